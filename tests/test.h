@@ -1,0 +1,67 @@
+/* Minimal test framework: TEST(name) { CHECK(...); } registers itself. */
+#ifndef DG_TEST_H
+#define DG_TEST_H
+
+#include "dungeon.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+typedef void (*test_fn)(void);
+void test_register(const char *name, const char *file, test_fn fn);
+void test_fail(const char *file, int line, const char *expr);
+/* Failures so far in the current test (to stop loops early). */
+int test_failures(void);
+
+#define TEST(name)                                                      \
+    static void name(void);                                             \
+    __attribute__((constructor)) static void name##_register(void)      \
+    {                                                                   \
+        test_register(#name, __FILE__, name);                           \
+    }                                                                   \
+    static void name(void)
+
+#define CHECK(expr)                                   \
+    do {                                              \
+        if (!(expr))                                  \
+            test_fail(__FILE__, __LINE__, #expr);     \
+    } while (0)
+
+/* CHECK with a printf-style context message on failure. */
+#define CHECKF(expr, ...)                             \
+    do {                                              \
+        if (!(expr)) {                                \
+            test_fail(__FILE__, __LINE__, #expr);     \
+            fprintf(stderr, "    ");                  \
+            fprintf(stderr, __VA_ARGS__);             \
+            fprintf(stderr, "\n");                    \
+        }                                             \
+    } while (0)
+
+#define CHECK_EQ_U64(a, b)                                                              \
+    do {                                                                                \
+        uint64_t a_ = (a), b_ = (b);                                                    \
+        if (a_ != b_) {                                                                 \
+            test_fail(__FILE__, __LINE__, #a " == " #b);                                \
+            fprintf(stderr, "    got 0x%016" PRIx64 ", want 0x%016" PRIx64 "\n", a_, b_); \
+        }                                                                               \
+    } while (0)
+
+/* Shared helpers (tests/helpers.c). */
+/* A grid embedded in a larger buffer with canary bytes around it and in the
+ * stride padding; guard_intact() says whether anything outside was written. */
+typedef struct guarded_grid {
+    dg_grid grid;
+    uint8_t *buffer;
+    size_t size;
+    size_t offset;
+} guarded_grid;
+int guard_make(guarded_grid *gg, int32_t width, int32_t height, int32_t pad);
+int guard_intact(const guarded_grid *gg);
+void guard_free(guarded_grid *gg);
+/* 1 if every passable cell is 4-connected to every other. */
+int grid_connected(const dg_grid *grid);
+/* Number of passable cells. */
+int32_t grid_passable_count(const dg_grid *grid);
+
+#endif
