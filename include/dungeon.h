@@ -314,7 +314,89 @@ DG_API dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *param
 /* (declarations added by the analysis module) */
 
 /* ---- prefabs ----------------------------------------------------------------- */
-/* (declarations added by the prefab module) */
+/* Text prefabs (docs/prefab-format.md). A parsed set is immutable: it may be
+ * shared between threads and is released with dg_prefab_set_free. */
+enum { /* orientations: how a prefab's cell (x, y) of a W x H prefab is moved */
+    DG_ORIENT_IDENTITY = 0,
+    DG_ORIENT_ROT90 = 1,       /* clockwise; width and height swap */
+    DG_ORIENT_ROT180 = 2,
+    DG_ORIENT_ROT270 = 3,
+    DG_ORIENT_MIRROR_X = 4,    /* x -> W-1-x */
+    DG_ORIENT_MIRROR_Y = 5,    /* y -> H-1-y */
+    DG_ORIENT_TRANSPOSE = 6,   /* main diagonal: (x, y) -> (y, x) */
+    DG_ORIENT_ANTI = 7,        /* anti-diagonal: (x, y) -> (H-1-y, W-1-x) */
+    DG_ORIENT_COUNT = 8
+};
+#define DG_ORIENT_MASK_ALL 0xFF /* bit (1 << DG_ORIENT_*) per allowed orientation */
+
+enum { /* prefab mode bits */
+    DG_PREFAB_FULL = 1,
+    DG_PREFAB_JIGSAW = 2,
+    DG_PREFAB_ISLAND = 4,
+    DG_PREFAB_FURNISH = 8
+};
+enum { /* door side bits, as used by prefabs and the world */
+    DG_SIDE_N = 1, DG_SIDE_E = 2, DG_SIDE_S = 4, DG_SIDE_W = 8
+};
+enum { /* door class of a side mask */
+    DG_DOORCLASS_NONE = 0,
+    DG_DOORCLASS_ONE = 1,
+    DG_DOORCLASS_STRAIGHT = 2, /* two opposite sides */
+    DG_DOORCLASS_CORNER = 3,   /* two adjacent sides */
+    DG_DOORCLASS_THREE = 4,
+    DG_DOORCLASS_FOUR = 5
+};
+
+typedef struct dg_prefab_set dg_prefab_set;
+/* Called once per error while parsing (all errors are reported in one pass, up
+ * to a limit); diag->message is "name:line:col: message". */
+typedef void (*dg_diag_fn)(void *user, const dg_diag *diag);
+
+typedef struct dg_prefab_info {
+    char name[DG_NAME_MAX];
+    int32_t width, height;      /* in the identity orientation */
+    int32_t modes;              /* DG_PREFAB_* bits */
+    int32_t orientations;       /* allowed orientation bits */
+    int32_t distinct;           /* allowed orientation bits left after merging identical results */
+    int32_t weight;             /* selection weight (default 10) */
+    int32_t door_sides;         /* DG_SIDE_* bits in the identity orientation */
+    int32_t door_class;         /* DG_DOORCLASS_* */
+} dg_prefab_info;
+
+/* Parses text[0..length) (need not be NUL-terminated). source_name prefixes
+ * messages (NULL: "<input>"). On error *set stays NULL, diag holds the first
+ * error and on_error (optional) receives every error. */
+DG_API dg_status dg_prefab_parse(const char *text, size_t length, const char *source_name,
+                                 const dg_allocator *allocator, dg_diag_fn on_error, void *user,
+                                 dg_prefab_set **set, dg_diag *diag);
+/* Reads and parses a file (a helper; the core API takes buffers). */
+DG_API dg_status dg_prefab_load(const char *path, const dg_allocator *allocator,
+                                dg_diag_fn on_error, void *user, dg_prefab_set **set,
+                                dg_diag *diag);
+DG_API void dg_prefab_set_free(dg_prefab_set *set);
+DG_API int32_t dg_prefab_count(const dg_prefab_set *set);
+/* Index of the prefab with that name, or -1. */
+DG_API int32_t dg_prefab_find(const dg_prefab_set *set, const char *name);
+DG_API dg_status dg_prefab_get_info(const dg_prefab_set *set, int32_t index, dg_prefab_info *info);
+/* Door side bits after applying an orientation to a side mask. */
+DG_API int32_t dg_orient_sides(int32_t sides, int32_t orientation);
+/* Door class of a side mask. */
+DG_API int32_t dg_door_class(int32_t sides);
+/* Picks, from the prefabs with mode bit `mode` (e.g. DG_PREFAB_FURNISH), one
+ * whose door sides can be oriented to exactly `sides`, weighted, and a uniform
+ * orientation among the distinct allowed ones that give those sides. Pure
+ * function of (set, sides, mode, hash). DG_E_NOSPACE if none fits. */
+DG_API dg_status dg_prefab_pick(const dg_prefab_set *set, int32_t mode, int32_t sides,
+                                uint64_t hash, int32_t *index, int32_t *orientation);
+/* Stamps prefab `index` in `orientation` with its top-left at (x, y) of grid,
+ * resolving its randomised glyphs from seed. Void cells are left as they are;
+ * cells outside the grid are clipped (DG_E_INVALID if nothing fits). Markers
+ * (actors, markers, traps) are appended to result (optional) in grid
+ * coordinates. */
+DG_API dg_status dg_prefab_stamp(const dg_prefab_set *set, int32_t index, int32_t orientation,
+                                 uint64_t seed, dg_grid *grid, int32_t x, int32_t y,
+                                 dg_result *result, dg_diag *diag);
+/* (prefab generators: full, jigsaw, islands, mixed, added below) */
 
 /* ---- infinite world -------------------------------------------------------- */
 /* (declarations added by the world module) */

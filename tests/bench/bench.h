@@ -1,0 +1,40 @@
+/* Benchmark harness: BENCH(name) { ... bench_run(...); } registers itself.
+ * Timing lives here only, never in tests. */
+#ifndef DG_BENCH_H
+#define DG_BENCH_H
+
+#include "dungeon.h"
+
+#include <stdint.h>
+
+typedef void (*bench_fn)(void);
+void bench_register(const char *name, bench_fn fn);
+
+#define BENCH(name)                                                   \
+    static void name(void);                                           \
+    __attribute__((constructor)) static void name##_register(void)    \
+    {                                                                 \
+        bench_register(#name, name);                                  \
+    }                                                                 \
+    static void name(void)
+
+/* Counting allocator: allocations and peak live bytes, reset per run. */
+typedef struct bench_mem {
+    int64_t live, peak, allocs;
+} bench_mem;
+dg_allocator bench_allocator(bench_mem *mem);
+
+/* One measured operation; iteration i of the run. */
+typedef void (*bench_op)(void *ctx, int64_t i);
+
+/* Runs op `reps` times after one warm-up, each timed alone, and prints one row:
+ * name, size label, median and min time per op, Mcells/s at the median, and
+ * (if mem is given) the peak scratch bytes and allocations of one op.
+ * ops_per_rep > 1 times batches of tiny ops and divides. */
+void bench_run(const char *name, const char *size, int64_t cells, int reps, int64_t ops_per_rep,
+               bench_op op, void *ctx, bench_mem *mem);
+
+/* Monotonic nanoseconds. */
+int64_t bench_now_ns(void);
+
+#endif
