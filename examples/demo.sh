@@ -1,0 +1,24 @@
+#!/bin/sh
+# make demo: write preview PNGs of every generator to build/demo/ and print an
+# ASCII map. Each line is a command a level designer can copy.
+set -e
+B=${1:-build}
+D="$B/demo"
+T="$B/bin/dungeon"
+mkdir -p "$D"
+
+png() { # png NAME ARGS...: one preview
+    name=$1
+    shift
+    "$T" "$@" --format png --scale 6 -o "$D/$name.png"
+    echo "wrote $D/$name.png  (dungeon $*)"
+}
+
+png attach-80x50 --gen attach --seed 1 --width 80 --height 50
+png attach-200x120 --gen attach --seed 7 --width 200 --height 120
+png attach-linear --gen attach --seed 3 --width 100 --height 60 --param growth=1
+png attach-loops --gen attach --seed 3 --width 100 --height 60 --param loop_min_gain=12
+
+echo
+echo "dungeon --gen attach --seed 1 --width 80 --height 25 --stats"
+"$T" --gen attach --seed 1 --width 80 --height 25 --stats
