@@ -226,6 +226,8 @@ typedef struct dg_metrics {
     int32_t requested;         /* features/rooms asked for (generator specific) */
     int32_t placed;            /* features/rooms placed */
     int32_t overlaps;          /* rooms that overlapped earlier content */
+    int32_t chokepoints;       /* passable cells whose removal splits their region (dg_measure) */
+    int32_t diameter;          /* longest walk found by a double BFS in the largest region (dg_measure) */
 } dg_metrics;
 
 /* Everything a generator reports beside tiles. Initialise with dg_result_init,
@@ -311,7 +313,137 @@ DG_API dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *param
 /* (declarations added by the chain generator) */
 
 /* ---- map analysis ---------------------------------------------------------- */
-/* (declarations added by the analysis module) */
+/* Questions a game asks a map: regions, distances, paths, field of view,
+ * metrics, placement (docs/analysis.md). They work on any caller grid and never
+ * write it. Per-cell buffers are row-major with `width` entries per row (no
+ * stride): cell (x, y) is buf[y * width + x]; their sizes are element counts
+ * checked before anything is written (DG_E_BUFFER). On any error the caller's
+ * buffers are untouched and diag (optional) says why. */
+
+#define DG_UNREACHABLE (-1) /* distance of a cell that no source reaches */
+
+/* How a walker moves; fill with dg_walk_defaults. A NULL dg_walk means the defaults. */
+typedef struct dg_walk {
+    const uint8_t *passable;  /* 256 entries, nonzero = may stand on the tile (NULL: dg_tile_passable) */
+    const uint16_t *cost;     /* 256 entries: cost of stepping onto a tile, >= 1 where passable (NULL: 1) */
+    int32_t neighbours;       /* 4 or 8 (default 4) */
+    int32_t corner_cutting;   /* 8-way: 1 lets a diagonal step pass a blocked orthogonal cell (default 0) */
+    int32_t straight_weight;  /* orthogonal step costs cost * straight_weight (1..1000, default 1) */
+    int32_t diagonal_weight;  /* diagonal step costs cost * diagonal_weight (straight..1000, default 1;
+                                 straight 2 and diagonal 3 approximate Euclidean distance) */
+} dg_walk;
+
+/* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
+DG_API void dg_walk_defaults(dg_walk *walk);
+
+/* Labels the connected regions of passable cells (connected as walk moves)
+ * 0..n-1 in the order of their first cell (row-major) and -1 elsewhere, into
+ * labels. sizes (optional) gets the cell counts of the first sizes_cap regions;
+ * count and largest (optional) get n and the label of the largest region
+ * (the first on ties, -1 if none). Uses no scratch memory. */
+DG_API dg_status dg_regions(const dg_grid *grid, const dg_walk *walk, int32_t *labels,
+                            size_t labels_count, int32_t *sizes, int32_t sizes_cap,
+                            int32_t *count, int32_t *largest, dg_diag *diag);
+
+/* Scratch memory for searches, reused across calls so that a query costs what it
+ * visits, not the whole map. Fits any grid of at most width * height cells. One
+ * workspace must not be used by two threads at once. */
+typedef struct dg_path_workspace dg_path_workspace;
+DG_API dg_status dg_path_workspace_create(int32_t width, int32_t height,
+                                          const dg_allocator *allocator,
+                                          dg_path_workspace **workspace);
+/* Releases a workspace (NULL is fine). */
+DG_API void dg_path_workspace_free(dg_path_workspace *workspace);
+
+typedef struct dg_distance_info {
+    int32_t reached;      /* cells given a distance, sources included */
+    int32_t max_distance; /* the largest distance written */
+    dg_point farthest;    /* the last cell settled, at max_distance */
+} dg_distance_info;
+
+/* Walking distance from the nearest source to every cell into dist:
+ * breadth-first with unit costs, Dijkstra with walk->cost or weights. Cells that
+ * are impassable, unreached, or farther than max_distance (0: no limit) get
+ * DG_UNREACHABLE. Sources must be passable cells inside the grid (DG_E_INVALID).
+ * DG_E_TOO_LARGE if costs could overflow int32 ((cells - 1) * largest step, or
+ * max_distance + largest step, above 2^31 - 1). workspace optional (NULL: one
+ * is allocated with malloc for the call); info optional. */
+DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
+                                 const dg_point *sources, int32_t source_count,
+                                 int32_t max_distance, int32_t *dist, size_t dist_count,
+                                 dg_path_workspace *workspace, dg_distance_info *info,
+                                 dg_diag *diag);
+
+/* Cheapest path from `from` to `to` by A* (no corner cutting unless walk allows
+ * it). path gets the cells from `from` to `to` inclusive, *length their number
+ * and *cost (optional) the summed step costs; with path NULL and path_cap 0 only
+ * length and cost are computed. DG_E_BUFFER (and *length = cells needed) if
+ * path_cap is too small, DG_E_NOPATH if `to` is impassable or unreachable,
+ * DG_E_INVALID if an end is outside the grid or `from` is impassable.
+ * workspace optional (NULL: a temporary one, which costs the whole map). */
+DG_API dg_status dg_path_find(const dg_grid *grid, const dg_walk *walk, dg_point from,
+                              dg_point to, dg_path_workspace *workspace, dg_point *path,
+                              int32_t path_cap, int32_t *length, int32_t *cost, dg_diag *diag);
+
+/* 1 if light crosses the tile: passable tiles and water. */
+DG_API int dg_tile_transparent(uint8_t tile);
+/* The cells dg_fov writes for this origin and radius: the square origin +-
+ * radius clipped to the grid (the whole grid for radius 0); empty if invalid. */
+DG_API dg_rect dg_fov_bounds(const dg_grid *grid, dg_point origin, int32_t radius);
+/* Field of view by symmetric shadowcasting: visible[] gets 1 for every cell seen
+ * from origin and 0 for the other cells of dg_fov_bounds; no other cell is
+ * written, so the cost follows the radius, not the map. A cell is in range if
+ * dx*dx + dy*dy <= radius * (radius + 1); radius 0 means unlimited. Transparent
+ * cells see each other symmetrically; opaque cells are seen when lit.
+ * transparent: 256 entries (NULL: dg_tile_transparent). Allocates (through
+ * allocator, NULL: malloc) only when the scan is deeper than 128 rows. */
+DG_API dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origin,
+                        int32_t radius, uint8_t *visible, size_t visible_count,
+                        const dg_allocator *allocator, dg_diag *diag);
+
+/* Scores any grid with 4-neighbour steps on passable tiles (256 entries, NULL:
+ * dg_tile_passable): fills cells, floor_cells, floor_permille, doors (door
+ * tiles), dead_ends, loops, regions, chokepoints and diameter, and zeroes the
+ * fields only a generator knows. loops counts cycles around obstacles: E - V + C
+ * of the passable cell graph minus its 2x2 open squares. */
+DG_API dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *metrics,
+                            const dg_allocator *allocator, dg_diag *diag);
+/* mask gets 1 on each chokepoint (a passable cell whose removal splits its
+ * 4-connected region: an articulation cell) and 0 elsewhere; count optional. */
+DG_API dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *mask,
+                                size_t mask_count, int32_t *count,
+                                const dg_allocator *allocator, dg_diag *diag);
+
+typedef struct dg_place_params {
+    const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */
+    const uint8_t *room_tiles;  /* 256 entries: room floor, where stairs and spawns go (NULL: DG_TILE_FLOOR) */
+    dg_point arrival;           /* where the player arrives from the floor above, (-1, -1): none (default) */
+    int32_t spawn_count;        /* spawn points wanted (default 0) */
+    int32_t spawn_min_distance; /* walking steps from the start, at least (default 6) */
+} dg_place_params;
+
+typedef struct dg_placement {
+    dg_point start;       /* up stairs: the passable cell nearest to arrival, else one end of the farthest pair */
+    dg_point exit;        /* down stairs: the room cell farthest from start by walking */
+    int32_t distance;     /* steps from start to exit */
+    int32_t spawn_count;  /* spawn points placed */
+} dg_placement;
+
+/* Fills the documented defaults. */
+DG_API void dg_place_defaults(dg_place_params *params);
+/* Suggests start and exit (4-way walking) and spawn_count spawn points on room
+ * cells reachable from start, at least spawn_min_distance steps away, never on a
+ * chokepoint, door, start or exit; the spawns are a pure function of (grid,
+ * params, seed). spawns (optional) needs spawns_cap >= spawn_count. result
+ * (optional) gets start/exit and START, EXIT and SPAWN markers. DG_E_NOSPACE
+ * if the grid has no passable cell or too few cells qualify for spawns. */
+DG_API dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,
+                          dg_placement *placement, dg_point *spawns, int32_t spawns_cap,
+                          dg_result *result, const dg_allocator *allocator, dg_diag *diag);
+/* Seed of floor k of a multi-floor dungeon: dg_hash_combine(master, k), so any
+ * floor can be regenerated alone. Pass the previous floor's exit as arrival. */
+DG_API uint64_t dg_floor_seed(uint64_t master, int32_t floor);
+
 
 /* ---- prefabs ----------------------------------------------------------------- */
 /* Text prefabs (docs/prefab-format.md). A parsed set is immutable: it may be
@@ -399,7 +531,167 @@ DG_API dg_status dg_prefab_stamp(const dg_prefab_set *set, int32_t index, int32_
 /* (prefab generators: full, jigsaw, islands, mixed, added below) */
 
 /* ---- infinite world -------------------------------------------------------- */
-/* (declarations added by the world module) */
+/* An endless lattice of equal square rooms at 64-bit room coordinates (x, y),
+ * x growing east and y growing south; the player starts in room (0, 0). Every
+ * room is a pure function of (seed, x, y): each room but the origin has a
+ * parent door to a neighbour one step closer to the origin (a hash picks one
+ * when there are two), so every room reaches the origin and the shortest door
+ * path from (0, 0) to (x, y) is exactly |x| + |y| rooms. Extra doors come from
+ * a hash of the edge (loops) and from the dead-end fix, both computed the same
+ * from either side, so doors are always symmetric. A query costs O(1) hashes,
+ * needs no memory and does not depend on what was asked before. See
+ * docs/world.md.
+ *
+ * Range: rooms exist for |x|, |y| <= DG_WORLD_COORD_MAX (2^40), so tile
+ * coordinates stay below 2^47 in magnitude; queries outside give DG_E_INVALID.
+ *
+ * Tile layout: the period is P = room_size + 1 tiles. Room (x, y) owns the
+ * P x P tiles [x*P, x*P + P) x [y*P, y*P + P): its north wall (row y*P), its
+ * west wall (column x*P) and its room_size x room_size interior from
+ * (x*P + 1, y*P + 1). Neighbours share walls: the east wall of (x, y) is the
+ * west wall of (x + 1, y). A door is the middle tile of a side: (x*P, y*P +
+ * 1 + room_size/2) for west, (x*P + 1 + room_size/2, y*P) for north.
+ *
+ * Furnishing: prefabs with mode furnish, drawn as whole rooms walls included,
+ * (room_size + 2) square (11 x 11 for the default 9 x 9 interior), with a door
+ * glyph in the middle of each door side. The world draws walls and doors
+ * itself and uses only the prefab's interior. A room picks a prefab by its
+ * door sides with dg_prefab_pick and stamps one of `variants` precomputed
+ * randomisations; a stamp that would block a door or the way between doors
+ * (checked by flood fill when the world is created) is never used: the room
+ * tries another pick, then stays bare. */
+#define DG_WORLD_COORD_MAX (1LL << 40) /* largest |x| or |y| of a room */
+#define DG_WORLD_ROOM_MIN 3            /* room_size limits (odd sizes only) */
+#define DG_WORLD_ROOM_MAX 125
+#define DG_WORLD_CURVE_MAX 8           /* points of the difficulty curve */
+#define DG_WORLD_VARIANTS_MAX 64
+
+typedef struct dg_world dg_world;
+
+typedef struct dg_world_params {
+    int32_t room_size;        /* interior width = height in tiles, odd, 3..125 (default 9) */
+    int32_t loop_permille;    /* chance that an edge outside the tree is a door (default 100) */
+    int32_t dead_end_fix;     /* permille chance that a room with one door opens a second;
+                               * 1000 = no dead ends at all (default 0) */
+    const dg_prefab_set *furnishing; /* furnish prefabs, or NULL for bare rooms (default NULL);
+                               * must outlive the world */
+    int32_t furnish_permille; /* chance that a room is furnished at all (default 1000) */
+    int32_t variants;         /* randomisations stamped per prefab and orientation, 1..64 (default 8) */
+    /* Difficulty: piecewise linear in the distance |x| + |y| through curve_points points
+     * (distance strictly increasing from 0, <= INT32_MAX), flat after the last one.
+     * Default: 2 points, (0, 1) and (500, 100). */
+    int32_t curve_points;
+    int64_t curve_distance[DG_WORLD_CURVE_MAX];
+    int32_t curve_level[DG_WORLD_CURVE_MAX];
+} dg_world_params;
+
+/* What the world says about one room. */
+typedef struct dg_world_room {
+    int64_t x, y;
+    int64_t distance;    /* |x| + |y|: length of the shortest door path from (0, 0) */
+    uint64_t seed;       /* per-room seed for the game's own use */
+    int32_t doors;       /* DG_SIDE_* bits */
+    int32_t door_class;  /* DG_DOORCLASS_* of doors */
+    int32_t parent;      /* DG_SIDE_* bit of the door toward the origin, 0 for the origin */
+    int32_t difficulty;  /* the curve at distance */
+    int32_t prefab;      /* furnishing prefab index, or -1 for a bare room */
+    int32_t orientation; /* DG_ORIENT_* of the furnishing (0 when bare) */
+    int32_t variant;     /* which precomputed randomisation (0 when bare) */
+    int32_t marker_count;/* markers the furnishing puts in the room */
+} dg_world_room;
+
+/* A marker (actor, item, trap...) of a furnishing, in world tile coordinates. */
+typedef struct dg_world_marker {
+    int64_t x, y;               /* world tile */
+    int64_t room_x, room_y;     /* room containing it */
+    int32_t kind;               /* DG_MARKER_* */
+    int32_t difficulty;         /* the room's difficulty */
+    char name[DG_NAME_MAX];
+} dg_world_marker;
+
+/* Fills the documented defaults. */
+DG_API void dg_world_defaults(dg_world_params *params);
+/* Validates params (NULL: defaults), precomputes the furnishing stamps and
+ * returns an immutable world that any number of threads may query at once. */
+DG_API dg_status dg_world_create(const dg_world_params *params, uint64_t seed,
+                                 const dg_allocator *allocator, dg_world **world, dg_diag *diag);
+/* Releases a world (NULL is fine). */
+DG_API void dg_world_free(dg_world *world);
+/* Everything about room (x, y). DG_E_INVALID outside the range (room untouched). */
+DG_API dg_status dg_world_room_info(const dg_world *world, int64_t x, int64_t y,
+                                    dg_world_room *room);
+/* Tiles from one room's west wall to the next room's: room_size + 1 (0 for NULL). */
+DG_API int32_t dg_world_period(const dg_world *world);
+/* The room that owns tile (tx, ty), flooring toward minus infinity. */
+DG_API dg_status dg_world_room_of_tile(const dg_world *world, int64_t tx, int64_t ty,
+                                       int64_t *x, int64_t *y);
+/* Renders the grid->width x grid->height tiles whose top-left is world tile
+ * (tx, ty): walls, doors, floor and furnishing. The window must lie in the
+ * rooms of the range. Markers inside the window go to markers[0..capacity)
+ * in room order (rows of rooms, then the stamp's order); *marker_count
+ * (optional) gets how many there are. markers may be NULL to only count; if
+ * it is too small the call fails with DG_E_BUFFER before writing anything.
+ * The same window always gives the same tiles, whole or in pieces. */
+DG_API dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
+                                 dg_world_marker *markers, int32_t capacity,
+                                 int32_t *marker_count, dg_diag *diag);
+
+/* Lazy expansion as games use it. An explorer records the rooms the player
+ * has entered (memory grows only with them) and tells which neighbours each
+ * entry reveals. A room is "seen" when it is explored or behind a door of an
+ * explored room; that is derived, not stored, so the result is the same in
+ * whatever order rooms are entered. One explorer must not be used by two
+ * threads at once; it keeps a pointer to its world, which must outlive it. */
+typedef struct dg_explorer dg_explorer;
+typedef struct dg_world_pos { int64_t x, y; } dg_world_pos;
+
+enum { /* dg_explorer_status */
+    DG_EXPLORE_UNSEEN = 0,
+    DG_EXPLORE_SEEN = 1,     /* behind a door of an explored room, not entered */
+    DG_EXPLORE_VISITED = 2   /* entered */
+};
+
+typedef struct dg_reveal {
+    int64_t x, y;     /* the neighbour room */
+    int32_t side;     /* DG_SIDE_* of the door it is seen through */
+    int32_t is_new;   /* 1 if this entry made it seen for the first time */
+} dg_reveal;
+
+typedef struct dg_enter_result {
+    dg_reveal revealed[4];  /* the neighbours behind the room's doors, N E S W order */
+    int32_t revealed_count;
+    int32_t first_visit;    /* 1 if the room had not been entered before */
+    int64_t explored;       /* rooms entered so far, this one included */
+} dg_enter_result;
+
+/* An empty explorer of world. */
+DG_API dg_status dg_explorer_create(const dg_world *world, const dg_allocator *allocator,
+                                    dg_explorer **explorer);
+DG_API void dg_explorer_free(dg_explorer *explorer);
+/* Enters room (x, y) (any room of the range, not only a neighbour) and fills
+ * *out (optional). DG_E_INVALID outside the range, DG_E_NOMEM (nothing
+ * recorded) if the table cannot grow. */
+DG_API dg_status dg_explorer_enter(dg_explorer *explorer, int64_t x, int64_t y,
+                                   dg_enter_result *out);
+/* Rooms entered so far. */
+DG_API int64_t dg_explorer_count(const dg_explorer *explorer);
+/* DG_EXPLORE_* of room (x, y) (UNSEEN outside the range or for NULL). */
+DG_API int32_t dg_explorer_status(const dg_explorer *explorer, int64_t x, int64_t y);
+/* The game's own value for an entered room (0 after entering); DG_E_INVALID
+ * if the room was not entered. */
+DG_API dg_status dg_explorer_get_state(const dg_explorer *explorer, int64_t x, int64_t y,
+                                       uint64_t *state);
+DG_API dg_status dg_explorer_set_state(dg_explorer *explorer, int64_t x, int64_t y,
+                                       uint64_t state);
+/* Writes the entered rooms sorted by (y, x), and their states if states is
+ * not NULL, into capacity entries; *count gets the number of rooms. rooms
+ * may be NULL (capacity 0) to ask for the count; DG_E_BUFFER if too small. */
+DG_API dg_status dg_explorer_save(const dg_explorer *explorer, dg_world_pos *rooms,
+                                  uint64_t *states, int64_t capacity, int64_t *count);
+/* Replaces the explorer's rooms with a saved list (states NULL: all 0).
+ * Rejects out-of-range and repeated rooms; on error the explorer is unchanged. */
+DG_API dg_status dg_explorer_restore(dg_explorer *explorer, const dg_world_pos *rooms,
+                                     const uint64_t *states, int64_t count, dg_diag *diag);
 
 #ifdef __cplusplus
 }

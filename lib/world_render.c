@@ -1,0 +1,173 @@
+/* Rendering a window of the infinite world into a caller grid.
+ *
+ * Every tile belongs to exactly one room (its north wall, west wall or
+ * interior), and a room's tiles depend only on that room, so any window, whole
+ * or in pieces, gets the same bytes. */
+#include "internal.h"
+
+typedef struct window {
+    int64_t x0, y0, x1, y1; /* tile bounds, inclusive */
+} window;
+
+static dg_status check_window(const dg_world *w, int64_t tx, int64_t ty, const dg_grid *grid,
+                              window *win, dg_diag *diag)
+{
+    /* tiles of the rooms of the range: [-MAX * P, MAX * P + P - 1] */
+    int64_t lo = -DG_WORLD_COORD_MAX * w->period;
+    int64_t hi = DG_WORLD_COORD_MAX * w->period + w->period - 1;
+    if (tx < lo || ty < lo || tx > hi - (grid->width - 1) || ty > hi - (grid->height - 1))
+        return dgi_fail(diag, DG_E_INVALID,
+                        "window at tile (%lld, %lld) of %dx%d leaves the world's range "
+                        "(tiles %lld..%lld)",
+                        (long long)tx, (long long)ty, (int)grid->width, (int)grid->height,
+                        (long long)lo, (long long)hi);
+    win->x0 = tx;
+    win->y0 = ty;
+    win->x1 = tx + grid->width - 1;
+    win->y1 = ty + grid->height - 1;
+    return DG_OK;
+}
+
+/* Calls visit(room, bx, by) for every room meeting the window, in rows of
+ * rooms; (bx, by) is the room's top-left tile. */
+typedef void (*room_visit)(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
+                          void *ctx);
+
+static void for_rooms(const dg_world *w, const window *win, room_visit visit, void *ctx)
+{
+    int64_t p = w->period;
+    int64_t rx0 = dgi_floor_div(win->x0, p), rx1 = dgi_floor_div(win->x1, p);
+    int64_t ry0 = dgi_floor_div(win->y0, p), ry1 = dgi_floor_div(win->y1, p);
+    dg_world_room room;
+    for (int64_t ry = ry0; ry <= ry1; ry++)
+        for (int64_t rx = rx0; rx <= rx1; rx++)
+        {
+            dgi_world_room(w, rx, ry, &room);
+            visit(w, &room, rx * p, ry * p, ctx);
+        }
+}
+
+/* ---- markers ----------------------------------------------------------------- */
+
+typedef struct marker_sink {
+    const window *win;
+    dg_world_marker *out; /* NULL: count only */
+    int32_t count;
+} marker_sink;
+
+static void collect_markers(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
+                           void *ctx)
+{
+    marker_sink *sink = ctx;
+    if (room->marker_count == 0)
+        return;
+    int32_t slot = w->first_slot[room->prefab] + room->orientation * w->params.variants +
+                   room->variant;
+    for (int32_t i = w->marker_start[slot]; i < w->marker_start[slot + 1]; i++)
+    {
+        const dgi_furnish_marker *m = &w->markers[i];
+        int64_t x = bx + 1 + m->x, y = by + 1 + m->y;
+        if (x < sink->win->x0 || x > sink->win->x1 || y < sink->win->y0 || y > sink->win->y1)
+            continue;
+        if (sink->out)
+        {
+            dg_world_marker *o = &sink->out[sink->count];
+            memset(o, 0, sizeof *o);
+            o->x = x;
+            o->y = y;
+            o->room_x = room->x;
+            o->room_y = room->y;
+            o->kind = m->kind;
+            o->difficulty = room->difficulty;
+            memcpy(o->name, m->name, sizeof o->name);
+        }
+        sink->count++;
+    }
+}
+
+/* ---- tiles --------------------------------------------------------------------- */
+
+typedef struct tile_sink {
+    const window *win;
+    dg_grid *grid;
+} tile_sink;
+
+/* Row ly (0..P-1) of a room's P x P block: north wall, or west wall + interior. */
+static void room_row(const dg_world *w, const dg_world_room *room, int32_t ly, uint8_t *row)
+{
+    int32_t door_at = 1 + w->mid;
+    if (ly == 0)
+    {
+        memset(row, DG_TILE_WALL, (size_t)w->period);
+        if (room->doors & DG_SIDE_N)
+            row[door_at] = DG_TILE_DOOR;
+        return;
+    }
+    row[0] = (ly == door_at && (room->doors & DG_SIDE_W)) ? DG_TILE_DOOR : DG_TILE_WALL;
+    if (room->prefab < 0)
+    {
+        memset(row + 1, DG_TILE_FLOOR, (size_t)w->size);
+        return;
+    }
+    int32_t slot = w->first_slot[room->prefab] + room->orientation * w->params.variants +
+                   room->variant;
+    size_t area = (size_t)w->size * (size_t)w->size;
+    memcpy(row + 1, w->cells + (size_t)slot * area + (size_t)(ly - 1) * (size_t)w->size,
+           (size_t)w->size);
+}
+
+static void draw_room(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
+                     void *ctx)
+{
+    tile_sink *sink = ctx;
+    const window *win = sink->win;
+    int64_t x0 = DG_MAX(bx, win->x0), x1 = DG_MIN(bx + w->period - 1, win->x1);
+    int64_t y0 = DG_MAX(by, win->y0), y1 = DG_MIN(by + w->period - 1, win->y1);
+    uint8_t row[DG_WORLD_ROOM_MAX + 1];
+    for (int64_t y = y0; y <= y1; y++)
+    {
+        room_row(w, room, (int32_t)(y - by), row);
+        memcpy(&DG_CELL(sink->grid, x0 - win->x0, y - win->y0), row + (x0 - bx),
+               (size_t)(x1 - x0 + 1));
+    }
+}
+
+dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
+                          dg_world_marker *markers, int32_t capacity, int32_t *marker_count,
+                          dg_diag *diag)
+{
+    if (!world)
+        return dgi_fail(diag, DG_E_NULL, "world is NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK)
+        return st;
+    if (capacity < 0 || (capacity > 0 && !markers))
+        return dgi_fail(diag, DG_E_INVALID, "marker capacity %d without a matching buffer",
+                        (int)capacity);
+    window win;
+    st = check_window(world, tx, ty, grid, &win, diag);
+    if (st != DG_OK)
+        return st;
+    marker_sink msink = {&win, NULL, 0};
+    if (world->marker_total > 0 && (markers || marker_count))
+    {
+        for_rooms(world, &win, collect_markers, &msink);
+        if (marker_count)
+            *marker_count = msink.count;
+        if (markers && msink.count > capacity)
+            return dgi_fail(diag, DG_E_BUFFER, "the window holds %d markers, capacity is %d",
+                            (int)msink.count, (int)capacity);
+        if (markers && msink.count > 0)
+        {
+            msink.out = markers;
+            msink.count = 0;
+            for_rooms(world, &win, collect_markers, &msink);
+        }
+    }
+    else if (marker_count)
+        *marker_count = 0;
+    tile_sink tsink = {&win, grid};
+    for_rooms(world, &win, draw_room, &tsink);
+    dgi_diag_ok(diag);
+    return DG_OK;
+}
