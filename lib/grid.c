@@ -80,7 +80,9 @@ dg_status dg_grid_check(const dg_grid *grid)
 
 uint8_t dg_grid_get(const dg_grid *grid, int32_t x, int32_t y)
 {
-    if (!grid || !grid->cells || x < 0 || y < 0 || x >= grid->width || y >= grid->height)
+    /* a broken stride (< width) would read outside the caller's buffer */
+    if (!grid || !grid->cells || x < 0 || y < 0 || x >= grid->width || y >= grid->height ||
+        grid->stride < grid->width)
         return DG_TILE_VOID;
     return DG_CELL(grid, x, y);
 }

@@ -29,6 +29,8 @@ void dg_rng_seed(dg_rng *rng, uint64_t seed, uint64_t stream)
 
 uint32_t dg_rng_next(dg_rng *rng)
 {
+    if (!rng)
+        return 0;
     uint64_t old = rng->state;
     rng->state = old * PCG_MULT + rng->inc;
     uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
@@ -38,7 +40,7 @@ uint32_t dg_rng_next(dg_rng *rng)
 
 uint32_t dg_rng_below(dg_rng *rng, uint32_t bound)
 {
-    if (bound == 0)
+    if (bound == 0 || !rng) /* a NULL rng would draw zeros and never leave the loop */
         return 0;
     uint64_t m = (uint64_t)dg_rng_next(rng) * bound;
     uint32_t low = (uint32_t)m;
@@ -70,5 +72,7 @@ int dg_rng_chance(dg_rng *rng, int32_t permille)
         return 0;
     if (permille >= 1000)
         return 1;
+    if (!rng)
+        return 0;
     return dg_rng_below(rng, 1000) < (uint32_t)permille;
 }
