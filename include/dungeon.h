@@ -479,6 +479,9 @@ enum { /* door class of a side mask */
     DG_DOORCLASS_FOUR = 5
 };
 
+#define DG_PREFAB_MAX_SIDE 1024  /* largest prefab width or height in cells */
+#define DG_PREFAB_MAX_ERRORS 64  /* a parse reports at most this many errors */
+
 typedef struct dg_prefab_set dg_prefab_set;
 /* Called once per error while parsing (all errors are reported in one pass, up
  * to a limit); diag->message is "name:line:col: message". */
@@ -493,6 +496,10 @@ typedef struct dg_prefab_info {
     int32_t weight;             /* selection weight (default 10) */
     int32_t door_sides;         /* DG_SIDE_* bits in the identity orientation */
     int32_t door_class;         /* DG_DOORCLASS_* */
+    int32_t tag_count;          /* tags, read with dg_prefab_tag */
+    int32_t margin;             /* island spacing (default 1) */
+    int32_t unique;             /* 1: at most once per generated map */
+    int32_t line;               /* line of its `prefab NAME` in the source */
 } dg_prefab_info;
 
 /* Parses text[0..length) (need not be NUL-terminated). source_name prefixes
@@ -528,6 +535,28 @@ DG_API dg_status dg_prefab_pick(const dg_prefab_set *set, int32_t mode, int32_t 
 DG_API dg_status dg_prefab_stamp(const dg_prefab_set *set, int32_t index, int32_t orientation,
                                  uint64_t seed, dg_grid *grid, int32_t x, int32_t y,
                                  dg_result *result, dg_diag *diag);
+/* Like dg_prefab_pick, but only orientations whose size is at most max_w x
+ * max_h count (a prefab with none of them is skipped). */
+DG_API dg_status dg_prefab_pick_fit(const dg_prefab_set *set, int32_t mode, int32_t sides,
+                                    int32_t max_w, int32_t max_h, uint64_t hash,
+                                    int32_t *index, int32_t *orientation);
+/* Tag k (0 .. tag_count-1) of a prefab, or NULL. */
+DG_API const char *dg_prefab_tag(const dg_prefab_set *set, int32_t index, int32_t k);
+/* 1 if the prefab has the tag (NULL or "" matches every prefab), else 0. */
+DG_API int dg_prefab_has_tag(const dg_prefab_set *set, int32_t index, const char *tag);
+/* Edge signature of one side (a DG_SIDE_* bit) in an orientation: bit i is 1
+ * if the i-th border cell (west to east, or north to south) is passable for
+ * every outcome of the randomised glyphs. Sides over 64 cells give a hash.
+ * length (optional) gets the side's length in cells. */
+DG_API dg_status dg_prefab_edge(const dg_prefab_set *set, int32_t index, int32_t orientation,
+                                int32_t side, uint64_t *signature, int32_t *length);
+/* Where cell p of a w x h grid lands in orientation (a grid of h x w when it
+ * swaps the sides). */
+DG_API dg_point dg_orient_point(int32_t orientation, int32_t w, int32_t h, dg_point p);
+/* The orientation equal to applying `first`, then `second` (-1 if invalid). */
+DG_API int32_t dg_orient_compose(int32_t first, int32_t second);
+/* The orientation that undoes o (-1 if invalid). */
+DG_API int32_t dg_orient_inverse(int32_t orientation);
 /* (prefab generators: full, jigsaw, islands, mixed, added below) */
 
 /* ---- infinite world -------------------------------------------------------- */

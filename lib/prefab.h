@@ -1,0 +1,167 @@
+/* Private to the prefab module (prefab_*.c): the parsed set and what its
+ * files share. Not installed. */
+#ifndef DG_PREFAB_H
+#define DG_PREFAB_H
+
+#include "internal.h"
+
+/* Glyph classes of the legend. */
+enum {
+    DGI_CLASS_NONE = 0, /* glyph not in the legend */
+    DGI_CLASS_GROUND,
+    DGI_CLASS_WALL,
+    DGI_CLASS_DOOR,
+    DGI_CLASS_TRAP,
+    DGI_CLASS_ACTOR,
+    DGI_CLASS_MARKER,
+    DGI_CLASS_VOID
+};
+
+/* What a glyph means: indexed by the byte itself (only '!'..'~' are used). */
+typedef struct dgi_glyph {
+    uint8_t cls;      /* DGI_CLASS_* */
+    uint8_t tile;     /* tile written to the grid (not for void) */
+    uint8_t passable; /* walkable by class (a user tile value does not change it) */
+    uint8_t marker;   /* 1 + DG_MARKER_* if the cell is reported as a marker, else 0 */
+    char name[DG_NAME_MAX];
+} dgi_glyph;
+
+typedef struct dgi_legend {
+    dgi_glyph glyph[128];
+} dgi_legend;
+
+enum { DGI_SUB_PICK, DGI_SUB_ONCE, DGI_SUB_COUNT };
+
+/* One choice of a substitution: weight for pick/pick-once, cell count for
+ * count (-1 for the `rest:` choice). */
+typedef struct dgi_choice {
+    uint8_t glyph;
+    int32_t amount;
+    int32_t line, column; /* where it was written, for load-time errors */
+} dgi_choice;
+
+typedef struct dgi_sub {
+    uint8_t kind;   /* DGI_SUB_* */
+    uint8_t glyph;  /* the glyph replaced */
+    uint8_t rest;   /* count: glyph for the other cells, 0 = they stay */
+    int32_t rest_column;
+    int32_t first, count; /* range in set->choices (rest excluded) */
+    int64_t total;  /* pick: sum of weights; count: sum of counts */
+    int32_t line, column;
+} dgi_sub;
+
+typedef struct dgi_require {
+    uint8_t glyph;          /* 0: count by name */
+    uint8_t always;         /* 1 if satisfied by every outcome (no check needed) */
+    char name[DG_NAME_MAX];
+    int32_t min, max;
+    int32_t line, column;
+} dgi_require;
+
+typedef struct dgi_tag {
+    char name[DG_NAME_MAX];
+} dgi_tag;
+
+typedef struct dgi_prefab {
+    char name[DG_NAME_MAX];
+    int32_t width, height;
+    size_t cells;               /* offset of the identity glyphs in set->cells */
+    int32_t legend;             /* index in set->legends */
+    int32_t modes, orientations, distinct, weight, margin, edge_avoid, unique;
+    int32_t door_sides;         /* identity orientation */
+    int32_t tag_first, tag_count;
+    int32_t sub_first, sub_count;
+    int32_t req_first, req_count;
+    int32_t checked_reqs;       /* requires that must be checked at stamp time */
+    int32_t has_void, has_markers;
+    int32_t line;               /* line of `prefab NAME` */
+    uint64_t edge[DG_ORIENT_COUNT][4]; /* edge signature per orientation and side N E S W */
+} dgi_prefab;
+
+typedef struct dgi_group {
+    char tag[DG_NAME_MAX];
+    int32_t min, max; /* max -1: as many as fit */
+    int32_t start;    /* rooms of this group are start rooms */
+} dgi_group;
+
+/* Precomputed answers of dg_prefab_pick: for mode bit m and side mask s the
+ * entries pick_first[m][s] .. + pick_count[m][s]. */
+typedef struct dgi_pick {
+    int32_t prefab;
+    int32_t orients;   /* distinct allowed orientations giving the side mask */
+    int64_t cumulative; /* running sum of weights within its list */
+} dgi_pick;
+
+struct dg_prefab_set {
+    dg_allocator alloc;
+    int has_alloc;
+    dgi_prefab *prefabs; int32_t count, cap_prefabs;
+    uint8_t *cells; size_t cells_len, cells_cap;
+    dgi_legend *legends; int32_t legend_count, cap_legends;
+    dgi_sub *subs; int32_t sub_count, cap_subs;
+    dgi_choice *choices; int32_t choice_count, cap_choices;
+    dgi_require *reqs; int32_t req_count, cap_reqs;
+    dgi_tag *tags; int32_t tag_count, cap_tags;
+    dgi_group *groups; int32_t group_count, cap_groups;
+    int32_t *names; int32_t name_cap; /* open addressing on prefab names, -1 empty */
+    dgi_pick *picks; int32_t pick_total;
+    int32_t pick_first[4][16], pick_count[4][16];
+};
+
+static inline const dg_allocator *dgi_set_alloc(const dg_prefab_set *s)
+{
+    return s->has_alloc ? &s->alloc : NULL;
+}
+
+/* ---- prefab_xform.c: orientations ---------------------------------------- */
+/* Source cell of output cell (X, Y) is index base + X * step_x + Y * step_y of
+ * the identity grid (row-major, width w). */
+typedef struct dgi_xform {
+    int32_t w, h;    /* oriented size */
+    int64_t base, step_x, step_y;
+} dgi_xform;
+void dgi_xform_make(int32_t w, int32_t h, int32_t orientation, dgi_xform *t);
+/* 1 if orientation swaps width and height. */
+int dgi_orient_swaps(int32_t orientation);
+/* Allowed orientations with an oriented size of at most max_w x max_h. */
+int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int32_t max_h);
+/* Distinct allowed orientations of glyph grid g (w x h). */
+int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed);
+/* Number of set bits / index of the k-th set bit of a small mask. */
+int32_t dgi_popcount(uint32_t m);
+int32_t dgi_nth_bit(uint32_t m, int32_t k);
+/* Edge signatures of every orientation from per-glyph passability. */
+void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable);
+
+/* ---- prefab_place.c: resolving and writing one prefab ---------------------- */
+#define DGI_STREAM_SUBST 0x5B57u
+#define DGI_STREAM_PICK 0x71C4u
+/* Resolves the substitutions of p from seed into out (w*h glyphs) and checks
+ * its require counts, retrying with derived seeds. DG_E_LIMIT if no outcome
+ * meets them. */
+dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
+                             uint8_t *out);
+/* Writes resolved glyphs g in orientation o with the top-left at (x, y),
+ * clipped to grid; void cells are skipped. If pass is given (same size as grid)
+ * it gets DG_TILE_FLOOR / DG_TILE_WALL by glyph class passability. */
+void dgi_prefab_write(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g,
+                      int32_t o, dg_grid *grid, int32_t x, int32_t y, dg_grid *pass);
+/* Appends the markers of resolved glyphs g (orientation o at (x, y)) to r,
+ * with `room` (or the room containing them if room < -1). All or nothing. */
+dg_status dgi_prefab_add_markers(const dg_prefab_set *set, const dgi_prefab *p,
+                                 const uint8_t *g, int32_t o, int32_t x, int32_t y,
+                                 const dg_grid *grid, dg_result *r, int32_t room);
+/* Glyphs of p resolved from seed: the stored grid when nothing is random, else
+ * buf (if buf_size is enough) or a heap copy returned in *heap (free it with
+ * dgi_prefab_glyphs_free). NULL on error, with *st set. */
+const uint8_t *dgi_prefab_glyphs(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
+                                 uint8_t *buf, size_t buf_size, uint8_t **heap, dg_status *st);
+void dgi_prefab_glyphs_free(const dg_prefab_set *set, const dgi_prefab *p, uint8_t *heap);
+/* Builds the lookup tables of dg_prefab_pick after parsing. */
+dg_status dgi_pick_build(dg_prefab_set *set);
+/* 1 if prefab p carries the tag (NULL or "" matches all). */
+int dgi_has_tag(const dg_prefab_set *set, const dgi_prefab *p, const char *tag);
+/* Uniform 64-bit bounded draw. */
+uint64_t dgi_below64(dg_rng *rng, uint64_t bound);
+
+#endif

@@ -1,0 +1,1533 @@
+/* The text prefab parser (docs/prefab-format.md): one pass over a buffer that
+ * need not be NUL-terminated, every error reported as name:line:col. */
+#include "prefab.h"
+
+#include <stdio.h>
+
+#define MAX_TOKENS 128
+#define MAX_TAGS 16
+#define MAX_SUBS 64
+#define MAX_REQS 32
+#define MAX_GROUPS 64
+#define MAX_WEIGHT 1000000
+#define MAX_PREFABS 1000000
+
+enum { ST_TOP, ST_LEGEND, ST_HEADER, ST_MAP };
+enum { /* header keys that may appear once */
+    KEY_MODE = 1, KEY_ORIENT = 2, KEY_WEIGHT = 4, KEY_SIZE = 8, KEY_UNIQUE = 16,
+    KEY_MARGIN = 32, KEY_EDGE = 64, KEY_EXITS = 128
+};
+
+typedef struct token {
+    const char *s;
+    int32_t n, col;
+} token;
+
+/* Load-time analysis of substitutions: glyph count intervals [lo, hi], where
+ * each result glyph was first written, and which final glyphs each drawn glyph
+ * can become. */
+typedef struct flow {
+    int32_t lo[128], hi[128];
+    uint8_t known[128];
+    int32_t from_line[128], from_col[128];
+    uint32_t can_be[128][4];
+} flow;
+
+typedef struct parser {
+    const char *src;
+    size_t len, pos;
+    const char *source;
+    int32_t line;
+    dg_diag_fn on_error;
+    void *user;
+    dg_diag *diag;
+    int32_t errors;
+    dg_status status;
+    dg_prefab_set *set;
+    int state, legend_in_prefab, seen_magic;
+    int32_t legend_line;
+    uint8_t legend_seen[128];
+    const char *l; /* current line (without line end) */
+    int32_t ll;
+    token tok[MAX_TOKENS];
+    int32_t ntok;
+    dgi_legend file_legend, cur;
+    int32_t file_snapshot; /* set->legends index of file_legend, -1 if changed */
+    int cur_custom;
+    /* the prefab being read */
+    dgi_prefab *p;
+    int32_t pi;
+    int p_bad, shape_bad, keys;
+    int32_t map_line, first_row, rows;
+    int32_t size_w, size_h, size_line, size_col;
+    int32_t exits, exits_line, exits_col;
+    uint8_t allowed[256], reported[256];
+    int32_t counts[256];
+    flow flow;
+} parser;
+
+/* ---- errors ----------------------------------------------------------------- */
+
+static void perr(parser *ps, int32_t line, int32_t col, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void perr(parser *ps, int32_t line, int32_t col, const char *fmt, ...)
+{
+    if (ps->errors >= DG_PREFAB_MAX_ERRORS)
+        return;
+    dg_diag d;
+    d.status = DG_E_PARSE;
+    d.line = line;
+    d.column = col;
+    int k = snprintf(d.message, sizeof d.message, "%s:%d:%d: ", ps->source, (int)line, (int)col);
+    if (k >= 0 && (size_t)k < sizeof d.message)
+    {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(d.message + k, sizeof d.message - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    if (ps->errors == 0)
+    {
+        ps->status = DG_E_PARSE;
+        if (ps->diag)
+            *ps->diag = d;
+    }
+    ps->errors++;
+    if (ps->p)
+        ps->p_bad = 1;
+    if (ps->on_error)
+        ps->on_error(ps->user, &d);
+}
+
+static void oom(parser *ps)
+{
+    if (ps->status != DG_E_NOMEM)
+        dgi_fail(ps->diag, DG_E_NOMEM, "%s: out of memory while parsing prefabs", ps->source);
+    ps->status = DG_E_NOMEM;
+}
+
+static int tok_is(const token *t, const char *word)
+{
+    size_t n = strlen(word);
+    return (size_t)t->n == n && memcmp(t->s, word, n) == 0;
+}
+
+/* Copies a token for messages (bounded, printable). */
+static const char *tok_str(const token *t, char *buf, size_t size)
+{
+    size_t n = DG_MIN((size_t)t->n, size - 1);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (t->s[i] > ' ' && t->s[i] < 127) ? t->s[i] : '?';
+    buf[n] = '\0';
+    return buf;
+}
+
+/* ---- storage ------------------------------------------------------------------ */
+
+#define GROW(ps, arr, count, cap)                                                        \
+    (dgi_grow(dgi_set_alloc((ps)->set), (void **)&(ps)->set->arr, &(ps)->set->cap,        \
+              (ps)->set->count + 1, sizeof *(ps)->set->arr) == DG_OK                      \
+         ? 1                                                                              \
+         : (oom(ps), 0))
+
+static int cells_reserve(parser *ps, size_t extra)
+{
+    dg_prefab_set *s = ps->set;
+    if (s->cells_len + extra <= s->cells_cap)
+        return 1;
+    size_t cap = s->cells_cap ? s->cells_cap : 4096;
+    while (cap < s->cells_len + extra)
+        cap *= 2;
+    uint8_t *fresh = dgi_alloc(dgi_set_alloc(s), cap);
+    if (!fresh)
+    {
+        oom(ps);
+        return 0;
+    }
+    if (s->cells)
+    {
+        memcpy(fresh, s->cells, s->cells_len);
+        dgi_free(dgi_set_alloc(s), s->cells, s->cells_cap);
+    }
+    s->cells = fresh;
+    s->cells_cap = cap;
+    return 1;
+}
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+/* Index of the prefab named name (n bytes), or -1. */
+static int32_t names_find(const dg_prefab_set *s, const char *name, size_t n)
+{
+    if (!s->names || n >= DG_NAME_MAX)
+        return -1;
+    uint32_t mask = (uint32_t)s->name_cap - 1;
+    for (uint32_t i = name_hash(name, n) & mask;; i = (i + 1) & mask)
+    {
+        int32_t k = s->names[i];
+        if (k < 0)
+            return -1;
+        if (strlen(s->prefabs[k].name) == n && memcmp(s->prefabs[k].name, name, n) == 0)
+            return k;
+    }
+}
+
+static int names_insert(parser *ps, int32_t index)
+{
+    dg_prefab_set *s = ps->set;
+    if ((int64_t)(s->count + 1) * 2 > s->name_cap)
+    {
+        int32_t cap = s->name_cap ? s->name_cap * 2 : 64;
+        int32_t *fresh = dgi_alloc(dgi_set_alloc(s), (size_t)cap * sizeof *fresh);
+        if (!fresh)
+        {
+            oom(ps);
+            return 0;
+        }
+        for (int32_t i = 0; i < cap; i++)
+            fresh[i] = -1;
+        dgi_free(dgi_set_alloc(s), s->names, (size_t)s->name_cap * sizeof *s->names);
+        s->names = fresh;
+        s->name_cap = cap;
+        for (int32_t k = 0; k < s->count; k++)
+            if (k != index)
+            {
+                uint32_t mask = (uint32_t)cap - 1, i;
+                const char *nm = s->prefabs[k].name;
+                for (i = name_hash(nm, strlen(nm)) & mask; fresh[i] >= 0; i = (i + 1) & mask)
+                    ;
+                fresh[i] = k;
+            }
+    }
+    uint32_t mask = (uint32_t)s->name_cap - 1, i;
+    const char *nm = s->prefabs[index].name;
+    for (i = name_hash(nm, strlen(nm)) & mask; s->names[i] >= 0; i = (i + 1) & mask)
+        ;
+    s->names[i] = index;
+    return 1;
+}
+
+/* ---- lexical helpers ------------------------------------------------------------ */
+
+static int is_glyph(int c)
+{
+    return c > ' ' && c < 127 && c != ';';
+}
+
+static int name_char(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-';
+}
+
+/* Checks a name token; copies it to out (DG_NAME_MAX bytes). */
+static int take_name(parser *ps, const token *t, const char *what, char *out)
+{
+    if (t->n >= DG_NAME_MAX)
+    {
+        perr(ps, ps->line, t->col, "%s is longer than %d characters", what, DG_NAME_MAX - 1);
+        return 0;
+    }
+    for (int32_t i = 0; i < t->n; i++)
+        if (!name_char((uint8_t)t->s[i]))
+        {
+            perr(ps, ps->line, t->col + i,
+                 "invalid character in %s (allowed: letters, digits, '_', '.', '-')", what);
+            return 0;
+        }
+    memcpy(out, t->s, (size_t)t->n);
+    out[t->n] = '\0';
+    return 1;
+}
+
+/* Decimal number of at most 9 digits in s[0..n). */
+static int parse_uint(const char *s, int32_t n, int32_t *out)
+{
+    if (n <= 0 || n > 9)
+        return 0;
+    int32_t v = 0;
+    for (int32_t i = 0; i < n; i++)
+    {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+static int take_number(parser *ps, const token *t, int32_t lo, int32_t hi, const char *what,
+                       int32_t *out)
+{
+    int32_t v;
+    if (!parse_uint(t->s, t->n, &v) || v < lo || v > hi)
+    {
+        char b[40];
+        perr(ps, ps->line, t->col, "%s must be a number from %d to %d, got '%s'", what, (int)lo,
+             (int)hi, tok_str(t, b, sizeof b));
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* "N", "N-M" or "N+" (max -1). */
+static int parse_range(const token *t, int32_t *lo, int32_t *hi)
+{
+    int32_t dash = -1;
+    for (int32_t i = 0; i < t->n; i++)
+        if (t->s[i] == '-')
+            dash = i;
+    if (t->n >= 2 && t->s[t->n - 1] == '+')
+    {
+        *hi = -1;
+        return parse_uint(t->s, t->n - 1, lo);
+    }
+    if (dash < 0)
+    {
+        if (!parse_uint(t->s, t->n, lo))
+            return 0;
+        *hi = *lo;
+        return 1;
+    }
+    return parse_uint(t->s, dash, lo) && parse_uint(t->s + dash + 1, t->n - dash - 1, hi) &&
+           *lo <= *hi;
+}
+
+/* Splits the current header line into tokens; `;` at a token start begins a
+ * comment. Returns 0 (and reports) on a bad byte. */
+static int tokenize(parser *ps)
+{
+    ps->ntok = 0;
+    int32_t i = 0;
+    while (i < ps->ll)
+    {
+        uint8_t c = (uint8_t)ps->l[i];
+        if (c == ' ' || c == '\t')
+        {
+            i++;
+            continue;
+        }
+        if (c == ';')
+            break;
+        int32_t start = i;
+        while (i < ps->ll && ps->l[i] != ' ' && ps->l[i] != '\t')
+        {
+            c = (uint8_t)ps->l[i];
+            if (c >= 0x80 || c < 0x20 || c == 0x7F)
+            {
+                if (c >= 0x80)
+                    perr(ps, ps->line, i + 1, "non-ASCII byte 0x%02X outside a comment", c);
+                else
+                    perr(ps, ps->line, i + 1, "control byte 0x%02X", c);
+                return 0;
+            }
+            i++;
+        }
+        if (ps->ntok == MAX_TOKENS)
+        {
+            perr(ps, ps->line, start + 1, "more than %d words on one line", MAX_TOKENS);
+            return 0;
+        }
+        ps->tok[ps->ntok].s = ps->l + start;
+        ps->tok[ps->ntok].n = i - start;
+        ps->tok[ps->ntok].col = start + 1;
+        ps->ntok++;
+    }
+    return 1;
+}
+
+/* ---- legends ----------------------------------------------------------------------- */
+
+static const char *const class_names[] = {"", "ground", "wall", "door", "trap",
+                                          "actor", "marker", "void"};
+static const char *const kind_names[] = {"generic", "actor", "item", "trap",
+                                         "spawn", "start", "exit"};
+
+static void set_glyph(dgi_legend *lg, uint8_t c, uint8_t cls, const char *name)
+{
+    dgi_glyph *g = &lg->glyph[c];
+    memset(g, 0, sizeof *g);
+    g->cls = cls;
+    switch (cls)
+    {
+    case DGI_CLASS_GROUND: g->tile = DG_TILE_FLOOR; g->passable = 1; break;
+    case DGI_CLASS_WALL: g->tile = DG_TILE_WALL; break;
+    case DGI_CLASS_DOOR: g->tile = DG_TILE_DOOR; g->passable = 1; break;
+    case DGI_CLASS_TRAP:
+        g->tile = DG_TILE_TRAP;
+        g->passable = 1;
+        g->marker = 1 + DG_MARKER_TRAP;
+        break;
+    case DGI_CLASS_ACTOR:
+        g->tile = DG_TILE_FLOOR;
+        g->passable = 1;
+        g->marker = 1 + DG_MARKER_ACTOR;
+        break;
+    case DGI_CLASS_MARKER:
+        g->tile = DG_TILE_FLOOR;
+        g->passable = 1;
+        g->marker = 1 + DG_MARKER_GENERIC;
+        break;
+    default: break;
+    }
+    snprintf(g->name, sizeof g->name, "%s", name ? name : class_names[cls]);
+}
+
+static void default_legend(dgi_legend *lg)
+{
+    memset(lg, 0, sizeof *lg);
+    set_glyph(lg, '.', DGI_CLASS_GROUND, NULL);
+    set_glyph(lg, '#', DGI_CLASS_WALL, NULL);
+    set_glyph(lg, '+', DGI_CLASS_DOOR, NULL);
+    set_glyph(lg, '^', DGI_CLASS_TRAP, NULL);
+    set_glyph(lg, '_', DGI_CLASS_VOID, NULL);
+}
+
+static int lookup_word(const token *t, const char *const *words, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (tok_is(t, words[i]))
+            return i;
+    return -1;
+}
+
+static int parse_tile(const token *t, int32_t *tile)
+{
+    if (parse_uint(t->s, t->n, tile))
+        return *tile <= 255;
+    for (uint8_t v = 0; v < DG_TILE_COUNT; v++)
+        if (tok_is(t, dg_tile_name(v)))
+        {
+            *tile = v;
+            return 1;
+        }
+    return 0;
+}
+
+static dgi_legend *active_legend(parser *ps)
+{
+    return ps->legend_in_prefab ? &ps->cur : &ps->file_legend;
+}
+
+/* GLYPH CLASS [NAME] [tile T] [on CLASS] [kind K] */
+static void legend_entry(parser *ps)
+{
+    const token *t = ps->tok;
+    char b[40];
+    if (t[0].n != 1 || !is_glyph((uint8_t)t[0].s[0]))
+    {
+        perr(ps, ps->line, t[0].col, "legend glyph must be one printable character, got '%s'",
+             tok_str(&t[0], b, sizeof b));
+        return;
+    }
+    uint8_t c = (uint8_t)t[0].s[0];
+    if (ps->legend_seen[c])
+    {
+        perr(ps, ps->line, t[0].col, "glyph '%c' appears twice in this legend", c);
+        return;
+    }
+    ps->legend_seen[c] = 1;
+    if (ps->ntok < 2)
+    {
+        perr(ps, ps->line, t[0].col + 1,
+             "legend entry needs a class (ground wall door trap actor marker void)");
+        return;
+    }
+    int cls = lookup_word(&t[1], class_names + 1, 7) + 1;
+    if (cls <= 0)
+    {
+        perr(ps, ps->line, t[1].col,
+             "unknown class '%s' (expected ground wall door trap actor marker void)",
+             tok_str(&t[1], b, sizeof b));
+        return;
+    }
+    dgi_glyph g;
+    dgi_legend tmp;
+    set_glyph(&tmp, c, (uint8_t)cls, NULL);
+    g = tmp.glyph[c];
+    int32_t i = 2;
+    if (i < ps->ntok && !tok_is(&t[i], "tile") && !tok_is(&t[i], "on") && !tok_is(&t[i], "kind"))
+    {
+        if (!take_name(ps, &t[i], "glyph name", g.name))
+            return;
+        i++;
+    }
+    int seen_tile = 0;
+    for (; i < ps->ntok; i += 2)
+    {
+        if (i + 1 >= ps->ntok)
+        {
+            perr(ps, ps->line, t[i].col + t[i].n, "'%s' needs a value",
+                 tok_str(&t[i], b, sizeof b));
+            return;
+        }
+        const token *v = &t[i + 1];
+        if (tok_is(&t[i], "tile") && cls != DGI_CLASS_VOID)
+        {
+            int32_t tile;
+            if (!parse_tile(v, &tile))
+            {
+                perr(ps, ps->line, v->col,
+                     "tile must be 0..255 or a tile name (floor, wall, stairs_down, ...), got '%s'",
+                     tok_str(v, b, sizeof b));
+                return;
+            }
+            g.tile = (uint8_t)tile;
+            seen_tile = 1;
+        }
+        else if (tok_is(&t[i], "on") &&
+                 (cls == DGI_CLASS_TRAP || cls == DGI_CLASS_ACTOR || cls == DGI_CLASS_MARKER))
+        {
+            int on = lookup_word(v, class_names + 1, 7) + 1;
+            if (on != DGI_CLASS_GROUND && on != DGI_CLASS_WALL && on != DGI_CLASS_TRAP)
+            {
+                perr(ps, ps->line, v->col, "'on' must be ground, wall or trap, got '%s'",
+                     tok_str(v, b, sizeof b));
+                return;
+            }
+            if (!seen_tile)
+                g.tile = on == DGI_CLASS_GROUND ? DG_TILE_FLOOR
+                                                : on == DGI_CLASS_WALL ? DG_TILE_WALL : DG_TILE_TRAP;
+            g.passable = on != DGI_CLASS_WALL;
+        }
+        else if (tok_is(&t[i], "kind") && g.marker)
+        {
+            int k = lookup_word(v, kind_names, 7);
+            if (k < 0)
+            {
+                perr(ps, ps->line, v->col,
+                     "unknown marker kind '%s' (expected generic actor item trap spawn start exit)",
+                     tok_str(v, b, sizeof b));
+                return;
+            }
+            g.marker = (uint8_t)(1 + k);
+        }
+        else
+        {
+            perr(ps, ps->line, t[i].col, "unexpected '%s' in a %s legend entry",
+                 tok_str(&t[i], b, sizeof b), class_names[cls]);
+            return;
+        }
+    }
+    active_legend(ps)->glyph[c] = g;
+    if (!ps->legend_in_prefab)
+        ps->file_snapshot = -1;
+}
+
+static void legend_begin(parser *ps, int in_prefab)
+{
+    if (ps->ntok > 1)
+        perr(ps, ps->line, ps->tok[1].col, "'legend' takes no arguments");
+    ps->legend_in_prefab = in_prefab;
+    ps->legend_line = ps->line;
+    memset(ps->legend_seen, 0, sizeof ps->legend_seen);
+    if (in_prefab && !ps->cur_custom)
+    {
+        ps->cur = ps->file_legend;
+        ps->cur_custom = 1;
+    }
+    ps->state = ST_LEGEND;
+}
+
+/* ---- prefab header keys -------------------------------------------------------------- */
+
+static int once(parser *ps, int key)
+{
+    if (ps->keys & key)
+    {
+        char b[40];
+        perr(ps, ps->line, ps->tok[0].col, "'%s' is given twice", tok_str(&ps->tok[0], b, sizeof b));
+        return 0;
+    }
+    ps->keys |= key;
+    return 1;
+}
+
+static int need_args(parser *ps, int32_t min)
+{
+    if (ps->ntok - 1 >= min)
+        return 1;
+    char b[40];
+    perr(ps, ps->line, ps->tok[0].col + ps->tok[0].n, "'%s' needs %s",
+         tok_str(&ps->tok[0], b, sizeof b), min == 1 ? "a value" : "more values");
+    return 0;
+}
+
+static void key_mode(parser *ps)
+{
+    static const char *const modes[] = {"full", "jigsaw", "island", "furnish"};
+    if (!once(ps, KEY_MODE) || !need_args(ps, 1))
+        return;
+    ps->p->modes = 0;
+    for (int32_t i = 1; i < ps->ntok; i++)
+    {
+        int m = lookup_word(&ps->tok[i], modes, 4);
+        if (m < 0)
+        {
+            char b[40];
+            perr(ps, ps->line, ps->tok[i].col,
+                 "unknown mode '%s' (expected full jigsaw island furnish)",
+                 tok_str(&ps->tok[i], b, sizeof b));
+            return;
+        }
+        ps->p->modes |= 1 << m;
+    }
+}
+
+static void key_orient(parser *ps)
+{
+    static const char *const words[] = {"r0", "r90", "r180", "r270", "h", "v", "d", "a",
+                                        "all", "rot", "flip", "none"};
+    static const int32_t masks[] = {1, 2, 4, 8, 16, 32, 64, 128, 0xFF, 0x0F, 0x35, 1};
+    if (!once(ps, KEY_ORIENT) || !need_args(ps, 1))
+        return;
+    ps->p->orientations = 0;
+    for (int32_t i = 1; i < ps->ntok; i++)
+    {
+        int w = lookup_word(&ps->tok[i], words, 12);
+        if (w < 0)
+        {
+            char b[40];
+            perr(ps, ps->line, ps->tok[i].col,
+                 "unknown orientation '%s' (expected r0 r90 r180 r270 h v d a all rot flip none)",
+                 tok_str(&ps->tok[i], b, sizeof b));
+            return;
+        }
+        ps->p->orientations |= masks[w];
+    }
+}
+
+static void key_size(parser *ps)
+{
+    if (!once(ps, KEY_SIZE) || !need_args(ps, 1))
+        return;
+    const token *t = &ps->tok[1];
+    int32_t x = -1;
+    for (int32_t i = 0; i < t->n; i++)
+        if (t->s[i] == 'x')
+            x = i;
+    if (x < 0 || !parse_uint(t->s, x, &ps->size_w) ||
+        !parse_uint(t->s + x + 1, t->n - x - 1, &ps->size_h))
+    {
+        char b[40];
+        perr(ps, ps->line, t->col, "size must be WxH (e.g. 7x5), got '%s'", tok_str(t, b, sizeof b));
+        return;
+    }
+    ps->size_line = ps->line;
+    ps->size_col = t->col;
+}
+
+static void key_exits(parser *ps)
+{
+    static const char *const sides[] = {"N", "E", "S", "W"};
+    if (!once(ps, KEY_EXITS) || !need_args(ps, 1))
+        return;
+    ps->exits = 0;
+    ps->exits_line = ps->line;
+    ps->exits_col = ps->tok[1].col;
+    if (ps->ntok == 2 && tok_is(&ps->tok[1], "none"))
+        return;
+    for (int32_t i = 1; i < ps->ntok; i++)
+    {
+        int s = lookup_word(&ps->tok[i], sides, 4);
+        if (s < 0)
+        {
+            char b[40];
+            perr(ps, ps->line, ps->tok[i].col, "unknown side '%s' (expected N E S W or none)",
+                 tok_str(&ps->tok[i], b, sizeof b));
+            ps->exits = -1;
+            return;
+        }
+        ps->exits |= 1 << s;
+    }
+}
+
+static void key_tags(parser *ps)
+{
+    if (!need_args(ps, 1))
+        return;
+    for (int32_t i = 1; i < ps->ntok; i++)
+    {
+        if (ps->p->tag_count >= MAX_TAGS)
+        {
+            perr(ps, ps->line, ps->tok[i].col, "more than %d tags", MAX_TAGS);
+            return;
+        }
+        dgi_tag tag;
+        if (!take_name(ps, &ps->tok[i], "tag", tag.name) || !GROW(ps, tags, tag_count, cap_tags))
+            return;
+        ps->set->tags[ps->set->tag_count++] = tag;
+        ps->p->tag_count++;
+    }
+}
+
+/* A glyph operand of pick/count/require: exactly one glyph character. */
+static int take_glyph(parser *ps, const token *t, uint8_t *out)
+{
+    if (t->n != 1 || !is_glyph((uint8_t)t->s[0]))
+    {
+        char b[40];
+        perr(ps, ps->line, t->col, "expected one glyph character, got '%s'", tok_str(t, b, sizeof b));
+        return 0;
+    }
+    *out = (uint8_t)t->s[0];
+    return 1;
+}
+
+static int add_choice(parser *ps, uint8_t glyph, int32_t amount, int32_t col)
+{
+    if (!GROW(ps, choices, choice_count, cap_choices))
+        return 0;
+    dgi_choice ch = {glyph, amount, ps->line, col};
+    ps->set->choices[ps->set->choice_count++] = ch;
+    return 1;
+}
+
+/* pick G = A[:w] ... | pick-once G = ... | count G = N:A ... [rest:B] */
+static void key_sub(parser *ps, int kind)
+{
+    char b[40];
+    if (!need_args(ps, 2))
+        return;
+    if (ps->p->sub_count >= MAX_SUBS)
+    {
+        perr(ps, ps->line, ps->tok[0].col, "more than %d substitutions", MAX_SUBS);
+        return;
+    }
+    dgi_sub sub;
+    memset(&sub, 0, sizeof sub);
+    sub.kind = (uint8_t)kind;
+    sub.line = ps->line;
+    sub.column = ps->tok[1].col;
+    sub.first = ps->set->choice_count;
+    if (!take_glyph(ps, &ps->tok[1], &sub.glyph))
+        return;
+    if (!tok_is(&ps->tok[2], "="))
+    {
+        perr(ps, ps->line, ps->tok[2].col, "expected '=' after the glyph, got '%s'",
+             tok_str(&ps->tok[2], b, sizeof b));
+        return;
+    }
+    for (int32_t i = 3; i < ps->ntok; i++)
+    {
+        const token *t = &ps->tok[i];
+        uint8_t g;
+        int32_t amount = 1;
+        if (kind == DGI_SUB_COUNT)
+        {
+            int32_t colon = -1;
+            for (int32_t k = 0; k < t->n && colon < 0; k++)
+                if (t->s[k] == ':')
+                    colon = k;
+            int rest = colon == 4 && memcmp(t->s, "rest", 4) == 0;
+            if (colon < 0 || t->n != colon + 2 || !is_glyph((uint8_t)t->s[colon + 1]) ||
+                (!rest && !parse_uint(t->s, colon, &amount)))
+            {
+                perr(ps, ps->line, t->col, "expected N:G or rest:G, got '%s'", tok_str(t, b, sizeof b));
+                return;
+            }
+            g = (uint8_t)t->s[colon + 1];
+            if (rest)
+            {
+                if (i != ps->ntok - 1)
+                {
+                    perr(ps, ps->line, t->col, "'rest:' must come last");
+                    return;
+                }
+                sub.rest = g;
+                sub.rest_column = t->col + colon + 1;
+                continue;
+            }
+        }
+        else
+        {
+            if (!is_glyph((uint8_t)t->s[0]) ||
+                (t->n > 1 && (t->s[1] != ':' || !parse_uint(t->s + 2, t->n - 2, &amount))))
+            {
+                perr(ps, ps->line, t->col, "expected G or G:weight, got '%s'", tok_str(t, b, sizeof b));
+                return;
+            }
+            g = (uint8_t)t->s[0];
+            if (amount > MAX_WEIGHT)
+            {
+                perr(ps, ps->line, t->col, "weight must be at most %d", MAX_WEIGHT);
+                return;
+            }
+        }
+        if (!add_choice(ps, g, amount, kind == DGI_SUB_COUNT ? t->col + t->n - 1 : t->col))
+            return;
+        sub.total += amount;
+        sub.count++;
+    }
+    if (sub.count == 0)
+    {
+        perr(ps, ps->line, ps->tok[2].col + 1, "no choices after '='");
+        return;
+    }
+    if (kind != DGI_SUB_COUNT && sub.total == 0)
+    {
+        perr(ps, ps->line, ps->tok[3].col, "the weights add up to 0");
+        return;
+    }
+    if (!GROW(ps, subs, sub_count, cap_subs))
+        return;
+    ps->set->subs[ps->set->sub_count++] = sub;
+    ps->p->sub_count++;
+}
+
+/* require G|NAME MIN[-MAX|+] */
+static void key_require(parser *ps)
+{
+    if (!need_args(ps, 2))
+        return;
+    if (ps->ntok > 3)
+    {
+        perr(ps, ps->line, ps->tok[3].col, "'require' takes a glyph or name and a count");
+        return;
+    }
+    if (ps->p->req_count >= MAX_REQS)
+    {
+        perr(ps, ps->line, ps->tok[0].col, "more than %d requirements", MAX_REQS);
+        return;
+    }
+    dgi_require r;
+    memset(&r, 0, sizeof r);
+    r.line = ps->line;
+    r.column = ps->tok[1].col;
+    if (ps->tok[1].n == 1)
+    {
+        if (!take_glyph(ps, &ps->tok[1], &r.glyph))
+            return;
+    }
+    else if (!take_name(ps, &ps->tok[1], "name", r.name))
+        return;
+    if (!parse_range(&ps->tok[2], &r.min, &r.max))
+    {
+        char b[40];
+        perr(ps, ps->line, ps->tok[2].col, "count must be N, N-M or N+, got '%s'",
+             tok_str(&ps->tok[2], b, sizeof b));
+        return;
+    }
+    if (r.max < 0)
+        r.max = INT32_MAX;
+    if (!GROW(ps, reqs, req_count, cap_reqs))
+        return;
+    ps->set->reqs[ps->set->req_count++] = r;
+    ps->p->req_count++;
+}
+
+/* ---- prefab start and end --------------------------------------------------------------- */
+
+static void prefab_begin(parser *ps)
+{
+    if (ps->set->count >= MAX_PREFABS)
+    {
+        perr(ps, ps->line, ps->tok[0].col, "more than %d prefabs in one set", MAX_PREFABS);
+        return;
+    }
+    if (!GROW(ps, prefabs, count, cap_prefabs))
+        return;
+    ps->pi = ps->set->count++;
+    dgi_prefab *p = ps->p = &ps->set->prefabs[ps->pi];
+    memset(p, 0, sizeof *p);
+    p->line = ps->line;
+    p->modes = DG_PREFAB_FULL | DG_PREFAB_JIGSAW | DG_PREFAB_ISLAND | DG_PREFAB_FURNISH;
+    p->orientations = DG_ORIENT_MASK_ALL;
+    p->weight = 10;
+    p->margin = 1;
+    p->tag_first = ps->set->tag_count;
+    p->sub_first = ps->set->sub_count;
+    p->req_first = ps->set->req_count;
+    p->legend = -1;
+    ps->p_bad = 0;
+    ps->keys = 0;
+    ps->cur_custom = 0;
+    ps->size_w = -1;
+    ps->exits = -1;
+    ps->state = ST_HEADER;
+    snprintf(p->name, sizeof p->name, "?");
+    if (ps->ntok != 2)
+    {
+        perr(ps, ps->line, ps->ntok < 2 ? ps->tok[0].col + ps->tok[0].n : ps->tok[2].col,
+             "expected 'prefab NAME'");
+        if (ps->ntok < 2)
+            return;
+    }
+    char name[DG_NAME_MAX];
+    if (!take_name(ps, &ps->tok[1], "prefab name", name))
+        return;
+    int32_t dup = names_find(ps->set, name, strlen(name));
+    memcpy(p->name, name, sizeof name);
+    if (dup >= 0)
+        perr(ps, ps->line, ps->tok[1].col, "duplicate prefab name '%s' (first at line %d)", name,
+             (int)ps->set->prefabs[dup].line);
+    else
+        names_insert(ps, ps->pi);
+}
+
+/* Stores the legend the prefab uses (shared with earlier prefabs when unchanged). */
+static int store_legend(parser *ps)
+{
+    if (!ps->cur_custom && ps->file_snapshot >= 0)
+    {
+        ps->p->legend = ps->file_snapshot;
+        return 1;
+    }
+    if (!GROW(ps, legends, legend_count, cap_legends))
+        return 0;
+    ps->set->legends[ps->set->legend_count] = ps->cur_custom ? ps->cur : ps->file_legend;
+    ps->p->legend = ps->set->legend_count++;
+    if (!ps->cur_custom)
+        ps->file_snapshot = ps->p->legend;
+    return 1;
+}
+
+/* `map`: the legend and substitutions are final; decide which glyphs rows may use. */
+static void map_begin(parser *ps)
+{
+    if (ps->ntok > 1)
+        perr(ps, ps->line, ps->tok[1].col, "'map' takes no arguments");
+    if (!store_legend(ps))
+        return;
+    const dgi_legend *lg = &ps->set->legends[ps->p->legend];
+    memset(ps->allowed, 0, sizeof ps->allowed);
+    memset(ps->reported, 0, sizeof ps->reported);
+    memset(ps->counts, 0, sizeof ps->counts);
+    for (int c = 33; c < 127; c++)
+        ps->allowed[c] = lg->glyph[c].cls != DGI_CLASS_NONE;
+    for (int32_t k = 0; k < ps->p->sub_count; k++)
+    {
+        const dgi_sub *s = &ps->set->subs[ps->p->sub_first + k];
+        ps->allowed[s->glyph] = 1;
+        if (lg->glyph[s->glyph].cls == DGI_CLASS_DOOR)
+            perr(ps, s->line, s->column, "door glyph '%c' cannot be substituted", s->glyph);
+        for (int32_t j = 0; j < s->count; j++)
+        {
+            const dgi_choice *ch = &ps->set->choices[s->first + j];
+            if (lg->glyph[ch->glyph].cls == DGI_CLASS_DOOR && ch->amount != 0)
+                perr(ps, ch->line, ch->column, "substitution would add door glyph '%c'", ch->glyph);
+        }
+        if (s->rest && lg->glyph[s->rest].cls == DGI_CLASS_DOOR)
+            perr(ps, s->line, s->rest_column, "substitution would add door glyph '%c'", s->rest);
+    }
+    ps->map_line = ps->line;
+    ps->first_row = ps->line + 1;
+    ps->rows = 0;
+    ps->shape_bad = 0;
+    ps->p->width = 0;
+    ps->p->cells = ps->set->cells_len;
+    ps->state = ST_MAP;
+}
+
+/* A byte a row may not hold: say why. */
+static void bad_byte(parser *ps, uint8_t c, int32_t col)
+{
+    if (c >= 0x80)
+        perr(ps, ps->line, col, "non-ASCII byte 0x%02X in a row", c);
+    else if (c == '\t')
+        perr(ps, ps->line, col, "tab in a row");
+    else if (c == ' ')
+        perr(ps, ps->line, col, "space in a row (use a glyph, e.g. '_' for void)");
+    else if (c < 0x20 || c == 0x7F)
+        perr(ps, ps->line, col, "control byte 0x%02X in a row", c);
+    else if (c == ';')
+        perr(ps, ps->line, col, "';' is reserved and cannot be a glyph");
+    else if (!ps->reported[c])
+        perr(ps, ps->line, col, "glyph '%c' is not in the legend (prefab '%s')", c, ps->p->name);
+    ps->reported[c] = 1;
+}
+
+/* One map row. Rows are stored while the map's shape is sound (glyph errors
+ * do not stop the later checks); shape_bad stops storing. */
+static void map_row(parser *ps)
+{
+    const uint8_t *row = (const uint8_t *)ps->l;
+    int32_t n = ps->ll;
+    if (ps->rows == DG_PREFAB_MAX_SIDE)
+    {
+        perr(ps, ps->line, 1, "map is taller than %d rows", DG_PREFAB_MAX_SIDE);
+        ps->shape_bad = 1;
+    }
+    ps->rows++;
+    if (n > DG_PREFAB_MAX_SIDE)
+    {
+        perr(ps, ps->line, DG_PREFAB_MAX_SIDE + 1, "row is wider than %d cells", DG_PREFAB_MAX_SIDE);
+        n = DG_PREFAB_MAX_SIDE;
+        ps->shape_bad = 1;
+    }
+    for (int32_t i = 0; i < n; i++)
+    {
+        uint8_t c = row[i];
+        ps->counts[c]++;
+        if (!ps->allowed[c])
+            bad_byte(ps, c, i + 1);
+    }
+    if (ps->rows == 1)
+        ps->p->width = n;
+    if (n == 0)
+    {
+        perr(ps, ps->line, 1, "empty row in a map");
+        ps->shape_bad = 1;
+    }
+    else if (n != ps->p->width && !ps->shape_bad)
+    {
+        perr(ps, ps->line, DG_MIN(n, ps->p->width) + 1,
+             "row is %d cells wide, expected %d (first row at line %d)", (int)n,
+             (int)ps->p->width, (int)ps->first_row);
+        ps->shape_bad = 1;
+    }
+    if (ps->shape_bad || !cells_reserve(ps, (size_t)n))
+        return;
+    memcpy(ps->set->cells + ps->set->cells_len, row, (size_t)n);
+    ps->set->cells_len += (size_t)n;
+}
+
+/* Door cells on the border give the door sides; a door on a corner is an error. */
+static void find_doors(parser *ps, const uint8_t *g, const dgi_legend *lg)
+{
+    dgi_prefab *p = ps->p;
+    int32_t w = p->width, h = p->height;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+        {
+            if (y != 0 && y != h - 1 && x != 0 && x != w - 1)
+                x = w - 2; /* interior: jump to the last column */
+            else if (lg->glyph[g[(size_t)y * (size_t)w + (size_t)x]].cls == DGI_CLASS_DOOR)
+            {
+                int32_t sides = (y == 0 ? DG_SIDE_N : 0) | (x == w - 1 ? DG_SIDE_E : 0) |
+                                (y == h - 1 ? DG_SIDE_S : 0) | (x == 0 ? DG_SIDE_W : 0);
+                if ((x == 0 || x == w - 1) && (y == 0 || y == h - 1))
+                    perr(ps, ps->first_row + y, x + 1,
+                         "door on a corner of prefab '%s' (its side is ambiguous)", p->name);
+                else
+                    p->door_sides |= sides;
+            }
+        }
+}
+
+
+static void bit_set(uint32_t *s, int c) { s[c >> 5] |= 1u << (c & 31); }
+static void bit_clear(uint32_t *s, int c) { s[c >> 5] &= ~(1u << (c & 31)); }
+static int bit_has(const uint32_t *s, int c) { return (s[c >> 5] >> (c & 31)) & 1u; }
+
+static void produce(flow *f, uint8_t g, int32_t lo, int32_t hi, const dgi_choice *where)
+{
+    f->lo[g] += lo;
+    f->hi[g] += hi;
+    if (!f->known[g] && where)
+    {
+        f->known[g] = 1;
+        f->from_line[g] = where->line;
+        f->from_col[g] = where->column;
+    }
+}
+
+static void flow_sub(parser *ps, flow *f, const dgi_sub *s, const dgi_legend *lg)
+{
+    int32_t lo = f->lo[s->glyph], hi = f->hi[s->glyph];
+    const dgi_choice *ch = &ps->set->choices[s->first];
+    int32_t live = 0;
+    for (int32_t j = 0; j < s->count; j++)
+        live += ch[j].amount > 0;
+    f->lo[s->glyph] = f->hi[s->glyph] = 0;
+    int keeps = 0; /* some cells may stay as the source glyph */
+    if (s->kind == DGI_SUB_COUNT)
+    {
+        if (s->total > lo)
+        {
+            perr(ps, s->line, s->column, "count asks for %lld '%c' cells but the map has %d",
+                 (long long)s->total, s->glyph, (int)lo);
+            return;
+        }
+        for (int32_t j = 0; j < s->count; j++)
+            produce(f, ch[j].glyph, ch[j].amount, ch[j].amount, &ch[j]);
+        dgi_choice rest = {s->rest, 0, s->line, s->rest_column};
+        produce(f, s->rest ? s->rest : s->glyph, lo - (int32_t)s->total, hi - (int32_t)s->total,
+                s->rest ? &rest : NULL);
+        keeps = !s->rest && hi > s->total;
+        if (keeps && lg->glyph[s->glyph].cls == DGI_CLASS_NONE)
+            perr(ps, s->line, s->column,
+                 "count leaves some '%c' cells as they are, but '%c' is not in the legend (add rest:G)",
+                 s->glyph, s->glyph);
+    }
+    else
+        for (int32_t j = 0; j < s->count; j++)
+            if (ch[j].amount > 0)
+                produce(f, ch[j].glyph, live == 1 ? lo : 0, hi, &ch[j]);
+    for (int c = 33; c < 127; c++)
+        if (bit_has(f->can_be[c], s->glyph))
+        {
+            if (!keeps)
+                bit_clear(f->can_be[c], s->glyph);
+            for (int32_t j = 0; j < s->count; j++)
+                if (ch[j].amount > 0)
+                    bit_set(f->can_be[c], ch[j].glyph);
+            if (s->rest)
+                bit_set(f->can_be[c], s->rest);
+        }
+}
+
+static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
+{
+    dgi_prefab *p = ps->p;
+    for (int32_t k = 0; k < p->req_count; k++)
+    {
+        dgi_require *r = &ps->set->reqs[p->req_first + k];
+        int64_t lo = 0, hi = 0;
+        for (int c = 33; c < 127; c++)
+            if (r->glyph ? c == r->glyph
+                         : (lg->glyph[c].cls != DGI_CLASS_NONE && strcmp(lg->glyph[c].name, r->name) == 0))
+            {
+                lo += f->lo[c];
+                hi += f->hi[c];
+            }
+        if (hi < r->min || lo > r->max)
+            perr(ps, r->line, r->column,
+                 "require can never hold: the map has %lld to %lld such cells", (long long)lo,
+                 (long long)hi);
+        r->always = lo >= r->min && hi <= r->max;
+        p->checked_reqs += !r->always;
+    }
+}
+
+static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
+{
+    dgi_prefab *p = ps->p;
+    flow *f = &ps->flow;
+    memset(f, 0, sizeof *f);
+    for (int c = 33; c < 127; c++)
+    {
+        f->lo[c] = f->hi[c] = ps->counts[c];
+        if (ps->counts[c])
+            bit_set(f->can_be[c], c);
+    }
+    for (int32_t k = 0; k < p->sub_count; k++)
+        flow_sub(ps, f, &ps->set->subs[p->sub_first + k], lg);
+    for (int c = 33; c < 127; c++)
+        if (f->hi[c] > 0 && lg->glyph[c].cls == DGI_CLASS_NONE && f->known[c])
+            perr(ps, f->from_line[c], f->from_col[c], "substitution result '%c' is not in the legend", c);
+    check_requires(ps, f, lg);
+    if (!ps->p_bad)
+    {
+        /* A cell counts as passable for edge signatures only if every outcome is. */
+        uint8_t passable[256];
+        memset(passable, 0, sizeof passable);
+        for (int c = 33; c < 127; c++)
+        {
+            if (!ps->counts[c])
+                continue;
+            int all = 1;
+            for (int r = 33; r < 127; r++)
+                if (bit_has(f->can_be[c], r))
+                {
+                    all &= lg->glyph[r].passable;
+                    p->has_void |= lg->glyph[r].cls == DGI_CLASS_VOID;
+                    p->has_markers |= lg->glyph[r].marker != 0;
+                }
+            passable[c] = (uint8_t)all;
+        }
+        dgi_edges_compute(p, g, passable);
+    }
+}
+
+static void map_end(parser *ps)
+{
+    dgi_prefab *p = ps->p;
+    p->height = ps->rows;
+    if (ps->rows == 0)
+    {
+        perr(ps, ps->line, 1, "map of prefab '%s' has no rows", p->name);
+        ps->shape_bad = 1;
+    }
+    if (!ps->shape_bad && ps->size_w >= 0 && (ps->size_w != p->width || ps->size_h != p->height))
+        perr(ps, ps->size_line, ps->size_col, "size says %dx%d but the map is %dx%d",
+             (int)ps->size_w, (int)ps->size_h, (int)p->width, (int)p->height);
+    if (!ps->shape_bad && p->legend >= 0)
+    {
+        const uint8_t *g = ps->set->cells + p->cells;
+        const dgi_legend *lg = &ps->set->legends[p->legend];
+        find_doors(ps, g, lg);
+        if (ps->exits >= 0 && ps->exits != p->door_sides)
+            perr(ps, ps->exits_line, ps->exits_col,
+                 "exits do not match the doors drawn on the border of prefab '%s'", p->name);
+        check_flow(ps, g, lg);
+        p->distinct = dgi_orient_distinct(g, p->width, p->height, p->orientations);
+    }
+    ps->state = ST_TOP;
+    ps->p = NULL;
+}
+
+/* A prefab whose map never started or never ended. */
+static void prefab_abandon(parser *ps, const char *why)
+{
+    perr(ps, ps->p->line, 1, "prefab '%s' %s", ps->p->name, why);
+    ps->state = ST_TOP;
+    ps->p = NULL;
+}
+
+/* ---- lines -------------------------------------------------------------------------- */
+
+static void group_line(parser *ps)
+{
+    char b[40];
+    if (ps->ntok < 3 || ps->ntok > 4)
+    {
+        perr(ps, ps->line, ps->tok[0].col, "expected 'group TAG COUNT [start]'");
+        return;
+    }
+    dgi_group gr;
+    memset(&gr, 0, sizeof gr);
+    if (!take_name(ps, &ps->tok[1], "group tag", gr.tag))
+        return;
+    if (!parse_range(&ps->tok[2], &gr.min, &gr.max) || gr.min > 100000 || gr.max > 100000)
+    {
+        perr(ps, ps->line, ps->tok[2].col, "count must be N, N-M or N+ (at most 100000), got '%s'",
+             tok_str(&ps->tok[2], b, sizeof b));
+        return;
+    }
+    if (ps->ntok == 4)
+    {
+        if (!tok_is(&ps->tok[3], "start"))
+        {
+            perr(ps, ps->line, ps->tok[3].col, "expected 'start', got '%s'", tok_str(&ps->tok[3], b, sizeof b));
+            return;
+        }
+        gr.start = 1;
+    }
+    if (ps->set->group_count >= MAX_GROUPS)
+    {
+        perr(ps, ps->line, ps->tok[0].col, "more than %d groups", MAX_GROUPS);
+        return;
+    }
+    if (GROW(ps, groups, group_count, cap_groups))
+        ps->set->groups[ps->set->group_count++] = gr;
+}
+
+static void top_line(parser *ps)
+{
+    char b[40];
+    const token *t = &ps->tok[0];
+    if (tok_is(t, "legend"))
+        legend_begin(ps, 0);
+    else if (tok_is(t, "prefab"))
+        prefab_begin(ps);
+    else if (tok_is(t, "group"))
+        group_line(ps);
+    else if (tok_is(t, "prefabs"))
+        perr(ps, ps->line, t->col, "'prefabs' header repeated");
+    else if (tok_is(t, "map") || tok_is(t, "end"))
+        perr(ps, ps->line, t->col, "'%s' outside a prefab", tok_str(t, b, sizeof b));
+    else
+        perr(ps, ps->line, t->col, "unknown keyword '%s' (expected legend, prefab or group)",
+             tok_str(t, b, sizeof b));
+}
+
+static void header_line(parser *ps)
+{
+    char b[40];
+    const token *t = &ps->tok[0];
+    if (tok_is(t, "map"))
+        map_begin(ps);
+    else if (tok_is(t, "legend"))
+        legend_begin(ps, 1);
+    else if (tok_is(t, "mode"))
+        key_mode(ps);
+    else if (tok_is(t, "orient"))
+        key_orient(ps);
+    else if (tok_is(t, "weight"))
+    {
+        if (once(ps, KEY_WEIGHT) && need_args(ps, 1))
+            take_number(ps, &ps->tok[1], 0, MAX_WEIGHT, "weight", &ps->p->weight);
+    }
+    else if (tok_is(t, "margin"))
+    {
+        if (once(ps, KEY_MARGIN) && need_args(ps, 1))
+            take_number(ps, &ps->tok[1], 0, 255, "margin", &ps->p->margin);
+    }
+    else if (tok_is(t, "edge"))
+    {
+        if (once(ps, KEY_EDGE) && need_args(ps, 1))
+        {
+            if (tok_is(&ps->tok[1], "avoid") || tok_is(&ps->tok[1], "touch"))
+                ps->p->edge_avoid = tok_is(&ps->tok[1], "avoid");
+            else
+                perr(ps, ps->line, ps->tok[1].col, "edge must be touch or avoid");
+        }
+    }
+    else if (tok_is(t, "unique"))
+    {
+        if (once(ps, KEY_UNIQUE))
+            ps->p->unique = 1;
+    }
+    else if (tok_is(t, "size"))
+        key_size(ps);
+    else if (tok_is(t, "exits"))
+        key_exits(ps);
+    else if (tok_is(t, "tags"))
+        key_tags(ps);
+    else if (tok_is(t, "pick"))
+        key_sub(ps, DGI_SUB_PICK);
+    else if (tok_is(t, "pick-once"))
+        key_sub(ps, DGI_SUB_ONCE);
+    else if (tok_is(t, "count"))
+        key_sub(ps, DGI_SUB_COUNT);
+    else if (tok_is(t, "require"))
+        key_require(ps);
+    else if (tok_is(t, "prefab"))
+    {
+        prefab_abandon(ps, "has no 'map'");
+        top_line(ps);
+        return;
+    }
+    else
+    {
+        perr(ps, ps->line, t->col,
+             "unknown key '%s' (expected mode orient weight tags unique size margin edge exits "
+             "pick pick-once count require legend map)",
+             tok_str(t, b, sizeof b));
+        return;
+    }
+    int32_t max_args = tok_is(t, "unique") ? 0 : 1;
+    int single = max_args == 0 || tok_is(t, "weight") || tok_is(t, "margin") ||
+                 tok_is(t, "edge") || tok_is(t, "size");
+    if (single && ps->ntok > max_args + 1)
+        perr(ps, ps->line, ps->tok[max_args + 1].col, "unexpected '%s'",
+             tok_str(&ps->tok[max_args + 1], b, sizeof b));
+}
+
+static int is_end_line(const char *l, int32_t n)
+{
+    int32_t a = 0, z = n;
+    while (a < z && (l[a] == ' ' || l[a] == '\t'))
+        a++;
+    while (z > a && (l[z - 1] == ' ' || l[z - 1] == '\t'))
+        z--;
+    return z - a == 3 && memcmp(l + a, "end", 3) == 0;
+}
+
+/* A map line that starts a new prefab means the `end` was forgotten. */
+static int starts_prefab(const char *l, int32_t n)
+{
+    return n > 7 && memcmp(l, "prefab", 6) == 0 && (l[6] == ' ' || l[6] == '\t');
+}
+
+static void line(parser *ps)
+{
+    if (ps->state == ST_MAP)
+    {
+        if (is_end_line(ps->l, ps->ll))
+        {
+            map_end(ps);
+            return;
+        }
+        if (!starts_prefab(ps->l, ps->ll))
+        {
+            map_row(ps);
+            return;
+        }
+        prefab_abandon(ps, "has no 'end' after its map");
+    }
+    if (!tokenize(ps) || ps->ntok == 0)
+        return;
+    if (!ps->seen_magic)
+    {
+        ps->seen_magic = 1;
+        if (tok_is(&ps->tok[0], "prefabs"))
+        {
+            if (ps->ntok != 2 || !tok_is(&ps->tok[1], "1"))
+                perr(ps, ps->line, ps->ntok > 1 ? ps->tok[1].col : ps->tok[0].col + 7,
+                     "unsupported format version (expected 'prefabs 1')");
+            return;
+        }
+        perr(ps, ps->line, ps->tok[0].col, "expected 'prefabs 1' as the first line");
+    }
+    if (ps->state == ST_LEGEND)
+    {
+        if (tok_is(&ps->tok[0], "end"))
+        {
+            if (ps->ntok > 1)
+                perr(ps, ps->line, ps->tok[1].col, "'end' takes no arguments");
+            ps->state = ps->legend_in_prefab ? ST_HEADER : ST_TOP;
+            return;
+        }
+        static const char *const closers[] = {"prefab", "map", "legend", "group", "prefabs"};
+        if (lookup_word(&ps->tok[0], closers, 5) < 0)
+        {
+            legend_entry(ps);
+            return;
+        }
+        perr(ps, ps->legend_line, 1, "legend is not closed by 'end'");
+        ps->state = ps->legend_in_prefab ? ST_HEADER : ST_TOP;
+    }
+    if (ps->state == ST_TOP)
+        top_line(ps);
+    else
+        header_line(ps);
+}
+
+static void run(parser *ps)
+{
+    if (ps->len >= 3 && memcmp(ps->src, "\xEF\xBB\xBF", 3) == 0)
+        ps->pos = 3;
+    while (ps->pos < ps->len && ps->errors < DG_PREFAB_MAX_ERRORS && ps->status != DG_E_NOMEM)
+    {
+        const char *start = ps->src + ps->pos;
+        size_t left = ps->len - ps->pos;
+        const char *nl = memchr(start, '\n', left);
+        size_t n = nl ? (size_t)(nl - start) : left;
+        ps->pos += nl ? n + 1 : n;
+        ps->line++;
+        if (n > 0 && start[n - 1] == '\r')
+            n--;
+        ps->l = start;
+        ps->ll = (int32_t)n;
+        line(ps);
+    }
+    if (ps->errors >= DG_PREFAB_MAX_ERRORS || ps->status == DG_E_NOMEM)
+        return;
+    ps->line++;
+    if (!ps->seen_magic)
+        perr(ps, 1, 1, "expected 'prefabs 1' as the first line");
+    if (ps->state == ST_LEGEND)
+        perr(ps, ps->legend_line, 1, "legend is not closed by 'end'");
+    if (ps->state == ST_LEGEND && ps->legend_in_prefab)
+        ps->state = ST_HEADER;
+    if (ps->state == ST_HEADER)
+        prefab_abandon(ps, "has no 'map'");
+    else if (ps->state == ST_MAP)
+        prefab_abandon(ps, "has no 'end' after its map");
+}
+
+static void set_release(dg_prefab_set *s)
+{
+    const dg_allocator *a = dgi_set_alloc(s);
+    dgi_free(a, s->prefabs, (size_t)s->cap_prefabs * sizeof *s->prefabs);
+    dgi_free(a, s->cells, s->cells_cap);
+    dgi_free(a, s->legends, (size_t)s->cap_legends * sizeof *s->legends);
+    dgi_free(a, s->subs, (size_t)s->cap_subs * sizeof *s->subs);
+    dgi_free(a, s->choices, (size_t)s->cap_choices * sizeof *s->choices);
+    dgi_free(a, s->reqs, (size_t)s->cap_reqs * sizeof *s->reqs);
+    dgi_free(a, s->tags, (size_t)s->cap_tags * sizeof *s->tags);
+    dgi_free(a, s->groups, (size_t)s->cap_groups * sizeof *s->groups);
+    dgi_free(a, s->names, (size_t)s->name_cap * sizeof *s->names);
+    dgi_free(a, s->picks, (size_t)s->pick_total * sizeof *s->picks);
+    dg_allocator copy = s->alloc;
+    dgi_free(s->has_alloc ? &copy : NULL, s, sizeof *s);
+}
+
+void dg_prefab_set_free(dg_prefab_set *set)
+{
+    if (set)
+        set_release(set);
+}
+
+dg_status dg_prefab_parse(const char *text, size_t length, const char *source_name,
+                          const dg_allocator *allocator, dg_diag_fn on_error, void *user,
+                          dg_prefab_set **set, dg_diag *diag)
+{
+    if (!set)
+        return dgi_fail(diag, DG_E_NULL, "prefab_parse: set is NULL");
+    *set = NULL;
+    if (!text && length > 0)
+        return dgi_fail(diag, DG_E_NULL, "prefab_parse: text is NULL");
+    if (length > (size_t)INT32_MAX)
+        return dgi_fail(diag, DG_E_TOO_LARGE, "prefab_parse: input over 2 GiB");
+    parser *ps = dgi_calloc(allocator, 1, sizeof *ps);
+    dg_prefab_set *s = dgi_calloc(allocator, 1, sizeof *s);
+    if (!ps || !s)
+    {
+        dgi_free(allocator, ps, sizeof *ps);
+        dgi_free(allocator, s, sizeof *s);
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_parse: out of memory");
+    }
+    if (allocator && allocator->alloc)
+    {
+        s->alloc = *allocator;
+        s->has_alloc = 1;
+    }
+    dgi_diag_ok(diag);
+    ps->src = text ? text : "";
+    ps->len = length;
+    ps->source = source_name ? source_name : "<input>";
+    ps->on_error = on_error;
+    ps->user = user;
+    ps->diag = diag;
+    ps->set = s;
+    ps->file_snapshot = -1;
+    default_legend(&ps->file_legend);
+    run(ps);
+    dg_status st = ps->status;
+    if (st == DG_OK && dgi_pick_build(s) != DG_OK)
+        st = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while indexing prefabs", ps->source);
+    dgi_free(allocator, ps, sizeof *ps);
+    if (st != DG_OK)
+    {
+        set_release(s);
+        return st;
+    }
+    *set = s;
+    return DG_OK;
+}
+
+dg_status dg_prefab_load(const char *path, const dg_allocator *allocator, dg_diag_fn on_error,
+                         void *user, dg_prefab_set **set, dg_diag *diag)
+{
+    if (!set)
+        return dgi_fail(diag, DG_E_NULL, "prefab_load: set is NULL");
+    *set = NULL;
+    if (!path)
+        return dgi_fail(diag, DG_E_NULL, "prefab_load: path is NULL");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return dgi_fail(diag, DG_E_INVALID, "%s: cannot open file", path);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = dgi_alloc(allocator, cap);
+    dg_status st = buf ? DG_OK : DG_E_NOMEM;
+    while (st == DG_OK)
+    {
+        if (len == cap)
+        {
+            if (cap > (size_t)INT32_MAX)
+            {
+                st = DG_E_TOO_LARGE;
+                break;
+            }
+            char *bigger = dgi_alloc(allocator, cap * 2);
+            if (!bigger)
+            {
+                st = DG_E_NOMEM;
+                break;
+            }
+            memcpy(bigger, buf, len);
+            dgi_free(allocator, buf, cap);
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (st == DG_OK && ferror(f))
+        st = DG_E_INVALID;
+    fclose(f);
+    if (st == DG_OK)
+        st = dg_prefab_parse(buf, len, path, allocator, on_error, user, set, diag);
+    else
+        dgi_fail(diag, st, "%s: %s", path,
+                 st == DG_E_NOMEM ? "out of memory" : st == DG_E_TOO_LARGE ? "file over 2 GiB"
+                                                                            : "read error");
+    dgi_free(allocator, buf, cap);
+    return st;
+}

@@ -1,0 +1,222 @@
+/* The 8 orientations of a prefab: transforms, merging of identical results,
+ * door sides and edge signatures. */
+#include "prefab.h"
+
+/* Inverse maps as affine coefficients: source x = ax*X + bx*Y + cx(w, h), source
+ * y = ay*X + by*Y + cy(w, h), where (X, Y) is the output cell. cx/cy are encoded
+ * as "w-1" (1), "h-1" (2) or 0. */
+static const int8_t inverse[DG_ORIENT_COUNT][6] = {
+    /* ax bx cx  ay by cy */
+    {1, 0, 0, 0, 1, 0},   /* identity */
+    {0, 1, 0, -1, 0, 2},  /* rot90: x = Y, y = h-1-X */
+    {-1, 0, 1, 0, -1, 2}, /* rot180 */
+    {0, -1, 1, 1, 0, 0},  /* rot270: x = w-1-Y, y = X */
+    {-1, 0, 1, 0, 1, 0},  /* mirror x */
+    {1, 0, 0, 0, -1, 2},  /* mirror y */
+    {0, 1, 0, 1, 0, 0},   /* transpose */
+    {0, -1, 1, -1, 0, 2}, /* anti-diagonal: x = w-1-Y, y = h-1-X */
+};
+
+/* Side each identity side N E S W moves to, per orientation (indices 0..3). */
+static const uint8_t side_map[DG_ORIENT_COUNT][4] = {
+    {0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2},
+    {0, 3, 2, 1}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 0, 3, 2},
+};
+
+int dgi_orient_swaps(int32_t o)
+{
+    return o == DG_ORIENT_ROT90 || o == DG_ORIENT_ROT270 || o == DG_ORIENT_TRANSPOSE ||
+           o == DG_ORIENT_ANTI;
+}
+
+static int32_t offset_of(int8_t code, int32_t w, int32_t h)
+{
+    return code == 1 ? w - 1 : code == 2 ? h - 1 : 0;
+}
+
+void dgi_xform_make(int32_t w, int32_t h, int32_t o, dgi_xform *t)
+{
+    const int8_t *m = inverse[o & 7];
+    int64_t cx = offset_of(m[2], w, h), cy = offset_of(m[5], w, h);
+    t->w = dgi_orient_swaps(o) ? h : w;
+    t->h = dgi_orient_swaps(o) ? w : h;
+    t->base = cy * w + cx;
+    t->step_x = (int64_t)m[3] * w + m[0];
+    t->step_y = (int64_t)m[4] * w + m[1];
+}
+
+dg_point dg_orient_point(int32_t o, int32_t w, int32_t h, dg_point p)
+{
+    /* Forward map: invert by searching the output cell whose source is p would be
+     * slow; use the closed forms instead. */
+    dg_point q = p;
+    switch (o)
+    {
+    case DG_ORIENT_ROT90: q.x = h - 1 - p.y; q.y = p.x; break;
+    case DG_ORIENT_ROT180: q.x = w - 1 - p.x; q.y = h - 1 - p.y; break;
+    case DG_ORIENT_ROT270: q.x = p.y; q.y = w - 1 - p.x; break;
+    case DG_ORIENT_MIRROR_X: q.x = w - 1 - p.x; break;
+    case DG_ORIENT_MIRROR_Y: q.y = h - 1 - p.y; break;
+    case DG_ORIENT_TRANSPOSE: q.x = p.y; q.y = p.x; break;
+    case DG_ORIENT_ANTI: q.x = h - 1 - p.y; q.y = w - 1 - p.x; break;
+    default: break;
+    }
+    return q;
+}
+
+int32_t dg_orient_compose(int32_t first, int32_t second)
+{
+    /* Probe a 3x2 grid: two points with distinct images identify an element of D4. */
+    const dg_point a = {0, 0}, b = {1, 0};
+    if (first < 0 || first >= DG_ORIENT_COUNT || second < 0 || second >= DG_ORIENT_COUNT)
+        return -1;
+    int32_t w1 = dgi_orient_swaps(first) ? 2 : 3, h1 = dgi_orient_swaps(first) ? 3 : 2;
+    dg_point ta = dg_orient_point(second, w1, h1, dg_orient_point(first, 3, 2, a));
+    dg_point tb = dg_orient_point(second, w1, h1, dg_orient_point(first, 3, 2, b));
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    {
+        dg_point ua = dg_orient_point(o, 3, 2, a), ub = dg_orient_point(o, 3, 2, b);
+        if (ua.x == ta.x && ua.y == ta.y && ub.x == tb.x && ub.y == tb.y)
+            return o;
+    }
+    return -1;
+}
+
+int32_t dg_orient_inverse(int32_t o)
+{
+    for (int32_t i = 0; i < DG_ORIENT_COUNT; i++)
+        if (dg_orient_compose(o, i) == DG_ORIENT_IDENTITY)
+            return i;
+    return -1;
+}
+
+int32_t dg_orient_sides(int32_t sides, int32_t o)
+{
+    if (o < 0 || o >= DG_ORIENT_COUNT)
+        return 0;
+    int32_t out = 0;
+    for (int s = 0; s < 4; s++)
+        if (sides & (1 << s))
+            out |= 1 << side_map[o][s];
+    return out;
+}
+
+int32_t dg_door_class(int32_t sides)
+{
+    sides &= 15;
+    switch (dgi_popcount((uint32_t)sides))
+    {
+    case 0: return DG_DOORCLASS_NONE;
+    case 1: return DG_DOORCLASS_ONE;
+    case 2:
+        return (sides == (DG_SIDE_N | DG_SIDE_S) || sides == (DG_SIDE_E | DG_SIDE_W))
+                   ? DG_DOORCLASS_STRAIGHT
+                   : DG_DOORCLASS_CORNER;
+    case 3: return DG_DOORCLASS_THREE;
+    default: return DG_DOORCLASS_FOUR;
+    }
+}
+
+int32_t dgi_popcount(uint32_t m)
+{
+    int32_t n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
+int32_t dgi_nth_bit(uint32_t m, int32_t k)
+{
+    for (int32_t i = 0; i < 32; i++)
+        if ((m >> i) & 1u)
+        {
+            if (k == 0)
+                return i;
+            k--;
+        }
+    return -1;
+}
+
+int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int32_t max_h)
+{
+    int32_t out = 0;
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    {
+        if (!(orients & (1 << o)))
+            continue;
+        int32_t w = dgi_orient_swaps(o) ? p->height : p->width;
+        int32_t h = dgi_orient_swaps(o) ? p->width : p->height;
+        if (w <= max_w && h <= max_h)
+            out |= 1 << o;
+    }
+    return out;
+}
+
+static int same_image(const uint8_t *g, const dgi_xform *a, const dgi_xform *b)
+{
+    if (a->w != b->w || a->h != b->h)
+        return 0;
+    for (int32_t y = 0; y < a->h; y++)
+    {
+        int64_t ia = a->base + y * a->step_y, ib = b->base + y * b->step_y;
+        for (int32_t x = 0; x < a->w; x++, ia += a->step_x, ib += b->step_x)
+            if (g[ia] != g[ib])
+                return 0;
+    }
+    return 1;
+}
+
+int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed)
+{
+    dgi_xform kept[DG_ORIENT_COUNT];
+    int32_t n = 0, out = 0;
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    {
+        if (!(allowed & (1 << o)))
+            continue;
+        dgi_xform t;
+        dgi_xform_make(w, h, o, &t);
+        int dup = 0;
+        for (int32_t k = 0; k < n && !dup; k++)
+            dup = same_image(g, &kept[k], &t);
+        if (!dup)
+        {
+            kept[n++] = t;
+            out |= 1 << o;
+        }
+    }
+    return out;
+}
+
+/* Bits of the passable cells along one side of the oriented grid, in order of
+ * increasing x (N, S) or y (E, W); sides longer than 64 cells are hashed. */
+static uint64_t edge_of(const uint8_t *g, const uint8_t *passable, const dgi_xform *t, int side)
+{
+    int32_t len = (side == 0 || side == 2) ? t->w : t->h;
+    int64_t i = t->base, step = (side == 0 || side == 2) ? t->step_x : t->step_y;
+    if (side == 1)
+        i += (int64_t)(t->w - 1) * t->step_x;
+    if (side == 2)
+        i += (int64_t)(t->h - 1) * t->step_y;
+    uint64_t bits = 0, hash = 0xCBF29CE484222325ULL;
+    for (int32_t k = 0; k < len; k++, i += step)
+    {
+        uint64_t b = passable[g[i]];
+        if (len <= 64)
+            bits |= b << k;
+        else
+            hash = (hash ^ b) * 0x100000001B3ULL;
+    }
+    return len <= 64 ? bits : hash;
+}
+
+void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
+{
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    {
+        dgi_xform t;
+        dgi_xform_make(p->width, p->height, o, &t);
+        for (int side = 0; side < 4; side++)
+            p->edge[o][side] = edge_of(g, passable, &t, side);
+    }
+}

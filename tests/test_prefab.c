@@ -1,0 +1,682 @@
+/* Prefab core: parsing (valid and broken input, exact line:col of every
+ * error), queries, substitutions, stamping and the door-layout pick. */
+#include "hard.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char sample[] =
+    "prefabs 1\n"
+    "; a comment\n"
+    "legend\n"
+    "  g actor goblin\n"
+    "  @ marker pc_start kind start\n"
+    "  T wall tree\n"
+    "end\n"
+    "\n"
+    "prefab shrine_n\n"
+    "  mode furnish\n"
+    "  tags crypt small\n"
+    "  orient all              ; drawn with its door north\n"
+    "  pick ? = .:3 ^:1\n"
+    "  require g 0-1\n"
+    "map\n"
+    "##+##\n"
+    "#.?.#\n"
+    "#?g?#\n"
+    "#.?.#\n"
+    "#####\n"
+    "end\n"
+    "\n"
+    "prefab grove_07\n"
+    "  mode jigsaw island\n"
+    "  weight 3\n"
+    "  orient flip\n"
+    "  count * = 1:@ rest:.\n"
+    "map\n"
+    ".T*TT..\n"
+    "T.T.*TT\n"
+    "T...T.T\n"
+    "TT..T*T\n"
+    ".T_TT..\n"
+    "end\n";
+
+/* Parses a NUL-terminated text from an exact-size heap copy (no NUL). */
+static dg_status parse_exact(const char *text, size_t n, dg_prefab_set **set, dg_diag *diag,
+                             dg_diag_fn fn, void *user)
+{
+    char *copy = malloc(n ? n : 1);
+    memcpy(copy, text, n);
+    dg_status st = dg_prefab_parse(copy, n, "t.pf", NULL, fn, user, set, diag);
+    free(copy);
+    return st;
+}
+
+static dg_prefab_set *parse_ok(const char *text)
+{
+    dg_prefab_set *set = NULL;
+    dg_diag d;
+    dg_status st = parse_exact(text, strlen(text), &set, &d, NULL, NULL);
+    CHECKF(st == DG_OK, "parse: %s", d.message);
+    return set;
+}
+
+typedef struct errors {
+    int n;
+    dg_diag d[DG_PREFAB_MAX_ERRORS + 1];
+} errors;
+
+static void collect(void *user, const dg_diag *d)
+{
+    errors *e = user;
+    if (e->n <= DG_PREFAB_MAX_ERRORS)
+        e->d[e->n] = *d;
+    e->n++;
+}
+
+/* Parses text expecting errors; fills *e. */
+static void parse_errors(const char *text, errors *e)
+{
+    dg_prefab_set *set = (dg_prefab_set *)&set;
+    dg_diag d;
+    memset(e, 0, sizeof *e);
+    dg_status st = parse_exact(text, strlen(text), &set, &d, collect, e);
+    CHECK(st == DG_E_PARSE);
+    CHECK(set == NULL);
+    CHECK(e->n > 0 && d.line == e->d[0].line && d.column == e->d[0].column);
+    CHECK(strcmp(d.message, e->d[0].message) == 0);
+}
+
+/* 1 if some error is at line:col and its message contains `what`. */
+static int has_error(const errors *e, int line, int col, const char *what)
+{
+    char where[32];
+    snprintf(where, sizeof where, "t.pf:%d:%d: ", line, col);
+    for (int i = 0; i < e->n && i <= DG_PREFAB_MAX_ERRORS; i++)
+        if (e->d[i].line == line && e->d[i].column == col && strstr(e->d[i].message, what) &&
+            strncmp(e->d[i].message, where, strlen(where)) == 0)
+            return 1;
+    return 0;
+}
+
+static void dump_errors(const errors *e)
+{
+    for (int i = 0; i < e->n && i <= DG_PREFAB_MAX_ERRORS; i++)
+        fprintf(stderr, "    %s\n", e->d[i].message);
+}
+
+TEST(prefab_parse_sample)
+{
+    dg_prefab_set *set = parse_ok(sample);
+    if (!set)
+        return;
+    CHECK(dg_prefab_count(set) == 2);
+    CHECK(dg_prefab_find(set, "shrine_n") == 0);
+    CHECK(dg_prefab_find(set, "grove_07") == 1);
+    CHECK(dg_prefab_find(set, "grove_7") == -1);
+    CHECK(dg_prefab_find(set, "") == -1);
+    dg_prefab_info in;
+    CHECK(dg_prefab_get_info(set, 0, &in) == DG_OK);
+    CHECK(strcmp(in.name, "shrine_n") == 0 && in.width == 5 && in.height == 5);
+    CHECK(in.modes == DG_PREFAB_FURNISH && in.orientations == DG_ORIENT_MASK_ALL);
+    CHECK(in.distinct == 0x0F); /* mirror-symmetric: 4 distinct of 8 */
+    CHECK(in.weight == 10 && in.door_sides == DG_SIDE_N && in.door_class == DG_DOORCLASS_ONE);
+    CHECK(in.tag_count == 2 && in.line == 9 && in.margin == 1 && in.unique == 0);
+    CHECK(strcmp(dg_prefab_tag(set, 0, 1), "small") == 0 && dg_prefab_tag(set, 0, 2) == NULL);
+    CHECK(dg_prefab_has_tag(set, 0, "crypt") && !dg_prefab_has_tag(set, 0, "grove"));
+    CHECK(dg_prefab_has_tag(set, 1, NULL) && dg_prefab_has_tag(set, 1, ""));
+    CHECK(dg_prefab_get_info(set, 1, &in) == DG_OK);
+    CHECK(in.width == 7 && in.height == 5 && in.weight == 3);
+    CHECK(in.modes == (DG_PREFAB_JIGSAW | DG_PREFAB_ISLAND));
+    CHECK(in.orientations == 0x35 && in.distinct == 0x35 && in.door_sides == 0);
+    CHECK(dg_prefab_get_info(set, 2, &in) == DG_E_INVALID);
+    CHECK(dg_prefab_get_info(set, -1, &in) == DG_E_INVALID);
+    CHECK(dg_prefab_get_info(NULL, 0, &in) == DG_E_NULL);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_parse_crlf_bom_and_no_final_newline_agree)
+{
+    size_t n = strlen(sample);
+    char *crlf = malloc(2 * n + 4);
+    size_t k = 0;
+    memcpy(crlf, "\xEF\xBB\xBF", 3);
+    k = 3;
+    for (size_t i = 0; i < n; i++)
+    {
+        if (sample[i] == '\n')
+            crlf[k++] = '\r';
+        crlf[k++] = sample[i];
+    }
+    dg_prefab_set *a = parse_ok(sample), *b = NULL, *c = NULL;
+    dg_diag d;
+    CHECKF(parse_exact(crlf, k - 2, &b, &d, NULL, NULL) == DG_OK, "%s", d.message); /* no final CRLF */
+    CHECKF(parse_exact(sample, n - 1, &c, &d, NULL, NULL) == DG_OK, "%s", d.message);
+    free(crlf);
+    uint8_t cells[3][12 * 8];
+    for (int s = 0; s < 3 && a && b && c; s++)
+    {
+        dg_prefab_set *set = s == 0 ? a : s == 1 ? b : c;
+        dg_grid g;
+        dg_grid_init(&g, cells[s], 12, 8, 0);
+        dg_grid_fill(&g, DG_TILE_VOID);
+        CHECK(dg_prefab_stamp(set, 0, DG_ORIENT_ROT90, 5, &g, 0, 0, NULL, NULL) == DG_OK);
+        CHECK(dg_prefab_stamp(set, 1, DG_ORIENT_MIRROR_Y, 5, &g, 5, 3, NULL, NULL) == DG_OK);
+    }
+    CHECK(memcmp(cells[0], cells[1], sizeof cells[0]) == 0);
+    CHECK(memcmp(cells[0], cells[2], sizeof cells[0]) == 0);
+    dg_prefab_set_free(a);
+    dg_prefab_set_free(b);
+    dg_prefab_set_free(c);
+}
+
+TEST(prefab_parse_reports_every_error_with_line_and_column)
+{
+    static const char text[] =
+        "prefabs 1\n"                        /* 1 */
+        "legend\n"                           /* 2 */
+        "  g actor goblin\n"                 /* 3 */
+        "  Q bogus\n"                        /* 4: unknown class */
+        "  gg wall\n"                        /* 5: glyph of two characters */
+        "end\n"                              /* 6 */
+        "prefab a\n"                         /* 7 */
+        "  mode full wat\n"                  /* 8: unknown mode */
+        "  orient rot90\n"                   /* 9: unknown orientation */
+        "  frob 3\n"                         /* 10: unknown key */
+        "  pick ? = .:3 +:1\n"               /* 11: adds a door */
+        "  weight -2\n"                      /* 12: bad number */
+        "map\n"                              /* 13 */
+        "##+#\n"                             /* 14 */
+        "#..#\n"                             /* 15 */
+        "#.Z\n"                              /* 16: unknown glyph, ragged */
+        "#\tQ#\n"                            /* 17: tab, unknown glyph */
+        "end\n"                              /* 18 */
+        "prefab b\n"                         /* 19 */
+        "  size 4x3\n"                       /* 20: size mismatch */
+        "map\n"                              /* 21 */
+        "+..#\n"                             /* 22: door on a corner */
+        "#.\xC3\xA9\n"                       /* 23: non-ASCII bytes */
+        "end\n"                              /* 24 */
+        "prefab a\n"                         /* 25: duplicate name */
+        "  count * = 5:. rest:#\n"           /* 26: more cells than exist */
+        "  require g 1\n"                    /* 27: never holds */
+        "map\n"                              /* 28 */
+        "#*#\n"                              /* 29 */
+        "prefab c\n"                         /* 30: 'a' had no end */
+        "map\n"                              /* 31 */
+        "...\n"                              /* 32 */
+        "..";                                /* 33: ragged, then EOF inside the map */
+    errors e;
+    parse_errors(text, &e);
+    CHECK(has_error(&e, 4, 5, "unknown class 'bogus'"));
+    CHECK(has_error(&e, 5, 3, "one printable character"));
+    CHECK(has_error(&e, 8, 13, "unknown mode 'wat'"));
+    CHECK(has_error(&e, 9, 10, "unknown orientation 'rot90'"));
+    CHECK(has_error(&e, 10, 3, "unknown key 'frob'"));
+    CHECK(has_error(&e, 11, 16, "add door glyph '+'"));
+    CHECK(has_error(&e, 12, 10, "weight must be a number"));
+    CHECK(has_error(&e, 16, 3, "glyph 'Z' is not in the legend (prefab 'a')"));
+    CHECK(has_error(&e, 16, 4, "row is 3 cells wide, expected 4 (first row at line 14)"));
+    CHECK(has_error(&e, 17, 2, "tab in a row"));
+    CHECK(has_error(&e, 17, 3, "glyph 'Q' is not in the legend"));
+    CHECK(has_error(&e, 20, 8, "size says 4x3 but the map is 4x2"));
+    CHECK(has_error(&e, 22, 1, "door on a corner"));
+    CHECK(has_error(&e, 23, 3, "non-ASCII byte 0xC3"));
+    CHECK(has_error(&e, 23, 4, "non-ASCII byte 0xA9"));
+    CHECK(has_error(&e, 25, 8, "duplicate prefab name 'a' (first at line 7)"));
+    CHECK(has_error(&e, 25, 1, "prefab 'a' has no 'end' after its map"));
+    CHECK(has_error(&e, 33, 3, "row is 2 cells wide, expected 3"));
+    CHECK(has_error(&e, 30, 1, "prefab 'c' has no 'end' after its map"));
+    CHECK(e.n == 19);
+    if (test_failures())
+        dump_errors(&e);
+}
+
+TEST(prefab_parse_header_errors)
+{
+    errors e;
+    parse_errors("; no magic\nprefab x\nmap\n.\nend\n", &e);
+    CHECK(has_error(&e, 2, 1, "expected 'prefabs 1'"));
+    CHECK(e.n == 1);
+    parse_errors("prefabs 2\n", &e);
+    CHECK(has_error(&e, 1, 9, "unsupported format version"));
+    parse_errors("", &e);
+    CHECK(has_error(&e, 1, 1, "expected 'prefabs 1'"));
+    parse_errors("prefabs 1\nlegend\n. ground\nprefab x\nmap\n.\nend\n", &e);
+    CHECK(has_error(&e, 2, 1, "legend is not closed by 'end'"));
+    CHECK(e.n == 1);
+    parse_errors("prefabs 1\nprefab x\n  unique\n  unique\n  edge sideways\nmap\n.\nend\nmap\n", &e);
+    CHECK(has_error(&e, 4, 3, "'unique' is given twice"));
+    CHECK(has_error(&e, 5, 8, "edge must be touch or avoid"));
+    CHECK(has_error(&e, 9, 1, "'map' outside a prefab"));
+    parse_errors("prefabs 1\nprefab x\n  mode full\nprefab y\nmap\n.\nend\nprefab z\n", &e);
+    CHECK(has_error(&e, 2, 1, "prefab 'x' has no 'map'"));
+    CHECK(has_error(&e, 8, 1, "prefab 'z' has no 'map'"));
+    parse_errors("prefabs 1\nprefab bad/name\nmap\n.\nend\nprefab\nmap\n.\nend\n", &e);
+    CHECK(has_error(&e, 2, 11, "invalid character in prefab name"));
+    CHECK(has_error(&e, 6, 7, "expected 'prefab NAME'"));
+    parse_errors("prefabs 1\nprefab x\nmap\nend\nprefab y\nmap\n. .\n\nend\n", &e);
+    CHECK(has_error(&e, 4, 1, "has no rows"));
+    CHECK(has_error(&e, 7, 2, "space in a row"));
+    CHECK(has_error(&e, 8, 1, "empty row"));
+    parse_errors("prefabs 1\nprefab x\n  pick ? = ;\n  pick-once ? = .:0\n  count ? = x:.\nmap\n?\nend\n", &e);
+    CHECK(has_error(&e, 3, 11, "no choices after '='"));
+    CHECK(has_error(&e, 4, 17, "weights add up to 0"));
+    CHECK(has_error(&e, 5, 13, "expected N:G or rest:G"));
+    parse_errors("prefabs 1\nprefab x\n  pick ? = Z:1\n  count * = 1:g\n  exits N\nmap\n?*\n*.\nend\n", &e);
+    CHECK(has_error(&e, 3, 12, "substitution result 'Z' is not in the legend"));
+    CHECK(has_error(&e, 4, 9, "count leaves some '*' cells"));
+    CHECK(has_error(&e, 4, 15, "substitution result 'g'"));
+    CHECK(has_error(&e, 5, 9, "exits do not match"));
+    parse_errors("prefabs 1\nprefab x\n  require goblin 1\n  pick + = .\nmap\n+.\nend\n", &e);
+    CHECK(has_error(&e, 3, 11, "require can never hold: the map has 0 to 0"));
+    CHECK(has_error(&e, 4, 8, "door glyph '+' cannot be substituted"));
+    parse_errors("prefabs 1\nlegend\n  x wall on ground\n  y trap kind boss\n  z door tile 300\nend\n", &e);
+    CHECK(has_error(&e, 3, 10, "unexpected 'on' in a wall legend entry"));
+    CHECK(has_error(&e, 4, 15, "unknown marker kind 'boss'"));
+    CHECK(has_error(&e, 5, 15, "tile must be 0..255"));
+    parse_errors("prefabs 1\ngroup big 3-1\nfoo\nprefab x\n  tags a\xFF\nmap\n.\nend\n", &e);
+    CHECK(has_error(&e, 2, 11, "count must be N, N-M or N+"));
+    CHECK(has_error(&e, 3, 1, "unknown keyword 'foo'"));
+    CHECK(has_error(&e, 5, 9, "non-ASCII byte 0xFF outside a comment"));
+    if (test_failures())
+        dump_errors(&e);
+}
+
+TEST(prefab_parse_limits)
+{
+    size_t side = DG_PREFAB_MAX_SIDE;
+    size_t cap = (side + 2) * 4 + 64;
+    char *text = malloc(cap);
+    /* widest legal row, then one cell too wide */
+    for (int extra = 0; extra < 2; extra++)
+    {
+        size_t k = (size_t)sprintf(text, "prefabs 1\nprefab w\nmap\n");
+        memset(text + k, '.', side + (size_t)extra);
+        k += side + (size_t)extra;
+        k += (size_t)sprintf(text + k, "\nend\n");
+        dg_prefab_set *set = NULL;
+        errors e;
+        memset(&e, 0, sizeof e);
+        dg_status st = parse_exact(text, k, &set, NULL, collect, &e);
+        CHECK(st == (extra ? DG_E_PARSE : DG_OK));
+        if (extra)
+            CHECK(has_error(&e, 4, (int)side + 1, "row is wider than 1024 cells"));
+        dg_prefab_set_free(set);
+    }
+    free(text);
+    /* tallest legal map, then one row more */
+    cap = 64 + 2 * (side + 1);
+    text = malloc(cap);
+    for (int extra = 0; extra < 2; extra++)
+    {
+        size_t k = (size_t)sprintf(text, "prefabs 1\nprefab t\nmap\n");
+        for (size_t r = 0; r < side + (size_t)extra; r++)
+        {
+            text[k++] = '#';
+            text[k++] = '\n';
+        }
+        k += (size_t)sprintf(text + k, "end\n");
+        dg_prefab_set *set = NULL;
+        errors e;
+        memset(&e, 0, sizeof e);
+        CHECK(parse_exact(text, k, &set, NULL, collect, &e) == (extra ? DG_E_PARSE : DG_OK));
+        if (extra)
+            CHECK(has_error(&e, 4 + (int)side, 1, "map is taller than 1024 rows"));
+        dg_prefab_set_free(set);
+    }
+    free(text);
+    /* the error limit: one call per error up to DG_PREFAB_MAX_ERRORS */
+    char many[4096];
+    size_t k = (size_t)sprintf(many, "prefabs 1\n");
+    for (int i = 0; i < 200; i++)
+        k += (size_t)sprintf(many + k, "oops\n");
+    errors e;
+    memset(&e, 0, sizeof e);
+    dg_prefab_set *set = NULL;
+    CHECK(parse_exact(many, k, &set, NULL, collect, &e) == DG_E_PARSE);
+    CHECK(e.n == DG_PREFAB_MAX_ERRORS);
+}
+
+TEST(prefab_parse_every_prefix_is_safe)
+{
+    /* Truncated input: every prefix parses from an exact-size buffer (ASan
+     * catches a read past it) to OK or a parse error, never anything else. */
+    size_t n = strlen(sample);
+    int ok = 0;
+    for (size_t len = 0; len <= n; len++)
+    {
+        dg_prefab_set *set = NULL;
+        dg_status st = parse_exact(sample, len, &set, NULL, NULL, NULL);
+        CHECK(st == DG_OK || st == DG_E_PARSE);
+        CHECK((st == DG_OK) == (set != NULL));
+        ok += st == DG_OK;
+        dg_prefab_set_free(set);
+    }
+    CHECK(ok >= 2); /* the whole text, and without its final newline */
+}
+
+TEST(prefab_parse_bad_arguments)
+{
+    dg_prefab_set *set = (dg_prefab_set *)&set;
+    dg_diag d;
+    CHECK(dg_prefab_parse("x", 1, NULL, NULL, NULL, NULL, NULL, &d) == DG_E_NULL);
+    CHECK(dg_prefab_parse(NULL, 3, NULL, NULL, NULL, NULL, &set, &d) == DG_E_NULL);
+    CHECK(set == NULL);
+    CHECK(dg_prefab_parse(NULL, 0, NULL, NULL, NULL, NULL, &set, &d) == DG_E_PARSE);
+    CHECK(strstr(d.message, "<input>:1:1:") == d.message);
+    CHECK(dg_prefab_load("/nonexistent/file.pf", NULL, NULL, NULL, &set, &d) == DG_E_INVALID);
+    CHECK(set == NULL && strstr(d.message, "cannot open"));
+    CHECK(dg_prefab_load(NULL, NULL, NULL, NULL, &set, &d) == DG_E_NULL);
+    CHECK(dg_prefab_count(NULL) == 0 && dg_prefab_find(NULL, "x") == -1);
+    dg_prefab_set_free(NULL);
+}
+
+TEST(prefab_parse_out_of_memory_leaks_nothing)
+{
+    /* Refuse the k-th allocation for every k until the parse succeeds. */
+    for (int64_t k = 1; k < 200; k++)
+    {
+        hard_alloc h;
+        hard_alloc_init(&h, k);
+        dg_prefab_set *set = NULL;
+        dg_diag d;
+        dg_status st = dg_prefab_parse(sample, strlen(sample), NULL, &h.hooks, NULL, NULL, &set, &d);
+        CHECK(st == DG_OK || st == DG_E_NOMEM);
+        if (st == DG_E_NOMEM)
+            CHECK(set == NULL && strstr(d.message, "out of memory"));
+        dg_prefab_set_free(set);
+        CHECK(hard_alloc_clean(&h));
+        if (st == DG_OK)
+        {
+            CHECK(k > 3);
+            break;
+        }
+    }
+}
+
+/* ---- stamping ---------------------------------------------------------------------- */
+
+TEST(prefab_stamp_clips_keeps_void_and_guards)
+{
+    dg_prefab_set *set = parse_ok(sample);
+    if (!set)
+        return;
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 9, 6, 5));
+    dg_grid_fill(&gg.grid, DG_TILE_WATER);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    /* grove_07 at (3, 1) in identity: 6 x 5 cells visible */
+    CHECK(dg_prefab_stamp(set, 1, DG_ORIENT_IDENTITY, 9, &gg.grid, 3, 1, &r, NULL) == DG_OK);
+    CHECK(guard_intact(&gg));
+    CHECK(dg_grid_get(&gg.grid, 2, 2) == DG_TILE_WATER);
+    CHECK(dg_grid_get(&gg.grid, 3, 2) == DG_TILE_WALL);  /* T */
+    CHECK(dg_grid_get(&gg.grid, 5, 5) == DG_TILE_WATER); /* '_' void keeps what was there */
+    CHECK(dg_grid_get(&gg.grid, 3, 5) == DG_TILE_FLOOR);
+    /* one '@' among the three '*' cells, but only the visible ones are reported */
+    CHECK(r.marker_count <= 1);
+    for (int32_t i = 0; i < r.marker_count; i++)
+        CHECK(r.markers[i].kind == DG_MARKER_START && strcmp(r.markers[i].name, "pc_start") == 0 &&
+              r.markers[i].pos.x < 9 && r.markers[i].pos.y < 6 && r.markers[i].room == -1);
+    /* negative offsets clip the other way */
+    CHECK(dg_prefab_stamp(set, 0, DG_ORIENT_IDENTITY, 9, &gg.grid, -4, -2, &r, NULL) == DG_OK);
+    CHECK(dg_grid_get(&gg.grid, 0, 0) == DG_TILE_WALL && dg_grid_get(&gg.grid, 0, 2) == DG_TILE_WALL);
+    CHECK(dg_grid_get(&gg.grid, 1, 0) == DG_TILE_WATER);
+    CHECK(guard_intact(&gg));
+    /* nothing inside, bad orientation, bad index: grid untouched */
+    uint64_t before = dg_grid_hash(&gg.grid);
+    dg_diag d;
+    CHECK(dg_prefab_stamp(set, 0, 0, 9, &gg.grid, 9, 0, &r, &d) == DG_E_INVALID);
+    CHECK(strstr(d.message, "outside the grid") != NULL);
+    CHECK(dg_prefab_stamp(set, 0, 0, 9, &gg.grid, -5, 0, &r, &d) == DG_E_INVALID);
+    CHECK(dg_prefab_stamp(set, 0, 0, 9, &gg.grid, INT32_MAX, INT32_MAX, &r, &d) == DG_E_INVALID);
+    CHECK(dg_prefab_stamp(set, 0, 0, 9, &gg.grid, INT32_MIN, 0, &r, &d) == DG_E_INVALID);
+    CHECK(dg_prefab_stamp(set, 1, DG_ORIENT_ROT90, 9, &gg.grid, 0, 0, &r, &d) == DG_E_INVALID);
+    CHECK(strstr(d.message, "not allowed") != NULL);
+    CHECK(dg_prefab_stamp(set, 0, 8, 9, &gg.grid, 0, 0, &r, &d) == DG_E_INVALID);
+    CHECK(dg_prefab_stamp(set, 2, 0, 9, &gg.grid, 0, 0, &r, &d) == DG_E_INVALID);
+    CHECK(dg_prefab_stamp(NULL, 0, 0, 9, &gg.grid, 0, 0, &r, &d) == DG_E_NULL);
+    CHECK(dg_prefab_stamp(set, 0, 0, 9, NULL, 0, 0, &r, &d) == DG_E_NULL);
+    CHECK(dg_grid_hash(&gg.grid) == before);
+    CHECK(guard_intact(&gg));
+    guard_free(&gg);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_stamp_markers_follow_orientation)
+{
+    static const char text[] = "prefabs 1\nlegend\n  a actor archer\n  b marker box kind item\nend\n"
+                               "prefab m\nmap\na..\n..b\n##.\n#..\nend\n";
+    dg_prefab_set *set = parse_ok(text);
+    if (!set)
+        return;
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    {
+        uint8_t cells[8 * 8];
+        dg_grid g;
+        dg_grid_init(&g, cells, 8, 8, 0);
+        dg_grid_fill(&g, DG_TILE_VOID);
+        dg_result r;
+        dg_result_init(&r, NULL);
+        CHECK(dg_prefab_stamp(set, 0, o, 1, &g, 2, 1, &r, NULL) == DG_OK);
+        CHECK(r.marker_count == 2);
+        dg_point pa = dg_orient_point(o, 3, 4, (dg_point){0, 0});
+        dg_point pb = dg_orient_point(o, 3, 4, (dg_point){2, 1});
+        dg_point pw = dg_orient_point(o, 3, 4, (dg_point){0, 2});
+        int found = 0;
+        for (int32_t i = 0; i < r.marker_count; i++)
+        {
+            const dg_marker *m = &r.markers[i];
+            if (strcmp(m->name, "archer") == 0)
+                found += m->kind == DG_MARKER_ACTOR && m->pos.x == 2 + pa.x && m->pos.y == 1 + pa.y;
+            else
+                found += m->kind == DG_MARKER_ITEM && m->pos.x == 2 + pb.x && m->pos.y == 1 + pb.y;
+        }
+        CHECKF(found == 2, "orientation %d", (int)o);
+        CHECK(dg_grid_get(&g, 2 + pw.x, 1 + pw.y) == DG_TILE_WALL);
+        CHECK(dg_grid_get(&g, 2 + pa.x, 1 + pa.y) == DG_TILE_FLOOR);
+        dg_result_free(&r);
+    }
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_legend_tiles_names_and_on)
+{
+    static const char text[] =
+        "prefabs 1\nlegend\n  > marker exit kind exit tile stairs_down\n  ~ wall water tile 70\n"
+        "  h trap pit on ground\nend\nprefab l\n  legend\n    . ground tile corridor\n  end\n"
+        "map\n>~h.\nend\nprefab m\nmap\n>.\nend\n";
+    dg_prefab_set *set = parse_ok(text);
+    if (!set)
+        return;
+    uint8_t cells[6];
+    dg_grid g;
+    dg_grid_init(&g, cells, 6, 1, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_prefab_stamp(set, 0, 0, 1, &g, 0, 0, &r, NULL) == DG_OK);
+    CHECK(cells[0] == DG_TILE_STAIRS_DOWN && cells[1] == 70 && cells[2] == DG_TILE_FLOOR);
+    CHECK(cells[3] == DG_TILE_CORRIDOR);
+    CHECK(r.marker_count == 2 && r.markers[0].kind == DG_MARKER_EXIT && r.markers[1].kind == DG_MARKER_TRAP);
+    CHECK(strcmp(r.markers[1].name, "pit") == 0);
+    /* the per-prefab legend does not leak into the next prefab */
+    CHECK(dg_prefab_stamp(set, 1, 0, 1, &g, 4, 0, NULL, NULL) == DG_OK);
+    CHECK(cells[5] == DG_TILE_FLOOR);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+/* Counts glyph tiles of one stamp. */
+static void stamp_counts(dg_prefab_set *set, int32_t index, uint64_t seed, dg_result *r,
+                         int32_t counts[256], dg_status *st)
+{
+    uint8_t cells[16 * 16];
+    dg_grid g;
+    dg_prefab_info in;
+    dg_prefab_get_info(set, index, &in);
+    dg_grid_init(&g, cells, in.width, in.height, 0);
+    dg_grid_fill(&g, DG_TILE_VOID);
+    dg_result_free(r);
+    *st = dg_prefab_stamp(set, index, 0, seed, &g, 0, 0, r, NULL);
+    memset(counts, 0, 256 * sizeof *counts);
+    for (int32_t i = 0; i < in.width * in.height; i++)
+        counts[cells[i]]++;
+}
+
+TEST(prefab_substitutions_follow_their_rules)
+{
+    static const char text[] =
+        "prefabs 1\nlegend\n  g actor goblin\n  o actor orc\n  w wall\nend\n"
+        "prefab exact\n  count * = 2:g 1:o rest:.\nmap\n****\n****\nend\n"
+        "prefab once\n  pick-once ? = .:1 w:1\nmap\n????\n????\nend\n"
+        "prefab weighted\n  pick ? = .:3 w:1\nmap\n????????\n????????\nend\n"
+        "prefab req\n  pick ? = g:1 .:3\n  require goblin 1\nmap\n????\nend\n"
+        "prefab chain\n  pick ? = *:1\n  count * = 1:o rest:g\nmap\n??..\nend\n";
+    dg_prefab_set *set = parse_ok(text);
+    if (!set)
+        return;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    int32_t counts[256], seen_at[8] = {0};
+    int64_t walls = 0, limit_hits = 0, once_mixed = 0;
+    dg_status st;
+    for (uint64_t seed = 0; seed < 400; seed++)
+    {
+        stamp_counts(set, 0, seed, &r, counts, &st);
+        CHECK(st == DG_OK && counts[DG_TILE_FLOOR] == 8 && r.marker_count == 3);
+        int goblins = 0;
+        for (int32_t i = 0; i < r.marker_count; i++)
+        {
+            goblins += strcmp(r.markers[i].name, "goblin") == 0;
+            seen_at[r.markers[i].pos.y * 4 + r.markers[i].pos.x]++;
+        }
+        CHECK(goblins == 2);
+        stamp_counts(set, 1, seed, &r, counts, &st);
+        CHECK(st == DG_OK && (counts[DG_TILE_FLOOR] == 8 || counts[DG_TILE_WALL] == 8));
+        once_mixed += counts[DG_TILE_WALL] == 8;
+        stamp_counts(set, 2, seed, &r, counts, &st);
+        walls += counts[DG_TILE_WALL];
+        stamp_counts(set, 3, seed, &r, counts, &st);
+        CHECK(st == DG_OK || st == DG_E_LIMIT);
+        if (st == DG_OK)
+            CHECK(r.marker_count == 1);
+        limit_hits += st == DG_E_LIMIT;
+        stamp_counts(set, 4, seed, &r, counts, &st);
+        CHECK(st == DG_OK && r.marker_count == 2);
+    }
+    for (int i = 0; i < 8; i++) /* every '*' cell is chosen about 3/8 of the time */
+        CHECKF(seen_at[i] > 100 && seen_at[i] < 200, "cell %d chosen %d times", i, seen_at[i]);
+    CHECK(once_mixed > 150 && once_mixed < 250);
+    CHECKF(walls > 400 * 16 / 4 - 250 && walls < 400 * 16 / 4 + 250, "walls %lld", (long long)walls);
+    CHECK(limit_hits <= 2);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_stamp_is_deterministic_golden)
+{
+    dg_prefab_set *set = parse_ok(sample);
+    if (!set)
+        return;
+    uint8_t cells[20 * 16];
+    dg_grid g;
+    dg_grid_init(&g, cells, 20, 16, 0);
+    dg_grid_fill(&g, DG_TILE_VOID);
+    static const int32_t grove_orient[4] = {DG_ORIENT_IDENTITY, DG_ORIENT_MIRROR_X,
+                                            DG_ORIENT_ROT180, DG_ORIENT_MIRROR_Y};
+    for (int32_t o = 0; o < 4; o++)
+    {
+        CHECK(dg_prefab_stamp(set, 0, o, 100 + (uint64_t)o, &g, o * 5, 0, NULL, NULL) == DG_OK);
+        CHECK(dg_prefab_stamp(set, 1, grove_orient[o], 200 + (uint64_t)o, &g, (o % 2) * 7,
+                              6 + (o / 2) * 5, NULL, NULL) == DG_OK);
+    }
+    char text[21 * 16 + 1];
+    dg_render_ascii(&g, NULL, text, sizeof text, NULL);
+    if (getenv("DG_SHOW"))
+        fputs(text, stderr);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0xdf6863dc2f9f5c09ULL);
+    dg_prefab_set_free(set);
+}
+
+/* ---- door-layout pick -------------------------------------------------------------- */
+
+static const char furnish[] =
+    "prefabs 1\n"
+    "prefab one\n  mode furnish\nmap\n##+##\n#...#\n#.#.#\n#...#\n#####\nend\n"
+    "prefab one_b\n  mode furnish\n  weight 30\nmap\n##+##\n#..##\n#...#\n#...#\n#####\nend\n"
+    "prefab straight\n  mode furnish\nmap\n##+##\n#...#\n#.#.#\n#...#\n##+##\nend\n"
+    "prefab corner\n  mode furnish\nmap\n##+##\n#...#\n#...+\n#...#\n#####\nend\n"
+    "prefab three\n  mode furnish\n  orient rot\nmap\n##+##\n#...#\n+...+\n#...#\n#####\nend\n"
+    "prefab four\n  mode furnish island\nmap\n##+##\n#...#\n+...+\n#...#\n##+##\nend\n"
+    "prefab other\n  mode island\nmap\n##+##\n#...#\n#####\nend\n";
+
+TEST(prefab_pick_matches_door_sides)
+{
+    dg_prefab_set *set = parse_ok(furnish);
+    if (!set)
+        return;
+    for (int32_t sides = 0; sides < 16; sides++)
+    {
+        int64_t hits[8] = {0};
+        for (uint64_t h = 0; h < 300; h++)
+        {
+            int32_t index = -1, o = -1;
+            dg_status st = dg_prefab_pick(set, DG_PREFAB_FURNISH, sides, dg_hash64(h), &index, &o);
+            if (sides == 0)
+            {
+                CHECK(st == DG_E_NOSPACE);
+                continue;
+            }
+            CHECK(st == DG_OK);
+            dg_prefab_info in;
+            CHECK(dg_prefab_get_info(set, index, &in) == DG_OK);
+            CHECK(in.modes & DG_PREFAB_FURNISH);
+            CHECK(dg_orient_sides(in.door_sides, o) == sides);
+            CHECK(in.distinct & (1 << o));
+            CHECK(dg_door_class(sides) == in.door_class);
+            hits[index]++;
+        }
+        if (dg_door_class(sides) == DG_DOORCLASS_ONE)
+            CHECKF(hits[1] > 3 * hits[0] - 80 && hits[1] < 3 * hits[0] + 80, "weights %lld %lld",
+                   (long long)hits[0], (long long)hits[1]);
+    }
+    /* pure function of the hash; invalid arguments */
+    int32_t i1, o1, i2, o2;
+    CHECK(dg_prefab_pick(set, DG_PREFAB_FURNISH, 5, 77, &i1, &o1) == DG_OK);
+    CHECK(dg_prefab_pick(set, DG_PREFAB_FURNISH, 5, 77, &i2, &o2) == DG_OK);
+    CHECK(i1 == i2 && o1 == o2 && i1 == 2);
+    CHECK(dg_prefab_pick(set, DG_PREFAB_ISLAND, 15, 1, &i1, &o1) == DG_OK && i1 == 5);
+    CHECK(dg_prefab_pick(set, DG_PREFAB_JIGSAW, 1, 1, &i1, &o1) == DG_E_NOSPACE);
+    CHECK(dg_prefab_pick(set, DG_PREFAB_FURNISH | DG_PREFAB_ISLAND, 1, 1, &i1, &o1) == DG_E_INVALID);
+    CHECK(dg_prefab_pick(set, DG_PREFAB_FURNISH, 16, 1, &i1, &o1) == DG_E_INVALID);
+    CHECK(dg_prefab_pick(set, DG_PREFAB_FURNISH, -1, 1, &i1, &o1) == DG_E_INVALID);
+    CHECK(dg_prefab_pick(NULL, DG_PREFAB_FURNISH, 1, 1, &i1, &o1) == DG_E_NULL);
+    CHECK(dg_prefab_pick(set, DG_PREFAB_FURNISH, 1, 1, NULL, &o1) == DG_E_NULL);
+    /* three is allowed only rotations: W+E+S needs r180 */
+    for (uint64_t h = 0; h < 50; h++)
+    {
+        CHECK(dg_prefab_pick(set, DG_PREFAB_FURNISH, DG_SIDE_E | DG_SIDE_S | DG_SIDE_W, h, &i1, &o1) == DG_OK);
+        CHECK(i1 == 4 && o1 == DG_ORIENT_ROT180);
+    }
+    /* size filter */
+    CHECK(dg_prefab_pick_fit(set, DG_PREFAB_ISLAND, DG_SIDE_N, 5, 3, 3, &i1, &o1) == DG_OK);
+    CHECK(i1 == 6 && (o1 == DG_ORIENT_IDENTITY || o1 == DG_ORIENT_MIRROR_X));
+    CHECK(dg_prefab_pick_fit(set, DG_PREFAB_ISLAND, DG_SIDE_E, 5, 3, 3, &i1, &o1) == DG_E_NOSPACE);
+    CHECK(dg_prefab_pick_fit(set, DG_PREFAB_ISLAND, DG_SIDE_E, 3, 5, 3, &i1, &o1) == DG_OK);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_door_class_table)
+{
+    CHECK(dg_door_class(0) == DG_DOORCLASS_NONE);
+    CHECK(dg_door_class(DG_SIDE_W) == DG_DOORCLASS_ONE);
+    CHECK(dg_door_class(DG_SIDE_N | DG_SIDE_S) == DG_DOORCLASS_STRAIGHT);
+    CHECK(dg_door_class(DG_SIDE_E | DG_SIDE_W) == DG_DOORCLASS_STRAIGHT);
+    CHECK(dg_door_class(DG_SIDE_N | DG_SIDE_E) == DG_DOORCLASS_CORNER);
+    CHECK(dg_door_class(DG_SIDE_S | DG_SIDE_W) == DG_DOORCLASS_CORNER);
+    CHECK(dg_door_class(15 & ~DG_SIDE_E) == DG_DOORCLASS_THREE);
+    CHECK(dg_door_class(15) == DG_DOORCLASS_FOUR);
+}
