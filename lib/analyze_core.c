@@ -1,84 +1,317 @@
-/* Whole-grid scans the generators share: BFS, regions, dead ends. */
+/* Whole-grid scans shared by the analysis functions and the generators: walk
+ * rules, breadth-first search, region labelling, dead ends. */
 #include "internal.h"
 
-static int passable_at(const dg_grid *g, int32_t x, int32_t y)
+const int8_t dgi_dir_dx[8] = {0, 1, 0, -1, 1, 1, -1, -1};
+const int8_t dgi_dir_dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
+
+const uint8_t dgi_passable_default[256] = {
+    [DG_TILE_FLOOR] = 1,      [DG_TILE_CORRIDOR] = 1,    [DG_TILE_DOOR] = 1,
+    [DG_TILE_TRAP] = 1,       [DG_TILE_STAIRS_UP] = 1,   [DG_TILE_STAIRS_DOWN] = 1,
+};
+
+void dgi_walk_basic(dgi_walk *w, const dg_grid *g, const uint8_t *passable)
 {
-    return x >= 0 && y >= 0 && x < g->width && y < g->height &&
-           dg_tile_passable(DG_CELL(g, x, y));
+    w->cells = g->cells;
+    w->width = g->width;
+    w->height = g->height;
+    w->stride = g->stride;
+    w->neighbours = 4;
+    w->corner_cutting = 0;
+    w->straight = w->diagonal = 1;
+    w->unit = 1;
+    w->min_cost = 1;
+    w->max_step = 1;
+    w->pass = passable ? passable : dgi_passable_default;
+    w->cost = NULL;
 }
 
-int32_t dgi_bfs(const dg_grid *g, int32_t start, int32_t *dist, int32_t *queue)
+static dg_status walk_check_rule(const dg_walk *r, dg_diag *diag)
 {
-    static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    int32_t w = g->width, n = g->width * g->height;
-    for (int32_t i = 0; i < n; i++)
+    if (r->neighbours != 4 && r->neighbours != 8)
+        return dgi_fail(diag, DG_E_INVALID, "walk neighbours is %d: must be 4 or 8",
+                        (int)r->neighbours);
+    if (r->corner_cutting != 0 && r->corner_cutting != 1)
+        return dgi_fail(diag, DG_E_INVALID, "walk corner_cutting is %d: must be 0 or 1",
+                        (int)r->corner_cutting);
+    if (r->straight_weight < 1 || r->straight_weight > 1000)
+        return dgi_fail(diag, DG_E_INVALID, "walk straight_weight is %d: must be 1..1000",
+                        (int)r->straight_weight);
+    if (r->diagonal_weight < r->straight_weight || r->diagonal_weight > 1000)
+        return dgi_fail(diag, DG_E_INVALID,
+                        "walk diagonal_weight is %d: must be straight_weight (%d)..1000",
+                        (int)r->diagonal_weight, (int)r->straight_weight);
+    return DG_OK;
+}
+
+dg_status dgi_walk_init(dgi_walk *w, const dg_grid *g, const dg_walk *walk, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(g, diag);
+    if (st != DG_OK)
+        return st;
+    dg_walk def;
+    dg_walk_defaults(&def);
+    const dg_walk *r = walk ? walk : &def;
+    if ((st = walk_check_rule(r, diag)) != DG_OK)
+        return st;
+    dgi_walk_basic(w, g, r->passable);
+    w->neighbours = r->neighbours;
+    w->corner_cutting = r->neighbours == 8 && r->corner_cutting;
+    w->straight = r->straight_weight;
+    w->diagonal = r->neighbours == 8 ? r->diagonal_weight : r->straight_weight;
+    int32_t min_cost = r->cost ? 0xFFFF : 1, max_cost = 1;
+    for (int t = 0; r->cost && t < 256; t++)
+    {
+        if (!w->pass[t])
+            continue;
+        if (r->cost[t] == 0)
+            return dgi_fail(diag, DG_E_INVALID, "walk cost of passable tile %d is 0: must be >= 1",
+                            t);
+        min_cost = DG_MIN(min_cost, (int32_t)r->cost[t]);
+        max_cost = DG_MAX(max_cost, (int32_t)r->cost[t]);
+    }
+    w->cost = r->cost;
+    w->min_cost = min_cost;
+    w->max_step = (int64_t)max_cost * DG_MAX(w->straight, w->diagonal);
+    w->unit = w->max_step == 1;
+    return DG_OK;
+}
+
+dg_status dgi_walk_check_cell(const dgi_walk *w, dg_point p, const char *what, dg_diag *diag)
+{
+    if (p.x < 0 || p.y < 0 || p.x >= w->width || p.y >= w->height)
+        return dgi_fail(diag, DG_E_INVALID, "%s (%d, %d) is outside the %dx%d grid", what,
+                        (int)p.x, (int)p.y, (int)w->width, (int)w->height);
+    uint8_t t = DG_CELL(w, p.x, p.y);
+    if (!w->pass[t])
+        return dgi_fail(diag, DG_E_INVALID, "%s (%d, %d) is on an impassable tile (%s, %d)", what,
+                        (int)p.x, (int)p.y, dg_tile_name(t), (int)t);
+    return DG_OK;
+}
+
+dg_status dgi_check_cells_buffer(const dg_grid *g, const void *buf, size_t have, const char *what,
+                                 dg_diag *diag)
+{
+    size_t need = (size_t)g->width * (size_t)g->height;
+    if (!buf)
+        return dgi_fail(diag, DG_E_NULL, "%s buffer is NULL", what);
+    if (have < need)
+        return dgi_fail(diag, DG_E_BUFFER, "%s buffer has %zu entries: %dx%d grid needs %zu", what,
+                        have, (int)g->width, (int)g->height, need);
+    return DG_OK;
+}
+
+static int passable_at(const dgi_walk *w, int32_t x, int32_t y)
+{
+    return (uint32_t)x < (uint32_t)w->width && (uint32_t)y < (uint32_t)w->height &&
+           w->pass[DG_CELL(w, x, y)];
+}
+
+int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d)
+{
+    int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
+    if (!passable_at(w, nx, ny))
+        return 0;
+    if (d < 4 || w->corner_cutting)
+        return 1;
+    return passable_at(w, nx, y) && passable_at(w, x, ny);
+}
+
+/* One breadth-first step of the 4-way search: visits (nx, ny) if passable and new. */
+#define BFS_VISIT(cond, cell_off, dist_off, packed_off)                       \
+    do {                                                                      \
+        if ((cond) && w->pass[cells[ci + (cell_off)]] && dist[di + (dist_off)] < 0) \
+        {                                                                     \
+            dist[di + (dist_off)] = nd;                                       \
+            queue[tail++] = p + (packed_off);                                 \
+        }                                                                     \
+    } while (0)
+
+void dgi_bfs_walk(const dgi_walk *w, const dg_point *sources, int32_t source_count,
+                  int32_t max_distance, int32_t *dist, int32_t *queue, dg_distance_info *info)
+{
+    const uint8_t *cells = w->cells;
+    const int32_t width = w->width, height = w->height;
+    const ptrdiff_t stride = w->stride;
+    size_t n = (size_t)width * (size_t)height;
+    for (size_t i = 0; i < n; i++)
         dist[i] = -1;
-    int32_t head = 0, tail = 0, last = start;
-    dist[start] = 0;
-    queue[tail++] = start;
+    int32_t head = 0, tail = 0, last = DGI_PACK(sources[0].x, sources[0].y);
+    for (int32_t s = 0; s < source_count; s++)
+    {
+        int32_t di = sources[s].y * width + sources[s].x;
+        if (dist[di] < 0)
+        {
+            dist[di] = 0;
+            queue[tail++] = DGI_PACK(sources[s].x, sources[s].y);
+        }
+    }
     while (head < tail)
     {
-        int32_t c = queue[head++];
-        int32_t x = c % w, y = c / w;
-        last = c;
-        for (int d = 0; d < 4; d++)
+        int32_t p = queue[head++], x = DGI_PX(p), y = DGI_PY(p);
+        int32_t di = y * width + x;
+        ptrdiff_t ci = (ptrdiff_t)y * stride + x;
+        int32_t nd = dist[di] + 1;
+        last = p;
+        if (max_distance > 0 && nd > max_distance)
+            continue;
+        if (w->neighbours == 4)
         {
-            int32_t nx = x + dx[d], ny = y + dy[d];
-            if (!passable_at(g, nx, ny))
+            BFS_VISIT(y > 0, -stride, -width, -(1 << 15));
+            BFS_VISIT(x + 1 < width, 1, 1, 1);
+            BFS_VISIT(y + 1 < height, stride, width, 1 << 15);
+            BFS_VISIT(x > 0, -1, -1, -1);
+            continue;
+        }
+        for (int d = 0; d < 8; d++)
+        {
+            if (!dgi_walk_step_ok(w, x, y, d))
                 continue;
-            int32_t ni = ny * w + nx;
+            int32_t ni = di + dgi_dir_dy[d] * width + dgi_dir_dx[d];
             if (dist[ni] < 0)
             {
-                dist[ni] = dist[c] + 1;
-                queue[tail++] = ni;
+                dist[ni] = nd;
+                queue[tail++] = DGI_PACK(x + dgi_dir_dx[d], y + dgi_dir_dy[d]);
             }
         }
     }
-    return last;
+    if (info)
+    {
+        info->reached = tail;
+        info->farthest.x = DGI_PX(last);
+        info->farthest.y = DGI_PY(last);
+        info->max_distance = dist[DGI_PY(last) * width + DGI_PX(last)];
+    }
+}
+
+/* Union-find root of i: labels hold a parent index (always smaller than the
+ * child) or, at a root, minus the region size. Path halving keeps trees flat. */
+static int32_t uf_find(int32_t *l, int32_t i)
+{
+    while (l[i] >= 0)
+    {
+        int32_t p = l[i];
+        if (l[p] >= 0)
+            l[i] = l[p];
+        i = p;
+    }
+    return i;
+}
+
+static void uf_union(int32_t *l, int32_t a, int32_t b)
+{
+    a = uf_find(l, a);
+    b = uf_find(l, b);
+    if (a == b)
+        return;
+    if (a > b)
+    {
+        int32_t t = a;
+        a = b;
+        b = t;
+    }
+    l[a] += l[b];
+    l[b] = a; /* the smaller index stays the root: the region's first cell */
+}
+
+#define UF_WALL INT32_MIN
+
+int32_t dgi_regions_walk(const dgi_walk *w, int32_t *l, int32_t *sizes, int32_t sizes_cap,
+                         int32_t *largest)
+{
+    const int32_t width = w->width, height = w->height;
+    /* Corner cutting is the only way a diagonal step joins cells that are not
+     * already joined through an orthogonal neighbour. */
+    const int diag = w->corner_cutting;
+    for (int32_t y = 0; y < height; y++)
+    {
+        const uint8_t *row = &DG_CELL(w, 0, y);
+        int32_t *lr = l + (size_t)y * (size_t)width;
+        for (int32_t x = 0; x < width; x++)
+        {
+            if (!w->pass[row[x]])
+            {
+                lr[x] = UF_WALL;
+                continue;
+            }
+            int32_t i = y * width + x;
+            lr[x] = -1;
+            if (x > 0 && lr[x - 1] != UF_WALL)
+                uf_union(l, i - 1, i);
+            if (y > 0 && lr[x - width] != UF_WALL)
+                uf_union(l, i - width, i);
+            if (diag && y > 0 && x > 0 && lr[x - width - 1] != UF_WALL)
+                uf_union(l, i - width - 1, i);
+            if (diag && y > 0 && x + 1 < width && lr[x - width + 1] != UF_WALL)
+                uf_union(l, i - width + 1, i);
+        }
+    }
+    /* Roots are first cells, so row-major order meets each root before its
+     * members, whose parents (smaller indices) already hold final labels. */
+    int32_t count = 0, best = -1, best_size = 0;
+    size_t n = (size_t)width * (size_t)height;
+    for (size_t i = 0; i < n; i++)
+    {
+        int32_t v = l[i];
+        if (v == UF_WALL)
+            l[i] = -1;
+        else if (v < 0)
+        {
+            if (-v > best_size)
+            {
+                best_size = -v;
+                best = count;
+            }
+            if (sizes && count < sizes_cap)
+                sizes[count] = -v;
+            l[i] = count++;
+        }
+        else
+            l[i] = l[v];
+    }
+    if (largest)
+        *largest = best;
+    return count;
+}
+
+int32_t dgi_dead_ends_walk(const dgi_walk *w)
+{
+    int32_t count = 0;
+    for (int32_t y = 0; y < w->height; y++)
+        for (int32_t x = 0; x < w->width; x++)
+        {
+            if (!w->pass[DG_CELL(w, x, y)])
+                continue;
+            int n = passable_at(w, x, y - 1) + passable_at(w, x + 1, y) +
+                    passable_at(w, x, y + 1) + passable_at(w, x - 1, y);
+            count += n == 1;
+        }
+    return count;
+}
+
+/* ---- the helpers the generators use (library passability, 4-way) ---------- */
+
+int32_t dgi_bfs(const dg_grid *g, int32_t start, int32_t *dist, int32_t *queue)
+{
+    dgi_walk w;
+    dgi_walk_basic(&w, g, NULL);
+    dg_point source = {start % g->width, start / g->width};
+    dg_distance_info info;
+    dgi_bfs_walk(&w, &source, 1, 0, dist, queue, &info);
+    return info.farthest.y * g->width + info.farthest.x;
 }
 
 int32_t dgi_label_regions(const dg_grid *g, int32_t *label, int32_t *queue)
 {
-    static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    int32_t w = g->width, n = g->width * g->height, regions = 0;
-    for (int32_t i = 0; i < n; i++)
-        label[i] = -1;
-    for (int32_t seed = 0; seed < n; seed++)
-    {
-        if (label[seed] >= 0 || !passable_at(g, seed % w, seed / w))
-            continue;
-        int32_t head = 0, tail = 0;
-        label[seed] = regions;
-        queue[tail++] = seed;
-        while (head < tail)
-        {
-            int32_t c = queue[head++], x = c % w, y = c / w;
-            for (int d = 0; d < 4; d++)
-            {
-                int32_t nx = x + dx[d], ny = y + dy[d], ni = ny * w + nx;
-                if (passable_at(g, nx, ny) && label[ni] < 0)
-                {
-                    label[ni] = regions;
-                    queue[tail++] = ni;
-                }
-            }
-        }
-        regions++;
-    }
-    return regions;
+    (void)queue; /* union-find needs no queue */
+    dgi_walk w;
+    dgi_walk_basic(&w, g, NULL);
+    return dgi_regions_walk(&w, label, NULL, 0, NULL);
 }
 
 int32_t dgi_count_dead_ends(const dg_grid *g)
 {
-    int32_t count = 0;
-    for (int32_t y = 0; y < g->height; y++)
-        for (int32_t x = 0; x < g->width; x++)
-        {
-            if (!dg_tile_passable(DG_CELL(g, x, y)))
-                continue;
-            int n = passable_at(g, x, y - 1) + passable_at(g, x + 1, y) +
-                    passable_at(g, x, y + 1) + passable_at(g, x - 1, y);
-            count += n == 1;
-        }
-    return count;
+    dgi_walk w;
+    dgi_walk_basic(&w, g, NULL);
+    return dgi_dead_ends_walk(&w);
 }

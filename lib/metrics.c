@@ -1,0 +1,188 @@
+/* Metrics of any grid: floor, regions, dead ends, loops, chokepoints, diameter. */
+#include "internal.h"
+
+int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_t *low,
+                         int32_t *stack, uint8_t *it)
+{
+    const int32_t width = w->width, height = w->height;
+    size_t n = (size_t)width * (size_t)height;
+    memset(mark, 0, n);
+    for (size_t i = 0; i < n; i++)
+        disc[i] = 0;
+    int32_t count = 0, timer = 0;
+    for (int32_t ry = 0; ry < height; ry++)
+        for (int32_t rx = 0; rx < width; rx++)
+        {
+            int32_t root = ry * width + rx;
+            if (disc[root] || !w->pass[DG_CELL(w, rx, ry)])
+                continue;
+            /* Iterative depth-first search (Hopcroft-Tarjan); it[] holds each
+             * stacked cell's next direction. */
+            int32_t top = 0, root_children = 0;
+            stack[0] = DGI_PACK(rx, ry);
+            it[0] = 0;
+            disc[root] = low[root] = ++timer;
+            while (top >= 0)
+            {
+                int32_t x = DGI_PX(stack[top]), y = DGI_PY(stack[top]), v = y * width + x;
+                if (it[top] < 4)
+                {
+                    int d = it[top]++;
+                    if (!dgi_walk_step_ok(w, x, y, d))
+                        continue;
+                    int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d], u = ny * width + nx;
+                    if (disc[u])
+                    {
+                        low[v] = DG_MIN(low[v], disc[u]);
+                        continue;
+                    }
+                    disc[u] = low[u] = ++timer;
+                    stack[++top] = DGI_PACK(nx, ny);
+                    it[top] = 0;
+                    root_children += top == 1;
+                    continue;
+                }
+                if (--top < 0)
+                    break;
+                int32_t p = DGI_PY(stack[top]) * width + DGI_PX(stack[top]);
+                low[p] = DG_MIN(low[p], low[v]);
+                if (top > 0 && low[v] >= disc[p] && !mark[p])
+                {
+                    mark[p] = 1;
+                    count++;
+                }
+            }
+            if (root_children >= 2)
+            {
+                mark[root] = 1;
+                count++;
+            }
+        }
+    return count;
+}
+
+/* Scratch for the whole-map passes: three int32 arrays and two byte arrays. */
+typedef struct scratch {
+    int32_t *a, *b, *c;
+    uint8_t *it, *mark;
+    size_t n;
+} scratch;
+
+static dg_status scratch_get(scratch *s, const dg_grid *g, int with_mark,
+                             const dg_allocator *allocator, dg_diag *diag)
+{
+    s->n = (size_t)g->width * (size_t)g->height;
+    s->a = dgi_alloc(allocator, s->n * sizeof(int32_t));
+    s->b = dgi_alloc(allocator, s->n * sizeof(int32_t));
+    s->c = dgi_alloc(allocator, s->n * sizeof(int32_t));
+    s->it = dgi_alloc(allocator, s->n);
+    s->mark = with_mark ? dgi_alloc(allocator, s->n) : NULL;
+    if (s->a && s->b && s->c && s->it && (s->mark || !with_mark))
+        return DG_OK;
+    dgi_free(allocator, s->a, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->b, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->c, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->it, s->n);
+    dgi_free(allocator, s->mark, s->n);
+    return dgi_fail(diag, DG_E_NOMEM, "cannot allocate scratch for a %dx%d grid", (int)g->width,
+                    (int)g->height);
+}
+
+static void scratch_free(scratch *s, const dg_allocator *allocator)
+{
+    dgi_free(allocator, s->a, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->b, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->c, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->it, s->n);
+    dgi_free(allocator, s->mark, s->n);
+}
+
+dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *mask,
+                         size_t mask_count, int32_t *count, const dg_allocator *allocator,
+                         dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st == DG_OK)
+        st = dgi_check_cells_buffer(grid, mask, mask_count, "mask", diag);
+    scratch s;
+    if (st != DG_OK || (st = scratch_get(&s, grid, 0, allocator, diag)) != DG_OK)
+        return st;
+    dgi_walk w;
+    dgi_walk_basic(&w, grid, passable);
+    int32_t n = dgi_articulation(&w, mask, s.a, s.b, s.c, s.it);
+    scratch_free(&s, allocator);
+    if (count)
+        *count = n;
+    dgi_diag_ok(diag);
+    return DG_OK;
+}
+
+/* Edges, vertices and fully open 2x2 squares of the 4-connected cell graph. */
+static void count_graph(const dgi_walk *w, int64_t *edges, int64_t *squares)
+{
+    *edges = *squares = 0;
+    for (int32_t y = 0; y < w->height; y++)
+        for (int32_t x = 0; x < w->width; x++)
+        {
+            if (!w->pass[DG_CELL(w, x, y)])
+                continue;
+            int right = x + 1 < w->width && w->pass[DG_CELL(w, x + 1, y)];
+            int down = y + 1 < w->height && w->pass[DG_CELL(w, x, y + 1)];
+            *edges += right + down;
+            *squares += right && down && w->pass[DG_CELL(w, x + 1, y + 1)];
+        }
+}
+
+/* Double sweep: the farthest cell from the largest region's first cell, then
+ * the farthest from that one; exact on trees, a lower bound elsewhere. */
+static int32_t diameter(const dgi_walk *w, const int32_t *labels, int32_t largest, int32_t *dist,
+                        int32_t *queue)
+{
+    if (largest < 0)
+        return 0;
+    size_t i = 0;
+    while (labels[i] != largest)
+        i++;
+    dg_point p = {(int32_t)(i % (size_t)w->width), (int32_t)(i / (size_t)w->width)};
+    dg_distance_info info;
+    dgi_bfs_walk(w, &p, 1, 0, dist, queue, &info);
+    dgi_bfs_walk(w, &info.farthest, 1, 0, dist, queue, &info);
+    return info.max_distance;
+}
+
+dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *metrics,
+                     const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st == DG_OK && !metrics)
+        st = dgi_fail(diag, DG_E_NULL, "metrics is NULL");
+    scratch s;
+    if (st != DG_OK || (st = scratch_get(&s, grid, 1, allocator, diag)) != DG_OK)
+        return st;
+    dgi_walk w;
+    dgi_walk_basic(&w, grid, passable);
+    dg_metrics m;
+    memset(&m, 0, sizeof m);
+    m.cells = grid->width * grid->height;
+    for (int32_t y = 0; y < grid->height; y++)
+        for (int32_t x = 0; x < grid->width; x++)
+        {
+            m.floor_cells += w.pass[DG_CELL(grid, x, y)] != 0;
+            m.doors += DG_CELL(grid, x, y) == DG_TILE_DOOR;
+        }
+    m.floor_permille = (int32_t)((int64_t)m.floor_cells * 1000 / m.cells);
+    m.dead_ends = dgi_dead_ends_walk(&w);
+    int32_t largest;
+    m.regions = dgi_regions_walk(&w, s.a, NULL, 0, &largest);
+    int64_t edges, squares;
+    count_graph(&w, &edges, &squares);
+    /* Euler: bounded faces of the planar cell graph are its open 2x2 squares
+     * plus one face per obstacle ringed by passable cells. */
+    m.loops = (int32_t)(edges - m.floor_cells + m.regions - squares);
+    m.diameter = diameter(&w, s.a, largest, s.b, s.c);
+    m.chokepoints = dgi_articulation(&w, s.mark, s.a, s.b, s.c, s.it);
+    scratch_free(&s, allocator);
+    *metrics = m;
+    dgi_diag_ok(diag);
+    return DG_OK;
+}

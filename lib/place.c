@@ -1,0 +1,291 @@
+/* Placement: start and exit (stairs), spawn points, and per-floor seeds. */
+#include "internal.h"
+
+#define SPAWN_STREAM 0x7370617755ULL /* the spawn choice has its own random stream */
+
+void dg_place_defaults(dg_place_params *params)
+{
+    if (!params)
+        return;
+    memset(params, 0, sizeof *params);
+    params->arrival.x = params->arrival.y = -1;
+    params->spawn_min_distance = 6;
+}
+
+uint64_t dg_floor_seed(uint64_t master, int32_t floor)
+{
+    return dg_hash_combine(master, (uint64_t)(int64_t)floor);
+}
+
+static const uint8_t room_default[256] = {[DG_TILE_FLOOR] = 1};
+
+typedef struct placer {
+    dgi_walk w;
+    const uint8_t *room;
+    int32_t *labels, *dist, *queue, *stack;
+    uint8_t *it, *choke;
+    size_t n;
+} placer;
+
+static dg_status check_params(const dg_grid *g, const dg_place_params *p, const dg_point *spawns,
+                              int32_t spawns_cap, const dg_placement *out, dg_diag *diag)
+{
+    if (!out)
+        return dgi_fail(diag, DG_E_NULL, "placement is NULL");
+    if (p->spawn_count < 0 || p->spawn_min_distance < 0)
+        return dgi_fail(diag, DG_E_INVALID, "spawn_count (%d) and spawn_min_distance (%d) must be >= 0",
+                        (int)p->spawn_count, (int)p->spawn_min_distance);
+    if (spawns_cap < 0)
+        return dgi_fail(diag, DG_E_INVALID, "spawns_cap is %d: must be >= 0", (int)spawns_cap);
+    if (spawns && spawns_cap < p->spawn_count)
+        return dgi_fail(diag, DG_E_BUFFER, "spawns holds %d points: %d wanted", (int)spawns_cap,
+                        (int)p->spawn_count);
+    int none = p->arrival.x == -1 && p->arrival.y == -1;
+    if (!none && (p->arrival.x < 0 || p->arrival.y < 0 || p->arrival.x >= g->width ||
+                  p->arrival.y >= g->height))
+        return dgi_fail(diag, DG_E_INVALID, "arrival (%d, %d) is outside the %dx%d grid",
+                        (int)p->arrival.x, (int)p->arrival.y, (int)g->width, (int)g->height);
+    return DG_OK;
+}
+
+static void placer_free(placer *pl, const dg_allocator *a)
+{
+    dgi_free(a, pl->labels, pl->n * sizeof(int32_t));
+    dgi_free(a, pl->dist, pl->n * sizeof(int32_t));
+    dgi_free(a, pl->queue, pl->n * sizeof(int32_t));
+    dgi_free(a, pl->stack, pl->n * sizeof(int32_t));
+    dgi_free(a, pl->it, pl->n);
+    dgi_free(a, pl->choke, pl->n);
+}
+
+static dg_status placer_init(placer *pl, const dg_grid *g, const dg_place_params *p,
+                             const dg_allocator *a, dg_diag *diag)
+{
+    memset(pl, 0, sizeof *pl);
+    dgi_walk_basic(&pl->w, g, p->passable);
+    pl->room = p->room_tiles ? p->room_tiles : room_default;
+    pl->n = (size_t)g->width * (size_t)g->height;
+    pl->labels = dgi_alloc(a, pl->n * sizeof(int32_t));
+    pl->dist = dgi_alloc(a, pl->n * sizeof(int32_t));
+    pl->queue = dgi_alloc(a, pl->n * sizeof(int32_t));
+    pl->stack = dgi_alloc(a, pl->n * sizeof(int32_t));
+    pl->it = dgi_alloc(a, pl->n);
+    pl->choke = dgi_alloc(a, pl->n);
+    if (pl->labels && pl->dist && pl->queue && pl->stack && pl->it && pl->choke)
+        return DG_OK;
+    placer_free(pl, a);
+    return dgi_fail(diag, DG_E_NOMEM, "cannot allocate placement scratch for a %dx%d grid",
+                    (int)g->width, (int)g->height);
+}
+
+/* A cell where stairs and spawns may go: room floor, not a door or chokepoint. */
+static int good_cell(const placer *pl, int32_t x, int32_t y)
+{
+    uint8_t t = DG_CELL(&pl->w, x, y);
+    return pl->w.pass[t] && pl->room[t] && t != DG_TILE_DOOR &&
+           !pl->choke[(size_t)y * (size_t)pl->w.width + (size_t)x];
+}
+
+/* Breadth-first from `from`, then the farthest reached good cell (the first in
+ * row-major order on ties); the farthest reached cell if no good one is reached. */
+static dg_point farthest_good(placer *pl, dg_point from, int32_t *distance)
+{
+    dg_distance_info info;
+    dgi_bfs_walk(&pl->w, &from, 1, 0, pl->dist, pl->queue, &info);
+    dg_point best = info.farthest;
+    int32_t best_d = -1;
+    for (int32_t y = 0; y < pl->w.height; y++)
+        for (int32_t x = 0; x < pl->w.width; x++)
+        {
+            int32_t d = pl->dist[y * pl->w.width + x];
+            if (d > best_d && good_cell(pl, x, y))
+            {
+                best_d = d;
+                best.x = x;
+                best.y = y;
+            }
+        }
+    *distance = pl->dist[best.y * pl->w.width + best.x];
+    return best;
+}
+
+/* Keeps (x, y) in *best if it is passable and nearer to p (Euclidean, then
+ * row-major) than the best so far. */
+static void nearer(const placer *pl, dg_point p, int32_t x, int32_t y, dg_point *best,
+                   int64_t *best_d2)
+{
+    if (x < 0 || y < 0 || x >= pl->w.width || y >= pl->w.height || !pl->w.pass[DG_CELL(&pl->w, x, y)])
+        return;
+    int64_t d2 = (int64_t)(x - p.x) * (x - p.x) + (int64_t)(y - p.y) * (y - p.y);
+    if (d2 < *best_d2 || (d2 == *best_d2 && (y < best->y || (y == best->y && x < best->x))))
+    {
+        *best_d2 = d2;
+        best->x = x;
+        best->y = y;
+    }
+}
+
+/* The passable cell nearest to p, found on growing square rings; (-1, -1) if
+ * the grid has none. */
+static dg_point nearest_passable(const placer *pl, dg_point p)
+{
+    dg_point best = {-1, -1};
+    int64_t best_d2 = INT64_MAX;
+    int32_t reach = DG_MAX(pl->w.width, pl->w.height);
+    for (int32_t r = 0; r <= reach && (int64_t)r * r <= best_d2; r++)
+    {
+        for (int32_t x = p.x - r; x <= p.x + r; x++)
+        {
+            nearer(pl, p, x, p.y - r, &best, &best_d2);
+            nearer(pl, p, x, p.y + r, &best, &best_d2);
+        }
+        for (int32_t y = p.y - r + 1; y <= p.y + r - 1; y++)
+        {
+            nearer(pl, p, p.x - r, y, &best, &best_d2);
+            nearer(pl, p, p.x + r, y, &best, &best_d2);
+        }
+    }
+    return best;
+}
+
+/* The first good cell of the largest region, else its first cell. */
+static dg_point region_seed(placer *pl)
+{
+    int32_t largest;
+    dg_point first = {-1, -1};
+    dgi_regions_walk(&pl->w, pl->labels, NULL, 0, &largest);
+    for (int32_t y = 0; y < pl->w.height; y++)
+        for (int32_t x = 0; x < pl->w.width; x++)
+        {
+            if (largest < 0 || pl->labels[y * pl->w.width + x] != largest)
+                continue;
+            if (good_cell(pl, x, y))
+                return (dg_point){x, y};
+            if (first.x < 0)
+                first = (dg_point){x, y};
+        }
+    return first;
+}
+
+/* Candidates for spawns into labels[] (row-major); returns their number. */
+static int32_t spawn_candidates(placer *pl, dg_point start, dg_point exit, int32_t min_distance)
+{
+    int32_t count = 0;
+    for (int32_t y = 0; y < pl->w.height; y++)
+        for (int32_t x = 0; x < pl->w.width; x++)
+        {
+            int32_t d = pl->dist[y * pl->w.width + x];
+            if (d < min_distance || d < 0 || !good_cell(pl, x, y) ||
+                (x == start.x && y == start.y) || (x == exit.x && y == exit.y))
+                continue;
+            pl->labels[count++] = DGI_PACK(x, y);
+        }
+    return count;
+}
+
+/* Picks `count` of the candidates uniformly (partial Fisher-Yates). */
+static void choose_spawns(int32_t *cand, int32_t total, int32_t count, uint64_t seed)
+{
+    dg_rng rng;
+    dg_rng_seed(&rng, seed, SPAWN_STREAM);
+    for (int32_t k = 0; k < count; k++)
+    {
+        int32_t j = k + (int32_t)dg_rng_below(&rng, (uint32_t)(total - k));
+        int32_t t = cand[k];
+        cand[k] = cand[j];
+        cand[j] = t;
+    }
+}
+
+static dg_status add_marker(dg_result *r, dg_point p, int32_t kind, const char *name)
+{
+    dg_marker m;
+    memset(&m, 0, sizeof m);
+    m.pos = p;
+    m.kind = kind;
+    m.room = dgi_result_room_at(r, p);
+    memcpy(m.name, name, strlen(name) + 1);
+    return dgi_result_add_marker(r, &m);
+}
+
+/* Appends the markers and sets start/exit; on failure the result is as it was. */
+static dg_status fill_result(dg_result *r, const dg_placement *pl, const int32_t *spawns,
+                             dg_diag *diag)
+{
+    int32_t before = r->marker_count;
+    dg_status st = add_marker(r, pl->start, DG_MARKER_START, "start");
+    if (st == DG_OK)
+        st = add_marker(r, pl->exit, DG_MARKER_EXIT, "exit");
+    for (int32_t k = 0; st == DG_OK && k < pl->spawn_count; k++)
+    {
+        dg_point p = {DGI_PX(spawns[k]), DGI_PY(spawns[k])};
+        st = add_marker(r, p, DG_MARKER_SPAWN, "spawn");
+    }
+    if (st != DG_OK)
+    {
+        r->marker_count = before;
+        return dgi_fail(diag, st, "cannot grow the result's markers");
+    }
+    r->start = pl->start;
+    r->exit = pl->exit;
+    r->start_room = dgi_result_room_at(r, pl->start);
+    r->exit_room = dgi_result_room_at(r, pl->exit);
+    return DG_OK;
+}
+
+/* Start, exit and the chosen spawns (packed, in pl->labels). */
+static dg_status place_all(placer *pl, const dg_place_params *p, uint64_t seed, dg_placement *out,
+                           dg_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    int none = p->arrival.x == -1 && p->arrival.y == -1;
+    dg_point start = none ? region_seed(pl) : nearest_passable(pl, p->arrival);
+    if (start.x < 0)
+        return dgi_fail(diag, DG_E_NOSPACE, "the grid has no passable cell");
+    int32_t distance;
+    if (none) /* double sweep: start at one end of a long walk */
+        start = farthest_good(pl, start, &distance);
+    out->start = start;
+    out->exit = farthest_good(pl, start, &distance);
+    out->distance = distance;
+    int32_t total = spawn_candidates(pl, out->start, out->exit, p->spawn_min_distance);
+    if (total < p->spawn_count)
+        return dgi_fail(diag, DG_E_NOSPACE,
+                        "%d spawn points wanted, %d room cells qualify (>= %d steps from start)",
+                        (int)p->spawn_count, (int)total, (int)p->spawn_min_distance);
+    choose_spawns(pl->labels, total, p->spawn_count, seed);
+    out->spawn_count = p->spawn_count;
+    return DG_OK;
+}
+
+dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,
+                   dg_placement *placement, dg_point *spawns, int32_t spawns_cap,
+                   dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_place_params def;
+    dg_place_defaults(&def);
+    const dg_place_params *p = params ? params : &def;
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st == DG_OK)
+        st = check_params(grid, p, spawns, spawns_cap, placement, diag);
+    placer pl;
+    if (st != DG_OK || (st = placer_init(&pl, grid, p, allocator, diag)) != DG_OK)
+        return st;
+    dgi_articulation(&pl.w, pl.choke, pl.labels, pl.dist, pl.stack, pl.it);
+    dg_placement out;
+    st = place_all(&pl, p, seed, &out, diag);
+    if (st == DG_OK && result)
+        st = fill_result(result, &out, pl.labels, diag);
+    if (st == DG_OK)
+    {
+        *placement = out;
+        for (int32_t k = 0; spawns && k < out.spawn_count; k++)
+        {
+            spawns[k].x = DGI_PX(pl.labels[k]);
+            spawns[k].y = DGI_PY(pl.labels[k]);
+        }
+        dgi_diag_ok(diag);
+    }
+    placer_free(&pl, allocator);
+    return st;
+}

@@ -1,0 +1,225 @@
+/* A* paths: optimal against Floyd-Warshall, valid steps, statuses. */
+#include "analysis_maps.h"
+
+static dg_walk path_walk(int k, const uint16_t *cost)
+{
+    dg_walk w;
+    dg_walk_defaults(&w);
+    w.neighbours = k & 1 ? 8 : 4;
+    w.corner_cutting = (k >> 1) & 1;
+    if (k & 4)
+        w.cost = cost;
+    if (k & 8)
+    {
+        w.straight_weight = 2;
+        w.diagonal_weight = 3;
+    }
+    return w;
+}
+
+/* Checks that path[0..len) walks legally from a to b and costs `cost`. */
+static int path_valid(const dg_grid *g, const dg_walk *wk, const dg_point *path, int32_t len,
+                      dg_point a, dg_point b, int64_t cost)
+{
+    if (len < 1 || path[0].x != a.x || path[0].y != a.y || path[len - 1].x != b.x ||
+        path[len - 1].y != b.y)
+        return 0;
+    int64_t sum = 0;
+    for (int32_t k = 1; k < len; k++)
+    {
+        int32_t dx = path[k].x - path[k - 1].x, dy = path[k].y - path[k - 1].y;
+        if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (!dx && !dy))
+            return 0;
+        int64_t c = am_step(g, wk, path[k - 1].x, path[k - 1].y, dx, dy);
+        if (c < 0)
+            return 0;
+        sum += c;
+    }
+    return sum == cost;
+}
+
+TEST(path_is_optimal_and_valid)
+{
+    uint16_t cost[256];
+    for (int t = 0; t < 256; t++)
+        cost[t] = (uint16_t)(1 + (t * 5) % 9);
+    dg_path_workspace *ws = NULL;
+    CHECK(dg_path_workspace_create(14, 12, NULL, &ws) == DG_OK);
+    dg_point path[200];
+    for (uint64_t seed = 1; seed <= 6 && !test_failures(); seed++)
+    {
+        am_map m;
+        am_noise(&m, 10 + (int32_t)(seed % 4), 8 + (int32_t)(seed % 3), 280, seed * 7);
+        int32_t n = m.grid.width * m.grid.height, w = m.grid.width;
+        for (int k = 0; k < 16; k++)
+        {
+            dg_walk wk = path_walk(k, cost);
+            int64_t *fw = am_floyd(&m.grid, &wk);
+            for (int32_t i = 0; i < n; i += 3)
+                for (int32_t j = (int32_t)seed % 5; j < n; j += 5)
+                {
+                    dg_point a = {i % w, i / w}, b = {j % w, j / w};
+                    int32_t len = -1, c = -1;
+                    dg_status st = dg_path_find(&m.grid, &wk, a, b, ws, path, 200, &len, &c, NULL);
+                    if (!am_pass(&m.grid, NULL, a.x, a.y))
+                    {
+                        CHECK(st == DG_E_INVALID);
+                        continue;
+                    }
+                    int64_t want = fw[(size_t)i * n + j];
+                    if (want == AM_INF)
+                    {
+                        CHECK(st == DG_E_NOPATH && len == -1);
+                        continue;
+                    }
+                    CHECKF(st == DG_OK && c == want, "seed %d walk %d: %d->%d cost %d want %d",
+                           (int)seed, k, (int)i, (int)j, (int)c, (int)want);
+                    CHECK(path_valid(&m.grid, &wk, path, len, a, b, want));
+                }
+            free(fw);
+        }
+        am_free(&m);
+    }
+    dg_path_workspace_free(ws);
+}
+
+/* With unit steps the path has distance + 1 cells, equal to the BFS map. */
+TEST(path_length_equals_bfs_distance)
+{
+    dg_path_workspace *ws = NULL;
+    CHECK(dg_path_workspace_create(64, 48, NULL, &ws) == DG_OK);
+    dg_point path[3072];
+    for (uint64_t seed = 1; seed <= 6; seed++)
+    {
+        am_map m;
+        am_rooms(&m, 64, 48, seed);
+        int32_t n = 64 * 48;
+        int32_t *dist = malloc((size_t)n * sizeof *dist);
+        dg_point floor[3072];
+        int32_t nf = 0;
+        for (int32_t i = 0; i < n; i++)
+            if (dg_tile_passable(m.cells[i]))
+                floor[nf++] = (dg_point){i % 64, i / 64};
+        dg_rng rng;
+        dg_rng_seed(&rng, seed, 5);
+        for (int q = 0; q < 12; q++)
+        {
+            dg_point a = floor[dg_rng_below(&rng, (uint32_t)nf)];
+            for (int eight = 0; eight < 2; eight++)
+            {
+                dg_walk wk;
+                dg_walk_defaults(&wk);
+                wk.neighbours = eight ? 8 : 4;
+                CHECK(dg_distance_map(&m.grid, &wk, &a, 1, 0, dist, (size_t)n, ws, NULL, NULL) ==
+                      DG_OK);
+                for (int r = 0; r < 20; r++)
+                {
+                    dg_point b = floor[dg_rng_below(&rng, (uint32_t)nf)];
+                    int32_t len = 0, c = 0;
+                    CHECK(dg_path_find(&m.grid, &wk, a, b, ws, path, 3072, &len, &c, NULL) ==
+                          DG_OK);
+                    CHECK(c == dist[b.y * 64 + b.x] && len == c + 1);
+                    CHECK(path_valid(&m.grid, &wk, path, len, a, b, c));
+                }
+            }
+        }
+        free(dist);
+        am_free(&m);
+    }
+    dg_path_workspace_free(ws);
+}
+
+TEST(path_statuses_and_buffers)
+{
+    am_map m;
+    am_make(&m, 10, 5, DG_TILE_FLOOR);
+    for (int32_t y = 0; y < 5; y++)
+        dg_grid_set(&m.grid, 5, y, DG_TILE_WALL); /* two halves */
+    dg_point a = {1, 2}, b = {4, 0}, other = {8, 2}, wall = {5, 1}, out = {10, 0};
+    dg_point path[16];
+    for (int i = 0; i < 16; i++)
+        path[i] = (dg_point){-7, -7};
+    int32_t len = -3, cost = -3;
+    dg_diag diag;
+    CHECK(dg_path_find(&m.grid, NULL, a, other, NULL, path, 16, &len, &cost, &diag) == DG_E_NOPATH);
+    CHECK(diag.status == DG_E_NOPATH);
+    CHECK(dg_path_find(&m.grid, NULL, a, wall, NULL, path, 16, &len, &cost, &diag) == DG_E_NOPATH);
+    CHECK(strstr(diag.message, "impassable") != NULL);
+    CHECK(dg_path_find(&m.grid, NULL, wall, a, NULL, path, 16, &len, &cost, &diag) == DG_E_INVALID);
+    CHECK(strstr(diag.message, "start") != NULL);
+    CHECK(dg_path_find(&m.grid, NULL, out, a, NULL, path, 16, &len, &cost, NULL) == DG_E_INVALID);
+    CHECK(dg_path_find(&m.grid, NULL, a, out, NULL, path, 16, &len, &cost, NULL) == DG_E_INVALID);
+    CHECK(dg_path_find(NULL, NULL, a, b, NULL, path, 16, &len, &cost, NULL) == DG_E_NULL);
+    CHECK(dg_path_find(&m.grid, NULL, a, b, NULL, path, 16, NULL, &cost, NULL) == DG_E_NULL);
+    CHECK(dg_path_find(&m.grid, NULL, a, b, NULL, NULL, 4, &len, &cost, NULL) == DG_E_NULL);
+    CHECK(dg_path_find(&m.grid, NULL, a, b, NULL, path, -1, &len, &cost, NULL) == DG_E_INVALID);
+    CHECK(len == -3 && cost == -3 && path[0].x == -7);
+    /* Too small: the needed length comes back, the path stays untouched. */
+    CHECK(dg_path_find(&m.grid, NULL, a, b, NULL, path, 4, &len, &cost, &diag) == DG_E_BUFFER);
+    CHECK(len == 6 && cost == -3 && path[0].x == -7);
+    /* Length-only query, then the real one; guard entries after it stay. */
+    len = 0;
+    CHECK(dg_path_find(&m.grid, NULL, a, b, NULL, NULL, 0, &len, &cost, NULL) == DG_OK);
+    CHECK(len == 6 && cost == 5);
+    CHECK(dg_path_find(&m.grid, NULL, a, b, NULL, path, 6, &len, NULL, NULL) == DG_OK);
+    CHECK(path[0].x == 1 && path[0].y == 2 && path[5].x == 4 && path[5].y == 0);
+    CHECK(path[6].x == -7);
+    CHECK(dg_path_find(&m.grid, NULL, a, a, NULL, path, 1, &len, &cost, NULL) == DG_OK);
+    CHECK(len == 1 && cost == 0 && path[0].x == 1);
+    dg_path_workspace *small;
+    CHECK(dg_path_workspace_create(7, 7, NULL, &small) == DG_OK);
+    CHECK(dg_path_find(&m.grid, NULL, a, b, small, path, 16, &len, &cost, NULL) == DG_E_BUFFER);
+    dg_path_workspace_free(small);
+    /* A workspace fits any grid shape with no more cells. */
+    CHECK(dg_path_workspace_create(25, 2, NULL, &small) == DG_OK);
+    CHECK(dg_path_find(&m.grid, NULL, a, b, small, path, 16, &len, &cost, NULL) == DG_OK);
+    dg_path_workspace_free(small);
+    am_free(&m);
+}
+
+TEST(path_never_cuts_corners_unless_asked)
+{
+    /* #.
+     * .#  the diagonal between the two floor cells squeezes past two walls. */
+    am_map m;
+    am_make(&m, 2, 2, DG_TILE_FLOOR);
+    dg_grid_set(&m.grid, 0, 0, DG_TILE_WALL);
+    dg_grid_set(&m.grid, 1, 1, DG_TILE_WALL);
+    dg_walk wk;
+    dg_walk_defaults(&wk);
+    wk.neighbours = 8;
+    dg_point a = {1, 0}, b = {0, 1}, path[4];
+    int32_t len;
+    CHECK(dg_path_find(&m.grid, &wk, a, b, NULL, path, 4, &len, NULL, NULL) == DG_E_NOPATH);
+    wk.corner_cutting = 1;
+    CHECK(dg_path_find(&m.grid, &wk, a, b, NULL, path, 4, &len, NULL, NULL) == DG_OK);
+    CHECK(len == 2);
+    am_free(&m);
+}
+
+TEST(path_golden)
+{
+    am_map m;
+    am_rooms(&m, 80, 50, 21);
+    dg_point pts[4000];
+    int32_t nf = 0;
+    for (int32_t i = 0; i < 4000; i++)
+        if (dg_tile_passable(m.cells[i]))
+            pts[nf++] = (dg_point){i % 80, i / 80};
+    dg_point path[4000];
+    int32_t len = 0;
+    dg_walk wk;
+    dg_walk_defaults(&wk);
+    wk.neighbours = 8;
+    wk.straight_weight = 2;
+    wk.diagonal_weight = 3;
+    CHECK(dg_path_find(&m.grid, &wk, pts[0], pts[nf - 1], NULL, path, 4000, &len, NULL, NULL) ==
+          DG_OK);
+    uint64_t h8 = am_hash(path, (size_t)len * sizeof *path);
+    CHECK(dg_path_find(&m.grid, NULL, pts[0], pts[nf - 1], NULL, path, 4000, &len, NULL, NULL) ==
+          DG_OK);
+    uint64_t h4 = am_hash(path, (size_t)len * sizeof *path);
+    CHECK_EQ_U64(h8, 0x4b84158a4502120eULL);
+    CHECK_EQ_U64(h4, 0xa0422e03c96b5f4dULL);
+    am_free(&m);
+}
