@@ -181,7 +181,10 @@ struct dg_world {
     dg_world_params params;
     uint64_t key;                 /* mixes the seed into every room hash */
     int32_t size, period, mid;    /* interior size, size + 1, door offset size / 2 */
+    uint32_t loop_below, fix_below, furnish_below; /* permilles as 16-bit roll thresholds */
     int32_t door_class[16];
+    int32_t *difficulty;          /* the curve for distances 0..difficulty_len - 1 */
+    int32_t difficulty_len;
     /* Furnishing atlas: slot = first_slot[prefab] + orientation * variants + variant. */
     int32_t prefab_count;
     int32_t *first_slot;          /* per prefab, -1 if not usable for this room size */
@@ -197,8 +200,14 @@ struct dg_world {
 int dgi_world_in_range(int64_t x, int64_t y);
 /* DG_SIDE_* door mask of a room in range. */
 int32_t dgi_world_doors(const dg_world *w, int64_t x, int64_t y);
-/* Everything about a room in range (what dg_world_room_info returns). */
-void dgi_world_room(const dg_world *w, int64_t x, int64_t y, dg_world_room *room);
+/* Everything about a room in range whose door mask is known. */
+void dgi_world_room_with(const dg_world *w, int64_t x, int64_t y, int32_t doors,
+                         dg_world_room *room);
+/* Door masks of the rooms [x0, x0 + cols) x [y0, y0 + rows), row-major, for
+ * cols, rows <= DGI_WORLD_BLOCK: each room's hash is computed once. */
+#define DGI_WORLD_BLOCK 32
+void dgi_world_door_block(const dg_world *w, int64_t x0, int64_t y0, int32_t cols, int32_t rows,
+                          uint8_t *doors);
 /* Floor division, for tile -> room. */
 int64_t dgi_floor_div(int64_t a, int64_t b);
 

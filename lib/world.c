@@ -16,8 +16,7 @@
 #define CHANNEL_FURNISH 0x4655524E49534821ULL
 #define CHANNEL_GAME 0x47414D45524F4F4DULL
 #define FURNISH_ATTEMPTS 4
-
-enum { ALL_SIDES = DG_SIDE_N | DG_SIDE_E | DG_SIDE_S | DG_SIDE_W };
+#define DIFFICULTY_TABLE_MAX 4096
 
 void dg_world_defaults(dg_world_params *params)
 {
@@ -51,113 +50,165 @@ int64_t dgi_floor_div(int64_t a, int64_t b)
 
 /* ---- topology ------------------------------------------------------------ */
 
-static uint64_t room_hash(const dg_world *w, int64_t x, int64_t y)
+/* The SplitMix64 finaliser (dg_hash64 without its increment), inlined: room
+ * hashes are the hot path of every query. A room's hash mixes its row into
+ * the hash of its column, so rooms of one column share half the work. */
+static inline uint64_t mix64(uint64_t x)
 {
-    uint64_t hx = dg_hash64(w->key ^ (uint64_t)x);
-    return dg_hash64(hx ^ ((uint64_t)y * 0xD6E8FEB86659FD93ULL));
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
 }
 
-static int32_t roll16(uint64_t h, int shift)
+static inline uint64_t column_hash(const dg_world *w, int64_t x)
 {
-    return (int32_t)((((h >> shift) & 0xFFFFu) * 1000u) >> 16);
+    return mix64(w->key ^ (uint64_t)x);
 }
 
-static int32_t parent_side(int64_t x, int64_t y, uint64_t h)
+static inline uint64_t room_hash(uint64_t column, int64_t y)
 {
-    int32_t across = x > 0 ? DG_SIDE_W : x < 0 ? DG_SIDE_E : 0;
-    int32_t down = y > 0 ? DG_SIDE_N : y < 0 ? DG_SIDE_S : 0;
-    if (across && down)
-        return (h & 1u) ? across : down;
-    return across | down;
+    return mix64(column ^ ((uint64_t)y * 0xD6E8FEB86659FD93ULL));
 }
 
-/* Hashes of a room and its neighbours, indexed by HERE, N, E, S, W. */
-enum { HERE = 0, AT_N = 1, AT_E = 2, AT_S = 3, AT_W = 4 };
-
-static void cross_hashes(const dg_world *w, int64_t x, int64_t y, uint64_t h[5])
+/* A roll of 16 hash bits r passes a permille p when (r * 1000) >> 16 < p,
+ * that is when r < ceil(p * 65536 / 1000): the threshold kept in the world. */
+static uint32_t threshold16(int32_t permille)
 {
-    h[HERE] = room_hash(w, x, y);
-    h[AT_N] = room_hash(w, x, y - 1);
-    h[AT_E] = room_hash(w, x + 1, y);
-    h[AT_S] = room_hash(w, x, y + 1);
-    h[AT_W] = room_hash(w, x - 1, y);
+    return (uint32_t)(((uint64_t)permille * 65536u + 999u) / 1000u);
 }
 
-/* Doors from the tree and the loop rolls alone. */
-static int32_t base_doors(const dg_world *w, int64_t x, int64_t y, const uint64_t h[5])
+static inline int passes(uint64_t h, int shift, uint32_t threshold)
 {
-    int32_t loop = w->params.loop_permille;
-    int32_t m = parent_side(x, y, h[HERE]);
-    if (parent_side(x, y - 1, h[AT_N]) == DG_SIDE_S || roll16(h[AT_N], 17) < loop)
-        m |= DG_SIDE_N;
-    if (parent_side(x + 1, y, h[AT_E]) == DG_SIDE_W || roll16(h[HERE], 1) < loop)
-        m |= DG_SIDE_E;
-    if (parent_side(x, y + 1, h[AT_S]) == DG_SIDE_N || roll16(h[HERE], 17) < loop)
-        m |= DG_SIDE_S;
-    if (parent_side(x - 1, y, h[AT_W]) == DG_SIDE_E || roll16(h[AT_W], 1) < loop)
-        m |= DG_SIDE_W;
-    return m;
+    return ((h >> shift) & 0xFFFFu) < threshold;
 }
 
-/* The side a dead end (one base door) opens, or 0: one of its three closed
- * sides, in N E S W order, by the top 15 bits of its hash. */
-static int32_t fix_side(const dg_world *w, uint64_t h, int32_t base)
+/* Sign class of a coordinate: 0 negative, 1 zero, 2 positive. */
+static inline int sign3(int64_t v)
 {
-    if ((base & (base - 1)) != 0 || roll16(h, 33) >= w->params.dead_end_fix)
-        return 0;
-    int32_t pick = (int32_t)(((h >> 49) * 3u) >> 15);
-    for (int32_t side = DG_SIDE_N; side <= DG_SIDE_W; side <<= 1)
-        if (!(base & side) && pick-- == 0)
-            return side;
-    return 0;
+    return (v > 0) - (v < 0) + 1;
 }
 
-static int32_t opposite(int32_t side)
+/* Parent door by [sign3 x][sign3 y][hash bit 0]: toward the origin, the hash
+ * bit choosing when both axes are off zero. */
+static const int8_t parent_by_sign[3][3][2] = {
+    {{DG_SIDE_S, DG_SIDE_E}, {DG_SIDE_E, DG_SIDE_E}, {DG_SIDE_N, DG_SIDE_E}},
+    {{DG_SIDE_S, DG_SIDE_S}, {0, 0}, {DG_SIDE_N, DG_SIDE_N}},
+    {{DG_SIDE_S, DG_SIDE_W}, {DG_SIDE_W, DG_SIDE_W}, {DG_SIDE_N, DG_SIDE_W}},
+};
+
+static inline int32_t parent_side(int64_t x, int64_t y, uint64_t h)
 {
-    return side <= DG_SIDE_E ? side << 2 : side >> 2;
+    return parent_by_sign[sign3(x)][sign3(y)][h & 1u];
 }
 
-static void step(int32_t side, int64_t *x, int64_t *y)
+/* A room's code: the edges it claims (its parent door and its own east and
+ * south loop edges) in bits 0..3, whether its dead-end fix roll passes in bit
+ * 4, and which closed side the fix would open (0..2) in bits 5..6. sx, sy are
+ * the sign classes of its coordinates. */
+static inline int32_t room_code(const dg_world *w, int sx, int sy, uint64_t h)
 {
-    *x += side == DG_SIDE_E ? 1 : side == DG_SIDE_W ? -1 : 0;
-    *y += side == DG_SIDE_S ? 1 : side == DG_SIDE_N ? -1 : 0;
+    return parent_by_sign[sx][sy][h & 1u] | (int32_t)passes(h, 1, w->loop_below) << 1 |
+           (int32_t)passes(h, 17, w->loop_below) << 2 |
+           (int32_t)passes(h, 33, w->fix_below) << 4 | (int32_t)(((h >> 49) * 3u) >> 15) << 5;
 }
 
-/* 1 if the neighbour behind `side` (whose hash is hn) is a dead end whose
- * fix opens the door back toward us. */
-static int neighbour_fixes_toward(const dg_world *w, int64_t x, int64_t y, int32_t side,
-                                  uint64_t hn)
+/* A room's doors from its own side mask and the masks of its N, E, S and W
+ * neighbours, each contributing the bit of the side it shares with the room
+ * (claims go in as codes: the bits above 3 are masked off). */
+static inline int32_t gather(int32_t self, int32_t n, int32_t e, int32_t s, int32_t w)
 {
-    if (roll16(hn, 33) >= w->params.dead_end_fix)
-        return 0;
-    step(side, &x, &y);
-    uint64_t h[5];
-    cross_hashes(w, x, y, h);
-    return fix_side(w, hn, base_doors(w, x, y, h)) == opposite(side);
+    return (self & 15) | ((n >> 2) & DG_SIDE_N) | ((e >> 2) & DG_SIDE_E) |
+           ((s << 2) & DG_SIDE_S) | ((w << 2) & DG_SIDE_W);
 }
 
-static int32_t doors_from_hashes(const dg_world *w, int64_t x, int64_t y, const uint64_t h[5])
+/* The side the dead-end fix opens for a room (by its code) with these base
+ * doors, or 0: only for a room with one door, the chosen one of the three
+ * others in N E S W order. Branch-free: it runs five times a query. */
+static inline int32_t fix_side(int32_t code, int32_t base)
 {
-    int32_t base = base_doors(w, x, y, h);
-    if (w->params.dead_end_fix <= 0)
+    static const int8_t closed[16][4] = {
+        [DG_SIDE_N] = {DG_SIDE_E, DG_SIDE_S, DG_SIDE_W, 0},
+        [DG_SIDE_E] = {DG_SIDE_N, DG_SIDE_S, DG_SIDE_W, 0},
+        [DG_SIDE_S] = {DG_SIDE_N, DG_SIDE_E, DG_SIDE_W, 0},
+        [DG_SIDE_W] = {DG_SIDE_N, DG_SIDE_E, DG_SIDE_S, 0},
+    };
+    return closed[base][(code >> 5) & 3] & -((code >> 4) & 1);
+}
+
+/* Doors of room (x, y); *hash gets its hash. The tree and loop edges need the
+ * room and its four neighbours; the dead-end fix of a neighbour needs that
+ * neighbour's own base doors, hence the eight rooms two steps away. */
+static int32_t doors_at(const dg_world *w, int64_t x, int64_t y, uint64_t *hash)
+{
+    uint64_t col = column_hash(w, x), col_e = column_hash(w, x + 1), col_w = column_hash(w, x - 1);
+    uint64_t h = room_hash(col, y);
+    int sx = sign3(x), sy = sign3(y), sxe = sign3(x + 1), sxw = sign3(x - 1);
+    int syn = sign3(y - 1), sys = sign3(y + 1);
+    int32_t k = room_code(w, sx, sy, h);
+    int32_t kn = room_code(w, sx, syn, room_hash(col, y - 1));
+    int32_t ks = room_code(w, sx, sys, room_hash(col, y + 1));
+    int32_t ke = room_code(w, sxe, sy, room_hash(col_e, y));
+    int32_t kw = room_code(w, sxw, sy, room_hash(col_w, y));
+    int32_t base = gather(k, kn, ke, ks, kw);
+    *hash = h;
+    if (w->fix_below == 0)
         return base;
-    int32_t doors = base | fix_side(w, h[HERE], base);
-    for (int32_t i = 0, side = DG_SIDE_N; i < 4; i++, side <<= 1)
-        if (!(doors & side) && neighbour_fixes_toward(w, x, y, side, h[AT_N + i]))
-            doors |= side;
-    return doors;
+    uint64_t col_ee = column_hash(w, x + 2), col_ww = column_hash(w, x - 2);
+    int32_t knn = room_code(w, sx, sign3(y - 2), room_hash(col, y - 2));
+    int32_t kss = room_code(w, sx, sign3(y + 2), room_hash(col, y + 2));
+    int32_t kee = room_code(w, sign3(x + 2), sy, room_hash(col_ee, y));
+    int32_t kww = room_code(w, sign3(x - 2), sy, room_hash(col_ww, y));
+    int32_t kne = room_code(w, sxe, syn, room_hash(col_e, y - 1));
+    int32_t kse = room_code(w, sxe, sys, room_hash(col_e, y + 1));
+    int32_t ksw = room_code(w, sxw, sys, room_hash(col_w, y + 1));
+    int32_t knw = room_code(w, sxw, syn, room_hash(col_w, y - 1));
+    int32_t fn = fix_side(kn, gather(kn, knn, kne, k, knw));
+    int32_t fe = fix_side(ke, gather(ke, kne, kee, kse, k));
+    int32_t fs = fix_side(ks, gather(ks, k, kse, kss, ksw));
+    int32_t fw = fix_side(kw, gather(kw, knw, k, ksw, kww));
+    return base | fix_side(k, base) | gather(0, fn, fe, fs, fw);
+}
+
+void dgi_world_door_block(const dg_world *w, int64_t x0, int64_t y0, int32_t cols, int32_t rows,
+                          uint8_t *doors)
+{
+    enum { CODES = DGI_WORLD_BLOCK + 4, INNER = DGI_WORLD_BLOCK + 2 };
+    uint8_t code[CODES * CODES], base[INNER * INNER], fix[INNER * INNER];
+    int32_t cw = cols + 4, bw = cols + 2;
+    for (int32_t i = 0; i < cw; i++)
+    {
+        uint64_t col = column_hash(w, x0 - 2 + i);
+        int sx = sign3(x0 - 2 + i);
+        for (int32_t j = 0; j < rows + 4; j++)
+            code[j * cw + i] = (uint8_t)room_code(w, sx, sign3(y0 - 2 + j), room_hash(col, y0 - 2 + j));
+    }
+    for (int32_t j = 0; j < rows + 2; j++)
+        for (int32_t i = 0; i < bw; i++)
+        {
+            const uint8_t *c = &code[(j + 1) * cw + i + 1];
+            int32_t b = gather(c[0], c[-cw], c[1], c[cw], c[-1]);
+            base[j * bw + i] = (uint8_t)b;
+            fix[j * bw + i] = (uint8_t)fix_side(c[0], b);
+        }
+    for (int32_t j = 0; j < rows; j++)
+        for (int32_t i = 0; i < cols; i++)
+        {
+            int32_t at = (j + 1) * bw + i + 1;
+            doors[j * cols + i] = (uint8_t)(base[at] | fix[at] |
+                                            gather(0, fix[at - bw], fix[at + 1], fix[at + bw],
+                                                   fix[at - 1]));
+        }
 }
 
 int32_t dgi_world_doors(const dg_world *w, int64_t x, int64_t y)
 {
-    uint64_t h[5];
-    cross_hashes(w, x, y, h);
-    return doors_from_hashes(w, x, y, h);
+    uint64_t h;
+    return doors_at(w, x, y, &h);
 }
 
 /* ---- difficulty and furnishing --------------------------------------------- */
 
-static int32_t difficulty_at(const dg_world_params *p, int64_t distance)
+static int32_t curve_at(const dg_world_params *p, int64_t distance)
 {
     for (int32_t i = 1; i < p->curve_points; i++)
         if (distance < p->curve_distance[i])
@@ -167,6 +218,16 @@ static int32_t difficulty_at(const dg_world_params *p, int64_t distance)
             return (int32_t)(l0 + (distance - d0) * rise / span);
         }
     return p->curve_level[p->curve_points - 1];
+}
+
+static int32_t difficulty_at(const dg_world *w, int64_t distance)
+{
+    const dg_world_params *p = &w->params;
+    if (distance < w->difficulty_len)
+        return w->difficulty[distance];
+    if (distance >= p->curve_distance[p->curve_points - 1])
+        return p->curve_level[p->curve_points - 1];
+    return curve_at(p, distance);
 }
 
 static void furnish(const dg_world *w, uint64_t h, dg_world_room *room)
@@ -179,19 +240,24 @@ static void furnish(const dg_world *w, uint64_t h, dg_world_room *room)
     room->marker_count = 0;
 }
 
-void dgi_world_room(const dg_world *w, int64_t x, int64_t y, dg_world_room *room)
+static void fill_room(const dg_world *w, int64_t x, int64_t y, uint64_t h, int32_t doors,
+                      dg_world_room *room)
 {
-    uint64_t h[5];
-    cross_hashes(w, x, y, h);
     room->x = x;
     room->y = y;
     room->distance = (x < 0 ? -x : x) + (y < 0 ? -y : y);
-    room->seed = dg_hash64(h[HERE] ^ CHANNEL_GAME);
-    room->doors = doors_from_hashes(w, x, y, h);
-    room->door_class = w->door_class[room->doors];
-    room->parent = parent_side(x, y, h[HERE]);
-    room->difficulty = difficulty_at(&w->params, room->distance);
-    furnish(w, h[HERE], room);
+    room->seed = mix64(h ^ CHANNEL_GAME);
+    room->doors = doors;
+    room->door_class = w->door_class[doors];
+    room->parent = parent_side(x, y, h);
+    room->difficulty = difficulty_at(w, room->distance);
+    furnish(w, h, room);
+}
+
+void dgi_world_room_with(const dg_world *w, int64_t x, int64_t y, int32_t doors,
+                         dg_world_room *room)
+{
+    fill_room(w, x, y, room_hash(column_hash(w, x), y), doors, room);
 }
 
 dg_status dg_world_room_info(const dg_world *world, int64_t x, int64_t y, dg_world_room *room)
@@ -200,7 +266,9 @@ dg_status dg_world_room_info(const dg_world *world, int64_t x, int64_t y, dg_wor
         return DG_E_NULL;
     if (!dgi_world_in_range(x, y))
         return DG_E_INVALID;
-    dgi_world_room(world, x, y, room);
+    uint64_t h;
+    int32_t doors = doors_at(world, x, y, &h);
+    fill_room(world, x, y, h, doors, room);
     return DG_OK;
 }
 
@@ -277,12 +345,28 @@ static int32_t class_of(int32_t sides)
     return by_count[n];
 }
 
+/* The curve over the first distances, where games spend their time: a table
+ * lookup instead of a 64-bit division per query. */
+static dg_status tabulate_curve(dg_world *w)
+{
+    int64_t last = w->params.curve_distance[w->params.curve_points - 1];
+    int32_t len = (int32_t)DG_MIN(last + 1, DIFFICULTY_TABLE_MAX);
+    w->difficulty = dgi_alloc(&w->allocator, (size_t)len * sizeof(int32_t));
+    if (!w->difficulty)
+        return DG_E_NOMEM;
+    w->difficulty_len = len;
+    for (int32_t d = 0; d < len; d++)
+        w->difficulty[d] = curve_at(&w->params, d);
+    return DG_OK;
+}
+
 void dg_world_free(dg_world *world)
 {
     if (!world)
         return;
     dg_allocator a = world->allocator;
     size_t slots = (size_t)world->slot_count;
+    dgi_free(&a, world->difficulty, (size_t)world->difficulty_len * sizeof(int32_t));
     dgi_free(&a, world->first_slot, (size_t)world->prefab_count * sizeof(int32_t));
     dgi_free(&a, world->slot_ok, slots);
     dgi_free(&a, world->cells, slots * (size_t)world->size * (size_t)world->size);
@@ -314,8 +398,16 @@ dg_status dg_world_create(const dg_world_params *params, uint64_t seed,
     w->size = p->room_size;
     w->period = p->room_size + 1;
     w->mid = p->room_size / 2;
+    w->loop_below = threshold16(p->loop_permille);
+    w->fix_below = threshold16(p->dead_end_fix);
+    w->furnish_below = threshold16(p->furnish_permille);
     for (int32_t m = 0; m < 16; m++)
         w->door_class[m] = class_of(m);
+    if (tabulate_curve(w) != DG_OK)
+    {
+        dg_world_free(w);
+        return dgi_fail(diag, DG_E_NOMEM, "out of memory for the difficulty table");
+    }
     *world = w;
     dgi_diag_ok(diag);
     return DG_OK;

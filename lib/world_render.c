@@ -28,22 +28,31 @@ static dg_status check_window(const dg_world *w, int64_t tx, int64_t ty, const d
     return DG_OK;
 }
 
-/* Calls visit(room, bx, by) for every room meeting the window, in rows of
- * rooms; (bx, by) is the room's top-left tile. */
+/* Calls visit(room, bx, by) for every room meeting the window, where (bx, by)
+ * is the room's top-left tile. Rooms go in blocks so that each room's hash is
+ * computed once for the doors of the whole block. */
 typedef void (*room_visit)(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
-                          void *ctx);
+                           void *ctx);
 
 static void for_rooms(const dg_world *w, const window *win, room_visit visit, void *ctx)
 {
     int64_t p = w->period;
     int64_t rx0 = dgi_floor_div(win->x0, p), rx1 = dgi_floor_div(win->x1, p);
     int64_t ry0 = dgi_floor_div(win->y0, p), ry1 = dgi_floor_div(win->y1, p);
+    uint8_t doors[DGI_WORLD_BLOCK * DGI_WORLD_BLOCK];
     dg_world_room room;
-    for (int64_t ry = ry0; ry <= ry1; ry++)
-        for (int64_t rx = rx0; rx <= rx1; rx++)
+    for (int64_t by = ry0; by <= ry1; by += DGI_WORLD_BLOCK)
+        for (int64_t bx = rx0; bx <= rx1; bx += DGI_WORLD_BLOCK)
         {
-            dgi_world_room(w, rx, ry, &room);
-            visit(w, &room, rx * p, ry * p, ctx);
+            int32_t cols = (int32_t)DG_MIN(rx1 - bx + 1, DGI_WORLD_BLOCK);
+            int32_t rows = (int32_t)DG_MIN(ry1 - by + 1, DGI_WORLD_BLOCK);
+            dgi_world_door_block(w, bx, by, cols, rows, doors);
+            for (int32_t j = 0; j < rows; j++)
+                for (int32_t i = 0; i < cols; i++)
+                {
+                    dgi_world_room_with(w, bx + i, by + j, doors[j * cols + i], &room);
+                    visit(w, &room, (bx + i) * p, (by + j) * p, ctx);
+                }
         }
 }
 
@@ -92,44 +101,52 @@ typedef struct tile_sink {
     dg_grid *grid;
 } tile_sink;
 
-/* Row ly (0..P-1) of a room's P x P block: north wall, or west wall + interior. */
-static void room_row(const dg_world *w, const dg_world_room *room, int32_t ly, uint8_t *row)
+/* The interior tiles of a furnished room, row-major, or NULL when bare. */
+static const uint8_t *interior_of(const dg_world *w, const dg_world_room *room)
 {
-    int32_t door_at = 1 + w->mid;
-    if (ly == 0)
-    {
-        memset(row, DG_TILE_WALL, (size_t)w->period);
-        if (room->doors & DG_SIDE_N)
-            row[door_at] = DG_TILE_DOOR;
-        return;
-    }
-    row[0] = (ly == door_at && (room->doors & DG_SIDE_W)) ? DG_TILE_DOOR : DG_TILE_WALL;
     if (room->prefab < 0)
-    {
-        memset(row + 1, DG_TILE_FLOOR, (size_t)w->size);
-        return;
-    }
+        return NULL;
     int32_t slot = w->first_slot[room->prefab] + room->orientation * w->params.variants +
                    room->variant;
-    size_t area = (size_t)w->size * (size_t)w->size;
-    memcpy(row + 1, w->cells + (size_t)slot * area + (size_t)(ly - 1) * (size_t)w->size,
-           (size_t)w->size);
+    return w->cells + (size_t)slot * (size_t)w->size * (size_t)w->size;
+}
+
+/* Writes columns lx0..lx1 of row ly (0..P-1) of a room's P x P block: the
+ * north wall row, or the west wall and the interior. */
+static void room_row(const dg_world *w, const dg_world_room *room, const uint8_t *interior,
+                     int32_t ly, int32_t lx0, int32_t lx1, uint8_t *dst)
+{
+    int32_t door_at = 1 + w->mid, n = lx1 - lx0 + 1;
+    if (ly == 0)
+    {
+        memset(dst, DG_TILE_WALL, (size_t)n);
+        if ((room->doors & DG_SIDE_N) && door_at >= lx0 && door_at <= lx1)
+            dst[door_at - lx0] = DG_TILE_DOOR;
+        return;
+    }
+    if (lx0 == 0)
+    {
+        *dst++ = (ly == door_at && (room->doors & DG_SIDE_W)) ? DG_TILE_DOOR : DG_TILE_WALL;
+        lx0 = 1;
+        n--;
+    }
+    if (!interior)
+        memset(dst, DG_TILE_FLOOR, (size_t)n);
+    else
+        memcpy(dst, interior + (size_t)(ly - 1) * (size_t)w->size + (size_t)(lx0 - 1), (size_t)n);
 }
 
 static void draw_room(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
-                     void *ctx)
+                      void *ctx)
 {
     tile_sink *sink = ctx;
     const window *win = sink->win;
     int64_t x0 = DG_MAX(bx, win->x0), x1 = DG_MIN(bx + w->period - 1, win->x1);
     int64_t y0 = DG_MAX(by, win->y0), y1 = DG_MIN(by + w->period - 1, win->y1);
-    uint8_t row[DG_WORLD_ROOM_MAX + 1];
+    const uint8_t *interior = interior_of(w, room);
     for (int64_t y = y0; y <= y1; y++)
-    {
-        room_row(w, room, (int32_t)(y - by), row);
-        memcpy(&DG_CELL(sink->grid, x0 - win->x0, y - win->y0), row + (x0 - bx),
-               (size_t)(x1 - x0 + 1));
-    }
+        room_row(w, room, interior, (int32_t)(y - by), (int32_t)(x0 - bx), (int32_t)(x1 - bx),
+                 &DG_CELL(sink->grid, x0 - win->x0, y - win->y0));
 }
 
 dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,

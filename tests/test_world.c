@@ -1,0 +1,786 @@
+/* The infinite world: door rules, distances, rendering, explorer. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SPAN 50 /* windows of (2 * SPAN + 1)^2 rooms */
+#define SIDE (2 * SPAN + 1)
+#define MIN32(a, b) ((a) < (b) ? (a) : (b))
+
+static dg_world *make_world(uint64_t seed, int32_t loops, int32_t fix)
+{
+    dg_world_params p;
+    dg_world_defaults(&p);
+    p.loop_permille = loops;
+    p.dead_end_fix = fix;
+    dg_world *w = NULL;
+    CHECK(dg_world_create(&p, seed, NULL, &w, NULL) == DG_OK);
+    return w;
+}
+
+static dg_world_room room_at(const dg_world *w, int64_t x, int64_t y)
+{
+    dg_world_room r;
+    memset(&r, 0, sizeof r);
+    CHECK(dg_world_room_info(w, x, y, &r) == DG_OK);
+    return r;
+}
+
+static int popcount4(int32_t m)
+{
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+}
+
+/* Door masks of the (SIDE + 2)^2 rooms around (cx, cy), border included. */
+static int32_t *door_window(const dg_world *w, int64_t cx, int64_t cy)
+{
+    int32_t n = SIDE + 2;
+    int32_t *m = malloc((size_t)n * (size_t)n * sizeof *m);
+    for (int32_t j = 0; j < n; j++)
+        for (int32_t i = 0; i < n; i++)
+            m[j * n + i] = room_at(w, cx - SPAN - 1 + i, cy - SPAN - 1 + j).doors;
+    return m;
+}
+
+static int symmetric(const int32_t *m)
+{
+    int32_t n = SIDE + 2;
+    for (int32_t j = 0; j < n; j++)
+        for (int32_t i = 0; i < n; i++)
+        {
+            int32_t d = m[j * n + i];
+            if (i + 1 < n && !!(d & DG_SIDE_E) != !!(m[j * n + i + 1] & DG_SIDE_W))
+                return 0;
+            if (j + 1 < n && !!(d & DG_SIDE_S) != !!(m[(j + 1) * n + i] & DG_SIDE_N))
+                return 0;
+        }
+    return 1;
+}
+
+static const int32_t configs[][2] = {{0, 0}, {100, 0}, {300, 500}, {0, 1000}, {1000, 1000}};
+#define CONFIGS ((int)(sizeof configs / sizeof configs[0]))
+
+TEST(world_doors_are_symmetric)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++)
+        for (int c = 0; c < CONFIGS; c++)
+        {
+            dg_world *w = make_world(seed, configs[c][0], configs[c][1]);
+            int32_t *m = door_window(w, (int64_t)seed * 977 - 2000, 0);
+            CHECKF(symmetric(m), "seed %d config %d", (int)seed, c);
+            free(m);
+            m = door_window(w, 0, 0);
+            CHECKF(symmetric(m), "seed %d config %d at origin", (int)seed, c);
+            free(m);
+            dg_world_free(w);
+        }
+}
+
+/* BFS over doors inside the window centred on the origin. */
+static void bfs_from_origin(const int32_t *m, int32_t *dist)
+{
+    int32_t n = SIDE + 2;
+    int32_t *queue = malloc((size_t)n * (size_t)n * sizeof *queue);
+    for (int32_t i = 0; i < n * n; i++)
+        dist[i] = -1;
+    int32_t head = 0, tail = 0, origin = (SPAN + 1) * n + SPAN + 1;
+    dist[origin] = 0;
+    queue[tail++] = origin;
+    const int32_t off[4] = {-n, 1, n, -1};
+    while (head < tail)
+    {
+        int32_t c = queue[head++], i = c % n, j = c / n;
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t ni = i + (d == 1) - (d == 3), nj = j + (d == 2) - (d == 0);
+            if (ni < 1 || nj < 1 || ni > SIDE || nj > SIDE || !(m[c] & (1 << d)))
+                continue;
+            if (dist[c + off[d]] < 0)
+            {
+                dist[c + off[d]] = dist[c] + 1;
+                queue[tail++] = c + off[d];
+            }
+        }
+    }
+    free(queue);
+}
+
+TEST(world_bfs_distance_is_manhattan)
+{
+    int32_t n = SIDE + 2;
+    int32_t *dist = malloc((size_t)n * (size_t)n * sizeof *dist);
+    for (uint64_t seed = 11; seed <= 14; seed++)
+        for (int c = 0; c < CONFIGS; c++)
+        {
+            dg_world *w = make_world(seed, configs[c][0], configs[c][1]);
+            int32_t *m = door_window(w, 0, 0);
+            bfs_from_origin(m, dist);
+            int bad = 0;
+            for (int32_t j = 1; j <= SIDE && !bad; j++)
+                for (int32_t i = 1; i <= SIDE && !bad; i++)
+                {
+                    int32_t x = i - SPAN - 1, y = j - SPAN - 1;
+                    int32_t want = abs(x) + abs(y);
+                    bad = dist[j * n + i] != want || room_at(w, x, y).distance != want;
+                    CHECKF(!bad, "seed %d config %d room (%d, %d): bfs %d, want %d", (int)seed, c,
+                           (int)x, (int)y, (int)dist[j * n + i], (int)want);
+                }
+            free(m);
+            dg_world_free(w);
+        }
+    free(dist);
+}
+
+TEST(world_parent_points_one_step_closer)
+{
+    dg_world *w = make_world(5, 200, 1000);
+    dg_world_room o = room_at(w, 0, 0);
+    CHECK(o.parent == 0 && o.doors == 15 && o.door_class == DG_DOORCLASS_FOUR);
+    for (int64_t y = -20; y <= 20; y++)
+        for (int64_t x = -20; x <= 20; x++)
+        {
+            if (x == 0 && y == 0)
+                continue;
+            dg_world_room r = room_at(w, x, y);
+            int64_t px = x + (r.parent == DG_SIDE_E) - (r.parent == DG_SIDE_W);
+            int64_t py = y + (r.parent == DG_SIDE_S) - (r.parent == DG_SIDE_N);
+            CHECK(popcount4(r.parent) == 1 && (r.doors & r.parent));
+            CHECK(room_at(w, px, py).distance == r.distance - 1);
+        }
+    dg_world_free(w);
+}
+
+/* Dead ends and loop edges over a window, as fractions in permille. */
+static void degree_stats(const dg_world *w, int32_t *dead_permille, int32_t *four_permille)
+{
+    int32_t dead = 0, four = 0;
+    for (int32_t y = -SPAN; y <= SPAN; y++)
+        for (int32_t x = -SPAN; x <= SPAN; x++)
+        {
+            int k = popcount4(room_at(w, x, y).doors);
+            dead += k == 1;
+            four += k == 4;
+        }
+    *dead_permille = dead * 1000 / (SIDE * SIDE);
+    *four_permille = four * 1000 / (SIDE * SIDE);
+}
+
+TEST(world_dead_end_fraction_follows_the_fix)
+{
+    for (uint64_t seed = 21; seed <= 23; seed++)
+    {
+        int32_t dead[5], four;
+        const int32_t fixes[5] = {0, 250, 500, 750, 1000};
+        for (int i = 0; i < 5; i++)
+        {
+            dg_world *w = make_world(seed, 0, fixes[i]);
+            degree_stats(w, &dead[i], &four);
+            dg_world_free(w);
+        }
+        CHECKF(dead[0] > 150 && dead[0] < 350, "tree dead ends %d permille", (int)dead[0]);
+        CHECK(dead[4] == 0);
+        for (int i = 1; i < 4; i++)
+        {
+            /* a fix of f keeps about (1 - f) of the dead ends (a few more are
+             * opened by a neighbour's fix) */
+            int32_t want = dead[0] * (1000 - fixes[i]) / 1000;
+            CHECKF(dead[i] <= want + 15 && dead[i] >= want - 40,
+                   "seed %d fix %d: %d permille dead ends, about %d expected", (int)seed,
+                   (int)fixes[i], (int)dead[i], (int)want);
+        }
+    }
+}
+
+TEST(world_loops_open_the_configured_share_of_edges)
+{
+    /* Count doors beyond the tree: every room but the origin has one tree edge. */
+    const int32_t loops[3] = {0, 100, 400};
+    for (int i = 0; i < 3; i++)
+    {
+        dg_world *w = make_world(31, loops[i], 0);
+        int64_t doors = 0;
+        for (int32_t y = -SPAN; y <= SPAN; y++)
+            for (int32_t x = -SPAN; x <= SPAN; x++)
+            {
+                int32_t d = room_at(w, x, y).doors;
+                doors += ((d & DG_SIDE_E) && x < SPAN) + ((d & DG_SIDE_S) && y < SPAN);
+            }
+        int64_t edges = 2 * (int64_t)SIDE * (SIDE - 1), tree = (int64_t)SIDE * SIDE - 1;
+        int64_t extra_permille = (doors - tree) * 1000 / (edges - tree);
+        CHECKF(extra_permille >= loops[i] - 25 && extra_permille <= loops[i] + 25,
+               "loop %d: %d permille of the non-tree edges open", (int)loops[i],
+               (int)extra_permille);
+        dg_world_free(w);
+    }
+}
+
+TEST(world_rooms_do_not_depend_on_query_order)
+{
+    dg_world *w = make_world(41, 150, 600);
+    dg_world_room a = room_at(w, 3, -7);
+    for (int64_t i = -30; i < 30; i++)
+        (void)room_at(w, i * 31, -i);
+    dg_world_room b = room_at(w, 3, -7);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    dg_world *w2 = make_world(41, 150, 600);
+    dg_world_room c = room_at(w2, 3, -7);
+    CHECK(memcmp(&a, &c, sizeof a) == 0);
+    dg_world *w3 = make_world(42, 150, 600);
+    int differ = 0;
+    for (int64_t i = 1; i < 40; i++)
+        differ += room_at(w, i, i).doors != room_at(w3, i, i).doors ||
+                  room_at(w, i, i).seed != room_at(w3, i, i).seed;
+    CHECK(differ > 20);
+    dg_world_free(w);
+    dg_world_free(w2);
+    dg_world_free(w3);
+}
+
+/* ---- rendering --------------------------------------------------------------- */
+
+static uint8_t *render_window(const dg_world *w, int64_t tx, int64_t ty, int32_t width,
+                              int32_t height)
+{
+    uint8_t *cells = malloc((size_t)width * (size_t)height);
+    dg_grid g;
+    CHECK(dg_grid_init(&g, cells, width, height, 0) == DG_OK);
+    CHECK(dg_world_render(w, tx, ty, &g, NULL, 0, NULL, NULL) == DG_OK);
+    return cells;
+}
+
+/* The window at room (rx, ry) .. (rx + rooms - 1, ...) rendered whole must
+ * equal each room's own render, walls around it included. */
+static void check_window_matches_rooms(const dg_world *w, int64_t rx, int64_t ry, int32_t rooms)
+{
+    int32_t p = dg_world_period(w), side = rooms * p + 1;
+    uint8_t *whole = render_window(w, rx * p, ry * p, side, side);
+    int bad = 0;
+    for (int32_t j = 0; j < rooms && !bad; j++)
+        for (int32_t i = 0; i < rooms && !bad; i++)
+        {
+            uint8_t *one = render_window(w, (rx + i) * p, (ry + j) * p, p + 1, p + 1);
+            for (int32_t y = 0; y <= p && !bad; y++)
+                bad = memcmp(one + y * (p + 1), whole + (j * p + y) * side + i * p,
+                             (size_t)p + 1) != 0;
+            CHECKF(!bad, "room (%lld, %lld) differs", (long long)(rx + i), (long long)(ry + j));
+            free(one);
+        }
+    free(whole);
+}
+
+TEST(world_window_equals_room_renders)
+{
+    for (uint64_t seed = 51; seed <= 52; seed++)
+    {
+        dg_world *w = make_world(seed, 120, 700);
+        check_window_matches_rooms(w, -SPAN, -SPAN, SIDE);
+        dg_world_free(w);
+    }
+}
+
+TEST(world_window_in_pieces_is_identical)
+{
+    dg_world *w = make_world(61, 100, 1000);
+    const int32_t width = 257, height = 193;
+    const int64_t tx = -1234, ty = 567;
+    uint8_t *whole = render_window(w, tx, ty, width, height);
+    uint8_t *pieces = malloc((size_t)width * height);
+    memset(pieces, 0xEE, (size_t)width * height);
+    dg_rng rng;
+    dg_rng_seed(&rng, 61, 1);
+    /* random vertical strips cut into random horizontal pieces */
+    for (int32_t x0 = 0; x0 < width;)
+    {
+        int32_t w0 = dg_rng_range(&rng, 1, 40);
+        w0 = MIN32(width - x0, w0);
+        for (int32_t y0 = 0; y0 < height;)
+        {
+            int32_t h0 = dg_rng_range(&rng, 1, 40);
+            h0 = MIN32(height - y0, h0);
+            dg_grid g;
+            CHECK(dg_grid_init(&g, pieces + (size_t)y0 * width + x0, w0, h0, width) == DG_OK);
+            CHECK(dg_world_render(w, tx + x0, ty + y0, &g, NULL, 0, NULL, NULL) == DG_OK);
+            y0 += h0;
+        }
+        x0 += w0;
+    }
+    CHECK(memcmp(whole, pieces, (size_t)width * height) == 0);
+    free(whole);
+    free(pieces);
+    dg_world_free(w);
+}
+
+TEST(world_tiles_are_connected_and_doors_centred)
+{
+    dg_world *w = make_world(71, 50, 300);
+    int32_t p = dg_world_period(w);
+    int32_t side = 21 * p + 1;
+    uint8_t *cells = render_window(w, -10 * p, -10 * p, side, side);
+    dg_grid g;
+    CHECK(dg_grid_init(&g, cells, side, side, 0) == DG_OK);
+    CHECK(grid_connected(&g));
+    for (int32_t j = 0; j < 21; j++)
+        for (int32_t i = 0; i < 21; i++)
+        {
+            dg_world_room r = room_at(w, i - 10, j - 10);
+            int32_t bx = i * p, by = j * p, mid = 1 + (p - 1) / 2;
+            CHECK(dg_grid_get(&g, bx, by) == DG_TILE_WALL);
+            CHECK((dg_grid_get(&g, bx + mid, by) == DG_TILE_DOOR) == !!(r.doors & DG_SIDE_N));
+            CHECK((dg_grid_get(&g, bx, by + mid) == DG_TILE_DOOR) == !!(r.doors & DG_SIDE_W));
+            CHECK((dg_grid_get(&g, bx + p, by + mid) == DG_TILE_DOOR) == !!(r.doors & DG_SIDE_E));
+            CHECK((dg_grid_get(&g, bx + mid, by + p) == DG_TILE_DOOR) == !!(r.doors & DG_SIDE_S));
+        }
+    free(cells);
+    dg_world_free(w);
+}
+
+TEST(world_golden_render)
+{
+    dg_world *w = make_world(2026, 100, 500);
+    uint8_t *cells = render_window(w, -128, -128, 256, 256);
+    dg_grid g;
+    CHECK(dg_grid_init(&g, cells, 256, 256, 0) == DG_OK);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0x97b5bcb37bcd9651ULL);
+    free(cells);
+    uint64_t digest = 0;
+    for (int64_t y = -20; y <= 20; y++)
+        for (int64_t x = -20; x <= 20; x++)
+        {
+            dg_world_room r = room_at(w, x * 1000003, y);
+            digest = dg_hash_combine(digest, r.seed ^ (uint64_t)r.doors ^ (uint64_t)r.difficulty);
+        }
+    CHECK_EQ_U64(digest, 0xbc3845f47fb85447ULL);
+    dg_world_free(w);
+}
+
+/* ---- far coordinates ------------------------------------------------------------- */
+
+TEST(world_far_coordinates_work)
+{
+    const int64_t M = DG_WORLD_COORD_MAX;
+    const int64_t corners[4][2] = {
+        {M - SIDE + 1, M - SIDE + 1}, {-M, -M}, {-M, M - SIDE + 1}, {M - SIDE + 1, -M}};
+    dg_world *w = make_world(81, 100, 1000);
+    for (int k = 0; k < 4; k++)
+    {
+        int64_t cx = corners[k][0] + SPAN, cy = corners[k][1] + SPAN;
+        /* door_window reads one room beyond: keep the centre one room inside */
+        cx += cx > 0 ? -1 : 1;
+        cy += cy > 0 ? -1 : 1;
+        int32_t *m = door_window(w, cx, cy);
+        CHECKF(symmetric(m), "far window %d", k);
+        free(m);
+        for (int64_t j = -SPAN; j <= SPAN; j += 7)
+            for (int64_t i = -SPAN; i <= SPAN; i += 7)
+            {
+                dg_world_room r = room_at(w, cx + i, cy + j);
+                int64_t ax = r.x < 0 ? -r.x : r.x, ay = r.y < 0 ? -r.y : r.y;
+                CHECK(r.distance == ax + ay);
+                CHECK(r.doors & r.parent);
+                CHECK(popcount4(r.doors) >= 2);
+            }
+        check_window_matches_rooms(w, corners[k][0], corners[k][1], 12);
+    }
+    /* the last rooms of the range render, one tile further does not */
+    int32_t p = dg_world_period(w);
+    uint8_t cells[64];
+    dg_grid g;
+    CHECK(dg_grid_init(&g, cells, 8, 8, 0) == DG_OK);
+    CHECK(dg_world_render(w, M * p + p - 8, M * p + p - 8, &g, NULL, 0, NULL, NULL) == DG_OK);
+    CHECK(dg_world_render(w, -M * p, -M * p, &g, NULL, 0, NULL, NULL) == DG_OK);
+    memset(cells, 0x77, sizeof cells);
+    CHECK(dg_world_render(w, M * p + p - 7, 0, &g, NULL, 0, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_world_render(w, 0, -M * p - 1, &g, NULL, 0, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_world_render(w, INT64_MAX, INT64_MIN, &g, NULL, 0, NULL, NULL) == DG_E_INVALID);
+    for (size_t i = 0; i < sizeof cells; i++)
+        CHECK(cells[i] == 0x77);
+    dg_world_room r;
+    CHECK(dg_world_room_info(w, M, -M, &r) == DG_OK);
+    CHECK(dg_world_room_info(w, M + 1, 0, &r) == DG_E_INVALID);
+    CHECK(dg_world_room_info(w, 0, INT64_MIN, &r) == DG_E_INVALID);
+    int64_t rx, ry;
+    CHECK(dg_world_room_of_tile(w, -1, p, &rx, &ry) == DG_OK && rx == -1 && ry == 1);
+    CHECK(dg_world_room_of_tile(w, -p, p - 1, &rx, &ry) == DG_OK && rx == -1 && ry == 0);
+    dg_world_free(w);
+}
+
+/* ---- difficulty ------------------------------------------------------------------- */
+
+TEST(world_difficulty_follows_the_curve)
+{
+    dg_world_params p;
+    dg_world_defaults(&p);
+    p.curve_points = 3;
+    p.curve_distance[1] = 10;
+    p.curve_level[0] = 0;
+    p.curve_level[1] = 5;
+    p.curve_distance[2] = 110;
+    p.curve_level[2] = 105;
+    dg_world *w = NULL;
+    CHECK(dg_world_create(&p, 9, NULL, &w, NULL) == DG_OK);
+    CHECK(room_at(w, 0, 0).difficulty == 0);
+    CHECK(room_at(w, 2, -2).difficulty == 2);
+    CHECK(room_at(w, -3, 7).difficulty == 5);
+    CHECK(room_at(w, 60, 0).difficulty == 55);
+    CHECK(room_at(w, 0, 110).difficulty == 105);
+    CHECK(room_at(w, DG_WORLD_COORD_MAX, DG_WORLD_COORD_MAX).difficulty == 105);
+    dg_world_free(w);
+    dg_world_defaults(&p);
+    CHECK(dg_world_create(&p, 9, NULL, &w, NULL) == DG_OK);
+    int32_t last = 0;
+    for (int64_t d = 0; d < 700; d++)
+    {
+        int32_t level = room_at(w, d, 0).difficulty;
+        CHECK(level >= last);
+        last = level;
+    }
+    CHECK(room_at(w, 0, 0).difficulty == 1 && last == 100);
+    dg_world_free(w);
+}
+
+/* ---- bad input --------------------------------------------------------------------- */
+
+TEST(world_rejects_bad_params)
+{
+    dg_world *w = (dg_world *)(uintptr_t)0x1234;
+    dg_diag diag;
+    dg_world_params p;
+    CHECK(dg_world_create(NULL, 1, NULL, NULL, &diag) == DG_E_NULL);
+    struct {
+        int32_t *field;
+        int32_t value;
+    } cases[] = {
+        {&p.room_size, 8},        {&p.room_size, 1},          {&p.room_size, 127},
+        {&p.room_size, -9},       {&p.loop_permille, -1},     {&p.loop_permille, 1001},
+        {&p.dead_end_fix, 5000},  {&p.furnish_permille, -3},  {&p.variants, 0},
+        {&p.variants, 65},        {&p.curve_points, 0},       {&p.curve_points, 9},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        dg_world_defaults(&p);
+        *cases[i].field = cases[i].value;
+        memset(&diag, 0, sizeof diag);
+        CHECKF(dg_world_create(&p, 1, NULL, &w, &diag) == DG_E_INVALID, "case %d", (int)i);
+        CHECK(diag.status == DG_E_INVALID && diag.message[0] != '\0');
+        CHECK(w == (dg_world *)(uintptr_t)0x1234);
+    }
+    dg_world_defaults(&p);
+    p.curve_distance[1] = 0;
+    CHECK(dg_world_create(&p, 1, NULL, &w, &diag) == DG_E_INVALID);
+    dg_world_defaults(&p);
+    p.curve_distance[0] = 3;
+    CHECK(dg_world_create(&p, 1, NULL, &w, &diag) == DG_E_INVALID);
+    dg_world_defaults(&p);
+    p.curve_distance[1] = (int64_t)INT32_MAX + 1;
+    CHECK(dg_world_create(&p, 1, NULL, &w, &diag) == DG_E_INVALID);
+    CHECK(w == (dg_world *)(uintptr_t)0x1234);
+    /* NULL params mean the defaults */
+    CHECK(dg_world_create(NULL, 1, NULL, &w, NULL) == DG_OK);
+    dg_world_room r;
+    CHECK(dg_world_room_info(NULL, 0, 0, &r) == DG_E_NULL);
+    CHECK(dg_world_room_info(w, 0, 0, NULL) == DG_E_NULL);
+    CHECK(dg_world_period(w) == 10 && dg_world_period(NULL) == 0);
+    int64_t rx;
+    CHECK(dg_world_room_of_tile(w, 0, 0, &rx, NULL) == DG_E_NULL);
+    dg_world_free(w);
+    dg_world_free(NULL);
+}
+
+TEST(world_render_rejects_bad_input_untouched)
+{
+    dg_world *w = make_world(91, 100, 0);
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 40, 30, 5));
+    CHECK(dg_grid_fill(&gg.grid, 0x5A) == DG_OK);
+    dg_diag diag;
+    dg_world_marker markers[4];
+    int32_t count = -7;
+    CHECK(dg_world_render(NULL, 0, 0, &gg.grid, NULL, 0, NULL, &diag) == DG_E_NULL);
+    CHECK(dg_world_render(w, 0, 0, NULL, NULL, 0, NULL, &diag) == DG_E_NULL);
+    CHECK(dg_world_render(w, 0, 0, &gg.grid, NULL, 3, &count, &diag) == DG_E_INVALID);
+    CHECK(dg_world_render(w, 0, 0, &gg.grid, markers, -1, &count, &diag) == DG_E_INVALID);
+    dg_grid bad = gg.grid;
+    bad.stride = 3;
+    CHECK(dg_world_render(w, 0, 0, &bad, NULL, 0, NULL, &diag) == DG_E_INVALID);
+    CHECK(dg_world_render(w, INT64_MIN, 0, &gg.grid, NULL, 0, NULL, &diag) == DG_E_INVALID);
+    CHECK(strstr(diag.message, "range") != NULL);
+    CHECK(count == -7);
+    for (int32_t y = 0; y < 30; y++)
+        for (int32_t x = 0; x < 40; x++)
+            CHECK(dg_grid_get(&gg.grid, x, y) == 0x5A);
+    CHECK(dg_world_render(w, -13, 17, &gg.grid, markers, 4, &count, &diag) == DG_OK);
+    CHECK(count == 0 && diag.status == DG_OK);
+    CHECK(guard_intact(&gg));
+    guard_free(&gg);
+    dg_world_free(w);
+}
+
+/* An allocator that fails after `budget` allocations. */
+typedef struct failing {
+    int budget;
+    int live;
+} failing;
+
+static void *failing_alloc(void *user, size_t size)
+{
+    failing *f = user;
+    if (f->budget-- <= 0)
+        return NULL;
+    f->live++;
+    return malloc(size);
+}
+
+static void failing_free(void *user, void *ptr, size_t size)
+{
+    (void)size;
+    failing *f = user;
+    f->live--;
+    free(ptr);
+}
+
+TEST(world_out_of_memory_is_reported)
+{
+    failing f = {0, 0};
+    dg_allocator a = {failing_alloc, failing_free, &f};
+    dg_world *w = NULL;
+    dg_status st = DG_E_NOMEM;
+    for (int budget = 0; budget < 16 && st == DG_E_NOMEM; budget++)
+    {
+        f.budget = budget;
+        st = dg_world_create(NULL, 1, &a, &w, NULL);
+        CHECK(st == DG_OK || (st == DG_E_NOMEM && w == NULL && f.live == 0));
+    }
+    CHECK(st == DG_OK);
+    f.budget = 0;
+    dg_explorer *e = NULL;
+    CHECK(dg_explorer_create(w, &a, &e) == DG_E_NOMEM && e == NULL);
+    f.budget = 2;
+    CHECK(dg_explorer_create(w, &a, &e) == DG_OK);
+    CHECK(dg_explorer_enter(e, 0, 0, NULL) == DG_OK);
+    for (int64_t i = 1; i < 8; i++)
+        CHECK(dg_explorer_enter(e, i, 0, NULL) == DG_OK);
+    /* the ninth room needs a bigger table */
+    CHECK(dg_explorer_enter(e, 8, 0, NULL) == DG_E_NOMEM);
+    CHECK(dg_explorer_count(e) == 8);
+    CHECK(dg_explorer_status(e, 8, 0) != DG_EXPLORE_VISITED);
+    dg_world_pos one = {3, 3};
+    CHECK(dg_explorer_restore(e, &one, NULL, 1, NULL) == DG_E_NOMEM);
+    CHECK(dg_explorer_count(e) == 8);
+    dg_explorer_free(e);
+    dg_world_free(w);
+    CHECK(f.live == 0);
+}
+
+/* ---- explorer ------------------------------------------------------------------------ */
+
+static dg_explorer *make_explorer(const dg_world *w)
+{
+    dg_explorer *e = NULL;
+    CHECK(dg_explorer_create(w, NULL, &e) == DG_OK);
+    return e;
+}
+
+static const int64_t step_dx[4] = {0, 1, 0, -1}, step_dy[4] = {-1, 0, 1, 0};
+
+/* A random walk through doors from the origin; returns the rooms in order. */
+static dg_world_pos *random_walk(const dg_world *w, uint64_t seed, int32_t steps)
+{
+    dg_world_pos *path = malloc((size_t)(steps + 1) * sizeof *path);
+    dg_rng rng;
+    dg_rng_seed(&rng, seed, 7);
+    path[0].x = path[0].y = 0;
+    for (int32_t i = 1; i <= steps; i++)
+    {
+        dg_world_room r = room_at(w, path[i - 1].x, path[i - 1].y);
+        int32_t choice = (int32_t)dg_rng_below(&rng, (uint32_t)popcount4(r.doors));
+        int d = 0;
+        for (; d < 4; d++)
+            if ((r.doors & (1 << d)) && choice-- == 0)
+                break;
+        path[i].x = path[i - 1].x + step_dx[d];
+        path[i].y = path[i - 1].y + step_dy[d];
+    }
+    return path;
+}
+
+TEST(explorer_reveals_neighbours_behind_doors)
+{
+    dg_world *w = make_world(101, 100, 500);
+    dg_explorer *e = make_explorer(w);
+    CHECK(dg_explorer_status(e, 0, 0) == DG_EXPLORE_UNSEEN);
+    dg_enter_result r;
+    CHECK(dg_explorer_enter(e, 0, 0, &r) == DG_OK);
+    CHECK(r.first_visit == 1 && r.explored == 1 && r.revealed_count == 4);
+    for (int i = 0; i < 4; i++)
+        CHECK(r.revealed[i].is_new == 1 && r.revealed[i].side == (1 << i) &&
+              r.revealed[i].x == step_dx[i] && r.revealed[i].y == step_dy[i]);
+    CHECK(dg_explorer_status(e, 0, 0) == DG_EXPLORE_VISITED);
+    CHECK(dg_explorer_status(e, 1, 0) == DG_EXPLORE_SEEN);
+    CHECK(dg_explorer_status(e, 1, 1) == DG_EXPLORE_UNSEEN);
+    CHECK(dg_explorer_enter(e, 1, 0, &r) == DG_OK);
+    CHECK(r.first_visit == 1 && r.explored == 2);
+    int32_t doors = room_at(w, 1, 0).doors;
+    CHECK(r.revealed_count == popcount4(doors));
+    for (int32_t i = 0; i < r.revealed_count; i++)
+    {
+        /* the way back to the origin is not new, the rest is */
+        int back = r.revealed[i].x == 0 && r.revealed[i].y == 0;
+        CHECK(r.revealed[i].is_new == !back);
+        CHECK(dg_explorer_status(e, r.revealed[i].x, r.revealed[i].y) != DG_EXPLORE_UNSEEN);
+    }
+    CHECK(dg_explorer_enter(e, 1, 0, &r) == DG_OK);
+    CHECK(r.first_visit == 0 && r.explored == 2);
+    for (int32_t i = 0; i < r.revealed_count; i++)
+        CHECK(r.revealed[i].is_new == 0);
+    uint64_t state = 9;
+    CHECK(dg_explorer_get_state(e, 1, 0, &state) == DG_OK && state == 0);
+    CHECK(dg_explorer_set_state(e, 1, 0, 0xABCDEF) == DG_OK);
+    CHECK(dg_explorer_get_state(e, 1, 0, &state) == DG_OK && state == 0xABCDEF);
+    CHECK(dg_explorer_get_state(e, 5, 5, &state) == DG_E_INVALID);
+    CHECK(dg_explorer_set_state(e, 5, 5, 1) == DG_E_INVALID);
+    CHECK(dg_explorer_enter(e, DG_WORLD_COORD_MAX + 1, 0, &r) == DG_E_INVALID);
+    CHECK(dg_explorer_enter(NULL, 0, 0, &r) == DG_E_NULL);
+    CHECK(dg_explorer_create(NULL, NULL, &e) == DG_E_NULL);
+    CHECK(dg_explorer_count(e) == 2 && dg_explorer_count(NULL) == 0);
+    /* at the edge of the range, no neighbour beyond it is revealed */
+    const int64_t M = DG_WORLD_COORD_MAX;
+    CHECK(dg_explorer_enter(e, M, M, &r) == DG_OK);
+    for (int32_t i = 0; i < r.revealed_count; i++)
+        CHECK(r.revealed[i].x <= M && r.revealed[i].y <= M);
+    dg_explorer_free(e);
+    dg_world_free(w);
+}
+
+/* The explored map: tiles of entered rooms, tiles | 0x80 for seen ones, void elsewhere. */
+static uint8_t *explored_map(const dg_world *w, const dg_explorer *e, int64_t rx, int64_t ry,
+                             int32_t rooms)
+{
+    int32_t p = dg_world_period(w), side = rooms * p;
+    uint8_t *cells = render_window(w, rx * p, ry * p, side, side);
+    for (int32_t y = 0; y < side; y++)
+        for (int32_t x = 0; x < side; x++)
+        {
+            int32_t s = dg_explorer_status(e, rx + x / p, ry + y / p);
+            uint8_t *c = &cells[y * side + x];
+            *c = s == DG_EXPLORE_VISITED ? *c : s == DG_EXPLORE_SEEN ? (uint8_t)(*c | 0x80) : 0;
+        }
+    return cells;
+}
+
+TEST(explorer_order_does_not_matter)
+{
+    dg_world *w = make_world(111, 120, 400);
+    const int32_t steps = 400;
+    dg_world_pos *path = random_walk(w, 3, steps);
+    dg_explorer *e[3];
+    int64_t new_total[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++)
+    {
+        e[k] = make_explorer(w);
+        for (int32_t i = 0; i <= steps; i++)
+        {
+            /* forward, backward, and a stride permutation */
+            int32_t at = k == 0 ? i : k == 1 ? steps - i : (int32_t)(((int64_t)i * 211) % (steps + 1));
+            dg_enter_result r;
+            CHECK(dg_explorer_enter(e[k], path[at].x, path[at].y, &r) == DG_OK);
+            for (int32_t j = 0; j < r.revealed_count; j++)
+                new_total[k] += r.revealed[j].is_new;
+        }
+    }
+    int32_t rooms = 2 * 45 + 1, bytes = rooms * dg_world_period(w);
+    uint8_t *maps[3];
+    for (int k = 0; k < 3; k++)
+        maps[k] = explored_map(w, e[k], -45, -45, rooms);
+    CHECK(dg_explorer_count(e[0]) == dg_explorer_count(e[1]));
+    CHECK(dg_explorer_count(e[0]) == dg_explorer_count(e[2]));
+    CHECK(memcmp(maps[0], maps[1], (size_t)bytes * bytes) == 0);
+    CHECK(memcmp(maps[0], maps[2], (size_t)bytes * bytes) == 0);
+    int64_t n = dg_explorer_count(e[0]);
+    dg_world_pos *saved[3];
+    for (int k = 0; k < 3; k++)
+    {
+        int64_t count = 0;
+        saved[k] = malloc((size_t)n * sizeof(dg_world_pos));
+        CHECK(dg_explorer_save(e[k], saved[k], NULL, n, &count) == DG_OK && count == n);
+    }
+    CHECK(memcmp(saved[0], saved[1], (size_t)n * sizeof(dg_world_pos)) == 0);
+    CHECK(memcmp(saved[0], saved[2], (size_t)n * sizeof(dg_world_pos)) == 0);
+    /* new reveals never exceed the rooms seen */
+    int64_t seen = 0;
+    for (int32_t y = -45; y <= 45; y++)
+        for (int32_t x = -45; x <= 45; x++)
+            seen += dg_explorer_status(e[0], x, y) != DG_EXPLORE_UNSEEN;
+    for (int k = 0; k < 3; k++)
+        CHECK(new_total[k] <= seen && new_total[k] > n / 2);
+    for (int k = 0; k < 3; k++)
+    {
+        free(maps[k]);
+        free(saved[k]);
+        dg_explorer_free(e[k]);
+    }
+    free(path);
+    dg_world_free(w);
+}
+
+TEST(explorer_save_and_restore)
+{
+    dg_world *w = make_world(121, 100, 1000);
+    dg_world_pos *path = random_walk(w, 5, 300);
+    dg_explorer *a = make_explorer(w), *b = make_explorer(w);
+    for (int32_t i = 0; i <= 300; i++)
+    {
+        CHECK(dg_explorer_enter(a, path[i].x, path[i].y, NULL) == DG_OK);
+        CHECK(dg_explorer_set_state(a, path[i].x, path[i].y, (uint64_t)i * 77 + 1) == DG_OK);
+    }
+    int64_t n = 0;
+    CHECK(dg_explorer_save(a, NULL, NULL, 0, &n) == DG_OK && n == dg_explorer_count(a));
+    dg_world_pos *rooms = malloc((size_t)n * sizeof *rooms);
+    uint64_t *states = malloc((size_t)n * sizeof *states);
+    int64_t got = 0;
+    CHECK(dg_explorer_save(a, rooms, states, n - 1, &got) == DG_E_BUFFER && got == n);
+    CHECK(dg_explorer_save(a, rooms, states, n, &got) == DG_OK && got == n);
+    for (int64_t i = 1; i < n; i++)
+        CHECK(rooms[i - 1].y < rooms[i].y || (rooms[i - 1].y == rooms[i].y && rooms[i - 1].x < rooms[i].x));
+    CHECK(dg_explorer_enter(b, 500, 500, NULL) == DG_OK);
+    CHECK(dg_explorer_restore(b, rooms, states, n, NULL) == DG_OK);
+    CHECK(dg_explorer_count(b) == n);
+    CHECK(dg_explorer_status(b, 500, 500) == DG_EXPLORE_UNSEEN);
+    for (int32_t y = -30; y <= 30; y++)
+        for (int32_t x = -30; x <= 30; x++)
+        {
+            CHECK(dg_explorer_status(a, x, y) == dg_explorer_status(b, x, y));
+            uint64_t sa = 1, sb = 2;
+            CHECK(dg_explorer_get_state(a, x, y, &sa) == dg_explorer_get_state(b, x, y, &sb));
+            CHECK(dg_explorer_status(a, x, y) != DG_EXPLORE_VISITED || sa == sb);
+        }
+    /* bad lists leave the explorer as it was */
+    dg_diag diag;
+    dg_world_pos keep = rooms[1];
+    rooms[1] = rooms[0];
+    CHECK(dg_explorer_restore(b, rooms, states, n, &diag) == DG_E_INVALID);
+    CHECK(strstr(diag.message, "twice") != NULL);
+    rooms[1].x = DG_WORLD_COORD_MAX + 5;
+    CHECK(dg_explorer_restore(b, rooms, states, n, &diag) == DG_E_INVALID);
+    CHECK(strstr(diag.message, "range") != NULL);
+    rooms[1] = keep;
+    CHECK(dg_explorer_restore(b, NULL, NULL, 3, &diag) == DG_E_NULL);
+    CHECK(dg_explorer_restore(b, rooms, NULL, -1, &diag) == DG_E_INVALID);
+    CHECK(dg_explorer_restore(NULL, rooms, NULL, 1, &diag) == DG_E_NULL);
+    CHECK(dg_explorer_count(b) == n);
+    CHECK(dg_explorer_save(b, NULL, NULL, 0, NULL) == DG_E_NULL);
+    CHECK(dg_explorer_save(b, NULL, states, 0, &got) == DG_E_NULL);
+    CHECK(dg_explorer_save(b, rooms, NULL, -1, &got) == DG_E_INVALID);
+    /* restoring without states zeroes them; an empty list empties the explorer */
+    CHECK(dg_explorer_restore(b, rooms, NULL, n, NULL) == DG_OK);
+    uint64_t s = 5;
+    CHECK(dg_explorer_get_state(b, rooms[0].x, rooms[0].y, &s) == DG_OK && s == 0);
+    CHECK(dg_explorer_restore(b, NULL, NULL, 0, NULL) == DG_OK && dg_explorer_count(b) == 0);
+    CHECK(dg_explorer_status(b, 0, 0) == DG_EXPLORE_UNSEEN);
+    free(rooms);
+    free(states);
+    free(path);
+    dg_explorer_free(a);
+    dg_explorer_free(b);
+    dg_world_free(w);
+}
