@@ -310,7 +310,48 @@ DG_API dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *param
                                     const dg_allocator *allocator, dg_diag *diag);
 
 /* ---- generator: room chain (chain) ---------------------------------------- */
-/* (declarations added by the chain generator) */
+/* A chain of rooms joined by straight corridors (docs/chain.md): each corridor
+ * leaves a room in a direction that never doubles back and the next room sits at
+ * its end. Sizes are interior sizes (walls excluded), every range is inclusive,
+ * a maximum larger than the space left is capped, a minimum never is. */
+#define DG_CHAIN_MAX_ROOMS 1000000
+enum { /* dg_chain_params.overlap */
+    DG_CHAIN_OVERLAP_ALLOW = 0,  /* rooms and corridors may cut into earlier ones */
+    DG_CHAIN_OVERLAP_FORBID = 1  /* every room and corridor lands on untouched rock */
+};
+enum { /* dg_chain_params.on_stuck: no direction from the current room fits */
+    DG_CHAIN_STUCK_STOP = 0,     /* stop there (metrics.placed < metrics.requested) */
+    DG_CHAIN_STUCK_BRANCH = 1    /* continue from random earlier rooms (max_tries of them) */
+};
+enum { /* dg_chain_params.start */
+    DG_CHAIN_START_MIDDLE = 0,   /* the room placed halfway along the chain */
+    DG_CHAIN_START_FIRST = 1     /* the first room, near the centre */
+};
+
+typedef struct dg_chain_params {
+    int32_t rooms_min, rooms_max;       /* rooms asked for, 1..DG_CHAIN_MAX_ROOMS (default 10..15) */
+    int32_t room_min_w, room_max_w;     /* room interior width (default 4..10) */
+    int32_t room_min_h, room_max_h;     /* room interior height (default 3..6) */
+    int32_t corridor_min, corridor_max; /* corridor cells between the two doors (default 3..8) */
+    int32_t overlap;                    /* DG_CHAIN_OVERLAP_* (default allow) */
+    int32_t max_tries;                  /* draws per room when forbidding overlap, rooms tried when stuck, 1..10000 (default 20) */
+    int32_t on_stuck;                   /* DG_CHAIN_STUCK_* (default branch) */
+    int32_t branch_chance;              /* permille: a corridor leaves a random earlier room instead of the last (default 0) */
+    int32_t loop_chance;                /* permille per room: an L corridor to a nearby earlier room (default 0) */
+    int32_t loop_reach;                 /* longest loop corridor, >= corridor_min; 0 = 2 * corridor_max (default 0) */
+    int32_t start;                      /* DG_CHAIN_START_* (default middle) */
+    int32_t border;                     /* 1 = a wall frame around the board, 0 = rooms may touch the edge (default 1) */
+} dg_chain_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_chain_defaults(dg_chain_params *params);
+/* Fills grid (VOID, then FLOOR/CORRIDOR/WALL/DOOR). result (rooms, corridors,
+ * doors, start, exit = farthest room, metrics), allocator and diag are optional.
+ * On a parameter error the grid and result are untouched and diag says why;
+ * DG_E_NOMEM may leave the grid partly generated (never outside its cells). */
+DG_API dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params,
+                                   uint64_t seed, dg_result *result,
+                                   const dg_allocator *allocator, dg_diag *diag);
 
 /* ---- map analysis ---------------------------------------------------------- */
 /* Questions a game asks a map: regions, distances, paths, field of view,

@@ -1,0 +1,564 @@
+/* Room chain generator: properties over many seeds and parameter sets, golden
+ * hashes, bad input, guard bytes and allocation failures. */
+#include "hard.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CH_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define CH_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+
+typedef struct chain_case {
+    const char *name;
+    int32_t width, height;
+    int seeds;
+    int expect_short; /* some maps must run out of space */
+    dg_chain_params p;
+} chain_case;
+
+/* The parameter sets the properties run over (2,600 maps in all). */
+static int chain_cases(chain_case *cases)
+{
+    int n = 0;
+    chain_case *c;
+
+    c = &cases[n++];
+    c->name = "defaults 80x25";
+    c->width = 80, c->height = 25, c->seeds = 500;
+    dg_chain_defaults(&c->p);
+
+    c = &cases[n++];
+    c->name = "tiny board";
+    c->width = 12, c->height = 9, c->seeds = 400;
+    dg_chain_defaults(&c->p);
+    c->p.rooms_min = 2, c->p.rooms_max = 6;
+    c->p.room_min_w = 1, c->p.room_max_w = 3, c->p.room_min_h = 1, c->p.room_max_h = 3;
+    c->p.corridor_min = 1, c->p.corridor_max = 3;
+
+    c = &cases[n++];
+    c->name = "tiny board, forbid overlap";
+    c->width = 11, c->height = 10, c->seeds = 300, c->expect_short = 1;
+    dg_chain_defaults(&c->p);
+    c->p.rooms_min = 3, c->p.rooms_max = 8;
+    c->p.room_min_w = 1, c->p.room_max_w = 3, c->p.room_min_h = 1, c->p.room_max_h = 2;
+    c->p.corridor_min = 1, c->p.corridor_max = 2;
+    c->p.overlap = DG_CHAIN_OVERLAP_FORBID, c->p.max_tries = 5;
+
+    c = &cases[n++];
+    c->name = "huge rooms";
+    c->width = 60, c->height = 30, c->seeds = 300;
+    dg_chain_defaults(&c->p);
+    c->p.rooms_min = 3, c->p.rooms_max = 6;
+    c->p.room_min_w = 10, c->p.room_max_w = 500, c->p.room_min_h = 5, c->p.room_max_h = 500;
+
+    c = &cases[n++];
+    c->name = "forbid overlap with loops";
+    c->width = 80, c->height = 50, c->seeds = 400;
+    dg_chain_defaults(&c->p);
+    c->p.rooms_min = 15, c->p.rooms_max = 25;
+    c->p.overlap = DG_CHAIN_OVERLAP_FORBID;
+    c->p.loop_chance = 400;
+
+    c = &cases[n++];
+    c->name = "branching";
+    c->width = 100, c->height = 60, c->seeds = 300;
+    dg_chain_defaults(&c->p);
+    c->p.rooms_min = 20, c->p.rooms_max = 30;
+    c->p.branch_chance = 400, c->p.loop_chance = 200;
+    c->p.start = DG_CHAIN_START_FIRST;
+
+    c = &cases[n++];
+    c->name = "loops, no border, stop when stuck";
+    c->width = 60, c->height = 40, c->seeds = 400;
+    dg_chain_defaults(&c->p);
+    c->p.rooms_min = 10, c->p.rooms_max = 20;
+    c->p.loop_chance = 1000, c->p.loop_reach = 30;
+    c->p.border = 0, c->p.on_stuck = DG_CHAIN_STUCK_STOP;
+    c->p.corridor_min = 2, c->p.corridor_max = 12;
+    return n;
+}
+
+static int is_open(const dg_grid *g, int32_t x, int32_t y)
+{
+    return dg_tile_passable(dg_grid_get(g, x, y));
+}
+
+/* Direction a chain corridor leaves its room in. */
+static int leave_dir(dg_rect from, dg_point start)
+{
+    if (start.y < from.y)
+        return DG_DIR_N;
+    if (start.y >= from.y + from.h)
+        return DG_DIR_S;
+    return start.x < from.x ? DG_DIR_W : DG_DIR_E;
+}
+
+/* Breadth-first walking distances from s (for the exit check). */
+static int32_t *walk_from(const dg_grid *g, dg_point s)
+{
+    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
+    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
+    for (int32_t i = 0; i < n; i++)
+        dist[i] = -1;
+    dist[s.y * w + s.x] = 0;
+    queue[tail++] = s.y * w + s.x;
+    while (head < tail)
+    {
+        int32_t c = queue[head++];
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t x = c % w + DX[d], y = c / w + DY[d];
+            if (is_open(g, x, y) && dist[y * w + x] < 0)
+            {
+                dist[y * w + x] = dist[c] + 1;
+                queue[tail++] = y * w + x;
+            }
+        }
+    }
+    free(queue);
+    return dist;
+}
+
+static void check_tiles(const chain_case *k, const dg_grid *g)
+{
+    int32_t m = k->p.border;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            uint8_t t = dg_grid_get(g, x, y);
+            CHECK(t <= DG_TILE_DOOR);
+            int frame = x < m || y < m || x >= g->width - m || y >= g->height - m;
+            if (frame)
+                CHECK(t == DG_TILE_WALL);
+            if (!dg_tile_passable(t))
+                continue;
+            for (int dy = -1; dy <= 1; dy++) /* walls around every room and corridor */
+                for (int dx = -1; dx <= 1; dx++)
+                    if (x + dx >= 0 && y + dy >= 0 && x + dx < g->width && y + dy < g->height)
+                        CHECK(dg_grid_get(g, x + dx, y + dy) != DG_TILE_VOID);
+        }
+}
+
+static void check_rooms(const chain_case *k, const dg_grid *g, const dg_result *r)
+{
+    const dg_chain_params *p = &k->p;
+    int32_t m = p->border;
+    const dg_metrics *mt = &r->metrics;
+    CHECK(mt->requested >= p->rooms_min && mt->requested <= p->rooms_max);
+    CHECK(mt->placed == r->room_count && r->room_count >= 1 && r->room_count <= mt->requested);
+    CHECK(mt->stopped_early == (mt->placed < mt->requested));
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        dg_rect q = r->rooms[i].rect;
+        CHECK(q.w >= p->room_min_w && q.w <= p->room_max_w);
+        CHECK(q.h >= p->room_min_h && q.h <= p->room_max_h);
+        CHECK(q.x >= m && q.y >= m && q.x + q.w <= g->width - m && q.y + q.h <= g->height - m);
+        CHECK(i == 0 ? r->rooms[i].parent == -1 : r->rooms[i].parent >= 0 && r->rooms[i].parent < i);
+        for (int32_t y = q.y; y < q.y + q.h; y++)
+            for (int32_t x = q.x; x < q.x + q.w; x++)
+                CHECK(dg_grid_get(g, x, y) == DG_TILE_FLOOR);
+    }
+}
+
+/* Length, shape and turn rules of every corridor; returns the loop corridors. */
+static int32_t check_corridors(const chain_case *k, const dg_grid *g, const dg_result *r)
+{
+    const dg_chain_params *p = &k->p;
+    int32_t reach = p->loop_reach ? p->loop_reach : 2 * p->corridor_max, loops = 0;
+    int32_t *enter = malloc((size_t)r->room_count * sizeof *enter);
+    for (int32_t i = 0; i < r->room_count; i++)
+        enter[i] = -1;
+    for (int32_t i = 0; i < r->corridor_count; i++)
+    {
+        const dg_corridor *c = &r->corridors[i];
+        CHECK(c->start.x == c->bend.x || c->start.y == c->bend.y);
+        CHECK(c->bend.x == c->end.x || c->bend.y == c->end.y);
+        CHECK(c->length == abs(c->bend.x - c->start.x) + abs(c->bend.y - c->start.y) +
+                               abs(c->end.x - c->bend.x) + abs(c->end.y - c->bend.y) + 1);
+        CHECK(c->length >= p->corridor_min);
+        CHECK(c->from.kind == DG_REF_ROOM && c->to.kind == DG_REF_ROOM);
+        CHECK(is_open(g, c->start.x, c->start.y) && is_open(g, c->bend.x, c->bend.y) &&
+              is_open(g, c->end.x, c->end.y));
+        if (c->to.index < c->from.index) /* a loop back to an earlier room */
+        {
+            CHECK(c->length <= reach);
+            loops++;
+            continue;
+        }
+        CHECK(c->to.index < r->room_count && r->rooms[c->to.index].parent == c->from.index);
+        CHECK(c->bend.x == c->end.x && c->bend.y == c->end.y && c->length <= p->corridor_max);
+        CHECK(enter[c->to.index] < 0); /* one corridor makes each room */
+        enter[c->to.index] = leave_dir(r->rooms[c->from.index].rect, c->start);
+    }
+    for (int32_t i = 0; i < r->corridor_count; i++) /* never back the way a room was entered */
+    {
+        const dg_corridor *c = &r->corridors[i];
+        if (c->to.index < c->from.index)
+            continue;
+        int d = leave_dir(r->rooms[c->from.index].rect, c->start);
+        int in = enter[c->from.index];
+        CHECKF(in < 0 || d != ((in + 2) & 3), "%s: corridor %d doubles back", k->name, (int)i);
+    }
+    for (int32_t i = 1; i < r->room_count; i++)
+        CHECK(enter[i] >= 0);
+    free(enter);
+    return loops;
+}
+
+static void check_doors(const dg_grid *g, const dg_result *r)
+{
+    int32_t tiles = 0;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            tiles += dg_grid_get(g, x, y) == DG_TILE_DOOR;
+    CHECK(tiles == r->door_count);
+    for (int32_t i = 0; i < r->door_count; i++)
+    {
+        dg_point q = r->doors[i].pos;
+        CHECK(dg_grid_get(g, q.x, q.y) == DG_TILE_DOOR);
+        int n = is_open(g, q.x, q.y - 1), s = is_open(g, q.x, q.y + 1);
+        int e = is_open(g, q.x + 1, q.y), w = is_open(g, q.x - 1, q.y);
+        CHECK((n && s && !e && !w) || (e && w && !n && !s));
+        CHECK(r->doors[i].a.kind == DG_REF_ROOM && r->doors[i].b.kind == DG_REF_CORRIDOR);
+        CHECK(r->doors[i].b.index >= 0 && r->doors[i].b.index < r->corridor_count);
+    }
+}
+
+/* Forbid: rooms keep a wall between them, nothing is merged, every corridor
+ * cell is corridor and each loop corridor adds exactly one cycle. */
+static void check_forbid(const dg_grid *g, const dg_result *r, int32_t loop_corridors)
+{
+    CHECK(r->metrics.overlaps == 0);
+    CHECK(r->metrics.loops == loop_corridors);
+    CHECK(r->door_count == 2 * r->corridor_count);
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        dg_rect a = r->rooms[i].rect;
+        CHECK(r->rooms[i].kind == DG_ROOM_NORMAL);
+        for (int32_t j = i + 1; j < r->room_count; j++)
+        {
+            dg_rect b = r->rooms[j].rect;
+            CHECK(a.x > b.x + b.w || b.x > a.x + a.w || a.y > b.y + b.h || b.y > a.y + a.h);
+        }
+    }
+    for (int32_t i = 0; i < r->corridor_count; i++)
+    {
+        const dg_corridor *c = &r->corridors[i];
+        dg_point legs[3] = {c->start, c->bend, c->end};
+        for (int l = 0; l < 2; l++)
+        {
+            dg_point a = legs[l], b = legs[l + 1];
+            for (int32_t y = CH_MIN(a.y, b.y); y <= CH_MAX(a.y, b.y); y++)
+                for (int32_t x = CH_MIN(a.x, b.x); x <= CH_MAX(a.x, b.x); x++)
+                    CHECK(dg_grid_get(g, x, y) == DG_TILE_CORRIDOR);
+        }
+    }
+}
+
+/* Start: the centre of the chosen room; exit: a room cell at the greatest
+ * walking distance from it. */
+static void check_ends(const chain_case *k, const dg_grid *g, const dg_result *r)
+{
+    int32_t want = k->p.start == DG_CHAIN_START_FIRST ? 0 : r->room_count / 2;
+    dg_rect s = r->rooms[want].rect;
+    CHECK(r->start_room == want && r->start.x == s.x + s.w / 2 && r->start.y == s.y + s.h / 2);
+    CHECK(r->exit_room >= 0 && r->exit_room < r->room_count);
+    if (r->exit_room < 0 || r->exit_room >= r->room_count)
+        return;
+    int32_t *dist = walk_from(g, r->start), best = -1;
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        dg_rect q = r->rooms[i].rect;
+        for (int32_t y = q.y; y < q.y + q.h; y++)
+            for (int32_t x = q.x; x < q.x + q.w; x++)
+                best = CH_MAX(best, dist[y * g->width + x]);
+    }
+    dg_rect e = r->rooms[r->exit_room].rect;
+    CHECK(r->exit.x >= e.x && r->exit.y >= e.y && r->exit.x < e.x + e.w && r->exit.y < e.y + e.h);
+    CHECK(dist[r->exit.y * g->width + r->exit.x] == best);
+    free(dist);
+}
+
+static void check_map(const chain_case *k, const guarded_grid *gg, const dg_result *r)
+{
+    const dg_grid *g = &gg->grid;
+    CHECK(guard_intact(gg));
+    const char *why = hard_validate(g, r);
+    CHECKF(why == NULL, "%s: %s", k->name, why ? why : "");
+    CHECK(grid_connected(g) && r->metrics.regions == 1);
+    CHECK(r->metrics.loops >= 0 && r->metrics.overlaps <= r->room_count);
+    check_tiles(k, g);
+    check_rooms(k, g, r);
+    int32_t loops = check_corridors(k, g, r);
+    CHECK(r->corridor_count == r->room_count - 1 + loops);
+    check_doors(g, r);
+    check_ends(k, g, r);
+    if (k->p.overlap == DG_CHAIN_OVERLAP_FORBID)
+        check_forbid(g, r, loops);
+}
+
+TEST(chain_properties_over_many_seeds)
+{
+    chain_case cases[8] = {0};
+    int n = chain_cases(cases), maps = 0;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (int k = 0; k < n && !test_failures(); k++)
+    {
+        guarded_grid gg;
+        CHECK(guard_make(&gg, cases[k].width, cases[k].height, 3));
+        int32_t short_runs = 0, overlaps = 0, loops = 0;
+        for (int s = 0; s < cases[k].seeds && !test_failures(); s++, maps++)
+        {
+            dg_status st = dg_chain_generate(&gg.grid, &cases[k].p, (uint64_t)s * 7919u + 1, &r,
+                                             NULL, NULL);
+            CHECKF(st == DG_OK, "%s seed %d: %s", cases[k].name, s, dg_status_str(st));
+            check_map(&cases[k], &gg, &r);
+            short_runs += r.metrics.stopped_early;
+            overlaps += r.metrics.overlaps;
+            loops += r.metrics.loops;
+        }
+        /* each set exercises what it is for */
+        if (cases[k].p.overlap == DG_CHAIN_OVERLAP_ALLOW)
+            CHECKF(overlaps > 0, "%s: no overlaps", cases[k].name);
+        if (cases[k].p.loop_chance > 0)
+            CHECKF(loops > cases[k].seeds / 4, "%s: only %d loops", cases[k].name, (int)loops);
+        if (cases[k].expect_short)
+            CHECKF(short_runs > 0, "%s: tiny board never ran out of space", cases[k].name);
+        guard_free(&gg);
+    }
+    CHECK(maps >= 2000);
+    dg_result_free(&r);
+}
+
+static uint64_t chain_hash(const chain_case *k, uint64_t seed, int32_t pad, uint64_t *result_hash)
+{
+    guarded_grid gg;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    if (!guard_make(&gg, k->width, k->height, pad))
+        return 0;
+    CHECK(dg_chain_generate(&gg.grid, &k->p, seed, &r, NULL, NULL) == DG_OK);
+    uint64_t h = dg_grid_hash(&gg.grid);
+    if (result_hash)
+        *result_hash = hard_result_hash(&r);
+    guard_free(&gg);
+    dg_result_free(&r);
+    return h;
+}
+
+TEST(chain_golden_hashes)
+{
+    static const uint64_t want[7] = {
+        0xbf9b9de5fd05109cULL, 0x392545441616443aULL, 0x0422054398931c30ULL,
+        0x99f7519ba477d7eaULL, 0x0d5e8608fbec3643ULL, 0xb313750121103780ULL,
+        0x5864d1541902f0a3ULL,
+    };
+    chain_case cases[8] = {0};
+    int n = chain_cases(cases);
+    for (int k = 0; k < n; k++)
+    {
+        CHECK_EQ_U64(chain_hash(&cases[k], 42, 0, NULL), want[k]);
+    }
+}
+
+TEST(chain_is_deterministic_and_stride_blind)
+{
+    chain_case cases[8] = {0};
+    int n = chain_cases(cases);
+    for (int k = 0; k < n; k++)
+    {
+        uint64_t ra, rb;
+        uint64_t a = chain_hash(&cases[k], 9, 0, &ra), b = chain_hash(&cases[k], 9, 17, &rb);
+        CHECK_EQ_U64(a, b);
+        CHECK_EQ_U64(ra, rb);
+        CHECK(chain_hash(&cases[k], 10, 0, NULL) != a);
+    }
+}
+
+TEST(chain_result_is_optional)
+{
+    chain_case cases[8] = {0};
+    chain_cases(cases);
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 80, 25, 2));
+    CHECK(dg_chain_generate(&gg.grid, &cases[0].p, 5, NULL, NULL, NULL) == DG_OK);
+    uint64_t without = dg_grid_hash(&gg.grid);
+    CHECK(guard_intact(&gg));
+    CHECK_EQ_U64(chain_hash(&cases[0], 5, 0, NULL), without);
+    guard_free(&gg);
+}
+
+/* Loops and branches draw from their own streams: with overlap allowed, adding
+ * loops leaves the chain's rooms where they were. */
+TEST(chain_loops_do_not_move_rooms)
+{
+    dg_chain_params p;
+    dg_chain_defaults(&p);
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 80, 40, 0));
+    dg_result plain, looped;
+    dg_result_init(&plain, NULL);
+    dg_result_init(&looped, NULL);
+    for (uint64_t seed = 1; seed <= 20; seed++)
+    {
+        p.loop_chance = 0;
+        CHECK(dg_chain_generate(&gg.grid, &p, seed, &plain, NULL, NULL) == DG_OK);
+        p.loop_chance = 1000;
+        CHECK(dg_chain_generate(&gg.grid, &p, seed, &looped, NULL, NULL) == DG_OK);
+        CHECK(plain.room_count == looped.room_count);
+        for (int32_t i = 0; i < plain.room_count && i < looped.room_count; i++)
+            CHECK(memcmp(&plain.rooms[i].rect, &looped.rooms[i].rect, sizeof(dg_rect)) == 0);
+    }
+    dg_result_free(&plain);
+    dg_result_free(&looped);
+    guard_free(&gg);
+}
+
+/* One bad field at a time: the status, a message naming it, grid and result untouched. */
+typedef struct chain_bad {
+    const char *field; /* also a word the message must contain */
+    dg_status want;
+    void (*apply)(dg_chain_params *p);
+} chain_bad;
+
+#define BAD(name, status, body) \
+    static void bad_##name(dg_chain_params *p) { body; }
+BAD(rooms0, DG_E_INVALID, p->rooms_min = 0)
+BAD(rooms_order, DG_E_INVALID, (p->rooms_min = 9, p->rooms_max = 8))
+BAD(rooms_huge, DG_E_TOO_LARGE, p->rooms_max = DG_CHAIN_MAX_ROOMS + 1)
+BAD(width0, DG_E_INVALID, p->room_min_w = 0)
+BAD(width_order, DG_E_INVALID, p->room_max_w = p->room_min_w - 1)
+BAD(width_neg, DG_E_INVALID, p->room_min_w = -5)
+BAD(height_order, DG_E_INVALID, (p->room_min_h = 6, p->room_max_h = 5))
+BAD(height_huge, DG_E_TOO_LARGE, p->room_max_h = INT32_MAX)
+BAD(corr0, DG_E_INVALID, p->corridor_min = 0)
+BAD(corr_order, DG_E_INVALID, (p->corridor_min = 5, p->corridor_max = 4))
+BAD(corr_huge, DG_E_TOO_LARGE, p->corridor_max = DG_GRID_MAX_DIM + 1)
+BAD(overlap, DG_E_INVALID, p->overlap = 2)
+BAD(tries0, DG_E_INVALID, p->max_tries = 0)
+BAD(tries_huge, DG_E_INVALID, p->max_tries = 10001)
+BAD(stuck, DG_E_INVALID, p->on_stuck = -1)
+BAD(branch, DG_E_INVALID, p->branch_chance = 1001)
+BAD(loop, DG_E_INVALID, p->loop_chance = -1)
+BAD(reach, DG_E_INVALID, (p->corridor_min = 4, p->loop_reach = 3))
+BAD(start, DG_E_INVALID, p->start = 7)
+BAD(border, DG_E_INVALID, p->border = 2)
+BAD(too_small, DG_E_TOO_SMALL, (p->room_min_w = 79, p->room_max_w = 90))
+BAD(too_tall, DG_E_TOO_SMALL, (p->room_min_h = 24, p->room_max_h = 30))
+
+TEST(chain_rejects_bad_parameters)
+{
+    static const chain_bad bad[] = {
+        {"rooms", DG_E_INVALID, bad_rooms0},          {"rooms", DG_E_INVALID, bad_rooms_order},
+        {"rooms", DG_E_TOO_LARGE, bad_rooms_huge},    {"width", DG_E_INVALID, bad_width0},
+        {"width", DG_E_INVALID, bad_width_order},     {"width", DG_E_INVALID, bad_width_neg},
+        {"height", DG_E_INVALID, bad_height_order},   {"height", DG_E_TOO_LARGE, bad_height_huge},
+        {"corridor", DG_E_INVALID, bad_corr0},        {"corridor", DG_E_INVALID, bad_corr_order},
+        {"corridor", DG_E_TOO_LARGE, bad_corr_huge},  {"overlap", DG_E_INVALID, bad_overlap},
+        {"max_tries", DG_E_INVALID, bad_tries0},      {"max_tries", DG_E_INVALID, bad_tries_huge},
+        {"on_stuck", DG_E_INVALID, bad_stuck},        {"branch_chance", DG_E_INVALID, bad_branch},
+        {"loop_chance", DG_E_INVALID, bad_loop},      {"loop_reach", DG_E_INVALID, bad_reach},
+        {"start", DG_E_INVALID, bad_start},           {"border", DG_E_INVALID, bad_border},
+        {"smallest room", DG_E_TOO_SMALL, bad_too_small},
+        {"smallest room", DG_E_TOO_SMALL, bad_too_tall},
+    };
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 80, 25, 1));
+    dg_chain_params good;
+    dg_chain_defaults(&good);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_chain_generate(&gg.grid, &good, 1, &r, NULL, NULL) == DG_OK);
+    uint64_t grid_before = dg_grid_hash(&gg.grid), result_before = hard_result_hash(&r);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+        dg_chain_params p = good;
+        bad[i].apply(&p);
+        dg_diag d;
+        memset(&d, 0, sizeof d);
+        dg_status st = dg_chain_generate(&gg.grid, &p, 2, &r, NULL, &d);
+        CHECKF(st == bad[i].want, "case %d (%s): got %s", (int)i, bad[i].field, dg_status_str(st));
+        CHECK(d.status == st && strstr(d.message, bad[i].field) != NULL);
+        CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
+    }
+    dg_diag d;
+    CHECK(dg_chain_generate(&gg.grid, NULL, 1, &r, NULL, &d) == DG_E_NULL);
+    CHECK(strstr(d.message, "params") != NULL);
+    CHECK(dg_chain_generate(NULL, &good, 1, &r, NULL, &d) == DG_E_NULL);
+    dg_grid broken = gg.grid;
+    broken.cells = NULL;
+    CHECK(dg_chain_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_NULL);
+    broken = gg.grid;
+    broken.stride = broken.width - 1;
+    CHECK(dg_chain_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
+    broken = gg.grid;
+    broken.width = -3;
+    CHECK(dg_chain_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
+    CHECK(guard_intact(&gg));
+    dg_chain_defaults(NULL); /* harmless */
+    guard_free(&gg);
+    dg_result_free(&r);
+}
+
+/* Boards just big enough for one room, and one cell too small. */
+TEST(chain_smallest_boards)
+{
+    dg_chain_params p;
+    dg_chain_defaults(&p);
+    p.room_min_w = p.room_max_w = 3;
+    p.room_min_h = p.room_max_h = 2;
+    for (int border = 0; border <= 1; border++)
+    {
+        p.border = border;
+        guarded_grid fits, small;
+        CHECK(guard_make(&fits, 3 + 2 * border, 2 + 2 * border, 1));
+        CHECK(guard_make(&small, 3 + 2 * border, 1 + 2 * border, 1));
+        dg_result r;
+        dg_result_init(&r, NULL);
+        CHECK(dg_chain_generate(&fits.grid, &p, 1, &r, NULL, NULL) == DG_OK);
+        CHECK(r.room_count == 1 && r.metrics.stopped_early == 1 && r.metrics.floor_cells == 6);
+        CHECK(r.start_room == 0 && r.exit_room == 0);
+        dg_diag d;
+        CHECK(dg_chain_generate(&small.grid, &p, 1, &r, NULL, &d) == DG_E_TOO_SMALL);
+        CHECK(guard_intact(&fits) && guard_intact(&small));
+        guard_free(&fits);
+        guard_free(&small);
+        dg_result_free(&r);
+    }
+}
+
+/* Every allocation failing in turn: DG_E_NOMEM, nothing leaked, nothing written
+ * outside the grid, an empty result; then success once nothing fails. */
+TEST(chain_out_of_memory_is_clean)
+{
+    dg_chain_params p;
+    dg_chain_defaults(&p);
+    p.rooms_min = p.rooms_max = 40;
+    p.loop_chance = 500;
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 120, 60, 2));
+    int ok = 0;
+    for (int64_t k = 1; k < 200 && !ok; k++)
+    {
+        hard_alloc h;
+        hard_alloc_init(&h, k);
+        dg_result r;
+        dg_result_init(&r, &h.hooks);
+        dg_diag d;
+        dg_status st = dg_chain_generate(&gg.grid, &p, 3, &r, &h.hooks, &d);
+        CHECK(st == DG_OK || st == DG_E_NOMEM);
+        if (st == DG_E_NOMEM)
+            CHECK(r.room_count == 0 && r.corridor_count == 0 && d.status == DG_E_NOMEM);
+        ok = st == DG_OK;
+        CHECK(guard_intact(&gg));
+        dg_result_free(&r);
+        CHECK(hard_alloc_clean(&h));
+    }
+    CHECK(ok);
+    guard_free(&gg);
+}
