@@ -698,7 +698,7 @@ DG_API dg_status dg_world_room_of_tile(const dg_world *world, int64_t tx, int64_
 /* Renders the grid->width x grid->height tiles whose top-left is world tile
  * (tx, ty): walls, doors, floor and furnishing. The window must lie in the
  * rooms of the range. Markers inside the window go to markers[0..capacity)
- * in room order (rows of rooms, then the stamp's order); *marker_count
+ * sorted by tile (y, then x; one marker per tile at most); *marker_count
  * (optional) gets how many there are. markers may be NULL to only count; if
  * it is too small the call fails with DG_E_BUFFER before writing anything.
  * The same window always gives the same tiles, whole or in pieces. */

@@ -210,5 +210,11 @@ void dgi_world_door_block(const dg_world *w, int64_t x0, int64_t y0, int32_t col
                           uint8_t *doors);
 /* Floor division, for tile -> room. */
 int64_t dgi_floor_div(int64_t a, int64_t b);
+/* world_furnish.c: stamps and checks every furnishing slot at creation
+ * (DG_E_INVALID if the set has none of the room's size) ... */
+dg_status dgi_world_build_atlas(dg_world *w, dg_diag *diag);
+/* ... and fills a room's prefab, orientation, variant, marker_count from its
+ * hash and doors. */
+void dgi_world_furnish(const dg_world *w, uint64_t room_hash, dg_world_room *room);
 
 #endif

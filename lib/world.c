@@ -13,9 +13,7 @@
  * rooms, so doors are symmetric. */
 #include "internal.h"
 
-#define CHANNEL_FURNISH 0x4655524E49534821ULL
 #define CHANNEL_GAME 0x47414D45524F4F4DULL
-#define FURNISH_ATTEMPTS 4
 #define DIFFICULTY_TABLE_MAX 4096
 
 void dg_world_defaults(dg_world_params *params)
@@ -230,16 +228,6 @@ static int32_t difficulty_at(const dg_world *w, int64_t distance)
     return curve_at(p, distance);
 }
 
-static void furnish(const dg_world *w, uint64_t h, dg_world_room *room)
-{
-    (void)w;
-    (void)h;
-    room->prefab = -1;
-    room->orientation = 0;
-    room->variant = 0;
-    room->marker_count = 0;
-}
-
 static void fill_room(const dg_world *w, int64_t x, int64_t y, uint64_t h, int32_t doors,
                       dg_world_room *room)
 {
@@ -251,7 +239,7 @@ static void fill_room(const dg_world *w, int64_t x, int64_t y, uint64_t h, int32
     room->door_class = w->door_class[doors];
     room->parent = parent_side(x, y, h);
     room->difficulty = difficulty_at(w, room->distance);
-    furnish(w, h, room);
+    dgi_world_furnish(w, h, room);
 }
 
 void dgi_world_room_with(const dg_world *w, int64_t x, int64_t y, int32_t doors,
@@ -331,20 +319,6 @@ static dg_status check_params(const dg_world_params *p, dg_diag *diag)
     return check_curve(p, diag);
 }
 
-static int32_t class_of(int32_t sides)
-{
-    int32_t n = 0;
-    for (int32_t s = sides; s; s &= s - 1)
-        n++;
-    if (n == 2)
-        return (sides == (DG_SIDE_N | DG_SIDE_S) || sides == (DG_SIDE_E | DG_SIDE_W))
-                   ? DG_DOORCLASS_STRAIGHT
-                   : DG_DOORCLASS_CORNER;
-    static const int32_t by_count[5] = {DG_DOORCLASS_NONE, DG_DOORCLASS_ONE, 0,
-                                        DG_DOORCLASS_THREE, DG_DOORCLASS_FOUR};
-    return by_count[n];
-}
-
 /* The curve over the first distances, where games spend their time: a table
  * lookup instead of a 64-bit division per query. */
 static dg_status tabulate_curve(dg_world *w)
@@ -386,8 +360,6 @@ dg_status dg_world_create(const dg_world_params *params, uint64_t seed,
     dg_status st = check_params(p, diag);
     if (st != DG_OK)
         return st;
-    if (p->furnishing)
-        return dgi_fail(diag, DG_E_INVALID, "furnishing is not available yet");
     dg_world *w = dgi_calloc(allocator, 1, sizeof *w);
     if (!w)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for the world");
@@ -402,11 +374,17 @@ dg_status dg_world_create(const dg_world_params *params, uint64_t seed,
     w->fix_below = threshold16(p->dead_end_fix);
     w->furnish_below = threshold16(p->furnish_permille);
     for (int32_t m = 0; m < 16; m++)
-        w->door_class[m] = class_of(m);
+        w->door_class[m] = dg_door_class(m);
     if (tabulate_curve(w) != DG_OK)
     {
         dg_world_free(w);
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for the difficulty table");
+    }
+    st = p->furnishing ? dgi_world_build_atlas(w, diag) : DG_OK;
+    if (st != DG_OK)
+    {
+        dg_world_free(w);
+        return st;
     }
     *world = w;
     dgi_diag_ok(diag);

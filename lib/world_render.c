@@ -5,6 +5,8 @@
  * or in pieces, gets the same bytes. */
 #include "internal.h"
 
+#include <stdlib.h>
+
 typedef struct window {
     int64_t x0, y0, x1, y1; /* tile bounds, inclusive */
 } window;
@@ -94,6 +96,16 @@ static void collect_markers(const dg_world *w, const dg_world_room *room, int64_
     }
 }
 
+/* Markers go out in (y, x) order of their tiles, so a window's list does not
+ * depend on how rooms were visited; a tile holds at most one marker. */
+static int by_tile(const void *pa, const void *pb)
+{
+    const dg_world_marker *a = pa, *b = pb;
+    if (a->y != b->y)
+        return a->y < b->y ? -1 : 1;
+    return a->x < b->x ? -1 : a->x > b->x;
+}
+
 /* ---- tiles --------------------------------------------------------------------- */
 
 typedef struct tile_sink {
@@ -179,6 +191,7 @@ dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid
             msink.out = markers;
             msink.count = 0;
             for_rooms(world, &win, collect_markers, &msink);
+            qsort(markers, (size_t)msink.count, sizeof *markers, by_tile);
         }
     }
     else if (marker_count)

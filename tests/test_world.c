@@ -784,3 +784,268 @@ TEST(explorer_save_and_restore)
     dg_explorer_free(b);
     dg_world_free(w);
 }
+
+/* ---- furnishing ------------------------------------------------------------------------ */
+
+static const char furnishings[] =
+    "prefabs 1\n"
+    "legend\n"
+    "  g actor goblin\n"
+    "  $ marker chest kind item\n"
+    "end\n"
+    "prefab one\n  mode furnish\nmap\n"
+    "#####+#####\n#.........#\n#.........#\n#..#...#..#\n#.........#\n#....g....#\n"
+    "#.........#\n#..#...#..#\n#.........#\n#...$.$...#\n###########\nend\n"
+    "prefab straight\n  mode furnish\nmap\n"
+    "#####+#####\n#.........#\n#.##...##.#\n#.#.....#.#\n#.........#\n#.........#\n"
+    "#.........#\n#.#..^..#.#\n#.##...##.#\n#.........#\n#####+#####\nend\n"
+    "prefab corner\n  mode furnish\nmap\n"
+    "#####+#####\n#.........#\n#.........#\n#...###...#\n#...#g....#\n#...#.....+\n"
+    "#.........#\n#.........#\n#.........#\n#.........#\n###########\nend\n"
+    "prefab three\n  mode furnish\n  pick ? = .:1 #:1\nmap\n"
+    "#####+#####\n#.........#\n#.#.....#.#\n#.........#\n#.........#\n+...?.?...+\n"
+    "#.........#\n#.........#\n#.#.....#.#\n#.........#\n###########\nend\n"
+    "prefab four\n  mode furnish\nmap\n"
+    "#####+#####\n#.........#\n#.#.#.#.#.#\n#.........#\n#.#.#.#.#.#\n+....g....+\n"
+    "#.#.#.#.#.#\n#.........#\n#.#.#.#.#.#\n#.........#\n#####+#####\nend\n"
+    /* the tile inside its door is a wall: never usable */
+    "prefab blocked\n  mode furnish\n  weight 20\nmap\n"
+    "#####+#####\n#....#....#\n#.........#\n#.........#\n#.........#\n#.........#\n"
+    "#.........#\n#.........#\n#.........#\n#.........#\n###########\nend\n"
+    /* half of its variants wall off the goblin */
+    "prefab maybe\n  mode furnish\n  pick ? = .:1 #:1\nmap\n"
+    "#####+#####\n#.........#\n#.........#\n#.........#\n#.........#\n#.........#\n"
+    "#.........#\n#######?###\n#.........#\n#....g....#\n###########\nend\n"
+    /* the wrong size for 9x9 rooms */
+    "prefab small\n  mode furnish\n  weight 30\nmap\n##+##\n#...#\n#...#\n#...#\n#####\nend\n";
+
+static dg_prefab_set *furnishing_set(void)
+{
+    dg_prefab_set *set = NULL;
+    dg_diag diag;
+    CHECKF(dg_prefab_parse(furnishings, sizeof furnishings - 1, "furnishings", NULL, NULL, NULL,
+                           &set, &diag) == DG_OK,
+           "%s", diag.message);
+    return set;
+}
+
+static dg_world *furnished_world(const dg_prefab_set *set, uint64_t seed, int32_t loops,
+                                 int32_t fix)
+{
+    dg_world_params p;
+    dg_world_defaults(&p);
+    p.loop_permille = loops;
+    p.dead_end_fix = fix;
+    p.furnishing = set;
+    dg_world *w = NULL;
+    dg_diag diag;
+    CHECKF(dg_world_create(&p, seed, NULL, &w, &diag) == DG_OK, "%s", diag.message);
+    return w;
+}
+
+/* Flood fill inside one rendered room box ((P+1) x (P+1), its four walls
+ * included) from its first door: 1 if every door, the tile inside it and
+ * every passable marker tile are reached. */
+static int room_keeps_the_way(const uint8_t *box, int32_t n, int32_t doors,
+                              const int32_t *marker_cells, int32_t markers)
+{
+    int32_t mid = n / 2, queue[128 * 128], head = 0, tail = 0;
+    uint8_t seen[128 * 128];
+    memset(seen, 0, (size_t)n * n);
+    const int32_t door[4] = {mid, mid * n + n - 1, (n - 1) * n + mid, mid * n};
+    const int32_t inward[4] = {n, -1, -n, 1};
+    for (int k = 0; k < 4 && tail == 0; k++)
+        if (doors & (1 << k))
+        {
+            queue[tail++] = door[k];
+            seen[door[k]] = 1;
+        }
+    while (head < tail)
+    {
+        int32_t c = queue[head++], x = c % n, y = c / n;
+        const int32_t next[4] = {y > 0 ? c - n : -1, x < n - 1 ? c + 1 : -1,
+                                 y < n - 1 ? c + n : -1, x > 0 ? c - 1 : -1};
+        for (int k = 0; k < 4; k++)
+            if (next[k] >= 0 && !seen[next[k]] && dg_tile_passable(box[next[k]]))
+            {
+                seen[next[k]] = 1;
+                queue[tail++] = next[k];
+            }
+    }
+    for (int k = 0; k < 4; k++)
+        if ((doors & (1 << k)) && (box[door[k]] != DG_TILE_DOOR || !seen[door[k] + inward[k]]))
+            return 0;
+    for (int32_t i = 0; i < markers; i++)
+        if (dg_tile_passable(box[marker_cells[i]]) && !seen[marker_cells[i]])
+            return 0;
+    return 1;
+}
+
+TEST(world_furnishing_never_blocks_doors)
+{
+    dg_prefab_set *set = furnishing_set();
+    if (!set)
+        return;
+    int32_t blocked = dg_prefab_find(set, "blocked"), small = dg_prefab_find(set, "small");
+    for (uint64_t seed = 1; seed <= 3; seed++)
+    {
+        dg_world *w = furnished_world(set, seed, 200, 500);
+        int32_t p = dg_world_period(w), n = p + 1, furnished = 0;
+        uint8_t box[128 * 128];
+        dg_world_marker markers[64];
+        for (int64_t ry = -20; ry <= 20; ry++)
+            for (int64_t rx = -20; rx <= 20; rx++)
+            {
+                dg_world_room r = room_at(w, rx, ry);
+                dg_grid g;
+                int32_t count = 0, cells[64];
+                CHECK(dg_grid_init(&g, box, n, n, 0) == DG_OK);
+                CHECK(dg_world_render(w, rx * p, ry * p, &g, markers, 64, &count, NULL) == DG_OK);
+                CHECK(count == r.marker_count);
+                for (int32_t i = 0; i < count; i++)
+                {
+                    int64_t lx = markers[i].x - rx * p, ly = markers[i].y - ry * p;
+                    CHECK(lx >= 1 && ly >= 1 && lx < p && ly < p); /* interior only */
+                    CHECK(markers[i].room_x == rx && markers[i].room_y == ry);
+                    CHECK(markers[i].difficulty == r.difficulty);
+                    cells[i] = (int32_t)(ly * n + lx);
+                }
+                CHECKF(room_keeps_the_way(box, n, r.doors, cells, count), "seed %d room (%d, %d)",
+                       (int)seed, (int)rx, (int)ry);
+                if (r.prefab >= 0)
+                {
+                    dg_prefab_info info;
+                    CHECK(dg_prefab_get_info(set, r.prefab, &info) == DG_OK);
+                    CHECK(dg_orient_sides(info.door_sides, r.orientation) == r.doors);
+                    CHECK(r.prefab != blocked && r.prefab != small);
+                    furnished++;
+                }
+            }
+        /* most door layouts have a furnishing; four-door rooms have theirs too */
+        CHECKF(furnished > 41 * 41 / 2, "%d rooms furnished", (int)furnished);
+        dg_world_free(w);
+    }
+    dg_prefab_set_free(set);
+}
+
+TEST(world_furnishing_stays_inside_its_room)
+{
+    dg_prefab_set *set = furnishing_set();
+    if (!set)
+        return;
+    dg_world *bare = make_world(7, 100, 300), *rich = furnished_world(set, 7, 100, 300);
+    int32_t p = dg_world_period(bare), side = 30 * p + 1, differ = 0;
+    uint8_t *a = render_window(bare, -15 * p, -15 * p, side, side);
+    uint8_t *b = render_window(rich, -15 * p, -15 * p, side, side);
+    for (int32_t y = 0; y < side; y++)
+        for (int32_t x = 0; x < side; x++)
+        {
+            int wall_line = x % p == 0 || y % p == 0;
+            if (wall_line)
+                CHECK(a[y * side + x] == b[y * side + x]);
+            differ += a[y * side + x] != b[y * side + x];
+        }
+    CHECK(differ > 1000);
+    free(a);
+    free(b);
+    check_window_matches_rooms(rich, -6, -4, 24);
+    dg_world_free(bare);
+    dg_world_free(rich);
+    dg_prefab_set_free(set);
+}
+
+TEST(world_furnishing_markers_and_golden)
+{
+    dg_prefab_set *set = furnishing_set();
+    if (!set)
+        return;
+    dg_world *w = furnished_world(set, 2026, 100, 500);
+    uint8_t *cells = render_window(w, -128, -128, 256, 256);
+    dg_grid g;
+    CHECK(dg_grid_init(&g, cells, 256, 256, 0) == DG_OK);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0x3b737d235291222bULL);
+    /* markers: the count, DG_E_BUFFER untouched, sorted, same set in pieces */
+    int32_t total = -1;
+    CHECK(dg_world_render(w, -128, -128, &g, NULL, 0, &total, NULL) == DG_OK);
+    CHECK(total > 20);
+    dg_world_marker *all = calloc((size_t)total, sizeof *all);
+    memset(cells, 0x33, 256 * 256);
+    int32_t got = -1;
+    CHECK(dg_world_render(w, -128, -128, &g, all, total - 1, &got, NULL) == DG_E_BUFFER);
+    CHECK(got == total && cells[0] == 0x33 && cells[256 * 256 - 1] == 0x33);
+    CHECK(dg_world_render(w, -128, -128, &g, all, total, &got, NULL) == DG_OK && got == total);
+    uint64_t digest = 0;
+    for (int32_t i = 0; i < total; i++)
+    {
+        CHECK(i == 0 || all[i - 1].y < all[i].y || (all[i - 1].y == all[i].y && all[i - 1].x < all[i].x));
+        CHECK(all[i].x >= -128 && all[i].x < 128 && all[i].y >= -128 && all[i].y < 128);
+        CHECK(dg_grid_get(&g, (int32_t)(all[i].x + 128), (int32_t)(all[i].y + 128)) != DG_TILE_WALL ||
+              all[i].kind != DG_MARKER_ACTOR);
+        digest = dg_hash_combine(digest, (uint64_t)all[i].x ^ (uint64_t)all[i].y << 20 ^
+                                             (uint64_t)all[i].kind << 40 ^ (uint64_t)all[i].name[0]);
+    }
+    CHECK_EQ_U64(digest, 0x2564789e344e2a96ULL);
+    /* the four quadrants hold the same markers */
+    int32_t sum = 0;
+    for (int q = 0; q < 4; q++)
+    {
+        dg_grid quarter;
+        dg_world_marker part[256];
+        int32_t n = 0;
+        CHECK(dg_grid_init(&quarter, cells, 128, 128, 0) == DG_OK);
+        CHECK(dg_world_render(w, -128 + (q & 1) * 128, -128 + (q >> 1) * 128, &quarter, part, 256,
+                              &n, NULL) == DG_OK);
+        for (int32_t i = 0; i < n; i++)
+        {
+            int found = 0;
+            for (int32_t j = 0; j < total && !found; j++)
+                found = memcmp(&part[i], &all[j], sizeof part[i]) == 0;
+            CHECK(found);
+        }
+        sum += n;
+    }
+    CHECK(sum == total);
+    free(all);
+    free(cells);
+    dg_world_free(w);
+    dg_prefab_set_free(set);
+}
+
+TEST(world_furnishing_rejects_unusable_sets)
+{
+    static const char only_small[] =
+        "prefabs 1\nprefab small\n  mode furnish\nmap\n##+##\n#...#\n#...#\n#...#\n#####\nend\n";
+    dg_prefab_set *set = NULL;
+    CHECK(dg_prefab_parse(only_small, sizeof only_small - 1, NULL, NULL, NULL, NULL, &set, NULL) ==
+          DG_OK);
+    dg_world_params p;
+    dg_world_defaults(&p);
+    p.furnishing = set;
+    dg_world *w = NULL;
+    dg_diag diag;
+    CHECK(dg_world_create(&p, 1, NULL, &w, &diag) == DG_E_INVALID && w == NULL);
+    CHECK(strstr(diag.message, "11x11") != NULL);
+    p.room_size = 3; /* 5x5 prefabs fit 3x3 rooms */
+    CHECK(dg_world_create(&p, 1, NULL, &w, &diag) == DG_OK);
+    CHECK(room_at(w, 0, 1).prefab == -1 || room_at(w, 0, 1).prefab == 0);
+    dg_world_free(w);
+    dg_prefab_set_free(set);
+    /* out of memory anywhere while stamping: an error, nothing leaked */
+    dg_prefab_set *rich = furnishing_set();
+    failing f = {0, 0};
+    dg_allocator a = {failing_alloc, failing_free, &f};
+    dg_world_defaults(&p);
+    p.furnishing = rich;
+    dg_status st = DG_E_NOMEM;
+    for (int budget = 0; budget < 64 && st == DG_E_NOMEM; budget++)
+    {
+        f.budget = budget;
+        w = NULL;
+        st = dg_world_create(&p, 3, &a, &w, NULL);
+        CHECK(st == DG_OK || (st == DG_E_NOMEM && w == NULL && f.live == 0));
+    }
+    CHECK(st == DG_OK);
+    dg_world_free(w);
+    CHECK(f.live == 0);
+    dg_prefab_set_free(rich);
+}
