@@ -1,5 +1,6 @@
 # libdungeon: one entry point. Targets: all check demo bench install uninstall clean
-# (plus fuzz, deps). All output goes under build/.
+# (plus deps and the hardening targets fuzz tsan valgrind lint determinism).
+# All output goes under build/.
 
 VERSION_MAJOR := $(shell sed -n 's/^\#define DG_VERSION_MAJOR \([0-9]*\)/\1/p' include/dungeon.h)
 VERSION_MINOR := $(shell sed -n 's/^\#define DG_VERSION_MINOR \([0-9]*\)/\1/p' include/dungeon.h)
@@ -42,7 +43,7 @@ SHARED_REAL := $(B)/libdungeon.so.$(VERSION)
 SHARED_SONAME := libdungeon.so.$(VERSION_MAJOR)
 PC := $(B)/libdungeon.pc
 
-.PHONY: all lib check demo bench install uninstall clean deps fuzz
+.PHONY: all lib check demo bench install uninstall clean deps
 all: lib $(EXAMPLE_BIN)
 lib: $(STATIC) $(SHARED_REAL) $(PC)
 
@@ -92,8 +93,89 @@ $(eval $(call RUNNER,plain,$(CC),-O2 -g))
 $(eval $(call RUNNER,asan,$(CC),-O1 -g $(SAN)))
 $(eval $(call RUNNER,clang,$(CLANG),-O0 -g))
 
-check: deps all $(B)/test-plain/runner $(B)/test-asan/runner $(B)/test-clang/runner
+check: deps all $(B)/test-plain/runner $(B)/test-asan/runner $(B)/test-clang/runner hardening-builds
 	@sh tests/check.sh $(B)
+
+# ---- hardening: fuzzing, ThreadSanitizer, valgrind, lint, cross-build determinism
+# (docs/robustness.md). A fuzz target is tests/fuzz/fuzz_NAME.c with its seed
+# corpus in tests/fuzz/corpus/NAME/; it is built twice: with libFuzzer (clang)
+# for `make fuzz`, and with a plain main that replays files (gcc, ASan+UBSan)
+# for `make check`.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_SECONDS ?= 60
+HARD_SRC := tests/hard.c tests/helpers.c
+HARD_HDR := $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h)
+HARD_CFLAGS := -std=c11 $(WARN) -O1 -g -Iinclude -Ilib -Itests
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+$(B)/fuzz/obj/%.o: %.c $(HARD_HDR) | deps-fuzz
+	@mkdir -p $(@D)
+	$(CLANG) $(HARD_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+$(B)/fuzz/fuzz_%: $(B)/fuzz/obj/tests/fuzz/fuzz_%.o $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o) $(HARD_SRC:%.c=$(B)/fuzz/obj/%.o)
+	$(CLANG) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ -lm -lpthread
+$(B)/replay/obj/%.o: %.c $(HARD_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(HARD_CFLAGS) $(SAN) -c $< -o $@
+$(B)/replay/fuzz_%: $(B)/replay/obj/tests/fuzz/fuzz_%.o $(B)/replay/obj/tests/fuzz/replay.o $(LIB_SRC:%.c=$(B)/replay/obj/%.o) $(HARD_SRC:%.c=$(B)/replay/obj/%.o)
+	$(CC) $(SAN) $^ -o $@ -lm -lpthread
+FUZZ_BIN := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
+REPLAY_BIN := $(FUZZ_NAMES:%=$(B)/replay/fuzz_%)
+.PHONY: fuzz fuzz-merge tsan valgrind lint determinism det-builds hardening-builds deps-hard deps-fuzz deps-m32
+fuzz: $(FUZZ_BIN)
+	@sh tests/hardening/fuzz.sh $(B) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+# Minimises what `make fuzz` found into the seed corpora (review before committing).
+fuzz-merge: $(FUZZ_BIN)
+	@for n in $(FUZZ_NAMES); do mkdir -p tests/fuzz/corpus/$$n $(B)/fuzz/work/$$n; \
+	  $(B)/fuzz/fuzz_$$n -merge=1 tests/fuzz/corpus/$$n $(B)/fuzz/work/$$n; done
+
+# ThreadSanitizer: the runner's thread tests (tests/test_threads.c).
+$(eval $(call RUNNER,tsan,$(CLANG),-O1 -g -fsanitize=thread))
+tsan: $(B)/test-tsan/runner
+	@sh tests/hardening/tsan.sh $(B)
+
+# valgrind memcheck over the whole test runner: zero errors, zero leaks.
+valgrind: $(B)/test-plain/runner
+	@command -v valgrind >/dev/null || sh tests/need.sh valgrind valgrind
+	@sh tests/hardening/valgrind.sh $(B)
+
+# cppcheck and clang-tidy on lib/ (checks chosen in docs/robustness.md).
+lint:
+	@command -v cppcheck >/dev/null || sh tests/need.sh cppcheck cppcheck
+	@command -v clang-tidy >/dev/null || sh tests/need.sh clang-tidy clang-tidy
+	@sh tests/hardening/lint.sh
+
+# The golden tests (tests/test_golden.c) built by gcc and clang at -O0, -O2,
+# -O3, and -m32 where a 32-bit toolchain is installed: every build must pin the
+# same outputs. A build name is COMPILER-FLAG-FLAG...
+GOLDEN_SRC := tests/runner.c tests/test_golden.c $(HARD_SRC)
+M32_OK = $(shell printf 'int main(void){return 0;}\n' | $(CC) -m32 -x c - -o /dev/null 2>/dev/null && echo yes)
+DET_BUILDS = gcc-O0 gcc-O2 gcc-O3 clang-O0 clang-O2 clang-O3 $(if $(M32_OK),gcc-m32-O2 clang-m32-O3)
+det_cc = $(if $(filter clang,$(word 1,$(subst -, ,$(1)))),$(CLANG),$(CC))
+det_flags = $(patsubst %,-%,$(wordlist 2,9,$(subst -, ,$(1))))
+$(B)/det/%/golden: $(LIB_SRC) $(GOLDEN_SRC) $(HARD_HDR)
+	@mkdir -p $(@D)
+	$(call det_cc,$*) -std=c11 $(WARN) $(call det_flags,$*) -Iinclude -Ilib -Itests $(LIB_SRC) $(GOLDEN_SRC) -o $@ -lm -lpthread
+det-builds: deps-m32
+	@$(MAKE) --no-print-directory $(foreach d,$(DET_BUILDS),$(B)/det/$(d)/golden)
+determinism: deps-m32 det-builds
+	@sh tests/hardening/determinism.sh $(B)
+
+# Everything `make check` runs beyond the three runners.
+hardening-builds: deps-hard $(REPLAY_BIN) $(FUZZ_BIN) $(B)/test-tsan/runner det-builds
+
+deps-hard: deps-fuzz deps-m32
+	@command -v valgrind >/dev/null || sh tests/need.sh valgrind valgrind
+	@command -v cppcheck >/dev/null || sh tests/need.sh cppcheck cppcheck
+	@command -v clang-tidy >/dev/null || sh tests/need.sh clang-tidy clang-tidy
+CLANG_MAJOR = $(shell $(CLANG) -dumpversion 2>/dev/null | cut -d. -f1)
+deps-fuzz:
+	@command -v $(CLANG) >/dev/null || sh tests/need.sh clang clang
+	@printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}\n' | \
+	  $(CLANG) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null || \
+	  sh tests/need.sh libclang-rt-$(CLANG_MAJOR)-dev "clang's libFuzzer runtime"
+deps-m32:
+	@test -n "$(M32_OK)" || sh tests/need.sh gcc-multilib "a 32-bit toolchain (-m32)" || \
+	  echo "libdungeon: -m32 determinism builds skipped" >&2
 
 # ---- demo -------------------------------------------------------------------
 demo: all | $(B)/demo

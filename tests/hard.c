@@ -115,22 +115,179 @@ int32_t hard_param(hard_input *in, int32_t lo, int32_t hi)
     }
 }
 
+/* ---- world: windows of shared worlds ---------------------------------------------- */
+static void world_variant(dg_world_params *p, int variant)
+{
+    dg_world_defaults(p);
+    switch (variant)
+    {
+    case 1: p->room_size = 3; p->loop_permille = 0; break;
+    case 2: p->room_size = 15; p->loop_permille = 300; p->dead_end_fix = 1000; break;
+    case 3: p->room_size = 125; p->loop_permille = 1000; break;
+    default: break;
+    }
+}
+
+static uint64_t world_markers_hash(const dg_world_marker *m, int32_t n)
+{
+    uint64_t h = (uint64_t)n;
+    for (int32_t i = 0; i < n; i++)
+    {
+        h = dg_hash_combine(h, (uint64_t)m[i].x);
+        h = dg_hash_combine(h, (uint64_t)m[i].y);
+        h = dg_hash_combine(h, (uint64_t)m[i].room_x ^ ((uint64_t)m[i].room_y << 1));
+        h = dg_hash_combine(h, (uint64_t)(uint32_t)m[i].kind << 32 | (uint32_t)m[i].difficulty);
+        for (int k = 0; k < DG_NAME_MAX && m[i].name[k]; k++)
+            h = dg_hash_combine(h, (uint8_t)m[i].name[k]);
+    }
+    return h;
+}
+
+/* Renders the window at (tx, ty) with its markers; *extra gets their hash. */
+static dg_status world_window(const dg_world *w, int64_t tx, int64_t ty, dg_grid *grid,
+                              dg_diag *diag, uint64_t *extra)
+{
+    int32_t count = 0;
+    dg_status st = dg_world_render(w, tx, ty, grid, NULL, 0, &count, diag);
+    if (st != DG_OK || !extra)
+        return st;
+    dg_world_marker *m = malloc((size_t)(count ? count : 1) * sizeof *m);
+    if (!m)
+        return DG_E_NOMEM;
+    st = dg_world_render(w, tx, ty, grid, m, count, &count, diag);
+    *extra = world_markers_hash(m, count);
+    free(m);
+    return st;
+}
+
+static dg_status world_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                           dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                           uint64_t *extra)
+{
+    (void)result;
+    (void)alloc;
+    const dg_world *w = ctx->worlds[variant];
+    int64_t p = dg_world_period(w);
+    uint64_t h = dg_hash64(seed);
+    int64_t tx = (int64_t)(h % 4001) - 2000, ty = (int64_t)((h >> 24) % 4001) - 2000;
+    if (seed % 4 == 3) /* near the far corner of the range */
+    {
+        tx = (DG_WORLD_COORD_MAX + 1) * p - grid->width - (int64_t)(h % 7);
+        ty = -DG_WORLD_COORD_MAX * p + (int64_t)((h >> 8) % 5);
+    }
+    if (extra)
+        *extra = 0;
+    return world_window(w, tx, ty, grid, diag, extra);
+}
+
+static int64_t fuzz_coord(hard_input *in, int64_t period)
+{
+    uint8_t how = hard_u8(in);
+    int64_t edge = DG_WORLD_COORD_MAX * period;
+    int64_t small = (int64_t)(int16_t)(hard_u8(in) | hard_u8(in) << 8);
+    switch (how % 4)
+    {
+    case 0: return (int64_t)hard_u64(in); /* anything, mostly out of range */
+    case 1: return edge - small;          /* around the far edge */
+    case 2: return -edge + small;
+    default: return small;
+    }
+}
+
+/* Door symmetry and distance of room (x, y) against its east and south neighbours. */
+static const char *world_room_invariants(const dg_world *w, int64_t x, int64_t y)
+{
+    dg_world_room a, e, s;
+    if (dg_world_room_info(w, x, y, &a) != DG_OK)
+        return NULL;
+    int64_t ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
+    if (a.distance != ax + ay || a.x != x || a.y != y)
+        return "room distance is not |x| + |y|";
+    if ((x != 0 || y != 0) && (a.parent == 0 || !(a.doors & a.parent)))
+        return "room without a door toward its parent";
+    if (dg_world_room_info(w, x + 1, y, &e) == DG_OK &&
+        !!(a.doors & DG_SIDE_E) != !!(e.doors & DG_SIDE_W))
+        return "east/west doors not symmetric";
+    if (dg_world_room_info(w, x, y + 1, &s) == DG_OK &&
+        !!(a.doors & DG_SIDE_S) != !!(s.doors & DG_SIDE_N))
+        return "south/north doors not symmetric";
+    return NULL;
+}
+
+static dg_status world_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                            dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                            hard_fuzz_out *out)
+{
+    (void)ctx;
+    (void)result;
+    dg_world_params p;
+    dg_world_defaults(&p);
+    p.room_size = hard_param(in, 1, 41);
+    p.loop_permille = hard_param(in, 0, 1000);
+    p.dead_end_fix = hard_param(in, 0, 1000);
+    p.furnish_permille = hard_param(in, 0, 1000);
+    p.variants = hard_param(in, 1, 8);
+    if (hard_u8(in) & 1)
+    {
+        p.curve_points = hard_param(in, 0, DG_WORLD_CURVE_MAX);
+        for (int i = 0; i < DG_WORLD_CURVE_MAX; i++)
+        {
+            p.curve_distance[i] = hard_u8(in) & 1 ? (int64_t)hard_u64(in) : 100 * i;
+            p.curve_level[i] = hard_param(in, -1000, 1000);
+        }
+    }
+    dg_world *w = NULL;
+    dg_status st = dg_world_create(&p, seed, alloc, &w, diag);
+    if (st != DG_OK)
+    {
+        if (w)
+            out->violation = "world pointer set on error";
+        return st;
+    }
+    int64_t period = dg_world_period(w);
+    int64_t tx = fuzz_coord(in, period), ty = fuzz_coord(in, period);
+    int32_t cap = hard_u8(in) % 16;
+    dg_world_marker m[16];
+    int32_t count = -1;
+    st = dg_world_render(w, tx, ty, grid, hard_u8(in) & 1 ? m : NULL, cap, &count, diag);
+    if (st == DG_OK && (count < 0 || count > DG_GRID_MAX_CELLS))
+        out->violation = "marker count not set";
+    for (int i = 0; i < 3 && !out->violation; i++)
+        out->violation = world_room_invariants(w, fuzz_coord(in, 1), fuzz_coord(in, 1));
+    dg_world_free(w);
+    return st;
+}
+
 /* ---- shared objects ---------------------------------------------------------------- */
 dg_status hard_ctx_open(hard_ctx *ctx)
 {
     memset(ctx, 0, sizeof *ctx);
+    for (int v = 0; v < HARD_WORLDS; v++)
+    {
+        dg_world_params p;
+        world_variant(&p, v);
+        dg_status st = dg_world_create(&p, 0xD06 + (uint64_t)v, NULL, &ctx->worlds[v], NULL);
+        if (st != DG_OK)
+        {
+            hard_ctx_close(ctx);
+            return st;
+        }
+    }
     ctx->ready = 1;
     return DG_OK;
 }
 
 void hard_ctx_close(hard_ctx *ctx)
 {
+    for (int v = 0; v < HARD_WORLDS; v++)
+        dg_world_free(ctx->worlds[v]);
     memset(ctx, 0, sizeof *ctx);
 }
 
 /* ---- the generator table --------------------------------------------------------------- */
 const hard_gen hard_gens[] = {
-    {NULL, 0, NULL, NULL, 0, 0},
+    {"world", HARD_WORLDS, 0, world_run, world_fuzz, 61, 47},
+    {NULL, 0, 0, NULL, NULL, 0, 0},
 };
 
 int hard_gen_count(void)
@@ -147,6 +304,225 @@ const hard_gen *hard_find_gen(const char *name)
         if (strcmp(g->name, name) == 0)
             return g;
     return NULL;
+}
+
+uint64_t hard_run_hash(const hard_ctx *ctx, const hard_gen *gen, int variant, int32_t w,
+                       int32_t h, uint64_t seed)
+{
+    uint8_t *cells = calloc((size_t)w * (size_t)h, 1);
+    dg_grid grid;
+    if (!cells || dg_grid_init(&grid, cells, w, h, 0) != DG_OK)
+    {
+        free(cells);
+        return 0;
+    }
+    dg_result result;
+    dg_result_init(&result, NULL);
+    uint64_t extra = 0;
+    dg_status st = gen->run(ctx, variant, &grid, seed, &result, NULL, NULL, &extra);
+    uint64_t hash = dg_hash_combine((uint64_t)(uint32_t)st, dg_grid_hash(&grid));
+    if (gen->has_result)
+        hash = dg_hash_combine(hash, hard_result_hash(&result));
+    hash = dg_hash_combine(hash, extra);
+    dg_result_free(&result);
+    free(cells);
+    return hash;
+}
+
+/* ---- analysis operations ------------------------------------------------------------ */
+/* The k-th passable cell (row-major, k taken modulo their number), or (0, 0). */
+static dg_point some_passable(const dg_grid *g, uint64_t k)
+{
+    int64_t n = 0;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            n += dg_tile_passable(dg_grid_get(g, x, y));
+    dg_point p = {0, 0};
+    if (n == 0)
+        return p;
+    int64_t want = (int64_t)(k % (uint64_t)n);
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (dg_tile_passable(dg_grid_get(g, x, y)) && want-- == 0)
+            {
+                p.x = x;
+                p.y = y;
+                return p;
+            }
+    return p;
+}
+
+static size_t cells_of(const dg_grid *g)
+{
+    return (size_t)g->width * (size_t)g->height;
+}
+
+/* 8-way walking with per-tile costs and Euclid-like weights. */
+static void costly_walk(dg_walk *walk, uint16_t *cost)
+{
+    dg_walk_defaults(walk);
+    for (int t = 0; t < 256; t++)
+        cost[t] = (uint16_t)(1 + t % 5);
+    walk->cost = cost;
+    walk->neighbours = 8;
+    walk->straight_weight = 2;
+    walk->diagonal_weight = 3;
+}
+
+static dg_status op_regions(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
+                            size_t *used)
+{
+    (void)a;
+    dg_walk walk;
+    dg_walk_defaults(&walk);
+    walk.neighbours = seed & 1 ? 8 : 4;
+    size_t n = cells_of(g);
+    int32_t *labels = (int32_t *)out, *sizes = labels + n, *count = sizes + 16;
+    *used = (n + 18) * sizeof(int32_t);
+    return dg_regions(g, &walk, labels, n, sizes, 16, count, count + 1, NULL);
+}
+
+static dg_status op_distance(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
+                             size_t *used)
+{
+    dg_path_workspace *ws = NULL;
+    dg_status st = dg_path_workspace_create(g->width, g->height, a, &ws);
+    if (st != DG_OK)
+        return st;
+    dg_walk walk;
+    uint16_t cost[256];
+    costly_walk(&walk, cost);
+    dg_point src[3] = {some_passable(g, seed), some_passable(g, seed * 7 + 1),
+                       some_passable(g, seed * 13 + 5)};
+    size_t n = cells_of(g);
+    dg_distance_info *info = (dg_distance_info *)out;
+    int32_t *dist = (int32_t *)(info + 1);
+    *used = sizeof *info + n * sizeof(int32_t);
+    st = dg_distance_map(g, seed & 1 ? &walk : NULL, src, 1 + (int32_t)(seed % 3),
+                         (int32_t)(seed % 4) * 9, dist, n, ws, info, NULL);
+    dg_path_workspace_free(ws);
+    return st;
+}
+
+static dg_status op_path(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
+                         size_t *used)
+{
+    dg_path_workspace *ws = NULL;
+    dg_status st = dg_path_workspace_create(g->width, g->height, a, &ws);
+    if (st != DG_OK)
+        return st;
+    dg_walk walk;
+    uint16_t cost[256];
+    costly_walk(&walk, cost);
+    int32_t *len = (int32_t *)out;
+    dg_point *path = (dg_point *)(len + 2);
+    int32_t cap = (int32_t)((HARD_OP_OUT(g) - 8) / sizeof *path);
+    st = dg_path_find(g, seed & 1 ? &walk : NULL, some_passable(g, seed),
+                      some_passable(g, seed * 31 + 3), ws, path, cap, len, len + 1, NULL);
+    *used = 8 + (st == DG_OK ? (size_t)len[0] * sizeof *path : 0);
+    dg_path_workspace_free(ws);
+    return st;
+}
+
+static dg_status op_fov(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
+                        size_t *used)
+{
+    static const int32_t radii[4] = {0, 1, 8, 200};
+    size_t n = cells_of(g);
+    *used = n;
+    dg_point origin = some_passable(g, seed);
+    dg_status st = dg_fov(g, NULL, origin, radii[seed % 4], out, n, a, NULL);
+    if (st != DG_OK)
+        return st;
+    /* dg_fov leaves cells outside its bounds as they were; blank them so the
+     * output is a function of the call alone (test_guard checks they were not written) */
+    dg_rect b = dg_fov_bounds(g, origin, radii[seed % 4]);
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (x < b.x || y < b.y || x >= b.x + b.w || y >= b.y + b.h)
+                out[(size_t)y * (size_t)g->width + (size_t)x] = 0;
+    return DG_OK;
+}
+
+static dg_status op_measure(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
+                            size_t *used)
+{
+    (void)seed;
+    *used = sizeof(dg_metrics);
+    return dg_measure(g, NULL, (dg_metrics *)out, a, NULL);
+}
+
+static dg_status op_chokepoints(const dg_grid *g, uint64_t seed, const dg_allocator *a,
+                                uint8_t *out, size_t *used)
+{
+    (void)seed;
+    size_t n = cells_of(g);
+    int32_t *count = (int32_t *)out;
+    *used = 4 + n;
+    return dg_chokepoints(g, NULL, out + 4, n, count, a, NULL);
+}
+
+static dg_status op_place(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
+                          size_t *used)
+{
+    dg_place_params p;
+    dg_place_defaults(&p);
+    p.spawn_count = (int32_t)(seed % 6);
+    p.spawn_min_distance = (int32_t)(seed % 5);
+    if (seed & 1)
+        p.arrival = some_passable(g, seed / 3);
+    dg_placement *pl = (dg_placement *)out;
+    dg_point *spawns = (dg_point *)(pl + 1);
+    *used = sizeof *pl + (size_t)p.spawn_count * sizeof *spawns;
+    return dg_place(g, &p, seed, pl, spawns, p.spawn_count, NULL, a, NULL);
+}
+
+const hard_op hard_ops[] = {
+    {"regions", op_regions},
+    {"distance_map", op_distance},
+    {"path_find", op_path},
+    {"fov", op_fov},
+    {"measure", op_measure},
+    {"chokepoints", op_chokepoints},
+    {"place", op_place},
+    {NULL, NULL},
+};
+
+uint64_t hard_op_hash(dg_status st, const uint8_t *out, size_t used)
+{
+    uint64_t h = (uint64_t)(uint32_t)st;
+    if (st != DG_OK)
+        return h;
+    for (size_t i = 0; i < used; i += 8)
+    {
+        uint64_t v = 0;
+        memcpy(&v, out + i, used - i < 8 ? used - i : 8);
+        h = dg_hash_combine(h, v);
+    }
+    return h;
+}
+
+void hard_sample_map(const hard_ctx *ctx, int kind, uint64_t seed, dg_grid *g)
+{
+    const hard_gen *first = &hard_gens[0];
+    if (kind == 0 || (kind == 2 && !first->name))
+    {
+        (void)world_run(ctx, (int)(seed % HARD_WORLDS), g, seed, NULL, NULL, NULL, NULL);
+        return;
+    }
+    if (kind == 2)
+    {
+        dg_grid_fill(g, DG_TILE_VOID);
+        (void)first->run(ctx, 0, g, seed, NULL, NULL, NULL, NULL);
+        return;
+    }
+    static const uint8_t tiles[8] = {DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_CORRIDOR,
+                                     DG_TILE_WALL,  DG_TILE_DOOR,  DG_TILE_WATER, DG_TILE_WALL};
+    dg_rng rng;
+    dg_rng_seed(&rng, seed, 77);
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            (void)dg_grid_set(g, x, y, tiles[dg_rng_below(&rng, 8)]);
 }
 
 /* ---- validation and hashing ------------------------------------------------------------- */

@@ -41,26 +41,36 @@ uint64_t hard_u64(hard_input *in);
 int32_t hard_param(hard_input *in, int32_t lo, int32_t hi);
 
 /* ---- shared immutable objects the generators need (prefab sets, worlds) ------ */
+#define HARD_WORLDS 4
 typedef struct hard_ctx {
     int ready;
-    void *reserved[4];
+    dg_world *worlds[HARD_WORLDS]; /* one per variant of the "world" entry */
 } hard_ctx;
 
 /* Builds the shared objects (DG_OK, or the failing status). */
 dg_status hard_ctx_open(hard_ctx *ctx);
 void hard_ctx_close(hard_ctx *ctx);
 
+/* What a fuzz run reports beside its status. */
+typedef struct hard_fuzz_out {
+    int64_t work_bound;    /* documented upper bound of result->metrics.attempts, or -1 */
+    const char *violation; /* a broken invariant the entry checked itself, or NULL */
+} hard_fuzz_out;
+
 /* ---- every generator ----------------------------------------------------------- */
 typedef struct hard_gen {
     const char *name;
-    int variants; /* fixed parameter sets 0..variants-1 (golden, guard, faults, threads) */
+    int variants;   /* fixed parameter sets 0..variants-1 (golden, guard, faults, threads) */
+    int has_result; /* 1 if it fills a dg_result (0: result is left alone) */
+    /* Runs parameter set `variant`; *extra (optional) gets a hash of output that
+     * is neither in the grid nor in the result (0 if none). */
     dg_status (*run)(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
-                     dg_result *result, const dg_allocator *alloc, dg_diag *diag);
-    /* Parameters decoded from fuzz bytes. *work_bound gets the documented upper
-     * bound of result->metrics.attempts for those parameters, or -1 if none. */
+                     dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                     uint64_t *extra);
+    /* Parameters decoded from fuzz bytes. */
     dg_status (*run_fuzz)(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
                           dg_result *result, const dg_allocator *alloc, dg_diag *diag,
-                          int64_t *work_bound);
+                          hard_fuzz_out *out);
     int32_t width, height; /* a typical grid for the fixed parameter sets */
 } hard_gen;
 
@@ -68,6 +78,32 @@ typedef struct hard_gen {
 extern const hard_gen hard_gens[];
 int hard_gen_count(void);
 const hard_gen *hard_find_gen(const char *name);
+
+/* Runs gen on a fresh zeroed w x h grid (malloc) and folds the status, grid
+ * hash, result hash and extra output hash into one value. */
+uint64_t hard_run_hash(const hard_ctx *ctx, const hard_gen *gen, int variant, int32_t w,
+                       int32_t h, uint64_t seed);
+
+/* ---- every analysis function ------------------------------------------------------ */
+/* One analysis call on a grid it must not write, with its arguments derived
+ * from seed. All of its outputs go into out (an aligned caller buffer of at
+ * least HARD_OP_OUT(grid) bytes, through the library's own output pointers,
+ * so a function that fails must leave it untouched); *used gets the bytes
+ * that are meaningful on success. Scratch memory through alloc. */
+#define HARD_OP_OUT(g) ((size_t)(g)->width * (size_t)(g)->height * 8u + 256u)
+typedef struct hard_op {
+    const char *name;
+    dg_status (*run)(const dg_grid *grid, uint64_t seed, const dg_allocator *alloc, uint8_t *out,
+                     size_t *used);
+} hard_op;
+
+/* Terminated by an entry with name == NULL. Grids up to 256 x 256. */
+extern const hard_op hard_ops[];
+/* Folds the status and out[0..used) of a run. */
+uint64_t hard_op_hash(dg_status st, const uint8_t *out, size_t used);
+/* Maps to analyse: kind 0 a world window, 1 random tiles (caves of floor,
+ * walls, doors, water), 2 the first generator's output; fills w x h. */
+void hard_sample_map(const hard_ctx *ctx, int kind, uint64_t seed, dg_grid *grid);
 
 /* NULL if a generator's output is consistent (tiles known, every room,
  * corridor, door, marker, start and exit inside the grid, metrics matching the

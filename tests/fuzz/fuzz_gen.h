@@ -57,17 +57,19 @@ static fuzz_run fuzz_once(const hard_gen *gen, const hard_ctx *ctx, hard_input p
     dg_result_init(&result, &ha.hooks);
     dg_diag diag;
     memset(&diag, 0, sizeof diag);
-    int64_t bound = -1;
+    hard_fuzz_out out = {-1, NULL};
     fuzz_run run = {0, 0, 0};
-    run.status = gen->run_fuzz(ctx, &params, &gg.grid, seed, &result, &ha.hooks, &diag, &bound);
+    run.status = gen->run_fuzz(ctx, &params, &gg.grid, seed, &result, &ha.hooks, &diag, &out);
     if (!guard_intact(&gg))
         fuzz_fail("wrote outside the grid", dg_status_str(run.status));
+    if (out.violation)
+        fuzz_fail("invariant broken", out.violation);
     if (run.status == DG_OK)
     {
-        const char *why = hard_validate(&gg.grid, &result);
+        const char *why = hard_validate(&gg.grid, gen->has_result ? &result : NULL);
         if (why)
             fuzz_fail("invalid output", why);
-        if (bound >= 0 && result.metrics.attempts > bound)
+        if (out.work_bound >= 0 && result.metrics.attempts > out.work_bound)
             fuzz_fail("work bound exceeded", NULL);
         run.grid_hash = dg_grid_hash(&gg.grid);
         run.result_hash = hard_result_hash(&result);

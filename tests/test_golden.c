@@ -1,0 +1,194 @@
+/* Golden outputs: a seed must mean the same dungeon on every compiler,
+ * optimisation level and word size. For every generator of hard_gens[] (tests/
+ * hard.c), every fixed parameter set and two grid sizes, 16 seeds are run and
+ * their status, grid hash, structured-result hash and extra output hash are
+ * folded into one pinned digest. `make determinism` builds this file alone
+ * with gcc and clang at -O0/-O2/-O3 (and -m32) and checks that every build
+ * pins the same values.
+ *
+ * If a pin fails, a code change altered a generator's output for a saved seed.
+ * If that is deliberate, re-pin with
+ *     DG_GOLDEN_PRINT=1 build/test-plain/runner golden_outputs
+ * and add a line to the output changelog in docs/determinism.md. */
+#include "hard.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct golden_pin {
+    const char *gen;
+    int variant;
+    int size; /* 0: the entry's typical size, 1: GOLDEN_ODD_W x GOLDEN_ODD_H */
+    uint64_t digest;
+} golden_pin;
+
+#define GOLDEN_ODD_W 37
+#define GOLDEN_ODD_H 23
+
+static const golden_pin pins[] = {
+    {"world", 0, 0, 0xA428009A4948B57EULL},
+    {"world", 0, 1, 0x83562F137407351EULL},
+    {"world", 1, 0, 0x5A736F184A505A09ULL},
+    {"world", 1, 1, 0xF2EE91658CF3B48EULL},
+    {"world", 2, 0, 0xB2D8F817013DEF24ULL},
+    {"world", 2, 1, 0x35AC453219A10C9DULL},
+    {"world", 3, 0, 0x663C17AD0FC6FD02ULL},
+    {"world", 3, 1, 0xA4CECBF0B8729A49ULL},
+    {"analysis.regions", 0, 0, 0xFB1B5AEEEA6113A6ULL},
+    {"analysis.regions", 0, 1, 0xC895BEA0037E1FD7ULL},
+    {"analysis.regions", 1, 0, 0x422A2D823EE136C7ULL},
+    {"analysis.regions", 1, 1, 0x90E93A9139527CF9ULL},
+    {"analysis.regions", 2, 0, 0xE8D69E02075FE84CULL},
+    {"analysis.regions", 2, 1, 0xC24669413A56228FULL},
+    {"analysis.distance_map", 0, 0, 0xFD0CD59F817CF691ULL},
+    {"analysis.distance_map", 0, 1, 0x81F961C04803ED57ULL},
+    {"analysis.distance_map", 1, 0, 0x82A2A568D390E406ULL},
+    {"analysis.distance_map", 1, 1, 0x7F3ADB3BCC78AD69ULL},
+    {"analysis.distance_map", 2, 0, 0x54BF92575065055FULL},
+    {"analysis.distance_map", 2, 1, 0x4E05DA1947AF1EC4ULL},
+    {"analysis.path_find", 0, 0, 0x81587A61E9142F1AULL},
+    {"analysis.path_find", 0, 1, 0xD5F8BF70914A02C3ULL},
+    {"analysis.path_find", 1, 0, 0x2AAF6CAAC745AF34ULL},
+    {"analysis.path_find", 1, 1, 0x9DD7374E15E644B4ULL},
+    {"analysis.path_find", 2, 0, 0x3484DAFECB76B550ULL},
+    {"analysis.path_find", 2, 1, 0x1C99956E61618A57ULL},
+    {"analysis.fov", 0, 0, 0x27F56AD73478A933ULL},
+    {"analysis.fov", 0, 1, 0xB85C6990177A6A2DULL},
+    {"analysis.fov", 1, 0, 0x9B2F10F596E45F71ULL},
+    {"analysis.fov", 1, 1, 0x2BB3B9F886CF8C27ULL},
+    {"analysis.fov", 2, 0, 0x988054CB7A0DF875ULL},
+    {"analysis.fov", 2, 1, 0x4F6CEA78B3824F37ULL},
+    {"analysis.measure", 0, 0, 0xDF19C26A1382247AULL},
+    {"analysis.measure", 0, 1, 0x3DAFC8355E7B60F5ULL},
+    {"analysis.measure", 1, 0, 0x97CACACDA26F9D35ULL},
+    {"analysis.measure", 1, 1, 0xEC60570FEEFD1C23ULL},
+    {"analysis.measure", 2, 0, 0x6C93DA3C174740CBULL},
+    {"analysis.measure", 2, 1, 0x086269CE8EE55BF4ULL},
+    {"analysis.chokepoints", 0, 0, 0x8233B043DFF5BE59ULL},
+    {"analysis.chokepoints", 0, 1, 0x8A07EC3BFFEBBD6CULL},
+    {"analysis.chokepoints", 1, 0, 0xCCA718DE5E535E75ULL},
+    {"analysis.chokepoints", 1, 1, 0xD4E9D6DAB96E9BABULL},
+    {"analysis.chokepoints", 2, 0, 0x5BEF6B6F7A8BFE66ULL},
+    {"analysis.chokepoints", 2, 1, 0xBF1EB0AE9DEC8EF9ULL},
+    {"analysis.place", 0, 0, 0x9BA6E0068F440C8EULL},
+    {"analysis.place", 0, 1, 0x7C79AD1CACB52EF1ULL},
+    {"analysis.place", 1, 0, 0x85B4C49F10DB7346ULL},
+    {"analysis.place", 1, 1, 0xB46BECBBAF908232ULL},
+    {"analysis.place", 2, 0, 0xBCD2789D6C3BF394ULL},
+    {"analysis.place", 2, 1, 0xD2F5551FC0C41930ULL},
+};
+
+static const uint64_t golden_seeds[16] = {
+    0, 1, 2, 3, 7, 42, 1000, 2026, 65535, 0xDEADBEEFULL, 0x123456789ULL, 1ULL << 32,
+    1ULL << 63, 0x9E3779B97F4A7C15ULL, UINT64_MAX - 1, UINT64_MAX,
+};
+
+static uint64_t golden_digest(const hard_ctx *ctx, const hard_gen *gen, int variant, int size)
+{
+    int32_t w = size ? GOLDEN_ODD_W : gen->width, h = size ? GOLDEN_ODD_H : gen->height;
+    uint64_t digest = 0;
+    for (int i = 0; i < 16; i++)
+        digest = dg_hash_combine(digest, hard_run_hash(ctx, gen, variant, w, h, golden_seeds[i]));
+    return digest;
+}
+
+/* An analysis function over map kind `kind` (hard_sample_map) at either size. */
+static uint64_t golden_op_digest(const hard_ctx *ctx, const hard_op *op, int kind, int size)
+{
+    int32_t w = size ? GOLDEN_ODD_W : 80, h = size ? GOLDEN_ODD_H : 50;
+    uint8_t *cells = calloc((size_t)w * (size_t)h, 1);
+    dg_grid map;
+    uint64_t digest = 0;
+    if (cells && dg_grid_init(&map, cells, w, h, 0) == DG_OK)
+    {
+        uint8_t *out = malloc(HARD_OP_OUT(&map));
+        for (int i = 0; i < 8 && out; i++)
+        {
+            hard_sample_map(ctx, kind, golden_seeds[i], &map);
+            memset(out, 0, HARD_OP_OUT(&map));
+            size_t used = 0;
+            dg_status st = op->run(&map, golden_seeds[i + 8], NULL, out, &used);
+            digest = dg_hash_combine(digest, hard_op_hash(st, out, used));
+        }
+        free(out);
+    }
+    free(cells);
+    return digest;
+}
+
+static const golden_pin *find_pin(const char *gen, int variant, int size)
+{
+    for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++)
+        if (strcmp(pins[i].gen, gen) == 0 && pins[i].variant == variant && pins[i].size == size)
+            return &pins[i];
+    return NULL;
+}
+
+TEST(golden_outputs_are_pinned)
+{
+    hard_ctx ctx;
+    CHECK(hard_ctx_open(&ctx) == DG_OK);
+    int print = getenv("DG_GOLDEN_PRINT") != NULL;
+    uint64_t all = 0;
+    for (const hard_gen *g = hard_gens; g->name; g++)
+        for (int v = 0; v < g->variants; v++)
+            for (int size = 0; size < 2; size++)
+            {
+                uint64_t d = golden_digest(&ctx, g, v, size);
+                all = dg_hash_combine(all, d);
+                if (print)
+                    printf("    {\"%s\", %d, %d, 0x%016llXULL},\n", g->name, v, size,
+                           (unsigned long long)d);
+                const golden_pin *pin = find_pin(g->name, v, size);
+                CHECKF(pin != NULL, "%s variant %d size %d is not pinned (digest 0x%016llX)",
+                       g->name, v, size, (unsigned long long)d);
+                CHECKF(!pin || pin->digest == d,
+                       "OUTPUT CHANGED: %s variant %d size %d: digest 0x%016llX, pinned 0x%016llX."
+                       " Saved seeds now give other dungeons; if deliberate, re-pin (see the top"
+                       " of tests/test_golden.c) and record it in docs/determinism.md",
+                       g->name, v, size, (unsigned long long)d,
+                       (unsigned long long)(pin ? pin->digest : 0));
+            }
+    char name[64];
+    for (const hard_op *op = hard_ops; op->name; op++)
+        for (int kind = 0; kind < 3; kind++)
+            for (int size = 0; size < 2; size++)
+            {
+                snprintf(name, sizeof name, "analysis.%s", op->name);
+                uint64_t d = golden_op_digest(&ctx, op, kind, size);
+                all = dg_hash_combine(all, d);
+                if (print)
+                    printf("    {\"%s\", %d, %d, 0x%016llXULL},\n", name, kind, size,
+                           (unsigned long long)d);
+                const golden_pin *pin = find_pin(name, kind, size);
+                CHECKF(pin != NULL, "%s map %d size %d is not pinned", name, kind, size);
+                CHECKF(!pin || pin->digest == d,
+                       "OUTPUT CHANGED: %s map %d size %d: digest 0x%016llX, pinned 0x%016llX;"
+                       " if deliberate, re-pin and record it in docs/determinism.md",
+                       name, kind, size, (unsigned long long)d,
+                       (unsigned long long)(pin ? pin->digest : 0));
+            }
+    if (getenv("DG_GOLDEN_DIGEST"))
+        printf("golden digest: %016llx\n", (unsigned long long)all);
+    hard_ctx_close(&ctx);
+}
+
+TEST(golden_pins_name_existing_generators)
+{
+    /* a pin for a generator that is gone, or a variant that no longer exists */
+    for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++)
+    {
+        int found = 0;
+        if (strncmp(pins[i].gen, "analysis.", 9) == 0)
+            for (const hard_op *op = hard_ops; op->name && !found; op++)
+                found = strcmp(op->name, pins[i].gen + 9) == 0 && pins[i].variant < 3;
+        else
+        {
+            const hard_gen *g = hard_find_gen(pins[i].gen);
+            found = g && pins[i].variant < g->variants;
+        }
+        CHECKF(found, "stale pin %s variant %d", pins[i].gen, pins[i].variant);
+    }
+}
