@@ -269,42 +269,63 @@ DG_API dg_status dg_render_rgba(const dg_grid *grid, const uint32_t *palette, in
 DG_API uint32_t dg_tile_color(uint8_t tile);
 
 /* ---- generator: feature attachment (attach) ------------------------------ */
-enum { /* dg_attach_params.growth */
-    DG_GROWTH_UNIFORM = 0,  /* grow from any feature */
-    DG_GROWTH_NEWEST = 1,   /* prefer recent features: long, linear dungeons */
-    DG_GROWTH_OLDEST = 2    /* prefer early features: bushy dungeons */
+/* A room near the centre, then rooms and corridors attached one at a time to
+ * the walls of what is already carved, each on untouched rock with a one-cell
+ * margin (docs/attach.md). Every passable cell is reachable from every other.
+ * Sizes are interior sizes (walls excluded), ranges inclusive; a maximum larger
+ * than the map is capped, a minimum never is. Corridors are straight. */
+enum { /* dg_attach_params.growth: which feature the next one grows from */
+    DG_GROWTH_UNIFORM = 0,  /* any feature with free wall, uniformly */
+    DG_GROWTH_NEWEST = 1,   /* the newest ones: long, linear dungeons */
+    DG_GROWTH_OLDEST = 2    /* the oldest ones: bushy dungeons around the first room */
 };
 enum { /* dg_attach_params.dead_ends */
     DG_DEAD_ENDS_KEEP = 0,
-    DG_DEAD_ENDS_PRUNE = 1, /* remove dangling corridors */
-    DG_DEAD_ENDS_ROOM = 2   /* try to attach a room at each dead end, prune if none fits */
+    DG_DEAD_ENDS_PRUNE = 1, /* cut dangling corridors back to their last junction */
+    DG_DEAD_ENDS_ROOM = 2   /* try a room at the end of each dangling corridor, prune if none fits */
 };
 enum { /* dg_attach_params.doors */
     DG_DOORS_ALL = 0,       /* a door tile at every junction */
-    DG_DOORS_ROOMS = 1,     /* doors only where a corridor meets a room */
-    DG_DOORS_NONE = 2       /* junctions are plain floor */
+    DG_DOORS_ROOMS = 1,     /* doors only where a room meets a corridor or another room */
+    DG_DOORS_NONE = 2       /* junctions are corridor (or room floor between two rooms) */
 };
 
 typedef struct dg_attach_params {
-    int32_t room_min_w, room_max_w;   /* room interior width, inclusive (default 3..9) */
-    int32_t room_min_h, room_max_h;   /* room interior height, inclusive (default 3..7) */
-    int32_t corridor_min, corridor_max; /* corridor length in cells (default 3..8) */
-    int32_t max_features;             /* rooms + corridors budget, 0 = by area (default 0) */
-    int32_t room_after_corridor;      /* permille chance of a room after a corridor (default 600) */
-    int32_t target_floor;             /* stop at this floor permille, 0 = off (default 0) */
-    int32_t max_attempts;             /* total placement attempts, 0 = 50 per feature budget */
-    int32_t max_failures;             /* consecutive failures before stopping (default 400) */
+    int32_t room_min_w, room_max_w;   /* room interior width, >= 1 (default 3..9) */
+    int32_t room_min_h, room_max_h;   /* room interior height, >= 1 (default 3..7) */
+    int32_t corridor_min, corridor_max; /* corridor length in cells, >= 1 (default 3..8);
+                                         * a corridor is shortened to the free space but
+                                         * never below corridor_min (pruning may) */
+    int32_t max_features;             /* rooms + corridors budget; 0 = width*height/16 (default 0) */
+    int32_t room_after_corridor;      /* permille chance of a room, not a corridor, after a
+                                       * corridor; after a room always a corridor (default 600) */
+    int32_t target_floor;             /* stop once this permille of the map is passable, 0 = off
+                                       * (default 0) */
+    int32_t max_attempts;             /* placement attempts in all; 0 = 50 per budgeted feature
+                                       * (default 0); metrics.attempts never exceeds it */
+    int32_t max_failures;             /* stop after this many failed attempts in a row, 0 = no
+                                       * limit (default 400) */
     int32_t growth;                   /* DG_GROWTH_* (default uniform) */
-    int32_t loop_min_gain;            /* loop pass: open a wall if it saves >= N steps, 0 = off (default 0) */
-    int32_t loop_max;                 /* at most this many loops (default 8) */
+    int32_t loop_min_gain;            /* loop pass: open a wall between two features where that
+                                       * shortens the walk between its sides by >= this many
+                                       * steps; 0 = no loops (default 0) */
+    int32_t loop_max;                 /* at most this many loop openings (default 8) */
     int32_t dead_ends;                /* DG_DEAD_ENDS_* (default keep) */
     int32_t doors;                    /* DG_DOORS_* (default all) */
 } dg_attach_params;
 
 /* Fills the documented defaults. */
 DG_API void dg_attach_defaults(dg_attach_params *params);
-/* Fills grid (VOID, then FLOOR/CORRIDOR/WALL/DOOR). result, allocator and diag
- * are optional. On error the grid is untouched and diag says why. */
+/* Fills grid with VOID, FLOOR (rooms), CORRIDOR, WALL and DOOR tiles. result
+ * (optional) gets rooms (parent = the room its corridor leads from), straight
+ * corridors (from/to: the features at their ends), door tiles, start (centre of
+ * the first room), exit (farthest cell by walking) and metrics (loops = loop
+ * openings; requested = the feature budget; stopped_early = a limit ended growth
+ * while free walls remained). allocator and diag are optional. Scratch memory:
+ * (width+2)*(height+2) bytes plus a few dozen bytes per feature. Errors:
+ * DG_E_NULL, DG_E_INVALID (a parameter), DG_E_TOO_SMALL (the grid cannot hold the
+ * smallest room and its walls), DG_E_NOMEM; on any error the grid and result
+ * are left as they were and diag says why. */
 DG_API dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params,
                                     uint64_t seed, dg_result *result,
                                     const dg_allocator *allocator, dg_diag *diag);

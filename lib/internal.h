@@ -42,6 +42,10 @@ dg_status dgi_result_add_room(dg_result *r, const dg_room *room);
 dg_status dgi_result_add_corridor(dg_result *r, const dg_corridor *corridor);
 dg_status dgi_result_add_door(dg_result *r, const dg_door *door);
 dg_status dgi_result_add_marker(dg_result *r, const dg_marker *marker);
+/* Makes room for at least the given list lengths (counts and contents kept),
+ * so a generator can fail with DG_E_NOMEM before writing anything. (attach) */
+dg_status dgi_result_reserve(dg_result *r, int32_t rooms, int32_t corridors, int32_t doors,
+                             int32_t markers);
 /* Index of the room whose interior contains p, or -1 (linear scan). */
 int32_t dgi_result_room_at(const dg_result *r, dg_point p);
 /* Fills start/exit (start = centre of start_room or first passable cell if
@@ -49,6 +53,34 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p);
  * grid-derived metrics (cells, floor, dead ends, regions). */
 dg_status dgi_result_finish(dg_result *r, const dg_grid *grid, int32_t start_room,
                             const dg_allocator *a);
+
+/* rng.c: the PCG32 step and Lemire's unbiased bounded draw, inline for the
+ * generators' hot loops (rng must not be NULL, bound must be > 0). The public
+ * dg_rng_next and dg_rng_below are these, so the numbers are the same. (attach) */
+#define DGI_PCG_MULT 6364136223846793005ULL
+static inline uint32_t dgi_rng_next(dg_rng *rng)
+{
+    uint64_t old = rng->state;
+    rng->state = old * DGI_PCG_MULT + rng->inc;
+    uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
+    uint32_t rot = (uint32_t)(old >> 59);
+    return (xorshifted >> rot) | (xorshifted << ((32u - rot) & 31u));
+}
+static inline uint32_t dgi_rng_below(dg_rng *rng, uint32_t bound)
+{
+    uint64_t m = (uint64_t)dgi_rng_next(rng) * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound)
+    {
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        while (low < threshold)
+        {
+            m = (uint64_t)dgi_rng_next(rng) * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
 
 /* analyze_core.c: breadth-first distances over passable cells (4-way).
  * dist has width*height entries (row-major, no stride), -1 = unreachable.

@@ -63,6 +63,23 @@ DEFINE_ADD(dgi_result_add_corridor, dg_corridor, corridors, corridor_count, CAP_
 DEFINE_ADD(dgi_result_add_door, dg_door, doors, door_count, CAP_DOORS)
 DEFINE_ADD(dgi_result_add_marker, dg_marker, markers, marker_count, CAP_MARKERS)
 
+dg_status dgi_result_reserve(dg_result *r, int32_t rooms, int32_t corridors, int32_t doors,
+                             int32_t markers)
+{
+    const int32_t need[4] = {rooms, corridors, doors, markers};
+    void *arrays[4] = {r->rooms, r->corridors, r->doors, r->markers};
+    const size_t elem[4] = {sizeof *r->rooms, sizeof *r->corridors, sizeof *r->doors,
+                            sizeof *r->markers};
+    dg_status st = DG_OK;
+    for (int i = 0; i < 4 && st == DG_OK; i++)
+        st = dgi_grow(result_alloc(r), &arrays[i], &r->capacity_[i], need[i], elem[i]);
+    r->rooms = arrays[0];
+    r->corridors = arrays[1];
+    r->doors = arrays[2];
+    r->markers = arrays[3];
+    return st;
+}
+
 int32_t dgi_result_room_at(const dg_result *r, dg_point p)
 {
     for (int32_t i = 0; i < r->room_count; i++)

@@ -1,8 +1,6 @@
 /* PCG32 (XSH RR) seeded through SplitMix64, plus stateless hashes. */
 #include "internal.h"
 
-#define PCG_MULT 6364136223846793005ULL
-
 uint64_t dg_hash64(uint64_t x)
 {
     x += 0x9E3779B97F4A7C15ULL;
@@ -29,31 +27,14 @@ void dg_rng_seed(dg_rng *rng, uint64_t seed, uint64_t stream)
 
 uint32_t dg_rng_next(dg_rng *rng)
 {
-    if (!rng)
-        return 0;
-    uint64_t old = rng->state;
-    rng->state = old * PCG_MULT + rng->inc;
-    uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
-    uint32_t rot = (uint32_t)(old >> 59);
-    return (xorshifted >> rot) | (xorshifted << ((32u - rot) & 31u));
+    return rng ? dgi_rng_next(rng) : 0;
 }
 
 uint32_t dg_rng_below(dg_rng *rng, uint32_t bound)
 {
     if (bound == 0 || !rng) /* a NULL rng would draw zeros and never leave the loop */
         return 0;
-    uint64_t m = (uint64_t)dg_rng_next(rng) * bound;
-    uint32_t low = (uint32_t)m;
-    if (low < bound)
-    {
-        uint32_t threshold = (uint32_t)(-bound) % bound;
-        while (low < threshold)
-        {
-            m = (uint64_t)dg_rng_next(rng) * bound;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
+    return dgi_rng_below(rng, bound);
 }
 
 int32_t dg_rng_range(dg_rng *rng, int32_t lo, int32_t hi)

@@ -1,0 +1,756 @@
+/* Feature attachment generator: a room near the centre, then rooms and
+ * corridors attached to the walls of what is already there, picked from a
+ * frontier list of walls. See docs/attach.md. */
+#include "attach_internal.h"
+
+enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
+
+static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+
+#define GROWTH_WINDOW 4       /* newest/oldest growth picks among this many walls */
+#define DERIVED_CELLS_PER_FEATURE 16
+#define DERIVED_ATTEMPTS_PER_FEATURE 50
+#define TRIES_ROOM_WALL 2
+#define TRIES_CORRIDOR_END 2
+
+void dg_attach_defaults(dg_attach_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->room_min_w = 3;
+    p->room_max_w = 9;
+    p->room_min_h = 3;
+    p->room_max_h = 7;
+    p->corridor_min = 3;
+    p->corridor_max = 8;
+    p->max_features = 0;
+    p->room_after_corridor = 600;
+    p->target_floor = 0;
+    p->max_attempts = 0;
+    p->max_failures = 400;
+    p->growth = DG_GROWTH_UNIFORM;
+    p->loop_min_gain = 0;
+    p->loop_max = 8;
+    p->dead_ends = DG_DEAD_ENDS_KEEP;
+    p->doors = DG_DOORS_ALL;
+}
+
+/* ---- validation ------------------------------------------------------------ */
+
+static dg_status check_range(dg_diag *diag, const char *name, int32_t v, int32_t lo, int32_t hi)
+{
+    if (v >= lo && v <= hi)
+        return DG_OK;
+    return dgi_fail(diag, DG_E_INVALID, "attach: %s is %d, must be in %d..%d", name, (int)v,
+                    (int)lo, (int)hi);
+}
+
+static dg_status check_order(dg_diag *diag, const char *lo_name, int32_t lo, const char *hi_name,
+                             int32_t hi)
+{
+    if (lo <= hi)
+        return DG_OK;
+    return dgi_fail(diag, DG_E_INVALID, "attach: %s (%d) is greater than %s (%d)", lo_name,
+                    (int)lo, hi_name, (int)hi);
+}
+
+static dg_status validate(const dg_attach_params *p, const dg_grid *g, dg_diag *diag)
+{
+    struct { const char *name; int32_t v, lo, hi; } ranges[] = {
+        {"room_min_w", p->room_min_w, 1, DG_GRID_MAX_DIM},
+        {"room_max_w", p->room_max_w, 1, DG_GRID_MAX_DIM},
+        {"room_min_h", p->room_min_h, 1, DG_GRID_MAX_DIM},
+        {"room_max_h", p->room_max_h, 1, DG_GRID_MAX_DIM},
+        {"corridor_min", p->corridor_min, 1, DG_GRID_MAX_DIM},
+        {"corridor_max", p->corridor_max, 1, DG_GRID_MAX_DIM},
+        {"max_features", p->max_features, 0, INT32_MAX},
+        {"room_after_corridor", p->room_after_corridor, 0, 1000},
+        {"target_floor", p->target_floor, 0, 1000},
+        {"max_attempts", p->max_attempts, 0, INT32_MAX},
+        {"max_failures", p->max_failures, 0, INT32_MAX},
+        {"growth", p->growth, DG_GROWTH_UNIFORM, DG_GROWTH_OLDEST},
+        {"loop_min_gain", p->loop_min_gain, 0, (int32_t)DG_GRID_MAX_CELLS},
+        {"loop_max", p->loop_max, 0, INT32_MAX},
+        {"dead_ends", p->dead_ends, DG_DEAD_ENDS_KEEP, DG_DEAD_ENDS_ROOM},
+        {"doors", p->doors, DG_DOORS_ALL, DG_DOORS_NONE},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+    {
+        dg_status st = check_range(diag, ranges[i].name, ranges[i].v, ranges[i].lo, ranges[i].hi);
+        if (st != DG_OK)
+            return st;
+    }
+    dg_status st = check_order(diag, "room_min_w", p->room_min_w, "room_max_w", p->room_max_w);
+    if (st == DG_OK)
+        st = check_order(diag, "room_min_h", p->room_min_h, "room_max_h", p->room_max_h);
+    if (st == DG_OK)
+        st = check_order(diag, "corridor_min", p->corridor_min, "corridor_max", p->corridor_max);
+    if (st != DG_OK)
+        return st;
+    if (g->width < p->room_min_w + 2 || g->height < p->room_min_h + 2)
+        return dgi_fail(diag, DG_E_TOO_SMALL,
+                        "attach: a %dx%d map cannot hold a %dx%d room and its walls "
+                        "(needs at least %dx%d)",
+                        (int)g->width, (int)g->height, (int)p->room_min_w, (int)p->room_min_h,
+                        (int)p->room_min_w + 2, (int)p->room_min_h + 2);
+    return DG_OK;
+}
+
+/* ---- scratch memory ---------------------------------------------------------- */
+
+static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
+                       const dg_allocator *a)
+{
+    memset(c, 0, sizeof *c);
+    c->p = p;
+    c->a = a;
+    c->w = g->width;
+    c->h = g->height;
+    c->stride = g->width + 2;
+    c->room_max_w = DG_MIN(p->room_max_w, c->w - 2);
+    c->room_max_h = DG_MIN(p->room_max_h, c->h - 2);
+    int64_t cells = (int64_t)c->w * c->h;
+    c->budget = p->max_features > 0 ? p->max_features
+                                    : (int32_t)DG_MAX(1, cells / DERIVED_CELLS_PER_FEATURE);
+    c->max_attempts = p->max_attempts > 0
+                          ? p->max_attempts
+                          : (int32_t)DG_MIN((int64_t)INT32_MAX,
+                                            (int64_t)c->budget * DERIVED_ATTEMPTS_PER_FEATURE);
+    /* floor cells that meet target_floor permille (rounded up), or never */
+    c->target_cells = p->target_floor > 0
+                          ? (int32_t)(((int64_t)p->target_floor * cells + 999) / 1000)
+                          : INT32_MAX;
+    c->mem_size = (size_t)c->stride * (size_t)(c->h + 2);
+    c->mem = dgi_alloc(a, c->mem_size);
+    if (!c->mem)
+        return DG_E_NOMEM;
+    c->cell = c->mem + c->stride + 1;
+    for (int d = 0; d < 4; d++)
+    {
+        c->step[d] = (ptrdiff_t)att_dy(d) * c->stride + att_dx(d);
+        c->along[d] = (d == DG_DIR_N || d == DG_DIR_S) ? 1 : c->stride;
+    }
+    /* A first guess at the feature count saves most regrowth. */
+    int32_t guess = (int32_t)DG_MIN((int64_t)c->budget, cells / 48 + 8);
+    dg_status st;
+    ATT_GROW(c, c->feats, c->cap_feat, guess, st);
+    if (st == DG_OK)
+        ATT_GROW(c, c->doors, c->cap_door, guess, st);
+    if (st == DG_OK)
+        ATT_GROW(c, c->sites, c->cap_site, 4 * guess, st);
+    return st;
+}
+
+static void release(att_ctx *c)
+{
+    dgi_free(c->a, c->mem, c->mem_size);
+    dgi_free(c->a, c->feats, (size_t)c->cap_feat * sizeof *c->feats);
+    dgi_free(c->a, c->doors, (size_t)c->cap_door * sizeof *c->doors);
+    dgi_free(c->a, c->sites, (size_t)c->cap_site * sizeof *c->sites);
+    dgi_free(c->a, c->heap, (size_t)c->cap_heap * sizeof *c->heap);
+    dgi_free(c->a, c->touched, (size_t)c->cap_touched * sizeof *c->touched);
+}
+
+/* Room for one more feature, its door and its walls, before anything is carved. */
+static dg_status reserve_feature(att_ctx *c)
+{
+    dg_status st = DG_OK;
+    if (c->nfeat + 1 > c->cap_feat)
+        ATT_GROW(c, c->feats, c->cap_feat, c->nfeat + 1, st);
+    if (st == DG_OK && c->ndoor + 1 > c->cap_door)
+        ATT_GROW(c, c->doors, c->cap_door, c->ndoor + 1, st);
+    if (st == DG_OK && c->site_end + 4 > c->cap_site)
+        ATT_GROW(c, c->sites, c->cap_site, c->site_end + 4, st);
+    return st;
+}
+
+/* The scratch map: void cells inside a border of ATT_EDGE. */
+static void clear_map(att_ctx *c)
+{
+    memset(c->mem, ATT_EDGE, (size_t)c->stride);
+    for (int32_t y = 0; y < c->h; y++)
+    {
+        uint8_t *row = att_at(c, -1, y);
+        row[0] = ATT_EDGE;
+        memset(row + 1, DG_TILE_VOID, (size_t)c->w);
+        row[c->w + 1] = ATT_EDGE;
+    }
+    memset(att_at(c, -1, c->h), ATT_EDGE, (size_t)c->stride);
+}
+
+/* ---- features, doors and the frontier ----------------------------------------- */
+
+static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int32_t y, int32_t w,
+                           int32_t h, int dir)
+{
+    att_feat *f = &c->feats[c->nfeat];
+    f->x = x;
+    f->y = y;
+    f->w = w;
+    f->h = h;
+    f->parent = parent;
+    f->door = -1;
+    f->room_parent = -1;
+    if (parent >= 0)
+        f->room_parent = c->feats[parent].kind == ATT_ROOM ? parent : c->feats[parent].room_parent;
+    f->doors_head = -1;
+    f->end_child = -1;
+    f->used = 0;
+    f->out = -1;
+    f->kind = (uint8_t)kind;
+    f->dir = (uint8_t)dir;
+    f->alive = 1;
+    c->floor += w * h;
+    return c->nfeat++;
+}
+
+uint8_t att_junction_tile(const att_ctx *c, int32_t a, int32_t b)
+{
+    int room = c->feats[a].kind == ATT_ROOM || c->feats[b].kind == ATT_ROOM;
+    int corridor = c->feats[a].kind == ATT_CORRIDOR || c->feats[b].kind == ATT_CORRIDOR;
+    if (c->p->doors == DG_DOORS_ALL || (c->p->doors == DG_DOORS_ROOMS && room))
+        return DG_TILE_DOOR;
+    return corridor ? DG_TILE_CORRIDOR : DG_TILE_FLOOR;
+}
+
+/* Opens (x, y) as the junction of features a (older) and b; the door array
+ * must have room (reserve_feature) or grow here. */
+int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
+{
+    dg_status st = DG_OK;
+    if (c->ndoor + 1 > c->cap_door)
+        ATT_GROW(c, c->doors, c->cap_door, c->ndoor + 1, st);
+    if (st != DG_OK)
+        return -1;
+    int32_t i = c->ndoor++;
+    att_door *d = &c->doors[i];
+    d->x = x;
+    d->y = y;
+    d->a = a;
+    d->b = b;
+    d->next_a = c->feats[a].doors_head;
+    d->next_b = c->feats[b].doors_head;
+    d->dist = INT32_MAX;
+    d->tile = att_junction_tile(c, a, b);
+    d->alive = 1;
+    c->feats[a].doors_head = i;
+    c->feats[b].doors_head = i;
+    *att_at(c, x, y) = d->tile;
+    c->floor++;
+    return i;
+}
+
+/* Failed attempts a wall gets before it is retired. */
+static uint8_t tries_for(int kind)
+{
+    return kind == ATT_ROOM ? TRIES_ROOM_WALL : TRIES_CORRIDOR_END;
+}
+
+static inline int solid(uint8_t v) /* may become (or stay) a wall */
+{
+    return v == DG_TILE_VOID || v == DG_TILE_WALL;
+}
+
+/* 1 if the wall cell at p can become a door: rock behind it and walls (or rock)
+ * on both sides of it and of the cell behind it. */
+static inline int door_ok(const uint8_t *p, ptrdiff_t along, ptrdiff_t out)
+{
+    return p[0] == DG_TILE_WALL && p[out] == DG_TILE_VOID && solid(p[-along]) &&
+           solid(p[along]) && solid(p[out - along]) && solid(p[out + along]);
+}
+
+/* Where a wall's cells start in the scratch map, and the steps along it and out of it. */
+static const uint8_t *wall_cells(const att_ctx *c, const att_site *s, ptrdiff_t *along,
+                                 ptrdiff_t *out)
+{
+    *along = c->along[s->side];
+    *out = c->step[s->side];
+    return att_at(c, s->x, s->y);
+}
+
+static int32_t usable_doors(const att_ctx *c, const att_site *s)
+{
+    ptrdiff_t along, out;
+    const uint8_t *p = wall_cells(c, s, &along, &out);
+    int32_t usable = 0;
+    for (int32_t k = 0; k < s->len; k++)
+        usable += door_ok(p + k * along, along, out);
+    return usable;
+}
+
+/* Adds to the frontier the wall of feature feat facing side: a room's whole
+ * wall; for a corridor, the cell beyond its far end or beside its last cell. */
+static void push_site(att_ctx *c, int32_t feat, int side)
+{
+    const att_feat *f = &c->feats[feat];
+    att_site *s = &c->sites[c->site_end++];
+    s->feat = feat;
+    s->side = (uint8_t)side;
+    s->kind = f->kind;
+    s->tries = tries_for(f->kind);
+    s->len = (side == DG_DIR_N || side == DG_DIR_S) ? f->w : f->h;
+    s->x = side == DG_DIR_W ? f->x - 1 : side == DG_DIR_E ? f->x + f->w : f->x;
+    s->y = side == DG_DIR_N ? f->y - 1 : side == DG_DIR_S ? f->y + f->h : f->y;
+    if (f->kind == ATT_CORRIDOR && s->len > 1)
+    { /* a side wall: keep its last cell only */
+        s->x += (f->dir == DG_DIR_E) * (s->len - 1);
+        s->y += (f->dir == DG_DIR_S) * (s->len - 1);
+        s->len = 1;
+    }
+}
+
+/* A uniform choice among the usable door cells of a wall, or -1 if none: one
+ * random probe, and a scan of the wall only when the probe misses (which
+ * keeps the choice uniform). */
+static int32_t pick_door(att_ctx *c, const att_site *s)
+{
+    ptrdiff_t along, out;
+    const uint8_t *p = wall_cells(c, s, &along, &out);
+    int32_t k = att_below(c, s->len);
+    if (door_ok(p + k * along, along, out))
+        return k;
+    if (s->len == 1)
+        return -1;
+    int32_t usable = usable_doors(c, s);
+    if (usable == 0)
+        return -1;
+    int32_t pick = att_below(c, usable);
+    for (k = 0;; k++)
+        if (door_ok(p + k * along, along, out) && pick-- == 0)
+            return k;
+}
+
+/* Frontier index to try next, by growth bias. */
+static int32_t pick_site(att_ctx *c)
+{
+    int32_t n = c->site_end - c->site_head;
+    switch (c->p->growth)
+    {
+    case DG_GROWTH_NEWEST:
+        return c->site_end - 1 - att_below(c, DG_MIN(n, GROWTH_WINDOW));
+    case DG_GROWTH_OLDEST:
+        return c->site_head + att_below(c, DG_MIN(n, GROWTH_WINDOW));
+    default:
+        return c->site_head + att_below(c, n);
+    }
+}
+
+/* Removes frontier entry i, keeping creation order where the bias needs it. */
+static void retire_site(att_ctx *c, int32_t i)
+{
+    att_site *s = c->sites;
+    switch (c->p->growth)
+    {
+    case DG_GROWTH_NEWEST:
+        memmove(s + i, s + i + 1, (size_t)(c->site_end - i - 1) * sizeof *s);
+        c->site_end--;
+        break;
+    case DG_GROWTH_OLDEST:
+        memmove(s + c->site_head + 1, s + c->site_head, (size_t)(i - c->site_head) * sizeof *s);
+        c->site_head++;
+        break;
+    default:
+        s[i] = s[c->site_end - 1];
+        c->site_end--;
+        break;
+    }
+}
+
+/* ---- fitting and carving -------------------------------------------------------- */
+
+static int row_void(const uint8_t *p, int32_t n)
+{
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8)
+    {
+        uint64_t v;
+        memcpy(&v, p + i, sizeof v);
+        if (v)
+            return 0;
+    }
+    for (; i < n; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
+
+/* Every byte of p[0..n) is rock or wall (0 or 3), eight at a time. */
+static int row_solid(const uint8_t *p, int32_t n)
+{
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8)
+    {
+        uint64_t v;
+        memcpy(&v, p + i, sizeof v);
+        /* each byte below 4, and its bits 0 and 1 equal */
+        if ((v & 0xFCFCFCFCFCFCFCFCull) || ((v ^ (v >> 1)) & 0x0101010101010101ull))
+            return 0;
+    }
+    for (; i < n; i++)
+        if (!solid(p[i]))
+            return 0;
+    return 1;
+}
+
+/* 1 if the interior (x, y, w, h) is untouched rock and its one-cell ring lies
+ * inside the map on rock or walls. Cheap edges first, then the rows. */
+static int room_fits(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t h)
+{
+    if (x < 1 || y < 1 || x + w > c->w - 1 || y + h > c->h - 1)
+        return 0;
+    if (!row_solid(att_at(c, x - 1, y - 1), w + 2) || !row_solid(att_at(c, x - 1, y + h), w + 2))
+        return 0;
+    for (int32_t j = 0; j < h; j++)
+    {
+        const uint8_t *row = att_at(c, x - 1, y + j);
+        if (!solid(row[0]) || !solid(row[w + 1]))
+            return 0;
+    }
+    for (int32_t j = 0; j < h; j++)
+        if (!row_void(att_at(c, x, y + j), w))
+            return 0;
+    return 1;
+}
+
+static void carve_room(att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t h)
+{
+    memset(att_at(c, x - 1, y - 1), DG_TILE_WALL, (size_t)w + 2);
+    memset(att_at(c, x - 1, y + h), DG_TILE_WALL, (size_t)w + 2);
+    for (int32_t j = 0; j < h; j++)
+    {
+        uint8_t *row = att_at(c, x - 1, y + j);
+        row[0] = DG_TILE_WALL;
+        memset(row + 1, DG_TILE_FLOOR, (size_t)w);
+        row[w + 1] = DG_TILE_WALL;
+    }
+}
+
+/* Joins new feature f to parent through the wall cell (x, y). */
+static int32_t connect(att_ctx *c, int32_t parent, int32_t f, int32_t x, int32_t y)
+{
+    int32_t d = att_door_add(c, x, y, parent, f);
+    c->feats[f].door = d;
+    att_feat *pf = &c->feats[parent];
+    if (pf->kind == ATT_CORRIDOR)
+    {
+        const att_door *o = &c->doors[pf->door];
+        int32_t len = (pf->dir == DG_DIR_N || pf->dir == DG_DIR_S) ? pf->h : pf->w;
+        if (x == o->x + DX[pf->dir] * (len + 1) && y == o->y + DY[pf->dir] * (len + 1))
+            pf->end_child = f;
+    }
+    return d;
+}
+
+int att_place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t rw,
+                   int32_t rh)
+{
+    int32_t x, y;
+    if (dir == DG_DIR_N || dir == DG_DIR_S)
+    {
+        x = dx - att_below(c, rw);
+        y = dir == DG_DIR_N ? dy - rh : dy + 1;
+    }
+    else
+    {
+        x = dir == DG_DIR_W ? dx - rw : dx + 1;
+        y = dy - att_below(c, rh);
+    }
+    if (!room_fits(c, x, y, rw, rh))
+        return 0;
+    if (reserve_feature(c) != DG_OK)
+        return -1;
+    carve_room(c, x, y, rw, rh);
+    int32_t f = new_feature(c, ATT_ROOM, parent, x, y, rw, rh, dir);
+    connect(c, parent, f, dx, dy);
+    for (int side = 0; side < 4; side++)
+        push_site(c, f, side);
+    return 1;
+}
+
+/* Corridor from the wall cell (dx, dy) in direction dir, at most want cells,
+ * shortened to what is free but never below corridor_min. */
+static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t want)
+{
+    int32_t ux = att_dx(dir), uy = att_dy(dir);
+    ptrdiff_t step = (ptrdiff_t)uy * c->stride + ux;        /* along the corridor */
+    ptrdiff_t side = ux ? c->stride : 1;                     /* across it */
+    uint8_t *door = att_at(c, dx, dy), *p = door;
+    if (!solid(p[-side]) || !solid(p[side]))
+        return 0; /* the door would touch another door */
+    int32_t len = 0;
+    while (len < want)
+    {
+        p += step;
+        if (p[0] != DG_TILE_VOID || !solid(p[-side]) || !solid(p[side]))
+            break;
+        len++;
+    }
+    p = door + (len + 1) * step; /* the cap row must be able to hold walls */
+    if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
+        len--;
+    if (len < c->p->corridor_min)
+        return 0;
+    if (reserve_feature(c) != DG_OK)
+        return -1;
+    p = door;
+    for (int32_t k = 1; k <= len + 1; k++)
+    {
+        p += step;
+        p[-side] = DG_TILE_WALL;
+        p[side] = DG_TILE_WALL;
+        p[0] = k <= len ? DG_TILE_CORRIDOR : DG_TILE_WALL;
+    }
+    int32_t x0 = DG_MIN(dx + ux, dx + ux * len), y0 = DG_MIN(dy + uy, dy + uy * len);
+    int32_t f = new_feature(c, ATT_CORRIDOR, parent, x0, y0, ux ? len : 1, ux ? 1 : len, dir);
+    connect(c, parent, f, dx, dy);
+    push_site(c, f, dir);
+    push_site(c, f, (dir + 1) & 3);
+    push_site(c, f, (dir + 3) & 3);
+    return 1;
+}
+
+/* A room of the drawn size, else of the smallest size, behind door (x, y). */
+static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
+{
+    const dg_attach_params *p = c->p;
+    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
+    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
+    int placed = att_place_room(c, parent, x, y, dir, rw, rh);
+    if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
+        placed = att_place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
+    return placed;
+}
+
+/* One attempt at frontier entry i: a usable cell of its wall, then a corridor
+ * after a room, a room or a corridor after a corridor. 1 placed, 0 failed,
+ * -1 out of memory, -2 the wall has no usable cell left. */
+static int try_site(att_ctx *c, int32_t i)
+{
+    const att_site *s = &c->sites[i];
+    int32_t k = pick_door(c, s);
+    if (k < 0)
+        return -2;
+    int vertical = s->side == DG_DIR_W || s->side == DG_DIR_E;
+    int32_t x = s->x + (vertical ? 0 : k), y = s->y + (vertical ? k : 0);
+    int32_t feat = s->feat, side = s->side; /* placing may move the frontier */
+    if (s->kind == ATT_CORRIDOR && att_chance(c, c->p->room_after_corridor))
+        return attach_room(c, feat, x, y, side);
+    int32_t want = att_range(c, c->p->corridor_min, c->p->corridor_max);
+    return place_corridor(c, feat, x, y, side, want);
+}
+
+/* ---- growth ------------------------------------------------------------------------ */
+
+static void first_room(att_ctx *c)
+{
+    const dg_attach_params *p = c->p;
+    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
+    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
+    int32_t x = (c->w - rw) / 2 + att_range(c, -2, 2);
+    int32_t y = (c->h - rh) / 2 + att_range(c, -2, 2);
+    x = DG_MAX(1, DG_MIN(x, c->w - 1 - rw));
+    y = DG_MAX(1, DG_MIN(y, c->h - 1 - rh));
+    carve_room(c, x, y, rw, rh);
+    int32_t f = new_feature(c, ATT_ROOM, -1, x, y, rw, rh, 0);
+    for (int side = 0; side < 4; side++)
+        push_site(c, f, side);
+    c->start_x = x + rw / 2;
+    c->start_y = y + rh / 2;
+}
+
+static int limit_reached(const att_ctx *c)
+{
+    const dg_attach_params *p = c->p;
+    if (c->nfeat >= c->budget || c->attempts >= c->max_attempts)
+        return 1;
+    if (p->max_failures > 0 && c->consecutive >= p->max_failures)
+        return 1;
+    return c->floor >= c->target_cells;
+}
+
+static dg_status grow(att_ctx *c)
+{
+    while (c->site_end > c->site_head)
+    {
+        if (limit_reached(c))
+        {
+            c->stopped_early = 1;
+            break;
+        }
+        int32_t i = pick_site(c);
+        int placed = try_site(c, i);
+        if (placed == -2)
+        {
+            retire_site(c, i); /* nothing can attach here any more: not an attempt */
+            continue;
+        }
+        if (placed < 0)
+            return DG_E_NOMEM;
+        c->attempts++;
+        if (placed)
+        {
+            c->consecutive = 0;
+            continue;
+        }
+        c->failures++;
+        c->consecutive++;
+        if (--c->sites[i].tries == 0)
+            retire_site(c, i);
+    }
+    return DG_OK;
+}
+
+/* ---- output --------------------------------------------------------------------------- */
+
+static dg_ref ref_of(const att_ctx *c, int32_t f)
+{
+    dg_ref r = {DG_REF_NONE, -1};
+    if (f >= 0 && c->feats[f].alive)
+    {
+        r.kind = c->feats[f].kind == ATT_ROOM ? DG_REF_ROOM : DG_REF_CORRIDOR;
+        r.index = c->feats[f].out;
+    }
+    return r;
+}
+
+/* Numbers the surviving features in output order and counts the lists. */
+static void count_output(att_ctx *c)
+{
+    c->out_rooms = c->out_corridors = c->out_doors = 0;
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        att_feat *f = &c->feats[i];
+        if (f->alive)
+            f->out = f->kind == ATT_ROOM ? c->out_rooms++ : c->out_corridors++;
+    }
+    for (int32_t i = 0; i < c->ndoor; i++)
+        c->out_doors += c->doors[i].alive && c->doors[i].tile == DG_TILE_DOOR;
+}
+
+/* The lists, into capacity reserved beforehand (dgi_result_reserve). */
+static void write_lists(const att_ctx *c, dg_result *r)
+{
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        const att_feat *f = &c->feats[i];
+        if (!f->alive)
+            continue;
+        if (f->kind == ATT_ROOM)
+        {
+            dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1};
+            if (f->room_parent >= 0)
+                room.parent = c->feats[f->room_parent].out;
+            r->rooms[r->room_count++] = room;
+            continue;
+        }
+        const att_door *o = &c->doors[f->door];
+        int32_t len = f->w * f->h;
+        dg_corridor cor;
+        cor.start.x = o->x + DX[f->dir];
+        cor.start.y = o->y + DY[f->dir];
+        cor.end.x = o->x + DX[f->dir] * len;
+        cor.end.y = o->y + DY[f->dir] * len;
+        cor.bend = cor.end;
+        cor.length = len;
+        cor.from = ref_of(c, f->parent);
+        cor.to = ref_of(c, f->end_child);
+        r->corridors[r->corridor_count++] = cor;
+    }
+    for (int32_t i = 0; i < c->ndoor; i++)
+    {
+        const att_door *d = &c->doors[i];
+        if (!d->alive || d->tile != DG_TILE_DOOR)
+            continue;
+        dg_door door = {{d->x, d->y}, ref_of(c, d->a), ref_of(c, d->b)};
+        r->doors[r->door_count++] = door;
+    }
+}
+
+/* Fills *r; capacity was reserved, so nothing here can fail. */
+static void write_result(att_ctx *c, dg_result *r, int32_t ex, int32_t ey, int32_t efeat)
+{
+    dgi_result_reset(r);
+    write_lists(c, r);
+    r->start.x = c->start_x;
+    r->start.y = c->start_y;
+    r->start_room = 0;
+    r->exit.x = ex;
+    r->exit.y = ey;
+    r->exit_room = efeat >= 0 && c->feats[efeat].kind == ATT_ROOM ? c->feats[efeat].out : -1;
+    dg_metrics *m = &r->metrics;
+    m->cells = c->w * c->h;
+    m->floor_cells = c->floor;
+    m->floor_permille = (int32_t)((int64_t)c->floor * 1000 / m->cells);
+    m->rooms = c->out_rooms;
+    m->corridors = c->out_corridors;
+    m->doors = c->out_doors;
+    m->dead_ends = att_dead_end_count(c);
+    m->loops = c->loops;
+    m->regions = 1; /* connected by construction */
+    m->attempts = c->attempts;
+    m->failures = c->failures;
+    m->stopped_early = c->stopped_early;
+    m->requested = c->budget;
+    m->placed = c->out_rooms + c->out_corridors;
+    m->overlaps = 0;
+}
+
+static void copy_out(const att_ctx *c, dg_grid *g)
+{
+    for (int32_t y = 0; y < c->h; y++)
+        memcpy(&DG_CELL(g, 0, y), att_at(c, 0, y), (size_t)c->w);
+}
+
+/* ---- the generator ------------------------------------------------------------------------ */
+
+static dg_status run(att_ctx *c, uint64_t seed)
+{
+    dg_rng_seed(&c->rng, seed, STREAM_LAYOUT);
+    clear_map(c);
+    first_room(c);
+    dg_status st = grow(c);
+    if (st == DG_OK && c->p->dead_ends == DG_DEAD_ENDS_ROOM)
+        st = att_dead_end_rooms(c);
+    if (st == DG_OK && c->p->dead_ends != DG_DEAD_ENDS_KEEP)
+        att_prune(c);
+    if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
+        st = att_loops(c, dg_hash_combine(seed, STREAM_LOOPS));
+    return st;
+}
+
+dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params, uint64_t seed,
+                             dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK)
+        return st;
+    if (!params)
+        return dgi_fail(diag, DG_E_NULL, "attach: params is NULL");
+    st = validate(params, grid, diag);
+    if (st != DG_OK)
+        return st;
+    att_ctx c;
+    st = setup(&c, grid, params, allocator);
+    if (st == DG_OK)
+        st = run(&c, seed);
+    int32_t ex = -1, ey = -1, efeat = -1;
+    if (st == DG_OK)
+        st = att_farthest(&c, &ex, &ey, &efeat);
+    if (st == DG_OK && result)
+    {
+        count_output(&c);
+        st = dgi_result_reserve(result, c.out_rooms, c.out_corridors, c.out_doors, 0);
+    }
+    if (st == DG_OK)
+    {
+        if (result)
+            write_result(&c, result, ex, ey, efeat);
+        copy_out(&c, grid);
+        dgi_diag_ok(diag);
+    }
+    else
+        dgi_fail(diag, st, "attach: out of memory (the grid was not changed)");
+    release(&c);
+    return st;
+}

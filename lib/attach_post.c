@@ -1,0 +1,297 @@
+/* The attach generator's passes after growth: rooms at dead ends, pruning of
+ * dangling corridors, loops where they save a long walk, dead-end count. */
+#include "attach_internal.h"
+
+#define DEAD_END_TRIES 6   /* room attempts at each dead end */
+#define BUCKET_SHIFT 4     /* 16x16-cell buckets of the feature lookup */
+
+/* Step of cell (x, y) along corridor fi, counted from its parent door. */
+static int32_t corridor_step(const att_ctx *c, int32_t fi, int32_t x, int32_t y)
+{
+    const att_feat *f = &c->feats[fi];
+    const att_door *o = &c->doors[f->door];
+    return (x - o->x) * att_dx(f->dir) + (y - o->y) * att_dy(f->dir);
+}
+
+/* ---- dead ends ---------------------------------------------------------------- */
+
+dg_status att_dead_end_rooms(att_ctx *c)
+{
+    const dg_attach_params *p = c->p;
+    int32_t n = c->nfeat;
+    for (int32_t i = 0; i < n; i++)
+    {
+        if (c->feats[i].kind != ATT_CORRIDOR || c->feats[i].end_child >= 0)
+            continue;
+        int dir = c->feats[i].dir;
+        int32_t len = att_corridor_len(&c->feats[i]);
+        int32_t x = c->doors[c->feats[i].door].x + att_dx(dir) * (len + 1);
+        int32_t y = c->doors[c->feats[i].door].y + att_dy(dir) * (len + 1);
+        for (int t = 0; t < DEAD_END_TRIES; t++)
+        {
+            if (c->nfeat >= c->budget || c->attempts >= c->max_attempts)
+                return DG_OK;
+            c->attempts++;
+            int small = t >= DEAD_END_TRIES / 2; /* later tries: the smallest room */
+            int32_t rw = small ? p->room_min_w : att_range(c, p->room_min_w, c->room_max_w);
+            int32_t rh = small ? p->room_min_h : att_range(c, p->room_min_h, c->room_max_h);
+            int placed = att_place_room(c, i, x, y, dir, rw, rh);
+            if (placed < 0)
+                return DG_E_NOMEM;
+            if (placed)
+                break;
+            c->failures++;
+        }
+    }
+    return DG_OK;
+}
+
+/* Re-derives the walls of a rectangle after floor was removed: a solid cell
+ * is a wall iff one of its 8 neighbours is passable, else rock. */
+static void reshape_walls(att_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+    for (int32_t y = y0; y <= y1; y++)
+        for (int32_t x = x0; x <= x1; x++)
+        {
+            uint8_t *v = att_at(c, x, y);
+            if (att_passable(*v))
+                continue;
+            int near = 0;
+            for (int32_t j = -1; j <= 1 && !near; j++)
+                for (int32_t i = -1; i <= 1; i++)
+                    near |= att_passable(*att_at(c, x + i, y + j));
+            *v = near ? DG_TILE_WALL : DG_TILE_VOID;
+        }
+}
+
+/* Keeps the first `keep` cells of corridor fi (0: removes it and its door). */
+static void shorten(att_ctx *c, int32_t fi, int32_t keep)
+{
+    att_feat *f = &c->feats[fi];
+    att_door *o = &c->doors[f->door];
+    int32_t len = att_corridor_len(f), ux = att_dx(f->dir), uy = att_dy(f->dir);
+    for (int32_t k = keep + 1; k <= len; k++)
+        *att_at(c, o->x + ux * k, o->y + uy * k) = DG_TILE_VOID;
+    c->floor -= len - keep;
+    if (keep == 0)
+    {
+        *att_at(c, o->x, o->y) = DG_TILE_WALL;
+        c->floor--;
+        o->alive = 0;
+        f->alive = 0;
+        if (c->feats[f->parent].end_child == fi)
+            c->feats[f->parent].end_child = -1;
+    }
+    int32_t ax = o->x + ux * keep, ay = o->y + uy * keep;
+    int32_t bx = o->x + ux * (len + 1), by = o->y + uy * (len + 1);
+    reshape_walls(c, DG_MIN(ax, bx) - (uy != 0), DG_MIN(ay, by) - (ux != 0),
+                  DG_MAX(ax, bx) + (uy != 0), DG_MAX(ay, by) + (ux != 0));
+    if (keep > 0)
+    {
+        f->x = DG_MIN(o->x + ux, o->x + ux * keep);
+        f->y = DG_MIN(o->y + uy, o->y + uy * keep);
+        f->w = ux ? keep : 1;
+        f->h = ux ? 1 : keep;
+        f->end_child = -1;
+    }
+}
+
+/* Newest first, so every child is settled before its parent: a corridor keeps
+ * cells up to the farthest junction still in use and vanishes without one. */
+void att_prune(att_ctx *c)
+{
+    for (int32_t i = 0; i < c->nfeat; i++)
+        c->feats[i].used = 0;
+    for (int32_t i = c->nfeat - 1; i > 0; i--)
+    {
+        att_feat *f = &c->feats[i];
+        if (f->kind == ATT_CORRIDOR && f->used <= att_corridor_len(f))
+            shorten(c, i, f->used);
+        if (!f->alive || c->feats[f->parent].kind != ATT_CORRIDOR)
+            continue;
+        const att_door *d = &c->doors[f->door];
+        int32_t step = corridor_step(c, f->parent, d->x, d->y);
+        c->feats[f->parent].used = DG_MAX(c->feats[f->parent].used, step);
+    }
+}
+
+int32_t att_dead_end_count(const att_ctx *c)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        const att_feat *f = &c->feats[i];
+        if (!f->alive || (f->w > 1 && f->h > 1))
+            continue; /* only the ends of 1-wide features can be dead ends */
+        const uint8_t *end[2] = {att_at(c, f->x, f->y), att_at(c, f->x + f->w - 1, f->y + f->h - 1)};
+        for (int e = 0; e < (end[0] == end[1] ? 1 : 2); e++)
+        {
+            const uint8_t *p = end[e];
+            n += att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
+                     att_passable(p[-1]) == 1;
+        }
+    }
+    return n;
+}
+
+/* ---- loops ------------------------------------------------------------------------ */
+
+typedef struct loop_site {
+    int32_t x, y, feat, dir;
+} loop_site;
+
+typedef struct loop_pass {
+    loop_site *sites; int32_t nsites, cap_sites;
+    int32_t *bucket_start; size_t bucket_bytes; /* (buckets + 1) offsets */
+    int32_t *bucket_feat; size_t feat_bytes;
+    int32_t nbx, nby;
+} loop_pass;
+
+/* A wall cell at (x, y) with room or corridor floor on both sides along dir
+ * and solid cells beside it, so opening it makes a clean doorway. */
+static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir)
+{
+    int32_t ux = att_dx(dir), uy = att_dy(dir);
+    uint8_t q = *att_at(c, x + ux, y + uy);
+    return *att_at(c, x, y) == DG_TILE_WALL && (q == DG_TILE_FLOOR || q == DG_TILE_CORRIDOR) &&
+           !att_passable(*att_at(c, x - uy, y - ux)) && !att_passable(*att_at(c, x + uy, y + ux));
+}
+
+static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32_t feat, int dir)
+{
+    dg_status st;
+    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, st);
+    if (st == DG_OK)
+        lp->sites[lp->nsites++] = (loop_site){x, y, feat, dir};
+    return st;
+}
+
+/* Every candidate once: from the feature above (south walls) or to the left (east walls). */
+static dg_status collect_sites(att_ctx *c, loop_pass *lp)
+{
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        const att_feat f = c->feats[i];
+        if (!f.alive)
+            continue;
+        for (int32_t x = f.x; x < f.x + f.w; x++)
+            if (loop_candidate(c, x, f.y + f.h, DG_DIR_S) &&
+                add_site(c, lp, x, f.y + f.h, i, DG_DIR_S) != DG_OK)
+                return DG_E_NOMEM;
+        for (int32_t y = f.y; y < f.y + f.h; y++)
+            if (loop_candidate(c, f.x + f.w, y, DG_DIR_E) &&
+                add_site(c, lp, f.x + f.w, y, i, DG_DIR_E) != DG_OK)
+                return DG_E_NOMEM;
+    }
+    return DG_OK;
+}
+
+/* Buckets of features by area, to find the feature under a cell. */
+static dg_status build_buckets(att_ctx *c, loop_pass *lp)
+{
+    lp->nbx = (c->w >> BUCKET_SHIFT) + 1;
+    lp->nby = (c->h >> BUCKET_SHIFT) + 1;
+    size_t nb = (size_t)lp->nbx * (size_t)lp->nby;
+    lp->bucket_bytes = (nb + 1) * sizeof(int32_t);
+    lp->bucket_start = dgi_calloc(c->a, nb + 1, sizeof(int32_t));
+    if (!lp->bucket_start)
+        return DG_E_NOMEM;
+    int32_t *start = lp->bucket_start;
+    for (int pass = 0; pass < 2; pass++)
+    {
+        for (int32_t i = 0; i < c->nfeat; i++)
+        {
+            const att_feat *f = &c->feats[i];
+            if (!f->alive)
+                continue;
+            for (int32_t by = f->y >> BUCKET_SHIFT; by <= (f->y + f->h - 1) >> BUCKET_SHIFT; by++)
+                for (int32_t bx = f->x >> BUCKET_SHIFT; bx <= (f->x + f->w - 1) >> BUCKET_SHIFT;
+                     bx++)
+                {
+                    size_t b = (size_t)by * (size_t)lp->nbx + (size_t)bx;
+                    if (pass == 0)
+                        start[b + 1]++;
+                    else
+                        lp->bucket_feat[start[b]++] = i;
+                }
+        }
+        if (pass == 0)
+        {
+            for (size_t b = 0; b < nb; b++)
+                start[b + 1] += start[b];
+            lp->feat_bytes = (size_t)start[nb] * sizeof(int32_t);
+            lp->bucket_feat = dgi_alloc(c->a, lp->feat_bytes);
+            if (!lp->bucket_feat)
+                return DG_E_NOMEM;
+        }
+    }
+    for (size_t b = nb; b > 0; b--) /* the fill advanced each start to the next one's */
+        start[b] = start[b - 1];
+    start[0] = 0;
+    return DG_OK;
+}
+
+static int32_t feature_at(const att_ctx *c, const loop_pass *lp, int32_t x, int32_t y)
+{
+    size_t b = (size_t)(y >> BUCKET_SHIFT) * (size_t)lp->nbx + (size_t)(x >> BUCKET_SHIFT);
+    for (int32_t k = lp->bucket_start[b]; k < lp->bucket_start[b + 1]; k++)
+    {
+        const att_feat *f = &c->feats[lp->bucket_feat[k]];
+        if (x >= f->x && y >= f->y && x < f->x + f->w && y < f->y + f->h)
+            return lp->bucket_feat[k];
+    }
+    return -1;
+}
+
+/* Opens candidates in a seeded random order while the walk they replace is at
+ * least loop_min_gain steps longer than the two steps through the opening. */
+static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
+{
+    int32_t limit = c->p->loop_min_gain + 2;
+    for (int32_t i = lp->nsites - 1; i > 0; i--)
+    {
+        int32_t j = (int32_t)dg_rng_below(rng, (uint32_t)i + 1);
+        loop_site t = lp->sites[i];
+        lp->sites[i] = lp->sites[j];
+        lp->sites[j] = t;
+    }
+    for (int32_t i = 0; i < c->ndoor; i++)
+        c->doors[i].dist = INT32_MAX;
+    for (int32_t i = 0; i < lp->nsites && c->loops < c->p->loop_max; i++)
+    {
+        loop_site s = lp->sites[i];
+        if (!loop_candidate(c, s.x, s.y, s.dir))
+            continue; /* an earlier opening is next to it */
+        int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
+        int32_t other = feature_at(c, lp, s.x + ux, s.y + uy);
+        if (other < 0)
+            continue; /* a junction cell, not a feature */
+        int32_t walk = att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other, s.x + ux,
+                                         s.y + uy, limit);
+        if (walk < 0)
+            return DG_E_NOMEM;
+        if (walk < limit)
+            continue;
+        if (att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
+            return DG_E_NOMEM;
+        c->loops++;
+    }
+    return DG_OK;
+}
+
+dg_status att_loops(att_ctx *c, uint64_t seed)
+{
+    loop_pass lp;
+    memset(&lp, 0, sizeof lp);
+    dg_rng rng;
+    dg_rng_seed(&rng, seed, 0);
+    dg_status st = collect_sites(c, &lp);
+    if (st == DG_OK && lp.nsites > 0)
+        st = build_buckets(c, &lp);
+    if (st == DG_OK && lp.nsites > 0)
+        st = open_loops(c, &lp, &rng);
+    dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
+    dgi_free(c->a, lp.bucket_start, lp.bucket_bytes);
+    dgi_free(c->a, lp.bucket_feat, lp.feat_bytes);
+    return st;
+}
