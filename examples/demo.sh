@@ -18,6 +18,8 @@ png attach-80x50 --gen attach --seed 1 --width 80 --height 50
 png attach-200x120 --gen attach --seed 7 --width 200 --height 120
 png attach-linear --gen attach --seed 3 --width 100 --height 60 --param growth=1
 png attach-loops --gen attach --seed 3 --width 100 --height 60 --param loop_min_gain=12
+png chain-80x50 --gen chain --seed 3 --width 80 --height 50 --param rooms_min=20 --param rooms_max=25
+png chain-loops --gen chain --seed 3 --width 80 --height 50 --param rooms_min=20 --param rooms_max=25 --param overlap=1 --param loop_chance=600
 
 echo
 echo "dungeon --gen attach --seed 1 --width 80 --height 25 --stats"

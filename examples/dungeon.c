@@ -87,9 +87,39 @@ static dg_status attach_run(dg_grid *g, const void *p, const tool_ctx *c, uint64
     return dg_attach_generate(g, p, seed, r, NULL, d);
 }
 
+/* chain */
+static const param_def chain_params[] = {
+    PARAM(dg_chain_params, rooms_min, "rooms asked for, minimum"),
+    PARAM(dg_chain_params, rooms_max, "rooms asked for, maximum"),
+    PARAM(dg_chain_params, room_min_w, "room interior width, minimum"),
+    PARAM(dg_chain_params, room_max_w, "room interior width, maximum"),
+    PARAM(dg_chain_params, room_min_h, "room interior height, minimum"),
+    PARAM(dg_chain_params, room_max_h, "room interior height, maximum"),
+    PARAM(dg_chain_params, corridor_min, "corridor length, minimum"),
+    PARAM(dg_chain_params, corridor_max, "corridor length, maximum"),
+    PARAM(dg_chain_params, overlap, "0 rooms may overlap, 1 forbid overlap"),
+    PARAM(dg_chain_params, max_tries, "draws per room (forbid) / rooms tried when stuck"),
+    PARAM(dg_chain_params, on_stuck, "0 stop, 1 branch from earlier rooms"),
+    PARAM(dg_chain_params, branch_chance, "permille chance to leave a random earlier room"),
+    PARAM(dg_chain_params, loop_chance, "permille chance per room of a loop corridor"),
+    PARAM(dg_chain_params, loop_reach, "longest loop corridor (0 = 2 * corridor_max)"),
+    PARAM(dg_chain_params, start, "0 middle room, 1 first room"),
+    PARAM(dg_chain_params, border, "1 wall frame around the map, 0 none"),
+    {NULL, 0, NULL},
+};
+static void chain_defaults(void *p) { dg_chain_defaults(p); }
+static dg_status chain_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
+                           dg_result *r, dg_diag *d)
+{
+    (void)c;
+    return dg_chain_generate(g, p, seed, r, NULL, d);
+}
+
 static const gen_def generators[] = {
     {"attach", "rooms and corridors attached outward from a central room", attach_params,
      sizeof(dg_attach_params), attach_defaults, attach_run, 0},
+    {"chain", "a chain of rooms joined by corridors, overlapping on purpose", chain_params,
+     sizeof(dg_chain_params), chain_defaults, chain_run, 0},
 };
 #define GEN_COUNT (sizeof generators / sizeof generators[0])
 

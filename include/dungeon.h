@@ -355,7 +355,7 @@ typedef struct dg_chain_params {
     int32_t room_min_h, room_max_h;     /* room interior height (default 3..6) */
     int32_t corridor_min, corridor_max; /* corridor cells between the two doors (default 3..8) */
     int32_t overlap;                    /* DG_CHAIN_OVERLAP_* (default allow) */
-    int32_t max_tries;                  /* draws per room when forbidding overlap, rooms tried when stuck, 1..10000 (default 20) */
+    int32_t max_tries;                  /* draws per room when forbidding overlap, rooms tried when stuck, 1..1000 (default 20) */
     int32_t on_stuck;                   /* DG_CHAIN_STUCK_* (default branch) */
     int32_t branch_chance;              /* permille: a corridor leaves a random earlier room instead of the last (default 0) */
     int32_t loop_chance;                /* permille per room: an L corridor to a nearby earlier room (default 0) */

@@ -39,14 +39,14 @@ typedef struct chain {
     dg_door *doors;          int32_t door_count, door_cap;
     int32_t *bucket;         int32_t bw, bh; /* head room per index cell, or NULL */
     int32_t *partners;       int32_t partner_cap;
-    int32_t requested, overlaps, attempts, failures;
+    int32_t requested, overlaps;
+    int64_t attempts, failures; /* reported saturated to int32 */
 } chain;
 
 /* One chain step: a corridor leaving room src through door0 and a room behind door1. */
 typedef struct step {
     int dir;
     dg_point door0, start, end, door1;
-    int32_t length;
     dg_rect room;
 } step;
 
@@ -115,7 +115,7 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
         (st = check_range(diag, "corridor length", p->corridor_min, p->corridor_max,
                           DG_GRID_MAX_DIM)) ||
         (st = check_choice(diag, "overlap", p->overlap, 0, 1)) ||
-        (st = check_choice(diag, "max_tries", p->max_tries, 1, 10000)) ||
+        (st = check_choice(diag, "max_tries", p->max_tries, 1, 1000)) ||
         (st = check_choice(diag, "on_stuck", p->on_stuck, 0, 1)) ||
         (st = check_choice(diag, "branch_chance (permille)", p->branch_chance, 0, 1000)) ||
         (st = check_choice(diag, "loop_chance (permille)", p->loop_chance, 0, 1000)) ||
@@ -371,7 +371,6 @@ static void draw_step(chain *c, dg_rect src, int d, step *s)
     int32_t t = v ? dg_rng_range(rng, src.x, src.x + src.w - 1)
                   : dg_rng_range(rng, src.y, src.y + src.h - 1);
     s->dir = d;
-    s->length = len;
     s->door0.x = d == DG_DIR_E ? src.x + src.w : d == DG_DIR_W ? src.x - 1 : t;
     s->door0.y = d == DG_DIR_S ? src.y + src.h : d == DG_DIR_N ? src.y - 1 : t;
     s->start.x = s->door0.x + DX[d];
@@ -768,8 +767,8 @@ static dg_status fill_result(const chain *c, dg_result *r)
         st = exit_in_room(r, c->g, c->a);
     dg_metrics *m = &r->metrics;
     m->loops = count_loops(c->g, m->regions);
-    m->attempts = c->attempts;
-    m->failures = c->failures;
+    m->attempts = (int32_t)DG_MIN(c->attempts, INT32_MAX);
+    m->failures = (int32_t)DG_MIN(c->failures, INT32_MAX);
     m->requested = c->requested;
     m->placed = c->room_count;
     m->stopped_early = c->room_count < c->requested;

@@ -290,6 +290,10 @@ static void check_map(const chain_case *k, const guarded_grid *gg, const dg_resu
     CHECKF(why == NULL, "%s: %s", k->name, why ? why : "");
     CHECK(grid_connected(g) && r->metrics.regions == 1);
     CHECK(r->metrics.loops >= 0 && r->metrics.overlaps <= r->room_count);
+    /* the documented work bound (docs/chain.md) */
+    int64_t tries = k->p.overlap == DG_CHAIN_OVERLAP_FORBID ? k->p.max_tries : 1;
+    CHECK(r->metrics.attempts <= (int64_t)r->metrics.requested * (tries * (k->p.max_tries + 1) + 18));
+    CHECK(r->metrics.failures <= r->metrics.attempts);
     check_tiles(k, g);
     check_rooms(k, g, r);
     int32_t loops = check_corridors(k, g, r);
@@ -440,7 +444,7 @@ BAD(corr_order, DG_E_INVALID, (p->corridor_min = 5, p->corridor_max = 4))
 BAD(corr_huge, DG_E_TOO_LARGE, p->corridor_max = DG_GRID_MAX_DIM + 1)
 BAD(overlap, DG_E_INVALID, p->overlap = 2)
 BAD(tries0, DG_E_INVALID, p->max_tries = 0)
-BAD(tries_huge, DG_E_INVALID, p->max_tries = 10001)
+BAD(tries_huge, DG_E_INVALID, p->max_tries = 1001)
 BAD(stuck, DG_E_INVALID, p->on_stuck = -1)
 BAD(branch, DG_E_INVALID, p->branch_chance = 1001)
 BAD(loop, DG_E_INVALID, p->loop_chance = -1)
