@@ -619,7 +619,129 @@ DG_API dg_point dg_orient_point(int32_t orientation, int32_t w, int32_t h, dg_po
 DG_API int32_t dg_orient_compose(int32_t first, int32_t second);
 /* The orientation that undoes o (-1 if invalid). */
 DG_API int32_t dg_orient_inverse(int32_t orientation);
-/* (prefab generators: full, jigsaw, islands, mixed, added below) */
+
+/* Prefab generators (full, jigsaw, islands, mixed). */
+/* Every prefab generator returns, beside the tiles, one dg_room per placed
+ * prefab (rect = its stamped box, walls included; kind DG_ROOM_PREFAB or
+ * DG_ROOM_START; prefab = its index; orientation), one dg_door per door cell
+ * on a prefab's border, and the markers of its actor, marker and trap glyphs.
+ * The result's start is the first `start`-kind marker if there is one (else
+ * the start room's centre), its exit the first `exit`-kind marker (else the
+ * farthest cell). On any error the grid and result are left as they were. */
+enum { /* dg_prefab_jigsaw_params.seams */
+    DG_SEAM_MATCH = 0, /* equal edge signatures where the candidates allow it, else a
+                        * shared open cell, else any neighbour */
+    DG_SEAM_OPEN = 1,  /* at least one shared open cell where possible, else any */
+    DG_SEAM_ANY = 2    /* no seam matching (connectivity is still checked) */
+};
+
+typedef struct dg_prefab_full_params {
+    const char *name;     /* the prefab to use, or NULL: a weighted pick among the
+                           * `mode full` prefabs (default NULL) */
+    const char *tag;      /* NULL, or only prefabs with this tag (default NULL) */
+    int32_t orientations; /* allowed DG_ORIENT_* bits, ANDed with the prefab's (default all) */
+    int32_t keep;         /* 0: fill the grid with `fill` first; 1: keep the grid's cells
+                           * outside the prefab and under void glyphs (mixed) (default 0) */
+    int32_t fill;         /* tile outside the prefab and under void when keep is 0
+                           * (default DG_TILE_VOID) */
+} dg_prefab_full_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_full_defaults(dg_prefab_full_params *params);
+/* One prefab is the map: picked, oriented uniformly among its distinct allowed
+ * orientations that fit, centred when smaller, its random glyphs resolved from
+ * seed. DG_E_NOSPACE if no candidate fits the grid. */
+DG_API dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
+                                         const dg_prefab_full_params *params, uint64_t seed,
+                                         dg_result *result, const dg_allocator *allocator,
+                                         dg_diag *diag);
+
+typedef struct dg_prefab_jigsaw_params {
+    const char *tag;          /* NULL, or only candidates with this tag (default NULL) */
+    int32_t block_w, block_h; /* block size; 0 x 0: the size of the first candidate (default 0) */
+    int32_t orientations;     /* allowed DG_ORIENT_* bits (default all) */
+    int32_t unique;           /* 1: each prefab at most once per map (default 0; a
+                               * prefab's own `unique` key always holds) */
+    int32_t seams;            /* DG_SEAM_* (default DG_SEAM_MATCH) */
+    int32_t connected;        /* 1: every passable cell must be connected (default 1) */
+    int32_t max_tries;        /* maps tried, each from a seed derived from the last, 1..1000
+                               * (default 32) */
+    int32_t fill;             /* tile for cells outside the whole blocks (default DG_TILE_VOID) */
+} dg_prefab_jigsaw_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *params);
+/* Splits the grid into equal blocks (centred; the remainder gets `fill`) and
+ * puts one `mode jigsaw` prefab in each, in an orientation that keeps the
+ * block's size, matching seams by edge signature. With `connected`, a map whose
+ * passable cells are not all connected is redone from a derived seed, and
+ * DG_E_LIMIT is returned after max_tries. DG_E_NOSPACE if a block has no
+ * candidate (for example when `unique` runs out of prefabs). */
+DG_API dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
+                                           const dg_prefab_jigsaw_params *params, uint64_t seed,
+                                           dg_result *result, const dg_allocator *allocator,
+                                           dg_diag *diag);
+
+/* A group of island prefabs and how many of them to place. */
+typedef struct dg_prefab_group {
+    const char *tag;  /* prefabs with this tag (and mode island) form the group */
+    int32_t min, max; /* place min..max of them; max < 0: at least min, then as many as fit */
+    int32_t start;    /* 1: its rooms are start rooms (DG_ROOM_START) */
+} dg_prefab_group;
+
+typedef struct dg_prefab_islands_params {
+    const dg_prefab_group *groups; /* placed in this order; NULL: the set's `group` lines,
+                                    * or if it has none every island prefab, as many as fit */
+    int32_t group_count;
+    int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
+    int32_t margin;        /* free cells between buildings, 0..64; -1: the larger of the two
+                            * prefabs' own `margin` (default -1) */
+    int32_t positions;     /* random positions tried per building, 1..10000 (default 30) */
+    int32_t max_failures;  /* buildings in a row that find no place before a group gives
+                            * up, 1..10000 (default 20) */
+    int32_t keep;          /* 0: fill the grid with `fill` first (pure); 1: keep the cells
+                            * around the buildings for another generator (mixed) (default 0) */
+    int32_t fill;          /* ground tile when keep is 0 (default DG_TILE_FLOOR) */
+    int32_t connected;     /* 1 (pure mode only): every passable cell must be connected (default 1) */
+    int32_t max_tries;     /* maps tried from derived seeds before DG_E_NOSPACE or DG_E_LIMIT,
+                            * 1..1000 (default 16) */
+} dg_prefab_islands_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_islands_defaults(dg_prefab_islands_params *params);
+/* Drops island prefabs at random free positions, rotated or flipped, at least
+ * `margin` cells from any other building, every door opening onto a cell of
+ * the map that no building covers (ground in pure mode). A map that misses a
+ * group's minimum is redone from a derived seed; DG_E_NOSPACE after max_tries
+ * (DG_E_LIMIT if only connectivity failed). */
+DG_API dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
+                                            const dg_prefab_islands_params *params,
+                                            uint64_t seed, dg_result *result,
+                                            const dg_allocator *allocator, dg_diag *diag);
+
+typedef struct dg_prefab_mixed_params {
+    const char *tag;       /* NULL, or only prefabs with this tag (default NULL) */
+    int32_t mode;          /* the DG_PREFAB_* mode bit vaults must have (default island) */
+    int32_t count;         /* vaults to place, at most; fewer if no more fit (default 3) */
+    int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
+    int32_t positions;     /* positions tried per vault, 1..100000 (default 200) */
+    int32_t in_rooms;      /* 1: only inside the interiors of the rooms already in result
+                            * (when it has any) (default 1) */
+    int32_t unique;        /* 1: each prefab at most once (default 1) */
+} dg_prefab_mixed_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_mixed_defaults(dg_prefab_mixed_params *params);
+/* Stamps vaults into a grid another generator already filled (its result, if
+ * given, is kept and extended). A vault goes only where every non-void cell
+ * lands on open floor (passable, not a door), each of its border doors opens
+ * onto open floor outside it, and the passable cells stay as connected as they
+ * were. Void glyphs leave the generated content. result->metrics.placed says
+ * how many landed. */
+DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
+                                          const dg_prefab_mixed_params *params, uint64_t seed,
+                                          dg_result *result, const dg_allocator *allocator,
+                                          dg_diag *diag);
 
 /* ---- infinite world -------------------------------------------------------- */
 /* An endless lattice of equal square rooms at 64-bit room coordinates (x, y),

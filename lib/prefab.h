@@ -164,4 +164,37 @@ int dgi_has_tag(const dg_prefab_set *set, const dgi_prefab *p, const char *tag);
 /* Uniform 64-bit bounded draw. */
 uint64_t dgi_below64(dg_rng *rng, uint64_t bound);
 
+/* ---- prefab_gen.c: what the generators share ----------------------------------- */
+#define DGI_STREAM_LAYOUT 0x1A70u
+/* A generator writes into a scratch copy of the grid and a scratch result and
+ * hands both over only on success, so errors leave the caller's data as it was. */
+typedef struct dgi_gen {
+    const dg_prefab_set *set;
+    const dg_allocator *alloc;
+    dg_grid g;      /* scratch tiles (stride = width) */
+    dg_grid pass;   /* scratch passability by glyph class: FLOOR or WALL (if asked for) */
+    uint8_t *mem;
+    size_t mem_size;
+    dg_result r;
+} dgi_gen;
+
+/* keep: start from the caller's cells (and result, if keep_result). */
+dg_status dgi_gen_begin(dgi_gen *gen, const dg_prefab_set *set, const dg_grid *grid,
+                        const dg_result *result, const dg_allocator *a, int keep, int want_pass,
+                        int keep_result);
+/* Finishes the scratch result (start/exit from markers) and, on success,
+ * copies grid and result out. Frees the scratch either way. */
+dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
+                      int32_t start_room, dg_diag *diag);
+/* Writes resolved glyphs g of prefab index at (x, y) and records its room
+ * (kind, parent), border doors and markers. */
+dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g, int32_t x,
+                        int32_t y, int32_t kind, int32_t parent);
+/* Fills every cell of the scratch tiles (and passability). */
+void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable);
+/* Weighted draw among n weights (0 entries skipped); -1 if they sum to 0. */
+int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng);
+/* Uniform orientation among the bits of mask (-1 if empty). */
+int32_t dgi_orient_pick(int32_t mask, dg_rng *rng);
+
 #endif

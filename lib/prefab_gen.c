@@ -1,0 +1,328 @@
+/* What the prefab generators share (scratch grid and result, placing a prefab
+ * with its room, doors and markers), and the full-size generator. */
+#include "prefab.h"
+
+/* ---- scratch ------------------------------------------------------------------ */
+
+static const dg_allocator *result_alloc(const dg_result *r)
+{
+    return r && r->allocator.alloc ? &r->allocator : NULL;
+}
+
+static dg_status copy_result(dg_result *to, const dg_result *from)
+{
+    dg_status st = DG_OK;
+    for (int32_t i = 0; i < from->room_count && st == DG_OK; i++)
+        st = dgi_result_add_room(to, &from->rooms[i]);
+    for (int32_t i = 0; i < from->corridor_count && st == DG_OK; i++)
+        st = dgi_result_add_corridor(to, &from->corridors[i]);
+    for (int32_t i = 0; i < from->door_count && st == DG_OK; i++)
+        st = dgi_result_add_door(to, &from->doors[i]);
+    for (int32_t i = 0; i < from->marker_count && st == DG_OK; i++)
+        st = dgi_result_add_marker(to, &from->markers[i]);
+    to->metrics = from->metrics;
+    return st;
+}
+
+dg_status dgi_gen_begin(dgi_gen *gen, const dg_prefab_set *set, const dg_grid *grid,
+                        const dg_result *result, const dg_allocator *a, int keep, int want_pass,
+                        int keep_result)
+{
+    size_t n = (size_t)grid->width * (size_t)grid->height;
+    memset(gen, 0, sizeof *gen);
+    gen->set = set;
+    gen->alloc = a;
+    dg_result_init(&gen->r, result ? result_alloc(result) : a);
+    gen->mem_size = want_pass ? 2 * n : n;
+    gen->mem = dgi_alloc(a, gen->mem_size);
+    if (!gen->mem)
+        return DG_E_NOMEM;
+    dg_grid_init(&gen->g, gen->mem, grid->width, grid->height, 0);
+    if (want_pass)
+        dg_grid_init(&gen->pass, gen->mem + n, grid->width, grid->height, 0);
+    if (keep)
+        for (int32_t y = 0; y < grid->height; y++)
+        {
+            const uint8_t *src = &DG_CELL(grid, 0, y);
+            memcpy(&DG_CELL(&gen->g, 0, y), src, (size_t)grid->width);
+            if (want_pass)
+                for (int32_t x = 0; x < grid->width; x++)
+                    DG_CELL(&gen->pass, x, y) = dg_tile_passable(src[x]) ? DG_TILE_FLOOR : DG_TILE_WALL;
+        }
+    if (keep_result && result)
+        return copy_result(&gen->r, result);
+    return DG_OK;
+}
+
+void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable)
+{
+    size_t n = (size_t)gen->g.width * (size_t)gen->g.height;
+    memset(gen->g.cells, tile, n);
+    if (gen->pass.cells)
+        memset(gen->pass.cells, passable ? DG_TILE_FLOOR : DG_TILE_WALL, n);
+}
+
+static const dg_marker *first_marker(const dg_result *r, int32_t kind)
+{
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == kind)
+            return &r->markers[i];
+    return NULL;
+}
+
+/* A `start` marker moves the start there (and the exit to the farthest cell
+ * from it); an `exit` marker fixes the exit. */
+static dg_status ends_from_markers(dgi_gen *gen)
+{
+    dg_result *r = &gen->r;
+    const dg_marker *s = first_marker(r, DG_MARKER_START), *e = first_marker(r, DG_MARKER_EXIT);
+    if (s && dg_tile_passable(dg_grid_get(&gen->g, s->pos.x, s->pos.y)) &&
+        (s->pos.x != r->start.x || s->pos.y != r->start.y))
+    {
+        size_t n = (size_t)gen->g.width * (size_t)gen->g.height;
+        int32_t *dist = dgi_alloc(gen->alloc, n * sizeof *dist);
+        int32_t *queue = dgi_alloc(gen->alloc, n * sizeof *queue);
+        if (!dist || !queue)
+        {
+            dgi_free(gen->alloc, dist, n * sizeof *dist);
+            dgi_free(gen->alloc, queue, n * sizeof *queue);
+            return DG_E_NOMEM;
+        }
+        int32_t far = dgi_bfs(&gen->g, s->pos.y * gen->g.width + s->pos.x, dist, queue);
+        r->start = s->pos;
+        r->exit.x = far % gen->g.width;
+        r->exit.y = far / gen->g.width;
+        dgi_free(gen->alloc, dist, n * sizeof *dist);
+        dgi_free(gen->alloc, queue, n * sizeof *queue);
+    }
+    if (e)
+        r->exit = e->pos;
+    r->start_room = dgi_result_room_at(r, r->start);
+    r->exit_room = dgi_result_room_at(r, r->exit);
+    return DG_OK;
+}
+
+dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
+                      int32_t start_room, dg_diag *diag)
+{
+    if (st == DG_OK && gen->mem)
+    {
+        st = dgi_result_finish(&gen->r, &gen->g, start_room, gen->alloc);
+        if (st == DG_OK)
+            st = ends_from_markers(gen);
+        if (st != DG_OK)
+            dgi_fail(diag, st, "prefab generator: out of memory");
+    }
+    if (st == DG_OK)
+    {
+        for (int32_t y = 0; y < grid->height; y++)
+            memcpy(&DG_CELL(grid, 0, y), &DG_CELL(&gen->g, 0, y), (size_t)grid->width);
+        if (result)
+        {
+            dg_result_free(result);
+            *result = gen->r;
+        }
+        else
+            dg_result_free(&gen->r);
+        dgi_diag_ok(diag);
+    }
+    else
+        dg_result_free(&gen->r);
+    dgi_free(gen->alloc, gen->mem, gen->mem_size);
+    gen->mem = NULL;
+    return st;
+}
+
+/* ---- placing ------------------------------------------------------------------------ */
+
+/* Door cells on the border of the oriented prefab, as rooms' doors. */
+static dg_status add_doors(dgi_gen *gen, const dgi_prefab *p, const uint8_t *g, int32_t o,
+                           int32_t x, int32_t y, int32_t room)
+{
+    const dgi_glyph *lg = gen->set->legends[p->legend].glyph;
+    dgi_xform t;
+    dgi_xform_make(p->width, p->height, o, &t);
+    for (int32_t Y = 0; Y < t.h; Y++)
+    {
+        int edge_row = Y == 0 || Y == t.h - 1;
+        for (int32_t X = 0; X < t.w; X += (edge_row || X == t.w - 1) ? 1 : t.w - 1)
+        {
+            if (lg[g[t.base + (int64_t)X * t.step_x + (int64_t)Y * t.step_y]].cls != DGI_CLASS_DOOR)
+                continue;
+            dg_door d;
+            d.pos.x = x + X;
+            d.pos.y = y + Y;
+            d.a.kind = DG_REF_ROOM;
+            d.a.index = room;
+            d.b.kind = DG_REF_NONE;
+            d.b.index = -1;
+            if (d.pos.x >= 0 && d.pos.y >= 0 && d.pos.x < gen->g.width && d.pos.y < gen->g.height)
+            {
+                dg_status st = dgi_result_add_door(&gen->r, &d);
+                if (st != DG_OK)
+                    return st;
+            }
+        }
+    }
+    return DG_OK;
+}
+
+dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g, int32_t x,
+                        int32_t y, int32_t kind, int32_t parent)
+{
+    const dgi_prefab *p = &gen->set->prefabs[index];
+    dg_room room;
+    room.rect.x = x;
+    room.rect.y = y;
+    room.rect.w = dgi_orient_swaps(o) ? p->height : p->width;
+    room.rect.h = dgi_orient_swaps(o) ? p->width : p->height;
+    room.kind = kind;
+    room.prefab = index;
+    room.orientation = o;
+    room.parent = parent;
+    dg_status st = dgi_result_add_room(&gen->r, &room);
+    int32_t ri = gen->r.room_count - 1;
+    if (st == DG_OK)
+        st = add_doors(gen, p, g, o, x, y, ri);
+    if (st == DG_OK)
+        st = dgi_prefab_add_markers(gen->set, p, g, o, x, y, &gen->g, &gen->r, ri);
+    if (st == DG_OK)
+        dgi_prefab_write(gen->set, p, g, o, &gen->g, x, y, gen->pass.cells ? &gen->pass : NULL);
+    return st;
+}
+
+int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng)
+{
+    int64_t total = 0;
+    for (int32_t i = 0; i < n; i++)
+        total += weights[i];
+    if (total <= 0)
+        return -1;
+    int64_t r = (int64_t)dgi_below64(rng, (uint64_t)total);
+    for (int32_t i = 0; i < n; i++)
+    {
+        if (r < weights[i])
+            return i;
+        r -= weights[i];
+    }
+    return -1;
+}
+
+int32_t dgi_orient_pick(int32_t mask, dg_rng *rng)
+{
+    int32_t n = dgi_popcount((uint32_t)mask & 0xFFu);
+    return n ? dgi_nth_bit((uint32_t)mask, (int32_t)dg_rng_below(rng, (uint32_t)n)) : -1;
+}
+
+/* ---- full-size generator -------------------------------------------------------------- */
+
+void dg_prefab_full_defaults(dg_prefab_full_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->orientations = DG_ORIENT_MASK_ALL;
+    p->fill = DG_TILE_VOID;
+}
+
+static dg_status full_check(const dg_grid *grid, const dg_prefab_set *set,
+                            const dg_prefab_full_params *p, dg_diag *diag)
+{
+    if (!set)
+        return dgi_fail(diag, DG_E_NULL, "prefab_full: set is NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK)
+        return st;
+    if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
+        return dgi_fail(diag, DG_E_INVALID, "prefab_full: orientations 0x%X must be a non-empty "
+                        "set of the 8 orientation bits", (unsigned)p->orientations);
+    if (p->keep != 0 && p->keep != 1)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_full: keep must be 0 or 1");
+    if (p->fill < 0 || p->fill > 255)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_full: fill %d is not a tile (0..255)", (int)p->fill);
+    return DG_OK;
+}
+
+/* Chooses the prefab (by name or weighted among mode-full candidates) and its
+ * orientation among the distinct allowed ones that fit the grid. */
+static dg_status full_choose(const dg_grid *grid, const dg_prefab_set *set,
+                             const dg_prefab_full_params *p, dg_rng *rng, int32_t *index,
+                             int32_t *o, const dg_allocator *a, dg_diag *diag)
+{
+    if (p->name)
+    {
+        *index = dg_prefab_find(set, p->name);
+        if (*index < 0)
+            return dgi_fail(diag, DG_E_INVALID, "prefab_full: no prefab named '%.40s'", p->name);
+        const dgi_prefab *q = &set->prefabs[*index];
+        int32_t mask = dgi_orient_fit(q, q->distinct & p->orientations, grid->width, grid->height);
+        if (!mask)
+            return dgi_fail(diag, DG_E_TOO_SMALL, "prefab_full: '%s' (%dx%d) does not fit a %dx%d "
+                            "grid in any allowed orientation", q->name, (int)q->width,
+                            (int)q->height, (int)grid->width, (int)grid->height);
+        *o = dgi_orient_pick(mask, rng);
+        return DG_OK;
+    }
+    int64_t *w = dgi_alloc(a, (size_t)DG_MAX(set->count, 1) * sizeof *w);
+    if (!w)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_full: out of memory");
+    for (int32_t i = 0; i < set->count; i++)
+    {
+        const dgi_prefab *q = &set->prefabs[i];
+        int ok = (q->modes & DG_PREFAB_FULL) && dgi_has_tag(set, q, p->tag) &&
+                 dgi_orient_fit(q, q->distinct & p->orientations, grid->width, grid->height);
+        w[i] = ok ? q->weight : 0;
+    }
+    *index = dgi_weighted_pick(w, set->count, rng);
+    dgi_free(a, w, (size_t)DG_MAX(set->count, 1) * sizeof *w);
+    if (*index < 0)
+        return dgi_fail(diag, DG_E_NOSPACE, "prefab_full: no `mode full` prefab%s%.40s fits a %dx%d grid",
+                        p->tag ? " tagged " : "", p->tag ? p->tag : "", (int)grid->width,
+                        (int)grid->height);
+    const dgi_prefab *q = &set->prefabs[*index];
+    *o = dgi_orient_pick(dgi_orient_fit(q, q->distinct & p->orientations, grid->width, grid->height), rng);
+    return DG_OK;
+}
+
+dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
+                                  const dg_prefab_full_params *params, uint64_t seed,
+                                  dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_prefab_full_params p;
+    if (params)
+        p = *params;
+    else
+        dg_prefab_full_defaults(&p);
+    dg_status st = full_check(grid, set, &p, diag);
+    if (st != DG_OK)
+        return st;
+    dg_rng rng;
+    dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    int32_t index = -1, o = 0;
+    st = full_choose(grid, set, &p, &rng, &index, &o, allocator, diag);
+    if (st != DG_OK)
+        return st;
+    const dgi_prefab *q = &set->prefabs[index];
+    uint8_t buf[4096], *heap;
+    const uint8_t *g = dgi_prefab_glyphs(set, q, dg_hash_combine(seed, 1), buf, sizeof buf, &heap, &st);
+    if (!g)
+        return dgi_fail(diag, st, st == DG_E_NOMEM ? "prefab_full: out of memory"
+                                                   : "prefab_full: no outcome of '%s' meets its require counts",
+                        q->name);
+    dgi_gen gen;
+    st = dgi_gen_begin(&gen, set, grid, result, allocator, p.keep, 0, 0);
+    if (st == DG_OK)
+    {
+        if (!p.keep)
+            dgi_gen_fill(&gen, (uint8_t)p.fill, 0);
+        int32_t w = dgi_orient_swaps(o) ? q->height : q->width;
+        int32_t h = dgi_orient_swaps(o) ? q->width : q->height;
+        st = dgi_gen_place(&gen, index, o, g, (grid->width - w) / 2, (grid->height - h) / 2,
+                           DG_ROOM_PREFAB, -1);
+        gen.r.metrics.attempts = gen.r.metrics.requested = gen.r.metrics.placed = 1;
+    }
+    if (st != DG_OK)
+        dgi_fail(diag, st, "prefab_full: out of memory");
+    dgi_prefab_glyphs_free(set, q, heap);
+    return dgi_gen_end(&gen, st, grid, result, 0, diag);
+}

@@ -1,0 +1,700 @@
+/* Prefab generators over the sample sets in examples/prefabs/: full-size,
+ * jigsaw (connectivity over thousands of seeds, seams, unique), islands
+ * (group counts, spacing, doors) and mixed (vaults in a chain map). */
+#include "hard.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static dg_prefab_set *load(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "examples/prefabs/%s", name);
+    dg_prefab_set *set = NULL;
+    dg_diag d;
+    dg_status st = dg_prefab_load(path, NULL, NULL, NULL, &set, &d);
+    CHECKF(st == DG_OK, "%s", d.message);
+    return set;
+}
+
+static dg_prefab_set *parse(const char *text)
+{
+    dg_prefab_set *set = NULL;
+    dg_diag d;
+    dg_status st = dg_prefab_parse(text, strlen(text), "t.pf", NULL, NULL, NULL, &set, &d);
+    CHECKF(st == DG_OK, "%s", d.message);
+    return set;
+}
+
+static const dg_marker *find_marker(const dg_result *r, int32_t kind)
+{
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == kind)
+            return &r->markers[i];
+    return NULL;
+}
+
+/* Every marker, door and room lies in the grid; markers sit in their room. */
+static int result_sane(const dg_grid *g, const dg_result *r)
+{
+    for (int32_t i = 0; i < r->marker_count; i++)
+    {
+        const dg_marker *m = &r->markers[i];
+        if (m->pos.x < 0 || m->pos.y < 0 || m->pos.x >= g->width || m->pos.y >= g->height)
+            return 0;
+        if (m->room >= 0)
+        {
+            dg_rect q = r->rooms[m->room].rect;
+            if (m->pos.x < q.x || m->pos.y < q.y || m->pos.x >= q.x + q.w || m->pos.y >= q.y + q.h)
+                return 0;
+        }
+    }
+    for (int32_t i = 0; i < r->door_count; i++)
+        if (dg_grid_get(g, r->doors[i].pos.x, r->doors[i].pos.y) != DG_TILE_DOOR)
+            return 0;
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        dg_rect q = r->rooms[i].rect;
+        if (q.x < 0 || q.y < 0 || q.x + q.w > g->width || q.y + q.h > g->height)
+            return 0;
+    }
+    return hard_validate(g, r) == NULL;
+}
+
+/* ---- full ---------------------------------------------------------------------- */
+
+TEST(prefab_full_shaft_fits_and_centres)
+{
+    dg_prefab_set *set = load("shaft.txt");
+    if (!set)
+        return;
+    for (int size = 0; size < 2; size++)
+    {
+        guarded_grid gg;
+        int32_t w = size ? 60 : 48, h = size ? 26 : 20;
+        CHECK(guard_make(&gg, w, h, 3));
+        dg_result r;
+        dg_result_init(&r, NULL);
+        for (uint64_t seed = 0; seed < 40; seed++)
+        {
+            CHECK(dg_prefab_full_generate(&gg.grid, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+            CHECK(r.room_count == 1 && r.rooms[0].prefab == 0 && r.rooms[0].kind == DG_ROOM_PREFAB);
+            dg_rect q = r.rooms[0].rect;
+            int swapped = q.w == 20;
+            CHECK(size ? !swapped : 1);
+            CHECK(q.x == (w - q.w) / 2 && q.y == (h - q.h) / 2);
+            if (size)
+                CHECK(dg_grid_get(&gg.grid, 0, 0) == DG_TILE_VOID && dg_grid_get(&gg.grid, 59, 25) == DG_TILE_VOID);
+            const dg_marker *s = find_marker(&r, DG_MARKER_START), *e = find_marker(&r, DG_MARKER_EXIT);
+            CHECK(s && e && r.start.x == s->pos.x && r.start.y == s->pos.y);
+            CHECK(r.exit.x == e->pos.x && r.exit.y == e->pos.y);
+            CHECK(dg_grid_get(&gg.grid, e->pos.x, e->pos.y) == DG_TILE_STAIRS_DOWN);
+            CHECK(grid_connected(&gg.grid) && result_sane(&gg.grid, &r));
+            int loot = 0;
+            for (int32_t i = 0; i < r.marker_count; i++)
+                loot += strcmp(r.markers[i].name, "loot") == 0;
+            CHECK(loot == 1);
+        }
+        CHECK(guard_intact(&gg));
+        guard_free(&gg);
+        dg_result_free(&r);
+    }
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_full_bad_input_leaves_grid)
+{
+    dg_prefab_set *set = load("shaft.txt");
+    if (!set)
+        return;
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 30, 30, 2));
+    dg_grid_fill(&gg.grid, 77);
+    uint64_t h = dg_grid_hash(&gg.grid);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_diag d;
+    dg_prefab_full_params p;
+    dg_prefab_full_defaults(&p);
+    CHECK(dg_prefab_full_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_NOSPACE);
+    p.name = "shaft";
+    CHECK(dg_prefab_full_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_TOO_SMALL);
+    CHECK(strstr(d.message, "does not fit") != NULL);
+    p.name = "nope";
+    CHECK(dg_prefab_full_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    p.name = NULL;
+    p.orientations = 0;
+    CHECK(dg_prefab_full_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    p.orientations = 0x1FF;
+    CHECK(dg_prefab_full_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    dg_prefab_full_defaults(&p);
+    p.fill = 256;
+    CHECK(dg_prefab_full_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    p.fill = 0;
+    p.keep = 2;
+    CHECK(dg_prefab_full_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    CHECK(dg_prefab_full_generate(&gg.grid, NULL, NULL, 1, &r, NULL, &d) == DG_E_NULL);
+    CHECK(dg_prefab_full_generate(NULL, set, NULL, 1, &r, NULL, &d) == DG_E_NULL);
+    CHECK(dg_grid_hash(&gg.grid) == h && guard_intact(&gg) && r.room_count == 0);
+    guard_free(&gg);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_full_keep_leaves_void_cells)
+{
+    static const char text[] = "prefabs 1\nprefab ring\n  mode full\n  orient none\nmap\n"
+                               "#####\n#___#\n#_+_#\n#___#\n#####\nend\n";
+    dg_prefab_set *set = parse(text);
+    if (!set)
+        return;
+    uint8_t cells[7 * 7];
+    dg_grid g;
+    dg_grid_init(&g, cells, 7, 7, 0);
+    dg_grid_fill(&g, DG_TILE_WATER);
+    dg_prefab_full_params p;
+    dg_prefab_full_defaults(&p);
+    p.keep = 1;
+    CHECK(dg_prefab_full_generate(&g, set, &p, 3, NULL, NULL, NULL) == DG_OK);
+    CHECK(dg_grid_get(&g, 0, 0) == DG_TILE_WATER && dg_grid_get(&g, 1, 1) == DG_TILE_WALL);
+    CHECK(dg_grid_get(&g, 2, 2) == DG_TILE_WATER && dg_grid_get(&g, 3, 3) == DG_TILE_DOOR);
+    p.keep = 0;
+    p.fill = DG_TILE_FLOOR;
+    CHECK(dg_prefab_full_generate(&g, set, &p, 3, NULL, NULL, NULL) == DG_OK);
+    CHECK(dg_grid_get(&g, 0, 0) == DG_TILE_FLOOR && dg_grid_get(&g, 2, 2) == DG_TILE_FLOOR);
+    dg_prefab_set_free(set);
+}
+
+/* ---- jigsaw ------------------------------------------------------------------------- */
+
+TEST(prefab_jigsaw_forest_connected_over_many_seeds)
+{
+    dg_prefab_set *set = load("forest.txt");
+    if (!set)
+        return;
+    uint8_t cells[21 * 15];
+    dg_grid g;
+    dg_grid_init(&g, cells, 21, 15, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    int64_t retries = 0;
+    for (uint64_t seed = 0; seed < 3000 && !test_failures(); seed++)
+    {
+        CHECK(dg_prefab_jigsaw_generate(&g, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(grid_connected(&g));
+        CHECK(r.room_count == 9 && r.marker_count == 9 && r.metrics.regions == 1);
+        for (int32_t i = 0; i < r.room_count; i++)
+        {
+            const dg_room *q = &r.rooms[i];
+            CHECK(q->rect.w == 7 && q->rect.h == 5 && q->rect.x == (i % 3) * 7 && q->rect.y == (i / 3) * 5);
+            CHECK((1 << q->orientation) & 0x35); /* r0, r180, mirrors: the block keeps 7x5 */
+            CHECK(strcmp(r.markers[i].name, "bandit") == 0 && r.markers[i].room == i);
+        }
+        retries += r.metrics.attempts - 1;
+    }
+    CHECK(retries == 0); /* the forest's seams always share an open cell */
+    /* larger maps too, with the remainder filled */
+    uint8_t *big = malloc(80 * 50);
+    dg_grid_init(&g, big, 80, 50, 0);
+    for (uint64_t seed = 0; seed < 200; seed++)
+    {
+        CHECK(dg_prefab_jigsaw_generate(&g, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(grid_connected(&g) && r.room_count == 11 * 10 && result_sane(&g, &r));
+        CHECK(dg_grid_get(&g, 0, 0) == DG_TILE_VOID && dg_grid_get(&g, 79, 49) == DG_TILE_VOID);
+    }
+    free(big);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+/* Fraction (permille) of the seams between blocks whose signatures are equal. */
+static int32_t exact_seams(const dg_prefab_set *set, const dg_result *r, int32_t cols)
+{
+    int32_t exact = 0, total = 0;
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        const dg_room *a = &r->rooms[i];
+        for (int d = 0; d < 2; d++)
+        {
+            int32_t j = d == 0 ? ((i % cols) + 1 < cols ? i + 1 : -1) : i + cols;
+            if (j < 0 || j >= r->room_count)
+                continue;
+            uint64_t sa, sb;
+            dg_prefab_edge(set, a->prefab, a->orientation, d == 0 ? DG_SIDE_E : DG_SIDE_S, &sa, NULL);
+            dg_prefab_edge(set, r->rooms[j].prefab, r->rooms[j].orientation, d == 0 ? DG_SIDE_W : DG_SIDE_N, &sb, NULL);
+            exact += sa == sb;
+            total++;
+        }
+    }
+    return total ? exact * 1000 / total : 1000;
+}
+
+TEST(prefab_jigsaw_matches_seams_and_unique)
+{
+    dg_prefab_set *set = load("forest.txt");
+    if (!set)
+        return;
+    uint8_t cells[21 * 15];
+    dg_grid g;
+    dg_grid_init(&g, cells, 21, 15, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_jigsaw_params p;
+    dg_prefab_jigsaw_defaults(&p);
+    int64_t match = 0, any = 0;
+    for (uint64_t seed = 0; seed < 300; seed++)
+    {
+        p.seams = DG_SEAM_MATCH;
+        p.unique = 0;
+        CHECK(dg_prefab_jigsaw_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        match += exact_seams(set, &r, 3);
+        p.seams = DG_SEAM_ANY;
+        CHECK(dg_prefab_jigsaw_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        any += exact_seams(set, &r, 3);
+        p.unique = 1;
+        CHECK(dg_prefab_jigsaw_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        for (int32_t i = 0; i < r.room_count; i++)
+            for (int32_t k = 0; k < i; k++)
+                CHECK(r.rooms[i].prefab != r.rooms[k].prefab);
+    }
+    CHECKF(match / 300 > 990 && any / 300 < 850, "exact seams: match %lld, any %lld permille",
+           (long long)(match / 300), (long long)(any / 300));
+    /* 14 blocks cannot fill 20 unique slots */
+    uint8_t wide[35 * 20];
+    dg_grid big;
+    dg_grid_init(&big, wide, 35, 20, 0);
+    dg_grid_fill(&big, 99);
+    dg_diag d;
+    CHECK(dg_prefab_jigsaw_generate(&big, set, &p, 1, &r, NULL, &d) == DG_E_NOSPACE);
+    CHECK(strstr(d.message, "unique") != NULL && wide[0] == 99 && wide[35 * 20 - 1] == 99);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_jigsaw_retries_and_reports_disconnection)
+{
+    static const char text[] = "prefabs 1\n"
+                               "prefab open\n  mode jigsaw\n  tags mix\n  weight 20\nmap\n...\n...\n...\nend\n"
+                               "prefab pocket\n  mode jigsaw\n  tags mix pocket\nmap\n###\n#.#\n###\nend\n";
+    dg_prefab_set *set = parse(text);
+    if (!set)
+        return;
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 12, 9, 4));
+    dg_grid_fill(&gg.grid, 42);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_jigsaw_params p;
+    dg_prefab_jigsaw_defaults(&p);
+    p.tag = "mix";
+    int64_t tries = 0;
+    for (uint64_t seed = 0; seed < 100; seed++)
+    {
+        CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(grid_connected(&gg.grid));
+        tries += r.metrics.attempts;
+    }
+    CHECK(tries > 120); /* 12 blocks, 1 in 21 a pocket: most maps need another try */
+    /* only pockets: never connected; grid and result untouched */
+    p.tag = "pocket";
+    p.max_tries = 5;
+    dg_grid_fill(&gg.grid, 42);
+    uint64_t h = dg_grid_hash(&gg.grid);
+    int32_t rooms = r.room_count;
+    dg_diag d;
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_LIMIT);
+    CHECK(strstr(d.message, "5 tries") != NULL && strstr(d.message, "connected") != NULL);
+    CHECK(dg_grid_hash(&gg.grid) == h && r.room_count == rooms && guard_intact(&gg));
+    p.connected = 0;
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_OK);
+    CHECK(r.metrics.regions == 12);
+    /* bad parameters */
+    dg_prefab_jigsaw_defaults(&p);
+    p.block_w = 3;
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    p.block_h = 4;
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_NOSPACE);
+    p.block_w = p.block_h = 100;
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_TOO_SMALL);
+    dg_prefab_jigsaw_defaults(&p);
+    p.max_tries = 0;
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    dg_prefab_jigsaw_defaults(&p);
+    p.seams = 3;
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_INVALID);
+    dg_prefab_jigsaw_defaults(&p);
+    p.tag = "none";
+    CHECK(dg_prefab_jigsaw_generate(&gg.grid, set, &p, 1, &r, NULL, &d) == DG_E_NOSPACE);
+    CHECK(guard_intact(&gg));
+    guard_free(&gg);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+/* Chi-square statistic (x1000) of observed counts against a uniform spread. */
+static int64_t chi_square_x1000(const int64_t *obs, int n)
+{
+    int64_t total = 0, chi = 0;
+    for (int i = 0; i < n; i++)
+        total += obs[i];
+    for (int i = 0; i < n; i++)
+    {
+        int64_t d = obs[i] * n - total; /* scaled by n */
+        chi += d * d * 1000 / (total * n);
+    }
+    return chi;
+}
+
+TEST(prefab_jigsaw_orientations_uniform)
+{
+    dg_prefab_set *set = load("forest.txt");
+    if (!set)
+        return;
+    int32_t bend = dg_prefab_find(set, "bend");
+    uint8_t cells[21 * 15];
+    dg_grid g;
+    dg_grid_init(&g, cells, 21, 15, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_jigsaw_params p;
+    dg_prefab_jigsaw_defaults(&p);
+    p.seams = DG_SEAM_ANY; /* seam matching biases orientations on purpose */
+    int64_t seen[8] = {0};
+    for (uint64_t seed = 0; seed < 2000; seed++)
+    {
+        CHECK(dg_prefab_jigsaw_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        for (int32_t i = 0; i < r.room_count; i++)
+            if (r.rooms[i].prefab == bend)
+                seen[r.rooms[i].orientation]++;
+    }
+    int64_t obs[4] = {seen[0], seen[2], seen[4], seen[5]};
+    CHECK(seen[1] + seen[3] + seen[6] + seen[7] == 0);
+    /* 3 degrees of freedom: 16.27 is the 0.1% critical value */
+    CHECKF(chi_square_x1000(obs, 4) < 16270, "chi2 x1000 = %lld (%lld %lld %lld %lld)",
+           (long long)chi_square_x1000(obs, 4), (long long)obs[0], (long long)obs[1],
+           (long long)obs[2], (long long)obs[3]);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_jigsaw_golden)
+{
+    dg_prefab_set *set = load("forest.txt");
+    if (!set)
+        return;
+    uint8_t *cells = malloc(80 * 50);
+    dg_grid g;
+    dg_grid_init(&g, cells, 80, 50, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_prefab_jigsaw_generate(&g, set, NULL, 12345, &r, NULL, NULL) == DG_OK);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0x7e10d8578c04d87bULL);
+    CHECK_EQ_U64(hard_result_hash(&r), 0x754d623ee3122a98ULL);
+    free(cells);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+/* ---- islands -------------------------------------------------------------------------- */
+
+/* Non-void footprint of room i (stamped alone on a sentinel grid). */
+static void footprint(const dg_prefab_set *set, const dg_room *q, uint8_t *mask, int32_t w, int32_t h)
+{
+    uint8_t cells[64 * 64];
+    dg_grid g;
+    dg_grid_init(&g, cells, q->rect.w, q->rect.h, 0);
+    dg_grid_fill(&g, 250);
+    dg_prefab_stamp(set, q->prefab, q->orientation, 0, &g, 0, 0, NULL, NULL);
+    for (int32_t y = 0; y < q->rect.h; y++)
+        for (int32_t x = 0; x < q->rect.w; x++)
+            if (cells[y * q->rect.w + x] != 250 && q->rect.x + x < w && q->rect.y + y < h)
+                mask[(q->rect.y + y) * w + q->rect.x + x] = 1;
+}
+
+/* Owner room of every footprint cell (-1 elsewhere). */
+static int32_t *owners(const dg_prefab_set *set, const dg_result *r, int32_t w, int32_t h)
+{
+    int32_t *own = malloc((size_t)w * h * sizeof *own);
+    uint8_t *mask = malloc((size_t)w * h);
+    for (int32_t c = 0; c < w * h; c++)
+        own[c] = -1;
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        memset(mask, 0, (size_t)w * h);
+        footprint(set, &r->rooms[i], mask, w, h);
+        for (int32_t c = 0; c < w * h; c++)
+            if (mask[c])
+                own[c] = own[c] < 0 ? i : -2; /* -2: two rooms overlap */
+    }
+    free(mask);
+    return own;
+}
+
+/* 1 if no footprint cell has another building's cell within `margin` cells. */
+static int spacing_ok(const int32_t *own, int32_t w, int32_t h, int32_t margin)
+{
+    for (int32_t c = 0; c < w * h; c++)
+    {
+        if (own[c] == -2)
+            return 0;
+        if (own[c] < 0)
+            continue;
+        for (int32_t dy = -margin; dy <= margin; dy++)
+            for (int32_t dx = -margin; dx <= margin; dx++)
+            {
+                int32_t x = c % w + dx, y = c / w + dy;
+                if (x >= 0 && y >= 0 && x < w && y < h && own[y * w + x] >= 0 && own[y * w + x] != own[c])
+                    return 0;
+            }
+    }
+    return 1;
+}
+
+/* Every door on a building's border opens onto a free passable map cell. */
+static int doors_open(const dg_grid *g, const dg_result *r, const int32_t *own)
+{
+    for (int32_t i = 0; i < r->door_count; i++)
+    {
+        dg_point p = r->doors[i].pos;
+        dg_rect q = r->rooms[r->doors[i].a.index].rect;
+        int32_t side[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+        int faces[4] = {p.y == q.y, p.x == q.x + q.w - 1, p.y == q.y + q.h - 1, p.x == q.x};
+        for (int s = 0; s < 4; s++)
+        {
+            int32_t x = p.x + side[s][0], y = p.y + side[s][1];
+            if (!faces[s])
+                continue;
+            if (x < 0 || y < 0 || x >= g->width || y >= g->height || own[y * g->width + x] != -1 ||
+                !dg_tile_passable(dg_grid_get(g, x, y)))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int32_t count_tag(const dg_prefab_set *set, const dg_result *r, const char *tag)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < r->room_count; i++)
+        n += dg_prefab_has_tag(set, r->rooms[i].prefab, tag);
+    return n;
+}
+
+TEST(prefab_islands_factory_counts_spacing_doors)
+{
+    dg_prefab_set *set = load("factory.txt");
+    if (!set)
+        return;
+    static const int32_t sizes[2][2] = {{80, 50}, {48, 30}};
+    for (int s = 0; s < 2; s++)
+    {
+        int32_t w = sizes[s][0], h = sizes[s][1];
+        guarded_grid gg;
+        CHECK(guard_make(&gg, w, h, 1));
+        dg_result r;
+        dg_result_init(&r, NULL);
+        for (uint64_t seed = 0; seed < 60 && !test_failures(); seed++)
+        {
+            CHECK(dg_prefab_islands_generate(&gg.grid, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+            CHECK(grid_connected(&gg.grid) && result_sane(&gg.grid, &r));
+            int32_t starts = count_tag(set, &r, "start"), stores = count_tag(set, &r, "store");
+            int32_t frames = count_tag(set, &r, "frame"), shops = count_tag(set, &r, "workshop");
+            CHECKF(starts == 1 && stores >= 2 && stores <= 4 && frames <= 6 && shops >= 2,
+                   "start %d store %d frame %d workshop %d", starts, stores, frames, shops);
+            CHECK(starts + stores + frames + shops == r.room_count);
+            int32_t start_rooms = 0;
+            for (int32_t i = 0; i < r.room_count; i++)
+                start_rooms += r.rooms[i].kind == DG_ROOM_START;
+            CHECK(start_rooms == 1 && r.rooms[r.start_room].kind == DG_ROOM_START);
+            const dg_marker *m = find_marker(&r, DG_MARKER_START);
+            CHECK(m && m->pos.x == r.start.x && m->pos.y == r.start.y);
+            int32_t *own = owners(set, &r, w, h);
+            CHECK(spacing_ok(own, w, h, 1));
+            CHECK(doors_open(&gg.grid, &r, own));
+            free(own);
+        }
+        CHECK(guard_intact(&gg));
+        guard_free(&gg);
+        dg_result_free(&r);
+    }
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_islands_groups_margin_keep)
+{
+    dg_prefab_set *set = load("factory.txt");
+    if (!set)
+        return;
+    int32_t w = 60, h = 40;
+    uint8_t *cells = malloc((size_t)w * h);
+    dg_grid g;
+    dg_grid_init(&g, cells, w, h, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_group groups[2] = {{"workshop", 3, 3, 0}, {"store", 5, -1, 1}};
+    dg_prefab_islands_params p;
+    dg_prefab_islands_defaults(&p);
+    p.groups = groups;
+    p.group_count = 2;
+    p.margin = 3;
+    for (uint64_t seed = 0; seed < 30; seed++)
+    {
+        CHECK(dg_prefab_islands_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(count_tag(set, &r, "workshop") == 3 && count_tag(set, &r, "store") >= 5);
+        CHECK(r.rooms[3].kind == DG_ROOM_START && r.rooms[0].kind == DG_ROOM_PREFAB);
+        int32_t *own = owners(set, &r, w, h);
+        CHECK(spacing_ok(own, w, h, 3));
+        free(own);
+    }
+    /* keep: the cells around the buildings stay as they were */
+    p.keep = 1;
+    p.margin = -1;
+    dg_grid_fill(&g, DG_TILE_WATER);
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 5, &r, NULL, NULL) == DG_OK);
+    int32_t *own = owners(set, &r, w, h);
+    int kept = 1;
+    for (int32_t c = 0; c < w * h; c++)
+        if (own[c] == -1)
+            kept &= cells[c] == DG_TILE_WATER;
+    CHECK(kept);
+    free(own);
+    /* impossible counts: grid and result untouched */
+    dg_prefab_group many = {"workshop", 40, 40, 0};
+    p.groups = &many;
+    p.group_count = 1;
+    p.max_tries = 3;
+    uint64_t before = dg_grid_hash(&g);
+    int32_t rooms = r.room_count;
+    dg_diag d;
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 5, &r, NULL, &d) == DG_E_NOSPACE);
+    CHECK(strstr(d.message, "minimum") != NULL && dg_grid_hash(&g) == before && r.room_count == rooms);
+    dg_prefab_group none = {"nothing", 1, 1, 0};
+    p.groups = &none;
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 5, &r, NULL, &d) == DG_E_NOSPACE);
+    CHECK(strstr(d.message, "'nothing'") != NULL);
+    dg_prefab_group bad = {"store", 3, 2, 0};
+    p.groups = &bad;
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 5, &r, NULL, &d) == DG_E_INVALID);
+    dg_prefab_islands_defaults(&p);
+    p.margin = 65;
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 5, &r, NULL, &d) == DG_E_INVALID);
+    dg_prefab_islands_defaults(&p);
+    p.positions = 0;
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 5, &r, NULL, &d) == DG_E_INVALID);
+    CHECK(dg_grid_hash(&g) == before);
+    free(cells);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_islands_golden)
+{
+    dg_prefab_set *set = load("factory.txt");
+    if (!set)
+        return;
+    uint8_t *cells = malloc(80 * 50);
+    dg_grid g;
+    dg_grid_init(&g, cells, 80, 50, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_prefab_islands_generate(&g, set, NULL, 777, &r, NULL, NULL) == DG_OK);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0xceb0e8855b26f38fULL);
+    CHECK_EQ_U64(hard_result_hash(&r), 0x3918b95bc1df7e55ULL);
+    free(cells);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+/* ---- mixed ------------------------------------------------------------------------------- */
+
+TEST(prefab_mixed_vaults_in_chain_rooms)
+{
+    dg_prefab_set *set = load("vaults.txt");
+    if (!set)
+        return;
+    int32_t w = 80, h = 50;
+    uint8_t *cells = malloc((size_t)w * h), *before = malloc((size_t)w * h);
+    dg_grid g;
+    dg_grid_init(&g, cells, w, h, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_mixed_params p;
+    dg_prefab_mixed_defaults(&p);
+    p.count = 4;
+    dg_chain_params cp;
+    dg_chain_defaults(&cp);
+    int64_t placed = 0;
+    for (uint64_t seed = 0; seed < 60 && !test_failures(); seed++)
+    {
+        CHECK(dg_chain_generate(&g, &cp, seed, &r, NULL, NULL) == DG_OK);
+        memcpy(before, cells, (size_t)w * h);
+        int32_t host_rooms = r.room_count, regions = r.metrics.regions;
+        dg_room first = r.rooms[0];
+        CHECK(dg_prefab_mixed_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(r.metrics.regions <= regions && result_sane(&g, &r));
+        CHECK(r.room_count == host_rooms + r.metrics.placed && r.metrics.placed <= 4);
+        CHECK(memcmp(&r.rooms[0], &first, sizeof first) == 0);
+        placed += r.metrics.placed;
+        for (int32_t c = 0; c < w * h; c++)
+        {
+            if (cells[c] == before[c])
+                continue;
+            int32_t inside = 0; /* a changed cell lies in a vault's box, on former open floor */
+            for (int32_t i = host_rooms; i < r.room_count; i++)
+            {
+                dg_rect q = r.rooms[i].rect;
+                inside |= c % w >= q.x && c % w < q.x + q.w && c / w >= q.y && c / w < q.y + q.h;
+            }
+            CHECK(inside && dg_tile_passable(before[c]) && before[c] != DG_TILE_DOOR);
+        }
+        for (int32_t i = host_rooms; i < r.room_count; i++)
+        {
+            const dg_room *v = &r.rooms[i];
+            CHECK(v->kind == DG_ROOM_PREFAB && v->parent >= 0 && v->parent < host_rooms);
+            dg_rect q = r.rooms[v->parent].rect;
+            CHECK(v->rect.x >= q.x && v->rect.y >= q.y && v->rect.x + v->rect.w <= q.x + q.w &&
+                  v->rect.y + v->rect.h <= q.y + q.h);
+        }
+    }
+    CHECKF(placed > 60, "placed %lld vaults", (long long)placed);
+    free(cells);
+    free(before);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
+TEST(prefab_mixed_never_cuts_the_map)
+{
+    /* A corridor map: a wall vault in the middle of the corridor would cut it. */
+    static const char text[] = "prefabs 1\nprefab plug\n  mode island\nmap\n#\nend\n"
+                               "prefab block\n  mode island\nmap\n###\nend\n";
+    dg_prefab_set *set = parse(text);
+    if (!set)
+        return;
+    uint8_t cells[9 * 5];
+    dg_grid g;
+    dg_grid_init(&g, cells, 9, 5, 0);
+    dg_grid_fill(&g, DG_TILE_WALL);
+    dg_grid_fill_rect(&g, (dg_rect){1, 2, 7, 1}, DG_TILE_FLOOR);
+    dg_grid_fill_rect(&g, (dg_rect){1, 1, 2, 3}, DG_TILE_FLOOR); /* a 2x3 bulge at the west end */
+    dg_prefab_mixed_params p;
+    dg_prefab_mixed_defaults(&p);
+    p.count = 10;
+    p.unique = 0;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (uint64_t seed = 0; seed < 50; seed++)
+    {
+        uint8_t copy[9 * 5];
+        memcpy(copy, cells, sizeof copy);
+        dg_grid c;
+        dg_grid_init(&c, copy, 9, 5, 0);
+        CHECK(dg_prefab_mixed_generate(&c, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        /* plugs may eat the corridor from its dead end, never cut it in two */
+        CHECK(grid_connected(&c) && grid_passable_count(&c) >= 1);
+        CHECK(r.metrics.placed >= 1 && r.metrics.regions == 1);
+    }
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
