@@ -20,6 +20,12 @@ png attach-linear --gen attach --seed 3 --width 100 --height 60 --param growth=1
 png attach-loops --gen attach --seed 3 --width 100 --height 60 --param loop_min_gain=12
 png chain-80x50 --gen chain --seed 3 --width 80 --height 50 --param rooms_min=20 --param rooms_max=25
 png chain-loops --gen chain --seed 3 --width 80 --height 50 --param rooms_min=20 --param rooms_max=25 --param overlap=1 --param loop_chance=600
+P=examples/prefabs
+png prefab-full-shaft --gen prefab-full --prefabs $P/shaft.txt --seed 3 --width 56 --height 26
+png prefab-jigsaw-forest --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --width 21 --height 15
+png prefab-jigsaw-84x50 --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --width 84 --height 50
+png prefab-islands-factory --gen prefab-islands --prefabs $P/factory.txt --seed 7 --width 80 --height 50
+png prefab-mixed-vaults --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --param count=6
 
 echo
 echo "dungeon --gen attach --seed 1 --width 80 --height 25 --stats"

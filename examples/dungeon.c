@@ -115,11 +115,124 @@ static dg_status chain_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_
     return dg_chain_generate(g, p, seed, r, NULL, d);
 }
 
+/* prefab-full, prefab-jigsaw, prefab-islands, prefab-mixed: read --prefabs FILE */
+static void print_parse_error(void *user, const dg_diag *d)
+{
+    (void)user;
+    fprintf(stderr, "dungeon: %s\n", d->message);
+}
+
+static dg_status load_prefabs(const tool_ctx *c, dg_prefab_set **set, dg_diag *d)
+{
+    dg_status st = dg_prefab_load(c->opt->prefabs, NULL, print_parse_error, NULL, set, d);
+    if (st == DG_E_PARSE)
+        snprintf(d->message, sizeof d->message, "%s has errors (listed above)", c->opt->prefabs);
+    return st;
+}
+
+static const param_def prefab_full_params[] = {
+    PARAM(dg_prefab_full_params, orientations, "allowed orientation bits (255 = all)"),
+    PARAM(dg_prefab_full_params, keep, "0 fill the map first, 1 keep cells under void glyphs"),
+    PARAM(dg_prefab_full_params, fill, "tile around the prefab and under void (0 = void)"),
+    {NULL, 0, NULL},
+};
+static void prefab_full_defaults(void *p) { dg_prefab_full_defaults(p); }
+static dg_status prefab_full_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
+                                 dg_result *r, dg_diag *d)
+{
+    dg_prefab_set *set;
+    dg_status st = load_prefabs(c, &set, d);
+    if (st == DG_OK)
+        st = dg_prefab_full_generate(g, set, p, seed, r, NULL, d);
+    dg_prefab_set_free(set);
+    return st;
+}
+
+static const param_def prefab_jigsaw_params[] = {
+    PARAM(dg_prefab_jigsaw_params, block_w, "block width (0 = size of the first candidate)"),
+    PARAM(dg_prefab_jigsaw_params, block_h, "block height (0 = size of the first candidate)"),
+    PARAM(dg_prefab_jigsaw_params, orientations, "allowed orientation bits (255 = all)"),
+    PARAM(dg_prefab_jigsaw_params, unique, "1 each prefab at most once"),
+    PARAM(dg_prefab_jigsaw_params, seams, "0 match edge signatures, 1 shared open cell, 2 any"),
+    PARAM(dg_prefab_jigsaw_params, connected, "1 redo the map until every passable cell is connected"),
+    PARAM(dg_prefab_jigsaw_params, max_tries, "maps tried from derived seeds"),
+    PARAM(dg_prefab_jigsaw_params, fill, "tile outside the whole blocks (0 = void)"),
+    {NULL, 0, NULL},
+};
+static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
+static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
+                                   dg_result *r, dg_diag *d)
+{
+    dg_prefab_set *set;
+    dg_status st = load_prefabs(c, &set, d);
+    if (st == DG_OK)
+        st = dg_prefab_jigsaw_generate(g, set, p, seed, r, NULL, d);
+    dg_prefab_set_free(set);
+    return st;
+}
+
+static const param_def prefab_islands_params[] = {
+    PARAM(dg_prefab_islands_params, orientations, "allowed orientation bits (255 = all)"),
+    PARAM(dg_prefab_islands_params, margin, "free cells between buildings (-1 = each prefab's own)"),
+    PARAM(dg_prefab_islands_params, positions, "random positions tried per building"),
+    PARAM(dg_prefab_islands_params, max_failures, "buildings in a row without a place before a group stops"),
+    PARAM(dg_prefab_islands_params, keep, "0 fill the map with ground first, 1 keep it"),
+    PARAM(dg_prefab_islands_params, fill, "ground tile (1 = floor)"),
+    PARAM(dg_prefab_islands_params, connected, "1 redo the map until every passable cell is connected"),
+    PARAM(dg_prefab_islands_params, max_tries, "maps tried from derived seeds"),
+    {NULL, 0, NULL},
+};
+static void prefab_islands_defaults(void *p) { dg_prefab_islands_defaults(p); }
+static dg_status prefab_islands_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
+                                    dg_result *r, dg_diag *d)
+{
+    dg_prefab_set *set;
+    dg_status st = load_prefabs(c, &set, d);
+    if (st == DG_OK)
+        st = dg_prefab_islands_generate(g, set, p, seed, r, NULL, d);
+    dg_prefab_set_free(set);
+    return st;
+}
+
+/* prefab-mixed: the attach generator (defaults), then vaults in its rooms. */
+static const param_def prefab_mixed_params[] = {
+    PARAM(dg_prefab_mixed_params, count, "vaults to place, at most"),
+    PARAM(dg_prefab_mixed_params, mode, "mode bit of the vaults (1 full, 2 jigsaw, 4 island, 8 furnish)"),
+    PARAM(dg_prefab_mixed_params, orientations, "allowed orientation bits (255 = all)"),
+    PARAM(dg_prefab_mixed_params, positions, "positions tried per vault"),
+    PARAM(dg_prefab_mixed_params, in_rooms, "1 only inside the attach generator's rooms"),
+    PARAM(dg_prefab_mixed_params, unique, "1 each prefab at most once"),
+    {NULL, 0, NULL},
+};
+static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
+static dg_status prefab_mixed_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
+                                  dg_result *r, dg_diag *d)
+{
+    dg_prefab_set *set;
+    dg_attach_params host;
+    dg_attach_defaults(&host);
+    dg_status st = load_prefabs(c, &set, d);
+    if (st == DG_OK)
+        st = dg_attach_generate(g, &host, seed, r, NULL, d);
+    if (st == DG_OK)
+        st = dg_prefab_mixed_generate(g, set, p, seed, r, NULL, d);
+    dg_prefab_set_free(set);
+    return st;
+}
+
 static const gen_def generators[] = {
     {"attach", "rooms and corridors attached outward from a central room", attach_params,
      sizeof(dg_attach_params), attach_defaults, attach_run, 0},
     {"chain", "a chain of rooms joined by corridors, overlapping on purpose", chain_params,
      sizeof(dg_chain_params), chain_defaults, chain_run, 0},
+    {"prefab-full", "one hand-drawn prefab is the whole map (centred)", prefab_full_params,
+     sizeof(dg_prefab_full_params), prefab_full_defaults, prefab_full_run, 1},
+    {"prefab-jigsaw", "equal blocks, each a prefab flipped or rotated to fit", prefab_jigsaw_params,
+     sizeof(dg_prefab_jigsaw_params), prefab_jigsaw_defaults, prefab_jigsaw_run, 1},
+    {"prefab-islands", "prefab buildings at free spots, by group counts", prefab_islands_params,
+     sizeof(dg_prefab_islands_params), prefab_islands_defaults, prefab_islands_run, 1},
+    {"prefab-mixed", "attach map with prefab vaults stamped into its rooms", prefab_mixed_params,
+     sizeof(dg_prefab_mixed_params), prefab_mixed_defaults, prefab_mixed_run, 1},
 };
 #define GEN_COUNT (sizeof generators / sizeof generators[0])
 
