@@ -26,6 +26,16 @@ png prefab-jigsaw-forest --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --
 png prefab-jigsaw-84x50 --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --width 84 --height 50
 png prefab-islands-factory --gen prefab-islands --prefabs $P/factory.txt --seed 7 --width 80 --height 50
 png prefab-mixed-vaults --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --param count=6
+png world-furnished --gen world --prefabs $P/furnish.txt --seed 7 --width 121 --height 81 --param dead_end_fix=1000
+
+# the infinite world explored by a random walk: entered rooms bright, rooms seen
+# through a door dimmed
+W="$B/bin/walker"
+echo "walker --seed 7 --steps 400 --prefabs $P/furnish.txt --ascii none -o $D/world-walk-400.png"
+"$W" --seed 7 --steps 400 --prefabs $P/furnish.txt --ascii none -o "$D/world-walk-400.png"
+echo
+echo "walker --seed 7 --steps 12 --prefabs $P/furnish.txt"
+"$W" --seed 7 --steps 12 --prefabs $P/furnish.txt
 
 echo
 echo "dungeon --gen attach --seed 1 --width 80 --height 25 --stats"

@@ -220,6 +220,36 @@ static dg_status prefab_mixed_run(dg_grid *g, const void *p, const tool_ctx *c, 
     return st;
 }
 
+/* world: the window of the infinite world centred on room (0, 0); --prefabs
+ * (optional) furnishes its rooms */
+static const param_def world_params[] = {
+    PARAM(dg_world_params, room_size, "room interior size, odd (3..125)"),
+    PARAM(dg_world_params, loop_permille, "permille chance of a door outside the tree"),
+    PARAM(dg_world_params, dead_end_fix, "permille chance a dead end opens a second door"),
+    PARAM(dg_world_params, furnish_permille, "permille chance a room is furnished (--prefabs)"),
+    PARAM(dg_world_params, variants, "randomised stamps per prefab and orientation"),
+    {NULL, 0, NULL},
+};
+static void world_defaults(void *p) { dg_world_defaults(p); }
+static dg_status world_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
+                           dg_result *r, dg_diag *d)
+{
+    (void)r;
+    dg_world_params wp = *(const dg_world_params *)p;
+    dg_prefab_set *set = NULL;
+    dg_world *w = NULL;
+    dg_status st = c->opt->prefabs ? load_prefabs(c, &set, d) : DG_OK;
+    wp.furnishing = set;
+    if (st == DG_OK)
+        st = dg_world_create(&wp, seed, NULL, &w, d);
+    int32_t centre = dg_world_period(w) / 2; /* the middle tile of room (0, 0) */
+    if (st == DG_OK)
+        st = dg_world_render(w, centre - g->width / 2, centre - g->height / 2, g, NULL, 0, NULL, d);
+    dg_world_free(w);
+    dg_prefab_set_free(set);
+    return st;
+}
+
 static const gen_def generators[] = {
     {"attach", "rooms and corridors attached outward from a central room", attach_params,
      sizeof(dg_attach_params), attach_defaults, attach_run, 0},
@@ -233,6 +263,8 @@ static const gen_def generators[] = {
      sizeof(dg_prefab_islands_params), prefab_islands_defaults, prefab_islands_run, 1},
     {"prefab-mixed", "attach map with prefab vaults stamped into its rooms", prefab_mixed_params,
      sizeof(dg_prefab_mixed_params), prefab_mixed_defaults, prefab_mixed_run, 1},
+    {"world", "a window of the infinite world around room (0, 0)", world_params,
+     sizeof(dg_world_params), world_defaults, world_run, 0},
 };
 #define GEN_COUNT (sizeof generators / sizeof generators[0])
 

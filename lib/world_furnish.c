@@ -4,9 +4,9 @@
  * included) is stamped in each allowed orientation and `variants` times
  * (its randomised glyphs resolved from different seeds) into a scratch room
  * whose border the world then redraws with its own walls and doors. A stamp
- * is kept only if every door reaches every other door and every marker on a
- * passable tile through passable tiles: that is the only check a room ever
- * needs, so queries and rendering just copy the kept interiors. */
+ * is kept only if the tile inside each door is passable and every door
+ * reaches every other door through passable tiles: that is the only check a
+ * room ever needs, so queries and rendering just copy the kept interiors. */
 #include "internal.h"
 
 #define FURNISH_ATTEMPTS 4
@@ -55,8 +55,9 @@ static void draw_border(dg_grid *g, int32_t sides)
             g->cells[door_cell(n, side)] = DG_TILE_DOOR;
 }
 
-/* 1 if, from the first door, the tile inside every door and every marker
- * standing on a passable tile are reachable through passable tiles. */
+/* 1 if, from the first door, the tile inside every door is reachable through
+ * passable tiles. (Markers may be out of reach on purpose: a potion in the
+ * middle of a pool.) */
 static int keeps_the_way(stamp_scratch *s, int32_t sides)
 {
     const dg_grid *g = &s->grid;
@@ -84,12 +85,6 @@ static int keeps_the_way(stamp_scratch *s, int32_t sides)
     for (int32_t k = 0, side = DG_SIDE_N; k < 4; k++, side <<= 1)
         if ((sides & side) && !s->seen[door_cell(n, side) + inward[k]])
             return 0;
-    for (int32_t i = 0; i < s->result.marker_count; i++)
-    {
-        int32_t c = s->result.markers[i].pos.y * n + s->result.markers[i].pos.x;
-        if (dg_tile_passable(g->cells[c]) && !s->seen[c])
-            return 0;
-    }
     return 1;
 }
 
