@@ -137,9 +137,11 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
 
 /* ---- grid painting ------------------------------------------------------------ */
 
-static int open_tile(uint8_t t) /* the passable tiles this generator writes */
+/* 1 for the passable tiles this generator writes (it writes no tile above 7). */
+static int open_tile(uint8_t t)
 {
-    return t == DG_TILE_FLOOR || t == DG_TILE_CORRIDOR || t == DG_TILE_DOOR;
+    const unsigned mask = 1u << DG_TILE_FLOOR | 1u << DG_TILE_CORRIDOR | 1u << DG_TILE_DOOR;
+    return (int)(mask >> (t & 7u) & 1u);
 }
 
 static int inside(const dg_grid *g, int32_t x, int32_t y)
@@ -219,10 +221,13 @@ static void wall_ring(dg_grid *g, dg_rect r)
     }
 }
 
+/* The border: nothing open ever reaches the outer ring, so it is all wall. */
 static void wall_frame(dg_grid *g)
 {
-    dg_rect all = {1, 1, g->width - 2, g->height - 2};
-    wall_ring(g, all);
+    memset(&DG_CELL(g, 0, 0), DG_TILE_WALL, (size_t)g->width);
+    memset(&DG_CELL(g, 0, g->height - 1), DG_TILE_WALL, (size_t)g->width);
+    for (int32_t y = 1; y < g->height - 1; y++)
+        DG_CELL(g, 0, y) = DG_CELL(g, g->width - 1, y) = DG_TILE_WALL;
 }
 
 /* ---- bookkeeping ------------------------------------------------------------- */
@@ -695,7 +700,8 @@ static void settle_doors(chain *c)
     c->door_count = kept;
 }
 
-/* Independent cycles around obstacles: E - V + C minus the 2x2 open squares. */
+/* Independent cycles around obstacles: E - V + C minus the open 2x2 squares
+ * (the count dg_measure gives), in one pass that tests each cell twice. */
 static int32_t count_loops(const dg_grid *g, int32_t regions)
 {
     int64_t v = 0, e = 0, squares = 0;
@@ -703,15 +709,15 @@ static int32_t count_loops(const dg_grid *g, int32_t regions)
     {
         const uint8_t *row = &DG_CELL(g, 0, y);
         const uint8_t *below = y + 1 < g->height ? &DG_CELL(g, 0, y + 1) : NULL;
+        int right = open_tile(row[0]), right_below = below && open_tile(below[0]);
         for (int32_t x = 0; x < g->width; x++)
         {
-            if (!open_tile(row[x]))
-                continue;
-            int right = x + 1 < g->width && open_tile(row[x + 1]);
-            int down = below && open_tile(below[x]);
-            v++;
-            e += right + down;
-            squares += right && down && open_tile(below[x + 1]);
+            int here = right, down = right_below;
+            right = x + 1 < g->width && open_tile(row[x + 1]);
+            right_below = below && x + 1 < g->width && open_tile(below[x + 1]);
+            v += here;
+            e += here * (right + down);
+            squares += here & right & down & right_below;
         }
     }
     return (int32_t)(e - v + regions - squares);
