@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define HARD_CLAMP(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
+
 /* ---- counting allocator ------------------------------------------------------ */
 /* Each block carries a header with its size and a cookie, so a free with the
  * wrong size or of a block this allocator did not hand out is counted. */
@@ -258,6 +260,71 @@ static dg_status world_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, 
     return st;
 }
 
+/* ---- chain ------------------------------------------------------------------------ */
+static void chain_variant(dg_chain_params *p, int variant)
+{
+    dg_chain_defaults(p);
+    switch (variant)
+    {
+    case 1:
+        p->overlap = DG_CHAIN_OVERLAP_FORBID;
+        p->on_stuck = DG_CHAIN_STUCK_STOP;
+        p->start = DG_CHAIN_START_FIRST;
+        break;
+    case 2: p->branch_chance = 300; p->loop_chance = 400; p->border = 0; break;
+    case 3:
+        p->rooms_min = 40, p->rooms_max = 80;
+        p->room_min_w = p->room_min_h = 1, p->room_max_w = p->room_max_h = 4;
+        p->corridor_min = 1, p->corridor_max = 3;
+        p->overlap = DG_CHAIN_OVERLAP_FORBID;
+        p->max_tries = 5;
+        break;
+    default: break;
+    }
+}
+
+static dg_status chain_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                           dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                           uint64_t *extra)
+{
+    (void)ctx;
+    dg_chain_params p;
+    chain_variant(&p, variant);
+    if (extra)
+        *extra = 0;
+    return dg_chain_generate(grid, &p, seed, result, alloc, diag);
+}
+
+static dg_status chain_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                            dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                            hard_fuzz_out *out)
+{
+    (void)ctx;
+    dg_chain_params p;
+    chain_variant(&p, hard_u8(in) % 4);
+    p.rooms_min = hard_param(in, 1, 60);
+    p.rooms_max = hard_param(in, 1, 120);
+    p.room_min_w = hard_param(in, 1, 12);
+    p.room_max_w = hard_param(in, 1, 30);
+    p.room_min_h = hard_param(in, 1, 12);
+    p.room_max_h = hard_param(in, 1, 30);
+    p.corridor_min = hard_param(in, 0, 10);
+    p.corridor_max = hard_param(in, 0, 40);
+    p.overlap = hard_param(in, 0, 1);
+    p.max_tries = hard_param(in, 1, 40);
+    p.on_stuck = hard_param(in, 0, 1);
+    p.branch_chance = hard_param(in, 0, 1000);
+    p.loop_chance = hard_param(in, 0, 1000);
+    p.loop_reach = hard_param(in, 0, 60);
+    p.start = hard_param(in, 0, 1);
+    p.border = hard_param(in, 0, 1);
+    /* docs/chain.md: attempts <= rooms_max * (t * (max_tries + 1) + 18) */
+    int64_t tries = HARD_CLAMP(p.max_tries, 1, 1000), rooms = HARD_CLAMP(p.rooms_max, 0, 1000000);
+    int64_t t = p.overlap == DG_CHAIN_OVERLAP_FORBID ? tries : 1;
+    out->work_bound = rooms * (t * (tries + 1) + 18); /* used only when the call succeeds */
+    return dg_chain_generate(grid, &p, seed, result, alloc, diag);
+}
+
 /* ---- shared objects ---------------------------------------------------------------- */
 dg_status hard_ctx_open(hard_ctx *ctx)
 {
@@ -286,8 +353,11 @@ void hard_ctx_close(hard_ctx *ctx)
 
 /* ---- the generator table --------------------------------------------------------------- */
 const hard_gen hard_gens[] = {
-    {"world", HARD_WORLDS, 0, world_run, world_fuzz, 61, 47},
-    {NULL, 0, 0, NULL, NULL, 0, 0},
+    /* docs/chain.md, "Memory failures": a map that outgrows its first
+     * reservation, or a failure while filling result, leaves the grid partly generated */
+    {"chain", 4, 1, chain_run, chain_fuzz, 80, 50, 1},
+    {"world", HARD_WORLDS, 0, world_run, world_fuzz, 61, 47, 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, 0},
 };
 
 int hard_gen_count(void)

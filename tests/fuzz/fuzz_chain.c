@@ -1,0 +1,3 @@
+/* Fuzz target: room chain parameters and grid sizes. */
+#define FUZZ_GEN "chain"
+#include "fuzz_gen.h"
