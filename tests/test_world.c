@@ -63,7 +63,7 @@ static const int32_t configs[][2] = {{0, 0}, {100, 0}, {300, 500}, {0, 1000}, {1
 
 TEST(world_doors_are_symmetric)
 {
-    for (uint64_t seed = 1; seed <= 4; seed++)
+    for (uint64_t seed = 1; seed <= 12; seed++)
         for (int c = 0; c < CONFIGS; c++)
         {
             dg_world *w = make_world(seed, configs[c][0], configs[c][1]);
@@ -110,7 +110,7 @@ TEST(world_bfs_distance_is_manhattan)
 {
     int32_t n = SIDE + 2;
     int32_t *dist = malloc((size_t)n * (size_t)n * sizeof *dist);
-    for (uint64_t seed = 11; seed <= 14; seed++)
+    for (uint64_t seed = 11; seed <= 20; seed++)
         for (int c = 0; c < CONFIGS; c++)
         {
             dg_world *w = make_world(seed, configs[c][0], configs[c][1]);
@@ -309,6 +309,30 @@ TEST(world_window_in_pieces_is_identical)
     free(whole);
     free(pieces);
     dg_world_free(w);
+}
+
+TEST(world_other_room_sizes_render_consistently)
+{
+    const int32_t sizes[3] = {3, 5, 125};
+    for (int k = 0; k < 3; k++)
+    {
+        dg_world_params p;
+        dg_world_defaults(&p);
+        p.room_size = sizes[k];
+        p.dead_end_fix = 700;
+        dg_world *w = NULL;
+        CHECK(dg_world_create(&p, 77, NULL, &w, NULL) == DG_OK);
+        CHECK(dg_world_period(w) == sizes[k] + 1);
+        check_window_matches_rooms(w, -3, -2, sizes[k] > 100 ? 3 : 12);
+        dg_world_room r = room_at(w, 0, 0);
+        uint8_t *box = render_window(w, 0, 0, sizes[k] + 2, sizes[k] + 2);
+        int32_t n = sizes[k] + 2, mid = n / 2;
+        CHECK(box[mid] == DG_TILE_DOOR && box[mid * n] == DG_TILE_DOOR && r.doors == 15);
+        CHECK(box[mid * n + n - 1] == DG_TILE_DOOR && box[(n - 1) * n + mid] == DG_TILE_DOOR);
+        CHECK(box[0] == DG_TILE_WALL && box[n + 1] == DG_TILE_FLOOR);
+        free(box);
+        dg_world_free(w);
+    }
 }
 
 TEST(world_tiles_are_connected_and_doors_centred)
@@ -570,6 +594,52 @@ TEST(world_out_of_memory_is_reported)
     dg_explorer_free(e);
     dg_world_free(w);
     CHECK(f.live == 0);
+}
+
+/* Counts live bytes. */
+typedef struct counting {
+    int64_t live, peak;
+} counting;
+
+static void *counting_alloc(void *user, size_t size)
+{
+    counting *c = user;
+    c->live += (int64_t)size;
+    c->peak = c->live > c->peak ? c->live : c->peak;
+    return malloc(size);
+}
+
+static void counting_free(void *user, void *ptr, size_t size)
+{
+    counting *c = user;
+    c->live -= (int64_t)size;
+    free(ptr);
+}
+
+TEST(explorer_memory_grows_with_entered_rooms_only)
+{
+    dg_world *w = make_world(131, 100, 0);
+    counting c = {0, 0};
+    dg_allocator a = {counting_alloc, counting_free, &c};
+    dg_explorer *e = NULL;
+    CHECK(dg_explorer_create(w, &a, &e) == DG_OK);
+    int64_t empty = c.live;
+    /* looking around and querying far away costs nothing */
+    for (int64_t i = -500; i < 500; i++)
+        CHECK(dg_explorer_status(e, i * 1000, -i) == DG_EXPLORE_UNSEEN);
+    CHECK(c.live == empty);
+    for (int64_t i = 0; i < 1000; i++)
+        CHECK(dg_explorer_enter(e, i % 40, i / 40, NULL) == DG_OK);
+    /* 1000 rooms of 24 bytes in a table at most half full after doubling: <= 4x */
+    CHECK(dg_explorer_count(e) == 1000);
+    CHECK(c.live - empty <= 1000 * 24 * 4);
+    int64_t after = c.live;
+    for (int64_t i = 0; i < 1000; i++) /* entering again stores nothing new */
+        CHECK(dg_explorer_enter(e, i % 40, i / 40, NULL) == DG_OK);
+    CHECK(c.live == after);
+    dg_explorer_free(e);
+    CHECK(c.live == 0);
+    dg_world_free(w);
 }
 
 /* ---- explorer ------------------------------------------------------------------------ */

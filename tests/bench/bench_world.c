@@ -12,6 +12,8 @@ typedef struct world_ctx {
     dg_grid grid;
     dg_world_pos *path;
     int64_t path_len;
+    const dg_prefab_set *set;
+    const dg_allocator *alloc;
     uint64_t sink;
 } world_ctx;
 
@@ -35,6 +37,17 @@ static void render_window(void *p, int64_t i)
     dg_world_render(c->world, at, -at / 2, &c->grid, NULL, 0, NULL, NULL);
 }
 
+static void create_world(void *p, int64_t i)
+{
+    world_ctx *c = p;
+    dg_world_params params;
+    dg_world_defaults(&params);
+    params.furnishing = c->set;
+    dg_world *w = NULL;
+    dg_world_create(&params, (uint64_t)i, c->alloc, &w, NULL);
+    dg_world_free(w);
+}
+
 static void enter_room(void *p, int64_t i)
 {
     world_ctx *c = p;
@@ -44,12 +57,16 @@ static void enter_room(void *p, int64_t i)
     c->sink += (uint64_t)r.revealed_count;
 }
 
-static dg_world *bench_world(int32_t loops, int32_t fix)
+/* The sample furnishings, when the bench runs from the source tree. */
+#define FURNISH_FILE "examples/prefabs/furnish.txt"
+
+static dg_world *bench_world(int32_t loops, int32_t fix, const dg_prefab_set *furnishing)
 {
     dg_world_params p;
     dg_world_defaults(&p);
     p.loop_permille = loops;
     p.dead_end_fix = fix;
+    p.furnishing = furnishing;
     dg_world *w = NULL;
     if (dg_world_create(&p, 1, NULL, &w, NULL) != DG_OK)
         return NULL;
@@ -60,35 +77,62 @@ BENCH(bench_world_room_query)
 {
     static const struct {
         const char *label;
-        int32_t loops, fix;
-    } cases[] = {{"tree", 0, 0}, {"loops", 100, 0}, {"fix-1000", 100, 1000}};
+        int32_t loops, fix, furnished;
+    } cases[] = {{"tree", 0, 0, 0},           {"loops", 100, 0, 0},
+                 {"fix-1000", 100, 1000, 0},  {"furnished", 100, 0, 1}};
+    dg_prefab_set *set = NULL;
+    dg_prefab_load(FURNISH_FILE, NULL, NULL, NULL, &set, NULL);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
     {
+        if (cases[k].furnished && !set)
+            continue;
         world_ctx c = {0};
-        c.world = bench_world(cases[k].loops, cases[k].fix);
+        c.world = bench_world(cases[k].loops, cases[k].fix, cases[k].furnished ? set : NULL);
         if (!c.world)
-            return;
+            continue;
         /* Mcells/s here is millions of room queries per second */
         bench_run("world_room_query", cases[k].label, QUERY_BATCH, 31, 20, query_batch, &c, NULL);
         dg_world_free(c.world);
     }
+    dg_prefab_set_free(set);
 }
 
 BENCH(bench_world_render)
 {
     static uint8_t cells[256 * 256];
-    world_ctx c = {0};
-    c.world = bench_world(100, 500);
-    if (!c.world || dg_grid_init(&c.grid, cells, 256, 256, 0) != DG_OK)
+    dg_prefab_set *set = NULL;
+    dg_prefab_load(FURNISH_FILE, NULL, NULL, NULL, &set, NULL);
+    for (int furnished = 0; furnished <= (set != NULL); furnished++)
+    {
+        world_ctx c = {0};
+        c.world = bench_world(100, 500, furnished ? set : NULL);
+        if (!c.world || dg_grid_init(&c.grid, cells, 256, 256, 0) != DG_OK)
+            continue;
+        bench_run("world_render", furnished ? "256x256-f" : "256x256", 256 * 256, 301, 1,
+                  render_window, &c, NULL);
+        dg_world_free(c.world);
+    }
+    dg_prefab_set_free(set);
+}
+
+BENCH(bench_world_create_furnished)
+{
+    dg_prefab_set *set = NULL;
+    if (dg_prefab_load(FURNISH_FILE, NULL, NULL, NULL, &set, NULL) != DG_OK)
         return;
-    bench_run("world_render", "256x256", 256 * 256, 301, 1, render_window, &c, NULL);
-    dg_world_free(c.world);
+    bench_mem mem;
+    dg_allocator a = bench_allocator(&mem);
+    world_ctx c = {0};
+    c.set = set;
+    c.alloc = &a;
+    bench_run("world_create", "furnished", 0, 21, 1, create_world, &c, &mem);
+    dg_prefab_set_free(set);
 }
 
 BENCH(bench_world_explorer_enter)
 {
     world_ctx c = {0};
-    c.world = bench_world(100, 500);
+    c.world = bench_world(100, 500, NULL);
     bench_mem mem;
     dg_allocator a = bench_allocator(&mem);
     c.path_len = 100000;
