@@ -310,8 +310,8 @@ typedef struct dg_attach_params {
                                        * shortens the walk between its sides by >= this many
                                        * steps; 0 = no loops (default 0) */
     int32_t loop_max;                 /* at most this many loop openings (default 8) */
-    int32_t dead_ends;                /* DG_DEAD_ENDS_* (default keep) */
-    int32_t doors;                    /* DG_DOORS_* (default all) */
+    int32_t dead_ends;                /* DG_DEAD_ENDS_* (default room) */
+    int32_t doors;                    /* DG_DOORS_* (default rooms) */
 } dg_attach_params;
 
 /* Fills the documented defaults. */

@@ -32,8 +32,8 @@ void dg_attach_defaults(dg_attach_params *p)
     p->growth = DG_GROWTH_UNIFORM;
     p->loop_min_gain = 0;
     p->loop_max = 8;
-    p->dead_ends = DG_DEAD_ENDS_KEEP;
-    p->doors = DG_DOORS_ALL;
+    p->dead_ends = DG_DEAD_ENDS_ROOM;
+    p->doors = DG_DOORS_ROOMS;
 }
 
 /* ---- validation ------------------------------------------------------------ */
@@ -201,6 +201,8 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     f->kind = (uint8_t)kind;
     f->dir = (uint8_t)dir;
     f->alive = 1;
+    f->end_tried = 0;
+    f->trimmed = 0;
     c->floor += w * h;
     return c->nfeat++;
 }
@@ -289,6 +291,7 @@ static void push_site(att_ctx *c, int32_t feat, int side)
     s->side = (uint8_t)side;
     s->kind = f->kind;
     s->tries = tries_for(f->kind);
+    s->is_end = f->kind == ATT_CORRIDOR && side == f->dir;
     s->len = (side == DG_DIR_N || side == DG_DIR_S) ? f->w : f->h;
     s->x = side == DG_DIR_W ? f->x - 1 : side == DG_DIR_E ? f->x + f->w : f->x;
     s->y = side == DG_DIR_N ? f->y - 1 : side == DG_DIR_S ? f->y + f->h : f->y;
@@ -340,6 +343,8 @@ static int32_t pick_site(att_ctx *c)
 static void retire_site(att_ctx *c, int32_t i)
 {
     att_site *s = c->sites;
+    if (s[i].is_end)
+        c->feats[s[i].feat].end_tried = 1;
     switch (c->p->growth)
     {
     case DG_GROWTH_NEWEST:
@@ -589,16 +594,29 @@ static dg_status grow(att_ctx *c)
             return DG_E_NOMEM;
         c->attempts++;
         if (placed)
-        {
             c->consecutive = 0;
-            continue;
+        else
+        {
+            c->failures++;
+            c->consecutive++;
         }
-        c->failures++;
-        c->consecutive++;
-        if (--c->sites[i].tries == 0)
+        if (--c->sites[i].tries == 0) /* a wall gets a few attempts, placed or not */
             retire_site(c, i);
     }
     return DG_OK;
+}
+
+/* Drops frontier walls of corridors the prune pass removed or shortened. */
+static void drop_pruned_sites(att_ctx *c)
+{
+    int32_t kept = c->site_head;
+    for (int32_t i = c->site_head; i < c->site_end; i++)
+    {
+        const att_feat *f = &c->feats[c->sites[i].feat];
+        if (f->alive && !f->trimmed)
+            c->sites[kept++] = c->sites[i];
+    }
+    c->site_end = kept;
 }
 
 /* ---- output --------------------------------------------------------------------------- */
@@ -709,11 +727,22 @@ static dg_status run(att_ctx *c, uint64_t seed)
     dg_rng_seed(&c->rng, seed, STREAM_LAYOUT);
     clear_map(c);
     first_room(c);
-    dg_status st = grow(c);
-    if (st == DG_OK && c->p->dead_ends == DG_DEAD_ENDS_ROOM)
-        st = att_dead_end_rooms(c);
-    if (st == DG_OK && c->p->dead_ends != DG_DEAD_ENDS_KEEP)
-        att_prune(c);
+    dg_status st;
+    for (;;)
+    {
+        st = grow(c);
+        if (st == DG_OK && c->p->dead_ends == DG_DEAD_ENDS_ROOM)
+            st = att_dead_end_rooms(c);
+        if (st != DG_OK || c->p->dead_ends == DG_DEAD_ENDS_KEEP || att_prune(c) == 0)
+            break;
+        /* pruning took the floor back under the target: grow on from what is left */
+        if (c->floor >= c->target_cells || !c->stopped_early || c->nfeat >= c->budget ||
+            c->attempts >= c->max_attempts)
+            break;
+        drop_pruned_sites(c);
+        c->stopped_early = 0;
+        c->consecutive = 0;
+    }
     if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
         st = att_loops(c, dg_hash_combine(seed, STREAM_LOOPS));
     return st;

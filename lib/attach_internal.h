@@ -31,6 +31,8 @@ typedef struct att_feat {
     uint8_t kind;        /* ATT_ROOM / ATT_CORRIDOR */
     uint8_t dir;         /* corridors: DG_DIR_* pointing away from the parent door */
     uint8_t alive;       /* 0 once pruned */
+    uint8_t end_tried;   /* corridors: growth used up the attempts at its far end */
+    uint8_t trimmed;     /* corridors: shortened by the prune pass */
 } att_feat;
 
 typedef struct att_door {
@@ -50,7 +52,8 @@ typedef struct att_site {
     int32_t feat;
     uint8_t side;    /* DG_DIR_* the wall faces, seen from the feature */
     uint8_t kind;    /* kind of the feature (ATT_ROOM / ATT_CORRIDOR) */
-    uint8_t tries;   /* failed attempts left before the wall is retired */
+    uint8_t tries;   /* attempts left before the wall is retired */
+    uint8_t is_end;  /* the cell beyond a corridor's far end */
 } att_site;
 
 typedef struct att_heap_item { int32_t dist, door; } att_heap_item;
@@ -127,7 +130,7 @@ int att_place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, 
 
 /* attach_post.c: the passes after growth. */
 dg_status att_dead_end_rooms(att_ctx *c);
-void att_prune(att_ctx *c);
+int32_t att_prune(att_ctx *c); /* returns the corridors removed or shortened */
 dg_status att_loops(att_ctx *c, uint64_t seed);
 int32_t att_dead_end_count(const att_ctx *c);
 

@@ -15,14 +15,19 @@ static int32_t corridor_step(const att_ctx *c, int32_t fi, int32_t x, int32_t y)
 
 /* ---- dead ends ---------------------------------------------------------------- */
 
+/* Rooms at the far ends of dangling corridors whose end growth never got to
+ * (it stopped at a budget or the target floor): drawn sizes first, then the
+ * smallest room. */
 dg_status att_dead_end_rooms(att_ctx *c)
 {
     const dg_attach_params *p = c->p;
     int32_t n = c->nfeat;
     for (int32_t i = 0; i < n; i++)
     {
-        if (c->feats[i].kind != ATT_CORRIDOR || c->feats[i].end_child >= 0)
-            continue;
+        const att_feat *f = &c->feats[i];
+        if (f->kind != ATT_CORRIDOR || !f->alive || f->trimmed || f->end_child >= 0 ||
+            f->end_tried)
+            continue; /* not dangling, or growth already gave this end its attempts */
         int dir = c->feats[i].dir;
         int32_t len = att_corridor_len(&c->feats[i]);
         int32_t x = c->doors[c->feats[i].door].x + att_dx(dir) * (len + 1);
@@ -50,18 +55,21 @@ dg_status att_dead_end_rooms(att_ctx *c)
  * is a wall iff one of its 8 neighbours is passable, else rock. */
 static void reshape_walls(att_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
 {
+    static const uint8_t pass[256] = {[DG_TILE_FLOOR] = 1, [DG_TILE_CORRIDOR] = 1,
+                                      [DG_TILE_DOOR] = 1};
+    ptrdiff_t s = c->stride;
     for (int32_t y = y0; y <= y1; y++)
-        for (int32_t x = x0; x <= x1; x++)
+    {
+        uint8_t *p = att_at(c, x0, y);
+        for (int32_t x = x0; x <= x1; x++, p++)
         {
-            uint8_t *v = att_at(c, x, y);
-            if (att_passable(*v))
+            if (pass[*p])
                 continue;
-            int near = 0;
-            for (int32_t j = -1; j <= 1 && !near; j++)
-                for (int32_t i = -1; i <= 1; i++)
-                    near |= att_passable(*att_at(c, x + i, y + j));
-            *v = near ? DG_TILE_WALL : DG_TILE_VOID;
+            int near = pass[p[-s - 1]] | pass[p[-s]] | pass[p[-s + 1]] | pass[p[-1]] |
+                       pass[p[1]] | pass[p[s - 1]] | pass[p[s]] | pass[p[s + 1]];
+            *p = near ? DG_TILE_WALL : DG_TILE_VOID;
         }
+    }
 }
 
 /* Keeps the first `keep` cells of corridor fi (0: removes it and its door). */
@@ -93,26 +101,34 @@ static void shorten(att_ctx *c, int32_t fi, int32_t keep)
         f->w = ux ? keep : 1;
         f->h = ux ? 1 : keep;
         f->end_child = -1;
+        f->trimmed = 1;
     }
 }
 
 /* Newest first, so every child is settled before its parent: a corridor keeps
  * cells up to the farthest junction still in use and vanishes without one. */
-void att_prune(att_ctx *c)
+int32_t att_prune(att_ctx *c)
 {
+    int32_t changed = 0;
     for (int32_t i = 0; i < c->nfeat; i++)
         c->feats[i].used = 0;
     for (int32_t i = c->nfeat - 1; i > 0; i--)
     {
         att_feat *f = &c->feats[i];
-        if (f->kind == ATT_CORRIDOR && f->used <= att_corridor_len(f))
+        if (!f->alive)
+            continue; /* pruned in an earlier round */
+        if (f->kind == ATT_CORRIDOR && f->used < att_corridor_len(f))
+        {
             shorten(c, i, f->used);
+            changed++;
+        }
         if (!f->alive || c->feats[f->parent].kind != ATT_CORRIDOR)
             continue;
         const att_door *d = &c->doors[f->door];
         int32_t step = corridor_step(c, f->parent, d->x, d->y);
         c->feats[f->parent].used = DG_MAX(c->feats[f->parent].used, step);
     }
+    return changed;
 }
 
 int32_t att_dead_end_count(const att_ctx *c)

@@ -1,0 +1,915 @@
+/* Feature attachment generator: bad input, guard bytes, properties over many
+ * seeds, policies, budgets, out of memory, golden outputs, map sizes. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ATTACH_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ATTACH_SANITIZED 1
+#endif
+#endif
+#ifndef ATTACH_SANITIZED
+#define ATTACH_SANITIZED 0
+#endif
+#ifdef __OPTIMIZE__
+#define ATTACH_OPTIMIZED 1
+#else
+#define ATTACH_OPTIMIZED 0
+#endif
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+typedef struct attach_map {
+    dg_grid grid;
+    uint8_t *cells;
+    dg_result result;
+} attach_map;
+
+static void map_open(attach_map *m, int32_t w, int32_t h)
+{
+    m->cells = malloc((size_t)w * (size_t)h);
+    memset(m->cells, 0x5A, (size_t)w * (size_t)h);
+    dg_grid_init(&m->grid, m->cells, w, h, 0);
+    dg_result_init(&m->result, NULL);
+}
+
+static void map_close(attach_map *m)
+{
+    free(m->cells);
+    dg_result_free(&m->result);
+}
+
+static int pass_at(const dg_grid *g, int32_t x, int32_t y)
+{
+    return dg_tile_passable(dg_grid_get(g, x, y));
+}
+
+static int pass_neighbours(const dg_grid *g, int32_t x, int32_t y)
+{
+    return pass_at(g, x, y - 1) + pass_at(g, x + 1, y) + pass_at(g, x, y + 1) + pass_at(g, x - 1, y);
+}
+
+/* A junction: passable with exactly two passable neighbours, opposite each other. */
+static int is_junction(const dg_grid *g, int32_t x, int32_t y)
+{
+    if (!pass_at(g, x, y) || pass_neighbours(g, x, y) != 2)
+        return 0;
+    return (pass_at(g, x - 1, y) && pass_at(g, x + 1, y)) ||
+           (pass_at(g, x, y - 1) && pass_at(g, x, y + 1));
+}
+
+/* Walking distances from (sx, sy); -1 where unreachable. Caller frees. */
+static int32_t *walk_distances(const dg_grid *g, int32_t sx, int32_t sy)
+{
+    size_t n = (size_t)g->width * (size_t)g->height;
+    int32_t *dist = malloc(n * sizeof *dist), *queue = malloc(n * sizeof *queue);
+    for (size_t i = 0; i < n; i++)
+        dist[i] = -1;
+    int32_t head = 0, tail = 0;
+    dist[sy * g->width + sx] = 0;
+    queue[tail++] = sy * g->width + sx;
+    while (head < tail)
+    {
+        int32_t c = queue[head++], x = c % g->width, y = c / g->width;
+        const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t nx = x + dx[d], ny = y + dy[d];
+            if (pass_at(g, nx, ny) && dist[ny * g->width + nx] < 0)
+            {
+                dist[ny * g->width + nx] = dist[c] + 1;
+                queue[tail++] = ny * g->width + nx;
+            }
+        }
+    }
+    free(queue);
+    return dist;
+}
+
+static int ref_ok(const dg_result *r, dg_ref ref)
+{
+    return (ref.kind == DG_REF_ROOM && ref.index >= 0 && ref.index < r->room_count) ||
+           (ref.kind == DG_REF_CORRIDOR && ref.index >= 0 && ref.index < r->corridor_count);
+}
+
+static int32_t budget_of(const dg_attach_params *p, const dg_grid *g)
+{
+    int64_t derived = (int64_t)g->width * g->height / 16;
+    return p->max_features > 0 ? p->max_features : (int32_t)(derived > 0 ? derived : 1);
+}
+
+/* NULL if the output obeys every documented property, else the first problem. */
+static const char *attach_problem(const dg_grid *g, const dg_result *r, const dg_attach_params *p)
+{
+    int32_t W = g->width, H = g->height;
+    int32_t passable = 0, dead = 0, door_tiles = 0;
+    uint8_t *covered = calloc((size_t)W * (size_t)H, 1);
+    const char *why = NULL;
+#define FAIL(msg)          \
+    do {                   \
+        why = msg;         \
+        goto done;         \
+    } while (0)
+    for (int32_t y = 0; y < H; y++)
+        for (int32_t x = 0; x < W; x++)
+        {
+            uint8_t t = dg_grid_get(g, x, y);
+            if (t != DG_TILE_VOID && t != DG_TILE_FLOOR && t != DG_TILE_CORRIDOR &&
+                t != DG_TILE_WALL && t != DG_TILE_DOOR)
+                FAIL("a tile the generator never writes");
+            door_tiles += t == DG_TILE_DOOR;
+            if (t == DG_TILE_WALL)
+            {
+                int near = 0;
+                for (int j = -1; j <= 1; j++)
+                    for (int i = -1; i <= 1; i++)
+                        near |= pass_at(g, x + i, y + j);
+                if (!near)
+                    FAIL("a wall with no passable cell around it");
+            }
+            if (!dg_tile_passable(t))
+                continue;
+            passable++;
+            if (x == 0 || y == 0 || x == W - 1 || y == H - 1)
+                FAIL("a passable cell on the map border");
+            for (int j = -1; j <= 1; j++)
+                for (int i = -1; i <= 1; i++)
+                    if (dg_grid_get(g, x + i, y + j) == DG_TILE_VOID)
+                        FAIL("a passable cell touching void (missing wall)");
+            dead += pass_neighbours(g, x, y) == 1;
+        }
+    if (!grid_connected(g))
+        FAIL("passable cells are not all connected");
+    const dg_metrics *m = &r->metrics;
+    if (m->cells != W * H || m->floor_cells != passable ||
+        m->floor_permille != (int32_t)((int64_t)passable * 1000 / (W * H)))
+        FAIL("cells / floor metrics disagree with the grid");
+    if (m->dead_ends != dead)
+        FAIL("dead_ends metric disagrees with the grid");
+    if (m->regions != 1 || m->overlaps != 0)
+        FAIL("regions / overlaps metric");
+    if (m->rooms != r->room_count || m->corridors != r->corridor_count ||
+        m->doors != r->door_count || m->doors != door_tiles)
+        FAIL("counts disagree with the lists or the door tiles");
+    if (m->placed != m->rooms + m->corridors || m->requested != budget_of(p, g) ||
+        m->placed > m->requested)
+        FAIL("placed / requested (feature budget not respected)");
+    int64_t max_attempts = p->max_attempts > 0 ? p->max_attempts : (int64_t)m->requested * 50;
+    if (m->attempts > max_attempts || m->failures > m->attempts || m->failures < 0)
+        FAIL("attempts / failures");
+    if (m->loops < 0 || m->loops > p->loop_max || (p->loop_min_gain == 0 && m->loops != 0))
+        FAIL("loops outside loop_max");
+    if (m->stopped_early != 0 && m->stopped_early != 1)
+        FAIL("stopped_early is not 0/1");
+    if (r->room_count < 1)
+        FAIL("no room");
+    int32_t max_w = p->room_max_w < W - 2 ? p->room_max_w : W - 2;
+    int32_t max_h = p->room_max_h < H - 2 ? p->room_max_h : H - 2;
+    int64_t area = 0;
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        const dg_room *q = &r->rooms[i];
+        dg_rect b = q->rect;
+        if (b.x < 1 || b.y < 1 || b.x + b.w > W - 1 || b.y + b.h > H - 1)
+            FAIL("room (with its walls) outside the map");
+        if (b.w < p->room_min_w || b.w > max_w || b.h < p->room_min_h || b.h > max_h)
+            FAIL("room size outside its range");
+        if (q->kind != DG_ROOM_NORMAL || q->prefab != -1 || (i == 0) != (q->parent == -1) ||
+            q->parent >= i)
+            FAIL("room kind / prefab / parent");
+        for (int32_t y = b.y; y < b.y + b.h; y++)
+            for (int32_t x = b.x; x < b.x + b.w; x++)
+            {
+                if (dg_grid_get(g, x, y) != DG_TILE_FLOOR || covered[y * W + x]++)
+                    FAIL("room cell not floor, or covered twice");
+            }
+        for (int32_t y = b.y - 1; y <= b.y + b.h; y++)
+            for (int32_t x = b.x - 1; x <= b.x + b.w; x++)
+                if ((x < b.x || y < b.y || x >= b.x + b.w || y >= b.y + b.h) &&
+                    pass_at(g, x, y) && !is_junction(g, x, y))
+                    FAIL("an opening in a room's wall that is not a junction");
+        area += (int64_t)b.w * b.h;
+    }
+    for (int32_t i = 0; i < r->corridor_count; i++)
+    {
+        const dg_corridor *c = &r->corridors[i];
+        int32_t dx = (c->end.x > c->start.x) - (c->end.x < c->start.x);
+        int32_t dy = (c->end.y > c->start.y) - (c->end.y < c->start.y);
+        if ((dx && dy) || c->bend.x != c->end.x || c->bend.y != c->end.y)
+            FAIL("corridor not straight");
+        int32_t len = abs(c->end.x - c->start.x) + abs(c->end.y - c->start.y) + 1;
+        if (c->length != len || len < 1 || len > p->corridor_max ||
+            (p->dead_ends == DG_DEAD_ENDS_KEEP && len < p->corridor_min))
+            FAIL("corridor length outside its range");
+        if (!ref_ok(r, c->from) || (c->to.kind != DG_REF_NONE && !ref_ok(r, c->to)))
+            FAIL("corridor from/to");
+        for (int32_t k = 0; k < len; k++)
+        {
+            int32_t x = c->start.x + dx * k, y = c->start.y + dy * k;
+            if (dg_grid_get(g, x, y) != DG_TILE_CORRIDOR || covered[y * W + x]++)
+                FAIL("corridor cell not corridor, or covered twice");
+        }
+        area += len;
+    }
+    int32_t junctions = 0;
+    for (int32_t y = 0; y < H; y++)
+        for (int32_t x = 0; x < W; x++)
+            if (pass_at(g, x, y) && !covered[y * W + x])
+            {
+                if (!is_junction(g, x, y))
+                    FAIL("a passable cell outside every feature that is not a junction");
+                junctions++;
+            }
+    if (area + junctions != passable ||
+        junctions != r->room_count + r->corridor_count - 1 + m->loops)
+        FAIL("junctions != features - 1 + loops (not a tree plus loop openings)");
+    for (int32_t i = 0; i < r->door_count; i++)
+    {
+        const dg_door *d = &r->doors[i];
+        if (dg_grid_get(g, d->pos.x, d->pos.y) != DG_TILE_DOOR || !is_junction(g, d->pos.x, d->pos.y))
+            FAIL("door not a door tile between two passable cells");
+        if (!ref_ok(r, d->a) || !ref_ok(r, d->b))
+            FAIL("door refs");
+    }
+    if (p->doors == DG_DOORS_ALL && door_tiles != junctions)
+        FAIL("doors=all but a junction without a door");
+    if (p->doors == DG_DOORS_NONE && door_tiles != 0)
+        FAIL("doors=none but door tiles");
+    dg_rect s0 = r->rooms[0].rect;
+    if (r->start.x != s0.x + s0.w / 2 || r->start.y != s0.y + s0.h / 2 || r->start_room != 0)
+        FAIL("start is not the centre of the first room");
+    {
+        int32_t *dist = walk_distances(g, r->start.x, r->start.y);
+        int32_t far = 0;
+        for (int32_t i = 0; i < W * H; i++)
+            far = dist[i] > far ? dist[i] : far;
+        int32_t at_exit = dist[r->exit.y * W + r->exit.x];
+        free(dist);
+        if (at_exit != far)
+            FAIL("exit is not the farthest cell by walking");
+        int32_t in_room = -1;
+        for (int32_t i = 0; i < r->room_count; i++)
+        {
+            dg_rect b = r->rooms[i].rect;
+            if (r->exit.x >= b.x && r->exit.y >= b.y && r->exit.x < b.x + b.w && r->exit.y < b.y + b.h)
+                in_room = i;
+        }
+        if (r->exit_room != in_room)
+            FAIL("exit_room");
+    }
+done:
+    free(covered);
+    return why;
+#undef FAIL
+}
+
+/* ---- parameters and bad input ---------------------------------------------------- */
+
+TEST(attach_defaults_are_documented)
+{
+    dg_attach_params p;
+    memset(&p, 0x77, sizeof p);
+    dg_attach_defaults(&p);
+    CHECK(p.room_min_w == 3 && p.room_max_w == 9 && p.room_min_h == 3 && p.room_max_h == 7);
+    CHECK(p.corridor_min == 3 && p.corridor_max == 8);
+    CHECK(p.max_features == 0 && p.room_after_corridor == 600 && p.target_floor == 0);
+    CHECK(p.max_attempts == 0 && p.max_failures == 400 && p.growth == DG_GROWTH_UNIFORM);
+    CHECK(p.loop_min_gain == 0 && p.loop_max == 8);
+    CHECK(p.dead_ends == DG_DEAD_ENDS_ROOM && p.doors == DG_DOORS_ROOMS);
+    dg_attach_defaults(NULL); /* harmless */
+}
+
+typedef struct bad_case {
+    const char *name;
+    size_t offset;
+    int32_t value;
+    dg_status want;
+} bad_case;
+
+#define BAD(field, v, st) {#field " = " #v, offsetof(dg_attach_params, field), v, st}
+
+TEST(attach_rejects_each_bad_parameter_untouched)
+{
+    static const bad_case cases[] = {
+        BAD(room_min_w, 0, DG_E_INVALID),           BAD(room_min_w, -5, DG_E_INVALID),
+        BAD(room_max_w, 0, DG_E_INVALID),           BAD(room_min_h, 0, DG_E_INVALID),
+        BAD(room_max_h, -1, DG_E_INVALID),          BAD(room_min_w, 10, DG_E_INVALID),
+        BAD(room_min_h, 8, DG_E_INVALID),           BAD(room_max_w, INT32_MAX, DG_E_INVALID),
+        BAD(corridor_min, 0, DG_E_INVALID),         BAD(corridor_max, -3, DG_E_INVALID),
+        BAD(corridor_min, 9, DG_E_INVALID),         BAD(corridor_max, INT32_MIN, DG_E_INVALID),
+        BAD(max_features, -1, DG_E_INVALID),        BAD(room_after_corridor, -1, DG_E_INVALID),
+        BAD(room_after_corridor, 1001, DG_E_INVALID), BAD(target_floor, -1, DG_E_INVALID),
+        BAD(target_floor, 1001, DG_E_INVALID),      BAD(max_attempts, -1, DG_E_INVALID),
+        BAD(max_failures, INT32_MIN, DG_E_INVALID), BAD(growth, 3, DG_E_INVALID),
+        BAD(growth, -1, DG_E_INVALID),              BAD(loop_min_gain, -1, DG_E_INVALID),
+        BAD(loop_min_gain, INT32_MAX, DG_E_INVALID), BAD(loop_max, -1, DG_E_INVALID),
+        BAD(dead_ends, 3, DG_E_INVALID),            BAD(doors, 3, DG_E_INVALID),
+        BAD(doors, -1, DG_E_INVALID),
+        /* rooms that cannot fit a 40x20 map with their walls */
+        BAD(room_min_w, 39, DG_E_INVALID), /* > room_max_w 9 */
+    };
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 40, 20, 3));
+    memset(gg.grid.cells, 0x42, (size_t)gg.grid.stride * 20); /* a caller pattern */
+    uint8_t *before = malloc(gg.size);
+    memcpy(before, gg.buffer, gg.size);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    r.start.x = 1234; /* the result must be left alone too */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        dg_attach_params p;
+        dg_attach_defaults(&p);
+        memcpy((char *)&p + cases[i].offset, &cases[i].value, sizeof(int32_t));
+        dg_diag d;
+        memset(&d, 0, sizeof d);
+        dg_status st = dg_attach_generate(&gg.grid, &p, 1, &r, NULL, &d);
+        CHECKF(st == cases[i].want, "%s: status %d, want %d", cases[i].name, (int)st,
+               (int)cases[i].want);
+        CHECKF(d.status == st && d.message[0] != '\0', "%s: no diagnostic", cases[i].name);
+        CHECKF(memcmp(before, gg.buffer, gg.size) == 0, "%s: grid changed", cases[i].name);
+        CHECK(r.start.x == 1234 && r.room_count == 0);
+    }
+    free(before);
+    guard_free(&gg);
+    dg_result_free(&r);
+}
+
+TEST(attach_rejects_null_and_broken_grids)
+{
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    uint8_t cells[100];
+    memset(cells, 7, sizeof cells);
+    dg_grid g = {cells, 10, 10, 10};
+    dg_diag d;
+    CHECK(dg_attach_generate(NULL, &p, 1, NULL, NULL, &d) == DG_E_NULL && d.message[0]);
+    CHECK(dg_attach_generate(&g, NULL, 1, NULL, NULL, &d) == DG_E_NULL && d.message[0]);
+    dg_grid bad = g;
+    bad.cells = NULL;
+    CHECK(dg_attach_generate(&bad, &p, 1, NULL, NULL, NULL) == DG_E_NULL);
+    bad = g;
+    bad.width = 0;
+    CHECK(dg_attach_generate(&bad, &p, 1, NULL, NULL, NULL) == DG_E_INVALID);
+    bad = g;
+    bad.height = -3;
+    CHECK(dg_attach_generate(&bad, &p, 1, NULL, NULL, NULL) == DG_E_INVALID);
+    bad = g;
+    bad.stride = 9;
+    CHECK(dg_attach_generate(&bad, &p, 1, NULL, NULL, NULL) == DG_E_INVALID);
+    bad = g;
+    bad.width = bad.height = bad.stride = DG_GRID_MAX_DIM + 1;
+    CHECK(dg_attach_generate(&bad, &p, 1, NULL, NULL, NULL) == DG_E_TOO_LARGE);
+    for (size_t i = 0; i < sizeof cells; i++)
+        CHECK(cells[i] == 7);
+}
+
+TEST(attach_rejects_maps_too_small_for_a_room)
+{
+    dg_attach_params p;
+    dg_attach_defaults(&p); /* smallest room 3x3: needs a 5x5 map */
+    uint8_t cells[64];
+    const int32_t sizes[][2] = {{4, 5}, {5, 4}, {1, 1}, {4, 16}, {16, 4}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    {
+        memset(cells, 9, sizeof cells);
+        dg_grid g;
+        CHECK(dg_grid_init(&g, cells, sizes[i][0], sizes[i][1], 0) == DG_OK);
+        dg_diag d;
+        CHECK(dg_attach_generate(&g, &p, 3, NULL, NULL, &d) == DG_E_TOO_SMALL);
+        CHECK(strstr(d.message, "5x5") != NULL);
+        for (size_t k = 0; k < sizeof cells; k++)
+            CHECK(cells[k] == 9);
+    }
+    p.room_min_w = p.room_max_w = 20; /* a room wider than the map */
+    dg_grid g;
+    memset(cells, 9, sizeof cells);
+    CHECK(dg_grid_init(&g, cells, 8, 8, 0) == DG_OK);
+    CHECK(dg_attach_generate(&g, &p, 3, NULL, NULL, NULL) == DG_E_TOO_SMALL);
+    CHECK(cells[0] == 9 && cells[63] == 9);
+}
+
+/* ---- out of memory --------------------------------------------------------------- */
+
+typedef struct failing {
+    int64_t calls, fail_at, live, bad_free;
+} failing;
+
+static void *failing_alloc(void *user, size_t size)
+{
+    failing *f = user;
+    if (++f->calls == f->fail_at)
+        return NULL;
+    f->live++;
+    size_t *p = malloc(size + sizeof(size_t) * 2);
+    p[0] = size;
+    return p + 2;
+}
+
+static void failing_free(void *user, void *ptr, size_t size)
+{
+    failing *f = user;
+    size_t *p = (size_t *)ptr - 2;
+    f->bad_free += p[0] != size;
+    f->live--;
+    free(p);
+}
+
+TEST(attach_out_of_memory_leaves_everything_untouched)
+{
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.loop_min_gain = 6; /* every pass allocates */
+    p.loop_max = 20;
+    p.dead_ends = DG_DEAD_ENDS_ROOM;
+    int64_t total = 0;
+    for (int64_t k = 1;; k++)
+    {
+        failing f = {0, k, 0, 0};
+        dg_allocator a = {failing_alloc, failing_free, &f};
+        guarded_grid gg;
+        CHECK(guard_make(&gg, 300, 200, 5));
+        memset(gg.grid.cells, 0x33, (size_t)gg.grid.stride * 200);
+        uint8_t *before = malloc(gg.size);
+        memcpy(before, gg.buffer, gg.size);
+        dg_result r;
+        dg_result_init(&r, &a); /* the result's lists come from the same allocator */
+        dg_diag d;
+        dg_status st = dg_attach_generate(&gg.grid, &p, 11, &r, &a, &d);
+        if (st == DG_OK)
+        {
+            total = k - 1;
+            CHECK(f.calls == k - 1); /* every allocation was exercised */
+            dg_result_free(&r);
+        }
+        else
+        {
+            CHECKF(st == DG_E_NOMEM && d.status == DG_E_NOMEM, "alloc %lld: status %d",
+                   (long long)k, (int)st);
+            CHECKF(memcmp(before, gg.buffer, gg.size) == 0, "alloc %lld: grid changed",
+                   (long long)k);
+            CHECK(r.room_count == 0 && r.door_count == 0);
+            dg_result_free(&r);
+        }
+        CHECKF(f.live == 0 && f.bad_free == 0, "alloc %lld: %lld leaked, %lld bad frees",
+               (long long)k, (long long)f.live, (long long)f.bad_free);
+        free(before);
+        guard_free(&gg);
+        if (st == DG_OK || k > 200 || test_failures())
+            break;
+    }
+    CHECK(total >= 5); /* scratch, lists, loop pass and result were all failed once */
+}
+
+/* ---- guard bytes ---------------------------------------------------------------- */
+
+TEST(attach_writes_only_inside_odd_strides)
+{
+    const int32_t shapes[][3] = {{5, 5, 1}, {7, 5, 3}, {33, 17, 7}, {80, 25, 13}, {61, 47, 1},
+                                 {19, 90, 5}, {128, 9, 31}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (uint64_t seed = 0; seed < 20; seed++)
+        {
+            guarded_grid gg;
+            CHECK(guard_make(&gg, shapes[i][0], shapes[i][1], shapes[i][2]));
+            dg_attach_params p;
+            dg_attach_defaults(&p);
+            p.loop_min_gain = 4;
+            p.dead_ends = (int32_t)(seed % 3);
+            p.growth = (int32_t)((seed / 3) % 3);
+            dg_result r;
+            dg_result_init(&r, NULL);
+            CHECK(dg_attach_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+            CHECKF(guard_intact(&gg), "%dx%d stride +%d seed %llu", (int)shapes[i][0],
+                   (int)shapes[i][1], (int)shapes[i][2], (unsigned long long)seed);
+            const char *why = attach_problem(&gg.grid, &r, &p);
+            CHECKF(why == NULL, "%s", why);
+            dg_result_free(&r);
+            guard_free(&gg);
+        }
+}
+
+/* ---- properties over many seeds ------------------------------------------------------ */
+
+typedef struct param_set {
+    const char *name;
+    int32_t w, h;
+    void (*tweak)(dg_attach_params *p);
+} param_set;
+
+static void tweak_defaults(dg_attach_params *p) { (void)p; }
+static void tweak_linear(dg_attach_params *p)
+{
+    p->growth = DG_GROWTH_NEWEST;
+    p->dead_ends = DG_DEAD_ENDS_PRUNE;
+    p->doors = DG_DOORS_ROOMS;
+}
+static void tweak_bushy_loops(dg_attach_params *p)
+{
+    p->growth = DG_GROWTH_OLDEST;
+    p->loop_min_gain = 8;
+    p->loop_max = 30;
+}
+static void tweak_dead_end_rooms(dg_attach_params *p)
+{
+    p->dead_ends = DG_DEAD_ENDS_ROOM;
+    p->doors = DG_DOORS_NONE;
+    p->loop_min_gain = 3;
+}
+static void tweak_tiny_features(dg_attach_params *p)
+{
+    p->room_min_w = p->room_min_h = 1;
+    p->room_max_w = 4;
+    p->room_max_h = 2;
+    p->corridor_min = 1;
+    p->corridor_max = 3;
+    p->room_after_corridor = 300;
+    p->loop_min_gain = 2;
+    p->loop_max = 1000;
+}
+static void tweak_budgets(dg_attach_params *p)
+{
+    p->max_features = 17;
+    p->max_attempts = 40;
+    p->max_failures = 5;
+    p->target_floor = 300;
+    p->room_max_w = 30; /* capped by the map */
+}
+static void tweak_big_rooms(dg_attach_params *p)
+{
+    p->room_min_w = 6;
+    p->room_max_w = 16;
+    p->room_min_h = 5;
+    p->room_max_h = 11;
+    p->corridor_min = 2;
+    p->corridor_max = 14;
+    p->room_after_corridor = 1000;
+    p->dead_ends = DG_DEAD_ENDS_ROOM;
+}
+
+static const param_set sets[] = {
+    {"defaults", 80, 25, tweak_defaults},        {"linear", 60, 40, tweak_linear},
+    {"bushy+loops", 50, 50, tweak_bushy_loops},  {"dead-end rooms", 70, 30, tweak_dead_end_rooms},
+    {"tiny features", 31, 19, tweak_tiny_features}, {"budgets", 45, 28, tweak_budgets},
+    {"big rooms", 90, 60, tweak_big_rooms},
+};
+
+TEST(attach_properties_hold_over_thousands_of_seeds)
+{
+    const int seeds = ATTACH_SANITIZED ? 300 : 400; /* per parameter set */
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++)
+    {
+        dg_attach_params p;
+        dg_attach_defaults(&p);
+        sets[s].tweak(&p);
+        attach_map m;
+        for (int seed = 0; seed < seeds && !test_failures(); seed++)
+        {
+            /* vary the shape a little so odd and even sizes are both covered */
+            int32_t w = sets[s].w + seed % 3, h = sets[s].h + (seed / 3) % 2;
+            map_open(&m, w, h);
+            dg_status st = dg_attach_generate(&m.grid, &p, (uint64_t)seed * 7919u + s, &m.result,
+                                              NULL, NULL);
+            CHECKF(st == DG_OK, "%s seed %d: status %d", sets[s].name, seed, (int)st);
+            const char *why = attach_problem(&m.grid, &m.result, &p);
+            CHECKF(why == NULL, "%s seed %d (%dx%d): %s", sets[s].name, seed, (int)w, (int)h, why);
+            map_close(&m);
+        }
+    }
+}
+
+TEST(attach_is_deterministic_and_reuses_results)
+{
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.loop_min_gain = 5;
+    attach_map a, b;
+    map_open(&a, 90, 40);
+    map_open(&b, 90, 40);
+    for (uint64_t seed = 100; seed < 110; seed++)
+    {
+        CHECK(dg_attach_generate(&a.grid, &p, seed, &a.result, NULL, NULL) == DG_OK);
+        CHECK(dg_attach_generate(&b.grid, &p, seed, NULL, NULL, NULL) == DG_OK);
+        CHECK(memcmp(a.cells, b.cells, 90 * 40) == 0); /* the result does not change tiles */
+        CHECK(dg_attach_generate(&b.grid, &p, seed, &b.result, NULL, NULL) == DG_OK);
+        CHECK(a.result.room_count == b.result.room_count);
+        CHECK(memcmp(a.result.rooms, b.result.rooms, sizeof(dg_room) * (size_t)a.result.room_count) == 0);
+        CHECK(memcmp(&a.result.metrics, &b.result.metrics, sizeof a.result.metrics) == 0);
+    }
+    CHECK(dg_attach_generate(&b.grid, &p, 1, NULL, NULL, NULL) == DG_OK);
+    CHECK(memcmp(a.cells, b.cells, 90 * 40) != 0); /* other seeds, other maps */
+    map_close(&a);
+    map_close(&b);
+}
+
+/* ---- budgets and limits ------------------------------------------------------------ */
+
+TEST(attach_budgets_are_respected)
+{
+    attach_map m;
+    map_open(&m, 120, 60);
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.max_features = 1;
+    CHECK(dg_attach_generate(&m.grid, &p, 5, &m.result, NULL, NULL) == DG_OK);
+    CHECK(m.result.room_count == 1 && m.result.corridor_count == 0);
+    CHECK(m.result.metrics.stopped_early == 1 && m.result.metrics.attempts == 0);
+    p.dead_ends = DG_DEAD_ENDS_KEEP; /* pruning would take placed features back */
+    for (int32_t budget = 2; budget < 40; budget += 7)
+    {
+        p.max_features = budget;
+        CHECK(dg_attach_generate(&m.grid, &p, (uint64_t)budget, &m.result, NULL, NULL) == DG_OK);
+        CHECK(m.result.metrics.placed == budget && m.result.metrics.stopped_early == 1);
+        CHECK(attach_problem(&m.grid, &m.result, &p) == NULL);
+    }
+    dg_attach_defaults(&p);
+    p.max_attempts = 12;
+    CHECK(dg_attach_generate(&m.grid, &p, 5, &m.result, NULL, NULL) == DG_OK);
+    CHECK(m.result.metrics.attempts == 12 && m.result.metrics.stopped_early == 1);
+    dg_attach_defaults(&p);
+    p.max_failures = 1;
+    CHECK(dg_attach_generate(&m.grid, &p, 5, &m.result, NULL, NULL) == DG_OK);
+    CHECK(m.result.metrics.stopped_early == 1 && m.result.metrics.failures >= 1);
+    for (int32_t target = 50; target <= 350; target += 100)
+    {
+        dg_attach_defaults(&p);
+        p.target_floor = target;
+        CHECK(dg_attach_generate(&m.grid, &p, 9, &m.result, NULL, NULL) == DG_OK);
+        CHECK(m.result.metrics.floor_permille >= target && m.result.metrics.stopped_early == 1);
+        /* it stops soon after the target (rooms at fresh dead ends may add a little) */
+        CHECKF(m.result.metrics.floor_permille < target + 100, "target %d: %d", (int)target,
+               (int)m.result.metrics.floor_permille);
+    }
+    dg_attach_defaults(&p); /* no limit binds: the frontier runs out */
+    CHECK(dg_attach_generate(&m.grid, &p, 9, &m.result, NULL, NULL) == DG_OK);
+    CHECK(m.result.metrics.stopped_early == 0 && m.result.metrics.floor_permille >= 300);
+    map_close(&m);
+}
+
+/* ---- policies ------------------------------------------------------------------------ */
+
+static int32_t corridor_dead_ends(const dg_grid *g)
+{
+    int32_t n = 0;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            n += dg_grid_get(g, x, y) == DG_TILE_CORRIDOR && pass_neighbours(g, x, y) == 1;
+    return n;
+}
+
+TEST(attach_dead_end_policies)
+{
+    attach_map m, prune;
+    map_open(&m, 100, 50);
+    map_open(&prune, 100, 50);
+    int64_t kept = 0;
+    int differ = 0;
+    for (uint64_t seed = 0; seed < 40; seed++)
+    {
+        dg_attach_params p;
+        dg_attach_defaults(&p);
+        p.target_floor = seed % 2 ? 250 : 0; /* stopped early, or grown to the end */
+        p.dead_ends = DG_DEAD_ENDS_KEEP;
+        CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
+        kept += corridor_dead_ends(&m.grid);
+        for (int policy = DG_DEAD_ENDS_PRUNE; policy <= DG_DEAD_ENDS_ROOM; policy++)
+        {
+            attach_map *out = policy == DG_DEAD_ENDS_PRUNE ? &prune : &m;
+            p.dead_ends = policy;
+            CHECK(dg_attach_generate(&out->grid, &p, seed, &out->result, NULL, NULL) == DG_OK);
+            CHECK(corridor_dead_ends(&out->grid) == 0);
+            CHECK(out->result.metrics.dead_ends == 0); /* rooms are at least 3x3 */
+            /* the target counts after pruning, unless the frontier ran out first */
+            CHECK(out->result.metrics.floor_permille >= p.target_floor ||
+                  out->result.metrics.stopped_early == 0);
+            CHECK(attach_problem(&out->grid, &out->result, &p) == NULL);
+        }
+        int same = memcmp(m.cells, prune.cells, 100 * 50) == 0;
+        if (p.target_floor == 0) /* grown to the end: every end had its room attempts */
+            CHECKF(same, "seed %llu: room and prune differ after full growth",
+                   (unsigned long long)seed);
+        differ += !same;
+    }
+    CHECK(kept > 40);  /* keep really keeps them */
+    CHECK(differ > 5); /* rooms were put at the ends growth stopped short of */
+    map_close(&m);
+    map_close(&prune);
+}
+
+TEST(attach_door_policies)
+{
+    attach_map m;
+    map_open(&m, 80, 40);
+    for (uint64_t seed = 0; seed < 30; seed++)
+    {
+        dg_attach_params p;
+        dg_attach_defaults(&p);
+        p.loop_min_gain = 4;
+        p.doors = DG_DOORS_ROOMS;
+        CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
+        for (int32_t i = 0; i < m.result.door_count; i++)
+        {
+            dg_point d = m.result.doors[i].pos;
+            int floor_side = dg_grid_get(&m.grid, d.x - 1, d.y) == DG_TILE_FLOOR ||
+                             dg_grid_get(&m.grid, d.x + 1, d.y) == DG_TILE_FLOOR ||
+                             dg_grid_get(&m.grid, d.x, d.y - 1) == DG_TILE_FLOOR ||
+                             dg_grid_get(&m.grid, d.x, d.y + 1) == DG_TILE_FLOOR;
+            CHECK(floor_side);
+            CHECK(m.result.doors[i].a.kind == DG_REF_ROOM || m.result.doors[i].b.kind == DG_REF_ROOM);
+        }
+        CHECK(attach_problem(&m.grid, &m.result, &p) == NULL);
+        p.doors = DG_DOORS_NONE;
+        CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
+        CHECK(m.result.door_count == 0 && m.result.metrics.doors == 0);
+    }
+    map_close(&m);
+}
+
+/* Closing the one loop of a map must make its two sides at least gain + 2 apart. */
+TEST(attach_loops_only_where_they_save_the_walk)
+{
+    attach_map m;
+    map_open(&m, 90, 45);
+    int opened = 0;
+    for (uint64_t seed = 0; seed < 40; seed++)
+    {
+        dg_attach_params p;
+        dg_attach_defaults(&p);
+        p.loop_min_gain = 12;
+        p.loop_max = 1;
+        CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
+        CHECK(attach_problem(&m.grid, &m.result, &p) == NULL);
+        if (m.result.metrics.loops == 0)
+            continue;
+        opened++;
+        /* the loop door is the one whose removal keeps the map connected */
+        int found = 0;
+        for (int32_t i = 0; i < m.result.door_count && !found; i++)
+        {
+            dg_point d = m.result.doors[i].pos;
+            dg_grid_set(&m.grid, d.x, d.y, DG_TILE_WALL);
+            if (grid_connected(&m.grid))
+            {
+                found = 1;
+                int horizontal = pass_at(&m.grid, d.x - 1, d.y);
+                int32_t ax = horizontal ? d.x - 1 : d.x, ay = horizontal ? d.y : d.y - 1;
+                int32_t bx = horizontal ? d.x + 1 : d.x, by = horizontal ? d.y : d.y + 1;
+                int32_t *dist = walk_distances(&m.grid, ax, ay);
+                CHECKF(dist[by * 90 + bx] >= p.loop_min_gain + 2, "seed %llu: detour %d",
+                       (unsigned long long)seed, (int)dist[by * 90 + bx]);
+                free(dist);
+            }
+            dg_grid_set(&m.grid, d.x, d.y, DG_TILE_DOOR);
+        }
+        CHECK(found);
+    }
+    CHECK(opened > 30);
+    map_close(&m);
+}
+
+/* Newest-first growth makes long walks, oldest-first short bushy ones. */
+TEST(attach_growth_bias_changes_the_shape)
+{
+    attach_map m;
+    map_open(&m, 120, 80);
+    int64_t walk[3] = {0, 0, 0};
+    for (int growth = 0; growth < 3; growth++)
+        for (uint64_t seed = 0; seed < 12; seed++)
+        {
+            dg_attach_params p;
+            dg_attach_defaults(&p);
+            p.growth = growth;
+            p.target_floor = 250;
+            CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
+            int32_t *dist = walk_distances(&m.grid, m.result.start.x, m.result.start.y);
+            walk[growth] += dist[m.result.exit.y * 120 + m.result.exit.x];
+            free(dist);
+        }
+    CHECKF(walk[DG_GROWTH_NEWEST] > walk[DG_GROWTH_UNIFORM] * 2, "newest %lld uniform %lld",
+           (long long)walk[1], (long long)walk[0]);
+    CHECKF(walk[DG_GROWTH_OLDEST] < walk[DG_GROWTH_UNIFORM], "oldest %lld uniform %lld",
+           (long long)walk[2], (long long)walk[0]);
+    map_close(&m);
+}
+
+/* ---- sizes ---------------------------------------------------------------------------- */
+
+TEST(attach_smallest_maps)
+{
+    uint8_t cells[25];
+    dg_grid g;
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_grid_init(&g, cells, 5, 5, 0) == DG_OK);
+    CHECK(dg_attach_generate(&g, &p, 1, &r, NULL, NULL) == DG_OK);
+    CHECK(r.room_count == 1 && r.corridor_count == 0 && r.metrics.floor_cells == 9);
+    CHECK(r.rooms[0].rect.x == 1 && r.rooms[0].rect.w == 3 && r.exit.x >= 1);
+    CHECK(attach_problem(&g, &r, &p) == NULL);
+    p.room_min_w = p.room_min_h = p.corridor_min = 1;
+    CHECK(dg_grid_init(&g, cells, 3, 3, 0) == DG_OK);
+    CHECK(dg_attach_generate(&g, &p, 1, &r, NULL, NULL) == DG_OK);
+    CHECK(r.metrics.floor_cells == 1 && dg_grid_get(&g, 1, 1) == DG_TILE_FLOOR);
+    CHECK(r.start.x == 1 && r.exit.x == 1 && r.metrics.dead_ends == 0);
+    CHECK(attach_problem(&g, &r, &p) == NULL);
+    for (int32_t w = 3; w <= 5; w++)
+        for (int32_t h = 3; h <= 5; h++)
+            for (uint64_t seed = 0; seed < 30; seed++)
+            {
+                CHECK(dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+                CHECK(dg_attach_generate(&g, &p, seed, &r, NULL, NULL) == DG_OK);
+                CHECK(attach_problem(&g, &r, &p) == NULL);
+            }
+    dg_result_free(&r);
+}
+
+TEST(attach_large_map)
+{
+    int32_t side = ATTACH_SANITIZED || !ATTACH_OPTIMIZED ? 1024 : 4096; /* 4096 in the -O2 runner */
+    attach_map m;
+    map_open(&m, side, side);
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.loop_min_gain = 20;
+    p.loop_max = 50;
+    p.dead_ends = DG_DEAD_ENDS_ROOM;
+    CHECK(dg_attach_generate(&m.grid, &p, 2026, &m.result, NULL, NULL) == DG_OK);
+    CHECK(m.result.metrics.floor_permille >= 300 && m.result.metrics.loops == 50);
+    CHECK(m.result.metrics.stopped_early == 0);
+    const char *why = attach_problem(&m.grid, &m.result, &p);
+    CHECKF(why == NULL, "%s", why);
+    map_close(&m);
+}
+
+/* ---- golden outputs ---------------------------------------------------------------- */
+
+static uint64_t result_digest(const dg_result *r)
+{
+    uint64_t h = 0xCBF29CE484222325ULL;
+#define MIX(v) h = (h ^ (uint64_t)(uint32_t)(v)) * 0x100000001B3ULL
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        MIX(r->rooms[i].rect.x); MIX(r->rooms[i].rect.y); MIX(r->rooms[i].rect.w);
+        MIX(r->rooms[i].rect.h); MIX(r->rooms[i].parent);
+    }
+    for (int32_t i = 0; i < r->corridor_count; i++)
+    {
+        const dg_corridor *c = &r->corridors[i];
+        MIX(c->start.x); MIX(c->start.y); MIX(c->end.x); MIX(c->end.y); MIX(c->length);
+        MIX(c->from.kind); MIX(c->from.index); MIX(c->to.kind); MIX(c->to.index);
+    }
+    for (int32_t i = 0; i < r->door_count; i++)
+    {
+        MIX(r->doors[i].pos.x); MIX(r->doors[i].pos.y); MIX(r->doors[i].a.kind);
+        MIX(r->doors[i].a.index); MIX(r->doors[i].b.kind); MIX(r->doors[i].b.index);
+    }
+    MIX(r->start.x); MIX(r->start.y); MIX(r->exit.x); MIX(r->exit.y); MIX(r->exit_room);
+    const int32_t *m = &r->metrics.cells;
+    for (size_t i = 0; i < sizeof r->metrics / sizeof(int32_t); i++)
+        MIX(m[i]);
+#undef MIX
+    return h;
+}
+
+TEST(attach_golden_outputs)
+{
+    static const struct {
+        int32_t w, h;
+        uint64_t seed;
+        void (*tweak)(dg_attach_params *p);
+        uint64_t grid_hash, result_hash;
+    } golden[] = {
+        {80, 25, 1, tweak_defaults,
+         0xac1b981fac1d67bbULL, 0x0b083dfc6db396abULL},
+        {80, 50, 42, tweak_linear,
+         0x7359d6522fe12119ULL, 0xb57f45077c9a0425ULL},
+        {100, 60, 3, tweak_bushy_loops,
+         0x1cb831e9579eec90ULL, 0xa71bad58799e9118ULL},
+        {70, 30, 2026, tweak_dead_end_rooms,
+         0xbf5acfad6427920bULL, 0x34b6b78fc8916f18ULL},
+        {31, 19, 7, tweak_tiny_features,
+         0x12482317d3e56033ULL, 0x9a9a5cb5a1378536ULL},
+        {200, 120, 99, tweak_big_rooms,
+         0x95a04a0151a2a2e0ULL, 0x0d6dc03732446426ULL},
+    };
+    for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++)
+    {
+        attach_map m;
+        map_open(&m, golden[i].w, golden[i].h);
+        dg_attach_params p;
+        dg_attach_defaults(&p);
+        golden[i].tweak(&p);
+        CHECK(dg_attach_generate(&m.grid, &p, golden[i].seed, &m.result, NULL, NULL) == DG_OK);
+        if (getenv("ATTACH_PRINT_GOLDEN"))
+            printf("        0x%016llxULL, 0x%016llxULL\n", (unsigned long long)dg_grid_hash(&m.grid),
+                   (unsigned long long)result_digest(&m.result));
+        CHECK_EQ_U64(dg_grid_hash(&m.grid), golden[i].grid_hash);
+        CHECK_EQ_U64(result_digest(&m.result), golden[i].result_hash);
+        map_close(&m);
+    }
+}
