@@ -906,6 +906,150 @@ DG_API dg_status dg_explorer_save(const dg_explorer *explorer, dg_world_pos *roo
 DG_API dg_status dg_explorer_restore(dg_explorer *explorer, const dg_world_pos *rooms,
                                      const uint64_t *states, int64_t count, dg_diag *diag);
 
+/* ---- parameters, recipes and the generator registry ------------------------ */
+/* Every generator is registered by name with a table describing each int32_t
+ * field of its params struct. Tools, recipes and bindings use the table, so a
+ * new parameter appears everywhere at once (docs/recipes.md). */
+enum { /* dg_param_desc.type */
+    DG_PARAM_INT = 0,   /* any integer in [min, max] */
+    DG_PARAM_BOOL = 1,  /* 0 or 1; recipes also accept true/false */
+    DG_PARAM_ENUM = 2   /* 0..max, named by dg_param_desc.choices */
+};
+
+/* One parameter. Strings are static: owned by the library, valid forever. */
+typedef struct dg_param_desc {
+    const char *name;    /* recipe key, e.g. "room_min_w" */
+    const char *help;    /* one line of help */
+    const char *choices; /* DG_PARAM_ENUM: value names separated by '|', value 0 first; else NULL */
+    int32_t type;        /* DG_PARAM_* */
+    int32_t min, max;    /* inclusive range */
+    int32_t def;         /* default, as filled by the generator's _defaults function */
+    int32_t offset;      /* byte offset of the int32_t field in the params struct */
+    int32_t reserved;    /* 0 (explicit padding) */
+} dg_param_desc;
+
+/* A registered generator. Strings and the table are static. */
+typedef struct dg_generator_info {
+    const char *name;              /* "attach", ... */
+    const char *summary;           /* one line */
+    const dg_param_desc *params;   /* param_count entries */
+    int32_t param_count;
+    int32_t params_size;           /* sizeof its params struct */
+    int32_t needs_prefabs;         /* 1 if dg_recipe_generate needs a prefab set */
+    int32_t reserved;              /* 0 */
+} dg_generator_info;
+
+/* Number of registered generators; indexes are 0..count-1 in a fixed order. */
+DG_API int32_t dg_generator_count(void);
+/* Fills *info for generator `index`; DG_E_INVALID if out of range. */
+DG_API dg_status dg_generator_get(int32_t index, dg_generator_info *info);
+/* Index of the generator called name, or -1. */
+DG_API int32_t dg_generator_find(const char *name);
+/* The parameter table of a generator (static), *count (optional) its length;
+ * NULL and *count = 0 for an unknown name. */
+DG_API const dg_param_desc *dg_generator_params(const char *generator, int32_t *count);
+/* Fills *params (params_size bytes, at least the struct's size) with the
+ * generator's defaults. */
+DG_API dg_status dg_params_defaults(const char *generator, void *params, size_t params_size);
+/* Parses value as parameter key of a generator and stores it in *params.
+ * DG_E_PARSE (unknown key, not a number, unknown name) or DG_E_INVALID (out of
+ * range) with diag saying why; *params is untouched then. */
+DG_API dg_status dg_params_set(const char *generator, void *params, size_t params_size,
+                               const char *key, const char *value, dg_diag *diag);
+
+#define DG_RECIPE_MAX_PARAMS 48
+/* Everything that determines a map: library major version, generator, seed,
+ * size and every parameter value (in the order of the generator's table). */
+typedef struct dg_recipe {
+    char generator[DG_NAME_MAX];          /* NUL-terminated registered name */
+    uint64_t seed;
+    int32_t width, height;                /* grid size in cells */
+    int32_t version;                      /* DG_VERSION_MAJOR it was made for */
+    int32_t param_count;                  /* entries used in values */
+    int32_t values[DG_RECIPE_MAX_PARAMS]; /* values[i] belongs to params table entry i */
+} dg_recipe;
+
+/* Recipe for a generator with its default parameters. */
+DG_API dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed,
+                                int32_t width, int32_t height);
+/* Sets one key: "seed", "width", "height", "version" or a parameter name, as in
+ * dg_params_set. On error the recipe is untouched. */
+DG_API dg_status dg_recipe_set(dg_recipe *recipe, const char *key, const char *value,
+                               dg_diag *diag);
+/* Value of a parameter (not seed/width/height) into *value. DG_E_INVALID if unknown. */
+DG_API dg_status dg_recipe_get(const dg_recipe *recipe, const char *key, int32_t *value);
+/* Prints the recipe as one line, "attach seed=42 width=80 height=50 room_min_w=3
+ * ... version=0", NUL-terminated, no newline. *written (optional) gets the
+ * length without the NUL; with out NULL (or too small: DG_E_BUFFER, nothing
+ * written) it gets the length needed. */
+DG_API dg_status dg_recipe_print(const dg_recipe *recipe, char *out, size_t out_size,
+                                 size_t *written);
+/* Parses a recipe line from text[0..length) (need not be NUL-terminated):
+ * the generator name, then KEY=VALUE words separated by blanks; keys left out
+ * keep their defaults (seed 1, 80 x 50). Errors: DG_E_PARSE for an unknown
+ * generator or key, a repeated key or a malformed value; DG_E_INVALID for a
+ * value out of range or another major version; diag has line 1 and the
+ * column. On error *recipe is untouched. */
+DG_API dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe,
+                                 dg_diag *diag);
+/* Fills *params (the generator's struct, params_size >= its size) from the recipe. */
+DG_API dg_status dg_recipe_params(const dg_recipe *recipe, void *params, size_t params_size);
+/* Recipe from a filled params struct (the inverse of dg_recipe_params). Fields
+ * out of their documented range give DG_E_INVALID. */
+DG_API dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator,
+                                       const void *params, size_t params_size, uint64_t seed,
+                                       int32_t width, int32_t height, dg_diag *diag);
+/* Runs the recipe's generator on grid, which must be recipe->width x
+ * recipe->height. prefabs is needed by generators whose info says so (else
+ * ignored; borrowed for the call). result, allocator and diag are optional, as
+ * for each generator's own function, which this calls. */
+DG_API dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
+                                    const dg_prefab_set *prefabs, dg_result *result,
+                                    const dg_allocator *allocator, dg_diag *diag);
+
+/* ---- export: JSON, Tiled .tmj and .tmx ---------------------------------------- */
+/* Output goes through a callback, called synchronously during the export call,
+ * in order, with chunks of at most a few KiB (data is only valid during the
+ * call). See docs/export.md for the formats. */
+typedef void (*dg_write_fn)(void *user, const char *data, size_t len);
+
+enum { /* dg_export_options.format */
+    DG_EXPORT_JSON = 0,   /* libdungeon's own JSON schema */
+    DG_EXPORT_TMJ = 1,    /* Tiled JSON map */
+    DG_EXPORT_TMX = 2     /* Tiled XML map, CSV layer data */
+};
+#define DG_TILESET_COLUMNS 16 /* the swatch tileset is 16 x 16 tiles: tile value v at index v-1 */
+
+typedef struct dg_export_options {
+    int32_t format;              /* DG_EXPORT_* (default JSON) */
+    int32_t tile_width;          /* Tiled: pixels per cell (default 16, 1..256) */
+    int32_t tile_height;         /* Tiled: pixels per cell (default 16, 1..256) */
+    int32_t reserved;            /* 0 */
+    const char *tileset_image;   /* Tiled: swatch PNG path relative to the map
+                                    (default "dungeon-tiles.png"); borrowed */
+    const dg_recipe *recipe;     /* optional recipe to embed; borrowed */
+} dg_export_options;
+
+/* Fills the defaults above. */
+DG_API void dg_export_defaults(dg_export_options *options);
+/* Writes grid and result (optional: tiles only) in options->format (NULL:
+ * defaults) through write. Everything is validated before the first write. */
+DG_API dg_status dg_export(const dg_grid *grid, const dg_result *result,
+                           const dg_export_options *options, dg_write_fn write, void *user,
+                           dg_diag *diag);
+/* The same into out[0..out_size), NUL-terminated; *written (optional) gets the
+ * length without the NUL, or the size needed (with out NULL, or DG_E_BUFFER
+ * when too small: nothing written). */
+DG_API dg_status dg_export_buffer(const dg_grid *grid, const dg_result *result,
+                                  const dg_export_options *options, char *out, size_t out_size,
+                                  size_t *written, dg_diag *diag);
+/* RGBA8 pixels of the swatch tileset the Tiled exports reference: 16 x 16 tiles
+ * of tile_width x tile_height, tile value v (1..255) at index v-1 in its
+ * palette colour (NULL: default palette), index 255 transparent. Needs
+ * 16*tile_width * 16*tile_height * 4 bytes. */
+DG_API dg_status dg_export_tileset_rgba(const uint32_t *palette, int32_t tile_width,
+                                        int32_t tile_height, uint8_t *out, size_t out_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -249,4 +249,66 @@ dg_status dgi_world_build_atlas(dg_world *w, dg_diag *diag);
  * hash and doors. */
 void dgi_world_furnish(const dg_world *w, uint64_t room_hash, dg_world_room *room);
 
+/* params.c, recipe.c, textout.c, export*.c: the generator registry and text output. */
+typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
+                                 const dg_prefab_set *prefabs, dg_result *result,
+                                 const dg_allocator *a, dg_diag *diag);
+typedef struct dgi_generator {
+    const char *name;
+    const char *summary;
+    const dg_param_desc *params;
+    int32_t param_count;
+    size_t params_size;
+    void (*defaults)(void *params);
+    dgi_gen_run run;
+    int32_t needs_prefabs;
+} dgi_generator;
+const dgi_generator *dgi_generator_lookup(const char *name);
+const dg_param_desc *dgi_param_lookup(const dgi_generator *g, const char *key, size_t key_len);
+/* Parses value[0..len) for parameter p into *out; column (1-based, 0 = none) goes to diag. */
+dg_status dgi_param_parse(const dg_param_desc *p, const char *value, size_t len, int32_t *out,
+                          int32_t column, dg_diag *diag);
+int dgi_parse_i64(const char *s, size_t len, int64_t *out);
+dg_status dgi_params_check_size(const dgi_generator *g, const char *name, const void *params,
+                                size_t params_size, dg_diag *diag);
+
+/* A buffered text sink: through a dg_write_fn, into memory, or only counting. */
+typedef struct dgi_out {
+    dg_write_fn write; /* NULL: count only */
+    void *user;
+    size_t total;      /* bytes emitted so far */
+    size_t len;        /* bytes waiting in buf */
+    char buf[2048];
+} dgi_out;
+void dgi_out_init(dgi_out *o, dg_write_fn write, void *user);
+void dgi_out_bytes(dgi_out *o, const char *s, size_t n);
+void dgi_out_str(dgi_out *o, const char *s);
+void dgi_out_char(dgi_out *o, char c);
+void dgi_out_i64(dgi_out *o, int64_t v);
+void dgi_out_u64(dgi_out *o, uint64_t v);
+/* s (NUL-terminated) as a JSON string with quotes, or as XML attribute text;
+ * invalid UTF-8 and control bytes are escaped or replaced so the output stays valid. */
+void dgi_out_json_str(dgi_out *o, const char *s);
+void dgi_out_xml_str(dgi_out *o, const char *s);
+void dgi_out_flush(dgi_out *o);
+/* Runs emit(ctx, o) once counting, then (if it fits) into out[0..out_size)
+ * with a NUL; the two-call buffer convention of the public API. */
+dg_status dgi_out_to_buffer(void (*emit)(const void *ctx, dgi_out *o), const void *ctx,
+                            char *out, size_t out_size, size_t *written);
+/* export_json.c, export_tiled.c: the writers behind dg_export (inputs already checked). */
+void dgi_export_json(const dg_grid *grid, const dg_result *result, const dg_export_options *o,
+                     dgi_out *out);
+void dgi_export_tiled(const dg_grid *grid, const dg_result *result, const dg_export_options *o,
+                      dgi_out *out);
+/* export.c: stable lower-case names of DG_ROOM_*, DG_MARKER_* and DG_REF_* ("other" if unknown). */
+const char *dgi_room_kind_name(int32_t kind);
+const char *dgi_marker_kind_name(int32_t kind);
+const char *dgi_ref_kind_name(int32_t kind);
+/* recipe.c: writes a valid recipe (a const dg_recipe *) as its text line. */
+void dgi_recipe_emit(const void *recipe, dgi_out *o);
+/* world_map.c: the registry's world generator (a window centred on room (0, 0)). */
+dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
+                        const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
+                        dg_diag *diag);
+
 #endif

@@ -1,0 +1,335 @@
+/* The generator registry: every generator's name, parameter table, defaults and
+ * entry point, so tools, recipes and bindings need no per-generator code. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define P_INT(T, f, lo, hi, d, help) {#f, help, NULL, DG_PARAM_INT, lo, hi, d, (int32_t)offsetof(T, f), 0}
+#define P_BOOL(T, f, d, help) {#f, help, NULL, DG_PARAM_BOOL, 0, 1, d, (int32_t)offsetof(T, f), 0}
+#define P_ENUM(T, f, choices, n, d, help) {#f, help, choices, DG_PARAM_ENUM, 0, (n) - 1, d, (int32_t)offsetof(T, f), 0}
+#define TABLE(t) t, (int32_t)(sizeof t / sizeof t[0])
+
+/* ---- attach ---------------------------------------------------------------- */
+static const dg_param_desc attach_params[] = {
+    P_INT(dg_attach_params, room_min_w, 1, DG_GRID_MAX_DIM, 3, "room interior width, minimum"),
+    P_INT(dg_attach_params, room_max_w, 1, DG_GRID_MAX_DIM, 9, "room interior width, maximum"),
+    P_INT(dg_attach_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum"),
+    P_INT(dg_attach_params, room_max_h, 1, DG_GRID_MAX_DIM, 7, "room interior height, maximum"),
+    P_INT(dg_attach_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor length in cells, minimum"),
+    P_INT(dg_attach_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor length in cells, maximum"),
+    P_INT(dg_attach_params, max_features, 0, INT32_MAX, 0, "rooms + corridors budget (0 = width*height/16)"),
+    P_INT(dg_attach_params, room_after_corridor, 0, 1000, 600, "permille chance of a room, not a corridor, after a corridor"),
+    P_INT(dg_attach_params, target_floor, 0, 1000, 0, "stop once this permille of the map is passable (0 = off)"),
+    P_INT(dg_attach_params, max_attempts, 0, INT32_MAX, 0, "placement attempts in all (0 = 50 per budgeted feature)"),
+    P_INT(dg_attach_params, max_failures, 0, INT32_MAX, 400, "stop after this many failed attempts in a row (0 = no limit)"),
+    P_ENUM(dg_attach_params, growth, "uniform|newest|oldest", 3, DG_GROWTH_UNIFORM,
+           "which features grow: any, recent (long) or early (bushy)"),
+    P_INT(dg_attach_params, loop_min_gain, 0, (int32_t)DG_GRID_MAX_CELLS, 0,
+          "open a wall where it shortens the walk by >= N steps (0 = no loops)"),
+    P_INT(dg_attach_params, loop_max, 0, INT32_MAX, 8, "at most this many loop openings"),
+    P_ENUM(dg_attach_params, dead_ends, "keep|prune|room", 3, DG_DEAD_ENDS_ROOM,
+           "dead ends: keep, prune, or end them with a room"),
+    P_ENUM(dg_attach_params, doors, "all|rooms|none", 3, DG_DOORS_ROOMS,
+           "door tiles at every junction, at room junctions only, or none"),
+};
+static void attach_defaults(void *p) { dg_attach_defaults(p); }
+static dg_status attach_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                            dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)s;
+    return dg_attach_generate(g, p, seed, r, a, d);
+}
+
+/* ---- chain ------------------------------------------------------------------------ */
+static const dg_param_desc chain_params[] = {
+    P_INT(dg_chain_params, rooms_min, 1, DG_CHAIN_MAX_ROOMS, 10, "rooms asked for, minimum"),
+    P_INT(dg_chain_params, rooms_max, 1, DG_CHAIN_MAX_ROOMS, 15, "rooms asked for, maximum"),
+    P_INT(dg_chain_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum"),
+    P_INT(dg_chain_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum"),
+    P_INT(dg_chain_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum"),
+    P_INT(dg_chain_params, room_max_h, 1, DG_GRID_MAX_DIM, 6, "room interior height, maximum"),
+    P_INT(dg_chain_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor cells between the doors, minimum"),
+    P_INT(dg_chain_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor cells between the doors, maximum"),
+    P_ENUM(dg_chain_params, overlap, "allow|forbid", 2, DG_CHAIN_OVERLAP_ALLOW,
+           "rooms and corridors may cut into earlier ones, or only land on rock"),
+    P_INT(dg_chain_params, max_tries, 1, 1000, 20, "draws per room (forbid), rooms tried when stuck"),
+    P_ENUM(dg_chain_params, on_stuck, "stop|branch", 2, DG_CHAIN_STUCK_BRANCH,
+           "when no direction fits: stop, or continue from earlier rooms"),
+    P_INT(dg_chain_params, branch_chance, 0, 1000, 0, "permille: a corridor leaves a random earlier room"),
+    P_INT(dg_chain_params, loop_chance, 0, 1000, 0, "permille per room: an L corridor to a nearby earlier room"),
+    P_INT(dg_chain_params, loop_reach, 0, 2 * DG_GRID_MAX_DIM, 0, "longest loop corridor (0 = 2 * corridor_max)"),
+    P_ENUM(dg_chain_params, start, "middle|first", 2, DG_CHAIN_START_MIDDLE,
+           "start room: halfway along the chain, or the first"),
+    P_BOOL(dg_chain_params, border, 1, "a wall frame around the board"),
+};
+static void chain_defaults(void *p) { dg_chain_defaults(p); }
+static dg_status chain_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                           dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)s;
+    return dg_chain_generate(g, p, seed, r, a, d);
+}
+
+/* ---- prefab generators (need a prefab set; name and tag strings are not recipe keys) */
+static const dg_param_desc prefab_full_params[] = {
+    P_INT(dg_prefab_full_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
+          "allowed orientation bits (255 = all eight)"),
+    P_BOOL(dg_prefab_full_params, keep, 0, "keep the grid's cells outside the prefab and under void"),
+    P_INT(dg_prefab_full_params, fill, 0, 255, DG_TILE_VOID, "tile around the prefab and under void"),
+};
+static void prefab_full_defaults(void *p) { dg_prefab_full_defaults(p); }
+static dg_status prefab_full_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                                 dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    return dg_prefab_full_generate(g, s, p, seed, r, a, d);
+}
+
+static const dg_param_desc prefab_jigsaw_params[] = {
+    P_INT(dg_prefab_jigsaw_params, block_w, 0, DG_GRID_MAX_DIM, 0, "block width (0 = the first candidate's)"),
+    P_INT(dg_prefab_jigsaw_params, block_h, 0, DG_GRID_MAX_DIM, 0, "block height (0 = the first candidate's)"),
+    P_INT(dg_prefab_jigsaw_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
+          "allowed orientation bits (255 = all eight)"),
+    P_BOOL(dg_prefab_jigsaw_params, unique, 0, "each prefab at most once per map"),
+    P_ENUM(dg_prefab_jigsaw_params, seams, "match|open|any", 3, DG_SEAM_MATCH,
+           "seams: equal edge signatures, a shared open cell, or anything"),
+    P_BOOL(dg_prefab_jigsaw_params, connected, 1, "redo the map until every passable cell is connected"),
+    P_INT(dg_prefab_jigsaw_params, max_tries, 1, 1000, 32, "maps tried from derived seeds"),
+    P_INT(dg_prefab_jigsaw_params, fill, 0, 255, DG_TILE_VOID, "tile outside the whole blocks"),
+};
+static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
+static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                                   dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    return dg_prefab_jigsaw_generate(g, s, p, seed, r, a, d);
+}
+
+static const dg_param_desc prefab_islands_params[] = {
+    P_INT(dg_prefab_islands_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
+          "allowed orientation bits (255 = all eight)"),
+    P_INT(dg_prefab_islands_params, margin, -1, 64, -1, "free cells between buildings (-1 = the prefabs' own)"),
+    P_INT(dg_prefab_islands_params, positions, 1, 10000, 30, "random positions tried per building"),
+    P_INT(dg_prefab_islands_params, max_failures, 1, 10000, 20, "buildings in a row without a place before a group stops"),
+    P_BOOL(dg_prefab_islands_params, keep, 0, "keep the grid around the buildings (mixed) instead of filling it"),
+    P_INT(dg_prefab_islands_params, fill, 0, 255, DG_TILE_FLOOR, "ground tile when not keeping"),
+    P_BOOL(dg_prefab_islands_params, connected, 1, "redo the map until every passable cell is connected"),
+    P_INT(dg_prefab_islands_params, max_tries, 1, 1000, 16, "maps tried from derived seeds"),
+};
+static void prefab_islands_defaults(void *p) { dg_prefab_islands_defaults(p); }
+static dg_status prefab_islands_run(dg_grid *g, const void *p, uint64_t seed,
+                                    const dg_prefab_set *s, dg_result *r, const dg_allocator *a,
+                                    dg_diag *d)
+{
+    return dg_prefab_islands_generate(g, s, p, seed, r, a, d);
+}
+
+static const dg_param_desc prefab_mixed_params[] = {
+    P_INT(dg_prefab_mixed_params, mode, DG_PREFAB_FULL, DG_PREFAB_FURNISH, DG_PREFAB_ISLAND,
+          "mode bit vaults must have: 1 full, 2 jigsaw, 4 island, 8 furnish"),
+    P_INT(dg_prefab_mixed_params, count, 0, 100000, 3, "vaults to place, at most"),
+    P_INT(dg_prefab_mixed_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
+          "allowed orientation bits (255 = all eight)"),
+    P_INT(dg_prefab_mixed_params, positions, 1, 100000, 200, "positions tried per vault"),
+    P_BOOL(dg_prefab_mixed_params, in_rooms, 1, "only inside the rooms of the attach map"),
+    P_BOOL(dg_prefab_mixed_params, unique, 1, "each prefab at most once"),
+};
+static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
+/* An attach map with its default parameters (same seed), then the vaults. */
+static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                                  dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    dg_attach_params host;
+    dg_attach_defaults(&host);
+    dg_status st = dg_attach_generate(g, &host, seed, r, a, d);
+    return st == DG_OK ? dg_prefab_mixed_generate(g, s, p, seed, r, a, d) : st;
+}
+
+/* ---- world: a window centred on the start room ----------------------------------- */
+static const dg_param_desc world_params[] = {
+    P_INT(dg_world_params, room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 9, "room interior width = height in tiles (odd)"),
+    P_INT(dg_world_params, loop_permille, 0, 1000, 100, "permille chance that an edge outside the tree is a door"),
+    P_INT(dg_world_params, dead_end_fix, 0, 1000, 0, "permille chance that a one-door room opens a second"),
+    P_INT(dg_world_params, furnish_permille, 0, 1000, 1000, "permille chance that a room is furnished (with --prefabs)"),
+    P_INT(dg_world_params, variants, 1, DG_WORLD_VARIANTS_MAX, 8, "randomisations stamped per prefab and orientation"),
+};
+static void world_defaults(void *p) { dg_world_defaults(p); }
+static dg_status world_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                           dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    return dgi_world_map(g, p, seed, s, r, a, d);
+}
+
+/* ---- the registry: one line per generator ------------------------------------ */
+static const dgi_generator generators[] = {
+    {"attach", "rooms and corridors attached outward from a central room", TABLE(attach_params),
+     sizeof(dg_attach_params), attach_defaults, attach_run, 0},
+    {"chain", "a chain of rooms joined by straight corridors that never double back",
+     TABLE(chain_params), sizeof(dg_chain_params), chain_defaults, chain_run, 0},
+    {"prefab-full", "one hand-drawn prefab is the whole map (centred)", TABLE(prefab_full_params),
+     sizeof(dg_prefab_full_params), prefab_full_defaults, prefab_full_run, 1},
+    {"prefab-jigsaw", "equal blocks, each a prefab flipped or rotated to fit",
+     TABLE(prefab_jigsaw_params), sizeof(dg_prefab_jigsaw_params), prefab_jigsaw_defaults,
+     prefab_jigsaw_run, 1},
+    {"prefab-islands", "prefab buildings dropped at free spots, by group counts",
+     TABLE(prefab_islands_params), sizeof(dg_prefab_islands_params), prefab_islands_defaults,
+     prefab_islands_run, 1},
+    {"prefab-mixed", "an attach map with prefab vaults stamped into its rooms",
+     TABLE(prefab_mixed_params), sizeof(dg_prefab_mixed_params), prefab_mixed_defaults,
+     prefab_mixed_run, 1},
+    {"world", "a window of the endless room lattice around the start room (0, 0)",
+     TABLE(world_params), sizeof(dg_world_params), world_defaults, world_run, 0},
+};
+#define GEN_COUNT ((int32_t)(sizeof generators / sizeof generators[0]))
+
+int32_t dg_generator_count(void)
+{
+    return GEN_COUNT;
+}
+
+int32_t dg_generator_find(const char *name)
+{
+    for (int32_t i = 0; name && i < GEN_COUNT; i++)
+        if (strcmp(generators[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const dgi_generator *dgi_generator_lookup(const char *name)
+{
+    int32_t i = dg_generator_find(name);
+    return i < 0 ? NULL : &generators[i];
+}
+
+dg_status dg_generator_get(int32_t index, dg_generator_info *info)
+{
+    if (!info)
+        return DG_E_NULL;
+    if (index < 0 || index >= GEN_COUNT)
+        return DG_E_INVALID;
+    const dgi_generator *g = &generators[index];
+    info->name = g->name;
+    info->summary = g->summary;
+    info->params = g->params;
+    info->param_count = g->param_count;
+    info->params_size = (int32_t)g->params_size;
+    info->needs_prefabs = g->needs_prefabs;
+    info->reserved = 0;
+    return DG_OK;
+}
+
+const dg_param_desc *dg_generator_params(const char *generator, int32_t *count)
+{
+    const dgi_generator *g = dgi_generator_lookup(generator);
+    if (count)
+        *count = g ? g->param_count : 0;
+    return g ? g->params : NULL;
+}
+
+const dg_param_desc *dgi_param_lookup(const dgi_generator *g, const char *key, size_t key_len)
+{
+    for (int32_t i = 0; i < g->param_count; i++)
+        if (strlen(g->params[i].name) == key_len && memcmp(g->params[i].name, key, key_len) == 0)
+            return &g->params[i];
+    return NULL;
+}
+
+/* Index of name among '|'-separated choices, or -1. */
+static int32_t choice_index(const char *choices, const char *s, size_t len)
+{
+    int32_t index = 0;
+    for (const char *c = choices; *c; index++)
+    {
+        size_t n = strcspn(c, "|");
+        if (n == len && memcmp(c, s, len) == 0)
+            return index;
+        c += n + (c[n] == '|');
+    }
+    return -1;
+}
+
+/* Parses a decimal integer (optional sign) spanning all of s[0..len). */
+int dgi_parse_i64(const char *s, size_t len, int64_t *out)
+{
+    char buf[32];
+    if (len == 0 || len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    if (!(buf[0] == '-' || buf[0] == '+' || (buf[0] >= '0' && buf[0] <= '9')))
+        return 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(buf, &end, 10);
+    if (errno || *end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+dg_status dgi_param_parse(const dg_param_desc *p, const char *value, size_t len, int32_t *out,
+                          int32_t column, dg_diag *diag)
+{
+    int64_t v;
+    if (p->type == DG_PARAM_ENUM && p->choices && choice_index(p->choices, value, len) >= 0)
+        v = choice_index(p->choices, value, len);
+    else if (p->type == DG_PARAM_BOOL && len == 4 && memcmp(value, "true", 4) == 0)
+        v = 1;
+    else if (p->type == DG_PARAM_BOOL && len == 5 && memcmp(value, "false", 5) == 0)
+        v = 0;
+    else if (!dgi_parse_i64(value, len, &v))
+    {
+        if (p->type == DG_PARAM_ENUM)
+            return dgi_fail_at(diag, DG_E_PARSE, column ? 1 : 0, column,
+                               "%s: '%.*s' is not one of %s (or 0..%d)", p->name, (int)len,
+                               value, p->choices, (int)p->max);
+        return dgi_fail_at(diag, DG_E_PARSE, column ? 1 : 0, column,
+                           "%s: '%.*s' is not a whole number", p->name, (int)len, value);
+    }
+    if (v < p->min || v > p->max)
+        return dgi_fail_at(diag, DG_E_INVALID, column ? 1 : 0, column,
+                           "%s: %lld is out of range %d..%d", p->name, (long long)v, (int)p->min,
+                           (int)p->max);
+    *out = (int32_t)v;
+    return DG_OK;
+}
+
+dg_status dgi_params_check_size(const dgi_generator *g, const char *name, const void *params,
+                                size_t params_size, dg_diag *diag)
+{
+    if (!g)
+        return dgi_fail(diag, DG_E_INVALID, "unknown generator '%s'", name ? name : "(null)");
+    if (!params)
+        return dgi_fail(diag, DG_E_NULL, "params is NULL");
+    if (params_size < g->params_size)
+        return dgi_fail(diag, DG_E_BUFFER, "params_size %zu is smaller than %zu for '%s'",
+                        params_size, g->params_size, g->name);
+    return DG_OK;
+}
+
+dg_status dg_params_defaults(const char *generator, void *params, size_t params_size)
+{
+    const dgi_generator *g = dgi_generator_lookup(generator);
+    dg_status st = dgi_params_check_size(g, generator, params, params_size, NULL);
+    if (st == DG_OK)
+        g->defaults(params);
+    return st;
+}
+
+dg_status dg_params_set(const char *generator, void *params, size_t params_size,
+                        const char *key, const char *value, dg_diag *diag)
+{
+    const dgi_generator *g = dgi_generator_lookup(generator);
+    dg_status st = dgi_params_check_size(g, generator, params, params_size, diag);
+    if (st != DG_OK)
+        return st;
+    if (!key || !value)
+        return dgi_fail(diag, DG_E_NULL, "key or value is NULL");
+    const dg_param_desc *p = dgi_param_lookup(g, key, strlen(key));
+    if (!p)
+        return dgi_fail(diag, DG_E_PARSE, "generator '%s' has no parameter '%s'", g->name, key);
+    int32_t v;
+    st = dgi_param_parse(p, value, strlen(value), &v, 0, diag);
+    if (st == DG_OK)
+        memcpy((unsigned char *)params + p->offset, &v, sizeof v);
+    return st;
+}

@@ -1,0 +1,323 @@
+/* Recipes: (major version, generator, seed, size, every parameter) as one text
+ * line that regenerates the same map. See docs/recipes.md. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define DEFAULT_SEED 1
+#define DEFAULT_WIDTH 80
+#define DEFAULT_HEIGHT 50
+
+static const dgi_generator *recipe_gen(const dg_recipe *r)
+{
+    if (!r || memchr(r->generator, '\0', sizeof r->generator) == NULL)
+        return NULL;
+    const dgi_generator *g = dgi_generator_lookup(r->generator);
+    return g && g->param_count == r->param_count ? g : NULL;
+}
+
+dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed, int32_t width,
+                         int32_t height)
+{
+    if (!recipe || !generator)
+        return DG_E_NULL;
+    const dgi_generator *g = dgi_generator_lookup(generator);
+    if (!g)
+        return DG_E_INVALID;
+    /* the defaults come from the generator itself, through its table's offsets */
+    _Alignas(max_align_t) unsigned char params[1024];
+    if (g->params_size > sizeof params || g->param_count > DG_RECIPE_MAX_PARAMS)
+        return DG_E_TOO_LARGE;
+    g->defaults(params);
+    memset(recipe, 0, sizeof *recipe);
+    memcpy(recipe->generator, g->name, strlen(g->name) + 1);
+    recipe->seed = seed;
+    recipe->width = width;
+    recipe->height = height;
+    recipe->version = DG_VERSION_MAJOR;
+    recipe->param_count = g->param_count;
+    for (int32_t i = 0; i < g->param_count; i++)
+        memcpy(&recipe->values[i], params + g->params[i].offset, sizeof(int32_t));
+    return DG_OK;
+}
+
+/* Parses a seed: decimal or 0x hex, the full unsigned 64-bit range. */
+static int parse_u64(const char *s, size_t len, uint64_t *out)
+{
+    char buf[32];
+    if (len == 0 || len >= sizeof buf || !(s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(buf, &end, 0);
+    if (errno || *end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Sets key[0..klen) = value[0..vlen) in r; column locates the value for diag. */
+static dg_status recipe_set(dg_recipe *r, const dgi_generator *g, const char *key, size_t klen,
+                            const char *value, size_t vlen, int32_t column, dg_diag *diag)
+{
+    int32_t line = column ? 1 : 0;
+    int64_t v;
+    if (klen == 4 && memcmp(key, "seed", 4) == 0)
+    {
+        if (!parse_u64(value, vlen, &r->seed))
+            return dgi_fail_at(diag, DG_E_PARSE, line, column,
+                               "seed: '%.*s' is not an unsigned 64-bit number", (int)vlen, value);
+        return DG_OK;
+    }
+    int is_w = klen == 5 && memcmp(key, "width", 5) == 0;
+    int is_h = klen == 6 && memcmp(key, "height", 6) == 0;
+    int is_v = klen == 7 && memcmp(key, "version", 7) == 0;
+    if (is_w || is_h || is_v)
+    {
+        if (!dgi_parse_i64(value, vlen, &v))
+            return dgi_fail_at(diag, DG_E_PARSE, line, column, "%.*s: '%.*s' is not a whole number",
+                               (int)klen, key, (int)vlen, value);
+        if (is_v && v != DG_VERSION_MAJOR)
+            return dgi_fail_at(diag, DG_E_INVALID, line, column,
+                               "recipe is for libdungeon major version %lld, this is %d: "
+                               "the map would differ", (long long)v, DG_VERSION_MAJOR);
+        if (!is_v && (v < 1 || v > DG_GRID_MAX_DIM))
+            return dgi_fail_at(diag, DG_E_INVALID, line, column, "%.*s: %lld is out of range 1..%d",
+                               (int)klen, key, (long long)v, DG_GRID_MAX_DIM);
+        if (is_w)
+            r->width = (int32_t)v;
+        else if (is_h)
+            r->height = (int32_t)v;
+        return DG_OK;
+    }
+    const dg_param_desc *p = dgi_param_lookup(g, key, klen);
+    if (!p)
+        return dgi_fail_at(diag, DG_E_PARSE, line, column ? column - (int32_t)klen - 1 : 0,
+                           "generator '%s' has no parameter '%.*s'", g->name, (int)klen, key);
+    return dgi_param_parse(p, value, vlen, &r->values[p - g->params], column, diag);
+}
+
+dg_status dg_recipe_set(dg_recipe *recipe, const char *key, const char *value, dg_diag *diag)
+{
+    if (!recipe || !key || !value)
+        return dgi_fail(diag, DG_E_NULL, "recipe, key or value is NULL");
+    const dgi_generator *g = recipe_gen(recipe);
+    if (!g)
+        return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
+    dg_recipe copy = *recipe;
+    dg_status st = recipe_set(&copy, g, key, strlen(key), value, strlen(value), 0, diag);
+    if (st == DG_OK)
+        *recipe = copy;
+    return st;
+}
+
+dg_status dg_recipe_get(const dg_recipe *recipe, const char *key, int32_t *value)
+{
+    const dgi_generator *g = recipe_gen(recipe);
+    if (!key || !value)
+        return DG_E_NULL;
+    const dg_param_desc *p = g ? dgi_param_lookup(g, key, strlen(key)) : NULL;
+    if (!p)
+        return DG_E_INVALID;
+    *value = recipe->values[p - g->params];
+    return DG_OK;
+}
+
+static void emit_value(dgi_out *o, const dg_param_desc *p, int32_t v)
+{
+    if (p->type == DG_PARAM_ENUM && p->choices && v >= 0 && v <= p->max)
+    {
+        const char *c = p->choices;
+        for (int32_t i = 0; i < v; i++)
+            c += strcspn(c, "|") + 1;
+        dgi_out_bytes(o, c, strcspn(c, "|"));
+    }
+    else
+        dgi_out_i64(o, v);
+}
+
+void dgi_recipe_emit(const void *ctx, dgi_out *o)
+{
+    const dg_recipe *r = ctx;
+    const dgi_generator *g = recipe_gen(r);
+    dgi_out_str(o, g->name);
+    dgi_out_str(o, " seed=");
+    dgi_out_u64(o, r->seed);
+    dgi_out_str(o, " width=");
+    dgi_out_i64(o, r->width);
+    dgi_out_str(o, " height=");
+    dgi_out_i64(o, r->height);
+    for (int32_t i = 0; i < g->param_count; i++)
+    {
+        dgi_out_char(o, ' ');
+        dgi_out_str(o, g->params[i].name);
+        dgi_out_char(o, '=');
+        emit_value(o, &g->params[i], r->values[i]);
+    }
+    dgi_out_str(o, " version=");
+    dgi_out_i64(o, r->version);
+}
+
+dg_status dg_recipe_print(const dg_recipe *recipe, char *out, size_t out_size, size_t *written)
+{
+    if (!recipe)
+        return DG_E_NULL;
+    if (!recipe_gen(recipe))
+        return DG_E_INVALID;
+    return dgi_out_to_buffer(dgi_recipe_emit, recipe, out, out_size, written);
+}
+
+/* Recipe text stream (the text need not be NUL-terminated). */
+typedef struct scan {
+    const char *text;
+    size_t len, pos;
+} scan;
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Next blank-separated word: *start and length; 0 at the end. */
+static size_t next_word(scan *s, size_t *start)
+{
+    while (s->pos < s->len && is_blank(s->text[s->pos]))
+        s->pos++;
+    *start = s->pos;
+    while (s->pos < s->len && !is_blank(s->text[s->pos]))
+        s->pos++;
+    return s->pos - *start;
+}
+
+dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg_diag *diag)
+{
+    if (!text || !recipe)
+        return dgi_fail(diag, DG_E_NULL, "text or recipe is NULL");
+    scan s = {text, length, 0};
+    size_t at, n = next_word(&s, &at);
+    if (n == 0)
+        return dgi_fail_at(diag, DG_E_PARSE, 1, 1, "empty recipe: expected a generator name");
+    char name[DG_NAME_MAX];
+    const dgi_generator *g = NULL;
+    if (n < sizeof name)
+    {
+        memcpy(name, text + at, n);
+        name[n] = '\0';
+        g = memchr(name, '=', n) ? NULL : dgi_generator_lookup(name);
+    }
+    if (!g)
+        return dgi_fail_at(diag, DG_E_PARSE, 1, (int32_t)at + 1,
+                           "unknown generator '%.*s' (a recipe starts with a generator name)",
+                           (int)DG_MIN(n, 64), text + at);
+    dg_recipe r;
+    dg_status st = dg_recipe_init(&r, g->name, DEFAULT_SEED, DEFAULT_WIDTH, DEFAULT_HEIGHT);
+    if (st != DG_OK)
+        return dgi_fail(diag, st, "cannot make a recipe for '%s'", g->name);
+    uint64_t seen[(DG_RECIPE_MAX_PARAMS + 4 + 63) / 64] = {0};
+    while ((n = next_word(&s, &at)) != 0)
+    {
+        const char *w = text + at, *eq = memchr(w, '=', n);
+        int32_t col = (int32_t)at + 1;
+        if (!eq || eq == w)
+            return dgi_fail_at(diag, DG_E_PARSE, 1, col, "expected KEY=VALUE, got '%.*s'",
+                               (int)DG_MIN(n, 64), w);
+        size_t klen = (size_t)(eq - w);
+        /* slot for the duplicate check: the 4 fixed keys, then the table */
+        static const char *const fixed[] = {"seed", "width", "height", "version"};
+        int32_t slot = -1;
+        for (int32_t i = 0; i < 4; i++)
+            if (strlen(fixed[i]) == klen && memcmp(fixed[i], w, klen) == 0)
+                slot = i;
+        const dg_param_desc *p = slot < 0 ? dgi_param_lookup(g, w, klen) : NULL;
+        if (p)
+            slot = 4 + (int32_t)(p - g->params);
+        if (slot >= 0 && (seen[slot / 64] >> (slot % 64) & 1u))
+            return dgi_fail_at(diag, DG_E_PARSE, 1, col, "'%.*s' is given twice", (int)klen, w);
+        if (slot >= 0)
+            seen[slot / 64] |= (uint64_t)1 << (slot % 64);
+        st = recipe_set(&r, g, w, klen, eq + 1, n - klen - 1, col + (int32_t)klen + 1, diag);
+        if (st != DG_OK)
+            return st;
+    }
+    *recipe = r;
+    dgi_diag_ok(diag);
+    return DG_OK;
+}
+
+dg_status dg_recipe_params(const dg_recipe *recipe, void *params, size_t params_size)
+{
+    if (!recipe)
+        return DG_E_NULL;
+    const dgi_generator *g = recipe_gen(recipe);
+    if (!g)
+        return DG_E_INVALID;
+    dg_status st = dgi_params_check_size(g, recipe->generator, params, params_size, NULL);
+    if (st != DG_OK)
+        return st;
+    g->defaults(params); /* fields outside the table (if any) get their defaults */
+    for (int32_t i = 0; i < g->param_count; i++)
+        memcpy((unsigned char *)params + g->params[i].offset, &recipe->values[i], sizeof(int32_t));
+    return DG_OK;
+}
+
+dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator, const void *params,
+                                size_t params_size, uint64_t seed, int32_t width, int32_t height,
+                                dg_diag *diag)
+{
+    if (!recipe)
+        return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
+    const dgi_generator *g = dgi_generator_lookup(generator);
+    dg_status st = dgi_params_check_size(g, generator, params, params_size, diag);
+    if (st != DG_OK)
+        return st;
+    dg_recipe r;
+    st = dg_recipe_init(&r, g->name, seed, width, height);
+    if (st != DG_OK)
+        return dgi_fail(diag, st, "cannot make a recipe for '%s'", g->name);
+    for (int32_t i = 0; i < g->param_count; i++)
+    {
+        const dg_param_desc *p = &g->params[i];
+        int32_t v;
+        memcpy(&v, (const unsigned char *)params + p->offset, sizeof v);
+        if (v < p->min || v > p->max)
+            return dgi_fail(diag, DG_E_INVALID, "%s: %d is out of range %d..%d", p->name, (int)v,
+                            (int)p->min, (int)p->max);
+        r.values[i] = v;
+    }
+    *recipe = r;
+    return DG_OK;
+}
+
+dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
+                             dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    if (!recipe)
+        return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
+    const dgi_generator *g = recipe_gen(recipe);
+    if (!g)
+        return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
+    if (recipe->version != DG_VERSION_MAJOR)
+        return dgi_fail(diag, DG_E_INVALID, "recipe is for libdungeon major version %d, this is %d",
+                        (int)recipe->version, DG_VERSION_MAJOR);
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK)
+        return st;
+    if (grid->width != recipe->width || grid->height != recipe->height)
+        return dgi_fail(diag, DG_E_INVALID, "grid is %dx%d but the recipe is for %dx%d",
+                        (int)grid->width, (int)grid->height, (int)recipe->width,
+                        (int)recipe->height);
+    if (g->needs_prefabs && !prefabs)
+        return dgi_fail(diag, DG_E_NULL, "generator '%s' needs a prefab set", g->name);
+    for (int32_t i = 0; i < g->param_count; i++)
+        if (recipe->values[i] < g->params[i].min || recipe->values[i] > g->params[i].max)
+            return dgi_fail(diag, DG_E_INVALID, "%s: %d is out of range %d..%d", g->params[i].name,
+                            (int)recipe->values[i], (int)g->params[i].min, (int)g->params[i].max);
+    _Alignas(max_align_t) unsigned char params[1024];
+    st = dg_recipe_params(recipe, params, sizeof params);
+    if (st != DG_OK)
+        return dgi_fail(diag, st, "cannot fill the parameters of '%s'", g->name);
+    return g->run(grid, params, recipe->seed, prefabs, result, allocator, diag);
+}

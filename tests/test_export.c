@@ -1,0 +1,331 @@
+/* Exports: JSON, Tiled .tmj and .tmx. Golden bytes of a hand-made map pin the
+ * formats; structure and counts are checked for every generator's output (the
+ * full parse of the files is done by tests/python.sh with real parsers, and by
+ * Tiled itself where it is installed). */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* tests/test_recipe.c: the sample prefab set and size of a generator. */
+dg_prefab_set *recipe_sample_set(const char *generator, int32_t *width, int32_t *height);
+
+typedef struct sink {
+    char *data;
+    size_t len, cap;
+    size_t calls, max_chunk;
+} sink;
+
+static void sink_write(void *user, const char *data, size_t len)
+{
+    sink *s = user;
+    if (s->len + len + 1 > s->cap)
+    {
+        s->cap = (s->len + len + 1) * 2;
+        s->data = realloc(s->data, s->cap);
+    }
+    memcpy(s->data + s->len, data, len);
+    s->len += len;
+    s->data[s->len] = '\0';
+    s->calls++;
+    if (len > s->max_chunk)
+        s->max_chunk = len;
+}
+
+static uint64_t fnv(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* A small fixed map using every kind of output, so goldens never move with a generator. */
+static uint8_t fixed_cells[12 * 8];
+static void fixed_map(dg_grid *g, dg_result *r)
+{
+    static const char rows[8][13] = {
+        "############", "#....#,,,,.#", "#..<.+,##,.#", "#....#,##,.#",
+        "######,##+##", "#  ~ #,,,..>", "# &  #######", "############",
+    };
+    const char *glyphs = " .,#+^<>&~";
+    dg_grid_init(g, fixed_cells, 12, 8, 0);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 12; x++)
+            fixed_cells[y * 12 + x] = (uint8_t)(strchr(glyphs, rows[y][x]) - glyphs);
+    fixed_cells[6 * 12 + 3] = 200; /* a user tile */
+    dg_result_init(r, NULL);
+    dg_result_free(r);
+    static dg_room rooms[2] = {{{1, 1, 4, 3}, DG_ROOM_NORMAL, -1, 0, -1},
+                               {{10, 1, 1, 3}, DG_ROOM_PREFAB, 2, 1, 0}};
+    static dg_corridor corridors[1] = {{{6, 1}, {9, 1}, {9, 3}, 6, {DG_REF_ROOM, 0}, {DG_REF_ROOM, 1}}};
+    static dg_door doors[2] = {{{5, 2}, {DG_REF_ROOM, 0}, {DG_REF_CORRIDOR, 0}},
+                               {{9, 4}, {DG_REF_CORRIDOR, 0}, {DG_REF_NONE, -1}}};
+    static dg_marker markers[2] = {{{2, 2}, DG_MARKER_ACTOR, 0, "orc \"chief\" <&>"},
+                                   {{10, 2}, DG_MARKER_ITEM, 1, "caf\xc3\xa9 \xff"}};
+    r->rooms = rooms;
+    r->room_count = 2;
+    r->corridors = corridors;
+    r->corridor_count = 1;
+    r->doors = doors;
+    r->door_count = 2;
+    r->markers = markers;
+    r->marker_count = 2;
+    r->start.x = 2, r->start.y = 1, r->start_room = 0;
+    r->exit.x = 11, r->exit.y = 5, r->exit_room = -1;
+    r->metrics.cells = 96;
+    r->metrics.rooms = 2;
+}
+
+static char *export_to(const dg_grid *g, const dg_result *r, int32_t format, const dg_recipe *rc,
+                       size_t *len)
+{
+    dg_export_options o;
+    dg_export_defaults(&o);
+    o.format = format;
+    o.recipe = rc;
+    sink s = {NULL, 0, 0, 0, 0};
+    dg_status st = dg_export(g, r, &o, sink_write, &s, NULL);
+    CHECKF(st == DG_OK, "format %d: %s", (int)format, dg_status_str(st));
+    /* the buffer form gives the same bytes */
+    size_t need = 0;
+    CHECK(dg_export_buffer(g, r, &o, NULL, 0, &need, NULL) == DG_OK && need == s.len);
+    char *buf = malloc(need + 1);
+    size_t written = 0;
+    CHECK(dg_export_buffer(g, r, &o, buf, need + 1, &written, NULL) == DG_OK);
+    CHECK(written == need && s.data && memcmp(buf, s.data, need) == 0 && buf[need] == '\0');
+    CHECK(s.max_chunk <= 4096);
+    free(buf);
+    *len = s.len;
+    return s.data;
+}
+
+TEST(export_golden_fixed_map)
+{
+    dg_grid g;
+    dg_result r;
+    fixed_map(&g, &r);
+    dg_recipe rc;
+    CHECK(dg_recipe_init(&rc, "chain", 99, 12, 8) == DG_OK);
+    const uint64_t want[3] = {0x389f30f6bc4da50bull, 0xb3d547304a381bbdull, 0x1bd8e55ceb3cede2ull};
+    for (int32_t f = DG_EXPORT_JSON; f <= DG_EXPORT_TMX; f++)
+    {
+        size_t len;
+        char *text = export_to(&g, &r, f, &rc, &len);
+        CHECK(strlen(text) == len);
+        CHECK_EQ_U64(fnv(text, len), want[f]);
+        /* names are escaped, invalid UTF-8 never passes through */
+        CHECK(strstr(text, "\xff") == NULL);
+        if (f == DG_EXPORT_TMX)
+            CHECK(strstr(text, "name=\"orc &quot;chief&quot; &lt;&amp;&gt;\"") != NULL);
+        else
+            CHECK(strstr(text, "\"orc \\\"chief\\\" <&>\"") != NULL);
+        free(text);
+    }
+}
+
+/* Parses the comma-separated numbers after `start` until `end`; returns how many. */
+static int64_t csv_numbers(const char *text, const char *start, const char *end,
+                           const dg_grid *g, int *same)
+{
+    const char *p = strstr(text, start), *stop = p ? strstr(p, end) : NULL;
+    int64_t n = 0;
+    *same = p && stop;
+    if (!*same)
+        return -1;
+    p += strlen(start);
+    while (p < stop)
+    {
+        char *next;
+        long v = strtol(p, &next, 10);
+        if (next == p)
+            break;
+        if (n < (int64_t)g->width * g->height &&
+            v != dg_grid_get(g, (int32_t)(n % g->width), (int32_t)(n / g->width)))
+            *same = 0;
+        n++;
+        p = next;
+        while (p < stop && (*p == ',' || *p == '\n' || *p == ' '))
+            p++;
+    }
+    return n;
+}
+
+static int32_t stairs_in(const dg_grid *g)
+{
+    int32_t n = 0;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            n += dg_grid_get(g, x, y) == DG_TILE_STAIRS_UP || dg_grid_get(g, x, y) == DG_TILE_STAIRS_DOWN;
+    return n;
+}
+
+/* The Tiled checks a map must pass: CSV count and values, object ids and
+ * nextobjectid, one object per room, corridor, door, stair, start, exit, marker. */
+static void check_tiled(const char *tmx, const char *tmj, const dg_grid *g, const dg_result *r)
+{
+    int same;
+    int64_t cells = (int64_t)g->width * g->height;
+    CHECK(csv_numbers(tmx, "<data encoding=\"csv\">\n", "</data>", g, &same) == cells && same);
+    CHECK(csv_numbers(tmj, "\"data\": [\n", "]", g, &same) == cells && same);
+    int32_t objects = stairs_in(g);
+    if (r)
+        objects += r->room_count + r->corridor_count + r->door_count + r->marker_count +
+                   (r->start.x >= 0) + (r->exit.x >= 0);
+    char next[64];
+    snprintf(next, sizeof next, "nextobjectid=\"%d\"", (int)objects + 1);
+    CHECK(strstr(tmx, next) != NULL);
+    snprintf(next, sizeof next, "\"nextobjectid\": %d", (int)objects + 1);
+    CHECK(strstr(tmj, next) != NULL);
+    CHECK((int32_t)count_of(tmx, "<object ") == objects);
+    CHECK((int32_t)count_of(tmj, "\"rotation\": 0") == objects);
+    for (int32_t id = 1; id <= objects; id++)
+    {
+        snprintf(next, sizeof next, "<object id=\"%d\" ", (int)id);
+        CHECK(count_of(tmx, next) == 1);
+    }
+    CHECK(strstr(tmx, "orientation=\"orthogonal\"") && strstr(tmj, "\"orientation\": \"orthogonal\""));
+    CHECK(strstr(tmx, "<tileset firstgid=\"1\"") && strstr(tmj, "\"firstgid\": 1"));
+    CHECK(count_of(tmx, "opacity=\"1\" visible=\"1\"") == 2);
+    CHECK(count_of(tmj, "\"opacity\": 1, \"visible\": true") == 2);
+    CHECK(strstr(tmj, "\"type\": \"tilelayer\"") && strstr(tmj, "\"type\": \"objectgroup\""));
+    CHECK(count_of(tmx, "type=\"room\"") == (size_t)(r ? r->room_count : 0));
+}
+
+TEST(export_every_generator_structure)
+{
+    for (int32_t gi = 0; gi < dg_generator_count(); gi++)
+    {
+        dg_generator_info info;
+        dg_generator_get(gi, &info);
+        int32_t w, h;
+        dg_prefab_set *set = recipe_sample_set(info.name, &w, &h);
+        uint8_t *cells = malloc((size_t)w * (size_t)h);
+        for (uint64_t seed = 1; seed <= 2 && cells; seed++)
+        {
+            dg_recipe rc;
+            dg_grid g;
+            dg_result r;
+            CHECK(dg_recipe_init(&rc, info.name, seed, w, h) == DG_OK);
+            dg_grid_init(&g, cells, w, h, 0);
+            dg_result_init(&r, NULL);
+            CHECKF(dg_recipe_generate(&rc, &g, set, &r, NULL, NULL) == DG_OK, "%s", info.name);
+            size_t lj, lm, lx;
+            char *json = export_to(&g, &r, DG_EXPORT_JSON, &rc, &lj);
+            char *tmj = export_to(&g, &r, DG_EXPORT_TMJ, &rc, &lm);
+            char *tmx = export_to(&g, &r, DG_EXPORT_TMX, &rc, &lx);
+            check_tiled(tmx, tmj, &g, &r);
+            CHECK(count_of(json, "\n    [") == (size_t)h); /* one line per row */
+            CHECK(count_of(json, "\"kind\": ") >= (size_t)r.room_count);
+            /* every metric is exported (a new dg_metrics field must be added to the JSON) */
+            const char *m = strstr(json, "\"metrics\": {");
+            CHECK(m && count_of(m + 13, ": ") == sizeof(dg_metrics) / sizeof(int32_t));
+            char line[4096];
+            CHECK(dg_recipe_print(&rc, line, sizeof line, NULL) == DG_OK);
+            CHECK(strstr(json, line) && strstr(tmj, line) && strstr(tmx, line));
+            /* without a result: tiles and stairs only */
+            free(tmj);
+            free(tmx);
+            tmj = export_to(&g, NULL, DG_EXPORT_TMJ, NULL, &lm);
+            tmx = export_to(&g, NULL, DG_EXPORT_TMX, NULL, &lx);
+            check_tiled(tmx, tmj, &g, NULL);
+            free(json);
+            free(tmj);
+            free(tmx);
+            dg_result_free(&r);
+        }
+        free(cells);
+        dg_prefab_set_free(set);
+        if (test_failures())
+            return;
+    }
+}
+
+TEST(export_bad_input)
+{
+    dg_grid g;
+    dg_result r;
+    fixed_map(&g, &r);
+    dg_export_options o;
+    dg_export_defaults(&o);
+    sink s = {NULL, 0, 0, 0, 0};
+    dg_diag diag;
+    CHECK(dg_export(NULL, &r, &o, sink_write, &s, &diag) == DG_E_NULL);
+    CHECK(dg_export(&g, &r, &o, NULL, &s, &diag) == DG_E_NULL);
+    o.format = 3;
+    CHECK(dg_export(&g, &r, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    dg_export_defaults(&o);
+    o.format = DG_EXPORT_TMX;
+    o.tile_width = 0;
+    CHECK(dg_export(&g, &r, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    o.tile_width = 257;
+    CHECK(dg_export(&g, &r, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    o.tile_width = 16;
+    o.tileset_image = "";
+    CHECK(dg_export(&g, &r, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    o.tileset_image = NULL;
+    CHECK(dg_export(&g, &r, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    dg_export_defaults(&o);
+    dg_recipe bad;
+    memset(&bad, 0, sizeof bad);
+    o.recipe = &bad;
+    CHECK(dg_export(&g, &r, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    o.recipe = NULL;
+    dg_result broken = r;
+    broken.door_count = -1;
+    CHECK(dg_export(&g, &broken, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    broken = r;
+    broken.rooms = NULL;
+    CHECK(dg_export(&g, &broken, &o, sink_write, &s, &diag) == DG_E_NULL);
+    dg_marker unterminated = r.markers[0];
+    memset(unterminated.name, 'x', sizeof unterminated.name);
+    broken = r;
+    broken.markers = &unterminated;
+    broken.marker_count = 1;
+    CHECK(dg_export(&g, &broken, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    dg_grid bad_grid = g;
+    bad_grid.stride = 3;
+    CHECK(dg_export(&bad_grid, &r, &o, sink_write, &s, &diag) == DG_E_INVALID);
+    CHECK(s.calls == 0); /* every error comes before the first byte */
+    /* buffer: too small leaves it untouched and says the size */
+    char small[64];
+    size_t need = 0;
+    memset(small, '@', sizeof small);
+    CHECK(dg_export_buffer(&g, &r, NULL, small, sizeof small, &need, &diag) == DG_E_BUFFER);
+    CHECK(need > sizeof small && small[0] == '@' && small[63] == '@');
+    CHECK(dg_export_buffer(&g, &r, NULL, small, need, NULL, &diag) == DG_E_BUFFER); /* no room for the NUL */
+    CHECK(dg_export_buffer(NULL, &r, NULL, NULL, 0, &need, &diag) == DG_E_NULL);
+    dg_export_defaults(NULL);
+}
+
+TEST(export_tileset_swatches)
+{
+    enum { TW = 3, TH = 2 };
+    static uint8_t px[16 * TW * 16 * TH * 4];
+    CHECK(dg_export_tileset_rgba(NULL, TW, TH, px, sizeof px) == DG_OK);
+    for (int v = 1; v < 256; v++)
+    {
+        int32_t index = v - 1, x = (index % 16) * TW + TW - 1, y = (index / 16) * TH + TH - 1;
+        const uint8_t *p = px + ((size_t)y * 16 * TW + (size_t)x) * 4;
+        uint32_t c = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+        CHECKF(c == dg_tile_color((uint8_t)v), "tile %d", v);
+    }
+    CHECK(px[sizeof px - 1] == 0); /* the unused last swatch is transparent */
+    uint32_t palette[256];
+    for (int i = 0; i < 256; i++)
+        palette[i] = 0x01020304u * (uint32_t)i;
+    CHECK(dg_export_tileset_rgba(palette, TW, TH, px, sizeof px) == DG_OK);
+    CHECK(px[0] == 1 && px[1] == 2 && px[2] == 3 && px[3] == 4);
+    CHECK(dg_export_tileset_rgba(NULL, TW, TH, px, sizeof px - 1) == DG_E_BUFFER);
+    CHECK(dg_export_tileset_rgba(NULL, 0, TH, px, sizeof px) == DG_E_INVALID);
+    CHECK(dg_export_tileset_rgba(NULL, TW, 257, px, sizeof px) == DG_E_INVALID);
+    CHECK(dg_export_tileset_rgba(NULL, TW, TH, NULL, sizeof px) == DG_E_NULL);
+}
