@@ -1,8 +1,13 @@
-/* dungeon: generate a map with any libdungeon generator and write it as ASCII or PNG.
+/* dungeon: generate a map with any libdungeon generator and write it as ASCII,
+ * PNG, libdungeon JSON or a Tiled map (.tmj / .tmx).
  *
  *   dungeon --gen attach --seed 42 --width 80 --height 50 --format png -o map.png
+ *   dungeon --recipe "attach seed=42 width=80 height=50 growth=newest" -o map.tmx
  *
- * Exit codes: 0 success, 1 generation failed, 2 usage error, 3 I/O error. */
+ * Generators, their parameters and recipes come from the library's registry
+ * (dg_generator_*, dg_recipe_*), so a new generator or parameter needs no
+ * change here. Exit codes: 0 success, 1 generation failed, 2 usage error,
+ * 3 I/O error. See docs/tool.md and dungeon(1). */
 #include <dungeon.h>
 #include <stb_image_write.h>
 
@@ -14,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "overlay.h"
+
 enum { EXIT_GEN = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 /* ---- options ------------------------------------------------------------ */
@@ -21,308 +28,122 @@ enum { EXIT_GEN = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 typedef struct options {
     const char *gen;
+    const char *recipe;     /* --recipe LINE */
     uint64_t seed;
     int32_t width, height;
+    int seed_set, width_set, height_set;
     const char *params[MAX_PARAMS];
     int param_count;
     const char *prefabs;    /* prefab file for the prefab generators */
-    const char *format;     /* ascii | png */
+    const char *format;     /* ascii | png | json | tmj | tmx | recipe; NULL: from -o */
     int32_t scale;          /* PNG pixels per cell */
+    int32_t tile_size;      /* Tiled pixels per cell */
     const char *output;     /* file or "-" */
     int stats;              /* print the result summary to stderr */
+    int legend, numbers, markers, grid_lines, no_tileset;
 } options;
 
-/* Context a generator's run function may need beyond its parameters. */
-typedef struct tool_ctx {
-    const options *opt; /* e.g. opt->prefabs, the --prefabs path */
-} tool_ctx;
-
-/* ---- generator table --------------------------------------------------- */
-/* Every parameter is an int32_t field of the generator's params struct. */
-typedef struct param_def {
-    const char *name;
-    size_t offset;
-    const char *help;
-} param_def;
-#define PARAM(type, field, help) {#field, offsetof(type, field), help}
-
-typedef dg_status (*gen_run)(dg_grid *grid, const void *params, const tool_ctx *ctx,
-                             uint64_t seed, dg_result *result, dg_diag *diag);
-
-typedef struct gen_def {
-    const char *name;
-    const char *summary;
-    const param_def *params; /* NULL-terminated */
-    size_t params_size;
-    void (*defaults)(void *params);
-    gen_run run;
-    int needs_prefabs;
-} gen_def;
-
-/* attach */
-static const param_def attach_params[] = {
-    PARAM(dg_attach_params, room_min_w, "room interior width, minimum"),
-    PARAM(dg_attach_params, room_max_w, "room interior width, maximum"),
-    PARAM(dg_attach_params, room_min_h, "room interior height, minimum"),
-    PARAM(dg_attach_params, room_max_h, "room interior height, maximum"),
-    PARAM(dg_attach_params, corridor_min, "corridor length, minimum"),
-    PARAM(dg_attach_params, corridor_max, "corridor length, maximum"),
-    PARAM(dg_attach_params, max_features, "rooms + corridors budget (0 = by area)"),
-    PARAM(dg_attach_params, room_after_corridor, "permille chance of a room after a corridor"),
-    PARAM(dg_attach_params, target_floor, "stop at this floor permille (0 = off)"),
-    PARAM(dg_attach_params, max_attempts, "total placement attempts (0 = automatic)"),
-    PARAM(dg_attach_params, max_failures, "consecutive failures before stopping"),
-    PARAM(dg_attach_params, growth, "0 uniform, 1 newest-first, 2 oldest-first"),
-    PARAM(dg_attach_params, loop_min_gain, "open loops that save at least N steps (0 = off)"),
-    PARAM(dg_attach_params, loop_max, "maximum loops opened"),
-    PARAM(dg_attach_params, dead_ends, "0 keep, 1 prune, 2 room at the end"),
-    PARAM(dg_attach_params, doors, "0 all junctions, 1 room junctions, 2 none"),
-    {NULL, 0, NULL},
-};
-static void attach_defaults(void *p) { dg_attach_defaults(p); }
-static dg_status attach_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
-                            dg_result *r, dg_diag *d)
-{
-    (void)c;
-    return dg_attach_generate(g, p, seed, r, NULL, d);
-}
-
-/* chain */
-static const param_def chain_params[] = {
-    PARAM(dg_chain_params, rooms_min, "rooms asked for, minimum"),
-    PARAM(dg_chain_params, rooms_max, "rooms asked for, maximum"),
-    PARAM(dg_chain_params, room_min_w, "room interior width, minimum"),
-    PARAM(dg_chain_params, room_max_w, "room interior width, maximum"),
-    PARAM(dg_chain_params, room_min_h, "room interior height, minimum"),
-    PARAM(dg_chain_params, room_max_h, "room interior height, maximum"),
-    PARAM(dg_chain_params, corridor_min, "corridor length, minimum"),
-    PARAM(dg_chain_params, corridor_max, "corridor length, maximum"),
-    PARAM(dg_chain_params, overlap, "0 rooms may overlap, 1 forbid overlap"),
-    PARAM(dg_chain_params, max_tries, "draws per room (forbid) / rooms tried when stuck"),
-    PARAM(dg_chain_params, on_stuck, "0 stop, 1 branch from earlier rooms"),
-    PARAM(dg_chain_params, branch_chance, "permille chance to leave a random earlier room"),
-    PARAM(dg_chain_params, loop_chance, "permille chance per room of a loop corridor"),
-    PARAM(dg_chain_params, loop_reach, "longest loop corridor (0 = 2 * corridor_max)"),
-    PARAM(dg_chain_params, start, "0 middle room, 1 first room"),
-    PARAM(dg_chain_params, border, "1 wall frame around the map, 0 none"),
-    {NULL, 0, NULL},
-};
-static void chain_defaults(void *p) { dg_chain_defaults(p); }
-static dg_status chain_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
-                           dg_result *r, dg_diag *d)
-{
-    (void)c;
-    return dg_chain_generate(g, p, seed, r, NULL, d);
-}
-
-/* prefab-full, prefab-jigsaw, prefab-islands, prefab-mixed: read --prefabs FILE */
-static void print_parse_error(void *user, const dg_diag *d)
-{
-    (void)user;
-    fprintf(stderr, "dungeon: %s\n", d->message);
-}
-
-static dg_status load_prefabs(const tool_ctx *c, dg_prefab_set **set, dg_diag *d)
-{
-    dg_status st = dg_prefab_load(c->opt->prefabs, NULL, print_parse_error, NULL, set, d);
-    if (st == DG_E_PARSE)
-        snprintf(d->message, sizeof d->message, "%s has errors (listed above)", c->opt->prefabs);
-    return st;
-}
-
-static const param_def prefab_full_params[] = {
-    PARAM(dg_prefab_full_params, orientations, "allowed orientation bits (255 = all)"),
-    PARAM(dg_prefab_full_params, keep, "0 fill the map first, 1 keep cells under void glyphs"),
-    PARAM(dg_prefab_full_params, fill, "tile around the prefab and under void (0 = void)"),
-    {NULL, 0, NULL},
-};
-static void prefab_full_defaults(void *p) { dg_prefab_full_defaults(p); }
-static dg_status prefab_full_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
-                                 dg_result *r, dg_diag *d)
-{
-    dg_prefab_set *set;
-    dg_status st = load_prefabs(c, &set, d);
-    if (st == DG_OK)
-        st = dg_prefab_full_generate(g, set, p, seed, r, NULL, d);
-    dg_prefab_set_free(set);
-    return st;
-}
-
-static const param_def prefab_jigsaw_params[] = {
-    PARAM(dg_prefab_jigsaw_params, block_w, "block width (0 = size of the first candidate)"),
-    PARAM(dg_prefab_jigsaw_params, block_h, "block height (0 = size of the first candidate)"),
-    PARAM(dg_prefab_jigsaw_params, orientations, "allowed orientation bits (255 = all)"),
-    PARAM(dg_prefab_jigsaw_params, unique, "1 each prefab at most once"),
-    PARAM(dg_prefab_jigsaw_params, seams, "0 match edge signatures, 1 shared open cell, 2 any"),
-    PARAM(dg_prefab_jigsaw_params, connected, "1 redo the map until every passable cell is connected"),
-    PARAM(dg_prefab_jigsaw_params, max_tries, "maps tried from derived seeds"),
-    PARAM(dg_prefab_jigsaw_params, fill, "tile outside the whole blocks (0 = void)"),
-    {NULL, 0, NULL},
-};
-static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
-static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
-                                   dg_result *r, dg_diag *d)
-{
-    dg_prefab_set *set;
-    dg_status st = load_prefabs(c, &set, d);
-    if (st == DG_OK)
-        st = dg_prefab_jigsaw_generate(g, set, p, seed, r, NULL, d);
-    dg_prefab_set_free(set);
-    return st;
-}
-
-static const param_def prefab_islands_params[] = {
-    PARAM(dg_prefab_islands_params, orientations, "allowed orientation bits (255 = all)"),
-    PARAM(dg_prefab_islands_params, margin, "free cells between buildings (-1 = each prefab's own)"),
-    PARAM(dg_prefab_islands_params, positions, "random positions tried per building"),
-    PARAM(dg_prefab_islands_params, max_failures, "buildings in a row without a place before a group stops"),
-    PARAM(dg_prefab_islands_params, keep, "0 fill the map with ground first, 1 keep it"),
-    PARAM(dg_prefab_islands_params, fill, "ground tile (1 = floor)"),
-    PARAM(dg_prefab_islands_params, connected, "1 redo the map until every passable cell is connected"),
-    PARAM(dg_prefab_islands_params, max_tries, "maps tried from derived seeds"),
-    {NULL, 0, NULL},
-};
-static void prefab_islands_defaults(void *p) { dg_prefab_islands_defaults(p); }
-static dg_status prefab_islands_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
-                                    dg_result *r, dg_diag *d)
-{
-    dg_prefab_set *set;
-    dg_status st = load_prefabs(c, &set, d);
-    if (st == DG_OK)
-        st = dg_prefab_islands_generate(g, set, p, seed, r, NULL, d);
-    dg_prefab_set_free(set);
-    return st;
-}
-
-/* prefab-mixed: the attach generator (defaults), then vaults in its rooms. */
-static const param_def prefab_mixed_params[] = {
-    PARAM(dg_prefab_mixed_params, count, "vaults to place, at most"),
-    PARAM(dg_prefab_mixed_params, mode, "mode bit of the vaults (1 full, 2 jigsaw, 4 island, 8 furnish)"),
-    PARAM(dg_prefab_mixed_params, orientations, "allowed orientation bits (255 = all)"),
-    PARAM(dg_prefab_mixed_params, positions, "positions tried per vault"),
-    PARAM(dg_prefab_mixed_params, in_rooms, "1 only inside the attach generator's rooms"),
-    PARAM(dg_prefab_mixed_params, unique, "1 each prefab at most once"),
-    {NULL, 0, NULL},
-};
-static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
-static dg_status prefab_mixed_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
-                                  dg_result *r, dg_diag *d)
-{
-    dg_prefab_set *set;
-    dg_attach_params host;
-    dg_attach_defaults(&host);
-    dg_status st = load_prefabs(c, &set, d);
-    if (st == DG_OK)
-        st = dg_attach_generate(g, &host, seed, r, NULL, d);
-    if (st == DG_OK)
-        st = dg_prefab_mixed_generate(g, set, p, seed, r, NULL, d);
-    dg_prefab_set_free(set);
-    return st;
-}
-
-/* world: the window of the infinite world centred on room (0, 0); --prefabs
- * (optional) furnishes its rooms */
-static const param_def world_params[] = {
-    PARAM(dg_world_params, room_size, "room interior size, odd (3..125)"),
-    PARAM(dg_world_params, loop_permille, "permille chance of a door outside the tree"),
-    PARAM(dg_world_params, dead_end_fix, "permille chance a dead end opens a second door"),
-    PARAM(dg_world_params, furnish_permille, "permille chance a room is furnished (--prefabs)"),
-    PARAM(dg_world_params, variants, "randomised stamps per prefab and orientation"),
-    {NULL, 0, NULL},
-};
-static void world_defaults(void *p) { dg_world_defaults(p); }
-static dg_status world_run(dg_grid *g, const void *p, const tool_ctx *c, uint64_t seed,
-                           dg_result *r, dg_diag *d)
-{
-    (void)r;
-    dg_world_params wp = *(const dg_world_params *)p;
-    dg_prefab_set *set = NULL;
-    dg_world *w = NULL;
-    dg_status st = c->opt->prefabs ? load_prefabs(c, &set, d) : DG_OK;
-    wp.furnishing = set;
-    if (st == DG_OK)
-        st = dg_world_create(&wp, seed, NULL, &w, d);
-    int32_t centre = dg_world_period(w) / 2; /* the middle tile of room (0, 0) */
-    if (st == DG_OK)
-        st = dg_world_render(w, centre - g->width / 2, centre - g->height / 2, g, NULL, 0, NULL, d);
-    dg_world_free(w);
-    dg_prefab_set_free(set);
-    return st;
-}
-
-static const gen_def generators[] = {
-    {"attach", "rooms and corridors attached outward from a central room", attach_params,
-     sizeof(dg_attach_params), attach_defaults, attach_run, 0},
-    {"chain", "a chain of rooms joined by corridors, overlapping on purpose", chain_params,
-     sizeof(dg_chain_params), chain_defaults, chain_run, 0},
-    {"prefab-full", "one hand-drawn prefab is the whole map (centred)", prefab_full_params,
-     sizeof(dg_prefab_full_params), prefab_full_defaults, prefab_full_run, 1},
-    {"prefab-jigsaw", "equal blocks, each a prefab flipped or rotated to fit", prefab_jigsaw_params,
-     sizeof(dg_prefab_jigsaw_params), prefab_jigsaw_defaults, prefab_jigsaw_run, 1},
-    {"prefab-islands", "prefab buildings at free spots, by group counts", prefab_islands_params,
-     sizeof(dg_prefab_islands_params), prefab_islands_defaults, prefab_islands_run, 1},
-    {"prefab-mixed", "attach map with prefab vaults stamped into its rooms", prefab_mixed_params,
-     sizeof(dg_prefab_mixed_params), prefab_mixed_defaults, prefab_mixed_run, 1},
-    {"world", "a window of the infinite world around room (0, 0)", world_params,
-     sizeof(dg_world_params), world_defaults, world_run, 0},
-};
-#define GEN_COUNT (sizeof generators / sizeof generators[0])
-
-static const gen_def *find_gen(const char *name)
-{
-    for (size_t i = 0; i < GEN_COUNT; i++)
-        if (strcmp(generators[i].name, name) == 0)
-            return &generators[i];
-    return NULL;
-}
-
 /* ---- usage ----------------------------------------------------------------- */
+static void list_generators(FILE *f, int with_params)
+{
+    for (int32_t i = 0; i < dg_generator_count(); i++)
+    {
+        dg_generator_info info;
+        dg_generator_get(i, &info);
+        fprintf(f, "  %-16s %s%s\n", info.name, info.summary,
+                info.needs_prefabs ? " (needs --prefabs)" : "");
+        if (!with_params)
+            continue;
+        fprintf(f, "  %-16s params:", "");
+        int col = 26;
+        for (int32_t k = 0; k < info.param_count; k++)
+        {
+            int len = (int)strlen(info.params[k].name) + 1;
+            if (col + len > 79)
+            {
+                fprintf(f, "\n  %-16s        ", "");
+                col = 26;
+            }
+            fprintf(f, " %s", info.params[k].name);
+            col += len;
+        }
+        fprintf(f, "\n");
+    }
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: dungeon --gen NAME [options]\n"
+            "       dungeon --recipe \"NAME seed=N width=W height=H KEY=VALUE ...\" [options]\n"
             "\n"
-            "Generate a dungeon with libdungeon and write it as ASCII text or PNG.\n"
+            "Generate a dungeon with libdungeon and write it as ASCII, PNG, JSON or a Tiled map.\n"
             "\n"
-            "  --gen NAME          generator (see --list)\n"
-            "  --seed N            64-bit seed (default 1)\n"
+            "  --gen NAME          generator (see below, or --list)\n"
+            "  --recipe LINE       everything at once, as printed by --format recipe;\n"
+            "                      --seed, --width, --height and --param override it\n"
+            "  --seed N            64-bit seed, decimal or 0x hex (default 1)\n"
             "  --width W           map width in cells (default 80)\n"
             "  --height H          map height in cells (default 50)\n"
             "  --param KEY=VALUE   set a generator parameter (repeatable; see --list-params)\n"
             "  --prefabs FILE      prefab file for the prefab generators\n"
-            "  --format ascii|png  output format (default ascii)\n"
-            "  --scale N           PNG pixels per cell (default 8)\n"
+            "  --format FMT        ascii, png, json, tmj, tmx or recipe (default: from the\n"
+            "                      -o extension, else ascii)\n"
             "  -o FILE             output file, - for stdout (default -)\n"
-            "  --stats             print rooms, start, exit and metrics to stderr\n"
+            "  --scale N           PNG pixels per cell (default 8)\n"
+            "  --legend            PNG: a strip naming the tile colours (and marker dots)\n"
+            "  --numbers           PNG: room numbers, as in the JSON and Tiled exports\n"
+            "  --markers           PNG: dots for start, exit and markers; ASCII: their glyphs\n"
+            "                      (@ start, X exit, a actor, $ item, ! trap, s spawn, * other)\n"
+            "  --grid              PNG: lines between cells\n"
+            "  --tile-size N       Tiled: pixels per cell (default 16)\n"
+            "  --no-tileset        Tiled: do not write the swatch tileset PNG beside the map\n"
+            "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
             "  --list              list generators\n"
-            "  --list-params NAME  list a generator's parameters with defaults\n"
+            "  --list-params NAME  list a generator's parameters: type, range, default, help\n"
             "  --version           print the library version\n"
             "  --help              this text\n"
             "\n"
-            "Exit codes: 0 success, 1 generation failed, 2 usage error, 3 I/O error.\n");
+            "Generators:\n");
+    list_generators(f, 1);
+    fprintf(f, "\nExit codes: 0 success, 1 generation failed, 2 usage error, 3 I/O error.\n");
 }
 
-static void list_generators(void)
+/* The value of a parameter as a recipe writes it (enum values by name). */
+static void value_name(const dg_param_desc *p, int32_t v, char *buf, size_t size)
 {
-    for (size_t i = 0; i < GEN_COUNT; i++)
-        printf("%-16s %s\n", generators[i].name, generators[i].summary);
+    if (p->type == DG_PARAM_ENUM && p->choices && v >= 0 && v <= p->max)
+    {
+        const char *c = p->choices;
+        for (int32_t i = 0; i < v; i++)
+            c += strcspn(c, "|") + 1;
+        snprintf(buf, size, "%.*s", (int)strcspn(c, "|"), c);
+    }
+    else
+        snprintf(buf, size, "%d", (int)v);
 }
 
 static int list_params(const char *name)
 {
-    const gen_def *g = find_gen(name);
-    if (!g)
+    int32_t count;
+    const dg_param_desc *p = dg_generator_params(name, &count);
+    if (!p)
     {
         fprintf(stderr, "dungeon: unknown generator '%s' (see --list)\n", name);
         return EXIT_USAGE;
     }
-    _Alignas(max_align_t) unsigned char buf[1024];
-    g->defaults(buf);
-    for (const param_def *p = g->params; p->name; p++)
+    printf("%-20s %-24s %-9s %s\n", "parameter", "values", "default", "meaning");
+    for (int32_t i = 0; i < count; i++)
     {
-        int32_t v;
-        memcpy(&v, buf + p->offset, sizeof v);
-        printf("%-20s %8" PRId32 "  %s\n", p->name, v, p->help);
+        char range[64], def[32];
+        if (p[i].type == DG_PARAM_ENUM)
+            snprintf(range, sizeof range, "%s", p[i].choices);
+        else if (p[i].type == DG_PARAM_BOOL)
+            snprintf(range, sizeof range, "0|1");
+        else
+            snprintf(range, sizeof range, "%d..%d", (int)p[i].min, (int)p[i].max);
+        value_name(&p[i], p[i].def, def, sizeof def);
+        printf("%-20s %-24s %-9s %s\n", p[i].name, range, def, p[i].help);
     }
     return 0;
 }
@@ -362,13 +183,53 @@ static int need_value(int argc, char **argv, int i)
     return 1;
 }
 
+/* Options without a value; returns 1 if a matched. */
+static int parse_flag(const char *a, options *o)
+{
+    static const struct { const char *name; size_t offset; } flags[] = {
+        {"--stats", offsetof(options, stats)},       {"--legend", offsetof(options, legend)},
+        {"--numbers", offsetof(options, numbers)},   {"--markers", offsetof(options, markers)},
+        {"--grid", offsetof(options, grid_lines)},   {"--no-tileset", offsetof(options, no_tileset)},
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (!strcmp(a, flags[i].name))
+        {
+            *(int *)((char *)o + flags[i].offset) = 1;
+            return 1;
+        }
+    return 0;
+}
+
+/* Whole-number options: --width, --height, --scale, --tile-size. */
+static int parse_number_option(const char *a, const char *val, options *o)
+{
+    int64_t v, max = DG_GRID_MAX_DIM;
+    int32_t *field = NULL;
+    if (!strcmp(a, "--width"))
+        field = &o->width, o->width_set = 1;
+    else if (!strcmp(a, "--height"))
+        field = &o->height, o->height_set = 1;
+    else if (!strcmp(a, "--scale"))
+        field = &o->scale, max = 64;
+    else if (!strcmp(a, "--tile-size"))
+        field = &o->tile_size, max = 256;
+    else
+        return -1;
+    if (!parse_i64(val, 1, max, &v))
+    {
+        fprintf(stderr, "dungeon: %s '%s' must be a whole number from 1 to %" PRId64 "\n", a, val, max);
+        return EXIT_USAGE;
+    }
+    *field = (int32_t)v;
+    return 0;
+}
+
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, options *o)
 {
     for (int i = 1; i < argc; i++)
     {
         const char *a = argv[i];
-        int64_t v;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
         {
             usage(stdout);
@@ -381,14 +242,11 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (!strcmp(a, "--list"))
         {
-            list_generators();
+            list_generators(stdout, 0);
             return 0;
         }
-        if (!strcmp(a, "--stats"))
-        {
-            o->stats = 1;
+        if (parse_flag(a, o))
             continue;
-        }
         if (a[0] != '-' || !need_value(argc, argv, i))
         {
             if (a[0] != '-')
@@ -396,10 +254,17 @@ static int parse_args(int argc, char **argv, options *o)
             return EXIT_USAGE;
         }
         const char *val = argv[++i];
+        int rc = parse_number_option(a, val, o);
+        if (rc > 0)
+            return rc;
+        if (rc == 0)
+            continue;
         if (!strcmp(a, "--list-params"))
             return list_params(val);
         else if (!strcmp(a, "--gen"))
             o->gen = val;
+        else if (!strcmp(a, "--recipe"))
+            o->recipe = val;
         else if (!strcmp(a, "--seed"))
         {
             if (!parse_u64(val, &o->seed))
@@ -407,22 +272,7 @@ static int parse_args(int argc, char **argv, options *o)
                 fprintf(stderr, "dungeon: --seed '%s' is not an unsigned 64-bit number\n", val);
                 return EXIT_USAGE;
             }
-        }
-        else if (!strcmp(a, "--width") || !strcmp(a, "--height") || !strcmp(a, "--scale"))
-        {
-            int64_t max = !strcmp(a, "--scale") ? 64 : DG_GRID_MAX_DIM;
-            if (!parse_i64(val, 1, max, &v))
-            {
-                fprintf(stderr, "dungeon: %s '%s' must be a whole number from 1 to %" PRId64 "\n",
-                        a, val, max);
-                return EXIT_USAGE;
-            }
-            if (!strcmp(a, "--width"))
-                o->width = (int32_t)v;
-            else if (!strcmp(a, "--height"))
-                o->height = (int32_t)v;
-            else
-                o->scale = (int32_t)v;
+            o->seed_set = 1;
         }
         else if (!strcmp(a, "--param"))
         {
@@ -448,36 +298,60 @@ static int parse_args(int argc, char **argv, options *o)
     return -1;
 }
 
-static int apply_params(const gen_def *g, const options *o, unsigned char *buf)
+/* The recipe from --recipe or --gen, then --seed, --width, --height, --param. */
+static int build_recipe(const options *o, dg_recipe *r)
 {
-    g->defaults(buf);
+    dg_diag diag = {0, 0, 0, ""};
+    if (o->recipe)
+    {
+        if (dg_recipe_parse(o->recipe, strlen(o->recipe), r, &diag) != DG_OK)
+        {
+            fprintf(stderr, "dungeon: --recipe: column %d: %s\n  %s\n  %*s^\n", (int)diag.column,
+                    diag.message, o->recipe, (int)(diag.column > 0 ? diag.column - 1 : 0), "");
+            return EXIT_USAGE;
+        }
+        if (o->gen && strcmp(o->gen, r->generator))
+        {
+            fprintf(stderr, "dungeon: --gen %s contradicts the recipe's generator %s\n", o->gen,
+                    r->generator);
+            return EXIT_USAGE;
+        }
+    }
+    else if (!o->gen)
+    {
+        fprintf(stderr, "dungeon: --gen NAME or --recipe LINE is required (see --list, --help)\n");
+        return EXIT_USAGE;
+    }
+    else if (dg_recipe_init(r, o->gen, 1, 80, 50) != DG_OK)
+    {
+        fprintf(stderr, "dungeon: unknown generator '%s' (see --list)\n", o->gen);
+        return EXIT_USAGE;
+    }
+    if (o->seed_set)
+        r->seed = o->seed;
+    if (o->width_set)
+        r->width = o->width;
+    if (o->height_set)
+        r->height = o->height;
     for (int i = 0; i < o->param_count; i++)
     {
         const char *kv = o->params[i], *eq = strchr(kv, '=');
-        if (!eq)
+        char key[64];
+        if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof key)
         {
             fprintf(stderr, "dungeon: --param '%s' must be KEY=VALUE\n", kv);
-            return 0;
+            return EXIT_USAGE;
         }
-        const param_def *p = g->params;
-        while (p->name && (strlen(p->name) != (size_t)(eq - kv) || strncmp(p->name, kv, (size_t)(eq - kv))))
-            p++;
-        int64_t v;
-        if (!p->name)
+        memcpy(key, kv, (size_t)(eq - kv));
+        key[eq - kv] = '\0';
+        if (dg_recipe_set(r, key, eq + 1, &diag) != DG_OK)
         {
-            fprintf(stderr, "dungeon: generator '%s' has no parameter '%.*s' (see --list-params %s)\n",
-                    g->name, (int)(eq - kv), kv, g->name);
-            return 0;
+            fprintf(stderr, "dungeon: --param %s: %s (see --list-params %s)\n", kv, diag.message,
+                    r->generator);
+            return EXIT_USAGE;
         }
-        if (!parse_i64(eq + 1, INT32_MIN, INT32_MAX, &v))
-        {
-            fprintf(stderr, "dungeon: parameter %s: '%s' is not a 32-bit integer\n", p->name, eq + 1);
-            return 0;
-        }
-        int32_t v32 = (int32_t)v;
-        memcpy(buf + p->offset, &v32, sizeof v32);
     }
-    return 1;
+    return 0;
 }
 
 /* ---- output ------------------------------------------------------------------ */
@@ -503,7 +377,29 @@ static int close_out(FILE *f, const char *path)
     return bad ? EXIT_IO : 0;
 }
 
-static int write_ascii(const dg_grid *g, const char *path)
+static int write_bytes(const char *data, size_t len, const char *path)
+{
+    FILE *f = open_out(path);
+    if (!f)
+        return EXIT_IO;
+    fwrite(data, 1, len, f);
+    return close_out(f, path);
+}
+
+/* ASCII glyph of a marker kind (--markers). */
+static char marker_glyph(int32_t kind)
+{
+    static const char glyphs[] = "*a$!s@X";
+    return kind >= 0 && kind < 7 ? glyphs[kind] : '*';
+}
+
+static void put_glyph(char *text, const dg_grid *g, dg_point p, char c)
+{
+    if (p.x >= 0 && p.y >= 0 && p.x < g->width && p.y < g->height)
+        text[(size_t)p.y * ((size_t)g->width + 1) + (size_t)p.x] = c;
+}
+
+static int write_ascii(const dg_grid *g, const dg_result *r, const options *o)
 {
     size_t size = ((size_t)g->width + 1) * (size_t)g->height + 1;
     char *text = malloc(size);
@@ -514,15 +410,16 @@ static int write_ascii(const dg_grid *g, const char *path)
         fprintf(stderr, "dungeon: out of memory\n");
         return EXIT_IO;
     }
-    FILE *f = open_out(path);
-    if (!f)
+    if (o->markers)
     {
-        free(text);
-        return EXIT_IO;
+        for (int32_t i = 0; i < r->marker_count; i++)
+            put_glyph(text, g, r->markers[i].pos, marker_glyph(r->markers[i].kind));
+        put_glyph(text, g, r->exit, 'X');
+        put_glyph(text, g, r->start, '@');
     }
-    fwrite(text, 1, len, f);
+    int rc = write_bytes(text, len, o->output);
     free(text);
-    return close_out(f, path);
+    return rc;
 }
 
 static void png_to_file(void *ctx, void *data, int size)
@@ -530,9 +427,30 @@ static void png_to_file(void *ctx, void *data, int size)
     fwrite(data, 1, (size_t)size, (FILE *)ctx);
 }
 
-static int write_png(const dg_grid *g, int32_t scale, const char *path)
+static int save_png(const uint8_t *px, int32_t w, int32_t h, const char *path)
 {
-    int64_t w = (int64_t)g->width * scale, h = (int64_t)g->height * scale;
+    FILE *f = open_out(path);
+    if (!f)
+        return EXIT_IO;
+    int ok = stbi_write_png_to_func(png_to_file, f, (int)w, (int)h, 4, px, (int)(w * 4));
+    if (!ok)
+        fprintf(stderr, "dungeon: PNG encoding failed\n");
+    int rc = close_out(f, path);
+    return ok ? rc : EXIT_IO;
+}
+
+static int write_png(const dg_grid *g, const dg_result *r, const options *o)
+{
+    int32_t scale = o->scale;
+    int64_t w = (int64_t)g->width * scale, map_h = (int64_t)g->height * scale;
+    legend_entry entries[270];
+    int32_t xs[270], rows[270], n = 0, legend_rows = 0;
+    if (o->legend)
+    {
+        n = legend_entries(g, r, o->markers, entries);
+        legend_rows = legend_layout(entries, n, (int32_t)(w < INT32_MAX ? w : INT32_MAX), xs, rows);
+    }
+    int64_t h = map_h + (legend_rows ? legend_rows * LEGEND_ROW + 4 : 0);
     if (w > 65535 || h > 65535 || w * h > (1LL << 28))
     {
         fprintf(stderr, "dungeon: %" PRId64 "x%" PRId64 " pixels is too large for PNG; lower --scale\n", w, h);
@@ -546,20 +464,95 @@ static int write_png(const dg_grid *g, int32_t scale, const char *path)
         fprintf(stderr, "dungeon: out of memory\n");
         return EXIT_IO;
     }
-    FILE *f = open_out(path);
-    int ok = f && stbi_write_png_to_func(png_to_file, f, (int)w, (int)h, 4, px, (int)(w * 4));
+    image im = {px, (int32_t)w, (int32_t)h};
+    if (o->grid_lines && scale >= 3)
+        draw_grid_lines(&im, (int32_t)map_h, scale);
+    if (o->numbers)
+        draw_room_numbers(&im, r, scale);
+    if (o->markers) /* over the numbers: a marker may sit in a room's first cell */
+        draw_markers(&im, r, scale);
+    if (legend_rows)
+        draw_legend(&im, (int32_t)map_h, entries, n, xs, rows);
+    int rc = save_png(px, (int32_t)w, (int32_t)h, o->output);
     free(px);
-    if (!f)
-        return EXIT_IO;
-    if (!ok)
-        fprintf(stderr, "dungeon: PNG encoding failed\n");
-    int rc = close_out(f, path);
-    return ok ? rc : EXIT_IO;
+    return rc;
 }
 
-static void print_stats(const dg_result *r, uint64_t hash)
+/* The swatch tileset a Tiled map references, written beside the map. */
+static int write_tileset(const options *o, char *name, size_t name_size)
+{
+    snprintf(name, name_size, "dungeon-tiles-%d.png", (int)o->tile_size);
+    if (o->no_tileset)
+        return 0;
+    const char *slash = strrchr(o->output, '/');
+    size_t dir = strcmp(o->output, "-") && slash ? (size_t)(slash - o->output) + 1 : 0;
+    char *path = malloc(dir + strlen(name) + 1);
+    int32_t side = DG_TILESET_COLUMNS * o->tile_size;
+    size_t size = (size_t)side * (size_t)side * 4u;
+    uint8_t *px = malloc(size);
+    int rc = EXIT_IO;
+    if (path && px && dg_export_tileset_rgba(NULL, o->tile_size, o->tile_size, px, size) == DG_OK)
+    {
+        memcpy(path, o->output, dir);
+        strcpy(path + dir, name);
+        rc = save_png(px, side, side, path);
+    }
+    else
+        fprintf(stderr, "dungeon: out of memory\n");
+    free(px);
+    free(path);
+    return rc;
+}
+
+static int write_export(const dg_grid *g, const dg_result *r, const dg_recipe *rc, int32_t format,
+                        const options *o)
+{
+    char tileset[64];
+    dg_export_options opt;
+    dg_export_defaults(&opt);
+    opt.format = format;
+    opt.recipe = rc;
+    opt.tile_width = opt.tile_height = o->tile_size;
+    opt.tileset_image = tileset;
+    if (format != DG_EXPORT_JSON)
+    {
+        int st = write_tileset(o, tileset, sizeof tileset);
+        if (st)
+            return st;
+    }
+    size_t len = 0;
+    dg_diag diag = {0, 0, 0, ""};
+    dg_status st = dg_export_buffer(g, r, &opt, NULL, 0, &len, &diag);
+    char *text = st == DG_OK ? malloc(len + 1) : NULL;
+    if (text)
+        st = dg_export_buffer(g, r, &opt, text, len + 1, NULL, &diag);
+    if (st != DG_OK || !text)
+    {
+        fprintf(stderr, "dungeon: export failed: %s\n", text ? diag.message : "out of memory");
+        free(text);
+        return EXIT_IO;
+    }
+    int result = write_bytes(text, len, o->output);
+    free(text);
+    return result;
+}
+
+static int write_recipe(const dg_recipe *rc, const char *path)
+{
+    char line[4096];
+    size_t len;
+    if (dg_recipe_print(rc, line, sizeof line - 1, &len) != DG_OK)
+        return EXIT_IO;
+    line[len++] = '\n';
+    return write_bytes(line, len, path);
+}
+
+static void print_stats(const dg_recipe *rc, const dg_result *r, uint64_t hash)
 {
     const dg_metrics *m = &r->metrics;
+    char line[4096];
+    if (dg_recipe_print(rc, line, sizeof line, NULL) == DG_OK)
+        fprintf(stderr, "recipe: %s\n", line);
     fprintf(stderr, "rooms %d, corridors %d, doors %d, markers %d\n", (int)r->room_count,
             (int)r->corridor_count, (int)r->door_count, (int)r->marker_count);
     fprintf(stderr, "start (%d,%d) room %d, exit (%d,%d) room %d\n", (int)r->start.x,
@@ -574,72 +567,141 @@ static void print_stats(const dg_result *r, uint64_t hash)
     fprintf(stderr, "grid hash %016" PRIx64 "\n", hash);
 }
 
+/* ---- formats --------------------------------------------------------------------- */
+enum { FMT_ASCII = -1, FMT_PNG = -2, FMT_RECIPE = -3 }; /* else DG_EXPORT_* */
+
+static int format_code(const options *o, int32_t *code)
+{
+    static const struct { const char *name; int32_t code; } formats[] = {
+        {"ascii", FMT_ASCII}, {"txt", FMT_ASCII},       {"png", FMT_PNG},
+        {"json", DG_EXPORT_JSON}, {"tmj", DG_EXPORT_TMJ}, {"tmx", DG_EXPORT_TMX},
+        {"recipe", FMT_RECIPE},
+    };
+    const char *name = o->format;
+    if (!name) /* from the -o extension */
+    {
+        const char *dot = strrchr(o->output, '.'), *slash = strrchr(o->output, '/');
+        name = dot && (!slash || dot > slash) ? dot + 1 : "";
+    }
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(formats[i].name, name))
+        {
+            *code = formats[i].code;
+            return 1;
+        }
+    if (!o->format) /* no or an unknown extension */
+    {
+        *code = FMT_ASCII;
+        return 1;
+    }
+    fprintf(stderr, "dungeon: unknown format '%s' (ascii, png, json, tmj, tmx or recipe)\n", name);
+    return 0;
+}
+
+static int write_output(const dg_grid *g, const dg_result *r, const dg_recipe *rc, int32_t format,
+                        const options *o)
+{
+    if (format == FMT_ASCII)
+        return write_ascii(g, r, o);
+    if (format == FMT_PNG)
+        return write_png(g, r, o);
+    return write_export(g, r, rc, format, o);
+}
+
+static void print_parse_error(void *user, const dg_diag *d)
+{
+    (void)user;
+    fprintf(stderr, "dungeon: %s\n", d->message);
+}
+
+/* Loads --prefabs FILE (required by the prefab generators, optional furnishing
+ * for world); every parse error is printed with its file:line:col. */
+static int load_prefabs(const options *o, const dg_recipe *rc, dg_prefab_set **set)
+{
+    dg_generator_info info;
+    dg_generator_get(dg_generator_find(rc->generator), &info);
+    if (!o->prefabs)
+    {
+        if (!info.needs_prefabs)
+            return 0;
+        fprintf(stderr, "dungeon: generator '%s' needs --prefabs FILE\n", rc->generator);
+        return EXIT_USAGE;
+    }
+    dg_diag diag = {0, 0, 0, ""};
+    dg_status st = dg_prefab_load(o->prefabs, NULL, print_parse_error, NULL, set, &diag);
+    if (st == DG_E_PARSE)
+    {
+        fprintf(stderr, "dungeon: %s has errors (listed above)\n", o->prefabs);
+        return EXIT_GEN;
+    }
+    if (st != DG_OK)
+    {
+        fprintf(stderr, "dungeon: %s: %s\n", o->prefabs, diag.message[0] ? diag.message : dg_status_str(st));
+        return EXIT_IO;
+    }
+    return 0;
+}
+
 /* Generates into a fresh grid and writes it; returns the exit code. */
 static int run(const options *o)
 {
-    const gen_def *g = find_gen(o->gen);
-    if (!g)
-    {
-        fprintf(stderr, "dungeon: unknown generator '%s' (see --list)\n", o->gen);
+    dg_recipe rc;
+    int32_t format;
+    int code = build_recipe(o, &rc);
+    if (code)
+        return code;
+    if (!format_code(o, &format))
         return EXIT_USAGE;
-    }
-    int png = !strcmp(o->format, "png");
-    if (!png && strcmp(o->format, "ascii"))
-    {
-        fprintf(stderr, "dungeon: unknown format '%s' (ascii or png)\n", o->format);
-        return EXIT_USAGE;
-    }
-    _Alignas(max_align_t) unsigned char params[1024];
-    if (g->params_size > sizeof params || !apply_params(g, o, params))
-        return EXIT_USAGE;
-    tool_ctx ctx = {o};
-    if (g->needs_prefabs && !o->prefabs)
-    {
-        fprintf(stderr, "dungeon: generator '%s' needs --prefabs FILE\n", g->name);
-        return EXIT_USAGE;
-    }
-    uint8_t *cells = calloc((size_t)o->width * (size_t)o->height, 1);
+    if (format == FMT_RECIPE)
+        return write_recipe(&rc, o->output);
+    dg_prefab_set *prefabs = NULL;
+    code = load_prefabs(o, &rc, &prefabs);
+    if (code)
+        return code;
+    uint8_t *cells = calloc((size_t)rc.width * (size_t)rc.height, 1);
     dg_grid grid;
     dg_result result;
     dg_diag diag = {0, 0, 0, ""};
     dg_result_init(&result, NULL);
-    int rc = 0;
-    if (!cells || dg_grid_init(&grid, cells, o->width, o->height, 0) != DG_OK)
+    if (!cells || dg_grid_init(&grid, cells, rc.width, rc.height, 0) != DG_OK)
     {
-        fprintf(stderr, "dungeon: cannot make a %dx%d grid\n", (int)o->width, (int)o->height);
-        rc = EXIT_GEN;
+        fprintf(stderr, "dungeon: cannot make a %dx%d grid\n", (int)rc.width, (int)rc.height);
+        code = EXIT_GEN;
     }
     else
     {
-        dg_status st = g->run(&grid, params, &ctx, o->seed, &result, &diag);
+        dg_status st = dg_recipe_generate(&rc, &grid, prefabs, &result, NULL, &diag);
         if (st != DG_OK)
         {
-            fprintf(stderr, "dungeon: %s: %s%s%s\n", g->name, dg_status_str(st),
+            fprintf(stderr, "dungeon: %s: %s%s%s\n", rc.generator, dg_status_str(st),
                     diag.message[0] ? ": " : "", diag.message);
-            rc = EXIT_GEN;
+            code = EXIT_GEN;
         }
         else
         {
             if (o->stats)
-                print_stats(&result, dg_grid_hash(&grid));
-            rc = png ? write_png(&grid, o->scale, o->output) : write_ascii(&grid, o->output);
+                print_stats(&rc, &result, dg_grid_hash(&grid));
+            code = write_output(&grid, &result, &rc, format, o);
         }
     }
     dg_result_free(&result);
+    dg_prefab_set_free(prefabs);
     free(cells);
-    return rc;
+    return code;
 }
 
 int main(int argc, char **argv)
 {
-    options o = {NULL, 1, 80, 50, {NULL}, 0, NULL, "ascii", 8, "-", 0};
+    options o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    o.width = 80;
+    o.height = 50;
+    o.scale = 8;
+    o.tile_size = 16;
+    o.output = "-";
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    if (!o.gen)
-    {
-        fprintf(stderr, "dungeon: --gen NAME is required (see --list, --help)\n");
-        return EXIT_USAGE;
-    }
     return run(&o);
 }
