@@ -102,12 +102,15 @@ static inline int32_t parent_side(int64_t x, int64_t y, uint64_t h)
 /* A room's code: the edges it claims (its parent door and its own east and
  * south loop edges) in bits 0..3, whether its dead-end fix roll passes in bit
  * 4, and which closed side the fix would open (0..2) in bits 5..6. sx, sy are
- * the sign classes of its coordinates. */
-static inline int32_t room_code(const dg_world *w, int sx, int sy, uint64_t h)
+ * the sign classes of its coordinates; with_fix 0 leaves bits 4..6 clear
+ * (the callers pass a constant, so the work is compiled away). */
+static inline int32_t room_code(const dg_world *w, int sx, int sy, uint64_t h, int with_fix)
 {
-    return parent_by_sign[sx][sy][h & 1u] | (int32_t)passes(h, 1, w->loop_below) << 1 |
-           (int32_t)passes(h, 17, w->loop_below) << 2 |
-           (int32_t)passes(h, 33, w->fix_below) << 4 | (int32_t)(((h >> 49) * 3u) >> 15) << 5;
+    int32_t code = parent_by_sign[sx][sy][h & 1u] | (int32_t)passes(h, 1, w->loop_below) << 1 |
+                   (int32_t)passes(h, 17, w->loop_below) << 2;
+    if (with_fix)
+        code |= (int32_t)passes(h, 33, w->fix_below) << 4 | (int32_t)(((h >> 49) * 3u) >> 15) << 5;
+    return code;
 }
 
 /* A room's doors from its own side mask and the masks of its N, E, S and W
@@ -136,35 +139,41 @@ static inline int32_t fix_side(int32_t code, int32_t base)
 /* Doors of room (x, y); *hash gets its hash. The tree and loop edges need the
  * room and its four neighbours; the dead-end fix of a neighbour needs that
  * neighbour's own base doors, hence the eight rooms two steps away. */
-static int32_t doors_at(const dg_world *w, int64_t x, int64_t y, uint64_t *hash)
+static inline int32_t doors_near(const dg_world *w, int64_t x, int64_t y, uint64_t *hash,
+                                 int with_fix)
 {
     uint64_t col = column_hash(w, x), col_e = column_hash(w, x + 1), col_w = column_hash(w, x - 1);
     uint64_t h = room_hash(col, y);
     int sx = sign3(x), sy = sign3(y), sxe = sign3(x + 1), sxw = sign3(x - 1);
     int syn = sign3(y - 1), sys = sign3(y + 1);
-    int32_t k = room_code(w, sx, sy, h);
-    int32_t kn = room_code(w, sx, syn, room_hash(col, y - 1));
-    int32_t ks = room_code(w, sx, sys, room_hash(col, y + 1));
-    int32_t ke = room_code(w, sxe, sy, room_hash(col_e, y));
-    int32_t kw = room_code(w, sxw, sy, room_hash(col_w, y));
+    int32_t k = room_code(w, sx, sy, h, with_fix);
+    int32_t kn = room_code(w, sx, syn, room_hash(col, y - 1), with_fix);
+    int32_t ks = room_code(w, sx, sys, room_hash(col, y + 1), with_fix);
+    int32_t ke = room_code(w, sxe, sy, room_hash(col_e, y), with_fix);
+    int32_t kw = room_code(w, sxw, sy, room_hash(col_w, y), with_fix);
     int32_t base = gather(k, kn, ke, ks, kw);
     *hash = h;
-    if (w->fix_below == 0)
+    if (!with_fix)
         return base;
     uint64_t col_ee = column_hash(w, x + 2), col_ww = column_hash(w, x - 2);
-    int32_t knn = room_code(w, sx, sign3(y - 2), room_hash(col, y - 2));
-    int32_t kss = room_code(w, sx, sign3(y + 2), room_hash(col, y + 2));
-    int32_t kee = room_code(w, sign3(x + 2), sy, room_hash(col_ee, y));
-    int32_t kww = room_code(w, sign3(x - 2), sy, room_hash(col_ww, y));
-    int32_t kne = room_code(w, sxe, syn, room_hash(col_e, y - 1));
-    int32_t kse = room_code(w, sxe, sys, room_hash(col_e, y + 1));
-    int32_t ksw = room_code(w, sxw, sys, room_hash(col_w, y + 1));
-    int32_t knw = room_code(w, sxw, syn, room_hash(col_w, y - 1));
+    int32_t knn = room_code(w, sx, sign3(y - 2), room_hash(col, y - 2), 0);
+    int32_t kss = room_code(w, sx, sign3(y + 2), room_hash(col, y + 2), 0);
+    int32_t kee = room_code(w, sign3(x + 2), sy, room_hash(col_ee, y), 0);
+    int32_t kww = room_code(w, sign3(x - 2), sy, room_hash(col_ww, y), 0);
+    int32_t kne = room_code(w, sxe, syn, room_hash(col_e, y - 1), 0);
+    int32_t kse = room_code(w, sxe, sys, room_hash(col_e, y + 1), 0);
+    int32_t ksw = room_code(w, sxw, sys, room_hash(col_w, y + 1), 0);
+    int32_t knw = room_code(w, sxw, syn, room_hash(col_w, y - 1), 0);
     int32_t fn = fix_side(kn, gather(kn, knn, kne, k, knw));
     int32_t fe = fix_side(ke, gather(ke, kne, kee, kse, k));
     int32_t fs = fix_side(ks, gather(ks, k, kse, kss, ksw));
     int32_t fw = fix_side(kw, gather(kw, knw, k, ksw, kww));
     return base | fix_side(k, base) | gather(0, fn, fe, fs, fw);
+}
+
+static int32_t doors_at(const dg_world *w, int64_t x, int64_t y, uint64_t *hash)
+{
+    return w->fix_below ? doors_near(w, x, y, hash, 1) : doors_near(w, x, y, hash, 0);
 }
 
 void dgi_world_door_block(const dg_world *w, int64_t x0, int64_t y0, int32_t cols, int32_t rows,
@@ -178,7 +187,8 @@ void dgi_world_door_block(const dg_world *w, int64_t x0, int64_t y0, int32_t col
         uint64_t col = column_hash(w, x0 - 2 + i);
         int sx = sign3(x0 - 2 + i);
         for (int32_t j = 0; j < rows + 4; j++)
-            code[j * cw + i] = (uint8_t)room_code(w, sx, sign3(y0 - 2 + j), room_hash(col, y0 - 2 + j));
+            code[j * cw + i] =
+                (uint8_t)room_code(w, sx, sign3(y0 - 2 + j), room_hash(col, y0 - 2 + j), 1);
     }
     for (int32_t j = 0; j < rows + 2; j++)
         for (int32_t i = 0; i < bw; i++)
