@@ -196,14 +196,17 @@ install: all
 	$(INSTALL) -m 755 $(SHARED_REAL) $(DESTDIR)$(LIBDIR)/libdungeon.so.$(VERSION)
 	ln -sf libdungeon.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SHARED_SONAME)
 	ln -sf $(SHARED_SONAME) $(DESTDIR)$(LIBDIR)/libdungeon.so
+	$(MAKE) -s -B $(PC) PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)
 	$(INSTALL) -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/libdungeon.pc
 	$(INSTALL) -m 755 $(B)/bin/dungeon $(DESTDIR)$(BINDIR)/dungeon
+	$(INSTALL) -d -m 755 $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 644 docs/dungeon.1 $(DESTDIR)$(MANDIR)/man1/dungeon.1
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/dungeon.h $(DESTDIR)$(LIBDIR)/libdungeon.a \
 	      $(DESTDIR)$(LIBDIR)/libdungeon.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SHARED_SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libdungeon.so $(DESTDIR)$(PKGCONFIGDIR)/libdungeon.pc \
-	      $(DESTDIR)$(BINDIR)/dungeon
+	      $(DESTDIR)$(BINDIR)/dungeon $(DESTDIR)$(MANDIR)/man1/dungeon.1
 
 clean:
 	rm -rf $(B)

@@ -12,7 +12,8 @@ ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
 prefix=/opt/dgtest
 make -s install DESTDIR="$tmp/root" PREFIX=$prefix >"$tmp/log" 2>&1 || { cat "$tmp/log"; ko "make install"; }
 root=$tmp/root$prefix
-for f in include/dungeon.h lib/libdungeon.a lib/libdungeon.so lib/pkgconfig/libdungeon.pc bin/dungeon; do
+for f in include/dungeon.h lib/libdungeon.a lib/libdungeon.so lib/pkgconfig/libdungeon.pc bin/dungeon \
+         share/man/man1/dungeon.1; do
     [ -e "$root/$f" ] && ok || ko "installed $f"
 done
 
@@ -56,6 +57,9 @@ else
     cat "$tmp/err"; ko "C++ consumer compiles"
 fi
 "$root/bin/dungeon" --version >/dev/null && ok || ko "installed dungeon tool runs"
+if command -v man >/dev/null; then
+    man -l "$root/share/man/man1/dungeon.1" 2>&1 >/dev/null | grep . && ko "man page renders cleanly" || ok
+fi
 
 make -s uninstall DESTDIR="$tmp/root" PREFIX=$prefix >/dev/null 2>&1
 left=$(find "$tmp/root" -type f -o -type l)
