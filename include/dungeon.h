@@ -1,0 +1,1057 @@
+/* libdungeon: seeded dungeon generators that fill a caller-owned grid.
+ *
+ * One public header. Every function returns a dg_status (0 = DG_OK, negative =
+ * error) unless it is a pure query. The caller owns every grid; generators never
+ * allocate it and never write outside its width x height cells. Same (major
+ * version, generator, parameters, seed) gives the same bytes everywhere; see
+ * docs/determinism.md.  SPDX-License-Identifier: MIT */
+#ifndef DUNGEON_H
+#define DUNGEON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- version ---------------------------------------------------------- */
+#define DG_VERSION_MAJOR 0
+#define DG_VERSION_MINOR 1
+#define DG_VERSION_PATCH 0
+#define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
+
+#if defined(_WIN32) && defined(DG_SHARED_BUILD)
+#define DG_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define DG_API __attribute__((visibility("default")))
+#else
+#define DG_API
+#endif
+
+/* "MAJOR.MINOR.PATCH" of the library actually linked (a static string). */
+DG_API const char *dg_version(void);
+/* DG_VERSION_NUMBER of the library actually linked. */
+DG_API int32_t dg_version_number(void);
+
+/* ---- status and diagnostics -------------------------------------------- */
+/* Values are fixed once released; new codes are only ever appended. */
+typedef int32_t dg_status;
+enum {
+    DG_OK = 0,
+    DG_E_INVALID = -1,  /* a parameter is out of range or inconsistent */
+    DG_E_NULL = -2,     /* a required pointer is NULL */
+    DG_E_NOMEM = -3,    /* an allocation failed (allocator hook returned NULL) */
+    DG_E_TOO_SMALL = -4,/* the grid is too small for the parameters */
+    DG_E_TOO_LARGE = -5,/* a size exceeds a documented limit */
+    DG_E_NOSPACE = -6,  /* not enough free space to place what was required */
+    DG_E_PARSE = -7,    /* text input (prefabs, recipes) is malformed */
+    DG_E_NOPATH = -8,   /* no path exists between the requested cells */
+    DG_E_BUFFER = -9,   /* a caller buffer is too small */
+    DG_E_LIMIT = -10    /* a documented work bound was reached */
+};
+
+/* Short English name of a status ("ok", "invalid parameter", ...); a static
+ * string, never NULL. */
+DG_API const char *dg_status_str(dg_status status);
+
+#define DG_DIAG_MESSAGE_MAX 256
+/* Optional diagnostic for errors a human must read. line/column are 1-based
+ * for text input and 0 otherwise. */
+typedef struct dg_diag {
+    dg_status status;
+    int32_t line;
+    int32_t column;
+    char message[DG_DIAG_MESSAGE_MAX];
+} dg_diag;
+
+/* ---- allocator hooks --------------------------------------------------- */
+/* alloc returns NULL on failure; free receives the size given to alloc.
+ * Passing a NULL dg_allocator pointer anywhere means malloc/free. */
+typedef struct dg_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*free)(void *user, void *ptr, size_t size);
+    void *user;
+} dg_allocator;
+
+/* ---- tiles ------------------------------------------------------------- */
+/* Values 0..63 belong to the library; DG_TILE_USER (64) .. 255 are the caller's. */
+enum {
+    DG_TILE_VOID = 0,        /* untouched rock / nothing */
+    DG_TILE_FLOOR = 1,       /* room floor */
+    DG_TILE_CORRIDOR = 2,    /* corridor floor */
+    DG_TILE_WALL = 3,
+    DG_TILE_DOOR = 4,
+    DG_TILE_TRAP = 5,        /* passable, dangerous */
+    DG_TILE_STAIRS_UP = 6,
+    DG_TILE_STAIRS_DOWN = 7,
+    DG_TILE_OBSTACLE = 8,    /* furniture, pillars: blocks movement, not a wall */
+    DG_TILE_WATER = 9,       /* impassable liquid */
+    DG_TILE_COUNT = 10,      /* number of named library tiles */
+    DG_TILE_USER = 64
+};
+
+/* Name of a tile ("floor", "wall", ..., "user" for >= DG_TILE_USER, "unknown"); static. */
+DG_API const char *dg_tile_name(uint8_t tile);
+/* 1 if a walker may stand on the tile (floor, corridor, door, trap, stairs). */
+DG_API int dg_tile_passable(uint8_t tile);
+
+/* ---- the caller-owned grid --------------------------------------------- */
+#define DG_GRID_MAX_DIM 32768                 /* width and height limit */
+#define DG_GRID_MAX_CELLS (1LL << 28)         /* width * height limit */
+
+typedef struct dg_grid {
+    uint8_t *cells;   /* cell (x, y) is cells[y * stride + x] */
+    int32_t width;
+    int32_t height;
+    int32_t stride;   /* cells per row, >= width */
+} dg_grid;
+
+typedef struct dg_point { int32_t x, y; } dg_point;
+typedef struct dg_rect { int32_t x, y, w, h; } dg_rect;
+
+/* Fills *grid after checking sizes (1..DG_GRID_MAX_DIM, stride >= width,
+ * width*height <= DG_GRID_MAX_CELLS); stride 0 means width. Touches no cell. */
+DG_API dg_status dg_grid_init(dg_grid *grid, uint8_t *cells, int32_t width,
+                              int32_t height, int32_t stride);
+/* DG_OK if the grid is usable by the library, else the reason. */
+DG_API dg_status dg_grid_check(const dg_grid *grid);
+/* Tile at (x, y), or DG_TILE_VOID outside the grid or for a NULL grid. */
+DG_API uint8_t dg_grid_get(const dg_grid *grid, int32_t x, int32_t y);
+/* Sets (x, y); DG_E_INVALID outside the grid (nothing written). */
+DG_API dg_status dg_grid_set(dg_grid *grid, int32_t x, int32_t y, uint8_t tile);
+/* Sets every cell of the grid (never the padding between width and stride). */
+DG_API dg_status dg_grid_fill(dg_grid *grid, uint8_t tile);
+/* Sets the cells of rect clipped to the grid. */
+DG_API dg_status dg_grid_fill_rect(dg_grid *grid, dg_rect rect, uint8_t tile);
+/* 64-bit FNV-1a hash of the width x height cells (row by row, padding excluded)
+ * and the dimensions: the value the golden tests pin. 0 for an invalid grid. */
+DG_API uint64_t dg_grid_hash(const dg_grid *grid);
+
+/* ---- random numbers ----------------------------------------------------- */
+/* PCG32 (XSH RR, 64-bit LCG state) seeded through SplitMix64. The same
+ * (seed, stream) yields the same sequence on every platform. Streams with
+ * different numbers are independent. */
+typedef struct dg_rng {
+    uint64_t state;
+    uint64_t inc;
+} dg_rng;
+
+DG_API void dg_rng_seed(dg_rng *rng, uint64_t seed, uint64_t stream);
+/* Next 32 uniform bits. */
+DG_API uint32_t dg_rng_next(dg_rng *rng);
+/* Uniform in [0, bound), unbiased (Lemire's multiply with rejection); 0 if bound is 0. */
+DG_API uint32_t dg_rng_below(dg_rng *rng, uint32_t bound);
+/* Uniform in [lo, hi] inclusive; returns lo if hi <= lo. */
+DG_API int32_t dg_rng_range(dg_rng *rng, int32_t lo, int32_t hi);
+/* 1 with probability permille/1000 (clamped to 0..1000), else 0. */
+DG_API int dg_rng_chance(dg_rng *rng, int32_t permille);
+/* SplitMix64 finalizer: a fast, well-mixed stateless 64-bit hash. */
+DG_API uint64_t dg_hash64(uint64_t x);
+/* Hash of an ordered pair, for deriving seeds (e.g. per floor, per room). */
+DG_API uint64_t dg_hash_combine(uint64_t a, uint64_t b);
+
+/* ---- structured output shared by every generator ------------------------ */
+enum { /* dg_room.kind */
+    DG_ROOM_NORMAL = 0,
+    DG_ROOM_PREFAB = 1,   /* stamped from a prefab */
+    DG_ROOM_CAVE = 2,     /* irregular area */
+    DG_ROOM_START = 3,    /* a start room placed by a prefab group */
+    DG_ROOM_JUNCTION = 4  /* a room made by overlapping rooms */
+};
+enum { /* dg_ref.kind: what a door joins */
+    DG_REF_NONE = 0,
+    DG_REF_ROOM = 1,
+    DG_REF_CORRIDOR = 2
+};
+enum { DG_DIR_N = 0, DG_DIR_E = 1, DG_DIR_S = 2, DG_DIR_W = 3 };
+
+typedef struct dg_ref { int32_t kind; int32_t index; } dg_ref;
+
+typedef struct dg_room {
+    dg_rect rect;        /* interior (floor) rectangle, walls excluded */
+    int32_t kind;        /* DG_ROOM_* */
+    int32_t prefab;      /* index of the prefab in its set, or -1 */
+    int32_t orientation; /* DG_ORIENT_* of the prefab, or 0 */
+    int32_t parent;      /* room it was grown from, or -1 */
+} dg_room;
+
+/* A corridor is a path of one or two straight legs: start -> bend -> end
+ * (bend == end when straight). length counts its floor cells. */
+typedef struct dg_corridor {
+    dg_point start;
+    dg_point bend;
+    dg_point end;
+    int32_t length;
+    dg_ref from;
+    dg_ref to;
+} dg_corridor;
+
+typedef struct dg_door {
+    dg_point pos;
+    dg_ref a;
+    dg_ref b;
+} dg_door;
+
+#define DG_NAME_MAX 32
+enum { /* dg_marker.kind */
+    DG_MARKER_GENERIC = 0,
+    DG_MARKER_ACTOR = 1,
+    DG_MARKER_ITEM = 2,
+    DG_MARKER_TRAP = 3,
+    DG_MARKER_SPAWN = 4,
+    DG_MARKER_START = 5,
+    DG_MARKER_EXIT = 6
+};
+typedef struct dg_marker {
+    dg_point pos;
+    int32_t kind;               /* DG_MARKER_* */
+    int32_t room;               /* room index containing it, or -1 */
+    char name[DG_NAME_MAX];     /* NUL-terminated, e.g. "goblin" */
+} dg_marker;
+
+/* Integer metrics so they are identical on every platform. */
+typedef struct dg_metrics {
+    int32_t cells;             /* width * height */
+    int32_t floor_cells;       /* passable cells */
+    int32_t floor_permille;    /* floor_cells * 1000 / cells */
+    int32_t rooms;
+    int32_t corridors;
+    int32_t doors;
+    int32_t dead_ends;         /* passable cells with exactly one passable 4-neighbour */
+    int32_t loops;             /* independent cycles of the room/corridor graph */
+    int32_t regions;           /* 4-connected passable regions */
+    int32_t attempts;          /* placement attempts made */
+    int32_t failures;          /* attempts that did not fit */
+    int32_t stopped_early;     /* 1 if a budget or failure limit ended generation */
+    int32_t requested;         /* features/rooms asked for (generator specific) */
+    int32_t placed;            /* features/rooms placed */
+    int32_t overlaps;          /* rooms that overlapped earlier content */
+    int32_t chokepoints;       /* passable cells whose removal splits their region (dg_measure) */
+    int32_t diameter;          /* longest walk found by a double BFS in the largest region (dg_measure) */
+} dg_metrics;
+
+/* Everything a generator reports beside tiles. Initialise with dg_result_init,
+ * pass to any generator (which replaces its contents), release with
+ * dg_result_free. Arrays are owned by the result. */
+typedef struct dg_result {
+    dg_room *rooms;         int32_t room_count;
+    dg_corridor *corridors; int32_t corridor_count;
+    dg_door *doors;         int32_t door_count;
+    dg_marker *markers;     int32_t marker_count;
+    dg_point start;         /* suggested start cell (-1,-1 if none) */
+    dg_point exit;          /* farthest passable cell from start by walking */
+    int32_t start_room;     /* room index of start, or -1 */
+    int32_t exit_room;      /* room index of exit, or -1 */
+    dg_metrics metrics;
+    dg_allocator allocator; /* how the arrays were allocated (set by init) */
+    int32_t capacity_[4];   /* private: array capacities */
+} dg_result;
+
+/* Empties *result and records the allocator (NULL: malloc/free). */
+DG_API void dg_result_init(dg_result *result, const dg_allocator *allocator);
+/* Frees the arrays and empties *result; safe to call twice. */
+DG_API void dg_result_free(dg_result *result);
+
+/* ---- rendering ----------------------------------------------------------- */
+/* ASCII: one char per tile from a 256-entry legend (NULL: the default legend
+ * " .,#+^<>&~" for tiles 0..9, '?' for the rest). Rows end with '\n'; the text
+ * is NUL-terminated. Needs (width + 1) * height + 1 bytes; *written (optional)
+ * gets the length without the NUL. DG_E_BUFFER if out is too small (nothing written). */
+DG_API dg_status dg_render_ascii(const dg_grid *grid, const char *legend, char *out,
+                                 size_t out_size, size_t *written);
+/* The default ASCII glyph of a tile. */
+DG_API char dg_tile_glyph(uint8_t tile);
+/* RGBA8 pixels, scale x scale per cell, from a 256-entry palette of 0xRRGGBBAA
+ * (NULL: the default palette). Needs width*scale * height*scale * 4 bytes. */
+DG_API dg_status dg_render_rgba(const dg_grid *grid, const uint32_t *palette, int32_t scale,
+                                uint8_t *out, size_t out_size);
+/* The default palette colour (0xRRGGBBAA) of a tile. */
+DG_API uint32_t dg_tile_color(uint8_t tile);
+
+/* ---- generator: feature attachment (attach) ------------------------------ */
+/* A room near the centre, then rooms and corridors attached one at a time to
+ * the walls of what is already carved, each on untouched rock with a one-cell
+ * margin (docs/attach.md). Every passable cell is reachable from every other.
+ * Sizes are interior sizes (walls excluded), ranges inclusive; a maximum larger
+ * than the map is capped, a minimum never is. Corridors are straight. */
+enum { /* dg_attach_params.growth: which feature the next one grows from */
+    DG_GROWTH_UNIFORM = 0,  /* any feature with free wall, uniformly */
+    DG_GROWTH_NEWEST = 1,   /* the newest ones: long, linear dungeons */
+    DG_GROWTH_OLDEST = 2    /* the oldest ones: bushy dungeons around the first room */
+};
+enum { /* dg_attach_params.dead_ends */
+    DG_DEAD_ENDS_KEEP = 0,
+    DG_DEAD_ENDS_PRUNE = 1, /* cut dangling corridors back to their last junction */
+    DG_DEAD_ENDS_ROOM = 2   /* try a room at the end of each dangling corridor, prune if none fits */
+};
+enum { /* dg_attach_params.doors */
+    DG_DOORS_ALL = 0,       /* a door tile at every junction */
+    DG_DOORS_ROOMS = 1,     /* doors only where a room meets a corridor or another room */
+    DG_DOORS_NONE = 2       /* junctions are corridor (or room floor between two rooms) */
+};
+
+typedef struct dg_attach_params {
+    int32_t room_min_w, room_max_w;   /* room interior width, >= 1 (default 3..9) */
+    int32_t room_min_h, room_max_h;   /* room interior height, >= 1 (default 3..7) */
+    int32_t corridor_min, corridor_max; /* corridor length in cells, >= 1 (default 3..8);
+                                         * a corridor is shortened to the free space but
+                                         * never below corridor_min (pruning may) */
+    int32_t max_features;             /* rooms + corridors budget; 0 = width*height/16 (default 0) */
+    int32_t room_after_corridor;      /* permille chance of a room, not a corridor, after a
+                                       * corridor; after a room always a corridor (default 600) */
+    int32_t target_floor;             /* stop once this permille of the map is passable, 0 = off
+                                       * (default 0) */
+    int32_t max_attempts;             /* placement attempts in all; 0 = 50 per budgeted feature
+                                       * (default 0); metrics.attempts never exceeds it */
+    int32_t max_failures;             /* stop after this many failed attempts in a row, 0 = no
+                                       * limit (default 400) */
+    int32_t growth;                   /* DG_GROWTH_* (default uniform) */
+    int32_t loop_min_gain;            /* loop pass: open a wall between two features where that
+                                       * shortens the walk between its sides by >= this many
+                                       * steps; 0 = no loops (default 0) */
+    int32_t loop_max;                 /* at most this many loop openings (default 8) */
+    int32_t dead_ends;                /* DG_DEAD_ENDS_* (default room) */
+    int32_t doors;                    /* DG_DOORS_* (default rooms) */
+} dg_attach_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_attach_defaults(dg_attach_params *params);
+/* Fills grid with VOID, FLOOR (rooms), CORRIDOR, WALL and DOOR tiles. result
+ * (optional) gets rooms (parent = the room its corridor leads from), straight
+ * corridors (from/to: the features at their ends), door tiles, start (centre of
+ * the first room), exit (farthest cell by walking) and metrics (loops = loop
+ * openings; requested = the feature budget; stopped_early = a limit ended growth
+ * while free walls remained). allocator and diag are optional. Scratch memory:
+ * (width+2)*(height+2) bytes plus a few dozen bytes per feature. Errors:
+ * DG_E_NULL, DG_E_INVALID (a parameter), DG_E_TOO_SMALL (the grid cannot hold the
+ * smallest room and its walls), DG_E_NOMEM; on any error the grid and result
+ * are left as they were and diag says why. */
+DG_API dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params,
+                                    uint64_t seed, dg_result *result,
+                                    const dg_allocator *allocator, dg_diag *diag);
+
+/* ---- generator: room chain (chain) ---------------------------------------- */
+/* A chain of rooms joined by straight corridors (docs/chain.md): each corridor
+ * leaves a room in a direction that never doubles back and the next room sits at
+ * its end. Sizes are interior sizes (walls excluded), every range is inclusive,
+ * a maximum larger than the space left is capped, a minimum never is. */
+#define DG_CHAIN_MAX_ROOMS 1000000
+enum { /* dg_chain_params.overlap */
+    DG_CHAIN_OVERLAP_ALLOW = 0,  /* rooms and corridors may cut into earlier ones */
+    DG_CHAIN_OVERLAP_FORBID = 1  /* every room and corridor lands on untouched rock */
+};
+enum { /* dg_chain_params.on_stuck: no direction from the current room fits */
+    DG_CHAIN_STUCK_STOP = 0,     /* stop there (metrics.placed < metrics.requested) */
+    DG_CHAIN_STUCK_BRANCH = 1    /* continue from random earlier rooms (max_tries of them) */
+};
+enum { /* dg_chain_params.start */
+    DG_CHAIN_START_MIDDLE = 0,   /* the room placed halfway along the chain */
+    DG_CHAIN_START_FIRST = 1     /* the first room, near the centre */
+};
+
+typedef struct dg_chain_params {
+    int32_t rooms_min, rooms_max;       /* rooms asked for, 1..DG_CHAIN_MAX_ROOMS (default 10..15) */
+    int32_t room_min_w, room_max_w;     /* room interior width (default 4..10) */
+    int32_t room_min_h, room_max_h;     /* room interior height (default 3..6) */
+    int32_t corridor_min, corridor_max; /* corridor cells between the two doors (default 3..8) */
+    int32_t overlap;                    /* DG_CHAIN_OVERLAP_* (default allow) */
+    int32_t max_tries;                  /* draws per room when forbidding overlap, rooms tried when stuck, 1..1000 (default 20) */
+    int32_t on_stuck;                   /* DG_CHAIN_STUCK_* (default branch) */
+    int32_t branch_chance;              /* permille: a corridor leaves a random earlier room instead of the last (default 0) */
+    int32_t loop_chance;                /* permille per room: an L corridor to a nearby earlier room (default 0) */
+    int32_t loop_reach;                 /* longest loop corridor, >= corridor_min; 0 = 2 * corridor_max (default 0) */
+    int32_t start;                      /* DG_CHAIN_START_* (default middle) */
+    int32_t border;                     /* 1 = a wall frame around the board, 0 = rooms may touch the edge (default 1) */
+} dg_chain_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_chain_defaults(dg_chain_params *params);
+/* Fills grid (VOID, then FLOOR/CORRIDOR/WALL/DOOR). result (rooms, corridors,
+ * doors, start, exit = farthest room, metrics), allocator and diag are optional.
+ * On a parameter error the grid and result are untouched and diag says why;
+ * DG_E_NOMEM may leave the grid partly generated (never outside its cells). */
+DG_API dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params,
+                                   uint64_t seed, dg_result *result,
+                                   const dg_allocator *allocator, dg_diag *diag);
+
+/* ---- map analysis ---------------------------------------------------------- */
+/* Questions a game asks a map: regions, distances, paths, field of view,
+ * metrics, placement (docs/analysis.md). They work on any caller grid and never
+ * write it. Per-cell buffers are row-major with `width` entries per row (no
+ * stride): cell (x, y) is buf[y * width + x]; their sizes are element counts
+ * checked before anything is written (DG_E_BUFFER). On any error the caller's
+ * buffers are untouched and diag (optional) says why. */
+
+#define DG_UNREACHABLE (-1) /* distance of a cell that no source reaches */
+
+/* How a walker moves; fill with dg_walk_defaults. A NULL dg_walk means the defaults. */
+typedef struct dg_walk {
+    const uint8_t *passable;  /* 256 entries, nonzero = may stand on the tile (NULL: dg_tile_passable) */
+    const uint16_t *cost;     /* 256 entries: cost of stepping onto a tile, >= 1 where passable (NULL: 1) */
+    int32_t neighbours;       /* 4 or 8 (default 4) */
+    int32_t corner_cutting;   /* 8-way: 1 lets a diagonal step pass a blocked orthogonal cell (default 0) */
+    int32_t straight_weight;  /* orthogonal step costs cost * straight_weight (1..1000, default 1) */
+    int32_t diagonal_weight;  /* diagonal step costs cost * diagonal_weight (straight..1000, default 1;
+                                 straight 2 and diagonal 3 approximate Euclidean distance) */
+} dg_walk;
+
+/* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
+DG_API void dg_walk_defaults(dg_walk *walk);
+
+/* Labels the connected regions of passable cells (connected as walk moves)
+ * 0..n-1 in the order of their first cell (row-major) and -1 elsewhere, into
+ * labels. sizes (optional) gets the cell counts of the first sizes_cap regions;
+ * count and largest (optional) get n and the label of the largest region
+ * (the first on ties, -1 if none). Uses no scratch memory. */
+DG_API dg_status dg_regions(const dg_grid *grid, const dg_walk *walk, int32_t *labels,
+                            size_t labels_count, int32_t *sizes, int32_t sizes_cap,
+                            int32_t *count, int32_t *largest, dg_diag *diag);
+
+/* Scratch memory for searches, reused across calls so that a query costs what it
+ * visits, not the whole map. Fits any grid of at most width * height cells. One
+ * workspace must not be used by two threads at once. */
+typedef struct dg_path_workspace dg_path_workspace;
+DG_API dg_status dg_path_workspace_create(int32_t width, int32_t height,
+                                          const dg_allocator *allocator,
+                                          dg_path_workspace **workspace);
+/* Releases a workspace (NULL is fine). */
+DG_API void dg_path_workspace_free(dg_path_workspace *workspace);
+
+typedef struct dg_distance_info {
+    int32_t reached;      /* cells given a distance, sources included */
+    int32_t max_distance; /* the largest distance written */
+    dg_point farthest;    /* the last cell settled, at max_distance */
+} dg_distance_info;
+
+/* Walking distance from the nearest source to every cell into dist:
+ * breadth-first with unit costs, Dijkstra with walk->cost or weights. Cells that
+ * are impassable, unreached, or farther than max_distance (0: no limit) get
+ * DG_UNREACHABLE. Sources must be passable cells inside the grid (DG_E_INVALID).
+ * DG_E_TOO_LARGE if costs could overflow int32 ((cells - 1) * largest step, or
+ * max_distance + largest step, above 2^31 - 1). workspace optional (NULL: one
+ * is allocated with malloc for the call); info optional. */
+DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
+                                 const dg_point *sources, int32_t source_count,
+                                 int32_t max_distance, int32_t *dist, size_t dist_count,
+                                 dg_path_workspace *workspace, dg_distance_info *info,
+                                 dg_diag *diag);
+
+/* Cheapest path from `from` to `to` by A* (no corner cutting unless walk allows
+ * it). path gets the cells from `from` to `to` inclusive, *length their number
+ * and *cost (optional) the summed step costs; with path NULL and path_cap 0 only
+ * length and cost are computed. DG_E_BUFFER (and *length = cells needed) if
+ * path_cap is too small, DG_E_NOPATH if `to` is impassable or unreachable,
+ * DG_E_INVALID if an end is outside the grid or `from` is impassable.
+ * workspace optional (NULL: a temporary one, which costs the whole map). */
+DG_API dg_status dg_path_find(const dg_grid *grid, const dg_walk *walk, dg_point from,
+                              dg_point to, dg_path_workspace *workspace, dg_point *path,
+                              int32_t path_cap, int32_t *length, int32_t *cost, dg_diag *diag);
+
+/* 1 if light crosses the tile: passable tiles and water. */
+DG_API int dg_tile_transparent(uint8_t tile);
+/* The cells dg_fov writes for this origin and radius: the square origin +-
+ * radius clipped to the grid (the whole grid for radius 0); empty if invalid. */
+DG_API dg_rect dg_fov_bounds(const dg_grid *grid, dg_point origin, int32_t radius);
+/* Field of view by symmetric shadowcasting: visible[] gets 1 for every cell seen
+ * from origin and 0 for the other cells of dg_fov_bounds; no other cell is
+ * written, so the cost follows the radius, not the map. A cell is in range if
+ * dx*dx + dy*dy <= radius * (radius + 1); radius 0 means unlimited. Transparent
+ * cells see each other symmetrically; opaque cells are seen when lit.
+ * transparent: 256 entries (NULL: dg_tile_transparent). Allocates (through
+ * allocator, NULL: malloc) only when the scan is deeper than 128 rows. */
+DG_API dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origin,
+                        int32_t radius, uint8_t *visible, size_t visible_count,
+                        const dg_allocator *allocator, dg_diag *diag);
+
+/* Scores any grid with 4-neighbour steps on passable tiles (256 entries, NULL:
+ * dg_tile_passable): fills cells, floor_cells, floor_permille, doors (door
+ * tiles), dead_ends, loops, regions, chokepoints and diameter, and zeroes the
+ * fields only a generator knows. loops counts cycles around obstacles: E - V + C
+ * of the passable cell graph minus its 2x2 open squares. */
+DG_API dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *metrics,
+                            const dg_allocator *allocator, dg_diag *diag);
+/* mask gets 1 on each chokepoint (a passable cell whose removal splits its
+ * 4-connected region: an articulation cell) and 0 elsewhere; count optional. */
+DG_API dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *mask,
+                                size_t mask_count, int32_t *count,
+                                const dg_allocator *allocator, dg_diag *diag);
+
+typedef struct dg_place_params {
+    const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */
+    const uint8_t *room_tiles;  /* 256 entries: room floor, where stairs and spawns go (NULL: DG_TILE_FLOOR) */
+    dg_point arrival;           /* where the player arrives from the floor above, (-1, -1): none (default) */
+    int32_t spawn_count;        /* spawn points wanted (default 0) */
+    int32_t spawn_min_distance; /* walking steps from the start, at least (default 6) */
+} dg_place_params;
+
+typedef struct dg_placement {
+    dg_point start;       /* up stairs: the passable cell nearest to arrival, else one end of the farthest pair */
+    dg_point exit;        /* down stairs: the room cell farthest from start by walking */
+    int32_t distance;     /* steps from start to exit */
+    int32_t spawn_count;  /* spawn points placed */
+} dg_placement;
+
+/* Fills the documented defaults. */
+DG_API void dg_place_defaults(dg_place_params *params);
+/* Suggests start and exit (4-way walking) and spawn_count spawn points on room
+ * cells reachable from start, at least spawn_min_distance steps away, never on a
+ * chokepoint, door, start or exit; the spawns are a pure function of (grid,
+ * params, seed). spawns (optional) needs spawns_cap >= spawn_count. result
+ * (optional) gets start/exit and START, EXIT and SPAWN markers. DG_E_NOSPACE
+ * if the grid has no passable cell or too few cells qualify for spawns. */
+DG_API dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,
+                          dg_placement *placement, dg_point *spawns, int32_t spawns_cap,
+                          dg_result *result, const dg_allocator *allocator, dg_diag *diag);
+/* Seed of floor k of a multi-floor dungeon: dg_hash_combine(master, k), so any
+ * floor can be regenerated alone. Pass the previous floor's exit as arrival. */
+DG_API uint64_t dg_floor_seed(uint64_t master, int32_t floor);
+
+
+/* ---- prefabs ----------------------------------------------------------------- */
+/* Text prefabs (docs/prefab-format.md). A parsed set is immutable: it may be
+ * shared between threads and is released with dg_prefab_set_free. */
+enum { /* orientations: how a prefab's cell (x, y) of a W x H prefab is moved */
+    DG_ORIENT_IDENTITY = 0,
+    DG_ORIENT_ROT90 = 1,       /* clockwise; width and height swap */
+    DG_ORIENT_ROT180 = 2,
+    DG_ORIENT_ROT270 = 3,
+    DG_ORIENT_MIRROR_X = 4,    /* x -> W-1-x */
+    DG_ORIENT_MIRROR_Y = 5,    /* y -> H-1-y */
+    DG_ORIENT_TRANSPOSE = 6,   /* main diagonal: (x, y) -> (y, x) */
+    DG_ORIENT_ANTI = 7,        /* anti-diagonal: (x, y) -> (H-1-y, W-1-x) */
+    DG_ORIENT_COUNT = 8
+};
+#define DG_ORIENT_MASK_ALL 0xFF /* bit (1 << DG_ORIENT_*) per allowed orientation */
+
+enum { /* prefab mode bits */
+    DG_PREFAB_FULL = 1,
+    DG_PREFAB_JIGSAW = 2,
+    DG_PREFAB_ISLAND = 4,
+    DG_PREFAB_FURNISH = 8
+};
+enum { /* door side bits, as used by prefabs and the world */
+    DG_SIDE_N = 1, DG_SIDE_E = 2, DG_SIDE_S = 4, DG_SIDE_W = 8
+};
+enum { /* door class of a side mask */
+    DG_DOORCLASS_NONE = 0,
+    DG_DOORCLASS_ONE = 1,
+    DG_DOORCLASS_STRAIGHT = 2, /* two opposite sides */
+    DG_DOORCLASS_CORNER = 3,   /* two adjacent sides */
+    DG_DOORCLASS_THREE = 4,
+    DG_DOORCLASS_FOUR = 5
+};
+
+#define DG_PREFAB_MAX_SIDE 1024  /* largest prefab width or height in cells */
+#define DG_PREFAB_MAX_ERRORS 64  /* a parse reports at most this many errors */
+
+typedef struct dg_prefab_set dg_prefab_set;
+/* Called once per error while parsing (all errors are reported in one pass, up
+ * to a limit); diag->message is "name:line:col: message". */
+typedef void (*dg_diag_fn)(void *user, const dg_diag *diag);
+
+typedef struct dg_prefab_info {
+    char name[DG_NAME_MAX];
+    int32_t width, height;      /* in the identity orientation */
+    int32_t modes;              /* DG_PREFAB_* bits */
+    int32_t orientations;       /* allowed orientation bits */
+    int32_t distinct;           /* allowed orientation bits left after merging identical results */
+    int32_t weight;             /* selection weight (default 10) */
+    int32_t door_sides;         /* DG_SIDE_* bits in the identity orientation */
+    int32_t door_class;         /* DG_DOORCLASS_* */
+    int32_t tag_count;          /* tags, read with dg_prefab_tag */
+    int32_t margin;             /* island spacing (default 1) */
+    int32_t unique;             /* 1: at most once per generated map */
+    int32_t line;               /* line of its `prefab NAME` in the source */
+} dg_prefab_info;
+
+/* Parses text[0..length) (need not be NUL-terminated). source_name prefixes
+ * messages (NULL: "<input>"). On error *set stays NULL, diag holds the first
+ * error and on_error (optional) receives every error. */
+DG_API dg_status dg_prefab_parse(const char *text, size_t length, const char *source_name,
+                                 const dg_allocator *allocator, dg_diag_fn on_error, void *user,
+                                 dg_prefab_set **set, dg_diag *diag);
+/* Reads and parses a file (a helper; the core API takes buffers). */
+DG_API dg_status dg_prefab_load(const char *path, const dg_allocator *allocator,
+                                dg_diag_fn on_error, void *user, dg_prefab_set **set,
+                                dg_diag *diag);
+DG_API void dg_prefab_set_free(dg_prefab_set *set);
+DG_API int32_t dg_prefab_count(const dg_prefab_set *set);
+/* Index of the prefab with that name, or -1. */
+DG_API int32_t dg_prefab_find(const dg_prefab_set *set, const char *name);
+DG_API dg_status dg_prefab_get_info(const dg_prefab_set *set, int32_t index, dg_prefab_info *info);
+/* Door side bits after applying an orientation to a side mask. */
+DG_API int32_t dg_orient_sides(int32_t sides, int32_t orientation);
+/* Door class of a side mask. */
+DG_API int32_t dg_door_class(int32_t sides);
+/* Picks, from the prefabs with mode bit `mode` (e.g. DG_PREFAB_FURNISH), one
+ * whose door sides can be oriented to exactly `sides`, weighted, and a uniform
+ * orientation among the distinct allowed ones that give those sides. Pure
+ * function of (set, sides, mode, hash). DG_E_NOSPACE if none fits. */
+DG_API dg_status dg_prefab_pick(const dg_prefab_set *set, int32_t mode, int32_t sides,
+                                uint64_t hash, int32_t *index, int32_t *orientation);
+/* Stamps prefab `index` in `orientation` with its top-left at (x, y) of grid,
+ * resolving its randomised glyphs from seed. Void cells are left as they are;
+ * cells outside the grid are clipped (DG_E_INVALID if nothing fits). Markers
+ * (actors, markers, traps) are appended to result (optional) in grid
+ * coordinates. */
+DG_API dg_status dg_prefab_stamp(const dg_prefab_set *set, int32_t index, int32_t orientation,
+                                 uint64_t seed, dg_grid *grid, int32_t x, int32_t y,
+                                 dg_result *result, dg_diag *diag);
+/* Like dg_prefab_pick, but only orientations whose size is at most max_w x
+ * max_h count (a prefab with none of them is skipped). */
+DG_API dg_status dg_prefab_pick_fit(const dg_prefab_set *set, int32_t mode, int32_t sides,
+                                    int32_t max_w, int32_t max_h, uint64_t hash,
+                                    int32_t *index, int32_t *orientation);
+/* Tag k (0 .. tag_count-1) of a prefab, or NULL. */
+DG_API const char *dg_prefab_tag(const dg_prefab_set *set, int32_t index, int32_t k);
+/* 1 if the prefab has the tag (NULL or "" matches every prefab), else 0. */
+DG_API int dg_prefab_has_tag(const dg_prefab_set *set, int32_t index, const char *tag);
+/* Edge signature of one side (a DG_SIDE_* bit) in an orientation: bit i is 1
+ * if the i-th border cell (west to east, or north to south) is passable for
+ * every outcome of the randomised glyphs. Sides over 64 cells give a hash.
+ * length (optional) gets the side's length in cells. */
+DG_API dg_status dg_prefab_edge(const dg_prefab_set *set, int32_t index, int32_t orientation,
+                                int32_t side, uint64_t *signature, int32_t *length);
+/* Where cell p of a w x h grid lands in orientation (a grid of h x w when it
+ * swaps the sides). */
+DG_API dg_point dg_orient_point(int32_t orientation, int32_t w, int32_t h, dg_point p);
+/* The orientation equal to applying `first`, then `second` (-1 if invalid). */
+DG_API int32_t dg_orient_compose(int32_t first, int32_t second);
+/* The orientation that undoes o (-1 if invalid). */
+DG_API int32_t dg_orient_inverse(int32_t orientation);
+
+/* Prefab generators (full, jigsaw, islands, mixed). */
+/* Every prefab generator returns, beside the tiles, one dg_room per placed
+ * prefab (rect = its stamped box, walls included; kind DG_ROOM_PREFAB or
+ * DG_ROOM_START; prefab = its index; orientation), one dg_door per door cell
+ * on a prefab's border, and the markers of its actor, marker and trap glyphs.
+ * The result's start is the first `start`-kind marker if there is one (else
+ * the start room's centre), its exit the first `exit`-kind marker (else the
+ * farthest cell). On any error the grid and result are left as they were. */
+enum { /* dg_prefab_jigsaw_params.seams */
+    DG_SEAM_MATCH = 0, /* equal edge signatures where the candidates allow it, else a
+                        * shared open cell, else any neighbour */
+    DG_SEAM_OPEN = 1,  /* at least one shared open cell where possible, else any */
+    DG_SEAM_ANY = 2    /* no seam matching (connectivity is still checked) */
+};
+
+typedef struct dg_prefab_full_params {
+    const char *name;     /* the prefab to use, or NULL: a weighted pick among the
+                           * `mode full` prefabs (default NULL) */
+    const char *tag;      /* NULL, or only prefabs with this tag (default NULL) */
+    int32_t orientations; /* allowed DG_ORIENT_* bits, ANDed with the prefab's (default all) */
+    int32_t keep;         /* 0: fill the grid with `fill` first; 1: keep the grid's cells
+                           * outside the prefab and under void glyphs (mixed) (default 0) */
+    int32_t fill;         /* tile outside the prefab and under void when keep is 0
+                           * (default DG_TILE_VOID) */
+} dg_prefab_full_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_full_defaults(dg_prefab_full_params *params);
+/* One prefab is the map: picked, oriented uniformly among its distinct allowed
+ * orientations that fit, centred when smaller, its random glyphs resolved from
+ * seed. DG_E_NOSPACE if no candidate fits the grid. */
+DG_API dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
+                                         const dg_prefab_full_params *params, uint64_t seed,
+                                         dg_result *result, const dg_allocator *allocator,
+                                         dg_diag *diag);
+
+typedef struct dg_prefab_jigsaw_params {
+    const char *tag;          /* NULL, or only candidates with this tag (default NULL) */
+    int32_t block_w, block_h; /* block size; 0 x 0: the size of the first candidate (default 0) */
+    int32_t orientations;     /* allowed DG_ORIENT_* bits (default all) */
+    int32_t unique;           /* 1: each prefab at most once per map (default 0; a
+                               * prefab's own `unique` key always holds) */
+    int32_t seams;            /* DG_SEAM_* (default DG_SEAM_MATCH) */
+    int32_t connected;        /* 1: every passable cell must be connected (default 1) */
+    int32_t max_tries;        /* maps tried, each from a seed derived from the last, 1..1000
+                               * (default 32) */
+    int32_t fill;             /* tile for cells outside the whole blocks (default DG_TILE_VOID) */
+} dg_prefab_jigsaw_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *params);
+/* Splits the grid into equal blocks (centred; the remainder gets `fill`) and
+ * puts one `mode jigsaw` prefab in each, in an orientation that keeps the
+ * block's size, matching seams by edge signature. With `connected`, a map whose
+ * passable cells are not all connected is redone from a derived seed, and
+ * DG_E_LIMIT is returned after max_tries. DG_E_NOSPACE if a block has no
+ * candidate (for example when `unique` runs out of prefabs). */
+DG_API dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
+                                           const dg_prefab_jigsaw_params *params, uint64_t seed,
+                                           dg_result *result, const dg_allocator *allocator,
+                                           dg_diag *diag);
+
+/* A group of island prefabs and how many of them to place. */
+typedef struct dg_prefab_group {
+    const char *tag;  /* prefabs with this tag (and mode island) form the group */
+    int32_t min, max; /* place min..max of them; max < 0: at least min, then as many as fit */
+    int32_t start;    /* 1: its rooms are start rooms (DG_ROOM_START) */
+} dg_prefab_group;
+
+typedef struct dg_prefab_islands_params {
+    const dg_prefab_group *groups; /* placed in this order; NULL: the set's `group` lines,
+                                    * or if it has none every island prefab, as many as fit */
+    int32_t group_count;
+    int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
+    int32_t margin;        /* free cells between buildings, 0..64; -1: the larger of the two
+                            * prefabs' own `margin` (default -1) */
+    int32_t positions;     /* random positions tried per building, 1..10000 (default 30) */
+    int32_t max_failures;  /* buildings in a row that find no place before a group gives
+                            * up, 1..10000 (default 20) */
+    int32_t keep;          /* 0: fill the grid with `fill` first (pure); 1: keep the cells
+                            * around the buildings for another generator (mixed) (default 0) */
+    int32_t fill;          /* ground tile when keep is 0 (default DG_TILE_FLOOR) */
+    int32_t connected;     /* 1 (pure mode only): every passable cell must be connected (default 1) */
+    int32_t max_tries;     /* maps tried from derived seeds before DG_E_NOSPACE or DG_E_LIMIT,
+                            * 1..1000 (default 16) */
+} dg_prefab_islands_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_islands_defaults(dg_prefab_islands_params *params);
+/* Drops island prefabs at random free positions, rotated or flipped, at least
+ * `margin` cells from any other building, every door opening onto a cell of
+ * the map that no building covers (ground in pure mode). A map that misses a
+ * group's minimum is redone from a derived seed; DG_E_NOSPACE after max_tries
+ * (DG_E_LIMIT if only connectivity failed). */
+DG_API dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
+                                            const dg_prefab_islands_params *params,
+                                            uint64_t seed, dg_result *result,
+                                            const dg_allocator *allocator, dg_diag *diag);
+
+typedef struct dg_prefab_mixed_params {
+    const char *tag;       /* NULL, or only prefabs with this tag (default NULL) */
+    int32_t mode;          /* the DG_PREFAB_* mode bit vaults must have (default island) */
+    int32_t count;         /* vaults to place, at most; fewer if no more fit (default 3) */
+    int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
+    int32_t positions;     /* positions tried per vault, 1..100000 (default 200) */
+    int32_t in_rooms;      /* 1: only inside the interiors of the rooms already in result
+                            * (when it has any) (default 1) */
+    int32_t unique;        /* 1: each prefab at most once (default 1) */
+} dg_prefab_mixed_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_prefab_mixed_defaults(dg_prefab_mixed_params *params);
+/* Stamps vaults into a grid another generator already filled (its result, if
+ * given, is kept and extended). A vault goes only where every non-void cell
+ * lands on open floor (passable, not a door), each of its border doors opens
+ * onto open floor outside it, and the passable cells stay as connected as they
+ * were. Void glyphs leave the generated content. result->metrics.placed says
+ * how many landed. */
+DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
+                                          const dg_prefab_mixed_params *params, uint64_t seed,
+                                          dg_result *result, const dg_allocator *allocator,
+                                          dg_diag *diag);
+
+/* ---- infinite world -------------------------------------------------------- */
+/* An endless lattice of equal square rooms at 64-bit room coordinates (x, y),
+ * x growing east and y growing south; the player starts in room (0, 0). Every
+ * room is a pure function of (seed, x, y): each room but the origin has a
+ * parent door to a neighbour one step closer to the origin (a hash picks one
+ * when there are two), so every room reaches the origin and the shortest door
+ * path from (0, 0) to (x, y) is exactly |x| + |y| rooms. Extra doors come from
+ * a hash of the edge (loops) and from the dead-end fix, both computed the same
+ * from either side, so doors are always symmetric. A query costs O(1) hashes,
+ * needs no memory and does not depend on what was asked before. See
+ * docs/world.md.
+ *
+ * Range: rooms exist for |x|, |y| <= DG_WORLD_COORD_MAX (2^40), so tile
+ * coordinates stay below 2^47 in magnitude; queries outside give DG_E_INVALID.
+ *
+ * Tile layout: the period is P = room_size + 1 tiles. Room (x, y) owns the
+ * P x P tiles [x*P, x*P + P) x [y*P, y*P + P): its north wall (row y*P), its
+ * west wall (column x*P) and its room_size x room_size interior from
+ * (x*P + 1, y*P + 1). Neighbours share walls: the east wall of (x, y) is the
+ * west wall of (x + 1, y). A door is the middle tile of a side: (x*P, y*P +
+ * 1 + room_size/2) for west, (x*P + 1 + room_size/2, y*P) for north.
+ *
+ * Furnishing: prefabs with mode furnish, drawn as whole rooms walls included,
+ * (room_size + 2) square (11 x 11 for the default 9 x 9 interior), with a door
+ * glyph in the middle of each door side. The world draws walls and doors
+ * itself and uses only the prefab's interior. A room picks a prefab by its
+ * door sides with dg_prefab_pick and stamps one of `variants` precomputed
+ * randomisations; a stamp that would block a door or the way between doors
+ * (checked by flood fill when the world is created) is never used: the room
+ * tries another pick, then stays bare. */
+#define DG_WORLD_COORD_MAX (1LL << 40) /* largest |x| or |y| of a room */
+#define DG_WORLD_ROOM_MIN 3            /* room_size limits (odd sizes only) */
+#define DG_WORLD_ROOM_MAX 125
+#define DG_WORLD_CURVE_MAX 8           /* points of the difficulty curve */
+#define DG_WORLD_VARIANTS_MAX 64
+
+typedef struct dg_world dg_world;
+
+typedef struct dg_world_params {
+    int32_t room_size;        /* interior width = height in tiles, odd, 3..125 (default 9) */
+    int32_t loop_permille;    /* chance that an edge outside the tree is a door (default 100) */
+    int32_t dead_end_fix;     /* permille chance that a room with one door opens a second;
+                               * 1000 = no dead ends at all (default 0) */
+    const dg_prefab_set *furnishing; /* furnish prefabs, or NULL for bare rooms (default NULL);
+                               * must outlive the world */
+    int32_t furnish_permille; /* chance that a room is furnished at all (default 1000) */
+    int32_t variants;         /* randomisations stamped per prefab and orientation, 1..64 (default 8) */
+    /* Difficulty: piecewise linear in the distance |x| + |y| through curve_points points
+     * (distance strictly increasing from 0, <= INT32_MAX), flat after the last one.
+     * Default: 2 points, (0, 1) and (500, 100). */
+    int32_t curve_points;
+    int64_t curve_distance[DG_WORLD_CURVE_MAX];
+    int32_t curve_level[DG_WORLD_CURVE_MAX];
+} dg_world_params;
+
+/* What the world says about one room. */
+typedef struct dg_world_room {
+    int64_t x, y;
+    int64_t distance;    /* |x| + |y|: length of the shortest door path from (0, 0) */
+    uint64_t seed;       /* per-room seed for the game's own use */
+    int32_t doors;       /* DG_SIDE_* bits */
+    int32_t door_class;  /* DG_DOORCLASS_* of doors */
+    int32_t parent;      /* DG_SIDE_* bit of the door toward the origin, 0 for the origin */
+    int32_t difficulty;  /* the curve at distance */
+    int32_t prefab;      /* furnishing prefab index, or -1 for a bare room */
+    int32_t orientation; /* DG_ORIENT_* of the furnishing (0 when bare) */
+    int32_t variant;     /* which precomputed randomisation (0 when bare) */
+    int32_t marker_count;/* markers the furnishing puts in the room */
+} dg_world_room;
+
+/* A marker (actor, item, trap...) of a furnishing, in world tile coordinates. */
+typedef struct dg_world_marker {
+    int64_t x, y;               /* world tile */
+    int64_t room_x, room_y;     /* room containing it */
+    int32_t kind;               /* DG_MARKER_* */
+    int32_t difficulty;         /* the room's difficulty */
+    char name[DG_NAME_MAX];
+} dg_world_marker;
+
+/* Fills the documented defaults. */
+DG_API void dg_world_defaults(dg_world_params *params);
+/* Validates params (NULL: defaults), precomputes the furnishing stamps and
+ * returns an immutable world that any number of threads may query at once. */
+DG_API dg_status dg_world_create(const dg_world_params *params, uint64_t seed,
+                                 const dg_allocator *allocator, dg_world **world, dg_diag *diag);
+/* Releases a world (NULL is fine). */
+DG_API void dg_world_free(dg_world *world);
+/* Everything about room (x, y). DG_E_INVALID outside the range (room untouched). */
+DG_API dg_status dg_world_room_info(const dg_world *world, int64_t x, int64_t y,
+                                    dg_world_room *room);
+/* Tiles from one room's west wall to the next room's: room_size + 1 (0 for NULL). */
+DG_API int32_t dg_world_period(const dg_world *world);
+/* The room that owns tile (tx, ty), flooring toward minus infinity. */
+DG_API dg_status dg_world_room_of_tile(const dg_world *world, int64_t tx, int64_t ty,
+                                       int64_t *x, int64_t *y);
+/* Renders the grid->width x grid->height tiles whose top-left is world tile
+ * (tx, ty): walls, doors, floor and furnishing. The window must lie in the
+ * rooms of the range. Markers inside the window go to markers[0..capacity)
+ * sorted by tile (y, then x; one marker per tile at most); *marker_count
+ * (optional) gets how many there are. markers may be NULL to only count; if
+ * it is too small the call fails with DG_E_BUFFER before writing anything.
+ * The same window always gives the same tiles, whole or in pieces. */
+DG_API dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
+                                 dg_world_marker *markers, int32_t capacity,
+                                 int32_t *marker_count, dg_diag *diag);
+
+/* Lazy expansion as games use it. An explorer records the rooms the player
+ * has entered (memory grows only with them) and tells which neighbours each
+ * entry reveals. A room is "seen" when it is explored or behind a door of an
+ * explored room; that is derived, not stored, so the result is the same in
+ * whatever order rooms are entered. One explorer must not be used by two
+ * threads at once; it keeps a pointer to its world, which must outlive it. */
+typedef struct dg_explorer dg_explorer;
+typedef struct dg_world_pos { int64_t x, y; } dg_world_pos;
+
+enum { /* dg_explorer_status */
+    DG_EXPLORE_UNSEEN = 0,
+    DG_EXPLORE_SEEN = 1,     /* behind a door of an explored room, not entered */
+    DG_EXPLORE_VISITED = 2   /* entered */
+};
+
+typedef struct dg_reveal {
+    int64_t x, y;     /* the neighbour room */
+    int32_t side;     /* DG_SIDE_* of the door it is seen through */
+    int32_t is_new;   /* 1 if this entry made it seen for the first time */
+} dg_reveal;
+
+typedef struct dg_enter_result {
+    dg_reveal revealed[4];  /* the neighbours behind the room's doors, N E S W order */
+    int32_t revealed_count;
+    int32_t first_visit;    /* 1 if the room had not been entered before */
+    int64_t explored;       /* rooms entered so far, this one included */
+} dg_enter_result;
+
+/* An empty explorer of world. */
+DG_API dg_status dg_explorer_create(const dg_world *world, const dg_allocator *allocator,
+                                    dg_explorer **explorer);
+DG_API void dg_explorer_free(dg_explorer *explorer);
+/* Enters room (x, y) (any room of the range, not only a neighbour) and fills
+ * *out (optional). DG_E_INVALID outside the range, DG_E_NOMEM (nothing
+ * recorded) if the table cannot grow. */
+DG_API dg_status dg_explorer_enter(dg_explorer *explorer, int64_t x, int64_t y,
+                                   dg_enter_result *out);
+/* Rooms entered so far. */
+DG_API int64_t dg_explorer_count(const dg_explorer *explorer);
+/* DG_EXPLORE_* of room (x, y) (UNSEEN outside the range or for NULL). */
+DG_API int32_t dg_explorer_status(const dg_explorer *explorer, int64_t x, int64_t y);
+/* The game's own value for an entered room (0 after entering); DG_E_INVALID
+ * if the room was not entered. */
+DG_API dg_status dg_explorer_get_state(const dg_explorer *explorer, int64_t x, int64_t y,
+                                       uint64_t *state);
+DG_API dg_status dg_explorer_set_state(dg_explorer *explorer, int64_t x, int64_t y,
+                                       uint64_t state);
+/* Writes the entered rooms sorted by (y, x), and their states if states is
+ * not NULL, into capacity entries; *count gets the number of rooms. rooms
+ * may be NULL (capacity 0) to ask for the count; DG_E_BUFFER if too small. */
+DG_API dg_status dg_explorer_save(const dg_explorer *explorer, dg_world_pos *rooms,
+                                  uint64_t *states, int64_t capacity, int64_t *count);
+/* Replaces the explorer's rooms with a saved list (states NULL: all 0).
+ * Rejects out-of-range and repeated rooms; on error the explorer is unchanged. */
+DG_API dg_status dg_explorer_restore(dg_explorer *explorer, const dg_world_pos *rooms,
+                                     const uint64_t *states, int64_t count, dg_diag *diag);
+
+/* ---- parameters, recipes and the generator registry ------------------------ */
+/* Every generator is registered by name with a table describing each int32_t
+ * field of its params struct. Tools, recipes and bindings use the table, so a
+ * new parameter appears everywhere at once (docs/recipes.md). */
+enum { /* dg_param_desc.type */
+    DG_PARAM_INT = 0,   /* any integer in [min, max] */
+    DG_PARAM_BOOL = 1,  /* 0 or 1; recipes also accept true/false */
+    DG_PARAM_ENUM = 2   /* 0..max, named by dg_param_desc.choices */
+};
+
+/* One parameter. Strings are static: owned by the library, valid forever. */
+typedef struct dg_param_desc {
+    const char *name;    /* recipe key, e.g. "room_min_w" */
+    const char *help;    /* one line of help */
+    const char *choices; /* DG_PARAM_ENUM: value names separated by '|', value 0 first; else NULL */
+    int32_t type;        /* DG_PARAM_* */
+    int32_t min, max;    /* inclusive range */
+    int32_t def;         /* default, as filled by the generator's _defaults function */
+    int32_t offset;      /* byte offset of the int32_t field in the params struct */
+    int32_t reserved;    /* 0 (explicit padding) */
+} dg_param_desc;
+
+/* A registered generator. Strings and the table are static. */
+typedef struct dg_generator_info {
+    const char *name;              /* "attach", ... */
+    const char *summary;           /* one line */
+    const dg_param_desc *params;   /* param_count entries */
+    int32_t param_count;
+    int32_t params_size;           /* sizeof its params struct */
+    int32_t needs_prefabs;         /* 1 if dg_recipe_generate needs a prefab set */
+    int32_t reserved;              /* 0 */
+} dg_generator_info;
+
+/* Number of registered generators; indexes are 0..count-1 in a fixed order. */
+DG_API int32_t dg_generator_count(void);
+/* Fills *info for generator `index`; DG_E_INVALID if out of range. */
+DG_API dg_status dg_generator_get(int32_t index, dg_generator_info *info);
+/* Index of the generator called name, or -1. */
+DG_API int32_t dg_generator_find(const char *name);
+/* The parameter table of a generator (static), *count (optional) its length;
+ * NULL and *count = 0 for an unknown name. */
+DG_API const dg_param_desc *dg_generator_params(const char *generator, int32_t *count);
+/* Fills *params (params_size bytes, at least the struct's size) with the
+ * generator's defaults. */
+DG_API dg_status dg_params_defaults(const char *generator, void *params, size_t params_size);
+/* Parses value as parameter key of a generator and stores it in *params.
+ * DG_E_PARSE (unknown key, not a number, unknown name) or DG_E_INVALID (out of
+ * range) with diag saying why; *params is untouched then. */
+DG_API dg_status dg_params_set(const char *generator, void *params, size_t params_size,
+                               const char *key, const char *value, dg_diag *diag);
+
+#define DG_RECIPE_MAX_PARAMS 48
+/* Everything that determines a map: library major version, generator, seed,
+ * size and every parameter value (in the order of the generator's table). */
+typedef struct dg_recipe {
+    char generator[DG_NAME_MAX];          /* NUL-terminated registered name */
+    uint64_t seed;
+    int32_t width, height;                /* grid size in cells */
+    int32_t version;                      /* DG_VERSION_MAJOR it was made for */
+    int32_t param_count;                  /* entries used in values */
+    int32_t values[DG_RECIPE_MAX_PARAMS]; /* values[i] belongs to params table entry i */
+} dg_recipe;
+
+/* Recipe for a generator with its default parameters. */
+DG_API dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed,
+                                int32_t width, int32_t height);
+/* Sets one key: "seed", "width", "height", "version" or a parameter name, as in
+ * dg_params_set. On error the recipe is untouched. */
+DG_API dg_status dg_recipe_set(dg_recipe *recipe, const char *key, const char *value,
+                               dg_diag *diag);
+/* Value of a parameter (not seed/width/height) into *value. DG_E_INVALID if unknown. */
+DG_API dg_status dg_recipe_get(const dg_recipe *recipe, const char *key, int32_t *value);
+/* Prints the recipe as one line, "attach seed=42 width=80 height=50 room_min_w=3
+ * ... version=0", NUL-terminated, no newline. *written (optional) gets the
+ * length without the NUL; with out NULL (or too small: DG_E_BUFFER, nothing
+ * written) it gets the length needed. */
+DG_API dg_status dg_recipe_print(const dg_recipe *recipe, char *out, size_t out_size,
+                                 size_t *written);
+/* Parses a recipe line from text[0..length) (need not be NUL-terminated):
+ * the generator name, then KEY=VALUE words separated by blanks; keys left out
+ * keep their defaults (seed 1, 80 x 50). Errors: DG_E_PARSE for an unknown
+ * generator or key, a repeated key or a malformed value; DG_E_INVALID for a
+ * value out of range or another major version; diag has line 1 and the
+ * column. On error *recipe is untouched. */
+DG_API dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe,
+                                 dg_diag *diag);
+/* Fills *params (the generator's struct, params_size >= its size) from the recipe. */
+DG_API dg_status dg_recipe_params(const dg_recipe *recipe, void *params, size_t params_size);
+/* Recipe from a filled params struct (the inverse of dg_recipe_params). Fields
+ * out of their documented range give DG_E_INVALID. */
+DG_API dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator,
+                                       const void *params, size_t params_size, uint64_t seed,
+                                       int32_t width, int32_t height, dg_diag *diag);
+/* Runs the recipe's generator on grid, which must be recipe->width x
+ * recipe->height. prefabs is needed by generators whose info says so (else
+ * ignored; borrowed for the call). result, allocator and diag are optional, as
+ * for each generator's own function, which this calls. */
+DG_API dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
+                                    const dg_prefab_set *prefabs, dg_result *result,
+                                    const dg_allocator *allocator, dg_diag *diag);
+
+/* ---- export: JSON, Tiled .tmj and .tmx ---------------------------------------- */
+/* Output goes through a callback, called synchronously during the export call,
+ * in order, with chunks of at most a few KiB (data is only valid during the
+ * call). See docs/export.md for the formats. */
+typedef void (*dg_write_fn)(void *user, const char *data, size_t len);
+
+enum { /* dg_export_options.format */
+    DG_EXPORT_JSON = 0,   /* libdungeon's own JSON schema */
+    DG_EXPORT_TMJ = 1,    /* Tiled JSON map */
+    DG_EXPORT_TMX = 2     /* Tiled XML map, CSV layer data */
+};
+#define DG_TILESET_COLUMNS 16 /* the swatch tileset is 16 x 16 tiles: tile value v at index v-1 */
+
+typedef struct dg_export_options {
+    int32_t format;              /* DG_EXPORT_* (default JSON) */
+    int32_t tile_width;          /* Tiled: pixels per cell (default 16, 1..256) */
+    int32_t tile_height;         /* Tiled: pixels per cell (default 16, 1..256) */
+    int32_t reserved;            /* 0 */
+    const char *tileset_image;   /* Tiled: swatch PNG path relative to the map
+                                    (default "dungeon-tiles.png"); borrowed */
+    const dg_recipe *recipe;     /* optional recipe to embed; borrowed */
+} dg_export_options;
+
+/* Fills the defaults above. */
+DG_API void dg_export_defaults(dg_export_options *options);
+/* Writes grid and result (optional: tiles only) in options->format (NULL:
+ * defaults) through write. Everything is validated before the first write. */
+DG_API dg_status dg_export(const dg_grid *grid, const dg_result *result,
+                           const dg_export_options *options, dg_write_fn write, void *user,
+                           dg_diag *diag);
+/* The same into out[0..out_size), NUL-terminated; *written (optional) gets the
+ * length without the NUL, or the size needed (with out NULL, or DG_E_BUFFER
+ * when too small: nothing written). */
+DG_API dg_status dg_export_buffer(const dg_grid *grid, const dg_result *result,
+                                  const dg_export_options *options, char *out, size_t out_size,
+                                  size_t *written, dg_diag *diag);
+/* RGBA8 pixels of the swatch tileset the Tiled exports reference: 16 x 16 tiles
+ * of tile_width x tile_height, tile value v (1..255) at index v-1 in its
+ * palette colour (NULL: default palette), index 255 transparent. Needs
+ * 16*tile_width * 16*tile_height * 4 bytes. */
+DG_API dg_status dg_export_tileset_rgba(const uint32_t *palette, int32_t tile_width,
+                                        int32_t tile_height, uint8_t *out, size_t out_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DUNGEON_H */
