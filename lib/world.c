@@ -351,7 +351,7 @@ void dg_world_free(dg_world *world)
     dg_allocator a = world->allocator;
     size_t slots = (size_t)world->slot_count;
     dgi_free(&a, world->difficulty, (size_t)world->difficulty_len * sizeof(int32_t));
-    dgi_free(&a, world->first_slot, (size_t)world->prefab_count * sizeof(int32_t));
+    dgi_free(&a, world->first_slot, (size_t)DG_MAX(world->prefab_count, 1) * sizeof(int32_t));
     dgi_free(&a, world->slot_ok, slots);
     dgi_free(&a, world->cells, slots * (size_t)world->size * (size_t)world->size);
     dgi_free(&a, world->marker_start, (slots + 1) * sizeof(int32_t));

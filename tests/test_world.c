@@ -1093,6 +1093,15 @@ TEST(world_furnishing_rejects_unusable_sets)
     dg_diag diag;
     CHECK(dg_world_create(&p, 1, NULL, &w, &diag) == DG_E_INVALID && w == NULL);
     CHECK(strstr(diag.message, "11x11") != NULL);
+    /* an empty set: rejected, every byte given back */
+    dg_prefab_set *empty = NULL;
+    CHECK(dg_prefab_parse("prefabs 1\n", 10, NULL, NULL, NULL, NULL, &empty, NULL) == DG_OK);
+    counting c = {0, 0};
+    dg_allocator counted = {counting_alloc, counting_free, &c};
+    p.furnishing = empty;
+    CHECK(dg_world_create(&p, 1, &counted, &w, &diag) == DG_E_INVALID && c.live == 0);
+    dg_prefab_set_free(empty);
+    p.furnishing = set;
     p.room_size = 3; /* 5x5 prefabs fit 3x3 rooms */
     CHECK(dg_world_create(&p, 1, NULL, &w, &diag) == DG_OK);
     CHECK(room_at(w, 0, 1).prefab == -1 || room_at(w, 0, 1).prefab == 0);
