@@ -117,26 +117,94 @@ int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d)
     return passable_at(w, nx, y) && passable_at(w, x, ny);
 }
 
-/* One breadth-first step of the 4-way search: visits (nx, ny) if passable and new. */
-#define BFS_VISIT(cond, cell_off, dist_off, packed_off)                       \
-    do {                                                                      \
-        if ((cond) && w->pass[cells[ci + (cell_off)]] && dist[di + (dist_off)] < 0) \
-        {                                                                     \
-            dist[di + (dist_off)] = nd;                                       \
-            queue[tail++] = p + (packed_off);                                 \
-        }                                                                     \
+/* Visits the neighbour at the given offsets if `inside` the grid, passable,
+ * allowed by `rule` (diagonals) and new; ok gets whether it is passable.
+ * Branch-free past the bounds test: passability and novelty are coin flips
+ * the predictor cannot learn, so the distance is always written (unchanged
+ * when the cell is not new) and the queue slot is kept only when it was. */
+#define BFS_VISIT(ok, inside, rule, cell_off, dist_off, poff)                  \
+    do {                                                                       \
+        ok = 0;                                                                \
+        if (inside)                                                            \
+        {                                                                      \
+            int32_t old = here[dist_off];                                      \
+            ok = pass[cell[cell_off]];                                         \
+            int fresh = ok & (rule) & (old < 0);                               \
+            here[dist_off] = fresh ? nd : old;                                 \
+            queue[tail] = p + (poff);                                          \
+            tail += fresh;                                                     \
+        }                                                                      \
     } while (0)
+
+/* The generic step loop, for the last few queue slots. */
+static int32_t bfs_visit_slow(const dgi_walk *w, int32_t *dist, int32_t *queue, int32_t tail,
+                              int32_t p, int32_t nd)
+{
+    int32_t x = DGI_PX(p), y = DGI_PY(p);
+    for (int d = 0; d < w->neighbours; d++)
+    {
+        if (!dgi_walk_step_ok(w, x, y, d))
+            continue;
+        int32_t ni = (y + dgi_dir_dy[d]) * w->width + x + dgi_dir_dx[d];
+        if (dist[ni] < 0)
+        {
+            dist[ni] = nd;
+            queue[tail++] = DGI_PACK(x + dgi_dir_dx[d], y + dgi_dir_dy[d]);
+        }
+    }
+    return tail;
+}
+
+/* The search loop, inlined with a constant `eight` so the 4-way loop keeps
+ * its few offsets in registers. */
+static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass, int32_t max_distance,
+                              int32_t *dist, int32_t *queue, int32_t tail, const int eight)
+{
+    const uint8_t *cells = w->cells;
+    const int32_t width = w->width, height = w->height, n = width * height;
+    const ptrdiff_t stride = w->stride;
+    const int cut = w->corner_cutting;
+    const int32_t up = -(1 << 15), down = 1 << 15;
+    int32_t head = 0;
+    while (head < tail)
+    {
+        int32_t p = queue[head++], x = DGI_PX(p), y = DGI_PY(p);
+        int32_t *here = dist + y * width + x, nd = here[0] + 1;
+        const uint8_t *cell = cells + (ptrdiff_t)y * stride + x;
+        if (max_distance > 0 && nd > max_distance)
+            continue;
+        if (tail > n - 8) /* the branch-free visits write a slot past the tail */
+        {
+            tail = bfs_visit_slow(w, dist, queue, tail, p, nd);
+            continue;
+        }
+        int on, oe, os, ow, unused;
+        const int top = y > 0, right = x + 1 < width, bottom = y + 1 < height, left = x > 0;
+        BFS_VISIT(on, top, 1, -stride, -width, up);
+        BFS_VISIT(oe, right, 1, 1, 1, 1);
+        BFS_VISIT(os, bottom, 1, stride, width, down);
+        BFS_VISIT(ow, left, 1, -1, -1, -1);
+        if (!eight)
+            continue;
+        BFS_VISIT(unused, top && right, cut | (on & oe), 1 - stride, 1 - width, up + 1);
+        BFS_VISIT(unused, bottom && right, cut | (os & oe), 1 + stride, 1 + width, down + 1);
+        BFS_VISIT(unused, bottom && left, cut | (os & ow), stride - 1, width - 1, down - 1);
+        BFS_VISIT(unused, top && left, cut | (on & ow), -1 - stride, -1 - width, up - 1);
+        (void)unused;
+    }
+    return tail;
+}
 
 void dgi_bfs_walk(const dgi_walk *w, const dg_point *sources, int32_t source_count,
                   int32_t max_distance, int32_t *dist, int32_t *queue, dg_distance_info *info)
 {
-    const uint8_t *cells = w->cells;
-    const int32_t width = w->width, height = w->height;
-    const ptrdiff_t stride = w->stride;
-    size_t n = (size_t)width * (size_t)height;
-    for (size_t i = 0; i < n; i++)
+    const int32_t width = w->width, n = width * w->height;
+    uint8_t pass[256]; /* a 0/1 copy the visits can combine with & */
+    for (int t = 0; t < 256; t++)
+        pass[t] = w->pass[t] != 0;
+    for (int32_t i = 0; i < n; i++)
         dist[i] = -1;
-    int32_t head = 0, tail = 0, last = DGI_PACK(sources[0].x, sources[0].y);
+    int32_t tail = 0;
     for (int32_t s = 0; s < source_count; s++)
     {
         int32_t di = sources[s].y * width + sources[s].x;
@@ -146,37 +214,13 @@ void dgi_bfs_walk(const dgi_walk *w, const dg_point *sources, int32_t source_cou
             queue[tail++] = DGI_PACK(sources[s].x, sources[s].y);
         }
     }
-    while (head < tail)
-    {
-        int32_t p = queue[head++], x = DGI_PX(p), y = DGI_PY(p);
-        int32_t di = y * width + x;
-        ptrdiff_t ci = (ptrdiff_t)y * stride + x;
-        int32_t nd = dist[di] + 1;
-        last = p;
-        if (max_distance > 0 && nd > max_distance)
-            continue;
-        if (w->neighbours == 4)
-        {
-            BFS_VISIT(y > 0, -stride, -width, -(1 << 15));
-            BFS_VISIT(x + 1 < width, 1, 1, 1);
-            BFS_VISIT(y + 1 < height, stride, width, 1 << 15);
-            BFS_VISIT(x > 0, -1, -1, -1);
-            continue;
-        }
-        for (int d = 0; d < 8; d++)
-        {
-            if (!dgi_walk_step_ok(w, x, y, d))
-                continue;
-            int32_t ni = di + dgi_dir_dy[d] * width + dgi_dir_dx[d];
-            if (dist[ni] < 0)
-            {
-                dist[ni] = nd;
-                queue[tail++] = DGI_PACK(x + dgi_dir_dx[d], y + dgi_dir_dy[d]);
-            }
-        }
-    }
+    if (w->neighbours == 8)
+        tail = bfs_run(w, pass, max_distance, dist, queue, tail, 1);
+    else
+        tail = bfs_run(w, pass, max_distance, dist, queue, tail, 0);
     if (info)
     {
+        int32_t last = queue[tail - 1]; /* breadth-first: the last queued is the farthest */
         info->reached = tail;
         info->farthest.x = DGI_PX(last);
         info->farthest.y = DGI_PY(last);

@@ -97,6 +97,12 @@ int32_t dgi_count_dead_ends(const dg_grid *grid);
  * as (y << 15) | x (sides are at most 32768) so no division is needed;
  * per-cell arrays are indexed y * width + x. */
 #define DGI_PACK(x, y) (((y) << 15) | (x))
+/* For hot loops specialised by constant arguments. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DGI_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define DGI_ALWAYS_INLINE inline
+#endif
 #define DGI_PX(p) ((p) & 0x7FFF)
 #define DGI_PY(p) ((p) >> 15)
 typedef struct dgi_walk {

@@ -5,6 +5,13 @@
  * generation, so a query never clears the map: it touches the cells it visits. */
 #include "internal.h"
 
+/* Small step costs use a bucket queue (O(1) per operation, last in first out
+ * among equal f, which runs straight at the goal on open ground); larger ones
+ * a binary heap. With a consistent heuristic every queued f lies within
+ * 2 * max_step of the current one, so BUCKETS_MAX buckets suffice when
+ * 2 * max_step < BUCKETS_MAX. */
+#define BUCKETS_MAX 256
+
 struct dg_path_workspace {
     dg_allocator allocator;
     int has_allocator;
@@ -12,13 +19,14 @@ struct dg_path_workspace {
     uint32_t gen;     /* stamp == gen: open; gen + 1: closed; below: untouched */
     size_t bytes;
     void *block;
-    uint64_t *heap_key; /* (f << 32) | h: cheapest first, then nearest the goal */
-    int32_t *heap_cell; /* packed cells; also the breadth-first queue */
+    uint64_t *heap_key; /* heap: (f << 32) | h, cheapest first, then nearest the goal */
+    int32_t *link_a;    /* heap: packed cell of a slot; buckets: next cell; BFS queue */
+    int32_t *link_b;    /* heap: slot of a cell; buckets: previous cell (-1: first) */
     uint32_t *stamp;
     int32_t *g;
-    int32_t *slot;      /* heap slot of an open cell */
     uint8_t *from;      /* direction of the step into the cell */
     int32_t heap_size;
+    int32_t head[BUCKETS_MAX]; /* first cell (packed) of each bucket, -1 if empty */
 };
 
 #define PER_CELL (sizeof(uint64_t) + 4 * sizeof(int32_t) + 1)
@@ -54,11 +62,11 @@ dg_status dg_path_workspace_create(int32_t width, int32_t height, const dg_alloc
     }
     /* Widest elements first keeps every array aligned. */
     ws->heap_key = ws->block;
-    ws->heap_cell = (int32_t *)(ws->heap_key + cells);
-    ws->stamp = (uint32_t *)(ws->heap_cell + cells);
+    ws->link_a = (int32_t *)(ws->heap_key + cells);
+    ws->link_b = ws->link_a + cells;
+    ws->stamp = (uint32_t *)(ws->link_b + cells);
     ws->g = (int32_t *)(ws->stamp + cells);
-    ws->slot = ws->g + cells;
-    ws->from = (uint8_t *)(ws->slot + cells);
+    ws->from = (uint8_t *)(ws->g + cells);
     memset(ws->stamp, 0, cells * sizeof *ws->stamp);
     ws->capacity = (int32_t)cells;
     ws->gen = 0;
@@ -98,7 +106,7 @@ dg_status dgi_workspace_get(dg_path_workspace *ws, const dgi_walk *w, dg_path_wo
 
 int32_t *dgi_workspace_queue(dg_path_workspace *ws)
 {
-    return ws->heap_cell;
+    return ws->link_a;
 }
 
 dg_status dgi_walk_check_range(const dgi_walk *w, int32_t max_distance, dg_diag *diag)
@@ -112,47 +120,93 @@ dg_status dgi_walk_check_range(const dgi_walk *w, int32_t max_distance, dg_diag 
     return DG_OK;
 }
 
-/* Starts a query: a new generation makes every cell untouched. */
-static void ws_begin(dg_path_workspace *ws)
+/* ---- the search ------------------------------------------------------------ */
+
+typedef struct search {
+    dg_path_workspace *ws;
+    const dgi_walk *w;
+    int32_t goal;          /* packed, or -1 for a full Dijkstra */
+    int32_t goal_x, goal_y;
+    int32_t max_distance;  /* 0: none */
+    int64_t h_line, h_diag; /* h = h_line * (dx + dy) + h_diag * min(dx, dy) */
+    int32_t buckets;       /* 1: bucket queue, 0: heap */
+    int32_t mask;          /* bucket index mask */
+    int64_t cur;           /* f of the current bucket */
+    int32_t open;          /* cells queued */
+    int32_t settled;
+    int32_t last;          /* last cell settled */
+    int32_t step[8];       /* weight of a step in each direction */
+    ptrdiff_t cell_off[8]; /* grid offset of each direction */
+    int32_t index_off[8];  /* per-cell array offset of each direction */
+} search;
+
+#define IDX(s, p) (DGI_PY(p) * (s)->w->width + DGI_PX(p))
+
+/* Consistent lower bound of the cost from (x, y) to the goal (0 without goal). */
+static DGI_ALWAYS_INLINE int64_t heuristic(const search *s, int32_t x, int32_t y)
 {
-    if (ws->gen >= UINT32_MAX - 3)
-    {
-        memset(ws->stamp, 0, (size_t)ws->capacity * sizeof *ws->stamp);
-        ws->gen = 0;
-    }
-    ws->gen += 2;
-    ws->heap_size = 0;
+    int64_t dx = x > s->goal_x ? x - s->goal_x : s->goal_x - x;
+    int64_t dy = y > s->goal_y ? y - s->goal_y : s->goal_y - y;
+    int64_t h = s->h_line * (dx + dy) + s->h_diag * (dx < dy ? dx : dy);
+    return h > INT32_MAX ? INT32_MAX : h;
 }
 
-/* ---- binary heap with decrease-key ---------------------------------------- */
+/* ---- queue: buckets ---- */
 
-static void heap_place(dg_path_workspace *ws, int32_t width, int32_t k, uint64_t key, int32_t p)
+static DGI_ALWAYS_INLINE void bucket_link(search *s, int32_t i, int32_t p, int64_t f)
 {
-    ws->heap_key[k] = key;
-    ws->heap_cell[k] = p;
-    ws->slot[DGI_PY(p) * width + DGI_PX(p)] = k;
+    dg_path_workspace *ws = s->ws;
+    int32_t b = (int32_t)(f & s->mask), next = ws->head[b];
+    ws->link_a[i] = next;
+    ws->link_b[i] = -1;
+    if (next >= 0)
+        ws->link_b[IDX(s, next)] = p;
+    ws->head[b] = p;
 }
 
-static void heap_up(dg_path_workspace *ws, int32_t width, int32_t k, uint64_t key, int32_t p)
+static DGI_ALWAYS_INLINE void bucket_unlink(search *s, int32_t i, int64_t f)
 {
+    dg_path_workspace *ws = s->ws;
+    int32_t next = ws->link_a[i], prev = ws->link_b[i];
+    if (prev >= 0)
+        ws->link_a[IDX(s, prev)] = next;
+    else
+        ws->head[f & s->mask] = next;
+    if (next >= 0)
+        ws->link_b[IDX(s, next)] = prev;
+}
+
+/* ---- queue: binary heap with decrease-key ---- */
+
+static void heap_place(search *s, int32_t k, uint64_t key, int32_t p)
+{
+    s->ws->heap_key[k] = key;
+    s->ws->link_a[k] = p;
+    s->ws->link_b[IDX(s, p)] = k;
+}
+
+static void heap_up(search *s, int32_t k, uint64_t key, int32_t p)
+{
+    dg_path_workspace *ws = s->ws;
     while (k > 0)
     {
         int32_t parent = (k - 1) >> 1;
         if (ws->heap_key[parent] <= key)
             break;
-        heap_place(ws, width, k, ws->heap_key[parent], ws->heap_cell[parent]);
+        heap_place(s, k, ws->heap_key[parent], ws->link_a[parent]);
         k = parent;
     }
-    heap_place(ws, width, k, key, p);
+    heap_place(s, k, key, p);
 }
 
-static int32_t heap_pop(dg_path_workspace *ws, int32_t width)
+static void heap_remove_top(search *s)
 {
-    int32_t top = ws->heap_cell[0], n = --ws->heap_size;
+    dg_path_workspace *ws = s->ws;
+    int32_t n = --ws->heap_size;
     if (n == 0)
-        return top;
+        return;
     uint64_t key = ws->heap_key[n];
-    int32_t p = ws->heap_cell[n], k = 0;
+    int32_t p = ws->link_a[n], k = 0;
     for (;;)
     {
         int32_t c = 2 * k + 1;
@@ -162,91 +216,144 @@ static int32_t heap_pop(dg_path_workspace *ws, int32_t width)
             c++;
         if (ws->heap_key[c] >= key)
             break;
-        heap_place(ws, width, k, ws->heap_key[c], ws->heap_cell[c]);
+        heap_place(s, k, ws->heap_key[c], ws->link_a[c]);
         k = c;
     }
-    heap_place(ws, width, k, key, p);
-    return top;
+    heap_place(s, k, key, p);
 }
 
-/* ---- the search ------------------------------------------------------------ */
+/* ---- queue: common face ---- */
 
-typedef struct search {
-    dg_path_workspace *ws;
-    const dgi_walk *w;
-    int32_t goal;          /* packed, or -1 for a full Dijkstra */
-    int32_t goal_x, goal_y;
-    int32_t max_distance;  /* 0: none */
-    int32_t settled;
-    int32_t last;          /* last cell settled */
-} search;
-
-/* Consistent lower bound of the cost from (x, y) to the goal (0 without goal). */
-static int64_t heuristic(const search *s, int32_t x, int32_t y)
+/* Queues cell p (index i) at f, or moves it there from old_f if already open. */
+static DGI_ALWAYS_INLINE void queue_set(search *s, int32_t i, int32_t p, int64_t f, int64_t h, int was_open,
+                      int64_t old_f)
 {
-    if (s->goal < 0)
-        return 0;
-    const dgi_walk *w = s->w;
-    int64_t dx = x > s->goal_x ? x - s->goal_x : s->goal_x - x;
-    int64_t dy = y > s->goal_y ? y - s->goal_y : s->goal_y - y;
-    int64_t lo = DG_MIN(dx, dy), st = w->straight, h = st * (dx + dy);
-    if (w->neighbours == 8)
-        h += (DG_MIN((int64_t)w->diagonal, 2 * st) - 2 * st) * lo;
-    h *= w->min_cost;
-    return h > INT32_MAX ? INT32_MAX : h;
+    if (s->buckets)
+    {
+        if (was_open)
+        {
+            if (((old_f ^ f) & s->mask) == 0)
+                return; /* same bucket */
+            bucket_unlink(s, i, old_f);
+        }
+        else
+            s->open++;
+        bucket_link(s, i, p, f);
+        return;
+    }
+    uint64_t key = ((uint64_t)f << 32) | (uint64_t)h;
+    if (!was_open)
+    {
+        s->open++;
+        heap_up(s, s->ws->heap_size++, key, p);
+    }
+    else
+        heap_up(s, s->ws->link_b[i], key, p);
 }
 
-static uint64_t heap_key(int32_t g, int64_t h)
+/* The cheapest queued cell (packed) and its f, without removing it. */
+static int32_t queue_peek(search *s, int64_t *f)
 {
-    return ((uint64_t)((int64_t)g + h) << 32) | (uint64_t)h;
+    if (s->buckets)
+    {
+        while (s->ws->head[s->cur & s->mask] < 0)
+            s->cur++;
+        *f = s->cur;
+        return s->ws->head[s->cur & s->mask];
+    }
+    *f = (int64_t)(s->ws->heap_key[0] >> 32);
+    return s->ws->link_a[0];
 }
 
-/* Records cost g for packed cell p reached by direction dir, if it improves. */
-static void relax(search *s, int32_t p, int32_t g, int dir)
+static void queue_pop(search *s, int32_t i)
+{
+    s->open--;
+    if (s->buckets)
+        bucket_unlink(s, i, s->cur);
+    else
+        heap_remove_top(s);
+}
+
+/* ---- search loop ---- */
+
+/* Relaxes the steps out of the settled cell p (index i, cost g). */
+static DGI_ALWAYS_INLINE void expand(search *s, int32_t p, int32_t i, int32_t g,
+                                     const int neighbours, const int costs)
 {
     dg_path_workspace *ws = s->ws;
-    int32_t width = s->w->width, i = DGI_PY(p) * width + DGI_PX(p);
-    uint32_t st = ws->stamp[i];
-    if (st == ws->gen + 1 || (st == ws->gen && g >= ws->g[i]))
-        return;
-    int32_t k = st == ws->gen ? ws->slot[i] : ws->heap_size++;
-    ws->stamp[i] = ws->gen;
-    ws->g[i] = g;
-    ws->from[i] = (uint8_t)dir;
-    heap_up(ws, width, k, heap_key(g, heuristic(s, DGI_PX(p), DGI_PY(p))), p);
+    const dgi_walk *w = s->w;
+    const uint8_t *pass = w->pass;
+    const uint32_t open = ws->gen, closed = ws->gen + 1;
+    const int32_t x = DGI_PX(p), y = DGI_PY(p);
+    const uint8_t *cell = &DG_CELL(w, x, y);
+#pragma GCC unroll 8
+    for (int d = 0; d < neighbours; d++)
+    {
+        int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
+        if ((uint32_t)nx >= (uint32_t)w->width || (uint32_t)ny >= (uint32_t)w->height)
+            continue;
+        uint8_t tile = cell[s->cell_off[d]];
+        if (!pass[tile])
+            continue;
+        if (d >= 4 && !w->corner_cutting &&
+            (!pass[cell[dgi_dir_dx[d]]] || !pass[cell[dgi_dir_dy[d] * (ptrdiff_t)w->stride]]))
+            continue;
+        int32_t ni = i + s->index_off[d];
+        uint32_t st = ws->stamp[ni];
+        if (st == closed)
+            continue; /* a consistent heuristic never reopens */
+        int32_t ng = g + (costs ? w->cost[tile] : 1) * s->step[d];
+        int was_open = st == open;
+        if (was_open && ng >= ws->g[ni])
+            continue;
+        int64_t h = s->goal >= 0 ? heuristic(s, nx, ny) : 0;
+        int64_t old_f = was_open ? ws->g[ni] + h : 0;
+        ws->stamp[ni] = open;
+        ws->g[ni] = ng;
+        ws->from[ni] = (uint8_t)d;
+        queue_set(s, ni, DGI_PACK(nx, ny), ng + h, h, was_open, old_f);
+    }
 }
 
-/* Runs until the goal is settled (returns 1), the heap empties or the next
+/* The search loop on a local copy of the state (so that it lives in
+ * registers), inlined with constant arguments for the common cases. */
+static DGI_ALWAYS_INLINE int search_loop(search *sp, const int neighbours, const int costs)
+{
+    search s = *sp;
+    dg_path_workspace *ws = s.ws;
+    int found = 0;
+    while (s.open > 0)
+    {
+        int64_t f;
+        int32_t p = queue_peek(&s, &f), i = IDX(&s, p), g = ws->g[i];
+        if (s.max_distance > 0 && g > s.max_distance)
+            break;
+        queue_pop(&s, i);
+        ws->stamp[i] = ws->gen + 1;
+        s.settled++;
+        s.last = p;
+        if (p == s.goal)
+        {
+            found = 1;
+            break;
+        }
+        expand(&s, p, i, g, neighbours, costs);
+    }
+    *sp = s;
+    return found;
+}
+
+/* Runs until the goal is settled (returns 1), the queue empties or the next
  * cell is beyond max_distance (returns 0). */
 static int search_run(search *s)
 {
-    dg_path_workspace *ws = s->ws;
-    const dgi_walk *w = s->w;
-    const int32_t width = w->width;
-    while (ws->heap_size > 0)
-    {
-        int32_t p = ws->heap_cell[0], x = DGI_PX(p), y = DGI_PY(p);
-        int32_t i = y * width + x, g = ws->g[i];
-        if (s->max_distance > 0 && g > s->max_distance)
-            return 0;
-        heap_pop(ws, width);
-        ws->stamp[i] = ws->gen + 1;
-        s->settled++;
-        s->last = p;
-        if (p == s->goal)
-            return 1;
-        for (int d = 0; d < w->neighbours; d++)
-        {
-            if (!dgi_walk_step_ok(w, x, y, d))
-                continue;
-            int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
-            int32_t tile_cost = w->cost ? w->cost[DG_CELL(w, nx, ny)] : 1;
-            relax(s, DGI_PACK(nx, ny), g + tile_cost * (d < 4 ? w->straight : w->diagonal), d);
-        }
-    }
-    return 0;
+    int n = s->w->neighbours;
+    if (s->buckets && !s->w->cost)
+        return n == 4 ? search_loop(s, 4, 0) : search_loop(s, 8, 0);
+    return search_loop(s, n, s->w->cost != NULL);
 }
 
+/* Starts a query: a new generation makes every cell untouched. */
 static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, const dg_point *src,
                          int32_t count, int32_t goal, int32_t max_distance)
 {
@@ -257,10 +364,46 @@ static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, co
     s->goal_x = goal >= 0 ? DGI_PX(goal) : 0;
     s->goal_y = goal >= 0 ? DGI_PY(goal) : 0;
     s->max_distance = max_distance;
+    if (goal >= 0)
+    {
+        int64_t st = w->straight, dg = w->neighbours == 8 ? DG_MIN((int64_t)w->diagonal, 2 * st) : 2 * st;
+        s->h_line = st * w->min_cost;
+        s->h_diag = (dg - 2 * st) * w->min_cost;
+    }
+    for (int d = 0; d < 8; d++)
+    {
+        s->step[d] = d < 4 ? w->straight : w->diagonal;
+        s->cell_off[d] = dgi_dir_dy[d] * (ptrdiff_t)w->stride + dgi_dir_dx[d];
+        s->index_off[d] = dgi_dir_dy[d] * w->width + dgi_dir_dx[d];
+    }
+    int32_t span = 1;
+    while (span <= 2 * w->max_step && span < BUCKETS_MAX)
+        span <<= 1;
+    s->buckets = 2 * w->max_step < span;
+    s->mask = span - 1;
+    if (ws->gen >= UINT32_MAX - 3)
+    {
+        memset(ws->stamp, 0, (size_t)ws->capacity * sizeof *ws->stamp);
+        ws->gen = 0;
+    }
+    ws->gen += 2;
+    ws->heap_size = 0;
+    if (s->buckets)
+        memset(ws->head, 0xFF, (size_t)span * sizeof ws->head[0]);
     s->last = DGI_PACK(src[0].x, src[0].y);
-    ws_begin(ws);
     for (int32_t k = 0; k < count; k++)
-        relax(s, DGI_PACK(src[k].x, src[k].y), 0, 0);
+    {
+        int32_t p = DGI_PACK(src[k].x, src[k].y), i = IDX(s, p);
+        if (ws->stamp[i] == ws->gen)
+            continue;
+        int64_t h = goal >= 0 ? heuristic(s, src[k].x, src[k].y) : 0;
+        ws->stamp[i] = ws->gen;
+        ws->g[i] = 0;
+        ws->from[i] = 0;
+        queue_set(s, i, p, h, h, 0, 0);
+        if (k == 0 || h < s->cur)
+            s->cur = h;
+    }
 }
 
 void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,

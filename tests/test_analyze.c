@@ -43,17 +43,19 @@ TEST(analyze_default_tables_match_tile_functions)
  * walk variant and a distance limit. */
 TEST(analyze_distance_matches_floyd_warshall)
 {
-    uint16_t cost[256];
+    uint16_t cost[256], big[256]; /* small costs use buckets, big ones the heap */
     cost_table(cost);
+    for (int t = 0; t < 256; t++)
+        big[t] = (uint16_t)(100 + (t * 37) % 900);
     for (uint64_t seed = 1; seed <= 12 && !test_failures(); seed++)
     {
         am_map m;
         am_noise(&m, 9 + (int32_t)(seed % 3), 7 + (int32_t)(seed % 4), 300, seed);
         int32_t n = m.grid.width * m.grid.height;
         int32_t *dist = malloc((size_t)n * sizeof *dist);
-        for (int k = 0; k < 16; k++)
+        for (int k = 0; k < 20; k++)
         {
-            dg_walk wk = walk_variant(k, cost);
+            dg_walk wk = k < 16 ? walk_variant(k, cost) : walk_variant((k - 16) | 4, big);
             int64_t *fw = am_floyd(&m.grid, &wk);
             dg_point src[3];
             int32_t ns = 0;
@@ -65,9 +67,11 @@ TEST(analyze_distance_matches_floyd_warshall)
                 free(fw);
                 continue;
             }
-            for (int32_t limit = 0; limit <= 6; limit += 6)
+            static const int32_t limits[3] = {0, 6, 1500};
+            for (int li = 0; li < 3; li++)
                 for (int32_t use = 1; use <= ns; use++)
                 {
+                    int32_t limit = limits[li];
                     dg_distance_info info;
                     CHECK(dg_distance_map(&m.grid, &wk, src, use, limit, dist, (size_t)n, NULL,
                                           &info, NULL) == DG_OK);
