@@ -347,10 +347,12 @@ static DGI_ALWAYS_INLINE int search_loop(search *sp, const int neighbours, const
  * cell is beyond max_distance (returns 0). */
 static int search_run(search *s)
 {
-    int n = s->w->neighbours;
-    if (s->buckets && !s->w->cost)
-        return n == 4 ? search_loop(s, 4, 0) : search_loop(s, 8, 0);
-    return search_loop(s, n, s->w->cost != NULL);
+    int n = s->w->neighbours, costs = s->w->cost != NULL;
+    if (!s->buckets)
+        return search_loop(s, n, costs);
+    if (n == 4)
+        return costs ? search_loop(s, 4, 1) : search_loop(s, 4, 0);
+    return costs ? search_loop(s, 8, 1) : search_loop(s, 8, 0);
 }
 
 /* Starts a query: a new generation makes every cell untouched. */
