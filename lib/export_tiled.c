@@ -201,15 +201,15 @@ static void at_cell(const tiled *t, tobj *b, dg_point p)
 
 static void numbered(tobj *b, const char *what, int32_t i)
 {
-    snprintf(b->name, sizeof b->name, "%s %d", what, (int)i);
+    (void)snprintf(b->name, sizeof b->name, "%s %d", what, (int)i);
 }
 
 static void ref_prop(tobj *b, const char *name, dg_ref r, char *buf, size_t size)
 {
     if (r.kind == DG_REF_NONE)
-        snprintf(buf, size, "none");
+        (void)snprintf(buf, size, "none");
     else
-        snprintf(buf, size, "%s %d", dgi_ref_kind_name(r.kind), (int)r.index);
+        (void)snprintf(buf, size, "%s %d", dgi_ref_kind_name(r.kind), (int)r.index);
     prop_str(b, name, buf);
 }
 
@@ -245,10 +245,12 @@ static void corridors(tiled *t)
         numbered(&b, "corridor", i);
         at_cell(t, &b, c->start);
         const dg_point legs[3] = {c->start, c->bend, c->end};
+        dg_point last = c->start;
         for (int k = 0; k < 3; k++)
         {
-            if (b.point_count && legs[k].x == legs[k - 1].x && legs[k].y == legs[k - 1].y)
-                continue;
+            if (k > 0 && legs[k].x == last.x && legs[k].y == last.y)
+                continue; /* a straight corridor repeats its end as the bend */
+            last = legs[k];
             b.points[b.point_count][0] = (int64_t)(legs[k].x - c->start.x) * t->opt->tile_width;
             b.points[b.point_count][1] = (int64_t)(legs[k].y - c->start.y) * t->opt->tile_height;
             b.point_count++;
@@ -292,7 +294,7 @@ static void stairs(tiled *t)
             tobj b;
             int up = tile == DG_TILE_STAIRS_UP;
             begin(&b, up ? "stairs_up" : "stairs_down", SHAPE_POINT);
-            snprintf(b.name, sizeof b.name, "%s", up ? "stairs up" : "stairs down");
+            (void)snprintf(b.name, sizeof b.name, "%s", up ? "stairs up" : "stairs down");
             dg_point p = {x, y};
             at_cell(t, &b, p);
             emit(t, &b);
@@ -309,7 +311,7 @@ static void start_exit(tiled *t)
             continue;
         tobj b;
         begin(&b, k ? "exit" : "start", SHAPE_POINT);
-        snprintf(b.name, sizeof b.name, "%s", b.type);
+        (void)snprintf(b.name, sizeof b.name, "%s", b.type);
         at_cell(t, &b, p);
         prop_int(&b, "room", k ? r->exit_room : r->start_room);
         emit(t, &b);
@@ -324,7 +326,7 @@ static void markers(tiled *t)
         tobj b;
         const dg_marker *m = &r->markers[i];
         begin(&b, dgi_marker_kind_name(m->kind), SHAPE_POINT);
-        snprintf(b.name, sizeof b.name, "%s", m->name[0] ? m->name : b.type);
+        (void)snprintf(b.name, sizeof b.name, "%s", m->name[0] ? m->name : b.type);
         at_cell(t, &b, m->pos);
         prop_int(&b, "index", i);
         prop_int(&b, "room", m->room);

@@ -302,8 +302,8 @@ void dgi_out_flush(dgi_out *o);
 dg_status dgi_out_to_buffer(void (*emit)(const void *ctx, dgi_out *o), const void *ctx,
                             char *out, size_t out_size, size_t *written);
 /* export_json.c, export_tiled.c: the writers behind dg_export (inputs already checked). */
-void dgi_export_json(const dg_grid *grid, const dg_result *result, const dg_export_options *o,
-                     dgi_out *out);
+void dgi_export_json(const dg_grid *g, const dg_result *r, const dg_export_options *opt,
+                     dgi_out *o);
 void dgi_export_tiled(const dg_grid *grid, const dg_result *result, const dg_export_options *o,
                       dgi_out *out);
 /* export.c: stable lower-case names of DG_ROOM_*, DG_MARKER_* and DG_REF_* ("other" if unknown). */

@@ -8,7 +8,7 @@
 #define P_INT(T, f, lo, hi, d, help) {#f, help, NULL, DG_PARAM_INT, lo, hi, d, (int32_t)offsetof(T, f), 0}
 #define P_BOOL(T, f, d, help) {#f, help, NULL, DG_PARAM_BOOL, 0, 1, d, (int32_t)offsetof(T, f), 0}
 #define P_ENUM(T, f, choices, n, d, help) {#f, help, choices, DG_PARAM_ENUM, 0, (n) - 1, d, (int32_t)offsetof(T, f), 0}
-#define TABLE(t) t, (int32_t)(sizeof t / sizeof t[0])
+#define TABLE(t) (t), (int32_t)(sizeof(t) / sizeof((t)[0]))
 
 /* ---- attach ---------------------------------------------------------------- */
 static const dg_param_desc attach_params[] = {
