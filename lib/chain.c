@@ -700,24 +700,51 @@ static void settle_doors(chain *c)
     c->door_count = kept;
 }
 
+/* Eight cells at once: byte lane i is 1 where p[i] is open. For tiles 0..7 a
+ * tile is open when exactly one of its low three bits is set (1, 2, 4). */
+static uint64_t open_lanes(const uint8_t *p)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    uint64_t b0 = w & ones, b1 = w >> 1 & ones, b2 = w >> 2 & ones;
+    return (b0 ^ b1 ^ b2) & ~(b0 & b1 & b2);
+}
+
+static int64_t count_lanes(uint64_t lanes)
+{
+    return (int64_t)((lanes * 0x0101010101010101ULL) >> 56);
+}
+
 /* Independent cycles around obstacles: E - V + C minus the open 2x2 squares
- * (the count dg_measure gives), in one pass that tests each cell twice. */
+ * (the count dg_measure gives), eight cells at a time. */
 static int32_t count_loops(const dg_grid *g, int32_t regions)
 {
     int64_t v = 0, e = 0, squares = 0;
+    int32_t w = g->width;
     for (int32_t y = 0; y < g->height; y++)
     {
+        int has_below = y + 1 < g->height;
         const uint8_t *row = &DG_CELL(g, 0, y);
-        const uint8_t *below = y + 1 < g->height ? &DG_CELL(g, 0, y + 1) : NULL;
-        int right = open_tile(row[0]), right_below = below && open_tile(below[0]);
-        for (int32_t x = 0; x < g->width; x++)
+        const uint8_t *below = has_below ? &DG_CELL(g, 0, y + 1) : row;
+        uint64_t keep_below = has_below ? ~0ULL : 0;
+        int32_t x = 0;
+        for (; x + 9 <= w; x += 8) /* cells x..x+7 and their right neighbours */
         {
-            int here = right, down = right_below;
-            right = x + 1 < g->width && open_tile(row[x + 1]);
-            right_below = below && x + 1 < g->width && open_tile(below[x + 1]);
+            uint64_t here = open_lanes(row + x), right = open_lanes(row + x + 1);
+            uint64_t down = open_lanes(below + x) & keep_below;
+            uint64_t down_right = open_lanes(below + x + 1) & keep_below;
+            v += count_lanes(here);
+            e += count_lanes(here & right) + count_lanes(here & down);
+            squares += count_lanes(here & right & down & down_right);
+        }
+        for (; x < w; x++)
+        {
+            int here = open_tile(row[x]), down = has_below && open_tile(below[x]);
+            int right = x + 1 < w && open_tile(row[x + 1]);
             v += here;
             e += here * (right + down);
-            squares += here & right & down & right_below;
+            squares += here & right & down & (x + 1 < w && has_below && open_tile(below[x + 1]));
         }
     }
     return (int32_t)(e - v + regions - squares);
