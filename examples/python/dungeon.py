@@ -205,6 +205,40 @@ def generators():
         out[info.name.decode()] = params
     return out
 
+dg_params_defaults = _fn("dg_params_defaults", C.c_int32, C.c_char_p, C.c_void_p, C.c_size_t)
+
+
+def params_class(generator):
+    """A ctypes Structure for any generator's params struct, built from its
+    registry table: every table entry becomes an int32 field at its offset;
+    the bytes between them (pointers, arrays the table does not cover) are
+    kept as opaque padding. Fill it with defaults() before changing fields."""
+    for i in range(dg_generator_count()):
+        info = GeneratorInfo()
+        _check(dg_generator_get(i, C.byref(info)))
+        if info.name.decode() == generator:
+            break
+    else:
+        raise KeyError(generator)
+    descs = sorted((info.params[k] for k in range(info.param_count)), key=lambda p: p.offset)
+    fields, pos = [], 0
+    for p in descs:
+        if p.offset > pos:
+            fields.append(("_gap%d" % pos, C.c_uint8 * (p.offset - pos)))
+        fields.append((p.name.decode(), C.c_int32))
+        pos = p.offset + 4
+    if info.params_size > pos:
+        fields.append(("_tail", C.c_uint8 * (info.params_size - pos)))
+    name = generator.encode()
+
+    def defaults(self):
+        _check(dg_params_defaults(name, C.byref(self), C.sizeof(self)))
+        return self
+
+    return type("Params_" + generator.replace("-", "_"), (C.Structure,),
+                {"_fields_": fields, "_pack_": 1, "defaults": defaults})
+
+
 def parse_recipe(line):
     recipe, diag = Recipe(), Diag()
     raw = line.encode()

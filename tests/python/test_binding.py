@@ -120,6 +120,15 @@ for name, params in gens.items():
         check(dg.recipe_text(recipe).count(" %s=" % pname) == 1, line + ": printed once")
         check(dg.parse_recipe(dg.recipe_text(recipe)).values[:] == recipe.values[:], line + ": round trip")
 
+# ---- a params struct for every generator, built from its table alone
+for name, params in gens.items():
+    cls = dg.params_class(name)
+    gi = dg.GeneratorInfo()
+    dg.dg_generator_get([n for n in gens].index(name), dg.C.byref(gi))
+    check(dg.C.sizeof(cls) == gi.params_size, name + ": table-built struct has the C size")
+    p = cls().defaults()
+    check(all(getattr(p, q[0]) == q[4] for q in params), name + ": defaults read through the table")
+
 # ---- a direct call with the struct gives the recipe's bytes -----------------------------------
 params = dg.AttachParams()
 dg.dg_attach_defaults(dg.C.byref(params))
