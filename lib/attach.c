@@ -204,6 +204,7 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     f->end_tried = 0;
     f->trimmed = 0;
     c->floor += w * h;
+    c->live++;
     return c->nfeat++;
 }
 
@@ -324,6 +325,33 @@ static int32_t pick_door(att_ctx *c, const att_site *s)
             return k;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ATT_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ATT_PREFETCH(p) ((void)(p))
+#endif
+
+/* Uniform pick whose random word was drawn two picks early, so the entry it
+ * will probably name and that entry's wall can be on their way from memory
+ * while the attempts before it run. Lemire's method, so still unbiased. */
+static int32_t pick_uniform(att_ctx *c)
+{
+    uint32_t n = (uint32_t)(c->site_end - c->site_head);
+    uint64_t m = (uint64_t)c->ahead[0] * n;
+    if ((uint32_t)m < n)
+    {
+        uint32_t threshold = (uint32_t)(-n) % n;
+        while ((uint32_t)m < threshold)
+            m = (uint64_t)dgi_rng_next(&c->rng) * n;
+    }
+    c->ahead[0] = c->ahead[1];
+    c->ahead[1] = dgi_rng_next(&c->rng);
+    ATT_PREFETCH(&c->sites[c->site_head + (int32_t)(((uint64_t)c->ahead[1] * n) >> 32)]);
+    const att_site *next = &c->sites[c->site_head + (int32_t)(((uint64_t)c->ahead[0] * n) >> 32)];
+    ATT_PREFETCH(att_at(c, next->x, next->y));
+    return c->site_head + (int32_t)(m >> 32);
+}
+
 /* Frontier index to try next, by growth bias. */
 static int32_t pick_site(att_ctx *c)
 {
@@ -335,7 +363,7 @@ static int32_t pick_site(att_ctx *c)
     case DG_GROWTH_OLDEST:
         return c->site_head + att_below(c, DG_MIN(n, GROWTH_WINDOW));
     default:
-        return c->site_head + att_below(c, n);
+        return pick_uniform(c);
     }
 }
 
@@ -447,8 +475,8 @@ static int32_t connect(att_ctx *c, int32_t parent, int32_t f, int32_t x, int32_t
     return d;
 }
 
-int att_place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t rw,
-                   int32_t rh)
+static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t rw,
+                      int32_t rh)
 {
     int32_t x, y;
     if (dir == DG_DIR_N || dir == DG_DIR_S)
@@ -509,21 +537,24 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     int32_t x0 = DG_MIN(dx + ux, dx + ux * len), y0 = DG_MIN(dy + uy, dy + uy * len);
     int32_t f = new_feature(c, ATT_CORRIDOR, parent, x0, y0, ux ? len : 1, ux ? 1 : len, dir);
     connect(c, parent, f, dx, dy);
-    push_site(c, f, dir);
+    if (len == want)
+        push_site(c, f, dir);
+    else /* cut short by something in the way: nothing fits beyond its end */
+        c->feats[f].end_tried = 1;
     push_site(c, f, (dir + 1) & 3);
     push_site(c, f, (dir + 3) & 3);
     return 1;
 }
 
 /* A room of the drawn size, else of the smallest size, behind door (x, y). */
-static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
+int att_attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
 {
     const dg_attach_params *p = c->p;
     int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
     int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
-    int placed = att_place_room(c, parent, x, y, dir, rw, rh);
+    int placed = place_room(c, parent, x, y, dir, rw, rh);
     if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
-        placed = att_place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
+        placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
     return placed;
 }
 
@@ -540,7 +571,7 @@ static int try_site(att_ctx *c, int32_t i)
     int32_t x = s->x + (vertical ? 0 : k), y = s->y + (vertical ? k : 0);
     int32_t feat = s->feat, side = s->side; /* placing may move the frontier */
     if (s->kind == ATT_CORRIDOR && att_chance(c, c->p->room_after_corridor))
-        return attach_room(c, feat, x, y, side);
+        return att_attach_room(c, feat, x, y, side);
     int32_t want = att_range(c, c->p->corridor_min, c->p->corridor_max);
     return place_corridor(c, feat, x, y, side, want);
 }
@@ -567,7 +598,7 @@ static void first_room(att_ctx *c)
 static int limit_reached(const att_ctx *c)
 {
     const dg_attach_params *p = c->p;
-    if (c->nfeat >= c->budget || c->attempts >= c->max_attempts)
+    if (c->live >= c->budget || c->attempts >= c->max_attempts)
         return 1;
     if (p->max_failures > 0 && c->consecutive >= p->max_failures)
         return 1;
@@ -576,6 +607,8 @@ static int limit_reached(const att_ctx *c)
 
 static dg_status grow(att_ctx *c)
 {
+    c->ahead[0] = dgi_rng_next(&c->rng);
+    c->ahead[1] = dgi_rng_next(&c->rng);
     while (c->site_end > c->site_head)
     {
         if (limit_reached(c))
@@ -711,7 +744,6 @@ static void write_result(att_ctx *c, dg_result *r, int32_t ex, int32_t ey, int32
     m->stopped_early = c->stopped_early;
     m->requested = c->budget;
     m->placed = c->out_rooms + c->out_corridors;
-    m->overlaps = 0;
 }
 
 static void copy_out(const att_ctx *c, dg_grid *g)
@@ -736,7 +768,7 @@ static dg_status run(att_ctx *c, uint64_t seed)
         if (st != DG_OK || c->p->dead_ends == DG_DEAD_ENDS_KEEP || att_prune(c) == 0)
             break;
         /* pruning took the floor back under the target: grow on from what is left */
-        if (c->floor >= c->target_cells || !c->stopped_early || c->nfeat >= c->budget ||
+        if (c->floor >= c->target_cells || !c->stopped_early || c->live >= c->budget ||
             c->attempts >= c->max_attempts)
             break;
         drop_pruned_sites(c);

@@ -68,6 +68,7 @@ typedef struct att_ctx {
     ptrdiff_t step[4];      /* offset of the next cell in each direction DG_DIR_* */
     ptrdiff_t along[4];     /* offset along a wall facing each direction */
     att_feat *feats;   int32_t nfeat, cap_feat;
+    int32_t live;           /* features not pruned: what the budget counts */
     att_door *doors;   int32_t ndoor, cap_door;
     att_site *sites;   int32_t site_head, site_end, cap_site;
     att_heap_item *heap; int32_t nheap, cap_heap;
@@ -82,6 +83,7 @@ typedef struct att_ctx {
     int32_t out_rooms, out_corridors, out_doors; /* sizes of the result lists */
     int32_t start_x, start_y;
     dg_rng rng;             /* layout stream */
+    uint32_t ahead[2];      /* uniform growth: the next two picks' random words */
 } att_ctx;
 
 static inline uint8_t *att_at(const att_ctx *c, int32_t x, int32_t y)
@@ -125,8 +127,9 @@ static inline int32_t att_corridor_len(const att_feat *f) { return f->w * f->h; 
 /* attach.c */
 int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b); /* -1: no memory */
 uint8_t att_junction_tile(const att_ctx *c, int32_t a, int32_t b);
-int att_place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t rw,
-                   int32_t rh); /* 1 placed, 0 did not fit, -1 no memory */
+/* A room behind the wall cell (dx, dy) of parent, facing dir: of the drawn
+ * size, else of the smallest. 1 placed, 0 did not fit, -1 no memory. */
+int att_attach_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir);
 
 /* attach_post.c: the passes after growth. */
 dg_status att_dead_end_rooms(att_ctx *c);

