@@ -160,53 +160,6 @@ void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *
                       dg_distance_info *info);
 /* (end of map analysis) */
 
-/* analyze_core.c, analyze.c, path.c, metrics.c, place.c: map analysis.
- * A walk rule resolved against one grid. Cells in queues and heaps are packed
- * as (y << 15) | x (sides are at most 32768) so no division is needed;
- * per-cell arrays are indexed y * width + x. */
-#define DGI_PACK(x, y) (((y) << 15) | (x))
-#define DGI_PX(p) ((p) & 0x7FFF)
-#define DGI_PY(p) ((p) >> 15)
-typedef struct dgi_walk {
-    const uint8_t *cells;
-    int32_t width, height, stride;
-    int32_t neighbours;     /* 4 or 8 */
-    int32_t corner_cutting;
-    int32_t straight, diagonal; /* step weights */
-    int32_t unit;           /* every step costs 1: breadth-first search is exact */
-    int32_t min_cost;       /* smallest tile cost among passable tiles */
-    int64_t max_step;       /* largest step cost */
-    uint8_t pass[256];
-    uint16_t cost[256];
-} dgi_walk;
-/* Direction offsets: N, E, S, W, then NE, SE, SW, NW. */
-extern const int8_t dgi_dir_dx[8], dgi_dir_dy[8];
-/* Validates grid and walk (NULL: defaults) and resolves them. */
-dg_status dgi_walk_init(dgi_walk *w, const dg_grid *grid, const dg_walk *walk, dg_diag *diag);
-/* Library defaults with a 256-entry passable table (NULL: dg_tile_passable); no checks. */
-void dgi_walk_basic(dgi_walk *w, const dg_grid *grid, const uint8_t *passable);
-/* DG_OK if p is inside the grid and passable; else DG_E_INVALID naming `what`. */
-dg_status dgi_walk_check_cell(const dgi_walk *w, dg_point p, const char *what, dg_diag *diag);
-/* 1 if a step in direction d (0..neighbours-1) from (x, y) is allowed. */
-int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d);
-/* Multi-source breadth-first search over unit steps: dist (width*height) is
- * reset to -1 and filled up to max_distance (0: no limit). queue has
- * width*height entries; sources are packed, passable and distinct-or-not. */
-void dgi_bfs_walk(const dgi_walk *w, const int32_t *sources, int32_t source_count,
-                  int32_t max_distance, int32_t *dist, int32_t *queue, dg_distance_info *info);
-/* Union-find labelling (see dg_regions); returns the region count. */
-int32_t dgi_regions_walk(const dgi_walk *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
-                         int32_t *largest);
-/* Passable cells with exactly one passable 4-neighbour. */
-int32_t dgi_dead_ends_walk(const dgi_walk *w);
-/* Articulation cells of the 4-connected passable graph: mark (width*height)
- * gets 1/0; disc, low, stack are width*height int32, it width*height bytes. */
-int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_t *low,
-                         int32_t *stack, uint8_t *it);
-/* 1 if a caller buffer of `have` elements holds width*height; else fills diag. */
-dg_status dgi_check_cells_buffer(const dg_grid *grid, const void *buf, size_t have,
-                                 const char *what, dg_diag *diag);
-
 /* world.c, world_render.c, explorer.c: the infinite world. */
 typedef struct dgi_furnish_marker {
     int32_t x, y; /* interior offset */
