@@ -130,6 +130,17 @@ static void world_variant(dg_world_params *p, int variant)
     }
 }
 
+/* Variant 4 of the world is furnished from the sample furnishing set. */
+static void world_variant_ctx(dg_world_params *p, int variant, const hard_ctx *ctx)
+{
+    world_variant(p, variant);
+    if (variant == 4)
+    {
+        p->furnishing = ctx->sets[HARD_SET_FURNISH];
+        p->dead_end_fix = 500;
+    }
+}
+
 static uint64_t world_markers_hash(const dg_world_marker *m, int32_t n)
 {
     uint64_t h = (uint64_t)n;
@@ -220,7 +231,6 @@ static dg_status world_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, 
                             dg_result *result, const dg_allocator *alloc, dg_diag *diag,
                             hard_fuzz_out *out)
 {
-    (void)ctx;
     (void)result;
     dg_world_params p;
     dg_world_defaults(&p);
@@ -229,6 +239,8 @@ static dg_status world_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, 
     p.dead_end_fix = hard_param(in, 0, 1000);
     p.furnish_permille = hard_param(in, 0, 1000);
     p.variants = hard_param(in, 1, 8);
+    if (hard_u8(in) & 1)
+        p.furnishing = ctx->sets[HARD_SET_FURNISH];
     if (hard_u8(in) & 1)
     {
         p.curve_points = hard_param(in, 0, DG_WORLD_CURVE_MAX);
@@ -325,14 +337,277 @@ static dg_status chain_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, 
     return dg_chain_generate(grid, &p, seed, result, alloc, diag);
 }
 
-/* ---- shared objects ---------------------------------------------------------------- */
+/* ---- attach --------------------------------------------------------------------------- */
+static void attach_variant(dg_attach_params *p, int variant)
+{
+    dg_attach_defaults(p);
+    switch (variant)
+    {
+    case 1:
+        p->growth = DG_GROWTH_NEWEST, p->loop_min_gain = 10, p->loop_max = 20;
+        p->dead_ends = DG_DEAD_ENDS_PRUNE, p->doors = DG_DOORS_ALL;
+        break;
+    case 2:
+        p->growth = DG_GROWTH_OLDEST, p->dead_ends = DG_DEAD_ENDS_KEEP;
+        p->doors = DG_DOORS_NONE, p->target_floor = 350;
+        break;
+    case 3:
+        p->room_min_w = p->room_min_h = 1, p->room_max_w = p->room_max_h = 3;
+        p->corridor_min = 1, p->corridor_max = 2, p->max_features = 400;
+        p->room_after_corridor = 1000, p->max_attempts = 3000, p->max_failures = 0;
+        break;
+    default: break;
+    }
+}
+
+static dg_status attach_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                            dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                            uint64_t *extra)
+{
+    (void)ctx;
+    dg_attach_params p;
+    attach_variant(&p, variant);
+    if (extra)
+        *extra = 0;
+    return dg_attach_generate(grid, &p, seed, result, alloc, diag);
+}
+
+static dg_status attach_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                             dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                             hard_fuzz_out *out)
+{
+    (void)ctx;
+    dg_attach_params p;
+    attach_variant(&p, hard_u8(in) % 4);
+    p.room_min_w = hard_param(in, 1, 12);
+    p.room_max_w = hard_param(in, 1, 30);
+    p.room_min_h = hard_param(in, 1, 12);
+    p.room_max_h = hard_param(in, 1, 30);
+    p.corridor_min = hard_param(in, 1, 10);
+    p.corridor_max = hard_param(in, 1, 40);
+    p.max_features = hard_param(in, 0, 2000);
+    p.room_after_corridor = hard_param(in, 0, 1000);
+    p.target_floor = hard_param(in, 0, 1000);
+    p.max_attempts = hard_param(in, 0, 20000);
+    p.max_failures = hard_param(in, 0, 1000);
+    p.growth = hard_param(in, 0, 2);
+    p.loop_min_gain = hard_param(in, 0, 40);
+    p.loop_max = hard_param(in, 0, 40);
+    p.dead_ends = hard_param(in, 0, 2);
+    p.doors = hard_param(in, 0, 2);
+    /* the header: metrics.attempts never exceeds max_attempts (0: 50 per budgeted feature) */
+    int64_t budget = p.max_features > 0 ? p.max_features
+                                        : (int64_t)grid->width * grid->height / 16;
+    out->work_bound = p.max_attempts > 0 ? p.max_attempts : 50 * budget;
+    return dg_attach_generate(grid, &p, seed, result, alloc, diag);
+}
+
+/* ---- prefab generators over the sample sets ---------------------------------------------- */
+static dg_status full_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                          dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                          uint64_t *extra)
+{
+    dg_prefab_full_params p;
+    dg_prefab_full_defaults(&p);
+    if (variant == 1)
+    {
+        p.keep = 1;
+        p.orientations = 1 << DG_ORIENT_ROT90 | 1 << DG_ORIENT_MIRROR_X;
+    }
+    if (extra)
+        *extra = 0;
+    return dg_prefab_full_generate(grid, ctx->sets[HARD_SET_SHAFT], &p, seed, result, alloc, diag);
+}
+
+static dg_status full_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                           dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                           hard_fuzz_out *out)
+{
+    (void)out;
+    dg_prefab_full_params p;
+    dg_prefab_full_defaults(&p);
+    static const char *const names[4] = {NULL, "shaft", "nothing", ""};
+    p.name = names[hard_u8(in) % 4];
+    p.tag = hard_u8(in) & 1 ? "shaft" : NULL;
+    p.orientations = hard_param(in, 0, 255);
+    p.keep = hard_param(in, 0, 1);
+    p.fill = hard_param(in, 0, 255);
+    return dg_prefab_full_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
+                                   alloc, diag);
+}
+
+static void jigsaw_variant(dg_prefab_jigsaw_params *p, int variant)
+{
+    dg_prefab_jigsaw_defaults(p);
+    if (variant == 1)
+        p->seams = DG_SEAM_ANY, p->unique = 0, p->connected = 0;
+    if (variant == 2)
+        p->seams = DG_SEAM_OPEN, p->orientations = 1 << DG_ORIENT_IDENTITY | 1 << DG_ORIENT_ROT180;
+}
+
+static dg_status jigsaw_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                            dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                            uint64_t *extra)
+{
+    dg_prefab_jigsaw_params p;
+    jigsaw_variant(&p, variant);
+    if (extra)
+        *extra = 0;
+    return dg_prefab_jigsaw_generate(grid, ctx->sets[HARD_SET_FOREST], &p, seed, result, alloc,
+                                     diag);
+}
+
+static dg_status jigsaw_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                             dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                             hard_fuzz_out *out)
+{
+    (void)out;
+    dg_prefab_jigsaw_params p;
+    jigsaw_variant(&p, hard_u8(in) % 3);
+    p.tag = hard_u8(in) & 1 ? "forest" : NULL;
+    p.block_w = hard_param(in, 0, 12);
+    p.block_h = hard_param(in, 0, 12);
+    p.orientations = hard_param(in, 0, 255);
+    p.unique = hard_param(in, 0, 1);
+    p.seams = hard_param(in, 0, 2);
+    p.connected = hard_param(in, 0, 1);
+    p.max_tries = hard_param(in, 1, 8);
+    p.fill = hard_param(in, 0, 255);
+    return dg_prefab_jigsaw_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
+                                     alloc, diag);
+}
+
+static void islands_variant(dg_prefab_islands_params *p, int variant)
+{
+    dg_prefab_islands_defaults(p);
+    if (variant == 1)
+        p->keep = 1, p->margin = 0;
+    if (variant == 2)
+        p->margin = 3, p->positions = 10, p->connected = 0;
+}
+
+static dg_status islands_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                             dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                             uint64_t *extra)
+{
+    dg_prefab_islands_params p;
+    islands_variant(&p, variant);
+    if (extra)
+        *extra = 0;
+    return dg_prefab_islands_generate(grid, ctx->sets[HARD_SET_FACTORY], &p, seed, result, alloc,
+                                      diag);
+}
+
+static dg_status islands_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                              dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                              hard_fuzz_out *out)
+{
+    (void)out;
+    dg_prefab_islands_params p;
+    islands_variant(&p, hard_u8(in) % 3);
+    dg_prefab_group groups[3] = {{"start", 1, 1, 1}, {"store", 0, 4, 0}, {"workshop", 1, -1, 0}};
+    int32_t n = hard_u8(in) % 4;
+    for (int32_t i = 0; i < n; i++)
+    {
+        groups[i].min = hard_param(in, 0, 5);
+        groups[i].max = hard_param(in, -1, 8);
+    }
+    p.groups = n ? groups : NULL;
+    p.group_count = n ? hard_param(in, 0, n) : 0;
+    p.orientations = hard_param(in, 0, 255);
+    p.margin = hard_param(in, -1, 6);
+    p.positions = hard_param(in, 1, 40);
+    p.max_failures = hard_param(in, 1, 30);
+    p.keep = hard_param(in, 0, 1);
+    p.fill = hard_param(in, 0, 255);
+    p.connected = hard_param(in, 0, 1);
+    p.max_tries = hard_param(in, 1, 6);
+    return dg_prefab_islands_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
+                                      alloc, diag);
+}
+
+/* Mixed: vaults stamped into a chain map. The chain map is drawn without the
+ * allocator under test; on error the grid must still hold it. */
+static dg_status mixed_on_chain(const hard_ctx *ctx, const dg_prefab_mixed_params *p,
+                                const dg_prefab_set *set, dg_grid *grid, uint64_t seed,
+                                dg_result *result, const dg_allocator *alloc, dg_diag *diag)
+{
+    dg_chain_params cp;
+    chain_variant(&cp, (int)(seed % 3));
+    dg_result base;
+    dg_result_init(&base, NULL);
+    /* the base rooms go into result (through its allocator, which may fail) */
+    dg_status st = dg_chain_generate(grid, &cp, seed, result ? result : &base, NULL, NULL);
+    dg_result_free(&base);
+    if (st == DG_E_NOMEM)
+        return st;
+    if (st != DG_OK)
+    {
+        /* no room for a chain: vaults go onto a plain floor */
+        dg_grid_fill(grid, DG_TILE_FLOOR);
+        if (result)
+            dg_result_free(result);
+    }
+    uint64_t before = dg_grid_hash(grid);
+    (void)ctx;
+    st = dg_prefab_mixed_generate(grid, set, p, seed, result, alloc, diag);
+    if (st != DG_OK && dg_grid_hash(grid) != before)
+        return HARD_E_CHANGED;
+    return st;
+}
+
+static dg_status mixed_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                           dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                           uint64_t *extra)
+{
+    dg_prefab_mixed_params p;
+    dg_prefab_mixed_defaults(&p);
+    if (variant == 1)
+        p.in_rooms = 0, p.unique = 0, p.count = 8;
+    if (extra)
+        *extra = 0;
+    return mixed_on_chain(ctx, &p, ctx->sets[HARD_SET_VAULTS], grid, seed, result, alloc, diag);
+}
+
+static dg_status mixed_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                            dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                            hard_fuzz_out *out)
+{
+    (void)out;
+    dg_prefab_mixed_params p;
+    dg_prefab_mixed_defaults(&p);
+    p.tag = hard_u8(in) & 1 ? "vault" : NULL;
+    p.mode = hard_param(in, 0, 15);
+    p.count = hard_param(in, 0, 12);
+    p.orientations = hard_param(in, 0, 255);
+    p.positions = hard_param(in, 1, 300);
+    p.in_rooms = hard_param(in, 0, 1);
+    p.unique = hard_param(in, 0, 1);
+    return mixed_on_chain(ctx, &p, ctx->sets[hard_u8(in) % HARD_SETS], grid, seed, result, alloc,
+                          diag);
+}
+
+/* ---- shared objects ------------------------------------------------------------------ */
+static const char *const set_files[HARD_SETS] = {
+    "examples/prefabs/shaft.txt", "examples/prefabs/forest.txt", "examples/prefabs/factory.txt",
+    "examples/prefabs/furnish.txt", "examples/prefabs/vaults.txt"};
+
 dg_status hard_ctx_open(hard_ctx *ctx)
 {
     memset(ctx, 0, sizeof *ctx);
+    for (int i = 0; i < HARD_SETS; i++)
+    {
+        dg_status st = dg_prefab_load(set_files[i], NULL, NULL, NULL, &ctx->sets[i], NULL);
+        if (st != DG_OK)
+        {
+            hard_ctx_close(ctx);
+            return st;
+        }
+    }
     for (int v = 0; v < HARD_WORLDS; v++)
     {
         dg_world_params p;
-        world_variant(&p, v);
+        world_variant_ctx(&p, v, ctx);
         dg_status st = dg_world_create(&p, 0xD06 + (uint64_t)v, NULL, &ctx->worlds[v], NULL);
         if (st != DG_OK)
         {
@@ -348,6 +623,8 @@ void hard_ctx_close(hard_ctx *ctx)
 {
     for (int v = 0; v < HARD_WORLDS; v++)
         dg_world_free(ctx->worlds[v]);
+    for (int i = 0; i < HARD_SETS; i++)
+        dg_prefab_set_free(ctx->sets[i]);
     memset(ctx, 0, sizeof *ctx);
 }
 
@@ -355,9 +632,14 @@ void hard_ctx_close(hard_ctx *ctx)
 const hard_gen hard_gens[] = {
     /* docs/chain.md, "Memory failures": a map that outgrows its first
      * reservation, or a failure while filling result, leaves the grid partly generated */
-    {"chain", 4, 1, chain_run, chain_fuzz, 80, 50, 1},
-    {"world", HARD_WORLDS, 0, world_run, world_fuzz, 61, 47, 0},
-    {NULL, 0, 0, NULL, NULL, 0, 0, 0},
+    {"attach", 4, 1, attach_run, attach_fuzz, 80, 50, 0, 0},
+    {"chain", 4, 1, chain_run, chain_fuzz, 80, 50, 1, 0},
+    {"prefab-full", 2, 1, full_run, full_fuzz, 52, 24, 0, 0},
+    {"prefab-jigsaw", 3, 1, jigsaw_run, jigsaw_fuzz, 63, 45, 0, 0},
+    {"prefab-islands", 3, 1, islands_run, islands_fuzz, 70, 45, 0, 0},
+    {"prefab-mixed", 2, 1, mixed_run, mixed_fuzz, 80, 50, 0, 1},
+    {"world", HARD_WORLDS, 0, world_run, world_fuzz, 61, 47, 0, 0},
+    {NULL, 0, 0, NULL, NULL, 0, 0, 0, 0},
 };
 
 int hard_gen_count(void)
@@ -621,7 +903,8 @@ static const char *validate_lists(const dg_grid *g, const dg_result *r)
     for (int32_t i = 0; i < r->room_count; i++)
     {
         dg_rect q = r->rooms[i].rect;
-        if (q.w < 1 || q.h < 1 || q.x < 0 || q.y < 0 || (int64_t)q.x + q.w > g->width ||
+        /* an empty rectangle is allowed (a world room clipped away by the window) */
+        if (q.w < 0 || q.h < 0 || q.x < 0 || q.y < 0 || (int64_t)q.x + q.w > g->width ||
             (int64_t)q.y + q.h > g->height)
             return "room rectangle outside the grid";
         if (r->rooms[i].parent < -1 || r->rooms[i].parent >= r->room_count)

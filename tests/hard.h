@@ -41,10 +41,13 @@ uint64_t hard_u64(hard_input *in);
 int32_t hard_param(hard_input *in, int32_t lo, int32_t hi);
 
 /* ---- shared immutable objects the generators need (prefab sets, worlds) ------ */
-#define HARD_WORLDS 4
+#define HARD_WORLDS 5
+enum { HARD_SET_SHAFT, HARD_SET_FOREST, HARD_SET_FACTORY, HARD_SET_FURNISH, HARD_SET_VAULTS,
+       HARD_SETS };
 typedef struct hard_ctx {
     int ready;
-    dg_world *worlds[HARD_WORLDS]; /* one per variant of the "world" entry */
+    dg_prefab_set *sets[HARD_SETS]; /* the sample sets of examples/prefabs (run from the source tree) */
+    dg_world *worlds[HARD_WORLDS];  /* one per variant of the "world" entry */
 } hard_ctx;
 
 /* Builds the shared objects (DG_OK, or the failing status). */
@@ -75,7 +78,14 @@ typedef struct hard_gen {
     /* 1 where the generator documents that DG_E_NOMEM may leave the grid partly
      * written (a known gap listed in docs/robustness.md); 0 = untouched, the rule */
     int nomem_may_write;
+    /* 1 if the entry first fills the grid with another generator's map (the
+     * generator under test then works on top of it): on error the grid holds
+     * that base map, which the entry checks itself (status HARD_E_CHANGED if not) */
+    int base_first;
 } hard_gen;
+
+/* Status an entry returns when the generator changed the grid on error. */
+#define HARD_E_CHANGED (-1000)
 
 /* Terminated by an entry with name == NULL. */
 extern const hard_gen hard_gens[];

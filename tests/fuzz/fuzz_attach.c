@@ -1,0 +1,3 @@
+/* Fuzz target: attach parameters and grid sizes. */
+#define FUZZ_GEN "attach"
+#include "fuzz_gen.h"
