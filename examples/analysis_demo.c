@@ -27,7 +27,8 @@ static void fill_cell(picture *pic, int32_t x, int32_t y, uint32_t rgba, int32_t
     for (int32_t py = inset; py < s - inset; py++)
         for (int32_t px = inset; px < s - inset; px++)
         {
-            uint8_t *p = pic->px + ((size_t)(y * s + py) * (size_t)stride + (size_t)(x * s + px)) * 4;
+            size_t at = (size_t)(y * s + py) * (size_t)stride + (size_t)(x * s + px);
+            uint8_t *p = pic->px + at * 4;
             p[0] = (uint8_t)(rgba >> 24);
             p[1] = (uint8_t)(rgba >> 16);
             p[2] = (uint8_t)(rgba >> 8);
@@ -114,7 +115,8 @@ int main(int argc, char **argv)
     if (st != DG_OK)
         return fail("distance map", st, &diag);
     int32_t length = 0;
-    st = dg_path_find(&grid, NULL, where.start, where.exit, NULL, path, W * H, &length, NULL, &diag);
+    st = dg_path_find(&grid, NULL, where.start, where.exit, NULL, path, W * H, &length, NULL,
+                      &diag);
     if (st != DG_OK)
         return fail("path", st, &diag);
 

@@ -157,8 +157,9 @@ static int32_t bfs_visit_slow(const dgi_walk *w, int32_t *dist, int32_t *queue, 
 
 /* The search loop, inlined with a constant `eight` so the 4-way loop keeps
  * its few offsets in registers. */
-static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass, int32_t max_distance,
-                              int32_t *dist, int32_t *queue, int32_t tail, const int eight)
+static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass,
+                                         int32_t max_distance, int32_t *dist, int32_t *queue,
+                                         int32_t tail, const int eight)
 {
     const uint8_t *cells = w->cells;
     const int32_t width = w->width, height = w->height, n = width * height;
@@ -331,6 +332,31 @@ int32_t dgi_dead_ends_walk(const dgi_walk *w)
             count += n == 1;
         }
     return count;
+}
+
+dg_status dgi_scratch_get(dgi_scratch *s, const dg_grid *g, int with_mark,
+                          const dg_allocator *allocator, dg_diag *diag)
+{
+    s->n = (size_t)g->width * (size_t)g->height;
+    s->a = dgi_alloc(allocator, s->n * sizeof(int32_t));
+    s->b = dgi_alloc(allocator, s->n * sizeof(int32_t));
+    s->c = dgi_alloc(allocator, s->n * sizeof(int32_t));
+    s->it = dgi_alloc(allocator, s->n);
+    s->mark = with_mark ? dgi_alloc(allocator, s->n) : NULL;
+    if (s->a && s->b && s->c && s->it && (s->mark || !with_mark))
+        return DG_OK;
+    dgi_scratch_free(s, allocator);
+    return dgi_fail(diag, DG_E_NOMEM, "cannot allocate scratch for a %dx%d grid", (int)g->width,
+                    (int)g->height);
+}
+
+void dgi_scratch_free(dgi_scratch *s, const dg_allocator *allocator)
+{
+    dgi_free(allocator, s->a, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->b, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->c, s->n * sizeof(int32_t));
+    dgi_free(allocator, s->it, s->n);
+    dgi_free(allocator, s->mark, s->n);
 }
 
 /* ---- the helpers the generators use (library passability, 4-way) ---------- */

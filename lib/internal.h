@@ -143,6 +143,16 @@ int32_t dgi_dead_ends_walk(const dgi_walk *w);
  * gets 1/0; disc, low, stack are width*height int32, it width*height bytes. */
 int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_t *low,
                          int32_t *stack, uint8_t *it);
+/* Scratch for whole-map passes: three int32 and two byte arrays of
+ * width*height (mark only if asked); DG_E_NOMEM leaves nothing allocated. */
+typedef struct dgi_scratch {
+    int32_t *a, *b, *c;
+    uint8_t *it, *mark;
+    size_t n;
+} dgi_scratch;
+dg_status dgi_scratch_get(dgi_scratch *s, const dg_grid *grid, int with_mark,
+                          const dg_allocator *allocator, dg_diag *diag);
+void dgi_scratch_free(dgi_scratch *s, const dg_allocator *allocator);
 /* DG_OK if buf (`have` elements) holds width*height cells; else DG_E_NULL/DG_E_BUFFER. */
 dg_status dgi_check_cells_buffer(const dg_grid *grid, const void *buf, size_t have,
                                  const char *what, dg_diag *diag);

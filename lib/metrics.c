@@ -61,42 +61,6 @@ int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_
     return count;
 }
 
-/* Scratch for the whole-map passes: three int32 arrays and two byte arrays. */
-typedef struct scratch {
-    int32_t *a, *b, *c;
-    uint8_t *it, *mark;
-    size_t n;
-} scratch;
-
-static dg_status scratch_get(scratch *s, const dg_grid *g, int with_mark,
-                             const dg_allocator *allocator, dg_diag *diag)
-{
-    s->n = (size_t)g->width * (size_t)g->height;
-    s->a = dgi_alloc(allocator, s->n * sizeof(int32_t));
-    s->b = dgi_alloc(allocator, s->n * sizeof(int32_t));
-    s->c = dgi_alloc(allocator, s->n * sizeof(int32_t));
-    s->it = dgi_alloc(allocator, s->n);
-    s->mark = with_mark ? dgi_alloc(allocator, s->n) : NULL;
-    if (s->a && s->b && s->c && s->it && (s->mark || !with_mark))
-        return DG_OK;
-    dgi_free(allocator, s->a, s->n * sizeof(int32_t));
-    dgi_free(allocator, s->b, s->n * sizeof(int32_t));
-    dgi_free(allocator, s->c, s->n * sizeof(int32_t));
-    dgi_free(allocator, s->it, s->n);
-    dgi_free(allocator, s->mark, s->n);
-    return dgi_fail(diag, DG_E_NOMEM, "cannot allocate scratch for a %dx%d grid", (int)g->width,
-                    (int)g->height);
-}
-
-static void scratch_free(scratch *s, const dg_allocator *allocator)
-{
-    dgi_free(allocator, s->a, s->n * sizeof(int32_t));
-    dgi_free(allocator, s->b, s->n * sizeof(int32_t));
-    dgi_free(allocator, s->c, s->n * sizeof(int32_t));
-    dgi_free(allocator, s->it, s->n);
-    dgi_free(allocator, s->mark, s->n);
-}
-
 dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *mask,
                          size_t mask_count, int32_t *count, const dg_allocator *allocator,
                          dg_diag *diag)
@@ -104,13 +68,13 @@ dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *
     dg_status st = dgi_grid_validate(grid, diag);
     if (st == DG_OK)
         st = dgi_check_cells_buffer(grid, mask, mask_count, "mask", diag);
-    scratch s;
-    if (st != DG_OK || (st = scratch_get(&s, grid, 0, allocator, diag)) != DG_OK)
+    dgi_scratch s;
+    if (st != DG_OK || (st = dgi_scratch_get(&s, grid, 0, allocator, diag)) != DG_OK)
         return st;
     dgi_walk w;
     dgi_walk_basic(&w, grid, passable);
     int32_t n = dgi_articulation(&w, mask, s.a, s.b, s.c, s.it);
-    scratch_free(&s, allocator);
+    dgi_scratch_free(&s, allocator);
     if (count)
         *count = n;
     dgi_diag_ok(diag);
@@ -156,8 +120,8 @@ dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *m
     dg_status st = dgi_grid_validate(grid, diag);
     if (st == DG_OK && !metrics)
         st = dgi_fail(diag, DG_E_NULL, "metrics is NULL");
-    scratch s;
-    if (st != DG_OK || (st = scratch_get(&s, grid, 1, allocator, diag)) != DG_OK)
+    dgi_scratch s;
+    if (st != DG_OK || (st = dgi_scratch_get(&s, grid, 1, allocator, diag)) != DG_OK)
         return st;
     dgi_walk w;
     dgi_walk_basic(&w, grid, passable);
@@ -181,7 +145,7 @@ dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *m
     m.loops = (int32_t)(edges - m.floor_cells + m.regions - squares);
     m.diameter = diameter(&w, s.a, largest, s.b, s.c);
     m.chokepoints = dgi_articulation(&w, s.mark, s.a, s.b, s.c, s.it);
-    scratch_free(&s, allocator);
+    dgi_scratch_free(&s, allocator);
     *metrics = m;
     dgi_diag_ok(diag);
     return DG_OK;

@@ -111,8 +111,11 @@ int32_t *dgi_workspace_queue(dg_path_workspace *ws)
 
 dg_status dgi_walk_check_range(const dgi_walk *w, int32_t max_distance, dg_diag *diag)
 {
-    int64_t reach = max_distance > 0 ? (int64_t)max_distance
-                                     : ((int64_t)w->width * w->height - 1) * w->max_step;
+    /* No walk is longer than every cell at the largest step, nor (settled)
+     * beyond max_distance; one more step is the largest value computed. */
+    int64_t reach = ((int64_t)w->width * w->height - 1) * w->max_step;
+    if (max_distance > 0 && max_distance < reach)
+        reach = max_distance;
     if (reach + w->max_step > INT32_MAX)
         return dgi_fail(diag, DG_E_TOO_LARGE,
                         "step costs up to %lld on a %dx%d grid could overflow a 32-bit distance",
@@ -225,8 +228,8 @@ static void heap_remove_top(search *s)
 /* ---- queue: common face ---- */
 
 /* Queues cell p (index i) at f, or moves it there from old_f if already open. */
-static DGI_ALWAYS_INLINE void queue_set(search *s, int32_t i, int32_t p, int64_t f, int64_t h, int was_open,
-                      int64_t old_f)
+static DGI_ALWAYS_INLINE void queue_set(search *s, int32_t i, int32_t p, int64_t f, int64_t h,
+                                        int was_open, int64_t old_f)
 {
     if (s->buckets)
     {
@@ -355,9 +358,9 @@ static int search_run(search *s)
     return costs ? search_loop(s, 8, 1) : search_loop(s, 8, 0);
 }
 
-/* Starts a query: a new generation makes every cell untouched. */
-static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, const dg_point *src,
-                         int32_t count, int32_t goal, int32_t max_distance)
+/* The query's constants: heuristic weights, direction offsets, queue kind. */
+static void search_init(search *s, dg_path_workspace *ws, const dgi_walk *w, int32_t goal,
+                        int32_t max_distance)
 {
     memset(s, 0, sizeof *s);
     s->ws = ws;
@@ -366,9 +369,10 @@ static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, co
     s->goal_x = goal >= 0 ? DGI_PX(goal) : 0;
     s->goal_y = goal >= 0 ? DGI_PY(goal) : 0;
     s->max_distance = max_distance;
-    if (goal >= 0)
+    if (goal >= 0) /* octile distance: a diagonal replaces two straight steps when cheaper */
     {
-        int64_t st = w->straight, dg = w->neighbours == 8 ? DG_MIN((int64_t)w->diagonal, 2 * st) : 2 * st;
+        int64_t st = w->straight;
+        int64_t dg = w->neighbours == 8 ? DG_MIN((int64_t)w->diagonal, 2 * st) : 2 * st;
         s->h_line = st * w->min_cost;
         s->h_diag = (dg - 2 * st) * w->min_cost;
     }
@@ -383,6 +387,11 @@ static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, co
         span <<= 1;
     s->buckets = 2 * w->max_step < span;
     s->mask = span - 1;
+}
+
+/* Starts a query: a new generation makes every cell untouched. */
+static void ws_begin(dg_path_workspace *ws, const search *s)
+{
     if (ws->gen >= UINT32_MAX - 3)
     {
         memset(ws->stamp, 0, (size_t)ws->capacity * sizeof *ws->stamp);
@@ -391,13 +400,20 @@ static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, co
     ws->gen += 2;
     ws->heap_size = 0;
     if (s->buckets)
-        memset(ws->head, 0xFF, (size_t)span * sizeof ws->head[0]);
+        memset(ws->head, 0xFF, (size_t)(s->mask + 1) * sizeof ws->head[0]);
+}
+
+static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, const dg_point *src,
+                         int32_t count, int32_t goal, int32_t max_distance)
+{
+    search_init(s, ws, w, goal, max_distance);
+    ws_begin(ws, s);
     s->last = DGI_PACK(src[0].x, src[0].y);
     for (int32_t k = 0; k < count; k++)
     {
         int32_t p = DGI_PACK(src[k].x, src[k].y), i = IDX(s, p);
         if (ws->stamp[i] == ws->gen)
-            continue;
+            continue; /* a repeated source */
         int64_t h = goal >= 0 ? heuristic(s, src[k].x, src[k].y) : 0;
         ws->stamp[i] = ws->gen;
         ws->g[i] = 0;

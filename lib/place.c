@@ -19,12 +19,13 @@ uint64_t dg_floor_seed(uint64_t master, int32_t floor)
 
 static const uint8_t room_default[256] = {[DG_TILE_FLOOR] = 1};
 
+/* Scratch roles: s.a holds region labels, then the spawn candidates; s.b
+ * distances; s.c the queue; s.mark the chokepoints. Articulation uses all of
+ * them first. */
 typedef struct placer {
     dgi_walk w;
     const uint8_t *room;
-    int32_t *labels, *dist, *queue, *stack;
-    uint8_t *it, *choke;
-    size_t n;
+    dgi_scratch s;
 } placer;
 
 static dg_status check_params(const dg_grid *g, const dg_place_params *p, const dg_point *spawns,
@@ -33,7 +34,8 @@ static dg_status check_params(const dg_grid *g, const dg_place_params *p, const 
     if (!out)
         return dgi_fail(diag, DG_E_NULL, "placement is NULL");
     if (p->spawn_count < 0 || p->spawn_min_distance < 0)
-        return dgi_fail(diag, DG_E_INVALID, "spawn_count (%d) and spawn_min_distance (%d) must be >= 0",
+        return dgi_fail(diag, DG_E_INVALID,
+                        "spawn_count (%d) and spawn_min_distance (%d) must be >= 0",
                         (int)p->spawn_count, (int)p->spawn_min_distance);
     if (spawns_cap < 0)
         return dgi_fail(diag, DG_E_INVALID, "spawns_cap is %d: must be >= 0", (int)spawns_cap);
@@ -48,42 +50,12 @@ static dg_status check_params(const dg_grid *g, const dg_place_params *p, const 
     return DG_OK;
 }
 
-static void placer_free(placer *pl, const dg_allocator *a)
-{
-    dgi_free(a, pl->labels, pl->n * sizeof(int32_t));
-    dgi_free(a, pl->dist, pl->n * sizeof(int32_t));
-    dgi_free(a, pl->queue, pl->n * sizeof(int32_t));
-    dgi_free(a, pl->stack, pl->n * sizeof(int32_t));
-    dgi_free(a, pl->it, pl->n);
-    dgi_free(a, pl->choke, pl->n);
-}
-
-static dg_status placer_init(placer *pl, const dg_grid *g, const dg_place_params *p,
-                             const dg_allocator *a, dg_diag *diag)
-{
-    memset(pl, 0, sizeof *pl);
-    dgi_walk_basic(&pl->w, g, p->passable);
-    pl->room = p->room_tiles ? p->room_tiles : room_default;
-    pl->n = (size_t)g->width * (size_t)g->height;
-    pl->labels = dgi_alloc(a, pl->n * sizeof(int32_t));
-    pl->dist = dgi_alloc(a, pl->n * sizeof(int32_t));
-    pl->queue = dgi_alloc(a, pl->n * sizeof(int32_t));
-    pl->stack = dgi_alloc(a, pl->n * sizeof(int32_t));
-    pl->it = dgi_alloc(a, pl->n);
-    pl->choke = dgi_alloc(a, pl->n);
-    if (pl->labels && pl->dist && pl->queue && pl->stack && pl->it && pl->choke)
-        return DG_OK;
-    placer_free(pl, a);
-    return dgi_fail(diag, DG_E_NOMEM, "cannot allocate placement scratch for a %dx%d grid",
-                    (int)g->width, (int)g->height);
-}
-
 /* A cell where stairs and spawns may go: room floor, not a door or chokepoint. */
 static int good_cell(const placer *pl, int32_t x, int32_t y)
 {
     uint8_t t = DG_CELL(&pl->w, x, y);
     return pl->w.pass[t] && pl->room[t] && t != DG_TILE_DOOR &&
-           !pl->choke[(size_t)y * (size_t)pl->w.width + (size_t)x];
+           !pl->s.mark[(size_t)y * (size_t)pl->w.width + (size_t)x];
 }
 
 /* Breadth-first from `from`, then the farthest reached good cell (the first in
@@ -91,13 +63,13 @@ static int good_cell(const placer *pl, int32_t x, int32_t y)
 static dg_point farthest_good(placer *pl, dg_point from, int32_t *distance)
 {
     dg_distance_info info;
-    dgi_bfs_walk(&pl->w, &from, 1, 0, pl->dist, pl->queue, &info);
+    dgi_bfs_walk(&pl->w, &from, 1, 0, pl->s.b, pl->s.c, &info);
     dg_point best = info.farthest;
     int32_t best_d = -1;
     for (int32_t y = 0; y < pl->w.height; y++)
         for (int32_t x = 0; x < pl->w.width; x++)
         {
-            int32_t d = pl->dist[y * pl->w.width + x];
+            int32_t d = pl->s.b[y * pl->w.width + x];
             if (d > best_d && good_cell(pl, x, y))
             {
                 best_d = d;
@@ -105,7 +77,7 @@ static dg_point farthest_good(placer *pl, dg_point from, int32_t *distance)
                 best.y = y;
             }
         }
-    *distance = pl->dist[best.y * pl->w.width + best.x];
+    *distance = pl->s.b[best.y * pl->w.width + best.x];
     return best;
 }
 
@@ -114,7 +86,8 @@ static dg_point farthest_good(placer *pl, dg_point from, int32_t *distance)
 static void nearer(const placer *pl, dg_point p, int32_t x, int32_t y, dg_point *best,
                    int64_t *best_d2)
 {
-    if (x < 0 || y < 0 || x >= pl->w.width || y >= pl->w.height || !pl->w.pass[DG_CELL(&pl->w, x, y)])
+    if (x < 0 || y < 0 || x >= pl->w.width || y >= pl->w.height ||
+        !pl->w.pass[DG_CELL(&pl->w, x, y)])
         return;
     int64_t d2 = (int64_t)(x - p.x) * (x - p.x) + (int64_t)(y - p.y) * (y - p.y);
     if (d2 < *best_d2 || (d2 == *best_d2 && (y < best->y || (y == best->y && x < best->x))))
@@ -153,11 +126,11 @@ static dg_point region_seed(placer *pl)
 {
     int32_t largest;
     dg_point first = {-1, -1};
-    dgi_regions_walk(&pl->w, pl->labels, NULL, 0, &largest);
+    dgi_regions_walk(&pl->w, pl->s.a, NULL, 0, &largest);
     for (int32_t y = 0; y < pl->w.height; y++)
         for (int32_t x = 0; x < pl->w.width; x++)
         {
-            if (largest < 0 || pl->labels[y * pl->w.width + x] != largest)
+            if (largest < 0 || pl->s.a[y * pl->w.width + x] != largest)
                 continue;
             if (good_cell(pl, x, y))
                 return (dg_point){x, y};
@@ -167,18 +140,18 @@ static dg_point region_seed(placer *pl)
     return first;
 }
 
-/* Candidates for spawns into labels[] (row-major); returns their number. */
+/* Candidates for spawns into s.a (packed, row-major); returns their number. */
 static int32_t spawn_candidates(placer *pl, dg_point start, dg_point exit, int32_t min_distance)
 {
     int32_t count = 0;
     for (int32_t y = 0; y < pl->w.height; y++)
         for (int32_t x = 0; x < pl->w.width; x++)
         {
-            int32_t d = pl->dist[y * pl->w.width + x];
+            int32_t d = pl->s.b[y * pl->w.width + x];
             if (d < min_distance || d < 0 || !good_cell(pl, x, y) ||
                 (x == start.x && y == start.y) || (x == exit.x && y == exit.y))
                 continue;
-            pl->labels[count++] = DGI_PACK(x, y);
+            pl->s.a[count++] = DGI_PACK(x, y);
         }
     return count;
 }
@@ -233,7 +206,7 @@ static dg_status fill_result(dg_result *r, const dg_placement *pl, const int32_t
     return DG_OK;
 }
 
-/* Start, exit and the chosen spawns (packed, in pl->labels). */
+/* Start, exit and the chosen spawns (packed, in pl->s.a). */
 static dg_status place_all(placer *pl, const dg_place_params *p, uint64_t seed, dg_placement *out,
                            dg_diag *diag)
 {
@@ -253,7 +226,7 @@ static dg_status place_all(placer *pl, const dg_place_params *p, uint64_t seed, 
         return dgi_fail(diag, DG_E_NOSPACE,
                         "%d spawn points wanted, %d room cells qualify (>= %d steps from start)",
                         (int)p->spawn_count, (int)total, (int)p->spawn_min_distance);
-    choose_spawns(pl->labels, total, p->spawn_count, seed);
+    choose_spawns(pl->s.a, total, p->spawn_count, seed);
     out->spawn_count = p->spawn_count;
     return DG_OK;
 }
@@ -269,23 +242,25 @@ dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t 
     if (st == DG_OK)
         st = check_params(grid, p, spawns, spawns_cap, placement, diag);
     placer pl;
-    if (st != DG_OK || (st = placer_init(&pl, grid, p, allocator, diag)) != DG_OK)
+    if (st != DG_OK || (st = dgi_scratch_get(&pl.s, grid, 1, allocator, diag)) != DG_OK)
         return st;
-    dgi_articulation(&pl.w, pl.choke, pl.labels, pl.dist, pl.stack, pl.it);
+    dgi_walk_basic(&pl.w, grid, p->passable);
+    pl.room = p->room_tiles ? p->room_tiles : room_default;
+    dgi_articulation(&pl.w, pl.s.mark, pl.s.a, pl.s.b, pl.s.c, pl.s.it);
     dg_placement out;
     st = place_all(&pl, p, seed, &out, diag);
     if (st == DG_OK && result)
-        st = fill_result(result, &out, pl.labels, diag);
+        st = fill_result(result, &out, pl.s.a, diag);
     if (st == DG_OK)
     {
         *placement = out;
         for (int32_t k = 0; spawns && k < out.spawn_count; k++)
         {
-            spawns[k].x = DGI_PX(pl.labels[k]);
-            spawns[k].y = DGI_PY(pl.labels[k]);
+            spawns[k].x = DGI_PX(pl.s.a[k]);
+            spawns[k].y = DGI_PY(pl.s.a[k]);
         }
         dgi_diag_ok(diag);
     }
-    placer_free(&pl, allocator);
+    dgi_scratch_free(&pl.s, allocator);
     return st;
 }

@@ -108,6 +108,33 @@ static inline void am_rooms(am_map *m, int32_t w, int32_t h, uint64_t seed)
     }
 }
 
+/* The first cell (row-major) the library calls passable, or (-1, -1). */
+static inline dg_point am_first_floor(const dg_grid *g)
+{
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (dg_tile_passable(dg_grid_get(g, x, y)))
+                return (dg_point){x, y};
+    return (dg_point){-1, -1};
+}
+
+/* Walk rule variant k (bits: 8-way, corner cutting, costs, weights 2/3). */
+static inline dg_walk am_walk(int k, const uint16_t *cost)
+{
+    dg_walk w;
+    dg_walk_defaults(&w);
+    w.neighbours = k & 1 ? 8 : 4;
+    w.corner_cutting = (k >> 1) & 1;
+    if (k & 4)
+        w.cost = cost;
+    if (k & 8)
+    {
+        w.straight_weight = 2;
+        w.diagonal_weight = 3;
+    }
+    return w;
+}
+
 /* Reference step rule, written independently of the library. */
 static inline int am_pass(const dg_grid *g, const uint8_t *pass, int32_t x, int32_t y)
 {

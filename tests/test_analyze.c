@@ -2,22 +2,6 @@
 #include "analysis_maps.h"
 #include "internal.h"
 
-static dg_walk walk_variant(int k, const uint16_t *cost)
-{
-    dg_walk w;
-    dg_walk_defaults(&w);
-    w.neighbours = k & 1 ? 8 : 4;
-    w.corner_cutting = (k >> 1) & 1;
-    if (k & 4)
-        w.cost = cost;
-    if (k & 8)
-    {
-        w.straight_weight = 2;
-        w.diagonal_weight = 3;
-    }
-    return w;
-}
-
 static void cost_table(uint16_t cost[256])
 {
     for (int t = 0; t < 256; t++)
@@ -55,7 +39,7 @@ TEST(analyze_distance_matches_floyd_warshall)
         int32_t *dist = malloc((size_t)n * sizeof *dist);
         for (int k = 0; k < 20; k++)
         {
-            dg_walk wk = k < 16 ? walk_variant(k, cost) : walk_variant((k - 16) | 4, big);
+            dg_walk wk = k < 16 ? am_walk(k, cost) : am_walk((k - 16) | 4, big);
             int64_t *fw = am_floyd(&m.grid, &wk);
             dg_point src[3];
             int32_t ns = 0;
@@ -117,11 +101,8 @@ TEST(analyze_workspace_reuse_is_exact)
         am_noise(&m, 10 + (int32_t)seed, 600 / (10 + (int32_t)seed), 250, seed);
         int32_t n = m.grid.width * m.grid.height;
         int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
-        dg_walk wk = walk_variant((int)seed % 16, cost);
-        dg_point s = {-1, -1};
-        for (int32_t i = 0; i < n && s.x < 0; i++)
-            if (am_pass(&m.grid, NULL, i % m.grid.width, i / m.grid.width))
-                s = (dg_point){i % m.grid.width, i / m.grid.width};
+        dg_walk wk = am_walk((int)seed % 16, cost);
+        dg_point s = am_first_floor(&m.grid);
         CHECK(dg_distance_map(&m.grid, &wk, &s, 1, 0, a, (size_t)n, ws, NULL, NULL) == DG_OK);
         CHECK(dg_distance_map(&m.grid, &wk, &s, 1, 0, b, (size_t)n, NULL, NULL, NULL) == DG_OK);
         CHECK(memcmp(a, b, (size_t)n * sizeof *a) == 0);
@@ -144,7 +125,7 @@ TEST(analyze_regions_match_reachability)
         int32_t *labels = malloc((size_t)n * sizeof *labels);
         for (int k = 0; k < 4; k++)
         {
-            dg_walk wk = walk_variant(k, NULL);
+            dg_walk wk = am_walk(k, NULL);
             int64_t *fw = am_floyd(&m.grid, &wk);
             int32_t sizes[64], count = -5, largest = -5;
             CHECK(dg_regions(&m.grid, &wk, labels, (size_t)n, sizes, 64, &count, &largest, NULL) ==
@@ -411,10 +392,7 @@ TEST(analyze_buffers_keep_their_guard_bytes)
     for (int32_t i = 0; i < n + 16; i++)
         buf[i] = 0x5A5A5A5A;
     memset(mask, 0x5A, (size_t)n + 64);
-    dg_point s = {-1, -1};
-    for (int32_t i = 0; i < n && s.x < 0; i++)
-        if (dg_tile_passable(m.cells[i]))
-            s = (dg_point){i % 37, i / 37};
+    dg_point s = am_first_floor(&m.grid);
     CHECK(dg_distance_map(&m.grid, NULL, &s, 1, 0, buf, (size_t)n, NULL, NULL, NULL) == DG_OK);
     CHECK(dg_regions(&m.grid, NULL, buf, (size_t)n, NULL, 0, NULL, NULL, NULL) == DG_OK);
     CHECK(dg_chokepoints(&m.grid, NULL, mask, (size_t)n, NULL, NULL, NULL) == DG_OK);
@@ -480,6 +458,11 @@ TEST(analyze_bad_input_is_rejected_before_writing)
     big[0] = DG_TILE_FLOOR;
     dg_point o = {0, 0};
     CHECK(dg_distance_map(&bg, &wk, &o, 1, 0, dist, 48, NULL, NULL, NULL) == DG_E_TOO_LARGE);
+    /* A limit bounds the search: then the big costs are fine. */
+    CHECK(dg_distance_map(&bg, &wk, &o, 1, 1000000, dist, 48, NULL, NULL, NULL) == DG_E_BUFFER);
+    CHECK(dg_distance_map(&m.grid, NULL, &in, 1, INT32_MAX, dist, 48, NULL, NULL, NULL) == DG_OK);
+    for (int i = 0; i < 48; i++)
+        dist[i] = 77;
     free(big);
     dg_path_workspace *ws;
     CHECK(dg_path_workspace_create(4, 4, NULL, &ws) == DG_OK);
@@ -516,10 +499,7 @@ TEST(analyze_out_of_memory_is_clean)
     int32_t n = 600;
     uint8_t mask[600];
     int32_t dist[600];
-    dg_point s = {-1, -1};
-    for (int32_t i = 0; i < n && s.x < 0; i++)
-        if (dg_tile_passable(m.cells[i]))
-            s = (dg_point){i % 30, i / 30};
+    dg_point s = am_first_floor(&m.grid);
     for (int32_t budget = 0; budget < 6; budget++)
     {
         am_budget b = {budget, 0};
@@ -554,16 +534,13 @@ TEST(analyze_golden_outputs)
     am_rooms(&m, 60, 40, 11);
     int32_t n = 2400;
     int32_t *dist = malloc((size_t)n * sizeof *dist);
-    dg_point s[2] = {{-1, -1}, {-1, -1}};
-    for (int32_t i = 0; i < n && s[0].x < 0; i++)
-        if (dg_tile_passable(m.cells[i]))
-            s[0] = (dg_point){i % 60, i / 60};
+    dg_point s[2] = {am_first_floor(&m.grid), {-1, -1}};
     for (int32_t i = n - 1; i >= 0 && s[1].x < 0; i--)
         if (dg_tile_passable(m.cells[i]))
             s[1] = (dg_point){i % 60, i / 60};
     uint16_t cost[256];
     cost_table(cost);
-    dg_walk wk = walk_variant(1 | 4 | 8, cost);
+    dg_walk wk = am_walk(1 | 4 | 8, cost);
     CHECK(dg_distance_map(&m.grid, NULL, s, 2, 0, dist, (size_t)n, NULL, NULL, NULL) == DG_OK);
     uint64_t h1 = am_hash(dist, (size_t)n * sizeof *dist);
     CHECK(dg_distance_map(&m.grid, &wk, s, 1, 0, dist, (size_t)n, NULL, NULL, NULL) == DG_OK);

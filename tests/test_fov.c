@@ -28,8 +28,8 @@ TEST(fov_is_symmetric_on_pillared_maps)
         if (seed % 4 == 0)
             am_noise(&m, 15, 11, 250, seed);
         else
-            am_pillars(&m, 17 + (int32_t)(seed % 5), 12 + (int32_t)(seed % 3), 60 + (int32_t)seed * 12,
-                       seed);
+            am_pillars(&m, 17 + (int32_t)(seed % 5), 12 + (int32_t)(seed % 3),
+                       60 + (int32_t)seed * 12, seed);
         const dg_grid *g = &m.grid;
         int32_t n = g->width * g->height;
         int32_t radius = seed % 3 == 0 ? 0 : 3 + (int32_t)(seed % 7);

@@ -1,22 +1,6 @@
 /* A* paths: optimal against Floyd-Warshall, valid steps, statuses. */
 #include "analysis_maps.h"
 
-static dg_walk path_walk(int k, const uint16_t *cost)
-{
-    dg_walk w;
-    dg_walk_defaults(&w);
-    w.neighbours = k & 1 ? 8 : 4;
-    w.corner_cutting = (k >> 1) & 1;
-    if (k & 4)
-        w.cost = cost;
-    if (k & 8)
-    {
-        w.straight_weight = 2;
-        w.diagonal_weight = 3;
-    }
-    return w;
-}
-
 /* Checks that path[0..len) walks legally from a to b and costs `cost`. */
 static int path_valid(const dg_grid *g, const dg_walk *wk, const dg_point *path, int32_t len,
                       dg_point a, dg_point b, int64_t cost)
@@ -56,7 +40,7 @@ TEST(path_is_optimal_and_valid)
         int32_t n = m.grid.width * m.grid.height, w = m.grid.width;
         for (int k = 0; k < 20; k++)
         {
-            dg_walk wk = k < 16 ? path_walk(k, cost) : path_walk((k - 16) | 4, big);
+            dg_walk wk = k < 16 ? am_walk(k, cost) : am_walk((k - 16) | 4, big);
             int64_t *fw = am_floyd(&m.grid, &wk);
             for (int32_t i = 0; i < n; i += 3)
                 for (int32_t j = (int32_t)seed % 5; j < n; j += 5)
