@@ -126,6 +126,23 @@ static dg_status fill_result(world_map *m, const dg_grid *g, dg_result *r, const
     return st == DG_E_NOMEM ? dgi_fail(diag, st, "out of memory filling the result") : st;
 }
 
+/* Renders the window into a scratch grid and fills a fresh result, so that an
+ * error (out of memory included) leaves the caller's grid and result as they were. */
+static dg_status render_window(world_map *m, dg_grid *scratch, dg_result *fresh,
+                               const dg_allocator *a, dg_diag *diag)
+{
+    dg_status st = dg_world_render(m->world, m->tx, m->ty, scratch, NULL, 0, NULL, diag);
+    if (st == DG_OK && fresh)
+        st = fill_result(m, scratch, fresh, a, diag);
+    return st;
+}
+
+static void copy_cells(dg_grid *to, const dg_grid *from)
+{
+    for (int32_t y = 0; y < to->height; y++)
+        memcpy(&DG_CELL(to, 0, y), &DG_CELL(from, 0, y), (size_t)to->width);
+}
+
 dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
                         const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
                         dg_diag *diag)
@@ -151,9 +168,29 @@ dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t s
     dg_world_room_of_tile(world, m.tx + grid->width - 1, m.ty + grid->height - 1, &x1, &y1);
     m.cols = (int32_t)(x1 - m.rx0 + 1);
     m.rows = (int32_t)(y1 - m.ry0 + 1);
-    st = dg_world_render(world, m.tx, m.ty, grid, NULL, 0, NULL, diag);
-    if (st == DG_OK && result)
-        st = fill_result(&m, grid, result, a, diag);
+    size_t cells = (size_t)grid->width * (size_t)grid->height;
+    dg_grid scratch;
+    dg_result fresh;
+    uint8_t *buf = dgi_alloc(a, cells);
+    if (result)
+        dg_result_init(&fresh, result->allocator.alloc ? &result->allocator : NULL);
+    if (!buf)
+        st = dgi_fail(diag, DG_E_NOMEM, "world: no memory for a %dx%d window", (int)grid->width,
+                      (int)grid->height);
+    else if ((st = dg_grid_init(&scratch, buf, grid->width, grid->height, 0)) == DG_OK)
+        st = render_window(&m, &scratch, result ? &fresh : NULL, a, diag);
+    if (st == DG_OK)
+    {
+        copy_cells(grid, &scratch);
+        if (result)
+        {
+            dg_result_free(result);
+            *result = fresh;
+        }
+    }
+    else if (result)
+        dg_result_free(&fresh);
+    dgi_free(a, buf, cells);
     dg_world_free(world);
     return st;
 }

@@ -365,3 +365,68 @@ TEST(recipe_params_set_and_sizes)
     CHECK(dg_recipe_from_params(&r, "chain", &p, sizeof p, 1, 10, 10, &diag) == DG_E_INVALID);
     CHECK(strstr(diag.message, "room_min_w") != NULL);
 }
+
+/* An allocator that refuses the fail_at-th allocation and counts live blocks. */
+typedef struct failing {
+    int64_t calls, fail_at, live;
+} failing;
+
+static void *failing_alloc(void *user, size_t size)
+{
+    failing *f = user;
+    if (++f->calls == f->fail_at)
+        return NULL;
+    f->live++;
+    return malloc(size);
+}
+
+static void failing_free(void *user, void *ptr, size_t size)
+{
+    failing *f = user;
+    (void)size;
+    if (ptr)
+        f->live--;
+    free(ptr);
+}
+
+/* Out of memory at every allocation in turn, through the registry: never a
+ * crash or a leak; the world leaves grid and result as they were. */
+TEST(recipe_generate_out_of_memory)
+{
+    for (int32_t gi = 0; gi < dg_generator_count(); gi++)
+    {
+        dg_generator_info info;
+        dg_generator_get(gi, &info);
+        int32_t w, h;
+        dg_prefab_set *set = recipe_sample_set(info.name, &w, &h);
+        uint8_t *cells = malloc((size_t)w * (size_t)h);
+        dg_recipe r;
+        CHECK(cells && dg_recipe_init(&r, info.name, 5, w, h) == DG_OK);
+        for (int64_t k = 1; cells && k < 400; k++)
+        {
+            failing f = {0, k, 0};
+            dg_allocator a = {failing_alloc, failing_free, &f};
+            dg_grid g;
+            dg_result res;
+            dg_grid_init(&g, cells, w, h, 0);
+            memset(cells, 0x5A, (size_t)w * (size_t)h);
+            dg_result_init(&res, &a);
+            dg_status st = dg_recipe_generate(&r, &g, set, &res, &a, NULL);
+            CHECKF(st == DG_OK || st == DG_E_NOMEM, "%s fail at %d: %s", info.name, (int)k,
+                   dg_status_str(st));
+            if (st != DG_OK && strcmp(info.name, "world") == 0)
+            {
+                int untouched = res.room_count == 0 && res.rooms == NULL;
+                for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+                    untouched &= cells[i] == 0x5A;
+                CHECKF(untouched, "world fail at %d touched the grid or result", (int)k);
+            }
+            dg_result_free(&res);
+            CHECKF(f.live == 0, "%s fail at %d: %d blocks leaked", info.name, (int)k, (int)f.live);
+            if (st == DG_OK || test_failures())
+                break;
+        }
+        free(cells);
+        dg_prefab_set_free(set);
+    }
+}
