@@ -310,7 +310,9 @@ typedef struct dg_attach_params {
     int32_t loop_min_gain;            /* loop pass: open a wall between two features where that
                                        * shortens the walk between its sides by >= this many
                                        * steps; 0 = no loops (default 0) */
-    int32_t loop_max;                 /* at most this many loop openings (default 8) */
+    int32_t loop_max;                 /* at most this many loop openings (default 8); the
+                                       * pass also stops after 4 search steps per junction and
+                                       * candidate, which only very long gains on big maps reach */
     int32_t dead_ends;                /* DG_DEAD_ENDS_* (default room) */
     int32_t doors;                    /* DG_DOORS_* (default rooms) */
 } dg_attach_params;

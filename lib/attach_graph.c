@@ -103,7 +103,8 @@ static dg_status relax(att_ctx *c, int32_t d, int32_t dist, int track)
 
 /* Dijkstra over the doors from the point (px, py) inside feature fa. Stops at
  * distance `limit`; if fb >= 0 also once no shorter way to (qx, qy) inside fb
- * can exist, and returns that distance (or limit). track: record touched doors. */
+ * can exist, and returns that distance (or limit). track: a loop-pass search
+ * (record touched doors, spend c->loop_work; -2 once it is spent). -1: no memory. */
 static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb, int32_t qx,
                       int32_t qy, int32_t limit, int track)
 {
@@ -115,6 +116,8 @@ static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb
     int32_t best = limit;
     while (c->nheap > 0)
     {
+        if (track && --c->loop_work < 0)
+            return -2; /* the loop pass has used up its work bound */
         att_heap_item it = heap_pop(c);
         const att_door *d = &c->doors[it.door];
         if (it.dist > d->dist)

@@ -79,6 +79,7 @@ typedef struct att_ctx {
     int32_t target_cells;   /* floor cells that stop growth (INT32_MAX: no target) */
     int32_t floor;          /* passable cells so far */
     int32_t attempts, failures, consecutive, loops;
+    int64_t loop_work;      /* search steps the loop pass may still take */
     int32_t stopped_early;
     int32_t out_rooms, out_corridors, out_doors; /* sizes of the result lists */
     int32_t start_x, start_y;
@@ -140,7 +141,7 @@ int32_t att_dead_end_count(const att_ctx *c);
 /* attach_graph.c: walking distances over the door graph. */
 int32_t att_door_next(const att_door *d, int32_t feat);
 /* Walking distance from p (inside feature fa) to q (inside fb), or limit if it is
- * not below limit. -1 on out of memory. */
+ * not below limit. -1 on out of memory, -2 once c->loop_work is spent. */
 int32_t att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb, int32_t qx,
                           int32_t qy, int32_t limit);
 /* Sets every door's dist from the start and finds the farthest cell. */

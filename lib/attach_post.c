@@ -4,6 +4,8 @@
 
 #define DEAD_END_TRIES 2   /* room attempts at each dead end */
 #define BUCKET_SHIFT 4     /* 16x16-cell buckets of the feature lookup */
+#define LOOP_WORK_PER_ITEM 4 /* loop pass: search steps per junction and candidate */
+#define LOOP_WORK_BASE 4096
 
 /* Step of cell (x, y) along corridor fi, counted from its parent door. */
 static int32_t corridor_step(const att_ctx *c, int32_t fi, int32_t x, int32_t y)
@@ -269,6 +271,9 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
     }
     for (int32_t i = 0; i < c->ndoor; i++)
         c->doors[i].dist = INT32_MAX;
+    /* A count, not a clock: sensible gains need a few steps per junction and
+     * candidate; very long ones on big maps would otherwise cost quadratic time. */
+    c->loop_work = LOOP_WORK_PER_ITEM * ((int64_t)c->ndoor + lp->nsites) + LOOP_WORK_BASE;
     for (int32_t i = 0; i < lp->nsites && c->loops < c->p->loop_max; i++)
     {
         loop_site s = lp->sites[i];
@@ -280,6 +285,8 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
             continue; /* a junction cell, not a feature */
         int32_t walk = att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other, s.x + ux,
                                          s.y + uy, limit);
+        if (walk == -2)
+            break; /* work bound reached: fewer loops, never a wrong one */
         if (walk < 0)
             return DG_E_NOMEM;
         if (walk < limit)
