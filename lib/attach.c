@@ -5,13 +5,11 @@
 
 enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
 
-static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
-
 #define GROWTH_WINDOW 4       /* newest/oldest growth picks among this many walls */
 #define DERIVED_CELLS_PER_FEATURE 16
 #define DERIVED_ATTEMPTS_PER_FEATURE 50
-#define TRIES_ROOM_WALL 2
-#define TRIES_CORRIDOR_END 2
+#define TRIES_ROOM_WALL 2     /* attempts per frontier wall: rooms' walls ... */
+#define TRIES_CORRIDOR_END 2  /* ... and the cells at a corridor's end */
 
 void dg_attach_defaults(dg_attach_params *p)
 {
@@ -244,7 +242,7 @@ int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
     return i;
 }
 
-/* Failed attempts a wall gets before it is retired. */
+/* Attempts a wall gets, placed or not, before it is retired. */
 static uint8_t tries_for(int kind)
 {
     return kind == ATT_ROOM ? TRIES_ROOM_WALL : TRIES_CORRIDOR_END;
@@ -468,8 +466,8 @@ static int32_t connect(att_ctx *c, int32_t parent, int32_t f, int32_t x, int32_t
     if (pf->kind == ATT_CORRIDOR)
     {
         const att_door *o = &c->doors[pf->door];
-        int32_t len = (pf->dir == DG_DIR_N || pf->dir == DG_DIR_S) ? pf->h : pf->w;
-        if (x == o->x + DX[pf->dir] * (len + 1) && y == o->y + DY[pf->dir] * (len + 1))
+        int32_t cap = att_corridor_len(pf) + 1; /* the step of the cell beyond its end */
+        if (x == o->x + att_dx(pf->dir) * cap && y == o->y + att_dy(pf->dir) * cap)
             pf->end_child = f;
     }
     return d;
@@ -698,10 +696,10 @@ static void write_lists(const att_ctx *c, dg_result *r)
         const att_door *o = &c->doors[f->door];
         int32_t len = f->w * f->h;
         dg_corridor cor;
-        cor.start.x = o->x + DX[f->dir];
-        cor.start.y = o->y + DY[f->dir];
-        cor.end.x = o->x + DX[f->dir] * len;
-        cor.end.y = o->y + DY[f->dir] * len;
+        cor.start.x = o->x + att_dx(f->dir);
+        cor.start.y = o->y + att_dy(f->dir);
+        cor.end.x = o->x + att_dx(f->dir) * len;
+        cor.end.y = o->y + att_dy(f->dir) * len;
         cor.bend = cor.end;
         cor.length = len;
         cor.from = ref_of(c, f->parent);

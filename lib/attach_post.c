@@ -28,10 +28,10 @@ dg_status att_dead_end_rooms(att_ctx *c)
         if (f->kind != ATT_CORRIDOR || !f->alive || f->trimmed || f->end_child >= 0 ||
             f->end_tried)
             continue; /* not dangling, or growth already gave this end its attempts */
-        int dir = c->feats[i].dir;
-        int32_t len = att_corridor_len(&c->feats[i]);
-        int32_t x = c->doors[c->feats[i].door].x + att_dx(dir) * (len + 1);
-        int32_t y = c->doors[c->feats[i].door].y + att_dy(dir) * (len + 1);
+        int dir = f->dir;
+        int32_t cap = att_corridor_len(f) + 1; /* step of the cell beyond its end */
+        int32_t x = c->doors[f->door].x + att_dx(dir) * cap;
+        int32_t y = c->doors[f->door].y + att_dy(dir) * cap; /* f may move from here on */
         for (int t = 0; t < DEAD_END_TRIES; t++)
         {
             if (c->live >= c->budget || c->attempts >= c->max_attempts)
