@@ -31,7 +31,7 @@ TEST(analyze_distance_matches_floyd_warshall)
     cost_table(cost);
     for (int t = 0; t < 256; t++)
         big[t] = (uint16_t)(100 + (t * 37) % 900);
-    for (uint64_t seed = 1; seed <= 12 && !test_failures(); seed++)
+    for (uint64_t seed = 1; seed <= 8 && !test_failures(); seed++)
     {
         am_map m;
         am_noise(&m, 9 + (int32_t)(seed % 3), 7 + (int32_t)(seed % 4), 300, seed);
@@ -553,4 +553,37 @@ TEST(analyze_golden_outputs)
     CHECK(mt.chokepoints == 19 && mt.diameter == 82);
     free(dist);
     am_free(&m);
+}
+
+/* On attach maps: dg_measure agrees with what the generator reports, the
+ * generator's exit is the farthest cell of the BFS from its start, and the
+ * maps are one region with every chokepoint splitting it. */
+TEST(analyze_attach_maps_agree_with_generator)
+{
+    for (uint64_t seed = 1; seed <= 12 && !test_failures(); seed++)
+    {
+        am_map m;
+        am_make(&m, 60 + (int32_t)(seed % 3) * 20, 40, DG_TILE_VOID);
+        dg_attach_params params;
+        dg_attach_defaults(&params);
+        params.loop_min_gain = seed % 2 ? 10 : 0;
+        dg_result r;
+        dg_result_init(&r, NULL);
+        CHECK(dg_attach_generate(&m.grid, &params, seed, &r, NULL, NULL) == DG_OK);
+        dg_metrics mt;
+        CHECK(dg_measure(&m.grid, NULL, &mt, NULL, NULL) == DG_OK);
+        CHECK(mt.cells == r.metrics.cells && mt.floor_cells == r.metrics.floor_cells);
+        CHECK(mt.floor_permille == r.metrics.floor_permille);
+        CHECK(mt.dead_ends == r.metrics.dead_ends && mt.regions == r.metrics.regions);
+        CHECK(mt.regions == 1 && mt.chokepoints > 0 && mt.diameter > 0);
+        size_t n = (size_t)m.grid.width * 40;
+        int32_t *dist = malloc(n * sizeof *dist);
+        dg_distance_info info;
+        CHECK(dg_distance_map(&m.grid, NULL, &r.start, 1, 0, dist, n, NULL, &info, NULL) == DG_OK);
+        CHECK(info.farthest.x == r.exit.x && info.farthest.y == r.exit.y);
+        CHECK(info.reached == mt.floor_cells && info.max_distance <= mt.diameter);
+        free(dist);
+        dg_result_free(&r);
+        am_free(&m);
+    }
 }

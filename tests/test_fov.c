@@ -233,3 +233,38 @@ TEST(fov_golden)
     CHECK_EQ_U64(h, 0xf6ac540c7bf611a5ULL);
     am_free(&m);
 }
+
+/* On attach maps: mutual visibility between random floor cells. */
+TEST(fov_attach_maps_are_symmetric)
+{
+    uint8_t *views = malloc(64 * 4000);
+    for (uint64_t seed = 1; seed <= 4 && !test_failures(); seed++)
+    {
+        am_map m;
+        am_make(&m, 80, 50, DG_TILE_VOID);
+        dg_attach_params params;
+        dg_attach_defaults(&params);
+        CHECK(dg_attach_generate(&m.grid, &params, seed, NULL, NULL, NULL) == DG_OK);
+        /* 64 origins clustered in a 16x12 window so that many see each other. */
+        dg_point o[64];
+        int32_t no = 0;
+        for (int32_t y = 19; y < 31 && no < 64; y++)
+            for (int32_t x = 32; x < 48 && no < 64; x++)
+                if (dg_tile_transparent(dg_grid_get(&m.grid, x, y)))
+                    o[no++] = (dg_point){x, y};
+        for (int32_t k = 0; k < no; k++)
+            CHECK(dg_fov(&m.grid, NULL, o[k], 0, views + (size_t)k * 4000, 4000, NULL, NULL) ==
+                  DG_OK);
+        int32_t seen = 0;
+        for (int32_t a = 0; a < no; a++)
+            for (int32_t b = 0; b < no; b++)
+            {
+                uint8_t ab = views[(size_t)a * 4000 + o[b].y * 80 + o[b].x];
+                CHECK(ab == views[(size_t)b * 4000 + o[a].y * 80 + o[a].x]);
+                seen += ab && a != b;
+            }
+        CHECK(no >= 16 && seen >= no); /* the window holds rooms that see across */
+        am_free(&m);
+    }
+    free(views);
+}

@@ -281,3 +281,30 @@ TEST(place_golden)
     CHECK_EQ_U64(am_hash(spawns, sizeof spawns), 0x074dd90d7bca2a0bULL);
     am_free(&m);
 }
+
+/* On attach maps: stairs far apart in room floor, spawns valid. */
+TEST(place_attach_maps)
+{
+    for (uint64_t seed = 1; seed <= 8 && !test_failures(); seed++)
+    {
+        am_map m;
+        am_make(&m, 80, 50, DG_TILE_VOID);
+        dg_attach_params params;
+        dg_attach_defaults(&params);
+        CHECK(dg_attach_generate(&m.grid, &params, seed, NULL, NULL, NULL) == DG_OK);
+        dg_place_params pp;
+        dg_place_defaults(&pp);
+        pp.spawn_count = 10;
+        dg_placement pl;
+        dg_point spawns[10];
+        CHECK(dg_place(&m.grid, &pp, seed, &pl, spawns, 10, NULL, NULL, NULL) == DG_OK);
+        place_check c;
+        place_check_make(&c, &m.grid, pl.start);
+        CHECK(good(&m.grid, &c, pl.start) && good(&m.grid, &c, pl.exit));
+        CHECK(pl.distance == c.dist[pl.exit.y * 80 + pl.exit.x] && pl.distance >= 40);
+        for (int k = 0; k < 10; k++)
+            CHECK(good(&m.grid, &c, spawns[k]) && c.dist[spawns[k].y * 80 + spawns[k].x] >= 6);
+        place_check_free(&c);
+        am_free(&m);
+    }
+}
