@@ -163,13 +163,14 @@ dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t s
     int64_t centre = 1 + (m.period - 1) / 2; /* middle of room (0, 0) */
     m.tx = centre - grid->width / 2;
     m.ty = centre - grid->height / 2;
-    int64_t x1, y1;
+    int64_t x1 = 0, y1 = 0;
+    m.rx0 = m.ry0 = 0;
     dg_world_room_of_tile(world, m.tx, m.ty, &m.rx0, &m.ry0);
     dg_world_room_of_tile(world, m.tx + grid->width - 1, m.ty + grid->height - 1, &x1, &y1);
     m.cols = (int32_t)(x1 - m.rx0 + 1);
     m.rows = (int32_t)(y1 - m.ry0 + 1);
     size_t cells = (size_t)grid->width * (size_t)grid->height;
-    dg_grid scratch;
+    dg_grid scratch = {NULL, 0, 0, 0};
     dg_result fresh;
     uint8_t *buf = dgi_alloc(a, cells);
     if (result)
