@@ -46,7 +46,6 @@ typedef struct fov_row {
     int32_t depth, col, last;
     int32_t sn, sd, en, ed;
     int32_t prev;
-    int32_t clipped; /* the grid ends right after `last` */
 } fov_row;
 
 typedef struct fov_quadrant {
@@ -71,23 +70,18 @@ static int64_t floor_div(int64_t a, int64_t b)
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-/* Fixes the column range of a row from its slopes and the grid. */
+/* Fixes the column range of a row from its slopes, clipped to the grid.
+ * Outside the grid counts as opaque, but as the grid's side edges run along
+ * the scan (column -ox and w-1-ox at every depth), the slopes that opaque
+ * cells there would set never exclude a cell inside: clipping is enough. */
 static void row_begin(fov_row *r, const fov_quadrant *q)
 {
     int64_t d2 = 2 * (int64_t)r->depth;
     int64_t lo = floor_div(d2 * r->sn + r->sd, 2 * (int64_t)r->sd);   /* round half up */
     int64_t hi = -floor_div(r->ed - d2 * r->en, 2 * (int64_t)r->ed); /* round half down */
     r->prev = PREV_NONE;
-    if (lo < q->col_lo)
-    {
-        lo = q->col_lo;
-        r->prev = PREV_WALL; /* outside the grid is opaque */
-    }
-    r->clipped = hi > q->col_hi;
-    if (r->clipped)
-        hi = q->col_hi;
-    r->col = (int32_t)lo;
-    r->last = (int32_t)hi;
+    r->col = (int32_t)DG_MAX(lo, (int64_t)q->col_lo);
+    r->last = (int32_t)DG_MIN(hi, (int64_t)q->col_hi);
 }
 
 static void row_child(fov_row *child, const fov_row *r, int32_t en, int32_t ed,
@@ -123,11 +117,6 @@ static void scan_quadrant(const fov *f, const fov_quadrant *q)
             if (r->prev == PREV_FLOOR && r->depth < q->max_depth)
             {
                 fov_row next = *r;
-                if (r->clipped)
-                {
-                    next.en = 2 * (r->last + 1) - 1;
-                    next.ed = 2 * r->depth;
-                }
                 row_child(r, &next, next.en, next.ed, q);
             }
             else

@@ -90,6 +90,40 @@ TEST(fov_radius_is_a_disc_of_the_full_view)
     }
 }
 
+/* The grid's edge acts as a wall: a map framed by real walls (3 cells wide)
+ * sees the same inside as the bare map. */
+TEST(fov_grid_edge_is_a_wall)
+{
+    for (uint64_t seed = 1; seed <= 8; seed++)
+    {
+        am_map m, framed;
+        am_noise(&m, 17 + (int32_t)seed, 13, 120 + (int32_t)seed * 20, seed);
+        int32_t w = m.grid.width, h = 13, fw = w + 6, fh = h + 6;
+        am_make(&framed, fw, fh, DG_TILE_WALL);
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                dg_grid_set(&framed.grid, x + 3, y + 3, dg_grid_get(&m.grid, x, y));
+        uint8_t *a = malloc((size_t)w * h), *b = malloc((size_t)fw * fh);
+        for (int32_t i = 0; i < w * h; i += 3)
+        {
+            dg_point o = {i % w, i / w}, fo = {o.x + 3, o.y + 3};
+            int32_t r = i % 4 ? 0 : 1 + i % 9;
+            CHECK(dg_fov(&m.grid, NULL, o, r, a, (size_t)w * h, NULL, NULL) == DG_OK);
+            CHECK(dg_fov(&framed.grid, NULL, fo, r, b, (size_t)fw * fh, NULL, NULL) == DG_OK);
+            dg_rect box = dg_fov_bounds(&m.grid, o, r);
+            for (int32_t y = box.y; y < box.y + box.h; y++)
+                for (int32_t x = box.x; x < box.x + box.w; x++)
+                    CHECKF(a[y * w + x] == b[(y + 3) * fw + x + 3],
+                           "seed %d from (%d,%d) r %d at (%d,%d)", (int)seed, (int)o.x,
+                           (int)o.y, (int)r, (int)x, (int)y);
+        }
+        free(a);
+        free(b);
+        am_free(&m);
+        am_free(&framed);
+    }
+}
+
 TEST(fov_open_room_and_walls)
 {
     /* A convex room: every floor cell and every wall cell is seen from inside. */
