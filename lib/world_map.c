@@ -137,10 +137,11 @@ static dg_status render_window(world_map *m, dg_grid *scratch, dg_result *fresh,
     return st;
 }
 
-static void copy_cells(dg_grid *to, const dg_grid *from)
+/* Copies a packed width x height buffer into the caller's grid (which has a stride). */
+static void copy_cells(dg_grid *to, const uint8_t *from)
 {
     for (int32_t y = 0; y < to->height; y++)
-        memcpy(&DG_CELL(to, 0, y), &DG_CELL(from, 0, y), (size_t)to->width);
+        memcpy(&DG_CELL(to, 0, y), from + (size_t)y * (size_t)to->width, (size_t)to->width);
 }
 
 dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
@@ -170,24 +171,26 @@ dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t s
     m.cols = (int32_t)(x1 - m.rx0 + 1);
     m.rows = (int32_t)(y1 - m.ry0 + 1);
     size_t cells = (size_t)grid->width * (size_t)grid->height;
-    dg_grid scratch = {NULL, 0, 0, 0};
-    dg_result fresh;
     uint8_t *buf = dgi_alloc(a, cells);
+    if (!buf)
+    {
+        dg_world_free(world);
+        return dgi_fail(diag, DG_E_NOMEM, "world: no memory for a %dx%d window",
+                        (int)grid->width, (int)grid->height);
+    }
+    dg_grid scratch;
+    dg_result fresh;
     if (result)
         dg_result_init(&fresh, result->allocator.alloc ? &result->allocator : NULL);
-    if (!buf)
-        st = dgi_fail(diag, DG_E_NOMEM, "world: no memory for a %dx%d window", (int)grid->width,
-                      (int)grid->height);
-    else if ((st = dg_grid_init(&scratch, buf, grid->width, grid->height, 0)) == DG_OK)
+    st = dg_grid_init(&scratch, buf, grid->width, grid->height, 0);
+    if (st == DG_OK)
         st = render_window(&m, &scratch, result ? &fresh : NULL, a, diag);
     if (st == DG_OK)
+        copy_cells(grid, buf);
+    if (result && st == DG_OK)
     {
-        copy_cells(grid, &scratch);
-        if (result)
-        {
-            dg_result_free(result);
-            *result = fresh;
-        }
+        dg_result_free(result);
+        *result = fresh;
     }
     else if (result)
         dg_result_free(&fresh);
