@@ -228,7 +228,7 @@ typedef struct dg_metrics {
     int32_t placed;            /* features/rooms placed */
     int32_t overlaps;          /* rooms that overlapped earlier content */
     int32_t chokepoints;       /* passable cells whose removal splits their region (dg_measure) */
-    int32_t diameter;          /* longest walk found by a double BFS in the largest region (dg_measure) */
+    int32_t diameter;          /* longest walk a double BFS finds in the largest region (dg_measure) */
 } dg_metrics;
 
 /* Everything a generator reports beside tiles. Initialise with dg_result_init,
@@ -389,13 +389,17 @@ DG_API dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params,
 
 /* How a walker moves; fill with dg_walk_defaults. A NULL dg_walk means the defaults. */
 typedef struct dg_walk {
-    const uint8_t *passable;  /* 256 entries, nonzero = may stand on the tile (NULL: dg_tile_passable) */
-    const uint16_t *cost;     /* 256 entries: cost of stepping onto a tile, >= 1 where passable (NULL: 1) */
+    const uint8_t *passable;  /* 256 entries, nonzero = may stand on the tile
+                                 (NULL: dg_tile_passable) */
+    const uint16_t *cost;     /* 256 entries: cost of stepping onto a tile, >= 1 where
+                                 passable (NULL: 1) */
     int32_t neighbours;       /* 4 or 8 (default 4) */
-    int32_t corner_cutting;   /* 8-way: 1 lets a diagonal step pass a blocked orthogonal cell (default 0) */
-    int32_t straight_weight;  /* orthogonal step costs cost * straight_weight (1..1000, default 1) */
-    int32_t diagonal_weight;  /* diagonal step costs cost * diagonal_weight (straight..1000, default 1;
-                                 straight 2 and diagonal 3 approximate Euclidean distance) */
+    int32_t corner_cutting;   /* 8-way: 1 lets a diagonal step pass a blocked orthogonal
+                                 cell (default 0) */
+    int32_t straight_weight;  /* orthogonal step costs cost * straight_weight (1..1000,
+                                 default 1) */
+    int32_t diagonal_weight;  /* diagonal step costs cost * diagonal_weight (straight..1000,
+                                 default 1; straight 2 and diagonal 3 approximate Euclid) */
 } dg_walk;
 
 /* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
@@ -430,9 +434,9 @@ typedef struct dg_distance_info {
  * breadth-first with unit costs, Dijkstra with walk->cost or weights. Cells that
  * are impassable, unreached, or farther than max_distance (0: no limit) get
  * DG_UNREACHABLE. Sources must be passable cells inside the grid (DG_E_INVALID).
- * DG_E_TOO_LARGE if costs could overflow int32 ((cells - 1) * largest step, or
- * max_distance + largest step, above 2^31 - 1). workspace optional (NULL: one
- * is allocated with malloc for the call); info optional. */
+ * DG_E_TOO_LARGE if costs could overflow int32: the smaller of (cells - 1) *
+ * largest step and max_distance, plus one step, above 2^31 - 1. workspace
+ * optional (NULL: one is allocated with malloc for the call); info optional. */
 DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
                                  const dg_point *sources, int32_t source_count,
                                  int32_t max_distance, int32_t *dist, size_t dist_count,
@@ -481,14 +485,17 @@ DG_API dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, ui
 
 typedef struct dg_place_params {
     const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */
-    const uint8_t *room_tiles;  /* 256 entries: room floor, where stairs and spawns go (NULL: DG_TILE_FLOOR) */
-    dg_point arrival;           /* where the player arrives from the floor above, (-1, -1): none (default) */
+    const uint8_t *room_tiles;  /* 256 entries: room floor, where stairs and spawns go
+                                   (NULL: DG_TILE_FLOOR) */
+    dg_point arrival;           /* where the player arrives from the floor above;
+                                   (-1, -1): none (default) */
     int32_t spawn_count;        /* spawn points wanted (default 0) */
     int32_t spawn_min_distance; /* walking steps from the start, at least (default 6) */
 } dg_place_params;
 
 typedef struct dg_placement {
-    dg_point start;       /* up stairs: the passable cell nearest to arrival, else one end of the farthest pair */
+    dg_point start;       /* up stairs: the passable cell nearest to arrival, else one
+                             end of a farthest pair */
     dg_point exit;        /* down stairs: the room cell farthest from start by walking */
     int32_t distance;     /* steps from start to exit */
     int32_t spawn_count;  /* spawn points placed */
