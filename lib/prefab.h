@@ -23,7 +23,7 @@ typedef struct dgi_glyph {
     uint8_t tile;     /* tile written to the grid (not for void) */
     uint8_t passable; /* walkable by class (a user tile value does not change it) */
     uint8_t marker;   /* 1 + DG_MARKER_* if the cell is reported as a marker, else 0 */
-    char name[DG_NAME_MAX];
+    int32_t name;     /* index in set->glyph_names */
 } dgi_glyph;
 
 typedef struct dgi_legend {
@@ -74,6 +74,7 @@ typedef struct dgi_prefab {
     int32_t req_first, req_count;
     int32_t checked_reqs;       /* requires that must be checked at stamp time */
     int32_t has_void, has_markers;
+    uint32_t certain[4], maybe[4]; /* glyphs passable in every / in some outcome */
     int32_t line;               /* line of `prefab NAME` */
     uint64_t edge[DG_ORIENT_COUNT][4]; /* edge signature per orientation and side N E S W */
 } dgi_prefab;
@@ -102,6 +103,7 @@ struct dg_prefab_set {
     dgi_choice *choices; int32_t choice_count, cap_choices;
     dgi_require *reqs; int32_t req_count, cap_reqs;
     dgi_tag *tags; int32_t tag_count, cap_tags;
+    dgi_tag *glyph_names; int32_t glyph_name_count, cap_glyph_names; /* 0..7: class names */
     dgi_group *groups; int32_t group_count, cap_groups;
     int32_t *names; int32_t name_cap; /* open addressing on prefab names, -1 empty */
     dgi_pick *picks; int32_t pick_total;
@@ -176,6 +178,7 @@ typedef struct dgi_gen {
     uint8_t *mem;
     size_t mem_size;
     dg_result r;
+    int record;     /* 0 when the caller wants no result: skip rooms, doors, markers, metrics */
 } dgi_gen;
 
 /* keep: start from the caller's cells (and result, if keep_result). */
@@ -190,8 +193,16 @@ dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *resu
  * (kind, parent), border doors and markers. */
 dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g, int32_t x,
                         int32_t y, int32_t kind, int32_t parent);
+/* 1 if the passable cells of gen->pass form at most one 4-connected region;
+ * scratch holds dgi_gen_connected_scratch(width, height) bytes. */
+int dgi_gen_connected(dgi_gen *gen, int32_t *scratch);
+size_t dgi_gen_connected_scratch(int32_t w, int32_t h);
 /* Fills every cell of the scratch tiles (and passability). */
 void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable);
+/* 1 if every outcome of p's random glyphs leaves its passable cells connected:
+ * the always-passable cells form one 4-connected region and every sometimes-
+ * passable cell touches one. stack and seen hold width*height entries. */
+int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen);
 /* Weighted draw among n weights (0 entries skipped); -1 if they sum to 0. */
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng);
 /* Uniform orientation among the bits of mask (-1 if empty). */

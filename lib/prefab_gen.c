@@ -32,6 +32,7 @@ dg_status dgi_gen_begin(dgi_gen *gen, const dg_prefab_set *set, const dg_grid *g
     memset(gen, 0, sizeof *gen);
     gen->set = set;
     gen->alloc = a;
+    gen->record = result != NULL;
     dg_result_init(&gen->r, result ? result_alloc(result) : a);
     gen->mem_size = want_pass ? 2 * n : n;
     gen->mem = dgi_alloc(a, gen->mem_size);
@@ -105,7 +106,7 @@ static dg_status ends_from_markers(dgi_gen *gen)
 dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
                       int32_t start_room, dg_diag *diag)
 {
-    if (st == DG_OK && gen->mem)
+    if (st == DG_OK && gen->mem && gen->record)
     {
         st = dgi_result_finish(&gen->r, &gen->g, start_room, gen->alloc);
         if (st == DG_OK)
@@ -171,6 +172,11 @@ dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g
                         int32_t y, int32_t kind, int32_t parent)
 {
     const dgi_prefab *p = &gen->set->prefabs[index];
+    if (!gen->record)
+    {
+        dgi_prefab_write(gen->set, p, g, o, &gen->g, x, y, gen->pass.cells ? &gen->pass : NULL);
+        return DG_OK;
+    }
     dg_room room;
     room.rect.x = x;
     room.rect.y = y;
@@ -189,6 +195,113 @@ dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g
     if (st == DG_OK)
         dgi_prefab_write(gen->set, p, g, o, &gen->g, x, y, gen->pass.cells ? &gen->pass : NULL);
     return st;
+}
+
+static int32_t find_root(int32_t *parent, int32_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+size_t dgi_gen_connected_scratch(int32_t w, int32_t h)
+{
+    return ((size_t)h * (size_t)(w / 2 + 1) + 6 * ((size_t)w / 2 + 1)) * sizeof(int32_t);
+}
+
+/* Runs of passable cells row by row; runs that overlap a run of the row above
+ * are joined (union-find). Regions = runs - joins. */
+int dgi_gen_connected(dgi_gen *gen, int32_t *scratch)
+{
+    const dg_grid *g = &gen->pass;
+    int32_t w = g->width, h = g->height, per_row = w / 2 + 1, runs = 0, joins = 0;
+    int32_t *parent = scratch, *prev = scratch + (size_t)h * (size_t)per_row, *cur = prev + 3 * per_row;
+    int32_t prev_n = 0;
+    for (int32_t y = 0; y < h; y++)
+    {
+        const uint8_t *row = &DG_CELL(g, 0, y);
+        int32_t n = 0;
+        for (int32_t x = 0; x < w;)
+        {
+            while (x < w && row[x] != DG_TILE_FLOOR)
+                x++;
+            if (x == w)
+                break;
+            int32_t start = x;
+            while (x < w && row[x] == DG_TILE_FLOOR)
+                x++;
+            parent[runs] = runs;
+            cur[3 * n] = start;
+            cur[3 * n + 1] = x;
+            cur[3 * n + 2] = runs++;
+            n++;
+        }
+        for (int32_t a = 0, b = 0; a < prev_n && b < n;)
+        {
+            if (prev[3 * a] < cur[3 * b + 1] && cur[3 * b] < prev[3 * a + 1])
+            {
+                int32_t ra = find_root(parent, prev[3 * a + 2]), rb = find_root(parent, cur[3 * b + 2]);
+                if (ra != rb) /* the older run stays the root: trees stay shallow */
+                {
+                    parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+                    joins++;
+                }
+            }
+            if (prev[3 * a + 1] < cur[3 * b + 1])
+                a++;
+            else
+                b++;
+        }
+        int32_t *t = prev;
+        prev = cur;
+        cur = t;
+        prev_n = n;
+    }
+    return runs - joins <= 1;
+}
+
+static int glyph_in(const uint32_t *set, uint8_t c)
+{
+    return c < 128 && ((set[c >> 5] >> (c & 31)) & 1u);
+}
+
+int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen)
+{
+    const uint8_t *g = set->cells + p->cells;
+    int32_t w = p->width, n = p->width * p->height, first = -1, certain = 0, top = 0, reached = 0;
+    for (int32_t i = 0; i < n; i++)
+    {
+        seen[i] = 0;
+        if (!glyph_in(p->certain, g[i]))
+        {
+            if (!glyph_in(p->maybe, g[i]))
+                continue;
+            int32_t x = i % w; /* a sometimes-passable cell needs an always-passable neighbour */
+            if (!((i >= w && glyph_in(p->certain, g[i - w])) || (i + w < n && glyph_in(p->certain, g[i + w])) ||
+                  (x > 0 && glyph_in(p->certain, g[i - 1])) || (x + 1 < w && glyph_in(p->certain, g[i + 1]))))
+                return 0;
+            continue;
+        }
+        certain++;
+        first = first < 0 ? i : first;
+    }
+    if (first < 0)
+        return 1;
+    seen[first] = 1;
+    stack[top++] = first;
+    while (top > 0)
+    {
+        int32_t c = stack[--top], x = c % w;
+        int32_t next[4] = {c >= w ? c - w : -1, c + w < n ? c + w : -1, x > 0 ? c - 1 : -1, x + 1 < w ? c + 1 : -1};
+        reached++;
+        for (int d = 0; d < 4; d++)
+            if (next[d] >= 0 && !seen[next[d]] && glyph_in(p->certain, g[next[d]]))
+            {
+                seen[next[d]] = 1;
+                stack[top++] = next[d];
+            }
+    }
+    return reached == certain;
 }
 
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng)

@@ -21,7 +21,11 @@ typedef struct islands {
     int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
     int64_t *weights;
     uint8_t *used;  /* per prefab, for `unique` */
-    int32_t *label, *queue;
+    int32_t *stack; /* connectivity check */
+    size_t stack_size;
+    int32_t *cells, *exits; /* the current building: footprint and door exits (x, y pairs) */
+    int32_t cells_n, exits_n;
+    size_t shape_size;      /* cells of the largest island prefab */
     int32_t min_margin; /* smallest margin of the buildings placed so far */
     uint8_t buf[4096];
 } islands;
@@ -108,8 +112,9 @@ static void islands_free(islands *s, const dg_allocator *a)
     dgi_free(a, s->fit, n * sizeof *s->fit);
     dgi_free(a, s->weights, n * sizeof *s->weights);
     dgi_free(a, s->used, n);
-    dgi_free(a, s->label, cells * sizeof *s->label);
-    dgi_free(a, s->queue, cells * sizeof *s->queue);
+    dgi_free(a, s->stack, s->stack_size);
+    dgi_free(a, s->cells, s->shape_size * 2 * sizeof *s->cells);
+    dgi_free(a, s->exits, s->shape_size * 4 * sizeof *s->exits);
 }
 
 static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
@@ -123,10 +128,15 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     int check = s->p->connected && !s->p->keep;
     if (check)
     {
-        s->label = dgi_alloc(a, cells * sizeof *s->label);
-        s->queue = dgi_alloc(a, cells * sizeof *s->queue);
+        s->stack_size = dgi_gen_connected_scratch(s->w, s->h);
+        s->stack = dgi_alloc(a, s->stack_size);
     }
-    if (!s->occ || !s->halo || !s->fit || !s->weights || !s->used || (check && (!s->label || !s->queue)))
+    for (int32_t i = 0; i < s->set->count; i++)
+        s->shape_size = DG_MAX(s->shape_size, (size_t)s->set->prefabs[i].width * (size_t)s->set->prefabs[i].height);
+    s->cells = dgi_alloc(a, s->shape_size * 2 * sizeof *s->cells);
+    s->exits = dgi_alloc(a, s->shape_size * 4 * sizeof *s->exits); /* two faces per door at most */
+    if (!s->occ || !s->halo || !s->fit || !s->weights || !s->used || (check && !s->stack) ||
+        !s->cells || !s->exits)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
     for (int32_t i = 0; i < s->set->count; i++)
     {
@@ -153,65 +163,71 @@ static int32_t margin_of(const islands *s, const dgi_prefab *q)
     return s->p->margin >= 0 ? s->p->margin : q->margin;
 }
 
-/* Can oriented prefab q (glyphs g, transform t) stand at (x, y)? */
-static int fits(const islands *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t,
-                int32_t x, int32_t y)
+/* The oriented building as offsets: its footprint (non-void cells) and, for
+ * each door on its border, the free cell it must open onto. */
+static void make_shape(islands *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t)
 {
+    static const int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
-    int32_t m = margin_of(s, q), W = s->w, H = s->h;
-    int own = m > s->min_margin; /* halo covers the others' margins; ours may be larger */
+    s->cells_n = s->exits_n = 0;
     for (int32_t Y = 0; Y < t->h; Y++)
         for (int32_t X = 0; X < t->w; X++)
         {
             const dgi_glyph *d = &lg[g[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]];
             if (d->cls == DGI_CLASS_VOID)
                 continue;
-            int32_t cx = x + X, cy = y + Y;
-            if (s->halo[(size_t)cy * (size_t)W + (size_t)cx])
-                return 0;
-            if (q->edge_avoid && (cx == 0 || cy == 0 || cx == W - 1 || cy == H - 1))
-                return 0;
-            for (int32_t dy = -m; own && dy <= m; dy++)
-                for (int32_t dx = -m; dx <= m; dx++)
-                {
-                    int32_t nx = cx + dx, ny = cy + dy;
-                    if (nx >= 0 && ny >= 0 && nx < W && ny < H && s->occ[(size_t)ny * (size_t)W + (size_t)nx])
-                        return 0;
-                }
-            if (d->cls != DGI_CLASS_DOOR || (X != 0 && Y != 0 && X != t->w - 1 && Y != t->h - 1))
+            s->cells[2 * s->cells_n] = X;
+            s->cells[2 * s->cells_n++ + 1] = Y;
+            if (d->cls != DGI_CLASS_DOOR)
                 continue;
-            /* a border door must open onto a free cell of the map on each side it faces */
-            int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
             int faces[4] = {Y == 0, X == t->w - 1, Y == t->h - 1, X == 0};
             for (int side = 0; side < 4; side++)
-            {
-                int32_t nx = cx + ox[side], ny = cy + oy[side];
-                if (!faces[side])
-                    continue;
-                if (nx < 0 || ny < 0 || nx >= W || ny >= H || s->occ[(size_t)ny * (size_t)W + (size_t)nx])
-                    return 0;
-            }
+                if (faces[side])
+                {
+                    s->exits[2 * s->exits_n] = X + ox[side];
+                    s->exits[2 * s->exits_n++ + 1] = Y + oy[side];
+                }
         }
+}
+
+/* Can the building of make_shape stand at (x, y)? */
+static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
+{
+    int32_t m = margin_of(s, q), W = s->w, H = s->h;
+    int own = m > s->min_margin; /* halo covers the others' margins; ours may be larger */
+    for (int32_t k = 0; k < s->cells_n; k++)
+    {
+        int32_t cx = x + s->cells[2 * k], cy = y + s->cells[2 * k + 1];
+        if (s->halo[(size_t)cy * (size_t)W + (size_t)cx])
+            return 0;
+        if (q->edge_avoid && (cx == 0 || cy == 0 || cx == W - 1 || cy == H - 1))
+            return 0;
+        for (int32_t ny = DG_MAX(0, cy - m); own && ny <= DG_MIN(H - 1, cy + m); ny++)
+            for (int32_t nx = DG_MAX(0, cx - m); nx <= DG_MIN(W - 1, cx + m); nx++)
+                if (s->occ[(size_t)ny * (size_t)W + (size_t)nx])
+                    return 0;
+    }
+    for (int32_t k = 0; k < s->exits_n; k++) /* doors open onto a free cell of the map */
+    {
+        int32_t nx = x + s->exits[2 * k], ny = y + s->exits[2 * k + 1];
+        if (nx < 0 || ny < 0 || nx >= W || ny >= H || s->occ[(size_t)ny * (size_t)W + (size_t)nx])
+            return 0;
+    }
     return 1;
 }
 
 /* Marks the footprint and its margin. */
-static void occupy(islands *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t,
-                   int32_t x, int32_t y)
+static void occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
-    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
     int32_t m = margin_of(s, q), W = s->w, H = s->h;
-    for (int32_t Y = 0; Y < t->h; Y++)
-        for (int32_t X = 0; X < t->w; X++)
-        {
-            if (lg[g[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].cls == DGI_CLASS_VOID)
-                continue;
-            int32_t cx = x + X, cy = y + Y;
-            s->occ[(size_t)cy * (size_t)W + (size_t)cx] = 1;
-            for (int32_t ny = DG_MAX(0, cy - m); ny <= DG_MIN(H - 1, cy + m); ny++)
-                memset(&s->halo[(size_t)ny * (size_t)W + (size_t)DG_MAX(0, cx - m)], 1,
-                       (size_t)(DG_MIN(W - 1, cx + m) - DG_MAX(0, cx - m) + 1));
-        }
+    for (int32_t k = 0; k < s->cells_n; k++)
+    {
+        int32_t cx = x + s->cells[2 * k], cy = y + s->cells[2 * k + 1];
+        s->occ[(size_t)cy * (size_t)W + (size_t)cx] = 1;
+        for (int32_t ny = DG_MAX(0, cy - m); ny <= DG_MIN(H - 1, cy + m); ny++)
+            memset(&s->halo[(size_t)ny * (size_t)W + (size_t)DG_MAX(0, cx - m)], 1,
+                   (size_t)(DG_MIN(W - 1, cx + m) - DG_MAX(0, cx - m) + 1));
+    }
     s->min_margin = DG_MIN(s->min_margin, m);
 }
 
@@ -238,13 +254,14 @@ static int place_one(islands *s, dgi_gen *gen, const group *gr, uint64_t seed, d
     const uint8_t *g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
     if (!g)
         return *err == DG_E_LIMIT ? 0 : -2;
+    make_shape(s, q, g, &t);
     int placed = 0;
     for (int32_t k = 0; k < s->p->positions && !placed; k++)
     {
         int32_t x = (int32_t)dg_rng_below(rng, (uint32_t)(s->w - t.w + 1));
         int32_t y = (int32_t)dg_rng_below(rng, (uint32_t)(s->h - t.h + 1));
         gen->r.metrics.attempts++;
-        if (!fits(s, q, g, &t, x, y))
+        if (!fits(s, q, x, y))
             continue;
         *err = dgi_gen_place(gen, index, o, g, x, y, gr->start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
         if (*err != DG_OK)
@@ -252,7 +269,7 @@ static int place_one(islands *s, dgi_gen *gen, const group *gr, uint64_t seed, d
             dgi_prefab_glyphs_free(s->set, q, heap);
             return -2;
         }
-        occupy(s, q, g, &t, x, y);
+        occupy(s, q, x, y);
         s->used[index] = 1;
         placed = 1;
     }
@@ -301,7 +318,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         if (placed < gr->min)
             return DG_E_NOSPACE;
     }
-    if (s->label && dgi_label_regions(&gen->pass, s->label, s->queue) > 1)
+    if (s->stack && !dgi_gen_connected(gen, s->stack))
         return DG_E_LIMIT;
     return DG_OK;
 }

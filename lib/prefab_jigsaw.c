@@ -10,6 +10,8 @@ typedef struct option {
     int32_t orients; /* distinct allowed orientations of the block's size */
     int32_t weight;
     int32_t unique;
+    int32_t solid;   /* its passable cells are connected whatever its random glyphs do */
+    const uint64_t (*edge)[4]; /* the prefab's edge signatures per orientation */
 } option;
 
 typedef struct jigsaw {
@@ -23,7 +25,14 @@ typedef struct jigsaw {
     uint8_t *used;      /* per option */
     int32_t *chosen;    /* per block: option index */
     int32_t *orient;    /* per block */
-    int32_t *label, *queue; /* connectivity check */
+    int32_t *stack; /* connectivity check */
+    size_t stack_size;
+    int proven;     /* this map is connected by construction: no flood fill needed */
+    struct pair {   /* every (option, orientation): what a block can hold */
+        int32_t option, o;
+        uint64_t west, north;
+    } *pairs;
+    int32_t npairs;
 } jigsaw;
 
 void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *p)
@@ -83,7 +92,7 @@ static int32_t exact_fit(const dgi_prefab *q, int32_t orients, int32_t bw, int32
     return out;
 }
 
-static void jigsaw_free(jigsaw *j, const dg_allocator *a, size_t cells)
+static void jigsaw_free(jigsaw *j, const dg_allocator *a)
 {
     size_t blocks = (size_t)j->cols * (size_t)j->rows, n = (size_t)j->cap;
     dgi_free(a, j->opt, n * sizeof *j->opt);
@@ -92,8 +101,25 @@ static void jigsaw_free(jigsaw *j, const dg_allocator *a, size_t cells)
     dgi_free(a, j->used, n);
     dgi_free(a, j->chosen, blocks * sizeof *j->chosen);
     dgi_free(a, j->orient, blocks * sizeof *j->orient);
-    dgi_free(a, j->label, cells * sizeof *j->label);
-    dgi_free(a, j->queue, cells * sizeof *j->queue);
+    dgi_free(a, j->stack, j->stack_size);
+    dgi_free(a, j->pairs, (size_t)j->cap * DG_ORIENT_COUNT * sizeof *j->pairs);
+}
+
+/* Marks the options whose passable cells are always connected. */
+static int mark_solid(jigsaw *j, int32_t count, const dg_allocator *a)
+{
+    size_t most = 1;
+    for (int32_t k = 0; k < count; k++)
+        most = DG_MAX(most, (size_t)j->set->prefabs[j->opt[k].prefab].width *
+                                (size_t)j->set->prefabs[j->opt[k].prefab].height);
+    int32_t *stack = dgi_alloc(a, most * sizeof *stack);
+    uint8_t *seen = dgi_alloc(a, most);
+    if (stack && seen)
+        for (int32_t k = 0; k < count; k++)
+            j->opt[k].solid = dgi_prefab_solid(j->set, &j->set->prefabs[j->opt[k].prefab], stack, seen);
+    dgi_free(a, stack, most * sizeof *stack);
+    dgi_free(a, seen, most);
+    return stack && seen;
 }
 
 /* Block size, blocks and candidate options; scratch arrays. */
@@ -119,7 +145,6 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
     j->ox = (grid->width - j->cols * j->bw) / 2;
     j->oy = (grid->height - j->rows * j->bh) / 2;
     size_t n = (size_t)DG_MAX(set->count, 1), blocks = (size_t)j->cols * (size_t)j->rows;
-    size_t cells = (size_t)grid->width * (size_t)grid->height;
     j->opt = dgi_alloc(a, n * sizeof *j->opt);
     j->weights = dgi_alloc(a, n * sizeof *j->weights);
     j->masks = dgi_alloc(a, n * sizeof *j->masks);
@@ -128,12 +153,12 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
     j->orient = dgi_alloc(a, blocks * sizeof *j->orient);
     if (j->p->connected)
     {
-        j->label = dgi_alloc(a, cells * sizeof *j->label);
-        j->queue = dgi_alloc(a, cells * sizeof *j->queue);
+        j->stack_size = dgi_gen_connected_scratch(grid->width, grid->height);
+        j->stack = dgi_alloc(a, j->stack_size);
     }
     j->cap = (int32_t)n;
     if (!j->opt || !j->weights || !j->masks || !j->used || !j->chosen || !j->orient ||
-        (j->p->connected && (!j->label || !j->queue)))
+        (j->p->connected && !j->stack))
         return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
     int32_t k = 0;
     for (int32_t i = 0; i < set->count; i++)
@@ -142,9 +167,24 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
         int32_t m = candidate(set, q, j->p) ? exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh) : 0;
         if (!m)
             continue;
-        option o = {i, m, q->weight, q->unique || j->p->unique};
+        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge};
         j->opt[k++] = o;
     }
+    if (k > 0 && j->p->connected && !mark_solid(j, k, a))
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
+    j->pairs = dgi_alloc(a, (size_t)j->cap * DG_ORIENT_COUNT * sizeof *j->pairs);
+    if (!j->pairs)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
+    for (int32_t i = 0; i < k; i++)
+        for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+            if ((j->opt[i].orients >> o) & 1)
+            {
+                struct pair *pr = &j->pairs[j->npairs++];
+                pr->option = i;
+                pr->o = o;
+                pr->west = j->opt[i].edge[o][3];
+                pr->north = j->opt[i].edge[o][0];
+            }
     if (k == 0)
         return dgi_fail(diag, DG_E_NOSPACE, "prefab_jigsaw: no candidate fits a %dx%d block in an "
                         "allowed orientation", (int)j->bw, (int)j->bh);
@@ -152,56 +192,50 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
     return DG_OK;
 }
 
-/* Does orientation o of option k meet its west and north neighbours at this level? */
-static int seam_ok(const jigsaw *j, const option *op, int32_t o, int32_t block, int level)
+/* Do two facing edges of len cells meet at this level? Edges over 64 cells are
+ * hashes: they only ever match exactly. */
+static int edges_meet(uint64_t mine, uint64_t theirs, int32_t len, int level)
 {
-    if (level == LEVEL_ANY)
-        return 1;
-    const uint64_t *e = j->set->prefabs[op->prefab].edge[o];
-    int32_t col = block % j->cols;
-    for (int side = 0; side < 2; side++)
-    {
-        int32_t nb = side == 0 ? (col > 0 ? block - 1 : -1) : block - j->cols;
-        if (nb < 0)
-            continue;
-        const dgi_prefab *q = &j->set->prefabs[j->opt[j->chosen[nb]].prefab];
-        uint64_t theirs = q->edge[j->orient[nb]][side == 0 ? 1 : 2]; /* their E or S */
-        uint64_t mine = e[side == 0 ? 3 : 0];                          /* my W or N */
-        int32_t len = side == 0 ? j->bh : j->bw;
-        if (level == LEVEL_EXACT ? mine != theirs : (len <= 64 && (mine & theirs) == 0))
-            return 0;
-    }
-    return 1;
+    if (level == LEVEL_EXACT)
+        return mine == theirs;
+    return level == LEVEL_ANY || len > 64 || (mine & theirs) != 0;
 }
 
 /* Chooses option and orientation of one block; 0 if no candidate is left. */
-static int choose_block(jigsaw *j, int32_t block, dg_rng *rng)
+static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
 {
+    int has_west = col > 0, has_north = block >= j->cols;
+    uint64_t west = has_west ? j->opt[j->chosen[block - 1]].edge[j->orient[block - 1]][1] : 0;
+    uint64_t north = has_north ? j->opt[j->chosen[block - j->cols]].edge[j->orient[block - j->cols]][2] : 0;
     int first = j->p->seams == DG_SEAM_MATCH ? LEVEL_EXACT : j->p->seams == DG_SEAM_OPEN ? LEVEL_OPEN : LEVEL_ANY;
     for (int level = first; level <= LEVEL_ANY; level++)
     {
         int any = 0;
-        for (int32_t k = 0; k < j->nopt; k++)
+        memset(j->masks, 0, (size_t)j->nopt * sizeof *j->masks);
+        for (int32_t i = 0; i < j->npairs; i++)
         {
-            const option *op = &j->opt[k];
-            j->masks[k] = 0;
-            if (op->unique && j->used[k])
+            const struct pair *pr = &j->pairs[i];
+            if ((!has_west || edges_meet(pr->west, west, j->bh, level)) &&
+                (!has_north || edges_meet(pr->north, north, j->bw, level)) &&
+                !(j->opt[pr->option].unique && j->used[pr->option]))
             {
-                j->weights[k] = 0;
-                continue;
+                j->masks[pr->option] |= 1 << pr->o;
+                any = 1;
             }
-            for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
-                if ((op->orients & (1 << o)) && seam_ok(j, op, o, block, level))
-                    j->masks[k] |= 1 << o;
-            j->weights[k] = j->masks[k] ? op->weight : 0;
-            any |= j->masks[k] != 0;
         }
+        for (int32_t k = 0; k < j->nopt; k++)
+            j->weights[k] = j->masks[k] ? j->opt[k].weight : 0;
         if (!any)
             continue;
         int32_t k = dgi_weighted_pick(j->weights, j->nopt, rng);
+        int32_t o = dgi_orient_pick(j->masks[k], rng);
+        const uint64_t *e = j->opt[k].edge[o];
         j->chosen[block] = k;
-        j->orient[block] = dgi_orient_pick(j->masks[k], rng);
+        j->orient[block] = o;
         j->used[k] = 1;
+        /* solid blocks whose every seam shares an always-open cell make a connected map */
+        j->proven &= j->opt[k].solid && (!has_west || (j->bh <= 64 && (e[3] & west))) &&
+                     (!has_north || (j->bw <= 64 && (e[0] & north)));
         return 1;
     }
     return 0;
@@ -215,11 +249,12 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     memset(j->used, 0, (size_t)j->nopt);
     dgi_result_reset(&gen->r);
+    j->proven = !dg_tile_passable((uint8_t)j->p->fill);
     int32_t blocks = j->cols * j->rows;
-    for (int32_t b = 0; b < blocks; b++)
-        if (!choose_block(j, b, &rng))
+    for (int32_t b = 0, col = 0; b < blocks; b++, col = col + 1 == j->cols ? 0 : col + 1)
+        if (!choose_block(j, b, col, &rng))
             return DG_E_NOSPACE;
-    dgi_gen_fill(gen, (uint8_t)j->p->fill, 0);
+    dgi_gen_fill(gen, (uint8_t)j->p->fill, dg_tile_passable((uint8_t)j->p->fill));
     uint8_t buf[4096];
     for (int32_t b = 0; b < blocks; b++)
     {
@@ -237,7 +272,7 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
         if (st != DG_OK)
             return st;
     }
-    if (j->p->connected && dgi_label_regions(&gen->pass, j->label, j->queue) > 1)
+    if (j->p->connected && !j->proven && !dgi_gen_connected(gen, j->stack))
         return DG_E_LIMIT;
     return DG_OK;
 }
@@ -266,7 +301,6 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     memset(&j, 0, sizeof j);
     j.set = set;
     j.p = &p;
-    size_t cells = (size_t)grid->width * (size_t)grid->height;
     st = jigsaw_setup(&j, grid, allocator, diag);
     dgi_gen gen;
     memset(&gen, 0, sizeof gen);
@@ -296,6 +330,6 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     gen.r.metrics.failures = tries - 1;
     gen.r.metrics.requested = gen.r.metrics.placed = j.cols * j.rows;
     int32_t sr = start_room(&gen.r);
-    jigsaw_free(&j, allocator, cells);
+    jigsaw_free(&j, allocator);
     return dgi_gen_end(&gen, st, grid, result, sr, diag);
 }

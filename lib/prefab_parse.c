@@ -354,11 +354,13 @@ static const char *const class_names[] = {"", "ground", "wall", "door", "trap",
 static const char *const kind_names[] = {"generic", "actor", "item", "trap",
                                          "spawn", "start", "exit"};
 
-static void set_glyph(dgi_legend *lg, uint8_t c, uint8_t cls, const char *name)
+/* A glyph of class cls named by glyph_names[name] (the class name if name < 0). */
+static void set_glyph(dgi_legend *lg, uint8_t c, uint8_t cls, int32_t name)
 {
     dgi_glyph *g = &lg->glyph[c];
     memset(g, 0, sizeof *g);
     g->cls = cls;
+    g->name = name >= 0 ? name : cls;
     switch (cls)
     {
     case DGI_CLASS_GROUND: g->tile = DG_TILE_FLOOR; g->passable = 1; break;
@@ -381,17 +383,33 @@ static void set_glyph(dgi_legend *lg, uint8_t c, uint8_t cls, const char *name)
         break;
     default: break;
     }
-    snprintf(g->name, sizeof g->name, "%s", name ? name : class_names[cls]);
 }
 
-static void default_legend(dgi_legend *lg)
+/* Appends a glyph name; its index, or -1 out of memory. */
+static int32_t add_glyph_name(parser *ps, const char *name)
 {
+    if (!GROW(ps, glyph_names, glyph_name_count, cap_glyph_names))
+        return -1;
+    dgi_tag *t = &ps->set->glyph_names[ps->set->glyph_name_count];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    return ps->set->glyph_name_count++;
+}
+
+/* The class names (indices 0..7) and the built-in glyphs. */
+static int default_legend(parser *ps)
+{
+    for (int cls = 0; cls < 8; cls++)
+        if (add_glyph_name(ps, class_names[cls]) < 0)
+            return 0;
+    dgi_legend *lg = &ps->file_legend;
     memset(lg, 0, sizeof *lg);
-    set_glyph(lg, '.', DGI_CLASS_GROUND, NULL);
-    set_glyph(lg, '#', DGI_CLASS_WALL, NULL);
-    set_glyph(lg, '+', DGI_CLASS_DOOR, NULL);
-    set_glyph(lg, '^', DGI_CLASS_TRAP, NULL);
-    set_glyph(lg, '_', DGI_CLASS_VOID, NULL);
+    set_glyph(lg, '.', DGI_CLASS_GROUND, -1);
+    set_glyph(lg, '#', DGI_CLASS_WALL, -1);
+    set_glyph(lg, '+', DGI_CLASS_DOOR, -1);
+    set_glyph(lg, '^', DGI_CLASS_TRAP, -1);
+    set_glyph(lg, '_', DGI_CLASS_VOID, -1);
+    return 1;
 }
 
 static int lookup_word(const token *t, const char *const *words, int n)
@@ -454,12 +472,13 @@ static void legend_entry(parser *ps)
     }
     dgi_glyph g;
     dgi_legend tmp;
-    set_glyph(&tmp, c, (uint8_t)cls, NULL);
+    set_glyph(&tmp, c, (uint8_t)cls, -1);
     g = tmp.glyph[c];
     int32_t i = 2;
     if (i < ps->ntok && !tok_is(&t[i], "tile") && !tok_is(&t[i], "on") && !tok_is(&t[i], "kind"))
     {
-        if (!take_name(ps, &t[i], "glyph name", g.name))
+        char name[DG_NAME_MAX];
+        if (!take_name(ps, &t[i], "glyph name", name) || (g.name = add_glyph_name(ps, name)) < 0)
             return;
         i++;
     }
@@ -613,17 +632,18 @@ static void key_size(parser *ps)
     if (!once(ps, KEY_SIZE) || !need_args(ps, 1))
         return;
     const token *t = &ps->tok[1];
-    int32_t x = -1;
+    int32_t x = -1, w, h;
     for (int32_t i = 0; i < t->n; i++)
         if (t->s[i] == 'x')
             x = i;
-    if (x < 0 || !parse_uint(t->s, x, &ps->size_w) ||
-        !parse_uint(t->s + x + 1, t->n - x - 1, &ps->size_h))
+    if (x < 0 || !parse_uint(t->s, x, &w) || !parse_uint(t->s + x + 1, t->n - x - 1, &h))
     {
         char b[40];
         perr(ps, ps->line, t->col, "size must be WxH (e.g. 7x5), got '%s'", tok_str(t, b, sizeof b));
         return;
     }
+    ps->size_w = w;
+    ps->size_h = h;
     ps->size_line = ps->line;
     ps->size_col = t->col;
 }
@@ -1003,7 +1023,8 @@ static void find_doors(parser *ps, const uint8_t *g, const dgi_legend *lg)
         {
             if (y != 0 && y != h - 1 && x != 0 && x != w - 1)
                 x = w - 2; /* interior: jump to the last column */
-            else if (lg->glyph[g[(size_t)y * (size_t)w + (size_t)x]].cls == DGI_CLASS_DOOR)
+            else if (lg->glyph[g[(size_t)y * (size_t)w + (size_t)x] & 0x7F].cls == DGI_CLASS_DOOR &&
+                     g[(size_t)y * (size_t)w + (size_t)x] < 0x80) /* bytes >= 0x80 were reported */
             {
                 int32_t sides = (y == 0 ? DG_SIDE_N : 0) | (x == w - 1 ? DG_SIDE_E : 0) |
                                 (y == h - 1 ? DG_SIDE_S : 0) | (x == 0 ? DG_SIDE_W : 0);
@@ -1087,7 +1108,8 @@ static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
         int64_t lo = 0, hi = 0;
         for (int c = 33; c < 127; c++)
             if (r->glyph ? c == r->glyph
-                         : (lg->glyph[c].cls != DGI_CLASS_NONE && strcmp(lg->glyph[c].name, r->name) == 0))
+                         : (lg->glyph[c].cls != DGI_CLASS_NONE &&
+                            strcmp(ps->set->glyph_names[lg->glyph[c].name].name, r->name) == 0))
             {
                 lo += f->lo[c];
                 hi += f->hi[c];
@@ -1127,15 +1149,18 @@ static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
         {
             if (!ps->counts[c])
                 continue;
-            int all = 1;
+            int all = 1, some = 0;
             for (int r = 33; r < 127; r++)
                 if (bit_has(f->can_be[c], r))
                 {
                     all &= lg->glyph[r].passable;
+                    some |= lg->glyph[r].passable;
                     p->has_void |= lg->glyph[r].cls == DGI_CLASS_VOID;
                     p->has_markers |= lg->glyph[r].marker != 0;
                 }
             passable[c] = (uint8_t)all;
+            p->certain[c >> 5] |= (uint32_t)all << (c & 31);
+            p->maybe[c >> 5] |= (uint32_t)some << (c & 31);
         }
         dgi_edges_compute(p, g, passable);
     }
@@ -1419,6 +1444,7 @@ static void set_release(dg_prefab_set *s)
     dgi_free(a, s->choices, (size_t)s->cap_choices * sizeof *s->choices);
     dgi_free(a, s->reqs, (size_t)s->cap_reqs * sizeof *s->reqs);
     dgi_free(a, s->tags, (size_t)s->cap_tags * sizeof *s->tags);
+    dgi_free(a, s->glyph_names, (size_t)s->cap_glyph_names * sizeof *s->glyph_names);
     dgi_free(a, s->groups, (size_t)s->cap_groups * sizeof *s->groups);
     dgi_free(a, s->names, (size_t)s->name_cap * sizeof *s->names);
     dgi_free(a, s->picks, (size_t)s->pick_total * sizeof *s->picks);
@@ -1465,8 +1491,12 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     ps->diag = diag;
     ps->set = s;
     ps->file_snapshot = -1;
-    default_legend(&ps->file_legend);
-    run(ps);
+    /* every cell is a byte of the input: one allocation of its size (if it can
+     * be had) spares the copies and page faults of a doubling buffer */
+    s->cells = length ? dgi_alloc(allocator, length) : NULL;
+    s->cells_cap = s->cells ? length : 0;
+    if (default_legend(ps))
+        run(ps);
     dg_status st = ps->status;
     if (st == DG_OK && dgi_pick_build(s) != DG_OK)
         st = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while indexing prefabs", ps->source);

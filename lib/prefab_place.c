@@ -188,7 +188,7 @@ static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uin
         for (int v = 33; v < 127; v++)
             if (r->glyph ? v == r->glyph
                          : (hist[v] && lg->glyph[v].cls != DGI_CLASS_NONE &&
-                            strcmp(lg->glyph[v].name, r->name) == 0))
+                            strcmp(set->glyph_names[lg->glyph[v].name].name, r->name) == 0))
                 c += hist[v];
         if (c < r->min || c > r->max)
             return 0;
@@ -284,7 +284,7 @@ dg_status dgi_prefab_add_markers(const dg_prefab_set *set, const dgi_prefab *p, 
             m.pos.y = y + Y;
             m.kind = d->marker - 1;
             m.room = room >= -1 ? room : dgi_result_room_at(res, m.pos);
-            memcpy(m.name, d->name, sizeof m.name);
+            memcpy(m.name, set->glyph_names[d->name].name, sizeof m.name);
             if (dgi_result_add_marker(res, &m) != DG_OK)
             {
                 res->marker_count = before;
@@ -457,10 +457,10 @@ dg_status dg_prefab_pick(const dg_prefab_set *set, int32_t mode, int32_t sides, 
     if (st != DG_OK)
         return st;
     int m = mode_index(mode);
-    const dgi_pick *list = set->picks + set->pick_first[m][sides];
     int32_t n = set->pick_count[m][sides];
     if (n == 0)
         return DG_E_NOSPACE;
+    const dgi_pick *list = set->picks + set->pick_first[m][sides];
     dg_rng rng;
     dg_rng_seed(&rng, hash, DGI_STREAM_PICK);
     int64_t r = (int64_t)dgi_below64(&rng, (uint64_t)list[n - 1].cumulative);
@@ -486,8 +486,10 @@ dg_status dg_prefab_pick_fit(const dg_prefab_set *set, int32_t mode, int32_t sid
     if (st != DG_OK)
         return st;
     int m = mode_index(mode);
-    const dgi_pick *list = set->picks + set->pick_first[m][sides];
     int32_t n = set->pick_count[m][sides];
+    if (n == 0)
+        return DG_E_NOSPACE;
+    const dgi_pick *list = set->picks + set->pick_first[m][sides];
     int64_t total = 0;
     for (int32_t k = 0; k < n; k++)
         if (dgi_orient_fit(&set->prefabs[list[k].prefab], list[k].orients, max_w, max_h))

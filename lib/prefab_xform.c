@@ -188,35 +188,48 @@ int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allo
     return out;
 }
 
-/* Bits of the passable cells along one side of the oriented grid, in order of
- * increasing x (N, S) or y (E, W); sides longer than 64 cells are hashed. */
-static uint64_t edge_of(const uint8_t *g, const uint8_t *passable, const dgi_xform *t, int side)
+/* Which identity side (N E S W = 0..3) each side of an oriented grid shows,
+ * and whether it reads backwards. Sides read west to east (N, S) or north to
+ * south (E, W). */
+static const uint8_t edge_source[DG_ORIENT_COUNT][4][2] = {
+    {{0, 0}, {1, 0}, {2, 0}, {3, 0}}, /* identity */
+    {{3, 1}, {0, 0}, {1, 1}, {2, 0}}, /* rot90 */
+    {{2, 1}, {3, 1}, {0, 1}, {1, 1}}, /* rot180 */
+    {{1, 0}, {2, 1}, {3, 0}, {0, 1}}, /* rot270 */
+    {{0, 1}, {3, 0}, {2, 1}, {1, 0}}, /* mirror x */
+    {{2, 0}, {1, 1}, {0, 0}, {3, 1}}, /* mirror y */
+    {{3, 0}, {2, 0}, {1, 0}, {0, 0}}, /* transpose */
+    {{1, 1}, {0, 1}, {3, 1}, {2, 1}}, /* anti-diagonal */
+};
+
+/* Passable bits of one identity side, read forwards and backwards; sides over
+ * 64 cells are hashed instead. */
+static void side_bits(const uint8_t *g, const uint8_t *passable, int32_t w, int32_t h, int side,
+                      uint64_t out[2])
 {
-    int32_t len = (side == 0 || side == 2) ? t->w : t->h;
-    int64_t i = t->base, step = (side == 0 || side == 2) ? t->step_x : t->step_y;
-    if (side == 1)
-        i += (int64_t)(t->w - 1) * t->step_x;
-    if (side == 2)
-        i += (int64_t)(t->h - 1) * t->step_y;
-    uint64_t bits = 0, hash = 0xCBF29CE484222325ULL;
-    for (int32_t k = 0; k < len; k++, i += step)
+    int32_t len = (side == 0 || side == 2) ? w : h;
+    size_t first = side == 1 ? (size_t)w - 1 : side == 2 ? (size_t)(h - 1) * (size_t)w : 0;
+    size_t step = (side == 0 || side == 2) ? 1 : (size_t)w;
+    uint64_t fwd = 0, rev = 0, hf = 0xCBF29CE484222325ULL, hr = hf;
+    for (int32_t k = 0; k < len; k++)
     {
-        uint64_t b = passable[g[i]];
-        if (len <= 64)
-            bits |= b << k;
-        else
-            hash = (hash ^ b) * 0x100000001B3ULL;
+        uint64_t b = passable[g[first + (size_t)k * step]];
+        uint64_t c = passable[g[first + (size_t)(len - 1 - k) * step]];
+        fwd |= len <= 64 ? b << k : 0;
+        rev |= len <= 64 ? c << k : 0;
+        hf = (hf ^ b) * 0x100000001B3ULL;
+        hr = (hr ^ c) * 0x100000001B3ULL;
     }
-    return len <= 64 ? bits : hash;
+    out[0] = len <= 64 ? fwd : hf;
+    out[1] = len <= 64 ? rev : hr;
 }
 
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
 {
+    uint64_t bits[4][2];
+    for (int side = 0; side < 4; side++)
+        side_bits(g, passable, p->width, p->height, side, bits[side]);
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
-    {
-        dgi_xform t;
-        dgi_xform_make(p->width, p->height, o, &t);
         for (int side = 0; side < 4; side++)
-            p->edge[o][side] = edge_of(g, passable, &t, side);
-    }
+            p->edge[o][side] = bits[edge_source[o][side][0]][edge_source[o][side][1]];
 }

@@ -1,0 +1,242 @@
+/* Prefabs: parse throughput on a large generated file (the Mcells/s column is
+ * MB/s there), stamp and pick (what the world does per room), and time per
+ * map of each prefab generator at 80x50 and 210x150 over the sample sets. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parse ----------------------------------------------------------------------- */
+
+typedef struct parse_bench {
+    char *text;
+    size_t len;
+    int ok;
+} parse_bench;
+
+/* About 16 MB: 3600 prefabs of 64x64 (some with substitutions, a per-prefab
+ * legend, requires) and one 1024x1024 prefab. */
+static char *make_text(size_t *len)
+{
+    size_t cap = 20u << 20, k = 0;
+    char *t = malloc(cap);
+    if (!t)
+        return NULL;
+    uint64_t s = 0x12345678;
+    k += (size_t)sprintf(t + k, "prefabs 1\n; generated for the parse benchmark\nlegend\n"
+                                "  g actor goblin\n  T wall tree tile 70\n  @ marker start kind start\nend\n");
+    for (int p = 0; p < 3600; p++)
+    {
+        k += (size_t)sprintf(t + k, "\nprefab gen_%d\n  mode island jigsaw\n  tags bench t%d\n  weight %d\n",
+                             p, p % 7, 1 + p % 20);
+        if (p % 3 == 0)
+            k += (size_t)sprintf(t + k, "  pick ? = .:3 T:1\n  count * = 1:@ rest:.\n  require start 1\n");
+        else
+            k += (size_t)sprintf(t + k, "  legend\n    ? ground\n    * trap\n  end\n");
+        k += (size_t)sprintf(t + k, "map\n");
+        for (int y = 0; y < 64; y++)
+        {
+            for (int x = 0; x < 64; x++)
+            {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                static const char glyphs[] = "....##T?^g_*";
+                char c = glyphs[(s >> 33) % 12];
+                if ((x == 0 || x == 63) && (y == 0 || y == 63))
+                    c = '#';
+                else if ((y == 0 || y == 63 || x == 0 || x == 63) && x == 32)
+                    c = '+';
+                t[k++] = c;
+            }
+            t[k++] = '\n';
+        }
+        k += (size_t)sprintf(t + k, "end\n");
+    }
+    k += (size_t)sprintf(t + k, "\nprefab big\n  orient rot\nmap\n");
+    for (int y = 0; y < 1024; y++)
+    {
+        memset(t + k, y % 2 ? '.' : '#', 1024);
+        k += 1024;
+        t[k++] = '\n';
+    }
+    k += (size_t)sprintf(t + k, "end\n");
+    *len = k;
+    return t;
+}
+
+static void parse_op(void *ctx, int64_t i)
+{
+    parse_bench *b = ctx;
+    (void)i;
+    dg_prefab_set *set = NULL;
+    b->ok = dg_prefab_parse(b->text, b->len, "bench", NULL, NULL, NULL, &set, NULL) == DG_OK;
+    dg_prefab_set_free(set);
+}
+
+BENCH(bench_prefab_parse)
+{
+    parse_bench b;
+    b.text = make_text(&b.len);
+    if (!b.text)
+        return;
+    char size[32];
+    snprintf(size, sizeof size, "%.1f MB", (double)b.len / 1e6);
+    bench_run("prefab parse (MB/s)", size, (int64_t)b.len, 15, 1, parse_op, &b, NULL);
+    if (!b.ok)
+        printf("prefab parse: the generated file did not parse\n");
+    free(b.text);
+}
+
+/* ---- stamp and pick (per room of the world) ------------------------------------------ */
+
+typedef struct stamp_bench {
+    dg_prefab_set *set;
+    dg_grid grid;
+    uint8_t cells[11 * 11];
+    dg_result result;
+} stamp_bench;
+
+static dg_prefab_set *load(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "examples/prefabs/%s", name);
+    dg_prefab_set *set = NULL;
+    dg_diag d;
+    if (dg_prefab_load(path, NULL, NULL, NULL, &set, &d) != DG_OK)
+        printf("bench_prefab: %s (run from the repository root)\n", d.message);
+    return set;
+}
+
+static void pick_stamp_op(void *ctx, int64_t i)
+{
+    stamp_bench *b = ctx;
+    int32_t index, o;
+    uint64_t h = dg_hash64((uint64_t)i);
+    if (dg_prefab_pick(b->set, DG_PREFAB_FURNISH, 1 + (int32_t)(h % 15), h, &index, &o) != DG_OK)
+        return;
+    b->result.marker_count = 0;
+    dg_prefab_stamp(b->set, index, o, h, &b->grid, 0, 0, &b->result, NULL);
+}
+
+static void pick_op(void *ctx, int64_t i)
+{
+    stamp_bench *b = ctx;
+    int32_t index, o;
+    uint64_t h = dg_hash64((uint64_t)i);
+    dg_prefab_pick(b->set, DG_PREFAB_FURNISH, 1 + (int32_t)(h % 15), h, &index, &o);
+}
+
+BENCH(bench_prefab_stamp)
+{
+    stamp_bench b;
+    b.set = load("furnish.txt");
+    if (!b.set)
+        return;
+    dg_grid_init(&b.grid, b.cells, 11, 11, 0);
+    dg_result_init(&b.result, NULL);
+    bench_run("prefab pick", "furnish", 0, 101, 10000, pick_op, &b, NULL);
+    bench_run("prefab pick+stamp 11x11", "furnish", 121, 101, 2000, pick_stamp_op, &b, NULL);
+    dg_result_free(&b.result);
+    dg_prefab_set_free(b.set);
+}
+
+/* ---- generators ------------------------------------------------------------------------ */
+
+enum { GEN_FULL, GEN_JIGSAW, GEN_ISLANDS, GEN_MIXED };
+
+typedef struct gen_bench {
+    int which;
+    dg_prefab_set *set;
+    dg_grid grid;
+    dg_result result;
+    dg_allocator alloc;
+    uint8_t *host;       /* mixed: the host map copied in before each run */
+    dg_result host_result;
+    dg_status st;
+} gen_bench;
+
+static void copy_result(dg_result *to, const dg_result *from)
+{
+    /* the mixed generator extends its input result: start each run from the host's */
+    dg_result_free(to);
+    dg_result_init(to, NULL);
+    to->rooms = malloc((size_t)(from->room_count ? from->room_count : 1) * sizeof *to->rooms);
+    if (!to->rooms)
+        return;
+    memcpy(to->rooms, from->rooms, (size_t)from->room_count * sizeof *to->rooms);
+    to->room_count = from->room_count;
+    to->capacity_[0] = from->room_count ? from->room_count : 1;
+}
+
+static void gen_op(void *ctx, int64_t i)
+{
+    gen_bench *b = ctx;
+    uint64_t seed = (uint64_t)i;
+    switch (b->which)
+    {
+    case GEN_FULL:
+        b->st = dg_prefab_full_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        break;
+    case GEN_JIGSAW:
+        b->st = dg_prefab_jigsaw_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        break;
+    case GEN_ISLANDS:
+        b->st = dg_prefab_islands_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        break;
+    default:
+        memcpy(b->grid.cells, b->host, (size_t)b->grid.width * (size_t)b->grid.height);
+        copy_result(&b->result, &b->host_result);
+        b->st = dg_prefab_mixed_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        break;
+    }
+}
+
+static void gen_row(int which, const char *file, int32_t w, int32_t h, int reps, int64_t batch)
+{
+    static const char *names[] = {"prefab-full", "prefab-jigsaw", "prefab-islands", "prefab-mixed"};
+    gen_bench b;
+    bench_mem mem;
+    memset(&b, 0, sizeof b);
+    b.which = which;
+    b.set = load(file);
+    uint8_t *cells = malloc((size_t)w * (size_t)h);
+    b.host = malloc((size_t)w * (size_t)h);
+    if (!b.set || !cells || !b.host)
+        goto done;
+    dg_grid_init(&b.grid, cells, w, h, 0);
+    dg_result_init(&b.result, NULL);
+    dg_result_init(&b.host_result, NULL);
+    if (which == GEN_MIXED)
+    {
+        dg_chain_params cp;
+        dg_chain_defaults(&cp);
+        int64_t scale = (int64_t)w * h / 2000;
+        cp.rooms_min = (int32_t)(10 * (scale > 1 ? scale : 1));
+        cp.rooms_max = (int32_t)(15 * (scale > 1 ? scale : 1));
+        dg_chain_generate(&b.grid, &cp, 1, &b.host_result, NULL, NULL);
+        memcpy(b.host, cells, (size_t)w * (size_t)h);
+    }
+    b.alloc = bench_allocator(&mem);
+    char size[32];
+    snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
+    bench_run(names[which], size, (int64_t)w * h, reps, batch, gen_op, &b, &mem);
+    gen_op(&b, 1);
+    printf("%-28s %-10s status %d, %d prefabs placed, %d attempts\n", "", size, (int)b.st,
+           (int)b.result.metrics.placed, (int)b.result.metrics.attempts);
+done:
+    dg_result_free(&b.result);
+    dg_result_free(&b.host_result);
+    dg_prefab_set_free(b.set);
+    free(cells);
+    free(b.host);
+}
+
+BENCH(bench_prefab_generators)
+{
+    static const char *files[] = {"shaft.txt", "forest.txt", "factory.txt", "vaults.txt"};
+    for (int which = GEN_FULL; which <= GEN_MIXED; which++)
+    {
+        gen_row(which, files[which], 80, 50, 301, 20);
+        gen_row(which, files[which], 210, 150, 101, 5);
+    }
+}
