@@ -25,6 +25,9 @@ dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed
     const dgi_generator *g = dgi_generator_lookup(generator);
     if (!g)
         return DG_E_INVALID;
+    /* the same size range dg_recipe_set and dg_recipe_parse accept */
+    if (width < 1 || height < 1 || width > DG_GRID_MAX_DIM || height > DG_GRID_MAX_DIM)
+        return DG_E_INVALID;
     /* the defaults come from the generator itself, through its table's offsets */
     _Alignas(max_align_t) unsigned char params[1024];
     if (g->params_size > sizeof params || g->param_count > DG_RECIPE_MAX_PARAMS)
