@@ -28,6 +28,12 @@ png prefab-islands-factory --gen prefab-islands --prefabs $P/factory.txt --seed 
 png prefab-mixed-vaults --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --param count=6
 png world-furnished --gen world --prefabs $P/furnish.txt --seed 7 --width 121 --height 81 --param dead_end_fix=1000
 
+# the same kind of map for Tiled (with its swatch tileset beside it) and as
+# JSON, both carrying the recipe that regenerates them
+echo "dungeon --gen attach --seed 1 --width 80 --height 50 -o $D/attach-80x50.tmx (and .json)"
+"$T" --gen attach --seed 1 --width 80 --height 50 -o "$D/attach-80x50.tmx"
+"$T" --gen attach --seed 1 --width 80 --height 50 -o "$D/attach-80x50.json"
+
 # the infinite world explored by a random walk: entered rooms bright, rooms seen
 # through a door dimmed
 W="$B/bin/walker"
