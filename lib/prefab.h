@@ -199,9 +199,10 @@ int dgi_gen_connected(dgi_gen *gen, int32_t *scratch);
 size_t dgi_gen_connected_scratch(int32_t w, int32_t h);
 /* Fills every cell of the scratch tiles (and passability). */
 void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable);
-/* 1 if every outcome of p's random glyphs leaves its passable cells connected:
- * the always-passable cells form one 4-connected region and every sometimes-
- * passable cell touches one. stack and seen hold width*height entries. */
+/* Whether every outcome of p's random glyphs leaves its passable cells
+ * connected (the always-passable cells form one 4-connected region and every
+ * sometimes-passable cell touches one): 1 yes, 2 yes as it has none, 0 no.
+ * stack and seen hold width*height entries. */
 int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen);
 /* Weighted draw among n weights (0 entries skipped); -1 if they sum to 0. */
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng);

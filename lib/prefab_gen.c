@@ -286,7 +286,7 @@ int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *sta
         first = first < 0 ? i : first;
     }
     if (first < 0)
-        return 1;
+        return 2;
     seen[first] = 1;
     stack[top++] = first;
     while (top > 0)

@@ -19,12 +19,14 @@ typedef struct islands {
     uint8_t *occ;   /* 1 on a building's footprint */
     uint8_t *halo;  /* 1 within a building's margin of its footprint */
     int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
+    uint8_t *solid; /* per prefab: dgi_prefab_solid */
+    int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
     int64_t *weights;
     uint8_t *used;  /* per prefab, for `unique` */
     int32_t *stack; /* connectivity check */
     size_t stack_size;
     int32_t *cells, *exits; /* the current building: footprint and door exits (x, y pairs) */
-    int32_t cells_n, exits_n;
+    int32_t cells_n, exits_n, front;
     size_t shape_size;      /* cells of the largest island prefab */
     int32_t min_margin; /* smallest margin of the buildings placed so far */
     uint8_t buf[4096];
@@ -112,6 +114,7 @@ static void islands_free(islands *s, const dg_allocator *a)
     dgi_free(a, s->fit, n * sizeof *s->fit);
     dgi_free(a, s->weights, n * sizeof *s->weights);
     dgi_free(a, s->used, n);
+    dgi_free(a, s->solid, n);
     dgi_free(a, s->stack, s->stack_size);
     dgi_free(a, s->cells, s->shape_size * 2 * sizeof *s->cells);
     dgi_free(a, s->exits, s->shape_size * 4 * sizeof *s->exits);
@@ -125,6 +128,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     s->fit = dgi_alloc(a, n * sizeof *s->fit);
     s->weights = dgi_alloc(a, n * sizeof *s->weights);
     s->used = dgi_alloc(a, n);
+    s->solid = dgi_calloc(a, n, 1);
     int check = s->p->connected && !s->p->keep;
     if (check)
     {
@@ -136,7 +140,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     s->cells = dgi_alloc(a, s->shape_size * 2 * sizeof *s->cells);
     s->exits = dgi_alloc(a, s->shape_size * 4 * sizeof *s->exits); /* two faces per door at most */
     if (!s->occ || !s->halo || !s->fit || !s->weights || !s->used || (check && !s->stack) ||
-        !s->cells || !s->exits)
+        !s->cells || !s->exits || !s->solid)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
     for (int32_t i = 0; i < s->set->count; i++)
     {
@@ -145,6 +149,10 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
                         ? dgi_orient_fit(q, q->distinct & s->p->orientations, s->w, s->h)
                         : 0;
     }
+    /* scratch for the solidity test: the footprint arrays are big enough */
+    for (int32_t i = 0; i < s->set->count && check; i++)
+        if (s->fit[i])
+            s->solid[i] = (uint8_t)dgi_prefab_solid(s->set, &s->set->prefabs[i], s->exits, (uint8_t *)s->cells);
     for (int32_t k = 0; k < s->group_count; k++)
     {
         int any = 0;
@@ -169,7 +177,7 @@ static void make_shape(islands *s, const dgi_prefab *q, const uint8_t *g, const 
 {
     static const int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
-    s->cells_n = s->exits_n = 0;
+    s->cells_n = s->exits_n = s->front = 0;
     for (int32_t Y = 0; Y < t->h; Y++)
         for (int32_t X = 0; X < t->w; X++)
         {
@@ -178,6 +186,16 @@ static void make_shape(islands *s, const dgi_prefab *q, const uint8_t *g, const 
                 continue;
             s->cells[2 * s->cells_n] = X;
             s->cells[2 * s->cells_n++ + 1] = Y;
+            int32_t k = s->cells_n - 1; /* corners and centre first: overlaps show there soonest */
+            if (((X == 0 || X == t->w - 1) && (Y == 0 || Y == t->h - 1)) || (X == t->w / 2 && Y == t->h / 2))
+            {
+                int32_t at = s->front++;
+                int32_t tx = s->cells[2 * at], ty = s->cells[2 * at + 1];
+                s->cells[2 * at] = X;
+                s->cells[2 * at + 1] = Y;
+                s->cells[2 * k] = tx;
+                s->cells[2 * k + 1] = ty;
+            }
             if (d->cls != DGI_CLASS_DOOR)
                 continue;
             int faces[4] = {Y == 0, X == t->w - 1, Y == t->h - 1, X == 0};
@@ -271,6 +289,11 @@ static int place_one(islands *s, dgi_gen *gen, const group *gr, uint64_t seed, d
         }
         occupy(s, q, x, y);
         s->used[index] = 1;
+        /* solid buildings whose cells reach a door, one free cell apart and not
+         * spanning the map, leave the ground around them connected */
+        s->proven &= !q->has_void && margin_of(s, q) >= 1 &&
+                     (s->solid[index] == 2 || (s->solid[index] == 1 && s->exits_n > 0)) &&
+                     !(x == 0 && x + t.w == s->w) && !(y == 0 && y + t.h == s->h);
         placed = 1;
     }
     dgi_prefab_glyphs_free(s->set, q, heap);
@@ -288,6 +311,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
     memset(s->halo, 0, cells);
     memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
     s->min_margin = INT32_MAX;
+    s->proven = dg_tile_passable((uint8_t)s->p->fill);
     dgi_result_reset(&gen->r);
     if (s->p->keep)
         for (int32_t y = 0; y < s->h; y++)
@@ -318,7 +342,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         if (placed < gr->min)
             return DG_E_NOSPACE;
     }
-    if (s->stack && !dgi_gen_connected(gen, s->stack))
+    if (s->stack && !s->proven && !dgi_gen_connected(gen, s->stack))
         return DG_E_LIMIT;
     return DG_OK;
 }

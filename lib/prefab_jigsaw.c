@@ -116,7 +116,7 @@ static int mark_solid(jigsaw *j, int32_t count, const dg_allocator *a)
     uint8_t *seen = dgi_alloc(a, most);
     if (stack && seen)
         for (int32_t k = 0; k < count; k++)
-            j->opt[k].solid = dgi_prefab_solid(j->set, &j->set->prefabs[j->opt[k].prefab], stack, seen);
+            j->opt[k].solid = dgi_prefab_solid(j->set, &j->set->prefabs[j->opt[k].prefab], stack, seen) != 0;
     dgi_free(a, stack, most * sizeof *stack);
     dgi_free(a, seen, most);
     return stack && seen;

@@ -153,6 +153,7 @@ typedef struct gen_bench {
     uint8_t *host;       /* mixed: the host map copied in before each run */
     dg_result host_result;
     dg_status st;
+    int with_result;     /* 0: tiles only (no rooms, markers or metrics) */
 } gen_bench;
 
 static void copy_result(dg_result *to, const dg_result *from)
@@ -172,16 +173,17 @@ static void gen_op(void *ctx, int64_t i)
 {
     gen_bench *b = ctx;
     uint64_t seed = (uint64_t)i;
+    dg_result *r = b->with_result || b->which == GEN_MIXED ? &b->result : NULL;
     switch (b->which)
     {
     case GEN_FULL:
-        b->st = dg_prefab_full_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        b->st = dg_prefab_full_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
         break;
     case GEN_JIGSAW:
-        b->st = dg_prefab_jigsaw_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        b->st = dg_prefab_jigsaw_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
         break;
     case GEN_ISLANDS:
-        b->st = dg_prefab_islands_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        b->st = dg_prefab_islands_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
         break;
     default:
         memcpy(b->grid.cells, b->host, (size_t)b->grid.width * (size_t)b->grid.height);
@@ -191,13 +193,15 @@ static void gen_op(void *ctx, int64_t i)
     }
 }
 
-static void gen_row(int which, const char *file, int32_t w, int32_t h, int reps, int64_t batch)
+static void gen_row(int which, int with_result, const char *file, int32_t w, int32_t h, int reps,
+                    int64_t batch)
 {
     static const char *names[] = {"prefab-full", "prefab-jigsaw", "prefab-islands", "prefab-mixed"};
     gen_bench b;
     bench_mem mem;
     memset(&b, 0, sizeof b);
     b.which = which;
+    b.with_result = with_result;
     b.set = load(file);
     uint8_t *cells = malloc((size_t)w * (size_t)h);
     b.host = malloc((size_t)w * (size_t)h);
@@ -217,12 +221,16 @@ static void gen_row(int which, const char *file, int32_t w, int32_t h, int reps,
         memcpy(b.host, cells, (size_t)w * (size_t)h);
     }
     b.alloc = bench_allocator(&mem);
-    char size[32];
+    char name[64], size[32];
+    snprintf(name, sizeof name, "%s %s", names[which], with_result ? "+result" : "tiles");
     snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
-    bench_run(names[which], size, (int64_t)w * h, reps, batch, gen_op, &b, &mem);
-    gen_op(&b, 1);
-    printf("%-28s %-10s status %d, %d prefabs placed, %d attempts\n", "", size, (int)b.st,
-           (int)b.result.metrics.placed, (int)b.result.metrics.attempts);
+    bench_run(name, size, (int64_t)w * h, reps, batch, gen_op, &b, &mem);
+    if (with_result)
+    {
+        gen_op(&b, 1);
+        printf("%-28s %-10s status %d, %d prefabs placed, %d attempts\n", "", size, (int)b.st,
+               (int)b.result.metrics.placed, (int)b.result.metrics.attempts);
+    }
 done:
     dg_result_free(&b.result);
     dg_result_free(&b.host_result);
@@ -235,8 +243,9 @@ BENCH(bench_prefab_generators)
 {
     static const char *files[] = {"shaft.txt", "forest.txt", "factory.txt", "vaults.txt"};
     for (int which = GEN_FULL; which <= GEN_MIXED; which++)
-    {
-        gen_row(which, files[which], 80, 50, 301, 20);
-        gen_row(which, files[which], 210, 150, 101, 5);
-    }
+        for (int with_result = which == GEN_MIXED; with_result <= 1; with_result++)
+        {
+            gen_row(which, with_result, files[which], 80, 50, 301, 20);
+            gen_row(which, with_result, files[which], 210, 150, 101, 5);
+        }
 }
