@@ -91,69 +91,123 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p)
     return -1;
 }
 
-static int32_t first_passable(const dg_grid *g)
+/* The grid's passability with a one-cell border of 0 around it, so the scans
+ * below need no bounds checks; returns the number of passable cells. */
+static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw)
 {
+    int32_t floor = 0;
+    memset(mask, 0, (size_t)pw);
     for (int32_t y = 0; y < g->height; y++)
+    {
+        uint8_t *row = mask + (size_t)(y + 1) * (size_t)pw;
+        const uint8_t *cells = &DG_CELL(g, 0, y);
+        row[0] = 0;
         for (int32_t x = 0; x < g->width; x++)
-            if (dg_tile_passable(DG_CELL(g, x, y)))
-                return y * g->width + x;
-    return -1;
+        {
+            row[x + 1] = dgi_passable_default[cells[x]];
+            floor += row[x + 1];
+        }
+        row[g->width + 1] = 0;
+    }
+    memset(mask + (size_t)(g->height + 1) * (size_t)pw, 0, (size_t)pw);
+    return floor;
 }
 
-static int32_t count_passable(const dg_grid *g)
+static int32_t count_dead_ends(const uint8_t *mask, int32_t pw, int32_t ph)
 {
-    int32_t n = 0;
-    for (int32_t y = 0; y < g->height; y++)
-        for (int32_t x = 0; x < g->width; x++)
-            n += dg_tile_passable(DG_CELL(g, x, y));
-    return n;
+    int32_t count = 0;
+    for (int32_t i = pw; i < (ph - 1) * pw; i++)
+        count += mask[i] && mask[i - pw] + mask[i + 1] + mask[i + pw] + mask[i - 1] == 1;
+    return count;
 }
 
-static int32_t start_cell(const dg_result *r, const dg_grid *g, int32_t start_room)
+/* Breadth-first flood in N, E, S, W order (the order dgi_bfs uses, so the
+ * farthest cell is the same); returns the last cell reached. */
+static int32_t flood(const uint8_t *mask, int32_t *dist, int32_t *queue, int32_t pw,
+                     int32_t start)
+{
+    const int32_t step[4] = {-pw, 1, pw, -1};
+    int32_t head = 0, tail = 0, last = start;
+    dist[start] = 0;
+    queue[tail++] = start;
+    while (head < tail)
+    {
+        int32_t c = queue[head++];
+        last = c;
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t nb = c + step[d];
+            if (mask[nb] && dist[nb] < 0)
+            {
+                dist[nb] = dist[c] + 1;
+                queue[tail++] = nb;
+            }
+        }
+    }
+    return last;
+}
+
+/* Padded index of the start cell: the centre of start_room if passable, else
+ * the first passable cell in row order, or -1. */
+static int32_t start_index(const dg_result *r, const dg_grid *g, const uint8_t *mask,
+                           int32_t pw, int32_t start_room)
 {
     if (start_room >= 0 && start_room < r->room_count)
     {
         dg_rect q = r->rooms[start_room].rect;
         int32_t x = q.x + q.w / 2, y = q.y + q.h / 2;
-        if (dg_tile_passable(dg_grid_get(g, x, y)))
-            return y * g->width + x;
+        if (x >= 0 && y >= 0 && x < g->width && y < g->height && mask[(y + 1) * pw + x + 1])
+            return (y + 1) * pw + x + 1;
     }
-    return first_passable(g);
+    for (int32_t i = pw; i < (g->height + 1) * pw; i++)
+        if (mask[i])
+            return i;
+    return -1;
+}
+
+static dg_point unpad(int32_t i, int32_t pw)
+{
+    dg_point p = {i % pw - 1, i / pw - 1};
+    return p;
 }
 
 dg_status dgi_result_finish(dg_result *r, const dg_grid *g, int32_t start_room,
                             const dg_allocator *a)
 {
-    size_t n = (size_t)g->width * (size_t)g->height;
-    int32_t *dist = dgi_alloc(a, n * sizeof *dist);
-    int32_t *queue = dgi_alloc(a, n * sizeof *queue);
-    if (!dist || !queue)
-    {
-        dgi_free(a, dist, n * sizeof *dist);
-        dgi_free(a, queue, n * sizeof *queue);
+    int32_t pw = g->width + 2, ph = g->height + 2;
+    size_t padded = (size_t)pw * (size_t)ph;
+    size_t bytes = padded * (sizeof(int32_t) * 2 + 1);
+    int32_t *dist = dgi_alloc(a, bytes);
+    if (!dist)
         return DG_E_NOMEM;
-    }
+    int32_t *queue = dist + padded;
+    uint8_t *mask = (uint8_t *)(queue + padded);
     dg_metrics *m = &r->metrics;
-    m->cells = (int32_t)n;
-    m->floor_cells = count_passable(g);
-    m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)n);
+    m->cells = g->width * g->height;
+    m->floor_cells = build_mask(g, mask, pw);
+    m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)m->cells);
     m->rooms = r->room_count;
     m->corridors = r->corridor_count;
     m->doors = r->door_count;
-    m->dead_ends = dgi_count_dead_ends(g);
-    m->regions = dgi_label_regions(g, dist, queue);
-    int32_t s = start_cell(r, g, start_room);
+    m->dead_ends = count_dead_ends(mask, pw, ph);
+    memset(dist, 0xFF, padded * sizeof *dist); /* every entry -1: unreached */
+    m->regions = 0;
+    int32_t s = start_index(r, g, mask, pw, start_room);
     if (s >= 0)
     {
-        int32_t e = dgi_bfs(g, s, dist, queue);
-        r->start.x = s % g->width;
-        r->start.y = s / g->width;
-        r->exit.x = e % g->width;
-        r->exit.y = e / g->width;
+        int32_t e = flood(mask, dist, queue, pw, s);
+        m->regions = 1;
+        r->start = unpad(s, pw);
+        r->exit = unpad(e, pw);
         r->start_room = dgi_result_room_at(r, r->start);
         r->exit_room = dgi_result_room_at(r, r->exit);
+        for (int32_t i = pw; i < (ph - 1) * pw; i++)
+            if (mask[i] && dist[i] < 0)
+            {
+                flood(mask, dist, queue, pw, i);
+                m->regions++;
+            }
     }
-    dgi_free(a, dist, n * sizeof *dist);
-    dgi_free(a, queue, n * sizeof *queue);
+    dgi_free(a, dist, bytes);
     return DG_OK;
 }
