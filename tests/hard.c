@@ -117,6 +117,17 @@ int32_t hard_param(hard_input *in, int32_t lo, int32_t hi)
     }
 }
 
+/* A fill tile: a library tile or a caller's (>= DG_TILE_USER), now and then an
+ * invalid value (-1, 256) so validation is reached; never the reserved 10..63,
+ * which the validator would (rightly) flag in the output. */
+static int32_t hard_tile(hard_input *in)
+{
+    uint8_t v = hard_u8(in);
+    if (v == 255)
+        return hard_u8(in) & 1 ? -1 : 256;
+    return v < 128 ? v % DG_TILE_COUNT : DG_TILE_USER + v % 128;
+}
+
 /* ---- world: windows of shared worlds ---------------------------------------------- */
 static void world_variant(dg_world_params *p, int variant)
 {
@@ -431,7 +442,7 @@ static dg_status full_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, u
     p.tag = hard_u8(in) & 1 ? "shaft" : NULL;
     p.orientations = hard_param(in, 0, 255);
     p.keep = hard_param(in, 0, 1);
-    p.fill = hard_param(in, 0, 255);
+    p.fill = hard_tile(in);
     return dg_prefab_full_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
                                    alloc, diag);
 }
@@ -472,7 +483,7 @@ static dg_status jigsaw_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid,
     p.seams = hard_param(in, 0, 2);
     p.connected = hard_param(in, 0, 1);
     p.max_tries = hard_param(in, 1, 8);
-    p.fill = hard_param(in, 0, 255);
+    p.fill = hard_tile(in);
     return dg_prefab_jigsaw_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
                                      alloc, diag);
 }
@@ -519,7 +530,7 @@ static dg_status islands_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid
     p.positions = hard_param(in, 1, 40);
     p.max_failures = hard_param(in, 1, 30);
     p.keep = hard_param(in, 0, 1);
-    p.fill = hard_param(in, 0, 255);
+    p.fill = hard_tile(in);
     p.connected = hard_param(in, 0, 1);
     p.max_tries = hard_param(in, 1, 6);
     return dg_prefab_islands_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,

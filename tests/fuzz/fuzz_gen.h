@@ -19,7 +19,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_MAX_SIDE 192 /* keeps one execution in the millisecond range */
+#define FUZZ_MAX_SIDE 128 /* keeps one execution in the millisecond range */
 #define FUZZ_FILL 0x5A    /* what the grid holds before the call */
 
 static void fuzz_fail(const char *what, const char *detail)
