@@ -124,13 +124,13 @@ int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d)
  * when the cell is not new) and the queue slot is kept only when it was. */
 #define BFS_VISIT(ok, inside, rule, cell_off, dist_off, poff)                  \
     do {                                                                       \
-        ok = 0;                                                                \
+        (ok) = 0;                                                              \
         if (inside)                                                            \
         {                                                                      \
-            int32_t old = here[dist_off];                                      \
-            ok = pass[cell[cell_off]];                                         \
-            int fresh = ok & (rule) & (old < 0);                               \
-            here[dist_off] = fresh ? nd : old;                                 \
+            int32_t old = here[(dist_off)];                                    \
+            (ok) = pass[cell[(cell_off)]];                                     \
+            int fresh = (ok) & (rule) & (old < 0);                             \
+            here[(dist_off)] = fresh ? nd : old;                               \
             queue[tail] = p + (poff);                                          \
             tail += fresh;                                                     \
         }                                                                      \
@@ -170,7 +170,7 @@ static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass,
     while (head < tail)
     {
         int32_t p = queue[head++], x = DGI_PX(p), y = DGI_PY(p);
-        int32_t *here = dist + y * width + x, nd = here[0] + 1;
+        int32_t *here = dist + (ptrdiff_t)y * width + x, nd = here[0] + 1;
         const uint8_t *cell = cells + (ptrdiff_t)y * stride + x;
         if (max_distance > 0 && nd > max_distance)
             continue;

@@ -118,10 +118,12 @@ dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *m
                      const dg_allocator *allocator, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(grid, diag);
-    if (st == DG_OK && !metrics)
-        st = dgi_fail(diag, DG_E_NULL, "metrics is NULL");
+    if (st != DG_OK)
+        return st;
+    if (!metrics)
+        return dgi_fail(diag, DG_E_NULL, "metrics is NULL");
     dgi_scratch s;
-    if (st != DG_OK || (st = dgi_scratch_get(&s, grid, 1, allocator, diag)) != DG_OK)
+    if ((st = dgi_scratch_get(&s, grid, 1, allocator, diag)) != DG_OK)
         return st;
     dgi_walk w;
     dgi_walk_basic(&w, grid, passable);

@@ -88,18 +88,24 @@ dg_status dgi_workspace_get(dg_path_workspace *ws, const dgi_walk *w, dg_path_wo
                             dg_path_workspace **tmp, dg_diag *diag)
 {
     *tmp = NULL;
+    *use = NULL;
     if (!ws)
     {
         dg_status st = dg_path_workspace_create(w->width, w->height, NULL, tmp);
         if (st != DG_OK)
-            return dgi_fail(diag, st, "cannot allocate a %dx%d workspace", (int)w->width,
-                            (int)w->height);
+        {
+            dgi_fail(diag, st, "cannot allocate a %dx%d workspace", (int)w->width,
+                     (int)w->height);
+            return st;
+        }
         ws = *tmp;
     }
     if ((int64_t)w->width * w->height > ws->capacity)
-        return dgi_fail(diag, DG_E_BUFFER, "workspace holds %d cells: %dx%d grid needs %lld",
-                        (int)ws->capacity, (int)w->width, (int)w->height,
-                        (long long)w->width * w->height);
+    {
+        dgi_fail(diag, DG_E_BUFFER, "workspace holds %d cells: %dx%d grid needs %lld",
+                 (int)ws->capacity, (int)w->width, (int)w->height, (long long)w->width * w->height);
+        return DG_E_BUFFER;
+    }
     *use = ws;
     return DG_OK;
 }
