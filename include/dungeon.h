@@ -584,10 +584,13 @@ DG_API dg_status dg_prefab_parse(const char *text, size_t length, const char *so
 DG_API dg_status dg_prefab_load(const char *path, const dg_allocator *allocator,
                                 dg_diag_fn on_error, void *user, dg_prefab_set **set,
                                 dg_diag *diag);
+/* Releases a set (NULL is fine). */
 DG_API void dg_prefab_set_free(dg_prefab_set *set);
+/* Number of prefabs in the set (0 for NULL). */
 DG_API int32_t dg_prefab_count(const dg_prefab_set *set);
 /* Index of the prefab with that name, or -1. */
 DG_API int32_t dg_prefab_find(const dg_prefab_set *set, const char *name);
+/* Fills *info for prefab index; DG_E_INVALID if there is no such prefab. */
 DG_API dg_status dg_prefab_get_info(const dg_prefab_set *set, int32_t index, dg_prefab_info *info);
 /* Door side bits after applying an orientation to a side mask. */
 DG_API int32_t dg_orient_sides(int32_t sides, int32_t orientation);
