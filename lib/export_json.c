@@ -85,12 +85,7 @@ static void rows(dgi_out *o, const dg_grid *g)
     for (int32_t y = 0; y < g->height; y++)
     {
         dgi_out_str(o, y ? ",\n    [" : "\n    [");
-        for (int32_t x = 0; x < g->width; x++)
-        {
-            if (x)
-                dgi_out_char(o, ',');
-            dgi_out_i64(o, DG_CELL(g, x, y));
-        }
+        dgi_out_tiles(o, &DG_CELL(g, 0, y), g->width);
         dgi_out_char(o, ']');
     }
     dgi_out_str(o, "\n  ]");

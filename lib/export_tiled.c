@@ -365,13 +365,8 @@ static void csv(dgi_out *o, const dg_grid *g)
 {
     for (int32_t y = 0; y < g->height; y++)
     {
-        for (int32_t x = 0; x < g->width; x++)
-        {
-            put_int(o, DG_CELL(g, x, y)); /* GID = tile value; 0 (void) = empty */
-            if (x + 1 < g->width || y + 1 < g->height)
-                dgi_out_char(o, ',');
-        }
-        dgi_out_char(o, '\n');
+        dgi_out_tiles(o, &DG_CELL(g, 0, y), g->width); /* GID = tile value; 0 = empty */
+        dgi_out_str(o, y + 1 < g->height ? ",\n" : "\n"); /* no comma after the last */
     }
 }
 

@@ -260,6 +260,8 @@ void dgi_out_u64(dgi_out *o, uint64_t v);
 void dgi_out_json_str(dgi_out *o, const char *s);
 void dgi_out_xml_str(dgi_out *o, const char *s);
 void dgi_out_flush(dgi_out *o);
+/* n tile values as decimal numbers separated by commas (no trailing comma). */
+void dgi_out_tiles(dgi_out *o, const uint8_t *cells, int32_t n);
 /* Runs emit(ctx, o) once counting, then (if it fits) into out[0..out_size)
  * with a NUL; the two-call buffer convention of the public API. */
 dg_status dgi_out_to_buffer(void (*emit)(const void *ctx, dgi_out *o), const void *ctx,

@@ -148,6 +148,29 @@ void dgi_out_xml_str(dgi_out *o, const char *str)
     }
 }
 
+void dgi_out_tiles(dgi_out *o, const uint8_t *cells, int32_t n)
+{
+    char chunk[512];
+    size_t len = 0;
+    for (int32_t i = 0; i < n; i++)
+    {
+        if (len > sizeof chunk - 5) /* room for "255," */
+        {
+            dgi_out_bytes(o, chunk, len);
+            len = 0;
+        }
+        uint8_t v = cells[i];
+        if (v >= 100)
+            chunk[len++] = (char)('0' + v / 100);
+        if (v >= 10)
+            chunk[len++] = (char)('0' + v / 10 % 10);
+        chunk[len++] = (char)('0' + v % 10);
+        if (i + 1 < n)
+            chunk[len++] = ',';
+    }
+    dgi_out_bytes(o, chunk, len);
+}
+
 typedef struct mem_sink {
     char *p;
 } mem_sink;
