@@ -57,35 +57,11 @@ int32_t grid_passable_count(const dg_grid *g)
 
 int grid_connected(const dg_grid *g)
 {
+    /* through the public analysis API, so every generator test exercises it */
     size_t n = (size_t)g->width * (size_t)g->height;
-    int32_t *stack = malloc(n * sizeof *stack);
-    uint8_t *seen = calloc(n, 1);
-    int32_t top = 0, reached = 0, total = grid_passable_count(g);
-    for (size_t i = 0; i < n && top == 0 && reached == 0; i++)
-        if (dg_tile_passable(dg_grid_get(g, (int32_t)(i % (size_t)g->width), (int32_t)(i / (size_t)g->width))))
-        {
-            stack[top++] = (int32_t)i;
-            seen[i] = 1;
-        }
-    while (top > 0)
-    {
-        int32_t c = stack[--top], x = c % g->width, y = c / g->width;
-        reached++;
-        const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t nx = x + dx[d], ny = y + dy[d];
-            if (!dg_tile_passable(dg_grid_get(g, nx, ny)))
-                continue;
-            int32_t ni = ny * g->width + nx;
-            if (!seen[ni])
-            {
-                seen[ni] = 1;
-                stack[top++] = ni;
-            }
-        }
-    }
-    free(stack);
-    free(seen);
-    return reached == total;
+    int32_t *labels = malloc(n * sizeof *labels);
+    int32_t count = -1;
+    dg_status st = labels ? dg_regions(g, NULL, labels, n, NULL, 0, &count, NULL, NULL) : DG_E_NOMEM;
+    free(labels);
+    return st == DG_OK && count <= 1;
 }
