@@ -604,9 +604,11 @@ DG_API dg_status dg_prefab_pick(const dg_prefab_set *set, int32_t mode, int32_t 
                                 uint64_t hash, int32_t *index, int32_t *orientation);
 /* Stamps prefab `index` in `orientation` with its top-left at (x, y) of grid,
  * resolving its randomised glyphs from seed. Void cells are left as they are;
- * cells outside the grid are clipped (DG_E_INVALID if nothing fits). Markers
- * (actors, markers, traps) are appended to result (optional) in grid
- * coordinates. */
+ * cells outside the grid are clipped (DG_E_INVALID if nothing fits, or if the
+ * orientation is not one the prefab allows). Markers (actors, markers, traps)
+ * are appended to result (optional) in grid coordinates, with the index of the
+ * result's room that contains them. DG_E_LIMIT if no re-roll of the random
+ * glyphs meets its `require` counts. Nothing is written on error. */
 DG_API dg_status dg_prefab_stamp(const dg_prefab_set *set, int32_t index, int32_t orientation,
                                  uint64_t seed, dg_grid *grid, int32_t x, int32_t y,
                                  dg_result *result, dg_diag *diag);

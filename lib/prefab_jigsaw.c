@@ -247,6 +247,8 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
 {
     dg_rng rng;
     dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    if (!j->used || !j->chosen || !j->orient)
+        return DG_E_NOMEM; /* not reached: jigsaw_setup allocated them */
     memset(j->used, 0, (size_t)j->nopt);
     dgi_result_reset(&gen->r);
     j->proven = !dg_tile_passable((uint8_t)j->p->fill);

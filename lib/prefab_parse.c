@@ -424,8 +424,8 @@ static int parse_tile(const token *t, int32_t *tile)
 {
     if (parse_uint(t->s, t->n, tile))
         return *tile <= 255;
-    for (uint8_t v = 0; v < DG_TILE_COUNT; v++)
-        if (tok_is(t, dg_tile_name(v)))
+    for (int v = 0; v < DG_TILE_COUNT; v++)
+        if (tok_is(t, dg_tile_name((uint8_t)v)))
         {
             *tile = v;
             return 1;
@@ -685,6 +685,7 @@ static void key_tags(parser *ps)
             return;
         }
         dgi_tag tag;
+        memset(&tag, 0, sizeof tag);
         if (!take_name(ps, &ps->tok[i], "tag", tag.name) || !GROW(ps, tags, tag_count, cap_tags))
             return;
         ps->set->tags[ps->set->tag_count++] = tag;
