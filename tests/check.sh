@@ -32,11 +32,10 @@ run "unit tests (gcc -O1, ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 "$B/test-
 run "unit tests (clang -O0)" "$B/test-clang/runner"
 # hardening (docs/robustness.md): fuzz corpora and a short libFuzzer run per
 # target, the golden outputs built by every compiler and flag set, the thread
-# tests under ThreadSanitizer, cppcheck and clang-tidy
+# tests under ThreadSanitizer (make valgrind and make lint run on their own)
 run "fuzz targets (replay + libFuzzer)" sh tests/hardening/fuzz-replay.sh "$B"
 run "determinism (gcc/clang, -O0/-O2/-O3, -m32)" sh tests/hardening/determinism.sh "$B"
 run "threads (ThreadSanitizer)" sh tests/hardening/tsan.sh "$B"
-run "lint (cppcheck, clang-tidy)" sh tests/hardening/lint.sh
 for t in tests/*.sh; do
     case "$t" in tests/check.sh|tests/need.sh) continue ;; esac
     run "$(basename "$t" .sh)" sh "$t" "$B"

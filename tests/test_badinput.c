@@ -1593,10 +1593,11 @@ static void print_markdown(void)
     for (int i = 0; i < row_count; i++)
     {
         const bad_row *r = &rows[i];
+        const char *msg = !r->message ? "-" : *r->message ? r->message : "(any message)";
+        int quote = r->message && *r->message;
         printf("| `%s` | %s | %s%s%s | %s%s%s |\n", r->function, r->input,
                r->is_status ? "`" : "", r->is_status ? status_name(r->expect) : r->outcome,
-               r->is_status ? "`" : "", r->message ? "`" : "", r->message ? r->message : "-",
-               r->message ? "`" : "");
+               r->is_status ? "`" : "", quote ? "`" : "", msg, quote ? "`" : "");
     }
 }
 

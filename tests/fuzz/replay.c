@@ -82,7 +82,8 @@ static int run_dir(const char *path)
             snprintf(names[count++], len, "%s/%s", path, e->d_name);
     }
     closedir(d);
-    qsort(names, count, sizeof *names, by_name);
+    if (count > 1)
+        qsort(names, count, sizeof *names, by_name);
     int done = 0;
     for (size_t i = 0; i < count; i++)
     {
