@@ -372,7 +372,7 @@ DG_API void dg_chain_defaults(dg_chain_params *params);
 /* Fills grid (VOID, then FLOOR/CORRIDOR/WALL/DOOR). result (rooms, corridors,
  * doors, start, exit = farthest room, metrics), allocator and diag are optional.
  * On a parameter error the grid and result are untouched and diag says why;
- * DG_E_NOMEM may leave the grid partly generated (never outside its cells). */
+ * DG_E_NOMEM also leaves the grid as it was (a copy is kept while generating). */
 DG_API dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params,
                                    uint64_t seed, dg_result *result,
                                    const dg_allocator *allocator, dg_diag *diag);

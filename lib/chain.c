@@ -845,6 +845,18 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
         chain_free(&c);
         return dgi_fail(diag, st, "chain: out of memory");
     }
+    /* A copy of the caller's cells, taken before the first write, so that a
+     * later DG_E_NOMEM (a map outgrowing the reservation, or filling result)
+     * can put the grid back as it was. */
+    size_t row = (size_t)grid->width, backup_size = row * (size_t)grid->height;
+    uint8_t *backup = dgi_alloc(allocator, backup_size);
+    if (!backup)
+    {
+        chain_free(&c);
+        return dgi_fail(diag, DG_E_NOMEM, "chain: out of memory");
+    }
+    for (int32_t y = 0; y < grid->height; y++)
+        memcpy(backup + (size_t)y * row, &DG_CELL(grid, 0, y), row);
     if (result)
         dgi_result_reset(result);
     dg_grid_fill(grid, DG_TILE_VOID);
@@ -858,6 +870,10 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
             st = fill_result(&c, result);
     }
     chain_free(&c);
+    if (st != DG_OK)
+        for (int32_t y = 0; y < grid->height; y++)
+            memcpy(&DG_CELL(grid, 0, y), backup + (size_t)y * row, row);
+    dgi_free(allocator, backup, backup_size);
     if (st != DG_OK)
     {
         if (result)

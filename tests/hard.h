@@ -75,9 +75,6 @@ typedef struct hard_gen {
                           dg_result *result, const dg_allocator *alloc, dg_diag *diag,
                           hard_fuzz_out *out);
     int32_t width, height; /* a typical grid for the fixed parameter sets */
-    /* 1 where the generator documents that DG_E_NOMEM may leave the grid partly
-     * written (a known gap listed in docs/robustness.md); 0 = untouched, the rule */
-    int nomem_may_write;
     /* 1 if the entry first fills the grid with another generator's map (the
      * generator under test then works on top of it): on error the grid holds
      * that base map, which the entry checks itself (status HARD_E_CHANGED if not) */
