@@ -596,7 +596,7 @@ static dg_status find_partners(chain *c, int32_t i, int32_t *count)
 static int draw_loop(chain *c, int32_t i, int32_t j, route *r)
 {
     dg_rect a = c->rooms[i].room.rect, b = c->rooms[j].room.rect;
-    int sides[16], n = 0;
+    int sides[16] = {0}, n = 0;
     for (int s = 0; s < 16; s++)
         if (plan_route(a, b, s >> 2, s & 3, NULL, r))
             sides[n++] = s;

@@ -282,4 +282,15 @@ dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t s
                         const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
                         dg_diag *diag);
 
+/* hardening (static analysis): under clang-tidy/scan-build, let the analyzer
+ * see that dgi_fail and dgi_fail_at return the status they are given, so a
+ * "return dgi_fail(...)" error path is not taken for a success. No effect on
+ * real builds (the macro exists only while __clang_analyzer__ is defined;
+ * status.c defines the functions as (dgi_fail) so the macro stays out). */
+#ifdef __clang_analyzer__
+#define dgi_fail(diag, status, ...) (dgi_fail(diag, status, __VA_ARGS__), (status))
+#define dgi_fail_at(diag, status, line, column, ...) \
+    (dgi_fail_at(diag, status, line, column, __VA_ARGS__), (status))
+#endif
+
 #endif

@@ -47,7 +47,7 @@ static void diag_vset(dg_diag *diag, dg_status status, int32_t line, int32_t col
     vsnprintf(diag->message, sizeof diag->message, fmt, ap);
 }
 
-dg_status dgi_fail(dg_diag *diag, dg_status status, const char *fmt, ...)
+dg_status (dgi_fail)(dg_diag *diag, dg_status status, const char *fmt, ...)
 {
     if (diag)
     {
@@ -59,7 +59,7 @@ dg_status dgi_fail(dg_diag *diag, dg_status status, const char *fmt, ...)
     return status;
 }
 
-dg_status dgi_fail_at(dg_diag *diag, dg_status status, int32_t line, int32_t column,
+dg_status (dgi_fail_at)(dg_diag *diag, dg_status status, int32_t line, int32_t column,
                       const char *fmt, ...)
 {
     if (diag)

@@ -122,7 +122,7 @@ static dg_status stamp_slot(dg_world *w, stamp_scratch *s, const dg_prefab_info 
     memset(s->grid.cells, DG_TILE_FLOOR, (size_t)n * (size_t)n);
     s->result.marker_count = 0;
     uint64_t seed = dg_hash_combine(dg_hash_combine(w->key, name_hash(info->name)),
-                                    (uint64_t)(o * DG_WORLD_VARIANTS_MAX + v));
+                                    (uint64_t)o * DG_WORLD_VARIANTS_MAX + (uint64_t)v);
     dg_status st = dg_prefab_stamp(w->params.furnishing, index, o, seed, &s->grid, 0, 0,
                                    &s->result, NULL);
     if (st == DG_E_NOMEM)
