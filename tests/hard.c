@@ -524,7 +524,10 @@ static dg_status islands_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid
         groups[i].max = hard_param(in, -1, 8);
     }
     p.groups = n ? groups : NULL;
+    /* a count past the array would be the harness's own overflow, not the library's */
     p.group_count = n ? hard_param(in, 0, n) : 0;
+    if (p.group_count > n)
+        p.group_count = n;
     p.orientations = hard_param(in, 0, 255);
     p.margin = hard_param(in, -1, 6);
     p.positions = hard_param(in, 1, 40);

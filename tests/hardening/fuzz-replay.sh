@@ -27,7 +27,7 @@ for bin in "$B"/replay/fuzz_*; do
     rm -rf "$work"
     mkdir -p "$work" "$B/fuzz/artifacts"
     log="$B/fuzz/check-$name.log"
-    if "$fuzzer" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
+    if "$fuzzer" -seed=1 -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$B/fuzz/artifacts/$name-" "$work" "$seeds" >"$log" 2>&1; then
         last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
         echo "   $name: libFuzzer ${SECS}s: $last"
