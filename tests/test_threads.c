@@ -1,5 +1,6 @@
-/* Threads: 8 threads at once generate with every generator, query and render
- * the shared immutable worlds and run their own explorers, and must get
+/* Threads: 8 threads at once parse the sample prefab sets, generate with every
+ * generator, query and render the shared immutable worlds (one furnished from
+ * a shared prefab set) and run their own explorers, and must get
  * exactly what one thread gets. `make tsan` runs these tests under
  * ThreadSanitizer (tests/hardening/tsan.sh), which also proves the library
  * has no data race on the shared objects. */
@@ -7,6 +8,7 @@
 #include "test.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +17,13 @@
 #define MAX_RUNS 512
 
 #define MAPS 3
+#define TEXTS 5
 
 typedef struct job {
     const hard_ctx *ctx;
+    const char *const *texts; /* TEXTS prefab files, read once, parsed by every thread */
+    const size_t *text_sizes;
+    uint64_t parsed;
     const dg_grid *maps; /* MAPS shared grids every thread analyses at once */
     uint64_t analysis;
     int index;
@@ -100,13 +106,53 @@ static void analyse_shared(job *j)
     j->analysis = h;
 }
 
+/* Parses every prefab text into this thread's own set and hashes what it holds. */
+static void parse_texts(job *j)
+{
+    uint64_t h = 0;
+    for (int t = 0; t < TEXTS && j->texts[t]; t++)
+    {
+        dg_prefab_set *set = NULL;
+        dg_status st = dg_prefab_parse(j->texts[t], j->text_sizes[t], "t", NULL, NULL, NULL, &set,
+                                       NULL);
+        h = dg_hash_combine(h, (uint64_t)(uint32_t)st);
+        for (int32_t i = 0; set && i < dg_prefab_count(set); i++)
+        {
+            dg_prefab_info info;
+            if (dg_prefab_get_info(set, i, &info) != DG_OK)
+                continue;
+            int32_t v[8] = {info.width, info.height, info.modes, info.orientations,
+                            info.distinct, info.weight, info.door_sides, info.door_class};
+            for (int k = 0; k < 8; k++)
+                h = dg_hash_combine(h, (uint64_t)(uint32_t)v[k]);
+            for (int k = 0; k < DG_NAME_MAX && info.name[k]; k++)
+                h = dg_hash_combine(h, (uint8_t)info.name[k]);
+        }
+        dg_prefab_set_free(set);
+    }
+    j->parsed = h;
+}
+
 static void *worker(void *arg)
 {
     job *j = arg;
+    parse_texts(j);
     generate_all(j);
     query_worlds(j);
     analyse_shared(j);
     return NULL;
+}
+
+/* Reads a whole file (malloc), or NULL. */
+static char *read_text(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    *size = buf ? fread(buf, 1, 1 << 20, f) : 0;
+    fclose(f);
+    return buf;
 }
 
 static int by_value(const void *a, const void *b)
@@ -118,7 +164,8 @@ static int by_value(const void *a, const void *b)
 /* Same world answers and the same set of run hashes (threads ran them in other orders). */
 static int same(job *a, job *b)
 {
-    if (a->run_count != b->run_count || a->world != b->world || a->analysis != b->analysis)
+    if (a->run_count != b->run_count || a->world != b->world || a->analysis != b->analysis ||
+        a->parsed != b->parsed)
         return 0;
     qsort(a->runs, (size_t)a->run_count, sizeof a->runs[0], by_value);
     qsort(b->runs, (size_t)b->run_count, sizeof b->runs[0], by_value);
@@ -139,10 +186,19 @@ TEST(threads_share_immutable_objects_and_agree)
         CHECK(dg_grid_init(&maps[m], cells + m * 80 * 50, 80, 50, 0) == DG_OK);
         hard_sample_map(&ctx, m, 99, &maps[m]);
     }
+    static const char *const files[TEXTS] = {
+        "examples/prefabs/shaft.txt", "examples/prefabs/forest.txt", "examples/prefabs/factory.txt",
+        "examples/prefabs/furnish.txt", "examples/prefabs/vaults.txt"};
+    char *texts[TEXTS];
+    size_t sizes[TEXTS];
+    for (int t = 0; t < TEXTS; t++)
+        CHECK((texts[t] = read_text(files[t], &sizes[t])) != NULL);
     if (alone && jobs && cells)
     {
         alone->ctx = &ctx;
         alone->maps = maps;
+        alone->texts = (const char *const *)texts;
+        alone->text_sizes = sizes;
         worker(alone);
         CHECK(alone->run_count > 0 && alone->world != 0);
         pthread_t t[THREADS];
@@ -151,6 +207,8 @@ TEST(threads_share_immutable_objects_and_agree)
         {
             jobs[i].ctx = &ctx;
             jobs[i].maps = maps;
+            jobs[i].texts = (const char *const *)texts;
+            jobs[i].text_sizes = sizes;
             jobs[i].index = i;
             if (pthread_create(&t[i], NULL, worker, &jobs[i]) == 0)
                 started++;
@@ -166,5 +224,7 @@ TEST(threads_share_immutable_objects_and_agree)
     free(alone);
     free(jobs);
     free(cells);
+    for (int t = 0; t < TEXTS; t++)
+        free(texts[t]);
     hard_ctx_close(&ctx);
 }
