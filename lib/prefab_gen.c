@@ -71,36 +71,23 @@ static const dg_marker *first_marker(const dg_result *r, int32_t kind)
     return NULL;
 }
 
-/* A `start` marker moves the start there (and the exit to the farthest cell
- * from it); an `exit` marker fixes the exit. */
-static dg_status ends_from_markers(dgi_gen *gen)
+/* The result's start, exit and metrics: a `start` marker on an open cell is the
+ * start (the exit is then the farthest cell from it), an `exit` marker fixes
+ * the exit. */
+static dg_status finish_result(dgi_gen *gen, int32_t start_room)
 {
     dg_result *r = &gen->r;
     const dg_marker *s = first_marker(r, DG_MARKER_START), *e = first_marker(r, DG_MARKER_EXIT);
-    if (s && dg_tile_passable(dg_grid_get(&gen->g, s->pos.x, s->pos.y)) &&
-        (s->pos.x != r->start.x || s->pos.y != r->start.y))
+    dg_point start = {-1, -1};
+    if (s)
+        start = s->pos;
+    dg_status st = dgi_result_finish_at(r, &gen->g, start, start_room, gen->alloc);
+    if (st == DG_OK && e)
     {
-        size_t n = (size_t)gen->g.width * (size_t)gen->g.height;
-        int32_t *dist = dgi_alloc(gen->alloc, n * sizeof *dist);
-        int32_t *queue = dgi_alloc(gen->alloc, n * sizeof *queue);
-        if (!dist || !queue)
-        {
-            dgi_free(gen->alloc, dist, n * sizeof *dist);
-            dgi_free(gen->alloc, queue, n * sizeof *queue);
-            return DG_E_NOMEM;
-        }
-        int32_t far = dgi_bfs(&gen->g, s->pos.y * gen->g.width + s->pos.x, dist, queue);
-        r->start = s->pos;
-        r->exit.x = far % gen->g.width;
-        r->exit.y = far / gen->g.width;
-        dgi_free(gen->alloc, dist, n * sizeof *dist);
-        dgi_free(gen->alloc, queue, n * sizeof *queue);
-    }
-    if (e)
         r->exit = e->pos;
-    r->start_room = dgi_result_room_at(r, r->start);
-    r->exit_room = dgi_result_room_at(r, r->exit);
-    return DG_OK;
+        r->exit_room = dgi_result_room_at(r, r->exit);
+    }
+    return st;
 }
 
 dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
@@ -108,9 +95,7 @@ dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *resu
 {
     if (st == DG_OK && gen->mem && gen->record)
     {
-        st = dgi_result_finish(&gen->r, &gen->g, start_room, gen->alloc);
-        if (st == DG_OK)
-            st = ends_from_markers(gen);
+        st = finish_result(gen, start_room);
         if (st != DG_OK)
             dgi_fail(diag, st, "prefab generator: out of memory");
     }

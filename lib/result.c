@@ -91,8 +91,9 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p)
     return -1;
 }
 
-/* The grid's passability with a one-cell border of 0 around it, so the scans
- * below need no bounds checks; returns the number of passable cells. */
+/* The grid's passability (1 open, 0 closed) with a one-cell border of 0
+ * around it, so the passes below need no bounds checks; returns the number of
+ * passable cells. */
 static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw)
 {
     int32_t floor = 0;
@@ -113,56 +114,92 @@ static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw)
     return floor;
 }
 
+static uint64_t load8(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Open cells with exactly one open 4-neighbour, eight cells at a time: mask
+ * bytes are 0/1, so a lane's neighbour sum is at most 4 and never carries. */
 static int32_t count_dead_ends(const uint8_t *mask, int32_t pw, int32_t ph)
 {
-    int32_t count = 0;
-    for (int32_t i = pw; i < (ph - 1) * pw; i++)
-        count += mask[i] && mask[i - pw] + mask[i + 1] + mask[i + pw] + mask[i - 1] == 1;
+    const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+    int32_t count = 0, i = pw, end = (ph - 1) * pw;
+    for (; i + 8 <= end; i += 8)
+    {
+        uint64_t sum = load8(mask + i - pw) + load8(mask + i + pw) + load8(mask + i - 1) +
+                       load8(mask + i + 1);
+        uint64_t not_one = (sum ^ ones) + low7; /* lane bit 7 set where sum != 1 */
+        uint64_t dead = ~not_one >> 7 & load8(mask + i) & ones;
+        count += (int32_t)((dead * ones) >> 56);
+    }
+    for (; i < end; i++)
+        count += mask[i] & (mask[i - pw] + mask[i + 1] + mask[i + pw] + mask[i - 1] == 1);
     return count;
 }
 
 /* Breadth-first flood in N, E, S, W order (the order dgi_bfs uses, so the
- * farthest cell is the same); returns the last cell reached. */
-static int32_t flood(const uint8_t *mask, int32_t *dist, int32_t *queue, int32_t pw,
-                     int32_t start)
+ * last cell reached is dgi_bfs's farthest one). Reached cells are cleared in
+ * mask; the loop has no data-dependent branch (a closed neighbour is written
+ * to the queue but not kept), so queue needs one entry more than the region.
+ * Returns the last cell reached. */
+static int32_t flood(uint8_t *mask, int32_t *queue, int32_t pw, int32_t start)
 {
     const int32_t step[4] = {-pw, 1, pw, -1};
-    int32_t head = 0, tail = 0, last = start;
-    dist[start] = 0;
-    queue[tail++] = start;
+    int32_t head = 0, tail = 1;
+    mask[start] = 0;
+    queue[0] = start;
     while (head < tail)
     {
         int32_t c = queue[head++];
-        last = c;
         for (int d = 0; d < 4; d++)
         {
             int32_t nb = c + step[d];
-            if (mask[nb] && dist[nb] < 0)
-            {
-                dist[nb] = dist[c] + 1;
-                queue[tail++] = nb;
-            }
+            uint8_t open = mask[nb];
+            mask[nb] = 0;
+            queue[tail] = nb;
+            tail += open;
         }
     }
-    return last;
+    return queue[tail - 1];
 }
 
-/* Padded index of the start cell: the centre of start_room if passable, else
- * the first passable cell in row order, or -1. */
-static int32_t start_index(const dg_result *r, const dg_grid *g, const uint8_t *mask,
-                           int32_t pw, int32_t start_room)
+/* First index >= from whose mask byte is set, or `end`; eight bytes a step. */
+static int32_t next_open(const uint8_t *mask, int32_t from, int32_t end)
 {
+    while (from + 8 <= end && load8(mask + from) == 0)
+        from += 8;
+    while (from < end && !mask[from])
+        from++;
+    return from;
+}
+
+static int open_at(const dg_grid *g, const uint8_t *mask, int32_t pw, dg_point p)
+{
+    return p.x >= 0 && p.y >= 0 && p.x < g->width && p.y < g->height &&
+           mask[(p.y + 1) * pw + p.x + 1];
+}
+
+/* Padded index of the start cell: `first` if open, else the centre of room
+ * start_room if open, else the first open cell in row order, or -1. */
+static int32_t start_index(const dg_result *r, const dg_grid *g, const uint8_t *mask,
+                           int32_t pw, dg_point first, int32_t start_room)
+{
+    dg_point centre = {-1, -1};
     if (start_room >= 0 && start_room < r->room_count)
     {
         dg_rect q = r->rooms[start_room].rect;
-        int32_t x = q.x + q.w / 2, y = q.y + q.h / 2;
-        if (x >= 0 && y >= 0 && x < g->width && y < g->height && mask[(y + 1) * pw + x + 1])
-            return (y + 1) * pw + x + 1;
+        centre.x = q.x + q.w / 2;
+        centre.y = q.y + q.h / 2;
     }
-    for (int32_t i = pw; i < (g->height + 1) * pw; i++)
-        if (mask[i])
-            return i;
-    return -1;
+    if (open_at(g, mask, pw, first))
+        return (first.y + 1) * pw + first.x + 1;
+    if (open_at(g, mask, pw, centre))
+        return (centre.y + 1) * pw + centre.x + 1;
+    int32_t end = (g->height + 1) * pw, i = next_open(mask, pw, end);
+    return i < end ? i : -1;
 }
 
 static dg_point unpad(int32_t i, int32_t pw)
@@ -171,17 +208,17 @@ static dg_point unpad(int32_t i, int32_t pw)
     return p;
 }
 
-dg_status dgi_result_finish(dg_result *r, const dg_grid *g, int32_t start_room,
-                            const dg_allocator *a)
+dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
+                               int32_t start_room, const dg_allocator *a)
 {
     int32_t pw = g->width + 2, ph = g->height + 2;
     size_t padded = (size_t)pw * (size_t)ph;
-    size_t bytes = padded * (sizeof(int32_t) * 2 + 1);
-    int32_t *dist = dgi_alloc(a, bytes);
-    if (!dist)
+    size_t queue_len = (size_t)g->width * (size_t)g->height + 1;
+    size_t bytes = queue_len * sizeof(int32_t) + padded;
+    int32_t *queue = dgi_alloc(a, bytes);
+    if (!queue)
         return DG_E_NOMEM;
-    int32_t *queue = dist + padded;
-    uint8_t *mask = (uint8_t *)(queue + padded);
+    uint8_t *mask = (uint8_t *)(queue + queue_len);
     dg_metrics *m = &r->metrics;
     m->cells = g->width * g->height;
     m->floor_cells = build_mask(g, mask, pw);
@@ -190,24 +227,30 @@ dg_status dgi_result_finish(dg_result *r, const dg_grid *g, int32_t start_room,
     m->corridors = r->corridor_count;
     m->doors = r->door_count;
     m->dead_ends = count_dead_ends(mask, pw, ph);
-    memset(dist, 0xFF, padded * sizeof *dist); /* every entry -1: unreached */
     m->regions = 0;
-    int32_t s = start_index(r, g, mask, pw, start_room);
+    int32_t s = start_index(r, g, mask, pw, start, start_room);
     if (s >= 0)
     {
-        int32_t e = flood(mask, dist, queue, pw, s);
+        int32_t e = flood(mask, queue, pw, s), end = (ph - 1) * pw;
         m->regions = 1;
         r->start = unpad(s, pw);
         r->exit = unpad(e, pw);
         r->start_room = dgi_result_room_at(r, r->start);
         r->exit_room = dgi_result_room_at(r, r->exit);
-        for (int32_t i = pw; i < (ph - 1) * pw; i++)
-            if (mask[i] && dist[i] < 0)
-            {
-                flood(mask, dist, queue, pw, i);
-                m->regions++;
-            }
+        /* every other region: one more flood each */
+        for (int32_t i = next_open(mask, pw, end); i < end; i = next_open(mask, i, end))
+        {
+            flood(mask, queue, pw, i);
+            m->regions++;
+        }
     }
-    dgi_free(a, dist, bytes);
+    dgi_free(a, queue, bytes);
     return DG_OK;
+}
+
+dg_status dgi_result_finish(dg_result *r, const dg_grid *g, int32_t start_room,
+                            const dg_allocator *a)
+{
+    dg_point none = {-1, -1};
+    return dgi_result_finish_at(r, g, none, start_room, a);
 }
