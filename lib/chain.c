@@ -700,56 +700,6 @@ static void settle_doors(chain *c)
     c->door_count = kept;
 }
 
-/* Eight cells at once: byte lane i is 1 where p[i] is open. For tiles 0..7 a
- * tile is open when exactly one of its low three bits is set (1, 2, 4). */
-static uint64_t open_lanes(const uint8_t *p)
-{
-    const uint64_t ones = 0x0101010101010101ULL;
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    uint64_t b0 = w & ones, b1 = w >> 1 & ones, b2 = w >> 2 & ones;
-    return (b0 ^ b1 ^ b2) & ~(b0 & b1 & b2);
-}
-
-static int64_t count_lanes(uint64_t lanes)
-{
-    return (int64_t)((lanes * 0x0101010101010101ULL) >> 56);
-}
-
-/* Independent cycles around obstacles: E - V + C minus the open 2x2 squares
- * (the count dg_measure gives), eight cells at a time. */
-static int32_t count_loops(const dg_grid *g, int32_t regions)
-{
-    int64_t v = 0, e = 0, squares = 0;
-    int32_t w = g->width;
-    for (int32_t y = 0; y < g->height; y++)
-    {
-        int has_below = y + 1 < g->height;
-        const uint8_t *row = &DG_CELL(g, 0, y);
-        const uint8_t *below = has_below ? &DG_CELL(g, 0, y + 1) : row;
-        uint64_t keep_below = has_below ? ~0ULL : 0;
-        int32_t x = 0;
-        for (; x + 9 <= w; x += 8) /* cells x..x+7 and their right neighbours */
-        {
-            uint64_t here = open_lanes(row + x), right = open_lanes(row + x + 1);
-            uint64_t down = open_lanes(below + x) & keep_below;
-            uint64_t down_right = open_lanes(below + x + 1) & keep_below;
-            v += count_lanes(here);
-            e += count_lanes(here & right) + count_lanes(here & down);
-            squares += count_lanes(here & right & down & down_right);
-        }
-        for (; x < w; x++)
-        {
-            int here = open_tile(row[x]), down = has_below && open_tile(below[x]);
-            int right = x + 1 < w && open_tile(row[x + 1]);
-            v += here;
-            e += here * (right + down);
-            squares += here & right & down & (x + 1 < w && has_below && open_tile(below[x + 1]));
-        }
-    }
-    return (int32_t)(e - v + regions - squares);
-}
-
 /* Exit: a room cell farthest from the start by walking. dgi_result_finish found
  * the farthest cell; only when that lies in a corridor (the far side of a loop)
  * are the rooms searched. */
@@ -793,13 +743,13 @@ static dg_status fill_result(const chain *c, dg_result *r)
     for (int32_t i = 0; st == DG_OK && i < c->door_count; i++)
         st = dgi_result_add_door(r, &c->doors[i]);
     int32_t start = c->p->start == DG_CHAIN_START_FIRST ? 0 : c->room_count / 2;
-    if (st == DG_OK)
-        st = dgi_result_finish(r, c->g, start, c->a);
+    dg_point none = {-1, -1};
+    dg_metrics *m = &r->metrics;
+    if (st == DG_OK) /* the map's tiles are passable exactly when open_tile says so */
+        st = dgi_result_finish_at(r, c->g, none, start, &m->loops, c->a);
     r->start_room = start; /* its centre may also lie in an earlier, overlapped room */
     if (st == DG_OK)
         st = exit_in_room(r, c->g, c->a);
-    dg_metrics *m = &r->metrics;
-    m->loops = count_loops(c->g, m->regions);
     m->attempts = (int32_t)DG_MIN(c->attempts, INT32_MAX);
     m->failures = (int32_t)DG_MIN(c->failures, INT32_MAX);
     m->requested = c->requested;

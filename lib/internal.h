@@ -54,9 +54,9 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p);
 dg_status dgi_result_finish(dg_result *r, const dg_grid *grid, int32_t start_room,
                             const dg_allocator *a);
 /* The same with the start at cell `start` when it is open (a start marker),
- * else as above. */
+ * else as above; *loops (if not NULL) gets the cycle count dg_measure gives. */
 dg_status dgi_result_finish_at(dg_result *r, const dg_grid *grid, dg_point start,
-                               int32_t start_room, const dg_allocator *a);
+                               int32_t start_room, int32_t *loops, const dg_allocator *a);
 
 /* rng.c: the PCG32 step and Lemire's unbiased bounded draw, inline for the
  * generators' hot loops (rng must not be NULL, bound must be > 0). The public

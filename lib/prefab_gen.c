@@ -81,7 +81,7 @@ static dg_status finish_result(dgi_gen *gen, int32_t start_room)
     dg_point start = {-1, -1};
     if (s)
         start = s->pos;
-    dg_status st = dgi_result_finish_at(r, &gen->g, start, start_room, gen->alloc);
+    dg_status st = dgi_result_finish_at(r, &gen->g, start, start_room, NULL, gen->alloc);
     if (st == DG_OK && e)
     {
         r->exit = e->pos;

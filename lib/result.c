@@ -92,9 +92,9 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p)
 }
 
 /* The grid's passability (1 open, 0 closed) with a one-cell border of 0
- * around it, so the passes below need no bounds checks; returns the number of
- * passable cells. */
-static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw)
+ * around it (and 0 up to size), so the passes below need no bounds checks;
+ * returns the number of passable cells. */
+static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
 {
     int32_t floor = 0;
     memset(mask, 0, (size_t)pw);
@@ -110,7 +110,8 @@ static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw)
         }
         row[g->width + 1] = 0;
     }
-    memset(mask + (size_t)(g->height + 1) * (size_t)pw, 0, (size_t)pw);
+    size_t last = (size_t)(g->height + 1) * (size_t)pw;
+    memset(mask + last, 0, size - last);
     return floor;
 }
 
@@ -121,47 +122,73 @@ static uint64_t load8(const uint8_t *p)
     return w;
 }
 
-/* Open cells with exactly one open 4-neighbour, eight cells at a time: mask
- * bytes are 0/1, so a lane's neighbour sum is at most 4 and never carries. */
-static int32_t count_dead_ends(const uint8_t *mask, int32_t pw, int32_t ph)
+static int32_t lane_sum(uint64_t lanes) /* byte lanes summing to at most 255 */
+{
+    return (int32_t)((lanes * 0x0101010101010101ULL) >> 56);
+}
+
+/* What one pass over the mask counts. */
+typedef struct cell_counts {
+    int32_t dead_ends;       /* open cells with exactly one open 4-neighbour */
+    int64_t edges, squares;  /* open neighbour pairs; fully open 2x2 squares */
+} cell_counts;
+
+/* Eight cells at a time: mask bytes are 0/1, so a lane's neighbour sum is at
+ * most 4 and never carries into the next lane. The border columns are closed,
+ * so the interior rows can be scanned as one run. */
+static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts *out)
 {
     const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
-    int32_t count = 0, i = pw, end = (ph - 1) * pw;
+    int32_t dead = 0, i = pw, end = (ph - 1) * pw;
+    int64_t edges = 0, squares = 0;
     for (; i + 8 <= end; i += 8)
     {
-        uint64_t sum = load8(mask + i - pw) + load8(mask + i + pw) + load8(mask + i - 1) +
-                       load8(mask + i + 1);
+        uint64_t here = load8(mask + i), right = load8(mask + i + 1), down = load8(mask + i + pw);
+        uint64_t sum = load8(mask + i - pw) + down + load8(mask + i - 1) + right;
         uint64_t not_one = (sum ^ ones) + low7; /* lane bit 7 set where sum != 1 */
-        uint64_t dead = ~not_one >> 7 & load8(mask + i) & ones;
-        count += (int32_t)((dead * ones) >> 56);
+        uint64_t across = here & right, along = here & down;
+        dead += lane_sum(~not_one >> 7 & here);
+        edges += lane_sum(across + along);
+        squares += lane_sum(across & along & load8(mask + i + pw + 1));
     }
     for (; i < end; i++)
-        count += mask[i] & (mask[i - pw] + mask[i + 1] + mask[i + pw] + mask[i - 1] == 1);
-    return count;
+    {
+        int sum = mask[i - pw] + mask[i + 1] + mask[i + pw] + mask[i - 1];
+        dead += mask[i] & (sum == 1);
+        edges += mask[i] & mask[i + 1];
+        edges += mask[i] & mask[i + pw];
+        squares += mask[i] & mask[i + 1] & mask[i + pw] & mask[i + pw + 1];
+    }
+    out->dead_ends = dead;
+    out->edges = edges;
+    out->squares = squares;
+}
+
+static int32_t visit(uint8_t *mask, int32_t *queue, int32_t tail, int32_t cell)
+{
+    uint8_t open = mask[cell];
+    mask[cell] = 0;
+    queue[tail] = cell;
+    return tail + open;
 }
 
 /* Breadth-first flood in N, E, S, W order (the order dgi_bfs uses, so the
  * last cell reached is dgi_bfs's farthest one). Reached cells are cleared in
- * mask; the loop has no data-dependent branch (a closed neighbour is written
- * to the queue but not kept), so queue needs one entry more than the region.
+ * mask; no branch depends on the map (a closed neighbour is written to the
+ * queue but not kept), so queue needs one entry more than the region.
  * Returns the last cell reached. */
 static int32_t flood(uint8_t *mask, int32_t *queue, int32_t pw, int32_t start)
 {
-    const int32_t step[4] = {-pw, 1, pw, -1};
     int32_t head = 0, tail = 1;
     mask[start] = 0;
     queue[0] = start;
     while (head < tail)
     {
         int32_t c = queue[head++];
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t nb = c + step[d];
-            uint8_t open = mask[nb];
-            mask[nb] = 0;
-            queue[tail] = nb;
-            tail += open;
-        }
+        tail = visit(mask, queue, tail, c - pw);
+        tail = visit(mask, queue, tail, c + 1);
+        tail = visit(mask, queue, tail, c + pw);
+        tail = visit(mask, queue, tail, c - 1);
     }
     return queue[tail - 1];
 }
@@ -209,10 +236,10 @@ static dg_point unpad(int32_t i, int32_t pw)
 }
 
 dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
-                               int32_t start_room, const dg_allocator *a)
+                               int32_t start_room, int32_t *loops, const dg_allocator *a)
 {
     int32_t pw = g->width + 2, ph = g->height + 2;
-    size_t padded = (size_t)pw * (size_t)ph;
+    size_t padded = (size_t)pw * (size_t)ph + 8; /* the 2x2 count reads one byte past */
     size_t queue_len = (size_t)g->width * (size_t)g->height + 1;
     size_t bytes = queue_len * sizeof(int32_t) + padded;
     int32_t *queue = dgi_alloc(a, bytes);
@@ -221,12 +248,14 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
     uint8_t *mask = (uint8_t *)(queue + queue_len);
     dg_metrics *m = &r->metrics;
     m->cells = g->width * g->height;
-    m->floor_cells = build_mask(g, mask, pw);
+    m->floor_cells = build_mask(g, mask, pw, padded);
     m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)m->cells);
     m->rooms = r->room_count;
     m->corridors = r->corridor_count;
     m->doors = r->door_count;
-    m->dead_ends = count_dead_ends(mask, pw, ph);
+    cell_counts counts;
+    count_cells(mask, pw, ph, &counts);
+    m->dead_ends = counts.dead_ends;
     m->regions = 0;
     int32_t s = start_index(r, g, mask, pw, start, start_room);
     if (s >= 0)
@@ -244,6 +273,10 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
             m->regions++;
         }
     }
+    /* Euler: bounded faces of the planar cell graph are its open 2x2 squares
+     * plus one per obstacle ringed by open cells (as dg_measure counts). */
+    if (loops)
+        *loops = (int32_t)(counts.edges - m->floor_cells + m->regions - counts.squares);
     dgi_free(a, queue, bytes);
     return DG_OK;
 }
@@ -252,5 +285,5 @@ dg_status dgi_result_finish(dg_result *r, const dg_grid *g, int32_t start_room,
                             const dg_allocator *a)
 {
     dg_point none = {-1, -1};
-    return dgi_result_finish_at(r, g, none, start_room, a);
+    return dgi_result_finish_at(r, g, none, start_room, NULL, a);
 }
