@@ -4,6 +4,7 @@
 #include "prefab.h"
 
 #define MAX_GROUPS 64
+#define POSITION_MAPS 4
 
 typedef struct group {
     const char *tag;
@@ -16,19 +17,43 @@ typedef struct islands {
     int32_t w, h;
     group groups[MAX_GROUPS];
     int32_t group_count;
-    uint8_t *occ;   /* 1 on a building's footprint */
-    uint8_t *halo;  /* 1 within a building's margin of its footprint */
+    /* occupancy as bit rows (`words` 64-bit words per row), so a position
+     * test costs a few word operations per row of the building */
+    uint64_t *occ;  /* a building's footprint */
+    uint64_t *halo; /* within a building's margin of its footprint */
+    int32_t words;
+    /* Where a rectangle of a given size cannot go: bit (x, y) is set when the
+     * rectangle with its top-left there would overlap a margin, so testing a
+     * position of a building without void cells is one bit. Built on first
+     * use from the list of margins (grown footprint rectangles) and kept up to
+     * date. */
+    struct position_map {
+        int32_t w, h;
+        uint64_t *bits;
+    } maps[POSITION_MAPS];
+    int32_t maps_n, maps_next;
+    const struct position_map *map; /* the current building's, or NULL */
+    int32_t *margins;       /* x0, y0, x1, y1 per grown rectangle placed */
+    int32_t margins_n, margins_cap;
+    const dg_allocator *alloc;
     int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
     uint8_t *solid; /* per prefab: dgi_prefab_solid */
+    uint8_t *member; /* per group and prefab: the group may use the prefab */
     int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
     int64_t *weights;
     uint8_t *used;  /* per prefab, for `unique` */
     int32_t *stack; /* connectivity check */
-    size_t stack_size;
-    int32_t *cells, *exits; /* the current building: footprint and door exits (x, y pairs) */
-    int32_t cells_n, exits_n, front;
-    size_t shape_size;      /* cells of the largest island prefab */
+    /* the current building: its footprint (non-void cells) as rectangles
+     * (X0, Y0, X1, Y1, inclusive), their bounds, and its door exits (x, y pairs) */
+    int32_t *rects, *exits;
+    int32_t rects_n, exits_n;
+    int32_t lo_x, lo_y, hi_x, hi_y;
+    int32_t *door_first, *doors; /* per prefab: its border doors (x, y) from doors[2 * door_first[i]] */
+    size_t shape_size;  /* cells of the largest prefab */
+    size_t border;      /* border cells of all prefabs */
     int32_t min_margin; /* smallest margin of the buildings placed so far */
+    uint8_t *block;     /* all scratch arrays above, one allocation */
+    size_t block_size;
     uint8_t buf[4096];
 } islands;
 
@@ -106,58 +131,106 @@ static void load_groups(islands *s)
     }
 }
 
-static void islands_free(islands *s, const dg_allocator *a)
+/* Bytes of a scratch array, rounded so the next one stays 8-byte aligned. */
+static size_t aligned8(size_t n)
 {
-    size_t cells = (size_t)s->w * (size_t)s->h, n = (size_t)DG_MAX(s->set->count, 1);
-    dgi_free(a, s->occ, cells);
-    dgi_free(a, s->halo, cells);
-    dgi_free(a, s->fit, n * sizeof *s->fit);
-    dgi_free(a, s->weights, n * sizeof *s->weights);
-    dgi_free(a, s->used, n);
-    dgi_free(a, s->solid, n);
-    dgi_free(a, s->stack, s->stack_size);
-    dgi_free(a, s->cells, s->shape_size * 2 * sizeof *s->cells);
-    dgi_free(a, s->exits, s->shape_size * 4 * sizeof *s->exits);
+    return (n + 7) & ~(size_t)7;
+}
+
+/* Hands out the scratch arrays from one block: sizes first (block NULL), then
+ * pointers. Returns the block size. */
+static size_t carve(islands *s, uint8_t *block, int check)
+{
+    enum { OCC, HALO, WEIGHTS, FIT, DOOR_FIRST, DOORS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, PARTS };
+    size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
+    size_t n = (size_t)DG_MAX(s->set->count, 1), at = 0;
+    uint8_t *part[PARTS];
+    size_t size[PARTS] = {
+        rows, rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->door_first,
+        s->border * 2 * sizeof *s->doors, s->shape_size * 4 * sizeof *s->rects,
+        s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
+        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count,
+        POSITION_MAPS * rows};
+    for (int k = 0; k < PARTS; k++)
+    {
+        part[k] = block && size[k] ? block + at : NULL;
+        at += aligned8(size[k]);
+    }
+    if (!block)
+        return at;
+    s->occ = (uint64_t *)part[OCC];
+    s->halo = (uint64_t *)part[HALO];
+    s->weights = (int64_t *)part[WEIGHTS];
+    s->fit = (int32_t *)part[FIT];
+    s->door_first = (int32_t *)part[DOOR_FIRST];
+    s->doors = (int32_t *)part[DOORS];
+    s->rects = (int32_t *)part[RECTS];
+    s->exits = (int32_t *)part[EXITS];
+    s->stack = (int32_t *)part[STACK];
+    s->used = part[FLAGS];
+    s->solid = s->used + n;
+    s->member = part[MEMBER];
+    for (int k = 0; k < POSITION_MAPS; k++)
+        s->maps[k].bits = (uint64_t *)part[MAPS] + (size_t)k * rows / sizeof(uint64_t);
+    return at;
+}
+
+/* Door cells on the border of prefab q (identity orientation) as (x, y) pairs
+ * from doors[first]; returns how many. Doors are never substituted, so they
+ * hold for every outcome of the random glyphs. */
+static int32_t find_doors(const islands *s, const dgi_prefab *q, int32_t *doors)
+{
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    const uint8_t *g = s->set->cells + q->cells;
+    int32_t n = 0;
+    for (int32_t y = 0; y < q->height; y++)
+    {
+        int edge_row = y == 0 || y == q->height - 1;
+        for (int32_t x = 0; x < q->width; x += (edge_row || x == q->width - 1) ? 1 : q->width - 1)
+            if (lg[g[(size_t)y * (size_t)q->width + (size_t)x]].cls == DGI_CLASS_DOOR)
+            {
+                doors[2 * n] = x;
+                doors[2 * n++ + 1] = y;
+            }
+    }
+    return n;
 }
 
 static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
 {
-    size_t cells = (size_t)s->w * (size_t)s->h, n = (size_t)DG_MAX(s->set->count, 1);
-    s->occ = dgi_alloc(a, cells);
-    s->halo = dgi_alloc(a, cells);
-    s->fit = dgi_alloc(a, n * sizeof *s->fit);
-    s->weights = dgi_alloc(a, n * sizeof *s->weights);
-    s->used = dgi_alloc(a, n);
-    s->solid = dgi_calloc(a, n, 1);
     int check = s->p->connected && !s->p->keep;
-    if (check)
-    {
-        s->stack_size = dgi_gen_connected_scratch(s->w, s->h);
-        s->stack = dgi_alloc(a, s->stack_size);
-    }
+    s->words = (s->w + 63) / 64;
     for (int32_t i = 0; i < s->set->count; i++)
-        s->shape_size = DG_MAX(s->shape_size, (size_t)s->set->prefabs[i].width * (size_t)s->set->prefabs[i].height);
-    s->cells = dgi_alloc(a, s->shape_size * 2 * sizeof *s->cells);
-    s->exits = dgi_alloc(a, s->shape_size * 4 * sizeof *s->exits); /* two faces per door at most */
-    if (!s->occ || !s->halo || !s->fit || !s->weights || !s->used || (check && !s->stack) ||
-        !s->cells || !s->exits || !s->solid)
+    {
+        const dgi_prefab *q = &s->set->prefabs[i];
+        s->shape_size = DG_MAX(s->shape_size, (size_t)q->width * (size_t)q->height);
+        s->border += 2 * ((size_t)q->width + (size_t)q->height);
+    }
+    s->block_size = carve(s, NULL, check);
+    s->block = dgi_alloc(a, s->block_size);
+    if (!s->block)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+    carve(s, s->block, check);
+    s->door_first[0] = 0;
     for (int32_t i = 0; i < s->set->count; i++)
     {
         const dgi_prefab *q = &s->set->prefabs[i];
         s->fit[i] = (q->modes & DG_PREFAB_ISLAND) && q->weight > 0
                         ? dgi_orient_fit(q, q->distinct & s->p->orientations, s->w, s->h)
                         : 0;
+        /* scratch for the solidity test: the shape arrays are big enough */
+        s->solid[i] = check && s->fit[i] ? (uint8_t)dgi_prefab_solid(s->set, q, s->exits, (uint8_t *)s->rects) : 0;
+        s->door_first[i + 1] = s->door_first[i] + find_doors(s, q, s->doors + 2 * s->door_first[i]);
     }
-    /* scratch for the solidity test: the footprint arrays are big enough */
-    for (int32_t i = 0; i < s->set->count && check; i++)
-        if (s->fit[i])
-            s->solid[i] = (uint8_t)dgi_prefab_solid(s->set, &s->set->prefabs[i], s->exits, (uint8_t *)s->cells);
     for (int32_t k = 0; k < s->group_count; k++)
     {
         int any = 0;
-        for (int32_t i = 0; i < s->set->count && !any; i++)
-            any = s->fit[i] && dgi_has_tag(s->set, &s->set->prefabs[i], s->groups[k].tag);
+        uint8_t *member = s->member + (size_t)k * (size_t)s->set->count;
+        for (int32_t i = 0; i < s->set->count; i++)
+        {
+            member[i] = (uint8_t)(s->fit[i] && dgi_has_tag(s->set, &s->set->prefabs[i], s->groups[k].tag));
+            any |= member[i];
+        }
         if (!any && s->groups[k].min > 0)
             return dgi_fail(diag, DG_E_NOSPACE, "prefab_islands: group '%.40s' has no `mode island` "
                             "prefab that fits a %dx%d grid", s->groups[k].tag ? s->groups[k].tag : "*",
@@ -171,133 +244,277 @@ static int32_t margin_of(const islands *s, const dgi_prefab *q)
     return s->p->margin >= 0 ? s->p->margin : q->margin;
 }
 
-/* The oriented building as offsets: its footprint (non-void cells) and, for
- * each door on its border, the free cell it must open onto. */
-static void make_shape(islands *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t)
+static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1);
+
+/* Marks the positions of map's rectangle that would overlap margin b. */
+static void mark_positions(const islands *s, const struct position_map *map, const int32_t *b)
+{
+    set_in_rows(s, map->bits, DG_MAX(0, b[0] - map->w + 1), b[2], DG_MAX(0, b[1] - map->h + 1), b[3]);
+}
+
+/* The position map of a w x h rectangle: a kept one, or one built from the
+ * margins placed so far in the next slot. */
+static const struct position_map *position_map(islands *s, int32_t w, int32_t h)
+{
+    for (int32_t i = 0; i < s->maps_n; i++)
+        if (s->maps[i].w == w && s->maps[i].h == h)
+            return &s->maps[i];
+    struct position_map *map = &s->maps[s->maps_next];
+    s->maps_next = (s->maps_next + 1) % POSITION_MAPS;
+    s->maps_n = DG_MIN(s->maps_n + 1, POSITION_MAPS);
+    map->w = w;
+    map->h = h;
+    memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
+    for (int32_t k = 0; k < s->margins_n; k++)
+        mark_positions(s, map, &s->margins[4 * k]);
+    return map;
+}
+
+/* Adds the run X0..X1 of row Y to the footprint: it extends the last
+ * rectangle if that has the same columns and ends on the row above. */
+static void add_run(islands *s, int32_t Y, int32_t X0, int32_t X1)
+{
+    int32_t *r = s->rects_n ? &s->rects[4 * (s->rects_n - 1)] : NULL;
+    if (r && r[0] == X0 && r[2] == X1 && r[3] == Y - 1)
+        r[3] = Y;
+    else
+    {
+        r = &s->rects[4 * s->rects_n++];
+        r[0] = X0;
+        r[1] = r[3] = Y;
+        r[2] = X1;
+    }
+    s->lo_x = DG_MIN(s->lo_x, X0);
+    s->hi_x = DG_MAX(s->hi_x, X1);
+    s->lo_y = DG_MIN(s->lo_y, Y);
+    s->hi_y = Y;
+}
+
+/* The door exits of prefab index in orientation o (oriented size t->w x
+ * t->h): for each door on its border, the free cell it must open onto. */
+static void find_exits(islands *s, int32_t index, int32_t o, const dgi_xform *t)
 {
     static const int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
-    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
-    s->cells_n = s->exits_n = s->front = 0;
-    for (int32_t Y = 0; Y < t->h; Y++)
-        for (int32_t X = 0; X < t->w; X++)
-        {
-            const dgi_glyph *d = &lg[g[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]];
-            if (d->cls == DGI_CLASS_VOID)
-                continue;
-            s->cells[2 * s->cells_n] = X;
-            s->cells[2 * s->cells_n++ + 1] = Y;
-            int32_t k = s->cells_n - 1; /* corners and centre first: overlaps show there soonest */
-            if (((X == 0 || X == t->w - 1) && (Y == 0 || Y == t->h - 1)) || (X == t->w / 2 && Y == t->h / 2))
+    const dgi_prefab *q = &s->set->prefabs[index];
+    s->exits_n = 0;
+    for (int32_t k = s->door_first[index]; k < s->door_first[index + 1]; k++)
+    {
+        dg_point d = {s->doors[2 * k], s->doors[2 * k + 1]};
+        d = dg_orient_point(o, q->width, q->height, d);
+        int faces[4] = {d.y == 0, d.x == t->w - 1, d.y == t->h - 1, d.x == 0};
+        for (int side = 0; side < 4; side++)
+            if (faces[side])
             {
-                int32_t at = s->front++;
-                int32_t tx = s->cells[2 * at], ty = s->cells[2 * at + 1];
-                s->cells[2 * at] = X;
-                s->cells[2 * at + 1] = Y;
-                s->cells[2 * k] = tx;
-                s->cells[2 * k + 1] = ty;
+                s->exits[2 * s->exits_n] = d.x + ox[side];
+                s->exits[2 * s->exits_n++ + 1] = d.y + oy[side];
             }
-            if (d->cls != DGI_CLASS_DOOR)
-                continue;
-            int faces[4] = {Y == 0, X == t->w - 1, Y == t->h - 1, X == 0};
-            for (int side = 0; side < 4; side++)
-                if (faces[side])
-                {
-                    s->exits[2 * s->exits_n] = X + ox[side];
-                    s->exits[2 * s->exits_n++ + 1] = Y + oy[side];
-                }
+    }
+}
+
+/* The oriented building: its footprint (non-void cells) as rectangles of
+ * equal runs on consecutive rows, their bounds, and its door exits. */
+static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, const dgi_xform *t)
+{
+    const dgi_prefab *q = &s->set->prefabs[index];
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    s->rects_n = 0;
+    s->lo_x = s->lo_y = INT32_MAX;
+    s->hi_x = s->hi_y = -1;
+    find_exits(s, index, o, t);
+    if (!q->has_void) /* the whole box, whatever the random glyphs do */
+    {
+        add_run(s, 0, 0, t->w - 1);
+        s->rects[3] = s->hi_y = t->h - 1;
+    }
+    for (int32_t Y = 0; Y < t->h && q->has_void; Y++)
+    {
+        for (int32_t X = 0, run = -1; X <= t->w; X++)
+        {
+            int solid = X < t->w &&
+                        lg[g[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].cls != DGI_CLASS_VOID;
+            if (solid && run < 0)
+                run = X;
+            else if (!solid && run >= 0)
+            {
+                add_run(s, Y, run, X - 1);
+                run = -1;
+            }
         }
+    }
+    s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
+}
+
+/* Is any bit of columns a..b (a <= b) set on rows y0..y1 of a bit map? */
+static int any_in_rows(const islands *s, const uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+{
+    int32_t first = a >> 6, last = b >> 6;
+    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
+    const uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
+    for (int32_t y = y0; y <= y1; y++, row += s->words)
+    {
+        if (first == last)
+        {
+            if (row[first] & lo & hi)
+                return 1;
+            continue;
+        }
+        if ((row[first] & lo) || (row[last] & hi))
+            return 1;
+        for (int32_t i = first + 1; i < last; i++)
+            if (row[i])
+                return 1;
+    }
+    return 0;
+}
+
+/* Sets the bits of columns a..b (a <= b) on rows y0..y1 of a bit map. */
+static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+{
+    int32_t first = a >> 6, last = b >> 6;
+    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
+    uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
+    for (int32_t y = y0; y <= y1; y++, row += s->words)
+    {
+        if (first == last)
+        {
+            row[first] |= lo & hi;
+            continue;
+        }
+        row[first] |= lo;
+        row[last] |= hi;
+        for (int32_t i = first + 1; i < last; i++)
+            row[i] = ~0ULL;
+    }
+}
+
+/* Footprint rectangle r at (x, y), grown by m and clipped to the map, as
+ * columns and rows b[0]..b[2] x b[1]..b[3]. */
+static void grown(const islands *s, const int32_t *r, int32_t x, int32_t y, int32_t m, int32_t *b)
+{
+    b[0] = DG_MAX(0, x + r[0] - m);
+    b[1] = DG_MAX(0, y + r[1] - m);
+    b[2] = DG_MIN(s->w - 1, x + r[2] + m);
+    b[3] = DG_MIN(s->h - 1, y + r[3] + m);
 }
 
 /* Can the building of make_shape stand at (x, y)? */
 static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
-    int32_t m = margin_of(s, q), W = s->w, H = s->h;
-    int own = m > s->min_margin; /* halo covers the others' margins; ours may be larger */
-    for (int32_t k = 0; k < s->cells_n; k++)
+    int32_t m = margin_of(s, q), W = s->w, H = s->h, b[4];
+    if (s->rects_n && q->edge_avoid &&
+        (x + s->lo_x == 0 || y + s->lo_y == 0 || x + s->hi_x == W - 1 || y + s->hi_y == H - 1))
+        return 0;
+    if (s->map) /* the others' margins */
     {
-        int32_t cx = x + s->cells[2 * k], cy = y + s->cells[2 * k + 1];
-        if (s->halo[(size_t)cy * (size_t)W + (size_t)cx])
+        int32_t mx = x + s->rects[0], my = y + s->rects[1];
+        if ((s->map->bits[(size_t)my * (size_t)s->words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u)
             return 0;
-        if (q->edge_avoid && (cx == 0 || cy == 0 || cx == W - 1 || cy == H - 1))
+    }
+    for (int32_t k = 0; k < s->rects_n && !s->map; k++)
+    {
+        const int32_t *r = &s->rects[4 * k];
+        if (any_in_rows(s, s->halo, x + r[0], x + r[2], y + r[1], y + r[3]))
             return 0;
-        for (int32_t ny = DG_MAX(0, cy - m); own && ny <= DG_MIN(H - 1, cy + m); ny++)
-            for (int32_t nx = DG_MAX(0, cx - m); nx <= DG_MIN(W - 1, cx + m); nx++)
-                if (s->occ[(size_t)ny * (size_t)W + (size_t)nx])
-                    return 0;
+    }
+    for (int32_t k = 0; k < s->rects_n && m > s->min_margin; k++) /* ours, where it is larger */
+    {
+        grown(s, &s->rects[4 * k], x, y, m, b);
+        if (any_in_rows(s, s->occ, b[0], b[2], b[1], b[3]))
+            return 0;
     }
     for (int32_t k = 0; k < s->exits_n; k++) /* doors open onto a free cell of the map */
     {
         int32_t nx = x + s->exits[2 * k], ny = y + s->exits[2 * k + 1];
-        if (nx < 0 || ny < 0 || nx >= W || ny >= H || s->occ[(size_t)ny * (size_t)W + (size_t)nx])
+        if (nx < 0 || ny < 0 || nx >= W || ny >= H || any_in_rows(s, s->occ, nx, nx, ny, ny))
             return 0;
     }
     return 1;
 }
 
 /* Marks the footprint and its margin. */
-static void occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
+static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
-    int32_t m = margin_of(s, q), W = s->w, H = s->h;
-    for (int32_t k = 0; k < s->cells_n; k++)
+    int32_t m = margin_of(s, q);
+    dg_status st = dgi_grow(s->alloc, (void **)&s->margins, &s->margins_cap,
+                            DG_MAX(s->margins_n + s->rects_n, 64), 4 * sizeof *s->margins);
+    if (st != DG_OK)
+        return st;
+    for (int32_t k = 0; k < s->rects_n; k++)
     {
-        int32_t cx = x + s->cells[2 * k], cy = y + s->cells[2 * k + 1];
-        s->occ[(size_t)cy * (size_t)W + (size_t)cx] = 1;
-        for (int32_t ny = DG_MAX(0, cy - m); ny <= DG_MIN(H - 1, cy + m); ny++)
-            memset(&s->halo[(size_t)ny * (size_t)W + (size_t)DG_MAX(0, cx - m)], 1,
-                   (size_t)(DG_MIN(W - 1, cx + m) - DG_MAX(0, cx - m) + 1));
+        const int32_t *r = &s->rects[4 * k];
+        int32_t *b = &s->margins[4 * s->margins_n++];
+        set_in_rows(s, s->occ, x + r[0], x + r[2], y + r[1], y + r[3]);
+        grown(s, r, x, y, m, b);
+        set_in_rows(s, s->halo, b[0], b[2], b[1], b[3]);
+        for (int32_t i = 0; i < s->maps_n; i++)
+            mark_positions(s, &s->maps[i], b);
     }
     s->min_margin = DG_MIN(s->min_margin, m);
+    return DG_OK;
+}
+
+/* Draws up to `positions` random positions for the building of make_shape
+ * (oriented size t) until one fits. */
+static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
+                         int32_t *x, int32_t *y, dg_rng *rng)
+{
+    for (int32_t k = 0; k < s->p->positions; k++)
+    {
+        *x = (int32_t)dgi_rng_below(rng, (uint32_t)(s->w - t->w + 1)); /* bounds >= 1: it fits */
+        *y = (int32_t)dgi_rng_below(rng, (uint32_t)(s->h - t->h + 1));
+        gen->r.metrics.attempts++;
+        if (fits(s, q, *x, *y))
+            return 1;
+    }
+    return 0;
 }
 
 /* Tries to place one building of group k. 1 placed, 0 no place found, -1 no
- * prefab left in the group, or a negative dg_status (-100 + st) on error. */
-static int place_one(islands *s, dgi_gen *gen, const group *gr, uint64_t seed, dg_rng *rng,
+ * prefab left in the group, -2 on error (*err). */
+static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t seed, dg_rng *rng,
                      dg_status *err)
 {
+    const uint8_t *member = s->member + (size_t)group_index * (size_t)s->set->count;
     for (int32_t i = 0; i < s->set->count; i++)
-    {
-        const dgi_prefab *q = &s->set->prefabs[i];
-        s->weights[i] = s->fit[i] && !(q->unique && s->used[i]) && dgi_has_tag(s->set, q, gr->tag)
-                            ? q->weight
-                            : 0;
-    }
+        s->weights[i] = member[i] && !(s->set->prefabs[i].unique && s->used[i]) ? s->set->prefabs[i].weight : 0;
     int32_t index = dgi_weighted_pick(s->weights, s->set->count, rng);
     if (index < 0)
         return -1;
     const dgi_prefab *q = &s->set->prefabs[index];
-    int32_t o = dgi_orient_pick(s->fit[index], rng);
+    int32_t o = dgi_orient_pick(s->fit[index], rng), x, y;
     dgi_xform t;
     dgi_xform_make(q->width, q->height, o, &t);
-    uint8_t *heap;
-    const uint8_t *g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
+    /* Random glyphs never move doors; without void or require counts they
+     * cannot change the shape or fail, so they are resolved only once the
+     * building has a place (most tries find none). */
+    int later = q->checked_reqs == 0 && !q->has_void;
+    uint8_t *heap = NULL;
+    const uint8_t *g = later ? s->set->cells + q->cells
+                             : dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
     if (!g)
         return *err == DG_E_LIMIT ? 0 : -2;
-    make_shape(s, q, g, &t);
-    int placed = 0;
-    for (int32_t k = 0; k < s->p->positions && !placed; k++)
+    make_shape(s, index, o, g, &t);
+    if (!find_position(s, gen, q, &t, &x, &y, rng))
     {
-        int32_t x = (int32_t)dg_rng_below(rng, (uint32_t)(s->w - t.w + 1));
-        int32_t y = (int32_t)dg_rng_below(rng, (uint32_t)(s->h - t.h + 1));
-        gen->r.metrics.attempts++;
-        if (!fits(s, q, x, y))
-            continue;
-        *err = dgi_gen_place(gen, index, o, g, x, y, gr->start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
-        if (*err != DG_OK)
-        {
-            dgi_prefab_glyphs_free(s->set, q, heap);
-            return -2;
-        }
-        occupy(s, q, x, y);
-        s->used[index] = 1;
-        /* solid buildings whose cells reach a door, one free cell apart and not
-         * spanning the map, leave the ground around them connected */
-        s->proven &= !q->has_void && margin_of(s, q) >= 1 &&
-                     (s->solid[index] == 2 || (s->solid[index] == 1 && s->exits_n > 0)) &&
-                     !(x == 0 && x + t.w == s->w) && !(y == 0 && y + t.h == s->h);
-        placed = 1;
+        dgi_prefab_glyphs_free(s->set, q, heap);
+        return 0;
     }
+    if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err)))
+        return -2; /* out of memory: without require counts nothing else fails */
+    *err = dgi_gen_place(gen, index, o, g, x, y, s->groups[group_index].start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
     dgi_prefab_glyphs_free(s->set, q, heap);
-    return placed;
+    if (*err != DG_OK)
+        return -2;
+    *err = occupy(s, q, x, y);
+    if (*err != DG_OK)
+        return -2;
+    s->used[index] = 1;
+    /* solid buildings whose cells reach a door, one free cell apart and not
+     * spanning the map, leave the ground around them connected */
+    s->proven &= !q->has_void && margin_of(s, q) >= 1 &&
+                 (s->solid[index] == 2 || (s->solid[index] == 1 && s->exits_n > 0)) &&
+                 !(x == 0 && x + t.w == s->w) && !(y == 0 && y + t.h == s->h);
+    return 1;
 }
 
 /* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
@@ -306,11 +523,12 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
 {
     dg_rng rng;
     dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
-    size_t cells = (size_t)s->w * (size_t)s->h;
-    memset(s->occ, 0, cells);
-    memset(s->halo, 0, cells);
+    size_t bits = (size_t)s->h * (size_t)s->words * sizeof *s->occ;
+    memset(s->occ, 0, bits);
+    memset(s->halo, 0, bits);
     memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
     s->min_margin = INT32_MAX;
+    s->maps_n = s->maps_next = s->margins_n = 0;
     s->proven = dg_tile_passable((uint8_t)s->p->fill);
     dgi_result_reset(&gen->r);
     if (s->p->keep)
@@ -329,7 +547,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         while (placed < target && failures < s->p->max_failures)
         {
             dg_status err = DG_OK;
-            int r = place_one(s, gen, gr, dg_hash_combine(seed, building++), &rng, &err);
+            int r = place_one(s, gen, k, dg_hash_combine(seed, building++), &rng, &err);
             if (r == -2)
                 return err;
             if (r < 0)
@@ -367,11 +585,13 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     dg_status st = check_params(grid, set, &p, diag);
     if (st != DG_OK)
         return st;
-    islands *s = dgi_calloc(allocator, 1, sizeof *s);
+    islands *s = dgi_alloc(allocator, sizeof *s);
     if (!s)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+    memset(s, 0, offsetof(islands, buf)); /* the glyph buffer needs no clearing */
     s->set = set;
     s->p = &p;
+    s->alloc = allocator;
     s->w = grid->width;
     s->h = grid->height;
     load_groups(s);
@@ -402,7 +622,8 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     }
     gen.r.metrics.attempts = attempts;
     int32_t sr = first_start_room(&gen.r);
-    islands_free(s, allocator);
+    dgi_free(allocator, s->block, s->block_size);
+    dgi_free(allocator, s->margins, (size_t)s->margins_cap * 4 * sizeof *s->margins);
     dgi_free(allocator, s, sizeof *s);
     return dgi_gen_end(&gen, st, grid, result, sr, diag);
 }

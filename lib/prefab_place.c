@@ -99,8 +99,8 @@ dg_status dg_prefab_edge(const dg_prefab_set *set, int32_t index, int32_t orient
 
 uint64_t dgi_below64(dg_rng *rng, uint64_t bound)
 {
-    if (bound <= UINT32_MAX)
-        return dg_rng_below(rng, (uint32_t)bound);
+    if (bound <= UINT32_MAX) /* as dg_rng_below: no draw for an empty range */
+        return bound ? dgi_rng_below(rng, (uint32_t)bound) : 0;
     uint64_t mask = bound - 1;
     for (int s = 1; s < 64; s *= 2)
         mask |= mask >> s;
@@ -124,6 +124,13 @@ static uint8_t weighted(const dgi_choice *ch, int32_t n, int64_t total, dg_rng *
     return ch[n - 1].glyph;
 }
 
+/* Next cell at or after i holding glyph c (n if none). */
+static size_t next_of(const uint8_t *g, size_t i, size_t n, uint8_t c)
+{
+    const uint8_t *at = i < n ? memchr(g + i, c, n - i) : NULL;
+    return at ? (size_t)(at - g) : n;
+}
+
 /* count: each G cell in row-major order joins choice j with probability
  * need_j / remaining (sequential sampling: exact counts, uniform sets). */
 static void apply_count(const dgi_sub *s, const dgi_choice *ch, uint8_t *g, size_t n, dg_rng *rng)
@@ -134,10 +141,8 @@ static void apply_count(const dgi_sub *s, const dgi_choice *ch, uint8_t *g, size
         remaining += g[i] == s->glyph;
     for (int32_t j = 0; j < s->count; j++)
         wanted += need[j] = ch[j].amount;
-    for (size_t i = 0; i < n && remaining > 0; i++)
+    for (size_t i = next_of(g, 0, n, s->glyph); i < n && remaining > 0; i = next_of(g, i + 1, n, s->glyph))
     {
-        if (g[i] != s->glyph)
-            continue;
         int64_t r = (int64_t)dgi_below64(rng, (uint64_t)remaining--);
         uint8_t out = s->rest ? s->rest : s->glyph;
         for (int32_t j = 0; j < s->count && r < wanted; j++)
@@ -163,33 +168,35 @@ static void apply_sub(const dg_prefab_set *set, const dgi_sub *s, uint8_t *g, si
     else if (s->kind == DGI_SUB_ONCE)
     {
         uint8_t pick = weighted(ch, s->count, s->total, rng);
-        for (size_t i = 0; i < n; i++)
-            if (g[i] == s->glyph)
-                g[i] = pick;
+        for (size_t i = next_of(g, 0, n, s->glyph); i < n; i = next_of(g, i + 1, n, s->glyph))
+            g[i] = pick;
     }
     else
-        for (size_t i = 0; i < n; i++)
-            if (g[i] == s->glyph)
-                g[i] = weighted(ch, s->count, s->total, rng);
+        for (size_t i = next_of(g, 0, n, s->glyph); i < n; i = next_of(g, i + 1, n, s->glyph))
+            g[i] = weighted(ch, s->count, s->total, rng);
 }
 
 static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g, size_t n)
 {
-    int32_t hist[256] = {0};
+    int32_t hist[256] = {0}, kinds = 0;
+    uint8_t present[256]; /* the distinct glyphs of g */
     const dgi_legend *lg = &set->legends[p->legend];
     for (size_t i = 0; i < n; i++)
-        hist[g[i]]++;
+        if (hist[g[i]]++ == 0)
+            present[kinds++] = g[i];
     for (int32_t k = 0; k < p->req_count; k++)
     {
         const dgi_require *r = &set->reqs[p->req_first + k];
-        int64_t c = 0;
+        int64_t c = r->glyph ? hist[r->glyph] : 0;
         if (r->always)
             continue;
-        for (int v = 33; v < 127; v++)
-            if (r->glyph ? v == r->glyph
-                         : (hist[v] && lg->glyph[v].cls != DGI_CLASS_NONE &&
-                            strcmp(set->glyph_names[lg->glyph[v].name].name, r->name) == 0))
-                c += hist[v];
+        for (int32_t j = 0; j < kinds && !r->glyph; j++)
+        {
+            const dgi_glyph *d = &lg->glyph[present[j] & 127];
+            if (present[j] >= 33 && present[j] < 127 && d->cls != DGI_CLASS_NONE &&
+                strcmp(set->glyph_names[d->name].name, r->name) == 0)
+                c += hist[present[j]];
+        }
         if (c < r->min || c > r->max)
             return 0;
     }
@@ -239,21 +246,25 @@ void dgi_prefab_write(const dg_prefab_set *set, const dgi_prefab *p, const uint8
     if (!clip(&t, grid, x, y, r))
         return;
     const dgi_glyph *lg = set->legends[p->legend].glyph;
+    int32_t n = r[2] - r[0];
     for (int32_t Y = r[1]; Y < r[3]; Y++)
     {
-        int64_t i = t.base + (int64_t)Y * t.step_y + (int64_t)r[0] * t.step_x;
+        const uint8_t *src = g + t.base + (int64_t)Y * t.step_y + (int64_t)r[0] * t.step_x;
         uint8_t *row = &DG_CELL(grid, x + r[0], y + Y);
         uint8_t *prow = pass ? &DG_CELL(pass, x + r[0], y + Y) : NULL;
-        for (int32_t X = r[0]; X < r[2]; X++, i += t.step_x, row++)
-        {
-            const dgi_glyph *d = &lg[g[i]];
-            if (d->cls != DGI_CLASS_VOID)
+        if (!p->has_void && !prow) /* the common case, kept simple for speed */
+            for (int32_t X = 0; X < n; X++)
+                row[X] = lg[src[(int64_t)X * t.step_x]].tile;
+        else
+            for (int32_t X = 0; X < n; X++)
             {
-                *row = d->tile;
+                const dgi_glyph *d = &lg[src[(int64_t)X * t.step_x]];
+                if (d->cls == DGI_CLASS_VOID)
+                    continue;
+                row[X] = d->tile;
                 if (prow)
-                    prow[X - r[0]] = d->passable ? DG_TILE_FLOOR : DG_TILE_WALL;
+                    prow[X] = d->passable ? DG_TILE_FLOOR : DG_TILE_WALL;
             }
-        }
     }
 }
 
