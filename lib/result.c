@@ -91,30 +91,6 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p)
     return -1;
 }
 
-/* The grid's passability (1 open, 0 closed) with a one-cell border of 0
- * around it (and 0 up to size), so the passes below need no bounds checks;
- * returns the number of passable cells. */
-static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
-{
-    int32_t floor = 0;
-    memset(mask, 0, (size_t)pw);
-    for (int32_t y = 0; y < g->height; y++)
-    {
-        uint8_t *row = mask + (size_t)(y + 1) * (size_t)pw;
-        const uint8_t *cells = &DG_CELL(g, 0, y);
-        row[0] = 0;
-        for (int32_t x = 0; x < g->width; x++)
-        {
-            row[x + 1] = dgi_passable_default[cells[x]];
-            floor += row[x + 1];
-        }
-        row[g->width + 1] = 0;
-    }
-    size_t last = (size_t)(g->height + 1) * (size_t)pw;
-    memset(mask + last, 0, size - last);
-    return floor;
-}
-
 static uint64_t load8(const uint8_t *p)
 {
     uint64_t w;
@@ -125,6 +101,55 @@ static uint64_t load8(const uint8_t *p)
 static int32_t lane_sum(uint64_t lanes) /* byte lanes summing to at most 255 */
 {
     return (int32_t)((lanes * 0x0101010101010101ULL) >> 56);
+}
+
+/* Bit 7 of each byte lane set where the lane is not zero. */
+static uint64_t nonzero_lanes(uint64_t v)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+    return ((v & low7) + low7) | v;
+}
+
+/* dgi_passable_default of eight tiles at once: 1 in the byte lanes holding
+ * FLOOR..STAIRS_DOWN (1..7) except WALL (3), else 0. (A test feeds every tile
+ * value through dgi_result_finish to keep this equal to the table.) */
+static uint64_t passable_lanes(uint64_t tiles)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t open = nonzero_lanes(tiles) & ~nonzero_lanes(tiles & 0xF8F8F8F8F8F8F8F8ULL) &
+                    nonzero_lanes(tiles ^ ones * DG_TILE_WALL);
+    return open >> 7 & ones;
+}
+
+/* The grid's passability (1 open, 0 closed) with a one-cell border of 0
+ * around it (and 0 up to size), so the passes below need no bounds checks;
+ * returns the number of passable cells. */
+static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
+{
+    int32_t floor = 0;
+    memset(mask, 0, (size_t)pw);
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        uint8_t *row = mask + (size_t)(y + 1) * (size_t)pw + 1;
+        const uint8_t *cells = &DG_CELL(g, 0, y);
+        int32_t x = 0;
+        row[-1] = 0;
+        for (; x + 8 <= g->width; x += 8)
+        {
+            uint64_t open = passable_lanes(load8(cells + x));
+            memcpy(row + x, &open, sizeof open);
+            floor += lane_sum(open);
+        }
+        for (; x < g->width; x++)
+        {
+            row[x] = dgi_passable_default[cells[x]];
+            floor += row[x];
+        }
+        row[g->width] = 0;
+    }
+    size_t last = (size_t)(g->height + 1) * (size_t)pw;
+    memset(mask + last, 0, size - last);
+    return floor;
 }
 
 /* What one pass over the mask counts. */
@@ -138,16 +163,15 @@ typedef struct cell_counts {
  * so the interior rows can be scanned as one run. */
 static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts *out)
 {
-    const uint64_t ones = 0x0101010101010101ULL, low7 = 0x7F7F7F7F7F7F7F7FULL;
+    const uint64_t ones = 0x0101010101010101ULL;
     int32_t dead = 0, i = pw, end = (ph - 1) * pw;
     int64_t edges = 0, squares = 0;
     for (; i + 8 <= end; i += 8)
     {
         uint64_t here = load8(mask + i), right = load8(mask + i + 1), down = load8(mask + i + pw);
         uint64_t sum = load8(mask + i - pw) + down + load8(mask + i - 1) + right;
-        uint64_t not_one = (sum ^ ones) + low7; /* lane bit 7 set where sum != 1 */
         uint64_t across = here & right, along = here & down;
-        dead += lane_sum(~not_one >> 7 & here);
+        dead += lane_sum(~nonzero_lanes(sum ^ ones) >> 7 & here);
         edges += lane_sum(across + along);
         squares += lane_sum(across & along & load8(mask + i + pw + 1));
     }

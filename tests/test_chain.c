@@ -1,6 +1,7 @@
 /* Room chain generator: properties over many seeds and parameter sets, golden
  * hashes, bad input, guard bytes and allocation failures. */
 #include "hard.h"
+#include "internal.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -579,4 +580,41 @@ TEST(chain_out_of_memory_is_clean)
     }
     CHECK(ok);
     guard_free(&gg);
+}
+
+/* result.c, which fills every chain result: its eight-cell passes (floor, dead
+ * ends, the loop count the chain reports) and its floods (regions) against
+ * dg_measure on random grids holding every tile value, at widths that
+ * exercise both the eight-cell steps and their tails. */
+TEST(result_finish_agrees_with_measure)
+{
+    dg_rng rng;
+    dg_rng_seed(&rng, 77, 1);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (int k = 0; k < 400 && !test_failures(); k++)
+    {
+        int32_t w = 1 + (int32_t)dg_rng_below(&rng, 40), h = 1 + (int32_t)dg_rng_below(&rng, 24);
+        guarded_grid gg;
+        CHECK(guard_make(&gg, w, h, 1 + k % 5));
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) /* k % 4 == 0: any byte; else mostly library tiles */
+                DG_CELL(&gg.grid, x, y) = (uint8_t)(k % 4 == 0 ? dg_rng_below(&rng, 256)
+                                                               : dg_rng_chance(&rng, 550)
+                                                                     ? 1 + dg_rng_below(&rng, 7)
+                                                                     : dg_rng_below(&rng, 10));
+        dg_metrics m;
+        CHECK(dg_measure(&gg.grid, NULL, &m, NULL, NULL) == DG_OK);
+        int32_t loops = -1;
+        dg_point none = {-1, -1};
+        CHECK(dgi_result_finish_at(&r, &gg.grid, none, -1, &loops, NULL) == DG_OK);
+        CHECKF(r.metrics.floor_cells == grid_passable_count(&gg.grid), "%dx%d grid %d", (int)w,
+               (int)h, k);
+        CHECK(r.metrics.dead_ends == m.dead_ends);
+        CHECK(r.metrics.regions == m.regions);
+        CHECK(loops == m.loops);
+        CHECK(guard_intact(&gg));
+        guard_free(&gg);
+    }
+    dg_result_free(&r);
 }
