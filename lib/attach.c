@@ -10,6 +10,8 @@ enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
 #define DERIVED_ATTEMPTS_PER_FEATURE 50
 #define TRIES_ROOM_WALL 2     /* attempts per frontier wall: rooms' walls ... */
 #define TRIES_CORRIDOR_END 2  /* ... and the cells at a corridor's end */
+#define DEAD_END_TRIES 2      /* room policy: extra room attempts at a corridor's end */
+#define MAX_CHAIN 8           /* corridors in a row, each grown from the last one's end */
 
 void dg_attach_defaults(dg_attach_params *p)
 {
@@ -32,6 +34,14 @@ void dg_attach_defaults(dg_attach_params *p)
     p->loop_max = 8;
     p->dead_ends = DG_DEAD_ENDS_ROOM;
     p->doors = DG_DOORS_ROOMS;
+}
+
+/* Under the prune and room policies a corridor stays only if something
+ * attaches at its far end, tried as soon as it is carved: nothing is ever
+ * left dangling, so no pass has to cut corridors back and regrow after. */
+static int eager_ends(const att_ctx *c)
+{
+    return c->p->dead_ends != DG_DEAD_ENDS_KEEP;
 }
 
 /* ---- validation ------------------------------------------------------------ */
@@ -194,13 +204,9 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
         f->room_parent = c->feats[parent].kind == ATT_ROOM ? parent : c->feats[parent].room_parent;
     f->doors_head = -1;
     f->end_child = -1;
-    f->used = 0;
     f->out = -1;
     f->kind = (uint8_t)kind;
     f->dir = (uint8_t)dir;
-    f->alive = 1;
-    f->end_tried = 0;
-    f->trimmed = 0;
     c->floor += w * h;
     c->live++;
     return c->nfeat++;
@@ -234,7 +240,6 @@ int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
     d->next_b = c->feats[b].doors_head;
     d->dist = INT32_MAX;
     d->tile = att_junction_tile(c, a, b);
-    d->alive = 1;
     c->feats[a].doors_head = i;
     c->feats[b].doors_head = i;
     *att_at(c, x, y) = d->tile;
@@ -291,7 +296,6 @@ static void push_site(att_ctx *c, int32_t feat, int side)
     s->side = (uint8_t)side;
     s->kind = f->kind;
     s->tries = tries_for(f->kind);
-    s->is_end = f->kind == ATT_CORRIDOR && side == f->dir;
     s->len = (side == DG_DIR_N || side == DG_DIR_S) ? f->w : f->h;
     s->x = side == DG_DIR_W ? f->x - 1 : side == DG_DIR_E ? f->x + f->w : f->x;
     s->y = side == DG_DIR_N ? f->y - 1 : side == DG_DIR_S ? f->y + f->h : f->y;
@@ -370,8 +374,6 @@ static int32_t pick_site(att_ctx *c)
 static void retire_site(att_ctx *c, int32_t i)
 {
     att_site *s = c->sites;
-    if (s[i].is_end)
-        c->feats[s[i].feat].end_tried = 1;
     switch (c->p->growth)
     {
     case DG_GROWTH_NEWEST:
@@ -474,19 +476,72 @@ static int32_t connect(att_ctx *c, int32_t parent, int32_t f, int32_t x, int32_t
     return d;
 }
 
+/* Interior cells between the wall cell (x, y) and the map border in direction
+ * dir (the border row or column itself can only hold walls). */
+static int32_t space_to_border(const att_ctx *c, int32_t x, int32_t y, int dir)
+{
+    switch (dir)
+    {
+    case DG_DIR_N:
+        return y - 1;
+    case DG_DIR_S:
+        return c->h - 2 - y;
+    case DG_DIR_W:
+        return x - 1;
+    default:
+        return c->w - 2 - x;
+    }
+}
+
+/* Rock cells after p in steps of step, at most limit. The first other cell is
+ * a wall or the border (rock always lies at least one wall away from floor). */
+static int32_t rock_run(const uint8_t *p, ptrdiff_t step, int32_t limit)
+{
+    int32_t n = 0;
+    while (n < limit && p[(n + 1) * step] == DG_TILE_VOID)
+        n++;
+    return n;
+}
+
+/* A room of at most rw x rh behind the door (dx, dy) facing dir. Its depth is
+ * cut to the rock straight ahead of the door, its width to the rock beside the
+ * door in its first row (never below the minimums); it slides uniformly within
+ * that span so the door opens into it, and the whole rectangle is checked last. */
 static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t rw,
                       int32_t rh)
 {
+    const dg_attach_params *p = c->p;
+    int vertical = dir == DG_DIR_N || dir == DG_DIR_S;
+    int32_t pos = vertical ? dx : dy, limit = vertical ? c->w : c->h; /* along the wall */
+    if (pos < 1 || pos > limit - 2)
+        return 0; /* a door in the border's corner: no room inside covers it */
+    const uint8_t *door = att_at(c, dx, dy);
+    ptrdiff_t out = c->step[dir], along = c->along[dir];
+    int32_t deepest = DG_MIN(vertical ? rh : rw, space_to_border(c, dx, dy, dir));
+    int32_t depth = rock_run(door, out, deepest);
+    if (depth < (vertical ? p->room_min_h : p->room_min_w))
+        return 0;
+    int32_t width = vertical ? rw : rh;
+    int32_t before = rock_run(door + out, -along, DG_MIN(width - 1, pos - 1));
+    int32_t after = rock_run(door + out, along, DG_MIN(width - 1, limit - 2 - pos));
+    width = DG_MIN(width, before + after + 1);
+    if (width < (vertical ? p->room_min_w : p->room_min_h))
+        return 0;
+    int32_t start = att_range(c, pos - before, pos + after - width + 1);
     int32_t x, y;
-    if (dir == DG_DIR_N || dir == DG_DIR_S)
+    if (vertical)
     {
-        x = dx - att_below(c, rw);
+        rw = width;
+        rh = depth;
+        x = start;
         y = dir == DG_DIR_N ? dy - rh : dy + 1;
     }
     else
     {
+        rw = depth;
+        rh = width;
         x = dir == DG_DIR_W ? dx - rw : dx + 1;
-        y = dy - att_below(c, rh);
+        y = start;
     }
     if (!room_fits(c, x, y, rw, rh))
         return 0;
@@ -500,9 +555,102 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     return 1;
 }
 
+/* A room of the drawn size, else of the smallest size, behind door (x, y).
+ * 1 placed, 0 did not fit, -1 no memory. */
+static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
+{
+    const dg_attach_params *p = c->p;
+    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
+    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
+    int placed = place_room(c, parent, x, y, dir, rw, rh);
+    if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
+        placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
+    return placed;
+}
+
+/* A solid cell is a wall iff one of its 8 neighbours is passable, else rock:
+ * re-derives the rectangle (x0, y0)-(x1, y1) after floor was taken back. */
+static void reshape_walls(att_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+    static const uint8_t pass[256] = {[DG_TILE_FLOOR] = 1, [DG_TILE_CORRIDOR] = 1,
+                                      [DG_TILE_DOOR] = 1};
+    ptrdiff_t s = c->stride;
+    for (int32_t y = y0; y <= y1; y++)
+    {
+        uint8_t *p = att_at(c, x0, y);
+        for (int32_t x = x0; x <= x1; x++, p++)
+        {
+            if (pass[*p])
+                continue;
+            int near = pass[p[-s - 1]] | pass[p[-s]] | pass[p[-s + 1]] | pass[p[-1]] |
+                       pass[p[1]] | pass[p[s - 1]] | pass[p[s]] | pass[p[s + 1]];
+            *p = near ? DG_TILE_WALL : DG_TILE_VOID;
+        }
+    }
+}
+
+/* Removes corridor fi, the newest feature, with its junction and walls, as if
+ * it had never been placed (nothing attached to it yet). */
+static void take_back(att_ctx *c, int32_t fi)
+{
+    att_feat *f = &c->feats[fi];
+    const att_door *o = &c->doors[f->door];
+    int32_t len = att_corridor_len(f), ux = att_dx(f->dir), uy = att_dy(f->dir);
+    for (int32_t k = 1; k <= len; k++)
+        *att_at(c, o->x + ux * k, o->y + uy * k) = DG_TILE_VOID;
+    *att_at(c, o->x, o->y) = DG_TILE_WALL;
+    int32_t bx = o->x + ux * (len + 1), by = o->y + uy * (len + 1); /* its cap */
+    reshape_walls(c, DG_MIN(o->x, bx) - (uy != 0), DG_MIN(o->y, by) - (ux != 0),
+                  DG_MAX(o->x, bx) + (uy != 0), DG_MAX(o->y, by) + (ux != 0));
+    att_feat *pf = &c->feats[f->parent];
+    pf->doors_head = o->next_a;
+    if (pf->end_child == fi)
+        pf->end_child = -1;
+    c->floor -= len + 1;
+    c->live--;
+    c->nfeat--;
+    c->ndoor--;
+}
+
+static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir,
+                          int32_t want, int depth);
+
+/* Something at the far end of the new corridor fi, chained depth corridors
+ * deep: a room with probability room_after_corridor, else another corridor;
+ * under the room policy, rooms once more before giving up. Each try is an
+ * attempt. 1 placed, 0 nothing fits, -1 no memory. */
+static int grow_end(att_ctx *c, int32_t fi, int depth)
+{
+    const att_feat *f = &c->feats[fi];
+    int dir = f->dir;
+    int32_t cap = att_corridor_len(f) + 1;
+    int32_t x = c->doors[f->door].x + att_dx(dir) * cap;
+    int32_t y = c->doors[f->door].y + att_dy(dir) * cap;
+    if (!door_ok(att_at(c, x, y), c->along[dir], c->step[dir]))
+        return 0;
+    int tries = TRIES_CORRIDOR_END + (c->p->dead_ends == DG_DEAD_ENDS_ROOM ? DEAD_END_TRIES : 0);
+    for (int t = 0; t < tries && c->attempts < c->max_attempts; t++)
+    {
+        c->attempts++;
+        int room = t >= TRIES_CORRIDOR_END || depth >= MAX_CHAIN || c->live + 2 > c->budget ||
+                   att_chance(c, c->p->room_after_corridor);
+        int placed = room ? attach_room(c, fi, x, y, dir)
+                          : place_corridor(c, fi, x, y, dir,
+                                           att_range(c, c->p->corridor_min, c->p->corridor_max),
+                                           depth + 1);
+        if (placed != 0)
+            return placed;
+        c->failures++;
+    }
+    return 0;
+}
+
 /* Corridor from the wall cell (dx, dy) in direction dir, at most want cells,
- * shortened to what is free but never below corridor_min. */
-static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t want)
+ * shortened to what is free but never below corridor_min. Under eager ends it
+ * also leaves space for the smallest room before the border, and is carved
+ * only if the cell beyond its cap could take a door. */
+static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir,
+                          int32_t want, int depth)
 {
     int32_t ux = att_dx(dir), uy = att_dy(dir);
     ptrdiff_t step = (ptrdiff_t)uy * c->stride + ux;        /* along the corridor */
@@ -510,6 +658,9 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     uint8_t *door = att_at(c, dx, dy), *p = door;
     if (!solid(p[-side]) || !solid(p[side]))
         return 0; /* the door would touch another door */
+    if (eager_ends(c)) /* leave space for the smallest room beyond its cap */
+        want = DG_MIN(want, space_to_border(c, dx, dy, dir) - 1 -
+                                (ux ? c->p->room_min_w : c->p->room_min_h));
     int32_t len = 0;
     while (len < want)
     {
@@ -522,6 +673,9 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
         len--;
     if (len < c->p->corridor_min)
+        return 0;
+    p = door + (len + 2) * step; /* eager ends: the cell beyond the cap must take a door */
+    if (eager_ends(c) && (p[0] != DG_TILE_VOID || !solid(p[-side]) || !solid(p[side])))
         return 0;
     if (reserve_feature(c) != DG_OK)
         return -1;
@@ -536,25 +690,21 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     int32_t x0 = DG_MIN(dx + ux, dx + ux * len), y0 = DG_MIN(dy + uy, dy + uy * len);
     int32_t f = new_feature(c, ATT_CORRIDOR, parent, x0, y0, ux ? len : 1, ux ? 1 : len, dir);
     (void)connect(c, parent, f, dx, dy);
-    if (len == want)
+    if (eager_ends(c))
+    {
+        int ended = grow_end(c, f, depth);
+        if (ended == 0)
+            take_back(c, f);
+        if (ended <= 0)
+            return ended;
+        if (reserve_feature(c) != DG_OK) /* what ends it used the room reserved for its walls */
+            return -1;
+    }
+    else if (len == want) /* else cut short by something in the way: nothing fits beyond */
         push_site(c, f, dir);
-    else /* cut short by something in the way: nothing fits beyond its end */
-        c->feats[f].end_tried = 1;
     push_site(c, f, (dir + 1) & 3);
     push_site(c, f, (dir + 3) & 3);
     return 1;
-}
-
-/* A room of the drawn size, else of the smallest size, behind door (x, y). */
-int att_attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
-{
-    const dg_attach_params *p = c->p;
-    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
-    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
-    int placed = place_room(c, parent, x, y, dir, rw, rh);
-    if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
-        placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
-    return placed;
 }
 
 /* One attempt at frontier entry i: a usable cell of its wall, then a corridor
@@ -570,9 +720,11 @@ static int try_site(att_ctx *c, int32_t i)
     int32_t x = s->x + (vertical ? 0 : k), y = s->y + (vertical ? k : 0);
     int32_t feat = s->feat, side = s->side; /* placing may move the frontier */
     if (s->kind == ATT_CORRIDOR && att_chance(c, c->p->room_after_corridor))
-        return att_attach_room(c, feat, x, y, side);
+        return attach_room(c, feat, x, y, side);
+    if (eager_ends(c) && c->live + 2 > c->budget)
+        return 0; /* a corridor needs room in the budget for what ends it */
     int32_t want = att_range(c, c->p->corridor_min, c->p->corridor_max);
-    return place_corridor(c, feat, x, y, side, want);
+    return place_corridor(c, feat, x, y, side, want, 1);
 }
 
 /* ---- growth ------------------------------------------------------------------------ */
@@ -597,8 +749,8 @@ static void first_room(att_ctx *c)
 static int limit_reached(const att_ctx *c)
 {
     const dg_attach_params *p = c->p;
-    if (c->live >= c->budget || c->attempts >= c->max_attempts)
-        return 1;
+    if (c->live + eager_ends(c) >= c->budget || c->attempts >= c->max_attempts)
+        return 1; /* eager ends: a corridor and what ends it need two */
     if (p->max_failures > 0 && c->consecutive >= p->max_failures)
         return 1;
     return c->floor >= c->target_cells;
@@ -616,15 +768,16 @@ static dg_status grow(att_ctx *c)
             break;
         }
         int32_t i = pick_site(c);
+        c->attempts++; /* before the attempts at the end of a new corridor */
         int placed = try_site(c, i);
         if (placed == -2)
         {
-            retire_site(c, i); /* nothing can attach here any more: not an attempt */
+            c->attempts--; /* nothing can attach here any more: not an attempt */
+            retire_site(c, i);
             continue;
         }
         if (placed < 0)
             return DG_E_NOMEM;
-        c->attempts++;
         if (placed)
             c->consecutive = 0;
         else
@@ -638,25 +791,12 @@ static dg_status grow(att_ctx *c)
     return DG_OK;
 }
 
-/* Drops frontier walls of corridors the prune pass removed or shortened. */
-static void drop_pruned_sites(att_ctx *c)
-{
-    int32_t kept = c->site_head;
-    for (int32_t i = c->site_head; i < c->site_end; i++)
-    {
-        const att_feat *f = &c->feats[c->sites[i].feat];
-        if (f->alive && !f->trimmed)
-            c->sites[kept++] = c->sites[i];
-    }
-    c->site_end = kept;
-}
-
 /* ---- output --------------------------------------------------------------------------- */
 
 static dg_ref ref_of(const att_ctx *c, int32_t f)
 {
     dg_ref r = {DG_REF_NONE, -1};
-    if (f >= 0 && c->feats[f].alive)
+    if (f >= 0)
     {
         r.kind = c->feats[f].kind == ATT_ROOM ? DG_REF_ROOM : DG_REF_CORRIDOR;
         r.index = c->feats[f].out;
@@ -671,11 +811,10 @@ static void count_output(att_ctx *c)
     for (int32_t i = 0; i < c->nfeat; i++)
     {
         att_feat *f = &c->feats[i];
-        if (f->alive)
-            f->out = f->kind == ATT_ROOM ? c->out_rooms++ : c->out_corridors++;
+        f->out = f->kind == ATT_ROOM ? c->out_rooms++ : c->out_corridors++;
     }
     for (int32_t i = 0; i < c->ndoor; i++)
-        c->out_doors += c->doors[i].alive && c->doors[i].tile == DG_TILE_DOOR;
+        c->out_doors += c->doors[i].tile == DG_TILE_DOOR;
 }
 
 /* The lists, into capacity reserved beforehand (dgi_result_reserve). */
@@ -684,8 +823,6 @@ static void write_lists(const att_ctx *c, dg_result *r)
     for (int32_t i = 0; i < c->nfeat; i++)
     {
         const att_feat *f = &c->feats[i];
-        if (!f->alive)
-            continue;
         if (f->kind == ATT_ROOM)
         {
             dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1};
@@ -710,7 +847,7 @@ static void write_lists(const att_ctx *c, dg_result *r)
     for (int32_t i = 0; i < c->ndoor; i++)
     {
         const att_door *d = &c->doors[i];
-        if (!d->alive || d->tile != DG_TILE_DOOR)
+        if (d->tile != DG_TILE_DOOR)
             continue;
         dg_door door = {{d->x, d->y}, ref_of(c, d->a), ref_of(c, d->b)};
         r->doors[r->door_count++] = door;
@@ -758,22 +895,7 @@ static dg_status run(att_ctx *c, uint64_t seed)
     dg_rng_seed(&c->rng, seed, STREAM_LAYOUT);
     clear_map(c);
     first_room(c);
-    dg_status st;
-    for (;;)
-    {
-        st = grow(c);
-        if (st == DG_OK && c->p->dead_ends == DG_DEAD_ENDS_ROOM)
-            st = att_dead_end_rooms(c);
-        if (st != DG_OK || c->p->dead_ends == DG_DEAD_ENDS_KEEP || att_prune(c) == 0)
-            break;
-        /* pruning took the floor back under the target: grow on from what is left */
-        if (c->floor >= c->target_cells || !c->stopped_early || c->live >= c->budget ||
-            c->attempts >= c->max_attempts)
-            break;
-        drop_pruned_sites(c);
-        c->stopped_early = 0;
-        c->consecutive = 0;
-    }
+    dg_status st = grow(c);
     if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
         st = att_loops(c, dg_hash_combine(seed, STREAM_LOOPS));
     return st;

@@ -110,8 +110,8 @@ static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb
 {
     c->nheap = 0;
     for (int32_t d = c->feats[fa].doors_head; d >= 0; d = att_door_next(&c->doors[d], fa))
-        if (c->doors[d].alive && relax(c, d, through(&c->feats[fa], px, py, c->doors[d].x,
-                                                     c->doors[d].y), track) != DG_OK)
+        if (relax(c, d, through(&c->feats[fa], px, py, c->doors[d].x, c->doors[d].y), track) !=
+            DG_OK)
             return -1;
     int32_t best = limit;
     while (c->nheap > 0)
@@ -133,7 +133,7 @@ static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb
             for (int32_t e = f->doors_head; e >= 0; e = att_door_next(&c->doors[e], side[s]))
             {
                 const att_door *o = &c->doors[e];
-                if (e == it.door || !o->alive)
+                if (e == it.door)
                     continue;
                 int32_t nd = it.dist + through(f, d->x, d->y, o->x, o->y);
                 if (nd < best && relax(c, e, nd, track) != DG_OK)
@@ -166,8 +166,6 @@ static dg_status door_distances(att_ctx *c)
     for (int32_t i = 0; i < c->ndoor; i++)
     {
         att_door *d = &c->doors[i];
-        if (!d->alive)
-            continue;
         const att_feat *pf = &c->feats[d->a];
         if (d->a == 0)
             d->dist = manhattan(c->start_x, c->start_y, d->x, d->y);
@@ -216,8 +214,7 @@ static void gather_entries(const att_ctx *c, int32_t fi, entries *e)
     if (fi == 0)
         add_entry(e, f, c->start_x, c->start_y, 0);
     for (int32_t d = f->doors_head; d >= 0; d = att_door_next(&c->doors[d], fi))
-        if (c->doors[d].alive)
-            add_entry(e, f, c->doors[d].x, c->doors[d].y, c->doors[d].dist);
+        add_entry(e, f, c->doors[d].x, c->doors[d].y, c->doors[d].dist);
 }
 
 /* Walking distance of cell (x, y) of feature fi: its best entry. */
@@ -235,8 +232,7 @@ static int32_t cell_distance(const att_ctx *c, int32_t fi, const entries *e, int
     for (int32_t d = c->feats[fi].doors_head; d >= 0; d = att_door_next(&c->doors[d], fi))
     {
         const att_door *o = &c->doors[d];
-        if (o->alive)
-            best = DG_MIN(best, o->dist + manhattan(o->x, o->y, x, y));
+        best = DG_MIN(best, o->dist + manhattan(o->x, o->y, x, y));
     }
     return best;
 }
@@ -269,8 +265,6 @@ static void farthest_in_features(att_ctx *c, farthest *b)
     {
         att_feat *f = &c->feats[fi];
         f->far_bound = -1;
-        if (!f->alive)
-            continue;
         if (fi > 0 && f->doors_head == f->door && c->doors[f->door].next_b < 0)
         { /* a leaf: entered only through its own door */
             const att_door *d = &c->doors[f->door];
@@ -315,7 +309,7 @@ dg_status att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
     for (int32_t i = 0; i < c->ndoor; i++)
     {
         const att_door *d = &c->doors[i];
-        if (d->alive && d->dist > b.dist) /* a door can be farthest where two ways meet */
+        if (d->dist > b.dist) /* a door can be farthest where two ways meet */
         {
             b.dist = d->dist;
             *ex = d->x;

@@ -25,14 +25,10 @@ typedef struct att_feat {
     int32_t room_parent; /* nearest ancestor room, -1 for the first room */
     int32_t doors_head;  /* first door of its adjacency list */
     int32_t end_child;   /* corridors: feature attached at the far end, or -1 */
-    int32_t used;        /* prune pass: farthest step of the corridor still needed */
     int32_t far_bound;   /* exit search: bound of its cells' distance, -1 if settled */
     int32_t out;         /* index in the result's room or corridor list */
     uint8_t kind;        /* ATT_ROOM / ATT_CORRIDOR */
     uint8_t dir;         /* corridors: DG_DIR_* pointing away from the parent door */
-    uint8_t alive;       /* 0 once pruned */
-    uint8_t end_tried;   /* corridors: growth used up the attempts at its far end */
-    uint8_t trimmed;     /* corridors: shortened by the prune pass */
 } att_feat;
 
 typedef struct att_door {
@@ -42,7 +38,6 @@ typedef struct att_door {
     int32_t next_b;       /* next door in b's adjacency list, or -1 */
     int32_t dist;         /* walking distance from the start (graph searches) */
     uint8_t tile;         /* DG_TILE_DOOR, DG_TILE_CORRIDOR or DG_TILE_FLOOR */
-    uint8_t alive;
 } att_door;
 
 /* A frontier entry: one wall of one feature where something may still attach. */
@@ -53,7 +48,6 @@ typedef struct att_site {
     uint8_t side;    /* DG_DIR_* the wall faces, seen from the feature */
     uint8_t kind;    /* kind of the feature (ATT_ROOM / ATT_CORRIDOR) */
     uint8_t tries;   /* attempts left before the wall is retired */
-    uint8_t is_end;  /* the cell beyond a corridor's far end */
 } att_site;
 
 typedef struct att_heap_item { int32_t dist, door; } att_heap_item;
@@ -128,13 +122,8 @@ static inline int32_t att_corridor_len(const att_feat *f) { return f->w * f->h; 
 /* attach.c */
 int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b); /* -1: no memory */
 uint8_t att_junction_tile(const att_ctx *c, int32_t a, int32_t b);
-/* A room behind the wall cell (dx, dy) of parent, facing dir: of the drawn
- * size, else of the smallest. 1 placed, 0 did not fit, -1 no memory. */
-int att_attach_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir);
 
 /* attach_post.c: the passes after growth. */
-dg_status att_dead_end_rooms(att_ctx *c);
-int32_t att_prune(att_ctx *c); /* returns the corridors removed or shortened */
 dg_status att_loops(att_ctx *c, uint64_t seed);
 int32_t att_dead_end_count(const att_ctx *c);
 

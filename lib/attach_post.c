@@ -1,133 +1,10 @@
-/* The attach generator's passes after growth: rooms at dead ends, pruning of
- * dangling corridors, loops where they save a long walk, dead-end count. */
+/* The attach generator's passes after growth: loops where they save a long
+ * walk, and the dead-end count. */
 #include "attach_internal.h"
 
-#define DEAD_END_TRIES 2   /* room attempts at each dead end */
 #define BUCKET_SHIFT 4     /* 16x16-cell buckets of the feature lookup */
 #define LOOP_WORK_PER_ITEM 4 /* loop pass: search steps per junction and candidate */
 #define LOOP_WORK_BASE 4096
-
-/* Step of cell (x, y) along corridor fi, counted from its parent door. */
-static int32_t corridor_step(const att_ctx *c, int32_t fi, int32_t x, int32_t y)
-{
-    const att_feat *f = &c->feats[fi];
-    const att_door *o = &c->doors[f->door];
-    return (x - o->x) * att_dx(f->dir) + (y - o->y) * att_dy(f->dir);
-}
-
-/* ---- dead ends ---------------------------------------------------------------- */
-
-/* Rooms at the far ends of dangling corridors whose end growth never got to
- * (it stopped at a budget or the target floor). */
-dg_status att_dead_end_rooms(att_ctx *c)
-{
-    int32_t n = c->nfeat;
-    for (int32_t i = 0; i < n; i++)
-    {
-        const att_feat *f = &c->feats[i];
-        if (f->kind != ATT_CORRIDOR || !f->alive || f->trimmed || f->end_child >= 0 ||
-            f->end_tried)
-            continue; /* not dangling, or growth already gave this end its attempts */
-        int dir = f->dir;
-        int32_t cap = att_corridor_len(f) + 1; /* step of the cell beyond its end */
-        int32_t x = c->doors[f->door].x + att_dx(dir) * cap;
-        int32_t y = c->doors[f->door].y + att_dy(dir) * cap; /* f may move from here on */
-        for (int t = 0; t < DEAD_END_TRIES; t++)
-        {
-            if (c->live >= c->budget || c->attempts >= c->max_attempts)
-                return DG_OK;
-            c->attempts++;
-            int placed = att_attach_room(c, i, x, y, dir);
-            if (placed < 0)
-                return DG_E_NOMEM;
-            if (placed)
-                break;
-            c->failures++;
-        }
-    }
-    return DG_OK;
-}
-
-/* Re-derives the walls of a rectangle after floor was removed: a solid cell
- * is a wall iff one of its 8 neighbours is passable, else rock. */
-static void reshape_walls(att_ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
-{
-    static const uint8_t pass[256] = {[DG_TILE_FLOOR] = 1, [DG_TILE_CORRIDOR] = 1,
-                                      [DG_TILE_DOOR] = 1};
-    ptrdiff_t s = c->stride;
-    for (int32_t y = y0; y <= y1; y++)
-    {
-        uint8_t *p = att_at(c, x0, y);
-        for (int32_t x = x0; x <= x1; x++, p++)
-        {
-            if (pass[*p])
-                continue;
-            int near = pass[p[-s - 1]] | pass[p[-s]] | pass[p[-s + 1]] | pass[p[-1]] |
-                       pass[p[1]] | pass[p[s - 1]] | pass[p[s]] | pass[p[s + 1]];
-            *p = near ? DG_TILE_WALL : DG_TILE_VOID;
-        }
-    }
-}
-
-/* Keeps the first `keep` cells of corridor fi (0: removes it and its door). */
-static void shorten(att_ctx *c, int32_t fi, int32_t keep)
-{
-    att_feat *f = &c->feats[fi];
-    att_door *o = &c->doors[f->door];
-    int32_t len = att_corridor_len(f), ux = att_dx(f->dir), uy = att_dy(f->dir);
-    for (int32_t k = keep + 1; k <= len; k++)
-        *att_at(c, o->x + ux * k, o->y + uy * k) = DG_TILE_VOID;
-    c->floor -= len - keep;
-    if (keep == 0)
-    {
-        *att_at(c, o->x, o->y) = DG_TILE_WALL;
-        c->floor--;
-        o->alive = 0;
-        f->alive = 0;
-        c->live--;
-        if (c->feats[f->parent].end_child == fi)
-            c->feats[f->parent].end_child = -1;
-    }
-    int32_t ax = o->x + ux * keep, ay = o->y + uy * keep;
-    int32_t bx = o->x + ux * (len + 1), by = o->y + uy * (len + 1);
-    reshape_walls(c, DG_MIN(ax, bx) - (uy != 0), DG_MIN(ay, by) - (ux != 0),
-                  DG_MAX(ax, bx) + (uy != 0), DG_MAX(ay, by) + (ux != 0));
-    if (keep > 0)
-    {
-        f->x = DG_MIN(o->x + ux, o->x + ux * keep);
-        f->y = DG_MIN(o->y + uy, o->y + uy * keep);
-        f->w = ux ? keep : 1;
-        f->h = ux ? 1 : keep;
-        f->end_child = -1;
-        f->trimmed = 1;
-    }
-}
-
-/* Newest first, so every child is settled before its parent: a corridor keeps
- * cells up to the farthest junction still in use and vanishes without one. */
-int32_t att_prune(att_ctx *c)
-{
-    int32_t changed = 0;
-    for (int32_t i = 0; i < c->nfeat; i++)
-        c->feats[i].used = 0;
-    for (int32_t i = c->nfeat - 1; i > 0; i--)
-    {
-        att_feat *f = &c->feats[i];
-        if (!f->alive)
-            continue; /* pruned in an earlier round */
-        if (f->kind == ATT_CORRIDOR && f->used < att_corridor_len(f))
-        {
-            shorten(c, i, f->used);
-            changed++;
-        }
-        if (!f->alive || c->feats[f->parent].kind != ATT_CORRIDOR)
-            continue;
-        const att_door *d = &c->doors[f->door];
-        int32_t step = corridor_step(c, f->parent, d->x, d->y);
-        c->feats[f->parent].used = DG_MAX(c->feats[f->parent].used, step);
-    }
-    return changed;
-}
 
 int32_t att_dead_end_count(const att_ctx *c)
 {
@@ -135,8 +12,8 @@ int32_t att_dead_end_count(const att_ctx *c)
     for (int32_t i = 0; i < c->nfeat; i++)
     {
         const att_feat *f = &c->feats[i];
-        if (!f->alive || (f->w > 1 && f->h > 1))
-            continue; /* only the ends of 1-wide features can be dead ends */
+        if ((f->w > 1 && f->h > 1) || (f->kind == ATT_CORRIDOR && f->end_child >= 0))
+            continue; /* only 1-wide ends that lead nowhere can be dead ends */
         const uint8_t *end[2] = {att_at(c, f->x, f->y), att_at(c, f->x + f->w - 1, f->y + f->h - 1)};
         for (int e = 0; e < (end[0] == end[1] ? 1 : 2); e++)
         {
@@ -186,8 +63,6 @@ static dg_status collect_sites(att_ctx *c, loop_pass *lp)
     for (int32_t i = 0; i < c->nfeat; i++)
     {
         const att_feat f = c->feats[i];
-        if (!f.alive)
-            continue;
         for (int32_t x = f.x; x < f.x + f.w; x++)
             if (loop_candidate(c, x, f.y + f.h, DG_DIR_S) &&
                 add_site(c, lp, x, f.y + f.h, i, DG_DIR_S) != DG_OK)
@@ -216,8 +91,6 @@ static dg_status build_buckets(att_ctx *c, loop_pass *lp)
         for (int32_t i = 0; i < c->nfeat; i++)
         {
             const att_feat *f = &c->feats[i];
-            if (!f->alive)
-                continue;
             for (int32_t by = f->y >> BUCKET_SHIFT; by <= (f->y + f->h - 1) >> BUCKET_SHIFT; by++)
                 for (int32_t bx = f->x >> BUCKET_SHIFT; bx <= (f->x + f->w - 1) >> BUCKET_SHIFT;
                      bx++)

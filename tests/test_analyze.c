@@ -580,7 +580,8 @@ TEST(analyze_attach_maps_agree_with_generator)
         int32_t *dist = malloc(n * sizeof *dist);
         dg_distance_info info;
         CHECK(dg_distance_map(&m.grid, NULL, &r.start, 1, 0, dist, n, NULL, &info, NULL) == DG_OK);
-        CHECK(info.farthest.x == r.exit.x && info.farthest.y == r.exit.y);
+        /* the exit is a farthest cell (ties may pick another one than the BFS) */
+        CHECK(dist[r.exit.y * m.grid.width + r.exit.x] == info.max_distance);
         CHECK(info.reached == mt.floor_cells && info.max_distance <= mt.diameter);
         free(dist);
         dg_result_free(&r);

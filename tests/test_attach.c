@@ -688,15 +688,13 @@ TEST(attach_dead_end_policies)
             CHECK(out->result.metrics.floor_permille >= p.target_floor ||
                   out->result.metrics.stopped_early == 0);
             CHECK(attach_problem(&out->grid, &out->result, &p) == NULL);
+            for (int32_t i = 0; i < out->result.corridor_count; i++) /* each leads somewhere */
+                CHECK(out->result.corridors[i].to.kind != DG_REF_NONE);
         }
-        int same = memcmp(m.cells, prune.cells, 100 * 50) == 0;
-        if (p.target_floor == 0) /* grown to the end: every end had its room attempts */
-            CHECKF(same, "seed %llu: room and prune differ after full growth",
-                   (unsigned long long)seed);
-        differ += !same;
+        differ += memcmp(m.cells, prune.cells, 100 * 50) != 0;
     }
     CHECK(kept > 40);  /* keep really keeps them */
-    CHECK(differ > 5); /* rooms were put at the ends growth stopped short of */
+    CHECK(differ > 5); /* the room policy's extra room attempts at corridor ends */
     map_close(&m);
     map_close(&prune);
 }
@@ -903,17 +901,17 @@ TEST(attach_golden_outputs)
         uint64_t grid_hash, result_hash;
     } golden[] = {
         {80, 25, 1, tweak_defaults,
-         0x6dbda30707eca129ULL, 0x0030827180202234ULL},
+         0x7908e22bfe4e09a2ULL, 0x421f120d91bebe5fULL},
         {80, 50, 42, tweak_linear,
-         0xc363a5d99b299816ULL, 0xa455319140fad79dULL},
+         0xcb6667484cf469b5ULL, 0x4126e8fed2276397ULL},
         {100, 60, 3, tweak_bushy_loops,
-         0x9dbc118d9d093ba2ULL, 0x4fc3f165f69e11f1ULL},
+         0x3c837492bf0aa9b7ULL, 0x929b00632b7000ccULL},
         {70, 30, 2026, tweak_dead_end_rooms,
-         0xa752fa5c231d6897ULL, 0xa3faa0700e36c893ULL},
+         0x04d52ecc6eacf79dULL, 0x43c71225ec4c924cULL},
         {31, 19, 7, tweak_tiny_features,
-         0x81b38fee1b8db651ULL, 0x24ae6f44f5a19d2bULL},
+         0xa7c150a91ece39f5ULL, 0xe560925cfd8ce1acULL},
         {200, 120, 99, tweak_big_rooms,
-         0xd7f937f8a916a47dULL, 0x55688e74e4b9e967ULL},
+         0x77b27f7975676243ULL, 0xbad9f55b1df86aaaULL},
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++)
     {
