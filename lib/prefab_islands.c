@@ -24,11 +24,11 @@ typedef struct islands {
     int32_t words;
     /* Where a rectangle of a given size cannot go: bit (x, y) is set when the
      * rectangle with its top-left there would overlap a margin, so testing a
-     * position of a building without void cells is one bit. Built on first
-     * use from the list of margins (grown footprint rectangles) and kept up to
-     * date. */
+     * position of a building without void cells is one bit. Brought up to
+     * date from the list of margins (grown footprint rectangles) when used. */
     struct position_map {
         int32_t w, h;
+        int32_t done; /* margins marked so far */
         uint64_t *bits;
     } maps[POSITION_MAPS];
     int32_t maps_n, maps_next;
@@ -252,21 +252,26 @@ static void mark_positions(const islands *s, const struct position_map *map, con
     set_in_rows(s, map->bits, DG_MAX(0, b[0] - map->w + 1), b[2], DG_MAX(0, b[1] - map->h + 1), b[3]);
 }
 
-/* The position map of a w x h rectangle: a kept one, or one built from the
- * margins placed so far in the next slot. */
+/* The position map of a w x h rectangle, up to date: a kept one, or a new
+ * one in the next slot. */
 static const struct position_map *position_map(islands *s, int32_t w, int32_t h)
 {
-    for (int32_t i = 0; i < s->maps_n; i++)
+    struct position_map *map = NULL;
+    for (int32_t i = 0; i < s->maps_n && !map; i++)
         if (s->maps[i].w == w && s->maps[i].h == h)
-            return &s->maps[i];
-    struct position_map *map = &s->maps[s->maps_next];
-    s->maps_next = (s->maps_next + 1) % POSITION_MAPS;
-    s->maps_n = DG_MIN(s->maps_n + 1, POSITION_MAPS);
-    map->w = w;
-    map->h = h;
-    memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
-    for (int32_t k = 0; k < s->margins_n; k++)
-        mark_positions(s, map, &s->margins[4 * k]);
+            map = &s->maps[i];
+    if (!map)
+    {
+        map = &s->maps[s->maps_next];
+        s->maps_next = (s->maps_next + 1) % POSITION_MAPS;
+        s->maps_n = DG_MIN(s->maps_n + 1, POSITION_MAPS);
+        map->w = w;
+        map->h = h;
+        map->done = 0;
+        memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
+    }
+    for (; map->done < s->margins_n; map->done++)
+        mark_positions(s, map, &s->margins[4 * map->done]);
     return map;
 }
 
@@ -397,20 +402,15 @@ static void grown(const islands *s, const int32_t *r, int32_t x, int32_t y, int3
     b[3] = DG_MIN(s->h - 1, y + r[3] + m);
 }
 
-/* Can the building of make_shape stand at (x, y)? */
+/* Can the building of make_shape stand at (x, y)? With a position map the
+ * caller has checked the others' margins. */
 static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
     int32_t m = margin_of(s, q), W = s->w, H = s->h, b[4];
     if (s->rects_n && q->edge_avoid &&
         (x + s->lo_x == 0 || y + s->lo_y == 0 || x + s->hi_x == W - 1 || y + s->hi_y == H - 1))
         return 0;
-    if (s->map) /* the others' margins */
-    {
-        int32_t mx = x + s->rects[0], my = y + s->rects[1];
-        if ((s->map->bits[(size_t)my * (size_t)s->words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u)
-            return 0;
-    }
-    for (int32_t k = 0; k < s->rects_n && !s->map; k++)
+    for (int32_t k = 0; k < s->rects_n && !s->map; k++) /* the others' margins */
     {
         const int32_t *r = &s->rects[4 * k];
         if (any_in_rows(s, s->halo, x + r[0], x + r[2], y + r[1], y + r[3]))
@@ -446,8 +446,6 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
         set_in_rows(s, s->occ, x + r[0], x + r[2], y + r[1], y + r[3]);
         grown(s, r, x, y, m, b);
         set_in_rows(s, s->halo, b[0], b[2], b[1], b[3]);
-        for (int32_t i = 0; i < s->maps_n; i++)
-            mark_positions(s, &s->maps[i], b);
     }
     s->min_margin = DG_MIN(s->min_margin, m);
     return DG_OK;
@@ -458,15 +456,26 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
                          int32_t *x, int32_t *y, dg_rng *rng)
 {
-    for (int32_t k = 0; k < s->p->positions; k++)
+    dg_rng r = *rng; /* a local copy stays in registers */
+    uint32_t span_x = (uint32_t)(s->w - t->w + 1), span_y = (uint32_t)(s->h - t->h + 1); /* >= 1: it fits */
+    const uint64_t *map = s->map ? s->map->bits : NULL;
+    int32_t k = 0, found = 0, dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
+    while (k < s->p->positions && !found)
     {
-        *x = (int32_t)dgi_rng_below(rng, (uint32_t)(s->w - t->w + 1)); /* bounds >= 1: it fits */
-        *y = (int32_t)dgi_rng_below(rng, (uint32_t)(s->h - t->h + 1));
-        gen->r.metrics.attempts++;
-        if (fits(s, q, *x, *y))
-            return 1;
+        *x = (int32_t)dgi_rng_below(&r, span_x);
+        *y = (int32_t)dgi_rng_below(&r, span_y);
+        k++;
+        if (map) /* most positions fail here, on the others' margins */
+        {
+            int32_t mx = *x + dx, my = *y + dy;
+            if ((map[(size_t)my * (size_t)s->words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u)
+                continue;
+        }
+        found = fits(s, q, *x, *y);
     }
-    return 0;
+    gen->r.metrics.attempts += k;
+    *rng = r;
+    return found;
 }
 
 /* Tries to place one building of group k. 1 placed, 0 no place found, -1 no

@@ -14,25 +14,48 @@ typedef struct option {
     const uint64_t (*edge)[4]; /* the prefab's edge signatures per orientation */
 } option;
 
+/* A candidate of a block: an option and its orientations that pass. */
+typedef struct candidate_t {
+    int32_t option, orients;
+    int64_t weight;
+} candidate_t;
+
+/* The candidates of a block depend only on its neighbours' facing edges (when
+ * no option is unique), and a map has few distinct pairs of them: each pair's
+ * list is kept in the pool. */
+typedef struct seam_memo {
+    uint64_t west, north;
+    int32_t sides; /* 1: has a west neighbour, 2: a north one */
+    int32_t first, count;
+    int64_t total;
+} seam_memo;
+
+#define SEAM_MEMOS 64
+
 typedef struct jigsaw {
     const dg_prefab_set *set;
     const dg_prefab_jigsaw_params *p;
-    int32_t bw, bh, cols, rows, ox, oy;
+    int32_t gw, gh, bw, bh, cols, rows, ox, oy;
     option *opt;
-    int32_t nopt, cap; /* options used, options allocated */
-    int64_t *weights;   /* per option, reused per block */
+    int32_t nopt;
     int32_t *masks;     /* per option: orientations passing the current level */
     uint8_t *used;      /* per option */
     int32_t *chosen;    /* per block: option index */
     int32_t *orient;    /* per block */
     int32_t *stack; /* connectivity check */
-    size_t stack_size;
+    uint8_t *pass;  /* the passability grid, written only when the map is not proven */
     int proven;     /* this map is connected by construction: no flood fill needed */
     struct pair {   /* every (option, orientation): what a block can hold */
         int32_t option, o;
         uint64_t west, north;
     } *pairs;
     int32_t npairs;
+    candidate_t *pool; /* memoised candidate lists, then room for one unrecorded list */
+    int32_t pool_n, pool_cap;
+    seam_memo memo[SEAM_MEMOS];
+    int32_t memo_n, memo_ok; /* memo_ok: no option is unique */
+    uint8_t *block;     /* all scratch arrays above, one allocation */
+    size_t block_size;
 } jigsaw;
 
 void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *p)
@@ -92,40 +115,74 @@ static int32_t exact_fit(const dgi_prefab *q, int32_t orients, int32_t bw, int32
     return out;
 }
 
-static void jigsaw_free(jigsaw *j, const dg_allocator *a)
+static size_t aligned8(size_t n)
 {
-    size_t blocks = (size_t)j->cols * (size_t)j->rows, n = (size_t)j->cap;
-    dgi_free(a, j->opt, n * sizeof *j->opt);
-    dgi_free(a, j->weights, n * sizeof *j->weights);
-    dgi_free(a, j->masks, n * sizeof *j->masks);
-    dgi_free(a, j->used, n);
-    dgi_free(a, j->chosen, blocks * sizeof *j->chosen);
-    dgi_free(a, j->orient, blocks * sizeof *j->orient);
-    dgi_free(a, j->stack, j->stack_size);
-    dgi_free(a, j->pairs, (size_t)j->cap * DG_ORIENT_COUNT * sizeof *j->pairs);
+    return (n + 7) & ~(size_t)7;
 }
 
-/* Marks the options whose passable cells are always connected. */
-static int mark_solid(jigsaw *j, int32_t count, const dg_allocator *a)
+/* Hands out the scratch arrays from one block for k options, blocks blocks
+ * and solidity scratch of `most` cells: sizes first (block NULL), then
+ * pointers. Returns the block size; *solid_stack and *seen get the scratch. */
+static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **solid_stack, uint8_t **seen)
 {
-    size_t most = 1;
-    for (int32_t k = 0; k < count; k++)
-        most = DG_MAX(most, (size_t)j->set->prefabs[j->opt[k].prefab].width *
-                                (size_t)j->set->prefabs[j->opt[k].prefab].height);
-    int32_t *stack = dgi_alloc(a, most * sizeof *stack);
-    uint8_t *seen = dgi_alloc(a, most);
-    if (stack && seen)
-        for (int32_t k = 0; k < count; k++)
-            j->opt[k].solid = dgi_prefab_solid(j->set, &j->set->prefabs[j->opt[k].prefab], stack, seen) != 0;
-    dgi_free(a, stack, most * sizeof *stack);
-    dgi_free(a, seen, most);
-    return stack && seen;
+    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, SOLID_STACK, USED, SEEN, PARTS };
+    size_t blocks = (size_t)j->cols * (size_t)j->rows;
+    size_t size[PARTS] = {k * sizeof *j->opt, k * DG_ORIENT_COUNT * sizeof *j->pairs,
+                          (size_t)j->pool_cap * sizeof *j->pool, k * sizeof *j->masks,
+                          blocks * sizeof *j->chosen, blocks * sizeof *j->orient,
+                          j->p->connected ? dgi_gen_connected_scratch(j->gw, j->gh) : 0,
+                          most * sizeof **solid_stack, k, most};
+    uint8_t *part[PARTS];
+    size_t at = 0;
+    for (int i = 0; i < PARTS; i++)
+    {
+        part[i] = block ? block + at : NULL;
+        at += aligned8(size[i]);
+    }
+    j->opt = (option *)part[OPT];
+    j->pairs = (struct pair *)part[PAIRS];
+    j->pool = (candidate_t *)part[POOL];
+    j->masks = (int32_t *)part[MASKS];
+    j->chosen = (int32_t *)part[CHOSEN];
+    j->orient = (int32_t *)part[ORIENT];
+    j->stack = j->p->connected ? (int32_t *)part[STACK] : NULL;
+    *solid_stack = (int32_t *)part[SOLID_STACK];
+    j->used = part[USED];
+    *seen = part[SEEN];
+    return at;
+}
+
+/* Candidate options and their orientations of the block's size, the pairs a
+ * block can hold, and which options are solid. */
+static void list_options(jigsaw *j, int32_t *solid_stack, uint8_t *seen)
+{
+    const dg_prefab_set *set = j->set;
+    j->memo_ok = 1;
+    for (int32_t i = 0; i < set->count; i++)
+    {
+        const dgi_prefab *q = &set->prefabs[i];
+        int32_t m = candidate(set, q, j->p) ? exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh) : 0;
+        if (!m)
+            continue;
+        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge};
+        o.solid = j->p->connected && dgi_prefab_solid(set, q, solid_stack, seen) != 0;
+        j->memo_ok &= !o.unique;
+        for (int32_t r = 0; r < DG_ORIENT_COUNT; r++)
+            if ((m >> r) & 1)
+            {
+                struct pair pr = {j->nopt, r, q->edge[r][3], q->edge[r][0]};
+                j->pairs[j->npairs++] = pr;
+            }
+        j->opt[j->nopt++] = o;
+    }
 }
 
 /* Block size, blocks and candidate options; scratch arrays. */
 static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator *a, dg_diag *diag)
 {
     const dg_prefab_set *set = j->set;
+    j->gw = grid->width;
+    j->gh = grid->height;
     j->bw = j->p->block_w;
     j->bh = j->p->block_h;
     for (int32_t i = 0; i < set->count && j->bw == 0; i++)
@@ -144,51 +201,28 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
                         (int)grid->width, (int)grid->height, (int)j->bw, (int)j->bh);
     j->ox = (grid->width - j->cols * j->bw) / 2;
     j->oy = (grid->height - j->rows * j->bh) / 2;
-    size_t n = (size_t)DG_MAX(set->count, 1), blocks = (size_t)j->cols * (size_t)j->rows;
-    j->opt = dgi_alloc(a, n * sizeof *j->opt);
-    j->weights = dgi_alloc(a, n * sizeof *j->weights);
-    j->masks = dgi_alloc(a, n * sizeof *j->masks);
-    j->used = dgi_alloc(a, n);
-    j->chosen = dgi_alloc(a, blocks * sizeof *j->chosen);
-    j->orient = dgi_alloc(a, blocks * sizeof *j->orient);
-    if (j->p->connected)
-    {
-        j->stack_size = dgi_gen_connected_scratch(grid->width, grid->height);
-        j->stack = dgi_alloc(a, j->stack_size);
-    }
-    j->cap = (int32_t)n;
-    if (!j->opt || !j->weights || !j->masks || !j->used || !j->chosen || !j->orient ||
-        (j->p->connected && !j->stack))
-        return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
-    int32_t k = 0;
+    size_t k = 0, most = 1;
     for (int32_t i = 0; i < set->count; i++)
     {
         const dgi_prefab *q = &set->prefabs[i];
-        int32_t m = candidate(set, q, j->p) ? exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh) : 0;
-        if (!m)
-            continue;
-        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge};
-        j->opt[k++] = o;
+        if (candidate(set, q, j->p) && exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh))
+        {
+            k++;
+            most = DG_MAX(most, (size_t)q->width * (size_t)q->height);
+        }
     }
-    if (k > 0 && j->p->connected && !mark_solid(j, k, a))
-        return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
-    j->pairs = dgi_alloc(a, (size_t)j->cap * DG_ORIENT_COUNT * sizeof *j->pairs);
-    if (!j->pairs)
-        return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
-    for (int32_t i = 0; i < k; i++)
-        for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
-            if ((j->opt[i].orients >> o) & 1)
-            {
-                struct pair *pr = &j->pairs[j->npairs++];
-                pr->option = i;
-                pr->o = o;
-                pr->west = j->opt[i].edge[o][3];
-                pr->north = j->opt[i].edge[o][0];
-            }
     if (k == 0)
         return dgi_fail(diag, DG_E_NOSPACE, "prefab_jigsaw: no candidate fits a %dx%d block in an "
                         "allowed orientation", (int)j->bw, (int)j->bh);
-    j->nopt = k;
+    j->pool_cap = (int32_t)(k + DG_MIN(k * SEAM_MEMOS, 4096));
+    int32_t *solid_stack;
+    uint8_t *seen;
+    j->block_size = carve(j, NULL, k, most, &solid_stack, &seen);
+    j->block = dgi_alloc(a, j->block_size);
+    if (!j->block)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
+    carve(j, j->block, k, most, &solid_stack, &seen);
+    list_options(j, solid_stack, seen);
     return DG_OK;
 }
 
@@ -201,13 +235,13 @@ static int edges_meet(uint64_t mine, uint64_t theirs, int32_t len, int level)
     return level == LEVEL_ANY || len > 64 || (mine & theirs) != 0;
 }
 
-/* Chooses option and orientation of one block; 0 if no candidate is left. */
-static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
+/* Lists in the pool from pool_n on the options (in option order) with
+ * orientations whose edges meet the neighbours' at the first level that has
+ * any; returns how many, 0 if none. */
+static int32_t list_candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t north, int64_t *total)
 {
-    int has_west = col > 0, has_north = block >= j->cols;
-    uint64_t west = has_west ? j->opt[j->chosen[block - 1]].edge[j->orient[block - 1]][1] : 0;
-    uint64_t north = has_north ? j->opt[j->chosen[block - j->cols]].edge[j->orient[block - j->cols]][2] : 0;
     int first = j->p->seams == DG_SEAM_MATCH ? LEVEL_EXACT : j->p->seams == DG_SEAM_OPEN ? LEVEL_OPEN : LEVEL_ANY;
+    *total = 0;
     for (int level = first; level <= LEVEL_ANY; level++)
     {
         int any = 0;
@@ -215,30 +249,82 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
         for (int32_t i = 0; i < j->npairs; i++)
         {
             const struct pair *pr = &j->pairs[i];
-            if ((!has_west || edges_meet(pr->west, west, j->bh, level)) &&
-                (!has_north || edges_meet(pr->north, north, j->bw, level)) &&
+            if ((!(sides & 1) || edges_meet(pr->west, west, j->bh, level)) &&
+                (!(sides & 2) || edges_meet(pr->north, north, j->bw, level)) &&
                 !(j->opt[pr->option].unique && j->used[pr->option]))
             {
                 j->masks[pr->option] |= 1 << pr->o;
                 any = 1;
             }
         }
-        for (int32_t k = 0; k < j->nopt; k++)
-            j->weights[k] = j->masks[k] ? j->opt[k].weight : 0;
         if (!any)
             continue;
-        int32_t k = dgi_weighted_pick(j->weights, j->nopt, rng);
-        int32_t o = dgi_orient_pick(j->masks[k], rng);
-        const uint64_t *e = j->opt[k].edge[o];
-        j->chosen[block] = k;
-        j->orient[block] = o;
-        j->used[k] = 1;
-        /* solid blocks whose every seam shares an always-open cell make a connected map */
-        j->proven &= j->opt[k].solid && (!has_west || (j->bh <= 64 && (e[3] & west))) &&
-                     (!has_north || (j->bw <= 64 && (e[0] & north)));
-        return 1;
+        int32_t n = 0;
+        for (int32_t k = 0; k < j->nopt; k++)
+            if (j->masks[k])
+            {
+                candidate_t c = {k, j->masks[k], j->opt[k].weight};
+                j->pool[j->pool_n + n++] = c;
+                *total += c.weight;
+            }
+        return n;
     }
     return 0;
+}
+
+/* The candidates of a block with these neighbours: a memoised list, or one
+ * listed now (and kept if there is room and no option is unique). */
+static const candidate_t *candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t north,
+                                     int32_t *n, int64_t *total)
+{
+    for (int32_t i = 0; i < j->memo_n; i++)
+    {
+        const seam_memo *m = &j->memo[i];
+        if (m->sides == sides && m->west == west && m->north == north)
+        {
+            *n = m->count;
+            *total = m->total;
+            return j->pool + m->first;
+        }
+    }
+    *n = list_candidates(j, sides, west, north, total);
+    const candidate_t *list = j->pool + j->pool_n;
+    if (j->memo_ok && j->memo_n < SEAM_MEMOS && j->pool_n + *n + j->nopt <= j->pool_cap)
+    {
+        seam_memo m = {west, north, sides, j->pool_n, *n, *total};
+        j->memo[j->memo_n++] = m;
+        j->pool_n += *n;
+    }
+    return list;
+}
+
+/* Chooses option and orientation of one block; 0 if no candidate is left. */
+static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
+{
+    int has_west = col > 0, has_north = block >= j->cols;
+    uint64_t west = has_west ? j->opt[j->chosen[block - 1]].edge[j->orient[block - 1]][1] : 0;
+    uint64_t north = has_north ? j->opt[j->chosen[block - j->cols]].edge[j->orient[block - j->cols]][2] : 0;
+    int32_t n;
+    int64_t total;
+    const candidate_t *list = candidates(j, has_west | has_north << 1, west, north, &n, &total);
+    if (n == 0)
+        return 0;
+    /* the weighted draw of dgi_weighted_pick over all options, where the
+     * others weigh 0 */
+    int64_t r = (int64_t)dgi_below64(rng, (uint64_t)total);
+    int32_t c = 0;
+    while (r >= list[c].weight)
+        r -= list[c++].weight;
+    int32_t k = list[c].option;
+    int32_t o = dgi_orient_pick(list[c].orients, rng);
+    const uint64_t *e = j->opt[k].edge[o];
+    j->chosen[block] = k;
+    j->orient[block] = o;
+    j->used[k] = 1;
+    /* solid blocks whose every seam shares an always-open cell make a connected map */
+    j->proven &= j->opt[k].solid && (!has_west || (j->bh <= 64 && (e[3] & west))) &&
+                 (!has_north || (j->bw <= 64 && (e[0] & north)));
+    return 1;
 }
 
 /* One whole map from seed; DG_E_NOSPACE (no candidate left), DG_E_LIMIT (a
@@ -256,6 +342,8 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     for (int32_t b = 0, col = 0; b < blocks; b++, col = col + 1 == j->cols ? 0 : col + 1)
         if (!choose_block(j, b, col, &rng))
             return DG_E_NOSPACE;
+    /* a map connected by construction needs no passability grid */
+    gen->pass.cells = j->p->connected && !j->proven ? j->pass : NULL;
     dgi_gen_fill(gen, (uint8_t)j->p->fill, dg_tile_passable((uint8_t)j->p->fill));
     uint8_t buf[4096];
     for (int32_t b = 0; b < blocks; b++)
@@ -307,7 +395,8 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     dgi_gen gen;
     memset(&gen, 0, sizeof gen);
     if (st == DG_OK)
-        st = dgi_gen_begin(&gen, set, grid, result, allocator, 0, 1, 0);
+        st = dgi_gen_begin(&gen, set, grid, result, allocator, 0, p.connected, 0);
+    j.pass = gen.pass.cells;
     int32_t tries = 0;
     dg_status last = DG_OK;
     while (st == DG_OK && tries < p.max_tries)
@@ -332,6 +421,6 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     gen.r.metrics.failures = tries - 1;
     gen.r.metrics.requested = gen.r.metrics.placed = j.cols * j.rows;
     int32_t sr = start_room(&gen.r);
-    jigsaw_free(&j, allocator);
+    dgi_free(allocator, j.block, j.block_size);
     return dgi_gen_end(&gen, st, grid, result, sr, diag);
 }

@@ -137,8 +137,8 @@ static void apply_count(const dgi_sub *s, const dgi_choice *ch, uint8_t *g, size
 {
     int32_t need[128];
     int64_t remaining = 0, wanted = 0;
-    for (size_t i = 0; i < n; i++)
-        remaining += g[i] == s->glyph;
+    for (size_t i = next_of(g, 0, n, s->glyph); i < n; i = next_of(g, i + 1, n, s->glyph))
+        remaining++;
     for (int32_t j = 0; j < s->count; j++)
         wanted += need[j] = ch[j].amount;
     for (size_t i = next_of(g, 0, n, s->glyph); i < n && remaining > 0; i = next_of(g, i + 1, n, s->glyph))
@@ -237,6 +237,32 @@ static int clip(const dgi_xform *t, const dg_grid *grid, int32_t x, int32_t y, i
     return 1;
 }
 
+/* One row of n oriented cells from src (every step-th glyph) into row, and
+ * their passability by class into prow if given; void cells are skipped. */
+static void write_row(const dgi_glyph *lg, const uint8_t *src, int64_t step, int32_t n, int has_void,
+                      uint8_t *row, uint8_t *prow)
+{
+    if (!has_void) /* the common case: plain lookups the compiler keeps tight */
+    {
+        const uint8_t *at = src;
+        for (int32_t X = 0; X < n; X++, at += step)
+            row[X] = lg[*at].tile;
+        at = src;
+        for (int32_t X = 0; X < n && prow; X++, at += step)
+            prow[X] = lg[*at].passable ? DG_TILE_FLOOR : DG_TILE_WALL;
+        return;
+    }
+    for (int32_t X = 0; X < n; X++, src += step)
+    {
+        const dgi_glyph *d = &lg[*src];
+        if (d->cls == DGI_CLASS_VOID)
+            continue;
+        row[X] = d->tile;
+        if (prow)
+            prow[X] = d->passable ? DG_TILE_FLOOR : DG_TILE_WALL;
+    }
+}
+
 void dgi_prefab_write(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g, int32_t o,
                       dg_grid *grid, int32_t x, int32_t y, dg_grid *pass)
 {
@@ -246,26 +272,9 @@ void dgi_prefab_write(const dg_prefab_set *set, const dgi_prefab *p, const uint8
     if (!clip(&t, grid, x, y, r))
         return;
     const dgi_glyph *lg = set->legends[p->legend].glyph;
-    int32_t n = r[2] - r[0];
     for (int32_t Y = r[1]; Y < r[3]; Y++)
-    {
-        const uint8_t *src = g + t.base + (int64_t)Y * t.step_y + (int64_t)r[0] * t.step_x;
-        uint8_t *row = &DG_CELL(grid, x + r[0], y + Y);
-        uint8_t *prow = pass ? &DG_CELL(pass, x + r[0], y + Y) : NULL;
-        if (!p->has_void && !prow) /* the common case, kept simple for speed */
-            for (int32_t X = 0; X < n; X++)
-                row[X] = lg[src[(int64_t)X * t.step_x]].tile;
-        else
-            for (int32_t X = 0; X < n; X++)
-            {
-                const dgi_glyph *d = &lg[src[(int64_t)X * t.step_x]];
-                if (d->cls == DGI_CLASS_VOID)
-                    continue;
-                row[X] = d->tile;
-                if (prow)
-                    prow[X] = d->passable ? DG_TILE_FLOOR : DG_TILE_WALL;
-            }
-    }
+        write_row(lg, g + t.base + (int64_t)Y * t.step_y + (int64_t)r[0] * t.step_x, t.step_x, r[2] - r[0],
+                  p->has_void, &DG_CELL(grid, x + r[0], y + Y), pass ? &DG_CELL(pass, x + r[0], y + Y) : NULL);
 }
 
 dg_status dgi_prefab_add_markers(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g,
