@@ -98,58 +98,56 @@ static uint64_t load8(const uint8_t *p)
     return w;
 }
 
-static int32_t lane_sum(uint64_t lanes) /* byte lanes summing to at most 255 */
+#define LANES(byte) (0x0101010101010101ULL * (byte))
+
+static int32_t lane_sum(uint64_t lanes) /* the eight byte lanes added up */
 {
-    return (int32_t)((lanes * 0x0101010101010101ULL) >> 56);
+    const uint64_t even = 0x00FF00FF00FF00FFULL;
+    uint64_t pairs = (lanes & even) + (lanes >> 8 & even); /* four 16-bit lanes */
+    return (int32_t)((pairs * 0x0001000100010001ULL) >> 48);
 }
 
 /* Bit 7 of each byte lane set where the lane is not zero. */
 static uint64_t nonzero_lanes(uint64_t v)
 {
-    const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
-    return ((v & low7) + low7) | v;
+    return ((v & LANES(0x7F)) + LANES(0x7F)) | v;
 }
 
 /* dgi_passable_default of eight tiles at once: 1 in the byte lanes holding
- * FLOOR..STAIRS_DOWN (1..7) except WALL (3), else 0. (A test feeds every tile
- * value through dgi_result_finish to keep this equal to the table.) */
+ * FLOOR..STAIRS_DOWN (1..7) except WALL (3), else 0. The sums use each lane's
+ * low seven bits, so they never carry into the next lane. (A test feeds every
+ * tile value through dgi_result_finish to keep this equal to the table.) */
 static uint64_t passable_lanes(uint64_t tiles)
 {
-    const uint64_t ones = 0x0101010101010101ULL;
-    uint64_t open = nonzero_lanes(tiles) & ~nonzero_lanes(tiles & 0xF8F8F8F8F8F8F8F8ULL) &
-                    nonzero_lanes(tiles ^ ones * DG_TILE_WALL);
-    return open >> 7 & ones;
+    uint64_t low = tiles & LANES(0x7F);
+    uint64_t at_least_1 = low + LANES(0x7F), at_least_8 = low + LANES(0x78);
+    uint64_t not_wall = (low ^ LANES(DG_TILE_WALL)) + LANES(0x7F);
+    return (at_least_1 & not_wall & ~(at_least_8 | tiles)) >> 7 & LANES(1);
 }
 
 /* The grid's passability (1 open, 0 closed) with a one-cell border of 0
- * around it (and 0 up to size), so the passes below need no bounds checks;
- * returns the number of passable cells. */
-static int32_t build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
+ * around it (and 0 up to size), so the passes below need no bounds checks. */
+static void build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
 {
-    int32_t floor = 0;
+    const int32_t w = g->width, h = g->height;
     memset(mask, 0, (size_t)pw);
-    for (int32_t y = 0; y < g->height; y++)
+    for (int32_t y = 0; y < h; y++)
     {
         uint8_t *row = mask + (size_t)(y + 1) * (size_t)pw + 1;
         const uint8_t *cells = &DG_CELL(g, 0, y);
         int32_t x = 0;
         row[-1] = 0;
-        for (; x + 8 <= g->width; x += 8)
+        for (; x + 8 <= w; x += 8)
         {
             uint64_t open = passable_lanes(load8(cells + x));
             memcpy(row + x, &open, sizeof open);
-            floor += lane_sum(open);
         }
-        for (; x < g->width; x++)
-        {
+        for (; x < w; x++)
             row[x] = dgi_passable_default[cells[x]];
-            floor += row[x];
-        }
-        row[g->width] = 0;
+        row[w] = 0;
     }
-    size_t last = (size_t)(g->height + 1) * (size_t)pw;
+    size_t last = (size_t)(h + 1) * (size_t)pw;
     memset(mask + last, 0, size - last);
-    return floor;
 }
 
 /* What one pass over the mask counts. */
@@ -159,21 +157,31 @@ typedef struct cell_counts {
 } cell_counts;
 
 /* Eight cells at a time: mask bytes are 0/1, so a lane's neighbour sum is at
- * most 4 and never carries into the next lane. The border columns are closed,
- * so the interior rows can be scanned as one run. */
+ * most 4 and never carries into the next lane; the tallies stay per lane for
+ * up to 64 steps (at most 2 a step). The border columns are closed, so the
+ * interior rows can be scanned as one run. */
 static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts *out)
 {
-    const uint64_t ones = 0x0101010101010101ULL;
-    int32_t dead = 0, i = pw, end = (ph - 1) * pw;
-    int64_t edges = 0, squares = 0;
-    for (; i + 8 <= end; i += 8)
+    int32_t i = pw, end = (ph - 1) * pw;
+    int64_t dead = 0, edges = 0, squares = 0;
+    while (i + 8 <= end)
     {
-        uint64_t here = load8(mask + i), right = load8(mask + i + 1), down = load8(mask + i + pw);
-        uint64_t sum = load8(mask + i - pw) + down + load8(mask + i - 1) + right;
-        uint64_t across = here & right, along = here & down;
-        dead += lane_sum(~nonzero_lanes(sum ^ ones) >> 7 & here);
-        edges += lane_sum(across + along);
-        squares += lane_sum(across & along & load8(mask + i + pw + 1));
+        uint64_t d = 0, e = 0, q = 0;
+        for (int k = 0; k < 64 && i + 8 <= end; k++, i += 8)
+        {
+            uint64_t here = load8(mask + i);
+            if (!here) /* rock: common, and the branch is cheaper than the sums */
+                continue;
+            uint64_t right = load8(mask + i + 1), down = load8(mask + i + pw);
+            uint64_t sum = load8(mask + i - pw) + down + load8(mask + i - 1) + right;
+            uint64_t across = here & right, along = here & down;
+            d += ~nonzero_lanes(sum ^ LANES(1)) >> 7 & here;
+            e += across + along;
+            q += across & along & load8(mask + i + pw + 1);
+        }
+        dead += lane_sum(d);
+        edges += lane_sum(e);
+        squares += lane_sum(q);
     }
     for (; i < end; i++)
     {
@@ -183,7 +191,7 @@ static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts
         edges += mask[i] & mask[i + pw];
         squares += mask[i] & mask[i + 1] & mask[i + pw] & mask[i + pw + 1];
     }
-    out->dead_ends = dead;
+    out->dead_ends = (int32_t)dead;
     out->edges = edges;
     out->squares = squares;
 }
@@ -197,10 +205,10 @@ static int32_t visit(uint8_t *mask, int32_t *queue, int32_t tail, int32_t cell)
 }
 
 /* Breadth-first flood in N, E, S, W order (the order dgi_bfs uses, so the
- * last cell reached is dgi_bfs's farthest one). Reached cells are cleared in
+ * last cell queued is dgi_bfs's farthest one). Reached cells are cleared in
  * mask; no branch depends on the map (a closed neighbour is written to the
  * queue but not kept), so queue needs one entry more than the region.
- * Returns the last cell reached. */
+ * Returns the number of cells reached. */
 static int32_t flood(uint8_t *mask, int32_t *queue, int32_t pw, int32_t start)
 {
     int32_t head = 0, tail = 1;
@@ -214,7 +222,7 @@ static int32_t flood(uint8_t *mask, int32_t *queue, int32_t pw, int32_t start)
         tail = visit(mask, queue, tail, c + pw);
         tail = visit(mask, queue, tail, c - 1);
     }
-    return queue[tail - 1];
+    return tail;
 }
 
 /* First index >= from whose mask byte is set, or `end`; eight bytes a step. */
@@ -270,33 +278,35 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
     if (!queue)
         return DG_E_NOMEM;
     uint8_t *mask = (uint8_t *)(queue + queue_len);
+    build_mask(g, mask, pw, padded);
+    cell_counts counts;
+    count_cells(mask, pw, ph, &counts);
     dg_metrics *m = &r->metrics;
     m->cells = g->width * g->height;
-    m->floor_cells = build_mask(g, mask, pw, padded);
-    m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)m->cells);
+    m->floor_cells = 0;
     m->rooms = r->room_count;
     m->corridors = r->corridor_count;
     m->doors = r->door_count;
-    cell_counts counts;
-    count_cells(mask, pw, ph, &counts);
     m->dead_ends = counts.dead_ends;
     m->regions = 0;
     int32_t s = start_index(r, g, mask, pw, start, start_room);
     if (s >= 0)
     {
-        int32_t e = flood(mask, queue, pw, s), end = (ph - 1) * pw;
-        m->regions = 1;
+        int32_t reached = flood(mask, queue, pw, s), end = (ph - 1) * pw;
         r->start = unpad(s, pw);
-        r->exit = unpad(e, pw);
+        r->exit = unpad(queue[reached - 1], pw);
         r->start_room = dgi_result_room_at(r, r->start);
         r->exit_room = dgi_result_room_at(r, r->exit);
+        m->floor_cells = reached;
+        m->regions = 1;
         /* every other region: one more flood each */
         for (int32_t i = next_open(mask, pw, end); i < end; i = next_open(mask, i, end))
         {
-            flood(mask, queue, pw, i);
+            m->floor_cells += flood(mask, queue, pw, i);
             m->regions++;
         }
     }
+    m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)m->cells);
     /* Euler: bounded faces of the planar cell graph are its open 2x2 squares
      * plus one per obstacle ringed by open cells (as dg_measure counts). */
     if (loops)
