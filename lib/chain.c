@@ -735,18 +735,23 @@ static dg_status exit_in_room(dg_result *r, const dg_grid *g, const dg_allocator
 
 static dg_status fill_result(const chain *c, dg_result *r)
 {
-    dg_status st = DG_OK;
-    for (int32_t i = 0; st == DG_OK && i < c->room_count; i++)
-        st = dgi_result_add_room(r, &c->rooms[i].room);
-    for (int32_t i = 0; st == DG_OK && i < c->corridor_count; i++)
-        st = dgi_result_add_corridor(r, &c->corridors[i]);
-    for (int32_t i = 0; st == DG_OK && i < c->door_count; i++)
-        st = dgi_result_add_door(r, &c->doors[i]);
+    dg_status st = dgi_result_reserve(r, c->room_count, c->corridor_count, c->door_count, 0);
+    if (st != DG_OK)
+        return st;
+    for (int32_t i = 0; i < c->room_count; i++)
+        r->rooms[i] = c->rooms[i].room;
+    for (int32_t i = 0; i < c->corridor_count; i++)
+        r->corridors[i] = c->corridors[i];
+    for (int32_t i = 0; i < c->door_count; i++)
+        r->doors[i] = c->doors[i];
+    r->room_count = c->room_count;
+    r->corridor_count = c->corridor_count;
+    r->door_count = c->door_count;
     int32_t start = c->p->start == DG_CHAIN_START_FIRST ? 0 : c->room_count / 2;
     dg_point none = {-1, -1};
     dg_metrics *m = &r->metrics;
-    if (st == DG_OK) /* the map's tiles are passable exactly when open_tile says so */
-        st = dgi_result_finish_at(r, c->g, none, start, &m->loops, c->a);
+    /* the map's tiles are passable exactly when open_tile says so */
+    st = dgi_result_finish_at(r, c->g, none, start, &m->loops, c->a);
     r->start_room = start; /* its centre may also lie in an earlier, overlapped room */
     if (st == DG_OK)
         st = exit_in_room(r, c->g, c->a);
