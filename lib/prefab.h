@@ -143,6 +143,12 @@ void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
  * meets them. */
 dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
                              uint8_t *out);
+/* Runs the substitutions of p from seed (the first try of dgi_prefab_resolve,
+ * the only one without require counts) over glyphs g, n cells in row-major
+ * order. Substitutions touch only cells holding one of their glyphs, so the
+ * picks are the same over the stored grid or over just those cells. */
+void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, uint8_t *g,
+                           size_t n);
 /* Writes resolved glyphs g in orientation o with the top-left at (x, y),
  * clipped to grid; void cells are skipped. If pass is given (same size as grid)
  * it gets DG_TILE_FLOOR / DG_TILE_WALL by glyph class passability. */

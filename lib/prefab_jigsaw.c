@@ -12,6 +12,7 @@ typedef struct option {
     int32_t unique;
     int32_t solid;   /* its passable cells are connected whatever its random glyphs do */
     const uint64_t (*edge)[4]; /* the prefab's edge signatures per orientation */
+    int32_t random_first, random_count; /* its cells substitutions may change */
 } option;
 
 /* A candidate of a block: an option and its orientations that pass. */
@@ -50,6 +51,11 @@ typedef struct jigsaw {
         uint64_t west, north;
     } *pairs;
     int32_t npairs;
+    /* Maps without a result write a block from its stored glyphs and resolve
+     * only the cells a substitution may change (row-major, from
+     * random_cells[opt.random_first]) */
+    int32_t *random_cells;
+    uint8_t *random; /* their glyphs while resolving */
     candidate_t *pool; /* memoised candidate lists, then room for one unrecorded list */
     int32_t pool_n, pool_cap;
     seam_memo memo[SEAM_MEMOS];
@@ -125,13 +131,13 @@ static size_t aligned8(size_t n)
  * pointers. Returns the block size; *solid_stack and *seen get the scratch. */
 static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **solid_stack, uint8_t **seen)
 {
-    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, SOLID_STACK, USED, SEEN, PARTS };
+    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, SOLID_STACK, RANDOM_CELLS, USED, SEEN, RANDOM, PARTS };
     size_t blocks = (size_t)j->cols * (size_t)j->rows;
     size_t size[PARTS] = {k * sizeof *j->opt, k * DG_ORIENT_COUNT * sizeof *j->pairs,
                           (size_t)j->pool_cap * sizeof *j->pool, k * sizeof *j->masks,
                           blocks * sizeof *j->chosen, blocks * sizeof *j->orient,
                           j->p->connected ? dgi_gen_connected_scratch(j->gw, j->gh) : 0,
-                          most * sizeof **solid_stack, k, most};
+                          most * sizeof **solid_stack, k * most * sizeof *j->random_cells, k, most, most};
     uint8_t *part[PARTS];
     size_t at = 0;
     for (int i = 0; i < PARTS; i++)
@@ -147,9 +153,29 @@ static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **
     j->orient = (int32_t *)part[ORIENT];
     j->stack = j->p->connected ? (int32_t *)part[STACK] : NULL;
     *solid_stack = (int32_t *)part[SOLID_STACK];
+    j->random_cells = (int32_t *)part[RANDOM_CELLS];
     j->used = part[USED];
     *seen = part[SEEN];
+    j->random = part[RANDOM];
     return at;
+}
+
+/* Lists in cells the cells of q a substitution may change
+ * (those holding one of the substituted glyphs); returns how many. */
+static int32_t list_random_cells(const dg_prefab_set *set, const dgi_prefab *q, int32_t *cells)
+{
+    uint64_t random[4] = {0, 0, 0, 0};
+    for (int32_t s = 0; s < q->sub_count; s++)
+    {
+        uint8_t c = set->subs[q->sub_first + s].glyph;
+        random[c >> 6] |= 1ULL << (c & 63);
+    }
+    const uint8_t *g = set->cells + q->cells;
+    int32_t n = q->width * q->height, count = 0;
+    for (int32_t i = 0; i < n && q->sub_count; i++)
+        if ((random[g[i] >> 6] >> (g[i] & 63)) & 1u)
+            cells[count++] = i;
+    return count;
 }
 
 /* Candidate options and their orientations of the block's size, the pairs a
@@ -164,7 +190,9 @@ static void list_options(jigsaw *j, int32_t *solid_stack, uint8_t *seen)
         int32_t m = candidate(set, q, j->p) ? exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh) : 0;
         if (!m)
             continue;
-        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge};
+        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge, 0, 0};
+        o.random_first = j->nopt ? j->opt[j->nopt - 1].random_first + j->opt[j->nopt - 1].random_count : 0;
+        o.random_count = list_random_cells(set, q, j->random_cells + o.random_first);
         o.solid = j->p->connected && dgi_prefab_solid(set, q, solid_stack, seen) != 0;
         j->memo_ok &= !o.unique;
         for (int32_t r = 0; r < DG_ORIENT_COUNT; r++)
@@ -327,6 +355,40 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
     return 1;
 }
 
+/* Writes block b (tiles only) from its stored glyphs, then resolves just its
+ * random cells from seed, as dgi_prefab_glyphs would. 0 if the block needs
+ * the general path (void cells, require counts). */
+static int write_block(jigsaw *j, dgi_gen *gen, int32_t b, uint64_t seed)
+{
+    const option *opt = &j->opt[j->chosen[b]];
+    const dgi_prefab *q = &j->set->prefabs[opt->prefab];
+    if (q->has_void || q->checked_reqs)
+        return 0;
+    const uint8_t *g = j->set->cells + q->cells;
+    const dgi_glyph *lg = j->set->legends[q->legend].glyph;
+    int32_t x = j->ox + (b % j->cols) * j->bw, y = j->oy + (b / j->cols) * j->bh, o = j->orient[b];
+    dgi_xform t;
+    dgi_xform_make(q->width, q->height, o, &t);
+    for (int32_t Y = 0; Y < t.h; Y++)
+    {
+        const uint8_t *src = g + t.base + Y * t.step_y;
+        uint8_t *row = &DG_CELL(&gen->g, x, y + Y);
+        for (int32_t X = 0; X < t.w; X++, src += t.step_x)
+            row[X] = lg[*src].tile;
+    }
+    const int32_t *cells = j->random_cells + opt->random_first;
+    for (int32_t c = 0; c < opt->random_count; c++)
+        j->random[c] = g[cells[c]];
+    dgi_prefab_substitute(j->set, q, seed, j->random, (size_t)opt->random_count);
+    for (int32_t c = 0; c < opt->random_count; c++)
+    {
+        dg_point at = {cells[c] % q->width, cells[c] / q->width};
+        at = dg_orient_point(o, q->width, q->height, at);
+        DG_CELL(&gen->g, x + at.x, y + at.y) = lg[j->random[c]].tile;
+    }
+    return 1;
+}
+
 /* One whole map from seed; DG_E_NOSPACE (no candidate left), DG_E_LIMIT (a
  * require count or connectivity failed), DG_E_NOMEM. */
 static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
@@ -346,8 +408,11 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     gen->pass.cells = j->p->connected && !j->proven ? j->pass : NULL;
     dgi_gen_fill(gen, (uint8_t)j->p->fill, dg_tile_passable((uint8_t)j->p->fill));
     uint8_t buf[4096];
+    int tiles_only = !gen->record && !gen->pass.cells;
     for (int32_t b = 0; b < blocks; b++)
     {
+        if (tiles_only && write_block(j, gen, b, dg_hash_combine(seed, (uint64_t)b)))
+            continue;
         int32_t index = j->opt[j->chosen[b]].prefab;
         const dgi_prefab *q = &j->set->prefabs[index];
         uint8_t *heap;

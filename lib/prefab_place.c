@@ -124,10 +124,17 @@ static uint8_t weighted(const dgi_choice *ch, int32_t n, int64_t total, dg_rng *
     return ch[n - 1].glyph;
 }
 
-/* Next cell at or after i holding glyph c (n if none). */
+/* Next cell at or after i holding glyph c (n if none). memchr pays off from
+ * a few dozen cells on. */
 static size_t next_of(const uint8_t *g, size_t i, size_t n, uint8_t c)
 {
-    const uint8_t *at = i < n ? memchr(g + i, c, n - i) : NULL;
+    if (n - i < 16)
+    {
+        while (i < n && g[i] != c)
+            i++;
+        return i;
+    }
+    const uint8_t *at = memchr(g + i, c, n - i);
     return at ? (size_t)(at - g) : n;
 }
 
@@ -203,6 +210,15 @@ static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uin
     return 1;
 }
 
+void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, uint8_t *g,
+                           size_t n)
+{
+    dg_rng rng;
+    dg_rng_seed(&rng, seed, DGI_STREAM_SUBST);
+    for (int32_t k = 0; k < p->sub_count; k++)
+        apply_sub(set, &set->subs[p->sub_first + k], g, n, &rng);
+}
+
 dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
                              uint8_t *out)
 {
@@ -210,10 +226,7 @@ dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint
     for (int attempt = 0; attempt < RESOLVE_TRIES; attempt++)
     {
         memcpy(out, set->cells + p->cells, n);
-        dg_rng rng;
-        dg_rng_seed(&rng, attempt ? dg_hash_combine(seed, (uint64_t)attempt) : seed, DGI_STREAM_SUBST);
-        for (int32_t k = 0; k < p->sub_count; k++)
-            apply_sub(set, &set->subs[p->sub_first + k], out, n, &rng);
+        dgi_prefab_substitute(set, p, attempt ? dg_hash_combine(seed, (uint64_t)attempt) : seed, out, n);
         if (p->checked_reqs == 0 || requires_met(set, p, out, n))
             return DG_OK;
     }
