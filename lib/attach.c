@@ -8,7 +8,7 @@ enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
 #define GROWTH_WINDOW 4       /* newest/oldest growth picks among this many walls */
 #define DERIVED_CELLS_PER_FEATURE 16
 #define DERIVED_ATTEMPTS_PER_FEATURE 50
-#define TRIES_ROOM_WALL 2     /* attempts per frontier wall: rooms' walls ... */
+#define TRIES_ROOM_WALL 1     /* attempts per frontier wall: rooms' walls ... */
 #define TRIES_CORRIDOR_END 2  /* ... and the cells at a corridor's end */
 #define DEAD_END_TRIES 2      /* room policy: extra room attempts at a corridor's end */
 #define MAX_CHAIN 8           /* corridors in a row, each grown from the last one's end */
@@ -129,47 +129,79 @@ static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
     c->target_cells = p->target_floor > 0
                           ? (int32_t)(((int64_t)p->target_floor * cells + 999) / 1000)
                           : INT32_MAX;
-    c->mem_size = (size_t)c->stride * (size_t)(c->h + 2);
+    /* One allocation: the map, then the lists at a first guess of their size
+     * (which saves most regrowth); a list that outgrows it moves out. */
+    int32_t guess = (int32_t)DG_MIN((int64_t)c->budget, cells / 48 + 8);
+    size_t map = ((size_t)c->stride * (size_t)(c->h + 2) + 7) & ~(size_t)7;
+    size_t feats = (size_t)guess * sizeof *c->feats, doors = (size_t)guess * sizeof *c->doors;
+    c->mem_size = map + feats + doors + (size_t)4 * guess * sizeof *c->sites;
     c->mem = dgi_alloc(a, c->mem_size);
     if (!c->mem)
         return DG_E_NOMEM;
     c->cell = c->mem + c->stride + 1;
+    c->feats = (att_feat *)(void *)(c->mem + map);
+    c->doors = (att_door *)(void *)(c->mem + map + feats);
+    c->sites = (att_site *)(void *)(c->mem + map + feats + doors);
+    c->cap_feat = c->cap_door = guess;
+    c->cap_site = 4 * guess;
+    c->borrowed[0] = c->borrowed[1] = c->borrowed[2] = 1;
     for (int d = 0; d < 4; d++)
     {
         c->step[d] = (ptrdiff_t)att_dy(d) * c->stride + att_dx(d);
         c->along[d] = (d == DG_DIR_N || d == DG_DIR_S) ? 1 : c->stride;
     }
-    /* A first guess at the feature count saves most regrowth. */
-    int32_t guess = (int32_t)DG_MIN((int64_t)c->budget, cells / 48 + 8);
-    dg_status st;
-    ATT_GROW(c, c->feats, c->cap_feat, guess, st);
-    if (st == DG_OK)
-        ATT_GROW(c, c->doors, c->cap_door, guess, st);
-    if (st == DG_OK)
-        ATT_GROW(c, c->sites, c->cap_site, 4 * guess, st);
-    return st;
+    return DG_OK;
 }
 
 static void release(att_ctx *c)
 {
+    if (!c->borrowed[0])
+        dgi_free(c->a, c->feats, (size_t)c->cap_feat * sizeof *c->feats);
+    if (!c->borrowed[1])
+        dgi_free(c->a, c->doors, (size_t)c->cap_door * sizeof *c->doors);
+    if (!c->borrowed[2])
+        dgi_free(c->a, c->sites, (size_t)c->cap_site * sizeof *c->sites);
     dgi_free(c->a, c->mem, c->mem_size);
-    dgi_free(c->a, c->feats, (size_t)c->cap_feat * sizeof *c->feats);
-    dgi_free(c->a, c->doors, (size_t)c->cap_door * sizeof *c->doors);
-    dgi_free(c->a, c->sites, (size_t)c->cap_site * sizeof *c->sites);
     dgi_free(c->a, c->heap, (size_t)c->cap_heap * sizeof *c->heap);
     dgi_free(c->a, c->touched, (size_t)c->cap_touched * sizeof *c->touched);
 }
+
+/* dgi_grow for a list that may still live in the scratch block (*borrowed):
+ * the first growth moves it into an allocation of its own. */
+static dg_status grow_list(att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
+                           uint8_t *borrowed)
+{
+    if (!*borrowed)
+        return dgi_grow(c->a, array, cap, need, elem);
+    void *own = NULL;
+    int32_t own_cap = 0;
+    dg_status st = dgi_grow(c->a, &own, &own_cap, need, elem);
+    if (st != DG_OK)
+        return st;
+    memcpy(own, *array, (size_t)*cap * elem);
+    *array = own;
+    *cap = own_cap;
+    *borrowed = 0;
+    return DG_OK;
+}
+
+#define ATT_GROW_LIST(c, array, cap, need, borrowed, st)                                 \
+    do {                                                                                 \
+        void *grown_ = (array);                                                          \
+        (st) = grow_list((c), &grown_, &(cap), (need), sizeof *(array), &(borrowed));    \
+        (array) = grown_;                                                                \
+    } while (0)
 
 /* Room for one more feature, its door and its walls, before anything is carved. */
 static dg_status reserve_feature(att_ctx *c)
 {
     dg_status st = DG_OK;
     if (c->nfeat + 1 > c->cap_feat)
-        ATT_GROW(c, c->feats, c->cap_feat, c->nfeat + 1, st);
+        ATT_GROW_LIST(c, c->feats, c->cap_feat, c->nfeat + 1, c->borrowed[0], st);
     if (st == DG_OK && c->ndoor + 1 > c->cap_door)
-        ATT_GROW(c, c->doors, c->cap_door, c->ndoor + 1, st);
+        ATT_GROW_LIST(c, c->doors, c->cap_door, c->ndoor + 1, c->borrowed[1], st);
     if (st == DG_OK && c->site_end + 4 > c->cap_site)
-        ATT_GROW(c, c->sites, c->cap_site, c->site_end + 4, st);
+        ATT_GROW_LIST(c, c->sites, c->cap_site, c->site_end + 4, c->borrowed[2], st);
     return st;
 }
 
@@ -227,7 +259,7 @@ int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
 {
     dg_status st = DG_OK;
     if (c->ndoor + 1 > c->cap_door)
-        ATT_GROW(c, c->doors, c->cap_door, c->ndoor + 1, st);
+        ATT_GROW_LIST(c, c->doors, c->cap_door, c->ndoor + 1, c->borrowed[1], st);
     if (st != DG_OK)
         return -1;
     int32_t i = c->ndoor++;
@@ -250,7 +282,6 @@ int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
 /* Attempts a wall gets, placed or not, before it is retired. */
 static uint8_t tries_for(int kind)
 {
-    /* NOLINTNEXTLINE(bugprone-branch-clone): two budgets, tuned apart, equal for now */
     return kind == ATT_ROOM ? TRIES_ROOM_WALL : TRIES_CORRIDOR_END;
 }
 
@@ -658,24 +689,27 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     uint8_t *door = att_at(c, dx, dy), *p = door;
     if (!solid(p[-side]) || !solid(p[side]))
         return 0; /* the door would touch another door */
-    if (eager_ends(c)) /* leave space for the smallest room beyond its cap */
-        want = DG_MIN(want, space_to_border(c, dx, dy, dir) - 1 -
-                                (ux ? c->p->room_min_w : c->p->room_min_h));
-    int32_t len = 0;
-    while (len < want)
+    /* Under eager ends the way must also hold its cap and the smallest room
+     * beyond it, before the border and before anything in the way. */
+    int32_t room_depth = eager_ends(c) ? (ux ? c->p->room_min_w : c->p->room_min_h) : 0;
+    if (eager_ends(c))
+        want = DG_MIN(want, space_to_border(c, dx, dy, dir) - 1 - room_depth);
+    int32_t reach = want + (eager_ends(c) ? 1 + room_depth : 0), free_cells = 0;
+    while (free_cells < reach)
     {
         p += step;
         if (p[0] != DG_TILE_VOID || !solid(p[-side]) || !solid(p[side]))
             break;
-        len++;
+        free_cells++;
     }
-    p = door + (len + 1) * step; /* the cap row must be able to hold walls */
-    if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
-        len--;
+    int32_t len = DG_MIN(want, free_cells - (reach - want));
+    if (!eager_ends(c))
+    {
+        p = door + (len + 1) * step; /* the cap row must be able to hold walls */
+        if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
+            len--;
+    }
     if (len < c->p->corridor_min)
-        return 0;
-    p = door + (len + 2) * step; /* eager ends: the cell beyond the cap must take a door */
-    if (eager_ends(c) && (p[0] != DG_TILE_VOID || !solid(p[-side]) || !solid(p[side])))
         return 0;
     if (reserve_feature(c) != DG_OK)
         return -1;
@@ -917,7 +951,7 @@ dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params, uint
     if (st == DG_OK)
         st = run(&c, seed);
     int32_t ex = -1, ey = -1, efeat = -1;
-    if (st == DG_OK)
+    if (st == DG_OK && result) /* the exit is only reported in the result */
         st = att_farthest(&c, &ex, &ey, &efeat);
     if (st == DG_OK && result)
     {

@@ -56,11 +56,12 @@ typedef struct att_ctx {
     const dg_attach_params *p;
     const dg_allocator *a;
     int32_t w, h, stride;   /* map size; scratch stride = w + 2 */
-    uint8_t *mem;           /* scratch map with its border */
+    uint8_t *mem;           /* scratch map with its border, then the lists' first capacity */
     size_t mem_size;
     uint8_t *cell;          /* cell (0, 0) of the scratch map */
     ptrdiff_t step[4];      /* offset of the next cell in each direction DG_DIR_* */
     ptrdiff_t along[4];     /* offset along a wall facing each direction */
+    uint8_t borrowed[3];    /* feats, doors, sites: still inside mem */
     att_feat *feats;   int32_t nfeat, cap_feat;
     int32_t live;           /* features not pruned: what the budget counts */
     att_door *doors;   int32_t ndoor, cap_door;

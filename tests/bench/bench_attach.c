@@ -1,6 +1,6 @@
 /* Feature attachment generator: time per map at the issue's sizes, with the
- * structured result, for the defaults (grown until no wall takes anything,
- * dangling corridors pruned) and with a 25% floor target. */
+ * structured result, for the defaults (grown until no wall takes anything)
+ * and with a 25% floor target (also without the result: tiles only). */
 #include "bench.h"
 
 #include <stdio.h>
@@ -11,16 +11,18 @@ typedef struct attach_bench {
     dg_attach_params params;
     dg_result result;
     dg_allocator alloc;
+    int with_result;
 } attach_bench;
 
 static void attach_op(void *ctx, int64_t i)
 {
     attach_bench *b = ctx;
-    if (dg_attach_generate(&b->grid, &b->params, (uint64_t)i, &b->result, &b->alloc, NULL) != DG_OK)
+    dg_result *r = b->with_result ? &b->result : NULL;
+    if (dg_attach_generate(&b->grid, &b->params, (uint64_t)i, r, &b->alloc, NULL) != DG_OK)
         abort();
 }
 
-static void attach_rows(const char *config, const dg_attach_params *params)
+static void attach_rows(const char *config, const dg_attach_params *params, int with_result)
 {
     static const struct {
         int32_t w, h;
@@ -36,6 +38,7 @@ static void attach_rows(const char *config, const dg_attach_params *params)
         if (!cells || dg_grid_init(&b.grid, cells, w, h, 0) != DG_OK)
             abort();
         b.params = *params;
+        b.with_result = 1; /* for the floor column */
         b.alloc = bench_allocator(&mem);
         dg_result_init(&b.result, NULL);
         /* the floor these parameters give, over a few seeds */
@@ -47,6 +50,7 @@ static void attach_rows(const char *config, const dg_attach_params *params)
         }
         char name[64], size[32];
         snprintf(name, sizeof name, "attach %s %.1f%%", config, (double)floor / 50.0);
+        b.with_result = with_result;
         snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
         bench_run(name, size, (int64_t)w * h, sizes[i].reps, sizes[i].batch, attach_op, &b, &mem);
         dg_result_free(&b.result);
@@ -58,7 +62,7 @@ BENCH(bench_attach_defaults)
 {
     dg_attach_params p;
     dg_attach_defaults(&p);
-    attach_rows("defaults", &p);
+    attach_rows("defaults", &p, 1);
 }
 
 BENCH(bench_attach_target25)
@@ -66,7 +70,8 @@ BENCH(bench_attach_target25)
     dg_attach_params p;
     dg_attach_defaults(&p);
     p.target_floor = 250;
-    attach_rows("floor>=25%", &p);
+    attach_rows("floor>=25%", &p, 1);
+    attach_rows("tiles-only", &p, 0);
 }
 
 BENCH(bench_attach_classic)
@@ -75,7 +80,7 @@ BENCH(bench_attach_classic)
     dg_attach_defaults(&p);
     p.dead_ends = DG_DEAD_ENDS_KEEP;
     p.doors = DG_DOORS_ALL;
-    attach_rows("classic", &p);
+    attach_rows("classic", &p, 1);
 }
 
 BENCH(bench_attach_loops)
@@ -84,5 +89,5 @@ BENCH(bench_attach_loops)
     dg_attach_defaults(&p);
     p.loop_min_gain = 20;
     p.loop_max = 1000000;
-    attach_rows("loops gain>=20", &p);
+    attach_rows("loops gain>=20", &p, 1);
 }
