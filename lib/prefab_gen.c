@@ -125,6 +125,8 @@ dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *resu
 static dg_status add_doors(dgi_gen *gen, const dgi_prefab *p, const uint8_t *g, int32_t o,
                            int32_t x, int32_t y, int32_t room)
 {
+    if (!p->door_sides) /* door glyphs are never substituted: no border door, no door */
+        return DG_OK;
     const dgi_glyph *lg = gen->set->legends[p->legend].glyph;
     dgi_xform t;
     dgi_xform_make(p->width, p->height, o, &t);
