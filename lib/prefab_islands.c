@@ -40,6 +40,8 @@ typedef struct islands {
     uint8_t *solid; /* per prefab: dgi_prefab_solid */
     uint8_t *member; /* per group and prefab: the group may use the prefab */
     int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
+    int tiles_pass; /* every glyph's tile is passable exactly when its class is */
+    uint8_t *pass;  /* the passability grid, filled from the tiles only if a flood fill is needed */
     int64_t *weights;
     uint8_t *used;  /* per prefab, for `unique` */
     int32_t *stack; /* connectivity check */
@@ -196,6 +198,27 @@ static int32_t find_doors(const islands *s, const dgi_prefab *q, int32_t *doors)
     return n;
 }
 
+/* Does every glyph of the island prefabs' legends have a tile that is
+ * passable exactly when its class is? Then passability follows from the
+ * tiles and need not be written building by building. */
+static int tiles_tell_passability(const islands *s)
+{
+    for (int32_t i = 0, last = -1; i < s->set->count; i++)
+    {
+        const dgi_prefab *q = &s->set->prefabs[i];
+        if (!s->fit[i] || q->legend == last)
+            continue;
+        last = q->legend;
+        for (int c = 33; c < 127; c++)
+        {
+            const dgi_glyph *d = &s->set->legends[q->legend].glyph[c];
+            if (d->cls != DGI_CLASS_NONE && d->cls != DGI_CLASS_VOID && dg_tile_passable(d->tile) != (d->passable != 0))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
 {
     int check = s->p->connected && !s->p->keep;
@@ -222,6 +245,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
         s->solid[i] = check && s->fit[i] ? (uint8_t)dgi_prefab_solid(s->set, q, s->exits, (uint8_t *)s->rects) : 0;
         s->door_first[i + 1] = s->door_first[i] + find_doors(s, q, s->doors + 2 * s->door_first[i]);
     }
+    s->tiles_pass = check && tiles_tell_passability(s);
     for (int32_t k = 0; k < s->group_count; k++)
     {
         int any = 0;
@@ -569,9 +593,21 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         if (placed < gr->min)
             return DG_E_NOSPACE;
     }
-    if (s->stack && !s->proven && !dgi_gen_connected(gen, s->stack))
-        return DG_E_LIMIT;
-    return DG_OK;
+    if (!s->stack || s->proven)
+        return DG_OK;
+    int connected;
+    if (gen->pass.cells)
+        connected = dgi_gen_connected(gen, s->stack);
+    else
+    {
+        gen->pass.cells = s->pass;
+        for (int32_t y = 0; y < s->h; y++)
+            for (int32_t x = 0; x < s->w; x++)
+                DG_CELL(&gen->pass, x, y) = dg_tile_passable(DG_CELL(&gen->g, x, y)) ? DG_TILE_FLOOR : DG_TILE_WALL;
+        connected = dgi_gen_connected(gen, s->stack);
+        gen->pass.cells = NULL;
+    }
+    return connected ? DG_OK : DG_E_LIMIT;
 }
 
 static int32_t first_start_room(const dg_result *r)
@@ -608,7 +644,10 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     dgi_gen gen;
     memset(&gen, 0, sizeof gen);
     if (st == DG_OK)
-        st = dgi_gen_begin(&gen, set, grid, result, allocator, p.keep, !p.keep, 0);
+        st = dgi_gen_begin(&gen, set, grid, result, allocator, p.keep, s->stack != NULL, 0);
+    s->pass = gen.pass.cells;
+    if (s->tiles_pass) /* filled from the tiles only if a flood fill is needed */
+        gen.pass.cells = NULL;
     int32_t tries = 0, attempts = 0;
     dg_status last = DG_OK;
     while (st == DG_OK && tries < p.max_tries)
