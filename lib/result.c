@@ -152,6 +152,7 @@ static void build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
 
 /* What one pass over the mask counts. */
 typedef struct cell_counts {
+    int32_t open;            /* open cells */
     int32_t dead_ends;       /* open cells with exactly one open 4-neighbour */
     int64_t edges, squares;  /* open neighbour pairs; fully open 2x2 squares */
 } cell_counts;
@@ -163,10 +164,10 @@ typedef struct cell_counts {
 static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts *out)
 {
     int32_t i = pw, end = (ph - 1) * pw;
-    int64_t dead = 0, edges = 0, squares = 0;
+    int64_t open = 0, dead = 0, edges = 0, squares = 0;
     while (i + 8 <= end)
     {
-        uint64_t d = 0, e = 0, q = 0;
+        uint64_t o = 0, d = 0, e = 0, q = 0;
         for (int k = 0; k < 64 && i + 8 <= end; k++, i += 8)
         {
             uint64_t here = load8(mask + i);
@@ -175,10 +176,12 @@ static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts
             uint64_t right = load8(mask + i + 1), down = load8(mask + i + pw);
             uint64_t sum = load8(mask + i - pw) + down + load8(mask + i - 1) + right;
             uint64_t across = here & right, along = here & down;
+            o += here;
             d += ~nonzero_lanes(sum ^ LANES(1)) >> 7 & here;
             e += across + along;
             q += across & along & load8(mask + i + pw + 1);
         }
+        open += lane_sum(o);
         dead += lane_sum(d);
         edges += lane_sum(e);
         squares += lane_sum(q);
@@ -186,11 +189,13 @@ static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts
     for (; i < end; i++)
     {
         int sum = mask[i - pw] + mask[i + 1] + mask[i + pw] + mask[i - 1];
+        open += mask[i];
         dead += mask[i] & (sum == 1);
         edges += mask[i] & mask[i + 1];
         edges += mask[i] & mask[i + pw];
         squares += mask[i] & mask[i + 1] & mask[i + pw] & mask[i + pw + 1];
     }
+    out->open = (int32_t)open;
     out->dead_ends = (int32_t)dead;
     out->edges = edges;
     out->squares = squares;
@@ -283,7 +288,8 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
     count_cells(mask, pw, ph, &counts);
     dg_metrics *m = &r->metrics;
     m->cells = g->width * g->height;
-    m->floor_cells = 0;
+    m->floor_cells = counts.open;
+    m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)m->cells);
     m->rooms = r->room_count;
     m->corridors = r->corridor_count;
     m->doors = r->door_count;
@@ -297,16 +303,14 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
         r->exit = unpad(queue[reached - 1], pw);
         r->start_room = dgi_result_room_at(r, r->start);
         r->exit_room = dgi_result_room_at(r, r->exit);
-        m->floor_cells = reached;
         m->regions = 1;
-        /* every other region: one more flood each */
-        for (int32_t i = next_open(mask, pw, end); i < end; i = next_open(mask, i, end))
+        /* one more flood for each other region, until every open cell is reached */
+        for (int32_t i = pw; reached < counts.open; m->regions++)
         {
-            m->floor_cells += flood(mask, queue, pw, i);
-            m->regions++;
+            i = next_open(mask, i, end);
+            reached += flood(mask, queue, pw, i);
         }
     }
-    m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)m->cells);
     /* Euler: bounded faces of the planar cell graph are its open 2x2 squares
      * plus one per obstacle ringed by open cells (as dg_measure counts). */
     if (loops)
