@@ -123,15 +123,35 @@ typedef struct dgi_xform {
     int64_t base, step_x, step_y;
 } dgi_xform;
 void dgi_xform_make(int32_t w, int32_t h, int32_t orientation, dgi_xform *t);
-/* 1 if orientation swaps width and height. */
-int dgi_orient_swaps(int32_t orientation);
+/* 1 if orientation swaps width and height. Inline: generators ask per block. */
+static inline int dgi_orient_swaps(int32_t orientation)
+{
+    return orientation == DG_ORIENT_ROT90 || orientation == DG_ORIENT_ROT270 ||
+           orientation == DG_ORIENT_TRANSPOSE || orientation == DG_ORIENT_ANTI;
+}
 /* Allowed orientations with an oriented size of at most max_w x max_h. */
 int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int32_t max_h);
 /* Distinct allowed orientations of glyph grid g (w x h). */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed);
-/* Number of set bits / index of the k-th set bit of a small mask. */
-int32_t dgi_popcount(uint32_t m);
-int32_t dgi_nth_bit(uint32_t m, int32_t k);
+/* Number of set bits / index of the k-th set bit (-1 if none) of a small mask. */
+static inline int32_t dgi_popcount(uint32_t m)
+{
+    int32_t n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+static inline int32_t dgi_nth_bit(uint32_t m, int32_t k)
+{
+    for (int32_t i = 0; i < 32; i++)
+        if ((m >> i) & 1u)
+        {
+            if (k == 0)
+                return i;
+            k--;
+        }
+    return -1;
+}
 /* Edge signatures of every orientation from per-glyph passability. */
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable);
 

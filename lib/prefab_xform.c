@@ -23,12 +23,6 @@ static const uint8_t side_map[DG_ORIENT_COUNT][4] = {
     {0, 3, 2, 1}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 0, 3, 2},
 };
 
-int dgi_orient_swaps(int32_t o)
-{
-    return o == DG_ORIENT_ROT90 || o == DG_ORIENT_ROT270 || o == DG_ORIENT_TRANSPOSE ||
-           o == DG_ORIENT_ANTI;
-}
-
 static int32_t offset_of(int8_t code, int32_t w, int32_t h)
 {
     return code == 1 ? w - 1 : code == 2 ? h - 1 : 0;
@@ -115,26 +109,6 @@ int32_t dg_door_class(int32_t sides)
     case 3: return DG_DOORCLASS_THREE;
     default: return DG_DOORCLASS_FOUR;
     }
-}
-
-int32_t dgi_popcount(uint32_t m)
-{
-    int32_t n = 0;
-    for (; m; m &= m - 1)
-        n++;
-    return n;
-}
-
-int32_t dgi_nth_bit(uint32_t m, int32_t k)
-{
-    for (int32_t i = 0; i < 32; i++)
-        if ((m >> i) & 1u)
-        {
-            if (k == 0)
-                return i;
-            k--;
-        }
-    return -1;
 }
 
 int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int32_t max_h)
