@@ -650,6 +650,7 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
  * deep: a room with probability room_after_corridor, else another corridor;
  * under the room policy, rooms once more before giving up. Each try is an
  * attempt. 1 placed, 0 nothing fits, -1 no memory. */
+/* NOLINTNEXTLINE(misc-no-recursion): with place_corridor, at most MAX_CHAIN deep */
 static int grow_end(att_ctx *c, int32_t fi, int depth)
 {
     const att_feat *f = &c->feats[fi];
@@ -680,6 +681,7 @@ static int grow_end(att_ctx *c, int32_t fi, int depth)
  * shortened to what is free but never below corridor_min. Under eager ends it
  * also leaves space for the smallest room before the border, and is carved
  * only if the cell beyond its cap could take a door. */
+/* NOLINTNEXTLINE(misc-no-recursion): with grow_end, at most MAX_CHAIN deep */
 static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir,
                           int32_t want, int depth)
 {
