@@ -201,19 +201,12 @@ static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts
     out->squares = squares;
 }
 
-static int32_t visit(uint8_t *mask, int32_t *queue, int32_t tail, int32_t cell)
-{
-    uint8_t open = mask[cell];
-    mask[cell] = 0;
-    queue[tail] = cell;
-    return tail + open;
-}
-
 /* Breadth-first flood in N, E, S, W order (the order dgi_bfs uses, so the
  * last cell queued is dgi_bfs's farthest one). Reached cells are cleared in
- * mask; no branch depends on the map (a closed neighbour is written to the
- * queue but not kept), so queue needs one entry more than the region.
- * Returns the number of cells reached. */
+ * mask. No branch depends on the map: every neighbour is written to the queue
+ * and kept only if it was open, so queue needs one entry more than the region;
+ * the four loads come before the stores, which the compiler could not move
+ * across them (a byte store may alias anything). Returns the cells reached. */
 static int32_t flood(uint8_t *mask, int32_t *queue, int32_t pw, int32_t start)
 {
     int32_t head = 0, tail = 1;
@@ -222,10 +215,16 @@ static int32_t flood(uint8_t *mask, int32_t *queue, int32_t pw, int32_t start)
     while (head < tail)
     {
         int32_t c = queue[head++];
-        tail = visit(mask, queue, tail, c - pw);
-        tail = visit(mask, queue, tail, c + 1);
-        tail = visit(mask, queue, tail, c + pw);
-        tail = visit(mask, queue, tail, c - 1);
+        uint8_t n = mask[c - pw], e = mask[c + 1], s = mask[c + pw], w = mask[c - 1];
+        mask[c - pw] = mask[c + 1] = mask[c + pw] = mask[c - 1] = 0;
+        queue[tail] = c - pw;
+        tail += n;
+        queue[tail] = c + 1;
+        tail += e;
+        queue[tail] = c + pw;
+        tail += s;
+        queue[tail] = c - 1;
+        tail += w;
     }
     return tail;
 }
