@@ -275,9 +275,10 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     dg_status st = check_params(grid, set, &p, diag);
     if (st != DG_OK)
         return st;
-    mixed *m = dgi_calloc(allocator, 1, sizeof *m);
+    mixed *m = dgi_alloc(allocator, sizeof *m);
     if (!m)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_mixed: out of memory");
+    memset(m, 0, offsetof(mixed, buf)); /* the glyph buffer needs no clearing */
     m->set = set;
     m->p = &p;
     dgi_gen gen;
