@@ -255,9 +255,10 @@ static void consider(farthest *b, int32_t dist, int32_t feat, int32_t x, int32_t
     }
 }
 
-/* Features with one entry are settled on the way (their farthest cell is a
- * corner); the others are scanned afterwards, only if their bound can still
- * beat the best, which it rarely can. */
+/* Features with one entry (all of them when there are no loops) are settled
+ * on the way: their farthest cell is a corner. The others are scanned
+ * afterwards, only if their bound can still beat the best, which it rarely
+ * can. */
 static void farthest_in_features(att_ctx *c, farthest *b)
 {
     entries e;
@@ -265,8 +266,9 @@ static void farthest_in_features(att_ctx *c, farthest *b)
     {
         att_feat *f = &c->feats[fi];
         f->far_bound = -1;
-        if (fi > 0 && f->doors_head == f->door && c->doors[f->door].next_b < 0)
-        { /* a leaf: entered only through its own door */
+        if (fi > 0 && (c->loops == 0 || (f->doors_head == f->door && c->doors[f->door].next_b < 0)))
+        { /* without loops the doors form a tree, so every walk into f comes
+           * through its own door (a leaf is entered only through it anyway) */
             const att_door *d = &c->doors[f->door];
             e.n = 0;
             e.bound = INT32_MAX;

@@ -32,11 +32,22 @@ static void sink_write(void *user, const char *data, size_t len)
         s->max_chunk = len;
 }
 
-static uint64_t fnv(const char *s, size_t n)
+/* fnv of the text with the library version left out, so a new version
+ * number alone does not change the pins. */
+static uint64_t fnv_without_version(const char *s, size_t n)
 {
+    const char *v = dg_version();
+    size_t vn = strlen(v);
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++)
+    {
+        if (n - i >= vn && memcmp(s + i, v, vn) == 0)
+        {
+            i += vn - 1;
+            continue;
+        }
         h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+    }
     return h;
 }
 
@@ -115,13 +126,15 @@ TEST(export_golden_fixed_map)
     fixed_map(&g, &r);
     dg_recipe rc;
     CHECK(dg_recipe_init(&rc, "chain", 99, 12, 8) == DG_OK);
-    const uint64_t want[3] = {0x389f30f6bc4da50bull, 0xb3d547304a381bbdull, 0x1bd8e55ceb3cede2ull};
+    const uint64_t want[3] = {0x6778a5a930f699feull, 0x470af97063f0e290ull, 0xd5b366d265a5ba93ull};
     for (int32_t f = DG_EXPORT_JSON; f <= DG_EXPORT_TMX; f++)
     {
         size_t len;
         char *text = export_to(&g, &r, f, &rc, &len);
         CHECK(strlen(text) == len);
-        CHECK_EQ_U64(fnv(text, len), want[f]);
+        if (getenv("EXPORT_PRINT_GOLDEN"))
+            printf("0x%016llxull\n", (unsigned long long)fnv_without_version(text, len));
+        CHECK_EQ_U64(fnv_without_version(text, len), want[f]);
         /* names are escaped, invalid UTF-8 never passes through */
         CHECK(strstr(text, "\xff") == NULL);
         if (f == DG_EXPORT_TMX)
