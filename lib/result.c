@@ -276,15 +276,19 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
 {
     int32_t pw = g->width + 2, ph = g->height + 2;
     size_t padded = (size_t)pw * (size_t)ph + 8; /* the 2x2 count reads one byte past */
-    size_t queue_len = (size_t)g->width * (size_t)g->height + 1;
-    size_t bytes = queue_len * sizeof(int32_t) + padded;
-    int32_t *queue = dgi_alloc(a, bytes);
-    if (!queue)
+    uint8_t *mask = dgi_alloc(a, padded);
+    if (!mask)
         return DG_E_NOMEM;
-    uint8_t *mask = (uint8_t *)(queue + queue_len);
     build_mask(g, mask, pw, padded);
     cell_counts counts;
     count_cells(mask, pw, ph, &counts);
+    size_t queue_len = (size_t)counts.open + 1; /* a flood queues one cell more than it keeps */
+    int32_t *queue = dgi_alloc(a, queue_len * sizeof *queue);
+    if (!queue)
+    {
+        dgi_free(a, mask, padded);
+        return DG_E_NOMEM;
+    }
     dg_metrics *m = &r->metrics;
     m->cells = g->width * g->height;
     m->floor_cells = counts.open;
@@ -314,7 +318,8 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
      * plus one per obstacle ringed by open cells (as dg_measure counts). */
     if (loops)
         *loops = (int32_t)(counts.edges - m->floor_cells + m->regions - counts.squares);
-    dgi_free(a, queue, bytes);
+    dgi_free(a, queue, queue_len * sizeof *queue);
+    dgi_free(a, mask, padded);
     return DG_OK;
 }
 
