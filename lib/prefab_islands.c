@@ -17,22 +17,22 @@ typedef struct islands {
     int32_t w, h;
     group groups[MAX_GROUPS];
     int32_t group_count;
-    /* occupancy as bit rows (`words` 64-bit words per row), so a position
-     * test costs a few word operations per row of the building */
-    uint64_t *occ;  /* a building's footprint */
-    uint64_t *halo; /* within a building's margin of its footprint */
+    /* bit maps have `words` 64-bit words per row */
+    uint64_t *occ;  /* the buildings' footprints */
     int32_t words;
     /* Where a rectangle of a given size cannot go: bit (x, y) is set when the
      * rectangle with its top-left there would overlap a margin, so testing a
-     * position of a building without void cells is one bit. Brought up to
-     * date from the list of margins (grown footprint rectangles) when used. */
+     * position of a building without void cells is one bit (the 1 x 1 map
+     * marks the cells within a margin). Brought up to date from the list of
+     * margins (grown footprint rectangles) when used. */
     struct position_map {
         int32_t w, h;
         int32_t done; /* margins marked so far */
         uint64_t *bits;
     } maps[POSITION_MAPS];
     int32_t maps_n, maps_next;
-    const struct position_map *map; /* the current building's, or NULL */
+    const struct position_map *map; /* the current building's if it is one rectangle, else NULL */
+    const struct position_map *cells_map; /* the 1 x 1 map if it is several, else NULL */
     int32_t *margins;       /* x0, y0, x1, y1 per grown rectangle placed */
     int32_t margins_n, margins_cap;
     const dg_allocator *alloc;
@@ -143,12 +143,12 @@ static size_t aligned8(size_t n)
  * pointers. Returns the block size. */
 static size_t carve(islands *s, uint8_t *block, int check)
 {
-    enum { OCC, HALO, WEIGHTS, FIT, DOOR_FIRST, DOORS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, PARTS };
+    enum { OCC, WEIGHTS, FIT, DOOR_FIRST, DOORS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, PARTS };
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     size_t n = (size_t)DG_MAX(s->set->count, 1), at = 0;
     uint8_t *part[PARTS];
     size_t size[PARTS] = {
-        rows, rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->door_first,
+        rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->door_first,
         s->border * 2 * sizeof *s->doors, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
         check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count,
@@ -161,7 +161,6 @@ static size_t carve(islands *s, uint8_t *block, int check)
     if (!block)
         return at;
     s->occ = (uint64_t *)part[OCC];
-    s->halo = (uint64_t *)part[HALO];
     s->weights = (int64_t *)part[WEIGHTS];
     s->fit = (int32_t *)part[FIT];
     s->door_first = (int32_t *)part[DOOR_FIRST];
@@ -371,6 +370,7 @@ static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, c
         }
     }
     s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
+    s->cells_map = s->rects_n > 1 ? position_map(s, 1, 1) : NULL;
 }
 
 /* Is any bit of columns a..b (a <= b) set on rows y0..y1 of a bit map? */
@@ -434,10 +434,10 @@ static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
     if (s->rects_n && q->edge_avoid &&
         (x + s->lo_x == 0 || y + s->lo_y == 0 || x + s->hi_x == W - 1 || y + s->hi_y == H - 1))
         return 0;
-    for (int32_t k = 0; k < s->rects_n && !s->map; k++) /* the others' margins */
+    for (int32_t k = 0; k < s->rects_n && s->cells_map; k++) /* the others' margins */
     {
         const int32_t *r = &s->rects[4 * k];
-        if (any_in_rows(s, s->halo, x + r[0], x + r[2], y + r[1], y + r[3]))
+        if (any_in_rows(s, s->cells_map->bits, x + r[0], x + r[2], y + r[1], y + r[3]))
             return 0;
     }
     for (int32_t k = 0; k < s->rects_n && m > s->min_margin; k++) /* ours, where it is larger */
@@ -469,7 +469,6 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
         int32_t *b = &s->margins[4 * s->margins_n++];
         set_in_rows(s, s->occ, x + r[0], x + r[2], y + r[1], y + r[3]);
         grown(s, r, x, y, m, b);
-        set_in_rows(s, s->halo, b[0], b[2], b[1], b[3]);
     }
     s->min_margin = DG_MIN(s->min_margin, m);
     return DG_OK;
@@ -558,7 +557,6 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
     dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     size_t bits = (size_t)s->h * (size_t)s->words * sizeof *s->occ;
     memset(s->occ, 0, bits);
-    memset(s->halo, 0, bits);
     memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
     s->min_margin = INT32_MAX;
     s->maps_n = s->maps_next = s->margins_n = 0;
