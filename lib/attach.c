@@ -424,38 +424,56 @@ static void retire_site(att_ctx *c, int32_t i)
 
 /* ---- fitting and carving -------------------------------------------------------- */
 
+/* A short row p[0..n), 0 < n < 8, as one word: every byte of the row is in
+ * it (some twice) and the rest is 0, which both tests below accept. */
+static inline uint64_t short_row(const uint8_t *p, int32_t n)
+{
+    if (n < 4)
+        return p[0] | (uint32_t)p[n / 2] << 8 | (uint32_t)p[n - 1] << 16;
+    uint32_t a, b;
+    memcpy(&a, p, sizeof a);
+    memcpy(&b, p + n - 4, sizeof b);
+    return a | (uint64_t)b << 32;
+}
+
+/* Every byte of p[0..n) is rock (0), eight at a time; the last word overlaps
+ * the one before it. */
 static int row_void(const uint8_t *p, int32_t n)
 {
-    int32_t i = 0;
-    for (; i + 8 <= n; i += 8)
+    if (n < 8)
+        return short_row(p, n) == 0;
+    uint64_t v;
+    for (int32_t i = 0; i < n - 8; i += 8)
     {
-        uint64_t v;
         memcpy(&v, p + i, sizeof v);
         if (v)
             return 0;
     }
-    for (; i < n; i++)
-        if (p[i])
-            return 0;
-    return 1;
+    memcpy(&v, p + n - 8, sizeof v);
+    return v == 0;
 }
 
-/* Every byte of p[0..n) is rock or wall (0 or 3), eight at a time. */
+/* Bytes of v that are neither rock nor wall (0 or 3): each byte must be below
+ * 4 with its bits 0 and 1 equal. */
+static inline uint64_t not_solid(uint64_t v)
+{
+    return (v & 0xFCFCFCFCFCFCFCFCull) | ((v ^ (v >> 1)) & 0x0101010101010101ull);
+}
+
+/* Every byte of p[0..n) is rock or wall, eight at a time, like row_void. */
 static int row_solid(const uint8_t *p, int32_t n)
 {
-    int32_t i = 0;
-    for (; i + 8 <= n; i += 8)
+    if (n < 8)
+        return not_solid(short_row(p, n)) == 0;
+    uint64_t v;
+    for (int32_t i = 0; i < n - 8; i += 8)
     {
-        uint64_t v;
         memcpy(&v, p + i, sizeof v);
-        /* each byte below 4, and its bits 0 and 1 equal */
-        if ((v & 0xFCFCFCFCFCFCFCFCull) || ((v ^ (v >> 1)) & 0x0101010101010101ull))
+        if (not_solid(v))
             return 0;
     }
-    for (; i < n; i++)
-        if (!solid(p[i]))
-            return 0;
-    return 1;
+    memcpy(&v, p + n - 8, sizeof v);
+    return not_solid(v) == 0;
 }
 
 /* 1 if the interior (x, y, w, h) is untouched rock and its one-cell ring lies
