@@ -279,12 +279,6 @@ int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
     return i;
 }
 
-/* Attempts a wall gets, placed or not, before it is retired. */
-static uint8_t tries_for(int kind)
-{
-    return kind == ATT_ROOM ? TRIES_ROOM_WALL : TRIES_CORRIDOR_END;
-}
-
 static inline int solid(uint8_t v) /* may become (or stay) a wall */
 {
     return v == DG_TILE_VOID || v == DG_TILE_WALL;
@@ -317,25 +311,28 @@ static int32_t usable_doors(const att_ctx *c, const att_site *s)
     return usable;
 }
 
-/* Adds to the frontier the wall of feature feat facing side: a room's whole
- * wall; for a corridor, the cell beyond its far end or beside its last cell. */
-static void push_site(att_ctx *c, int32_t feat, int side)
+/* Adds to the frontier the wall of feature feat facing side that starts at
+ * (x, y) and runs len cells; it gets a few attempts, placed or not. */
+static void push_site(att_ctx *c, int32_t feat, int kind, int side, int32_t x, int32_t y,
+                      int32_t len)
 {
-    const att_feat *f = &c->feats[feat];
     att_site *s = &c->sites[c->site_end++];
+    s->x = x;
+    s->y = y;
+    s->len = len;
     s->feat = feat;
     s->side = (uint8_t)side;
-    s->kind = f->kind;
-    s->tries = tries_for(f->kind);
-    s->len = (side == DG_DIR_N || side == DG_DIR_S) ? f->w : f->h;
-    s->x = side == DG_DIR_W ? f->x - 1 : side == DG_DIR_E ? f->x + f->w : f->x;
-    s->y = side == DG_DIR_N ? f->y - 1 : side == DG_DIR_S ? f->y + f->h : f->y;
-    if (f->kind == ATT_CORRIDOR && s->len > 1)
-    { /* a side wall: keep its last cell only */
-        s->x += (f->dir == DG_DIR_E) * (s->len - 1);
-        s->y += (f->dir == DG_DIR_S) * (s->len - 1);
-        s->len = 1;
-    }
+    s->kind = (uint8_t)kind;
+    s->tries = kind == ATT_ROOM ? TRIES_ROOM_WALL : TRIES_CORRIDOR_END;
+}
+
+/* A room's four walls, in direction order. */
+static void push_room_walls(att_ctx *c, int32_t f, int32_t x, int32_t y, int32_t w, int32_t h)
+{
+    push_site(c, f, ATT_ROOM, DG_DIR_N, x, y - 1, w);
+    push_site(c, f, ATT_ROOM, DG_DIR_E, x + w, y, h);
+    push_site(c, f, ATT_ROOM, DG_DIR_S, x, y + h, w);
+    push_site(c, f, ATT_ROOM, DG_DIR_W, x - 1, y, h);
 }
 
 /* A uniform choice among the usable door cells of a wall, or -1 if none: one
@@ -599,8 +596,7 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     carve_room(c, x, y, rw, rh);
     int32_t f = new_feature(c, ATT_ROOM, parent, x, y, rw, rh, dir);
     (void)connect(c, parent, f, dx, dy);
-    for (int side = 0; side < 4; side++)
-        push_site(c, f, side);
+    push_room_walls(c, f, x, y, rw, rh);
     return 1;
 }
 
@@ -755,9 +751,10 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
             return -1;
     }
     else if (len == want) /* else cut short by something in the way: nothing fits beyond */
-        push_site(c, f, dir);
-    push_site(c, f, (dir + 1) & 3);
-    push_site(c, f, (dir + 3) & 3);
+        push_site(c, f, ATT_CORRIDOR, dir, dx + ux * (len + 1), dy + uy * (len + 1), 1);
+    int32_t lx = dx + ux * len, ly = dy + uy * len; /* its last cell: the walls beside it */
+    push_site(c, f, ATT_CORRIDOR, (dir + 1) & 3, lx - uy, ly + ux, 1);
+    push_site(c, f, ATT_CORRIDOR, (dir + 3) & 3, lx + uy, ly - ux, 1);
     return 1;
 }
 
@@ -794,8 +791,7 @@ static void first_room(att_ctx *c)
     y = DG_MAX(1, DG_MIN(y, c->h - 1 - rh));
     carve_room(c, x, y, rw, rh);
     int32_t f = new_feature(c, ATT_ROOM, -1, x, y, rw, rh, 0);
-    for (int side = 0; side < 4; side++)
-        push_site(c, f, side);
+    push_room_walls(c, f, x, y, rw, rh);
     c->start_x = x + rw / 2;
     c->start_y = y + rh / 2;
 }
