@@ -157,34 +157,47 @@ typedef struct cell_counts {
     int64_t edges, squares;  /* open neighbour pairs; fully open 2x2 squares */
 } cell_counts;
 
-/* Eight cells at a time: mask bytes are 0/1, so a lane's neighbour sum is at
- * most 4 and never carries into the next lane; the tallies stay per lane for
- * up to 64 steps (at most 2 a step). The border columns are closed, so the
- * interior rows can be scanned as one run. */
+/* Per-lane tallies of eight cells: mask bytes are 0/1, so a lane's
+ * neighbour sum is at most 4 and never carries into the next lane. */
+typedef struct lane_tallies {
+    uint64_t open, dead, edges, squares;
+} lane_tallies;
+
+static void count_word(const uint8_t *at, int32_t pw, lane_tallies *t)
+{
+    uint64_t here = load8(at), right = load8(at + 1), down = load8(at + pw);
+    uint64_t sum = load8(at - pw) + down + load8(at - 1) + right;
+    uint64_t across = here & right, along = here & down;
+    t->open += here;
+    t->dead += ~nonzero_lanes(sum ^ LANES(1)) >> 7 & here;
+    t->edges += across + along;
+    t->squares += across & along & load8(at + pw + 1);
+}
+
+/* The counts in steps of 32 cells, skipping steps of rock (a test per step
+ * rather than per word is rarely mispredicted on either rock or rooms); the
+ * tallies grow by at most 2 per lane a word, so they are summed every 64
+ * words. The border columns are closed, so the interior rows can be scanned
+ * as one run. */
 static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts *out)
 {
     int32_t i = pw, end = (ph - 1) * pw;
     int64_t open = 0, dead = 0, edges = 0, squares = 0;
-    while (i + 8 <= end)
+    while (i + 32 <= end)
     {
-        uint64_t o = 0, d = 0, e = 0, q = 0;
-        for (int k = 0; k < 64 && i + 8 <= end; k++, i += 8)
+        lane_tallies t = {0, 0, 0, 0};
+        for (int k = 0; k < 16 && i + 32 <= end; k++, i += 32)
         {
-            uint64_t here = load8(mask + i);
-            if (!here) /* rock: common, and the branch is cheaper than the sums */
+            const uint8_t *at = mask + i;
+            if ((load8(at) | load8(at + 8) | load8(at + 16) | load8(at + 24)) == 0)
                 continue;
-            uint64_t right = load8(mask + i + 1), down = load8(mask + i + pw);
-            uint64_t sum = load8(mask + i - pw) + down + load8(mask + i - 1) + right;
-            uint64_t across = here & right, along = here & down;
-            o += here;
-            d += ~nonzero_lanes(sum ^ LANES(1)) >> 7 & here;
-            e += across + along;
-            q += across & along & load8(mask + i + pw + 1);
+            for (int j = 0; j < 32; j += 8)
+                count_word(at + j, pw, &t);
         }
-        open += lane_sum(o);
-        dead += lane_sum(d);
-        edges += lane_sum(e);
-        squares += lane_sum(q);
+        open += lane_sum(t.open);
+        dead += lane_sum(t.dead);
+        edges += lane_sum(t.edges);
+        squares += lane_sum(t.squares);
     }
     for (; i < end; i++)
     {
