@@ -16,10 +16,10 @@ typedef struct option {
 } option;
 
 /* A candidate of a block: an option and its orientations that pass. */
-typedef struct candidate_t {
+typedef struct block_choice {
     int32_t option, orients;
     int64_t weight;
-} candidate_t;
+} block_choice;
 
 /* The candidates of a block depend only on its neighbours' facing edges (when
  * no option is unique), and a map has few distinct pairs of them: each pair's
@@ -56,7 +56,7 @@ typedef struct jigsaw {
      * random_cells[opt.random_first]) */
     int32_t *random_cells;
     uint8_t *random; /* their glyphs while resolving */
-    candidate_t *pool; /* memoised candidate lists, then room for one unrecorded list */
+    block_choice *pool; /* memoised candidate lists, then room for one unrecorded list */
     int32_t pool_n, pool_cap;
     seam_memo memo[SEAM_MEMOS];
     int32_t memo_n, memo_ok; /* memo_ok: no option is unique */
@@ -147,7 +147,7 @@ static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **
     }
     j->opt = (option *)part[OPT];
     j->pairs = (struct pair *)part[PAIRS];
-    j->pool = (candidate_t *)part[POOL];
+    j->pool = (block_choice *)part[POOL];
     j->masks = (int32_t *)part[MASKS];
     j->chosen = (int32_t *)part[CHOSEN];
     j->orient = (int32_t *)part[ORIENT];
@@ -291,7 +291,7 @@ static int32_t list_candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t
         for (int32_t k = 0; k < j->nopt; k++)
             if (j->masks[k])
             {
-                candidate_t c = {k, j->masks[k], j->opt[k].weight};
+                block_choice c = {k, j->masks[k], j->opt[k].weight};
                 j->pool[j->pool_n + n++] = c;
                 *total += c.weight;
             }
@@ -302,7 +302,7 @@ static int32_t list_candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t
 
 /* The candidates of a block with these neighbours: a memoised list, or one
  * listed now (and kept if there is room and no option is unique). */
-static const candidate_t *candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t north,
+static const block_choice *candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t north,
                                      int32_t *n, int64_t *total)
 {
     for (int32_t i = 0; i < j->memo_n; i++)
@@ -316,7 +316,7 @@ static const candidate_t *candidates(jigsaw *j, int32_t sides, uint64_t west, ui
         }
     }
     *n = list_candidates(j, sides, west, north, total);
-    const candidate_t *list = j->pool + j->pool_n;
+    const block_choice *list = j->pool + j->pool_n;
     if (j->memo_ok && j->memo_n < SEAM_MEMOS && j->pool_n + *n + j->nopt <= j->pool_cap)
     {
         seam_memo m = {west, north, sides, j->pool_n, *n, *total};
@@ -334,7 +334,7 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
     uint64_t north = has_north ? j->opt[j->chosen[block - j->cols]].edge[j->orient[block - j->cols]][2] : 0;
     int32_t n;
     int64_t total;
-    const candidate_t *list = candidates(j, has_west | has_north << 1, west, north, &n, &total);
+    const block_choice *list = candidates(j, has_west | has_north << 1, west, north, &n, &total);
     if (n == 0)
         return 0;
     /* the weighted draw of dgi_weighted_pick over all options, where the
