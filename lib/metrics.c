@@ -28,9 +28,12 @@ int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_
                 if (it[top] < 4)
                 {
                     int d = it[top]++;
-                    if (!dgi_walk_step_ok(w, x, y, d))
+                    int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
+                    /* dgi_walk_step_ok of a straight step, inline: an open cell in the grid */
+                    if ((uint32_t)nx >= (uint32_t)width || (uint32_t)ny >= (uint32_t)height ||
+                        !w->pass[DG_CELL(w, nx, ny)])
                         continue;
-                    int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d], u = ny * width + nx;
+                    int32_t u = ny * width + nx;
                     if (disc[u])
                     {
                         low[v] = DG_MIN(low[v], disc[u]);
