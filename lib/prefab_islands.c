@@ -38,7 +38,8 @@ typedef struct islands {
     const dg_allocator *alloc;
     int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
     uint8_t *solid; /* per prefab: dgi_prefab_solid */
-    uint8_t *member; /* per group and prefab: the group may use the prefab */
+    int32_t *members; /* per group: the prefabs it may use, members_n[k] from members[k * count] */
+    int32_t members_n[MAX_GROUPS];
     int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
     int tiles_pass; /* every glyph's tile is passable exactly when its class is */
     uint8_t *pass;  /* the passability grid, filled from the tiles only if a flood fill is needed */
@@ -151,7 +152,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
         rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->door_first,
         s->border * 2 * sizeof *s->doors, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
-        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count,
+        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count * sizeof *s->members,
         POSITION_MAPS * rows};
     for (int k = 0; k < PARTS; k++)
     {
@@ -170,7 +171,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->stack = (int32_t *)part[STACK];
     s->used = part[FLAGS];
     s->solid = s->used + n;
-    s->member = part[MEMBER];
+    s->members = (int32_t *)part[MEMBER];
     for (int k = 0; k < POSITION_MAPS; k++)
         s->maps[k].bits = (uint64_t *)part[MAPS] + (size_t)k * rows / sizeof(uint64_t);
     return at;
@@ -247,14 +248,11 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     s->tiles_pass = check && tiles_tell_passability(s);
     for (int32_t k = 0; k < s->group_count; k++)
     {
-        int any = 0;
-        uint8_t *member = s->member + (size_t)k * (size_t)s->set->count;
+        int32_t *members = s->members + (size_t)k * (size_t)s->set->count;
         for (int32_t i = 0; i < s->set->count; i++)
-        {
-            member[i] = (uint8_t)(s->fit[i] && dgi_has_tag(s->set, &s->set->prefabs[i], s->groups[k].tag));
-            any |= member[i];
-        }
-        if (!any && s->groups[k].min > 0)
+            if (s->fit[i] && dgi_has_tag(s->set, &s->set->prefabs[i], s->groups[k].tag))
+                members[s->members_n[k]++] = i;
+        if (s->members_n[k] == 0 && s->groups[k].min > 0)
             return dgi_fail(diag, DG_E_NOSPACE, "prefab_islands: group '%.40s' has no `mode island` "
                             "prefab that fits a %dx%d grid", s->groups[k].tag ? s->groups[k].tag : "*",
                             (int)s->w, (int)s->h);
@@ -506,12 +504,18 @@ static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dg
 static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t seed, dg_rng *rng,
                      dg_status *err)
 {
-    const uint8_t *member = s->member + (size_t)group_index * (size_t)s->set->count;
-    for (int32_t i = 0; i < s->set->count; i++)
-        s->weights[i] = member[i] && !(s->set->prefabs[i].unique && s->used[i]) ? s->set->prefabs[i].weight : 0;
-    int32_t index = dgi_weighted_pick(s->weights, s->set->count, rng);
-    if (index < 0)
+    /* the draw over the group's members in index order is the draw over all
+     * prefabs with the others weighing 0 */
+    const int32_t *members = s->members + (size_t)group_index * (size_t)s->set->count;
+    for (int32_t j = 0; j < s->members_n[group_index]; j++)
+    {
+        const dgi_prefab *m = &s->set->prefabs[members[j]];
+        s->weights[j] = m->unique && s->used[members[j]] ? 0 : m->weight;
+    }
+    int32_t pick = dgi_weighted_pick(s->weights, s->members_n[group_index], rng);
+    if (pick < 0)
         return -1;
+    int32_t index = members[pick];
     const dgi_prefab *q = &s->set->prefabs[index];
     int32_t o = dgi_orient_pick(s->fit[index], rng), x, y;
     dgi_xform t;
