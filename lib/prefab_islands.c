@@ -457,8 +457,10 @@ static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
     int32_t m = margin_of(s, q);
+    /* first room for about one building per 64 cells: one allocation per call */
+    int32_t guess = (int32_t)DG_MAX(64, DG_MIN((int64_t)s->w * s->h / 64, 4096));
     dg_status st = dgi_grow(s->alloc, (void **)&s->margins, &s->margins_cap,
-                            DG_MAX(s->margins_n + s->rects_n, 64), 4 * sizeof *s->margins);
+                            DG_MAX(s->margins_n + s->rects_n, guess), 4 * sizeof *s->margins);
     if (st != DG_OK)
         return st;
     for (int32_t k = 0; k < s->rects_n; k++)
