@@ -192,6 +192,21 @@ int dgi_has_tag(const dg_prefab_set *set, const dgi_prefab *p, const char *tag);
 /* Uniform 64-bit bounded draw. */
 uint64_t dgi_below64(dg_rng *rng, uint64_t bound);
 
+/* Lays n scratch arrays of the given byte sizes out in one block, each
+ * starting 8-byte aligned: part[k] gets its start (NULL while block is NULL,
+ * or for size 0). Returns the block size: call it with NULL, allocate, call
+ * it again. */
+static inline size_t dgi_carve(uint8_t *block, const size_t *size, uint8_t **part, int n)
+{
+    size_t at = 0;
+    for (int k = 0; k < n; k++)
+    {
+        part[k] = block && size[k] ? block + at : NULL;
+        at += (size[k] + 7) & ~(size_t)7;
+    }
+    return at;
+}
+
 /* ---- prefab_gen.c: what the generators share ----------------------------------- */
 #define DGI_STREAM_LAYOUT 0x1A70u
 /* A generator writes into a scratch copy of the grid and a scratch result and

@@ -135,18 +135,13 @@ static void load_groups(islands *s)
 }
 
 /* Bytes of a scratch array, rounded so the next one stays 8-byte aligned. */
-static size_t aligned8(size_t n)
-{
-    return (n + 7) & ~(size_t)7;
-}
-
 /* Hands out the scratch arrays from one block: sizes first (block NULL), then
  * pointers. Returns the block size. */
 static size_t carve(islands *s, uint8_t *block, int check)
 {
     enum { OCC, WEIGHTS, FIT, DOOR_FIRST, DOORS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, PARTS };
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
-    size_t n = (size_t)DG_MAX(s->set->count, 1), at = 0;
+    size_t n = (size_t)DG_MAX(s->set->count, 1);
     uint8_t *part[PARTS];
     size_t size[PARTS] = {
         rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->door_first,
@@ -154,11 +149,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
         check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count * sizeof *s->members,
         POSITION_MAPS * rows};
-    for (int k = 0; k < PARTS; k++)
-    {
-        part[k] = block && size[k] ? block + at : NULL;
-        at += aligned8(size[k]);
-    }
+    size_t at = dgi_carve(block, size, part, PARTS);
     if (!block)
         return at;
     s->occ = (uint64_t *)part[OCC];
@@ -265,7 +256,48 @@ static int32_t margin_of(const islands *s, const dgi_prefab *q)
     return s->p->margin >= 0 ? s->p->margin : q->margin;
 }
 
-static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1);
+/* Is any bit of columns a..b (a <= b) set on rows y0..y1 of a bit map? */
+static int any_in_rows(const islands *s, const uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+{
+    int32_t first = a >> 6, last = b >> 6;
+    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
+    const uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
+    for (int32_t y = y0; y <= y1; y++, row += s->words)
+    {
+        if (first == last)
+        {
+            if (row[first] & lo & hi)
+                return 1;
+            continue;
+        }
+        if ((row[first] & lo) || (row[last] & hi))
+            return 1;
+        for (int32_t i = first + 1; i < last; i++)
+            if (row[i])
+                return 1;
+    }
+    return 0;
+}
+
+/* Sets the bits of columns a..b (a <= b) on rows y0..y1 of a bit map. */
+static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+{
+    int32_t first = a >> 6, last = b >> 6;
+    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
+    uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
+    for (int32_t y = y0; y <= y1; y++, row += s->words)
+    {
+        if (first == last)
+        {
+            row[first] |= lo & hi;
+            continue;
+        }
+        row[first] |= lo;
+        row[last] |= hi;
+        for (int32_t i = first + 1; i < last; i++)
+            row[i] = ~0ULL;
+    }
+}
 
 /* Marks the positions of map's rectangle that would overlap margin b. */
 static void mark_positions(const islands *s, const struct position_map *map, const int32_t *b)
@@ -369,49 +401,6 @@ static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, c
     }
     s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
     s->cells_map = s->rects_n > 1 ? position_map(s, 1, 1) : NULL;
-}
-
-/* Is any bit of columns a..b (a <= b) set on rows y0..y1 of a bit map? */
-static int any_in_rows(const islands *s, const uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
-{
-    int32_t first = a >> 6, last = b >> 6;
-    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
-    const uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
-    for (int32_t y = y0; y <= y1; y++, row += s->words)
-    {
-        if (first == last)
-        {
-            if (row[first] & lo & hi)
-                return 1;
-            continue;
-        }
-        if ((row[first] & lo) || (row[last] & hi))
-            return 1;
-        for (int32_t i = first + 1; i < last; i++)
-            if (row[i])
-                return 1;
-    }
-    return 0;
-}
-
-/* Sets the bits of columns a..b (a <= b) on rows y0..y1 of a bit map. */
-static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
-{
-    int32_t first = a >> 6, last = b >> 6;
-    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
-    uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
-    for (int32_t y = y0; y <= y1; y++, row += s->words)
-    {
-        if (first == last)
-        {
-            row[first] |= lo & hi;
-            continue;
-        }
-        row[first] |= lo;
-        row[last] |= hi;
-        for (int32_t i = first + 1; i < last; i++)
-            row[i] = ~0ULL;
-    }
 }
 
 /* Footprint rectangle r at (x, y), grown by m and clipped to the map, as

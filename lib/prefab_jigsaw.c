@@ -121,11 +121,6 @@ static int32_t exact_fit(const dgi_prefab *q, int32_t orients, int32_t bw, int32
     return out;
 }
 
-static size_t aligned8(size_t n)
-{
-    return (n + 7) & ~(size_t)7;
-}
-
 /* Hands out the scratch arrays from one block for k options, blocks blocks
  * and solidity scratch of `most` cells: sizes first (block NULL), then
  * pointers. Returns the block size; *solid_stack and *seen get the scratch. */
@@ -139,19 +134,14 @@ static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **
                           j->p->connected ? dgi_gen_connected_scratch(j->gw, j->gh) : 0,
                           most * sizeof **solid_stack, k * most * sizeof *j->random_cells, k, most, most};
     uint8_t *part[PARTS];
-    size_t at = 0;
-    for (int i = 0; i < PARTS; i++)
-    {
-        part[i] = block ? block + at : NULL;
-        at += aligned8(size[i]);
-    }
+    size_t at = dgi_carve(block, size, part, PARTS);
     j->opt = (option *)part[OPT];
     j->pairs = (struct pair *)part[PAIRS];
     j->pool = (block_choice *)part[POOL];
     j->masks = (int32_t *)part[MASKS];
     j->chosen = (int32_t *)part[CHOSEN];
     j->orient = (int32_t *)part[ORIENT];
-    j->stack = j->p->connected ? (int32_t *)part[STACK] : NULL;
+    j->stack = (int32_t *)part[STACK];
     *solid_stack = (int32_t *)part[SOLID_STACK];
     j->random_cells = (int32_t *)part[RANDOM_CELLS];
     j->used = part[USED];
