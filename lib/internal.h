@@ -57,6 +57,15 @@ dg_status dgi_result_finish(dg_result *r, const dg_grid *grid, int32_t start_roo
  * else as above; *loops (if not NULL) gets the cycle count dg_measure gives. */
 dg_status dgi_result_finish_at(dg_result *r, const dg_grid *grid, dg_point start,
                                int32_t start_room, int32_t *loops, const dg_allocator *a);
+/* One pass over a grid under a 256-entry passable table (NULL: the library's);
+ * the cycle count is edges - open + regions - squares. (result.c, metrics.c) */
+typedef struct dgi_cell_counts {
+    int32_t open;            /* open cells */
+    int32_t dead_ends;       /* open cells with exactly one open 4-neighbour */
+    int64_t edges, squares;  /* open neighbour pairs; fully open 2x2 squares */
+} dgi_cell_counts;
+dg_status dgi_count_cells(const dg_grid *grid, const uint8_t *passable, dgi_cell_counts *out,
+                          const dg_allocator *a);
 
 /* rng.c: the PCG32 step and Lemire's unbiased bounded draw, inline for the
  * generators' hot loops (rng must not be NULL, bound must be > 0). The public

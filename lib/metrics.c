@@ -84,22 +84,6 @@ dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *
     return DG_OK;
 }
 
-/* Edges, vertices and fully open 2x2 squares of the 4-connected cell graph. */
-static void count_graph(const dgi_walk *w, int64_t *edges, int64_t *squares)
-{
-    *edges = *squares = 0;
-    for (int32_t y = 0; y < w->height; y++)
-        for (int32_t x = 0; x < w->width; x++)
-        {
-            if (!w->pass[DG_CELL(w, x, y)])
-                continue;
-            int right = x + 1 < w->width && w->pass[DG_CELL(w, x + 1, y)];
-            int down = y + 1 < w->height && w->pass[DG_CELL(w, x, y + 1)];
-            *edges += right + down;
-            *squares += right && down && w->pass[DG_CELL(w, x + 1, y + 1)];
-        }
-}
-
 /* Double sweep: the farthest cell from the largest region's first cell, then
  * the farthest from that one; exact on trees, a lower bound elsewhere. */
 static int32_t diameter(const dgi_walk *w, const int32_t *labels, int32_t largest, int32_t *dist,
@@ -128,26 +112,32 @@ dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *m
     dgi_scratch s;
     if ((st = dgi_scratch_get(&s, grid, 1, allocator, diag)) != DG_OK)
         return st;
+    dgi_cell_counts counts;
+    if (dgi_count_cells(grid, passable, &counts, allocator) != DG_OK)
+    {
+        dgi_scratch_free(&s, allocator);
+        return dgi_fail(diag, DG_E_NOMEM, "cannot allocate scratch for a %dx%d grid",
+                        (int)grid->width, (int)grid->height);
+    }
     dgi_walk w;
     dgi_walk_basic(&w, grid, passable);
     dg_metrics m;
     memset(&m, 0, sizeof m);
     m.cells = grid->width * grid->height;
     for (int32_t y = 0; y < grid->height; y++)
+    {
+        const uint8_t *row = &DG_CELL(grid, 0, y);
         for (int32_t x = 0; x < grid->width; x++)
-        {
-            m.floor_cells += w.pass[DG_CELL(grid, x, y)] != 0;
-            m.doors += DG_CELL(grid, x, y) == DG_TILE_DOOR;
-        }
+            m.doors += row[x] == DG_TILE_DOOR;
+    }
+    m.floor_cells = counts.open;
     m.floor_permille = (int32_t)((int64_t)m.floor_cells * 1000 / m.cells);
-    m.dead_ends = dgi_dead_ends_walk(&w);
+    m.dead_ends = counts.dead_ends;
     int32_t largest;
     m.regions = dgi_regions_walk(&w, s.a, NULL, 0, &largest);
-    int64_t edges, squares;
-    count_graph(&w, &edges, &squares);
     /* Euler: bounded faces of the planar cell graph are its open 2x2 squares
      * plus one face per obstacle ringed by passable cells. */
-    m.loops = (int32_t)(edges - m.floor_cells + m.regions - squares);
+    m.loops = (int32_t)(counts.edges - m.floor_cells + m.regions - counts.squares);
     m.diameter = diameter(&w, s.a, largest, s.b, s.c);
     m.chokepoints = dgi_articulation(&w, s.mark, s.a, s.b, s.c, s.it);
     dgi_scratch_free(&s, allocator);

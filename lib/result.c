@@ -125,11 +125,14 @@ static uint64_t passable_lanes(uint64_t tiles)
     return (at_least_1 & not_wall & ~(at_least_8 | tiles)) >> 7 & LANES(1);
 }
 
-/* The grid's passability (1 open, 0 closed) with a one-cell border of 0
- * around it (and 0 up to size), so the passes below need no bounds checks. */
-static void build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
+/* The grid's passability under the 256-entry table pass (1 open, 0 closed)
+ * with a one-cell border of 0 around it (and 0 up to size), so the passes
+ * below need no bounds checks. */
+static void build_mask(const dg_grid *g, const uint8_t *pass, uint8_t *mask, int32_t pw,
+                       size_t size)
 {
     const int32_t w = g->width, h = g->height;
+    const int32_t lanes_end = pass == dgi_passable_default ? w - 7 : 0; /* other tables: per cell */
     memset(mask, 0, (size_t)pw);
     for (int32_t y = 0; y < h; y++)
     {
@@ -137,25 +140,19 @@ static void build_mask(const dg_grid *g, uint8_t *mask, int32_t pw, size_t size)
         const uint8_t *cells = &DG_CELL(g, 0, y);
         int32_t x = 0;
         row[-1] = 0;
-        for (; x + 8 <= w; x += 8)
+        for (; x < lanes_end; x += 8)
         {
             uint64_t open = passable_lanes(load8(cells + x));
             memcpy(row + x, &open, sizeof open);
         }
         for (; x < w; x++)
-            row[x] = dgi_passable_default[cells[x]];
+            row[x] = pass[cells[x]] != 0;
         row[w] = 0;
     }
     size_t last = (size_t)(h + 1) * (size_t)pw;
     memset(mask + last, 0, size - last);
 }
 
-/* What one pass over the mask counts. */
-typedef struct cell_counts {
-    int32_t open;            /* open cells */
-    int32_t dead_ends;       /* open cells with exactly one open 4-neighbour */
-    int64_t edges, squares;  /* open neighbour pairs; fully open 2x2 squares */
-} cell_counts;
 
 /* Per-lane tallies of eight cells: mask bytes are 0/1, so a lane's
  * neighbour sum is at most 4 and never carries into the next lane. */
@@ -179,7 +176,7 @@ static void count_word(const uint8_t *at, int32_t pw, lane_tallies *t)
  * tallies grow by at most 2 per lane a word, so they are summed every 64
  * words. The border columns are closed, so the interior rows can be scanned
  * as one run. */
-static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, cell_counts *out)
+static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, dgi_cell_counts *out)
 {
     int32_t i = pw, end = (ph - 1) * pw;
     int64_t open = 0, dead = 0, edges = 0, squares = 0;
@@ -284,6 +281,20 @@ static dg_point unpad(int32_t i, int32_t pw)
     return p;
 }
 
+dg_status dgi_count_cells(const dg_grid *g, const uint8_t *passable, dgi_cell_counts *out,
+                          const dg_allocator *a)
+{
+    int32_t pw = g->width + 2, ph = g->height + 2;
+    size_t padded = (size_t)pw * (size_t)ph + 8;
+    uint8_t *mask = dgi_alloc(a, padded);
+    if (!mask)
+        return DG_E_NOMEM;
+    build_mask(g, passable ? passable : dgi_passable_default, mask, pw, padded);
+    count_cells(mask, pw, ph, out);
+    dgi_free(a, mask, padded);
+    return DG_OK;
+}
+
 dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
                                int32_t start_room, int32_t *loops, const dg_allocator *a)
 {
@@ -292,8 +303,8 @@ dg_status dgi_result_finish_at(dg_result *r, const dg_grid *g, dg_point start,
     uint8_t *mask = dgi_alloc(a, padded);
     if (!mask)
         return DG_E_NOMEM;
-    build_mask(g, mask, pw, padded);
-    cell_counts counts;
+    build_mask(g, dgi_passable_default, mask, pw, padded);
+    dgi_cell_counts counts;
     count_cells(mask, pw, ph, &counts);
     size_t queue_len = (size_t)counts.open + 1; /* a flood queues one cell more than it keeps */
     int32_t *queue = dgi_alloc(a, queue_len * sizeof *queue);

@@ -582,12 +582,40 @@ TEST(chain_out_of_memory_is_clean)
     guard_free(&gg);
 }
 
+/* Plain cell-by-cell counts for result.c's eight-cell pass: open cells, dead
+ * ends, and E - V - squares of the open-cell graph (loops = that + regions). */
+static void naive_counts(const dg_grid *g, const uint8_t *pass, int32_t *open, int32_t *dead,
+                         int64_t *euler)
+{
+    *open = *dead = 0;
+    *euler = 0;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            int o[4] = {0}, here = pass[dg_grid_get(g, x, y)] != 0;
+            for (int d = 0; d < 4; d++)
+            {
+                int32_t nx = x + DX[d], ny = y + DY[d];
+                o[d] = nx >= 0 && ny >= 0 && nx < g->width && ny < g->height &&
+                       pass[dg_grid_get(g, nx, ny)] != 0;
+            }
+            int square = x + 1 < g->width && y + 1 < g->height &&
+                         pass[dg_grid_get(g, x + 1, y + 1)] != 0;
+            *open += here;
+            *dead += here && o[0] + o[1] + o[2] + o[3] == 1;
+            *euler += here ? o[1] + o[2] - 1 - (o[1] && o[2] && square) : 0;
+        }
+}
+
 /* result.c, which fills every chain result: its eight-cell passes (floor, dead
- * ends, the loop count the chain reports) and its floods (regions) against
- * dg_measure on random grids holding every tile value, at widths that
- * exercise both the eight-cell steps and their tails. */
+ * ends, the loop count the chain reports) against plain counts and its floods
+ * (regions) against dg_measure, on random grids holding every tile value, at
+ * widths that exercise both the eight-cell steps and their tails; dg_measure,
+ * which shares the pass, also with another passable table. */
 TEST(result_finish_agrees_with_measure)
 {
+    uint8_t walls_open[256] = {0};
+    walls_open[DG_TILE_WALL] = walls_open[DG_TILE_VOID] = 7; /* any nonzero means open */
     dg_rng rng;
     dg_rng_seed(&rng, 77, 1);
     dg_result r;
@@ -605,14 +633,19 @@ TEST(result_finish_agrees_with_measure)
                                                                      : dg_rng_below(&rng, 10));
         dg_metrics m;
         CHECK(dg_measure(&gg.grid, NULL, &m, NULL, NULL) == DG_OK);
-        int32_t loops = -1;
+        int32_t loops = -1, open, dead;
+        int64_t euler;
         dg_point none = {-1, -1};
         CHECK(dgi_result_finish_at(&r, &gg.grid, none, -1, &loops, NULL) == DG_OK);
-        CHECKF(r.metrics.floor_cells == grid_passable_count(&gg.grid), "%dx%d grid %d", (int)w,
-               (int)h, k);
-        CHECK(r.metrics.dead_ends == m.dead_ends);
+        naive_counts(&gg.grid, dgi_passable_default, &open, &dead, &euler);
+        CHECKF(r.metrics.floor_cells == open && open == grid_passable_count(&gg.grid),
+               "%dx%d grid %d", (int)w, (int)h, k);
+        CHECK(r.metrics.dead_ends == dead && m.dead_ends == dead);
         CHECK(r.metrics.regions == m.regions);
-        CHECK(loops == m.loops);
+        CHECK(loops == euler + m.regions && m.loops == loops);
+        CHECK(dg_measure(&gg.grid, walls_open, &m, NULL, NULL) == DG_OK);
+        naive_counts(&gg.grid, walls_open, &open, &dead, &euler);
+        CHECK(m.floor_cells == open && m.dead_ends == dead && m.loops == euler + m.regions);
         CHECK(guard_intact(&gg));
         guard_free(&gg);
     }
