@@ -56,6 +56,10 @@ typedef struct jigsaw {
      * random_cells[opt.random_first]) */
     int32_t *random_cells;
     uint8_t *random; /* their glyphs while resolving */
+    /* and copy its rows from a template per (option, orientation), made on
+     * first use: its tiles, then the grid offsets of its random cells */
+    uint8_t *templates, *made;
+    size_t slot; /* bytes per template, 0: no templates (too big) */
     block_choice *pool; /* memoised candidate lists, then room for one unrecorded list */
     int32_t pool_n, pool_cap;
     seam_memo memo[SEAM_MEMOS];
@@ -126,13 +130,15 @@ static int32_t exact_fit(const dgi_prefab *q, int32_t orients, int32_t bw, int32
  * pointers. Returns the block size; *solid_stack and *seen get the scratch. */
 static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **solid_stack, uint8_t **seen)
 {
-    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, SOLID_STACK, RANDOM_CELLS, USED, SEEN, RANDOM, PARTS };
+    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, SOLID_STACK, RANDOM_CELLS, TEMPLATES, USED, SEEN, RANDOM,
+           MADE, PARTS };
     size_t blocks = (size_t)j->cols * (size_t)j->rows;
     size_t size[PARTS] = {k * sizeof *j->opt, k * DG_ORIENT_COUNT * sizeof *j->pairs,
                           (size_t)j->pool_cap * sizeof *j->pool, k * sizeof *j->masks,
                           blocks * sizeof *j->chosen, blocks * sizeof *j->orient,
                           j->p->connected ? dgi_gen_connected_scratch(j->gw, j->gh) : 0,
-                          most * sizeof **solid_stack, k * most * sizeof *j->random_cells, k, most, most};
+                          most * sizeof **solid_stack, k * most * sizeof *j->random_cells,
+                          k * DG_ORIENT_COUNT * j->slot, k, most, most, j->slot ? k * DG_ORIENT_COUNT : 0};
     uint8_t *part[PARTS];
     size_t at = dgi_carve(block, size, part, PARTS);
     j->opt = (option *)part[OPT];
@@ -147,6 +153,8 @@ static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **
     j->used = part[USED];
     *seen = part[SEEN];
     j->random = part[RANDOM];
+    j->templates = part[TEMPLATES];
+    j->made = part[MADE];
     return at;
 }
 
@@ -233,6 +241,10 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
         return dgi_fail(diag, DG_E_NOSPACE, "prefab_jigsaw: no candidate fits a %dx%d block in an "
                         "allowed orientation", (int)j->bw, (int)j->bh);
     j->pool_cap = (int32_t)(k + DG_MIN(k * SEAM_MEMOS, 4096));
+    /* a template holds the block's tiles and up to one grid offset per cell */
+    j->slot = ((most + 7) & ~(size_t)7) + most * sizeof(int32_t);
+    if (k * DG_ORIENT_COUNT * j->slot > ((size_t)1 << 18))
+        j->slot = 0; /* over 256 KiB: blocks are written cell by cell */
     int32_t *solid_stack;
     uint8_t *seen;
     j->block_size = carve(j, NULL, k, most, &solid_stack, &seen);
@@ -240,6 +252,8 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
     if (!j->block)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
     carve(j, j->block, k, most, &solid_stack, &seen);
+    if (j->made)
+        memset(j->made, 0, k * DG_ORIENT_COUNT);
     list_options(j, solid_stack, seen);
     return DG_OK;
 }
@@ -345,37 +359,62 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
     return 1;
 }
 
-/* Writes block b (tiles only) from its stored glyphs, then resolves just its
- * random cells from seed, as dgi_prefab_glyphs would. 0 if the block needs
- * the general path (void cells, require counts). */
-static int write_block(jigsaw *j, dgi_gen *gen, int32_t b, uint64_t seed)
+/* The template of option k in orientation o, made on first use: the
+ * block's tiles from its stored glyphs, and in *offsets the offset in the
+ * grid from the block's top-left of each of its random cells. */
+static const uint8_t *template_of(jigsaw *j, int32_t k, int32_t o, const int32_t **offsets)
 {
-    const option *opt = &j->opt[j->chosen[b]];
+    const option *opt = &j->opt[k];
     const dgi_prefab *q = &j->set->prefabs[opt->prefab];
-    if (q->has_void || q->checked_reqs)
-        return 0;
+    uint8_t *tiles = j->templates + (size_t)(k * DG_ORIENT_COUNT + o) * j->slot;
+    int32_t *off = (int32_t *)(tiles + (((size_t)j->bw * (size_t)j->bh + 7) & ~(size_t)7));
+    *offsets = off;
+    if (j->made[k * DG_ORIENT_COUNT + o])
+        return tiles;
     const uint8_t *g = j->set->cells + q->cells;
     const dgi_glyph *lg = j->set->legends[q->legend].glyph;
-    int32_t x = j->ox + (b % j->cols) * j->bw, y = j->oy + (b / j->cols) * j->bh, o = j->orient[b];
     dgi_xform t;
     dgi_xform_make(q->width, q->height, o, &t);
     for (int32_t Y = 0; Y < t.h; Y++)
     {
         const uint8_t *src = g + t.base + Y * t.step_y;
-        uint8_t *row = &DG_CELL(&gen->g, x, y + Y);
         for (int32_t X = 0; X < t.w; X++, src += t.step_x)
-            row[X] = lg[*src].tile;
+            tiles[Y * t.w + X] = lg[*src].tile;
     }
     const int32_t *cells = j->random_cells + opt->random_first;
-    for (int32_t c = 0; c < opt->random_count; c++)
-        j->random[c] = g[cells[c]];
-    dgi_prefab_substitute(j->set, q, seed, j->random, (size_t)opt->random_count);
     for (int32_t c = 0; c < opt->random_count; c++)
     {
         dg_point at = {cells[c] % q->width, cells[c] / q->width};
         at = dg_orient_point(o, q->width, q->height, at);
-        DG_CELL(&gen->g, x + at.x, y + at.y) = lg[j->random[c]].tile;
+        off[c] = at.y * j->gw + at.x;
     }
+    j->made[k * DG_ORIENT_COUNT + o] = 1;
+    return tiles;
+}
+
+/* Writes block b (tiles only) from its template, then resolves just its
+ * random cells from seed, as dgi_prefab_glyphs would. 0 if the block needs
+ * the general path (void cells, require counts, no templates). */
+static int write_block(jigsaw *j, dgi_gen *gen, int32_t b, uint64_t seed)
+{
+    int32_t k = j->chosen[b];
+    const option *opt = &j->opt[k];
+    const dgi_prefab *q = &j->set->prefabs[opt->prefab];
+    if (q->has_void || q->checked_reqs || !j->slot)
+        return 0;
+    const int32_t *offsets;
+    const uint8_t *tiles = template_of(j, k, j->orient[b], &offsets);
+    uint8_t *at = &DG_CELL(&gen->g, j->ox + (b % j->cols) * j->bw, j->oy + (b / j->cols) * j->bh);
+    for (int32_t Y = 0; Y < j->bh; Y++)
+        memcpy(at + (size_t)Y * (size_t)j->gw, tiles + (size_t)Y * (size_t)j->bw, (size_t)j->bw);
+    const uint8_t *g = j->set->cells + q->cells;
+    const int32_t *cells = j->random_cells + opt->random_first;
+    for (int32_t c = 0; c < opt->random_count; c++)
+        j->random[c] = g[cells[c]];
+    dgi_prefab_substitute(j->set, q, seed, j->random, (size_t)opt->random_count);
+    const dgi_glyph *lg = j->set->legends[q->legend].glyph;
+    for (int32_t c = 0; c < opt->random_count; c++)
+        at[offsets[c]] = lg[j->random[c]].tile;
     return 1;
 }
 
