@@ -463,30 +463,43 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
     return DG_OK;
 }
 
+/* Draws positions (x, y) below span_x x span_y until one whose bit in map,
+ * offset by (dx, dy), is clear, at most budget times; returns how many were
+ * drawn (*clear: whether the last one is). A small loop keeps the generator
+ * in registers: most positions of a crowded map fail here. */
+static int32_t draw_clear(dg_rng *rng, uint32_t span_x, uint32_t span_y, const uint64_t *map, size_t words,
+                          int32_t dx, int32_t dy, int32_t budget, int32_t *x, int32_t *y, int *clear)
+{
+    dg_rng r = *rng;
+    int32_t k = 0;
+    *clear = 0;
+    while (k < budget && !*clear)
+    {
+        *x = (int32_t)dgi_rng_below(&r, span_x);
+        *y = (int32_t)dgi_rng_below(&r, span_y);
+        k++;
+        int32_t mx = *x + dx, my = *y + dy;
+        *clear = !map || !((map[(size_t)my * words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u);
+    }
+    *rng = r;
+    return k;
+}
+
 /* Draws up to `positions` random positions for the building of make_shape
  * (oriented size t) until one fits. */
 static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
                          int32_t *x, int32_t *y, dg_rng *rng)
 {
-    dg_rng r = *rng; /* a local copy stays in registers */
     uint32_t span_x = (uint32_t)(s->w - t->w + 1), span_y = (uint32_t)(s->h - t->h + 1); /* >= 1: it fits */
     const uint64_t *map = s->map ? s->map->bits : NULL;
-    int32_t k = 0, found = 0, dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
-    while (k < s->p->positions && !found)
+    int32_t k = 0, dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
+    int found = 0, clear = 1;
+    while (k < s->p->positions && clear && !found)
     {
-        *x = (int32_t)dgi_rng_below(&r, span_x);
-        *y = (int32_t)dgi_rng_below(&r, span_y);
-        k++;
-        if (map) /* most positions fail here, on the others' margins */
-        {
-            int32_t mx = *x + dx, my = *y + dy;
-            if ((map[(size_t)my * (size_t)s->words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u)
-                continue;
-        }
-        found = fits(s, q, *x, *y);
+        k += draw_clear(rng, span_x, span_y, map, (size_t)s->words, dx, dy, s->p->positions - k, x, y, &clear);
+        found = clear && fits(s, q, *x, *y);
     }
     gen->r.metrics.attempts += k;
-    *rng = r;
     return found;
 }
 
