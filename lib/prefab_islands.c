@@ -471,17 +471,20 @@ static int32_t draw_clear(dg_rng *rng, uint32_t span_x, uint32_t span_y, const u
                           int32_t dx, int32_t dy, int32_t budget, int32_t *x, int32_t *y, int *clear)
 {
     dg_rng r = *rng;
-    int32_t k = 0;
-    *clear = 0;
-    while (k < budget && !*clear)
+    int32_t k = 0, px = 0, py = 0;
+    int is_clear = 0;
+    while (k < budget && !is_clear)
     {
-        *x = (int32_t)dgi_rng_below(&r, span_x);
-        *y = (int32_t)dgi_rng_below(&r, span_y);
+        px = (int32_t)dgi_rng_below(&r, span_x);
+        py = (int32_t)dgi_rng_below(&r, span_y);
         k++;
-        int32_t mx = *x + dx, my = *y + dy;
-        *clear = !map || !((map[(size_t)my * words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u);
+        int32_t mx = px + dx, my = py + dy;
+        is_clear = !map || !((map[(size_t)my * words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u);
     }
     *rng = r;
+    *x = px;
+    *y = py;
+    *clear = is_clear;
     return k;
 }
 
