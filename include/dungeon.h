@@ -296,12 +296,12 @@ typedef struct dg_attach_params {
     int32_t room_min_h, room_max_h;   /* room interior height, >= 1 (default 3..7) */
     int32_t corridor_min, corridor_max; /* corridor length in cells, >= 1 (default 3..8);
                                          * a corridor is shortened to the free space but
-                                         * never below corridor_min (pruning may) */
+                                         * never below corridor_min */
     int32_t max_features;             /* rooms + corridors budget; 0 = width*height/16 (default 0) */
     int32_t room_after_corridor;      /* permille chance of a room, not a corridor, after a
                                        * corridor; after a room always a corridor (default 600) */
-    int32_t target_floor;             /* stop once this permille of the map is passable, 0 = off
-                                       * (default 0) */
+    int32_t target_floor;             /* stop once this permille of the map is passable, 0 = grow
+                                       * until nothing fits (default 300) */
     int32_t max_attempts;             /* placement attempts in all; 0 = 50 per budgeted feature
                                        * (default 0); metrics.attempts never exceeds it */
     int32_t max_failures;             /* stop after this many failed attempts in a row, 0 = no

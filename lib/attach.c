@@ -26,7 +26,7 @@ void dg_attach_defaults(dg_attach_params *p)
     p->corridor_max = 8;
     p->max_features = 0;
     p->room_after_corridor = 600;
-    p->target_floor = 0;
+    p->target_floor = 300;
     p->max_attempts = 0;
     p->max_failures = 400;
     p->growth = DG_GROWTH_UNIFORM;

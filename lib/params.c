@@ -28,7 +28,7 @@ static const dg_param_desc attach_params[] = {
     P_INT(dg_attach_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor length in cells, maximum"),
     P_INT(dg_attach_params, max_features, 0, INT32_MAX, 0, "rooms + corridors budget (0 = width*height/16)"),
     P_INT(dg_attach_params, room_after_corridor, 0, 1000, 600, "permille chance of a room, not a corridor, after a corridor"),
-    P_INT(dg_attach_params, target_floor, 0, 1000, 0, "stop once this permille of the map is passable (0 = off)"),
+    P_INT(dg_attach_params, target_floor, 0, 1000, 300, "stop once this permille of the map is passable (0 = grow until nothing fits)"),
     P_INT(dg_attach_params, max_attempts, 0, INT32_MAX, 0, "placement attempts in all (0 = 50 per budgeted feature)"),
     P_INT(dg_attach_params, max_failures, 0, INT32_MAX, 400, "stop after this many failed attempts in a row (0 = no limit)"),
     P_ENUM(dg_attach_params, growth, "uniform|newest|oldest", 3, DG_GROWTH_UNIFORM,

@@ -276,7 +276,7 @@ TEST(attach_defaults_are_documented)
     dg_attach_defaults(&p);
     CHECK(p.room_min_w == 3 && p.room_max_w == 9 && p.room_min_h == 3 && p.room_max_h == 7);
     CHECK(p.corridor_min == 3 && p.corridor_max == 8);
-    CHECK(p.max_features == 0 && p.room_after_corridor == 600 && p.target_floor == 0);
+    CHECK(p.max_features == 0 && p.room_after_corridor == 600 && p.target_floor == 300);
     CHECK(p.max_attempts == 0 && p.max_failures == 400 && p.growth == DG_GROWTH_UNIFORM);
     CHECK(p.loop_min_gain == 0 && p.loop_max == 8);
     CHECK(p.dead_ends == DG_DEAD_ENDS_ROOM && p.doors == DG_DOORS_ROOMS);
@@ -645,6 +645,7 @@ TEST(attach_budgets_are_respected)
                (int)m.result.metrics.floor_permille);
     }
     dg_attach_defaults(&p); /* no limit binds: the frontier runs out */
+    p.target_floor = 0;
     CHECK(dg_attach_generate(&m.grid, &p, 9, &m.result, NULL, NULL) == DG_OK);
     CHECKF(m.result.metrics.stopped_early == 0 && m.result.metrics.floor_permille >= 200,
            "floor %d", (int)m.result.metrics.floor_permille);
@@ -851,6 +852,7 @@ TEST(attach_large_map)
     map_open(&m, side, side);
     dg_attach_params p;
     dg_attach_defaults(&p);
+    p.target_floor = 0; /* grown until nothing fits */
     p.loop_min_gain = 20;
     p.loop_max = 50;
     p.dead_ends = DG_DEAD_ENDS_ROOM;
@@ -901,17 +903,17 @@ TEST(attach_golden_outputs)
         uint64_t grid_hash, result_hash;
     } golden[] = {
         {80, 25, 1, tweak_defaults,
-         0xcf37721f1d43c337ULL, 0xea01184e2b40bdaaULL},
+         0x606d368658ece5b9ULL, 0xc0f361e4608909fcULL},
         {80, 50, 42, tweak_linear,
-         0x3a38dfc4a7e4f56dULL, 0xbb28b11633b4406dULL},
+         0x47ec2f1971bfd92eULL, 0x6887259d4dc3908bULL},
         {100, 60, 3, tweak_bushy_loops,
-         0xdc69e2a1540d16fcULL, 0xf8a7ad731ca867a1ULL},
+         0x500f63fa0ce675fbULL, 0x07e56397f0fb7e86ULL},
         {70, 30, 2026, tweak_dead_end_rooms,
-         0x0e324e1f37c0891cULL, 0x224c486964555961ULL},
+         0x60411681522a0715ULL, 0x1b29dcfdd088d2c7ULL},
         {31, 19, 7, tweak_tiny_features,
          0x27429bcffb20fc66ULL, 0x535dce0d897295b8ULL},
         {200, 120, 99, tweak_big_rooms,
-         0x36154e808961c433ULL, 0xabefeed72eb599faULL},
+         0xec1d60d5c068bf98ULL, 0x711a9c68dd990491ULL},
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++)
     {

@@ -1,6 +1,7 @@
 /* Feature attachment generator: time per map at the issue's sizes, with the
- * structured result, for the defaults (grown until no wall takes anything)
- * and with a 25% floor target (also without the result: tiles only). */
+ * structured result, for the defaults (30% floor), a 25% floor target (also
+ * without the result: tiles only), and grown until no wall takes anything
+ * (plain, the source algorithm's policies, and with loops). */
 #include "bench.h"
 
 #include <stdio.h>
@@ -74,10 +75,19 @@ BENCH(bench_attach_target25)
     attach_rows("tiles-only", &p, 0);
 }
 
+BENCH(bench_attach_full)
+{
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.target_floor = 0;
+    attach_rows("full", &p, 1);
+}
+
 BENCH(bench_attach_classic)
 {
     dg_attach_params p; /* the source algorithm: keep dead ends, a door at every junction */
     dg_attach_defaults(&p);
+    p.target_floor = 0;
     p.dead_ends = DG_DEAD_ENDS_KEEP;
     p.doors = DG_DOORS_ALL;
     attach_rows("classic", &p, 1);
@@ -87,6 +97,7 @@ BENCH(bench_attach_loops)
 {
     dg_attach_params p;
     dg_attach_defaults(&p);
+    p.target_floor = 0;
     p.loop_min_gain = 20;
     p.loop_max = 1000000;
     attach_rows("loops gain>=20", &p, 1);
