@@ -123,6 +123,24 @@ typedef struct dgi_xform {
     int64_t base, step_x, step_y;
 } dgi_xform;
 void dgi_xform_make(int32_t w, int32_t h, int32_t orientation, dgi_xform *t);
+/* dg_orient_point, inline for the generators' per-cell use: where cell p of a
+ * w x h grid lands in orientation o. */
+static inline dg_point dgi_orient_point(int32_t o, int32_t w, int32_t h, dg_point p)
+{
+    dg_point q = p;
+    switch (o)
+    {
+    case DG_ORIENT_ROT90: q.x = h - 1 - p.y; q.y = p.x; break;
+    case DG_ORIENT_ROT180: q.x = w - 1 - p.x; q.y = h - 1 - p.y; break;
+    case DG_ORIENT_ROT270: q.x = p.y; q.y = w - 1 - p.x; break;
+    case DG_ORIENT_MIRROR_X: q.x = w - 1 - p.x; break;
+    case DG_ORIENT_MIRROR_Y: q.y = h - 1 - p.y; break;
+    case DG_ORIENT_TRANSPOSE: q.x = p.y; q.y = p.x; break;
+    case DG_ORIENT_ANTI: q.x = h - 1 - p.y; q.y = w - 1 - p.x; break;
+    default: break;
+    }
+    return q;
+}
 /* 1 if orientation swaps width and height. Inline: generators ask per block. */
 static inline int dgi_orient_swaps(int32_t orientation)
 {

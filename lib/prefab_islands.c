@@ -358,7 +358,7 @@ static void find_exits(islands *s, int32_t index, int32_t o, const dgi_xform *t)
     for (int32_t k = s->door_first[index]; k < s->door_first[index + 1]; k++)
     {
         dg_point d = {s->doors[2 * k], s->doors[2 * k + 1]};
-        d = dg_orient_point(o, q->width, q->height, d);
+        d = dgi_orient_point(o, q->width, q->height, d);
         int faces[4] = {d.y == 0, d.x == t->w - 1, d.y == t->h - 1, d.x == 0};
         for (int side = 0; side < 4; side++)
             if (faces[side])

@@ -385,7 +385,7 @@ static const uint8_t *template_of(jigsaw *j, int32_t k, int32_t o, const int32_t
     for (int32_t c = 0; c < opt->random_count; c++)
     {
         dg_point at = {cells[c] % q->width, cells[c] / q->width};
-        at = dg_orient_point(o, q->width, q->height, at);
+        at = dgi_orient_point(o, q->width, q->height, at);
         off[c] = at.y * j->gw + at.x;
     }
     j->made[k * DG_ORIENT_COUNT + o] = 1;

@@ -41,21 +41,7 @@ void dgi_xform_make(int32_t w, int32_t h, int32_t o, dgi_xform *t)
 
 dg_point dg_orient_point(int32_t o, int32_t w, int32_t h, dg_point p)
 {
-    /* Forward map: invert by searching the output cell whose source is p would be
-     * slow; use the closed forms instead. */
-    dg_point q = p;
-    switch (o)
-    {
-    case DG_ORIENT_ROT90: q.x = h - 1 - p.y; q.y = p.x; break;
-    case DG_ORIENT_ROT180: q.x = w - 1 - p.x; q.y = h - 1 - p.y; break;
-    case DG_ORIENT_ROT270: q.x = p.y; q.y = w - 1 - p.x; break;
-    case DG_ORIENT_MIRROR_X: q.x = w - 1 - p.x; break;
-    case DG_ORIENT_MIRROR_Y: q.y = h - 1 - p.y; break;
-    case DG_ORIENT_TRANSPOSE: q.x = p.y; q.y = p.x; break;
-    case DG_ORIENT_ANTI: q.x = h - 1 - p.y; q.y = w - 1 - p.x; break;
-    default: break;
-    }
-    return q;
+    return dgi_orient_point(o, w, h, p);
 }
 
 int32_t dg_orient_compose(int32_t first, int32_t second)
