@@ -54,6 +54,7 @@ typedef struct dgi_require {
     uint8_t glyph;          /* 0: count by name */
     uint8_t always;         /* 1 if satisfied by every outcome (no check needed) */
     char name[DG_NAME_MAX];
+    uint32_t glyphs[4];     /* the glyphs it counts (the one glyph, or those of the name) */
     int32_t min, max;
     int32_t line, column;
 } dgi_require;
@@ -113,6 +114,12 @@ struct dg_prefab_set {
 static inline const dg_allocator *dgi_set_alloc(const dg_prefab_set *s)
 {
     return s->has_alloc ? &s->alloc : NULL;
+}
+
+/* 1 if glyph c is in the 128-bit glyph set s. */
+static inline int dgi_glyph_in(const uint32_t *s, uint8_t c)
+{
+    return c < 128 && ((s[c >> 5] >> (c & 31)) & 1u);
 }
 
 /* ---- prefab_xform.c: orientations ---------------------------------------- */

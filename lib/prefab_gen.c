@@ -247,25 +247,83 @@ int dgi_gen_connected(dgi_gen *gen, int32_t *scratch)
     return runs - joins <= 1;
 }
 
-static int glyph_in(const uint32_t *set, uint8_t c)
+#define ROWS_MAX 64
+
+/* The passable cells of row bits `seeds` grown along the runs of `cells`. */
+static uint64_t spread_in_row(uint64_t seeds, uint64_t cells)
 {
-    return c < 128 && ((set[c >> 5] >> (c & 31)) & 1u);
+    uint64_t r = seeds & cells, before;
+    do
+    {
+        before = r;
+        r |= ((r << 1) | (r >> 1)) & cells;
+    } while (r != before);
+    return r;
+}
+
+/* dgi_prefab_solid for prefabs of at most ROWS_MAX x ROWS_MAX cells, a row
+ * per bit mask: generators ask it of every candidate on every call. */
+static int solid_rows(const dgi_prefab *p, const uint8_t *g)
+{
+    uint64_t certain[ROWS_MAX], only_maybe[ROWS_MAX], reach[ROWS_MAX];
+    int32_t w = p->width, h = p->height, first = -1;
+    for (int32_t y = 0; y < h; y++, g += w)
+    {
+        uint64_t c = 0, m = 0;
+        for (int32_t x = 0; x < w; x++)
+        {
+            c |= (uint64_t)dgi_glyph_in(p->certain, g[x]) << x;
+            m |= (uint64_t)dgi_glyph_in(p->maybe, g[x]) << x;
+        }
+        certain[y] = c;
+        only_maybe[y] = m & ~c;
+        reach[y] = 0;
+        first = first < 0 && c ? y : first;
+    }
+    for (int32_t y = 0; y < h; y++) /* a sometimes-passable cell needs an always-passable neighbour */
+    {
+        uint64_t next_to = (certain[y] << 1) | (certain[y] >> 1) | (y > 0 ? certain[y - 1] : 0) |
+                           (y + 1 < h ? certain[y + 1] : 0);
+        if (only_maybe[y] & ~next_to)
+            return 0;
+    }
+    if (first < 0)
+        return 2;
+    reach[first] = certain[first] & (~certain[first] + 1); /* its lowest cell */
+    for (int changed = 1; changed;) /* sweeps down and up until nothing grows */
+    {
+        changed = 0;
+        for (int32_t k = 0; k < 2 * h; k++)
+        {
+            int32_t y = k < h ? k : 2 * h - 1 - k;
+            uint64_t seeds = reach[y] | (y > 0 ? reach[y - 1] : 0) | (y + 1 < h ? reach[y + 1] : 0);
+            uint64_t r = spread_in_row(seeds, certain[y]);
+            changed |= r != reach[y];
+            reach[y] = r;
+        }
+    }
+    for (int32_t y = 0; y < h; y++)
+        if (reach[y] != certain[y])
+            return 0;
+    return 1;
 }
 
 int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen)
 {
     const uint8_t *g = set->cells + p->cells;
+    if (p->width <= ROWS_MAX && p->height <= ROWS_MAX)
+        return solid_rows(p, g);
     int32_t w = p->width, n = p->width * p->height, first = -1, certain = 0, top = 0, reached = 0;
     for (int32_t i = 0; i < n; i++)
     {
         seen[i] = 0;
-        if (!glyph_in(p->certain, g[i]))
+        if (!dgi_glyph_in(p->certain, g[i]))
         {
-            if (!glyph_in(p->maybe, g[i]))
+            if (!dgi_glyph_in(p->maybe, g[i]))
                 continue;
             int32_t x = i % w; /* a sometimes-passable cell needs an always-passable neighbour */
-            if (!((i >= w && glyph_in(p->certain, g[i - w])) || (i + w < n && glyph_in(p->certain, g[i + w])) ||
-                  (x > 0 && glyph_in(p->certain, g[i - 1])) || (x + 1 < w && glyph_in(p->certain, g[i + 1]))))
+            if (!((i >= w && dgi_glyph_in(p->certain, g[i - w])) || (i + w < n && dgi_glyph_in(p->certain, g[i + w])) ||
+                  (x > 0 && dgi_glyph_in(p->certain, g[i - 1])) || (x + 1 < w && dgi_glyph_in(p->certain, g[i + 1]))))
                 return 0;
             continue;
         }
@@ -282,7 +340,7 @@ int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *sta
         int32_t next[4] = {c >= w ? c - w : -1, c + w < n ? c + w : -1, x > 0 ? c - 1 : -1, x + 1 < w ? c + 1 : -1};
         reached++;
         for (int d = 0; d < 4; d++)
-            if (next[d] >= 0 && !seen[next[d]] && glyph_in(p->certain, g[next[d]]))
+            if (next[d] >= 0 && !seen[next[d]] && dgi_glyph_in(p->certain, g[next[d]]))
             {
                 seen[next[d]] = 1;
                 stack[top++] = next[d];

@@ -527,10 +527,11 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t see
     int32_t o = dgi_orient_pick(s->fit[index], rng), x, y;
     dgi_xform t;
     dgi_xform_make(q->width, q->height, o, &t);
-    /* Random glyphs never move doors; without void or require counts they
-     * cannot change the shape or fail, so they are resolved only once the
-     * building has a place (most tries find none). */
-    int later = q->checked_reqs == 0 && !q->has_void;
+    /* Random glyphs never move doors; without void they cannot change the
+     * shape, so they are resolved only once the building has a place (most
+     * tries find none). If no outcome meets the require counts, the try fails
+     * there. */
+    int later = !q->has_void;
     uint8_t *heap = NULL;
     const uint8_t *g = later ? s->set->cells + q->cells
                              : dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
@@ -543,7 +544,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t see
         return 0;
     }
     if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err)))
-        return -2; /* out of memory: without require counts nothing else fails */
+        return *err == DG_E_LIMIT ? 0 : -2;
     *err = dgi_gen_place(gen, index, o, g, x, y, s->groups[group_index].start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
     dgi_prefab_glyphs_free(s->set, q, heap);
     if (*err != DG_OK)

@@ -1114,6 +1114,7 @@ static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
             {
                 lo += f->lo[c];
                 hi += f->hi[c];
+                bit_set(r->glyphs, c);
             }
         if (hi < r->min || lo > r->max)
             perr(ps, r->line, r->column,

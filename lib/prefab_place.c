@@ -183,27 +183,18 @@ static void apply_sub(const dg_prefab_set *set, const dgi_sub *s, uint8_t *g, si
             g[i] = weighted(ch, s->count, s->total, rng);
 }
 
+/* Each require counts the cells of g holding one of its glyphs (the names
+ * were resolved to glyphs at load time). */
 static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g, size_t n)
 {
-    int32_t hist[256] = {0}, kinds = 0;
-    uint8_t present[256]; /* the distinct glyphs of g */
-    const dgi_legend *lg = &set->legends[p->legend];
-    for (size_t i = 0; i < n; i++)
-        if (hist[g[i]]++ == 0)
-            present[kinds++] = g[i];
     for (int32_t k = 0; k < p->req_count; k++)
     {
         const dgi_require *r = &set->reqs[p->req_first + k];
-        int64_t c = r->glyph ? hist[r->glyph] : 0;
         if (r->always)
             continue;
-        for (int32_t j = 0; j < kinds && !r->glyph; j++)
-        {
-            const dgi_glyph *d = &lg->glyph[present[j] & 127];
-            if (present[j] >= 33 && present[j] < 127 && d->cls != DGI_CLASS_NONE &&
-                strcmp(set->glyph_names[d->name].name, r->name) == 0)
-                c += hist[present[j]];
-        }
+        int64_t c = 0;
+        for (size_t i = 0; i < n; i++)
+            c += dgi_glyph_in(r->glyphs, g[i]);
         if (c < r->min || c > r->max)
             return 0;
     }
