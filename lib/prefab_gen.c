@@ -290,22 +290,25 @@ static int solid_rows(const dgi_prefab *p, const uint8_t *g)
     if (first < 0)
         return 2;
     reach[first] = certain[first] & (~certain[first] + 1); /* its lowest cell */
-    for (int changed = 1; changed;) /* sweeps down and up until nothing grows */
+    /* Sweeps down, up, down... until every cell is reached or a sweep changes
+     * nothing (then no other sweep would). */
+    for (int32_t sweep = 0, changed = 1; changed; sweep++)
     {
+        int32_t full = 0;
         changed = 0;
-        for (int32_t k = 0; k < 2 * h; k++)
+        for (int32_t k = 0; k < h; k++)
         {
-            int32_t y = k < h ? k : 2 * h - 1 - k;
+            int32_t y = sweep & 1 ? h - 1 - k : k;
             uint64_t seeds = reach[y] | (y > 0 ? reach[y - 1] : 0) | (y + 1 < h ? reach[y + 1] : 0);
             uint64_t r = spread_in_row(seeds, certain[y]);
             changed |= r != reach[y];
+            full += r == certain[y];
             reach[y] = r;
         }
+        if (full == h)
+            return 1;
     }
-    for (int32_t y = 0; y < h; y++)
-        if (reach[y] != certain[y])
-            return 0;
-    return 1;
+    return 0;
 }
 
 int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen)
