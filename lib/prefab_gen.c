@@ -372,7 +372,7 @@ int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng)
 int32_t dgi_orient_pick(int32_t mask, dg_rng *rng)
 {
     int32_t n = dgi_popcount((uint32_t)mask & 0xFFu);
-    return n ? dgi_nth_bit((uint32_t)mask, (int32_t)dg_rng_below(rng, (uint32_t)n)) : -1;
+    return n ? dgi_nth_bit((uint32_t)mask, (int32_t)dgi_rng_below(rng, (uint32_t)n)) : -1;
 }
 
 /* ---- full-size generator -------------------------------------------------------------- */

@@ -51,7 +51,9 @@ typedef struct islands {
     int32_t *rects, *exits;
     int32_t rects_n, exits_n;
     int32_t lo_x, lo_y, hi_x, hi_y;
-    int32_t *door_first, *doors; /* per prefab: its border doors (x, y) from doors[2 * door_first[i]] */
+    int32_t *exit_first, *door_exits; /* per prefab: the cells outside it its border doors open
+                                       * onto, (x, y) pairs of the identity orientation from
+                                       * door_exits[2 * exit_first[i]] */
     size_t shape_size;  /* cells of the largest prefab */
     size_t border;      /* border cells of all prefabs */
     int32_t min_margin; /* smallest margin of the buildings placed so far */
@@ -139,13 +141,13 @@ static void load_groups(islands *s)
  * pointers. Returns the block size. */
 static size_t carve(islands *s, uint8_t *block, int check)
 {
-    enum { OCC, WEIGHTS, FIT, DOOR_FIRST, DOORS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, PARTS };
+    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, PARTS };
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     size_t n = (size_t)DG_MAX(s->set->count, 1);
     uint8_t *part[PARTS];
     size_t size[PARTS] = {
-        rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->door_first,
-        s->border * 2 * sizeof *s->doors, s->shape_size * 4 * sizeof *s->rects,
+        rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->exit_first,
+        s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
         check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count * sizeof *s->members,
         POSITION_MAPS * rows};
@@ -155,8 +157,8 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->occ = (uint64_t *)part[OCC];
     s->weights = (int64_t *)part[WEIGHTS];
     s->fit = (int32_t *)part[FIT];
-    s->door_first = (int32_t *)part[DOOR_FIRST];
-    s->doors = (int32_t *)part[DOORS];
+    s->exit_first = (int32_t *)part[EXIT_FIRST];
+    s->door_exits = (int32_t *)part[DOOR_EXITS];
     s->rects = (int32_t *)part[RECTS];
     s->exits = (int32_t *)part[EXITS];
     s->stack = (int32_t *)part[STACK];
@@ -168,23 +170,30 @@ static size_t carve(islands *s, uint8_t *block, int check)
     return at;
 }
 
-/* Door cells on the border of prefab q (identity orientation) as (x, y) pairs
- * from doors[first]; returns how many. Doors are never substituted, so they
+/* The cells just outside prefab q (identity orientation) that its border
+ * doors open onto, one per side a door is on, as (x, y) pairs; returns how
+ * many (at most one per cell around q). Doors are never substituted, so they
  * hold for every outcome of the random glyphs. */
-static int32_t find_doors(const islands *s, const dgi_prefab *q, int32_t *doors)
+static int32_t find_door_exits(const islands *s, const dgi_prefab *q, int32_t *exits)
 {
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
     const uint8_t *g = s->set->cells + q->cells;
-    int32_t n = 0;
-    for (int32_t y = 0; y < q->height; y++)
+    int32_t n = 0, w = q->width, h = q->height;
+    for (int32_t y = 0; y < h; y++)
     {
-        int edge_row = y == 0 || y == q->height - 1;
-        for (int32_t x = 0; x < q->width; x += (edge_row || x == q->width - 1) ? 1 : q->width - 1)
-            if (lg[g[(size_t)y * (size_t)q->width + (size_t)x]].cls == DGI_CLASS_DOOR)
-            {
-                doors[2 * n] = x;
-                doors[2 * n++ + 1] = y;
-            }
+        int edge_row = y == 0 || y == h - 1;
+        for (int32_t x = 0; x < w; x += (edge_row || x == w - 1) ? 1 : w - 1)
+        {
+            if (lg[g[(size_t)y * (size_t)w + (size_t)x]].cls != DGI_CLASS_DOOR)
+                continue;
+            const int32_t out[4][3] = {{y == 0, x, -1}, {x == w - 1, w, y}, {y == h - 1, x, h}, {x == 0, -1, y}};
+            for (int side = 0; side < 4; side++)
+                if (out[side][0])
+                {
+                    exits[2 * n] = out[side][1];
+                    exits[2 * n++ + 1] = out[side][2];
+                }
+        }
     }
     return n;
 }
@@ -225,7 +234,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     if (!s->block)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
     carve(s, s->block, check);
-    s->door_first[0] = 0;
+    s->exit_first[0] = 0;
     for (int32_t i = 0; i < s->set->count; i++)
     {
         const dgi_prefab *q = &s->set->prefabs[i];
@@ -234,7 +243,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
                         : 0;
         /* scratch for the solidity test: the shape arrays are big enough */
         s->solid[i] = check && s->fit[i] ? (uint8_t)dgi_prefab_solid(s->set, q, s->exits, (uint8_t *)s->rects) : 0;
-        s->door_first[i + 1] = s->door_first[i] + find_doors(s, q, s->doors + 2 * s->door_first[i]);
+        s->exit_first[i + 1] = s->exit_first[i] + find_door_exits(s, q, s->door_exits + 2 * s->exit_first[i]);
     }
     s->tiles_pass = check && tiles_tell_passability(s);
     for (int32_t k = 0; k < s->group_count; k++)
@@ -348,24 +357,19 @@ static void add_run(islands *s, int32_t Y, int32_t X0, int32_t X1)
     s->hi_y = Y;
 }
 
-/* The door exits of prefab index in orientation o (oriented size t->w x
- * t->h): for each door on its border, the free cell it must open onto. */
-static void find_exits(islands *s, int32_t index, int32_t o, const dgi_xform *t)
+/* The door exits of prefab index in orientation o: the identity ones turned
+ * as cells of the prefab grown by one cell on every side. */
+static void find_exits(islands *s, int32_t index, int32_t o)
 {
-    static const int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
     const dgi_prefab *q = &s->set->prefabs[index];
-    s->exits_n = 0;
-    for (int32_t k = s->door_first[index]; k < s->door_first[index + 1]; k++)
+    int32_t first = s->exit_first[index];
+    s->exits_n = s->exit_first[index + 1] - first;
+    for (int32_t k = 0; k < s->exits_n; k++)
     {
-        dg_point d = {s->doors[2 * k], s->doors[2 * k + 1]};
-        d = dgi_orient_point(o, q->width, q->height, d);
-        int faces[4] = {d.y == 0, d.x == t->w - 1, d.y == t->h - 1, d.x == 0};
-        for (int side = 0; side < 4; side++)
-            if (faces[side])
-            {
-                s->exits[2 * s->exits_n] = d.x + ox[side];
-                s->exits[2 * s->exits_n++ + 1] = d.y + oy[side];
-            }
+        dg_point e = {s->door_exits[2 * (first + k)] + 1, s->door_exits[2 * (first + k) + 1] + 1};
+        e = dgi_orient_point(o, q->width + 2, q->height + 2, e);
+        s->exits[2 * k] = e.x - 1;
+        s->exits[2 * k + 1] = e.y - 1;
     }
 }
 
@@ -378,7 +382,6 @@ static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, c
     s->rects_n = 0;
     s->lo_x = s->lo_y = INT32_MAX;
     s->hi_x = s->hi_y = -1;
-    find_exits(s, index, o, t);
     if (!q->has_void) /* the whole box, whatever the random glyphs do */
     {
         add_run(s, 0, 0, t->w - 1);
@@ -399,6 +402,7 @@ static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, c
             }
         }
     }
+    find_exits(s, index, o);
     s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
     s->cells_map = s->rects_n > 1 ? position_map(s, 1, 1) : NULL;
 }
