@@ -606,6 +606,42 @@ TEST(prefab_islands_golden)
     dg_prefab_set_free(set);
 }
 
+/* A building whose random glyphs often miss its require counts (3-4 parts
+ * from six 1-in-7 cells: about half of all 16 re-rolls fail) is resolved
+ * only once it has a place: every one placed meets them, and the others
+ * count as failed tries. */
+TEST(prefab_islands_require_counts_hold)
+{
+    dg_prefab_set *set = parse("prefabs 1\nlegend\n  i marker parts kind item\nend\n"
+                               "prefab rare\n  mode island\n  pick ? = .:6 i:1\n  require parts 3-4\n"
+                               "map\n#+###\n#??.#\n#?..+\n#?..#\n#####\nend\n"
+                               "prefab plain\n  mode island\nmap\n#+#\n#.#\n###\nend\n");
+    if (!set)
+        return;
+    uint8_t cells[40 * 30];
+    dg_grid g;
+    dg_grid_init(&g, cells, 40, 30, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    int32_t rare = dg_prefab_find(set, "rare"), placed = 0, failures = 0;
+    for (uint64_t seed = 0; seed < 40; seed++)
+    {
+        CHECK(dg_prefab_islands_generate(&g, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+        failures += r.metrics.failures;
+        for (int32_t i = 0; i < r.room_count; i++)
+        {
+            int32_t parts = 0;
+            for (int32_t k = 0; k < r.marker_count; k++)
+                parts += r.markers[k].room == i && r.markers[k].kind == DG_MARKER_ITEM;
+            CHECK(r.rooms[i].prefab == rare ? parts >= 3 && parts <= 4 : parts == 0);
+            placed += r.rooms[i].prefab == rare;
+        }
+    }
+    CHECK(placed > 40 && failures > 0);
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
 /* ---- mixed ------------------------------------------------------------------------------- */
 
 TEST(prefab_mixed_vaults_in_chain_rooms)
