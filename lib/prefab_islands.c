@@ -294,13 +294,14 @@ static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, 
     int32_t first = a >> 6, last = b >> 6;
     uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
     uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
+    if (first == last) /* the common case, looped on its own */
+    {
+        for (int32_t y = y0; y <= y1; y++, row += s->words)
+            row[first] |= lo & hi;
+        return;
+    }
     for (int32_t y = y0; y <= y1; y++, row += s->words)
     {
-        if (first == last)
-        {
-            row[first] |= lo & hi;
-            continue;
-        }
         row[first] |= lo;
         row[last] |= hi;
         for (int32_t i = first + 1; i < last; i++)
