@@ -9,7 +9,7 @@ enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
 #define DERIVED_CELLS_PER_FEATURE 16
 #define DERIVED_ATTEMPTS_PER_FEATURE 50
 #define TRIES_ROOM_WALL 1     /* attempts per frontier wall: rooms' walls ... */
-#define TRIES_CORRIDOR_END 2  /* ... and the cells at a corridor's end */
+#define TRIES_CORRIDOR_END 2  /* ... and a corridor's cells, beside or beyond its end */
 #define DEAD_END_TRIES 2      /* room policy: extra room attempts at a corridor's end */
 #define MAX_CHAIN 8           /* corridors in a row, each grown from the last one's end */
 
