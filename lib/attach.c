@@ -166,13 +166,13 @@ static void release(att_ctx *c)
     dgi_free(c->a, c->touched, (size_t)c->cap_touched * sizeof *c->touched);
 }
 
-/* dgi_grow for a list that may still live in the scratch block (*borrowed):
- * the first growth moves it into an allocation of its own. */
-static dg_status grow_list(att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
-                           uint8_t *borrowed)
+dg_status att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
+                   uint8_t *borrowed)
 {
-    if (!*borrowed)
+    if (!borrowed || !*borrowed)
         return dgi_grow(c->a, array, cap, need, elem);
+    if (need <= *cap)
+        return DG_OK;
     void *own = NULL;
     int32_t own_cap = 0;
     dg_status st = dgi_grow(c->a, &own, &own_cap, need, elem);
@@ -185,23 +185,16 @@ static dg_status grow_list(att_ctx *c, void **array, int32_t *cap, int32_t need,
     return DG_OK;
 }
 
-#define ATT_GROW_LIST(c, array, cap, need, borrowed, st)                                 \
-    do {                                                                                 \
-        void *grown_ = (array);                                                          \
-        (st) = grow_list((c), &grown_, &(cap), (need), sizeof *(array), &(borrowed));    \
-        (array) = grown_;                                                                \
-    } while (0)
-
 /* Room for one more feature, its door and its walls, before anything is carved. */
 static dg_status reserve_feature(att_ctx *c)
 {
     dg_status st = DG_OK;
     if (c->nfeat + 1 > c->cap_feat)
-        ATT_GROW_LIST(c, c->feats, c->cap_feat, c->nfeat + 1, c->borrowed[0], st);
+        ATT_GROW(c, c->feats, c->cap_feat, c->nfeat + 1, &c->borrowed[0], st);
     if (st == DG_OK && c->ndoor + 1 > c->cap_door)
-        ATT_GROW_LIST(c, c->doors, c->cap_door, c->ndoor + 1, c->borrowed[1], st);
+        ATT_GROW(c, c->doors, c->cap_door, c->ndoor + 1, &c->borrowed[1], st);
     if (st == DG_OK && c->site_end + 4 > c->cap_site)
-        ATT_GROW_LIST(c, c->sites, c->cap_site, c->site_end + 4, c->borrowed[2], st);
+        ATT_GROW(c, c->sites, c->cap_site, c->site_end + 4, &c->borrowed[2], st);
     return st;
 }
 
@@ -259,7 +252,7 @@ int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
 {
     dg_status st = DG_OK;
     if (c->ndoor + 1 > c->cap_door)
-        ATT_GROW_LIST(c, c->doors, c->cap_door, c->ndoor + 1, c->borrowed[1], st);
+        ATT_GROW(c, c->doors, c->cap_door, c->ndoor + 1, &c->borrowed[1], st);
     if (st != DG_OK)
         return -1;
     int32_t i = c->ndoor++;
@@ -707,10 +700,11 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
         return 0; /* the door would touch another door */
     /* Under eager ends the way must also hold its cap and the smallest room
      * beyond it, before the border and before anything in the way. */
-    int32_t room_depth = eager_ends(c) ? (ux ? c->p->room_min_w : c->p->room_min_h) : 0;
-    if (eager_ends(c))
-        want = DG_MIN(want, space_to_border(c, dx, dy, dir) - 1 - room_depth);
-    int32_t reach = want + (eager_ends(c) ? 1 + room_depth : 0), free_cells = 0;
+    int eager = eager_ends(c);
+    int32_t beyond = eager ? 1 + (ux ? c->p->room_min_w : c->p->room_min_h) : 0;
+    if (eager)
+        want = DG_MIN(want, space_to_border(c, dx, dy, dir) - beyond);
+    int32_t reach = want + beyond, free_cells = 0;
     while (free_cells < reach)
     {
         p += step;
@@ -718,8 +712,8 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
             break;
         free_cells++;
     }
-    int32_t len = DG_MIN(want, free_cells - (reach - want));
-    if (!eager_ends(c))
+    int32_t len = DG_MIN(want, free_cells - beyond);
+    if (!eager)
     {
         p = door + (len + 1) * step; /* the cap row must be able to hold walls */
         if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
@@ -740,7 +734,7 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     int32_t x0 = DG_MIN(dx + ux, dx + ux * len), y0 = DG_MIN(dy + uy, dy + uy * len);
     int32_t f = new_feature(c, ATT_CORRIDOR, parent, x0, y0, ux ? len : 1, ux ? 1 : len, dir);
     (void)connect(c, parent, f, dx, dy);
-    if (eager_ends(c))
+    if (eager)
     {
         int ended = grow_end(c, f, depth);
         if (ended == 0)

@@ -39,7 +39,7 @@ static int32_t through(const att_feat *f, int32_t ax, int32_t ay, int32_t bx, in
 static dg_status heap_push(att_ctx *c, int32_t dist, int32_t door)
 {
     dg_status st;
-    ATT_GROW(c, c->heap, c->cap_heap, c->nheap + 1, st);
+    ATT_GROW(c, c->heap, c->cap_heap, c->nheap + 1, NULL, st);
     if (st != DG_OK)
         return st;
     att_heap_item *h = c->heap;
@@ -92,7 +92,7 @@ static dg_status relax(att_ctx *c, int32_t d, int32_t dist, int track)
     if (track && door->dist == INT32_MAX)
     {
         dg_status st;
-        ATT_GROW(c, c->touched, c->cap_touched, c->ntouched + 1, st);
+        ATT_GROW(c, c->touched, c->cap_touched, c->ntouched + 1, NULL, st);
         if (st != DG_OK)
             return st;
         c->touched[c->ntouched++] = d;

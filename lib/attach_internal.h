@@ -112,12 +112,16 @@ static inline int att_chance(att_ctx *c, int32_t permille)
 /* Length of a corridor (its rectangle is 1 wide). */
 static inline int32_t att_corridor_len(const att_feat *f) { return f->w * f->h; }
 
-/* Grows array (with its capacity field) to hold need elements; st gets the status. */
-#define ATT_GROW(c, array, cap, need, st)                                       \
-    do {                                                                        \
-        void *grown_ = (array);                                                 \
-        (st) = dgi_grow((c)->a, &grown_, &(cap), (need), sizeof *(array));      \
-        (array) = grown_;                                                       \
+/* Grows array (with its capacity field) to hold need elements, as dgi_grow;
+ * a list still inside the scratch block (*borrowed; NULL: never) moves into
+ * an allocation of its own. st gets the status. */
+dg_status att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
+                   uint8_t *borrowed);
+#define ATT_GROW(c, array, cap, need, borrowed, st)                                         \
+    do {                                                                                    \
+        void *grown_ = (array);                                                             \
+        (st) = att_grow((c), &grown_, &(cap), (need), sizeof *(array), (borrowed));         \
+        (array) = grown_;                                                                   \
     } while (0)
 
 /* attach.c */

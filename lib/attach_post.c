@@ -51,7 +51,7 @@ static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir)
 static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32_t feat, int dir)
 {
     dg_status st;
-    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, st);
+    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, NULL, st);
     if (st == DG_OK)
         lp->sites[lp->nsites++] = (loop_site){x, y, feat, dir};
     return st;
