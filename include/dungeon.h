@@ -17,7 +17,7 @@ extern "C" {
 
 /* ---- version ---------------------------------------------------------- */
 #define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 2
+#define DG_VERSION_MINOR 3
 #define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
 
@@ -711,7 +711,9 @@ typedef struct dg_prefab_islands_params {
     int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
     int32_t margin;        /* free cells between buildings, 0..64; -1: the larger of the two
                             * prefabs' own `margin` (default -1) */
-    int32_t positions;     /* random positions tried per building, 1..10000 (default 30) */
+    int32_t positions;     /* positions tried per building, 1..10000 (default 30): 4 drawn
+                            * anywhere it would lie in the map with its doors on it, the rest
+                            * only among those the others' margins leave free */
     int32_t max_failures;  /* buildings in a row that find no place before a group gives
                             * up, 1..10000 (default 20) */
     int32_t keep;          /* 0: fill the grid with `fill` first (pure); 1: keep the cells

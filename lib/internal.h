@@ -95,6 +95,30 @@ static inline uint32_t dgi_rng_below(dg_rng *rng, uint32_t bound)
     return (uint32_t)(m >> 32);
 }
 
+/* Set bits of a word, and the index of its lowest set bit (w != 0). */
+static inline int32_t dgi_popcount64(uint64_t w)
+{
+#if defined(__POPCNT__)
+    return __builtin_popcountll(w);
+#else /* bit-parallel sums: a libgcc call without the instruction is slower */
+    w -= (w >> 1) & 0x5555555555555555ULL;
+    w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int32_t)((w * 0x0101010101010101ULL) >> 56);
+#endif
+}
+static inline int32_t dgi_lowest_bit64(uint64_t w)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(w);
+#else
+    int32_t i = 0;
+    for (; !(w & 1u); w >>= 1)
+        i++;
+    return i;
+#endif
+}
+
 /* analyze_core.c: breadth-first distances over passable cells (4-way).
  * dist has width*height entries (row-major, no stride), -1 = unreachable.
  * queue has width*height entries. Returns the farthest reached cell index. */

@@ -116,7 +116,7 @@ static const dg_param_desc prefab_islands_params[] = {
     P_INT(dg_prefab_islands_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
           "allowed orientation bits (255 = all eight)"),
     P_INT(dg_prefab_islands_params, margin, -1, 64, -1, "free cells between buildings (-1 = the prefabs' own)"),
-    P_INT(dg_prefab_islands_params, positions, 1, 10000, 30, "random positions tried per building"),
+    P_INT(dg_prefab_islands_params, positions, 1, 10000, 30, "positions tried per building (4 anywhere, then among free ones)"),
     P_INT(dg_prefab_islands_params, max_failures, 1, 10000, 20, "buildings in a row without a place before a group stops"),
     P_BOOL(dg_prefab_islands_params, keep, 0, "keep the grid around the buildings (mixed) instead of filling it"),
     P_INT(dg_prefab_islands_params, fill, 0, 255, DG_TILE_FLOOR, "ground tile when not keeping"),

@@ -5,6 +5,7 @@
 
 #define MAX_GROUPS 64
 #define POSITION_MAPS 4
+#define QUICK_DRAWS 4 /* positions drawn anywhere in the span before only among free ones */
 
 typedef struct group {
     const char *tag;
@@ -29,9 +30,11 @@ typedef struct islands {
         int32_t w, h;
         int32_t done; /* margins marked so far */
         uint64_t *bits;
+        int32_t *free;        /* per row y <= H - h: clear bits of columns 0..W - w */
+        int32_t stale_lo, stale_hi; /* rows marked since free was counted */
     } maps[POSITION_MAPS];
     int32_t maps_n, maps_next;
-    const struct position_map *map; /* the current building's if it is one rectangle, else NULL */
+    struct position_map *map; /* the current building's if it is one rectangle, else NULL */
     const struct position_map *cells_map; /* the 1 x 1 map if it is several, else NULL */
     int32_t *margins;       /* x0, y0, x1, y1 per grown rectangle placed */
     int32_t margins_n, margins_cap;
@@ -141,7 +144,7 @@ static void load_groups(islands *s)
  * pointers. Returns the block size. */
 static size_t carve(islands *s, uint8_t *block, int check)
 {
-    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, PARTS };
+    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, FREE, PARTS };
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     size_t n = (size_t)DG_MAX(s->set->count, 1);
     uint8_t *part[PARTS];
@@ -150,7 +153,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
         s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
         check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count * sizeof *s->members,
-        POSITION_MAPS * rows};
+        POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t)};
     size_t at = dgi_carve(block, size, part, PARTS);
     if (!block)
         return at;
@@ -166,7 +169,10 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->solid = s->used + n;
     s->members = (int32_t *)part[MEMBER];
     for (int k = 0; k < POSITION_MAPS; k++)
+    {
         s->maps[k].bits = (uint64_t *)part[MAPS] + (size_t)k * rows / sizeof(uint64_t);
+        s->maps[k].free = (int32_t *)part[FREE] + (size_t)k * (size_t)s->h;
+    }
     return at;
 }
 
@@ -265,6 +271,11 @@ static int32_t margin_of(const islands *s, const dgi_prefab *q)
     return s->p->margin >= 0 ? s->p->margin : q->margin;
 }
 
+static int bit_at(const islands *s, const uint64_t *bits, int32_t x, int32_t y)
+{
+    return (bits[(size_t)y * (size_t)s->words + (size_t)(x >> 6)] >> (x & 63)) & 1u;
+}
+
 /* Is any bit of columns a..b (a <= b) set on rows y0..y1 of a bit map? */
 static int any_in_rows(const islands *s, const uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
 {
@@ -310,14 +321,17 @@ static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, 
 }
 
 /* Marks the positions of map's rectangle that would overlap margin b. */
-static void mark_positions(const islands *s, const struct position_map *map, const int32_t *b)
+static void mark_positions(const islands *s, struct position_map *map, const int32_t *b)
 {
-    set_in_rows(s, map->bits, DG_MAX(0, b[0] - map->w + 1), b[2], DG_MAX(0, b[1] - map->h + 1), b[3]);
+    int32_t y0 = DG_MAX(0, b[1] - map->h + 1);
+    set_in_rows(s, map->bits, DG_MAX(0, b[0] - map->w + 1), b[2], y0, b[3]);
+    map->stale_lo = DG_MIN(map->stale_lo, y0);
+    map->stale_hi = DG_MAX(map->stale_hi, b[3]);
 }
 
 /* The position map of a w x h rectangle, up to date: a kept one, or a new
  * one in the next slot. */
-static const struct position_map *position_map(islands *s, int32_t w, int32_t h)
+static struct position_map *position_map(islands *s, int32_t w, int32_t h)
 {
     struct position_map *map = NULL;
     for (int32_t i = 0; i < s->maps_n && !map; i++)
@@ -332,6 +346,10 @@ static const struct position_map *position_map(islands *s, int32_t w, int32_t h)
         map->h = h;
         map->done = 0;
         memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
+        for (int32_t y = 0; y <= s->h - h; y++)
+            map->free[y] = s->w - w + 1;
+        map->stale_lo = INT32_MAX;
+        map->stale_hi = -1;
     }
     for (; map->done < s->margins_n; map->done++)
         mark_positions(s, map, &s->margins[4 * map->done]);
@@ -418,14 +436,11 @@ static void grown(const islands *s, const int32_t *r, int32_t x, int32_t y, int3
     b[3] = DG_MIN(s->h - 1, y + r[3] + m);
 }
 
-/* Can the building of make_shape stand at (x, y)? With a position map the
- * caller has checked the others' margins. */
+/* Can the building of make_shape stand at (x, y) of its span? With a
+ * position map the caller has checked the others' margins. */
 static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
-    int32_t m = margin_of(s, q), W = s->w, H = s->h, b[4];
-    if (s->rects_n && q->edge_avoid &&
-        (x + s->lo_x == 0 || y + s->lo_y == 0 || x + s->hi_x == W - 1 || y + s->hi_y == H - 1))
-        return 0;
+    int32_t m = margin_of(s, q), b[4];
     for (int32_t k = 0; k < s->rects_n && s->cells_map; k++) /* the others' margins */
     {
         const int32_t *r = &s->rects[4 * k];
@@ -438,12 +453,9 @@ static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
         if (any_in_rows(s, s->occ, b[0], b[2], b[1], b[3]))
             return 0;
     }
-    for (int32_t k = 0; k < s->exits_n; k++) /* doors open onto a free cell of the map */
-    {
-        int32_t nx = x + s->exits[2 * k], ny = y + s->exits[2 * k + 1];
-        if (nx < 0 || ny < 0 || nx >= W || ny >= H || any_in_rows(s, s->occ, nx, nx, ny, ny))
+    for (int32_t k = 0; k < s->exits_n; k++) /* doors open onto a free cell (the span keeps them in the map) */
+        if (bit_at(s, s->occ, x + s->exits[2 * k], y + s->exits[2 * k + 1]))
             return 0;
-    }
     return 1;
 }
 
@@ -468,44 +480,129 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
     return DG_OK;
 }
 
-/* Draws positions (x, y) below span_x x span_y until one whose bit in map,
- * offset by (dx, dy), is clear, at most budget times; returns how many were
- * drawn (*clear: whether the last one is). A small loop keeps the generator
- * in registers: most positions of a crowded map fail here. */
-static int32_t draw_clear(dg_rng *rng, uint32_t span_x, uint32_t span_y, const uint64_t *map, size_t words,
-                          int32_t dx, int32_t dy, int32_t budget, int32_t *x, int32_t *y, int *clear)
+/* The top-left corners (x, y) at which the building of make_shape (oriented
+ * size t) lies in the map, its doors open onto cells of the map and, with
+ * `edge avoid`, it keeps off the border: x in span[0]..span[2], y in
+ * span[1]..span[3]. 0 if there are none. */
+static int position_span(const islands *s, const dgi_prefab *q, const dgi_xform *t, int32_t *span)
 {
-    dg_rng r = *rng;
-    int32_t k = 0, px = 0, py = 0;
-    int is_clear = 0;
-    while (k < budget && !is_clear)
+    span[0] = span[1] = 0;
+    span[2] = s->w - t->w;
+    span[3] = s->h - t->h;
+    if (q->edge_avoid && s->rects_n)
     {
-        px = (int32_t)dgi_rng_below(&r, span_x);
-        py = (int32_t)dgi_rng_below(&r, span_y);
-        k++;
-        int32_t mx = px + dx, my = py + dy;
-        is_clear = !map || !((map[(size_t)my * words + (size_t)(mx >> 6)] >> (mx & 63)) & 1u);
+        span[0] = DG_MAX(span[0], 1 - s->lo_x);
+        span[1] = DG_MAX(span[1], 1 - s->lo_y);
+        span[2] = DG_MIN(span[2], s->w - 2 - s->hi_x);
+        span[3] = DG_MIN(span[3], s->h - 2 - s->hi_y);
     }
-    *rng = r;
-    *x = px;
-    *y = py;
-    *clear = is_clear;
-    return k;
+    for (int32_t k = 0; k < s->exits_n; k++)
+    {
+        int32_t ex = s->exits[2 * k], ey = s->exits[2 * k + 1];
+        span[0] = DG_MAX(span[0], -ex);
+        span[1] = DG_MAX(span[1], -ey);
+        span[2] = DG_MIN(span[2], s->w - 1 - ex);
+        span[3] = DG_MIN(span[3], s->h - 1 - ey);
+    }
+    return span[0] <= span[2] && span[1] <= span[3];
 }
 
-/* Draws up to `positions` random positions for the building of make_shape
- * (oriented size t) until one fits. */
+/* Mask of columns a..b (a <= b) within word i of a bit-map row. */
+static uint64_t columns_in_word(int32_t i, int32_t a, int32_t b)
+{
+    uint64_t m = ~0ULL;
+    if (i == a >> 6)
+        m &= ~0ULL << (a & 63);
+    if (i == b >> 6)
+        m &= ~0ULL >> (63 - (b & 63));
+    return m;
+}
+
+/* Clear bits of columns a..b of one bit-map row. */
+static int32_t clear_in_row(const uint64_t *row, int32_t a, int32_t b)
+{
+    int32_t clear = 0;
+    for (int32_t i = a >> 6; i <= b >> 6; i++)
+        clear += dgi_popcount64(~row[i] & columns_in_word(i, a, b));
+    return clear;
+}
+
+/* Column of the k-th (from 0) clear bit of columns a..b of a row that has
+ * more than k. */
+static int32_t nth_clear_in_row(const uint64_t *row, int32_t a, int32_t b, int32_t k)
+{
+    for (int32_t i = a >> 6;; i++)
+    {
+        uint64_t clear = ~row[i] & columns_in_word(i, a, b);
+        int32_t n = dgi_popcount64(clear);
+        if (k < n)
+        {
+            for (; k > 0; k--)
+                clear &= clear - 1;
+            return i * 64 + dgi_lowest_bit64(clear);
+        }
+        k -= n;
+    }
+}
+
+/* Free positions of map on rows y0..y1, its row counts brought up to date. */
+static int32_t count_free(const islands *s, struct position_map *map, int32_t y0, int32_t y1)
+{
+    int32_t last = s->h - map->h, total = 0;
+    for (int32_t y = map->stale_lo; y <= DG_MIN(map->stale_hi, last); y++)
+        map->free[y] = clear_in_row(map->bits + (size_t)y * (size_t)s->words, 0, s->w - map->w);
+    map->stale_lo = INT32_MAX;
+    map->stale_hi = -1;
+    for (int32_t y = y0; y <= y1; y++)
+        total += map->free[y];
+    return total;
+}
+
+/* The k-th (from 0) free position of map counted from row y. */
+static void nth_free(const islands *s, const struct position_map *map, int32_t y, int32_t k, int32_t *mx,
+                     int32_t *my)
+{
+    for (; k >= map->free[y]; y++)
+        k -= map->free[y];
+    *my = y;
+    *mx = nth_clear_in_row(map->bits + (size_t)y * (size_t)s->words, 0, s->w - map->w, k);
+}
+
+/* Tries up to `positions` positions for the building of make_shape (oriented
+ * size t) until one fits. The first QUICK_DRAWS are drawn anywhere in its
+ * span; with a position map the rest are drawn among the positions free on
+ * the span's rows (none: the building finds no place at once), so on a
+ * crowded map a building that fits somewhere is still placed. */
 static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
                          int32_t *x, int32_t *y, dg_rng *rng)
 {
-    uint32_t span_x = (uint32_t)(s->w - t->w + 1), span_y = (uint32_t)(s->h - t->h + 1); /* >= 1: it fits */
-    const uint64_t *map = s->map ? s->map->bits : NULL;
-    int32_t k = 0, dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
-    int found = 0, clear = 1;
-    while (k < s->p->positions && clear && !found)
+    int32_t span[4], k = 0, free_n = -1;
+    if (!position_span(s, q, t, span))
+        return 0;
+    struct position_map *map = s->map;
+    int32_t dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
+    uint32_t span_x = (uint32_t)(span[2] - span[0] + 1), span_y = (uint32_t)(span[3] - span[1] + 1);
+    int found = 0;
+    while (k < s->p->positions && !found)
     {
-        k += draw_clear(rng, span_x, span_y, map, (size_t)s->words, dx, dy, s->p->positions - k, x, y, &clear);
-        found = clear && fits(s, q, *x, *y);
+        if (!map || k < QUICK_DRAWS)
+        {
+            *x = span[0] + (int32_t)dgi_rng_below(rng, span_x);
+            *y = span[1] + (int32_t)dgi_rng_below(rng, span_y);
+        }
+        else
+        {
+            if (free_n < 0)
+                free_n = count_free(s, map, span[1] + dy, span[3] + dy);
+            if (free_n == 0)
+                break;
+            nth_free(s, map, span[1] + dy, (int32_t)dgi_rng_below(rng, (uint32_t)free_n), x, y);
+            *x -= dx;
+            *y -= dy;
+        }
+        k++;
+        found = *x >= span[0] && *x <= span[2] && (!map || !bit_at(s, map->bits, *x + dx, *y + dy)) &&
+                fits(s, q, *x, *y);
     }
     gen->r.metrics.attempts += k;
     return found;
