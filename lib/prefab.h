@@ -76,6 +76,8 @@ typedef struct dgi_prefab {
     int32_t checked_reqs;       /* requires that must be checked at stamp time */
     int32_t has_void, has_markers;
     uint32_t certain[4], maybe[4]; /* glyphs passable in every / in some outcome */
+    int32_t solid;              /* whether every outcome of its random glyphs leaves its passable
+                                 * cells connected: 1 yes, 2 yes as it has none, 0 no */
     int32_t line;               /* line of `prefab NAME` */
     uint64_t edge[DG_ORIENT_COUNT][4]; /* edge signature per orientation and side N E S W */
 } dgi_prefab;
@@ -265,11 +267,10 @@ int dgi_gen_connected(dgi_gen *gen, int32_t *scratch);
 size_t dgi_gen_connected_scratch(int32_t w, int32_t h);
 /* Fills every cell of the scratch tiles (and passability). */
 void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable);
-/* Whether every outcome of p's random glyphs leaves its passable cells
- * connected (the always-passable cells form one 4-connected region and every
- * sometimes-passable cell touches one): 1 yes, 2 yes as it has none, 0 no.
- * stack and seen hold width*height entries. */
-int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen);
+/* Sets every prefab's `solid` (the always-passable cells form one
+ * 4-connected region and every sometimes-passable cell touches one); at load
+ * time, as the generators ask it of every candidate. DG_E_NOMEM. */
+dg_status dgi_solid_build(dg_prefab_set *set);
 /* Weighted draw among n weights (0 entries skipped); -1 if they sum to 0. */
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng);
 /* Uniform orientation among the bits of mask (-1 if empty). */

@@ -261,8 +261,8 @@ static uint64_t spread_in_row(uint64_t seeds, uint64_t cells)
     return r;
 }
 
-/* dgi_prefab_solid for prefabs of at most ROWS_MAX x ROWS_MAX cells, a row
- * per bit mask: generators ask it of every candidate on every call. */
+/* prefab_solid for prefabs of at most ROWS_MAX x ROWS_MAX cells, a row per
+ * bit mask. */
 static int solid_rows(const dgi_prefab *p, const uint8_t *g)
 {
     uint64_t certain[ROWS_MAX], only_maybe[ROWS_MAX], reach[ROWS_MAX];
@@ -311,7 +311,9 @@ static int solid_rows(const dgi_prefab *p, const uint8_t *g)
     return 0;
 }
 
-int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen)
+/* Solidity of p (see dgi_solid_build); stack and seen hold width*height
+ * entries, used only above ROWS_MAX x ROWS_MAX. */
+static int prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen)
 {
     const uint8_t *g = set->cells + p->cells;
     if (p->width <= ROWS_MAX && p->height <= ROWS_MAX)
@@ -350,6 +352,25 @@ int dgi_prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *sta
             }
     }
     return reached == certain;
+}
+
+dg_status dgi_solid_build(dg_prefab_set *set)
+{
+    size_t most = 0;
+    for (int32_t i = 0; i < set->count; i++)
+    {
+        const dgi_prefab *p = &set->prefabs[i];
+        if (p->width > ROWS_MAX || p->height > ROWS_MAX)
+            most = DG_MAX(most, (size_t)p->width * (size_t)p->height);
+    }
+    size_t size = most * (sizeof(int32_t) + 1);
+    uint8_t *scratch = most ? dgi_alloc(dgi_set_alloc(set), size) : NULL;
+    if (most && !scratch)
+        return DG_E_NOMEM;
+    for (int32_t i = 0; i < set->count; i++)
+        set->prefabs[i].solid = prefab_solid(set, &set->prefabs[i], (int32_t *)scratch, scratch + most * sizeof(int32_t));
+    dgi_free(dgi_set_alloc(set), scratch, size);
+    return DG_OK;
 }
 
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng)

@@ -40,7 +40,6 @@ typedef struct islands {
     int32_t margins_n, margins_cap;
     const dg_allocator *alloc;
     int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
-    uint8_t *solid; /* per prefab: dgi_prefab_solid */
     int32_t *members; /* per group: the prefabs it may use, members_n[k] from members[k * count] */
     int32_t members_n[MAX_GROUPS];
     int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
@@ -152,7 +151,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
         rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->exit_first,
         s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
-        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n * 2, n * (size_t)s->group_count * sizeof *s->members,
+        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n * (size_t)s->group_count * sizeof *s->members,
         POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t)};
     size_t at = dgi_carve(block, size, part, PARTS);
     if (!block)
@@ -166,7 +165,6 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->exits = (int32_t *)part[EXITS];
     s->stack = (int32_t *)part[STACK];
     s->used = part[FLAGS];
-    s->solid = s->used + n;
     s->members = (int32_t *)part[MEMBER];
     for (int k = 0; k < POSITION_MAPS; k++)
     {
@@ -247,8 +245,6 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
         s->fit[i] = (q->modes & DG_PREFAB_ISLAND) && q->weight > 0
                         ? dgi_orient_fit(q, q->distinct & s->p->orientations, s->w, s->h)
                         : 0;
-        /* scratch for the solidity test: the shape arrays are big enough */
-        s->solid[i] = check && s->fit[i] ? (uint8_t)dgi_prefab_solid(s->set, q, s->exits, (uint8_t *)s->rects) : 0;
         s->exit_first[i + 1] = s->exit_first[i] + find_door_exits(s, q, s->door_exits + 2 * s->exit_first[i]);
     }
     s->tiles_pass = check && tiles_tell_passability(s);
@@ -658,7 +654,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t see
     /* solid buildings whose cells reach a door, one free cell apart and not
      * spanning the map, leave the ground around them connected */
     s->proven &= !q->has_void && margin_of(s, q) >= 1 &&
-                 (s->solid[index] == 2 || (s->solid[index] == 1 && s->exits_n > 0)) &&
+                 (q->solid == 2 || (q->solid == 1 && s->exits_n > 0)) &&
                  !(x == 0 && x + t.w == s->w) && !(y == 0 && y + t.h == s->h);
     return 1;
 }

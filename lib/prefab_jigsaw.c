@@ -125,20 +125,19 @@ static int32_t exact_fit(const dgi_prefab *q, int32_t orients, int32_t bw, int32
     return out;
 }
 
-/* Hands out the scratch arrays from one block for k options, blocks blocks
- * and solidity scratch of `most` cells: sizes first (block NULL), then
- * pointers. Returns the block size; *solid_stack and *seen get the scratch. */
-static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **solid_stack, uint8_t **seen)
+/* Hands out the scratch arrays from one block for k options of at most
+ * `most` cells: sizes first (block NULL), then pointers. Returns the block
+ * size. */
+static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most)
 {
-    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, SOLID_STACK, RANDOM_CELLS, TEMPLATES, USED, SEEN, RANDOM,
-           MADE, PARTS };
+    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, RANDOM_CELLS, TEMPLATES, USED, RANDOM, MADE, PARTS };
     size_t blocks = (size_t)j->cols * (size_t)j->rows;
     size_t size[PARTS] = {k * sizeof *j->opt, k * DG_ORIENT_COUNT * sizeof *j->pairs,
                           (size_t)j->pool_cap * sizeof *j->pool, k * sizeof *j->masks,
                           blocks * sizeof *j->chosen, blocks * sizeof *j->orient,
                           j->p->connected ? dgi_gen_connected_scratch(j->gw, j->gh) : 0,
-                          most * sizeof **solid_stack, k * most * sizeof *j->random_cells,
-                          k * DG_ORIENT_COUNT * j->slot, k, most, most, j->slot ? k * DG_ORIENT_COUNT : 0};
+                          k * most * sizeof *j->random_cells, k * DG_ORIENT_COUNT * j->slot, k, most,
+                          j->slot ? k * DG_ORIENT_COUNT : 0};
     uint8_t *part[PARTS];
     size_t at = dgi_carve(block, size, part, PARTS);
     j->opt = (option *)part[OPT];
@@ -148,10 +147,8 @@ static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most, int32_t **
     j->chosen = (int32_t *)part[CHOSEN];
     j->orient = (int32_t *)part[ORIENT];
     j->stack = (int32_t *)part[STACK];
-    *solid_stack = (int32_t *)part[SOLID_STACK];
     j->random_cells = (int32_t *)part[RANDOM_CELLS];
     j->used = part[USED];
-    *seen = part[SEEN];
     j->random = part[RANDOM];
     j->templates = part[TEMPLATES];
     j->made = part[MADE];
@@ -178,7 +175,7 @@ static int32_t list_random_cells(const dg_prefab_set *set, const dgi_prefab *q, 
 
 /* Candidate options and their orientations of the block's size, the pairs a
  * block can hold, and which options are solid. */
-static void list_options(jigsaw *j, int32_t *solid_stack, uint8_t *seen)
+static void list_options(jigsaw *j)
 {
     const dg_prefab_set *set = j->set;
     j->memo_ok = 1;
@@ -191,7 +188,7 @@ static void list_options(jigsaw *j, int32_t *solid_stack, uint8_t *seen)
         option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge, 0, 0};
         o.random_first = j->nopt ? j->opt[j->nopt - 1].random_first + j->opt[j->nopt - 1].random_count : 0;
         o.random_count = list_random_cells(set, q, j->random_cells + o.random_first);
-        o.solid = j->p->connected && dgi_prefab_solid(set, q, solid_stack, seen) != 0;
+        o.solid = j->p->connected && q->solid != 0;
         j->memo_ok &= !o.unique;
         for (int32_t r = 0; r < DG_ORIENT_COUNT; r++)
             if ((m >> r) & 1)
@@ -245,16 +242,14 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
     j->slot = ((most + 7) & ~(size_t)7) + most * sizeof(int32_t);
     if (k * DG_ORIENT_COUNT * j->slot > ((size_t)1 << 18))
         j->slot = 0; /* over 256 KiB: blocks are written cell by cell */
-    int32_t *solid_stack;
-    uint8_t *seen;
-    j->block_size = carve(j, NULL, k, most, &solid_stack, &seen);
+    j->block_size = carve(j, NULL, k, most);
     j->block = dgi_alloc(a, j->block_size);
     if (!j->block)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
-    carve(j, j->block, k, most, &solid_stack, &seen);
+    carve(j, j->block, k, most);
     if (j->made)
         memset(j->made, 0, k * DG_ORIENT_COUNT);
-    list_options(j, solid_stack, seen);
+    list_options(j);
     return DG_OK;
 }
 

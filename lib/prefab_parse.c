@@ -1500,7 +1500,7 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     if (default_legend(ps))
         run(ps);
     dg_status st = ps->status;
-    if (st == DG_OK && dgi_pick_build(s) != DG_OK)
+    if (st == DG_OK && (dgi_pick_build(s) != DG_OK || dgi_solid_build(s) != DG_OK))
         st = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while indexing prefabs", ps->source);
     dgi_free(allocator, ps, sizeof *ps);
     if (st != DG_OK)
