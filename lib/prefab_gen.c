@@ -266,14 +266,26 @@ static uint64_t spread_in_row(uint64_t seeds, uint64_t cells)
 static int solid_rows(const dgi_prefab *p, const uint8_t *g)
 {
     uint64_t certain[ROWS_MAX], only_maybe[ROWS_MAX], reach[ROWS_MAX];
+    uint8_t kind[256]; /* bit 0: always passable, bit 1: sometimes */
     int32_t w = p->width, h = p->height, first = -1;
+    for (int c = 0; c < 256; c++)
+        kind[c] = (uint8_t)(dgi_glyph_in(p->certain, (uint8_t)c) | dgi_glyph_in(p->maybe, (uint8_t)c) << 1);
     for (int32_t y = 0; y < h; y++, g += w)
     {
         uint64_t c = 0, m = 0;
-        for (int32_t x = 0; x < w; x++)
+        int32_t x = 0;
+        for (; x + 8 <= w; x += 8) /* eight kinds as bytes, their bits gathered by one multiply each */
         {
-            c |= (uint64_t)dgi_glyph_in(p->certain, g[x]) << x;
-            m |= (uint64_t)dgi_glyph_in(p->maybe, g[x]) << x;
+            uint64_t k = 0;
+            for (int i = 0; i < 8; i++)
+                k |= (uint64_t)kind[g[x + i]] << (8 * i);
+            c |= ((k & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56 << x;
+            m |= (((k >> 1) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56 << x;
+        }
+        for (; x < w; x++)
+        {
+            c |= (uint64_t)(kind[g[x]] & 1u) << x;
+            m |= (uint64_t)(kind[g[x]] >> 1) << x;
         }
         certain[y] = c;
         only_maybe[y] = m & ~c;

@@ -2,6 +2,7 @@
  * error), queries, substitutions, stamping and the door-layout pick. */
 #include "hard.h"
 #include "test.h"
+#include "prefab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -682,4 +683,86 @@ TEST(prefab_door_class_table)
     CHECK(dg_door_class(DG_SIDE_S | DG_SIDE_W) == DG_DOORCLASS_CORNER);
     CHECK(dg_door_class(15 & ~DG_SIDE_E) == DG_DOORCLASS_THREE);
     CHECK(dg_door_class(15) == DG_DOORCLASS_FOUR);
+}
+
+/* Reference for a prefab's `solid`: '.' always passable, '?' (picked '.'
+ * or '#') sometimes, '#' never. 1 if every '?' touches a '.' and the '.'
+ * cells are one 4-connected region, 2 if there is no '.', else 0. */
+static int32_t reference_solid(const char *g, int32_t w, int32_t h, int32_t *stack, uint8_t *seen)
+{
+    int32_t n = w * h, open = 0, first = -1, top = 0, reached = 0;
+    for (int32_t i = 0; i < n; i++)
+    {
+        int32_t x = i % w;
+        int touches = (i >= w && g[i - w] == '.') || (i + w < n && g[i + w] == '.') ||
+                      (x > 0 && g[i - 1] == '.') || (x + 1 < w && g[i + 1] == '.');
+        if (g[i] == '?' && !touches)
+            return 0;
+        open += g[i] == '.';
+        first = first < 0 && g[i] == '.' ? i : first;
+        seen[i] = 0;
+    }
+    if (first < 0)
+        return 2;
+    seen[first] = 1;
+    stack[top++] = first;
+    while (top > 0)
+    {
+        int32_t c = stack[--top], x = c % w;
+        int32_t next[4] = {c >= w ? c - w : -1, c + w < n ? c + w : -1, x > 0 ? c - 1 : -1, x + 1 < w ? c + 1 : -1};
+        reached++;
+        for (int d = 0; d < 4; d++)
+            if (next[d] >= 0 && !seen[next[d]] && g[next[d]] == '.')
+            {
+                seen[next[d]] = 1;
+                stack[top++] = next[d];
+            }
+    }
+    return reached == open;
+}
+
+/* The load-time solidity (row masks up to 64x64, a flood fill above) agrees
+ * with a plain flood fill on random shapes of every size up to 70x70. */
+TEST(prefab_solid_matches_a_flood_fill)
+{
+    enum { MAX = 70, SHAPES = 400 };
+    char *text = malloc(SHAPES * (MAX + 1) * MAX + SHAPES * 64 + 64), grid[MAX * MAX];
+    int32_t *stack = malloc(MAX * MAX * sizeof *stack), want[SHAPES];
+    uint8_t seen[MAX * MAX];
+    if (!text || !stack)
+        goto done;
+    dg_rng rng;
+    dg_rng_seed(&rng, 99, 0);
+    size_t k = (size_t)sprintf(text, "prefabs 1\n");
+    for (int s = 0; s < SHAPES; s++)
+    {
+        int32_t w = 1 + (int32_t)dg_rng_below(&rng, MAX), h = 1 + (int32_t)dg_rng_below(&rng, MAX);
+        uint32_t walls = dg_rng_below(&rng, 60); /* percent */
+        for (int32_t i = 0; i < w * h; i++)
+        {
+            uint32_t r = dg_rng_below(&rng, 100);
+            grid[i] = r < walls ? '#' : r < walls + 4 ? '?' : '.';
+        }
+        grid[0] = '?'; /* the pick needs a cell */
+        want[s] = reference_solid(grid, w, h, stack, seen);
+        k += (size_t)sprintf(text + k, "prefab s%d\n  pick ? = .:1 #:1\nmap\n", s);
+        for (int32_t y = 0; y < h; y++)
+        {
+            memcpy(text + k, grid + y * w, (size_t)w);
+            k += (size_t)w;
+            text[k++] = '\n';
+        }
+        k += (size_t)sprintf(text + k, "end\n");
+    }
+    dg_prefab_set *set = NULL;
+    dg_diag d;
+    dg_status st = dg_prefab_parse(text, k, "solid", NULL, NULL, NULL, &set, &d);
+    CHECKF(st == DG_OK, "%s", d.message);
+    for (int s = 0; st == DG_OK && s < SHAPES; s++)
+        CHECKF(set->prefabs[s].solid == want[s], "shape %d: solid %d, flood fill %d", s,
+               (int)set->prefabs[s].solid, (int)want[s]);
+    dg_prefab_set_free(set);
+done:
+    free(text);
+    free(stack);
 }
