@@ -57,6 +57,7 @@ typedef struct dgi_require {
     uint32_t glyphs[4];     /* the glyphs it counts (the one glyph, or those of the name) */
     int32_t min, max;
     int32_t line, column;
+    int32_t fixed;          /* cells counted that are not the prefab's random cells */
 } dgi_require;
 
 typedef struct dgi_tag {
@@ -76,6 +77,7 @@ typedef struct dgi_prefab {
     int32_t checked_reqs;       /* requires that must be checked at stamp time */
     int32_t has_void, has_markers;
     uint32_t certain[4], maybe[4]; /* glyphs passable in every / in some outcome */
+    int32_t random_first, random_count; /* its random cells: set->random_cells[random_first..] */
     int32_t solid;              /* whether every outcome of its random glyphs leaves its passable
                                  * cells connected: 1 yes, 2 yes as it has none, 0 no */
     int32_t line;               /* line of `prefab NAME` */
@@ -110,6 +112,10 @@ struct dg_prefab_set {
     dgi_group *groups; int32_t group_count, cap_groups;
     int32_t *names; int32_t name_cap; /* open addressing on prefab names, -1 empty */
     dgi_pick *picks; int32_t pick_total;
+    /* every prefab's random cells (those holding a substituted glyph), row-major
+     * cell indices, and their stored glyphs (random_stored) */
+    int32_t *random_cells; uint8_t *random_stored; size_t random_total;
+    int32_t random_most; /* the most random cells of one prefab */
     int32_t pick_first[4][16], pick_count[4][16];
 };
 
@@ -196,6 +202,11 @@ dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint
  * picks are the same over the stored grid or over just those cells. */
 void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, uint8_t *g,
                            size_t n);
+/* dgi_prefab_resolve over p's random cells only: stored has their n stored
+ * glyphs, out gets the resolved ones (the require counts add each
+ * require's `fixed`). */
+dg_status dgi_resolve_cells(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
+                            const uint8_t *stored, size_t n, uint8_t *out);
 /* Writes resolved glyphs g in orientation o with the top-left at (x, y),
  * clipped to grid; void cells are skipped. If pass is given (same size as grid)
  * it gets DG_TILE_FLOOR / DG_TILE_WALL by glyph class passability. */
@@ -233,6 +244,32 @@ static inline size_t dgi_carve(uint8_t *block, const size_t *size, uint8_t **par
     }
     return at;
 }
+
+/* ---- prefab_stamp.c: random cells and tiles-only stamping ---------------------- */
+/* Lists every prefab's random cells and each require's fixed count (load time). */
+dg_status dgi_random_build(dg_prefab_set *set);
+/* A prefab without void cells is written from the tiles of its stored
+ * glyphs (made on first use), resolving only its random cells: the tiles of
+ * dgi_prefab_glyphs and dgi_prefab_write, much cheaper per stamp. */
+typedef struct dgi_stamps {
+    const dg_prefab_set *set;
+    int32_t modes;          /* prefabs with one of these modes are stamped */
+    int32_t stride;         /* of the grid stamped into */
+    int32_t *made;          /* per prefab: offset of its stored tiles in arena + 1, 0: none yet */
+    uint8_t *arena;
+    size_t arena_size, arena_used;
+    uint8_t *tiles;         /* one stamp's tiles */
+} dgi_stamps;
+/* Scratch bytes for stamping the prefabs of the given mode bits. */
+size_t dgi_stamps_size(const dg_prefab_set *set, int32_t modes);
+/* Sets st up in block (dgi_stamps_size bytes) for a grid of the given stride. */
+void dgi_stamps_init(dgi_stamps *st, const dg_prefab_set *set, int32_t modes, int32_t stride,
+                     uint8_t *block);
+/* Stamps prefab i in orientation o with its top-left at `at`, resolving its
+ * random cells from seed: 1 done; -1 no re-roll met its require counts
+ * (nothing written); 0 nothing done, the caller takes the general path
+ * (another mode, void cells, or the room for stored tiles used up). */
+int dgi_stamp(dgi_stamps *st, int32_t i, int32_t o, uint64_t seed, uint8_t *at);
 
 /* ---- prefab_gen.c: what the generators share ----------------------------------- */
 #define DGI_STREAM_LAYOUT 0x1A70u

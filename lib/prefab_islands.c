@@ -48,6 +48,8 @@ typedef struct islands {
     int64_t *weights;
     uint8_t *used;  /* per prefab, for `unique` */
     int32_t *stack; /* connectivity check */
+    int tiles_only;   /* no result wanted: buildings are stamped from templates where they can be */
+    dgi_stamps stamps;
     /* the current building: its footprint (non-void cells) as rectangles
      * (X0, Y0, X1, Y1, inclusive), their bounds, and its door exits (x, y pairs) */
     int32_t *rects, *exits;
@@ -143,7 +145,7 @@ static void load_groups(islands *s)
  * pointers. Returns the block size. */
 static size_t carve(islands *s, uint8_t *block, int check)
 {
-    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, FREE, PARTS };
+    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, FREE, STAMPS, PARTS };
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     size_t n = (size_t)DG_MAX(s->set->count, 1);
     uint8_t *part[PARTS];
@@ -152,7 +154,8 @@ static size_t carve(islands *s, uint8_t *block, int check)
         s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
         check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n * (size_t)s->group_count * sizeof *s->members,
-        POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t)};
+        POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t),
+        s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0};
     size_t at = dgi_carve(block, size, part, PARTS);
     if (!block)
         return at;
@@ -166,6 +169,8 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->stack = (int32_t *)part[STACK];
     s->used = part[FLAGS];
     s->members = (int32_t *)part[MEMBER];
+    if (part[STAMPS])
+        dgi_stamps_init(&s->stamps, s->set, DG_PREFAB_ISLAND, s->w, part[STAMPS]);
     for (int k = 0; k < POSITION_MAPS; k++)
     {
         s->maps[k].bits = (uint64_t *)part[MAPS] + (size_t)k * rows / sizeof(uint64_t);
@@ -606,8 +611,8 @@ static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dg
 
 /* Tries to place one building of group k. 1 placed, 0 no place found, -1 no
  * prefab left in the group, -2 on error (*err). */
-static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t seed, dg_rng *rng,
-                     dg_status *err)
+static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed, uint64_t building,
+                     dg_rng *rng, dg_status *err)
 {
     /* the draw over the group's members in index order is the draw over all
      * prefabs with the others weighing 0 */
@@ -630,6 +635,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t see
      * tries find none). If no outcome meets the require counts, the try fails
      * there. */
     int later = !q->has_void;
+    uint64_t seed = later ? 0 : dg_hash_combine(map_seed, building); /* its random glyphs' */
     uint8_t *heap = NULL;
     const uint8_t *g = later ? s->set->cells + q->cells
                              : dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
@@ -641,12 +647,21 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t see
         dgi_prefab_glyphs_free(s->set, q, heap);
         return 0;
     }
-    if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err)))
-        return *err == DG_E_LIMIT ? 0 : -2;
-    *err = dgi_gen_place(gen, index, o, g, x, y, s->groups[group_index].start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
-    dgi_prefab_glyphs_free(s->set, q, heap);
-    if (*err != DG_OK)
-        return -2;
+    seed = later ? dg_hash_combine(map_seed, building) : seed;
+    int stamped = later && s->stamps.made && !gen->record && !gen->pass.cells
+                      ? dgi_stamp(&s->stamps, index, o, seed, &DG_CELL(&gen->g, x, y))
+                      : 0;
+    if (stamped < 0)
+        return 0;
+    if (!stamped)
+    {
+        if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err)))
+            return *err == DG_E_LIMIT ? 0 : -2;
+        *err = dgi_gen_place(gen, index, o, g, x, y, s->groups[group_index].start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
+        dgi_prefab_glyphs_free(s->set, q, heap);
+        if (*err != DG_OK)
+            return -2;
+    }
     *err = occupy(s, q, x, y);
     if (*err != DG_OK)
         return -2;
@@ -688,7 +703,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         while (placed < target && failures < s->p->max_failures)
         {
             dg_status err = DG_OK;
-            int r = place_one(s, gen, k, dg_hash_combine(seed, building++), &rng, &err);
+            int r = place_one(s, gen, k, seed, building++, &rng, &err);
             if (r == -2)
                 return err;
             if (r < 0)
@@ -747,6 +762,7 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     s->alloc = allocator;
     s->w = grid->width;
     s->h = grid->height;
+    s->tiles_only = result == NULL;
     load_groups(s);
     st = islands_setup(s, allocator, diag);
     dgi_gen gen;

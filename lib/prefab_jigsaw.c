@@ -12,7 +12,6 @@ typedef struct option {
     int32_t unique;
     int32_t solid;   /* its passable cells are connected whatever its random glyphs do */
     const uint64_t (*edge)[4]; /* the prefab's edge signatures per orientation */
-    int32_t random_first, random_count; /* its cells substitutions may change */
 } option;
 
 /* A candidate of a block: an option and its orientations that pass. */
@@ -51,15 +50,7 @@ typedef struct jigsaw {
         uint64_t west, north;
     } *pairs;
     int32_t npairs;
-    /* Maps without a result write a block from its stored glyphs and resolve
-     * only the cells a substitution may change (row-major, from
-     * random_cells[opt.random_first]) */
-    int32_t *random_cells;
-    uint8_t *random; /* their glyphs while resolving */
-    /* and copy its rows from a template per (option, orientation), made on
-     * first use: its tiles, then the grid offsets of its random cells */
-    uint8_t *templates, *made;
-    size_t slot; /* bytes per template, 0: no templates (too big) */
+    dgi_stamps stamps; /* maps without a result stamp blocks without void cells */
     block_choice *pool; /* memoised candidate lists, then room for one unrecorded list */
     int32_t pool_n, pool_cap;
     seam_memo memo[SEAM_MEMOS];
@@ -125,19 +116,17 @@ static int32_t exact_fit(const dgi_prefab *q, int32_t orients, int32_t bw, int32
     return out;
 }
 
-/* Hands out the scratch arrays from one block for k options of at most
- * `most` cells: sizes first (block NULL), then pointers. Returns the block
- * size. */
-static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most)
+/* Hands out the scratch arrays from one block for k options: sizes first
+ * (block NULL), then pointers. Returns the block size. */
+static size_t carve(jigsaw *j, uint8_t *block, size_t k)
 {
-    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, RANDOM_CELLS, TEMPLATES, USED, RANDOM, MADE, PARTS };
+    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, USED, STAMPS, PARTS };
     size_t blocks = (size_t)j->cols * (size_t)j->rows;
     size_t size[PARTS] = {k * sizeof *j->opt, k * DG_ORIENT_COUNT * sizeof *j->pairs,
                           (size_t)j->pool_cap * sizeof *j->pool, k * sizeof *j->masks,
                           blocks * sizeof *j->chosen, blocks * sizeof *j->orient,
                           j->p->connected ? dgi_gen_connected_scratch(j->gw, j->gh) : 0,
-                          k * most * sizeof *j->random_cells, k * DG_ORIENT_COUNT * j->slot, k, most,
-                          j->slot ? k * DG_ORIENT_COUNT : 0};
+                          k, dgi_stamps_size(j->set, DG_PREFAB_JIGSAW)};
     uint8_t *part[PARTS];
     size_t at = dgi_carve(block, size, part, PARTS);
     j->opt = (option *)part[OPT];
@@ -147,30 +136,10 @@ static size_t carve(jigsaw *j, uint8_t *block, size_t k, size_t most)
     j->chosen = (int32_t *)part[CHOSEN];
     j->orient = (int32_t *)part[ORIENT];
     j->stack = (int32_t *)part[STACK];
-    j->random_cells = (int32_t *)part[RANDOM_CELLS];
     j->used = part[USED];
-    j->random = part[RANDOM];
-    j->templates = part[TEMPLATES];
-    j->made = part[MADE];
+    if (part[STAMPS])
+        dgi_stamps_init(&j->stamps, j->set, DG_PREFAB_JIGSAW, j->gw, part[STAMPS]);
     return at;
-}
-
-/* Lists in cells the cells of q a substitution may change
- * (those holding one of the substituted glyphs); returns how many. */
-static int32_t list_random_cells(const dg_prefab_set *set, const dgi_prefab *q, int32_t *cells)
-{
-    uint64_t random[4] = {0, 0, 0, 0};
-    for (int32_t s = 0; s < q->sub_count; s++)
-    {
-        uint8_t c = set->subs[q->sub_first + s].glyph;
-        random[c >> 6] |= 1ULL << (c & 63);
-    }
-    const uint8_t *g = set->cells + q->cells;
-    int32_t n = q->width * q->height, count = 0;
-    for (int32_t i = 0; i < n && q->sub_count; i++)
-        if ((random[g[i] >> 6] >> (g[i] & 63)) & 1u)
-            cells[count++] = i;
-    return count;
 }
 
 /* Candidate options and their orientations of the block's size, the pairs a
@@ -185,9 +154,7 @@ static void list_options(jigsaw *j)
         int32_t m = candidate(set, q, j->p) ? exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh) : 0;
         if (!m)
             continue;
-        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge, 0, 0};
-        o.random_first = j->nopt ? j->opt[j->nopt - 1].random_first + j->opt[j->nopt - 1].random_count : 0;
-        o.random_count = list_random_cells(set, q, j->random_cells + o.random_first);
+        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge};
         o.solid = j->p->connected && q->solid != 0;
         j->memo_ok &= !o.unique;
         for (int32_t r = 0; r < DG_ORIENT_COUNT; r++)
@@ -224,31 +191,21 @@ static dg_status jigsaw_setup(jigsaw *j, const dg_grid *grid, const dg_allocator
                         (int)grid->width, (int)grid->height, (int)j->bw, (int)j->bh);
     j->ox = (grid->width - j->cols * j->bw) / 2;
     j->oy = (grid->height - j->rows * j->bh) / 2;
-    size_t k = 0, most = 1;
+    size_t k = 0;
     for (int32_t i = 0; i < set->count; i++)
     {
         const dgi_prefab *q = &set->prefabs[i];
-        if (candidate(set, q, j->p) && exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh))
-        {
-            k++;
-            most = DG_MAX(most, (size_t)q->width * (size_t)q->height);
-        }
+        k += candidate(set, q, j->p) && exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh);
     }
     if (k == 0)
         return dgi_fail(diag, DG_E_NOSPACE, "prefab_jigsaw: no candidate fits a %dx%d block in an "
                         "allowed orientation", (int)j->bw, (int)j->bh);
     j->pool_cap = (int32_t)(k + DG_MIN(k * SEAM_MEMOS, 4096));
-    /* a template holds the block's tiles and up to one grid offset per cell */
-    j->slot = ((most + 7) & ~(size_t)7) + most * sizeof(int32_t);
-    if (k * DG_ORIENT_COUNT * j->slot > ((size_t)1 << 18))
-        j->slot = 0; /* over 256 KiB: blocks are written cell by cell */
-    j->block_size = carve(j, NULL, k, most);
+    j->block_size = carve(j, NULL, k);
     j->block = dgi_alloc(a, j->block_size);
     if (!j->block)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
-    carve(j, j->block, k, most);
-    if (j->made)
-        memset(j->made, 0, k * DG_ORIENT_COUNT);
+    carve(j, j->block, k);
     list_options(j);
     return DG_OK;
 }
@@ -354,65 +311,6 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
     return 1;
 }
 
-/* The template of option k in orientation o, made on first use: the
- * block's tiles from its stored glyphs, and in *offsets the offset in the
- * grid from the block's top-left of each of its random cells. */
-static const uint8_t *template_of(jigsaw *j, int32_t k, int32_t o, const int32_t **offsets)
-{
-    const option *opt = &j->opt[k];
-    const dgi_prefab *q = &j->set->prefabs[opt->prefab];
-    uint8_t *tiles = j->templates + (size_t)(k * DG_ORIENT_COUNT + o) * j->slot;
-    int32_t *off = (int32_t *)(tiles + (((size_t)j->bw * (size_t)j->bh + 7) & ~(size_t)7));
-    *offsets = off;
-    if (j->made[k * DG_ORIENT_COUNT + o])
-        return tiles;
-    const uint8_t *g = j->set->cells + q->cells;
-    const dgi_glyph *lg = j->set->legends[q->legend].glyph;
-    dgi_xform t;
-    dgi_xform_make(q->width, q->height, o, &t);
-    for (int32_t Y = 0; Y < t.h; Y++)
-    {
-        const uint8_t *src = g + t.base + Y * t.step_y;
-        for (int32_t X = 0; X < t.w; X++, src += t.step_x)
-            tiles[Y * t.w + X] = lg[*src].tile;
-    }
-    const int32_t *cells = j->random_cells + opt->random_first;
-    for (int32_t c = 0; c < opt->random_count; c++)
-    {
-        dg_point at = {cells[c] % q->width, cells[c] / q->width};
-        at = dgi_orient_point(o, q->width, q->height, at);
-        off[c] = at.y * j->gw + at.x;
-    }
-    j->made[k * DG_ORIENT_COUNT + o] = 1;
-    return tiles;
-}
-
-/* Writes block b (tiles only) from its template, then resolves just its
- * random cells from seed, as dgi_prefab_glyphs would. 0 if the block needs
- * the general path (void cells, require counts, no templates). */
-static int write_block(jigsaw *j, dgi_gen *gen, int32_t b, uint64_t seed)
-{
-    int32_t k = j->chosen[b];
-    const option *opt = &j->opt[k];
-    const dgi_prefab *q = &j->set->prefabs[opt->prefab];
-    if (q->has_void || q->checked_reqs || !j->slot)
-        return 0;
-    const int32_t *offsets;
-    const uint8_t *tiles = template_of(j, k, j->orient[b], &offsets);
-    uint8_t *at = &DG_CELL(&gen->g, j->ox + (b % j->cols) * j->bw, j->oy + (b / j->cols) * j->bh);
-    for (int32_t Y = 0; Y < j->bh; Y++)
-        memcpy(at + (size_t)Y * (size_t)j->gw, tiles + (size_t)Y * (size_t)j->bw, (size_t)j->bw);
-    const uint8_t *g = j->set->cells + q->cells;
-    const int32_t *cells = j->random_cells + opt->random_first;
-    for (int32_t c = 0; c < opt->random_count; c++)
-        j->random[c] = g[cells[c]];
-    dgi_prefab_substitute(j->set, q, seed, j->random, (size_t)opt->random_count);
-    const dgi_glyph *lg = j->set->legends[q->legend].glyph;
-    for (int32_t c = 0; c < opt->random_count; c++)
-        at[offsets[c]] = lg[j->random[c]].tile;
-    return 1;
-}
-
 /* One whole map from seed; DG_E_NOSPACE (no candidate left), DG_E_LIMIT (a
  * require count or connectivity failed), DG_E_NOMEM. */
 static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
@@ -435,9 +333,14 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     int tiles_only = !gen->record && !gen->pass.cells;
     for (int32_t b = 0; b < blocks; b++)
     {
-        if (tiles_only && write_block(j, gen, b, dg_hash_combine(seed, (uint64_t)b)))
+        int32_t index = j->opt[j->chosen[b]].prefab, x = j->ox + (b % j->cols) * j->bw, y = j->oy + (b / j->cols) * j->bh;
+        int stamped = tiles_only && j->stamps.made ? dgi_stamp(&j->stamps, index, j->orient[b], dg_hash_combine(seed, (uint64_t)b),
+                                                               &DG_CELL(&gen->g, x, y))
+                                                   : 0;
+        if (stamped < 0)
+            return DG_E_LIMIT;
+        if (stamped)
             continue;
-        int32_t index = j->opt[j->chosen[b]].prefab;
         const dgi_prefab *q = &j->set->prefabs[index];
         uint8_t *heap;
         dg_status st;
@@ -445,8 +348,7 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
                                              sizeof buf, &heap, &st);
         if (!g)
             return st;
-        st = dgi_gen_place(gen, index, j->orient[b], g, j->ox + (b % j->cols) * j->bw,
-                           j->oy + (b / j->cols) * j->bh, DG_ROOM_PREFAB, -1);
+        st = dgi_gen_place(gen, index, j->orient[b], g, x, y, DG_ROOM_PREFAB, -1);
         dgi_prefab_glyphs_free(j->set, q, heap);
         if (st != DG_OK)
             return st;

@@ -1450,6 +1450,7 @@ static void set_release(dg_prefab_set *s)
     dgi_free(a, s->groups, (size_t)s->cap_groups * sizeof *s->groups);
     dgi_free(a, s->names, (size_t)s->name_cap * sizeof *s->names);
     dgi_free(a, s->picks, (size_t)s->pick_total * sizeof *s->picks);
+    dgi_free(a, s->random_cells, s->random_total * (sizeof *s->random_cells + 1));
     dg_allocator copy = s->alloc;
     dgi_free(s->has_alloc ? &copy : NULL, s, sizeof *s);
 }
@@ -1500,7 +1501,7 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     if (default_legend(ps))
         run(ps);
     dg_status st = ps->status;
-    if (st == DG_OK && (dgi_pick_build(s) != DG_OK || dgi_solid_build(s) != DG_OK))
+    if (st == DG_OK && (dgi_pick_build(s) != DG_OK || dgi_solid_build(s) != DG_OK || dgi_random_build(s) != DG_OK))
         st = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while indexing prefabs", ps->source);
     dgi_free(allocator, ps, sizeof *ps);
     if (st != DG_OK)

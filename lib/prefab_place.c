@@ -184,15 +184,17 @@ static void apply_sub(const dg_prefab_set *set, const dgi_sub *s, uint8_t *g, si
 }
 
 /* Each require counts the cells of g holding one of its glyphs (the names
- * were resolved to glyphs at load time). */
-static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g, size_t n)
+ * were resolved to glyphs at load time), plus its `fixed` count if g holds
+ * only the random cells. */
+static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g, size_t n,
+                        int random_only)
 {
     for (int32_t k = 0; k < p->req_count; k++)
     {
         const dgi_require *r = &set->reqs[p->req_first + k];
         if (r->always)
             continue;
-        int64_t c = 0;
+        int64_t c = random_only ? r->fixed : 0;
         for (size_t i = 0; i < n; i++)
             c += dgi_glyph_in(r->glyphs, g[i]);
         if (c < r->min || c > r->max)
@@ -210,18 +212,30 @@ void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64
         apply_sub(set, &set->subs[p->sub_first + k], g, n, &rng);
 }
 
-dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
-                             uint8_t *out)
+/* Resolves n cells from stored glyphs (all of p's, or its random ones). */
+static dg_status resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, const uint8_t *stored,
+                         size_t n, int random_only, uint8_t *out)
 {
-    size_t n = (size_t)p->width * (size_t)p->height;
     for (int attempt = 0; attempt < RESOLVE_TRIES; attempt++)
     {
-        memcpy(out, set->cells + p->cells, n);
+        memcpy(out, stored, n);
         dgi_prefab_substitute(set, p, attempt ? dg_hash_combine(seed, (uint64_t)attempt) : seed, out, n);
-        if (p->checked_reqs == 0 || requires_met(set, p, out, n))
+        if (p->checked_reqs == 0 || requires_met(set, p, out, n, random_only))
             return DG_OK;
     }
     return DG_E_LIMIT;
+}
+
+dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
+                             uint8_t *out)
+{
+    return resolve(set, p, seed, set->cells + p->cells, (size_t)p->width * (size_t)p->height, 0, out);
+}
+
+dg_status dgi_resolve_cells(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
+                            const uint8_t *stored, size_t n, uint8_t *out)
+{
+    return resolve(set, p, seed, stored, n, 1, out);
 }
 
 /* ---- writing -------------------------------------------------------------------------- */

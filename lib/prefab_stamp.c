@@ -1,0 +1,188 @@
+/* A prefab's random cells (those its substitutions may change), listed at
+ * load time, and tiles-only stamping: a prefab without void cells is
+ * written from the tiles of its stored glyphs (made once per call), with
+ * only its random cells resolved per stamp. The tiles are the ones
+ * dgi_prefab_glyphs and dgi_prefab_write give. */
+#include "prefab.h"
+
+#define TILES_ROOM ((size_t)1 << 18) /* bytes of stored tiles; beyond them prefabs take the general path */
+#define RANDOM_MAX 4096 /* random cells resolved on the stack; more take the general path */
+
+/* Marks in `random` the glyphs some substitution of p replaces. */
+static void substituted(const dg_prefab_set *set, const dgi_prefab *p, uint32_t random[8])
+{
+    memset(random, 0, 8 * sizeof *random);
+    for (int32_t k = 0; k < p->sub_count; k++)
+    {
+        uint8_t c = set->subs[p->sub_first + k].glyph;
+        random[c >> 5] |= 1u << (c & 31);
+    }
+}
+
+/* The cells of p holding a substituted glyph (row-major), into cells if
+ * given; returns how many. */
+static int32_t list_random(const dg_prefab_set *set, const dgi_prefab *p, int32_t *cells)
+{
+    uint32_t random[8];
+    substituted(set, p, random);
+    const uint8_t *g = set->cells + p->cells;
+    int32_t n = p->sub_count ? p->width * p->height : 0, count = 0;
+    for (int32_t i = 0; i < n; i++)
+        if ((random[g[i] >> 5] >> (g[i] & 31)) & 1u)
+        {
+            if (cells)
+                cells[count] = i;
+            count++;
+        }
+    return count;
+}
+
+/* Per checked require of p: the cells outside its random ones holding one
+ * of its glyphs (the part of the count no substitution changes). */
+static void fixed_counts(dg_prefab_set *set, const dgi_prefab *p)
+{
+    const uint8_t *g = set->cells + p->cells;
+    const int32_t *random = set->random_cells + p->random_first;
+    for (int32_t k = 0; k < p->req_count; k++)
+    {
+        dgi_require *r = &set->reqs[p->req_first + k];
+        int32_t c = 0, next = 0;
+        for (int32_t cell = 0; cell < p->width * p->height && !r->always; cell++)
+        {
+            if (next < p->random_count && random[next] == cell)
+                next++;
+            else
+                c += dgi_glyph_in(r->glyphs, g[cell]);
+        }
+        r->fixed = c;
+    }
+}
+
+dg_status dgi_random_build(dg_prefab_set *set)
+{
+    size_t total = 0;
+    for (int32_t i = 0; i < set->count; i++)
+    {
+        dgi_prefab *p = &set->prefabs[i];
+        p->random_first = (int32_t)total;
+        p->random_count = list_random(set, p, NULL);
+        total += (size_t)p->random_count;
+        set->random_most = DG_MAX(set->random_most, p->random_count);
+    }
+    set->random_total = total;
+    set->random_cells = total ? dgi_alloc(dgi_set_alloc(set), total * (sizeof(int32_t) + 1)) : NULL;
+    if (total && !set->random_cells)
+        return DG_E_NOMEM;
+    set->random_stored = (uint8_t *)(set->random_cells + total);
+    for (int32_t i = 0; i < set->count; i++)
+    {
+        dgi_prefab *p = &set->prefabs[i];
+        int32_t *cells = set->random_cells + p->random_first;
+        list_random(set, p, cells);
+        for (int32_t k = 0; k < p->random_count; k++)
+            set->random_stored[p->random_first + k] = set->cells[p->cells + (size_t)cells[k]];
+        fixed_counts(set, p);
+    }
+    return DG_OK;
+}
+
+static int stampable(const dgi_prefab *p, int32_t modes)
+{
+    return (p->modes & modes) && p->weight > 0 && !p->has_void;
+}
+
+static size_t stamps_carve(dgi_stamps *st, const dg_prefab_set *set, int32_t modes, uint8_t *block)
+{
+    enum { MADE, TILES, ARENA, PARTS };
+    size_t arena = 0, most = 0;
+    for (int32_t i = 0; i < set->count && arena < TILES_ROOM; i++)
+        if (stampable(&set->prefabs[i], modes))
+        {
+            size_t cells = (size_t)set->prefabs[i].width * (size_t)set->prefabs[i].height;
+            arena += cells;
+            most = DG_MAX(most, cells);
+        }
+    size_t size[PARTS] = {(size_t)set->count * sizeof(int32_t), most, DG_MIN(arena, TILES_ROOM)};
+    uint8_t *part[PARTS];
+    size_t at = dgi_carve(block, size, part, PARTS);
+    if (block)
+    {
+        st->made = (int32_t *)part[MADE];
+        st->tiles = part[TILES];
+        st->arena = part[ARENA];
+        st->arena_size = size[ARENA];
+    }
+    return at;
+}
+
+size_t dgi_stamps_size(const dg_prefab_set *set, int32_t modes)
+{
+    return stamps_carve(NULL, set, modes, NULL);
+}
+
+void dgi_stamps_init(dgi_stamps *st, const dg_prefab_set *set, int32_t modes, int32_t stride, uint8_t *block)
+{
+    memset(st, 0, sizeof *st);
+    st->set = set;
+    st->modes = modes;
+    st->stride = stride;
+    stamps_carve(st, set, modes, block);
+    if (st->made)
+        memset(st->made, 0, (size_t)set->count * sizeof *st->made);
+}
+
+/* The tiles of prefab i's stored glyphs (identity orientation), made on
+ * first use; NULL when the room for them is used up. */
+static const uint8_t *stored_tiles(dgi_stamps *st, const dgi_prefab *p, int32_t i)
+{
+    size_t n = (size_t)p->width * (size_t)p->height;
+    if (!st->made[i])
+    {
+        if (st->arena_size - st->arena_used < n)
+            return NULL;
+        const uint8_t *g = st->set->cells + p->cells;
+        const dgi_glyph *lg = st->set->legends[p->legend].glyph;
+        uint8_t *tiles = st->arena + st->arena_used;
+        for (size_t k = 0; k < n; k++)
+            tiles[k] = lg[g[k]].tile;
+        st->made[i] = (int32_t)st->arena_used + 1;
+        st->arena_used += n;
+    }
+    return st->arena + (st->made[i] - 1);
+}
+
+int dgi_stamp(dgi_stamps *st, int32_t i, int32_t o, uint64_t seed, uint8_t *at)
+{
+    const dgi_prefab *p = &st->set->prefabs[i];
+    const uint8_t *stored = stampable(p, st->modes) ? stored_tiles(st, p, i) : NULL;
+    if (!stored)
+        return 0;
+    uint8_t random[RANDOM_MAX];
+    int32_t n = p->random_count;
+    const uint8_t *tiles = stored;
+    if (p->sub_count)
+    {
+        if (n > RANDOM_MAX)
+            return 0;
+        if (dgi_resolve_cells(st->set, p, seed, st->set->random_stored + p->random_first, (size_t)n, random) != DG_OK)
+            return -1;
+        const dgi_glyph *lg = st->set->legends[p->legend].glyph;
+        const int32_t *cells = st->set->random_cells + p->random_first;
+        memcpy(st->tiles, stored, (size_t)p->width * (size_t)p->height);
+        for (int32_t k = 0; k < n; k++)
+            st->tiles[cells[k]] = lg[random[k]].tile;
+        tiles = st->tiles;
+    }
+    dgi_xform t;
+    dgi_xform_make(p->width, p->height, o, &t);
+    for (int32_t Y = 0; Y < t.h; Y++, at += st->stride)
+    {
+        const uint8_t *src = tiles + t.base + (int64_t)Y * t.step_y;
+        if (t.step_x == 1)
+            memcpy(at, src, (size_t)t.w);
+        else
+            for (int32_t X = 0; X < t.w; X++, src += t.step_x)
+                at[X] = *src;
+    }
+    return 1;
+}
