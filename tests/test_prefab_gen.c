@@ -737,14 +737,28 @@ TEST(prefab_mixed_never_cuts_the_map)
 
 /* ---- the fast paths give the pinned outputs ------------------------------------------ */
 
-/* Tiles-only runs take their own paths (blocks written from stored glyphs,
- * no passability grid): they must give the grids of the runs with a result. */
+/* Tiles-only runs take their own paths (buildings and blocks stamped from
+ * stored tiles with only their random cells resolved, no passability grid):
+ * they must give the grids of the runs with a result, seed after seed. */
 TEST(prefab_gen_tiles_only_matches_result_runs)
 {
     dg_prefab_set *forest = load("forest.txt"), *factory = load("factory.txt");
     uint8_t *cells = malloc(80 * 50);
     dg_grid g;
     dg_grid_init(&g, cells, 80, 50, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (uint64_t seed = 0; forest && factory && cells && seed < 60; seed++)
+    {
+        dg_status a = dg_prefab_jigsaw_generate(&g, forest, NULL, seed, NULL, NULL, NULL);
+        uint64_t tiles = dg_grid_hash(&g);
+        dg_status b = dg_prefab_jigsaw_generate(&g, forest, NULL, seed, &r, NULL, NULL);
+        CHECKF(a == b && tiles == dg_grid_hash(&g), "jigsaw seed %d", (int)seed);
+        a = dg_prefab_islands_generate(&g, factory, NULL, seed, NULL, NULL, NULL);
+        tiles = dg_grid_hash(&g);
+        b = dg_prefab_islands_generate(&g, factory, NULL, seed, &r, NULL, NULL);
+        CHECKF(a == b && tiles == dg_grid_hash(&g), "islands seed %d", (int)seed);
+    }
     if (forest && factory && cells)
     {
         CHECK(dg_prefab_jigsaw_generate(&g, forest, NULL, 12345, NULL, NULL, NULL) == DG_OK);
@@ -752,6 +766,7 @@ TEST(prefab_gen_tiles_only_matches_result_runs)
         CHECK(dg_prefab_islands_generate(&g, factory, NULL, 777, NULL, NULL, NULL) == DG_OK);
         CHECK_EQ_U64(dg_grid_hash(&g), 0x96fc4d1290840abbULL); /* as prefab_islands_golden */
     }
+    dg_result_free(&r);
     free(cells);
     dg_prefab_set_free(forest);
     dg_prefab_set_free(factory);
