@@ -936,12 +936,12 @@ static void copy_out(const att_ctx *c, dg_grid *g)
 
 static dg_status run(att_ctx *c, uint64_t seed)
 {
-    dg_rng_seed(&c->rng, seed, STREAM_LAYOUT);
+    dgi_rng_seed(&c->rng, seed, STREAM_LAYOUT);
     clear_map(c);
     first_room(c);
     dg_status st = grow(c);
     if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
-        st = att_loops(c, dg_hash_combine(seed, STREAM_LOOPS));
+        st = att_loops(c, dgi_hash_combine(seed, STREAM_LOOPS));
     return st;
 }
 

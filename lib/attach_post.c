@@ -176,7 +176,7 @@ dg_status att_loops(att_ctx *c, uint64_t seed)
     loop_pass lp;
     memset(&lp, 0, sizeof lp);
     dg_rng rng;
-    dg_rng_seed(&rng, seed, 0);
+    dgi_rng_seed(&rng, seed, 0);
     dg_status st = collect_sites(c, &lp);
     if (st == DG_OK && lp.nsites > 0)
         st = build_buckets(c, &lp);

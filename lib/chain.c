@@ -779,9 +779,9 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
     c.max_w = DG_MIN(params->room_max_w, grid->width - 2 * c.margin);
     c.max_h = DG_MIN(params->room_max_h, grid->height - 2 * c.margin);
     c.reach = params->loop_reach ? params->loop_reach : 2 * params->corridor_max;
-    dg_rng_seed(&c.layout, seed, STREAM_LAYOUT);
-    dg_rng_seed(&c.branch, seed, STREAM_BRANCH);
-    dg_rng_seed(&c.loop, seed, STREAM_LOOP);
+    dgi_rng_seed(&c.layout, seed, STREAM_LAYOUT);
+    dgi_rng_seed(&c.branch, seed, STREAM_BRANCH);
+    dgi_rng_seed(&c.loop, seed, STREAM_LOOP);
     if (params->loop_chance > 0)
     {
         c.bw = (grid->width + BUCKET - 1) / BUCKET;

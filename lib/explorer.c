@@ -26,7 +26,7 @@ struct dg_explorer {
 
 static uint64_t slot_hash(int64_t x, int64_t y)
 {
-    return dg_hash64((uint64_t)x * 0x9E3779B97F4A7C15ULL ^ (uint64_t)y);
+    return dgi_hash64((uint64_t)x * 0x9E3779B97F4A7C15ULL ^ (uint64_t)y);
 }
 
 /* Index of (x, y) in slots, or of the free slot where it would go. */

@@ -95,6 +95,28 @@ static inline uint32_t dgi_rng_below(dg_rng *rng, uint32_t bound)
     return (uint32_t)(m >> 32);
 }
 
+/* rng.c's seeding and hashes, inline so that a constant stream folds: the
+ * public dg_rng_seed, dg_hash64 and dg_hash_combine are these. */
+static inline uint64_t dgi_hash64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+static inline uint64_t dgi_hash_combine(uint64_t a, uint64_t b)
+{
+    return dgi_hash64(dgi_hash64(a) ^ (b + 0x632BE59BD9B4E019ULL));
+}
+static inline void dgi_rng_seed(dg_rng *rng, uint64_t seed, uint64_t stream)
+{
+    rng->state = 0;
+    rng->inc = (dgi_hash64(stream ^ 0xD1B54A32D192ED03ULL) << 1) | 1u;
+    (void)dgi_rng_next(rng);
+    rng->state += dgi_hash64(seed);
+    (void)dgi_rng_next(rng);
+}
+
 /* Set bits of a word, and the index of its lowest set bit (w != 0). */
 static inline int32_t dgi_popcount64(uint64_t w)
 {

@@ -14,7 +14,7 @@ void dg_place_defaults(dg_place_params *params)
 
 uint64_t dg_floor_seed(uint64_t master, int32_t floor)
 {
-    return dg_hash_combine(master, (uint64_t)(int64_t)floor);
+    return dgi_hash_combine(master, (uint64_t)(int64_t)floor);
 }
 
 static const uint8_t room_default[256] = {[DG_TILE_FLOOR] = 1};
@@ -160,7 +160,7 @@ static int32_t spawn_candidates(placer *pl, dg_point start, dg_point exit, int32
 static void choose_spawns(int32_t *cand, int32_t total, int32_t count, uint64_t seed)
 {
     dg_rng rng;
-    dg_rng_seed(&rng, seed, SPAWN_STREAM);
+    dgi_rng_seed(&rng, seed, SPAWN_STREAM);
     for (int32_t k = 0; k < count; k++)
     {
         int32_t j = k + (int32_t)dg_rng_below(&rng, (uint32_t)(total - k));

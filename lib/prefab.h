@@ -227,8 +227,14 @@ void dgi_prefab_glyphs_free(const dg_prefab_set *set, const dgi_prefab *p, uint8
 dg_status dgi_pick_build(dg_prefab_set *set);
 /* 1 if prefab p carries the tag (NULL or "" matches all). */
 int dgi_has_tag(const dg_prefab_set *set, const dgi_prefab *p, const char *tag);
-/* Uniform 64-bit bounded draw. */
-uint64_t dgi_below64(dg_rng *rng, uint64_t bound);
+/* Uniform 64-bit bounded draw: a 32-bit one (none for 0) when the bound fits. */
+uint64_t dgi_below64_wide(dg_rng *rng, uint64_t bound);
+static inline uint64_t dgi_below64(dg_rng *rng, uint64_t bound)
+{
+    if (bound <= UINT32_MAX)
+        return bound ? dgi_rng_below(rng, (uint32_t)bound) : 0;
+    return dgi_below64_wide(rng, bound);
+}
 
 /* Lays n scratch arrays of the given byte sizes out in one block, each
  * starting 8-byte aligned: part[k] gets its start (NULL while block is NULL,

@@ -491,14 +491,14 @@ dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
     if (st != DG_OK)
         return st;
     dg_rng rng;
-    dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     int32_t index = -1, o = 0;
     st = full_choose(grid, set, &p, &rng, &index, &o, allocator, diag);
     if (st != DG_OK)
         return st;
     const dgi_prefab *q = &set->prefabs[index];
     uint8_t buf[4096], *heap;
-    const uint8_t *g = dgi_prefab_glyphs(set, q, dg_hash_combine(seed, 1), buf, sizeof buf, &heap, &st);
+    const uint8_t *g = dgi_prefab_glyphs(set, q, dgi_hash_combine(seed, 1), buf, sizeof buf, &heap, &st);
     if (!g)
         return dgi_fail(diag, st, st == DG_E_NOMEM ? "prefab_full: out of memory"
                                                    : "prefab_full: no outcome of '%s' meets its require counts",

@@ -508,33 +508,19 @@ static int position_span(const islands *s, const dgi_prefab *q, const dgi_xform 
     return span[0] <= span[2] && span[1] <= span[3];
 }
 
-/* Mask of columns a..b (a <= b) within word i of a bit-map row. */
-static uint64_t columns_in_word(int32_t i, int32_t a, int32_t b)
+/* Clear bits of columns 0..b of word i of a bit-map row. */
+static uint64_t clear_bits(const uint64_t *row, int32_t i, int32_t b)
 {
-    uint64_t m = ~0ULL;
-    if (i == a >> 6)
-        m &= ~0ULL << (a & 63);
-    if (i == b >> 6)
-        m &= ~0ULL >> (63 - (b & 63));
-    return m;
+    return ~row[i] & (i < b >> 6 ? ~0ULL : ~0ULL >> (63 - (b & 63)));
 }
 
-/* Clear bits of columns a..b of one bit-map row. */
-static int32_t clear_in_row(const uint64_t *row, int32_t a, int32_t b)
-{
-    int32_t clear = 0;
-    for (int32_t i = a >> 6; i <= b >> 6; i++)
-        clear += dgi_popcount64(~row[i] & columns_in_word(i, a, b));
-    return clear;
-}
-
-/* Column of the k-th (from 0) clear bit of columns a..b of a row that has
+/* Column of the k-th (from 0) clear bit of columns 0..b of a row that has
  * more than k. */
-static int32_t nth_clear_in_row(const uint64_t *row, int32_t a, int32_t b, int32_t k)
+static int32_t nth_clear_in_row(const uint64_t *row, int32_t b, int32_t k)
 {
-    for (int32_t i = a >> 6;; i++)
+    for (int32_t i = 0;; i++)
     {
-        uint64_t clear = ~row[i] & columns_in_word(i, a, b);
+        uint64_t clear = clear_bits(row, i, b);
         int32_t n = dgi_popcount64(clear);
         if (k < n)
         {
@@ -551,7 +537,12 @@ static int32_t count_free(const islands *s, struct position_map *map, int32_t y0
 {
     int32_t last = s->h - map->h, total = 0;
     for (int32_t y = map->stale_lo; y <= DG_MIN(map->stale_hi, last); y++)
-        map->free[y] = clear_in_row(map->bits + (size_t)y * (size_t)s->words, 0, s->w - map->w);
+    {
+        const uint64_t *row = map->bits + (size_t)y * (size_t)s->words;
+        map->free[y] = 0;
+        for (int32_t i = 0; i <= (s->w - map->w) >> 6; i++)
+            map->free[y] += dgi_popcount64(clear_bits(row, i, s->w - map->w));
+    }
     map->stale_lo = INT32_MAX;
     map->stale_hi = -1;
     for (int32_t y = y0; y <= y1; y++)
@@ -566,7 +557,7 @@ static void nth_free(const islands *s, const struct position_map *map, int32_t y
     for (; k >= map->free[y]; y++)
         k -= map->free[y];
     *my = y;
-    *mx = nth_clear_in_row(map->bits + (size_t)y * (size_t)s->words, 0, s->w - map->w, k);
+    *mx = nth_clear_in_row(map->bits + (size_t)y * (size_t)s->words, s->w - map->w, k);
 }
 
 /* Tries up to `positions` positions for the building of make_shape (oriented
@@ -635,7 +626,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
      * tries find none). If no outcome meets the require counts, the try fails
      * there. */
     int later = !q->has_void;
-    uint64_t seed = later ? 0 : dg_hash_combine(map_seed, building); /* its random glyphs' */
+    uint64_t seed = later ? 0 : dgi_hash_combine(map_seed, building); /* its random glyphs' */
     uint8_t *heap = NULL;
     const uint8_t *g = later ? s->set->cells + q->cells
                              : dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
@@ -647,7 +638,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
         dgi_prefab_glyphs_free(s->set, q, heap);
         return 0;
     }
-    seed = later ? dg_hash_combine(map_seed, building) : seed;
+    seed = later ? dgi_hash_combine(map_seed, building) : seed;
     int stamped = later && s->stamps.made && !gen->record && !gen->pass.cells
                       ? dgi_stamp(&s->stamps, index, o, seed, &DG_CELL(&gen->g, x, y))
                       : 0;
@@ -679,7 +670,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
 static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed)
 {
     dg_rng rng;
-    dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     size_t bits = (size_t)s->h * (size_t)s->words * sizeof *s->occ;
     memset(s->occ, 0, bits);
     memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
@@ -776,7 +767,7 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     dg_status last = DG_OK;
     while (st == DG_OK && tries < p.max_tries)
     {
-        last = one_try(s, &gen, grid, tries ? dg_hash_combine(seed, (uint64_t)tries) : seed);
+        last = one_try(s, &gen, grid, tries ? dgi_hash_combine(seed, (uint64_t)tries) : seed);
         tries++;
         attempts += gen.r.metrics.attempts;
         if (last == DG_OK || last == DG_E_NOMEM)

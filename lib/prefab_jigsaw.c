@@ -316,7 +316,7 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
 static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
 {
     dg_rng rng;
-    dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     if (!j->used || !j->chosen || !j->orient)
         return DG_E_NOMEM; /* not reached: jigsaw_setup allocated them */
     memset(j->used, 0, (size_t)j->nopt);
@@ -334,7 +334,7 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     for (int32_t b = 0; b < blocks; b++)
     {
         int32_t index = j->opt[j->chosen[b]].prefab, x = j->ox + (b % j->cols) * j->bw, y = j->oy + (b / j->cols) * j->bh;
-        int stamped = tiles_only && j->stamps.made ? dgi_stamp(&j->stamps, index, j->orient[b], dg_hash_combine(seed, (uint64_t)b),
+        int stamped = tiles_only && j->stamps.made ? dgi_stamp(&j->stamps, index, j->orient[b], dgi_hash_combine(seed, (uint64_t)b),
                                                                &DG_CELL(&gen->g, x, y))
                                                    : 0;
         if (stamped < 0)
@@ -344,7 +344,7 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
         const dgi_prefab *q = &j->set->prefabs[index];
         uint8_t *heap;
         dg_status st;
-        const uint8_t *g = dgi_prefab_glyphs(j->set, q, dg_hash_combine(seed, (uint64_t)b), buf,
+        const uint8_t *g = dgi_prefab_glyphs(j->set, q, dgi_hash_combine(seed, (uint64_t)b), buf,
                                              sizeof buf, &heap, &st);
         if (!g)
             return st;
@@ -392,7 +392,7 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     dg_status last = DG_OK;
     while (st == DG_OK && tries < p.max_tries)
     {
-        last = one_try(&j, &gen, tries ? dg_hash_combine(seed, (uint64_t)tries) : seed);
+        last = one_try(&j, &gen, tries ? dgi_hash_combine(seed, (uint64_t)tries) : seed);
         tries++;
         if (last == DG_OK || last == DG_E_NOMEM)
             break;

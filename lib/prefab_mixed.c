@@ -287,14 +287,14 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     if (st == DG_OK)
         st = mixed_setup(m, &gen, allocator);
     dg_rng rng;
-    dg_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     int32_t placed = 0;
     gen.r.metrics.attempts = gen.r.metrics.failures = 0;
     gen.r.metrics.requested = p.count;
     for (int32_t v = 0; v < p.count && st == DG_OK; v++)
     {
         int ok = 0;
-        st = place_vault(m, &gen, dg_hash_combine(seed, (uint64_t)v), &rng, &ok);
+        st = place_vault(m, &gen, dgi_hash_combine(seed, (uint64_t)v), &rng, &ok);
         if (st == DG_E_NOSPACE) /* no prefab left to try */
         {
             st = DG_OK;

@@ -97,10 +97,8 @@ dg_status dg_prefab_edge(const dg_prefab_set *set, int32_t index, int32_t orient
 
 /* ---- resolving randomised glyphs ---------------------------------------------------- */
 
-uint64_t dgi_below64(dg_rng *rng, uint64_t bound)
+uint64_t dgi_below64_wide(dg_rng *rng, uint64_t bound)
 {
-    if (bound <= UINT32_MAX) /* as dg_rng_below: no draw for an empty range */
-        return bound ? dgi_rng_below(rng, (uint32_t)bound) : 0;
     uint64_t mask = bound - 1;
     for (int s = 1; s < 64; s *= 2)
         mask |= mask >> s;
@@ -207,7 +205,7 @@ void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64
                            size_t n)
 {
     dg_rng rng;
-    dg_rng_seed(&rng, seed, DGI_STREAM_SUBST);
+    dgi_rng_seed(&rng, seed, DGI_STREAM_SUBST);
     for (int32_t k = 0; k < p->sub_count; k++)
         apply_sub(set, &set->subs[p->sub_first + k], g, n, &rng);
 }
@@ -219,7 +217,7 @@ static dg_status resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t
     for (int attempt = 0; attempt < RESOLVE_TRIES; attempt++)
     {
         memcpy(out, stored, n);
-        dgi_prefab_substitute(set, p, attempt ? dg_hash_combine(seed, (uint64_t)attempt) : seed, out, n);
+        dgi_prefab_substitute(set, p, attempt ? dgi_hash_combine(seed, (uint64_t)attempt) : seed, out, n);
         if (p->checked_reqs == 0 || requires_met(set, p, out, n, random_only))
             return DG_OK;
     }
@@ -500,7 +498,7 @@ dg_status dg_prefab_pick(const dg_prefab_set *set, int32_t mode, int32_t sides, 
         return DG_E_NOSPACE;
     const dgi_pick *list = set->picks + set->pick_first[m][sides];
     dg_rng rng;
-    dg_rng_seed(&rng, hash, DGI_STREAM_PICK);
+    dgi_rng_seed(&rng, hash, DGI_STREAM_PICK);
     int64_t r = (int64_t)dgi_below64(&rng, (uint64_t)list[n - 1].cumulative);
     int32_t lo = 0, hi = n - 1; /* first entry with cumulative > r */
     while (lo < hi)
@@ -535,7 +533,7 @@ dg_status dg_prefab_pick_fit(const dg_prefab_set *set, int32_t mode, int32_t sid
     if (total == 0)
         return DG_E_NOSPACE;
     dg_rng rng;
-    dg_rng_seed(&rng, hash, DGI_STREAM_PICK);
+    dgi_rng_seed(&rng, hash, DGI_STREAM_PICK);
     int64_t r = (int64_t)dgi_below64(&rng, (uint64_t)total);
     for (int32_t k = 0; k < n; k++)
     {

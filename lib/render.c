@@ -26,7 +26,7 @@ uint32_t dg_tile_color(uint8_t tile)
     if (tile < DG_TILE_COUNT)
         return default_colors[tile];
     /* user and unknown tiles: a stable hue from the value, clearly not a library tile */
-    uint32_t h = (uint32_t)dg_hash64(tile);
+    uint32_t h = (uint32_t)dgi_hash64(tile);
     return (0x80u | (h & 0x7Fu)) << 24 | ((h >> 8) & 0xFFu) << 16 | (0x80u | ((h >> 16) & 0x7Fu)) << 8 | 0xFFu;
 }
 

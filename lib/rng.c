@@ -3,26 +3,18 @@
 
 uint64_t dg_hash64(uint64_t x)
 {
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
+    return dgi_hash64(x);
 }
 
 uint64_t dg_hash_combine(uint64_t a, uint64_t b)
 {
-    return dg_hash64(dg_hash64(a) ^ (b + 0x632BE59BD9B4E019ULL));
+    return dgi_hash_combine(a, b);
 }
 
 void dg_rng_seed(dg_rng *rng, uint64_t seed, uint64_t stream)
 {
-    if (!rng)
-        return;
-    rng->state = 0;
-    rng->inc = (dg_hash64(stream ^ 0xD1B54A32D192ED03ULL) << 1) | 1u;
-    (void)dg_rng_next(rng);
-    rng->state += dg_hash64(seed);
-    (void)dg_rng_next(rng);
+    if (rng)
+        dgi_rng_seed(rng, seed, stream);
 }
 
 uint32_t dg_rng_next(dg_rng *rng)

@@ -378,7 +378,7 @@ dg_status dg_world_create(const dg_world_params *params, uint64_t seed,
     if (allocator)
         w->allocator = *allocator;
     w->params = *p;
-    w->key = dg_hash_combine(seed, 0x574F524C44ULL);
+    w->key = dgi_hash_combine(seed, 0x574F524C44ULL);
     w->size = p->room_size;
     w->period = p->room_size + 1;
     w->mid = p->room_size / 2;

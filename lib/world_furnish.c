@@ -121,7 +121,7 @@ static dg_status stamp_slot(dg_world *w, stamp_scratch *s, const dg_prefab_info 
     int32_t n = w->size + 2;
     memset(s->grid.cells, DG_TILE_FLOOR, (size_t)n * (size_t)n);
     s->result.marker_count = 0;
-    uint64_t seed = dg_hash_combine(dg_hash_combine(w->key, name_hash(info->name)),
+    uint64_t seed = dgi_hash_combine(dgi_hash_combine(w->key, name_hash(info->name)),
                                     (uint64_t)o * DG_WORLD_VARIANTS_MAX + (uint64_t)v);
     dg_status st = dg_prefab_stamp(w->params.furnishing, index, o, seed, &s->grid, 0, 0,
                                    &s->result, NULL);
@@ -245,13 +245,13 @@ void dgi_world_furnish(const dg_world *w, uint64_t room_hash, dg_world_room *roo
     room->marker_count = 0;
     if (!w->params.furnishing)
         return;
-    uint64_t hf = dg_hash64(room_hash ^ CHANNEL_FURNISH);
+    uint64_t hf = dgi_hash64(room_hash ^ CHANNEL_FURNISH);
     if ((hf & 0xFFFFu) >= w->furnish_below)
         return;
     int32_t variants = w->params.variants;
     for (uint64_t attempt = 0; attempt < FURNISH_ATTEMPTS; attempt++)
     {
-        uint64_t pick_hash = dg_hash64(hf + attempt);
+        uint64_t pick_hash = dgi_hash64(hf + attempt);
         int32_t index, orient;
         if (dg_prefab_pick(w->params.furnishing, DG_PREFAB_FURNISH, room->doors, pick_hash,
                            &index, &orient) != DG_OK)
