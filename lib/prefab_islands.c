@@ -31,6 +31,7 @@ typedef struct islands {
         int32_t done; /* margins marked so far */
         uint64_t *bits;
         int32_t *free;        /* per row y <= H - h: clear bits of columns 0..W - w */
+        int32_t free_total;   /* their sum */
         int32_t stale_lo, stale_hi; /* rows marked since free was counted */
     } maps[POSITION_MAPS];
     int32_t maps_n, maps_next;
@@ -349,6 +350,7 @@ static struct position_map *position_map(islands *s, int32_t w, int32_t h)
         memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
         for (int32_t y = 0; y <= s->h - h; y++)
             map->free[y] = s->w - w + 1;
+        map->free_total = (s->h - h + 1) * (s->w - w + 1);
         map->stale_lo = INT32_MAX;
         map->stale_hi = -1;
     }
@@ -535,18 +537,23 @@ static int32_t nth_clear_in_row(const uint64_t *row, int32_t b, int32_t k)
 /* Free positions of map on rows y0..y1, its row counts brought up to date. */
 static int32_t count_free(const islands *s, struct position_map *map, int32_t y0, int32_t y1)
 {
-    int32_t last = s->h - map->h, total = 0;
+    int32_t last = s->h - map->h;
     for (int32_t y = map->stale_lo; y <= DG_MIN(map->stale_hi, last); y++)
     {
         const uint64_t *row = map->bits + (size_t)y * (size_t)s->words;
+        map->free_total -= map->free[y];
         map->free[y] = 0;
         for (int32_t i = 0; i <= (s->w - map->w) >> 6; i++)
             map->free[y] += dgi_popcount64(clear_bits(row, i, s->w - map->w));
+        map->free_total += map->free[y];
     }
     map->stale_lo = INT32_MAX;
     map->stale_hi = -1;
-    for (int32_t y = y0; y <= y1; y++)
-        total += map->free[y];
+    int32_t total = map->free_total; /* less the rows outside y0..y1 (doors or `edge avoid` leave a few) */
+    for (int32_t y = 0; y < y0; y++)
+        total -= map->free[y];
+    for (int32_t y = y1 + 1; y <= last; y++)
+        total -= map->free[y];
     return total;
 }
 
