@@ -43,6 +43,8 @@ typedef struct islands {
     int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
     int32_t *members; /* per group: the prefabs it may use, members_n[k] from members[k * count] */
     int32_t members_n[MAX_GROUPS];
+    int64_t *member_weights; /* per group: its members' weights, laid out as members */
+    int has_unique[MAX_GROUPS]; /* a member is `unique`: its weight drops to 0 once used */
     int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
     int tiles_pass; /* every glyph's tile is passable exactly when its class is */
     uint8_t *pass;  /* the passability grid, filled from the tiles only if a flood fill is needed */
@@ -146,7 +148,8 @@ static void load_groups(islands *s)
  * pointers. Returns the block size. */
 static size_t carve(islands *s, uint8_t *block, int check)
 {
-    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MAPS, FREE, STAMPS, PARTS };
+    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MEMBER_WEIGHTS, MAPS, FREE,
+           STAMPS, PARTS };
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     size_t n = (size_t)DG_MAX(s->set->count, 1);
     uint8_t *part[PARTS];
@@ -155,6 +158,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
         s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
         check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n * (size_t)s->group_count * sizeof *s->members,
+        n * (size_t)s->group_count * sizeof *s->member_weights,
         POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t),
         s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0};
     size_t at = dgi_carve(block, size, part, PARTS);
@@ -170,6 +174,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->stack = (int32_t *)part[STACK];
     s->used = part[FLAGS];
     s->members = (int32_t *)part[MEMBER];
+    s->member_weights = (int64_t *)part[MEMBER_WEIGHTS];
     if (part[STAMPS])
         dgi_stamps_init(&s->stamps, s->set, DG_PREFAB_ISLAND, s->w, part[STAMPS]);
     for (int k = 0; k < POSITION_MAPS; k++)
@@ -257,9 +262,14 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     for (int32_t k = 0; k < s->group_count; k++)
     {
         int32_t *members = s->members + (size_t)k * (size_t)s->set->count;
+        int64_t *weights = s->member_weights + (size_t)k * (size_t)s->set->count;
         for (int32_t i = 0; i < s->set->count; i++)
             if (s->fit[i] && dgi_has_tag(s->set, &s->set->prefabs[i], s->groups[k].tag))
+            {
+                weights[s->members_n[k]] = s->set->prefabs[i].weight;
                 members[s->members_n[k]++] = i;
+                s->has_unique[k] |= s->set->prefabs[i].unique;
+            }
         if (s->members_n[k] == 0 && s->groups[k].min > 0)
             return dgi_fail(diag, DG_E_NOSPACE, "prefab_islands: group '%.40s' has no `mode island` "
                             "prefab that fits a %dx%d grid", s->groups[k].tag ? s->groups[k].tag : "*",
@@ -615,12 +625,14 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
     /* the draw over the group's members in index order is the draw over all
      * prefabs with the others weighing 0 */
     const int32_t *members = s->members + (size_t)group_index * (size_t)s->set->count;
-    for (int32_t j = 0; j < s->members_n[group_index]; j++)
+    const int64_t *weights = s->member_weights + (size_t)group_index * (size_t)s->set->count;
+    for (int32_t j = 0; j < s->members_n[group_index] && s->has_unique[group_index]; j++)
     {
         const dgi_prefab *m = &s->set->prefabs[members[j]];
         s->weights[j] = m->unique && s->used[members[j]] ? 0 : m->weight;
+        weights = s->weights;
     }
-    int32_t pick = dgi_weighted_pick(s->weights, s->members_n[group_index], rng);
+    int32_t pick = dgi_weighted_pick(weights, s->members_n[group_index], rng);
     if (pick < 0)
         return -1;
     int32_t index = members[pick];

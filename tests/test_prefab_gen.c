@@ -588,6 +588,38 @@ TEST(prefab_islands_groups_margin_keep)
     dg_prefab_set_free(set);
 }
 
+/* A `unique` building is placed at most once per map, and the group goes
+ * on with the others once it is used. */
+TEST(prefab_islands_unique_at_most_once)
+{
+    dg_prefab_set *set = parse("prefabs 1\n"
+                               "prefab statue\n  mode island\n  unique\n  weight 50\nmap\n#+#\nend\n"
+                               "prefab crate\n  mode island\nmap\n###\n#+#\nend\n");
+    if (!set)
+        return;
+    uint8_t cells[30 * 20];
+    dg_grid g;
+    dg_grid_init(&g, cells, 30, 20, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    int statues_seen = 0;
+    for (uint64_t seed = 0; seed < 40; seed++)
+    {
+        CHECK(dg_prefab_islands_generate(&g, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+        int statues = 0, crates = 0;
+        for (int32_t i = 0; i < r.room_count; i++)
+        {
+            statues += r.rooms[i].prefab == 0;
+            crates += r.rooms[i].prefab == 1;
+        }
+        CHECKF(statues <= 1 && crates >= 10, "seed %d: %d statues, %d crates", (int)seed, statues, crates);
+        statues_seen += statues;
+    }
+    CHECK(statues_seen >= 30); /* weight 50 against 1: nearly always first */
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
 TEST(prefab_islands_golden)
 {
     dg_prefab_set *set = load("factory.txt");
