@@ -191,20 +191,10 @@ void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
 /* ---- prefab_place.c: resolving and writing one prefab ---------------------- */
 #define DGI_STREAM_SUBST 0x5B57u
 #define DGI_STREAM_PICK 0x71C4u
-/* Resolves the substitutions of p from seed into out (w*h glyphs) and checks
- * its require counts, retrying with derived seeds. DG_E_LIMIT if no outcome
- * meets them. */
-dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
-                             uint8_t *out);
-/* Runs the substitutions of p from seed (the first try of dgi_prefab_resolve,
- * the only one without require counts) over glyphs g, n cells in row-major
- * order. Substitutions touch only cells holding one of their glyphs, so the
- * picks are the same over the stored grid or over just those cells. */
-void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, uint8_t *g,
-                           size_t n);
-/* dgi_prefab_resolve over p's random cells only: stored has their n stored
- * glyphs, out gets the resolved ones (the require counts add each
- * require's `fixed`). */
+/* Resolves p's random cells (the cells holding a substituted glyph) from
+ * seed: stored has their n stored glyphs, out gets the resolved ones. The
+ * require counts (each adds its `fixed` count of the other cells) are
+ * checked, retrying with derived seeds; DG_E_LIMIT if no outcome meets them. */
 dg_status dgi_resolve_cells(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
                             const uint8_t *stored, size_t n, uint8_t *out);
 /* Writes resolved glyphs g in orientation o with the top-left at (x, y),

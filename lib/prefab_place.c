@@ -181,18 +181,16 @@ static void apply_sub(const dg_prefab_set *set, const dgi_sub *s, uint8_t *g, si
             g[i] = weighted(ch, s->count, s->total, rng);
 }
 
-/* Each require counts the cells of g holding one of its glyphs (the names
- * were resolved to glyphs at load time), plus its `fixed` count if g holds
- * only the random cells. */
-static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g, size_t n,
-                        int random_only)
+/* Each require counts the random cells g holding one of its glyphs (the
+ * names were resolved to glyphs at load time) plus its other cells (`fixed`). */
+static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uint8_t *g, size_t n)
 {
     for (int32_t k = 0; k < p->req_count; k++)
     {
         const dgi_require *r = &set->reqs[p->req_first + k];
         if (r->always)
             continue;
-        int64_t c = random_only ? r->fixed : 0;
+        int64_t c = r->fixed;
         for (size_t i = 0; i < n; i++)
             c += dgi_glyph_in(r->glyphs, g[i]);
         if (c < r->min || c > r->max)
@@ -201,8 +199,10 @@ static int requires_met(const dg_prefab_set *set, const dgi_prefab *p, const uin
     return 1;
 }
 
-void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, uint8_t *g,
-                           size_t n)
+/* Runs the substitutions of p from seed over glyphs g (n cells in row-major
+ * order). They touch only cells holding one of their glyphs, so the picks are
+ * the same over the stored grid or over just its random cells. */
+static void substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, uint8_t *g, size_t n)
 {
     dg_rng rng;
     dgi_rng_seed(&rng, seed, DGI_STREAM_SUBST);
@@ -210,31 +210,19 @@ void dgi_prefab_substitute(const dg_prefab_set *set, const dgi_prefab *p, uint64
         apply_sub(set, &set->subs[p->sub_first + k], g, n, &rng);
 }
 
-/* Resolves n cells from stored glyphs (all of p's, or its random ones). */
-static dg_status resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed, const uint8_t *stored,
-                         size_t n, int random_only, uint8_t *out)
+dg_status dgi_resolve_cells(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
+                            const uint8_t *stored, size_t n, uint8_t *out)
 {
     for (int attempt = 0; attempt < RESOLVE_TRIES; attempt++)
     {
         memcpy(out, stored, n);
-        dgi_prefab_substitute(set, p, attempt ? dgi_hash_combine(seed, (uint64_t)attempt) : seed, out, n);
-        if (p->checked_reqs == 0 || requires_met(set, p, out, n, random_only))
+        substitute(set, p, attempt ? dgi_hash_combine(seed, (uint64_t)attempt) : seed, out, n);
+        if (p->checked_reqs == 0 || requires_met(set, p, out, n))
             return DG_OK;
     }
     return DG_E_LIMIT;
 }
 
-dg_status dgi_prefab_resolve(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
-                             uint8_t *out)
-{
-    return resolve(set, p, seed, set->cells + p->cells, (size_t)p->width * (size_t)p->height, 0, out);
-}
-
-dg_status dgi_resolve_cells(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
-                            const uint8_t *stored, size_t n, uint8_t *out)
-{
-    return resolve(set, p, seed, stored, n, 1, out);
-}
 
 /* ---- writing -------------------------------------------------------------------------- */
 
@@ -336,34 +324,40 @@ dg_status dgi_prefab_add_markers(const dg_prefab_set *set, const dgi_prefab *p, 
 const uint8_t *dgi_prefab_glyphs(const dg_prefab_set *set, const dgi_prefab *p, uint64_t seed,
                                  uint8_t *buf, size_t buf_size, uint8_t **heap, dg_status *st)
 {
-    size_t n = (size_t)p->width * (size_t)p->height;
+    size_t n = (size_t)p->width * (size_t)p->height, need = n + (size_t)p->random_count;
     *heap = NULL;
     *st = DG_OK;
     if (p->sub_count == 0)
         return set->cells + p->cells;
     uint8_t *out = buf;
-    if (n > buf_size)
+    if (need > buf_size)
     {
-        out = *heap = dgi_alloc(dgi_set_alloc(set), n);
+        out = *heap = dgi_alloc(dgi_set_alloc(set), need);
         if (!out)
         {
             *st = DG_E_NOMEM;
             return NULL;
         }
     }
-    *st = dgi_prefab_resolve(set, p, seed, out);
+    /* the random cells are resolved after the grid, then put in place */
+    uint8_t *random = out + n;
+    *st = dgi_resolve_cells(set, p, seed, set->random_stored + p->random_first, (size_t)p->random_count, random);
     if (*st != DG_OK)
     {
-        dgi_free(dgi_set_alloc(set), *heap, n);
+        dgi_prefab_glyphs_free(set, p, *heap);
         *heap = NULL;
         return NULL;
     }
+    memcpy(out, set->cells + p->cells, n);
+    const int32_t *cells = set->random_cells + p->random_first;
+    for (int32_t k = 0; k < p->random_count; k++)
+        out[cells[k]] = random[k];
     return out;
 }
 
 void dgi_prefab_glyphs_free(const dg_prefab_set *set, const dgi_prefab *p, uint8_t *heap)
 {
-    dgi_free(dgi_set_alloc(set), heap, (size_t)p->width * (size_t)p->height);
+    dgi_free(dgi_set_alloc(set), heap, (size_t)p->width * (size_t)p->height + (size_t)p->random_count);
 }
 
 dg_status dg_prefab_stamp(const dg_prefab_set *set, int32_t index, int32_t orientation,
