@@ -804,6 +804,56 @@ TEST(prefab_gen_tiles_only_matches_result_runs)
     dg_prefab_set_free(factory);
 }
 
+/* More stampable cells than the per-call room for stored tiles (256 KiB):
+ * the buildings stamped once it is full take the general path, and the
+ * map is still the one a run with a result gives. */
+TEST(prefab_islands_many_big_buildings_match_result_runs)
+{
+    enum { KINDS = 100, SIDE = 64, W = 1000, H = 1000 };
+    size_t cap = (size_t)KINDS * (SIDE + 1) * SIDE + (size_t)KINDS * 80 + 32, k = 0;
+    char *text = malloc(cap);
+    uint8_t *cells = malloc((size_t)W * H);
+    dg_prefab_set *set = NULL;
+    if (!text || !cells)
+        goto done;
+    k += (size_t)sprintf(text, "prefabs 1\n");
+    for (int p = 0; p < KINDS; p++)
+    {
+        k += (size_t)sprintf(text + k, "prefab big%d\n  mode island\n  pick ? = .:%d ^:1\nmap\n", p, 1 + p % 3);
+        for (int y = 0; y < SIDE; y++)
+        {
+            for (int x = 0; x < SIDE; x++)
+            {
+                int edge = x == 0 || y == 0 || x == SIDE - 1 || y == SIDE - 1;
+                text[k++] = edge ? (x == SIDE / 2 && y == 0 ? '+' : '#') : ((x * 7 + y * 3 + p) % 11 == 0 ? '?' : '.');
+            }
+            text[k++] = '\n';
+        }
+        k += (size_t)sprintf(text + k, "end\n");
+    }
+    text[k] = '\0';
+    set = parse(text);
+    if (!set)
+        goto done;
+    dg_grid g;
+    dg_grid_init(&g, cells, W, H, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (uint64_t seed = 0; seed < 3; seed++)
+    {
+        dg_status a = dg_prefab_islands_generate(&g, set, NULL, seed, NULL, NULL, NULL);
+        uint64_t tiles = dg_grid_hash(&g);
+        dg_status b = dg_prefab_islands_generate(&g, set, NULL, seed, &r, NULL, NULL);
+        CHECKF(a == DG_OK && b == DG_OK && tiles == dg_grid_hash(&g), "seed %d: %d %d", (int)seed, (int)a, (int)b);
+        CHECKF(r.room_count > 120, "seed %d: %d buildings", (int)seed, (int)r.room_count);
+    }
+    dg_result_free(&r);
+done:
+    dg_prefab_set_free(set);
+    free(text);
+    free(cells);
+}
+
 /* Buildings with void cells (footprints of several rectangles), more sizes
  * than the islands generator keeps position maps for, edge avoid, margins 0
  * to 3, random glyphs with require counts, keep, flood fills that fail, and
