@@ -341,18 +341,30 @@ static void mark_positions(const islands *s, struct position_map *map, const int
     int32_t first = a >> 6, last = z >> 6;
     uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (z & 63));
     uint64_t *row = map->bits + (size_t)y0 * (size_t)s->words;
-    for (int32_t y = y0; y <= y1 && a <= z; y++, row += s->words)
-    {
-        int32_t marked = 0;
-        for (int32_t i = first; i <= last; i++)
+    int32_t total = 0;
+    if (first == last) /* the common case, looped on its own */
+        for (int32_t y = y0; y <= y1 && a <= z; y++, row += s->words)
         {
-            uint64_t fresh = (i == first ? lo : ~0ULL) & (i == last ? hi : ~0ULL) & ~row[i];
-            marked += dgi_popcount64(fresh);
-            row[i] |= fresh;
+            uint64_t fresh = lo & hi & ~row[first];
+            int32_t marked = dgi_popcount64(fresh);
+            row[first] |= fresh;
+            map->free[y] -= marked;
+            total += marked;
         }
-        map->free[y] -= marked;
-        map->free_total -= marked;
-    }
+    else
+        for (int32_t y = y0; y <= y1 && a <= z; y++, row += s->words)
+        {
+            int32_t marked = 0;
+            for (int32_t i = first; i <= last; i++)
+            {
+                uint64_t fresh = (i == first ? lo : ~0ULL) & (i == last ? hi : ~0ULL) & ~row[i];
+                marked += dgi_popcount64(fresh);
+                row[i] |= fresh;
+            }
+            map->free[y] -= marked;
+            total += marked;
+        }
+    map->free_total -= total;
 }
 
 /* The position map of a w x h rectangle, up to date: a kept one, or a new
