@@ -244,6 +244,11 @@ static inline size_t dgi_carve(uint8_t *block, const size_t *size, uint8_t **par
 /* ---- prefab_stamp.c: random cells and tiles-only stamping ---------------------- */
 /* Lists every prefab's random cells and each require's fixed count (load time). */
 dg_status dgi_random_build(dg_prefab_set *set);
+/* Bytes of the set's random cell lists (at least one entry's). */
+static inline size_t dgi_random_bytes(const dg_prefab_set *set)
+{
+    return DG_MAX(set->random_total, 1) * (sizeof(int32_t) + 1);
+}
 /* A prefab without void cells is written from the tiles of its stored
  * glyphs (made on first use), resolving only its random cells: the tiles of
  * dgi_prefab_glyphs and dgi_prefab_write, much cheaper per stamp. */

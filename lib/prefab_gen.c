@@ -379,8 +379,9 @@ dg_status dgi_solid_build(dg_prefab_set *set)
     uint8_t *scratch = most ? dgi_alloc(dgi_set_alloc(set), size) : NULL;
     if (most && !scratch)
         return DG_E_NOMEM;
+    uint8_t *seen = scratch ? scratch + most * sizeof(int32_t) : NULL;
     for (int32_t i = 0; i < set->count; i++)
-        set->prefabs[i].solid = prefab_solid(set, &set->prefabs[i], (int32_t *)scratch, scratch + most * sizeof(int32_t));
+        set->prefabs[i].solid = prefab_solid(set, &set->prefabs[i], (int32_t *)scratch, seen);
     dgi_free(dgi_set_alloc(set), scratch, size);
     return DG_OK;
 }

@@ -1450,7 +1450,7 @@ static void set_release(dg_prefab_set *s)
     dgi_free(a, s->groups, (size_t)s->cap_groups * sizeof *s->groups);
     dgi_free(a, s->names, (size_t)s->name_cap * sizeof *s->names);
     dgi_free(a, s->picks, (size_t)s->pick_total * sizeof *s->picks);
-    dgi_free(a, s->random_cells, s->random_total * (sizeof *s->random_cells + 1));
+    dgi_free(a, s->random_cells, s->random_cells ? dgi_random_bytes(s) : 0);
     dg_allocator copy = s->alloc;
     dgi_free(s->has_alloc ? &copy : NULL, s, sizeof *s);
 }

@@ -70,8 +70,8 @@ dg_status dgi_random_build(dg_prefab_set *set)
         set->random_most = DG_MAX(set->random_most, p->random_count);
     }
     set->random_total = total;
-    set->random_cells = total ? dgi_alloc(dgi_set_alloc(set), total * (sizeof(int32_t) + 1)) : NULL;
-    if (total && !set->random_cells)
+    set->random_cells = dgi_alloc(dgi_set_alloc(set), dgi_random_bytes(set)); /* never empty: no NULL + 0 */
+    if (!set->random_cells)
         return DG_E_NOMEM;
     set->random_stored = (uint8_t *)(set->random_cells + total);
     for (int32_t i = 0; i < set->count; i++)
