@@ -261,8 +261,8 @@ static uint64_t spread_in_row(uint64_t seeds, uint64_t cells)
     return r;
 }
 
-/* prefab_solid for prefabs of at most ROWS_MAX x ROWS_MAX cells, a row per
- * bit mask. */
+/* Solidity of p (see dgi_solid_build) for prefabs of at most ROWS_MAX x
+ * ROWS_MAX cells, a row per bit mask. */
 static int solid_rows(const dgi_prefab *p, const uint8_t *g)
 {
     uint64_t certain[ROWS_MAX], only_maybe[ROWS_MAX], reach[ROWS_MAX];
@@ -323,13 +323,10 @@ static int solid_rows(const dgi_prefab *p, const uint8_t *g)
     return 0;
 }
 
-/* Solidity of p (see dgi_solid_build); stack and seen hold width*height
- * entries, used only above ROWS_MAX x ROWS_MAX. */
-static int prefab_solid(const dg_prefab_set *set, const dgi_prefab *p, int32_t *stack, uint8_t *seen)
+/* Solidity of p (see dgi_solid_build) by a flood fill, for prefabs over
+ * ROWS_MAX cells a side; stack and seen hold width*height entries. */
+static int solid_flood(const dgi_prefab *p, const uint8_t *g, int32_t *stack, uint8_t *seen)
 {
-    const uint8_t *g = set->cells + p->cells;
-    if (p->width <= ROWS_MAX && p->height <= ROWS_MAX)
-        return solid_rows(p, g);
     int32_t w = p->width, n = p->width * p->height, first = -1, certain = 0, top = 0, reached = 0;
     for (int32_t i = 0; i < n; i++)
     {
@@ -379,9 +376,15 @@ dg_status dgi_solid_build(dg_prefab_set *set)
     uint8_t *scratch = most ? dgi_alloc(dgi_set_alloc(set), size) : NULL;
     if (most && !scratch)
         return DG_E_NOMEM;
-    uint8_t *seen = scratch ? scratch + most * sizeof(int32_t) : NULL;
     for (int32_t i = 0; i < set->count; i++)
-        set->prefabs[i].solid = prefab_solid(set, &set->prefabs[i], (int32_t *)scratch, seen);
+    {
+        dgi_prefab *p = &set->prefabs[i];
+        const uint8_t *g = set->cells + p->cells;
+        if (p->width <= ROWS_MAX && p->height <= ROWS_MAX)
+            p->solid = solid_rows(p, g);
+        else if (scratch) /* always, as most > 0 */
+            p->solid = solid_flood(p, g, (int32_t *)scratch, scratch + most * sizeof(int32_t));
+    }
     dgi_free(dgi_set_alloc(set), scratch, size);
     return DG_OK;
 }
