@@ -32,6 +32,7 @@ typedef struct islands {
         uint64_t *bits;
         int32_t *free;        /* per row y <= H - h: clear bits of columns 0..W - w */
         int32_t free_total;   /* their sum */
+        int counted;          /* free is kept (from the map's first count on) */
     } maps[POSITION_MAPS];
     int32_t maps_n, maps_next;
     struct position_map *map; /* the current building's if it is one rectangle, else NULL */
@@ -333,11 +334,17 @@ static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, 
 
 /* Marks the positions of map's rectangle that would overlap margin b (only
  * positions in the map: columns 0..W - w, rows 0..H - h), taking the newly
- * marked ones off the free counts. */
+ * marked ones off the free counts once they are kept. */
 static void mark_positions(const islands *s, struct position_map *map, const int32_t *b)
 {
     int32_t a = DG_MAX(0, b[0] - map->w + 1), z = DG_MIN(b[2], s->w - map->w);
     int32_t y0 = DG_MAX(0, b[1] - map->h + 1), y1 = DG_MIN(b[3], s->h - map->h);
+    if (!map->counted) /* most maps are never counted: no popcounts */
+    {
+        if (a <= z && y0 <= y1)
+            set_in_rows(s, map->bits, a, z, y0, y1);
+        return;
+    }
     int32_t first = a >> 6, last = z >> 6;
     uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (z & 63));
     uint64_t *row = map->bits + (size_t)y0 * (size_t)s->words;
@@ -384,9 +391,7 @@ static struct position_map *position_map(islands *s, int32_t w, int32_t h)
         map->h = h;
         map->done = 0;
         memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
-        for (int32_t y = 0; y <= s->h - h; y++)
-            map->free[y] = s->w - w + 1;
-        map->free_total = (s->h - h + 1) * (s->w - w + 1);
+        map->counted = 0;
     }
     for (; map->done < s->margins_n; map->done++)
         mark_positions(s, map, &s->margins[4 * map->done]);
@@ -568,10 +573,21 @@ static int32_t nth_clear_in_row(const uint64_t *row, int32_t b, int32_t k)
     }
 }
 
-/* Free positions of map on rows y0..y1, its row counts brought up to date. */
-static int32_t count_free(const islands *s, const struct position_map *map, int32_t y0, int32_t y1)
+/* Free positions of map on rows y0..y1; the first count of a map counts
+ * every row, marking keeps the counts from then on. */
+static int32_t count_free(const islands *s, struct position_map *map, int32_t y0, int32_t y1)
 {
-    int32_t last = s->h - map->h, total = map->free_total; /* less the rows outside y0..y1 (doors or `edge avoid` leave a few) */
+    int32_t last = s->h - map->h;
+    for (int32_t y = 0; y <= last && !map->counted; y++)
+    {
+        const uint64_t *row = map->bits + (size_t)y * (size_t)s->words;
+        map->free[y] = 0;
+        for (int32_t i = 0; i <= (s->w - map->w) >> 6; i++)
+            map->free[y] += dgi_popcount64(clear_bits(row, i, s->w - map->w));
+        map->free_total = (y ? map->free_total : 0) + map->free[y];
+    }
+    map->counted = 1;
+    int32_t total = map->free_total; /* less the rows outside y0..y1 (doors or `edge avoid` leave a few) */
     for (int32_t y = 0; y < y0; y++)
         total -= map->free[y];
     for (int32_t y = y1 + 1; y <= last; y++)
