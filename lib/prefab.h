@@ -137,7 +137,31 @@ typedef struct dgi_xform {
     int32_t w, h;    /* oriented size */
     int64_t base, step_x, step_y;
 } dgi_xform;
-void dgi_xform_make(int32_t w, int32_t h, int32_t orientation, dgi_xform *t);
+/* Inline: the generators make one per try and per stamp. The orientations'
+ * inverse maps as affine coefficients: source x = ax*X + bx*Y + cx, source
+ * y = ay*X + by*Y + cy for output cell (X, Y), with cx/cy coded as w-1 (1),
+ * h-1 (2) or 0. */
+static inline void dgi_xform_make(int32_t w, int32_t h, int32_t o, dgi_xform *t)
+{
+    static const int8_t inverse[DG_ORIENT_COUNT][6] = {
+        /* ax bx cx  ay by cy */
+        {1, 0, 0, 0, 1, 0},   /* identity */
+        {0, 1, 0, -1, 0, 2},  /* rot90: x = Y, y = h-1-X */
+        {-1, 0, 1, 0, -1, 2}, /* rot180 */
+        {0, -1, 1, 1, 0, 0},  /* rot270: x = w-1-Y, y = X */
+        {-1, 0, 1, 0, 1, 0},  /* mirror x */
+        {1, 0, 0, 0, -1, 2},  /* mirror y */
+        {0, 1, 0, 1, 0, 0},   /* transpose */
+        {0, -1, 1, -1, 0, 2}, /* anti-diagonal: x = w-1-Y, y = h-1-X */
+    };
+    const int8_t *m = inverse[o & 7];
+    int64_t cx = m[2] == 1 ? w - 1 : m[2] == 2 ? h - 1 : 0, cy = m[5] == 1 ? w - 1 : m[5] == 2 ? h - 1 : 0;
+    t->w = m[0] ? w : h; /* the orientations that swap the sides map x to Y */
+    t->h = m[0] ? h : w;
+    t->base = cy * w + cx;
+    t->step_x = (int64_t)m[3] * w + m[0];
+    t->step_y = (int64_t)m[4] * w + m[1];
+}
 /* dg_orient_point, inline for the generators' per-cell use: where cell p of a
  * w x h grid lands in orientation o. */
 static inline dg_point dgi_orient_point(int32_t o, int32_t w, int32_t h, dg_point p)

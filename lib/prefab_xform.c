@@ -2,42 +2,11 @@
  * door sides and edge signatures. */
 #include "prefab.h"
 
-/* Inverse maps as affine coefficients: source x = ax*X + bx*Y + cx(w, h), source
- * y = ay*X + by*Y + cy(w, h), where (X, Y) is the output cell. cx/cy are encoded
- * as "w-1" (1), "h-1" (2) or 0. */
-static const int8_t inverse[DG_ORIENT_COUNT][6] = {
-    /* ax bx cx  ay by cy */
-    {1, 0, 0, 0, 1, 0},   /* identity */
-    {0, 1, 0, -1, 0, 2},  /* rot90: x = Y, y = h-1-X */
-    {-1, 0, 1, 0, -1, 2}, /* rot180 */
-    {0, -1, 1, 1, 0, 0},  /* rot270: x = w-1-Y, y = X */
-    {-1, 0, 1, 0, 1, 0},  /* mirror x */
-    {1, 0, 0, 0, -1, 2},  /* mirror y */
-    {0, 1, 0, 1, 0, 0},   /* transpose */
-    {0, -1, 1, -1, 0, 2}, /* anti-diagonal: x = w-1-Y, y = h-1-X */
-};
-
 /* Side each identity side N E S W moves to, per orientation (indices 0..3). */
 static const uint8_t side_map[DG_ORIENT_COUNT][4] = {
     {0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2},
     {0, 3, 2, 1}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 0, 3, 2},
 };
-
-static int32_t offset_of(int8_t code, int32_t w, int32_t h)
-{
-    return code == 1 ? w - 1 : code == 2 ? h - 1 : 0;
-}
-
-void dgi_xform_make(int32_t w, int32_t h, int32_t o, dgi_xform *t)
-{
-    const int8_t *m = inverse[o & 7];
-    int64_t cx = offset_of(m[2], w, h), cy = offset_of(m[5], w, h);
-    t->w = dgi_orient_swaps(o) ? h : w;
-    t->h = dgi_orient_swaps(o) ? w : h;
-    t->base = cy * w + cx;
-    t->step_x = (int64_t)m[3] * w + m[0];
-    t->step_y = (int64_t)m[4] * w + m[1];
-}
 
 dg_point dg_orient_point(int32_t o, int32_t w, int32_t h, dg_point p)
 {
