@@ -608,7 +608,7 @@ static void nth_free(const islands *s, const struct position_map *map, int32_t y
 /* Tries up to `positions` positions for the building of make_shape (oriented
  * size t) until one fits. The first QUICK_DRAWS are drawn anywhere in its
  * span; with a position map the rest are drawn among the positions free on
- * the span's rows (none: the building finds no place at once), so on a
+ * the span's rows (if there are none the building gives up there), so on a
  * crowded map a building that fits somewhere is still placed. */
 static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
                          int32_t *x, int32_t *y, dg_rng *rng)
