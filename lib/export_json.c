@@ -15,6 +15,19 @@ static void key_int(dgi_out *o, const char *k, int64_t v)
     dgi_out_i64(o, v);
 }
 
+/* The same for every field after an object's first: a comma before. */
+static void next_key(dgi_out *o, const char *k)
+{
+    dgi_out_str(o, ", ");
+    key(o, k);
+}
+
+static void next_int(dgi_out *o, const char *k, int64_t v)
+{
+    next_key(o, k);
+    dgi_out_i64(o, v);
+}
+
 static void point(dgi_out *o, dg_point p)
 {
     dgi_out_char(o, '[');
@@ -24,9 +37,9 @@ static void point(dgi_out *o, dg_point p)
     dgi_out_char(o, ']');
 }
 
-static void ref(dgi_out *o, const char *k, dg_ref r)
+static void next_ref(dgi_out *o, const char *k, dg_ref r)
 {
-    key(o, k);
+    next_key(o, k);
     dgi_out_str(o, "{\"kind\": ");
     dgi_out_json_str(o, dgi_ref_kind_name(r.kind));
     dgi_out_str(o, ", \"index\": ");
@@ -61,17 +74,13 @@ static void legend(dgi_out *o, const dg_grid *g)
         dgi_out_str(o, first ? "\n    {" : ",\n    {");
         first = 0;
         key_int(o, "tile", t);
-        dgi_out_str(o, ", ");
-        key(o, "name");
+        next_key(o, "name");
         dgi_out_json_str(o, dg_tile_name((uint8_t)t));
-        dgi_out_str(o, ", ");
-        key(o, "glyph");
+        next_key(o, "glyph");
         dgi_out_json_str(o, glyph);
-        dgi_out_str(o, ", ");
-        key(o, "passable");
+        next_key(o, "passable");
         dgi_out_str(o, dg_tile_passable((uint8_t)t) ? "true" : "false");
-        dgi_out_str(o, ", ");
-        key(o, "color");
+        next_key(o, "color");
         color(o, dg_tile_color((uint8_t)t));
         dgi_out_char(o, '}');
     }
@@ -98,23 +107,15 @@ static void rooms(dgi_out *o, const dg_result *r)
         const dg_room *m = &r->rooms[i];
         dgi_out_str(o, i ? ",\n    {" : "\n    {");
         key_int(o, "id", i);
-        dgi_out_str(o, ", ");
-        key_int(o, "x", m->rect.x);
-        dgi_out_str(o, ", ");
-        key_int(o, "y", m->rect.y);
-        dgi_out_str(o, ", ");
-        key_int(o, "w", m->rect.w);
-        dgi_out_str(o, ", ");
-        key_int(o, "h", m->rect.h);
-        dgi_out_str(o, ", ");
-        key(o, "kind");
+        next_int(o, "x", m->rect.x);
+        next_int(o, "y", m->rect.y);
+        next_int(o, "w", m->rect.w);
+        next_int(o, "h", m->rect.h);
+        next_key(o, "kind");
         dgi_out_json_str(o, dgi_room_kind_name(m->kind));
-        dgi_out_str(o, ", ");
-        key_int(o, "parent", m->parent);
-        dgi_out_str(o, ", ");
-        key_int(o, "prefab", m->prefab);
-        dgi_out_str(o, ", ");
-        key_int(o, "orientation", m->orientation);
+        next_int(o, "parent", m->parent);
+        next_int(o, "prefab", m->prefab);
+        next_int(o, "orientation", m->orientation);
         dgi_out_char(o, '}');
     }
 }
@@ -126,21 +127,15 @@ static void corridors(dgi_out *o, const dg_result *r)
         const dg_corridor *c = &r->corridors[i];
         dgi_out_str(o, i ? ",\n    {" : "\n    {");
         key_int(o, "id", i);
-        dgi_out_str(o, ", ");
-        key(o, "start");
+        next_key(o, "start");
         point(o, c->start);
-        dgi_out_str(o, ", ");
-        key(o, "bend");
+        next_key(o, "bend");
         point(o, c->bend);
-        dgi_out_str(o, ", ");
-        key(o, "end");
+        next_key(o, "end");
         point(o, c->end);
-        dgi_out_str(o, ", ");
-        key_int(o, "length", c->length);
-        dgi_out_str(o, ", ");
-        ref(o, "from", c->from);
-        dgi_out_str(o, ", ");
-        ref(o, "to", c->to);
+        next_int(o, "length", c->length);
+        next_ref(o, "from", c->from);
+        next_ref(o, "to", c->to);
         dgi_out_char(o, '}');
     }
 }
@@ -152,14 +147,10 @@ static void doors(dgi_out *o, const dg_result *r)
         const dg_door *d = &r->doors[i];
         dgi_out_str(o, i ? ",\n    {" : "\n    {");
         key_int(o, "id", i);
-        dgi_out_str(o, ", ");
-        key_int(o, "x", d->pos.x);
-        dgi_out_str(o, ", ");
-        key_int(o, "y", d->pos.y);
-        dgi_out_str(o, ", ");
-        ref(o, "a", d->a);
-        dgi_out_str(o, ", ");
-        ref(o, "b", d->b);
+        next_int(o, "x", d->pos.x);
+        next_int(o, "y", d->pos.y);
+        next_ref(o, "a", d->a);
+        next_ref(o, "b", d->b);
         dgi_out_char(o, '}');
     }
 }
@@ -171,17 +162,12 @@ static void markers(dgi_out *o, const dg_result *r)
         const dg_marker *m = &r->markers[i];
         dgi_out_str(o, i ? ",\n    {" : "\n    {");
         key_int(o, "id", i);
-        dgi_out_str(o, ", ");
-        key_int(o, "x", m->pos.x);
-        dgi_out_str(o, ", ");
-        key_int(o, "y", m->pos.y);
-        dgi_out_str(o, ", ");
-        key(o, "kind");
+        next_int(o, "x", m->pos.x);
+        next_int(o, "y", m->pos.y);
+        next_key(o, "kind");
         dgi_out_json_str(o, dgi_marker_kind_name(m->kind));
-        dgi_out_str(o, ", ");
-        key_int(o, "room", m->room);
-        dgi_out_str(o, ", ");
-        key(o, "name");
+        next_int(o, "room", m->room);
+        next_key(o, "name");
         dgi_out_json_str(o, m->name);
         dgi_out_char(o, '}');
     }
@@ -200,10 +186,8 @@ static void stairs(dgi_out *o, const dg_grid *g)
             dgi_out_str(o, first ? "\n    {" : ",\n    {");
             first = 0;
             key_int(o, "x", x);
-            dgi_out_str(o, ", ");
-            key_int(o, "y", y);
-            dgi_out_str(o, ", ");
-            key(o, "dir");
+            next_int(o, "y", y);
+            next_key(o, "dir");
             dgi_out_str(o, t == DG_TILE_STAIRS_UP ? "\"up\"}" : "\"down\"}");
         }
 }
@@ -218,10 +202,8 @@ static void place(dgi_out *o, const char *k, dg_point p, int32_t room)
     }
     dgi_out_char(o, '{');
     key_int(o, "x", p.x);
-    dgi_out_str(o, ", ");
-    key_int(o, "y", p.y);
-    dgi_out_str(o, ", ");
-    key_int(o, "room", room);
+    next_int(o, "y", p.y);
+    next_int(o, "room", room);
     dgi_out_char(o, '}');
 }
 
@@ -238,12 +220,9 @@ static void metrics(dgi_out *o, const dg_metrics *m)
     };
     key(o, "metrics");
     dgi_out_char(o, '{');
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-    {
-        if (i)
-            dgi_out_str(o, ", ");
-        key_int(o, f[i].name, f[i].value);
-    }
+    key_int(o, f[0].name, f[0].value);
+    for (size_t i = 1; i < sizeof f / sizeof f[0]; i++)
+        next_int(o, f[i].name, f[i].value);
     dgi_out_char(o, '}');
 }
 
