@@ -20,6 +20,11 @@ extern "C" {
 #define DG_VERSION_MINOR 3
 #define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
+/* The output series: versions with the same one give the same maps. It is the
+ * major version, and while that is 0 the minor one too (a 0.x minor version
+ * may change outputs, each change listed in docs/determinism.md): MAJOR * 1000
+ * + (MAJOR == 0 ? MINOR : 0). Recipes record it, as "0.3" or "1". */
+#define DG_OUTPUT_VERSION (DG_VERSION_MAJOR * 1000 + (DG_VERSION_MAJOR == 0 ? DG_VERSION_MINOR : 0))
 
 #if defined(_WIN32) && defined(DG_SHARED_BUILD)
 #define DG_API __declspec(dllexport)
@@ -975,13 +980,14 @@ DG_API dg_status dg_params_set(const char *generator, void *params, size_t param
                                const char *key, const char *value, dg_diag *diag);
 
 #define DG_RECIPE_MAX_PARAMS 48
-/* Everything that determines a map: library major version, generator, seed,
- * size and every parameter value (in the order of the generator's table). */
+/* Everything that determines a map: the library's output series
+ * (DG_OUTPUT_VERSION), generator, seed, size and every parameter value (in
+ * the order of the generator's table). */
 typedef struct dg_recipe {
     char generator[DG_NAME_MAX];          /* NUL-terminated registered name */
     uint64_t seed;
     int32_t width, height;                /* grid size in cells */
-    int32_t version;                      /* DG_VERSION_MAJOR it was made for */
+    int32_t version;                      /* DG_OUTPUT_VERSION it was made for */
     int32_t param_count;                  /* entries used in values */
     int32_t values[DG_RECIPE_MAX_PARAMS]; /* values[i] belongs to params table entry i */
 } dg_recipe;
@@ -996,7 +1002,7 @@ DG_API dg_status dg_recipe_set(dg_recipe *recipe, const char *key, const char *v
 /* Value of a parameter (not seed/width/height) into *value. DG_E_INVALID if unknown. */
 DG_API dg_status dg_recipe_get(const dg_recipe *recipe, const char *key, int32_t *value);
 /* Prints the recipe as one line, "attach seed=42 width=80 height=50 room_min_w=3
- * ... version=0", NUL-terminated, no newline. *written (optional) gets the
+ * ... version=0.3", NUL-terminated, no newline. *written (optional) gets the
  * length without the NUL; with out NULL (or too small: DG_E_BUFFER, nothing
  * written) it gets the length needed. */
 DG_API dg_status dg_recipe_print(const dg_recipe *recipe, char *out, size_t out_size,
@@ -1005,7 +1011,8 @@ DG_API dg_status dg_recipe_print(const dg_recipe *recipe, char *out, size_t out_
  * the generator name, then KEY=VALUE words separated by blanks; keys left out
  * keep their defaults (seed 1, 80 x 50). Errors: DG_E_PARSE for an unknown
  * generator or key, a repeated key or a malformed value; DG_E_INVALID for a
- * value out of range or another major version; diag has line 1 and the
+ * value out of range or another output series (a 0.1 or 0.2 recipe's
+ * "version=0" included); diag has line 1 and the
  * column. On error *recipe is untouched. */
 DG_API dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe,
                                  dg_diag *diag);

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define DEFAULT_SEED 1
@@ -38,7 +39,7 @@ dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed
     recipe->seed = seed;
     recipe->width = width;
     recipe->height = height;
-    recipe->version = DG_VERSION_MAJOR;
+    recipe->version = DG_OUTPUT_VERSION;
     recipe->param_count = g->param_count;
     for (int32_t i = 0; i < g->param_count; i++)
         memcpy(&recipe->values[i], params + g->params[i].offset, sizeof(int32_t));
@@ -62,6 +63,43 @@ static int parse_u64(const char *s, size_t len, uint64_t *out)
     return 1;
 }
 
+/* An output series as recipes write it: "M" (M >= 1) or "0.N" while the
+ * major version is 0. 0 if malformed. */
+static int parse_output_version(const char *s, size_t len, int32_t *out)
+{
+    const char *dot = memchr(s, '.', len);
+    int64_t major, minor = 0;
+    if (!dgi_parse_i64(s, dot ? (size_t)(dot - s) : len, &major) ||
+        (dot && !dgi_parse_i64(dot + 1, len - (size_t)(dot + 1 - s), &minor)))
+        return 0;
+    if (major < 0 || major > 1000000 || minor < 0 || minor >= 1000 || (major > 0 && dot))
+        return 0;
+    *out = (int32_t)(major * 1000 + minor);
+    return 1;
+}
+
+/* The text of an output series as recipes write it ("0" for the 0.1 and
+ * 0.2 recipes, which recorded only the major version), into buf. */
+static const char *output_version_text(int32_t v, char *buf, size_t size)
+{
+    if (v > 0 && v < 1000)
+        snprintf(buf, size, "0.%d", (int)v);
+    else
+        snprintf(buf, size, "%d", (int)(v / 1000));
+    return buf;
+}
+
+/* DG_E_INVALID unless v is this library's output series. */
+static dg_status check_output_version(int32_t v, int32_t line, int32_t column, dg_diag *diag)
+{
+    char theirs[24], ours[24];
+    if (v == DG_OUTPUT_VERSION)
+        return DG_OK;
+    return dgi_fail_at(diag, DG_E_INVALID, line, column, "recipe is for libdungeon %s%s, this is %s: the map would differ",
+                       output_version_text(v, theirs, sizeof theirs), v == 0 ? " (0.1 or 0.2)" : "",
+                       output_version_text(DG_OUTPUT_VERSION, ours, sizeof ours));
+}
+
 /* Sets key[0..klen) = value[0..vlen) in r; column locates the value for diag. */
 static dg_status recipe_set(dg_recipe *r, const dgi_generator *g, const char *key, size_t klen,
                             const char *value, size_t vlen, int32_t column, dg_diag *diag)
@@ -75,19 +113,26 @@ static dg_status recipe_set(dg_recipe *r, const dgi_generator *g, const char *ke
                                "seed: '%.*s' is not an unsigned 64-bit number", (int)vlen, value);
         return DG_OK;
     }
+    if (klen == 7 && memcmp(key, "version", 7) == 0)
+    {
+        int32_t version;
+        if (!parse_output_version(value, vlen, &version))
+            return dgi_fail_at(diag, DG_E_PARSE, line, column,
+                               "version: '%.*s' is not a version (0.N while the major version is 0, else N)",
+                               (int)vlen, value);
+        dg_status st = check_output_version(version, line, column, diag);
+        if (st == DG_OK)
+            r->version = version;
+        return st;
+    }
     int is_w = klen == 5 && memcmp(key, "width", 5) == 0;
     int is_h = klen == 6 && memcmp(key, "height", 6) == 0;
-    int is_v = klen == 7 && memcmp(key, "version", 7) == 0;
-    if (is_w || is_h || is_v)
+    if (is_w || is_h)
     {
         if (!dgi_parse_i64(value, vlen, &v))
             return dgi_fail_at(diag, DG_E_PARSE, line, column, "%.*s: '%.*s' is not a whole number",
                                (int)klen, key, (int)vlen, value);
-        if (is_v && v != DG_VERSION_MAJOR)
-            return dgi_fail_at(diag, DG_E_INVALID, line, column,
-                               "recipe is for libdungeon major version %lld, this is %d: "
-                               "the map would differ", (long long)v, DG_VERSION_MAJOR);
-        if (!is_v && (v < 1 || v > DG_GRID_MAX_DIM))
+        if (v < 1 || v > DG_GRID_MAX_DIM)
             return dgi_fail_at(diag, DG_E_INVALID, line, column, "%.*s: %lld is out of range 1..%d",
                                (int)klen, key, (long long)v, DG_GRID_MAX_DIM);
         if (is_w)
@@ -160,8 +205,9 @@ void dgi_recipe_emit(const void *ctx, dgi_out *o)
         dgi_out_char(o, '=');
         emit_value(o, &g->params[i], r->values[i]);
     }
+    char version[24];
     dgi_out_str(o, " version=");
-    dgi_out_i64(o, r->version);
+    dgi_out_str(o, output_version_text(r->version, version, sizeof version));
 }
 
 dg_status dg_recipe_print(const dg_recipe *recipe, char *out, size_t out_size, size_t *written)
@@ -302,10 +348,10 @@ dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_pr
     const dgi_generator *g = recipe_gen(recipe);
     if (!g)
         return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
-    if (recipe->version != DG_VERSION_MAJOR)
-        return dgi_fail(diag, DG_E_INVALID, "recipe is for libdungeon major version %d, this is %d",
-                        (int)recipe->version, DG_VERSION_MAJOR);
-    dg_status st = dgi_grid_validate(grid, diag);
+    dg_status st = check_output_version(recipe->version, 0, 0, diag);
+    if (st != DG_OK)
+        return st;
+    st = dgi_grid_validate(grid, diag);
     if (st != DG_OK)
         return st;
     if (grid->width != recipe->width || grid->height != recipe->height)

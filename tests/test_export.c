@@ -32,21 +32,28 @@ static void sink_write(void *user, const char *data, size_t len)
         s->max_chunk = len;
 }
 
-/* fnv of the text with the library version left out, so a new version
- * number alone does not change the pins. */
+/* fnv of the text with the library version and the recipe's output series
+ * left out, so a new version number alone does not change the pins. */
 static uint64_t fnv_without_version(const char *s, size_t n)
 {
-    const char *v = dg_version();
-    size_t vn = strlen(v);
+    char series[32];
+    snprintf(series, sizeof series, "version=%d.%d", DG_VERSION_MAJOR, DG_VERSION_MINOR);
+    const char *skip[2] = {dg_version(), series};
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; i++)
     {
-        if (n - i >= vn && memcmp(s + i, v, vn) == 0)
+        int skipped = 0;
+        for (int k = 0; k < 2 && !skipped; k++)
         {
-            i += vn - 1;
-            continue;
+            size_t vn = strlen(skip[k]);
+            if (n - i >= vn && memcmp(s + i, skip[k], vn) == 0)
+            {
+                i += vn - 1;
+                skipped = 1;
+            }
         }
-        h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+        if (!skipped)
+            h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
     }
     return h;
 }
@@ -126,7 +133,7 @@ TEST(export_golden_fixed_map)
     fixed_map(&g, &r);
     dg_recipe rc;
     CHECK(dg_recipe_init(&rc, "chain", 99, 12, 8) == DG_OK);
-    const uint64_t want[3] = {0x6778a5a930f699feull, 0x470af97063f0e290ull, 0xd5b366d265a5ba93ull};
+    const uint64_t want[3] = {0x04a0e50a049ed24full, 0x669b601097c09a0dull, 0xb9fb09a71ab80c50ull};
     for (int32_t f = DG_EXPORT_JSON; f <= DG_EXPORT_TMX; f++)
     {
         size_t len;

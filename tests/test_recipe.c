@@ -128,7 +128,7 @@ TEST(recipe_round_trip_every_parameter)
                 memset(&back, 0x5A, sizeof back);
                 CHECKF(dg_recipe_parse(line, len, &back, &diag) == DG_OK, "%s: %s", line, diag.message);
                 CHECK(back.seed == r.seed && back.width == r.width && back.height == r.height);
-                CHECK(back.version == DG_VERSION_MAJOR && back.param_count == r.param_count);
+                CHECK(back.version == DG_OUTPUT_VERSION && back.param_count == r.param_count);
                 CHECK(strcmp(back.generator, r.generator) == 0);
                 CHECK(memcmp(back.values, r.values, sizeof(int32_t) * (size_t)r.param_count) == 0);
                 CHECK(dg_recipe_print(&back, again, sizeof again, NULL) == DG_OK && strcmp(line, again) == 0);
@@ -263,7 +263,13 @@ TEST(recipe_parse_errors_name_the_column)
     parse_fails("chain overlap=allow overlap=forbid", DG_E_PARSE, "overlap=forbid", "twice");
     parse_fails("chain room_min_w", DG_E_PARSE, "room_min_w", "KEY=VALUE");
     parse_fails("chain =3", DG_E_PARSE, "=3", "KEY=VALUE");
-    parse_fails("chain version=99", DG_E_INVALID, "99", "major version 99");
+    parse_fails("chain version=99", DG_E_INVALID, "99", "libdungeon 99, this is");
+    /* 0.1 and 0.2 recipes say version=0: their maps may differ from 0.3's */
+    parse_fails("chain version=0", DG_E_INVALID, "0", "0.1 or 0.2");
+    parse_fails("chain version=0.2", DG_E_INVALID, "0.2", "libdungeon 0.2, this is");
+    parse_fails("chain version=1.2", DG_E_PARSE, "1.2", "not a version");
+    parse_fails("chain version=0.", DG_E_PARSE, "0.", "not a version");
+    parse_fails("chain version=v1", DG_E_PARSE, "v1", "not a version");
 }
 
 TEST(recipe_parse_accepts_forms)
@@ -280,7 +286,11 @@ TEST(recipe_parse_accepts_forms)
     /* keys left out keep their defaults; the text need not be NUL-terminated */
     const char buf[] = {'c', 'h', 'a', 'i', 'n', ' ', 's', 'e', 'e', 'd', '=', '9', '9'};
     CHECK(dg_recipe_parse(buf, 12, &r, NULL) == DG_OK && r.seed == 9);
-    CHECK(r.width == 80 && r.height == 50 && r.version == DG_VERSION_MAJOR);
+    CHECK(r.width == 80 && r.height == 50 && r.version == DG_OUTPUT_VERSION);
+    /* this library's own series is accepted, in the form it prints */
+    char own[64];
+    snprintf(own, sizeof own, "chain version=%d.%d", DG_VERSION_MAJOR, DG_VERSION_MINOR);
+    CHECKF(DG_VERSION_MAJOR > 0 || dg_recipe_parse(own, strlen(own), &r, NULL) == DG_OK, "%s", own);
     CHECK(dg_recipe_parse(buf, 5, &r, NULL) == DG_OK && r.seed == 1);
     CHECK(dg_recipe_parse(buf, 4, &r, NULL) == DG_E_PARSE);
 }
@@ -325,7 +335,7 @@ TEST(recipe_bad_input)
     memset(cells, 0xAB, sizeof cells);
     CHECK(dg_recipe_generate(&broken, &g, NULL, NULL, NULL, &diag) == DG_E_INVALID);
     broken = r;
-    broken.version = DG_VERSION_MAJOR + 1;
+    broken.version = DG_OUTPUT_VERSION + 1;
     CHECK(dg_recipe_generate(&broken, &g, NULL, NULL, NULL, &diag) == DG_E_INVALID);
     dg_grid small;
     dg_grid_init(&small, cells, 9, 10, 0);
