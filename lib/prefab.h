@@ -268,10 +268,11 @@ static inline size_t dgi_carve(uint8_t *block, const size_t *size, uint8_t **par
 /* ---- prefab_stamp.c: random cells and tiles-only stamping ---------------------- */
 /* Lists every prefab's random cells and each require's fixed count (load time). */
 dg_status dgi_random_build(dg_prefab_set *set);
-/* Bytes of the set's random cell lists (at least one entry's). */
+/* Bytes of the set's random cell lists: the cells and one entry of slack,
+ * then their glyphs (never empty, so never NULL + 0). */
 static inline size_t dgi_random_bytes(const dg_prefab_set *set)
 {
-    return DG_MAX(set->random_total, 1) * (sizeof(int32_t) + 1);
+    return (set->random_total + 1) * sizeof(int32_t) + set->random_total;
 }
 /* A prefab without void cells is written from the tiles of its stored
  * glyphs (made on first use), resolving only its random cells: the tiles of

@@ -8,31 +8,24 @@
 #define TILES_ROOM ((size_t)1 << 18) /* bytes of stored tiles; beyond them prefabs take the general path */
 #define RANDOM_MAX 4096 /* random cells resolved on the stack; more take the general path */
 
-/* Marks in `random` the glyphs some substitution of p replaces. */
-static void substituted(const dg_prefab_set *set, const dgi_prefab *p, uint32_t random[8])
-{
-    memset(random, 0, 8 * sizeof *random);
-    for (int32_t k = 0; k < p->sub_count; k++)
-    {
-        uint8_t c = set->subs[p->sub_first + k].glyph;
-        random[c >> 5] |= 1u << (c & 31);
-    }
-}
-
 /* The cells of p holding a substituted glyph (row-major), into cells if
- * given; returns how many. */
+ * given, which has room for one entry more (written without a branch: the
+ * random glyphs are scattered); returns how many. */
 static int32_t list_random(const dg_prefab_set *set, const dgi_prefab *p, int32_t *cells)
 {
-    uint32_t random[8];
-    substituted(set, p, random);
+    uint8_t random[256] = {0};
+    for (int32_t k = 0; k < p->sub_count; k++)
+        random[set->subs[p->sub_first + k].glyph] = 1;
     const uint8_t *g = set->cells + p->cells;
     int32_t n = p->sub_count ? p->width * p->height : 0, count = 0;
-    for (int32_t i = 0; i < n; i++)
-        if ((random[g[i] >> 5] >> (g[i] & 31)) & 1u)
+    if (!cells)
+        for (int32_t i = 0; i < n; i++)
+            count += random[g[i]];
+    else
+        for (int32_t i = 0; i < n; i++)
         {
-            if (cells)
-                cells[count] = i;
-            count++;
+            cells[count] = i;
+            count += random[g[i]];
         }
     return count;
 }
@@ -73,7 +66,7 @@ dg_status dgi_random_build(dg_prefab_set *set)
     set->random_cells = dgi_alloc(dgi_set_alloc(set), dgi_random_bytes(set)); /* never empty: no NULL + 0 */
     if (!set->random_cells)
         return DG_E_NOMEM;
-    set->random_stored = (uint8_t *)(set->random_cells + total);
+    set->random_stored = (uint8_t *)(set->random_cells + total + 1); /* one entry of slack for list_random */
     for (int32_t i = 0; i < set->count; i++)
     {
         dgi_prefab *p = &set->prefabs[i];
