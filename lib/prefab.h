@@ -78,8 +78,9 @@ typedef struct dgi_prefab {
     int32_t has_void, has_markers;
     uint32_t certain[4], maybe[4]; /* glyphs passable in every / in some outcome */
     int32_t random_first, random_count; /* its random cells: set->random_cells[random_first..] */
-    int32_t solid;              /* whether every outcome of its random glyphs leaves its passable
-                                 * cells connected: 1 yes, 2 yes as it has none, 0 no */
+    int32_t solid;              /* island and jigsaw prefabs: whether every outcome of its random
+                                 * glyphs leaves its passable cells connected: 1 yes, 2 yes as it
+                                 * has none, 0 no (or not asked) */
     int32_t line;               /* line of `prefab NAME` */
     uint64_t edge[DG_ORIENT_COUNT][4]; /* edge signature per orientation and side N E S W */
 } dgi_prefab;

@@ -380,7 +380,9 @@ dg_status dgi_solid_build(dg_prefab_set *set)
     {
         dgi_prefab *p = &set->prefabs[i];
         const uint8_t *g = set->cells + p->cells;
-        if (p->width <= ROWS_MAX && p->height <= ROWS_MAX)
+        if (!(p->modes & (DG_PREFAB_ISLAND | DG_PREFAB_JIGSAW))) /* only those generators ask */
+            p->solid = 0;
+        else if (p->width <= ROWS_MAX && p->height <= ROWS_MAX)
             p->solid = solid_rows(p, g);
         else if (scratch) /* always, as most > 0 */
             p->solid = solid_flood(p, g, (int32_t *)scratch, scratch + most * sizeof(int32_t));
