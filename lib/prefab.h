@@ -338,6 +338,15 @@ dg_status dgi_solid_build(dg_prefab_set *set);
 /* Weighted draw among n weights (0 entries skipped); -1 if they sum to 0. */
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng);
 /* Uniform orientation among the bits of mask (-1 if empty). */
-int32_t dgi_orient_pick(int32_t mask, dg_rng *rng);
+static inline int32_t dgi_orient_pick(int32_t mask, dg_rng *rng)
+{
+    static const uint8_t bits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    uint32_t m = (uint32_t)mask & 0xFFu, n = bits[m & 15u] + bits[m >> 4];
+    if (!n)
+        return -1;
+    for (uint32_t k = dgi_rng_below(rng, n); k > 0; k--) /* drop the k lowest */
+        m &= m - 1;
+    return dgi_lowest_bit64(m);
+}
 
 #endif

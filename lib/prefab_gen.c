@@ -408,17 +408,6 @@ int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng)
     return -1;
 }
 
-int32_t dgi_orient_pick(int32_t mask, dg_rng *rng)
-{
-    uint64_t m = (uint32_t)mask & 0xFFu;
-    int32_t n = dgi_popcount64(m);
-    if (!n)
-        return -1;
-    for (uint32_t k = dgi_rng_below(rng, (uint32_t)n); k > 0; k--) /* drop the k lowest */
-        m &= m - 1;
-    return dgi_lowest_bit64(m);
-}
-
 /* ---- full-size generator -------------------------------------------------------------- */
 
 void dg_prefab_full_defaults(dg_prefab_full_params *p)

@@ -171,11 +171,8 @@ int dgi_stamp(dgi_stamps *st, int32_t i, int32_t o, uint64_t seed, uint8_t *at)
     for (int32_t Y = 0; Y < t.h; Y++, at += st->stride)
     {
         const uint8_t *src = tiles + t.base + (int64_t)Y * t.step_y;
-        if (t.step_x == 1)
-            memcpy(at, src, (size_t)t.w);
-        else
-            for (int32_t X = 0; X < t.w; X++, src += t.step_x)
-                at[X] = *src;
+        for (int32_t X = 0; X < t.w; X++, src += t.step_x)
+            at[X] = *src;
     }
     return 1;
 }
