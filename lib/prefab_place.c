@@ -122,32 +122,20 @@ static uint8_t weighted(const dgi_choice *ch, int32_t n, int64_t total, dg_rng *
     return ch[n - 1].glyph;
 }
 
-/* Next cell at or after i holding glyph c (n if none). memchr pays off from
- * a few dozen cells on. */
-static size_t next_of(const uint8_t *g, size_t i, size_t n, uint8_t c)
-{
-    if (n - i < 16)
-    {
-        while (i < n && g[i] != c)
-            i++;
-        return i;
-    }
-    const uint8_t *at = memchr(g + i, c, n - i);
-    return at ? (size_t)(at - g) : n;
-}
-
 /* count: each G cell in row-major order joins choice j with probability
  * need_j / remaining (sequential sampling: exact counts, uniform sets). */
 static void apply_count(const dgi_sub *s, const dgi_choice *ch, uint8_t *g, size_t n, dg_rng *rng)
 {
     int32_t need[128];
     int64_t remaining = 0, wanted = 0;
-    for (size_t i = next_of(g, 0, n, s->glyph); i < n; i = next_of(g, i + 1, n, s->glyph))
-        remaining++;
+    for (size_t i = 0; i < n; i++)
+        remaining += g[i] == s->glyph;
     for (int32_t j = 0; j < s->count; j++)
         wanted += need[j] = ch[j].amount;
-    for (size_t i = next_of(g, 0, n, s->glyph); i < n && remaining > 0; i = next_of(g, i + 1, n, s->glyph))
+    for (size_t i = 0; i < n && remaining > 0; i++)
     {
+        if (g[i] != s->glyph)
+            continue;
         int64_t r = (int64_t)dgi_below64(rng, (uint64_t)remaining--);
         uint8_t out = s->rest ? s->rest : s->glyph;
         for (int32_t j = 0; j < s->count && r < wanted; j++)
@@ -173,12 +161,13 @@ static void apply_sub(const dg_prefab_set *set, const dgi_sub *s, uint8_t *g, si
     else if (s->kind == DGI_SUB_ONCE)
     {
         uint8_t pick = weighted(ch, s->count, s->total, rng);
-        for (size_t i = next_of(g, 0, n, s->glyph); i < n; i = next_of(g, i + 1, n, s->glyph))
-            g[i] = pick;
+        for (size_t i = 0; i < n; i++)
+            g[i] = g[i] == s->glyph ? pick : g[i];
     }
     else
-        for (size_t i = next_of(g, 0, n, s->glyph); i < n; i = next_of(g, i + 1, n, s->glyph))
-            g[i] = weighted(ch, s->count, s->total, rng);
+        for (size_t i = 0; i < n; i++)
+            if (g[i] == s->glyph)
+                g[i] = weighted(ch, s->count, s->total, rng);
 }
 
 /* Each require counts the random cells g holding one of its glyphs (the
