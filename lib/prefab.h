@@ -286,6 +286,7 @@ typedef struct dgi_stamps {
     uint8_t *arena;
     size_t arena_size, arena_used;
     uint8_t *tiles;         /* one stamp's tiles */
+    uint8_t *random;        /* one stamp's resolved random cells */
 } dgi_stamps;
 /* Scratch bytes for stamping the prefabs of the given mode bits. */
 size_t dgi_stamps_size(const dg_prefab_set *set, int32_t modes);

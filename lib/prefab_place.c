@@ -212,7 +212,6 @@ dg_status dgi_resolve_cells(const dg_prefab_set *set, const dgi_prefab *p, uint6
     return DG_E_LIMIT;
 }
 
-
 /* ---- writing -------------------------------------------------------------------------- */
 
 /* Output range [x0, x1) x [y0, y1) of an oriented prefab at (x, y) that lies in grid. */

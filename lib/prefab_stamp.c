@@ -6,7 +6,6 @@
 #include "prefab.h"
 
 #define TILES_ROOM ((size_t)1 << 18) /* bytes of stored tiles; beyond them prefabs take the general path */
-#define RANDOM_MAX 4096 /* random cells resolved on the stack; more take the general path */
 
 /* The cells of p holding a substituted glyph (row-major), into cells if
  * given, which has room for one entry more (written without a branch: the
@@ -86,22 +85,23 @@ static int stampable(const dgi_prefab *p, int32_t modes)
 
 static size_t stamps_carve(dgi_stamps *st, const dg_prefab_set *set, int32_t modes, uint8_t *block)
 {
-    enum { MADE, TILES, ARENA, PARTS };
-    size_t arena = 0, most = 0;
-    for (int32_t i = 0; i < set->count && arena < TILES_ROOM; i++)
+    enum { MADE, TILES, RANDOM, ARENA, PARTS };
+    size_t arena = 0, most = 0; /* any stampable prefab may come first: most is over them all */
+    for (int32_t i = 0; i < set->count; i++)
         if (stampable(&set->prefabs[i], modes))
         {
             size_t cells = (size_t)set->prefabs[i].width * (size_t)set->prefabs[i].height;
-            arena += cells;
+            arena = DG_MIN(arena + cells, TILES_ROOM);
             most = DG_MAX(most, cells);
         }
-    size_t size[PARTS] = {(size_t)set->count * sizeof(int32_t), most, DG_MIN(arena, TILES_ROOM)};
+    size_t size[PARTS] = {(size_t)set->count * sizeof(int32_t), most, (size_t)set->random_most, arena};
     uint8_t *part[PARTS];
     size_t at = dgi_carve(block, size, part, PARTS);
     if (block)
     {
         st->made = (int32_t *)part[MADE];
         st->tiles = part[TILES];
+        st->random = part[RANDOM];
         st->arena = part[ARENA];
         st->arena_size = size[ARENA];
     }
@@ -150,20 +150,17 @@ int dgi_stamp(dgi_stamps *st, int32_t i, int32_t o, uint64_t seed, uint8_t *at)
     const uint8_t *stored = stampable(p, st->modes) ? stored_tiles(st, p, i) : NULL;
     if (!stored)
         return 0;
-    uint8_t random[RANDOM_MAX];
     int32_t n = p->random_count;
     const uint8_t *tiles = stored;
     if (p->sub_count)
     {
-        if (n > RANDOM_MAX)
-            return 0;
-        if (dgi_resolve_cells(st->set, p, seed, st->set->random_stored + p->random_first, (size_t)n, random) != DG_OK)
+        if (dgi_resolve_cells(st->set, p, seed, st->set->random_stored + p->random_first, (size_t)n, st->random) != DG_OK)
             return -1;
         const dgi_glyph *lg = st->set->legends[p->legend].glyph;
         const int32_t *cells = st->set->random_cells + p->random_first;
         memcpy(st->tiles, stored, (size_t)p->width * (size_t)p->height);
         for (int32_t k = 0; k < n; k++)
-            st->tiles[cells[k]] = lg[random[k]].tile;
+            st->tiles[cells[k]] = lg[st->random[k]].tile;
         tiles = st->tiles;
     }
     dgi_xform t;

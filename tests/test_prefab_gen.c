@@ -854,6 +854,56 @@ done:
     free(cells);
 }
 
+/* Stamping scratch holds the largest stampable prefab wherever it stands
+ * in the set: here after small ones that alone fill the stored-tiles room,
+ * and stamped first. */
+TEST(prefab_islands_large_prefab_after_many_small_ones)
+{
+    enum { SMALL = 300, SIDE = 30, BIG = 40 };
+    size_t cap = (size_t)SMALL * (SIDE + 1) * SIDE + (BIG + 1) * BIG + SMALL * 64 + 256, k = 0;
+    char *text = malloc(cap);
+    uint8_t *cells = malloc(300 * 300);
+    dg_prefab_set *set = NULL;
+    if (!text || !cells)
+        goto done;
+    k += (size_t)sprintf(text, "prefabs 1\n");
+    for (int p = 0; p <= SMALL; p++)
+    {
+        int side = p < SMALL ? SIDE : BIG;
+        k += (size_t)sprintf(text + k, "prefab p%d\n  mode island\n%smap\n", p,
+                             p < SMALL ? "" : "  weight 1000\n  pick ? = .:1 ^:1\n");
+        for (int y = 0; y < side; y++)
+        {
+            for (int x = 0; x < side; x++)
+                text[k++] = x == 0 || y == 0 || x == side - 1 || y == side - 1
+                                ? (x == side / 2 && y == 0 ? '+' : '#')
+                                : ((x + y) % 5 == 0 && p == SMALL ? '?' : '.');
+            text[k++] = '\n';
+        }
+        k += (size_t)sprintf(text + k, "end\n");
+    }
+    text[k] = '\0';
+    set = parse(text);
+    if (!set)
+        goto done;
+    dg_grid g;
+    dg_grid_init(&g, cells, 300, 300, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (uint64_t seed = 0; seed < 3; seed++)
+    {
+        dg_status a = dg_prefab_islands_generate(&g, set, NULL, seed, NULL, NULL, NULL);
+        uint64_t tiles = dg_grid_hash(&g);
+        dg_status b = dg_prefab_islands_generate(&g, set, NULL, seed, &r, NULL, NULL);
+        CHECKF(a == DG_OK && b == DG_OK && tiles == dg_grid_hash(&g), "seed %d: %d %d", (int)seed, (int)a, (int)b);
+    }
+    dg_result_free(&r);
+done:
+    dg_prefab_set_free(set);
+    free(text);
+    free(cells);
+}
+
 /* Buildings with void cells (footprints of several rectangles), more sizes
  * than the islands generator keeps position maps for, edge avoid, margins 0
  * to 3, random glyphs with require counts, keep, flood fills that fail, and
