@@ -334,9 +334,10 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     for (int32_t b = 0; b < blocks; b++)
     {
         int32_t index = j->opt[j->chosen[b]].prefab, x = j->ox + (b % j->cols) * j->bw, y = j->oy + (b / j->cols) * j->bh;
-        int stamped = tiles_only && j->stamps.made ? dgi_stamp(&j->stamps, index, j->orient[b], dgi_hash_combine(seed, (uint64_t)b),
-                                                               &DG_CELL(&gen->g, x, y))
-                                                   : 0;
+        uint64_t block_seed = dgi_hash_combine(seed, (uint64_t)b);
+        int stamped = tiles_only && j->stamps.made
+                          ? dgi_stamp(&j->stamps, index, j->orient[b], block_seed, &DG_CELL(&gen->g, x, y))
+                          : 0;
         if (stamped < 0)
             return DG_E_LIMIT;
         if (stamped)
@@ -344,8 +345,7 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
         const dgi_prefab *q = &j->set->prefabs[index];
         uint8_t *heap;
         dg_status st;
-        const uint8_t *g = dgi_prefab_glyphs(j->set, q, dgi_hash_combine(seed, (uint64_t)b), buf,
-                                             sizeof buf, &heap, &st);
+        const uint8_t *g = dgi_prefab_glyphs(j->set, q, block_seed, buf, sizeof buf, &heap, &st);
         if (!g)
             return st;
         st = dgi_gen_place(gen, index, j->orient[b], g, x, y, DG_ROOM_PREFAB, -1);

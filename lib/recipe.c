@@ -69,6 +69,8 @@ static int parse_output_version(const char *s, size_t len, int32_t *out)
 {
     const char *dot = memchr(s, '.', len);
     int64_t major, minor = 0;
+    if (len == 0 || !(s[0] >= '0' && s[0] <= '9') || (dot && (size_t)(dot + 1 - s) < len && !(dot[1] >= '0' && dot[1] <= '9')))
+        return 0; /* no sign on either part */
     if (!dgi_parse_i64(s, dot ? (size_t)(dot - s) : len, &major) ||
         (dot && !dgi_parse_i64(dot + 1, len - (size_t)(dot + 1 - s), &minor)))
         return 0;

@@ -270,6 +270,8 @@ TEST(recipe_parse_errors_name_the_column)
     parse_fails("chain version=1.2", DG_E_PARSE, "1.2", "not a version");
     parse_fails("chain version=0.", DG_E_PARSE, "0.", "not a version");
     parse_fails("chain version=v1", DG_E_PARSE, "v1", "not a version");
+    parse_fails("chain version=-0.3", DG_E_PARSE, "-0.3", "not a version");
+    parse_fails("chain version=0.+3", DG_E_PARSE, "0.+3", "not a version");
 }
 
 TEST(recipe_parse_accepts_forms)
