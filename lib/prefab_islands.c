@@ -578,15 +578,19 @@ static int32_t nth_clear_in_row(const uint64_t *row, int32_t b, int32_t k)
 static int32_t count_free(const islands *s, struct position_map *map, int32_t y0, int32_t y1)
 {
     int32_t last = s->h - map->h;
-    for (int32_t y = 0; y <= last && !map->counted; y++)
+    if (!map->counted)
     {
-        const uint64_t *row = map->bits + (size_t)y * (size_t)s->words;
-        map->free[y] = 0;
-        for (int32_t i = 0; i <= (s->w - map->w) >> 6; i++)
-            map->free[y] += dgi_popcount64(clear_bits(row, i, s->w - map->w));
-        map->free_total = (y ? map->free_total : 0) + map->free[y];
+        map->free_total = 0;
+        for (int32_t y = 0; y <= last; y++)
+        {
+            const uint64_t *row = map->bits + (size_t)y * (size_t)s->words;
+            map->free[y] = 0;
+            for (int32_t i = 0; i <= (s->w - map->w) >> 6; i++)
+                map->free[y] += dgi_popcount64(clear_bits(row, i, s->w - map->w));
+            map->free_total += map->free[y];
+        }
+        map->counted = 1;
     }
-    map->counted = 1;
     int32_t total = map->free_total; /* less the rows outside y0..y1 (doors or `edge avoid` leave a few) */
     for (int32_t y = 0; y < y0; y++)
         total -= map->free[y];
@@ -654,10 +658,13 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
      * prefabs with the others weighing 0 */
     const int32_t *members = s->members + (size_t)group_index * (size_t)s->set->count;
     const int64_t *weights = s->member_weights + (size_t)group_index * (size_t)s->set->count;
-    for (int32_t j = 0; j < s->members_n[group_index] && s->has_unique[group_index]; j++)
+    if (s->has_unique[group_index])
     {
-        const dgi_prefab *m = &s->set->prefabs[members[j]];
-        s->weights[j] = m->unique && s->used[members[j]] ? 0 : m->weight;
+        for (int32_t j = 0; j < s->members_n[group_index]; j++)
+        {
+            const dgi_prefab *m = &s->set->prefabs[members[j]];
+            s->weights[j] = m->unique && s->used[members[j]] ? 0 : m->weight;
+        }
         weights = s->weights;
     }
     int32_t pick = dgi_weighted_pick(weights, s->members_n[group_index], rng);
