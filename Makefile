@@ -43,7 +43,7 @@ SHARED_REAL := $(B)/libdungeon.so.$(VERSION)
 SHARED_SONAME := libdungeon.so.$(VERSION_MAJOR)
 PC := $(B)/libdungeon.pc
 
-.PHONY: all lib check demo bench install uninstall clean deps
+.PHONY: all lib check demo bench install uninstall clean deps deps-check
 all: lib $(EXAMPLE_BIN)
 lib: $(STATIC) $(SHARED_REAL) $(PC)
 
@@ -74,6 +74,10 @@ $(B)/bin/%: examples/%.c $(STATIC) include/dungeon.h $(wildcard examples/*.h) | 
 # ---- dependencies: install what is missing when root, else say how --------
 deps: deps-stb
 	@command -v $(CLANG) >/dev/null || sh tests/need.sh clang clang
+# The script tests of `make check`: the C++ consumer and the Python binding and Tiled checks.
+deps-check: deps
+	@command -v $${CXX:-c++} >/dev/null || sh tests/need.sh g++ "a C++ compiler"
+	@command -v python3 >/dev/null || sh tests/need.sh python3 python3
 .PHONY: deps-stb
 deps-stb:
 	@command -v pkg-config >/dev/null || sh tests/need.sh pkg-config pkg-config
@@ -93,7 +97,7 @@ $(eval $(call RUNNER,plain,$(CC),-O2 -g))
 $(eval $(call RUNNER,asan,$(CC),-O1 -g $(SAN)))
 $(eval $(call RUNNER,clang,$(CLANG),-O0 -g))
 
-check: deps all $(B)/test-plain/runner $(B)/test-asan/runner $(B)/test-clang/runner hardening-builds
+check: deps-check all $(B)/test-plain/runner $(B)/test-asan/runner $(B)/test-clang/runner hardening-builds
 	@sh tests/check.sh $(B)
 
 # ---- hardening: fuzzing, ThreadSanitizer, valgrind, lint, cross-build determinism
@@ -166,10 +170,9 @@ hardening-builds: deps-hard
 	@$(MAKE) -j2 --no-print-directory $(REPLAY_BIN) $(FUZZ_BIN) $(B)/test-tsan/runner \
 	  $(foreach d,$(DET_BUILDS),$(B)/det/$(d)/golden)
 
+# Only what `make check` runs: valgrind, cppcheck and clang-tidy belong to
+# `make valgrind` and `make lint`, which install them themselves.
 deps-hard: deps-fuzz deps-m32
-	@command -v valgrind >/dev/null || sh tests/need.sh valgrind valgrind
-	@command -v cppcheck >/dev/null || sh tests/need.sh cppcheck cppcheck
-	@command -v clang-tidy >/dev/null || sh tests/need.sh clang-tidy clang-tidy
 CLANG_MAJOR = $(shell $(CLANG) -dumpversion 2>/dev/null | cut -d. -f1)
 deps-fuzz:
 	@command -v $(CLANG) >/dev/null || sh tests/need.sh clang clang
