@@ -7,7 +7,7 @@ and the small `Dungeon` class shows the usual flow:
     import dungeon
     d = dungeon.Dungeon.generate("attach seed=42 width=80 height=50 growth=newest")
     print(d.ascii())
-    open("map.tmx", "w").write(d.export("tmx"))
+    d.save("map.tmx", tile_size=8)   # map.tmx and its tileset dungeon-tiles-8.png
     print(d.recipe, d.rooms[0], d.start)
 
 Memory rules (the same in every language): the grid's cells are owned by the
@@ -21,6 +21,8 @@ The library is found through $DUNGEON_LIB, then beside this file's repository
 """
 import ctypes as C
 import os
+import struct
+import zlib
 
 # ---- loading ------------------------------------------------------------------
 def _load():
@@ -48,6 +50,7 @@ DG_DIAG_MESSAGE_MAX = 256
 DG_RECIPE_MAX_PARAMS = 48
 DG_EXPORT_JSON, DG_EXPORT_TMJ, DG_EXPORT_TMX = 0, 1, 2
 DG_PARAM_INT, DG_PARAM_BOOL, DG_PARAM_ENUM = 0, 1, 2
+DG_TILESET_COLUMNS = 16
 FORMATS = {"json": DG_EXPORT_JSON, "tmj": DG_EXPORT_TMJ, "tmx": DG_EXPORT_TMX}
 
 # ---- structs ------------------------------------------------------------------------
@@ -172,6 +175,8 @@ dg_export_buffer = _fn("dg_export_buffer", C.c_int32, P(Grid), P(Result), P(Expo
                        C.c_char_p, C.c_size_t, P(C.c_size_t), P(Diag))
 dg_prefab_load = _fn("dg_prefab_load", C.c_int32, C.c_char_p, P(Allocator), C.c_void_p,
                      C.c_void_p, P(C.c_void_p), P(Diag))
+dg_export_tileset_rgba = _fn("dg_export_tileset_rgba", C.c_int32, P(C.c_uint32), C.c_int32,
+                             C.c_int32, P(C.c_uint8), C.c_size_t)
 dg_prefab_set_free = _fn("dg_prefab_set_free", None, C.c_void_p)
 
 # ---- a friendly layer -------------------------------------------------------------------
@@ -238,6 +243,34 @@ def params_class(generator):
     return type("Params_" + generator.replace("-", "_"), (C.Structure,),
                 {"_fields_": fields, "_pack_": 1, "defaults": defaults})
 
+
+def tileset_name(tile_size):
+    """The swatch tileset's file name for a tile size, as the dungeon tool writes it."""
+    return "dungeon-tiles-%d.png" % tile_size
+
+def tileset_rgba(tile_size=16):
+    """RGBA8 pixels of the swatch tileset: (pixels, side), side = 16 * tile_size."""
+    side = DG_TILESET_COLUMNS * tile_size
+    buf = (C.c_uint8 * (side * side * 4))()
+    _check(dg_export_tileset_rgba(None, tile_size, tile_size, buf, len(buf)))
+    return bytes(buf), side
+
+def _png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+def png_bytes(rgba, width, height):
+    """A PNG file of RGBA8 pixels (8-bit RGBA, no filtering), with zlib alone."""
+    row = width * 4
+    raw = b"".join(b"\0" + rgba[y * row:(y + 1) * row] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+            + _png_chunk(b"IDAT", zlib.compress(raw, 9)) + _png_chunk(b"IEND", b""))
+
+def write_tileset(path, tile_size=16):
+    """Writes the swatch tileset PNG that Tiled exports of this tile size reference."""
+    rgba, side = tileset_rgba(tile_size)
+    with open(path, "wb") as f:
+        f.write(png_bytes(rgba, side, side))
 
 def parse_recipe(line):
     recipe, diag = Recipe(), Diag()
@@ -318,12 +351,15 @@ class Dungeon:
         dg_export_defaults(C.byref(opt))
         opt.format = FORMATS[fmt]
         opt.tile_width = opt.tile_height = tile_size
-        opt.tileset_image = tileset_image.encode()
+        opt._image = (tileset_image or tileset_name(tile_size)).encode()  # alive as long as opt
+        opt.tileset_image = opt._image
         opt.recipe = C.pointer(self.recipe_struct)
         return opt
 
-    def export(self, fmt="json", tile_size=16, tileset_image="dungeon-tiles-16.png"):
-        """The map as libdungeon JSON ("json") or a Tiled map ("tmj", "tmx"), via a buffer."""
+    def export(self, fmt="json", tile_size=16, tileset_image=None):
+        """The map as libdungeon JSON ("json") or a Tiled map ("tmj", "tmx"), via a buffer.
+        A Tiled map references tileset_image, by default the tileset of its tile
+        size (dungeon-tiles-N.png, which write_tileset or save writes)."""
         opt, need, diag = self._options(fmt, tile_size, tileset_image), C.c_size_t(), Diag()
         _check(dg_export_buffer(C.byref(self.grid), C.byref(self.result), C.byref(opt), None, 0,
                                 C.byref(need), C.byref(diag)), diag)
@@ -332,12 +368,25 @@ class Dungeon:
                                 len(buf), None, C.byref(diag)), diag)
         return buf.raw[:need.value].decode()
 
-    def export_stream(self, write, fmt="json", tile_size=16, tileset_image="dungeon-tiles-16.png"):
+    def export_stream(self, write, fmt="json", tile_size=16, tileset_image=None):
         """The same through a callback: write(bytes) is called with each chunk."""
         opt, diag = self._options(fmt, tile_size, tileset_image), Diag()
         cb = WRITE_FN(lambda user, data, n: write(C.string_at(data, n)))  # kept alive for the call
         _check(dg_export(C.byref(self.grid), C.byref(self.result), C.byref(opt), cb, None,
                          C.byref(diag)), diag)
+
+    def save(self, path, fmt=None, tile_size=16):
+        """Writes the map to path in fmt (default: from the extension: .json,
+        .tmj, .tmx); a Tiled map gets its tileset PNG beside it, as the tool
+        does. Returns the paths written."""
+        fmt = fmt or os.path.splitext(path)[1].lstrip(".")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.export(fmt, tile_size))
+        if fmt == "json":
+            return [path]
+        tileset = os.path.join(os.path.dirname(path), tileset_name(tile_size))
+        write_tileset(tileset, tile_size)
+        return [path, tileset]
 
 if __name__ == "__main__":
     import sys

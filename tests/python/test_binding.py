@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python"))
 import dungeon as dg  # noqa: E402
@@ -140,6 +141,61 @@ check(dg.dg_attach_generate(dg.C.byref(grid), dg.C.byref(params), 99, None, None
 d = dg.Dungeon.generate("attach seed=99 width=60 height=30 growth=newest loop_min_gain=6")
 check(bytes(cells) == d.cells, "direct call and recipe give the same bytes")
 check(dg.dg_grid_hash(dg.C.byref(grid)) == d.hash(), "same grid hash")
+
+# ---- Tiled exports reference the tileset of their tile size, which the binding writes ----------
+def png_pixels(data):
+    """(width, height, RGBA bytes) of an 8-bit RGBA PNG, any filters (zlib alone)."""
+    pos, idat, width, height = 8, b"", 0, 0
+    while pos < len(data):
+        n, kind = int.from_bytes(data[pos:pos + 4], "big"), data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[:4], "big"), int.from_bytes(body[4:8], "big")
+            check(body[8:10] == bytes([8, 6]), "PNG is 8-bit RGBA")
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, row, out, prev = zlib.decompress(idat), width * 4, bytearray(), bytearray(width * 4)
+    for y in range(height):
+        ftype, line = raw[y * (row + 1)], bytearray(raw[y * (row + 1) + 1:(y + 1) * (row + 1)])
+        for i in range(row):
+            a, b = line[i - 4] if i >= 4 else 0, prev[i]
+            c = prev[i - 4] if i >= 4 else 0
+            pred = [0, a, b, (a + b) // 2, 0][ftype]
+            if ftype == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            line[i] = (line[i] + pred) & 255
+        out += line
+        prev = line
+    return width, height, bytes(out)
+
+
+line = "chain seed=12 width=30 height=20"
+d = dg.Dungeon.generate(line)
+for size in (8, 16, 5):
+    name = "dungeon-tiles-%d.png" % size
+    check(d.export("tmx", tile_size=size).count('<image source="%s" width="%d" height="%d"/>'
+                                                % (name, 16 * size, 16 * size)) == 1,
+          "tmx at tile size %d references %s" % (size, name))
+    check(json.loads(d.export("tmj", tile_size=size))["tilesets"][0]["image"] == name,
+          "tmj at tile size %d references %s" % (size, name))
+    ours, theirs = os.path.join(tmp, "py%d" % size), os.path.join(tmp, "tool%d" % size)
+    os.makedirs(ours)
+    os.makedirs(theirs)
+    written = d.save(os.path.join(ours, "map.tmx"), tile_size=size)
+    check(written == [os.path.join(ours, "map.tmx"), os.path.join(ours, name)], "save writes map and tileset")
+    r = subprocess.run([tool, "--recipe", line, "--tile-size", str(size), "-o", os.path.join(theirs, "map.tmx")],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "tool writes a tmx at tile size %d" % size)
+    with open(os.path.join(ours, "map.tmx"), "rb") as f, open(os.path.join(theirs, "map.tmx"), "rb") as g:
+        check(f.read() == g.read(), "tile size %d: saved tmx equals the tool's" % size)
+    with open(os.path.join(ours, name), "rb") as f, open(os.path.join(theirs, name), "rb") as g:
+        mine, tools = png_pixels(f.read()), png_pixels(g.read())
+    check(mine[:2] == (16 * size, 16 * size), "tileset PNG is %d x %d: %s" % (16 * size, 16 * size, mine[:2]))
+    check(mine == tools, "tile size %d: tileset pixels equal the tool's PNG" % size)
+    check(mine[2] == dg.tileset_rgba(size)[0], "tile size %d: PNG holds dg_export_tileset_rgba" % size)
+check(d.save(os.path.join(tmp, "map.json")) == [os.path.join(tmp, "map.json")], "json has no tileset")
 
 # ---- errors surface with their column --------------------------------------------------------
 try:
