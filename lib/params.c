@@ -18,14 +18,41 @@
 #define P_ENUM(T, f, choices, n, d, help) {#f, help, choices, DG_PARAM_ENUM, 0, (n) - 1, d, (int32_t)offsetof(T, f), 0}
 #define TABLE(t) (t), (int32_t)(sizeof(t) / sizeof((t)[0]))
 
+/* A table entry whose help says "[<= other]" must not exceed parameter other:
+ * checked before the generator runs, so the message names both keys. */
+static dg_status check_order(const dg_param_desc *t, int32_t n, const void *params, dg_diag *d)
+{
+    for (int32_t i = 0; i < n; i++)
+    {
+        const char *c = strstr(t[i].help, "[<= ");
+        if (!c)
+            continue;
+        c += 4;
+        const dg_param_desc *other = NULL;
+        for (int32_t j = 0; j < n; j++)
+            if (strncmp(t[j].name, c, strlen(t[j].name)) == 0 && c[strlen(t[j].name)] == ']')
+                other = &t[j];
+        int32_t lo, hi;
+        memcpy(&lo, (const unsigned char *)params + t[i].offset, sizeof lo);
+        if (!other)
+            continue;
+        memcpy(&hi, (const unsigned char *)params + other->offset, sizeof hi);
+        if (lo > hi)
+            return dgi_fail(d, DG_E_INVALID, "%s %d is more than %s %d", t[i].name, (int)lo,
+                            other->name, (int)hi);
+    }
+    return DG_OK;
+}
+#define CHECK_ORDER(table, p, d) check_order((table), (int32_t)(sizeof(table) / sizeof((table)[0])), (p), (d))
+
 /* ---- attach ---------------------------------------------------------------- */
 static const dg_param_desc attach_params[] = {
-    P_INT(dg_attach_params, room_min_w, 1, DG_GRID_MAX_DIM, 3, "room interior width, minimum"),
-    P_INT(dg_attach_params, room_max_w, 1, DG_GRID_MAX_DIM, 9, "room interior width, maximum"),
-    P_INT(dg_attach_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum"),
-    P_INT(dg_attach_params, room_max_h, 1, DG_GRID_MAX_DIM, 7, "room interior height, maximum"),
-    P_INT(dg_attach_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor length in cells, minimum"),
-    P_INT(dg_attach_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor length in cells, maximum"),
+    P_INT(dg_attach_params, room_min_w, 1, DG_GRID_MAX_DIM, 3, "room interior width, minimum [<= room_max_w]"),
+    P_INT(dg_attach_params, room_max_w, 1, DG_GRID_MAX_DIM, 9, "room interior width, maximum [>= room_min_w]"),
+    P_INT(dg_attach_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
+    P_INT(dg_attach_params, room_max_h, 1, DG_GRID_MAX_DIM, 7, "room interior height, maximum [>= room_min_h]"),
+    P_INT(dg_attach_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor length in cells, minimum [<= corridor_max]"),
+    P_INT(dg_attach_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor length in cells, maximum [>= corridor_min]"),
     P_INT(dg_attach_params, max_features, 0, INT32_MAX, 0, "rooms + corridors budget (0 = width*height/16)"),
     P_INT(dg_attach_params, room_after_corridor, 0, 1000, 600, "permille chance of a room, not a corridor, after a corridor"),
     P_INT(dg_attach_params, target_floor, 0, 1000, 300, "stop once this permille of the map is passable (0 = grow until nothing fits)"),
@@ -46,19 +73,20 @@ static dg_status attach_run(dg_grid *g, const void *p, uint64_t seed, const dg_p
                             dg_result *r, const dg_allocator *a, dg_diag *d)
 {
     (void)s;
-    return dg_attach_generate(g, p, seed, r, a, d);
+    dg_status st = CHECK_ORDER(attach_params, p, d);
+    return st == DG_OK ? dg_attach_generate(g, p, seed, r, a, d) : st;
 }
 
 /* ---- chain ------------------------------------------------------------------------ */
 static const dg_param_desc chain_params[] = {
-    P_INT(dg_chain_params, rooms_min, 1, DG_CHAIN_MAX_ROOMS, 10, "rooms asked for, minimum"),
-    P_INT(dg_chain_params, rooms_max, 1, DG_CHAIN_MAX_ROOMS, 15, "rooms asked for, maximum"),
-    P_INT(dg_chain_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum"),
-    P_INT(dg_chain_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum"),
-    P_INT(dg_chain_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum"),
-    P_INT(dg_chain_params, room_max_h, 1, DG_GRID_MAX_DIM, 6, "room interior height, maximum"),
-    P_INT(dg_chain_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor cells between the doors, minimum"),
-    P_INT(dg_chain_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor cells between the doors, maximum"),
+    P_INT(dg_chain_params, rooms_min, 1, DG_CHAIN_MAX_ROOMS, 10, "rooms asked for, minimum [<= rooms_max]"),
+    P_INT(dg_chain_params, rooms_max, 1, DG_CHAIN_MAX_ROOMS, 15, "rooms asked for, maximum [>= rooms_min]"),
+    P_INT(dg_chain_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum [<= room_max_w]"),
+    P_INT(dg_chain_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum [>= room_min_w]"),
+    P_INT(dg_chain_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
+    P_INT(dg_chain_params, room_max_h, 1, DG_GRID_MAX_DIM, 6, "room interior height, maximum [>= room_min_h]"),
+    P_INT(dg_chain_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor cells between the doors, minimum [<= corridor_max]"),
+    P_INT(dg_chain_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor cells between the doors, maximum [>= corridor_min]"),
     P_ENUM(dg_chain_params, overlap, "allow|forbid", 2, DG_CHAIN_OVERLAP_ALLOW,
            "rooms and corridors may cut into earlier ones, or only land on rock"),
     P_INT(dg_chain_params, max_tries, 1, 1000, 20, "draws per room (forbid), rooms tried when stuck"),
@@ -76,7 +104,8 @@ static dg_status chain_run(dg_grid *g, const void *p, uint64_t seed, const dg_pr
                            dg_result *r, const dg_allocator *a, dg_diag *d)
 {
     (void)s;
-    return dg_chain_generate(g, p, seed, r, a, d);
+    dg_status st = CHECK_ORDER(chain_params, p, d);
+    return st == DG_OK ? dg_chain_generate(g, p, seed, r, a, d) : st;
 }
 
 /* ---- prefab generators (need a prefab set; name and tag strings are not recipe keys) */
@@ -94,8 +123,10 @@ static dg_status prefab_full_run(dg_grid *g, const void *p, uint64_t seed, const
 }
 
 static const dg_param_desc prefab_jigsaw_params[] = {
-    P_INT(dg_prefab_jigsaw_params, block_w, 0, DG_GRID_MAX_DIM, 0, "block width (0 = the first candidate's)"),
-    P_INT(dg_prefab_jigsaw_params, block_h, 0, DG_GRID_MAX_DIM, 0, "block height (0 = the first candidate's)"),
+    P_INT(dg_prefab_jigsaw_params, block_w, 0, DG_PREFAB_MAX_SIDE, 0,
+          "block width (0 = the first candidate's) [0 exactly when block_h is 0]"),
+    P_INT(dg_prefab_jigsaw_params, block_h, 0, DG_PREFAB_MAX_SIDE, 0,
+          "block height (0 = the first candidate's) [0 exactly when block_w is 0]"),
     P_INT(dg_prefab_jigsaw_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
           "allowed orientation bits (255 = all eight)"),
     P_BOOL(dg_prefab_jigsaw_params, unique, 0, "each prefab at most once per map"),
@@ -109,6 +140,11 @@ static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
 static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                    dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    /* checked here too, so that the message names the recipe keys */
+    const dg_prefab_jigsaw_params *jp = p;
+    if ((jp->block_w == 0) != (jp->block_h == 0))
+        return dgi_fail(d, DG_E_INVALID, "block_w %d, block_h %d: both 0 or neither",
+                        (int)jp->block_w, (int)jp->block_h);
     return dg_prefab_jigsaw_generate(g, s, p, seed, r, a, d);
 }
 
@@ -133,7 +169,7 @@ static dg_status prefab_islands_run(dg_grid *g, const void *p, uint64_t seed,
 
 static const dg_param_desc prefab_mixed_params[] = {
     P_INT(dg_prefab_mixed_params, mode, DG_PREFAB_FULL, DG_PREFAB_FURNISH, DG_PREFAB_ISLAND,
-          "mode bit vaults must have: 1 full, 2 jigsaw, 4 island, 8 furnish"),
+          "mode vaults must have [one of 1 full, 2 jigsaw, 4 island, 8 furnish]"),
     P_INT(dg_prefab_mixed_params, count, 0, 100000, 3, "vaults to place, at most"),
     P_INT(dg_prefab_mixed_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
           "allowed orientation bits (255 = all eight)"),
@@ -146,6 +182,11 @@ static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
 static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                   dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    const dg_prefab_mixed_params *mp = p;
+    if (mp->mode != DG_PREFAB_FULL && mp->mode != DG_PREFAB_JIGSAW && mp->mode != DG_PREFAB_ISLAND &&
+        mp->mode != DG_PREFAB_FURNISH)
+        return dgi_fail(d, DG_E_INVALID, "mode: %d is not one of 1 (full), 2 (jigsaw), 4 (island), 8 (furnish)",
+                        (int)mp->mode);
     dg_attach_params host;
     dg_attach_defaults(&host);
     dg_status st = dg_attach_generate(g, &host, seed, r, a, d);
@@ -154,7 +195,7 @@ static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, cons
 
 /* ---- world: a window centred on the start room ----------------------------------- */
 static const dg_param_desc world_params[] = {
-    P_INT(dg_world_params, room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 9, "room interior width = height in tiles (odd)"),
+    P_INT(dg_world_params, room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 9, "room interior width = height in tiles [odd; with prefabs: a furnish prefab of room_size + 2]"),
     P_INT(dg_world_params, loop_permille, 0, 1000, 100, "permille chance that an edge outside the tree is a door"),
     P_INT(dg_world_params, dead_end_fix, 0, 1000, 0, "permille chance that a one-door room opens a second"),
     P_INT(dg_world_params, furnish_permille, 0, 1000, 1000, "permille chance that a room is furnished (with --prefabs)"),

@@ -46,21 +46,49 @@ dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed
     return DG_OK;
 }
 
-/* Parses a seed: decimal or 0x hex, the full unsigned 64-bit range. */
+/* 1 if s[0..len) is one or more decimal digits. */
+static int all_digits(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (!(s[i] >= '0' && s[i] <= '9'))
+            return 0;
+    return len > 0;
+}
+
+/* Parses a seed: decimal (leading zeros are still decimal, never octal) or
+ * 0x hex, the full unsigned 64-bit range; no sign, no blank. */
 static int parse_u64(const char *s, size_t len, uint64_t *out)
 {
     char buf[32];
-    if (len == 0 || len >= sizeof buf || !(s[0] >= '0' && s[0] <= '9'))
+    int hex = len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    /* strtoull alone would take blanks, a sign or a second 0x */
+    for (size_t i = hex ? 2 : 0; i < len; i++)
+        if (!(s[i] >= '0' && s[i] <= '9') && !(hex && strchr("abcdefABCDEF", s[i]) && s[i]))
+            return 0;
+    if (len == 0 || len >= sizeof buf)
         return 0;
     memcpy(buf, s, len);
     buf[len] = '\0';
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(buf, &end, 0);
+    unsigned long long v = strtoull(buf + (hex ? 2 : 0), &end, hex ? 16 : 10);
     if (errno || *end)
         return 0;
     *out = v;
     return 1;
+}
+
+/* A version part: digits only, no sign, no leading zero (so "0.03" and
+ * "00.3" are not taken for 0.3). */
+static int version_part(const char *s, size_t len, int64_t limit, int64_t *out)
+{
+    if (!all_digits(s, len) || (len > 1 && s[0] == '0') || len > 7)
+        return 0;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++)
+        v = v * 10 + (s[i] - '0');
+    *out = v;
+    return v < limit;
 }
 
 /* An output series as recipes write it: "M" (M >= 1) or "0.N" while the
@@ -68,13 +96,10 @@ static int parse_u64(const char *s, size_t len, uint64_t *out)
 static int parse_output_version(const char *s, size_t len, int32_t *out)
 {
     const char *dot = memchr(s, '.', len);
+    size_t major_len = dot ? (size_t)(dot - s) : len;
     int64_t major, minor = 0;
-    if (len == 0 || !(s[0] >= '0' && s[0] <= '9') || (dot && (size_t)(dot + 1 - s) < len && !(dot[1] >= '0' && dot[1] <= '9')))
-        return 0; /* no sign on either part */
-    if (!dgi_parse_i64(s, dot ? (size_t)(dot - s) : len, &major) ||
-        (dot && !dgi_parse_i64(dot + 1, len - (size_t)(dot + 1 - s), &minor)))
-        return 0;
-    if (major < 0 || major > 1000000 || minor < 0 || minor >= 1000 || (major > 0 && dot))
+    if (!version_part(s, major_len, 1000001, &major) ||
+        (dot && !version_part(dot + 1, len - major_len - 1, 1000, &minor)) || (major > 0 && dot))
         return 0;
     *out = (int32_t)(major * 1000 + minor);
     return 1;
@@ -247,6 +272,10 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
 {
     if (!text || !recipe)
         return dgi_fail(diag, DG_E_NULL, "text or recipe is NULL");
+    const char *nul = memchr(text, '\0', length);
+    if (nul) /* C strings would silently drop what follows it */
+        return dgi_fail_at(diag, DG_E_PARSE, 1, (int32_t)DG_MIN(nul - text + 1, INT32_MAX),
+                           "a NUL byte inside the recipe text");
     scan s = {text, length, 0};
     size_t at, n = next_word(&s, &at);
     if (n == 0)

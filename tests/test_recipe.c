@@ -442,3 +442,139 @@ TEST(recipe_generate_out_of_memory)
         dg_prefab_set_free(set);
     }
 }
+
+/* Generates recipe r on a fresh w x h grid: the status, diag filled. */
+static dg_status r2_try(const dg_recipe *r, const dg_prefab_set *set, dg_diag *diag)
+{
+    uint8_t *cells = malloc((size_t)r->width * (size_t)r->height);
+    dg_grid g;
+    dg_result res;
+    dg_result_init(&res, NULL);
+    dg_status st = DG_E_NOMEM;
+    if (cells && dg_grid_init(&g, cells, r->width, r->height, 0) == DG_OK)
+        st = dg_recipe_generate(r, &g, set, &res, NULL, diag);
+    dg_result_free(&res);
+    free(cells);
+    return st;
+}
+
+/* The listed range is the accepted one: each parameter's min and max
+ * generate (others at defaults, the sample grid) unless its help names the
+ * condition in [brackets]; min-1 and max+1 are refused by name. */
+TEST(r2_listed_ranges_are_accepted)
+{
+    for (int32_t gi = 0; gi < dg_generator_count(); gi++)
+    {
+        dg_generator_info info;
+        dg_generator_get(gi, &info);
+        int32_t w, h;
+        dg_prefab_set *set = recipe_sample_set(info.name, &w, &h);
+        for (int32_t i = 0; i < info.param_count; i++)
+        {
+            const dg_param_desc *p = &info.params[i];
+            int32_t ends[2] = {p->min, p->max};
+            for (int k = 0; k < 2; k++)
+            {
+                dg_recipe r;
+                dg_diag diag;
+                char text[32];
+                CHECK(dg_recipe_init(&r, info.name, 3, w, h) == DG_OK);
+                snprintf(text, sizeof text, "%d", (int)ends[k]);
+                CHECK(dg_recipe_set(&r, p->name, text, &diag) == DG_OK);
+                dg_status st = r2_try(&r, set, &diag);
+                CHECKF(st != DG_E_INVALID || strchr(p->help, '['), "%s %s=%d refused: %s", info.name,
+                       p->name, (int)ends[k], diag.message);
+                CHECKF(st != DG_E_INVALID || strstr(diag.message, p->name), "%s", diag.message);
+                int64_t out = k ? (int64_t)p->max + 1 : (int64_t)p->min - 1;
+                snprintf(text, sizeof text, "%lld", (long long)out);
+                if (out >= INT32_MIN && out <= INT32_MAX)
+                {
+                    CHECK(dg_recipe_set(&r, p->name, text, &diag) == DG_E_INVALID);
+                    CHECKF(strstr(diag.message, p->name) != NULL, "%s", diag.message);
+                }
+            }
+        }
+        dg_prefab_set_free(set);
+    }
+}
+
+/* Small ranges, every value: one refused between min and max (a set such as
+ * prefab-mixed's mode, or odd sizes) is named in the help, and the refusal
+ * names the parameter. */
+TEST(r2_small_ranges_every_value)
+{
+    for (int32_t gi = 0; gi < dg_generator_count(); gi++)
+    {
+        dg_generator_info info;
+        dg_generator_get(gi, &info);
+        int32_t w, h;
+        dg_prefab_set *set = recipe_sample_set(info.name, &w, &h);
+        for (int32_t i = 0; i < info.param_count; i++)
+        {
+            const dg_param_desc *p = &info.params[i];
+            for (int32_t v = p->min; (int64_t)p->max - p->min <= 130 && v <= p->max; v++)
+            {
+                dg_recipe r;
+                dg_diag diag;
+                CHECK(dg_recipe_init(&r, info.name, 3, w, h) == DG_OK);
+                r.values[i] = v;
+                dg_status st = r2_try(&r, set, &diag);
+                CHECKF(st != DG_E_INVALID || (strchr(p->help, '[') && strstr(diag.message, p->name)),
+                       "%s %s=%d refused: %s", info.name, p->name, (int)v, diag.message);
+            }
+        }
+        dg_prefab_set_free(set);
+    }
+}
+
+/* Seeds are decimal even with leading zeros (never octal), or 0x hex; no sign
+ * or blank anywhere. */
+TEST(r2_seed_leading_zero_is_decimal)
+{
+    dg_recipe r;
+    const char *t = "chain seed=010";
+    CHECK(dg_recipe_parse(t, strlen(t), &r, NULL) == DG_OK && r.seed == 10);
+    t = "chain seed=08";
+    CHECK(dg_recipe_parse(t, strlen(t), &r, NULL) == DG_OK && r.seed == 8);
+    t = "chain seed=0X1f";
+    CHECK(dg_recipe_parse(t, strlen(t), &r, NULL) == DG_OK && r.seed == 31);
+    CHECK(dg_recipe_set(&r, "seed", "0009", NULL) == DG_OK && r.seed == 9);
+    parse_fails("chain seed=+1", DG_E_PARSE, "+1", "unsigned");
+    parse_fails("chain seed=0x", DG_E_PARSE, "0x", "unsigned");
+    parse_fails("chain seed=0x-1", DG_E_PARSE, "0x-1", "unsigned");
+    parse_fails("chain seed=0x0x5", DG_E_PARSE, "0x0x5", "unsigned");
+    parse_fails("chain seed=0x+5", DG_E_PARSE, "0x+5", "unsigned");
+    dg_recipe before = r;
+    CHECK(dg_recipe_set(&r, "seed", " 1", NULL) == DG_E_PARSE);
+    CHECK(dg_recipe_set(&r, "seed", " -1", NULL) == DG_E_PARSE);
+    CHECK(dg_recipe_set(&r, "seed", "-1", NULL) == DG_E_PARSE);
+    CHECK(dg_recipe_set(&r, "seed", "1 ", NULL) == DG_E_PARSE);
+    CHECK(dg_recipe_set(&r, "seed", "0x 1", NULL) == DG_E_PARSE);
+    CHECK(memcmp(&r, &before, sizeof r) == 0);
+}
+
+TEST(r2_recipe_nul_inside_length)
+{
+    const char text[] = "chain seed=5\0 width=20";
+    dg_recipe r;
+    dg_diag diag;
+    memset(&r, 0x77, sizeof r);
+    CHECK(dg_recipe_parse(text, sizeof text - 1, &r, &diag) == DG_E_PARSE);
+    CHECK(diag.line == 1 && diag.column == 13 && strstr(diag.message, "NUL"));
+    CHECK(((unsigned char *)&r)[0] == 0x77);
+    /* the NUL just past length is not inside it */
+    CHECK(dg_recipe_parse(text, 12, &r, NULL) == DG_OK && r.seed == 5);
+}
+
+TEST(r2_version_leading_zero_rejected)
+{
+    parse_fails("chain version=0.03", DG_E_PARSE, "0.03", "not a version");
+    parse_fails("chain version=00.3", DG_E_PARSE, "00.3", "not a version");
+    parse_fails("chain version=01", DG_E_PARSE, "01", "not a version");
+    parse_fails("chain version=.3", DG_E_PARSE, ".3", "not a version");
+    parse_fails("chain version=0.3.1", DG_E_PARSE, "0.3.1", "not a version");
+    char own[64];
+    snprintf(own, sizeof own, "chain version=%d.%d", DG_VERSION_MAJOR, DG_VERSION_MINOR);
+    dg_recipe r;
+    CHECKF(DG_VERSION_MAJOR > 0 || dg_recipe_parse(own, strlen(own), &r, NULL) == DG_OK, "%s", own);
+}
