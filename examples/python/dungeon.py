@@ -351,8 +351,7 @@ class Dungeon:
         dg_export_defaults(C.byref(opt))
         opt.format = FORMATS[fmt]
         opt.tile_width = opt.tile_height = tile_size
-        opt._image = (tileset_image or tileset_name(tile_size)).encode()  # alive as long as opt
-        opt.tileset_image = opt._image
+        opt.tileset_image = (tileset_image or tileset_name(tile_size)).encode()
         opt.recipe = C.pointer(self.recipe_struct)
         return opt
 
