@@ -66,15 +66,16 @@ if command -v mcs >/dev/null && command -v mono >/dev/null; then
     else
         pass
     fi
-    set -- "$@" "prefab-islands seed=3 width=80 height=50@examples/prefabs/factory.txt" \
-        "prefab-jigsaw seed=2 width=84 height=50@examples/prefabs/forest.txt" \
+    set -- "$@" "prefab-islands seed=3 width=80 height=50@$root/examples/prefabs/factory.txt" \
+        "prefab-jigsaw seed=2 width=84 height=50@$root/examples/prefabs/forest.txt" \
         "prefab-full seed=1 width=40 height=30@no/such/prefabs.txt" \
         "fixed:chain seed=18446744073709551615 width=70" "fixed:chain oops=1"
     "$tmp/probe" "$@" >"$tmp/cs.want"
     if mcs -unsafe -warnaserror -out:"$tmp/driver.exe" "$tmp/doc/Dungeon.cs" "$tmp/doc/Blittable.cs" \
         tests/embedding/Driver.cs >"$tmp/mcs.log" 2>&1; then
-        LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono "$tmp/driver.exe" "$@" \
-            >"$tmp/cs.out" 2>&1
+        # from $tmp, where a crashing runtime leaves its mono_crash*.json
+        (cd "$tmp" && LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono driver.exe "$@" \
+            >cs.out 2>&1)
         same "C# recipe differs from the C library" "$tmp/cs.want" "$tmp/cs.out"
     else
         cat "$tmp/mcs.log"
