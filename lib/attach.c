@@ -166,25 +166,6 @@ static void release(att_ctx *c)
     dgi_free(c->a, c->touched, (size_t)c->cap_touched * sizeof *c->touched);
 }
 
-dg_status att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
-                   uint8_t *borrowed)
-{
-    if (!borrowed || !*borrowed)
-        return dgi_grow(c->a, array, cap, need, elem);
-    if (need <= *cap)
-        return DG_OK;
-    void *own = NULL;
-    int32_t own_cap = 0;
-    dg_status st = dgi_grow(c->a, &own, &own_cap, need, elem);
-    if (st != DG_OK)
-        return st;
-    memcpy(own, *array, (size_t)*cap * elem);
-    *array = own;
-    *cap = own_cap;
-    *borrowed = 0;
-    return DG_OK;
-}
-
 /* Room for one more feature, its door and its walls, before anything is carved. */
 static dg_status reserve_feature(att_ctx *c)
 {
@@ -235,41 +216,6 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     c->floor += w * h;
     c->live++;
     return c->nfeat++;
-}
-
-uint8_t att_junction_tile(const att_ctx *c, int32_t a, int32_t b)
-{
-    int room = c->feats[a].kind == ATT_ROOM || c->feats[b].kind == ATT_ROOM;
-    int corridor = c->feats[a].kind == ATT_CORRIDOR || c->feats[b].kind == ATT_CORRIDOR;
-    if (c->p->doors == DG_DOORS_ALL || (c->p->doors == DG_DOORS_ROOMS && room))
-        return DG_TILE_DOOR;
-    return corridor ? DG_TILE_CORRIDOR : DG_TILE_FLOOR;
-}
-
-/* Opens (x, y) as the junction of features a (older) and b; the door array
- * must have room (reserve_feature) or grow here. */
-int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
-{
-    dg_status st = DG_OK;
-    if (c->ndoor + 1 > c->cap_door)
-        ATT_GROW(c, c->doors, c->cap_door, c->ndoor + 1, &c->borrowed[1], st);
-    if (st != DG_OK)
-        return -1;
-    int32_t i = c->ndoor++;
-    att_door *d = &c->doors[i];
-    d->x = x;
-    d->y = y;
-    d->a = a;
-    d->b = b;
-    d->next_a = c->feats[a].doors_head;
-    d->next_b = c->feats[b].doors_head;
-    d->dist = INT32_MAX;
-    d->tile = att_junction_tile(c, a, b);
-    c->feats[a].doors_head = i;
-    c->feats[b].doors_head = i;
-    *att_at(c, x, y) = d->tile;
-    c->floor++;
-    return i;
 }
 
 static inline int solid(uint8_t v) /* may become (or stay) a wall */
@@ -502,7 +448,7 @@ static void carve_room(att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t h)
 /* Joins new feature f to parent through the wall cell (x, y). */
 static int32_t connect(att_ctx *c, int32_t parent, int32_t f, int32_t x, int32_t y)
 {
-    int32_t d = att_door_add(c, x, y, parent, f);
+    int32_t d = dgi_att_door_add(c, x, y, parent, f);
     c->feats[f].door = d;
     att_feat *pf = &c->feats[parent];
     if (pf->kind == ATT_CORRIDOR)
@@ -916,7 +862,7 @@ static void write_result(att_ctx *c, dg_result *r, int32_t ex, int32_t ey, int32
     m->rooms = c->out_rooms;
     m->corridors = c->out_corridors;
     m->doors = c->out_doors;
-    m->dead_ends = att_dead_end_count(c);
+    m->dead_ends = dgi_att_dead_end_count(c);
     m->loops = c->loops;
     m->regions = 1; /* connected by construction */
     m->attempts = c->attempts;
@@ -941,7 +887,7 @@ static dg_status run(att_ctx *c, uint64_t seed)
     first_room(c);
     dg_status st = grow(c);
     if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
-        st = att_loops(c, dgi_hash_combine(seed, STREAM_LOOPS));
+        st = dgi_att_loops(c, dgi_hash_combine(seed, STREAM_LOOPS));
     return st;
 }
 
@@ -962,7 +908,7 @@ dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params, uint
         st = run(&c, seed);
     int32_t ex = -1, ey = -1, efeat = -1;
     if (st == DG_OK && result) /* the exit is only reported in the result */
-        st = att_farthest(&c, &ex, &ey, &efeat);
+        st = dgi_att_farthest(&c, &ex, &ey, &efeat);
     if (st == DG_OK && result)
     {
         count_output(&c);

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-int32_t att_door_next(const att_door *d, int32_t feat)
+static int32_t door_next(const att_door *d, int32_t feat)
 {
     return d->a == feat ? d->next_a : d->next_b;
 }
@@ -109,7 +109,7 @@ static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb
                       int32_t qy, int32_t limit, int track)
 {
     c->nheap = 0;
-    for (int32_t d = c->feats[fa].doors_head; d >= 0; d = att_door_next(&c->doors[d], fa))
+    for (int32_t d = c->feats[fa].doors_head; d >= 0; d = door_next(&c->doors[d], fa))
         if (relax(c, d, through(&c->feats[fa], px, py, c->doors[d].x, c->doors[d].y), track) !=
             DG_OK)
             return -1;
@@ -130,7 +130,7 @@ static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb
             const att_feat *f = &c->feats[side[s]];
             if (side[s] == fb)
                 best = DG_MIN(best, it.dist + manhattan(d->x, d->y, qx, qy));
-            for (int32_t e = f->doors_head; e >= 0; e = att_door_next(&c->doors[e], side[s]))
+            for (int32_t e = f->doors_head; e >= 0; e = door_next(&c->doors[e], side[s]))
             {
                 const att_door *o = &c->doors[e];
                 if (e == it.door)
@@ -144,8 +144,8 @@ static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb
     return best;
 }
 
-int32_t att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb, int32_t qx,
-                          int32_t qy, int32_t limit)
+int32_t dgi_att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb,
+                              int32_t qx, int32_t qy, int32_t limit)
 {
     c->ntouched = 0;
     int32_t best = search(c, fa, px, py, fb, qx, qy, limit, 1);
@@ -213,7 +213,7 @@ static void gather_entries(const att_ctx *c, int32_t fi, entries *e)
     e->bound = INT32_MAX;
     if (fi == 0)
         add_entry(e, f, c->start_x, c->start_y, 0);
-    for (int32_t d = f->doors_head; d >= 0; d = att_door_next(&c->doors[d], fi))
+    for (int32_t d = f->doors_head; d >= 0; d = door_next(&c->doors[d], fi))
         add_entry(e, f, c->doors[d].x, c->doors[d].y, c->doors[d].dist);
 }
 
@@ -229,7 +229,7 @@ static int32_t cell_distance(const att_ctx *c, int32_t fi, const entries *e, int
     }
     if (fi == 0)
         best = manhattan(c->start_x, c->start_y, x, y);
-    for (int32_t d = c->feats[fi].doors_head; d >= 0; d = att_door_next(&c->doors[d], fi))
+    for (int32_t d = c->feats[fi].doors_head; d >= 0; d = door_next(&c->doors[d], fi))
     {
         const att_door *o = &c->doors[d];
         best = DG_MIN(best, o->dist + manhattan(o->x, o->y, x, y));
@@ -298,7 +298,7 @@ static void farthest_in_features(att_ctx *c, farthest *b)
     }
 }
 
-dg_status att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
+dg_status dgi_att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
 {
     dg_status st = door_distances(c);
     if (st != DG_OK)

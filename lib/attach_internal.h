@@ -112,33 +112,36 @@ static inline int att_chance(att_ctx *c, int32_t permille)
 /* Length of a corridor (its rectangle is 1 wide). */
 static inline int32_t att_corridor_len(const att_feat *f) { return f->w * f->h; }
 
+/* Every function of the attach generator shared between its files is dgi_att_*,
+ * so no private name can clash with a caller's symbols. Calls point one way
+ * only: attach.c uses the other three files, attach_post.c uses attach_graph.c
+ * and attach_doors.c, attach_graph.c uses attach_doors.c. */
+
+/* attach_doors.c: the lists and the door graph, used by every other attach file. */
 /* Grows array (with its capacity field) to hold need elements, as dgi_grow;
  * a list still inside the scratch block (*borrowed; NULL: never) moves into
  * an allocation of its own. st gets the status. */
-dg_status att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
-                   uint8_t *borrowed);
+dg_status dgi_att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
+                       uint8_t *borrowed);
 #define ATT_GROW(c, array, cap, need, borrowed, st)                                         \
     do {                                                                                    \
         void *grown_ = (array);                                                             \
-        (st) = att_grow((c), &grown_, &(cap), (need), sizeof *(array), (borrowed));         \
+        (st) = dgi_att_grow((c), &grown_, &(cap), (need), sizeof *(array), (borrowed));     \
         (array) = grown_;                                                                   \
     } while (0)
-
-/* attach.c */
-int32_t att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b); /* -1: no memory */
-uint8_t att_junction_tile(const att_ctx *c, int32_t a, int32_t b);
+/* Opens (x, y) as the junction of features a (older) and b. -1: no memory. */
+int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b);
 
 /* attach_post.c: the passes after growth. */
-dg_status att_loops(att_ctx *c, uint64_t seed);
-int32_t att_dead_end_count(const att_ctx *c);
+dg_status dgi_att_loops(att_ctx *c, uint64_t seed);
+int32_t dgi_att_dead_end_count(const att_ctx *c);
 
 /* attach_graph.c: walking distances over the door graph. */
-int32_t att_door_next(const att_door *d, int32_t feat);
 /* Walking distance from p (inside feature fa) to q (inside fb), or limit if it is
  * not below limit. -1 on out of memory, -2 once c->loop_work is spent. */
-int32_t att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb, int32_t qx,
-                          int32_t qy, int32_t limit);
+int32_t dgi_att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb,
+                              int32_t qx, int32_t qy, int32_t limit);
 /* Sets every door's dist from the start and finds the farthest cell. */
-dg_status att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
+dg_status dgi_att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
 
 #endif

@@ -6,7 +6,7 @@
 #define LOOP_WORK_PER_ITEM 4 /* loop pass: search steps per junction and candidate */
 #define LOOP_WORK_BASE 4096
 
-int32_t att_dead_end_count(const att_ctx *c)
+int32_t dgi_att_dead_end_count(const att_ctx *c)
 {
     int32_t n = 0;
     for (int32_t i = 0; i < c->nfeat; i++)
@@ -156,7 +156,7 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
         int32_t other = feature_at(c, lp, s.x + ux, s.y + uy);
         if (other < 0)
             continue; /* a junction cell, not a feature */
-        int32_t walk = att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other, s.x + ux,
+        int32_t walk = dgi_att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other, s.x + ux,
                                          s.y + uy, limit);
         if (walk == -2)
             break; /* work bound reached: fewer loops, never a wrong one */
@@ -164,14 +164,14 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
             return DG_E_NOMEM;
         if (walk < limit)
             continue;
-        if (att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
+        if (dgi_att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
             return DG_E_NOMEM;
         c->loops++;
     }
     return DG_OK;
 }
 
-dg_status att_loops(att_ctx *c, uint64_t seed)
+dg_status dgi_att_loops(att_ctx *c, uint64_t seed)
 {
     loop_pass lp;
     memset(&lp, 0, sizeof lp);
