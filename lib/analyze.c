@@ -1,16 +1,6 @@
 /* Public region labelling and distance maps over any grid. */
 #include "internal.h"
 
-void dg_walk_defaults(dg_walk *walk)
-{
-    if (!walk)
-        return;
-    memset(walk, 0, sizeof *walk);
-    walk->neighbours = 4;
-    walk->straight_weight = 1;
-    walk->diagonal_weight = 1;
-}
-
 dg_status dg_regions(const dg_grid *grid, const dg_walk *walk, int32_t *labels,
                      size_t labels_count, int32_t *sizes, int32_t sizes_cap, int32_t *count,
                      int32_t *largest, dg_diag *diag)

@@ -26,6 +26,18 @@ void dgi_walk_basic(dgi_walk *w, const dg_grid *g, const uint8_t *passable)
     w->cost = NULL;
 }
 
+/* Here, beside the walk rules, so that the analysis files above (analyze.c,
+ * path.c, fov.c, metrics.c) all call down into this one and never back. */
+void dg_walk_defaults(dg_walk *walk)
+{
+    if (!walk)
+        return;
+    memset(walk, 0, sizeof *walk);
+    walk->neighbours = 4;
+    walk->straight_weight = 1;
+    walk->diagonal_weight = 1;
+}
+
 static dg_status walk_check_rule(const dg_walk *r, dg_diag *diag)
 {
     if (r->neighbours != 4 && r->neighbours != 8)
