@@ -26,12 +26,16 @@ extern "C" {
  * + (MAJOR == 0 ? MINOR : 0). Recipes record it, as "0.3" or "1". */
 #define DG_OUTPUT_VERSION (DG_VERSION_MAJOR * 1000 + (DG_VERSION_MAJOR == 0 ? DG_VERSION_MINOR : 0))
 
+/* The export attribute of every public function; define DG_API first (e.g.
+ * -DDG_API=) to replace it. */
+#ifndef DG_API
 #if defined(_WIN32) && defined(DG_SHARED_BUILD)
 #define DG_API __declspec(dllexport)
 #elif defined(__GNUC__) || defined(__clang__)
 #define DG_API __attribute__((visibility("default")))
 #else
 #define DG_API
+#endif
 #endif
 
 /* "MAJOR.MINOR.PATCH" of the library actually linked (a static string). */

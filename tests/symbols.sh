@@ -1,5 +1,8 @@
 #!/bin/sh
 # The shared library exports only dg_* symbols; the soname is libdungeon.so.MAJOR.
+# Every global symbol of libdungeon.a is dg_* or dgi_*, so a program's own names
+# never clash with the library's; DG_API can be overridden; the library's files
+# call each other without circles.
 B=${1:-build}
 so=$(ls "$B"/libdungeon.so.*.*.* 2>/dev/null | head -n 1)
 pass=0
@@ -23,5 +26,45 @@ major=$(sed -n 's/^#define DG_VERSION_MAJOR \([0-9]*\)/\1/p' include/dungeon.h)
 soname=$(readelf -d "$so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 if [ "$soname" = "libdungeon.so.$major" ]; then pass=$((pass + 1)); else echo "soname '$soname'"; fail=$((fail + 1)); fi
 if readelf -lW "$so" | grep -q 'GNU_STACK.*RWE'; then echo "executable stack"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
+
+# check NAME OUTPUT: passes when OUTPUT is empty, else prints NAME and OUTPUT
+check() {
+    if [ -z "$2" ]; then pass=$((pass + 1)); else echo "$1"; echo "$2"; fail=$((fail + 1)); fi
+}
+a="$B/libdungeon.a"
+if [ -f "$a" ]; then
+    check "global symbols of libdungeon.a without the dg_ or dgi_ prefix:" \
+        "$(nm -g --defined-only "$a" | awk 'NF == 3 && $3 !~ /^dgi?_/ { print $2, $3 }')"
+else
+    check "libdungeon.a" "no static library in $B"
+fi
+
+# A consumer may define DG_API itself (here: empty) without a warning.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '#include "dungeon.h"\nint main(void) { return dg_version_number() < 0; }\n' >"$tmp/api.c"
+check "-DDG_API= does not compile quietly:" \
+    "$(${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -DDG_API= -Iinclude -c "$tmp/api.c" \
+        -o "$tmp/api.o" 2>&1)"
+check "-DDG_API= still gives the library's export attribute:" \
+    "$(${CC:-cc} -std=c11 -DDG_API= -Iinclude -E "$tmp/api.c" 2>&1 | grep -m 1 'visibility')"
+
+# Call circles between lib/ files: an edge A B when A's object uses a global
+# B's object defines; tsort reports any loop. Only objects of today's lib/*.c.
+if ls "$B"/obj/*.o >/dev/null 2>&1; then
+    for c in lib/*.c; do
+        f=$(basename "$c" .c)
+        o="$B/obj/$f.o"
+        [ -f "$o" ] || continue
+        nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, "D", f }'
+        nm -u "$o" | awk -v f="$f" '{ print $2, "U", f }'
+    done | sort -k1,1 -k2,2 | awk '
+        $2 == "D" { def[$1] = $3; next }
+        ($1 in def) && def[$1] != $3 { print $3, def[$1] }' | sort -u >"$tmp/edges"
+    check "call circles between lib/ files (files of a loop, from tsort):" \
+        "$(tsort "$tmp/edges" 2>&1 >/dev/null)"
+else
+    check "call circles" "no objects in $B/obj"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
