@@ -931,3 +931,27 @@ TEST(attach_golden_outputs)
         map_close(&m);
     }
 }
+
+/* A game's own globals named like the generator's old private functions: the
+ * library's are dgi_att_* now, so the runner links and both work. */
+int32_t att_dead_end_count(const void *game);
+int32_t att_dead_end_count(const void *game) { return game ? 7 : 0; }
+int att_loops(int n);
+int att_loops(int n) { return n + 1; }
+int att_grow(void);
+int att_grow(void) { return 3; }
+
+TEST(hyg_attach_game_may_define_att_names)
+{
+    CHECK(att_dead_end_count("game") == 7 && att_loops(1) == 2 && att_grow() == 3);
+    attach_map m;
+    map_open(&m, 80, 40);
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.dead_ends = DG_DEAD_ENDS_KEEP;
+    p.loop_min_gain = 4;
+    CHECK(dg_attach_generate(&m.grid, &p, 5, &m.result, NULL, NULL) == DG_OK);
+    CHECK(m.result.metrics.loops > 0 && m.result.metrics.dead_ends > 0);
+    CHECK(attach_problem(&m.grid, &m.result, &p) == NULL);
+    map_close(&m);
+}
