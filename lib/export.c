@@ -144,22 +144,3 @@ dg_status dg_export_tileset_rgba(const uint32_t *palette, int32_t tile_width, in
     }
     return DG_OK;
 }
-
-/* ---- names shared by the writers ------------------------------------------------ */
-const char *dgi_room_kind_name(int32_t kind)
-{
-    static const char *const names[] = {"normal", "prefab", "cave", "start", "junction"};
-    return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
-}
-
-const char *dgi_marker_kind_name(int32_t kind)
-{
-    static const char *const names[] = {"generic", "actor", "item", "trap", "spawn", "start", "exit"};
-    return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
-}
-
-const char *dgi_ref_kind_name(int32_t kind)
-{
-    static const char *const names[] = {"none", "room", "corridor"};
-    return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
-}

@@ -1,0 +1,23 @@
+/* Stable lower-case names of the result's kinds, shared by the JSON and Tiled
+ * writers. Kept apart from export.c so that the writers never call back into
+ * the entry points that call them (export.c -> export_json.c, export_tiled.c
+ * -> export_names.c). See docs/export.md for the names. */
+#include "internal.h"
+
+const char *dgi_room_kind_name(int32_t kind)
+{
+    static const char *const names[] = {"normal", "prefab", "cave", "start", "junction"};
+    return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
+}
+
+const char *dgi_marker_kind_name(int32_t kind)
+{
+    static const char *const names[] = {"generic", "actor", "item", "trap", "spawn", "start", "exit"};
+    return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
+}
+
+const char *dgi_ref_kind_name(int32_t kind)
+{
+    static const char *const names[] = {"none", "room", "corridor"};
+    return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
+}
