@@ -18,7 +18,7 @@ typedef struct tprop {
 
 /* One Tiled object, in pixels. */
 typedef struct tobj {
-    int32_t id;
+    int64_t id;
     char name[DG_NAME_MAX + 16];
     const char *type;
     int64_t x, y, w, h;
@@ -35,7 +35,7 @@ typedef struct tiled {
     const dg_export_options *opt;
     dgi_out *o;
     int json;
-    int32_t written; /* objects written so far */
+    int64_t written; /* objects written so far (64-bit: the counts add up) */
 } tiled;
 
 /* ---- objects ------------------------------------------------------------------- */
@@ -251,8 +251,9 @@ static void corridors(tiled *t)
             if (k > 0 && legs[k].x == last.x && legs[k].y == last.y)
                 continue; /* a straight corridor repeats its end as the bend */
             last = legs[k];
-            b.points[b.point_count][0] = (int64_t)(legs[k].x - c->start.x) * t->opt->tile_width;
-            b.points[b.point_count][1] = (int64_t)(legs[k].y - c->start.y) * t->opt->tile_height;
+            /* 64-bit before the difference: a caller's result may span INT32_MIN..INT32_MAX */
+            b.points[b.point_count][0] = ((int64_t)legs[k].x - c->start.x) * t->opt->tile_width;
+            b.points[b.point_count][1] = ((int64_t)legs[k].y - c->start.y) * t->opt->tile_height;
             b.point_count++;
         }
         if (b.point_count == 1) /* a one-cell corridor: a polyline needs two points */
@@ -351,7 +352,7 @@ static void objects(tiled *t)
     }
 }
 
-static int32_t object_count(const tiled *t)
+static int64_t object_count(const tiled *t)
 {
     tiled counter = *t;
     counter.o = NULL;
@@ -447,7 +448,7 @@ static void tileset(tiled *t)
     dgi_out_str(o, " </tileset>\n");
 }
 
-static void tmj(tiled *t, int32_t count)
+static void tmj(tiled *t, int64_t count)
 {
     dgi_out *o = t->o;
     const dg_grid *g = t->grid;
@@ -458,7 +459,7 @@ static void tmj(tiled *t, int32_t count)
     attr(t, "tilewidth", t->opt->tile_width);
     attr(t, "tileheight", t->opt->tile_height);
     dgi_out_str(o, ",\n  \"nextlayerid\": 3");
-    attr(t, "nextobjectid", (int64_t)count + 1);
+    attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ",\n");
     map_props(t);
     tileset(t);
@@ -475,7 +476,7 @@ static void tmj(tiled *t, int32_t count)
     dgi_out_str(o, t->written ? "\n     ]}\n  ]\n}\n" : "]}\n  ]\n}\n");
 }
 
-static void tmx(tiled *t, int32_t count)
+static void tmx(tiled *t, int64_t count)
 {
     dgi_out *o = t->o;
     const dg_grid *g = t->grid;
@@ -486,7 +487,7 @@ static void tmx(tiled *t, int32_t count)
     attr(t, "tilewidth", t->opt->tile_width);
     attr(t, "tileheight", t->opt->tile_height);
     dgi_out_str(o, " infinite=\"0\" nextlayerid=\"3\"");
-    attr(t, "nextobjectid", (int64_t)count + 1);
+    attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ">\n");
     map_props(t);
     tileset(t);
@@ -504,7 +505,7 @@ void dgi_export_tiled(const dg_grid *grid, const dg_result *result, const dg_exp
                       dgi_out *out)
 {
     tiled t = {grid, result, opt, out, opt->format == DG_EXPORT_TMJ, 0};
-    int32_t count = object_count(&t);
+    int64_t count = object_count(&t);
     if (t.json)
         tmj(&t, count);
     else

@@ -103,16 +103,14 @@ static void fixed_map(dg_grid *g, dg_result *r)
     r->metrics.rooms = 2;
 }
 
-static char *export_to(const dg_grid *g, const dg_result *r, int32_t format, const dg_recipe *rc,
-                       size_t *len)
+/* The export with options o through the callback, checked against the buffer form. */
+static char *export_with(const dg_grid *g, const dg_result *r, const dg_export_options *opt,
+                         size_t *len)
 {
-    dg_export_options o;
-    dg_export_defaults(&o);
-    o.format = format;
-    o.recipe = rc;
+    const dg_export_options o = *opt;
     sink s = {NULL, 0, 0, 0, 0};
     dg_status st = dg_export(g, r, &o, sink_write, &s, NULL);
-    CHECKF(st == DG_OK, "format %d: %s", (int)format, dg_status_str(st));
+    CHECKF(st == DG_OK, "format %d: %s", (int)o.format, dg_status_str(st));
     /* the buffer form gives the same bytes */
     size_t need = 0;
     CHECK(dg_export_buffer(g, r, &o, NULL, 0, &need, NULL) == DG_OK && need == s.len);
@@ -124,6 +122,16 @@ static char *export_to(const dg_grid *g, const dg_result *r, int32_t format, con
     free(buf);
     *len = s.len;
     return s.data;
+}
+
+static char *export_to(const dg_grid *g, const dg_result *r, int32_t format, const dg_recipe *rc,
+                       size_t *len)
+{
+    dg_export_options o;
+    dg_export_defaults(&o);
+    o.format = format;
+    o.recipe = rc;
+    return export_with(g, r, &o, len);
 }
 
 TEST(export_golden_fixed_map)
@@ -348,4 +356,48 @@ TEST(export_tileset_swatches)
     CHECK(dg_export_tileset_rgba(NULL, 0, TH, px, sizeof px) == DG_E_INVALID);
     CHECK(dg_export_tileset_rgba(NULL, TW, 257, px, sizeof px) == DG_E_INVALID);
     CHECK(dg_export_tileset_rgba(NULL, TW, TH, NULL, sizeof px) == DG_E_NULL);
+}
+
+/* A caller's result may hold any int32 coordinates: the pixel arithmetic is
+ * 64-bit (UBSan in the asan runner fails on any signed overflow), and the
+ * numbers written are the exact ones. */
+TEST(r4_export_extreme_coordinates)
+{
+    dg_grid g;
+    dg_result r;
+    fixed_map(&g, &r);
+    const int32_t lo = INT32_MIN, hi = INT32_MAX;
+    dg_room rooms[2] = {{{lo, lo, hi, hi}, DG_ROOM_NORMAL, lo, lo, lo},
+                        {{hi, hi, hi, hi}, hi, hi, hi, hi}};
+    dg_corridor corridors[2] = {{{lo, lo}, {hi, lo}, {hi, hi}, hi, {DG_REF_ROOM, lo}, {hi, hi}},
+                                {{hi, hi}, {lo, hi}, {lo, lo}, lo, {lo, hi}, {DG_REF_CORRIDOR, lo}}};
+    dg_door doors[1] = {{{hi, lo}, {DG_REF_ROOM, hi}, {lo, lo}}};
+    dg_marker markers[2] = {{{lo, hi}, hi, lo, "far"}, {{hi, hi}, DG_MARKER_START, hi, "s"}};
+    r.rooms = rooms, r.corridors = corridors, r.doors = doors, r.markers = markers;
+    r.room_count = 2, r.corridor_count = 2, r.door_count = 1, r.marker_count = 2;
+    r.start.x = hi, r.start.y = hi, r.start_room = lo;
+    r.exit.x = hi, r.exit.y = lo, r.exit_room = hi;
+    r.metrics.cells = lo, r.metrics.diameter = hi;
+    dg_export_options o;
+    dg_export_defaults(&o);
+    o.tile_width = o.tile_height = 256; /* the largest factor */
+    /* (INT32_MAX - INT32_MIN) * 256 = 1099511627520, and half a tile more for cell centres */
+    static const char *const want[3][2] = {
+        {"\"start\": [-2147483648, -2147483648], \"bend\": [2147483647, -2147483648]",
+         "\"x\": -2147483648, \"y\": 2147483647, \"kind\": \"other\""},
+        {"\"polyline\": [{\"x\": 0, \"y\": 0}, {\"x\": 1099511627520, \"y\": 0}, "
+         "{\"x\": 1099511627520, \"y\": 1099511627520}]",
+         "\"x\": -549755813888, \"y\": -549755813888, \"width\": 549755813632"},
+        {"<polyline points=\"0,0 -1099511627520,0 -1099511627520,-1099511627520\"/>",
+         "x=\"549755813760\" y=\"-549755813760\""},
+    };
+    for (int32_t f = DG_EXPORT_JSON; f <= DG_EXPORT_TMX; f++)
+    {
+        o.format = f;
+        size_t len;
+        char *text = export_with(&g, &r, &o, &len);
+        CHECKF(text && strstr(text, want[f][0]), "format %d: corridor", (int)f);
+        CHECKF(text && strstr(text, want[f][1]), "format %d: room/marker/exit", (int)f);
+        free(text);
+    }
 }
