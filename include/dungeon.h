@@ -595,6 +595,11 @@ DG_API dg_status dg_prefab_load(const char *path, const dg_allocator *allocator,
                                 dg_diag *diag);
 /* Releases a set (NULL is fine). */
 DG_API void dg_prefab_set_free(dg_prefab_set *set);
+/* A 64-bit hash of the parsed set's content (prefabs, legends, substitutions,
+ * requires, tags, groups), never 0: the same for the same prefabs whatever the
+ * file's comments, blank lines or allocator; stable within an output series.
+ * 0 for NULL. Recipes record it (prefabs_hash). */
+DG_API uint64_t dg_prefab_set_hash(const dg_prefab_set *set);
 /* Number of prefabs in the set (0 for NULL). */
 DG_API int32_t dg_prefab_count(const dg_prefab_set *set);
 /* Index of the prefab with that name, or -1. */
@@ -983,10 +988,12 @@ DG_API dg_status dg_params_defaults(const char *generator, void *params, size_t 
 DG_API dg_status dg_params_set(const char *generator, void *params, size_t params_size,
                                const char *key, const char *value, dg_diag *diag);
 
-#define DG_RECIPE_MAX_PARAMS 48
+#define DG_RECIPE_MAX_PARAMS 32
+#define DG_RECIPE_PREFABS_MAX 56 /* bytes of the prefab file hint, NUL included */
 /* Everything that determines a map: the library's output series
- * (DG_OUTPUT_VERSION), generator, seed, size and every parameter value (in
- * the order of the generator's table). */
+ * (DG_OUTPUT_VERSION), generator, seed, size, every parameter value (in
+ * the order of the generator's table) and the prefab set's identity. Same
+ * size as in 0.3.0, which had 48 values and no prefab fields. */
 typedef struct dg_recipe {
     char generator[DG_NAME_MAX];          /* NUL-terminated registered name */
     uint64_t seed;
@@ -994,6 +1001,8 @@ typedef struct dg_recipe {
     int32_t version;                      /* DG_OUTPUT_VERSION it was made for */
     int32_t param_count;                  /* entries used in values */
     int32_t values[DG_RECIPE_MAX_PARAMS]; /* values[i] belongs to params table entry i */
+    uint64_t prefabs_hash;                /* dg_prefab_set_hash of the set it needs; 0: none recorded */
+    char prefabs[DG_RECIPE_PREFABS_MAX];  /* the set's file as a hint ("" none): letters, digits, ./_-+ */
 } dg_recipe;
 
 /* Recipe for a generator with its default parameters. */
@@ -1027,10 +1036,17 @@ DG_API dg_status dg_recipe_params(const dg_recipe *recipe, void *params, size_t 
 DG_API dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator,
                                        const void *params, size_t params_size, uint64_t seed,
                                        int32_t width, int32_t height, dg_diag *diag);
+/* Records the set's identity in the recipe: prefabs_hash = dg_prefab_set_hash
+ * (set), prefabs = file (optional hint, "" or NULL for none). DG_E_INVALID if
+ * the hint is too long or holds other characters; the recipe is untouched. */
+DG_API dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set,
+                                       const char *file, dg_diag *diag);
 /* Runs the recipe's generator on grid, which must be recipe->width x
  * recipe->height. prefabs is needed by generators whose info says so (else
- * ignored; borrowed for the call). result, allocator and diag are optional, as
- * for each generator's own function, which this calls. */
+ * ignored; borrowed for the call). A recipe with a prefabs_hash runs only with
+ * that set (DG_E_INVALID for another set or none, so it never gives another
+ * map). result, allocator and diag are optional, as for each generator's own
+ * function, which this calls. */
 DG_API dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
                                     const dg_prefab_set *prefabs, dg_result *result,
                                     const dg_allocator *allocator, dg_diag *diag);

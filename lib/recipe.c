@@ -9,10 +9,23 @@
 #define DEFAULT_SEED 1
 #define DEFAULT_WIDTH 80
 #define DEFAULT_HEIGHT 50
+#define FIXED_KEYS 6 /* keys of every recipe, before the parameters */
+
+/* 1 if the n bytes of a prefab file hint may go into a recipe line (and
+ * unescaped into JSON and XML): letters, digits and . / _ - + only. */
+static int hint_ok(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9') || (s[i] && strchr("./_-+", s[i]))))
+            return 0;
+    return n < DG_RECIPE_PREFABS_MAX;
+}
 
 static const dgi_generator *recipe_gen(const dg_recipe *r)
 {
-    if (!r || memchr(r->generator, '\0', sizeof r->generator) == NULL)
+    if (!r || memchr(r->generator, '\0', sizeof r->generator) == NULL ||
+        memchr(r->prefabs, '\0', sizeof r->prefabs) == NULL || !hint_ok(r->prefabs, strlen(r->prefabs)))
         return NULL;
     const dgi_generator *g = dgi_generator_lookup(r->generator);
     return g && g->param_count == r->param_count ? g : NULL;
@@ -152,6 +165,24 @@ static dg_status recipe_set(dg_recipe *r, const dgi_generator *g, const char *ke
             r->version = version;
         return st;
     }
+    if (klen == 12 && memcmp(key, "prefabs_hash", 12) == 0)
+    {
+        if (!parse_u64(value, vlen, &r->prefabs_hash) || r->prefabs_hash == 0)
+            return dgi_fail_at(diag, DG_E_PARSE, line, column,
+                               "prefabs_hash: '%.*s' is not a prefab set's hash (0x and 16 hex digits)",
+                               (int)DG_MIN(vlen, 64), value);
+        return DG_OK;
+    }
+    if (klen == 7 && memcmp(key, "prefabs", 7) == 0)
+    {
+        if (vlen == 0 || !hint_ok(value, vlen))
+            return dgi_fail_at(diag, DG_E_PARSE, line, column,
+                               "prefabs: '%.*s' must be a file name of 1..%d letters, digits, '.', '/', '_', '-' or '+'",
+                               (int)DG_MIN(vlen, 64), value, DG_RECIPE_PREFABS_MAX - 1);
+        memset(r->prefabs, 0, sizeof r->prefabs);
+        memcpy(r->prefabs, value, vlen);
+        return DG_OK;
+    }
     int is_w = klen == 5 && memcmp(key, "width", 5) == 0;
     int is_h = klen == 6 && memcmp(key, "height", 6) == 0;
     if (is_w || is_h)
@@ -232,6 +263,18 @@ void dgi_recipe_emit(const void *ctx, dgi_out *o)
         dgi_out_char(o, '=');
         emit_value(o, &g->params[i], r->values[i]);
     }
+    if (r->prefabs[0])
+    {
+        dgi_out_str(o, " prefabs=");
+        dgi_out_str(o, r->prefabs);
+    }
+    char text[24];
+    if (r->prefabs_hash)
+    {
+        snprintf(text, sizeof text, "0x%016llx", (unsigned long long)r->prefabs_hash);
+        dgi_out_str(o, " prefabs_hash=");
+        dgi_out_str(o, text);
+    }
     char version[24];
     dgi_out_str(o, " version=");
     dgi_out_str(o, output_version_text(r->version, version, sizeof version));
@@ -296,7 +339,7 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
     dg_status st = dg_recipe_init(&r, g->name, DEFAULT_SEED, DEFAULT_WIDTH, DEFAULT_HEIGHT);
     if (st != DG_OK)
         return dgi_fail(diag, st, "cannot make a recipe for '%s'", g->name);
-    uint64_t seen[(DG_RECIPE_MAX_PARAMS + 4 + 63) / 64] = {0};
+    uint64_t seen[(DG_RECIPE_MAX_PARAMS + FIXED_KEYS + 63) / 64] = {0};
     while ((n = next_word(&s, &at)) != 0)
     {
         const char *w = text + at, *eq = memchr(w, '=', n);
@@ -305,15 +348,16 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
             return dgi_fail_at(diag, DG_E_PARSE, 1, col, "expected KEY=VALUE, got '%.*s'",
                                (int)DG_MIN(n, 64), w);
         size_t klen = (size_t)(eq - w);
-        /* slot for the duplicate check: the 4 fixed keys, then the table */
-        static const char *const fixed[] = {"seed", "width", "height", "version"};
+        /* slot for the duplicate check: the fixed keys, then the table */
+        static const char *const fixed[FIXED_KEYS] = {"seed", "width", "height", "version",
+                                                      "prefabs", "prefabs_hash"};
         int32_t slot = -1;
-        for (int32_t i = 0; i < 4; i++)
+        for (int32_t i = 0; i < FIXED_KEYS; i++)
             if (strlen(fixed[i]) == klen && memcmp(fixed[i], w, klen) == 0)
                 slot = i;
         const dg_param_desc *p = slot < 0 ? dgi_param_lookup(g, w, klen) : NULL;
         if (p)
-            slot = 4 + (int32_t)(p - g->params);
+            slot = FIXED_KEYS + (int32_t)(p - g->params);
         if (slot >= 0 && (seen[slot / 64] >> (slot % 64) & 1u))
             return dgi_fail_at(diag, DG_E_PARSE, 1, col, "'%.*s' is given twice", (int)klen, w);
         if (slot >= 0)
@@ -371,6 +415,45 @@ dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator, const 
     return DG_OK;
 }
 
+dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set, const char *file,
+                                dg_diag *diag)
+{
+    if (!recipe || !set)
+        return dgi_fail(diag, DG_E_NULL, "recipe or set is NULL");
+    if (!recipe_gen(recipe))
+        return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
+    size_t n = file ? strlen(file) : 0;
+    if (!hint_ok(file ? file : "", n))
+        return dgi_fail(diag, DG_E_INVALID,
+                        "prefab file '%.64s' cannot be recorded: at most %d letters, digits, '.', '/', '_', '-' or '+'",
+                        file, DG_RECIPE_PREFABS_MAX - 1);
+    recipe->prefabs_hash = dg_prefab_set_hash(set);
+    memset(recipe->prefabs, 0, sizeof recipe->prefabs);
+    if (n)
+        memcpy(recipe->prefabs, file, n);
+    return DG_OK;
+}
+
+/* A recipe that records a prefab set runs only with that set: another or
+ * none would give another map. */
+static dg_status check_prefabs(const dg_recipe *r, const dgi_generator *g,
+                               const dg_prefab_set *prefabs, dg_diag *diag)
+{
+    const char *file = r->prefabs[0] ? r->prefabs : "(no file recorded)";
+    if (r->prefabs_hash && !prefabs)
+        return dgi_fail(diag, DG_E_INVALID,
+                        "the recipe was made with the prefab set %s (prefabs_hash=0x%016llx): pass that set",
+                        file, (unsigned long long)r->prefabs_hash);
+    uint64_t have = r->prefabs_hash ? dg_prefab_set_hash(prefabs) : 0;
+    if (have != r->prefabs_hash)
+        return dgi_fail(diag, DG_E_INVALID,
+                        "the prefab set (hash 0x%016llx) is not the recipe's %s (prefabs_hash=0x%016llx): the map would differ",
+                        (unsigned long long)have, file, (unsigned long long)r->prefabs_hash);
+    if (g->needs_prefabs && !prefabs)
+        return dgi_fail(diag, DG_E_NULL, "generator '%s' needs a prefab set", g->name);
+    return DG_OK;
+}
+
 dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
                              dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
@@ -389,8 +472,9 @@ dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_pr
         return dgi_fail(diag, DG_E_INVALID, "grid is %dx%d but the recipe is for %dx%d",
                         (int)grid->width, (int)grid->height, (int)recipe->width,
                         (int)recipe->height);
-    if (g->needs_prefabs && !prefabs)
-        return dgi_fail(diag, DG_E_NULL, "generator '%s' needs a prefab set", g->name);
+    st = check_prefabs(recipe, g, prefabs, diag);
+    if (st != DG_OK)
+        return st;
     for (int32_t i = 0; i < g->param_count; i++)
         if (recipe->values[i] < g->params[i].min || recipe->values[i] > g->params[i].max)
             return dgi_fail(diag, DG_E_INVALID, "%s: %d is out of range %d..%d", g->params[i].name,

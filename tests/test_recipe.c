@@ -578,3 +578,104 @@ TEST(r2_version_leading_zero_rejected)
     dg_recipe r;
     CHECKF(DG_VERSION_MAJOR > 0 || dg_recipe_parse(own, strlen(own), &r, NULL) == DG_OK, "%s", own);
 }
+
+static dg_prefab_set *r2_parse_set(const char *text)
+{
+    dg_prefab_set *set = NULL;
+    dg_diag diag;
+    CHECKF(dg_prefab_parse(text, strlen(text), "r2", NULL, NULL, NULL, &set, &diag) == DG_OK, "%s",
+           diag.message);
+    return set;
+}
+
+/* The hash sees the prefabs, not the file's comments, blank lines or layout. */
+TEST(r2_prefab_set_hash_is_content)
+{
+    const char *a = "prefabs 1\nprefab room\n  mode furnish\nmap\n#+#\n#.#\n###\nend\n";
+    const char *b = "; a comment\nprefabs 1\n\n\nprefab room   ; same room\n  mode   furnish\nmap\n#+#\n#.#\n###\nend\n";
+    const char *c = "prefabs 1\nprefab room\n  mode furnish\nmap\n#+#\n#^#\n###\nend\n";
+    const char *d = "prefabs 1\nprefab rooms\n  mode furnish\nmap\n#+#\n#.#\n###\nend\n";
+    dg_prefab_set *sa = r2_parse_set(a), *sb = r2_parse_set(b), *sc = r2_parse_set(c), *sd = r2_parse_set(d);
+    CHECK(sa && sb && sc && sd);
+    uint64_t ha = dg_prefab_set_hash(sa);
+    CHECK(ha != 0 && ha == dg_prefab_set_hash(sb));
+    CHECK(ha != dg_prefab_set_hash(sc) && ha != dg_prefab_set_hash(sd));
+    CHECK(dg_prefab_set_hash(NULL) == 0);
+    /* the same file loaded twice (other addresses) */
+    int32_t w, h;
+    dg_prefab_set *f1 = recipe_sample_set("world", &w, &h), *f2 = recipe_sample_set("world", &w, &h);
+    CHECK(dg_prefab_set_hash(f1) == dg_prefab_set_hash(f2) && dg_prefab_set_hash(f1) != ha);
+    dg_prefab_set_free(f1);
+    dg_prefab_set_free(f2);
+    dg_prefab_set_free(sa);
+    dg_prefab_set_free(sb);
+    dg_prefab_set_free(sc);
+    dg_prefab_set_free(sd);
+}
+
+/* A recipe records its prefab set; replaying it with another set or none
+ * fails (grid untouched) instead of giving another map. */
+TEST(r2_recipe_records_prefab_set)
+{
+    static const char *const gens[] = {"world", "prefab-mixed"};
+    for (int k = 0; k < 2; k++)
+    {
+        int32_t w, h, w2, h2;
+        dg_prefab_set *set = recipe_sample_set(gens[k], &w, &h);
+        dg_prefab_set *other = recipe_sample_set("prefab-full", &w2, &h2);
+        dg_recipe r, back;
+        dg_diag diag;
+        char line[4096];
+        CHECK(dg_recipe_init(&r, gens[k], 11, w, h) == DG_OK);
+        CHECK(dg_recipe_set_prefabs(&r, set, "examples/prefabs/x.txt", &diag) == DG_OK);
+        CHECK(r.prefabs_hash == dg_prefab_set_hash(set) && strcmp(r.prefabs, "examples/prefabs/x.txt") == 0);
+        CHECK(dg_recipe_print(&r, line, sizeof line, NULL) == DG_OK);
+        CHECKF(strstr(line, " prefabs=examples/prefabs/x.txt prefabs_hash=0x") != NULL, "%s", line);
+        CHECK(dg_recipe_parse(line, strlen(line), &back, &diag) == DG_OK);
+        CHECK(memcmp(&back, &r, sizeof r) == 0);
+        uint8_t *cells = malloc((size_t)w * (size_t)h);
+        dg_grid g;
+        CHECK(cells && dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+        memset(cells, 0xAB, (size_t)w * (size_t)h);
+        CHECK(dg_recipe_generate(&back, &g, other, NULL, NULL, &diag) == DG_E_INVALID);
+        CHECKF(strstr(diag.message, "not the recipe's examples/prefabs/x.txt"), "%s", diag.message);
+        CHECK(dg_recipe_generate(&back, &g, NULL, NULL, NULL, &diag) == DG_E_INVALID);
+        CHECKF(strstr(diag.message, "made with the prefab set examples/prefabs/x.txt"), "%s", diag.message);
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+            CHECK(cells[i] == 0xAB);
+        CHECK(dg_recipe_generate(&back, &g, set, NULL, NULL, &diag) == DG_OK);
+        free(cells);
+        dg_prefab_set_free(set);
+        dg_prefab_set_free(other);
+    }
+}
+
+TEST(r2_recipe_prefab_keys_errors)
+{
+    parse_fails("world prefabs=a zz", DG_E_PARSE, "zz", "KEY=VALUE");
+    parse_fails("world prefabs=", DG_E_PARSE, "prefabs=", "must be a file name");
+    parse_fails("world prefabs=a\"b", DG_E_PARSE, "a\"b", "must be a file name");
+    parse_fails("world prefabs=a<b", DG_E_PARSE, "a<b", "must be a file name");
+    parse_fails("world prefabs=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", DG_E_PARSE,
+                "aaa", "must be a file name");
+    parse_fails("world prefabs_hash=0", DG_E_PARSE, "0", "hash");
+    parse_fails("world prefabs_hash=-1", DG_E_PARSE, "-1", "hash");
+    parse_fails("world prefabs=a prefabs=b", DG_E_PARSE, "prefabs=b", "twice");
+    parse_fails("world prefabs_hash=1 prefabs_hash=2", DG_E_PARSE, "prefabs_hash=2", "twice");
+    dg_recipe r, before;
+    dg_diag diag;
+    int32_t w, h;
+    dg_prefab_set *set = recipe_sample_set("world", &w, &h);
+    CHECK(dg_recipe_init(&r, "world", 1, w, h) == DG_OK);
+    before = r;
+    CHECK(dg_recipe_set_prefabs(&r, set, "my maps/f.txt", &diag) == DG_E_INVALID);
+    CHECK(dg_recipe_set_prefabs(&r, NULL, "f.txt", &diag) == DG_E_NULL);
+    CHECK(memcmp(&r, &before, sizeof r) == 0);
+    CHECK(dg_recipe_set_prefabs(&r, set, NULL, &diag) == DG_OK && r.prefabs[0] == 0 && r.prefabs_hash);
+    CHECK(dg_recipe_set(&r, "prefabs", "f.txt", &diag) == DG_OK && strcmp(r.prefabs, "f.txt") == 0);
+    /* a corrupted hint is refused, not printed */
+    memset(r.prefabs, 'x', sizeof r.prefabs);
+    char line[16];
+    CHECK(dg_recipe_print(&r, line, sizeof line, NULL) == DG_E_INVALID);
+    dg_prefab_set_free(set);
+}
