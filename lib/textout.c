@@ -122,6 +122,12 @@ void dgi_out_json_str(dgi_out *o, const char *str)
     dgi_out_char(o, '"');
 }
 
+/* U+FFFE and U+FFFF: valid UTF-8, but not XML 1.0 characters, even as &#...; */
+static int xml_nonchar(const unsigned char *s, size_t n)
+{
+    return n == 3 && s[0] == 0xEF && s[1] == 0xBF && s[2] >= 0xBE;
+}
+
 void dgi_out_xml_str(dgi_out *o, const char *str)
 {
     const unsigned char *s = (const unsigned char *)str;
@@ -141,6 +147,8 @@ void dgi_out_xml_str(dgi_out *o, const char *str)
                 dgi_out_char(o, '?');
                 n = 1;
             }
+            else if (xml_nonchar(s, n))
+                dgi_out_str(o, "\xEF\xBF\xBD"); /* U+FFFD, the replacement character */
             else
                 dgi_out_bytes(o, (const char *)s, n);
         }

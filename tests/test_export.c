@@ -196,6 +196,35 @@ static int32_t stairs_in(const dg_grid *g)
     return n;
 }
 
+/* Whether text[0..len) is UTF-8 of XML 1.0 characters only (#x9, #xA, #xD,
+ * #x20-#xD7FF, #xE000-#xFFFD, #x10000-#x10FFFF): what an XML parser accepts. */
+static int xml_chars_only(const char *text, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < len;)
+    {
+        unsigned c = s[i];
+        size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (n == 0 || i + n > len)
+            return 0;
+        uint32_t cp = n == 1 ? c : c & (0xFFu >> (n + 1));
+        for (size_t k = 1; k < n; k++)
+        {
+            if ((s[i + k] & 0xC0u) != 0x80u)
+                return 0;
+            cp = cp << 6 | (s[i + k] & 0x3Fu);
+        }
+        int shortest = n < 3 || (n == 3 && cp >= 0x800) || (n == 4 && cp >= 0x10000);
+        int ok = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
+                 (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
+        if (!shortest || !ok)
+            return 0;
+        i += n;
+    }
+    return 1;
+}
+
 /* The Tiled checks a map must pass: CSV count and values, object ids and
  * nextobjectid, one object per room, corridor, door, stair, start, exit, marker. */
 static void check_tiled(const char *tmx, const char *tmj, const dg_grid *g, const dg_result *r)
@@ -226,6 +255,7 @@ static void check_tiled(const char *tmx, const char *tmj, const dg_grid *g, cons
     CHECK(count_of(tmj, "\"opacity\": 1, \"visible\": true") == 2);
     CHECK(strstr(tmj, "\"type\": \"tilelayer\"") && strstr(tmj, "\"type\": \"objectgroup\""));
     CHECK(count_of(tmx, "type=\"room\"") == (size_t)(r ? r->room_count : 0));
+    CHECK(xml_chars_only(tmx, strlen(tmx)));
 }
 
 TEST(export_every_generator_structure)
@@ -398,6 +428,43 @@ TEST(r4_export_extreme_coordinates)
         char *text = export_with(&g, &r, &o, &len);
         CHECKF(text && strstr(text, want[f][0]), "format %d: corridor", (int)f);
         CHECKF(text && strstr(text, want[f][1]), "format %d: room/marker/exit", (int)f);
+        free(text);
+    }
+}
+
+/* Names and the tileset path are caller text: what XML cannot hold is replaced
+ * (U+FFFE, U+FFFF by U+FFFD; control bytes and invalid UTF-8 by '?'), so every
+ * .tmx parses; the JSON forms stay valid too. */
+TEST(r4_export_xml_noncharacters)
+{
+    dg_grid g;
+    dg_result r;
+    fixed_map(&g, &r);
+    dg_marker markers[3] = {
+        {{2, 2}, DG_MARKER_ACTOR, 0, "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1F\x7F"},
+        {{3, 2}, DG_MARKER_ITEM, 0, "\xED\xA0\x80\xC0\xAF\xF4\x90\x80\x80\xEF\xBF"},
+        {{4, 2}, DG_MARKER_ITEM, 0, "ok \xEF\xBF\xBD \xF4\x8F\xBF\xBF \xEE\x80\x80\t\n\r"},
+    };
+    r.markers = markers;
+    r.marker_count = 3;
+    dg_export_options o;
+    dg_export_defaults(&o);
+    o.tileset_image = "tiles\xEF\xBF\xBF\x02.png";
+    for (int32_t f = DG_EXPORT_JSON; f <= DG_EXPORT_TMX; f++)
+    {
+        o.format = f;
+        size_t len;
+        char *text = export_with(&g, &r, &o, &len);
+        if (!text)
+            continue;
+        CHECKF(f != DG_EXPORT_TMX || xml_chars_only(text, len), "format %d", (int)f);
+        if (f == DG_EXPORT_TMX)
+        {
+            CHECK(strstr(text, "name=\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c??\x7F\"") != NULL);
+            CHECK(strstr(text, "source=\"tiles\xEF\xBF\xBD?.png\"") != NULL);
+            /* U+10FFFF and U+E000 are XML characters and pass through */
+            CHECK(strstr(text, "name=\"ok \xEF\xBF\xBD \xF4\x8F\xBF\xBF \xEE\x80\x80???\"") != NULL);
+        }
         free(text);
     }
 }

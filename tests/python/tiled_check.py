@@ -7,8 +7,9 @@ image that exists with the declared size, exactly width x height CSV values
 (no trailing comma) covered by the tileset, layer types, opacity and
 visibility, unique object ids below nextobjectid, well-formed rectangles,
 points and polylines; the tiles equal the JSON rows; the swatch tileset has the
-legend's colours. If Tiled's tmxrasterizer is installed, Tiled itself must open
-and draw each map with the right colour in every non-void cell."""
+legend's colours. Names and paths XML cannot hold still give files that parse
+(through the ctypes binding). If Tiled's tmxrasterizer is installed, Tiled
+itself must open and draw each map with the right colour in every non-void cell."""
 import json
 import os
 import shutil
@@ -265,6 +266,40 @@ for gen in gens:
         if have_tiled:
             check_with_tiled(base + ".tmx", j, what + " tmx")
             check_with_tiled(base + ".tmj", j, what + " tmj")
+
+
+def check_hostile_text():
+    """Marker names and a tileset path with characters XML 1.0 cannot hold
+    (U+FFFE, U+FFFF, control bytes, invalid UTF-8): the exports still parse."""
+    lib_path = os.path.join(build, "libdungeon.so")
+    if not check(os.path.exists(lib_path), "the shared library is built"):
+        return
+    os.environ["DUNGEON_LIB"] = os.path.abspath(lib_path)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "python"))
+    import dungeon
+    d = dungeon.Dungeon.generate("prefab-full seed=1 width=56 height=26",
+                                 os.path.join("examples", "prefabs", "shaft.txt"))
+    names = ["a\ufffe\uffffb".encode(), b"c\x01\x1f\x7fd", b"\xff\xed\xa0\x80\xef\xbf", "\U0010ffff".encode()]
+    r = d.result
+    for i in range(r.marker_count):
+        r.markers[i].name = names[i % len(names)]
+    path = "tiles\ufffe\uffff\x02.png"
+    try:
+        root = ET.fromstring(d.export("tmx", tileset_image=path).encode())
+        got = [o.attrib["name"] for o in root.iter("object")]
+        check(any("a\ufffd\ufffdb" == n for n in got), "tmx: U+FFFE and U+FFFF became U+FFFD")
+        check(root.find("tileset/image").attrib["source"] == "tiles\ufffd\ufffd?.png", "tmx: tileset path")
+    except ET.ParseError as e:
+        check(False, "tmx with hostile names parses: %s" % e)
+    for fmt in ("tmj", "json"):
+        try:
+            json.loads(d.export(fmt, tileset_image=path))
+            check(True, fmt + " with hostile names parses")
+        except ValueError as e:
+            check(False, "%s with hostile names parses: %s" % (fmt, e))
+
+
+check_hostile_text()
 if not have_tiled:
     print("note: Tiled's tmxrasterizer is not installed; the maps were checked without opening them in Tiled")
 print("%d passed, %d failed" % (passed, failed))
