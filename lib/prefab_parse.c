@@ -438,6 +438,78 @@ static dgi_legend *active_legend(parser *ps)
     return ps->legend_in_prefab ? &ps->cur : &ps->file_legend;
 }
 
+static const char *const legend_keys[] = {"tile", "on", "kind"};
+
+/* A `tile` value: a number 0..255 or a library tile name. */
+static int legend_tile(parser *ps, const token *v, dgi_glyph *g)
+{
+    char b[40];
+    int32_t tile;
+    if (!parse_tile(v, &tile))
+    {
+        perr(ps, ps->line, v->col,
+             "tile must be 0..255 or a tile name (floor, wall, stairs_down, ...), got '%s'",
+             tok_str(v, b, sizeof b));
+        return 0;
+    }
+    g->tile = (uint8_t)tile;
+    return 1;
+}
+
+/* `on CLASS` of a trap, actor or marker: what the cell is underneath. */
+static int legend_on(parser *ps, const token *v, int tile_given, dgi_glyph *g)
+{
+    int on = lookup_word(v, class_names + 1, 7) + 1;
+    if (on != DGI_CLASS_GROUND && on != DGI_CLASS_WALL && on != DGI_CLASS_TRAP)
+    {
+        char b[40];
+        perr(ps, ps->line, v->col, "'on' must be ground, wall or trap, got '%s'",
+             tok_str(v, b, sizeof b));
+        return 0;
+    }
+    if (!tile_given) /* an explicit `tile` wins, in either order */
+        g->tile = on == DGI_CLASS_GROUND ? DG_TILE_FLOOR
+                                         : on == DGI_CLASS_WALL ? DG_TILE_WALL : DG_TILE_TRAP;
+    g->passable = on != DGI_CLASS_WALL;
+    return 1;
+}
+
+/* One `KEY VALUE` pair of a legend entry of class cls (key[1] is the value);
+ * *seen has a bit per key already given, as each may appear once. */
+static int legend_option(parser *ps, int cls, const token *key, dgi_glyph *g, int *seen)
+{
+    char b[40];
+    const token *v = key + 1;
+    int k = lookup_word(key, legend_keys, 3);
+    int marks = cls == DGI_CLASS_TRAP || cls == DGI_CLASS_ACTOR || cls == DGI_CLASS_MARKER;
+    if (k < 0 || (k == 0 && cls == DGI_CLASS_VOID) || (k > 0 && !marks))
+    {
+        perr(ps, ps->line, key->col, "unexpected '%s' in a %s legend entry",
+             tok_str(key, b, sizeof b), class_names[cls]);
+        return 0;
+    }
+    if (*seen & (1 << k))
+    {
+        perr(ps, ps->line, key->col, "'%s' is given twice in this legend entry", legend_keys[k]);
+        return 0;
+    }
+    *seen |= 1 << k;
+    if (k == 0)
+        return legend_tile(ps, v, g);
+    if (k == 1)
+        return legend_on(ps, v, *seen & 1, g);
+    int kind = lookup_word(v, kind_names, 7);
+    if (kind < 0)
+    {
+        perr(ps, ps->line, v->col,
+             "unknown marker kind '%s' (expected generic actor item trap spawn start exit)",
+             tok_str(v, b, sizeof b));
+        return 0;
+    }
+    g->marker = (uint8_t)(1 + kind);
+    return 1;
+}
+
 /* GLYPH CLASS [NAME] [tile T] [on CLASS] [kind K] */
 static void legend_entry(parser *ps)
 {
@@ -475,14 +547,14 @@ static void legend_entry(parser *ps)
     set_glyph(&tmp, c, (uint8_t)cls, -1);
     g = tmp.glyph[c];
     int32_t i = 2;
-    if (i < ps->ntok && !tok_is(&t[i], "tile") && !tok_is(&t[i], "on") && !tok_is(&t[i], "kind"))
+    if (i < ps->ntok && lookup_word(&t[i], legend_keys, 3) < 0)
     {
         char name[DG_NAME_MAX];
         if (!take_name(ps, &t[i], "glyph name", name) || (g.name = add_glyph_name(ps, name)) < 0)
             return;
         i++;
     }
-    int seen_tile = 0;
+    int seen = 0;
     for (; i < ps->ntok; i += 2)
     {
         if (i + 1 >= ps->ntok)
@@ -491,53 +563,8 @@ static void legend_entry(parser *ps)
                  tok_str(&t[i], b, sizeof b));
             return;
         }
-        const token *v = &t[i + 1];
-        if (tok_is(&t[i], "tile") && cls != DGI_CLASS_VOID)
-        {
-            int32_t tile;
-            if (!parse_tile(v, &tile))
-            {
-                perr(ps, ps->line, v->col,
-                     "tile must be 0..255 or a tile name (floor, wall, stairs_down, ...), got '%s'",
-                     tok_str(v, b, sizeof b));
-                return;
-            }
-            g.tile = (uint8_t)tile;
-            seen_tile = 1;
-        }
-        else if (tok_is(&t[i], "on") &&
-                 (cls == DGI_CLASS_TRAP || cls == DGI_CLASS_ACTOR || cls == DGI_CLASS_MARKER))
-        {
-            int on = lookup_word(v, class_names + 1, 7) + 1;
-            if (on != DGI_CLASS_GROUND && on != DGI_CLASS_WALL && on != DGI_CLASS_TRAP)
-            {
-                perr(ps, ps->line, v->col, "'on' must be ground, wall or trap, got '%s'",
-                     tok_str(v, b, sizeof b));
-                return;
-            }
-            if (!seen_tile)
-                g.tile = on == DGI_CLASS_GROUND ? DG_TILE_FLOOR
-                                                : on == DGI_CLASS_WALL ? DG_TILE_WALL : DG_TILE_TRAP;
-            g.passable = on != DGI_CLASS_WALL;
-        }
-        else if (tok_is(&t[i], "kind") && g.marker)
-        {
-            int k = lookup_word(v, kind_names, 7);
-            if (k < 0)
-            {
-                perr(ps, ps->line, v->col,
-                     "unknown marker kind '%s' (expected generic actor item trap spawn start exit)",
-                     tok_str(v, b, sizeof b));
-                return;
-            }
-            g.marker = (uint8_t)(1 + k);
-        }
-        else
-        {
-            perr(ps, ps->line, t[i].col, "unexpected '%s' in a %s legend entry",
-                 tok_str(&t[i], b, sizeof b), class_names[cls]);
+        if (!legend_option(ps, cls, &t[i], &g, &seen))
             return;
-        }
     }
     active_legend(ps)->glyph[c] = g;
     if (!ps->legend_in_prefab)

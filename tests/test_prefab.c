@@ -766,3 +766,25 @@ done:
     free(text);
     free(stack);
 }
+
+/* ---- r1p: repeated legend keys, count bounds, void islands,
+ * the file size limit, the wide bounded draw -------------------------------- */
+
+TEST(r1p_legend_key_given_twice_is_rejected)
+{
+    errors e;
+    parse_errors("prefabs 1\n"
+                 "legend\n"
+                 "  a marker box tile 3 tile 4\n"
+                 "  b actor orc on ground on wall\n"
+                 "  c trap pit kind item kind exit\n"
+                 "  d trap pit on wall tile 3 kind item\n" /* each once: fine */
+                 "end\n",
+                 &e);
+    CHECK(e.n == 3);
+    CHECK(has_error(&e, 3, 23, "'tile' is given twice in this legend entry"));
+    CHECK(has_error(&e, 4, 25, "'on' is given twice in this legend entry"));
+    CHECK(has_error(&e, 5, 24, "'kind' is given twice in this legend entry"));
+    if (e.n != 3)
+        dump_errors(&e);
+}
