@@ -25,9 +25,12 @@ typedef struct token {
 
 /* Load-time analysis of substitutions: glyph count intervals [lo, hi], where
  * each result glyph was first written, and which final glyphs each drawn glyph
- * can become. */
+ * can become. No glyph can cover more than the map's cells, so both bounds are
+ * kept at most `cells`: chained picks would otherwise multiply them past any
+ * integer width. */
 typedef struct flow {
-    int32_t lo[128], hi[128];
+    int64_t cells;
+    int64_t lo[128], hi[128];
     uint8_t known[128];
     int32_t from_line[128], from_col[128];
     uint32_t can_be[128][4];
@@ -1070,10 +1073,10 @@ static void bit_set(uint32_t *s, int c) { s[c >> 5] |= 1u << (c & 31); }
 static void bit_clear(uint32_t *s, int c) { s[c >> 5] &= ~(1u << (c & 31)); }
 static int bit_has(const uint32_t *s, int c) { return (s[c >> 5] >> (c & 31)) & 1u; }
 
-static void produce(flow *f, uint8_t g, int32_t lo, int32_t hi, const dgi_choice *where)
+static void produce(flow *f, uint8_t g, int64_t lo, int64_t hi, const dgi_choice *where)
 {
-    f->lo[g] += lo;
-    f->hi[g] += hi;
+    f->lo[g] = DG_MIN(f->lo[g] + lo, f->cells);
+    f->hi[g] = DG_MIN(f->hi[g] + hi, f->cells);
     if (!f->known[g] && where)
     {
         f->known[g] = 1;
@@ -1084,7 +1087,7 @@ static void produce(flow *f, uint8_t g, int32_t lo, int32_t hi, const dgi_choice
 
 static void flow_sub(parser *ps, flow *f, const dgi_sub *s, const dgi_legend *lg)
 {
-    int32_t lo = f->lo[s->glyph], hi = f->hi[s->glyph];
+    int64_t lo = f->lo[s->glyph], hi = f->hi[s->glyph];
     const dgi_choice *ch = &ps->set->choices[s->first];
     int32_t live = 0;
     for (int32_t j = 0; j < s->count; j++)
@@ -1102,8 +1105,7 @@ static void flow_sub(parser *ps, flow *f, const dgi_sub *s, const dgi_legend *lg
         for (int32_t j = 0; j < s->count; j++)
             produce(f, ch[j].glyph, ch[j].amount, ch[j].amount, &ch[j]);
         dgi_choice rest = {s->rest, 0, s->line, s->rest_column};
-        produce(f, s->rest ? s->rest : s->glyph, lo - (int32_t)s->total, hi - (int32_t)s->total,
-                s->rest ? &rest : NULL);
+        produce(f, s->rest ? s->rest : s->glyph, lo - s->total, hi - s->total, s->rest ? &rest : NULL);
         keeps = !s->rest && hi > s->total;
         if (keeps && lg->glyph[s->glyph].cls == DGI_CLASS_NONE)
             perr(ps, s->line, s->column,
@@ -1143,6 +1145,7 @@ static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
                 hi += f->hi[c];
                 bit_set(r->glyphs, c);
             }
+        hi = DG_MIN(hi, f->cells); /* a name may cover several glyphs, never more cells */
         if (hi < r->min || lo > r->max)
             perr(ps, r->line, r->column,
                  "require can never hold: the map has %lld to %lld such cells", (long long)lo,
@@ -1157,6 +1160,7 @@ static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
     dgi_prefab *p = ps->p;
     flow *f = &ps->flow;
     memset(f, 0, sizeof *f);
+    f->cells = (int64_t)p->width * p->height;
     for (int c = 33; c < 127; c++)
     {
         f->lo[c] = f->hi[c] = ps->counts[c];

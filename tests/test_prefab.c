@@ -788,3 +788,52 @@ TEST(r1p_legend_key_given_twice_is_rejected)
     if (e.n != 3)
         dump_errors(&e);
 }
+
+/* A 4-cell map of x, `pick x = x x` doubled `lines` times, then x becomes b
+ * or '.', and b is required 0-1 times. */
+static char *doubling_picks(int lines)
+{
+    char *text = malloc(4096);
+    size_t k = (size_t)sprintf(text, "prefabs 1\nlegend\n  b marker box\nend\nprefab p\n  orient none\n");
+    for (int i = 0; i < lines; i++)
+        k += (size_t)sprintf(text + k, "  pick x = x x\n");
+    sprintf(text + k, "  pick x = b .\n  require b 0-1\nmap\nxx\nxx\nend\n");
+    return text;
+}
+
+TEST(r1p_chained_picks_do_not_overflow_the_count_bound)
+{
+    /* 4 * 2^29 cells is 2^31: a 32-bit bound went negative and the file was
+     * rejected ("the map has 0 to -2147483648 such cells") */
+    char *text = doubling_picks(29);
+    dg_prefab_set *set = parse_ok(text);
+    if (set)
+        CHECK(set->reqs[0].always == 0);
+    dg_prefab_set_free(set);
+    free(text);
+}
+
+TEST(r1p_chained_picks_keep_the_require_checked)
+{
+    /* 4 * 2^30 wrapped to 0: the require looked always true and was skipped,
+     * so stamps returned OK with up to 4 b cells */
+    char *text = doubling_picks(30);
+    dg_prefab_set *set = parse_ok(text);
+    int ok = 0;
+    for (uint64_t seed = 0; set && seed < 64; seed++)
+    {
+        uint8_t cells[4] = {0, 0, 0, 0};
+        dg_grid g = {cells, 2, 2, 2};
+        dg_result r; /* b is a marker: one per b cell */
+        dg_result_init(&r, NULL);
+        dg_status st = dg_prefab_stamp(set, 0, DG_ORIENT_IDENTITY, seed, &g, 0, 0, &r, NULL);
+        CHECK(st == DG_OK || st == DG_E_LIMIT);
+        ok += st == DG_OK;
+        CHECKF(st != DG_OK || r.marker_count <= 1, "seed %d: %d b cells, require b 0-1", (int)seed,
+               (int)r.marker_count);
+        dg_result_free(&r);
+    }
+    CHECK(set == NULL || ok > 0);
+    dg_prefab_set_free(set);
+    free(text);
+}
