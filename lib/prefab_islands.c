@@ -687,7 +687,9 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
     if (!g)
         return *err == DG_E_LIMIT ? 0 : -2;
     make_shape(s, index, o, g, &t);
-    if (!find_position(s, gen, q, &t, &x, &y, rng))
+    /* an outcome with every cell void has no footprint: it would fit anywhere
+     * and never fill the map, so it counts as a try without a place */
+    if (s->rects_n == 0 || !find_position(s, gen, q, &t, &x, &y, rng))
     {
         dgi_prefab_glyphs_free(s->set, q, heap);
         return 0;
@@ -738,10 +740,13 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
     else
         dgi_gen_fill(gen, (uint8_t)s->p->fill, dg_tile_passable((uint8_t)s->p->fill));
     uint64_t building = 0;
+    /* "as many as fit": buildings cover disjoint cells (at least one each), so
+     * no map holds more than it has cells; a count, not the map, ends the loop */
+    int32_t most = (int32_t)DG_MIN((int64_t)s->w * s->h, INT32_MAX);
     for (int32_t k = 0; k < s->group_count; k++)
     {
         const group *gr = &s->groups[k];
-        int32_t target = gr->max < 0 ? INT32_MAX
+        int32_t target = gr->max < 0 ? most
                                      : gr->min + (int32_t)dg_rng_below(&rng, (uint32_t)(gr->max - gr->min + 1));
         int32_t placed = 0, failures = 0;
         gen->r.metrics.requested += gr->max < 0 ? gr->min : target;

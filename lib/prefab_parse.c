@@ -1155,6 +1155,21 @@ static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
     }
 }
 
+/* An island is placed where its footprint (non-void cells) fits: one whose
+ * cells are void in every outcome would fit anywhere, without end. */
+static void check_island_footprint(parser *ps, const flow *f, const dgi_legend *lg)
+{
+    if (!(ps->p->modes & DG_PREFAB_ISLAND))
+        return;
+    for (int c = 33; c < 127; c++)
+        for (int r = 33; r < 127 && ps->counts[c]; r++)
+            if (bit_has(f->can_be[c], r) && lg->glyph[r].cls != DGI_CLASS_VOID)
+                return;
+    perr(ps, ps->p->line, 1,
+         "prefab '%s' is void in every cell, so it cannot be an island (give it a mode without island)",
+         ps->p->name);
+}
+
 static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
 {
     dgi_prefab *p = ps->p;
@@ -1173,6 +1188,7 @@ static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
         if (f->hi[c] > 0 && lg->glyph[c].cls == DGI_CLASS_NONE && f->known[c])
             perr(ps, f->from_line[c], f->from_col[c], "substitution result '%c' is not in the legend", c);
     check_requires(ps, f, lg);
+    check_island_footprint(ps, f, lg);
     if (!ps->p_bad)
     {
         /* A cell counts as passable for edge signatures only if every outcome is. */

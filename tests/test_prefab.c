@@ -837,3 +837,63 @@ TEST(r1p_chained_picks_keep_the_require_checked)
     dg_prefab_set_free(set);
     free(text);
 }
+
+TEST(r1p_all_void_island_prefab_is_rejected_at_load)
+{
+    errors e;
+    parse_errors("prefabs 1\n"
+                 "prefab ghost\n"       /* every mode by default, island among them */
+                 "map\n"
+                 "__\n"
+                 "end\n"
+                 "prefab ghost2\n"
+                 "  mode island\n"
+                 "  legend\n"
+                 "    ~ void\n"
+                 "  end\n"
+                 "  pick ? = _ ~\n"     /* void in every outcome */
+                 "map\n"
+                 "?_\n"
+                 "end\n",
+                 &e);
+    CHECK(e.n == 2);
+    CHECK(has_error(&e, 2, 1, "prefab 'ghost' is void in every cell, so it cannot be an island"));
+    CHECK(has_error(&e, 6, 1, "prefab 'ghost2' is void in every cell"));
+    /* without island, or with a cell that may be solid, it loads */
+    dg_prefab_set_free(parse_ok("prefabs 1\nprefab a\n  mode full jigsaw\nmap\n__\nend\n"
+                                "prefab b\n  mode island\n  pick ? = _ .\nmap\n?_\nend\n"));
+}
+
+TEST(r1p_islands_skip_an_empty_outcome)
+{
+    /* One cell that is void or floor by a coin flip, placed as many times as
+     * fit. An all-void outcome fits anywhere: it was placed (a room with no
+     * cell) and kept the loop going; now it is a try without a place. */
+    dg_prefab_set *set = parse_ok("prefabs 1\nprefab coin\n  mode island\n  margin 0\n"
+                                  "  pick ? = _ .\nmap\n?\nend\n");
+    dg_prefab_group group = {NULL, 0, -1, 0};
+    dg_prefab_islands_params p;
+    dg_prefab_islands_defaults(&p);
+    p.groups = &group;
+    p.group_count = 1;
+    p.fill = DG_TILE_WALL;
+    p.connected = 0;
+    p.max_failures = 8;
+    p.positions = 4;
+    for (uint64_t seed = 0; set && seed < 8; seed++)
+    {
+        uint8_t cells[12 * 10];
+        dg_grid g = {cells, 12, 10, 12};
+        dg_result r;
+        dg_result_init(&r, NULL);
+        CHECK(dg_prefab_islands_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        int32_t floor = 0;
+        for (int i = 0; i < 12 * 10; i++)
+            floor += cells[i] == DG_TILE_FLOOR;
+        CHECKF(r.room_count == floor && floor > 0, "seed %d: %d rooms, %d floor cells", (int)seed,
+               (int)r.room_count, (int)floor);
+        CHECK(r.room_count <= 12 * 10);
+        dg_result_free(&r);
+    }
+    dg_prefab_set_free(set);
+}
