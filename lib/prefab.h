@@ -5,6 +5,9 @@
 
 #include "internal.h"
 
+/* The largest prefab file dg_prefab_load reads (docs/prefab-format.md). */
+#define DGI_PREFAB_FILE_MAX ((size_t)64 << 20)
+
 /* Glyph classes of the legend. */
 enum {
     DGI_CLASS_NONE = 0, /* glyph not in the legend */

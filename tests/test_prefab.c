@@ -897,3 +897,45 @@ TEST(r1p_islands_skip_an_empty_outcome)
     }
     dg_prefab_set_free(set);
 }
+
+/* An allocator that refuses (and remembers) any block over the file limit. */
+typedef struct capped {
+    size_t largest;
+    int refused;
+} capped;
+
+static void *capped_alloc(void *user, size_t size)
+{
+    capped *c = user;
+    c->largest = size > c->largest ? size : c->largest;
+    if (size > DGI_PREFAB_FILE_MAX)
+    {
+        c->refused = 1;
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void capped_free(void *user, void *ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(ptr);
+}
+
+TEST(r1p_load_stops_at_the_file_limit)
+{
+    FILE *probe = fopen("/dev/zero", "rb");
+    if (!probe)
+        return; /* no endless stream here */
+    fclose(probe);
+    capped c = {0, 0};
+    dg_allocator a = {capped_alloc, capped_free, &c};
+    dg_prefab_set *set = (dg_prefab_set *)&c;
+    dg_diag d;
+    CHECK(dg_prefab_load("/dev/zero", &a, NULL, NULL, &set, &d) == DG_E_TOO_LARGE);
+    CHECK(set == NULL);
+    CHECK(d.status == DG_E_TOO_LARGE);
+    CHECKF(strstr(d.message, "/dev/zero: file over 64 MiB") != NULL, "%s", d.message);
+    CHECK(!c.refused && c.largest == DGI_PREFAB_FILE_MAX);
+}
