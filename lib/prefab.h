@@ -245,8 +245,23 @@ void dgi_prefab_glyphs_free(const dg_prefab_set *set, const dgi_prefab *p, uint8
 dg_status dgi_pick_build(dg_prefab_set *set);
 /* 1 if prefab p carries the tag (NULL or "" matches all). */
 int dgi_has_tag(const dg_prefab_set *set, const dgi_prefab *p, const char *tag);
-/* Uniform 64-bit bounded draw: a 32-bit one (none for 0) when the bound fits. */
-uint64_t dgi_below64_wide(dg_rng *rng, uint64_t bound);
+/* Uniform 64-bit bounded draw: a 32-bit one (none for 0) when the bound fits.
+ * Both inline and built only on internal.h's rng, so this header calls
+ * nothing of the files that include it. The wide one rejects draws above the
+ * bound's power of two; the first 32-bit draw is the high half. */
+static inline uint64_t dgi_below64_wide(dg_rng *rng, uint64_t bound)
+{
+    uint64_t mask = bound - 1;
+    for (int shift = 1; shift < 64; shift *= 2)
+        mask |= mask >> shift;
+    for (;;)
+    {
+        uint64_t high = dgi_rng_next(rng);
+        uint64_t v = ((high << 32) | dgi_rng_next(rng)) & mask;
+        if (v < bound)
+            return v;
+    }
+}
 static inline uint64_t dgi_below64(dg_rng *rng, uint64_t bound)
 {
     if (bound <= UINT32_MAX)

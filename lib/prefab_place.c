@@ -97,19 +97,6 @@ dg_status dg_prefab_edge(const dg_prefab_set *set, int32_t index, int32_t orient
 
 /* ---- resolving randomised glyphs ---------------------------------------------------- */
 
-uint64_t dgi_below64_wide(dg_rng *rng, uint64_t bound)
-{
-    uint64_t mask = bound - 1;
-    for (int s = 1; s < 64; s *= 2)
-        mask |= mask >> s;
-    for (;;)
-    {
-        uint64_t v = (((uint64_t)dg_rng_next(rng) << 32) | dg_rng_next(rng)) & mask;
-        if (v < bound)
-            return v;
-    }
-}
-
 static uint8_t weighted(const dgi_choice *ch, int32_t n, int64_t total, dg_rng *rng)
 {
     int64_t r = (int64_t)dgi_below64(rng, (uint64_t)total);

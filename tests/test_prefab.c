@@ -939,3 +939,21 @@ TEST(r1p_load_stops_at_the_file_limit)
     CHECKF(strstr(d.message, "/dev/zero: file over 64 MiB") != NULL, "%s", d.message);
     CHECK(!c.refused && c.largest == DGI_PREFAB_FILE_MAX);
 }
+
+TEST(r1p_below64_wide_draws_the_high_half_first)
+{
+    dg_rng a, b;
+    dgi_rng_seed(&a, 42, 7);
+    dgi_rng_seed(&b, 42, 7);
+    uint64_t bound = (1ULL << 40) + 12345;
+    for (int i = 0; i < 100; i++)
+    {
+        uint64_t v = dgi_below64(&a, bound), want;
+        do
+        {
+            uint64_t high = dgi_rng_next(&b);
+            want = ((high << 32) | dgi_rng_next(&b)) & ((1ULL << 41) - 1);
+        } while (want >= bound);
+        CHECK_EQ_U64(v, want);
+    }
+}
