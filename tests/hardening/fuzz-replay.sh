@@ -2,13 +2,14 @@
 # fuzz-replay.sh BUILD: the fuzz part of `make check`. Every target's seed
 # corpus and REPLAY_RANDOM pseudo-random inputs go through the replay build
 # (gcc, ASan+UBSan, no libFuzzer); then, where the libFuzzer build exists, the
-# target runs FUZZ_CHECK_RUNS libFuzzer inputs from a fixed -seed: a count, not
-# a time, so every machine runs exactly the same inputs and a slow one cannot
-# find what a fast one missed. Time-boxed fuzzing is `make fuzz`.
+# target runs its seed corpus plus FUZZ_CHECK_MUTATIONS libFuzzer inputs from a
+# fixed -seed: a count, not a time, so every machine runs exactly the same
+# inputs and a slow one cannot find what a fast one missed (libFuzzer's -runs
+# counts the corpus too). Time-boxed fuzzing is `make fuzz`.
 # Ends "N passed, N failed".
 B=${1:-build}
 RANDOM_INPUTS=${REPLAY_RANDOM:-300}
-RUNS=${FUZZ_CHECK_RUNS:-4000}
+MUTATIONS=${FUZZ_CHECK_MUTATIONS:-500}
 passed=0
 failed=0
 for bin in "$B"/replay/fuzz_*; do
@@ -30,11 +31,12 @@ for bin in "$B"/replay/fuzz_*; do
     rm -rf "$work"
     mkdir -p "$work" "$B/fuzz/artifacts"
     log="$B/fuzz/check-$name.log"
+    runs=$(($(ls "$seeds" | wc -l) + MUTATIONS))
     # -timeout only names a hang (a stuck input): no correct input comes near it
-    if "$fuzzer" -seed=1 -runs="$RUNS" -timeout=600 -rss_limit_mb=2048 \
+    if "$fuzzer" -seed=1 -runs="$runs" -timeout=600 -rss_limit_mb=2048 \
         -artifact_prefix="$B/fuzz/artifacts/$name-" "$work" "$seeds" >"$log" 2>&1; then
         last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
-        echo "   $name: libFuzzer $RUNS runs (-seed=1): $last"
+        echo "   $name: libFuzzer, corpus + $MUTATIONS inputs (-seed=1): $last"
         passed=$((passed + 1))
     else
         grep -E 'ERROR|fuzz_|SUMMARY|Test unit written' "$log" | head -n 8 >&2
