@@ -11,6 +11,7 @@
 #include <dungeon.h>
 #include <stb_image_write.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -41,6 +42,7 @@ typedef struct options {
     const char *output;     /* file or "-" */
     int stats;              /* print the result summary to stderr */
     int legend, numbers, markers, grid_lines, no_tileset;
+    int scale_set, tile_size_set;
 } options;
 
 /* ---- usage ----------------------------------------------------------------- */
@@ -160,17 +162,33 @@ static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return 1;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+/* A seed as recipes read it (the library's parser: decimal, leading zeros
+ * included, or 0x hex; no sign or blank). */
+static int parse_seed(const char *s, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    if (*s == '-')
+    dg_generator_info info;
+    dg_recipe r;
+    if (dg_generator_get(0, &info) != DG_OK || dg_recipe_init(&r, info.name, 1, 1, 1) != DG_OK ||
+        dg_recipe_set(&r, "seed", s, NULL) != DG_OK)
         return 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end)
-        return 0;
-    *out = v;
+    *out = r.seed;
     return 1;
+}
+
+/* Options that take a value; all but --param may be given once. */
+static const char *const value_options[] = {
+    "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
+    "-o", "--output", "--scale", "--tile-size", "--list-params",
+};
+#define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
+
+/* Index of a in value_options, or -1. */
+static int value_option(const char *a)
+{
+    for (size_t i = 0; i < VALUE_OPTIONS; i++)
+        if (!strcmp(a, value_options[i]))
+            return (int)i;
+    return -1;
 }
 
 static int need_value(int argc, char **argv, int i)
@@ -210,9 +228,9 @@ static int parse_number_option(const char *a, const char *val, options *o)
     else if (!strcmp(a, "--height"))
         field = &o->height, o->height_set = 1;
     else if (!strcmp(a, "--scale"))
-        field = &o->scale, max = 64;
+        field = &o->scale, max = 64, o->scale_set = 1;
     else if (!strcmp(a, "--tile-size"))
-        field = &o->tile_size, max = 256;
+        field = &o->tile_size, max = 256, o->tile_size_set = 1;
     else
         return -1;
     if (!parse_i64(val, 1, max, &v))
@@ -227,6 +245,7 @@ static int parse_number_option(const char *a, const char *val, options *o)
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, options *o)
 {
+    uint32_t given = 0; /* value options seen, by index in value_options */
     for (int i = 1; i < argc; i++)
     {
         const char *a = argv[i];
@@ -247,12 +266,25 @@ static int parse_args(int argc, char **argv, options *o)
         }
         if (parse_flag(a, o))
             continue;
-        if (a[0] != '-' || !need_value(argc, argv, i))
+        int which = value_option(a);
+        if (which < 0)
         {
-            if (a[0] != '-')
+            if (a[0] == '-')
+                fprintf(stderr, "dungeon: unknown option '%s' (see --help)\n", a);
+            else
                 fprintf(stderr, "dungeon: unexpected argument '%s'\n", a);
             return EXIT_USAGE;
         }
+        if (!need_value(argc, argv, i))
+            return EXIT_USAGE;
+        /* -o and --output are one option */
+        int slot = which == value_option("--output") ? value_option("-o") : which;
+        if ((given >> slot & 1u) && strcmp(a, "--param"))
+        {
+            fprintf(stderr, "dungeon: %s is given twice\n", a);
+            return EXIT_USAGE;
+        }
+        given |= 1u << slot;
         const char *val = argv[++i];
         int rc = parse_number_option(a, val, o);
         if (rc > 0)
@@ -267,9 +299,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->recipe = val;
         else if (!strcmp(a, "--seed"))
         {
-            if (!parse_u64(val, &o->seed))
+            if (!parse_seed(val, &o->seed))
             {
-                fprintf(stderr, "dungeon: --seed '%s' is not an unsigned 64-bit number\n", val);
+                fprintf(stderr, "dungeon: --seed '%s' is not an unsigned 64-bit number (decimal or 0x hex)\n", val);
                 return EXIT_USAGE;
             }
             o->seed_set = 1;
@@ -287,13 +319,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->prefabs = val;
         else if (!strcmp(a, "--format"))
             o->format = val;
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+        else /* -o, --output */
             o->output = val;
-        else
-        {
-            fprintf(stderr, "dungeon: unknown option '%s' (see --help)\n", a);
-            return EXIT_USAGE;
-        }
     }
     return -1;
 }
@@ -351,6 +378,12 @@ static int build_recipe(const options *o, dg_recipe *r)
             return EXIT_USAGE;
         }
     }
+    if ((int64_t)r->width * r->height > DG_GRID_MAX_CELLS)
+    {
+        fprintf(stderr, "dungeon: a %dx%d map is %" PRId64 " cells; a grid holds at most %lld (2^28)\n",
+                (int)r->width, (int)r->height, (int64_t)r->width * r->height, (long long)DG_GRID_MAX_CELLS);
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -367,13 +400,14 @@ static FILE *open_out(const char *path)
 
 static int close_out(FILE *f, const char *path)
 {
+    errno = 0;
     int bad = ferror(f);
     if (f != stdout)
         bad |= fclose(f) != 0;
     else
         bad |= fflush(f) != 0;
     if (bad)
-        fprintf(stderr, "dungeon: error writing %s\n", path);
+        fprintf(stderr, "dungeon: cannot write %s: %s\n", path, errno ? strerror(errno) : "write error");
     return bad ? EXIT_IO : 0;
 }
 
@@ -478,10 +512,9 @@ static int write_png(const dg_grid *g, const dg_result *r, const options *o)
     return rc;
 }
 
-/* The swatch tileset a Tiled map references, written beside the map. */
-static int write_tileset(const options *o, char *name, size_t name_size)
+/* The swatch tileset a Tiled map references (name), written beside the map. */
+static int write_tileset(const options *o, const char *name)
 {
-    snprintf(name, name_size, "dungeon-tiles-%d.png", (int)o->tile_size);
     if (o->no_tileset)
         return 0;
     const char *slash = strrchr(o->output, '/');
@@ -514,12 +547,7 @@ static int write_export(const dg_grid *g, const dg_result *r, const dg_recipe *r
     opt.recipe = rc;
     opt.tile_width = opt.tile_height = o->tile_size;
     opt.tileset_image = tileset;
-    if (format != DG_EXPORT_JSON)
-    {
-        int st = write_tileset(o, tileset, sizeof tileset);
-        if (st)
-            return st;
-    }
+    snprintf(tileset, sizeof tileset, "dungeon-tiles-%d.png", (int)o->tile_size);
     size_t len = 0;
     dg_diag diag = {0, 0, 0, ""};
     dg_status st = dg_export_buffer(g, r, &opt, NULL, 0, &len, &diag);
@@ -534,6 +562,9 @@ static int write_export(const dg_grid *g, const dg_result *r, const dg_recipe *r
     }
     int result = write_bytes(text, len, o->output);
     free(text);
+    /* after the map, so that an unwritable -o is reported as such */
+    if (result == 0 && format != DG_EXPORT_JSON)
+        result = write_tileset(o, tileset);
     return result;
 }
 
@@ -570,6 +601,21 @@ static void print_stats(const dg_recipe *rc, const dg_result *r, uint64_t hash)
 /* ---- formats --------------------------------------------------------------------- */
 enum { FMT_ASCII = -1, FMT_PNG = -2, FMT_RECIPE = -3 }; /* else DG_EXPORT_* */
 
+static const char *format_name(int32_t format)
+{
+    return format == FMT_ASCII ? "ASCII" : format == FMT_PNG ? "PNG" : format == FMT_RECIPE ? "recipe"
+         : format == DG_EXPORT_JSON ? "JSON" : "Tiled";
+}
+
+/* 1 if a and b are equal ignoring ASCII case. */
+static int same_text_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
 static int format_code(const options *o, int32_t *code)
 {
     static const struct { const char *name; int32_t code; } formats[] = {
@@ -584,17 +630,21 @@ static int format_code(const options *o, int32_t *code)
         name = dot && (!slash || dot > slash) ? dot + 1 : "";
     }
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-        if (!strcmp(formats[i].name, name))
+        if (same_text_nocase(formats[i].name, name))
         {
             *code = formats[i].code;
             return 1;
         }
-    if (!o->format) /* no or an unknown extension */
+    if (!o->format && !name[0]) /* no extension (or standard output) */
     {
         *code = FMT_ASCII;
         return 1;
     }
-    fprintf(stderr, "dungeon: unknown format '%s' (ascii, png, json, tmj, tmx or recipe)\n", name);
+    if (o->format)
+        fprintf(stderr, "dungeon: unknown format '%s' (ascii, png, json, tmj, tmx or recipe)\n", name);
+    else
+        fprintf(stderr, "dungeon: -o %s: unknown extension '.%s' (.txt, .png, .json, .tmj, .tmx, "
+                        ".recipe, or give --format)\n", o->output, name);
     return 0;
 }
 
@@ -608,38 +658,204 @@ static int write_output(const dg_grid *g, const dg_result *r, const dg_recipe *r
     return write_export(g, r, rc, format, o);
 }
 
+/* Reads a whole file into *text (NUL-terminated); prints the reason on error. */
+static int read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+    {
+        fprintf(stderr, "dungeon: cannot read %s: %s\n", path, strerror(errno));
+        return EXIT_IO;
+    }
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
+    int err = 0;
+    for (;;)
+    {
+        if (n + 4096 + 1 > cap)
+        {
+            char *bigger = realloc(buf, cap = 2 * cap + 4096 + 1);
+            if (!bigger)
+            {
+                err = ENOMEM;
+                break;
+            }
+            buf = bigger;
+        }
+        errno = 0;
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+        {
+            err = ferror(f) ? (errno ? errno : EIO) : 0; /* a directory gives EISDIR */
+            break;
+        }
+    }
+    fclose(f);
+    if (err)
+    {
+        free(buf);
+        fprintf(stderr, "dungeon: cannot read %s: %s\n", path, strerror(err));
+        return EXIT_IO;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
 static void print_parse_error(void *user, const dg_diag *d)
 {
     (void)user;
     fprintf(stderr, "dungeon: %s\n", d->message);
 }
 
-/* Loads --prefabs FILE (required by the prefab generators, optional furnishing
- * for world); every parse error is printed with its file:line:col. */
-static int load_prefabs(const options *o, const dg_recipe *rc, dg_prefab_set **set)
+/* Reads and parses a prefab file; every parse error is printed with its
+ * file:line:col. */
+static int parse_prefab_file(const char *path, dg_prefab_set **set)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int code = read_file(path, &text, &len);
+    if (code)
+        return code;
+    dg_diag diag = {0, 0, 0, ""};
+    dg_status st = dg_prefab_parse(text, len, path, NULL, print_parse_error, NULL, set, &diag);
+    free(text);
+    if (st == DG_E_PARSE)
+    {
+        fprintf(stderr, "dungeon: %s has errors (listed above)\n", path);
+        return EXIT_GEN;
+    }
+    if (st != DG_OK)
+    {
+        fprintf(stderr, "dungeon: %s: %s\n", path, diag.message[0] ? diag.message : dg_status_str(st));
+        return EXIT_GEN;
+    }
+    return 0;
+}
+
+/* Records the set in the recipe, with the file as a hint if a recipe can
+ * name it. */
+static void record_prefabs(dg_recipe *rc, const dg_prefab_set *set, const char *path)
+{
+    if (dg_recipe_set_prefabs(rc, set, path, NULL) == DG_OK)
+        return;
+    fprintf(stderr, "dungeon: warning: a recipe cannot name %s (at most %d letters, digits, "
+                    "'.', '/', '_', '-' or '+'): replaying it needs --prefabs\n",
+            path, DG_RECIPE_PREFABS_MAX - 1);
+    dg_recipe_set_prefabs(rc, set, NULL, NULL);
+}
+
+/* Loads the prefab set: --prefabs FILE, else the file the recipe names.
+ * Required by the prefab generators, optional furnishing for world. A recipe
+ * that records a set runs only with that set. */
+static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
 {
     dg_generator_info info;
     dg_generator_get(dg_generator_find(rc->generator), &info);
-    if (!o->prefabs)
+    const char *path = o->prefabs ? o->prefabs : rc->prefabs[0] ? rc->prefabs : NULL;
+    if (!path && rc->prefabs_hash)
+    {
+        fprintf(stderr, "dungeon: the recipe was made with a prefab set (prefabs_hash=0x%016" PRIx64
+                        ") it does not name: give it with --prefabs FILE\n", rc->prefabs_hash);
+        return EXIT_USAGE;
+    }
+    if (!path)
     {
         if (!info.needs_prefabs)
             return 0;
         fprintf(stderr, "dungeon: generator '%s' needs --prefabs FILE\n", rc->generator);
         return EXIT_USAGE;
     }
-    dg_diag diag = {0, 0, 0, ""};
-    dg_status st = dg_prefab_load(o->prefabs, NULL, print_parse_error, NULL, set, &diag);
-    if (st == DG_E_PARSE)
+    int code = parse_prefab_file(path, set);
+    if (code && !o->prefabs)
+        fprintf(stderr, "dungeon: (the recipe names prefabs=%s, relative to the working directory; "
+                        "--prefabs FILE gives its place)\n", path);
+    if (code)
+        return code;
+    uint64_t hash = dg_prefab_set_hash(*set);
+    if (rc->prefabs_hash && rc->prefabs_hash != hash)
     {
-        fprintf(stderr, "dungeon: %s has errors (listed above)\n", o->prefabs);
-        return EXIT_GEN;
+        fprintf(stderr, "dungeon: %s is not the prefab set the recipe was made with (its hash is "
+                        "0x%016" PRIx64 ", the recipe's prefabs_hash=0x%016" PRIx64 "): the map would differ\n",
+                path, hash, rc->prefabs_hash);
+        return EXIT_USAGE;
     }
-    if (st != DG_OK)
+    if (!rc->prefabs_hash || o->prefabs)
+        record_prefabs(rc, *set, path);
+    return 0;
+}
+
+/* Options that only some formats use are refused for the others, not ignored. */
+static int check_format_options(const options *o, int32_t format)
+{
+    static const struct { const char *name; size_t offset; int png, ascii, tiled; } only[] = {
+        {"--legend", offsetof(options, legend), 1, 0, 0},
+        {"--numbers", offsetof(options, numbers), 1, 0, 0},
+        {"--grid", offsetof(options, grid_lines), 1, 0, 0},
+        {"--scale", offsetof(options, scale_set), 1, 0, 0},
+        {"--markers", offsetof(options, markers), 1, 1, 0},
+        {"--tile-size", offsetof(options, tile_size_set), 0, 0, 1},
+        {"--no-tileset", offsetof(options, no_tileset), 0, 0, 1},
+    };
+    int tiled = format == DG_EXPORT_TMJ || format == DG_EXPORT_TMX;
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
     {
-        fprintf(stderr, "dungeon: %s: %s\n", o->prefabs, diag.message[0] ? diag.message : dg_status_str(st));
-        return EXIT_IO;
+        int used = *(const int *)((const char *)o + only[i].offset);
+        int applies = (only[i].png && format == FMT_PNG) || (only[i].ascii && format == FMT_ASCII) ||
+                      (only[i].tiled && tiled);
+        if (used && !applies)
+        {
+            fprintf(stderr, "dungeon: %s does not apply to %s output (it is for%s%s%s)\n", only[i].name,
+                    format_name(format), only[i].png ? " PNG" : "", only[i].ascii ? " and ASCII" : "",
+                    only[i].tiled ? " Tiled maps" : "");
+            return EXIT_USAGE;
+        }
     }
     return 0;
+}
+
+/* The library's message without a leading "generator: " (or "generator_name: "),
+ * which the tool prints itself. */
+static const char *without_generator(const char *message, const char *gen)
+{
+    size_t i = 0;
+    for (; gen[i] && message[i]; i++)
+        if (message[i] != gen[i] && !(gen[i] == '-' && message[i] == '_'))
+            return message;
+    return !gen[i] && message[i] == ':' && message[i + 1] == ' ' ? message + i + 2 : message;
+}
+
+/* Runs the recipe into a fresh grid; prints --stats and writes the output. */
+static int generate_and_write(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
+                              int32_t format)
+{
+    uint8_t *cells = calloc((size_t)rc->width * (size_t)rc->height, 1);
+    dg_grid grid;
+    dg_result result;
+    dg_diag diag = {0, 0, 0, ""};
+    int code;
+    dg_result_init(&result, NULL);
+    dg_status st = cells ? dg_grid_init(&grid, cells, rc->width, rc->height, 0) : DG_E_NOMEM;
+    if (st == DG_OK)
+        st = dg_recipe_generate(rc, &grid, prefabs, &result, NULL, &diag);
+    if (st != DG_OK)
+    {
+        const char *why = without_generator(diag.message, rc->generator);
+        fprintf(stderr, "dungeon: %s: %s%s%s\n", rc->generator, dg_status_str(st), why[0] ? ": " : "", why);
+        /* a value the generator refuses is a usage error, like one out of range */
+        code = st == DG_E_INVALID ? EXIT_USAGE : EXIT_GEN;
+    }
+    else
+    {
+        if (o->stats)
+            print_stats(rc, &result, dg_grid_hash(&grid));
+        code = format == FMT_RECIPE ? write_recipe(rc, o->output) : write_output(&grid, &result, rc, format, o);
+    }
+    dg_result_free(&result);
+    free(cells);
+    return code;
 }
 
 /* Generates into a fresh grid and writes it; returns the exit code. */
@@ -652,41 +868,18 @@ static int run(const options *o)
         return code;
     if (!format_code(o, &format))
         return EXIT_USAGE;
-    if (format == FMT_RECIPE)
-        return write_recipe(&rc, o->output);
+    code = check_format_options(o, format);
+    if (code)
+        return code;
     dg_prefab_set *prefabs = NULL;
     code = load_prefabs(o, &rc, &prefabs);
     if (code)
         return code;
-    uint8_t *cells = calloc((size_t)rc.width * (size_t)rc.height, 1);
-    dg_grid grid;
-    dg_result result;
-    dg_diag diag = {0, 0, 0, ""};
-    dg_result_init(&result, NULL);
-    if (!cells || dg_grid_init(&grid, cells, rc.width, rc.height, 0) != DG_OK)
-    {
-        fprintf(stderr, "dungeon: cannot make a %dx%d grid\n", (int)rc.width, (int)rc.height);
-        code = EXIT_GEN;
-    }
+    if (format == FMT_RECIPE && !o->stats) /* --stats generates the map to describe it */
+        code = write_recipe(&rc, o->output);
     else
-    {
-        dg_status st = dg_recipe_generate(&rc, &grid, prefabs, &result, NULL, &diag);
-        if (st != DG_OK)
-        {
-            fprintf(stderr, "dungeon: %s: %s%s%s\n", rc.generator, dg_status_str(st),
-                    diag.message[0] ? ": " : "", diag.message);
-            code = EXIT_GEN;
-        }
-        else
-        {
-            if (o->stats)
-                print_stats(&rc, &result, dg_grid_hash(&grid));
-            code = write_output(&grid, &result, &rc, format, o);
-        }
-    }
-    dg_result_free(&result);
+        code = generate_and_write(o, &rc, prefabs, format);
     dg_prefab_set_free(prefabs);
-    free(cells);
     return code;
 }
 

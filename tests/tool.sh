@@ -1,0 +1,90 @@
+#!/bin/sh
+# The dungeon tool's command line: seeds, options, formats, file errors and
+# recipes that record their prefab set. Run from the repository root.
+B=${1:-build}
+D="$B/bin/dungeon"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+# expect NAME STATUS PATTERN -- ARGS: the exit status and a stderr+stdout line matching
+# PATTERN ("" for any output)
+expect() {
+    name=$1 want=$2 pattern=$3
+    shift 4
+    "$D" "$@" >"$tmp/out" 2>&1
+    got=$?
+    if [ "$got" = "$want" ] && { [ -z "$pattern" ] || grep -q -- "$pattern" "$tmp/out"; }; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: status $got (want $want), output:"
+        head -5 "$tmp/out"
+    fi
+}
+# same NAME FILE1 FILE2: files equal
+same() {
+    if cmp -s "$2" "$3"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $2 and $3 differ"; fi
+}
+[ -x "$D" ] || { echo "no $D (make $D)"; echo "0 passed, 1 failed"; exit 1; }
+F=examples/prefabs/furnish.txt
+
+# A, C: seeds are decimal (leading zeros too) or 0x hex; no sign or blank
+expect seed_010 0 "seed=10 " -- --gen chain --seed 010 --format recipe
+expect seed_08 0 "seed=8 " -- --gen chain --seed 08 --format recipe
+expect seed_hex 0 "seed=16 " -- --gen chain --seed 0x10 --format recipe
+expect seed_blank_minus 2 "not an unsigned" -- --gen chain --seed " -1"
+expect seed_plus 2 "not an unsigned" -- --gen chain --seed +1
+expect recipe_seed_010 0 "seed=10 " -- --recipe "chain seed=010" --format recipe
+# D: versions with leading zeros
+expect version_0_03 2 "not a version" -- --recipe "chain version=0.03"
+expect version_00_3 2 "not a version" -- --recipe "chain version=00.3"
+# E: an unknown option is unknown, whatever follows it
+expect unknown_last 2 "unknown option '--verbose'" -- --gen chain --verbose
+expect unknown_mid 2 "unknown option '--verbose'" -- --verbose --gen chain
+# F: extensions ignore case; unknown ones need --format
+"$D" --gen chain --seed 4 -o "$tmp/a.PNG" && "$D" --gen chain --seed 4 -o "$tmp/b.png"
+same png_upper "$tmp/a.PNG" "$tmp/b.png"
+expect ext_bogus 2 "unknown extension '.bogus'" -- --gen chain -o "$tmp/x.bogus"
+expect ext_bogus_format 0 "" -- --gen chain -o "$tmp/x.bogus" --format ascii
+expect format_bogus 2 "unknown format 'svg'" -- --gen chain --format svg
+# G: file errors name the right path once, with the system's reason
+expect out_dir 3 "cannot write /nonexistent-r2/x.tmx: No such file" -- --gen chain -o /nonexistent-r2/x.tmx
+expect prefabs_missing 3 "cannot read /nonexistent-r2.txt: No such file" -- --gen prefab-full --prefabs /nonexistent-r2.txt
+expect prefabs_dir 3 "cannot read $tmp: Is a directory" -- --gen prefab-full --prefabs "$tmp"
+"$D" --gen prefab-full --prefabs /nonexistent-r2.txt 2>"$tmp/err"
+[ "$(grep -o nonexistent-r2 "$tmp/err" | wc -l)" = 1 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL path_once"; cat "$tmp/err"; }
+# H: no doubled prefixes
+expect no_double_attach 2 "^dungeon: attach: invalid parameter: room_min_w" -- --gen attach --width 20 --height 20 --param room_min_w=20
+expect no_double_jigsaw 2 "^dungeon: prefab-jigsaw: invalid parameter: block_w 3" -- --gen prefab-jigsaw --prefabs examples/prefabs/forest.txt --param block_w=3
+# I: listed ranges, and refused values exit 2 naming the parameter
+expect list_world 0 "room_size .*3..125 .*\[odd" -- --list-params world
+expect list_mixed 0 "mode .*\[one of 1 full, 2 jigsaw, 4 island, 8 furnish\]" -- --list-params prefab-mixed
+expect list_jigsaw 0 "block_w .*0..1024 " -- --list-params prefab-jigsaw
+expect world_even 2 "room_size" -- --gen world --param room_size=10
+expect mixed_mode3 2 "mode: 3 is not one of" -- --gen prefab-mixed --prefabs examples/prefabs/vaults.txt --param mode=3
+# J: options that would be ignored are refused; twice is refused; the cell limit is named
+expect legend_ascii 2 "--legend does not apply to ASCII" -- --gen chain --legend
+expect numbers_ascii 2 "--numbers does not apply" -- --gen chain --numbers
+expect grid_json 2 "--grid does not apply to JSON" -- --gen chain --grid --format json
+expect tile_png 2 "--tile-size does not apply to PNG" -- --gen chain --tile-size 8 -o "$tmp/t.png"
+expect gen_twice 2 "--gen is given twice" -- --gen chain --gen attach
+expect output_twice 2 "is given twice" -- --gen chain -o a.txt --output b.txt
+expect stats_recipe 0 "grid hash" -- --gen chain --stats --format recipe
+expect too_many_cells 2 "268435456 (2^28)" -- --gen chain --width 16385 --height 16384
+# K: a recipe records its prefab set and replays only with it
+"$D" --gen world --seed 5 --width 40 --height 30 --prefabs $F --format recipe >"$tmp/w.recipe"
+grep -q "prefabs=$F prefabs_hash=0x" "$tmp/w.recipe" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL world_records"; cat "$tmp/w.recipe"; }
+"$D" --gen world --seed 5 --width 40 --height 30 --prefabs $F >"$tmp/w1.txt"
+"$D" --recipe "$(cat "$tmp/w.recipe")" >"$tmp/w2.txt"
+same world_replay "$tmp/w1.txt" "$tmp/w2.txt"
+expect world_other_set 2 "not the prefab set the recipe was made with" -- --recipe "$(cat "$tmp/w.recipe")" --prefabs examples/prefabs/vaults.txt
+sed "s|prefabs=[^ ]*|prefabs=$tmp/gone.txt|" "$tmp/w.recipe" >"$tmp/gone.recipe"
+expect world_missing_file 3 "cannot read $tmp/gone.txt" -- --recipe "$(cat "$tmp/gone.recipe")"
+sed "s|prefabs=[^ ]* ||" "$tmp/w.recipe" >"$tmp/nofile.recipe"
+expect world_hash_only 2 "give it with --prefabs" -- --recipe "$(cat "$tmp/nofile.recipe")"
+"$D" --gen prefab-full --prefabs examples/prefabs/shaft.txt --width 56 --height 26 --format recipe >"$tmp/f.recipe"
+expect full_replay 0 "" -- --recipe "$(cat "$tmp/f.recipe")" -o "$tmp/f.json"
+grep -q '"recipe": "prefab-full .*prefabs_hash=0x' "$tmp/f.json" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL json_records"; }
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
