@@ -50,6 +50,27 @@ static dg_status check_params(const dg_grid *g, const dg_place_params *p, const 
     return DG_OK;
 }
 
+static int has_point(dg_point p) { return p.x != -1 || p.y != -1; }
+
+static int in_grid(const dg_grid *g, dg_point p)
+{
+    return p.x >= 0 && p.y >= 0 && p.x < g->width && p.y < g->height;
+}
+
+/* The result's start and exit are kept when no arrival is given: they must lie
+ * in the grid (the start is checked for passability once the walk is set up). */
+static dg_status check_kept(const dg_grid *g, const dg_result *r, dg_diag *diag)
+{
+    if (has_point(r->start) && !in_grid(g, r->start))
+        return dgi_fail(diag, DG_E_INVALID, "result start (%d, %d) is outside the %dx%d grid",
+                        (int)r->start.x, (int)r->start.y, (int)g->width, (int)g->height);
+    if (has_point(r->exit) && (!has_point(r->start) || !in_grid(g, r->exit)))
+        return dgi_fail(diag, DG_E_INVALID,
+                        "result exit (%d, %d) is outside the %dx%d grid or has no start",
+                        (int)r->exit.x, (int)r->exit.y, (int)g->width, (int)g->height);
+    return DG_OK;
+}
+
 /* A cell where stairs and spawns may go: room floor, not a door or chokepoint. */
 static int good_cell(const placer *pl, int32_t x, int32_t y)
 {
@@ -98,25 +119,27 @@ static void nearer(const placer *pl, dg_point p, int32_t x, int32_t y, dg_point 
     }
 }
 
-/* The passable cell nearest to p, found on growing square rings; (-1, -1) if
- * the grid has none. */
+/* The passable cell nearest to p, found on growing square rings. Only the
+ * ring's cells inside the grid are visited, so the search costs at most the
+ * grid's cells plus its longer side (a thin grid is not its width squared);
+ * (-1, -1) if the grid has none. */
 static dg_point nearest_passable(const placer *pl, dg_point p)
 {
     dg_point best = {-1, -1};
     int64_t best_d2 = INT64_MAX;
-    int32_t reach = DG_MAX(pl->w.width, pl->w.height);
-    for (int32_t r = 0; r <= reach && (int64_t)r * r <= best_d2; r++)
+    const int32_t w = pl->w.width, h = pl->w.height;
+    for (int32_t r = 0; r <= DG_MAX(w, h) && (int64_t)r * r <= best_d2; r++)
     {
-        for (int32_t x = p.x - r; x <= p.x + r; x++)
-        {
+        int32_t x0 = DG_MAX(p.x - r, 0), x1 = DG_MIN(p.x + r, w - 1);
+        int32_t y0 = DG_MAX(p.y - r + 1, 0), y1 = DG_MIN(p.y + r - 1, h - 1);
+        for (int32_t x = x0; x <= x1 && p.y - r >= 0; x++)
             nearer(pl, p, x, p.y - r, &best, &best_d2);
+        for (int32_t x = x0; x <= x1 && r > 0 && p.y + r < h; x++)
             nearer(pl, p, x, p.y + r, &best, &best_d2);
-        }
-        for (int32_t y = p.y - r + 1; y <= p.y + r - 1; y++)
-        {
+        for (int32_t y = y0; y <= y1 && p.x - r >= 0; y++)
             nearer(pl, p, p.x - r, y, &best, &best_d2);
+        for (int32_t y = y0; y <= y1 && p.x + r < w; y++)
             nearer(pl, p, p.x + r, y, &best, &best_d2);
-        }
     }
     return best;
 }
@@ -181,9 +204,10 @@ static dg_status add_marker(dg_result *r, dg_point p, int32_t kind, const char *
     return dgi_result_add_marker(r, &m);
 }
 
-/* Appends the markers and sets start/exit; on failure the result is as it was. */
+/* Appends the markers and sets start/exit (a kept start and exit stay); on
+ * failure the result is as it was. */
 static dg_status fill_result(dg_result *r, const dg_placement *pl, const int32_t *spawns,
-                             dg_diag *diag)
+                             int kept, dg_diag *diag)
 {
     int32_t before = r->marker_count;
     dg_status st = add_marker(r, pl->start, DG_MARKER_START, "start");
@@ -199,28 +223,61 @@ static dg_status fill_result(dg_result *r, const dg_placement *pl, const int32_t
         r->marker_count = before;
         return dgi_fail(diag, st, "cannot grow the result's markers");
     }
-    r->start = pl->start;
-    r->exit = pl->exit;
-    r->start_room = dgi_result_room_at(r, pl->start);
-    r->exit_room = dgi_result_room_at(r, pl->exit);
+    if (!kept)
+    {
+        r->start = pl->start;
+        r->start_room = dgi_result_room_at(r, pl->start);
+    }
+    if (!kept || !has_point(r->exit))
+    {
+        r->exit = pl->exit;
+        r->exit_room = dgi_result_room_at(r, pl->exit);
+    }
     return DG_OK;
 }
 
-/* Start, exit and the chosen spawns (packed, in pl->s.a). */
-static dg_status place_all(placer *pl, const dg_place_params *p, uint64_t seed, dg_placement *out,
-                           dg_diag *diag)
+/* The kept start and exit of a generator's result; distance -1 if the exit
+ * cannot be walked to. */
+static dg_status keep_result_ends(placer *pl, const dg_result *r, dg_placement *out,
+                                  dg_diag *diag)
+{
+    if (!pl->w.pass[DG_CELL(&pl->w, r->start.x, r->start.y)])
+        return dgi_fail(diag, DG_E_INVALID, "result start (%d, %d) is not passable",
+                        (int)r->start.x, (int)r->start.y);
+    out->start = r->start;
+    out->exit = farthest_good(pl, r->start, &out->distance); /* also the distances */
+    if (has_point(r->exit))
+    {
+        out->exit = r->exit;
+        out->distance = pl->s.b[(size_t)r->exit.y * (size_t)pl->w.width + (size_t)r->exit.x];
+        if (out->distance < 0)
+            return dgi_fail(diag, DG_E_INVALID, "result exit (%d, %d) cannot be walked to from "
+                            "its start", (int)r->exit.x, (int)r->exit.y);
+    }
+    return DG_OK;
+}
+
+/* Start, exit and the chosen spawns (packed, in pl->s.a). keep: the
+ * result's start (and exit, if set) stay. */
+static dg_status place_all(placer *pl, const dg_place_params *p, const dg_result *keep,
+                           uint64_t seed, dg_placement *out, dg_diag *diag)
 {
     memset(out, 0, sizeof *out);
-    int none = p->arrival.x == -1 && p->arrival.y == -1;
-    dg_point start = none ? region_seed(pl) : nearest_passable(pl, p->arrival);
-    if (start.x < 0)
-        return dgi_fail(diag, DG_E_NOSPACE, "the grid has no passable cell");
-    int32_t distance;
-    if (none) /* double sweep: start at one end of a long walk */
-        start = farthest_good(pl, start, &distance);
-    out->start = start;
-    out->exit = farthest_good(pl, start, &distance);
-    out->distance = distance;
+    int none = !has_point(p->arrival);
+    dg_status st = keep ? keep_result_ends(pl, keep, out, diag) : DG_OK;
+    if (st != DG_OK)
+        return st;
+    if (!keep)
+    {
+        dg_point start = none ? region_seed(pl) : nearest_passable(pl, p->arrival);
+        if (start.x < 0)
+            return dgi_fail(diag, DG_E_NOSPACE, "the grid has no passable cell");
+        int32_t distance;
+        if (none) /* double sweep: start at one end of a long walk */
+            start = farthest_good(pl, start, &distance);
+        out->start = start;
+        out->exit = farthest_good(pl, start, &out->distance);
+    }
     int32_t total = spawn_candidates(pl, out->start, out->exit, p->spawn_min_distance);
     if (total < p->spawn_count)
         return dgi_fail(diag, DG_E_NOSPACE,
@@ -241,16 +298,20 @@ dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t 
     dg_status st = dgi_grid_validate(grid, diag);
     if (st == DG_OK)
         st = check_params(grid, p, spawns, spawns_cap, placement, diag);
+    if (st == DG_OK && result && !has_point(p->arrival))
+        st = check_kept(grid, result, diag);
     placer pl;
     if (st != DG_OK || (st = dgi_scratch_get(&pl.s, grid, 1, allocator, diag)) != DG_OK)
         return st;
     dgi_walk_basic(&pl.w, grid, p->passable);
     pl.room = p->room_tiles ? p->room_tiles : room_default;
     dgi_articulation(&pl.w, pl.s.mark, pl.s.a, pl.s.b, pl.s.c, pl.s.it);
+    /* without an arrival, a generator's start and exit stay where it put them */
+    const dg_result *keep = result && !has_point(p->arrival) && has_point(result->start) ? result : NULL;
     dg_placement out;
-    st = place_all(&pl, p, seed, &out, diag);
+    st = place_all(&pl, p, keep, seed, &out, diag);
     if (st == DG_OK && result)
-        st = fill_result(result, &out, pl.s.a, diag);
+        st = fill_result(result, &out, pl.s.a, keep != NULL, diag);
     if (st == DG_OK)
     {
         *placement = out;

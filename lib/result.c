@@ -85,7 +85,8 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p)
     for (int32_t i = 0; i < r->room_count; i++)
     {
         dg_rect q = r->rooms[i].rect;
-        if (p.x >= q.x && p.y >= q.y && p.x < q.x + q.w && p.y < q.y + q.h)
+        /* 64-bit: a caller's room may reach INT32_MAX */
+        if (p.x >= q.x && p.y >= q.y && p.x < (int64_t)q.x + q.w && p.y < (int64_t)q.y + q.h)
             return i;
     }
     return -1;
@@ -264,8 +265,12 @@ static int32_t start_index(const dg_result *r, const dg_grid *g, const uint8_t *
     if (start_room >= 0 && start_room < r->room_count)
     {
         dg_rect q = r->rooms[start_room].rect;
-        centre.x = q.x + q.w / 2;
-        centre.y = q.y + q.h / 2;
+        int64_t cx = (int64_t)q.x + q.w / 2, cy = (int64_t)q.y + q.h / 2; /* a caller's room may be huge */
+        if (cx >= 0 && cy >= 0 && cx < g->width && cy < g->height)
+        {
+            centre.x = (int32_t)cx;
+            centre.y = (int32_t)cy;
+        }
     }
     if (open_at(g, mask, pw, first))
         return (first.y + 1) * pw + first.x + 1;

@@ -308,3 +308,127 @@ TEST(place_attach_maps)
         am_free(&m);
     }
 }
+
+/* The nearest-cell search visits only ring cells inside the grid: a thin grid
+ * with its only floor at the far end costs its cells, not its width squared
+ * (this took seconds before). */
+TEST(r2_place_thin_grids_find_the_far_floor)
+{
+    const int32_t n = DG_GRID_MAX_DIM;
+    for (int tall = 0; tall <= 1; tall++)
+    {
+        am_map m;
+        am_make(&m, tall ? 1 : n, tall ? n : 1, DG_TILE_WALL);
+        dg_point far = {tall ? 0 : n - 1, tall ? n - 1 : 0};
+        dg_grid_set(&m.grid, far.x, far.y, DG_TILE_FLOOR);
+        dg_place_params pp;
+        dg_place_defaults(&pp);
+        pp.arrival.x = pp.arrival.y = 0;
+        dg_placement pl;
+        CHECK(dg_place(&m.grid, &pp, 1, &pl, NULL, 0, NULL, NULL, NULL) == DG_OK);
+        CHECK(pl.start.x == far.x && pl.start.y == far.y);
+        CHECK(pl.exit.x == far.x && pl.exit.y == far.y && pl.distance == 0);
+        am_free(&m);
+    }
+}
+
+/* Without an arrival, a generator's start and exit in the result are kept:
+ * the placement, the result and its START/EXIT markers all agree with them. */
+TEST(r2_place_keeps_the_generators_start_and_exit)
+{
+    am_map m;
+    am_make(&m, 80, 40, DG_TILE_VOID);
+    dg_chain_params cp;
+    dg_chain_defaults(&cp);
+    cp.loop_chance = 300;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    int moved = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++)
+    {
+        CHECK(dg_chain_generate(&m.grid, &cp, seed, &r, NULL, NULL) == DG_OK);
+        dg_point start = r.start, exit = r.exit;
+        int32_t start_room = r.start_room, exit_room = r.exit_room;
+        dg_placement alone, kept;
+        CHECK(dg_place(&m.grid, NULL, seed, &alone, NULL, 0, NULL, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, NULL, seed, &kept, NULL, 0, &r, NULL, NULL) == DG_OK);
+        moved += alone.start.x != start.x || alone.start.y != start.y;
+        CHECK(kept.start.x == start.x && kept.start.y == start.y);
+        CHECK(kept.exit.x == exit.x && kept.exit.y == exit.y);
+        CHECK(r.start.x == start.x && r.exit.y == exit.y && r.start_room == start_room &&
+              r.exit_room == exit_room);
+        CHECK(r.marker_count == 2 && r.markers[0].pos.x == start.x && r.markers[1].pos.y == exit.y);
+        int32_t *dist = malloc(80 * 40 * sizeof *dist);
+        CHECK(dg_distance_map(&m.grid, NULL, &start, 1, 0, dist, 80 * 40, NULL, NULL, NULL) == DG_OK);
+        CHECK(kept.distance == dist[exit.y * 80 + exit.x]);
+        free(dist);
+        /* An arrival still replaces both. */
+        dg_place_params pp;
+        dg_place_defaults(&pp);
+        pp.arrival = alone.start;
+        CHECK(dg_place(&m.grid, &pp, seed, &kept, NULL, 0, &r, NULL, NULL) == DG_OK);
+        CHECK(r.start.x == alone.start.x && r.start.y == alone.start.y);
+        CHECK(r.exit.x == kept.exit.x && r.exit.y == kept.exit.y);
+    }
+    CHECK(moved > 0); /* the test can tell the two apart */
+    dg_result_free(&r);
+    am_free(&m);
+}
+
+/* A kept start or exit must be usable: else DG_E_INVALID and nothing written. */
+TEST(r2_place_rejects_a_bad_kept_start_or_exit)
+{
+    am_map m;
+    am_rooms(&m, 40, 24, 3);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_point floor = am_first_floor(&m.grid);
+    const dg_point starts[4] = {{40, 0}, {INT32_MAX, INT32_MAX}, {0, 0}, floor};
+    const dg_point exits[4] = {{-1, -1}, {-1, -1}, {-1, -1}, {INT32_MIN, 5}};
+    for (int k = 0; k < 4; k++)
+    {
+        r.start = starts[k];
+        r.exit = exits[k];
+        dg_placement pl, before;
+        memset(&pl, 0x5A, sizeof pl);
+        before = pl;
+        dg_diag diag;
+        CHECK(dg_place(&m.grid, NULL, 1, &pl, NULL, 0, &r, NULL, &diag) == DG_E_INVALID);
+        CHECK(strstr(diag.message, "result") != NULL);
+        CHECK(memcmp(&pl, &before, sizeof pl) == 0 && r.marker_count == 0);
+        CHECK(r.start.x == starts[k].x && r.exit.x == exits[k].x);
+    }
+    dg_result_free(&r);
+    am_free(&m);
+}
+
+/* Caller rooms reaching INT32_MAX: the room lookup for markers is 64-bit. */
+TEST(r2_place_extreme_caller_rooms)
+{
+    am_map m;
+    am_rooms(&m, 40, 24, 4);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_room far;
+    memset(&far, 0, sizeof far);
+    far.rect = (dg_rect){INT32_MAX - 10, INT32_MAX - 10, INT32_MAX, INT32_MAX};
+    far.prefab = -1;
+    far.parent = -1;
+    dg_room huge = far;
+    huge.rect = (dg_rect){5, 5, INT32_MAX, INT32_MAX};
+    dg_room both[2] = {far, huge};
+    r.rooms = both; /* borrowed: detached again before dg_result_free */
+    r.room_count = 2;
+    dg_placement pl;
+    CHECK(dg_place(&m.grid, NULL, 1, &pl, NULL, 0, &r, NULL, NULL) == DG_OK);
+    CHECK(r.marker_count == 2);
+    for (int32_t i = 0; i < r.marker_count; i++)
+    {
+        dg_point p = r.markers[i].pos;
+        CHECK(r.markers[i].room == (p.x >= 5 && p.y >= 5 ? 1 : -1));
+    }
+    r.rooms = NULL;
+    r.room_count = 0;
+    dg_result_free(&r);
+    am_free(&m);
+}
