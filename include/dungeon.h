@@ -516,8 +516,10 @@ DG_API void dg_place_defaults(dg_place_params *params);
  * cells reachable from start, at least spawn_min_distance steps away, never on a
  * chokepoint, door, start or exit; the spawns are a pure function of (grid,
  * params, seed). spawns (optional) needs spawns_cap >= spawn_count. result
- * (optional) gets start/exit and START, EXIT and SPAWN markers. DG_E_NOSPACE
- * if the grid has no passable cell or too few cells qualify for spawns. */
+ * (optional) gets START, EXIT and SPAWN markers; without arrival, a start (and
+ * exit) already in result is kept and used (DG_E_INVALID if unusable), else
+ * result gets the new start/exit. DG_E_NOSPACE if the grid has no passable
+ * cell or too few cells qualify for spawns. */
 DG_API dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,
                           dg_placement *placement, dg_point *spawns, int32_t spawns_cap,
                           dg_result *result, const dg_allocator *allocator, dg_diag *diag);
