@@ -302,6 +302,24 @@ static void stairs(tiled *t)
         }
 }
 
+/* The first marker of kind start (exit) on the result's start (exit) cell, or -1.
+ * Prefab generators place such a marker and make it the result's start: it is
+ * one place, written once, as the start (exit) object with a `marker` property. */
+static int32_t merged_marker(const dg_result *r, int exit)
+{
+    dg_point p = exit ? r->exit : r->start;
+    int32_t kind = exit ? DG_MARKER_EXIT : DG_MARKER_START;
+    if (p.x < 0)
+        return -1;
+    for (int32_t i = 0; i < r->marker_count; i++)
+    {
+        const dg_marker *m = &r->markers[i];
+        if (m->kind == kind && m->pos.x == p.x && m->pos.y == p.y)
+            return i;
+    }
+    return -1;
+}
+
 static void start_exit(tiled *t)
 {
     const dg_result *r = t->result;
@@ -315,6 +333,9 @@ static void start_exit(tiled *t)
         (void)snprintf(b.name, sizeof b.name, "%s", b.type);
         at_cell(t, &b, p);
         prop_int(&b, "room", k ? r->exit_room : r->start_room);
+        int32_t marker = merged_marker(r, k);
+        if (marker >= 0)
+            prop_int(&b, "marker", marker);
         emit(t, &b);
     }
 }
@@ -322,8 +343,11 @@ static void start_exit(tiled *t)
 static void markers(tiled *t)
 {
     const dg_result *r = t->result;
+    const int32_t merged[2] = {merged_marker(r, 0), merged_marker(r, 1)};
     for (int32_t i = 0; i < r->marker_count; i++)
     {
+        if (i == merged[0] || i == merged[1])
+            continue; /* already written as the start or exit object */
         tobj b;
         const dg_marker *m = &r->markers[i];
         begin(&b, dgi_marker_kind_name(m->kind), SHAPE_POINT);

@@ -225,8 +225,26 @@ static int xml_chars_only(const char *text, size_t len)
     return 1;
 }
 
+/* How many markers the Tiled maps fold into the start and exit objects: a
+ * start (exit) marker on the result's start (exit) cell, the first one each. */
+static int32_t folded_markers(const dg_result *r)
+{
+    int32_t n = 0;
+    for (int k = 0; k < 2; k++)
+    {
+        dg_point p = k ? r->exit : r->start;
+        int32_t kind = k ? DG_MARKER_EXIT : DG_MARKER_START;
+        int found = 0;
+        for (int32_t i = 0; i < r->marker_count && p.x >= 0 && !found; i++)
+            found = r->markers[i].kind == kind && r->markers[i].pos.x == p.x && r->markers[i].pos.y == p.y;
+        n += found;
+    }
+    return n;
+}
+
 /* The Tiled checks a map must pass: CSV count and values, object ids and
- * nextobjectid, one object per room, corridor, door, stair, start, exit, marker. */
+ * nextobjectid, one object per room, corridor, door, stair, start, exit and
+ * marker (less the markers folded into start and exit). */
 static void check_tiled(const char *tmx, const char *tmj, const dg_grid *g, const dg_result *r)
 {
     int same;
@@ -236,7 +254,7 @@ static void check_tiled(const char *tmx, const char *tmj, const dg_grid *g, cons
     int32_t objects = stairs_in(g);
     if (r)
         objects += r->room_count + r->corridor_count + r->door_count + r->marker_count +
-                   (r->start.x >= 0) + (r->exit.x >= 0);
+                   (r->start.x >= 0) + (r->exit.x >= 0) - folded_markers(r);
     char next[64];
     snprintf(next, sizeof next, "nextobjectid=\"%d\"", (int)objects + 1);
     CHECK(strstr(tmx, next) != NULL);
@@ -255,6 +273,7 @@ static void check_tiled(const char *tmx, const char *tmj, const dg_grid *g, cons
     CHECK(count_of(tmj, "\"opacity\": 1, \"visible\": true") == 2);
     CHECK(strstr(tmj, "\"type\": \"tilelayer\"") && strstr(tmj, "\"type\": \"objectgroup\""));
     CHECK(count_of(tmx, "type=\"room\"") == (size_t)(r ? r->room_count : 0));
+    CHECK(count_of(tmx, "type=\"start\"") <= 1 + (size_t)(r ? r->marker_count : 0));
     CHECK(xml_chars_only(tmx, strlen(tmx)));
 }
 
@@ -467,4 +486,50 @@ TEST(r4_export_xml_noncharacters)
         }
         free(text);
     }
+}
+
+/* Prefab maps put a start (exit) marker on the result's start (exit): the
+ * Tiled maps write that place once, as the start (exit) object naming the
+ * marker; other markers of those kinds are still written. */
+TEST(r4_export_start_exit_once)
+{
+    int32_t w, h;
+    dg_prefab_set *set = recipe_sample_set("prefab-full", &w, &h);
+    uint8_t *cells = malloc((size_t)w * (size_t)h);
+    dg_recipe rc;
+    dg_grid g;
+    dg_result r;
+    CHECK(cells && dg_recipe_init(&rc, "prefab-full", 1, w, h) == DG_OK);
+    if (!cells)
+        return;
+    dg_grid_init(&g, cells, w, h, 0);
+    dg_result_init(&r, NULL);
+    CHECK(dg_recipe_generate(&rc, &g, set, &r, NULL, NULL) == DG_OK);
+    CHECK(folded_markers(&r) == 2); /* the case this test is about */
+    for (int32_t f = DG_EXPORT_TMJ; f <= DG_EXPORT_TMX; f++)
+    {
+        size_t len;
+        char *text = export_to(&g, &r, f, NULL, &len);
+        const char *start = f == DG_EXPORT_TMX ? "type=\"start\"" : "\"type\": \"start\"";
+        const char *exit = f == DG_EXPORT_TMX ? "type=\"exit\"" : "\"type\": \"exit\"";
+        const char *prop = f == DG_EXPORT_TMX ? "<property name=\"marker\"" : "{\"name\": \"marker\"";
+        CHECKF(text && count_of(text, start) == 1 && count_of(text, exit) == 1, "format %d", (int)f);
+        CHECKF(text && count_of(text, prop) == 2, "format %d", (int)f);
+        free(text);
+    }
+    dg_result_free(&r);
+    free(cells);
+    dg_prefab_set_free(set);
+    /* a start marker elsewhere is its own object */
+    fixed_map(&g, &r);
+    dg_marker markers[3] = {{{2, 1}, DG_MARKER_START, 0, "here"}, {{3, 1}, DG_MARKER_START, 0, "there"},
+                            {{2, 1}, DG_MARKER_START, 0, "again"}};
+    r.markers = markers;
+    r.marker_count = 3;
+    size_t len;
+    char *tmx = export_to(&g, &r, DG_EXPORT_TMX, NULL, &len);
+    CHECK(tmx && count_of(tmx, "type=\"start\"") == 3 && !strstr(tmx, "name=\"here\""));
+    CHECK(tmx && strstr(tmx, "name=\"there\"") && strstr(tmx, "name=\"again\""));
+    CHECK(tmx && strstr(tmx, "<property name=\"marker\" type=\"int\" value=\"0\"/>"));
+    free(tmx);
 }
