@@ -1,7 +1,7 @@
-/* Tiled maps (.tmj JSON and .tmx XML with CSV data): an orthogonal map, one
- * tile layer whose GIDs equal the tile values (void = 0 = empty) over the
- * 16 x 16 swatch tileset, and one object layer with rooms, corridors, doors,
- * stairs, start, exit and markers. See docs/export.md. */
+/* Tiled maps (.tmj JSON and .tmx XML with CSV data): an orthogonal map whose
+ * background is void's colour, one tile layer whose GIDs equal the tile values
+ * (void = 0 = empty) over the 16 x 16 swatch tileset, and one object layer with
+ * rooms, corridors, doors, stairs, start, exit and markers. See docs/export.md. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -386,6 +386,17 @@ static int64_t object_count(const tiled *t)
 }
 
 /* ---- map, tileset, layers --------------------------------------------------------- */
+/* Void cells are GID 0 (no tile); the map's background is void's colour, so
+ * Tiled shows them as the PNG render does. */
+static void background(tiled *t)
+{
+    char hex[8];
+    (void)snprintf(hex, sizeof hex, "#%06X", (unsigned)(dg_tile_color(DG_TILE_VOID) >> 8));
+    dgi_out_str(t->o, t->json ? ", \"backgroundcolor\": \"" : " backgroundcolor=\"");
+    dgi_out_str(t->o, hex);
+    dgi_out_char(t->o, '"');
+}
+
 static void csv(dgi_out *o, const dg_grid *g)
 {
     for (int32_t y = 0; y < g->height; y++)
@@ -482,6 +493,7 @@ static void tmj(tiled *t, int64_t count)
     attr(t, "height", g->height);
     attr(t, "tilewidth", t->opt->tile_width);
     attr(t, "tileheight", t->opt->tile_height);
+    background(t);
     dgi_out_str(o, ",\n  \"nextlayerid\": 3");
     attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ",\n");
@@ -510,6 +522,7 @@ static void tmx(tiled *t, int64_t count)
     attr(t, "height", g->height);
     attr(t, "tilewidth", t->opt->tile_width);
     attr(t, "tileheight", t->opt->tile_height);
+    background(t);
     dgi_out_str(o, " infinite=\"0\" nextlayerid=\"3\"");
     attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ">\n");

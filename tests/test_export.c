@@ -141,7 +141,7 @@ TEST(export_golden_fixed_map)
     fixed_map(&g, &r);
     dg_recipe rc;
     CHECK(dg_recipe_init(&rc, "chain", 99, 12, 8) == DG_OK);
-    const uint64_t want[3] = {0x04a0e50a049ed24full, 0x669b601097c09a0dull, 0xb9fb09a71ab80c50ull};
+    const uint64_t want[3] = {0x04a0e50a049ed24full, 0x99f9e3e39dfc0988ull, 0x471961737771a7b2ull};
     for (int32_t f = DG_EXPORT_JSON; f <= DG_EXPORT_TMX; f++)
     {
         size_t len;
@@ -532,4 +532,28 @@ TEST(r4_export_start_exit_once)
     CHECK(tmx && strstr(tmx, "name=\"there\"") && strstr(tmx, "name=\"again\""));
     CHECK(tmx && strstr(tmx, "<property name=\"marker\" type=\"int\" value=\"0\"/>"));
     free(tmx);
+}
+
+/* Void looks the same everywhere: the Tiled maps' background (void is GID 0,
+ * no tile) is the colour dg_render_rgba draws void cells in. */
+TEST(r4_export_void_colour)
+{
+    dg_grid g;
+    dg_result r;
+    fixed_map(&g, &r);
+    uint8_t px[12 * 8 * 4];
+    CHECK(dg_render_rgba(&g, NULL, 1, px, sizeof px) == DG_OK);
+    const uint8_t *v = px + (5 * 12 + 1) * 4; /* (1, 5) is void */
+    CHECK(fixed_cells[5 * 12 + 1] == DG_TILE_VOID);
+    char want[2][64];
+    snprintf(want[0], sizeof want[0], "\"backgroundcolor\": \"#%02X%02X%02X\"", v[0], v[1], v[2]);
+    snprintf(want[1], sizeof want[1], " backgroundcolor=\"#%02X%02X%02X\"", v[0], v[1], v[2]);
+    CHECK(v[3] == 255); /* opaque in the PNG, as the Tiled background */
+    for (int32_t f = DG_EXPORT_TMJ; f <= DG_EXPORT_TMX; f++)
+    {
+        size_t len;
+        char *text = export_to(&g, &r, f, NULL, &len);
+        CHECKF(text && strstr(text, want[f - 1]), "format %d", (int)f);
+        free(text);
+    }
 }

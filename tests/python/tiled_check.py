@@ -7,11 +7,11 @@ image that exists with the declared size, exactly width x height CSV values
 (no trailing comma) covered by the tileset, layer types, opacity and
 visibility, unique object ids below nextobjectid, well-formed rectangles,
 points and polylines; the tiles equal the JSON rows; the swatch tileset has the
-legend's colours; a start (exit) marker on the start (exit) cell is written
-once, as the start (exit) object. Names and paths XML cannot hold still give
-files that parse (through the ctypes binding). If Tiled's tmxrasterizer is
-installed, Tiled itself must open and draw each map with the right colour in
-every non-void cell."""
+legend's colours; the map background is void's colour; a start (exit) marker
+on the start (exit) cell is written once, as the start (exit) object. Names
+and paths XML cannot hold still give files that parse (through the ctypes
+binding). If Tiled's tmxrasterizer is installed, Tiled itself must open and
+draw each map with the right colour in every non-void cell."""
 import json
 import os
 import shutil
@@ -108,6 +108,10 @@ def check_ids(objects, next_id, what):
     check(next_id == (max(ids) + 1 if ids else 1), what + ": nextobjectid is highest id + 1")
 
 
+def void_color(j):
+    return [e["color"] for e in j["legend"] if e["tile"] == 0][0]
+
+
 def expected_places(j, kind):
     """Objects of type kind: the result's one, plus its markers less the one folded into it."""
     at = j[kind]
@@ -175,6 +179,7 @@ def check_tmx(path, j, what):
     for kind in ("start", "exit"):
         check(len([o for o in objects if o["type"] == kind]) == expected_places(j, kind),
               what + ": one %s object per place" % kind)
+    check(a.get("backgroundcolor") == void_color(j), what + ": background is void's colour")
     check(len([o for o in objects if o["type"] == "corridor"]) == len(j["corridors"]), what + ": corridors")
     return gids, img_path
 
@@ -207,6 +212,7 @@ def check_tmj(path, j, gids, what):
             ok = ok and o["width"] > 0 and o["height"] > 0
         check(ok, what + ": object %d well formed" % o["id"])
     check({p["name"]: p["value"] for p in m["properties"]}.get("recipe") == j["recipe"], what + ": recipe property")
+    check(m.get("backgroundcolor") == void_color(j), what + ": background is void's colour")
     for kind in ("start", "exit"):
         check(len([o for o in objects if o["type"] == kind]) == expected_places(j, kind),
               what + ": one %s object per place" % kind)
