@@ -12,7 +12,8 @@
 enum {
     BUCKET = 32,         /* side of a cell of the room index used to find loop partners */
     LOOP_PARTNERS = 3,   /* earlier rooms tried per loop */
-    LOOP_DRAWS = 6       /* door positions tried per partner */
+    LOOP_DRAWS = 6,      /* door positions tried per partner */
+    LOOP_LOOKS = 256     /* index cells and rooms looked at per loop, at most */
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -570,17 +571,22 @@ static int chain_near(const chain *c, int32_t i, int32_t j)
            c->rooms[j].room.parent == p;
 }
 
-/* Earlier rooms a loop corridor out of room i could reach, in index order. */
+/* Earlier rooms a loop corridor out of room i could reach, in index order
+ * (index cells row by row, the newest room first in each). The scan stops
+ * after LOOP_LOOKS index cells and rooms, so a board piled with overlapping
+ * rooms costs a bounded amount per loop, not one look at every earlier room. */
 static dg_status find_partners(chain *c, int32_t i, int32_t *count)
 {
     dg_rect a = c->rooms[i].room.rect;
     int32_t rx = c->reach + 4 + c->max_w, ry = c->reach + 4 + c->max_h;
     int32_t bx0 = DG_MAX(0, a.x - rx) / BUCKET, bx1 = DG_MIN(c->bw - 1, (a.x + a.w + rx) / BUCKET);
     int32_t by0 = DG_MAX(0, a.y - ry) / BUCKET, by1 = DG_MIN(c->bh - 1, (a.y + a.h + ry) / BUCKET);
+    int32_t looks = 0;
     *count = 0;
-    for (int32_t by = by0; by <= by1; by++)
-        for (int32_t bx = bx0; bx <= bx1; bx++)
-            for (int32_t j = c->bucket[by * c->bw + bx]; j >= 0; j = c->rooms[j].next)
+    for (int32_t by = by0; by <= by1 && looks < LOOP_LOOKS; by++)
+        for (int32_t bx = bx0; bx <= bx1 && ++looks <= LOOP_LOOKS; bx++)
+            for (int32_t j = c->bucket[by * c->bw + bx]; j >= 0 && ++looks <= LOOP_LOOKS;
+                 j = c->rooms[j].next)
             {
                 dg_rect b = c->rooms[j].room.rect;
                 if (chain_near(c, i, j) || rects_touch(a, b) || gap(a, b) > c->reach + 4)

@@ -651,3 +651,37 @@ TEST(result_finish_agrees_with_measure)
     }
     dg_result_free(&r);
 }
+
+/* Bounded loop search (docs/chain.md): a loop looks at no more than 256 index
+ * cells and rooms. On a 30x30 board (one index cell) rooms pile up and are
+ * looked at newest first, so every loop partner is among the 256 rooms before
+ * its own; an unbounded search drew partners from the whole pile and cost a
+ * look at every earlier room per loop (quadratic in the rooms). */
+TEST(r2_chain_loop_search_is_bounded)
+{
+    dg_chain_params p;
+    dg_chain_defaults(&p);
+    p.rooms_min = p.rooms_max = 20000;
+    p.loop_chance = 1000;
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 30, 30, 0));
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_chain_generate(&gg.grid, &p, 11, &r, NULL, NULL) == DG_OK);
+    CHECK(r.metrics.placed == 20000);
+    int32_t loops = 0, far = 0;
+    for (int32_t k = 0; k < r.corridor_count; k++)
+    {
+        const dg_corridor *c = &r.corridors[k];
+        if (c->to.index >= c->from.index) /* a chain step: to is the new room */
+            continue;
+        loops++;
+        far += c->from.index - c->to.index > 256;
+    }
+    CHECK(loops > 10000);
+    CHECK(far == 0);
+    /* attempts stay within the documented per-room bound */
+    CHECK(r.metrics.attempts <= 20000 * (1 + 2 + 18));
+    dg_result_free(&r);
+    guard_free(&gg);
+}
