@@ -84,13 +84,15 @@ static void usage(FILE *f)
             "  --gen NAME          generator (see below, or --list)\n"
             "  --recipe LINE       everything at once, as printed by --format recipe;\n"
             "                      --seed, --width, --height and --param override it\n"
-            "  --seed N            64-bit seed, decimal or 0x hex (default 1)\n"
+            "  --seed N            64-bit seed, decimal (leading zeros too) or 0x hex (default 1)\n"
             "  --width W           map width in cells (default 80)\n"
-            "  --height H          map height in cells (default 50)\n"
+            "  --height H          map height in cells (default 50); at most 2^28 cells in all\n"
             "  --param KEY=VALUE   set a generator parameter (repeatable; see --list-params)\n"
-            "  --prefabs FILE      prefab file for the prefab generators\n"
+            "  --prefabs FILE      prefab file for the prefab generators and world furnishing\n"
+            "                      (default with --recipe: the file the recipe names)\n"
             "  --format FMT        ascii, png, json, tmj, tmx or recipe (default: from the\n"
-            "                      -o extension, else ascii)\n"
+            "                      -o extension in any case, ascii for none; an unknown\n"
+            "                      extension needs --format)\n"
             "  -o FILE             output file, - for stdout (default -)\n"
             "  --scale N           PNG pixels per cell (default 8)\n"
             "  --legend            PNG: a strip naming the tile colours (and marker dots)\n"
@@ -101,6 +103,8 @@ static void usage(FILE *f)
             "  --tile-size N       Tiled: pixels per cell (default 16)\n"
             "  --no-tileset        Tiled: do not write the swatch tileset PNG beside the map\n"
             "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
+            "                      (PNG-only, ASCII- or Tiled-only options are refused for\n"
+            "                      other formats; options other than --param are given once)\n"
             "  --list              list generators\n"
             "  --list-params NAME  list a generator's parameters: type, range, default, help\n"
             "  --version           print the library version\n"
@@ -108,7 +112,9 @@ static void usage(FILE *f)
             "\n"
             "Generators:\n");
     list_generators(f, 1);
-    fprintf(f, "\nExit codes: 0 success, 1 generation failed, 2 usage error, 3 I/O error.\n");
+    fprintf(f, "\nA [bracket] in --list-params help is a condition beyond the range.\n"
+               "Exit codes: 0 success, 1 generation failed, 2 usage error (a refused\n"
+               "parameter value included), 3 I/O error.\n");
 }
 
 /* The value of a parameter as a recipe writes it (enum values by name). */

@@ -6,6 +6,9 @@
  * back to the same recipe; printing into a short buffer writes nothing; a
  * recipe small enough is generated on a guarded grid (valid map, or an error
  * that leaves the grid untouched) and exported to JSON into an exact buffer.
+ * A recipe naming a prefab set (prefabs=, prefabs_hash=) that is not the
+ * sample set must be refused with DG_E_INVALID; it is then generated again
+ * with the sample set recorded.
  * Any violation aborts with a message. */
 #include "hard.h"
 #include "test.h"
@@ -111,6 +114,26 @@ static void generate(const hard_ctx *ctx, const dg_recipe *r)
     guard_free(&gg);
 }
 
+/* A recorded set other than the sample one is refused; then the sample set
+ * is recorded so that the generators still run. */
+static void check_recorded_set(const hard_ctx *ctx, dg_recipe *r)
+{
+    const dg_prefab_set *set = set_for(ctx, r->generator);
+    if (!r->prefabs_hash || r->prefabs_hash == dg_prefab_set_hash(set))
+        return;
+    uint8_t cell = 0x5A;
+    dg_grid g;
+    dg_diag diag;
+    if (dg_grid_init(&g, &cell, 1, 1, 0) != DG_OK)
+        fail("harness grid", NULL);
+    dg_recipe one = *r;
+    one.width = one.height = 1;
+    if (dg_recipe_generate(&one, &g, set, NULL, NULL, &diag) != DG_E_INVALID || cell != 0x5A)
+        fail("another prefab set than the recorded one was not refused", r->generator);
+    if (dg_recipe_set_prefabs(r, set, r->prefabs, NULL) != DG_OK)
+        fail("could not record the sample set", r->prefabs);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static hard_ctx ctx;
@@ -137,6 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!memchr(r.generator, 0, sizeof r.generator) || dg_generator_find(r.generator) < 0)
         fail("parsed an unknown generator", NULL);
     round_trip(&r);
+    check_recorded_set(&ctx, &r);
     generate(&ctx, &r);
     return 0;
 }
