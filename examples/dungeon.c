@@ -396,17 +396,18 @@ static int build_recipe(const options *o, dg_recipe *r)
 /* ---- output ------------------------------------------------------------------ */
 static FILE *open_out(const char *path)
 {
+    errno = 0;
     if (!strcmp(path, "-"))
         return stdout;
     FILE *f = fopen(path, "wb");
     if (!f)
         fprintf(stderr, "dungeon: cannot write %s: %s\n", path, strerror(errno));
+    errno = 0; /* close_out reports the first write error's reason */
     return f;
 }
 
 static int close_out(FILE *f, const char *path)
 {
-    errno = 0;
     int bad = ferror(f);
     if (f != stdout)
         bad |= fclose(f) != 0;

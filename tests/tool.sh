@@ -54,6 +54,9 @@ expect prefabs_missing 3 "cannot read /nonexistent-r2.txt: No such file" -- --ge
 expect prefabs_dir 3 "cannot read $tmp: Is a directory" -- --gen prefab-full --prefabs "$tmp"
 "$D" --gen prefab-full --prefabs /nonexistent-r2.txt 2>"$tmp/err"
 [ "$(grep -o nonexistent-r2 "$tmp/err" | wc -l)" = 1 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL path_once"; cat "$tmp/err"; }
+if [ -w /dev/full ]; then
+    expect full_disk 3 "cannot write /dev/full: No space left" -- --gen chain --format tmx --no-tileset -o /dev/full
+fi
 # H: no doubled prefixes
 expect no_double_attach 2 "^dungeon: attach: invalid parameter: room_min_w" -- --gen attach --width 20 --height 20 --param room_min_w=20
 expect no_double_jigsaw 2 "^dungeon: prefab-jigsaw: invalid parameter: block_w 3" -- --gen prefab-jigsaw --prefabs examples/prefabs/forest.txt --param block_w=3
