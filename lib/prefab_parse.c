@@ -443,7 +443,9 @@ static dgi_legend *active_legend(parser *ps)
 
 static const char *const legend_keys[] = {"tile", "on", "kind"};
 
-/* A `tile` value: a number 0..255 or a library tile name. */
+/* A `tile` value: a library tile name, a named library tile number
+ * (0..DG_TILE_COUNT-1) or one of the caller's (DG_TILE_USER..255); the
+ * numbers between are reserved for tiles the library may name later. */
 static int legend_tile(parser *ps, const token *v, dgi_glyph *g)
 {
     char b[40];
@@ -453,6 +455,13 @@ static int legend_tile(parser *ps, const token *v, dgi_glyph *g)
         perr(ps, ps->line, v->col,
              "tile must be 0..255 or a tile name (floor, wall, stairs_down, ...), got '%s'",
              tok_str(v, b, sizeof b));
+        return 0;
+    }
+    if (tile >= DG_TILE_COUNT && tile < DG_TILE_USER)
+    {
+        perr(ps, ps->line, v->col,
+             "tile %d is reserved by the library (use 0..%d, a tile name, or %d..255 for the "
+             "game's own tiles)", (int)tile, DG_TILE_COUNT - 1, DG_TILE_USER);
         return 0;
     }
     g->tile = (uint8_t)tile;

@@ -767,8 +767,30 @@ done:
     free(stack);
 }
 
-/* ---- r1p: repeated legend keys, count bounds, void islands,
+/* ---- r1p: tile range, repeated legend keys, count bounds, void islands,
  * the file size limit, the wide bounded draw -------------------------------- */
+
+TEST(r1p_legend_tile_in_reserved_range_is_rejected)
+{
+    static const char *const bad[] = {"10", "20", "63"};
+    for (int i = 0; i < 3; i++)
+    {
+        char text[160];
+        snprintf(text, sizeof text, "prefabs 1\nlegend\n  M wall machine tile %s\nend\nprefab m\nmap\nM#\nend\n",
+                 bad[i]);
+        errors e;
+        parse_errors(text, &e);
+        CHECKF(has_error(&e, 3, 23, "reserved"), "tile %s", bad[i]);
+    }
+    static const char *const good[] = {"0", "9", "64", "255", "water"};
+    for (int i = 0; i < 5; i++)
+    {
+        char text[160];
+        snprintf(text, sizeof text, "prefabs 1\nlegend\n  M wall machine tile %s\nend\nprefab m\nmap\nM#\nend\n",
+                 good[i]);
+        dg_prefab_set_free(parse_ok(text));
+    }
+}
 
 TEST(r1p_legend_key_given_twice_is_rejected)
 {
