@@ -1397,6 +1397,24 @@ BAD(recipe_set_range, dg_recipe_set, "room_max_w=-5", DG_E_INVALID, "room_max_w"
     dg_status st = dg_recipe_set(&r, "room_max_w", "-5", diag);
     return memcmp(&r, &before, sizeof r) == 0 ? st : DG_OK;
 }
+BAD(recipe_set_prefabs_null, dg_recipe_set_prefabs, "recipe NULL; set NULL", DG_E_NULL, NULL)
+{
+    dg_recipe r = valid_recipe(), before = r;
+    dg_status a = dg_recipe_set_prefabs(NULL, shaft(e), "shaft.txt", diag);
+    dg_status b = dg_recipe_set_prefabs(&r, NULL, "shaft.txt", diag);
+    return a == b && memcmp(&r, &before, sizeof r) == 0 ? b : DG_OK;
+}
+BAD(recipe_set_prefabs_hint, dg_recipe_set_prefabs, "file hint with a blank", DG_E_INVALID, NULL)
+{
+    dg_recipe r = valid_recipe(), before = r;
+    dg_status st = dg_recipe_set_prefabs(&r, shaft(e), "my prefabs.txt", diag);
+    return memcmp(&r, &before, sizeof r) == 0 ? st : DG_OK;
+}
+BADV(prefab_set_hash_null, dg_prefab_set_hash, "set NULL", 0, "0")
+{
+    (void)e;
+    return (int64_t)dg_prefab_set_hash(NULL);
+}
 BAD(recipe_get_bad, dg_recipe_get, "unknown key; key \"seed\"", DG_E_INVALID, NULL)
 {
     (void)diag;
@@ -1651,8 +1669,9 @@ TEST(badinput_matrix_covers_every_public_function)
     char line[512];
     while (fgets(line, sizeof line, f))
     {
-        char *p = strstr(line, "DG_API ");
-        if (!p || strncmp(line, "#define", 7) == 0)
+        /* declarations start at the line's beginning; comments may name DG_API too */
+        char *p = line;
+        if (strncmp(line, "DG_API ", 7) != 0)
             continue;
         char *paren = strchr(p, '(');
         if (!paren)
