@@ -9,6 +9,9 @@ typedef struct mixed {
     int32_t room_count;
     int64_t *weights;
     uint8_t *used;
+    uint8_t *dead;       /* 1: a prefab that fits nowhere any more, whatever its outcome */
+    int32_t *alive_at;   /* room count + 1 when a prefab was last seen to fit somewhere */
+    int64_t attempts;    /* positions tried (reported saturated to int32) */
     uint8_t *occ;        /* 1 under a vault placed here */
     uint8_t *mark;       /* local connectivity: cells of the box + ring to visit */
     int32_t *stack;
@@ -53,6 +56,24 @@ static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
     return DG_OK;
 }
 
+/* The result's host rooms (the ones vaults are drawn in) must lie in the grid;
+ * the sums are 64-bit as a caller's room may reach INT32_MAX. */
+static dg_status check_rooms(const dg_grid *g, const dg_result *r, const dg_prefab_mixed_params *p,
+                             dg_diag *diag)
+{
+    for (int32_t i = 0; r && p->in_rooms && i < r->room_count; i++)
+    {
+        dg_rect q = r->rooms[i].rect;
+        if (r->rooms[i].kind == DG_ROOM_PREFAB || q.w <= 0 || q.h <= 0)
+            continue;
+        if (q.x < 0 || q.y < 0 || (int64_t)q.x + q.w > g->width || (int64_t)q.y + q.h > g->height)
+            return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: room %d (%d, %d, %dx%d) is not inside "
+                            "the %dx%d grid", (int)i, (int)q.x, (int)q.y, (int)q.w, (int)q.h,
+                            (int)g->width, (int)g->height);
+    }
+    return DG_OK;
+}
+
 static int open_floor(uint8_t tile)
 {
     return dg_tile_passable(tile) && tile != DG_TILE_DOOR;
@@ -61,15 +82,16 @@ static int open_floor(uint8_t tile)
 /* Every non-void cell on open floor not under another vault, every border
  * door facing open floor outside the box. */
 static int fits(const mixed *m, const dg_grid *g, const dgi_prefab *q, const uint8_t *glyphs,
-                const dgi_xform *t, int32_t x, int32_t y)
+                const dgi_xform *t, int32_t x, int32_t y, const uint8_t *skip)
 {
     const dgi_glyph *lg = m->set->legends[q->legend].glyph;
     static const int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
     for (int32_t Y = 0; Y < t->h; Y++)
         for (int32_t X = 0; X < t->w; X++)
         {
-            const dgi_glyph *d = &lg[glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]];
-            if (d->cls == DGI_CLASS_VOID)
+            uint8_t glyph = glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y];
+            const dgi_glyph *d = &lg[glyph];
+            if (d->cls == DGI_CLASS_VOID || (skip && skip[glyph]))
                 continue;
             int32_t cx = x + X, cy = y + Y;
             if (!open_floor(DG_CELL(g, cx, cy)) || m->occ[(size_t)cy * (size_t)g->width + (size_t)cx])
@@ -162,7 +184,7 @@ static int try_at(mixed *m, dgi_gen *gen, int32_t index, int32_t o, const uint8_
 {
     const dgi_prefab *q = &m->set->prefabs[index];
     dg_grid *g = &gen->g;
-    if (!fits(m, g, q, glyphs, t, x, y))
+    if (!fits(m, g, q, glyphs, t, x, y, NULL))
         return 0;
     for (int32_t Y = 0; Y < t->h; Y++)
         memcpy(m->backup + (size_t)Y * (size_t)t->w, &DG_CELL(g, x, y + Y), (size_t)t->w);
@@ -175,6 +197,68 @@ static int try_at(mixed *m, dgi_gen *gen, int32_t index, int32_t o, const uint8_
         for (int32_t Y = 0; Y < t->h; Y++)
             memcpy(&DG_CELL(g, x, y + Y), m->backup + (size_t)Y * (size_t)t->w, (size_t)t->w);
     return ok;
+}
+
+/* 1 if the oriented prefab fits (cells and doors) at some position of area. */
+static int fits_in(const mixed *m, const dg_grid *g, const dgi_prefab *q, const uint8_t *glyphs,
+                   int32_t o, dg_rect area, const uint8_t *skip)
+{
+    dgi_xform t;
+    dgi_xform_make(q->width, q->height, o, &t);
+    for (int32_t y = area.y; y + t.h <= area.y + area.h; y++)
+        for (int32_t x = area.x; x + t.w <= area.x + area.w; x++)
+            if (fits(m, g, q, glyphs, &t, x, y, skip))
+                return 1;
+    return 0;
+}
+
+/* 1 if some outcome of prefab q might fit anywhere a vault could be drawn:
+ * some orientation at some position of some host room (or of the grid), with
+ * the cells of substituted glyphs left out (they may turn void), so 0 is a
+ * proof for every outcome. Vaults only ever cover free floor: 0 stays 0. */
+static int fits_anywhere(const mixed *m, const dg_grid *g, const dg_result *r, const dgi_prefab *q)
+{
+    const uint8_t *glyphs = m->set->cells + q->cells; /* the glyphs as written */
+    uint8_t skip[256] = {0};
+    for (int32_t k = 0; k < q->sub_count; k++)
+        skip[m->set->subs[q->sub_first + k].glyph] = 1;
+    for (int32_t k = 0; k < DG_MAX(m->room_count, 1); k++)
+    {
+        dg_rect area = {0, 0, g->width, g->height};
+        if (m->room_count > 0)
+            area = r->rooms[m->rooms[k]].rect;
+        int32_t mask = dgi_orient_fit(q, q->distinct & m->p->orientations, area.w, area.h);
+        for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+            if ((mask >> o & 1) && fits_in(m, g, q, glyphs, o, area, skip))
+                return 1;
+    }
+    return 0;
+}
+
+/* 0 if prefab i is eligible and now proven to fit nowhere (marked dead), or
+ * is not eligible or dead already; 1 if it might fit. A prefab seen to fit is
+ * not scanned again until a vault is placed. */
+static int still_fits(mixed *m, const dgi_gen *gen, int32_t i)
+{
+    int32_t version = gen->r.room_count + 1; /* grows with every vault placed */
+    if (m->weights[i] == 0 || m->dead[i])
+        return 0;
+    if (m->alive_at[i] == version)
+        return 1;
+    if (fits_anywhere(m, &gen->g, &gen->r, &m->set->prefabs[i]))
+        m->alive_at[i] = version;
+    else
+        m->dead[i] = 1;
+    return !m->dead[i];
+}
+
+/* 1 if every prefab still eligible is dead: no later vault can be placed. */
+static int all_dead(const mixed *m)
+{
+    for (int32_t i = 0; i < m->set->count; i++)
+        if (m->weights[i] > 0 && !m->dead[i])
+            return 0;
+    return 1;
 }
 
 /* One vault: a prefab, then positions (in a random host room, or anywhere). */
@@ -190,9 +274,9 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
                  dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height);
         m->weights[i] = ok ? q->weight : 0;
     }
-    int32_t index = dgi_weighted_pick(m->weights, set->count, rng);
-    if (index < 0)
+    if (all_dead(m)) /* also when none is eligible */
         return DG_E_NOSPACE;
+    int32_t index = dgi_weighted_pick(m->weights, set->count, rng);
     const dgi_prefab *q = &set->prefabs[index];
     uint8_t *heap;
     dg_status st;
@@ -210,7 +294,7 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
             area = gen->r.rooms[parent].rect;
         }
         int32_t o = dgi_orient_pick(dgi_orient_fit(q, q->distinct & m->p->orientations, area.w, area.h), rng);
-        gen->r.metrics.attempts++;
+        m->attempts++;
         if (o < 0)
             continue;
         dgi_xform t;
@@ -225,6 +309,12 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
         if (st != DG_OK)
             break;
     }
+    /* A prefab that failed may be proven to fit nowhere; then the others are
+     * checked, and once every eligible one is dead generation stops (the later
+     * vaults could only fail). */
+    if (!*placed && st == DG_OK && !still_fits(m, gen, index))
+        for (int32_t i = 0; i < set->count && still_fits(m, gen, i) == 0; i++)
+            ; /* the first prefab left that might fit ends the search */
     dgi_prefab_glyphs_free(set, q, heap);
     return st == DG_E_LIMIT ? DG_OK : st;
 }
@@ -236,6 +326,8 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->cells = (size_t)gen->g.width * (size_t)gen->g.height;
     m->weights = dgi_alloc(a, n * sizeof *m->weights);
     m->used = dgi_calloc(a, n, 1);
+    m->dead = dgi_calloc(a, n, 1);
+    m->alive_at = dgi_calloc(a, n, sizeof *m->alive_at);
     m->occ = dgi_calloc(a, m->cells, 1);
     m->mark = dgi_alloc(a, m->cells);
     m->stack = dgi_alloc(a, m->cells * sizeof *m->stack);
@@ -243,7 +335,7 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
         m->backup_size = DG_MAX(m->backup_size, (size_t)m->set->prefabs[i].width * (size_t)m->set->prefabs[i].height);
     m->backup = dgi_alloc(a, m->backup_size);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
-    if (!m->weights || !m->used || !m->occ || !m->mark || !m->stack || !m->backup || !m->rooms)
+    if (!m->weights || !m->used || !m->dead || !m->alive_at || !m->occ || !m->mark || !m->stack || !m->backup || !m->rooms)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
         if (gen->r.rooms[i].kind != DG_ROOM_PREFAB && gen->r.rooms[i].rect.w > 0 && gen->r.rooms[i].rect.h > 0)
@@ -256,6 +348,8 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     size_t n = (size_t)DG_MAX(m->set->count, 1);
     dgi_free(a, m->weights, n * sizeof *m->weights);
     dgi_free(a, m->used, n);
+    dgi_free(a, m->dead, n);
+    dgi_free(a, m->alive_at, n * sizeof *m->alive_at);
     dgi_free(a, m->occ, m->cells);
     dgi_free(a, m->mark, m->cells);
     dgi_free(a, m->stack, m->cells * sizeof *m->stack);
@@ -273,6 +367,8 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     else
         dg_prefab_mixed_defaults(&p);
     dg_status st = check_params(grid, set, &p, diag);
+    if (st == DG_OK)
+        st = check_rooms(grid, result, &p, diag);
     if (st != DG_OK)
         return st;
     mixed *m = dgi_alloc(allocator, sizeof *m);
@@ -303,6 +399,7 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
         placed += ok;
         gen.r.metrics.failures += !ok;
     }
+    gen.r.metrics.attempts = (int32_t)DG_MIN(m->attempts, INT32_MAX);
     gen.r.metrics.placed = placed;
     gen.r.metrics.stopped_early = placed < p.count;
     if (st != DG_OK)
