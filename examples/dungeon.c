@@ -761,6 +761,13 @@ static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
 {
     dg_generator_info info;
     dg_generator_get(dg_generator_find(rc->generator), &info);
+    /* world furnishes with a set when given one; attach and chain use none */
+    if (o->prefabs && !info.needs_prefabs && strcmp(rc->generator, "world") != 0)
+    {
+        fprintf(stderr, "dungeon: generator '%s' uses no prefabs: --prefabs is not for it\n",
+                rc->generator);
+        return EXIT_USAGE;
+    }
     const char *path = o->prefabs ? o->prefabs : rc->prefabs[0] ? rc->prefabs : NULL;
     if (!path && rc->prefabs_hash)
     {

@@ -82,6 +82,7 @@ grep -q "prefabs=$F prefabs_hash=0x" "$tmp/w.recipe" && pass=$((pass + 1)) || { 
 "$D" --recipe "$(cat "$tmp/w.recipe")" >"$tmp/w2.txt"
 same world_replay "$tmp/w1.txt" "$tmp/w2.txt"
 expect world_other_set 2 "not the prefab set the recipe was made with" -- --recipe "$(cat "$tmp/w.recipe")" --prefabs examples/prefabs/vaults.txt
+expect prefabs_unused 2 "uses no prefabs" -- --gen attach --prefabs $F
 sed "s|prefabs=[^ ]*|prefabs=$tmp/gone.txt|" "$tmp/w.recipe" >"$tmp/gone.recipe"
 expect world_missing_file 3 "cannot read $tmp/gone.txt" -- --recipe "$(cat "$tmp/gone.recipe")"
 sed "s|prefabs=[^ ]* ||" "$tmp/w.recipe" >"$tmp/nofile.recipe"
