@@ -2,6 +2,8 @@
  * on open floor, doors onto open floor, never cutting the map apart. */
 #include "prefab.h"
 
+#define DGI_MIXED_POSITIONS_PER_CELL 16 /* the call's budget of positions, per grid cell */
+
 typedef struct mixed {
     const dg_prefab_set *set;
     const dg_prefab_mixed_params *p;
@@ -12,6 +14,7 @@ typedef struct mixed {
     uint8_t *dead;       /* 1: a prefab that fits nowhere any more, whatever its outcome */
     int32_t *alive_at;   /* room count + 1 when a prefab was last seen to fit somewhere */
     int64_t attempts;    /* positions tried (reported saturated to int32) */
+    int64_t budget;      /* positions the whole call may try (docs/prefabs.md) */
     uint8_t *occ;        /* 1 under a vault placed here */
     uint8_t *mark;       /* local connectivity: cells of the box + ring to visit */
     int32_t *stack;
@@ -284,7 +287,7 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
     if (!glyphs)
         return st == DG_E_LIMIT ? DG_OK : st;
     m->used[index] = 1;
-    for (int32_t k = 0; k < m->p->positions && !*placed; k++)
+    for (int32_t k = 0; k < m->p->positions && !*placed && m->attempts < m->budget; k++)
     {
         dg_rect area = {0, 0, gen->g.width, gen->g.height};
         int32_t parent = -1;
@@ -387,7 +390,10 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     int32_t placed = 0;
     gen.r.metrics.attempts = gen.r.metrics.failures = 0;
     gen.r.metrics.requested = p.count;
-    for (int32_t v = 0; v < p.count && st == DG_OK; v++)
+    /* vaults that fit somewhere but would cut the map apart there are never
+     * proven dead, so a count of positions is what bounds the call */
+    m->budget = DGI_MIXED_POSITIONS_PER_CELL * (int64_t)grid->width * grid->height;
+    for (int32_t v = 0; v < p.count && st == DG_OK && m->attempts < m->budget; v++)
     {
         int ok = 0;
         st = place_vault(m, &gen, dgi_hash_combine(seed, (uint64_t)v), &rng, &ok);

@@ -88,3 +88,34 @@ TEST(r2_mixed_and_stamp_extreme_rooms)
     }
     dg_prefab_set_free(set);
 }
+
+/* Vaults that fit somewhere but would cut the map apart there are never proven
+ * dead: the call's budget of 16 positions per cell ends it (it used to try
+ * count x positions = 10^10 positions, minutes, on this map). */
+TEST(r2_mixed_budget_ends_a_map_that_cannot_hold_the_count)
+{
+    dg_prefab_set *set = r2_vaults();
+    static uint8_t cells[80 * 50];
+    dg_grid g;
+    dg_grid_init(&g, cells, 80, 50, 0);
+    for (int in_rooms = 0; in_rooms <= 1 && set; in_rooms++)
+    {
+        dg_result r;
+        dg_result_init(&r, NULL);
+        dg_attach_params a;
+        dg_attach_defaults(&a);
+        CHECK(dg_attach_generate(&g, &a, 3, &r, NULL, NULL) == DG_OK);
+        dg_prefab_mixed_params p;
+        dg_prefab_mixed_defaults(&p);
+        p.count = p.positions = 100000;
+        p.unique = 0;
+        p.in_rooms = in_rooms;
+        CHECK(dg_prefab_mixed_generate(&g, set, &p, 7, &r, NULL, NULL) == DG_OK);
+        CHECK(r.metrics.stopped_early == 1 && r.metrics.placed < p.count);
+        CHECKF(r.metrics.attempts > 0 && r.metrics.attempts <= 16 * 80 * 50, "attempts %d",
+               (int)r.metrics.attempts);
+        CHECK(grid_connected(&g));
+        dg_result_free(&r);
+    }
+    dg_prefab_set_free(set);
+}
