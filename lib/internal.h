@@ -330,7 +330,7 @@ void dgi_export_json(const dg_grid *g, const dg_result *r, const dg_export_optio
                      dgi_out *o);
 void dgi_export_tiled(const dg_grid *grid, const dg_result *result, const dg_export_options *o,
                       dgi_out *out);
-/* export.c: stable lower-case names of DG_ROOM_*, DG_MARKER_* and DG_REF_* ("other" if unknown). */
+/* export_names.c: stable lower-case names of DG_ROOM_*, DG_MARKER_* and DG_REF_* ("other" if unknown). */
 const char *dgi_room_kind_name(int32_t kind);
 const char *dgi_marker_kind_name(int32_t kind);
 const char *dgi_ref_kind_name(int32_t kind);
