@@ -40,7 +40,7 @@ fi
 set -- "attach seed=42 width=80 height=50" "chain seed=7 width=61 height=37 overlap=forbid" \
     "world seed=4 width=50 height=40" "attach growth=sideways" \
     "attach width=4 height=4 room_min_w=9" "prefab-islands seed=3 width=80 height=50"
-"$tmp/probe" "$@" | grep -v '^fixed \| markers ' >"$tmp/plain.want"
+"$tmp/probe" "$@" | grep -v '^fixed \| markers \|^recipe offsets' >"$tmp/plain.want"
 export DUNGEON_LIB="$B/libdungeon.so" DUNGEON_H="$root/include/dungeon.h"
 
 # ---- Python cffi (ABI mode) -------------------------------------------------------------
@@ -66,7 +66,11 @@ if command -v mcs >/dev/null && command -v mono >/dev/null; then
     else
         pass
     fi
-    set -- "$@" "prefab-islands seed=3 width=80 height=50@$root/examples/prefabs/factory.txt" \
+    # a recipe that records its prefab set: the set's hash must cross the Recipe mirror intact
+    shaft=$("$B/bin/dungeon" --recipe "prefab-full seed=1 width=56 height=26" --format recipe \
+        --prefabs examples/prefabs/shaft.txt)
+    set -- "$@" "$shaft@$root/examples/prefabs/shaft.txt" "fixed:$shaft" \
+        "prefab-islands seed=3 width=80 height=50@$root/examples/prefabs/factory.txt" \
         "prefab-jigsaw seed=2 width=84 height=50@$root/examples/prefabs/forest.txt" \
         "prefab-full seed=1 width=40 height=30@no/such/prefabs.txt" \
         "fixed:chain seed=18446744073709551615 width=70" "fixed:chain oops=1"

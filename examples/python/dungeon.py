@@ -47,7 +47,8 @@ DG_OK = 0
 DG_E_BUFFER = -9
 DG_NAME_MAX = 32
 DG_DIAG_MESSAGE_MAX = 256
-DG_RECIPE_MAX_PARAMS = 48
+DG_RECIPE_MAX_PARAMS = 32
+DG_RECIPE_PREFABS_MAX = 56
 DG_EXPORT_JSON, DG_EXPORT_TMJ, DG_EXPORT_TMX = 0, 1, 2
 DG_PARAM_INT, DG_PARAM_BOOL, DG_PARAM_ENUM = 0, 1, 2
 DG_TILESET_COLUMNS = 16
@@ -121,7 +122,8 @@ class GeneratorInfo(C.Structure):
 class Recipe(C.Structure):
     _fields_ = [("generator", C.c_char * DG_NAME_MAX), ("seed", C.c_uint64),
                 ("width", C.c_int32), ("height", C.c_int32), ("version", C.c_int32),
-                ("param_count", C.c_int32), ("values", C.c_int32 * DG_RECIPE_MAX_PARAMS)]
+                ("param_count", C.c_int32), ("values", C.c_int32 * DG_RECIPE_MAX_PARAMS),
+                ("prefabs_hash", C.c_uint64), ("prefabs", C.c_char * DG_RECIPE_PREFABS_MAX)]
 
 class ExportOptions(C.Structure):
     _fields_ = [("format", C.c_int32), ("tile_width", C.c_int32), ("tile_height", C.c_int32),
@@ -178,6 +180,8 @@ dg_prefab_load = _fn("dg_prefab_load", C.c_int32, C.c_char_p, P(Allocator), C.c_
 dg_export_tileset_rgba = _fn("dg_export_tileset_rgba", C.c_int32, P(C.c_uint32), C.c_int32,
                              C.c_int32, P(C.c_uint8), C.c_size_t)
 dg_prefab_set_free = _fn("dg_prefab_set_free", None, C.c_void_p)
+dg_recipe_set_prefabs = _fn("dg_recipe_set_prefabs", C.c_int32, P(Recipe), C.c_void_p, C.c_char_p,
+                            P(Diag))
 
 # ---- a friendly layer -------------------------------------------------------------------
 class DungeonError(Exception):
@@ -298,15 +302,24 @@ class Dungeon:
         dg_result_init(C.byref(self.result), None)
         diag = Diag()
         set_ptr = C.c_void_p()
+        prefabs = prefabs or recipe.prefabs.decode() or None  # else the file the recipe names
         try:
             if prefabs:
                 _check(dg_prefab_load(prefabs.encode(), None, None, None, C.byref(set_ptr),
                                       C.byref(diag)), diag)
+                if not recipe.prefabs_hash:  # a recorded hash is checked by dg_recipe_generate
+                    self._record_prefabs(set_ptr, prefabs)
             _check(dg_recipe_generate(C.byref(recipe), C.byref(self.grid), set_ptr, C.byref(self.result),
                                       None, C.byref(diag)), diag)
             self._copy_result()
         finally:
             dg_prefab_set_free(set_ptr)
+
+    def _record_prefabs(self, set_ptr, path):
+        """The set's hash in the recipe, with its file as a hint where a recipe can name it."""
+        r = C.byref(self.recipe_struct)
+        if dg_recipe_set_prefabs(r, set_ptr, path.encode(), None) != DG_OK:
+            _check(dg_recipe_set_prefabs(r, set_ptr, None, None))
 
     @classmethod
     def generate(cls, line, prefabs=None):

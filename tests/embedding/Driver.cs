@@ -6,6 +6,7 @@ using System.Runtime.InteropServices;
 
 public static class Driver {
     static int Size(Type t) { return Marshal.SizeOf(t); }
+    static int Offset(Type t, string field) { return (int)Marshal.OffsetOf(t, field); }
 
     static void Run(string arg) {
         string[] parts = arg.Split('@');
@@ -30,9 +31,10 @@ public static class Driver {
         fixed (byte* t = text)
             status = DungeonFixed.dg_recipe_parse(t, (UIntPtr)text.Length, &recipe, &diag);
         if (status == 0)
-            Console.WriteLine("fixed {0} {1} seed {2} {3}x{4} params {5}", line,
-                DungeonFixed.Text(recipe.generator), recipe.seed, recipe.width, recipe.height,
-                recipe.paramCount);
+            Console.WriteLine("fixed {0} {1} seed {2} {3}x{4} params {5} prefabs '{6}' 0x{7:x16}",
+                line, DungeonFixed.Text(recipe.generator), recipe.seed, recipe.width,
+                recipe.height, recipe.paramCount, DungeonFixed.Text(recipe.prefabs),
+                recipe.prefabsHash);
         else
             Console.WriteLine("fixed {0} error: {1}: {2}", line, Dungeon.StatusName(status),
                 DungeonFixed.Text(diag.message));
@@ -44,8 +46,15 @@ public static class Driver {
         Console.WriteLine("sizes grid {0} diag {1} recipe {2} marker {3} metrics {4} result {5}",
             Size(typeof(Dungeon.Grid)), Size(typeof(Dungeon.Diag)), Size(typeof(Dungeon.Recipe)),
             Size(typeof(Dungeon.Marker)), Size(typeof(Dungeon.Metrics)), Size(typeof(Dungeon.Result)));
+        Console.WriteLine("recipe offsets values {0} prefabs_hash {1} prefabs {2}",
+            Offset(typeof(Dungeon.Recipe), "values"), Offset(typeof(Dungeon.Recipe), "prefabsHash"),
+            Offset(typeof(Dungeon.Recipe), "prefabs"));
         Console.WriteLine("fixed sizes diag {0} recipe {1}", sizeof(DungeonFixed.Diag),
                           sizeof(DungeonFixed.Recipe));
+        Console.WriteLine("fixed recipe offsets values {0} prefabs_hash {1} prefabs {2}",
+            Offset(typeof(DungeonFixed.Recipe), "values"),
+            Offset(typeof(DungeonFixed.Recipe), "prefabsHash"),
+            Offset(typeof(DungeonFixed.Recipe), "prefabs"));
         foreach (string arg in args) {
             if (arg.StartsWith("fixed:"))
                 RunFixed(arg.Substring(6));

@@ -7,6 +7,7 @@
  * mirrors, so the bindings are compared with the C compiler, not with a copy. */
 #include <dungeon.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,9 @@ static void run_fixed(const char *line)
     dg_recipe r;
     dg_status st = dg_recipe_parse(line, strlen(line), &r, &diag);
     if (st == DG_OK)
-        printf("fixed %s %s seed %" PRIu64 " %dx%d params %d\n", line, r.generator, r.seed,
-               (int)r.width, (int)r.height, (int)r.param_count);
+        printf("fixed %s %s seed %" PRIu64 " %dx%d params %d prefabs '%s' 0x%016" PRIx64 "\n",
+               line, r.generator, r.seed, (int)r.width, (int)r.height, (int)r.param_count,
+               r.prefabs, r.prefabs_hash);
     else
         printf("fixed %s error: %s: %s\n", line, dg_status_str(st), diag.message);
 }
@@ -71,7 +73,12 @@ int main(int argc, char **argv)
     printf("sizes grid %zu diag %zu recipe %zu marker %zu metrics %zu result %zu\n",
            sizeof(dg_grid), sizeof(dg_diag), sizeof(dg_recipe), sizeof(dg_marker),
            sizeof(dg_metrics), sizeof(dg_result));
+    printf("recipe offsets values %zu prefabs_hash %zu prefabs %zu\n", offsetof(dg_recipe, values),
+           offsetof(dg_recipe, prefabs_hash), offsetof(dg_recipe, prefabs));
     printf("fixed sizes diag %zu recipe %zu\n", sizeof(dg_diag), sizeof(dg_recipe));
+    printf("fixed recipe offsets values %zu prefabs_hash %zu prefabs %zu\n",
+           offsetof(dg_recipe, values), offsetof(dg_recipe, prefabs_hash),
+           offsetof(dg_recipe, prefabs));
     for (int i = 1; i < argc; i++)
     {
         if (strncmp(argv[i], "fixed:", 6) == 0)

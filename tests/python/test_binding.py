@@ -197,6 +197,17 @@ for size in (8, 16, 5):
     check(mine[2] == dg.tileset_rgba(size)[0], "tile size %d: PNG holds dg_export_tileset_rgba" % size)
 check(d.save(os.path.join(tmp, "map.json")) == [os.path.join(tmp, "map.json")], "json has no tileset")
 
+# ---- a recipe records its prefab set like the tool's, and replays only with it -----------------
+d1 = dg.Dungeon.generate("prefab-full seed=1 width=56 height=26", "examples/prefabs/shaft.txt")
+check("prefabs=examples/prefabs/shaft.txt prefabs_hash=0x" in d1.recipe, "recipe names its set: " + d1.recipe)
+d2 = dg.Dungeon.generate(d1.recipe)
+check(d2.cells == d1.cells and d2.recipe == d1.recipe, "a recipe naming its set replays alone")
+try:
+    dg.Dungeon.generate(d1.recipe, "examples/prefabs/vaults.txt")
+    check(False, "another prefab set is refused")
+except dg.DungeonError as e:
+    check(e.status == -1, "another prefab set is refused: %s" % e)
+
 # ---- errors surface with their column --------------------------------------------------------
 try:
     dg.parse_recipe("attach seed=1 growth=sideways")
