@@ -4,8 +4,14 @@
 #include "prefab.h"
 
 #define MAX_GROUPS 64
-#define POSITION_MAPS 4
+#define POSITION_MAPS 16 /* rectangle sizes kept: a map evicted is rebuilt from every margin */
+#define ROW_BLOCK 32
 #define QUICK_DRAWS 4 /* positions drawn anywhere in the span before only among free ones */
+/* Work budgets (docs/prefabs.md), in units of one position tried or one
+ * building drawn; a try also costs one unit per grid cell (filling, flood). */
+#define TRY_UNITS_PER_CELL 4
+#define CALL_UNITS_PER_CELL 32
+#define UNITS_FLOOR 65536 /* so small maps keep room for the default counts' worst case */
 
 typedef struct group {
     const char *tag;
@@ -31,6 +37,7 @@ typedef struct islands {
         int32_t done; /* margins marked so far */
         uint64_t *bits;
         int32_t *free;        /* per row y <= H - h: clear bits of columns 0..W - w */
+        int32_t *block_free;  /* their sums per ROW_BLOCK rows, so finding a row skips blocks */
         int32_t free_total;   /* their sum */
         int counted;          /* free is kept (from the map's first count on) */
     } maps[POSITION_MAPS];
@@ -50,6 +57,8 @@ typedef struct islands {
     uint8_t *pass;  /* the passability grid, filled from the tiles only if a flood fill is needed */
     int64_t *weights;
     uint8_t *used;  /* per prefab, for `unique` */
+    uint8_t *dead;  /* per prefab: orientations that fit nowhere any more in this try */
+    int64_t try_left, call_left; /* work units left (docs/prefabs.md) */
     int32_t *stack; /* connectivity check */
     int tiles_only;   /* no result wanted: buildings are stamped from templates where they can be */
     dgi_stamps stamps;
@@ -148,8 +157,9 @@ static void load_groups(islands *s)
  * pointers. Returns the block size. */
 static size_t carve(islands *s, uint8_t *block, int check)
 {
-    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, MEMBER, MEMBER_WEIGHTS, MAPS, FREE,
-           STAMPS, PARTS };
+    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, DEAD, MEMBER, MEMBER_WEIGHTS, MAPS,
+           FREE, BLOCK_FREE, STAMPS, PARTS };
+    size_t blocks = (size_t)s->h / ROW_BLOCK + 1;
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     size_t n = (size_t)DG_MAX(s->set->count, 1);
     uint8_t *part[PARTS];
@@ -157,9 +167,9 @@ static size_t carve(islands *s, uint8_t *block, int check)
         rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->exit_first,
         s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
         s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
-        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n * (size_t)s->group_count * sizeof *s->members,
+        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n, n * (size_t)s->group_count * sizeof *s->members,
         n * (size_t)s->group_count * sizeof *s->member_weights,
-        POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t),
+        POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t), POSITION_MAPS * blocks * sizeof(int32_t),
         s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0};
     size_t at = dgi_carve(block, size, part, PARTS);
     if (!block)
@@ -173,6 +183,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->exits = (int32_t *)part[EXITS];
     s->stack = (int32_t *)part[STACK];
     s->used = part[FLAGS];
+    s->dead = part[DEAD];
     s->members = (int32_t *)part[MEMBER];
     s->member_weights = (int64_t *)part[MEMBER_WEIGHTS];
     if (part[STAMPS])
@@ -181,6 +192,7 @@ static size_t carve(islands *s, uint8_t *block, int check)
     {
         s->maps[k].bits = (uint64_t *)part[MAPS] + (size_t)k * rows / sizeof(uint64_t);
         s->maps[k].free = (int32_t *)part[FREE] + (size_t)k * (size_t)s->h;
+        s->maps[k].block_free = (int32_t *)part[BLOCK_FREE] + (size_t)k * blocks;
     }
     return at;
 }
@@ -356,6 +368,7 @@ static void mark_positions(const islands *s, struct position_map *map, const int
             int32_t marked = dgi_popcount64(fresh);
             row[first] |= fresh;
             map->free[y] -= marked;
+            map->block_free[y / ROW_BLOCK] -= marked;
             total += marked;
         }
     else
@@ -369,6 +382,7 @@ static void mark_positions(const islands *s, struct position_map *map, const int
                 row[i] |= fresh;
             }
             map->free[y] -= marked;
+            map->block_free[y / ROW_BLOCK] -= marked;
             total += marked;
         }
     map->free_total -= total;
@@ -393,6 +407,7 @@ static struct position_map *position_map(islands *s, int32_t w, int32_t h)
         memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
         map->counted = 0;
     }
+    s->try_left -= s->margins_n - map->done; /* marking is work too: thrashing maps is bounded */
     for (; map->done < s->margins_n; map->done++)
         mark_positions(s, map, &s->margins[4 * map->done]);
     return map;
@@ -464,6 +479,11 @@ static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, c
         }
     }
     find_exits(s, index, o);
+}
+
+/* The position maps make_shape's building is checked with, brought up to date. */
+static void use_position_maps(islands *s)
+{
     s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
     s->cells_map = s->rects_n > 1 ? position_map(s, 1, 1) : NULL;
 }
@@ -581,6 +601,7 @@ static int32_t count_free(const islands *s, struct position_map *map, int32_t y0
     if (!map->counted)
     {
         map->free_total = 0;
+        memset(map->block_free, 0, ((size_t)s->h / ROW_BLOCK + 1) * sizeof *map->block_free);
         for (int32_t y = 0; y <= last; y++)
         {
             const uint64_t *row = map->bits + (size_t)y * (size_t)s->words;
@@ -588,6 +609,7 @@ static int32_t count_free(const islands *s, struct position_map *map, int32_t y0
             for (int32_t i = 0; i <= (s->w - map->w) >> 6; i++)
                 map->free[y] += dgi_popcount64(clear_bits(row, i, s->w - map->w));
             map->free_total += map->free[y];
+            map->block_free[y / ROW_BLOCK] += map->free[y];
         }
         map->counted = 1;
     }
@@ -603,6 +625,10 @@ static int32_t count_free(const islands *s, struct position_map *map, int32_t y0
 static void nth_free(const islands *s, const struct position_map *map, int32_t y, int32_t k, int32_t *mx,
                      int32_t *my)
 {
+    for (; y % ROW_BLOCK && k >= map->free[y]; y++) /* up to a block's first row */
+        k -= map->free[y];
+    for (; y % ROW_BLOCK == 0 && k >= map->block_free[y / ROW_BLOCK]; y += ROW_BLOCK)
+        k -= map->block_free[y / ROW_BLOCK];
     for (; k >= map->free[y]; y++)
         k -= map->free[y];
     *my = y;
@@ -610,21 +636,22 @@ static void nth_free(const islands *s, const struct position_map *map, int32_t y
 }
 
 /* Tries up to `positions` positions for the building of make_shape (oriented
- * size t) until one fits. The first QUICK_DRAWS are drawn anywhere in its
- * span; with a position map the rest are drawn among the positions free on
- * the span's rows (if there are none the building gives up there), so on a
- * crowded map a building that fits somewhere is still placed. */
+ * size t) until one fits, within the try's work left. The first QUICK_DRAWS
+ * are drawn anywhere in its span; with a position map the rest are drawn
+ * among the positions free on the span's rows (if there are none the building
+ * gives up there), so on a crowded map a building that fits somewhere is
+ * still placed. 1 found, 0 not, -1 if it has no free position at all. */
 static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
                          int32_t *x, int32_t *y, dg_rng *rng)
 {
     int32_t span[4], k = 0, free_n = -1;
     if (!position_span(s, q, t, span))
-        return 0;
+        return -1;
     struct position_map *map = s->map;
     int32_t dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
     uint32_t span_x = (uint32_t)(span[2] - span[0] + 1), span_y = (uint32_t)(span[3] - span[1] + 1);
     int found = 0;
-    while (k < s->p->positions && !found)
+    while (k < s->p->positions && k < s->try_left && !found)
     {
         if (!map || k < QUICK_DRAWS)
         {
@@ -646,7 +673,26 @@ static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dg
                 fits(s, q, *x, *y);
     }
     gen->r.metrics.attempts += k;
-    return found;
+    s->try_left -= k;
+    return found ? 1 : free_n == 0 ? -1 : 0;
+}
+
+/* A building known to fit nowhere (no free position in its span) makes the
+ * draws find_position would, all on ruled-out positions, and counts them,
+ * so the draws that follow and the metrics are the same, without testing. */
+static void skip_dead(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t, dg_rng *rng)
+{
+    int32_t span[4], k = 0;
+    if (!position_span(s, q, t, span))
+        return;
+    uint32_t span_x = (uint32_t)(span[2] - span[0] + 1), span_y = (uint32_t)(span[3] - span[1] + 1);
+    for (; k < QUICK_DRAWS && k < s->p->positions && k < s->try_left; k++)
+    {
+        dgi_rng_below(rng, span_x);
+        dgi_rng_below(rng, span_y);
+    }
+    gen->r.metrics.attempts += k;
+    s->try_left -= k;
 }
 
 /* Tries to place one building of group k. 1 placed, 0 no place found, -1 no
@@ -673,6 +719,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
     int32_t index = members[pick];
     const dgi_prefab *q = &s->set->prefabs[index];
     int32_t o = dgi_orient_pick(s->fit[index], rng), x, y;
+    s->try_left--;
     dgi_xform t;
     dgi_xform_make(q->width, q->height, o, &t);
     /* Random glyphs never move doors; without void they cannot change the
@@ -687,9 +734,18 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
     if (!g)
         return *err == DG_E_LIMIT ? 0 : -2;
     make_shape(s, index, o, g, &t);
+    if ((s->dead[index] >> o) & 1)
+    {
+        skip_dead(s, gen, q, &t, rng);
+        return 0;
+    }
+    use_position_maps(s);
     /* an outcome with every cell void has no footprint: it would fit anywhere
      * and never fill the map, so it counts as a try without a place */
-    if (s->rects_n == 0 || !find_position(s, gen, q, &t, &x, &y, rng))
+    int found = s->rects_n ? find_position(s, gen, q, &t, &x, &y, rng) : 0;
+    if (found < 0 && !q->has_void) /* the occupied area only grows: it never will in this try */
+        s->dead[index] |= (uint8_t)(1u << o);
+    if (found <= 0)
     {
         dgi_prefab_glyphs_free(s->set, q, heap);
         return 0;
@@ -722,7 +778,8 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
 }
 
 /* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
- * is not connected, DG_E_NOMEM. */
+ * is not connected, DG_E_NOMEM. A try that spends its work budget ends there
+ * (metrics.stopped_early). */
 static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed)
 {
     dg_rng rng;
@@ -730,6 +787,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
     size_t bits = (size_t)s->h * (size_t)s->words * sizeof *s->occ;
     memset(s->occ, 0, bits);
     memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
+    memset(s->dead, 0, (size_t)DG_MAX(s->set->count, 1));
     s->min_margin = INT32_MAX;
     s->maps_n = s->maps_next = s->margins_n = 0;
     s->proven = dg_tile_passable((uint8_t)s->p->fill);
@@ -750,7 +808,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
                                      : gr->min + (int32_t)dg_rng_below(&rng, (uint32_t)(gr->max - gr->min + 1));
         int32_t placed = 0, failures = 0;
         gen->r.metrics.requested += gr->max < 0 ? gr->min : target;
-        while (placed < target && failures < s->p->max_failures)
+        while (placed < target && failures < s->p->max_failures && s->try_left > 0)
         {
             dg_status err = DG_OK;
             int r = place_one(s, gen, k, seed, building++, &rng, &err);
@@ -762,6 +820,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
             failures = r ? 0 : failures + 1;
             gen->r.metrics.failures += !r;
         }
+        gen->r.metrics.stopped_early |= s->try_left <= 0;
         gen->r.metrics.placed += placed;
         if (placed < gr->min)
             return DG_E_NOSPACE;
@@ -822,11 +881,18 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     s->pass = gen.pass.cells;
     if (s->tiles_pass) /* filled from the tiles only if a flood fill is needed */
         gen.pass.cells = NULL;
-    int32_t tries = 0, attempts = 0;
+    int32_t tries = 0;
+    int64_t attempts = 0; /* up to the call's budget, past INT32_MAX on the largest grids */
     dg_status last = DG_OK;
-    while (st == DG_OK && tries < p.max_tries)
+    int64_t cells = (int64_t)s->w * s->h, budget = CALL_UNITS_PER_CELL * cells + UNITS_FLOOR;
+    s->call_left = budget;
+    while (st == DG_OK && tries < p.max_tries && s->call_left > 0)
     {
+        s->call_left -= cells; /* filling the map and checking it */
+        s->try_left = DG_MIN(TRY_UNITS_PER_CELL * cells + UNITS_FLOOR, s->call_left);
+        int64_t before = s->try_left;
         last = one_try(s, &gen, grid, tries ? dgi_hash_combine(seed, (uint64_t)tries) : seed);
+        s->call_left -= before - s->try_left;
         tries++;
         attempts += gen.r.metrics.attempts;
         if (last == DG_OK || last == DG_E_NOMEM)
@@ -834,15 +900,19 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     }
     if (st == DG_OK && last != DG_OK)
     {
-        st = last;
+        const char *why = last == DG_E_NOSPACE ? "a group could not place its minimum count"
+                                               : "the passable cells were never all connected";
+        st = last == DG_E_NOMEM ? last : s->call_left <= 0 ? DG_E_LIMIT : last;
         if (st == DG_E_NOMEM)
             dgi_fail(diag, st, "prefab_islands: out of memory");
+        else if (s->call_left <= 0)
+            dgi_fail(diag, st, "prefab_islands: work budget of %lld (%d per cell + %d) spent after %d "
+                     "tries with no map: %s", (long long)budget, CALL_UNITS_PER_CELL, UNITS_FLOOR,
+                     (int)tries, why);
         else
-            dgi_fail(diag, st, "prefab_islands: %d tries gave no map: %s", (int)tries,
-                     st == DG_E_NOSPACE ? "a group could not place its minimum count"
-                                        : "the passable cells were never all connected");
+            dgi_fail(diag, st, "prefab_islands: %d tries gave no map: %s", (int)tries, why);
     }
-    gen.r.metrics.attempts = attempts;
+    gen.r.metrics.attempts = (int32_t)DG_MIN(attempts, INT32_MAX);
     int32_t sr = first_start_room(&gen.r);
     dgi_free(allocator, s->block, s->block_size);
     dgi_free(allocator, s->margins, (size_t)s->margins_cap * 4 * sizeof *s->margins);

@@ -674,6 +674,104 @@ TEST(prefab_islands_require_counts_hold)
     dg_prefab_set_free(set);
 }
 
+/* The islands work budget (docs/prefabs.md): a try spends at most
+ * 4 x width x height + 65536 units, a call 32 x width x height + 65536, where a
+ * unit is a position tried, a building drawn, a margin marked into a position
+ * map, and each try also costs width x height units. */
+static int64_t islands_try_units(int64_t w, int64_t h)
+{
+    return 4 * w * h + 65536;
+}
+
+/* Once the map is full, margin 0 leaves free corners whose doors are blocked:
+ * every building tried all 10000 positions and the open-ended group stopped
+ * only after 10000 failures in a row, 10^8 positions for this one try. */
+TEST(prefab_islands_bound_worst_try_at_200x200)
+{
+    dg_prefab_set *set = load("factory.txt");
+    if (!set)
+        return;
+    uint8_t *cells = malloc(200 * 200);
+    dg_grid g;
+    dg_grid_init(&g, cells, 200, 200, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_islands_params p;
+    dg_prefab_islands_defaults(&p);
+    p.positions = p.max_failures = 10000;
+    p.max_tries = 1;
+    p.margin = 0;
+    p.connected = 0;
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 1, &r, NULL, NULL) == DG_OK);
+    CHECKF(r.metrics.attempts > 0 && r.metrics.attempts <= islands_try_units(200, 200), "attempts %d",
+           (int)r.metrics.attempts);
+    CHECK(r.metrics.stopped_early == 1 && r.metrics.placed >= 11);
+    dg_result_free(&r);
+    free(cells);
+    dg_prefab_set_free(set);
+}
+
+/* With 1000 tries of that map and a connected map asked for, the call's budget
+ * ends it: DG_E_LIMIT, a message naming the budget, the grid untouched. */
+TEST(prefab_islands_bound_call_budget_is_a_limit)
+{
+    dg_prefab_set *set = load("factory.txt");
+    if (!set)
+        return;
+    uint8_t *cells = malloc(200 * 200);
+    dg_grid g;
+    dg_grid_init(&g, cells, 200, 200, 0);
+    memset(cells, 77, 200 * 200);
+    dg_prefab_islands_params p;
+    dg_prefab_islands_defaults(&p);
+    p.positions = p.max_failures = 10000;
+    p.max_tries = 1000;
+    p.margin = 0;
+    dg_diag d;
+    memset(&d, 0, sizeof d);
+    CHECK(dg_prefab_islands_generate(&g, set, &p, 1, NULL, NULL, &d) == DG_E_LIMIT);
+    CHECKF(strstr(d.message, "work budget of 1345536") != NULL, "%s", d.message);
+    int untouched = 1;
+    for (int32_t c = 0; c < 200 * 200; c++)
+        untouched &= cells[c] == 77;
+    CHECK(untouched);
+    free(cells);
+    dg_prefab_set_free(set);
+}
+
+/* On a full map (the factory's margin 1) a building with no free corner in
+ * its span gives up after its 4 quick draws, and a shape known so makes those
+ * draws without testing them (the same output, the same metrics): 10000
+ * failures cost 4 positions each, not 10000. A building that is placed finds
+ * a free corner by its 5th position, as every free corner fits here. */
+TEST(prefab_islands_bound_full_map_stops_early)
+{
+    dg_prefab_set *set = load("factory.txt");
+    if (!set)
+        return;
+    uint8_t cells[80 * 50], again[80 * 50];
+    dg_grid g;
+    dg_grid_init(&g, cells, 80, 50, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_islands_params p;
+    dg_prefab_islands_defaults(&p);
+    p.positions = p.max_failures = 10000;
+    for (uint64_t seed = 0; seed < 4; seed++)
+    {
+        CHECK(dg_prefab_islands_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECKF(r.metrics.failures >= p.max_failures && r.metrics.stopped_early == 0, "failures %d",
+               (int)r.metrics.failures);
+        CHECKF(r.metrics.attempts <= 4 * r.metrics.failures + 5 * r.metrics.placed, "attempts %d",
+               (int)r.metrics.attempts);
+        memcpy(again, cells, sizeof cells);
+        CHECK(dg_prefab_islands_generate(&g, set, &p, seed, NULL, NULL, NULL) == DG_OK);
+        CHECK(memcmp(again, cells, sizeof cells) == 0);
+    }
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+}
+
 /* ---- mixed ------------------------------------------------------------------------------- */
 
 TEST(prefab_mixed_vaults_in_chain_rooms)
