@@ -31,6 +31,12 @@ typedef struct seam_memo {
 } seam_memo;
 
 #define SEAM_MEMOS 64
+/* The call's work budget (docs/prefabs.md): a try costs one unit per grid
+ * cell (filling, writing, checking the map) and one per (prefab,
+ * orientation) pair checked while listing candidates; no try starts once the
+ * budget is spent. */
+#define CALL_UNITS_PER_CELL 64
+#define UNITS_FLOOR 4194304 /* so small maps keep all 1000 tries */
 
 typedef struct jigsaw {
     const dg_prefab_set *set;
@@ -55,6 +61,7 @@ typedef struct jigsaw {
     int32_t pool_n, pool_cap;
     seam_memo memo[SEAM_MEMOS];
     int32_t memo_n, memo_ok; /* memo_ok: no option is unique */
+    int64_t left;            /* work units left in the call */
     uint8_t *block;     /* all scratch arrays above, one allocation */
     size_t block_size;
 } jigsaw;
@@ -229,6 +236,7 @@ static int32_t list_candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t
     for (int level = first; level <= LEVEL_ANY; level++)
     {
         int any = 0;
+        j->left -= j->npairs;
         memset(j->masks, 0, (size_t)j->nopt * sizeof *j->masks);
         for (int32_t i = 0; i < j->npairs; i++)
         {
@@ -390,8 +398,11 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     j.pass = gen.pass.cells;
     int32_t tries = 0;
     dg_status last = DG_OK;
-    while (st == DG_OK && tries < p.max_tries)
+    int64_t cells = (int64_t)grid->width * grid->height, budget = CALL_UNITS_PER_CELL * cells + UNITS_FLOOR;
+    j.left = budget;
+    while (st == DG_OK && tries < p.max_tries && j.left > 0)
     {
+        j.left -= cells;
         last = one_try(&j, &gen, tries ? dgi_hash_combine(seed, (uint64_t)tries) : seed);
         tries++;
         if (last == DG_OK || last == DG_E_NOMEM)
@@ -399,14 +410,19 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     }
     if (st == DG_OK && last != DG_OK)
     {
-        st = last;
+        const char *why = last == DG_E_NOSPACE ? "a block had no candidate left (unique prefabs ran out)"
+                                               : "the passable cells were never all connected "
+                                                 "(or a require count never held)";
+        int spent = j.left <= 0 && tries < p.max_tries;
+        st = last == DG_E_NOMEM ? last : spent ? DG_E_LIMIT : last;
         if (st == DG_E_NOMEM)
             dgi_fail(diag, st, "prefab_jigsaw: out of memory");
+        else if (spent)
+            dgi_fail(diag, st, "prefab_jigsaw: work budget of %lld (%d per cell + %d) spent after %d "
+                     "tries with no map: %s", (long long)budget, CALL_UNITS_PER_CELL, UNITS_FLOOR,
+                     (int)tries, why);
         else
-            dgi_fail(diag, st, "prefab_jigsaw: %d tries gave no map: %s", (int)tries,
-                     st == DG_E_NOSPACE ? "a block had no candidate left (unique prefabs ran out)"
-                                        : "the passable cells were never all connected "
-                                          "(or a require count never held)");
+            dgi_fail(diag, st, "prefab_jigsaw: %d tries gave no map: %s", (int)tries, why);
     }
     gen.r.metrics.attempts = tries;
     gen.r.metrics.failures = tries - 1;

@@ -1068,3 +1068,34 @@ TEST(prefab_gen_odd_shapes_golden)
     dg_prefab_set_free(set);
         CHECK_EQ_U64(h, 0x61f5a7fb127b1615ULL);
 }
+
+/* A jigsaw try is linear in cells, but 1000 tries of a map that is never
+ * connected took 16 s at 1000x1000: the call's budget of 64 x width x height
+ * + 4194304 units (one per cell per try, one per pair checked when listing)
+ * ends it with DG_E_LIMIT, the grid untouched. */
+TEST(prefab_jigsaw_bound_call_budget_is_a_limit)
+{
+    dg_prefab_set *set = parse(odd_set);
+    if (!set)
+        return;
+    uint8_t *cells = malloc(200 * 200);
+    dg_grid g;
+    dg_grid_init(&g, cells, 200, 200, 0);
+    memset(cells, 77, 200 * 200);
+    dg_prefab_jigsaw_params p;
+    dg_prefab_jigsaw_defaults(&p);
+    p.seams = DG_SEAM_ANY;
+    p.max_tries = 1000;
+    dg_diag d;
+    memset(&d, 0, sizeof d);
+    CHECK(dg_prefab_jigsaw_generate(&g, set, &p, 1, NULL, NULL, &d) == DG_E_LIMIT);
+    const char *at = strstr(d.message, "work budget of 6754304 (64 per cell + 4194304) spent after ");
+    int tries = at ? atoi(at + strlen("work budget of 6754304 (64 per cell + 4194304) spent after ")) : 0;
+    CHECKF(tries > 0 && (int64_t)tries * 200 * 200 <= 64 * 200 * 200 + 4194304 + 200 * 200, "%s", d.message);
+    int untouched = 1;
+    for (int32_t c = 0; c < 200 * 200; c++)
+        untouched &= cells[c] == 77;
+    CHECK(untouched);
+    free(cells);
+    dg_prefab_set_free(set);
+}
