@@ -32,10 +32,10 @@ static dg_status check_order(const dg_param_desc *t, int32_t n, const void *para
         for (int32_t j = 0; j < n; j++)
             if (strncmp(t[j].name, c, strlen(t[j].name)) == 0 && c[strlen(t[j].name)] == ']')
                 other = &t[j];
-        int32_t lo, hi;
-        memcpy(&lo, (const unsigned char *)params + t[i].offset, sizeof lo);
         if (!other)
             continue;
+        int32_t lo, hi;
+        memcpy(&lo, (const unsigned char *)params + t[i].offset, sizeof lo);
         memcpy(&hi, (const unsigned char *)params + other->offset, sizeof hi);
         if (lo > hi)
             return dgi_fail(d, DG_E_INVALID, "%s %d is more than %s %d", t[i].name, (int)lo,
@@ -140,11 +140,6 @@ static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
 static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                    dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    /* checked here too, so that the message names the recipe keys */
-    const dg_prefab_jigsaw_params *jp = p;
-    if ((jp->block_w == 0) != (jp->block_h == 0))
-        return dgi_fail(d, DG_E_INVALID, "block_w %d, block_h %d: both 0 or neither",
-                        (int)jp->block_w, (int)jp->block_h);
     return dg_prefab_jigsaw_generate(g, s, p, seed, r, a, d);
 }
 
@@ -182,6 +177,8 @@ static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
 static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                   dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    /* the host map is written first: a mode the generator would refuse must
+     * be refused before it, so the grid stays untouched */
     const dg_prefab_mixed_params *mp = p;
     if (mp->mode != DG_PREFAB_FULL && mp->mode != DG_PREFAB_JIGSAW && mp->mode != DG_PREFAB_ISLAND &&
         mp->mode != DG_PREFAB_FURNISH)

@@ -91,8 +91,8 @@ static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
                         "set of the 8 orientation bits", (unsigned)p->orientations);
     if (p->block_w < 0 || p->block_h < 0 || (p->block_w == 0) != (p->block_h == 0) ||
         p->block_w > DG_PREFAB_MAX_SIDE || p->block_h > DG_PREFAB_MAX_SIDE)
-        return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: block %dx%d must be 0x0 or 1..%d on "
-                        "each side", (int)p->block_w, (int)p->block_h, DG_PREFAB_MAX_SIDE);
+        return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: block_w %d, block_h %d: both 0, or "
+                        "each 1..%d", (int)p->block_w, (int)p->block_h, DG_PREFAB_MAX_SIDE);
     if (p->unique < 0 || p->unique > 1 || p->connected < 0 || p->connected > 1)
         return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: unique and connected must be 0 or 1");
     if (p->seams < DG_SEAM_MATCH || p->seams > DG_SEAM_ANY)

@@ -46,7 +46,7 @@ static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
         return st;
     if (p->mode != DG_PREFAB_FULL && p->mode != DG_PREFAB_JIGSAW && p->mode != DG_PREFAB_ISLAND &&
         p->mode != DG_PREFAB_FURNISH)
-        return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: mode %d is not one DG_PREFAB_* bit", (int)p->mode);
+        return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: mode %d is not one of 1 (full), 2 (jigsaw), 4 (island), 8 (furnish)", (int)p->mode);
     if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
         return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: orientations 0x%X must be a non-empty "
                         "set of the 8 orientation bits", (unsigned)p->orientations);
