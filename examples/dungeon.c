@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "overlay.h"
+#include "survey.h"
 
 enum { EXIT_GEN = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
@@ -43,6 +44,7 @@ typedef struct options {
     int stats;              /* print the result summary to stderr */
     int legend, numbers, markers, grid_lines, no_tileset;
     int scale_set, tile_size_set;
+    int64_t survey;         /* --survey N: maps to measure, 0 = none */
 } options;
 
 /* ---- usage ----------------------------------------------------------------- */
@@ -105,6 +107,9 @@ static void usage(FILE *f)
             "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
             "                      (PNG-only, ASCII- or Tiled-only options are refused for\n"
             "                      other formats; options other than --param are given once)\n"
+            "  --survey N          measure N maps from consecutive seeds (from --seed) and\n"
+            "                      print each quality figure's min, median, p95, max and\n"
+            "                      mean (docs/quality.md); --format json for JSON\n"
             "  --list              list generators\n"
             "  --list-params NAME  list a generator's parameters: type, range, default, help\n"
             "  --version           print the library version\n"
@@ -184,7 +189,7 @@ static int parse_seed(const char *s, uint64_t *out)
 /* Options that take a value; all but --param may be given once. */
 static const char *const value_options[] = {
     "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
-    "-o", "--output", "--scale", "--tile-size", "--list-params",
+    "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
 };
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
@@ -323,6 +328,15 @@ static int parse_args(int argc, char **argv, options *o)
         }
         else if (!strcmp(a, "--prefabs"))
             o->prefabs = val;
+        else if (!strcmp(a, "--survey"))
+        {
+            if (!parse_i64(val, 1, SURVEY_MAX, &o->survey))
+            {
+                fprintf(stderr, "dungeon: --survey '%s' must be a whole number from 1 to %d\n", val,
+                        SURVEY_MAX);
+                return EXIT_USAGE;
+            }
+        }
         else if (!strcmp(a, "--format"))
             o->format = val;
         else /* -o, --output */
@@ -872,6 +886,28 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     return code;
 }
 
+/* --survey: a table (ASCII, the default) or JSON, to -o. */
+static int survey_to_output(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
+                            int32_t format)
+{
+    if (format != FMT_ASCII && format != DG_EXPORT_JSON)
+    {
+        fprintf(stderr, "dungeon: --survey prints a table or JSON, not %s\n", format_name(format));
+        return EXIT_USAGE;
+    }
+    if (o->stats || o->markers)
+    {
+        fprintf(stderr, "dungeon: --survey does not take %s\n", o->stats ? "--stats" : "--markers");
+        return EXIT_USAGE;
+    }
+    FILE *f = open_out(o->output);
+    if (!f)
+        return EXIT_IO;
+    int code = survey_run(rc, prefabs, o->survey, format == DG_EXPORT_JSON, f) ? EXIT_GEN : 0;
+    int io = close_out(f, o->output);
+    return code ? code : io;
+}
+
 /* Generates into a fresh grid and writes it; returns the exit code. */
 static int run(const options *o)
 {
@@ -889,7 +925,9 @@ static int run(const options *o)
     code = load_prefabs(o, &rc, &prefabs);
     if (code)
         return code;
-    if (format == FMT_RECIPE && !o->stats) /* --stats generates the map to describe it */
+    if (o->survey)
+        code = survey_to_output(o, &rc, prefabs, format);
+    else if (format == FMT_RECIPE && !o->stats) /* --stats generates the map to describe it */
         code = write_recipe(&rc, o->output);
     else
         code = generate_and_write(o, &rc, prefabs, format);

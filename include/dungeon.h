@@ -492,6 +492,42 @@ DG_API dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, ui
                                 size_t mask_count, int32_t *count,
                                 const dg_allocator *allocator, dg_diag *diag);
 
+/* How shippable a map is: what `dungeon --survey` tabulates and the quality
+ * tests check (docs/quality.md). Every figure is a pure function of the grid
+ * and the result's rooms, start and exit. */
+typedef struct dg_quality {
+    int32_t floor_permille;    /* passable cells * 1000 / cells */
+    int32_t rooms, corridors;  /* the result's counts */
+    int32_t doors;             /* door tiles */
+    int32_t dead_ends;         /* passable cells with exactly one passable 4-neighbour */
+    int32_t loops;             /* independent cycles around walls (dg_measure's loops) */
+    int32_t regions;           /* 4-connected passable regions */
+    int32_t border_open;       /* passable cells on the outer ring of the grid */
+    int32_t unreachable;       /* passable cells no 4-way walk from the start reaches
+                                * (all of them when there is no start) */
+    int32_t route;             /* walking steps from start to exit, -1 if none */
+    int32_t route_permille;    /* route * 1000 / the map's diagonal (rounded down) */
+    int32_t start_in_room;     /* 1 if the start lies in a room's rect (1 when there are no rooms) */
+    int32_t exit_in_room;      /* 1 if the exit lies in a room's rect (1 when there are no rooms) */
+    int32_t start_is_exit;     /* 1 if start and exit are the same cell */
+    int32_t exit_rank_permille;/* reachable cells strictly farther than the exit, per
+                                * mille of the reachable cells: 0 = the exit is a
+                                * farthest cell; the contract is <= 100 */
+    int32_t doorless_joins;    /* corridor tiles outside every room's rect that touch
+                                * (4-way) a passable, non-door cell inside one */
+    int32_t dead_doors;        /* door tiles on the outer ring or without passable
+                                * cells on two opposite sides (doors leading nowhere) */
+    int32_t parallel_cells;    /* corridor cells that run beside another corridor,
+                                * separated by 1 or 2 impassable cells, for 3 or more
+                                * cells in a row */
+} dg_quality;
+
+/* Measures one map: grid plus the result a generator filled for it (rooms,
+ * start and exit; NULL: no rooms, no start). Allocates two int32 per cell
+ * for the walk (allocator optional). */
+DG_API dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,
+                               const dg_allocator *allocator, dg_diag *diag);
+
 typedef struct dg_place_params {
     const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */
     const uint8_t *room_tiles;  /* 256 entries: room floor, where stairs and spawns go
