@@ -90,5 +90,16 @@ expect world_hash_only 2 "give it with --prefabs" -- --recipe "$(cat "$tmp/nofil
 "$D" --gen prefab-full --prefabs examples/prefabs/shaft.txt --width 56 --height 26 --format recipe >"$tmp/f.recipe"
 expect full_replay 0 "" -- --recipe "$(cat "$tmp/f.recipe")" -o "$tmp/f.json"
 grep -q '"recipe": "prefab-full .*prefabs_hash=0x' "$tmp/f.json" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL json_records"; }
+# --survey: a table of every figure, JSON that parses, the same figures both ways
+expect survey_table 0 "^border_open *0 *0 *0 *0" -- --gen attach --survey 20 --seed 3
+expect survey_rows 0 "^parallel_cells " -- --gen chain --survey 5
+expect survey_json 0 '"dead_doors": {"min": 0' -- --gen attach --survey 20 --seed 3 --format json
+"$D" --gen attach --survey 20 --seed 3 --format json >"$tmp/s.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["maps"] == 20 and "time_us" in d["figures"]' "$tmp/s.json" \
+    && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL survey_json_parses"; }
+expect survey_png 2 "table or JSON" -- --gen attach --survey 3 --format png
+expect survey_zero 2 "from 1 to" -- --gen attach --survey 0
+expect survey_stats 2 "does not take --stats" -- --gen attach --survey 3 --stats
+expect survey_all_fail 1 "3 of 3 maps failed" -- --gen attach --survey 3 --width 3 --height 3
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
