@@ -26,14 +26,15 @@ void dg_attach_defaults(dg_attach_params *p)
     p->corridor_max = 8;
     p->max_features = 0;
     p->room_after_corridor = 600;
-    p->target_floor = 300;
+    p->target_floor = 270;
     p->max_attempts = 0;
     p->max_failures = 400;
     p->growth = DG_GROWTH_UNIFORM;
-    p->loop_min_gain = 0;
+    p->loop_min_gain = 16;
     p->loop_max = 8;
     p->dead_ends = DG_DEAD_ENDS_ROOM;
     p->doors = DG_DOORS_ROOMS;
+    p->dense = 0;
 }
 
 /* Under the prune and room policies a corridor stays only if something
@@ -82,6 +83,7 @@ static dg_status validate(const dg_attach_params *p, const dg_grid *g, dg_diag *
         {"loop_max", p->loop_max, 0, INT32_MAX},
         {"dead_ends", p->dead_ends, DG_DEAD_ENDS_KEEP, DG_DEAD_ENDS_ROOM},
         {"doors", p->doors, DG_DOORS_ALL, DG_DOORS_NONE},
+        {"dense", p->dense, 0, 1},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
     {
@@ -134,7 +136,11 @@ static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
     int32_t guess = (int32_t)DG_MIN((int64_t)c->budget, cells / 48 + 8);
     size_t map = ((size_t)c->stride * (size_t)(c->h + 2) + 7) & ~(size_t)7;
     size_t feats = (size_t)guess * sizeof *c->feats, doors = (size_t)guess * sizeof *c->doors;
-    c->mem_size = map + feats + doors + (size_t)4 * guess * sizeof *c->sites;
+    size_t sites = (size_t)4 * guess * sizeof *c->sites;
+    c->fill_w = p->dense ? 0 : (c->w >> ATT_BLOCK_SHIFT) + 1;
+    c->fill_h = p->dense ? 0 : (c->h >> ATT_BLOCK_SHIFT) + 1;
+    size_t fill = (size_t)c->fill_w * (size_t)c->fill_h * sizeof *c->fill;
+    c->mem_size = map + feats + doors + sites + fill;
     c->mem = dgi_alloc(a, c->mem_size);
     if (!c->mem)
         return DG_E_NOMEM;
@@ -142,6 +148,8 @@ static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
     c->feats = (att_feat *)(void *)(c->mem + map);
     c->doors = (att_door *)(void *)(c->mem + map + feats);
     c->sites = (att_site *)(void *)(c->mem + map + feats + doors);
+    c->fill = (int32_t *)(void *)(c->mem + map + feats + doors + sites);
+    memset(c->fill, 0, fill);
     c->cap_feat = c->cap_door = guess;
     c->cap_site = 4 * guess;
     c->borrowed[0] = c->borrowed[1] = c->borrowed[2] = 1;
@@ -195,6 +203,26 @@ static void clear_map(att_ctx *c)
 
 /* ---- features, doors and the frontier ----------------------------------------- */
 
+/* Not dense: counts a feature's floor in the block of its centre. */
+static void add_fill(att_ctx *c, const att_feat *f, int32_t cells)
+{
+    if (c->fill_w > 0)
+        c->fill[((f->y + f->h / 2) >> ATT_BLOCK_SHIFT) * c->fill_w + ((f->x + f->w / 2) >> ATT_BLOCK_SHIFT)] +=
+            cells;
+}
+
+/* How full the map is where wall s faces: the floor counted in the block a
+ * few cells out from its middle (lower is emptier). */
+static int32_t site_fill(const att_ctx *c, const att_site *s)
+{
+    int vertical = s->side == DG_DIR_W || s->side == DG_DIR_E;
+    int32_t x = s->x + (vertical ? 0 : s->len / 2) + att_dx(s->side) * 6;
+    int32_t y = s->y + (vertical ? s->len / 2 : 0) + att_dy(s->side) * 6;
+    x = DG_MAX(0, DG_MIN(x, c->w - 1));
+    y = DG_MAX(0, DG_MIN(y, c->h - 1));
+    return c->fill[(y >> ATT_BLOCK_SHIFT) * c->fill_w + (x >> ATT_BLOCK_SHIFT)];
+}
+
 static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int32_t y, int32_t w,
                            int32_t h, int dir)
 {
@@ -214,6 +242,7 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     f->kind = (uint8_t)kind;
     f->dir = (uint8_t)dir;
     c->floor += w * h;
+    add_fill(c, f, w * h);
     c->live++;
     return c->nfeat++;
 }
@@ -221,6 +250,13 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
 static inline int solid(uint8_t v) /* may become (or stay) a wall */
 {
     return v == DG_TILE_VOID || v == DG_TILE_WALL;
+}
+
+/* Unless dense, pieces keep a cell of rock between their walls (the map's
+ * edge counts as rock): what makes corridors never run side by side. */
+static inline int gap_ok(uint8_t v)
+{
+    return v == DG_TILE_VOID || v == ATT_EDGE;
 }
 
 /* 1 if the wall cell at p can become a door: rock behind it and walls (or rock)
@@ -262,7 +298,7 @@ static void push_site(att_ctx *c, int32_t feat, int kind, int side, int32_t x, i
     s->feat = feat;
     s->side = (uint8_t)side;
     s->kind = (uint8_t)kind;
-    s->tries = kind == ATT_ROOM ? TRIES_ROOM_WALL : TRIES_CORRIDOR_END;
+    s->tries = kind == ATT_ROOM || len > 1 ? TRIES_ROOM_WALL : TRIES_CORRIDOR_END;
 }
 
 /* A room's four walls, in direction order. */
@@ -322,17 +358,43 @@ static int32_t pick_uniform(att_ctx *c)
     return c->site_head + (int32_t)(m >> 32);
 }
 
-/* Frontier index to try next, by growth bias. */
+/* Newest first, not dense: the emptiest-facing of the newest walls (ties in
+ * a random order), so the dungeon winds on into empty parts of the map. */
+static int32_t pick_newest_emptiest(att_ctx *c, int32_t n)
+{
+    int32_t first = att_below(c, n), best = -1, best_fill = INT32_MAX;
+    for (int32_t k = 0; k < n; k++)
+    {
+        int32_t i = c->site_end - 1 - (first + k) % n;
+        int32_t fill = site_fill(c, &c->sites[i]);
+        if (fill < best_fill)
+        {
+            best = i;
+            best_fill = fill;
+        }
+    }
+    return best;
+}
+
+/* Frontier index to try next, by growth bias; unless dense, uniform growth
+ * takes the emptier-facing of two walls, which spreads it over the map. */
 static int32_t pick_site(att_ctx *c)
 {
     int32_t n = c->site_end - c->site_head;
     switch (c->p->growth)
     {
     case DG_GROWTH_NEWEST:
+        if (c->fill_w > 0)
+            return pick_newest_emptiest(c, DG_MIN(n, GROWTH_WINDOW));
         return c->site_end - 1 - att_below(c, DG_MIN(n, GROWTH_WINDOW));
     case DG_GROWTH_OLDEST:
         return c->site_head + att_below(c, DG_MIN(n, GROWTH_WINDOW));
     default:
+        if (c->fill_w > 0)
+        {
+            int32_t a = pick_uniform(c), b = pick_uniform(c);
+            return site_fill(c, &c->sites[b]) < site_fill(c, &c->sites[a]) ? b : a;
+        }
         return pick_uniform(c);
     }
 }
@@ -412,11 +474,49 @@ static int row_solid(const uint8_t *p, int32_t n)
     return not_solid(v) == 0;
 }
 
+/* Cells p[0], p[step], ... p[(n-1)*step] are all rock or the map's edge. */
+static int line_gap(const uint8_t *p, ptrdiff_t step, int32_t n)
+{
+    int bad = 0;
+    for (int32_t i = 0; i < n; i++)
+        bad |= (uint8_t)(p[i * step] + 1) > 1; /* neither VOID (0) nor ATT_EDGE (255) */
+    return !bad;
+}
+
+/* Not dense: the frame two cells around the interior (x, y, w, h) is rock,
+ * except on the side facing back (dir points from the door into the room):
+ * there the ring may meet the walls of what the door opens from (its two end
+ * cells of the frame must be solid), and the line behind it is that piece's
+ * own. The interior lies inside the map, so the frame lies in the scratch map. */
+static int gap_clear(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t h, int dir)
+{
+    int32_t x0 = x - 2, y0 = y - 2, x1 = x + w + 1, y1 = y + h + 1;
+    int back = (dir + 2) & 3;
+    const uint8_t *r0, *r1; /* the back ring's two cells on the frame */
+    switch (back)
+    {
+    case DG_DIR_S: y1 -= 2; r0 = att_at(c, x0, y1 + 1); r1 = att_at(c, x1, y1 + 1); break;
+    case DG_DIR_N: y0 += 2; r0 = att_at(c, x0, y0 - 1); r1 = att_at(c, x1, y0 - 1); break;
+    case DG_DIR_E: x1 -= 2; r0 = att_at(c, x1 + 1, y0); r1 = att_at(c, x1 + 1, y1); break;
+    default: x0 += 2; r0 = att_at(c, x0 - 1, y0); r1 = att_at(c, x0 - 1, y1); break;
+    }
+    if (!(solid(*r0) || *r0 == ATT_EDGE) || !(solid(*r1) || *r1 == ATT_EDGE))
+        return 0;
+    ptrdiff_t s = c->stride;
+    return (back == DG_DIR_N || line_gap(att_at(c, x0, y0), 1, x1 - x0 + 1)) &&
+           (back == DG_DIR_S || line_gap(att_at(c, x0, y1), 1, x1 - x0 + 1)) &&
+           (back == DG_DIR_W || line_gap(att_at(c, x0, y0), s, y1 - y0 + 1)) &&
+           (back == DG_DIR_E || line_gap(att_at(c, x1, y0), s, y1 - y0 + 1));
+}
+
 /* 1 if the interior (x, y, w, h) is untouched rock and its one-cell ring lies
- * inside the map on rock or walls. Cheap edges first, then the rows. */
-static int room_fits(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t h)
+ * inside the map on rock or walls (unless dense, with rock beyond: gap_clear).
+ * Cheap edges first, then the rows. */
+static int room_fits(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t h, int dir)
 {
     if (x < 1 || y < 1 || x + w > c->w - 1 || y + h > c->h - 1)
+        return 0;
+    if (!c->p->dense && !gap_clear(c, x, y, w, h, dir))
         return 0;
     if (!row_solid(att_at(c, x - 1, y - 1), w + 2) || !row_solid(att_at(c, x - 1, y + h), w + 2))
         return 0;
@@ -488,6 +588,20 @@ static int32_t rock_run(const uint8_t *p, ptrdiff_t step, int32_t limit)
     return n;
 }
 
+/* Rock a room may take after p in steps of step, at most limit: all of
+ * rock_run when dense, else short of the ring and gap that must separate it
+ * from whatever stops the run (only the ring before the map's edge). */
+static int32_t room_run(const att_ctx *c, const uint8_t *p, ptrdiff_t step, int32_t limit)
+{
+    if (c->p->dense)
+        return rock_run(p, step, limit);
+    int32_t n = rock_run(p, step, limit + 2);
+    if (n >= limit + 2)
+        return limit;
+    int32_t keep = p[(n + 1) * step] == ATT_EDGE ? n - 1 : n - 2;
+    return DG_MAX(0, DG_MIN(limit, keep));
+}
+
 /* A room of at most rw x rh behind the door (dx, dy) facing dir. Its depth is
  * cut to the rock straight ahead of the door, its width to the rock beside the
  * door in its first row (never below the minimums); it slides uniformly within
@@ -503,12 +617,12 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     const uint8_t *door = att_at(c, dx, dy);
     ptrdiff_t out = c->step[dir], along = c->along[dir];
     int32_t deepest = DG_MIN(vertical ? rh : rw, space_to_border(c, dx, dy, dir));
-    int32_t depth = rock_run(door, out, deepest);
+    int32_t depth = room_run(c, door, out, deepest);
     if (depth < (vertical ? p->room_min_h : p->room_min_w))
         return 0;
     int32_t width = vertical ? rw : rh;
-    int32_t before = rock_run(door + out, -along, DG_MIN(width - 1, pos - 1));
-    int32_t after = rock_run(door + out, along, DG_MIN(width - 1, limit - 2 - pos));
+    int32_t before = room_run(c, door + out, -along, DG_MIN(width - 1, pos - 1));
+    int32_t after = room_run(c, door + out, along, DG_MIN(width - 1, limit - 2 - pos));
     width = DG_MIN(width, before + after + 1);
     if (width < (vertical ? p->room_min_w : p->room_min_h))
         return 0;
@@ -528,7 +642,7 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
         x = dir == DG_DIR_W ? dx - rw : dx + 1;
         y = start;
     }
-    if (!room_fits(c, x, y, rw, rh))
+    if (!room_fits(c, x, y, rw, rh, dir))
         return 0;
     if (reserve_feature(c) != DG_OK)
         return -1;
@@ -591,6 +705,7 @@ static void take_back(att_ctx *c, int32_t fi)
     if (pf->end_child == fi)
         pf->end_child = -1;
     c->floor -= len + 1;
+    add_fill(c, f, -len);
     c->live--;
     c->nfeat--;
     c->ndoor--;
@@ -598,6 +713,22 @@ static void take_back(att_ctx *c, int32_t fi)
 
 static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir,
                           int32_t want, int depth);
+
+/* Dead ends kept: the corridor's length such that its cap row can hold walls
+ * and (unless dense) the row beyond the cap is rock. */
+static int32_t cap_fits(const att_ctx *c, const uint8_t *door, ptrdiff_t step, ptrdiff_t side,
+                        int32_t len)
+{
+    for (; len > 0; len--)
+    {
+        const uint8_t *p = door + (len + 1) * step;
+        if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
+            continue;
+        if (c->p->dense || (gap_ok(p[step]) && gap_ok(p[step - side]) && gap_ok(p[step + side])))
+            return len;
+    }
+    return len;
+}
 
 /* Something at the far end of the new corridor fi, chained depth corridors
  * deep: a room with probability room_after_corridor, else another corridor;
@@ -647,7 +778,7 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     /* Under eager ends the way must also hold its cap and the smallest room
      * beyond it, before the border and before anything in the way. */
     int eager = eager_ends(c);
-    int32_t beyond = eager ? 1 + (ux ? c->p->room_min_w : c->p->room_min_h) : 0;
+    int32_t beyond = eager ? 1 + (ux ? c->p->room_min_w : c->p->room_min_h) + !c->p->dense : 0;
     if (eager)
         want = DG_MIN(want, space_to_border(c, dx, dy, dir) - beyond);
     int32_t reach = want + beyond, free_cells = 0;
@@ -656,15 +787,13 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
         p += step;
         if (p[0] != DG_TILE_VOID || !solid(p[-side]) || !solid(p[side]))
             break;
+        if (!c->p->dense && (!gap_ok(p[-2 * side]) || !gap_ok(p[2 * side])))
+            break;
         free_cells++;
     }
     int32_t len = DG_MIN(want, free_cells - beyond);
     if (!eager)
-    {
-        p = door + (len + 1) * step; /* the cap row must be able to hold walls */
-        if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
-            len--;
-    }
+        len = cap_fits(c, door, step, side, len);
     if (len < c->p->corridor_min)
         return 0;
     if (reserve_feature(c) != DG_OK)
@@ -692,6 +821,13 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     }
     else if (len == want) /* else cut short by something in the way: nothing fits beyond */
         push_site(c, f, ATT_CORRIDOR, dir, dx + ux * (len + 1), dy + uy * (len + 1), 1);
+    if (!c->p->dense)
+    { /* its whole side walls: beside its last cell the end's room is in the way */
+        const att_feat *nf = &c->feats[f];
+        push_site(c, f, ATT_CORRIDOR, (dir + 1) & 3, nf->x - uy, nf->y + ux, len);
+        push_site(c, f, ATT_CORRIDOR, (dir + 3) & 3, nf->x + uy, nf->y - ux, len);
+        return 1;
+    }
     int32_t lx = dx + ux * len, ly = dy + uy * len; /* its last cell: the walls beside it */
     push_site(c, f, ATT_CORRIDOR, (dir + 1) & 3, lx - uy, ly + ux, 1);
     push_site(c, f, ATT_CORRIDOR, (dir + 3) & 3, lx + uy, ly - ux, 1);

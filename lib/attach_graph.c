@@ -255,10 +255,10 @@ static void consider(farthest *b, int32_t dist, int32_t feat, int32_t x, int32_t
     }
 }
 
-/* Features with one entry (all of them when there are no loops) are settled
- * on the way: their farthest cell is a corner. The others are scanned
- * afterwards, only if their bound can still beat the best, which it rarely
- * can. */
+/* The exit lies in a room, where a player looks for it. Rooms with one
+ * entry (all of them when there are no loops) are settled on the way: their
+ * farthest cell is a corner. The others are scanned afterwards, only if their
+ * bound can still beat the best, which it rarely can. */
 static void farthest_in_features(att_ctx *c, farthest *b)
 {
     entries e;
@@ -266,6 +266,8 @@ static void farthest_in_features(att_ctx *c, farthest *b)
     {
         att_feat *f = &c->feats[fi];
         f->far_bound = -1;
+        if (f->kind != ATT_ROOM)
+            continue;
         if (fi > 0 && (c->loops == 0 || (f->doors_head == f->door && c->doors[f->door].next_b < 0)))
         { /* without loops the doors form a tree, so every walk into f comes
            * through its own door (a leaf is entered only through it anyway) */
@@ -289,7 +291,8 @@ static void farthest_in_features(att_ctx *c, farthest *b)
     for (int32_t fi = 0; fi < c->nfeat; fi++)
     {
         const att_feat *f = &c->feats[fi];
-        if (f->far_bound < b->dist || (f->far_bound == b->dist && fi > b->feat))
+        if (f->kind != ATT_ROOM || f->far_bound < b->dist ||
+            (f->far_bound == b->dist && fi > b->feat))
             continue;
         gather_entries(c, fi, &e);
         for (int32_t y = f->y; y < f->y + f->h; y++)
@@ -308,16 +311,5 @@ dg_status dgi_att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
     *ex = b.x;
     *ey = b.y;
     *efeat = b.feat;
-    for (int32_t i = 0; i < c->ndoor; i++)
-    {
-        const att_door *d = &c->doors[i];
-        if (d->dist > b.dist) /* a door can be farthest where two ways meet */
-        {
-            b.dist = d->dist;
-            *ex = d->x;
-            *ey = d->y;
-            *efeat = -1;
-        }
-    }
     return DG_OK;
 }

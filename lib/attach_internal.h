@@ -15,6 +15,7 @@
 #include "internal.h"
 
 #define ATT_EDGE 0xFF /* scratch border: not void, not wall, not passable */
+#define ATT_BLOCK_SHIFT 3 /* growth leans toward emptier 8x8 blocks of the map */
 
 enum { ATT_ROOM = 0, ATT_CORRIDOR = 1 };
 
@@ -80,6 +81,8 @@ typedef struct att_ctx {
     int32_t start_x, start_y;
     dg_rng rng;             /* layout stream */
     uint32_t ahead[2];      /* uniform growth: the next two picks' random words */
+    int32_t *fill;          /* not dense: floor cells per ATT_BLOCK-square block (in mem) */
+    int32_t fill_w, fill_h; /* blocks across and down */
 } att_ctx;
 
 static inline uint8_t *att_at(const att_ctx *c, int32_t x, int32_t y)

@@ -27,8 +27,10 @@ int32_t dgi_att_dead_end_count(const att_ctx *c)
 
 /* ---- loops ------------------------------------------------------------------------ */
 
+#define LOOP_REACH 3 /* a loop opens 1 wall cell, or wall, rock, wall between two pieces */
+
 typedef struct loop_site {
-    int32_t x, y, feat, dir;
+    int32_t x, y, feat, dir, len; /* len: solid cells opened (1 or LOOP_REACH) */
 } loop_site;
 
 typedef struct loop_pass {
@@ -38,23 +40,46 @@ typedef struct loop_pass {
     int32_t nbx, nby;
 } loop_pass;
 
-/* A wall cell at (x, y) with room or corridor floor on both sides along dir
- * and solid cells beside it, so opening it makes a clean doorway. */
-static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir)
+/* len solid cells from (x, y) along dir, walls at both ends, with room or
+ * corridor floor after them and solid cells beside every one, so opening
+ * them makes a clean straight passage. The caller keeps the cells read
+ * inside the scratch map. */
+static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir, int32_t len)
 {
     int32_t ux = att_dx(dir), uy = att_dy(dir);
-    uint8_t q = *att_at(c, x + ux, y + uy);
-    return *att_at(c, x, y) == DG_TILE_WALL && (q == DG_TILE_FLOOR || q == DG_TILE_CORRIDOR) &&
-           !att_passable(*att_at(c, x - uy, y - ux)) && !att_passable(*att_at(c, x + uy, y + ux));
+    uint8_t q = *att_at(c, x + ux * len, y + uy * len);
+    if (q != DG_TILE_FLOOR && q != DG_TILE_CORRIDOR)
+        return 0;
+    if (*att_at(c, x, y) != DG_TILE_WALL || *att_at(c, x + ux * (len - 1), y + uy * (len - 1)) != DG_TILE_WALL)
+        return 0;
+    for (int32_t k = 0; k < len; k++)
+    {
+        int32_t px = x + ux * k, py = y + uy * k;
+        if (att_passable(*att_at(c, px, py)) || att_passable(*att_at(c, px - uy, py - ux)) ||
+            att_passable(*att_at(c, px + uy, py + ux)))
+            return 0;
+    }
+    return 1;
 }
 
-static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32_t feat, int dir)
+static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32_t feat, int dir,
+                          int32_t len)
 {
     dg_status st;
     ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, NULL, st);
     if (st == DG_OK)
-        lp->sites[lp->nsites++] = (loop_site){x, y, feat, dir};
+        lp->sites[lp->nsites++] = (loop_site){x, y, feat, dir, len};
     return st;
+}
+
+/* The candidate from the wall cell (x, y) of feature i facing dir (S or E), if any. */
+static dg_status add_candidate(att_ctx *c, loop_pass *lp, int32_t i, int32_t x, int32_t y, int dir)
+{
+    int32_t room = dir == DG_DIR_S ? c->h - 2 - y : c->w - 2 - x; /* interior cells beyond */
+    for (int32_t len = 1; len <= LOOP_REACH && len <= room; len += LOOP_REACH - 1)
+        if (loop_candidate(c, x, y, dir, len))
+            return add_site(c, lp, x, y, i, dir, len);
+    return DG_OK;
 }
 
 /* Every candidate once: from the feature above (south walls) or to the left (east walls). */
@@ -64,15 +89,47 @@ static dg_status collect_sites(att_ctx *c, loop_pass *lp)
     {
         const att_feat f = c->feats[i];
         for (int32_t x = f.x; x < f.x + f.w; x++)
-            if (loop_candidate(c, x, f.y + f.h, DG_DIR_S) &&
-                add_site(c, lp, x, f.y + f.h, i, DG_DIR_S) != DG_OK)
+            if (add_candidate(c, lp, i, x, f.y + f.h, DG_DIR_S) != DG_OK)
                 return DG_E_NOMEM;
         for (int32_t y = f.y; y < f.y + f.h; y++)
-            if (loop_candidate(c, f.x + f.w, y, DG_DIR_E) &&
-                add_site(c, lp, f.x + f.w, y, i, DG_DIR_E) != DG_OK)
+            if (add_candidate(c, lp, i, f.x + f.w, y, DG_DIR_E) != DG_OK)
                 return DG_E_NOMEM;
     }
     return DG_OK;
+}
+
+/* Opens wall, rock, wall at s between features a and b as a one-cell
+ * corridor with a junction at each end. 0 ok, -1 no memory. */
+static int open_passage(att_ctx *c, const loop_site *s, int32_t a, int32_t b)
+{
+    dg_status st = DG_OK;
+    if (c->nfeat + 1 > c->cap_feat)
+        ATT_GROW(c, c->feats, c->cap_feat, c->nfeat + 1, &c->borrowed[0], st);
+    if (st != DG_OK)
+        return -1;
+    int32_t ux = att_dx(s->dir), uy = att_dy(s->dir), mx = s->x + ux, my = s->y + uy;
+    int32_t m = c->nfeat++;
+    att_feat *f = &c->feats[m];
+    memset(f, 0, sizeof *f);
+    f->x = mx;
+    f->y = my;
+    f->w = f->h = 1;
+    f->parent = a;
+    f->room_parent = c->feats[a].kind == ATT_ROOM ? a : c->feats[a].room_parent;
+    f->doors_head = -1;
+    f->end_child = b;
+    f->out = -1;
+    f->kind = ATT_CORRIDOR;
+    f->dir = (uint8_t)s->dir;
+    c->live++;
+    *att_at(c, mx, my) = DG_TILE_CORRIDOR;
+    c->floor++;
+    for (int k = -1; k <= 1; k += 2) /* the rock beside it becomes its walls */
+        *att_at(c, mx + uy * k, my + ux * k) = DG_TILE_WALL;
+    f->door = dgi_att_door_add(c, s->x, s->y, a, m);
+    if (f->door < 0 || dgi_att_door_add(c, mx + ux, my + uy, b, m) < 0)
+        return -1;
+    return 0;
 }
 
 /* Buckets of features by area, to find the feature under a cell. */
@@ -134,7 +191,6 @@ static int32_t feature_at(const att_ctx *c, const loop_pass *lp, int32_t x, int3
  * least loop_min_gain steps longer than the two steps through the opening. */
 static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
 {
-    int32_t limit = c->p->loop_min_gain + 2;
     for (int32_t i = lp->nsites - 1; i > 0; i--)
     {
         int32_t j = (int32_t)dg_rng_below(rng, (uint32_t)i + 1);
@@ -150,21 +206,26 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
     for (int32_t i = 0; i < lp->nsites && c->loops < c->p->loop_max; i++)
     {
         loop_site s = lp->sites[i];
-        if (!loop_candidate(c, s.x, s.y, s.dir))
+        if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
             continue; /* an earlier opening is next to it */
+        if (s.len > 1 && c->live >= c->budget)
+            continue; /* a passage is a corridor: it counts in the feature budget */
         int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
-        int32_t other = feature_at(c, lp, s.x + ux, s.y + uy);
+        int32_t other = feature_at(c, lp, s.x + ux * s.len, s.y + uy * s.len);
         if (other < 0)
             continue; /* a junction cell, not a feature */
-        int32_t walk = dgi_att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other, s.x + ux,
-                                         s.y + uy, limit);
+        /* the walk through the opening is len + 1 steps; it must save loop_min_gain */
+        int32_t limit = c->p->loop_min_gain + s.len + 1;
+        int32_t walk = dgi_att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other,
+                                             s.x + ux * s.len, s.y + uy * s.len, limit);
         if (walk == -2)
             break; /* work bound reached: fewer loops, never a wrong one */
         if (walk < 0)
             return DG_E_NOMEM;
         if (walk < limit)
             continue;
-        if (dgi_att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
+        if (s.len > 1 ? open_passage(c, &s, s.feat, other) < 0
+                      : dgi_att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
             return DG_E_NOMEM;
         c->loops++;
     }
