@@ -3,25 +3,34 @@
 #include "prefab.h"
 
 #define DGI_MIXED_POSITIONS_PER_CELL 16 /* the call's budget of positions, per grid cell */
+#define DGI_MIXED_OUTCOMES 4 /* outcomes of a prefab with random glyphs tried before it is out */
 
 typedef struct mixed {
     const dg_prefab_set *set;
     const dg_prefab_mixed_params *p;
     int32_t *rooms;      /* indices of the host rooms (not prefab rooms) */
     int32_t room_count;
+    int32_t *fit;        /* the host rooms big enough for the vault being placed */
     int64_t *weights;
-    uint8_t *used;
-    uint8_t *dead;       /* 1: a prefab that fits nowhere any more, whatever its outcome */
-    int32_t *alive_at;   /* room count + 1 when a prefab was last seen to fit somewhere */
+    uint8_t *used;       /* 1: placed at least once */
+    uint8_t *failed;     /* outcomes that fitted nowhere (a prefab is out after 1 or DGI_MIXED_OUTCOMES) */
     int64_t attempts;    /* positions tried (reported saturated to int32) */
     int64_t budget;      /* positions the whole call may try (docs/prefabs.md) */
     uint8_t *occ;        /* 1 under a vault placed here */
     uint8_t *mark;       /* local connectivity: cells of the box + ring to visit */
     int32_t *stack;
+    int64_t start_cell;  /* the host's start (row-major index), -1 if none: vaults leave it free */
     uint8_t *backup;
     size_t cells, backup_size;
     uint8_t buf[4096];
 } mixed;
+
+/* The vault being placed: its prefab and its resolved glyphs. */
+typedef struct vault_try {
+    int32_t index;
+    const dgi_prefab *q;
+    const uint8_t *glyphs;
+} vault_try;
 
 void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
 {
@@ -79,13 +88,13 @@ static dg_status check_rooms(const dg_grid *g, const dg_result *r, const dg_pref
 
 static int open_floor(uint8_t tile)
 {
-    return dg_tile_passable(tile) && tile != DG_TILE_DOOR;
+    return dgi_passable_default[tile] && tile != DG_TILE_DOOR;
 }
 
 /* Every non-void cell on open floor not under another vault, every border
  * door facing open floor outside the box. */
 static int fits(const mixed *m, const dg_grid *g, const dgi_prefab *q, const uint8_t *glyphs,
-                const dgi_xform *t, int32_t x, int32_t y, const uint8_t *skip)
+                const dgi_xform *t, int32_t x, int32_t y)
 {
     const dgi_glyph *lg = m->set->legends[q->legend].glyph;
     static const int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
@@ -94,10 +103,11 @@ static int fits(const mixed *m, const dg_grid *g, const dgi_prefab *q, const uin
         {
             uint8_t glyph = glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y];
             const dgi_glyph *d = &lg[glyph];
-            if (d->cls == DGI_CLASS_VOID || (skip && skip[glyph]))
+            if (d->cls == DGI_CLASS_VOID)
                 continue;
             int32_t cx = x + X, cy = y + Y;
-            if (!open_floor(DG_CELL(g, cx, cy)) || m->occ[(size_t)cy * (size_t)g->width + (size_t)cx])
+            int64_t at = (int64_t)cy * g->width + cx;
+            if (!open_floor(DG_CELL(g, cx, cy)) || m->occ[at] || at == m->start_cell)
                 return 0;
             if (d->cls != DGI_CLASS_DOOR)
                 continue;
@@ -114,7 +124,7 @@ static int fits(const mixed *m, const dg_grid *g, const dgi_prefab *q, const uin
 }
 
 /* After a trial stamp in box b: are the passable cells that touch the vault
- * (its own and its 4-neighbours) connected inside the box grown by one? Then
+ * (its own and their 4-neighbours) connected inside the box grown by one? Then
  * any path that crossed the box can go around, so nothing was cut apart. */
 static int still_connected(mixed *m, const dg_grid *g, dg_rect b)
 {
@@ -127,7 +137,7 @@ static int still_connected(mixed *m, const dg_grid *g, dg_rect b)
         {
             size_t i = (size_t)y * (size_t)W + (size_t)x;
             m->mark[i] = 0;
-            if (!dg_tile_passable(DG_CELL(g, x, y)))
+            if (!dgi_passable_default[DG_CELL(g, x, y)])
                 continue;
             m->mark[i] = 1; /* passable, inside the region */
             int touches = m->occ[i] == 2;
@@ -170,6 +180,84 @@ static int still_connected(mixed *m, const dg_grid *g, dg_rect b)
     return need > 0 && reached == need; /* it must touch the map, and not cut it */
 }
 
+/* 1 if cell (x, y) is in the grid and blocks walking. */
+static int solid_at(const dg_grid *g, int32_t x, int32_t y)
+{
+    return !dgi_passable_default[DG_CELL(g, x, y)];
+}
+
+/* 1 if exactly one of two diagonal solid cells belongs to the vault just
+ * stamped (occ 2): a vault wall and a host wall meeting only at a corner. */
+static int foreign_pair(const mixed *m, const dg_grid *g, int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    size_t W = (size_t)g->width;
+    return (m->occ[(size_t)ay * W + (size_t)ax] == 2) != (m->occ[(size_t)by * W + (size_t)bx] == 2);
+}
+
+/* After a trial stamp in box b: 1 if some 2x2 window around it has solid
+ * cells on one diagonal only, one of them the vault's and one not (it looks
+ * like a leak in the wall). A vault's own design is its author's business. */
+static int diagonal_joint(const mixed *m, const dg_grid *g, dg_rect b)
+{
+    int32_t x0 = DG_MAX(0, b.x - 1), y0 = DG_MAX(0, b.y - 1);
+    int32_t x1 = DG_MIN(g->width - 1, b.x + b.w), y1 = DG_MIN(g->height - 1, b.y + b.h);
+    for (int32_t y = y0; y < y1; y++)
+        for (int32_t x = x0; x < x1; x++)
+        {
+            int a = solid_at(g, x, y), c = solid_at(g, x + 1, y);
+            int d = solid_at(g, x, y + 1), e = solid_at(g, x + 1, y + 1);
+            if (a && e && !c && !d && foreign_pair(m, g, x, y, x + 1, y + 1))
+                return 1;
+            if (c && d && !a && !e && foreign_pair(m, g, x + 1, y, x, y + 1))
+                return 1;
+        }
+    return 0;
+}
+
+/* After a trial stamp in box b: 1 if a solid cell of the vault touches
+ * (4-way) a door that is not the vault's own: that door would lead nowhere. */
+static int blocks_a_door(const mixed *m, const dg_grid *g, dg_rect b)
+{
+    static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    size_t W = (size_t)g->width;
+    for (int32_t y = b.y; y < b.y + b.h; y++)
+        for (int32_t x = b.x; x < b.x + b.w; x++)
+        {
+            if (m->occ[(size_t)y * W + (size_t)x] != 2 || !solid_at(g, x, y))
+                continue;
+            for (int d = 0; d < 4; d++)
+            {
+                int32_t nx = x + dx[d], ny = y + dy[d];
+                if (nx >= 0 && ny >= 0 && nx < g->width && ny < g->height &&
+                    DG_CELL(g, nx, ny) == DG_TILE_DOOR && m->occ[(size_t)ny * W + (size_t)nx] != 2)
+                    return 1;
+            }
+        }
+    return 0;
+}
+
+/* 1 if the walkable cell (x, y) has exactly one walkable 4-neighbour. */
+static int dead_end_at(const dg_grid *g, int32_t x, int32_t y)
+{
+    int32_t n = (x > 0 && !solid_at(g, x - 1, y)) + (x + 1 < g->width && !solid_at(g, x + 1, y)) +
+                (y > 0 && !solid_at(g, x, y - 1)) + (y + 1 < g->height && !solid_at(g, x, y + 1));
+    return n == 1;
+}
+
+/* Dead ends in box b grown by one, the cells of the vault just stamped
+ * (occ 2) left out. Counted before and after a stamp: a vault may shorten a
+ * dead end, never add one (a one-cell notch beside it that leads nowhere). */
+static int32_t dead_ends_around(const mixed *m, const dg_grid *g, dg_rect b)
+{
+    int32_t x0 = DG_MAX(0, b.x - 1), y0 = DG_MAX(0, b.y - 1), n = 0;
+    int32_t x1 = DG_MIN(g->width, b.x + b.w + 1), y1 = DG_MIN(g->height, b.y + b.h + 1);
+    for (int32_t y = y0; y < y1; y++)
+        for (int32_t x = x0; x < x1; x++)
+            n += !solid_at(g, x, y) && m->occ[(size_t)y * (size_t)g->width + (size_t)x] != 2 &&
+                 dead_end_at(g, x, y);
+    return n;
+}
+
 /* Marks the vault's footprint in occ with `value`. */
 static void mark_footprint(mixed *m, const dg_grid *g, const dgi_prefab *q, const uint8_t *glyphs,
                            const dgi_xform *t, int32_t x, int32_t y, uint8_t value)
@@ -181,20 +269,24 @@ static void mark_footprint(mixed *m, const dg_grid *g, const dgi_prefab *q, cons
                 m->occ[(size_t)(y + Y) * (size_t)g->width + (size_t)(x + X)] = value;
 }
 
-/* Stamps, checks the cut, and undoes it if the map would fall apart. */
+/* Stamps, checks what the stamp did to its surroundings (doors still lead
+ * somewhere, no corner-only wall joints, no new dead-end notches, nothing
+ * cut apart), and undoes it if any check fails. */
 static int try_at(mixed *m, dgi_gen *gen, int32_t index, int32_t o, const uint8_t *glyphs,
                   const dgi_xform *t, int32_t x, int32_t y)
 {
     const dgi_prefab *q = &m->set->prefabs[index];
     dg_grid *g = &gen->g;
-    if (!fits(m, g, q, glyphs, t, x, y, NULL))
+    if (!fits(m, g, q, glyphs, t, x, y))
         return 0;
+    dg_rect box = {x, y, t->w, t->h};
+    int32_t dead_ends = dead_ends_around(m, g, box);
     for (int32_t Y = 0; Y < t->h; Y++)
         memcpy(m->backup + (size_t)Y * (size_t)t->w, &DG_CELL(g, x, y + Y), (size_t)t->w);
     dgi_prefab_write(m->set, q, glyphs, o, g, x, y, NULL);
     mark_footprint(m, g, q, glyphs, t, x, y, 2);
-    dg_rect box = {x, y, t->w, t->h};
-    int ok = still_connected(m, g, box);
+    int ok = !blocks_a_door(m, g, box) && !diagonal_joint(m, g, box) &&
+             dead_ends_around(m, g, box) <= dead_ends && still_connected(m, g, box);
     mark_footprint(m, g, q, glyphs, t, x, y, ok ? 1 : 0);
     if (!ok)
         for (int32_t Y = 0; Y < t->h; Y++)
@@ -202,123 +294,156 @@ static int try_at(mixed *m, dgi_gen *gen, int32_t index, int32_t o, const uint8_
     return ok;
 }
 
-/* 1 if the oriented prefab fits (cells and doors) at some position of area. */
-static int fits_in(const mixed *m, const dg_grid *g, const dgi_prefab *q, const uint8_t *glyphs,
-                   int32_t o, dg_rect area, const uint8_t *skip)
+/* The area vault candidates are drawn in: host room k of m->fit, or the grid. */
+static dg_rect fit_area(const mixed *m, const dgi_gen *gen, int32_t k, int32_t *parent)
+{
+    *parent = m->fit[k];
+    if (*parent < 0)
+        return (dg_rect){0, 0, gen->g.width, gen->g.height};
+    return gen->r.rooms[*parent].rect;
+}
+
+/* Lists in m->fit the host rooms big enough for prefab q in some allowed
+ * orientation (or the grid, -1, when there are no host rooms); returns how many. */
+static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
+{
+    int32_t n = 0, allowed = q->distinct & m->p->orientations;
+    if (m->room_count == 0)
+    {
+        m->fit[0] = -1;
+        return dgi_orient_fit(q, allowed, gen->g.width, gen->g.height) ? 1 : 0;
+    }
+    for (int32_t k = 0; k < m->room_count; k++)
+    {
+        dg_rect a = gen->r.rooms[m->rooms[k]].rect;
+        if (dgi_orient_fit(q, allowed, a.w, a.h))
+            m->fit[n++] = m->rooms[k];
+    }
+    return n;
+}
+
+/* One candidate position: counted, tried, and placed if it holds. */
+static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, int32_t x,
+                               int32_t y, int32_t parent, int *placed)
 {
     dgi_xform t;
-    dgi_xform_make(q->width, q->height, o, &t);
-    for (int32_t y = area.y; y + t.h <= area.y + area.h; y++)
-        for (int32_t x = area.x; x + t.w <= area.x + area.w; x++)
-            if (fits(m, g, q, glyphs, &t, x, y, skip))
-                return 1;
-    return 0;
+    dgi_xform_make(v->q->width, v->q->height, o, &t);
+    m->attempts++;
+    if (!try_at(m, gen, v->index, o, v->glyphs, &t, x, y))
+        return DG_OK;
+    *placed = 1;
+    return dgi_gen_place(gen, v->index, o, v->glyphs, x, y, DG_ROOM_PREFAB, parent);
 }
 
-/* 1 if some outcome of prefab q might fit anywhere a vault could be drawn:
- * some orientation at some position of some host room (or of the grid), with
- * the cells of substituted glyphs left out (they may turn void), so 0 is a
- * proof for every outcome. Vaults only ever cover free floor: 0 stays 0. */
-static int fits_anywhere(const mixed *m, const dg_grid *g, const dg_result *r, const dgi_prefab *q)
+/* First pass: `positions` random draws, each in a random room that can hold
+ * the prefab, in a random orientation that fits that room. */
+static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_t nfit, dg_rng *rng,
+                              int *placed)
 {
-    const uint8_t *glyphs = m->set->cells + q->cells; /* the glyphs as written */
-    uint8_t skip[256] = {0};
-    for (int32_t k = 0; k < q->sub_count; k++)
-        skip[m->set->subs[q->sub_first + k].glyph] = 1;
-    for (int32_t k = 0; k < DG_MAX(m->room_count, 1); k++)
+    dg_status st = DG_OK;
+    int32_t allowed = v->q->distinct & m->p->orientations;
+    for (int32_t k = 0; k < m->p->positions && !*placed && st == DG_OK && m->attempts < m->budget; k++)
     {
-        dg_rect area = {0, 0, g->width, g->height};
-        if (m->room_count > 0)
-            area = r->rooms[m->rooms[k]].rect;
-        int32_t mask = dgi_orient_fit(q, q->distinct & m->p->orientations, area.w, area.h);
-        for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
-            if ((mask >> o & 1) && fits_in(m, g, q, glyphs, o, area, skip))
-                return 1;
+        int32_t parent;
+        dg_rect a = fit_area(m, gen, (int32_t)dg_rng_below(rng, (uint32_t)nfit), &parent);
+        int32_t o = dgi_orient_pick(dgi_orient_fit(v->q, allowed, a.w, a.h), rng);
+        dgi_xform t;
+        dgi_xform_make(v->q->width, v->q->height, o, &t);
+        int32_t x = a.x + (int32_t)dg_rng_below(rng, (uint32_t)(a.w - t.w + 1));
+        int32_t y = a.y + (int32_t)dg_rng_below(rng, (uint32_t)(a.h - t.h + 1));
+        st = try_candidate(m, gen, v, o, x, y, parent, placed);
     }
-    return 0;
+    return st;
 }
 
-/* 0 if prefab i is eligible and now proven to fit nowhere (marked dead), or
- * is not eligible or dead already; 1 if it might fit. A prefab seen to fit is
- * not scanned again until a vault is placed. */
-static int still_fits(mixed *m, const dgi_gen *gen, int32_t i)
+/* Every position of one orientation in one area, from a random one on. */
+static dg_status scan_area(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, dg_rect a,
+                           int32_t parent, dg_rng *rng, int *placed)
 {
-    int32_t version = gen->r.room_count + 1; /* grows with every vault placed */
-    if (m->weights[i] == 0 || m->dead[i])
-        return 0;
-    if (m->alive_at[i] == version)
-        return 1;
-    if (fits_anywhere(m, &gen->g, &gen->r, &m->set->prefabs[i]))
-        m->alive_at[i] = version;
-    else
-        m->dead[i] = 1;
-    return !m->dead[i];
+    dgi_xform t;
+    dgi_xform_make(v->q->width, v->q->height, o, &t);
+    int32_t cols = a.w - t.w + 1, rows = a.h - t.h + 1;
+    int64_t n = (int64_t)cols * rows, first = (int64_t)dgi_below64(rng, (uint64_t)n);
+    dg_status st = DG_OK;
+    for (int64_t k = 0; k < n && !*placed && st == DG_OK && m->attempts < m->budget; k++)
+    {
+        int64_t at = (first + k) % n;
+        st = try_candidate(m, gen, v, o, a.x + (int32_t)(at % cols), a.y + (int32_t)(at / cols), parent,
+                           placed);
+    }
+    return st;
 }
 
-/* 1 if every prefab still eligible is dead: no later vault can be placed. */
-static int all_dead(const mixed *m)
+/* Second pass: every position of every fitting room and orientation, from a
+ * random room and orientation on, so a vault lands whenever it fits anywhere. */
+static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t nfit, dg_rng *rng,
+                           int *placed)
 {
-    for (int32_t i = 0; i < m->set->count; i++)
-        if (m->weights[i] > 0 && !m->dead[i])
-            return 0;
-    return 1;
+    dg_status st = DG_OK;
+    int32_t allowed = v->q->distinct & m->p->orientations;
+    int32_t r0 = (int32_t)dg_rng_below(rng, (uint32_t)nfit), o0 = (int32_t)dg_rng_below(rng, DG_ORIENT_COUNT);
+    for (int32_t k = 0; k < nfit && !*placed && st == DG_OK && m->attempts < m->budget; k++)
+    {
+        int32_t parent;
+        dg_rect a = fit_area(m, gen, (r0 + k) % nfit, &parent);
+        int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
+        for (int32_t j = 0; j < DG_ORIENT_COUNT && !*placed && st == DG_OK; j++)
+            if (mask >> ((o0 + j) % DG_ORIENT_COUNT) & 1)
+                st = scan_area(m, gen, v, (o0 + j) % DG_ORIENT_COUNT, a, parent, rng, placed);
+    }
+    return st;
 }
 
-/* One vault: a prefab, then positions (in a random host room, or anywhere). */
-static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng, int *placed)
+/* The prefabs a vault may still be drawn from, in m->weights; 0 if none. */
+static int32_t eligible(mixed *m, const dgi_gen *gen)
 {
     const dg_prefab_set *set = m->set;
-    *placed = 0;
+    int32_t n = 0;
     for (int32_t i = 0; i < set->count; i++)
     {
         const dgi_prefab *q = &set->prefabs[i];
         int ok = (q->modes & m->p->mode) && q->weight > 0 && dgi_has_tag(set, q, m->p->tag) &&
                  !((m->p->unique || q->unique) && m->used[i]) &&
+                 m->failed[i] < (q->sub_count ? DGI_MIXED_OUTCOMES : 1) &&
                  dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height);
         m->weights[i] = ok ? q->weight : 0;
+        n += ok;
     }
-    if (all_dead(m)) /* also when none is eligible */
+    return n;
+}
+
+/* One vault: a prefab by weight among the eligible ones, then random
+ * positions, then every position. A prefab that fails everywhere is out (a
+ * prefab with random glyphs after DGI_MIXED_OUTCOMES outcomes failed), as
+ * vaults only ever take floor away. DG_E_NOSPACE: no prefab left. */
+static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng, int *placed)
+{
+    *placed = 0;
+    if (eligible(m, gen) == 0)
         return DG_E_NOSPACE;
-    int32_t index = dgi_weighted_pick(m->weights, set->count, rng);
-    const dgi_prefab *q = &set->prefabs[index];
+    vault_try v;
+    v.index = dgi_weighted_pick(m->weights, m->set->count, rng);
+    v.q = &m->set->prefabs[v.index];
     uint8_t *heap;
     dg_status st;
-    const uint8_t *glyphs = dgi_prefab_glyphs(set, q, seed, m->buf, sizeof m->buf, &heap, &st);
-    if (!glyphs)
-        return st == DG_E_LIMIT ? DG_OK : st;
-    m->used[index] = 1;
-    for (int32_t k = 0; k < m->p->positions && !*placed && m->attempts < m->budget; k++)
+    v.glyphs = dgi_prefab_glyphs(m->set, v.q, seed, m->buf, sizeof m->buf, &heap, &st);
+    if (!v.glyphs)
     {
-        dg_rect area = {0, 0, gen->g.width, gen->g.height};
-        int32_t parent = -1;
-        if (m->room_count > 0)
-        {
-            parent = m->rooms[dg_rng_below(rng, (uint32_t)m->room_count)];
-            area = gen->r.rooms[parent].rect;
-        }
-        int32_t o = dgi_orient_pick(dgi_orient_fit(q, q->distinct & m->p->orientations, area.w, area.h), rng);
-        m->attempts++;
-        if (o < 0)
-            continue;
-        dgi_xform t;
-        dgi_xform_make(q->width, q->height, o, &t);
-        int32_t x = area.x + (int32_t)dg_rng_below(rng, (uint32_t)(area.w - t.w + 1));
-        int32_t y = area.y + (int32_t)dg_rng_below(rng, (uint32_t)(area.h - t.h + 1));
-        if (x < 0 || y < 0 || x + t.w > gen->g.width || y + t.h > gen->g.height ||
-            !try_at(m, gen, index, o, glyphs, &t, x, y))
-            continue;
-        st = dgi_gen_place(gen, index, o, glyphs, x, y, DG_ROOM_PREFAB, parent);
-        *placed = st == DG_OK;
-        if (st != DG_OK)
-            break;
+        m->failed[v.index]++; /* an outcome its requires refuse counts as failed */
+        return st == DG_E_LIMIT ? DG_OK : st;
     }
-    /* A prefab that failed may be proven to fit nowhere; then the others are
-     * checked, and once every eligible one is dead generation stops (the later
-     * vaults could only fail). */
-    if (!*placed && st == DG_OK && !still_fits(m, gen, index))
-        for (int32_t i = 0; i < set->count && still_fits(m, gen, i) == 0; i++)
-            ; /* the first prefab left that might fit ends the search */
-    dgi_prefab_glyphs_free(set, q, heap);
+    int32_t nfit = rooms_that_fit(m, gen, v.q);
+    m->attempts += nfit == 0; /* too big for every room: that check is its one try */
+    st = DG_OK;
+    if (nfit > 0)
+        st = random_draws(m, gen, &v, nfit, rng, placed);
+    if (nfit > 0 && st == DG_OK && !*placed)
+        st = full_scan(m, gen, &v, nfit, rng, placed);
+    if (*placed && st == DG_OK)
+        m->used[v.index] = 1;
+    else
+        m->failed[v.index]++;
+    dgi_prefab_glyphs_free(m->set, v.q, heap);
     return st == DG_E_LIMIT ? DG_OK : st;
 }
 
@@ -329,8 +454,7 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->cells = (size_t)gen->g.width * (size_t)gen->g.height;
     m->weights = dgi_alloc(a, n * sizeof *m->weights);
     m->used = dgi_calloc(a, n, 1);
-    m->dead = dgi_calloc(a, n, 1);
-    m->alive_at = dgi_calloc(a, n, sizeof *m->alive_at);
+    m->failed = dgi_calloc(a, n, 1);
     m->occ = dgi_calloc(a, m->cells, 1);
     m->mark = dgi_alloc(a, m->cells);
     m->stack = dgi_alloc(a, m->cells * sizeof *m->stack);
@@ -338,8 +462,14 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
         m->backup_size = DG_MAX(m->backup_size, (size_t)m->set->prefabs[i].width * (size_t)m->set->prefabs[i].height);
     m->backup = dgi_alloc(a, m->backup_size);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
-    if (!m->weights || !m->used || !m->dead || !m->alive_at || !m->occ || !m->mark || !m->stack || !m->backup || !m->rooms)
+    m->fit = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
+    if (!m->weights || !m->used || !m->failed || !m->occ || !m->mark || !m->stack || !m->backup || !m->rooms ||
+        !m->fit)
         return DG_E_NOMEM;
+    dg_point s = gen->r.start;
+    m->start_cell = -1;
+    if (s.x >= 0 && s.y >= 0 && s.x < gen->g.width && s.y < gen->g.height)
+        m->start_cell = (int64_t)s.y * gen->g.width + s.x;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
         if (gen->r.rooms[i].kind != DG_ROOM_PREFAB && gen->r.rooms[i].rect.w > 0 && gen->r.rooms[i].rect.h > 0)
             m->rooms[m->room_count++] = i;
@@ -351,13 +481,85 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     size_t n = (size_t)DG_MAX(m->set->count, 1);
     dgi_free(a, m->weights, n * sizeof *m->weights);
     dgi_free(a, m->used, n);
-    dgi_free(a, m->dead, n);
-    dgi_free(a, m->alive_at, n * sizeof *m->alive_at);
+    dgi_free(a, m->failed, n);
     dgi_free(a, m->occ, m->cells);
     dgi_free(a, m->mark, m->cells);
     dgi_free(a, m->stack, m->cells * sizeof *m->stack);
     dgi_free(a, m->backup, m->backup_size);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
+    dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
+}
+
+/* Breadth-first walk (4-way) from p over the final grid, marking the cells
+ * reached with bit 2 of m->mark (bit 1: host room); returns the farthest cell
+ * that is plain floor of a host room and under no vault, -1 if none. */
+static int64_t walk_from(mixed *m, const dg_grid *g, dg_point p)
+{
+    static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    int32_t W = g->width, head = 0, tail = 0;
+    int64_t best = -1;
+    m->stack[tail++] = p.y * W + p.x;
+    m->mark[p.y * W + p.x] |= 2;
+    while (head < tail)
+    {
+        int32_t c = m->stack[head++], x = c % W, y = c / W;
+        if ((m->mark[c] & 1) && !m->occ[c] && DG_CELL(g, x, y) == DG_TILE_FLOOR)
+            best = c; /* the queue runs in order of distance: the last such cell is farthest */
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t nx = x + dx[d], ny = y + dy[d], n = ny * W + nx;
+            if (nx >= 0 && ny >= 0 && nx < W && ny < g->height && !(m->mark[n] & 2) &&
+                dgi_passable_default[DG_CELL(g, nx, ny)])
+            {
+                m->mark[n] |= 2;
+                m->stack[tail++] = n;
+            }
+        }
+    }
+    return best;
+}
+
+/* 1 if the result has an exit marker (a vault's own exit, kept). */
+static int has_exit_marker(const dg_result *r)
+{
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == DG_MARKER_EXIT)
+            return 1;
+    return 0;
+}
+
+/* The exit again, now the vaults changed the walking distances: the farthest
+ * cell from the start that is plain floor of a host room, not under a vault
+ * (dgi_gen_end picked the farthest cell of all, which may be a corridor's).
+ * Works on the final grid; the host rooms are marked in m->mark. Without a
+ * host room cell reached, dgi_gen_end's exit stays. */
+static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
+{
+    if (r->start.x < 0 || r->start.y < 0 || r->start.x >= g->width || r->start.y >= g->height ||
+        !dgi_passable_default[DG_CELL(g, r->start.x, r->start.y)] || has_exit_marker(r))
+        return;
+    memset(m->mark, 0, m->cells);
+    for (int32_t k = 0; k < r->room_count; k++)
+    {
+        dg_rect q = r->rooms[k].rect; /* clipped: without in_rooms they were not checked */
+        int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
+        int64_t x1 = DG_MIN((int64_t)q.x + q.w, g->width), y1 = DG_MIN((int64_t)q.y + q.h, g->height);
+        for (int64_t y = y0; r->rooms[k].kind != DG_ROOM_PREFAB && y < y1 && x0 < x1; y++)
+            memset(m->mark + y * g->width + x0, 1, (size_t)(x1 - x0));
+    }
+    dg_point e = r->exit; /* dgi_gen_end's: the farthest cell of all, best if it qualifies */
+    if (e.x >= 0 && e.y >= 0 && e.x < g->width && e.y < g->height)
+    {
+        size_t i = (size_t)e.y * (size_t)g->width + (size_t)e.x;
+        if (m->mark[i] && !m->occ[i] && DG_CELL(g, e.x, e.y) == DG_TILE_FLOOR)
+            return;
+    }
+    int64_t best = walk_from(m, g, r->start);
+    if (best < 0)
+        return; /* no host room floor reached: the farthest cell stays */
+    r->exit.x = (int32_t)(best % g->width);
+    r->exit.y = (int32_t)(best / g->width);
+    r->exit_room = dgi_result_room_at(r, r->exit);
 }
 
 dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -390,13 +592,13 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     int32_t placed = 0;
     gen.r.metrics.attempts = gen.r.metrics.failures = 0;
     gen.r.metrics.requested = p.count;
-    /* vaults that fit somewhere but would cut the map apart there are never
-     * proven dead, so a count of positions is what bounds the call */
+    /* a count of positions bounds the call; every vault that fails takes a
+     * prefab out (or one of its DGI_MIXED_OUTCOMES outcomes), so the loop ends */
     m->budget = DGI_MIXED_POSITIONS_PER_CELL * (int64_t)grid->width * grid->height;
-    for (int32_t v = 0; v < p.count && st == DG_OK && m->attempts < m->budget; v++)
+    for (uint64_t v = 0; placed < p.count && st == DG_OK && m->attempts < m->budget; v++)
     {
         int ok = 0;
-        st = place_vault(m, &gen, dgi_hash_combine(seed, (uint64_t)v), &rng, &ok);
+        st = place_vault(m, &gen, dgi_hash_combine(seed, v), &rng, &ok);
         if (st == DG_E_NOSPACE) /* no prefab left to try */
         {
             st = DG_OK;
@@ -410,7 +612,10 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     gen.r.metrics.stopped_early = placed < p.count;
     if (st != DG_OK)
         dgi_fail(diag, st, "prefab_mixed: out of memory");
+    st = dgi_gen_end(&gen, st, grid, result, start, diag);
+    if (st == DG_OK && result)
+        choose_exit(m, grid, result);
     mixed_free(m, allocator, rooms);
     dgi_free(allocator, m, sizeof *m);
-    return dgi_gen_end(&gen, st, grid, result, start, diag);
+    return st;
 }
