@@ -2,6 +2,12 @@
  * with its room, doors and markers), and the full-size generator. */
 #include "prefab.h"
 
+/* Walls every open cell on the ring of q (a rect inside the grid), mends the
+ * doors just inside that then lead nowhere, and drops the result's doors and
+ * markers on cells so closed. Used by prefab_jigsaw.c too, which declares it
+ * the same way (prefab.h is shared plumbing). */
+void dgi_gen_close(dgi_gen *gen, dg_rect q);
+
 /* ---- scratch ------------------------------------------------------------------ */
 
 static const dg_allocator *result_alloc(const dg_result *r)
@@ -72,15 +78,14 @@ static const dg_marker *first_marker(const dg_result *r, int32_t kind)
 }
 
 /* The result's start, exit and metrics: a `start` marker on an open cell is the
- * start (the exit is then the farthest cell from it), an `exit` marker fixes
- * the exit. */
+ * start, else the start the generator put in the scratch result (if open);
+ * the exit is then the farthest cell from it, unless an `exit` marker fixes
+ * it. */
 static dg_status finish_result(dgi_gen *gen, int32_t start_room)
 {
     dg_result *r = &gen->r;
     const dg_marker *s = first_marker(r, DG_MARKER_START), *e = first_marker(r, DG_MARKER_EXIT);
-    dg_point start = {-1, -1};
-    if (s)
-        start = s->pos;
+    dg_point start = s ? s->pos : r->start; /* r->start is (-1, -1) unless the generator chose */
     dg_status st = dgi_result_finish_at(r, &gen->g, start, start_room, NULL, gen->alloc);
     if (st == DG_OK && e)
     {
@@ -182,6 +187,99 @@ dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g
     if (st == DG_OK)
         dgi_prefab_write(gen->set, p, g, o, &gen->g, x, y, gen->pass.cells ? &gen->pass : NULL);
     return st;
+}
+
+/* ---- closing a border ---------------------------------------------------------------- */
+
+static int open_cell(const dgi_gen *gen, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < gen->g.width && y < gen->g.height &&
+           (dgi_passable_default[DG_CELL(&gen->g, x, y)] ||
+            (gen->pass.cells && DG_CELL(&gen->pass, x, y) == DG_TILE_FLOOR));
+}
+
+static void set_cell(dgi_gen *gen, int32_t x, int32_t y, uint8_t tile)
+{
+    DG_CELL(&gen->g, x, y) = tile;
+    if (gen->pass.cells)
+        DG_CELL(&gen->pass, x, y) = dg_tile_passable(tile) ? DG_TILE_FLOOR : DG_TILE_WALL;
+}
+
+/* Calls fn on every cell of the ring of q (a rect inside the grid). */
+static void each_ring_cell(dgi_gen *gen, dg_rect q, void (*fn)(dgi_gen *, int32_t, int32_t))
+{
+    if (q.w <= 0 || q.h <= 0)
+        return;
+    for (int32_t x = q.x; x < q.x + q.w; x++)
+    {
+        fn(gen, x, q.y);
+        if (q.h > 1)
+            fn(gen, x, q.y + q.h - 1);
+    }
+    for (int32_t y = q.y + 1; y < q.y + q.h - 1; y++)
+    {
+        fn(gen, q.x, y);
+        if (q.w > 1)
+            fn(gen, q.x + q.w - 1, y);
+    }
+}
+
+static void wall_if_open(dgi_gen *gen, int32_t x, int32_t y)
+{
+    if (open_cell(gen, x, y))
+        set_cell(gen, x, y, DG_TILE_WALL);
+}
+
+/* A door tile without open cells on two opposite sides leads nowhere: a
+ * dead end (one open neighbour at most) becomes wall, a bend becomes floor,
+ * so no walk is cut. */
+static void mend_door(dgi_gen *gen, int32_t x, int32_t y)
+{
+    if (DG_CELL(&gen->g, x, y) != DG_TILE_DOOR)
+        return;
+    int n = open_cell(gen, x, y - 1), s = open_cell(gen, x, y + 1);
+    int w = open_cell(gen, x - 1, y), e = open_cell(gen, x + 1, y);
+    if ((n && s) || (w && e))
+        return;
+    set_cell(gen, x, y, n + s + w + e <= 1 ? DG_TILE_WALL : DG_TILE_FLOOR);
+}
+
+/* Within one cell of the ring of q? */
+static int near_ring(dg_rect q, dg_point p)
+{
+    int inside = p.x >= q.x && p.y >= q.y && p.x < q.x + q.w && p.y < q.y + q.h;
+    int deep = p.x >= q.x + 2 && p.y >= q.y + 2 && p.x < q.x + q.w - 2 && p.y < q.y + q.h - 2;
+    return inside && !deep;
+}
+
+/* Drops the result's doors and markers that closing turned to wall (or a
+ * door to floor). */
+static void drop_closed(dgi_gen *gen, dg_rect q)
+{
+    dg_result *r = &gen->r;
+    int32_t n = 0;
+    for (int32_t i = 0; i < r->door_count; i++)
+    {
+        uint8_t t = DG_CELL(&gen->g, r->doors[i].pos.x, r->doors[i].pos.y);
+        if (!near_ring(q, r->doors[i].pos) || (t != DG_TILE_WALL && t != DG_TILE_FLOOR))
+            r->doors[n++] = r->doors[i];
+    }
+    r->door_count = n;
+    n = 0;
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (!near_ring(q, r->markers[i].pos) ||
+            DG_CELL(&gen->g, r->markers[i].pos.x, r->markers[i].pos.y) != DG_TILE_WALL)
+            r->markers[n++] = r->markers[i];
+    r->marker_count = n;
+}
+
+void dgi_gen_close(dgi_gen *gen, dg_rect q)
+{
+    each_ring_cell(gen, q, wall_if_open);
+    dg_rect inner = {q.x + 1, q.y + 1, q.w - 2, q.h - 2};
+    each_ring_cell(gen, inner, mend_door);
+    if (gen->record)
+        drop_closed(gen, q);
 }
 
 static int32_t find_root(int32_t *parent, int32_t i)
@@ -417,6 +515,7 @@ void dg_prefab_full_defaults(dg_prefab_full_params *p)
     memset(p, 0, sizeof *p);
     p->orientations = DG_ORIENT_MASK_ALL;
     p->fill = DG_TILE_VOID;
+    p->border = 1;
 }
 
 static dg_status full_check(const dg_grid *grid, const dg_prefab_set *set,
@@ -432,6 +531,8 @@ static dg_status full_check(const dg_grid *grid, const dg_prefab_set *set,
                         "set of the 8 orientation bits", (unsigned)p->orientations);
     if (p->keep != 0 && p->keep != 1)
         return dgi_fail(diag, DG_E_INVALID, "prefab_full: keep must be 0 or 1");
+    if (p->border != 0 && p->border != 1)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_full: border must be 0 or 1");
     if (p->fill < 0 || p->fill > 255)
         return dgi_fail(diag, DG_E_INVALID, "prefab_full: fill %d is not a tile (0..255)", (int)p->fill);
     return DG_OK;
@@ -513,6 +614,9 @@ dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
         int32_t h = dgi_orient_swaps(o) ? q->width : q->height;
         st = dgi_gen_place(&gen, index, o, g, (grid->width - w) / 2, (grid->height - h) / 2,
                            DG_ROOM_PREFAB, -1);
+        dg_rect whole = {0, 0, grid->width, grid->height};
+        if (st == DG_OK && p.border)
+            dgi_gen_close(&gen, whole);
         gen.r.metrics.attempts = gen.r.metrics.requested = gen.r.metrics.placed = 1;
     }
     if (st != DG_OK)

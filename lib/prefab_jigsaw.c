@@ -2,6 +2,10 @@
  * candidate prefab in an orientation that keeps the block's size, with seams
  * matched by edge signature and the whole map checked for connectivity. */
 #include "prefab.h"
+#include <stdlib.h>
+
+/* prefab_gen.c: walls the ring of q and mends what that leaves (see there) */
+void dgi_gen_close(dgi_gen *gen, dg_rect q);
 
 enum { LEVEL_EXACT, LEVEL_OPEN, LEVEL_ANY };
 
@@ -11,6 +15,7 @@ typedef struct option {
     int32_t weight;
     int32_t unique;
     int32_t solid;   /* its passable cells are connected whatever its random glyphs do */
+    int32_t core;    /* and stay so whichever of its sides the border walls (core_solid) */
     const uint64_t (*edge)[4]; /* the prefab's edge signatures per orientation */
 } option;
 
@@ -31,6 +36,7 @@ typedef struct seam_memo {
 } seam_memo;
 
 #define SEAM_MEMOS 64
+#define STREAM_START 0x57A2u /* the start block's draw */
 /* The call's work budget (docs/prefabs.md): a try costs one unit per grid
  * cell (filling, writing, checking the map) and one per (prefab,
  * orientation) pair checked while listing candidates; no try starts once the
@@ -49,8 +55,11 @@ typedef struct jigsaw {
     int32_t *chosen;    /* per block: option index */
     int32_t *orient;    /* per block */
     int32_t *stack; /* connectivity check */
+    int32_t *core_stack; /* core_solid: a block's cells as int32 and as bytes */
+    uint8_t *core_seen;
     uint8_t *pass;  /* the passability grid, written only when the map is not proven */
     int proven;     /* this map is connected by construction: no flood fill needed */
+    int suspect;    /* ... if its border blocks that may not stay solid walled do */
     struct pair {   /* every (option, orientation): what a block can hold */
         int32_t option, o;
         uint64_t west, north;
@@ -76,6 +85,7 @@ void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *p)
     p->connected = 1;
     p->max_tries = 32;
     p->fill = DG_TILE_VOID;
+    p->border = 1;
 }
 
 static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
@@ -93,8 +103,9 @@ static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
         p->block_w > DG_PREFAB_MAX_SIDE || p->block_h > DG_PREFAB_MAX_SIDE)
         return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: block_w %d, block_h %d: both 0, or "
                         "each 1..%d", (int)p->block_w, (int)p->block_h, DG_PREFAB_MAX_SIDE);
-    if (p->unique < 0 || p->unique > 1 || p->connected < 0 || p->connected > 1)
-        return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: unique and connected must be 0 or 1");
+    if (p->unique < 0 || p->unique > 1 || p->connected < 0 || p->connected > 1 || p->border < 0 ||
+        p->border > 1)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: unique, connected and border must be 0 or 1");
     if (p->seams < DG_SEAM_MATCH || p->seams > DG_SEAM_ANY)
         return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: seams %d is not a DG_SEAM_* value", (int)p->seams);
     if (p->max_tries < 1 || p->max_tries > 1000)
@@ -127,13 +138,16 @@ static int32_t exact_fit(const dgi_prefab *q, int32_t orients, int32_t bw, int32
  * (block NULL), then pointers. Returns the block size. */
 static size_t carve(jigsaw *j, uint8_t *block, size_t k)
 {
-    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, USED, STAMPS, PARTS };
+    enum { OPT, PAIRS, POOL, MASKS, CHOSEN, ORIENT, STACK, CORE, USED, STAMPS, PARTS };
     size_t blocks = (size_t)j->cols * (size_t)j->rows;
+    size_t area = ((size_t)j->bw + 2) * ((size_t)j->bh + 2); /* a block with a frame */
     size_t size[PARTS] = {k * sizeof *j->opt, k * DG_ORIENT_COUNT * sizeof *j->pairs,
                           (size_t)j->pool_cap * sizeof *j->pool, k * sizeof *j->masks,
                           blocks * sizeof *j->chosen, blocks * sizeof *j->orient,
                           j->p->connected ? dgi_gen_connected_scratch(j->gw, j->gh) : 0,
-                          k, dgi_stamps_size(j->set, DG_PREFAB_JIGSAW)};
+                          j->p->connected && j->p->border ? area * sizeof *j->core_stack : 0,
+                          k + (j->p->connected && j->p->border ? area : 0),
+                          dgi_stamps_size(j->set, DG_PREFAB_JIGSAW)};
     uint8_t *part[PARTS];
     size_t at = dgi_carve(block, size, part, PARTS);
     j->opt = (option *)part[OPT];
@@ -143,10 +157,116 @@ static size_t carve(jigsaw *j, uint8_t *block, size_t k)
     j->chosen = (int32_t *)part[CHOSEN];
     j->orient = (int32_t *)part[ORIENT];
     j->stack = (int32_t *)part[STACK];
+    j->core_stack = (int32_t *)part[CORE];
     j->used = part[USED];
+    j->core_seen = part[USED] ? part[USED] + k : NULL;
     if (part[STAMPS])
         dgi_stamps_init(&j->stamps, j->set, DG_PREFAB_JIGSAW, j->gw, part[STAMPS]);
     return at;
+}
+
+#define CORE_MAX 64 /* core_solid works on rows of up to 64 cells as bit masks */
+
+/* The cells of bits `seeds` grown along the runs of `cells` in a row. */
+static uint64_t spread_in_row(uint64_t seeds, uint64_t cells)
+{
+    uint64_t r = seeds & cells, before;
+    do
+    {
+        before = r;
+        r |= ((r << 1) | (r >> 1)) & cells;
+    } while (r != before);
+    return r;
+}
+
+/* 1 if the inner always-open cells c[1..h-2] (ring columns cleared) form
+ * one region, grown from the first by sweeps down and up. */
+static int inner_connected(const uint64_t *c, int32_t h, uint64_t *reach)
+{
+    int32_t first = -1;
+    for (int32_t y = 0; y < h; y++)
+    {
+        reach[y] = 0;
+        first = first < 0 && c[y] ? y : first;
+    }
+    if (first < 0)
+        return 0;
+    reach[first] = c[first] & (~c[first] + 1);
+    for (int32_t sweep = 0, changed = 1; changed; sweep++)
+    {
+        int32_t full = 0;
+        changed = 0;
+        for (int32_t k = 1; k < h - 1; k++)
+        {
+            int32_t y = sweep & 1 ? h - 1 - k : k;
+            uint64_t r = spread_in_row(reach[y] | reach[y - 1] | reach[y + 1], c[y]);
+            changed |= r != reach[y];
+            full += r == c[y];
+            reach[y] = r;
+        }
+        if (full == h - 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 if the open cells of one side (bits 1..len-2 of `side`, always open;
+ * `maybe`: sometimes open) reach the inside (`in`: the always-open inner
+ * cells beside them): each run touches one, a sometimes-open cell touches
+ * one or an always-open cell of its side. */
+static int side_reaches(uint64_t side, uint64_t maybe, uint64_t in)
+{
+    return spread_in_row(side & in, side) == side && (maybe & ~(in | side << 1 | side >> 1)) == 0;
+}
+
+/* Column x of rows as bits (y = bit). */
+static uint64_t column(const uint64_t *rows, int32_t h, int32_t x)
+{
+    uint64_t out = 0;
+    for (int32_t y = 0; y < h; y++)
+        out |= (rows[y] >> x & 1u) << y;
+    return out;
+}
+
+/* Whether q's open cells stay connected whichever of its sides the border
+ * walls: the always-open cells inside its ring are one region that every
+ * sometimes-open inner cell touches, each side's open cells reach the inside
+ * (corners left out), and an open corner touches an always-open cell of a
+ * side (which stands while the corner does). 0 for prefabs over CORE_MAX
+ * cells a side (their border blocks are then checked on the map). */
+static int core_solid(const dgi_prefab *q, const uint8_t *g)
+{
+    int32_t w = q->width, h = q->height;
+    if (w < 3 || h < 3 || w > CORE_MAX || h > CORE_MAX)
+        return 0;
+    uint64_t c[CORE_MAX], m[CORE_MAX], in[CORE_MAX], reach[CORE_MAX];
+    uint64_t inner_cols = (w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1) & ~(uint64_t)1 & ~((uint64_t)1 << (w - 1));
+    for (int32_t y = 0; y < h; y++, g += w)
+    {
+        c[y] = m[y] = 0;
+        for (int32_t x = 0; x < w; x++)
+        {
+            c[y] |= (uint64_t)dgi_glyph_in(q->certain, g[x]) << x;
+            m[y] |= (uint64_t)dgi_glyph_in(q->maybe, g[x]) << x;
+        }
+        m[y] &= ~c[y];
+        in[y] = y > 0 && y < h - 1 ? c[y] & inner_cols : 0;
+    }
+    for (int32_t y = 1; y < h - 1; y++) /* inner sometimes-open cells need an inner always-open one */
+        if (m[y] & inner_cols & ~(in[y] << 1 | in[y] >> 1 | in[y - 1] | in[y + 1]))
+            return 0;
+    uint64_t inner_rows = (((uint64_t)1 << (h - 1)) - 1) & ~(uint64_t)1;
+    if (!inner_connected(in, h, reach) ||
+        !side_reaches(c[0] & inner_cols, m[0] & inner_cols, in[1]) ||
+        !side_reaches(c[h - 1] & inner_cols, m[h - 1] & inner_cols, in[h - 2]) ||
+        !side_reaches(column(c, h, 0) & inner_rows, column(m, h, 0) & inner_rows, column(in, h, 1)) ||
+        !side_reaches(column(c, h, w - 1) & inner_rows, column(m, h, w - 1) & inner_rows, column(in, h, w - 2)))
+        return 0;
+    uint64_t open_first = c[0] | m[0], open_last = c[h - 1] | m[h - 1], left = 1, right = (uint64_t)1 << (w - 1);
+    return (!(open_first & left) || (c[0] & left << 1) || (c[1] & left)) &&
+           (!(open_first & right) || (c[0] & right >> 1) || (c[1] & right)) &&
+           (!(open_last & left) || (c[h - 1] & left << 1) || (c[h - 2] & left)) &&
+           (!(open_last & right) || (c[h - 1] & right >> 1) || (c[h - 2] & right));
 }
 
 /* Candidate options and their orientations of the block's size, the pairs a
@@ -161,8 +281,9 @@ static void list_options(jigsaw *j)
         int32_t m = candidate(set, q, j->p) ? exact_fit(q, q->distinct & j->p->orientations, j->bw, j->bh) : 0;
         if (!m)
             continue;
-        option o = {i, m, q->weight, q->unique || j->p->unique, 0, q->edge};
+        option o = {i, m, q->weight, q->unique || j->p->unique, 0, 0, q->edge};
         o.solid = j->p->connected && q->solid != 0;
+        o.core = o.solid && j->p->border && core_solid(q, set->cells + q->cells);
         j->memo_ok &= !o.unique;
         for (int32_t r = 0; r < DG_ORIENT_COUNT; r++)
             if ((m >> r) & 1)
@@ -228,13 +349,17 @@ static int edges_meet(uint64_t mine, uint64_t theirs, int32_t len, int level)
 
 /* Lists in the pool from pool_n on the options (in option order) with
  * orientations whose edges meet the neighbours' at the first level that has
- * any; returns how many, 0 if none. */
+ * any (on a block the border walls, sides bit 2, options that stay solid
+ * walled first); returns how many, 0 if none. */
 static int32_t list_candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t north, int64_t *total)
 {
     int first = j->p->seams == DG_SEAM_MATCH ? LEVEL_EXACT : j->p->seams == DG_SEAM_OPEN ? LEVEL_OPEN : LEVEL_ANY;
     *total = 0;
-    for (int level = first; level <= LEVEL_ANY; level++)
+    for (int step = 2 * first; step <= 2 * LEVEL_ANY + 1; step++)
     {
+        int level = step / 2, strict = step % 2 == 0;
+        if (strict && !(sides & 4))
+            continue; /* not on the border: one pass per level */
         int any = 0;
         j->left -= j->npairs;
         memset(j->masks, 0, (size_t)j->nopt * sizeof *j->masks);
@@ -243,6 +368,7 @@ static int32_t list_candidates(jigsaw *j, int32_t sides, uint64_t west, uint64_t
             const struct pair *pr = &j->pairs[i];
             if ((!(sides & 1) || edges_meet(pr->west, west, j->bh, level)) &&
                 (!(sides & 2) || edges_meet(pr->north, north, j->bw, level)) &&
+                (!strict || j->opt[pr->option].core) &&
                 !(j->opt[pr->option].unique && j->used[pr->option]))
             {
                 j->masks[pr->option] |= 1 << pr->o;
@@ -290,6 +416,23 @@ static const block_choice *candidates(jigsaw *j, int32_t sides, uint64_t west, u
     return list;
 }
 
+/* Is block b on the edge of the map (a side of it faces no other block)? */
+static int on_edge(const jigsaw *j, int32_t b)
+{
+    int32_t col = b % j->cols, row = b / j->cols;
+    return col == 0 || col == j->cols - 1 || row == 0 || row == j->rows - 1;
+}
+
+/* Do two facing edge signatures of len cells share an always-open cell (not
+ * an end cell when the border may wall it)? */
+static int seam_shares(uint64_t mine, uint64_t theirs, int32_t len, int border)
+{
+    if (len > 64)
+        return 0;
+    uint64_t ends = border ? 1u | (uint64_t)1 << (len - 1) : 0;
+    return (mine & theirs & ~ends) != 0;
+}
+
 /* Chooses option and orientation of one block; 0 if no candidate is left. */
 static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
 {
@@ -298,7 +441,8 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
     uint64_t north = has_north ? j->opt[j->chosen[block - j->cols]].edge[j->orient[block - j->cols]][2] : 0;
     int32_t n;
     int64_t total;
-    const block_choice *list = candidates(j, has_west | has_north << 1, west, north, &n, &total);
+    int framed = j->p->border && j->p->connected && on_edge(j, block);
+    const block_choice *list = candidates(j, has_west | has_north << 1 | framed << 2, west, north, &n, &total);
     if (n == 0)
         return 0;
     /* the weighted draw of dgi_weighted_pick over all options, where the
@@ -313,10 +457,113 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
     j->chosen[block] = k;
     j->orient[block] = o;
     j->used[k] = 1;
-    /* solid blocks whose every seam shares an always-open cell make a connected map */
-    j->proven &= j->opt[k].solid && (!has_west || (j->bh <= 64 && (e[3] & west))) &&
-                 (!has_north || (j->bw <= 64 && (e[0] & north)));
+    /* solid blocks whose every seam shares an always-open cell make a connected
+     * map; with a border, blocks on it must stay solid once walled */
+    j->suspect |= framed && !j->opt[k].core;
+    j->proven &= j->opt[k].solid &&
+                 (!has_west || seam_shares(e[3], west, j->bh, j->p->border)) &&
+                 (!has_north || seam_shares(e[0], north, j->bw, j->p->border));
     return 1;
+}
+
+/* Walls the open cells on the outer edge of the blocks, and on the grid's
+ * ring when the fill is open. */
+static void close_border(jigsaw *j, dgi_gen *gen)
+{
+    dg_rect frame = {j->ox, j->oy, j->cols * j->bw, j->rows * j->bh};
+    dgi_gen_close(gen, frame);
+    dg_rect whole = {0, 0, j->gw, j->gh};
+    if (dg_tile_passable((uint8_t)j->p->fill))
+        dgi_gen_close(gen, whole);
+}
+
+/* The open cell of block b nearest its centre; 0 if it has none. */
+static int block_centre(const jigsaw *j, const dgi_gen *gen, int32_t b, dg_point *at)
+{
+    int32_t x0 = j->ox + (b % j->cols) * j->bw, y0 = j->oy + (b / j->cols) * j->bh, best = -1;
+    for (int32_t y = y0; y < y0 + j->bh; y++)
+        for (int32_t x = x0; x < x0 + j->bw; x++)
+        {
+            int32_t d = abs(2 * (x - x0) + 1 - j->bw) + abs(2 * (y - y0) + 1 - j->bh);
+            if (dgi_passable_default[DG_CELL(&gen->g, x, y)] && (best < 0 || d < best))
+            {
+                best = d;
+                at->x = x;
+                at->y = y;
+            }
+        }
+    return best >= 0;
+}
+
+/* The start: the centre of a random block on the edge of the map (where a
+ * player expects to come in; the exit is then the farthest cell), trying the
+ * next ones if it has no open cell. A `start` marker still wins. */
+static void choose_start(const jigsaw *j, dgi_gen *gen, uint64_t seed)
+{
+    int32_t blocks = j->cols * j->rows, edge = 0;
+    for (int32_t b = 0; b < blocks; b++)
+        edge += on_edge(j, b);
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, STREAM_START);
+    int32_t k = (int32_t)dgi_rng_below(&rng, (uint32_t)edge), seen = 0;
+    for (int pass = 0; pass < 2; pass++) /* from the k-th edge block on, then all of them */
+        for (int32_t b = 0; b < blocks; b++)
+            if (on_edge(j, b) && (pass == 1 || seen++ >= k) && block_centre(j, gen, b, &gen->r.start))
+                return;
+}
+
+/* 1 if the open tiles of block b form one region (a flood in the block,
+ * over a map of it with a closed frame: 1 closed or reached, 0 open). */
+static int block_solid(const jigsaw *j, const dgi_gen *gen, int32_t b)
+{
+    int32_t x0 = j->ox + (b % j->cols) * j->bw, y0 = j->oy + (b / j->cols) * j->bh, w = j->bw + 2;
+    int32_t open = 0, top = 0, reached = 0, first = -1;
+    uint8_t *seen = j->core_seen;
+    memset(seen, 1, (size_t)w * (size_t)(j->bh + 2));
+    for (int32_t y = 0; y < j->bh; y++)
+        for (int32_t x = 0; x < j->bw; x++)
+            if (dgi_passable_default[DG_CELL(&gen->g, x0 + x, y0 + y)])
+            {
+                int32_t i = (y + 1) * w + x + 1;
+                seen[i] = 0;
+                open++;
+                first = first < 0 ? i : first;
+            }
+    if (first < 0)
+        return 1;
+    seen[first] = 1;
+    j->core_stack[top++] = first;
+    while (top > 0)
+    {
+        int32_t c = j->core_stack[--top];
+        int32_t next[4] = {c - w, c + w, c - 1, c + 1};
+        reached++;
+        for (int d = 0; d < 4; d++)
+            if (!seen[next[d]])
+            {
+                seen[next[d]] = 1;
+                j->core_stack[top++] = next[d];
+            }
+    }
+    return reached == open;
+}
+
+/* 1 if every border block whose prefab may fall apart walled is still one
+ * region: the map is then still connected by construction. */
+static int suspects_solid(const jigsaw *j, const dgi_gen *gen)
+{
+    for (int32_t b = 0; b < j->cols * j->rows; b++)
+        if (on_edge(j, b) && !j->opt[j->chosen[b]].core && !block_solid(j, gen, b))
+            return 0;
+    return 1;
+}
+
+static void pass_from_tiles(jigsaw *j, dgi_gen *gen)
+{
+    gen->pass.cells = j->pass;
+    for (int32_t y = 0; y < j->gh; y++)
+        for (int32_t x = 0; x < j->gw; x++)
+            DG_CELL(&gen->pass, x, y) = dgi_passable_default[DG_CELL(&gen->g, x, y)] ? DG_TILE_FLOOR : DG_TILE_WALL;
 }
 
 /* One whole map from seed; DG_E_NOSPACE (no candidate left), DG_E_LIMIT (a
@@ -330,6 +577,7 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     memset(j->used, 0, (size_t)j->nopt);
     dgi_result_reset(&gen->r);
     j->proven = !dg_tile_passable((uint8_t)j->p->fill);
+    j->suspect = 0;
     int32_t blocks = j->cols * j->rows;
     for (int32_t b = 0, col = 0; b < blocks; b++, col = col + 1 == j->cols ? 0 : col + 1)
         if (!choose_block(j, b, col, &rng))
@@ -361,8 +609,17 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
         if (st != DG_OK)
             return st;
     }
+    if (j->p->border)
+        close_border(j, gen);
+    if (j->p->connected && j->proven && j->suspect && !suspects_solid(j, gen))
+    {
+        j->proven = 0; /* a walled block fell apart: check the whole map by its tiles */
+        pass_from_tiles(j, gen);
+    }
     if (j->p->connected && !j->proven && !dgi_gen_connected(gen, j->stack))
         return DG_E_LIMIT;
+    if (gen->record)
+        choose_start(j, gen, seed);
     return DG_OK;
 }
 
