@@ -236,12 +236,13 @@ static int blocks_a_door(const mixed *m, const dg_grid *g, dg_rect b)
     return 0;
 }
 
-/* 1 if the walkable cell (x, y) has exactly one walkable 4-neighbour. */
+/* 1 if the walkable cell (x, y) has at most one walkable 4-neighbour: a
+ * dead end, or a cell cut off all round. */
 static int dead_end_at(const dg_grid *g, int32_t x, int32_t y)
 {
     int32_t n = (x > 0 && !solid_at(g, x - 1, y)) + (x + 1 < g->width && !solid_at(g, x + 1, y)) +
                 (y > 0 && !solid_at(g, x, y - 1)) + (y + 1 < g->height && !solid_at(g, x, y + 1));
-    return n == 1;
+    return n <= 1;
 }
 
 /* Dead ends in box b grown by one, the cells of the vault just stamped
@@ -490,33 +491,62 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
 }
 
-/* Breadth-first walk (4-way) from p over the final grid, marking the cells
- * reached with bit 2 of m->mark (bit 1: host room); returns the farthest cell
- * that is plain floor of a host room and under no vault, -1 if none. */
-static int64_t walk_from(mixed *m, const dg_grid *g, dg_point p)
+/* Exit candidates found by walk_from: per tier (0: plain floor of a host
+ * room under no vault, 1: any cell of any room), the farthest cell and how
+ * many reached cells lie strictly farther. */
+typedef struct exit_pick {
+    int32_t cell[2];
+    int32_t beyond[2];
+    int32_t reached;
+} exit_pick;
+
+/* The tiers cell c qualifies for, as bits (m->mark: 1 host room, 4 any room). */
+static int tiers_of(const mixed *m, const dg_grid *g, int32_t c)
+{
+    int host = (m->mark[c] & 1) && !m->occ[c] &&
+               DG_CELL(g, c % g->width, c / g->width) == DG_TILE_FLOOR;
+    return host | ((m->mark[c] & 4) ? 2 : 0);
+}
+
+/* Breadth-first walk (4-way) from cell s over the final grid, level by level,
+ * reached cells marked with bit 2 of m->mark. The start itself is no candidate. */
+static void walk_from(mixed *m, const dg_grid *g, int32_t s, exit_pick *e)
 {
     static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    int32_t W = g->width, head = 0, tail = 0;
-    int64_t best = -1;
-    m->stack[tail++] = p.y * W + p.x;
-    m->mark[p.y * W + p.x] |= 2;
+    int32_t W = g->width, head = 0, tail = 0, level_of[2] = {-1, -1};
+    e->cell[0] = e->cell[1] = -1;
+    m->stack[tail++] = s;
+    m->mark[s] |= 2;
     while (head < tail)
     {
-        int32_t c = m->stack[head++], x = c % W, y = c / W;
-        if ((m->mark[c] & 1) && !m->occ[c] && DG_CELL(g, x, y) == DG_TILE_FLOOR)
-            best = c; /* the queue runs in order of distance: the last such cell is farthest */
-        for (int d = 0; d < 4; d++)
+        int32_t level_end = tail, found[2] = {0, 0};
+        for (; head < level_end; head++)
         {
-            int32_t nx = x + dx[d], ny = y + dy[d], n = ny * W + nx;
-            if (nx >= 0 && ny >= 0 && nx < W && ny < g->height && !(m->mark[n] & 2) &&
-                dgi_passable_default[DG_CELL(g, nx, ny)])
+            int32_t c = m->stack[head], x = c % W, y = c / W, t = c == s ? 0 : tiers_of(m, g, c);
+            for (int k = 0; k < 2; k++)
+                if (t >> k & 1)
+                {
+                    e->cell[k] = c; /* a farther level replaces it; in a level, the last one */
+                    found[k] = 1;
+                }
+            for (int d = 0; d < 4; d++)
             {
-                m->mark[n] |= 2;
-                m->stack[tail++] = n;
+                int32_t nx = x + dx[d], ny = y + dy[d], n = ny * W + nx;
+                if (nx >= 0 && ny >= 0 && nx < W && ny < g->height && !(m->mark[n] & 2) &&
+                    dgi_passable_default[DG_CELL(g, nx, ny)])
+                {
+                    m->mark[n] |= 2;
+                    m->stack[tail++] = n;
+                }
             }
         }
+        for (int k = 0; k < 2; k++)
+            if (found[k])
+                level_of[k] = level_end; /* cells queued before it are no farther */
     }
-    return best;
+    e->reached = tail;
+    for (int k = 0; k < 2; k++)
+        e->beyond[k] = tail - level_of[k];
 }
 
 /* 1 if the result has an exit marker (a vault's own exit, kept). */
@@ -528,38 +558,49 @@ static int has_exit_marker(const dg_result *r)
     return 0;
 }
 
-/* The exit again, now the vaults changed the walking distances: the farthest
- * cell from the start that is plain floor of a host room, not under a vault
- * (dgi_gen_end picked the farthest cell of all, which may be a corridor's).
- * Works on the final grid; the host rooms are marked in m->mark. Without a
- * host room cell reached, dgi_gen_end's exit stays. */
-static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
+/* Bit 1 of m->mark on the cells of host rooms, bit 4 on those of every room
+ * (rects clipped to the grid: without in_rooms they were not checked). */
+static void mark_rooms(mixed *m, const dg_grid *g, const dg_result *r)
 {
-    if (r->start.x < 0 || r->start.y < 0 || r->start.x >= g->width || r->start.y >= g->height ||
-        !dgi_passable_default[DG_CELL(g, r->start.x, r->start.y)] || has_exit_marker(r))
-        return;
     memset(m->mark, 0, m->cells);
     for (int32_t k = 0; k < r->room_count; k++)
     {
-        dg_rect q = r->rooms[k].rect; /* clipped: without in_rooms they were not checked */
+        dg_rect q = r->rooms[k].rect;
+        uint8_t bits = r->rooms[k].kind == DG_ROOM_PREFAB ? 4 : 5;
         int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
         int64_t x1 = DG_MIN((int64_t)q.x + q.w, g->width), y1 = DG_MIN((int64_t)q.y + q.h, g->height);
-        for (int64_t y = y0; r->rooms[k].kind != DG_ROOM_PREFAB && y < y1 && x0 < x1; y++)
-            memset(m->mark + y * g->width + x0, 1, (size_t)(x1 - x0));
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++)
+                m->mark[y * g->width + x] |= bits;
     }
-    dg_point e = r->exit; /* dgi_gen_end's: the farthest cell of all, best if it qualifies */
-    if (e.x >= 0 && e.y >= 0 && e.x < g->width && e.y < g->height)
-    {
-        size_t i = (size_t)e.y * (size_t)g->width + (size_t)e.x;
-        if (m->mark[i] && !m->occ[i] && DG_CELL(g, e.x, e.y) == DG_TILE_FLOOR)
+}
+
+/* The exit again, now the vaults changed the walking distances (dgi_gen_end
+ * took the farthest cell of all, which may be a corridor's or a vault's): the
+ * farthest plain floor of a host room under no vault, if no more than a tenth
+ * of the reached cells lie beyond it; else the farthest cell of any room under
+ * the same rule; else dgi_gen_end's exit stays. Never the start. */
+static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
+{
+    dg_point s = r->start, e = r->exit;
+    if (s.x < 0 || s.y < 0 || s.x >= g->width || s.y >= g->height ||
+        !dgi_passable_default[DG_CELL(g, s.x, s.y)] || has_exit_marker(r))
+        return;
+    mark_rooms(m, g, r);
+    int32_t si = s.y * g->width + s.x;
+    if (e.x >= 0 && e.y >= 0 && e.x < g->width && e.y < g->height && (e.x != s.x || e.y != s.y) &&
+        (tiers_of(m, g, e.y * g->width + e.x) & 1))
+        return; /* the farthest cell of all is host floor already */
+    exit_pick pick;
+    walk_from(m, g, si, &pick);
+    for (int k = 0; k < 2; k++)
+        if (pick.cell[k] >= 0 && (int64_t)pick.beyond[k] * 1000 <= (int64_t)pick.reached * 100)
+        {
+            r->exit.x = pick.cell[k] % g->width;
+            r->exit.y = pick.cell[k] / g->width;
+            r->exit_room = dgi_result_room_at(r, r->exit);
             return;
-    }
-    int64_t best = walk_from(m, g, r->start);
-    if (best < 0)
-        return; /* no host room floor reached: the farthest cell stays */
-    r->exit.x = (int32_t)(best % g->width);
-    r->exit.y = (int32_t)(best / g->width);
-    r->exit_room = dgi_result_room_at(r, r->exit);
+        }
 }
 
 dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
