@@ -448,6 +448,21 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
     return st == DG_E_LIMIT ? DG_OK : st;
 }
 
+/* The host's start stays the start: vaults leave its cell free, and
+ * dgi_gen_end starts from it (the scratch result has no start of its own). */
+static void keep_start(mixed *m, dgi_gen *gen, const dg_result *host)
+{
+    m->start_cell = -1;
+    if (!host)
+        return;
+    dg_point s = host->start;
+    if (s.x >= 0 && s.y >= 0 && s.x < gen->g.width && s.y < gen->g.height)
+    {
+        m->start_cell = (int64_t)s.y * gen->g.width + s.x;
+        gen->r.start = s;
+    }
+}
+
 static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a)
 {
     size_t n = (size_t)DG_MAX(m->set->count, 1);
@@ -467,10 +482,6 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     if (!m->weights || !m->used || !m->failed || !m->occ || !m->mark || !m->stack || !m->backup || !m->rooms ||
         !m->fit)
         return DG_E_NOMEM;
-    dg_point s = gen->r.start;
-    m->start_cell = -1;
-    if (s.x >= 0 && s.y >= 0 && s.x < gen->g.width && s.y < gen->g.height)
-        m->start_cell = (int64_t)s.y * gen->g.width + s.x;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
         if (gen->r.rooms[i].kind != DG_ROOM_PREFAB && gen->r.rooms[i].rect.w > 0 && gen->r.rooms[i].rect.h > 0)
             m->rooms[m->room_count++] = i;
@@ -628,6 +639,7 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     int32_t rooms = gen.r.room_count, start = result ? result->start_room : -1;
     if (st == DG_OK)
         st = mixed_setup(m, &gen, allocator);
+    keep_start(m, &gen, result);
     dg_rng rng;
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     int32_t placed = 0;
