@@ -40,7 +40,7 @@ void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
     p->mode = DG_PREFAB_ISLAND;
     p->count = 3;
     p->orientations = DG_ORIENT_MASK_ALL;
-    p->positions = 200;
+    p->positions = 32; /* then every position: more draws only cost time */
     p->in_rooms = 1;
     p->unique = 1;
 }
