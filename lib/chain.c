@@ -13,7 +13,9 @@ enum {
     BUCKET = 32,         /* side of a cell of the room index used to find loop partners */
     LOOP_PARTNERS = 3,   /* earlier rooms tried per loop */
     LOOP_DRAWS = 6,      /* door positions tried per partner */
-    LOOP_LOOKS = 256     /* index cells and rooms looked at per loop, at most */
+    LOOP_LOOKS = 256,    /* index cells and rooms looked at per loop, at most */
+    STEP_CANDIDATES = 5, /* steps drawn per attempt with overlap allowed (the first on rock wins) */
+    BOX_TRIES = 4        /* earlier rooms that try to step onto rock when the newest is boxed in */
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -41,6 +43,8 @@ typedef struct chain {
     int32_t *bucket;         int32_t bw, bh; /* head room per index cell, or NULL */
     int32_t *partners;       int32_t partner_cap;
     int32_t requested, overlaps;
+    int32_t join_floors;     /* corridor cells marked JOIN_FLOOR, still to become floor */
+    int32_t loop_corridors;
     int64_t attempts, failures; /* reported saturated to int32 */
 } chain;
 
@@ -63,8 +67,8 @@ void dg_chain_defaults(dg_chain_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->rooms_min = 10;
-    p->rooms_max = 15;
+    p->rooms_min = 0; /* by area */
+    p->rooms_max = DG_CHAIN_MAX_ROOMS;
     p->room_min_w = 4;
     p->room_max_w = 10;
     p->room_min_h = 3;
@@ -103,6 +107,36 @@ static dg_status check_choice(dg_diag *diag, const char *what, int32_t v, int32_
     return DG_OK;
 }
 
+/* rooms_min 0 asks for a count by area, still capped by rooms_max. */
+static dg_status check_rooms(dg_diag *diag, const dg_chain_params *p)
+{
+    if (p->rooms_min < 0)
+        return dgi_fail(diag, DG_E_INVALID, "chain: rooms minimum is %d: must be >= 0 (0 = by area)",
+                        (int)p->rooms_min);
+    if (p->rooms_min == 0 && p->rooms_max < 1)
+        return dgi_fail(diag, DG_E_INVALID, "chain: rooms maximum is %d: must be >= 1",
+                        (int)p->rooms_max);
+    return check_range(diag, "rooms", p->rooms_min ? p->rooms_min : 1, p->rooms_max,
+                       DG_CHAIN_MAX_ROOMS);
+}
+
+/* The fewest rooms a call must place: rooms_min, or by area two (a start and
+ * an exit room) unless rooms_max allows only one. */
+static int32_t rooms_needed(const dg_chain_params *p)
+{
+    return p->rooms_min ? p->rooms_min : DG_MIN(2, p->rooms_max);
+}
+
+/* 1 if two rooms of the minimum size and a corridor of corridor_min fit in a
+ * row across the usable board on some axis. */
+static int two_rooms_fit(int32_t usable_w, int32_t usable_h, const dg_chain_params *p)
+{
+    int64_t span_w = 2 * (int64_t)p->room_min_w + p->corridor_min + 2; /* two doors */
+    int64_t span_h = 2 * (int64_t)p->room_min_h + p->corridor_min + 2;
+    return (usable_w >= span_w && usable_h >= p->room_min_h) ||
+           (usable_h >= span_h && usable_w >= p->room_min_w);
+}
+
 static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(g, diag);
@@ -110,7 +144,7 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
         return st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "chain: params is NULL");
-    if ((st = check_range(diag, "rooms", p->rooms_min, p->rooms_max, DG_CHAIN_MAX_ROOMS)) ||
+    if ((st = check_rooms(diag, p)) ||
         (st = check_range(diag, "room width", p->room_min_w, p->room_max_w, DG_GRID_MAX_DIM)) ||
         (st = check_range(diag, "room height", p->room_min_h, p->room_max_h, DG_GRID_MAX_DIM)) ||
         (st = check_range(diag, "corridor length", p->corridor_min, p->corridor_max,
@@ -133,7 +167,24 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
                         "chain: a %dx%d grid%s cannot hold the smallest room (%dx%d interior)",
                         (int)g->width, (int)g->height, p->border ? " with its border wall" : "",
                         (int)p->room_min_w, (int)p->room_min_h);
+    if (rooms_needed(p) >= 2 && !two_rooms_fit(usable_w, usable_h, p))
+        return dgi_fail(diag, DG_E_NOSPACE,
+                        "chain: a %dx%d grid%s cannot hold two rooms of %dx%d joined by a "
+                        "%d-cell corridor (a chain needs at least two)",
+                        (int)g->width, (int)g->height, p->border ? " with its border wall" : "",
+                        (int)p->room_min_w, (int)p->room_min_h, (int)p->corridor_min);
     return DG_OK;
+}
+
+/* The room count to aim for. By area: 6 to 8 rooms per 1000 usable cells
+ * (inside the border), at least 2, at most rooms_max. */
+static int32_t draw_room_count(const dg_grid *g, const dg_chain_params *p, dg_rng *rng)
+{
+    if (p->rooms_min)
+        return dg_rng_range(rng, p->rooms_min, p->rooms_max);
+    int64_t usable = (int64_t)(g->width - 2 * p->border) * (g->height - 2 * p->border);
+    int64_t lo = DG_MAX(2, usable * 6 / 1000), hi = DG_MAX(lo, usable * 8 / 1000);
+    return dg_rng_range(rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
 }
 
 /* ---- grid painting ------------------------------------------------------------ */
@@ -286,13 +337,16 @@ static void add_room(chain *c, dg_rect rect, int32_t kind, int32_t parent, int e
     cr->room.parent = parent;
     cr->enter = enter;
     cr->next = -1;
-    if (c->bucket)
-    {
-        int32_t b = bucket_of(c, rect);
-        cr->next = c->bucket[b];
-        c->bucket[b] = c->room_count;
-    }
     c->room_count++;
+}
+
+/* Puts room i at the head of its index cell: the index holds the rooms in
+ * order as the loops are drawn, newest first in each cell. */
+static void index_room(chain *c, int32_t i)
+{
+    int32_t b = bucket_of(c, c->rooms[i].room.rect);
+    c->rooms[i].next = c->bucket[b];
+    c->bucket[b] = i;
 }
 
 static int32_t add_corridor(chain *c, dg_point start, dg_point bend, dg_point end, int32_t from,
@@ -311,22 +365,6 @@ static int32_t add_corridor(chain *c, dg_point start, dg_point bend, dg_point en
 }
 
 /* ---- the chain ------------------------------------------------------------------ */
-
-static void first_room(chain *c)
-{
-    const dg_grid *g = c->g;
-    int32_t m = c->margin;
-    int32_t w = dg_rng_range(&c->layout, c->p->room_min_w, c->max_w);
-    int32_t h = dg_rng_range(&c->layout, c->p->room_min_h, c->max_h);
-    int32_t jx = (g->width - 2 * m - w) / 8, jy = (g->height - 2 * m - h) / 8;
-    int32_t x = (g->width - w) / 2 + dg_rng_range(&c->layout, -jx, jx);
-    int32_t y = (g->height - h) / 2 + dg_rng_range(&c->layout, -jy, jy);
-    dg_rect r = {DG_MAX(m, DG_MIN(x, g->width - m - w)), DG_MAX(m, DG_MIN(y, g->height - m - h)),
-                 w, h};
-    fill_floor(c->g, r);
-    wall_ring(c->g, r);
-    add_room(c, r, DG_ROOM_NORMAL, -1, -1);
-}
 
 /* Cells between side d of r and the usable edge of the board. */
 static int32_t space_ahead(const chain *c, dg_rect r, int d)
@@ -347,18 +385,46 @@ static int32_t along_min(const chain *c, int d)
 
 /* Directions out of room i where the shortest corridor and smallest room fit,
  * never back the way the room was entered. */
-static int feasible_dirs(const chain *c, int32_t i, int *dirs)
+static int dirs_out(const chain *c, dg_rect r, int enter, int *dirs)
 {
-    const chain_room *cr = &c->rooms[i];
     int n = 0;
     for (int d = 0; d < 4; d++)
     {
-        if (cr->enter >= 0 && d == opposite(cr->enter))
+        if (enter >= 0 && d == opposite(enter))
             continue;
-        if (space_ahead(c, cr->room.rect, d) >= c->p->corridor_min + 2 + along_min(c, d))
+        if (space_ahead(c, r, d) >= c->p->corridor_min + 2 + along_min(c, d))
             dirs[n++] = d;
     }
     return n;
+}
+
+static int feasible_dirs(const chain *c, int32_t i, int *dirs)
+{
+    return dirs_out(c, c->rooms[i].room.rect, c->rooms[i].enter, dirs);
+}
+
+static void first_room(chain *c)
+{
+    const dg_grid *g = c->g;
+    int32_t m = c->margin;
+    int32_t w = dg_rng_range(&c->layout, c->p->room_min_w, c->max_w);
+    int32_t h = dg_rng_range(&c->layout, c->p->room_min_h, c->max_h);
+    int32_t jx = (g->width - 2 * m - w) / 8, jy = (g->height - 2 * m - h) / 8;
+    int32_t x = (g->width - w) / 2 + dg_rng_range(&c->layout, -jx, jx);
+    int32_t y = (g->height - h) / 2 + dg_rng_range(&c->layout, -jy, jy);
+    dg_rect r = {DG_MAX(m, DG_MIN(x, g->width - m - w)), DG_MAX(m, DG_MIN(y, g->height - m - h)),
+                 w, h};
+    int dirs[4];
+    if (c->requested >= 2 && dirs_out(c, r, -1, dirs) == 0)
+    {
+        /* a small board: the smallest room in the corner leaves the most room
+         * east and south, where check_params proved a second room fits */
+        dg_rect corner = {m, m, c->p->room_min_w, c->p->room_min_h};
+        r = corner;
+    }
+    fill_floor(c->g, r);
+    wall_ring(c->g, r);
+    add_room(c, r, DG_ROOM_NORMAL, -1, -1);
 }
 
 /* Draws a corridor out of side d of src and the room at its end, all within
@@ -417,6 +483,54 @@ static void paint_step(chain *c, int32_t src, const step *s, int overlapped)
     add_room(c, s->room, room_hit ? DG_ROOM_JUNCTION : DG_ROOM_NORMAL, src, s->dir);
 }
 
+static int step_on_rock(const chain *c, const step *s)
+{
+    return rect_is_void(c->g, leg_rect(s->start, s->end)) && rect_is_void(c->g, s->room);
+}
+
+/* Overlap allowed: up to STEP_CANDIDATES steps are drawn and the first on
+ * untouched rock is kept, else the first drawn, so the chain spreads into
+ * free space before it cuts into itself. Returns 1 if *s overlaps. */
+static int draw_on_rock(chain *c, int32_t src, const int *dirs, int n, step *s)
+{
+    for (int k = 0; k < STEP_CANDIDATES; k++)
+    {
+        step t;
+        draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &t);
+        if (k == 0)
+            *s = t;
+        if (step_on_rock(c, &t))
+        {
+            *s = t;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The newest room is boxed in by earlier ones: up to BOX_TRIES random earlier
+ * rooms (max_tries if fewer) try to step onto rock instead, so the chain
+ * carries on in free space before it piles onto itself. 1 if one did. */
+static int leave_box(chain *c)
+{
+    int32_t tries = DG_MIN(BOX_TRIES, c->p->max_tries);
+    for (int32_t k = 0; k < tries; k++)
+    {
+        int32_t j = (int32_t)dg_rng_below(&c->branch, (uint32_t)c->room_count);
+        int dirs[4], n = feasible_dirs(c, j, dirs);
+        if (n == 0)
+            continue;
+        step s;
+        c->attempts++;
+        if (!draw_on_rock(c, j, dirs, n, &s))
+        {
+            paint_step(c, j, &s, 0);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Tries to grow a corridor and a room out of room src; *placed says if it did. */
 static dg_status try_step(chain *c, int32_t src, int *placed)
 {
@@ -428,22 +542,32 @@ static dg_status try_step(chain *c, int32_t src, int *placed)
     dg_status st = reserve(c, 1);
     if (st != DG_OK)
         return st;
-    int forbid = c->p->overlap == DG_CHAIN_OVERLAP_FORBID;
-    int32_t tries = forbid ? c->p->max_tries : 1;
-    for (int32_t k = 0; k < tries; k++)
+    if (c->p->overlap == DG_CHAIN_OVERLAP_ALLOW)
+    {
+        step s;
+        int overlapped = draw_on_rock(c, src, dirs, n, &s);
+        c->attempts++;
+        if (overlapped && c->p->on_stuck == DG_CHAIN_STUCK_BRANCH && leave_box(c))
+        {
+            *placed = 1;
+            return DG_OK;
+        }
+        c->overlaps += overlapped;
+        paint_step(c, src, &s, overlapped);
+        *placed = 1;
+        return DG_OK;
+    }
+    for (int32_t k = 0; k < c->p->max_tries; k++)
     {
         step s;
         draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &s);
         c->attempts++;
-        int overlapped = !rect_is_void(c->g, leg_rect(s.start, s.end)) ||
-                         !rect_is_void(c->g, s.room);
-        if (overlapped && forbid)
+        if (!step_on_rock(c, &s))
         {
             c->failures++;
             continue;
         }
-        c->overlaps += overlapped;
-        paint_step(c, src, &s, overlapped);
+        paint_step(c, src, &s, 0);
         *placed = 1;
         return DG_OK;
     }
@@ -644,6 +768,7 @@ static dg_status try_loop(chain *c, int32_t i)
         carve_leg(c->g, leg1);
         carve_leg(c->g, leg2);
         int32_t cor = add_corridor(c, r.start, r.bend, r.end, i, j);
+        c->loop_corridors++;
         open_door(c, r.door_a, i, cor);
         open_door(c, r.door_b, j, cor);
         wall_ring(c->g, leg1);
@@ -674,11 +799,22 @@ static dg_status grow_chain(chain *c)
         if (st != DG_OK || !placed)
             return st;
         last = c->room_count - 1;
-        if (p->loop_chance > 0 && dg_rng_chance(&c->loop, p->loop_chance) &&
-            (st = try_loop(c, last)) != DG_OK)
-            return st;
     }
     return DG_OK;
+}
+
+/* Loops come after the whole chain, so that they never change where its rooms
+ * go; room i looks for partners among rooms 0..i, as if drawn right after it. */
+static dg_status add_loops(chain *c)
+{
+    dg_status st = DG_OK;
+    for (int32_t i = 0; i < c->room_count && st == DG_OK; i++)
+    {
+        index_room(c, i);
+        if (i > 0 && c->p->loop_chance > 0 && dg_rng_chance(&c->loop, c->p->loop_chance))
+            st = try_loop(c, i);
+    }
+    return st;
 }
 
 /* A door stays a door only between two opposite open cells and two closed ones;
@@ -704,6 +840,127 @@ static void settle_doors(chain *c)
             DG_CELL(c->g, p.x, p.y) = DG_TILE_FLOOR;
     }
     c->door_count = kept;
+}
+
+/* ---- joins: corridors that overlaps ran into rooms -------------------------------- */
+
+/* A corridor cell about to become floor, kept apart from room floor until every
+ * join is decided; open_tile sees it as open (its low bits are a corridor). */
+#define JOIN_FLOOR ((uint8_t)(0x80u | DG_TILE_CORRIDOR))
+
+static int rect_holds(dg_rect r, dg_point p)
+{
+    return p.x >= r.x && p.y >= r.y && p.x < r.x + r.w && p.y < r.y + r.h;
+}
+
+/* The newest room whose rect holds p (p is room floor, so there is one):
+ * through the index near p, or through every room when the index span is larger. */
+static int32_t room_holding(const chain *c, dg_point p)
+{
+    int32_t bx0 = DG_MAX(0, p.x - c->max_w) / BUCKET, bx1 = DG_MIN(c->bw - 1, (p.x + c->max_w) / BUCKET);
+    int32_t by0 = DG_MAX(0, p.y - c->max_h) / BUCKET, by1 = DG_MIN(c->bh - 1, (p.y + c->max_h) / BUCKET);
+    int32_t best = -1;
+    if ((int64_t)(bx1 - bx0 + 1) * (by1 - by0 + 1) > c->room_count)
+        for (int32_t j = c->room_count - 1; j >= 0 && best < 0; j--)
+            best = rect_holds(c->rooms[j].room.rect, p) ? j : -1;
+    else
+        for (int32_t by = by0; by <= by1; by++)
+            for (int32_t bx = bx0; bx <= bx1; bx++)
+                for (int32_t j = c->bucket[by * c->bw + bx]; j >= 0; j = c->rooms[j].next)
+                    if (j > best && rect_holds(c->rooms[j].room.rect, p))
+                        best = j;
+    return best;
+}
+
+/* A corridor cell touching room floor (a join) becomes a door when it is a
+ * plain passage into the room: open on two opposite sides only, the far one
+ * not already a door, off the outer ring. Any other join (a corridor along a
+ * room's side, a crossing) becomes floor, widening the room. Returns the
+ * floor side's direction for a door, -1 for floor, -2 if (x, y) is no join. */
+static int join_kind(const dg_grid *g, int32_t x, int32_t y)
+{
+    int into = -2, open = 0;
+    for (int d = 0; d < 4 && into < 0; d++) /* most corridor cells touch no floor */
+        if (inside(g, x + DX[d], y + DY[d]) && DG_CELL(g, x + DX[d], y + DY[d]) == DG_TILE_FLOOR)
+            into = d;
+    if (into == -2)
+        return -2;
+    for (int d = 0; d < 4; d++)
+        open += open_at(g, x + DX[d], y + DY[d]);
+    int32_t bx = x - DX[into], by = y - DY[into]; /* the cell behind, away from the room */
+    int ring = x == 0 || y == 0 || x == g->width - 1 || y == g->height - 1;
+    if (open == 2 && open_at(g, bx, by) && DG_CELL(g, bx, by) != DG_TILE_DOOR && !ring)
+        return into;
+    return -1;
+}
+
+/* Mends the joins along one leg of corridor k. */
+static dg_status mend_leg(chain *c, dg_point a, dg_point b, int32_t k)
+{
+    dg_rect r = leg_rect(a, b);
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+        for (int32_t x = r.x; x < r.x + r.w; x++)
+        {
+            if (DG_CELL(c->g, x, y) != DG_TILE_CORRIDOR)
+                continue;
+            int into = join_kind(c->g, x, y);
+            if (into == -2)
+                continue;
+            if (into == -1)
+            {
+                DG_CELL(c->g, x, y) = JOIN_FLOOR;
+                c->join_floors++;
+                continue;
+            }
+            GROW(c, doors, door_cap, c->door_count + 1);
+            dg_point pos = {x, y}, room = {x + DX[into], y + DY[into]};
+            DG_CELL(c->g, x, y) = DG_TILE_DOOR;
+            dg_door d = {pos, {DG_REF_ROOM, room_holding(c, room)}, {DG_REF_CORRIDOR, k}};
+            c->doors[c->door_count++] = d;
+        }
+    return DG_OK;
+}
+
+static void floor_joins(chain *c, dg_point a, dg_point b)
+{
+    dg_rect r = leg_rect(a, b);
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+        for (int32_t x = r.x; x < r.x + r.w; x++)
+            if (DG_CELL(c->g, x, y) == JOIN_FLOOR)
+                DG_CELL(c->g, x, y) = DG_TILE_FLOOR;
+}
+
+/* Every corridor cell that touches room floor becomes a door or floor. Only
+ * rooms write DG_TILE_FLOOR before this, so floor means inside a room's rect. */
+static dg_status mend_joins(chain *c)
+{
+    dg_status st = DG_OK;
+    if (c->overlaps == 0 && c->loop_corridors == 0)
+        return DG_OK; /* steps on rock touch nothing but their own doors */
+    for (int32_t k = 0; k < c->corridor_count && st == DG_OK; k++)
+    {
+        const dg_corridor *q = &c->corridors[k];
+        st = mend_leg(c, q->start, q->bend, k);
+        if (st == DG_OK)
+            st = mend_leg(c, q->bend, q->end, k);
+    }
+    for (int32_t k = 0; k < c->corridor_count && c->join_floors > 0; k++)
+    {
+        floor_joins(c, c->corridors[k].start, c->corridors[k].bend);
+        floor_joins(c, c->corridors[k].bend, c->corridors[k].end);
+    }
+    return st;
+}
+
+/* The last touches on the tiles: the border frame, doors where corridors
+ * meet rooms, and doors that overlaps broke turned to floor. */
+static dg_status finish_tiles(chain *c)
+{
+    if (c->p->border)
+        wall_frame(c->g);
+    dg_status st = mend_joins(c);
+    settle_doors(c);
+    return st;
 }
 
 /* Exit: a room cell farthest from the start by walking. dgi_result_finish found
@@ -788,7 +1045,7 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
     dgi_rng_seed(&c.layout, seed, STREAM_LAYOUT);
     dgi_rng_seed(&c.branch, seed, STREAM_BRANCH);
     dgi_rng_seed(&c.loop, seed, STREAM_LOOP);
-    if (params->loop_chance > 0)
+    /* the room index serves loops and the doors of finish_tiles */
     {
         c.bw = (grid->width + BUCKET - 1) / BUCKET;
         c.bh = (grid->height + BUCKET - 1) / BUCKET;
@@ -798,7 +1055,7 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
         memset(c.bucket, 0xFF, (size_t)c.bw * (size_t)c.bh * sizeof *c.bucket); /* all -1 */
     }
     /* Most maps need no allocation after this, so the grid is rarely left half done. */
-    c.requested = dg_rng_range(&c.layout, params->rooms_min, params->rooms_max);
+    c.requested = draw_room_count(grid, params, &c.layout);
     int64_t likely = 1 + (int64_t)grid->width * grid->height / 8;
     st = reserve(&c, (int32_t)DG_MIN(c.requested, likely));
     if (st != DG_OK)
@@ -818,29 +1075,36 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
     }
     for (int32_t y = 0; y < grid->height; y++)
         memcpy(backup + (size_t)y * row, &DG_CELL(grid, 0, y), row);
-    if (result)
-        dgi_result_reset(result);
     dg_grid_fill(grid, DG_TILE_VOID);
     st = grow_chain(&c);
+    int32_t placed = c.room_count;
+    if (st == DG_OK && placed < rooms_needed(params))
+        st = DG_E_NOSPACE; /* the result was not touched yet */
+    if (st == DG_OK)
+        st = add_loops(&c);
     if (st == DG_OK)
     {
-        if (params->border)
-            wall_frame(grid);
-        settle_doors(&c);
-        if (result)
+        st = finish_tiles(&c);
+        if (st == DG_OK && result)
+        {
+            dgi_result_reset(result);
             st = fill_result(&c, result);
+            if (st != DG_OK)
+                dgi_result_reset(result);
+        }
     }
     chain_free(&c);
     if (st != DG_OK)
         for (int32_t y = 0; y < grid->height; y++)
             memcpy(&DG_CELL(grid, 0, y), backup + (size_t)y * row, row);
     dgi_free(allocator, backup, backup_size);
+    if (st == DG_E_NOSPACE)
+        return dgi_fail(diag, st, "chain: placed %d of the %d rooms needed on a %dx%d grid "
+                        "(stuck: a larger grid, smaller rooms or overlap allowed would help)",
+                        (int)placed, (int)rooms_needed(params), (int)grid->width,
+                        (int)grid->height);
     if (st != DG_OK)
-    {
-        if (result)
-            dgi_result_reset(result);
         return dgi_fail(diag, st, "chain: out of memory");
-    }
     dgi_diag_ok(diag);
     return DG_OK;
 }
