@@ -12,6 +12,7 @@
 #define TRY_UNITS_PER_CELL 4
 #define CALL_UNITS_PER_CELL 32
 #define UNITS_FLOOR 65536 /* so small maps keep room for the default counts' worst case */
+#define RING_INSET 2 /* the wall ring and a path of ground inside it */
 
 typedef struct group {
     const char *tag;
@@ -61,6 +62,16 @@ typedef struct islands {
     int64_t try_left, call_left; /* work units left (docs/prefabs.md) */
     int32_t *stack; /* connectivity check */
     int tiles_only;   /* no result wanted: buildings are stamped from templates where they can be */
+    int ring;         /* border in pure mode: footprints keep RING_INSET cells off the grid's edge */
+    int32_t *queue;   /* the walk that picks the exit: width x height cells */
+    uint8_t *mark;    /* the exit's walk: open cells, then building cells (padded grid) */
+    uint8_t *may_start; /* per prefab: its legend has a `start` marker glyph */
+    int exit_fixed;   /* an island prefab's legend has an `exit` marker glyph: it gives the exit */
+    int32_t *boxes;   /* x, y, w, h of every building placed in this try, in order */
+    int32_t boxes_n, boxes_cap;
+    int32_t start_box; /* the first start-group building (-1: none; then the first building) */
+    dg_point start, exit; /* chosen on the try's map: the first `start` marker placed (or a
+                           * cell of the start building) and the farthest building cell */
     dgi_stamps stamps;
     /* the current building: its footprint (non-void cells) as rectangles
      * (X0, Y0, X1, Y1, inclusive), their bounds, and its door exits (x, y pairs) */
@@ -90,6 +101,7 @@ void dg_prefab_islands_defaults(dg_prefab_islands_params *p)
     p->fill = DG_TILE_FLOOR;
     p->connected = 1;
     p->max_tries = 16;
+    p->border = 1;
 }
 
 static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
@@ -119,8 +131,8 @@ static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
     if (p->positions < 1 || p->positions > 10000 || p->max_failures < 1 || p->max_failures > 10000)
         return dgi_fail(diag, DG_E_INVALID, "prefab_islands: positions %d and max_failures %d must "
                         "be 1..10000", (int)p->positions, (int)p->max_failures);
-    if (p->keep < 0 || p->keep > 1 || p->connected < 0 || p->connected > 1)
-        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: keep and connected must be 0 or 1");
+    if (p->keep < 0 || p->keep > 1 || p->connected < 0 || p->connected > 1 || p->border < 0 || p->border > 1)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: keep, connected and border must be 0 or 1");
     if (p->fill < 0 || p->fill > 255)
         return dgi_fail(diag, DG_E_INVALID, "prefab_islands: fill %d is not a tile (0..255)", (int)p->fill);
     if (p->max_tries < 1 || p->max_tries > 1000)
@@ -158,7 +170,7 @@ static void load_groups(islands *s)
 static size_t carve(islands *s, uint8_t *block, int check)
 {
     enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, DEAD, MEMBER, MEMBER_WEIGHTS, MAPS,
-           FREE, BLOCK_FREE, STAMPS, PARTS };
+           FREE, BLOCK_FREE, STAMPS, QUEUE, MARK, MAY_START, PARTS };
     size_t blocks = (size_t)s->h / ROW_BLOCK + 1;
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     size_t n = (size_t)DG_MAX(s->set->count, 1);
@@ -170,7 +182,9 @@ static size_t carve(islands *s, uint8_t *block, int check)
         check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n, n * (size_t)s->group_count * sizeof *s->members,
         n * (size_t)s->group_count * sizeof *s->member_weights,
         POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t), POSITION_MAPS * blocks * sizeof(int32_t),
-        s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0};
+        s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0,
+        ((size_t)s->w * (size_t)s->h + 1) * sizeof *s->queue, /* one past the region */
+        2 * (size_t)(s->w + 2) * (size_t)(s->h + 2), n};
     size_t at = dgi_carve(block, size, part, PARTS);
     if (!block)
         return at;
@@ -186,6 +200,9 @@ static size_t carve(islands *s, uint8_t *block, int check)
     s->dead = part[DEAD];
     s->members = (int32_t *)part[MEMBER];
     s->member_weights = (int64_t *)part[MEMBER_WEIGHTS];
+    s->queue = (int32_t *)part[QUEUE];
+    s->mark = part[MARK];
+    s->may_start = part[MAY_START];
     if (part[STAMPS])
         dgi_stamps_init(&s->stamps, s->set, DG_PREFAB_ISLAND, s->w, part[STAMPS]);
     for (int k = 0; k < POSITION_MAPS; k++)
@@ -246,6 +263,27 @@ static int tiles_tell_passability(const islands *s)
     return 1;
 }
 
+/* 1 if prefab q's legend has a glyph reported as a marker of that kind. */
+static int legend_has_marker(const islands *s, const dgi_prefab *q, int32_t kind)
+{
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    for (int c = 33; c < 127 && q->has_markers; c++)
+        if (lg[c].cls != DGI_CLASS_NONE && lg[c].marker == kind + 1)
+            return 1;
+    return 0;
+}
+
+/* Which island prefabs may give the start, and whether one may give the exit. */
+static void find_marker_glyphs(islands *s)
+{
+    for (int32_t i = 0; i < s->set->count; i++)
+    {
+        const dgi_prefab *q = &s->set->prefabs[i];
+        s->may_start[i] = s->fit[i] && legend_has_marker(s, q, DG_MARKER_START);
+        s->exit_fixed |= s->fit[i] && legend_has_marker(s, q, DG_MARKER_EXIT);
+    }
+}
+
 static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
 {
     int check = s->p->connected && !s->p->keep;
@@ -271,6 +309,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
         s->exit_first[i + 1] = s->exit_first[i] + find_door_exits(s, q, s->door_exits + 2 * s->exit_first[i]);
     }
     s->tiles_pass = check && tiles_tell_passability(s);
+    find_marker_glyphs(s);
     for (int32_t k = 0; k < s->group_count; k++)
     {
         int32_t *members = s->members + (size_t)k * (size_t)s->set->count;
@@ -521,14 +560,49 @@ static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
     return 1;
 }
 
+/* Room for `more` margins past those listed. */
+static dg_status grow_margins(islands *s, int32_t more)
+{
+    /* first room for about one building per 64 cells: one allocation per call */
+    int32_t guess = (int32_t)DG_MAX(64, DG_MIN((int64_t)s->w * s->h / 64, 4096));
+    return dgi_grow(s->alloc, (void **)&s->margins, &s->margins_cap, DG_MAX(s->margins_n + more, guess),
+                    4 * sizeof *s->margins);
+}
+
+/* Adds a margin rectangle no footprint may overlap (columns x0..x1, rows y0..y1). */
+static dg_status add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+    dg_status st = grow_margins(s, 1);
+    if (st != DG_OK)
+        return st;
+    int32_t *b = &s->margins[4 * s->margins_n++];
+    b[0] = DG_MAX(0, x0);
+    b[1] = DG_MAX(0, y0);
+    b[2] = DG_MIN(s->w - 1, x1);
+    b[3] = DG_MIN(s->h - 1, y1);
+    return DG_OK;
+}
+
+/* The ring and the path inside it as margins, so the position maps never
+ * offer a position there. */
+static dg_status add_ring_margins(islands *s)
+{
+    int32_t in = RING_INSET - 1;
+    dg_status st = add_margin(s, 0, 0, s->w - 1, in);
+    if (st == DG_OK)
+        st = add_margin(s, 0, s->h - 1 - in, s->w - 1, s->h - 1);
+    if (st == DG_OK)
+        st = add_margin(s, 0, 0, in, s->h - 1);
+    if (st == DG_OK)
+        st = add_margin(s, s->w - 1 - in, 0, s->w - 1, s->h - 1);
+    return st;
+}
+
 /* Marks the footprint and its margin. */
 static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
     int32_t m = margin_of(s, q);
-    /* first room for about one building per 64 cells: one allocation per call */
-    int32_t guess = (int32_t)DG_MAX(64, DG_MIN((int64_t)s->w * s->h / 64, 4096));
-    dg_status st = dgi_grow(s->alloc, (void **)&s->margins, &s->margins_cap,
-                            DG_MAX(s->margins_n + s->rects_n, guess), 4 * sizeof *s->margins);
+    dg_status st = grow_margins(s, s->rects_n);
     if (st != DG_OK)
         return st;
     for (int32_t k = 0; k < s->rects_n; k++)
@@ -544,19 +618,20 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 
 /* The top-left corners (x, y) at which the building of make_shape (oriented
  * size t) lies in the map, its doors open onto cells of the map and, with
- * `edge avoid`, it keeps off the border: x in span[0]..span[2], y in
- * span[1]..span[3]. 0 if there are none. */
+ * `edge avoid`, it keeps off the border (with the ring, RING_INSET cells off
+ * it): x in span[0]..span[2], y in span[1]..span[3]. 0 if there are none. */
 static int position_span(const islands *s, const dgi_prefab *q, const dgi_xform *t, int32_t *span)
 {
     span[0] = span[1] = 0;
     span[2] = s->w - t->w;
     span[3] = s->h - t->h;
-    if (q->edge_avoid && s->rects_n)
+    int32_t inset = s->ring ? RING_INSET : q->edge_avoid ? 1 : 0;
+    if (inset && s->rects_n)
     {
-        span[0] = DG_MAX(span[0], 1 - s->lo_x);
-        span[1] = DG_MAX(span[1], 1 - s->lo_y);
-        span[2] = DG_MIN(span[2], s->w - 2 - s->hi_x);
-        span[3] = DG_MIN(span[3], s->h - 2 - s->hi_y);
+        span[0] = DG_MAX(span[0], inset - s->lo_x);
+        span[1] = DG_MAX(span[1], inset - s->lo_y);
+        span[2] = DG_MIN(span[2], s->w - 1 - inset - s->hi_x);
+        span[3] = DG_MIN(span[3], s->h - 1 - inset - s->hi_y);
     }
     for (int32_t k = 0; k < s->exits_n; k++)
     {
@@ -695,6 +770,40 @@ static void skip_dead(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_x
     s->try_left -= k;
 }
 
+/* Where the first `start` marker of resolved glyphs g (oriented t, at (x, y))
+ * lands, in the order the result lists markers; (-1, -1) if none. */
+static dg_point first_start_marker(const islands *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t,
+                                   int32_t x, int32_t y)
+{
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    dg_point none = {-1, -1};
+    for (int32_t Y = 0; Y < t->h; Y++)
+        for (int32_t X = 0; X < t->w; X++)
+            if (lg[g[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].marker == DG_MARKER_START + 1)
+            {
+                dg_point p = {x + X, y + Y};
+                return p;
+            }
+    return none;
+}
+
+/* Records a building's box (its room's rect); the first of a start group is the start building. */
+static dg_status add_box(islands *s, int32_t x, int32_t y, int32_t w, int32_t h, int32_t start_group)
+{
+    dg_status st = dgi_grow(s->alloc, (void **)&s->boxes, &s->boxes_cap, DG_MAX(s->boxes_n + 1, 64),
+                            4 * sizeof *s->boxes);
+    if (st != DG_OK)
+        return st;
+    if (start_group && s->start_box < 0)
+        s->start_box = s->boxes_n;
+    int32_t *b = &s->boxes[4 * s->boxes_n++];
+    b[0] = x;
+    b[1] = y;
+    b[2] = w;
+    b[3] = h;
+    return DG_OK;
+}
+
 /* Tries to place one building of group k. 1 placed, 0 no place found, -1 no
  * prefab left in the group, -2 on error (*err). */
 static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed, uint64_t building,
@@ -751,7 +860,8 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
         return 0;
     }
     seed = later ? dgi_hash_combine(map_seed, building) : seed;
-    int stamped = later && s->stamps.made && !gen->record && !gen->pass.cells
+    int seek_start = s->start.x < 0 && s->may_start[index]; /* its glyphs are looked at */
+    int stamped = later && s->stamps.made && !gen->record && !gen->pass.cells && !seek_start
                       ? dgi_stamp(&s->stamps, index, o, seed, &DG_CELL(&gen->g, x, y))
                       : 0;
     if (stamped < 0)
@@ -761,11 +871,15 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
         if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err)))
             return *err == DG_E_LIMIT ? 0 : -2;
         *err = dgi_gen_place(gen, index, o, g, x, y, s->groups[group_index].start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
+        if (seek_start)
+            s->start = first_start_marker(s, q, g, &t, x, y);
         dgi_prefab_glyphs_free(s->set, q, heap);
         if (*err != DG_OK)
             return -2;
     }
     *err = occupy(s, q, x, y);
+    if (*err == DG_OK)
+        *err = add_box(s, x, y, t.w, t.h, s->groups[group_index].start);
     if (*err != DG_OK)
         return -2;
     s->used[index] = 1;
@@ -789,9 +903,17 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
     memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
     memset(s->dead, 0, (size_t)DG_MAX(s->set->count, 1));
     s->min_margin = INT32_MAX;
-    s->maps_n = s->maps_next = s->margins_n = 0;
+    s->maps_n = s->maps_next = s->margins_n = s->boxes_n = 0;
+    s->start_box = -1;
+    s->start.x = s->start.y = s->exit.x = s->exit.y = -1;
     s->proven = dg_tile_passable((uint8_t)s->p->fill);
     dgi_result_reset(&gen->r);
+    if (s->ring)
+    {
+        dg_status st = add_ring_margins(s);
+        if (st != DG_OK)
+            return st;
+    }
     if (s->p->keep)
         for (int32_t y = 0; y < s->h; y++)
             memcpy(&DG_CELL(&gen->g, 0, y), &DG_CELL(grid, 0, y), (size_t)s->w);
@@ -807,7 +929,6 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         int32_t target = gr->max < 0 ? most
                                      : gr->min + (int32_t)dg_rng_below(&rng, (uint32_t)(gr->max - gr->min + 1));
         int32_t placed = 0, failures = 0;
-        gen->r.metrics.requested += gr->max < 0 ? gr->min : target;
         while (placed < target && failures < s->p->max_failures && s->try_left > 0)
         {
             dg_status err = DG_OK;
@@ -822,6 +943,8 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         }
         gen->r.metrics.stopped_early |= s->try_left <= 0;
         gen->r.metrics.placed += placed;
+        /* "as many as fit" asked for what fitted (its min if fewer) */
+        gen->r.metrics.requested += gr->max < 0 ? DG_MAX(placed, gr->min) : target;
         if (placed < gr->min)
             return DG_E_NOSPACE;
     }
@@ -840,6 +963,134 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         gen->pass.cells = NULL;
     }
     return connected ? DG_OK : DG_E_LIMIT;
+}
+
+/* Walls the grid's outer ring when the ground is open: buildings keep
+ * RING_INSET cells off it, so it is all ground and no door or marker is on it. */
+static void wall_ring(islands *s, dgi_gen *gen)
+{
+    if (!dg_tile_passable((uint8_t)s->p->fill))
+        return;
+    for (dg_grid *g = &gen->g; g; g = g == &gen->g && gen->pass.cells ? &gen->pass : NULL)
+    {
+        memset(&DG_CELL(g, 0, 0), DG_TILE_WALL, (size_t)s->w);
+        memset(&DG_CELL(g, 0, s->h - 1), DG_TILE_WALL, (size_t)s->w);
+        for (int32_t y = 1; y < s->h - 1; y++)
+            DG_CELL(g, 0, y) = DG_CELL(g, s->w - 1, y) = DG_TILE_WALL;
+    }
+}
+
+static int has_marker(const dg_result *r, int32_t kind)
+{
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* The start when no `start` marker gives it: in the start building (else the
+ * first), its centre if that is open and no door, else its first such cell,
+ * else its first door (a lone door frame). */
+static dg_point start_in_building(const islands *s, const dg_grid *g)
+{
+    const int32_t *b = &s->boxes[4 * (s->start_box >= 0 ? s->start_box : 0)];
+    dg_point centre = {b[0] + b[2] / 2, b[1] + b[3] / 2}, door = {-1, -1};
+    uint8_t t = DG_CELL(g, centre.x, centre.y);
+    if (dgi_passable_default[t] && t != DG_TILE_DOOR)
+        return centre;
+    for (int32_t y = b[1]; y < b[1] + b[3]; y++)
+        for (int32_t x = b[0]; x < b[0] + b[2]; x++)
+        {
+            dg_point c = {x, y};
+            t = DG_CELL(g, x, y);
+            if (dgi_passable_default[t] && t != DG_TILE_DOOR)
+                return c;
+            if (dgi_passable_default[t] && door.x < 0)
+                door = c;
+        }
+    return door;
+}
+
+/* Over the grid padded by one closed cell on every side: s->mark is 1 on open
+ * cells, s->mark + padded is 1 on the cells of every building's box. */
+static void mark_cells(islands *s, const dg_grid *g, size_t padded)
+{
+    int32_t pw = s->w + 2;
+    memset(s->mark, 0, 2 * padded);
+    for (int32_t y = 0; y < s->h; y++)
+    {
+        uint8_t *m = s->mark + (size_t)(y + 1) * (size_t)pw + 1;
+        const uint8_t *row = &DG_CELL(g, 0, y);
+        for (int32_t x = 0; x < s->w; x++)
+            m[x] = dgi_passable_default[row[x]] != 0;
+    }
+    for (int32_t i = 0; i < s->boxes_n; i++)
+    {
+        const int32_t *b = &s->boxes[4 * i];
+        for (int32_t y = b[1]; y < b[1] + b[3]; y++)
+            memset(s->mark + padded + (size_t)(y + 1) * (size_t)pw + (size_t)b[0] + 1, 1, (size_t)b[2]);
+    }
+}
+
+/* s->exit: the building cell (in a box, open, not the start) farthest from
+ * s->start by 4-way walking, the first reached of its level; (-1, -1) if
+ * none. Returns 1 if no more than a tenth of the cells reached lie farther
+ * (or there is no exit to choose), else 0. The walk branches on no cell (as
+ * result.c's flood): every neighbour is queued, kept only if it was open. */
+static int choose_exit(islands *s, const dg_grid *g)
+{
+    int32_t pw = s->w + 2, head = 0, tail = 1, best = -1, best_end = 0;
+    int32_t start = (s->start.y + 1) * pw + s->start.x + 1;
+    size_t padded = (size_t)pw * (size_t)(s->h + 2);
+    uint8_t *m = s->mark, *box = s->mark + padded;
+    int32_t *queue = s->queue;
+    mark_cells(s, g, padded);
+    m[start] = box[start] = 0; /* the start is no candidate */
+    queue[0] = start;
+    while (head < tail)
+    {
+        int32_t level_end = tail, found = -1;
+        for (; head < level_end; head++)
+        {
+            int32_t c = queue[head];
+            found = found < 0 && box[c] ? c : found;
+            uint8_t n = m[c - pw], e = m[c + 1], so = m[c + pw], w = m[c - 1];
+            m[c - pw] = m[c + 1] = m[c + pw] = m[c - 1] = 0;
+            queue[tail] = c - pw;
+            tail += n;
+            queue[tail] = c + 1;
+            tail += e;
+            queue[tail] = c + pw;
+            tail += so;
+            queue[tail] = c - 1;
+            tail += w;
+        }
+        best_end = found >= 0 ? level_end : best_end;
+        best = found >= 0 ? found : best;
+    }
+    if (best < 0)
+        return 1;
+    s->exit.x = best % pw - 1;
+    s->exit.y = best / pw - 1;
+    return (int64_t)(tail - best_end) * 1000 <= (int64_t)tail * 100;
+}
+
+/* The start and exit of a map a try made (the ring closed first); 0 if the
+ * exit would lie outside the farthest tenth, so the map is worth redoing. */
+static int choose_ends(islands *s, dgi_gen *gen)
+{
+    if (s->ring)
+        wall_ring(s, gen);
+    if (s->boxes_n == 0)
+        return 1;
+    int marked = s->start.x >= 0;
+    if (!marked)
+        s->start = start_in_building(s, &gen->g);
+    if (s->start.x < 0 || !dgi_passable_default[DG_CELL(&gen->g, s->start.x, s->start.y)])
+        return 1; /* a marker on a closed cell: the result's own rules choose */
+    if (!marked)
+        gen->r.start = s->start;
+    return choose_exit(s, &gen->g) || s->exit_fixed;
 }
 
 static int32_t first_start_room(const dg_result *r)
@@ -872,6 +1123,7 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     s->w = grid->width;
     s->h = grid->height;
     s->tiles_only = result == NULL;
+    s->ring = !p.keep && p.border;
     load_groups(s);
     st = islands_setup(s, allocator, diag);
     dgi_gen gen;
@@ -895,7 +1147,15 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
         s->call_left -= before - s->try_left;
         tries++;
         attempts += gen.r.metrics.attempts;
-        if (last == DG_OK || last == DG_E_NOMEM)
+        if (last == DG_OK)
+        {
+            s->call_left -= cells; /* the walk that picks the exit */
+            /* an exit short of the farthest tenth is worth another map while tries remain */
+            if (choose_ends(s, &gen) || tries >= p.max_tries || s->call_left <= 0)
+                break;
+            last = DG_E_LIMIT;
+        }
+        if (last == DG_E_NOMEM)
             break;
     }
     if (st == DG_OK && last != DG_OK)
@@ -913,9 +1173,16 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
             dgi_fail(diag, st, "prefab_islands: %d tries gave no map: %s", (int)tries, why);
     }
     gen.r.metrics.attempts = (int32_t)DG_MIN(attempts, INT32_MAX);
-    int32_t sr = first_start_room(&gen.r);
+    st = dgi_gen_end(&gen, st, grid, result, first_start_room(&gen.r), diag);
+    if (st == DG_OK && result && s->exit.x >= 0 && result->start.x == s->start.x &&
+        result->start.y == s->start.y && !has_marker(result, DG_MARKER_EXIT))
+    {
+        result->exit = s->exit;
+        result->exit_room = dgi_result_room_at(result, s->exit);
+    }
     dgi_free(allocator, s->block, s->block_size);
     dgi_free(allocator, s->margins, (size_t)s->margins_cap * 4 * sizeof *s->margins);
+    dgi_free(allocator, s->boxes, (size_t)s->boxes_cap * 4 * sizeof *s->boxes);
     dgi_free(allocator, s, sizeof *s);
-    return dgi_gen_end(&gen, st, grid, result, sr, diag);
+    return st;
 }
