@@ -1,6 +1,10 @@
 /* Island generator: buildings (island prefabs) dropped at random free
  * positions, rotated or flipped, kept `margin` cells apart, their doors
- * opening onto free cells of the map, placed group by group with counts. */
+ * opening onto free cells of the map, placed group by group with counts;
+ * in pure mode inside a wall ring with a path of ground along it (border).
+ * The start is in the start building, the exit the farthest building cell
+ * by walking; a map whose exit falls short of the farthest tenth of the
+ * cells is redone while tries remain. */
 #include "prefab.h"
 
 #define MAX_GROUPS 64
