@@ -14,6 +14,7 @@
 #include "internal.h"
 
 #define CHANNEL_GAME 0x47414D45524F4F4DULL
+#define CHANNEL_SHAPE 0x53484150452D5258ULL
 #define DIFFICULTY_TABLE_MAX 4096
 
 void dg_world_defaults(dg_world_params *params)
@@ -22,10 +23,12 @@ void dg_world_defaults(dg_world_params *params)
         return;
     memset(params, 0, sizeof *params);
     params->room_size = 9;
+    params->room_min = 3;
+    params->border = 1;
     params->loop_permille = 100;
     params->dead_end_fix = 0;
     params->furnishing = NULL;
-    params->furnish_permille = 1000;
+    params->furnish_permille = 400;
     params->variants = 8;
     params->curve_points = 2;
     params->curve_distance[0] = 0;
@@ -240,6 +243,32 @@ static int32_t difficulty_at(const dg_world *w, int64_t distance)
     return curve_at(p, distance);
 }
 
+/* One side of a varied room from 32 hash bits: the interior length n
+ * (room_min..room_size) and its first tile inside the cell, placed so that
+ * the interior covers the cell's middle line, where the doors are, and its
+ * walls stay inside the cell (offsets 1..P-2). */
+static void room_side(const dg_world *w, uint32_t bits, int32_t *start, int32_t *len)
+{
+    int32_t size = w->size, lo_len = w->params.room_min, mid = w->mid + 1;
+    int32_t n = lo_len + (int32_t)(((bits & 0xFFFFu) * (uint32_t)(size - lo_len + 1)) >> 16);
+    int32_t lo = DG_MAX(0, mid - n), hi = DG_MIN(mid - 1, size - n); /* west wall offsets */
+    *len = n;
+    *start = 1 + lo + (int32_t)(((bits >> 16) * (uint32_t)(hi - lo + 1)) >> 16);
+}
+
+/* The room's interior inside its cell: the whole cell for full rooms and for
+ * furnished ones (the prefab is room-sized), else drawn from its own hash. */
+static void shape_room(const dg_world *w, uint64_t h, dg_world_room *room)
+{
+    room->inner_x = room->inner_y = 1;
+    room->inner_w = room->inner_h = w->size;
+    if (w->params.room_min >= w->size || room->prefab >= 0)
+        return;
+    uint64_t s = mix64(h ^ CHANNEL_SHAPE);
+    room_side(w, (uint32_t)s, &room->inner_x, &room->inner_w);
+    room_side(w, (uint32_t)(s >> 32), &room->inner_y, &room->inner_h);
+}
+
 static void fill_room(const dg_world *w, int64_t x, int64_t y, uint64_t h, int32_t doors,
                       dg_world_room *room)
 {
@@ -252,6 +281,7 @@ static void fill_room(const dg_world *w, int64_t x, int64_t y, uint64_t h, int32
     room->parent = parent_side(x, y, h);
     room->difficulty = difficulty_at(w, room->distance);
     dgi_world_furnish(w, h, room);
+    shape_room(w, h, room);
 }
 
 void dgi_world_room_with(const dg_world *w, int64_t x, int64_t y, int32_t doors,
@@ -318,6 +348,11 @@ static dg_status check_params(const dg_world_params *p, dg_diag *diag)
         p->room_size % 2 == 0)
         return dgi_fail(diag, DG_E_INVALID, "room_size (%d) must be odd and in %d..%d",
                         (int)p->room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX);
+    if (p->room_min < DG_WORLD_ROOM_MIN || p->room_min > p->room_size)
+        return dgi_fail(diag, DG_E_INVALID, "room_min (%d) must be in %d..room_size (%d)",
+                        (int)p->room_min, DG_WORLD_ROOM_MIN, (int)p->room_size);
+    if (p->border != 0 && p->border != 1)
+        return dgi_fail(diag, DG_E_INVALID, "border (%d) must be 0 or 1", (int)p->border);
     dg_status st = check_permille("loop_permille", p->loop_permille, diag);
     if (st == DG_OK)
         st = check_permille("dead_end_fix", p->dead_end_fix, diag);
@@ -380,7 +415,7 @@ dg_status dg_world_create(const dg_world_params *params, uint64_t seed,
     w->params = *p;
     w->key = dgi_hash_combine(seed, 0x574F524C44ULL);
     w->size = p->room_size;
-    w->period = p->room_size + 1;
+    w->period = p->room_size + (p->room_min < p->room_size ? 2 : 1); /* own walls or shared */
     w->mid = p->room_size / 2;
     w->loop_below = threshold16(p->loop_permille);
     w->fix_below = threshold16(p->dead_end_fix);

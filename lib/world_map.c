@@ -8,16 +8,20 @@ typedef struct world_map {
     const dg_world *world;
     int64_t tx, ty;       /* world tile at the grid's (0, 0) */
     int64_t period;
-    int64_t rx0, ry0;     /* first room of the window */
-    int32_t cols, rows;   /* rooms of the window */
+    int64_t rx0, ry0;     /* first cell of the window */
+    int32_t cols, rows;   /* cells of the window */
+    int32_t edge;         /* 1 when the border is closed: rooms end inside the ring */
+    int32_t *index;       /* per cell of the window: its room's index in the result, or -1 */
+    dg_world_room *info;  /* per cell of the window */
+    dg_point start, exit; /* chosen by the cleanup when the border is closed */
 } world_map;
 
-/* Index of room (x, y) in the result (rooms are listed row by row), or -1. */
+/* Index of room (x, y) in the result, or -1 (outside the window or dropped). */
 static int32_t room_index(const world_map *m, int64_t x, int64_t y)
 {
     if (x < m->rx0 || y < m->ry0 || x >= m->rx0 + m->cols || y >= m->ry0 + m->rows)
         return -1;
-    return (int32_t)((y - m->ry0) * m->cols + (x - m->rx0));
+    return m->index[(y - m->ry0) * m->cols + (x - m->rx0)];
 }
 
 static dg_ref room_ref(const world_map *m, int64_t x, int64_t y)
@@ -29,20 +33,55 @@ static dg_ref room_ref(const world_map *m, int64_t x, int64_t y)
     return r;
 }
 
-/* A room's interior (clipped to the grid; may be empty), kind and parent. */
+/* A room's interior in grid coordinates, clipped to the grid (inside the
+ * ring when the border is closed); w or h 0 when nothing is left. */
+static dg_rect room_rect(const world_map *m, const dg_grid *g, const dg_world_room *info)
+{
+    int64_t x0 = info->x * m->period + info->inner_x - m->tx;
+    int64_t y0 = info->y * m->period + info->inner_y - m->ty;
+    int64_t x1 = DG_MIN(x0 + info->inner_w, (int64_t)g->width - m->edge);
+    int64_t y1 = DG_MIN(y0 + info->inner_h, (int64_t)g->height - m->edge);
+    x0 = DG_MAX(x0, m->edge);
+    y0 = DG_MAX(y0, m->edge);
+    dg_rect rect = {(int32_t)x0, (int32_t)y0, (int32_t)DG_MAX(x1 - x0, 0),
+                    (int32_t)DG_MAX(y1 - y0, 0)};
+    if (rect.w == 0 || rect.h == 0)
+        rect.w = rect.h = 0;
+    return rect;
+}
+
+/* 1 if a room keeps a passable tile in the window (with the border closed,
+ * the cleanup has removed every cut-off part, so that tile is reachable). */
+static int room_kept(const dg_grid *g, dg_rect r)
+{
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+        for (int32_t x = r.x; x < r.x + r.w; x++)
+            if (dgi_passable_default[DG_CELL(g, x, y)])
+                return 1;
+    return 0;
+}
+
+/* Every cell's room info and its index in the result (rooms listed row by row). */
+static void index_rooms(world_map *m, const dg_grid *g)
+{
+    int32_t kept = 0;
+    for (int32_t j = 0; j < m->rows; j++)
+        for (int32_t i = 0; i < m->cols; i++)
+        {
+            dg_world_room *info = &m->info[j * m->cols + i];
+            dg_world_room_info(m->world, m->rx0 + i, m->ry0 + j, info);
+            dg_rect r = room_rect(m, g, info);
+            int keep = r.w > 0 && (!m->edge || room_kept(g, r));
+            m->index[j * m->cols + i] = keep ? kept++ : -1;
+        }
+}
+
+/* A kept room's interior, kind and parent. */
 static dg_status add_room(world_map *m, const dg_grid *g, const dg_world_room *info,
                           dg_result *r)
 {
-    int64_t rs = m->period - 1;
-    int64_t x0 = info->x * m->period + 1 - m->tx, y0 = info->y * m->period + 1 - m->ty;
-    int64_t x1 = DG_MIN(x0 + rs, (int64_t)g->width), y1 = DG_MIN(y0 + rs, (int64_t)g->height);
-    x0 = DG_MAX(x0, 0);
-    y0 = DG_MAX(y0, 0);
     dg_room room;
-    room.rect.x = (int32_t)x0;
-    room.rect.y = (int32_t)y0;
-    room.rect.w = (int32_t)DG_MAX(x1 - x0, 0);
-    room.rect.h = (int32_t)DG_MAX(y1 - y0, 0);
+    room.rect = room_rect(m, g, info);
     room.kind = info->prefab >= 0 ? DG_ROOM_PREFAB : DG_ROOM_NORMAL;
     room.prefab = info->prefab;
     room.orientation = info->orientation;
@@ -52,25 +91,41 @@ static dg_status add_room(world_map *m, const dg_grid *g, const dg_world_room *i
     return dgi_result_add_room(r, &room);
 }
 
-/* The north and west doors a room owns, where they fall inside the grid. */
+/* Where a room's door on `side` is, in cell tiles: in a full room the middle
+ * of its north and west walls only (the east and south ones belong to the
+ * neighbours), in a varied room the middle of each of its own walls. */
+static int door_offset(const world_map *m, const dg_world_room *info, int32_t side, int32_t *dx,
+                       int32_t *dy)
+{
+    int32_t mid = 1 + m->world->mid; /* the doors' line */
+    int full = info->inner_w == m->world->size && info->inner_x == 1 &&
+               m->world->params.room_min >= m->world->size;
+    if (full && (side == DG_SIDE_E || side == DG_SIDE_S))
+        return 0;
+    *dx = side == DG_SIDE_W ? info->inner_x - 1 : side == DG_SIDE_E ? info->inner_x + info->inner_w : mid;
+    *dy = side == DG_SIDE_N ? info->inner_y - 1 : side == DG_SIDE_S ? info->inner_y + info->inner_h : mid;
+    return 1;
+}
+
+/* The doors a room owns that are doors in the finished window. */
 static dg_status add_doors(world_map *m, const dg_grid *g, const dg_world_room *info,
                            dg_result *r)
 {
-    int64_t mid = (m->period - 1) / 2 + 1;
-    for (int k = 0; k < 2; k++)
+    for (int32_t side = DG_SIDE_N; side <= DG_SIDE_W; side <<= 1)
     {
-        int32_t side = k ? DG_SIDE_W : DG_SIDE_N;
-        if (!(info->doors & side))
+        int32_t dx = 0, dy = 0;
+        if (!(info->doors & side) || !door_offset(m, info, side, &dx, &dy))
             continue;
-        int64_t x = info->x * m->period + (k ? 0 : mid) - m->tx;
-        int64_t y = info->y * m->period + (k ? mid : 0) - m->ty;
-        if (x < 0 || y < 0 || x >= g->width || y >= g->height)
+        int64_t x = info->x * m->period + dx - m->tx, y = info->y * m->period + dy - m->ty;
+        if (x < 0 || y < 0 || x >= g->width || y >= g->height ||
+            DG_CELL(g, x, y) != DG_TILE_DOOR)
             continue;
         dg_door d;
         d.pos.x = (int32_t)x;
         d.pos.y = (int32_t)y;
         d.a = room_ref(m, info->x, info->y);
-        d.b = room_ref(m, info->x - k, info->y - !k);
+        d.b = room_ref(m, info->x + (side == DG_SIDE_E) - (side == DG_SIDE_W),
+                      info->y + (side == DG_SIDE_S) - (side == DG_SIDE_N));
         dg_status st = dgi_result_add_door(r, &d);
         if (st != DG_OK)
             return st;
@@ -78,17 +133,12 @@ static dg_status add_doors(world_map *m, const dg_grid *g, const dg_world_room *
     return DG_OK;
 }
 
-static dg_status add_markers(world_map *m, const dg_grid *g, dg_result *r, const dg_allocator *a,
-                             dg_diag *diag)
+/* The window's markers (rendered with its tiles, before the cleanup), those
+ * of kept rooms inside their rectangles. */
+static dg_status add_markers(const world_map *m, const dg_world_marker *list, int32_t count,
+                             dg_result *r)
 {
-    int32_t count = 0;
-    dg_status st = dg_world_render(m->world, m->tx, m->ty, (dg_grid *)g, NULL, 0, &count, diag);
-    if (st != DG_OK || count == 0)
-        return st;
-    dg_world_marker *list = dgi_alloc(a, (size_t)count * sizeof *list);
-    if (!list)
-        return dgi_fail(diag, DG_E_NOMEM, "no memory for %d markers", (int)count);
-    st = dg_world_render(m->world, m->tx, m->ty, (dg_grid *)g, list, count, &count, diag);
+    dg_status st = DG_OK;
     for (int32_t i = 0; st == DG_OK && i < count; i++)
     {
         dg_marker mk;
@@ -98,42 +148,277 @@ static dg_status add_markers(world_map *m, const dg_grid *g, dg_result *r, const
         mk.room = room_index(m, list[i].room_x, list[i].room_y);
         memcpy(mk.name, list[i].name, sizeof mk.name);
         mk.name[DG_NAME_MAX - 1] = '\0';
-        st = dgi_result_add_marker(r, &mk);
+        if (mk.room < 0)
+            continue;
+        dg_rect q = r->rooms[mk.room].rect;
+        if (mk.pos.x >= q.x && mk.pos.y >= q.y && mk.pos.x < q.x + q.w && mk.pos.y < q.y + q.h)
+            st = dgi_result_add_marker(r, &mk);
     }
-    dgi_free(a, list, (size_t)count * sizeof *list);
     return st;
 }
 
-static dg_status fill_result(world_map *m, const dg_grid *g, dg_result *r, const dg_allocator *a,
+static dg_status fill_result(world_map *m, const dg_grid *g, const dg_world_marker *markers,
+                             int32_t marker_count, dg_result *r, const dg_allocator *a,
                              dg_diag *diag)
 {
     dgi_result_reset(r);
+    index_rooms(m, g);
     dg_status st = DG_OK;
-    for (int64_t y = m->ry0; st == DG_OK && y < m->ry0 + m->rows; y++)
-        for (int64_t x = m->rx0; st == DG_OK && x < m->rx0 + m->cols; x++)
-        {
-            dg_world_room info;
-            st = dg_world_room_info(m->world, x, y, &info);
-            if (st == DG_OK)
-                st = add_room(m, g, &info, r);
-            if (st == DG_OK)
-                st = add_doors(m, g, &info, r);
-        }
+    for (int32_t k = 0; st == DG_OK && k < m->cols * m->rows; k++)
+    {
+        if (m->index[k] >= 0)
+            st = add_room(m, g, &m->info[k], r);
+        if (st == DG_OK)
+            st = add_doors(m, g, &m->info[k], r);
+    }
     if (st == DG_OK)
-        st = add_markers(m, g, r, a, diag);
+        st = add_markers(m, markers, marker_count, r);
     if (st == DG_OK)
-        st = dgi_result_finish(r, g, room_index(m, 0, 0), a);
+        st = dgi_result_finish_at(r, g, m->start, room_index(m, 0, 0), NULL, a);
+    if (st == DG_OK && m->edge)
+    {
+        r->exit = m->exit;
+        r->exit_room = dgi_result_room_at(r, m->exit);
+    }
     return st == DG_E_NOMEM ? dgi_fail(diag, st, "out of memory filling the result") : st;
 }
 
-/* Renders the window into a scratch grid and fills a fresh result, so that an
- * error (out of memory included) leaves the caller's grid and result as they were. */
+/* ---- closing the border ------------------------------------------------------ */
+
+/* The window is cut out of an endless world: rooms and corridors run off its
+ * edges. With the border closed, the ring becomes wall, corridors left
+ * leading into it are taken back to their doors, those doors become wall,
+ * whatever the start no longer reaches is removed, and walls left with
+ * nothing open around them go back to rock. */
+typedef struct cleanup {
+    uint8_t *cells;
+    int32_t w, h;
+    uint8_t *flag;   /* trim: 1 queued; walk: 1 open and not reached yet, 3 removed */
+    int32_t *queue;  /* w * h cells */
+} cleanup;
+
+static int on_ring(const cleanup *c, int32_t i)
+{
+    int32_t x = i % c->w, y = i / c->w;
+    return x == 0 || y == 0 || x == c->w - 1 || y == c->h - 1;
+}
+
+/* Calls visit on every ring cell. */
+static void for_ring(cleanup *c, void (*visit)(cleanup *c, int32_t i))
+{
+    int32_t w = c->w, h = c->h;
+    for (int32_t x = 0; x < w; x++)
+    {
+        visit(c, x);
+        visit(c, (h - 1) * w + x);
+    }
+    for (int32_t y = 1; y < h - 1; y++)
+    {
+        visit(c, y * w);
+        visit(c, y * w + w - 1);
+    }
+}
+
+static void wall_up(cleanup *c, int32_t i)
+{
+    if (dgi_passable_default[c->cells[i]])
+        c->cells[i] = DG_TILE_WALL;
+}
+
+/* A wall at (x, y) with no open cell among its eight neighbours becomes rock. */
+static void drop_if_bare(cleanup *c, int32_t x, int32_t y)
+{
+    if (x < 0 || y < 0 || x >= c->w || y >= c->h || c->cells[y * c->w + x] != DG_TILE_WALL)
+        return;
+    for (int32_t qy = DG_MAX(y - 1, 0); qy <= DG_MIN(y + 1, c->h - 1); qy++)
+        for (int32_t qx = DG_MAX(x - 1, 0); qx <= DG_MIN(x + 1, c->w - 1); qx++)
+            if (dgi_passable_default[c->cells[qy * c->w + qx]])
+                return;
+    c->cells[y * c->w + x] = DG_TILE_VOID;
+}
+
+/* The walls around cell i (itself included) left bare. */
+static void drop_bare_walls(cleanup *c, int32_t i)
+{
+    int32_t x = i % c->w, y = i / c->w;
+    for (int32_t k = 0; k < 9; k++)
+        drop_if_bare(c, x + k % 3 - 1, y + k / 3 - 1);
+}
+
+/* Walls of rooms beyond the edge: a ring wall and the cell inside it. */
+static void drop_ring_wall(cleanup *c, int32_t i)
+{
+    int32_t x = i % c->w, y = i / c->w;
+    if (c->cells[i] != DG_TILE_WALL)
+        return;
+    drop_if_bare(c, x, y);
+    drop_if_bare(c, x + (x == 0) - (x == c->w - 1), y + (y == 0) - (y == c->h - 1));
+}
+
+/* What cell i (off the ring) becomes: a corridor with at most one open
+ * neighbour is rock, a door without open cells on two opposite sides is
+ * wall; anything else stays. */
+static uint8_t trimmed(const cleanup *c, int32_t i)
+{
+    const uint8_t *p = dgi_passable_default, *t0 = c->cells;
+    uint8_t t = c->cells[i];
+    int n = p[t0[i - c->w]], s = p[t0[i + c->w]], e = p[t0[i + 1]], w = p[t0[i - 1]];
+    if (t == DG_TILE_CORRIDOR && n + s + e + w <= 1)
+        return DG_TILE_VOID;
+    if (t == DG_TILE_DOOR && !(n && s) && !(e && w))
+        return DG_TILE_WALL;
+    return t;
+}
+
+static void push_trim(cleanup *c, int32_t *top, int32_t i)
+{
+    uint8_t t = c->cells[i];
+    if ((t == DG_TILE_CORRIDOR || t == DG_TILE_DOOR) && !c->flag[i] && !on_ring(c, i))
+    {
+        c->flag[i] = 1;
+        c->queue[(*top)++] = i;
+    }
+}
+
+/* Trims from the cells next to the ring inward; each cell is queued at most
+ * once at a time, so the stack never holds more than w * h cells. */
+static void trim_dead_ends(cleanup *c)
+{
+    int32_t top = 0, w = c->w, h = c->h;
+    for (int32_t x = 1; x < w - 1; x++)
+    {
+        push_trim(c, &top, w + x);
+        push_trim(c, &top, (h - 2) * w + x);
+    }
+    for (int32_t y = 1; y < h - 1; y++)
+    {
+        push_trim(c, &top, y * w + 1);
+        push_trim(c, &top, y * w + w - 2);
+    }
+    while (top > 0)
+    {
+        int32_t i = c->queue[--top];
+        c->flag[i] = 0;
+        uint8_t t = trimmed(c, i);
+        if (t == c->cells[i])
+            continue;
+        c->cells[i] = t;
+        drop_bare_walls(c, i);
+        const int32_t next[4] = {i - w, i + 1, i + w, i - 1};
+        for (int k = 0; k < 4; k++)
+            push_trim(c, &top, next[k]);
+    }
+}
+
+/* Flags every open cell 1; returns how many there are. */
+static int32_t flag_open(cleanup *c)
+{
+    int32_t n = c->w * c->h, open = 0;
+    for (int32_t i = 0; i < n; i++)
+    {
+        c->flag[i] = dgi_passable_default[c->cells[i]];
+        open += c->flag[i];
+    }
+    return open;
+}
+
+/* Breadth-first from the start (off the ring, which is closed by now, so no
+ * step leaves the grid), clearing the flags of the cells it reaches; returns
+ * how many. *exit gets the last floor cell reached, a farthest room cell. */
+static int32_t reach(cleanup *c, int32_t start, int32_t *exit)
+{
+    int32_t head = 0, tail = 0, w = c->w, last = start;
+    uint8_t *open = c->flag;
+    c->queue[tail++] = start;
+    open[start] = 0;
+    while (head < tail)
+    {
+        int32_t i = c->queue[head++];
+        last = c->cells[i] == DG_TILE_FLOOR ? i : last;
+        uint8_t n = open[i - w], e = open[i + 1], s = open[i + w], west = open[i - 1];
+        open[i - w] = open[i + 1] = open[i + w] = open[i - 1] = 0; /* branch-free steps */
+        c->queue[tail] = i - w;
+        tail += n;
+        c->queue[tail] = i + 1;
+        tail += e;
+        c->queue[tail] = i + w;
+        tail += s;
+        c->queue[tail] = i - 1;
+        tail += west;
+    }
+    *exit = last;
+    return tail;
+}
+
+/* Open cells the start did not reach become rock, then their bare walls. */
+static void remove_unreached(cleanup *c)
+{
+    int32_t n = c->w * c->h;
+    for (uint8_t *f = memchr(c->flag, 1, (size_t)n); f; f = memchr(f, 1, (size_t)(c->flag + n - f)))
+    {
+        c->cells[f - c->flag] = DG_TILE_VOID;
+        *f = 3;
+    }
+    for (uint8_t *f = memchr(c->flag, 3, (size_t)n); f; f = memchr(f + 1, 3, (size_t)(c->flag + n - f - 1)))
+        drop_bare_walls(c, (int32_t)(f - c->flag));
+}
+
+/* The start: the middle of room (0, 0), or when it is furnished the tile
+ * inside its north door (furnishings keep the tiles inside doors reachable). */
+static dg_point start_tile(const world_map *m)
+{
+    dg_world_room o;
+    dg_world_room_info(m->world, 0, 0, &o);
+    int32_t mid = 1 + m->world->mid; /* the doors' line */
+    dg_point p;
+    p.x = (int32_t)(o.prefab >= 0 ? mid : o.inner_x + o.inner_w / 2) - (int32_t)m->tx;
+    p.y = (int32_t)(o.prefab >= 0 ? o.inner_y : o.inner_y + o.inner_h / 2) - (int32_t)m->ty;
+    return p;
+}
+
+static void close_border(world_map *m, dg_grid *g, uint8_t *flag, int32_t *queue)
+{
+    cleanup c = {g->cells, g->width, g->height, flag, queue};
+    memset(flag, 0, (size_t)g->width * (size_t)g->height);
+    for_ring(&c, wall_up);
+    trim_dead_ends(&c);
+    int32_t s = m->start.y * g->width + m->start.x, e = s;
+    int32_t open = flag_open(&c);
+    if (reach(&c, s, &e) < open)
+        remove_unreached(&c);
+    for_ring(&c, drop_ring_wall);
+    m->exit.x = e % g->width;
+    m->exit.y = e / g->width;
+}
+
+/* Renders the window into a scratch grid (with its markers), closes its
+ * border if asked and fills a fresh result, so that an error (out of memory
+ * included) leaves the caller's grid and result as they were. */
 static dg_status render_window(world_map *m, dg_grid *scratch, dg_result *fresh,
                                const dg_allocator *a, dg_diag *diag)
 {
-    dg_status st = dg_world_render(m->world, m->tx, m->ty, scratch, NULL, 0, NULL, diag);
+    int32_t count = 0;
+    dg_world_marker *list = NULL;
+    size_t n = (size_t)scratch->width * (size_t)scratch->height;
+    int want = fresh && m->world->marker_total > 0;
+    dg_status st = dg_world_render(m->world, m->tx, m->ty, scratch, NULL, 0, want ? &count : NULL, diag);
+    if (st == DG_OK && count > 0)
+    {
+        list = dgi_alloc(a, (size_t)count * sizeof *list);
+        st = list ? dg_world_render(m->world, m->tx, m->ty, scratch, list, count, &count, diag)
+                  : dgi_fail(diag, DG_E_NOMEM, "no memory for %d markers", (int)count);
+    }
+    uint8_t *flag = m->edge && st == DG_OK ? dgi_alloc(a, n) : NULL;
+    int32_t *queue = flag ? dgi_alloc(a, n * sizeof *queue) : NULL;
+    if (m->edge && st == DG_OK && !queue)
+        st = dgi_fail(diag, DG_E_NOMEM, "no memory to close the window's border");
+    if (st == DG_OK && m->edge)
+        close_border(m, scratch, flag, queue);
+    dgi_free(a, queue, queue ? n * sizeof *queue : 0);
+    dgi_free(a, flag, flag ? n : 0);
     if (st == DG_OK && fresh)
-        st = fill_result(m, scratch, fresh, a, diag);
+        st = fill_result(m, scratch, list, count, fresh, a, diag);
+    dgi_free(a, list, (size_t)count * sizeof *list);
     return st;
 }
 
@@ -142,6 +427,70 @@ static void copy_cells(dg_grid *to, const uint8_t *from)
 {
     for (int32_t y = 0; y < to->height; y++)
         memcpy(&DG_CELL(to, 0, y), from + (size_t)y * (size_t)to->width, (size_t)to->width);
+}
+
+/* Places the window (centred on the middle of room (0, 0)) and its cells. */
+static dg_status place_window(world_map *m, const dg_world *world, const dg_grid *grid,
+                              dg_diag *diag)
+{
+    memset(m, 0, sizeof *m);
+    m->world = world;
+    m->period = dg_world_period(world);
+    m->edge = world->params.border;
+    if (m->edge && (grid->width < m->period + 2 || grid->height < m->period + 2))
+        return dgi_fail(diag, DG_E_NOSPACE,
+                        "world: a %dx%d window is too small for the start room; with border 1 "
+                        "it needs at least %dx%d (period + 2)",
+                        (int)grid->width, (int)grid->height, (int)m->period + 2,
+                        (int)m->period + 2);
+    int64_t centre = m->period / 2; /* middle of room (0, 0): its doors' line */
+    m->tx = centre - grid->width / 2;
+    m->ty = centre - grid->height / 2;
+    int64_t x1 = 0, y1 = 0;
+    dg_world_room_of_tile(world, m->tx, m->ty, &m->rx0, &m->ry0);
+    dg_world_room_of_tile(world, m->tx + grid->width - 1, m->ty + grid->height - 1, &x1, &y1);
+    m->cols = (int32_t)(x1 - m->rx0 + 1);
+    m->rows = (int32_t)(y1 - m->ry0 + 1);
+    m->start = start_tile(m);
+    return DG_OK;
+}
+
+static dg_status run_window(world_map *m, dg_grid *grid, dg_result *result,
+                            const dg_allocator *a, dg_diag *diag)
+{
+    size_t cells = (size_t)grid->width * (size_t)grid->height;
+    size_t rooms = (size_t)m->cols * (size_t)m->rows;
+    uint8_t *buf = dgi_alloc(a, cells);
+    m->index = result ? dgi_alloc(a, rooms * sizeof *m->index) : NULL;
+    m->info = result ? dgi_alloc(a, rooms * sizeof *m->info) : NULL;
+    if (!buf || (result && (!m->index || !m->info)))
+    {
+        dgi_free(a, m->info, m->info ? rooms * sizeof *m->info : 0);
+        dgi_free(a, m->index, m->index ? rooms * sizeof *m->index : 0);
+        dgi_free(a, buf, buf ? cells : 0);
+        return dgi_fail(diag, DG_E_NOMEM, "world: no memory for a %dx%d window",
+                        (int)grid->width, (int)grid->height);
+    }
+    dg_grid scratch;
+    dg_result fresh;
+    if (result)
+        dg_result_init(&fresh, result->allocator.alloc ? &result->allocator : NULL);
+    dg_status st = dg_grid_init(&scratch, buf, grid->width, grid->height, 0);
+    if (st == DG_OK)
+        st = render_window(m, &scratch, result ? &fresh : NULL, a, diag);
+    if (st == DG_OK)
+        copy_cells(grid, buf);
+    if (result && st == DG_OK)
+    {
+        dg_result_free(result);
+        *result = fresh;
+    }
+    else if (result)
+        dg_result_free(&fresh);
+    dgi_free(a, m->info, m->info ? rooms * sizeof *m->info : 0);
+    dgi_free(a, m->index, m->index ? rooms * sizeof *m->index : 0);
+    dgi_free(a, buf, cells);
+    return st;
 }
 
 dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
@@ -159,42 +508,9 @@ dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t s
     if (st != DG_OK)
         return st;
     world_map m;
-    m.world = world;
-    m.period = dg_world_period(world);
-    int64_t centre = 1 + (m.period - 1) / 2; /* middle of room (0, 0) */
-    m.tx = centre - grid->width / 2;
-    m.ty = centre - grid->height / 2;
-    int64_t x1 = 0, y1 = 0;
-    m.rx0 = m.ry0 = 0;
-    dg_world_room_of_tile(world, m.tx, m.ty, &m.rx0, &m.ry0);
-    dg_world_room_of_tile(world, m.tx + grid->width - 1, m.ty + grid->height - 1, &x1, &y1);
-    m.cols = (int32_t)(x1 - m.rx0 + 1);
-    m.rows = (int32_t)(y1 - m.ry0 + 1);
-    size_t cells = (size_t)grid->width * (size_t)grid->height;
-    uint8_t *buf = dgi_alloc(a, cells);
-    if (!buf)
-    {
-        dg_world_free(world);
-        return dgi_fail(diag, DG_E_NOMEM, "world: no memory for a %dx%d window",
-                        (int)grid->width, (int)grid->height);
-    }
-    dg_grid scratch;
-    dg_result fresh;
-    if (result)
-        dg_result_init(&fresh, result->allocator.alloc ? &result->allocator : NULL);
-    st = dg_grid_init(&scratch, buf, grid->width, grid->height, 0);
+    st = place_window(&m, world, grid, diag);
     if (st == DG_OK)
-        st = render_window(&m, &scratch, result ? &fresh : NULL, a, diag);
-    if (st == DG_OK)
-        copy_cells(grid, buf);
-    if (result && st == DG_OK)
-    {
-        dg_result_free(result);
-        *result = fresh;
-    }
-    else if (result)
-        dg_result_free(&fresh);
-    dgi_free(a, buf, cells);
+        st = run_window(&m, grid, result, a, diag);
     dg_world_free(world);
     return st;
 }

@@ -1,8 +1,10 @@
 /* Rendering a window of the infinite world into a caller grid.
  *
- * Every tile belongs to exactly one room (its north wall, west wall or
- * interior), and a room's tiles depend only on that room, so any window, whole
- * or in pieces, gets the same bytes. */
+ * Every tile belongs to exactly one cell (for full rooms: its north wall,
+ * west wall or interior; for varied rooms: the room with its own walls, the
+ * corridors from its doors to the cell's edges and rock), and a cell's tiles
+ * depend only on its own room, so any window, whole or in pieces, gets the
+ * same bytes. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -123,9 +125,9 @@ static const uint8_t *interior_of(const dg_world *w, const dg_world_room *room)
     return w->cells + (size_t)slot * (size_t)w->size * (size_t)w->size;
 }
 
-/* Writes columns lx0..lx1 of row ly (0..P-1) of a room's P x P block: the
- * north wall row, or the west wall and the interior. */
-static void room_row(const dg_world *w, const dg_world_room *room, const uint8_t *interior,
+/* Writes columns lx0..lx1 of row ly (0..P-1) of a full room's P x P block:
+ * the north wall row, or the west wall and the interior. */
+static void full_room_row(const dg_world *w, const dg_world_room *room, const uint8_t *interior,
                      int32_t ly, int32_t lx0, int32_t lx1, uint8_t *dst)
 {
     int32_t door_at = 1 + w->mid, n = lx1 - lx0 + 1;
@@ -148,6 +150,136 @@ static void room_row(const dg_world *w, const dg_world_room *room, const uint8_t
         memcpy(dst, interior + (size_t)(ly - 1) * (size_t)w->size + (size_t)(lx0 - 1), (size_t)n);
 }
 
+/* ---- varied rooms: rock first, then each room's runs -------------------------- */
+
+/* A cell being drawn: its tiles from row ly0 to ly1 and column lx0 to lx1
+ * (cell coordinates) are in the window; `at` is the grid cell of the cell's
+ * (0, 0) tile, which may lie outside the grid (it is only offset from). */
+typedef struct cell_view {
+    dg_grid *grid;
+    int64_t gx, gy; /* grid coordinates of the cell's (0, 0) tile */
+    int32_t lx0, lx1, ly0, ly1;
+} cell_view;
+
+/* Tiles x0..x1 of row y (cell coordinates) set to t, clipped to the window. */
+static inline void run(const cell_view *v, int32_t y, int32_t x0, int32_t x1, uint8_t t)
+{
+    if (y < v->ly0 || y > v->ly1)
+        return;
+    x0 = DG_MAX(x0, v->lx0);
+    x1 = DG_MIN(x1, v->lx1);
+    if (x0 <= x1)
+        memset(&DG_CELL(v->grid, v->gx + x0, v->gy + y), t, (size_t)(x1 - x0 + 1));
+}
+
+static inline void put(const cell_view *v, int32_t x, int32_t y, uint8_t t)
+{
+    if (y >= v->ly0 && y <= v->ly1 && x >= v->lx0 && x <= v->lx1)
+        DG_CELL(v->grid, v->gx + x, v->gy + y) = t;
+}
+
+/* A corridor from row y0 to row y1 down column c, walls beside it. */
+static inline void corridor_down(const cell_view *v, int32_t c, int32_t y0, int32_t y1)
+{
+    for (int32_t y = DG_MAX(y0, v->ly0); y <= DG_MIN(y1, v->ly1); y++)
+    {
+        put(v, c - 1, y, DG_TILE_WALL);
+        put(v, c, y, DG_TILE_CORRIDOR);
+        put(v, c + 1, y, DG_TILE_WALL);
+    }
+}
+
+/* A corridor from column x0 to column x1 along row r, walls above and below. */
+static void corridor_across(const cell_view *v, int32_t r, int32_t x0, int32_t x1)
+{
+    run(v, r - 1, x0, x1, DG_TILE_WALL);
+    run(v, r, x0, x1, DG_TILE_CORRIDOR);
+    run(v, r + 1, x0, x1, DG_TILE_WALL);
+}
+
+/* The room's walls, floor (or furnishing: furnished rooms are full) and doors. */
+static void room_box(const dg_world *w, const dg_world_room *room, const uint8_t *interior,
+                     const cell_view *v)
+{
+    int32_t x0 = room->inner_x - 1, x1 = room->inner_x + room->inner_w, c = 1 + w->mid;
+    int32_t y0 = room->inner_y - 1, y1 = room->inner_y + room->inner_h;
+    run(v, y0, x0, x1, DG_TILE_WALL);
+    run(v, y1, x0, x1, DG_TILE_WALL);
+    for (int32_t y = DG_MAX(y0 + 1, v->ly0); y <= DG_MIN(y1 - 1, v->ly1); y++)
+    {
+        put(v, x0, y, DG_TILE_WALL);
+        put(v, x1, y, DG_TILE_WALL);
+        int32_t a = DG_MAX(x0 + 1, v->lx0), b = DG_MIN(x1 - 1, v->lx1);
+        if (a > b)
+            continue;
+        uint8_t *dst = &DG_CELL(v->grid, v->gx + a, v->gy + y);
+        if (interior)
+            memcpy(dst, interior + (size_t)(y - 1) * (size_t)w->size + (size_t)(a - 1),
+                   (size_t)(b - a + 1));
+        else
+            memset(dst, DG_TILE_FLOOR, (size_t)(b - a + 1));
+    }
+    const int32_t sides[4][3] = {{DG_SIDE_N, c, y0}, {DG_SIDE_E, x1, c},
+                                 {DG_SIDE_S, c, y1}, {DG_SIDE_W, x0, c}};
+    for (int k = 0; k < 4; k++)
+        if (room->doors & sides[k][0])
+            put(v, sides[k][1], sides[k][2], DG_TILE_DOOR);
+}
+
+/* A varied room's cell on rock: its box and the corridors from its doors to
+ * the cell's edges, where the neighbours' corridors or doors meet them. */
+static void draw_varied(const dg_world *w, const dg_world_room *room, const uint8_t *interior,
+                        const cell_view *v)
+{
+    int32_t c = 1 + w->mid, last = w->period - 1;
+    room_box(w, room, interior, v);
+    if (room->doors & DG_SIDE_N)
+        corridor_down(v, c, 0, room->inner_y - 2);
+    if (room->doors & DG_SIDE_S)
+        corridor_down(v, c, room->inner_y + room->inner_h + 1, last);
+    if (room->doors & DG_SIDE_W)
+        corridor_across(v, c, 0, room->inner_x - 2);
+    if (room->doors & DG_SIDE_E)
+        corridor_across(v, c, room->inner_x + room->inner_w + 1, last);
+}
+
+/* draw_varied for a cell wholly inside the window: the same tiles, unclipped. */
+static void draw_varied_whole(const dg_world *w, const dg_world_room *room,
+                              const uint8_t *interior, uint8_t *base, size_t stride)
+{
+    int32_t x0 = room->inner_x - 1, x1 = room->inner_x + room->inner_w, c = 1 + w->mid;
+    int32_t y0 = room->inner_y - 1, y1 = room->inner_y + room->inner_h, last = w->period - 1;
+    size_t width = (size_t)(x1 - x0 + 1);
+    memset(base + (size_t)y0 * stride + (size_t)x0, DG_TILE_WALL, width);
+    memset(base + (size_t)y1 * stride + (size_t)x0, DG_TILE_WALL, width);
+    for (int32_t y = y0 + 1; y < y1; y++)
+    {
+        uint8_t *row = base + (size_t)y * stride;
+        row[x0] = row[x1] = DG_TILE_WALL;
+        if (interior)
+            memcpy(row + 1, interior + (size_t)(y - 1) * (size_t)w->size, (size_t)w->size);
+        else
+            memset(row + x0 + 1, DG_TILE_FLOOR, (size_t)room->inner_w);
+    }
+    int32_t from[4] = {0, x1 + 1, y1 + 1, 0}, to[4] = {y0 - 1, last, last, x0 - 1};
+    for (int32_t k = 0, side = DG_SIDE_N; k < 4; k++, side <<= 1)
+    {
+        if (!(room->doors & side))
+            continue;
+        int across = side == DG_SIDE_E || side == DG_SIDE_W;
+        base[(size_t)(across ? c : k == 0 ? y0 : y1) * stride +
+             (size_t)(across ? (k == 1 ? x1 : x0) : c)] = DG_TILE_DOOR;
+        for (int32_t i = from[k]; i <= to[k]; i++)
+        {
+            uint8_t *at = across ? base + (size_t)c * stride + (size_t)i
+                                 : base + (size_t)i * stride + (size_t)c;
+            size_t step = across ? stride : 1;
+            at[-(ptrdiff_t)step] = at[step] = DG_TILE_WALL;
+            *at = DG_TILE_CORRIDOR;
+        }
+    }
+}
+
 static void draw_room(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
                       void *ctx)
 {
@@ -156,9 +288,23 @@ static void draw_room(const dg_world *w, const dg_world_room *room, int64_t bx, 
     int64_t x0 = DG_MAX(bx, win->x0), x1 = DG_MIN(bx + w->period - 1, win->x1);
     int64_t y0 = DG_MAX(by, win->y0), y1 = DG_MIN(by + w->period - 1, win->y1);
     const uint8_t *interior = interior_of(w, room);
+    int64_t p = w->period;
+    if (w->params.room_min < w->size && x0 == bx && y0 == by && x1 == bx + p - 1 && y1 == by + p - 1)
+    {
+        draw_varied_whole(w, room, interior, &DG_CELL(sink->grid, x0 - win->x0, y0 - win->y0),
+                          (size_t)sink->grid->stride);
+        return;
+    }
+    if (w->params.room_min < w->size)
+    {
+        cell_view v = {sink->grid, bx - win->x0, by - win->y0, (int32_t)(x0 - bx),
+                       (int32_t)(x1 - bx), (int32_t)(y0 - by), (int32_t)(y1 - by)};
+        draw_varied(w, room, interior, &v);
+        return;
+    }
     for (int64_t y = y0; y <= y1; y++)
-        room_row(w, room, interior, (int32_t)(y - by), (int32_t)(x0 - bx), (int32_t)(x1 - bx),
-                 &DG_CELL(sink->grid, x0 - win->x0, y - win->y0));
+        full_room_row(w, room, interior, (int32_t)(y - by), (int32_t)(x0 - bx),
+                      (int32_t)(x1 - bx), &DG_CELL(sink->grid, x0 - win->x0, y - win->y0));
 }
 
 dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
@@ -197,6 +343,9 @@ dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid
     else if (marker_count)
         *marker_count = 0;
     tile_sink tsink = {&win, grid};
+    if (world->params.room_min < world->size) /* varied rooms draw on rock */
+        for (int32_t y = 0; y < grid->height; y++)
+            memset(&DG_CELL(grid, 0, y), DG_TILE_VOID, (size_t)grid->width);
     for_rooms(world, &win, draw_room, &tsink);
     dgi_diag_ok(diag);
     return DG_OK;

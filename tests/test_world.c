@@ -19,6 +19,19 @@ static dg_world *make_world(uint64_t seed, int32_t loops, int32_t fix)
     return w;
 }
 
+/* The same with every room filling its cell (room_min = room_size). */
+static dg_world *make_full_world(uint64_t seed, int32_t loops, int32_t fix)
+{
+    dg_world_params p;
+    dg_world_defaults(&p);
+    p.loop_permille = loops;
+    p.dead_end_fix = fix;
+    p.room_min = p.room_size;
+    dg_world *w = NULL;
+    CHECK(dg_world_create(&p, seed, NULL, &w, NULL) == DG_OK);
+    return w;
+}
+
 static dg_world_room room_at(const dg_world *w, int64_t x, int64_t y)
 {
     dg_world_room r;
@@ -319,6 +332,7 @@ TEST(world_other_room_sizes_render_consistently)
         dg_world_params p;
         dg_world_defaults(&p);
         p.room_size = sizes[k];
+        p.room_min = sizes[k];
         p.dead_end_fix = 700;
         dg_world *w = NULL;
         CHECK(dg_world_create(&p, 77, NULL, &w, NULL) == DG_OK);
@@ -335,9 +349,111 @@ TEST(world_other_room_sizes_render_consistently)
     }
 }
 
+TEST(world_varied_sizes_render_consistently)
+{
+    const int32_t sizes[3] = {5, 9, 125}, mins[3] = {3, 4, 3};
+    for (int k = 0; k < 3; k++)
+    {
+        dg_world_params p;
+        dg_world_defaults(&p);
+        p.room_size = sizes[k];
+        p.room_min = mins[k];
+        p.dead_end_fix = 700;
+        dg_world *w = NULL;
+        CHECK(dg_world_create(&p, 78, NULL, &w, NULL) == DG_OK);
+        CHECK(dg_world_period(w) == sizes[k] + 2);
+        check_window_matches_rooms(w, -3, -2, sizes[k] > 100 ? 3 : 12);
+        /* the origin's four doors: corridors (or the door itself) at the cell's edges */
+        int32_t n = sizes[k] + 2, c = n / 2;
+        uint8_t *box = render_window(w, 0, 0, n, n);
+        CHECK(room_at(w, 0, 0).doors == 15);
+        CHECK(dg_tile_passable(box[c]) && dg_tile_passable(box[c * n]));
+        CHECK(dg_tile_passable(box[c * n + n - 1]) && dg_tile_passable(box[(n - 1) * n + c]));
+        CHECK(box[c * n + c] == DG_TILE_FLOOR && box[0] != DG_TILE_FLOOR);
+        free(box);
+        dg_world_free(w);
+    }
+}
+
+/* Tile (x, y) of a rendered side x side window, DG_TILE_VOID outside. */
+static uint8_t tile(const uint8_t *cells, int32_t side, int32_t x, int32_t y)
+{
+    return x < 0 || y < 0 || x >= side || y >= side ? DG_TILE_VOID : cells[y * side + x];
+}
+
+/* One varied room's cell: the interior is floor inside a wall ring, covers
+ * the middle line, a door sits on that line in each wall with a door, with a
+ * walled corridor (or the door itself) out to the cell's edge; no opening
+ * elsewhere. Returns the number of broken rules. */
+static int varied_cell_ok(const uint8_t *cells, int32_t side, int32_t bx, int32_t by,
+                          int32_t p, const dg_world_room *r)
+{
+    int bad = 0, c = p / 2;
+    int32_t x0 = r->inner_x - 1, x1 = r->inner_x + r->inner_w;
+    int32_t y0 = r->inner_y - 1, y1 = r->inner_y + r->inner_h;
+    bad += x0 < 0 || y0 < 0 || x1 > p - 1 || y1 > p - 1 || r->inner_w < 3 || r->inner_h < 3;
+    bad += !(x0 < c && c < x1 && y0 < c && c < y1);
+    for (int32_t y = y0; y <= y1; y++)
+        for (int32_t x = x0; x <= x1; x++)
+        {
+            uint8_t t = tile(cells, side, bx + x, by + y);
+            int ring = x == x0 || x == x1 || y == y0 || y == y1;
+            int door_at = (x == c && y == y0 && (r->doors & DG_SIDE_N)) ||
+                          (x == c && y == y1 && (r->doors & DG_SIDE_S)) ||
+                          (y == c && x == x0 && (r->doors & DG_SIDE_W)) ||
+                          (y == c && x == x1 && (r->doors & DG_SIDE_E));
+            bad += ring ? t != (door_at ? DG_TILE_DOOR : DG_TILE_WALL) : t != DG_TILE_FLOOR;
+        }
+    /* the cell's edge tiles on the middle line: open exactly where a door is */
+    bad += dg_tile_passable(tile(cells, side, bx + c, by)) != !!(r->doors & DG_SIDE_N);
+    bad += dg_tile_passable(tile(cells, side, bx + c, by + p - 1)) != !!(r->doors & DG_SIDE_S);
+    bad += dg_tile_passable(tile(cells, side, bx, by + c)) != !!(r->doors & DG_SIDE_W);
+    bad += dg_tile_passable(tile(cells, side, bx + p - 1, by + c)) != !!(r->doors & DG_SIDE_E);
+    /* a corridor has wall on both sides */
+    for (int32_t i = 0; i < p; i++)
+    {
+        if (tile(cells, side, bx + c, by + i) == DG_TILE_CORRIDOR)
+            bad += tile(cells, side, bx + c - 1, by + i) != DG_TILE_WALL ||
+                   tile(cells, side, bx + c + 1, by + i) != DG_TILE_WALL;
+        if (tile(cells, side, bx + i, by + c) == DG_TILE_CORRIDOR)
+            bad += tile(cells, side, bx + i, by + c - 1) != DG_TILE_WALL ||
+                   tile(cells, side, bx + i, by + c + 1) != DG_TILE_WALL;
+    }
+    return bad;
+}
+
+TEST(world_varied_rooms_have_walls_doors_and_corridors)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++)
+    {
+        dg_world *w = make_world(seed * 71, 50 * (int32_t)seed, 300);
+        int32_t p = dg_world_period(w), side = 21 * p;
+        uint8_t *cells = render_window(w, -10 * p, -10 * p, side, side);
+        dg_grid g;
+        CHECK(dg_grid_init(&g, cells, side, side, 0) == DG_OK);
+        int32_t widths[16] = {0}, offsets[16] = {0};
+        for (int32_t j = 0; j < 21; j++)
+            for (int32_t i = 0; i < 21; i++)
+            {
+                dg_world_room r = room_at(w, i - 10, j - 10);
+                CHECKF(varied_cell_ok(cells, side, i * p, j * p, p, &r) == 0,
+                       "seed %d room (%d, %d)", (int)seed, (int)(i - 10), (int)(j - 10));
+                widths[r.inner_w & 15]++;
+                offsets[r.inner_y & 15]++;
+            }
+        int sizes = 0, places = 0;
+        for (int k = 0; k < 16; k++)
+            sizes += widths[k] > 10, places += offsets[k] > 10;
+        CHECK(sizes == 7 && places >= 4); /* 3..9 wide, at several places */
+        CHECK(grid_connected(&g)); /* whole cells around the origin: the tree joins them */
+        free(cells);
+        dg_world_free(w);
+    }
+}
+
 TEST(world_tiles_are_connected_and_doors_centred)
 {
-    dg_world *w = make_world(71, 50, 300);
+    dg_world *w = make_full_world(71, 50, 300);
     int32_t p = dg_world_period(w);
     int32_t side = 21 * p + 1;
     uint8_t *cells = render_window(w, -10 * p, -10 * p, side, side);
@@ -365,7 +481,7 @@ TEST(world_golden_render)
     uint8_t *cells = render_window(w, -128, -128, 256, 256);
     dg_grid g;
     CHECK(dg_grid_init(&g, cells, 256, 256, 0) == DG_OK);
-    CHECK_EQ_U64(dg_grid_hash(&g), 0x97b5bcb37bcd9651ULL);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0xbdd69d2b5b449225ULL);
     free(cells);
     uint64_t digest = 0;
     for (int64_t y = -20; y <= 20; y++)
@@ -479,6 +595,8 @@ TEST(world_rejects_bad_params)
         {&p.room_size, -9},       {&p.loop_permille, -1},     {&p.loop_permille, 1001},
         {&p.dead_end_fix, 5000},  {&p.furnish_permille, -3},  {&p.variants, 0},
         {&p.variants, 65},        {&p.curve_points, 0},       {&p.curve_points, 9},
+        {&p.room_min, 2},         {&p.room_min, 11},          {&p.border, 2},
+        {&p.border, -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
@@ -504,7 +622,7 @@ TEST(world_rejects_bad_params)
     dg_world_room r;
     CHECK(dg_world_room_info(NULL, 0, 0, &r) == DG_E_NULL);
     CHECK(dg_world_room_info(w, 0, 0, NULL) == DG_E_NULL);
-    CHECK(dg_world_period(w) == 10 && dg_world_period(NULL) == 0);
+    CHECK(dg_world_period(w) == 11 && dg_world_period(NULL) == 0);
     int64_t rx;
     CHECK(dg_world_room_of_tile(w, 0, 0, &rx, NULL) == DG_E_NULL);
     dg_world_free(w);
@@ -899,14 +1017,18 @@ static dg_prefab_set *furnishing_set(void)
     return set;
 }
 
+/* A world furnishing every room it can; full: rooms fill their cells. */
 static dg_world *furnished_world(const dg_prefab_set *set, uint64_t seed, int32_t loops,
-                                 int32_t fix)
+                                 int32_t fix, int full)
 {
     dg_world_params p;
     dg_world_defaults(&p);
     p.loop_permille = loops;
     p.dead_end_fix = fix;
     p.furnishing = set;
+    p.furnish_permille = 1000;
+    if (full)
+        p.room_min = p.room_size;
     dg_world *w = NULL;
     dg_diag diag;
     CHECKF(dg_world_create(&p, seed, NULL, &w, &diag) == DG_OK, "%s", diag.message);
@@ -956,8 +1078,9 @@ TEST(world_furnishing_never_blocks_doors)
     int32_t maybe = dg_prefab_find(set, "maybe"), maybe_used = 0;
     for (uint64_t seed = 1; seed <= 3; seed++)
     {
-        dg_world *w = furnished_world(set, seed, 200, 500);
-        int32_t p = dg_world_period(w), n = p + 1, furnished = 0;
+        int full = seed == 2; /* shared walls: a room's box is P + 1 square, else P */
+        dg_world *w = furnished_world(set, seed, 200, 500, full);
+        int32_t p = dg_world_period(w), n = full ? p + 1 : p, furnished = 0;
         uint8_t box[128 * 128];
         dg_world_marker markers[64];
         for (int64_t ry = -20; ry <= 20; ry++)
@@ -976,8 +1099,10 @@ TEST(world_furnishing_never_blocks_doors)
                     CHECK(markers[i].room_x == rx && markers[i].room_y == ry);
                     CHECK(markers[i].difficulty == r.difficulty);
                 }
-                CHECKF(room_keeps_the_way(box, n, r.doors), "seed %d room (%d, %d)",
-                       (int)seed, (int)rx, (int)ry);
+                if (full || r.prefab >= 0) /* a furnished room fills its cell */
+                    CHECKF(room_keeps_the_way(box, n, r.doors) &&
+                               (r.prefab < 0 || (r.inner_w == p - 2 + full && r.inner_x == 1)),
+                           "seed %d room (%d, %d)", (int)seed, (int)rx, (int)ry);
                 if (r.prefab >= 0)
                 {
                     dg_prefab_info info;
@@ -1001,7 +1126,7 @@ TEST(world_furnishing_stays_inside_its_room)
     dg_prefab_set *set = furnishing_set();
     if (!set)
         return;
-    dg_world *bare = make_world(7, 100, 300), *rich = furnished_world(set, 7, 100, 300);
+    dg_world *bare = make_full_world(7, 100, 300), *rich = furnished_world(set, 7, 100, 300, 1);
     int32_t p = dg_world_period(bare), side = 30 * p + 1, differ = 0;
     uint8_t *a = render_window(bare, -15 * p, -15 * p, side, side);
     uint8_t *b = render_window(rich, -15 * p, -15 * p, side, side);
@@ -1027,11 +1152,11 @@ TEST(world_furnishing_markers_and_golden)
     dg_prefab_set *set = furnishing_set();
     if (!set)
         return;
-    dg_world *w = furnished_world(set, 2026, 100, 500);
+    dg_world *w = furnished_world(set, 2026, 100, 500, 0);
     uint8_t *cells = render_window(w, -128, -128, 256, 256);
     dg_grid g;
     CHECK(dg_grid_init(&g, cells, 256, 256, 0) == DG_OK);
-    CHECK_EQ_U64(dg_grid_hash(&g), 0xf18248d4afcff973ULL);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0x5a4690365960b0e6ULL);
     /* markers: the count, DG_E_BUFFER untouched, sorted, same set in pieces */
     int32_t total = -1;
     CHECK(dg_world_render(w, -128, -128, &g, NULL, 0, &total, NULL) == DG_OK);
@@ -1052,7 +1177,7 @@ TEST(world_furnishing_markers_and_golden)
         digest = dg_hash_combine(digest, (uint64_t)all[i].x ^ (uint64_t)all[i].y << 20 ^
                                              (uint64_t)all[i].kind << 40 ^ (uint64_t)all[i].name[0]);
     }
-    CHECK_EQ_U64(digest, 0xf107fdf2ddabcbc4ULL);
+    CHECK_EQ_U64(digest, 0x8fb2ea84eee4959bULL);
     /* the four quadrants hold the same markers */
     int32_t sum = 0;
     for (int q = 0; q < 4; q++)
@@ -1125,4 +1250,138 @@ TEST(world_furnishing_rejects_unusable_sets)
     dg_world_free(w);
     CHECK(f.live == 0);
     dg_prefab_set_free(rich);
+}
+
+/* ---- the registered generator: a window around room (0, 0) ----------------------------- */
+
+/* Generates the world window of w x h for seed with up to two "key=value"
+ * settings; DG_OK expected. */
+static dg_status world_window(uint8_t *cells, int32_t w, int32_t h, uint64_t seed,
+                              const char *const *settings, const dg_prefab_set *set, dg_result *r)
+{
+    dg_recipe rc;
+    dg_grid g;
+    CHECK(dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+    CHECK(dg_recipe_init(&rc, "world", seed, w, h) == DG_OK);
+    for (int k = 0; settings && settings[k]; k++)
+    {
+        char key[32];
+        const char *eq = strchr(settings[k], '=');
+        memcpy(key, settings[k], (size_t)(eq - settings[k]));
+        key[eq - settings[k]] = '\0';
+        CHECK(dg_recipe_set(&rc, key, eq + 1, NULL) == DG_OK);
+    }
+    return dg_recipe_generate(&rc, &g, set, r, NULL, NULL);
+}
+
+TEST(world_window_meets_the_contract)
+{
+    static const char *const none[] = {NULL}, *const full[] = {"room_min=9", NULL},
+                             *const small[] = {"room_size=5", NULL},
+                             *const wide[] = {"room_size=21", "room_min=5", NULL};
+    const struct {
+        int32_t w, h;
+        const char *const *settings;
+        int furnished;
+    } cases[] = {{13, 13, none, 0}, {14, 40, none, 0}, {81, 26, none, 0},  {80, 25, full, 0},
+                 {12, 12, full, 0}, {60, 31, small, 0}, {90, 70, wide, 0}, {80, 50, none, 1},
+                 {13, 13, none, 1}};
+    dg_prefab_set *set = NULL;
+    CHECK(dg_prefab_load("examples/prefabs/furnish.txt", NULL, NULL, NULL, &set, NULL) == DG_OK);
+    uint8_t *cells = malloc(90 * 70);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (uint64_t seed = 1; seed <= 150; seed++)
+        {
+            dg_result r;
+            dg_quality q;
+            dg_grid g;
+            dg_result_init(&r, NULL);
+            CHECK(world_window(cells, cases[k].w, cases[k].h, seed, cases[k].settings,
+                               cases[k].furnished ? set : NULL, &r) == DG_OK);
+            CHECK(dg_grid_init(&g, cells, cases[k].w, cases[k].h, 0) == DG_OK);
+            CHECK(dg_survey_map(&g, &r, &q, NULL, NULL) == DG_OK);
+            CHECKF(q.border_open == 0 && q.unreachable == 0 && q.doorless_joins == 0 &&
+                       q.dead_doors == 0 && q.parallel_cells == 0,
+                   "case %d seed %d: border %d unreachable %d doorless %d dead doors %d", (int)k,
+                   (int)seed, (int)q.border_open, (int)q.unreachable, (int)q.doorless_joins,
+                   (int)q.dead_doors);
+            CHECKF(q.start_in_room && q.exit_in_room && !q.start_is_exit &&
+                       q.exit_rank_permille <= 100,
+                   "case %d seed %d: start/exit", (int)k, (int)seed);
+            CHECK(r.start_room >= 0 && r.metrics.regions == 1);
+            dg_result_free(&r);
+        }
+    free(cells);
+    dg_prefab_set_free(set);
+}
+
+TEST(world_window_border_0_is_the_raw_window)
+{
+    static const char *const raw[] = {"border=0", NULL};
+    uint8_t cells[77 * 31], direct[77 * 31];
+    for (uint64_t seed = 1; seed <= 20; seed++)
+    {
+        dg_result r;
+        dg_result_init(&r, NULL);
+        CHECK(world_window(cells, 77, 31, seed, raw, NULL, &r) == DG_OK);
+        dg_world_params p;
+        dg_world_defaults(&p);
+        dg_world *w = NULL;
+        CHECK(dg_world_create(&p, seed, NULL, &w, NULL) == DG_OK);
+        int32_t period = dg_world_period(w);
+        dg_grid g;
+        CHECK(dg_grid_init(&g, direct, 77, 31, 0) == DG_OK);
+        CHECK(dg_world_render(w, period / 2 - 77 / 2, period / 2 - 31 / 2, &g, NULL, 0, NULL,
+                              NULL) == DG_OK);
+        CHECK(memcmp(cells, direct, sizeof cells) == 0);
+        dg_world_free(w);
+        dg_result_free(&r);
+    }
+}
+
+/* The result's rooms are the rooms' interiors (clipped inside the ring) and
+ * its doors are door tiles. */
+TEST(world_window_reports_rooms_and_doors)
+{
+    uint8_t cells[80 * 50];
+    for (uint64_t seed = 1; seed <= 40; seed++)
+    {
+        dg_result r;
+        dg_result_init(&r, NULL);
+        CHECK(world_window(cells, 80, 50, seed, NULL, NULL, &r) == DG_OK);
+        CHECK(r.room_count > 10 && r.door_count > 10);
+        for (int32_t i = 0; i < r.room_count; i++)
+        {
+            dg_rect q = r.rooms[i].rect;
+            CHECK(q.x >= 1 && q.y >= 1 && q.x + q.w <= 79 && q.y + q.h <= 49 && q.w > 0);
+            int floor = 0;
+            for (int32_t y = q.y; y < q.y + q.h; y++)
+                for (int32_t x = q.x; x < q.x + q.w; x++)
+                    floor += cells[y * 80 + x] == DG_TILE_FLOOR;
+            CHECK(floor == q.w * q.h); /* bare rooms: all floor, all reachable */
+            CHECK(r.rooms[i].parent < r.room_count);
+        }
+        for (int32_t i = 0; i < r.door_count; i++)
+            CHECK(cells[r.doors[i].pos.y * 80 + r.doors[i].pos.x] == DG_TILE_DOOR);
+        int32_t door_tiles = 0;
+        for (int32_t k = 0; k < 80 * 50; k++)
+            door_tiles += cells[k] == DG_TILE_DOOR;
+        CHECK(door_tiles == r.door_count);
+        dg_result_free(&r);
+    }
+}
+
+TEST(world_window_too_small_is_rejected_untouched)
+{
+    uint8_t cells[12 * 12];
+    memset(cells, 0x5A, sizeof cells);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(world_window(cells, 12, 12, 1, NULL, NULL, &r) == DG_E_NOSPACE);
+    CHECK(r.room_count == 0 && r.rooms == NULL);
+    for (size_t i = 0; i < sizeof cells; i++)
+        CHECK(cells[i] == 0x5A);
+    static const char *const raw[] = {"border=0", NULL};
+    CHECK(world_window(cells, 12, 12, 1, raw, NULL, &r) == DG_OK); /* raw windows: any size */
+    dg_result_free(&r);
 }
