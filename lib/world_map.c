@@ -280,21 +280,61 @@ static void push_trim(cleanup *c, int32_t *top, int32_t i)
     }
 }
 
-/* Trims from the cells next to the ring inward; each cell is queued at most
- * once at a time, so the stack never holds more than w * h cells. */
-static void trim_dead_ends(cleanup *c)
+/* Queues the cells next to the ring for the trim. */
+static void push_inner_ring(cleanup *c, int32_t *top)
 {
-    int32_t top = 0, w = c->w, h = c->h;
+    int32_t w = c->w, h = c->h;
     for (int32_t x = 1; x < w - 1; x++)
     {
-        push_trim(c, &top, w + x);
-        push_trim(c, &top, (h - 2) * w + x);
+        push_trim(c, top, w + x);
+        push_trim(c, top, (h - 2) * w + x);
     }
     for (int32_t y = 1; y < h - 1; y++)
     {
-        push_trim(c, &top, y * w + 1);
-        push_trim(c, &top, y * w + w - 2);
+        push_trim(c, top, y * w + 1);
+        push_trim(c, top, y * w + w - 2);
     }
+}
+
+/* A room the border leaves less than two tiles across would pass for a
+ * corridor: its interior becomes rock, and the trim takes back what led to it. */
+static void drop_sliver(const world_map *m, cleanup *c, const dg_grid *g, int64_t x, int64_t y,
+                        int32_t *top)
+{
+    dg_world_room info;
+    dg_world_room_info(m->world, x, y, &info);
+    dg_rect r = room_rect(m, g, &info);
+    if (r.w == 0 || (r.w >= 2 && r.h >= 2) || (x == 0 && y == 0))
+        return;
+    for (int32_t ry = r.y; ry < r.y + r.h; ry++)
+        memset(c->cells + (size_t)ry * (size_t)c->w + (size_t)r.x, DG_TILE_VOID, (size_t)r.w);
+    for (int32_t ry = r.y; ry < r.y + r.h; ry++)
+        for (int32_t rx = r.x; rx < r.x + r.w; rx++)
+        {
+            int32_t i = ry * c->w + rx;
+            drop_bare_walls(c, i);
+            const int32_t next[4] = {i - c->w, i + 1, i + c->w, i - 1};
+            for (int k = 0; k < 4; k++)
+                push_trim(c, top, next[k]);
+        }
+}
+
+/* Slivers can only be in the window's outer rows and columns of cells. */
+static void drop_slivers(const world_map *m, cleanup *c, const dg_grid *g, int32_t *top)
+{
+    for (int32_t j = 0; j < m->rows; j++)
+    {
+        int32_t step = j == 0 || j == m->rows - 1 ? 1 : DG_MAX(m->cols - 1, 1);
+        for (int32_t i = 0; i < m->cols; i += step)
+            drop_sliver(m, c, g, m->rx0 + i, m->ry0 + j, top);
+    }
+}
+
+/* Trims the queued cells and whatever their change affects; each cell is
+ * queued at most once at a time, so the stack never holds more than w * h. */
+static void trim_dead_ends(cleanup *c, int32_t top)
+{
+    int32_t w = c->w;
     while (top > 0)
     {
         int32_t i = c->queue[--top];
@@ -381,7 +421,10 @@ static void close_border(world_map *m, dg_grid *g, uint8_t *flag, int32_t *queue
     cleanup c = {g->cells, g->width, g->height, flag, queue};
     memset(flag, 0, (size_t)g->width * (size_t)g->height);
     for_ring(&c, wall_up);
-    trim_dead_ends(&c);
+    int32_t top = 0;
+    push_inner_ring(&c, &top);
+    drop_slivers(m, &c, g, &top);
+    trim_dead_ends(&c, top);
     int32_t s = m->start.y * g->width + m->start.x, e = s;
     int32_t open = flag_open(&c);
     if (reach(&c, s, &e) < open)

@@ -1353,7 +1353,8 @@ TEST(world_window_reports_rooms_and_doors)
         for (int32_t i = 0; i < r.room_count; i++)
         {
             dg_rect q = r.rooms[i].rect;
-            CHECK(q.x >= 1 && q.y >= 1 && q.x + q.w <= 79 && q.y + q.h <= 49 && q.w > 0);
+            CHECK(q.x >= 1 && q.y >= 1 && q.x + q.w <= 79 && q.y + q.h <= 49);
+            CHECK(q.w >= 2 && q.h >= 2); /* no sliver of a room cut by the border */
             int floor = 0;
             for (int32_t y = q.y; y < q.y + q.h; y++)
                 for (int32_t x = q.x; x < q.x + q.w; x++)
