@@ -17,8 +17,8 @@ extern "C" {
 
 /* ---- version ---------------------------------------------------------- */
 #define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 3
-#define DG_VERSION_PATCH 1
+#define DG_VERSION_MINOR 4
+#define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
 /* The output series: versions with the same one give the same maps. It is the
  * major version, and while that is 0 the minor one too (a 0.x minor version
@@ -280,8 +280,9 @@ DG_API uint32_t dg_tile_color(uint8_t tile);
 
 /* ---- generator: feature attachment (attach) ------------------------------ */
 /* A room near the centre, then rooms and corridors attached one at a time to
- * the walls of what is already carved, each on untouched rock with a one-cell
- * margin (docs/attach.md). Every passable cell is reachable from every other.
+ * the walls of what is already carved, each on untouched rock with its walls
+ * and, unless dense, rock around them (docs/attach.md). Every passable cell is
+ * reachable from every other; the exit is a farthest room cell by walking.
  * Sizes are interior sizes (walls excluded), ranges inclusive; a maximum larger
  * than the map is capped, a minimum never is. Corridors are straight. */
 enum { /* dg_attach_params.growth: which feature the next one grows from */
@@ -310,7 +311,7 @@ typedef struct dg_attach_params {
     int32_t room_after_corridor;      /* permille chance of a room, not a corridor, after a
                                        * corridor; after a room always a corridor (default 600) */
     int32_t target_floor;             /* stop once this permille of the map is passable, 0 = grow
-                                       * until nothing fits (default 300) */
+                                       * until nothing fits (default 270) */
     int32_t max_attempts;             /* placement attempts in all; 0 = 50 per budgeted feature
                                        * (default 0); metrics.attempts never exceeds it */
     int32_t max_failures;             /* stop after this many failed attempts in a row, 0 = no
@@ -318,12 +319,14 @@ typedef struct dg_attach_params {
     int32_t growth;                   /* DG_GROWTH_* (default uniform) */
     int32_t loop_min_gain;            /* loop pass: open a wall between two features where that
                                        * shortens the walk between its sides by >= this many
-                                       * steps; 0 = no loops (default 0) */
+                                       * steps; 0 = no loops, a tree (default 16) */
     int32_t loop_max;                 /* at most this many loop openings (default 8); the
                                        * pass also stops after 4 search steps per junction and
                                        * candidate, which only very long gains on big maps reach */
     int32_t dead_ends;                /* DG_DEAD_ENDS_* (default room) */
     int32_t doors;                    /* DG_DOORS_* (default rooms) */
+    int32_t dense;                    /* 1 = pieces may share walls (packed, corridors side by
+                                       * side); 0 = rock between pieces except at joins (default 0) */
 } dg_attach_params;
 
 /* Fills the documented defaults. */
@@ -331,7 +334,7 @@ DG_API void dg_attach_defaults(dg_attach_params *params);
 /* Fills grid with VOID, FLOOR (rooms), CORRIDOR, WALL and DOOR tiles. result
  * (optional) gets rooms (parent = the room its corridor leads from), straight
  * corridors (from/to: the features at their ends), door tiles, start (centre of
- * the first room), exit (farthest cell by walking) and metrics (loops = loop
+ * the first room), exit (a farthest room cell by walking) and metrics (loops = loop
  * openings; requested = the feature budget; stopped_early = a limit ended growth
  * while free walls remained). allocator and diag are optional. Scratch memory:
  * (width+2)*(height+2) bytes plus a few dozen bytes per feature. Errors:
@@ -362,7 +365,8 @@ enum { /* dg_chain_params.start */
 };
 
 typedef struct dg_chain_params {
-    int32_t rooms_min, rooms_max;       /* rooms asked for, 1..DG_CHAIN_MAX_ROOMS (default 10..15) */
+    int32_t rooms_min, rooms_max;       /* rooms asked for, 1..DG_CHAIN_MAX_ROOMS; rooms_min 0 = by area
+                                           (docs/chain.md), at most rooms_max (default 0, 1000000) */
     int32_t room_min_w, room_max_w;     /* room interior width (default 4..10) */
     int32_t room_min_h, room_max_h;     /* room interior height (default 3..6) */
     int32_t corridor_min, corridor_max; /* corridor cells between the two doors (default 3..8) */
@@ -711,6 +715,8 @@ typedef struct dg_prefab_full_params {
                            * outside the prefab and under void glyphs (mixed) (default 0) */
     int32_t fill;         /* tile outside the prefab and under void when keep is 0
                            * (default DG_TILE_VOID) */
+    int32_t border;       /* 1: open cells on the grid's outer ring become wall, and doors
+                           * left leading nowhere are mended (default 1; 0: open edges) */
 } dg_prefab_full_params;
 
 /* Fills the documented defaults. */
@@ -734,6 +740,9 @@ typedef struct dg_prefab_jigsaw_params {
     int32_t max_tries;        /* maps tried, each from a seed derived from the last, 1..1000
                                * (default 32) */
     int32_t fill;             /* tile for cells outside the whole blocks (default DG_TILE_VOID) */
+    int32_t border;           /* 1: open cells on the outer edge of the blocks (and on the
+                               * grid's ring) become wall, doors left leading nowhere are
+                               * mended (default 1; 0: open edges, for stitching) */
 } dg_prefab_jigsaw_params;
 
 /* Fills the documented defaults. */
@@ -774,6 +783,8 @@ typedef struct dg_prefab_islands_params {
     int32_t connected;     /* 1 (pure mode only): every passable cell must be connected (default 1) */
     int32_t max_tries;     /* maps tried from derived seeds before DG_E_NOSPACE or DG_E_LIMIT,
                             * 1..1000 (default 16) */
+    int32_t border;        /* 1 (pure mode only): a wall on the grid's outer ring, buildings two
+                            * cells inside it (a ground path between) (default 1; 0: open edges) */
 } dg_prefab_islands_params;
 
 /* Fills the documented defaults. */
@@ -782,7 +793,12 @@ DG_API void dg_prefab_islands_defaults(dg_prefab_islands_params *params);
  * `margin` cells from any other building, every door opening onto a cell of
  * the map that no building covers (ground in pure mode). A map that misses a
  * group's minimum is redone from a derived seed; DG_E_NOSPACE after max_tries
- * (DG_E_LIMIT if only connectivity failed). */
+ * (DG_E_LIMIT if only connectivity failed). The start is the start room's
+ * `start` marker (else a cell of the first building), the exit the farthest
+ * building cell by walking (unless an `exit` marker fixes it); a map whose
+ * exit falls outside the farthest tenth is redone while max_tries allow.
+ * metrics.requested sums the groups' drawn counts, an "as many as fit" group
+ * counting what it placed (at least its min), so placed <= requested. */
 DG_API dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
                                             const dg_prefab_islands_params *params,
                                             uint64_t seed, dg_result *result,
@@ -791,9 +807,11 @@ DG_API dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *
 typedef struct dg_prefab_mixed_params {
     const char *tag;       /* NULL, or only prefabs with this tag (default NULL) */
     int32_t mode;          /* the DG_PREFAB_* mode bit vaults must have (default island) */
-    int32_t count;         /* vaults to place, at most; fewer if no more fit (default 3) */
+    int32_t count;         /* vaults to place; fewer only if no more fit anywhere, then
+                            * metrics.stopped_early = 1 (default 3) */
     int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
-    int32_t positions;     /* positions tried per vault, 1..100000 (default 200) */
+    int32_t positions;     /* random positions tried per vault before every position is,
+                            * 1..100000 (default 32) */
     int32_t in_rooms;      /* 1: only inside the interiors of the rooms already in result
                             * (when it has any) (default 1) */
     int32_t unique;        /* 1: each prefab at most once (default 1) */
@@ -803,45 +821,52 @@ typedef struct dg_prefab_mixed_params {
 DG_API void dg_prefab_mixed_defaults(dg_prefab_mixed_params *params);
 /* Stamps vaults into a grid another generator already filled (its result, if
  * given, is kept and extended). A vault goes only where every non-void cell
- * lands on open floor (passable, not a door), each of its border doors opens
- * onto open floor outside it, and the passable cells stay as connected as they
- * were. Void glyphs leave the generated content. result->metrics.placed says
- * how many landed. */
+ * lands on open floor (passable, not a door, not the start), each of its border
+ * doors opens onto open floor outside it, no wall of it blocks another door,
+ * meets a map wall only at a corner or adds a dead end, and the passable cells
+ * stay as connected as they were. Void glyphs leave the generated content.
+ * Every vault that fits somewhere lands; metrics.requested/placed/stopped_early
+ * say how many. The start is kept; the exit is chosen again (docs/prefabs.md). */
 DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
                                           const dg_prefab_mixed_params *params, uint64_t seed,
                                           dg_result *result, const dg_allocator *allocator,
                                           dg_diag *diag);
 
 /* ---- infinite world -------------------------------------------------------- */
-/* An endless lattice of equal square rooms at 64-bit room coordinates (x, y),
- * x growing east and y growing south; the player starts in room (0, 0). Every
- * room is a pure function of (seed, x, y): each room but the origin has a
- * parent door to a neighbour one step closer to the origin (a hash picks one
- * when there are two), so every room reaches the origin and the shortest door
- * path from (0, 0) to (x, y) is exactly |x| + |y| rooms. Extra doors come from
- * a hash of the edge (loops) and from the dead-end fix, both computed the same
- * from either side, so doors are always symmetric. A query costs O(1) hashes,
- * needs no memory and does not depend on what was asked before. See
- * docs/world.md.
+/* An endless lattice of square cells, one room each, at 64-bit room
+ * coordinates (x, y), x growing east and y growing south; the player starts in
+ * room (0, 0). Every room is a pure function of (seed, x, y): each room but the
+ * origin has a parent door to a neighbour one step closer to the origin (a hash
+ * picks one when there are two), so every room reaches the origin and the
+ * shortest door path from (0, 0) to (x, y) is exactly |x| + |y| rooms. Extra
+ * doors come from a hash of the edge (loops) and from the dead-end fix, both
+ * computed the same from either side, so doors are always symmetric. A query
+ * costs O(1) hashes, needs no memory and does not depend on what was asked
+ * before. See docs/world.md.
  *
  * Range: rooms exist for |x|, |y| <= DG_WORLD_COORD_MAX (2^40), so tile
  * coordinates stay below 2^47 in magnitude; queries outside give DG_E_INVALID.
  *
- * Tile layout: the period is P = room_size + 1 tiles. Room (x, y) owns the
- * P x P tiles [x*P, x*P + P) x [y*P, y*P + P): its north wall (row y*P), its
- * west wall (column x*P) and its room_size x room_size interior from
- * (x*P + 1, y*P + 1). Neighbours share walls: the east wall of (x, y) is the
- * west wall of (x + 1, y). A door is the middle tile of a side: (x*P, y*P +
- * 1 + room_size/2) for west, (x*P + 1 + room_size/2, y*P) for north.
+ * Tile layout: cell (x, y) owns the P x P tiles [x*P, x*P + P) x [y*P, y*P + P),
+ * P the period. Varied rooms (room_min < room_size, the default): P =
+ * room_size + 2; the room is a rectangle of room_min..room_size interior tiles
+ * a side (dg_world_room.inner_*) with its own walls inside the cell, covering
+ * the cell's middle row and column; a side with a door has a DOOR tile in the
+ * room's wall on that middle line and a walled corridor from it to the cell's
+ * edge, where it meets the neighbour's corridor or door. Full rooms (room_min =
+ * room_size): P = room_size + 1, every room fills its cell and neighbours share
+ * walls, the door being the middle tile of the shared wall: (x*P, y*P + 1 +
+ * room_size/2) for west, (x*P + 1 + room_size/2, y*P) for north.
  *
  * Furnishing: prefabs with mode furnish, drawn as whole rooms walls included,
  * (room_size + 2) square (11 x 11 for the default 9 x 9 interior), with a door
  * glyph in the middle of each door side. The world draws walls and doors
- * itself and uses only the prefab's interior. A room picks a prefab by its
- * door sides with dg_prefab_pick and stamps one of `variants` precomputed
- * randomisations; a stamp that would block a door or the way between doors
- * (checked by flood fill when the world is created) is never used: the room
- * tries another pick, then stays bare. */
+ * itself and uses only the prefab's interior; a furnished room always has the
+ * full room_size x room_size interior. A room picks a prefab by its door sides
+ * with dg_prefab_pick and stamps one of `variants` precomputed randomisations;
+ * a stamp that would block a door or the way between doors (checked by flood
+ * fill when the world is created) is never used: the room tries another pick,
+ * then stays bare. */
 #define DG_WORLD_COORD_MAX (1LL << 40) /* largest |x| or |y| of a room */
 #define DG_WORLD_ROOM_MIN 3            /* room_size limits (odd sizes only) */
 #define DG_WORLD_ROOM_MAX 125
@@ -851,13 +876,18 @@ DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *se
 typedef struct dg_world dg_world;
 
 typedef struct dg_world_params {
-    int32_t room_size;        /* interior width = height in tiles, odd, 3..125 (default 9) */
+    int32_t room_size;        /* largest room interior side in tiles, odd, 3..125 (default 9) */
+    int32_t room_min;         /* smallest room interior side, 3..room_size; room_size = every
+                               * room fills its cell, walls shared (default 3) */
+    int32_t border;           /* world generator window: 1 = closed border, cut-off parts
+                               * removed; 0 = the raw window, for stitching (default 1) */
     int32_t loop_permille;    /* chance that an edge outside the tree is a door (default 100) */
     int32_t dead_end_fix;     /* permille chance that a room with one door opens a second;
                                * 1000 = no dead ends at all (default 0) */
     const dg_prefab_set *furnishing; /* furnish prefabs, or NULL for bare rooms (default NULL);
                                * must outlive the world */
-    int32_t furnish_permille; /* chance that a room is furnished at all (default 1000) */
+    int32_t furnish_permille; /* chance that a room is furnished at all; furnished rooms are
+                               * full-sized (default 400) */
     int32_t variants;         /* randomisations stamped per prefab and orientation, 1..64 (default 8) */
     /* Difficulty: piecewise linear in the distance |x| + |y| through curve_points points
      * (distance strictly increasing from 0, <= INT32_MAX), flat after the last one.
@@ -880,6 +910,8 @@ typedef struct dg_world_room {
     int32_t orientation; /* DG_ORIENT_* of the furnishing (0 when bare) */
     int32_t variant;     /* which precomputed randomisation (0 when bare) */
     int32_t marker_count;/* markers the furnishing puts in the room */
+    int32_t inner_x, inner_y; /* the room's interior: from tile (x*P + inner_x, y*P + inner_y), */
+    int32_t inner_w, inner_h; /* inner_w x inner_h tiles (P = dg_world_period) */
 } dg_world_room;
 
 /* A marker (actor, item, trap...) of a furnishing, in world tile coordinates. */
@@ -902,9 +934,11 @@ DG_API void dg_world_free(dg_world *world);
 /* Everything about room (x, y). DG_E_INVALID outside the range (room untouched). */
 DG_API dg_status dg_world_room_info(const dg_world *world, int64_t x, int64_t y,
                                     dg_world_room *room);
-/* Tiles from one room's west wall to the next room's: room_size + 1 (0 for NULL). */
+/* Tiles from one cell's west edge to the next one's: room_size + 2 for varied
+ * rooms, room_size + 1 for full rooms (0 for NULL). */
 DG_API int32_t dg_world_period(const dg_world *world);
-/* The room that owns tile (tx, ty), flooring toward minus infinity. */
+/* The cell that owns tile (tx, ty), flooring toward minus infinity (the tile
+ * may lie outside the room's interior: see dg_world_room.inner_*). */
 DG_API dg_status dg_world_room_of_tile(const dg_world *world, int64_t tx, int64_t ty,
                                        int64_t *x, int64_t *y);
 /* Renders the grid->width x grid->height tiles whose top-left is world tile

@@ -55,18 +55,19 @@ static const dg_param_desc attach_params[] = {
     P_INT(dg_attach_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor length in cells, maximum [>= corridor_min]"),
     P_INT(dg_attach_params, max_features, 0, INT32_MAX, 0, "rooms + corridors budget (0 = width*height/16)"),
     P_INT(dg_attach_params, room_after_corridor, 0, 1000, 600, "permille chance of a room, not a corridor, after a corridor"),
-    P_INT(dg_attach_params, target_floor, 0, 1000, 300, "stop once this permille of the map is passable (0 = grow until nothing fits)"),
+    P_INT(dg_attach_params, target_floor, 0, 1000, 270, "stop once this permille of the map is passable (0 = grow until nothing fits)"),
     P_INT(dg_attach_params, max_attempts, 0, INT32_MAX, 0, "placement attempts in all (0 = 50 per budgeted feature)"),
     P_INT(dg_attach_params, max_failures, 0, INT32_MAX, 400, "stop after this many failed attempts in a row (0 = no limit)"),
     P_ENUM(dg_attach_params, growth, "uniform|newest|oldest", 3, DG_GROWTH_UNIFORM,
            "which features grow: any, recent (long) or early (bushy)"),
-    P_INT(dg_attach_params, loop_min_gain, 0, (int32_t)DG_GRID_MAX_CELLS, 0,
+    P_INT(dg_attach_params, loop_min_gain, 0, (int32_t)DG_GRID_MAX_CELLS, 16,
           "open a wall where it shortens the walk by >= N steps (0 = no loops)"),
     P_INT(dg_attach_params, loop_max, 0, INT32_MAX, 8, "at most this many loop openings"),
     P_ENUM(dg_attach_params, dead_ends, "keep|prune|room", 3, DG_DEAD_ENDS_ROOM,
            "dead ends: keep, prune, or end them with a room"),
     P_ENUM(dg_attach_params, doors, "all|rooms|none", 3, DG_DOORS_ROOMS,
            "door tiles at every junction, at room junctions only, or none"),
+    P_BOOL(dg_attach_params, dense, 0, "pack pieces wall to wall (0 = rock between pieces except at joins)"),
 };
 static void attach_defaults(void *p) { dg_attach_defaults(p); }
 static dg_status attach_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
@@ -79,8 +80,8 @@ static dg_status attach_run(dg_grid *g, const void *p, uint64_t seed, const dg_p
 
 /* ---- chain ------------------------------------------------------------------------ */
 static const dg_param_desc chain_params[] = {
-    P_INT(dg_chain_params, rooms_min, 1, DG_CHAIN_MAX_ROOMS, 10, "rooms asked for, minimum [<= rooms_max]"),
-    P_INT(dg_chain_params, rooms_max, 1, DG_CHAIN_MAX_ROOMS, 15, "rooms asked for, maximum [>= rooms_min]"),
+    P_INT(dg_chain_params, rooms_min, 0, DG_CHAIN_MAX_ROOMS, 0, "rooms asked for, minimum (0 = by area, up to rooms_max) [<= rooms_max]"),
+    P_INT(dg_chain_params, rooms_max, 1, DG_CHAIN_MAX_ROOMS, DG_CHAIN_MAX_ROOMS, "rooms asked for, maximum [>= rooms_min]"),
     P_INT(dg_chain_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum [<= room_max_w]"),
     P_INT(dg_chain_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum [>= room_min_w]"),
     P_INT(dg_chain_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
@@ -114,6 +115,7 @@ static const dg_param_desc prefab_full_params[] = {
           "allowed orientation bits (255 = all eight)"),
     P_BOOL(dg_prefab_full_params, keep, 0, "keep the grid's cells outside the prefab and under void"),
     P_INT(dg_prefab_full_params, fill, 0, 255, DG_TILE_VOID, "tile around the prefab and under void"),
+    P_BOOL(dg_prefab_full_params, border, 1, "wall the open cells of the grid's outer ring"),
 };
 static void prefab_full_defaults(void *p) { dg_prefab_full_defaults(p); }
 static dg_status prefab_full_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
@@ -135,6 +137,7 @@ static const dg_param_desc prefab_jigsaw_params[] = {
     P_BOOL(dg_prefab_jigsaw_params, connected, 1, "redo the map until every passable cell is connected"),
     P_INT(dg_prefab_jigsaw_params, max_tries, 1, 1000, 32, "maps tried from derived seeds"),
     P_INT(dg_prefab_jigsaw_params, fill, 0, 255, DG_TILE_VOID, "tile outside the whole blocks"),
+    P_BOOL(dg_prefab_jigsaw_params, border, 1, "wall the open cells on the outer edge of the blocks"),
 };
 static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
 static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
@@ -153,6 +156,7 @@ static const dg_param_desc prefab_islands_params[] = {
     P_INT(dg_prefab_islands_params, fill, 0, 255, DG_TILE_FLOOR, "ground tile when not keeping"),
     P_BOOL(dg_prefab_islands_params, connected, 1, "redo the map until every passable cell is connected"),
     P_INT(dg_prefab_islands_params, max_tries, 1, 1000, 16, "maps tried from derived seeds"),
+    P_BOOL(dg_prefab_islands_params, border, 1, "wall on the outer ring, buildings kept two cells inside (pure mode)"),
 };
 static void prefab_islands_defaults(void *p) { dg_prefab_islands_defaults(p); }
 static dg_status prefab_islands_run(dg_grid *g, const void *p, uint64_t seed,
@@ -165,10 +169,10 @@ static dg_status prefab_islands_run(dg_grid *g, const void *p, uint64_t seed,
 static const dg_param_desc prefab_mixed_params[] = {
     P_INT(dg_prefab_mixed_params, mode, DG_PREFAB_FULL, DG_PREFAB_FURNISH, DG_PREFAB_ISLAND,
           "mode vaults must have [one of 1 full, 2 jigsaw, 4 island, 8 furnish]"),
-    P_INT(dg_prefab_mixed_params, count, 0, 100000, 3, "vaults to place, at most"),
+    P_INT(dg_prefab_mixed_params, count, 0, 100000, 3, "vaults to place (fewer only if no more fit anywhere)"),
     P_INT(dg_prefab_mixed_params, orientations, 1, DG_ORIENT_MASK_ALL, DG_ORIENT_MASK_ALL,
           "allowed orientation bits (255 = all eight)"),
-    P_INT(dg_prefab_mixed_params, positions, 1, 100000, 200, "positions tried per vault"),
+    P_INT(dg_prefab_mixed_params, positions, 1, 100000, 32, "random positions per vault before trying them all"),
     P_BOOL(dg_prefab_mixed_params, in_rooms, 1, "only inside the rooms of the attach map"),
     P_BOOL(dg_prefab_mixed_params, unique, 1, "each prefab at most once"),
 };
@@ -192,10 +196,12 @@ static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, cons
 
 /* ---- world: a window centred on the start room ----------------------------------- */
 static const dg_param_desc world_params[] = {
-    P_INT(dg_world_params, room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 9, "room interior width = height in tiles [odd; with prefabs: a furnish prefab of room_size + 2]"),
+    P_INT(dg_world_params, room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 9, "largest room interior side in tiles [odd; with prefabs: a furnish prefab of room_size + 2]"),
+    P_INT(dg_world_params, room_min, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 3, "smallest room interior side [at most room_size; room_size = rooms fill their cells]"),
+    P_BOOL(dg_world_params, border, 1, "closed window border, cut-off parts removed (0 = raw window for stitching)"),
     P_INT(dg_world_params, loop_permille, 0, 1000, 100, "permille chance that an edge outside the tree is a door"),
     P_INT(dg_world_params, dead_end_fix, 0, 1000, 0, "permille chance that a one-door room opens a second"),
-    P_INT(dg_world_params, furnish_permille, 0, 1000, 1000, "permille chance that a room is furnished (with --prefabs)"),
+    P_INT(dg_world_params, furnish_permille, 0, 1000, 400, "permille chance that a room is furnished (with --prefabs)"),
     P_INT(dg_world_params, variants, 1, DG_WORLD_VARIANTS_MAX, 8, "randomisations stamped per prefab and orientation"),
 };
 static void world_defaults(void *p) { dg_world_defaults(p); }
