@@ -350,6 +350,10 @@ int dgi_gen_connected(dgi_gen *gen, int32_t *scratch);
 size_t dgi_gen_connected_scratch(int32_t w, int32_t h);
 /* Fills every cell of the scratch tiles (and passability). */
 void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable);
+/* Walls every open cell on the ring of q (a rect inside the grid), mends the
+ * doors just inside that then lead nowhere, and drops the result's doors and
+ * markers on cells so closed. */
+void dgi_gen_close(dgi_gen *gen, dg_rect q);
 /* Sets every prefab's `solid` (the always-passable cells form one
  * 4-connected region and every sometimes-passable cell touches one); at load
  * time, as the generators ask it of every candidate. DG_E_NOMEM. */

@@ -2,11 +2,6 @@
  * with its room, doors and markers), and the full-size generator. */
 #include "prefab.h"
 
-/* Walls every open cell on the ring of q (a rect inside the grid), mends the
- * doors just inside that then lead nowhere, and drops the result's doors and
- * markers on cells so closed. Used by prefab_jigsaw.c too, which declares it
- * the same way (prefab.h is shared plumbing). */
-void dgi_gen_close(dgi_gen *gen, dg_rect q);
 
 /* ---- scratch ------------------------------------------------------------------ */
 

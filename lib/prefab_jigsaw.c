@@ -4,9 +4,6 @@
 #include "prefab.h"
 #include <stdlib.h>
 
-/* prefab_gen.c: walls the ring of q and mends what that leaves (see there) */
-void dgi_gen_close(dgi_gen *gen, dg_rect q);
-
 enum { LEVEL_EXACT, LEVEL_OPEN, LEVEL_ANY };
 
 typedef struct option {
