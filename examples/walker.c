@@ -485,6 +485,7 @@ int main(int argc, char **argv)
     dg_world_params p;
     dg_world_defaults(&p);
     p.room_size = o.room_size;
+    p.room_min = o.room_size; /* full rooms: the box drawing below assumes shared walls */
     p.loop_permille = o.loops;
     p.dead_end_fix = o.fix;
     p.furnishing = set;
