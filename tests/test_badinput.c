@@ -1034,6 +1034,15 @@ BAD(measure_stride, dg_measure, "stride < width", DG_E_INVALID, "stride")
     e->bad.stride = 3;
     return dg_measure(&e->bad, NULL, (dg_metrics *)e->out, NULL, diag);
 }
+BAD(survey_null, dg_survey_map, "quality NULL", DG_E_NULL, "quality")
+{
+    return dg_survey_map(e->g, NULL, NULL, NULL, diag);
+}
+BAD(survey_stride, dg_survey_map, "stride < width", DG_E_INVALID, "stride")
+{
+    e->bad.stride = 3;
+    return dg_survey_map(&e->bad, NULL, (dg_quality *)e->out, NULL, diag);
+}
 BAD(chokepoints_small, dg_chokepoints, "mask_count one short", DG_E_BUFFER, "")
 {
     return dg_chokepoints(e->g, NULL, e->out, ENV_CELLS - 1, NULL, NULL, diag);
