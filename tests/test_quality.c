@@ -95,30 +95,39 @@ QUALITY(attach, "attach", NULL, 80, 25, 1)
 QUALITY(attach, "attach", NULL, 80, 50, 1)
 QUALITY(attach, "attach", NULL, 200, 200, 1)
 QUALITY(attach, "attach", NULL, 9, 9, 1)
+QUALITY(attach, "attach", NULL, 5, 5, 1) /* the smallest */
 
 QUALITY(chain, "chain", NULL, 80, 25, 0)
 QUALITY(chain, "chain", NULL, 80, 50, 0)
 QUALITY(chain, "chain", NULL, 200, 200, 0)
+QUALITY(chain, "chain", NULL, 15, 5, 0) /* the smallest, wide */
+QUALITY(chain, "chain", NULL, 6, 13, 0) /* and tall */
 
 QUALITY(world, "world", NULL, 80, 25, 0)
 QUALITY(world, "world", NULL, 80, 50, 0)
 QUALITY(world, "world", NULL, 200, 200, 0)
+QUALITY(world, "world", NULL, 13, 13, 0) /* the smallest */
 QUALITY(world_furnished, "world", "furnish.txt", 80, 50, 0)
 
 QUALITY(prefab_jigsaw, "prefab-jigsaw", "forest.txt", 80, 25, 0)
 QUALITY(prefab_jigsaw, "prefab-jigsaw", "forest.txt", 80, 50, 0)
 QUALITY(prefab_jigsaw, "prefab-jigsaw", "forest.txt", 200, 200, 0)
+QUALITY(prefab_jigsaw, "prefab-jigsaw", "forest.txt", 7, 5, 0) /* the smallest */
 
 QUALITY(prefab_islands, "prefab-islands", "factory.txt", 80, 25, 0)
 QUALITY(prefab_islands, "prefab-islands", "factory.txt", 80, 50, 0)
 QUALITY(prefab_islands, "prefab-islands", "factory.txt", 200, 200, 0)
+QUALITY(prefab_islands, "prefab-islands", "factory.txt", 22, 22, 0) /* the smallest */
 
 QUALITY(prefab_mixed, "prefab-mixed", "vaults.txt", 80, 25, 0)
 QUALITY(prefab_mixed, "prefab-mixed", "vaults.txt", 80, 50, 0)
 QUALITY(prefab_mixed, "prefab-mixed", "vaults.txt", 200, 200, 0)
+QUALITY(prefab_mixed, "prefab-mixed", "vaults.txt", 5, 5, 0) /* the smallest */
 
+QUALITY(prefab_full, "prefab-full", "shaft.txt", 80, 25, 0)
 QUALITY(prefab_full, "prefab-full", "shaft.txt", 80, 50, 0)
 QUALITY(prefab_full, "prefab-full", "shaft.txt", 200, 200, 0)
+QUALITY(prefab_full, "prefab-full", "shaft.txt", 48, 20, 0) /* the smallest */
 
 /* The survey itself: figures on hand-made maps whose answers are known. */
 static void fill_map(dg_grid *g, uint8_t *cells, const char *rows[], int32_t h)
