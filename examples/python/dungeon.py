@@ -136,7 +136,7 @@ class AttachParams(C.Structure):
         "room_min_w", "room_max_w", "room_min_h", "room_max_h", "corridor_min",
         "corridor_max", "max_features", "room_after_corridor", "target_floor",
         "max_attempts", "max_failures", "growth", "loop_min_gain", "loop_max",
-        "dead_ends", "doors")]
+        "dead_ends", "doors", "dense")]
 
 WRITE_FN = C.CFUNCTYPE(None, C.c_void_p, C.POINTER(C.c_char), C.c_size_t)
 
