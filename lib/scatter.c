@@ -18,9 +18,9 @@ enum {
     RETRY_DRAWS = 12,    /* the same on the second pass, for edges the first could not route */
     RETRY_K = 16,        /* candidates per room on the second pass */
     BRUTE_ROOMS = 48,    /* up to this many rooms, nearest rooms by a plain scan */
-    WORK_PER_CELL = 64,  /* placement looks at no more than this many cells per board cell */
-    DENSITY_LO = 5,      /* rooms per 1000 cells inside the border, by area */
-    DENSITY_HI = 7
+    WORK_PER_CELL = 16,  /* placement reads at most this many bitmap words per board cell */
+    DENSITY_LO = 6,      /* rooms per 1000 cells inside the border, by area */
+    DENSITY_HI = 8
 };
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 
@@ -28,14 +28,16 @@ typedef struct sc_edge {
     int64_t d;    /* squared distance between the doubled centres */
     int32_t a, b; /* rooms, a < b */
     int32_t tree; /* 1 once a tree corridor joins a and b */
-    int32_t pad;
+    int32_t at;   /* index in the order the edges were listed (bucket by bucket) */
 } sc_edge;
 
 typedef struct scatter {
     const dg_scatter_params *p;
     const dg_allocator *a;
     uint8_t *map;             /* the tiles, w per row, copied to the grid at the end */
-    int32_t w, h;
+    uint64_t *occ;            /* one bit per cell under a room or its walls, ow words per row */
+    size_t block;             /* bytes of the block holding occ and map */
+    int32_t w, h, ow;
     int32_t x0, y0, x1, y1;   /* where corridor cells may go, inclusive */
     int32_t max_w, max_h;     /* room maxima capped to the board */
     dg_rng place, route, loop;
@@ -43,10 +45,12 @@ typedef struct scatter {
     dg_corridor *cors;       int32_t nc, cor_cap;
     dg_door *doors;          int32_t nd, door_cap;
     int32_t *knn;            int32_t k;     /* k nearest rooms of each room, -1 padded */
-    sc_edge *edges;          int32_t ne;
+    int32_t *cx, *cy;        /* doubled room centres (2x + w, 2y + h) */
+    sc_edge *edges, *tmp;    int32_t ne;
+    uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
     int32_t *uf;             /* union-find parents */
     int32_t *tree_a, *tree_b; int32_t nt; /* tree links (for the start room) */
-    int32_t *head, *next;    int32_t bw, bh, bs; /* bucket grid over room centres */
+    int32_t *head, *next;    int32_t bw, bh, bs, bw_alloc; /* bucket grid over room centres */
     int32_t requested, target, loops;
     int64_t work, budget, attempts, failures;
 } scatter;
@@ -169,31 +173,40 @@ static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_d
 
 static void scatter_free(scatter *s)
 {
-    size_t n = (size_t)s->room_cap;
-    dgi_free(s->a, s->map, (size_t)s->w * (size_t)s->h);
-    dgi_free(s->a, s->rooms, n * sizeof *s->rooms);
+    dgi_free(s->a, s->occ, s->block);
+    dgi_free(s->a, s->rooms, (size_t)s->room_cap * sizeof *s->rooms);
     dgi_free(s->a, s->cors, (size_t)s->cor_cap * sizeof *s->cors);
     dgi_free(s->a, s->doors, (size_t)s->door_cap * sizeof *s->doors);
-    dgi_free(s->a, s->knn, n * (size_t)RETRY_K * sizeof *s->knn);
-    dgi_free(s->a, s->edges, n * (size_t)RETRY_K * sizeof *s->edges);
-    dgi_free(s->a, s->uf, n * sizeof *s->uf);
-    dgi_free(s->a, s->tree_a, n * sizeof *s->tree_a);
-    dgi_free(s->a, s->tree_b, n * sizeof *s->tree_b);
-    dgi_free(s->a, s->next, n * sizeof *s->next);
-    dgi_free(s->a, s->head, (size_t)s->bw * (size_t)s->bh * sizeof *s->head);
+    dgi_free(s->a, s->links, s->links_bytes);
+    dgi_free(s->a, s->head, (size_t)s->bw_alloc * sizeof *s->head);
 }
 
-/* Per-room arrays, sized once the rooms are placed (room_cap = rooms). */
+/* The per-room arrays in one block, sized once the rooms are placed: two
+ * edge lists of up to RETRY_K per room (the second for sorting), the
+ * candidate lists, union-find, tree links and the bucket chains. */
 static dg_status alloc_links(scatter *s)
 {
-    size_t n = (size_t)s->room_cap;
-    s->knn = dgi_alloc(s->a, n * RETRY_K * sizeof *s->knn);
-    s->edges = dgi_alloc(s->a, n * RETRY_K * sizeof *s->edges);
-    s->uf = dgi_alloc(s->a, n * sizeof *s->uf);
-    s->tree_a = dgi_alloc(s->a, n * sizeof *s->tree_a);
-    s->tree_b = dgi_alloc(s->a, n * sizeof *s->tree_b);
-    s->next = dgi_alloc(s->a, n * sizeof *s->next);
-    return s->knn && s->edges && s->uf && s->tree_a && s->tree_b && s->next ? DG_OK : DG_E_NOMEM;
+    size_t n = (size_t)s->n, edges = n * RETRY_K * sizeof(sc_edge);
+    size_t ints = n * RETRY_K + 6 * n;
+    s->links_bytes = 2 * edges + ints * sizeof(int32_t);
+    s->links = dgi_alloc(s->a, s->links_bytes);
+    if (!s->links)
+        return DG_E_NOMEM;
+    s->edges = (sc_edge *)(void *)s->links;
+    s->tmp = s->edges + n * RETRY_K;
+    s->knn = (int32_t *)(void *)(s->tmp + n * RETRY_K);
+    s->uf = s->knn + n * RETRY_K;
+    s->tree_a = s->uf + n;
+    s->tree_b = s->tree_a + n;
+    s->next = s->tree_b + n;
+    s->cx = s->next + n;
+    s->cy = s->cx + n;
+    for (size_t i = 0; i < n; i++)
+    {
+        s->cx[i] = 2 * s->rooms[i].rect.x + s->rooms[i].rect.w;
+        s->cy[i] = 2 * s->rooms[i].rect.y + s->rooms[i].rect.h;
+    }
+    return DG_OK;
 }
 
 /* ---- placing rooms ---------------------------------------------------------------- */
@@ -203,20 +216,49 @@ static uint8_t *at(const scatter *s, int32_t x, int32_t y)
     return &s->map[(size_t)y * (size_t)s->w + (size_t)x];
 }
 
-/* 1 if r, its walls and `gap` cells of rock around them touch nothing placed. */
+/* Mask of bits xa..xb (inclusive, 0..63) of a word. */
+static uint64_t bits(int32_t xa, int32_t xb)
+{
+    return (~0ULL << xa) & (~0ULL >> (63 - xb));
+}
+
+/* 1 if any bit of columns xa..xb is set in a bitmap row. */
+static int row_hits(const uint64_t *row, int32_t xa, int32_t xb)
+{
+    int32_t wa = xa >> 6, wb = xb >> 6;
+    if (wa == wb)
+        return (row[wa] & bits(xa & 63, xb & 63)) != 0;
+    uint64_t any = row[wa] & bits(xa & 63, 63);
+    for (int32_t i = wa + 1; i < wb; i++)
+        any |= row[i];
+    return (any | (row[wb] & bits(0, xb & 63))) != 0;
+}
+
+static void row_set(uint64_t *row, int32_t xa, int32_t xb)
+{
+    int32_t wa = xa >> 6, wb = xb >> 6;
+    if (wa == wb)
+    {
+        row[wa] |= bits(xa & 63, xb & 63);
+        return;
+    }
+    row[wa] |= bits(xa & 63, 63);
+    for (int32_t i = wa + 1; i < wb; i++)
+        row[i] = ~0ULL;
+    row[wb] |= bits(0, xb & 63);
+}
+
+/* 1 if r, its walls and `gap` cells of rock around them touch no room. */
 static int spot_free(scatter *s, dg_rect r)
 {
     int32_t m = 1 + s->p->gap;
-    int32_t xa = DG_MAX(r.x - m, 0), xb = DG_MIN(r.x + r.w + m, s->w);
-    int32_t ya = DG_MAX(r.y - m, 0), yb = DG_MIN(r.y + r.h + m, s->h);
-    for (int32_t y = ya; y < yb; y++)
+    int32_t xa = DG_MAX(r.x - m, 0), xb = DG_MIN(r.x + r.w - 1 + m, s->w - 1);
+    int32_t ya = DG_MAX(r.y - m, 0), yb = DG_MIN(r.y + r.h - 1 + m, s->h - 1);
+    int32_t words = (xb >> 6) - (xa >> 6) + 1;
+    for (int32_t y = ya; y <= yb; y++)
     {
-        const uint8_t *row = at(s, xa, y);
-        uint8_t any = 0; /* DG_TILE_VOID is 0: OR the row, a loop that vectorises */
-        s->work += xb - xa;
-        for (int32_t x = 0; x < xb - xa; x++)
-            any |= row[x];
-        if (any)
+        s->work += words;
+        if (row_hits(s->occ + (size_t)y * (size_t)s->ow, xa, xb))
             return 0;
     }
     return 1;
@@ -232,6 +274,7 @@ static void paint_room(scatter *s, dg_rect r)
             continue;
         uint8_t *row = at(s, 0, y);
         int inner = y >= r.y && y < r.y + r.h;
+        row_set(s->occ + (size_t)y * (size_t)s->ow, xa, xb);
         memset(row + xa, DG_TILE_WALL, (size_t)(xb - xa + 1));
         if (inner)
             memset(row + r.x, DG_TILE_FLOOR, (size_t)r.w);
@@ -271,6 +314,10 @@ static dg_status place_one(scatter *s, int *placed)
             return add_room(s, r);
         }
         s->failures++;
+        if (t & 1) /* shrink toward the minimum: smaller rooms fill the gaps left */
+            rw = DG_MAX(p->room_min_w, rw - 1);
+        else
+            rh = DG_MAX(p->room_min_h, rh - 1);
     }
     return DG_OK;
 }
@@ -293,7 +340,7 @@ static dg_status place_corners(scatter *s)
 {
     const dg_scatter_params *p = s->p;
     int32_t b = p->border, rw = p->room_min_w, rh = p->room_min_h;
-    memset(s->map, 0, (size_t)s->w * (size_t)s->h);
+    memset(s->occ, 0, s->block);
     s->n = 0;
     dg_rect first = {b, b, rw, rh}, second = {s->w - b - rw, s->h - b - rh, rw, rh};
     dg_status st = add_room(s, first);
@@ -309,10 +356,12 @@ static dg_status place_rooms(scatter *s)
     int64_t foot = (int64_t)(p->room_min_w + 1 + p->gap) * (p->room_min_h + 1 + p->gap);
     int64_t fit = (int64_t)s->w * s->h / foot + 2;
     s->target = (int32_t)DG_MIN((int64_t)s->requested, fit);
-    s->budget = WORK_PER_CELL * (int64_t)s->w * s->h + 4096;
+    s->budget = WORK_PER_CELL * (int64_t)s->w * s->h + 65536;
     dg_status st = DG_OK;
-    for (int32_t misses = 0; st == DG_OK && s->n < s->target && misses < FAIL_RUN &&
-                             s->work < s->budget;)
+    GROW(s, rooms, room_cap, DG_MAX(s->target, 2));
+    /* each room asked for gets one chance of max_tries positions */
+    for (int32_t i = 0, misses = 0; st == DG_OK && i < s->target && misses < FAIL_RUN &&
+                                    s->work < s->budget; i++)
     {
         int placed;
         st = place_one(s, &placed);
@@ -325,16 +374,14 @@ static dg_status place_rooms(scatter *s)
 
 /* ---- candidate edges: the k nearest rooms through a bucket grid --------------------- */
 
-static int64_t dist2(const scatter *s, int32_t i, int32_t j)
+static inline int64_t dist2(const scatter *s, int32_t i, int32_t j)
 {
-    const dg_rect *a = &s->rooms[i].rect, *b = &s->rooms[j].rect;
-    int64_t dx = (2 * (int64_t)a->x + a->w) - (2 * (int64_t)b->x + b->w);
-    int64_t dy = (2 * (int64_t)a->y + a->h) - (2 * (int64_t)b->y + b->h);
+    int64_t dx = (int64_t)s->cx[i] - s->cx[j], dy = (int64_t)s->cy[i] - s->cy[j];
     return dx * dx + dy * dy;
 }
 
 /* Inserts j into the sorted best list of i (by distance, then index). */
-static void offer(const scatter *s, int32_t i, int32_t j, int32_t *best, int64_t *bd, int32_t k,
+static inline void offer(const scatter *s, int32_t i, int32_t j, int32_t *best, int64_t *bd, int32_t k,
                   int32_t *count)
 {
     int64_t d = dist2(s, i, j);
@@ -356,30 +403,48 @@ static void offer(const scatter *s, int32_t i, int32_t j, int32_t *best, int64_t
 
 static void centre_bucket(const scatter *s, int32_t i, int32_t *bx, int32_t *by)
 {
-    const dg_rect *r = &s->rooms[i].rect;
-    *bx = (2 * r->x + r->w) / (2 * s->bs);
-    *by = (2 * r->y + r->h) / (2 * s->bs);
+    *bx = s->cx[i] / (2 * s->bs);
+    *by = s->cy[i] / (2 * s->bs);
 }
 
+/* The bucket grid: squares holding about two room centres each. The rooms
+ * are renumbered bucket by bucket (row-major, placement order within a
+ * bucket), so a bucket's rooms are one run head[b]..head[b + 1] - 1 and rooms
+ * near each other are near in memory. */
 static dg_status build_buckets(scatter *s)
 {
-    int64_t area = (int64_t)s->w * s->h, per = area * 2 / DG_MAX(s->n, 1);
+    int64_t per = (int64_t)s->w * s->h * 2 / DG_MAX(s->n, 1);
     int32_t side = 4;
-    while ((int64_t)side * side < per && side < 32768)
-        side *= 2; /* about two rooms per bucket */
+    while ((int64_t)(side + 1) * (side + 1) <= per && side < 32768)
+        side++;
     s->bs = side;
     s->bw = (s->w + side - 1) / side;
     s->bh = (s->h + side - 1) / side;
-    s->head = dgi_alloc(s->a, (size_t)s->bw * (size_t)s->bh * sizeof *s->head);
+    size_t buckets = (size_t)s->bw * (size_t)s->bh;
+    s->head = dgi_calloc(s->a, buckets + 1, sizeof *s->head);
     if (!s->head)
         return DG_E_NOMEM;
-    memset(s->head, 0xFF, (size_t)s->bw * (size_t)s->bh * sizeof *s->head);
-    for (int32_t i = s->n - 1; i >= 0; i--) /* each bucket lists its rooms in index order */
+    s->bw_alloc = (int32_t)(buckets + 1);
+    dg_room *old = (dg_room *)(void *)s->tmp; /* free until the edges are sorted */
+    memcpy(old, s->rooms, (size_t)s->n * sizeof *old);
+    for (int32_t i = 0; i < s->n; i++)
     {
         int32_t bx, by;
         centre_bucket(s, i, &bx, &by);
-        s->next[i] = s->head[by * s->bw + bx];
-        s->head[by * s->bw + bx] = i;
+        s->next[i] = by * s->bw + bx;
+        s->head[s->next[i] + 1]++;
+    }
+    for (size_t b = 0; b < buckets; b++)
+        s->head[b + 1] += s->head[b];
+    for (int32_t i = 0; i < s->n; i++)
+        s->rooms[s->head[s->next[i]]++] = old[i];
+    for (size_t b = buckets; b > 0; b--) /* the fill moved each start to the next one's */
+        s->head[b] = s->head[b - 1];
+    s->head[0] = 0;
+    for (int32_t i = 0; i < s->n; i++)
+    {
+        s->cx[i] = 2 * s->rooms[i].rect.x + s->rooms[i].rect.w;
+        s->cy[i] = 2 * s->rooms[i].rect.y + s->rooms[i].rect.h;
     }
     return DG_OK;
 }
@@ -409,7 +474,7 @@ static int32_t nearest(const scatter *s, int32_t i, int32_t k, int32_t *best, in
             for (int32_t bx = cx - r; bx <= cx + r; bx += edge_row ? 1 : 2 * r)
             {
                 if (bx >= 0 && bx < s->bw)
-                    for (int32_t j = s->head[by * s->bw + bx]; j >= 0; j = s->next[j])
+                    for (int32_t j = s->head[by * s->bw + bx]; j < s->head[by * s->bw + bx + 1]; j++)
                         if (j != i)
                             offer(s, i, j, best, bd, k, &count);
                 if (r == 0)
@@ -432,14 +497,52 @@ static int edge_before(const sc_edge *x, const sc_edge *y)
     return x->b < y->b;
 }
 
-static int edge_cmp(const void *x, const void *y)
+/* Sorts e[0..n) by (distance, a, b): insertion sort on short runs, then
+ * bottom-up merges through tmp (keys are unique, so the order is fixed). */
+static void sort_edges(sc_edge *e, sc_edge *tmp, int32_t n)
 {
-    const sc_edge *e = x, *f = y;
-    return edge_before(e, f) ? -1 : edge_before(f, e) ? 1 : 0;
+    enum { RUN = 16 };
+    for (int32_t lo = 0; lo < n; lo += RUN)
+        for (int32_t i = lo + 1; i < DG_MIN(lo + RUN, n); i++)
+        {
+            sc_edge x = e[i];
+            int32_t j = i;
+            for (; j > lo && edge_before(&x, &e[j - 1]); j--)
+                e[j] = e[j - 1];
+            e[j] = x;
+        }
+    sc_edge *src = e, *dst = tmp;
+    for (int32_t width = RUN; width < n; width *= 2)
+    {
+        for (int32_t lo = 0; lo < n; lo += 2 * width)
+        {
+            int32_t mid = DG_MIN(lo + width, n), hi = DG_MIN(lo + 2 * width, n), i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = edge_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        sc_edge *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != e)
+        memcpy(e, src, (size_t)n * sizeof *e);
 }
 
-/* Candidate edges: every room with its k nearest, each pair once, shortest first
- * (keys are unique, so the sort order is fixed). */
+static int lists(const scatter *s, int32_t i, int32_t j)
+{
+    const int32_t *list = &s->knn[(size_t)i * RETRY_K];
+    for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
+        if (list[t] == j)
+            return 1;
+    return 0;
+}
+
+/* Candidate edges: every room with its k nearest, each pair once (from the
+ * lower room when both list each other), shortest first. */
 static void build_edges(scatter *s, int32_t k)
 {
     int32_t best[RETRY_K];
@@ -448,23 +551,19 @@ static void build_edges(scatter *s, int32_t k)
     s->ne = 0;
     for (int32_t i = 0; i < s->n; i++)
     {
-        int32_t c = nearest(s, i, k, best, bd);
+        int32_t c = nearest(s, i, k, best, bd), *list = &s->knn[(size_t)i * RETRY_K];
         for (int32_t t = 0; t < k; t++)
+            list[t] = t < c ? best[t] : -1;
+        for (int32_t t = 0; t < c; t++)
         {
-            int32_t j = t < c ? best[t] : -1;
-            s->knn[(size_t)i * RETRY_K + (size_t)t] = j;
-            if (j < 0)
-                continue;
-            sc_edge e = {bd[t], DG_MIN(i, j), DG_MAX(i, j), 0, 0};
+            int32_t j = best[t];
+            if (j < i && lists(s, j, i))
+                continue; /* listed from j already (its list is complete) */
+            sc_edge e = {bd[t], DG_MIN(i, j), DG_MAX(i, j), 0, s->ne};
             s->edges[s->ne++] = e;
         }
     }
-    qsort(s->edges, (size_t)s->ne, sizeof *s->edges, edge_cmp);
-    int32_t kept = 0;
-    for (int32_t i = 0; i < s->ne; i++)
-        if (kept == 0 || edge_cmp(&s->edges[kept - 1], &s->edges[i]) != 0)
-            s->edges[kept++] = s->edges[i];
-    s->ne = kept;
+    sort_edges(s->edges, s->tmp, s->ne);
 }
 
 /* ---- corridors ------------------------------------------------------------------------ */
@@ -716,8 +815,8 @@ static int32_t find(int32_t *uf, int32_t i)
     return i;
 }
 
-/* Kruskal over the candidates: an edge joining two parts is routed, and kept if
- * a route fits; returns the tree edges made. */
+/* Kruskal over the candidates, in length order: an edge joining two parts
+ * is routed, and kept if a route fits. */
 static dg_status grow_tree(scatter *s, int draws)
 {
     dg_status st = DG_OK;
@@ -733,6 +832,63 @@ static dg_status grow_tree(scatter *s, int draws)
         s->tree_a[s->nt] = s->edges[i].a;
         s->tree_b[s->nt++] = s->edges[i].b;
     }
+    return st;
+}
+
+/* The edges in listing order (rooms bucket by bucket, so neighbours in the
+ * map are neighbours here) into tmp; tmp[j].at gets the edge's sorted index. */
+static void spatial_order(scatter *s)
+{
+    for (int32_t i = 0; i < s->ne; i++)
+    {
+        sc_edge e = s->edges[i];
+        int32_t j = e.at;
+        e.at = i;
+        s->tmp[j] = e;
+    }
+}
+
+/* The tree as Kruskal would make it if every edge could be routed, then
+ * routed sweeping over the map (memory stays near), the edges that fit no
+ * route dropped; grow_tree then joins what they left apart. */
+static dg_status first_tree(scatter *s)
+{
+    int32_t joined = 0;
+    for (int32_t i = 0; i < s->ne && joined < s->n - 1; i++)
+    {
+        int32_t ra = find(s->uf, s->edges[i].a), rb = find(s->uf, s->edges[i].b);
+        if (ra == rb)
+            continue;
+        s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb);
+        s->edges[i].tree = 1;
+        joined++;
+    }
+    spatial_order(s);
+    dg_status st = DG_OK;
+    for (int32_t j = 0; j < s->ne && st == DG_OK; j++)
+    {
+        const sc_edge *e = &s->tmp[j];
+        route r;
+        if (!e->tree)
+            continue;
+        if (!find_route(s, e->a, e->b, ROUTE_DRAWS, &s->route, &r))
+        {
+            s->edges[e->at].tree = 0;
+            continue;
+        }
+        st = carve_route(s, e->a, e->b, &r);
+        s->tree_a[s->nt] = e->a;
+        s->tree_b[s->nt++] = e->b;
+    }
+    for (int32_t i = 0; i < s->n; i++)
+        s->uf[i] = i;
+    for (int32_t t = 0; t < s->nt; t++)
+    {
+        int32_t ra = find(s->uf, s->tree_a[t]), rb = find(s->uf, s->tree_b[t]);
+        s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb);
+    }
+    if (st == DG_OK && s->nt < s->n - 1)
+        st = grow_tree(s, ROUTE_DRAWS);
     return st;
 }
 
@@ -755,13 +911,14 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
 }
 
 /* Loops: candidate edges outside the tree that are relative neighbours, each
- * joined with chance loop_permille, shortest first. */
+ * joined with chance loop_permille, in listing order. */
 static dg_status add_loops(scatter *s)
 {
     dg_status st = DG_OK;
+    spatial_order(s);
     for (int32_t i = 0; i < s->ne && st == DG_OK && s->p->loop_permille > 0; i++)
     {
-        const sc_edge *e = &s->edges[i];
+        const sc_edge *e = &s->tmp[i];
         route r;
         if (e->tree || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
             !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
@@ -962,8 +1119,11 @@ static dg_status build(scatter *s)
         return st;
     for (int32_t i = 0; i < s->n; i++)
         s->uf[i] = i;
+    /* room for a tree and some loops, so corridors rarely need to grow */
+    GROW(s, cors, cor_cap, 2 * s->n + 16);
+    GROW(s, doors, door_cap, 2 * s->n + 16);
     build_edges(s, s->p->neighbours);
-    st = grow_tree(s, ROUTE_DRAWS);
+    st = first_tree(s);
     if (st == DG_OK && s->nt < s->n - 1)
         st = retry_tree(s);
     if (st == DG_OK)
@@ -993,8 +1153,12 @@ dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, ui
     dgi_rng_seed(&s.place, seed, STREAM_PLACE);
     dgi_rng_seed(&s.route, seed, STREAM_ROUTE);
     dgi_rng_seed(&s.loop, seed, STREAM_LOOP);
-    s.map = dgi_calloc(allocator, (size_t)s.w * (size_t)s.h, 1);
-    st = s.map ? build(&s) : DG_E_NOMEM;
+    s.ow = (s.w + 63) >> 6;
+    size_t occ_bytes = (size_t)s.ow * (size_t)s.h * sizeof *s.occ;
+    s.block = occ_bytes + (size_t)s.w * (size_t)s.h;
+    s.occ = dgi_calloc(allocator, s.block, 1);
+    s.map = s.occ ? (uint8_t *)s.occ + occ_bytes : NULL;
+    st = s.occ ? build(&s) : DG_E_NOMEM;
     dg_result t;
     if (st == DG_OK && result)
         st = measure(&s, start_room(&s), &t);

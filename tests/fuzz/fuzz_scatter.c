@@ -1,0 +1,3 @@
+/* Fuzz target: scatter parameters and grid sizes. */
+#define FUZZ_GEN "scatter"
+#include "fuzz_gen.h"
