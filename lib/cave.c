@@ -1,0 +1,1008 @@
+/* Cellular-automaton caves (docs/cave.md): random rock, a birth/survival rule
+ * run on bit rows (64 cells a word), smoothing, small pockets filled, and the
+ * remaining caves joined by straight tunnels along a minimum spanning tree of
+ * their nearest pairs, found by one multi-source search over the rock. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define STREAM_FILL 0x63617665F100ULL /* + draw number: each draw has its own stream */
+enum {
+    DRAWS = 4,          /* fresh draws when no cave of two cells survives */
+    TARGET_RUNS = 10,   /* automaton runs of the fill search (target_open_permille) */
+    TARGET_TOLERANCE = 10, /* permille of the grid: close enough to the target */
+    FILL_BITS = 10,     /* the rock chance is fill_permille rounded to 1/1024 */
+    PAD = 2             /* rings of edge cells around the area in the cell map */
+};
+
+/* Cell map values: a kind in the low bits (open cells are CAVE or TUNNEL,
+ * EDGE lies outside the area) and marks of the searches above. */
+enum {
+    M_ROCK = 0, M_CAVE = 1, M_TUNNEL = 2, M_OPEN = 3, M_EDGE = 4, M_KIND = 7,
+    M_LABELLED = 0x20 /* label_regions: queued */
+};
+
+/* Cells in the searches' queues are map indexes; beside them go packed
+ * coordinates (map y << 16 | map x) where the search needs them. */
+#define XY(x, y) ((uint32_t)(y) << 16 | (uint32_t)(x))
+#define XY_X(p) ((int32_t)((p) & 0xFFFFu))
+#define XY_Y(p) ((int32_t)((p) >> 16))
+
+typedef struct region {
+    int32_t pos;            /* its cells are queue[pos .. pos + size) after labelling */
+    int32_t size;
+    int32_t x0, y0, x1, y1; /* bounding box, map coordinates, inclusive */
+} region;
+
+typedef struct tunnel {
+    uint32_t p, q; /* the cave cells it joins (packed) */
+    int32_t a, b;  /* their regions */
+} tunnel;
+
+typedef struct cave {
+    const dg_cave_params *p;
+    const dg_allocator *a;
+    int32_t border, iw, ih;     /* the area: iw x ih cells inside the border */
+    /* bit rows, 1 = rock: (ih + 2) rows of nw words, bit x + 1 = area column x;
+     * the pad bits (column -1, columns >= iw, rows -1 and ih) are always rock */
+    int32_t nw;
+    uint64_t *rock, *next, *sum0, *sum1;
+    uint64_t last_pad;          /* pad bits of each row's last word */
+    /* the cell map: the area with PAD edge rings, pw x ph bytes, and per cell
+     * an owner (region, then cave) and an origin (nearest cave cell) */
+    int32_t pw, ph;
+    size_t cells;
+    void *block;      size_t block_size; /* the per-cell arrays below, one allocation */
+    uint8_t *map;
+    int32_t *owner;   /* region of a cave cell, and of the cave nearest to a rock cell */
+    uint32_t *origin; /* the cave cell (packed) nearest to a rock cell */
+    int32_t *queue;   /* every search's queue (one spare entry: floods write ahead) */
+    uint32_t *xy;     /* packed coordinates beside the labelling queue */
+    region *regions;  int32_t region_count, region_cap;
+    int32_t *keep;    /* per region: cave index or -1 (keep_cap entries) */
+    int32_t *caves;   int32_t cave_count; /* region of each cave (keep_cap entries) */
+    int32_t *parent;  /* per region: union-find parent (keep_cap entries) */
+    int32_t keep_cap;
+    int32_t *edges;   int32_t edge_count, edge_cap; /* pairs of map indexes */
+    int32_t *order;   /* edges sorted by tunnel length */
+    tunnel *tunnels;  int32_t tunnel_count;
+    int32_t start, exit; /* map indexes */
+} cave;
+
+/* ---- parameters ------------------------------------------------------------ */
+
+void dg_cave_defaults(dg_cave_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->fill_permille = 500;
+    p->birth = DG_CAVE_RULE_BIRTH;
+    p->survival = DG_CAVE_RULE_SURVIVAL;
+    p->iterations = 4;
+    p->smoothing = 1;
+    p->min_region = 24;
+    p->connect = DG_CAVE_CONNECT_TUNNELS;
+    p->tunnel_width = 2;
+    p->target_open_permille = 0;
+    p->border = 1;
+}
+
+static dg_status check_one(dg_diag *diag, const char *what, int32_t v, int32_t lo, int32_t hi)
+{
+    if (v < lo || v > hi)
+        return dgi_fail(diag, DG_E_INVALID, "cave: %s is %d: must be %d..%d", what, (int)v,
+                        (int)lo, (int)hi);
+    return DG_OK;
+}
+
+static dg_status check_params(const dg_grid *g, const dg_cave_params *p, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(g, diag);
+    if (st != DG_OK)
+        return st;
+    if (!p)
+        return dgi_fail(diag, DG_E_NULL, "cave: params is NULL");
+    if ((st = check_one(diag, "fill_permille", p->fill_permille, 0, 1000)) ||
+        (st = check_one(diag, "birth", p->birth, 0, 511)) ||
+        (st = check_one(diag, "survival", p->survival, 0, 511)) ||
+        (st = check_one(diag, "iterations", p->iterations, 0, 100)) ||
+        (st = check_one(diag, "smoothing", p->smoothing, 0, 16)) ||
+        (st = check_one(diag, "min_region", p->min_region, 1, (int32_t)DG_GRID_MAX_CELLS)) ||
+        (st = check_one(diag, "connect", p->connect, 0, 1)) ||
+        (st = check_one(diag, "tunnel_width", p->tunnel_width, 1, 3)) ||
+        (st = check_one(diag, "target_open_permille", p->target_open_permille, 0, 1000)) ||
+        (st = check_one(diag, "border", p->border, 0, 1)))
+        return st;
+    if (g->width - 2 * p->border < 3 || g->height - 2 * p->border < 3)
+        return dgi_fail(diag, DG_E_TOO_SMALL,
+                        "cave: a %dx%d grid%s has less than 3x3 cells for caves (smallest: %dx%d)",
+                        (int)g->width, (int)g->height, p->border ? " with its border" : "",
+                        3 + 2 * (int)p->border, 3 + 2 * (int)p->border);
+    return DG_OK;
+}
+
+/* ---- scratch memory ------------------------------------------------------------ */
+
+static void cave_free(cave *c)
+{
+    const dg_allocator *a = c->a;
+    dgi_free(a, c->block, c->block_size);
+    dgi_free(a, c->regions, (size_t)c->region_cap * sizeof *c->regions);
+    dgi_free(a, c->keep, (size_t)c->keep_cap * sizeof *c->keep);
+    dgi_free(a, c->caves, (size_t)c->keep_cap * sizeof *c->caves);
+    dgi_free(a, c->parent, (size_t)c->keep_cap * sizeof *c->parent);
+    dgi_free(a, c->tunnels, (size_t)c->keep_cap * sizeof *c->tunnels);
+    dgi_free(a, c->edges, (size_t)c->edge_cap * sizeof *c->edges);
+    dgi_free(a, c->order, (size_t)c->edge_cap / 2 * sizeof *c->order);
+}
+
+/* One block: bit rows (two buffers of (ih + 2) rows, two row sums), then per
+ * cell owner, origin, queue and xy (4 bytes each) and the map. */
+static dg_status cave_alloc(cave *c)
+{
+    size_t words = (size_t)c->nw * (size_t)(c->ih + 2), n = c->cells;
+    size_t bit_bytes = (2 * words + 2 * (size_t)c->nw) * sizeof(uint64_t);
+    c->block_size = bit_bytes + 4 * n * sizeof(int32_t) + n;
+    uint8_t *b = dgi_alloc(c->a, c->block_size);
+    if (!b)
+        return DG_E_NOMEM;
+    c->block = b;
+    c->rock = (uint64_t *)(void *)b;
+    c->next = c->rock + words;
+    c->sum0 = c->next + words;
+    c->sum1 = c->sum0 + c->nw;
+    b += bit_bytes;
+    c->owner = (int32_t *)(void *)b;
+    c->origin = (uint32_t *)(c->owner + n);
+    c->queue = (int32_t *)(c->origin + n);
+    c->xy = (uint32_t *)(c->queue + n);
+    c->map = (uint8_t *)(c->xy + n);
+    return DG_OK;
+}
+
+/* ---- the automaton on bit rows ---------------------------------------------------- */
+
+static uint64_t *row_of(uint64_t *bits, const cave *c, int32_t r)
+{
+    return bits + (size_t)r * (size_t)c->nw;
+}
+
+/* Rock on the pad bits of row r (column -1 and the columns past the area). */
+static void pad_row(const cave *c, uint64_t *row)
+{
+    row[0] |= 1u;
+    row[c->nw - 1] |= c->last_pad;
+}
+
+/* Random rock: each word compares ten random words, read as ten-bit numbers,
+ * with q (bit-serially, from the low bit): a cell is rock with chance q/1024. */
+static void random_fill(cave *c, int32_t q, uint64_t seed, uint64_t stream)
+{
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, stream);
+    for (int32_t i = 0; i < c->nw; i++) /* the pad rows, in both buffers */
+        row_of(c->rock, c, 0)[i] = row_of(c->rock, c, c->ih + 1)[i] = row_of(c->next, c, 0)[i] =
+            row_of(c->next, c, c->ih + 1)[i] = ~0ULL;
+    for (int32_t r = 1; r <= c->ih; r++)
+    {
+        uint64_t *row = row_of(c->rock, c, r);
+        for (int32_t i = 0; i < c->nw; i++)
+        {
+            uint64_t below = 0; /* below q's lowest set bit, `below` stays 0 */
+            for (int b = q > 0 && q < 1024 ? dgi_lowest_bit64((uint64_t)q) : FILL_BITS;
+                 b < FILL_BITS; b++)
+            {
+                uint64_t w = (uint64_t)dgi_rng_next(&rng) << 32 | dgi_rng_next(&rng);
+                below = (q >> b & 1) ? (w | below) : (w & below);
+            }
+            row[i] = q >= 1024 ? ~0ULL : below;
+        }
+        pad_row(c, row);
+    }
+}
+
+/* Column sums of three rows (two bits per cell: s0 low, s1 high). */
+static void column_sums(cave *c, const uint64_t *up, const uint64_t *mid, const uint64_t *dn)
+{
+    for (int32_t i = 0; i < c->nw; i++)
+    {
+        c->sum0[i] = up[i] ^ mid[i] ^ dn[i];
+        c->sum1[i] = (up[i] & mid[i]) | (dn[i] & (up[i] | mid[i]));
+    }
+}
+
+/* A word's value one column to the left (at bit j: column j - 1) and right. */
+static uint64_t from_left(const uint64_t *v, int32_t i)
+{
+    return v[i] << 1 | (i > 0 ? v[i - 1] >> 63 : 0);
+}
+static uint64_t from_right(const uint64_t *v, int32_t i, int32_t n)
+{
+    return v[i] >> 1 | (i + 1 < n ? v[i + 1] << 63 : 0);
+}
+
+/* The rule as a list of (neighbour count, selection) pairs: a cell with count
+ * n is rock next when it is selected (bit n of survival for rock, of birth for
+ * open cells). */
+typedef struct rule {
+    int count;
+    uint64_t eq[9][4]; /* per entry: the four count bits to match, as all-0 / all-1 words */
+    int sel[9];        /* 1 rock cells, 2 open cells, 3 both */
+} rule;
+
+static void make_rule(rule *r, int32_t birth, int32_t survival)
+{
+    r->count = 0;
+    for (int n = 0; n <= 8; n++)
+    {
+        int sel = (survival >> n & 1) | (birth >> n & 1) << 1;
+        if (!sel)
+            continue;
+        for (int k = 0; k < 4; k++)
+            r->eq[r->count][k] = (n >> k & 1) ? ~0ULL : 0;
+        r->sel[r->count++] = sel;
+    }
+}
+
+/* One automaton step from c->rock into c->next (then swapped). Per word: the
+ * 8-neighbour count as four bit planes, from the column sums left and right
+ * plus the cells above and below. */
+static void automaton_step(cave *c, const rule *rl)
+{
+    for (int32_t r = 1; r <= c->ih; r++)
+    {
+        const uint64_t *up = row_of(c->rock, c, r - 1), *mid = row_of(c->rock, c, r);
+        const uint64_t *dn = row_of(c->rock, c, r + 1);
+        uint64_t *out = row_of(c->next, c, r);
+        column_sums(c, up, mid, dn);
+        for (int32_t i = 0; i < c->nw; i++)
+        {
+            uint64_t l0 = from_left(c->sum0, i), l1 = from_left(c->sum1, i);
+            uint64_t r0 = from_right(c->sum0, i, c->nw), r1 = from_right(c->sum1, i, c->nw);
+            uint64_t b0 = up[i] ^ dn[i], b1 = up[i] & dn[i];
+            uint64_t s0 = l0 ^ r0, k0 = l0 & r0;
+            uint64_t s1 = l1 ^ r1 ^ k0, s2 = (l1 & r1) | (k0 & (l1 ^ r1));
+            uint64_t t0 = s0 ^ b0, j0 = s0 & b0;
+            uint64_t t1 = s1 ^ b1 ^ j0, j1 = (s1 & b1) | (j0 & (s1 ^ b1));
+            uint64_t t2 = s2 ^ j1, t3 = s2 & j1;
+            uint64_t rock = mid[i], res = 0;
+            for (int k = 0; k < rl->count; k++)
+            {
+                const uint64_t *e = rl->eq[k];
+                uint64_t eq = ~((t0 ^ e[0]) | (t1 ^ e[1]) | (t2 ^ e[2]) | (t3 ^ e[3]));
+                uint64_t sel = (rl->sel[k] & 1 ? rock : 0) | (rl->sel[k] & 2 ? ~rock : 0);
+                res |= eq & sel;
+            }
+            out[i] = res;
+        }
+        pad_row(c, out);
+    }
+    uint64_t *t = c->rock;
+    c->rock = c->next;
+    c->next = t;
+}
+
+/* One smoothing pass: rock with at most one rock side (of four) opens, open
+ * cells with three or four rock sides fill. */
+static void smooth_step(cave *c)
+{
+    for (int32_t r = 1; r <= c->ih; r++)
+    {
+        const uint64_t *up = row_of(c->rock, c, r - 1), *mid = row_of(c->rock, c, r);
+        const uint64_t *dn = row_of(c->rock, c, r + 1);
+        uint64_t *out = row_of(c->next, c, r);
+        for (int32_t i = 0; i < c->nw; i++)
+        {
+            uint64_t n = up[i], s = dn[i], w = from_left(mid, i), e = from_right(mid, i, c->nw);
+            uint64_t two = (n & s) | (e & w) | ((n | s) & (e | w));
+            uint64_t three = (n & s & (e | w)) | (e & w & (n | s));
+            out[i] = (mid[i] & two) | (~mid[i] & three);
+        }
+        pad_row(c, out);
+    }
+    uint64_t *t = c->rock;
+    c->rock = c->next;
+    c->next = t;
+}
+
+/* Open cells of the area. */
+static int64_t open_cells(const cave *c)
+{
+    int64_t rock = 0, pads = (int64_t)c->nw * 64 - c->iw;
+    for (int32_t r = 1; r <= c->ih; r++)
+    {
+        const uint64_t *row = row_of(c->rock, c, r);
+        for (int32_t i = 0; i < c->nw; i++)
+            rock += dgi_popcount64(row[i]);
+        rock -= pads;
+    }
+    return (int64_t)c->iw * c->ih - rock;
+}
+
+/* Fill, iterate and smooth with rock chance q/1024; returns the open cells. */
+static int64_t run_automaton(cave *c, int32_t q, uint64_t seed, uint64_t stream)
+{
+    rule rl;
+    make_rule(&rl, c->p->birth, c->p->survival);
+    random_fill(c, q, seed, stream);
+    for (int32_t k = 0; k < c->p->iterations; k++)
+        automaton_step(c, &rl);
+    for (int32_t k = 0; k < c->p->smoothing; k++)
+        smooth_step(c);
+    return open_cells(c);
+}
+
+/* The rock chance: fill_permille, or with a target the best of a bisection
+ * over the chance (the same random words each run, so more chance means more
+ * rock), starting at fill_permille. Leaves the chosen run in c->rock. */
+static void choose_fill(cave *c, int64_t grid_cells, uint64_t seed, uint64_t stream)
+{
+    int32_t q = (int32_t)((c->p->fill_permille * 1024 + 500) / 1000);
+    if (c->p->target_open_permille == 0)
+    {
+        run_automaton(c, q, seed, stream);
+        return;
+    }
+    int64_t target = grid_cells * c->p->target_open_permille / 1000;
+    int64_t tolerance = grid_cells * TARGET_TOLERANCE / 1000, best_err = -1;
+    int32_t lo = 0, hi = 1024, best = q, last = -1;
+    for (int run = 0; run < TARGET_RUNS && lo <= hi; run++)
+    {
+        int64_t open = run_automaton(c, q, seed, stream), err = llabs(open - target);
+        last = q;
+        if (best_err < 0 || err < best_err)
+            best_err = err, best = q;
+        if (err <= tolerance)
+            break;
+        if (open > target)
+            lo = q + 1;
+        else
+            hi = q - 1;
+        q = lo + (hi - lo) / 2;
+    }
+    if (last != best)
+        run_automaton(c, best, seed, stream);
+}
+
+/* ---- regions ------------------------------------------------------------------------ */
+
+static int32_t map_index(const cave *c, int32_t x, int32_t y) /* area coordinates */
+{
+    return (y + PAD) * c->pw + x + PAD;
+}
+
+/* Sets (rock 1) or clears the bit of map cell p (packed). */
+static void set_rock(cave *c, uint32_t p, int rock)
+{
+    int32_t j = XY_X(p) - PAD + 1;
+    uint64_t *w = row_of(c->rock, c, XY_Y(p) - PAD + 1) + (j >> 6), bit = 1ULL << (j & 63);
+    *w = rock ? *w | bit : *w & ~bit;
+}
+
+/* The cell map from the bit rows: CAVE or ROCK inside, EDGE around. */
+static void build_map(cave *c)
+{
+    memset(c->map, M_EDGE, c->cells);
+    for (int32_t y = 0; y < c->ih; y++)
+    {
+        const uint64_t *row = row_of(c->rock, c, y + 1);
+        uint8_t *m = c->map + map_index(c, 0, y);
+        for (int32_t x = 0; x < c->iw; x++)
+            m[x] = (uint8_t)(~row[(x + 1) >> 6] >> ((x + 1) & 63) & 1); /* M_CAVE or M_ROCK */
+    }
+}
+
+/* Floods the region of cell s (packed sp) into queue[base ..], labels its
+ * cells in owner and fills in rg; returns the end of its queue segment.
+ * Branch-free as in result.c: every neighbour is written to the queue and
+ * kept only if it is an unlabelled cave cell, and the four loads come before
+ * the four stores (which the compiler cannot reorder itself: a byte store may
+ * alias anything). */
+static int32_t flood_region(cave *c, int32_t s, uint32_t sp, int32_t label, int32_t base,
+                            region *rg)
+{
+    uint8_t *map = c->map;
+    int32_t *queue = c->queue, *owner = c->owner;
+    uint32_t *xy = c->xy;
+    const int32_t pw = c->pw;
+    int32_t head = base, tail = base + 1, last = s, x0 = XY_X(sp), x1 = x0;
+    map[s] |= M_LABELLED;
+    queue[base] = s;
+    xy[base] = sp;
+    while (head < tail)
+    {
+        int32_t u = queue[head];
+        uint32_t p = xy[head++];
+        int32_t x = XY_X(p);
+        owner[u] = label;
+        x0 = DG_MIN(x0, x), x1 = DG_MAX(x1, x), last = DG_MAX(last, u);
+        uint8_t mn = map[u - pw], me = map[u + 1], ms = map[u + pw], mw = map[u - 1];
+        int in = mn == M_CAVE, ie = me == M_CAVE, is = ms == M_CAVE, iw = mw == M_CAVE;
+        map[u - pw] = (uint8_t)(mn | in << 5); /* M_LABELLED */
+        map[u + 1] = (uint8_t)(me | ie << 5);
+        map[u + pw] = (uint8_t)(ms | is << 5);
+        map[u - 1] = (uint8_t)(mw | iw << 5);
+        queue[tail] = u - pw, xy[tail] = p - XY(0, 1), tail += in;
+        queue[tail] = u + 1, xy[tail] = p + 1, tail += ie;
+        queue[tail] = u + pw, xy[tail] = p + XY(0, 1), tail += is;
+        queue[tail] = u - 1, xy[tail] = p - 1, tail += iw;
+    }
+    rg->pos = base;
+    rg->size = tail - base;
+    rg->x0 = x0, rg->x1 = x1;
+    rg->y0 = XY_Y(sp), rg->y1 = last / pw; /* s is the region's first cell in row order */
+    return tail;
+}
+
+/* Labels every open region (in order of first cell) into c->regions; their
+ * cells lie in c->queue region after region. */
+static dg_status label_regions(cave *c)
+{
+    int32_t end = 0;
+    c->region_count = 0;
+    for (int32_t y = 0; y < c->ih; y++)
+    {
+        int32_t row = map_index(c, 0, y);
+        for (int32_t x = 0; x < c->iw; x++)
+        {
+            if (c->map[row + x] != M_CAVE)
+                continue;
+            if (c->region_count == c->region_cap)
+            {
+                void *arr = c->regions;
+                dg_status st = dgi_grow(c->a, &arr, &c->region_cap, c->region_count + 1,
+                                        sizeof *c->regions);
+                c->regions = arr;
+                if (st != DG_OK)
+                    return st;
+            }
+            end = flood_region(c, row + x, XY(x + PAD, y + PAD), c->region_count, end,
+                               &c->regions[c->region_count]);
+            c->region_count++;
+        }
+    }
+    return DG_OK;
+}
+
+/* keep, caves, parent and tunnels: one entry per region. */
+static dg_status reserve_caves(cave *c)
+{
+    if (c->keep_cap >= c->region_count && c->keep)
+        return DG_OK;
+    dgi_free(c->a, c->keep, (size_t)c->keep_cap * sizeof *c->keep);
+    dgi_free(c->a, c->caves, (size_t)c->keep_cap * sizeof *c->caves);
+    dgi_free(c->a, c->parent, (size_t)c->keep_cap * sizeof *c->parent);
+    dgi_free(c->a, c->tunnels, (size_t)c->keep_cap * sizeof *c->tunnels);
+    c->keep_cap = DG_MAX(c->region_cap, 1);
+    c->keep = dgi_alloc(c->a, (size_t)c->keep_cap * sizeof *c->keep);
+    c->caves = dgi_alloc(c->a, (size_t)c->keep_cap * sizeof *c->caves);
+    c->parent = dgi_alloc(c->a, (size_t)c->keep_cap * sizeof *c->parent);
+    c->tunnels = dgi_alloc(c->a, (size_t)c->keep_cap * sizeof *c->tunnels);
+    return c->keep && c->caves && c->parent && c->tunnels ? DG_OK : DG_E_NOMEM;
+}
+
+/* The regions kept as caves: those of min_region cells or more (only the
+ * largest with connect = largest), else the largest if it has two cells.
+ * Returns the number kept. */
+static int32_t choose_caves(cave *c)
+{
+    int32_t largest = -1, kept = 0;
+    for (int32_t r = 0; r < c->region_count; r++)
+        if (largest < 0 || c->regions[r].size > c->regions[largest].size)
+            largest = r;
+    for (int32_t r = 0; r < c->region_count; r++)
+    {
+        int big = c->regions[r].size >= c->p->min_region;
+        if (c->p->connect == DG_CAVE_CONNECT_LARGEST)
+            big = r == largest;
+        c->keep[r] = big ? kept++ : -1;
+    }
+    if (kept == 0 && largest >= 0 && c->regions[largest].size >= 2)
+        c->keep[largest] = kept++;
+    for (int32_t r = 0; r < c->region_count; r++)
+        if (c->keep[r] >= 0)
+            c->caves[c->keep[r]] = r;
+    c->cave_count = kept;
+    return kept;
+}
+
+/* Regions not kept become rock; the queue keeps the caves' cells only. */
+static void fill_pockets(cave *c)
+{
+    int32_t out = 0;
+    for (int32_t r = 0; r < c->region_count; r++)
+    {
+        const region *rg = &c->regions[r];
+        const int32_t *cells = c->queue + rg->pos;
+        if (c->keep[r] < 0)
+        {
+            for (int32_t k = 0; k < rg->size; k++)
+            {
+                c->map[cells[k]] = M_ROCK;
+                set_rock(c, c->xy[rg->pos + k], 1);
+            }
+            continue;
+        }
+        memmove(c->queue + out, cells, (size_t)rg->size * sizeof *cells);
+        memmove(c->xy + out, c->xy + rg->pos, (size_t)rg->size * sizeof *c->xy);
+        c->regions[r].pos = out;
+        out += rg->size;
+    }
+}
+
+/* A 3x3 cave (clipped to the area) at the centre, when no draw left one. */
+static void centre_cave(cave *c)
+{
+    for (int32_t r = 1; r <= c->ih; r++)
+        memset(row_of(c->rock, c, r), 0xFF, (size_t)c->nw * sizeof(uint64_t));
+    int32_t x0 = c->iw / 2 - 1, y0 = c->ih / 2 - 1;
+    for (int32_t y = y0; y < y0 + 3; y++)
+        for (int32_t x = x0; x < x0 + 3; x++)
+            set_rock(c, XY(x + PAD, y + PAD), 0);
+    build_map(c);
+}
+
+/* ---- connecting ----------------------------------------------------------------------- */
+
+static dg_status add_edge(cave *c, int32_t u, int32_t v)
+{
+    if (c->edge_count * 2 + 2 > c->edge_cap)
+    {
+        void *arr = c->edges;
+        dg_status st = dgi_grow(c->a, &arr, &c->edge_cap, c->edge_count * 2 + 2, sizeof *c->edges);
+        c->edges = arr;
+        if (st != DG_OK)
+            return st;
+    }
+    c->edges[2 * c->edge_count] = u;
+    c->edges[2 * c->edge_count + 1] = v;
+    c->edge_count++;
+    return DG_OK;
+}
+
+/* Nearest cave cell of every area cell by Manhattan distance: the classic
+ * two raster passes (down and right, then up and left), which are exact for
+ * 4-way steps in an open rectangle, carrying the region (owner) and the cave
+ * cell (origin) with the distance (in c->queue). Sequential, so cheap on big
+ * maps, where a breadth-first frontier would miss the cache at every step. */
+static void nearest_caves(cave *c)
+{
+    uint8_t *map = c->map;
+    int32_t *dist = c->queue, *owner = c->owner;
+    uint32_t *origin = c->origin;
+    const int32_t pw = c->pw, far = INT32_MAX / 2;
+    for (size_t i = 0; i < c->cells; i++)
+        dist[i] = far;
+    for (int32_t y = 0; y < c->ih; y++)
+        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw; x++, i++)
+            if ((map[i] & M_KIND) == M_CAVE)
+                dist[i] = 0, origin[i] = XY(x + PAD, y + PAD);
+    for (int32_t y = 0; y < c->ih; y++)
+        for (int32_t i = map_index(c, 0, y), end = i + c->iw; i < end; i++)
+        {
+            int32_t n = i - pw, w = i - 1;
+            if (dist[n] + 1 < dist[i])
+                dist[i] = dist[n] + 1, owner[i] = owner[n], origin[i] = origin[n];
+            if (dist[w] + 1 < dist[i])
+                dist[i] = dist[w] + 1, owner[i] = owner[w], origin[i] = origin[w];
+        }
+    for (int32_t y = c->ih - 1; y >= 0; y--)
+        for (int32_t i = map_index(c, c->iw - 1, y), end = i - c->iw; i > end; i--)
+        {
+            int32_t s = i + pw, e = i + 1;
+            if (dist[s] + 1 < dist[i])
+                dist[i] = dist[s] + 1, owner[i] = owner[s], origin[i] = origin[s];
+            if (dist[e] + 1 < dist[i])
+                dist[i] = dist[e] + 1, owner[i] = owner[e], origin[i] = origin[e];
+        }
+}
+
+/* Where the areas of two caves touch, the pair of cells is a candidate
+ * tunnel (a run of the same pair along a row is recorded once). */
+static dg_status meet_caves(cave *c)
+{
+    const int32_t pw = c->pw, *owner = c->owner;
+    c->edge_count = 0;
+    for (int32_t y = 0; y < c->ih; y++)
+    {
+        int32_t last_a = -1, last_b = -1;
+        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw; x++, i++)
+        {
+            int32_t a = owner[i];
+            if (x + 1 < c->iw && owner[i + 1] != a && (owner[i + 1] != last_b || a != last_a))
+            {
+                dg_status st = add_edge(c, i, i + 1);
+                if (st != DG_OK)
+                    return st;
+                last_a = a, last_b = owner[i + 1];
+            }
+            if (y + 1 < c->ih && owner[i + pw] != a)
+            {
+                dg_status st = add_edge(c, i, i + pw);
+                if (st != DG_OK)
+                    return st;
+            }
+        }
+    }
+    return DG_OK;
+}
+
+/* Length of the tunnel edge e would carve: the walk between its origins. */
+static int32_t edge_length(const cave *c, int32_t e)
+{
+    uint32_t p = c->origin[c->edges[2 * e]], q = c->origin[c->edges[2 * e + 1]];
+    return abs(XY_X(p) - XY_X(q)) + abs(XY_Y(p) - XY_Y(q));
+}
+
+/* c->order = the edges by length, ties in the order found (a counting sort). */
+static dg_status sort_edges(cave *c)
+{
+    int32_t longest = c->iw + c->ih;
+    size_t counts_size = (size_t)(longest + 2) * sizeof(int32_t);
+    int32_t *start = dgi_calloc(c->a, (size_t)longest + 2, sizeof(int32_t));
+    c->order = dgi_alloc(c->a, (size_t)c->edge_cap / 2 * sizeof *c->order);
+    if (!start || !c->order)
+    {
+        dgi_free(c->a, start, counts_size);
+        return DG_E_NOMEM;
+    }
+    for (int32_t e = 0; e < c->edge_count; e++)
+        start[edge_length(c, e) + 1]++;
+    for (int32_t k = 1; k <= longest + 1; k++)
+        start[k] += start[k - 1];
+    for (int32_t e = 0; e < c->edge_count; e++)
+        c->order[start[edge_length(c, e)]++] = e;
+    dgi_free(c->a, start, counts_size);
+    return DG_OK;
+}
+
+static int32_t find_root(int32_t *parent, int32_t x)
+{
+    while (parent[x] != x)
+    {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* Kruskal over the candidate tunnels: the shortest that joins two caves not
+ * yet joined, until all are one. */
+static void spanning_tree(cave *c)
+{
+    int32_t *parent = c->parent;
+    for (int32_t r = 0; r < c->region_count; r++)
+        parent[r] = r;
+    c->tunnel_count = 0;
+    for (int32_t i = 0; i < c->edge_count && c->tunnel_count < c->cave_count - 1; i++)
+    {
+        int32_t e = c->order[i], u = c->edges[2 * e], v = c->edges[2 * e + 1];
+        int32_t a = find_root(parent, c->owner[u]), b = find_root(parent, c->owner[v]);
+        if (a == b)
+            continue;
+        parent[a] = b;
+        tunnel t = {c->origin[u], c->origin[v], c->owner[u], c->owner[v]};
+        c->tunnels[c->tunnel_count++] = t;
+    }
+}
+
+/* Opens the brush (tunnel_width cells square) at map cell (x, y), inside the area. */
+static void open_brush(cave *c, int32_t x, int32_t y)
+{
+    int32_t w = c->p->tunnel_width, lo = w == 3 ? -1 : 0;
+    for (int32_t dy = lo; dy < lo + w; dy++)
+        for (int32_t dx = lo; dx < lo + w; dx++)
+        {
+            uint8_t *m = &c->map[(y + dy) * c->pw + x + dx];
+            if ((*m & M_KIND) == M_ROCK)
+            {
+                *m = M_TUNNEL;
+                set_rock(c, XY(x + dx, y + dy), 0);
+            }
+        }
+}
+
+/* The 4-connected line from p to q: each step moves along the axis whose
+ * progress lags (integer comparison), so the tunnel runs straight. */
+static void carve_line(cave *c, uint32_t p, uint32_t q)
+{
+    int32_t x = XY_X(p), y = XY_Y(p), qx = XY_X(q), qy = XY_Y(q);
+    int32_t dx = abs(qx - x), dy = abs(qy - y), sx = qx > x ? 1 : -1, sy = qy > y ? 1 : -1;
+    int64_t mx = 0, my = 0;
+    open_brush(c, x, y);
+    while (mx < dx || my < dy)
+    {
+        if (my == dy || (mx < dx && (2 * mx + 1) * dy < (2 * my + 1) * dx))
+            mx++, x += sx;
+        else
+            my++, y += sy;
+        open_brush(c, x, y);
+    }
+}
+
+static dg_status connect_caves(cave *c)
+{
+    if (c->cave_count < 2)
+        return DG_OK;
+    nearest_caves(c);
+    dg_status st = meet_caves(c);
+    if (st == DG_OK)
+        st = sort_edges(c);
+    if (st != DG_OK)
+        return st;
+    spanning_tree(c);
+    for (int32_t t = 0; t < c->tunnel_count; t++)
+        carve_line(c, c->tunnels[t].p, c->tunnels[t].q);
+    return DG_OK;
+}
+
+/* ---- start, exit, metrics, tiles --------------------------------------------------------- */
+
+/* Start: the cell of the largest cave nearest its rectangle's centre (its
+ * cells are still in the queue). */
+static void pick_start(cave *c)
+{
+    int32_t best = 0;
+    for (int32_t k = 1; k < c->cave_count; k++)
+        if (c->regions[c->caves[k]].size > c->regions[c->caves[best]].size)
+            best = k;
+    const region *rg = &c->regions[c->caves[best]];
+    int32_t cx = (rg->x0 + rg->x1) / 2, cy = (rg->y0 + rg->y1) / 2, dist = INT32_MAX;
+    for (int32_t k = rg->pos; k < rg->pos + rg->size; k++)
+    {
+        int32_t d = abs(XY_X(c->xy[k]) - cx) + abs(XY_Y(c->xy[k]) - cy);
+        if (d < dist || (d == dist && c->queue[k] < c->start))
+            dist = d, c->start = c->queue[k];
+    }
+}
+
+/* Exit: the last cave cell a breadth-first walk from the start reaches. The
+ * map becomes the walk's mask (1 cave, 2 tunnel, 0 closed or walked); queue
+ * entries carry bit 30 for cave cells. Branch-free as flood_region. */
+static void pick_exit(cave *c)
+{
+    uint8_t *map = c->map;
+    int32_t *queue = c->queue;
+    const int32_t pw = c->pw, cave_bit = 1 << 30;
+    for (size_t i = 0; i < c->cells; i++)
+        map[i] &= M_OPEN; /* EDGE (4) and the marks go */
+    int32_t head = 0, tail = 1, exit = c->start;
+    queue[0] = c->start;
+    map[c->start] = 0;
+    while (head < tail)
+    {
+        int32_t q = queue[head++], u = q & ~cave_bit;
+        exit = q & cave_bit ? u : exit;
+        uint8_t mn = map[u - pw], me = map[u + 1], ms = map[u + pw], mw = map[u - 1];
+        map[u - pw] = map[u + 1] = map[u + pw] = map[u - 1] = 0;
+        queue[tail] = (u - pw) | (mn & 1) << 30, tail += mn != 0;
+        queue[tail] = (u + 1) | (me & 1) << 30, tail += me != 0;
+        queue[tail] = (u + pw) | (ms & 1) << 30, tail += ms != 0;
+        queue[tail] = (u - 1) | (mw & 1) << 30, tail += mw != 0;
+    }
+    c->exit = exit;
+}
+
+/* Byte lanes 1 where the bits of b are set: eight cells at once. */
+static uint64_t spread_bits(uint32_t b)
+{
+    uint64_t x = b & 0xFFu;
+    x = (x | x << 28) & 0x0000000F0000000FULL;
+    x = (x | x << 14) & 0x0003000300030003ULL;
+    x = (x | x << 7) & 0x0101010101010101ULL;
+    return x;
+}
+
+/* Open cells of bit row r (rows outside -1..ih+1 hold none) as words. */
+static void open_row(const cave *c, int32_t r, uint64_t *out)
+{
+    const uint64_t *row = r >= 0 && r <= c->ih + 1 ? row_of(c->rock, c, r) : NULL;
+    for (int32_t i = 0; i < c->nw; i++)
+        out[i] = row ? ~row[i] : 0;
+}
+
+/* Tiles of grid row y: open cells are floor, rock touching one (8-way) is
+ * wall, the rest void; eight cells a step from the bit rows. */
+static void write_row(const cave *c, dg_grid *g, int32_t y, uint64_t *o[3], uint64_t *near)
+{
+    int32_t nw = c->nw, s = 1 - c->border; /* grid x = bit x - s */
+    for (int32_t i = 0; i < nw; i++)
+    {
+        uint64_t v = o[0][i] | o[1][i] | o[2][i];
+        near[i] = v | from_left(o[0], i) | from_left(o[1], i) | from_left(o[2], i);
+        near[i] |= from_right(o[0], i, nw) | from_right(o[1], i, nw) | from_right(o[2], i, nw);
+    }
+    uint8_t *out = &DG_CELL(g, 0, y);
+    for (int32_t x = 0; x < g->width; x += 8)
+    {
+        int32_t j = x + s, w = j >> 6, b = j & 63;
+        uint64_t ow = o[1][w] >> b, nr = near[w] >> b;
+        if (b > 56 && w + 1 < nw)
+            ow |= o[1][w + 1] << (64 - b), nr |= near[w + 1] << (64 - b);
+        uint64_t fl = spread_bits((uint32_t)ow), wl = spread_bits((uint32_t)(nr & ~ow));
+        uint64_t tiles = fl * DG_TILE_FLOOR + wl * DG_TILE_WALL;
+        int32_t n = DG_MIN(8, g->width - x);
+        if (n == 8)
+            memcpy(out + x, &tiles, 8);
+        else
+            for (int32_t k = 0; k < n; k++)
+                out[x + k] = (uint8_t)(tiles >> (8 * k));
+    }
+}
+
+/* The metrics dgi_result_finish would count, from the bit rows: the caves
+ * are one region, so loops = edges - open + 1 - open 2x2 squares. */
+static void count_metrics(const cave *c, uint64_t *o[3], dg_metrics *m, int32_t cells)
+{
+    int64_t open = 0, dead = 0, edges = 0, squares = 0;
+    int32_t nw = c->nw;
+    open_row(c, 0, o[0]);
+    open_row(c, 1, o[1]);
+    for (int32_t r = 1; r <= c->ih; r++)
+    {
+        open_row(c, r + 1, o[2]);
+        for (int32_t i = 0; i < nw; i++)
+        {
+            uint64_t h = o[1][i], n = o[0][i], s = o[2][i];
+            uint64_t e = from_right(o[1], i, nw), w = from_left(o[1], i);
+            uint64_t se = from_right(o[2], i, nw);
+            uint64_t odd = n ^ e ^ s ^ w, two = (n & e) | (s & w) | ((n ^ e) & (s ^ w));
+            open += dgi_popcount64(h);
+            dead += dgi_popcount64(h & odd & ~two);
+            edges += dgi_popcount64(h & e) + dgi_popcount64(h & s);
+            squares += dgi_popcount64(h & e & s & se);
+        }
+        uint64_t *t = o[0];
+        o[0] = o[1], o[1] = o[2], o[2] = t;
+    }
+    m->cells = cells;
+    m->floor_cells = (int32_t)open;
+    m->floor_permille = (int32_t)(open * 1000 / cells);
+    m->dead_ends = (int32_t)dead;
+    m->regions = open > 0;
+    m->loops = (int32_t)(edges - open + m->regions - squares);
+}
+
+/* Grid tiles and metrics. The automaton's buffers serve as row scratch. */
+static void write_tiles(cave *c, dg_grid *g, dg_metrics *m)
+{
+    uint64_t *o[3] = {c->next, c->next + c->nw, c->next + 2 * c->nw}, *near = c->sum0;
+    int32_t r0 = 1 - c->border; /* bit row of grid row 0 */
+    open_row(c, r0 - 1, o[0]);
+    open_row(c, r0, o[1]);
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        open_row(c, r0 + y + 1, o[2]);
+        write_row(c, g, y, o, near);
+        uint64_t *t = o[0];
+        o[0] = o[1], o[1] = o[2], o[2] = t;
+    }
+    o[0] = c->next, o[1] = c->next + c->nw, o[2] = c->next + 2 * c->nw;
+    count_metrics(c, o, m, g->width * g->height);
+}
+
+static dg_point grid_point(const cave *c, int32_t i)
+{
+    dg_point p = {i % c->pw - PAD + c->border, i / c->pw - PAD + c->border};
+    return p;
+}
+
+static dg_point packed_point(const cave *c, uint32_t p)
+{
+    dg_point q = {XY_X(p) - PAD + c->border, XY_Y(p) - PAD + c->border};
+    return q;
+}
+
+static dg_rect cave_rect(const cave *c, const region *rg)
+{
+    dg_rect r = {rg->x0 - PAD + c->border, rg->y0 - PAD + c->border, rg->x1 - rg->x0 + 1,
+                 rg->y1 - rg->y0 + 1};
+    return r;
+}
+
+/* Rooms, tunnels, start, exit and metrics (the lists were reserved; the
+ * grid metrics are already in m). */
+static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
+{
+    dgi_result_reset(r);
+    for (int32_t k = 0; k < c->cave_count; k++)
+    {
+        const region *rg = &c->regions[c->caves[k]];
+        dg_room *room = &r->rooms[k];
+        memset(room, 0, sizeof *room);
+        room->rect = cave_rect(c, rg);
+        room->kind = DG_ROOM_CAVE;
+        room->prefab = -1;
+        room->parent = -1;
+        room->cells = rg->size;
+    }
+    r->room_count = c->cave_count;
+    for (int32_t t = 0; t < c->tunnel_count; t++)
+    {
+        const tunnel *tn = &c->tunnels[t];
+        dg_corridor *k = &r->corridors[t];
+        k->start = packed_point(c, tn->p);
+        k->end = k->bend = packed_point(c, tn->q);
+        k->length = abs(k->end.x - k->start.x) + abs(k->end.y - k->start.y) + 1;
+        k->from.kind = k->to.kind = DG_REF_ROOM;
+        k->from.index = c->keep[tn->a];
+        k->to.index = c->keep[tn->b];
+    }
+    r->corridor_count = c->tunnel_count;
+    r->start = grid_point(c, c->start);
+    r->exit = grid_point(c, c->exit);
+    r->start_room = c->keep[c->owner[c->start]];
+    r->exit_room = c->keep[c->owner[c->exit]];
+    r->metrics = *m;
+    r->metrics.rooms = r->room_count;
+    r->metrics.corridors = r->corridor_count;
+    r->metrics.requested = c->region_count;
+    r->metrics.placed = c->cave_count;
+}
+
+/* Everything but writing the caller's grid and result. */
+static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
+{
+    dg_status st = cave_alloc(c);
+    for (int draw = 0; st == DG_OK && draw <= DRAWS; draw++)
+    {
+        if (draw < DRAWS)
+        {
+            choose_fill(c, grid_cells, seed, STREAM_FILL + (uint64_t)draw);
+            build_map(c);
+        }
+        else
+            centre_cave(c);
+        st = label_regions(c);
+        if (st == DG_OK)
+            st = reserve_caves(c);
+        if (st == DG_OK && choose_caves(c) > 0)
+            break;
+    }
+    if (st != DG_OK)
+        return st;
+    fill_pockets(c);
+    pick_start(c);
+    st = connect_caves(c);
+    if (st != DG_OK)
+        return st;
+    pick_exit(c);
+    return DG_OK;
+}
+
+dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
+                           dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = check_params(grid, params, diag);
+    if (st != DG_OK)
+        return st;
+    cave c;
+    memset(&c, 0, sizeof c);
+    c.p = params;
+    c.a = allocator;
+    c.border = params->border;
+    c.iw = grid->width - 2 * c.border;
+    c.ih = grid->height - 2 * c.border;
+    c.nw = (c.iw + 2 + 63) / 64;
+    c.last_pad = ~0ULL << ((c.iw + 1) & 63); /* bit iw + 1 (the right pad) is in the last word */
+    c.pw = c.iw + 2 * PAD;
+    c.ph = c.ih + 2 * PAD;
+    c.cells = (size_t)c.pw * (size_t)c.ph;
+    st = build(&c, seed, (int64_t)grid->width * grid->height);
+    if (st == DG_OK && result)
+        st = dgi_result_reserve(result, c.cave_count, c.tunnel_count, 0, 0);
+    if (st == DG_OK)
+    {
+        dg_metrics m;
+        memset(&m, 0, sizeof m);
+        write_tiles(&c, grid, &m);
+        if (result)
+            fill_result(&c, result, &m);
+    }
+    cave_free(&c);
+    if (st != DG_OK)
+        return dgi_fail(diag, st, "cave: out of memory");
+    dgi_diag_ok(diag);
+    return DG_OK;
+}

@@ -1,0 +1,665 @@
+/* Cave generator: properties over many seeds and parameter sets, what each
+ * option does, golden hashes, bad input, smallest grids and allocation
+ * failures. */
+#include "hard.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+
+typedef struct cave_case {
+    const char *name;
+    int32_t width, height;
+    int seeds;
+    dg_cave_params p;
+} cave_case;
+
+/* The parameter sets the properties run over. */
+static int cave_cases(cave_case *cases)
+{
+    int n = 0;
+    cave_case *c;
+#define CASE(label, w, h, s) \
+    c = &cases[n++], c->name = label, c->width = w, c->height = h, c->seeds = s, dg_cave_defaults(&c->p)
+    CASE("defaults 80x25", 80, 25, 300);
+    CASE("defaults 80x50", 80, 50, 150);
+    CASE("defaults 200x120", 200, 120, 20);
+    CASE("smallest 5x5", 5, 5, 300);
+    CASE("odd 7x5", 7, 5, 200);
+    CASE("odd 6x11", 6, 11, 200);
+    CASE("odd 13x7", 13, 7, 200);
+    CASE("odd 31x17", 31, 17, 200);
+    CASE("no border, wide tunnels, many caves", 60, 40, 150);
+    c->p.border = 0, c->p.tunnel_width = 3, c->p.min_region = 2;
+    CASE("every region kept, thin tunnels", 70, 45, 150);
+    c->p.min_region = 1, c->p.tunnel_width = 1, c->p.smoothing = 0;
+    CASE("largest only", 80, 50, 100);
+    c->p.connect = DG_CAVE_CONNECT_LARGEST;
+    CASE("fill search", 90, 40, 100);
+    c->p.target_open_permille = 350;
+    CASE("raw noise", 50, 30, 100);
+    c->p.iterations = 0, c->p.smoothing = 0, c->p.fill_permille = 500, c->p.min_region = 1;
+    CASE("solid rock", 40, 20, 20);
+    c->p.fill_permille = 1000;
+#undef CASE
+    return n;
+}
+
+static int is_open(const dg_grid *g, int32_t x, int32_t y)
+{
+    return dg_tile_passable(dg_grid_get(g, x, y));
+}
+
+/* Floor, wall exactly where rock touches floor (8-way), void elsewhere; the
+ * outer ring closed with the border. */
+static void check_tiles(const cave_case *k, const dg_grid *g)
+{
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            uint8_t t = dg_grid_get(g, x, y);
+            CHECK(t == DG_TILE_FLOOR || t == DG_TILE_WALL || t == DG_TILE_VOID);
+            int ring = x == 0 || y == 0 || x == g->width - 1 || y == g->height - 1;
+            if (k->p.border && ring)
+                CHECK(t != DG_TILE_FLOOR);
+            if (t == DG_TILE_FLOOR)
+                continue;
+            int near = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++)
+                    near |= is_open(g, x + dx, y + dy);
+            CHECKF(near == (t == DG_TILE_WALL), "%s: tile %d at %d,%d", k->name, t, (int)x, (int)y);
+        }
+}
+
+/* Walking distances from s. */
+static int32_t *walk_from(const dg_grid *g, dg_point s)
+{
+    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
+    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
+    for (int32_t i = 0; i < n; i++)
+        dist[i] = -1;
+    dist[s.y * w + s.x] = 0;
+    queue[tail++] = s.y * w + s.x;
+    while (head < tail)
+    {
+        int32_t c = queue[head++];
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t x = c % w + DX[d], y = c / w + DY[d];
+            if (is_open(g, x, y) && dist[y * w + x] < 0)
+            {
+                dist[y * w + x] = dist[c] + 1;
+                queue[tail++] = y * w + x;
+            }
+        }
+    }
+    free(queue);
+    return dist;
+}
+
+static int rect_holds(dg_rect r, dg_point p)
+{
+    return p.x >= r.x && p.y >= r.y && p.x < r.x + r.w && p.y < r.y + r.h;
+}
+
+static void check_rooms(const cave_case *k, const dg_grid *g, const dg_result *r)
+{
+    const dg_cave_params *p = &k->p;
+    CHECK(r->room_count >= 1 && r->metrics.placed == r->room_count);
+    CHECK(r->metrics.requested >= 0 && r->door_count == 0 && r->metrics.attempts == 0);
+    if (p->connect == DG_CAVE_CONNECT_LARGEST)
+        CHECK(r->room_count == 1);
+    CHECK(r->corridor_count == r->room_count - 1); /* a spanning tree of tunnels */
+    int32_t largest = 0;
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        const dg_room *q = &r->rooms[i];
+        CHECK(q->kind == DG_ROOM_CAVE && q->parent == -1 && q->prefab == -1);
+        CHECK(q->cells >= 2 || r->room_count > 1);
+        CHECK(q->cells >= 1 && q->cells <= q->rect.w * q->rect.h);
+        if (r->room_count > 1 && p->connect == DG_CAVE_CONNECT_TUNNELS)
+            CHECKF(q->cells >= p->min_region, "%s: a cave of %d cells", k->name, (int)q->cells);
+        int32_t floor = 0;
+        for (int32_t y = q->rect.y; y < q->rect.y + q->rect.h; y++)
+            for (int32_t x = q->rect.x; x < q->rect.x + q->rect.w; x++)
+                floor += is_open(g, x, y);
+        CHECK(floor >= q->cells);
+        /* the rect is tight: every side holds floor */
+        int top = 0, bottom = 0, left = 0, right = 0;
+        for (int32_t x = q->rect.x; x < q->rect.x + q->rect.w; x++)
+            top |= is_open(g, x, q->rect.y), bottom |= is_open(g, x, q->rect.y + q->rect.h - 1);
+        for (int32_t y = q->rect.y; y < q->rect.y + q->rect.h; y++)
+            left |= is_open(g, q->rect.x, y), right |= is_open(g, q->rect.x + q->rect.w - 1, y);
+        CHECK(top && bottom && left && right);
+        if (q->cells > r->rooms[largest].cells)
+            largest = i;
+    }
+    CHECK(r->start_room == largest && rect_holds(r->rooms[largest].rect, r->start));
+    for (int32_t i = 0; i < r->corridor_count; i++)
+    {
+        const dg_corridor *t = &r->corridors[i];
+        CHECK(t->from.kind == DG_REF_ROOM && t->to.kind == DG_REF_ROOM);
+        CHECK(t->from.index != t->to.index && t->from.index >= 0 && t->to.index >= 0 &&
+              t->from.index < r->room_count && t->to.index < r->room_count);
+        CHECK(t->bend.x == t->end.x && t->bend.y == t->end.y);
+        CHECK(t->length == abs(t->end.x - t->start.x) + abs(t->end.y - t->start.y) + 1);
+        CHECK(is_open(g, t->start.x, t->start.y) && is_open(g, t->end.x, t->end.y));
+        CHECK(rect_holds(r->rooms[t->from.index].rect, t->start));
+        CHECK(rect_holds(r->rooms[t->to.index].rect, t->end));
+    }
+}
+
+/* The quality contract (docs/cave.md) and the exit: a farthest cell of the
+ * caves by walking (no room cell is farther, counting only cells no tunnel
+ * crosses: those inside a single rect and away from every tunnel line). */
+static void check_contract(const cave_case *k, const dg_grid *g, const dg_result *r)
+{
+    dg_quality q;
+    CHECK(dg_survey_map(g, r, &q, NULL, NULL) == DG_OK);
+    CHECK(q.unreachable == 0 && q.start_in_room && q.exit_in_room && !q.start_is_exit);
+    CHECK(q.doorless_joins == 0 && q.dead_doors == 0 && q.doors == 0);
+    CHECKF(q.exit_rank_permille <= 100, "%s: exit rank %d", k->name, (int)q.exit_rank_permille);
+    if (k->p.border)
+        CHECK(q.border_open == 0);
+    int32_t *dist = walk_from(g, r->start);
+    CHECK(dist[r->exit.y * g->width + r->exit.x] == q.route);
+    free(dist);
+}
+
+static void check_map(const cave_case *k, const guarded_grid *gg, const dg_result *r,
+                      int check_measure)
+{
+    const dg_grid *g = &gg->grid;
+    CHECK(guard_intact(gg));
+    const char *why = hard_validate(g, r);
+    CHECKF(why == NULL, "%s: %s", k->name, why ? why : "");
+    CHECK(grid_connected(g) && r->metrics.regions == 1);
+    check_tiles(k, g);
+    check_rooms(k, g, r);
+    check_contract(k, g, r);
+    if (check_measure)
+    {
+        dg_metrics m;
+        CHECK(dg_measure(g, NULL, &m, NULL, NULL) == DG_OK);
+        CHECKF(m.loops == r->metrics.loops && m.dead_ends == r->metrics.dead_ends &&
+                   m.floor_cells == r->metrics.floor_cells && m.regions == 1,
+               "%s: loops %d/%d dead ends %d/%d", k->name, (int)m.loops, (int)r->metrics.loops,
+               (int)m.dead_ends, (int)r->metrics.dead_ends);
+    }
+}
+
+TEST(cave_properties_over_many_seeds)
+{
+    cave_case cases[20];
+    memset(cases, 0, sizeof cases);
+    int n = cave_cases(cases), maps = 0;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (int k = 0; k < n && !test_failures(); k++)
+    {
+        guarded_grid gg;
+        CHECK(guard_make(&gg, cases[k].width, cases[k].height, 3));
+        int64_t caves = 0;
+        for (int s = 0; s < cases[k].seeds && !test_failures(); s++, maps++)
+        {
+            dg_status st = dg_cave_generate(&gg.grid, &cases[k].p, (uint64_t)s * 7919u + 1, &r,
+                                            NULL, NULL);
+            CHECKF(st == DG_OK, "%s seed %d: %s", cases[k].name, s, dg_status_str(st));
+            check_map(&cases[k], &gg, &r, s % 4 == 0);
+            caves += r.room_count;
+        }
+        if (cases[k].p.min_region <= 2 && cases[k].width >= 50)
+            CHECKF(caves > 2 * cases[k].seeds, "%s: only %lld caves", cases[k].name,
+                   (long long)caves);
+        guard_free(&gg);
+    }
+    CHECK(maps >= 2000);
+    dg_result_free(&r);
+}
+
+static uint64_t cave_hash(const dg_cave_params *p, int32_t w, int32_t h, uint64_t seed,
+                          int32_t pad, uint64_t *result_hash)
+{
+    guarded_grid gg;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    if (!guard_make(&gg, w, h, pad))
+        return 0;
+    CHECK(dg_cave_generate(&gg.grid, p, seed, &r, NULL, NULL) == DG_OK);
+    uint64_t hash = dg_grid_hash(&gg.grid);
+    if (result_hash)
+        *result_hash = hard_result_hash(&r);
+    CHECK(guard_intact(&gg));
+    guard_free(&gg);
+    dg_result_free(&r);
+    return hash;
+}
+
+TEST(cave_golden_hashes)
+{
+    static const uint64_t want[] = {
+        0x3e6ebf4151289cfaULL, /* defaults 80x25 */
+        0x7cdc03c76ec2cf33ULL, /* defaults 80x50 */
+        0x9c9855a24d61e4d6ULL, /* defaults 200x120 */
+        0xf2bc51fcd90214c4ULL, /* smallest 5x5 */
+        0x8508c94c2fb7835cULL, /* odd 7x5 */
+        0xa28aef18e35e9aa7ULL, /* odd 6x11 */
+        0x7d556ca24bd15625ULL, /* odd 13x7 */
+        0xee4fbbb22909c295ULL, /* odd 31x17 */
+        0x5d03989bb69de32fULL, /* no border, wide tunnels, many caves */
+        0x076edf5afeca9284ULL, /* every region kept, thin tunnels */
+        0x710bead13c8aa3a2ULL, /* largest only */
+        0x9da85b1f5c3f5770ULL, /* fill search */
+        0xb0b4650aafdbaa56ULL, /* raw noise */
+        0xadb1929d67677e34ULL, /* solid rock */
+    };
+    cave_case cases[20];
+    memset(cases, 0, sizeof cases);
+    int n = cave_cases(cases);
+    CHECK(n <= (int)(sizeof want / sizeof want[0]));
+    for (int k = 0; k < n && k < (int)(sizeof want / sizeof want[0]); k++)
+    {
+        uint64_t got = cave_hash(&cases[k].p, cases[k].width, cases[k].height, 42, 0, NULL);
+        if (getenv("DG_CAVE_PRINT_PINS"))
+            printf("        0x%016llxULL, /* %s */\n", (unsigned long long)got, cases[k].name);
+        CHECK_EQ_U64(got, want[k]);
+    }
+}
+
+TEST(cave_is_deterministic_and_stride_blind)
+{
+    cave_case cases[20];
+    memset(cases, 0, sizeof cases);
+    int n = cave_cases(cases);
+    for (int k = 0; k < n; k++)
+    {
+        const cave_case *c = &cases[k];
+        uint64_t ra, rb;
+        uint64_t a = cave_hash(&c->p, c->width, c->height, 9, 0, &ra);
+        uint64_t b = cave_hash(&c->p, c->width, c->height, 9, 17, &rb);
+        CHECK_EQ_U64(a, b);
+        CHECK_EQ_U64(ra, rb);
+        if (c->p.fill_permille < 1000 && c->width > 7)
+            CHECK(cave_hash(&c->p, c->width, c->height, 10, 0, NULL) != a);
+    }
+}
+
+TEST(cave_result_is_optional)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 80, 25, 2));
+    CHECK(dg_cave_generate(&gg.grid, &p, 5, NULL, NULL, NULL) == DG_OK);
+    CHECK(guard_intact(&gg));
+    CHECK_EQ_U64(dg_grid_hash(&gg.grid), cave_hash(&p, 80, 25, 5, 0, NULL));
+    guard_free(&gg);
+}
+
+/* ---- what each option does ---------------------------------------------------------- */
+
+typedef struct cave_run {
+    dg_grid g;
+    uint8_t *cells;
+    dg_result r;
+} cave_run;
+
+static void run_open(cave_run *run, const dg_cave_params *p, int32_t w, int32_t h, uint64_t seed)
+{
+    run->cells = malloc((size_t)w * (size_t)h);
+    dg_grid_init(&run->g, run->cells, w, h, 0);
+    dg_result_init(&run->r, NULL);
+    CHECK(dg_cave_generate(&run->g, p, seed, &run->r, NULL, NULL) == DG_OK);
+}
+
+static void run_close(cave_run *run)
+{
+    dg_result_free(&run->r);
+    free(run->cells);
+}
+
+/* Wider tunnels: the same caves, more floor; width 1 leaves every tunnel
+ * cell on its line. */
+TEST(cave_tunnel_width)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    p.min_region = 4;
+    int wider = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++)
+    {
+        cave_run runs[3];
+        for (int w = 1; w <= 3; w++)
+        {
+            p.tunnel_width = w;
+            run_open(&runs[w - 1], &p, 100, 60, seed);
+        }
+        for (int w = 1; w < 3; w++)
+        {
+            CHECK(runs[w].r.room_count == runs[0].r.room_count);
+            for (int32_t i = 0; i < runs[0].r.room_count && i < runs[w].r.room_count; i++)
+                CHECK(memcmp(&runs[w].r.rooms[i], &runs[0].r.rooms[i], sizeof(dg_room)) == 0);
+            CHECK(runs[w].r.metrics.floor_cells >= runs[w - 1].r.metrics.floor_cells);
+            wider += runs[w].r.metrics.floor_cells > runs[w - 1].r.metrics.floor_cells;
+        }
+        for (int w = 0; w < 3; w++)
+            run_close(&runs[w]);
+    }
+    CHECK(wider > 20);
+}
+
+/* Every cave has min_region cells or more; fewer caves as it grows; when
+ * no region is that large the largest is still kept. */
+TEST(cave_min_region)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    int64_t rooms[3] = {0, 0, 0};
+    const int32_t mins[3] = {1, 24, 200};
+    for (uint64_t seed = 1; seed <= 30; seed++)
+        for (int k = 0; k < 3; k++)
+        {
+            p.min_region = mins[k];
+            cave_run run;
+            run_open(&run, &p, 120, 60, seed);
+            rooms[k] += run.r.room_count;
+            for (int32_t i = 0; i < run.r.room_count; i++)
+                CHECK(run.r.rooms[i].cells >= mins[k]);
+            run_close(&run);
+        }
+    CHECK(rooms[0] > rooms[1] && rooms[1] > rooms[2]);
+    p.min_region = (int32_t)DG_GRID_MAX_CELLS; /* nothing that large: the largest alone */
+    cave_run run;
+    run_open(&run, &p, 80, 25, 3);
+    CHECK(run.r.room_count == 1 && run.r.corridor_count == 0 && run.r.metrics.requested >= 1);
+    run_close(&run);
+}
+
+/* connect = largest: one cave, nothing else open, no tunnels. */
+TEST(cave_connect_largest)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    p.connect = DG_CAVE_CONNECT_LARGEST;
+    for (uint64_t seed = 1; seed <= 40; seed++)
+    {
+        cave_run run;
+        run_open(&run, &p, 80, 50, seed);
+        CHECK(run.r.room_count == 1 && run.r.corridor_count == 0);
+        CHECK(run.r.metrics.floor_cells == run.r.rooms[0].cells);
+        run_close(&run);
+    }
+}
+
+/* target_open_permille: the floor lands near the target whatever fill_permille says. */
+TEST(cave_target_open)
+{
+    static const int32_t targets[] = {250, 400, 550};
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++)
+    {
+        dg_cave_params p;
+        dg_cave_defaults(&p);
+        p.target_open_permille = targets[t];
+        p.fill_permille = 700; /* far off: the search moves it */
+        int64_t sum = 0;
+        for (uint64_t seed = 1; seed <= 20; seed++)
+        {
+            cave_run run;
+            run_open(&run, &p, 120, 60, seed);
+            int32_t got = run.r.metrics.floor_permille;
+            CHECKF(abs(got - targets[t]) <= 80, "target %d: floor %d", (int)targets[t], (int)got);
+            sum += got;
+            run_close(&run);
+        }
+        CHECKF(llabs(sum / 20 - targets[t]) <= 40, "target %d: mean floor %lld", (int)targets[t],
+               (long long)(sum / 20));
+    }
+}
+
+/* Open cells with three or four rock sides: smoothing shaves them. */
+static int32_t bumps(const dg_grid *g)
+{
+    int32_t n = 0;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (is_open(g, x, y))
+            {
+                int open = 0;
+                for (int d = 0; d < 4; d++)
+                    open += is_open(g, x + DX[d], y + DY[d]);
+                n += open <= 1;
+            }
+    return n;
+}
+
+TEST(cave_smoothing)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    p.iterations = 1; /* rough caves */
+    int64_t rough = 0, smooth = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++)
+    {
+        cave_run a, b;
+        p.smoothing = 0;
+        run_open(&a, &p, 100, 60, seed);
+        p.smoothing = 3;
+        run_open(&b, &p, 100, 60, seed);
+        rough += bumps(&a.g);
+        smooth += bumps(&b.g);
+        run_close(&a);
+        run_close(&b);
+    }
+    CHECKF(smooth * 4 < rough, "bumps: %lld smoothed, %lld rough", (long long)smooth,
+           (long long)rough);
+}
+
+/* The rule: no steps leave the noise; birth = survival = 0 opens everything;
+ * all rock falls back to the centre cave. */
+TEST(cave_rule_and_fill)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    p.birth = p.survival = 0;
+    cave_run run;
+    run_open(&run, &p, 30, 20, 1);
+    CHECK(run.r.metrics.floor_cells == 28 * 18 && run.r.room_count == 1);
+    run_close(&run);
+    dg_cave_defaults(&p);
+    p.fill_permille = 0;
+    p.border = 0;
+    p.iterations = 0; /* the rule would erode the edges: outside counts as rock */
+    run_open(&run, &p, 30, 20, 1);
+    CHECK(run.r.metrics.floor_cells == 30 * 20);
+    dg_quality q;
+    CHECK(dg_survey_map(&run.g, &run.r, &q, NULL, NULL) == DG_OK && q.border_open > 0);
+    run_close(&run);
+    dg_cave_defaults(&p);
+    p.fill_permille = 1000;
+    run_open(&run, &p, 31, 21, 1);
+    CHECK(run.r.metrics.floor_cells == 9 && run.r.room_count == 1);
+    dg_rect c = run.r.rooms[0].rect;
+    CHECK(c.x == 14 && c.y == 9 && c.w == 3 && c.h == 3);
+    run_close(&run);
+    /* more rock in the noise, fewer open cells in the caves (the same random
+     * words at every fill) */
+    dg_cave_defaults(&p);
+    p.iterations = 0, p.smoothing = 0, p.min_region = 1;
+    int32_t last = INT32_MAX;
+    for (int32_t fill = 100; fill <= 500; fill += 100)
+    {
+        p.fill_permille = fill;
+        run_open(&run, &p, 200, 100, 7);
+        int32_t open = 0;
+        for (int32_t i = 0; i < run.r.room_count; i++)
+            open += run.r.rooms[i].cells;
+        CHECK(open < last && abs(open - (1000 - fill) * 198 * 98 / 1000) < 400);
+        last = open;
+        run_close(&run);
+    }
+}
+
+/* ---- bad input --------------------------------------------------------------------------- */
+
+typedef struct cave_bad {
+    const char *field; /* a word the message must contain */
+    dg_status want;
+    void (*apply)(dg_cave_params *p);
+} cave_bad;
+
+#define BAD(name, body) \
+    static void bad_##name(dg_cave_params *p) { body; }
+BAD(fill_neg, p->fill_permille = -1)
+BAD(fill_big, p->fill_permille = 1001)
+BAD(birth_neg, p->birth = -1)
+BAD(birth_big, p->birth = 512)
+BAD(survival_neg, p->survival = INT32_MIN)
+BAD(survival_big, p->survival = 512)
+BAD(iter_neg, p->iterations = -1)
+BAD(iter_big, p->iterations = 101)
+BAD(smooth_neg, p->smoothing = -1)
+BAD(smooth_big, p->smoothing = 17)
+BAD(region0, p->min_region = 0)
+BAD(region_big, p->min_region = (int32_t)DG_GRID_MAX_CELLS + 1)
+BAD(connect, p->connect = 2)
+BAD(width0, p->tunnel_width = 0)
+BAD(width4, p->tunnel_width = 4)
+BAD(target_neg, p->target_open_permille = -1)
+BAD(target_big, p->target_open_permille = 1001)
+BAD(border, p->border = 2)
+#undef BAD
+
+TEST(cave_rejects_bad_parameters)
+{
+    static const cave_bad bad[] = {
+        {"fill_permille", DG_E_INVALID, bad_fill_neg}, {"fill_permille", DG_E_INVALID, bad_fill_big},
+        {"birth", DG_E_INVALID, bad_birth_neg},        {"birth", DG_E_INVALID, bad_birth_big},
+        {"survival", DG_E_INVALID, bad_survival_neg},  {"survival", DG_E_INVALID, bad_survival_big},
+        {"iterations", DG_E_INVALID, bad_iter_neg},    {"iterations", DG_E_INVALID, bad_iter_big},
+        {"smoothing", DG_E_INVALID, bad_smooth_neg},   {"smoothing", DG_E_INVALID, bad_smooth_big},
+        {"min_region", DG_E_INVALID, bad_region0},     {"min_region", DG_E_INVALID, bad_region_big},
+        {"connect", DG_E_INVALID, bad_connect},        {"tunnel_width", DG_E_INVALID, bad_width0},
+        {"tunnel_width", DG_E_INVALID, bad_width4},
+        {"target_open_permille", DG_E_INVALID, bad_target_neg},
+        {"target_open_permille", DG_E_INVALID, bad_target_big},
+        {"border", DG_E_INVALID, bad_border},
+    };
+    guarded_grid gg;
+    CHECK(guard_make(&gg, 80, 25, 1));
+    dg_cave_params good;
+    dg_cave_defaults(&good);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_cave_generate(&gg.grid, &good, 1, &r, NULL, NULL) == DG_OK);
+    uint64_t grid_before = dg_grid_hash(&gg.grid), result_before = hard_result_hash(&r);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+        dg_cave_params p = good;
+        bad[i].apply(&p);
+        dg_diag d;
+        memset(&d, 0, sizeof d);
+        dg_status st = dg_cave_generate(&gg.grid, &p, 2, &r, NULL, &d);
+        CHECKF(st == bad[i].want, "case %d (%s): got %s", (int)i, bad[i].field, dg_status_str(st));
+        CHECKF(d.status == st && strstr(d.message, bad[i].field) != NULL, "case %d: %s", (int)i,
+               d.message);
+        CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
+    }
+    dg_diag d;
+    CHECK(dg_cave_generate(&gg.grid, NULL, 1, &r, NULL, &d) == DG_E_NULL);
+    CHECK(strstr(d.message, "params") != NULL);
+    CHECK(dg_cave_generate(NULL, &good, 1, &r, NULL, &d) == DG_E_NULL);
+    dg_grid broken = gg.grid;
+    broken.cells = NULL;
+    CHECK(dg_cave_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_NULL);
+    broken = gg.grid;
+    broken.stride = broken.width - 1;
+    CHECK(dg_cave_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
+    broken = gg.grid;
+    broken.height = 0;
+    CHECK(dg_cave_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
+    CHECK(guard_intact(&gg));
+    dg_cave_defaults(NULL); /* harmless */
+    guard_free(&gg);
+    dg_result_free(&r);
+}
+
+/* 5x5 (3x3 inside the border) is the smallest grid at the defaults, 3x3
+ * without the border; one cell less either way is DG_E_TOO_SMALL, grid and
+ * result untouched. */
+TEST(cave_smallest_grids)
+{
+    static const struct { int32_t w, h, border; dg_status want; } sizes[] = {
+        {5, 5, 1, DG_OK},           {4, 5, 1, DG_E_TOO_SMALL}, {5, 4, 1, DG_E_TOO_SMALL},
+        {3, 3, 0, DG_OK},           {2, 9, 0, DG_E_TOO_SMALL}, {9, 2, 0, DG_E_TOO_SMALL},
+        {1, 1, 1, DG_E_TOO_SMALL},  {5, 40, 1, DG_OK},         {40, 5, 1, DG_OK},
+    };
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    {
+        p.border = sizes[i].border;
+        guarded_grid gg;
+        CHECK(guard_make(&gg, sizes[i].w, sizes[i].h, 2));
+        dg_grid_fill(&gg.grid, 0x77);
+        for (uint64_t seed = 1; seed <= 50; seed++)
+        {
+            uint64_t before = dg_grid_hash(&gg.grid), rbefore = hard_result_hash(&r);
+            dg_diag d;
+            dg_status st = dg_cave_generate(&gg.grid, &p, seed, &r, NULL, &d);
+            CHECKF(st == sizes[i].want, "%dx%d: %s", (int)sizes[i].w, (int)sizes[i].h,
+                   dg_status_str(st));
+            if (st != DG_OK)
+            {
+                CHECK(strstr(d.message, "smallest") != NULL);
+                CHECK(dg_grid_hash(&gg.grid) == before && hard_result_hash(&r) == rbefore);
+                break;
+            }
+            dg_quality q;
+            CHECK(dg_survey_map(&gg.grid, &r, &q, NULL, NULL) == DG_OK);
+            CHECK(q.unreachable == 0 && !q.start_is_exit && q.exit_in_room && q.start_in_room);
+            CHECK(q.exit_rank_permille <= 100 && (q.border_open == 0 || !p.border));
+        }
+        CHECK(guard_intact(&gg));
+        guard_free(&gg);
+    }
+    dg_result_free(&r);
+}
+
+/* Every allocation refused in turn: DG_E_NOMEM with grid and result as they
+ * were and nothing leaked, until the call succeeds. */
+TEST(cave_allocation_failures)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    p.min_region = 2; /* many caves: edges, tunnels */
+    for (int64_t k = 1; k < 200; k++)
+    {
+        hard_alloc ha;
+        hard_alloc_init(&ha, k);
+        guarded_grid gg;
+        CHECK(guard_make(&gg, 90, 40, 1));
+        dg_grid_fill(&gg.grid, 0x33);
+        dg_result r;
+        dg_result_init(&r, &ha.hooks);
+        uint64_t before = dg_grid_hash(&gg.grid), rbefore = hard_result_hash(&r);
+        dg_status st = dg_cave_generate(&gg.grid, &p, 11, &r, &ha.hooks, NULL);
+        if (st == DG_E_NOMEM)
+            CHECK(dg_grid_hash(&gg.grid) == before && hard_result_hash(&r) == rbefore);
+        else
+            CHECK(st == DG_OK);
+        dg_result_free(&r);
+        CHECK(hard_alloc_clean(&ha) && guard_intact(&gg));
+        guard_free(&gg);
+        if (st == DG_OK)
+        {
+            CHECK(k > 3);
+            break;
+        }
+    }
+}
