@@ -282,14 +282,17 @@ static dg_status place_rooms(maze *m)
 
 /* ---- growing tree ---------------------------------------------------------------------- */
 
-/* Direction of the k-th set bit of mask (k < popcount). */
-static int nth_dir(unsigned mask, uint32_t k)
-{
-    for (int d = 0; d < 4; d++)
-        if (mask >> d & 1u && k-- == 0)
-            return d;
-    return NO_DIR;
-}
+/* Directions of the set bits of a 4-bit mask, in order; and their count. */
+static const uint8_t NTH_DIR[16][4] = {
+    {4, 4, 4, 4}, {0, 4, 4, 4}, {1, 4, 4, 4}, {0, 1, 4, 4}, {2, 4, 4, 4}, {0, 2, 4, 4},
+    {1, 2, 4, 4}, {0, 1, 2, 4}, {3, 4, 4, 4}, {0, 3, 4, 4}, {1, 3, 4, 4}, {0, 1, 3, 4},
+    {2, 3, 4, 4}, {0, 2, 3, 4}, {1, 2, 3, 4}, {0, 1, 2, 3}};
+static const uint8_t BITS4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+static int nth_dir(unsigned mask, uint32_t k) { return NTH_DIR[mask & 15u][k & 3u]; }
+
+/* A permille as a threshold for a 16-bit roll (1000 -> 65536: always). */
+static uint32_t roll16(int32_t permille) { return (uint32_t)permille * 65536u / 1000u; }
 
 static unsigned free_dirs(const maze *m, int32_t c)
 {
@@ -304,12 +307,16 @@ static void link_cells(maze *m, int32_t c, int d)
     m->open[c + m->off[d]] |= (uint8_t)PASS((d + 2) & 3);
 }
 
-/* One tree over the FREE cells reachable from start, all labelled reg. */
+/* One tree over the FREE cells reachable from start, all labelled reg. A
+ * step draws one 32-bit number: its high half decides whether to carry
+ * straight on (a 16-bit roll), its low half which free side to take. */
 static void grow_tree(maze *m, int32_t start, int32_t reg)
 {
-    const int32_t newest = m->p->newest, straight = m->p->straight;
+    const int32_t newest = m->p->newest;
+    const uint32_t straight = roll16(m->p->straight);
     dg_rng *rng = &m->maze_rng;
     int32_t *stack = m->stack, n = 0;
+    uint8_t *cls = m->cls, *open = m->open, *dir = m->dir;
     m->cls[start] = MAZE;
     m->region[start] = reg;
     m->dir[start] = NO_DIR;
@@ -326,15 +333,16 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
             stack[k] = stack[--n]; /* the newest stays last unless it is the one removed */
             continue;
         }
-        int d = m->dir[c];
-        if (d == NO_DIR || !(avail >> d & 1u) || straight == 0 ||
-            (straight < 1000 && dgi_rng_below(rng, 1000) >= (uint32_t)straight))
-            d = nth_dir(avail, dgi_rng_below(rng, (uint32_t)dgi_popcount64(avail)));
+        uint32_t roll = dgi_rng_next(rng);
+        int d = dir[c];
+        int keep = d != NO_DIR && (avail >> d & 1u) && (roll >> 16) < straight;
+        d = keep ? d : nth_dir(avail, ((roll & 0xFFFFu) * BITS4[avail]) >> 16);
         int32_t next = c + m->off[d];
-        link_cells(m, c, d);
-        m->cls[next] = MAZE;
+        open[c] |= (uint8_t)PASS(d);
+        open[next] |= (uint8_t)PASS((d + 2) & 3);
+        cls[next] = MAZE;
         m->region[next] = reg;
-        m->dir[next] = (uint8_t)d;
+        dir[next] = (uint8_t)d;
         stack[n++] = next;
     }
 }
@@ -620,53 +628,71 @@ static void settle_doors(maze *m)
 
 /* ---- tiles ------------------------------------------------------------------------------- */
 
-static int is_open_cls(uint8_t k) { return k == MAZE || k == ROOM; }
-
-/* Tile of a passage (or wall) between cells a and b, open when `pass`. */
-static uint8_t edge_tile(const maze *m, int32_t a, int32_t b, unsigned bits)
+/* Tile of the wall segment between two cells by (door, passage, class a,
+ * class b): a passage is floor inside a room, corridor elsewhere; a door's
+ * segment is wall (its one door tile comes last); a closed one is wall next
+ * to an open cell, rock between closed ones. */
+static void edge_table(uint8_t lut[64])
 {
-    if (bits & 0xF0u)
-        return DG_TILE_WALL; /* a door: its one door tile comes last */
-    if (bits)
-        return m->cls[a] == ROOM && m->cls[b] == ROOM ? DG_TILE_FLOOR : DG_TILE_CORRIDOR;
-    return is_open_cls(m->cls[a]) || is_open_cls(m->cls[b]) ? DG_TILE_WALL : DG_TILE_VOID;
+    for (int i = 0; i < 64; i++)
+    {
+        int door = i >> 5 & 1, pass = i >> 4 & 1, a = i >> 2 & 3, b = i & 3;
+        int open_a = a == MAZE || a == ROOM, open_b = b == MAZE || b == ROOM;
+        lut[i] = door ? DG_TILE_WALL
+               : pass ? (a == ROOM && b == ROOM ? DG_TILE_FLOOR : DG_TILE_CORRIDOR)
+               : open_a || open_b ? DG_TILE_WALL : DG_TILE_VOID;
+    }
 }
 
-/* The wall line above lattice row j (j = rows: the bottom line). */
-static void paint_line(const maze *m, int32_t j, uint8_t *row)
+static uint8_t edge_tile(const maze *m, const uint8_t *lut, int32_t a, int32_t b, int d)
 {
-    const uint8_t *k = m->cls;
+    unsigned bits = (m->open[a] >> d & 1u) << 4 | (m->open[a] >> (d + 4) & 1u) << 5;
+    return lut[bits | (unsigned)m->cls[a] << 2 | m->cls[b]];
+}
+
+static void put(uint8_t *row, uint8_t t, int32_t cw)
+{
+    if (cw == 1)
+        *row = t;
+    else
+        memset(row, t, (size_t)cw);
+}
+
+/* The wall line above lattice row j (j = rows: the bottom line). A post is
+ * room floor when the four cells around it are one room: then the top-left
+ * cell's east and south and the bottom-right's north and west are plain
+ * passages (between a room and anything else there is only ever a door). */
+static void paint_line(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
+{
+    const uint8_t *k = m->cls, *o = m->open;
+    const unsigned ul_in = PASS(E) | PASS(S), ul_mask = ul_in | DOOR(E) | DOOR(S);
+    const unsigned dr_in = PASS(N) | PASS(W), dr_mask = dr_in | DOOR(N) | DOOR(W);
     for (int32_t i = 0; i <= m->cols; i++)
     {
         int32_t up = j * m->lw + i + 1, dn = up + m->lw; /* cells (i, j-1) and (i, j) */
-        uint8_t post = DG_TILE_VOID;
-        if (k[up - 1] == ROOM && k[up] == ROOM && k[dn - 1] == ROOM && k[dn] == ROOM &&
-            m->region[up - 1] == m->region[dn] && m->region[up] == m->region[dn - 1] &&
-            m->region[up] == m->region[dn])
-            post = DG_TILE_FLOOR;
-        else if (is_open_cls(k[up - 1]) || is_open_cls(k[up]) || is_open_cls(k[dn - 1]) ||
-                 is_open_cls(k[dn]))
-            post = DG_TILE_WALL;
-        *row++ = post;
+        int any = (k[up - 1] | k[up] | k[dn - 1] | k[dn]) != 0;
+        int room = k[up - 1] == ROOM && k[dn] == ROOM && (o[up - 1] & ul_mask) == ul_in &&
+                   (o[dn] & dr_mask) == dr_in;
+        uint8_t post = any ? DG_TILE_WALL : DG_TILE_VOID;
+        *row++ = room ? DG_TILE_FLOOR : post;
         if (i == m->cols)
             break;
-        uint8_t t = edge_tile(m, up, dn, m->open[up] & (PASS(S) | DOOR(S)));
-        memset(row, t, (size_t)m->cw);
+        put(row, edge_tile(m, lut, up, dn, S), m->cw);
         row += m->cw;
     }
 }
 
 /* The first tile row of lattice row j: vertical edges and blocks. */
-static void paint_blocks(const maze *m, int32_t j, uint8_t *row)
+static void paint_blocks(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
 {
     static const uint8_t block[4] = {DG_TILE_VOID, DG_TILE_CORRIDOR, DG_TILE_FLOOR, DG_TILE_VOID};
     for (int32_t i = 0; i <= m->cols; i++)
     {
         int32_t c = (j + 1) * m->lw + i + 1;
-        *row++ = edge_tile(m, c - 1, c, m->open[c - 1] & (PASS(E) | DOOR(E)));
+        *row++ = edge_tile(m, lut, c - 1, c, E);
         if (i == m->cols)
             break;
-        memset(row, block[m->cls[c]], (size_t)m->cw);
+        put(row, block[m->cls[c]], m->cw);
         row += m->cw;
     }
 }
@@ -685,6 +711,8 @@ static dg_point door_tile(const maze *m, int32_t c, int d)
 
 static void paint(const maze *m, dg_grid *g)
 {
+    uint8_t lut[64];
+    edge_table(lut);
     int32_t ext_w = m->cols * m->period + 1, ext_h = m->rows * m->period + 1;
     for (int32_t y = 0; y < g->height; y++)
     {
@@ -698,9 +726,9 @@ static void paint(const maze *m, dg_grid *g)
         memset(row + m->ox + ext_w, DG_TILE_VOID, (size_t)(g->width - m->ox - ext_w));
         int32_t j = (y - m->oy) / m->period, t = (y - m->oy) % m->period;
         if (t == 0)
-            paint_line(m, j, row + m->ox);
+            paint_line(m, lut, j, row + m->ox);
         else if (t == 1)
-            paint_blocks(m, j, row + m->ox);
+            paint_blocks(m, lut, j, row + m->ox);
         else
             memcpy(row + m->ox, &DG_CELL(g, m->ox, y - 1), (size_t)ext_w);
     }

@@ -315,10 +315,10 @@ static uint64_t maze_hash(const maze_case *k, uint64_t seed, int32_t pad, uint64
 TEST(maze_golden_hashes)
 {
     static const uint64_t want[12] = {
-        0x1c72f9d88f6b0de1ULL, 0x7d76d62916689bf9ULL, 0xd405b45413299e6dULL,
-        0x0249cb2ee02b3156ULL, 0xa2fc1c89d2ccfac3ULL, 0xe1936afec17271efULL,
-        0xf55a5fe841575bf5ULL, 0xa0070c21d767655dULL, 0x21b17fccb038490eULL,
-        0x5ea5166cd4545740ULL, 0x29d7e7a34a94a3c1ULL, 0xa55f96687c69dd78ULL,
+        0x97d461738099c766ULL, 0x7d76d62916689bf9ULL, 0xd405b45413299e6dULL,
+        0xef6ee0703f8d5013ULL, 0xcad6a0c11370a5efULL, 0xf9b74a358dd75cf1ULL,
+        0xf55a5fe841575bf5ULL, 0x1e654d2e629229b3ULL, 0x520697e4af2b2a25ULL,
+        0x5ea5166cd4545740ULL, 0x9c99fa438e936ba0ULL, 0x9a96456e9a9cf76fULL,
     };
     maze_case cases[16];
     int n = maze_cases(cases);

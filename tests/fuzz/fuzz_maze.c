@@ -1,0 +1,3 @@
+/* Fuzz target: maze parameters and grid sizes. */
+#define FUZZ_GEN "maze"
+#include "fuzz_gen.h"
