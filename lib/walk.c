@@ -9,7 +9,9 @@
 #define STREAM_ROOM 0x77616C6B02ULL
 enum {
     STALE_LIMIT = 32,  /* steps over carved floor in a row before a walker starts again */
-    RESTART_LOOKS = 32 /* carved cells a restarting tunneler looks at for a clear start */
+    RESTART_LOOKS = 32,   /* carved cells a restarting tunneler looks at for a clear start */
+    RESTART_WINDOW = 256, /* newest frontier cells a restart mostly draws from */
+    RESTART_FAR = 8       /* one restart in this many draws from the whole frontier */
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -200,6 +202,17 @@ static int clear_dirs(const drunk *d, int32_t x, int32_t y, int mask)
     return clear;
 }
 
+/* An index into the frontier list: mostly among its newest RESTART_WINDOW
+ * entries (cells carved lately, near the walkers and in cache), one time in
+ * RESTART_FAR anywhere, so old frontier keeps growing too. */
+static int32_t pick_frontier(drunk *d)
+{
+    uint32_t n = (uint32_t)d->frontier_count;
+    if (n > RESTART_WINDOW && dgi_rng_below(&d->walk, RESTART_FAR) != 0)
+        return (int32_t)(n - 1 - dgi_rng_below(&d->walk, RESTART_WINDOW));
+    return (int32_t)dgi_rng_below(&d->walk, n);
+}
+
 /* Moves walker v to a random carved cell next to rock, facing the rock, so its
  * next step carves. Cells found with no rock left around them leave the list
  * for good (each at most once: amortised O(1) per carved cell). A tunneler
@@ -211,7 +224,7 @@ static int restart(drunk *d, walker *v)
     int looks = d->p->mode == DG_DRUNKARD_TUNNELER ? RESTART_LOOKS : 0;
     while (d->frontier_count > 0)
     {
-        int32_t k = (int32_t)dgi_rng_below(&d->walk, (uint32_t)d->frontier_count);
+        int32_t k = pick_frontier(d);
         int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
         int mask = rock_dirs(d, x, y);
         if (!mask)
