@@ -3,7 +3,7 @@
  * bottom-up by a corridor between rooms near the cut line. Everything is
  * iterative: the nodes live in one array in breadth-first order, so a
  * forward pass visits parents before children and a backward pass children
- * before parents. */
+ * before parents (depth-first, pre-order; breadth-first under a leaf cap). */
 #include "internal.h"
 
 /* Independent PRNG streams: routing and loops never move a room. */
@@ -12,19 +12,24 @@
 #define STREAM_LOOP 0x627370000003ULL
 
 enum {
-    KEEP = 4 /* rooms kept per side of a node: the candidates of the joins across its cuts */
+    KEEP = 3 /* rooms kept per side of a node: the candidates of the joins across its cuts */
 };
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 
+/* A room and how far it reaches out on one side of its subtree. */
+typedef struct cand {
+    int32_t room, key;
+} cand;
+
 typedef struct bsp_node {
     int32_t x, y, w, h;
-    int32_t child;         /* first child (the second is child + 1), -1 for a leaf */
+    int32_t child[2];      /* the two halves, -1 for a leaf */
     int32_t depth;
     int32_t across;        /* 1: cut by a column (children side by side), 0: by a row */
     int32_t first, leaves; /* its rooms are first .. first + leaves - 1 (leaf order) */
     int32_t entry;         /* the room the walk from the start room enters it by */
     int32_t ja, jb;        /* the rooms its tree corridor joins (first child, second child) */
-    int32_t best[4][KEEP]; /* per side, the rooms reaching farthest out that way, best first */
+    cand best[4][KEEP];    /* per side, the rooms reaching farthest out that way, best first */
 } bsp_node;
 
 /* A corridor as a polyline of 2..4 points in grid coordinates (two legs at
@@ -116,22 +121,26 @@ static dg_status check_leaf(dg_diag *diag, const char *leaf, const char *room, i
     return st;
 }
 
-/* Smallest part length along a cut: the leaf minimum, and long enough that
- * the part is at most ratio percent longer across than along. */
-static int32_t cut_low(int32_t other, int32_t leaf_min, int32_t ratio)
+/* Smallest part length for a cut across len cells of a node `other` cells
+ * long the other way: the leaf minimum, and long enough that no part is more
+ * than ratio percent as long along the cut as across it, unless only a cut
+ * nearer the middle than the node allows would do (then the middle). */
+static int32_t cut_low(int32_t len, int32_t other, int32_t leaf_min, int32_t ratio)
 {
     int64_t need = ((int64_t)other * 100 + ratio - 1) / ratio;
-    return (int32_t)DG_MAX((int64_t)leaf_min, need);
+    return (int32_t)DG_MAX((int64_t)leaf_min, DG_MIN(need, (int64_t)(len / 2)));
 }
 
 static int can_cut_columns(const dg_bsp_params *p, int32_t w, int32_t h)
 {
-    return (int64_t)w >= 2 * (int64_t)cut_low(h, p->leaf_min_w, p->max_ratio);
+    (void)h;
+    return w / 2 >= p->leaf_min_w;
 }
 
 static int can_cut_rows(const dg_bsp_params *p, int32_t w, int32_t h)
 {
-    return (int64_t)h >= 2 * (int64_t)cut_low(w, p->leaf_min_h, p->max_ratio);
+    (void)w;
+    return h / 2 >= p->leaf_min_h;
 }
 
 static dg_status check_params(const dg_grid *g, const dg_bsp_params *p, dg_diag *diag)
@@ -161,85 +170,154 @@ static dg_status check_params(const dg_grid *g, const dg_bsp_params *p, dg_diag 
                             (int)g->width, (int)g->height, (int)p->leaf_min_w, (int)p->leaf_min_h);
         return DG_OK;
     }
-    if (!can_cut_columns(p, g->width, g->height) && !can_cut_rows(p, g->width, g->height))
-    {
-        int32_t wide = 2 * cut_low(p->leaf_min_h, p->leaf_min_w, p->max_ratio);
-        int32_t tall = 2 * cut_low(p->leaf_min_w, p->leaf_min_h, p->max_ratio);
+    int fits = g->width >= p->leaf_min_w && g->height >= p->leaf_min_h;
+    if (!fits || (!can_cut_columns(p, g->width, g->height) && !can_cut_rows(p, g->width, g->height)))
         return dgi_fail(diag, DG_E_NOSPACE,
                         "bsp: a %dx%d grid cannot be cut into two leaves of at least %dx%d "
-                        "within max_ratio %d (the smallest grids are %dx%d and %dx%d)",
+                        "(the smallest grids are %dx%d and %dx%d)",
                         (int)g->width, (int)g->height, (int)p->leaf_min_w, (int)p->leaf_min_h,
-                        (int)p->max_ratio, (int)wide, (int)p->leaf_min_h, (int)p->leaf_min_w,
-                        (int)tall);
-    }
+                        2 * (int)p->leaf_min_w, (int)p->leaf_min_h, (int)p->leaf_min_w,
+                        2 * (int)p->leaf_min_h);
     return DG_OK;
 }
 
 /* ---- the partition --------------------------------------------------------------- */
 
-static void set_node(bsp_node *n, int32_t x, int32_t y, int32_t w, int32_t h, int32_t depth)
-{
-    n->x = x, n->y = y, n->w = w, n->h = h;
-    n->child = -1;
-    n->depth = depth;
-    n->across = 0;
-}
+/* A node waiting to be made: its rectangle, depth and the slot of its parent
+ * it fills (parent -1 for the root). */
+typedef struct pending {
+    int32_t x, y, w, h, depth, parent, slot;
+} pending;
 
-/* Cuts node i in two if it fits and no cap forbids; appends the children. */
-static dg_status cut_node(bsp *b, int32_t i)
+/* Where and how to cut a rectangle; 0 if it stays a leaf (a cap that stops a
+ * cut that fits sets stopped_early). */
+static int decide_cut(bsp *b, const pending *q, int *across, int32_t *at)
 {
     const dg_bsp_params *p = b->p;
-    bsp_node n = b->nodes[i];
-    int cols = can_cut_columns(p, n.w, n.h), rows = can_cut_rows(p, n.w, n.h);
+    int cols = can_cut_columns(p, q->w, q->h), rows = can_cut_rows(p, q->w, q->h);
     if (!cols && !rows)
-        return DG_OK;
-    if ((p->max_depth > 0 && n.depth >= p->max_depth) ||
+        return 0;
+    if ((p->max_depth > 0 && q->depth >= p->max_depth) ||
         (p->max_leaves > 0 && b->leaf_count >= p->max_leaves))
     {
         b->stopped_early = 1;
-        return DG_OK;
+        return 0;
     }
-    int across; /* by the shape: a clearly wide node is cut by a column, a tall one by a row */
-    if (cols && rows)
+    if (cols && rows) /* by the shape: a clearly wide node is cut by a column, a tall one by a row */
     {
-        if ((int64_t)n.w * 4 >= (int64_t)n.h * 5)
-            across = 1;
-        else if ((int64_t)n.h * 4 >= (int64_t)n.w * 5)
-            across = 0;
+        if ((int64_t)q->w * 4 >= (int64_t)q->h * 5)
+            *across = 1;
+        else if ((int64_t)q->h * 4 >= (int64_t)q->w * 5)
+            *across = 0;
         else
-            across = (int)dgi_rng_below(&b->layout, 2);
+            *across = (int)dgi_rng_below(&b->layout, 2);
     }
     else
-        across = cols;
-    int32_t len = across ? n.w : n.h;
-    int32_t lo = across ? cut_low(n.h, p->leaf_min_w, p->max_ratio)
-                        : cut_low(n.w, p->leaf_min_h, p->max_ratio);
-    int32_t at = lo + (int32_t)dgi_rng_below(&b->layout, (uint32_t)(len - 2 * lo + 1));
-    void *arr = b->nodes;
-    dg_status st = dgi_grow(b->a, &arr, &b->node_cap, b->node_count + 2, sizeof *b->nodes);
-    b->nodes = arr;
-    if (st != DG_OK)
-        return st;
-    bsp_node *c = &b->nodes[b->node_count];
+        *across = cols;
+    int32_t len = *across ? q->w : q->h;
+    int32_t lo = *across ? cut_low(q->w, q->h, p->leaf_min_w, p->max_ratio)
+                         : cut_low(q->h, q->w, p->leaf_min_h, p->max_ratio);
+    *at = lo + (int32_t)dgi_rng_below(&b->layout, (uint32_t)(len - 2 * lo + 1));
+    return 1;
+}
+
+/* The two halves of q cut at `at`. */
+static void halves(const pending *q, int across, int32_t at, int32_t parent, pending *c)
+{
+    c[0] = c[1] = *q;
+    c[0].depth = c[1].depth = q->depth + 1;
+    c[0].parent = c[1].parent = parent;
+    c[0].slot = 0, c[1].slot = 1;
     if (across)
-    {
-        set_node(&c[0], n.x, n.y, at, n.h, n.depth + 1);
-        set_node(&c[1], n.x + at, n.y, n.w - at, n.h, n.depth + 1);
-    }
+        c[0].w = at, c[1].x = q->x + at, c[1].w = q->w - at;
     else
+        c[0].h = at, c[1].y = q->y + at, c[1].h = q->h - at;
+}
+
+/* Appends node q (its children come later) and links it to its parent. */
+static dg_status append_node(bsp *b, const pending *q, int32_t *index)
+{
+    if (b->node_count == b->node_cap)
     {
-        set_node(&c[0], n.x, n.y, n.w, at, n.depth + 1);
-        set_node(&c[1], n.x, n.y + at, n.w, n.h - at, n.depth + 1);
+        void *arr = b->nodes;
+        dg_status st = dgi_grow(b->a, &arr, &b->node_cap, b->node_count + 1, sizeof *b->nodes);
+        b->nodes = arr;
+        if (st != DG_OK)
+            return st;
     }
-    b->nodes[i].child = b->node_count;
-    b->nodes[i].across = across;
-    b->node_count += 2;
-    b->leaf_count++;
+    bsp_node *n = &b->nodes[b->node_count];
+    n->x = q->x, n->y = q->y, n->w = q->w, n->h = q->h;
+    n->child[0] = n->child[1] = -1;
+    n->depth = q->depth;
+    n->across = 0;
+    if (q->parent >= 0)
+        b->nodes[q->parent].child[q->slot] = b->node_count;
+    *index = b->node_count++;
     return DG_OK;
 }
 
-/* Breadth-first: the array is its own queue, and a leaf cap stops the
- * cutting evenly across the board. */
+/* Depth first, the array in pre-order: every later pass that walks it meets
+ * the board region by region (the grid stays in cache) and children after
+ * their parents. A stack holds the second halves still to do. */
+static dg_status partition_depth_first(bsp *b, pending root)
+{
+    pending local[64], *stack = local, *heap = NULL; /* the heap only for deep trees */
+    int32_t cap = 64, heap_cap = 0, top = 0;
+    dg_status st = DG_OK;
+    stack[top++] = root;
+    while (st == DG_OK && top > 0)
+    {
+        pending q = stack[--top], c[2];
+        int32_t i = 0, at = 0;
+        int across = 0;
+        if ((st = append_node(b, &q, &i)) != DG_OK)
+            break;
+        if (!decide_cut(b, &q, &across, &at))
+            continue;
+        b->nodes[i].across = across;
+        b->leaf_count++;
+        halves(&q, across, at, i, c);
+        if (top + 2 > cap)
+        {
+            void *arr = heap;
+            if ((st = dgi_grow(b->a, &arr, &heap_cap, top + 2, sizeof *stack)) != DG_OK)
+                break;
+            heap = arr;
+            if (stack == local)
+                memcpy(heap, local, sizeof local);
+            stack = heap;
+            cap = heap_cap;
+        }
+        stack[top++] = c[1];
+        stack[top++] = c[0];
+    }
+    dgi_free(b->a, heap, (size_t)heap_cap * sizeof *heap);
+    return st;
+}
+
+/* Breadth first, for a leaf cap: the array is its own queue, so the cap stops
+ * the cutting evenly across the board. */
+static dg_status partition_breadth_first(bsp *b, pending root)
+{
+    int32_t i;
+    dg_status st = append_node(b, &root, &i);
+    for (i = 0; i < b->node_count && st == DG_OK; i++)
+    {
+        const bsp_node *n = &b->nodes[i];
+        pending q = {n->x, n->y, n->w, n->h, n->depth, -1, 0}, c[2];
+        int32_t at = 0, k;
+        int across = 0;
+        if (!decide_cut(b, &q, &across, &at))
+            continue;
+        b->nodes[i].across = across;
+        b->leaf_count++;
+        halves(&q, across, at, i, c);
+        for (int s = 0; s < 2 && st == DG_OK; s++)
+            st = append_node(b, &c[s], &k);
+    }
+    return st;
+}
+
 static dg_status partition(bsp *b)
 {
     int64_t cells = (int64_t)b->g->width * b->g->height;
@@ -252,31 +330,28 @@ static dg_status partition(bsp *b)
     b->nodes = arr;
     if (st != DG_OK)
         return st;
-    set_node(&b->nodes[0], 0, 0, b->g->width, b->g->height, 0);
-    b->node_count = 1;
+    pending root = {0, 0, b->g->width, b->g->height, 0, -1, 0};
     b->leaf_count = 1;
-    for (int32_t i = 0; i < b->node_count && st == DG_OK; i++)
-        st = cut_node(b, i);
-    return st;
+    return b->p->max_leaves > 0 ? partition_breadth_first(b, root) : partition_depth_first(b, root);
 }
 
-/* Rooms in leaf order (a leaf's rooms come before its right sibling's): leaf
+/* Rooms in leaf order (a first half's rooms before the second's): leaf
  * counts bottom-up, then first room indexes top-down. */
 static void number_leaves(bsp *b)
 {
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
         bsp_node *n = &b->nodes[i];
-        n->leaves = n->child < 0 ? 1 : b->nodes[n->child].leaves + b->nodes[n->child + 1].leaves;
+        n->leaves = n->child[0] < 0 ? 1 : b->nodes[n->child[0]].leaves + b->nodes[n->child[1]].leaves;
     }
     b->nodes[0].first = 0;
     for (int32_t i = 0; i < b->node_count; i++)
     {
         const bsp_node *n = &b->nodes[i];
-        if (n->child < 0)
+        if (n->child[0] < 0)
             continue;
-        b->nodes[n->child].first = n->first;
-        b->nodes[n->child + 1].first = n->first + b->nodes[n->child].leaves;
+        b->nodes[n->child[0]].first = n->first;
+        b->nodes[n->child[1]].first = n->first + b->nodes[n->child[0]].leaves;
     }
 }
 
@@ -300,7 +375,7 @@ static void place_rooms(bsp *b)
     for (int32_t i = 0; i < b->node_count; i++)
     {
         bsp_node *n = &b->nodes[i];
-        if (n->child >= 0)
+        if (n->child[0] >= 0)
             continue;
         dg_room *r = &b->rooms[n->first];
         int32_t ox, oy;
@@ -315,72 +390,116 @@ static void place_rooms(bsp *b)
         r->orientation = 0;
         r->parent = -1;
         r->cells = r->rect.w * r->rect.h;
-        for (int s = 0; s < 4; s++)
-        {
-            n->best[s][0] = n->first;
-            for (int k = 1; k < KEEP; k++)
-                n->best[s][k] = -1;
-        }
     }
 }
 
-static void carve_room(dg_grid *g, dg_rect r)
+/* n cells of v from p: eight at a time, the last eight overlapping, so
+ * short spans cost a few stores rather than a memset call each. */
+static void fill_span(uint8_t *p, int32_t n, uint8_t v)
 {
-    memset(&DG_CELL(g, r.x - 1, r.y - 1), DG_TILE_WALL, (size_t)r.w + 2);
-    memset(&DG_CELL(g, r.x - 1, r.y + r.h), DG_TILE_WALL, (size_t)r.w + 2);
-    for (int32_t y = r.y; y < r.y + r.h; y++)
+    uint64_t w8 = 0x0101010101010101ULL * v;
+    uint32_t w4 = 0x01010101u * v;
+    if (n >= 8)
     {
-        uint8_t *row = &DG_CELL(g, r.x - 1, y);
-        row[0] = DG_TILE_WALL;
-        memset(row + 1, DG_TILE_FLOOR, (size_t)r.w);
-        row[r.w + 1] = DG_TILE_WALL;
+        for (int32_t i = 0; i + 8 <= n; i += 8)
+            memcpy(p + i, &w8, 8);
+        memcpy(p + n - 8, &w8, 8);
+    }
+    else if (n >= 4)
+    {
+        memcpy(p, &w4, 4);
+        memcpy(p + n - 4, &w4, 4);
+    }
+    else if (n > 0) /* 1..3 cells (a loop here would become a memset call) */
+    {
+        p[0] = p[n / 2] = p[n - 1] = v;
+    }
+}
+
+/* Paints a leaf: rock, with its room's floor inside a wall ring. Leaves tile
+ * the board, so the leaves paint every cell once. */
+static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
+{
+    for (int32_t y = n->y; y < n->y + n->h; y++)
+    {
+        uint8_t *row = &DG_CELL(g, n->x, y);
+        fill_span(row, n->w, DG_TILE_VOID);
+        if (y < r.y - 1 || y > r.y + r.h)
+            continue;
+        uint8_t *in = &DG_CELL(g, r.x - 1, y);
+        if (y == r.y - 1 || y == r.y + r.h)
+            fill_span(in, r.w + 2, DG_TILE_WALL);
+        else
+        {
+            fill_span(in + 1, r.w, DG_TILE_FLOOR);
+            in[0] = in[r.w + 1] = DG_TILE_WALL;
+        }
     }
 }
 
 /* ---- candidates: the rooms of a subtree nearest each of its sides ------------------- */
 
-static int64_t side_key(const dg_rect *r, int side)
+/* How far out a room reaches on a side (larger is farther): -y, x + w, y + h, -x. */
+static int32_t side_key(dg_rect r, int side)
 {
     switch (side)
     {
-    case SIDE_N: return -(int64_t)r->y;
-    case SIDE_E: return (int64_t)r->x + r->w;
-    case SIDE_S: return (int64_t)r->y + r->h;
-    default: return -(int64_t)r->x;
+    case SIDE_N: return -r.y;
+    case SIDE_E: return r.x + r.w;
+    case SIDE_S: return r.y + r.h;
+    default: return -r.x;
     }
 }
 
-/* out = the KEEP best of two best-first lists (ties: the lower room index). */
-static void merge_best(const dg_room *rooms, int side, const int32_t *a, const int32_t *b,
-                       int32_t *out)
+static void leaf_candidates(bsp_node *n, dg_rect r)
+{
+    for (int s = 0; s < 4; s++)
+    {
+        n->best[s][0].room = n->first;
+        n->best[s][0].key = side_key(r, s);
+        for (int k = 1; k < KEEP; k++)
+            n->best[s][k].room = -1, n->best[s][k].key = INT32_MIN;
+    }
+}
+
+/* out = the KEEP best of two best-first lists; ties go to the first list,
+ * whose rooms come first in leaf order. Unused entries sort last. */
+static void merge_best(const cand *a, const cand *b, cand *out)
 {
     int ia = 0, ib = 0;
     for (int k = 0; k < KEEP; k++)
     {
-        int32_t ra = ia < KEEP ? a[ia] : -1, rb = ib < KEEP ? b[ib] : -1;
-        int take_a;
-        if (ra < 0 || rb < 0)
-            take_a = ra >= 0;
-        else
-        {
-            int64_t ka = side_key(&rooms[ra].rect, side), kb = side_key(&rooms[rb].rect, side);
-            take_a = ka > kb || (ka == kb && ra < rb);
-        }
-        out[k] = take_a ? ra : rb;
-        ia += take_a;
-        ib += !take_a && rb >= 0;
+        int take_a = ib >= KEEP || (ia < KEEP && a[ia].key >= b[ib].key);
+        out[k] = take_a ? a[ia++] : b[ib++];
     }
 }
 
-static span span_of(const dg_room *room, int across)
+/* A node's candidates from its children's: across a cut by columns every
+ * room of the second child is farther east than any of the first child's
+ * (and the first's farther west), so only north and south are merged. */
+static void node_candidates(bsp_node *n, const bsp_node *c0, const bsp_node *c1)
 {
-    dg_rect r = room->rect;
+    int far = n->across ? SIDE_E : SIDE_S, near = n->across ? SIDE_W : SIDE_N;
+    int m0 = n->across ? SIDE_N : SIDE_W, m1 = n->across ? SIDE_S : SIDE_E;
+    memcpy(n->best[far], c1->best[far], sizeof n->best[far]);
+    memcpy(n->best[near], c0->best[near], sizeof n->best[near]);
+    merge_best(c0->best[m0], c1->best[m0], n->best[m0]);
+    merge_best(c0->best[m1], c1->best[m1], n->best[m1]);
+}
+
+static span span_of(dg_rect r, int across)
+{
     span s;
     if (across)
         s.u0 = r.x, s.u1 = r.x + r.w - 1, s.v0 = r.y, s.v1 = r.y + r.h - 1;
     else
         s.u0 = r.y, s.u1 = r.y + r.h - 1, s.v0 = r.x, s.v1 = r.x + r.w - 1;
     return s;
+}
+
+static int overlap(const span *a, const span *b)
+{
+    return DG_MAX(a->v0, b->v0) <= DG_MIN(a->v1, b->v1);
 }
 
 static dg_point to_xy(int32_t u, int32_t v, int across)
@@ -464,76 +583,107 @@ static void plan_band(const span *a, const span *b, int across, dg_rng *rng, rou
     r->n = 4;
 }
 
-static int on_leg(dg_point a, dg_point b, int32_t x, int32_t y)
+/* Sign of the step from a to b along one axis. */
+static int32_t step(int32_t a, int32_t b)
 {
-    return x >= DG_MIN(a.x, b.x) && x <= DG_MAX(a.x, b.x) && y >= DG_MIN(a.y, b.y) &&
-           y <= DG_MAX(a.y, b.y);
-}
-
-static int on_route(const route *r, int32_t x, int32_t y)
-{
-    if ((x == r->door_a.x && y == r->door_a.y) || (x == r->door_b.x && y == r->door_b.y))
-        return 1;
-    for (int32_t i = 0; i + 1 < r->n; i++)
-        if (on_leg(r->p[i], r->p[i + 1], x, y))
-            return 1;
-    return 0;
-}
-
-static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
-
-/* A door goes in a plain wall cell with no door beside it. */
-static int door_ok(const dg_grid *g, dg_point d)
-{
-    if (DG_CELL(g, d.x, d.y) != DG_TILE_WALL)
-        return 0;
-    for (int k = 0; k < 4; k++)
-        if (DG_CELL(g, d.x + DX[k], d.y + DY[k]) == DG_TILE_DOOR)
-            return 0;
-    return 1;
-}
-
-/* 1 if every cell of the route is rock and touches nothing but rock and the
- * route itself: no room, wall or corridor is crossed or run along. */
-static int route_clear(const dg_grid *g, const route *r)
-{
-    if (!door_ok(g, r->door_a) || !door_ok(g, r->door_b))
-        return 0;
-    for (int32_t i = 0; i + 1 < r->n; i++)
-    {
-        dg_point a = r->p[i], b = r->p[i + 1];
-        int32_t sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
-        for (int32_t x = a.x, y = a.y;; x += sx, y += sy)
-        {
-            if (DG_CELL(g, x, y) != DG_TILE_VOID)
-                return 0;
-            for (int k = 0; k < 4; k++)
-            {
-                int32_t nx = x + DX[k], ny = y + DY[k];
-                if (DG_CELL(g, nx, ny) != DG_TILE_VOID && !on_route(r, nx, ny))
-                    return 0;
-            }
-            if (x == b.x && y == b.y)
-                break;
-        }
-    }
-    return 1;
-}
-
-static void carve_leg(dg_grid *g, dg_point a, dg_point b)
-{
-    int32_t sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
-    for (int32_t x = a.x, y = a.y;; x += sx, y += sy)
-    {
-        DG_CELL(g, x, y) = DG_TILE_CORRIDOR;
-        if (x == b.x && y == b.y)
-            break;
-    }
+    return (b > a) - (b < a);
 }
 
 static int32_t leg_cells(dg_point a, dg_point b)
 {
     return DG_MAX(a.x - b.x, b.x - a.x) + DG_MAX(a.y - b.y, b.y - a.y);
+}
+
+#define MARK 0xFF /* a route cell while its surroundings are checked */
+enum { MARK_CELLS, CHECK_AROUND, UNMARK_CELLS };
+
+/* One pass over a route's cells (bends twice): marks them (0 if one is not
+ * rock), checks that their neighbours are rock, marked or one of the two
+ * doors, or clears the marks. */
+static int route_pass(dg_grid *g, const route *r, int pass)
+{
+    const ptrdiff_t s = g->stride;
+    const uint8_t *da = &DG_CELL(g, r->door_a.x, r->door_a.y);
+    const uint8_t *db = &DG_CELL(g, r->door_b.x, r->door_b.y);
+    int ok = 1;
+    for (int32_t i = 0; i + 1 < r->n; i++)
+    {
+        dg_point a = r->p[i], b = r->p[i + 1];
+        ptrdiff_t d = (ptrdiff_t)step(a.y, b.y) * s + step(a.x, b.x);
+        uint8_t *c = &DG_CELL(g, a.x, a.y);
+        for (int32_t k = leg_cells(a, b); k >= 0; k--, c += d)
+        {
+            if (pass == MARK_CELLS)
+            {
+                ok &= *c == DG_TILE_VOID || *c == MARK;
+                *c = *c == DG_TILE_VOID ? (uint8_t)MARK : *c;
+            }
+            else if (pass == UNMARK_CELLS)
+                *c = *c == MARK ? (uint8_t)DG_TILE_VOID : *c;
+            else
+            {
+                const uint8_t *nb[4] = {c - s, c + 1, c + s, c - 1};
+                for (int q = 0; q < 4; q++)
+                    ok &= *nb[q] == DG_TILE_VOID || *nb[q] == MARK || nb[q] == da || nb[q] == db;
+            }
+        }
+    }
+    return ok;
+}
+
+/* A door goes in a plain wall cell with no door beside it. */
+static int door_ok(const dg_grid *g, dg_point d)
+{
+    const uint8_t *c = &DG_CELL(g, d.x, d.y);
+    ptrdiff_t s = g->stride;
+    return c[0] == DG_TILE_WALL && c[-1] != DG_TILE_DOOR && c[1] != DG_TILE_DOOR &&
+           c[-s] != DG_TILE_DOOR && c[s] != DG_TILE_DOOR;
+}
+
+/* 1 if every cell of the route is rock and touches nothing but rock, the
+ * route and its two doors: no room, wall or corridor (nor a corridor's wall)
+ * is crossed or run along. */
+static int route_clear(dg_grid *g, const route *r)
+{
+    if (!door_ok(g, r->door_a) || !door_ok(g, r->door_b))
+        return 0;
+    int ok = route_pass(g, r, MARK_CELLS);
+    ok = ok && route_pass(g, r, CHECK_AROUND);
+    route_pass(g, r, UNMARK_CELLS);
+    return ok;
+}
+
+static uint8_t rock_to_wall(uint8_t t)
+{
+    return t == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : t;
+}
+
+/* Corridor on the leg's cells, wall on the rock around them. */
+static void carve_leg(dg_grid *g, dg_point a, dg_point b)
+{
+    int32_t x0 = DG_MIN(a.x, b.x), x1 = DG_MAX(a.x, b.x), y0 = DG_MIN(a.y, b.y), y1 = DG_MAX(a.y, b.y);
+    if (x0 == x1) /* vertical (or one cell): three cells a row */
+    {
+        for (int32_t y = y0 - 1; y <= y1 + 1; y++)
+        {
+            uint8_t *c = &DG_CELL(g, x0, y);
+            c[-1] = rock_to_wall(c[-1]);
+            c[0] = y < y0 || y > y1 ? rock_to_wall(c[0]) : (uint8_t)DG_TILE_CORRIDOR;
+            c[1] = rock_to_wall(c[1]);
+        }
+        return;
+    }
+    uint8_t *up = &DG_CELL(g, x0 - 1, y0 - 1), *mid = &DG_CELL(g, x0 - 1, y0),
+            *down = &DG_CELL(g, x0 - 1, y0 + 1);
+    int32_t n = x1 - x0 + 3;
+    for (int32_t i = 0; i < n; i++)
+    {
+        up[i] = rock_to_wall(up[i]);
+        down[i] = rock_to_wall(down[i]);
+    }
+    mid[0] = rock_to_wall(mid[0]);
+    fill_span(mid + 1, n - 2, DG_TILE_CORRIDOR);
+    mid[n - 1] = rock_to_wall(mid[n - 1]);
 }
 
 static int32_t add_corridor(bsp *b, dg_point s, dg_point bend, dg_point e, dg_ref from, dg_ref to)
@@ -574,7 +724,7 @@ static void carve_route(bsp *b, const route *r, int32_t ra, int32_t rb)
         return;
     }
     dg_point m = r->p[1], m2; /* the middle leg runs p[1] -> p[2] */
-    int32_t sx = (r->p[2].x > m.x) - (r->p[2].x < m.x), sy = (r->p[2].y > m.y) - (r->p[2].y < m.y);
+    int32_t sx = step(m.x, r->p[2].x), sy = step(m.y, r->p[2].y);
     int32_t half = leg_cells(r->p[1], r->p[2]) / 2;
     m.x += sx * half, m.y += sy * half;
     m2.x = m.x + sx, m2.y = m.y + sy;
@@ -590,22 +740,27 @@ static void carve_route(bsp *b, const route *r, int32_t ra, int32_t rb)
 
 typedef struct pair {
     int32_t a, b;   /* rooms, in the first and second child */
-    int64_t cost;   /* cells between them across and along the cut */
+    int32_t cost;   /* cells between them across and along the cut */
+    span sa, sb;
 } pair;
 
 /* The candidate pairs across node n's cut, cheapest first (stable). */
 static int32_t list_pairs(const bsp *b, const bsp_node *n, pair *out)
 {
-    const bsp_node *c0 = &b->nodes[n->child], *c1 = &b->nodes[n->child + 1];
-    const int32_t *la = c0->best[n->across ? SIDE_E : SIDE_S];
-    const int32_t *lb = c1->best[n->across ? SIDE_W : SIDE_N];
+    const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
+    const cand *la = c0->best[n->across ? SIDE_E : SIDE_S], *lb = c1->best[n->across ? SIDE_W : SIDE_N];
+    span sa[KEEP], sb[KEEP];
+    int na = 0, nb = 0;
+    for (; na < KEEP && la[na].room >= 0; na++)
+        sa[na] = span_of(b->rooms[la[na].room].rect, n->across);
+    for (; nb < KEEP && lb[nb].room >= 0; nb++)
+        sb[nb] = span_of(b->rooms[lb[nb].room].rect, n->across);
     int32_t count = 0;
-    for (int i = 0; i < KEEP && la[i] >= 0; i++)
-        for (int j = 0; j < KEEP && lb[j] >= 0; j++)
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
         {
-            span sa = span_of(&b->rooms[la[i]], n->across), sb = span_of(&b->rooms[lb[j]], n->across);
-            int64_t apart = (int64_t)DG_MAX(sa.v0, sb.v0) - DG_MIN(sa.v1, sb.v1);
-            pair q = {la[i], lb[j], (int64_t)sb.u0 - sa.u1 + DG_MAX(apart, 0)};
+            int32_t apart = DG_MAX(sa[i].v0, sb[j].v0) - DG_MIN(sa[i].v1, sb[j].v1);
+            pair q = {la[i].room, lb[j].room, sb[j].u0 - sa[i].u1 + DG_MAX(apart, 0), sa[i], sb[j]};
             int32_t k = count++;
             for (; k > 0 && out[k - 1].cost > q.cost; k--)
                 out[k] = out[k - 1];
@@ -615,63 +770,70 @@ static int32_t list_pairs(const bsp *b, const bsp_node *n, pair *out)
 }
 
 /* Tries the straight and L routes of one pair; 1 with *r filled if one is clear. */
-static int try_pair(const bsp *b, const bsp_node *n, pair q, dg_rng *rng, route *r)
+static int try_pair(bsp *b, int across, const pair *q, dg_rng *rng, route *r)
 {
-    span sa = span_of(&b->rooms[q.a], n->across), sb = span_of(&b->rooms[q.b], n->across);
-    if (DG_MAX(sa.v0, sb.v0) <= DG_MIN(sa.v1, sb.v1))
+    if (overlap(&q->sa, &q->sb))
     {
-        plan_straight(&sa, &sb, n->across, rng, r);
+        plan_straight(&q->sa, &q->sb, across, rng, r);
         return route_clear(b->g, r);
     }
     int order = (int)dgi_rng_below(rng, 2);
     for (int k = 0; k < 2; k++)
     {
-        int ok = (k ^ order) ? plan_l_into_side(&sa, &sb, n->across, rng, r)
-                             : plan_l_from_side(&sa, &sb, n->across, rng, r);
+        int ok = (k ^ order) ? plan_l_into_side(&q->sa, &q->sb, across, rng, r)
+                             : plan_l_from_side(&q->sa, &q->sb, across, rng, r);
         if (ok && route_clear(b->g, r))
             return 1;
     }
     return 0;
 }
 
-/* Joins the two halves of node n: the cheapest clear pair, else the two
- * rooms nearest the cut through the band between them. */
+/* Joins the two halves of node n. The rooms reaching nearest the cut from
+ * each side, when they face each other, get a straight corridor, which the
+ * band between them keeps clear; otherwise the cheapest pair with a clear
+ * straight or L route, else those two rooms through the band. */
 static void join(bsp *b, bsp_node *n)
 {
-    pair pairs[KEEP * KEEP];
-    int32_t count = list_pairs(b, n, pairs);
+    const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
+    int32_t ra = c0->best[n->across ? SIDE_E : SIDE_S][0].room;
+    int32_t rb = c1->best[n->across ? SIDE_W : SIDE_N][0].room;
+    span sa = span_of(b->rooms[ra].rect, n->across), sb = span_of(b->rooms[rb].rect, n->across);
     route r;
-    for (int32_t i = 0; i < count; i++)
-        if (try_pair(b, n, pairs[i], &b->route, &r))
-        {
-            carve_route(b, &r, pairs[i].a, pairs[i].b);
-            n->ja = pairs[i].a, n->jb = pairs[i].b;
-            return;
-        }
-    const bsp_node *c0 = &b->nodes[n->child], *c1 = &b->nodes[n->child + 1];
-    int32_t ra = c0->best[n->across ? SIDE_E : SIDE_S][0];
-    int32_t rb = c1->best[n->across ? SIDE_W : SIDE_N][0];
-    span sa = span_of(&b->rooms[ra], n->across), sb = span_of(&b->rooms[rb], n->across);
-    if (DG_MAX(sa.v0, sb.v0) <= DG_MIN(sa.v1, sb.v1))
-        plan_straight(&sa, &sb, n->across, &b->route, &r);
-    else
+    if (!overlap(&sa, &sb))
+    {
+        pair pairs[KEEP * KEEP];
+        int32_t count = list_pairs(b, n, pairs);
+        for (int32_t i = 0; i < count; i++)
+            if (try_pair(b, n->across, &pairs[i], &b->route, &r))
+            {
+                carve_route(b, &r, pairs[i].a, pairs[i].b);
+                n->ja = pairs[i].a, n->jb = pairs[i].b;
+                return;
+            }
         plan_band(&sa, &sb, n->across, &b->route, &r);
+    }
+    else
+        plan_straight(&sa, &sb, n->across, &b->route, &r);
     carve_route(b, &r, ra, rb);
     n->ja = ra, n->jb = rb;
 }
 
-/* Children before parents: each node's candidates are merged from its
- * children's, then its halves joined. */
+/* Children before parents: a leaf is painted and its room made its
+ * candidate on every side; a node's candidates come from its children's, then
+ * its halves are joined. In pre-order every corridor is dug right after the
+ * rooms it joins are painted, while their rows are still in cache. */
 static void join_all(bsp *b)
 {
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
         bsp_node *n = &b->nodes[i];
-        if (n->child < 0)
+        if (n->child[0] < 0)
+        {
+            paint_leaf(b->g, n, b->rooms[n->first].rect);
+            leaf_candidates(n, b->rooms[n->first].rect);
             continue;
-        const bsp_node *c0 = &b->nodes[n->child], *c1 = &b->nodes[n->child + 1];
-        for (int s = 0; s < 4; s++)
-            merge_best(b->rooms, s, c0->best[s], c1->best[s], n->best[s]);
+        }
+        node_candidates(n, &b->nodes[n->child[0]], &b->nodes[n->child[1]]);
         join(b, n);
     }
 }
@@ -685,13 +847,14 @@ static void add_loops(bsp *b)
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
         const bsp_node *n = &b->nodes[i];
-        if (n->child < 0 || !dg_rng_chance(&b->loop, b->p->loop_chance))
+        if (n->child[0] < 0 || !dg_rng_chance(&b->loop, b->p->loop_chance))
             continue;
         pair pairs[KEEP * KEEP];
         int32_t count = list_pairs(b, n, pairs);
         route r;
         for (int32_t k = 0; k < count; k++)
-            if (pairs[k].a != n->ja && pairs[k].b != n->jb && try_pair(b, n, pairs[k], &b->loop, &r))
+            if (pairs[k].a != n->ja && pairs[k].b != n->jb &&
+                try_pair(b, n->across, &pairs[k], &b->loop, &r))
             {
                 carve_route(b, &r, pairs[k].a, pairs[k].b);
                 break;
@@ -701,27 +864,6 @@ static void add_loops(bsp *b)
 
 /* ---- finishing --------------------------------------------------------------------- */
 
-/* Rock around every corridor cell becomes wall. */
-static void wall_corridors(bsp *b)
-{
-    dg_grid *g = b->g;
-    for (int32_t i = 0; i < b->corridor_count; i++)
-    {
-        const dg_corridor *c = &b->corridors[i];
-        dg_point legs[3] = {c->start, c->bend, c->end};
-        for (int l = 0; l < 2; l++)
-        {
-            dg_point a = legs[l], e = legs[l + 1];
-            for (int32_t y = DG_MIN(a.y, e.y) - 1; y <= DG_MAX(a.y, e.y) + 1; y++)
-            {
-                uint8_t *row = &DG_CELL(g, 0, y);
-                for (int32_t x = DG_MIN(a.x, e.x) - 1; x <= DG_MAX(a.x, e.x) + 1; x++)
-                    row[x] = row[x] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[x];
-            }
-        }
-    }
-}
-
 /* Parents toward the start room: top-down, a half not holding its node's
  * entry room is entered through the tree corridor, from the other half. */
 static void link_parents(bsp *b)
@@ -730,9 +872,9 @@ static void link_parents(bsp *b)
     for (int32_t i = 0; i < b->node_count; i++)
     {
         bsp_node *n = &b->nodes[i];
-        if (n->child < 0)
+        if (n->child[0] < 0)
             continue;
-        bsp_node *c0 = &b->nodes[n->child], *c1 = &b->nodes[n->child + 1];
+        bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
         if (n->entry < c1->first)
         {
             c0->entry = n->entry;
@@ -837,12 +979,8 @@ static dg_status alloc_lists(bsp *b)
 static void build(bsp *b)
 {
     place_rooms(b);
-    dg_grid_fill(b->g, DG_TILE_VOID);
-    for (int32_t i = 0; i < b->leaf_count; i++)
-        carve_room(b->g, b->rooms[i].rect);
     join_all(b);
     add_loops(b);
-    wall_corridors(b);
     if (b->p->doors == DG_BSP_DOORS_NONE)
         drop_doors(b);
     b->start_room = dgi_rng_below(&b->layout, 2) ? b->leaf_count - 1 : 0;

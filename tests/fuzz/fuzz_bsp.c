@@ -1,0 +1,3 @@
+/* Fuzz target: bsp parameters and grid sizes. */
+#define FUZZ_GEN "bsp"
+#include "fuzz_gen.h"
