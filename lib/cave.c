@@ -39,6 +39,11 @@ typedef struct tunnel {
     int32_t a, b;  /* their regions */
 } tunnel;
 
+typedef struct cave_edge {
+    int32_t a, b;  /* the regions of the two cells that touch */
+    uint32_t p, q; /* the cave cells nearest to each (packed) */
+} cave_edge;
+
 typedef struct cave {
     const dg_cave_params *p;
     const dg_allocator *a;
@@ -63,7 +68,7 @@ typedef struct cave {
     int32_t *caves;   int32_t cave_count; /* region of each cave (keep_cap entries) */
     int32_t *parent;  /* per region: union-find parent (keep_cap entries) */
     int32_t keep_cap;
-    int32_t *edges;   int32_t edge_count, edge_cap; /* pairs of map indexes */
+    cave_edge *edges; int32_t edge_count, edge_cap;
     int32_t *order;   /* edges sorted by tunnel length */
     tunnel *tunnels;  int32_t tunnel_count;
     int32_t start, exit; /* map indexes */
@@ -134,7 +139,7 @@ static void cave_free(cave *c)
     dgi_free(a, c->parent, (size_t)c->keep_cap * sizeof *c->parent);
     dgi_free(a, c->tunnels, (size_t)c->keep_cap * sizeof *c->tunnels);
     dgi_free(a, c->edges, (size_t)c->edge_cap * sizeof *c->edges);
-    dgi_free(a, c->order, (size_t)c->edge_cap / 2 * sizeof *c->order);
+    dgi_free(a, c->order, (size_t)c->edge_cap * sizeof *c->order);
 }
 
 /* One block: bit rows (two buffers of (ih + 2) rows, two row sums), then per
@@ -547,18 +552,32 @@ static void centre_cave(cave *c)
 
 static dg_status add_edge(cave *c, int32_t u, int32_t v)
 {
-    if (c->edge_count * 2 + 2 > c->edge_cap)
+    if (c->edge_count == c->edge_cap)
     {
         void *arr = c->edges;
-        dg_status st = dgi_grow(c->a, &arr, &c->edge_cap, c->edge_count * 2 + 2, sizeof *c->edges);
+        dg_status st = dgi_grow(c->a, &arr, &c->edge_cap, c->edge_count + 1, sizeof *c->edges);
         c->edges = arr;
         if (st != DG_OK)
             return st;
     }
-    c->edges[2 * c->edge_count] = u;
-    c->edges[2 * c->edge_count + 1] = v;
-    c->edge_count++;
+    cave_edge e = {c->owner[u], c->owner[v], c->origin[u], c->origin[v]};
+    c->edges[c->edge_count++] = e;
     return DG_OK;
+}
+
+/* Cell i takes the nearer of its two neighbours a and b (strictly nearer
+ * than it is: ties keep the earlier owner), without branches. */
+static DGI_ALWAYS_INLINE void relax(int32_t *dist, int32_t *owner, uint32_t *origin, int32_t i,
+                                    int32_t a, int32_t b)
+{
+    int32_t d = dist[i], o = owner[i];
+    uint32_t g = origin[i];
+    int32_t da = dist[a] + 1, db = dist[b] + 1;
+    int ta = da < d;
+    d = ta ? da : d, o = ta ? owner[a] : o, g = ta ? origin[a] : g;
+    int tb = db < d;
+    d = tb ? db : d, o = tb ? owner[b] : o, g = tb ? origin[b] : g;
+    dist[i] = d, owner[i] = o, origin[i] = g;
 }
 
 /* Nearest cave cell of every area cell by Manhattan distance: the classic
@@ -580,59 +599,53 @@ static void nearest_caves(cave *c)
                 dist[i] = 0, origin[i] = XY(x + PAD, y + PAD);
     for (int32_t y = 0; y < c->ih; y++)
         for (int32_t i = map_index(c, 0, y), end = i + c->iw; i < end; i++)
-        {
-            int32_t n = i - pw, w = i - 1;
-            if (dist[n] + 1 < dist[i])
-                dist[i] = dist[n] + 1, owner[i] = owner[n], origin[i] = origin[n];
-            if (dist[w] + 1 < dist[i])
-                dist[i] = dist[w] + 1, owner[i] = owner[w], origin[i] = origin[w];
-        }
+            relax(dist, owner, origin, i, i - pw, i - 1);
     for (int32_t y = c->ih - 1; y >= 0; y--)
         for (int32_t i = map_index(c, c->iw - 1, y), end = i - c->iw; i > end; i--)
-        {
-            int32_t s = i + pw, e = i + 1;
-            if (dist[s] + 1 < dist[i])
-                dist[i] = dist[s] + 1, owner[i] = owner[s], origin[i] = origin[s];
-            if (dist[e] + 1 < dist[i])
-                dist[i] = dist[e] + 1, owner[i] = owner[e], origin[i] = origin[e];
-        }
+            relax(dist, owner, origin, i, i + pw, i + 1);
 }
 
-/* Where the areas of two caves touch, the pair of cells is a candidate
- * tunnel (a run of the same pair along a row is recorded once). */
+/* Length of the tunnel edge e would carve: the walk between its cave cells. */
+static int32_t edge_length(const cave_edge *e)
+{
+    return abs(XY_X(e->p) - XY_X(e->q)) + abs(XY_Y(e->p) - XY_Y(e->q));
+}
+
+/* Records the touching cells u, v as a candidate, or, when *last is an edge
+ * of the same two regions (the step before along the row), keeps the
+ * shorter of the two there. */
+static dg_status touch(cave *c, int32_t u, int32_t v, int32_t *last)
+{
+    if (*last >= 0 && c->edges[*last].a == c->owner[u] && c->edges[*last].b == c->owner[v])
+    {
+        cave_edge e = {c->owner[u], c->owner[v], c->origin[u], c->origin[v]};
+        if (edge_length(&e) < edge_length(&c->edges[*last]))
+            c->edges[*last] = e;
+        return DG_OK;
+    }
+    *last = c->edge_count;
+    return add_edge(c, u, v);
+}
+
+/* Where the areas of two caves touch (across or down), the pair of cells is
+ * a candidate tunnel; runs of the same pair along a row give one candidate. */
 static dg_status meet_caves(cave *c)
 {
     const int32_t pw = c->pw, *owner = c->owner;
+    dg_status st = DG_OK;
     c->edge_count = 0;
     for (int32_t y = 0; y < c->ih; y++)
     {
-        int32_t last_a = -1, last_b = -1;
-        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw; x++, i++)
+        int32_t across = -1, down = -1;
+        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw && st == DG_OK; x++, i++)
         {
-            int32_t a = owner[i];
-            if (x + 1 < c->iw && owner[i + 1] != a && (owner[i + 1] != last_b || a != last_a))
-            {
-                dg_status st = add_edge(c, i, i + 1);
-                if (st != DG_OK)
-                    return st;
-                last_a = a, last_b = owner[i + 1];
-            }
-            if (y + 1 < c->ih && owner[i + pw] != a)
-            {
-                dg_status st = add_edge(c, i, i + pw);
-                if (st != DG_OK)
-                    return st;
-            }
+            if (x + 1 < c->iw && owner[i + 1] != owner[i])
+                st = touch(c, i, i + 1, &across);
+            if (st == DG_OK && y + 1 < c->ih && owner[i + pw] != owner[i])
+                st = touch(c, i, i + pw, &down);
         }
     }
-    return DG_OK;
-}
-
-/* Length of the tunnel edge e would carve: the walk between its origins. */
-static int32_t edge_length(const cave *c, int32_t e)
-{
-    uint32_t p = c->origin[c->edges[2 * e]], q = c->origin[c->edges[2 * e + 1]];
-    return abs(XY_X(p) - XY_X(q)) + abs(XY_Y(p) - XY_Y(q));
+    return st;
 }
 
 /* c->order = the edges by length, ties in the order found (a counting sort). */
@@ -641,18 +654,18 @@ static dg_status sort_edges(cave *c)
     int32_t longest = c->iw + c->ih;
     size_t counts_size = (size_t)(longest + 2) * sizeof(int32_t);
     int32_t *start = dgi_calloc(c->a, (size_t)longest + 2, sizeof(int32_t));
-    c->order = dgi_alloc(c->a, (size_t)c->edge_cap / 2 * sizeof *c->order);
+    c->order = dgi_alloc(c->a, (size_t)c->edge_cap * sizeof *c->order);
     if (!start || !c->order)
     {
         dgi_free(c->a, start, counts_size);
         return DG_E_NOMEM;
     }
     for (int32_t e = 0; e < c->edge_count; e++)
-        start[edge_length(c, e) + 1]++;
+        start[edge_length(&c->edges[e]) + 1]++;
     for (int32_t k = 1; k <= longest + 1; k++)
         start[k] += start[k - 1];
     for (int32_t e = 0; e < c->edge_count; e++)
-        c->order[start[edge_length(c, e)]++] = e;
+        c->order[start[edge_length(&c->edges[e])]++] = e;
     dgi_free(c->a, start, counts_size);
     return DG_OK;
 }
@@ -677,12 +690,12 @@ static void spanning_tree(cave *c)
     c->tunnel_count = 0;
     for (int32_t i = 0; i < c->edge_count && c->tunnel_count < c->cave_count - 1; i++)
     {
-        int32_t e = c->order[i], u = c->edges[2 * e], v = c->edges[2 * e + 1];
-        int32_t a = find_root(parent, c->owner[u]), b = find_root(parent, c->owner[v]);
+        const cave_edge *e = &c->edges[c->order[i]];
+        int32_t a = find_root(parent, e->a), b = find_root(parent, e->b);
         if (a == b)
             continue;
         parent[a] = b;
-        tunnel t = {c->origin[u], c->origin[v], c->owner[u], c->owner[v]};
+        tunnel t = {e->p, e->q, e->a, e->b};
         c->tunnels[c->tunnel_count++] = t;
     }
 }
