@@ -48,6 +48,7 @@ typedef struct scatter {
     int32_t *cx, *cy;        /* doubled room centres (2x + w, 2y + h) */
     sc_edge *edges, *tmp;    int32_t ne;
     uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
+    int32_t ks;              /* stride of the candidate lists */
     int32_t *uf;             /* union-find parents */
     int32_t *tree_a, *tree_b; int32_t nt; /* tree links (for the start room) */
     int32_t *head, *next;    int32_t bw, bh, bs, bw_alloc; /* bucket grid over room centres */
@@ -182,30 +183,55 @@ static void scatter_free(scatter *s)
 }
 
 /* The per-room arrays in one block, sized once the rooms are placed: two
- * edge lists of up to RETRY_K per room (the second for sorting), the
- * candidate lists, union-find, tree links and the bucket chains. */
-static dg_status alloc_links(scatter *s)
+ * edge lists of up to k per room (the second for sorting), the candidate
+ * lists (at least 4 per room: the start search borrows them), union-find,
+ * tree links, bucket keys and centres. */
+static dg_status alloc_links(scatter *s, int32_t k)
 {
-    size_t n = (size_t)s->n, edges = n * RETRY_K * sizeof(sc_edge);
-    size_t ints = n * RETRY_K + 6 * n;
-    s->links_bytes = 2 * edges + ints * sizeof(int32_t);
+    size_t n = (size_t)s->n, per = (size_t)k, edges = n * per * sizeof(sc_edge);
+    size_t lists = n * (size_t)DG_MAX(k, 4) + 1;
+    s->links_bytes = 2 * edges + (lists + 6 * n) * sizeof(int32_t);
     s->links = dgi_alloc(s->a, s->links_bytes);
     if (!s->links)
         return DG_E_NOMEM;
+    s->ks = k;
     s->edges = (sc_edge *)(void *)s->links;
-    s->tmp = s->edges + n * RETRY_K;
-    s->knn = (int32_t *)(void *)(s->tmp + n * RETRY_K);
-    s->uf = s->knn + n * RETRY_K;
+    s->tmp = s->edges + n * per;
+    s->knn = (int32_t *)(void *)(s->tmp + n * per);
+    s->uf = s->knn + lists;
     s->tree_a = s->uf + n;
     s->tree_b = s->tree_a + n;
     s->next = s->tree_b + n;
     s->cx = s->next + n;
     s->cy = s->cx + n;
-    for (size_t i = 0; i < n; i++)
+    return DG_OK;
+}
+
+static void set_centres(scatter *s)
+{
+    for (int32_t i = 0; i < s->n; i++)
     {
         s->cx[i] = 2 * s->rooms[i].rect.x + s->rooms[i].rect.w;
         s->cy[i] = 2 * s->rooms[i].rect.y + s->rooms[i].rect.h;
     }
+}
+
+/* A block for RETRY_K candidates per room, keeping the tree made so far. */
+static dg_status widen_links(scatter *s)
+{
+    uint8_t *old = s->links;
+    size_t old_bytes = s->links_bytes, n = (size_t)s->n;
+    int32_t *uf = s->uf;
+    dg_status st = alloc_links(s, RETRY_K);
+    if (st != DG_OK)
+    {
+        s->links = old; /* freed by scatter_free */
+        s->links_bytes = old_bytes;
+        return st;
+    }
+    memcpy(s->uf, uf, 3 * n * sizeof *uf); /* uf, tree_a, tree_b */
+    set_centres(s);
+    dgi_free(s->a, old, old_bytes);
     return DG_OK;
 }
 
@@ -425,7 +451,7 @@ static dg_status build_buckets(scatter *s)
     if (!s->head)
         return DG_E_NOMEM;
     s->bw_alloc = (int32_t)(buckets + 1);
-    dg_room *old = (dg_room *)(void *)s->tmp; /* free until the edges are sorted */
+    dg_room *old = (dg_room *)(void *)s->edges; /* the edge lists are free until built */
     memcpy(old, s->rooms, (size_t)s->n * sizeof *old);
     for (int32_t i = 0; i < s->n; i++)
     {
@@ -441,11 +467,7 @@ static dg_status build_buckets(scatter *s)
     for (size_t b = buckets; b > 0; b--) /* the fill moved each start to the next one's */
         s->head[b] = s->head[b - 1];
     s->head[0] = 0;
-    for (int32_t i = 0; i < s->n; i++)
-    {
-        s->cx[i] = 2 * s->rooms[i].rect.x + s->rooms[i].rect.w;
-        s->cy[i] = 2 * s->rooms[i].rect.y + s->rooms[i].rect.h;
-    }
+    set_centres(s);
     return DG_OK;
 }
 
@@ -534,7 +556,7 @@ static void sort_edges(sc_edge *e, sc_edge *tmp, int32_t n)
 
 static int lists(const scatter *s, int32_t i, int32_t j)
 {
-    const int32_t *list = &s->knn[(size_t)i * RETRY_K];
+    const int32_t *list = &s->knn[(size_t)i * (size_t)s->ks];
     for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
         if (list[t] == j)
             return 1;
@@ -551,7 +573,7 @@ static void build_edges(scatter *s, int32_t k)
     s->ne = 0;
     for (int32_t i = 0; i < s->n; i++)
     {
-        int32_t c = nearest(s, i, k, best, bd), *list = &s->knn[(size_t)i * RETRY_K];
+        int32_t c = nearest(s, i, k, best, bd), *list = &s->knn[(size_t)i * (size_t)s->ks];
         for (int32_t t = 0; t < k; t++)
             list[t] = t < c ? best[t] : -1;
         for (int32_t t = 0; t < c; t++)
@@ -614,8 +636,13 @@ static int site_ok(const scatter *s, int side, dg_point door, dg_point out)
     if (t != DG_TILE_WALL)
         return 0;
     int along = (side + 1) & 3; /* the wall's direction */
-    return *at(s, door.x + DX[along], door.y + DY[along]) != DG_TILE_DOOR &&
-           *at(s, door.x - DX[along], door.y - DY[along]) != DG_TILE_DOOR;
+    for (int k = -1; k <= 1; k += 2)
+    {
+        int32_t x = door.x + k * DX[along], y = door.y + k * DY[along];
+        if (x >= 0 && y >= 0 && x < s->w && y < s->h && *at(s, x, y) == DG_TILE_DOOR)
+            return 0; /* (a flank off the grid is the edge: no door there) */
+    }
+    return 1;
 }
 
 /* 1 if every cell of the legs is in the corridor area on rock or corridor. */
@@ -899,7 +926,7 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
     for (int side = 0; side < 2; side++)
     {
         int32_t from = side ? e->b : e->a;
-        const int32_t *list = &s->knn[(size_t)from * RETRY_K];
+        const int32_t *list = &s->knn[(size_t)from * (size_t)s->ks];
         for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
         {
             int32_t c = list[t];
@@ -946,6 +973,12 @@ static dg_status retry_tree(scatter *s)
     for (int32_t i = 0; i < s->nt; i++)
         keys[i] = (int64_t)s->tree_a[i] << 32 | s->tree_b[i];
     qsort(keys, (size_t)s->nt, sizeof *keys, key_cmp);
+    dg_status st = widen_links(s);
+    if (st != DG_OK)
+    {
+        dgi_free(s->a, keys, n * sizeof *keys);
+        return st;
+    }
     build_edges(s, RETRY_K);
     for (int32_t i = 0; i < s->ne; i++)
     {
@@ -1090,9 +1123,12 @@ static dg_status copy_result(const dg_result *t, dg_result *r)
     dg_status st = dgi_result_reserve(r, t->room_count, t->corridor_count, t->door_count, 0);
     if (st != DG_OK)
         return st;
-    memcpy(r->rooms, t->rooms, (size_t)t->room_count * sizeof *r->rooms);
-    memcpy(r->corridors, t->corridors, (size_t)t->corridor_count * sizeof *r->corridors);
-    memcpy(r->doors, t->doors, (size_t)t->door_count * sizeof *r->doors);
+    if (t->room_count > 0) /* (an empty list may have no array) */
+        memcpy(r->rooms, t->rooms, (size_t)t->room_count * sizeof *r->rooms);
+    if (t->corridor_count > 0)
+        memcpy(r->corridors, t->corridors, (size_t)t->corridor_count * sizeof *r->corridors);
+    if (t->door_count > 0)
+        memcpy(r->doors, t->doors, (size_t)t->door_count * sizeof *r->doors);
     r->room_count = t->room_count;
     r->corridor_count = t->corridor_count;
     r->door_count = t->door_count;
@@ -1113,8 +1149,9 @@ static dg_status build(scatter *s)
         return st;
     if (s->n < rooms_needed(s->p))
         return DG_E_NOSPACE;
-    if ((st = alloc_links(s)) != DG_OK)
+    if ((st = alloc_links(s, s->p->neighbours)) != DG_OK)
         return st;
+    set_centres(s);
     if (s->n > BRUTE_ROOMS && (st = build_buckets(s)) != DG_OK)
         return st;
     for (int32_t i = 0; i < s->n; i++)

@@ -591,7 +591,10 @@ TEST(scatter_large_board)
 
 TEST(scatter_golden_hashes)
 {
-    static const uint64_t want[6] = {0, 0, 0, 0, 0, 0};
+    static const uint64_t want[6] = {
+        0xda4edd8c18be0e97ULL, 0x46bfb4bd9fd81b6bULL, 0x8f00c51071f52c60ULL,
+        0x16ca2509a3a6c906ULL, 0x7f83e726a57c97a7ULL, 0x27253cdf350e4f65ULL,
+    };
     sc_case cases[8];
     int n = sc_cases(cases);
     for (int k = 0; k < n; k++)
