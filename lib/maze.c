@@ -484,24 +484,31 @@ static int32_t find(int32_t *parent, int32_t i)
     return i;
 }
 
-/* Every wall between two regions (a room and the maze, two rooms, two maze
- * components) as cell * 2 + (0: east, 1: south). */
-static dg_status collect_links(maze *m)
+/* Adds the wall c -> d (E or S of c, as c * 2 + (0: east, 1: south)) if it
+ * lies between two regions. */
+static void add_link(maze *m, int32_t c, int d)
 {
-    for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t x = 0; x < m->cols; x++)
-        {
-            int32_t c = at(m, x, y);
-            for (int k = 0; k < 2; k++)
-            {
-                int32_t nb = c + m->off[k ? S : E];
-                if (m->cls[nb] == CLOSED || m->region[nb] == m->region[c])
-                    continue;
-                GROW(m, links, link_cap, m->link_count + 1);
-                m->links[m->link_count++] = c * 2 + k;
-            }
-        }
-    return DG_OK;
+    int32_t nb = c + m->off[d];
+    if (m->cls[c] != CLOSED && m->cls[nb] != CLOSED && m->region[nb] != m->region[c])
+        m->links[m->link_count++] = c * 2 + (d == S);
+}
+
+/* The walls around room i: its perimeter, a local list (the lattice is
+ * read near the room only, so large maps stay in cache). */
+static void room_links(maze *m, int32_t i)
+{
+    mroom r = m->rooms[i];
+    m->link_count = 0;
+    for (int32_t x = r.x; x < r.x + r.w; x++)
+    {
+        add_link(m, at(m, x, r.y - 1), S);
+        add_link(m, at(m, x, r.y + r.h - 1), S);
+    }
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+    {
+        add_link(m, at(m, r.x - 1, y), E);
+        add_link(m, at(m, r.x + r.w - 1, y), E);
+    }
 }
 
 /* 1 if no door is near the wall c -> d: none on either cell, none beside it. */
@@ -526,13 +533,35 @@ static dg_status open_link(maze *m, int32_t c, int d)
     return DG_OK;
 }
 
-/* Kruskal over the shuffled walls: a wall between two regions not yet
- * joined becomes a door; any other one, with the extra_doors chance, too. */
+/* Kruskal, room by room: each room's walls, shuffled, in turn; a wall
+ * between two regions not yet joined becomes a door, any other one, with the
+ * extra_doors chance, too. Walls between two maze components (only division
+ * leaves those) come last, in scan order. Every wall between regions is
+ * looked at once, so every region ends up joined. */
+static dg_status join_link(maze *m, int32_t link, dg_rng *rng)
+{
+    int32_t c = link >> 1;
+    int d = link & 1 ? S : E;
+    int32_t ra = find(m->parent, m->region[c]), rb = find(m->parent, m->region[c + m->off[d]]);
+    if (ra != rb)
+    {
+        m->parent[ra] = rb;
+        return open_link(m, c, d);
+    }
+    if (m->p->extra_doors > 0 && dg_rng_chance(rng, m->p->extra_doors) && door_free(m, c, d))
+        return open_link(m, c, d);
+    return DG_OK;
+}
+
 static dg_status join_regions(maze *m)
 {
-    dg_status st = collect_links(m);
-    if (st != DG_OK || m->link_count == 0)
-        return st;
+    dg_status st = DG_OK;
+    if (m->regions < 2)
+        return DG_OK;
+    int64_t most = 4; /* the longest perimeter, and the room for the last pass's walls */
+    for (int32_t i = 0; i < m->room_count; i++)
+        most = DG_MAX(most, 2 * ((int64_t)m->rooms[i].w + m->rooms[i].h));
+    GROW(m, links, link_cap, (int32_t)most);
     m->parent_n = (size_t)m->regions;
     m->parent = dgi_alloc(m->a, m->parent_n * sizeof *m->parent);
     if (!m->parent)
@@ -540,26 +569,34 @@ static dg_status join_regions(maze *m)
     for (int32_t i = 0; i < m->regions; i++)
         m->parent[i] = i;
     dg_rng *rng = &m->join_rng;
-    for (int32_t i = m->link_count - 1; i > 0; i--)
+    for (int32_t r = 0; r < m->room_count && st == DG_OK; r++)
     {
-        int32_t j = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1), t = m->links[i];
-        m->links[i] = m->links[j];
-        m->links[j] = t;
-    }
-    for (int32_t i = 0; i < m->link_count && st == DG_OK; i++)
-    {
-        int32_t c = m->links[i] >> 1;
-        int d = m->links[i] & 1 ? S : E;
-        int32_t ra = find(m->parent, m->region[c]), rb = find(m->parent, m->region[c + m->off[d]]);
-        if (ra != rb)
+        room_links(m, r);
+        for (int32_t i = m->link_count - 1; i > 0; i--)
         {
-            m->parent[ra] = rb;
-            st = open_link(m, c, d);
+            int32_t j = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1), t = m->links[i];
+            m->links[i] = m->links[j];
+            m->links[j] = t;
         }
-        else if (m->p->extra_doors > 0 && door_free(m, c, d) &&
-                 dg_rng_chance(rng, m->p->extra_doors))
-            st = open_link(m, c, d);
+        for (int32_t i = 0; i < m->link_count && st == DG_OK; i++)
+            st = join_link(m, m->links[i], rng);
     }
+    if (m->p->algorithm != DG_MAZE_DIVISION)
+        return st; /* grown trees are never next to each other */
+    for (int32_t y = 0; y < m->rows && st == DG_OK; y++)
+        for (int32_t x = 0; x < m->cols && st == DG_OK; x++)
+        {
+            int32_t c = at(m, x, y);
+            for (int k = 0; k < 2 && st == DG_OK && m->cls[c] == MAZE; k++)
+            {
+                int d = k ? S : E;
+                m->link_count = 0;
+                if (m->cls[c + m->off[d]] == MAZE)
+                    add_link(m, c, d);
+                if (m->link_count)
+                    st = join_link(m, m->links[0], rng);
+            }
+        }
     return st;
 }
 
