@@ -936,7 +936,8 @@ static dg_status fill_result(const bsp *b, dg_result *r)
         return st;
     dgi_result_reset(r);
     memcpy(r->rooms, b->rooms, (size_t)b->leaf_count * sizeof *r->rooms);
-    memcpy(r->corridors, b->corridors, (size_t)b->corridor_count * sizeof *r->corridors);
+    if (b->corridor_count > 0) /* none with a single leaf */
+        memcpy(r->corridors, b->corridors, (size_t)b->corridor_count * sizeof *r->corridors);
     if (b->door_count > 0)
         memcpy(r->doors, b->doors, (size_t)b->door_count * sizeof *r->doors);
     r->room_count = b->leaf_count;
