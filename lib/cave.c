@@ -15,21 +15,18 @@ enum {
     PAD = 2             /* rings of edge cells around the area in the cell map */
 };
 
-/* Cell map values: a kind in the low bits (open cells are CAVE or TUNNEL,
- * EDGE lies outside the area) and marks of the searches above. */
+/* Cell map values: open cells are CAVE or TUNNEL, EDGE lies outside the area. */
 enum {
-    M_ROCK = 0, M_CAVE = 1, M_TUNNEL = 2, M_OPEN = 3, M_EDGE = 4, M_KIND = 7,
-    M_LABELLED = 0x20 /* label_regions: queued */
+    M_ROCK = 0, M_CAVE = 1, M_TUNNEL = 2, M_OPEN = 3, M_EDGE = 4, M_KIND = 7
 };
 
-/* Cells in the searches' queues are map indexes; beside them go packed
- * coordinates (map y << 16 | map x) where the search needs them. */
+/* Cells in the searches' queues are map indexes; cells in lists are packed
+ * coordinates (map y << 16 | map x). */
 #define XY(x, y) ((uint32_t)(y) << 16 | (uint32_t)(x))
 #define XY_X(p) ((int32_t)((p) & 0xFFFFu))
 #define XY_Y(p) ((int32_t)((p) >> 16))
 
 typedef struct region {
-    int32_t pos;            /* its cells are queue[pos .. pos + size) after labelling */
     int32_t size;
     int32_t x0, y0, x1, y1; /* bounding box, map coordinates, inclusive */
 } region;
@@ -38,6 +35,12 @@ typedef struct tunnel {
     uint32_t p, q; /* the cave cells it joins (packed) */
     int32_t a, b;  /* their regions */
 } tunnel;
+
+/* A run of open cells along an area row; after labelling, set is its region. */
+typedef struct run {
+    int32_t y, x0, x1; /* area coordinates, x1 inclusive */
+    int32_t set;       /* union-find parent while labelling, then the region */
+} run;
 
 typedef struct cave_edge {
     int32_t a, b;  /* the regions of the two cells that touch */
@@ -61,8 +64,9 @@ typedef struct cave {
     uint8_t *map;
     int32_t *owner;   /* region of a cave cell, and of the cave nearest to a rock cell */
     uint32_t *origin; /* the cave cell (packed) nearest to a rock cell */
-    int32_t *queue;   /* every search's queue (one spare entry: floods write ahead) */
-    uint32_t *xy;     /* packed coordinates beside the labelling queue */
+    int32_t *queue;   /* the exit walk's queue (one spare entry: it writes ahead),
+                       * the distances of nearest_caves */
+    run *runs;        int32_t run_count, run_cap;
     region *regions;  int32_t region_count, region_cap;
     int32_t *keep;    /* per region: cave index or -1 (keep_cap entries) */
     int32_t *caves;   int32_t cave_count; /* region of each cave (keep_cap entries) */
@@ -72,6 +76,7 @@ typedef struct cave {
     int32_t *order;   /* edges sorted by tunnel length */
     tunnel *tunnels;  int32_t tunnel_count;
     int32_t start, exit; /* map indexes */
+    int32_t start_cave;
 } cave;
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -133,6 +138,7 @@ static void cave_free(cave *c)
 {
     const dg_allocator *a = c->a;
     dgi_free(a, c->block, c->block_size);
+    dgi_free(a, c->runs, (size_t)c->run_cap * sizeof *c->runs);
     dgi_free(a, c->regions, (size_t)c->region_cap * sizeof *c->regions);
     dgi_free(a, c->keep, (size_t)c->keep_cap * sizeof *c->keep);
     dgi_free(a, c->caves, (size_t)c->keep_cap * sizeof *c->caves);
@@ -143,12 +149,12 @@ static void cave_free(cave *c)
 }
 
 /* One block: bit rows (two buffers of (ih + 2) rows, two row sums), then per
- * cell owner, origin, queue and xy (4 bytes each) and the map. */
+ * cell owner, origin and queue (4 bytes each) and the map. */
 static dg_status cave_alloc(cave *c)
 {
     size_t words = (size_t)c->nw * (size_t)(c->ih + 2), n = c->cells;
     size_t bit_bytes = (2 * words + 2 * (size_t)c->nw) * sizeof(uint64_t);
-    c->block_size = bit_bytes + 4 * n * sizeof(int32_t) + n;
+    c->block_size = bit_bytes + 3 * n * sizeof(int32_t) + n;
     uint8_t *b = dgi_alloc(c->a, c->block_size);
     if (!b)
         return DG_E_NOMEM;
@@ -161,8 +167,7 @@ static dg_status cave_alloc(cave *c)
     c->owner = (int32_t *)(void *)b;
     c->origin = (uint32_t *)(c->owner + n);
     c->queue = (int32_t *)(c->origin + n);
-    c->xy = (uint32_t *)(c->queue + n);
-    c->map = (uint8_t *)(c->xy + n);
+    c->map = (uint8_t *)(c->queue + n);
     return DG_OK;
 }
 
@@ -352,7 +357,7 @@ static void choose_fill(cave *c, int64_t grid_cells, uint64_t seed, uint64_t str
     int64_t target = grid_cells * c->p->target_open_permille / 1000;
     int64_t tolerance = grid_cells * TARGET_TOLERANCE / 1000, best_err = -1;
     int32_t lo = 0, hi = 1024, best = q, last = -1;
-    for (int run = 0; run < TARGET_RUNS && lo <= hi; run++)
+    for (int tries = 0; tries < TARGET_RUNS && lo <= hi; tries++)
     {
         int64_t open = run_automaton(c, q, seed, stream), err = llabs(open - target);
         last = q;
@@ -398,61 +403,100 @@ static void build_map(cave *c)
     }
 }
 
-/* Floods the region of cell s (packed sp) into queue[base ..], labels its
- * cells in owner and fills in rg; returns the end of its queue segment.
- * Branch-free as in result.c: every neighbour is written to the queue and
- * kept only if it is an unlabelled cave cell, and the four loads come before
- * the four stores (which the compiler cannot reorder itself: a byte store may
- * alias anything). */
-static int32_t flood_region(cave *c, int32_t s, uint32_t sp, int32_t label, int32_t base,
-                            region *rg)
+static int32_t run_root(run *runs, int32_t r)
 {
-    uint8_t *map = c->map;
-    int32_t *queue = c->queue, *owner = c->owner;
-    uint32_t *xy = c->xy;
-    const int32_t pw = c->pw;
-    int32_t head = base, tail = base + 1, last = s, x0 = XY_X(sp), x1 = x0;
-    map[s] |= M_LABELLED;
-    queue[base] = s;
-    xy[base] = sp;
-    while (head < tail)
+    while (runs[r].set != r)
     {
-        int32_t u = queue[head];
-        uint32_t p = xy[head++];
-        int32_t x = XY_X(p);
-        owner[u] = label;
-        x0 = DG_MIN(x0, x), x1 = DG_MAX(x1, x), last = DG_MAX(last, u);
-        uint8_t mn = map[u - pw], me = map[u + 1], ms = map[u + pw], mw = map[u - 1];
-        int in = mn == M_CAVE, ie = me == M_CAVE, is = ms == M_CAVE, iw = mw == M_CAVE;
-        map[u - pw] = (uint8_t)(mn | in << 5); /* M_LABELLED */
-        map[u + 1] = (uint8_t)(me | ie << 5);
-        map[u + pw] = (uint8_t)(ms | is << 5);
-        map[u - 1] = (uint8_t)(mw | iw << 5);
-        queue[tail] = u - pw, xy[tail] = p - XY(0, 1), tail += in;
-        queue[tail] = u + 1, xy[tail] = p + 1, tail += ie;
-        queue[tail] = u + pw, xy[tail] = p + XY(0, 1), tail += is;
-        queue[tail] = u - 1, xy[tail] = p - 1, tail += iw;
+        runs[r].set = runs[runs[r].set].set;
+        r = runs[r].set;
     }
-    rg->pos = base;
-    rg->size = tail - base;
-    rg->x0 = x0, rg->x1 = x1;
-    rg->y0 = XY_Y(sp), rg->y1 = last / pw; /* s is the region's first cell in row order */
-    return tail;
+    return r;
 }
 
-/* Labels every open region (in order of first cell) into c->regions; their
- * cells lie in c->queue region after region. */
+/* The runs of open cells of area row y (bit row y + 1), appended to c->runs. */
+static dg_status row_runs(cave *c, int32_t y)
+{
+    const uint64_t *row = row_of(c->rock, c, y + 1);
+    int32_t j = 1, end = c->iw + 1; /* bits of the area's columns */
+    while (j < end)
+    {
+        /* the next open bit at or after j, then the next rock bit after it */
+        uint64_t w = ~row[j >> 6] & (~0ULL << (j & 63));
+        while (!w && (j = (j | 63) + 1) < end)
+            w = ~row[j >> 6];
+        if (j >= end)
+            break;
+        int32_t x0 = (j & ~63) + dgi_lowest_bit64(w);
+        if (x0 >= end)
+            break;
+        j = x0;
+        w = row[j >> 6] & (~0ULL << (j & 63)); /* the pad bit iw + 1 is rock */
+        while (!w)
+            j = (j | 63) + 1, w = row[j >> 6];
+        int32_t x1 = (j & ~63) + dgi_lowest_bit64(w);
+        if (c->run_count == c->run_cap)
+        {
+            void *arr = c->runs;
+            dg_status st = dgi_grow(c->a, &arr, &c->run_cap, c->run_count + 1, sizeof *c->runs);
+            c->runs = arr;
+            if (st != DG_OK)
+                return st;
+        }
+        run r = {y, x0 - 1, x1 - 2, c->run_count};
+        c->runs[c->run_count++] = r;
+        j = x1;
+    }
+    return DG_OK;
+}
+
+/* Joins the runs of a row [a, b) with the overlapping runs of the row
+ * above [p, a) (4-connected: they share a column). */
+static void join_rows(cave *c, int32_t p, int32_t a, int32_t b)
+{
+    run *runs = c->runs;
+    int32_t i = p, k = a;
+    while (i < a && k < b)
+    {
+        if (runs[i].x0 <= runs[k].x1 && runs[k].x0 <= runs[i].x1)
+        {
+            int32_t ri = run_root(runs, i), rk = run_root(runs, k);
+            if (ri < rk) /* the older run is the root: roots are first runs */
+                runs[rk].set = ri;
+            else
+                runs[ri].set = rk;
+        }
+        if (runs[i].x1 < runs[k].x1)
+            i++;
+        else
+            k++;
+    }
+}
+
+/* Labels the open regions (4-connected) from runs of open bits joined row to
+ * row by union-find, numbered in the order of their first cell; fills in
+ * c->regions (size, bounding box) and sets each run's region. */
 static dg_status label_regions(cave *c)
 {
-    int32_t end = 0;
+    c->run_count = 0;
     c->region_count = 0;
+    int32_t above = 0;
     for (int32_t y = 0; y < c->ih; y++)
     {
-        int32_t row = map_index(c, 0, y);
-        for (int32_t x = 0; x < c->iw; x++)
+        int32_t first = c->run_count;
+        dg_status st = row_runs(c, y);
+        if (st != DG_OK)
+            return st;
+        join_rows(c, above, first, c->run_count);
+        above = first;
+    }
+    for (int32_t r = 0; r < c->run_count; r++) /* each run points at its root... */
+        c->runs[r].set = run_root(c->runs, r);
+    for (int32_t r = 0; r < c->run_count; r++) /* ...the first run of its set */
+    {
+        run *rn = &c->runs[r];
+        int32_t root = rn->set;
+        if (root == r)
         {
-            if (c->map[row + x] != M_CAVE)
-                continue;
             if (c->region_count == c->region_cap)
             {
                 void *arr = c->regions;
@@ -462,10 +506,20 @@ static dg_status label_regions(cave *c)
                 if (st != DG_OK)
                     return st;
             }
-            end = flood_region(c, row + x, XY(x + PAD, y + PAD), c->region_count, end,
-                               &c->regions[c->region_count]);
-            c->region_count++;
+            region fresh = {0, rn->x0 + PAD, rn->y + PAD, rn->x1 + PAD, rn->y + PAD};
+            c->regions[c->region_count] = fresh;
+            rn->set = -1 - c->region_count++; /* roots hold their region, negated */
         }
+        int32_t id = root == r ? -1 - rn->set : -1 - c->runs[root].set;
+        region *rg = &c->regions[id];
+        rg->size += rn->x1 - rn->x0 + 1;
+        rg->x0 = DG_MIN(rg->x0, rn->x0 + PAD), rg->x1 = DG_MAX(rg->x1, rn->x1 + PAD);
+        rg->y1 = rn->y + PAD;
+    }
+    for (int32_t r = c->run_count - 1; r >= 0; r--) /* every run gets its region (roots last) */
+    {
+        int32_t s = c->runs[r].set;
+        c->runs[r].set = s < 0 ? -1 - s : -1 - c->runs[s].set;
     }
     return DG_OK;
 }
@@ -512,28 +566,18 @@ static int32_t choose_caves(cave *c)
     return kept;
 }
 
-/* Regions not kept become rock; the queue keeps the caves' cells only. */
+/* Regions not kept become rock; then the cell map is made. */
 static void fill_pockets(cave *c)
 {
-    int32_t out = 0;
-    for (int32_t r = 0; r < c->region_count; r++)
+    for (int32_t r = 0; r < c->run_count; r++)
     {
-        const region *rg = &c->regions[r];
-        const int32_t *cells = c->queue + rg->pos;
-        if (c->keep[r] < 0)
-        {
-            for (int32_t k = 0; k < rg->size; k++)
-            {
-                c->map[cells[k]] = M_ROCK;
-                set_rock(c, c->xy[rg->pos + k], 1);
-            }
+        const run *rn = &c->runs[r];
+        if (c->keep[rn->set] >= 0)
             continue;
-        }
-        memmove(c->queue + out, cells, (size_t)rg->size * sizeof *cells);
-        memmove(c->xy + out, c->xy + rg->pos, (size_t)rg->size * sizeof *c->xy);
-        c->regions[r].pos = out;
-        out += rg->size;
+        for (int32_t x = rn->x0; x <= rn->x1; x++)
+            set_rock(c, XY(x + PAD, rn->y + PAD), 1);
     }
+    build_map(c);
 }
 
 /* A 3x3 cave (clipped to the area) at the centre, when no draw left one. */
@@ -545,7 +589,6 @@ static void centre_cave(cave *c)
     for (int32_t y = y0; y < y0 + 3; y++)
         for (int32_t x = x0; x < x0 + 3; x++)
             set_rock(c, XY(x + PAD, y + PAD), 0);
-    build_map(c);
 }
 
 /* ---- connecting ----------------------------------------------------------------------- */
@@ -565,19 +608,33 @@ static dg_status add_edge(cave *c, int32_t u, int32_t v)
     return DG_OK;
 }
 
-/* Cell i takes the nearer of its two neighbours a and b (strictly nearer
- * than it is: ties keep the earlier owner), without branches. */
-static DGI_ALWAYS_INLINE void relax(int32_t *dist, int32_t *owner, uint32_t *origin, int32_t i,
-                                    int32_t a, int32_t b)
+/* One raster pass over the area rows (step +1: down and right, -1: up and
+ * left): each cell takes the nearer of the cell before it in its row and
+ * the cell before it in its column (strictly nearer than it is, so ties keep
+ * the earlier owner), without branches. The row neighbour's values stay in
+ * registers, so the chain along a row costs an add, a compare and moves. */
+static DGI_ALWAYS_INLINE void sweep(cave *c, int step)
 {
-    int32_t d = dist[i], o = owner[i];
-    uint32_t g = origin[i];
-    int32_t da = dist[a] + 1, db = dist[b] + 1;
-    int ta = da < d;
-    d = ta ? da : d, o = ta ? owner[a] : o, g = ta ? origin[a] : g;
-    int tb = db < d;
-    d = tb ? db : d, o = tb ? owner[b] : o, g = tb ? origin[b] : g;
-    dist[i] = d, owner[i] = o, origin[i] = g;
+    int32_t *dist = c->queue, *owner = c->owner;
+    uint32_t *origin = c->origin;
+    const int32_t far = INT32_MAX / 2, col = step * c->pw;
+    for (int32_t k = 0; k < c->ih; k++)
+    {
+        int32_t y = step > 0 ? k : c->ih - 1 - k;
+        int32_t i = map_index(c, step > 0 ? 0 : c->iw - 1, y);
+        int32_t pd = far, po = 0; /* the row neighbour: none before the first cell */
+        uint32_t pg = 0;
+        for (int32_t x = 0; x < c->iw; x++, i += step)
+        {
+            int32_t d = dist[i], o = owner[i], dc = dist[i - col] + 1;
+            uint32_t g = origin[i];
+            int tc = dc < d;
+            d = tc ? dc : d, o = tc ? owner[i - col] : o, g = tc ? origin[i - col] : g;
+            int tr = pd + 1 < d;
+            d = tr ? pd + 1 : d, o = tr ? po : o, g = tr ? pg : g;
+            dist[i] = pd = d, owner[i] = po = o, origin[i] = pg = g;
+        }
+    }
 }
 
 /* Nearest cave cell of every area cell by Manhattan distance: the classic
@@ -587,22 +644,21 @@ static DGI_ALWAYS_INLINE void relax(int32_t *dist, int32_t *owner, uint32_t *ori
  * maps, where a breadth-first frontier would miss the cache at every step. */
 static void nearest_caves(cave *c)
 {
-    uint8_t *map = c->map;
     int32_t *dist = c->queue, *owner = c->owner;
     uint32_t *origin = c->origin;
-    const int32_t pw = c->pw, far = INT32_MAX / 2;
+    const int32_t far = INT32_MAX / 2;
     for (size_t i = 0; i < c->cells; i++)
         dist[i] = far;
-    for (int32_t y = 0; y < c->ih; y++)
-        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw; x++, i++)
-            if ((map[i] & M_KIND) == M_CAVE)
-                dist[i] = 0, origin[i] = XY(x + PAD, y + PAD);
-    for (int32_t y = 0; y < c->ih; y++)
-        for (int32_t i = map_index(c, 0, y), end = i + c->iw; i < end; i++)
-            relax(dist, owner, origin, i, i - pw, i - 1);
-    for (int32_t y = c->ih - 1; y >= 0; y--)
-        for (int32_t i = map_index(c, c->iw - 1, y), end = i - c->iw; i > end; i--)
-            relax(dist, owner, origin, i, i + pw, i + 1);
+    for (int32_t r = 0; r < c->run_count; r++)
+    {
+        const run *rn = &c->runs[r];
+        if (c->keep[rn->set] < 0)
+            continue;
+        for (int32_t x = rn->x0, i = map_index(c, x, rn->y); x <= rn->x1; x++, i++)
+            dist[i] = 0, owner[i] = rn->set, origin[i] = XY(x + PAD, rn->y + PAD);
+    }
+    sweep(c, 1);
+    sweep(c, -1);
 }
 
 /* Length of the tunnel edge e would carve: the walk between its cave cells. */
@@ -752,21 +808,25 @@ static dg_status connect_caves(cave *c)
 
 /* ---- start, exit, metrics, tiles --------------------------------------------------------- */
 
-/* Start: the cell of the largest cave nearest its rectangle's centre (its
- * cells are still in the queue). */
+/* Start: the cell of the largest cave nearest its rectangle's centre. */
 static void pick_start(cave *c)
 {
     int32_t best = 0;
     for (int32_t k = 1; k < c->cave_count; k++)
         if (c->regions[c->caves[k]].size > c->regions[c->caves[best]].size)
             best = k;
-    const region *rg = &c->regions[c->caves[best]];
-    int32_t cx = (rg->x0 + rg->x1) / 2, cy = (rg->y0 + rg->y1) / 2, dist = INT32_MAX;
-    for (int32_t k = rg->pos; k < rg->pos + rg->size; k++)
+    int32_t id = c->caves[best], dist = INT32_MAX;
+    const region *rg = &c->regions[id];
+    int32_t cx = (rg->x0 + rg->x1) / 2 - PAD, cy = (rg->y0 + rg->y1) / 2 - PAD; /* area */
+    c->start_cave = best;
+    for (int32_t r = 0; r < c->run_count; r++) /* in row order: ties go to the first */
     {
-        int32_t d = abs(XY_X(c->xy[k]) - cx) + abs(XY_Y(c->xy[k]) - cy);
-        if (d < dist || (d == dist && c->queue[k] < c->start))
-            dist = d, c->start = c->queue[k];
+        const run *rn = &c->runs[r];
+        if (rn->set != id)
+            continue;
+        int32_t x = DG_MAX(rn->x0, DG_MIN(cx, rn->x1)), d = abs(x - cx) + abs(rn->y - cy);
+        if (d < dist)
+            dist = d, c->start = map_index(c, x, rn->y);
     }
 }
 
@@ -945,8 +1005,8 @@ static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
     r->corridor_count = c->tunnel_count;
     r->start = grid_point(c, c->start);
     r->exit = grid_point(c, c->exit);
-    r->start_room = c->keep[c->owner[c->start]];
-    r->exit_room = c->keep[c->owner[c->exit]];
+    r->start_room = c->start_cave;
+    r->exit_room = c->cave_count > 1 ? c->keep[c->owner[c->exit]] : 0;
     r->metrics = *m;
     r->metrics.rooms = r->room_count;
     r->metrics.corridors = r->corridor_count;
@@ -961,10 +1021,7 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
     for (int draw = 0; st == DG_OK && draw <= DRAWS; draw++)
     {
         if (draw < DRAWS)
-        {
             choose_fill(c, grid_cells, seed, STREAM_FILL + (uint64_t)draw);
-            build_map(c);
-        }
         else
             centre_cave(c);
         st = label_regions(c);
