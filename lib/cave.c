@@ -1,7 +1,7 @@
 /* Cellular-automaton caves (docs/cave.md): random rock, a birth/survival rule
  * run on bit rows (64 cells a word), smoothing, small pockets filled, and the
  * remaining caves joined by straight tunnels along a minimum spanning tree of
- * their nearest pairs, found by one multi-source search over the rock. */
+ * their nearest pairs, found by a two-pass distance sweep over the area. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -832,7 +832,10 @@ static void pick_start(cave *c)
 
 /* Exit: the last cave cell a breadth-first walk from the start reaches. The
  * map becomes the walk's mask (1 cave, 2 tunnel, 0 closed or walked); queue
- * entries carry bit 30 for cave cells. Branch-free as flood_region. */
+ * entries carry bit 30 for cave cells. Branch-free as the flood in result.c:
+ * every neighbour is written to the queue and kept only if open, the four
+ * loads before the four stores (a byte store may alias anything, so the
+ * compiler would not reorder them itself). */
 static void pick_exit(cave *c)
 {
     uint8_t *map = c->map;
