@@ -155,7 +155,7 @@ static void walk_figures(const dg_grid *g, const dg_result *r, int32_t open, int
         }
     q->unreachable = open - reached;
     q->route = exit_d;
-    q->exit_rank_permille = exit_d >= 0 ? (int32_t)((int64_t)farther * 1000 / reached) : 1000;
+    q->exit_rank_permille = exit_d >= 0 && reached > 0 ? (int32_t)((int64_t)farther * 1000 / reached) : 1000;
     int64_t w = g->width, h = g->height, d = 1;
     while ((d + 1) * (d + 1) <= w * w + h * h)
         d++; /* integer square root: the same on every platform */

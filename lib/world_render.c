@@ -169,7 +169,7 @@ static inline void run(const cell_view *v, int32_t y, int32_t x0, int32_t x1, ui
     x0 = DG_MAX(x0, v->lx0);
     x1 = DG_MIN(x1, v->lx1);
     if (x0 <= x1)
-        memset(&DG_CELL(v->grid, v->gx + x0, v->gy + y), t, (size_t)(x1 - x0 + 1));
+        memset(&DG_CELL(v->grid, v->gx + x0, v->gy + y), t, (size_t)x1 - (size_t)x0 + 1);
 }
 
 static inline void put(const cell_view *v, int32_t x, int32_t y, uint8_t t)
@@ -215,9 +215,9 @@ static void room_box(const dg_world *w, const dg_world_room *room, const uint8_t
         uint8_t *dst = &DG_CELL(v->grid, v->gx + a, v->gy + y);
         if (interior)
             memcpy(dst, interior + (size_t)(y - 1) * (size_t)w->size + (size_t)(a - 1),
-                   (size_t)(b - a + 1));
+                   (size_t)b - (size_t)a + 1);
         else
-            memset(dst, DG_TILE_FLOOR, (size_t)(b - a + 1));
+            memset(dst, DG_TILE_FLOOR, (size_t)b - (size_t)a + 1);
     }
     const int32_t sides[4][3] = {{DG_SIDE_N, c, y0}, {DG_SIDE_E, x1, c},
                                  {DG_SIDE_S, c, y1}, {DG_SIDE_W, x0, c}};
@@ -249,7 +249,7 @@ static void draw_varied_whole(const dg_world *w, const dg_world_room *room,
 {
     int32_t x0 = room->inner_x - 1, x1 = room->inner_x + room->inner_w, c = 1 + w->mid;
     int32_t y0 = room->inner_y - 1, y1 = room->inner_y + room->inner_h, last = w->period - 1;
-    size_t width = (size_t)(x1 - x0 + 1);
+    size_t width = (size_t)x1 - (size_t)x0 + 1;
     memset(base + (size_t)y0 * stride + (size_t)x0, DG_TILE_WALL, width);
     memset(base + (size_t)y1 * stride + (size_t)x0, DG_TILE_WALL, width);
     for (int32_t y = y0 + 1; y < y1; y++)
