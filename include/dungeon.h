@@ -183,6 +183,8 @@ typedef struct dg_room {
     int32_t prefab;      /* index of the prefab in its set, or -1 */
     int32_t orientation; /* DG_ORIENT_* of the prefab, or 0 */
     int32_t parent;      /* room it was grown from, or -1 */
+    int32_t cells;       /* cells the room covers: rect.w * rect.h for rectangles,
+                          * the open cells of an irregular room (a cave) */
 } dg_room;
 
 /* A corridor is a path of one or two straight legs: start -> bend -> end
@@ -389,6 +391,304 @@ DG_API void dg_chain_defaults(dg_chain_params *params);
 DG_API dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params,
                                    uint64_t seed, dg_result *result,
                                    const dg_allocator *allocator, dg_diag *diag);
+
+/* ---- generator: cellular-automaton caves (cave) ---------------------------- */
+/* Caves grown by a cellular automaton (docs/cave.md): the area inside the
+ * border starts as random rock (fill_permille), then each iteration counts
+ * every cell's rock neighbours n (0..8, cells outside the area count as rock):
+ * an open cell turns to rock when bit n of birth is set, a rock cell stays rock
+ * when bit n of survival is set. Smoothing passes then shave one-cell bumps
+ * and notches. Open regions (4-connected) smaller than min_region are filled;
+ * every other region becomes a cave room (DG_ROOM_CAVE, rect = its bounding
+ * box, cells = its open cells) and is joined to the others by straight
+ * tunnels of floor chosen as a minimum spanning tree over the nearest pairs of
+ * caves (one multi-source search over the rock: linear time), so every map is
+ * one connected cave system. No door tiles: tunnels are floor, like the caves. */
+enum { /* dg_cave_params.connect */
+    DG_CAVE_CONNECT_TUNNELS = 0, /* every kept cave is joined to the others by tunnels */
+    DG_CAVE_CONNECT_LARGEST = 1  /* only the largest cave is kept, the others are filled */
+};
+#define DG_CAVE_RULE_BIRTH 0x1E0    /* bits 5..8: an open cell with >= 5 rock neighbours turns to rock */
+#define DG_CAVE_RULE_SURVIVAL 0x1F0 /* bits 4..8: a rock cell with >= 4 rock neighbours stays rock */
+
+typedef struct dg_cave_params {
+    int32_t fill_permille;        /* permille chance that a cell starts as rock, 0..1000 (default 500) */
+    int32_t birth;                /* bit n set: an open cell with n rock neighbours turns to rock,
+                                   * 0..511 (default DG_CAVE_RULE_BIRTH, the 4-5 rule) */
+    int32_t survival;             /* bit n set: a rock cell with n rock neighbours stays rock,
+                                   * 0..511 (default DG_CAVE_RULE_SURVIVAL) */
+    int32_t iterations;           /* automaton steps, 0..100 (default 4) */
+    int32_t smoothing;            /* passes that open rock cells with 3+ open sides and fill open
+                                   * cells with 3+ rock sides, 0..16 (default 1) */
+    int32_t min_region;           /* open regions with fewer cells are filled, 1..2^28; when
+                                   * none is this large the largest is kept (default 24) */
+    int32_t connect;              /* DG_CAVE_CONNECT_* (default tunnels) */
+    int32_t tunnel_width;         /* tunnel width in cells, 1..3 (default 2) */
+    int32_t target_open_permille; /* 0 = off; else fill_permille is searched (at most 10
+                                   * automaton runs) so that about this permille of the
+                                   * grid is open cave, 1..1000 (default 0) */
+    int32_t border;               /* 1 = the grid's outer ring is closed rock, 0 = caves may
+                                   * reach the edge (default 1) */
+} dg_cave_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_cave_defaults(dg_cave_params *params);
+/* Fills grid with FLOOR (caves and tunnels), WALL (rock touching an open cell,
+ * 8-way) and VOID (the rest of the rock). result (optional) gets one
+ * DG_ROOM_CAVE room per cave (in order of their first cell), one corridor per
+ * tunnel (start and end: the cave cells it joins, bend == end; from/to: the
+ * two caves), no doors, start (the cell of the largest cave nearest its
+ * rectangle's centre), exit (a farthest cave cell by walking) and metrics
+ * (requested = open regions the automaton left, placed = caves kept,
+ * attempts = 0). allocator and diag are optional; scratch memory is 13
+ * bytes per cell plus 16 per run of open cells and per candidate tunnel
+ * (about 17 bytes per cell in all at the defaults).
+ * If no cave of two cells survives four fresh draws, a 3x3 cave is opened at
+ * the centre. Errors: DG_E_NULL, DG_E_INVALID (a parameter), DG_E_TOO_SMALL
+ * (less than 3x3 cells inside the border), DG_E_NOMEM; on any error the grid
+ * and result are left as they were and diag says why. */
+DG_API dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
+                                  dg_result *result, const dg_allocator *allocator,
+                                  dg_diag *diag);
+
+/* ---- generator: binary space partition (bsp) ------------------------------ */
+/* The board is split in two again and again (docs/bsp.md): a node is cut
+ * across its longer side at a random position that leaves both halves at
+ * least a leaf's minimum size and, where it can, no thinner than max_ratio
+ * allows, until no cut fits (or a depth or leaf cap is reached). Each leaf holds one room with
+ * walls, drawn inside the leaf with `margin` cells of rock to spare. Then,
+ * bottom-up, the two halves of every cut are joined by one corridor between a
+ * room of each half, chosen near the cut line so corridors are short:
+ * straight where the rooms face each other, else bent once (L), and a
+ * corridor never crosses or runs along a room or another corridor; when no
+ * such pair is found, the two rooms nearest the cut are joined through the
+ * free band along it (two legs, reported as two corridors). Optional extra
+ * links between rooms across a cut make loops. Every passable cell is
+ * reachable; a door stands where each corridor enters a room. Sizes are
+ * interior sizes (walls excluded), ranges inclusive. Work is iterative and
+ * grows with the leaves: no recursion, no retry loops. */
+enum { /* dg_bsp_params.doors */
+    DG_BSP_DOORS_ROOMS = 0, /* a door tile where a corridor enters a room */
+    DG_BSP_DOORS_NONE = 1   /* the wall cell is left open as corridor */
+};
+
+typedef struct dg_bsp_params {
+    int32_t leaf_min_w;    /* smallest leaf width in cells, walls and margins included;
+                            * >= room_min_w + 2 * margin + 2, <= 32768 (default 10) */
+    int32_t leaf_min_h;    /* smallest leaf height, >= room_min_h + 2 * margin + 2 (default 7) */
+    int32_t max_ratio;     /* percent: a cut leaves no part longer along it than max_ratio/100
+                            * times its breadth across it, where a cut off the middle
+                            * allows that at all, 100..10000 (default 200) */
+    int32_t max_depth;     /* cuts along any branch, 0 = no limit, 0..1000000 (default 0) */
+    int32_t max_leaves;    /* leaves (rooms) at most, 0 = no limit; cuts are made
+                            * breadth-first so a cap keeps leaves even (default 0) */
+    int32_t room_min_w, room_max_w; /* room interior width, 1..32768 (default 3..24) */
+    int32_t room_min_h, room_max_h; /* room interior height, 1..32768 (default 3..16) */
+    int32_t room_fill;     /* percent of its leaf's free space a room spans at least
+                            * (never below the minimum), 0..100 (default 50) */
+    int32_t margin;        /* rock cells between a room's wall and its leaf's edge,
+                            * 1..1000 (default 1) */
+    int32_t loop_chance;   /* permille per cut: a second corridor across it between other
+                            * rooms, for loops, 0..1000 (default 150) */
+    int32_t doors;         /* DG_BSP_DOORS_* (default rooms) */
+} dg_bsp_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_bsp_defaults(dg_bsp_params *params);
+/* Fills grid with VOID (rock), FLOOR (rooms), WALL (around rooms and
+ * corridors), CORRIDOR and DOOR tiles; the outer ring is always rock. result
+ * (optional) gets the rooms in leaf order (parent: the next room toward the
+ * start room along the joining corridors, -1 for the start room), the
+ * corridors (from/to: the rooms they join; a corridor routed through the band
+ * along a cut is two corridors referring to each other), the doors (a: the
+ * room, b: the corridor), start (centre of the first or the last room),
+ * exit (a farthest room cell by walking) and metrics (requested = placed =
+ * leaves; stopped_early = max_depth or max_leaves stopped a cut that fitted).
+ * allocator and diag are optional. Errors: DG_E_NULL, DG_E_INVALID (a
+ * parameter; the message names it), DG_E_NOSPACE (the grid cannot be cut into
+ * two leaves; the message gives the smallest sizes), DG_E_NOMEM; on any error
+ * the grid and the result are left as they were. */
+DG_API dg_status dg_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
+                                 dg_result *result, const dg_allocator *allocator,
+                                 dg_diag *diag);
+
+/* ---- generator: maze (maze) ------------------------------------------------ */
+/* Mazes on a lattice of square cells corridor_width tiles across with one-tile
+ * walls between them (docs/maze.md). Two layouts: "rooms and mazes" (the
+ * default: rooms placed first on the lattice, a maze filling the rest, each
+ * room joined to the maze by a door through a spanning tree of the regions,
+ * a few extra doors for loops, then dead ends pruned) and a pure perfect maze.
+ * The maze is grown by a growing tree (cell selection newest / random / mixed,
+ * and a chance to carry straight on) or by recursive division (an explicit
+ * stack, linear time); braid opens a share of the dead ends into loops. Room
+ * sizes are interior sizes in tiles, rounded to the lattice (k cells make
+ * k * (corridor_width + 1) - 1 tiles; a minimum rounds up, a maximum down and
+ * is capped to the lattice). Every passable cell is reachable from every
+ * other; the outer ring is never open. */
+enum { /* dg_maze_params.layout */
+    DG_MAZE_LAYOUT_ROOMS = 0,   /* rooms and mazes: rooms, a maze around them, doors, pruning */
+    DG_MAZE_LAYOUT_PERFECT = 1  /* a maze over the whole lattice, no rooms */
+};
+enum { /* dg_maze_params.algorithm */
+    DG_MAZE_GROWING_TREE = 0,   /* growing tree: newest and straight shape it */
+    DG_MAZE_DIVISION = 1        /* recursive division: long straight walls, each with one gap */
+};
+enum { /* dg_maze_params.start (perfect layout) */
+    DG_MAZE_START_CORNER = 0,   /* the top-left lattice cell */
+    DG_MAZE_START_CENTRE = 1    /* the middle lattice cell */
+};
+#define DG_MAZE_MAX_WIDTH 1000        /* corridor_width limit */
+#define DG_MAZE_MAX_ROOM_TRIES 1000000 /* room_tries limit */
+
+typedef struct dg_maze_params {
+    int32_t layout;         /* DG_MAZE_LAYOUT_* (default rooms) */
+    int32_t algorithm;      /* DG_MAZE_GROWING_TREE or DG_MAZE_DIVISION (default growing tree) */
+    int32_t newest;         /* growing tree: permille of steps taken from the newest cell, the
+                             * rest from a random one; 1000 = backtracker, 0 = Prim-like, 0..1000
+                             * (default 1000) */
+    int32_t straight;       /* growing tree: permille chance to carry on in the direction a cell
+                             * was entered when that is free, 0..1000 (default 500) */
+    int32_t braid;          /* permille of dead ends opened into a neighbouring passage (loops),
+                             * 0..1000 (default 0) */
+    int32_t corridor_width; /* passage width in tiles, 1..DG_MAZE_MAX_WIDTH (default 1) */
+    int32_t room_tries;     /* rooms layout: room placement tries, 0 = by area (one per 6 lattice
+                             * cells), 0..DG_MAZE_MAX_ROOM_TRIES (default 0) */
+    int32_t room_min_w, room_max_w; /* room interior width in tiles, 1..32768 (default 3..11) */
+    int32_t room_min_h, room_max_h; /* room interior height in tiles, 1..32768 (default 3..7) */
+    int32_t extra_doors;    /* rooms layout: permille chance of a door at each join the spanning
+                             * tree did not need, 0..1000 (default 25) */
+    int32_t dead_ends;      /* rooms layout: permille of the maze's dead ends pruned back to a
+                             * junction, room or door; 0 = keep, 1000 = remove all, 0..1000
+                             * (default 1000) */
+    int32_t start;          /* perfect layout: DG_MAZE_START_* (default corner) */
+} dg_maze_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_maze_defaults(dg_maze_params *params);
+/* Fills grid with VOID (rock away from every passage), WALL, CORRIDOR (maze
+ * passages), FLOOR (rooms) and DOOR (where the maze or a room meets a room).
+ * result (optional) gets the rooms (lattice aligned, no overlap), the door tiles
+ * (a = the room, b = the other room or DG_REF_NONE for the maze), no corridors
+ * (the maze is a lattice, not segments), start and exit (rooms layout: the
+ * start in a room at one end of the map, the exit a farthest room cell by
+ * walking; perfect layout: the start cell asked for, the exit a farthest cell)
+ * and metrics (requested/attempts = room tries, placed = rooms, failures =
+ * tries that did not fit, stopped_early = the documented check budget ended
+ * placement). allocator and diag are optional. Errors: DG_E_NULL,
+ * DG_E_INVALID (a parameter), DG_E_NOSPACE (the lattice cannot hold two rooms
+ * of the minimum size, or two cells for a perfect maze), DG_E_NOMEM; on any
+ * error the grid is left as it was and diag says why. */
+DG_API dg_status dg_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
+                                  dg_result *result, const dg_allocator *allocator,
+                                  dg_diag *diag);
+
+/* ---- generator: drunkard's walk and tunnelers (walk) ----------------------- */
+/* Walkers carve floor out of rock until a floor target is reached
+ * (docs/walk.md). The first walker starts at the centre of the grid; every
+ * other walker, and every walker that wandered over carved floor for 32 steps
+ * in a row, starts again from a carved cell next to rock, so everything carved
+ * is connected by construction and the target is always reached (the work is
+ * bounded by a count of steps). A drunk walker picks a random direction every
+ * step (caves); a tunneler runs straight for step_min..step_max cells, then
+ * turns or goes on (winding tunnels). Rectangular rooms may be dropped where
+ * a walker turns. Symmetry carves the mirror image of every cell too. The
+ * outer ring of the grid is never carved. Every carved cell is DG_TILE_FLOOR
+ * (rooms and tunnels alike, so no door is needed), rock next to floor is
+ * DG_TILE_WALL and the rest DG_TILE_VOID. */
+enum { /* dg_drunkard_params.mode */
+    DG_DRUNKARD_DRUNK = 0,     /* a random direction every step: rounded caves */
+    DG_DRUNKARD_TUNNELER = 1   /* straight runs of step_min..step_max cells, then a turn */
+};
+enum { /* dg_drunkard_params.symmetry */
+    DG_DRUNKARD_SYM_NONE = 0,
+    DG_DRUNKARD_SYM_X = 1,     /* mirrored left-right (x -> width - 1 - x) */
+    DG_DRUNKARD_SYM_Y = 2,     /* mirrored top-bottom (y -> height - 1 - y) */
+    DG_DRUNKARD_SYM_XY = 3     /* both: four-fold */
+};
+#define DG_DRUNKARD_MAX_WALKERS 1000
+#define DG_DRUNKARD_MAX_STEP 1000
+#define DG_DRUNKARD_MAX_ROOM 50
+
+typedef struct dg_drunkard_params {
+    int32_t mode;         /* DG_DRUNKARD_* (default tunneler) */
+    int32_t target_floor; /* stop once this permille of the grid's cells is floor, 1..1000;
+                           * at least 2 cells, at most every cell inside the ring (default 300) */
+    int32_t walkers;      /* walkers taking steps in turn, 1..DG_DRUNKARD_MAX_WALKERS (default 3) */
+    int32_t step_min, step_max; /* tunneler: straight run in cells,
+                                 * 1..DG_DRUNKARD_MAX_STEP (default 3..9) */
+    int32_t turn_chance;  /* tunneler: permille chance to turn left or right at the end of a run,
+                           * else it runs on straight, 0..1000 (default 500) */
+    int32_t room_chance;  /* permille chance to drop a room where a walker turns, 0..1000
+                           * (default 200) */
+    int32_t room_min, room_max; /* room side in cells, each side drawn alone,
+                                 * 2..DG_DRUNKARD_MAX_ROOM (default 3..7) */
+    int32_t symmetry;     /* DG_DRUNKARD_SYM_* (default none) */
+    int32_t max_steps;    /* walker steps in all, 0 = the automatic bound (docs/walk.md),
+                           * which always reaches the target (default 0) */
+} dg_drunkard_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_drunkard_defaults(dg_drunkard_params *params);
+/* Fills grid with VOID, WALL and FLOOR. result (optional) gets room 0, the
+ * carved area (DG_ROOM_CAVE: rect = its bounding box, cells = its floor
+ * cells), then the dropped rooms (DG_ROOM_NORMAL, parent 0, mirror images
+ * included), no corridors or doors, start = the first walker's origin (the
+ * centre), exit = a farthest cell by walking, and metrics (attempts = walker
+ * steps, requested = the floor cells aimed at, placed = floor cells carved,
+ * stopped_early = max_steps ended the walk first). allocator and diag are
+ * optional. Errors: DG_E_NULL, DG_E_INVALID (a parameter), DG_E_NOSPACE (fewer
+ * than two cells inside the ring: the smallest grids are 4x3 and 3x4),
+ * DG_E_NOMEM; on any error the grid and result are left as they were. */
+DG_API dg_status dg_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params,
+                                      uint64_t seed, dg_result *result,
+                                      const dg_allocator *allocator, dg_diag *diag);
+
+/* ---- generator: scattered rooms (scatter) ------------------------------------ */
+/* Rectangular rooms dropped at random free spots, never overlapping and always
+ * at least `gap` cells of rock apart (walls excluded), then joined by a minimum
+ * spanning tree over the room centres plus a share of extra edges for loops
+ * (docs/scatter.md). Candidate edges are each room's `neighbours` nearest rooms,
+ * found through a bucket grid, so the work grows with the rooms, not with their
+ * square; the loop edges are the candidates of the relative neighbourhood graph
+ * that the tree left out. Corridors are straight, L-shaped or (around an
+ * obstacle) three-legged, never run through or along a room, and enter rooms
+ * through door tiles. Sizes are interior sizes (walls excluded), ranges
+ * inclusive; a maximum larger than the board is capped, a minimum never is. */
+#define DG_SCATTER_MAX_ROOMS 1000000
+
+typedef struct dg_scatter_params {
+    int32_t rooms_min, rooms_max;   /* rooms asked for, 1..DG_SCATTER_MAX_ROOMS; rooms_min 0 = by area
+                                       (6..8 per 1000 cells inside the border, at least 2), at most
+                                       rooms_max (default 0, 1000000) */
+    int32_t room_min_w, room_max_w; /* room interior width, >= 1 (default 4..10) */
+    int32_t room_min_h, room_max_h; /* room interior height, >= 1 (default 3..6) */
+    int32_t gap;                    /* rock cells between two rooms' walls, 1..32 (default 2) */
+    int32_t max_tries;              /* positions drawn per room before it is given up, 1..1000
+                                       (default 30); placing stops after 16 rooms in a row fail */
+    int32_t neighbours;             /* candidate edges per room: its k nearest rooms, 1..16 (default 6) */
+    int32_t loop_permille;          /* permille of the candidate loop edges (relative neighbourhood
+                                       edges outside the tree) that get a corridor, 0..1000 (default 250) */
+    int32_t border;                 /* 1 = nothing open on the grid's outer ring, 0 = rooms and
+                                       corridors may reach the edge (default 1) */
+} dg_scatter_params;
+
+/* Fills the documented defaults. */
+DG_API void dg_scatter_defaults(dg_scatter_params *params);
+/* Fills grid with VOID, FLOOR (rooms), CORRIDOR, WALL and DOOR tiles. result
+ * (optional) gets the rooms (kind normal, parent -1), the corridors (from/to:
+ * the rooms they join; a three-legged route is two corridors, joined to each
+ * other), door tiles (a = room, b = corridor), start (centre of a room at one end
+ * of the tree), exit (a farthest room cell by walking) and metrics (requested,
+ * placed, stopped_early = fewer rooms placed than requested, attempts = room
+ * positions drawn, at most requested * max_tries; failures = positions that did
+ * not fit; loops). allocator and diag are optional. Errors: DG_E_NULL,
+ * DG_E_INVALID (a parameter), DG_E_TOO_SMALL (the smallest room cannot fit with
+ * a free row and column beside it), DG_E_NOSPACE (two rooms of the smallest size
+ * and their gap do not fit: a map needs two), DG_E_NOMEM; on any error the grid
+ * and result are left as they were and diag says why. */
+DG_API dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
+                                     dg_result *result, const dg_allocator *allocator,
+                                     dg_diag *diag);
 
 /* ---- map analysis ---------------------------------------------------------- */
 /* Questions a game asks a map: regions, distances, paths, field of view,
@@ -815,7 +1115,15 @@ typedef struct dg_prefab_mixed_params {
     int32_t in_rooms;      /* 1: only inside the interiors of the rooms already in result
                             * (when it has any) (default 1) */
     int32_t unique;        /* 1: each prefab at most once (default 1) */
+    int32_t base;          /* DG_MIXED_BASE_*: the generator the registry (tool, recipes) runs
+                            * first, with its defaults and the same seed; this function itself
+                            * stamps into whatever grid it is given (default attach) */
 } dg_prefab_mixed_params;
+enum { /* dg_prefab_mixed_params.base */
+    DG_MIXED_BASE_ATTACH = 0, DG_MIXED_BASE_CHAIN = 1, DG_MIXED_BASE_CAVE = 2,
+    DG_MIXED_BASE_BSP = 3, DG_MIXED_BASE_MAZE = 4, DG_MIXED_BASE_WALK = 5,
+    DG_MIXED_BASE_SCATTER = 6
+};
 
 /* Fills the documented defaults. */
 DG_API void dg_prefab_mixed_defaults(dg_prefab_mixed_params *params);

@@ -335,6 +335,7 @@ static void add_room(chain *c, dg_rect rect, int32_t kind, int32_t parent, int e
     cr->room.kind = kind;
     cr->room.prefab = -1;
     cr->room.parent = parent;
+    cr->room.cells = rect.w * rect.h;
     cr->enter = enter;
     cr->next = -1;
     c->room_count++;

@@ -116,6 +116,7 @@ static void rooms(dgi_out *o, const dg_result *r)
         next_int(o, "parent", m->parent);
         next_int(o, "prefab", m->prefab);
         next_int(o, "orientation", m->orientation);
+        next_int(o, "cells", m->cells);
         dgi_out_char(o, '}');
     }
 }

@@ -229,6 +229,7 @@ static void rooms(tiled *t)
         prop_int(&b, "index", i);
         prop_str(&b, "kind", dgi_room_kind_name(m->kind));
         prop_int(&b, "parent", m->parent);
+        prop_int(&b, "cells", m->cells);
         emit(t, &b);
     }
 }

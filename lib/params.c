@@ -175,22 +175,36 @@ static const dg_param_desc prefab_mixed_params[] = {
     P_INT(dg_prefab_mixed_params, positions, 1, 100000, 32, "random positions per vault before trying them all"),
     P_BOOL(dg_prefab_mixed_params, in_rooms, 1, "only inside the rooms of the attach map"),
     P_BOOL(dg_prefab_mixed_params, unique, 1, "each prefab at most once"),
+    P_ENUM(dg_prefab_mixed_params, base, "attach|chain|cave|bsp|maze|walk|scatter", 7,
+           DG_MIXED_BASE_ATTACH, "the map the vaults go into, made first with its defaults"),
 };
 static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
-/* An attach map with its default parameters (same seed), then the vaults. */
+/* The base map with its default parameters (same seed), then the vaults. */
 static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                   dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    /* the host map is written first: a mode the generator would refuse must
-     * be refused before it, so the grid stays untouched */
+    static const char *const bases[] = {"attach", "chain", "cave", "bsp", "maze", "walk", "scatter"};
+    union { /* room for the params of every base */
+        dg_attach_params attach;
+        dg_chain_params chain;
+        dg_cave_params cave;
+        dg_bsp_params bsp;
+        dg_maze_params maze;
+        dg_drunkard_params walk;
+        dg_scatter_params scatter;
+    } host;
+    /* the host map is written first: what the generator would refuse must be
+     * refused before it, so the grid stays untouched */
     const dg_prefab_mixed_params *mp = p;
     if (mp->mode != DG_PREFAB_FULL && mp->mode != DG_PREFAB_JIGSAW && mp->mode != DG_PREFAB_ISLAND &&
         mp->mode != DG_PREFAB_FURNISH)
         return dgi_fail(d, DG_E_INVALID, "mode: %d is not one of 1 (full), 2 (jigsaw), 4 (island), 8 (furnish)",
                         (int)mp->mode);
-    dg_attach_params host;
-    dg_attach_defaults(&host);
-    dg_status st = dg_attach_generate(g, &host, seed, r, a, d);
+    if (mp->base < 0 || mp->base >= (int32_t)(sizeof bases / sizeof bases[0]))
+        return dgi_fail(d, DG_E_INVALID, "base: %d is not a base generator (0..6)", (int)mp->base);
+    const dgi_generator *base = dgi_generator_lookup(bases[mp->base]);
+    base->defaults(&host);
+    dg_status st = base->run(g, &host, seed, NULL, r, a, d);
     return st == DG_OK ? dg_prefab_mixed_generate(g, s, p, seed, r, a, d) : st;
 }
 
@@ -211,6 +225,135 @@ static dg_status world_run(dg_grid *g, const void *p, uint64_t seed, const dg_pr
     return dgi_world_map(g, p, seed, s, r, a, d);
 }
 
+/* ---- cave ------------------------------------------------------------------------- */
+static const dg_param_desc cave_params[] = {
+    P_INT(dg_cave_params, fill_permille, 0, 1000, 500, "permille chance that a cell starts as rock"),
+    P_INT(dg_cave_params, birth, 0, 511, DG_CAVE_RULE_BIRTH,
+          "bit n: an open cell with n rock neighbours turns to rock (480 = 5..8)"),
+    P_INT(dg_cave_params, survival, 0, 511, DG_CAVE_RULE_SURVIVAL,
+          "bit n: a rock cell with n rock neighbours stays rock (496 = 4..8)"),
+    P_INT(dg_cave_params, iterations, 0, 100, 4, "automaton steps"),
+    P_INT(dg_cave_params, smoothing, 0, 16, 1, "passes that shave one-cell bumps and notches"),
+    P_INT(dg_cave_params, min_region, 1, (int32_t)DG_GRID_MAX_CELLS, 24,
+          "open regions with fewer cells are filled (the largest is always kept)"),
+    P_ENUM(dg_cave_params, connect, "tunnels|largest", 2, DG_CAVE_CONNECT_TUNNELS,
+           "join every cave by tunnels, or keep only the largest"),
+    P_INT(dg_cave_params, tunnel_width, 1, 3, 2, "tunnel width in cells"),
+    P_INT(dg_cave_params, target_open_permille, 0, 1000, 0,
+          "search fill_permille for about this permille of open cave (0 = off)"),
+    P_BOOL(dg_cave_params, border, 1, "a closed rock ring around the grid"),
+};
+static void cave_defaults(void *p) { dg_cave_defaults(p); }
+static dg_status cave_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                          dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)s;
+    return dg_cave_generate(g, p, seed, r, a, d);
+}
+
+/* ---- bsp ----------------------------------------------------------------------------- */
+static const dg_param_desc bsp_params[] = {
+    P_INT(dg_bsp_params, leaf_min_w, 1, DG_GRID_MAX_DIM, 10, "smallest leaf width, walls and margins included [>= room_min_w + 2 * margin + 2]"),
+    P_INT(dg_bsp_params, leaf_min_h, 1, DG_GRID_MAX_DIM, 7, "smallest leaf height, walls and margins included [>= room_min_h + 2 * margin + 2]"),
+    P_INT(dg_bsp_params, max_ratio, 100, 10000, 200, "percent: a cut leaves no part longer along it than this share of its breadth (where it can)"),
+    P_INT(dg_bsp_params, max_depth, 0, 1000000, 0, "cuts along any branch (0 = no limit)"),
+    P_INT(dg_bsp_params, max_leaves, 0, INT32_MAX, 0, "leaves (rooms) at most, cut breadth-first (0 = no limit)"),
+    P_INT(dg_bsp_params, room_min_w, 1, DG_GRID_MAX_DIM, 3, "room interior width, minimum [<= room_max_w]"),
+    P_INT(dg_bsp_params, room_max_w, 1, DG_GRID_MAX_DIM, 24, "room interior width, maximum [>= room_min_w]"),
+    P_INT(dg_bsp_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
+    P_INT(dg_bsp_params, room_max_h, 1, DG_GRID_MAX_DIM, 16, "room interior height, maximum [>= room_min_h]"),
+    P_INT(dg_bsp_params, room_fill, 0, 100, 50, "percent of its leaf's free space a room spans at least"),
+    P_INT(dg_bsp_params, margin, 1, 1000, 1, "rock cells between a room's wall and its leaf's edge [leaf_min_w, leaf_min_h >= room + 2 * margin + 2]"),
+    P_INT(dg_bsp_params, loop_chance, 0, 1000, 150, "permille per cut: a second corridor across it, for loops"),
+    P_ENUM(dg_bsp_params, doors, "rooms|none", 2, DG_BSP_DOORS_ROOMS,
+           "door tiles where corridors enter rooms, or open corridor"),
+};
+static void bsp_defaults(void *p) { dg_bsp_defaults(p); }
+static dg_status bsp_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                         dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)s;
+    dg_status st = CHECK_ORDER(bsp_params, p, d);
+    return st == DG_OK ? dg_bsp_generate(g, p, seed, r, a, d) : st;
+}
+
+/* ---- maze ---------------------------------------------------------------------- */
+static const dg_param_desc maze_params[] = {
+    P_ENUM(dg_maze_params, layout, "rooms|perfect", 2, DG_MAZE_LAYOUT_ROOMS,
+           "rooms and mazes (rooms, a maze around them, doors, dead ends pruned), or a perfect maze"),
+    P_ENUM(dg_maze_params, algorithm, "growing_tree|division", 2, DG_MAZE_GROWING_TREE,
+           "growing tree, or recursive division"),
+    P_INT(dg_maze_params, newest, 0, 1000, 1000, "growing tree: permille of steps from the newest cell (1000 = backtracker, 0 = random cell)"),
+    P_INT(dg_maze_params, straight, 0, 1000, 500, "growing tree: permille chance to carry straight on"),
+    P_INT(dg_maze_params, braid, 0, 1000, 0, "permille of dead ends opened into a loop"),
+    P_INT(dg_maze_params, corridor_width, 1, DG_MAZE_MAX_WIDTH, 1, "passage width in tiles (walls are one tile)"),
+    P_INT(dg_maze_params, room_tries, 0, DG_MAZE_MAX_ROOM_TRIES, 0, "room placement tries (0 = one per 6 lattice cells)"),
+    P_INT(dg_maze_params, room_min_w, 1, DG_GRID_MAX_DIM, 3, "room interior width in tiles, minimum [<= room_max_w]"),
+    P_INT(dg_maze_params, room_max_w, 1, DG_GRID_MAX_DIM, 11, "room interior width in tiles, maximum [>= room_min_w]"),
+    P_INT(dg_maze_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height in tiles, minimum [<= room_max_h]"),
+    P_INT(dg_maze_params, room_max_h, 1, DG_GRID_MAX_DIM, 7, "room interior height in tiles, maximum [>= room_min_h]"),
+    P_INT(dg_maze_params, extra_doors, 0, 1000, 25, "permille chance of a door at each join the spanning tree did not need"),
+    P_INT(dg_maze_params, dead_ends, 0, 1000, 1000, "rooms layout: permille of dead ends pruned (0 = keep, 1000 = all)"),
+    P_ENUM(dg_maze_params, start, "corner|centre", 2, DG_MAZE_START_CORNER,
+           "perfect layout: start in the top-left cell or the middle one"),
+};
+static void maze_defaults(void *p) { dg_maze_defaults(p); }
+static dg_status maze_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                          dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)s;
+    return dg_maze_generate(g, p, seed, r, a, d);
+}
+
+/* ---- walk: drunkard's walk and tunnelers (docs/walk.md) ------------------------------- */
+static const dg_param_desc walk_params[] = {
+    P_ENUM(dg_drunkard_params, mode, "drunk|tunneler", 2, DG_DRUNKARD_TUNNELER,
+           "drunk: a random direction every step; tunneler: straight runs, then a turn"),
+    P_INT(dg_drunkard_params, target_floor, 1, 1000, 300, "stop once this permille of the cells is floor"),
+    P_INT(dg_drunkard_params, walkers, 1, DG_DRUNKARD_MAX_WALKERS, 3, "walkers taking steps in turn"),
+    P_INT(dg_drunkard_params, step_min, 1, DG_DRUNKARD_MAX_STEP, 3, "tunneler: straight run in cells, minimum [<= step_max]"),
+    P_INT(dg_drunkard_params, step_max, 1, DG_DRUNKARD_MAX_STEP, 9, "tunneler: straight run in cells, maximum [>= step_min]"),
+    P_INT(dg_drunkard_params, turn_chance, 0, 1000, 500, "tunneler: permille chance to turn at the end of a run"),
+    P_INT(dg_drunkard_params, room_chance, 0, 1000, 200, "permille chance to drop a room where a walker turns"),
+    P_INT(dg_drunkard_params, room_min, 2, DG_DRUNKARD_MAX_ROOM, 3, "room side in cells, minimum [<= room_max]"),
+    P_INT(dg_drunkard_params, room_max, 2, DG_DRUNKARD_MAX_ROOM, 7, "room side in cells, maximum [>= room_min]"),
+    P_ENUM(dg_drunkard_params, symmetry, "none|x|y|xy", 4, DG_DRUNKARD_SYM_NONE,
+           "mirror every carved cell: left-right (x), top-bottom (y) or both"),
+    P_INT(dg_drunkard_params, max_steps, 0, INT32_MAX, 0, "walker steps in all (0 = the automatic bound, which always reaches the target)"),
+};
+static void walk_defaults(void *p) { dg_drunkard_defaults(p); }
+static dg_status walk_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                          dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)s;
+    dg_status st = CHECK_ORDER(walk_params, p, d);
+    return st == DG_OK ? dg_drunkard_generate(g, p, seed, r, a, d) : st;
+}
+
+/* ---- scatter ------------------------------------------------------------------------ */
+static const dg_param_desc scatter_params[] = {
+    P_INT(dg_scatter_params, rooms_min, 0, DG_SCATTER_MAX_ROOMS, 0, "rooms asked for, minimum (0 = by area, up to rooms_max) [<= rooms_max]"),
+    P_INT(dg_scatter_params, rooms_max, 1, DG_SCATTER_MAX_ROOMS, DG_SCATTER_MAX_ROOMS, "rooms asked for, maximum [>= rooms_min]"),
+    P_INT(dg_scatter_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum [<= room_max_w]"),
+    P_INT(dg_scatter_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum [>= room_min_w]"),
+    P_INT(dg_scatter_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
+    P_INT(dg_scatter_params, room_max_h, 1, DG_GRID_MAX_DIM, 6, "room interior height, maximum [>= room_min_h]"),
+    P_INT(dg_scatter_params, gap, 1, 32, 2, "rock cells between two rooms' walls"),
+    P_INT(dg_scatter_params, max_tries, 1, 1000, 30, "positions drawn per room before it is given up"),
+    P_INT(dg_scatter_params, neighbours, 1, 16, 6, "candidate edges per room: its k nearest rooms"),
+    P_INT(dg_scatter_params, loop_permille, 0, 1000, 250, "permille of the loop candidates (neighbourhood edges outside the tree) joined"),
+    P_BOOL(dg_scatter_params, border, 1, "nothing open on the grid's outer ring"),
+};
+static void scatter_defaults(void *p) { dg_scatter_defaults(p); }
+static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                             dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)s;
+    dg_status st = CHECK_ORDER(scatter_params, p, d);
+    return st == DG_OK ? dg_scatter_generate(g, p, seed, r, a, d) : st;
+}
+
+
 /* ---- the registry: one line per generator ------------------------------------ */
 static const dgi_generator generators[] = {
     {"attach", "rooms and corridors attached outward from a central room", TABLE(attach_params),
@@ -230,6 +373,16 @@ static const dgi_generator generators[] = {
      prefab_mixed_run, 1},
     {"world", "a window of the endless room lattice around the start room (0, 0)",
      TABLE(world_params), sizeof(dg_world_params), world_defaults, world_run, 0},
+    {"cave", "cellular-automaton caves, every region joined by tunnels", TABLE(cave_params),
+     sizeof(dg_cave_params), cave_defaults, cave_run, 0},
+    {"bsp", "binary space partition: one room per leaf, siblings joined by corridors",
+     TABLE(bsp_params), sizeof(dg_bsp_params), bsp_defaults, bsp_run, 0},
+    {"maze", "perfect or braided mazes, optionally around rooms", TABLE(maze_params),
+     sizeof(dg_maze_params), maze_defaults, maze_run, 0},
+    {"walk", "drunkard's walk and tunnelers carving until a floor target", TABLE(walk_params),
+     sizeof(dg_drunkard_params), walk_defaults, walk_run, 0},
+    {"scatter", "rooms scattered without overlap, joined by a spanning tree plus loops",
+     TABLE(scatter_params), sizeof(dg_scatter_params), scatter_defaults, scatter_run, 0},
 };
 #define GEN_COUNT ((int32_t)(sizeof generators / sizeof generators[0]))
 

@@ -58,7 +58,15 @@ void dgi_result_reset(dg_result *r)
         return DG_OK;                                                                    \
     }
 
-DEFINE_ADD(dgi_result_add_room, dg_room, rooms, room_count, CAP_ROOMS)
+static DEFINE_ADD(add_room, dg_room, rooms, room_count, CAP_ROOMS)
+/* A room whose generator did not count its cells covers its whole rect. */
+dg_status dgi_result_add_room(dg_result *r, const dg_room *room)
+{
+    dg_room copy = *room;
+    if (copy.cells <= 0)
+        copy.cells = copy.rect.w * copy.rect.h;
+    return add_room(r, &copy);
+}
 DEFINE_ADD(dgi_result_add_corridor, dg_corridor, corridors, corridor_count, CAP_CORRIDORS)
 DEFINE_ADD(dgi_result_add_door, dg_door, doors, door_count, CAP_DOORS)
 DEFINE_ADD(dgi_result_add_marker, dg_marker, markers, marker_count, CAP_MARKERS)
