@@ -43,7 +43,7 @@ SHARED_REAL := $(B)/libdungeon.so.$(VERSION)
 SHARED_SONAME := libdungeon.so.$(VERSION_MAJOR)
 PC := $(B)/libdungeon.pc
 
-.PHONY: all lib check demo bench install uninstall clean deps deps-check
+.PHONY: all lib check demo bench install uninstall clean deps deps-check deps-bench
 all: lib $(EXAMPLE_BIN)
 lib: $(STATIC) $(SHARED_REAL) $(PC)
 
@@ -108,7 +108,7 @@ check: deps-check all $(B)/test-plain/runner $(B)/test-asan/runner $(B)/test-cla
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 FUZZ_SECONDS ?= 60
-HARD_SRC := tests/hard.c tests/helpers.c
+HARD_SRC := tests/hard.c tests/helpers.c $(sort $(wildcard tests/hard_*.c))
 HARD_HDR := $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h)
 HARD_CFLAGS := -std=c11 $(WARN) -O1 -g -Iinclude -Ilib -Itests
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -188,11 +188,17 @@ demo: all | $(B)/demo
 	@sh examples/demo.sh $(B)
 
 # ---- benchmarks -------------------------------------------------------------
+# libtcod (Debian's libtcod-dev) is a peer the bench compares against, never a
+# dependency of the library; without it the comparison rows are skipped.
+TCOD_FLAGS = $(shell pkg-config --cflags --libs libtcod 2>/dev/null | sed 's/^./-DDG_BENCH_TCOD &/')
 $(B)/bench/bench: $(LIB_SRC) $(BENCH_SRC) $(LIB_HDR) $(wildcard tests/bench/*.h)
 	mkdir -p $(B)/bench
-	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG -Iinclude -Ilib -Itests/bench $(LIB_SRC) $(BENCH_SRC) -o $@ -lm
-bench: $(B)/bench/bench
+	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG -Iinclude -Ilib -Itests/bench $(LIB_SRC) $(BENCH_SRC) -o $@ -lm $(TCOD_FLAGS)
+bench: deps-bench
+	@$(MAKE) --no-print-directory $(B)/bench/bench
 	$(B)/bench/bench
+deps-bench:
+	@pkg-config --exists libtcod 2>/dev/null || sh tests/need.sh libtcod-dev "libtcod (the bench's peer)" || true
 
 # ---- install ------------------------------------------------------------------
 install: all

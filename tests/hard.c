@@ -250,6 +250,8 @@ static dg_status world_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, 
     p.dead_end_fix = hard_param(in, 0, 1000);
     p.furnish_permille = hard_param(in, 0, 1000);
     p.variants = hard_param(in, 1, 8);
+    p.room_min = hard_param(in, 1, 41);
+    p.border = hard_param(in, 0, 1);
     if (hard_u8(in) & 1)
         p.furnishing = ctx->sets[HARD_SET_FURNISH];
     if (hard_u8(in) & 1)
@@ -406,6 +408,7 @@ static dg_status attach_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid,
     p.loop_max = hard_param(in, 0, 40);
     p.dead_ends = hard_param(in, 0, 2);
     p.doors = hard_param(in, 0, 2);
+    p.dense = hard_param(in, 0, 1);
     /* the header: metrics.attempts never exceeds max_attempts (0: 50 per budgeted feature) */
     int64_t budget = p.max_features > 0 ? p.max_features
                                         : (int64_t)grid->width * grid->height / 16;
@@ -443,6 +446,7 @@ static dg_status full_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, u
     p.orientations = hard_param(in, 0, 255);
     p.keep = hard_param(in, 0, 1);
     p.fill = hard_tile(in);
+    p.border = hard_param(in, 0, 1);
     return dg_prefab_full_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
                                    alloc, diag);
 }
@@ -484,6 +488,7 @@ static dg_status jigsaw_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid,
     p.connected = hard_param(in, 0, 1);
     p.max_tries = hard_param(in, 1, 8);
     p.fill = hard_tile(in);
+    p.border = hard_param(in, 0, 1);
     return dg_prefab_jigsaw_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
                                      alloc, diag);
 }
@@ -536,6 +541,7 @@ static dg_status islands_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid
     p.fill = hard_tile(in);
     p.connected = hard_param(in, 0, 1);
     p.max_tries = hard_param(in, 1, 6);
+    p.border = hard_param(in, 0, 1);
     return dg_prefab_islands_generate(grid, ctx->sets[hard_u8(in) % HARD_SETS], &p, seed, result,
                                       alloc, diag);
 }
@@ -651,6 +657,11 @@ const hard_gen hard_gens[] = {
     {"prefab-islands", 3, 1, islands_run, islands_fuzz, 70, 45, 0},
     {"prefab-mixed", 2, 1, mixed_run, mixed_fuzz, 80, 50, 1},
     {"world", HARD_WORLDS, 0, world_run, world_fuzz, 61, 47, 0},
+    {"cave", 3, 1, hard_cave_run, hard_cave_fuzz, 80, 50, 0},
+    {"bsp", 3, 1, hard_bsp_run, hard_bsp_fuzz, 80, 50, 0},
+    {"maze", 3, 1, hard_maze_run, hard_maze_fuzz, 80, 50, 0},
+    {"walk", 3, 1, hard_walk_run, hard_walk_fuzz, 80, 50, 0},
+    {"scatter", 3, 1, hard_scatter_run, hard_scatter_fuzz, 80, 50, 0},
     {NULL, 0, 0, NULL, NULL, 0, 0, 0},
 };
 

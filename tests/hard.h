@@ -84,6 +84,38 @@ typedef struct hard_gen {
 /* Status an entry returns when the generator changed the grid on error. */
 #define HARD_E_CHANGED (-1000)
 
+/* Entries kept in their own files (tests/hard_NAME.c). */
+dg_status hard_cave_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                        dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                        uint64_t *extra);
+dg_status hard_cave_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                         dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                         hard_fuzz_out *out);
+dg_status hard_bsp_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                        dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                        uint64_t *extra);
+dg_status hard_bsp_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                         dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                         hard_fuzz_out *out);
+dg_status hard_maze_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                        dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                        uint64_t *extra);
+dg_status hard_maze_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                         dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                         hard_fuzz_out *out);
+dg_status hard_walk_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                        dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                        uint64_t *extra);
+dg_status hard_walk_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                         dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                         hard_fuzz_out *out);
+dg_status hard_scatter_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                        dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                        uint64_t *extra);
+dg_status hard_scatter_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                         dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                         hard_fuzz_out *out);
+
 /* Terminated by an entry with name == NULL. */
 extern const hard_gen hard_gens[];
 int hard_gen_count(void);

@@ -840,6 +840,375 @@ BADV(orient_inverse_bad, dg_orient_inverse, "orientation 8, INT32_MIN", -1, "-1"
     return dg_orient_inverse(8) == dg_orient_inverse(INT32_MIN) ? dg_orient_inverse(8) : 0;
 }
 
+/* ---- cave, bsp, maze, walk, scatter ---------------------------------------------------------------- */
+static dg_status cave_with(bad_env *e, dg_grid *grid, const dg_cave_params *p, dg_diag *diag)
+{
+    return dg_cave_generate(grid, p, 1, &e->result, NULL, diag);
+}
+#define CAVE_PARAMS dg_cave_params p; dg_cave_defaults(&p)
+BADV(cave_defaults_null, dg_cave_defaults, "params NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_cave_defaults(NULL);
+    return 0;
+}
+static dg_status cave_grid_call(bad_env *e, dg_grid *grid, dg_diag *diag)
+{
+    CAVE_PARAMS;
+    return cave_with(e, grid, &p, diag);
+}
+GEN_GRID_ROWS(cave, dg_cave_generate, cave_grid_call(e, grid, diag))
+BAD(cave_null_params, dg_cave_generate, "params NULL", DG_E_NULL, "params")
+{
+    return cave_with(e, e->g, NULL, diag);
+}
+BAD(cave_fill, dg_cave_generate, "fill_permille 1001", DG_E_INVALID, "fill_permille")
+{
+    CAVE_PARAMS;
+    p.fill_permille = 1001;
+    return cave_with(e, e->g, &p, diag);
+}
+BAD(cave_rule, dg_cave_generate, "birth 512 (a tenth neighbour count)", DG_E_INVALID, "birth")
+{
+    CAVE_PARAMS;
+    p.birth = 512;
+    return cave_with(e, e->g, &p, diag);
+}
+BAD(cave_negative, dg_cave_generate, "iterations -1", DG_E_INVALID, "iterations")
+{
+    CAVE_PARAMS;
+    p.iterations = -1;
+    return cave_with(e, e->g, &p, diag);
+}
+BAD(cave_min_region, dg_cave_generate, "min_region 0", DG_E_INVALID, "min_region")
+{
+    CAVE_PARAMS;
+    p.min_region = 0;
+    return cave_with(e, e->g, &p, diag);
+}
+BAD(cave_enum, dg_cave_generate, "connect 2", DG_E_INVALID, "connect")
+{
+    CAVE_PARAMS;
+    p.connect = 2;
+    return cave_with(e, e->g, &p, diag);
+}
+BAD(cave_tunnel, dg_cave_generate, "tunnel_width 0", DG_E_INVALID, "tunnel_width")
+{
+    CAVE_PARAMS;
+    p.tunnel_width = 0;
+    return cave_with(e, e->g, &p, diag);
+}
+BAD(cave_huge, dg_cave_generate, "target_open_permille INT32_MAX", DG_E_INVALID,
+    "target_open_permille")
+{
+    CAVE_PARAMS;
+    p.target_open_permille = INT32_MAX;
+    return cave_with(e, e->g, &p, diag);
+}
+BAD(cave_too_small, dg_cave_generate, "4 x 4 grid (less than 3x3 inside the border)",
+    DG_E_TOO_SMALL, "smallest: 5x5")
+{
+    CAVE_PARAMS;
+    e->bad.width = e->bad.height = 4;
+    return cave_with(e, &e->bad, &p, diag);
+}
+static dg_status bsp_with(bad_env *e, dg_grid *grid, const dg_bsp_params *p, dg_diag *diag)
+{
+    return dg_bsp_generate(grid, p, 1, &e->result, NULL, diag);
+}
+#define BSP_PARAMS dg_bsp_params p; dg_bsp_defaults(&p)
+BADV(bsp_defaults_null, dg_bsp_defaults, "params NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_bsp_defaults(NULL);
+    return 0;
+}
+static dg_status bsp_grid_call(bad_env *e, dg_grid *grid, dg_diag *diag)
+{
+    BSP_PARAMS;
+    return bsp_with(e, grid, &p, diag);
+}
+GEN_GRID_ROWS(bsp, dg_bsp_generate, bsp_grid_call(e, grid, diag))
+BAD(bsp_null_params, dg_bsp_generate, "params NULL", DG_E_NULL, "params")
+{
+    return bsp_with(e, e->g, NULL, diag);
+}
+BAD(bsp_inverted, dg_bsp_generate, "room_min_w > room_max_w", DG_E_INVALID, "room_min_w")
+{
+    BSP_PARAMS;
+    p.room_min_w = 9, p.room_max_w = 3;
+    return bsp_with(e, e->g, &p, diag);
+}
+BAD(bsp_negative, dg_bsp_generate, "max_depth -1", DG_E_INVALID, "max_depth")
+{
+    BSP_PARAMS;
+    p.max_depth = -1;
+    return bsp_with(e, e->g, &p, diag);
+}
+BAD(bsp_huge, dg_bsp_generate, "room_max_h INT32_MAX", DG_E_INVALID, "room_max_h")
+{
+    BSP_PARAMS;
+    p.room_max_h = INT32_MAX;
+    return bsp_with(e, e->g, &p, diag);
+}
+BAD(bsp_leaf, dg_bsp_generate, "leaf_min_w below room + walls + margins", DG_E_INVALID, "leaf_min_w")
+{
+    BSP_PARAMS;
+    p.leaf_min_w = 6;
+    return bsp_with(e, e->g, &p, diag);
+}
+BAD(bsp_margin, dg_bsp_generate, "margin 0", DG_E_INVALID, "margin")
+{
+    BSP_PARAMS;
+    p.margin = 0;
+    return bsp_with(e, e->g, &p, diag);
+}
+BAD(bsp_ratio, dg_bsp_generate, "max_ratio 99", DG_E_INVALID, "max_ratio")
+{
+    BSP_PARAMS;
+    p.max_ratio = 99;
+    return bsp_with(e, e->g, &p, diag);
+}
+BAD(bsp_doors, dg_bsp_generate, "doors 2", DG_E_INVALID, "doors")
+{
+    BSP_PARAMS;
+    p.doors = 2;
+    return bsp_with(e, e->g, &p, diag);
+}
+BAD(bsp_too_small, dg_bsp_generate, "9x7 grid (smallest 20x7 and 10x14)", DG_E_NOSPACE, "smallest grids")
+{
+    BSP_PARAMS;
+    return bsp_with(e, e->g, &p, diag);
+}
+static dg_status maze_with(bad_env *e, dg_grid *grid, const dg_maze_params *p, dg_diag *diag)
+{
+    return dg_maze_generate(grid, p, 1, &e->result, NULL, diag);
+}
+#define MAZE_PARAMS dg_maze_params p; dg_maze_defaults(&p)
+BADV(maze_defaults_null, dg_maze_defaults, "params NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_maze_defaults(NULL);
+    return 0;
+}
+static dg_status maze_grid_call(bad_env *e, dg_grid *grid, dg_diag *diag)
+{
+    MAZE_PARAMS;
+    return maze_with(e, grid, &p, diag);
+}
+GEN_GRID_ROWS(maze, dg_maze_generate, maze_grid_call(e, grid, diag))
+BAD(maze_null_params, dg_maze_generate, "params NULL", DG_E_NULL, "params")
+{
+    return maze_with(e, e->g, NULL, diag);
+}
+BAD(maze_inverted, dg_maze_generate, "room_min_w > room_max_w", DG_E_INVALID, "room_min_w")
+{
+    MAZE_PARAMS;
+    p.room_min_w = 9, p.room_max_w = 3;
+    return maze_with(e, e->g, &p, diag);
+}
+BAD(maze_width0, dg_maze_generate, "corridor_width 0", DG_E_INVALID, "corridor_width")
+{
+    MAZE_PARAMS;
+    p.corridor_width = 0;
+    return maze_with(e, e->g, &p, diag);
+}
+BAD(maze_enum, dg_maze_generate, "layout 2", DG_E_INVALID, "layout")
+{
+    MAZE_PARAMS;
+    p.layout = 2;
+    return maze_with(e, e->g, &p, diag);
+}
+BAD(maze_permille, dg_maze_generate, "braid 1001", DG_E_INVALID, "braid")
+{
+    MAZE_PARAMS;
+    p.braid = 1001;
+    return maze_with(e, e->g, &p, diag);
+}
+BAD(maze_tries, dg_maze_generate, "room_tries INT32_MAX", DG_E_INVALID, "room_tries")
+{
+    MAZE_PARAMS;
+    p.room_tries = INT32_MAX;
+    return maze_with(e, e->g, &p, diag);
+}
+BAD(maze_too_small, dg_maze_generate, "1 x 1 grid", DG_E_NOSPACE, "smallest grid")
+{
+    MAZE_PARAMS;
+    e->bad.width = e->bad.height = 1;
+    return maze_with(e, &e->bad, &p, diag);
+}
+/* walk (drunkard's walk and tunnelers): rows for tests/test_badinput.c, after the chain rows */
+static dg_status walk_with(bad_env *e, dg_grid *grid, const dg_drunkard_params *p, dg_diag *diag)
+{
+    return dg_drunkard_generate(grid, p, 1, &e->result, NULL, diag);
+}
+#define WALK_PARAMS dg_drunkard_params p; dg_drunkard_defaults(&p)
+BADV(walk_gen_defaults_null, dg_drunkard_defaults, "params NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_drunkard_defaults(NULL);
+    return 0;
+}
+static dg_status walk_grid_call(bad_env *e, dg_grid *grid, dg_diag *diag)
+{
+    WALK_PARAMS;
+    return walk_with(e, grid, &p, diag);
+}
+GEN_GRID_ROWS(walk, dg_drunkard_generate, walk_grid_call(e, grid, diag))
+BAD(walk_null_params, dg_drunkard_generate, "params NULL", DG_E_NULL, "params")
+{
+    return walk_with(e, e->g, NULL, diag);
+}
+BAD(walk_inverted, dg_drunkard_generate, "step_min > step_max", DG_E_INVALID, "step_min")
+{
+    WALK_PARAMS;
+    p.step_min = 9, p.step_max = 3;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_room_inverted, dg_drunkard_generate, "room_min > room_max", DG_E_INVALID, "room_min")
+{
+    WALK_PARAMS;
+    p.room_min = 7, p.room_max = 3;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_negative, dg_drunkard_generate, "walkers -1", DG_E_INVALID, "walkers")
+{
+    WALK_PARAMS;
+    p.walkers = -1;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_huge, dg_drunkard_generate, "walkers INT32_MAX", DG_E_INVALID, "walkers")
+{
+    WALK_PARAMS;
+    p.walkers = INT32_MAX;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_zero_target, dg_drunkard_generate, "target_floor 0", DG_E_INVALID, "target_floor")
+{
+    WALK_PARAMS;
+    p.target_floor = 0;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_permille, dg_drunkard_generate, "room_chance 1001", DG_E_INVALID, "room_chance")
+{
+    WALK_PARAMS;
+    p.room_chance = 1001;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_enum, dg_drunkard_generate, "mode 2", DG_E_INVALID, "mode")
+{
+    WALK_PARAMS;
+    p.mode = 2;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_symmetry, dg_drunkard_generate, "symmetry 4", DG_E_INVALID, "symmetry")
+{
+    WALK_PARAMS;
+    p.symmetry = 4;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_steps, dg_drunkard_generate, "max_steps INT32_MIN", DG_E_INVALID, "max_steps")
+{
+    WALK_PARAMS;
+    p.max_steps = INT32_MIN;
+    return walk_with(e, e->g, &p, diag);
+}
+BAD(walk_too_small, dg_drunkard_generate, "3 x 3 grid (one cell inside the ring)", DG_E_NOSPACE,
+    "4x3 and 3x4")
+{
+    WALK_PARAMS;
+    e->bad.width = e->bad.height = 3;
+    return walk_with(e, &e->bad, &p, diag);
+}
+/* ---- scatter ---------------------------------------------------------------------- */
+static dg_status scatter_with(bad_env *e, dg_grid *grid, const dg_scatter_params *p, dg_diag *diag)
+{
+    return dg_scatter_generate(grid, p, 1, &e->result, NULL, diag);
+}
+#define SCATTER_PARAMS dg_scatter_params p; dg_scatter_defaults(&p)
+BADV(scatter_defaults_null, dg_scatter_defaults, "params NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_scatter_defaults(NULL);
+    return 0;
+}
+static dg_status scatter_grid_call(bad_env *e, dg_grid *grid, dg_diag *diag)
+{
+    SCATTER_PARAMS;
+    return scatter_with(e, grid, &p, diag);
+}
+GEN_GRID_ROWS(scatter, dg_scatter_generate, scatter_grid_call(e, grid, diag))
+BAD(scatter_null_params, dg_scatter_generate, "params NULL", DG_E_NULL, "params")
+{
+    return scatter_with(e, e->g, NULL, diag);
+}
+BAD(scatter_inverted, dg_scatter_generate, "rooms_min > rooms_max", DG_E_INVALID, "rooms_min")
+{
+    SCATTER_PARAMS;
+    p.rooms_min = 9, p.rooms_max = 8;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_huge, dg_scatter_generate, "rooms_max INT32_MAX", DG_E_INVALID, "rooms_max")
+{
+    SCATTER_PARAMS;
+    p.rooms_max = INT32_MAX;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_room_order, dg_scatter_generate, "room_min_w > room_max_w", DG_E_INVALID, "room_min_w")
+{
+    SCATTER_PARAMS;
+    p.room_min_w = 9, p.room_max_w = 3;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_negative, dg_scatter_generate, "room_min_h -1", DG_E_INVALID, "room_min_h")
+{
+    SCATTER_PARAMS;
+    p.room_min_h = -1;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_gap, dg_scatter_generate, "gap 0", DG_E_INVALID, "gap")
+{
+    SCATTER_PARAMS;
+    p.gap = 0;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_tries, dg_scatter_generate, "max_tries 0", DG_E_INVALID, "max_tries")
+{
+    SCATTER_PARAMS;
+    p.max_tries = 0;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_neighbours, dg_scatter_generate, "neighbours 17", DG_E_INVALID, "neighbours")
+{
+    SCATTER_PARAMS;
+    p.neighbours = 17;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_loops, dg_scatter_generate, "loop_permille 1001", DG_E_INVALID, "loop_permille")
+{
+    SCATTER_PARAMS;
+    p.loop_permille = 1001;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_border, dg_scatter_generate, "border 2", DG_E_INVALID, "border")
+{
+    SCATTER_PARAMS;
+    p.border = 2;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_too_small, dg_scatter_generate, "9 x 7 grid (one room needs 8 x 7, two need 14 x 7)",
+    DG_E_NOSPACE, "two rooms")
+{
+    SCATTER_PARAMS;
+    return scatter_with(e, e->g, &p, diag);
+}
+BAD(scatter_one_cell, dg_scatter_generate, "1 x 1 grid", DG_E_TOO_SMALL, "smallest room")
+{
+    SCATTER_PARAMS;
+    e->bad.width = e->bad.height = 1;
+    return scatter_with(e, &e->bad, &p, diag);
+}
+
 /* ---- analysis ------------------------------------------------------------------------------------ */
 BADV(walk_defaults_null, dg_walk_defaults, "walk NULL", 0, "no effect")
 {
@@ -1535,7 +1904,7 @@ BAD(export_bad_result, dg_export, "result with a room outside the grid (exported
     DG_OK, NULL)
 {
     size_t n = 0;
-    dg_room room = {{ENV_W - 1, 0, 5, 5}, 0, -1, 0, -1};
+    dg_room room = {{ENV_W - 1, 0, 5, 5}, 0, -1, 0, -1, 25};
     dg_result r = e->result;
     r.rooms = &room;
     r.room_count = 1;

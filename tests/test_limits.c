@@ -144,12 +144,26 @@ static int64_t attempts_bound(const dg_recipe *r)
         int64_t t = value_of(r, "overlap") == DG_CHAIN_OVERLAP_FORBID ? tries : 1;
         return (int64_t)value_of(r, "rooms_max") * (t * (tries + 1) + 18);
     }
+    if (strcmp(r->generator, "scatter") == 0) /* docs/scatter.md: max_tries per room asked for */
+        return (int64_t)value_of(r, "rooms_max") * value_of(r, "max_tries");
     if (strcmp(r->generator, "prefab-jigsaw") == 0) /* docs/prefabs.md: maps tried */
         return value_of(r, "max_tries");
     if (strcmp(r->generator, "prefab-islands") == 0) /* docs/prefabs.md */
         return 32 * cells + 65536; /* the call's budget of work units */
     if (strcmp(r->generator, "prefab-mixed") == 0) /* docs/prefabs.md */
         return 16 * cells;
+    if (strcmp(r->generator, "maze") == 0) /* docs/maze.md: room tries */
+    {
+        int64_t period = value_of(r, "corridor_width") + 1;
+        int64_t lattice = (int64_t)((r->width - 1) / period) * ((r->height - 1) / period);
+        int64_t by_area = lattice / 6 > 2 ? lattice / 6 : 2;
+        return value_of(r, "room_tries") ? value_of(r, "room_tries") : by_area;
+    }
+    if (strcmp(r->generator, "walk") == 0) /* docs/walk.md: walker steps */
+    {
+        int64_t cap = value_of(r, "max_steps");
+        return cap ? cap : 33 * (int64_t)(r->width - 2) * (r->height - 2) + 32 * (int64_t)value_of(r, "walkers");
+    }
     return 1; /* prefab-full: one placement; world: none */
 }
 
@@ -158,7 +172,7 @@ static int64_t attempts_bound(const dg_recipe *r)
 static int64_t memory_bound(const dg_recipe *r)
 {
     int64_t rooms = strcmp(r->generator, "chain") == 0 ? value_of(r, "rooms_max") : 0;
-    return 64 * (int64_t)r->width * r->height + 256 * rooms + (8 << 20);
+    return 64 * (int64_t)r->width * r->height + 320 * rooms + (8 << 20);
 }
 
 typedef struct limit_run {

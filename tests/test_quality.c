@@ -129,6 +129,61 @@ QUALITY(prefab_full, "prefab-full", "shaft.txt", 80, 50, 0)
 QUALITY(prefab_full, "prefab-full", "shaft.txt", 200, 200, 0)
 QUALITY(prefab_full, "prefab-full", "shaft.txt", 48, 20, 0) /* the smallest */
 
+QUALITY(cave, "cave", NULL, 80, 25, 0)
+QUALITY(cave, "cave", NULL, 80, 50, 0)
+QUALITY(cave, "cave", NULL, 200, 200, 0)
+
+QUALITY(bsp, "bsp", NULL, 80, 25, 0)
+QUALITY(bsp, "bsp", NULL, 80, 50, 0)
+QUALITY(bsp, "bsp", NULL, 200, 200, 0)
+
+QUALITY(maze, "maze", NULL, 80, 25, 0)
+QUALITY(maze, "maze", NULL, 80, 50, 0)
+QUALITY(maze, "maze", NULL, 200, 200, 0)
+
+QUALITY(walk, "walk", NULL, 80, 25, 0)
+QUALITY(walk, "walk", NULL, 80, 50, 0)
+QUALITY(walk, "walk", NULL, 200, 200, 0)
+
+QUALITY(scatter, "scatter", NULL, 80, 25, 0)
+QUALITY(scatter, "scatter", NULL, 80, 50, 0)
+QUALITY(scatter, "scatter", NULL, 200, 200, 0)
+
+/* prefab-mixed on every base generator: the vaults keep the base's contract. */
+TEST(quality_prefab_mixed_on_every_base)
+{
+    static const char *const bases[] = {"attach", "chain", "cave", "bsp", "maze", "walk", "scatter"};
+    dg_prefab_set *set = load_set("vaults.txt");
+    static uint8_t cells[80 * 50];
+    dg_grid grid;
+    CHECK(dg_grid_init(&grid, cells, 80, 50, 0) == DG_OK);
+    for (int b = 0; set && b < (int)(sizeof bases / sizeof bases[0]); b++)
+    {
+        int32_t placed = 0, bad = 0;
+        for (uint64_t seed = 1; seed <= 100 && bad < 3; seed++)
+        {
+            dg_recipe rc;
+            dg_result r;
+            dg_quality q;
+            dg_diag d = {0, 0, 0, ""};
+            dg_result_init(&r, NULL);
+            CHECK(dg_recipe_init(&rc, "prefab-mixed", seed, 80, 50) == DG_OK);
+            CHECK(dg_recipe_set(&rc, "base", bases[b], NULL) == DG_OK);
+            dg_status st = dg_recipe_generate(&rc, &grid, set, &r, NULL, &d);
+            CHECKF(st == DG_OK, "base %s seed %llu: %s", bases[b], (unsigned long long)seed, d.message);
+            if (st == DG_OK)
+            {
+                CHECK(dg_survey_map(&grid, &r, &q, NULL, NULL) == DG_OK);
+                bad += judge(bases[b], 80, 50, seed, &q, 0) > 0;
+                placed += r.metrics.placed;
+            }
+            dg_result_free(&r);
+        }
+        CHECKF(placed > 0, "base %s: no vault placed on 100 maps", bases[b]);
+    }
+    dg_prefab_set_free(set);
+}
+
 /* The survey itself: figures on hand-made maps whose answers are known. */
 static void fill_map(dg_grid *g, uint8_t *cells, const char *rows[], int32_t h)
 {
@@ -159,7 +214,7 @@ TEST(quality_survey_known_map)
     fill_map(&g, cells, rows, 7);
     dg_result r;
     dg_result_init(&r, NULL);
-    dg_room room = {{1, 1, 3, 3}, DG_ROOM_NORMAL, -1, 0, -1};
+    dg_room room = {{1, 1, 3, 3}, DG_ROOM_NORMAL, -1, 0, -1, 9};
     r.rooms = &room;
     r.room_count = 1;
     r.start.x = 2, r.start.y = 2;
@@ -195,7 +250,7 @@ TEST(quality_survey_doorless_join_and_bad_input)
     fill_map(&g, cells, rows, 4);
     dg_result r;
     dg_result_init(&r, NULL);
-    dg_room room = {{1, 1, 3, 2}, DG_ROOM_NORMAL, -1, 0, -1};
+    dg_room room = {{1, 1, 3, 2}, DG_ROOM_NORMAL, -1, 0, -1, 6};
     r.rooms = &room;
     r.room_count = 1;
     r.start.x = 1, r.start.y = 1;
