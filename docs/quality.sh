@@ -44,6 +44,12 @@ emit() { # emit GEN [ARGS...]
     emit prefab-jigsaw --prefabs $P/forest.txt
     emit prefab-islands --prefabs $P/factory.txt
     emit prefab-mixed --prefabs $P/vaults.txt
+    emit prefab-mixed --prefabs $P/vaults.txt --param base=cave
+    emit cave
+    emit bsp
+    emit maze
+    emit walk
+    emit scatter
     echo
 } >"$out"
 awk -v tables="$out" '

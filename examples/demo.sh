@@ -18,9 +18,15 @@ png attach-80x50 --gen attach --seed 1 --width 80 --height 50
 png attach-200x120 --gen attach --seed 7 --width 200 --height 120
 png attach-linear --gen attach --seed 3 --width 100 --height 60 --param growth=1
 png attach-loops --gen attach --seed 3 --width 100 --height 60 --param loop_min_gain=12
-png chain-80x50 --gen chain --seed 3 --width 80 --height 50 --param rooms_min=20 --param rooms_max=25
+png chain-80x50 --gen chain --seed 3 --width 80 --height 50
 png chain-loops --gen chain --seed 3 --width 80 --height 50 --param rooms_min=20 --param rooms_max=25 --param overlap=1 --param loop_chance=600
+png cave-80x50 --gen cave --seed 1 --width 80 --height 50
+png bsp-80x50 --gen bsp --seed 1 --width 80 --height 50
+png maze-80x50 --gen maze --seed 1 --width 81 --height 51
+png walk-80x50 --gen walk --seed 1 --width 80 --height 50
+png scatter-80x50 --gen scatter --seed 1 --width 80 --height 50
 P=examples/prefabs
+png prefab-mixed-cave --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --param base=cave
 png prefab-full-shaft --gen prefab-full --prefabs $P/shaft.txt --seed 3 --width 56 --height 26
 png prefab-jigsaw-forest --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --width 21 --height 15
 png prefab-jigsaw-84x50 --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --width 84 --height 50

@@ -18,6 +18,12 @@ g attach-big-rooms --gen attach --seed 9 --width 80 --height 50 --scale 5 --para
 g chain --gen chain --seed 3 --width 80 --height 50 --scale 5 --numbers --markers
 g chain-forbid-loops --gen chain --seed 3 --width 80 --height 50 --scale 5 --param rooms_min=20 --param rooms_max=25 --param overlap=forbid --param loop_chance=600
 g chain-branching --gen chain --seed 8 --width 80 --height 50 --scale 5 --param rooms_min=25 --param rooms_max=30 --param branch_chance=400 --param overlap=forbid
+g cave --gen cave --seed 3 --width 80 --height 50 --scale 5 --markers
+g bsp --gen bsp --seed 3 --width 80 --height 50 --scale 5 --numbers --markers
+g maze --gen maze --seed 3 --width 81 --height 51 --scale 5 --markers
+g walk --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers
+g scatter --gen scatter --seed 3 --width 80 --height 50 --scale 5 --numbers --markers
+g prefab-mixed-cave --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --scale 5 --param base=cave --param count=6 --markers
 g prefab-full --gen prefab-full --prefabs $P/shaft.txt --seed 3 --width 56 --height 26 --scale 8 --markers --legend
 g prefab-jigsaw --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --width 84 --height 50 --scale 5 --grid
 g prefab-islands --gen prefab-islands --prefabs $P/factory.txt --seed 7 --width 80 --height 50 --scale 5 --markers --numbers

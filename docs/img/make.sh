@@ -36,6 +36,32 @@ d prefab-jigsaw-forest --gen prefab-jigsaw --prefabs $P/forest.txt --seed 5 --wi
 d prefab-jigsaw-84x50 --gen prefab-jigsaw --prefabs $P/forest.txt --seed 11 --width 84 --height 50 --scale 5
 d prefab-islands --gen prefab-islands --prefabs $P/factory.txt --seed 7 --width 80 --height 50 --scale 6 --markers --numbers
 d prefab-mixed --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --scale 6 --param count=8 --markers
+d cave-default --gen cave --seed 3 --width 80 --height 50 --scale 6
+d cave-classic --gen cave --seed 3 --width 80 --height 50 --scale 6 --param fill_permille=450
+d cave-tunnels --gen cave --seed 3 --width 80 --height 50 --scale 6 --param min_region=4 --param tunnel_width=1
+d cave-largest --gen cave --seed 3 --width 80 --height 50 --scale 6 --param connect=largest
+d cave-rough --gen cave --seed 3 --width 80 --height 50 --scale 6 --param iterations=2 --param smoothing=0
+d bsp-default --gen bsp --seed 3 --width 80 --height 50 --scale 6
+d bsp-loops --gen bsp --seed 3 --width 80 --height 50 --scale 6 --param loop_chance=1000
+d bsp-small-leaves --gen bsp --seed 3 --width 80 --height 50 --scale 6 --param leaf_min_w=6 --param leaf_min_h=6 --param room_min_w=2 --param room_min_h=2 --param room_fill=0
+d bsp-capped --gen bsp --seed 3 --width 80 --height 50 --scale 6 --param max_leaves=8 --param margin=3 --param room_fill=80 --param leaf_min_w=12 --param leaf_min_h=12
+d maze-default --gen maze --seed 3 --width 80 --height 50 --scale 5 --markers
+d maze-perfect --gen maze --seed 3 --width 80 --height 50 --scale 5 --param layout=perfect --markers
+d maze-prim --gen maze --seed 3 --width 80 --height 50 --scale 5 --param layout=perfect --param newest=0
+d maze-division --gen maze --seed 3 --width 80 --height 50 --scale 5 --param layout=perfect --param algorithm=division
+d maze-braid-wide --gen maze --seed 3 --width 80 --height 50 --scale 5 --param layout=perfect --param braid=1000 --param corridor_width=2
+d maze-dead-ends-kept --gen maze --seed 3 --width 80 --height 50 --scale 5 --param dead_ends=0
+d maze-rooms-wide --gen maze --seed 3 --width 80 --height 50 --scale 5 --param corridor_width=2 --param room_min_w=5 --param room_min_h=5 --param room_max_w=14 --param room_max_h=11 --param straight=900
+d walk-default --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers
+d walk-drunk --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers --param mode=0 --param target_floor=400 --param room_chance=10
+d walk-mirror-x --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers --param symmetry=1
+d walk-fourfold-drunk --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers --param symmetry=3 --param mode=0 --param room_chance=0 --param target_floor=350
+d walk-long-runs --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers --param step_min=8 --param step_max=20 --param turn_chance=700 --param room_chance=600 --param room_min=4 --param room_max=9 --param target_floor=250
+d walk-capped --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers --param max_steps=250
+d scatter-default --gen scatter --seed 3 --width 80 --height 50 --scale 6
+d scatter-loops --gen scatter --seed 3 --width 80 --height 50 --param loop_permille=1000 --scale 6
+d scatter-small --gen scatter --seed 3 --width 80 --height 50 --param rooms_min=60 --param rooms_max=80 --param room_min_w=2 --param room_max_w=5 --param room_min_h=2 --param room_max_h=4 --param gap=1 --scale 6
+d scatter-large --gen scatter --seed 3 --width 80 --height 50 --param rooms_min=6 --param rooms_max=8 --param room_min_w=8 --param room_max_w=16 --param room_min_h=5 --param room_max_h=9 --param gap=4 --scale 6
 d world-window --gen world --prefabs $P/furnish.txt --seed 7 --width 101 --height 61 --scale 4 --param dead_end_fix=1000
 "$B/walker" --seed 7 --steps 400 --prefabs $P/furnish.txt --ascii none -o $I/world-walk.png
 "$B/analysis_demo" 7 $I >/dev/null
