@@ -301,7 +301,7 @@ static void paint_room(scatter *s, dg_rect r)
         uint8_t *row = at(s, 0, y);
         int inner = y >= r.y && y < r.y + r.h;
         row_set(s->occ + (size_t)y * (size_t)s->ow, xa, xb);
-        memset(row + xa, DG_TILE_WALL, (size_t)(xb - xa + 1));
+        memset(row + xa, DG_TILE_WALL, (size_t)xb - (size_t)xa + 1);
         if (inner)
             memset(row + r.x, DG_TILE_FLOOR, (size_t)r.w);
     }
@@ -412,6 +412,8 @@ static inline void offer(const scatter *s, int32_t i, int32_t j, int32_t *best, 
 {
     int64_t d = dist2(s, i, j);
     int32_t c = *count;
+    if (k <= 0)
+        return;
     if (c == k && (d > bd[k - 1] || (d == bd[k - 1] && j > best[k - 1])))
         return;
     int32_t pos = c < k ? c : k - 1;
@@ -504,7 +506,7 @@ static int32_t nearest(const scatter *s, int32_t i, int32_t k, int32_t *best, in
             }
         }
         int64_t reach = 2 * (int64_t)s->bs * r + 1; /* nearest a centre beyond ring r can be */
-        if (count == k && bd[k - 1] < reach * reach)
+        if (k > 0 && count == k && bd[k - 1] < reach * reach)
             break;
     }
     return count;
@@ -1042,7 +1044,8 @@ static int32_t start_room(scatter *s)
     while (top > 0)
     {
         int32_t u = stack[--top];
-        if (dist[u] > dist[best] || (dist[u] == dist[best] && u < best))
+        int32_t du = dist[u], dbest = dist[best];
+        if (du > dbest || (du == dbest && u < best))
             best = u;
         for (int32_t e = deg[u]; e < deg[u + 1]; e++)
         {
