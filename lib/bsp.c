@@ -897,38 +897,6 @@ static void drop_doors(bsp *b)
     b->door_count = 0;
 }
 
-/* The exit is a farthest room cell by walking: dgi_result_finish found the
- * farthest cell; only when it lies in a corridor (beyond a loop) are the
- * rooms searched. */
-static dg_status exit_in_room(dg_result *r, const dg_grid *g, const dg_allocator *a)
-{
-    if (r->start.x < 0 || r->exit_room >= 0)
-        return DG_OK;
-    size_t n = (size_t)g->width * (size_t)g->height;
-    int32_t *dist = dgi_alloc(a, n * sizeof *dist), *queue = dgi_alloc(a, n * sizeof *queue);
-    dg_status st = dist && queue ? DG_OK : DG_E_NOMEM;
-    if (st == DG_OK)
-    {
-        dgi_bfs(g, r->start.y * g->width + r->start.x, dist, queue);
-        int32_t best = -1;
-        for (int32_t i = 0; i < r->room_count; i++)
-        {
-            dg_rect q = r->rooms[i].rect;
-            for (int32_t y = q.y; y < q.y + q.h; y++)
-                for (int32_t x = q.x; x < q.x + q.w; x++)
-                    if (dist[y * g->width + x] > best)
-                    {
-                        best = dist[y * g->width + x];
-                        r->exit.x = x, r->exit.y = y;
-                        r->exit_room = i;
-                    }
-        }
-    }
-    dgi_free(a, dist, n * sizeof *dist);
-    dgi_free(a, queue, n * sizeof *queue);
-    return st;
-}
-
 static dg_status fill_result(const bsp *b, dg_result *r)
 {
     dg_status st = dgi_result_reserve(r, b->leaf_count, b->corridor_count, b->door_count, 0);
@@ -947,7 +915,7 @@ static dg_status fill_result(const bsp *b, dg_result *r)
     dg_metrics *m = &r->metrics;
     st = dgi_result_finish_at(r, b->g, none, b->start_room, &m->loops, b->a);
     if (st == DG_OK)
-        st = exit_in_room(r, b->g, b->a);
+        st = dgi_result_exit_in_room(r, b->g, b->a);
     m->requested = b->leaf_count;
     m->placed = b->leaf_count;
     m->stopped_early = b->stopped_early;

@@ -964,39 +964,6 @@ static dg_status finish_tiles(chain *c)
     return st;
 }
 
-/* Exit: a room cell farthest from the start by walking. dgi_result_finish found
- * the farthest cell; only when that lies in a corridor (the far side of a loop)
- * are the rooms searched. */
-static dg_status exit_in_room(dg_result *r, const dg_grid *g, const dg_allocator *a)
-{
-    if (r->start.x < 0 || r->exit_room >= 0)
-        return DG_OK;
-    size_t n = (size_t)g->width * (size_t)g->height;
-    int32_t *dist = dgi_alloc(a, n * sizeof *dist), *queue = dgi_alloc(a, n * sizeof *queue);
-    dg_status st = dist && queue ? DG_OK : DG_E_NOMEM;
-    if (st == DG_OK)
-    {
-        dgi_bfs(g, r->start.y * g->width + r->start.x, dist, queue);
-        int32_t best = -1;
-        for (int32_t i = 0; i < r->room_count; i++)
-        {
-            dg_rect q = r->rooms[i].rect;
-            for (int32_t y = q.y; y < q.y + q.h; y++)
-                for (int32_t x = q.x; x < q.x + q.w; x++)
-                    if (dist[y * g->width + x] > best)
-                    {
-                        best = dist[y * g->width + x];
-                        r->exit.x = x;
-                        r->exit.y = y;
-                        r->exit_room = i;
-                    }
-        }
-    }
-    dgi_free(a, dist, n * sizeof *dist);
-    dgi_free(a, queue, n * sizeof *queue);
-    return st;
-}
-
 static dg_status fill_result(const chain *c, dg_result *r)
 {
     dg_status st = dgi_result_reserve(r, c->room_count, c->corridor_count, c->door_count, 0);
@@ -1018,7 +985,7 @@ static dg_status fill_result(const chain *c, dg_result *r)
     st = dgi_result_finish_at(r, c->g, none, start, &m->loops, c->a);
     r->start_room = start; /* its centre may also lie in an earlier, overlapped room */
     if (st == DG_OK)
-        st = exit_in_room(r, c->g, c->a);
+        st = dgi_result_exit_in_room(r, c->g, c->a);
     m->attempts = (int32_t)DG_MIN(c->attempts, INT32_MAX);
     m->failures = (int32_t)DG_MIN(c->failures, INT32_MAX);
     m->requested = c->requested;

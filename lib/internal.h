@@ -57,6 +57,10 @@ dg_status dgi_result_finish(dg_result *r, const dg_grid *grid, int32_t start_roo
  * else as above; *loops (if not NULL) gets the cycle count dg_measure gives. */
 dg_status dgi_result_finish_at(dg_result *r, const dg_grid *grid, dg_point start,
                                int32_t start_room, int32_t *loops, const dg_allocator *a);
+/* After dgi_result_finish*: when the exit found lies outside every room (the
+ * far side of a loop), moves it to a room cell farthest from the start by
+ * walking. DG_E_NOMEM (two int32 per cell of scratch). */
+dg_status dgi_result_exit_in_room(dg_result *r, const dg_grid *g, const dg_allocator *a);
 /* One pass over a grid under a 256-entry passable table (NULL: the library's);
  * the cycle count is edges - open + regions - squares. (result.c, metrics.c) */
 typedef struct dgi_cell_counts {

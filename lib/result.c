@@ -366,3 +366,33 @@ dg_status dgi_result_finish(dg_result *r, const dg_grid *g, int32_t start_room,
     dg_point none = {-1, -1};
     return dgi_result_finish_at(r, g, none, start_room, NULL, a);
 }
+
+dg_status dgi_result_exit_in_room(dg_result *r, const dg_grid *g, const dg_allocator *a)
+{
+    if (r->start.x < 0 || r->exit_room >= 0)
+        return DG_OK;
+    size_t n = (size_t)g->width * (size_t)g->height;
+    int32_t *dist = dgi_alloc(a, n * sizeof *dist), *queue = dgi_alloc(a, n * sizeof *queue);
+    dg_status st = dist && queue ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK)
+    {
+        dgi_bfs(g, r->start.y * g->width + r->start.x, dist, queue);
+        int32_t best = -1;
+        for (int32_t i = 0; i < r->room_count; i++)
+        {
+            dg_rect q = r->rooms[i].rect;
+            for (int32_t y = q.y; y < q.y + q.h; y++)
+                for (int32_t x = q.x; x < q.x + q.w; x++)
+                    if (dist[y * g->width + x] > best)
+                    {
+                        best = dist[y * g->width + x];
+                        r->exit.x = x;
+                        r->exit.y = y;
+                        r->exit_room = i;
+                    }
+        }
+    }
+    dgi_free(a, dist, n * sizeof *dist);
+    dgi_free(a, queue, n * sizeof *queue);
+    return st;
+}

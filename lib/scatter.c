@@ -1061,39 +1061,6 @@ static int32_t start_room(scatter *s)
     return best;
 }
 
-/* Exit: a farthest room cell by walking. dgi_result_finish_at found a
- * farthest cell; only when that lies outside every room (a loop's far side)
- * are the rooms searched. */
-static dg_status exit_in_room(dg_result *r, const dg_grid *g, const dg_allocator *a)
-{
-    if (r->start.x < 0 || r->exit_room >= 0)
-        return DG_OK;
-    size_t n = (size_t)g->width * (size_t)g->height;
-    int32_t *dist = dgi_alloc(a, n * sizeof *dist), *queue = dgi_alloc(a, n * sizeof *queue);
-    dg_status st = dist && queue ? DG_OK : DG_E_NOMEM;
-    if (st == DG_OK)
-    {
-        dgi_bfs(g, r->start.y * g->width + r->start.x, dist, queue);
-        int32_t best = -1;
-        for (int32_t i = 0; i < r->room_count; i++)
-        {
-            dg_rect q = r->rooms[i].rect;
-            for (int32_t y = q.y; y < q.y + q.h; y++)
-                for (int32_t x = q.x; x < q.x + q.w; x++)
-                    if (dist[y * g->width + x] > best)
-                    {
-                        best = dist[y * g->width + x];
-                        r->exit.x = x;
-                        r->exit.y = y;
-                        r->exit_room = i;
-                    }
-        }
-    }
-    dgi_free(a, dist, n * sizeof *dist);
-    dgi_free(a, queue, n * sizeof *queue);
-    return st;
-}
-
 /* Start, exit and metrics measured on the scratch tiles, into a result that
  * borrows the scratch lists (nothing of the caller's is touched yet). */
 static dg_status measure(scatter *s, int32_t start, dg_result *t)
@@ -1112,7 +1079,7 @@ static dg_status measure(scatter *s, int32_t start, dg_result *t)
     dg_metrics *m = &t->metrics;
     dg_status st = dgi_result_finish_at(t, &view, none, start, &m->loops, s->a);
     if (st == DG_OK)
-        st = exit_in_room(t, &view, s->a);
+        st = dgi_result_exit_in_room(t, &view, s->a);
     m->attempts = (int32_t)DG_MIN(s->attempts, INT32_MAX);
     m->failures = (int32_t)DG_MIN(s->failures, INT32_MAX);
     m->requested = s->requested;
