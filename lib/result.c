@@ -63,8 +63,11 @@ static DEFINE_ADD(add_room, dg_room, rooms, room_count, CAP_ROOMS)
 dg_status dgi_result_add_room(dg_result *r, const dg_room *room)
 {
     dg_room copy = *room;
-    if (copy.cells <= 0)
-        copy.cells = copy.rect.w * copy.rect.h;
+    if (copy.cells <= 0) /* saturated: a caller's result may hold any rect */
+    {
+        int64_t area = (int64_t)copy.rect.w * copy.rect.h;
+        copy.cells = area > INT32_MAX ? INT32_MAX : area < 0 ? 0 : (int32_t)area;
+    }
     return add_room(r, &copy);
 }
 DEFINE_ADD(dgi_result_add_corridor, dg_corridor, corridors, corridor_count, CAP_CORRIDORS)
