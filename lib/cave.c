@@ -726,16 +726,6 @@ static dg_status sort_edges(cave *c)
     return DG_OK;
 }
 
-static int32_t find_root(int32_t *parent, int32_t x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
 /* Kruskal over the candidate tunnels: the shortest that joins two caves not
  * yet joined, until all are one. */
 static void spanning_tree(cave *c)
@@ -747,7 +737,7 @@ static void spanning_tree(cave *c)
     for (int32_t i = 0; i < c->edge_count && c->tunnel_count < c->cave_count - 1; i++)
     {
         const cave_edge *e = &c->edges[c->order[i]];
-        int32_t a = find_root(parent, e->a), b = find_root(parent, e->b);
+        int32_t a = dgi_uf_find(parent, e->a), b = dgi_uf_find(parent, e->b);
         if (a == b)
             continue;
         parent[a] = b;

@@ -149,6 +149,14 @@ static inline int32_t dgi_lowest_bit64(uint64_t w)
  * dist has width*height entries (row-major, no stride), -1 = unreachable.
  * queue has width*height entries. Returns the farthest reached cell index. */
 int32_t dgi_bfs(const dg_grid *grid, int32_t start_index, int32_t *dist, int32_t *queue);
+/* Union-find root of i in a parent array where a root is its own parent
+ * (path halving keeps the trees flat). */
+static inline int32_t dgi_uf_find(int32_t *parent, int32_t i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
 /* Labels 4-connected passable regions 0..n-1 (-1 elsewhere) and returns n;
  * label and queue have width*height entries. */
 int32_t dgi_label_regions(const dg_grid *grid, int32_t *label, int32_t *queue);

@@ -477,13 +477,6 @@ static void divide_forest(maze *m)
 
 /* ---- joins: a spanning tree of the regions, plus extra doors ------------------------------- */
 
-static int32_t find(int32_t *parent, int32_t i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
-
 /* Adds the wall c -> d (E or S of c, as c * 2 + (0: east, 1: south)) if it
  * lies between two regions. */
 static void add_link(maze *m, int32_t c, int d)
@@ -542,7 +535,7 @@ static dg_status join_link(maze *m, int32_t link, dg_rng *rng)
 {
     int32_t c = link >> 1;
     int d = link & 1 ? S : E;
-    int32_t ra = find(m->parent, m->region[c]), rb = find(m->parent, m->region[c + m->off[d]]);
+    int32_t ra = dgi_uf_find(m->parent, m->region[c]), rb = dgi_uf_find(m->parent, m->region[c + m->off[d]]);
     if (ra != rb)
     {
         m->parent[ra] = rb;

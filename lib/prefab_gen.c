@@ -278,13 +278,6 @@ void dgi_gen_close(dgi_gen *gen, dg_rect q)
         drop_closed(gen, q);
 }
 
-static int32_t find_root(int32_t *parent, int32_t i)
-{
-    while (parent[i] != i)
-        i = parent[i] = parent[parent[i]];
-    return i;
-}
-
 size_t dgi_gen_connected_scratch(int32_t w, int32_t h)
 {
     return ((size_t)h * (size_t)(w / 2 + 1) + 6 * ((size_t)w / 2 + 1)) * sizeof(int32_t);
@@ -321,7 +314,7 @@ int dgi_gen_connected(dgi_gen *gen, int32_t *scratch)
         {
             if (prev[3 * a] < cur[3 * b + 1] && cur[3 * b] < prev[3 * a + 1])
             {
-                int32_t ra = find_root(parent, prev[3 * a + 2]), rb = find_root(parent, cur[3 * b + 2]);
+                int32_t ra = dgi_uf_find(parent, prev[3 * a + 2]), rb = dgi_uf_find(parent, cur[3 * b + 2]);
                 if (ra != rb) /* the older run stays the root: trees stay shallow */
                 {
                     parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;

@@ -834,16 +834,6 @@ static dg_status carve_route(scatter *s, int32_t ia, int32_t ib, const route *r)
 
 /* ---- the tree and the loops --------------------------------------------------------------- */
 
-static int32_t find(int32_t *uf, int32_t i)
-{
-    while (uf[i] != i)
-    {
-        uf[i] = uf[uf[i]]; /* path halving */
-        i = uf[i];
-    }
-    return i;
-}
-
 /* Kruskal over the candidates, in length order: an edge joining two parts
  * is routed, and kept if a route fits. */
 static dg_status grow_tree(scatter *s, int draws)
@@ -851,7 +841,7 @@ static dg_status grow_tree(scatter *s, int draws)
     dg_status st = DG_OK;
     for (int32_t i = 0; i < s->ne && s->nt < s->n - 1 && st == DG_OK; i++)
     {
-        int32_t ra = find(s->uf, s->edges[i].a), rb = find(s->uf, s->edges[i].b);
+        int32_t ra = dgi_uf_find(s->uf, s->edges[i].a), rb = dgi_uf_find(s->uf, s->edges[i].b);
         route r;
         if (ra == rb || !find_route(s, s->edges[i].a, s->edges[i].b, draws, &s->route, &r))
             continue;
@@ -885,7 +875,7 @@ static dg_status first_tree(scatter *s)
     int32_t joined = 0;
     for (int32_t i = 0; i < s->ne && joined < s->n - 1; i++)
     {
-        int32_t ra = find(s->uf, s->edges[i].a), rb = find(s->uf, s->edges[i].b);
+        int32_t ra = dgi_uf_find(s->uf, s->edges[i].a), rb = dgi_uf_find(s->uf, s->edges[i].b);
         if (ra == rb)
             continue;
         s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb);
@@ -913,7 +903,7 @@ static dg_status first_tree(scatter *s)
         s->uf[i] = i;
     for (int32_t t = 0; t < s->nt; t++)
     {
-        int32_t ra = find(s->uf, s->tree_a[t]), rb = find(s->uf, s->tree_b[t]);
+        int32_t ra = dgi_uf_find(s->uf, s->tree_a[t]), rb = dgi_uf_find(s->uf, s->tree_b[t]);
         s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb);
     }
     if (st == DG_OK && s->nt < s->n - 1)
