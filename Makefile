@@ -1,4 +1,5 @@
 # libdungeon: one entry point. Targets: all check demo bench install uninstall clean
+# (ports: windows check-windows wasm check-wasm check-bindings check-ports)
 # (plus deps and the hardening targets fuzz tsan valgrind lint determinism).
 # All output goes under build/.
 
@@ -182,6 +183,21 @@ deps-fuzz:
 deps-m32:
 	@test -n "$(M32_OK)" || sh tests/need.sh gcc-multilib "a 32-bit toolchain (-m32)" || \
 	  echo "libdungeon: -m32 determinism builds skipped" >&2
+
+# ---- ports (README "Ports"): Windows under Wine, WebAssembly under Node, the
+# language bindings. Each script installs what it needs itself.
+.PHONY: windows check-windows wasm check-wasm check-bindings check-ports
+windows:
+	@sh tests/ports/windows.sh build $(B)
+check-windows:
+	@sh tests/ports/windows.sh check $(B)
+wasm:
+	@sh tests/ports/wasm.sh build $(B)
+check-wasm:
+	@sh tests/ports/wasm.sh check $(B)
+check-bindings: all
+	@sh tests/ports/bindings.sh $(B)
+check-ports: check-windows check-wasm check-bindings
 
 # ---- demo -------------------------------------------------------------------
 demo: all | $(B)/demo

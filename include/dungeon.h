@@ -700,6 +700,29 @@ DG_API dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *par
 
 #define DG_UNREACHABLE (-1) /* distance of a cell that no source reaches */
 
+/* Per-cell overlays: what changes cell by cell and turn by turn (monsters that
+ * block, doors that open and close, terrain that costs more), laid over the
+ * per-tile tables without copying the grid. Each mask is caller-owned, one byte
+ * per cell, cell (x, y) at mask[y * stride + x], with at least
+ * (height - 1) * stride + width entries. `flags` says which masks are present;
+ * a flagged mask must not be NULL and an unflagged one is ignored. An absent
+ * overlay costs nothing. Bad overlays: DG_E_INVALID (unknown flag, a flagged
+ * NULL mask, stride below width), DG_E_BUFFER (too few cells); nothing is written. */
+#define DG_OVERLAY_BLOCKED 1u /* blocked: nonzero = nobody may stand on the cell */
+#define DG_OVERLAY_COST 2u    /* extra_cost: added to the cost of stepping onto the cell */
+#define DG_OVERLAY_SIGHT 4u   /* sight: DG_SIGHT_* per cell, for dg_fov_overlay */
+#define DG_SIGHT_TILE 0       /* light crosses as the tile's transparency says */
+#define DG_SIGHT_OPAQUE 1     /* blocks light (a closed door, smoke) */
+#define DG_SIGHT_CLEAR 2      /* lets light through (glass); any value >= 2 does */
+typedef struct dg_overlay {
+    uint32_t flags;             /* DG_OVERLAY_* bits of the masks present */
+    int32_t stride;             /* entries per mask row, >= width (0: the grid's stride) */
+    size_t cells;               /* entries in each mask */
+    const uint8_t *blocked;     /* with DG_OVERLAY_BLOCKED */
+    const uint8_t *extra_cost;  /* with DG_OVERLAY_COST: 0..255 added to the tile cost */
+    const uint8_t *sight;       /* with DG_OVERLAY_SIGHT */
+} dg_overlay;
+
 /* How a walker moves; fill with dg_walk_defaults. A NULL dg_walk means the defaults. */
 typedef struct dg_walk {
     const uint8_t *passable;  /* 256 entries, nonzero = may stand on the tile
@@ -713,6 +736,12 @@ typedef struct dg_walk {
                                  default 1) */
     int32_t diagonal_weight;  /* diagonal step costs cost * diagonal_weight (straight..1000,
                                  default 1; straight 2 and diagonal 3 approximate Euclid) */
+    const dg_overlay *overlay; /* per-cell blocked and extra-cost masks (NULL: none). A
+                                  blocked cell is impassable, except the ends of a
+                                  search: the sources of a distance map and the from
+                                  and to of a path (the actor and its target stand
+                                  there). A step onto a cell costs (tile cost + extra)
+                                  * weight. dg_regions honours blocked. */
 } dg_walk;
 
 /* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
@@ -756,6 +785,19 @@ DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
                                  dg_path_workspace *workspace, dg_distance_info *info,
                                  dg_diag *diag);
 
+/* Dijkstra map: dg_distance_map where each source starts at its own cost
+ * (start_costs[i] >= 0, NULL: all 0): a cell gets the least start cost plus
+ * walking cost over all sources, DG_UNREACHABLE beyond max_distance (0: no
+ * limit). Approach maps start every goal at 0; safety (flee) maps start every
+ * cell at a cost that falls as the threat's distance grows (docs/analysis.md).
+ * A source may repeat (the least cost counts). DG_E_INVALID for a negative
+ * start cost, DG_E_TOO_LARGE if a value could overflow int32. */
+DG_API dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk,
+                                 const dg_point *sources, const int32_t *start_costs,
+                                 int32_t source_count, int32_t max_distance, int32_t *dist,
+                                 size_t dist_count, dg_path_workspace *workspace,
+                                 dg_distance_info *info, dg_diag *diag);
+
 /* Cheapest path from `from` to `to` by A* (no corner cutting unless walk allows
  * it). path gets the cells from `from` to `to` inclusive, *length their number
  * and *cost (optional) the summed step costs; with path NULL and path_cap 0 only
@@ -782,6 +824,13 @@ DG_API dg_rect dg_fov_bounds(const dg_grid *grid, dg_point origin, int32_t radiu
 DG_API dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origin,
                         int32_t radius, uint8_t *visible, size_t visible_count,
                         const dg_allocator *allocator, dg_diag *diag);
+/* dg_fov with a per-cell sight mask (overlay->sight, DG_OVERLAY_SIGHT) over the
+ * tile table: doors that close, smoke, glass. Other masks are ignored; a NULL
+ * overlay is dg_fov. */
+DG_API dg_status dg_fov_overlay(const dg_grid *grid, const uint8_t *transparent,
+                                const dg_overlay *overlay, dg_point origin, int32_t radius,
+                                uint8_t *visible, size_t visible_count,
+                                const dg_allocator *allocator, dg_diag *diag);
 
 /* Scores any grid with 4-neighbour steps on passable tiles (256 entries, NULL:
  * dg_tile_passable): fills cells, floor_cells, floor_permille, doors (door

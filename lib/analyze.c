@@ -71,3 +71,13 @@ dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk, const dg_poi
     dgi_diag_ok(diag);
     return DG_OK;
 }
+
+dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk, const dg_point *sources,
+                          const int32_t *start_costs, int32_t source_count, int32_t max_distance,
+                          int32_t *dist, size_t dist_count, dg_path_workspace *workspace,
+                          dg_distance_info *info, dg_diag *diag)
+{
+    (void)grid, (void)walk, (void)sources, (void)start_costs, (void)source_count;
+    (void)max_distance, (void)dist, (void)dist_count, (void)workspace, (void)info;
+    return dgi_fail(diag, DG_E_INVALID, "dg_dijkstra_map: not written yet");
+}

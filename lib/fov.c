@@ -204,3 +204,12 @@ dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origi
     dgi_diag_ok(diag);
     return DG_OK;
 }
+
+dg_status dg_fov_overlay(const dg_grid *grid, const uint8_t *transparent, const dg_overlay *overlay,
+                         dg_point origin, int32_t radius, uint8_t *visible, size_t visible_count,
+                         const dg_allocator *allocator, dg_diag *diag)
+{
+    if (overlay)
+        return dgi_fail(diag, DG_E_INVALID, "dg_fov_overlay: not written yet");
+    return dg_fov(grid, transparent, origin, radius, visible, visible_count, allocator, diag);
+}
