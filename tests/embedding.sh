@@ -92,7 +92,7 @@ fi
 # ---- the ctypes example: a Tiled map and the tileset it references --------------------------------
 if command -v python3 >/dev/null; then
     mkdir "$tmp/ctypes"
-    if (cd "$tmp/ctypes" && PYTHONPATH="$root/examples/python" python3 "$tmp/doc/ctypes_example.py" \
+    if (cd "$tmp/ctypes" && PYTHONPATH="$root/examples/bindings/python" python3 "$tmp/doc/ctypes_example.py" \
         >out.txt 2>&1) && [ -s "$tmp/ctypes/dungeon-tiles-8.png" ] &&
         grep -q '<image source="dungeon-tiles-8.png" width="128" height="128"/>' "$tmp/ctypes/map.tmx"; then
         pass

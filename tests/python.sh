@@ -1,5 +1,5 @@
 #!/bin/sh
-# The C ABI from Python: examples/python/dungeon.py (ctypes) loads BUILD's
+# The C ABI from Python: the dungeon package of examples/bindings/python (ctypes) loads BUILD's
 # libdungeon.so; struct layouts are compared with the C compiler's, and every
 # generator's map is compared byte for byte with the dungeon tool's JSON.
 B=${1:-build}
@@ -29,6 +29,9 @@ int main(void)
     F(dg_recipe, prefabs)
     S(dg_export_options) F(dg_export_options, tileset_image) F(dg_export_options, recipe)
     S(dg_attach_params) F(dg_attach_params, doors)
+    S(dg_overlay) F(dg_overlay, cells) F(dg_overlay, blocked) F(dg_overlay, sight)
+    S(dg_walk) F(dg_walk, neighbours) F(dg_walk, overlay)
+    S(dg_distance_info) F(dg_distance_info, farthest) S(dg_quality) F(dg_quality, parallel_cells)
     return 0;
 }
 C

@@ -1,8 +1,8 @@
 """Proves the C ABI from Python (run by tests/python.sh with BUILD LAYOUT TMPDIR).
 
-Loads libdungeon.so through examples/python/dungeon.py, checks that its ctypes
-structs have the C compiler's sizes and offsets, then generates maps with every
-registered generator and compares them byte for byte (and the structured
+Loads libdungeon.so through the dungeon package (examples/bindings/python),
+checks that its ctypes structs have the C compiler's sizes and offsets, then
+generates maps with every registered generator and compares them byte for byte (and the structured
 result field by field) with the dungeon tool's JSON output, parsed back with
 the json module: a JSON round trip of every generator's output."""
 import json
@@ -11,7 +11,7 @@ import subprocess
 import sys
 import zlib
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "bindings", "python"))
 import dungeon as dg  # noqa: E402
 
 build, layout_path, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -33,7 +33,9 @@ STRUCTS = {"dg_grid": dg.Grid, "dg_room": dg.Room, "dg_corridor": dg.Corridor, "
            "dg_marker": dg.Marker, "dg_metrics": dg.Metrics, "dg_allocator": dg.Allocator,
            "dg_result": dg.Result, "dg_diag": dg.Diag, "dg_param_desc": dg.ParamDesc,
            "dg_generator_info": dg.GeneratorInfo, "dg_recipe": dg.Recipe,
-           "dg_export_options": dg.ExportOptions, "dg_attach_params": dg.AttachParams}
+           "dg_export_options": dg.ExportOptions, "dg_attach_params": dg.AttachParams,
+           "dg_overlay": dg.Overlay, "dg_walk": dg.Walk, "dg_distance_info": dg.DistanceInfo,
+           "dg_quality": dg.Quality}
 RENAMED = {"from": "from_", "def": "default"}
 for line in open(layout_path):
     words = line.split()

@@ -294,7 +294,7 @@ def check_hostile_text():
     if not check(os.path.exists(lib_path), "the shared library is built"):
         return
     os.environ["DUNGEON_LIB"] = os.path.abspath(lib_path)
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "python"))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "bindings", "python"))
     import dungeon
     d = dungeon.Dungeon.generate("prefab-full seed=1 width=56 height=26",
                                  os.path.join("examples", "prefabs", "shaft.txt"))
