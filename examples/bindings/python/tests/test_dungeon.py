@@ -1,0 +1,292 @@
+"""pytest suite of the dungeon package (run by tests/ports/bindings.sh).
+
+Environment: DUNGEON_TOOL, the dungeon tool of the same build, whose output
+every map is compared with; DUNGEON_REPO, the repository (for the sample
+prefab sets). The package under test is whichever `import dungeon` finds (the
+installed wheel, or the source tree on PYTHONPATH)."""
+import inspect
+import json
+import os
+import subprocess
+import zlib
+
+import pytest
+
+import dungeon
+
+REPO = os.environ.get("DUNGEON_REPO", os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+TOOL = os.environ.get("DUNGEON_TOOL", os.path.join(REPO, "build", "bin", "dungeon"))
+PREFABS = {"prefab-full": ("shaft.txt", 56, 26), "prefab-jigsaw": ("forest.txt", 84, 50),
+           "prefab-islands": ("factory.txt", 80, 50), "prefab-mixed": ("vaults.txt", 80, 50),
+           "world": ("furnish.txt", 64, 48)}
+
+
+@pytest.fixture(autouse=True)
+def plain_outputs():
+    """bytes and array.array outputs, whether numpy is installed or not."""
+    old = dungeon.use_numpy(False)
+    yield
+    dungeon.use_numpy(old)
+
+
+def sample(name):
+    """(prefab file or None, width, height) the generator is tested at."""
+    file, w, h = PREFABS.get(name, (None, 64, 40))
+    return (os.path.join(REPO, "examples", "prefabs", file) if file else None), w, h
+
+
+def tool(line, fmt, tmp_path, prefabs=None, *extra):
+    out = tmp_path / ("tool." + fmt)
+    cmd = [TOOL, "--recipe", line, "--format", fmt, "-o", str(out)] + list(extra)
+    if prefabs:
+        cmd += ["--prefabs", prefabs]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out.read_bytes()
+
+
+def png_pixels(data):
+    """(width, height, RGBA bytes) of an 8-bit RGBA or RGB PNG, any filter."""
+    pos, idat, width, height, channels = 8, b"", 0, 0, 4
+    while pos < len(data):
+        n, kind = int.from_bytes(data[pos:pos + 4], "big"), data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height = int.from_bytes(body[:4], "big"), int.from_bytes(body[4:8], "big")
+            channels = {6: 4, 2: 3}[body[9]]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, row, out = zlib.decompress(idat), width * channels, bytearray()
+    prev = bytearray(row)
+    for y in range(height):
+        ftype, line = raw[y * (row + 1)], bytearray(raw[y * (row + 1) + 1:(y + 1) * (row + 1)])
+        for i in range(row):
+            a, b = line[i - channels] if i >= channels else 0, prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            pred = [0, a, b, (a + b) // 2, 0][ftype]
+            if ftype == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            line[i] = (line[i] + pred) & 255
+        out += line
+        prev = line
+    if channels == 3:
+        out = b"".join(bytes(out[i:i + 3]) + b"\xff" for i in range(0, len(out), 3))
+    return width, height, bytes(out)
+
+
+# ---- generation ------------------------------------------------------------------------------
+GENERATORS = list(dungeon.generators())
+
+
+@pytest.mark.parametrize("name", GENERATORS)
+@pytest.mark.parametrize("seed", [1, 2, 77])
+def test_map_equals_the_tools(name, seed, tmp_path):
+    prefabs, w, h = sample(name)
+    line = "%s seed=%d width=%d height=%d" % (name, seed, w, h)
+    m = dungeon.generate(name, w, h, seed, prefabs=prefabs)
+    j = json.loads(tool(line, "json", tmp_path, prefabs))
+    assert m.cells == bytes(v for row in j["rows"] for v in row)
+    assert (m.width, m.height) == (j["width"], j["height"])
+    assert m.recipe == j["recipe"]
+    assert [r[:4] for r in m.rooms] == [(r["x"], r["y"], r["w"], r["h"]) for r in j["rooms"]]
+    assert m.metrics == j["metrics"]
+
+
+def test_every_generator_has_a_typed_function():
+    for name, params in dungeon.generators().items():
+        fn = getattr(dungeon, name.replace("-", "_"))
+        sig = inspect.signature(fn)
+        assert list(sig.parameters)[:4] == ["width", "height", "seed", "prefabs"]
+        assert [p[0] for p in params] == list(sig.parameters)[4:]
+        for p in params:
+            assert sig.parameters[p[0]].annotation is not inspect.Parameter.empty
+
+
+def test_generator_function_passes_parameters(tmp_path):
+    m = dungeon.chain(61, 37, 7, overlap="forbid", rooms_max=9)
+    line = "chain seed=7 width=61 height=37 overlap=forbid rooms_max=9"
+    j = json.loads(tool(line, "json", tmp_path))
+    assert m.cells == bytes(v for row in j["rows"] for v in row)
+    assert dungeon.chain(61, 37, 7, overlap=1, rooms_max=9).cells == m.cells
+
+
+def test_prefab_set_object_and_path_agree():
+    file, w, h = sample("prefab-full")
+    pset = dungeon.PrefabSet.load(file)
+    assert len(pset) > 0
+    assert dungeon.prefab_full(w, h, 3, prefabs=pset).cells == dungeon.prefab_full(w, h, 3, prefabs=file).cells
+
+
+def test_numpy_arrays_when_installed():
+    np = pytest.importorskip("numpy")
+    dungeon.use_numpy(True)
+    m = dungeon.attach(30, 20, 4)
+    assert isinstance(m.tiles(), np.ndarray) and m.tiles().shape == (20, 30)
+    assert m.tiles().tobytes() == m.cells
+    assert m.distance_map([m.start]).dtype == np.int32
+
+
+# ---- analysis ------------------------------------------------------------------------------------
+@pytest.fixture
+def attach_map():
+    return dungeon.attach(60, 30, 99)
+
+
+def at(grid, w, p):
+    return grid[p[1] * w + p[0]]
+
+
+def test_regions_cover_the_floor(attach_map):
+    m = attach_map
+    labels, sizes = m.regions()
+    passable = sum(1 for c in m.cells if c in (1, 2, 4, 5, 6, 7))
+    assert sum(sizes) == passable == m.measure()["floor_cells"]
+    assert len(sizes) == m.metrics["regions"] == 1
+    assert at(labels, m.width, m.start) == 0 and min(labels) == -1
+
+
+def test_distance_path_and_survey_agree(attach_map):
+    m = attach_map
+    dist = m.distance_map([m.start])
+    path, cost = m.path(m.start, m.exit)
+    assert path[0] == m.start and path[-1] == m.exit
+    assert cost == len(path) - 1 == at(dist, m.width, m.exit)
+    assert m.survey()["route"] == cost
+    assert max(dist) == at(dist, m.width, m.exit)  # the exit is a farthest cell
+
+
+def test_blocked_overlay_changes_the_walk(attach_map):
+    m = attach_map
+    path, cost = m.path(m.start, m.exit)
+    blocked = bytearray(m.width * m.height)
+    x, y = path[len(path) // 2]
+    blocked[y * m.width + x] = 1
+    dist = m.distance_map([m.start], blocked=bytes(blocked))
+    if dist == m.distance_map([m.start]):
+        pytest.skip("this build of the library does not honour dg_walk.overlay yet")
+    assert at(dist, m.width, (x, y)) == -1
+    heavy = m.distance_map([m.start], extra_cost=bytes([3]) * (m.width * m.height))
+    assert at(heavy, m.width, m.exit) == 4 * cost
+
+
+def test_dijkstra_map_with_zero_costs_is_the_distance_map(attach_map):
+    m = attach_map
+    try:
+        dmap = m.dijkstra_map([m.start, m.exit], [0, 5])
+    except dungeon.DungeonError as e:
+        if "not written yet" in e.message:
+            pytest.skip("dg_dijkstra_map is not in this build yet")
+        raise
+    assert at(dmap, m.width, m.exit) == 5
+    plain = m.distance_map([m.start])
+    assert m.dijkstra_map([m.start], [0]) == plain
+
+
+def test_fov_sees_the_origin_and_not_through_walls(attach_map):
+    m = attach_map
+    seen = m.fov(m.start, 6)
+    assert at(seen, m.width, m.start) == 1
+    assert sum(seen) < m.width * m.height
+    far = [i for i, v in enumerate(m.distance_map([m.start])) if v > 30]
+    assert far and all(seen[i] == 0 for i in far)
+
+
+def test_measure_and_chokepoints(attach_map):
+    m = attach_map
+    mm = m.measure()
+    assert mm["chokepoints"] == sum(m.chokepoints()) and mm["diameter"] > 0
+
+
+def test_walk_neighbours_8_is_no_longer(attach_map):
+    m = attach_map
+    assert m.path(m.start, m.exit, neighbours=8)[1] <= m.path(m.start, m.exit)[1]
+
+
+# ---- recipes ---------------------------------------------------------------------------------------
+def test_recipe_round_trip():
+    line = dungeon.make_recipe("cave", 5, 70, 40, tunnel_width=3, border=False)
+    assert "tunnel_width=3" in line and " border=0" in line
+    values = dungeon.recipe_values(line)
+    assert values["tunnel_width"] == 3 and values["fill_permille"] == 500
+    assert dungeon.from_recipe(line).cells == dungeon.cave(70, 40, 5, tunnel_width=3, border=0).cells
+    assert dungeon.recipe_text(dungeon.parse_recipe(line)) == line
+
+
+def test_recipe_names_its_prefab_set():
+    file, w, h = sample("prefab-full")
+    m = dungeon.prefab_full(w, h, 1, prefabs=file)
+    assert "prefabs_hash=0x" in m.recipe
+    assert dungeon.from_recipe(m.recipe).cells == m.cells
+
+
+# ---- exports -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["json", "tmj", "tmx"])
+def test_exports_equal_the_tools_files(fmt, tmp_path):
+    line = "scatter seed=3 width=50 height=30"
+    m = dungeon.from_recipe(line)
+    theirs = tool(line, fmt, tmp_path, None, *([] if fmt == "json" else ["--no-tileset"]))
+    assert m.export_bytes(fmt) == theirs
+    chunks = []
+    m.export_stream(chunks.append, fmt)
+    assert b"".join(chunks) == theirs
+
+
+def test_png_has_the_tools_pixels(tmp_path):
+    line = "bsp seed=8 width=40 height=30"
+    m = dungeon.from_recipe(line)
+    ours = png_pixels(m.png(scale=4))
+    assert ours == png_pixels(tool(line, "png", tmp_path, None, "--scale", "4"))
+    assert ours == (160, 120, m.rgba(4))
+
+
+def test_save_writes_map_and_tileset(tmp_path):
+    m = dungeon.maze(41, 31, 2)
+    written = m.save(str(tmp_path / "m.tmx"), tile_size=8)
+    assert written == [str(tmp_path / "m.tmx"), str(tmp_path / "dungeon-tiles-8.png")]
+    assert png_pixels((tmp_path / "dungeon-tiles-8.png").read_bytes())[2] == dungeon.tileset_rgba(8)[0]
+
+
+# ---- errors ------------------------------------------------------------------------------------------
+def test_bad_enum_value_raises_with_status_and_message():
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.attach(growth="sideways")
+    assert e.value.status == -7 and e.value.status_name == "DG_E_PARSE"
+    assert "sideways" in e.value.message and "DG_E_PARSE" in str(e.value)
+
+
+def test_impossible_map_raises():
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.attach(4, 4, room_min_w=9)
+    assert e.value.status_name == "DG_E_TOO_SMALL" and "4x4" in e.value.message
+
+
+def test_bad_recipe_line_has_a_column():
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.from_recipe("attach seed=1 growth=sideways")
+    assert e.value.column == 22
+
+
+def test_unknown_generator_and_key():
+    with pytest.raises(dungeon.DungeonError):
+        dungeon.generate("no-such-generator")
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.generate("attach", oops=1)
+    assert e.value.status_name == "DG_E_PARSE"
+
+
+def test_path_errors(attach_map):
+    m = attach_map
+    with pytest.raises(dungeon.DungeonError) as e:
+        m.path(m.start, (0, 0))
+    assert e.value.status_name == "DG_E_NOPATH"
+    with pytest.raises(dungeon.DungeonError) as e:
+        m.path((-5, 0), m.exit)
+    assert e.value.status_name == "DG_E_INVALID" and e.value.message
+
+
+def test_bad_prefab_text_names_line_and_column():
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.PrefabSet.parse("prefab x\nmap\n#?#\nend\n", "bad.txt")
+    assert e.value.status_name == "DG_E_PARSE" and "bad.txt:" in e.value.message
