@@ -39,20 +39,38 @@ static dg_status check_sources(const dgi_walk *w, const dg_point *sources, int32
     return DG_OK;
 }
 
-dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk, const dg_point *sources,
-                          int32_t source_count, int32_t max_distance, int32_t *dist,
-                          size_t dist_count, dg_path_workspace *workspace,
+/* Start costs >= 0 (NULL: all 0); *largest gets the largest. */
+static dg_status check_start_costs(const int32_t *start, int32_t count, int64_t *largest,
+                                   dg_diag *diag)
+{
+    *largest = 0;
+    for (int32_t k = 0; start && k < count; k++)
+    {
+        if (start[k] < 0)
+            return dgi_fail(diag, DG_E_INVALID, "start cost %d of source %d is negative",
+                            (int)start[k], (int)k);
+        *largest = DG_MAX(*largest, (int64_t)start[k]);
+    }
+    return DG_OK;
+}
+
+dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk, const dg_point *sources,
+                          const int32_t *start_costs, int32_t source_count, int32_t max_distance,
+                          int32_t *dist, size_t dist_count, dg_path_workspace *workspace,
                           dg_distance_info *info, dg_diag *diag)
 {
     dgi_walk w;
+    int64_t start_max = 0;
     dg_status st = dgi_walk_init(&w, grid, walk, diag);
     if (st == DG_OK)
         st = check_sources(&w, sources, source_count, diag);
+    if (st == DG_OK)
+        st = check_start_costs(start_costs, source_count, &start_max, diag);
     if (st == DG_OK && max_distance < 0)
         st = dgi_fail(diag, DG_E_INVALID, "max_distance is %d: must be >= 0 (0: no limit)",
                       (int)max_distance);
     if (st == DG_OK)
-        st = dgi_walk_check_range(&w, max_distance, diag);
+        st = dgi_walk_check_range(&w, start_max, max_distance, diag);
     if (st == DG_OK)
         st = dgi_check_cells_buffer(grid, dist, dist_count, "dist", diag);
     if (st != DG_OK)
@@ -63,21 +81,17 @@ dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk, const dg_poi
         dg_path_workspace_free(tmp);
         return st;
     }
-    if (w.unit)
-        dgi_bfs_walk(&w, sources, source_count, max_distance, dist, dgi_workspace_queue(ws), info);
-    else
-        dgi_dijkstra_map(ws, &w, sources, source_count, max_distance, dist, info);
+    dgi_dijkstra_map(ws, &w, sources, start_costs, source_count, max_distance, dist, info);
     dg_path_workspace_free(tmp);
     dgi_diag_ok(diag);
     return DG_OK;
 }
 
-dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk, const dg_point *sources,
-                          const int32_t *start_costs, int32_t source_count, int32_t max_distance,
-                          int32_t *dist, size_t dist_count, dg_path_workspace *workspace,
+dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk, const dg_point *sources,
+                          int32_t source_count, int32_t max_distance, int32_t *dist,
+                          size_t dist_count, dg_path_workspace *workspace,
                           dg_distance_info *info, dg_diag *diag)
 {
-    (void)grid, (void)walk, (void)sources, (void)start_costs, (void)source_count;
-    (void)max_distance, (void)dist, (void)dist_count, (void)workspace, (void)info;
-    return dgi_fail(diag, DG_E_INVALID, "dg_dijkstra_map: not written yet");
+    return dg_dijkstra_map(grid, walk, sources, NULL, source_count, max_distance, dist,
+                           dist_count, workspace, info, diag);
 }

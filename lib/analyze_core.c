@@ -8,6 +8,7 @@ const int8_t dgi_dir_dy[8] = {-1, 0, 1, 0, -1, 1, 1, -1};
 const uint8_t dgi_passable_default[256] = {
     [DG_TILE_FLOOR] = 1,      [DG_TILE_CORRIDOR] = 1,    [DG_TILE_DOOR] = 1,
     [DG_TILE_TRAP] = 1,       [DG_TILE_STAIRS_UP] = 1,   [DG_TILE_STAIRS_DOWN] = 1,
+    [DG_TILE_DOOR_LOCKED] = 1, [DG_TILE_DOOR_SECRET] = 1,
 };
 
 void dgi_walk_basic(dgi_walk *w, const dg_grid *g, const uint8_t *passable)
@@ -24,6 +25,8 @@ void dgi_walk_basic(dgi_walk *w, const dg_grid *g, const uint8_t *passable)
     w->max_step = 1;
     w->pass = passable ? passable : dgi_passable_default;
     w->cost = NULL;
+    w->blocked = w->extra = NULL;
+    w->mask_stride = g->stride;
 }
 
 /* Here, beside the walk rules, so that the analysis files above (analyze.c,
@@ -53,6 +56,67 @@ static dg_status walk_check_rule(const dg_walk *r, dg_diag *diag)
         return dgi_fail(diag, DG_E_INVALID,
                         "walk diagonal_weight is %d: must be straight_weight (%d)..1000",
                         (int)r->diagonal_weight, (int)r->straight_weight);
+    return DG_OK;
+}
+
+static const char *overlay_first_mask(uint32_t flags)
+{
+    return flags & DG_OVERLAY_BLOCKED ? "blocked" : flags & DG_OVERLAY_COST ? "extra_cost" : "sight";
+}
+
+static dg_status overlay_check_masks(const dg_overlay *o, dg_diag *diag)
+{
+    static const struct {
+        uint32_t flag;
+        const char *name;
+    } masks[3] = {{DG_OVERLAY_BLOCKED, "blocked"}, {DG_OVERLAY_COST, "extra_cost"},
+                  {DG_OVERLAY_SIGHT, "sight"}};
+    const uint8_t *ptr[3] = {o->blocked, o->extra_cost, o->sight};
+    for (int k = 0; k < 3; k++)
+        if ((o->flags & masks[k].flag) && !ptr[k])
+            return dgi_fail(diag, DG_E_INVALID, "overlay %s mask is NULL but its flag is set",
+                            masks[k].name);
+    return DG_OK;
+}
+
+dg_status dgi_overlay_check(const dg_grid *g, const dg_overlay *o, int32_t *stride, dg_diag *diag)
+{
+    const uint32_t known = DG_OVERLAY_BLOCKED | DG_OVERLAY_COST | DG_OVERLAY_SIGHT;
+    *stride = g->stride;
+    if (!o || !o->flags)
+        return DG_OK; /* nothing flagged: nothing is read */
+    if (o->flags & ~known)
+        return dgi_fail(diag, DG_E_INVALID, "overlay flags 0x%x hold unknown bits 0x%x",
+                        (unsigned)o->flags, (unsigned)(o->flags & ~known));
+    dg_status st = overlay_check_masks(o, diag);
+    if (st != DG_OK)
+        return st;
+    int32_t s = o->stride ? o->stride : g->stride;
+    if (s < g->width)
+        return dgi_fail(diag, DG_E_INVALID, "overlay stride %d is below the grid width %d",
+                        (int)o->stride, (int)g->width);
+    uint64_t need = (uint64_t)(g->height - 1) * (uint64_t)s + (uint64_t)g->width;
+    if ((uint64_t)o->cells < need)
+        return dgi_fail(diag, DG_E_BUFFER,
+                        "overlay %s mask has %zu cells: a %dx%d grid at mask stride %d needs %llu",
+                        overlay_first_mask(o->flags), o->cells, (int)g->width, (int)g->height,
+                        (int)s, (unsigned long long)need);
+    *stride = s;
+    return DG_OK;
+}
+
+/* Resolves the walk's overlay into w (after its rule and costs). */
+static dg_status walk_resolve_overlay(dgi_walk *w, const dg_grid *g, const dg_overlay *o,
+                                      int32_t max_cost, dg_diag *diag)
+{
+    dg_status st = dgi_overlay_check(g, o, &w->mask_stride, diag);
+    if (st != DG_OK || !o)
+        return st;
+    w->blocked = o->flags & DG_OVERLAY_BLOCKED ? o->blocked : NULL;
+    w->extra = o->flags & DG_OVERLAY_COST ? o->extra_cost : NULL;
+    if (w->extra) /* any cell may add up to 255 */
+        w->max_step = ((int64_t)max_cost + 255) * DG_MAX(w->straight, w->diagonal);
+    w->unit = w->max_step == 1;
     return DG_OK;
 }
 
@@ -86,7 +150,7 @@ dg_status dgi_walk_init(dgi_walk *w, const dg_grid *g, const dg_walk *walk, dg_d
     w->min_cost = min_cost;
     w->max_step = (int64_t)max_cost * DG_MAX(w->straight, w->diagonal);
     w->unit = w->max_step == 1;
-    return DG_OK;
+    return walk_resolve_overlay(w, g, r->overlay, max_cost, diag);
 }
 
 dg_status dgi_walk_check_cell(const dgi_walk *w, dg_point p, const char *what, dg_diag *diag)
@@ -133,20 +197,41 @@ int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d)
  * allowed by `rule` (diagonals) and new; ok gets whether it is passable.
  * Branch-free past the bounds test: passability and novelty are coin flips
  * the predictor cannot learn, so the distance is always written (unchanged
- * when the cell is not new) and the queue slot is kept only when it was. */
-#define BFS_VISIT(ok, inside, rule, cell_off, dist_off, poff)                  \
+ * when the cell is not new) and the queue slot is kept only when it was.
+ * With `blk`, a blocked cell is open only once reached (a source). */
+#define BFS_VISIT(ok, inside, rule, cell_off, dist_off, mask_off, poff)        \
     do {                                                                       \
         (ok) = 0;                                                              \
         if (inside)                                                            \
         {                                                                      \
             int32_t old = here[(dist_off)];                                    \
             (ok) = pass[cell[(cell_off)]];                                     \
+            if (blk)                                                           \
+                (ok) &= (bm[(mask_off)] == 0) | (old >= 0);                    \
             int fresh = (ok) & (rule) & (old < 0);                             \
             here[(dist_off)] = fresh ? nd : old;                               \
             queue[tail] = p + (poff);                                          \
             tail += fresh;                                                     \
         }                                                                      \
     } while (0)
+
+/* Passable, and not blocked unless reached already (a source). */
+static int bfs_open(const dgi_walk *w, const int32_t *dist, int32_t x, int32_t y)
+{
+    if (!passable_at(w, x, y))
+        return 0;
+    return !w->blocked || !DGI_MASK(w, w->blocked, x, y) || dist[y * w->width + x] >= 0;
+}
+
+static int bfs_step_ok(const dgi_walk *w, const int32_t *dist, int32_t x, int32_t y, int d)
+{
+    int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
+    if (!bfs_open(w, dist, nx, ny))
+        return 0;
+    if (d < 4 || w->corner_cutting)
+        return 1;
+    return bfs_open(w, dist, nx, y) && bfs_open(w, dist, x, ny);
+}
 
 /* The generic step loop, for the last few queue slots. */
 static int32_t bfs_visit_slow(const dgi_walk *w, int32_t *dist, int32_t *queue, int32_t tail,
@@ -155,7 +240,7 @@ static int32_t bfs_visit_slow(const dgi_walk *w, int32_t *dist, int32_t *queue, 
     int32_t x = DGI_PX(p), y = DGI_PY(p);
     for (int d = 0; d < w->neighbours; d++)
     {
-        if (!dgi_walk_step_ok(w, x, y, d))
+        if (!bfs_step_ok(w, dist, x, y, d))
             continue;
         int32_t ni = (y + dgi_dir_dy[d]) * w->width + x + dgi_dir_dx[d];
         if (dist[ni] < 0)
@@ -167,15 +252,15 @@ static int32_t bfs_visit_slow(const dgi_walk *w, int32_t *dist, int32_t *queue, 
     return tail;
 }
 
-/* The search loop, inlined with a constant `eight` so the 4-way loop keeps
- * its few offsets in registers. */
+/* The search loop, inlined with constant `eight` and `blk` (blocked mask)
+ * so the plain 4-way loop keeps its few offsets in registers. */
 static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass,
                                          int32_t max_distance, int32_t *dist, int32_t *queue,
-                                         int32_t tail, const int eight)
+                                         int32_t tail, const int eight, const int blk)
 {
     const uint8_t *cells = w->cells;
     const int32_t width = w->width, height = w->height, n = width * height;
-    const ptrdiff_t stride = w->stride;
+    const ptrdiff_t stride = w->stride, ms = w->mask_stride;
     const int cut = w->corner_cutting;
     const int32_t up = -(1 << 15), down = 1 << 15;
     int32_t head = 0;
@@ -184,6 +269,7 @@ static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass,
         int32_t p = queue[head++], x = DGI_PX(p), y = DGI_PY(p);
         int32_t *here = dist + (ptrdiff_t)y * width + x, nd = here[0] + 1;
         const uint8_t *cell = cells + (ptrdiff_t)y * stride + x;
+        const uint8_t *bm = blk ? w->blocked + (ptrdiff_t)y * ms + x : NULL;
         if (max_distance > 0 && nd > max_distance)
             continue;
         if (tail > n - 8) /* the branch-free visits write a slot past the tail */
@@ -193,16 +279,18 @@ static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass,
         }
         int on, oe, os, ow, unused;
         const int top = y > 0, right = x + 1 < width, bottom = y + 1 < height, left = x > 0;
-        BFS_VISIT(on, top, 1, -stride, -width, up);
-        BFS_VISIT(oe, right, 1, 1, 1, 1);
-        BFS_VISIT(os, bottom, 1, stride, width, down);
-        BFS_VISIT(ow, left, 1, -1, -1, -1);
+        BFS_VISIT(on, top, 1, -stride, -width, -ms, up);
+        BFS_VISIT(oe, right, 1, 1, 1, 1, 1);
+        BFS_VISIT(os, bottom, 1, stride, width, ms, down);
+        BFS_VISIT(ow, left, 1, -1, -1, -1, -1);
         if (!eight)
             continue;
-        BFS_VISIT(unused, top && right, cut | (on & oe), 1 - stride, 1 - width, up + 1);
-        BFS_VISIT(unused, bottom && right, cut | (os & oe), 1 + stride, 1 + width, down + 1);
-        BFS_VISIT(unused, bottom && left, cut | (os & ow), stride - 1, width - 1, down - 1);
-        BFS_VISIT(unused, top && left, cut | (on & ow), -1 - stride, -1 - width, up - 1);
+        BFS_VISIT(unused, top && right, cut | (on & oe), 1 - stride, 1 - width, 1 - ms, up + 1);
+        BFS_VISIT(unused, bottom && right, cut | (os & oe), 1 + stride, 1 + width, 1 + ms,
+                  down + 1);
+        BFS_VISIT(unused, bottom && left, cut | (os & ow), stride - 1, width - 1, ms - 1,
+                  down - 1);
+        BFS_VISIT(unused, top && left, cut | (on & ow), -1 - stride, -1 - width, -1 - ms, up - 1);
         (void)unused;
     }
     return tail;
@@ -227,10 +315,13 @@ void dgi_bfs_walk(const dgi_walk *w, const dg_point *sources, int32_t source_cou
             queue[tail++] = DGI_PACK(sources[s].x, sources[s].y);
         }
     }
-    if (w->neighbours == 8)
-        tail = bfs_run(w, pass, max_distance, dist, queue, tail, 1);
+    if (w->blocked)
+        tail = w->neighbours == 8 ? bfs_run(w, pass, max_distance, dist, queue, tail, 1, 1)
+                                  : bfs_run(w, pass, max_distance, dist, queue, tail, 0, 1);
+    else if (w->neighbours == 8)
+        tail = bfs_run(w, pass, max_distance, dist, queue, tail, 1, 0);
     else
-        tail = bfs_run(w, pass, max_distance, dist, queue, tail, 0);
+        tail = bfs_run(w, pass, max_distance, dist, queue, tail, 0, 0);
     if (info)
     {
         int32_t last = queue[tail - 1]; /* breadth-first: the last queued is the farthest */
@@ -273,8 +364,8 @@ static void uf_union(int32_t *l, int32_t a, int32_t b)
 
 #define UF_WALL INT32_MIN
 
-int32_t dgi_regions_walk(const dgi_walk *w, int32_t *l, int32_t *sizes, int32_t sizes_cap,
-                         int32_t *largest)
+/* The union pass, inlined with a constant `blk`: blocked cells are walls. */
+static DGI_ALWAYS_INLINE void regions_union(const dgi_walk *w, int32_t *l, const int blk)
 {
     const int32_t width = w->width, height = w->height;
     /* Corner cutting is the only way a diagonal step joins cells that are not
@@ -283,10 +374,11 @@ int32_t dgi_regions_walk(const dgi_walk *w, int32_t *l, int32_t *sizes, int32_t 
     for (int32_t y = 0; y < height; y++)
     {
         const uint8_t *row = &DG_CELL(w, 0, y);
+        const uint8_t *brow = blk ? &DGI_MASK(w, w->blocked, 0, y) : NULL;
         int32_t *lr = l + (size_t)y * (size_t)width;
         for (int32_t x = 0; x < width; x++)
         {
-            if (!w->pass[row[x]])
+            if (!w->pass[row[x]] || (blk && brow[x]))
             {
                 lr[x] = UF_WALL;
                 continue;
@@ -303,6 +395,16 @@ int32_t dgi_regions_walk(const dgi_walk *w, int32_t *l, int32_t *sizes, int32_t 
                 uf_union(l, i - width + 1, i);
         }
     }
+}
+
+int32_t dgi_regions_walk(const dgi_walk *w, int32_t *l, int32_t *sizes, int32_t sizes_cap,
+                         int32_t *largest)
+{
+    const int32_t width = w->width, height = w->height;
+    if (w->blocked)
+        regions_union(w, l, 1);
+    else
+        regions_union(w, l, 0);
     /* Roots are first cells, so row-major order meets each root before its
      * members, whose parents (smaller indices) already hold final labels. */
     int32_t count = 0, best = -1, best_size = 0;

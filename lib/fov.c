@@ -11,7 +11,7 @@
 static const uint8_t transparent_default[256] = {
     [DG_TILE_FLOOR] = 1, [DG_TILE_CORRIDOR] = 1,    [DG_TILE_DOOR] = 1,
     [DG_TILE_TRAP] = 1,  [DG_TILE_STAIRS_UP] = 1,   [DG_TILE_STAIRS_DOWN] = 1,
-    [DG_TILE_WATER] = 1,
+    [DG_TILE_WATER] = 1, [DG_TILE_DOOR_LOCKED] = 1, [DG_TILE_DOOR_SECRET] = 1,
 };
 
 int dg_tile_transparent(uint8_t tile)
@@ -62,7 +62,21 @@ typedef struct fov {
     int32_t ox, oy;
     int64_t range2;       /* radius * (radius + 1), or -1 for unlimited */
     fov_row *stack;
+    const uint8_t *sight; /* overlay sight mask (DG_SIGHT_*), or NULL */
+    ptrdiff_t sight_stride;
 } fov;
+
+/* Whether light stops at (x, y): the sight mask where it says so, else the tile. */
+static DGI_ALWAYS_INLINE int cell_opaque(const fov *f, int32_t x, int32_t y, const int masked)
+{
+    if (masked)
+    {
+        uint8_t s = f->sight[(ptrdiff_t)y * f->sight_stride + x];
+        if (s != DG_SIGHT_TILE)
+            return s == DG_SIGHT_OPAQUE;
+    }
+    return !f->clear[DG_CELL(f->g, x, y)];
+}
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -95,11 +109,11 @@ static void row_child(fov_row *child, const fov_row *r, int32_t en, int32_t ed,
     row_begin(child, q);
 }
 
-static void scan_quadrant(const fov *f, const fov_quadrant *q)
+/* Inlined with a constant `masked` so the plain scan reads no mask. */
+static DGI_ALWAYS_INLINE void scan_quadrant(const fov *f, const fov_quadrant *q, const int masked)
 {
     if (q->max_depth < 1)
         return;
-    const dg_grid *g = f->g;
     fov_row *stack = f->stack;
     int32_t top = 0;
     stack[0].depth = 1;
@@ -126,11 +140,11 @@ static void scan_quadrant(const fov *f, const fov_quadrant *q)
         int32_t col = r->col++;
         int32_t x = f->ox + col * q->cx + r->depth * q->dx;
         int32_t y = f->oy + col * q->cy + r->depth * q->dy;
-        int opaque = !f->clear[DG_CELL(g, x, y)];
+        int opaque = cell_opaque(f, x, y, masked);
         int64_t d = r->depth;
         if ((opaque || ((int64_t)col * r->sd >= d * r->sn && (int64_t)col * r->ed <= d * r->en)) &&
             (f->range2 < 0 || (int64_t)col * col + d * d <= f->range2))
-            f->vis[(size_t)y * (size_t)g->width + (size_t)x] = 1;
+            f->vis[(size_t)y * (size_t)f->g->width + (size_t)x] = 1;
         if (r->prev == PREV_WALL && !opaque)
         {
             r->sn = 2 * col - 1;
@@ -166,9 +180,18 @@ static void fov_quadrants(const fov *f, int32_t radius, fov_quadrant q[4])
 
 #define FOV_STACK_ROWS 128
 
-dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origin, int32_t radius,
-                 uint8_t *visible, size_t visible_count, const dg_allocator *allocator,
-                 dg_diag *diag)
+static void scan_plain(const fov *f, const fov_quadrant *q)
+{
+    scan_quadrant(f, q, 0);
+}
+
+static void scan_masked(const fov *f, const fov_quadrant *q)
+{
+    scan_quadrant(f, q, 1);
+}
+
+static dg_status fov_check(const dg_grid *grid, dg_point origin, int32_t radius,
+                           const uint8_t *visible, size_t visible_count, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK)
@@ -179,10 +202,17 @@ dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origi
     if (radius < 0)
         return dgi_fail(diag, DG_E_INVALID, "fov radius is %d: must be >= 0 (0: unlimited)",
                         (int)radius);
-    if ((st = dgi_check_cells_buffer(grid, visible, visible_count, "visible", diag)) != DG_OK)
-        return st;
+    return dgi_check_cells_buffer(grid, visible, visible_count, "visible", diag);
+}
+
+/* The scan once checked; sight is the mask (NULL: none) at its stride. */
+static dg_status fov_run(const dg_grid *grid, const uint8_t *transparent, const uint8_t *sight,
+                         int32_t sight_stride, dg_point origin, int32_t radius, uint8_t *visible,
+                         const dg_allocator *allocator, dg_diag *diag)
+{
     fov f = {grid, transparent ? transparent : transparent_default, visible, origin.x, origin.y,
-             radius > 0 ? (int64_t)radius * ((int64_t)radius + 1) : -1, NULL};
+             radius > 0 ? (int64_t)radius * ((int64_t)radius + 1) : -1, NULL, sight,
+             sight_stride};
     fov_quadrant q[4];
     fov_quadrants(&f, radius, q);
     int32_t depth = DG_MAX(DG_MAX(q[0].max_depth, q[1].max_depth),
@@ -198,18 +228,34 @@ dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origi
         memset(visible + (size_t)y * (size_t)grid->width + (size_t)box.x, 0, (size_t)box.w);
     visible[(size_t)origin.y * (size_t)grid->width + (size_t)origin.x] = 1;
     for (int k = 0; k < 4; k++)
-        scan_quadrant(&f, &q[k]);
+        (sight ? scan_masked : scan_plain)(&f, &q[k]);
     if (f.stack != local)
         dgi_free(allocator, f.stack, bytes);
     dgi_diag_ok(diag);
     return DG_OK;
 }
 
+dg_status dg_fov(const dg_grid *grid, const uint8_t *transparent, dg_point origin, int32_t radius,
+                 uint8_t *visible, size_t visible_count, const dg_allocator *allocator,
+                 dg_diag *diag)
+{
+    dg_status st = fov_check(grid, origin, radius, visible, visible_count, diag);
+    if (st != DG_OK)
+        return st;
+    return fov_run(grid, transparent, NULL, 0, origin, radius, visible, allocator, diag);
+}
+
 dg_status dg_fov_overlay(const dg_grid *grid, const uint8_t *transparent, const dg_overlay *overlay,
                          dg_point origin, int32_t radius, uint8_t *visible, size_t visible_count,
                          const dg_allocator *allocator, dg_diag *diag)
 {
-    if (overlay)
-        return dgi_fail(diag, DG_E_INVALID, "dg_fov_overlay: not written yet");
-    return dg_fov(grid, transparent, origin, radius, visible, visible_count, allocator, diag);
+    dg_status st = fov_check(grid, origin, radius, visible, visible_count, diag);
+    int32_t stride = 0;
+    if (st == DG_OK)
+        st = dgi_overlay_check(grid, overlay, &stride, diag);
+    if (st != DG_OK)
+        return st;
+    const uint8_t *sight =
+        overlay && (overlay->flags & DG_OVERLAY_SIGHT) ? overlay->sight : NULL;
+    return fov_run(grid, transparent, sight, stride, origin, radius, visible, allocator, diag);
 }

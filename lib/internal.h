@@ -187,13 +187,22 @@ typedef struct dgi_walk {
     int64_t max_step;       /* largest step cost */
     const uint8_t *pass;    /* 256 entries, nonzero = passable */
     const uint16_t *cost;   /* 256 entries, or NULL for 1 */
+    /* The walk's overlay resolved (NULL: that mask is absent). A blocked cell
+     * is open only as a search end; extra is added to the tile cost. */
+    const uint8_t *blocked, *extra;
+    int32_t mask_stride;    /* entries per mask row */
 } dgi_walk;
+#define DGI_MASK(w, m, x, y) ((m)[(size_t)(y) * (size_t)(w)->mask_stride + (size_t)(x)])
 /* Direction offsets: N, E, S, W, then NE, SE, SW, NW. */
 extern const int8_t dgi_dir_dx[8], dgi_dir_dy[8];
 /* dg_tile_passable as a table (a test keeps them equal). */
 extern const uint8_t dgi_passable_default[256];
-/* Validates grid and walk (NULL: defaults) and resolves them. */
+/* Validates grid and walk (NULL: defaults) and resolves them, overlay included. */
 dg_status dgi_walk_init(dgi_walk *w, const dg_grid *grid, const dg_walk *walk, dg_diag *diag);
+/* DG_OK if overlay (NULL is fine) fits grid: known flags, flagged masks not NULL,
+ * stride >= width, enough cells; *stride gets the resolved mask stride. */
+dg_status dgi_overlay_check(const dg_grid *grid, const dg_overlay *overlay, int32_t *stride,
+                            dg_diag *diag);
 /* Library defaults with a 256-entry passable table (NULL: dg_tile_passable); no checks. */
 void dgi_walk_basic(dgi_walk *w, const dg_grid *grid, const uint8_t *passable);
 /* DG_OK if p is inside the grid and passable; else DG_E_INVALID naming `what`. */
@@ -231,14 +240,17 @@ dg_status dgi_check_cells_buffer(const dg_grid *grid, const void *buf, size_t ha
  * DG_E_BUFFER if the workspace is smaller than the grid. */
 dg_status dgi_workspace_get(dg_path_workspace *workspace, const dgi_walk *w,
                             dg_path_workspace **use, dg_path_workspace **tmp, dg_diag *diag);
-/* DG_E_TOO_LARGE if a distance up to max_distance (0: any) could overflow int32. */
-dg_status dgi_walk_check_range(const dgi_walk *w, int32_t max_distance, dg_diag *diag);
+/* DG_E_TOO_LARGE if a distance up to max_distance (0: any) from sources whose
+ * start costs are at most start_max could overflow int32. */
+dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max_distance,
+                               dg_diag *diag);
 /* The workspace's queue of at least width*height entries (for dgi_bfs_walk). */
 int32_t *dgi_workspace_queue(dg_path_workspace *ws);
-/* Multi-source Dijkstra into dist, as dg_distance_map. */
+/* Multi-source Dijkstra into dist, as dg_dijkstra_map (start_costs NULL: all 0;
+ * sources valid, costs >= 0 and the range already checked). */
 void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
-                      int32_t source_count, int32_t max_distance, int32_t *dist,
-                      dg_distance_info *info);
+                      const int32_t *start_costs, int32_t source_count, int32_t max_distance,
+                      int32_t *dist, dg_distance_info *info);
 /* (end of map analysis) */
 
 /* world.c, world_render.c, explorer.c: the infinite world. */
@@ -352,6 +364,16 @@ void dgi_recipe_emit(const void *recipe, dgi_out *o);
 dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
                         const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
                         dg_diag *diag);
+
+/* solve.c: the progression solver, shared with lock.c (which calls down into it). */
+/* Lock or key number N (1..DG_LOCKS_MAX) of a marker named "<word> N", else 0. */
+int32_t dgi_progress_number(const dg_marker *m, const char *word);
+/* DG_OK if the result's start and exit are passable cells inside the grid. */
+dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag *diag);
+/* dg_solve on checked input with caller scratch: parent and queue of
+ * width*height int32, tag of width*height bytes. */
+void dgi_solve_run(const dg_grid *g, const dg_result *r, int32_t *parent, int32_t *queue,
+                   uint8_t *tag, dg_progress *p);
 
 /* hardening (static analysis): under clang-tidy/scan-build, let the analyzer
  * see that dgi_fail and dgi_fail_at return the status they are given, so a

@@ -2,7 +2,10 @@
  *
  * A workspace keeps per-cell state (cost so far, the step that reached the
  * cell, heap slot) valid only when the cell's stamp matches the current
- * generation, so a query never clears the map: it touches the cells it visits. */
+ * generation, so a query never clears the map: it touches the cells it visits.
+ * Whole-map distance maps with small steps take Dial's algorithm instead
+ * (dial_map below): it writes the caller's dist directly and keeps FIFO
+ * buckets in the same workspace memory. */
 #include "internal.h"
 
 /* Small step costs use a bucket queue (O(1) per operation, last in first out
@@ -22,8 +25,8 @@ struct dg_path_workspace {
     uint64_t *heap_key; /* heap: (f << 32) | h, cheapest first, then nearest the goal */
     int32_t *link_a;    /* heap: packed cell of a slot; buckets: next cell; BFS queue */
     int32_t *link_b;    /* heap: slot of a cell; buckets: previous cell (-1: first) */
-    uint32_t *stamp;
     int32_t *g;
+    uint32_t *stamp;
     uint8_t *from;      /* direction of the step into the cell */
     int32_t heap_size;
     int32_t head[BUCKETS_MAX]; /* first cell (packed) of each bucket, -1 if empty */
@@ -64,9 +67,10 @@ dg_status dg_path_workspace_create(int32_t width, int32_t height, const dg_alloc
     ws->heap_key = ws->block;
     ws->link_a = (int32_t *)(ws->heap_key + cells);
     ws->link_b = ws->link_a + cells;
-    ws->stamp = (uint32_t *)(ws->link_b + cells);
-    ws->g = (int32_t *)(ws->stamp + cells);
-    ws->from = (uint8_t *)(ws->g + cells);
+    /* heap_key, link_a, link_b and g are contiguous: Dial's pool of 5 int32 a cell. */
+    ws->g = ws->link_b + cells;
+    ws->stamp = (uint32_t *)(ws->g + cells);
+    ws->from = (uint8_t *)(ws->stamp + cells);
     memset(ws->stamp, 0, cells * sizeof *ws->stamp);
     ws->capacity = (int32_t)cells;
     ws->gen = 0;
@@ -115,11 +119,12 @@ int32_t *dgi_workspace_queue(dg_path_workspace *ws)
     return ws->link_a;
 }
 
-dg_status dgi_walk_check_range(const dgi_walk *w, int32_t max_distance, dg_diag *diag)
+dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max_distance,
+                               dg_diag *diag)
 {
     /* No walk is longer than every cell at the largest step, nor (settled)
      * beyond max_distance; one more step is the largest value computed. */
-    int64_t reach = ((int64_t)w->width * w->height - 1) * w->max_step;
+    int64_t reach = start_max + ((int64_t)w->width * w->height - 1) * w->max_step;
     if (max_distance > 0 && max_distance < reach)
         reach = max_distance;
     if (reach + w->max_step > INT32_MAX)
@@ -136,6 +141,7 @@ typedef struct search {
     const dgi_walk *w;
     int32_t goal;          /* packed, or -1 for a full Dijkstra */
     int32_t goal_x, goal_y;
+    int32_t goal_i;        /* index of the goal, or -1 */
     int32_t max_distance;  /* 0: none */
     int64_t h_line, h_diag; /* h = h_line * (dx + dy) + h_diag * min(dx, dy) */
     int32_t buckets;       /* 1: bucket queue, 0: heap */
@@ -147,6 +153,7 @@ typedef struct search {
     int32_t step[8];       /* weight of a step in each direction */
     ptrdiff_t cell_off[8]; /* grid offset of each direction */
     int32_t index_off[8];  /* per-cell array offset of each direction */
+    ptrdiff_t mask_off[8]; /* overlay mask offset of each direction */
 } search;
 
 #define IDX(s, p) (DGI_PY(p) * (s)->w->width + DGI_PX(p))
@@ -285,9 +292,31 @@ static void queue_pop(search *s, int32_t i)
 
 /* ---- search loop ---- */
 
-/* Relaxes the steps out of the settled cell p (index i, cost g). */
+/* With a blocked mask: 1 if cell ni (mask entry *b) may be entered: not
+ * blocked, or an end of the search (a source, queued from the start, or the goal). */
+static DGI_ALWAYS_INLINE int end_or_free(const search *s, int32_t ni, const uint8_t *b)
+{
+    return !*b || s->ws->stamp[ni] >= s->ws->gen || ni == s->goal_i;
+}
+
+/* The diagonal step d from cell i passes two orthogonal cells: both open? */
+static DGI_ALWAYS_INLINE int corner_ok(const search *s, const uint8_t *cell, int32_t i,
+                                       const uint8_t *bm, int d, const int ov)
+{
+    const dgi_walk *w = s->w;
+    ptrdiff_t dy = dgi_dir_dy[d];
+    if (!w->pass[cell[dgi_dir_dx[d]]] || !w->pass[cell[dy * (ptrdiff_t)w->stride]])
+        return 0;
+    if (!ov || !bm)
+        return 1;
+    return end_or_free(s, i + dgi_dir_dx[d], bm + dgi_dir_dx[d]) &&
+           end_or_free(s, i + (int32_t)dy * w->width, bm + dy * (ptrdiff_t)w->mask_stride);
+}
+
+/* Relaxes the steps out of the settled cell p (index i, cost g); `ov` adds
+ * the overlay's blocked and extra-cost masks. */
 static DGI_ALWAYS_INLINE void expand(search *s, int32_t p, int32_t i, int32_t g,
-                                     const int neighbours, const int costs)
+                                     const int neighbours, const int costs, const int ov)
 {
     dg_path_workspace *ws = s->ws;
     const dgi_walk *w = s->w;
@@ -295,6 +324,8 @@ static DGI_ALWAYS_INLINE void expand(search *s, int32_t p, int32_t i, int32_t g,
     const uint32_t open = ws->gen, closed = ws->gen + 1;
     const int32_t x = DGI_PX(p), y = DGI_PY(p);
     const uint8_t *cell = &DG_CELL(w, x, y);
+    const uint8_t *bm = ov && w->blocked ? &DGI_MASK(w, w->blocked, x, y) : NULL;
+    const uint8_t *em = ov && w->extra ? &DGI_MASK(w, w->extra, x, y) : NULL;
 #pragma GCC unroll 8
     for (int d = 0; d < neighbours; d++)
     {
@@ -304,14 +335,18 @@ static DGI_ALWAYS_INLINE void expand(search *s, int32_t p, int32_t i, int32_t g,
         uint8_t tile = cell[s->cell_off[d]];
         if (!pass[tile])
             continue;
-        if (d >= 4 && !w->corner_cutting &&
-            (!pass[cell[dgi_dir_dx[d]]] || !pass[cell[dgi_dir_dy[d] * (ptrdiff_t)w->stride]]))
-            continue;
         int32_t ni = i + s->index_off[d];
+        if (ov && bm && !end_or_free(s, ni, bm + s->mask_off[d]))
+            continue;
+        if (d >= 4 && !w->corner_cutting && !corner_ok(s, cell, i, bm, d, ov))
+            continue;
         uint32_t st = ws->stamp[ni];
         if (st == closed)
             continue; /* a consistent heuristic never reopens */
-        int32_t ng = g + (costs ? w->cost[tile] : 1) * s->step[d];
+        int32_t tc = costs ? w->cost[tile] : 1;
+        if (ov && em)
+            tc += em[s->mask_off[d]];
+        int32_t ng = g + tc * s->step[d];
         int was_open = st == open;
         if (was_open && ng >= ws->g[ni])
             continue;
@@ -326,7 +361,8 @@ static DGI_ALWAYS_INLINE void expand(search *s, int32_t p, int32_t i, int32_t g,
 
 /* The search loop on a local copy of the state (so that it lives in
  * registers), inlined with constant arguments for the common cases. */
-static DGI_ALWAYS_INLINE int search_loop(search *sp, const int neighbours, const int costs)
+static DGI_ALWAYS_INLINE int search_loop(search *sp, const int neighbours, const int costs,
+                                         const int ov)
 {
     search s = *sp;
     dg_path_workspace *ws = s.ws;
@@ -346,7 +382,7 @@ static DGI_ALWAYS_INLINE int search_loop(search *sp, const int neighbours, const
             found = 1;
             break;
         }
-        expand(&s, p, i, g, neighbours, costs);
+        expand(&s, p, i, g, neighbours, costs, ov);
     }
     *sp = s;
     return found;
@@ -357,11 +393,13 @@ static DGI_ALWAYS_INLINE int search_loop(search *sp, const int neighbours, const
 static int search_run(search *s)
 {
     int n = s->w->neighbours, costs = s->w->cost != NULL;
+    if (s->w->blocked || s->w->extra)
+        return search_loop(s, n, costs, 1);
     if (!s->buckets)
-        return search_loop(s, n, costs);
+        return search_loop(s, n, costs, 0);
     if (n == 4)
-        return costs ? search_loop(s, 4, 1) : search_loop(s, 4, 0);
-    return costs ? search_loop(s, 8, 1) : search_loop(s, 8, 0);
+        return costs ? search_loop(s, 4, 1, 0) : search_loop(s, 4, 0, 0);
+    return costs ? search_loop(s, 8, 1, 0) : search_loop(s, 8, 0, 0);
 }
 
 /* The query's constants: heuristic weights, direction offsets, queue kind. */
@@ -374,6 +412,7 @@ static void search_init(search *s, dg_path_workspace *ws, const dgi_walk *w, int
     s->goal = goal;
     s->goal_x = goal >= 0 ? DGI_PX(goal) : 0;
     s->goal_y = goal >= 0 ? DGI_PY(goal) : 0;
+    s->goal_i = goal >= 0 ? IDX(s, goal) : -1;
     s->max_distance = max_distance;
     if (goal >= 0) /* octile distance: a diagonal replaces two straight steps when cheaper */
     {
@@ -387,6 +426,7 @@ static void search_init(search *s, dg_path_workspace *ws, const dgi_walk *w, int
         s->step[d] = d < 4 ? w->straight : w->diagonal;
         s->cell_off[d] = dgi_dir_dy[d] * (ptrdiff_t)w->stride + dgi_dir_dx[d];
         s->index_off[d] = dgi_dir_dy[d] * w->width + dgi_dir_dx[d];
+        s->mask_off[d] = dgi_dir_dy[d] * (ptrdiff_t)w->mask_stride + dgi_dir_dx[d];
     }
     int32_t span = 1;
     while (span <= 2 * w->max_step && span < BUCKETS_MAX)
@@ -409,33 +449,55 @@ static void ws_begin(dg_path_workspace *ws, const search *s)
         memset(ws->head, 0xFF, (size_t)(s->mask + 1) * sizeof ws->head[0]);
 }
 
+/* 1 if the start costs (NULL: all 0) are not all equal. */
+static int costs_vary(const int32_t *start, int32_t count)
+{
+    for (int32_t k = 1; start && k < count; k++)
+        if (start[k] != start[0])
+            return 1;
+    return 0;
+}
+
+/* Queues the sources at their start costs (NULL: 0); a repeated source keeps
+ * its least cost and a source beyond max_distance is left out. Start costs that
+ * differ need the heap: a bucket ring only spans a few steps. */
 static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, const dg_point *src,
-                         int32_t count, int32_t goal, int32_t max_distance)
+                         const int32_t *start, int32_t count, int32_t goal, int32_t max_distance)
 {
     search_init(s, ws, w, goal, max_distance);
+    if (costs_vary(start, count))
+        s->buckets = 0;
     ws_begin(ws, s);
     s->last = DGI_PACK(src[0].x, src[0].y);
+    int first = 1;
     for (int32_t k = 0; k < count; k++)
     {
         int32_t p = DGI_PACK(src[k].x, src[k].y), i = IDX(s, p);
-        if (ws->stamp[i] == ws->gen)
+        int32_t c = start ? start[k] : 0;
+        if (max_distance > 0 && c > max_distance)
+            continue;
+        int was_open = ws->stamp[i] == ws->gen;
+        if (was_open && c >= ws->g[i])
             continue; /* a repeated source */
         int64_t h = goal >= 0 ? heuristic(s, src[k].x, src[k].y) : 0;
+        int64_t old_f = was_open ? ws->g[i] + h : 0;
         ws->stamp[i] = ws->gen;
-        ws->g[i] = 0;
+        ws->g[i] = c;
         ws->from[i] = 0;
-        queue_set(s, i, p, h, h, 0, 0);
-        if (k == 0 || h < s->cur)
-            s->cur = h;
+        queue_set(s, i, p, c + h, h, was_open, old_f);
+        if (first || c + h < s->cur)
+            s->cur = c + h;
+        first = 0;
     }
 }
 
-void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
-                      int32_t source_count, int32_t max_distance, int32_t *dist,
-                      dg_distance_info *info)
+/* The generic map: the search above, then its settled costs copied out. */
+static void search_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+                       const int32_t *start, int32_t count, int32_t max_distance, int32_t *dist,
+                       dg_distance_info *info)
 {
     search s;
-    search_start(&s, ws, w, sources, source_count, -1, max_distance);
+    search_start(&s, ws, w, sources, start, count, -1, max_distance);
     search_run(&s);
     const uint32_t closed = ws->gen + 1;
     size_t n = (size_t)w->width * (size_t)w->height;
@@ -448,6 +510,296 @@ void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *
         info->farthest.y = DGI_PY(s.last);
         info->max_distance = dist[DGI_PY(s.last) * w->width + DGI_PX(s.last)];
     }
+}
+
+/* ---- Dial's algorithm for whole maps ------------------------------------------ */
+
+/* Distances settle in increasing order, one bucket per value; a step adds at
+ * most max_step, so max_step + 1 buckets used as a ring hold every pending
+ * value. Each bucket is a FIFO array of packed cells; a cell is queued again
+ * when its distance drops and the stale entry is skipped when met (its dist no
+ * longer matches the bucket). A bucket holds each cell at most once, so a
+ * bucket of `cells` entries never overflows; with less room an overflow
+ * gives up and the caller runs the generic search, which gives the same map.
+ * Sources wait in a list sorted by start cost and settle when the ring
+ * reaches their cost, so "every cell is a source" costs one sort. */
+#define DIAL_MAX_BUCKETS 64
+
+typedef struct dial {
+    const dgi_walk *w;
+    int32_t *dist;
+    int32_t limit;   /* largest distance kept (max_distance, or INT32_MAX) */
+    int32_t *pool;   /* nb buckets of cap entries */
+    int32_t cap, nb;
+    int32_t pending; /* entries in all buckets */
+    int32_t overflow;
+    int32_t settled, last;
+    int32_t count[DIAL_MAX_BUCKETS];
+} dial;
+
+/* The settled cell being expanded. */
+typedef struct dial_cell {
+    int32_t p, cur, cur_b;
+    int32_t *here;
+    const uint8_t *cell, *bm, *em;
+} dial_cell;
+
+static DGI_ALWAYS_INLINE void dial_push(dial *q, int32_t b, int32_t p)
+{
+    int32_t c = q->count[b];
+    if (c == q->cap)
+    {
+        q->overflow = 1;
+        return;
+    }
+    q->pool[(ptrdiff_t)b * q->cap + c] = p;
+    q->count[b] = c + 1;
+    q->pending++;
+}
+
+/* Relaxes one step (offsets into grid, dist and masks, packed delta) if
+ * `inside` and allowed by `rule`; returns whether the neighbour is open, for
+ * the corner rule of the diagonals. A blocked cell is open only if it holds a
+ * distance already: only sources get one. */
+static DGI_ALWAYS_INLINE int dial_relax(dial *q, const dial_cell *c, const uint8_t *pass,
+                                        int inside, int rule, ptrdiff_t coff, ptrdiff_t doff,
+                                        ptrdiff_t moff, int32_t poff, int32_t weight,
+                                        const int costs, const int ov)
+{
+    if (!inside)
+        return 0;
+    uint8_t tile = c->cell[coff];
+    int32_t old = c->here[doff];
+    int open = pass[tile];
+    if (ov && c->bm)
+        open &= (c->bm[moff] == 0) | (old >= 0);
+    if (!open || !rule)
+        return open;
+    int32_t step = costs ? q->w->cost[tile] : 1;
+    if (ov && c->em)
+        step += c->em[moff];
+    step *= weight;
+    int32_t nd = c->cur + step;
+    if ((uint32_t)nd < (uint32_t)old && nd <= q->limit)
+    {
+        c->here[doff] = nd;
+        int32_t b = c->cur_b + step;
+        dial_push(q, b >= q->nb ? b - q->nb : b, c->p + poff);
+    }
+    return open;
+}
+
+/* Settles packed cell p at distance cur and relaxes its steps. */
+static DGI_ALWAYS_INLINE void dial_expand(dial *q, const uint8_t *pass, int32_t p, int32_t cur,
+                                          int32_t cur_b, const int eight, const int costs,
+                                          const int ov)
+{
+    const dgi_walk *w = q->w;
+    const int32_t x = DGI_PX(p), y = DGI_PY(p), width = w->width;
+    const ptrdiff_t st = w->stride, ms = w->mask_stride;
+    const int32_t up = -(1 << 15), down = 1 << 15, sw = w->straight, dw = w->diagonal;
+    dial_cell c = {p, cur, cur_b, q->dist + (ptrdiff_t)y * width + x,
+                   w->cells + (ptrdiff_t)y * st + x,
+                   ov && w->blocked ? &DGI_MASK(w, w->blocked, x, y) : NULL,
+                   ov && w->extra ? &DGI_MASK(w, w->extra, x, y) : NULL};
+    q->settled++;
+    q->last = p;
+    const int top = y > 0, right = x + 1 < width, bottom = y + 1 < w->height, left = x > 0;
+    int on = dial_relax(q, &c, pass, top, 1, -st, -width, -ms, up, sw, costs, ov);
+    int oe = dial_relax(q, &c, pass, right, 1, 1, 1, 1, 1, sw, costs, ov);
+    int os = dial_relax(q, &c, pass, bottom, 1, st, width, ms, down, sw, costs, ov);
+    int ow = dial_relax(q, &c, pass, left, 1, -1, -1, -1, -1, sw, costs, ov);
+    if (!eight)
+        return;
+    const int cut = w->corner_cutting;
+    dial_relax(q, &c, pass, top && right, cut | (on & oe), 1 - st, 1 - width, 1 - ms, up + 1, dw,
+               costs, ov);
+    dial_relax(q, &c, pass, bottom && right, cut | (os & oe), 1 + st, 1 + width, 1 + ms,
+               down + 1, dw, costs, ov);
+    dial_relax(q, &c, pass, bottom && left, cut | (os & ow), st - 1, width - 1, ms - 1,
+               down - 1, dw, costs, ov);
+    dial_relax(q, &c, pass, top && left, cut | (on & ow), -1 - st, -1 - width, -1 - ms, up - 1,
+               dw, costs, ov);
+}
+
+#define SRC_COST(e) ((int32_t)((e) >> 32))
+#define SRC_CELL(e) ((int32_t)((e)&0xFFFFFFFFu))
+
+/* The ring from the cheapest source on; returns 0 on a bucket overflow. */
+static DGI_ALWAYS_INLINE int dial_loop(dial *q, const uint64_t *src, int32_t m, const int eight,
+                                       const int costs, const int ov)
+{
+    uint8_t pass[256]; /* 0/1, for the & of the corner rule */
+    for (int t = 0; t < 256; t++)
+        pass[t] = q->w->pass[t] != 0;
+    const int32_t width = q->w->width;
+    int32_t pos = 0, cur = SRC_COST(src[0]), cur_b = cur % q->nb;
+    for (;;)
+    {
+        for (; pos < m && SRC_COST(src[pos]) == cur; pos++)
+        {
+            int32_t p = SRC_CELL(src[pos]);
+            if (q->dist[DGI_PY(p) * width + DGI_PX(p)] == cur) /* else reached cheaper */
+                dial_expand(q, pass, p, cur, cur_b, eight, costs, ov);
+        }
+        const int32_t *bucket = q->pool + (ptrdiff_t)cur_b * q->cap, n = q->count[cur_b];
+        for (int32_t k = 0; k < n; k++) /* steps cost >= 1: nothing joins this bucket now */
+        {
+            int32_t p = bucket[k];
+            if (q->dist[DGI_PY(p) * width + DGI_PX(p)] == cur)
+                dial_expand(q, pass, p, cur, cur_b, eight, costs, ov);
+        }
+        q->pending -= n;
+        q->count[cur_b] = 0;
+        if (q->overflow)
+            return 0;
+        if (q->pending > 0)
+        {
+            cur++;
+            cur_b = cur_b + 1 == q->nb ? 0 : cur_b + 1;
+        }
+        else if (pos < m)
+        {
+            cur = SRC_COST(src[pos]);
+            cur_b = cur % q->nb;
+        }
+        else
+            return 1;
+    }
+}
+
+/* Stable LSD radix sort of the source list by cost (the high 32 bits) through
+ * tmp; passes whose byte is the same for every entry are skipped. */
+static void sort_sources(uint64_t *list, uint64_t *tmp, int32_t m)
+{
+    uint64_t *from = list, *to = tmp;
+    for (int shift = 32; shift < 64; shift += 8)
+    {
+        int32_t count[257] = {0};
+        for (int32_t j = 0; j < m; j++)
+            count[((from[j] >> shift) & 0xFF) + 1]++;
+        if (count[((from[0] >> shift) & 0xFF) + 1] == m)
+            continue;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (int32_t j = 0; j < m; j++)
+            to[count[(from[j] >> shift) & 0xFF]++] = from[j];
+        uint64_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != list)
+        memcpy(list, from, (size_t)m * sizeof *list);
+}
+
+/* dist = -1, each source's least start cost written; list gets the distinct
+ * sources within the limit as (cost << 32) | packed cell, sorted by cost. */
+static int32_t dial_sources(const dgi_walk *w, const dg_point *sources, const int32_t *start,
+                            int32_t count, int32_t limit, int32_t *dist, uint64_t *list,
+                            uint64_t *tmp)
+{
+    size_t n = (size_t)w->width * (size_t)w->height;
+    for (size_t i = 0; i < n; i++)
+        dist[i] = DG_UNREACHABLE;
+    int32_t m = 0;
+    for (int32_t k = 0; k < count; k++)
+    {
+        int32_t c = start ? start[k] : 0, i = sources[k].y * w->width + sources[k].x;
+        if (c > limit)
+            continue;
+        if (dist[i] < 0)
+            list[m++] = (uint64_t)(uint32_t)DGI_PACK(sources[k].x, sources[k].y);
+        if (dist[i] < 0 || c < dist[i])
+            dist[i] = c;
+    }
+    for (int32_t j = 0; j < m; j++)
+    {
+        int32_t p = SRC_CELL(list[j]);
+        list[j] |= (uint64_t)(uint32_t)dist[DGI_PY(p) * w->width + DGI_PX(p)] << 32;
+    }
+    if (costs_vary(start, count))
+        sort_sources(list, tmp, m);
+    return m;
+}
+
+/* The largest step the map can take; the extra-cost mask is read for its
+ * largest value over passable cells, so small extras keep the ring small. */
+static int64_t dial_max_step(const dgi_walk *w)
+{
+    if (!w->extra)
+        return w->max_step;
+    int32_t tile_max = 1, extra_max = 0;
+    for (int t = 0; t < 256; t++)
+        if (w->pass[t] && w->cost)
+            tile_max = DG_MAX(tile_max, (int32_t)w->cost[t]);
+    for (int32_t y = 0; y < w->height && extra_max < 255; y++)
+    {
+        const uint8_t *row = &DG_CELL(w, 0, y), *e = &DGI_MASK(w, w->extra, 0, y);
+        for (int32_t x = 0; x < w->width; x++)
+            if (w->pass[row[x]] && e[x] > extra_max)
+                extra_max = e[x];
+    }
+    return (int64_t)(tile_max + extra_max) * DG_MAX(w->straight, w->diagonal);
+}
+
+/* Dial's algorithm into dist; 0 if it does not apply or a bucket overflowed
+ * (dist is then rewritten by the caller). */
+static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+                    const int32_t *start, int32_t count, int32_t max_distance, int32_t *dist,
+                    dg_distance_info *info)
+{
+    int64_t max_step = dial_max_step(w);
+    if (max_step + 1 > DIAL_MAX_BUCKETS)
+        return 0;
+    dial q;
+    memset(&q, 0, sizeof q);
+    q.w = w;
+    q.dist = dist;
+    q.limit = max_distance > 0 ? max_distance : INT32_MAX;
+    q.nb = (int32_t)max_step + 1;
+    /* The pool: heap_key, link_a, link_b and g, five int32 a cell; the sorted
+     * sources first (and their sort's scratch, as long as it lasts). */
+    int64_t pool = 5 * (int64_t)ws->capacity;
+    uint64_t *list = ws->heap_key;
+    int32_t m = dial_sources(w, sources, start, count, q.limit, dist, list,
+                             list + (size_t)w->width * w->height);
+    q.pool = (int32_t *)(list + m);
+    q.cap = (int32_t)((pool - 2 * (int64_t)m) / q.nb);
+    q.last = DGI_PACK(sources[0].x, sources[0].y);
+    if (m > 0 && q.cap > 0)
+    {
+        int eight = w->neighbours == 8, costs = w->cost != NULL, ov = w->blocked || w->extra;
+        int ok = ov          ? dial_loop(&q, list, m, eight, costs, 1)
+                 : eight     ? (costs ? dial_loop(&q, list, m, 1, 1, 0) : dial_loop(&q, list, m, 1, 0, 0))
+                 : costs     ? dial_loop(&q, list, m, 0, 1, 0)
+                             : dial_loop(&q, list, m, 0, 0, 0);
+        if (!ok)
+            return 0;
+    }
+    else if (m > 0)
+        return 0;
+    if (info)
+    {
+        info->reached = q.settled;
+        info->farthest.x = DGI_PX(q.last);
+        info->farthest.y = DGI_PY(q.last);
+        info->max_distance = q.settled ? dist[DGI_PY(q.last) * w->width + DGI_PX(q.last)]
+                                       : DG_UNREACHABLE;
+    }
+    return 1;
+}
+
+void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+                      const int32_t *start_costs, int32_t source_count, int32_t max_distance,
+                      int32_t *dist, dg_distance_info *info)
+{
+    int zero = 1; /* every start cost 0: breadth-first search when steps are unit */
+    for (int32_t k = 0; start_costs && k < source_count && zero; k++)
+        zero = start_costs[k] == 0;
+    if (w->unit && zero)
+        dgi_bfs_walk(w, sources, source_count, max_distance, dist, ws->link_a, info);
+    else if (!dial_map(ws, w, sources, start_costs, source_count, max_distance, dist, info))
+        search_map(ws, w, sources, start_costs, source_count, max_distance, dist, info);
 }
 
 /* ---- dg_path_find ------------------------------------------------------------ */
@@ -500,7 +852,7 @@ dg_status dg_path_find(const dg_grid *grid, const dg_walk *walk, dg_point from, 
     if (st == DG_OK)
         st = path_check_args(&w, from, to, path, path_cap, length, diag);
     if (st == DG_OK)
-        st = dgi_walk_check_range(&w, 0, diag);
+        st = dgi_walk_check_range(&w, 0, 0, diag);
     if (st != DG_OK)
         return st;
     if (!w.pass[DG_CELL(&w, to.x, to.y)])
@@ -513,7 +865,7 @@ dg_status dg_path_find(const dg_grid *grid, const dg_walk *walk, dg_point from, 
         return st;
     }
     search s;
-    search_start(&s, ws, &w, &from, 1, DGI_PACK(to.x, to.y), 0);
+    search_start(&s, ws, &w, &from, NULL, 1, DGI_PACK(to.x, to.y), 0);
     if (!search_run(&s))
         st = dgi_fail(diag, DG_E_NOPATH, "no path from (%d, %d) to (%d, %d)", (int)from.x,
                       (int)from.y, (int)to.x, (int)to.y);
