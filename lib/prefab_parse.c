@@ -2,6 +2,7 @@
  * need not be NUL-terminated, every error reported as name:line:col. */
 #include "prefab.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define MAX_TOKENS 128
@@ -49,12 +50,9 @@ typedef struct parser {
     dg_prefab_set *set;
     int state, legend_in_prefab, seen_magic;
     int32_t legend_line;
-    uint8_t legend_seen[128];
     const char *l; /* current line (without line end) */
     int32_t ll;
-    token tok[MAX_TOKENS];
     int32_t ntok;
-    dgi_legend file_legend, cur;
     int32_t file_snapshot; /* set->legends index of file_legend, -1 if changed */
     int cur_custom;
     /* the prefab being read */
@@ -64,8 +62,15 @@ typedef struct parser {
     int32_t map_line, first_row, rows;
     int32_t size_w, size_h, size_line, size_col;
     int32_t exits, exits_line, exits_col;
+    /* From here on each field is set before it is read (tokenize, the legend
+     * and map starts, check_flow), so a new parser zeroes only the fields above. */
+    token tok[MAX_TOKENS];
+    dgi_legend file_legend, cur;
+    uint8_t legend_seen[128];
     uint8_t allowed[256], reported[256];
     int32_t counts[256];
+    uint8_t used[128]; /* the glyphs ('!'..'~') the map holds, as first met */
+    int32_t used_count;
     flow flow;
 } parser;
 
@@ -113,11 +118,13 @@ static void oom(parser *ps)
     ps->status = DG_E_NOMEM;
 }
 
-static int tok_is(const token *t, const char *word)
+static int tok_eq(const token *t, const char *word, size_t n)
 {
-    size_t n = strlen(word);
     return (size_t)t->n == n && memcmp(t->s, word, n) == 0;
 }
+
+/* A token against a string literal: its length is known at compile time. */
+#define TOK_IS(t, literal) tok_eq((t), "" literal, sizeof(literal) - 1)
 
 /* Copies a token for messages (bounded, printable). */
 static const char *tok_str(const token *t, char *buf, size_t size)
@@ -307,47 +314,57 @@ static int parse_range(const token *t, int32_t *lo, int32_t *hi)
            *lo <= *hi;
 }
 
+static int is_blank(uint8_t c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* 1 for '!'..'~': one unsigned compare per byte of a word. */
+static int is_word_byte(uint8_t c)
+{
+    return (uint8_t)(c - 0x21u) < 0x5Eu;
+}
+
+/* The byte that stopped a word is neither blank nor the line end: report it. */
+static void bad_word_byte(parser *ps, uint8_t c, int32_t col)
+{
+    if (c >= 0x80)
+        perr(ps, ps->line, col, "non-ASCII byte 0x%02X outside a comment", c);
+    else
+        perr(ps, ps->line, col, "control byte 0x%02X", c);
+}
+
 /* Splits the current header line into tokens; `;` at a token start begins a
  * comment. Returns 0 (and reports) on a bad byte. */
 static int tokenize(parser *ps)
 {
+    const uint8_t *l = (const uint8_t *)ps->l;
+    int32_t n = ps->ll, i = 0;
     ps->ntok = 0;
-    int32_t i = 0;
-    while (i < ps->ll)
+    for (;;)
     {
-        uint8_t c = (uint8_t)ps->l[i];
-        if (c == ' ' || c == '\t')
-        {
+        while (i < n && is_blank(l[i]))
             i++;
-            continue;
-        }
-        if (c == ';')
-            break;
+        if (i == n || l[i] == ';')
+            return 1;
         int32_t start = i;
-        while (i < ps->ll && ps->l[i] != ' ' && ps->l[i] != '\t')
-        {
-            c = (uint8_t)ps->l[i];
-            if (c >= 0x80 || c < 0x20 || c == 0x7F)
-            {
-                if (c >= 0x80)
-                    perr(ps, ps->line, i + 1, "non-ASCII byte 0x%02X outside a comment", c);
-                else
-                    perr(ps, ps->line, i + 1, "control byte 0x%02X", c);
-                return 0;
-            }
+        while (i < n && is_word_byte(l[i]))
             i++;
+        if (i < n && !is_blank(l[i]))
+        {
+            bad_word_byte(ps, l[i], i + 1);
+            return 0;
         }
         if (ps->ntok == MAX_TOKENS)
         {
             perr(ps, ps->line, start + 1, "more than %d words on one line", MAX_TOKENS);
             return 0;
         }
-        ps->tok[ps->ntok].s = ps->l + start;
-        ps->tok[ps->ntok].n = i - start;
-        ps->tok[ps->ntok].col = start + 1;
-        ps->ntok++;
+        token *t = &ps->tok[ps->ntok++];
+        t->s = ps->l + start;
+        t->n = i - start;
+        t->col = start + 1;
     }
-    return 1;
 }
 
 /* ---- legends ----------------------------------------------------------------------- */
@@ -394,8 +411,9 @@ static int32_t add_glyph_name(parser *ps, const char *name)
     if (!GROW(ps, glyph_names, glyph_name_count, cap_glyph_names))
         return -1;
     dgi_tag *t = &ps->set->glyph_names[ps->set->glyph_name_count];
+    size_t n = DG_MIN(strlen(name), sizeof t->name - 1);
     memset(t, 0, sizeof *t);
-    snprintf(t->name, sizeof t->name, "%s", name);
+    memcpy(t->name, name, n);
     return ps->set->glyph_name_count++;
 }
 
@@ -418,7 +436,7 @@ static int default_legend(parser *ps)
 static int lookup_word(const token *t, const char *const *words, int n)
 {
     for (int i = 0; i < n; i++)
-        if (tok_is(t, words[i]))
+        if (tok_eq(t, words[i], strlen(words[i])))
             return i;
     return -1;
 }
@@ -428,11 +446,14 @@ static int parse_tile(const token *t, int32_t *tile)
     if (parse_uint(t->s, t->n, tile))
         return *tile <= 255;
     for (int v = 0; v < DG_TILE_COUNT; v++)
-        if (tok_is(t, dg_tile_name((uint8_t)v)))
+    {
+        const char *name = dg_tile_name((uint8_t)v);
+        if (tok_eq(t, name, strlen(name)))
         {
             *tile = v;
             return 1;
         }
+    }
     return 0;
 }
 
@@ -695,7 +716,7 @@ static void key_exits(parser *ps)
     ps->exits = 0;
     ps->exits_line = ps->line;
     ps->exits_col = ps->tok[1].col;
-    if (ps->ntok == 2 && tok_is(&ps->tok[1], "none"))
+    if (ps->ntok == 2 && TOK_IS(&ps->tok[1], "none"))
         return;
     for (int32_t i = 1; i < ps->ntok; i++)
     {
@@ -773,7 +794,7 @@ static void key_sub(parser *ps, int kind)
     sub.first = ps->set->choice_count;
     if (!take_glyph(ps, &ps->tok[1], &sub.glyph))
         return;
-    if (!tok_is(&ps->tok[2], "="))
+    if (!TOK_IS(&ps->tok[2], "="))
     {
         perr(ps, ps->line, ps->tok[2].col, "expected '=' after the glyph, got '%s'",
              tok_str(&ps->tok[2], b, sizeof b));
@@ -964,6 +985,7 @@ static void map_begin(parser *ps)
     memset(ps->allowed, 0, sizeof ps->allowed);
     memset(ps->reported, 0, sizeof ps->reported);
     memset(ps->counts, 0, sizeof ps->counts);
+    ps->used_count = 0;
     for (int c = 33; c < 127; c++)
         ps->allowed[c] = lg->glyph[c].cls != DGI_CLASS_NONE;
     for (int32_t k = 0; k < ps->p->sub_count; k++)
@@ -1029,7 +1051,8 @@ static void map_row(parser *ps)
     for (int32_t i = 0; i < n; i++)
     {
         uint8_t c = row[i];
-        ps->counts[c]++;
+        if (ps->counts[c]++ == 0 && is_word_byte(c))
+            ps->used[ps->used_count++] = c;
         if (!ps->allowed[c])
             bad_byte(ps, c, i + 1);
     }
@@ -1053,34 +1076,47 @@ static void map_row(parser *ps)
     ps->set->cells_len += (size_t)n;
 }
 
-/* Door cells on the border give the door sides; a door on a corner is an error. */
-static void find_doors(parser *ps, const uint8_t *g, const dgi_legend *lg)
+/* A door cell on the border adds its side; a door on a corner is an error. */
+static void border_door(parser *ps, const uint8_t *g, const dgi_legend *lg, int32_t x, int32_t y)
 {
     dgi_prefab *p = ps->p;
     int32_t w = p->width, h = p->height;
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++)
-        {
-            if (y != 0 && y != h - 1 && x != 0 && x != w - 1)
-                x = w - 2; /* interior: jump to the last column */
-            else if (lg->glyph[g[(size_t)y * (size_t)w + (size_t)x] & 0x7F].cls == DGI_CLASS_DOOR &&
-                     g[(size_t)y * (size_t)w + (size_t)x] < 0x80) /* bytes >= 0x80 were reported */
-            {
-                int32_t sides = (y == 0 ? DG_SIDE_N : 0) | (x == w - 1 ? DG_SIDE_E : 0) |
-                                (y == h - 1 ? DG_SIDE_S : 0) | (x == 0 ? DG_SIDE_W : 0);
-                if ((x == 0 || x == w - 1) && (y == 0 || y == h - 1))
-                    perr(ps, ps->first_row + y, x + 1,
-                         "door on a corner of prefab '%s' (its side is ambiguous)", p->name);
-                else
-                    p->door_sides |= sides;
-            }
-        }
+    uint8_t c = g[(size_t)y * (size_t)w + (size_t)x];
+    if (c >= 0x80 || lg->glyph[c].cls != DGI_CLASS_DOOR) /* bytes >= 0x80 were reported */
+        return;
+    if ((x == 0 || x == w - 1) && (y == 0 || y == h - 1))
+        perr(ps, ps->first_row + y, x + 1, "door on a corner of prefab '%s' (its side is ambiguous)",
+             p->name);
+    else
+        p->door_sides |= (y == 0 ? DG_SIDE_N : 0) | (x == w - 1 ? DG_SIDE_E : 0) |
+                         (y == h - 1 ? DG_SIDE_S : 0) | (x == 0 ? DG_SIDE_W : 0);
 }
 
+/* Door cells on the border give the door sides, visited in reading order. */
+static void find_doors(parser *ps, const uint8_t *g, const dgi_legend *lg)
+{
+    int32_t w = ps->p->width, h = ps->p->height;
+    for (int32_t y = 0; y < h; y++)
+    {
+        int whole_row = y == 0 || y == h - 1;
+        for (int32_t x = 0; x < w; x = whole_row || x == w - 1 ? x + 1 : w - 1)
+            border_door(ps, g, lg, x, y);
+    }
+}
 
 static void bit_set(uint32_t *s, int c) { s[c >> 5] |= 1u << (c & 31); }
 static void bit_clear(uint32_t *s, int c) { s[c >> 5] &= ~(1u << (c & 31)); }
 static int bit_has(const uint32_t *s, int c) { return (s[c >> 5] >> (c & 31)) & 1u; }
+
+/* The glyphs of a 128-bit set, ascending, into out; their number. */
+static int32_t glyphs_of(const uint32_t *s, uint8_t *out)
+{
+    int32_t n = 0;
+    for (int w = 0; w < 4; w++)
+        for (uint32_t b = s[w]; b; b &= b - 1)
+            out[n++] = (uint8_t)(w * 32 + dgi_lowest_bit64(b));
+    return n;
+}
 
 static void produce(flow *f, uint8_t g, int64_t lo, int64_t hi, const dgi_choice *where)
 {
@@ -1125,7 +1161,9 @@ static void flow_sub(parser *ps, flow *f, const dgi_sub *s, const dgi_legend *lg
         for (int32_t j = 0; j < s->count; j++)
             if (ch[j].amount > 0)
                 produce(f, ch[j].glyph, live == 1 ? lo : 0, hi, &ch[j]);
-    for (int c = 33; c < 127; c++)
+    for (int32_t u = 0; u < ps->used_count; u++) /* only the map's glyphs can become anything */
+    {
+        int c = ps->used[u];
         if (bit_has(f->can_be[c], s->glyph))
         {
             if (!keeps)
@@ -1136,6 +1174,7 @@ static void flow_sub(parser *ps, flow *f, const dgi_sub *s, const dgi_legend *lg
             if (s->rest)
                 bit_set(f->can_be[c], s->rest);
         }
+    }
 }
 
 static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
@@ -1170,56 +1209,90 @@ static void check_island_footprint(parser *ps, const flow *f, const dgi_legend *
 {
     if (!(ps->p->modes & DG_PREFAB_ISLAND))
         return;
-    for (int c = 33; c < 127; c++)
-        for (int r = 33; r < 127 && ps->counts[c]; r++)
-            if (bit_has(f->can_be[c], r) && lg->glyph[r].cls != DGI_CLASS_VOID)
+    uint8_t outcome[128];
+    for (int32_t u = 0; u < ps->used_count; u++)
+    {
+        int32_t n = glyphs_of(f->can_be[ps->used[u]], outcome);
+        for (int32_t k = 0; k < n; k++)
+            if (lg->glyph[outcome[k]].cls != DGI_CLASS_VOID)
                 return;
+    }
     perr(ps, ps->p->line, 1,
          "prefab '%s' is void in every cell, so it cannot be an island (give it a mode without island)",
          ps->p->name);
+}
+
+/* Each glyph of the map can be itself, until substitutions say more. */
+static void flow_identity(parser *ps, flow *f)
+{
+    for (int32_t u = 0; u < ps->used_count; u++)
+    {
+        int c = ps->used[u];
+        memset(f->can_be[c], 0, sizeof f->can_be[c]);
+        bit_set(f->can_be[c], c);
+    }
+}
+
+/* Glyph counts as the map draws them (lo and hi are read for any glyph). */
+static void flow_counts(parser *ps, flow *f)
+{
+    f->cells = (int64_t)ps->p->width * ps->p->height;
+    memset(f->known, 0, sizeof f->known);
+    for (int c = 33; c < 127; c++)
+        f->lo[c] = f->hi[c] = ps->counts[c];
+}
+
+/* Substitutions and require counts: what the map's glyphs can become and
+ * how many of each there can be. */
+static void flow_run(parser *ps, flow *f, const dgi_legend *lg)
+{
+    dgi_prefab *p = ps->p;
+    flow_counts(ps, f);
+    for (int32_t k = 0; k < p->sub_count; k++)
+        flow_sub(ps, f, &ps->set->subs[p->sub_first + k], lg);
+    for (int c = 33; c < 127 && p->sub_count > 0; c++) /* only substitutions make glyphs known */
+        if (f->hi[c] > 0 && lg->glyph[c].cls == DGI_CLASS_NONE && f->known[c])
+            perr(ps, f->from_line[c], f->from_col[c], "substitution result '%c' is not in the legend", c);
+    check_requires(ps, f, lg);
+}
+
+/* Passability of each glyph of the map over its outcomes: for the edge
+ * signatures a cell is passable only if every outcome is. */
+static void outcome_passability(parser *ps, const flow *f, const dgi_legend *lg, uint8_t *passable)
+{
+    dgi_prefab *p = ps->p;
+    uint8_t outcome[128];
+    for (int32_t u = 0; u < ps->used_count; u++)
+    {
+        int c = ps->used[u], all = 1, some = 0;
+        int32_t n = glyphs_of(f->can_be[c], outcome);
+        for (int32_t k = 0; k < n; k++)
+        {
+            const dgi_glyph *g = &lg->glyph[outcome[k]];
+            all &= g->passable;
+            some |= g->passable;
+            p->has_void |= g->cls == DGI_CLASS_VOID;
+            p->has_markers |= g->marker != 0;
+        }
+        passable[c] = (uint8_t)all;
+        p->certain[c >> 5] |= (uint32_t)all << (c & 31);
+        p->maybe[c >> 5] |= (uint32_t)some << (c & 31);
+    }
 }
 
 static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
 {
     dgi_prefab *p = ps->p;
     flow *f = &ps->flow;
-    memset(f, 0, sizeof *f);
-    f->cells = (int64_t)p->width * p->height;
-    for (int c = 33; c < 127; c++)
-    {
-        f->lo[c] = f->hi[c] = ps->counts[c];
-        if (ps->counts[c])
-            bit_set(f->can_be[c], c);
-    }
-    for (int32_t k = 0; k < p->sub_count; k++)
-        flow_sub(ps, f, &ps->set->subs[p->sub_first + k], lg);
-    for (int c = 33; c < 127; c++)
-        if (f->hi[c] > 0 && lg->glyph[c].cls == DGI_CLASS_NONE && f->known[c])
-            perr(ps, f->from_line[c], f->from_col[c], "substitution result '%c' is not in the legend", c);
-    check_requires(ps, f, lg);
+    flow_identity(ps, f);
+    if (p->sub_count > 0 || p->req_count > 0)
+        flow_run(ps, f, lg);
     check_island_footprint(ps, f, lg);
     if (!ps->p_bad)
     {
-        /* A cell counts as passable for edge signatures only if every outcome is. */
         uint8_t passable[256];
         memset(passable, 0, sizeof passable);
-        for (int c = 33; c < 127; c++)
-        {
-            if (!ps->counts[c])
-                continue;
-            int all = 1, some = 0;
-            for (int r = 33; r < 127; r++)
-                if (bit_has(f->can_be[c], r))
-                {
-                    all &= lg->glyph[r].passable;
-                    some |= lg->glyph[r].passable;
-                    p->has_void |= lg->glyph[r].cls == DGI_CLASS_VOID;
-                    p->has_markers |= lg->glyph[r].marker != 0;
-                }
-            passable[c] = (uint8_t)all;
-            p->certain[c >> 5] |= (uint32_t)all << (c & 31);
-            p->maybe[c >> 5] |= (uint32_t)some << (c & 31);
-        }
+        outcome_passability(ps, f, lg, passable);
         dgi_edges_compute(p, g, passable);
     }
 }
@@ -1281,7 +1354,7 @@ static void group_line(parser *ps)
     }
     if (ps->ntok == 4)
     {
-        if (!tok_is(&ps->tok[3], "start"))
+        if (!TOK_IS(&ps->tok[3], "start"))
         {
             perr(ps, ps->line, ps->tok[3].col, "expected 'start', got '%s'", tok_str(&ps->tok[3], b, sizeof b));
             return;
@@ -1301,15 +1374,15 @@ static void top_line(parser *ps)
 {
     char b[40];
     const token *t = &ps->tok[0];
-    if (tok_is(t, "legend"))
+    if (TOK_IS(t, "legend"))
         legend_begin(ps, 0);
-    else if (tok_is(t, "prefab"))
+    else if (TOK_IS(t, "prefab"))
         prefab_begin(ps);
-    else if (tok_is(t, "group"))
+    else if (TOK_IS(t, "group"))
         group_line(ps);
-    else if (tok_is(t, "prefabs"))
+    else if (TOK_IS(t, "prefabs"))
         perr(ps, ps->line, t->col, "'prefabs' header repeated");
-    else if (tok_is(t, "map") || tok_is(t, "end"))
+    else if (TOK_IS(t, "map") || TOK_IS(t, "end"))
         perr(ps, ps->line, t->col, "'%s' outside a prefab", tok_str(t, b, sizeof b));
     else
         perr(ps, ps->line, t->col, "unknown keyword '%s' (expected legend, prefab or group)",
@@ -1320,54 +1393,54 @@ static void header_line(parser *ps)
 {
     char b[40];
     const token *t = &ps->tok[0];
-    if (tok_is(t, "map"))
+    if (TOK_IS(t, "map"))
         map_begin(ps);
-    else if (tok_is(t, "legend"))
+    else if (TOK_IS(t, "legend"))
         legend_begin(ps, 1);
-    else if (tok_is(t, "mode"))
+    else if (TOK_IS(t, "mode"))
         key_mode(ps);
-    else if (tok_is(t, "orient"))
+    else if (TOK_IS(t, "orient"))
         key_orient(ps);
-    else if (tok_is(t, "weight"))
+    else if (TOK_IS(t, "weight"))
     {
         if (once(ps, KEY_WEIGHT) && need_args(ps, 1))
             take_number(ps, &ps->tok[1], 0, MAX_WEIGHT, "weight", &ps->p->weight);
     }
-    else if (tok_is(t, "margin"))
+    else if (TOK_IS(t, "margin"))
     {
         if (once(ps, KEY_MARGIN) && need_args(ps, 1))
             take_number(ps, &ps->tok[1], 0, 255, "margin", &ps->p->margin);
     }
-    else if (tok_is(t, "edge"))
+    else if (TOK_IS(t, "edge"))
     {
         if (once(ps, KEY_EDGE) && need_args(ps, 1))
         {
-            if (tok_is(&ps->tok[1], "avoid") || tok_is(&ps->tok[1], "touch"))
-                ps->p->edge_avoid = tok_is(&ps->tok[1], "avoid");
+            if (TOK_IS(&ps->tok[1], "avoid") || TOK_IS(&ps->tok[1], "touch"))
+                ps->p->edge_avoid = TOK_IS(&ps->tok[1], "avoid");
             else
                 perr(ps, ps->line, ps->tok[1].col, "edge must be touch or avoid");
         }
     }
-    else if (tok_is(t, "unique"))
+    else if (TOK_IS(t, "unique"))
     {
         if (once(ps, KEY_UNIQUE))
             ps->p->unique = 1;
     }
-    else if (tok_is(t, "size"))
+    else if (TOK_IS(t, "size"))
         key_size(ps);
-    else if (tok_is(t, "exits"))
+    else if (TOK_IS(t, "exits"))
         key_exits(ps);
-    else if (tok_is(t, "tags"))
+    else if (TOK_IS(t, "tags"))
         key_tags(ps);
-    else if (tok_is(t, "pick"))
+    else if (TOK_IS(t, "pick"))
         key_sub(ps, DGI_SUB_PICK);
-    else if (tok_is(t, "pick-once"))
+    else if (TOK_IS(t, "pick-once"))
         key_sub(ps, DGI_SUB_ONCE);
-    else if (tok_is(t, "count"))
+    else if (TOK_IS(t, "count"))
         key_sub(ps, DGI_SUB_COUNT);
-    else if (tok_is(t, "require"))
+    else if (TOK_IS(t, "require"))
         key_require(ps);
-    else if (tok_is(t, "prefab"))
+    else if (TOK_IS(t, "prefab"))
     {
         prefab_abandon(ps, "has no 'map'");
         top_line(ps);
@@ -1381,9 +1454,9 @@ static void header_line(parser *ps)
              tok_str(t, b, sizeof b));
         return;
     }
-    int32_t max_args = tok_is(t, "unique") ? 0 : 1;
-    int single = max_args == 0 || tok_is(t, "weight") || tok_is(t, "margin") ||
-                 tok_is(t, "edge") || tok_is(t, "size");
+    int32_t max_args = TOK_IS(t, "unique") ? 0 : 1;
+    int single = max_args == 0 || TOK_IS(t, "weight") || TOK_IS(t, "margin") ||
+                 TOK_IS(t, "edge") || TOK_IS(t, "size");
     if (single && ps->ntok > max_args + 1)
         perr(ps, ps->line, ps->tok[max_args + 1].col, "unexpected '%s'",
              tok_str(&ps->tok[max_args + 1], b, sizeof b));
@@ -1426,9 +1499,9 @@ static void line(parser *ps)
     if (!ps->seen_magic)
     {
         ps->seen_magic = 1;
-        if (tok_is(&ps->tok[0], "prefabs"))
+        if (TOK_IS(&ps->tok[0], "prefabs"))
         {
-            if (ps->ntok != 2 || !tok_is(&ps->tok[1], "1"))
+            if (ps->ntok != 2 || !TOK_IS(&ps->tok[1], "1"))
                 perr(ps, ps->line, ps->ntok > 1 ? ps->tok[1].col : ps->tok[0].col + 7,
                      "unsupported format version (expected 'prefabs 1')");
             return;
@@ -1437,7 +1510,7 @@ static void line(parser *ps)
     }
     if (ps->state == ST_LEGEND)
     {
-        if (tok_is(&ps->tok[0], "end"))
+        if (TOK_IS(&ps->tok[0], "end"))
         {
             if (ps->ntok > 1)
                 perr(ps, ps->line, ps->tok[1].col, "'end' takes no arguments");
@@ -1528,7 +1601,7 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
         return dgi_fail(diag, DG_E_NULL, "prefab_parse: text is NULL");
     if (length > (size_t)INT32_MAX)
         return dgi_fail(diag, DG_E_TOO_LARGE, "prefab_parse: input over 2 GiB");
-    parser *ps = dgi_calloc(allocator, 1, sizeof *ps);
+    parser *ps = dgi_alloc(allocator, sizeof *ps);
     dg_prefab_set *s = dgi_calloc(allocator, 1, sizeof *s);
     if (!ps || !s)
     {
@@ -1542,6 +1615,7 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
         s->has_alloc = 1;
     }
     dgi_diag_ok(diag);
+    memset(ps, 0, offsetof(parser, tok));
     ps->src = text ? text : "";
     ps->len = length;
     ps->source = source_name ? source_name : "<input>";

@@ -1,8 +1,10 @@
-/* Prefabs: parse throughput on a large generated file (the Mcells/s column is
- * MB/s there), stamp and pick (what the world does per room), and time per
+/* Prefabs: parse throughput on a large generated file and on the example
+ * files (the Mcells/s column is MB/s there), stamp and pick (what the world does per room), and time per
  * map of each prefab generator at 80x50 and 210x150 over the sample sets. */
+#define _POSIX_C_SOURCE 200809L /* glob */
 #include "bench.h"
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,88 @@ BENCH(bench_prefab_parse)
     bench_run("prefab parse (MB/s)", size, (int64_t)b.len, 15, 1, parse_op, &b, NULL);
     if (!b.ok)
         printf("prefab parse: the generated file did not parse\n");
+    free(b.text);
+}
+
+/* The example files read into one buffer, each parsed as its own set: the
+ * files are complete sets (each opens with `prefabs 1`, two share prefab
+ * names), so one op parses every file's slice in turn. */
+typedef struct example_bench {
+    char *text;
+    size_t len;
+    size_t start[32], end[32];
+    int files, ok;
+} example_bench;
+
+static int read_file_into(const char *path, example_bench *b)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    int ok = 1;
+    b->start[b->files] = b->len;
+    for (;;)
+    {
+        char *bigger = realloc(b->text, b->len + 65536);
+        if (!bigger)
+        {
+            ok = 0;
+            break;
+        }
+        b->text = bigger;
+        size_t got = fread(b->text + b->len, 1, 65536, f);
+        b->len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    b->end[b->files++] = b->len;
+    return ok;
+}
+
+static int read_examples(example_bench *b)
+{
+    glob_t g;
+    memset(b, 0, sizeof *b);
+    if (glob("examples/prefabs/*.txt", 0, NULL, &g) != 0)
+        return 0;
+    int ok = g.gl_pathc > 0 && g.gl_pathc <= 32;
+    for (size_t i = 0; ok && i < g.gl_pathc; i++)
+        ok = read_file_into(g.gl_pathv[i], b);
+    globfree(&g);
+    return ok;
+}
+
+static void parse_examples_op(void *ctx, int64_t i)
+{
+    example_bench *b = ctx;
+    (void)i;
+    b->ok = 1;
+    for (int k = 0; k < b->files; k++)
+    {
+        dg_prefab_set *set = NULL;
+        if (dg_prefab_parse(b->text + b->start[k], b->end[k] - b->start[k], "example", NULL, NULL,
+                            NULL, &set, NULL) != DG_OK)
+            b->ok = 0;
+        dg_prefab_set_free(set);
+    }
+}
+
+BENCH(bench_prefab_parse_examples)
+{
+    example_bench b;
+    if (!read_examples(&b))
+    {
+        printf("prefab parse examples: cannot read examples/prefabs/*.txt (run from the repository root)\n");
+        free(b.text);
+        return;
+    }
+    char size[32];
+    snprintf(size, sizeof size, "%d files %.1f kB", b.files, (double)b.len / 1e3);
+    bench_run("prefab parse examples (MB/s)", size, (int64_t)b.len, 101, 20, parse_examples_op, &b,
+              NULL);
+    if (!b.ok)
+        printf("prefab parse examples: an example file did not parse\n");
     free(b.text);
 }
 
