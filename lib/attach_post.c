@@ -35,6 +35,7 @@ typedef struct loop_site {
 
 typedef struct loop_pass {
     loop_site *sites; int32_t nsites, cap_sites;
+    int32_t *swaps;   /* the shuffle: step i trades positions i and swaps[i] */
     int32_t *bucket_start; size_t bucket_bytes; /* (buckets + 1) offsets */
     int32_t *bucket_feat; size_t feat_bytes;
     int32_t nbx, nby;
@@ -82,17 +83,36 @@ static dg_status add_candidate(att_ctx *c, loop_pass *lp, int32_t i, int32_t x, 
     return DG_OK;
 }
 
+static int room_or_corridor(uint8_t v)
+{
+    return v == DG_TILE_FLOOR || v == DG_TILE_CORRIDOR;
+}
+
+/* Quick test before add_candidate: every candidate from the wall cell at p
+ * ends on room or corridor floor 1 or LOOP_REACH steps out, so most wall
+ * cells are ruled out by two reads (room: interior cells beyond it). */
+static int may_be_candidate(const uint8_t *p, ptrdiff_t step, int32_t room)
+{
+    return room >= 1 && (room_or_corridor(p[step]) ||
+                         (room >= LOOP_REACH && room_or_corridor(p[LOOP_REACH * step])));
+}
+
 /* Every candidate once: from the feature above (south walls) or to the left (east walls). */
 static dg_status collect_sites(att_ctx *c, loop_pass *lp)
 {
+    ptrdiff_t s = c->stride;
     for (int32_t i = 0; i < c->nfeat; i++)
     {
         const att_feat f = c->feats[i];
-        for (int32_t x = f.x; x < f.x + f.w; x++)
-            if (add_candidate(c, lp, i, x, f.y + f.h, DG_DIR_S) != DG_OK)
+        int32_t y = f.y + f.h, x = f.x + f.w;
+        const uint8_t *south = att_at(c, f.x, y), *east = att_at(c, x, f.y);
+        for (int32_t k = 0; k < f.w; k++)
+            if (may_be_candidate(south + k, s, c->h - 2 - y) &&
+                add_candidate(c, lp, i, f.x + k, y, DG_DIR_S) != DG_OK)
                 return DG_E_NOMEM;
-        for (int32_t y = f.y; y < f.y + f.h; y++)
-            if (add_candidate(c, lp, i, f.x + f.w, y, DG_DIR_E) != DG_OK)
+        for (int32_t k = 0; k < f.h; k++)
+            if (may_be_candidate(east + k * s, 1, c->w - 2 - x) &&
+                add_candidate(c, lp, i, x, f.y + k, DG_DIR_E) != DG_OK)
                 return DG_E_NOMEM;
     }
     return DG_OK;
@@ -187,17 +207,96 @@ static int32_t feature_at(const att_ctx *c, const loop_pass *lp, int32_t x, int3
     return -1;
 }
 
-/* Opens candidates in a seeded random order while the walk they replace is at
- * least loop_min_gain steps longer than the two steps through the opening. */
-static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
+/* ---- the candidates' order ------------------------------------------------------- */
+
+/* The order is a Fisher-Yates shuffle of the candidates (step i, from the
+ * last position down to 1, trades positions i and swaps[i]). The pass mostly
+ * stops after a few dozen candidates, so the first LAZY_FIRST positions are
+ * found by undoing the steps for those positions alone, a sequential walk
+ * over swaps, instead of moving every candidate at random; only a pass that
+ * goes on shuffles the whole list. The order is the same either way. */
+#define LAZY_FIRST 64
+
+/* swaps[] and, after it, one bit per position for first_positions. */
+static size_t swaps_bytes(int32_t n)
+{
+    return (size_t)n * sizeof(int32_t) + ((size_t)n + 31) / 32 * sizeof(uint32_t);
+}
+
+static dg_status draw_swaps(att_ctx *c, loop_pass *lp, dg_rng *rng)
+{
+    lp->swaps = dgi_alloc(c->a, swaps_bytes(lp->nsites));
+    if (!lp->swaps)
+        return DG_E_NOMEM;
+    lp->swaps[0] = 0;
+    for (int32_t i = lp->nsites - 1; i > 0; i--)
+        lp->swaps[i] = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1);
+    return DG_OK;
+}
+
+static int32_t tracked_at(const int32_t *pos, int32_t count, int32_t p)
+{
+    for (int32_t k = 0; k < count; k++)
+        if (pos[k] == p)
+            return k;
+    return -1; /* not reached: the position's bit was set */
+}
+
+static void set_bit(uint32_t *bits, int32_t p, uint32_t on)
+{
+    bits[p >> 5] = (bits[p >> 5] & ~(1u << (p & 31))) | on << (p & 31);
+}
+
+/* first[k] = the candidate the shuffle puts at position k, for k < count:
+ * where it stood before each step, undoing the steps from the last one. A
+ * bit per position marks where tracked candidates stand, so most steps are
+ * skipped after two bit tests. */
+static void first_positions(loop_pass *lp, int32_t *first, int32_t count)
+{
+    uint32_t *bits = (uint32_t *)(void *)(lp->swaps + lp->nsites);
+    memset(bits, 0, ((size_t)lp->nsites + 31) / 32 * sizeof *bits);
+    for (int32_t k = 0; k < count; k++)
+    {
+        first[k] = k;
+        set_bit(bits, k, 1);
+    }
+    for (int32_t i = 1; i < lp->nsites; i++)
+    {
+        int32_t j = lp->swaps[i];
+        uint32_t at_i = bits[i >> 5] >> (i & 31) & 1, at_j = bits[j >> 5] >> (j & 31) & 1;
+        if (j == i || (!at_i && !at_j))
+            continue;
+        int32_t ki = at_i ? tracked_at(first, count, i) : -1;
+        int32_t kj = at_j ? tracked_at(first, count, j) : -1;
+        if (ki >= 0)
+            first[ki] = j;
+        if (kj >= 0)
+            first[kj] = i;
+        set_bit(bits, i, at_j);
+        set_bit(bits, j, at_i);
+    }
+}
+
+/* The whole shuffle, for a pass that goes past the first positions. */
+static void shuffle_all(loop_pass *lp)
 {
     for (int32_t i = lp->nsites - 1; i > 0; i--)
     {
-        int32_t j = (int32_t)dg_rng_below(rng, (uint32_t)i + 1);
+        int32_t j = lp->swaps[i];
         loop_site t = lp->sites[i];
         lp->sites[i] = lp->sites[j];
         lp->sites[j] = t;
     }
+}
+
+/* Opens candidates in a seeded random order while the walk they replace is at
+ * least loop_min_gain steps longer than the two steps through the opening. */
+static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
+{
+    if (draw_swaps(c, lp, rng) != DG_OK)
+        return DG_E_NOMEM;
+    int32_t first[LAZY_FIRST], nfirst = DG_MIN(lp->nsites, LAZY_FIRST);
+    first_positions(lp, first, nfirst);
     for (int32_t i = 0; i < c->ndoor; i++)
         c->doors[i].dist = INT32_MAX;
     /* A count, not a clock: sensible gains need a few steps per junction and
@@ -205,7 +304,9 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
     c->loop_work = LOOP_WORK_PER_ITEM * ((int64_t)c->ndoor + lp->nsites) + LOOP_WORK_BASE;
     for (int32_t i = 0; i < lp->nsites && c->loops < c->p->loop_max; i++)
     {
-        loop_site s = lp->sites[i];
+        if (i == nfirst)
+            shuffle_all(lp);
+        loop_site s = lp->sites[i < nfirst ? first[i] : i];
         if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
             continue; /* an earlier opening is next to it */
         if (s.len > 1 && c->live >= c->budget)
@@ -244,6 +345,7 @@ dg_status dgi_att_loops(att_ctx *c, uint64_t seed)
     if (st == DG_OK && lp.nsites > 0)
         st = open_loops(c, &lp, &rng);
     dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
+    dgi_free(c->a, lp.swaps, swaps_bytes(lp.nsites));
     dgi_free(c->a, lp.bucket_start, lp.bucket_bytes);
     dgi_free(c->a, lp.bucket_feat, lp.feat_bytes);
     return st;
