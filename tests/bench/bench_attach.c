@@ -1,7 +1,8 @@
 /* Feature attachment generator: time per map at the issue's sizes, with the
  * structured result, for the defaults (30% floor), a 25% floor target (also
  * without the result: tiles only), and grown until no wall takes anything
- * (plain, the source algorithm's policies, and with loops). */
+ * (plain, the source algorithm's policies, and with loops); and time per cell
+ * of the defaults from 80x25 to 4096x4096, to see how flat it is. */
 #include "bench.h"
 
 #include <stdio.h>
@@ -101,4 +102,84 @@ BENCH(bench_attach_loops)
     p.loop_min_gain = 20;
     p.loop_max = 1000000;
     attach_rows("loops gain>=20", &p, 1);
+}
+
+/* ---- time per cell across sizes -------------------------------------------------- */
+
+#define SCALE_ROUNDS 7
+#define SCALE_CELLS_PER_BATCH (4 << 20) /* a batch of small maps covers this many cells */
+
+typedef struct scale_size {
+    int32_t w, h;
+    int64_t batch;            /* maps per timed batch */
+    int64_t ns[SCALE_ROUNDS]; /* per map, each round */
+} scale_size;
+
+static int cmp_ns(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median ns per map of one size over the rounds. */
+static int64_t scale_median(scale_size *z)
+{
+    qsort(z->ns, SCALE_ROUNDS, sizeof z->ns[0], cmp_ns);
+    return z->ns[SCALE_ROUNDS / 2];
+}
+
+/* One timed batch of maps of size z (seeds from *seed on). */
+static int64_t scale_batch(attach_bench *b, const scale_size *z, int64_t *seed)
+{
+    int64_t t0 = bench_now_ns();
+    for (int64_t k = 0; k < z->batch; k++)
+        attach_op(b, (*seed)++);
+    return (bench_now_ns() - t0) / z->batch;
+}
+
+/* The sizes take turns within every round, so a burst of load on the shared
+ * machine hits all of them alike; each row is the median over the rounds and
+ * its ratio to 200x200. */
+BENCH(bench_attach_scale)
+{
+    scale_size sizes[] = {{80, 25, 0, {0}},     {80, 50, 0, {0}},     {200, 200, 0, {0}},
+                          {1000, 1000, 0, {0}}, {2048, 2048, 0, {0}}, {4096, 4096, 0, {0}}};
+    enum { NSIZES = sizeof sizes / sizeof sizes[0] };
+    attach_bench b[NSIZES];
+    bench_mem mem_count[NSIZES];
+    for (int i = 0; i < NSIZES; i++)
+    {
+        int64_t cells = (int64_t)sizes[i].w * sizes[i].h;
+        uint8_t *mem = malloc((size_t)cells);
+        if (!mem || dg_grid_init(&b[i].grid, mem, sizes[i].w, sizes[i].h, 0) != DG_OK)
+            abort();
+        dg_attach_defaults(&b[i].params);
+        b[i].with_result = 1;
+        b[i].alloc = bench_allocator(&mem_count[i]);
+        dg_result_init(&b[i].result, NULL);
+        sizes[i].batch = cells >= SCALE_CELLS_PER_BATCH ? 1 : SCALE_CELLS_PER_BATCH / cells;
+        attach_op(&b[i], 0); /* warm-up */
+    }
+    int64_t seed = 1;
+    for (int r = 0; r < SCALE_ROUNDS; r++)
+        for (int i = 0; i < NSIZES; i++)
+            sizes[i].ns[r] = scale_batch(&b[i], &sizes[i], &seed);
+    double base = 0;
+    for (int i = 0; i < NSIZES; i++)
+    {
+        int64_t cells = (int64_t)sizes[i].w * sizes[i].h, median = scale_median(&sizes[i]);
+        double per_cell = (double)median / (double)cells;
+        if (sizes[i].w == 200)
+            base = per_cell;
+        char size[32];
+        snprintf(size, sizeof size, "%dx%d", (int)sizes[i].w, (int)sizes[i].h);
+        printf("%-28s %-10s %9.1f us %6.2f ns/cell", "attach defaults per cell", size,
+               (double)median / 1000.0, per_cell);
+        if (base > 0)
+            printf("  %.2fx 200x200", per_cell / base);
+        printf("\n");
+        dg_result_free(&b[i].result);
+        free(b[i].grid.cells);
+    }
+    fflush(stdout);
 }
