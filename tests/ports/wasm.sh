@@ -60,7 +60,7 @@ build() {
 
 # ---- check ------------------------------------------------------------------
 native_tools() {
-    [ -x "$B/bin/dungeon" ] || make --no-print-directory B="$B" "$B/bin/dungeon" >&2 || return 1
+    make --no-print-directory B="$B" "$B/bin/dungeon" >&2 || return 1
     # the native answers to the analysis queries of the package's tests
     ${CC:-cc} -std=c11 -O2 -Iinclude -Ilib lib/*.c "$PKG/test/analysis_ref.c" \
         -o "$W/analysis_ref" -lm
