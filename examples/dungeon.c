@@ -45,6 +45,8 @@ typedef struct options {
     int legend, numbers, markers, grid_lines, no_tileset;
     int scale_set, tile_size_set;
     int64_t survey;         /* --survey N: maps to measure, 0 = none */
+    int locks_set;          /* --locks, --keys or --secrets given */
+    dg_lock_params locks;   /* dg_lock_place settings */
 } options;
 
 /* ---- usage ----------------------------------------------------------------- */
@@ -100,8 +102,13 @@ static void usage(FILE *f)
             "  --legend            PNG: a strip naming the tile colours (and marker dots)\n"
             "  --numbers           PNG: room numbers, as in the JSON and Tiled exports\n"
             "  --markers           PNG: dots for start, exit and markers; ASCII: their glyphs\n"
-            "                      (@ start, X exit, a actor, $ item, ! trap, s spawn, * other)\n"
+            "                      (@ start, X exit, a actor, $ item, ! trap, s spawn, k key,\n"
+            "                      L lock, * other)\n"
             "  --grid              PNG: lines between cells\n"
+            "  --locks N           lock N gates on the way to the exit and place their keys\n"
+            "                      (dg_lock_place, docs/progression.md; 0..16)\n"
+            "  --keys WHERE        where keys go: on-path, branch or dead-end (default branch)\n"
+            "  --secrets PERMILLE  turn that share of the loop doors into secret doors\n"
             "  --tile-size N       Tiled: pixels per cell (default 16)\n"
             "  --no-tileset        Tiled: do not write the swatch tileset PNG beside the map\n"
             "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
@@ -190,6 +197,7 @@ static int parse_seed(const char *s, uint64_t *out)
 static const char *const value_options[] = {
     "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
     "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
+    "--locks", "--keys", "--secrets",
 };
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
@@ -253,6 +261,41 @@ static int parse_number_option(const char *a, const char *val, options *o)
     return 0;
 }
 
+/* --locks, --keys, --secrets; returns -1 if a is none of them, else 0 or an exit code. */
+static int parse_lock_option(const char *a, const char *val, options *o)
+{
+    static const char *const places[] = {"on-path", "branch", "dead-end"};
+    int64_t v;
+    if (strcmp(a, "--locks") && strcmp(a, "--keys") && strcmp(a, "--secrets"))
+        return -1;
+    if (!o->locks_set)
+    {
+        dg_lock_defaults(&o->locks);
+        o->locks.locks = 0;
+        o->locks_set = 1;
+    }
+    if (!strcmp(a, "--keys"))
+    {
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(val, places[i]))
+            {
+                o->locks.key_place = i;
+                return 0;
+            }
+        fprintf(stderr, "dungeon: --keys '%s' must be on-path, branch or dead-end\n", val);
+        return EXIT_USAGE;
+    }
+    int secrets = !strcmp(a, "--secrets");
+    int64_t max = secrets ? 1000 : DG_LOCKS_MAX;
+    if (!parse_i64(val, 0, max, &v))
+    {
+        fprintf(stderr, "dungeon: %s '%s' must be a whole number from 0 to %" PRId64 "\n", a, val, max);
+        return EXIT_USAGE;
+    }
+    *(secrets ? &o->locks.secret_permille : &o->locks.locks) = (int32_t)v;
+    return 0;
+}
+
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -298,6 +341,8 @@ static int parse_args(int argc, char **argv, options *o)
         given |= 1u << slot;
         const char *val = argv[++i];
         int rc = parse_number_option(a, val, o);
+        if (rc < 0)
+            rc = parse_lock_option(a, val, o);
         if (rc > 0)
             return rc;
         if (rc == 0)
@@ -444,8 +489,8 @@ static int write_bytes(const char *data, size_t len, const char *path)
 /* ASCII glyph of a marker kind (--markers). */
 static char marker_glyph(int32_t kind)
 {
-    static const char glyphs[] = "*a$!s@X";
-    return kind >= 0 && kind < 7 ? glyphs[kind] : '*';
+    static const char glyphs[] = "*a$!s@XkL";
+    return kind >= 0 && kind < 9 ? glyphs[kind] : '*';
 }
 
 static void put_glyph(char *text, const dg_grid *g, dg_point p, char c)
@@ -855,6 +900,24 @@ static const char *without_generator(const char *message, const char *gen)
     return !gen[i] && message[i] == ':' && message[i + 1] == ' ' ? message + i + 2 : message;
 }
 
+/* --locks, --keys, --secrets: locks the generated map; --stats tells how it went. */
+static dg_status lock_map(const options *o, const dg_recipe *rc, dg_grid *grid, dg_result *result,
+                          dg_diag *diag)
+{
+    dg_progress pr;
+    dg_status st = dg_lock_place(grid, result, &o->locks, rc->seed, &pr, NULL, diag);
+    if (st == DG_OK && o->stats)
+    {
+        fprintf(stderr, "locks: %d of %d placed, %d locked doors, %d secret doors, %s, keys",
+                (int)pr.placed, (int)pr.requested, (int)pr.locked_doors, (int)pr.secret_doors,
+                pr.solvable ? "solvable" : "NOT solvable");
+        for (int32_t i = 0; i < pr.order_count; i++)
+            fprintf(stderr, " %d", (int)pr.order[i]);
+        fprintf(stderr, "\n");
+    }
+    return st;
+}
+
 /* Runs the recipe into a fresh grid; prints --stats and writes the output. */
 static int generate_and_write(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
                               int32_t format)
@@ -868,6 +931,8 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     dg_status st = cells ? dg_grid_init(&grid, cells, rc->width, rc->height, 0) : DG_E_NOMEM;
     if (st == DG_OK)
         st = dg_recipe_generate(rc, &grid, prefabs, &result, NULL, &diag);
+    if (st == DG_OK && o->locks_set)
+        st = lock_map(o, rc, &grid, &result, &diag);
     if (st != DG_OK)
     {
         const char *why = without_generator(diag.message, rc->generator);
@@ -895,9 +960,10 @@ static int survey_to_output(const options *o, const dg_recipe *rc, const dg_pref
         fprintf(stderr, "dungeon: --survey prints a table or JSON, not %s\n", format_name(format));
         return EXIT_USAGE;
     }
-    if (o->stats || o->markers)
+    if (o->stats || o->markers || o->locks_set)
     {
-        fprintf(stderr, "dungeon: --survey does not take %s\n", o->stats ? "--stats" : "--markers");
+        fprintf(stderr, "dungeon: --survey does not take %s\n",
+                o->stats ? "--stats" : o->markers ? "--markers" : "--locks, --keys or --secrets");
         return EXIT_USAGE;
     }
     FILE *f = open_out(o->output);

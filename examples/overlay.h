@@ -117,6 +117,8 @@ static uint32_t marker_color(int32_t kind)
     case DG_MARKER_SPAWN: return 0xFF8C00FFu;
     case DG_MARKER_START: return 0x20D040FFu;
     case DG_MARKER_EXIT: return 0xFF40C0FFu;
+    case DG_MARKER_KEY: return 0xFFF070FFu;
+    case DG_MARKER_LOCK: return 0xE8B020FFu;
     default: return 0xFFFFFFFFu;
     }
 }
@@ -131,10 +133,20 @@ static void draw_dot(image *im, dg_point p, int32_t scale, uint32_t rgba)
     fill_box(im, x, y, d, d, rgba);
 }
 
+/* Keys and locks carry their number ("key 2", "lock 2") beside the dot. */
+static void draw_lock_number(image *im, const dg_marker *m, int32_t scale)
+{
+    const char *space = strchr(m->name, ' ');
+    if (scale >= 6 && space && (m->kind == DG_MARKER_KEY || m->kind == DG_MARKER_LOCK))
+        draw_label(im, m->pos.x * scale + scale, m->pos.y * scale - 2, space + 1, 1);
+}
+
 static void draw_markers(image *im, const dg_result *r, int32_t scale)
 {
     for (int32_t i = 0; i < r->marker_count; i++)
         draw_dot(im, r->markers[i].pos, scale, marker_color(r->markers[i].kind));
+    for (int32_t i = 0; i < r->marker_count; i++)
+        draw_lock_number(im, &r->markers[i], scale);
     if (r->start.x >= 0)
         draw_dot(im, r->start, scale, marker_color(DG_MARKER_START));
     if (r->exit.x >= 0)
@@ -163,13 +175,14 @@ static int32_t legend_entries(const dg_grid *g, const dg_result *r, int markers,
             out[n++] = (legend_entry){dg_tile_name((uint8_t)t), dg_tile_color((uint8_t)t), 0};
     if (markers && r)
     {
-        static const char *const names[] = {"marker", "actor", "item", "trap", "spawn", "start", "exit"};
+        static const char *const names[] = {"marker", "actor", "item", "trap", "spawn",
+                                            "start",  "exit",  "key",  "lock"};
         out[n++] = (legend_entry){"start", marker_color(DG_MARKER_START), 1};
         out[n++] = (legend_entry){"exit", marker_color(DG_MARKER_EXIT), 1};
-        uint8_t kinds[8] = {0};
+        uint8_t kinds[9] = {0};
         for (int32_t i = 0; i < r->marker_count; i++)
-            kinds[r->markers[i].kind >= 0 && r->markers[i].kind < 7 ? r->markers[i].kind : 0] = 1;
-        for (int k = 0; k < 7; k++)
+            kinds[r->markers[i].kind >= 0 && r->markers[i].kind < 9 ? r->markers[i].kind : 0] = 1;
+        for (int k = 0; k < 9; k++)
             if (kinds[k] && k != DG_MARKER_START && k != DG_MARKER_EXIT)
                 out[n++] = (legend_entry){names[k], marker_color(k), 1};
     }

@@ -96,13 +96,17 @@ enum {
     DG_TILE_STAIRS_DOWN = 7,
     DG_TILE_OBSTACLE = 8,    /* furniture, pillars: blocks movement, not a wall */
     DG_TILE_WATER = 9,       /* impassable liquid */
-    DG_TILE_COUNT = 10,      /* number of named library tiles */
+    DG_TILE_DOOR_LOCKED = 10, /* a door that opens with its lock's key (dg_lock_place) */
+    DG_TILE_DOOR_SECRET = 11, /* a door that looks like wall until found */
+    DG_TILE_COUNT = 12,      /* number of named library tiles */
     DG_TILE_USER = 64
 };
 
 /* Name of a tile ("floor", "wall", ..., "user" for >= DG_TILE_USER, "unknown"); static. */
 DG_API const char *dg_tile_name(uint8_t tile);
-/* 1 if a walker may stand on the tile (floor, corridor, door, trap, stairs). */
+/* 1 if a walker may stand on the tile (floor, corridor, doors of every kind,
+ * trap, stairs): a locked or secret door is a way through once opened or found;
+ * games that keep them shut say so per cell with a dg_overlay. */
 DG_API int dg_tile_passable(uint8_t tile);
 
 /* ---- the caller-owned grid --------------------------------------------- */
@@ -212,7 +216,9 @@ enum { /* dg_marker.kind */
     DG_MARKER_TRAP = 3,
     DG_MARKER_SPAWN = 4,
     DG_MARKER_START = 5,
-    DG_MARKER_EXIT = 6
+    DG_MARKER_EXIT = 6,
+    DG_MARKER_KEY = 7,          /* name "key N": opens lock N (dg_lock_place) */
+    DG_MARKER_LOCK = 8          /* name "lock N": on each door of lock N */
 };
 typedef struct dg_marker {
     dg_point pos;
@@ -266,7 +272,7 @@ DG_API void dg_result_free(dg_result *result);
 
 /* ---- rendering ----------------------------------------------------------- */
 /* ASCII: one char per tile from a 256-entry legend (NULL: the default legend
- * " .,#+^<>&~" for tiles 0..9, '?' for the rest). Rows end with '\n'; the text
+ * " .,#+^<>&~LS" for tiles 0..11, '?' for the rest). Rows end with '\n'; the text
  * is NUL-terminated. Needs (width + 1) * height + 1 bytes; *written (optional)
  * gets the length without the NUL. DG_E_BUFFER if out is too small (nothing written). */
 DG_API dg_status dg_render_ascii(const dg_grid *grid, const char *legend, char *out,
@@ -916,6 +922,71 @@ DG_API dg_status dg_place(const dg_grid *grid, const dg_place_params *params, ui
  * floor can be regenerated alone. Pass the previous floor's exit as arrival. */
 DG_API uint64_t dg_floor_seed(uint64_t master, int32_t floor);
 
+
+/* ---- progression: locks, keys and secret doors ------------------------------ */
+/* dg_lock_place turns doors of any generated map into locked doors and puts
+ * their keys where a player who starts at result->start can always fetch each
+ * key before its lock (docs/progression.md). A lock is a gate: the doors (one
+ * or a few) that every way from the start to the exit crosses at the same
+ * depth; locks follow one another from the start toward the exit, so lock N's
+ * key lies behind locks 1..N-1 and before lock N. Maps without door tiles
+ * (caves, mazes, walks) gate at narrow passages instead, which become locked
+ * doors. Secret doors are doors on loops: turning them secret keeps every cell
+ * reachable under every set of keys, so a secret never gates progress.
+ * Each key is a DG_MARKER_KEY named "key N" and each locked door carries a
+ * DG_MARKER_LOCK named "lock N" (N = 1..placed); JSON and Tiled exports list
+ * them like any marker. dg_solve plays the map to prove it. */
+#define DG_LOCKS_MAX 16
+enum { /* dg_lock_params.key_place: where a key goes, between its lock and the one before */
+    DG_KEYS_ON_PATH = 0,  /* on the way from the start to the lock */
+    DG_KEYS_BRANCH = 1,   /* as far off that way as the region allows (a side branch) */
+    DG_KEYS_DEAD_END = 2  /* at the dead end farthest off the way (else as BRANCH) */
+};
+typedef struct dg_lock_params {
+    int32_t locks;           /* locks wanted, 0..DG_LOCKS_MAX (default 2) */
+    int32_t require_all;     /* 1: DG_E_NOSPACE unless all fit; 0: place what fits (default 0) */
+    int32_t key_place;       /* DG_KEYS_* (default DG_KEYS_BRANCH) */
+    int32_t kinds;           /* key kinds (colours) 1..8: lock N is kind (N - 1) % kinds (default 3) */
+    int32_t gate_max;        /* most doors one lock may close, 1..8 (default 2) */
+    int32_t secret_permille; /* share of loop doors made secret, 0..1000 (default 0) */
+} dg_lock_params;
+
+/* What dg_lock_place did and what dg_solve found. */
+typedef struct dg_progress {
+    int32_t requested;       /* locks asked for */
+    int32_t placed;          /* locks placed */
+    int32_t locked_doors;    /* DG_TILE_DOOR_LOCKED cells written */
+    int32_t secret_doors;    /* DG_TILE_DOOR_SECRET cells written */
+    int32_t kinds[DG_LOCKS_MAX];   /* kind of lock N at [N - 1] */
+    int32_t solvable;        /* dg_solve: 1 if the exit can be reached */
+    int32_t keys_reached;    /* dg_solve: keys the player can collect */
+    int32_t order_count;     /* dg_solve: keys needed to reach the exit */
+    int32_t order[DG_LOCKS_MAX];   /* dg_solve: their lock numbers, in an order that works */
+    int32_t steps;           /* dg_solve: cells the player can reach with every key it can get */
+} dg_progress;
+
+/* Fills the documented defaults. */
+DG_API void dg_lock_defaults(dg_lock_params *params);
+/* Locks doors of a generated map (grid and result from the same generator
+ * call) and adds key and lock markers to result. progress (optional) gets the
+ * counts and dg_solve's verdict, which is always solvable. Fewer locks fit
+ * than asked when the way from start to exit has too few gates (a map without
+ * branches, or too open): progress->placed says how many, and the call fails
+ * with DG_E_NOSPACE only with require_all. DG_E_INVALID if the result has no
+ * start and exit on passable cells; on any error grid and result are untouched. */
+DG_API dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
+                               uint64_t seed, dg_progress *progress,
+                               const dg_allocator *allocator, dg_diag *diag);
+/* Plays the map: from result->start, walking 4-way over passable tiles, picking
+ * up every key it reaches; a locked door opens once the key of its lock (the
+ * "lock N" marker on it) is held, and a secret door counts as wall, so a map
+ * that solves never needs a secret. Keys open only their own lock and are not
+ * used up, so collecting keys never hurts and one search settles every key set
+ * (the breadth-first search over position and keys collapses to one pass).
+ * Writes solvable, keys_reached, steps and order (the keys the exit depends on,
+ * each after the keys its own way depends on) into progress; leaves the rest. */
+DG_API dg_status dg_solve(const dg_grid *grid, const dg_result *result, dg_progress *progress,
+                          const dg_allocator *allocator, dg_diag *diag);
 
 /* ---- prefabs ----------------------------------------------------------------- */
 /* Text prefabs (docs/prefab-format.md). A parsed set is immutable: it may be

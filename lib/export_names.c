@@ -12,7 +12,8 @@ const char *dgi_room_kind_name(int32_t kind)
 
 const char *dgi_marker_kind_name(int32_t kind)
 {
-    static const char *const names[] = {"generic", "actor", "item", "trap", "spawn", "start", "exit"};
+    static const char *const names[] = {"generic", "actor", "item", "trap", "spawn", "start", "exit",
+                                         "key", "lock"};
     return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
 }
 

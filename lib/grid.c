@@ -3,7 +3,7 @@
 
 static const char *const tile_names[DG_TILE_COUNT] = {
     "void", "floor", "corridor", "wall", "door", "trap", "stairs_up", "stairs_down",
-    "obstacle", "water",
+    "obstacle", "water", "door_locked", "door_secret",
 };
 
 const char *dg_tile_name(uint8_t tile)
@@ -20,6 +20,8 @@ int dg_tile_passable(uint8_t tile)
     case DG_TILE_FLOOR:
     case DG_TILE_CORRIDOR:
     case DG_TILE_DOOR:
+    case DG_TILE_DOOR_LOCKED:
+    case DG_TILE_DOOR_SECRET:
     case DG_TILE_TRAP:
     case DG_TILE_STAIRS_UP:
     case DG_TILE_STAIRS_DOWN:

@@ -1,7 +1,7 @@
 /* Rendering a grid to ASCII text and to RGBA pixels. No allocation, no I/O. */
 #include "internal.h"
 
-static const char default_glyphs[DG_TILE_COUNT + 1] = " .,#+^<>&~";
+static const char default_glyphs[DG_TILE_COUNT + 1] = " .,#+^<>&~LS";
 
 static const uint32_t default_colors[DG_TILE_COUNT] = {
     0x141414FFu, /* void: near black */
@@ -14,6 +14,8 @@ static const uint32_t default_colors[DG_TILE_COUNT] = {
     0x2060E0FFu, /* stairs down: blue */
     0x7A5C3CFFu, /* obstacle: brown */
     0x3070B0FFu, /* water: deep blue */
+    0xE8B020FFu, /* locked door: gold */
+    0x9050C0FFu, /* secret door: violet */
 };
 
 char dg_tile_glyph(uint8_t tile)

@@ -261,7 +261,7 @@ BADV(grid_hash_stride, dg_grid_hash, "stride < width", 0, "0")
 }
 
 /* ---- tiles, status, version ----------------------------------------------------------- */
-BADV(tile_name_unknown, dg_tile_name, "tile 10..63 (reserved)", 1, "\"unknown\"")
+BADV(tile_name_unknown, dg_tile_name, "tile 12..63 (reserved)", 1, "\"unknown\"")
 {
     UNUSED_ENV;
     return strcmp(dg_tile_name(40), "unknown") == 0 && strcmp(dg_tile_name(63), "unknown") == 0;
@@ -1419,6 +1419,39 @@ BAD(chokepoints_small, dg_chokepoints, "mask_count one short", DG_E_BUFFER, "")
 BAD(chokepoints_null, dg_chokepoints, "mask NULL", DG_E_NULL, "")
 {
     return dg_chokepoints(e->g, NULL, NULL, ENV_CELLS, NULL, NULL, diag);
+}
+BADV(lock_defaults_null, dg_lock_defaults, "params NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_lock_defaults(NULL);
+    return 0;
+}
+BAD(lock_null, dg_lock_place, "params NULL", DG_E_NULL, "params")
+{
+    return dg_lock_place(e->g, &e->result, NULL, 1, NULL, NULL, diag);
+}
+BAD(lock_range, dg_lock_place, "locks 17", DG_E_INVALID, "locks")
+{
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    p.locks = DG_LOCKS_MAX + 1;
+    return dg_lock_place(e->g, &e->result, &p, 1, NULL, NULL, diag);
+}
+BAD(lock_no_start, dg_lock_place, "result without a start", DG_E_INVALID, "start")
+{
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    e->result.start = (dg_point){-1, -1};
+    return dg_lock_place(e->g, &e->result, &p, 1, NULL, NULL, diag);
+}
+BAD(solve_null, dg_solve, "progress NULL", DG_E_NULL, "progress")
+{
+    return dg_solve(e->g, &e->result, NULL, NULL, diag);
+}
+BAD(solve_no_start, dg_solve, "result without a start", DG_E_INVALID, "start")
+{
+    e->result.start = (dg_point){-1, -1};
+    return dg_solve(e->g, &e->result, (dg_progress *)e->out, NULL, diag);
 }
 BAD(place_no_floor, dg_place, "a grid without a passable cell", DG_E_NOSPACE, "")
 {

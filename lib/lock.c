@@ -1,0 +1,803 @@
+/* Locks, keys and secret doors on any generated map (docs/progression.md).
+ *
+ * The passable cells are cut into nodes: each gate cell (a door tile, or on a
+ * map without doors a narrow passage) is a node, and so is each connected
+ * stretch of the other cells (an area). A breadth-first search over nodes from
+ * the start's node gives every node a depth. Every way from the start to a
+ * deeper node crosses each shallower depth, so a depth whose nodes are all
+ * gates is a cut: locking its gates holds back everything deeper. Locks take
+ * such depths between the start and the exit, keys go between consecutive
+ * locks, and the solver (solve.c) proves the result. */
+#include "internal.h"
+
+#include <stdio.h>
+
+enum { F_GATE = 1, F_ROOM = 2, F_ROUTE = 4, F_USED = 8, F_LOCK = 16 };
+
+typedef struct placer {
+    dg_grid *g;
+    const dg_result *r;
+    const dg_lock_params *p;
+    dg_rng rng;
+    int32_t w, h, n;
+    int32_t start, exit;
+    int has_doors;
+    int32_t *node;   /* node of a cell, -1 if impassable */
+    int32_t *order;  /* cells grouped by node; later: route parents */
+    int32_t *first;  /* where each node's cells begin in order; later: union-find */
+    int32_t *depth;  /* depth of each node */
+    int32_t *queue;
+    int32_t *aux;    /* the search stack, per depth, then per cell distance off the route */
+    int32_t *disc, *low, *parent, *iter; /* per node: the block search */
+    uint8_t *flag;   /* F_* per cell */
+    int32_t nodes, max_depth;
+    int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
+    int32_t key_cell[DG_LOCKS_MAX];
+    int32_t placed;
+} placer;
+
+void dg_lock_defaults(dg_lock_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->locks = 2;
+    p->key_place = DG_KEYS_BRANCH;
+    p->kinds = 3;
+    p->gate_max = 2;
+}
+
+static uint8_t tile_at(const placer *s, int32_t c)
+{
+    return s->g->cells[(size_t)(c / s->w) * (size_t)s->g->stride + (size_t)(c % s->w)];
+}
+
+/* Secret doors count as wall until found; locked doors do not occur here. */
+static int open_at(const placer *s, int32_t c)
+{
+    uint8_t t = tile_at(s, c);
+    return dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET;
+}
+
+/* Open, inside the border, and open on both sides along `along`. */
+static int crossable(const placer *s, int32_t c, int32_t along)
+{
+    int32_t x = c % s->w, y = c / s->w;
+    return x >= 1 && y >= 1 && x < s->w - 1 && y < s->h - 1 && open_at(s, c) &&
+           open_at(s, c - along) && open_at(s, c + along);
+}
+
+/* A passage at most two cells wide crossing c along `along` (its width runs
+ * along `across`): every open cell of the run is crossable and walls end it. */
+static int passage(const placer *s, int32_t c, int32_t along, int32_t across)
+{
+    if (!crossable(s, c, along))
+        return 0;
+    int32_t lo = c, hi = c;
+    if (open_at(s, c - across))
+        lo = c - across;
+    else if (open_at(s, c + across))
+        hi = c + across;
+    if (lo != c && !crossable(s, lo, along))
+        return 0;
+    if (hi != c && !crossable(s, hi, along))
+        return 0;
+    return !open_at(s, lo - across) && !open_at(s, hi + across);
+}
+
+/* A cell a door fits in: a passage one or two cells wide. */
+static int narrow_at(const placer *s, int32_t c)
+{
+    return passage(s, c, s->w, 1) || passage(s, c, 1, s->w);
+}
+
+/* 4-neighbours of c inside the grid into nb[]; returns how many. */
+static int neighbours(const placer *s, int32_t c, int32_t nb[4])
+{
+    int32_t x = c % s->w, y = c / s->w;
+    int k = 0;
+    if (y > 0)
+        nb[k++] = c - s->w;
+    if (x + 1 < s->w)
+        nb[k++] = c + 1;
+    if (y + 1 < s->h)
+        nb[k++] = c + s->w;
+    if (x > 0)
+        nb[k++] = c - 1;
+    return k;
+}
+
+/* Gates are the doors, or with no doors (or narrow set) the narrow passages too. */
+static void mark_gates_and_rooms(placer *s, int narrow)
+{
+    s->has_doors = 0;
+    for (int32_t c = 0; c < s->n; c++)
+        s->has_doors |= tile_at(s, c) == DG_TILE_DOOR;
+    narrow |= !s->has_doors;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        int gate = tile_at(s, c) == DG_TILE_DOOR || (narrow && narrow_at(s, c));
+        s->flag[c] = (uint8_t)(gate && c != s->start && c != s->exit ? F_GATE : 0);
+    }
+    for (int32_t i = 0; i < s->r->room_count; i++)
+    {
+        dg_rect q = s->r->rooms[i].rect;
+        int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
+        int64_t x1 = DG_MIN((int64_t)q.x + q.w, s->w), y1 = DG_MIN((int64_t)q.y + q.h, s->h);
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++)
+                s->flag[y * s->w + x] |= F_ROOM;
+    }
+}
+
+/* Numbers the nodes: one per gate cell, one per connected stretch of the rest. */
+static void label_nodes(placer *s)
+{
+    for (int32_t c = 0; c < s->n; c++)
+        s->node[c] = -1;
+    s->nodes = 0;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        if (s->node[c] >= 0 || !open_at(s, c))
+            continue;
+        int32_t id = s->nodes++;
+        s->node[c] = id;
+        if (s->flag[c] & F_GATE)
+            continue;
+        int32_t head = 0, tail = 0, nb[4];
+        s->queue[tail++] = c;
+        while (head < tail)
+        {
+            int32_t at = s->queue[head++];
+            for (int k = neighbours(s, at, nb); k-- > 0;)
+                if (s->node[nb[k]] < 0 && open_at(s, nb[k]) && !(s->flag[nb[k]] & F_GATE))
+                {
+                    s->node[nb[k]] = id;
+                    s->queue[tail++] = nb[k];
+                }
+        }
+    }
+}
+
+/* Groups the cells by node (a counting sort): node i owns order[first[i]..first[i+1]). */
+static void group_cells(placer *s)
+{
+    memset(s->first, 0, ((size_t)s->nodes + 1) * sizeof *s->first);
+    for (int32_t c = 0; c < s->n; c++)
+        if (s->node[c] >= 0)
+            s->first[s->node[c] + 1]++;
+    for (int32_t i = 0; i < s->nodes; i++)
+        s->first[i + 1] += s->first[i];
+    for (int32_t i = 0; i < s->nodes; i++)
+        s->depth[i] = s->first[i]; /* fill position, reset to depths below */
+    for (int32_t c = 0; c < s->n; c++)
+        if (s->node[c] >= 0)
+            s->order[s->depth[s->node[c]]++] = c;
+}
+
+/* The neighbour of a cell in direction k (N, E, S, W), or -1 off the grid. */
+static int32_t step(const placer *s, int32_t c, int k)
+{
+    int32_t x = c % s->w, y = c / s->w;
+    switch (k)
+    {
+    case 0:
+        return y > 0 ? c - s->w : -1;
+    case 1:
+        return x + 1 < s->w ? c + 1 : -1;
+    case 2:
+        return y + 1 < s->h ? c + s->w : -1;
+    default:
+        return x > 0 ? c - 1 : -1;
+    }
+}
+
+/* Depth-first search over nodes from the start's node (iterative): disc,
+ * low and the tree parent of each node; pre lists the nodes in visit order. */
+static int32_t search_blocks(placer *s, int32_t *pre)
+{
+    int32_t *stack = s->aux, top = 0, time = 0, root = s->node[s->start];
+    for (int32_t i = 0; i < s->nodes; i++)
+        s->disc[i] = -1;
+    s->disc[root] = s->low[root] = time;
+    pre[time++] = root;
+    s->parent[root] = -1;
+    s->iter[root] = s->first[root] * 4;
+    stack[top++] = root;
+    while (top > 0)
+    {
+        int32_t v = stack[top - 1];
+        if (s->iter[v] < s->first[v + 1] * 4)
+        {
+            int32_t i = s->iter[v]++, c = step(s, s->order[i >> 2], i & 3);
+            int32_t u = c >= 0 ? s->node[c] : -1;
+            if (u < 0 || u == v || u == s->parent[v])
+                continue;
+            if (s->disc[u] >= 0)
+            {
+                s->low[v] = DG_MIN(s->low[v], s->disc[u]);
+                continue;
+            }
+            s->parent[u] = v;
+            s->disc[u] = s->low[u] = time;
+            pre[time++] = u;
+            s->iter[u] = s->first[u] * 4;
+            stack[top++] = u;
+            continue;
+        }
+        top--;
+        if (s->parent[v] >= 0)
+            s->low[s->parent[v]] = DG_MIN(s->low[s->parent[v]], s->low[v]);
+    }
+    return time;
+}
+
+/* core[v] = 1 for the nodes that lie on some way from the start to the exit:
+ * the tree path, and the nodes sharing a block with it. What hangs off the
+ * core at one node can never offer another way around a lock. */
+static void find_core(placer *s, uint8_t *core)
+{
+    int32_t *pre = s->queue, seen = search_blocks(s, pre), root = s->node[s->start];
+    for (int32_t i = 0; i < s->nodes; i++)
+        core[i] = 0;
+    for (int32_t v = s->node[s->exit], child = -1; v >= 0; child = v, v = s->parent[v])
+    {
+        core[v] = 2; /* the tree path */
+        int gate = s->flag[s->order[s->first[v]]] & F_GATE;
+        if (gate && child >= 0 && v != root && s->low[child] >= s->disc[v])
+            core[v] = 3; /* a gate every way from the start to the exit crosses */
+    }
+    for (int32_t k = 1; k < seen; k++)
+    {
+        int32_t u = pre[k], p = s->parent[u];
+        if (!core[u])
+            core[u] = (uint8_t)(core[p] && p != root && s->low[u] < s->disc[p]);
+    }
+}
+
+/* Depths over the core from the start's node; every other node takes the
+ * depth of the core node it hangs from. */
+static void depth_nodes(placer *s)
+{
+    uint8_t *core = (uint8_t *)s->iter;
+    for (int32_t i = 0; i < s->nodes; i++)
+        s->depth[i] = -1;
+    int32_t from = s->node[s->start];
+    s->max_depth = 0;
+    if (s->disc[s->node[s->exit]] < 0)
+        return; /* the exit is out of reach: plan() stops */
+    for (int pass = 0; pass < 2; pass++)
+    {
+        int32_t head = 0, tail = 0, nb[4];
+        if (pass == 0)
+        {
+            s->depth[from] = 0;
+            s->queue[tail++] = from;
+        }
+        else
+            for (int32_t i = 0; i < s->nodes; i++)
+                if (s->depth[i] >= 0)
+                    s->queue[tail++] = i;
+        while (head < tail)
+        {
+            int32_t x = s->queue[head++], d = s->depth[x];
+            if (pass == 0)
+                s->max_depth = d;
+            for (int32_t i = s->first[x]; i < s->first[x + 1]; i++)
+                for (int k = neighbours(s, s->order[i], nb); k-- > 0;)
+                {
+                    int32_t y = s->node[nb[k]];
+                    if (y >= 0 && s->depth[y] < 0 && (pass == 1 || core[y]))
+                    {
+                        s->depth[y] = pass == 0 ? d + 1 : d;
+                        s->queue[tail++] = y;
+                    }
+                }
+        }
+    }
+}
+
+/* ---- choosing the locked depths ----------------------------------------- */
+
+/* Per depth: gates[d] = the gate count if every core node at d is a gate, else -1;
+ * cut[d] = a gate at d that alone separates start and exit, else -1;
+ * keys[d + 1] = cells at depths <= d a key may lie on. */
+static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys)
+{
+    int32_t levels = s->max_depth + 1;
+    for (int32_t d = 0; d <= levels; d++)
+    {
+        gates[d] = keys[d] = 0;
+        cut[d] = -1;
+    }
+    const uint8_t *core = (const uint8_t *)s->iter;
+    for (int32_t i = 0; i < s->nodes; i++)
+    {
+        int32_t d = s->depth[i];
+        if (d < 0)
+            continue;
+        int gate = s->first[i + 1] - s->first[i] == 1 && (s->flag[s->order[s->first[i]]] & F_GATE);
+        if (core[i]) /* an area spoils its depth */
+            gates[d] = gate && gates[d] >= 0 ? gates[d] + 1 : -1;
+        if (core[i] == 3)
+            cut[d] = i;
+        if (!gate)
+            keys[d + 1] += s->first[i + 1] - s->first[i];
+    }
+    keys[s->depth[s->node[s->start]] + 1]--; /* not on the start */
+    if (s->depth[s->node[s->exit]] >= 0)
+        keys[s->depth[s->node[s->exit]] + 1]--;
+    for (int32_t d = 0; d < levels; d++)
+        keys[d + 1] += keys[d];
+}
+
+/* Key cells strictly between depths a and b (a = -1: from the start). */
+static int32_t keys_between(const int32_t *keys, int32_t a, int32_t b)
+{
+    return keys[b] - keys[a + 1];
+}
+
+/* Candidate depths into cand[]; returns how many. */
+static int32_t candidates(const placer *s, const int32_t *gates, const int32_t *cut,
+                          int32_t *cand)
+{
+    int32_t m = 0, exit_depth = s->depth[s->node[s->exit]];
+    for (int32_t d = 1; d < exit_depth; d++)
+        if ((gates[d] >= 1 && gates[d] <= s->p->gate_max) || cut[d] >= 0)
+            cand[m++] = d;
+    return m;
+}
+
+/* chain[i]: most locks a run starting at candidate i can hold (earliest next
+ * candidate each time, which leaves the most room). */
+static void chain_lengths(const int32_t *keys, const int32_t *cand, int32_t m, int32_t *chain)
+{
+    int32_t j = m;
+    for (int32_t i = m - 1; i >= 0; i--)
+    {
+        j = i + 1;
+        while (j < m && keys_between(keys, cand[i], cand[j]) <= 0)
+            j++;
+        chain[i] = 1 + (j < m ? chain[j] : 0);
+    }
+}
+
+static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, int32_t m,
+                          const int32_t *chain)
+{
+    int32_t best = 0;
+    for (int32_t i = 0; i < m; i++)
+        if (keys_between(keys, -1, cand[i]) > 0)
+            best = DG_MAX(best, chain[i]);
+    int32_t k = DG_MIN(best, s->p->locks), prev = -1, at = -1;
+    int32_t exit_depth = s->depth[s->node[s->exit]];
+    for (int32_t t = 1; t <= k; t++)
+    {
+        int32_t spread = exit_depth / (4 * (k + 1));
+        int32_t target = exit_depth * t / (k + 1) + dg_rng_range(&s->rng, -spread, spread);
+        int32_t pick = -1;
+        for (int32_t j = at + 1; j < m; j++)
+        {
+            if (keys_between(keys, prev, cand[j]) <= 0 || chain[j] < k - t + 1)
+                continue;
+            int32_t dist = cand[j] > target ? cand[j] - target : target - cand[j];
+            int32_t old = pick < 0 ? INT32_MAX
+                                   : (cand[pick] > target ? cand[pick] - target : target - cand[pick]);
+            if (dist < old)
+                pick = j;
+        }
+        at = pick;
+        prev = cand[pick];
+        s->lock_depth[t - 1] = prev;
+    }
+    s->placed = k;
+}
+
+/* ---- keys --------------------------------------------------------------- */
+
+/* Marks the walk from start to exit (every gate open) with F_ROUTE. */
+static void mark_route(placer *s)
+{
+    int32_t *parent = s->order, head = 0, tail = 0, nb[4];
+    for (int32_t c = 0; c < s->n; c++)
+        parent[c] = -1;
+    parent[s->start] = s->start;
+    s->queue[tail++] = s->start;
+    while (head < tail && parent[s->exit] < 0)
+    {
+        int32_t c = s->queue[head++];
+        for (int k = neighbours(s, c, nb); k-- > 0;)
+            if (parent[nb[k]] < 0 && s->node[nb[k]] >= 0)
+            {
+                parent[nb[k]] = c;
+                s->queue[tail++] = nb[k];
+            }
+    }
+    for (int32_t c = s->exit; parent[c] >= 0; c = parent[c])
+    {
+        s->flag[c] |= F_ROUTE;
+        if (c == s->start)
+            break;
+    }
+}
+
+/* aux[c] = steps from c to the nearest route cell. */
+static void distance_off_route(placer *s)
+{
+    int32_t head = 0, tail = 0, nb[4];
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        s->aux[c] = (s->flag[c] & F_ROUTE) ? 0 : -1;
+        if (s->aux[c] == 0)
+            s->queue[tail++] = c;
+    }
+    while (head < tail)
+    {
+        int32_t c = s->queue[head++];
+        for (int k = neighbours(s, c, nb); k-- > 0;)
+            if (s->aux[nb[k]] < 0 && s->node[nb[k]] >= 0)
+            {
+                s->aux[nb[k]] = s->aux[c] + 1;
+                s->queue[tail++] = nb[k];
+            }
+    }
+}
+
+/* Which lock's key region a cell lies in (0-based), or -1. */
+static int32_t region_of(const placer *s, int32_t c)
+{
+    if (s->node[c] < 0 || (s->flag[c] & F_GATE) || c == s->start || c == s->exit)
+        return -1;
+    int32_t d = s->depth[s->node[c]];
+    if (d < 0)
+        return -1; /* not reachable from the start */
+    for (int32_t i = 0; i < s->placed; i++)
+        if (d < s->lock_depth[i])
+            return i == 0 || d > s->lock_depth[i - 1] ? i : -1;
+    return -1;
+}
+
+static int dead_end(const placer *s, int32_t c)
+{
+    int32_t nb[4], open = 0;
+    for (int k = neighbours(s, c, nb); k-- > 0;)
+        open += s->node[nb[k]] >= 0;
+    return open == 1;
+}
+
+static int64_t key_score(const placer *s, int32_t c)
+{
+    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[c];
+    switch (s->p->key_place)
+    {
+    case DG_KEYS_ON_PATH:
+        return ((s->flag[c] & F_ROUTE) ? 1 << 25 : 0) + room - off;
+    case DG_KEYS_DEAD_END:
+        return (dead_end(s, c) ? 1 << 25 : 0) + room + off;
+    default:
+        return room + off;
+    }
+}
+
+/* The best cell of each region for its key; ties drawn evenly by the RNG. */
+static void place_keys(placer *s)
+{
+    int64_t best[DG_LOCKS_MAX];
+    uint32_t ties[DG_LOCKS_MAX];
+    for (int32_t i = 0; i < s->placed; i++)
+    {
+        best[i] = INT64_MIN;
+        ties[i] = 0;
+        s->key_cell[i] = -1;
+    }
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        int32_t i = region_of(s, c);
+        if (i < 0)
+            continue;
+        int64_t score = key_score(s, c);
+        if (score > best[i])
+        {
+            best[i] = score;
+            ties[i] = 1;
+            s->key_cell[i] = c;
+        }
+        else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
+            s->key_cell[i] = c;
+    }
+}
+
+/* ---- secret doors ------------------------------------------------------- */
+
+/* A door between two areas that face each other, open nowhere else. */
+static int simple_door(const placer *s, int32_t c, int32_t *a, int32_t *b)
+{
+    int32_t x = c % s->w, y = c / s->w;
+    if (x < 1 || y < 1 || x >= s->w - 1 || y >= s->h - 1)
+        return 0;
+    const int32_t pairs[2][2] = {{c - s->w, c + s->w}, {c - 1, c + 1}};
+    for (int k = 0; k < 2; k++)
+    {
+        int32_t p = pairs[k][0], q = pairs[k][1], u = pairs[1 - k][0], v = pairs[1 - k][1];
+        if (s->node[p] >= 0 && s->node[q] >= 0 && !(s->flag[p] & F_GATE) &&
+            !(s->flag[q] & F_GATE) && s->node[u] < 0 && s->node[v] < 0)
+        {
+            *a = s->node[p];
+            *b = s->node[q];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void uf_join(int32_t *uf, int32_t a, int32_t b)
+{
+    a = dgi_uf_find(uf, a);
+    b = dgi_uf_find(uf, b);
+    if (a != b)
+        uf[a > b ? a : b] = a < b ? a : b;
+}
+
+/* Doors kept for sure join their neighbours first: every door that is not
+ * simple, and (as gates) the locked ones stay out of the open graph. */
+static int32_t join_fixed_doors(placer *s, int32_t *uf, int32_t *simple)
+{
+    int32_t count = 0, a, b, nb[4];
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        if (!(s->flag[c] & F_GATE) || (s->flag[c] & F_LOCK))
+            continue;
+        if (simple_door(s, c, &a, &b))
+        {
+            simple[count++] = c;
+            continue;
+        }
+        for (int k = neighbours(s, c, nb); k-- > 0;)
+            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & F_LOCK))
+                uf_join(uf, s->node[c], s->node[nb[k]]);
+    }
+    return count;
+}
+
+/* Marks (F_USED on a gate) the loop doors that turn secret: a simple door
+ * whose two areas are already joined without it closes a loop, and removing
+ * any set of such doors keeps every cell as reachable as before under every
+ * set of keys. Returns how many. */
+static int32_t choose_secrets(placer *s)
+{
+    if (!s->has_doors || s->p->secret_permille == 0)
+        return 0;
+    int32_t *uf = s->first, *simple = s->queue, count = 0, a, b;
+    for (int32_t i = 0; i < s->nodes; i++)
+        uf[i] = i;
+    int32_t m = join_fixed_doors(s, uf, simple);
+    for (int32_t i = m - 1; i > 0; i--) /* a seeded order of the simple doors */
+    {
+        int32_t j = (int32_t)dgi_rng_below(&s->rng, (uint32_t)i + 1), t = simple[i];
+        simple[i] = simple[j];
+        simple[j] = t;
+    }
+    for (int32_t i = 0; i < m; i++)
+    {
+        int32_t c = simple[i];
+        simple_door(s, c, &a, &b);
+        if (dgi_uf_find(uf, a) != dgi_uf_find(uf, b))
+        {
+            uf_join(uf, a, b);
+            uf_join(uf, a, s->node[c]);
+        }
+        else if (dg_rng_chance(&s->rng, s->p->secret_permille))
+        {
+            s->flag[c] |= F_USED;
+            count++;
+        }
+    }
+    return count;
+}
+
+/* ---- the entry point ---------------------------------------------------- */
+
+static dg_status check_params(const dg_lock_params *p, dg_diag *diag)
+{
+    if (p->locks < 0 || p->locks > DG_LOCKS_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "locks is %d: must be 0..%d", (int)p->locks,
+                        DG_LOCKS_MAX);
+    if (p->require_all != 0 && p->require_all != 1)
+        return dgi_fail(diag, DG_E_INVALID, "require_all is %d: must be 0 or 1",
+                        (int)p->require_all);
+    if (p->key_place < DG_KEYS_ON_PATH || p->key_place > DG_KEYS_DEAD_END)
+        return dgi_fail(diag, DG_E_INVALID, "key_place is %d: must be 0..2", (int)p->key_place);
+    if (p->kinds < 1 || p->kinds > 8)
+        return dgi_fail(diag, DG_E_INVALID, "kinds is %d: must be 1..8", (int)p->kinds);
+    if (p->gate_max < 1 || p->gate_max > 8)
+        return dgi_fail(diag, DG_E_INVALID, "gate_max is %d: must be 1..8", (int)p->gate_max);
+    if (p->secret_permille < 0 || p->secret_permille > 1000)
+        return dgi_fail(diag, DG_E_INVALID, "secret_permille is %d: must be 0..1000",
+                        (int)p->secret_permille);
+    return DG_OK;
+}
+
+static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
+{
+    dg_status st = dgi_progress_check_ends(g, r, diag);
+    if (st != DG_OK)
+        return st;
+    if (r->start.x == r->exit.x && r->start.y == r->exit.y)
+        return dgi_fail(diag, DG_E_INVALID, "result start and exit are the same cell");
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == DG_MARKER_KEY || r->markers[i].kind == DG_MARKER_LOCK)
+            return dgi_fail(diag, DG_E_INVALID, "the map is locked already (marker %d)", (int)i);
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (DG_CELL(g, x, y) == DG_TILE_DOOR_LOCKED)
+                return dgi_fail(diag, DG_E_INVALID,
+                                "the map is locked already (locked door at %d, %d)", (int)x,
+                                (int)y);
+    return DG_OK;
+}
+
+#define SCRATCH_INTS 10 /* node, order, first, depth, queue, aux, disc, low, parent, iter */
+
+static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
+                              dg_diag *diag)
+{
+    size_t n = (size_t)s->n + 2; /* depth tables use max_depth + 2 entries */
+    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 1))
+        return dgi_fail(diag, DG_E_TOO_LARGE, "a %dx%d grid is too large to lock here",
+                        (int)s->w, (int)s->h);
+    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 1);
+    int32_t *p = *block = dgi_alloc(a, *bytes);
+    if (!p)
+        return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
+    int32_t **arrays[SCRATCH_INTS] = {&s->node,  &s->order, &s->first,  &s->depth, &s->queue,
+                                      &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter};
+    for (int i = 0; i < SCRATCH_INTS; i++)
+        *arrays[i] = p + (size_t)i * n;
+    s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
+    return DG_OK;
+}
+
+static void plan(placer *s, uint64_t seed, int narrow)
+{
+    dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
+    mark_gates_and_rooms(s, narrow);
+    label_nodes(s);
+    group_cells(s);
+    find_core(s, (uint8_t *)s->iter);
+    depth_nodes(s);
+    s->placed = 0;
+    if (s->p->locks == 0 || s->depth[s->node[s->exit]] < 0)
+        return;
+    /* max_depth + 2 entries each; parent is free once the core is known */
+    int32_t *gates = s->aux, *keys = s->queue, *cut = s->parent;
+    survey_depths(s, gates, cut, keys);
+    int32_t *cand = s->order, *chain = s->first; /* free until the route */
+    int32_t m = candidates(s, gates, cut, cand);
+    chain_lengths(keys, cand, m, chain);
+    choose_depths(s, keys, cand, m, chain);
+    const uint8_t *core = (const uint8_t *)s->iter;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        int32_t v = s->node[c];
+        if (!(s->flag[c] & F_GATE) || v < 0 || !core[v])
+            continue;
+        for (int32_t i = 0; i < s->placed; i++)
+            if (s->depth[v] == s->lock_depth[i] && (cut[s->depth[v]] < 0 || cut[s->depth[v]] == v))
+                s->flag[c] |= F_LOCK;
+    }
+    mark_route(s);
+    distance_off_route(s);
+    place_keys(s);
+}
+
+static int32_t lock_number(const placer *s, int32_t c)
+{
+    for (int32_t i = 0; i < s->placed; i++)
+        if (s->depth[s->node[c]] == s->lock_depth[i])
+            return i + 1;
+    return 0;
+}
+
+static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char *word, int32_t n)
+{
+    dg_marker m;
+    memset(&m, 0, sizeof m);
+    m.pos = (dg_point){c % s->w, c / s->w};
+    m.kind = kind;
+    m.room = dgi_result_room_at(s->r, m.pos);
+    snprintf(m.name, sizeof m.name, "%s %d", word, (int)n);
+    return m;
+}
+
+/* Writes tiles and markers; result has room for them already. */
+static void commit(placer *s, dg_result *r, dg_progress *pr)
+{
+    for (int32_t i = 0; i < s->placed; i++)
+    {
+        dg_marker key = marker_at(s, s->key_cell[i], DG_MARKER_KEY, "key", i + 1);
+        dgi_result_add_marker(r, &key);
+        for (int32_t c = 0; c < s->n; c++)
+            if ((s->flag[c] & F_LOCK) && lock_number(s, c) == i + 1)
+            {
+                dg_marker lock = marker_at(s, c, DG_MARKER_LOCK, "lock", i + 1);
+                dgi_result_add_marker(r, &lock);
+                DG_CELL(s->g, c % s->w, c / s->w) = DG_TILE_DOOR_LOCKED;
+                pr->locked_doors++;
+            }
+        pr->kinds[i] = i % s->p->kinds;
+    }
+    for (int32_t c = 0; c < s->n; c++)
+        if ((s->flag[c] & (F_GATE | F_USED | F_LOCK)) == (F_GATE | F_USED))
+        {
+            DG_CELL(s->g, c % s->w, c / s->w) = DG_TILE_DOOR_SECRET;
+            pr->secret_doors++;
+        }
+}
+
+static int32_t count_flag(const placer *s, uint8_t bit)
+{
+    int32_t k = 0;
+    for (int32_t c = 0; c < s->n; c++)
+        k += (s->flag[c] & bit) != 0;
+    return k;
+}
+
+dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
+                        uint64_t seed, dg_progress *progress, const dg_allocator *allocator,
+                        dg_diag *diag)
+{
+    if (!grid || !result || !params)
+        return dgi_fail(diag, DG_E_NULL, "dg_lock_place: grid, result and params must not be NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK || (st = check_params(params, diag)) != DG_OK ||
+        (st = check_map(grid, result, diag)) != DG_OK)
+        return st;
+    placer s;
+    memset(&s, 0, sizeof s);
+    s.g = grid;
+    s.r = result;
+    s.p = params;
+    s.w = grid->width;
+    s.h = grid->height;
+    s.n = grid->width * grid->height;
+    s.start = result->start.y * s.w + result->start.x;
+    s.exit = result->exit.y * s.w + result->exit.x;
+    void *block = NULL;
+    size_t bytes = 0;
+    if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
+        return st;
+    plan(&s, seed, 0);
+    if (s.placed < params->locks && s.has_doors)
+    {
+        /* too few door gates (loops): let narrow corridor cells gate as well */
+        int32_t doors_only = s.placed;
+        plan(&s, seed, 1);
+        if (s.placed <= doors_only)
+            plan(&s, seed, 0);
+    }
+    (void)choose_secrets(&s);
+    int32_t locked = count_flag(&s, F_LOCK);
+    if (s.depth[s.node[s.exit]] < 0)
+        st = dgi_fail(diag, DG_E_INVALID, "the exit (%d, %d) cannot be reached from the start",
+                      (int)result->exit.x, (int)result->exit.y);
+    else if (params->require_all && s.placed < params->locks)
+        st = dgi_fail(diag, DG_E_NOSPACE, "only %d of %d locks fit: the way to the exit has "
+                      "too few gates of at most %d doors", (int)s.placed, (int)params->locks,
+                      (int)params->gate_max);
+    else if (dgi_result_reserve(result, result->room_count, result->corridor_count,
+                                result->door_count,
+                                result->marker_count + s.placed + locked) != DG_OK)
+        st = dgi_fail(diag, DG_E_NOMEM, "cannot grow the result's markers");
+    if (st == DG_OK)
+    {
+        dg_progress local, *pr = progress ? progress : &local;
+        memset(pr, 0, sizeof *pr);
+        pr->requested = params->locks;
+        pr->placed = s.placed;
+        commit(&s, result, pr);
+        dgi_solve_run(grid, result, s.order, s.queue, s.flag, pr);
+        dgi_diag_ok(diag);
+    }
+    dgi_free(allocator, block, bytes);
+    return st;
+}

@@ -1,0 +1,226 @@
+/* The progression solver: plays a map with locked doors and keys from the
+ * start and says whether the exit can be reached, and with which keys.
+ *
+ * Keys open only their own lock and are never used up, so holding more keys
+ * never hurts: the set of reachable cells only grows as keys are collected.
+ * One breadth-first pass therefore settles every key set: a locked door met
+ * without its key waits (it is marked touched) and joins the queue when the
+ * key is picked up. */
+#include "internal.h"
+
+/* Lock or key number N from a marker named "lock N" / "key N", else 0. */
+int32_t dgi_progress_number(const dg_marker *m, const char *word)
+{
+    size_t len = strlen(word);
+    if (strncmp(m->name, word, len) != 0 || m->name[len] != ' ')
+        return 0;
+    int32_t n = 0;
+    const char *p = m->name + len + 1;
+    for (; *p >= '0' && *p <= '9' && n <= DG_LOCKS_MAX; p++)
+        n = n * 10 + (*p - '0');
+    return *p == '\0' && n >= 1 && n <= DG_LOCKS_MAX ? n : 0;
+}
+
+typedef struct solver {
+    const dg_grid *g;
+    const dg_result *r;
+    int32_t w;
+    uint8_t *tag;     /* bit 0: entered; bits 1..: the key number lying on the cell */
+    int32_t *parent;  /* cell a cell was first touched from; -1: untouched */
+    int32_t *queue;
+    int32_t head, tail;
+    int32_t held[DG_LOCKS_MAX + 1];  /* pickup rank + 1 of key N, 0 if not held */
+    int32_t picked;
+} solver;
+
+static int32_t lock_at(const solver *s, int32_t c)
+{
+    dg_point p = {c % s->w, c / s->w};
+    for (int32_t i = 0; i < s->r->marker_count; i++)
+    {
+        const dg_marker *m = &s->r->markers[i];
+        if (m->kind == DG_MARKER_LOCK && m->pos.x == p.x && m->pos.y == p.y)
+            return dgi_progress_number(m, "lock");
+    }
+    return 0;
+}
+
+static void enter(solver *s, int32_t c)
+{
+    s->tag[c] |= 1;
+    s->queue[s->tail++] = c;
+}
+
+/* Opens every touched door of lock n once its key is held. */
+static void open_lock(solver *s, int32_t n)
+{
+    for (int32_t i = 0; i < s->r->marker_count; i++)
+    {
+        const dg_marker *m = &s->r->markers[i];
+        if (m->kind != DG_MARKER_LOCK || dgi_progress_number(m, "lock") != n)
+            continue;
+        int32_t c = m->pos.y * s->w + m->pos.x;
+        if (m->pos.x < 0 || m->pos.y < 0 || m->pos.x >= s->w || m->pos.y >= s->g->height)
+            continue;
+        if (DG_CELL(s->g, m->pos.x, m->pos.y) == DG_TILE_DOOR_LOCKED && s->parent[c] >= 0 &&
+            !(s->tag[c] & 1))
+            enter(s, c);
+    }
+}
+
+static void touch(solver *s, int32_t from, int32_t c)
+{
+    if (s->parent[c] >= 0)
+        return;
+    uint8_t t = s->g->cells[(size_t)(c / s->w) * (size_t)s->g->stride + (size_t)(c % s->w)];
+    if (t == DG_TILE_DOOR_SECRET || !dgi_passable_default[t])
+        return;
+    s->parent[c] = from;
+    if (t != DG_TILE_DOOR_LOCKED)
+        enter(s, c);
+    else
+    {
+        int32_t n = lock_at(s, c);
+        if (n > 0 && s->held[n])
+            enter(s, c);
+    }
+}
+
+static void pick_up(solver *s, int32_t c)
+{
+    int32_t n = s->tag[c] >> 1;
+    if (n == 0 || s->held[n])
+        return;
+    s->held[n] = ++s->picked;
+    open_lock(s, n);
+}
+
+static void flood(solver *s, int32_t start)
+{
+    s->parent[start] = start;
+    enter(s, start);
+    int32_t h = s->g->height;
+    while (s->head < s->tail)
+    {
+        int32_t c = s->queue[s->head++];
+        pick_up(s, c);
+        int32_t x = c % s->w, y = c / s->w;
+        if (y > 0)
+            touch(s, c, c - s->w);
+        if (x + 1 < s->w)
+            touch(s, c, c + 1);
+        if (y + 1 < h)
+            touch(s, c, c + s->w);
+        if (x > 0)
+            touch(s, c, c - 1);
+    }
+}
+
+/* The keys the way to `c` depends on, marked in need[]: the locks on its
+ * parent chain, then the ways to their keys in turn. */
+static void mark_needed(const solver *s, int32_t c, const int32_t key_cell[], uint8_t need[])
+{
+    int32_t stack[DG_LOCKS_MAX + 1], top = 0;
+    stack[top++] = c;
+    while (top > 0)
+    {
+        for (int32_t at = stack[--top];; at = s->parent[at])
+        {
+            int32_t x = at % s->w, y = at / s->w;
+            if (DG_CELL(s->g, x, y) == DG_TILE_DOOR_LOCKED)
+            {
+                int32_t n = lock_at(s, at);
+                if (n > 0 && !need[n])
+                {
+                    need[n] = 1;
+                    stack[top++] = key_cell[n];
+                }
+            }
+            if (s->parent[at] == at)
+                break;
+        }
+    }
+}
+
+static void write_order(const solver *s, const uint8_t need[], dg_progress *p)
+{
+    p->order_count = 0;
+    for (int32_t rank = 1; rank <= s->picked; rank++)
+        for (int32_t n = 1; n <= DG_LOCKS_MAX; n++)
+            if (need[n] && s->held[n] == rank)
+                p->order[p->order_count++] = n;
+}
+
+/* Places the key numbers on their cells; key_cell[n] gets the cell of key n. */
+static void lay_keys(solver *s, int32_t key_cell[])
+{
+    for (int32_t i = 0; i < s->r->marker_count; i++)
+    {
+        const dg_marker *m = &s->r->markers[i];
+        int32_t n = m->kind == DG_MARKER_KEY ? dgi_progress_number(m, "key") : 0;
+        if (n == 0 || m->pos.x < 0 || m->pos.y < 0 || m->pos.x >= s->w ||
+            m->pos.y >= s->g->height || key_cell[n] >= 0)
+            continue;
+        key_cell[n] = m->pos.y * s->w + m->pos.x;
+        s->tag[key_cell[n]] = (uint8_t)(n << 1);
+    }
+}
+
+void dgi_solve_run(const dg_grid *g, const dg_result *r, int32_t *parent, int32_t *queue,
+                   uint8_t *tag, dg_progress *p)
+{
+    size_t n = (size_t)g->width * (size_t)g->height;
+    solver s = {g, r, g->width, tag, parent, queue, 0, 0, {0}, 0};
+    memset(s.tag, 0, n);
+    memset(s.parent, 0xFF, n * sizeof *s.parent);
+    int32_t key_cell[DG_LOCKS_MAX + 1];
+    for (int i = 0; i <= DG_LOCKS_MAX; i++)
+        key_cell[i] = -1;
+    lay_keys(&s, key_cell);
+    flood(&s, r->start.y * s.w + r->start.x);
+    int32_t exit = r->exit.y * s.w + r->exit.x;
+    p->solvable = (s.tag[exit] & 1) != 0;
+    p->keys_reached = s.picked;
+    p->steps = s.tail;
+    uint8_t need[DG_LOCKS_MAX + 1] = {0};
+    if (p->solvable)
+        mark_needed(&s, exit, key_cell, need);
+    write_order(&s, need, p);
+}
+
+/* DG_OK if start and exit are passable cells inside the grid. */
+dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag *diag)
+{
+    const dg_point ends[2] = {r->start, r->exit};
+    for (int k = 0; k < 2; k++)
+    {
+        dg_point p = ends[k];
+        if (p.x < 0 || p.y < 0 || p.x >= g->width || p.y >= g->height)
+            return dgi_fail(diag, DG_E_INVALID, "result %s (%d, %d) is outside the %dx%d grid",
+                            k ? "exit" : "start", (int)p.x, (int)p.y, (int)g->width,
+                            (int)g->height);
+        if (!dgi_passable_default[DG_CELL(g, p.x, p.y)])
+            return dgi_fail(diag, DG_E_INVALID, "result %s (%d, %d) is not a passable cell",
+                            k ? "exit" : "start", (int)p.x, (int)p.y);
+    }
+    return DG_OK;
+}
+
+dg_status dg_solve(const dg_grid *grid, const dg_result *result, dg_progress *progress,
+                   const dg_allocator *allocator, dg_diag *diag)
+{
+    if (!grid || !result || !progress)
+        return dgi_fail(diag, DG_E_NULL, "dg_solve: grid, result and progress must not be NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK || (st = dgi_progress_check_ends(grid, result, diag)) != DG_OK)
+        return st;
+    size_t n = (size_t)grid->width * (size_t)grid->height;
+    size_t bytes = n * (2 * sizeof(int32_t) + 1);
+    int32_t *scratch = dgi_alloc(allocator, bytes);
+    if (!scratch)
+        return dgi_fail(diag, DG_E_NOMEM, "dg_solve needs %zu bytes of scratch", bytes);
+    dgi_solve_run(grid, result, scratch, scratch + n, (uint8_t *)(scratch + 2 * n), progress);
+    dgi_free(allocator, scratch, bytes);
+    dgi_diag_ok(diag);
+    return DG_OK;
+}

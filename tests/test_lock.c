@@ -1,0 +1,408 @@
+/* Locks, keys and secret doors (dg_lock_place) and the solver (dg_solve):
+ * every generator's maps checked against a reference that searches over
+ * (cell, set of keys held), plus bad input, determinism and golden hashes. */
+#include "test.h"
+
+#include <dungeon.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct lmap {
+    uint8_t *cells;
+    dg_grid g;
+    dg_result r;
+    int32_t w, h;
+} lmap;
+
+static int lmap_make(lmap *m, const char *gen, uint64_t seed, int32_t w, int32_t h, int32_t stride)
+{
+    m->w = w, m->h = h;
+    m->cells = calloc((size_t)(stride ? stride : w) * (size_t)h, 1);
+    dg_grid_init(&m->g, m->cells, w, h, stride);
+    dg_result_init(&m->r, NULL);
+    dg_recipe rc;
+    if (dg_recipe_init(&rc, gen, seed, w, h) != DG_OK)
+        return 0;
+    return dg_recipe_generate(&rc, &m->g, NULL, &m->r, NULL, NULL) == DG_OK;
+}
+
+static void lmap_free(lmap *m)
+{
+    dg_result_free(&m->r);
+    free(m->cells);
+}
+
+/* Number of marker `m` named "<word> N", else 0. */
+static int marker_number(const dg_marker *m, const char *word)
+{
+    int n = 0;
+    char rest = 0;
+    size_t len = strlen(word);
+    if (strncmp(m->name, word, len) != 0 || sscanf(m->name + len, " %d%c", &n, &rest) != 1)
+        return 0;
+    return n;
+}
+
+/* The reference: breadth-first search over (cell, keys held) with every key
+ * a bit; keys[c] = 1 + key number on c, locks[c] = lock number on c. Returns
+ * 1 if the exit is reached; *all_keys gets 1 if every key can be picked up;
+ * without_key (1..) forbids that key's pickup. */
+static int reference_solve(const lmap *m, int without_key, int *all_keys)
+{
+    int32_t n = m->w * m->h, nkeys = 0;
+    int *key = calloc((size_t)n, sizeof *key), *lock = calloc((size_t)n, sizeof *lock);
+    for (int32_t i = 0; i < m->r.marker_count; i++)
+    {
+        const dg_marker *k = &m->r.markers[i];
+        int32_t c = k->pos.y * m->w + k->pos.x;
+        if (k->kind == DG_MARKER_KEY)
+        {
+            key[c] = marker_number(k, "key");
+            nkeys = key[c] > nkeys ? key[c] : nkeys;
+        }
+        if (k->kind == DG_MARKER_LOCK)
+            lock[c] = marker_number(k, "lock");
+    }
+    size_t states = (size_t)n << nkeys;
+    uint8_t *seen = calloc(states, 1);
+    int32_t *queue = malloc(states * sizeof *queue * 2);
+    size_t head = 0, tail = 0;
+    int32_t s = m->r.start.y * m->w + m->r.start.x, ex = m->r.exit.y * m->w + m->r.exit.x;
+    int32_t mask0 = key[s] && key[s] != without_key ? 1 << (key[s] - 1) : 0;
+    seen[((size_t)mask0 << 0) * (size_t)n + (size_t)s] = 1;
+    queue[tail++] = s, queue[tail++] = mask0;
+    int solved = 0, got = 0;
+    while (head < tail)
+    {
+        int32_t c = queue[head++], mask = queue[head++];
+        solved |= c == ex;
+        got |= mask;
+        const int32_t x = c % m->w, y = c / m->w;
+        const int32_t nx[4] = {x, x + 1, x, x - 1}, ny[4] = {y - 1, y, y + 1, y};
+        for (int k = 0; k < 4; k++)
+        {
+            if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m->w || ny[k] >= m->h)
+                continue;
+            int32_t d = ny[k] * m->w + nx[k];
+            uint8_t t = dg_grid_get(&m->g, nx[k], ny[k]);
+            if (!dg_tile_passable(t) || t == DG_TILE_DOOR_SECRET)
+                continue;
+            if (t == DG_TILE_DOOR_LOCKED && (!lock[d] || !(mask & (1 << (lock[d] - 1)))))
+                continue;
+            int32_t next = mask | (key[d] && key[d] != without_key ? 1 << (key[d] - 1) : 0);
+            size_t idx = (size_t)next * (size_t)n + (size_t)d;
+            if (!seen[idx])
+            {
+                seen[idx] = 1;
+                queue[tail++] = d, queue[tail++] = next;
+            }
+        }
+    }
+    *all_keys = got == (1 << nkeys) - 1 - (without_key ? 1 << (without_key - 1) : 0);
+    free(seen), free(queue), free(key), free(lock);
+    return solved;
+}
+
+/* Cells reachable from the start with every locked door open; secret doors
+ * open or shut. */
+static int32_t reach_all(const lmap *m, int secrets_open)
+{
+    int32_t n = m->w * m->h, head = 0, tail = 0;
+    uint8_t *seen = calloc((size_t)n, 1);
+    int32_t *queue = malloc((size_t)n * sizeof *queue);
+    int32_t s = m->r.start.y * m->w + m->r.start.x;
+    seen[s] = 1;
+    queue[tail++] = s;
+    while (head < tail)
+    {
+        int32_t c = queue[head++], x = c % m->w, y = c / m->w;
+        const int32_t nx[4] = {x, x + 1, x, x - 1}, ny[4] = {y - 1, y, y + 1, y};
+        for (int k = 0; k < 4; k++)
+        {
+            if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m->w || ny[k] >= m->h)
+                continue;
+            int32_t d = ny[k] * m->w + nx[k];
+            uint8_t t = dg_grid_get(&m->g, nx[k], ny[k]);
+            if (seen[d] || !dg_tile_passable(t) || (t == DG_TILE_DOOR_SECRET && !secrets_open))
+                continue;
+            seen[d] = 1;
+            queue[tail++] = d;
+        }
+    }
+    free(seen), free(queue);
+    return tail;
+}
+
+static int32_t count_tile(const lmap *m, uint8_t tile)
+{
+    int32_t k = 0;
+    for (int32_t y = 0; y < m->h; y++)
+        for (int32_t x = 0; x < m->w; x++)
+            k += dg_grid_get(&m->g, x, y) == tile;
+    return k;
+}
+
+typedef struct lock_stats {
+    int maps, failed, unsolvable, reference_disagrees, lock_useless, keys_lost, secrets_gate;
+    int no_lock, locks;
+} lock_stats;
+
+/* One map through dg_lock_place and every check. */
+static void check_map(const char *gen, uint64_t seed, int32_t w, int32_t h, int reference,
+                      const dg_lock_params *p, lock_stats *st)
+{
+    lmap m;
+    st->maps++;
+    if (!lmap_make(&m, gen, seed, w, h, 0))
+    {
+        st->failed++;
+        lmap_free(&m);
+        return;
+    }
+    int32_t before = reach_all(&m, 1);
+    dg_progress pr;
+    dg_diag d;
+    if (dg_lock_place(&m.g, &m.r, p, seed, &pr, NULL, &d) != DG_OK)
+    {
+        st->failed++;
+        lmap_free(&m);
+        return;
+    }
+    st->unsolvable += !pr.solvable;
+    st->no_lock += pr.placed == 0;
+    st->locks += pr.placed;
+    /* secrets: only loops; with them shut every other cell stays reachable */
+    if (reach_all(&m, 0) != before - pr.secret_doors || reach_all(&m, 1) != before)
+        st->secrets_gate++;
+    if (reference)
+    {
+        int all = 0;
+        if (reference_solve(&m, 0, &all) != pr.solvable)
+            st->reference_disagrees++;
+        st->keys_lost += !all;
+        for (int k = 1; k <= pr.placed; k++)
+            if (reference_solve(&m, k, &all))
+                st->lock_useless++; /* the exit is reachable without key k */
+    }
+    lmap_free(&m);
+}
+
+static void run_generator(const char *gen, int32_t w, int32_t h, int seeds, int reference,
+                          const dg_lock_params *p, lock_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    for (int s = 1; s <= seeds; s++)
+        check_map(gen, (uint64_t)s, w, h, reference, p, st);
+}
+
+static const char *const room_gens[] = {"attach", "chain", "bsp", "scatter", "world", "maze"};
+static const char *const open_gens[] = {"cave", "walk"};
+
+TEST(lock_every_generator_solvable)
+{
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    p.locks = 3;
+    p.secret_permille = 300;
+    const char *const *lists[2] = {room_gens, open_gens};
+    const int counts[2] = {6, 2};
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < counts[l]; i++)
+        {
+            lock_stats st;
+            run_generator(lists[l][i], 80, 50, 1000, 0, &p, &st);
+            CHECKF(st.failed == 0 && st.unsolvable == 0 && st.secrets_gate == 0,
+                   "%s: %d failed, %d unsolvable, %d secret gates of %d maps", lists[l][i],
+                   st.failed, st.unsolvable, st.secrets_gate, st.maps);
+            /* every map with rooms branches: nearly all get a lock (measured: attach
+             * 13 of 1000 without, where two doors at different depths would be needed) */
+            if (l == 0)
+                CHECKF(st.no_lock <= st.maps / 50, "%s: %d of %d maps without a lock",
+                       lists[l][i], st.no_lock, st.maps);
+        }
+}
+
+TEST(lock_reference_search_agrees)
+{
+    const int places[3] = {DG_KEYS_ON_PATH, DG_KEYS_BRANCH, DG_KEYS_DEAD_END};
+    const char *gens[] = {"attach", "chain", "bsp", "scatter", "world", "maze", "cave", "walk"};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 8; i++)
+        {
+            dg_lock_params p;
+            dg_lock_defaults(&p);
+            p.locks = 3;
+            p.key_place = places[k];
+            p.secret_permille = 500;
+            lock_stats st;
+            run_generator(gens[i], i % 2 ? 80 : 60, i % 2 ? 25 : 40, 40, 1, &p, &st);
+            CHECKF(st.failed == 0 && st.reference_disagrees == 0 && st.keys_lost == 0 &&
+                       st.lock_useless == 0 && st.unsolvable == 0,
+                   "%s key_place %d: failed %d, disagree %d, keys lost %d, useless locks %d, "
+                   "unsolvable %d",
+                   gens[i], places[k], st.failed, st.reference_disagrees, st.keys_lost,
+                   st.lock_useless, st.unsolvable);
+        }
+}
+
+TEST(lock_counts_and_markers)
+{
+    lmap m;
+    CHECK(lmap_make(&m, "bsp", 5, 80, 50, 0));
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    p.locks = 3;
+    int32_t markers = m.r.marker_count;
+    dg_progress pr;
+    CHECK(dg_lock_place(&m.g, &m.r, &p, 5, &pr, NULL, NULL) == DG_OK);
+    CHECK(pr.requested == 3 && pr.placed == 3 && pr.solvable == 1);
+    CHECK(pr.locked_doors == count_tile(&m, DG_TILE_DOOR_LOCKED));
+    CHECK(m.r.marker_count == markers + pr.placed + pr.locked_doors);
+    CHECK(pr.order_count >= 1 && pr.order_count <= pr.placed && pr.keys_reached == 3);
+    for (int i = 0; i < 3; i++)
+        CHECK(pr.kinds[i] == i % p.kinds);
+    /* dg_solve gives the same verdict alone */
+    dg_progress again;
+    memset(&again, 0, sizeof again);
+    CHECK(dg_solve(&m.g, &m.r, &again, NULL, NULL) == DG_OK);
+    CHECK(again.solvable == 1 && again.order_count == pr.order_count &&
+          again.keys_reached == pr.keys_reached && again.steps == pr.steps);
+    /* a second call is refused: the map is locked already */
+    uint64_t h = dg_grid_hash(&m.g);
+    dg_diag d;
+    CHECK(dg_lock_place(&m.g, &m.r, &p, 5, &pr, NULL, &d) == DG_E_INVALID);
+    CHECK(strstr(d.message, "locked already") != NULL && dg_grid_hash(&m.g) == h);
+    lmap_free(&m);
+}
+
+TEST(lock_errors_leave_map_untouched)
+{
+    lmap m;
+    CHECK(lmap_make(&m, "attach", 3, 30, 20, 0));
+    uint64_t h = dg_grid_hash(&m.g);
+    int32_t markers = m.r.marker_count;
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    dg_diag d;
+    p.locks = DG_LOCKS_MAX; /* more than a 30x20 map has gates for */
+    p.require_all = 1;
+    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, &d) == DG_E_NOSPACE);
+    CHECK(strstr(d.message, "locks fit") != NULL);
+    CHECK(dg_grid_hash(&m.g) == h && m.r.marker_count == markers);
+    const int32_t bad[][2] = {{0, -1}, {1, 2}, {2, 3}, {3, 0}, {3, 9}, {4, 0}, {4, 9}, {5, 1001}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+        dg_lock_defaults(&p);
+        int32_t *f = &p.locks;
+        f[bad[i][0]] = bad[i][1];
+        CHECKF(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, NULL) == DG_E_INVALID,
+               "field %d = %d accepted", bad[i][0], bad[i][1]);
+    }
+    dg_lock_defaults(&p);
+    dg_point exit = m.r.exit;
+    m.r.exit = m.r.start;
+    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, NULL) == DG_E_INVALID);
+    m.r.exit = (dg_point){exit.x, 99};
+    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, NULL) == DG_E_INVALID);
+    m.r.exit = exit;
+    CHECK(dg_grid_hash(&m.g) == h && m.r.marker_count == markers);
+    /* without require_all the same request places what fits */
+    p.locks = DG_LOCKS_MAX;
+    dg_progress pr;
+    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, &pr, NULL, NULL) == DG_OK);
+    CHECK(pr.placed >= 1 && pr.placed < DG_LOCKS_MAX && pr.solvable);
+    lmap_free(&m);
+}
+
+TEST(lock_unreachable_exit_refused)
+{
+    uint8_t cells[7 * 3];
+    memset(cells, DG_TILE_WALL, sizeof cells);
+    dg_grid g;
+    dg_grid_init(&g, cells, 7, 3, 0);
+    for (int x = 1; x <= 5; x++)
+        dg_grid_set(&g, x, 1, x == 3 ? DG_TILE_WALL : DG_TILE_FLOOR);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    r.start = (dg_point){1, 1};
+    r.exit = (dg_point){5, 1};
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    dg_diag d;
+    CHECK(dg_lock_place(&g, &r, &p, 1, NULL, NULL, &d) == DG_E_INVALID);
+    CHECK(strstr(d.message, "cannot be reached") != NULL);
+    dg_progress pr;
+    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK && pr.solvable == 0);
+}
+
+/* A corridor: start, key, locked door, exit; then the key moved behind the door. */
+TEST(solve_hand_made)
+{
+    uint8_t cells[9 * 3];
+    memset(cells, DG_TILE_WALL, sizeof cells);
+    dg_grid g;
+    dg_grid_init(&g, cells, 9, 3, 0);
+    for (int x = 1; x <= 7; x++)
+        dg_grid_set(&g, x, 1, x == 4 ? DG_TILE_DOOR_LOCKED : DG_TILE_FLOOR);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    r.start = (dg_point){1, 1};
+    r.exit = (dg_point){7, 1};
+    dg_marker key = {{2, 1}, DG_MARKER_KEY, -1, "key 1"};
+    dg_marker lock = {{4, 1}, DG_MARKER_LOCK, -1, "lock 1"};
+    r.markers = (dg_marker[2]){key, lock};
+    r.marker_count = 2;
+    dg_progress pr;
+    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK);
+    CHECK(pr.solvable == 1 && pr.order_count == 1 && pr.order[0] == 1 && pr.steps == 7);
+    r.markers[0].pos.x = 6; /* the key behind its own lock */
+    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK);
+    CHECK(pr.solvable == 0 && pr.keys_reached == 0 && pr.steps == 3);
+    r.markers[1].name[0] = 'x'; /* a locked door without its lock marker never opens */
+    r.markers[0].pos.x = 2;
+    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK && pr.solvable == 0);
+    dg_grid_set(&g, 4, 1, DG_TILE_DOOR_SECRET); /* a secret door counts as wall */
+    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK && pr.solvable == 0);
+    r.markers = NULL;
+    r.marker_count = 0;
+}
+
+static uint64_t locked_hash(const char *gen, uint64_t seed, int32_t stride)
+{
+    lmap m;
+    if (!lmap_make(&m, gen, seed, 80, 50, stride))
+        return 0;
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    p.locks = 3;
+    p.secret_permille = 400;
+    uint64_t h = 0;
+    if (dg_lock_place(&m.g, &m.r, &p, seed, NULL, NULL, NULL) == DG_OK)
+    {
+        h = dg_grid_hash(&m.g);
+        for (int32_t i = 0; i < m.r.marker_count; i++)
+            h = dg_hash_combine(h, (uint64_t)(m.r.markers[i].pos.y * 80 + m.r.markers[i].pos.x) *
+                                       31u + (uint64_t)m.r.markers[i].kind);
+    }
+    lmap_free(&m);
+    return h;
+}
+
+TEST(lock_deterministic_and_pinned)
+{
+    const char *gens[] = {"attach", "bsp", "cave", "maze"};
+    const uint64_t pins[] = {0xeaed484727e78a3dull, 0x7e861c1b1fa1ffd9ull, 0xdf12b07cebed4e3dull,
+                             0x6989d7ce0fd83696ull};
+    int print = getenv("DG_GOLDEN_PRINT") != NULL;
+    for (int i = 0; i < 4; i++)
+    {
+        uint64_t a = locked_hash(gens[i], 11, 0), b = locked_hash(gens[i], 11, 97);
+        CHECKF(a != 0 && a == b, "%s: stride changes the locked map", gens[i]);
+        if (print)
+            printf("    %s 0x%016llxull\n", gens[i], (unsigned long long)a);
+        else
+            CHECKF(a == pins[i], "%s: locked map hash 0x%016llx, pinned 0x%016llx", gens[i],
+                   (unsigned long long)a, (unsigned long long)pins[i]);
+    }
+}
