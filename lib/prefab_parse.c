@@ -14,6 +14,9 @@
 #define MAX_PREFABS 1000000
 
 enum { ST_TOP, ST_LEGEND, ST_HEADER, ST_MAP };
+enum { /* what a map row byte is: a row of seen, allowed bytes takes one test per byte */
+    CELL_ALLOWED = 1, CELL_SEEN = 2, CELL_REPORTED = 4
+};
 enum { /* header keys that may appear once */
     KEY_MODE = 1, KEY_ORIENT = 2, KEY_WEIGHT = 4, KEY_SIZE = 8, KEY_UNIQUE = 16,
     KEY_MARGIN = 32, KEY_EDGE = 64, KEY_EXITS = 128
@@ -32,7 +35,7 @@ typedef struct token {
 typedef struct flow {
     int64_t cells;
     int64_t lo[128], hi[128];
-    uint8_t known[128];
+    uint32_t known[4]; /* glyphs a substitution writes, with where it first did */
     int32_t from_line[128], from_col[128];
     uint32_t can_be[128][4];
 } flow;
@@ -67,8 +70,7 @@ typedef struct parser {
     token tok[MAX_TOKENS];
     dgi_legend file_legend, cur;
     uint8_t legend_seen[128];
-    uint8_t allowed[256], reported[256];
-    int32_t counts[256];
+    uint8_t cell_state[256]; /* per byte: CELL_* bits for the current map */
     uint8_t used[128]; /* the glyphs ('!'..'~') the map holds, as first met */
     int32_t used_count;
     flow flow;
@@ -982,16 +984,14 @@ static void map_begin(parser *ps)
     if (!store_legend(ps))
         return;
     const dgi_legend *lg = &ps->set->legends[ps->p->legend];
-    memset(ps->allowed, 0, sizeof ps->allowed);
-    memset(ps->reported, 0, sizeof ps->reported);
-    memset(ps->counts, 0, sizeof ps->counts);
+    memset(ps->cell_state, 0, sizeof ps->cell_state);
     ps->used_count = 0;
     for (int c = 33; c < 127; c++)
-        ps->allowed[c] = lg->glyph[c].cls != DGI_CLASS_NONE;
+        ps->cell_state[c] = lg->glyph[c].cls != DGI_CLASS_NONE ? CELL_ALLOWED : 0;
     for (int32_t k = 0; k < ps->p->sub_count; k++)
     {
         const dgi_sub *s = &ps->set->subs[ps->p->sub_first + k];
-        ps->allowed[s->glyph] = 1;
+        ps->cell_state[s->glyph] = CELL_ALLOWED;
         if (lg->glyph[s->glyph].cls == DGI_CLASS_DOOR)
             perr(ps, s->line, s->column, "door glyph '%c' cannot be substituted", s->glyph);
         for (int32_t j = 0; j < s->count; j++)
@@ -1025,9 +1025,22 @@ static void bad_byte(parser *ps, uint8_t c, int32_t col)
         perr(ps, ps->line, col, "control byte 0x%02X in a row", c);
     else if (c == ';')
         perr(ps, ps->line, col, "';' is reserved and cannot be a glyph");
-    else if (!ps->reported[c])
+    else if (!(ps->cell_state[c] & CELL_REPORTED))
         perr(ps, ps->line, col, "glyph '%c' is not in the legend (prefab '%s')", c, ps->p->name);
-    ps->reported[c] = 1;
+    ps->cell_state[c] |= CELL_REPORTED;
+}
+
+/* A byte met for the first time in this map, or one it may not hold. */
+static void unusual_byte(parser *ps, uint8_t c, int32_t col)
+{
+    if (!(ps->cell_state[c] & CELL_SEEN))
+    {
+        ps->cell_state[c] |= CELL_SEEN;
+        if (is_word_byte(c))
+            ps->used[ps->used_count++] = c;
+    }
+    if (!(ps->cell_state[c] & CELL_ALLOWED))
+        bad_byte(ps, c, col);
 }
 
 /* One map row. Rows are stored while the map's shape is sound (glyph errors
@@ -1049,13 +1062,8 @@ static void map_row(parser *ps)
         ps->shape_bad = 1;
     }
     for (int32_t i = 0; i < n; i++)
-    {
-        uint8_t c = row[i];
-        if (ps->counts[c]++ == 0 && is_word_byte(c))
-            ps->used[ps->used_count++] = c;
-        if (!ps->allowed[c])
-            bad_byte(ps, c, i + 1);
-    }
+        if (ps->cell_state[row[i]] != (CELL_ALLOWED | CELL_SEEN))
+            unusual_byte(ps, row[i], i + 1);
     if (ps->rows == 1)
         ps->p->width = n;
     if (n == 0)
@@ -1122,9 +1130,9 @@ static void produce(flow *f, uint8_t g, int64_t lo, int64_t hi, const dgi_choice
 {
     f->lo[g] = DG_MIN(f->lo[g] + lo, f->cells);
     f->hi[g] = DG_MIN(f->hi[g] + hi, f->cells);
-    if (!f->known[g] && where)
+    if (!bit_has(f->known, g) && where)
     {
-        f->known[g] = 1;
+        bit_set(f->known, g);
         f->from_line[g] = where->line;
         f->from_col[g] = where->column;
     }
@@ -1233,26 +1241,35 @@ static void flow_identity(parser *ps, flow *f)
     }
 }
 
-/* Glyph counts as the map draws them (lo and hi are read for any glyph). */
-static void flow_counts(parser *ps, flow *f)
+/* Glyph counts as the map g draws them (lo and hi are read for any glyph). */
+static void flow_counts(parser *ps, flow *f, const uint8_t *g)
 {
+    int32_t counts[256];
+    memset(counts, 0, sizeof counts);
     f->cells = (int64_t)ps->p->width * ps->p->height;
+    for (int64_t i = 0; i < f->cells; i++)
+        counts[g[i]]++;
     memset(f->known, 0, sizeof f->known);
     for (int c = 33; c < 127; c++)
-        f->lo[c] = f->hi[c] = ps->counts[c];
+        f->lo[c] = f->hi[c] = counts[c];
 }
 
 /* Substitutions and require counts: what the map's glyphs can become and
  * how many of each there can be. */
-static void flow_run(parser *ps, flow *f, const dgi_legend *lg)
+static void flow_run(parser *ps, flow *f, const uint8_t *g, const dgi_legend *lg)
 {
     dgi_prefab *p = ps->p;
-    flow_counts(ps, f);
+    flow_counts(ps, f, g);
     for (int32_t k = 0; k < p->sub_count; k++)
         flow_sub(ps, f, &ps->set->subs[p->sub_first + k], lg);
-    for (int c = 33; c < 127 && p->sub_count > 0; c++) /* only substitutions make glyphs known */
-        if (f->hi[c] > 0 && lg->glyph[c].cls == DGI_CLASS_NONE && f->known[c])
+    uint8_t written[128];
+    int32_t n = glyphs_of(f->known, written);
+    for (int32_t k = 0; k < n; k++)
+    {
+        int c = written[k];
+        if (f->hi[c] > 0 && lg->glyph[c].cls == DGI_CLASS_NONE)
             perr(ps, f->from_line[c], f->from_col[c], "substitution result '%c' is not in the legend", c);
+    }
     check_requires(ps, f, lg);
 }
 
@@ -1286,7 +1303,7 @@ static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
     flow *f = &ps->flow;
     flow_identity(ps, f);
     if (p->sub_count > 0 || p->req_count > 0)
-        flow_run(ps, f, lg);
+        flow_run(ps, f, g, lg);
     check_island_footprint(ps, f, lg);
     if (!ps->p_bad)
     {
