@@ -531,7 +531,7 @@ typedef struct dial {
     int32_t limit;   /* largest distance kept (max_distance, or INT32_MAX) */
     int32_t *pool;   /* nb buckets of cap entries */
     int32_t cap, nb;
-    int32_t pending; /* entries in all buckets */
+    int32_t soft;    /* a bucket this full ends the run: one expansion adds <= 8 */
     int32_t overflow;
     int32_t settled, last;
     int32_t count[DIAL_MAX_BUCKETS];
@@ -544,27 +544,15 @@ typedef struct dial_cell {
     const uint8_t *cell, *bm, *em;
 } dial_cell;
 
-static DGI_ALWAYS_INLINE void dial_push(dial *q, int32_t b, int32_t p)
-{
-    int32_t c = q->count[b];
-    if (c == q->cap)
-    {
-        q->overflow = 1;
-        return;
-    }
-    q->pool[(ptrdiff_t)b * q->cap + c] = p;
-    q->count[b] = c + 1;
-    q->pending++;
-}
-
 /* Relaxes one step (offsets into grid, dist and masks, packed delta) if
  * `inside` and allowed by `rule`; returns whether the neighbour is open, for
  * the corner rule of the diagonals. A blocked cell is open only if it holds a
  * distance already: only sources get one. */
 static DGI_ALWAYS_INLINE int dial_relax(dial *q, const dial_cell *c, const uint8_t *pass,
-                                        int inside, int rule, ptrdiff_t coff, ptrdiff_t doff,
-                                        ptrdiff_t moff, int32_t poff, int32_t weight,
-                                        const int costs, const int ov)
+                                        const int32_t *tile_cost, int inside, int rule,
+                                        ptrdiff_t coff, ptrdiff_t doff, ptrdiff_t moff,
+                                        int32_t poff, int32_t weight, const int costs,
+                                        const int ov)
 {
     if (!inside)
         return 0;
@@ -575,24 +563,75 @@ static DGI_ALWAYS_INLINE int dial_relax(dial *q, const dial_cell *c, const uint8
         open &= (c->bm[moff] == 0) | (old >= 0);
     if (!open || !rule)
         return open;
-    int32_t step = costs ? q->w->cost[tile] : 1;
-    if (ov && c->em)
-        step += c->em[moff];
-    step *= weight;
+    int32_t step = ((costs ? tile_cost[tile] : 1) + (ov && c->em ? c->em[moff] : 0)) * weight;
     int32_t nd = c->cur + step;
     if ((uint32_t)nd < (uint32_t)old && nd <= q->limit)
     {
         c->here[doff] = nd;
         int32_t b = c->cur_b + step;
-        dial_push(q, b >= q->nb ? b - q->nb : b, c->p + poff);
+        b -= b >= q->nb ? q->nb : 0;
+        int32_t k = q->count[b];
+        q->pool[(ptrdiff_t)b * q->cap + k] = c->p + poff;
+        q->count[b] = k + 1;
+        q->overflow |= k + 1 >= q->soft;
     }
     return open;
 }
 
+/* The plain step of the fast loop (no tile costs, no overlay, two constant
+ * weights): branch-free past the bounds test like the breadth-first search,
+ * the queue slot always written and kept only when the distance dropped. */
+#define DIAL_FAST(ok, inside, rule, cell_off, dist_off, poff, nd, queue, tail)      \
+    do {                                                                          \
+        (ok) = 0;                                                                 \
+        if (inside)                                                               \
+        {                                                                         \
+            int32_t old = here[(dist_off)];                                       \
+            (ok) = pass[cell[(cell_off)]];                                        \
+            int fresh = (ok) & (rule) & ((uint32_t)(nd) < (uint32_t)old);         \
+            here[(dist_off)] = fresh ? (nd) : old;                                \
+            (queue)[*(tail)] = p + (poff);                                        \
+            *(tail) += fresh;                                                     \
+        }                                                                         \
+    } while (0)
+
+/* Settles p at cur with the fast step: straight steps join queue qs (tail
+ * *ts), diagonal ones qd (*td); both within the limit or left out. */
+static DGI_ALWAYS_INLINE void dial_expand_fast(dial *q, const uint8_t *pass, int32_t p,
+                                               int32_t cur, int32_t *qs, int32_t *ts, int32_t *qd,
+                                               int32_t *td, const int eight)
+{
+    const dgi_walk *w = q->w;
+    const int32_t x = DGI_PX(p), y = DGI_PY(p), width = w->width;
+    const ptrdiff_t st = w->stride;
+    const int32_t up = -(1 << 15), down = 1 << 15;
+    const int32_t ns = cur + w->straight, nd = cur + w->diagonal;
+    int32_t *here = q->dist + (ptrdiff_t)y * width + x;
+    const uint8_t *cell = w->cells + (ptrdiff_t)y * st + x;
+    q->settled++;
+    q->last = p;
+    if (ns > q->limit)
+        return;
+    int on, oe, os, ow, unused;
+    const int top = y > 0, right = x + 1 < width, bottom = y + 1 < w->height, left = x > 0;
+    DIAL_FAST(on, top, 1, -st, -width, up, ns, qs, ts);
+    DIAL_FAST(oe, right, 1, 1, 1, 1, ns, qs, ts);
+    DIAL_FAST(os, bottom, 1, st, width, down, ns, qs, ts);
+    DIAL_FAST(ow, left, 1, -1, -1, -1, ns, qs, ts);
+    if (!eight || nd > q->limit)
+        return;
+    const int cut = w->corner_cutting;
+    DIAL_FAST(unused, top && right, cut | (on & oe), 1 - st, 1 - width, up + 1, nd, qd, td);
+    DIAL_FAST(unused, bottom && right, cut | (os & oe), 1 + st, 1 + width, down + 1, nd, qd, td);
+    DIAL_FAST(unused, bottom && left, cut | (os & ow), st - 1, width - 1, down - 1, nd, qd, td);
+    DIAL_FAST(unused, top && left, cut | (on & ow), -1 - st, -1 - width, up - 1, nd, qd, td);
+    (void)unused;
+}
+
 /* Settles packed cell p at distance cur and relaxes its steps. */
-static DGI_ALWAYS_INLINE void dial_expand(dial *q, const uint8_t *pass, int32_t p, int32_t cur,
-                                          int32_t cur_b, const int eight, const int costs,
-                                          const int ov)
+static DGI_ALWAYS_INLINE void dial_expand(dial *q, const uint8_t *pass, const int32_t *tile_cost,
+                                          int32_t p, int32_t cur, int32_t cur_b, const int eight,
+                                          const int costs, const int ov)
 {
     const dgi_walk *w = q->w;
     const int32_t x = DGI_PX(p), y = DGI_PY(p), width = w->width;
@@ -602,70 +641,129 @@ static DGI_ALWAYS_INLINE void dial_expand(dial *q, const uint8_t *pass, int32_t 
                    w->cells + (ptrdiff_t)y * st + x,
                    ov && w->blocked ? &DGI_MASK(w, w->blocked, x, y) : NULL,
                    ov && w->extra ? &DGI_MASK(w, w->extra, x, y) : NULL};
+    const int32_t *tc = tile_cost;
     q->settled++;
     q->last = p;
     const int top = y > 0, right = x + 1 < width, bottom = y + 1 < w->height, left = x > 0;
-    int on = dial_relax(q, &c, pass, top, 1, -st, -width, -ms, up, sw, costs, ov);
-    int oe = dial_relax(q, &c, pass, right, 1, 1, 1, 1, 1, sw, costs, ov);
-    int os = dial_relax(q, &c, pass, bottom, 1, st, width, ms, down, sw, costs, ov);
-    int ow = dial_relax(q, &c, pass, left, 1, -1, -1, -1, -1, sw, costs, ov);
+    int on = dial_relax(q, &c, pass, tc, top, 1, -st, -width, -ms, up, sw, costs, ov);
+    int oe = dial_relax(q, &c, pass, tc, right, 1, 1, 1, 1, 1, sw, costs, ov);
+    int os = dial_relax(q, &c, pass, tc, bottom, 1, st, width, ms, down, sw, costs, ov);
+    int ow = dial_relax(q, &c, pass, tc, left, 1, -1, -1, -1, -1, sw, costs, ov);
     if (!eight)
         return;
     const int cut = w->corner_cutting;
-    dial_relax(q, &c, pass, top && right, cut | (on & oe), 1 - st, 1 - width, 1 - ms, up + 1, dw,
-               costs, ov);
-    dial_relax(q, &c, pass, bottom && right, cut | (os & oe), 1 + st, 1 + width, 1 + ms,
-               down + 1, dw, costs, ov);
-    dial_relax(q, &c, pass, bottom && left, cut | (os & ow), st - 1, width - 1, ms - 1,
-               down - 1, dw, costs, ov);
-    dial_relax(q, &c, pass, top && left, cut | (on & ow), -1 - st, -1 - width, -1 - ms, up - 1,
+    dial_relax(q, &c, pass, tc, top && right, cut | (on & oe), 1 - st, 1 - width, 1 - ms, up + 1,
                dw, costs, ov);
+    dial_relax(q, &c, pass, tc, bottom && right, cut | (os & oe), 1 + st, 1 + width, 1 + ms,
+               down + 1, dw, costs, ov);
+    dial_relax(q, &c, pass, tc, bottom && left, cut | (os & ow), st - 1, width - 1, ms - 1,
+               down - 1, dw, costs, ov);
+    dial_relax(q, &c, pass, tc, top && left, cut | (on & ow), -1 - st, -1 - width, -1 - ms,
+               up - 1, dw, costs, ov);
 }
 
 #define SRC_COST(e) ((int32_t)((e) >> 32))
 #define SRC_CELL(e) ((int32_t)((e)&0xFFFFFFFFu))
 
-/* The ring from the cheapest source on; returns 0 on a bucket overflow. */
-static DGI_ALWAYS_INLINE int dial_loop(dial *q, const uint64_t *src, int32_t m, const int eight,
-                                       const int costs, const int ov)
+/* 1 if any bucket holds an entry. */
+static int dial_pending(const dial *q)
 {
-    uint8_t pass[256]; /* 0/1, for the & of the corner rule */
-    for (int t = 0; t < 256; t++)
-        pass[t] = q->w->pass[t] != 0;
+    for (int32_t b = 0; b < q->nb; b++)
+        if (q->count[b])
+            return 1;
+    return 0;
+}
+
+/* Settles the cells at distance cur: the sources of that cost, then the
+ * bucket's entries still at cur (the others dropped since). `fast` keeps the
+ * tails of the two target buckets in registers. */
+static DGI_ALWAYS_INLINE void dial_settle(dial *q, const uint8_t *pass, const int32_t *tile_cost,
+                                          const uint64_t *src, int32_t m, int32_t *pos,
+                                          int32_t cur, int32_t cur_b, const int eight,
+                                          const int costs, const int ov, const int fast)
+{
     const int32_t width = q->w->width;
-    int32_t pos = 0, cur = SRC_COST(src[0]), cur_b = cur % q->nb;
+    int32_t bs = cur_b + q->w->straight, bd = cur_b + q->w->diagonal;
+    bs -= bs >= q->nb ? q->nb : 0;
+    bd -= bd >= q->nb ? q->nb : 0;
+    int32_t *qs = q->pool + (ptrdiff_t)bs * q->cap, *qd = q->pool + (ptrdiff_t)bd * q->cap;
+    int32_t ts = q->count[bs], td = q->count[bd];
+    const int32_t *bucket = q->pool + (ptrdiff_t)cur_b * q->cap, n = q->count[cur_b];
+    /* the sources of this cost first, then the bucket: k < 0 reads a source */
+    for (int32_t k = -1; k < n; k++)
+    {
+        int32_t p;
+        if (k < 0 && *pos < m && SRC_COST(src[*pos]) == cur)
+        {
+            p = SRC_CELL(src[(*pos)++]);
+            k--; /* stay on the sources */
+        }
+        else if (k < 0)
+            continue;
+        else
+            p = bucket[k];
+        if (q->dist[DGI_PY(p) * width + DGI_PX(p)] != cur)
+            continue; /* reached cheaper since */
+        if (!fast)
+        {
+            dial_expand(q, pass, tile_cost, p, cur, cur_b, eight, costs, ov);
+            if (q->overflow)
+                return;
+            continue;
+        }
+        dial_expand_fast(q, pass, p, cur, qs, &ts, qd, &td, eight);
+        if (ts >= q->soft || td >= q->soft)
+        {
+            q->overflow = 1;
+            return;
+        }
+    }
+    if (fast)
+    {
+        q->count[bd] = td; /* 4-way: bd == bs and td unchanged */
+        q->count[bs] = ts;
+    }
+}
+
+/* The ring from the cheapest source on, on a local copy of the state (so it
+ * stays in registers); returns 0 on a bucket overflow. */
+static DGI_ALWAYS_INLINE int dial_loop(dial *qp, const uint64_t *src, int32_t m, const int eight,
+                                       const int costs, const int ov, const int fast)
+{
+    dial q = *qp;
+    uint8_t pass[256]; /* 0/1, for the & of the corner rule */
+    int32_t tile_cost[256];
+    for (int t = 0; t < 256; t++)
+    {
+        pass[t] = q.w->pass[t] != 0;
+        tile_cost[t] = q.w->cost ? q.w->cost[t] : 1;
+    }
+    int32_t pos = 0, cur = SRC_COST(src[0]), cur_b = cur % q.nb, ok = 1;
     for (;;)
     {
-        for (; pos < m && SRC_COST(src[pos]) == cur; pos++)
+        /* steps cost >= 1: nothing joins the bucket being settled */
+        dial_settle(&q, pass, tile_cost, src, m, &pos, cur, cur_b, eight, costs, ov, fast);
+        q.count[cur_b] = 0;
+        if (q.overflow)
         {
-            int32_t p = SRC_CELL(src[pos]);
-            if (q->dist[DGI_PY(p) * width + DGI_PX(p)] == cur) /* else reached cheaper */
-                dial_expand(q, pass, p, cur, cur_b, eight, costs, ov);
+            ok = 0;
+            break;
         }
-        const int32_t *bucket = q->pool + (ptrdiff_t)cur_b * q->cap, n = q->count[cur_b];
-        for (int32_t k = 0; k < n; k++) /* steps cost >= 1: nothing joins this bucket now */
-        {
-            int32_t p = bucket[k];
-            if (q->dist[DGI_PY(p) * width + DGI_PX(p)] == cur)
-                dial_expand(q, pass, p, cur, cur_b, eight, costs, ov);
-        }
-        q->pending -= n;
-        q->count[cur_b] = 0;
-        if (q->overflow)
-            return 0;
-        if (q->pending > 0)
+        if (dial_pending(&q))
         {
             cur++;
-            cur_b = cur_b + 1 == q->nb ? 0 : cur_b + 1;
+            cur_b = cur_b + 1 == q.nb ? 0 : cur_b + 1;
         }
         else if (pos < m)
         {
             cur = SRC_COST(src[pos]);
-            cur_b = cur % q->nb;
+            cur_b = cur % q.nb;
         }
         else
-            return 1;
+            break;
     }
+    *qp = q;
+    return ok;
 }
 
 /* Stable LSD radix sort of the source list by cost (the high 32 bits) through
@@ -764,15 +862,18 @@ static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *so
     int32_t m = dial_sources(w, sources, start, count, q.limit, dist, list,
                              list + (size_t)w->width * w->height);
     q.pool = (int32_t *)(list + m);
-    q.cap = (int32_t)((pool - 2 * (int64_t)m) / q.nb);
+    q.cap = (int32_t)DG_MIN((pool - 2 * (int64_t)m) / q.nb, (int64_t)INT32_MAX);
+    q.soft = q.cap - 9;
     q.last = DGI_PACK(sources[0].x, sources[0].y);
-    if (m > 0 && q.cap > 0)
+    if (m > 0 && q.cap >= 16)
     {
         int eight = w->neighbours == 8, costs = w->cost != NULL, ov = w->blocked || w->extra;
-        int ok = ov          ? dial_loop(&q, list, m, eight, costs, 1)
-                 : eight     ? (costs ? dial_loop(&q, list, m, 1, 1, 0) : dial_loop(&q, list, m, 1, 0, 0))
-                 : costs     ? dial_loop(&q, list, m, 0, 1, 0)
-                             : dial_loop(&q, list, m, 0, 0, 0);
+        int ok;
+        if (ov || costs || (eight && w->straight == w->diagonal)) /* the general step */
+            ok = ov ? dial_loop(&q, list, m, eight, costs, 1, 0)
+                    : eight ? dial_loop(&q, list, m, 1, 1, 0, 0) : dial_loop(&q, list, m, 0, 1, 0, 0);
+        else
+            ok = eight ? dial_loop(&q, list, m, 1, 0, 0, 1) : dial_loop(&q, list, m, 0, 0, 0, 1);
         if (!ok)
             return 0;
     }
