@@ -1087,3 +1087,22 @@ TEST(hyg_attach_game_may_define_att_names)
     CHECK(attach_problem(&m.grid, &m.result, &p) == NULL);
     map_close(&m);
 }
+
+/* Far more loops than the loop pass's first 64 shuffled positions: the rest
+ * of the candidates come from the whole shuffle, in the order the pass had
+ * when it shuffled every candidate up front (pinned then). */
+TEST(attach_loop_order_past_first_positions)
+{
+    attach_map m;
+    map_open(&m, 200, 200);
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.target_floor = 0;
+    p.loop_min_gain = 20;
+    p.loop_max = 1000000;
+    CHECK(dg_attach_generate(&m.grid, &p, 11, &m.result, NULL, NULL) == DG_OK);
+    CHECK(m.result.metrics.loops == 133);
+    CHECK_EQ_U64(dg_grid_hash(&m.grid), 0x10bca61267194843ULL);
+    CHECK_EQ_U64(result_digest(&m.result), 0xcfe0d02e5094f5a1ULL);
+    map_close(&m);
+}
