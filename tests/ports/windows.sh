@@ -186,7 +186,11 @@ golden_digest() {
 }
 
 check_runner() {
-    result "runner.exe builds with $CROSS-gcc-posix" build_runner || return
+    if ! build_runner; then
+        fail "runner.exe builds with $CROSS-gcc-posix"
+        return
+    fi
+    pass "runner.exe builds with $CROSS-gcc-posix"
     wine "$W/runner.exe" </dev/null >"$W/tmp/runner.out" 2>&1
     code=$?
     tr -d '\r' <"$W/tmp/runner.out" | grep -E '^(FAIL|  )' | head -n 40
