@@ -597,20 +597,18 @@ static DGI_ALWAYS_INLINE int dial_relax(dial *q, const dial_cell *c, const uint8
 
 /* Settles p at cur with the fast step: straight steps join queue qs (tail
  * *ts), diagonal ones qd (*td); both within the limit or left out. */
-static DGI_ALWAYS_INLINE void dial_expand_fast(dial *q, const uint8_t *pass, int32_t p,
-                                               int32_t cur, int32_t *qs, int32_t *ts, int32_t *qd,
-                                               int32_t *td, const int eight)
+static DGI_ALWAYS_INLINE void dial_expand_fast(const dgi_walk *w, int32_t *dist, int32_t limit,
+                                               const uint8_t *pass, int32_t p, int32_t cur,
+                                               int32_t *qs, int32_t *ts, int32_t *qd, int32_t *td,
+                                               const int eight)
 {
-    const dgi_walk *w = q->w;
     const int32_t x = DGI_PX(p), y = DGI_PY(p), width = w->width;
     const ptrdiff_t st = w->stride;
     const int32_t up = -(1 << 15), down = 1 << 15;
     const int32_t ns = cur + w->straight, nd = cur + w->diagonal;
-    int32_t *here = q->dist + (ptrdiff_t)y * width + x;
+    int32_t *here = dist + (ptrdiff_t)y * width + x;
     const uint8_t *cell = w->cells + (ptrdiff_t)y * st + x;
-    q->settled++;
-    q->last = p;
-    if (ns > q->limit)
+    if (ns > limit)
         return;
     int on, oe, os, ow, unused;
     const int top = y > 0, right = x + 1 < width, bottom = y + 1 < w->height, left = x > 0;
@@ -618,7 +616,7 @@ static DGI_ALWAYS_INLINE void dial_expand_fast(dial *q, const uint8_t *pass, int
     DIAL_FAST(oe, right, 1, 1, 1, 1, ns, qs, ts);
     DIAL_FAST(os, bottom, 1, st, width, down, ns, qs, ts);
     DIAL_FAST(ow, left, 1, -1, -1, -1, ns, qs, ts);
-    if (!eight || nd > q->limit)
+    if (!eight || nd > limit)
         return;
     const int cut = w->corner_cutting;
     DIAL_FAST(unused, top && right, cut | (on & oe), 1 - st, 1 - width, up + 1, nd, qd, td);
@@ -689,6 +687,10 @@ static DGI_ALWAYS_INLINE void dial_settle(dial *q, const uint8_t *pass, const in
     int32_t *qs = q->pool + (ptrdiff_t)bs * q->cap, *qd = q->pool + (ptrdiff_t)bd * q->cap;
     int32_t ts = q->count[bs], td = q->count[bd];
     const int32_t *bucket = q->pool + (ptrdiff_t)cur_b * q->cap, n = q->count[cur_b];
+    const dgi_walk *w = q->w; /* the fast loop's state in locals, not in q */
+    int32_t *dist = q->dist;
+    const int32_t limit = q->limit, soft = q->soft;
+    int32_t settled = 0, last = 0;
     /* the sources of this cost first, then the bucket: k < 0 reads a source */
     for (int32_t k = -1; k < n; k++)
     {
@@ -702,7 +704,7 @@ static DGI_ALWAYS_INLINE void dial_settle(dial *q, const uint8_t *pass, const in
             continue;
         else
             p = bucket[k];
-        if (q->dist[DGI_PY(p) * width + DGI_PX(p)] != cur)
+        if (dist[DGI_PY(p) * width + DGI_PX(p)] != cur)
             continue; /* reached cheaper since */
         if (!fast)
         {
@@ -711,15 +713,19 @@ static DGI_ALWAYS_INLINE void dial_settle(dial *q, const uint8_t *pass, const in
                 return;
             continue;
         }
-        dial_expand_fast(q, pass, p, cur, qs, &ts, qd, &td, eight);
-        if (ts >= q->soft || td >= q->soft)
+        settled++;
+        last = p;
+        dial_expand_fast(w, dist, limit, pass, p, cur, qs, &ts, qd, &td, eight);
+        if (ts >= soft || td >= soft)
         {
             q->overflow = 1;
-            return;
+            break;
         }
     }
     if (fast)
     {
+        q->settled += settled;
+        q->last = settled ? last : q->last;
         q->count[bd] = td; /* 4-way: bd == bs and td unchanged */
         q->count[bs] = ts;
     }
