@@ -12,14 +12,17 @@
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_ROUTE = 4, F_USED = 8, F_LOCK = 16 };
+enum { F_GATE = 1, F_ROOM = 2, F_ROUTE = 4, F_USED = 8, F_LOCK = 16, F_REACH = 32 };
 
 typedef struct placer {
     dg_grid *g;
     const dg_result *r;
     const dg_lock_params *p;
     dg_rng rng;
-    int32_t w, h, n;
+    int32_t w, h;    /* the grid's size */
+    int32_t pw, n;   /* cells are numbered over the grid and a closed one-cell
+                        frame, pw = w + 2 per row: neighbours are c +- 1, c +- pw */
+    uint8_t *tile;   /* the tiles, framed */
     int32_t start, exit;
     int has_doors;
     int32_t *node;   /* node of a cell, -1 if impassable */
@@ -34,6 +37,7 @@ typedef struct placer {
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
     int32_t key_cell[DG_LOCKS_MAX];
     int32_t placed;
+    int exit_area;   /* the one lock closes the exit's own area (F_REACH: its key region) */
 } placer;
 
 void dg_lock_defaults(dg_lock_params *p)
@@ -49,7 +53,20 @@ void dg_lock_defaults(dg_lock_params *p)
 
 static uint8_t tile_at(const placer *s, int32_t c)
 {
-    return s->g->cells[(size_t)(c / s->w) * (size_t)s->g->stride + (size_t)(c % s->w)];
+    return s->tile[c];
+}
+
+/* The grid cell of a framed cell number. */
+static dg_point grid_point(const placer *s, int32_t c)
+{
+    return (dg_point){c % s->pw - 1, c / s->pw - 1};
+}
+
+/* 1 if c is on the grid's outer ring, where no door may go. */
+static int on_ring(const placer *s, int32_t c)
+{
+    dg_point p = grid_point(s, c);
+    return p.x < 1 || p.y < 1 || p.x >= s->w - 1 || p.y >= s->h - 1;
 }
 
 /* Secret doors count as wall until found; locked doors do not occur here. */
@@ -62,9 +79,7 @@ static int open_at(const placer *s, int32_t c)
 /* Open, inside the border, and open on both sides along `along`. */
 static int crossable(const placer *s, int32_t c, int32_t along)
 {
-    int32_t x = c % s->w, y = c / s->w;
-    return x >= 1 && y >= 1 && x < s->w - 1 && y < s->h - 1 && open_at(s, c) &&
-           open_at(s, c - along) && open_at(s, c + along);
+    return open_at(s, c) && open_at(s, c - along) && open_at(s, c + along) && !on_ring(s, c);
 }
 
 /* A passage at most two cells wide crossing c along `along` (its width runs
@@ -88,23 +103,18 @@ static int passage(const placer *s, int32_t c, int32_t along, int32_t across)
 /* A cell a door fits in: a passage one or two cells wide. */
 static int narrow_at(const placer *s, int32_t c)
 {
-    return passage(s, c, s->w, 1) || passage(s, c, 1, s->w);
+    return passage(s, c, s->pw, 1) || passage(s, c, 1, s->pw);
 }
 
-/* 4-neighbours of c inside the grid into nb[]; returns how many. */
+/* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
+ * closed); returns 4. */
 static int neighbours(const placer *s, int32_t c, int32_t nb[4])
 {
-    int32_t x = c % s->w, y = c / s->w;
-    int k = 0;
-    if (y > 0)
-        nb[k++] = c - s->w;
-    if (x + 1 < s->w)
-        nb[k++] = c + 1;
-    if (y + 1 < s->h)
-        nb[k++] = c + s->w;
-    if (x > 0)
-        nb[k++] = c - 1;
-    return k;
+    nb[0] = c - s->pw;
+    nb[1] = c + 1;
+    nb[2] = c + s->pw;
+    nb[3] = c - 1;
+    return 4;
 }
 
 /* Gates are the doors, or with no doors (or narrow set) the narrow passages too. */
@@ -126,7 +136,7 @@ static void mark_gates_and_rooms(placer *s, int narrow)
         int64_t x1 = DG_MIN((int64_t)q.x + q.w, s->w), y1 = DG_MIN((int64_t)q.y + q.h, s->h);
         for (int64_t y = y0; y < y1; y++)
             for (int64_t x = x0; x < x1; x++)
-                s->flag[y * s->w + x] |= F_ROOM;
+                s->flag[(y + 1) * s->pw + x + 1] |= F_ROOM;
     }
 }
 
@@ -175,21 +185,11 @@ static void group_cells(placer *s)
             s->order[s->depth[s->node[c]]++] = c;
 }
 
-/* The neighbour of a cell in direction k (N, E, S, W), or -1 off the grid. */
+/* The neighbour of a grid cell in direction k (N, E, S, W). */
 static int32_t step(const placer *s, int32_t c, int k)
 {
-    int32_t x = c % s->w, y = c / s->w;
-    switch (k)
-    {
-    case 0:
-        return y > 0 ? c - s->w : -1;
-    case 1:
-        return x + 1 < s->w ? c + 1 : -1;
-    case 2:
-        return y + 1 < s->h ? c + s->w : -1;
-    default:
-        return x > 0 ? c - 1 : -1;
-    }
+    const int32_t offset[4] = {-s->pw, 1, s->pw, -1};
+    return c + offset[k];
 }
 
 /* Depth-first search over nodes from the start's node (iterative): disc,
@@ -209,8 +209,7 @@ static int32_t search_blocks(placer *s, int32_t *pre)
         int32_t v = stack[top - 1];
         if (s->iter[v] < s->first[v + 1] * 4)
         {
-            int32_t i = s->iter[v]++, c = step(s, s->order[i >> 2], i & 3);
-            int32_t u = c >= 0 ? s->node[c] : -1;
+            int32_t i = s->iter[v]++, u = s->node[step(s, s->order[i >> 2], i & 3)];
             if (u < 0 || u == v || u == s->parent[v])
                 continue;
             if (s->disc[u] >= 0)
@@ -448,6 +447,8 @@ static int32_t region_of(const placer *s, int32_t c)
 {
     if (s->node[c] < 0 || (s->flag[c] & F_GATE) || c == s->start || c == s->exit)
         return -1;
+    if (s->exit_area)
+        return (s->flag[c] & F_REACH) ? 0 : -1;
     int32_t d = s->depth[s->node[c]];
     if (d < 0)
         return -1; /* not reachable from the start */
@@ -512,10 +513,9 @@ static void place_keys(placer *s)
 /* A door between two areas that face each other, open nowhere else. */
 static int simple_door(const placer *s, int32_t c, int32_t *a, int32_t *b)
 {
-    int32_t x = c % s->w, y = c / s->w;
-    if (x < 1 || y < 1 || x >= s->w - 1 || y >= s->h - 1)
+    if (on_ring(s, c))
         return 0;
-    const int32_t pairs[2][2] = {{c - s->w, c + s->w}, {c - 1, c + 1}};
+    const int32_t pairs[2][2] = {{c - s->pw, c + s->pw}, {c - 1, c + 1}};
     for (int k = 0; k < 2; k++)
     {
         int32_t p = pairs[k][0], q = pairs[k][1], u = pairs[1 - k][0], v = pairs[1 - k][1];
@@ -642,10 +642,10 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
                               dg_diag *diag)
 {
     size_t n = (size_t)s->n + 2; /* depth tables use max_depth + 2 entries */
-    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 1))
+    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 2))
         return dgi_fail(diag, DG_E_TOO_LARGE, "a %dx%d grid is too large to lock here",
                         (int)s->w, (int)s->h);
-    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 1);
+    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 2);
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
@@ -654,11 +654,68 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     for (int i = 0; i < SCRATCH_INTS; i++)
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
+    s->tile = s->flag + n;
     return DG_OK;
+}
+
+/* The grid's tiles into the framed copy; the frame is rock. */
+static void copy_tiles(placer *s)
+{
+    memset(s->tile, DG_TILE_VOID, (size_t)s->n);
+    for (int32_t y = 0; y < s->h; y++)
+        memcpy(s->tile + (size_t)(y + 1) * (size_t)s->pw + 1, s->g->cells + (size_t)y * (size_t)s->g->stride,
+               (size_t)s->w);
+}
+
+/* Marks F_REACH on the cells the start reaches with F_LOCK cells shut;
+ * returns how many a key may lie on. */
+static int32_t reach_before_locks(placer *s)
+{
+    int32_t head = 0, tail = 0, keys = 0, nb[4];
+    s->flag[s->start] |= F_REACH;
+    s->queue[tail++] = s->start;
+    while (head < tail)
+    {
+        int32_t c = s->queue[head++];
+        keys += c != s->start && !(s->flag[c] & F_GATE);
+        for (int k = neighbours(s, c, nb); k-- > 0;)
+            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & (F_LOCK | F_REACH)))
+            {
+                s->flag[nb[k]] |= F_REACH;
+                s->queue[tail++] = nb[k];
+            }
+    }
+    return keys;
+}
+
+/* When no depth of the way gates the exit (loops reach it from several
+ * sides), the gates around the exit's own area, if few enough, hold back the
+ * exit alone; its key goes anywhere else the start reaches. */
+static void lock_exit_area(placer *s)
+{
+    int32_t target = s->node[s->exit], count = 0, nb[4];
+    if (target == s->node[s->start])
+        return;
+    for (int32_t c = 0; c < s->n; c++)
+        if ((s->flag[c] & F_GATE) && s->node[c] >= 0)
+            for (int k = neighbours(s, c, nb); k-- > 0;)
+                if (s->node[nb[k]] == target && !(s->flag[c] & F_LOCK))
+                {
+                    s->flag[c] |= F_LOCK;
+                    count++;
+                }
+    int ok = count >= 1 && count <= s->p->gate_max && reach_before_locks(s) > 0 &&
+             !(s->flag[s->exit] & F_REACH);
+    for (int32_t c = 0; c < s->n; c++)
+        if (!ok)
+            s->flag[c] &= (uint8_t)~(F_LOCK | F_REACH);
+    s->exit_area = ok;
+    s->placed = ok;
 }
 
 static void plan(placer *s, uint64_t seed, int narrow)
 {
+    s->exit_area = 0;
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
     mark_gates_and_rooms(s, narrow);
     label_nodes(s);
@@ -685,6 +742,8 @@ static void plan(placer *s, uint64_t seed, int narrow)
             if (s->depth[v] == s->lock_depth[i] && (cut[s->depth[v]] < 0 || cut[s->depth[v]] == v))
                 s->flag[c] |= F_LOCK;
     }
+    if (s->placed == 0)
+        lock_exit_area(s);
     mark_route(s);
     distance_off_route(s);
     place_keys(s);
@@ -692,6 +751,8 @@ static void plan(placer *s, uint64_t seed, int narrow)
 
 static int32_t lock_number(const placer *s, int32_t c)
 {
+    if (s->exit_area)
+        return 1;
     for (int32_t i = 0; i < s->placed; i++)
         if (s->depth[s->node[c]] == s->lock_depth[i])
             return i + 1;
@@ -702,7 +763,7 @@ static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char 
 {
     dg_marker m;
     memset(&m, 0, sizeof m);
-    m.pos = (dg_point){c % s->w, c / s->w};
+    m.pos = grid_point(s, c);
     m.kind = kind;
     m.room = dgi_result_room_at(s->r, m.pos);
     snprintf(m.name, sizeof m.name, "%s %d", word, (int)n);
@@ -721,7 +782,7 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
             {
                 dg_marker lock = marker_at(s, c, DG_MARKER_LOCK, "lock", i + 1);
                 dgi_result_add_marker(r, &lock);
-                DG_CELL(s->g, c % s->w, c / s->w) = DG_TILE_DOOR_LOCKED;
+                DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_LOCKED;
                 pr->locked_doors++;
             }
         pr->kinds[i] = i % s->p->kinds;
@@ -729,7 +790,7 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
     for (int32_t c = 0; c < s->n; c++)
         if ((s->flag[c] & (F_GATE | F_USED | F_LOCK)) == (F_GATE | F_USED))
         {
-            DG_CELL(s->g, c % s->w, c / s->w) = DG_TILE_DOOR_SECRET;
+            DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_SECRET;
             pr->secret_doors++;
         }
 }
@@ -759,13 +820,15 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
     s.p = params;
     s.w = grid->width;
     s.h = grid->height;
-    s.n = grid->width * grid->height;
-    s.start = result->start.y * s.w + result->start.x;
-    s.exit = result->exit.y * s.w + result->exit.x;
+    s.pw = grid->width + 2;
+    s.n = s.pw * (grid->height + 2);
+    s.start = (result->start.y + 1) * s.pw + result->start.x + 1;
+    s.exit = (result->exit.y + 1) * s.pw + result->exit.x + 1;
     void *block = NULL;
     size_t bytes = 0;
     if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
         return st;
+    copy_tiles(&s);
     plan(&s, seed, 0);
     if (s.placed < params->locks && s.has_doors)
     {

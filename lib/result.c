@@ -126,15 +126,18 @@ static uint64_t nonzero_lanes(uint64_t v)
 }
 
 /* dgi_passable_default of eight tiles at once: 1 in the byte lanes holding
- * FLOOR..STAIRS_DOWN (1..7) except WALL (3), else 0. The sums use each lane's
- * low seven bits, so they never carry into the next lane. (A test feeds every
- * tile value through dgi_result_finish to keep this equal to the table.) */
+ * FLOOR..STAIRS_DOWN (1..7) except WALL (3), or DOOR_LOCKED, DOOR_SECRET
+ * (10, 11), else 0. The sums use each lane's low seven bits, so they never
+ * carry into the next lane. (A test feeds every tile value through
+ * dgi_result_finish to keep this equal to the table.) */
 static uint64_t passable_lanes(uint64_t tiles)
 {
     uint64_t low = tiles & LANES(0x7F);
     uint64_t at_least_1 = low + LANES(0x7F), at_least_8 = low + LANES(0x78);
     uint64_t not_wall = (low ^ LANES(DG_TILE_WALL)) + LANES(0x7F);
-    return (at_least_1 & not_wall & ~(at_least_8 | tiles)) >> 7 & LANES(1);
+    uint64_t not_10_11 = ((low ^ LANES(DG_TILE_DOOR_LOCKED)) & LANES(0x7E)) + LANES(0x7F);
+    uint64_t doors = ~(not_10_11 | tiles);
+    return ((at_least_1 & not_wall & ~(at_least_8 | tiles)) | doors) >> 7 & LANES(1);
 }
 
 /* The grid's passability under the 256-entry table pass (1 open, 0 closed)
