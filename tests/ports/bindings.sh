@@ -1,7 +1,7 @@
 #!/bin/sh
 # bindings.sh BUILD: the language packages of examples/bindings against the
 # library and tool of BUILD (make check-bindings). Installs what it needs
-# (python3-venv, python3-pytest, luajit, mono) through tests/need.sh.
+# (python3-venv, python3-pytest, python3-numpy, luajit, mono) through tests/need.sh.
 #   Python: pip installs the package into a fresh venv offline (the wheel
 #           compiles lib/*.c), then its pytest suite runs against that install;
 #   C#:     every DG_API function has a [DllImport], the generated part of
@@ -45,6 +45,9 @@ pytest_python() {
     return 1
 }
 base=$(pytest_python) || { sh tests/need.sh python3-pytest pytest; sh tests/need.sh python3-venv venv; base=$(pytest_python); }
+# numpy is optional for the package; installed so that its array outputs are tested too
+[ -z "$base" ] || "$base" -c 'import numpy' 2>/dev/null || sh tests/need.sh python3-numpy numpy ||
+    echo "bindings: numpy not installed; its tests are skipped"
 py=""
 if [ -z "$base" ]; then
     fail "no python3 with pytest and venv (python3-pytest, python3-venv)"
