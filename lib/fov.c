@@ -114,6 +114,7 @@ static DGI_ALWAYS_INLINE void scan_quadrant(const fov *f, const fov_quadrant *q,
 {
     if (q->max_depth < 1)
         return;
+    const size_t width = (size_t)f->g->width;
     fov_row *stack = f->stack;
     int32_t top = 0;
     stack[0].depth = 1;
@@ -144,7 +145,7 @@ static DGI_ALWAYS_INLINE void scan_quadrant(const fov *f, const fov_quadrant *q,
         int64_t d = r->depth;
         if ((opaque || ((int64_t)col * r->sd >= d * r->sn && (int64_t)col * r->ed <= d * r->en)) &&
             (f->range2 < 0 || (int64_t)col * col + d * d <= f->range2))
-            f->vis[(size_t)y * (size_t)f->g->width + (size_t)x] = 1;
+            f->vis[(size_t)y * width + (size_t)x] = 1;
         if (r->prev == PREV_WALL && !opaque)
         {
             r->sn = 2 * col - 1;
