@@ -947,13 +947,11 @@ static void prefab_begin(parser *ps)
         if (ps->ntok < 2)
             return;
     }
-    char name[DG_NAME_MAX];
-    if (!take_name(ps, &ps->tok[1], "prefab name", name))
+    if (!take_name(ps, &ps->tok[1], "prefab name", p->name)) /* the bytes after it stay zero */
         return;
-    int32_t dup = names_find(ps->set, name, strlen(name));
-    memcpy(p->name, name, sizeof name);
+    int32_t dup = names_find(ps->set, p->name, (size_t)ps->tok[1].n);
     if (dup >= 0)
-        perr(ps, ps->line, ps->tok[1].col, "duplicate prefab name '%s' (first at line %d)", name,
+        perr(ps, ps->line, ps->tok[1].col, "duplicate prefab name '%s' (first at line %d)", p->name,
              (int)ps->set->prefabs[dup].line);
     else
         names_insert(ps, ps->pi);

@@ -979,3 +979,94 @@ TEST(r1p_below64_wide_draws_the_high_half_first)
         CHECK_EQ_U64(v, want);
     }
 }
+
+/* ---- parse results pinned over mutated example files -------------------------- */
+
+/* Folds what parsing says about an input: every reported diagnostic, the
+ * status, the first diagnostic and the set's hash. */
+typedef struct parse_fold {
+    uint64_t h;
+} parse_fold;
+
+static void fold_u64(parse_fold *f, uint64_t v)
+{
+    f->h = (f->h ^ v) * 0x100000001B3ULL;
+}
+
+static void fold_diag(parse_fold *f, const dg_diag *d)
+{
+    fold_u64(f, (uint64_t)(uint32_t)d->status);
+    fold_u64(f, (uint64_t)(uint32_t)d->line << 32 | (uint32_t)d->column);
+    for (const char *c = d->message; *c; c++)
+        fold_u64(f, (uint8_t)*c);
+}
+
+static void fold_on_error(void *user, const dg_diag *d)
+{
+    fold_diag(user, d);
+}
+
+static void fold_parse(parse_fold *f, const char *text, size_t len)
+{
+    dg_prefab_set *set = NULL;
+    dg_diag d;
+    dg_status st = dg_prefab_parse(text, len, "m", NULL, fold_on_error, f, &set, &d);
+    fold_u64(f, (uint64_t)(uint32_t)st);
+    fold_diag(f, &d);
+    fold_u64(f, dg_prefab_set_hash(set));
+    dg_prefab_set_free(set);
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Mutation k of text into out: a cut (k % 4 == 0) or one to three bytes
+ * replaced, from a pool of the format's own characters or any byte. */
+static size_t mutate(const char *text, size_t len, uint64_t *x, int k, char *out)
+{
+    static const char pool[] = " \t\n\r;#.+^_@?*=:x-019amelpvbrtA\x80\xff\x01\x7f";
+    memcpy(out, text, len);
+    if (k % 4 == 0)
+        return (size_t)(xorshift(x) % (len + 1));
+    for (int j = 0, flips = 1 + (int)(xorshift(x) % 3); j < flips; j++)
+    {
+        uint64_t r = xorshift(x);
+        out[(r >> 8) % len] = k % 4 == 1 ? (char)(r >> 40) : pool[(r >> 40) % (sizeof pool - 1)];
+    }
+    return len;
+}
+
+/* Every example file whole and in 400 mutations (cuts and replaced bytes
+ * from a fixed seed): each status, diagnostic (text, line, column) and set
+ * hash folded into one value, pinned from the parser as it was before it was
+ * made faster, so any change in what the parser says shows up here (an edit
+ * of an example file moves the pin too: re-pin it with the parser unchanged). */
+TEST(prefab_parse_mutated_examples_pinned)
+{
+    static const char *const files[] = {"factory.txt", "forest.txt", "furnish.txt", "shaft.txt",
+                                        "vaults.txt"};
+    static char text[1 << 16], out[1 << 16];
+    parse_fold f = {0xCBF29CE484222325ULL};
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 5; i++)
+    {
+        char path[128];
+        snprintf(path, sizeof path, "examples/prefabs/%s", files[i]);
+        FILE *fp = fopen(path, "rb");
+        CHECKF(fp != NULL, "cannot open %s (run from the repository root)", path);
+        if (!fp)
+            return;
+        size_t len = fread(text, 1, sizeof text, fp);
+        fclose(fp);
+        CHECK(len > 0 && len < sizeof text);
+        fold_parse(&f, text, len);
+        for (int k = 0; k < 400; k++)
+            fold_parse(&f, out, mutate(text, len, &x, k, out));
+    }
+    CHECK_EQ_U64(f.h, 0xea099812d8859352ULL);
+}
