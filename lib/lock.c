@@ -239,6 +239,8 @@ static void find_core(placer *s, uint8_t *core)
     int32_t *pre = s->queue, seen = search_blocks(s, pre), root = s->node[s->start];
     for (int32_t i = 0; i < s->nodes; i++)
         core[i] = 0;
+    if (s->disc[s->node[s->exit]] < 0)
+        return; /* the exit is out of reach: no way, no core */
     for (int32_t v = s->node[s->exit], child = -1; v >= 0; child = v, v = s->parent[v])
     {
         core[v] = 2; /* the tree path */
