@@ -626,6 +626,9 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
         return st;
     if (r->start.x == r->exit.x && r->start.y == r->exit.y)
         return dgi_fail(diag, DG_E_INVALID, "result start and exit are the same cell");
+    if (DG_CELL(g, r->start.x, r->start.y) == DG_TILE_DOOR_SECRET ||
+        DG_CELL(g, r->exit.x, r->exit.y) == DG_TILE_DOOR_SECRET)
+        return dgi_fail(diag, DG_E_INVALID, "result start or exit is on a secret door");
     for (int32_t i = 0; i < r->marker_count; i++)
         if (r->markers[i].kind == DG_MARKER_KEY || r->markers[i].kind == DG_MARKER_LOCK)
             return dgi_fail(diag, DG_E_INVALID, "the map is locked already (marker %d)", (int)i);
