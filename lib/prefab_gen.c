@@ -355,8 +355,13 @@ static int solid_rows(const dgi_prefab *p, const uint8_t *g)
     uint64_t certain[ROWS_MAX], only_maybe[ROWS_MAX], reach[ROWS_MAX];
     uint8_t kind[256]; /* bit 0: always passable, bit 1: sometimes */
     int32_t w = p->width, h = p->height, first = -1;
-    for (int c = 0; c < 256; c++)
-        kind[c] = (uint8_t)(dgi_glyph_in(p->certain, (uint8_t)c) | dgi_glyph_in(p->maybe, (uint8_t)c) << 1);
+    memset(kind, 0, sizeof kind);
+    for (int word = 0; word < 4; word++) /* only the few passable glyphs */
+        for (uint32_t b = p->certain[word] | p->maybe[word]; b; b &= b - 1)
+        {
+            uint8_t c = (uint8_t)(word * 32 + dgi_lowest_bit64(b));
+            kind[c] = (uint8_t)(dgi_glyph_in(p->certain, c) | dgi_glyph_in(p->maybe, c) << 1);
+        }
     for (int32_t y = 0; y < h; y++, g += w)
     {
         uint64_t c = 0, m = 0;

@@ -387,18 +387,24 @@ static int mode_index(int32_t mode)
     }
 }
 
-/* Orientation masks of p per resulting side mask. */
-static void side_masks(const dgi_prefab *p, int32_t masks[16])
+/* Orientation masks of p per resulting side mask; the side masks that have
+ * any, ascending, into sides (at most 8); returns their number. */
+static int32_t side_masks(const dgi_prefab *p, int32_t masks[16], int32_t sides[8])
 {
+    int32_t n = 0;
     memset(masks, 0, 16 * sizeof *masks);
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
         if (p->distinct & (1 << o))
             masks[dg_orient_sides(p->door_sides, o)] |= 1 << o;
+    for (int32_t s = 0; s < 16; s++)
+        if (masks[s])
+            sides[n++] = s;
+    return n;
 }
 
 dg_status dgi_pick_build(dg_prefab_set *set)
 {
-    int32_t masks[16], fill[4][16], total = 0;
+    int32_t masks[16], sides[8], fill[4][16], total = 0;
     memset(set->pick_count, 0, sizeof set->pick_count);
     for (int pass = 0; pass < 2; pass++)
     {
@@ -407,12 +413,11 @@ dg_status dgi_pick_build(dg_prefab_set *set)
             const dgi_prefab *p = &set->prefabs[i];
             if (p->weight <= 0)
                 continue;
-            side_masks(p, masks);
+            int32_t n = side_masks(p, masks, sides);
             for (int m = 0; m < 4; m++)
-                for (int s = 0; s < 16; s++)
+                for (int32_t k = 0; k < n && (p->modes & (1 << m)); k++)
                 {
-                    if (!(p->modes & (1 << m)) || !masks[s])
-                        continue;
+                    int32_t s = sides[k];
                     if (pass == 0)
                     {
                         set->pick_count[m][s]++;

@@ -12,6 +12,8 @@
  * random glyphs are scattered); returns how many. */
 static int32_t list_random(const dg_prefab_set *set, const dgi_prefab *p, int32_t *cells)
 {
+    if (p->sub_count == 0)
+        return 0;
     uint8_t random[256] = {0};
     for (int32_t k = 0; k < p->sub_count; k++)
         random[set->subs[p->sub_first + k].glyph] = 1;

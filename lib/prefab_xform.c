@@ -95,24 +95,59 @@ static int same_image(const uint8_t *g, const dgi_xform *a, const dgi_xform *b)
     return 1;
 }
 
+/* dg_orient_compose(first, second) and dg_orient_inverse as tables. */
+static const uint8_t compose_table[DG_ORIENT_COUNT][DG_ORIENT_COUNT] = {
+    {0, 1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 0, 6, 7, 5, 4}, {2, 3, 0, 1, 5, 4, 7, 6},
+    {3, 0, 1, 2, 7, 6, 4, 5}, {4, 7, 5, 6, 0, 2, 3, 1}, {5, 6, 4, 7, 2, 0, 1, 3},
+    {6, 4, 7, 5, 1, 3, 0, 2}, {7, 5, 6, 4, 3, 1, 2, 0},
+};
+static const uint8_t inverse_table[DG_ORIENT_COUNT] = {0, 3, 2, 1, 4, 5, 6, 7};
+
+/* The smallest group of orientations holding the mask's. */
+static int32_t group_closure(int32_t mask)
+{
+    for (int32_t grown = mask, a, b;; mask = grown)
+    {
+        for (a = 0; a < DG_ORIENT_COUNT; a++)
+            for (b = 0; b < DG_ORIENT_COUNT; b++)
+                if (((mask >> a) & 1) && ((mask >> b) & 1))
+                    grown |= 1 << compose_table[a][b];
+        if (grown == mask)
+            return mask;
+    }
+}
+
+/* The orientations that leave g unchanged. They form a group, so the
+ * products of those found need no comparison. */
+static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
+{
+    dgi_xform id, t;
+    int32_t sym = 1;
+    dgi_xform_make(w, h, DG_ORIENT_IDENTITY, &id);
+    for (int32_t o = 1; o < DG_ORIENT_COUNT; o++)
+    {
+        if ((sym >> o) & 1)
+            continue;
+        dgi_xform_make(w, h, o, &t);
+        if (same_image(g, &id, &t))
+            sym = group_closure(sym | 1 << o);
+    }
+    return sym;
+}
+
+/* Two orientations give the same image when one is the other followed by a
+ * symmetry of g: keep each allowed orientation unless an earlier kept one
+ * gives its image. */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed)
 {
-    dgi_xform kept[DG_ORIENT_COUNT];
-    int32_t n = 0, out = 0;
+    int32_t sym = symmetries(g, w, h), out = 0;
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
     {
-        if (!(allowed & (1 << o)))
-            continue;
-        dgi_xform t;
-        dgi_xform_make(w, h, o, &t);
         int dup = 0;
-        for (int32_t k = 0; k < n && !dup; k++)
-            dup = same_image(g, &kept[k], &t);
-        if (!dup)
-        {
-            kept[n++] = t;
+        for (int32_t k = 0; k < o && !dup; k++)
+            dup = ((out >> k) & 1) && ((sym >> compose_table[o][inverse_table[k]]) & 1);
+        if (((allowed >> o) & 1) && !dup)
             out |= 1 << o;
-        }
     }
     return out;
 }

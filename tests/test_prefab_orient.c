@@ -2,6 +2,7 @@
  * identical orientations, door sides and edge signatures per orientation,
  * and uniform choice among the distinct ones (chi-square). */
 #include "test.h"
+#include "prefab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -318,4 +319,47 @@ TEST(prefab_orient_choice_is_uniform)
     CHECK(keep[0] + keep[1] + keep[2] + keep[3] == 8000);
     CHECKF(chi_x1000(keep, 4) < 16270, "narrow chi2 %lld", (long long)chi_x1000(keep, 4));
     dg_prefab_set_free(set);
+}
+
+/* dgi_orient_distinct against the plain rule on small random grids of two
+ * glyphs (many symmetric): keep an allowed orientation unless the image of an
+ * earlier kept one is identical. */
+static int same_oriented(const uint8_t *g, int32_t w, int32_t h, int32_t a, int32_t b)
+{
+    dgi_xform ta, tb;
+    dgi_xform_make(w, h, a, &ta);
+    dgi_xform_make(w, h, b, &tb);
+    if (ta.w != tb.w || ta.h != tb.h)
+        return 0;
+    for (int32_t y = 0; y < ta.h; y++)
+        for (int32_t x = 0; x < ta.w; x++)
+            if (g[ta.base + y * ta.step_y + x * ta.step_x] != g[tb.base + y * tb.step_y + x * tb.step_x])
+                return 0;
+    return 1;
+}
+
+TEST(orient_distinct_matches_plain_comparison)
+{
+    dg_rng rng;
+    dg_rng_seed(&rng, 77, 1);
+    uint8_t g[16];
+    int mismatches = 0;
+    for (int trial = 0; trial < 20000; trial++)
+    {
+        int32_t w = dg_rng_range(&rng, 1, 4), h = dg_rng_range(&rng, 1, 4);
+        for (int32_t i = 0; i < w * h; i++)
+            g[i] = (uint8_t)(dg_rng_chance(&rng, 300) ? 'a' : 'b');
+        int32_t allowed = (int32_t)dg_rng_below(&rng, 256) | (trial % 3 == 0 ? 255 : 0);
+        int32_t want = 0;
+        for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+        {
+            int dup = !(allowed & (1 << o));
+            for (int32_t k = 0; k < o && !dup; k++)
+                dup = (want & (1 << k)) && same_oriented(g, w, h, k, o);
+            if (!dup)
+                want |= 1 << o;
+        }
+        mismatches += dgi_orient_distinct(g, w, h, allowed) != want;
+    }
+    CHECKF(mismatches == 0, "%d of 20000 grids differ", mismatches);
 }
