@@ -77,10 +77,14 @@ static survey_stats survey_summarise(int64_t *values, int64_t n)
 
 static int64_t survey_now_ns(void)
 {
+#ifdef TIME_UTC
     struct timespec ts;
     if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
         return 0;
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+#else /* mingw-w64 with msvcrt declares no timespec_get */
+    return (int64_t)clock() * (1000000000 / CLOCKS_PER_SEC);
+#endif
 }
 
 /* Generates and measures map i; 0 on success, else the status (first error kept in *diag). */

@@ -27,10 +27,13 @@ extern "C" {
 #define DG_OUTPUT_VERSION (DG_VERSION_MAJOR * 1000 + (DG_VERSION_MAJOR == 0 ? DG_VERSION_MINOR : 0))
 
 /* The export attribute of every public function; define DG_API first (e.g.
- * -DDG_API=) to replace it. */
+ * -DDG_API=) to replace it. Windows programs that link dungeon.dll may define
+ * DG_DLL for direct dllimport calls (docs/ports.md). */
 #ifndef DG_API
 #if defined(_WIN32) && defined(DG_SHARED_BUILD)
 #define DG_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(DG_DLL)
+#define DG_API __declspec(dllimport)
 #elif defined(__GNUC__) || defined(__clang__)
 #define DG_API __attribute__((visibility("default")))
 #else
@@ -796,8 +799,11 @@ DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
  * walking cost over all sources, DG_UNREACHABLE beyond max_distance (0: no
  * limit). Approach maps start every goal at 0; safety (flee) maps start every
  * cell at a cost that falls as the threat's distance grows (docs/analysis.md).
- * A source may repeat (the least cost counts). DG_E_INVALID for a negative
- * start cost, DG_E_TOO_LARGE if a value could overflow int32. */
+ * A source may repeat (the least cost counts); one whose start cost is over
+ * max_distance takes no part (nor is it an open end of a blocked overlay).
+ * With nothing reached, info->reached is 0 and info->max_distance
+ * DG_UNREACHABLE. DG_E_INVALID for a negative start cost, DG_E_TOO_LARGE if a
+ * value could overflow int32. */
 DG_API dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk,
                                  const dg_point *sources, const int32_t *start_costs,
                                  int32_t source_count, int32_t max_distance, int32_t *dist,

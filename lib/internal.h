@@ -7,6 +7,14 @@
 #include <stdarg.h>
 #include <string.h>
 
+/* mingw-w64 builds use its C99 printf family (__USE_MINGW_ANSI_STDIO), which
+ * gcc checks as gnu_printf rather than msvcrt's printf. */
+#if defined(__MINGW32__)
+#define DGI_PRINTF_FORMAT gnu_printf
+#else
+#define DGI_PRINTF_FORMAT printf
+#endif
+
 #define DG_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define DG_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define DG_CELL(g, x, y) ((g)->cells[(size_t)(y) * (size_t)(g)->stride + (size_t)(x)])
@@ -22,13 +30,13 @@ dg_status dgi_grow(const dg_allocator *a, void **array, int32_t *capacity, int32
 /* status.c: fills an optional diagnostic and returns status. */
 dg_status dgi_fail(dg_diag *diag, dg_status status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(DGI_PRINTF_FORMAT, 3, 4)))
 #endif
     ;
 dg_status dgi_fail_at(dg_diag *diag, dg_status status, int32_t line, int32_t column,
                       const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 5, 6)))
+    __attribute__((format(DGI_PRINTF_FORMAT, 5, 6)))
 #endif
     ;
 void dgi_diag_ok(dg_diag *diag);

@@ -80,7 +80,7 @@ typedef struct parser {
 
 static void perr(parser *ps, int32_t line, int32_t col, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
+    __attribute__((format(DGI_PRINTF_FORMAT, 4, 5)))
 #endif
     ;
 

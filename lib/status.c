@@ -36,7 +36,7 @@ const char *dg_status_str(dg_status status)
 }
 
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 5, 0)))
+__attribute__((format(DGI_PRINTF_FORMAT, 5, 0)))
 #endif
 static void diag_vset(dg_diag *diag, dg_status status, int32_t line, int32_t column,
                       const char *fmt, va_list ap)

@@ -1328,6 +1328,123 @@ BAD(distance_overflow, dg_distance_map, "step costs whose sum can overflow int32
     return dg_distance_map(e->g, &w, &src, 1, INT32_MAX, (int32_t *)e->out, ENV_CELLS, NULL, NULL,
                            diag);
 }
+/* A zeroed mask long enough for the env grid at its stride (12). */
+static const uint8_t *zero_mask(void)
+{
+    static const uint8_t mask[ENV_H * 12];
+    return mask;
+}
+/* all_pass() with an overlay. */
+static dg_walk overlay_walk(const dg_overlay *ov)
+{
+    dg_walk w = *all_pass();
+    w.overlay = ov;
+    return w;
+}
+BAD(distance_overlay_flag, dg_distance_map, "overlay flags with an unknown bit (8)", DG_E_INVALID,
+    "overlay")
+{
+    dg_overlay ov = {8u, 0, ENV_H * 12, zero_mask(), NULL, NULL};
+    dg_walk w = overlay_walk(&ov);
+    dg_point src = {0, 0};
+    return dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, diag);
+}
+BAD(distance_overlay_null, dg_distance_map, "overlay BLOCKED flagged, blocked NULL", DG_E_INVALID,
+    "blocked")
+{
+    dg_overlay ov = {DG_OVERLAY_BLOCKED, 0, ENV_H * 12, NULL, NULL, NULL};
+    dg_walk w = overlay_walk(&ov);
+    dg_point src = {0, 0};
+    return dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, diag);
+}
+BAD(distance_overlay_stride, dg_distance_map, "overlay stride < width, and -1", DG_E_INVALID,
+    "stride")
+{
+    dg_overlay ov = {DG_OVERLAY_COST, -1, ENV_H * 12, NULL, zero_mask(), NULL};
+    dg_walk w = overlay_walk(&ov);
+    dg_point src = {0, 0};
+    if (dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, NULL) !=
+        DG_E_INVALID)
+        return DG_OK;
+    ov.stride = ENV_W - 1;
+    return dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, diag);
+}
+BAD(distance_overlay_small, dg_distance_map, "overlay cells one short", DG_E_BUFFER, "blocked")
+{
+    dg_overlay ov = {DG_OVERLAY_BLOCKED, 0, (ENV_H - 1) * 12 + ENV_W - 1, zero_mask(), NULL, NULL};
+    dg_walk w = overlay_walk(&ov);
+    dg_point src = {0, 0};
+    return dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, diag);
+}
+BAD(dijkstra_count, dg_dijkstra_map, "source_count 0 and -1", DG_E_INVALID, "source_count")
+{
+    dg_point src = {0, 0};
+    int32_t cost = 0;
+    if (dg_dijkstra_map(e->g, all_pass(), &src, &cost, -1, 0, (int32_t *)e->out, ENV_CELLS, NULL,
+                        NULL, NULL) != DG_E_INVALID)
+        return DG_OK;
+    return dg_dijkstra_map(e->g, all_pass(), &src, &cost, 0, 0, (int32_t *)e->out, ENV_CELLS,
+                           NULL, NULL, diag);
+}
+BAD(dijkstra_null, dg_dijkstra_map, "sources NULL", DG_E_NULL, "sources")
+{
+    return dg_dijkstra_map(e->g, all_pass(), NULL, NULL, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL,
+                           NULL, diag);
+}
+BAD(dijkstra_wall_source, dg_dijkstra_map, "source on a wall / outside the grid", DG_E_INVALID,
+    "source")
+{
+    dg_point src = {ENV_W, 0};
+    return dg_dijkstra_map(e->g, NULL, &src, NULL, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL,
+                           diag);
+}
+BAD(dijkstra_negative, dg_dijkstra_map, "start cost -1, INT32_MIN", DG_E_INVALID, "negative")
+{
+    dg_point src[2] = {{0, 0}, {1, 1}};
+    int32_t cost[2] = {0, INT32_MIN};
+    if (dg_dijkstra_map(e->g, all_pass(), src, cost, 2, 0, (int32_t *)e->out, ENV_CELLS, NULL,
+                        NULL, NULL) != DG_E_INVALID)
+        return DG_OK;
+    cost[1] = -1;
+    return dg_dijkstra_map(e->g, all_pass(), src, cost, 2, 0, (int32_t *)e->out, ENV_CELLS, NULL,
+                           NULL, diag);
+}
+BAD(dijkstra_overflow, dg_dijkstra_map, "start cost INT32_MAX - 10 (+ the walk's range)",
+    DG_E_TOO_LARGE, "overflow")
+{
+    dg_point src = {0, 0};
+    int32_t cost = INT32_MAX - 10;
+    return dg_dijkstra_map(e->g, all_pass(), &src, &cost, 1, 0, (int32_t *)e->out, ENV_CELLS,
+                           NULL, NULL, diag);
+}
+BAD(dijkstra_max_distance, dg_dijkstra_map, "max_distance -1", DG_E_INVALID, "max_distance")
+{
+    dg_point src = {0, 0};
+    return dg_dijkstra_map(e->g, all_pass(), &src, NULL, 1, -1, (int32_t *)e->out, ENV_CELLS,
+                           NULL, NULL, diag);
+}
+BAD(dijkstra_small, dg_dijkstra_map, "dist_count one short", DG_E_BUFFER, "dist")
+{
+    dg_point src = {0, 0};
+    return dg_dijkstra_map(e->g, all_pass(), &src, NULL, 1, 0, (int32_t *)e->out, ENV_CELLS - 1,
+                           NULL, NULL, diag);
+}
+BAD(dijkstra_stride, dg_dijkstra_map, "stride < width", DG_E_INVALID, "stride")
+{
+    dg_point src = {0, 0};
+    e->bad.stride = 2;
+    return dg_dijkstra_map(&e->bad, all_pass(), &src, NULL, 1, 0, (int32_t *)e->out, ENV_CELLS,
+                           NULL, NULL, diag);
+}
+BAD(dijkstra_overlay_small, dg_dijkstra_map, "overlay cells one short", DG_E_BUFFER, "extra_cost")
+{
+    dg_overlay ov = {DG_OVERLAY_COST, 0, (ENV_H - 1) * 12 + ENV_W - 1, NULL, zero_mask(), NULL};
+    dg_walk w = overlay_walk(&ov);
+    dg_point src = {0, 0};
+    int32_t cost = 3;
+    return dg_dijkstra_map(e->g, &w, &src, &cost, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL,
+                           diag);
+}
 BAD(path_outside, dg_path_find, "an end outside the grid", DG_E_INVALID, "")
 {
     dg_point a = {0, 0}, b = {INT32_MIN, 3};
@@ -1361,6 +1478,30 @@ BAD(path_workspace_small, dg_path_find, "workspace for a smaller grid", DG_E_BUF
     dg_path_workspace_free(ws);
     return st;
 }
+BAD(path_overlay_null, dg_path_find, "overlay COST flagged, extra_cost NULL", DG_E_INVALID,
+    "extra_cost")
+{
+    dg_overlay ov = {DG_OVERLAY_COST, 0, ENV_H * 12, zero_mask(), NULL, NULL};
+    dg_walk w = overlay_walk(&ov);
+    dg_point a = {0, 0}, b = {1, 1};
+    int32_t len = 0;
+    return dg_path_find(e->g, &w, a, b, NULL, (dg_point *)e->out, 16, &len, NULL, diag);
+}
+BAD(path_overlay_small, dg_path_find, "overlay cells one short", DG_E_BUFFER, "blocked")
+{
+    dg_overlay ov = {DG_OVERLAY_BLOCKED, 0, (ENV_H - 1) * 12 + ENV_W - 1, zero_mask(), NULL, NULL};
+    dg_walk w = overlay_walk(&ov);
+    dg_point a = {0, 0}, b = {1, 1};
+    int32_t len = 0;
+    return dg_path_find(e->g, &w, a, b, NULL, (dg_point *)e->out, 16, &len, NULL, diag);
+}
+BAD(regions_overlay_flag, dg_regions, "overlay flags with an unknown bit (0x80000000)",
+    DG_E_INVALID, "overlay")
+{
+    dg_overlay ov = {0x80000000u, 0, ENV_H * 12, zero_mask(), NULL, NULL};
+    dg_walk w = overlay_walk(&ov);
+    return dg_regions(e->g, &w, (int32_t *)e->out, ENV_CELLS, NULL, 0, NULL, NULL, diag);
+}
 BADV(tile_transparent_user, dg_tile_transparent, "tile 255", 0, "0")
 {
     UNUSED_ENV;
@@ -1393,6 +1534,46 @@ BAD(fov_null, dg_fov, "visible NULL", DG_E_NULL, "")
 {
     dg_point o = {1, 1};
     return dg_fov(e->g, NULL, o, 4, NULL, ENV_CELLS, NULL, diag);
+}
+BAD(fov_overlay_flag, dg_fov_overlay, "overlay flags with an unknown bit (8)", DG_E_INVALID,
+    "overlay")
+{
+    dg_overlay ov = {DG_OVERLAY_SIGHT | 8u, 0, ENV_H * 12, NULL, NULL, zero_mask()};
+    dg_point o = {1, 1};
+    return dg_fov_overlay(e->g, NULL, &ov, o, 4, e->out, ENV_CELLS, NULL, diag);
+}
+BAD(fov_overlay_null, dg_fov_overlay, "overlay SIGHT flagged, sight NULL", DG_E_INVALID, "sight")
+{
+    dg_overlay ov = {DG_OVERLAY_SIGHT, 0, ENV_H * 12, NULL, NULL, NULL};
+    dg_point o = {1, 1};
+    return dg_fov_overlay(e->g, NULL, &ov, o, 4, e->out, ENV_CELLS, NULL, diag);
+}
+BAD(fov_overlay_stride, dg_fov_overlay, "overlay stride < width, and INT32_MIN", DG_E_INVALID,
+    "stride")
+{
+    dg_overlay ov = {DG_OVERLAY_SIGHT, INT32_MIN, ENV_H * 12, NULL, NULL, zero_mask()};
+    dg_point o = {1, 1};
+    if (dg_fov_overlay(e->g, NULL, &ov, o, 4, e->out, ENV_CELLS, NULL, NULL) != DG_E_INVALID)
+        return DG_OK;
+    ov.stride = ENV_W - 1;
+    return dg_fov_overlay(e->g, NULL, &ov, o, 4, e->out, ENV_CELLS, NULL, diag);
+}
+BAD(fov_overlay_small, dg_fov_overlay, "overlay cells one short", DG_E_BUFFER, "sight")
+{
+    dg_overlay ov = {DG_OVERLAY_SIGHT, 0, (ENV_H - 1) * 12 + ENV_W - 1, NULL, NULL, zero_mask()};
+    dg_point o = {1, 1};
+    return dg_fov_overlay(e->g, NULL, &ov, o, 4, e->out, ENV_CELLS, NULL, diag);
+}
+BAD(fov_overlay_origin, dg_fov_overlay, "origin outside the grid", DG_E_INVALID, "origin")
+{
+    dg_point o = {-1, 0};
+    return dg_fov_overlay(e->g, NULL, NULL, o, 4, e->out, ENV_CELLS, NULL, diag);
+}
+BAD(fov_overlay_visible, dg_fov_overlay, "visible_count one short", DG_E_BUFFER, "visible")
+{
+    dg_overlay ov = {DG_OVERLAY_SIGHT, 0, ENV_H * 12, NULL, NULL, zero_mask()};
+    dg_point o = {1, 1};
+    return dg_fov_overlay(e->g, NULL, &ov, o, 0, e->out, ENV_CELLS - 1, NULL, diag);
 }
 BAD(measure_null, dg_measure, "metrics NULL", DG_E_NULL, "metrics")
 {

@@ -44,46 +44,17 @@ build_dll() {
         -Wl,--output-def,"$W/dungeon.def" -static-libgcc
 }
 
-# C11's timespec_get, which mingw-w64 declares only for the UCRT while these
-# builds use msvcrt: the tool's survey timing (examples/survey.h) needs it.
-write_time_shim() {
-    cat >"$W/tmp/timespec_get.h" <<'EOF2'
-#include <time.h>
-#ifndef TIME_UTC
-#define TIME_UTC 1
-int timespec_get(struct timespec *ts, int base);
-#endif
-EOF2
-    cat >"$W/tmp/timespec_get.c" <<'EOF2'
-#include <windows.h>
-#include "timespec_get.h"
-int timespec_get(struct timespec *ts, int base)
-{
-    FILETIME ft;
-    GetSystemTimeAsFileTime(&ft); /* 100 ns ticks since 1601 */
-    unsigned long long t = ((unsigned long long)ft.dwHighDateTime << 32) | ft.dwLowDateTime;
-    t -= 116444736000000000ULL;
-    ts->tv_sec = (time_t)(t / 10000000);
-    ts->tv_nsec = (long)(t % 10000000) * 100;
-    return base;
-}
-EOF2
-}
-
 # The tool, linked through the import library; stb_image_write's implementation
 # is compiled from Debian's header in a unit of its own.
 build_tool() {
     printf '#define STB_IMAGE_WRITE_IMPLEMENTATION\n#include <stb_image_write.h>\n' \
         > "$W/tmp/stb_write.c"
-    write_time_shim
     $CROSS-gcc-win32 -std=c11 -O2 -w -I/usr/include/stb -c "$W/tmp/stb_write.c" \
         -o "$W/tmp/stb_write.o" || return 1
-    $CROSS-gcc-win32 -std=c11 -O2 -c "$W/tmp/timespec_get.c" -o "$W/tmp/timespec_get.o" ||
-        return 1
     # shellcheck disable=SC2086
     $CROSS-gcc-win32 -std=c11 $WARN $WINFLAGS -Iinclude -I/usr/include/stb \
-        -include "$W/tmp/timespec_get.h" examples/dungeon.c "$W/tmp/stb_write.o" \
-        "$W/tmp/timespec_get.o" -o "$W/dungeon.exe" -L"$W" -ldungeon -static-libgcc
+        examples/dungeon.c "$W/tmp/stb_write.o" -o "$W/dungeon.exe" -L"$W" -ldungeon \
+        -static-libgcc
 }
 
 build() {
