@@ -487,7 +487,7 @@ static void place_keys(placer *s)
 {
     int64_t best[DG_LOCKS_MAX];
     uint32_t ties[DG_LOCKS_MAX];
-    for (int32_t i = 0; i < s->placed; i++)
+    for (int32_t i = 0; i < DG_LOCKS_MAX; i++)
     {
         best[i] = INT64_MIN;
         ties[i] = 0;
@@ -569,7 +569,7 @@ static int32_t choose_secrets(placer *s)
 {
     if (!s->has_doors || s->p->secret_permille == 0)
         return 0;
-    int32_t *uf = s->first, *simple = s->queue, count = 0, a, b;
+    int32_t *uf = s->first, *simple = s->queue, count = 0, a = 0, b = 0;
     for (int32_t i = 0; i < s->nodes; i++)
         uf[i] = i;
     int32_t m = join_fixed_doors(s, uf, simple);
@@ -858,7 +858,9 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         st = dgi_fail(diag, DG_E_NOMEM, "cannot grow the result's markers");
     if (st == DG_OK)
     {
-        dg_progress local, *pr = progress ? progress : &local;
+        dg_progress local;
+        memset(&local, 0, sizeof local);
+        dg_progress *pr = progress ? progress : &local;
         memset(pr, 0, sizeof *pr);
         pr->requested = params->locks;
         pr->placed = s.placed;

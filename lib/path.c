@@ -304,13 +304,13 @@ static DGI_ALWAYS_INLINE int corner_ok(const search *s, const uint8_t *cell, int
                                        const uint8_t *bm, int d, const int ov)
 {
     const dgi_walk *w = s->w;
-    ptrdiff_t dy = dgi_dir_dy[d];
-    if (!w->pass[cell[dgi_dir_dx[d]]] || !w->pass[cell[dy * (ptrdiff_t)w->stride]])
+    if (!w->pass[cell[dgi_dir_dx[d]]] || !w->pass[cell[dgi_dir_dy[d] * (ptrdiff_t)w->stride]])
         return 0;
     if (!ov || !bm)
         return 1;
     return end_or_free(s, i + dgi_dir_dx[d], bm + dgi_dir_dx[d]) &&
-           end_or_free(s, i + (int32_t)dy * w->width, bm + dy * (ptrdiff_t)w->mask_stride);
+           end_or_free(s, i + dgi_dir_dy[d] * w->width,
+                       bm + dgi_dir_dy[d] * (ptrdiff_t)w->mask_stride);
 }
 
 /* Relaxes the steps out of the settled cell p (index i, cost g); `ov` adds
