@@ -25,6 +25,7 @@ png bsp-80x50 --gen bsp --seed 1 --width 80 --height 50
 png maze-80x50 --gen maze --seed 1 --width 81 --height 51
 png walk-80x50 --gen walk --seed 1 --width 80 --height 50
 png scatter-80x50 --gen scatter --seed 1 --width 80 --height 50
+png bsp-locks --gen bsp --seed 2 --width 80 --height 50 --locks 3 --secrets 300 --markers
 P=examples/prefabs
 png prefab-mixed-cave --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --param base=cave
 png prefab-full-shaft --gen prefab-full --prefabs $P/shaft.txt --seed 3 --width 56 --height 26
@@ -39,6 +40,10 @@ png world-furnished --gen world --prefabs $P/furnish.txt --seed 7 --width 121 --
 echo "dungeon --gen attach --seed 1 --width 80 --height 50 -o $D/attach-80x50.tmx (and .json)"
 "$T" --gen attach --seed 1 --width 80 --height 50 -o "$D/attach-80x50.tmx"
 "$T" --gen attach --seed 1 --width 80 --height 50 -o "$D/attach-80x50.json"
+
+# a monster fleeing the player down a Dijkstra safety map (docs/analysis.md)
+echo "flee 7 $D  (writes $D/analysis-flee.png)"
+"$B/bin/flee" 7 "$D"
 
 # the infinite world explored by a random walk: entered rooms bright, rooms seen
 # through a door dimmed
