@@ -21,6 +21,7 @@ g chain-branching --gen chain --seed 8 --width 80 --height 50 --scale 5 --param 
 g cave --gen cave --seed 3 --width 80 --height 50 --scale 5 --markers
 g bsp --gen bsp --seed 3 --width 80 --height 50 --scale 5 --numbers --markers
 g maze --gen maze --seed 3 --width 81 --height 51 --scale 5 --markers
+g maze-locks --gen maze --seed 3 --width 81 --height 51 --scale 7 --markers --legend --locks 4 --keys dead-end
 g walk --gen walk --seed 3 --width 80 --height 50 --scale 5 --markers
 g scatter --gen scatter --seed 3 --width 80 --height 50 --scale 5 --numbers --markers
 g prefab-mixed-cave --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --scale 5 --param base=cave --param count=6 --markers
