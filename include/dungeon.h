@@ -1291,13 +1291,13 @@ DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *se
 /* One slot of the caller's storage; the fields are the library's (the slot of
  * index i holds actor i and heap entry i). */
 typedef struct dg_sched_actor {
+    int64_t heap_ready; /* heap entry: the tick its actor reaches its threshold */
+    int32_t heap_id;    /* heap entry: its actor's id (beside its key: sifts read both) */
+    int32_t pos;        /* actor's heap position */
     int64_t energy;     /* actor's energy at tick `since` */
     int64_t since;
-    int64_t heap_ready; /* heap entry: the tick its actor reaches its threshold */
     int32_t speed;      /* 0: no actor with this id */
     int32_t threshold;
-    int32_t pos;        /* actor's heap position */
-    int32_t heap_id;    /* heap entry: its actor's id */
 } dg_sched_actor;
 
 typedef struct dg_sched {

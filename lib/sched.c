@@ -9,12 +9,14 @@
 
 /* ---- the heap ---------------------------------------------------------------- */
 
-static int key_less(int64_t ready_a, int32_t id_a, int64_t ready_b, int32_t id_b)
+/* (ready_a, id_a) < (ready_b, id_b), with bit operators so that compilers
+ * emit no branch: the child choices of a sift are unpredictable. */
+static inline int key_less(int64_t ready_a, int32_t id_a, int64_t ready_b, int32_t id_b)
 {
-    return ready_a < ready_b || (ready_a == ready_b && id_a < id_b);
+    return (ready_a < ready_b) | ((ready_a == ready_b) & (id_a < id_b));
 }
 
-static void heap_put(dg_sched_actor *slots, int32_t pos, int64_t ready, int32_t id)
+static inline void heap_put(dg_sched_actor *slots, int32_t pos, int64_t ready, int32_t id)
 {
     slots[pos].heap_ready = ready;
     slots[pos].heap_id = id;
@@ -35,24 +37,23 @@ static void sift_up(dg_sched_actor *slots, int32_t pos, int64_t ready, int32_t i
     heap_put(slots, pos, ready, id);
 }
 
-/* Moves the entry (ready, id) down from hole `pos` in a heap of count entries. */
+/* Moves the entry (ready, id) down from hole `pos` in a heap of count entries.
+ * Bottom-up: the hole first sinks to a leaf along the smaller children (one
+ * comparison a level, no branch on its outcome), then the entry rises from
+ * there; a turn's actor goes to the back of the queue, so it rarely rises far. */
 static void sift_down(dg_sched_actor *slots, int32_t count, int32_t pos, int64_t ready,
                       int32_t id)
 {
-    for (;;)
+    int32_t child;
+    while ((child = 2 * pos + 1) < count)
     {
-        int32_t child = 2 * pos + 1;
-        if (child >= count)
-            break;
-        if (child + 1 < count && key_less(slots[child + 1].heap_ready, slots[child + 1].heap_id,
-                                          slots[child].heap_ready, slots[child].heap_id))
-            child++;
-        if (!key_less(slots[child].heap_ready, slots[child].heap_id, ready, id))
-            break;
+        if (child + 1 < count)
+            child += key_less(slots[child + 1].heap_ready, slots[child + 1].heap_id,
+                              slots[child].heap_ready, slots[child].heap_id);
         heap_put(slots, pos, slots[child].heap_ready, slots[child].heap_id);
         pos = child;
     }
-    heap_put(slots, pos, ready, id);
+    sift_up(slots, pos, ready, id);
 }
 
 /* Puts (ready, id) at heap position pos and restores the heap order. */
