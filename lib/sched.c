@@ -124,8 +124,10 @@ dg_status dg_sched_add(dg_sched *s, int32_t id, int32_t speed, int32_t threshold
 {
     if (!s || !s->slots)
         return DG_E_NULL;
-    if (id < 0 || speed < 1 || threshold < 1 || !energy_ok(energy))
-        return energy_ok(energy) ? DG_E_INVALID : DG_E_LIMIT;
+    if (id < 0 || speed < 1 || threshold < 1)
+        return DG_E_INVALID;
+    if (!energy_ok(energy))
+        return DG_E_LIMIT;
     if (id >= s->capacity)
         return DG_E_BUFFER;
     if (s->slots[id].speed > 0)
