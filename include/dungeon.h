@@ -1266,6 +1266,80 @@ DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *se
                                           dg_result *result, const dg_allocator *allocator,
                                           dg_diag *diag);
 
+/* ---- turn scheduler (energy loop) ------------------------------------------- */
+/* Who moves next (docs/scheduler.md). Each actor has an id, a speed (energy
+ * gained per tick) and a threshold (energy needed to act). Time is an integer
+ * tick count, `now`, that starts at 0. dg_sched_next advances `now` to the
+ * first tick at which some actor's energy reaches its threshold and returns
+ * that actor; when several reach it at the same tick, the lowest id goes first.
+ * The actor then acts and pays with dg_sched_spend (energy may go negative: it
+ * waits longer); until it pays, next returns it again. Integer arithmetic only,
+ * so a loop is the same on every platform and after a save and load.
+ *
+ * Storage is the caller's: an array of `capacity` dg_sched_actor slots, and
+ * ids are its indexes, 0..capacity-1 (an id at or over capacity is
+ * DG_E_BUFFER). The same slots also hold a binary heap keyed by (ready tick,
+ * id), so add, remove, next, spend, rest and set_speed cost O(log n) and no
+ * call allocates. One scheduler must not be used by two threads at once.
+ * Every failing call changes nothing. Errors: DG_E_NULL for a NULL pointer,
+ * DG_E_INVALID for a negative, unknown (not added) or duplicate id, a speed,
+ * threshold or capacity below 1, a negative cost or amount; DG_E_LIMIT if an
+ * energy would leave +-DG_SCHED_ENERGY_MAX or `now` pass DG_SCHED_TIME_MAX. */
+#define DG_SCHED_ENERGY_MAX (1LL << 40) /* energies stay within +-this */
+#define DG_SCHED_TIME_MAX (1LL << 62)   /* `now` never passes this */
+
+/* One slot of the caller's storage; the fields are the library's (the slot of
+ * index i holds actor i and heap entry i). */
+typedef struct dg_sched_actor {
+    int64_t heap_ready; /* heap entry: the tick its actor reaches its threshold */
+    int32_t heap_id;    /* heap entry: its actor's id (beside its key: sifts read both) */
+    int32_t pos;        /* actor's heap position */
+    int64_t energy;     /* actor's energy at tick `since` */
+    int64_t since;
+    int32_t speed;      /* 0: no actor with this id */
+    int32_t threshold;
+} dg_sched_actor;
+
+typedef struct dg_sched {
+    dg_sched_actor *slots; /* the caller's storage */
+    int32_t capacity;      /* slots, and the id limit */
+    int32_t count;         /* actors present */
+    int64_t now;           /* the current tick */
+} dg_sched;
+
+/* Empties storage (capacity slots, capacity >= 1) and makes *s a scheduler
+ * over it with no actors at tick 0. */
+DG_API dg_status dg_sched_init(dg_sched *s, dg_sched_actor *storage, int32_t capacity);
+/* Adds actor id (0..capacity-1, not present) with speed >= 1 and threshold >= 1
+ * and `energy` (|energy| <= DG_SCHED_ENERGY_MAX; 0 for a fresh actor) at `now`. */
+DG_API dg_status dg_sched_add(dg_sched *s, int32_t id, int32_t speed, int32_t threshold,
+                              int64_t energy);
+/* Removes actor id; the others keep their energy and order. */
+DG_API dg_status dg_sched_remove(dg_sched *s, int32_t id);
+/* *id gets the actor whose turn it is: the one that reaches its threshold at
+ * the earliest tick, lowest id on ties; `now` advances to that tick. DG_E_INVALID
+ * with no actor (nothing written). */
+DG_API dg_status dg_sched_next(dg_sched *s, int32_t *id);
+/* Takes cost (>= 0) from actor id's energy: what its action cost. */
+DG_API dg_status dg_sched_spend(dg_sched *s, int32_t id, int32_t cost);
+/* Gives amount (>= 0) to actor id's energy: a rest that regains energy. */
+DG_API dg_status dg_sched_rest(dg_sched *s, int32_t id, int32_t amount);
+/* Changes actor id's speed (>= 1) from `now` on (haste, slow); its energy so far is kept. */
+DG_API dg_status dg_sched_set_speed(dg_sched *s, int32_t id, int32_t speed);
+/* *energy gets actor id's energy at `now`. */
+DG_API dg_status dg_sched_energy(const dg_sched *s, int32_t id, int64_t *energy);
+/* Writes the loop as plain data: "DGSC", version 1 (u32), now (i64), count
+ * (i32), then per actor by rising id: id, speed, threshold (i32) and energy at
+ * now (i64), all little-endian: 20 + 20 * count bytes. *size gets that; with
+ * data NULL only *size is set. DG_E_BUFFER if cap is smaller (nothing written). */
+DG_API dg_status dg_sched_save(const dg_sched *s, void *data, size_t cap, size_t *size);
+/* Makes *s a scheduler over storage (as dg_sched_init) holding what dg_sched_save
+ * wrote: the same turn order follows. DG_E_PARSE for truncated, trailing or
+ * corrupt data, DG_E_BUFFER if an id is not below capacity; on error *s and
+ * storage are untouched and diag (optional) says why. */
+DG_API dg_status dg_sched_load(dg_sched *s, dg_sched_actor *storage, int32_t capacity,
+                               const void *data, size_t size, dg_diag *diag);
+
 /* ---- infinite world -------------------------------------------------------- */
 /* An endless lattice of square cells, one room each, at 64-bit room
  * coordinates (x, y), x growing east and y growing south; the player starts in

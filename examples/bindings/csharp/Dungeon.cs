@@ -398,6 +398,23 @@ namespace LibDungeon {
         public int @base;
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SchedActor {
+        public long heap_ready;
+        public int heap_id;
+        public int pos;
+        public long energy;
+        public long since;
+        public int speed;
+        public int threshold;
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct Sched {
+        public IntPtr slots;
+        public int capacity;
+        public int count;
+        public long now;
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct WorldParams {
         public int room_size;
         public int room_min;
@@ -677,6 +694,26 @@ namespace LibDungeon {
         public static extern void dg_prefab_mixed_defaults(PrefabMixedParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_prefab_mixed_generate(Grid* grid, IntPtr set, PrefabMixedParams* @params, ulong seed, Result* result, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_init(Sched* s, SchedActor* storage, int capacity);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_add(Sched* s, int id, int speed, int threshold, long energy);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_remove(Sched* s, int id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_next(Sched* s, int* id);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_spend(Sched* s, int id, int cost);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_rest(Sched* s, int id, int amount);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_set_speed(Sched* s, int id, int speed);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_energy(Sched* s, int id, long* energy);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_save(Sched* s, void* data, UIntPtr cap, UIntPtr* size);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_sched_load(Sched* s, SchedActor* storage, int capacity, void* data, UIntPtr size, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_world_defaults(WorldParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

@@ -617,6 +617,33 @@ enum {
                                           const dg_prefab_mixed_params *params, uint64_t seed,
                                           dg_result *result, const dg_allocator *allocator,
                                           dg_diag *diag);
+typedef struct dg_sched_actor {
+    int64_t heap_ready;
+    int32_t heap_id;
+    int32_t pos;
+    int64_t energy;
+    int64_t since;
+    int32_t speed;
+    int32_t threshold;
+} dg_sched_actor;
+typedef struct dg_sched {
+    dg_sched_actor *slots;
+    int32_t capacity;
+    int32_t count;
+    int64_t now;
+} dg_sched;
+ dg_status dg_sched_init(dg_sched *s, dg_sched_actor *storage, int32_t capacity);
+ dg_status dg_sched_add(dg_sched *s, int32_t id, int32_t speed, int32_t threshold,
+                              int64_t energy);
+ dg_status dg_sched_remove(dg_sched *s, int32_t id);
+ dg_status dg_sched_next(dg_sched *s, int32_t *id);
+ dg_status dg_sched_spend(dg_sched *s, int32_t id, int32_t cost);
+ dg_status dg_sched_rest(dg_sched *s, int32_t id, int32_t amount);
+ dg_status dg_sched_set_speed(dg_sched *s, int32_t id, int32_t speed);
+ dg_status dg_sched_energy(const dg_sched *s, int32_t id, int64_t *energy);
+ dg_status dg_sched_save(const dg_sched *s, void *data, size_t cap, size_t *size);
+ dg_status dg_sched_load(dg_sched *s, dg_sched_actor *storage, int32_t capacity,
+                               const void *data, size_t size, dg_diag *diag);
 typedef struct dg_world dg_world;
 typedef struct dg_world_params {
     int32_t room_size;
