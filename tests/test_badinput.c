@@ -2148,6 +2148,256 @@ BAD(tileset_small, dg_export_tileset_rgba, "out_size one byte short", DG_E_BUFFE
     return dg_export_tileset_rgba(NULL, 1, 1, e->out, 16 * 16 * 4 - 1);
 }
 
+/* ---- turn scheduler ------------------------------------------------------------------ */
+/* Rows for tests/test_badinput.c (append before the matrix runner). Each row
+ * builds a small scheduler in its own storage (capacity 4, actors 1 and 3,
+ * one turn played) and returns 1 instead of the status if a byte of the
+ * scheduler or its storage changed. */
+#define SCHED_CAP 4
+static void bad_sched(dg_sched *s, dg_sched_actor *slots)
+{
+    int32_t id = 0;
+    memset(s, 0x22, sizeof *s);
+    dg_sched_init(s, slots, SCHED_CAP);
+    dg_sched_add(s, 1, 5, 10, 0);
+    dg_sched_add(s, 3, 2, 4, 0);
+    dg_sched_next(s, &id);
+    dg_sched_spend(s, id, 3);
+}
+static uint64_t bad_sched_hash(const dg_sched *s, const dg_sched_actor *slots)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    const uint8_t *p = (const uint8_t *)s;
+    for (size_t i = 0; i < sizeof *s; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    p = (const uint8_t *)slots;
+    for (size_t i = 0; i < SCHED_CAP * sizeof *slots; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+/* Runs CALL on a fresh scheduler `s` over `slots`; the status, or 1 if anything changed. */
+#define SCHED_ROW(CALL)                                                          \
+    do {                                                                         \
+        dg_sched_actor slots[SCHED_CAP];                                         \
+        dg_sched s;                                                              \
+        UNUSED_ENV;                                                              \
+        bad_sched(&s, slots);                                                    \
+        uint64_t before = bad_sched_hash(&s, slots);                             \
+        dg_status st = (CALL);                                                   \
+        return bad_sched_hash(&s, slots) == before ? st : 1;                     \
+    } while (0)
+
+BAD(sched_init_null, dg_sched_init, "scheduler NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_init(NULL, slots, SCHED_CAP));
+}
+BAD(sched_init_null_storage, dg_sched_init, "storage NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_init(&s, NULL, SCHED_CAP));
+}
+BAD(sched_init_zero, dg_sched_init, "capacity 0", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_init(&s, slots, 0));
+}
+BAD(sched_init_min, dg_sched_init, "capacity INT32_MIN", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_init(&s, slots, INT32_MIN));
+}
+BAD(sched_add_null, dg_sched_add, "scheduler NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_add(NULL, 0, 1, 1, 0));
+}
+BAD(sched_add_neg_id, dg_sched_add, "id -1", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, -1, 1, 1, 0));
+}
+BAD(sched_add_dup, dg_sched_add, "id already present", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, 1, 1, 1, 0));
+}
+BAD(sched_add_over, dg_sched_add, "id = capacity (storage too small)", DG_E_BUFFER, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, SCHED_CAP, 1, 1, 0));
+}
+BAD(sched_add_huge_id, dg_sched_add, "id INT32_MAX", DG_E_BUFFER, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, INT32_MAX, 1, 1, 0));
+}
+BAD(sched_add_speed0, dg_sched_add, "speed 0", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, 0, 0, 1, 0));
+}
+BAD(sched_add_speed_min, dg_sched_add, "speed INT32_MIN", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, 0, INT32_MIN, 1, 0));
+}
+BAD(sched_add_threshold0, dg_sched_add, "threshold 0", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, 0, 1, 0, 0));
+}
+BAD(sched_add_threshold_neg, dg_sched_add, "threshold -5", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, 0, 1, -5, 0));
+}
+BAD(sched_add_energy, dg_sched_add, "energy DG_SCHED_ENERGY_MAX + 1", DG_E_LIMIT, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, 0, 1, 1, DG_SCHED_ENERGY_MAX + 1));
+}
+BAD(sched_add_energy_min, dg_sched_add, "energy INT64_MIN", DG_E_LIMIT, NULL)
+{
+    SCHED_ROW(dg_sched_add(&s, 0, 1, 1, INT64_MIN));
+}
+BAD(sched_remove_null, dg_sched_remove, "scheduler NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_remove(NULL, 1));
+}
+BAD(sched_remove_unknown, dg_sched_remove, "id not present", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_remove(&s, 0));
+}
+BAD(sched_remove_neg, dg_sched_remove, "id -1", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_remove(&s, -1));
+}
+BAD(sched_remove_over, dg_sched_remove, "id INT32_MAX", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_remove(&s, INT32_MAX));
+}
+BAD(sched_next_null, dg_sched_next, "scheduler NULL", DG_E_NULL, NULL)
+{
+    int32_t id;
+    SCHED_ROW(dg_sched_next(NULL, &id));
+}
+BAD(sched_next_null_id, dg_sched_next, "id NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_next(&s, NULL));
+}
+BAD(sched_next_empty, dg_sched_next, "no actor", DG_E_INVALID, NULL)
+{
+    int32_t id = -7;
+    UNUSED_ENV;
+    dg_sched_actor slots[SCHED_CAP];
+    dg_sched s;
+    dg_sched_init(&s, slots, SCHED_CAP);
+    dg_status st = dg_sched_next(&s, &id);
+    return id == -7 && s.now == 0 ? st : 1;
+}
+BAD(sched_spend_null, dg_sched_spend, "scheduler NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_spend(NULL, 1, 1));
+}
+BAD(sched_spend_unknown, dg_sched_spend, "id not present", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_spend(&s, 2, 1));
+}
+BAD(sched_spend_neg, dg_sched_spend, "cost -1", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_spend(&s, 1, -1));
+}
+BAD(sched_spend_limit, dg_sched_spend, "energy below -DG_SCHED_ENERGY_MAX", DG_E_LIMIT, NULL)
+{
+    dg_sched_actor slots[SCHED_CAP];
+    dg_sched s;
+    UNUSED_ENV;
+    dg_sched_init(&s, slots, SCHED_CAP);
+    dg_sched_add(&s, 0, 1, 1, -DG_SCHED_ENERGY_MAX);
+    uint64_t before = bad_sched_hash(&s, slots);
+    dg_status st = dg_sched_spend(&s, 0, 1);
+    return bad_sched_hash(&s, slots) == before ? st : 1;
+}
+BAD(sched_rest_null, dg_sched_rest, "scheduler NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_rest(NULL, 1, 1));
+}
+BAD(sched_rest_unknown, dg_sched_rest, "id not present", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_rest(&s, 0, 1));
+}
+BAD(sched_rest_neg, dg_sched_rest, "amount INT32_MIN", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_rest(&s, 1, INT32_MIN));
+}
+BAD(sched_set_speed_null, dg_sched_set_speed, "scheduler NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_set_speed(NULL, 1, 1));
+}
+BAD(sched_set_speed_zero, dg_sched_set_speed, "speed 0", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_set_speed(&s, 1, 0));
+}
+BAD(sched_set_speed_unknown, dg_sched_set_speed, "id not present", DG_E_INVALID, NULL)
+{
+    SCHED_ROW(dg_sched_set_speed(&s, 2, 5));
+}
+BAD(sched_energy_null, dg_sched_energy, "scheduler NULL", DG_E_NULL, NULL)
+{
+    int64_t energy;
+    SCHED_ROW(dg_sched_energy(NULL, 1, &energy));
+}
+BAD(sched_energy_null_out, dg_sched_energy, "energy NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_energy(&s, 1, NULL));
+}
+BAD(sched_energy_unknown, dg_sched_energy, "id not present", DG_E_INVALID, NULL)
+{
+    int64_t energy;
+    SCHED_ROW(dg_sched_energy(&s, 0, &energy));
+}
+BAD(sched_save_null, dg_sched_save, "scheduler NULL", DG_E_NULL, NULL)
+{
+    size_t size;
+    SCHED_ROW(dg_sched_save(NULL, e->out, sizeof e->out, &size));
+}
+BAD(sched_save_null_size, dg_sched_save, "size NULL", DG_E_NULL, NULL)
+{
+    SCHED_ROW(dg_sched_save(&s, e->out, sizeof e->out, NULL));
+}
+BAD(sched_save_short, dg_sched_save, "cap one byte short", DG_E_BUFFER, NULL)
+{
+    size_t size;
+    SCHED_ROW(dg_sched_save(&s, e->out, 20 + 2 * 20 - 1, &size));
+}
+BAD(sched_load_null, dg_sched_load, "data NULL", DG_E_NULL, "NULL")
+{
+    SCHED_ROW(dg_sched_load(&s, slots, SCHED_CAP, NULL, 60, diag));
+}
+BAD(sched_load_capacity, dg_sched_load, "capacity 0", DG_E_INVALID, "capacity")
+{
+    SCHED_ROW(dg_sched_load(&s, slots, 0, e->out, 60, diag));
+}
+BAD(sched_load_garbage, dg_sched_load, "not a saved scheduler", DG_E_PARSE, "not a saved")
+{
+    SCHED_ROW(dg_sched_load(&s, slots, SCHED_CAP, e->out, 60, diag));
+}
+BAD(sched_load_truncated, dg_sched_load, "saved image one byte short", DG_E_PARSE, "do not hold")
+{
+    uint8_t image[60];
+    size_t size;
+    dg_sched_actor slots[SCHED_CAP];
+    dg_sched s;
+    UNUSED_ENV;
+    bad_sched(&s, slots);
+    dg_sched_save(&s, image, sizeof image, &size);
+    uint64_t before = bad_sched_hash(&s, slots);
+    dg_status st = dg_sched_load(&s, slots, SCHED_CAP, image, size - 1, diag);
+    return bad_sched_hash(&s, slots) == before ? st : 1;
+}
+BAD(sched_load_small_storage, dg_sched_load, "saved id 3, capacity 3", DG_E_BUFFER, "capacity")
+{
+    uint8_t image[60];
+    size_t size;
+    dg_sched_actor slots[SCHED_CAP];
+    dg_sched s;
+    UNUSED_ENV;
+    bad_sched(&s, slots);
+    dg_sched_save(&s, image, sizeof image, &size);
+    uint64_t before = bad_sched_hash(&s, slots);
+    dg_status st = dg_sched_load(&s, slots, 3, image, size, diag);
+    return bad_sched_hash(&s, slots) == before ? st : 1;
+}
+#undef SCHED_ROW
+#undef SCHED_CAP
+
 /* ---- the runner ------------------------------------------------------------------------------ */
 static const char *status_name(int64_t st)
 {
