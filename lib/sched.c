@@ -2,7 +2,7 @@
  * caller's slots (slot i holds actor i and heap entry i), so nothing allocates. */
 #include "internal.h"
 
-#define SCHED_MAGIC "DGSC"
+static const uint8_t sched_magic[4] = {'D', 'G', 'S', 'C'}; /* the image's first bytes */
 #define SCHED_VERSION 1u
 #define SCHED_HEADER 20u /* magic, version, now, count */
 #define SCHED_RECORD 20u /* id, speed, threshold, energy */
@@ -273,7 +273,7 @@ dg_status dg_sched_save(const dg_sched *s, void *data, size_t cap, size_t *size)
     if (cap < need)
         return DG_E_BUFFER;
     uint8_t *p = data;
-    memcpy(p, SCHED_MAGIC, 4);
+    memcpy(p, sched_magic, sizeof sched_magic);
     p = put_u32(p + 4, SCHED_VERSION);
     p = put_u64(p, (uint64_t)s->now);
     p = put_u32(p, (uint32_t)s->count);
@@ -294,7 +294,7 @@ dg_status dg_sched_save(const dg_sched *s, void *data, size_t cap, size_t *size)
 static dg_status load_check(const uint8_t *p, size_t size, int32_t capacity, int32_t *count,
                             dg_diag *diag)
 {
-    if (size < SCHED_HEADER || memcmp(p, SCHED_MAGIC, 4) != 0)
+    if (size < SCHED_HEADER || memcmp(p, sched_magic, sizeof sched_magic) != 0)
         return dgi_fail(diag, DG_E_PARSE, "not a saved scheduler (%zu bytes)", size);
     if (get_u32(p + 4) != SCHED_VERSION)
         return dgi_fail(diag, DG_E_PARSE, "saved scheduler version %u, expected %u",
