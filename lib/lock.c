@@ -51,11 +51,6 @@ void dg_lock_defaults(dg_lock_params *p)
     p->gate_max = 2;
 }
 
-static uint8_t tile_at(const placer *s, int32_t c)
-{
-    return s->tile[c];
-}
-
 /* The grid cell of a framed cell number. */
 static dg_point grid_point(const placer *s, int32_t c)
 {
@@ -72,7 +67,7 @@ static int on_ring(const placer *s, int32_t c)
 /* Secret doors count as wall until found; locked doors do not occur here. */
 static int open_at(const placer *s, int32_t c)
 {
-    uint8_t t = tile_at(s, c);
+    uint8_t t = s->tile[c];
     return dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET;
 }
 
@@ -106,14 +101,19 @@ static int narrow_at(const placer *s, int32_t c)
     return passage(s, c, s->pw, 1) || passage(s, c, 1, s->pw);
 }
 
+/* The neighbour of a grid cell in direction k (N, E, S, W). */
+static int32_t step(const placer *s, int32_t c, int k)
+{
+    const int32_t offset[4] = {-s->pw, 1, s->pw, -1};
+    return c + offset[k];
+}
+
 /* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
  * closed); returns 4. */
 static int neighbours(const placer *s, int32_t c, int32_t nb[4])
 {
-    nb[0] = c - s->pw;
-    nb[1] = c + 1;
-    nb[2] = c + s->pw;
-    nb[3] = c - 1;
+    for (int k = 0; k < 4; k++)
+        nb[k] = step(s, c, k);
     return 4;
 }
 
@@ -122,11 +122,11 @@ static void mark_gates_and_rooms(placer *s, int narrow)
 {
     s->has_doors = 0;
     for (int32_t c = 0; c < s->n; c++)
-        s->has_doors |= tile_at(s, c) == DG_TILE_DOOR;
+        s->has_doors |= s->tile[c] == DG_TILE_DOOR;
     narrow |= !s->has_doors;
     for (int32_t c = 0; c < s->n; c++)
     {
-        int gate = tile_at(s, c) == DG_TILE_DOOR || (narrow && narrow_at(s, c));
+        int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
         s->flag[c] = (uint8_t)(gate && c != s->start && c != s->exit ? F_GATE : 0);
     }
     for (int32_t i = 0; i < s->r->room_count; i++)
@@ -183,13 +183,6 @@ static void group_cells(placer *s)
     for (int32_t c = 0; c < s->n; c++)
         if (s->node[c] >= 0)
             s->order[s->depth[s->node[c]]++] = c;
-}
-
-/* The neighbour of a grid cell in direction k (N, E, S, W). */
-static int32_t step(const placer *s, int32_t c, int k)
-{
-    const int32_t offset[4] = {-s->pw, 1, s->pw, -1};
-    return c + offset[k];
 }
 
 /* Depth-first search over nodes from the start's node (iterative): disc,
