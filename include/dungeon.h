@@ -221,7 +221,9 @@ enum { /* dg_marker.kind */
     DG_MARKER_START = 5,
     DG_MARKER_EXIT = 6,
     DG_MARKER_KEY = 7,          /* name "key N": opens lock N (dg_lock_place) */
-    DG_MARKER_LOCK = 8          /* name "lock N": on each door of lock N */
+    DG_MARKER_LOCK = 8,         /* name "lock N": on each door of lock N */
+    DG_MARKER_STAIRS_UP = 9,    /* name "floor N": stairs up to floor N (dg_floor_generate) */
+    DG_MARKER_STAIRS_DOWN = 10  /* name "floor N": stairs down to floor N */
 };
 typedef struct dg_marker {
     dg_point pos;
@@ -1630,6 +1632,65 @@ DG_API dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *s
 DG_API dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
                                     const dg_prefab_set *prefabs, dg_result *result,
                                     const dg_allocator *allocator, dg_diag *diag);
+
+/* ---- anchors and stacked floors --------------------------------------------- */
+/* dg_anchor_place makes cells of any generated map open and joined to its
+ * start: an anchor in rock gets a small room (up to 3x3, walled, carved only
+ * where the room and its walls were rock) and a corridor through rock to the
+ * nearest open cell of the start's region, with a door where it meets room
+ * floor; an anchor already open stays as it is (an open pocket cut off from
+ * the start is joined the same way). The first anchor becomes the start, in
+ * the start room (the room holding it, or the new room), and the exit moves to
+ * the room cell farthest from it. docs/progression.md. */
+#define DG_ANCHORS_MAX 9
+/* Opens and joins count (0..DG_ANCHORS_MAX) anchors in order; an obstacle or
+ * water on an anchor gives way to floor. result (optional) gets the new rooms,
+ * start, exit and metrics. DG_E_INVALID for an anchor outside the grid,
+ * DG_E_NOSPACE when an anchor lies on a tile the library does not know (a
+ * caller's tile stays) or no corridor through rock can reach it; on any error
+ * grid and result are untouched. */
+DG_API dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                                 int32_t count, const dg_allocator *allocator, dg_diag *diag);
+
+/* Stacked floors: floor n of a dungeon is generated alone from the recipe
+ * (recipe->seed is the dungeon's master seed; the generator runs with
+ * dg_floor_seed(master, n)), and its stairs sit on cells that depend only on
+ * (master, n, width, height): the down stairs of floor n are the up stairs of
+ * floor n + 1, cell for cell. The stairs are anchors, so each is open and
+ * reachable from its floor's start, which is the (first) up stairs. Floors may
+ * use different recipes (generators, parameters) as long as they share the
+ * master seed and size. */
+#define DG_FLOORS_MAX 65536
+#define DG_STAIRS_MAX 4
+typedef struct dg_floor_info {
+    int32_t floor;                 /* depth: 0 is the top floor */
+    int32_t floors;                /* floors in the dungeon */
+    uint64_t seed;                 /* the generator's seed, dg_floor_seed(master, floor) */
+    int32_t up_count;              /* stairs up to floor - 1 (0 on the top floor) */
+    int32_t down_count;            /* stairs down to floor + 1 (0 on the bottom floor) */
+    dg_point up[DG_STAIRS_MAX];    /* DG_TILE_STAIRS_UP cells; up[0] is the start */
+    dg_point down[DG_STAIRS_MAX];  /* DG_TILE_STAIRS_DOWN cells; down[0] is the exit */
+} dg_floor_info;
+
+/* The count (1..DG_STAIRS_MAX) stair cells linking floor link and link + 1
+ * (link 0..DG_FLOORS_MAX-2) of width x height floors (each side >= 14):
+ * in two opposite quarters of the grid that alternate with the link's parity,
+ * so a floor's stairs up and down never meet, on odd coordinates, two cells in
+ * from the edges. */
+DG_API dg_status dg_floor_stairs(uint64_t master, int32_t link, int32_t width, int32_t height,
+                                 int32_t count, dg_point *stairs, dg_diag *diag);
+/* Generates floor `floor` (0..floors-1, floors 1..DG_FLOORS_MAX) of a dungeon
+ * of `floors` floors into grid (recipe->width x recipe->height), with
+ * `stairs` (1..DG_STAIRS_MAX) pairs of stairs between neighbouring floors.
+ * result (optional) gets the map's result with the stairs as
+ * DG_MARKER_STAIRS_UP/DOWN markers named "floor N" (the floor they lead to);
+ * info (optional) the stairs and depth. Costs one generation plus one
+ * dg_anchor_place. Errors as dg_recipe_generate and dg_anchor_place, plus
+ * DG_E_TOO_SMALL for sides under 14; on any error grid and result are untouched. */
+DG_API dg_status dg_floor_generate(const dg_recipe *recipe, int32_t floor, int32_t floors,
+                                   int32_t stairs, dg_grid *grid, const dg_prefab_set *prefabs,
+                                   dg_result *result, dg_floor_info *info,
+                                   const dg_allocator *allocator, dg_diag *diag);
 
 /* ---- export: JSON, Tiled .tmj and .tmx ---------------------------------------- */
 /* Output goes through a callback, called synchronously during the export call,

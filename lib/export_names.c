@@ -13,7 +13,7 @@ const char *dgi_room_kind_name(int32_t kind)
 const char *dgi_marker_kind_name(int32_t kind)
 {
     static const char *const names[] = {"generic", "actor", "item", "trap", "spawn", "start", "exit",
-                                         "key", "lock"};
+                                         "key", "lock", "stairs_up", "stairs_down"};
     return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
 }
 

@@ -1634,6 +1634,78 @@ BAD(solve_no_start, dg_solve, "result without a start", DG_E_INVALID, "start")
     e->result.start = (dg_point){-1, -1};
     return dg_solve(e->g, &e->result, (dg_progress *)e->out, NULL, diag);
 }
+BAD(anchor_null, dg_anchor_place, "anchors NULL, count 1", DG_E_NULL, "anchors")
+{
+    return dg_anchor_place(e->g, &e->result, NULL, 1, NULL, diag);
+}
+BAD(anchor_count, dg_anchor_place, "count DG_ANCHORS_MAX + 1", DG_E_INVALID, "anchors")
+{
+    dg_point p[DG_ANCHORS_MAX + 1] = {{0, 0}};
+    return dg_anchor_place(e->g, &e->result, p, DG_ANCHORS_MAX + 1, NULL, diag);
+}
+BAD(anchor_negative, dg_anchor_place, "count -1", DG_E_INVALID, "anchors")
+{
+    dg_point p = {1, 1};
+    return dg_anchor_place(e->g, &e->result, &p, -1, NULL, diag);
+}
+BAD(anchor_outside, dg_anchor_place, "anchor (9, 3) outside a 9x7 grid", DG_E_INVALID, "outside")
+{
+    dg_point p = {9, 3};
+    return dg_anchor_place(e->g, &e->result, &p, 1, NULL, diag);
+}
+BAD(anchor_user_tile, dg_anchor_place, "anchor on a caller's tile", DG_E_NOSPACE, "stays")
+{
+    dg_point p = {4, 3};
+    return dg_anchor_place(e->g, &e->result, &p, 1, NULL, diag);
+}
+BAD(floor_stairs_null, dg_floor_stairs, "stairs NULL", DG_E_NULL, "stairs")
+{
+    return dg_floor_stairs(1, 0, 80, 50, 1, NULL, diag);
+}
+BAD(floor_stairs_link, dg_floor_stairs, "link -1", DG_E_INVALID, "link")
+{
+    return dg_floor_stairs(1, -1, 80, 50, 1, (dg_point *)e->out, diag);
+}
+BAD(floor_stairs_count, dg_floor_stairs, "count DG_STAIRS_MAX + 1", DG_E_INVALID, "stairs")
+{
+    return dg_floor_stairs(1, 0, 80, 50, DG_STAIRS_MAX + 1, (dg_point *)e->out, diag);
+}
+BAD(floor_stairs_small, dg_floor_stairs, "width 13", DG_E_TOO_SMALL, "each side")
+{
+    return dg_floor_stairs(1, 0, 13, 50, 1, (dg_point *)e->out, diag);
+}
+BAD(floor_stairs_huge, dg_floor_stairs, "width INT32_MAX", DG_E_INVALID, "each side")
+{
+    return dg_floor_stairs(1, 0, INT32_MAX, 50, 1, (dg_point *)e->out, diag);
+}
+BAD(floor_null, dg_floor_generate, "recipe NULL", DG_E_NULL, "recipe")
+{
+    return dg_floor_generate(NULL, 0, 2, 1, e->g, NULL, &e->result, NULL, NULL, diag);
+}
+BAD(floor_floors, dg_floor_generate, "floors 0", DG_E_INVALID, "floors")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    return dg_floor_generate(&rc, 0, 0, 1, e->g, NULL, &e->result, NULL, NULL, diag);
+}
+BAD(floor_past_last, dg_floor_generate, "floor 2 of 2", DG_E_INVALID, "floor 2")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    return dg_floor_generate(&rc, 2, 2, 1, e->g, NULL, &e->result, NULL, NULL, diag);
+}
+BAD(floor_stairs_zero, dg_floor_generate, "stairs 0", DG_E_INVALID, "stairs")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    return dg_floor_generate(&rc, 0, 2, 0, e->g, NULL, &e->result, NULL, NULL, diag);
+}
+BAD(floor_small, dg_floor_generate, "a 9x7 grid with two floors", DG_E_TOO_SMALL, "each side")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    return dg_floor_generate(&rc, 0, 2, 1, e->g, NULL, &e->result, NULL, NULL, diag);
+}
 BAD(place_no_floor, dg_place, "a grid without a passable cell", DG_E_NOSPACE, "")
 {
     return dg_place(e->g, NULL, 1, (dg_placement *)e->out, NULL, 0, &e->result, NULL, diag);

@@ -511,6 +511,16 @@ namespace LibDungeon {
         public fixed byte prefabs[56];
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct FloorInfo {
+        public int floor;
+        public int floors;
+        public ulong seed;
+        public int up_count;
+        public int down_count;
+        public Point up0, up1, up2, up3;
+        public Point down0, down1, down2, down3;
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct ExportOptions {
         public int format;
         public int tile_width;
@@ -776,6 +786,12 @@ namespace LibDungeon {
         public static extern int dg_recipe_set_prefabs(Recipe* recipe, IntPtr set, byte* file, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_recipe_generate(Recipe* recipe, Grid* grid, IntPtr prefabs, Result* result, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_anchor_place(Grid* grid, Result* result, Point* anchors, int count, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_floor_stairs(ulong master, int link, int width, int height, int count, Point* stairs, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_floor_generate(Recipe* recipe, int floor, int floors, int stairs, Grid* grid, IntPtr prefabs, Result* result, FloorInfo* info, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_export_defaults(ExportOptions* options);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

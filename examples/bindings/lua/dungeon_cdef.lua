@@ -117,7 +117,9 @@ enum {
     DG_MARKER_START = 5,
     DG_MARKER_EXIT = 6,
     DG_MARKER_KEY = 7,
-    DG_MARKER_LOCK = 8
+    DG_MARKER_LOCK = 8,
+    DG_MARKER_STAIRS_UP = 9,
+    DG_MARKER_STAIRS_DOWN = 10
 };
 typedef struct dg_marker {
     dg_point pos;
@@ -784,6 +786,23 @@ typedef struct dg_recipe {
  dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
                                     const dg_prefab_set *prefabs, dg_result *result,
                                     const dg_allocator *allocator, dg_diag *diag);
+ dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                                 int32_t count, const dg_allocator *allocator, dg_diag *diag);
+typedef struct dg_floor_info {
+    int32_t floor;
+    int32_t floors;
+    uint64_t seed;
+    int32_t up_count;
+    int32_t down_count;
+    dg_point up[4];
+    dg_point down[4];
+} dg_floor_info;
+ dg_status dg_floor_stairs(uint64_t master, int32_t link, int32_t width, int32_t height,
+                                 int32_t count, dg_point *stairs, dg_diag *diag);
+ dg_status dg_floor_generate(const dg_recipe *recipe, int32_t floor, int32_t floors,
+                                   int32_t stairs, dg_grid *grid, const dg_prefab_set *prefabs,
+                                   dg_result *result, dg_floor_info *info,
+                                   const dg_allocator *allocator, dg_diag *diag);
 typedef void (*dg_write_fn)(void *user, const char *data, size_t len);
 enum {
     DG_EXPORT_JSON = 0,
