@@ -47,6 +47,8 @@ typedef struct options {
     int64_t survey;         /* --survey N: maps to measure, 0 = none */
     int locks_set;          /* --locks, --keys or --secrets given */
     dg_lock_params locks;   /* dg_lock_place settings */
+    int32_t floors;         /* --floors N: a stacked dungeon of N floors, 0 = one map */
+    int32_t stairs;         /* --stairs K: stair pairs between floors (default 1) */
 } options;
 
 /* ---- usage ----------------------------------------------------------------- */
@@ -103,12 +105,17 @@ static void usage(FILE *f)
             "  --numbers           PNG: room numbers, as in the JSON and Tiled exports\n"
             "  --markers           PNG: dots for start, exit and markers; ASCII: their glyphs\n"
             "                      (@ start, X exit, a actor, $ item, ! trap, s spawn, k key,\n"
-            "                      L lock, * other)\n"
+            "                      L lock, < > stairs, * other)\n"
             "  --grid              PNG: lines between cells\n"
             "  --locks N           lock N gates on the way to the exit and place their keys\n"
             "                      (dg_lock_place, docs/progression.md; 0..16)\n"
             "  --keys WHERE        where keys go: on-path, branch or dead-end (default branch)\n"
             "  --secrets PERMILLE  turn that share of the loop doors into secret doors\n"
+            "  --floors N          N stacked floors (dg_floor_generate): -o DIR gets\n"
+            "                      floor-0.EXT .. floor-(N-1).EXT (default png; --format\n"
+            "                      picks another), the stairs of floor n landing on\n"
+            "                      floor n+1's; --seed is the dungeon's master seed\n"
+            "  --stairs K          stair pairs between neighbouring floors (1..4, default 1)\n"
             "  --tile-size N       Tiled: pixels per cell (default 16)\n"
             "  --no-tileset        Tiled: do not write the swatch tileset PNG beside the map\n"
             "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
@@ -197,7 +204,7 @@ static int parse_seed(const char *s, uint64_t *out)
 static const char *const value_options[] = {
     "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
     "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
-    "--locks", "--keys", "--secrets",
+    "--locks", "--keys", "--secrets", "--floors", "--stairs",
 };
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
@@ -250,6 +257,10 @@ static int parse_number_option(const char *a, const char *val, options *o)
         field = &o->scale, max = 64, o->scale_set = 1;
     else if (!strcmp(a, "--tile-size"))
         field = &o->tile_size, max = 256, o->tile_size_set = 1;
+    else if (!strcmp(a, "--floors"))
+        field = &o->floors, max = DG_FLOORS_MAX;
+    else if (!strcmp(a, "--stairs"))
+        field = &o->stairs, max = DG_STAIRS_MAX;
     else
         return -1;
     if (!parse_i64(val, 1, max, &v))
@@ -489,8 +500,8 @@ static int write_bytes(const char *data, size_t len, const char *path)
 /* ASCII glyph of a marker kind (--markers). */
 static char marker_glyph(int32_t kind)
 {
-    static const char glyphs[] = "*a$!s@XkL";
-    return kind >= 0 && kind < 9 ? glyphs[kind] : '*';
+    static const char glyphs[] = "*a$!s@XkL<>";
+    return kind >= 0 && kind < 11 ? glyphs[kind] : '*';
 }
 
 static void put_glyph(char *text, const dg_grid *g, dg_point p, char c)
@@ -951,6 +962,76 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     return code;
 }
 
+static const char *format_extension(int32_t format)
+{
+    return format == FMT_PNG ? "png" : format == FMT_ASCII ? "txt" : format == DG_EXPORT_JSON ? "json"
+         : format == DG_EXPORT_TMJ ? "tmj" : "tmx";
+}
+
+/* One floor of --floors into dir/floor-N.EXT; locks use the floor's own seed. */
+static int write_floor(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
+                       int32_t format, int32_t floor, dg_grid *grid, const char *dir)
+{
+    dg_result result;
+    dg_floor_info info;
+    dg_diag diag = {0, 0, 0, ""};
+    dg_result_init(&result, NULL);
+    dg_status st = dg_floor_generate(rc, floor, o->floors, o->stairs ? o->stairs : 1, grid, prefabs,
+                                     &result, &info, NULL, &diag);
+    dg_recipe floor_recipe = *rc;
+    floor_recipe.seed = info.seed;
+    if (st == DG_OK && o->locks_set)
+        st = lock_map(o, &floor_recipe, grid, &result, &diag);
+    int code = 0;
+    if (st != DG_OK)
+    {
+        fprintf(stderr, "dungeon: floor %d: %s: %s\n", (int)floor, dg_status_str(st), diag.message);
+        code = st == DG_E_INVALID || st == DG_E_TOO_SMALL ? EXIT_USAGE : EXIT_GEN;
+    }
+    else
+    {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/floor-%d.%s", dir, (int)floor, format_extension(format));
+        options out = *o;
+        out.output = path;
+        if (o->stats)
+        {
+            fprintf(stderr, "floor %d of %d: seed %" PRIu64 ", %d up and %d down stairs\n", (int)floor,
+                    (int)o->floors, info.seed, (int)info.up_count, (int)info.down_count);
+            print_stats(&floor_recipe, &result, dg_grid_hash(grid));
+        }
+        code = write_output(grid, &result, &floor_recipe, format, &out);
+    }
+    dg_result_free(&result);
+    return code;
+}
+
+/* --floors N: every floor of the dungeon into the directory -o names. */
+static int generate_floors(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs)
+{
+    int32_t format = FMT_PNG;
+    if (o->format && !format_code(o, &format))
+        return EXIT_USAGE;
+    if (format == FMT_RECIPE)
+    {
+        fprintf(stderr, "dungeon: --floors writes maps, not recipes\n");
+        return EXIT_USAGE;
+    }
+    int code = check_format_options(o, format);
+    const char *dir = strcmp(o->output, "-") ? o->output : ".";
+    uint8_t *cells = calloc((size_t)rc->width * (size_t)rc->height, 1);
+    dg_grid grid;
+    if (!code && (!cells || dg_grid_init(&grid, cells, rc->width, rc->height, 0) != DG_OK))
+    {
+        fprintf(stderr, "dungeon: out of memory for a %dx%d floor\n", (int)rc->width, (int)rc->height);
+        code = EXIT_GEN;
+    }
+    for (int32_t f = 0; !code && f < o->floors; f++)
+        code = write_floor(o, rc, prefabs, format, f, &grid, dir);
+    free(cells);
+    return code;
+}
+
 /* --survey: a table (ASCII, the default) or JSON, to -o. */
 static int survey_to_output(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
                             int32_t format)
@@ -982,6 +1063,20 @@ static int run(const options *o)
     int code = build_recipe(o, &rc);
     if (code)
         return code;
+    if (o->stairs && !o->floors)
+    {
+        fprintf(stderr, "dungeon: --stairs needs --floors\n");
+        return EXIT_USAGE;
+    }
+    if (o->floors && !o->survey)
+    {
+        dg_prefab_set *prefabs = NULL;
+        code = load_prefabs(o, &rc, &prefabs);
+        if (!code)
+            code = generate_floors(o, &rc, prefabs);
+        dg_prefab_set_free(prefabs);
+        return code;
+    }
     if (!format_code(o, &format))
         return EXIT_USAGE;
     code = check_format_options(o, format);

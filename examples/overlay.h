@@ -119,6 +119,8 @@ static uint32_t marker_color(int32_t kind)
     case DG_MARKER_EXIT: return 0xFF40C0FFu;
     case DG_MARKER_KEY: return 0xFFF070FFu;
     case DG_MARKER_LOCK: return 0xE8B020FFu;
+    case DG_MARKER_STAIRS_UP: return 0x60C8FFFFu;
+    case DG_MARKER_STAIRS_DOWN: return 0x2848FFFFu;
     default: return 0xFFFFFFFFu;
     }
 }
@@ -176,13 +178,14 @@ static int32_t legend_entries(const dg_grid *g, const dg_result *r, int markers,
     if (markers && r)
     {
         static const char *const names[] = {"marker", "actor", "item", "trap", "spawn",
-                                            "start",  "exit",  "key",  "lock"};
+                                            "start",  "exit",  "key",  "lock",
+                                            "stairs up", "stairs down"};
         out[n++] = (legend_entry){"start", marker_color(DG_MARKER_START), 1};
         out[n++] = (legend_entry){"exit", marker_color(DG_MARKER_EXIT), 1};
-        uint8_t kinds[9] = {0};
+        uint8_t kinds[11] = {0};
         for (int32_t i = 0; i < r->marker_count; i++)
-            kinds[r->markers[i].kind >= 0 && r->markers[i].kind < 9 ? r->markers[i].kind : 0] = 1;
-        for (int k = 0; k < 9; k++)
+            kinds[r->markers[i].kind >= 0 && r->markers[i].kind < 11 ? r->markers[i].kind : 0] = 1;
+        for (int k = 0; k < 11; k++)
             if (kinds[k] && k != DG_MARKER_START && k != DG_MARKER_EXIT)
                 out[n++] = (legend_entry){names[k], marker_color(k), 1};
     }
