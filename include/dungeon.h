@@ -1640,8 +1640,9 @@ DG_API dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
  * nearest open cell of the start's region, with a door where it meets room
  * floor; an anchor already open stays as it is (an open pocket cut off from
  * the start is joined the same way). The first anchor becomes the start, in
- * the start room (the room holding it, or the new room), and the exit moves to
- * the room cell farthest from it. docs/progression.md. */
+ * the start room: the room holding it, the new room, or the room whose wall it
+ * opens as an alcove (-1 for an anchor on a corridor or in a cave without
+ * rooms). The exit moves to the room cell farthest from it. docs/progression.md. */
 #define DG_ANCHORS_MAX 9
 /* Opens and joins count (0..DG_ANCHORS_MAX) anchors in order; an obstacle or
  * water on an anchor gives way to floor. result (optional) gets the new rooms,

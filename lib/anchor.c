@@ -7,6 +7,7 @@
 typedef struct anchor_ctx {
     dg_grid *g;
     dg_result *rooms; /* rooms made for anchors, added to the caller's result at the end */
+    const dg_result *source; /* the generator's result (rooms already there), or NULL */
     int32_t *label;  /* region per cell (-1 closed), row-major without stride */
     int32_t *from;   /* corridor search: the cell each cell was reached from, -2 unseen */
     int32_t *queue;
@@ -24,35 +25,65 @@ static int inner(const dg_grid *g, int32_t x, int32_t y) /* not on the grid's ed
 
 static int32_t cell(const anchor_ctx *c, int32_t x, int32_t y) { return y * c->g->width + x; }
 
-/* A room interior (x, y, w, h) fits when it and its one-cell ring are rock
- * inside the grid, so carving it merges with nothing. */
-static int room_fits(const anchor_ctx *c, int32_t x, int32_t y, int32_t w, int32_t h)
+/* Where a cell lies against room interior q: 0 inside, 1 on the ring's
+ * sides, 2 on a ring corner, 3 outside. */
+static int ring_place(dg_rect q, int32_t x, int32_t y)
 {
-    if (x < 1 || y < 1 || x + w > c->g->width - 1 || y + h > c->g->height - 1)
-        return 0;
-    for (int32_t yy = y - 1; yy <= y + h; yy++)
-        for (int32_t xx = x - 1; xx <= x + w; xx++)
-            if (!is_rock(DG_CELL(c->g, xx, yy)))
-                return 0;
+    int out_x = x < q.x || x >= q.x + q.w, out_y = y < q.y || y >= q.y + q.h;
+    int far = x < q.x - 1 || x > q.x + q.w || y < q.y - 1 || y > q.y + q.h;
+    return far ? 3 : out_x && out_y ? 2 : out_x || out_y ? 1 : 0;
+}
+
+/* A corridor cell on the ring's side becomes a door; two side by side would
+ * be a row of doors (a corridor running along the room), refused. */
+static int side_doors_apart(const anchor_ctx *c, dg_rect q, int32_t x, int32_t y)
+{
+    static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    for (int d = 0; d < 4; d++)
+        if (ring_place(q, x + dx[d], y + dy[d]) == 1 &&
+            DG_CELL(c->g, x + dx[d], y + dy[d]) == DG_TILE_CORRIDOR)
+            return 0;
     return 1;
 }
 
-/* The largest room up to 3x3 that holds p and fits, p as central as it can
- * be; the first in a fixed order, so the same map gives the same room. */
-static int pick_room(const anchor_ctx *c, dg_point p, dg_rect *out)
+/* A room interior q fits when it and its one-cell ring are inside the grid
+ * and rock, so carving it merges with nothing; with `corridors`, corridor
+ * cells may lie in it too (the room widens the corridor, which enters it
+ * through doors on the ring's sides). */
+static int room_fits(const anchor_ctx *c, dg_rect q, int corridors)
+{
+    if (q.x < 1 || q.y < 1 || q.x + q.w > c->g->width - 1 || q.y + q.h > c->g->height - 1)
+        return 0;
+    for (int32_t y = q.y - 1; y <= q.y + q.h; y++)
+        for (int32_t x = q.x - 1; x <= q.x + q.w; x++)
+        {
+            uint8_t t = DG_CELL(c->g, x, y);
+            int corridor = corridors && t == DG_TILE_CORRIDOR;
+            if (!is_rock(t) && !corridor)
+                return 0;
+            if (corridor && ring_place(q, x, y) == 1 && !side_doors_apart(c, q, x, y))
+                return 0;
+        }
+    return 1;
+}
+
+/* The largest room up to 3x3 (2x2 when it widens a corridor) that holds p and
+ * fits, p as central as it can be; the first in a fixed order, so the same map
+ * gives the same room. */
+static int pick_room(const anchor_ctx *c, dg_point p, int corridors, dg_rect *out)
 {
     static const int32_t sizes[][2] = {{3, 3}, {3, 2}, {2, 3}, {2, 2}, {2, 1}, {1, 2}, {1, 1}};
     static const int32_t shifts[] = {1, 0, 2};
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    const size_t count = corridors ? 4 : sizeof sizes / sizeof sizes[0];
+    for (size_t s = 0; s < count; s++)
         for (int32_t i = 0; i < 3; i++)
             for (int32_t j = 0; j < 3; j++)
             {
                 int32_t w = sizes[s][0], h = sizes[s][1], dx = shifts[i], dy = shifts[j];
-                if (dx >= w || dy >= h)
-                    continue;
-                if (room_fits(c, p.x - dx, p.y - dy, w, h))
+                dg_rect q = {p.x - dx, p.y - dy, w, h};
+                if (dx < w && dy < h && room_fits(c, q, corridors))
                 {
-                    *out = (dg_rect){p.x - dx, p.y - dy, w, h};
+                    *out = q;
                     return 1;
                 }
             }
@@ -136,22 +167,36 @@ static void relabel(anchor_ctx *c, dg_point start)
 }
 
 /* A room (or one cell where no room fits) around an anchor in rock. */
-static dg_status open_anchor(anchor_ctx *c, dg_point p)
+static dg_status carve_room(anchor_ctx *c, dg_rect q)
 {
-    dg_rect q;
-    if (!pick_room(c, p, &q))
-    {
-        DG_CELL(c->g, p.x, p.y) = DG_TILE_FLOOR;
-        return DG_OK;
-    }
     for (int32_t y = q.y - 1; y <= q.y + q.h; y++)
         for (int32_t x = q.x - 1; x <= q.x + q.w; x++)
         {
-            int ring = x < q.x || y < q.y || x >= q.x + q.w || y >= q.y + q.h;
-            DG_CELL(c->g, x, y) = ring ? DG_TILE_WALL : DG_TILE_FLOOR;
+            uint8_t *t = &DG_CELL(c->g, x, y);
+            int place = ring_place(q, x, y);
+            if (place == 0)
+                *t = DG_TILE_FLOOR;
+            else if (*t == DG_TILE_CORRIDOR)
+                *t = place == 1 ? DG_TILE_DOOR : *t;
+            else
+                *t = DG_TILE_WALL;
         }
     dg_room room = {q, DG_ROOM_NORMAL, -1, 0, -1, q.w * q.h};
     return dgi_result_add_room(c->rooms, &room);
+}
+
+/* A room around an anchor in rock (or widening the corridor it lies on or
+ * beside); one open cell where no room fits. */
+static dg_status open_anchor(anchor_ctx *c, dg_point p)
+{
+    dg_rect q;
+    if (is_rock(DG_CELL(c->g, p.x, p.y)) && pick_room(c, p, 0, &q))
+        return carve_room(c, q);
+    if (pick_room(c, p, 1, &q))
+        return carve_room(c, q);
+    if (is_rock(DG_CELL(c->g, p.x, p.y)))
+        DG_CELL(c->g, p.x, p.y) = DG_TILE_FLOOR;
+    return DG_OK;
 }
 
 static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_point start, dg_diag *diag)
@@ -159,11 +204,12 @@ static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_point start, dg_diag 
     uint8_t tile = DG_CELL(c->g, p.x, p.y);
     if (tile == DG_TILE_OBSTACLE || tile == DG_TILE_WATER) /* furniture or a pool gives way */
         DG_CELL(c->g, p.x, p.y) = DG_TILE_FLOOR;
-    else if (!dg_tile_passable(tile))
+    else if (!dg_tile_passable(tile) && !is_rock(tile))
+        return dgi_fail(diag, DG_E_NOSPACE, "anchor (%d, %d) is on tile %d (%s), which stays",
+                        (int)p.x, (int)p.y, (int)tile, dg_tile_name(tile));
+    int in_room = dgi_result_room_at(c->rooms, p) >= 0 || (c->source && dgi_result_room_at(c->source, p) >= 0);
+    if (is_rock(tile) || (tile == DG_TILE_CORRIDOR && !in_room))
     {
-        if (!is_rock(tile))
-            return dgi_fail(diag, DG_E_NOSPACE, "anchor (%d, %d) is on tile %d (%s), which stays",
-                            (int)p.x, (int)p.y, (int)tile, dg_tile_name(tile));
         dg_status st = open_anchor(c, p);
         if (st != DG_OK)
             return dgi_fail(diag, st, "out of memory for the anchor's room");
@@ -240,7 +286,10 @@ static dg_status finish_result(dg_result *r, const dg_grid *g, const dg_result *
         st = dgi_result_add_room(r, &rooms->rooms[i]);
     r->exit_room = -1;
     if (st == DG_OK)
-        st = dgi_result_finish_at(r, g, start, dgi_result_room_at(r, start), NULL, a);
+    {
+        st = dgi_result_finish_at(r, g, start, -1, NULL, a);
+        r->start_room = dgi_result_room_near(r, start); /* an alcove belongs to its room */
+    }
     if (st == DG_OK)
         st = dgi_result_exit_in_room(r, g, a);
     if (st != DG_OK)
@@ -267,7 +316,7 @@ dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anch
     dg_grid copy = {cells, w, grid->height, w};
     dg_result rooms;
     dg_result_init(&rooms, allocator);
-    anchor_ctx c = {&copy, &rooms, ints, ints + n, ints + 2 * n, -1};
+    anchor_ctx c = {&copy, &rooms, result, ints, ints + n, ints + 2 * n, -1};
     if (!cells || !ints)
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
     if (st == DG_OK)

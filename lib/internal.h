@@ -56,6 +56,9 @@ dg_status dgi_result_reserve(dg_result *r, int32_t rooms, int32_t corridors, int
                              int32_t markers);
 /* Index of the room whose interior contains p, or -1 (linear scan). */
 int32_t dgi_result_room_at(const dg_result *r, dg_point p);
+/* The same, else a room whose interior is a 4-neighbour of p (p is an alcove
+ * in its wall), else -1. */
+int32_t dgi_result_room_near(const dg_result *r, dg_point p);
 /* Fills start/exit (start = centre of start_room or first passable cell if
  * start_room < 0; exit = farthest by 4-way walking), exit_room and the
  * grid-derived metrics (cells, floor, dead ends, regions). */

@@ -103,6 +103,15 @@ int32_t dgi_result_room_at(const dg_result *r, dg_point p)
     return -1;
 }
 
+int32_t dgi_result_room_near(const dg_result *r, dg_point p)
+{
+    int32_t in = dgi_result_room_at(r, p);
+    static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    for (int d = 0; in < 0 && d < 4; d++)
+        in = dgi_result_room_at(r, (dg_point){p.x + dx[d], p.y + dy[d]});
+    return in;
+}
+
 static uint64_t load8(const uint8_t *p)
 {
     uint64_t w;
