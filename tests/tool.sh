@@ -101,5 +101,23 @@ expect survey_png 2 "table or JSON" -- --gen attach --survey 3 --format png
 expect survey_zero 2 "from 1 to" -- --gen attach --survey 0
 expect survey_stats 2 "does not take --stats" -- --gen attach --survey 3 --stats
 expect survey_all_fail 1 "3 of 3 maps failed" -- --gen attach --survey 3 --width 3 --height 3
+# --floors: one file per floor; the down stairs of floor n are floor n+1's up stairs
+mkdir "$tmp/fl"
+expect floors_ascii 0 "" -- --gen bsp --seed 5 --floors 3 --stairs 2 --format ascii -o "$tmp/fl"
+python3 - "$tmp/fl" <<'PY' && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_line_up"; }
+import sys
+maps = [open(f"{sys.argv[1]}/floor-{i}.txt").read().splitlines() for i in range(3)]
+cells = lambda m, c: {(x, y) for y, row in enumerate(m) for x, ch in enumerate(row) if ch == c}
+assert len(cells(maps[0], ">")) == 2 and not cells(maps[0], "<")
+assert cells(maps[0], ">") == cells(maps[1], "<") and cells(maps[1], ">") == cells(maps[2], "<")
+assert not cells(maps[2], ">")
+PY
+expect floors_png 0 "" -- --gen cave --seed 5 --floors 2 --locks 1 -o "$tmp/fl"
+[ -s "$tmp/fl/floor-1.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_png"; }
+expect floors_small 2 "each side" -- --gen attach --floors 2 --width 13 --height 30 -o "$tmp/fl"
+expect floors_recipe 2 "not recipes" -- --gen attach --floors 2 --format recipe -o "$tmp/fl"
+expect stairs_alone 2 "needs --floors" -- --gen attach --stairs 2
+expect stairs_range 2 "from 1 to 4" -- --gen attach --floors 2 --stairs 5
+expect floors_no_dir 3 "" -- --gen attach --floors 2 -o "$tmp/no/such/dir"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
