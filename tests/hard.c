@@ -852,6 +852,29 @@ static dg_status op_place(const dg_grid *g, uint64_t seed, const dg_allocator *a
     return dg_place(g, &p, seed, pl, spawns, p.spawn_count, NULL, a, NULL);
 }
 
+/* Anchors on a copy of the map, which goes to out on success (outputs are
+ * written only then): one open cell, one anywhere, one near a corner. */
+static dg_status op_anchor(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
+                           size_t *used)
+{
+    uint8_t *cells = malloc(cells_of(g));
+    if (!cells)
+        return DG_E_NOMEM;
+    dg_grid copy = {cells, g->width, g->height, g->width};
+    for (int32_t y = 0; y < g->height; y++)
+        memcpy(cells + (size_t)y * (size_t)g->width, g->cells + (size_t)y * (size_t)g->stride,
+               (size_t)g->width);
+    *used = cells_of(g);
+    dg_point at[3] = {some_passable(g, seed),
+                      {(int32_t)(seed % (uint64_t)g->width), (int32_t)(seed / 7 % (uint64_t)g->height)},
+                      {g->width / 5, g->height - 1 - g->height / 5}};
+    dg_status st = dg_anchor_place(&copy, NULL, at, 3, a, NULL);
+    if (st == DG_OK)
+        memcpy(out, cells, cells_of(g));
+    free(cells);
+    return st;
+}
+
 const hard_op hard_ops[] = {
     {"regions", op_regions},
     {"distance_map", op_distance},
@@ -860,6 +883,7 @@ const hard_op hard_ops[] = {
     {"measure", op_measure},
     {"chokepoints", op_chokepoints},
     {"place", op_place},
+    {"anchor", op_anchor},
     {NULL, NULL},
 };
 

@@ -146,6 +146,12 @@ static const golden_pin pins[] = {
     {"analysis.place", 1, 1, 0xB46BECBBAF908232ULL},
     {"analysis.place", 2, 0, 0x5F79FA8DAF5C7EAEULL},
     {"analysis.place", 2, 1, 0x66FDDBD4AF05F016ULL},
+    {"analysis.anchor", 0, 0, 0x02CEF94CF5EF07D9ULL},
+    {"analysis.anchor", 0, 1, 0x62CCC1C69E65F563ULL},
+    {"analysis.anchor", 1, 0, 0x27B3C94EA7BE14BDULL},
+    {"analysis.anchor", 1, 1, 0xD9EDA49986606933ULL},
+    {"analysis.anchor", 2, 0, 0x58D51EC5A465721EULL},
+    {"analysis.anchor", 2, 1, 0xB821242CAED77E80ULL},
 };
 
 static const uint64_t golden_seeds[16] = {
