@@ -107,10 +107,13 @@ static dg_status check_chase(const dgi_walk *w, const dg_grid *grid, const dg_ch
                         (int)steps_cap, (int)c->count);
     for (int32_t k = 0; k < c->count; k++)
     {
-        char what[32];
+        dg_point p = c->monsters[k];
+        if ((uint32_t)p.x < (uint32_t)w->width && (uint32_t)p.y < (uint32_t)w->height &&
+            w->pass[DG_CELL(w, p.x, p.y)])
+            continue;
+        char what[32]; /* the message names the monster */
         snprintf(what, sizeof what, "monster %d", (int)k);
-        if ((st = dgi_walk_check_cell(w, c->monsters[k], what, diag)) != DG_OK)
-            return st;
+        return dgi_walk_check_cell(w, p, what, diag);
     }
     for (int32_t k = 0; c->movers && k < c->mover_count; k++)
         if (c->movers[k] < 0 || c->movers[k] >= c->count)
