@@ -45,6 +45,15 @@ echo "dungeon --gen attach --seed 1 --width 80 --height 50 -o $D/attach-80x50.tm
 echo "flee 7 $D  (writes $D/analysis-flee.png)"
 "$B/bin/flee" 7 "$D"
 
+# monsters of different speeds chasing the player, one distance map a turn
+# (docs/scheduler.md, "Chase"): PNG frames, then a few ASCII frames
+echo "chase --seed 2 --png $D/chase  (writes $D/chase/chase-000.png ...)"
+mkdir -p "$D/chase"
+"$B/bin/chase" --seed 2 --png "$D/chase"
+echo
+echo "chase --seed 2 --turns 24 --every 12"
+"$B/bin/chase" --seed 2 --turns 24 --every 12
+
 # the infinite world explored by a random walk: entered rooms bright, rooms seen
 # through a door dimmed
 W="$B/bin/walker"

@@ -1,7 +1,7 @@
 /* A fleeing monster, Brogue-style: the approach map from the player, then a
- * safety map (every reached cell a source, starting at K - d * 6 / 5) rescanned
- * with dg_dijkstra_map; the monster steps to its lowest neighbour until none is
- * lower. Writes the safety map in heat colours (blue safe, red near the
+ * safety map (dg_flee_map: every reached cell a source, starting at
+ * K - d * 6 / 5, rescanned); the monster steps to its lowest neighbour
+ * (dg_chase_step, DG_CHASE_FLEE) until none is lower. Writes the safety map in heat colours (blue safe, red near the
  * player) with the player, the monster and its route as a PNG.
  *
  *   flee [SEED [DIR]]   writes DIR/analysis-flee.png (DIR defaults to ".")
@@ -52,33 +52,13 @@ static int fail(const char *what, dg_status st, const dg_diag *diag)
     return 1;
 }
 
-/* The neighbour of p with the lowest map value below p's own, as the walk
- * moves (8-way, no corner cutting); p itself if none is lower. */
-static dg_point lowest_neighbour(const dg_grid *g, const int32_t *map, dg_point p)
-{
-    dg_point best = p;
-    for (int32_t dy = -1; dy <= 1; dy++)
-        for (int32_t dx = -1; dx <= 1; dx++)
-        {
-            int32_t x = p.x + dx, y = p.y + dy;
-            if ((!dx && !dy) || x < 0 || y < 0 || x >= W || y >= H || map[y * W + x] < 0)
-                continue;
-            if (dx && dy && (!dg_tile_passable(dg_grid_get(g, x, p.y)) ||
-                             !dg_tile_passable(dg_grid_get(g, p.x, y))))
-                continue;
-            if (map[y * W + x] < map[best.y * W + best.x])
-                best = (dg_point){x, y};
-        }
-    return best;
-}
-
 int main(int argc, char **argv)
 {
     uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 7;
     const char *dir = argc > 2 ? argv[2] : ".";
     static uint8_t cells[W * H];
-    static int32_t approach[W * H], flee[W * H], start[W * H];
-    static dg_point sources[W * H], route[MAX_ROUTE];
+    static int32_t approach[W * H], flee[W * H];
+    static dg_point route[MAX_ROUTE];
     dg_grid grid;
     dg_diag diag;
     dg_attach_params params;
@@ -109,37 +89,36 @@ int main(int argc, char **argv)
     if (st != DG_OK)
         return fail("approach map", st, &diag);
 
-    /* The safety map: every reached cell starts at K - d * 6 / 5 (K keeps
-     * every cost >= 0); the rescan lets a cell far along a loop beat a dead
-     * end that is merely far. The monster starts MONSTER_STEPS steps away. */
-    int32_t k_max = 0, count = 0;
-    for (int32_t i = 0; i < W * H; i++)
-        k_max = approach[i] * 6 / 5 > k_max ? approach[i] * 6 / 5 : k_max;
+    /* The safety map (dg_flee_map): every reached cell starts at K - d * 6 / 5
+     * (K keeps every cost >= 0), rescanned; the rescan lets a cell far along a
+     * loop beat a dead end that is merely far. The monster starts at the
+     * farthest cell within 2 * MONSTER_STEPS of the player. */
     dg_point monster = player;
     for (int32_t i = 0; i < W * H; i++)
-    {
-        if (approach[i] < 0)
-            continue;
-        sources[count] = (dg_point){i % W, i / W};
-        start[count++] = k_max - approach[i] * 6 / 5;
-        if (approach[i] <= 2 * MONSTER_STEPS && approach[i] > approach[monster.y * W + monster.x])
+        if (approach[i] >= 0 && approach[i] <= 2 * MONSTER_STEPS &&
+            approach[i] > approach[monster.y * W + monster.x])
             monster = (dg_point){i % W, i / W};
-    }
     dg_distance_info info;
-    st = dg_dijkstra_map(&grid, &walk, sources, start, count, 0, flee, W * H, ws, &info, &diag);
-    dg_path_workspace_free(ws);
+    st = dg_flee_map(&grid, &walk, approach, W * H, 120, flee, W * H, ws, NULL, &info, &diag);
     if (st != DG_OK)
+    {
+        dg_path_workspace_free(ws);
         return fail("flee map", st, &diag);
+    }
 
+    /* The monster steps to its lowest neighbour until none is lower. */
     int32_t steps = 0;
     route[steps++] = monster;
     for (dg_point next; steps < MAX_ROUTE; steps++)
     {
-        next = lowest_neighbour(&grid, flee, route[steps - 1]);
+        dg_chase chase = {flee, W * H, DG_CHASE_FLEE, &route[steps - 1], 1, NULL, 0};
+        if ((st = dg_chase_step(&grid, &walk, &chase, ws, &next, 1, &diag)) != DG_OK)
+            return fail("chase step", st, &diag);
         if (next.x == route[steps - 1].x && next.y == route[steps - 1].y)
             break;
         route[steps] = next;
     }
+    dg_path_workspace_free(ws);
 
     dg_render_rgba(&grid, NULL, SCALE, px, sizeof px);
     for (int32_t y = 0; y < H; y++)

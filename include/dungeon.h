@@ -813,9 +813,10 @@ DG_API dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk,
                                  dg_distance_info *info, dg_diag *diag);
 
 /* Cheapest path from `from` to `to` by A* (no corner cutting unless walk allows
- * it). path gets the cells from `from` to `to` inclusive, *length their number
- * and *cost (optional) the summed step costs; with path NULL and path_cap 0 only
- * length and cost are computed. DG_E_BUFFER (and *length = cells needed) if
+ * it). path gets the cells from `from` to `to`, both included (path[0] is
+ * `from`, path[*length - 1] is `to`: a neighbour gives length 2, `from` itself
+ * 1), *length their number and *cost (optional) the summed step costs; with
+ * path NULL and path_cap 0 only length and cost are computed. DG_E_BUFFER (and *length = cells needed) if
  * path_cap is too small, DG_E_NOPATH if `to` is impassable or unreachable,
  * DG_E_INVALID if an end is outside the grid or `from` is impassable.
  * workspace optional (NULL: a temporary one, which costs the whole map). */
@@ -1341,6 +1342,60 @@ DG_API dg_status dg_sched_save(const dg_sched *s, void *data, size_t cap, size_t
  * storage are untouched and diag (optional) says why. */
 DG_API dg_status dg_sched_load(dg_sched *s, dg_sched_actor *storage, int32_t capacity,
                                const void *data, size_t size, dg_diag *diag);
+
+/* ---- chase: many monsters, one map ------------------------------------------ */
+/* Every monster's next step from one distance map (docs/scheduler.md, "Chase").
+ * A turn computes one map toward the targets (dg_distance_map or
+ * dg_dijkstra_map; with the monsters in the walk's blocked overlay they route
+ * around each other, and the target's own cell stays open as a source), and
+ * dg_chase_step moves any number of monsters down it. For fleeing,
+ * dg_flee_map turns an approach map into a safety map first. */
+#define DG_CHASE_APPROACH 0 /* map cells at 0 are targets: a monster may step onto one
+                               (to attack or arrive) whoever stands there */
+#define DG_CHASE_FLEE 1     /* no targets: every cell is entered by one monster at most */
+
+typedef struct dg_chase {
+    const int32_t *map;       /* distances, row-major with `width` entries a row (as
+                                 dg_distance_map writes them); DG_UNREACHABLE: never entered */
+    size_t map_count;         /* entries in map, >= width * height */
+    int32_t mode;             /* DG_CHASE_APPROACH or DG_CHASE_FLEE */
+    const dg_point *monsters; /* every monster's cell, distinct, passable; id = index */
+    int32_t count;            /* monsters (0 is fine) */
+    const int32_t *movers;    /* ids that move, in this order (NULL: all, by rising id) */
+    int32_t mover_count;      /* entries in movers (ignored when movers is NULL) */
+} dg_chase;
+
+/* Moves each mover in turn to the neighbour (as walk allows, corner rule
+ * included) with the least map value, ties to the first in the order N, E, S,
+ * W, NE, SE, SW, NW, if that value is below the map value of its own cell (a
+ * cell the map leaves unreached, such as its own blocked cell, counts as above
+ * every value). Never onto a blocked cell, an unreached one, or a cell a
+ * monster holds at that moment (a mover that left frees its cell, one that
+ * arrived holds its new one), except onto targets. steps (steps_cap >= count)
+ * gets every monster's cell after the call, by id: its own when it stays or
+ * is not a mover. DG_E_INVALID for an unknown mode, a monster outside the grid,
+ * on an impassable tile or sharing a cell, an unknown (negative, >= count) or
+ * repeated mover id; DG_E_BUFFER for a short map or steps_cap < count.
+ * workspace optional (NULL: a temporary one, which costs the whole map); on
+ * error steps is untouched. */
+DG_API dg_status dg_chase_step(const dg_grid *grid, const dg_walk *walk, const dg_chase *chase,
+                               dg_path_workspace *workspace, dg_point *steps, int32_t steps_cap,
+                               dg_diag *diag);
+
+/* Brogue's safety map from an approach map (both row-major, width * height):
+ * every reached cell becomes a source that starts at K - d * scale_percent / 100
+ * (d its approach distance, K the largest such product), rescanned with
+ * dg_dijkstra_map under walk. Minimised with DG_CHASE_FLEE, it leads away from
+ * the targets and past them around loops rather than into dead ends;
+ * scale_percent 120 is Brogue's 1.2 and must be 101..1000. DG_E_INVALID for a
+ * map value below DG_UNREACHABLE or on an impassable tile, or a scale out of
+ * range; DG_E_TOO_LARGE if K could overflow the map; DG_E_NOMEM (two source
+ * list of 12 bytes a reached cell, through allocator, NULL: malloc). */
+DG_API dg_status dg_flee_map(const dg_grid *grid, const dg_walk *walk, const int32_t *approach,
+                             size_t approach_count, int32_t scale_percent, int32_t *flee,
+                             size_t flee_count, dg_path_workspace *workspace,
+                             const dg_allocator *allocator, dg_distance_info *info,
+                             dg_diag *diag);
 
 /* ---- infinite world -------------------------------------------------------- */
 /* An endless lattice of square cells, one room each, at 64-bit room

@@ -257,6 +257,9 @@ dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max
                                dg_diag *diag);
 /* The workspace's queue of at least width*height entries (for dgi_bfs_walk). */
 int32_t *dgi_workspace_queue(dg_path_workspace *ws);
+/* The workspace's byte a cell (at least width*height): search scratch that is
+ * dead between calls, so a caller may use it as its own (chase.c). */
+uint8_t *dgi_workspace_bytes(dg_path_workspace *ws);
 /* Multi-source Dijkstra into dist, as dg_dijkstra_map (start_costs NULL: all 0;
  * sources valid, costs >= 0 and the range already checked). */
 void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,

@@ -119,6 +119,11 @@ int32_t *dgi_workspace_queue(dg_path_workspace *ws)
     return ws->link_a;
 }
 
+uint8_t *dgi_workspace_bytes(dg_path_workspace *ws)
+{
+    return ws->from;
+}
+
 dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max_distance,
                                dg_diag *diag)
 {

@@ -2470,6 +2470,142 @@ BAD(sched_load_small_storage, dg_sched_load, "saved id 3, capacity 3", DG_E_BUFF
 #undef SCHED_ROW
 #undef SCHED_CAP
 
+/* ---- chase ------------------------------------------------------------------------------ */
+/* Two monsters at (1, 1) and (3, 2) on the all-passable env grid with a map of
+ * zeros; steps and flee maps go to e->out, which must stay untouched. */
+static const int32_t *chase_zero_map(void)
+{
+    static int32_t map[ENV_W * ENV_H];
+    return map;
+}
+static dg_chase chase_env(void)
+{
+    static const dg_point monsters[2] = {{1, 1}, {3, 2}};
+    dg_chase c = {chase_zero_map(), ENV_CELLS, DG_CHASE_APPROACH, monsters, 2, NULL, 0};
+    return c;
+}
+#define CHASE_ROW(edit, cap)                                                            \
+    do {                                                                                \
+        dg_chase c = chase_env();                                                       \
+        edit;                                                                           \
+        return dg_chase_step(e->g, all_pass(), &c, NULL, (dg_point *)e->out, (cap), diag); \
+    } while (0)
+BAD(chase_null, dg_chase_step, "chase NULL", DG_E_NULL, "chase")
+{
+    return dg_chase_step(e->g, all_pass(), NULL, NULL, (dg_point *)e->out, 2, diag);
+}
+BAD(chase_mode, dg_chase_step, "mode 7", DG_E_INVALID, "mode")
+{
+    CHASE_ROW(c.mode = 7, 2);
+}
+BAD(chase_unknown_id, dg_chase_step, "mover id 2 with 2 monsters", DG_E_INVALID, "no such monster")
+{
+    static const int32_t movers[1] = {2};
+    CHASE_ROW((c.movers = movers, c.mover_count = 1), 2);
+}
+BAD(chase_negative_id, dg_chase_step, "mover id INT32_MIN", DG_E_INVALID, "no such monster")
+{
+    static const int32_t movers[1] = {INT32_MIN};
+    CHASE_ROW((c.movers = movers, c.mover_count = 1), 2);
+}
+BAD(chase_repeated_id, dg_chase_step, "mover id listed twice", DG_E_INVALID, "twice")
+{
+    static const int32_t movers[2] = {1, 1};
+    CHASE_ROW((c.movers = movers, c.mover_count = 2), 2);
+}
+BAD(chase_mover_count, dg_chase_step, "mover_count -1", DG_E_INVALID, "mover_count")
+{
+    static const int32_t movers[1] = {0};
+    CHASE_ROW((c.movers = movers, c.mover_count = -1), 2);
+}
+BAD(chase_steps_small, dg_chase_step, "steps_cap one short", DG_E_BUFFER, "steps_cap")
+{
+    CHASE_ROW((void)0, 1);
+}
+BAD(chase_steps_null, dg_chase_step, "steps NULL", DG_E_NULL, "steps")
+{
+    dg_chase c = chase_env();
+    return dg_chase_step(e->g, all_pass(), &c, NULL, NULL, 2, diag);
+}
+BAD(chase_map_small, dg_chase_step, "map_count one short", DG_E_BUFFER, "chase map")
+{
+    CHASE_ROW(c.map_count = ENV_CELLS - 1, 2);
+}
+BAD(chase_map_null, dg_chase_step, "map NULL", DG_E_NULL, "chase map")
+{
+    CHASE_ROW(c.map = NULL, 2);
+}
+BAD(chase_count, dg_chase_step, "count -1", DG_E_INVALID, "count")
+{
+    CHASE_ROW(c.count = -1, 2);
+}
+BAD(chase_monsters_null, dg_chase_step, "monsters NULL", DG_E_NULL, "monsters")
+{
+    CHASE_ROW(c.monsters = NULL, 2);
+}
+BAD(chase_shared_cell, dg_chase_step, "two monsters on one cell", DG_E_INVALID, "shares")
+{
+    static const dg_point monsters[2] = {{3, 2}, {3, 2}};
+    CHASE_ROW(c.monsters = monsters, 2);
+}
+BAD(chase_outside, dg_chase_step, "monster at (INT32_MAX, -1)", DG_E_INVALID, "monster 1")
+{
+    static const dg_point monsters[2] = {{1, 1}, {INT32_MAX, -1}};
+    CHASE_ROW(c.monsters = monsters, 2);
+}
+BAD(chase_impassable, dg_chase_step, "monster on an impassable tile", DG_E_INVALID, "impassable")
+{
+    dg_chase c = chase_env();
+    return dg_chase_step(e->g, NULL, &c, NULL, (dg_point *)e->out, 2, diag);
+}
+BAD(chase_stride, dg_chase_step, "stride < width", DG_E_INVALID, "stride")
+{
+    dg_chase c = chase_env();
+    e->bad.stride = 2;
+    return dg_chase_step(&e->bad, all_pass(), &c, NULL, (dg_point *)e->out, 2, diag);
+}
+#undef CHASE_ROW
+BAD(flee_scale, dg_flee_map, "scale_percent 100, 1001, INT32_MIN", DG_E_INVALID, "scale_percent")
+{
+    int32_t *out = (int32_t *)e->out;
+    if (dg_flee_map(e->g, all_pass(), chase_zero_map(), ENV_CELLS, 1001, out, ENV_CELLS, NULL, NULL,
+                    NULL, NULL) != DG_E_INVALID ||
+        dg_flee_map(e->g, all_pass(), chase_zero_map(), ENV_CELLS, INT32_MIN, out, ENV_CELLS, NULL,
+                    NULL, NULL, NULL) != DG_E_INVALID)
+        return DG_OK;
+    return dg_flee_map(e->g, all_pass(), chase_zero_map(), ENV_CELLS, 100, out, ENV_CELLS, NULL,
+                       NULL, NULL, diag);
+}
+BAD(flee_small, dg_flee_map, "flee_count one short", DG_E_BUFFER, "flee map")
+{
+    return dg_flee_map(e->g, all_pass(), chase_zero_map(), ENV_CELLS, 120, (int32_t *)e->out,
+                       ENV_CELLS - 1, NULL, NULL, NULL, diag);
+}
+BAD(flee_null, dg_flee_map, "approach NULL", DG_E_NULL, "approach map")
+{
+    return dg_flee_map(e->g, all_pass(), NULL, ENV_CELLS, 120, (int32_t *)e->out, ENV_CELLS, NULL,
+                       NULL, NULL, diag);
+}
+BAD(flee_below, dg_flee_map, "approach value -2", DG_E_INVALID, "below")
+{
+    static int32_t map[ENV_W * ENV_H];
+    map[5] = -2;
+    return dg_flee_map(e->g, all_pass(), map, ENV_CELLS, 120, (int32_t *)e->out, ENV_CELLS, NULL,
+                       NULL, NULL, diag);
+}
+BAD(flee_impassable, dg_flee_map, "a distance on an impassable tile", DG_E_INVALID, "impassable")
+{
+    return dg_flee_map(e->g, NULL, chase_zero_map(), ENV_CELLS, 120, (int32_t *)e->out, ENV_CELLS,
+                       NULL, NULL, NULL, diag);
+}
+BAD(flee_overflow, dg_flee_map, "distance INT32_MAX / 2 at scale 1000", DG_E_TOO_LARGE, "2^31")
+{
+    static int32_t map[ENV_W * ENV_H];
+    map[5] = INT32_MAX / 2;
+    return dg_flee_map(e->g, all_pass(), map, ENV_CELLS, 1000, (int32_t *)e->out, ENV_CELLS, NULL,
+                       NULL, NULL, diag);
+}
+
 /* ---- the runner ------------------------------------------------------------------------------ */
 static const char *status_name(int64_t st)
 {

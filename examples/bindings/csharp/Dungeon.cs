@@ -415,6 +415,16 @@ namespace LibDungeon {
         public long now;
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct Chase {
+        public IntPtr map;
+        public UIntPtr map_count;
+        public int mode;
+        public IntPtr monsters;
+        public int count;
+        public IntPtr movers;
+        public int mover_count;
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct WorldParams {
         public int room_size;
         public int room_min;
@@ -724,6 +734,10 @@ namespace LibDungeon {
         public static extern int dg_sched_save(Sched* s, void* data, UIntPtr cap, UIntPtr* size);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_load(Sched* s, SchedActor* storage, int capacity, void* data, UIntPtr size, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_chase_step(Grid* grid, Walk* walk, Chase* chase, IntPtr workspace, Point* steps, int steps_cap, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_flee_map(Grid* grid, Walk* walk, int* approach, UIntPtr approach_count, int scale_percent, int* flee, UIntPtr flee_count, IntPtr workspace, Allocator* allocator, DistanceInfo* info, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_world_defaults(WorldParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

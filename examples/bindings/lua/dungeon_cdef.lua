@@ -646,6 +646,23 @@ typedef struct dg_sched {
  dg_status dg_sched_save(const dg_sched *s, void *data, size_t cap, size_t *size);
  dg_status dg_sched_load(dg_sched *s, dg_sched_actor *storage, int32_t capacity,
                                const void *data, size_t size, dg_diag *diag);
+typedef struct dg_chase {
+    const int32_t *map;
+    size_t map_count;
+    int32_t mode;
+    const dg_point *monsters;
+    int32_t count;
+    const int32_t *movers;
+    int32_t mover_count;
+} dg_chase;
+ dg_status dg_chase_step(const dg_grid *grid, const dg_walk *walk, const dg_chase *chase,
+                               dg_path_workspace *workspace, dg_point *steps, int32_t steps_cap,
+                               dg_diag *diag);
+ dg_status dg_flee_map(const dg_grid *grid, const dg_walk *walk, const int32_t *approach,
+                             size_t approach_count, int32_t scale_percent, int32_t *flee,
+                             size_t flee_count, dg_path_workspace *workspace,
+                             const dg_allocator *allocator, dg_distance_info *info,
+                             dg_diag *diag);
 typedef struct dg_world dg_world;
 typedef struct dg_world_params {
     int32_t room_size;
