@@ -395,7 +395,7 @@ static int32_t side_masks(const dgi_prefab *p, int32_t masks[16], int32_t sides[
     memset(masks, 0, 16 * sizeof *masks);
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
         if (p->distinct & (1 << o))
-            masks[dg_orient_sides(p->door_sides, o)] |= 1 << o;
+            masks[dgi_orient_sides(p->door_sides, o)] |= 1 << o;
     for (int32_t s = 0; s < 16; s++)
         if (masks[s])
             sides[n++] = s;

@@ -2,12 +2,6 @@
  * door sides and edge signatures. */
 #include "prefab.h"
 
-/* Side each identity side N E S W moves to, per orientation (indices 0..3). */
-static const uint8_t side_map[DG_ORIENT_COUNT][4] = {
-    {0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2},
-    {0, 3, 2, 1}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 0, 3, 2},
-};
-
 dg_point dg_orient_point(int32_t o, int32_t w, int32_t h, dg_point p)
 {
     return dgi_orient_point(o, w, h, p);
@@ -43,11 +37,7 @@ int32_t dg_orient_sides(int32_t sides, int32_t o)
 {
     if (o < 0 || o >= DG_ORIENT_COUNT)
         return 0;
-    int32_t out = 0;
-    for (int s = 0; s < 4; s++)
-        if (sides & (1 << s))
-            out |= 1 << side_map[o][s];
-    return out;
+    return dgi_orient_sides(sides, o);
 }
 
 int32_t dg_door_class(int32_t sides)
@@ -103,15 +93,15 @@ static const uint8_t compose_table[DG_ORIENT_COUNT][DG_ORIENT_COUNT] = {
 };
 static const uint8_t inverse_table[DG_ORIENT_COUNT] = {0, 3, 2, 1, 4, 5, 6, 7};
 
-/* The smallest group of orientations holding the mask's. */
+/* The smallest group of orientations holding the mask's (products of its
+ * members only: a mask holds a few). */
 static int32_t group_closure(int32_t mask)
 {
-    for (int32_t grown = mask, a, b;; mask = grown)
+    for (int32_t grown = mask;; mask = grown)
     {
-        for (a = 0; a < DG_ORIENT_COUNT; a++)
-            for (b = 0; b < DG_ORIENT_COUNT; b++)
-                if (((mask >> a) & 1) && ((mask >> b) & 1))
-                    grown |= 1 << compose_table[a][b];
+        for (uint32_t a = (uint32_t)mask; a; a &= a - 1)
+            for (uint32_t b = (uint32_t)mask; b; b &= b - 1)
+                grown |= 1 << compose_table[dgi_lowest_bit64(a)][dgi_lowest_bit64(b)];
         if (grown == mask)
             return mask;
     }
@@ -140,7 +130,11 @@ static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
  * gives its image. */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed)
 {
+    if (dgi_popcount((uint32_t)allowed) <= 1) /* nothing to merge */
+        return allowed;
     int32_t sym = symmetries(g, w, h), out = 0;
+    if (sym == 1) /* no symmetry: every orientation gives its own image */
+        return allowed;
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
     {
         int dup = 0;
@@ -166,6 +160,18 @@ static const uint8_t edge_source[DG_ORIENT_COUNT][4][2] = {
     {{1, 1}, {0, 1}, {3, 1}, {2, 1}}, /* anti-diagonal */
 };
 
+/* The low len bits of v in reverse order (1 <= len <= 64). */
+static uint64_t reverse_bits(uint64_t v, int32_t len)
+{
+    v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+    v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+    v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((v & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    v = ((v >> 8) & 0x00FF00FF00FF00FFULL) | ((v & 0x00FF00FF00FF00FFULL) << 8);
+    v = ((v >> 16) & 0x0000FFFF0000FFFFULL) | ((v & 0x0000FFFF0000FFFFULL) << 16);
+    v = (v >> 32) | (v << 32);
+    return v >> (64 - len);
+}
+
 /* Passable bits of one identity side, read forwards and backwards; sides over
  * 64 cells are hashed instead. */
 static void side_bits(const uint8_t *g, const uint8_t *passable, int32_t w, int32_t h, int side,
@@ -174,18 +180,23 @@ static void side_bits(const uint8_t *g, const uint8_t *passable, int32_t w, int3
     int32_t len = (side == 0 || side == 2) ? w : h;
     size_t first = side == 1 ? (size_t)w - 1 : side == 2 ? (size_t)(h - 1) * (size_t)w : 0;
     size_t step = (side == 0 || side == 2) ? 1 : (size_t)w;
-    uint64_t fwd = 0, rev = 0, hf = 0xCBF29CE484222325ULL, hr = hf;
+    if (len <= 64)
+    {
+        uint64_t fwd = 0;
+        for (int32_t k = 0; k < len; k++)
+            fwd |= (uint64_t)passable[g[first + (size_t)k * step]] << k;
+        out[0] = fwd;
+        out[1] = reverse_bits(fwd, len);
+        return;
+    }
+    uint64_t hf = 0xCBF29CE484222325ULL, hr = hf;
     for (int32_t k = 0; k < len; k++)
     {
-        uint64_t b = passable[g[first + (size_t)k * step]];
-        uint64_t c = passable[g[first + (size_t)(len - 1 - k) * step]];
-        fwd |= len <= 64 ? b << k : 0;
-        rev |= len <= 64 ? c << k : 0;
-        hf = (hf ^ b) * 0x100000001B3ULL;
-        hr = (hr ^ c) * 0x100000001B3ULL;
+        hf = (hf ^ passable[g[first + (size_t)k * step]]) * 0x100000001B3ULL;
+        hr = (hr ^ passable[g[first + (size_t)(len - 1 - k) * step]]) * 0x100000001B3ULL;
     }
-    out[0] = len <= 64 ? fwd : hf;
-    out[1] = len <= 64 ? rev : hr;
+    out[0] = hf;
+    out[1] = hr;
 }
 
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
