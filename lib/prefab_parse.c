@@ -1102,16 +1102,17 @@ static void map_row(parser *ps)
     ps->set->cells_len += (size_t)n;
 }
 
-/* The common map row: glyphs this map has met before, ended by a line end,
- * as wide as the rows before and not the map's `end`. It is stored straight
- * from the input, without splitting the line off first; any other line
- * (0 returned) takes the general path, which reports what is wrong. */
+/* The common map row: glyphs the map may hold, ended by a line end, as wide
+ * as the rows before and not the map's `end`. It is stored straight from the
+ * input, without splitting the line off first; any other line (0 returned)
+ * takes the general path, which reports what is wrong. */
 static int map_row_fast(parser *ps)
 {
     const uint8_t *s = (const uint8_t *)ps->src + ps->pos;
     size_t left = ps->len - ps->pos, n = 0, most = DG_MIN(left, (size_t)DG_PREFAB_MAX_SIDE);
-    while (n < most && ps->cell_state[s[n]] == (CELL_ALLOWED | CELL_SEEN))
-        n++;
+    uint8_t seen = CELL_SEEN; /* cleared by a glyph met for the first time */
+    while (n < most && (ps->cell_state[s[n]] & CELL_ALLOWED))
+        seen &= ps->cell_state[s[n++]];
     size_t end = n; /* the line end: '\n', '\r\n', '\r' at the input's end, or none */
     if (n < left)
     {
@@ -1126,6 +1127,9 @@ static int map_row_fast(parser *ps)
         return 0;
     ps->line++;
     ps->pos += end;
+    for (size_t i = 0; i < n && !seen; i++) /* first meetings in reading order, as map_row */
+        if (!(ps->cell_state[s[i]] & CELL_SEEN))
+            unusual_byte(ps, s[i], (int32_t)i + 1);
     if (ps->rows++ == 0)
         ps->p->width = (int32_t)n;
     memcpy(ps->set->cells + ps->set->cells_len, s, n);
@@ -1306,8 +1310,10 @@ static void flow_counts(parser *ps, flow *f, const uint8_t *g)
     for (int64_t i = 0; i < f->cells; i++)
         counts[g[i]]++;
     memset(f->known, 0, sizeof f->known);
-    for (int c = 33; c < 127; c++)
-        f->lo[c] = f->hi[c] = counts[c];
+    memset(f->lo, 0, sizeof f->lo);
+    memset(f->hi, 0, sizeof f->hi);
+    for (int32_t u = 0; u < ps->used_count; u++) /* the glyphs '!'..'~' the map holds */
+        f->lo[ps->used[u]] = f->hi[ps->used[u]] = counts[ps->used[u]];
 }
 
 /* The prefab's random cells (those holding a glyph a substitution replaces):

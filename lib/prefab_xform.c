@@ -71,15 +71,16 @@ int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int3
     return out;
 }
 
-static int same_image(const uint8_t *g, const dgi_xform *a, const dgi_xform *b)
+/* 1 if grid g (w wide) reads the same through t over the output rows
+ * [0, rows) and columns [0, cols); t has g's own size. */
+static int same_image(const uint8_t *g, int32_t w, const dgi_xform *t, int32_t rows, int32_t cols)
 {
-    if (a->w != b->w || a->h != b->h)
-        return 0;
-    for (int32_t y = 0; y < a->h; y++)
+    for (int32_t y = 0; y < rows; y++)
     {
-        int64_t ia = a->base + y * a->step_y, ib = b->base + y * b->step_y;
-        for (int32_t x = 0; x < a->w; x++, ia += a->step_x, ib += b->step_x)
-            if (g[ia] != g[ib])
+        const uint8_t *row = g + (size_t)y * (size_t)w;
+        int64_t ib = t->base + y * t->step_y;
+        for (int32_t x = 0; x < cols; x++, ib += t->step_x)
+            if (row[x] != g[ib])
                 return 0;
     }
     return 1;
@@ -111,15 +112,18 @@ static int32_t group_closure(int32_t mask)
  * products of those found need no comparison. */
 static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
 {
-    dgi_xform id, t;
+    /* rot180 and mirror y swap rows y and h-1-y, mirror x columns x and w-1-x:
+     * half of them holds every pair */
+    static const uint8_t halves[DG_ORIENT_COUNT] = {0, 0, 2, 0, 1, 2, 0, 0};
+    dgi_xform t;
     int32_t sym = 1;
-    dgi_xform_make(w, h, DG_ORIENT_IDENTITY, &id);
     for (int32_t o = 1; o < DG_ORIENT_COUNT; o++)
     {
-        if ((sym >> o) & 1)
+        if (((sym >> o) & 1) || (w != h && dgi_orient_swaps(o)))
             continue;
         dgi_xform_make(w, h, o, &t);
-        if (same_image(g, &id, &t))
+        int32_t rows = halves[o] == 2 ? (h + 1) / 2 : h, cols = halves[o] == 1 ? (w + 1) / 2 : w;
+        if (same_image(g, w, &t, rows, cols))
             sym = group_closure(sym | 1 << o);
     }
     return sym;
@@ -147,17 +151,17 @@ int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allo
 }
 
 /* Which identity side (N E S W = 0..3) each side of an oriented grid shows,
- * and whether it reads backwards. Sides read west to east (N, S) or north to
- * south (E, W). */
-static const uint8_t edge_source[DG_ORIENT_COUNT][4][2] = {
-    {{0, 0}, {1, 0}, {2, 0}, {3, 0}}, /* identity */
-    {{3, 1}, {0, 0}, {1, 1}, {2, 0}}, /* rot90 */
-    {{2, 1}, {3, 1}, {0, 1}, {1, 1}}, /* rot180 */
-    {{1, 0}, {2, 1}, {3, 0}, {0, 1}}, /* rot270 */
-    {{0, 1}, {3, 0}, {2, 1}, {1, 0}}, /* mirror x */
-    {{2, 0}, {1, 1}, {0, 0}, {3, 1}}, /* mirror y */
-    {{3, 0}, {2, 0}, {1, 0}, {0, 0}}, /* transpose */
-    {{1, 1}, {0, 1}, {3, 1}, {2, 1}}, /* anti-diagonal */
+ * times 2, plus 1 if it reads backwards. Sides read west to east (N, S) or
+ * north to south (E, W). */
+static const uint8_t edge_source[DG_ORIENT_COUNT][4] = {
+    {0, 2, 4, 6}, /* identity */
+    {7, 0, 3, 4}, /* rot90 */
+    {5, 7, 1, 3}, /* rot180 */
+    {2, 5, 6, 1}, /* rot270 */
+    {1, 6, 5, 2}, /* mirror x */
+    {4, 3, 0, 7}, /* mirror y */
+    {6, 4, 2, 0}, /* transpose */
+    {3, 1, 7, 5}, /* anti-diagonal */
 };
 
 /* The low len bits of v in reverse order (1 <= len <= 64). */
@@ -201,10 +205,10 @@ static void side_bits(const uint8_t *g, const uint8_t *passable, int32_t w, int3
 
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
 {
-    uint64_t bits[4][2];
+    uint64_t bits[8]; /* side * 2 + backwards */
     for (int side = 0; side < 4; side++)
-        side_bits(g, passable, p->width, p->height, side, bits[side]);
+        side_bits(g, passable, p->width, p->height, side, bits + 2 * side);
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
         for (int side = 0; side < 4; side++)
-            p->edge[o][side] = bits[edge_source[o][side][0]][edge_source[o][side][1]];
+            p->edge[o][side] = bits[edge_source[o][side]];
 }
