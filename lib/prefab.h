@@ -60,7 +60,7 @@ typedef struct dgi_require {
     uint32_t glyphs[4];     /* the glyphs it counts (the one glyph, or those of the name) */
     int32_t min, max;
     int32_t line, column;
-    int32_t fixed;          /* cells counted that are not the prefab's random cells */
+    int32_t fixed;          /* cells counted that are not the prefab's random cells (0 if always) */
 } dgi_require;
 
 typedef struct dgi_tag {
@@ -184,6 +184,19 @@ static inline dg_point dgi_orient_point(int32_t o, int32_t w, int32_t h, dg_poin
     }
     return q;
 }
+/* dg_orient_sides for o in 0..7, inline for building the pick tables: side s
+ * (N E S W = 0..3) goes to s + o (rotations) or to c - s (mirrors), mod 4. */
+static inline int32_t dgi_orient_sides(int32_t sides, int32_t o)
+{
+    static const uint8_t mirror_turn[4] = {0, 2, 3, 1}; /* c of h, v, d, a */
+    uint32_t m = (uint32_t)sides & 15u, turn = (uint32_t)o & 3u;
+    if (o >= 4) /* s -> -s: N and S stay, E and W swap */
+    {
+        m = (m & 5u) | (m & 2u) << 2 | (m & 8u) >> 2;
+        turn = mirror_turn[o & 3];
+    }
+    return (int32_t)(((m << turn) | (m >> (4 - turn))) & 15u);
+}
 /* 1 if orientation swaps width and height. Inline: generators ask per block. */
 static inline int dgi_orient_swaps(int32_t orientation)
 {
@@ -285,7 +298,9 @@ static inline size_t dgi_carve(uint8_t *block, const size_t *size, uint8_t **par
 }
 
 /* ---- prefab_stamp.c: random cells and tiles-only stamping ---------------------- */
-/* Lists every prefab's random cells and each require's fixed count (load time). */
+/* Lists every prefab's random cells (load time). The parser has counted
+ * them (random_count) and each require's fixed count from the map's glyph
+ * counts. */
 dg_status dgi_random_build(dg_prefab_set *set);
 /* Bytes of the set's random cell lists: the cells and one entry of slack,
  * then their glyphs (never empty, so never NULL + 0). */

@@ -34,6 +34,8 @@ typedef struct token {
  * integer width. */
 typedef struct flow {
     int64_t cells;
+    int32_t counts[256];  /* cells per byte as the map draws them */
+    uint32_t random[4];   /* the glyphs substitutions replace */
     int64_t lo[128], hi[128];
     uint32_t known[4]; /* glyphs a substitution writes, with where it first did */
     int32_t from_line[128], from_col[128];
@@ -65,12 +67,14 @@ typedef struct parser {
     int32_t map_line, first_row, rows;
     int32_t size_w, size_h, size_line, size_col;
     int32_t exits, exits_line, exits_col;
+    int32_t allowed_legend; /* set->legends index that `allowed` was made from, -1: none */
     /* From here on each field is set before it is read (tokenize, the legend
      * and map starts, check_flow), so a new parser zeroes only the fields above. */
     token tok[MAX_TOKENS];
     dgi_legend file_legend, cur;
     uint8_t legend_seen[128];
     uint8_t cell_state[256]; /* per byte: CELL_* bits for the current map */
+    uint8_t allowed[256];    /* per byte: CELL_ALLOWED if legend allowed_legend has it */
     uint8_t used[128]; /* the glyphs ('!'..'~') the map holds, as first met */
     int32_t used_count;
     flow flow;
@@ -122,7 +126,17 @@ static void oom(parser *ps)
 
 static int tok_eq(const token *t, const char *word, size_t n)
 {
-    return (size_t)t->n == n && memcmp(t->s, word, n) == 0;
+    return (size_t)t->n == n && (n == 0 || t->s[0] == word[0]) && memcmp(t->s, word, n) == 0;
+}
+
+/* A token against a NUL-terminated word, without measuring the word first:
+ * token bytes are never NUL, so the scan stops at the word's end. */
+static int tok_is_word(const token *t, const char *word)
+{
+    for (int32_t i = 0; i < t->n; i++)
+        if (word[i] != t->s[i])
+            return 0;
+    return word[t->n] == '\0';
 }
 
 /* A token against a string literal: its length is known at compile time. */
@@ -140,9 +154,11 @@ static const char *tok_str(const token *t, char *buf, size_t size)
 
 /* ---- storage ------------------------------------------------------------------ */
 
+/* Room for one more element (dgi_grow called only when full). */
 #define GROW(ps, arr, count, cap)                                                        \
-    (dgi_grow(dgi_set_alloc((ps)->set), (void **)&(ps)->set->arr, &(ps)->set->cap,        \
-              (ps)->set->count + 1, sizeof *(ps)->set->arr) == DG_OK                      \
+    ((ps)->set->count < (ps)->set->cap ||                                                 \
+             dgi_grow(dgi_set_alloc((ps)->set), (void **)&(ps)->set->arr, &(ps)->set->cap, \
+                      (ps)->set->count + 1, sizeof *(ps)->set->arr) == DG_OK              \
          ? 1                                                                              \
          : (oom(ps), 0))
 
@@ -438,7 +454,7 @@ static int default_legend(parser *ps)
 static int lookup_word(const token *t, const char *const *words, int n)
 {
     for (int i = 0; i < n; i++)
-        if (tok_eq(t, words[i], strlen(words[i])))
+        if (tok_is_word(t, words[i]))
             return i;
     return -1;
 }
@@ -449,8 +465,7 @@ static int parse_tile(const token *t, int32_t *tile)
         return *tile <= 255;
     for (int v = 0; v < DG_TILE_COUNT; v++)
     {
-        const char *name = dg_tile_name((uint8_t)v);
-        if (tok_eq(t, name, strlen(name)))
+        if (tok_is_word(t, dg_tile_name((uint8_t)v)))
         {
             *tile = v;
             return 1;
@@ -939,7 +954,7 @@ static void prefab_begin(parser *ps)
     ps->size_w = -1;
     ps->exits = -1;
     ps->state = ST_HEADER;
-    snprintf(p->name, sizeof p->name, "?");
+    p->name[0] = '?'; /* until the name is read (the memset ended it) */
     if (ps->ntok != 2)
     {
         perr(ps, ps->line, ps->ntok < 2 ? ps->tok[0].col + ps->tok[0].n : ps->tok[2].col,
@@ -982,10 +997,15 @@ static void map_begin(parser *ps)
     if (!store_legend(ps))
         return;
     const dgi_legend *lg = &ps->set->legends[ps->p->legend];
-    memset(ps->cell_state, 0, sizeof ps->cell_state);
+    if (ps->allowed_legend != ps->p->legend) /* prefabs mostly share the file's legend */
+    {
+        memset(ps->allowed, 0, sizeof ps->allowed);
+        for (int c = 33; c < 127; c++)
+            ps->allowed[c] = lg->glyph[c].cls != DGI_CLASS_NONE ? CELL_ALLOWED : 0;
+        ps->allowed_legend = ps->p->legend;
+    }
+    memcpy(ps->cell_state, ps->allowed, sizeof ps->cell_state);
     ps->used_count = 0;
-    for (int c = 33; c < 127; c++)
-        ps->cell_state[c] = lg->glyph[c].cls != DGI_CLASS_NONE ? CELL_ALLOWED : 0;
     for (int32_t k = 0; k < ps->p->sub_count; k++)
     {
         const dgi_sub *s = &ps->set->subs[ps->p->sub_first + k];
@@ -1082,6 +1102,41 @@ static void map_row(parser *ps)
     ps->set->cells_len += (size_t)n;
 }
 
+/* The common map row: glyphs the map may hold, ended by a line end, as wide
+ * as the rows before and not the map's `end`. It is stored straight from the
+ * input, without splitting the line off first; any other line (0 returned)
+ * takes the general path, which reports what is wrong. */
+static int map_row_fast(parser *ps)
+{
+    const uint8_t *s = (const uint8_t *)ps->src + ps->pos;
+    size_t left = ps->len - ps->pos, n = 0, most = DG_MIN(left, (size_t)DG_PREFAB_MAX_SIDE);
+    uint8_t seen = CELL_SEEN; /* cleared by a glyph met for the first time */
+    while (n < most && (ps->cell_state[s[n]] & CELL_ALLOWED))
+        seen &= ps->cell_state[s[n++]];
+    size_t end = n; /* the line end: '\n', '\r\n', '\r' at the input's end, or none */
+    if (n < left)
+    {
+        end += s[n] == '\r' ? 1 : 0;
+        if (end < left && s[end] != '\n')
+            return 0;
+        end += end < left;
+    }
+    if (n == 0 || ps->rows == DG_PREFAB_MAX_SIDE || ps->shape_bad ||
+        (ps->rows > 0 && (int32_t)n != ps->p->width) || (n == 3 && memcmp(s, "end", 3) == 0) ||
+        !cells_reserve(ps, n))
+        return 0;
+    ps->line++;
+    ps->pos += end;
+    for (size_t i = 0; i < n && !seen; i++) /* first meetings in reading order, as map_row */
+        if (!(ps->cell_state[s[i]] & CELL_SEEN))
+            unusual_byte(ps, s[i], (int32_t)i + 1);
+    if (ps->rows++ == 0)
+        ps->p->width = (int32_t)n;
+    memcpy(ps->set->cells + ps->set->cells_len, s, n);
+    ps->set->cells_len += n;
+    return 1;
+}
+
 /* A door cell on the border adds its side; a door on a corner is an error. */
 static void border_door(parser *ps, const uint8_t *g, const dgi_legend *lg, int32_t x, int32_t y)
 {
@@ -1098,11 +1153,15 @@ static void border_door(parser *ps, const uint8_t *g, const dgi_legend *lg, int3
                          (y == h - 1 ? DG_SIDE_S : 0) | (x == 0 ? DG_SIDE_W : 0);
 }
 
-/* Door cells on the border give the door sides, visited in reading order. */
+/* Door cells on the border give the door sides, visited in reading order.
+ * Only a glyph the map holds can be a door: most maps hold no door glyph or
+ * one, so the border is read only when there is one. */
 static void find_doors(parser *ps, const uint8_t *g, const dgi_legend *lg)
 {
-    int32_t w = ps->p->width, h = ps->p->height;
-    for (int32_t y = 0; y < h; y++)
+    int32_t w = ps->p->width, h = ps->p->height, doors = 0;
+    for (int32_t u = 0; u < ps->used_count; u++)
+        doors += lg->glyph[ps->used[u]].cls == DGI_CLASS_DOOR;
+    for (int32_t y = 0; y < h && doors > 0; y++)
     {
         int whole_row = y == 0 || y == h - 1;
         for (int32_t x = 0; x < w; x = whole_row || x == w - 1 ? x + 1 : w - 1)
@@ -1206,6 +1265,9 @@ static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
                  (long long)hi);
         r->always = lo >= r->min && hi <= r->max;
         p->checked_reqs += !r->always;
+        for (int c = 33; c < 127 && !r->always; c++) /* cells it counts that stay as drawn */
+            if (bit_has(r->glyphs, c) && !bit_has(f->random, c))
+                r->fixed += f->counts[c];
     }
 }
 
@@ -1242,14 +1304,31 @@ static void flow_identity(parser *ps, flow *f)
 /* Glyph counts as the map g draws them (lo and hi are read for any glyph). */
 static void flow_counts(parser *ps, flow *f, const uint8_t *g)
 {
-    int32_t counts[256];
-    memset(counts, 0, sizeof counts);
+    int32_t *counts = f->counts;
+    memset(f->counts, 0, sizeof f->counts);
     f->cells = (int64_t)ps->p->width * ps->p->height;
     for (int64_t i = 0; i < f->cells; i++)
         counts[g[i]]++;
     memset(f->known, 0, sizeof f->known);
-    for (int c = 33; c < 127; c++)
-        f->lo[c] = f->hi[c] = counts[c];
+    memset(f->lo, 0, sizeof f->lo);
+    memset(f->hi, 0, sizeof f->hi);
+    for (int32_t u = 0; u < ps->used_count; u++) /* the glyphs '!'..'~' the map holds */
+        f->lo[ps->used[u]] = f->hi[ps->used[u]] = counts[ps->used[u]];
+}
+
+/* The prefab's random cells (those holding a glyph a substitution replaces):
+ * how many, from the map's counts; dgi_random_build lists them. */
+static void count_random(parser *ps, flow *f)
+{
+    dgi_prefab *p = ps->p;
+    memset(f->random, 0, sizeof f->random);
+    for (int32_t k = 0; k < p->sub_count; k++)
+    {
+        uint8_t c = ps->set->subs[p->sub_first + k].glyph;
+        if (!bit_has(f->random, c))
+            p->random_count += f->counts[c];
+        bit_set(f->random, c);
+    }
 }
 
 /* Substitutions and require counts: what the map's glyphs can become and
@@ -1258,6 +1337,7 @@ static void flow_run(parser *ps, flow *f, const uint8_t *g, const dgi_legend *lg
 {
     dgi_prefab *p = ps->p;
     flow_counts(ps, f, g);
+    count_random(ps, f);
     for (int32_t k = 0; k < p->sub_count; k++)
         flow_sub(ps, f, &ps->set->subs[p->sub_first + k], lg);
     uint8_t written[128];
@@ -1553,6 +1633,8 @@ static void run(parser *ps)
         ps->pos = 3;
     while (ps->pos < ps->len && ps->errors < DG_PREFAB_MAX_ERRORS && ps->status != DG_E_NOMEM)
     {
+        if (ps->state == ST_MAP && map_row_fast(ps))
+            continue;
         const char *start = ps->src + ps->pos;
         size_t left = ps->len - ps->pos;
         const char *nl = memchr(start, '\n', left);
@@ -1639,6 +1721,7 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     ps->diag = diag;
     ps->set = s;
     ps->file_snapshot = -1;
+    ps->allowed_legend = -1;
     /* every cell is a byte of the input: one allocation of its size (if it can
      * be had) spares the copies and page faults of a doubling buffer */
     s->cells = length ? dgi_alloc(allocator, length) : NULL;

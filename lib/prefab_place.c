@@ -392,13 +392,16 @@ static int mode_index(int32_t mode)
 static int32_t side_masks(const dgi_prefab *p, int32_t masks[16], int32_t sides[8])
 {
     int32_t n = 0;
+    uint32_t any = 0; /* a bit per side mask some orientation gives */
     memset(masks, 0, 16 * sizeof *masks);
-    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
-        if (p->distinct & (1 << o))
-            masks[dg_orient_sides(p->door_sides, o)] |= 1 << o;
-    for (int32_t s = 0; s < 16; s++)
-        if (masks[s])
-            sides[n++] = s;
+    for (uint32_t left = (uint32_t)p->distinct & 0xFFu; left; left &= left - 1)
+    {
+        int32_t o = dgi_lowest_bit64(left), s = dgi_orient_sides(p->door_sides, o);
+        masks[s] |= 1 << o;
+        any |= 1u << s;
+    }
+    for (; any; any &= any - 1)
+        sides[n++] = dgi_lowest_bit64(any);
     return n;
 }
 

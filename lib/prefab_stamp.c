@@ -7,48 +7,20 @@
 
 #define TILES_ROOM ((size_t)1 << 18) /* bytes of stored tiles; beyond them prefabs take the general path */
 
-/* The cells of p holding a substituted glyph (row-major), into cells if
- * given, which has room for one entry more (written without a branch: the
- * random glyphs are scattered); returns how many. */
-static int32_t list_random(const dg_prefab_set *set, const dgi_prefab *p, int32_t *cells)
+/* The cells of p holding a substituted glyph (row-major) into cells, which
+ * has room for one entry more (written without a branch: the random glyphs
+ * are scattered). */
+static void list_random(const dg_prefab_set *set, const dgi_prefab *p, int32_t *cells)
 {
-    if (p->sub_count == 0)
-        return 0;
     uint8_t random[256] = {0};
     for (int32_t k = 0; k < p->sub_count; k++)
         random[set->subs[p->sub_first + k].glyph] = 1;
     const uint8_t *g = set->cells + p->cells;
-    int32_t n = p->sub_count ? p->width * p->height : 0, count = 0;
-    if (!cells)
-        for (int32_t i = 0; i < n; i++)
-            count += random[g[i]];
-    else
-        for (int32_t i = 0; i < n; i++)
-        {
-            cells[count] = i;
-            count += random[g[i]];
-        }
-    return count;
-}
-
-/* Per checked require of p: the cells outside its random ones holding one
- * of its glyphs (the part of the count no substitution changes). */
-static void fixed_counts(dg_prefab_set *set, const dgi_prefab *p)
-{
-    const uint8_t *g = set->cells + p->cells;
-    const int32_t *random = set->random_cells + p->random_first;
-    for (int32_t k = 0; k < p->req_count; k++)
+    int32_t n = p->width * p->height, count = 0;
+    for (int32_t i = 0; i < n; i++)
     {
-        dgi_require *r = &set->reqs[p->req_first + k];
-        int32_t c = 0, next = 0;
-        for (int32_t cell = 0; cell < p->width * p->height && !r->always; cell++)
-        {
-            if (next < p->random_count && random[next] == cell)
-                next++;
-            else
-                c += dgi_glyph_in(r->glyphs, g[cell]);
-        }
-        r->fixed = c;
+        cells[count] = i;
+        count += random[g[i]];
     }
 }
 
@@ -59,7 +31,6 @@ dg_status dgi_random_build(dg_prefab_set *set)
     {
         dgi_prefab *p = &set->prefabs[i];
         p->random_first = (int32_t)total;
-        p->random_count = list_random(set, p, NULL);
         total += (size_t)p->random_count;
         set->random_most = DG_MAX(set->random_most, p->random_count);
     }
@@ -72,10 +43,11 @@ dg_status dgi_random_build(dg_prefab_set *set)
     {
         dgi_prefab *p = &set->prefabs[i];
         int32_t *cells = set->random_cells + p->random_first;
+        if (p->random_count == 0) /* none, or no substitution */
+            continue;
         list_random(set, p, cells);
         for (int32_t k = 0; k < p->random_count; k++)
             set->random_stored[p->random_first + k] = set->cells[p->cells + (size_t)cells[k]];
-        fixed_counts(set, p);
     }
     return DG_OK;
 }

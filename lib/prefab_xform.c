@@ -2,12 +2,6 @@
  * door sides and edge signatures. */
 #include "prefab.h"
 
-/* Side each identity side N E S W moves to, per orientation (indices 0..3). */
-static const uint8_t side_map[DG_ORIENT_COUNT][4] = {
-    {0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2},
-    {0, 3, 2, 1}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 0, 3, 2},
-};
-
 dg_point dg_orient_point(int32_t o, int32_t w, int32_t h, dg_point p)
 {
     return dgi_orient_point(o, w, h, p);
@@ -43,11 +37,7 @@ int32_t dg_orient_sides(int32_t sides, int32_t o)
 {
     if (o < 0 || o >= DG_ORIENT_COUNT)
         return 0;
-    int32_t out = 0;
-    for (int s = 0; s < 4; s++)
-        if (sides & (1 << s))
-            out |= 1 << side_map[o][s];
-    return out;
+    return dgi_orient_sides(sides, o);
 }
 
 int32_t dg_door_class(int32_t sides)
@@ -81,15 +71,16 @@ int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int3
     return out;
 }
 
-static int same_image(const uint8_t *g, const dgi_xform *a, const dgi_xform *b)
+/* 1 if grid g (w wide) reads the same through t over the output rows
+ * [0, rows) and columns [0, cols); t has g's own size. */
+static int same_image(const uint8_t *g, int32_t w, const dgi_xform *t, int32_t rows, int32_t cols)
 {
-    if (a->w != b->w || a->h != b->h)
-        return 0;
-    for (int32_t y = 0; y < a->h; y++)
+    for (int32_t y = 0; y < rows; y++)
     {
-        int64_t ia = a->base + y * a->step_y, ib = b->base + y * b->step_y;
-        for (int32_t x = 0; x < a->w; x++, ia += a->step_x, ib += b->step_x)
-            if (g[ia] != g[ib])
+        const uint8_t *row = g + (size_t)y * (size_t)w;
+        int64_t ib = t->base + y * t->step_y;
+        for (int32_t x = 0; x < cols; x++, ib += t->step_x)
+            if (row[x] != g[ib])
                 return 0;
     }
     return 1;
@@ -103,15 +94,15 @@ static const uint8_t compose_table[DG_ORIENT_COUNT][DG_ORIENT_COUNT] = {
 };
 static const uint8_t inverse_table[DG_ORIENT_COUNT] = {0, 3, 2, 1, 4, 5, 6, 7};
 
-/* The smallest group of orientations holding the mask's. */
+/* The smallest group of orientations holding the mask's (products of its
+ * members only: a mask holds a few). */
 static int32_t group_closure(int32_t mask)
 {
-    for (int32_t grown = mask, a, b;; mask = grown)
+    for (int32_t grown = mask;; mask = grown)
     {
-        for (a = 0; a < DG_ORIENT_COUNT; a++)
-            for (b = 0; b < DG_ORIENT_COUNT; b++)
-                if (((mask >> a) & 1) && ((mask >> b) & 1))
-                    grown |= 1 << compose_table[a][b];
+        for (uint32_t a = (uint32_t)mask; a; a &= a - 1)
+            for (uint32_t b = (uint32_t)mask; b; b &= b - 1)
+                grown |= 1 << compose_table[dgi_lowest_bit64(a)][dgi_lowest_bit64(b)];
         if (grown == mask)
             return mask;
     }
@@ -121,15 +112,18 @@ static int32_t group_closure(int32_t mask)
  * products of those found need no comparison. */
 static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
 {
-    dgi_xform id, t;
+    /* rot180 and mirror y swap rows y and h-1-y, mirror x columns x and w-1-x:
+     * half of them holds every pair */
+    static const uint8_t halves[DG_ORIENT_COUNT] = {0, 0, 2, 0, 1, 2, 0, 0};
+    dgi_xform t;
     int32_t sym = 1;
-    dgi_xform_make(w, h, DG_ORIENT_IDENTITY, &id);
     for (int32_t o = 1; o < DG_ORIENT_COUNT; o++)
     {
-        if ((sym >> o) & 1)
+        if (((sym >> o) & 1) || (w != h && dgi_orient_swaps(o)))
             continue;
         dgi_xform_make(w, h, o, &t);
-        if (same_image(g, &id, &t))
+        int32_t rows = halves[o] == 2 ? (h + 1) / 2 : h, cols = halves[o] == 1 ? (w + 1) / 2 : w;
+        if (same_image(g, w, &t, rows, cols))
             sym = group_closure(sym | 1 << o);
     }
     return sym;
@@ -140,7 +134,11 @@ static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
  * gives its image. */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed)
 {
+    if (dgi_popcount((uint32_t)allowed) <= 1) /* nothing to merge */
+        return allowed;
     int32_t sym = symmetries(g, w, h), out = 0;
+    if (sym == 1) /* no symmetry: every orientation gives its own image */
+        return allowed;
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
     {
         int dup = 0;
@@ -153,18 +151,30 @@ int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allo
 }
 
 /* Which identity side (N E S W = 0..3) each side of an oriented grid shows,
- * and whether it reads backwards. Sides read west to east (N, S) or north to
- * south (E, W). */
-static const uint8_t edge_source[DG_ORIENT_COUNT][4][2] = {
-    {{0, 0}, {1, 0}, {2, 0}, {3, 0}}, /* identity */
-    {{3, 1}, {0, 0}, {1, 1}, {2, 0}}, /* rot90 */
-    {{2, 1}, {3, 1}, {0, 1}, {1, 1}}, /* rot180 */
-    {{1, 0}, {2, 1}, {3, 0}, {0, 1}}, /* rot270 */
-    {{0, 1}, {3, 0}, {2, 1}, {1, 0}}, /* mirror x */
-    {{2, 0}, {1, 1}, {0, 0}, {3, 1}}, /* mirror y */
-    {{3, 0}, {2, 0}, {1, 0}, {0, 0}}, /* transpose */
-    {{1, 1}, {0, 1}, {3, 1}, {2, 1}}, /* anti-diagonal */
+ * times 2, plus 1 if it reads backwards. Sides read west to east (N, S) or
+ * north to south (E, W). */
+static const uint8_t edge_source[DG_ORIENT_COUNT][4] = {
+    {0, 2, 4, 6}, /* identity */
+    {7, 0, 3, 4}, /* rot90 */
+    {5, 7, 1, 3}, /* rot180 */
+    {2, 5, 6, 1}, /* rot270 */
+    {1, 6, 5, 2}, /* mirror x */
+    {4, 3, 0, 7}, /* mirror y */
+    {6, 4, 2, 0}, /* transpose */
+    {3, 1, 7, 5}, /* anti-diagonal */
 };
+
+/* The low len bits of v in reverse order (1 <= len <= 64). */
+static uint64_t reverse_bits(uint64_t v, int32_t len)
+{
+    v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+    v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+    v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((v & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    v = ((v >> 8) & 0x00FF00FF00FF00FFULL) | ((v & 0x00FF00FF00FF00FFULL) << 8);
+    v = ((v >> 16) & 0x0000FFFF0000FFFFULL) | ((v & 0x0000FFFF0000FFFFULL) << 16);
+    v = (v >> 32) | (v << 32);
+    return v >> (64 - len);
+}
 
 /* Passable bits of one identity side, read forwards and backwards; sides over
  * 64 cells are hashed instead. */
@@ -174,26 +184,31 @@ static void side_bits(const uint8_t *g, const uint8_t *passable, int32_t w, int3
     int32_t len = (side == 0 || side == 2) ? w : h;
     size_t first = side == 1 ? (size_t)w - 1 : side == 2 ? (size_t)(h - 1) * (size_t)w : 0;
     size_t step = (side == 0 || side == 2) ? 1 : (size_t)w;
-    uint64_t fwd = 0, rev = 0, hf = 0xCBF29CE484222325ULL, hr = hf;
+    if (len <= 64)
+    {
+        uint64_t fwd = 0;
+        for (int32_t k = 0; k < len; k++)
+            fwd |= (uint64_t)passable[g[first + (size_t)k * step]] << k;
+        out[0] = fwd;
+        out[1] = reverse_bits(fwd, len);
+        return;
+    }
+    uint64_t hf = 0xCBF29CE484222325ULL, hr = hf;
     for (int32_t k = 0; k < len; k++)
     {
-        uint64_t b = passable[g[first + (size_t)k * step]];
-        uint64_t c = passable[g[first + (size_t)(len - 1 - k) * step]];
-        fwd |= len <= 64 ? b << k : 0;
-        rev |= len <= 64 ? c << k : 0;
-        hf = (hf ^ b) * 0x100000001B3ULL;
-        hr = (hr ^ c) * 0x100000001B3ULL;
+        hf = (hf ^ passable[g[first + (size_t)k * step]]) * 0x100000001B3ULL;
+        hr = (hr ^ passable[g[first + (size_t)(len - 1 - k) * step]]) * 0x100000001B3ULL;
     }
-    out[0] = len <= 64 ? fwd : hf;
-    out[1] = len <= 64 ? rev : hr;
+    out[0] = hf;
+    out[1] = hr;
 }
 
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
 {
-    uint64_t bits[4][2];
+    uint64_t bits[8]; /* side * 2 + backwards */
     for (int side = 0; side < 4; side++)
-        side_bits(g, passable, p->width, p->height, side, bits[side]);
+        side_bits(g, passable, p->width, p->height, side, bits + 2 * side);
     for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
         for (int side = 0; side < 4; side++)
-            p->edge[o][side] = bits[edge_source[o][side][0]][edge_source[o][side][1]];
+            p->edge[o][side] = bits[edge_source[o][side]];
 }

@@ -264,6 +264,26 @@ TEST(prefab_orient_door_sides_and_edges_move_with_the_grid)
     }
 }
 
+/* The side-mask formula of dgi_orient_sides against the side each identity
+ * side N E S W moves to, per orientation, for every mask. */
+TEST(prefab_orient_sides_match_the_side_table)
+{
+    static const uint8_t side_map[DG_ORIENT_COUNT][4] = {
+        {0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2},
+        {0, 3, 2, 1}, {2, 1, 0, 3}, {3, 2, 1, 0}, {1, 0, 3, 2},
+    };
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+        for (int32_t m = 0; m < 16; m++)
+        {
+            int32_t want = 0;
+            for (int s = 0; s < 4; s++)
+                if (m & (1 << s))
+                    want |= 1 << side_map[o][s];
+            CHECKF(dgi_orient_sides(m, o) == want && dg_orient_sides(m, o) == want, "o=%d sides=%d",
+                   (int)o, (int)m);
+        }
+}
+
 /* Chi-square statistic (x1000) of counts against a uniform spread. */
 static int64_t chi_x1000(const int64_t *obs, int n)
 {
