@@ -1708,6 +1708,34 @@ DG_API dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
 DG_API dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
                                  int32_t count, const dg_allocator *allocator, dg_diag *diag);
 
+/* A site: what a generator must work around. Reserved cells are the caller's
+ * own (a hand-made vault, a town, a river): the generator leaves them exactly
+ * as they are, carves and walls only the other cells, and keeps its open cells
+ * from touching a reserved cell, even diagonally, so a wall always lies
+ * between (join them to your area yourself, e.g. with a door). Anchors are
+ * opened and joined after generation as by dg_anchor_place, neither carving
+ * nor passing reserved cells. docs/progression.md#sites. */
+typedef struct dg_site {
+    const uint8_t *reserved;           /* nonzero at reserved[y * reserved_stride + x]:
+                                        * a cell the generator must not write; NULL: none */
+    int32_t reserved_stride;           /* cells per row of reserved, >= width; 0 = width */
+    int32_t anchor_count;              /* 0..DG_ANCHORS_MAX */
+    dg_point anchors[DG_ANCHORS_MAX];  /* anchors[0] becomes the start */
+} dg_site;
+
+/* Empties *site: no reserved cells, no anchors. */
+DG_API void dg_site_init(dg_site *site);
+/* dg_recipe_generate around a site (NULL: none), for every generator.
+ * DG_E_INVALID for a stride under the width, an anchor outside the grid or on
+ * a reserved cell; DG_E_NOSPACE when every cell is reserved, when the
+ * generator cannot fit its smallest map in the cells left (its own error
+ * otherwise, as with a small grid) or an anchor cannot be joined. On any
+ * error grid and result are untouched. */
+DG_API dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site *site,
+                                         dg_grid *grid, const dg_prefab_set *prefabs,
+                                         dg_result *result, const dg_allocator *allocator,
+                                         dg_diag *diag);
+
 /* Stacked floors: floor n of a dungeon is generated alone from the recipe
  * (recipe->seed is the dungeon's master seed; the generator runs with
  * dg_floor_seed(master, n)), and its stairs sit on cells that depend only on

@@ -8,6 +8,7 @@ typedef struct anchor_ctx {
     dg_grid *g;
     dg_result *rooms; /* rooms made for anchors, added to the caller's result at the end */
     const dg_result *source; /* the generator's result (rooms already there), or NULL */
+    const dgi_mask *reserved; /* cells never written nor touched by open cells, or NULL */
     int32_t *label;  /* region per cell (-1 closed), row-major without stride */
     int32_t *from;   /* corridor search: the cell each cell was reached from, -2 unseen */
     int32_t *queue;
@@ -59,7 +60,7 @@ static int room_fits(const anchor_ctx *c, dg_rect q, int corridors)
         {
             uint8_t t = DG_CELL(c->g, x, y);
             int corridor = corridors && t == DG_TILE_CORRIDOR;
-            if (!is_rock(t) && !corridor)
+            if ((!is_rock(t) && !corridor) || dgi_mask_at(c->reserved, x, y))
                 return 0;
             if (corridor && ring_place(q, x, y) == 1 && !side_doors_apart(c, q, x, y))
                 return 0;
@@ -124,7 +125,8 @@ static int32_t search(anchor_ctx *c, int32_t area)
         for (int d = 0; d < 4; d++)
         {
             int32_t nx = x + step_x[d], ny = y + step_y[d], next = ny * w + nx;
-            if (!inner(c->g, nx, ny) || c->from[next] != -2 || !is_rock(DG_CELL(c->g, nx, ny)))
+            if (!inner(c->g, nx, ny) || c->from[next] != -2 || !is_rock(DG_CELL(c->g, nx, ny)) ||
+                dgi_mask_near(c->reserved, c->g, nx, ny))
                 continue;
             int kinds = touches(c, nx, ny, area), leaving = c->label[at] == area;
             if ((kinds & 4) || ((kinds & 1) && !leaving))
@@ -228,7 +230,7 @@ static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_point start, dg_diag 
 }
 
 static dg_status check_anchors(const dg_grid *g, const dg_point *anchors, int32_t count,
-                               dg_diag *diag)
+                               const dgi_mask *reserved, dg_diag *diag)
 {
     if (count < 0 || count > DG_ANCHORS_MAX)
         return dgi_fail(diag, DG_E_INVALID, "%d anchors: 0..%d are allowed", (int)count,
@@ -241,6 +243,10 @@ static dg_status check_anchors(const dg_grid *g, const dg_point *anchors, int32_
             return dgi_fail(diag, DG_E_INVALID, "anchor %d (%d, %d) is outside the %dx%d grid",
                             (int)i, (int)anchors[i].x, (int)anchors[i].y, (int)g->width,
                             (int)g->height);
+    for (int32_t i = 0; i < count; i++)
+        if (dgi_mask_at(reserved, anchors[i].x, anchors[i].y))
+            return dgi_fail(diag, DG_E_INVALID, "anchor %d (%d, %d) is a reserved cell", (int)i,
+                            (int)anchors[i].x, (int)anchors[i].y);
     return DG_OK;
 }
 
@@ -304,9 +310,16 @@ static dg_status finish_result(dg_result *r, const dg_grid *g, const dg_result *
 dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
                           int32_t count, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_anchor_place(grid, result, anchors, count, NULL, allocator, diag);
+}
+
+dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                           int32_t count, const dgi_mask *reserved,
+                           const dg_allocator *allocator, dg_diag *diag)
+{
     dg_status st = dgi_grid_validate(grid, diag);
     if (st == DG_OK)
-        st = check_anchors(grid, anchors, count, diag);
+        st = check_anchors(grid, anchors, count, reserved, diag);
     if (st != DG_OK || count == 0)
         return st;
     const int32_t w = grid->width;
@@ -316,7 +329,7 @@ dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anch
     dg_grid copy = {cells, w, grid->height, w};
     dg_result rooms;
     dg_result_init(&rooms, allocator);
-    anchor_ctx c = {&copy, &rooms, result, ints, ints + n, ints + 2 * n, -1};
+    anchor_ctx c = {&copy, &rooms, result, reserved, ints, ints + n, ints + 2 * n, -1};
     if (!cells || !ints)
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
     if (st == DG_OK)

@@ -143,3 +143,21 @@ uint64_t dg_grid_hash(const dg_grid *grid)
     }
     return h;
 }
+
+int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y)
+{
+    if (!m)
+        return 0;
+    for (int32_t yy = y - 1; yy <= y + 1; yy++)
+        for (int32_t xx = x - 1; xx <= x + 1; xx++)
+            if (xx >= 0 && yy >= 0 && xx < g->width && yy < g->height && dgi_mask_at(m, xx, yy))
+                return 1;
+    return 0;
+}
+
+dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag)
+{
+    (void)m;
+    return dgi_fail(diag, DG_E_INVALID, "%s: reserved cells are not supported by this generator",
+                    generator);
+}

@@ -316,9 +316,27 @@ dg_status dgi_world_build_atlas(dg_world *w, dg_diag *diag);
 void dgi_world_furnish(const dg_world *w, uint64_t room_hash, dg_world_room *room);
 
 /* params.c, recipe.c, textout.c, export*.c: the generator registry and text output. */
+/* Cells a generator must not write (dg_site.reserved): nonzero at
+ * cells[y * stride + x]. A generator given one leaves those cells exactly as
+ * they were, never counts them as rock it may carve or wall, and keeps its
+ * open cells from touching them (not even diagonally). NULL: no reserved cells. */
+typedef struct dgi_mask {
+    const uint8_t *cells;
+    int32_t stride;
+} dgi_mask;
+static inline int dgi_mask_at(const dgi_mask *m, int32_t x, int32_t y)
+{
+    return m && m->cells[(size_t)y * (size_t)m->stride + (size_t)x] != 0;
+}
+/* 1 if a reserved cell lies in the square (x-1..x+1, y-1..y+1) (cells
+ * outside the grid are not reserved); an open cell may not be written here. */
+int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y);
+/* The refusal of a generator that does not take reserved cells yet. */
+dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag);
+
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
-                                 const dg_prefab_set *prefabs, dg_result *result,
-                                 const dg_allocator *a, dg_diag *diag);
+                                 const dg_prefab_set *prefabs, const dgi_mask *reserved,
+                                 dg_result *result, const dg_allocator *a, dg_diag *diag);
 typedef struct dgi_generator {
     const char *name;
     const char *summary;
@@ -330,6 +348,14 @@ typedef struct dgi_generator {
     int32_t needs_prefabs;
 } dgi_generator;
 const dgi_generator *dgi_generator_lookup(const char *name);
+/* dg_recipe_generate with reserved cells (NULL: none). (recipe.c) */
+dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
+                         const dgi_mask *reserved, dg_result *result,
+                         const dg_allocator *allocator, dg_diag *diag);
+/* dg_anchor_place that neither carves nor passes reserved cells. (anchor.c) */
+dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                           int32_t count, const dgi_mask *reserved,
+                           const dg_allocator *allocator, dg_diag *diag);
 const dg_param_desc *dgi_param_lookup(const dgi_generator *g, const char *key, size_t key_len);
 /* Parses value[0..len) for parameter p into *out; column (1-based, 0 = none) goes to diag. */
 dg_status dgi_param_parse(const dg_param_desc *p, const char *value, size_t len, int32_t *out,

@@ -71,8 +71,10 @@ static const dg_param_desc attach_params[] = {
 };
 static void attach_defaults(void *p) { dg_attach_defaults(p); }
 static dg_status attach_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                            dg_result *r, const dg_allocator *a, dg_diag *d)
+                            const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "attach", d);
     (void)s;
     dg_status st = CHECK_ORDER(attach_params, p, d);
     return st == DG_OK ? dg_attach_generate(g, p, seed, r, a, d) : st;
@@ -102,8 +104,10 @@ static const dg_param_desc chain_params[] = {
 };
 static void chain_defaults(void *p) { dg_chain_defaults(p); }
 static dg_status chain_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                           dg_result *r, const dg_allocator *a, dg_diag *d)
+                           const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "chain", d);
     (void)s;
     dg_status st = CHECK_ORDER(chain_params, p, d);
     return st == DG_OK ? dg_chain_generate(g, p, seed, r, a, d) : st;
@@ -119,8 +123,10 @@ static const dg_param_desc prefab_full_params[] = {
 };
 static void prefab_full_defaults(void *p) { dg_prefab_full_defaults(p); }
 static dg_status prefab_full_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                                 dg_result *r, const dg_allocator *a, dg_diag *d)
+                                 const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "prefab-full", d);
     return dg_prefab_full_generate(g, s, p, seed, r, a, d);
 }
 
@@ -141,8 +147,10 @@ static const dg_param_desc prefab_jigsaw_params[] = {
 };
 static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
 static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                                   dg_result *r, const dg_allocator *a, dg_diag *d)
+                                   const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "prefab-jigsaw", d);
     return dg_prefab_jigsaw_generate(g, s, p, seed, r, a, d);
 }
 
@@ -160,9 +168,11 @@ static const dg_param_desc prefab_islands_params[] = {
 };
 static void prefab_islands_defaults(void *p) { dg_prefab_islands_defaults(p); }
 static dg_status prefab_islands_run(dg_grid *g, const void *p, uint64_t seed,
-                                    const dg_prefab_set *s, dg_result *r, const dg_allocator *a,
-                                    dg_diag *d)
+                                    const dg_prefab_set *s, const dgi_mask *m, dg_result *r,
+                                    const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "prefab-islands", d);
     return dg_prefab_islands_generate(g, s, p, seed, r, a, d);
 }
 
@@ -181,8 +191,10 @@ static const dg_param_desc prefab_mixed_params[] = {
 static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
 /* The base map with its default parameters (same seed), then the vaults. */
 static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                                  dg_result *r, const dg_allocator *a, dg_diag *d)
+                                  const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "prefab-mixed", d);
     static const char *const bases[] = {"attach", "chain", "cave", "bsp", "maze", "walk", "scatter"};
     union { /* room for the params of every base */
         dg_attach_params attach;
@@ -204,7 +216,7 @@ static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, cons
         return dgi_fail(d, DG_E_INVALID, "base: %d is not a base generator (0..6)", (int)mp->base);
     const dgi_generator *base = dgi_generator_lookup(bases[mp->base]);
     base->defaults(&host);
-    dg_status st = base->run(g, &host, seed, NULL, r, a, d);
+    dg_status st = base->run(g, &host, seed, NULL, m, r, a, d);
     return st == DG_OK ? dg_prefab_mixed_generate(g, s, p, seed, r, a, d) : st;
 }
 
@@ -220,8 +232,10 @@ static const dg_param_desc world_params[] = {
 };
 static void world_defaults(void *p) { dg_world_defaults(p); }
 static dg_status world_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                           dg_result *r, const dg_allocator *a, dg_diag *d)
+                           const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "world", d);
     return dgi_world_map(g, p, seed, s, r, a, d);
 }
 
@@ -245,8 +259,10 @@ static const dg_param_desc cave_params[] = {
 };
 static void cave_defaults(void *p) { dg_cave_defaults(p); }
 static dg_status cave_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                          dg_result *r, const dg_allocator *a, dg_diag *d)
+                          const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "cave", d);
     (void)s;
     return dg_cave_generate(g, p, seed, r, a, d);
 }
@@ -270,8 +286,10 @@ static const dg_param_desc bsp_params[] = {
 };
 static void bsp_defaults(void *p) { dg_bsp_defaults(p); }
 static dg_status bsp_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                         dg_result *r, const dg_allocator *a, dg_diag *d)
+                         const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "bsp", d);
     (void)s;
     dg_status st = CHECK_ORDER(bsp_params, p, d);
     return st == DG_OK ? dg_bsp_generate(g, p, seed, r, a, d) : st;
@@ -299,8 +317,10 @@ static const dg_param_desc maze_params[] = {
 };
 static void maze_defaults(void *p) { dg_maze_defaults(p); }
 static dg_status maze_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                          dg_result *r, const dg_allocator *a, dg_diag *d)
+                          const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "maze", d);
     (void)s;
     return dg_maze_generate(g, p, seed, r, a, d);
 }
@@ -323,8 +343,10 @@ static const dg_param_desc walk_params[] = {
 };
 static void walk_defaults(void *p) { dg_drunkard_defaults(p); }
 static dg_status walk_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                          dg_result *r, const dg_allocator *a, dg_diag *d)
+                          const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "walk", d);
     (void)s;
     dg_status st = CHECK_ORDER(walk_params, p, d);
     return st == DG_OK ? dg_drunkard_generate(g, p, seed, r, a, d) : st;
@@ -346,8 +368,10 @@ static const dg_param_desc scatter_params[] = {
 };
 static void scatter_defaults(void *p) { dg_scatter_defaults(p); }
 static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
-                             dg_result *r, const dg_allocator *a, dg_diag *d)
+                             const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
+    if (m)
+        return dgi_mask_unsupported(m, "scatter", d);
     (void)s;
     dg_status st = CHECK_ORDER(scatter_params, p, d);
     return st == DG_OK ? dg_scatter_generate(g, p, seed, r, a, d) : st;

@@ -457,6 +457,13 @@ static dg_status check_prefabs(const dg_recipe *r, const dgi_generator *g,
 dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
                              dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_recipe_run(recipe, grid, prefabs, NULL, result, allocator, diag);
+}
+
+dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
+                         const dgi_mask *reserved, dg_result *result,
+                         const dg_allocator *allocator, dg_diag *diag)
+{
     if (!recipe)
         return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
     const dgi_generator *g = recipe_gen(recipe);
@@ -483,5 +490,5 @@ dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_pr
     st = dg_recipe_params(recipe, params, sizeof params);
     if (st != DG_OK)
         return dgi_fail(diag, st, "cannot fill the parameters of '%s'", g->name);
-    return g->run(grid, params, recipe->seed, prefabs, result, allocator, diag);
+    return g->run(grid, params, recipe->seed, prefabs, reserved, result, allocator, diag);
 }

@@ -1706,6 +1706,52 @@ BAD(floor_small, dg_floor_generate, "a 9x7 grid with two floors", DG_E_TOO_SMALL
     dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
     return dg_floor_generate(&rc, 0, 2, 1, e->g, NULL, &e->result, NULL, NULL, diag);
 }
+BADV(site_init_null, dg_site_init, "site NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_site_init(NULL);
+    return 0;
+}
+BAD(site_stride, dg_recipe_generate_site, "reserved_stride 8 on a 9-wide grid", DG_E_INVALID,
+    "reserved_stride")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    dg_site site;
+    dg_site_init(&site);
+    site.reserved = e->out;
+    site.reserved_stride = ENV_W - 1;
+    return dg_recipe_generate_site(&rc, &site, e->g, NULL, &e->result, NULL, diag);
+}
+BAD(site_all_reserved, dg_recipe_generate_site, "every cell reserved", DG_E_NOSPACE, "reserved")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    dg_site site;
+    dg_site_init(&site);
+    site.reserved = e->out; /* OUT_FILL everywhere: all reserved */
+    return dg_recipe_generate_site(&rc, &site, e->g, NULL, &e->result, NULL, diag);
+}
+BAD(site_anchor_outside, dg_recipe_generate_site, "anchor (-1, 0)", DG_E_INVALID, "outside")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    dg_site site;
+    dg_site_init(&site);
+    site.anchor_count = 1;
+    site.anchors[0] = (dg_point){-1, 0};
+    return dg_recipe_generate_site(&rc, &site, e->g, NULL, &e->result, NULL, diag);
+}
+BAD(site_anchor_count, dg_recipe_generate_site, "anchor_count DG_ANCHORS_MAX + 1", DG_E_INVALID,
+    "anchor_count")
+{
+    dg_recipe rc;
+    dg_recipe_init(&rc, "attach", 1, ENV_W, ENV_H);
+    dg_site site;
+    dg_site_init(&site);
+    site.anchor_count = DG_ANCHORS_MAX + 1;
+    return dg_recipe_generate_site(&rc, &site, e->g, NULL, &e->result, NULL, diag);
+}
 BAD(place_no_floor, dg_place, "a grid without a passable cell", DG_E_NOSPACE, "")
 {
     return dg_place(e->g, NULL, 1, (dg_placement *)e->out, NULL, 0, &e->result, NULL, diag);

@@ -521,6 +521,13 @@ namespace LibDungeon {
         public fixed byte prefabs[56];
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct Site {
+        public IntPtr reserved;
+        public int reserved_stride;
+        public int anchor_count;
+        public Point anchors0, anchors1, anchors2, anchors3, anchors4, anchors5, anchors6, anchors7, anchors8;
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct FloorInfo {
         public int floor;
         public int floors;
@@ -802,6 +809,10 @@ namespace LibDungeon {
         public static extern int dg_recipe_generate(Recipe* recipe, Grid* grid, IntPtr prefabs, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_anchor_place(Grid* grid, Result* result, Point* anchors, int count, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void dg_site_init(Site* site);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_recipe_generate_site(Recipe* recipe, Site* site, Grid* grid, IntPtr prefabs, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_floor_stairs(ulong master, int link, int width, int height, int count, Point* stairs, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

@@ -805,6 +805,17 @@ typedef struct dg_recipe {
                                     const dg_allocator *allocator, dg_diag *diag);
  dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
                                  int32_t count, const dg_allocator *allocator, dg_diag *diag);
+typedef struct dg_site {
+    const uint8_t *reserved;
+    int32_t reserved_stride;
+    int32_t anchor_count;
+    dg_point anchors[9];
+} dg_site;
+ void dg_site_init(dg_site *site);
+ dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site *site,
+                                         dg_grid *grid, const dg_prefab_set *prefabs,
+                                         dg_result *result, const dg_allocator *allocator,
+                                         dg_diag *diag);
 typedef struct dg_floor_info {
     int32_t floor;
     int32_t floors;

@@ -1,0 +1,94 @@
+/* Sites: a generator run around the caller's reserved cells, with anchors
+ * opened and joined afterwards, on a copy so a failure changes nothing. */
+#include "internal.h"
+
+void dg_site_init(dg_site *site)
+{
+    if (!site)
+        return;
+    memset(site, 0, sizeof *site);
+}
+
+static dg_status check_site(const dg_site *s, const dg_grid *g, dg_diag *diag)
+{
+    int32_t stride = s->reserved_stride ? s->reserved_stride : g->width;
+    if (s->reserved_stride < 0 || stride < g->width)
+        return dgi_fail(diag, DG_E_INVALID, "reserved_stride %d is less than the width %d",
+                        (int)s->reserved_stride, (int)g->width);
+    if (s->anchor_count < 0 || s->anchor_count > DG_ANCHORS_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "anchor_count %d: 0..%d are allowed",
+                        (int)s->anchor_count, DG_ANCHORS_MAX);
+    dgi_mask m = {s->reserved, stride};
+    for (int32_t i = 0; i < s->anchor_count; i++)
+    {
+        dg_point p = s->anchors[i];
+        if (p.x < 0 || p.y < 0 || p.x >= g->width || p.y >= g->height)
+            return dgi_fail(diag, DG_E_INVALID, "anchor %d (%d, %d) is outside the %dx%d grid",
+                            (int)i, (int)p.x, (int)p.y, (int)g->width, (int)g->height);
+        if (s->reserved && dgi_mask_at(&m, p.x, p.y))
+            return dgi_fail(diag, DG_E_INVALID, "anchor %d (%d, %d) is a reserved cell", (int)i,
+                            (int)p.x, (int)p.y);
+    }
+    if (!s->reserved)
+        return DG_OK;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (!dgi_mask_at(&m, x, y))
+                return DG_OK;
+    return dgi_fail(diag, DG_E_NOSPACE, "every cell of the grid is reserved");
+}
+
+static void copy_rows(dg_grid *to, const dg_grid *from)
+{
+    for (int32_t y = 0; y < from->height; y++)
+        memcpy(&DG_CELL(to, 0, y), &DG_CELL(from, 0, y), (size_t)from->width);
+}
+
+/* The run on a copy of the caller's cells (reserved ones included). */
+static dg_status run_site(const dg_recipe *recipe, const dg_site *site, dg_grid *copy,
+                          const dg_prefab_set *prefabs, dg_result *r, const dg_allocator *a,
+                          dg_diag *diag)
+{
+    dgi_mask m = {site->reserved, site->reserved_stride ? site->reserved_stride : copy->width};
+    const dgi_mask *reserved = site->reserved ? &m : NULL;
+    dg_status st = dgi_recipe_run(recipe, copy, prefabs, reserved, r, a, diag);
+    if (st == DG_OK && site->anchor_count > 0)
+        st = dgi_anchor_place(copy, r, site->anchors, site->anchor_count, reserved, a, diag);
+    return st;
+}
+
+dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site *site, dg_grid *grid,
+                                  const dg_prefab_set *prefabs, dg_result *result,
+                                  const dg_allocator *allocator, dg_diag *diag)
+{
+    if (!site)
+        return dg_recipe_generate(recipe, grid, prefabs, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st == DG_OK)
+        st = check_site(site, grid, diag);
+    if (st != DG_OK)
+        return st;
+    const size_t n = (size_t)grid->width * (size_t)grid->height;
+    uint8_t *cells = dgi_alloc(allocator, n);
+    if (!cells)
+        return dgi_fail(diag, DG_E_NOMEM, "out of memory for a %dx%d copy of the grid",
+                        (int)grid->width, (int)grid->height);
+    dg_grid copy = {cells, grid->width, grid->height, grid->width};
+    copy_rows(&copy, grid);
+    dg_result r;
+    dg_result_init(&r, result ? &result->allocator : allocator);
+    st = run_site(recipe, site, &copy, prefabs, &r, allocator, diag);
+    if (st == DG_OK)
+    {
+        copy_rows(grid, &copy);
+        if (result)
+        {
+            dg_result_free(result);
+            *result = r;
+            dg_result_init(&r, NULL);
+        }
+    }
+    dg_result_free(&r);
+    dgi_free(allocator, cells, n);
+    return st;
+}
