@@ -48,6 +48,9 @@ typedef struct options {
     int locks_set;          /* --locks, --keys or --secrets given */
     dg_lock_params locks;   /* dg_lock_place settings */
     int32_t floors;         /* --floors N: a stacked dungeon of N floors, 0 = one map */
+    dg_rect reserve[MAX_PARAMS]; /* --reserve X,Y,W,H: the caller's cells (drawn as tile 64) */
+    int reserve_count;
+    dg_site site;           /* --anchor X,Y and the reserved mask */
     int32_t stairs;         /* --stairs K: stair pairs between floors (default 1) */
 } options;
 
@@ -116,6 +119,10 @@ static void usage(FILE *f)
             "                      picks another), the stairs of floor n landing on\n"
             "                      floor n+1's; --seed is the dungeon's master seed\n"
             "  --stairs K          stair pairs between neighbouring floors (1..4, default 1)\n"
+            "  --reserve X,Y,W,H   keep that rectangle as the caller's own (repeatable): the\n"
+            "                      generator works around it (dg_site; drawn as tile 64)\n"
+            "  --anchor X,Y        open that cell and join it to the map (repeatable, up to\n"
+            "                      9); the first becomes the start\n"
             "  --tile-size N       Tiled: pixels per cell (default 16)\n"
             "  --no-tileset        Tiled: do not write the swatch tileset PNG beside the map\n"
             "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
@@ -204,7 +211,7 @@ static int parse_seed(const char *s, uint64_t *out)
 static const char *const value_options[] = {
     "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
     "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
-    "--locks", "--keys", "--secrets", "--floors", "--stairs",
+    "--locks", "--keys", "--secrets", "--floors", "--stairs", "--reserve", "--anchor",
 };
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
@@ -307,6 +314,39 @@ static int parse_lock_option(const char *a, const char *val, options *o)
     return 0;
 }
 
+/* --reserve X,Y,W,H and --anchor X,Y; returns 0 or an exit code. */
+static int parse_site_option(const char *a, const char *val, options *o)
+{
+    int reserve = !strcmp(a, "--reserve");
+    long v[4];
+    int n = 0, used = 0;
+    char tail = 0;
+    if (reserve)
+        n = sscanf(val, "%ld,%ld,%ld,%ld%n%c", &v[0], &v[1], &v[2], &v[3], &used, &tail);
+    else
+        n = sscanf(val, "%ld,%ld%n%c", &v[0], &v[1], &used, &tail);
+    int want = reserve ? 4 : 2;
+    int ok = n == want && (size_t)used == strlen(val);
+    for (int i = 0; ok && i < want; i++)
+        ok = v[i] >= 0 && v[i] <= DG_GRID_MAX_DIM && (i < 2 || v[i] >= 1);
+    if (!ok)
+    {
+        fprintf(stderr, "dungeon: %s '%s' must be %s (whole numbers from 0, sizes from 1)\n", a,
+                val, reserve ? "X,Y,W,H" : "X,Y");
+        return EXIT_USAGE;
+    }
+    if (reserve ? o->reserve_count == MAX_PARAMS : o->site.anchor_count == DG_ANCHORS_MAX)
+    {
+        fprintf(stderr, "dungeon: too many %s options\n", a);
+        return EXIT_USAGE;
+    }
+    if (reserve)
+        o->reserve[o->reserve_count++] = (dg_rect){(int32_t)v[0], (int32_t)v[1], (int32_t)v[2], (int32_t)v[3]};
+    else
+        o->site.anchors[o->site.anchor_count++] = (dg_point){(int32_t)v[0], (int32_t)v[1]};
+    return 0;
+}
+
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, options *o)
 {
@@ -344,7 +384,8 @@ static int parse_args(int argc, char **argv, options *o)
             return EXIT_USAGE;
         /* -o and --output are one option */
         int slot = which == value_option("--output") ? value_option("-o") : which;
-        if ((given >> slot & 1u) && strcmp(a, "--param"))
+        if ((given >> slot & 1u) && strcmp(a, "--param") && strcmp(a, "--reserve") &&
+            strcmp(a, "--anchor"))
         {
             fprintf(stderr, "dungeon: %s is given twice\n", a);
             return EXIT_USAGE;
@@ -354,6 +395,12 @@ static int parse_args(int argc, char **argv, options *o)
         int rc = parse_number_option(a, val, o);
         if (rc < 0)
             rc = parse_lock_option(a, val, o);
+        if (rc > 0)
+            return rc;
+        if (rc == 0)
+            continue;
+        if (!strcmp(a, "--reserve") || !strcmp(a, "--anchor"))
+            rc = parse_site_option(a, val, o);
         if (rc > 0)
             return rc;
         if (rc == 0)
@@ -929,6 +976,30 @@ static dg_status lock_map(const options *o, const dg_recipe *rc, dg_grid *grid, 
     return st;
 }
 
+#define RESERVED_TILE DG_TILE_USER /* how the tool draws the caller's reserved cells */
+
+/* --reserve: the mask (NULL when none) and tile 64 in the grid's reserved cells. */
+static dg_status reserve_cells(const options *o, dg_grid *grid, uint8_t **mask)
+{
+    *mask = NULL;
+    if (!o->reserve_count)
+        return DG_OK;
+    *mask = calloc((size_t)grid->width * (size_t)grid->height, 1);
+    if (!*mask)
+        return DG_E_NOMEM;
+    for (int i = 0; i < o->reserve_count; i++)
+    {
+        dg_rect q = o->reserve[i];
+        for (int32_t y = q.y; y < q.y + q.h && y < grid->height; y++)
+            for (int32_t x = q.x; x < q.x + q.w && x < grid->width; x++)
+            {
+                (*mask)[(size_t)y * (size_t)grid->width + (size_t)x] = 1;
+                dg_grid_set(grid, x, y, RESERVED_TILE);
+            }
+    }
+    return DG_OK;
+}
+
 /* Runs the recipe into a fresh grid; prints --stats and writes the output. */
 static int generate_and_write(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
                               int32_t format)
@@ -940,8 +1011,14 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     int code;
     dg_result_init(&result, NULL);
     dg_status st = cells ? dg_grid_init(&grid, cells, rc->width, rc->height, 0) : DG_E_NOMEM;
+    uint8_t *mask = NULL;
+    if (st == DG_OK && (o->reserve_count || o->site.anchor_count))
+        st = reserve_cells(o, &grid, &mask);
+    dg_site site = o->site;
+    site.reserved = mask;
     if (st == DG_OK)
-        st = dg_recipe_generate(rc, &grid, prefabs, &result, NULL, &diag);
+        st = dg_recipe_generate_site(rc, &site, &grid, prefabs, &result, NULL, &diag);
+    free(mask);
     if (st == DG_OK && o->locks_set)
         st = lock_map(o, rc, &grid, &result, &diag);
     if (st != DG_OK)
@@ -1063,6 +1140,12 @@ static int run(const options *o)
     int code = build_recipe(o, &rc);
     if (code)
         return code;
+    if ((o->reserve_count || o->site.anchor_count) && (o->floors || o->survey))
+    {
+        fprintf(stderr, "dungeon: --reserve and --anchor shape one map: not with %s\n",
+                o->floors ? "--floors" : "--survey");
+        return EXIT_USAGE;
+    }
     if (o->stairs && !o->floors)
     {
         fprintf(stderr, "dungeon: --stairs needs --floors\n");

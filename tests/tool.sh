@@ -119,5 +119,11 @@ expect floors_recipe 2 "not recipes" -- --gen attach --floors 2 --format recipe 
 expect stairs_alone 2 "needs --floors" -- --gen attach --stairs 2
 expect stairs_range 2 "from 1 to 4" -- --gen attach --floors 2 --stairs 5
 expect floors_no_dir 3 "" -- --gen attach --floors 2 -o "$tmp/no/such/dir"
+# --anchor: the first anchor is the start; bad values are usage errors
+expect anchor_start 0 "^start (3,3)" -- --gen bsp --seed 2 --anchor 3,3 --anchor 70,40 --stats -o "$tmp/a.txt"
+expect anchor_bad 2 "must be X,Y" -- --gen bsp --anchor 3
+expect reserve_bad 2 "must be X,Y,W,H" -- --gen bsp --reserve 1,2,0,4
+expect reserve_floors 2 "not with --floors" -- --gen bsp --reserve 1,2,3,4 --floors 2
+expect anchor_outside 2 "outside" -- --gen bsp --anchor 80,3
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
