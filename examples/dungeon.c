@@ -448,7 +448,21 @@ static int parse_args(int argc, char **argv, options *o)
     return -1;
 }
 
-/* The recipe from --recipe or --gen, then --seed, --width, --height, --param. */
+/* --locks, --keys, --secrets go into the recipe, which then locks its map
+ * whenever it runs (dg_recipe_generate). */
+static void record_locks(const dg_lock_params *p, dg_recipe *r)
+{
+    static const char *const places[] = {"on-path", "branch", "dead-end"};
+    char text[16];
+    snprintf(text, sizeof text, "%d", (int)p->locks);
+    dg_recipe_set(r, "locks", text, NULL);
+    dg_recipe_set(r, "keys", places[p->key_place], NULL);
+    snprintf(text, sizeof text, "%d", (int)p->secret_permille);
+    dg_recipe_set(r, "secrets", text, NULL);
+}
+
+/* The recipe from --recipe or --gen, then --seed, --width, --height, --param,
+ * --locks, --keys, --secrets. */
 static int build_recipe(const options *o, dg_recipe *r)
 {
     dg_diag diag = {0, 0, 0, ""};
@@ -501,6 +515,8 @@ static int build_recipe(const options *o, dg_recipe *r)
             return EXIT_USAGE;
         }
     }
+    if (o->locks_set)
+        record_locks(&o->locks, r);
     if ((int64_t)r->width * r->height > DG_GRID_MAX_CELLS)
     {
         fprintf(stderr, "dungeon: a %dx%d map is %" PRId64 " cells; a grid holds at most %lld (2^28)\n",
@@ -958,22 +974,35 @@ static const char *without_generator(const char *message, const char *gen)
     return !gen[i] && message[i] == ':' && message[i + 1] == ' ' ? message + i + 2 : message;
 }
 
-/* --locks, --keys, --secrets: locks the generated map; --stats tells how it went. */
-static dg_status lock_map(const options *o, const dg_recipe *rc, dg_grid *grid, dg_result *result,
-                          dg_diag *diag)
+/* --stats for a recipe that locks its map: what dg_lock_place did, and the
+ * solver's verdict. */
+static void report_locks(const dg_recipe *rc, const dg_grid *g, const dg_result *r)
 {
-    dg_progress pr;
-    dg_status st = dg_lock_place(grid, result, &o->locks, rc->seed, &pr, NULL, diag);
-    if (st == DG_OK && o->stats)
+    int32_t locks = 0, secrets = 0, placed = 0, locked = 0, secret = 0;
+    dg_recipe_get(rc, "locks", &locks);
+    dg_recipe_get(rc, "secrets", &secrets);
+    if (!locks && !secrets)
+        return;
+    for (int32_t i = 0; i < r->marker_count; i++)
     {
-        fprintf(stderr, "locks: %d of %d placed, %d locked doors, %d secret doors, %s, keys",
-                (int)pr.placed, (int)pr.requested, (int)pr.locked_doors, (int)pr.secret_doors,
-                pr.solvable ? "solvable" : "NOT solvable");
-        for (int32_t i = 0; i < pr.order_count; i++)
-            fprintf(stderr, " %d", (int)pr.order[i]);
-        fprintf(stderr, "\n");
+        int n = 0;
+        if (r->markers[i].kind == DG_MARKER_LOCK && sscanf(r->markers[i].name, "lock %d", &n) == 1)
+            placed = n > placed ? n : placed;
     }
-    return st;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            locked += dg_grid_get(g, x, y) == DG_TILE_DOOR_LOCKED;
+            secret += dg_grid_get(g, x, y) == DG_TILE_DOOR_SECRET;
+        }
+    dg_progress pr;
+    memset(&pr, 0, sizeof pr);
+    dg_solve(g, r, &pr, NULL, NULL);
+    fprintf(stderr, "locks: %d of %d placed, %d locked doors, %d secret doors, %s, keys", (int)placed,
+            (int)locks, (int)locked, (int)secret, pr.solvable ? "solvable" : "NOT solvable");
+    for (int32_t i = 0; i < pr.order_count; i++)
+        fprintf(stderr, " %d", (int)pr.order[i]);
+    fprintf(stderr, "\n");
 }
 
 #define RESERVED_TILE DG_TILE_USER /* how the tool draws the caller's reserved cells */
@@ -1019,8 +1048,6 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     if (st == DG_OK)
         st = dg_recipe_generate_site(rc, &site, &grid, prefabs, &result, NULL, &diag);
     free(mask);
-    if (st == DG_OK && o->locks_set)
-        st = lock_map(o, rc, &grid, &result, &diag);
     if (st != DG_OK)
     {
         const char *why = without_generator(diag.message, rc->generator);
@@ -1031,7 +1058,10 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     else
     {
         if (o->stats)
+        {
             print_stats(rc, &result, dg_grid_hash(&grid));
+            report_locks(rc, &grid, &result);
+        }
         code = format == FMT_RECIPE ? write_recipe(rc, o->output) : write_output(&grid, &result, rc, format, o);
     }
     dg_result_free(&result);
@@ -1045,20 +1075,30 @@ static const char *format_extension(int32_t format)
          : format == DG_EXPORT_TMJ ? "tmj" : "tmx";
 }
 
-/* One floor of --floors into dir/floor-N.EXT; locks use the floor's own seed. */
+/* The recipe of one floor: the dungeon's, with floors, floor and stairs. */
+static void floor_recipe(const options *o, const dg_recipe *rc, int32_t floor, dg_recipe *out)
+{
+    char text[3][16];
+    snprintf(text[0], sizeof text[0], "%d", (int)o->floors);
+    snprintf(text[1], sizeof text[1], "%d", (int)floor);
+    snprintf(text[2], sizeof text[2], "%d", (int)(o->stairs ? o->stairs : 1));
+    *out = *rc;
+    dg_recipe_set(out, "floors", text[0], NULL);
+    dg_recipe_set(out, "floor", text[1], NULL);
+    dg_recipe_set(out, "stairs", text[2], NULL);
+}
+
+/* One floor of --floors into dir/floor-N.EXT, from its own recipe (which
+ * records the floor, so the JSON and Tiled exports replay it alone). */
 static int write_floor(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
                        int32_t format, int32_t floor, dg_grid *grid, const char *dir)
 {
     dg_result result;
-    dg_floor_info info;
     dg_diag diag = {0, 0, 0, ""};
+    dg_recipe fr;
+    floor_recipe(o, rc, floor, &fr);
     dg_result_init(&result, NULL);
-    dg_status st = dg_floor_generate(rc, floor, o->floors, o->stairs ? o->stairs : 1, grid, prefabs,
-                                     &result, &info, NULL, &diag);
-    dg_recipe floor_recipe = *rc;
-    floor_recipe.seed = info.seed;
-    if (st == DG_OK && o->locks_set)
-        st = lock_map(o, &floor_recipe, grid, &result, &diag);
+    dg_status st = dg_recipe_generate(&fr, grid, prefabs, &result, NULL, &diag);
     int code = 0;
     if (st != DG_OK)
     {
@@ -1073,11 +1113,12 @@ static int write_floor(const options *o, const dg_recipe *rc, const dg_prefab_se
         out.output = path;
         if (o->stats)
         {
-            fprintf(stderr, "floor %d of %d: seed %" PRIu64 ", %d up and %d down stairs\n", (int)floor,
-                    (int)o->floors, info.seed, (int)info.up_count, (int)info.down_count);
-            print_stats(&floor_recipe, &result, dg_grid_hash(grid));
+            fprintf(stderr, "floor %d of %d: generator seed %" PRIu64 "\n", (int)floor,
+                    (int)o->floors, dg_floor_seed(rc->seed, floor));
+            print_stats(&fr, &result, dg_grid_hash(grid));
+            report_locks(&fr, grid, &result);
         }
-        code = write_output(grid, &result, &floor_recipe, format, &out);
+        code = write_output(grid, &result, &fr, format, &out);
     }
     dg_result_free(&result);
     return code;

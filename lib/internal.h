@@ -348,7 +348,15 @@ typedef struct dgi_generator {
     int32_t needs_prefabs;
 } dgi_generator;
 const dgi_generator *dgi_generator_lookup(const char *name);
-/* dg_recipe_generate with reserved cells (NULL: none). (recipe.c) */
+/* values[] slots from here on hold the progression keys every recipe may
+ * carry (locks, floors); parameter tables stay shorter. (recipe.c) */
+#define DGI_RECIPE_EXTRA_FIRST 23
+/* 1 and *locks filled if the recipe records lock settings, else 0. */
+int dgi_recipe_locks(const dg_recipe *r, dg_lock_params *locks);
+/* 1 and the floor settings if the recipe records a floor of a stacked dungeon, else 0. */
+int dgi_recipe_floor(const dg_recipe *r, int32_t *floor, int32_t *floors, int32_t *stairs);
+/* The recipe's generator alone on grid, with reserved cells (NULL: none):
+ * no floor stairs, no locks. (recipe.c) */
 dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
                          const dgi_mask *reserved, dg_result *result,
                          const dg_allocator *allocator, dg_diag *diag);

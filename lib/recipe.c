@@ -11,6 +11,70 @@
 #define DEFAULT_HEIGHT 50
 #define FIXED_KEYS 6 /* keys of every recipe, before the parameters */
 
+/* Progression keys any recipe may carry (docs/recipes.md): dg_lock_place
+ * settings and the floor of a stacked dungeon. They live at the end of
+ * values[], after the longest parameter table; a flag slot says which groups
+ * were given, so a recipe without them prints and runs as before. */
+enum {
+    SLOT_LOCKS = DGI_RECIPE_EXTRA_FIRST, SLOT_KEYS, SLOT_KINDS, SLOT_GATES, SLOT_SECRETS,
+    SLOT_FLOORS, SLOT_FLOOR, SLOT_STAIRS, SLOT_FLAGS
+};
+enum { FLAG_LOCKS = 1, FLAG_FLOORS = 2 };
+#define EXTRA_KEYS 8
+static const dg_param_desc extras[EXTRA_KEYS] = {
+    {"locks", "locks placed after generation (dg_lock_place)", NULL, DG_PARAM_INT, 0, DG_LOCKS_MAX, 2, SLOT_LOCKS, 0},
+    {"keys", "where keys go", "on-path|branch|dead-end", DG_PARAM_ENUM, 0, 2, DG_KEYS_BRANCH, SLOT_KEYS, 0},
+    {"kinds", "key kinds", NULL, DG_PARAM_INT, 1, 8, 3, SLOT_KINDS, 0},
+    {"gates", "most doors one lock closes", NULL, DG_PARAM_INT, 1, 8, 2, SLOT_GATES, 0},
+    {"secrets", "permille of loop doors made secret", NULL, DG_PARAM_INT, 0, 1000, 0, SLOT_SECRETS, 0},
+    {"floors", "floors of the stacked dungeon (dg_floor_generate)", NULL, DG_PARAM_INT, 1, DG_FLOORS_MAX, 1, SLOT_FLOORS, 0},
+    {"floor", "the floor this recipe makes, 0 = top", NULL, DG_PARAM_INT, 0, DG_FLOORS_MAX - 1, 0, SLOT_FLOOR, 0},
+    {"stairs", "stair pairs between neighbouring floors", NULL, DG_PARAM_INT, 1, DG_STAIRS_MAX, 1, SLOT_STAIRS, 0},
+};
+
+static const dg_param_desc *extra_lookup(const char *key, size_t klen)
+{
+    for (int i = 0; i < EXTRA_KEYS; i++)
+        if (strlen(extras[i].name) == klen && memcmp(extras[i].name, key, klen) == 0)
+            return &extras[i];
+    return NULL;
+}
+
+/* The group flag of an extra key, filling the group's defaults on first use. */
+static void extra_group_on(dg_recipe *r, const dg_param_desc *e)
+{
+    int32_t flag = e->offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS;
+    if (r->values[SLOT_FLAGS] & flag)
+        return;
+    r->values[SLOT_FLAGS] |= flag;
+    for (int i = 0; i < EXTRA_KEYS; i++)
+        if ((extras[i].offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS) == flag)
+            r->values[extras[i].offset] = extras[i].def;
+}
+
+int dgi_recipe_locks(const dg_recipe *r, dg_lock_params *locks)
+{
+    if (!(r->values[SLOT_FLAGS] & FLAG_LOCKS))
+        return 0;
+    dg_lock_defaults(locks);
+    locks->locks = r->values[SLOT_LOCKS];
+    locks->key_place = r->values[SLOT_KEYS];
+    locks->kinds = r->values[SLOT_KINDS];
+    locks->gate_max = r->values[SLOT_GATES];
+    locks->secret_permille = r->values[SLOT_SECRETS];
+    return 1;
+}
+
+int dgi_recipe_floor(const dg_recipe *r, int32_t *floor, int32_t *floors, int32_t *stairs)
+{
+    if (!(r->values[SLOT_FLAGS] & FLAG_FLOORS))
+        return 0;
+    *floors = r->values[SLOT_FLOORS];
+    *floor = r->values[SLOT_FLOOR];
+    *stairs = r->values[SLOT_STAIRS];
+    return 1;
+}
+
 /* 1 if the n bytes of a prefab file hint may go into a recipe line (and
  * unescaped into JSON and XML): letters, digits and . / _ - + only. */
 static int hint_ok(const char *s, size_t n)
@@ -44,7 +108,7 @@ dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed
         return DG_E_INVALID;
     /* the defaults come from the generator itself, through its table's offsets */
     _Alignas(max_align_t) unsigned char params[1024];
-    if (g->params_size > sizeof params || g->param_count > DG_RECIPE_MAX_PARAMS)
+    if (g->params_size > sizeof params || g->param_count > DGI_RECIPE_EXTRA_FIRST)
         return DG_E_TOO_LARGE;
     g->defaults(params);
     memset(recipe, 0, sizeof *recipe);
@@ -200,6 +264,18 @@ static dg_status recipe_set(dg_recipe *r, const dgi_generator *g, const char *ke
         return DG_OK;
     }
     const dg_param_desc *p = dgi_param_lookup(g, key, klen);
+    const dg_param_desc *e = p ? NULL : extra_lookup(key, klen);
+    if (e)
+    {
+        int32_t parsed;
+        dg_status st = dgi_param_parse(e, value, vlen, &parsed, column, diag);
+        if (st == DG_OK)
+        {
+            extra_group_on(r, e);
+            r->values[e->offset] = parsed;
+        }
+        return st;
+    }
     if (!p)
         return dgi_fail_at(diag, DG_E_PARSE, line, column ? column - (int32_t)klen - 1 : 0,
                            "generator '%s' has no parameter '%.*s'", g->name, (int)klen, key);
@@ -226,6 +302,15 @@ dg_status dg_recipe_get(const dg_recipe *recipe, const char *key, int32_t *value
     if (!key || !value)
         return DG_E_NULL;
     const dg_param_desc *p = g ? dgi_param_lookup(g, key, strlen(key)) : NULL;
+    const dg_param_desc *e = g && !p ? extra_lookup(key, strlen(key)) : NULL;
+    if (e)
+    {
+        int32_t flag = e->offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS;
+        *value = recipe->values[SLOT_FLAGS] & flag ? recipe->values[e->offset] : e->def;
+        if (!(recipe->values[SLOT_FLAGS] & flag) && e->offset == SLOT_LOCKS)
+            *value = 0; /* no lock keys: no locks */
+        return DG_OK;
+    }
     if (!p)
         return DG_E_INVALID;
     *value = recipe->values[p - g->params];
@@ -263,6 +348,14 @@ void dgi_recipe_emit(const void *ctx, dgi_out *o)
         dgi_out_char(o, '=');
         emit_value(o, &g->params[i], r->values[i]);
     }
+    for (int i = 0; i < EXTRA_KEYS; i++)
+        if (r->values[SLOT_FLAGS] & (extras[i].offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS))
+        {
+            dgi_out_char(o, ' ');
+            dgi_out_str(o, extras[i].name);
+            dgi_out_char(o, '=');
+            emit_value(o, &extras[i], r->values[extras[i].offset]);
+        }
     if (r->prefabs[0])
     {
         dgi_out_str(o, " prefabs=");
@@ -339,7 +432,7 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
     dg_status st = dg_recipe_init(&r, g->name, DEFAULT_SEED, DEFAULT_WIDTH, DEFAULT_HEIGHT);
     if (st != DG_OK)
         return dgi_fail(diag, st, "cannot make a recipe for '%s'", g->name);
-    uint64_t seen[(DG_RECIPE_MAX_PARAMS + FIXED_KEYS + 63) / 64] = {0};
+    uint64_t seen[(DG_RECIPE_MAX_PARAMS + FIXED_KEYS + EXTRA_KEYS + 63) / 64] = {0};
     while ((n = next_word(&s, &at)) != 0)
     {
         const char *w = text + at, *eq = memchr(w, '=', n);
@@ -356,8 +449,11 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
             if (strlen(fixed[i]) == klen && memcmp(fixed[i], w, klen) == 0)
                 slot = i;
         const dg_param_desc *p = slot < 0 ? dgi_param_lookup(g, w, klen) : NULL;
+        const dg_param_desc *e = slot < 0 && !p ? extra_lookup(w, klen) : NULL;
         if (p)
             slot = FIXED_KEYS + (int32_t)(p - g->params);
+        if (e)
+            slot = FIXED_KEYS + DG_RECIPE_MAX_PARAMS + (int32_t)(e - extras);
         if (slot >= 0 && (seen[slot / 64] >> (slot % 64) & 1u))
             return dgi_fail_at(diag, DG_E_PARSE, 1, col, "'%.*s' is given twice", (int)klen, w);
         if (slot >= 0)
@@ -452,12 +548,6 @@ static dg_status check_prefabs(const dg_recipe *r, const dgi_generator *g,
     if (g->needs_prefabs && !prefabs)
         return dgi_fail(diag, DG_E_NULL, "generator '%s' needs a prefab set", g->name);
     return DG_OK;
-}
-
-dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
-                             dg_result *result, const dg_allocator *allocator, dg_diag *diag)
-{
-    return dgi_recipe_run(recipe, grid, prefabs, NULL, result, allocator, diag);
 }
 
 dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,

@@ -323,3 +323,53 @@ TEST(floor_golden)
     CHECKF(h == 0xc0c10ebce87521cdULL, "floor 2 of attach master 42: 0x%016llx", (unsigned long long)h);
     fmap_free(&m);
 }
+
+/* Recipes record lock and floor settings: they print, parse back, and
+ * regenerate the same map as the explicit calls. */
+TEST(floor_recipe_records_progression)
+{
+    const char *line = "attach seed=42 width=80 height=50 locks=3 keys=dead-end secrets=250 "
+                       "floors=5 floor=2 stairs=2";
+    dg_recipe rc;
+    dg_diag d;
+    CHECK(dg_recipe_parse(line, strlen(line), &rc, &d) == DG_OK);
+    char text[1024];
+    CHECK(dg_recipe_print(&rc, text, sizeof text, NULL) == DG_OK);
+    CHECK(strstr(text, " locks=3 keys=dead-end kinds=3 gates=2 secrets=250 floors=5 floor=2 stairs=2") != NULL);
+    dg_recipe back;
+    CHECK(dg_recipe_parse(text, strlen(text), &back, &d) == DG_OK);
+    CHECK(memcmp(&back, &rc, sizeof rc) == 0);
+    int32_t v = 0;
+    CHECK(dg_recipe_get(&rc, "floor", &v) == DG_OK && v == 2);
+    CHECK(dg_recipe_get(&rc, "keys", &v) == DG_OK && v == DG_KEYS_DEAD_END);
+
+    uint8_t a[80 * 50], b[80 * 50];
+    dg_grid ga, gb;
+    dg_grid_init(&ga, a, 80, 50, 0);
+    dg_grid_init(&gb, b, 80, 50, 0);
+    dg_result ra, rb;
+    dg_result_init(&ra, NULL);
+    dg_result_init(&rb, NULL);
+    CHECK(dg_recipe_generate(&rc, &ga, NULL, &ra, NULL, &d) == DG_OK);
+    dg_recipe plain;
+    dg_recipe_init(&plain, "attach", 42, 80, 50);
+    dg_floor_info info;
+    CHECK(dg_floor_generate(&plain, 2, 5, 2, &gb, NULL, &rb, &info, NULL, &d) == DG_OK);
+    dg_lock_params lp;
+    dg_lock_defaults(&lp);
+    lp.locks = 3, lp.key_place = DG_KEYS_DEAD_END, lp.secret_permille = 250;
+    CHECK(dg_lock_place(&gb, &rb, &lp, info.seed, NULL, NULL, &d) == DG_OK);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(ra.marker_count == rb.marker_count && ra.marker_count > 4);
+    dg_result_free(&ra);
+    dg_result_free(&rb);
+
+    /* a recipe without them prints as before */
+    dg_recipe_init(&plain, "attach", 42, 80, 50);
+    CHECK(dg_recipe_print(&plain, text, sizeof text, NULL) == DG_OK);
+    CHECK(strstr(text, "locks") == NULL && strstr(text, "floors") == NULL);
+    CHECK(dg_recipe_get(&plain, "locks", &v) == DG_OK && v == 0);
+    const char *twice = "attach locks=1 locks=2", *range = "attach stairs=5";
+    CHECK(dg_recipe_parse(twice, strlen(twice), &rc, &d) == DG_E_PARSE);
+    CHECK(dg_recipe_parse(range, strlen(range), &rc, &d) == DG_E_INVALID);
+}
