@@ -1124,12 +1124,95 @@ static int write_floor(const options *o, const dg_recipe *rc, const dg_prefab_se
     return code;
 }
 
-/* --floors N: every floor of the dungeon into the directory -o names. */
+static void write_to_file(void *user, const char *data, size_t len)
+{
+    fwrite(data, 1, len, (FILE *)user);
+}
+
+/* Every floor into grids[0..n) and results[0..n); 0 or an exit code. */
+static int generate_all_floors(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
+                               dg_grid *grids, dg_result *results)
+{
+    for (int32_t f = 0; f < o->floors; f++)
+    {
+        dg_recipe fr;
+        dg_diag diag = {0, 0, 0, ""};
+        floor_recipe(o, rc, f, &fr);
+        dg_status st = dg_recipe_generate(&fr, &grids[f], prefabs, &results[f], NULL, &diag);
+        if (st != DG_OK)
+        {
+            fprintf(stderr, "dungeon: floor %d: %s: %s\n", (int)f, dg_status_str(st), diag.message);
+            return st == DG_E_INVALID || st == DG_E_TOO_SMALL ? EXIT_USAGE : EXIT_GEN;
+        }
+    }
+    return 0;
+}
+
+/* --floors N -o FILE.tmx (or .tmj): one Tiled map, a pair of layers per floor. */
+static int write_floors_tiled(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
+                              int32_t format)
+{
+    size_t cells = (size_t)rc->width * (size_t)rc->height;
+    uint8_t *all = calloc((size_t)o->floors, cells);
+    dg_grid *grids = calloc((size_t)o->floors, sizeof *grids);
+    dg_result *results = calloc((size_t)o->floors, sizeof *results);
+    int code = all && grids && results ? 0 : EXIT_GEN;
+    if (code)
+        fprintf(stderr, "dungeon: out of memory for %d floors\n", (int)o->floors);
+    for (int32_t f = 0; !code && f < o->floors; f++)
+    {
+        dg_grid_init(&grids[f], all + (size_t)f * cells, rc->width, rc->height, 0);
+        dg_result_init(&results[f], NULL);
+    }
+    if (!code)
+        code = generate_all_floors(o, rc, prefabs, grids, results);
+    dg_recipe first;
+    floor_recipe(o, rc, 0, &first);
+    char tileset[64];
+    dg_export_options opt;
+    dg_export_defaults(&opt);
+    opt.format = format;
+    opt.recipe = &first;
+    opt.tile_width = opt.tile_height = o->tile_size;
+    opt.tileset_image = tileset;
+    snprintf(tileset, sizeof tileset, "dungeon-tiles-%d.png", (int)o->tile_size);
+    FILE *f = code ? NULL : open_out(o->output);
+    if (!code && !f)
+        code = EXIT_IO;
+    if (f)
+    {
+        dg_diag diag = {0, 0, 0, ""};
+        if (dg_export_floors(grids, results, o->floors, &opt, write_to_file, f, &diag) != DG_OK)
+        {
+            fprintf(stderr, "dungeon: export failed: %s\n", diag.message);
+            code = EXIT_IO;
+        }
+        int io = close_out(f, o->output);
+        code = code ? code : io;
+    }
+    if (!code)
+        code = write_tileset(o, tileset);
+    for (int32_t k = 0; results && k < o->floors; k++)
+        dg_result_free(&results[k]);
+    free(results);
+    free(grids);
+    free(all);
+    return code;
+}
+
+/* --floors N: every floor of the dungeon into the directory -o names, or
+ * into one Tiled map when -o ends in .tmx or .tmj. */
 static int generate_floors(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs)
 {
     int32_t format = FMT_PNG;
-    if (o->format && !format_code(o, &format))
+    const char *dot = strrchr(o->output, '.'), *slash = strrchr(o->output, '/');
+    int tiled_file = dot && (!slash || dot > slash) &&
+                     (same_text_nocase(dot + 1, "tmx") || same_text_nocase(dot + 1, "tmj"));
+    if ((o->format || tiled_file) && !format_code(o, &format))
         return EXIT_USAGE;
+    if (tiled_file && (format == DG_EXPORT_TMX || format == DG_EXPORT_TMJ))
+        return check_format_options(o, format) ? EXIT_USAGE
+                                               : write_floors_tiled(o, rc, prefabs, format);
     if (format == FMT_RECIPE)
     {
         fprintf(stderr, "dungeon: --floors writes maps, not recipes\n");

@@ -1812,6 +1812,16 @@ DG_API dg_status dg_export(const dg_grid *grid, const dg_result *result,
 DG_API dg_status dg_export_buffer(const dg_grid *grid, const dg_result *result,
                                   const dg_export_options *options, char *out, size_t out_size,
                                   size_t *written, dg_diag *diag);
+/* A stacked dungeon (dg_floor_generate) as one Tiled map (options->format
+ * DG_EXPORT_TMJ or DG_EXPORT_TMX; NULL: TMX defaults): per floor a tile layer
+ * "floor N" and an object layer "floor N objects", each with an int property
+ * floor = N, only floor 0 visible; object ids run on across the floors.
+ * grids holds count floors (1..DG_FLOORS_MAX) of one size; results is NULL
+ * (tiles only) or holds count results; options->recipe (optional) goes into
+ * the map's properties. Everything is validated before the first write. */
+DG_API dg_status dg_export_floors(const dg_grid *grids, const dg_result *results, int32_t count,
+                                  const dg_export_options *options, dg_write_fn write, void *user,
+                                  dg_diag *diag);
 /* RGBA8 pixels of the swatch tileset the Tiled exports reference: 16 x 16 tiles
  * of tile_width x tile_height, tile value v (1..255) at index v-1 in its
  * palette colour (NULL: default palette), index 255 transparent. Needs

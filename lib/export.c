@@ -121,6 +121,69 @@ dg_status dg_export_buffer(const dg_grid *grid, const dg_result *result,
     return DG_OK;
 }
 
+typedef struct floors_job {
+    const dg_grid *grids;
+    const dg_result *results;
+    int32_t count;
+    const dg_export_options *options;
+} floors_job;
+
+static void emit_floors(const void *ctx, dgi_out *o)
+{
+    const floors_job *job = ctx;
+    dgi_export_tiled_floors(job->grids, job->results, job->count, job->options, o);
+}
+
+/* Every floor checked as dg_export checks one map, and all of one size. */
+static dg_status check_floors(const floors_job *job, dg_diag *diag)
+{
+    if (!job->grids)
+        return dgi_fail(diag, DG_E_NULL, "grids is NULL");
+    if (job->count < 1 || job->count > DG_FLOORS_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "%d floors: 1..%d are allowed", (int)job->count,
+                        DG_FLOORS_MAX);
+    if (job->options->format != DG_EXPORT_TMJ && job->options->format != DG_EXPORT_TMX)
+        return dgi_fail(diag, DG_E_INVALID, "floors go into a Tiled map (tmj or tmx), not format %d",
+                        (int)job->options->format);
+    for (int32_t k = 0; k < job->count; k++)
+    {
+        dg_status st = check_export(&job->grids[k], job->results ? &job->results[k] : NULL,
+                                    job->options, diag);
+        if (st != DG_OK)
+            return st;
+        if (job->grids[k].width != job->grids[0].width || job->grids[k].height != job->grids[0].height)
+            return dgi_fail(diag, DG_E_INVALID, "floor %d is %dx%d, floor 0 is %dx%d", (int)k,
+                            (int)job->grids[k].width, (int)job->grids[k].height,
+                            (int)job->grids[0].width, (int)job->grids[0].height);
+    }
+    return DG_OK;
+}
+
+dg_status dg_export_floors(const dg_grid *grids, const dg_result *results, int32_t count,
+                           const dg_export_options *options, dg_write_fn write, void *user,
+                           dg_diag *diag)
+{
+    if (!write)
+        return dgi_fail(diag, DG_E_NULL, "write callback is NULL");
+    dg_export_options defaults;
+    if (!options)
+    {
+        dg_export_defaults(&defaults);
+        defaults.format = DG_EXPORT_TMX;
+        options = &defaults;
+    }
+    floors_job job = {grids, results, count, options};
+    dg_status st = check_floors(&job, diag);
+    if (st != DG_OK)
+        return st;
+    dgi_out o;
+    dgi_out_init(&o, write, user);
+    emit_floors(&job, &o);
+    dgi_out_flush(&o);
+    dgi_diag_ok(diag);
+    return DG_OK;
+}
+
 dg_status dg_export_tileset_rgba(const uint32_t *palette, int32_t tile_width, int32_t tile_height,
                                  uint8_t *out, size_t out_size)
 {

@@ -174,8 +174,9 @@ static void markers(dgi_out *o, const dg_result *r)
     }
 }
 
-/* Stairs are tiles; listed for convenience (row-major order). */
-static void stairs(dgi_out *o, const dg_grid *g)
+/* Stairs are tiles; listed for convenience (row-major order), with the floor
+ * they lead to where a stairs marker links them (dg_floor_generate). */
+static void stairs(dgi_out *o, const dg_grid *g, const dg_result *r)
 {
     int first = 1;
     for (int32_t y = 0; y < g->height; y++)
@@ -189,7 +190,11 @@ static void stairs(dgi_out *o, const dg_grid *g)
             key_int(o, "x", x);
             next_int(o, "y", y);
             next_key(o, "dir");
-            dgi_out_str(o, t == DG_TILE_STAIRS_UP ? "\"up\"}" : "\"down\"}");
+            dgi_out_str(o, t == DG_TILE_STAIRS_UP ? "\"up\"" : "\"down\"");
+            int32_t to = r ? dgi_stairs_link(r, (dg_point){x, y}, t) : -1;
+            if (to >= 0)
+                next_int(o, "floor", to);
+            dgi_out_char(o, '}');
         }
 }
 
@@ -281,7 +286,7 @@ void dgi_export_json(const dg_grid *g, const dg_result *r, const dg_export_optio
     key(o, "stairs");
     dgi_out_char(o, '[');
     size_t before = o->total;
-    stairs(o, g);
+    stairs(o, g, r);
     dgi_out_str(o, o->total == before ? "]" : "\n  ]");
     dgi_out_str(o, ",\n  ");
     dg_point none = {-1, -1};

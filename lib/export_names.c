@@ -4,6 +4,8 @@
  * -> export_names.c). See docs/export.md for the names. */
 #include "internal.h"
 
+#include <stdio.h>
+
 const char *dgi_room_kind_name(int32_t kind)
 {
     static const char *const names[] = {"normal", "prefab", "cave", "start", "junction"};
@@ -21,4 +23,19 @@ const char *dgi_ref_kind_name(int32_t kind)
 {
     static const char *const names[] = {"none", "room", "corridor"};
     return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
+}
+
+int32_t dgi_stairs_link(const dg_result *r, dg_point p, uint8_t tile)
+{
+    int32_t kind = tile == DG_TILE_STAIRS_UP ? DG_MARKER_STAIRS_UP : DG_MARKER_STAIRS_DOWN;
+    for (int32_t i = 0; i < r->marker_count; i++)
+    {
+        const dg_marker *m = &r->markers[i];
+        int floor = -1;
+        char rest = 0;
+        if (m->kind == kind && m->pos.x == p.x && m->pos.y == p.y &&
+            sscanf(m->name, "floor %d%c", &floor, &rest) == 1 && floor >= 0)
+            return floor;
+    }
+    return -1;
 }

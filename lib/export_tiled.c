@@ -1,7 +1,8 @@
 /* Tiled maps (.tmj JSON and .tmx XML with CSV data): an orthogonal map whose
  * background is void's colour, one tile layer whose GIDs equal the tile values
  * (void = 0 = empty) over the 16 x 16 swatch tileset, and one object layer with
- * rooms, corridors, doors, stairs, start, exit and markers. See docs/export.md. */
+ * rooms, corridors, doors, stairs, start, exit and markers; a stacked dungeon
+ * has that pair of layers per floor. See docs/export.md. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -30,12 +31,16 @@ typedef struct tobj {
 } tobj;
 
 typedef struct tiled {
-    const dg_grid *grid;
-    const dg_result *result;
+    const dg_grid *grid;     /* the floor being written */
+    const dg_result *result; /* its result, or NULL */
     const dg_export_options *opt;
     dgi_out *o;
     int json;
     int64_t written; /* objects written so far (64-bit: the counts add up) */
+    const dg_grid *grids;      /* every floor (floors == 0: one map, grid alone) */
+    const dg_result *results;  /* NULL or one per floor */
+    int32_t floors;
+    int64_t layer_first; /* t->written when the current object layer began */
 } tiled;
 
 /* ---- objects ------------------------------------------------------------------- */
@@ -82,7 +87,7 @@ static void prop_xml(dgi_out *o, const tprop *p, const char *indent)
 static void object_json(tiled *t, const tobj *b)
 {
     dgi_out *o = t->o;
-    dgi_out_str(o, t->written ? ",\n        {\"id\": " : "\n        {\"id\": ");
+    dgi_out_str(o, t->written > t->layer_first ? ",\n        {\"id\": " : "\n        {\"id\": ");
     put_int(o, b->id);
     dgi_out_str(o, ", \"name\": ");
     dgi_out_json_str(o, b->name);
@@ -284,6 +289,8 @@ static void doors(tiled *t)
     }
 }
 
+/* Stairs are written from the tiles, except those a stairs marker (a floor
+ * link, dg_floor_generate) already stands for as an object of the same type. */
 static void stairs(tiled *t)
 {
     const dg_grid *g = t->grid;
@@ -292,6 +299,8 @@ static void stairs(tiled *t)
         {
             uint8_t tile = DG_CELL(g, x, y);
             if (tile != DG_TILE_STAIRS_UP && tile != DG_TILE_STAIRS_DOWN)
+                continue;
+            if (t->result && dgi_stairs_link(t->result, (dg_point){x, y}, tile) >= 0)
                 continue;
             tobj b;
             int up = tile == DG_TILE_STAIRS_UP;
@@ -377,12 +386,25 @@ static void objects(tiled *t)
     }
 }
 
+/* Points t at floor k (of a stacked map; k 0 of a single one). */
+static void select_floor(tiled *t, int32_t k)
+{
+    if (!t->floors)
+        return;
+    t->grid = &t->grids[k];
+    t->result = t->results ? &t->results[k] : NULL;
+}
+
 static int64_t object_count(const tiled *t)
 {
     tiled counter = *t;
     counter.o = NULL;
     counter.written = 0;
-    objects(&counter);
+    for (int32_t k = 0; k < (t->floors ? t->floors : 1); k++)
+    {
+        select_floor(&counter, k);
+        objects(&counter);
+    }
     return counter.written;
 }
 
@@ -484,10 +506,70 @@ static void tileset(tiled *t)
     dgi_out_str(o, " </tileset>\n");
 }
 
+/* Layer names: "tiles" and "dungeon" for one map, "floor N" and "floor N
+ * objects" for a stacked one (only floor 0 visible, so Tiled shows one floor). */
+static void layer_name(const tiled *t, int32_t k, int objects_layer, char *buf, size_t size)
+{
+    if (!t->floors)
+        (void)snprintf(buf, size, "%s", objects_layer ? "dungeon" : "tiles");
+    else
+        (void)snprintf(buf, size, "floor %d%s", (int)k, objects_layer ? " objects" : "");
+}
+
+static void layer_floor_prop(const tiled *t, int32_t k)
+{
+    if (!t->floors)
+        return;
+    if (t->json)
+    {
+        dgi_out_str(t->o, ",\n     \"properties\": [{\"name\": \"floor\", \"type\": \"int\", \"value\": ");
+        put_int(t->o, k);
+        dgi_out_str(t->o, "}]");
+        return;
+    }
+    dgi_out_str(t->o, "  <properties>\n   <property name=\"floor\" type=\"int\" value=\"");
+    put_int(t->o, k);
+    dgi_out_str(t->o, "\"/>\n  </properties>\n");
+}
+
+static void tmj_layers(tiled *t, int32_t k)
+{
+    dgi_out *o = t->o;
+    char name[32];
+    const char *visible = k == 0 ? "true" : "false";
+    layer_name(t, k, 0, name, sizeof name);
+    dgi_out_str(o, k ? ",\n    {\"id\": " : "    {\"id\": ");
+    put_int(o, 2 * (int64_t)k + 1);
+    dgi_out_str(o, ", \"name\": ");
+    dgi_out_json_str(o, name);
+    dgi_out_str(o, ", \"type\": \"tilelayer\", \"x\": 0, \"y\": 0");
+    attr(t, "width", t->grid->width);
+    attr(t, "height", t->grid->height);
+    dgi_out_str(o, ", \"opacity\": 1, \"visible\": ");
+    dgi_out_str(o, visible);
+    layer_floor_prop(t, k);
+    dgi_out_str(o, ",\n     \"data\": [\n");
+    csv(o, t->grid);
+    dgi_out_str(o, "]},\n    {\"id\": ");
+    put_int(o, 2 * (int64_t)k + 2);
+    layer_name(t, k, 1, name, sizeof name);
+    dgi_out_str(o, ", \"name\": ");
+    dgi_out_json_str(o, name);
+    dgi_out_str(o, ", \"type\": \"objectgroup\", \"draworder\": \"topdown\", \"x\": 0, \"y\": 0, "
+                   "\"opacity\": 1, \"visible\": ");
+    dgi_out_str(o, visible);
+    layer_floor_prop(t, k);
+    dgi_out_str(o, ",\n     \"objects\": [");
+    t->layer_first = t->written;
+    objects(t);
+    dgi_out_str(o, t->written > t->layer_first ? "\n     ]}" : "]}");
+}
+
 static void tmj(tiled *t, int64_t count)
 {
     dgi_out *o = t->o;
     const dg_grid *g = t->grid;
+    int32_t n = t->floors ? t->floors : 1;
     dgi_out_str(o, "{\n  \"type\": \"map\", \"version\": \"1.8\", \"orientation\": \"orthogonal\", "
                    "\"renderorder\": \"right-down\", \"infinite\": false");
     attr(t, "width", g->width);
@@ -495,28 +577,58 @@ static void tmj(tiled *t, int64_t count)
     attr(t, "tilewidth", t->opt->tile_width);
     attr(t, "tileheight", t->opt->tile_height);
     background(t);
-    dgi_out_str(o, ",\n  \"nextlayerid\": 3");
+    dgi_out_str(o, ",\n  \"nextlayerid\": ");
+    put_int(o, 2 * (int64_t)n + 1);
     attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ",\n");
     map_props(t);
     tileset(t);
-    dgi_out_str(o, "  \"layers\": [\n    {\"id\": 1, \"name\": \"tiles\", \"type\": \"tilelayer\", "
-                   "\"x\": 0, \"y\": 0");
-    attr(t, "width", g->width);
-    attr(t, "height", g->height);
-    dgi_out_str(o, ", \"opacity\": 1, \"visible\": true,\n     \"data\": [\n");
-    csv(o, g);
-    dgi_out_str(o, "]},\n    {\"id\": 2, \"name\": \"dungeon\", \"type\": \"objectgroup\", "
-                   "\"draworder\": \"topdown\", \"x\": 0, \"y\": 0, \"opacity\": 1, \"visible\": true,\n"
-                   "     \"objects\": [");
+    dgi_out_str(o, "  \"layers\": [\n");
+    for (int32_t k = 0; k < n; k++)
+    {
+        select_floor(t, k);
+        tmj_layers(t, k);
+    }
+    dgi_out_str(o, "\n  ]\n}\n");
+}
+
+static void tmx_layers(tiled *t, int32_t k)
+{
+    dgi_out *o = t->o;
+    char name[32];
+    const char *visible = k == 0 ? "1" : "0";
+    layer_name(t, k, 0, name, sizeof name);
+    dgi_out_str(o, " <layer");
+    attr(t, "id", 2 * (int64_t)k + 1);
+    dgi_out_str(o, " name=\"");
+    dgi_out_str(o, name);
+    dgi_out_char(o, '"');
+    attr(t, "width", t->grid->width);
+    attr(t, "height", t->grid->height);
+    dgi_out_str(o, " opacity=\"1\" visible=\"");
+    dgi_out_str(o, visible);
+    dgi_out_str(o, "\">\n");
+    layer_floor_prop(t, k);
+    dgi_out_str(o, "  <data encoding=\"csv\">\n");
+    csv(o, t->grid);
+    dgi_out_str(o, "</data>\n </layer>\n <objectgroup");
+    attr(t, "id", 2 * (int64_t)k + 2);
+    layer_name(t, k, 1, name, sizeof name);
+    dgi_out_str(o, " name=\"");
+    dgi_out_str(o, name);
+    dgi_out_str(o, "\" opacity=\"1\" visible=\"");
+    dgi_out_str(o, visible);
+    dgi_out_str(o, "\">\n");
+    layer_floor_prop(t, k);
     objects(t);
-    dgi_out_str(o, t->written ? "\n     ]}\n  ]\n}\n" : "]}\n  ]\n}\n");
+    dgi_out_str(o, " </objectgroup>\n");
 }
 
 static void tmx(tiled *t, int64_t count)
 {
     dgi_out *o = t->o;
     const dg_grid *g = t->grid;
+    int32_t n = t->floors ? t->floors : 1;
     dgi_out_str(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                    "<map version=\"1.8\" orientation=\"orthogonal\" renderorder=\"right-down\"");
     attr(t, "width", g->width);
@@ -524,26 +636,37 @@ static void tmx(tiled *t, int64_t count)
     attr(t, "tilewidth", t->opt->tile_width);
     attr(t, "tileheight", t->opt->tile_height);
     background(t);
-    dgi_out_str(o, " infinite=\"0\" nextlayerid=\"3\"");
+    dgi_out_str(o, " infinite=\"0\"");
+    attr(t, "nextlayerid", 2 * (int64_t)n + 1);
     attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ">\n");
     map_props(t);
     tileset(t);
-    dgi_out_str(o, " <layer id=\"1\" name=\"tiles\"");
-    attr(t, "width", g->width);
-    attr(t, "height", g->height);
-    dgi_out_str(o, " opacity=\"1\" visible=\"1\">\n  <data encoding=\"csv\">\n");
-    csv(o, g);
-    dgi_out_str(o, "</data>\n </layer>\n <objectgroup id=\"2\" name=\"dungeon\" opacity=\"1\" visible=\"1\">\n");
-    objects(t);
-    dgi_out_str(o, " </objectgroup>\n</map>\n");
+    for (int32_t k = 0; k < n; k++)
+    {
+        select_floor(t, k);
+        tmx_layers(t, k);
+    }
+    dgi_out_str(o, "</map>\n");
 }
 
 void dgi_export_tiled(const dg_grid *grid, const dg_result *result, const dg_export_options *opt,
                       dgi_out *out)
 {
-    tiled t = {grid, result, opt, out, opt->format == DG_EXPORT_TMJ, 0};
+    tiled t = {grid, result, opt, out, opt->format == DG_EXPORT_TMJ, 0, NULL, NULL, 0, 0};
     int64_t count = object_count(&t);
+    if (t.json)
+        tmj(&t, count);
+    else
+        tmx(&t, count);
+}
+
+void dgi_export_tiled_floors(const dg_grid *grids, const dg_result *results, int32_t floors,
+                             const dg_export_options *opt, dgi_out *out)
+{
+    tiled t = {&grids[0], results, opt, out, opt->format == DG_EXPORT_TMJ, 0, grids, results, floors, 0};
+    int64_t count = object_count(&t);
+    t.written = 0;
     if (t.json)
         tmj(&t, count);
     else

@@ -1752,6 +1752,34 @@ BAD(site_anchor_count, dg_recipe_generate_site, "anchor_count DG_ANCHORS_MAX + 1
     site.anchor_count = DG_ANCHORS_MAX + 1;
     return dg_recipe_generate_site(&rc, &site, e->g, NULL, &e->result, NULL, diag);
 }
+static void bad_sink(void *user, const char *data, size_t len)
+{
+    (void)user, (void)data, (void)len;
+}
+BAD(export_floors_null, dg_export_floors, "grids NULL", DG_E_NULL, "grids")
+{
+    return dg_export_floors(NULL, NULL, 2, NULL, bad_sink, NULL, diag);
+}
+BAD(export_floors_count, dg_export_floors, "count 0", DG_E_INVALID, "floors")
+{
+    return dg_export_floors(e->g, NULL, 0, NULL, bad_sink, NULL, diag);
+}
+BAD(export_floors_json, dg_export_floors, "format JSON", DG_E_INVALID, "Tiled")
+{
+    dg_export_options o;
+    dg_export_defaults(&o);
+    return dg_export_floors(e->g, NULL, 1, &o, bad_sink, NULL, diag);
+}
+BAD(export_floors_sizes, dg_export_floors, "floors of two sizes", DG_E_INVALID, "floor 1")
+{
+    dg_grid two[2] = {*e->g, *e->g};
+    two[1].width = ENV_W - 1;
+    return dg_export_floors(two, NULL, 2, NULL, bad_sink, NULL, diag);
+}
+BAD(export_floors_write, dg_export_floors, "write NULL", DG_E_NULL, "write")
+{
+    return dg_export_floors(e->g, NULL, 1, NULL, NULL, NULL, diag);
+}
 BAD(place_no_floor, dg_place, "a grid without a passable cell", DG_E_NOSPACE, "")
 {
     return dg_place(e->g, NULL, 1, (dg_placement *)e->out, NULL, 0, &e->result, NULL, diag);

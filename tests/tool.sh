@@ -114,6 +114,16 @@ assert not cells(maps[2], ">")
 PY
 expect floors_png 0 "" -- --gen cave --seed 5 --floors 2 --locks 1 -o "$tmp/fl"
 [ -s "$tmp/fl/floor-1.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_png"; }
+expect floors_tmx 0 "" -- --gen attach --seed 3 --floors 3 --stairs 2 --locks 1 -o "$tmp/fl/d.tmx"
+python3 - "$tmp/fl/d.tmx" <<'PY' && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_tmx_layers"; }
+import sys, xml.etree.ElementTree as E
+root = E.parse(sys.argv[1]).getroot()
+names = [l.get("name") for l in root if l.tag in ("layer", "objectgroup")]
+assert names == ["floor 0", "floor 0 objects", "floor 1", "floor 1 objects", "floor 2", "floor 2 objects"], names
+ids = [o.get("id") for o in root.iter("object")]
+assert len(ids) == len(set(ids)) and int(root.get("nextobjectid")) == len(ids) + 1
+assert sum(1 for o in root.iter("object") if o.get("type") == "stairs_down") == 4
+PY
 expect floors_small 2 "each side" -- --gen attach --floors 2 --width 13 --height 30 -o "$tmp/fl"
 expect floors_recipe 2 "not recipes" -- --gen attach --floors 2 --format recipe -o "$tmp/fl"
 expect stairs_alone 2 "needs --floors" -- --gen attach --stairs 2

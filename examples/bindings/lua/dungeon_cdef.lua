@@ -852,6 +852,9 @@ typedef struct dg_export_options {
  dg_status dg_export_buffer(const dg_grid *grid, const dg_result *result,
                                   const dg_export_options *options, char *out, size_t out_size,
                                   size_t *written, dg_diag *diag);
+ dg_status dg_export_floors(const dg_grid *grids, const dg_result *results, int32_t count,
+                                  const dg_export_options *options, dg_write_fn write, void *user,
+                                  dg_diag *diag);
  dg_status dg_export_tileset_rgba(const uint32_t *palette, int32_t tile_width,
                                         int32_t tile_height, uint8_t *out, size_t out_size);
 ]==]
