@@ -1037,6 +1037,15 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
 dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_cave_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
+                            const dgi_mask *reserved, dg_result *result,
+                            const dg_allocator *allocator, dg_diag *diag)
+{
+    if (reserved)
+        return dgi_mask_unsupported(reserved, "cave", diag);
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;

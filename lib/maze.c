@@ -933,6 +933,15 @@ static dg_status build(maze *m)
 dg_status dg_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_maze_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
+                            const dgi_mask *reserved, dg_result *result,
+                            const dg_allocator *allocator, dg_diag *diag)
+{
+    if (reserved)
+        return dgi_mask_unsupported(reserved, "maze", diag);
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;
