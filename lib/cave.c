@@ -32,8 +32,10 @@ typedef struct region {
 } region;
 
 typedef struct tunnel {
-    uint32_t p, q; /* the cave cells it joins (packed) */
-    int32_t a, b;  /* their regions */
+    uint32_t p, q;     /* the cave cells it joins (packed) */
+    int32_t a, b;      /* their regions */
+    int32_t u, v;      /* the touching cells it runs through (map indexes) */
+    int32_t length;    /* steps from p to q */
 } tunnel;
 
 /* A run of open cells along an area row; after labelling, set is its region. */
@@ -45,11 +47,17 @@ typedef struct run {
 typedef struct cave_edge {
     int32_t a, b;  /* the regions of the two cells that touch */
     uint32_t p, q; /* the cave cells nearest to each (packed) */
+    int32_t u, v;  /* the two touching cells (map indexes) */
+    int32_t length; /* steps of the tunnel from p through u, v to q */
 } cave_edge;
 
 typedef struct cave {
     const dg_cave_params *p;
     const dg_allocator *a;
+    const dgi_mask *reserved;   /* NULL: no reserved cells */
+    uint64_t *forbid;           /* with reserved cells: bit rows as rock, 1 = reserved or
+                                 * beside one (always rock); NULL without */
+    int32_t *dist;              /* with reserved cells: steps to the nearest cave */
     int32_t border, iw, ih;     /* the area: iw x ih cells inside the border */
     /* bit rows, 1 = rock: (ih + 2) rows of nw words, bit x + 1 = area column x;
      * the pad bits (column -1, columns >= iw, rows -1 and ih) are always rock */
@@ -138,6 +146,8 @@ static void cave_free(cave *c)
 {
     const dg_allocator *a = c->a;
     dgi_free(a, c->block, c->block_size);
+    dgi_free(a, c->forbid, c->forbid ? (size_t)c->nw * (size_t)(c->ih + 2) * sizeof *c->forbid : 0);
+    dgi_free(a, c->dist, c->dist ? c->cells * sizeof *c->dist : 0);
     dgi_free(a, c->runs, (size_t)c->run_cap * sizeof *c->runs);
     dgi_free(a, c->regions, (size_t)c->region_cap * sizeof *c->regions);
     dgi_free(a, c->keep, (size_t)c->keep_cap * sizeof *c->keep);
@@ -330,16 +340,34 @@ static int64_t open_cells(const cave *c)
     return (int64_t)c->iw * c->ih - rock;
 }
 
+/* Reserved cells and their ring stay rock through every step, so the caves
+ * close around them as around any rock. */
+static void apply_forbid(cave *c)
+{
+    if (!c->forbid)
+        return;
+    size_t words = (size_t)c->nw * (size_t)(c->ih + 2);
+    for (size_t i = 0; i < words; i++)
+        c->rock[i] |= c->forbid[i];
+}
+
 /* Fill, iterate and smooth with rock chance q/1024; returns the open cells. */
 static int64_t run_automaton(cave *c, int32_t q, uint64_t seed, uint64_t stream)
 {
     rule rl;
     make_rule(&rl, c->p->birth, c->p->survival);
     random_fill(c, q, seed, stream);
+    apply_forbid(c);
     for (int32_t k = 0; k < c->p->iterations; k++)
+    {
         automaton_step(c, &rl);
+        apply_forbid(c);
+    }
     for (int32_t k = 0; k < c->p->smoothing; k++)
+    {
         smooth_step(c);
+        apply_forbid(c);
+    }
     return open_cells(c);
 }
 
@@ -382,6 +410,13 @@ static int32_t map_index(const cave *c, int32_t x, int32_t y) /* area coordinate
     return (y + PAD) * c->pw + x + PAD;
 }
 
+/* 1 if area cell (x, y) is reserved or beside a reserved cell. */
+static int forbidden(const cave *c, int32_t x, int32_t y)
+{
+    const uint64_t *row = c->forbid + (size_t)(y + 1) * (size_t)c->nw;
+    return (int)(row[(x + 1) >> 6] >> ((x + 1) & 63) & 1);
+}
+
 /* Sets (rock 1) or clears the bit of map cell p (packed). */
 static void set_rock(cave *c, uint32_t p, int rock)
 {
@@ -401,6 +436,11 @@ static void build_map(cave *c)
         for (int32_t x = 0; x < c->iw; x++)
             m[x] = (uint8_t)(~row[(x + 1) >> 6] >> ((x + 1) & 63) & 1); /* M_CAVE or M_ROCK */
     }
+    if (c->forbid) /* forbidden cells lie outside the area for tunnels and walks */
+        for (int32_t y = 0; y < c->ih; y++)
+            for (int32_t x = 0; x < c->iw; x++)
+                if (forbidden(c, x, y))
+                    c->map[map_index(c, x, y)] = M_EDGE;
 }
 
 static int32_t run_root(run *runs, int32_t r)
@@ -580,18 +620,60 @@ static void fill_pockets(cave *c)
     build_map(c);
 }
 
-/* A 3x3 cave (clipped to the area) at the centre, when no draw left one. */
+/* The free cell nearest (*x, *y) with a free side (ties in row order), as
+ * the centre of the last-resort cave around reserved cells; 0 if none. */
+static int free_centre(const cave *c, int32_t *x, int32_t *y)
+{
+    int32_t best = -1, bx = 0, by = 0;
+    for (int32_t j = 0; j < c->ih; j++)
+        for (int32_t i = 0; i < c->iw; i++)
+        {
+            int32_t d = abs(i - *x) + abs(j - *y);
+            if (forbidden(c, i, j) || (best >= 0 && d >= best))
+                continue;
+            if ((i > 0 && !forbidden(c, i - 1, j)) || (i + 1 < c->iw && !forbidden(c, i + 1, j)) ||
+                (j > 0 && !forbidden(c, i, j - 1)) || (j + 1 < c->ih && !forbidden(c, i, j + 1)))
+                best = d, bx = i, by = j;
+        }
+    *x = bx, *y = by;
+    return best >= 0;
+}
+
+/* A 3x3 cave (clipped to the area) at the centre, when no draw left one;
+ * around reserved cells, at the nearest free place (none if there is none). */
 static void centre_cave(cave *c)
 {
     for (int32_t r = 1; r <= c->ih; r++)
         memset(row_of(c->rock, c, r), 0xFF, (size_t)c->nw * sizeof(uint64_t));
     int32_t x0 = c->iw / 2 - 1, y0 = c->ih / 2 - 1;
+    if (c->forbid)
+    {
+        int32_t cx = x0 + 1, cy = y0 + 1;
+        if (!free_centre(c, &cx, &cy))
+            return;
+        x0 = DG_MIN(DG_MAX(cx - 1, 0), c->iw - 3), y0 = DG_MIN(DG_MAX(cy - 1, 0), c->ih - 3);
+    }
     for (int32_t y = y0; y < y0 + 3; y++)
         for (int32_t x = x0; x < x0 + 3; x++)
             set_rock(c, XY(x + PAD, y + PAD), 0);
 }
 
 /* ---- connecting ----------------------------------------------------------------------- */
+
+/* Length of the tunnel edge e would carve: the walk between its cave cells. */
+static int32_t edge_length(const cave_edge *e)
+{
+    return abs(XY_X(e->p) - XY_X(e->q)) + abs(XY_Y(e->p) - XY_Y(e->q));
+}
+
+/* The candidate tunnel through the touching cells u, v: a straight line
+ * between their caves, or around reserved cells the two walks back to them. */
+static cave_edge make_edge(const cave *c, int32_t u, int32_t v)
+{
+    cave_edge e = {c->owner[u], c->owner[v], c->origin[u], c->origin[v], u, v, 0};
+    e.length = c->dist ? c->dist[u] + c->dist[v] + 1 : edge_length(&e);
+    return e;
+}
 
 static dg_status add_edge(cave *c, int32_t u, int32_t v)
 {
@@ -603,8 +685,7 @@ static dg_status add_edge(cave *c, int32_t u, int32_t v)
         if (st != DG_OK)
             return st;
     }
-    cave_edge e = {c->owner[u], c->owner[v], c->origin[u], c->origin[v]};
-    c->edges[c->edge_count++] = e;
+    c->edges[c->edge_count++] = make_edge(c, u, v);
     return DG_OK;
 }
 
@@ -661,12 +742,6 @@ static void nearest_caves(cave *c)
     sweep(c, -1);
 }
 
-/* Length of the tunnel edge e would carve: the walk between its cave cells. */
-static int32_t edge_length(const cave_edge *e)
-{
-    return abs(XY_X(e->p) - XY_X(e->q)) + abs(XY_Y(e->p) - XY_Y(e->q));
-}
-
 /* Records the touching cells u, v as a candidate, or, when *last is an edge
  * of the same two regions (the step before along the row), keeps the
  * shorter of the two there. */
@@ -674,8 +749,8 @@ static dg_status touch(cave *c, int32_t u, int32_t v, int32_t *last)
 {
     if (*last >= 0 && c->edges[*last].a == c->owner[u] && c->edges[*last].b == c->owner[v])
     {
-        cave_edge e = {c->owner[u], c->owner[v], c->origin[u], c->origin[v]};
-        if (edge_length(&e) < edge_length(&c->edges[*last]))
+        cave_edge e = make_edge(c, u, v);
+        if (e.length < c->edges[*last].length)
             c->edges[*last] = e;
         return DG_OK;
     }
@@ -707,7 +782,7 @@ static dg_status meet_caves(cave *c)
 /* c->order = the edges by length, ties in the order found (a counting sort). */
 static dg_status sort_edges(cave *c)
 {
-    int32_t longest = c->iw + c->ih;
+    int32_t longest = c->dist ? (int32_t)c->cells : c->iw + c->ih;
     size_t counts_size = (size_t)(longest + 2) * sizeof(int32_t);
     int32_t *start = dgi_calloc(c->a, (size_t)longest + 2, sizeof(int32_t));
     c->order = dgi_alloc(c->a, (size_t)c->edge_cap * sizeof *c->order);
@@ -717,11 +792,11 @@ static dg_status sort_edges(cave *c)
         return DG_E_NOMEM;
     }
     for (int32_t e = 0; e < c->edge_count; e++)
-        start[edge_length(&c->edges[e]) + 1]++;
+        start[c->edges[e].length + 1]++;
     for (int32_t k = 1; k <= longest + 1; k++)
         start[k] += start[k - 1];
     for (int32_t e = 0; e < c->edge_count; e++)
-        c->order[start[edge_length(&c->edges[e])]++] = e;
+        c->order[start[c->edges[e].length]++] = e;
     dgi_free(c->a, start, counts_size);
     return DG_OK;
 }
@@ -741,7 +816,7 @@ static void spanning_tree(cave *c)
         if (a == b)
             continue;
         parent[a] = b;
-        tunnel t = {e->p, e->q, e->a, e->b};
+        tunnel t = {e->p, e->q, e->a, e->b, e->u, e->v, e->length};
         c->tunnels[c->tunnel_count++] = t;
     }
 }
@@ -756,7 +831,7 @@ static void open_brush(cave *c, int32_t x, int32_t y)
             uint8_t *m = &c->map[(y + dy) * c->pw + x + dx];
             if ((*m & M_KIND) == M_ROCK)
             {
-                *m = M_TUNNEL;
+                *m = (uint8_t)((*m & ~M_KIND) | M_TUNNEL); /* keeps a walk's way back */
                 set_rock(c, XY(x + dx, y + dy), 0);
             }
         }
@@ -780,10 +855,178 @@ static void carve_line(cave *c, uint32_t p, uint32_t q)
     }
 }
 
+/* ---- connecting around reserved cells ---------------------------------------------- */
+
+enum { WAY_SHIFT = 3 }; /* map bits 3-4: the direction back toward a rock cell's cave */
+
+/* Nearest cave of every cell a walk reaches without crossing forbidden cells
+ * (breadth-first from all cave cells at once, sides in N E S W order): owner,
+ * origin, dist, and the way back in the map. Cells never reached keep owner -1. */
+static void nearest_caves_around(cave *c)
+{
+    const int32_t off[4] = {-c->pw, 1, c->pw, -1};
+    int32_t *queue = c->queue, head = 0, tail = 0;
+    for (size_t i = 0; i < c->cells; i++)
+        c->owner[i] = -1;
+    for (int32_t r = 0; r < c->run_count; r++)
+    {
+        const run *rn = &c->runs[r];
+        if (c->keep[rn->set] < 0)
+            continue;
+        for (int32_t x = rn->x0, i = map_index(c, x, rn->y); x <= rn->x1; x++, i++)
+        {
+            c->dist[i] = 0, c->owner[i] = rn->set, c->origin[i] = XY(x + PAD, rn->y + PAD);
+            queue[tail++] = i;
+        }
+    }
+    while (head < tail)
+    {
+        int32_t u = queue[head++];
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t v = u + off[d];
+            if (c->owner[v] >= 0 || (c->map[v] & M_KIND) != M_ROCK)
+                continue;
+            c->owner[v] = c->owner[u], c->origin[v] = c->origin[u], c->dist[v] = c->dist[u] + 1;
+            c->map[v] |= (uint8_t)(((d + 2) & 3) << WAY_SHIFT);
+            queue[tail++] = v;
+        }
+    }
+}
+
+/* Candidate tunnels where two caves' reached cells touch. */
+static dg_status meet_caves_around(cave *c)
+{
+    const int32_t pw = c->pw, *owner = c->owner;
+    dg_status st = DG_OK;
+    c->edge_count = 0;
+    for (int32_t y = 0; y < c->ih; y++)
+    {
+        int32_t across = -1, down = -1;
+        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw && st == DG_OK; x++, i++)
+        {
+            if (owner[i] < 0)
+                continue;
+            if (x + 1 < c->iw && owner[i + 1] >= 0 && owner[i + 1] != owner[i])
+                st = touch(c, i, i + 1, &across);
+            if (st == DG_OK && y + 1 < c->ih && owner[i + pw] >= 0 && owner[i + pw] != owner[i])
+                st = touch(c, i, i + pw, &down);
+        }
+    }
+    return st;
+}
+
+static int is_open(uint8_t m)
+{
+    return (m & M_KIND) == M_CAVE || (m & M_KIND) == M_TUNNEL;
+}
+
+/* The brush at (x, y) around reserved cells: the cell itself, then those of
+ * its square that are rock and touch open floor, so no opened cell is cut off. */
+static void open_brush_around(cave *c, int32_t x, int32_t y)
+{
+    int32_t w = c->p->tunnel_width, lo = w == 3 ? -1 : 0, pw = c->pw;
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t dy = lo; dy < lo + w; dy++)
+            for (int32_t dx = lo; dx < lo + w; dx++)
+            {
+                int32_t i = (y + dy) * pw + x + dx;
+                int centre = dx == 0 && dy == 0;
+                if ((c->map[i] & M_KIND) != M_ROCK || centre != (pass == 0) ||
+                    (!centre && !is_open(c->map[i - pw]) && !is_open(c->map[i + pw]) &&
+                     !is_open(c->map[i - 1]) && !is_open(c->map[i + 1])))
+                    continue;
+                c->map[i] = (uint8_t)((c->map[i] & ~M_KIND) | M_TUNNEL);
+                set_rock(c, XY(x + dx, y + dy), 0);
+            }
+}
+
+/* Carves the walk from map cell i back to its cave cell. */
+static void carve_back(cave *c, int32_t i)
+{
+    const int32_t off[4] = {-c->pw, 1, c->pw, -1};
+    uint32_t home = c->origin[i];
+    int32_t target = XY_Y(home) * c->pw + XY_X(home);
+    for (;;)
+    {
+        open_brush_around(c, i % c->pw, i / c->pw);
+        if (i == target)
+            return;
+        i += off[(c->map[i] >> WAY_SHIFT) & 3];
+    }
+}
+
+/* Reserved cells may cut the area into pieces: the caves of the piece with
+ * the most cave cells stay (their tree of tunnels too), the others fill. */
+static dg_status keep_joined_caves(cave *c)
+{
+    int64_t *sizes = dgi_calloc(c->a, (size_t)c->region_count, sizeof *sizes), best_size = -1;
+    if (!sizes)
+        return DG_E_NOMEM;
+    int32_t best = -1;
+    for (int32_t k = 0; k < c->cave_count; k++)
+        sizes[dgi_uf_find(c->parent, c->caves[k])] += c->regions[c->caves[k]].size;
+    for (int32_t k = 0; k < c->cave_count; k++)
+    {
+        int32_t root = dgi_uf_find(c->parent, c->caves[k]);
+        if (sizes[root] > best_size)
+            best_size = sizes[root], best = root;
+    }
+    dgi_free(c->a, sizes, (size_t)c->region_count * sizeof *sizes);
+    for (int32_t r = 0; r < c->run_count; r++)
+    {
+        const run *rn = &c->runs[r];
+        if (c->keep[rn->set] < 0 || dgi_uf_find(c->parent, rn->set) == best)
+            continue;
+        for (int32_t x = rn->x0; x <= rn->x1; x++)
+        {
+            set_rock(c, XY(x + PAD, rn->y + PAD), 1);
+            c->map[map_index(c, x, rn->y)] = M_ROCK;
+        }
+    }
+    int32_t kept = 0, tunnels = 0;
+    for (int32_t k = 0; k < c->cave_count; k++)
+    {
+        int32_t r = c->caves[k];
+        c->keep[r] = dgi_uf_find(c->parent, r) == best ? kept : -1;
+        if (c->keep[r] >= 0)
+            c->caves[kept++] = r;
+    }
+    for (int32_t t = 0; t < c->tunnel_count; t++)
+        if (c->keep[c->tunnels[t].a] >= 0)
+            c->tunnels[tunnels++] = c->tunnels[t];
+    c->cave_count = kept;
+    c->tunnel_count = tunnels;
+    return DG_OK;
+}
+
+/* connect_caves around reserved cells: tunnels follow shortest walks that
+ * keep off them, and caves no walk can join are filled. */
+static dg_status connect_around(cave *c)
+{
+    nearest_caves_around(c);
+    dg_status st = meet_caves_around(c);
+    if (st == DG_OK)
+        st = sort_edges(c);
+    if (st != DG_OK)
+        return st;
+    spanning_tree(c);
+    if ((st = keep_joined_caves(c)) != DG_OK)
+        return st;
+    for (int32_t t = 0; t < c->tunnel_count; t++)
+    {
+        carve_back(c, c->tunnels[t].u);
+        carve_back(c, c->tunnels[t].v);
+    }
+    return DG_OK;
+}
+
 static dg_status connect_caves(cave *c)
 {
     if (c->cave_count < 2)
         return DG_OK;
+    if (c->forbid)
+        return connect_around(c);
     nearest_caves(c);
     dg_status st = meet_caves(c);
     if (st == DG_OK)
@@ -889,11 +1132,12 @@ static void write_row(const cave *c, dg_grid *g, int32_t y, uint64_t *o[3], uint
         uint64_t fl = spread_bits((uint32_t)ow), wl = spread_bits((uint32_t)(nr & ~ow));
         uint64_t tiles = fl * DG_TILE_FLOOR + wl * DG_TILE_WALL;
         int32_t n = DG_MIN(8, g->width - x);
-        if (n == 8)
+        if (n == 8 && !c->reserved)
             memcpy(out + x, &tiles, 8);
         else
             for (int32_t k = 0; k < n; k++)
-                out[x + k] = (uint8_t)(tiles >> (8 * k));
+                if (!dgi_mask_at(c->reserved, x + k, y))
+                    out[x + k] = (uint8_t)(tiles >> (8 * k));
     }
 }
 
@@ -990,7 +1234,7 @@ static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
         dg_corridor *k = &r->corridors[t];
         k->start = packed_point(c, tn->p);
         k->end = k->bend = packed_point(c, tn->q);
-        k->length = abs(k->end.x - k->start.x) + abs(k->end.y - k->start.y) + 1;
+        k->length = tn->length + 1;
         k->from.kind = k->to.kind = DG_REF_ROOM;
         k->from.index = c->keep[tn->a];
         k->to.index = c->keep[tn->b];
@@ -1007,6 +1251,30 @@ static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
     r->metrics.placed = c->cave_count;
 }
 
+/* The forbidden bits: every area cell within one step (8-way) of a reserved
+ * cell. *cells becomes the unreserved cells (the target's grid). */
+static dg_status setup_forbid(cave *c, const dg_grid *g, int64_t *cells)
+{
+    size_t words = (size_t)c->nw * (size_t)(c->ih + 2);
+    c->forbid = dgi_calloc(c->a, words, sizeof *c->forbid);
+    c->dist = dgi_alloc(c->a, c->cells * sizeof *c->dist);
+    if (!c->forbid || !c->dist)
+        return DG_E_NOMEM;
+    for (int32_t gy = 0; gy < g->height; gy++)
+        for (int32_t gx = 0; gx < g->width; gx++)
+        {
+            if (!dgi_mask_at(c->reserved, gx, gy))
+                continue;
+            (*cells)--;
+            int32_t ax = gx - c->border, ay = gy - c->border;
+            for (int32_t y = DG_MAX(ay - 1, 0); y <= DG_MIN(ay + 1, c->ih - 1); y++)
+                for (int32_t x = DG_MAX(ax - 1, 0); x <= DG_MIN(ax + 1, c->iw - 1); x++)
+                    c->forbid[(size_t)(y + 1) * (size_t)c->nw + (size_t)((x + 1) >> 6)] |=
+                        1ULL << ((x + 1) & 63);
+        }
+    return DG_OK;
+}
+
 /* Everything but writing the caller's grid and result. */
 static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
 {
@@ -1016,7 +1284,10 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
         if (draw < DRAWS)
             choose_fill(c, grid_cells, seed, STREAM_FILL + (uint64_t)draw);
         else
+        {
             centre_cave(c);
+            apply_forbid(c);
+        }
         st = label_regions(c);
         if (st == DG_OK)
             st = reserve_caves(c);
@@ -1025,17 +1296,26 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
     }
     if (st != DG_OK)
         return st;
+    if (c->cave_count == 0) /* only around reserved cells */
+        return DG_E_NOSPACE;
     fill_pockets(c);
-    pick_start(c);
     st = connect_caves(c);
     if (st != DG_OK)
         return st;
+    pick_start(c); /* after the caves around reserved cells that cannot be joined went */
     pick_exit(c);
     return DG_OK;
 }
 
 dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_cave_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
+                            const dgi_mask *reserved, dg_result *result,
+                            const dg_allocator *allocator, dg_diag *diag)
 {
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
@@ -1052,7 +1332,12 @@ dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t
     c.pw = c.iw + 2 * PAD;
     c.ph = c.ih + 2 * PAD;
     c.cells = (size_t)c.pw * (size_t)c.ph;
-    st = build(&c, seed, (int64_t)grid->width * grid->height);
+    c.reserved = reserved;
+    int64_t cells = (int64_t)grid->width * grid->height;
+    if (reserved)
+        st = setup_forbid(&c, grid, &cells);
+    if (st == DG_OK)
+        st = build(&c, seed, cells);
     if (st == DG_OK && result)
         st = dgi_result_reserve(result, c.cave_count, c.tunnel_count, 0, 0);
     if (st == DG_OK)
@@ -1064,6 +1349,9 @@ dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t
             fill_result(&c, result, &m);
     }
     cave_free(&c);
+    if (st == DG_E_NOSPACE)
+        return dgi_fail(diag, st, "cave: the reserved cells leave no two neighbouring cells for a "
+                                  "cave (caves keep one cell from them)");
     if (st != DG_OK)
         return dgi_fail(diag, st, "cave: out of memory");
     dgi_diag_ok(diag);

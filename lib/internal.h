@@ -333,6 +333,16 @@ static inline int dgi_mask_at(const dgi_mask *m, int32_t x, int32_t y)
 int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y);
 /* The refusal of a generator that does not take reserved cells yet. */
 dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag);
+/* Generators around reserved cells (NULL: none, as their public entry). */
+dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
+                            const dgi_mask *reserved, dg_result *result,
+                            const dg_allocator *allocator, dg_diag *diag); /* cave.c */
+dg_status dgi_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
+                                const dgi_mask *reserved, dg_result *result,
+                                const dg_allocator *allocator, dg_diag *diag); /* walk.c */
+dg_status dgi_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
+                            const dgi_mask *reserved, dg_result *result,
+                            const dg_allocator *allocator, dg_diag *diag); /* maze.c */
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,

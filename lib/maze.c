@@ -27,6 +27,8 @@ typedef struct mdoor { int32_t cell; int32_t dir; } mdoor; /* the passage cell -
 typedef struct maze {
     const dg_maze_params *p;
     const dg_allocator *a;
+    const dgi_mask *reserved; /* NULL: no reserved cells */
+    uint8_t *base;            /* with reserved cells: the lattice's classes before rooms */
     int32_t cols, rows, lw;  /* lattice size; padded row length cols + 2 */
     int32_t cw, period;      /* cell width; cell + wall */
     int32_t ox, oy;          /* tile of the lattice's top-left wall corner */
@@ -154,6 +156,7 @@ static void maze_free(maze *m)
 {
     const dg_allocator *a = m->a;
     dgi_free(a, m->cls, m->n);
+    dgi_free(a, m->base, m->base ? m->n : 0);
     dgi_free(a, m->open, m->n);
     dgi_free(a, m->dir, m->n);
     dgi_free(a, m->region, m->n * sizeof *m->region);
@@ -192,14 +195,117 @@ static dg_status maze_alloc(maze *m)
 /* Lattice cell (x, y) (0-based) as a padded index. */
 static int32_t at(const maze *m, int32_t x, int32_t y) { return (y + 1) * m->lw + x + 1; }
 
-/* Padding is CLOSED, the lattice FREE. */
+/* Padding is CLOSED, the lattice FREE (with reserved cells: as in base). */
 static void clear_lattice(maze *m)
 {
-    memset(m->cls, CLOSED, m->n);
     memset(m->open, 0, m->n);
+    m->room_count = 0;
+    if (m->base)
+    {
+        memcpy(m->cls, m->base, m->n);
+        return;
+    }
+    memset(m->cls, CLOSED, m->n);
     for (int32_t y = 0; y < m->rows; y++)
         memset(&m->cls[at(m, 0, y)], FREE, (size_t)m->cols);
-    m->room_count = 0;
+}
+
+/* ---- reserved cells ------------------------------------------------------------------ */
+
+/* The lattice cells (0..2, into out) along one axis whose square (the cell
+ * with its walls, period + 1 tiles) holds tile t: the cell t falls in, and
+ * the one before when t lies on a wall line. */
+static int32_t cells_of_tile(int32_t t, int32_t origin, int32_t period, int32_t count, int32_t out[2])
+{
+    int32_t k = 0, rel = t - origin;
+    if (rel < 0 || rel > count * period)
+        return 0;
+    if (rel / period < count)
+        out[k++] = rel / period;
+    if (rel % period == 0 && rel > 0)
+        out[k++] = rel / period - 1;
+    return k;
+}
+
+/* A lattice cell is closed when a reserved tile lies in its square: every
+ * tile it may open (block, passage, door, room post) has its 8 neighbours in
+ * the squares of the open cells around it, so none touches a reserved tile. */
+static void close_reserved(maze *m, const dg_grid *g)
+{
+    for (int32_t ty = 0; ty < g->height; ty++)
+        for (int32_t tx = 0; tx < g->width; tx++)
+        {
+            int32_t xs[2], ys[2], nx, ny;
+            if (!dgi_mask_at(m->reserved, tx, ty) ||
+                !(nx = cells_of_tile(tx, m->ox, m->period, m->cols, xs)) ||
+                !(ny = cells_of_tile(ty, m->oy, m->period, m->rows, ys)))
+                continue;
+            for (int32_t a = 0; a < ny; a++)
+                for (int32_t b = 0; b < nx; b++)
+                    m->base[at(m, xs[b], ys[a])] = CLOSED;
+        }
+}
+
+/* Cells of the FREE component of start (4-way), labelled id in m->region. */
+static int32_t label_free(maze *m, int32_t start, int32_t id)
+{
+    int32_t *q = m->stack, n = 0, size = 0;
+    m->region[start] = id;
+    q[n++] = start;
+    while (n > 0)
+    {
+        int32_t c = q[--n];
+        size++;
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t nb = c + m->off[d];
+            if (m->base[nb] == FREE && m->region[nb] < 0)
+                m->region[nb] = id, q[n++] = nb;
+        }
+    }
+    return size;
+}
+
+/* Only the largest piece the reserved cells leave (the first of equals) is
+ * used, so the maze and its rooms stay in one piece. Returns its cells. */
+static int32_t keep_largest_piece(maze *m)
+{
+    int32_t pieces = 0, best = -1, best_size = 0;
+    for (size_t i = 0; i < m->n; i++)
+        m->region[i] = -1;
+    for (int32_t y = 0; y < m->rows; y++)
+        for (int32_t x = 0; x < m->cols; x++)
+        {
+            int32_t c = at(m, x, y);
+            if (m->base[c] != FREE || m->region[c] >= 0)
+                continue;
+            int32_t size = label_free(m, c, pieces);
+            if (size > best_size)
+                best_size = size, best = pieces;
+            pieces++;
+        }
+    for (size_t i = 0; i < m->n; i++)
+        if (m->base[i] == FREE && m->region[i] != best)
+            m->base[i] = CLOSED;
+    return best_size;
+}
+
+/* The lattice around the reserved cells (m->base). DG_E_NOSPACE when fewer
+ * than two cells are left. */
+static dg_status lattice_reserved(maze *m, const dg_grid *g, dg_diag *diag)
+{
+    m->base = dgi_alloc(m->a, m->n);
+    if (!m->base)
+        return dgi_fail(diag, DG_E_NOMEM, "maze: out of memory");
+    memset(m->base, CLOSED, m->n);
+    for (int32_t y = 0; y < m->rows; y++)
+        memset(&m->base[at(m, 0, y)], FREE, (size_t)m->cols);
+    close_reserved(m, g);
+    if (keep_largest_piece(m) < 2)
+        return dgi_fail(diag, DG_E_NOSPACE,
+                        "maze: the reserved cells leave fewer than two lattice cells in one piece "
+                        "(a lattice cell and its walls keep one tile from them)");
+    return DG_OK;
 }
 
 /* ---- rooms -------------------------------------------------------------------------- */
@@ -243,6 +349,37 @@ static dg_status add_room(maze *m, mroom r)
     return DG_OK;
 }
 
+/* The first place (scanning from the top left, or back from the bottom
+ * right) where a room of the smallest size fits; 0 if none. */
+static int first_fit(const maze *m, int backwards, mroom *r)
+{
+    int64_t budget = INT64_MAX;
+    r->w = m->kmin_w, r->h = m->kmin_h;
+    int32_t places_x = m->cols - r->w + 1, places = places_x * (m->rows - r->h + 1);
+    for (int32_t k = 0; k < places; k++)
+    {
+        int32_t j = backwards ? places - 1 - k : k;
+        r->x = j % places_x, r->y = j / places_x;
+        if (room_fits(m, *r, &budget))
+            return 1;
+    }
+    return 0;
+}
+
+/* Too few rooms around reserved cells: two of the smallest, one from each
+ * end of the lattice, or DG_E_NOSPACE. */
+static dg_status two_rooms_reserved(maze *m)
+{
+    mroom a, b;
+    clear_lattice(m);
+    if (!first_fit(m, 0, &a))
+        return DG_E_NOSPACE;
+    dg_status st = add_room(m, a);
+    if (st != DG_OK)
+        return st;
+    return first_fit(m, 1, &b) ? add_room(m, b) : DG_E_NOSPACE;
+}
+
 static dg_status place_rooms(maze *m)
 {
     int64_t budget = CHECK_BUDGET * (int64_t)m->cols * m->rows + 1024;
@@ -271,6 +408,8 @@ static dg_status place_rooms(maze *m)
     }
     if (m->room_count >= 2)
         return DG_OK;
+    if (m->base)
+        return two_rooms_reserved(m);
     /* Too few for a start and an exit (small boards): two of the smallest
      * rooms in opposite corners, which the size check proved fit. */
     clear_lattice(m);
@@ -347,10 +486,32 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
     }
 }
 
+static int32_t count_free(const maze *m)
+{
+    int32_t n = 0;
+    for (size_t i = 0; i < m->n; i++)
+        n += m->cls[i] == FREE;
+    return n;
+}
+
+/* The k-th FREE cell in lattice order. */
+static int32_t nth_free(const maze *m, uint32_t k)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->cls[i] == FREE && k-- == 0)
+            return (int32_t)i;
+    return -1;
+}
+
 /* Every FREE cell joins a tree; each tree is one region (rooms may cut the
  * lattice into several). The perfect layout starts at a random cell. */
 static void grow_forest(maze *m)
 {
+    if (m->room_count == 0 && m->base)
+    {
+        grow_tree(m, nth_free(m, dgi_rng_below(&m->maze_rng, (uint32_t)count_free(m))), m->regions++);
+        return;
+    }
     if (m->room_count == 0)
     {
         int32_t x = (int32_t)dgi_rng_below(&m->maze_rng, (uint32_t)m->cols);
@@ -449,7 +610,10 @@ static void divide_forest(maze *m)
         for (int32_t x = 0; x < m->cols; x++)
         {
             int32_t c = at(m, x, y);
-            if (m->cls[c] != ROOM)
+            if (m->cls[c] == CLOSED) /* kept clear of reserved cells */
+                for (int d = 0; d < 4; d++)
+                    close_pass(m, c, d);
+            else if (m->cls[c] != ROOM)
             {
                 m->cls[c] = MAZE;
                 m->region[c] = -1;
@@ -541,7 +705,9 @@ static dg_status join_link(maze *m, int32_t link, dg_rng *rng)
         m->parent[ra] = rb;
         return open_link(m, c, d);
     }
-    if (m->p->extra_doors > 0 && dg_rng_chance(rng, m->p->extra_doors) && door_free(m, c, d))
+    /* a perfect maze (split by reserved cells) is joined without loops */
+    if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
+        dg_rng_chance(rng, m->p->extra_doors) && door_free(m, c, d))
         return open_link(m, c, d);
     return DG_OK;
 }
@@ -831,6 +997,21 @@ static dg_status ends_in_rooms(const maze *m, dg_result *r, const dg_grid *g)
     return st;
 }
 
+/* The maze cell nearest (*x, *y) (ties in lattice order), for a start that
+ * reserved cells closed. */
+static void nearest_maze_cell(const maze *m, int32_t *x, int32_t *y)
+{
+    int32_t best = -1, bx = *x, by = *y;
+    for (int32_t j = 0; j < m->rows; j++)
+        for (int32_t i = 0; i < m->cols; i++)
+        {
+            int32_t d = (i > *x ? i - *x : *x - i) + (j > *y ? j - *y : *y - j);
+            if (m->cls[at(m, i, j)] == MAZE && (best < 0 || d < best))
+                best = d, bx = i, by = j;
+        }
+    *x = bx, *y = by;
+}
+
 static dg_status fill_result(const maze *m, dg_result *r, const dg_grid *g)
 {
     dg_status st = dgi_result_reserve(r, m->room_count, 0, m->door_count, 0);
@@ -866,6 +1047,8 @@ static dg_status fill_result(const maze *m, dg_result *r, const dg_grid *g)
     {
         int32_t cx = m->p->start == DG_MAZE_START_CENTRE ? m->cols / 2 : 0;
         int32_t cy = m->p->start == DG_MAZE_START_CENTRE ? m->rows / 2 : 0;
+        if (m->base)
+            nearest_maze_cell(m, &cx, &cy);
         dg_point s = {m->ox + 1 + cx * m->period + (m->cw - 1) / 2,
                       m->oy + 1 + cy * m->period + (m->cw - 1) / 2};
         st = dgi_result_finish_at(r, g, s, -1, &mt->loops, m->a);
@@ -876,6 +1059,32 @@ static dg_status fill_result(const maze *m, dg_result *r, const dg_grid *g)
     mt->placed = m->room_count;
     mt->stopped_early = m->stopped;
     mt->overlaps = 0;
+    return st;
+}
+
+/* Around reserved cells: painted on a copy, the result read there, then
+ * every cell but the reserved ones copied out. */
+static dg_status paint_reserved(const maze *m, dg_grid *grid, dg_result *result)
+{
+    size_t n = (size_t)grid->width * (size_t)grid->height;
+    uint8_t *cells = dgi_alloc(m->a, n);
+    if (!cells)
+        return DG_E_NOMEM;
+    dg_grid copy = {cells, grid->width, grid->height, grid->width};
+    paint(m, &copy);
+    dg_status st = DG_OK;
+    if (result)
+    {
+        dgi_result_reset(result);
+        st = fill_result(m, result, &copy);
+        if (st != DG_OK)
+            dgi_result_reset(result);
+    }
+    for (int32_t y = 0; st == DG_OK && y < grid->height; y++)
+        for (int32_t x = 0; x < grid->width; x++)
+            if (!dgi_mask_at(m->reserved, x, y))
+                DG_CELL(grid, x, y) = cells[(size_t)y * (size_t)grid->width + (size_t)x];
+    dgi_free(m->a, cells, n);
     return st;
 }
 
@@ -907,13 +1116,18 @@ static void setup(maze *m, const dg_grid *g, const dg_maze_params *p, uint64_t s
 }
 
 /* Everything on the lattice: rooms, maze, joins, braid, pruning. */
-static dg_status build(maze *m)
+static dg_status build(maze *m, const dg_grid *g, dg_diag *diag)
 {
     dg_status st = maze_alloc(m);
     if (st != DG_OK)
         return st;
+    if (m->reserved && (st = lattice_reserved(m, g, diag)) != DG_OK)
+        return st;
     clear_lattice(m);
-    if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && (st = place_rooms(m)) != DG_OK)
+    if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && (st = place_rooms(m)) == DG_E_NOSPACE)
+        return dgi_fail(diag, st, "maze: the reserved cells leave no room for two rooms of %dx%d tiles",
+                        (int)(m->kmin_w * m->period - 1), (int)(m->kmin_h * m->period - 1));
+    if (st != DG_OK)
         return st;
     m->regions = m->room_count;
     if (m->p->algorithm == DG_MAZE_DIVISION)
@@ -933,14 +1147,33 @@ static dg_status build(maze *m)
 dg_status dg_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_maze_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
+                            const dgi_mask *reserved, dg_result *result,
+                            const dg_allocator *allocator, dg_diag *diag)
+{
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;
     maze m;
     memset(&m, 0, sizeof m);
     m.a = allocator;
+    m.reserved = reserved;
     setup(&m, grid, params, seed);
-    st = build(&m);
+    st = build(&m, grid, diag);
+    if (reserved || (st != DG_OK && st != DG_E_NOMEM))
+    {
+        if (st == DG_OK)
+            st = paint_reserved(&m, grid, result);
+        maze_free(&m);
+        if (st == DG_E_NOMEM)
+            return dgi_fail(diag, st, "maze: out of memory");
+        if (st == DG_OK)
+            dgi_diag_ok(diag);
+        return st;
+    }
     uint8_t *backup = NULL;
     size_t row = (size_t)grid->width, backup_size = row * (size_t)grid->height;
     if (st == DG_OK && result)

@@ -261,10 +261,8 @@ static void cave_defaults(void *p) { dg_cave_defaults(p); }
 static dg_status cave_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                           const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "cave", d);
     (void)s;
-    return dg_cave_generate(g, p, seed, r, a, d);
+    return dgi_cave_generate(g, p, seed, m, r, a, d);
 }
 
 /* ---- bsp ----------------------------------------------------------------------------- */
@@ -319,10 +317,8 @@ static void maze_defaults(void *p) { dg_maze_defaults(p); }
 static dg_status maze_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                           const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "maze", d);
     (void)s;
-    return dg_maze_generate(g, p, seed, r, a, d);
+    return dgi_maze_generate(g, p, seed, m, r, a, d);
 }
 
 /* ---- walk: drunkard's walk and tunnelers (docs/walk.md) ------------------------------- */
@@ -345,11 +341,9 @@ static void walk_defaults(void *p) { dg_drunkard_defaults(p); }
 static dg_status walk_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                           const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "walk", d);
     (void)s;
     dg_status st = CHECK_ORDER(walk_params, p, d);
-    return st == DG_OK ? dg_drunkard_generate(g, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_drunkard_generate(g, p, seed, m, r, a, d) : st;
 }
 
 /* ---- scatter ------------------------------------------------------------------------ */

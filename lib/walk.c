@@ -8,6 +8,7 @@
 #define STREAM_WALK 0x77616C6B01ULL
 #define STREAM_ROOM 0x77616C6B02ULL
 enum {
+    FORBIDDEN = 0xFF,  /* scratch tile: reserved or beside a reserved cell (never carved) */
     STALE_LIMIT = 32,  /* steps over carved floor in a row before a walker starts again */
     RESTART_LOOKS = 32,   /* carved cells a restarting tunneler looks at for a clear start */
     RESTART_WINDOW = 256, /* newest frontier cells a restart mostly draws from */
@@ -27,7 +28,9 @@ typedef struct walker {
 typedef struct drunk {
     const dg_drunkard_params *p;
     const dg_allocator *a;
+    const dgi_mask *reserved; /* NULL: no reserved cells */
     int32_t w, h;
+    int32_t sx, sy;            /* where the walk starts (the centre without a mask) */
     uint8_t *cells;            /* w * h scratch tiles: VOID, FLOOR (then WALL) */
     size_t cell_count;
     int32_t *frontier;         /* carved cells that may still touch rock (y * w + x) */
@@ -116,6 +119,13 @@ static int inside_ring(const drunk *d, int32_t x, int32_t y)
     return x >= 1 && y >= 1 && x <= d->w - 2 && y <= d->h - 2;
 }
 
+/* A cell a walker may stand on: inside the ring and, with a mask, not forbidden. */
+static int walkable(const drunk *d, int32_t x, int32_t y)
+{
+    return inside_ring(d, x, y) &&
+           (!d->reserved || d->cells[(size_t)y * (size_t)d->w + (size_t)x] != FORBIDDEN);
+}
+
 static void carve_one(drunk *d, int32_t x, int32_t y)
 {
     size_t i = (size_t)y * (size_t)d->w + (size_t)x;
@@ -153,7 +163,7 @@ static int open_dirs(const drunk *d, int32_t x, int32_t y)
 {
     int mask = 0;
     for (int k = 0; k < 4; k++)
-        mask |= inside_ring(d, x + DX[k], y + DY[k]) << k;
+        mask |= walkable(d, x + DX[k], y + DY[k]) << k;
     return mask;
 }
 
@@ -272,8 +282,19 @@ static dg_status record_room(drunk *d, dg_rect r)
     return DG_OK;
 }
 
+/* 1 if no cell of r is forbidden (the forbidden set is symmetric, so the
+ * images are clear too). */
+static int room_clear(const drunk *d, dg_rect r)
+{
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+        for (int32_t x = r.x; x < r.x + r.w; x++)
+            if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] == FORBIDDEN)
+                return 0;
+    return 1;
+}
+
 /* A room holding (x, y), slid (never clipped below its size) to stay inside
- * the ring, with its mirror images. */
+ * the ring, with its mirror images; none where it would cover a forbidden cell. */
 static dg_status drop_room(drunk *d, int32_t x, int32_t y)
 {
     const dg_drunkard_params *p = d->p;
@@ -286,6 +307,8 @@ static dg_status drop_room(drunk *d, int32_t x, int32_t y)
     int32_t top = y - (int32_t)dgi_rng_below(&d->room, (uint32_t)r.h);
     r.x = DG_MAX(1, DG_MIN(left, d->w - 1 - r.w));
     r.y = DG_MAX(1, DG_MIN(top, d->h - 1 - r.h));
+    if (d->reserved && !room_clear(d, r))
+        return DG_OK;
     for (int32_t yy = r.y; yy < r.y + r.h; yy++)
         for (int32_t xx = r.x; xx < r.x + r.w; xx++)
             carve(d, xx, yy);
@@ -394,7 +417,7 @@ static dg_status step(drunk *d, walker *v)
 
 static dg_status walk_all(drunk *d)
 {
-    int32_t n = d->p->walkers, cx = (d->w - 1) / 2, cy = (d->h - 1) / 2;
+    int32_t n = d->p->walkers, cx = d->sx, cy = d->sy;
     carve(d, cx, cy);
     for (int32_t i = 0; i < n; i++)
     {
@@ -404,7 +427,8 @@ static dg_status walk_all(drunk *d)
         v->run = draw_run(d);
         v->stale = v->forced = 0;
     }
-    while (d->carved < d->target && d->steps < d->max_steps)
+    /* the frontier empties only when reserved cells wall the floor in */
+    while (d->carved < d->target && d->steps < d->max_steps && d->frontier_count > 0)
         for (int32_t i = 0; i < n && d->carved < d->target && d->steps < d->max_steps; i++)
         {
             dg_status st = step(d, &d->walkers[i]);
@@ -453,7 +477,7 @@ static dg_status fill_result(const drunk *d, dg_result *out)
         out->rooms[i + 1] = d->rooms[i];
     out->room_count = d->room_count + 1;
     dg_grid view = {d->cells, d->w, d->h, d->w};
-    dg_point start = {(d->w - 1) / 2, (d->h - 1) / 2};
+    dg_point start = {d->sx, d->sy};
     dg_metrics *m = &out->metrics;
     st = dgi_result_finish_at(out, &view, start, 0, &m->loops, d->a);
     m->attempts = (int32_t)DG_MIN(d->steps, INT32_MAX);
@@ -492,6 +516,7 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_drunkard_params *p, 
     d->room_budget = d->target;
     d->max_steps = p->max_steps ? p->max_steps : auto_steps(interior, p->walkers);
     d->min_x = d->w, d->min_y = d->h, d->max_x = d->max_y = -1;
+    d->sx = (d->w - 1) / 2, d->sy = (d->h - 1) / 2;
     dgi_rng_seed(&d->walk, seed, STREAM_WALK);
     dgi_rng_seed(&d->room, seed, STREAM_ROOM);
     d->cell_count = (size_t)cells;
@@ -502,26 +527,149 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_drunkard_params *p, 
     return d->cells && d->frontier && d->walkers ? DG_OK : DG_E_NOMEM;
 }
 
+/* ---- reserved cells --------------------------------------------------------------- */
+
+/* Marks (x, y) and its mirror images forbidden, so the forbidden set is as
+ * symmetric as the walk and every image of a carved cell can be carved too. */
+static void forbid(drunk *d, int32_t x, int32_t y)
+{
+    int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
+    int sym = d->p->symmetry;
+    d->cells[(size_t)y * (size_t)d->w + (size_t)x] = FORBIDDEN;
+    if (sym & DG_DRUNKARD_SYM_X)
+        d->cells[(size_t)y * (size_t)d->w + (size_t)mx] = FORBIDDEN;
+    if (sym & DG_DRUNKARD_SYM_Y)
+        d->cells[(size_t)my * (size_t)d->w + (size_t)x] = FORBIDDEN;
+    if (sym == DG_DRUNKARD_SYM_XY)
+        d->cells[(size_t)my * (size_t)d->w + (size_t)mx] = FORBIDDEN;
+}
+
+/* The reserved cells and their ring are forbidden; returns the walkable
+ * cells left inside the ring. */
+static int64_t forbid_reserved(drunk *d)
+{
+    for (int32_t y = 0; y < d->h; y++)
+        for (int32_t x = 0; x < d->w; x++)
+            if (dgi_mask_at(d->reserved, x, y))
+                for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, d->h - 1); yy++)
+                    for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, d->w - 1); xx++)
+                        forbid(d, xx, yy);
+    int64_t left = 0;
+    for (int32_t y = 1; y < d->h - 1; y++)
+        for (int32_t x = 1; x < d->w - 1; x++)
+            left += d->cells[(size_t)y * (size_t)d->w + (size_t)x] != FORBIDDEN;
+    return left;
+}
+
+/* The start: the walkable cell nearest the centre (ties in row order) with a
+ * walkable neighbour, so the floor can hold two cells. 0 if there is none. */
+static int pick_start(drunk *d)
+{
+    int64_t best = -1;
+    int32_t cx = (d->w - 1) / 2, cy = (d->h - 1) / 2;
+    for (int32_t y = 1; y < d->h - 1; y++)
+        for (int32_t x = 1; x < d->w - 1; x++)
+        {
+            int64_t dist = (int64_t)(x > cx ? x - cx : cx - x) + (y > cy ? y - cy : cy - y);
+            if (walkable(d, x, y) && open_dirs(d, x, y) && (best < 0 || dist < best))
+                best = dist, d->sx = x, d->sy = y;
+        }
+    return best >= 0;
+}
+
+/* With symmetry and the centre forbidden, a mirror image may lie apart from
+ * the start's floor: such floor goes back to rock, and its rooms with it. */
+static dg_status keep_start_floor(drunk *d)
+{
+    dg_grid view = {d->cells, d->w, d->h, d->w};
+    size_t n = d->cell_count;
+    int32_t *dist = dgi_alloc(d->a, n * sizeof *dist), *queue = dgi_alloc(d->a, n * sizeof *queue);
+    if (!dist || !queue)
+    {
+        dgi_free(d->a, dist, dist ? n * sizeof *dist : 0);
+        dgi_free(d->a, queue, queue ? n * sizeof *queue : 0);
+        return DG_E_NOMEM;
+    }
+    dgi_bfs(&view, d->sy * d->w + d->sx, dist, queue);
+    for (size_t i = 0; i < n; i++)
+        if (d->cells[i] == DG_TILE_FLOOR && dist[i] < 0)
+            d->cells[i] = DG_TILE_VOID, d->carved--;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < d->room_count; i++)
+        if (dist[d->rooms[i].rect.y * d->w + d->rooms[i].rect.x] >= 0)
+            d->rooms[kept++] = d->rooms[i];
+    d->room_count = kept;
+    dgi_free(d->a, dist, n * sizeof *dist);
+    dgi_free(d->a, queue, n * sizeof *queue);
+    return DG_OK;
+}
+
+/* Forbidden cells go back to rock (the walls come next; reserved cells are
+ * never copied out). */
+static void unforbid(drunk *d)
+{
+    for (size_t i = 0; i < d->cell_count; i++)
+        if (d->cells[i] == FORBIDDEN)
+            d->cells[i] = DG_TILE_VOID;
+}
+
 static void copy_out(const drunk *d, dg_grid *g)
 {
     for (int32_t y = 0; y < g->height; y++)
-        memcpy(&DG_CELL(g, 0, y), d->cells + (size_t)y * (size_t)d->w, (size_t)d->w);
+    {
+        const uint8_t *from = d->cells + (size_t)y * (size_t)d->w;
+        if (!d->reserved)
+            memcpy(&DG_CELL(g, 0, y), from, (size_t)d->w);
+        else
+            for (int32_t x = 0; x < g->width; x++)
+                if (!dgi_mask_at(d->reserved, x, y))
+                    DG_CELL(g, x, y) = from[x];
+    }
+}
+
+/* Forbidden cells, the start and the floor target around the reserved cells. */
+static dg_status setup_reserved(drunk *d, dg_diag *diag)
+{
+    int64_t left = forbid_reserved(d);
+    if (!pick_start(d))
+        return dgi_fail(diag, DG_E_NOSPACE,
+                        "walk: the reserved cells leave no two neighbouring cells to walk on "
+                        "(a walker keeps two cells from them)");
+    d->target = DG_MIN(d->target, left);
+    return DG_OK;
 }
 
 dg_status dg_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
                                dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_drunkard_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
+                                const dgi_mask *reserved, dg_result *result,
+                                const dg_allocator *allocator, dg_diag *diag)
 {
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;
     drunk d;
     st = setup(&d, grid, params, seed, allocator);
+    d.reserved = reserved;
+    if (st == DG_OK && reserved && (st = setup_reserved(&d, diag)) != DG_OK)
+    {
+        drunk_free(&d);
+        return st;
+    }
     if (st == DG_OK)
         st = walk_all(&d);
+    if (st == DG_OK && reserved && params->symmetry != DG_DRUNKARD_SYM_NONE)
+        st = keep_start_floor(&d);
     dg_result fresh;
     dg_result_init(&fresh, result && result->allocator.alloc ? &result->allocator : NULL);
     if (st == DG_OK)
     {
+        if (reserved)
+            unforbid(&d);
         add_walls(&d);
         if (result)
             st = fill_result(&d, &fresh);
