@@ -333,6 +333,27 @@ static inline int dgi_mask_at(const dgi_mask *m, int32_t x, int32_t y)
 int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y);
 /* The refusal of a generator that does not take reserved cells yet. */
 dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag);
+/* The generators' entries with reserved cells (NULL: none, the public call). */
+/* prefab-full: the prefab at the clear place nearest the centre, else DG_E_NOSPACE. (prefab_gen.c) */
+dg_status dgi_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
+                                   const dg_prefab_full_params *params, uint64_t seed,
+                                   const dgi_mask *reserved, dg_result *result,
+                                   const dg_allocator *allocator, dg_diag *diag);
+/* prefab-jigsaw: blocks touching reserved cells stay fill, walled off. (prefab_jigsaw.c) */
+dg_status dgi_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
+                                     const dg_prefab_jigsaw_params *params, uint64_t seed,
+                                     const dgi_mask *reserved, dg_result *result,
+                                     const dg_allocator *allocator, dg_diag *diag);
+/* prefab-islands: buildings keep off reserved cells, the ground walled from them. (prefab_islands.c) */
+dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
+                                      const dg_prefab_islands_params *params, uint64_t seed,
+                                      const dgi_mask *reserved, dg_result *result,
+                                      const dg_allocator *allocator, dg_diag *diag);
+/* world: the registry's window centred on room (0, 0); rooms and doors near
+ * reserved cells are left out and the rest rejoined. (world_map.c) */
+dg_status dgi_world_generate(dg_grid *grid, const dg_world_params *params, uint64_t seed,
+                             const dg_prefab_set *prefabs, const dgi_mask *reserved,
+                             dg_result *result, const dg_allocator *a, dg_diag *diag);
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,
@@ -400,10 +421,6 @@ const char *dgi_marker_kind_name(int32_t kind);
 const char *dgi_ref_kind_name(int32_t kind);
 /* recipe.c: writes a valid recipe (a const dg_recipe *) as its text line. */
 void dgi_recipe_emit(const void *recipe, dgi_out *o);
-/* world_map.c: the registry's world generator (a window centred on room (0, 0)). */
-dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
-                        const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
-                        dg_diag *diag);
 
 /* solve.c: the progression solver, shared with lock.c (which calls down into it). */
 /* Lock or key number N (1..DG_LOCKS_MAX) of a marker named "<word> N", else 0. */

@@ -537,9 +537,9 @@ static dg_status run_window(world_map *m, dg_grid *grid, dg_result *result,
     return st;
 }
 
-dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
-                        const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
-                        dg_diag *diag)
+dg_status dgi_world_generate(dg_grid *grid, const dg_world_params *params, uint64_t seed,
+                             const dg_prefab_set *prefabs, const dgi_mask *reserved,
+                             dg_result *result, const dg_allocator *a, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK)
