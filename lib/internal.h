@@ -306,6 +306,19 @@ void dgi_world_room_with(const dg_world *w, int64_t x, int64_t y, int32_t doors,
 #define DGI_WORLD_BLOCK 32
 void dgi_world_door_block(const dg_world *w, int64_t x0, int64_t y0, int32_t cols, int32_t rows,
                           uint8_t *doors);
+/* Door masks that override the world's for rooms [rx0, rx0 + cols) x
+ * [ry0, ry0 + rows), row-major; DGI_WORLD_LEFT_OUT: the room is not drawn
+ * (rock; a full room keeps its two own walls) and has no markers. */
+#define DGI_WORLD_LEFT_OUT 0x80
+typedef struct dgi_world_override {
+    int64_t rx0, ry0;
+    int32_t cols, rows;
+    const uint8_t *doors;
+} dgi_world_override;
+/* dg_world_render with door masks overridden (NULL: none). (world_render.c) */
+dg_status dgi_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
+                           const dgi_world_override *over, dg_world_marker *markers,
+                           int32_t capacity, int32_t *marker_count, dg_diag *diag);
 /* Floor division, for tile -> room. */
 int64_t dgi_floor_div(int64_t a, int64_t b);
 /* world_furnish.c: stamps and checks every furnishing slot at creation
@@ -333,6 +346,10 @@ static inline int dgi_mask_at(const dgi_mask *m, int32_t x, int32_t y)
 int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y);
 /* The refusal of a generator that does not take reserved cells yet. */
 dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag);
+/* Summed-area table of m over w x h ((w + 1) * (h + 1) entries), so that
+ * dgi_mask_count gives the reserved cells in a rect (clipped) in O(1). (prefab_gen.c) */
+void dgi_mask_sums(const dgi_mask *m, int32_t w, int32_t h, int32_t *sums);
+int32_t dgi_mask_count(const int32_t *sums, int32_t w, int32_t h, dg_rect q);
 /* The generators' entries with reserved cells (NULL: none, the public call). */
 /* prefab-full: the prefab at the clear place nearest the centre, else DG_E_NOSPACE. (prefab_gen.c) */
 dg_status dgi_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,

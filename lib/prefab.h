@@ -376,10 +376,6 @@ void dgi_gen_close_outside(dgi_gen *gen, dg_rect q);
 /* Reserved cells become rock in the scratch, open cells touching one become
  * wall (the fill around the caller's area); one pass. */
 void dgi_gen_seal(dgi_gen *gen, const dgi_mask *m);
-/* Summed-area table of m over w x h ((w + 1) * (h + 1) entries), so that
- * dgi_mask_count answers "reserved cells in a rect" in O(1). */
-void dgi_mask_sums(const dgi_mask *m, int32_t w, int32_t h, int32_t *sums);
-int32_t dgi_mask_count(const int32_t *sums, int32_t w, int32_t h, dg_rect q);
 /* Sets every prefab's `solid` (the always-passable cells form one
  * 4-connected region and every sometimes-passable cell touches one); at load
  * time, as the generators ask it of every candidate. DG_E_NOMEM. */
