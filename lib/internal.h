@@ -306,6 +306,19 @@ void dgi_world_room_with(const dg_world *w, int64_t x, int64_t y, int32_t doors,
 #define DGI_WORLD_BLOCK 32
 void dgi_world_door_block(const dg_world *w, int64_t x0, int64_t y0, int32_t cols, int32_t rows,
                           uint8_t *doors);
+/* Door masks that override the world's for rooms [rx0, rx0 + cols) x
+ * [ry0, ry0 + rows), row-major; DGI_WORLD_LEFT_OUT: the room is not drawn
+ * (rock; a full room keeps its two own walls) and has no markers. */
+#define DGI_WORLD_LEFT_OUT 0x80
+typedef struct dgi_world_override {
+    int64_t rx0, ry0;
+    int32_t cols, rows;
+    const uint8_t *doors;
+} dgi_world_override;
+/* dg_world_render with door masks overridden (NULL: none). (world_render.c) */
+dg_status dgi_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
+                           const dgi_world_override *over, dg_world_marker *markers,
+                           int32_t capacity, int32_t *marker_count, dg_diag *diag);
 /* Floor division, for tile -> room. */
 int64_t dgi_floor_div(int64_t a, int64_t b);
 /* world_furnish.c: stamps and checks every furnishing slot at creation
@@ -343,6 +356,31 @@ dg_status dgi_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params,
 dg_status dgi_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
                             const dgi_mask *reserved, dg_result *result,
                             const dg_allocator *allocator, dg_diag *diag); /* maze.c */
+/* Summed-area table of m over w x h ((w + 1) * (h + 1) entries), so that
+ * dgi_mask_count gives the reserved cells in a rect (clipped) in O(1). (prefab_gen.c) */
+void dgi_mask_sums(const dgi_mask *m, int32_t w, int32_t h, int32_t *sums);
+int32_t dgi_mask_count(const int32_t *sums, int32_t w, int32_t h, dg_rect q);
+/* The generators' entries with reserved cells (NULL: none, the public call). */
+/* prefab-full: the prefab at the clear place nearest the centre, else DG_E_NOSPACE. (prefab_gen.c) */
+dg_status dgi_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
+                                   const dg_prefab_full_params *params, uint64_t seed,
+                                   const dgi_mask *reserved, dg_result *result,
+                                   const dg_allocator *allocator, dg_diag *diag);
+/* prefab-jigsaw: blocks touching reserved cells stay fill, walled off. (prefab_jigsaw.c) */
+dg_status dgi_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
+                                     const dg_prefab_jigsaw_params *params, uint64_t seed,
+                                     const dgi_mask *reserved, dg_result *result,
+                                     const dg_allocator *allocator, dg_diag *diag);
+/* prefab-islands: buildings keep off reserved cells, the ground walled from them. (prefab_islands.c) */
+dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
+                                      const dg_prefab_islands_params *params, uint64_t seed,
+                                      const dgi_mask *reserved, dg_result *result,
+                                      const dg_allocator *allocator, dg_diag *diag);
+/* world: the registry's window centred on room (0, 0); rooms and doors near
+ * reserved cells are left out and the rest rejoined. (world_map.c) */
+dg_status dgi_world_generate(dg_grid *grid, const dg_world_params *params, uint64_t seed,
+                             const dg_prefab_set *prefabs, const dgi_mask *reserved,
+                             dg_result *result, const dg_allocator *a, dg_diag *diag);
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,
@@ -424,10 +462,6 @@ int32_t dgi_stairs_link(const dg_result *r, dg_point p, uint8_t tile);
 const char *dgi_ref_kind_name(int32_t kind);
 /* recipe.c: writes a valid recipe (a const dg_recipe *) as its text line. */
 void dgi_recipe_emit(const void *recipe, dgi_out *o);
-/* world_map.c: the registry's world generator (a window centred on room (0, 0)). */
-dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
-                        const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
-                        dg_diag *diag);
 
 /* solve.c: the progression solver, shared with lock.c (which calls down into it). */
 /* Lock or key number N (1..DG_LOCKS_MAX) of a marker named "<word> N", else 0. */

@@ -125,9 +125,7 @@ static void prefab_full_defaults(void *p) { dg_prefab_full_defaults(p); }
 static dg_status prefab_full_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                  const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "prefab-full", d);
-    return dg_prefab_full_generate(g, s, p, seed, r, a, d);
+    return dgi_prefab_full_generate(g, s, p, seed, m, r, a, d);
 }
 
 static const dg_param_desc prefab_jigsaw_params[] = {
@@ -149,9 +147,7 @@ static void prefab_jigsaw_defaults(void *p) { dg_prefab_jigsaw_defaults(p); }
 static dg_status prefab_jigsaw_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                    const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "prefab-jigsaw", d);
-    return dg_prefab_jigsaw_generate(g, s, p, seed, r, a, d);
+    return dgi_prefab_jigsaw_generate(g, s, p, seed, m, r, a, d);
 }
 
 static const dg_param_desc prefab_islands_params[] = {
@@ -171,9 +167,7 @@ static dg_status prefab_islands_run(dg_grid *g, const void *p, uint64_t seed,
                                     const dg_prefab_set *s, const dgi_mask *m, dg_result *r,
                                     const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "prefab-islands", d);
-    return dg_prefab_islands_generate(g, s, p, seed, r, a, d);
+    return dgi_prefab_islands_generate(g, s, p, seed, m, r, a, d);
 }
 
 static const dg_param_desc prefab_mixed_params[] = {
@@ -234,9 +228,7 @@ static void world_defaults(void *p) { dg_world_defaults(p); }
 static dg_status world_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                            const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "world", d);
-    return dgi_world_map(g, p, seed, s, r, a, d);
+    return dgi_world_generate(g, p, seed, s, m, r, a, d);
 }
 
 /* ---- cave ------------------------------------------------------------------------- */

@@ -345,6 +345,7 @@ typedef struct dgi_gen {
     size_t mem_size;
     dg_result r;
     int record;     /* 0 when the caller wants no result: skip rooms, doors, markers, metrics */
+    const dgi_mask *reserved; /* cells never copied out (NULL: none) */
 } dgi_gen;
 
 /* keep: start from the caller's cells (and result, if keep_result). */
@@ -369,6 +370,12 @@ void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable);
  * doors just inside that then lead nowhere, and drops the result's doors and
  * markers on cells so closed. */
 void dgi_gen_close(dgi_gen *gen, dg_rect q);
+/* The same around an empty rect q (a block left to the fill): walls the open
+ * cells just outside it, mends the doors one further out. */
+void dgi_gen_close_outside(dgi_gen *gen, dg_rect q);
+/* Reserved cells become rock in the scratch, open cells touching one become
+ * wall (the fill around the caller's area); one pass. */
+void dgi_gen_seal(dgi_gen *gen, const dgi_mask *m);
 /* Sets every prefab's `solid` (the always-passable cells form one
  * 4-connected region and every sometimes-passable cell touches one); at load
  * time, as the generators ask it of every candidate. DG_E_NOMEM. */

@@ -2,6 +2,8 @@
  * with its room, doors and markers), and the full-size generator. */
 #include "prefab.h"
 
+#include <stdlib.h>
+
 
 /* ---- scratch ------------------------------------------------------------------ */
 
@@ -102,7 +104,12 @@ dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *resu
     if (st == DG_OK)
     {
         for (int32_t y = 0; y < grid->height; y++)
-            memcpy(&DG_CELL(grid, 0, y), &DG_CELL(&gen->g, 0, y), (size_t)grid->width);
+            if (!gen->reserved)
+                memcpy(&DG_CELL(grid, 0, y), &DG_CELL(&gen->g, 0, y), (size_t)grid->width);
+            else
+                for (int32_t x = 0; x < grid->width; x++)
+                    if (!dgi_mask_at(gen->reserved, x, y))
+                        DG_CELL(grid, x, y) = DG_CELL(&gen->g, x, y);
         if (result)
         {
             dg_result_free(result);
@@ -276,6 +283,61 @@ void dgi_gen_close(dgi_gen *gen, dg_rect q)
     each_ring_cell(gen, inner, mend_door);
     if (gen->record)
         drop_closed(gen, q);
+}
+
+/* Calls fn on the cells of the ring of q that lie in the grid. */
+static void each_ring_cell_in(dgi_gen *gen, dg_rect q, void (*fn)(dgi_gen *, int32_t, int32_t))
+{
+    for (int32_t y = q.y; y < q.y + q.h; y++)
+        for (int32_t x = q.x; x < q.x + q.w; x += (y == q.y || y == q.y + q.h - 1) ? 1 : q.w - 1)
+            if (x >= 0 && y >= 0 && x < gen->g.width && y < gen->g.height)
+                fn(gen, x, y);
+}
+
+void dgi_gen_close_outside(dgi_gen *gen, dg_rect q)
+{
+    dg_rect r1 = {q.x - 1, q.y - 1, q.w + 2, q.h + 2}, r2 = {q.x - 2, q.y - 2, q.w + 4, q.h + 4};
+    each_ring_cell_in(gen, r1, wall_if_open);
+    each_ring_cell_in(gen, r2, mend_door);
+    if (gen->record)
+        drop_closed(gen, r2);
+}
+
+void dgi_gen_seal(dgi_gen *gen, const dgi_mask *m)
+{
+    for (int32_t y = 0; y < gen->g.height; y++)
+        for (int32_t x = 0; x < gen->g.width; x++)
+        {
+            if (dgi_mask_at(m, x, y))
+                set_cell(gen, x, y, DG_TILE_VOID);
+            else if (open_cell(gen, x, y) && dgi_mask_near(m, &gen->g, x, y))
+                set_cell(gen, x, y, DG_TILE_WALL);
+        }
+}
+
+void dgi_mask_sums(const dgi_mask *m, int32_t w, int32_t h, int32_t *sums)
+{
+    memset(sums, 0, (size_t)(w + 1) * sizeof *sums);
+    for (int32_t y = 0; y < h; y++)
+    {
+        int32_t *row = sums + (size_t)(y + 1) * (size_t)(w + 1), run = 0;
+        row[0] = 0;
+        for (int32_t x = 0; x < w; x++)
+        {
+            run += dgi_mask_at(m, x, y);
+            row[x + 1] = row[x + 1 - (w + 1)] + run;
+        }
+    }
+}
+
+int32_t dgi_mask_count(const int32_t *sums, int32_t w, int32_t h, dg_rect q)
+{
+    int32_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
+    int32_t x1 = DG_MIN(q.x + q.w, w), y1 = DG_MIN(q.y + q.h, h);
+    if (x0 >= x1 || y0 >= y1)
+        return 0;
+    size_t s = (size_t)w + 1;
+    return sums[y1 * s + x1] - sums[y0 * s + x1] - sums[y1 * s + x0] + sums[y0 * s + x0];
 }
 
 size_t dgi_gen_connected_scratch(int32_t w, int32_t h)
@@ -573,9 +635,72 @@ static dg_status full_choose(const dg_grid *grid, const dg_prefab_set *set,
     return DG_OK;
 }
 
+/* The place of a w x h prefab nearest the grid's centre (first in row order
+ * among equals) whose box and the ring around it hold no reserved cell; 0 if none. */
+static int full_place(const int32_t *sums, const dg_grid *grid, int32_t w, int32_t h, dg_point *at)
+{
+    int64_t best = -1;
+    for (int32_t y = 0; y + h <= grid->height; y++)
+        for (int32_t x = 0; x + w <= grid->width; x++)
+        {
+            dg_rect ring = {x - 1, y - 1, w + 2, h + 2};
+            int64_t d = (int64_t)abs(2 * x + w - grid->width) + abs(2 * y + h - grid->height);
+            if ((best < 0 || d < best) && dgi_mask_count(sums, grid->width, grid->height, ring) == 0)
+            {
+                best = d;
+                at->x = x;
+                at->y = y;
+            }
+        }
+    return best >= 0;
+}
+
+/* Where the prefab goes: centred, or with reserved cells the nearest clear
+ * place for orientation *o, else for the other allowed ones in turn. */
+static dg_status full_where(const dg_grid *grid, const dgi_prefab *q, int32_t fit,
+                            const dgi_mask *m, int32_t *o, dg_point *at, const dg_allocator *a,
+                            dg_diag *diag)
+{
+    int32_t w = dgi_orient_swaps(*o) ? q->height : q->width, h = dgi_orient_swaps(*o) ? q->width : q->height;
+    at->x = (grid->width - w) / 2;
+    at->y = (grid->height - h) / 2;
+    if (!m)
+        return DG_OK;
+    size_t n = ((size_t)grid->width + 1) * ((size_t)grid->height + 1);
+    int32_t *sums = dgi_alloc(a, n * sizeof *sums);
+    if (!sums)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_full: out of memory");
+    dgi_mask_sums(m, grid->width, grid->height, sums);
+    int found = 0;
+    for (int32_t k = 0; k < 8 && !found; k++)
+    {
+        int32_t t = (*o + k) % 8;
+        if (!(fit & (1 << t)))
+            continue;
+        w = dgi_orient_swaps(t) ? q->height : q->width;
+        h = dgi_orient_swaps(t) ? q->width : q->height;
+        found = full_place(sums, grid, w, h, at);
+        *o = found ? t : *o;
+    }
+    dgi_free(a, sums, n * sizeof *sums);
+    if (!found)
+        return dgi_fail(diag, DG_E_NOSPACE, "prefab_full: '%s' (%dx%d) finds no place in the %dx%d "
+                        "grid that keeps off the reserved cells and their ring", q->name,
+                        (int)q->width, (int)q->height, (int)grid->width, (int)grid->height);
+    return DG_OK;
+}
+
 dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
                                   const dg_prefab_full_params *params, uint64_t seed,
                                   dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_prefab_full_generate(grid, set, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
+                                   const dg_prefab_full_params *params, uint64_t seed,
+                                   const dgi_mask *reserved, dg_result *result,
+                                   const dg_allocator *allocator, dg_diag *diag)
 {
     dg_prefab_full_params p;
     if (params)
@@ -592,6 +717,11 @@ dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
     if (st != DG_OK)
         return st;
     const dgi_prefab *q = &set->prefabs[index];
+    dg_point at;
+    int32_t fit = dgi_orient_fit(q, q->distinct & p.orientations, grid->width, grid->height);
+    st = full_where(grid, q, fit, reserved, &o, &at, allocator, diag);
+    if (st != DG_OK)
+        return st;
     uint8_t buf[4096], *heap;
     const uint8_t *g = dgi_prefab_glyphs(set, q, dgi_hash_combine(seed, 1), buf, sizeof buf, &heap, &st);
     if (!g)
@@ -602,15 +732,15 @@ dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
     st = dgi_gen_begin(&gen, set, grid, result, allocator, p.keep, 0, 0);
     if (st == DG_OK)
     {
+        gen.reserved = reserved;
         if (!p.keep)
             dgi_gen_fill(&gen, (uint8_t)p.fill, 0);
-        int32_t w = dgi_orient_swaps(o) ? q->height : q->width;
-        int32_t h = dgi_orient_swaps(o) ? q->width : q->height;
-        st = dgi_gen_place(&gen, index, o, g, (grid->width - w) / 2, (grid->height - h) / 2,
-                           DG_ROOM_PREFAB, -1);
+        st = dgi_gen_place(&gen, index, o, g, at.x, at.y, DG_ROOM_PREFAB, -1);
         dg_rect whole = {0, 0, grid->width, grid->height};
         if (st == DG_OK && p.border)
             dgi_gen_close(&gen, whole);
+        if (st == DG_OK && reserved)
+            dgi_gen_seal(&gen, reserved);
         gen.r.metrics.attempts = gen.r.metrics.requested = gen.r.metrics.placed = 1;
     }
     if (st != DG_OK)

@@ -88,6 +88,9 @@ typedef struct islands {
     size_t shape_size;  /* cells of the largest prefab */
     size_t border;      /* border cells of all prefabs */
     int32_t min_margin; /* smallest margin of the buildings placed so far */
+    const dgi_mask *reserved; /* NULL: none */
+    uint8_t *pocket;    /* with reserved cells and open ground: 1 on ground cut off from the
+                         * largest stretch (left as rock), else 0 */
     uint8_t *block;     /* all scratch arrays above, one allocation */
     size_t block_size;
     uint8_t buf[4096];
@@ -895,6 +898,107 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
     return 1;
 }
 
+/* ---- reserved cells ------------------------------------------------------------- */
+
+/* Ground a building may reach: off the reserved cells and their ring, and off
+ * the grid's outer ring when it is walled. */
+static int ground_cell(const islands *s, const dg_grid *g, int32_t x, int32_t y)
+{
+    int edge = x == 0 || y == 0 || x == s->w - 1 || y == s->h - 1;
+    return !(s->ring && edge) && !dgi_mask_near(s->reserved, g, x, y);
+}
+
+/* Labels the 4-way stretch of cells labelled `from` around i as `to`; its size. */
+static int32_t relabel(islands *s, int32_t i, uint8_t from, uint8_t to)
+{
+    int32_t head = 0, tail = 0;
+    s->pocket[i] = to;
+    s->queue[tail++] = i;
+    while (head < tail)
+    {
+        int32_t c = s->queue[head++], x = c % s->w, y = c / s->w;
+        int32_t next[4] = {y > 0 ? c - s->w : -1, y + 1 < s->h ? c + s->w : -1,
+                           x > 0 ? c - 1 : -1, x + 1 < s->w ? c + 1 : -1};
+        for (int d = 0; d < 4; d++)
+            if (next[d] >= 0 && s->pocket[next[d]] == from)
+            {
+                s->pocket[next[d]] = to;
+                s->queue[tail++] = next[d];
+            }
+    }
+    return tail;
+}
+
+/* s->pocket: the ground outside the largest 4-way stretch of it (a walled-in
+ * area of the caller's, a strip the reserved cells cut off). Once per call. */
+static void find_pockets(islands *s, const dg_grid *g)
+{
+    int32_t n = s->w * s->h, best = -1, best_n = 0;
+    for (int32_t i = 0; i < n; i++)
+        s->pocket[i] = ground_cell(s, g, i % s->w, i / s->w) ? 0 : 3;
+    for (int32_t i = 0; i < n; i++)
+    {
+        int32_t size = s->pocket[i] == 0 ? relabel(s, i, 0, 2) : 0;
+        if (size > best_n)
+            best_n = size, best = i;
+    }
+    if (best >= 0)
+        relabel(s, best, 2, 4);
+    for (int32_t i = 0; i < n; i++)
+        s->pocket[i] = s->pocket[i] == 2;
+}
+
+/* Margins no footprint may overlap: the reserved cells grown by two (their
+ * ring of wall and a path of ground) and the pockets grown by one, one
+ * rectangle per vertical stack of equal row runs. */
+static dg_status add_site_margins(islands *s, const uint8_t *cells, int32_t stride, int grow)
+{
+    dg_status st = DG_OK;
+    for (int32_t y = 0; y < s->h && st == DG_OK; y++)
+        for (int32_t x = 0; x < s->w && st == DG_OK; x++)
+        {
+            const uint8_t *row = cells + (size_t)y * (size_t)stride;
+            if (!row[x] || (x > 0 && row[x - 1]))
+                continue;
+            int32_t x1 = x;
+            while (x1 + 1 < s->w && row[x1 + 1])
+                x1++;
+            int same_above = y > 0 && row[x - stride] && (x == 0 || !row[x - 1 - stride]) &&
+                             (x1 + 1 == s->w || !row[x1 + 1 - stride]);
+            for (int32_t k = x; same_above && k <= x1; k++)
+                same_above = row[k - stride] != 0;
+            if (same_above)
+                continue;
+            int32_t y1 = y;
+            for (int more = 1; more && y1 + 1 < s->h;)
+            {
+                const uint8_t *next = row + (size_t)(y1 + 1 - y) * (size_t)stride;
+                more = (x == 0 || !next[x - 1]) && (x1 + 1 == s->w || !next[x1 + 1]);
+                for (int32_t k = x; more && k <= x1; k++)
+                    more = next[k] != 0;
+                y1 += more;
+            }
+            st = add_margin(s, x - grow, y - grow, x1 + grow, y1 + grow);
+        }
+    return st;
+}
+
+/* The reserved cells rock, the ground beside them wall, the pockets rock. */
+static void seal_site(islands *s, dgi_gen *gen)
+{
+    dgi_gen_seal(gen, s->reserved);
+    if (!s->pocket)
+        return;
+    for (int32_t y = 0; y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+            if (s->pocket[y * s->w + x])
+            {
+                DG_CELL(&gen->g, x, y) = DG_TILE_VOID;
+                if (gen->pass.cells)
+                    DG_CELL(&gen->pass, x, y) = DG_TILE_WALL;
+            }
+}
+
 /* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
  * is not connected, DG_E_NOMEM. A try that spends its work budget ends there
  * (metrics.stopped_early). */
@@ -910,11 +1014,19 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
     s->maps_n = s->maps_next = s->margins_n = s->boxes_n = 0;
     s->start_box = -1;
     s->start.x = s->start.y = s->exit.x = s->exit.y = -1;
-    s->proven = dg_tile_passable((uint8_t)s->p->fill);
+    s->proven = dg_tile_passable((uint8_t)s->p->fill) && !s->reserved;
     dgi_result_reset(&gen->r);
     if (s->ring)
     {
         dg_status st = add_ring_margins(s);
+        if (st != DG_OK)
+            return st;
+    }
+    if (s->reserved)
+    {
+        dg_status st = add_site_margins(s, s->reserved->cells, s->reserved->stride, 2);
+        if (st == DG_OK && s->pocket)
+            st = add_site_margins(s, s->pocket, s->w, 1);
         if (st != DG_OK)
             return st;
     }
@@ -923,6 +1035,8 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
             memcpy(&DG_CELL(&gen->g, 0, y), &DG_CELL(grid, 0, y), (size_t)s->w);
     else
         dgi_gen_fill(gen, (uint8_t)s->p->fill, dg_tile_passable((uint8_t)s->p->fill));
+    if (s->reserved)
+        seal_site(s, gen);
     uint64_t building = 0;
     /* "as many as fit": buildings cover disjoint cells (at least one each), so
      * no map holds more than it has cells; a count, not the map, ends the loop */
@@ -1109,6 +1223,14 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
                                      const dg_prefab_islands_params *params, uint64_t seed,
                                      dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_prefab_islands_generate(grid, set, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
+                                      const dg_prefab_islands_params *params, uint64_t seed,
+                                      const dgi_mask *reserved, dg_result *result,
+                                      const dg_allocator *allocator, dg_diag *diag)
+{
     dg_prefab_islands_params p;
     if (params)
         p = *params;
@@ -1128,8 +1250,18 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     s->h = grid->height;
     s->tiles_only = result == NULL;
     s->ring = !p.keep && p.border;
+    s->reserved = reserved;
     load_groups(s);
     st = islands_setup(s, allocator, diag);
+    size_t cells_n = (size_t)s->w * (size_t)s->h;
+    if (st == DG_OK && reserved && !p.keep && dg_tile_passable((uint8_t)p.fill))
+    {
+        s->pocket = dgi_alloc(allocator, cells_n);
+        if (!s->pocket)
+            st = dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+        else
+            find_pockets(s, grid);
+    }
     dgi_gen gen;
     memset(&gen, 0, sizeof gen);
     if (st == DG_OK)
@@ -1177,6 +1309,7 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
             dgi_fail(diag, st, "prefab_islands: %d tries gave no map: %s", (int)tries, why);
     }
     gen.r.metrics.attempts = (int32_t)DG_MIN(attempts, INT32_MAX);
+    gen.reserved = reserved;
     st = dgi_gen_end(&gen, st, grid, result, first_start_room(&gen.r), diag);
     if (st == DG_OK && result && s->exit.x >= 0 && result->start.x == s->start.x &&
         result->start.y == s->start.y && !has_marker(result, DG_MARKER_EXIT))
@@ -1184,6 +1317,7 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
         result->exit = s->exit;
         result->exit_room = dgi_result_room_at(result, s->exit);
     }
+    dgi_free(allocator, s->pocket, s->pocket ? cells_n : 0);
     dgi_free(allocator, s->block, s->block_size);
     dgi_free(allocator, s->margins, (size_t)s->margins_cap * 4 * sizeof *s->margins);
     dgi_free(allocator, s->boxes, (size_t)s->boxes_cap * 4 * sizeof *s->boxes);

@@ -68,6 +68,8 @@ typedef struct jigsaw {
     seam_memo memo[SEAM_MEMOS];
     int32_t memo_n, memo_ok; /* memo_ok: no option is unique */
     int64_t left;            /* work units left in the call */
+    const dgi_mask *reserved; /* NULL: none */
+    uint8_t *dead;      /* per block, with reserved cells: 1 if it stays fill (NULL: none) */
     uint8_t *block;     /* all scratch arrays above, one allocation */
     size_t block_size;
 } jigsaw;
@@ -420,6 +422,22 @@ static int on_edge(const jigsaw *j, int32_t b)
     return col == 0 || col == j->cols - 1 || row == 0 || row == j->rows - 1;
 }
 
+/* Is block b on the edge of the map or beside a block left to the fill (a
+ * side of it is walled)? */
+static int walled(const jigsaw *j, int32_t b)
+{
+    if (on_edge(j, b) || !j->dead)
+        return on_edge(j, b);
+    int32_t col = b % j->cols;
+    return j->dead[b - j->cols] || j->dead[b + j->cols] || (col > 0 && j->dead[b - 1]) ||
+           (col + 1 < j->cols && j->dead[b + 1]);
+}
+
+static int is_dead(const jigsaw *j, int32_t b)
+{
+    return j->dead && j->dead[b];
+}
+
 /* Do two facing edge signatures of len cells share an always-open cell (not
  * an end cell when the border may wall it)? */
 static int seam_shares(uint64_t mine, uint64_t theirs, int32_t len, int border)
@@ -433,12 +451,14 @@ static int seam_shares(uint64_t mine, uint64_t theirs, int32_t len, int border)
 /* Chooses option and orientation of one block; 0 if no candidate is left. */
 static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
 {
-    int has_west = col > 0, has_north = block >= j->cols;
+    int has_west = col > 0 && !is_dead(j, block - 1);
+    int has_north = block >= j->cols && !is_dead(j, block - j->cols);
     uint64_t west = has_west ? j->opt[j->chosen[block - 1]].edge[j->orient[block - 1]][1] : 0;
     uint64_t north = has_north ? j->opt[j->chosen[block - j->cols]].edge[j->orient[block - j->cols]][2] : 0;
     int32_t n;
     int64_t total;
-    int framed = j->p->border && j->p->connected && on_edge(j, block);
+    int framed = j->p->connected && ((j->p->border && on_edge(j, block)) ||
+                                     (!on_edge(j, block) && walled(j, block)));
     const block_choice *list = candidates(j, has_west | has_north << 1 | framed << 2, west, north, &n, &total);
     if (n == 0)
         return 0;
@@ -505,7 +525,8 @@ static void choose_start(const jigsaw *j, dgi_gen *gen, uint64_t seed)
     int32_t k = (int32_t)dgi_rng_below(&rng, (uint32_t)edge), seen = 0;
     for (int pass = 0; pass < 2; pass++) /* from the k-th edge block on, then all of them */
         for (int32_t b = 0; b < blocks; b++)
-            if (on_edge(j, b) && (pass == 1 || seen++ >= k) && block_centre(j, gen, b, &gen->r.start))
+            if (on_edge(j, b) && (pass == 1 || seen++ >= k) && !is_dead(j, b) &&
+                block_centre(j, gen, b, &gen->r.start))
                 return;
 }
 
@@ -550,7 +571,7 @@ static int block_solid(const jigsaw *j, const dgi_gen *gen, int32_t b)
 static int suspects_solid(const jigsaw *j, const dgi_gen *gen)
 {
     for (int32_t b = 0; b < j->cols * j->rows; b++)
-        if (on_edge(j, b) && !j->opt[j->chosen[b]].core && !block_solid(j, gen, b))
+        if (!is_dead(j, b) && walled(j, b) && !j->opt[j->chosen[b]].core && !block_solid(j, gen, b))
             return 0;
     return 1;
 }
@@ -563,6 +584,67 @@ static void pass_from_tiles(jigsaw *j, dgi_gen *gen)
             DG_CELL(&gen->pass, x, y) = dgi_passable_default[DG_CELL(&gen->g, x, y)] ? DG_TILE_FLOOR : DG_TILE_WALL;
 }
 
+/* Walls the blocks beside those left to the fill, then the fill beside the
+ * reserved cells. */
+static void close_dead(jigsaw *j, dgi_gen *gen)
+{
+    for (int32_t b = 0; b < j->cols * j->rows; b++)
+        if (j->dead[b])
+        {
+            dg_rect q = {j->ox + (b % j->cols) * j->bw, j->oy + (b / j->cols) * j->bh, j->bw, j->bh};
+            dgi_gen_close_outside(gen, q);
+        }
+    dgi_gen_seal(gen, j->reserved);
+}
+
+/* Relabels the group of blocks of block b (labels equal to its own) as `to`,
+ * 4-way; returns its size. */
+static int32_t group_of(jigsaw *j, int32_t b, int32_t *queue, uint8_t to)
+{
+    uint8_t from = j->dead[b];
+    int32_t head = 0, tail = 0;
+    j->dead[b] = to;
+    queue[tail++] = b;
+    while (head < tail)
+    {
+        int32_t c = queue[head++], col = c % j->cols;
+        int32_t next[4] = {c - j->cols, c + j->cols, col > 0 ? c - 1 : -1, col + 1 < j->cols ? c + 1 : -1};
+        for (int d = 0; d < 4; d++)
+            if (next[d] >= 0 && next[d] < j->cols * j->rows && j->dead[next[d]] == from)
+            {
+                j->dead[next[d]] = to;
+                queue[tail++] = next[d];
+            }
+    }
+    return tail;
+}
+
+/* Marks the blocks whose cells or ring hold a reserved cell, then those cut
+ * off from the largest group of live blocks (4-way); 0 if no block is left. */
+static int32_t mark_dead(jigsaw *j, int32_t *queue)
+{
+    int32_t blocks = j->cols * j->rows, best = -1, best_n = 0;
+    for (int32_t b = 0; b < blocks; b++)
+    {
+        int32_t x0 = j->ox + (b % j->cols) * j->bw - 1, y0 = j->oy + (b / j->cols) * j->bh - 1;
+        j->dead[b] = 0;
+        for (int32_t y = DG_MAX(y0, 0); y < DG_MIN(y0 + j->bh + 2, j->gh) && !j->dead[b]; y++)
+            for (int32_t x = DG_MAX(x0, 0); x < DG_MIN(x0 + j->bw + 2, j->gw); x++)
+                j->dead[b] |= dgi_mask_at(j->reserved, x, y);
+    }
+    for (int32_t b = 0; b < blocks; b++) /* every live group labelled 2, the largest found */
+    {
+        int32_t n = j->dead[b] == 0 ? group_of(j, b, queue, 2) : 0;
+        if (n > best_n)
+            best_n = n, best = b;
+    }
+    if (best >= 0)
+        group_of(j, best, queue, 4);
+    for (int32_t b = 0; b < blocks; b++)
+        j->dead[b] = j->dead[b] != 4;
+    return best_n;
+}
+
 /* One whole map from seed; DG_E_NOSPACE (no candidate left), DG_E_LIMIT (a
  * require count or connectivity failed), DG_E_NOMEM. */
 static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
@@ -573,11 +655,11 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
         return DG_E_NOMEM; /* not reached: jigsaw_setup allocated them */
     memset(j->used, 0, (size_t)j->nopt);
     dgi_result_reset(&gen->r);
-    j->proven = !dg_tile_passable((uint8_t)j->p->fill);
+    j->proven = !dg_tile_passable((uint8_t)j->p->fill) && !j->reserved;
     j->suspect = 0;
     int32_t blocks = j->cols * j->rows;
     for (int32_t b = 0, col = 0; b < blocks; b++, col = col + 1 == j->cols ? 0 : col + 1)
-        if (!choose_block(j, b, col, &rng))
+        if (!is_dead(j, b) && !choose_block(j, b, col, &rng))
             return DG_E_NOSPACE;
     /* a map connected by construction needs no passability grid */
     gen->pass.cells = j->p->connected && !j->proven ? j->pass : NULL;
@@ -586,6 +668,8 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     int tiles_only = !gen->record && !gen->pass.cells;
     for (int32_t b = 0; b < blocks; b++)
     {
+        if (is_dead(j, b))
+            continue;
         int32_t index = j->opt[j->chosen[b]].prefab, x = j->ox + (b % j->cols) * j->bw, y = j->oy + (b / j->cols) * j->bh;
         uint64_t block_seed = dgi_hash_combine(seed, (uint64_t)b);
         int stamped = tiles_only && j->stamps.made
@@ -608,6 +692,8 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     }
     if (j->p->border)
         close_border(j, gen);
+    if (j->reserved)
+        close_dead(j, gen);
     if (j->p->connected && j->proven && j->suspect && !suspects_solid(j, gen))
     {
         j->proven = 0; /* a walled block fell apart: check the whole map by its tiles */
@@ -632,6 +718,30 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
                                     const dg_prefab_jigsaw_params *params, uint64_t seed,
                                     dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_prefab_jigsaw_generate(grid, set, params, seed, NULL, result, allocator, diag);
+}
+
+/* With reserved cells: the blocks left to the fill, from a block-sized scratch. */
+static dg_status setup_dead(jigsaw *j, const dg_allocator *a, dg_diag *diag)
+{
+    size_t blocks = (size_t)j->cols * (size_t)j->rows;
+    j->dead = dgi_alloc(a, blocks);
+    int32_t *queue = dgi_alloc(a, blocks * sizeof *queue);
+    int32_t live = j->dead && queue ? mark_dead(j, queue) : -1;
+    dgi_free(a, queue, queue ? blocks * sizeof *queue : 0);
+    if (live < 0)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_jigsaw: out of memory");
+    if (live == 0)
+        return dgi_fail(diag, DG_E_NOSPACE, "prefab_jigsaw: every %dx%d block touches a reserved "
+                        "cell (a block must keep one cell off them)", (int)j->bw, (int)j->bh);
+    return DG_OK;
+}
+
+dg_status dgi_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
+                                     const dg_prefab_jigsaw_params *params, uint64_t seed,
+                                     const dgi_mask *reserved, dg_result *result,
+                                     const dg_allocator *allocator, dg_diag *diag)
+{
     dg_prefab_jigsaw_params p;
     if (params)
         p = *params;
@@ -644,7 +754,10 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     memset(&j, 0, sizeof j);
     j.set = set;
     j.p = &p;
+    j.reserved = reserved;
     st = jigsaw_setup(&j, grid, allocator, diag);
+    if (st == DG_OK && reserved)
+        st = setup_dead(&j, allocator, diag);
     dgi_gen gen;
     memset(&gen, 0, sizeof gen);
     if (st == DG_OK)
@@ -682,6 +795,8 @@ dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     gen.r.metrics.failures = tries - 1;
     gen.r.metrics.requested = gen.r.metrics.placed = j.cols * j.rows;
     int32_t sr = start_room(&gen.r);
+    gen.reserved = reserved;
+    dgi_free(allocator, j.dead, j.dead ? (size_t)j.cols * (size_t)j.rows : 0);
     dgi_free(allocator, j.block, j.block_size);
     return dgi_gen_end(&gen, st, grid, result, sr, diag);
 }

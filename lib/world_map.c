@@ -14,7 +14,22 @@ typedef struct world_map {
     int32_t *index;       /* per cell of the window: its room's index in the result, or -1 */
     dg_world_room *info;  /* per cell of the window */
     dg_point start, exit; /* chosen by the cleanup when the border is closed */
+    const dgi_mask *reserved; /* NULL: none */
+    uint8_t *doors;       /* with reserved cells: per cell of the window, its door mask
+                           * (DGI_WORLD_LEFT_OUT: left out); NULL: the world's */
+    int32_t *sums;        /* with reserved cells: their summed-area table */
+    int64_t start_x, start_y; /* the start room: (0, 0) unless it is left out */
 } world_map;
+
+/* Room (x, y) with the window's door masks (the world's without reserved cells). */
+static void window_room(const world_map *m, int64_t x, int64_t y, dg_world_room *info)
+{
+    int in = m->doors && x >= m->rx0 && y >= m->ry0 && x < m->rx0 + m->cols && y < m->ry0 + m->rows;
+    if (in)
+        dgi_world_room_with(m->world, x, y, m->doors[(y - m->ry0) * m->cols + (x - m->rx0)] & 15, info);
+    else
+        dg_world_room_info(m->world, x, y, info);
+}
 
 /* Index of room (x, y) in the result, or -1 (outside the window or dropped). */
 static int32_t room_index(const world_map *m, int64_t x, int64_t y)
@@ -69,9 +84,10 @@ static void index_rooms(world_map *m, const dg_grid *g)
         for (int32_t i = 0; i < m->cols; i++)
         {
             dg_world_room *info = &m->info[j * m->cols + i];
-            dg_world_room_info(m->world, m->rx0 + i, m->ry0 + j, info);
+            window_room(m, m->rx0 + i, m->ry0 + j, info);
             dg_rect r = room_rect(m, g, info);
-            int keep = r.w > 0 && (!m->edge || room_kept(g, r));
+            int left_out = m->doors && (m->doors[j * m->cols + i] & DGI_WORLD_LEFT_OUT);
+            int keep = r.w > 0 && !left_out && (!m->edge || room_kept(g, r));
             m->index[j * m->cols + i] = keep ? kept++ : -1;
         }
 }
@@ -182,6 +198,244 @@ static dg_status fill_result(world_map *m, const dg_grid *g, const dg_world_mark
         r->exit_room = dgi_result_room_at(r, m->exit);
     }
     return st == DG_E_NOMEM ? dgi_fail(diag, st, "out of memory filling the result") : st;
+}
+
+/* The start: the middle of the start room ((0, 0) unless reserved cells left
+ * it out), or when it is furnished the tile
+ * inside its north door (furnishings keep the tiles inside doors reachable). */
+static dg_point start_tile(const world_map *m)
+{
+    dg_world_room o;
+    window_room(m, m->start_x, m->start_y, &o);
+    int32_t mid = 1 + m->world->mid; /* the doors' line */
+    int64_t bx = m->start_x * m->period, by = m->start_y * m->period;
+    dg_point p;
+    p.x = (int32_t)(bx + (o.prefab >= 0 ? mid : o.inner_x + o.inner_w / 2) - m->tx);
+    p.y = (int32_t)(by + (o.prefab >= 0 ? o.inner_y : o.inner_y + o.inner_h / 2) - m->ty);
+    return p;
+}
+
+/* ---- reserved cells ------------------------------------------------------------ */
+
+/* Rooms whose cells would come near reserved cells are left out, doors whose
+ * corridors would are shut, and the rooms left are joined again from the
+ * start room by doors the world did not open, where they keep clear; rooms
+ * that still cannot be reached are left out too. Door masks change the
+ * furnishing (and so the shape) of a room, so every change is checked on the
+ * room as it then is. */
+
+static const int32_t side_dx[4] = {0, 1, 0, -1}, side_dy[4] = {-1, 0, 1, 0};
+
+static int opposite(int32_t side)
+{
+    return side == DG_SIDE_N ? DG_SIDE_S : side == DG_SIDE_S ? DG_SIDE_N : side == DG_SIDE_E ? DG_SIDE_W : DG_SIDE_E;
+}
+
+/* 1 if no reserved cell lies in rect q (grid coordinates, clipped). */
+static int clear_of(const world_map *m, const dg_grid *g, int64_t x, int64_t y, int64_t w, int64_t h)
+{
+    if (x + w <= 0 || y + h <= 0 || x >= g->width || y >= g->height)
+        return 1;
+    int64_t x0 = DG_MAX(x, -1), y0 = DG_MAX(y, -1);
+    int64_t x1 = DG_MIN(x + w, (int64_t)g->width + 1), y1 = DG_MIN(y + h, (int64_t)g->height + 1);
+    dg_rect q = {(int32_t)x0, (int32_t)y0, (int32_t)(x1 - x0), (int32_t)(y1 - y0)};
+    return dgi_mask_count(m->sums, g->width, g->height, q) == 0;
+}
+
+/* 1 if the room's interior keeps a cell off every reserved cell. */
+static int room_clear(const world_map *m, const dg_grid *g, const dg_world_room *r)
+{
+    int64_t bx = r->x * m->period - m->tx, by = r->y * m->period - m->ty;
+    return clear_of(m, g, bx + r->inner_x - 1, by + r->inner_y - 1, r->inner_w + 2, r->inner_h + 2);
+}
+
+/* 1 if the room's door on `side` and its corridor to the cell's edge do. */
+static int door_clear(const world_map *m, const dg_grid *g, const dg_world_room *r, int32_t side)
+{
+    int64_t bx = r->x * m->period - m->tx, by = r->y * m->period - m->ty, c = 1 + m->world->mid;
+    int64_t last = m->period - 1, e = r->inner_x + r->inner_w, s = r->inner_y + r->inner_h;
+    if (side == DG_SIDE_N)
+        return clear_of(m, g, bx + c - 1, by - 1, 3, r->inner_y + 1);
+    if (side == DG_SIDE_S)
+        return clear_of(m, g, bx + c - 1, by + s - 1, 3, DG_MAX(last, s) - s + 3);
+    if (side == DG_SIDE_W)
+        return clear_of(m, g, bx - 1, by + c - 1, r->inner_x + 1, 3);
+    return clear_of(m, g, bx + e - 1, by + c - 1, DG_MAX(last, e) - e + 3, 3);
+}
+
+/* 1 if room k with door mask `doors` is clear: interior and every door. */
+static int cell_clear(const world_map *m, const dg_grid *g, int32_t k, int32_t doors)
+{
+    dg_world_room r;
+    dgi_world_room_with(m->world, m->rx0 + k % m->cols, m->ry0 + k / m->cols, doors, &r);
+    if (!room_clear(m, g, &r))
+        return 0;
+    for (int32_t side = DG_SIDE_N; side <= DG_SIDE_W; side <<= 1)
+        if ((doors & side) && !door_clear(m, g, &r, side))
+            return 0;
+    return 1;
+}
+
+/* Window cell next to k on side d (0..3), or -1 outside the window. */
+static int32_t next_cell(const world_map *m, int32_t k, int d)
+{
+    int32_t i = k % m->cols + side_dx[d], j = k / m->cols + side_dy[d];
+    return i < 0 || j < 0 || i >= m->cols || j >= m->rows ? -1 : j * m->cols + i;
+}
+
+/* Leaves room k out: no doors, and none toward it. */
+static void leave_out(world_map *m, int32_t k)
+{
+    for (int d = 0; d < 4; d++)
+    {
+        int32_t n = next_cell(m, k, d);
+        if (n >= 0 && !(m->doors[n] & DGI_WORLD_LEFT_OUT))
+            m->doors[n] &= (uint8_t)~opposite(DG_SIDE_N << d);
+    }
+    m->doors[k] = DGI_WORLD_LEFT_OUT;
+}
+
+/* Shuts the doors that are not clear and leaves out the rooms that are not,
+ * until nothing changes (a room's shape follows its doors). */
+static void shut_unclear(world_map *m, const dg_grid *g)
+{
+    for (int changed = 1; changed;)
+    {
+        changed = 0;
+        for (int32_t k = 0; k < m->cols * m->rows; k++)
+        {
+            if ((m->doors[k] & DGI_WORLD_LEFT_OUT) || cell_clear(m, g, k, m->doors[k]))
+                continue;
+            dg_world_room r;
+            dgi_world_room_with(m->world, m->rx0 + k % m->cols, m->ry0 + k / m->cols, m->doors[k], &r);
+            if (!room_clear(m, g, &r))
+                leave_out(m, k);
+            for (int d = 0; d < 4 && !(m->doors[k] & DGI_WORLD_LEFT_OUT); d++)
+            {
+                int32_t side = DG_SIDE_N << d, n = next_cell(m, k, d);
+                if (!(m->doors[k] & side) || door_clear(m, g, &r, side))
+                    continue;
+                m->doors[k] &= (uint8_t)~side;
+                if (n >= 0 && !(m->doors[n] & DGI_WORLD_LEFT_OUT))
+                    m->doors[n] &= (uint8_t)~opposite(side);
+            }
+            changed = 1;
+        }
+    }
+}
+
+/* Opens the door between rooms k and n (side d of k) if both stay clear. */
+static int open_door(world_map *m, const dg_grid *g, int32_t k, int32_t n, int d)
+{
+    int32_t side = DG_SIDE_N << d;
+    int32_t a = m->doors[k] | side, b = m->doors[n] | opposite(side);
+    if (!cell_clear(m, g, k, a) || !cell_clear(m, g, n, b))
+        return 0;
+    m->doors[k] = (uint8_t)a;
+    m->doors[n] = (uint8_t)b;
+    return 1;
+}
+
+/* The start room: (0, 0), or if it is left out the kept room nearest to it
+ * (first in row order); 0 if every room is left out. */
+static int pick_start_room(world_map *m, int32_t *start)
+{
+    int64_t best = -1;
+    for (int32_t k = 0; k < m->cols * m->rows; k++)
+    {
+        int64_t x = m->rx0 + k % m->cols, y = m->ry0 + k / m->cols;
+        int64_t d = (x < 0 ? -x : x) + (y < 0 ? -y : y);
+        if (!(m->doors[k] & DGI_WORLD_LEFT_OUT) && (best < 0 || d < best))
+        {
+            best = d;
+            *start = k;
+        }
+    }
+    if (best >= 0)
+    {
+        m->start_x = m->rx0 + *start % m->cols;
+        m->start_y = m->ry0 + *start / m->cols;
+    }
+    return best >= 0;
+}
+
+/* Walks the rooms from the start through their doors; when it runs dry, a
+ * door the world did not open joins the next room it can (in the order the
+ * walk met them); the rooms never reached are left out. queue: 5 per room. */
+static void rejoin(world_map *m, const dg_grid *g, int32_t start, int32_t *queue)
+{
+    int32_t rooms = m->cols * m->rows, head = 0, tail = 0, later_head = 0, later_tail = 0;
+    int32_t *later = queue + rooms; /* (room, side) pairs */
+    uint8_t *seen = (uint8_t *)(later + 4 * rooms); /* rooms bytes past the pairs */
+    memset(seen, 0, (size_t)rooms);
+    seen[start] = 1;
+    queue[tail++] = start;
+    while (head < tail || later_head < later_tail)
+    {
+        if (head == tail)
+        {
+            int32_t k = later[later_head] >> 2, d = later[later_head] & 3;
+            int32_t n = next_cell(m, k, d);
+            later_head++;
+            if (!seen[n] && open_door(m, g, k, n, d))
+                seen[n] = 1, queue[tail++] = n;
+            continue;
+        }
+        int32_t k = queue[head++];
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t n = next_cell(m, k, d);
+            if (n < 0 || seen[n] || (m->doors[n] & DGI_WORLD_LEFT_OUT))
+                continue;
+            if (m->doors[k] & (DG_SIDE_N << d))
+                seen[n] = 1, queue[tail++] = n;
+            else
+                later[later_tail++] = k << 2 | d;
+        }
+    }
+    for (int32_t k = 0; k < rooms; k++)
+        if (!seen[k] && !(m->doors[k] & DGI_WORLD_LEFT_OUT))
+            leave_out(m, k);
+}
+
+/* The window's door masks around the reserved cells; DG_E_NOSPACE if no room is left. */
+static dg_status plan_doors(world_map *m, const dg_grid *g, int32_t *queue, dg_diag *diag)
+{
+    for (int32_t k = 0; k < m->cols * m->rows; k++)
+        m->doors[k] = (uint8_t)dgi_world_doors(m->world, m->rx0 + k % m->cols, m->ry0 + k / m->cols);
+    shut_unclear(m, g);
+    int32_t start = 0;
+    if (!pick_start_room(m, &start))
+        return dgi_fail(diag, DG_E_NOSPACE, "world: every room of the %dx%d window comes within a "
+                        "cell of a reserved cell", (int)g->width, (int)g->height);
+    rejoin(m, g, start, queue);
+    m->start = start_tile(m);
+    return DG_OK;
+}
+
+/* After drawing: reserved cells are rock in the scratch, and the start is an
+ * open cell of its room (a furnishing may cover the usual one). */
+static void settle_start(world_map *m, dg_grid *scratch)
+{
+    for (int32_t y = 0; y < scratch->height; y++)
+        for (int32_t x = 0; x < scratch->width; x++)
+            if (dgi_mask_at(m->reserved, x, y))
+                DG_CELL(scratch, x, y) = DG_TILE_VOID;
+    dg_point p = m->start;
+    if (p.x >= 0 && p.y >= 0 && p.x < scratch->width && p.y < scratch->height &&
+        DG_CELL(scratch, p.x, p.y) == DG_TILE_FLOOR)
+        return;
+    dg_world_room o;
+    window_room(m, m->start_x, m->start_y, &o);
+    dg_rect r = room_rect(m, scratch, &o);
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+        for (int32_t x = r.x; x < r.x + r.w; x++)
+            if (DG_CELL(scratch, x, y) == DG_TILE_FLOOR)
+            {
+                m->start.x = x;
+                m->start.y = y;
+                return;
+            }
 }
 
 /* ---- closing the border ------------------------------------------------------ */
@@ -303,9 +557,9 @@ static void drop_sliver(const world_map *m, cleanup *c, const dg_grid *g, int64_
                         int32_t *top)
 {
     dg_world_room info;
-    dg_world_room_info(m->world, x, y, &info);
+    window_room(m, x, y, &info);
     dg_rect r = room_rect(m, g, &info);
-    if (r.w == 0 || (r.w >= 2 && r.h >= 2) || (x == 0 && y == 0))
+    if (r.w == 0 || (r.w >= 2 && r.h >= 2) || (x == m->start_x && y == m->start_y))
         return;
     for (int32_t ry = r.y; ry < r.y + r.h; ry++)
         memset(c->cells + (size_t)ry * (size_t)c->w + (size_t)r.x, DG_TILE_VOID, (size_t)r.w);
@@ -404,19 +658,6 @@ static void remove_unreached(cleanup *c)
         drop_bare_walls(c, (int32_t)(f - c->flag));
 }
 
-/* The start: the middle of room (0, 0), or when it is furnished the tile
- * inside its north door (furnishings keep the tiles inside doors reachable). */
-static dg_point start_tile(const world_map *m)
-{
-    dg_world_room o;
-    dg_world_room_info(m->world, 0, 0, &o);
-    int32_t mid = 1 + m->world->mid; /* the doors' line */
-    dg_point p;
-    p.x = (int32_t)(o.prefab >= 0 ? mid : o.inner_x + o.inner_w / 2) - (int32_t)m->tx;
-    p.y = (int32_t)(o.prefab >= 0 ? o.inner_y : o.inner_y + o.inner_h / 2) - (int32_t)m->ty;
-    return p;
-}
-
 static void close_border(world_map *m, dg_grid *g, uint8_t *flag, int32_t *queue)
 {
     cleanup c = {g->cells, g->width, g->height, flag, queue};
@@ -445,13 +686,17 @@ static dg_status render_window(world_map *m, dg_grid *scratch, dg_result *fresh,
     dg_world_marker *list = NULL;
     size_t n = (size_t)scratch->width * (size_t)scratch->height;
     int want = fresh && m->world->marker_total > 0;
-    dg_status st = dg_world_render(m->world, m->tx, m->ty, scratch, NULL, 0, want ? &count : NULL, diag);
+    dgi_world_override over = {m->rx0, m->ry0, m->cols, m->rows, m->doors};
+    const dgi_world_override *o = m->doors ? &over : NULL;
+    dg_status st = dgi_world_render(m->world, m->tx, m->ty, scratch, o, NULL, 0, want ? &count : NULL, diag);
     if (st == DG_OK && count > 0)
     {
         list = dgi_alloc(a, (size_t)count * sizeof *list);
-        st = list ? dg_world_render(m->world, m->tx, m->ty, scratch, list, count, &count, diag)
+        st = list ? dgi_world_render(m->world, m->tx, m->ty, scratch, o, list, count, &count, diag)
                   : dgi_fail(diag, DG_E_NOMEM, "no memory for %d markers", (int)count);
     }
+    if (st == DG_OK && m->reserved)
+        settle_start(m, scratch);
     uint8_t *flag = m->edge && st == DG_OK ? dgi_alloc(a, n) : NULL;
     int32_t *queue = flag ? dgi_alloc(a, n * sizeof *queue) : NULL;
     if (m->edge && st == DG_OK && !queue)
@@ -466,11 +711,20 @@ static dg_status render_window(world_map *m, dg_grid *scratch, dg_result *fresh,
     return st;
 }
 
-/* Copies a packed width x height buffer into the caller's grid (which has a stride). */
-static void copy_cells(dg_grid *to, const uint8_t *from)
+/* Copies a packed width x height buffer into the caller's grid (which has a
+ * stride), leaving its reserved cells as they are. */
+static void copy_cells(dg_grid *to, const uint8_t *from, const dgi_mask *reserved)
 {
     for (int32_t y = 0; y < to->height; y++)
-        memcpy(&DG_CELL(to, 0, y), from + (size_t)y * (size_t)to->width, (size_t)to->width);
+    {
+        const uint8_t *row = from + (size_t)y * (size_t)to->width;
+        if (!reserved)
+            memcpy(&DG_CELL(to, 0, y), row, (size_t)to->width);
+        else
+            for (int32_t x = 0; x < to->width; x++)
+                if (!dgi_mask_at(reserved, x, y))
+                    DG_CELL(to, x, y) = row[x];
+    }
 }
 
 /* Places the window (centred on the middle of room (0, 0)) and its cells. */
@@ -499,6 +753,30 @@ static dg_status place_window(world_map *m, const dg_world *world, const dg_grid
     return DG_OK;
 }
 
+/* With reserved cells: their sums and the window's door masks. */
+static dg_status plan_window(world_map *m, const dg_grid *grid, const dg_allocator *a,
+                             dg_diag *diag)
+{
+    size_t rooms = (size_t)m->cols * (size_t)m->rows;
+    size_t sums = ((size_t)grid->width + 1) * ((size_t)grid->height + 1) * sizeof *m->sums;
+    size_t queue_n = rooms * 5 * sizeof(int32_t) + rooms;
+    m->doors = dgi_alloc(a, rooms);
+    m->sums = dgi_alloc(a, sums);
+    int32_t *queue = dgi_alloc(a, queue_n);
+    dg_status st = DG_OK;
+    if (!m->doors || !m->sums || !queue)
+        st = dgi_fail(diag, DG_E_NOMEM, "world: no memory for the window's reserved cells");
+    if (st == DG_OK)
+    {
+        dgi_mask_sums(m->reserved, grid->width, grid->height, m->sums);
+        st = plan_doors(m, grid, queue, diag);
+    }
+    dgi_free(a, queue, queue ? queue_n : 0);
+    dgi_free(a, m->sums, m->sums ? sums : 0);
+    m->sums = NULL;
+    return st;
+}
+
 static dg_status run_window(world_map *m, dg_grid *grid, dg_result *result,
                             const dg_allocator *a, dg_diag *diag)
 {
@@ -523,7 +801,7 @@ static dg_status run_window(world_map *m, dg_grid *grid, dg_result *result,
     if (st == DG_OK)
         st = render_window(m, &scratch, result ? &fresh : NULL, a, diag);
     if (st == DG_OK)
-        copy_cells(grid, buf);
+        copy_cells(grid, buf, m->reserved);
     if (result && st == DG_OK)
     {
         dg_result_free(result);
@@ -537,9 +815,9 @@ static dg_status run_window(world_map *m, dg_grid *grid, dg_result *result,
     return st;
 }
 
-dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t seed,
-                        const dg_prefab_set *prefabs, dg_result *result, const dg_allocator *a,
-                        dg_diag *diag)
+dg_status dgi_world_generate(dg_grid *grid, const dg_world_params *params, uint64_t seed,
+                             const dg_prefab_set *prefabs, const dgi_mask *reserved,
+                             dg_result *result, const dg_allocator *a, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK)
@@ -553,8 +831,12 @@ dg_status dgi_world_map(dg_grid *grid, const dg_world_params *params, uint64_t s
         return st;
     world_map m;
     st = place_window(&m, world, grid, diag);
+    m.reserved = reserved;
+    if (st == DG_OK && reserved)
+        st = plan_window(&m, grid, a, diag);
     if (st == DG_OK)
         st = run_window(&m, grid, result, a, diag);
+    dgi_free(a, m.doors, m.doors ? (size_t)m.cols * (size_t)m.rows : 0);
     dg_world_free(world);
     return st;
 }

@@ -38,7 +38,17 @@ static dg_status check_window(const dg_world *w, int64_t tx, int64_t ty, const d
 typedef void (*room_visit)(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
                            void *ctx);
 
-static void for_rooms(const dg_world *w, const window *win, room_visit visit, void *ctx)
+/* The door mask of room (x, y): the world's, or the override's in its range. */
+static int32_t override_doors(const dgi_world_override *over, int64_t x, int64_t y, int32_t doors)
+{
+    if (!over || x < over->rx0 || y < over->ry0 || x >= over->rx0 + over->cols ||
+        y >= over->ry0 + over->rows)
+        return doors;
+    return over->doors[(y - over->ry0) * over->cols + (x - over->rx0)];
+}
+
+static void for_rooms(const dg_world *w, const window *win, const dgi_world_override *over,
+                      room_visit visit, room_visit left_out, void *ctx)
 {
     int64_t p = w->period;
     int64_t rx0 = dgi_floor_div(win->x0, p), rx1 = dgi_floor_div(win->x1, p);
@@ -54,8 +64,12 @@ static void for_rooms(const dg_world *w, const window *win, room_visit visit, vo
             for (int32_t j = 0; j < rows; j++)
                 for (int32_t i = 0; i < cols; i++)
                 {
-                    dgi_world_room_with(w, bx + i, by + j, doors[j * cols + i], &room);
-                    visit(w, &room, (bx + i) * p, (by + j) * p, ctx);
+                    int32_t d = override_doors(over, bx + i, by + j, doors[j * cols + i]);
+                    dgi_world_room_with(w, bx + i, by + j, d & 15, &room);
+                    if (!(d & DGI_WORLD_LEFT_OUT))
+                        visit(w, &room, (bx + i) * p, (by + j) * p, ctx);
+                    else if (left_out)
+                        left_out(w, &room, (bx + i) * p, (by + j) * p, ctx);
                 }
         }
 }
@@ -307,9 +321,37 @@ static void draw_room(const dg_world *w, const dg_world_room *room, int64_t bx, 
                       (int32_t)(x1 - bx), &DG_CELL(sink->grid, x0 - win->x0, y - win->y0));
 }
 
+/* A room left out: rock, and for full rooms their own (north and west) walls,
+ * which are their neighbours' too. */
+static void draw_left_out(const dg_world *w, const dg_world_room *room, int64_t bx, int64_t by,
+                          void *ctx)
+{
+    (void)room;
+    if (w->params.room_min < w->size) /* varied rooms draw on rock */
+        return;
+    tile_sink *sink = ctx;
+    const window *win = sink->win;
+    int64_t x0 = DG_MAX(bx, win->x0), x1 = DG_MIN(bx + w->period - 1, win->x1);
+    int64_t y0 = DG_MAX(by, win->y0), y1 = DG_MIN(by + w->period - 1, win->y1);
+    for (int64_t y = y0; y <= y1; y++)
+    {
+        uint8_t *row = &DG_CELL(sink->grid, x0 - win->x0, y - win->y0);
+        memset(row, y == by ? DG_TILE_WALL : DG_TILE_VOID, (size_t)(x1 - x0 + 1));
+        if (x0 == bx)
+            row[0] = DG_TILE_WALL;
+    }
+}
+
 dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
                           dg_world_marker *markers, int32_t capacity, int32_t *marker_count,
                           dg_diag *diag)
+{
+    return dgi_world_render(world, tx, ty, grid, NULL, markers, capacity, marker_count, diag);
+}
+
+dg_status dgi_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid *grid,
+                           const dgi_world_override *over, dg_world_marker *markers,
+                           int32_t capacity, int32_t *marker_count, dg_diag *diag)
 {
     if (!world)
         return dgi_fail(diag, DG_E_NULL, "world is NULL");
@@ -326,7 +368,7 @@ dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid
     marker_sink msink = {&win, NULL, 0};
     if (world->marker_total > 0 && (markers || marker_count))
     {
-        for_rooms(world, &win, collect_markers, &msink);
+        for_rooms(world, &win, over, collect_markers, NULL, &msink);
         if (marker_count)
             *marker_count = msink.count;
         if (markers && msink.count > capacity)
@@ -336,7 +378,7 @@ dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid
         {
             msink.out = markers;
             msink.count = 0;
-            for_rooms(world, &win, collect_markers, &msink);
+            for_rooms(world, &win, over, collect_markers, NULL, &msink);
             qsort(markers, (size_t)msink.count, sizeof *markers, by_tile);
         }
     }
@@ -346,7 +388,7 @@ dg_status dg_world_render(const dg_world *world, int64_t tx, int64_t ty, dg_grid
     if (world->params.room_min < world->size) /* varied rooms draw on rock */
         for (int32_t y = 0; y < grid->height; y++)
             memset(&DG_CELL(grid, 0, y), DG_TILE_VOID, (size_t)grid->width);
-    for_rooms(world, &win, draw_room, &tsink);
+    for_rooms(world, &win, over, draw_room, draw_left_out, &tsink);
     dgi_diag_ok(diag);
     return DG_OK;
 }
