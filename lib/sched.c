@@ -15,12 +15,13 @@ static const uint8_t sched_magic[4] = {'D', 'G', 'S', 'C'}; /* the image's first
  * (a set bit says the word one level down has a bit), then the heads of the
  * tick lists, then per tier a mask of its non-empty lists. */
 typedef struct queue_shape {
+    int32_t scan;        /* storage too small for the queue: next scans the slots */
     int32_t levels;      /* bitset levels; the last has one word */
     int32_t level_at[8]; /* first word of each level (32^7 > INT32_MAX) */
     int32_t digit_bits;  /* WIDE_BITS where every tier fits, else 1 */
     int32_t fan;         /* lists per tier, for digits 1..fan (2^digit_bits - 1) */
                          /* (a tier's mask has bit d - 1 for digit d) */
-    int32_t tiers;       /* tiers with lists: a farther actor is in no list */
+    int32_t tiers;       /* tiers of lists: every tick ahead has one */
     int32_t heads_at;    /* word of tier 0's list for digit 1 */
     int32_t masks_at;    /* word of tier 0's mask (fan > 1) */
 } queue_shape;
@@ -29,11 +30,15 @@ typedef struct queue_shape {
 #define WIDE_TIERS 11   /* 6-bit digits: 11 cover the 63 bits of ready ^ now */
 #define NARROW_TIERS 63 /* 1-bit digits */
 #define WIDE_WORDS (WIDE_TIERS * 63 + WIDE_TIERS) /* heads and masks */
+#define SCAN_BELOW 67   /* fewer slots leave no room for 63 narrow tiers */
 
 /* Fills *q for `capacity` slots (through a pointer: a returned struct costs a
  * stalled copy on every call). */
 static inline void shape_of(queue_shape *q, int32_t capacity)
 {
+    q->scan = capacity < SCAN_BELOW;
+    if (q->scan)
+        return;
     int32_t at = 0, n = (int32_t)(((int64_t)capacity + 31) >> 5);
     q->levels = 0;
     for (;;)
@@ -48,7 +53,7 @@ static inline void shape_of(queue_shape *q, int32_t capacity)
     int32_t room = capacity - at;
     q->digit_bits = room >= WIDE_WORDS ? WIDE_BITS : 1;
     q->fan = (1 << q->digit_bits) - 1;
-    q->tiers = room >= WIDE_WORDS ? WIDE_TIERS : room < NARROW_TIERS ? room : NARROW_TIERS;
+    q->tiers = room >= WIDE_WORDS ? WIDE_TIERS : NARROW_TIERS;
     q->masks_at = at + q->tiers * q->fan;
 }
 
@@ -98,8 +103,7 @@ static int32_t ready_lowest(const dg_sched *s, const queue_shape *q)
 /* ---- the radix queue ------------------------------------------------------------
  * Every actor's ready tick is >= now. An actor ready at `now` is in the bitset
  * (the lowest id goes first). Any other agrees with `now` above some digit of
- * its tick, its tier, and is in the list for (tier, its digit there), or in no
- * list when its tier is over those there is room for (small storage only). A
+ * its tick, its tier, and is in the list for (tier, its digit there). A
  * lower tier or digit holds lower ticks, so when nobody is ready `next` looks
  * only at the lowest non-empty list: `now` moves to the first tick that list
  * can hold and its actors fall to lower tiers, until some actor is ready. An
@@ -107,7 +111,7 @@ static int32_t ready_lowest(const dg_sched *s, const queue_shape *q)
  * of its own, so a turn costs O(1) amortised, whatever the number of actors. */
 
 typedef struct list_at {
-    int32_t tier, digit; /* tier == tiers: the actors in no list */
+    int32_t tier, digit;
 } list_at;
 
 static int32_t bit_length(uint64_t x)
@@ -129,8 +133,6 @@ static list_at list_of(const dg_sched *s, const queue_shape *q, int64_t ready)
     list_at at;
     at.tier = q->digit_bits == 1 ? top : top / WIDE_BITS;
     at.digit = (int32_t)(ready >> (at.tier * q->digit_bits)) & q->fan;
-    if (at.tier >= q->tiers)
-        at.tier = q->tiers;
     return at;
 }
 
@@ -151,14 +153,14 @@ static void mark_list(dg_sched *s, const queue_shape *q, list_at at, int non_emp
 static void link_actor(dg_sched *s, const queue_shape *q, int32_t id)
 {
     dg_sched_actor *a = &s->slots[id];
+    if (q->scan)
+        return;
     if (a->ready == s->now)
     {
         ready_set(s, q, id);
         return;
     }
     list_at at = list_of(s, q, a->ready);
-    if (at.tier == q->tiers)
-        return;
     int32_t k = head_word(q, at);
     int32_t head = (int32_t)word(s, k);
     a->prev = 0;
@@ -173,14 +175,14 @@ static void link_actor(dg_sched *s, const queue_shape *q, int32_t id)
 static void unlink_actor(dg_sched *s, const queue_shape *q, int32_t id)
 {
     dg_sched_actor *a = &s->slots[id];
+    if (q->scan)
+        return;
     if (a->ready == s->now)
     {
         ready_clear(s, q, id);
         return;
     }
     list_at at = list_of(s, q, a->ready);
-    if (at.tier == q->tiers)
-        return;
     if (a->next)
         s->slots[a->next - 1].prev = a->prev;
     if (a->prev)
@@ -191,7 +193,7 @@ static void unlink_actor(dg_sched *s, const queue_shape *q, int32_t id)
         mark_list(s, q, at, 0);
 }
 
-/* The lowest non-empty list; tier == tiers if every list is empty. */
+/* The lowest non-empty list (with nobody ready and somebody present, there is one). */
 static list_at lowest_list(const dg_sched *s, const queue_shape *q)
 {
     list_at at = {0, 0};
@@ -217,55 +219,32 @@ static int64_t list_start(const dg_sched *s, const queue_shape *q, list_at at)
     return (int64_t)(above | (uint64_t)at.digit << low);
 }
 
-/* The earliest tick in list `at` (of every actor, for the actors in no list). */
+/* The earliest tick in list `at`. */
 static int64_t earliest_in(const dg_sched *s, const queue_shape *q, list_at at)
 {
     int64_t best = INT64_MAX;
-    if (at.tier == q->tiers)
-    {
-        for (int32_t id = 0; id < s->capacity; id++)
-            if (s->slots[id].speed > 0 && s->slots[id].ready < best)
-                best = s->slots[id].ready;
-        return best;
-    }
     for (int32_t i = (int32_t)word(s, head_word(q, at)); i; i = s->slots[i - 1].next)
         if (s->slots[i - 1].ready < best)
             best = s->slots[i - 1].ready;
     return best;
 }
 
-/* Where `next` moves `now` for list `at`: its first possible tick, from
- * which its actors fall to lower tiers without a pass to find the earliest
- * (the loop in `next` gets there). The actors in no list need the pass. */
-static int64_t advance_tick(const dg_sched *s, const queue_shape *q, list_at at)
-{
-    return at.tier == q->tiers ? earliest_in(s, q, at) : list_start(s, q, at);
-}
-
 /* Whether list `at` holds no tick within DG_SCHED_TIME_MAX. */
 static int past_time_max(const dg_sched *s, const queue_shape *q, list_at at)
 {
-    int64_t start = advance_tick(s, q, at);
+    int64_t start = list_start(s, q, at);
     if (start > DG_SCHED_TIME_MAX)
         return 1;
-    if (at.tier == q->tiers || start + (((int64_t)1 << at.tier * q->digit_bits) - 1) <=
-                                   DG_SCHED_TIME_MAX)
+    if (start + (((int64_t)1 << at.tier * q->digit_bits) - 1) <= DG_SCHED_TIME_MAX)
         return 0;
     return earliest_in(s, q, at) > DG_SCHED_TIME_MAX; /* the list straddles the limit */
 }
 
-/* Advances now to `tick` (<= every tick in list `at`), and moves the list's
- * actors down. */
-static void advance_to(dg_sched *s, const queue_shape *q, list_at at, int64_t tick)
+/* Advances now to the first tick list `at` can hold (no pass to find its
+ * earliest: the loop in `next` gets there), and moves the list's actors down. */
+static void advance_to(dg_sched *s, const queue_shape *q, list_at at)
 {
-    s->now = tick;
-    if (at.tier == q->tiers) /* nobody was in a list: every actor finds its own */
-    {
-        for (int32_t id = 0; id < s->capacity; id++)
-            if (s->slots[id].speed > 0)
-                link_actor(s, q, id);
-        return;
-    }
+    s->now = list_start(s, q, at);
     int32_t k = head_word(q, at), i = (int32_t)word(s, k);
     set_word(s, k, 0);
     if (q->fan > 1)
@@ -380,6 +359,20 @@ dg_status dg_sched_remove(dg_sched *s, int32_t id)
     return DG_OK;
 }
 
+/* `next` for small storage: the lowest (ready tick, id) by a pass over the slots. */
+static dg_status scan_next(dg_sched *s, int32_t *id)
+{
+    int32_t best = -1;
+    for (int32_t i = 0; i < s->capacity; i++)
+        if (s->slots[i].speed > 0 && (best < 0 || s->slots[i].ready < s->slots[best].ready))
+            best = i;
+    if (s->slots[best].ready > DG_SCHED_TIME_MAX)
+        return DG_E_LIMIT;
+    s->now = s->slots[best].ready;
+    *id = best;
+    return DG_OK;
+}
+
 dg_status dg_sched_next(dg_sched *s, int32_t *id)
 {
     if (!s || !s->slots || !id)
@@ -388,13 +381,14 @@ dg_status dg_sched_next(dg_sched *s, int32_t *id)
         return DG_E_INVALID;
     queue_shape q;
     shape_of(&q, s->capacity);
+    if (q.scan)
+        return scan_next(s, id);
     int32_t first = ready_lowest(s, &q);
     if (first < 0 && past_time_max(s, &q, lowest_list(s, &q)))
         return DG_E_LIMIT; /* the earliest tick is in that list: nothing changed */
     while (first < 0) /* nobody ready at now: on toward the earliest tick */
     {
-        list_at at = lowest_list(s, &q);
-        advance_to(s, &q, at, advance_tick(s, &q, at));
+        advance_to(s, &q, lowest_list(s, &q));
         first = ready_lowest(s, &q);
     }
     *id = first;

@@ -324,11 +324,11 @@ static int run_wide_against_reference(uint64_t seed, int32_t capacity, int32_t o
     return ok;
 }
 
-/* Every size of storage the queue lays out differently: no room for any tick
- * list, some, all with 1-bit digits, all with wide digits. */
+/* Every way the storage is used: small storage scanned, 1-bit digits and 6-bit
+ * digits, on both sides of where each starts (67 and 728 slots). */
 TEST(sched_matches_jump_reference_at_every_scale)
 {
-    static const int32_t capacities[] = {1, 2, 3, 5, 8, 13, 24, 40, 64, 100, 300, 730, 2000};
+    static const int32_t capacities[] = {1, 2, 3, 8, 24, 66, 67, 100, 300, 727, 728, 2000};
     for (size_t c = 0; c < sizeof capacities / sizeof capacities[0]; c++)
         for (uint64_t seed = 1; seed <= 40 && !test_failures(); seed++)
             CHECKF(run_wide_against_reference(seed, capacities[c], 2000), "capacity %d seed %llu",
