@@ -1281,9 +1281,10 @@ DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *se
  *
  * Storage is the caller's: an array of `capacity` dg_sched_actor slots, and
  * ids are its indexes, 0..capacity-1 (an id at or over capacity is
- * DG_E_BUFFER). The same slots also hold a binary heap keyed by (ready tick,
- * id), so add, remove, next, spend, rest and set_speed cost O(log n) and no
- * call allocates. One scheduler must not be used by two threads at once.
+ * DG_E_BUFFER). The same slots also hold a radix queue of ready ticks (lists
+ * by tick digit, a bitset of the actors ready now), so next plus spend costs
+ * O(1) amortised whatever the number of actors, and no call allocates. One
+ * scheduler must not be used by two threads at once.
  * Every failing call changes nothing. Errors: DG_E_NULL for a NULL pointer,
  * DG_E_INVALID for a negative, unknown (not added) or duplicate id, a speed,
  * threshold or capacity below 1, a negative cost or amount; DG_E_LIMIT if an
@@ -1292,13 +1293,13 @@ DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *se
 #define DG_SCHED_TIME_MAX (1LL << 62)   /* `now` never passes this */
 
 /* One slot of the caller's storage; the fields are the library's (the slot of
- * index i holds actor i and heap entry i). */
+ * index i holds actor i and word i of the queue). */
 typedef struct dg_sched_actor {
-    int64_t heap_ready; /* heap entry: the tick its actor reaches its threshold */
-    int32_t heap_id;    /* heap entry: its actor's id (beside its key: sifts read both) */
-    int32_t pos;        /* actor's heap position */
-    int64_t energy;     /* actor's energy at tick `since` */
-    int64_t since;
+    int64_t ready;      /* the tick the actor reaches its threshold */
+    int32_t next;       /* its neighbours in a queue list, id + 1 (0: none) */
+    int32_t prev;
+    int64_t energy;     /* its energy at tick `ready` */
+    int64_t word;       /* the queue's word i (any slot, actor or not) */
     int32_t speed;      /* 0: no actor with this id */
     int32_t threshold;
 } dg_sched_actor;

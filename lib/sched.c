@@ -1,5 +1,6 @@
-/* The energy turn scheduler: a binary heap of (ready tick, id) kept inside the
- * caller's slots (slot i holds actor i and heap entry i), so nothing allocates. */
+/* The energy turn scheduler: a radix queue of ready ticks, with a bitset for
+ * the ticks' ties, kept inside the caller's slots (slot i holds actor i and
+ * word i of the queue), so nothing allocates. */
 #include "internal.h"
 
 static const uint8_t sched_magic[4] = {'D', 'G', 'S', 'C'}; /* the image's first bytes */
@@ -7,64 +8,253 @@ static const uint8_t sched_magic[4] = {'D', 'G', 'S', 'C'}; /* the image's first
 #define SCHED_HEADER 20u /* magic, version, now, count */
 #define SCHED_RECORD 20u /* id, speed, threshold, energy */
 
-/* ---- the heap ---------------------------------------------------------------- */
+/* ---- the queue's shared words ----------------------------------------------- */
 
-/* (ready_a, id_a) < (ready_b, id_b), with bit operators so that compilers
- * emit no branch: the child choices of a sift are unpredictable. */
-static inline int key_less(int64_t ready_a, int32_t id_a, int64_t ready_b, int32_t id_b)
-{
-    return (ready_a < ready_b) | ((ready_a == ready_b) & (id_a < id_b));
-}
+/* The queue keeps its words in the slots' `word` fields (any slot, actor or
+ * not): first a bitset of the actors ready at `now`, as 32-bit words in levels
+ * (a set bit says the word one level down has a bit), then the heads of the
+ * tick lists, then per tier a mask of its non-empty lists. */
+typedef struct queue_shape {
+    int32_t scan;        /* storage too small for the queue: next scans the slots */
+    int32_t levels;      /* bitset levels; the last has one word */
+    int32_t level_at[8]; /* first word of each level (32^7 > INT32_MAX) */
+    int32_t digit_bits;  /* WIDE_BITS where every tier fits, else 1 */
+    int32_t fan;         /* lists per tier, for digits 1..fan (2^digit_bits - 1) */
+                         /* (a tier's mask has bit d - 1 for digit d) */
+    int32_t tiers;       /* tiers of lists: every tick ahead has one */
+    int32_t heads_at;    /* word of tier 0's list for digit 1 */
+    int32_t masks_at;    /* word of tier 0's mask (fan > 1) */
+} queue_shape;
 
-static inline void heap_put(dg_sched_actor *slots, int32_t pos, int64_t ready, int32_t id)
-{
-    slots[pos].heap_ready = ready;
-    slots[pos].heap_id = id;
-    slots[id].pos = pos;
-}
+#define WIDE_BITS 6     /* digits of this many bits where every tier fits */
+#define WIDE_TIERS 11   /* 6-bit digits: 11 cover the 63 bits of ready ^ now */
+#define NARROW_TIERS 63 /* 1-bit digits */
+#define WIDE_WORDS (WIDE_TIERS * 63 + WIDE_TIERS) /* heads and masks */
+#define SCAN_BELOW 67   /* fewer slots leave no room for 63 narrow tiers */
 
-/* Moves the entry (ready, id) up from hole `pos` to where it belongs. */
-static void sift_up(dg_sched_actor *slots, int32_t pos, int64_t ready, int32_t id)
+/* Fills *q for `capacity` slots (through a pointer: a returned struct costs a
+ * stalled copy on every call). */
+static inline void shape_of(queue_shape *q, int32_t capacity)
 {
-    while (pos > 0)
+    q->scan = capacity < SCAN_BELOW;
+    if (q->scan)
+        return;
+    int32_t at = 0, n = (int32_t)(((int64_t)capacity + 31) >> 5);
+    q->levels = 0;
+    for (;;)
     {
-        int32_t parent = (pos - 1) / 2;
-        if (!key_less(ready, id, slots[parent].heap_ready, slots[parent].heap_id))
+        q->level_at[q->levels++] = at;
+        at += n;
+        if (n == 1)
             break;
-        heap_put(slots, pos, slots[parent].heap_ready, slots[parent].heap_id);
-        pos = parent;
+        n = (n + 31) >> 5;
     }
-    heap_put(slots, pos, ready, id);
+    q->heads_at = at;
+    int32_t room = capacity - at;
+    q->digit_bits = room >= WIDE_WORDS ? WIDE_BITS : 1;
+    q->fan = (1 << q->digit_bits) - 1;
+    q->tiers = room >= WIDE_WORDS ? WIDE_TIERS : NARROW_TIERS;
+    q->masks_at = at + q->tiers * q->fan;
 }
 
-/* Moves the entry (ready, id) down from hole `pos` in a heap of count entries.
- * Bottom-up: the hole first sinks to a leaf along the smaller children (one
- * comparison a level, no branch on its outcome), then the entry rises from
- * there; a turn's actor goes to the back of the queue, so it rarely rises far. */
-static void sift_down(dg_sched_actor *slots, int32_t count, int32_t pos, int64_t ready,
-                      int32_t id)
+static int64_t word(const dg_sched *s, int32_t k) { return s->slots[k].word; }
+static void set_word(dg_sched *s, int32_t k, int64_t v) { s->slots[k].word = v; }
+
+/* Marks id as ready at `now`; a word that was empty gets its bit one level up. */
+static void ready_set(dg_sched *s, const queue_shape *q, int32_t id)
 {
-    int32_t child;
-    while ((child = 2 * pos + 1) < count)
+    for (int32_t l = 0, i = id; l < q->levels; l++, i >>= 5)
     {
-        if (child + 1 < count)
-            child += key_less(slots[child + 1].heap_ready, slots[child + 1].heap_id,
-                              slots[child].heap_ready, slots[child].heap_id);
-        heap_put(slots, pos, slots[child].heap_ready, slots[child].heap_id);
-        pos = child;
+        int32_t k = q->level_at[l] + (i >> 5);
+        int64_t old = word(s, k);
+        set_word(s, k, old | (int64_t)1 << (i & 31));
+        if (old != 0)
+            return;
     }
-    sift_up(slots, pos, ready, id);
 }
 
-/* Puts (ready, id) at heap position pos and restores the heap order. */
-static void heap_set(dg_sched *s, int32_t pos, int64_t ready, int32_t id)
+/* Clears id's mark; a word that became empty clears its bit one level up. */
+static void ready_clear(dg_sched *s, const queue_shape *q, int32_t id)
 {
-    dg_sched_actor *slots = s->slots;
-    int32_t parent = (pos - 1) / 2;
-    if (pos > 0 && key_less(ready, id, slots[parent].heap_ready, slots[parent].heap_id))
-        sift_up(slots, pos, ready, id);
+    for (int32_t l = 0, i = id; l < q->levels; l++, i >>= 5)
+    {
+        int32_t k = q->level_at[l] + (i >> 5);
+        int64_t left = word(s, k) & ~((int64_t)1 << (i & 31));
+        set_word(s, k, left);
+        if (left != 0)
+            return;
+    }
+}
+
+/* The lowest id ready at `now`, or -1: one word a level, from the top. */
+static int32_t ready_lowest(const dg_sched *s, const queue_shape *q)
+{
+    int32_t i = 0;
+    for (int32_t l = q->levels - 1; l >= 0; l--)
+    {
+        int64_t w = word(s, q->level_at[l] + i);
+        if (w == 0)
+            return -1; /* only the top word can be empty here */
+        i = (i << 5) + dgi_lowest_bit64((uint64_t)w);
+    }
+    return i;
+}
+
+/* ---- the radix queue ------------------------------------------------------------
+ * Every actor's ready tick is >= now. An actor ready at `now` is in the bitset
+ * (the lowest id goes first). Any other agrees with `now` above some digit of
+ * its tick, its tier, and is in the list for (tier, its digit there). A
+ * lower tier or digit holds lower ticks, so when nobody is ready `next` looks
+ * only at the lowest non-empty list: `now` moves to the first tick that list
+ * can hold and its actors fall to lower tiers, until some actor is ready. An
+ * actor falls at most once a tier (11 with 6-bit digits) between two changes
+ * of its own, so a turn costs O(1) amortised, whatever the number of actors. */
+
+typedef struct list_at {
+    int32_t tier, digit;
+} list_at;
+
+static int32_t bit_length(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return x ? 64 - __builtin_clzll(x) : 0;
+#else
+    int32_t n = 0;
+    for (; x; x >>= 1)
+        n++;
+    return n;
+#endif
+}
+
+/* The list of an actor ready at `ready` > now. */
+static list_at list_of(const dg_sched *s, const queue_shape *q, int64_t ready)
+{
+    int32_t top = bit_length((uint64_t)(ready ^ s->now)) - 1; /* highest bit that differs */
+    list_at at;
+    at.tier = q->digit_bits == 1 ? top : top / WIDE_BITS;
+    at.digit = (int32_t)(ready >> (at.tier * q->digit_bits)) & q->fan;
+    return at;
+}
+
+static int32_t head_word(const queue_shape *q, list_at at)
+{
+    return q->heads_at + at.tier * q->fan + at.digit - 1;
+}
+
+/* Sets or clears list `at`'s bit in its tier's mask (bit d - 1 for digit d). */
+static void mark_list(dg_sched *s, const queue_shape *q, list_at at, int non_empty)
+{
+    int32_t k = q->masks_at + at.tier;
+    int64_t bit = (int64_t)1 << (at.digit - 1);
+    set_word(s, k, non_empty ? word(s, k) | bit : word(s, k) & ~bit);
+}
+
+/* Links are id + 1, so that 0 (what init writes) means none. */
+static void link_actor(dg_sched *s, const queue_shape *q, int32_t id)
+{
+    dg_sched_actor *a = &s->slots[id];
+    if (q->scan)
+        return;
+    if (a->ready == s->now)
+    {
+        ready_set(s, q, id);
+        return;
+    }
+    list_at at = list_of(s, q, a->ready);
+    int32_t k = head_word(q, at);
+    int32_t head = (int32_t)word(s, k);
+    a->prev = 0;
+    a->next = head;
+    if (head)
+        s->slots[head - 1].prev = id + 1;
+    else if (q->fan > 1)
+        mark_list(s, q, at, 1);
+    set_word(s, k, id + 1);
+}
+
+static void unlink_actor(dg_sched *s, const queue_shape *q, int32_t id)
+{
+    dg_sched_actor *a = &s->slots[id];
+    if (q->scan)
+        return;
+    if (a->ready == s->now)
+    {
+        ready_clear(s, q, id);
+        return;
+    }
+    list_at at = list_of(s, q, a->ready);
+    if (a->next)
+        s->slots[a->next - 1].prev = a->prev;
+    if (a->prev)
+        s->slots[a->prev - 1].next = a->next;
     else
-        sift_down(slots, s->count, pos, ready, id);
+        set_word(s, head_word(q, at), a->next);
+    if (!a->prev && !a->next && q->fan > 1) /* the list is empty now */
+        mark_list(s, q, at, 0);
+}
+
+/* The lowest non-empty list (with nobody ready and somebody present, there is one). */
+static list_at lowest_list(const dg_sched *s, const queue_shape *q)
+{
+    list_at at = {0, 0};
+    for (; at.tier < q->tiers; at.tier++)
+    {
+        int64_t mask = q->fan > 1 ? word(s, q->masks_at + at.tier)
+                                  : word(s, q->heads_at + at.tier) != 0;
+        if (mask)
+        {
+            at.digit = dgi_lowest_bit64((uint64_t)mask) + 1;
+            break;
+        }
+    }
+    return at;
+}
+
+/* The first tick list `at` can hold: `now` above the list's digit, the digit,
+ * zeros below (the tick itself in tier 0). */
+static int64_t list_start(const dg_sched *s, const queue_shape *q, list_at at)
+{
+    int32_t low = at.tier * q->digit_bits, high = low + q->digit_bits;
+    uint64_t above = high >= 64 ? 0 : (uint64_t)s->now >> high << high;
+    return (int64_t)(above | (uint64_t)at.digit << low);
+}
+
+/* The earliest tick in list `at`. */
+static int64_t earliest_in(const dg_sched *s, const queue_shape *q, list_at at)
+{
+    int64_t best = INT64_MAX;
+    for (int32_t i = (int32_t)word(s, head_word(q, at)); i; i = s->slots[i - 1].next)
+        if (s->slots[i - 1].ready < best)
+            best = s->slots[i - 1].ready;
+    return best;
+}
+
+/* Whether list `at` holds no tick within DG_SCHED_TIME_MAX. */
+static int past_time_max(const dg_sched *s, const queue_shape *q, list_at at)
+{
+    int64_t start = list_start(s, q, at);
+    if (start > DG_SCHED_TIME_MAX)
+        return 1;
+    if (start + (((int64_t)1 << at.tier * q->digit_bits) - 1) <= DG_SCHED_TIME_MAX)
+        return 0;
+    return earliest_in(s, q, at) > DG_SCHED_TIME_MAX; /* the list straddles the limit */
+}
+
+/* Advances now to the first tick list `at` can hold (no pass to find its
+ * earliest: the loop in `next` gets there), and moves the list's actors down. */
+static void advance_to(dg_sched *s, const queue_shape *q, list_at at)
+{
+    s->now = list_start(s, q, at);
+    int32_t k = head_word(q, at), i = (int32_t)word(s, k);
+    set_word(s, k, 0);
+    if (q->fan > 1)
+        mark_list(s, q, at, 0);
+    while (i) /* each lands in a lower tier or in the bitset */
+    {
+        int32_t following = s->slots[i - 1].next;
+        link_actor(s, q, i - 1);
+        i = following;
+    }
 }
 
 /* ---- actors ------------------------------------------------------------------- */
@@ -75,14 +265,18 @@ static int64_t ready_tick(int64_t now, int64_t energy, int32_t speed, int32_t th
     int64_t deficit = (int64_t)threshold - energy;
     if (deficit <= 0)
         return now;
-    return now + (deficit + speed - 1) / speed;
+    uint64_t rounded_up = (uint64_t)deficit + (uint64_t)speed - 1;
+    if (rounded_up <= UINT32_MAX) /* the usual case: a 32-bit division is much cheaper */
+        return now + (uint32_t)rounded_up / (uint32_t)speed;
+    return now + (int64_t)(rounded_up / (uint64_t)speed);
 }
 
-/* Energy at `now`. Every actor's ready tick is >= now, so now - since is at
- * most the ticks its deficit needs and the product stays far from overflow. */
+/* Energy at `now`, from the energy at its ready tick. Every ready tick is
+ * >= now and at most the ticks a deficit needs away, so the product stays far
+ * from overflow. */
 static int64_t energy_now(const dg_sched *s, const dg_sched_actor *a)
 {
-    return a->energy + (int64_t)a->speed * (s->now - a->since);
+    return a->energy - (int64_t)a->speed * (a->ready - s->now);
 }
 
 static int has_actor(const dg_sched *s, int32_t id)
@@ -90,14 +284,23 @@ static int has_actor(const dg_sched *s, int32_t id)
     return id >= 0 && id < s->capacity && s->slots[id].speed > 0;
 }
 
-/* Sets actor id's energy at now and speed, and moves its heap entry. */
-static void rekey(dg_sched *s, int32_t id, int64_t energy, int32_t speed)
+/* Gives actor id (in no list) `energy` at now and `speed`, and queues it. */
+static void place(dg_sched *s, const queue_shape *q, int32_t id, int64_t energy, int32_t speed)
 {
     dg_sched_actor *a = &s->slots[id];
-    a->energy = energy;
-    a->since = s->now;
     a->speed = speed;
-    heap_set(s, a->pos, ready_tick(s->now, energy, speed, a->threshold), id);
+    a->ready = ready_tick(s->now, energy, speed, a->threshold);
+    a->energy = energy + (int64_t)speed * (a->ready - s->now);
+    link_actor(s, q, id);
+}
+
+/* Sets actor id's energy at now and speed, and moves it in the queue. */
+static void rekey(dg_sched *s, int32_t id, int64_t energy, int32_t speed)
+{
+    queue_shape q;
+    shape_of(&q, s->capacity);
+    unlink_actor(s, &q, id);
+    place(s, &q, id, energy, speed);
 }
 
 static int energy_ok(int64_t energy)
@@ -132,10 +335,11 @@ dg_status dg_sched_add(dg_sched *s, int32_t id, int32_t speed, int32_t threshold
         return DG_E_BUFFER;
     if (s->slots[id].speed > 0)
         return DG_E_INVALID; /* already present */
-    dg_sched_actor *a = &s->slots[id];
-    a->threshold = threshold;
-    a->pos = s->count++;
-    rekey(s, id, energy, speed);
+    queue_shape q;
+    shape_of(&q, s->capacity);
+    s->slots[id].threshold = threshold;
+    place(s, &q, id, energy, speed);
+    s->count++;
     return DG_OK;
 }
 
@@ -145,14 +349,27 @@ dg_status dg_sched_remove(dg_sched *s, int32_t id)
         return DG_E_NULL;
     if (!has_actor(s, id))
         return DG_E_INVALID;
-    dg_sched_actor *slots = s->slots;
-    int32_t pos = slots[id].pos, last = --s->count;
-    if (pos != last) /* the last entry fills the hole */
-        heap_set(s, pos, slots[last].heap_ready, slots[last].heap_id);
-    slots[last].heap_ready = 0;
-    slots[last].heap_id = 0;
-    slots[id].energy = slots[id].since = 0;
-    slots[id].speed = slots[id].threshold = slots[id].pos = 0;
+    queue_shape q;
+    shape_of(&q, s->capacity);
+    unlink_actor(s, &q, id);
+    dg_sched_actor *a = &s->slots[id];
+    a->ready = a->energy = 0; /* not `word`: it is the queue's */
+    a->next = a->prev = a->speed = a->threshold = 0;
+    s->count--;
+    return DG_OK;
+}
+
+/* `next` for small storage: the lowest (ready tick, id) by a pass over the slots. */
+static dg_status scan_next(dg_sched *s, int32_t *id)
+{
+    int32_t best = -1;
+    for (int32_t i = 0; i < s->capacity; i++)
+        if (s->slots[i].speed > 0 && (best < 0 || s->slots[i].ready < s->slots[best].ready))
+            best = i;
+    if (s->slots[best].ready > DG_SCHED_TIME_MAX)
+        return DG_E_LIMIT;
+    s->now = s->slots[best].ready;
+    *id = best;
     return DG_OK;
 }
 
@@ -162,10 +379,19 @@ dg_status dg_sched_next(dg_sched *s, int32_t *id)
         return DG_E_NULL;
     if (s->count == 0)
         return DG_E_INVALID;
-    if (s->slots[0].heap_ready > DG_SCHED_TIME_MAX)
-        return DG_E_LIMIT;
-    s->now = s->slots[0].heap_ready;
-    *id = s->slots[0].heap_id;
+    queue_shape q;
+    shape_of(&q, s->capacity);
+    if (q.scan)
+        return scan_next(s, id);
+    int32_t first = ready_lowest(s, &q);
+    if (first < 0 && past_time_max(s, &q, lowest_list(s, &q)))
+        return DG_E_LIMIT; /* the earliest tick is in that list: nothing changed */
+    while (first < 0) /* nobody ready at now: on toward the earliest tick */
+    {
+        advance_to(s, &q, lowest_list(s, &q));
+        first = ready_lowest(s, &q);
+    }
+    *id = first;
     return DG_OK;
 }
 

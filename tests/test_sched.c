@@ -189,6 +189,184 @@ TEST(sched_matches_reference_with_many_actors)
         CHECKF(run_against_reference(seed, 600, 20000), "seed %llu", (unsigned long long)seed);
 }
 
+/* ---- wide ranges: a reference that jumps straight to the next turn ---------- */
+
+/* Lowest (ready tick, id), ticks by ceiling division; DG_E_LIMIT past the time
+ * limit (nothing changes), DG_E_INVALID with nobody. */
+static dg_status ref_jump_next(ref_sched *r, int32_t *next_id)
+{
+    int32_t best = -1;
+    int64_t best_tick = 0;
+    for (int32_t id = 0; id < r->capacity; id++)
+    {
+        const ref_actor *a = &r->a[id];
+        if (!a->present)
+            continue;
+        int64_t deficit = a->threshold - a->energy;
+        int64_t tick = deficit <= 0 ? r->now : r->now + (deficit + a->speed - 1) / a->speed;
+        if (best < 0 || tick < best_tick)
+            best = id, best_tick = tick;
+    }
+    if (best < 0)
+        return DG_E_INVALID;
+    if (best_tick > DG_SCHED_TIME_MAX)
+        return DG_E_LIMIT;
+    for (int32_t id = 0; id < r->capacity; id++)
+        if (r->a[id].present)
+            r->a[id].energy += r->a[id].speed * (best_tick - r->now);
+    r->now = best_tick;
+    *next_id = best;
+    return DG_OK;
+}
+
+/* A value from one of three scales: small, middling or up to `max`. */
+static int64_t any_scale(dg_rng *rng, int64_t max)
+{
+    uint64_t wide = ((uint64_t)dg_rng_next(rng) << 32) | dg_rng_next(rng);
+    switch (dg_rng_below(rng, 3))
+    {
+    case 0:
+        return dg_rng_range(rng, 0, 12);
+    case 1:
+        return dg_rng_range(rng, 0, 5000);
+    default:
+        return (int64_t)(wide % (uint64_t)(max + 1));
+    }
+}
+
+/* Energy after adding delta, or the reference's DG_E_LIMIT. */
+static dg_status ref_add_energy(ref_actor *a, int64_t delta)
+{
+    if (!a->present)
+        return DG_E_INVALID;
+    if (a->energy + delta > DG_SCHED_ENERGY_MAX || a->energy + delta < -DG_SCHED_ENERGY_MAX)
+        return DG_E_LIMIT;
+    a->energy += delta;
+    return DG_OK;
+}
+
+/* One random operation with speeds, thresholds, energies and costs at every
+ * scale (so ready ticks range from now to 2^41 ticks away); 0 on disagreement. */
+static int random_wide_op(dg_rng *rng, dg_sched *s, dg_sched_actor **slots, ref_sched *r,
+                          int32_t *last)
+{
+    int32_t id = (int32_t)dg_rng_below(rng, (uint32_t)r->capacity);
+    ref_actor *a = &r->a[id];
+    uint32_t op = dg_rng_below(rng, 100);
+    if (op < 40) /* next */
+    {
+        int32_t got = -1, want = -1;
+        dg_status want_st = ref_jump_next(r, &want), st = dg_sched_next(s, &got);
+        *last = want;
+        return st == want_st && (st != DG_OK || got == want);
+    }
+    if (op < 65) /* spend, mostly by the actor whose turn it is */
+    {
+        if (*last >= 0 && op < 60)
+            id = *last, a = &r->a[id];
+        int32_t cost = (int32_t)any_scale(rng, INT32_MAX);
+        return dg_sched_spend(s, id, cost) == ref_add_energy(a, -(int64_t)cost);
+    }
+    if (op < 70) /* rest */
+    {
+        int32_t amount = (int32_t)any_scale(rng, INT32_MAX);
+        return dg_sched_rest(s, id, amount) == ref_add_energy(a, amount);
+    }
+    if (op < 82) /* add */
+    {
+        int32_t speed = 1 + (int32_t)any_scale(rng, INT32_MAX - 1);
+        int32_t threshold = 1 + (int32_t)any_scale(rng, INT32_MAX - 1);
+        int64_t energy = any_scale(rng, 2 * DG_SCHED_ENERGY_MAX) - DG_SCHED_ENERGY_MAX;
+        if (dg_rng_below(rng, 2))
+            energy = any_scale(rng, 200) - 100;
+        dg_status want = a->present ? DG_E_INVALID : DG_OK;
+        if (!a->present)
+            *a = (ref_actor){1, speed, threshold, energy};
+        return dg_sched_add(s, id, speed, threshold, energy) == want;
+    }
+    if (op < 92) /* remove */
+    {
+        dg_status want = a->present ? DG_OK : DG_E_INVALID;
+        a->present = 0;
+        return dg_sched_remove(s, id) == want;
+    }
+    if (op < 97) /* set_speed */
+    {
+        int32_t speed = 1 + (int32_t)any_scale(rng, INT32_MAX - 1);
+        if (a->present)
+            a->speed = speed;
+        return dg_sched_set_speed(s, id, speed) == (a->present ? DG_OK : DG_E_INVALID);
+    }
+    return save_load(s, slots, r->capacity) && same_state(s, r);
+}
+
+static int run_wide_against_reference(uint64_t seed, int32_t capacity, int32_t ops)
+{
+    dg_rng rng;
+    dg_rng_seed(&rng, seed, 23);
+    ref_sched r = {calloc((size_t)capacity, sizeof(ref_actor)), capacity, 0};
+    dg_sched_actor *slots = malloc((size_t)capacity * sizeof *slots);
+    dg_sched s;
+    int ok = r.a && slots && dg_sched_init(&s, slots, capacity) == DG_OK;
+    int32_t last = -1;
+    for (int32_t k = 0; k < ops && ok; k++)
+    {
+        ok = random_wide_op(&rng, &s, &slots, &r, &last);
+        if (ok && k % 16 == 0)
+            ok = same_state(&s, &r);
+        if (!ok)
+            fprintf(stderr, "    seed %llu capacity %d: disagreement at op %d\n",
+                    (unsigned long long)seed, (int)capacity, (int)k);
+    }
+    ok = ok && same_state(&s, &r);
+    free(r.a);
+    free(slots);
+    return ok;
+}
+
+/* Every way the storage is used: small storage scanned, 1-bit digits and 6-bit
+ * digits, on both sides of where each starts (67 and 728 slots). */
+TEST(sched_matches_jump_reference_at_every_scale)
+{
+    static const int32_t capacities[] = {1, 2, 3, 8, 24, 66, 67, 100, 300, 727, 728, 2000};
+    for (size_t c = 0; c < sizeof capacities / sizeof capacities[0]; c++)
+        for (uint64_t seed = 1; seed <= 40 && !test_failures(); seed++)
+            CHECKF(run_wide_against_reference(seed, capacities[c], 2000), "capacity %d seed %llu",
+                   (int)capacities[c], (unsigned long long)seed);
+}
+
+/* The bench's loop: 10,000 actors, speeds 1..100, costs 500..1500, against the
+ * jump reference (which also checks every energy now and then). */
+TEST(sched_matches_jump_reference_with_10000_actors)
+{
+    enum { N = 10000 };
+    ref_sched r = {calloc(N, sizeof(ref_actor)), N, 0};
+    dg_sched_actor *slots = malloc(N * sizeof *slots);
+    dg_sched s;
+    dg_rng rng;
+    CHECK(r.a && slots && dg_sched_init(&s, slots, N) == DG_OK);
+    dg_rng_seed(&rng, 31, 3);
+    for (int32_t id = 0; r.a && slots && id < N; id++)
+    {
+        int32_t speed = dg_rng_range(&rng, 1, 100);
+        r.a[id] = (ref_actor){1, speed, 1000, 0};
+        CHECK(dg_sched_add(&s, id, speed, 1000, 0) == DG_OK);
+    }
+    for (int k = 0; r.a && slots && k < 40000 && !test_failures(); k++)
+    {
+        int32_t got = -1, want = -1;
+        CHECK(ref_jump_next(&r, &want) == DG_OK && dg_sched_next(&s, &got) == DG_OK);
+        CHECKF(got == want && s.now == r.now, "turn %d: %d vs %d", k, (int)got, (int)want);
+        int32_t cost = dg_rng_range(&rng, 500, 1500);
+        r.a[want].energy -= cost;
+        CHECK(dg_sched_spend(&s, got, cost) == DG_OK);
+        if (k % 4000 == 0)
+            CHECK(same_state(&s, &r));
+    }
+    free(r.a);
+    free(slots);
+}
+
 /* ---- fixed orders ------------------------------------------------------------- */
 
 TEST(sched_known_order_and_ticks)
@@ -324,6 +502,56 @@ TEST(sched_restore_continues_identically)
     }
     free(buf);
     free(buf2);
+}
+
+/* An image that the scheduler wrote when it kept a binary heap (15 actors, 300
+ * turns in), and the hash of the 2000 turns that heap gave after loading it:
+ * the format and the turns it leads to are unchanged, whatever the storage size. */
+static const uint8_t heap_era_image[260] = {
+        68, 71, 83, 67, 1, 0, 0, 0, 235, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0,
+        1, 0, 0, 0, 17, 0, 0, 0, 101, 0, 0, 0, 68, 0, 0, 0, 0, 0, 0, 0,
+        2, 0, 0, 0, 14, 0, 0, 0, 153, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0,
+        3, 0, 0, 0, 15, 0, 0, 0, 184, 0, 0, 0, 50, 0, 0, 0, 0, 0, 0, 0,
+        5, 0, 0, 0, 30, 0, 0, 0, 181, 0, 0, 0, 103, 0, 0, 0, 0, 0, 0, 0,
+        6, 0, 0, 0, 23, 0, 0, 0, 155, 0, 0, 0, 157, 0, 0, 0, 0, 0, 0, 0,
+        7, 0, 0, 0, 6, 0, 0, 0, 172, 0, 0, 0, 49, 0, 0, 0, 0, 0, 0, 0,
+        9, 0, 0, 0, 16, 0, 0, 0, 114, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        10, 0, 0, 0, 13, 0, 0, 0, 83, 0, 0, 0, 92, 0, 0, 0, 0, 0, 0, 0,
+        11, 0, 0, 0, 9, 0, 0, 0, 96, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+        13, 0, 0, 0, 16, 0, 0, 0, 104, 0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0,
+        14, 0, 0, 0, 27, 0, 0, 0, 139, 0, 0, 0, 208, 255, 255, 255, 255, 255, 255, 255,
+        15, 0, 0, 0, 2, 0, 0, 0, 190, 0, 0, 0, 167, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static uint64_t turns_after_load(int32_t capacity)
+{
+    dg_sched_actor *slots = malloc((size_t)capacity * sizeof *slots);
+    dg_sched s;
+    dg_rng rng;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    if (!slots || dg_sched_load(&s, slots, capacity, heap_era_image, sizeof heap_era_image,
+                                NULL) != DG_OK)
+    {
+        free(slots);
+        return 0;
+    }
+    dg_rng_seed(&rng, 7, 7);
+    for (int k = 0; k < 2000; k++)
+    {
+        int32_t id = -1;
+        dg_sched_next(&s, &id);
+        h = dg_hash_combine(h, ((uint64_t)s.now << 20) ^ (uint64_t)id);
+        dg_sched_spend(&s, id, dg_rng_range(&rng, 0, 300));
+    }
+    free(slots);
+    return h;
+}
+
+TEST(sched_loads_an_older_image_with_the_same_turns)
+{
+    CHECK(turns_after_load(16) == 0x77f13a7da57a6d9fULL);
+    CHECK(turns_after_load(100) == 0x77f13a7da57a6d9fULL);
+    CHECK(turns_after_load(5000) == 0x77f13a7da57a6d9fULL);
 }
 
 TEST(sched_load_rejects_corrupt_data)

@@ -399,11 +399,11 @@ namespace LibDungeon {
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct SchedActor {
-        public long heap_ready;
-        public int heap_id;
-        public int pos;
+        public long ready;
+        public int next;
+        public int prev;
         public long energy;
-        public long since;
+        public long word;
         public int speed;
         public int threshold;
     }

@@ -620,11 +620,11 @@ enum {
                                           dg_result *result, const dg_allocator *allocator,
                                           dg_diag *diag);
 typedef struct dg_sched_actor {
-    int64_t heap_ready;
-    int32_t heap_id;
-    int32_t pos;
+    int64_t ready;
+    int32_t next;
+    int32_t prev;
     int64_t energy;
-    int64_t since;
+    int64_t word;
     int32_t speed;
     int32_t threshold;
 } dg_sched_actor;
