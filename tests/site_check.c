@@ -170,8 +170,17 @@ static const char *broken(const run *u, const site_case *c, const dg_site *site)
     return NULL;
 }
 
-/* Two anchors off the reserved cells and their ring, from the seed. */
-static void pick_anchors(dg_site *site, const uint8_t *m, int32_t w, int32_t h, uint64_t seed)
+/* 1 inside the box of mask 4's ring: cut off by reserved cells, so no anchor
+ * there can be joined to the start. */
+static int walled_in(int kind, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    return kind == 4 && x >= w / 6 && x < w / 6 + w / 5 && y >= h / 6 && y <= h / 6 + h / 4;
+}
+
+/* Two anchors off the reserved cells and their ring (and out of the walled-in
+ * area), from the seed. */
+static void pick_anchors(dg_site *site, const uint8_t *m, int32_t w, int32_t h, uint64_t seed,
+                         int kind)
 {
     dg_rng rng;
     dg_rng_seed(&rng, seed, 0xA2C);
@@ -179,7 +188,8 @@ static void pick_anchors(dg_site *site, const uint8_t *m, int32_t w, int32_t h, 
     for (int t = 0; t < 1000 && site->anchor_count < 2; t++)
     {
         int32_t x = dg_rng_range(&rng, 2, w - 3), y = dg_rng_range(&rng, 2, h - 3);
-        if (!near_reserved(m, w, h, x, y) && (x < w / 2) == (site->anchor_count == 0))
+        if (!near_reserved(m, w, h, x, y) && !walled_in(kind, w, h, x, y) &&
+            (x < w / 2) == (site->anchor_count == 0))
             site->anchors[site->anchor_count++] = (dg_point){x, y};
     }
 }
@@ -204,7 +214,7 @@ int site_check(const site_case *c, int seeds)
             dg_site_init(&site);
             site.reserved = mask;
             if (seed % 4 == 0)
-                pick_anchors(&site, mask, w, h, seed);
+                pick_anchors(&site, mask, w, h, seed, kind);
             run a, b;
             run_once(&a, c, set, &site, seed);
             run_once(&b, c, set, &site, seed);
