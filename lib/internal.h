@@ -333,6 +333,10 @@ static inline int dgi_mask_at(const dgi_mask *m, int32_t x, int32_t y)
 int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y);
 /* The refusal of a generator that does not take reserved cells yet. */
 dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag);
+/* Generators around reserved cells (NULL: none, the public call's output). */
+dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
+                           const dgi_mask *reserved, dg_result *result,
+                           const dg_allocator *allocator, dg_diag *diag); /* leaves beside them, searched joins */
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,
