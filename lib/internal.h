@@ -337,6 +337,9 @@ dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag
 dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
                            const dgi_mask *reserved, dg_result *result,
                            const dg_allocator *allocator, dg_diag *diag); /* leaves beside them, searched joins */
+dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
+                               const dgi_mask *reserved, dg_result *result,
+                               const dg_allocator *allocator, dg_diag *diag); /* rooms and routes off them */
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,

@@ -368,11 +368,9 @@ static void scatter_defaults(void *p) { dg_scatter_defaults(p); }
 static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                              const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "scatter", d);
     (void)s;
     dg_status st = CHECK_ORDER(scatter_params, p, d);
-    return st == DG_OK ? dg_scatter_generate(g, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_scatter_generate(g, p, seed, m, r, a, d) : st;
 }
 
 

@@ -9,3 +9,10 @@ TEST(site_bsp)
     site_check(&(site_case){"bsp", NULL, 60, 40, "doors=none loop_chance=600", 1}, 30);
     site_check(&(site_case){"bsp", NULL, 96, 64, "leaf_min_w=8 leaf_min_h=7 room_fill=90", 1}, 30);
 }
+
+TEST(site_scatter)
+{
+    site_check(&(site_case){"scatter", NULL, 80, 50, NULL, 1}, 40);
+    site_check(&(site_case){"scatter", NULL, 60, 40, "gap=1 neighbours=2 loop_permille=600", 1}, 30);
+    site_check(&(site_case){"scatter", NULL, 96, 64, "border=0 room_max_w=16 room_max_h=9", 1}, 30);
+}
