@@ -106,11 +106,9 @@ static void chain_defaults(void *p) { dg_chain_defaults(p); }
 static dg_status chain_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                            const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "chain", d);
     (void)s;
     dg_status st = CHECK_ORDER(chain_params, p, d);
-    return st == DG_OK ? dg_chain_generate(g, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_chain_generate(g, p, seed, m, r, a, d) : st;
 }
 
 /* ---- prefab generators (need a prefab set; name and tag strings are not recipe keys) */
