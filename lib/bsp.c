@@ -10,9 +10,12 @@
 #define STREAM_LAYOUT 0x627370000001ULL
 #define STREAM_ROUTE 0x627370000002ULL
 #define STREAM_LOOP 0x627370000003ULL
+#define STREAM_SITE 0x627370000004ULL /* room redraws beside reserved cells */
+#define BLOCK 0xFE /* a reserved cell or its ring while the map is built */
 
 enum {
-    KEEP = 3 /* rooms kept per side of a node: the candidates of the joins across its cuts */
+    KEEP = 3,       /* rooms kept per side of a node: the candidates of the joins across its cuts */
+    SITE_DRAWS = 24 /* room draws in a leaf whose first room met reserved cells */
 };
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 
@@ -53,6 +56,7 @@ typedef struct bsp {
     bsp_node *nodes;
     int32_t node_count, node_cap;
     int32_t leaf_count;
+    int32_t room_count;    /* leaf_count, less leaves left empty beside reserved cells */
     int32_t stopped_early;
     dg_room *rooms;
     dg_corridor *corridors;
@@ -62,7 +66,14 @@ typedef struct bsp {
     void *block; /* rooms, corridors and doors in one allocation */
     size_t block_size;
     int32_t start_room;
+    int32_t cor_cap, door_cap;
     dg_rng layout, route, loop;
+    /* reserved cells (NULL: none) and the scratch that routing around them needs */
+    const dgi_mask *reserved;
+    dg_rng site;
+    int32_t *dist, *queue;  /* a cell each */
+    int32_t split;          /* a cut whose halves no corridor could join */
+    dg_status status;       /* DG_E_NOMEM from growing the lists around reserved cells */
 } bsp;
 
 /* ---- parameters --------------------------------------------------------------- */
@@ -369,6 +380,34 @@ static void draw_side(dg_rng *rng, int32_t leaf, int32_t margin, int32_t lo_p, i
     *pos = 1 + margin + (int32_t)dgi_rng_below(rng, (uint32_t)(avail - *len + 1));
 }
 
+/* 1 if room r and its wall ring keep off every reserved cell. */
+static int room_clear(const bsp *b, dg_rect r)
+{
+    for (int32_t y = r.y - 1; y <= r.y + r.h; y++)
+        for (int32_t x = r.x - 1; x <= r.x + r.w; x++)
+            if (dgi_mask_at(b->reserved, x, y))
+                return 0;
+    return 1;
+}
+
+/* A room beside the reserved cells of its leaf: smaller rooms (fill 0) at
+ * random spots from the site stream; an empty rect (no room) if none fits. */
+static dg_rect redraw_room(bsp *b, const bsp_node *n)
+{
+    const dg_bsp_params *p = b->p;
+    for (int k = 0; k < SITE_DRAWS; k++)
+    {
+        dg_rect r;
+        draw_side(&b->site, n->w, p->margin, p->room_min_w, p->room_max_w, 0, &r.x, &r.w);
+        draw_side(&b->site, n->h, p->margin, p->room_min_h, p->room_max_h, 0, &r.y, &r.h);
+        r.x += n->x, r.y += n->y;
+        if (room_clear(b, r))
+            return r;
+    }
+    dg_rect none = {0, 0, 0, 0};
+    return none;
+}
+
 static void place_rooms(bsp *b)
 {
     const dg_bsp_params *p = b->p;
@@ -385,6 +424,8 @@ static void place_rooms(bsp *b)
                   &r->rect.h);
         r->rect.x = n->x + ox;
         r->rect.y = n->y + oy;
+        if (b->reserved && !room_clear(b, r->rect))
+            r->rect = redraw_room(b, n);
         r->kind = DG_ROOM_NORMAL;
         r->prefab = -1;
         r->orientation = 0;
@@ -424,7 +465,7 @@ static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
     {
         uint8_t *row = &DG_CELL(g, n->x, y);
         fill_span(row, n->w, DG_TILE_VOID);
-        if (y < r.y - 1 || y > r.y + r.h)
+        if (r.w == 0 || y < r.y - 1 || y > r.y + r.h) /* (no room: a leaf under reserved cells) */
             continue;
         uint8_t *in = &DG_CELL(g, r.x - 1, y);
         if (y == r.y - 1 || y == r.y + r.h)
@@ -455,8 +496,8 @@ static void leaf_candidates(bsp_node *n, dg_rect r)
 {
     for (int s = 0; s < 4; s++)
     {
-        n->best[s][0].room = n->first;
-        n->best[s][0].key = side_key(r, s);
+        n->best[s][0].room = r.w > 0 ? n->first : -1;
+        n->best[s][0].key = r.w > 0 ? side_key(r, s) : INT32_MIN;
         for (int k = 1; k < KEEP; k++)
             n->best[s][k].room = -1, n->best[s][k].key = INT32_MIN;
     }
@@ -477,8 +518,18 @@ static void merge_best(const cand *a, const cand *b, cand *out)
 /* A node's candidates from its children's: across a cut by columns every
  * room of the second child is farther east than any of the first child's
  * (and the first's farther west), so only north and south are merged. */
+static int has_rooms(const bsp_node *n)
+{
+    return n->best[0][0].room >= 0;
+}
+
 static void node_candidates(bsp_node *n, const bsp_node *c0, const bsp_node *c1)
 {
+    if (!has_rooms(c0) || !has_rooms(c1)) /* leaves without rooms: only beside reserved cells */
+    {
+        memcpy(n->best, has_rooms(c0) ? c0->best : c1->best, sizeof n->best);
+        return;
+    }
     int far = n->across ? SIDE_E : SIDE_S, near = n->across ? SIDE_W : SIDE_N;
     int m0 = n->across ? SIDE_N : SIDE_W, m1 = n->across ? SIDE_S : SIDE_E;
     memcpy(n->best[far], c1->best[far], sizeof n->best[far]);
@@ -711,8 +762,12 @@ static void add_door(bsp *b, dg_point pos, int32_t room, int32_t corridor)
 
 /* Carves route r from room ra to room rb and records it: one corridor, or
  * two for three legs (split halfway along the middle leg). */
+static int lists_fit(bsp *b, int32_t corridors, int32_t doors);
+
 static void carve_route(bsp *b, const route *r, int32_t ra, int32_t rb)
 {
+    if (b->reserved && !lists_fit(b, 2, 2))
+        return;
     for (int32_t i = 0; i + 1 < r->n; i++)
         carve_leg(b->g, r->p[i], r->p[i + 1]);
     dg_ref from = {DG_REF_ROOM, ra}, to = {DG_REF_ROOM, rb};
@@ -818,6 +873,215 @@ static void join(bsp *b, bsp_node *n)
     n->ja = ra, n->jb = rb;
 }
 
+/* ---- joins around reserved cells ------------------------------------------------------ */
+
+/* Cells a searched corridor may take: rock off the grid's outer ring. */
+static int free_rock(const dg_grid *g, int32_t x, int32_t y)
+{
+    return x > 0 && y > 0 && x < g->width - 1 && y < g->height - 1 &&
+           DG_CELL(g, x, y) == DG_TILE_VOID;
+}
+
+static int holds(const bsp_node *n, int32_t x, int32_t y)
+{
+    return x >= n->x && y >= n->y && x < n->x + n->w && y < n->y + n->h;
+}
+
+/* 1 if the cell in direction d of (x, y) is a wall that can take a door into
+ * a room of node n: that room's floor lies straight behind it. */
+static int door_into(const dg_grid *g, const bsp_node *n, int32_t x, int32_t y, int d)
+{
+    dg_point door = {x + dgi_dir_dx[d], y + dgi_dir_dy[d]};
+    int32_t fx = door.x + dgi_dir_dx[d], fy = door.y + dgi_dir_dy[d];
+    return holds(n, fx, fy) && DG_CELL(g, fx, fy) == DG_TILE_FLOOR && door_ok(g, door);
+}
+
+/* The room of node n whose interior holds (x, y), or -1. */
+static int32_t room_in(const bsp *b, const bsp_node *n, int32_t x, int32_t y)
+{
+    for (int32_t i = n->first; i < n->first + n->leaves; i++)
+    {
+        dg_rect r = b->rooms[i].rect;
+        if (x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h)
+            return i;
+    }
+    return -1;
+}
+
+/* The rock cells in front of the door sites of node n's rooms, as sources. */
+static int32_t seed_sources(bsp *b, const bsp_node *n)
+{
+    const dg_grid *g = b->g;
+    int32_t tail = 0, w = g->width;
+    for (int32_t i = n->first; i < n->first + n->leaves; i++)
+    {
+        dg_rect r = b->rooms[i].rect;
+        for (int d = 0; d < 4 && r.w > 0; d++)
+        {
+            int32_t len = d & 1 ? r.h : r.w;
+            for (int32_t t = 0; t < len; t++)
+            {
+                int32_t fx = d == 1 ? r.x + r.w - 1 : d == 3 ? r.x : r.x + t;
+                int32_t fy = d == 0 ? r.y : d == 2 ? r.y + r.h - 1 : r.y + t;
+                int32_t ox = fx + 2 * dgi_dir_dx[d], oy = fy + 2 * dgi_dir_dy[d];
+                if (free_rock(g, ox, oy) && b->dist[oy * w + ox] < 0 &&
+                    door_into(g, n, ox, oy, (d + 2) & 3))
+                {
+                    b->dist[oy * w + ox] = 0;
+                    b->queue[tail++] = oy * w + ox;
+                }
+            }
+        }
+    }
+    return tail;
+}
+
+/* Walks back from cell `end` to a source down the distances, keeping its
+ * direction while it can (few bends); the cells go to queue, end first. */
+static int32_t trace_back(bsp *b, int32_t end, int dir)
+{
+    int32_t w = b->g->width, len = 0, at = end;
+    b->queue[len++] = at;
+    while (b->dist[at] > 0)
+    {
+        for (int k = 0; k < 4; k++)
+        {
+            int d = (dir + k) & 3;
+            int32_t next = at + dgi_dir_dy[d] * w + dgi_dir_dx[d];
+            if (b->dist[next] == b->dist[at] - 1)
+            {
+                dir = d;
+                at = next;
+                break;
+            }
+        }
+        b->queue[len++] = at;
+    }
+    return len;
+}
+
+/* Records the searched corridor: corners pts[0..m) (source side first), two
+ * legs per corridor, each corridor starting one cell past the last's end. */
+static void record_search(bsp *b, const dg_point *pts, int32_t m, int32_t ra, int32_t rb,
+                          dg_point door_a, dg_point door_b)
+{
+    int32_t k = b->corridor_count, count = m < 2 ? 1 : m / 2;
+    for (int32_t j = 0; j < count; j++)
+    {
+        dg_point s = pts[2 * j], bend = pts[DG_MIN(2 * j + 1, m - 1)], e = pts[DG_MIN(2 * j + 2, m - 1)];
+        if (j > 0)
+            s.x += step(s.x, bend.x), s.y += step(s.y, bend.y);
+        dg_ref from = {DG_REF_ROOM, ra}, to = {DG_REF_ROOM, rb};
+        if (j > 0)
+            from.kind = DG_REF_CORRIDOR, from.index = k + j - 1;
+        if (j + 1 < count)
+            to.kind = DG_REF_CORRIDOR, to.index = k + j + 1;
+        add_corridor(b, s, bend, e, from, to);
+    }
+    add_door(b, door_a, ra, k);
+    add_door(b, door_b, rb, b->corridor_count - 1);
+}
+
+/* Carves the path found from the search's cell `end` (door d of it) and
+ * records it; 0 only when the lists could not grow. */
+static int carve_search(bsp *b, bsp_node *n, int32_t end, int d)
+{
+    dg_grid *g = b->g;
+    const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
+    int32_t w = g->width, len = trace_back(b, end, (d + 2) & 3);
+    dg_point *pts = (dg_point *)(void *)b->dist; /* the distances are spent */
+    int32_t m = 0;
+    for (int32_t i = len - 1; i >= 0; i--) /* source first; corners where the way turns */
+    {
+        dg_point q = {b->queue[i] % w, b->queue[i] / w};
+        if (m >= 2 && (pts[m - 1].x - pts[m - 2].x) * (q.y - pts[m - 1].y) ==
+                          (pts[m - 1].y - pts[m - 2].y) * (q.x - pts[m - 1].x))
+            pts[m - 1] = q; /* straight on: move the last corner */
+        else
+            pts[m++] = q;
+    }
+    if (!lists_fit(b, m / 2 + 1, 2))
+        return 0;
+    dg_point src = pts[0], door_a = src, door_b = {end % w + dgi_dir_dx[d], end / w + dgi_dir_dy[d]};
+    for (int k = 0; k < 4; k++)
+        if (door_into(g, c0, src.x, src.y, k))
+        {
+            door_a.x += dgi_dir_dx[k], door_a.y += dgi_dir_dy[k];
+            break;
+        }
+    int32_t ra = room_in(b, c0, 2 * door_a.x - src.x, 2 * door_a.y - src.y);
+    int32_t rb = room_in(b, c1, door_b.x + dgi_dir_dx[d], door_b.y + dgi_dir_dy[d]);
+    for (int32_t i = 0; i + 1 < m; i++)
+        carve_leg(g, pts[i], pts[i + 1]);
+    if (m == 1)
+        carve_leg(g, pts[0], pts[0]);
+    record_search(b, pts, m, ra, rb, door_a, door_b);
+    n->ja = ra, n->jb = rb;
+    return 1;
+}
+
+/* Breadth-first through rock from the door sites of the first half's rooms
+ * to a door site of the second half's: the way round reserved cells. 0 if
+ * the rock holds no such way. */
+static int join_by_search(bsp *b, bsp_node *n)
+{
+    const dg_grid *g = b->g;
+    const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
+    int32_t w = g->width, cells = w * g->height;
+    for (int32_t i = 0; i < cells; i++)
+        b->dist[i] = -1;
+    int32_t head = 0, tail = seed_sources(b, c0);
+    while (head < tail)
+    {
+        int32_t at = b->queue[head++], x = at % w, y = at / w;
+        for (int d = 0; d < 4; d++)
+        {
+            if (door_into(g, c1, x, y, d))
+                return carve_search(b, n, at, d);
+            int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
+            if (free_rock(g, nx, ny) && b->dist[ny * w + nx] < 0)
+            {
+                b->dist[ny * w + nx] = b->dist[at] + 1;
+                b->queue[tail++] = ny * w + nx;
+            }
+        }
+    }
+    return 0;
+}
+
+/* join() with reserved cells on the board: no route is free by construction,
+ * so every one is checked, and when none of the planned shapes is clear a
+ * search finds a way round. A half without rooms needs no join. */
+static void join_around(bsp *b, bsp_node *n)
+{
+    const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
+    n->ja = n->jb = -1;
+    if (!has_rooms(c0) || !has_rooms(c1))
+        return;
+    pair pairs[KEEP * KEEP];
+    int32_t count = list_pairs(b, n, pairs);
+    route r;
+    for (int32_t i = 0; i < count; i++)
+        if (try_pair(b, n->across, &pairs[i], &b->route, &r))
+        {
+            carve_route(b, &r, pairs[i].a, pairs[i].b);
+            n->ja = pairs[i].a, n->jb = pairs[i].b;
+            return;
+        }
+    if (!overlap(&pairs[0].sa, &pairs[0].sb))
+    {
+        plan_band(&pairs[0].sa, &pairs[0].sb, n->across, &b->route, &r);
+        if (route_clear(b->g, &r))
+        {
+            carve_route(b, &r, pairs[0].a, pairs[0].b);
+            n->ja = pairs[0].a, n->jb = pairs[0].b;
+            return;
+        }
+    }
+    if (!join_by_search(b, n))
+        b->split = 1;
+}
+
 /* Children before parents: a leaf is painted and its room made its
  * candidate on every side; a node's candidates come from its children's, then
  * its halves are joined. In pre-order every corridor is dug right after the
@@ -829,12 +1093,16 @@ static void join_all(bsp *b)
         bsp_node *n = &b->nodes[i];
         if (n->child[0] < 0)
         {
-            paint_leaf(b->g, n, b->rooms[n->first].rect);
+            if (!b->reserved) /* (painted beforehand around reserved cells) */
+                paint_leaf(b->g, n, b->rooms[n->first].rect);
             leaf_candidates(n, b->rooms[n->first].rect);
             continue;
         }
         node_candidates(n, &b->nodes[n->child[0]], &b->nodes[n->child[1]]);
-        join(b, n);
+        if (b->reserved)
+            join_around(b, n);
+        else
+            join(b, n);
     }
 }
 
@@ -862,6 +1130,171 @@ static void add_loops(bsp *b)
     }
 }
 
+/* ---- reserved cells ------------------------------------------------------------------ */
+
+static void paint_all(bsp *b)
+{
+    for (int32_t i = 0; i < b->node_count; i++)
+        if (b->nodes[i].child[0] < 0)
+            paint_leaf(b->g, &b->nodes[i], b->rooms[b->nodes[i].first].rect);
+}
+
+/* Reserved cells and the rock around them become BLOCK, which no route
+ * takes (room walls on the ring stay walls: rooms keep off the cells). */
+static void block_reserved(bsp *b)
+{
+    dg_grid *g = b->g;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            if (!dgi_mask_at(b->reserved, x, y))
+                continue;
+            for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, g->height - 1); yy++)
+                for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, g->width - 1); xx++)
+                {
+                    uint8_t *c = &DG_CELL(g, xx, yy);
+                    *c = *c == DG_TILE_VOID || dgi_mask_at(b->reserved, xx, yy) ? (uint8_t)BLOCK : *c;
+                }
+        }
+}
+
+static int open_near(const bsp *b, int32_t x, int32_t y)
+{
+    const dg_grid *g = b->g;
+    for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, g->height - 1); yy++)
+        for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, g->width - 1); xx++)
+            if (!dgi_mask_at(b->reserved, xx, yy) && dg_tile_passable(DG_CELL(g, xx, yy)))
+                return 1;
+    return 0;
+}
+
+/* The caller's cells back from the copy; the ring is wall beside the map's
+ * open cells, rock elsewhere. */
+static void restore_reserved(bsp *b, const uint8_t *backup)
+{
+    dg_grid *g = b->g;
+    size_t row = (size_t)g->width;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            uint8_t *c = &DG_CELL(g, x, y);
+            if (dgi_mask_at(b->reserved, x, y))
+                *c = backup[(size_t)y * row + (size_t)x];
+            else if (*c == BLOCK)
+                *c = open_near(b, x, y) ? (uint8_t)DG_TILE_WALL : (uint8_t)DG_TILE_VOID;
+        }
+}
+
+static int32_t room_label(const bsp *b, const int32_t *label, dg_rect r)
+{
+    return label[(r.y + r.h / 2) * b->g->width + r.x + r.w / 2];
+}
+
+/* The part of the map holding the most room cells (reserved cells may have
+ * cut the board into pieces no corridor joins). */
+static int32_t main_part(bsp *b, const int32_t *label, int32_t regions, int32_t *sum)
+{
+    int32_t keep = 0;
+    memset(sum, 0, (size_t)regions * sizeof *sum);
+    for (int32_t i = 0; i < b->leaf_count; i++)
+        if (b->rooms[i].rect.w > 0)
+            sum[room_label(b, label, b->rooms[i].rect)] += b->rooms[i].cells;
+    for (int32_t k = 1; k < regions; k++)
+        keep = sum[k] > sum[keep] ? k : keep;
+    return keep;
+}
+
+/* Everything outside the main part goes back to rock: its rooms, corridors,
+ * doors and the walls left beside nothing. */
+static void prune(bsp *b)
+{
+    dg_grid *g = b->g;
+    int32_t w = g->width, *label = b->dist, *map = b->queue;
+    int32_t regions = dgi_label_regions(g, label, b->queue);
+    int32_t keep = main_part(b, label, regions, b->queue);
+    for (int32_t i = 0; i < b->leaf_count; i++)
+        if (b->rooms[i].rect.w > 0 && room_label(b, label, b->rooms[i].rect) != keep)
+            b->rooms[i].rect.w = b->rooms[i].rect.h = 0;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < b->corridor_count; i++)
+    {
+        dg_point s = b->corridors[i].start;
+        map[i] = label[s.y * w + s.x] == keep ? kept++ : -1;
+    }
+    for (int32_t i = 0; i < b->corridor_count; i++)
+        if (map[i] >= 0)
+        {
+            dg_corridor c = b->corridors[i];
+            if (c.from.kind == DG_REF_CORRIDOR)
+                c.from.index = map[c.from.index];
+            if (c.to.kind == DG_REF_CORRIDOR)
+                c.to.index = map[c.to.index];
+            b->corridors[map[i]] = c;
+        }
+    b->corridor_count = kept;
+    kept = 0;
+    for (int32_t i = 0; i < b->door_count; i++)
+        if (label[b->doors[i].pos.y * w + b->doors[i].pos.x] == keep)
+        {
+            b->doors[kept] = b->doors[i];
+            b->doors[kept++].b.index = map[b->doors[i].b.index];
+        }
+    b->door_count = kept;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < w; x++)
+            if (label[y * w + x] >= 0 && label[y * w + x] != keep)
+                DG_CELL(g, x, y) = DG_TILE_VOID;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < w; x++)
+            if (DG_CELL(g, x, y) == DG_TILE_WALL && !open_near(b, x, y))
+                DG_CELL(g, x, y) = DG_TILE_VOID;
+}
+
+/* The rooms without a room (rect 0) dropped from the list, every reference
+ * renumbered. */
+static void compact_rooms(bsp *b)
+{
+    int32_t *map = b->queue, kept = 0;
+    for (int32_t i = 0; i < b->leaf_count; i++)
+        map[i] = b->rooms[i].rect.w > 0 ? kept++ : -1;
+    for (int32_t i = 0; i < b->leaf_count; i++)
+        if (map[i] >= 0)
+        {
+            dg_room r = b->rooms[i];
+            r.parent = r.parent >= 0 ? map[r.parent] : -1;
+            b->rooms[map[i]] = r;
+        }
+    for (int32_t i = 0; i < b->corridor_count; i++)
+    {
+        dg_corridor *c = &b->corridors[i];
+        if (c->from.kind == DG_REF_ROOM)
+            c->from.index = map[c->from.index];
+        if (c->to.kind == DG_REF_ROOM)
+            c->to.index = map[c->to.index];
+    }
+    for (int32_t i = 0; i < b->door_count; i++)
+        b->doors[i].a.index = map[b->doors[i].a.index];
+    b->start_room = map[b->start_room];
+    b->room_count = kept;
+}
+
+/* The start room drawn among the rooms left: the first or the last. */
+static void site_start(bsp *b, int last)
+{
+    int32_t i = last ? b->leaf_count - 1 : 0, d = last ? -1 : 1;
+    while (b->rooms[i].rect.w == 0)
+        i += d;
+    b->start_room = i;
+}
+
+static int32_t count_rooms(const bsp *b)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < b->leaf_count; i++)
+        n += b->rooms[i].rect.w > 0;
+    return n;
+}
+
 /* ---- finishing --------------------------------------------------------------------- */
 
 /* Parents toward the start room: top-down, a half not holding its node's
@@ -875,6 +1308,12 @@ static void link_parents(bsp *b)
         if (n->child[0] < 0)
             continue;
         bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
+        if (n->ja < 0) /* (reserved cells) a half without rooms, or not joined */
+        {
+            c0->entry = n->entry >= 0 && n->entry < c1->first ? n->entry : c0->best[0][0].room;
+            c1->entry = n->entry >= c1->first ? n->entry : c1->best[0][0].room;
+            continue;
+        }
         if (n->entry < c1->first)
         {
             c0->entry = n->entry;
@@ -899,16 +1338,16 @@ static void drop_doors(bsp *b)
 
 static dg_status fill_result(const bsp *b, dg_result *r)
 {
-    dg_status st = dgi_result_reserve(r, b->leaf_count, b->corridor_count, b->door_count, 0);
+    dg_status st = dgi_result_reserve(r, b->room_count, b->corridor_count, b->door_count, 0);
     if (st != DG_OK)
         return st;
     dgi_result_reset(r);
-    memcpy(r->rooms, b->rooms, (size_t)b->leaf_count * sizeof *r->rooms);
+    memcpy(r->rooms, b->rooms, (size_t)b->room_count * sizeof *r->rooms);
     if (b->corridor_count > 0) /* none with a single leaf */
         memcpy(r->corridors, b->corridors, (size_t)b->corridor_count * sizeof *r->corridors);
     if (b->door_count > 0)
         memcpy(r->doors, b->doors, (size_t)b->door_count * sizeof *r->doors);
-    r->room_count = b->leaf_count;
+    r->room_count = b->room_count;
     r->corridor_count = b->corridor_count;
     r->door_count = b->door_count;
     dg_point none = {-1, -1};
@@ -917,7 +1356,7 @@ static dg_status fill_result(const bsp *b, dg_result *r)
     if (st == DG_OK)
         st = dgi_result_exit_in_room(r, b->g, b->a);
     m->requested = b->leaf_count;
-    m->placed = b->leaf_count;
+    m->placed = b->room_count;
     m->stopped_early = b->stopped_early;
     return st;
 }
@@ -941,23 +1380,105 @@ static dg_status alloc_lists(bsp *b)
     b->rooms = b->block;
     b->corridors = (dg_corridor *)(void *)((char *)b->block + room_bytes);
     b->doors = (dg_door *)(void *)((char *)b->block + room_bytes + cor_bytes);
+    b->cor_cap = (int32_t)(3 * cuts);
+    b->door_cap = (int32_t)(4 * cuts);
     return DG_OK;
 }
 
-/* Everything that writes the grid; nothing here can fail. */
-static void build(bsp *b)
+/* Around reserved cells a searched corridor may need more records than the
+ * block holds: a larger block, the lists copied. 0 (and b->status set) if
+ * memory ran out. */
+static int lists_fit(bsp *b, int32_t corridors, int32_t doors)
+{
+    if (b->corridor_count + corridors <= b->cor_cap && b->door_count + doors <= b->door_cap)
+        return 1;
+    int32_t cc = DG_MAX(2 * b->cor_cap, b->corridor_count + corridors);
+    int32_t dc = DG_MAX(2 * b->door_cap, b->door_count + doors);
+    size_t room_bytes = (size_t)b->leaf_count * sizeof(dg_room), cor_bytes = (size_t)cc * sizeof(dg_corridor);
+    size_t size = room_bytes + cor_bytes + (size_t)dc * sizeof(dg_door);
+    uint8_t *block = b->status == DG_OK ? dgi_alloc(b->a, size) : NULL;
+    if (!block)
+    {
+        b->status = DG_E_NOMEM;
+        return 0;
+    }
+    memcpy(block, b->rooms, room_bytes);
+    memcpy(block + room_bytes, b->corridors, (size_t)b->corridor_count * sizeof(dg_corridor));
+    memcpy(block + room_bytes + cor_bytes, b->doors, (size_t)b->door_count * sizeof(dg_door));
+    dgi_free(b->a, b->block, b->block_size);
+    b->block = block;
+    b->block_size = size;
+    b->rooms = b->block;
+    b->corridors = (dg_corridor *)(void *)(block + room_bytes);
+    b->doors = (dg_door *)(void *)(block + room_bytes + cor_bytes);
+    b->cor_cap = cc;
+    b->door_cap = dc;
+    return 1;
+}
+
+/* Everything that writes the grid; without reserved cells nothing here can
+ * fail. Around them: DG_E_NOSPACE when no leaf holds a room (before any
+ * write), DG_E_NOMEM when the lists cannot grow; backup (the caller's cells)
+ * puts the reserved cells back. */
+static dg_status build(bsp *b, const uint8_t *backup)
 {
     place_rooms(b);
+    b->room_count = b->leaf_count;
+    if (b->reserved && count_rooms(b) == 0)
+        return DG_E_NOSPACE;
+    if (b->reserved)
+    {
+        paint_all(b);
+        block_reserved(b);
+    }
     join_all(b);
     add_loops(b);
     if (b->p->doors == DG_BSP_DOORS_NONE)
         drop_doors(b);
-    b->start_room = dgi_rng_below(&b->layout, 2) ? b->leaf_count - 1 : 0;
+    int last = (int)dgi_rng_below(&b->layout, 2);
+    b->start_room = last ? b->leaf_count - 1 : 0;
+    if (b->reserved && b->split)
+        prune(b);
+    if (b->reserved)
+        site_start(b, last);
     link_parents(b);
+    if (b->reserved)
+    {
+        compact_rooms(b);
+        restore_reserved(b, backup);
+    }
+    return b->status;
+}
+
+/* Scratch for routing around reserved cells: distances and a queue, a cell each. */
+static dg_status alloc_site(bsp *b)
+{
+    if (!b->reserved)
+        return DG_OK;
+    size_t cells = (size_t)b->g->width * (size_t)b->g->height;
+    b->dist = dgi_alloc(b->a, 2 * cells * sizeof *b->dist);
+    b->queue = b->dist ? b->dist + cells : NULL;
+    return b->dist ? DG_OK : DG_E_NOMEM;
+}
+
+static dg_status bsp_fail(const bsp *b, dg_status st, dg_diag *diag)
+{
+    if (st == DG_E_NOSPACE)
+        return dgi_fail(diag, st, "bsp: the reserved cells leave none of the %d leaves room for "
+                        "a %dx%d room with its walls (the grid was not changed)",
+                        (int)b->leaf_count, (int)b->p->room_min_w, (int)b->p->room_min_h);
+    return dgi_fail(diag, st, "bsp: out of memory (the grid was not changed)");
 }
 
 dg_status dg_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
                           dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_bsp_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
+                           const dgi_mask *reserved, dg_result *result,
+                           const dg_allocator *allocator, dg_diag *diag)
 {
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
@@ -967,30 +1488,40 @@ dg_status dg_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t s
     b.g = grid;
     b.p = params;
     b.a = allocator;
+    b.reserved = reserved;
     dgi_rng_seed(&b.layout, seed, STREAM_LAYOUT);
     dgi_rng_seed(&b.route, seed, STREAM_ROUTE);
     dgi_rng_seed(&b.loop, seed, STREAM_LOOP);
+    dgi_rng_seed(&b.site, seed, STREAM_SITE);
     st = partition(&b);
     if (st == DG_OK)
     {
         number_leaves(&b);
         st = alloc_lists(&b);
     }
+    if (st == DG_OK)
+        st = alloc_site(&b);
     /* Filling result may still fail after the grid is written: a copy of the
-     * caller's cells puts it back then. Without result nothing can fail. */
-    size_t row = (size_t)grid->width, backup_size = result ? row * (size_t)grid->height : 0;
+     * caller's cells puts it back then. Without result nothing can fail
+     * (unless cells are reserved: then the copy is always taken). */
+    size_t row = (size_t)grid->width;
+    size_t backup_size = result || reserved ? row * (size_t)grid->height : 0;
     uint8_t *backup = NULL;
-    if (st == DG_OK && result && !(backup = dgi_alloc(allocator, backup_size)))
+    if (st == DG_OK && backup_size && !(backup = dgi_alloc(allocator, backup_size)))
         st = DG_E_NOMEM;
     if (st != DG_OK)
     {
+        dgi_free(allocator, b.dist, b.dist ? 2 * row * (size_t)grid->height * sizeof *b.dist : 0);
         bsp_free(&b);
         return dgi_fail(diag, st, "bsp: out of memory (the grid was not changed)");
     }
     for (int32_t y = 0; backup && y < grid->height; y++)
         memcpy(backup + (size_t)y * row, &DG_CELL(grid, 0, y), row);
-    build(&b);
-    if (result)
+    st = build(&b, backup);
+    if (st != DG_OK)
+        for (int32_t y = 0; y < grid->height; y++)
+            memcpy(&DG_CELL(grid, 0, y), backup + (size_t)y * row, row);
+    if (result && st == DG_OK)
     {
         dg_result fresh;
         dg_result_init(&fresh, &result->allocator);
@@ -1009,9 +1540,10 @@ dg_status dg_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t s
         }
     }
     dgi_free(allocator, backup, backup_size);
+    dgi_free(allocator, b.dist, b.dist ? 2 * row * (size_t)grid->height * sizeof *b.dist : 0);
     bsp_free(&b);
     if (st != DG_OK)
-        return dgi_fail(diag, st, "bsp: out of memory (the grid was not changed)");
+        return bsp_fail(&b, st, diag);
     dgi_diag_ok(diag);
     return DG_OK;
 }

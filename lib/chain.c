@@ -9,6 +9,9 @@
 #define STREAM_LAYOUT 0x636861696E01ULL
 #define STREAM_BRANCH 0x636861696E02ULL
 #define STREAM_LOOP 0x636861696E03ULL
+#define STREAM_SITE 0x636861696E04ULL /* first-room spots beside reserved cells */
+#define BLOCK 0xFE /* a reserved cell or its ring while the map is built (not open_tile) */
+#define SITE_SPOTS 256 /* first-room spots tried when reserved cells take the centre */
 enum {
     BUCKET = 32,         /* side of a cell of the room index used to find loop partners */
     LOOP_PARTNERS = 3,   /* earlier rooms tried per loop */
@@ -46,6 +49,8 @@ typedef struct chain {
     int32_t join_floors;     /* corridor cells marked JOIN_FLOOR, still to become floor */
     int32_t loop_corridors;
     int64_t attempts, failures; /* reported saturated to int32 */
+    const dgi_mask *reserved;   /* NULL: none */
+    dg_rng site;
 } chain;
 
 /* One chain step: a corridor leaving room src through door0 and a room behind door1. */
@@ -282,6 +287,58 @@ static void wall_frame(dg_grid *g)
         DG_CELL(g, 0, y) = DG_CELL(g, g->width - 1, y) = DG_TILE_WALL;
 }
 
+/* 1 if r (clipped to the grid) holds no BLOCK cell. */
+static int clear_of_block(const dg_grid *g, dg_rect r)
+{
+    int32_t x0 = DG_MAX(r.x, 0), y0 = DG_MAX(r.y, 0);
+    int32_t x1 = DG_MIN(r.x + r.w, g->width), y1 = DG_MIN(r.y + r.h, g->height);
+    for (int32_t y = y0; y < y1; y++)
+        if (memchr(&DG_CELL(g, x0, y), BLOCK, (size_t)DG_MAX(x1 - x0, 0)))
+            return 0;
+    return 1;
+}
+
+static int cell_clear(const dg_grid *g, dg_point p)
+{
+    return !inside(g, p.x, p.y) || DG_CELL(g, p.x, p.y) != BLOCK;
+}
+
+/* Reserved cells and their ring become BLOCK, which nothing opens. */
+static void block_reserved(chain *c)
+{
+    dg_grid *g = c->g;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (dgi_mask_at(c->reserved, x, y))
+                for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, g->height - 1); yy++)
+                    memset(&DG_CELL(g, DG_MAX(x - 1, 0), yy), BLOCK,
+                           (size_t)(DG_MIN(x + 1, g->width - 1) - DG_MAX(x - 1, 0) + 1));
+}
+
+/* The caller's reserved cells back; the ring is wall beside open cells, else rock. */
+static void restore_reserved(chain *c, const uint8_t *backup)
+{
+    dg_grid *g = c->g;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            uint8_t *t = &DG_CELL(g, x, y);
+            if (dgi_mask_at(c->reserved, x, y))
+                *t = backup[(size_t)y * (size_t)g->width + (size_t)x];
+            else if (*t == BLOCK)
+            {
+                int open = 0;
+                for (int d = 0; d < 8; d++)
+                {
+                    int32_t xx = x + dgi_dir_dx[d], yy = y + dgi_dir_dy[d];
+                    open |= inside(g, xx, yy) && !dgi_mask_at(c->reserved, xx, yy) &&
+                            open_tile(DG_CELL(g, xx, yy));
+                }
+                *t = open ? (uint8_t)DG_TILE_WALL : (uint8_t)DG_TILE_VOID;
+            }
+        }
+}
+
 /* ---- bookkeeping ------------------------------------------------------------- */
 
 #define GROW(c, field, cap, need)                                                        \
@@ -404,7 +461,37 @@ static int feasible_dirs(const chain *c, int32_t i, int *dirs)
     return dirs_out(c, c->rooms[i].room.rect, c->rooms[i].enter, dirs);
 }
 
-static void first_room(chain *c)
+/* 1 if room r and its wall ring keep off BLOCK. */
+static int room_spot_clear(const chain *c, dg_rect r)
+{
+    dg_rect ring = {r.x - 1, r.y - 1, r.w + 2, r.h + 2};
+    return clear_of_block(c->g, ring);
+}
+
+/* The first room beside reserved cells: random spots, the drawn size then the
+ * smallest, each with at least one way out; 0 if none is clear. */
+static int site_spot(chain *c, dg_rect *r)
+{
+    const dg_grid *g = c->g;
+    int32_t m = c->margin;
+    for (int k = 0; k < SITE_SPOTS; k++)
+    {
+        dg_rect t = *r;
+        if (k >= SITE_SPOTS / 2)
+            t.w = c->p->room_min_w, t.h = c->p->room_min_h;
+        t.x = dg_rng_range(&c->site, m, g->width - m - t.w);
+        t.y = dg_rng_range(&c->site, m, g->height - m - t.h);
+        int dirs[4];
+        if (room_spot_clear(c, t) && (c->requested < 2 || dirs_out(c, t, -1, dirs) > 0))
+        {
+            *r = t;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int first_room(chain *c)
 {
     const dg_grid *g = c->g;
     int32_t m = c->margin;
@@ -423,9 +510,12 @@ static void first_room(chain *c)
         dg_rect corner = {m, m, c->p->room_min_w, c->p->room_min_h};
         r = corner;
     }
+    if (c->reserved && !room_spot_clear(c, r) && !site_spot(c, &r))
+        return 0;
     fill_floor(c->g, r);
     wall_ring(c->g, r);
     add_room(c, r, DG_ROOM_NORMAL, -1, -1);
+    return 1;
 }
 
 /* Draws a corridor out of side d of src and the room at its end, all within
@@ -484,6 +574,14 @@ static void paint_step(chain *c, int32_t src, const step *s, int overlapped)
     add_room(c, s->room, room_hit ? DG_ROOM_JUNCTION : DG_ROOM_NORMAL, src, s->dir);
 }
 
+/* 1 if a step keeps off BLOCK: its corridor, its room and both doors. */
+static int step_clear(const chain *c, const step *s)
+{
+    return !c->reserved || (clear_of_block(c->g, leg_rect(s->start, s->end)) &&
+                            clear_of_block(c->g, s->room) && cell_clear(c->g, s->door0) &&
+                            cell_clear(c->g, s->door1));
+}
+
 static int step_on_rock(const chain *c, const step *s)
 {
     return rect_is_void(c->g, leg_rect(s->start, s->end)) && rect_is_void(c->g, s->room);
@@ -494,19 +592,20 @@ static int step_on_rock(const chain *c, const step *s)
  * free space before it cuts into itself. Returns 1 if *s overlaps. */
 static int draw_on_rock(chain *c, int32_t src, const int *dirs, int n, step *s)
 {
+    int have = 0; /* (around reserved cells the first clear step, else 2: none) */
     for (int k = 0; k < STEP_CANDIDATES; k++)
     {
         step t;
         draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &t);
-        if (k == 0)
-            *s = t;
+        if (!have && step_clear(c, &t))
+            *s = t, have = 1;
         if (step_on_rock(c, &t))
         {
             *s = t;
             return 0;
         }
     }
-    return 1;
+    return have ? 1 : 2;
 }
 
 /* The newest room is boxed in by earlier ones: up to BOX_TRIES random earlier
@@ -548,6 +647,11 @@ static dg_status try_step(chain *c, int32_t src, int *placed)
         step s;
         int overlapped = draw_on_rock(c, src, dirs, n, &s);
         c->attempts++;
+        if (overlapped == 2) /* every step drawn met reserved cells */
+        {
+            c->failures++;
+            return DG_OK;
+        }
         if (overlapped && c->p->on_stuck == DG_CHAIN_STUCK_BRANCH && leave_box(c))
         {
             *placed = 1;
@@ -563,7 +667,7 @@ static dg_status try_step(chain *c, int32_t src, int *placed)
         step s;
         draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &s);
         c->attempts++;
-        if (!step_on_rock(c, &s))
+        if (!step_on_rock(c, &s) || !step_clear(c, &s))
         {
             c->failures++;
             continue;
@@ -743,6 +847,10 @@ static int draw_loop(chain *c, int32_t i, int32_t j, route *r)
         if (ok && c->p->overlap == DG_CHAIN_OVERLAP_FORBID)
             ok = rect_is_void(c->g, leg_rect(r->start, r->bend)) &&
                  rect_is_void(c->g, leg_rect(r->bend, r->end));
+        if (ok && c->reserved)
+            ok = clear_of_block(c->g, leg_rect(r->start, r->bend)) &&
+                 clear_of_block(c->g, leg_rect(r->bend, r->end)) && cell_clear(c->g, r->door_a) &&
+                 cell_clear(c->g, r->door_b);
         if (ok)
             return 1;
         c->failures++;
@@ -785,7 +893,8 @@ static dg_status grow_chain(chain *c)
 {
     const dg_chain_params *p = c->p;
     dg_status st;
-    first_room(c);
+    if (!first_room(c))
+        return DG_OK; /* reserved cells leave no spot: too few rooms, DG_E_NOSPACE */
     int32_t last = 0;
     while (c->room_count < c->requested)
     {
@@ -998,6 +1107,13 @@ static dg_status fill_result(const chain *c, dg_result *r)
 dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64_t seed,
                             dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_chain_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64_t seed,
+                             const dgi_mask *reserved, dg_result *result,
+                             const dg_allocator *allocator, dg_diag *diag)
+{
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;
@@ -1006,6 +1122,7 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
     c.g = grid;
     c.p = params;
     c.a = allocator;
+    c.reserved = reserved;
     c.margin = params->border;
     c.max_w = DG_MIN(params->room_max_w, grid->width - 2 * c.margin);
     c.max_h = DG_MIN(params->room_max_h, grid->height - 2 * c.margin);
@@ -1013,6 +1130,7 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
     dgi_rng_seed(&c.layout, seed, STREAM_LAYOUT);
     dgi_rng_seed(&c.branch, seed, STREAM_BRANCH);
     dgi_rng_seed(&c.loop, seed, STREAM_LOOP);
+    dgi_rng_seed(&c.site, seed, STREAM_SITE);
     /* the room index serves loops and the doors of finish_tiles */
     {
         c.bw = (grid->width + BUCKET - 1) / BUCKET;
@@ -1044,6 +1162,8 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
     for (int32_t y = 0; y < grid->height; y++)
         memcpy(backup + (size_t)y * row, &DG_CELL(grid, 0, y), row);
     dg_grid_fill(grid, DG_TILE_VOID);
+    if (reserved)
+        block_reserved(&c);
     st = grow_chain(&c);
     int32_t placed = c.room_count;
     if (st == DG_OK && placed < rooms_needed(params))
@@ -1053,6 +1173,8 @@ dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64
     if (st == DG_OK)
     {
         st = finish_tiles(&c);
+        if (reserved)
+            restore_reserved(&c, backup);
         if (st == DG_OK && result)
         {
             dgi_result_reset(result);

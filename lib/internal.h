@@ -381,6 +381,16 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
 dg_status dgi_world_generate(dg_grid *grid, const dg_world_params *params, uint64_t seed,
                              const dg_prefab_set *prefabs, const dgi_mask *reserved,
                              dg_result *result, const dg_allocator *a, dg_diag *diag);
+/* Generators around reserved cells (NULL: none, the public call's output). */
+dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
+                           const dgi_mask *reserved, dg_result *result,
+                           const dg_allocator *allocator, dg_diag *diag); /* leaves beside them, searched joins */
+dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
+                               const dgi_mask *reserved, dg_result *result,
+                               const dg_allocator *allocator, dg_diag *diag); /* rooms and routes off them */
+dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64_t seed,
+                             const dgi_mask *reserved, dg_result *result,
+                             const dg_allocator *allocator, dg_diag *diag); /* steps and loops off them */
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,

@@ -106,11 +106,9 @@ static void chain_defaults(void *p) { dg_chain_defaults(p); }
 static dg_status chain_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                            const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "chain", d);
     (void)s;
     dg_status st = CHECK_ORDER(chain_params, p, d);
-    return st == DG_OK ? dg_chain_generate(g, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_chain_generate(g, p, seed, m, r, a, d) : st;
 }
 
 /* ---- prefab generators (need a prefab set; name and tag strings are not recipe keys) */
@@ -278,11 +276,9 @@ static void bsp_defaults(void *p) { dg_bsp_defaults(p); }
 static dg_status bsp_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                          const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "bsp", d);
     (void)s;
     dg_status st = CHECK_ORDER(bsp_params, p, d);
-    return st == DG_OK ? dg_bsp_generate(g, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_bsp_generate(g, p, seed, m, r, a, d) : st;
 }
 
 /* ---- maze ---------------------------------------------------------------------- */
@@ -356,11 +352,9 @@ static void scatter_defaults(void *p) { dg_scatter_defaults(p); }
 static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                              const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "scatter", d);
     (void)s;
     dg_status st = CHECK_ORDER(scatter_params, p, d);
-    return st == DG_OK ? dg_scatter_generate(g, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_scatter_generate(g, p, seed, m, r, a, d) : st;
 }
 
 

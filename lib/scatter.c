@@ -22,6 +22,7 @@ enum {
     DENSITY_LO = 6,      /* rooms per 1000 cells inside the border, by area */
     DENSITY_HI = 8
 };
+#define BLOCK 0xFE /* scratch tile: a reserved cell, its ring, or rock cut off by them */
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 
 typedef struct sc_edge {
@@ -54,6 +55,7 @@ typedef struct scatter {
     int32_t *head, *next;    int32_t bw, bh, bs, bw_alloc; /* bucket grid over room centres */
     int32_t requested, target, loops;
     int64_t work, budget, attempts, failures;
+    const dgi_mask *reserved; /* NULL: none */
 } scatter;
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -393,9 +395,106 @@ static dg_status place_rooms(scatter *s)
         st = place_one(s, &placed);
         misses = placed ? 0 : misses + 1;
     }
-    if (st == DG_OK && s->n < 2 && rooms_needed(p) >= 2)
+    if (st == DG_OK && s->n < 2 && rooms_needed(p) >= 2 && !s->reserved)
         st = place_corners(s);
     return st;
+}
+
+/* ---- reserved cells ---------------------------------------------------------------- */
+
+/* 1 for a scratch cell a room or corridor may use before any is placed:
+ * inside the corridor area and off the reserved cells and their ring. */
+static int usable(const scatter *s, int32_t i)
+{
+    int32_t x = i % s->w, y = i / s->w;
+    return x >= s->x0 && y >= s->y0 && x <= s->x1 && y <= s->y1 && s->map[i] != BLOCK;
+}
+
+/* Labels the 4-connected pieces of usable cells; returns the largest's label
+ * (the first found among equals). label and queue have a cell each. */
+static int32_t largest_piece(const scatter *s, int32_t *label, int32_t *queue)
+{
+    int32_t cells = s->w * s->h, pieces = 0, best = -1, best_size = 0;
+    for (int32_t i = 0; i < cells; i++)
+        label[i] = -1;
+    for (int32_t i = 0; i < cells; i++)
+    {
+        if (label[i] >= 0 || !usable(s, i))
+            continue;
+        int32_t head = 0, tail = 0;
+        label[i] = pieces;
+        queue[tail++] = i;
+        while (head < tail)
+        {
+            int32_t at = queue[head++];
+            int32_t next[4] = {at - s->w, at + 1, at + s->w, at - 1};
+            for (int d = 0; d < 4; d++)
+                if (next[d] >= 0 && next[d] < cells && (d & 1 ? next[d] / s->w == at / s->w : 1) &&
+                    label[next[d]] < 0 && usable(s, next[d]))
+                {
+                    label[next[d]] = pieces;
+                    queue[tail++] = next[d];
+                }
+        }
+        if (tail > best_size)
+            best = pieces, best_size = tail;
+        pieces++;
+    }
+    return best;
+}
+
+/* Before anything is placed: reserved cells and their ring are BLOCK in the
+ * scratch map and taken in the room bitmap (rooms keep `gap` off them), and
+ * so is every piece of the board they cut off from the largest one, so all
+ * rooms can be joined. DG_E_NOSPACE when nothing is left. */
+static dg_status block_reserved(scatter *s)
+{
+    for (int32_t y = 0; y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+            if (dgi_mask_at(s->reserved, x, y))
+                for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, s->h - 1); yy++)
+                    memset(at(s, DG_MAX(x - 1, 0), yy), BLOCK,
+                           (size_t)(DG_MIN(x + 1, s->w - 1) - DG_MAX(x - 1, 0) + 1));
+    size_t cells = (size_t)s->w * (size_t)s->h;
+    int32_t *label = dgi_alloc(s->a, 2 * cells * sizeof *label);
+    if (!label)
+        return DG_E_NOMEM;
+    int32_t keep = largest_piece(s, label, label + cells);
+    for (size_t i = 0; i < cells; i++)
+    {
+        int32_t x = (int32_t)(i % (size_t)s->w), y = (int32_t)(i / (size_t)s->w);
+        if (label[i] != keep && usable(s, (int32_t)i))
+            s->map[i] = BLOCK;
+        if (s->map[i] == BLOCK)
+            s->occ[(size_t)y * (size_t)s->ow + (size_t)(x >> 6)] |= 1ULL << (x & 63);
+    }
+    dgi_free(s->a, label, 2 * cells * sizeof *label);
+    return keep < 0 ? DG_E_NOSPACE : DG_OK;
+}
+
+static int open_near(const scatter *s, int32_t x, int32_t y)
+{
+    for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, s->h - 1); yy++)
+        for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, s->w - 1); xx++)
+            if (*at(s, xx, yy) != BLOCK && dg_tile_passable(*at(s, xx, yy)))
+                return 1;
+    return 0;
+}
+
+/* The scratch tiles into the grid, reserved cells left as the caller drew
+ * them; BLOCK becomes wall beside an open cell, rock elsewhere. */
+static void copy_around(const scatter *s, dg_grid *grid)
+{
+    for (int32_t y = 0; y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+        {
+            uint8_t t = *at(s, x, y);
+            if (dgi_mask_at(s->reserved, x, y))
+                continue;
+            if (t == BLOCK)
+                t = open_near(s, x, y) ? (uint8_t)DG_TILE_WALL : (uint8_t)DG_TILE_VOID;
+            DG_CELL(grid, x, y) = t;
+        }
 }
 
 /* ---- candidate edges: the k nearest rooms through a bucket grid --------------------- */
@@ -1133,6 +1232,13 @@ static dg_status build(scatter *s)
 dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
                               dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_scatter_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
+                               const dgi_mask *reserved, dg_result *result,
+                               const dg_allocator *allocator, dg_diag *diag)
+{
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;
@@ -1140,6 +1246,7 @@ dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, ui
     memset(&s, 0, sizeof s);
     s.p = params;
     s.a = allocator;
+    s.reserved = reserved;
     s.w = grid->width;
     s.h = grid->height;
     s.x0 = s.y0 = params->border;
@@ -1155,13 +1262,19 @@ dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, ui
     s.block = occ_bytes + (size_t)s.w * (size_t)s.h;
     s.occ = dgi_calloc(allocator, s.block, 1);
     s.map = s.occ ? (uint8_t *)s.occ + occ_bytes : NULL;
-    st = s.occ ? build(&s) : DG_E_NOMEM;
+    st = s.occ ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK && reserved)
+        st = block_reserved(&s);
+    if (st == DG_OK)
+        st = build(&s);
     dg_result t;
     if (st == DG_OK && result)
         st = measure(&s, start_room(&s), &t);
     if (st == DG_OK && result)
         st = copy_result(&t, result);
-    if (st == DG_OK)
+    if (st == DG_OK && reserved)
+        copy_around(&s, grid);
+    else if (st == DG_OK)
         for (int32_t y = 0; y < s.h; y++)
             memcpy(&DG_CELL(grid, 0, y), at(&s, 0, y), (size_t)s.w);
     int32_t placed = s.n;
