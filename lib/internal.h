@@ -333,6 +333,16 @@ static inline int dgi_mask_at(const dgi_mask *m, int32_t x, int32_t y)
 int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y);
 /* The refusal of a generator that does not take reserved cells yet. */
 dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag);
+/* Generators run around reserved cells (NULL: none), as their dg_*_generate otherwise. */
+/* attach.c: rooms and corridors grow around them; the first room moves off them. */
+dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uint64_t seed,
+                              const dgi_mask *reserved, dg_result *result,
+                              const dg_allocator *allocator, dg_diag *diag);
+/* prefab_mixed.c: vaults land neither on reserved cells nor next to them. */
+dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
+                                    const dg_prefab_mixed_params *params, uint64_t seed,
+                                    const dgi_mask *reserved, dg_result *result,
+                                    const dg_allocator *allocator, dg_diag *diag);
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,
