@@ -210,6 +210,14 @@ static void clear_map(att_ctx *c)
     memset(att_at(c, -1, c->h), ATT_EDGE, (size_t)c->stride);
 }
 
+/* 1 if the eight bytes at p are all 0. */
+static inline int zero8(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v == 0;
+}
+
 /* Reserved cells become ATT_EDGE, like the map's edge: nothing carves, walls
  * or opens them, and every open cell keeps a wall of its own between itself
  * and them. They count as full in the growth blocks, so growth leans away
@@ -222,6 +230,12 @@ static int64_t mark_reserved(att_ctx *c)
         uint8_t *row = att_at(c, 0, y);
         const uint8_t *m = c->reserved->cells + (size_t)y * (size_t)c->reserved->stride;
         for (int32_t x = 0; x < c->w; x++)
+        {
+            if (x + 8 <= c->w && zero8(m + x))
+            {
+                x += 7; /* eight free cells at once */
+                continue;
+            }
             if (m[x])
             {
                 row[x] = ATT_EDGE;
@@ -229,6 +243,7 @@ static int64_t mark_reserved(att_ctx *c)
                 if (c->fill_w > 0)
                     c->fill[(y >> ATT_BLOCK_SHIFT) * c->fill_w + (x >> ATT_BLOCK_SHIFT)]++;
             }
+        }
     }
     return n;
 }
@@ -936,10 +951,21 @@ static int nearest_clear(const att_ctx *c, const int32_t *sum, int32_t rw, int32
     return 0;
 }
 
+/* 1 if the room (x, y, rw, rh) and its walls hold no reserved cell, by reading them. */
+static int box_clear_read(const att_ctx *c, int32_t x, int32_t y, int32_t rw, int32_t rh)
+{
+    for (int32_t j = y - 1; j <= y + rh; j++)
+        if (memchr(att_at(c, x - 1, j), ATT_EDGE, (size_t)rw + 2))
+            return 0;
+    return 1;
+}
+
 /* With reserved cells: the first room where drawn if it misses them, else
  * the nearest place for it, else for the smallest room, else DG_E_NOSPACE. */
 static dg_status fit_first_room(att_ctx *c, int32_t *x, int32_t *y, int32_t *rw, int32_t *rh)
 {
+    if (box_clear_read(c, *x, *y, *rw, *rh))
+        return DG_OK;
     size_t bytes;
     int32_t *sum = reserved_sums(c, &bytes);
     if (!sum)
@@ -1122,7 +1148,7 @@ static void copy_out(const att_ctx *c, dg_grid *g)
     {
         const uint8_t *from = att_at(c, 0, y);
         uint8_t *to = &DG_CELL(g, 0, y);
-        if (!c->reserved)
+        if (!c->reserved || !memchr(from, ATT_EDGE, (size_t)c->w))
         {
             memcpy(to, from, (size_t)c->w);
             continue;
