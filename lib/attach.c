@@ -927,26 +927,37 @@ static int box_clear(const att_ctx *c, const int32_t *sum, int32_t x, int32_t y,
     return sum[y1 * cols + x1] - sum[y0 * cols + x1] - sum[y1 * cols + x0] + sum[y0 * cols + x0] == 0;
 }
 
-/* Moves (*x, *y) to the nearest position (in square rings around it, rows
- * then columns) where a rw x rh room and its walls miss every reserved cell;
- * 0 if there is none. */
+/* 0, -1, 1, -2, 2, ...: the k-th offset by distance, the lower side first. */
+static int32_t nth_offset(int32_t k)
+{
+    return k & 1 ? -(k + 1) / 2 : k / 2;
+}
+
+/* Moves (*x, *y) to the nearest position (in square rings around it, within
+ * a ring the rows and columns nearest it first) where a rw x rh room and its
+ * walls miss every reserved cell; 0 if there is none. */
 static int nearest_clear(const att_ctx *c, const int32_t *sum, int32_t rw, int32_t rh, int32_t *x,
                          int32_t *y)
 {
     int32_t x0 = *x, y0 = *y, xmax = c->w - 1 - rw, ymax = c->h - 1 - rh;
     int32_t reach = DG_MAX(DG_MAX(x0 - 1, xmax - x0), DG_MAX(y0 - 1, ymax - y0));
     for (int32_t r = 0; r <= reach; r++)
-        for (int32_t ty = DG_MAX(1, y0 - r); ty <= DG_MIN(ymax, y0 + r); ty++)
+        for (int32_t k = 0; k <= 2 * r; k++)
         {
-            int ring_row = ty == y0 - r || ty == y0 + r; /* else only the ring's two columns */
-            int32_t step = ring_row ? 1 : 2 * r;
-            for (int32_t tx = x0 - r; tx <= x0 + r; tx += step)
+            int32_t dy = nth_offset(k), ty = y0 + dy;
+            if (ty < 1 || ty > ymax)
+                continue;
+            int ring_row = dy == -r || dy == r; /* else only the ring's two columns */
+            for (int32_t j = ring_row ? 0 : 2 * r - 1; j <= 2 * r; j++)
+            {
+                int32_t tx = x0 + nth_offset(j);
                 if (tx >= 1 && tx <= xmax && box_clear(c, sum, tx, ty, rw, rh))
                 {
                     *x = tx;
                     *y = ty;
                     return 1;
                 }
+            }
         }
     return 0;
 }

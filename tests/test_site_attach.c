@@ -20,7 +20,7 @@ TEST(site_attach)
 TEST(site_prefab_mixed)
 {
     CHECK(site_check(&(site_case){"prefab-mixed", VAULTS, 80, 50, NULL, 1}, 30) == 0);
-    CHECK(site_check(&(site_case){"prefab-mixed", VAULTS, 80, 50, "count=8 in_rooms=0", 1}, 15) == 0);
+    CHECK(site_check(&(site_case){"prefab-mixed", VAULTS, 80, 50, "count=6 unique=0", 1}, 15) == 0);
 }
 
 /* One run of recipe text around mask (w*h, reserved cells hold `tile`). */
