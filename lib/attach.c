@@ -109,18 +109,11 @@ static dg_status validate(const dg_attach_params *p, const dg_grid *g, dg_diag *
 
 /* ---- scratch memory ---------------------------------------------------------- */
 
-static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
-                       const dg_allocator *a)
+/* The feature and attempt budgets and the floor target, for `cells` cells
+ * the map may use (all of them, or those left around the reserved ones). */
+static void set_limits(att_ctx *c, int64_t cells)
 {
-    memset(c, 0, sizeof *c);
-    c->p = p;
-    c->a = a;
-    c->w = g->width;
-    c->h = g->height;
-    c->stride = g->width + 2;
-    c->room_max_w = DG_MIN(p->room_max_w, c->w - 2);
-    c->room_max_h = DG_MIN(p->room_max_h, c->h - 2);
-    int64_t cells = (int64_t)c->w * c->h;
+    const dg_attach_params *p = c->p;
     c->budget = p->max_features > 0 ? p->max_features
                                     : (int32_t)DG_MAX(1, cells / DERIVED_CELLS_PER_FEATURE);
     c->max_attempts = p->max_attempts > 0
@@ -131,6 +124,22 @@ static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
     c->target_cells = p->target_floor > 0
                           ? (int32_t)(((int64_t)p->target_floor * cells + 999) / 1000)
                           : INT32_MAX;
+}
+
+static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
+                       const dgi_mask *reserved, const dg_allocator *a)
+{
+    memset(c, 0, sizeof *c);
+    c->p = p;
+    c->a = a;
+    c->reserved = reserved;
+    c->w = g->width;
+    c->h = g->height;
+    c->stride = g->width + 2;
+    c->room_max_w = DG_MIN(p->room_max_w, c->w - 2);
+    c->room_max_h = DG_MIN(p->room_max_h, c->h - 2);
+    int64_t cells = (int64_t)c->w * c->h;
+    set_limits(c, cells);
     /* One allocation: the map, then the lists at a first guess of their size
      * (which saves most regrowth); a list that outgrows it moves out. */
     int32_t guess = (int32_t)DG_MIN((int64_t)c->budget, cells / 48 + 8);
@@ -201,6 +210,44 @@ static void clear_map(att_ctx *c)
     memset(att_at(c, -1, c->h), ATT_EDGE, (size_t)c->stride);
 }
 
+/* 1 if the eight bytes at p are all 0. */
+static inline int zero8(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v == 0;
+}
+
+/* Reserved cells become ATT_EDGE, like the map's edge: nothing carves, walls
+ * or opens them, and every open cell keeps a wall of its own between itself
+ * and them. They count as full in the growth blocks, so growth leans away
+ * from them. Returns how many there are. */
+static int64_t mark_reserved(att_ctx *c)
+{
+    int64_t n = 0;
+    for (int32_t y = 0; y < c->h; y++)
+    {
+        uint8_t *row = att_at(c, 0, y);
+        const uint8_t *m = c->reserved->cells + (size_t)y * (size_t)c->reserved->stride;
+        for (int32_t x = 0; x < c->w; x++)
+        {
+            if (x + 8 <= c->w && zero8(m + x))
+            {
+                x += 7; /* eight free cells at once */
+                continue;
+            }
+            if (m[x])
+            {
+                row[x] = ATT_EDGE;
+                n++;
+                if (c->fill_w > 0)
+                    c->fill[(y >> ATT_BLOCK_SHIFT) * c->fill_w + (x >> ATT_BLOCK_SHIFT)]++;
+            }
+        }
+    }
+    return n;
+}
+
 /* ---- features, doors and the frontier ----------------------------------------- */
 
 /* Not dense: counts a feature's floor in the block of its centre. */
@@ -247,11 +294,6 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     return c->nfeat++;
 }
 
-static inline int solid(uint8_t v) /* may become (or stay) a wall */
-{
-    return v == DG_TILE_VOID || v == DG_TILE_WALL;
-}
-
 /* Unless dense, pieces keep a cell of rock between their walls (the map's
  * edge counts as rock): what makes corridors never run side by side. */
 static inline int gap_ok(uint8_t v)
@@ -263,8 +305,8 @@ static inline int gap_ok(uint8_t v)
  * on both sides of it and of the cell behind it. */
 static inline int door_ok(const uint8_t *p, ptrdiff_t along, ptrdiff_t out)
 {
-    return p[0] == DG_TILE_WALL && p[out] == DG_TILE_VOID && solid(p[-along]) &&
-           solid(p[along]) && solid(p[out - along]) && solid(p[out + along]);
+    return p[0] == DG_TILE_WALL && p[out] == DG_TILE_VOID && att_solid(p[-along]) &&
+           att_solid(p[along]) && att_solid(p[out - along]) && att_solid(p[out + along]);
 }
 
 /* Where a wall's cells start in the scratch map, and the steps along it and out of it. */
@@ -500,7 +542,7 @@ static int gap_clear(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t 
     case DG_DIR_E: x1 -= 2; r0 = att_at(c, x1 + 1, y0); r1 = att_at(c, x1 + 1, y1); break;
     default: x0 += 2; r0 = att_at(c, x0 - 1, y0); r1 = att_at(c, x0 - 1, y1); break;
     }
-    if (!(solid(*r0) || *r0 == ATT_EDGE) || !(solid(*r1) || *r1 == ATT_EDGE))
+    if (!(att_solid(*r0) || *r0 == ATT_EDGE) || !(att_solid(*r1) || *r1 == ATT_EDGE))
         return 0;
     ptrdiff_t s = c->stride;
     return (back == DG_DIR_N || line_gap(att_at(c, x0, y0), 1, x1 - x0 + 1)) &&
@@ -523,7 +565,7 @@ static int room_fits(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t 
     for (int32_t j = 0; j < h; j++)
     {
         const uint8_t *row = att_at(c, x - 1, y + j);
-        if (!solid(row[0]) || !solid(row[w + 1]))
+        if (!att_solid(row[0]) || !att_solid(row[w + 1]))
             return 0;
     }
     for (int32_t j = 0; j < h; j++)
@@ -722,7 +764,7 @@ static int32_t cap_fits(const att_ctx *c, const uint8_t *door, ptrdiff_t step, p
     for (; len > 0; len--)
     {
         const uint8_t *p = door + (len + 1) * step;
-        if (!solid(p[0]) || !solid(p[-side]) || !solid(p[side]))
+        if (!att_solid(p[0]) || !att_solid(p[-side]) || !att_solid(p[side]))
             continue;
         if (c->p->dense || (gap_ok(p[step]) && gap_ok(p[step - side]) && gap_ok(p[step + side])))
             return len;
@@ -773,7 +815,7 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     ptrdiff_t step = (ptrdiff_t)uy * c->stride + ux;        /* along the corridor */
     ptrdiff_t side = ux ? c->stride : 1;                     /* across it */
     uint8_t *door = att_at(c, dx, dy), *p = door;
-    if (!solid(p[-side]) || !solid(p[side]))
+    if (!att_solid(p[-side]) || !att_solid(p[side]))
         return 0; /* the door would touch another door */
     /* Under eager ends the way must also hold its cap and the smallest room
      * beyond it, before the border and before anything in the way. */
@@ -785,7 +827,7 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     while (free_cells < reach)
     {
         p += step;
-        if (p[0] != DG_TILE_VOID || !solid(p[-side]) || !solid(p[side]))
+        if (p[0] != DG_TILE_VOID || !att_solid(p[-side]) || !att_solid(p[side]))
             break;
         if (!c->p->dense && (!gap_ok(p[-2 * side]) || !gap_ok(p[2 * side])))
             break;
@@ -856,7 +898,103 @@ static int try_site(att_ctx *c, int32_t i)
 
 /* ---- growth ------------------------------------------------------------------------ */
 
-static void first_room(att_ctx *c)
+/* Reserved cells of the scratch map as a summed-area table: sum[y * (w + 1) + x]
+ * counts those in [0, x) x [0, y). NULL: no memory. */
+static int32_t *reserved_sums(const att_ctx *c, size_t *bytes)
+{
+    size_t cols = (size_t)c->w + 1;
+    *bytes = cols * ((size_t)c->h + 1) * sizeof(int32_t);
+    int32_t *sum = dgi_calloc(c->a, cols * ((size_t)c->h + 1), sizeof(int32_t));
+    for (int32_t y = 0; sum && y < c->h; y++)
+    {
+        const uint8_t *row = att_at(c, 0, y);
+        int32_t run = 0;
+        for (int32_t x = 0; x < c->w; x++)
+        {
+            run += row[x] == ATT_EDGE;
+            sum[(size_t)(y + 1) * cols + (size_t)x + 1] = sum[(size_t)y * cols + (size_t)x + 1] + run;
+        }
+    }
+    return sum;
+}
+
+/* 1 if the room (x, y, rw, rh) and its walls hold no reserved cell. */
+static int box_clear(const att_ctx *c, const int32_t *sum, int32_t x, int32_t y, int32_t rw,
+                     int32_t rh)
+{
+    size_t cols = (size_t)c->w + 1, x0 = (size_t)x - 1, y0 = (size_t)y - 1;
+    size_t x1 = (size_t)(x + rw + 1), y1 = (size_t)(y + rh + 1);
+    return sum[y1 * cols + x1] - sum[y0 * cols + x1] - sum[y1 * cols + x0] + sum[y0 * cols + x0] == 0;
+}
+
+/* 0, -1, 1, -2, 2, ...: the k-th offset by distance, the lower side first. */
+static int32_t nth_offset(int32_t k)
+{
+    return k & 1 ? -(k + 1) / 2 : k / 2;
+}
+
+/* Moves (*x, *y) to the nearest position (in square rings around it, within
+ * a ring the rows and columns nearest it first) where a rw x rh room and its
+ * walls miss every reserved cell; 0 if there is none. */
+static int nearest_clear(const att_ctx *c, const int32_t *sum, int32_t rw, int32_t rh, int32_t *x,
+                         int32_t *y)
+{
+    int32_t x0 = *x, y0 = *y, xmax = c->w - 1 - rw, ymax = c->h - 1 - rh;
+    int32_t reach = DG_MAX(DG_MAX(x0 - 1, xmax - x0), DG_MAX(y0 - 1, ymax - y0));
+    for (int32_t r = 0; r <= reach; r++)
+        for (int32_t k = 0; k <= 2 * r; k++)
+        {
+            int32_t dy = nth_offset(k), ty = y0 + dy;
+            if (ty < 1 || ty > ymax)
+                continue;
+            int ring_row = dy == -r || dy == r; /* else only the ring's two columns */
+            for (int32_t j = ring_row ? 0 : 2 * r - 1; j <= 2 * r; j++)
+            {
+                int32_t tx = x0 + nth_offset(j);
+                if (tx >= 1 && tx <= xmax && box_clear(c, sum, tx, ty, rw, rh))
+                {
+                    *x = tx;
+                    *y = ty;
+                    return 1;
+                }
+            }
+        }
+    return 0;
+}
+
+/* 1 if the room (x, y, rw, rh) and its walls hold no reserved cell, by reading them. */
+static int box_clear_read(const att_ctx *c, int32_t x, int32_t y, int32_t rw, int32_t rh)
+{
+    for (int32_t j = y - 1; j <= y + rh; j++)
+        if (memchr(att_at(c, x - 1, j), ATT_EDGE, (size_t)rw + 2))
+            return 0;
+    return 1;
+}
+
+/* With reserved cells: the first room where drawn if it misses them, else
+ * the nearest place for it, else for the smallest room, else DG_E_NOSPACE. */
+static dg_status fit_first_room(att_ctx *c, int32_t *x, int32_t *y, int32_t *rw, int32_t *rh)
+{
+    if (box_clear_read(c, *x, *y, *rw, *rh))
+        return DG_OK;
+    size_t bytes;
+    int32_t *sum = reserved_sums(c, &bytes);
+    if (!sum)
+        return DG_E_NOMEM;
+    int found = nearest_clear(c, sum, *rw, *rh, x, y);
+    if (!found && (*rw > c->p->room_min_w || *rh > c->p->room_min_h))
+    {
+        *x += (*rw - c->p->room_min_w) / 2; /* the same centre */
+        *y += (*rh - c->p->room_min_h) / 2;
+        *rw = c->p->room_min_w;
+        *rh = c->p->room_min_h;
+        found = nearest_clear(c, sum, *rw, *rh, x, y);
+    }
+    dgi_free(c->a, sum, bytes);
+    return found ? DG_OK : DG_E_NOSPACE;
+}
+
+static dg_status first_room(att_ctx *c)
 {
     const dg_attach_params *p = c->p;
     int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
@@ -865,11 +1003,18 @@ static void first_room(att_ctx *c)
     int32_t y = (c->h - rh) / 2 + att_range(c, -2, 2);
     x = DG_MAX(1, DG_MIN(x, c->w - 1 - rw));
     y = DG_MAX(1, DG_MIN(y, c->h - 1 - rh));
+    if (c->reserved)
+    {
+        dg_status st = fit_first_room(c, &x, &y, &rw, &rh);
+        if (st != DG_OK)
+            return st;
+    }
     carve_room(c, x, y, rw, rh);
     int32_t f = new_feature(c, ATT_ROOM, -1, x, y, rw, rh, 0);
     push_room_walls(c, f, x, y, rw, rh);
     c->start_x = x + rw / 2;
     c->start_y = y + rh / 2;
+    return DG_OK;
 }
 
 static int limit_reached(const att_ctx *c)
@@ -1011,7 +1156,18 @@ static void write_result(att_ctx *c, dg_result *r, int32_t ex, int32_t ey, int32
 static void copy_out(const att_ctx *c, dg_grid *g)
 {
     for (int32_t y = 0; y < c->h; y++)
-        memcpy(&DG_CELL(g, 0, y), att_at(c, 0, y), (size_t)c->w);
+    {
+        const uint8_t *from = att_at(c, 0, y);
+        uint8_t *to = &DG_CELL(g, 0, y);
+        if (!c->reserved || !memchr(from, ATT_EDGE, (size_t)c->w))
+        {
+            memcpy(to, from, (size_t)c->w);
+            continue;
+        }
+        for (int32_t x = 0; x < c->w; x++)
+            if (from[x] != ATT_EDGE) /* a reserved cell keeps the caller's tile */
+                to[x] = from[x];
+    }
 }
 
 /* ---- the generator ------------------------------------------------------------------------ */
@@ -1020,15 +1176,36 @@ static dg_status run(att_ctx *c, uint64_t seed)
 {
     dgi_rng_seed(&c->rng, seed, STREAM_LAYOUT);
     clear_map(c);
-    first_room(c);
-    dg_status st = grow(c);
+    if (c->reserved) /* budgets and target for the cells left */
+        set_limits(c, (int64_t)c->w * c->h - mark_reserved(c));
+    dg_status st = first_room(c);
+    if (st == DG_OK)
+        st = grow(c);
     if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
         st = dgi_att_loops(c, dgi_hash_combine(seed, STREAM_LOOPS));
     return st;
 }
 
+/* The message of a failed run (the grid was not changed). */
+static dg_status run_failed(const att_ctx *c, dg_status st, dg_diag *diag)
+{
+    if (st == DG_E_NOSPACE)
+        return dgi_fail(diag, st,
+                        "attach: the reserved cells leave no place for a %dx%d room and its "
+                        "walls (the grid was not changed)",
+                        (int)c->p->room_min_w, (int)c->p->room_min_h);
+    return dgi_fail(diag, st, "attach: out of memory (the grid was not changed)");
+}
+
 dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params, uint64_t seed,
                              dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_attach_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uint64_t seed,
+                              const dgi_mask *reserved, dg_result *result,
+                              const dg_allocator *allocator, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK)
@@ -1039,7 +1216,7 @@ dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params, uint
     if (st != DG_OK)
         return st;
     att_ctx c;
-    st = setup(&c, grid, params, allocator);
+    st = setup(&c, grid, params, reserved, allocator);
     if (st == DG_OK)
         st = run(&c, seed);
     int32_t ex = -1, ey = -1, efeat = -1;
@@ -1058,7 +1235,7 @@ dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params, uint
         dgi_diag_ok(diag);
     }
     else
-        dgi_fail(diag, st, "attach: out of memory (the grid was not changed)");
+        run_failed(&c, st, diag);
     release(&c);
     return st;
 }

@@ -14,7 +14,7 @@
 
 #include "internal.h"
 
-#define ATT_EDGE 0xFF /* scratch border: not void, not wall, not passable */
+#define ATT_EDGE 0xFF /* scratch border and reserved cells: not void, not wall, not passable */
 #define ATT_BLOCK_SHIFT 3 /* growth leans toward emptier 8x8 blocks of the map */
 
 enum { ATT_ROOM = 0, ATT_CORRIDOR = 1 };
@@ -56,6 +56,7 @@ typedef struct att_heap_item { int32_t dist, door; } att_heap_item;
 typedef struct att_ctx {
     const dg_attach_params *p;
     const dg_allocator *a;
+    const dgi_mask *reserved; /* caller's cells, ATT_EDGE in the scratch map; NULL: none */
     int32_t w, h, stride;   /* map size; scratch stride = w + 2 */
     uint8_t *mem;           /* scratch map with its border, then the lists' first capacity */
     size_t mem_size;
@@ -81,13 +82,19 @@ typedef struct att_ctx {
     int32_t start_x, start_y;
     dg_rng rng;             /* layout stream */
     uint32_t ahead[2];      /* uniform growth: the next two picks' random words */
-    int32_t *fill;          /* not dense: floor cells per ATT_BLOCK-square block (in mem) */
+    int32_t *fill;          /* not dense: floor (and reserved) cells per ATT_BLOCK-square block (in mem) */
     int32_t fill_w, fill_h; /* blocks across and down */
 } att_ctx;
 
 static inline uint8_t *att_at(const att_ctx *c, int32_t x, int32_t y)
 {
     return c->cell + (ptrdiff_t)y * c->stride + x;
+}
+
+/* Rock or wall: may become (or stay) a wall. Reserved cells (ATT_EDGE) never are. */
+static inline int att_solid(uint8_t v)
+{
+    return v == DG_TILE_VOID || v == DG_TILE_WALL;
 }
 
 static inline int att_passable(uint8_t v)

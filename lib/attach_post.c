@@ -41,9 +41,9 @@ typedef struct loop_pass {
     int32_t nbx, nby;
 } loop_pass;
 
-/* len solid cells from (x, y) along dir, walls at both ends, with room or
- * corridor floor after them and solid cells beside every one, so opening
- * them makes a clean straight passage. The caller keeps the cells read
+/* len solid cells (rock or wall) from (x, y) along dir, walls at both ends,
+ * with room or corridor floor after them and solid cells beside every one, so
+ * opening them makes a clean straight passage. The caller keeps the cells read
  * inside the scratch map. */
 static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir, int32_t len)
 {
@@ -56,9 +56,9 @@ static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir, int32
     for (int32_t k = 0; k < len; k++)
     {
         int32_t px = x + ux * k, py = y + uy * k;
-        if (att_passable(*att_at(c, px, py)) || att_passable(*att_at(c, px - uy, py - ux)) ||
-            att_passable(*att_at(c, px + uy, py + ux)))
-            return 0;
+        if (!att_solid(*att_at(c, px, py)) || !att_solid(*att_at(c, px - uy, py - ux)) ||
+            !att_solid(*att_at(c, px + uy, py + ux)))
+            return 0; /* never through or beside a reserved cell either */
     }
     return 1;
 }

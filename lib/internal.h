@@ -391,6 +391,16 @@ dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, u
 dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64_t seed,
                              const dgi_mask *reserved, dg_result *result,
                              const dg_allocator *allocator, dg_diag *diag); /* steps and loops off them */
+/* Generators run around reserved cells (NULL: none), as their dg_*_generate otherwise. */
+/* attach.c: rooms and corridors grow around them; the first room moves off them. */
+dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uint64_t seed,
+                              const dgi_mask *reserved, dg_result *result,
+                              const dg_allocator *allocator, dg_diag *diag);
+/* prefab_mixed.c: vaults land neither on reserved cells nor next to them. */
+dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
+                                    const dg_prefab_mixed_params *params, uint64_t seed,
+                                    const dgi_mask *reserved, dg_result *result,
+                                    const dg_allocator *allocator, dg_diag *diag);
 
 typedef dg_status (*dgi_gen_run)(dg_grid *grid, const void *params, uint64_t seed,
                                  const dg_prefab_set *prefabs, const dgi_mask *reserved,

@@ -73,11 +73,9 @@ static void attach_defaults(void *p) { dg_attach_defaults(p); }
 static dg_status attach_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                             const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "attach", d);
     (void)s;
     dg_status st = CHECK_ORDER(attach_params, p, d);
-    return st == DG_OK ? dg_attach_generate(g, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_attach_generate(g, p, seed, m, r, a, d) : st;
 }
 
 /* ---- chain ------------------------------------------------------------------------ */
@@ -185,8 +183,6 @@ static void prefab_mixed_defaults(void *p) { dg_prefab_mixed_defaults(p); }
 static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                                   const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
-    if (m)
-        return dgi_mask_unsupported(m, "prefab-mixed", d);
     static const char *const bases[] = {"attach", "chain", "cave", "bsp", "maze", "walk", "scatter"};
     union { /* room for the params of every base */
         dg_attach_params attach;
@@ -209,7 +205,7 @@ static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, cons
     const dgi_generator *base = dgi_generator_lookup(bases[mp->base]);
     base->defaults(&host);
     dg_status st = base->run(g, &host, seed, NULL, m, r, a, d);
-    return st == DG_OK ? dg_prefab_mixed_generate(g, s, p, seed, r, a, d) : st;
+    return st == DG_OK ? dgi_prefab_mixed_generate(g, s, p, seed, m, r, a, d) : st;
 }
 
 /* ---- world: a window centred on the start room ----------------------------------- */

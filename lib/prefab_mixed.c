@@ -16,7 +16,7 @@ typedef struct mixed {
     uint8_t *failed;     /* outcomes that fitted nowhere (a prefab is out after 1 or DGI_MIXED_OUTCOMES) */
     int64_t attempts;    /* positions tried (reported saturated to int32) */
     int64_t budget;      /* positions the whole call may try (docs/prefabs.md) */
-    uint8_t *occ;        /* 1 under a vault placed here */
+    uint8_t *occ;        /* 1 under a vault placed here, 3 reserved or next to a reserved cell */
     uint8_t *mark;       /* local connectivity: cells of the box + ring to visit */
     int32_t *stack;
     int64_t start_cell;  /* the host's start (row-major index), -1 if none: vaults leave it free */
@@ -502,6 +502,18 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
 }
 
+/* Reserved cells and their 8 neighbours are taken (occ 3), so no vault cell
+ * and no vault door's way out lands on them. One pass over the cells. */
+static void take_reserved(mixed *m, const dg_grid *g, const dgi_mask *reserved)
+{
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+            if (dgi_mask_at(reserved, x, y))
+                for (int32_t yy = DG_MAX(0, y - 1); yy <= DG_MIN(g->height - 1, y + 1); yy++)
+                    for (int32_t xx = DG_MAX(0, x - 1); xx <= DG_MIN(g->width - 1, x + 1); xx++)
+                        m->occ[(size_t)yy * (size_t)g->width + (size_t)xx] = 3;
+}
+
 /* Exit candidates found by walk_from: per tier (0: plain floor of a host
  * room under no vault, 1: any cell of any room), the farthest cell and how
  * many reached cells lie strictly farther. */
@@ -618,6 +630,14 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
                                    const dg_prefab_mixed_params *params, uint64_t seed,
                                    dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_prefab_mixed_generate(grid, set, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
+                                    const dg_prefab_mixed_params *params, uint64_t seed,
+                                    const dgi_mask *reserved, dg_result *result,
+                                    const dg_allocator *allocator, dg_diag *diag)
+{
     dg_prefab_mixed_params p;
     if (params)
         p = *params;
@@ -639,6 +659,8 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     int32_t rooms = gen.r.room_count, start = result ? result->start_room : -1;
     if (st == DG_OK)
         st = mixed_setup(m, &gen, allocator);
+    if (st == DG_OK && reserved)
+        take_reserved(m, &gen.g, reserved);
     keep_start(m, &gen, result);
     dg_rng rng;
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);

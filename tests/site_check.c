@@ -170,17 +170,40 @@ static const char *broken(const run *u, const site_case *c, const dg_site *site)
     return NULL;
 }
 
-/* 1 inside the box of mask 4's ring: cut off by reserved cells, so no anchor
- * there can be joined to the start. */
-static int walled_in(int kind, int32_t w, int32_t h, int32_t x, int32_t y)
+/* outside[i] = 1 for the cells joined to the grid's edge through unreserved
+ * cells (4-way): a pocket walled in by reserved cells (mask 4's ring) can
+ * never be joined to a start outside it. */
+static void mark_outside(uint8_t *outside, const uint8_t *m, int32_t w, int32_t h)
 {
-    return kind == 4 && x >= w / 6 && x < w / 6 + w / 5 && y >= h / 6 && y <= h / 6 + h / 4;
+    int32_t *queue = malloc((size_t)w * (size_t)h * sizeof *queue), tail = 0;
+    memset(outside, 0, (size_t)w * (size_t)h);
+    for (int32_t i = 0; i < w * h; i++)
+    {
+        int32_t x = i % w, y = i / w;
+        if (!m[i] && (x == 0 || y == 0 || x == w - 1 || y == h - 1))
+        {
+            outside[i] = 1;
+            queue[tail++] = i;
+        }
+    }
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    for (int32_t head = 0; head < tail; head++)
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t nx = queue[head] % w + dx[d], ny = queue[head] / w + dy[d], n = ny * w + nx;
+            if (nx >= 0 && ny >= 0 && nx < w && ny < h && !m[n] && !outside[n])
+            {
+                outside[n] = 1;
+                queue[tail++] = n;
+            }
+        }
+    free(queue);
 }
 
-/* Two anchors off the reserved cells and their ring (and out of the walled-in
- * area), from the seed. */
-static void pick_anchors(dg_site *site, const uint8_t *m, int32_t w, int32_t h, uint64_t seed,
-                         int kind)
+/* Two anchors off the reserved cells and their ring, outside any walled-in
+ * pocket, from the seed. */
+static void pick_anchors(dg_site *site, const uint8_t *m, const uint8_t *outside, int32_t w,
+                         int32_t h, uint64_t seed)
 {
     dg_rng rng;
     dg_rng_seed(&rng, seed, 0xA2C);
@@ -188,7 +211,7 @@ static void pick_anchors(dg_site *site, const uint8_t *m, int32_t w, int32_t h, 
     for (int t = 0; t < 1000 && site->anchor_count < 2; t++)
     {
         int32_t x = dg_rng_range(&rng, 2, w - 3), y = dg_rng_range(&rng, 2, h - 3);
-        if (!near_reserved(m, w, h, x, y) && !walled_in(kind, w, h, x, y) &&
+        if (!near_reserved(m, w, h, x, y) && outside[y * w + x] &&
             (x < w / 2) == (site->anchor_count == 0))
             site->anchors[site->anchor_count++] = (dg_point){x, y};
     }
@@ -203,18 +226,19 @@ int site_check(const site_case *c, int seeds)
         CHECKF(0, "%s: cannot load %s", c->generator, c->prefabs);
         return 1;
     }
-    uint8_t *mask = malloc((size_t)w * (size_t)h);
+    uint8_t *mask = malloc((size_t)w * (size_t)h), *outside = malloc((size_t)w * (size_t)h);
     int failed = 0;
     for (int kind = 0; kind < SITE_MASKS; kind++)
     {
         site_mask(mask, w, h, kind);
+        mark_outside(outside, mask, w, h);
         for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++)
         {
             dg_site site;
             dg_site_init(&site);
             site.reserved = mask;
             if (seed % 4 == 0)
-                pick_anchors(&site, mask, w, h, seed, kind);
+                pick_anchors(&site, mask, outside, w, h, seed);
             run a, b;
             run_once(&a, c, set, &site, seed);
             run_once(&b, c, set, &site, seed);
@@ -231,6 +255,7 @@ int site_check(const site_case *c, int seeds)
         }
     }
     free(mask);
+    free(outside);
     dg_prefab_set_free(set);
     return failed;
 }

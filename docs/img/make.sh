@@ -21,6 +21,7 @@ d attach-loops $A --param growth=newest --param target_floor=250 --param loop_mi
 d attach-dead-keep $A --param target_floor=250 --param dead_ends=keep
 d attach-dead-prune $A --param target_floor=250 --param dead_ends=prune
 d attach-dead-room $A --param target_floor=250 --param dead_ends=room
+d site-attach $A --reserve 38,20,24,16 --reserve 0,42,28,18 --markers
 C="--gen chain --seed 3 --width 80 --height 50 --scale 6"
 d chain-default $C
 d chain-overlap-allow $C --param rooms_min=20 --param rooms_max=25

@@ -1,8 +1,9 @@
 /* Feature attachment generator: time per map at the issue's sizes, with the
  * structured result, for the defaults (30% floor), a 25% floor target (also
  * without the result: tiles only), and grown until no wall takes anything
- * (plain, the source algorithm's policies, and with loops); and time per cell
- * of the defaults from 80x25 to 4096x4096, to see how flat it is. */
+ * (plain, the source algorithm's policies, and with loops); around reserved
+ * cells (dg_recipe_generate_site); and time per cell of the defaults from
+ * 80x25 to 4096x4096, to see how flat it is. */
 #include "bench.h"
 
 #include <stdio.h>
@@ -102,6 +103,64 @@ BENCH(bench_attach_loops)
     p.loop_min_gain = 20;
     p.loop_max = 1000000;
     attach_rows("loops gain>=20", &p, 1);
+}
+
+/* ---- around reserved cells ---------------------------------------------------------- */
+
+typedef struct site_bench {
+    dg_grid grid;
+    dg_recipe recipe;
+    dg_site site;
+    dg_result result;
+} site_bench;
+
+static void site_op(void *ctx, int64_t i)
+{
+    site_bench *b = ctx;
+    b->recipe.seed = (uint64_t)i;
+    if (dg_recipe_generate_site(&b->recipe, &b->site, &b->grid, NULL, &b->result, NULL, NULL) !=
+        DG_OK)
+        abort();
+}
+
+/* Defaults through dg_recipe_generate_site, three rows per size in one run:
+ * no mask (the peer: the site's copy of the grid without reserved cells), an
+ * empty mask (the generator's extra pass alone) and a centred block of a
+ * ninth of the map reserved (fewer cells left to fill). */
+BENCH(bench_attach_site)
+{
+    static const struct {
+        int32_t w, h;
+        int reps, batch;
+    } sizes[] = {{80, 50, 301, 5}, {200, 200, 101, 1}, {1000, 1000, 21, 1}};
+    static const char *const rows[] = {"attach site no mask", "attach site empty mask",
+                                       "attach site 1/9 reserved"};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    {
+        int32_t w = sizes[i].w, h = sizes[i].h;
+        site_bench b;
+        uint8_t *cells = malloc((size_t)w * (size_t)h), *mask = calloc((size_t)w * (size_t)h, 1);
+        if (!cells || !mask || dg_grid_init(&b.grid, cells, w, h, 0) != DG_OK ||
+            dg_recipe_init(&b.recipe, "attach", 0, w, h) != DG_OK)
+            abort();
+        dg_result_init(&b.result, NULL);
+        char size[32];
+        snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
+        for (int row = 0; row < 3; row++)
+        {
+            if (row == 2)
+                for (int32_t y = h / 3; y < h - h / 3; y++)
+                    for (int32_t x = w / 3; x < w - w / 3; x++)
+                        mask[(size_t)y * (size_t)w + (size_t)x] = 1;
+            dg_site_init(&b.site);
+            b.site.reserved = row ? mask : NULL;
+            bench_run(rows[row], size, (int64_t)w * h, sizes[i].reps, sizes[i].batch, site_op, &b,
+                      NULL);
+        }
+        dg_result_free(&b.result);
+        free(mask);
+        free(cells);
+    }
 }
 
 /* ---- time per cell across sizes -------------------------------------------------- */
