@@ -329,11 +329,13 @@ dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anc
     dg_grid copy = {cells, w, grid->height, w};
     dg_result rooms;
     dg_result_init(&rooms, allocator);
-    anchor_ctx c = {&copy, &rooms, result, reserved, ints, ints + n, ints + 2 * n, -1};
+    anchor_ctx c = {&copy, &rooms, result, reserved, ints, NULL, NULL, -1};
     if (!cells || !ints)
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
     if (st == DG_OK)
     {
+        c.from = ints + n;
+        c.queue = ints + 2 * n;
         copy_cells(&copy, grid);
         st = join_all(&c, open_start(grid, result), anchors, count, diag);
     }

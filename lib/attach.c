@@ -923,7 +923,7 @@ static int box_clear(const att_ctx *c, const int32_t *sum, int32_t x, int32_t y,
                      int32_t rh)
 {
     size_t cols = (size_t)c->w + 1, x0 = (size_t)x - 1, y0 = (size_t)y - 1;
-    size_t x1 = (size_t)(x + rw + 1), y1 = (size_t)(y + rh + 1);
+    size_t x1 = (size_t)x + (size_t)rw + 1, y1 = (size_t)y + (size_t)rh + 1;
     return sum[y1 * cols + x1] - sum[y0 * cols + x1] - sum[y1 * cols + x0] + sum[y0 * cols + x0] == 0;
 }
 

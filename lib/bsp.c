@@ -1068,7 +1068,7 @@ static void join_around(bsp *b, bsp_node *n)
             n->ja = pairs[i].a, n->jb = pairs[i].b;
             return;
         }
-    if (!overlap(&pairs[0].sa, &pairs[0].sb))
+    if (count > 0 && !overlap(&pairs[0].sa, &pairs[0].sb))
     {
         plan_band(&pairs[0].sa, &pairs[0].sb, n->across, &b->route, &r);
         if (route_clear(b->g, &r))
@@ -1178,7 +1178,7 @@ static void restore_reserved(bsp *b, const uint8_t *backup)
         for (int32_t x = 0; x < g->width; x++)
         {
             uint8_t *c = &DG_CELL(g, x, y);
-            if (dgi_mask_at(b->reserved, x, y))
+            if (backup && dgi_mask_at(b->reserved, x, y))
                 *c = backup[(size_t)y * row + (size_t)x];
             else if (*c == BLOCK)
                 *c = open_near(b, x, y) ? (uint8_t)DG_TILE_WALL : (uint8_t)DG_TILE_VOID;
@@ -1518,7 +1518,7 @@ dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t 
     for (int32_t y = 0; backup && y < grid->height; y++)
         memcpy(backup + (size_t)y * row, &DG_CELL(grid, 0, y), row);
     st = build(&b, backup);
-    if (st != DG_OK)
+    if (st != DG_OK && backup)
         for (int32_t y = 0; y < grid->height; y++)
             memcpy(&DG_CELL(grid, 0, y), backup + (size_t)y * row, row);
     if (result && st == DG_OK)
@@ -1535,7 +1535,7 @@ dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t 
         else
         {
             dg_result_free(&fresh);
-            for (int32_t y = 0; y < grid->height; y++)
+            for (int32_t y = 0; backup && y < grid->height; y++)
                 memcpy(&DG_CELL(grid, 0, y), backup + (size_t)y * row, row);
         }
     }

@@ -4,7 +4,6 @@
  * -> export_names.c). See docs/export.md for the names. */
 #include "internal.h"
 
-#include <stdio.h>
 
 const char *dgi_room_kind_name(int32_t kind)
 {
@@ -31,10 +30,13 @@ int32_t dgi_stairs_link(const dg_result *r, dg_point p, uint8_t tile)
     for (int32_t i = 0; i < r->marker_count; i++)
     {
         const dg_marker *m = &r->markers[i];
-        int floor = -1;
-        char rest = 0;
-        if (m->kind == kind && m->pos.x == p.x && m->pos.y == p.y &&
-            sscanf(m->name, "floor %d%c", &floor, &rest) == 1 && floor >= 0)
+        if (m->kind != kind || m->pos.x != p.x || m->pos.y != p.y || strncmp(m->name, "floor ", 6) != 0)
+            continue;
+        int32_t floor = 0;
+        const char *d = m->name + 6;
+        for (; *d >= '0' && *d <= '9' && floor < DG_FLOORS_MAX; d++)
+            floor = floor * 10 + (*d - '0');
+        if (*d == '\0' && d > m->name + 6 && floor < DG_FLOORS_MAX)
             return floor;
     }
     return -1;

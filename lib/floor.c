@@ -86,7 +86,7 @@ dg_status dg_floor_stairs(uint64_t master, int32_t link, int32_t width, int32_t 
     dg_rng rng;
     dgi_rng_seed(&rng, dg_floor_seed(master, link), STAIRS_STREAM);
     int32_t diagonal = link & 1 ? 1 : 0, flip = (int32_t)(dgi_rng_next(&rng) & 1);
-    dg_point placed[DG_STAIRS_MAX];
+    dg_point placed[DG_STAIRS_MAX] = {{0, 0}};
     for (int32_t k = 0; k < count; k++)
     {
         int32_t side = (flip + k) & 1;

@@ -154,10 +154,3 @@ int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y)
                 return 1;
     return 0;
 }
-
-dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag)
-{
-    (void)m;
-    return dgi_fail(diag, DG_E_INVALID, "%s: reserved cells are not supported by this generator",
-                    generator);
-}

@@ -344,8 +344,6 @@ static inline int dgi_mask_at(const dgi_mask *m, int32_t x, int32_t y)
 /* 1 if a reserved cell lies in the square (x-1..x+1, y-1..y+1) (cells
  * outside the grid are not reserved); an open cell may not be written here. */
 int dgi_mask_near(const dgi_mask *m, const dg_grid *g, int32_t x, int32_t y);
-/* The refusal of a generator that does not take reserved cells yet. */
-dg_status dgi_mask_unsupported(const dgi_mask *m, const char *generator, dg_diag *diag);
 /* Generators around reserved cells (NULL: none, as their public entry). */
 dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
                             const dgi_mask *reserved, dg_result *result,

@@ -415,6 +415,8 @@ static int usable(const scatter *s, int32_t i)
 static int32_t largest_piece(const scatter *s, int32_t *label, int32_t *queue)
 {
     int32_t cells = s->w * s->h, pieces = 0, best = -1, best_size = 0;
+    if (s->w <= 0)
+        return -1;
     for (int32_t i = 0; i < cells; i++)
         label[i] = -1;
     for (int32_t i = 0; i < cells; i++)

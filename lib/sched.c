@@ -145,6 +145,8 @@ static int32_t head_word(const queue_shape *q, list_at at)
 static void mark_list(dg_sched *s, const queue_shape *q, list_at at, int non_empty)
 {
     int32_t k = q->masks_at + at.tier;
+    if (at.digit < 1) /* digits of a list are 1..fan */
+        return;
     int64_t bit = (int64_t)1 << (at.digit - 1);
     set_word(s, k, non_empty ? word(s, k) | bit : word(s, k) & ~bit);
 }
