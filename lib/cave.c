@@ -770,9 +770,11 @@ static dg_status meet_caves(cave *c)
         int32_t across = -1, down = -1;
         for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw && st == DG_OK; x++, i++)
         {
-            if (x + 1 < c->iw && owner[i + 1] != owner[i])
+            if (owner[i] < 0) /* around reserved cells, some cells belong to no cave */
+                continue;
+            if (x + 1 < c->iw && owner[i + 1] >= 0 && owner[i + 1] != owner[i])
                 st = touch(c, i, i + 1, &across);
-            if (st == DG_OK && y + 1 < c->ih && owner[i + pw] != owner[i])
+            if (st == DG_OK && y + 1 < c->ih && owner[i + pw] >= 0 && owner[i + pw] != owner[i])
                 st = touch(c, i, i + pw, &down);
         }
     }
@@ -894,28 +896,6 @@ static void nearest_caves_around(cave *c)
     }
 }
 
-/* Candidate tunnels where two caves' reached cells touch. */
-static dg_status meet_caves_around(cave *c)
-{
-    const int32_t pw = c->pw, *owner = c->owner;
-    dg_status st = DG_OK;
-    c->edge_count = 0;
-    for (int32_t y = 0; y < c->ih; y++)
-    {
-        int32_t across = -1, down = -1;
-        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw && st == DG_OK; x++, i++)
-        {
-            if (owner[i] < 0)
-                continue;
-            if (x + 1 < c->iw && owner[i + 1] >= 0 && owner[i + 1] != owner[i])
-                st = touch(c, i, i + 1, &across);
-            if (st == DG_OK && y + 1 < c->ih && owner[i + pw] >= 0 && owner[i + pw] != owner[i])
-                st = touch(c, i, i + pw, &down);
-        }
-    }
-    return st;
-}
-
 static int is_open(uint8_t m)
 {
     return (m & M_KIND) == M_CAVE || (m & M_KIND) == M_TUNNEL;
@@ -1005,7 +985,7 @@ static dg_status keep_joined_caves(cave *c)
 static dg_status connect_around(cave *c)
 {
     nearest_caves_around(c);
-    dg_status st = meet_caves_around(c);
+    dg_status st = meet_caves(c);
     if (st == DG_OK)
         st = sort_edges(c);
     if (st != DG_OK)
