@@ -1351,9 +1351,11 @@ DG_API dg_status dg_sched_load(dg_sched *s, dg_sched_actor *storage, int32_t cap
  * around each other, and the target's own cell stays open as a source), and
  * dg_chase_step moves any number of monsters down it. For fleeing,
  * dg_flee_map turns an approach map into a safety map first. */
-#define DG_CHASE_APPROACH 0 /* map cells at 0 are targets: a monster may step onto one
-                               (to attack or arrive) whoever stands there */
-#define DG_CHASE_FLEE 1     /* no targets: every cell is entered by one monster at most */
+enum { /* dg_chase.mode */
+    DG_CHASE_APPROACH = 0, /* map cells at 0 are targets: a monster may step onto one
+                            * (to attack or arrive) whoever stands there */
+    DG_CHASE_FLEE = 1      /* no targets: every cell is entered by one monster at most */
+};
 
 typedef struct dg_chase {
     const int32_t *map;       /* distances, row-major with `width` entries a row (as

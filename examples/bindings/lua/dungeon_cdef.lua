@@ -646,6 +646,10 @@ typedef struct dg_sched {
  dg_status dg_sched_save(const dg_sched *s, void *data, size_t cap, size_t *size);
  dg_status dg_sched_load(dg_sched *s, dg_sched_actor *storage, int32_t capacity,
                                const void *data, size_t size, dg_diag *diag);
+enum {
+    DG_CHASE_APPROACH = 0,
+    DG_CHASE_FLEE = 1
+};
 typedef struct dg_chase {
     const int32_t *map;
     size_t map_count;
