@@ -4,6 +4,8 @@
  * and bindings treat it like the others. The world itself stays in world*.c. */
 #include "internal.h"
 
+#include <stdlib.h>
+
 typedef struct world_map {
     const dg_world *world;
     int64_t tx, ty;       /* world tile at the grid's (0, 0) */
@@ -413,29 +415,52 @@ static dg_status plan_doors(world_map *m, const dg_grid *g, int32_t *queue, dg_d
     return DG_OK;
 }
 
+/* 1 if (x, y) is a floor cell the start may take: inside the ring, which a
+ * closed border walls. */
+static int start_ok(const dg_grid *g, int32_t x, int32_t y)
+{
+    return x > 0 && y > 0 && x < g->width - 1 && y < g->height - 1 &&
+           DG_CELL(g, x, y) == DG_TILE_FLOOR;
+}
+
 /* After drawing: reserved cells are rock in the scratch, and the start is an
- * open cell of its room (a furnishing may cover the usual one). */
-static void settle_start(world_map *m, dg_grid *scratch)
+ * open cell of its room (a furnishing may cover the usual one, and a room cut
+ * by the window's edge may show none: then the floor cell nearest to it).
+ * DG_E_NOSPACE if the window holds no floor off its ring at all. */
+static dg_status settle_start(world_map *m, dg_grid *scratch, dg_diag *diag)
 {
     for (int32_t y = 0; y < scratch->height; y++)
         for (int32_t x = 0; x < scratch->width; x++)
             if (dgi_mask_at(m->reserved, x, y))
                 DG_CELL(scratch, x, y) = DG_TILE_VOID;
     dg_point p = m->start;
-    if (p.x >= 0 && p.y >= 0 && p.x < scratch->width && p.y < scratch->height &&
-        DG_CELL(scratch, p.x, p.y) == DG_TILE_FLOOR)
-        return;
+    if (start_ok(scratch, p.x, p.y))
+        return DG_OK;
     dg_world_room o;
     window_room(m, m->start_x, m->start_y, &o);
     dg_rect r = room_rect(m, scratch, &o);
     for (int32_t y = r.y; y < r.y + r.h; y++)
         for (int32_t x = r.x; x < r.x + r.w; x++)
-            if (DG_CELL(scratch, x, y) == DG_TILE_FLOOR)
+            if (start_ok(scratch, x, y))
             {
                 m->start.x = x;
                 m->start.y = y;
-                return;
+                return DG_OK;
             }
+    int64_t best = -1;
+    for (int32_t y = 0; y < scratch->height; y++)
+        for (int32_t x = 0; x < scratch->width; x++)
+        {
+            int64_t d = llabs((int64_t)x - p.x) + llabs((int64_t)y - p.y);
+            if (start_ok(scratch, x, y) && (best < 0 || d < best))
+            {
+                best = d;
+                m->start.x = x;
+                m->start.y = y;
+            }
+        }
+    return best >= 0 ? DG_OK
+                     : dgi_fail(diag, DG_E_NOSPACE, "world: the reserved cells leave no room floor in the window");
 }
 
 /* ---- closing the border ------------------------------------------------------ */
@@ -696,7 +721,7 @@ static dg_status render_window(world_map *m, dg_grid *scratch, dg_result *fresh,
                   : dgi_fail(diag, DG_E_NOMEM, "no memory for %d markers", (int)count);
     }
     if (st == DG_OK && m->reserved)
-        settle_start(m, scratch);
+        st = settle_start(m, scratch, diag);
     uint8_t *flag = m->edge && st == DG_OK ? dgi_alloc(a, n) : NULL;
     int32_t *queue = flag ? dgi_alloc(a, n * sizeof *queue) : NULL;
     if (m->edge && st == DG_OK && !queue)
