@@ -980,17 +980,26 @@ static dg_status keep_joined_caves(cave *c)
     return DG_OK;
 }
 
+/* The tunnels to dig once each cave knows its nearest rock: candidate pairs
+ * where caves meet, by length, then a spanning tree of them. */
+static dg_status plan_tunnels(cave *c)
+{
+    dg_status st = meet_caves(c);
+    if (st == DG_OK)
+        st = sort_edges(c);
+    if (st == DG_OK)
+        spanning_tree(c);
+    return st;
+}
+
 /* connect_caves around reserved cells: tunnels follow shortest walks that
  * keep off them, and caves no walk can join are filled. */
 static dg_status connect_around(cave *c)
 {
     nearest_caves_around(c);
-    dg_status st = meet_caves(c);
-    if (st == DG_OK)
-        st = sort_edges(c);
+    dg_status st = plan_tunnels(c);
     if (st != DG_OK)
         return st;
-    spanning_tree(c);
     if ((st = keep_joined_caves(c)) != DG_OK)
         return st;
     for (int32_t t = 0; t < c->tunnel_count; t++)
@@ -1008,12 +1017,9 @@ static dg_status connect_caves(cave *c)
     if (c->forbid)
         return connect_around(c);
     nearest_caves(c);
-    dg_status st = meet_caves(c);
-    if (st == DG_OK)
-        st = sort_edges(c);
+    dg_status st = plan_tunnels(c);
     if (st != DG_OK)
         return st;
-    spanning_tree(c);
     for (int32_t t = 0; t < c->tunnel_count; t++)
         carve_line(c, c->tunnels[t].p, c->tunnels[t].q);
     return DG_OK;
