@@ -67,7 +67,9 @@ static void run_once(run *u, const site_case *c, const dg_prefab_set *set, const
         char text[512];
         snprintf(text, sizeof text, "%s seed=%llu width=%d height=%d %s", c->generator,
                  (unsigned long long)seed, (int)w, (int)h, c->params);
-        dg_recipe_parse(text, strlen(text), &rc, NULL);
+        u->st = dg_recipe_parse(text, strlen(text), &rc, &u->d);
+        if (u->st != DG_OK) /* a misspelt word fails the case instead of running the defaults */
+            return;
     }
     if (set)
         dg_recipe_set_prefabs(&rc, set, NULL, NULL);
