@@ -540,6 +540,7 @@ typedef struct dial {
     int32_t soft;    /* a bucket this full ends the run: one expansion adds <= 8 */
     int32_t overflow;
     int32_t settled, last;
+    int32_t open_cells; /* the plain ring: passable cells */
     int32_t count[DIAL_MAX_BUCKETS];
 } dial;
 
@@ -879,24 +880,36 @@ static void sort_sources(uint64_t *list, uint64_t *tmp, int32_t m)
 }
 
 /* dist = -1 (`open` NULL), or -1 on walls and RING_OPEN on the open cells;
- * each source's least start cost written. list gets the distinct sources
- * within the limit as (cost << 32) | packed cell, sorted by cost; -1 if a
- * source is on a wall with `open` (the plain ring reads walls from dist). */
-static int32_t dial_sources(const dgi_walk *w, const uint8_t *open, const dg_point *sources,
-                            const int32_t *start, int32_t count, int32_t limit, int32_t *dist,
-                            uint64_t *list, uint64_t *tmp)
+ * returns the number of open cells. */
+static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
 {
-    const int32_t blank = open ? RING_OPEN : DG_UNREACHABLE;
     int32_t fill[256];
     for (int t = 0; t < 256; t++)
         fill[t] = open && open[t] ? RING_OPEN : DG_UNREACHABLE;
+    uint32_t walls = 0;
     for (int32_t y = 0; y < w->height; y++)
     {
         const uint8_t *row = &DG_CELL(w, 0, y);
         int32_t *out = dist + (size_t)y * (size_t)w->width;
         for (int32_t x = 0; x < w->width; x++)
-            out[x] = fill[row[x]];
+        {
+            int32_t v = fill[row[x]];
+            out[x] = v;
+            walls += (uint32_t)v >> 31;
+        }
     }
+    return w->width * w->height - (int32_t)walls;
+}
+
+/* Each source's least start cost written into dist (filled, `open` as
+ * there). list gets the distinct sources within the limit as
+ * (cost << 32) | packed cell, sorted by cost; -1 if a source is on a wall
+ * with `open` (the plain ring reads walls from dist). */
+static int32_t dial_sources(const dgi_walk *w, const uint8_t *open, const dg_point *sources,
+                            const int32_t *start, int32_t count, int32_t limit, int32_t *dist,
+                            uint64_t *list, uint64_t *tmp)
+{
+    const int32_t blank = open ? RING_OPEN : DG_UNREACHABLE;
     int32_t m = 0;
     for (int32_t k = 0; k < count; k++)
     {
@@ -968,7 +981,7 @@ static int ring_run(dial *q, const uint64_t *list, int32_t m, int32_t start_vari
         ok = eight ? ring_loop(q, list, m, 1, 1, 0) : ring_loop(q, list, m, 0, 1, 0);
     else
         ok = eight ? ring_loop(q, list, m, 1, 0, 0) : ring_loop(q, list, m, 0, 0, 0);
-    if (ok)
+    if (ok && q->settled < q->open_cells) /* else every open cell got a distance */
         ring_unreached(q->dist, (size_t)w->width * (size_t)w->height);
     if (ok && framed)
         q->last = DGI_PACK(q->last % w->width, q->last / w->width);
@@ -1001,6 +1014,7 @@ static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *so
      * sources first (and their sort's scratch, as long as it lasts). */
     int64_t pool = 5 * (int64_t)ws->capacity;
     uint64_t *list = ws->heap_key;
+    q.open_cells = dial_fill(w, plain ? open : NULL, dist);
     int32_t m = dial_sources(w, plain ? open : NULL, sources, start, count, q.limit, dist, list,
                              list + (size_t)w->width * w->height);
     if (m < 0)
@@ -1022,7 +1036,7 @@ static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *so
     }
     else if (m > 0)
         return 0;
-    else if (plain)
+    else if (plain && q.open_cells > 0)
         ring_unreached(dist, (size_t)w->width * (size_t)w->height);
     if (info)
     {
