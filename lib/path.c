@@ -784,24 +784,30 @@ static DGI_ALWAYS_INLINE void ring_settled(dial *q, const int32_t *in, int32_t n
         q->last = in[n - 1];
         return;
     }
+    const int32_t *dist = q->dist, width = q->w->width;
+    int32_t settled = 0, last = q->last;
     for (int32_t k = 0; k < n; k++)
     {
         int32_t p = in[k];
-        if (q->dist[framed ? p : DGI_PY(p) * q->w->width + DGI_PX(p)] == cur)
+        if (dist[framed ? p : DGI_PY(p) * width + DGI_PX(p)] == cur)
         {
-            q->settled++;
-            q->last = p;
+            settled++;
+            last = p;
         }
     }
+    q->settled += settled;
+    q->last = last;
 }
 
-/* Sources up to cost `upto` not yet queued join their buckets; 0 if full. */
-static int ring_add_sources(dial *q, const uint64_t *src, int32_t m, int32_t *pos, int64_t upto,
-                            const int framed)
+/* Sources of cost cur .. cur + d not yet queued join their buckets (cur's is
+ * cur_b); 0 if one is full. */
+static int ring_add_sources(dial *q, const uint64_t *src, int32_t m, int32_t *pos, int32_t cur,
+                            int32_t cur_b, const int framed)
 {
-    for (; *pos < m && SRC_COST(src[*pos]) <= upto; (*pos)++)
+    for (; *pos < m && SRC_COST(src[*pos]) - cur <= q->w->diagonal; (*pos)++)
     {
-        int32_t p = SRC_CELL(src[*pos]), b = SRC_COST(src[*pos]) % q->nb;
+        int32_t p = SRC_CELL(src[*pos]), b = cur_b + (SRC_COST(src[*pos]) - cur);
+        b -= b >= q->nb ? q->nb : 0;
         if (q->count[b] + 1 >= q->cap)
             return 0;
         q->pool[(ptrdiff_t)b * q->cap + q->count[b]++] =
@@ -810,32 +816,45 @@ static int ring_add_sources(dial *q, const uint64_t *src, int32_t m, int32_t *po
     return 1;
 }
 
+/* The bucket of level cur + step, cur's being cur_b. */
+static inline int32_t ring_bucket(const dial *q, int32_t cur_b, int32_t step)
+{
+    int32_t b = cur_b + step;
+    return b >= q->nb ? b - q->nb : b;
+}
+
 /* The levels from the cheapest source on; 0 on a bucket overflow. */
 static DGI_ALWAYS_INLINE int ring_loop(dial *q, const uint64_t *src, int32_t m, const int eight,
                                        const int framed, const int checked)
 {
     const int32_t s = q->w->straight, d = q->w->diagonal;
-    int32_t pos = 0, cur = SRC_COST(src[0]);
+    int32_t pos = 0, cur = SRC_COST(src[0]), cur_b = cur % q->nb;
     for (;;)
     {
         /* a source of cost c joins before level c - d, the first to reach c */
-        if (!ring_add_sources(q, src, m, &pos, (int64_t)cur + d, framed))
+        if (!ring_add_sources(q, src, m, &pos, cur, cur_b, framed))
             return 0;
-        int32_t b = cur % q->nb, n = q->count[b];
-        const int32_t *in = q->pool + (ptrdiff_t)b * q->cap;
+        int32_t n = q->count[cur_b];
+        const int32_t *in = q->pool + (ptrdiff_t)cur_b * q->cap;
         if (n > 0 && cur + s <= q->limit &&
-            !ring_pass(q, in, n, cur, (cur + s) % q->nb, 0, framed, checked))
+            !ring_pass(q, in, n, cur, ring_bucket(q, cur_b, s), 0, framed, checked))
             return 0;
         if (n > 0 && eight && cur + d <= q->limit &&
-            !ring_pass(q, in, n, cur, (cur + d) % q->nb, 1, framed, checked))
+            !ring_pass(q, in, n, cur, ring_bucket(q, cur_b, d), 1, framed, checked))
             return 0;
         if (n > 0)
             ring_settled(q, in, n, cur, framed, checked);
-        q->count[b] = 0;
+        q->count[cur_b] = 0;
         if (dial_pending(q))
+        {
             cur++;
+            cur_b = ring_bucket(q, cur_b, 1);
+        }
         else if (pos < m)
+        {
             cur = SRC_COST(src[pos]);
+            cur_b = cur % q->nb;
+        }
         else
             return 1;
     }
