@@ -898,26 +898,96 @@ static void sort_sources(uint64_t *list, uint64_t *tmp, int32_t m)
         memcpy(list, from, (size_t)m * sizeof *list);
 }
 
+/* The passable tiles as at most FILL_RUNS runs of consecutive values
+ * (tile - lo < len, unsigned), so that filling dist compares instead of
+ * looking up; 0 if they take more runs. `open` NULL: none passable. */
+#define FILL_RUNS 4
+static int fill_runs(const uint8_t *open, uint8_t *lo, uint8_t *len)
+{
+    int runs = 0;
+    memset(lo, 0, FILL_RUNS);
+    memset(len, 0, FILL_RUNS);
+    for (int t = 0; open && t < 256; t++)
+    {
+        if (!open[t])
+            continue;
+        if (t > 0 && open[t - 1])
+        {
+            if (len[runs - 1] == 255)
+                return 0;
+            len[runs - 1]++;
+            continue;
+        }
+        if (runs == FILL_RUNS)
+            return 0;
+        lo[runs] = (uint8_t)t;
+        len[runs++] = 1;
+    }
+    return 1;
+}
+
+/* 1 if tile t lies in one of the runs. */
+static DGI_ALWAYS_INLINE uint8_t in_runs(uint8_t t, const uint8_t *lo, const uint8_t *len)
+{
+    uint8_t o = 0;
+    for (int r = 0; r < FILL_RUNS; r++)
+        o |= (uint8_t)(t - lo[r]) < len[r];
+    return o;
+}
+
+/* One row of dist from its tiles, RING_OPEN where in the runs, else -1;
+ * returns how many are. The blocks of 16 compile to vector code at -O2. */
+static uint32_t fill_row(const uint8_t *row, int32_t *out, int32_t width, const uint8_t *lo,
+                         const uint8_t *len)
+{
+    uint32_t open_cells = 0;
+    int32_t x = 0;
+    for (; x + 16 <= width; x += 16)
+    {
+        uint8_t open[16];
+        for (int j = 0; j < 16; j++)
+            open[j] = in_runs(row[x + j], lo, len);
+        for (int j = 0; j < 16; j++)
+        {
+            out[x + j] = (int32_t)~((uint32_t)open[j] << 31); /* INT32_MAX or -1 */
+            open_cells += open[j];
+        }
+    }
+    for (; x < width; x++)
+    {
+        uint8_t o = in_runs(row[x], lo, len);
+        out[x] = (int32_t)~((uint32_t)o << 31);
+        open_cells += o;
+    }
+    return open_cells;
+}
+
 /* dist = -1 (`open` NULL), or -1 on walls and RING_OPEN on the open cells;
  * returns the number of open cells. */
 static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
 {
+    uint8_t lo[FILL_RUNS], len[FILL_RUNS];
     int32_t fill[256];
+    int runs = fill_runs(open, lo, len);
     for (int t = 0; t < 256; t++)
         fill[t] = open && open[t] ? RING_OPEN : DG_UNREACHABLE;
-    uint32_t walls = 0;
+    uint32_t open_cells = 0;
     for (int32_t y = 0; y < w->height; y++)
     {
         const uint8_t *row = &DG_CELL(w, 0, y);
         int32_t *out = dist + (size_t)y * (size_t)w->width;
+        if (runs)
+        {
+            open_cells += fill_row(row, out, w->width, lo, len);
+            continue;
+        }
         for (int32_t x = 0; x < w->width; x++)
         {
-            int32_t v = fill[row[x]];
-            out[x] = v;
-            walls += (uint32_t)v >> 31;
+            out[x] = fill[row[x]];
+            open_cells += out[x] >= 0;
         }
     }
-    return w->width * w->height - (int32_t)walls;
+    return (int32_t)open_cells;
 }
 
 /* Each source's least start cost written into dist (filled, `open` as

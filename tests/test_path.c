@@ -285,7 +285,8 @@ static void ref_distances(const dg_grid *g, const dg_walk *wk, const dg_point *s
 /* Weighted maps without tile costs take the level-by-level bucket ring:
  * every weight pair (diagonal within one of straight or further), both
  * neighbourhoods, open and closed borders, a row stride wider than the grid,
- * start costs and limits, against the reference. */
+ * passable tables in few or many runs of values, start costs and limits,
+ * against the reference. */
 TEST(dijkstra_weighted_maps_match_reference)
 {
     dg_rng rng;
@@ -310,12 +311,18 @@ TEST(dijkstra_weighted_maps_match_reference)
         wk.corner_cutting = wk.neighbours == 8 && round % 5 == 0;
         wk.straight_weight = 1 + (int32_t)dg_rng_below(&rng, 3);
         wk.diagonal_weight = wk.straight_weight + (int32_t)dg_rng_below(&rng, 4);
+        /* passable tiles in 4 runs of values, or in 6 (1 2 | 4 | 6 | 8 9 | 11 | 13) */
+        uint8_t passable[256] = {0};
+        passable[1] = passable[2] = passable[4] = passable[6] = passable[8] = passable[9] = 1;
+        passable[11] = passable[13] = round % 8 == 6;
+        if (round % 4 == 2)
+            wk.passable = passable;
         dg_point src[6];
         int32_t start[6], ns = 0, n = w * h;
         for (int t = 0; t < 100 && ns < 1 + round % 6; t++)
         {
             dg_point p = {(int32_t)dg_rng_below(&rng, (uint32_t)w), (int32_t)dg_rng_below(&rng, (uint32_t)h)};
-            if (dg_tile_passable(dg_grid_get(&g, p.x, p.y)))
+            if (am_pass(&g, wk.passable, p.x, p.y))
             {
                 start[ns] = round % 3 == 1 ? (int32_t)dg_rng_below(&rng, 9) : 0;
                 src[ns++] = p;
