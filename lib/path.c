@@ -724,7 +724,7 @@ static DGI_ALWAYS_INLINE int dial_loop(dial *qp, const uint64_t *src, int32_t m,
             int32_t old = here[(doff)];                                         \
             int fresh = (rule) & (nd < old);                                    \
             here[(doff)] = fresh ? nd : old;                                    \
-            out[tail] = base + (qoff);                                          \
+            *tail = base + (qoff);                                              \
             tail += fresh;                                                      \
         }                                                                       \
     } while (0)
@@ -738,11 +738,11 @@ static DGI_ALWAYS_INLINE int ring_pass(dial *q, const int32_t *in, int32_t n, in
     const int32_t width = q->w->width, height = q->w->height, cut = q->w->corner_cutting;
     const int32_t nd = cur + (diag ? q->w->diagonal : q->w->straight);
     const int32_t up = framed ? -width : -(1 << 15); /* a row up in bucket entries */
-    int32_t *dist = q->dist, *out = q->pool + (ptrdiff_t)to * q->cap, tail = q->count[to];
+    int32_t *dist = q->dist, *out = q->pool + (ptrdiff_t)to * q->cap, *tail = out + q->count[to];
     for (int32_t k = 0; k < n;)
     {
         /* entries that fit: four steps each, and the slot written past the tail */
-        int32_t end = k + (q->cap - 1 - tail) / 4;
+        int32_t end = k + (q->cap - 1 - (int32_t)(tail - out)) / 4;
         if (end <= k)
             return 0;
         for (end = end < n ? end : n; k < end; k++)
@@ -770,7 +770,7 @@ static DGI_ALWAYS_INLINE int ring_pass(dial *q, const int32_t *in, int32_t n, in
             RING_STEP(top && left, cut | (on & ow), -1 - width, up - 1);
         }
     }
-    q->count[to] = tail;
+    q->count[to] = (int32_t)(tail - out);
     return 1;
 }
 
