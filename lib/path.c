@@ -926,36 +926,35 @@ static int fill_runs(const uint8_t *open, uint8_t *lo, uint8_t *len)
     return 1;
 }
 
-/* 1 if tile t lies in one of the runs. */
-static DGI_ALWAYS_INLINE uint8_t in_runs(uint8_t t, const uint8_t *lo, const uint8_t *len)
-{
-    uint8_t o = 0;
-    for (int r = 0; r < FILL_RUNS; r++)
-        o |= (uint8_t)(t - lo[r]) < len[r];
-    return o;
-}
+/* 1 if tile t lies in one of the runs (lo, len). */
+#define IN_RUNS(t)                                                                     \
+    (((uint8_t)((t)-lo0) < len0) | ((uint8_t)((t)-lo1) < len1) |                       \
+     ((uint8_t)((t)-lo2) < len2) | ((uint8_t)((t)-lo3) < len3))
 
 /* One row of dist from its tiles, RING_OPEN where in the runs, else -1;
  * returns how many are. The blocks of 16 compile to vector code at -O2. */
 static uint32_t fill_row(const uint8_t *row, int32_t *out, int32_t width, const uint8_t *lo,
                          const uint8_t *len)
 {
+    const uint8_t lo0 = lo[0], lo1 = lo[1], lo2 = lo[2], lo3 = lo[3];
+    const uint8_t len0 = len[0], len1 = len[1], len2 = len[2], len3 = len[3];
     uint32_t open_cells = 0;
     int32_t x = 0;
     for (; x + 16 <= width; x += 16)
     {
-        uint8_t open[16];
+        uint8_t open[16], count = 0;
         for (int j = 0; j < 16; j++)
-            open[j] = in_runs(row[x + j], lo, len);
+            open[j] = (uint8_t)IN_RUNS(row[x + j]);
         for (int j = 0; j < 16; j++)
         {
             out[x + j] = (int32_t)~((uint32_t)open[j] << 31); /* INT32_MAX or -1 */
-            open_cells += open[j];
+            count = (uint8_t)(count + open[j]);
         }
+        open_cells += count;
     }
     for (; x < width; x++)
     {
-        uint8_t o = in_runs(row[x], lo, len);
+        uint8_t o = (uint8_t)IN_RUNS(row[x]);
         out[x] = (int32_t)~((uint32_t)o << 31);
         open_cells += o;
     }
@@ -967,10 +966,7 @@ static uint32_t fill_row(const uint8_t *row, int32_t *out, int32_t width, const 
 static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
 {
     uint8_t lo[FILL_RUNS], len[FILL_RUNS];
-    int32_t fill[256];
-    int runs = fill_runs(open, lo, len);
-    for (int t = 0; t < 256; t++)
-        fill[t] = open && open[t] ? RING_OPEN : DG_UNREACHABLE;
+    int runs = fill_runs(open, lo, len); /* always with `open` NULL: no runs */
     uint32_t open_cells = 0;
     for (int32_t y = 0; y < w->height; y++)
     {
@@ -983,8 +979,8 @@ static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
         }
         for (int32_t x = 0; x < w->width; x++)
         {
-            out[x] = fill[row[x]];
-            open_cells += out[x] >= 0;
+            out[x] = (int32_t)~((uint32_t)open[row[x]] << 31);
+            open_cells += open[row[x]];
         }
     }
     return (int32_t)open_cells;
