@@ -832,7 +832,7 @@ static DGI_ALWAYS_INLINE int ring_loop(dial *q, const uint64_t *src, int32_t m, 
     for (;;)
     {
         /* a source of cost c joins before level c - d, the first to reach c */
-        if (!ring_add_sources(q, src, m, &pos, cur, cur_b, framed))
+        if (pos < m && !ring_add_sources(q, src, m, &pos, cur, cur_b, framed))
             return 0;
         int32_t n = q->count[cur_b];
         const int32_t *in = q->pool + (ptrdiff_t)cur_b * q->cap;
