@@ -966,7 +966,7 @@ static uint32_t fill_row(const uint8_t *row, int32_t *out, int32_t width, const 
 static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
 {
     uint8_t lo[FILL_RUNS], len[FILL_RUNS];
-    int runs = fill_runs(open, lo, len); /* always with `open` NULL: no runs */
+    int runs = fill_runs(open, lo, len); /* `open` NULL: no runs, every cell -1 */
     uint32_t open_cells = 0;
     for (int32_t y = 0; y < w->height; y++)
     {
