@@ -532,6 +532,7 @@ static void search_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point 
 
 typedef struct dial {
     const dgi_walk *w;
+    const uint8_t *open; /* 256 entries, 1 if passable */
     int32_t *dist;
     int32_t limit;   /* largest distance kept (max_distance, or INT32_MAX) */
     int32_t *pool;   /* nb buckets of cap entries */
@@ -539,6 +540,7 @@ typedef struct dial {
     int32_t soft;    /* a bucket this full ends the run: one expansion adds <= 8 */
     int32_t overflow;
     int32_t settled, last;
+    int32_t open_cells; /* the plain ring: passable cells */
     int32_t count[DIAL_MAX_BUCKETS];
 } dial;
 
@@ -581,54 +583,6 @@ static DGI_ALWAYS_INLINE int dial_relax(dial *q, const dial_cell *c, const uint8
         q->overflow |= k + 1 >= q->soft;
     }
     return open;
-}
-
-/* The plain step of the fast loop (no tile costs, no overlay, two constant
- * weights): branch-free past the bounds test like the breadth-first search,
- * the queue slot always written and kept only when the distance dropped. */
-#define DIAL_FAST(ok, inside, rule, cell_off, dist_off, poff, nd, queue, tail)      \
-    do {                                                                          \
-        (ok) = 0;                                                                 \
-        if (inside)                                                               \
-        {                                                                         \
-            int32_t old = here[(dist_off)];                                       \
-            (ok) = pass[cell[(cell_off)]];                                        \
-            int fresh = (ok) & (rule) & ((uint32_t)(nd) < (uint32_t)old);         \
-            here[(dist_off)] = fresh ? (nd) : old;                                \
-            (queue)[*(tail)] = p + (poff);                                        \
-            *(tail) += fresh;                                                     \
-        }                                                                         \
-    } while (0)
-
-/* Settles p at cur with the fast step: straight steps join queue qs (tail
- * *ts), diagonal ones qd (*td); both within the limit or left out. */
-static DGI_ALWAYS_INLINE void dial_expand_fast(const dgi_walk *w, int32_t *dist, int32_t limit,
-                                               const uint8_t *pass, int32_t p, int32_t cur,
-                                               int32_t *qs, int32_t *ts, int32_t *qd, int32_t *td,
-                                               const int eight)
-{
-    const int32_t x = DGI_PX(p), y = DGI_PY(p), width = w->width;
-    const ptrdiff_t st = w->stride;
-    const int32_t up = -(1 << 15), down = 1 << 15;
-    const int32_t ns = cur + w->straight, nd = cur + w->diagonal;
-    int32_t *here = dist + (ptrdiff_t)y * width + x;
-    const uint8_t *cell = w->cells + (ptrdiff_t)y * st + x;
-    if (ns > limit)
-        return;
-    int on, oe, os, ow, unused;
-    const int top = y > 0, right = x + 1 < width, bottom = y + 1 < w->height, left = x > 0;
-    DIAL_FAST(on, top, 1, -st, -width, up, ns, qs, ts);
-    DIAL_FAST(oe, right, 1, 1, 1, 1, ns, qs, ts);
-    DIAL_FAST(os, bottom, 1, st, width, down, ns, qs, ts);
-    DIAL_FAST(ow, left, 1, -1, -1, -1, ns, qs, ts);
-    if (!eight || nd > limit)
-        return;
-    const int cut = w->corner_cutting;
-    DIAL_FAST(unused, top && right, cut | (on & oe), 1 - st, 1 - width, up + 1, nd, qd, td);
-    DIAL_FAST(unused, bottom && right, cut | (os & oe), 1 + st, 1 + width, down + 1, nd, qd, td);
-    DIAL_FAST(unused, bottom && left, cut | (os & ow), st - 1, width - 1, down - 1, nd, qd, td);
-    DIAL_FAST(unused, top && left, cut | (on & ow), -1 - st, -1 - width, up - 1, nd, qd, td);
-    (void)unused;
 }
 
 /* Settles packed cell p at distance cur and relaxes its steps. */
@@ -678,24 +632,14 @@ static int dial_pending(const dial *q)
 }
 
 /* Settles the cells at distance cur: the sources of that cost, then the
- * bucket's entries still at cur (the others dropped since). `fast` keeps the
- * tails of the two target buckets in registers. */
+ * bucket's entries still at cur (the others dropped since). */
 static DGI_ALWAYS_INLINE void dial_settle(dial *q, const uint8_t *pass, const int32_t *tile_cost,
                                           const uint64_t *src, int32_t m, int32_t *pos,
                                           int32_t cur, int32_t cur_b, const int eight,
-                                          const int costs, const int ov, const int fast)
+                                          const int costs, const int ov)
 {
     const int32_t width = q->w->width;
-    int32_t bs = cur_b + q->w->straight, bd = cur_b + q->w->diagonal;
-    bs -= bs >= q->nb ? q->nb : 0;
-    bd -= bd >= q->nb ? q->nb : 0;
-    int32_t *qs = q->pool + (ptrdiff_t)bs * q->cap, *qd = q->pool + (ptrdiff_t)bd * q->cap;
-    int32_t ts = q->count[bs], td = q->count[bd];
     const int32_t *bucket = q->pool + (ptrdiff_t)cur_b * q->cap, n = q->count[cur_b];
-    const dgi_walk *w = q->w; /* the fast loop's state in locals, not in q */
-    int32_t *dist = q->dist;
-    const int32_t limit = q->limit, soft = q->soft;
-    int32_t settled = 0, last = 0;
     /* the sources of this cost first, then the bucket: k < 0 reads a source */
     for (int32_t k = -1; k < n; k++)
     {
@@ -709,51 +653,29 @@ static DGI_ALWAYS_INLINE void dial_settle(dial *q, const uint8_t *pass, const in
             continue;
         else
             p = bucket[k];
-        if (dist[DGI_PY(p) * width + DGI_PX(p)] != cur)
+        if (q->dist[DGI_PY(p) * width + DGI_PX(p)] != cur)
             continue; /* reached cheaper since */
-        if (!fast)
-        {
-            dial_expand(q, pass, tile_cost, p, cur, cur_b, eight, costs, ov);
-            if (q->overflow)
-                return;
-            continue;
-        }
-        settled++;
-        last = p;
-        dial_expand_fast(w, dist, limit, pass, p, cur, qs, &ts, qd, &td, eight);
-        if (ts >= soft || td >= soft)
-        {
-            q->overflow = 1;
-            break;
-        }
-    }
-    if (fast)
-    {
-        q->settled += settled;
-        q->last = settled ? last : q->last;
-        q->count[bd] = td; /* 4-way: bd == bs and td unchanged */
-        q->count[bs] = ts;
+        dial_expand(q, pass, tile_cost, p, cur, cur_b, eight, costs, ov);
+        if (q->overflow)
+            return;
     }
 }
 
 /* The ring from the cheapest source on, on a local copy of the state (so it
  * stays in registers); returns 0 on a bucket overflow. */
 static DGI_ALWAYS_INLINE int dial_loop(dial *qp, const uint64_t *src, int32_t m, const int eight,
-                                       const int costs, const int ov, const int fast)
+                                       const int costs, const int ov)
 {
     dial q = *qp;
-    uint8_t pass[256]; /* 0/1, for the & of the corner rule */
+    const uint8_t *pass = q.open; /* 0/1, for the & of the corner rule */
     int32_t tile_cost[256];
     for (int t = 0; t < 256; t++)
-    {
-        pass[t] = q.w->pass[t] != 0;
         tile_cost[t] = q.w->cost ? q.w->cost[t] : 1;
-    }
     int32_t pos = 0, cur = SRC_COST(src[0]), cur_b = cur % q.nb, ok = 1;
     for (;;)
     {
         /* steps cost >= 1: nothing joins the bucket being settled */
-        dial_settle(&q, pass, tile_cost, src, m, &pos, cur, cur_b, eight, costs, ov, fast);
+        dial_settle(&q, pass, tile_cost, src, m, &pos, cur, cur_b, eight, costs, ov);
         q.count[cur_b] = 0;
         if (q.overflow)
         {
@@ -775,6 +697,181 @@ static DGI_ALWAYS_INLINE int dial_loop(dial *qp, const uint64_t *src, int32_t m,
     }
     *qp = q;
     return ok;
+}
+
+/* ---- the plain ring: no tile costs, no overlay --------------------------------
+ *
+ * With one weight per step kind, each level (the cells at one distance)
+ * takes all its straight steps before any diagonal one. When a diagonal costs
+ * at most one more than a straight step, no later step undercuts a distance
+ * once written: a straight step from level L writes L + s, a diagonal one
+ * L + d <= L + 1 + s, and every later level writes at least L + 1 + s. So a
+ * cell joins one bucket once and is never stale; walls hold -1 and open cells
+ * RING_OPEN in dist, and a step reads nothing but dist. Sources join their
+ * bucket before any step can reach it, in the sorted list's order, so cells
+ * settle in the order of dial_loop (the same info.farthest). Start costs
+ * that differ, or a longer diagonal, can leave stale entries: `checked` then
+ * skips them. On a grid with no open border cell (`framed`) the buckets hold
+ * dist indices and no step tests the bounds; else packed cells. */
+#define RING_OPEN INT32_MAX
+
+/* Kept when nd is below the cell's distance (never on a wall, at -1); the
+ * bucket slot is written either way. */
+#define RING_STEP(inside, rule, doff, qoff)                                       \
+    do {                                                                        \
+        if (inside)                                                             \
+        {                                                                       \
+            int32_t old = here[(doff)];                                         \
+            int fresh = (rule) & (nd < old);                                    \
+            here[(doff)] = fresh ? nd : old;                                    \
+            *tail = base + (qoff);                                              \
+            tail += fresh;                                                      \
+        }                                                                       \
+    } while (0)
+
+/* The straight (or, with `diag`, diagonal) steps of the n bucket entries at
+ * distance cur into bucket `to`; 0 if that bucket fills up. */
+static DGI_ALWAYS_INLINE int ring_pass(dial *q, const int32_t *in, int32_t n, int32_t cur,
+                                       int32_t to, const int diag, const int framed,
+                                       const int checked)
+{
+    const int32_t width = q->w->width, height = q->w->height, cut = q->w->corner_cutting;
+    const int32_t nd = cur + (diag ? q->w->diagonal : q->w->straight);
+    const int32_t up = framed ? -width : -(1 << 15); /* a row up in bucket entries */
+    int32_t *dist = q->dist, *out = q->pool + (ptrdiff_t)to * q->cap, *tail = out + q->count[to];
+    for (int32_t k = 0; k < n;)
+    {
+        /* entries that fit: four steps each, and the slot written past the tail */
+        int32_t end = k + (q->cap - 1 - (int32_t)(tail - out)) / 4;
+        if (end <= k)
+            return 0;
+        for (end = end < n ? end : n; k < end; k++)
+        {
+            const int32_t base = in[k], x = framed ? 0 : DGI_PX(base);
+            const int32_t y = framed ? 0 : DGI_PY(base);
+            int32_t *here = dist + (framed ? base : y * width + x);
+            if (checked && *here != cur)
+                continue; /* reached cheaper since */
+            const int top = framed || y > 0, right = framed || x + 1 < width;
+            const int bottom = framed || y + 1 < height, left = framed || x > 0;
+            if (!diag)
+            {
+                RING_STEP(top, 1, -width, up);
+                RING_STEP(right, 1, 1, 1);
+                RING_STEP(bottom, 1, width, -up);
+                RING_STEP(left, 1, -1, -1);
+                continue;
+            }
+            const int on = top && here[-width] >= 0, oe = right && here[1] >= 0;
+            const int os = bottom && here[width] >= 0, ow = left && here[-1] >= 0;
+            RING_STEP(top && right, cut | (on & oe), 1 - width, up + 1);
+            RING_STEP(bottom && right, cut | (os & oe), 1 + width, 1 - up);
+            RING_STEP(bottom && left, cut | (os & ow), width - 1, -up - 1);
+            RING_STEP(top && left, cut | (on & ow), -1 - width, up - 1);
+        }
+    }
+    q->count[to] = (int32_t)(tail - out);
+    return 1;
+}
+
+/* Counts the n entries of level cur settled and remembers the last one. */
+static DGI_ALWAYS_INLINE void ring_settled(dial *q, const int32_t *in, int32_t n, int32_t cur,
+                                           const int framed, const int checked)
+{
+    if (!checked)
+    {
+        q->settled += n;
+        q->last = in[n - 1];
+        return;
+    }
+    const int32_t *dist = q->dist, width = q->w->width;
+    int32_t settled = 0, last = q->last;
+    for (int32_t k = 0; k < n; k++)
+    {
+        int32_t p = in[k];
+        if (dist[framed ? p : DGI_PY(p) * width + DGI_PX(p)] == cur)
+        {
+            settled++;
+            last = p;
+        }
+    }
+    q->settled += settled;
+    q->last = last;
+}
+
+/* Sources of cost cur .. cur + d not yet queued join their buckets (cur's is
+ * cur_b); 0 if one is full. */
+static int ring_add_sources(dial *q, const uint64_t *src, int32_t m, int32_t *pos, int32_t cur,
+                            int32_t cur_b, const int framed)
+{
+    for (; *pos < m && SRC_COST(src[*pos]) - cur <= q->w->diagonal; (*pos)++)
+    {
+        int32_t p = SRC_CELL(src[*pos]), b = cur_b + (SRC_COST(src[*pos]) - cur);
+        b -= b >= q->nb ? q->nb : 0;
+        if (q->count[b] + 1 >= q->cap)
+            return 0;
+        q->pool[(ptrdiff_t)b * q->cap + q->count[b]++] =
+            framed ? DGI_PY(p) * q->w->width + DGI_PX(p) : p;
+    }
+    return 1;
+}
+
+/* The bucket of level cur + step, cur's being cur_b. */
+static inline int32_t ring_bucket(const dial *q, int32_t cur_b, int32_t step)
+{
+    int32_t b = cur_b + step;
+    return b >= q->nb ? b - q->nb : b;
+}
+
+/* The levels from the cheapest source on; 0 on a bucket overflow. */
+static DGI_ALWAYS_INLINE int ring_loop(dial *q, const uint64_t *src, int32_t m, const int eight,
+                                       const int framed, const int checked)
+{
+    const int32_t s = q->w->straight, d = q->w->diagonal;
+    int32_t pos = 0, cur = SRC_COST(src[0]), cur_b = cur % q->nb;
+    for (;;)
+    {
+        /* a source of cost c joins before level c - d, the first to reach c */
+        if (pos < m && !ring_add_sources(q, src, m, &pos, cur, cur_b, framed))
+            return 0;
+        int32_t n = q->count[cur_b];
+        const int32_t *in = q->pool + (ptrdiff_t)cur_b * q->cap;
+        if (n > 0 && cur + s <= q->limit &&
+            !ring_pass(q, in, n, cur, ring_bucket(q, cur_b, s), 0, framed, checked))
+            return 0;
+        if (n > 0 && eight && cur + d <= q->limit &&
+            !ring_pass(q, in, n, cur, ring_bucket(q, cur_b, d), 1, framed, checked))
+            return 0;
+        if (n > 0)
+            ring_settled(q, in, n, cur, framed, checked);
+        q->count[cur_b] = 0;
+        if (dial_pending(q))
+        {
+            cur++;
+            cur_b = ring_bucket(q, cur_b, 1);
+        }
+        else if (pos < m)
+        {
+            cur = SRC_COST(src[pos]);
+            cur_b = cur % q->nb;
+        }
+        else
+            return 1;
+    }
+}
+
+/* Open cells never reached (still RING_OPEN) to -1. */
+static void ring_unreached(int32_t *dist, size_t n)
+{
+    uint32_t *d = (uint32_t *)dist;
+    size_t i = 0;
+    /* branch-free (RING_OPEN + 1 alone sets the top bit), in blocks of a
+     * constant length that compilers vectorise at -O2 */
+    for (; i + 16 <= n; i += 16)
+        for (int j = 0; j < 16; j++)
+            d[i + j] |= (d[i + j] + 1) & 0x80000000u;
+    for (; i < n; i++)
+        d[i] |= (d[i] + 1) & 0x80000000u;
 }
 
 /* Stable LSD radix sort of the source list by cost (the high 32 bits) through
@@ -801,24 +898,114 @@ static void sort_sources(uint64_t *list, uint64_t *tmp, int32_t m)
         memcpy(list, from, (size_t)m * sizeof *list);
 }
 
-/* dist = -1, each source's least start cost written; list gets the distinct
- * sources within the limit as (cost << 32) | packed cell, sorted by cost. */
-static int32_t dial_sources(const dgi_walk *w, const dg_point *sources, const int32_t *start,
-                            int32_t count, int32_t limit, int32_t *dist, uint64_t *list,
-                            uint64_t *tmp)
+/* The passable tiles as at most FILL_RUNS runs of consecutive values
+ * (tile - lo < len, unsigned), so that filling dist compares instead of
+ * looking up; 0 if they take more runs. `open` NULL: none passable. */
+#define FILL_RUNS 4
+static int fill_runs(const uint8_t *open, uint8_t *lo, uint8_t *len)
 {
-    size_t n = (size_t)w->width * (size_t)w->height;
-    for (size_t i = 0; i < n; i++)
-        dist[i] = DG_UNREACHABLE;
+    int runs = 0;
+    memset(lo, 0, FILL_RUNS);
+    memset(len, 0, FILL_RUNS);
+    for (int t = 0; open && t < 256; t++)
+    {
+        if (!open[t])
+            continue;
+        if (t > 0 && open[t - 1])
+        {
+            if (len[runs - 1] == 255)
+                return 0;
+            len[runs - 1]++;
+            continue;
+        }
+        if (runs == FILL_RUNS)
+            return 0;
+        lo[runs] = (uint8_t)t;
+        len[runs++] = 1;
+    }
+    return 1;
+}
+
+/* 1 if tile t lies in one of the runs (lo, len). */
+#define IN_RUNS(t)                                                                     \
+    (((uint8_t)((t)-lo0) < len0) | ((uint8_t)((t)-lo1) < len1) |                       \
+     ((uint8_t)((t)-lo2) < len2) | ((uint8_t)((t)-lo3) < len3))
+
+/* One row of dist from its tiles, RING_OPEN where in the runs, else -1;
+ * returns how many are. The blocks of 16 compile to vector code at -O2. */
+static uint32_t fill_row(const uint8_t *row, int32_t *out, int32_t width, const uint8_t *lo,
+                         const uint8_t *len)
+{
+    const uint8_t lo0 = lo[0], lo1 = lo[1], lo2 = lo[2], lo3 = lo[3];
+    const uint8_t len0 = len[0], len1 = len[1], len2 = len[2], len3 = len[3];
+    uint32_t open_cells = 0;
+    int32_t x = 0;
+    for (; x + 16 <= width; x += 16)
+    {
+        uint8_t open[16], count = 0;
+        for (int j = 0; j < 16; j++)
+            open[j] = (uint8_t)IN_RUNS(row[x + j]);
+        for (int j = 0; j < 16; j++)
+        {
+            out[x + j] = (int32_t)~((uint32_t)open[j] << 31); /* INT32_MAX or -1 */
+            count = (uint8_t)(count + open[j]);
+        }
+        open_cells += count;
+    }
+    for (; x < width; x++)
+    {
+        uint8_t o = (uint8_t)IN_RUNS(row[x]);
+        out[x] = (int32_t)~((uint32_t)o << 31);
+        open_cells += o;
+    }
+    return open_cells;
+}
+
+/* dist = -1 (`open` NULL), or -1 on walls and RING_OPEN on the open cells;
+ * returns the number of open cells. */
+static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
+{
+    uint8_t lo[FILL_RUNS], len[FILL_RUNS];
+    int runs = fill_runs(open, lo, len); /* `open` NULL: no runs, every cell -1 */
+    uint32_t open_cells = 0;
+    for (int32_t y = 0; y < w->height; y++)
+    {
+        const uint8_t *row = &DG_CELL(w, 0, y);
+        int32_t *out = dist + (size_t)y * (size_t)w->width;
+        if (runs)
+        {
+            open_cells += fill_row(row, out, w->width, lo, len);
+            continue;
+        }
+        for (int32_t x = 0; x < w->width; x++)
+        {
+            out[x] = (int32_t)~((uint32_t)open[row[x]] << 31);
+            open_cells += open[row[x]];
+        }
+    }
+    return (int32_t)open_cells;
+}
+
+/* Each source's least start cost written into dist (filled, `open` as
+ * there). list gets the distinct sources within the limit as
+ * (cost << 32) | packed cell, sorted by cost; -1 if a source is on a wall
+ * with `open` (the plain ring reads walls from dist). */
+static int32_t dial_sources(const dgi_walk *w, const uint8_t *open, const dg_point *sources,
+                            const int32_t *start, int32_t count, int32_t limit, int32_t *dist,
+                            uint64_t *list, uint64_t *tmp)
+{
+    const int32_t blank = open ? RING_OPEN : DG_UNREACHABLE;
     int32_t m = 0;
     for (int32_t k = 0; k < count; k++)
     {
         int32_t c = start ? start[k] : 0, i = sources[k].y * w->width + sources[k].x;
+        if (open && dist[i] == DG_UNREACHABLE)
+            return -1;
         if (c > limit)
             continue;
-        if (dist[i] < 0)
+        if (dist[i] == blank)
             list[m++] = (uint64_t)(uint32_t)DGI_PACK(sources[k].x, sources[k].y);
-        if (dist[i] < 0 || c < dist[i])
+        if (dist[i] == blank || c < dist[i])
             dist[i] = c;
     }
     for (int32_t j = 0; j < m; j++)
@@ -851,6 +1038,41 @@ static int64_t dial_max_step(const dgi_walk *w)
     return (int64_t)(tile_max + extra_max) * DG_MAX(w->straight, w->diagonal);
 }
 
+/* 1 if no cell on the grid's border is passable: then no step from an open
+ * cell leaves the grid. */
+static int border_closed(const dgi_walk *w, const uint8_t *open)
+{
+    for (int32_t x = 0; x < w->width; x++)
+        if (open[DG_CELL(w, x, 0)] || open[DG_CELL(w, x, w->height - 1)])
+            return 0;
+    for (int32_t y = 0; y < w->height; y++)
+        if (open[DG_CELL(w, 0, y)] || open[DG_CELL(w, w->width - 1, y)])
+            return 0;
+    return 1;
+}
+
+/* The plain ring's run, specialised; RING_OPEN left on open cells it never
+ * reached becomes -1. */
+static int ring_run(dial *q, const uint64_t *list, int32_t m, int32_t start_varies)
+{
+    const dgi_walk *w = q->w;
+    int eight = w->neighbours == 8, framed = border_closed(w, q->open);
+    /* a diagonal at most one more than a straight step: never undercut */
+    int checked = start_varies || (eight && w->diagonal > w->straight + 1), ok;
+    /* constant arguments make three loops: checked, and plain framed or not */
+    if (checked)
+        ok = eight ? ring_loop(q, list, m, 1, framed, 1) : ring_loop(q, list, m, 0, framed, 1);
+    else if (framed)
+        ok = eight ? ring_loop(q, list, m, 1, 1, 0) : ring_loop(q, list, m, 0, 1, 0);
+    else
+        ok = eight ? ring_loop(q, list, m, 1, 0, 0) : ring_loop(q, list, m, 0, 0, 0);
+    if (ok && q->settled < q->open_cells) /* else every open cell got a distance */
+        ring_unreached(q->dist, (size_t)w->width * (size_t)w->height);
+    if (ok && framed)
+        q->last = DGI_PACK(q->last % w->width, q->last / w->width);
+    return ok;
+}
+
 /* Dial's algorithm into dist; 0 if it does not apply or a bucket overflowed
  * (dist is then rewritten by the caller). */
 static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
@@ -860,36 +1082,47 @@ static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *so
     int64_t max_step = dial_max_step(w);
     if (max_step + 1 > DIAL_MAX_BUCKETS)
         return 0;
+    int eight = w->neighbours == 8, costs = w->cost != NULL, ov = w->blocked || w->extra;
+    /* the plain ring: one weight per step kind, straight before diagonal */
+    int plain = !ov && !costs && !(eight && w->straight == w->diagonal);
+    uint8_t open[256];
+    for (int t = 0; t < 256; t++)
+        open[t] = w->pass[t] != 0;
     dial q;
     memset(&q, 0, sizeof q);
     q.w = w;
     q.dist = dist;
+    q.open = open;
     q.limit = max_distance > 0 ? max_distance : INT32_MAX;
     q.nb = (int32_t)max_step + 1;
     /* The pool: heap_key, link_a, link_b and g, five int32 a cell; the sorted
      * sources first (and their sort's scratch, as long as it lasts). */
     int64_t pool = 5 * (int64_t)ws->capacity;
     uint64_t *list = ws->heap_key;
-    int32_t m = dial_sources(w, sources, start, count, q.limit, dist, list,
+    q.open_cells = dial_fill(w, plain ? open : NULL, dist);
+    int32_t m = dial_sources(w, plain ? open : NULL, sources, start, count, q.limit, dist, list,
                              list + (size_t)w->width * w->height);
+    if (m < 0)
+        return 0;
     q.pool = (int32_t *)(list + m);
     q.cap = (int32_t)DG_MIN((pool - 2 * (int64_t)m) / q.nb, (int64_t)INT32_MAX);
     q.soft = q.cap - 9;
     q.last = DGI_PACK(sources[0].x, sources[0].y);
     if (m > 0 && q.cap >= 16)
     {
-        int eight = w->neighbours == 8, costs = w->cost != NULL, ov = w->blocked || w->extra;
         int ok;
-        if (ov || costs || (eight && w->straight == w->diagonal)) /* the general step */
-            ok = ov ? dial_loop(&q, list, m, eight, costs, 1, 0)
-                    : eight ? dial_loop(&q, list, m, 1, 1, 0, 0) : dial_loop(&q, list, m, 0, 1, 0, 0);
+        if (plain)
+            ok = ring_run(&q, list, m, costs_vary(start, count));
         else
-            ok = eight ? dial_loop(&q, list, m, 1, 0, 0, 1) : dial_loop(&q, list, m, 0, 0, 0, 1);
+            ok = ov ? dial_loop(&q, list, m, eight, costs, 1)
+                    : eight ? dial_loop(&q, list, m, 1, 1, 0) : dial_loop(&q, list, m, 0, 1, 0);
         if (!ok)
             return 0;
     }
     else if (m > 0)
         return 0;
+    else if (plain && q.open_cells > 0)
+        ring_unreached(dist, (size_t)w->width * (size_t)w->height);
     if (info)
     {
         info->reached = q.settled;

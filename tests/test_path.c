@@ -252,3 +252,107 @@ TEST(path_attach_maps_match_distance_maps)
     free(floor);
     dg_path_workspace_free(ws);
 }
+
+/* Reference distance map: Bellman-Ford sweeps over am_step until nothing
+ * changes, from each source's start cost; cells beyond limit (> 0) stay -1. */
+static void ref_distances(const dg_grid *g, const dg_walk *wk, const dg_point *src,
+                          const int32_t *start, int32_t count, int32_t limit, int64_t *d)
+{
+    int32_t w = g->width, n = g->width * g->height;
+    for (int32_t i = 0; i < n; i++)
+        d[i] = AM_INF;
+    for (int32_t k = 0; k < count; k++)
+        if ((limit == 0 || start[k] <= limit) && start[k] < d[src[k].y * w + src[k].x])
+            d[src[k].y * w + src[k].x] = start[k];
+    for (int changed = 1; changed;)
+    {
+        changed = 0;
+        for (int32_t i = 0; i < n; i++)
+            for (int32_t dy = -1; d[i] != AM_INF && dy <= 1; dy++)
+                for (int32_t dx = -1; dx <= 1; dx++)
+                {
+                    int64_t c = dx || dy ? am_step(g, wk, i % w, i / w, dx, dy) : -1;
+                    int32_t j = i + dy * w + dx;
+                    if (c >= 0 && (limit == 0 || d[i] + c <= limit) && d[i] + c < d[j])
+                    {
+                        d[j] = d[i] + c;
+                        changed = 1;
+                    }
+                }
+    }
+}
+
+/* Weighted maps without tile costs take the level-by-level bucket ring:
+ * every weight pair (diagonal within one of straight or further), both
+ * neighbourhoods, open and closed borders, a row stride wider than the grid,
+ * passable tables in few or many runs of values, start costs and limits,
+ * against the reference. */
+TEST(dijkstra_weighted_maps_match_reference)
+{
+    dg_rng rng;
+    dg_rng_seed(&rng, 77, 4);
+    for (int round = 0; round < 160 && !test_failures(); round++)
+    {
+        int32_t w = 9 + (int32_t)dg_rng_below(&rng, 40), h = 7 + (int32_t)dg_rng_below(&rng, 30);
+        int32_t stride = w + (round % 3 == 0 ? 5 : 0);
+        am_map m;
+        if (round % 2)
+            am_rooms(&m, w, h, (uint64_t)round);
+        else
+            am_noise(&m, w, h, 150 + (int32_t)dg_rng_below(&rng, 350), (uint64_t)round);
+        uint8_t *wide = calloc((size_t)stride * (size_t)h, 1);
+        for (int32_t y = 0; y < h; y++)
+            memcpy(wide + (size_t)y * (size_t)stride, m.cells + (size_t)y * (size_t)w, (size_t)w);
+        dg_grid g;
+        CHECK(dg_grid_init(&g, wide, w, h, stride) == DG_OK);
+        dg_walk wk;
+        dg_walk_defaults(&wk);
+        wk.neighbours = round % 4 == 3 ? 4 : 8;
+        wk.corner_cutting = wk.neighbours == 8 && round % 5 == 0;
+        wk.straight_weight = 1 + (int32_t)dg_rng_below(&rng, 3);
+        wk.diagonal_weight = wk.straight_weight + (int32_t)dg_rng_below(&rng, 4);
+        /* passable tiles in 4 runs of values, or in 6 (1 2 | 4 | 6 | 8 9 | 11 | 13) */
+        uint8_t passable[256] = {0};
+        passable[1] = passable[2] = passable[4] = passable[6] = passable[8] = passable[9] = 1;
+        passable[11] = passable[13] = round % 8 == 6;
+        if (round % 4 == 2)
+            wk.passable = passable;
+        dg_point src[6];
+        int32_t start[6], ns = 0, n = w * h;
+        for (int t = 0; t < 100 && ns < 1 + round % 6; t++)
+        {
+            dg_point p = {(int32_t)dg_rng_below(&rng, (uint32_t)w), (int32_t)dg_rng_below(&rng, (uint32_t)h)};
+            if (am_pass(&g, wk.passable, p.x, p.y))
+            {
+                start[ns] = round % 3 == 1 ? (int32_t)dg_rng_below(&rng, 9) : 0;
+                src[ns++] = p;
+            }
+        }
+        int32_t limit = round % 7 == 2 ? 5 + (int32_t)dg_rng_below(&rng, 30) : 0;
+        int32_t *got = malloc((size_t)n * sizeof *got);
+        int64_t *want = malloc((size_t)n * sizeof *want);
+        dg_distance_info info;
+        if (ns > 0)
+        {
+            ref_distances(&g, &wk, src, start, ns, limit, want);
+            CHECK(dg_dijkstra_map(&g, &wk, src, start, ns, limit, got, (size_t)n, NULL, &info,
+                                  NULL) == DG_OK);
+            int32_t reached = 0, maxd = DG_UNREACHABLE;
+            for (int32_t i = 0; i < n; i++)
+            {
+                int64_t v = want[i] == AM_INF ? DG_UNREACHABLE : want[i];
+                CHECKF(got[i] == v, "round %d cell %d: %d, want %d", round, i, (int)got[i],
+                       (int)v);
+                reached += v >= 0;
+                maxd = v > maxd ? (int32_t)v : maxd;
+            }
+            CHECK(info.reached == reached && info.max_distance == maxd);
+            if (reached)
+                CHECK(got[info.farthest.y * w + info.farthest.x] == maxd);
+        }
+        free(got);
+        free(want);
+        free(wide);
+        am_free(&m);
+    }
+}
