@@ -357,12 +357,49 @@ static void bad_word_byte(parser *ps, uint8_t c, int32_t col)
         perr(ps, ps->line, col, "control byte 0x%02X", c);
 }
 
+/* Eight bytes as one little-endian word, whatever the machine's order. */
+static uint64_t load_le64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v |= (uint64_t)p[k] << (8 * k);
+    return v;
+#endif
+}
+
+/* Where the word starting at l[i] ends: the first byte from i that is not
+ * '!'..'~', at most n (l[n], if it is in the buffer, ends the line and is no
+ * word byte). Eight bytes at a time while `avail` bytes from l allow it, so a
+ * word costs no branch per byte. */
+static int32_t word_end(const uint8_t *l, int32_t i, int32_t n, size_t avail)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = ones << 7;
+    for (; (size_t)i + 8 <= avail; i += 8)
+    {
+        uint64_t v = load_le64(l + i);
+        /* a byte below 0x21 borrows, one of 0x7F and up sets its high bit; a
+         * false mark can only follow a true one, so the lowest is exact */
+        uint64_t stop = (((v - 0x21 * ones) & ~v) | (v + ones) | v) & highs;
+        if (stop)
+            return i + dgi_lowest_bit64(stop) / 8;
+    }
+    while (i < n && is_word_byte(l[i]))
+        i++;
+    return i;
+}
+
 /* Splits the current header line into tokens; `;` at a token start begins a
  * comment. Returns 0 (and reports) on a bad byte. */
 static int tokenize(parser *ps)
 {
     const uint8_t *l = (const uint8_t *)ps->l;
     int32_t n = ps->ll, i = 0;
+    size_t avail = ps->len - (size_t)(ps->l - ps->src);
     ps->ntok = 0;
     for (;;)
     {
@@ -371,8 +408,7 @@ static int tokenize(parser *ps)
         if (i == n || l[i] == ';')
             return 1;
         int32_t start = i;
-        while (i < n && is_word_byte(l[i]))
-            i++;
+        i = word_end(l, i, n, avail);
         if (i < n && !is_blank(l[i]))
         {
             bad_word_byte(ps, l[i], i + 1);
@@ -1129,12 +1165,13 @@ static size_t allowed_run(const uint8_t *state, const uint8_t *s, size_t most, i
     }
 }
 
-/* A row as wide as the map's, of glyphs met before, ended by '\n' or "\r\n":
- * copied to dst, and its length with the line end returned; 0 for any other
- * line. Every byte is tested, without an early exit, so the loop runs the same
- * count for each row of a map and its branches are predicted. */
-static size_t seen_row(const uint8_t *state, const uint8_t *s, size_t left, size_t width,
-                       uint8_t *dst)
+/* A row as wide as the map's, of glyphs it may hold, ended by '\n' or "\r\n":
+ * copied to dst, and its length with the line end returned (*fresh 1 if it
+ * holds a glyph met for the first time); 0 for any other line. Every byte is
+ * tested, without an early exit, so the loop runs the same count for each row
+ * of a map and its branches are predicted. */
+static size_t width_row(const uint8_t *state, const uint8_t *s, size_t left, size_t width,
+                        uint8_t *dst, int *fresh)
 {
     if (width >= left)
         return 0;
@@ -1147,7 +1184,8 @@ static size_t seen_row(const uint8_t *state, const uint8_t *s, size_t left, size
         all &= state[s[i]];
         dst[i] = s[i];
     }
-    return all == (CELL_ALLOWED | CELL_SEEN) ? end + 1 : 0;
+    *fresh = !(all & CELL_SEEN);
+    return all & CELL_ALLOWED ? end + 1 : 0;
 }
 
 /* The common map rows: glyphs the map may hold, each row ended by a line end,
@@ -1167,16 +1205,20 @@ static void map_rows_fast(parser *ps)
     {
         const uint8_t *s = src + pos;
         size_t left = len - pos, took;
+        int fresh = 0;
         if (rows > 0 && set->cells_len + (size_t)width <= set->cells_cap &&
-            (took = seen_row(ps->cell_state, s, left, (size_t)width, set->cells + set->cells_len)) > 0)
+            (took = width_row(ps->cell_state, s, left, (size_t)width, set->cells + set->cells_len, &fresh)) > 0)
         {
+            ps->line = ++line; /* unusual_byte reports at ps->line */
+            for (int32_t i = 0; fresh && i < width; i++) /* first meetings in reading order */
+                if (!(ps->cell_state[s[i]] & CELL_SEEN))
+                    unusual_byte(ps, s[i], i + 1);
             set->cells_len += (size_t)width;
             pos += took;
-            line++;
             rows++;
             continue;
         }
-        int fresh = 0;
+        fresh = 0;
         size_t n = allowed_run(ps->cell_state, s, DG_MIN(left, (size_t)DG_PREFAB_MAX_SIDE), &fresh);
         size_t end = n; /* the line end: '\n', '\r\n', '\r' at the input's end, or none */
         if (n < left)
