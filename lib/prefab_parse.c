@@ -357,49 +357,12 @@ static void bad_word_byte(parser *ps, uint8_t c, int32_t col)
         perr(ps, ps->line, col, "control byte 0x%02X", c);
 }
 
-/* Eight bytes as one little-endian word, whatever the machine's order. */
-static uint64_t load_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    uint64_t v = 0;
-    for (int k = 0; k < 8; k++)
-        v |= (uint64_t)p[k] << (8 * k);
-    return v;
-#endif
-}
-
-/* Where the word starting at l[i] ends: the first byte from i that is not
- * '!'..'~', at most n (l[n], if it is in the buffer, ends the line and is no
- * word byte). Eight bytes at a time while `avail` bytes from l allow it, so a
- * word costs no branch per byte. */
-static int32_t word_end(const uint8_t *l, int32_t i, int32_t n, size_t avail)
-{
-    const uint64_t ones = 0x0101010101010101ULL, highs = ones << 7;
-    for (; (size_t)i + 8 <= avail; i += 8)
-    {
-        uint64_t v = load_le64(l + i);
-        /* a byte below 0x21 borrows, one of 0x7F and up sets its high bit; a
-         * false mark can only follow a true one, so the lowest is exact */
-        uint64_t stop = (((v - 0x21 * ones) & ~v) | (v + ones) | v) & highs;
-        if (stop)
-            return i + dgi_lowest_bit64(stop) / 8;
-    }
-    while (i < n && is_word_byte(l[i]))
-        i++;
-    return i;
-}
-
 /* Splits the current header line into tokens; `;` at a token start begins a
  * comment. Returns 0 (and reports) on a bad byte. */
 static int tokenize(parser *ps)
 {
     const uint8_t *l = (const uint8_t *)ps->l;
     int32_t n = ps->ll, i = 0;
-    size_t avail = ps->len - (size_t)(ps->l - ps->src);
     ps->ntok = 0;
     for (;;)
     {
@@ -408,7 +371,8 @@ static int tokenize(parser *ps)
         if (i == n || l[i] == ';')
             return 1;
         int32_t start = i;
-        i = word_end(l, i, n, avail);
+        while (i < n && is_word_byte(l[i]))
+            i++;
         if (i < n && !is_blank(l[i]))
         {
             bad_word_byte(ps, l[i], i + 1);
@@ -1147,22 +1111,15 @@ static void map_row(parser *ps)
 
 /* Length of the run of allowed glyphs at the start of s (at most `most`
  * bytes); *fresh becomes 1 if one of them is met for the first time in this
- * map. Four seen glyphs are tested at once, the rest one by one. */
+ * map. For a map's first row, whose width is not known yet. */
 static size_t allowed_run(const uint8_t *state, const uint8_t *s, size_t most, int *fresh)
 {
     size_t n = 0;
-    for (;;)
-    {
-        while (n + 4 <= most && (state[s[n]] & state[s[n + 1]] & state[s[n + 2]] & state[s[n + 3]] &
-                                 (CELL_ALLOWED | CELL_SEEN)) == (CELL_ALLOWED | CELL_SEEN))
-            n += 4;
-        while (n < most && (state[s[n]] & (CELL_ALLOWED | CELL_SEEN)) == (CELL_ALLOWED | CELL_SEEN))
-            n++;
-        if (n == most || !(state[s[n]] & CELL_ALLOWED))
-            return n;
-        *fresh = 1;
-        n++;
-    }
+    uint8_t seen = CELL_SEEN;
+    while (n < most && (state[s[n]] & CELL_ALLOWED))
+        seen &= state[s[n++]];
+    *fresh = !seen;
+    return n;
 }
 
 /* A row as wide as the map's, of glyphs it may hold, ended by '\n' or "\r\n":
@@ -1218,7 +1175,6 @@ static void map_rows_fast(parser *ps)
             rows++;
             continue;
         }
-        fresh = 0;
         size_t n = allowed_run(ps->cell_state, s, DG_MIN(left, (size_t)DG_PREFAB_MAX_SIDE), &fresh);
         size_t end = n; /* the line end: '\n', '\r\n', '\r' at the input's end, or none */
         if (n < left)
