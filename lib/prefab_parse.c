@@ -199,23 +199,24 @@ static uint32_t name_hash(const char *s, size_t n)
     return h;
 }
 
-/* Index of the prefab named name (n bytes), or -1. */
-static int32_t names_find(const dg_prefab_set *s, const char *name, size_t n)
+/* Index of the prefab named name (n bytes, name_hash h), or -1. */
+static int32_t names_find(const dg_prefab_set *s, const char *name, size_t n, uint32_t h)
 {
     if (!s->names || n >= DG_NAME_MAX)
         return -1;
     uint32_t mask = (uint32_t)s->name_cap - 1;
-    for (uint32_t i = name_hash(name, n) & mask;; i = (i + 1) & mask)
+    for (uint32_t i = h & mask;; i = (i + 1) & mask)
     {
         int32_t k = s->names[i];
         if (k < 0)
             return -1;
-        if (strlen(s->prefabs[k].name) == n && memcmp(s->prefabs[k].name, name, n) == 0)
+        if (memcmp(s->prefabs[k].name, name, n) == 0 && s->prefabs[k].name[n] == '\0')
             return k;
     }
 }
 
-static int names_insert(parser *ps, int32_t index)
+/* Adds prefab index, whose name has name_hash h, to the table. */
+static int names_insert(parser *ps, int32_t index, uint32_t h)
 {
     dg_prefab_set *s = ps->set;
     if ((int64_t)(s->count + 1) * 2 > s->name_cap)
@@ -243,8 +244,7 @@ static int names_insert(parser *ps, int32_t index)
             }
     }
     uint32_t mask = (uint32_t)s->name_cap - 1, i;
-    const char *nm = s->prefabs[index].name;
-    for (i = name_hash(nm, strlen(nm)) & mask; s->names[i] >= 0; i = (i + 1) & mask)
+    for (i = h & mask; s->names[i] >= 0; i = (i + 1) & mask)
         ;
     s->names[i] = index;
     return 1;
@@ -969,12 +969,13 @@ static void prefab_begin(parser *ps)
     }
     if (!take_name(ps, &ps->tok[1], "prefab name", p->name)) /* the bytes after it stay zero */
         return;
-    int32_t dup = names_find(ps->set, p->name, (size_t)ps->tok[1].n);
+    uint32_t h = name_hash(p->name, (size_t)ps->tok[1].n);
+    int32_t dup = names_find(ps->set, p->name, (size_t)ps->tok[1].n, h);
     if (dup >= 0)
         perr(ps, ps->line, ps->tok[1].col, "duplicate prefab name '%s' (first at line %d)", p->name,
              (int)ps->set->prefabs[dup].line);
     else
-        names_insert(ps, ps->pi);
+        names_insert(ps, ps->pi, h);
 }
 
 /* Stores the legend the prefab uses (shared with earlier prefabs when unchanged). */
