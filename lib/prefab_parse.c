@@ -71,7 +71,8 @@ typedef struct parser {
     int32_t exits, exits_line, exits_col;
     int32_t allowed_legend; /* set->legends index that `allowed` was made from, -1: none */
     /* From here on each field is set before it is read (tokenize, the legend
-     * and map starts, check_flow), so a new parser zeroes only the fields above. */
+     * and map starts, check_flow) or zeroed once by dg_prefab_parse (the flow's
+     * counts and bounds, passable), so a new parser zeroes only the fields above. */
     token tok[MAX_TOKENS];
     dgi_legend file_legend, cur;
     uint8_t legend_seen[128];
@@ -1851,6 +1852,7 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     memset(ps->flow.lanes, 0, sizeof ps->flow.lanes);
     memset(ps->flow.lo, 0, sizeof ps->flow.lo);
     memset(ps->flow.hi, 0, sizeof ps->flow.hi);
+    memset(ps->passable, 0, sizeof ps->passable);
     /* every cell is a byte of the input: one allocation of its size (if it can
      * be had) spares the copies and page faults of a doubling buffer */
     s->cells = length ? dgi_alloc(allocator, length) : NULL;
