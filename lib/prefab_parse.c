@@ -31,10 +31,12 @@ typedef struct token {
  * each result glyph was first written, and which final glyphs each drawn glyph
  * can become. No glyph can cover more than the map's cells, so both bounds are
  * kept at most `cells`: chained picks would otherwise multiply them past any
- * integer width. */
+ * integer width. counts, lo and hi are zero between maps (flow_clear resets
+ * the entries a map wrote), which spares clearing them whole per map. */
 typedef struct flow {
     int64_t cells;
     int32_t counts[256];  /* cells per byte as the map draws them */
+    int32_t lanes[3][256]; /* counts of every 4th cell but the first, summed into counts */
     uint32_t random[4];   /* the glyphs substitutions replace */
     int64_t lo[128], hi[128];
     uint32_t known[4]; /* glyphs a substitution writes, with where it first did */
@@ -69,7 +71,8 @@ typedef struct parser {
     int32_t exits, exits_line, exits_col;
     int32_t allowed_legend; /* set->legends index that `allowed` was made from, -1: none */
     /* From here on each field is set before it is read (tokenize, the legend
-     * and map starts, check_flow), so a new parser zeroes only the fields above. */
+     * and map starts, check_flow) or zeroed once by dg_prefab_parse (the flow's
+     * counts and bounds, passable), so a new parser zeroes only the fields above. */
     token tok[MAX_TOKENS];
     dgi_legend file_legend, cur;
     uint8_t legend_seen[128];
@@ -77,6 +80,9 @@ typedef struct parser {
     uint8_t allowed[256];    /* per byte: CELL_ALLOWED if legend allowed_legend has it */
     uint8_t used[128]; /* the glyphs ('!'..'~') the map holds, as first met */
     int32_t used_count;
+    uint8_t met[256]; /* every byte the map holds, as first met */
+    int32_t met_count;
+    uint8_t passable[256]; /* per glyph of the map: passable in every outcome */
     flow flow;
 } parser;
 
@@ -194,23 +200,24 @@ static uint32_t name_hash(const char *s, size_t n)
     return h;
 }
 
-/* Index of the prefab named name (n bytes), or -1. */
-static int32_t names_find(const dg_prefab_set *s, const char *name, size_t n)
+/* Index of the prefab named name (n bytes, name_hash h), or -1. */
+static int32_t names_find(const dg_prefab_set *s, const char *name, size_t n, uint32_t h)
 {
     if (!s->names || n >= DG_NAME_MAX)
         return -1;
     uint32_t mask = (uint32_t)s->name_cap - 1;
-    for (uint32_t i = name_hash(name, n) & mask;; i = (i + 1) & mask)
+    for (uint32_t i = h & mask;; i = (i + 1) & mask)
     {
         int32_t k = s->names[i];
         if (k < 0)
             return -1;
-        if (strlen(s->prefabs[k].name) == n && memcmp(s->prefabs[k].name, name, n) == 0)
+        if (memcmp(s->prefabs[k].name, name, n) == 0 && s->prefabs[k].name[n] == '\0')
             return k;
     }
 }
 
-static int names_insert(parser *ps, int32_t index)
+/* Adds prefab index, whose name has name_hash h, to the table. */
+static int names_insert(parser *ps, int32_t index, uint32_t h)
 {
     dg_prefab_set *s = ps->set;
     if ((int64_t)(s->count + 1) * 2 > s->name_cap)
@@ -238,8 +245,7 @@ static int names_insert(parser *ps, int32_t index)
             }
     }
     uint32_t mask = (uint32_t)s->name_cap - 1, i;
-    const char *nm = s->prefabs[index].name;
-    for (i = name_hash(nm, strlen(nm)) & mask; s->names[i] >= 0; i = (i + 1) & mask)
+    for (i = h & mask; s->names[i] >= 0; i = (i + 1) & mask)
         ;
     s->names[i] = index;
     return 1;
@@ -938,7 +944,7 @@ static void prefab_begin(parser *ps)
         return;
     ps->pi = ps->set->count++;
     dgi_prefab *p = ps->p = &ps->set->prefabs[ps->pi];
-    memset(p, 0, sizeof *p);
+    memset(p, 0, offsetof(dgi_prefab, edge)); /* map_end computes the edges of every sound map */
     p->line = ps->line;
     p->modes = DG_PREFAB_FULL | DG_PREFAB_JIGSAW | DG_PREFAB_ISLAND | DG_PREFAB_FURNISH;
     p->orientations = DG_ORIENT_MASK_ALL;
@@ -964,12 +970,13 @@ static void prefab_begin(parser *ps)
     }
     if (!take_name(ps, &ps->tok[1], "prefab name", p->name)) /* the bytes after it stay zero */
         return;
-    int32_t dup = names_find(ps->set, p->name, (size_t)ps->tok[1].n);
+    uint32_t h = name_hash(p->name, (size_t)ps->tok[1].n);
+    int32_t dup = names_find(ps->set, p->name, (size_t)ps->tok[1].n, h);
     if (dup >= 0)
         perr(ps, ps->line, ps->tok[1].col, "duplicate prefab name '%s' (first at line %d)", p->name,
              (int)ps->set->prefabs[dup].line);
     else
-        names_insert(ps, ps->pi);
+        names_insert(ps, ps->pi, h);
 }
 
 /* Stores the legend the prefab uses (shared with earlier prefabs when unchanged). */
@@ -1006,6 +1013,7 @@ static void map_begin(parser *ps)
     }
     memcpy(ps->cell_state, ps->allowed, sizeof ps->cell_state);
     ps->used_count = 0;
+    ps->met_count = 0;
     for (int32_t k = 0; k < ps->p->sub_count; k++)
     {
         const dgi_sub *s = &ps->set->subs[ps->p->sub_first + k];
@@ -1054,6 +1062,7 @@ static void unusual_byte(parser *ps, uint8_t c, int32_t col)
     if (!(ps->cell_state[c] & CELL_SEEN))
     {
         ps->cell_state[c] |= CELL_SEEN;
+        ps->met[ps->met_count++] = c;
         if (is_word_byte(c))
             ps->used[ps->used_count++] = c;
     }
@@ -1102,49 +1111,106 @@ static void map_row(parser *ps)
     ps->set->cells_len += (size_t)n;
 }
 
-/* The common map row: glyphs the map may hold, ended by a line end, as wide
- * as the rows before and not the map's `end`. It is stored straight from the
- * input, without splitting the line off first; any other line (0 returned)
- * takes the general path, which reports what is wrong. */
-static int map_row_fast(parser *ps)
+/* Length of the run of allowed glyphs at the start of s (at most `most`
+ * bytes); *fresh becomes 1 if one of them is met for the first time in this
+ * map. For a map's first row, whose width is not known yet. */
+static size_t allowed_run(const uint8_t *state, const uint8_t *s, size_t most, int *fresh)
 {
-    const uint8_t *s = (const uint8_t *)ps->src + ps->pos;
-    size_t left = ps->len - ps->pos, n = 0, most = DG_MIN(left, (size_t)DG_PREFAB_MAX_SIDE);
-    uint8_t seen = CELL_SEEN; /* cleared by a glyph met for the first time */
-    while (n < most && (ps->cell_state[s[n]] & CELL_ALLOWED))
-        seen &= ps->cell_state[s[n++]];
-    size_t end = n; /* the line end: '\n', '\r\n', '\r' at the input's end, or none */
-    if (n < left)
-    {
-        end += s[n] == '\r' ? 1 : 0;
-        if (end < left && s[end] != '\n')
-            return 0;
-        end += end < left;
-    }
-    if (n == 0 || ps->rows == DG_PREFAB_MAX_SIDE || ps->shape_bad ||
-        (ps->rows > 0 && (int32_t)n != ps->p->width) || (n == 3 && memcmp(s, "end", 3) == 0) ||
-        !cells_reserve(ps, n))
+    size_t n = 0;
+    uint8_t seen = CELL_SEEN;
+    while (n < most && (state[s[n]] & CELL_ALLOWED))
+        seen &= state[s[n++]];
+    *fresh = !seen;
+    return n;
+}
+
+/* A row as wide as the map's, of glyphs it may hold, ended by '\n' or "\r\n":
+ * copied to dst, and its length with the line end returned (*fresh 1 if it
+ * holds a glyph met for the first time); 0 for any other line. Every byte is
+ * tested, without an early exit, so the loop runs the same count for each row
+ * of a map and its branches are predicted. */
+static size_t width_row(const uint8_t *state, const uint8_t *s, size_t left, size_t width,
+                        uint8_t *dst, int *fresh)
+{
+    if (width >= left)
         return 0;
-    ps->line++;
-    ps->pos += end;
-    for (size_t i = 0; i < n && !seen; i++) /* first meetings in reading order, as map_row */
-        if (!(ps->cell_state[s[i]] & CELL_SEEN))
-            unusual_byte(ps, s[i], (int32_t)i + 1);
-    if (ps->rows++ == 0)
-        ps->p->width = (int32_t)n;
-    memcpy(ps->set->cells + ps->set->cells_len, s, n);
-    ps->set->cells_len += n;
-    return 1;
+    size_t end = width + (s[width] == '\r');
+    if (end >= left || s[end] != '\n' || (width == 3 && memcmp(s, "end", 3) == 0))
+        return 0;
+    uint8_t all = CELL_ALLOWED | CELL_SEEN;
+    for (size_t i = 0; i < width; i++)
+    {
+        all &= state[s[i]];
+        dst[i] = s[i];
+    }
+    *fresh = !(all & CELL_SEEN);
+    return all & CELL_ALLOWED ? end + 1 : 0;
+}
+
+/* The common map rows: glyphs the map may hold, each row ended by a line end,
+ * as wide as the rows before and not the map's `end`. They are stored straight
+ * from the input, without splitting lines off first, until a line that takes
+ * the general path, which reports what is wrong. */
+static void map_rows_fast(parser *ps)
+{
+    dgi_prefab *p = ps->p;
+    dg_prefab_set *set = ps->set;
+    const uint8_t *src = (const uint8_t *)ps->src;
+    size_t pos = ps->pos, len = ps->len;
+    int32_t rows = ps->rows, width = p->width, line = ps->line;
+    if (ps->shape_bad)
+        return;
+    while (pos < len && rows < DG_PREFAB_MAX_SIDE)
+    {
+        const uint8_t *s = src + pos;
+        size_t left = len - pos, took;
+        int fresh = 0;
+        if (rows > 0 && set->cells_len + (size_t)width <= set->cells_cap &&
+            (took = width_row(ps->cell_state, s, left, (size_t)width, set->cells + set->cells_len, &fresh)) > 0)
+        {
+            ps->line = ++line; /* unusual_byte reports at ps->line */
+            for (int32_t i = 0; fresh && i < width; i++) /* first meetings in reading order */
+                if (!(ps->cell_state[s[i]] & CELL_SEEN))
+                    unusual_byte(ps, s[i], i + 1);
+            set->cells_len += (size_t)width;
+            pos += took;
+            rows++;
+            continue;
+        }
+        size_t n = allowed_run(ps->cell_state, s, DG_MIN(left, (size_t)DG_PREFAB_MAX_SIDE), &fresh);
+        size_t end = n; /* the line end: '\n', '\r\n', '\r' at the input's end, or none */
+        if (n < left)
+        {
+            end += s[n] == '\r';
+            if (end < left && s[end] != '\n')
+                break;
+            end += end < left;
+        }
+        if (n == 0 || (rows > 0 && (int32_t)n != width) || (n == 3 && memcmp(s, "end", 3) == 0))
+            break;
+        if (set->cells_len + n > set->cells_cap && !cells_reserve(ps, n))
+            break;
+        line++;
+        ps->line = line; /* unusual_byte reports at ps->line */
+        for (size_t i = 0; fresh && i < n; i++) /* first meetings in reading order, as map_row */
+            if (!(ps->cell_state[s[i]] & CELL_SEEN))
+                unusual_byte(ps, s[i], (int32_t)i + 1);
+        if (rows++ == 0)
+            width = p->width = (int32_t)n;
+        memcpy(set->cells + set->cells_len, s, n);
+        set->cells_len += n;
+        pos += end;
+    }
+    ps->pos = pos;
+    ps->rows = rows;
+    ps->line = line;
 }
 
 /* A door cell on the border adds its side; a door on a corner is an error. */
-static void border_door(parser *ps, const uint8_t *g, const dgi_legend *lg, int32_t x, int32_t y)
+static void border_door(parser *ps, int32_t x, int32_t y)
 {
     dgi_prefab *p = ps->p;
     int32_t w = p->width, h = p->height;
-    uint8_t c = g[(size_t)y * (size_t)w + (size_t)x];
-    if (c >= 0x80 || lg->glyph[c].cls != DGI_CLASS_DOOR) /* bytes >= 0x80 were reported */
-        return;
     if ((x == 0 || x == w - 1) && (y == 0 || y == h - 1))
         perr(ps, ps->first_row + y, x + 1, "door on a corner of prefab '%s' (its side is ambiguous)",
              p->name);
@@ -1159,13 +1225,27 @@ static void border_door(parser *ps, const uint8_t *g, const dgi_legend *lg, int3
 static void find_doors(parser *ps, const uint8_t *g, const dgi_legend *lg)
 {
     int32_t w = ps->p->width, h = ps->p->height, doors = 0;
-    for (int32_t u = 0; u < ps->used_count; u++)
-        doors += lg->glyph[ps->used[u]].cls == DGI_CLASS_DOOR;
+    uint8_t *is_door = ps->passable; /* scratch until outcome_passability */
+    for (int32_t u = 0; u < ps->met_count; u++) /* bytes >= 0x80 were reported, never doors */
+    {
+        uint8_t c = ps->met[u];
+        is_door[c] = c < 0x80 && lg->glyph[c].cls == DGI_CLASS_DOOR;
+        doors += is_door[c];
+    }
     for (int32_t y = 0; y < h && doors > 0; y++)
     {
-        int whole_row = y == 0 || y == h - 1;
-        for (int32_t x = 0; x < w; x = whole_row || x == w - 1 ? x + 1 : w - 1)
-            border_door(ps, g, lg, x, y);
+        const uint8_t *row = g + (size_t)y * (size_t)w;
+        if (y == 0 || y == h - 1)
+        {
+            for (int32_t x = 0; x < w; x++)
+                if (is_door[row[x]])
+                    border_door(ps, x, y);
+            continue;
+        }
+        if (is_door[row[0]])
+            border_door(ps, 0, y);
+        if (w > 1 && is_door[row[w - 1]])
+            border_door(ps, w - 1, y);
     }
 }
 
@@ -1271,6 +1351,18 @@ static void check_requires(parser *ps, const flow *f, const dgi_legend *lg)
     }
 }
 
+/* The final glyphs glyph c of the map can become, ascending, into out; their
+ * number. Without substitutions c stays itself. */
+static int32_t outcomes_of(const parser *ps, const flow *f, int c, uint8_t *out)
+{
+    if (ps->p->sub_count == 0)
+    {
+        out[0] = (uint8_t)c;
+        return 1;
+    }
+    return glyphs_of(f->can_be[c], out);
+}
+
 /* An island is placed where its footprint (non-void cells) fits: one whose
  * cells are void in every outcome would fit anywhere, without end. */
 static void check_island_footprint(parser *ps, const flow *f, const dgi_legend *lg)
@@ -1280,7 +1372,7 @@ static void check_island_footprint(parser *ps, const flow *f, const dgi_legend *
     uint8_t outcome[128];
     for (int32_t u = 0; u < ps->used_count; u++)
     {
-        int32_t n = glyphs_of(f->can_be[ps->used[u]], outcome);
+        int32_t n = outcomes_of(ps, f, ps->used[u], outcome);
         for (int32_t k = 0; k < n; k++)
             if (lg->glyph[outcome[k]].cls != DGI_CLASS_VOID)
                 return;
@@ -1301,17 +1393,29 @@ static void flow_identity(parser *ps, flow *f)
     }
 }
 
-/* Glyph counts as the map g draws them (lo and hi are read for any glyph). */
+/* Glyph counts as the map g draws them (lo and hi are read for any glyph;
+ * all three start at zero). */
 static void flow_counts(parser *ps, flow *f, const uint8_t *g)
 {
     int32_t *counts = f->counts;
-    memset(f->counts, 0, sizeof f->counts);
     f->cells = (int64_t)ps->p->width * ps->p->height;
-    for (int64_t i = 0; i < f->cells; i++)
+    int64_t i = 0;
+    for (; i + 4 <= f->cells; i += 4) /* four tables: a run of one glyph is no chain of increments */
+    {
         counts[g[i]]++;
+        f->lanes[0][g[i + 1]]++;
+        f->lanes[1][g[i + 2]]++;
+        f->lanes[2][g[i + 3]]++;
+    }
+    for (; i < f->cells; i++)
+        counts[g[i]]++;
+    for (int32_t u = 0; u < ps->met_count; u++)
+    {
+        uint8_t c = ps->met[u];
+        counts[c] += f->lanes[0][c] + f->lanes[1][c] + f->lanes[2][c];
+        f->lanes[0][c] = f->lanes[1][c] = f->lanes[2][c] = 0;
+    }
     memset(f->known, 0, sizeof f->known);
-    memset(f->lo, 0, sizeof f->lo);
-    memset(f->hi, 0, sizeof f->hi);
     for (int32_t u = 0; u < ps->used_count; u++) /* the glyphs '!'..'~' the map holds */
         f->lo[ps->used[u]] = f->hi[ps->used[u]] = counts[ps->used[u]];
 }
@@ -1351,6 +1455,24 @@ static void flow_run(parser *ps, flow *f, const uint8_t *g, const dgi_legend *lg
     check_requires(ps, f, lg);
 }
 
+/* Back to zero: the counts of the map's bytes and the bounds of every glyph
+ * the map or a substitution wrote. */
+static void flow_clear(parser *ps, flow *f)
+{
+    const dgi_prefab *p = ps->p;
+    for (int32_t u = 0; u < ps->met_count; u++)
+        f->counts[ps->met[u]] = 0;
+    for (int32_t u = 0; u < ps->used_count; u++)
+        f->lo[ps->used[u]] = f->hi[ps->used[u]] = 0;
+    for (int32_t k = 0; k < p->sub_count; k++)
+    {
+        const dgi_sub *s = &ps->set->subs[p->sub_first + k];
+        f->lo[s->glyph] = f->hi[s->glyph] = f->lo[s->rest] = f->hi[s->rest] = 0;
+        for (int32_t j = 0; j < s->count; j++)
+            f->lo[ps->set->choices[s->first + j].glyph] = f->hi[ps->set->choices[s->first + j].glyph] = 0;
+    }
+}
+
 /* Passability of each glyph of the map over its outcomes: for the edge
  * signatures a cell is passable only if every outcome is. */
 static void outcome_passability(parser *ps, const flow *f, const dgi_legend *lg, uint8_t *passable)
@@ -1360,7 +1482,7 @@ static void outcome_passability(parser *ps, const flow *f, const dgi_legend *lg,
     for (int32_t u = 0; u < ps->used_count; u++)
     {
         int c = ps->used[u], all = 1, some = 0;
-        int32_t n = glyphs_of(f->can_be[c], outcome);
+        int32_t n = outcomes_of(ps, f, c, outcome);
         for (int32_t k = 0; k < n; k++)
         {
             const dgi_glyph *g = &lg->glyph[outcome[k]];
@@ -1379,16 +1501,18 @@ static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
 {
     dgi_prefab *p = ps->p;
     flow *f = &ps->flow;
-    flow_identity(ps, f);
+    if (p->sub_count > 0)
+        flow_identity(ps, f);
     if (p->sub_count > 0 || p->req_count > 0)
-        flow_run(ps, f, g, lg);
-    check_island_footprint(ps, f, lg);
-    if (!ps->p_bad)
     {
-        uint8_t passable[256];
-        memset(passable, 0, sizeof passable);
-        outcome_passability(ps, f, lg, passable);
-        dgi_edges_compute(p, g, passable);
+        flow_run(ps, f, g, lg);
+        flow_clear(ps, f);
+    }
+    check_island_footprint(ps, f, lg);
+    if (!ps->p_bad) /* then the map holds only glyphs of used[], whose entries are set */
+    {
+        outcome_passability(ps, f, lg, ps->passable);
+        dgi_edges_compute(p, g, ps->passable);
     }
 }
 
@@ -1633,8 +1757,10 @@ static void run(parser *ps)
         ps->pos = 3;
     while (ps->pos < ps->len && ps->errors < DG_PREFAB_MAX_ERRORS && ps->status != DG_E_NOMEM)
     {
-        if (ps->state == ST_MAP && map_row_fast(ps))
-            continue;
+        if (ps->state == ST_MAP)
+            map_rows_fast(ps);
+        if (ps->pos == ps->len)
+            break;
         const char *start = ps->src + ps->pos;
         size_t left = ps->len - ps->pos;
         const char *nl = memchr(start, '\n', left);
@@ -1722,6 +1848,11 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     ps->set = s;
     ps->file_snapshot = -1;
     ps->allowed_legend = -1;
+    memset(ps->flow.counts, 0, sizeof ps->flow.counts);
+    memset(ps->flow.lanes, 0, sizeof ps->flow.lanes);
+    memset(ps->flow.lo, 0, sizeof ps->flow.lo);
+    memset(ps->flow.hi, 0, sizeof ps->flow.hi);
+    memset(ps->passable, 0, sizeof ps->passable);
     /* every cell is a byte of the input: one allocation of its size (if it can
      * be had) spares the copies and page faults of a doubling buffer */
     s->cells = length ? dgi_alloc(allocator, length) : NULL;
