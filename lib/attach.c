@@ -379,9 +379,24 @@ static int32_t pick_door(att_ctx *c, const att_site *s)
 #define ATT_PREFETCH(p) ((void)(p))
 #endif
 
+/* Frontier index that random word w names among the n entries from site_head. */
+static inline int32_t site_of_word(const att_ctx *c, uint32_t w, uint32_t n)
+{
+    return c->site_head + (int32_t)(((uint64_t)w * n) >> 32);
+}
+
+/* Starts loading what an attempt at frontier entry i reads first, its wall
+ * and its feature, once the entry itself is in cache. */
+static inline void prefetch_site(const att_ctx *c, int32_t i)
+{
+    const att_site *s = &c->sites[i];
+    ATT_PREFETCH(att_at(c, s->x, s->y));
+    ATT_PREFETCH(&c->feats[s->feat]);
+}
+
 /* Uniform pick whose random word was drawn two picks early, so the entry it
- * will probably name and that entry's wall can be on their way from memory
- * while the attempts before it run. Lemire's method, so still unbiased. */
+ * will probably name can be on its way from memory while the picks before it
+ * run. Lemire's method, so still unbiased. */
 static int32_t pick_uniform(att_ctx *c)
 {
     uint32_t n = (uint32_t)(c->site_end - c->site_head);
@@ -394,9 +409,7 @@ static int32_t pick_uniform(att_ctx *c)
     }
     c->ahead[0] = c->ahead[1];
     c->ahead[1] = dgi_rng_next(&c->rng);
-    ATT_PREFETCH(&c->sites[c->site_head + (int32_t)(((uint64_t)c->ahead[1] * n) >> 32)]);
-    const att_site *next = &c->sites[c->site_head + (int32_t)(((uint64_t)c->ahead[0] * n) >> 32)];
-    ATT_PREFETCH(att_at(c, next->x, next->y));
+    ATT_PREFETCH(&c->sites[site_of_word(c, c->ahead[1], n)]);
     return c->site_head + (int32_t)(m >> 32);
 }
 
@@ -433,11 +446,15 @@ static int32_t pick_site(att_ctx *c)
         return c->site_head + att_below(c, DG_MIN(n, GROWTH_WINDOW));
     default:
         if (c->fill_w > 0)
-        {
+        { /* both entries were fetched an attempt ago: load both walls at once */
             int32_t a = pick_uniform(c), b = pick_uniform(c);
+            prefetch_site(c, a);
+            prefetch_site(c, b);
             return site_fill(c, &c->sites[b]) < site_fill(c, &c->sites[a]) ? b : a;
         }
-        return pick_uniform(c);
+        int32_t i = pick_uniform(c); /* the next pick's entry was fetched a pick ago */
+        prefetch_site(c, site_of_word(c, c->ahead[0], (uint32_t)n));
+        return i;
     }
 }
 
