@@ -4,15 +4,23 @@
  * of the start's region; an anchor already open stays as it is. */
 #include "internal.h"
 
+#include <stdlib.h>
+
+/* What a cell is to the joins: closed (not passable), closed and reached by
+ * the current corridor search, open in another region, open in the start's
+ * region, open in the region being joined. Regions only ever merge (no open
+ * cell closes), so the start's region grows by each join and is never relabelled. */
+enum { ZONE_CLOSED = 0, ZONE_OTHER = 1, ZONE_MAIN = 2, ZONE_AREA = 4, ZONE_SEEN = 8 };
+
 typedef struct anchor_ctx {
     dg_grid *g;
     dg_result *rooms; /* rooms made for anchors, added to the caller's result at the end */
     const dg_result *source; /* the generator's result (rooms already there), or NULL */
     const dgi_mask *reserved; /* cells never written nor touched by open cells, or NULL */
-    int32_t *label;  /* region per cell (-1 closed), row-major without stride */
-    int32_t *from;   /* corridor search: the cell each cell was reached from, -2 unseen */
-    int32_t *queue;
-    int32_t main;    /* label of the start's region */
+    uint8_t *zone;   /* ZONE_* per cell, rows of width + 2 with a closed frame */
+    int32_t *from;   /* corridor search: the cell (packed) each cell was reached from */
+    int32_t *queue;  /* cells packed as DGI_PACK(x, y) */
+    int has_main;    /* 0 until the start's region is known */
 } anchor_ctx;
 
 static const int32_t step_x[4] = {0, 1, 0, -1}, step_y[4] = {-1, 0, 1, 0};
@@ -91,50 +99,51 @@ static int pick_room(const anchor_ctx *c, dg_point p, int corridors, dg_rect *ou
     return 0;
 }
 
+#define PACKED_ROW DGI_PACK(0, 1) /* a step down in a packed cell */
+
+/* The zone of a cell, by coordinates or packed. */
+static uint8_t *zone_at(const anchor_ctx *c, int32_t x, int32_t y)
+{
+    return &c->zone[(size_t)(y + 1) * (size_t)(c->g->width + 2) + (size_t)x + 1];
+}
+static uint8_t *zone_of(const anchor_ctx *c, int32_t p) { return zone_at(c, DGI_PX(p), DGI_PY(p)); }
+
 /* What the open 4-neighbours of (x, y) are: bit 1 the area being joined,
  * bit 2 the start's region, bit 4 anything else. */
-static int touches(const anchor_ctx *c, int32_t x, int32_t y, int32_t area)
+static int touches(const anchor_ctx *c, int32_t x, int32_t y)
 {
+    static const int kind[16] = {[ZONE_OTHER] = 4, [ZONE_MAIN] = 2, [ZONE_AREA] = 1};
     int kinds = 0;
     for (int d = 0; d < 4; d++)
-    {
-        int32_t l = c->label[cell(c, x + step_x[d], y + step_y[d])];
-        if (l >= 0)
-            kinds |= l == area ? 1 : l == c->main ? 2 : 4;
-    }
+        kinds |= kind[*zone_at(c, x + step_x[d], y + step_y[d])];
     return kinds;
 }
 
-/* Breadth-first through rock from the area's cells to a rock cell beside the
- * start's region; returns that cell or -1. A corridor never touches a third
- * area, and touches its own area only where it leaves it, so it merges with
- * nothing on its way. */
-static int32_t search(anchor_ctx *c, int32_t area)
+/* Breadth-first through rock from the area's cells (queue[0..tail), in
+ * row-major order) to a rock cell beside the start's region; returns that
+ * cell (packed) or -1; *tail ends the cells it reached. A corridor never touches a
+ * third area, and touches its own area only where it leaves it, so it merges
+ * with nothing on its way. */
+static int32_t search(anchor_ctx *c, int32_t *tail)
 {
-    const int32_t w = c->g->width, n = w * c->g->height;
-    int32_t tail = 0;
-    for (int32_t i = 0; i < n; i++)
+    for (int32_t head = 0; head < *tail; head++)
     {
-        c->from[i] = c->label[i] == area ? -1 : -2;
-        if (c->label[i] == area)
-            c->queue[tail++] = i;
-    }
-    for (int32_t head = 0; head < tail; head++)
-    {
-        int32_t at = c->queue[head], x = at % w, y = at / w;
+        int32_t at = c->queue[head], x = DGI_PX(at), y = DGI_PY(at);
+        int leaving = *zone_at(c, x, y) == ZONE_AREA;
         for (int d = 0; d < 4; d++)
         {
-            int32_t nx = x + step_x[d], ny = y + step_y[d], next = ny * w + nx;
-            if (!inner(c->g, nx, ny) || c->from[next] != -2 || !is_rock(DG_CELL(c->g, nx, ny)) ||
-                dgi_mask_near(c->reserved, c->g, nx, ny))
+            int32_t nx = x + step_x[d], ny = y + step_y[d];
+            if (!inner(c->g, nx, ny) || *zone_at(c, nx, ny) != ZONE_CLOSED ||
+                !is_rock(DG_CELL(c->g, nx, ny)) || dgi_mask_near(c->reserved, c->g, nx, ny))
                 continue;
-            int kinds = touches(c, nx, ny, area), leaving = c->label[at] == area;
+            int kinds = touches(c, nx, ny);
             if ((kinds & 4) || ((kinds & 1) && !leaving))
                 continue;
-            c->from[next] = at;
+            *zone_at(c, nx, ny) = ZONE_SEEN;
+            c->from[cell(c, nx, ny)] = at;
             if (kinds & 2)
-                return next;
-            c->queue[tail++] = next;
+                return DGI_PACK(nx, ny);
+            c->queue[(*tail)++] = DGI_PACK(nx, ny);
         }
     }
     return -1;
@@ -149,23 +158,137 @@ static int touches_room_floor(const anchor_ctx *c, int32_t x, int32_t y)
 }
 
 /* Carves the corridor the search found, back from its end to the area: a
- * door where it meets room floor at either end, corridor elsewhere. */
-static void carve_corridor(anchor_ctx *c, int32_t end, int32_t area)
+ * door where it meets room floor at either end, corridor elsewhere. Its cells
+ * join the start's region. */
+static void carve_corridor(anchor_ctx *c, int32_t end)
 {
-    const int32_t w = c->g->width;
-    for (int32_t at = end; at >= 0 && c->label[at] != area; at = c->from[at])
+    for (int32_t at = end; *zone_of(c, at) != ZONE_AREA;)
     {
-        int32_t x = at % w, y = at / w;
-        int ends = at == end || c->label[c->from[at]] == area;
+        int32_t x = DGI_PX(at), y = DGI_PY(at), prev = c->from[cell(c, x, y)];
+        int ends = at == end || *zone_of(c, prev) == ZONE_AREA;
         DG_CELL(c->g, x, y) = ends && touches_room_floor(c, x, y) ? DG_TILE_DOOR : DG_TILE_CORRIDOR;
+        *zone_at(c, x, y) = ZONE_MAIN;
+        at = prev;
     }
 }
 
-/* Region labels afresh; main becomes the label at `start` (or -1). */
-static void relabel(anchor_ctx *c, dg_point start)
+/* Breadth-first from queue[0..tail) through open cells of other regions,
+ * which become `to`; returns the new tail, *met 1 if the fill borders the
+ * start's region. The frame stops it at the edges, and no branch depends on
+ * the map: every neighbour is written to the queue and kept only if it was
+ * in another region (so the queue needs one entry more than it keeps). */
+static int32_t fill(anchor_ctx *c, int32_t tail, uint8_t to, int *met)
 {
-    dgi_label_regions(c->g, c->label, c->queue);
-    c->main = start.x >= 0 ? c->label[cell(c, start.x, start.y)] : -1;
+    const int32_t pw = c->g->width + 2;
+    const uint8_t flip = ZONE_OTHER ^ to;
+    int32_t *q = c->queue;
+    uint8_t bordering = 0;
+    for (int32_t head = 0; head < tail; head++)
+    {
+        int32_t p = q[head];
+        uint8_t *at = zone_of(c, p);
+        uint8_t n = at[-pw], e = at[1], s = at[pw], w = at[-1];
+        uint8_t on = n == ZONE_OTHER, oe = e == ZONE_OTHER, os = s == ZONE_OTHER, ow = w == ZONE_OTHER;
+        bordering |= n | e | s | w;
+        at[-pw] = n ^ (uint8_t)(on * flip);
+        at[1] = e ^ (uint8_t)(oe * flip);
+        at[pw] = s ^ (uint8_t)(os * flip);
+        at[-1] = w ^ (uint8_t)(ow * flip);
+        q[tail] = p - PACKED_ROW;
+        tail += on;
+        q[tail] = p + 1;
+        tail += oe;
+        q[tail] = p + PACKED_ROW;
+        tail += os;
+        q[tail] = p - 1;
+        tail += ow;
+    }
+    *met |= (bordering & ZONE_MAIN) != 0;
+    return tail;
+}
+
+/* Zones of the map as it is: open cells in other regions, then the start's
+ * region (when the map has an open start) flooded from it. */
+static void zones_init(anchor_ctx *c, dg_point start)
+{
+    const int32_t w = c->g->width, pw = w + 2;
+    memset(c->zone, ZONE_CLOSED, (size_t)pw);
+    for (int32_t y = 0; y < c->g->height; y++)
+    {
+        const uint8_t *row = &DG_CELL(c->g, 0, y);
+        uint8_t *z = zone_at(c, 0, y);
+        z[-1] = z[w] = ZONE_CLOSED;
+        for (int32_t x = 0; x < w; x++)
+            z[x] = dgi_passable_default[row[x]] ? ZONE_OTHER : ZONE_CLOSED;
+    }
+    memset(zone_at(c, -1, c->g->height), ZONE_CLOSED, (size_t)pw);
+    if (start.x < 0)
+        return;
+    int met = 0;
+    *zone_at(c, start.x, start.y) = ZONE_MAIN;
+    c->queue[0] = DGI_PACK(start.x, start.y);
+    (void)fill(c, 1, ZONE_MAIN, &met);
+    c->has_main = 1;
+}
+
+#define ANCHOR_REACH 3 /* an anchor's room (up to 3x3, holding it) and its ring lie this close */
+
+/* p's region after its opening, less the cells already in the start's region,
+ * as ZONE_AREA cells in queue[0..return); *met 1 if it touches that region.
+ * Every cell the opening made passable lies within reach of p, and any cell
+ * of another region beside the start's region is one of them. */
+static int32_t gather_area(anchor_ctx *c, dg_point p, int *met)
+{
+    int32_t tail = 0;
+    *met = *zone_at(c, p.x, p.y) == ZONE_MAIN;
+    for (int32_t y = DG_MAX(p.y - ANCHOR_REACH, 0); y <= DG_MIN(p.y + ANCHOR_REACH, c->g->height - 1); y++)
+        for (int32_t x = DG_MAX(p.x - ANCHOR_REACH, 0); x <= DG_MIN(p.x + ANCHOR_REACH, c->g->width - 1); x++)
+        {
+            uint8_t *z = zone_at(c, x, y);
+            int opened = *z == ZONE_CLOSED && dgi_passable_default[DG_CELL(c->g, x, y)];
+            if (opened || (*z == ZONE_OTHER && x == p.x && y == p.y))
+            {
+                *z = ZONE_AREA;
+                c->queue[tail++] = DGI_PACK(x, y);
+            }
+        }
+    return fill(c, tail, ZONE_AREA, met);
+}
+
+static void set_zone(anchor_ctx *c, int32_t from, int32_t to, uint8_t zone)
+{
+    for (int32_t i = from; i < to; i++)
+        *zone_of(c, c->queue[i]) = zone;
+}
+
+static int packed_order(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Joins p's region to the start's: at once when they already meet (or when
+ * the map has no start yet, p's region becoming it), else by a corridor. */
+static int join_area(anchor_ctx *c, dg_point p)
+{
+    int met;
+    int32_t area = gather_area(c, p, &met);
+    if (met || !c->has_main)
+    {
+        set_zone(c, 0, area, ZONE_MAIN);
+        c->has_main = 1;
+        return 1;
+    }
+    qsort(c->queue, (size_t)area, sizeof *c->queue, packed_order); /* row-major, as a scan */
+    int32_t seen = area, end = search(c, &seen);
+    if (end < 0)
+        return 0;
+    carve_corridor(c, end);
+    set_zone(c, 0, area, ZONE_MAIN);
+    for (int32_t i = area; i < seen; i++)
+        if (*zone_of(c, c->queue[i]) == ZONE_SEEN)
+            *zone_of(c, c->queue[i]) = ZONE_CLOSED;
+    return 1;
 }
 
 /* A room (or one cell where no room fits) around an anchor in rock. */
@@ -201,7 +324,7 @@ static dg_status open_anchor(anchor_ctx *c, dg_point p)
     return DG_OK;
 }
 
-static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_point start, dg_diag *diag)
+static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_diag *diag)
 {
     uint8_t tile = DG_CELL(c->g, p.x, p.y);
     if (tile == DG_TILE_OBSTACLE || tile == DG_TILE_WATER) /* furniture or a pool gives way */
@@ -216,16 +339,10 @@ static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_point start, dg_diag 
         if (st != DG_OK)
             return dgi_fail(diag, st, "out of memory for the anchor's room");
     }
-    relabel(c, start.x >= 0 ? start : p);
-    int32_t area = c->label[cell(c, p.x, p.y)];
-    if (area == c->main)
-        return DG_OK;
-    int32_t end = search(c, area);
-    if (end < 0)
+    if (!join_area(c, p))
         return dgi_fail(diag, DG_E_NOSPACE,
                         "anchor (%d, %d) cannot be joined to the start: no way through rock",
                         (int)p.x, (int)p.y);
-    carve_corridor(c, end, area);
     return DG_OK;
 }
 
@@ -264,13 +381,12 @@ static dg_point open_start(const dg_grid *g, const dg_result *r)
 static dg_status join_all(anchor_ctx *c, dg_point start, const dg_point *anchors, int32_t count,
                           dg_diag *diag)
 {
+    zones_init(c, start);
     for (int32_t i = 0; i < count; i++)
     {
-        dg_status st = join_anchor(c, anchors[i], start, diag);
+        dg_status st = join_anchor(c, anchors[i], diag);
         if (st != DG_OK)
             return st;
-        if (start.x < 0)
-            start = anchors[i];
     }
     return DG_OK;
 }
@@ -322,20 +438,21 @@ dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anc
         st = check_anchors(grid, anchors, count, reserved, diag);
     if (st != DG_OK || count == 0)
         return st;
-    const int32_t w = grid->width;
-    const size_t n = (size_t)w * (size_t)grid->height, ints_size = 3 * n * sizeof(int32_t);
-    uint8_t *cells = dgi_alloc(allocator, n);
+    const int32_t w = grid->width, h = grid->height;
+    const size_t n = (size_t)w * (size_t)h, framed = (size_t)(w + 2) * (size_t)(h + 2);
+    const size_t bytes = n + framed, ints_size = (2 * n + 1) * sizeof(int32_t);
+    uint8_t *cells = dgi_alloc(allocator, bytes);
     int32_t *ints = dgi_alloc(allocator, ints_size);
-    dg_grid copy = {cells, w, grid->height, w};
+    dg_grid copy = {cells, w, h, w};
     dg_result rooms;
     dg_result_init(&rooms, allocator);
-    anchor_ctx c = {&copy, &rooms, result, reserved, ints, NULL, NULL, -1};
+    anchor_ctx c = {&copy, &rooms, result, reserved, NULL, ints, NULL, 0};
     if (!cells || !ints)
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
     if (st == DG_OK)
     {
-        c.from = ints + n;
-        c.queue = ints + 2 * n;
+        c.zone = cells + n;
+        c.queue = ints + n;
         copy_cells(&copy, grid);
         st = join_all(&c, open_start(grid, result), anchors, count, diag);
     }
@@ -343,7 +460,7 @@ dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anc
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory while measuring the map");
     if (st == DG_OK)
         copy_cells(grid, &copy);
-    dgi_free(allocator, cells, n);
+    dgi_free(allocator, cells, bytes);
     dgi_free(allocator, ints, ints_size);
     dg_result_free(&rooms);
     return st;
