@@ -21,6 +21,7 @@ typedef struct anchor_ctx {
     int32_t *from;   /* corridor search: the cell (packed) each cell was reached from */
     int32_t *queue;  /* cells packed as DGI_PACK(x, y) */
     int has_main;    /* 0 until the start's region is known */
+    int32_t main_cells; /* cells in the start's region */
 } anchor_ctx;
 
 static const int32_t step_x[4] = {0, 1, 0, -1}, step_y[4] = {-1, 0, 1, 0};
@@ -99,13 +100,12 @@ static int pick_room(const anchor_ctx *c, dg_point p, int corridors, dg_rect *ou
     return 0;
 }
 
-#define PACKED_ROW DGI_PACK(0, 1) /* a step down in a packed cell */
-
-/* The zone of a cell, by coordinates or packed. */
-static uint8_t *zone_at(const anchor_ctx *c, int32_t x, int32_t y)
+/* A cell's index in the framed zone array, and its zone by coordinates or packed. */
+static int32_t framed(const anchor_ctx *c, int32_t x, int32_t y)
 {
-    return &c->zone[(size_t)(y + 1) * (size_t)(c->g->width + 2) + (size_t)x + 1];
+    return (y + 1) * (c->g->width + 2) + x + 1;
 }
+static uint8_t *zone_at(const anchor_ctx *c, int32_t x, int32_t y) { return &c->zone[framed(c, x, y)]; }
 static uint8_t *zone_of(const anchor_ctx *c, int32_t p) { return zone_at(c, DGI_PX(p), DGI_PY(p)); }
 
 /* What the open 4-neighbours of (x, y) are: bit 1 the area being joined,
@@ -168,39 +168,40 @@ static void carve_corridor(anchor_ctx *c, int32_t end)
         int ends = at == end || *zone_of(c, prev) == ZONE_AREA;
         DG_CELL(c->g, x, y) = ends && touches_room_floor(c, x, y) ? DG_TILE_DOOR : DG_TILE_CORRIDOR;
         *zone_at(c, x, y) = ZONE_MAIN;
+        c->main_cells++;
         at = prev;
     }
 }
 
-/* Breadth-first from queue[0..tail) through open cells of other regions,
- * which become `to`; returns the new tail, *met 1 if the fill borders the
- * start's region. The frame stops it at the edges, and no branch depends on
- * the map: every neighbour is written to the queue and kept only if it was
- * in another region (so the queue needs one entry more than it keeps). */
+/* Breadth-first from queue[0..tail) (framed indices) through open cells of
+ * other regions, which become `to`; returns the new tail, *met 1 if the fill
+ * borders the start's region. The frame stops it at the edges, and no branch
+ * depends on the map: every neighbour is written to the queue and kept only
+ * if it was in another region (so the queue needs one entry more than it
+ * keeps), and a zone value moves from ZONE_OTHER (bit 0) to `to` by adding. */
 static int32_t fill(anchor_ctx *c, int32_t tail, uint8_t to, int *met)
 {
     const int32_t pw = c->g->width + 2;
-    const uint8_t flip = ZONE_OTHER ^ to;
+    const uint8_t step = (uint8_t)(to - ZONE_OTHER);
+    uint8_t *z = c->zone, bordering = 0;
     int32_t *q = c->queue;
-    uint8_t bordering = 0;
     for (int32_t head = 0; head < tail; head++)
     {
-        int32_t p = q[head];
-        uint8_t *at = zone_of(c, p);
-        uint8_t n = at[-pw], e = at[1], s = at[pw], w = at[-1];
-        uint8_t on = n == ZONE_OTHER, oe = e == ZONE_OTHER, os = s == ZONE_OTHER, ow = w == ZONE_OTHER;
+        int32_t i = q[head];
+        uint8_t n = z[i - pw], e = z[i + 1], s = z[i + pw], w = z[i - 1];
+        uint8_t on = n & ZONE_OTHER, oe = e & ZONE_OTHER, os = s & ZONE_OTHER, ow = w & ZONE_OTHER;
         bordering |= n | e | s | w;
-        at[-pw] = n ^ (uint8_t)(on * flip);
-        at[1] = e ^ (uint8_t)(oe * flip);
-        at[pw] = s ^ (uint8_t)(os * flip);
-        at[-1] = w ^ (uint8_t)(ow * flip);
-        q[tail] = p - PACKED_ROW;
+        z[i - pw] = (uint8_t)(n + on * step);
+        z[i + 1] = (uint8_t)(e + oe * step);
+        z[i + pw] = (uint8_t)(s + os * step);
+        z[i - 1] = (uint8_t)(w + ow * step);
+        q[tail] = i - pw;
         tail += on;
-        q[tail] = p + 1;
+        q[tail] = i + 1;
         tail += oe;
-        q[tail] = p + PACKED_ROW;
+        q[tail] = i + pw;
         tail += os;
-        q[tail] = p - 1;
+        q[tail] = i - 1;
         tail += ow;
     }
     *met |= (bordering & ZONE_MAIN) != 0;
@@ -226,15 +227,15 @@ static void zones_init(anchor_ctx *c, dg_point start)
         return;
     int met = 0;
     *zone_at(c, start.x, start.y) = ZONE_MAIN;
-    c->queue[0] = DGI_PACK(start.x, start.y);
-    (void)fill(c, 1, ZONE_MAIN, &met);
+    c->queue[0] = framed(c, start.x, start.y);
+    c->main_cells = fill(c, 1, ZONE_MAIN, &met);
     c->has_main = 1;
 }
 
 #define ANCHOR_REACH 3 /* an anchor's room (up to 3x3, holding it) and its ring lie this close */
 
 /* p's region after its opening, less the cells already in the start's region,
- * as ZONE_AREA cells in queue[0..return); *met 1 if it touches that region.
+ * as ZONE_AREA cells in queue[0..return) (framed indices); *met 1 if it touches that region.
  * Every cell the opening made passable lies within reach of p, and any cell
  * of another region beside the start's region is one of them. */
 static int32_t gather_area(anchor_ctx *c, dg_point p, int *met)
@@ -249,7 +250,7 @@ static int32_t gather_area(anchor_ctx *c, dg_point p, int *met)
             if (opened || (*z == ZONE_OTHER && x == p.x && y == p.y))
             {
                 *z = ZONE_AREA;
-                c->queue[tail++] = DGI_PACK(x, y);
+                c->queue[tail++] = framed(c, x, y);
             }
         }
     return fill(c, tail, ZONE_AREA, met);
@@ -261,10 +262,19 @@ static void set_zone(anchor_ctx *c, int32_t from, int32_t to, uint8_t zone)
         *zone_of(c, c->queue[i]) = zone;
 }
 
-static int packed_order(const void *a, const void *b)
+static int index_order(const void *a, const void *b)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
     return (x > y) - (x < y);
+}
+
+/* The area's cells in row-major order, packed for the corridor search. */
+static void area_in_order(anchor_ctx *c, int32_t area)
+{
+    const int32_t pw = c->g->width + 2;
+    qsort(c->queue, (size_t)area, sizeof *c->queue, index_order);
+    for (int32_t i = 0; i < area; i++)
+        c->queue[i] = DGI_PACK(c->queue[i] % pw - 1, c->queue[i] / pw - 1);
 }
 
 /* Joins p's region to the start's: at once when they already meet (or when
@@ -275,16 +285,19 @@ static int join_area(anchor_ctx *c, dg_point p)
     int32_t area = gather_area(c, p, &met);
     if (met || !c->has_main)
     {
-        set_zone(c, 0, area, ZONE_MAIN);
+        for (int32_t i = 0; i < area; i++)
+            c->zone[c->queue[i]] = ZONE_MAIN;
+        c->main_cells += area;
         c->has_main = 1;
         return 1;
     }
-    qsort(c->queue, (size_t)area, sizeof *c->queue, packed_order); /* row-major, as a scan */
+    area_in_order(c, area);
     int32_t seen = area, end = search(c, &seen);
     if (end < 0)
         return 0;
     carve_corridor(c, end);
     set_zone(c, 0, area, ZONE_MAIN);
+    c->main_cells += area;
     for (int32_t i = area; i < seen; i++)
         if (*zone_of(c, c->queue[i]) == ZONE_SEEN)
             *zone_of(c, c->queue[i]) = ZONE_CLOSED;
@@ -397,22 +410,46 @@ static void copy_cells(dg_grid *to, const dg_grid *from)
         memcpy(&DG_CELL(to, 0, y), &DG_CELL(from, 0, y), (size_t)from->width);
 }
 
+/* The metrics dgi_result_finish_at gives, from one count of the cells, when
+ * every open cell lies in the start's region (the map is one region): no
+ * walk from the start is needed when the caller places the exit. 0 if not. */
+static int measure_joined(dg_result *r, const dg_grid *g, dg_point start, int32_t main_cells,
+                          const dg_allocator *a, dg_status *st)
+{
+    dgi_cell_counts counts;
+    *st = dgi_count_cells(g, NULL, &counts, a);
+    if (*st != DG_OK || counts.open != main_cells)
+        return *st != DG_OK;
+    dg_metrics *m = &r->metrics;
+    m->cells = g->width * g->height;
+    m->floor_cells = counts.open;
+    m->floor_permille = (int32_t)((int64_t)m->floor_cells * 1000 / (int64_t)m->cells);
+    m->rooms = r->room_count;
+    m->corridors = r->corridor_count;
+    m->doors = r->door_count;
+    m->dead_ends = counts.dead_ends;
+    m->regions = 1;
+    r->start = start;
+    return 1;
+}
+
 /* The result after the anchors: the new rooms, the start on the first anchor,
- * the exit and metrics recomputed from there; as it was on DG_E_NOMEM. */
-static dg_status finish_result(dg_result *r, const dg_grid *g, const dg_result *rooms,
-                               dg_point start, const dg_allocator *a)
+ * the exit (unless exit_set: the caller places it) and metrics recomputed
+ * from there; as it was on DG_E_NOMEM. */
+static dg_status finish_result(dg_result *r, const dg_grid *g, const anchor_ctx *c,
+                               dg_point start, int exit_set, const dg_allocator *a)
 {
     dg_result before = *r;
+    const dg_result *rooms = c->rooms;
     dg_status st = dgi_result_reserve(r, r->room_count + rooms->room_count, 0, 0, 0);
     for (int32_t i = 0; st == DG_OK && i < rooms->room_count; i++)
         st = dgi_result_add_room(r, &rooms->rooms[i]);
     r->exit_room = -1;
-    if (st == DG_OK)
-    {
+    if (st == DG_OK && !(exit_set && measure_joined(r, g, start, c->main_cells, a, &st)))
         st = dgi_result_finish_at(r, g, start, -1, NULL, a);
-        r->start_room = dgi_result_room_near(r, start); /* an alcove belongs to its room */
-    }
     if (st == DG_OK)
+        r->start_room = dgi_result_room_near(r, start); /* an alcove belongs to its room */
+    if (st == DG_OK && !exit_set)
         st = dgi_result_exit_in_room(r, g, a);
     if (st != DG_OK)
     {
@@ -423,12 +460,44 @@ static dg_status finish_result(dg_result *r, const dg_grid *g, const dg_result *
     return st;
 }
 
+/* Opens and joins the anchors on grid itself, which is left half done on
+ * error; the result changes only on success. */
+static dg_status place_on(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                          int32_t count, const dgi_mask *reserved, int exit_set,
+                          const dg_allocator *allocator, dg_diag *diag)
+{
+    const int32_t w = grid->width, h = grid->height;
+    const size_t n = (size_t)w * (size_t)h, framed = (size_t)(w + 2) * (size_t)(h + 2);
+    const size_t ints_size = (2 * n + 1) * sizeof(int32_t);
+    uint8_t *zone = dgi_alloc(allocator, framed);
+    int32_t *ints = dgi_alloc(allocator, ints_size);
+    dg_result rooms;
+    dg_result_init(&rooms, allocator);
+    anchor_ctx c = {grid, &rooms, result, reserved, zone, ints, NULL, 0, 0};
+    dg_status st = DG_OK;
+    if (!zone || !ints)
+        st = dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
+    if (st == DG_OK)
+    {
+        c.queue = ints + n;
+        st = join_all(&c, open_start(grid, result), anchors, count, diag);
+    }
+    if (st == DG_OK && result &&
+        finish_result(result, grid, &c, anchors[0], exit_set, allocator) != DG_OK)
+        st = dgi_fail(diag, DG_E_NOMEM, "out of memory while measuring the map");
+    dgi_free(allocator, zone, framed);
+    dgi_free(allocator, ints, ints_size);
+    dg_result_free(&rooms);
+    return st;
+}
+
 dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
                           int32_t count, const dg_allocator *allocator, dg_diag *diag)
 {
     return dgi_anchor_place(grid, result, anchors, count, NULL, allocator, diag);
 }
 
+/* On a copy, so that grid changes only on success. */
 dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
                            int32_t count, const dgi_mask *reserved,
                            const dg_allocator *allocator, dg_diag *diag)
@@ -438,30 +507,25 @@ dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anc
         st = check_anchors(grid, anchors, count, reserved, diag);
     if (st != DG_OK || count == 0)
         return st;
-    const int32_t w = grid->width, h = grid->height;
-    const size_t n = (size_t)w * (size_t)h, framed = (size_t)(w + 2) * (size_t)(h + 2);
-    const size_t bytes = n + framed, ints_size = (2 * n + 1) * sizeof(int32_t);
-    uint8_t *cells = dgi_alloc(allocator, bytes);
-    int32_t *ints = dgi_alloc(allocator, ints_size);
-    dg_grid copy = {cells, w, h, w};
-    dg_result rooms;
-    dg_result_init(&rooms, allocator);
-    anchor_ctx c = {&copy, &rooms, result, reserved, NULL, ints, NULL, 0};
-    if (!cells || !ints)
-        st = dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
-    if (st == DG_OK)
-    {
-        c.zone = cells + n;
-        c.queue = ints + n;
-        copy_cells(&copy, grid);
-        st = join_all(&c, open_start(grid, result), anchors, count, diag);
-    }
-    if (st == DG_OK && result && finish_result(result, &copy, &rooms, anchors[0], allocator) != DG_OK)
-        st = dgi_fail(diag, DG_E_NOMEM, "out of memory while measuring the map");
+    const size_t n = (size_t)grid->width * (size_t)grid->height;
+    uint8_t *cells = dgi_alloc(allocator, n);
+    if (!cells)
+        return dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
+    dg_grid copy = {cells, grid->width, grid->height, grid->width};
+    copy_cells(&copy, grid);
+    st = place_on(&copy, result, anchors, count, reserved, 0, allocator, diag);
     if (st == DG_OK)
         copy_cells(grid, &copy);
-    dgi_free(allocator, cells, bytes);
-    dgi_free(allocator, ints, ints_size);
-    dg_result_free(&rooms);
+    dgi_free(allocator, cells, n);
     return st;
+}
+
+dg_status dgi_anchor_place_own(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                               int32_t count, int exit_set, const dg_allocator *allocator,
+                               dg_diag *diag)
+{
+    dg_status st = check_anchors(grid, anchors, count, NULL, diag);
+    if (st != DG_OK || count == 0)
+        return st;
+    return place_on(grid, result, anchors, count, NULL, exit_set, allocator, diag);
 }

@@ -192,7 +192,9 @@ static dg_status build_floor(const dg_recipe *recipe, const dg_floor_info *info,
         return dgi_fail(diag, DG_E_NOSPACE, "floor %d has no start to join its stairs to",
                         (int)info->floor);
     dg_point anchors[1 + 2 * DG_STAIRS_MAX];
-    st = dg_anchor_place(copy, r, anchors, floor_anchors(info, r, anchors), a, diag);
+    /* on the floor's own copy; the first down stairs become the exit */
+    st = dgi_anchor_place_own(copy, r, anchors, floor_anchors(info, r, anchors),
+                              info->down_count > 0, a, diag);
     if (st == DG_OK && mark_stairs(copy, r, info) != DG_OK)
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory for the stairs' markers");
     return st;
