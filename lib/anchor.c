@@ -208,6 +208,42 @@ static int32_t fill(anchor_ctx *c, int32_t tail, uint8_t to, int *met)
     return tail;
 }
 
+/* Marks the open run of row cells through framed index i and, for the rows
+ * above and below, pushes the first cell of every open run beside it. */
+static int32_t fill_span(uint8_t *z, int32_t i, int32_t pw, int32_t *stack, int32_t *top)
+{
+    int32_t left = i, right = i;
+    while (z[left - 1] == ZONE_OTHER)
+        left--;
+    while (z[right + 1] == ZONE_OTHER)
+        right++;
+    memset(z + left, ZONE_MAIN, (size_t)(right - left + 1));
+    for (int32_t row = -pw; row <= pw; row += 2 * pw)
+        for (int32_t k = left + row; k <= right + row; k++)
+            if (z[k] == ZONE_OTHER && (k == left + row || z[k - 1] != ZONE_OTHER))
+                stack[(*top)++] = k;
+    return right - left + 1;
+}
+
+/* The start's region, from framed index `from`, by runs of row cells (the
+ * cells only become main, so their order does not matter); returns its size.
+ * Each cell is pushed at most once from the row above and once from the row
+ * below, and no corridor search has run yet, so from[] and the queue after it
+ * hold the stack. */
+static int32_t fill_main(anchor_ctx *c, int32_t from)
+{
+    const int32_t pw = c->g->width + 2;
+    int32_t *stack = c->from, top = 0, count = 0;
+    stack[top++] = from;
+    while (top > 0)
+    {
+        int32_t i = stack[--top];
+        if (c->zone[i] == ZONE_OTHER)
+            count += fill_span(c->zone, i, pw, stack, &top);
+    }
+    return count;
+}
+
 /* Zones of the map as it is: open cells in other regions, then the start's
  * region (when the map has an open start) flooded from it. */
 static void zones_init(anchor_ctx *c, dg_point start)
@@ -225,10 +261,7 @@ static void zones_init(anchor_ctx *c, dg_point start)
     memset(zone_at(c, -1, c->g->height), ZONE_CLOSED, (size_t)pw);
     if (start.x < 0)
         return;
-    int met = 0;
-    *zone_at(c, start.x, start.y) = ZONE_MAIN;
-    c->queue[0] = framed(c, start.x, start.y);
-    c->main_cells = fill(c, 1, ZONE_MAIN, &met);
+    c->main_cells = fill_main(c, framed(c, start.x, start.y));
     c->has_main = 1;
 }
 
