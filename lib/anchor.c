@@ -6,18 +6,20 @@
 
 #include <stdlib.h>
 
-/* What a cell is to the joins: closed (not passable), closed and reached by
- * the current corridor search, open in another region, open in the start's
- * region, open in the region being joined. Regions only ever merge (no open
- * cell closes), so the start's region grows by each join and is never relabelled. */
-enum { ZONE_CLOSED = 0, ZONE_OTHER = 1, ZONE_MAIN = 2, ZONE_AREA = 4, ZONE_SEEN = 8 };
+/* What a cell is to the joins: left to its tile (open: another region, else
+ * closed), open in the start's region, open in the region being joined, rock
+ * reached by the current corridor search. Regions only ever merge (no open
+ * cell closes), so the start's region grows by each join and is never
+ * relabelled, and the rest of the map needs no pass at all. */
+enum { ZONE_TILE = 0, ZONE_MAIN = 2, ZONE_AREA = 4, ZONE_SEEN = 8 };
 
 typedef struct anchor_ctx {
-    dg_grid *g;
+    dg_grid *g;      /* framed: stride width + 2, a closed frame around */
+    const uint8_t *tiles; /* g's cells by framed index */
     dg_result *rooms; /* rooms made for anchors, added to the caller's result at the end */
     const dg_result *source; /* the generator's result (rooms already there), or NULL */
     const dgi_mask *reserved; /* cells never written nor touched by open cells, or NULL */
-    uint8_t *zone;   /* ZONE_* per cell, rows of width + 2 with a closed frame */
+    uint8_t *zone;   /* ZONE_* by framed index */
     int32_t *from;   /* corridor search: the cell (packed) each cell was reached from */
     int32_t *queue;  /* cells packed as DGI_PACK(x, y) */
     int has_main;    /* 0 until the start's region is known */
@@ -100,7 +102,7 @@ static int pick_room(const anchor_ctx *c, dg_point p, int corridors, dg_rect *ou
     return 0;
 }
 
-/* A cell's index in the framed zone array, and its zone by coordinates or packed. */
+/* A cell's framed index, and its zone by coordinates or packed. */
 static int32_t framed(const anchor_ctx *c, int32_t x, int32_t y)
 {
     return (y + 1) * (c->g->width + 2) + x + 1;
@@ -112,10 +114,13 @@ static uint8_t *zone_of(const anchor_ctx *c, int32_t p) { return zone_at(c, DGI_
  * bit 2 the start's region, bit 4 anything else. */
 static int touches(const anchor_ctx *c, int32_t x, int32_t y)
 {
-    static const int kind[16] = {[ZONE_OTHER] = 4, [ZONE_MAIN] = 2, [ZONE_AREA] = 1};
+    static const int kind[16] = {[ZONE_MAIN] = 2, [ZONE_AREA] = 1};
     int kinds = 0;
     for (int d = 0; d < 4; d++)
-        kinds |= kind[*zone_at(c, x + step_x[d], y + step_y[d])];
+    {
+        int32_t i = framed(c, x + step_x[d], y + step_y[d]);
+        kinds |= c->zone[i] ? kind[c->zone[i]] : dgi_passable_default[c->tiles[i]] ? 4 : 0;
+    }
     return kinds;
 }
 
@@ -133,7 +138,7 @@ static int32_t search(anchor_ctx *c, int32_t *tail)
         for (int d = 0; d < 4; d++)
         {
             int32_t nx = x + step_x[d], ny = y + step_y[d];
-            if (!inner(c->g, nx, ny) || *zone_at(c, nx, ny) != ZONE_CLOSED ||
+            if (!inner(c->g, nx, ny) || *zone_at(c, nx, ny) != ZONE_TILE ||
                 !is_rock(DG_CELL(c->g, nx, ny)) || dgi_mask_near(c->reserved, c->g, nx, ny))
                 continue;
             int kinds = touches(c, nx, ny);
@@ -173,28 +178,34 @@ static void carve_corridor(anchor_ctx *c, int32_t end)
     }
 }
 
+/* 1 if framed cell i is open and in no known region (no branch: the floods
+ * below run it on every cell they see). */
+static int other_at(const uint8_t *zone, const uint8_t *tiles, int32_t i)
+{
+    return (zone[i] == ZONE_TILE) & dgi_passable_default[tiles[i]];
+}
+
 /* Breadth-first from queue[0..tail) (framed indices) through open cells of
  * other regions, which become `to`; returns the new tail, *met 1 if the fill
  * borders the start's region. The frame stops it at the edges, and no branch
  * depends on the map: every neighbour is written to the queue and kept only
- * if it was in another region (so the queue needs one entry more than it
- * keeps), and a zone value moves from ZONE_OTHER (bit 0) to `to` by adding. */
+ * if it was in another region (so the queue needs one entry more than it keeps). */
 static int32_t fill(anchor_ctx *c, int32_t tail, uint8_t to, int *met)
 {
     const int32_t pw = c->g->width + 2;
-    const uint8_t step = (uint8_t)(to - ZONE_OTHER);
+    const uint8_t *t = c->tiles;
     uint8_t *z = c->zone, bordering = 0;
     int32_t *q = c->queue;
     for (int32_t head = 0; head < tail; head++)
     {
         int32_t i = q[head];
-        uint8_t n = z[i - pw], e = z[i + 1], s = z[i + pw], w = z[i - 1];
-        uint8_t on = n & ZONE_OTHER, oe = e & ZONE_OTHER, os = s & ZONE_OTHER, ow = w & ZONE_OTHER;
-        bordering |= n | e | s | w;
-        z[i - pw] = (uint8_t)(n + on * step);
-        z[i + 1] = (uint8_t)(e + oe * step);
-        z[i + pw] = (uint8_t)(s + os * step);
-        z[i - 1] = (uint8_t)(w + ow * step);
+        uint8_t on = (uint8_t)other_at(z, t, i - pw), oe = (uint8_t)other_at(z, t, i + 1);
+        uint8_t os = (uint8_t)other_at(z, t, i + pw), ow = (uint8_t)other_at(z, t, i - 1);
+        bordering |= z[i - pw] | z[i + 1] | z[i + pw] | z[i - 1];
+        z[i - pw] = (uint8_t)(z[i - pw] + on * to); /* a cell in another region has zone 0 */
+        z[i + 1] = (uint8_t)(z[i + 1] + oe * to);
+        z[i + pw] = (uint8_t)(z[i + pw] + os * to);
+        z[i - 1] = (uint8_t)(z[i - 1] + ow * to);
         q[tail] = i - pw;
         tail += on;
         q[tail] = i + 1;
@@ -209,19 +220,30 @@ static int32_t fill(anchor_ctx *c, int32_t tail, uint8_t to, int *met)
 }
 
 /* Marks the open run of row cells through framed index i and, for the rows
- * above and below, pushes the first cell of every open run beside it. */
-static int32_t fill_span(uint8_t *z, int32_t i, int32_t pw, int32_t *stack, int32_t *top)
+ * above and below, pushes the first cell of every open run beside it (each
+ * cell is written to the stack and kept only if it starts a run, so the
+ * stack needs one entry more than it keeps). */
+static int32_t fill_span(uint8_t *z, const uint8_t *t, int32_t i, int32_t pw, int32_t *stack,
+                         int32_t *top)
 {
     int32_t left = i, right = i;
-    while (z[left - 1] == ZONE_OTHER)
+    while (other_at(z, t, left - 1))
         left--;
-    while (z[right + 1] == ZONE_OTHER)
+    while (other_at(z, t, right + 1))
         right++;
     memset(z + left, ZONE_MAIN, (size_t)(right - left + 1));
     for (int32_t row = -pw; row <= pw; row += 2 * pw)
+    {
+        int32_t n = *top, in_run = 0;
         for (int32_t k = left + row; k <= right + row; k++)
-            if (z[k] == ZONE_OTHER && (k == left + row || z[k - 1] != ZONE_OTHER))
-                stack[(*top)++] = k;
+        {
+            int32_t open = other_at(z, t, k);
+            stack[n] = k;
+            n += open & !in_run;
+            in_run = open;
+        }
+        *top = n;
+    }
     return right - left + 1;
 }
 
@@ -238,27 +260,17 @@ static int32_t fill_main(anchor_ctx *c, int32_t from)
     while (top > 0)
     {
         int32_t i = stack[--top];
-        if (c->zone[i] == ZONE_OTHER)
-            count += fill_span(c->zone, i, pw, stack, &top);
+        if (other_at(c->zone, c->tiles, i))
+            count += fill_span(c->zone, c->tiles, i, pw, stack, &top);
     }
     return count;
 }
 
-/* Zones of the map as it is: open cells in other regions, then the start's
- * region (when the map has an open start) flooded from it. */
+/* No cell in a known region yet; then the start's region (when the map has
+ * an open start) flooded from it. */
 static void zones_init(anchor_ctx *c, dg_point start)
 {
-    const int32_t w = c->g->width, pw = w + 2;
-    memset(c->zone, ZONE_CLOSED, (size_t)pw);
-    for (int32_t y = 0; y < c->g->height; y++)
-    {
-        const uint8_t *row = &DG_CELL(c->g, 0, y);
-        uint8_t *z = zone_at(c, 0, y);
-        z[-1] = z[w] = ZONE_CLOSED;
-        for (int32_t x = 0; x < w; x++)
-            z[x] = dgi_passable_default[row[x]] ? ZONE_OTHER : ZONE_CLOSED;
-    }
-    memset(zone_at(c, -1, c->g->height), ZONE_CLOSED, (size_t)pw);
+    memset(c->zone, ZONE_TILE, (size_t)(c->g->width + 2) * (size_t)(c->g->height + 2));
     if (start.x < 0)
         return;
     c->main_cells = fill_main(c, framed(c, start.x, start.y));
@@ -267,23 +279,41 @@ static void zones_init(anchor_ctx *c, dg_point start)
 
 #define ANCHOR_REACH 3 /* an anchor's room (up to 3x3, holding it) and its ring lie this close */
 
-/* p's region after its opening, less the cells already in the start's region,
- * as ZONE_AREA cells in queue[0..return) (framed indices); *met 1 if it touches that region.
- * Every cell the opening made passable lies within reach of p, and any cell
- * of another region beside the start's region is one of them. */
-static int32_t gather_area(anchor_ctx *c, dg_point p, int *met)
+/* Which cells within reach of p are open (bit (dy + REACH) * SIDE + dx + REACH). */
+#define REACH_SIDE (2 * ANCHOR_REACH + 1)
+static uint64_t open_near(const anchor_ctx *c, dg_point p)
 {
+    uint64_t open = 0;
+    for (int32_t dy = -ANCHOR_REACH; dy <= ANCHOR_REACH; dy++)
+        for (int32_t dx = -ANCHOR_REACH; dx <= ANCHOR_REACH; dx++)
+        {
+            int32_t x = p.x + dx, y = p.y + dy;
+            if (x >= 0 && y >= 0 && x < c->g->width && y < c->g->height &&
+                dgi_passable_default[DG_CELL(c->g, x, y)])
+                open |= 1ULL << ((dy + ANCHOR_REACH) * REACH_SIDE + dx + ANCHOR_REACH);
+        }
+    return open;
+}
+
+/* p's region after its opening, less the cells already in the start's region,
+ * as ZONE_AREA cells in queue[0..return) (framed indices); *met 1 if it
+ * touches that region. `before` is open_near before the opening: every cell
+ * the opening made passable lies within reach of p, and any cell of another
+ * region beside the start's region is one of them. */
+static int32_t gather_area(anchor_ctx *c, dg_point p, uint64_t before, int *met)
+{
+    uint64_t opened = open_near(c, p) & ~before;
     int32_t tail = 0;
     *met = *zone_at(c, p.x, p.y) == ZONE_MAIN;
-    for (int32_t y = DG_MAX(p.y - ANCHOR_REACH, 0); y <= DG_MIN(p.y + ANCHOR_REACH, c->g->height - 1); y++)
-        for (int32_t x = DG_MAX(p.x - ANCHOR_REACH, 0); x <= DG_MIN(p.x + ANCHOR_REACH, c->g->width - 1); x++)
+    for (int32_t dy = -ANCHOR_REACH; dy <= ANCHOR_REACH; dy++)
+        for (int32_t dx = -ANCHOR_REACH; dx <= ANCHOR_REACH; dx++)
         {
-            uint8_t *z = zone_at(c, x, y);
-            int opened = *z == ZONE_CLOSED && dgi_passable_default[DG_CELL(c->g, x, y)];
-            if (opened || (*z == ZONE_OTHER && x == p.x && y == p.y))
+            int32_t bit = (dy + ANCHOR_REACH) * REACH_SIDE + dx + ANCHOR_REACH;
+            int32_t i = framed(c, p.x + dx, p.y + dy);
+            if (((opened >> bit & 1) || (dx == 0 && dy == 0)) && other_at(c->zone, c->tiles, i))
             {
-                *z = ZONE_AREA;
-                c->queue[tail++] = framed(c, x, y);
+                c->zone[i] = ZONE_AREA;
+                c->queue[tail++] = i;
             }
         }
     return fill(c, tail, ZONE_AREA, met);
@@ -312,10 +342,10 @@ static void area_in_order(anchor_ctx *c, int32_t area)
 
 /* Joins p's region to the start's: at once when they already meet (or when
  * the map has no start yet, p's region becoming it), else by a corridor. */
-static int join_area(anchor_ctx *c, dg_point p)
+static int join_area(anchor_ctx *c, dg_point p, uint64_t before)
 {
     int met;
-    int32_t area = gather_area(c, p, &met);
+    int32_t area = gather_area(c, p, before, &met);
     if (met || !c->has_main)
     {
         for (int32_t i = 0; i < area; i++)
@@ -333,7 +363,7 @@ static int join_area(anchor_ctx *c, dg_point p)
     c->main_cells += area;
     for (int32_t i = area; i < seen; i++)
         if (*zone_of(c, c->queue[i]) == ZONE_SEEN)
-            *zone_of(c, c->queue[i]) = ZONE_CLOSED;
+            *zone_of(c, c->queue[i]) = ZONE_TILE;
     return 1;
 }
 
@@ -372,6 +402,7 @@ static dg_status open_anchor(anchor_ctx *c, dg_point p)
 
 static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_diag *diag)
 {
+    uint64_t before = open_near(c, p);
     uint8_t tile = DG_CELL(c->g, p.x, p.y);
     if (tile == DG_TILE_OBSTACLE || tile == DG_TILE_WATER) /* furniture or a pool gives way */
         DG_CELL(c->g, p.x, p.y) = DG_TILE_FLOOR;
@@ -385,7 +416,7 @@ static dg_status join_anchor(anchor_ctx *c, dg_point p, dg_diag *diag)
         if (st != DG_OK)
             return dgi_fail(diag, st, "out of memory for the anchor's room");
     }
-    if (!join_area(c, p))
+    if (!join_area(c, p, before))
         return dgi_fail(diag, DG_E_NOSPACE,
                         "anchor (%d, %d) cannot be joined to the start: no way through rock",
                         (int)p.x, (int)p.y);
@@ -493,8 +524,9 @@ static dg_status finish_result(dg_result *r, const dg_grid *g, const anchor_ctx 
     return st;
 }
 
-/* Opens and joins the anchors on grid itself, which is left half done on
- * error; the result changes only on success. */
+/* Opens and joins the anchors on grid itself (framed: stride width + 2 in a
+ * buffer with a frame of rock around), which is left half done on error; the
+ * result changes only on success. */
 static dg_status place_on(dg_grid *grid, dg_result *result, const dg_point *anchors,
                           int32_t count, const dgi_mask *reserved, int exit_set,
                           const dg_allocator *allocator, dg_diag *diag)
@@ -506,7 +538,7 @@ static dg_status place_on(dg_grid *grid, dg_result *result, const dg_point *anch
     int32_t *ints = dgi_alloc(allocator, ints_size);
     dg_result rooms;
     dg_result_init(&rooms, allocator);
-    anchor_ctx c = {grid, &rooms, result, reserved, zone, ints, NULL, 0, 0};
+    anchor_ctx c = {grid, grid->cells - (w + 2) - 1, &rooms, result, reserved, zone, ints, NULL, 0, 0};
     dg_status st = DG_OK;
     if (!zone || !ints)
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
@@ -540,16 +572,17 @@ dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anc
         st = check_anchors(grid, anchors, count, reserved, diag);
     if (st != DG_OK || count == 0)
         return st;
-    const size_t n = (size_t)grid->width * (size_t)grid->height;
-    uint8_t *cells = dgi_alloc(allocator, n);
-    if (!cells)
+    const int32_t pw = grid->width + 2;
+    const size_t size = (size_t)pw * (size_t)(grid->height + 2);
+    uint8_t *framed = dgi_calloc(allocator, size, 1);
+    if (!framed)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for %d anchors", (int)count);
-    dg_grid copy = {cells, grid->width, grid->height, grid->width};
+    dg_grid copy = {framed + pw + 1, grid->width, grid->height, pw};
     copy_cells(&copy, grid);
     st = place_on(&copy, result, anchors, count, reserved, 0, allocator, diag);
     if (st == DG_OK)
         copy_cells(grid, &copy);
-    dgi_free(allocator, cells, n);
+    dgi_free(allocator, framed, size);
     return st;
 }
 

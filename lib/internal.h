@@ -431,7 +431,8 @@ dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anc
                            int32_t count, const dgi_mask *reserved,
                            const dg_allocator *allocator, dg_diag *diag);
 /* dg_anchor_place on a grid its caller drops on error (a floor's own copy), so
- * without a copy; with exit_set the caller places the exit, which is not searched. */
+ * without a copy; the grid is framed: stride width + 2 inside a buffer with a
+ * frame of DG_TILE_VOID around. With exit_set the caller places the exit. */
 dg_status dgi_anchor_place_own(dg_grid *grid, dg_result *result, const dg_point *anchors,
                                int32_t count, int exit_set, const dg_allocator *allocator,
                                dg_diag *diag);
