@@ -192,7 +192,9 @@ static dg_status build_floor(const dg_recipe *recipe, const dg_floor_info *info,
         return dgi_fail(diag, DG_E_NOSPACE, "floor %d has no start to join its stairs to",
                         (int)info->floor);
     dg_point anchors[1 + 2 * DG_STAIRS_MAX];
-    st = dg_anchor_place(copy, r, anchors, floor_anchors(info, r, anchors), a, diag);
+    /* on the floor's own copy; the first down stairs become the exit */
+    st = dgi_anchor_place_own(copy, r, anchors, floor_anchors(info, r, anchors),
+                              info->down_count > 0, a, diag);
     if (st == DG_OK && mark_stairs(copy, r, info) != DG_OK)
         st = dgi_fail(diag, DG_E_NOMEM, "out of memory for the stairs' markers");
     return st;
@@ -208,9 +210,11 @@ dg_status dg_floor_generate(const dg_recipe *recipe, int32_t floor, int32_t floo
         return st;
     dg_floor_info own;
     fill_info(recipe, floor, floors, stairs, grid, &own);
-    const size_t n = (size_t)grid->width * (size_t)grid->height;
-    uint8_t *cells = dgi_alloc(allocator, n);
-    dg_grid copy = {cells, grid->width, grid->height, grid->width};
+    /* framed by rock, as the anchors want it */
+    const int32_t pw = grid->width + 2;
+    const size_t n = (size_t)pw * (size_t)(grid->height + 2);
+    uint8_t *cells = dgi_calloc(allocator, n, 1);
+    dg_grid copy = {cells ? cells + pw + 1 : NULL, grid->width, grid->height, pw};
     dg_result r;
     dg_result_init(&r, result ? &result->allocator : allocator);
     st = cells ? build_floor(recipe, &own, &copy, prefabs, &r, allocator, diag)

@@ -430,6 +430,12 @@ dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab
 dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
                            int32_t count, const dgi_mask *reserved,
                            const dg_allocator *allocator, dg_diag *diag);
+/* dg_anchor_place on a grid its caller drops on error (a floor's own copy), so
+ * without a copy; the grid is framed: stride width + 2 inside a buffer with a
+ * frame of DG_TILE_VOID around. With exit_set the caller places the exit. */
+dg_status dgi_anchor_place_own(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                               int32_t count, int exit_set, const dg_allocator *allocator,
+                               dg_diag *diag);
 const dg_param_desc *dgi_param_lookup(const dgi_generator *g, const char *key, size_t key_len);
 /* Parses value[0..len) for parameter p into *out; column (1-based, 0 = none) goes to diag. */
 dg_status dgi_param_parse(const dg_param_desc *p, const char *value, size_t len, int32_t *out,
