@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_ROUTE = 4, F_USED = 8, F_LOCK = 16, F_REACH = 32 };
+enum { F_GATE = 1, F_ROOM = 2, F_ROUTE = 4, F_LOCK = 16, F_REACH = 32 };
 
 typedef struct placer {
     dg_grid *g;
@@ -38,6 +38,10 @@ typedef struct placer {
     int32_t key_cell[DG_LOCKS_MAX];
     int32_t placed;
     int exit_area;   /* the one lock closes the exit's own area (F_REACH: its key region) */
+    int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
+    int32_t locked_count;
+    int32_t *secret; /* the secret doors chosen */
+    int32_t secrets;
 } placer;
 
 void dg_lock_defaults(dg_lock_params *p)
@@ -140,49 +144,39 @@ static void mark_gates_and_rooms(placer *s, int narrow)
     }
 }
 
-/* Numbers the nodes: one per gate cell, one per connected stretch of the rest. */
+/* Numbers the nodes: one per gate cell, one per connected stretch of the
+ * rest. The search queue is never rewound, so it ends up holding the cells
+ * grouped by node: node i owns order[first[i]..first[i + 1]). */
 static void label_nodes(placer *s)
 {
-    for (int32_t c = 0; c < s->n; c++)
-        s->node[c] = -1;
+    memset(s->node, 0xFF, (size_t)s->n * sizeof *s->node);
+    int32_t head = 0, tail = 0, nb[4];
     s->nodes = 0;
     for (int32_t c = 0; c < s->n; c++)
     {
         if (s->node[c] >= 0 || !open_at(s, c))
             continue;
         int32_t id = s->nodes++;
+        s->first[id] = tail;
         s->node[c] = id;
+        s->order[tail++] = c;
         if (s->flag[c] & F_GATE)
+        {
+            head = tail;
             continue;
-        int32_t head = 0, tail = 0, nb[4];
-        s->queue[tail++] = c;
+        }
         while (head < tail)
         {
-            int32_t at = s->queue[head++];
+            int32_t at = s->order[head++];
             for (int k = neighbours(s, at, nb); k-- > 0;)
                 if (s->node[nb[k]] < 0 && open_at(s, nb[k]) && !(s->flag[nb[k]] & F_GATE))
                 {
                     s->node[nb[k]] = id;
-                    s->queue[tail++] = nb[k];
+                    s->order[tail++] = nb[k];
                 }
         }
     }
-}
-
-/* Groups the cells by node (a counting sort): node i owns order[first[i]..first[i+1]). */
-static void group_cells(placer *s)
-{
-    memset(s->first, 0, ((size_t)s->nodes + 1) * sizeof *s->first);
-    for (int32_t c = 0; c < s->n; c++)
-        if (s->node[c] >= 0)
-            s->first[s->node[c] + 1]++;
-    for (int32_t i = 0; i < s->nodes; i++)
-        s->first[i + 1] += s->first[i];
-    for (int32_t i = 0; i < s->nodes; i++)
-        s->depth[i] = s->first[i]; /* fill position, reset to depths below */
-    for (int32_t c = 0; c < s->n; c++)
-        if (s->node[c] >= 0)
-            s->order[s->depth[s->node[c]]++] = c;
+    s->first[s->nodes] = tail;
 }
 
 /* Depth-first search over nodes from the start's node (iterative): disc,
@@ -554,7 +548,7 @@ static int32_t join_fixed_doors(placer *s, int32_t *uf, int32_t *simple)
     return count;
 }
 
-/* Marks (F_USED on a gate) the loop doors that turn secret: a simple door
+/* Lists (in secret[]) the loop doors that turn secret: a simple door
  * whose two areas are already joined without it closes a loop, and removing
  * any set of such doors keeps every cell as reachable as before under every
  * set of keys. Returns how many. */
@@ -582,11 +576,9 @@ static int32_t choose_secrets(placer *s)
             uf_join(uf, a, s->node[c]);
         }
         else if (dg_rng_chance(&s->rng, s->p->secret_permille))
-        {
-            s->flag[c] |= F_USED;
-            count++;
-        }
+            simple[count++] = c; /* count <= i: the entries left are read no more */
     }
+    s->secret = simple;
     return count;
 }
 
@@ -697,16 +689,17 @@ static void lock_exit_area(placer *s)
     for (int32_t c = 0; c < s->n; c++)
         if ((s->flag[c] & F_GATE) && s->node[c] >= 0)
             for (int k = neighbours(s, c, nb); k-- > 0;)
-                if (s->node[nb[k]] == target && !(s->flag[c] & F_LOCK))
+                if (s->node[nb[k]] == target && !(s->flag[c] & F_LOCK) &&
+                    count < DG_LOCKS_MAX * 8)
                 {
                     s->flag[c] |= F_LOCK;
-                    count++;
+                    s->locked[count++] = c;
                 }
     int ok = count >= 1 && count <= s->p->gate_max && reach_before_locks(s) > 0 &&
              !(s->flag[s->exit] & F_REACH);
-    for (int32_t c = 0; c < s->n; c++)
-        if (!ok)
-            s->flag[c] &= (uint8_t)~(F_LOCK | F_REACH);
+    for (int32_t c = 0; c < s->n && !ok; c++)
+        s->flag[c] &= (uint8_t)~(F_LOCK | F_REACH);
+    s->locked_count = ok ? count : 0;
     s->exit_area = ok;
     s->placed = ok;
 }
@@ -717,10 +710,9 @@ static void plan(placer *s, uint64_t seed, int narrow)
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
     mark_gates_and_rooms(s, narrow);
     label_nodes(s);
-    group_cells(s);
     find_core(s, (uint8_t *)s->iter);
     depth_nodes(s);
-    s->placed = 0;
+    s->placed = s->locked_count = 0;
     if (s->p->locks == 0 || s->depth[s->node[s->exit]] < 0)
         return;
     /* max_depth + 2 entries each; parent is free once the core is known */
@@ -738,10 +730,20 @@ static void plan(placer *s, uint64_t seed, int narrow)
             continue;
         for (int32_t i = 0; i < s->placed; i++)
             if (s->depth[v] == s->lock_depth[i] && (cut[s->depth[v]] < 0 || cut[s->depth[v]] == v))
+            {
                 s->flag[c] |= F_LOCK;
+                s->locked[s->locked_count++] = c;
+            }
     }
     if (s->placed == 0)
         lock_exit_area(s);
+}
+
+/* The keys of the final plan (the RNG goes on from its lock choice). */
+static void plan_keys(placer *s)
+{
+    if (s->placed == 0)
+        return;
     mark_route(s);
     distance_off_route(s);
     place_keys(s);
@@ -775,9 +777,10 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
     {
         dg_marker key = marker_at(s, s->key_cell[i], DG_MARKER_KEY, "key", i + 1);
         dgi_result_add_marker(r, &key);
-        for (int32_t c = 0; c < s->n; c++)
-            if ((s->flag[c] & F_LOCK) && lock_number(s, c) == i + 1)
+        for (int32_t j = 0; j < s->locked_count; j++)
+            if (lock_number(s, s->locked[j]) == i + 1)
             {
+                int32_t c = s->locked[j];
                 dg_marker lock = marker_at(s, c, DG_MARKER_LOCK, "lock", i + 1);
                 dgi_result_add_marker(r, &lock);
                 DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_LOCKED;
@@ -785,20 +788,12 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
             }
         pr->kinds[i] = i % s->p->kinds;
     }
-    for (int32_t c = 0; c < s->n; c++)
-        if ((s->flag[c] & (F_GATE | F_USED | F_LOCK)) == (F_GATE | F_USED))
-        {
-            DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_SECRET;
-            pr->secret_doors++;
-        }
-}
-
-static int32_t count_flag(const placer *s, uint8_t bit)
-{
-    int32_t k = 0;
-    for (int32_t c = 0; c < s->n; c++)
-        k += (s->flag[c] & bit) != 0;
-    return k;
+    for (int32_t j = 0; j < s->secrets; j++)
+    {
+        dg_point q = grid_point(s, s->secret[j]);
+        DG_CELL(s->g, q.x, q.y) = DG_TILE_DOOR_SECRET;
+    }
+    pr->secret_doors = s->secrets;
 }
 
 dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
@@ -836,8 +831,9 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         if (s.placed <= doors_only)
             plan(&s, seed, 0);
     }
-    (void)choose_secrets(&s);
-    int32_t locked = count_flag(&s, F_LOCK);
+    plan_keys(&s);
+    s.secrets = choose_secrets(&s);
+    int32_t locked = s.locked_count;
     if (s.depth[s.node[s.exit]] < 0)
         st = dgi_fail(diag, DG_E_INVALID, "the exit (%d, %d) cannot be reached from the start",
                       (int)result->exit.x, (int)result->exit.y);

@@ -68,12 +68,11 @@ static void open_lock(solver *s, int32_t n)
     }
 }
 
-static void touch(solver *s, int32_t from, int32_t c)
+/* c's tile is t: enters c unless it is shut (wall, secret door, or a lock
+ * whose key is not held yet); a locked door touched waits for its key. */
+static void touch(solver *s, int32_t from, int32_t c, uint8_t t)
 {
-    if (s->parent[c] >= 0)
-        return;
-    uint8_t t = s->g->cells[(size_t)(c / s->w) * (size_t)s->g->stride + (size_t)(c % s->w)];
-    if (t == DG_TILE_DOOR_SECRET || !dgi_passable_default[t])
+    if (s->parent[c] >= 0 || t == DG_TILE_DOOR_SECRET || !dgi_passable_default[t])
         return;
     s->parent[c] = from;
     if (t != DG_TILE_DOOR_LOCKED)
@@ -99,20 +98,22 @@ static void flood(solver *s, int32_t start)
 {
     s->parent[start] = start;
     enter(s, start);
-    int32_t h = s->g->height;
+    int32_t h = s->g->height, w = s->w;
+    ptrdiff_t stride = s->g->stride;
     while (s->head < s->tail)
     {
         int32_t c = s->queue[s->head++];
         pick_up(s, c);
-        int32_t x = c % s->w, y = c / s->w;
+        int32_t x = c % w, y = c / w;
+        const uint8_t *at = s->g->cells + (ptrdiff_t)y * stride + x; /* c's tile */
         if (y > 0)
-            touch(s, c, c - s->w);
-        if (x + 1 < s->w)
-            touch(s, c, c + 1);
+            touch(s, c, c - w, at[-stride]);
+        if (x + 1 < w)
+            touch(s, c, c + 1, at[1]);
         if (y + 1 < h)
-            touch(s, c, c + s->w);
+            touch(s, c, c + w, at[stride]);
         if (x > 0)
-            touch(s, c, c - 1);
+            touch(s, c, c - 1, at[-1]);
     }
 }
 
