@@ -32,6 +32,7 @@ typedef struct placer {
     int32_t *queue;
     int32_t *aux;    /* the search stack, per depth, then per cell distance off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
+    int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
     uint8_t *flag;   /* F_* per cell */
     int32_t nodes, max_depth;
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
@@ -179,6 +180,43 @@ static void label_nodes(placer *s)
     s->first[s->nodes] = tail;
 }
 
+static int gate_node(const placer *s, int32_t v)
+{
+    return (s->flag[s->order[s->first[v]]] & F_GATE) != 0;
+}
+
+/* The node graph. Two areas never touch (they would be one), so every edge
+ * has a gate at one end and the gates' four neighbours give them all: a gate
+ * lists its neighbours, an area the gates beside it (in gate order). */
+static void link_nodes(placer *s)
+{
+    int32_t *count = s->link_first, *fill = s->iter;
+    memset(count, 0, ((size_t)s->nodes + 1) * sizeof *count);
+    for (int32_t v = 0; v < s->nodes; v++)
+        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        {
+            int32_t u = s->node[step(s, s->order[s->first[v]], k)];
+            if (u < 0)
+                continue;
+            count[v + 1]++;
+            count[u + 1] += !gate_node(s, u);
+        }
+    for (int32_t v = 0; v < s->nodes; v++)
+        count[v + 1] += count[v];
+    for (int32_t v = 0; v < s->nodes; v++)
+        fill[v] = s->link_first[v];
+    for (int32_t v = 0; v < s->nodes; v++)
+        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        {
+            int32_t u = s->node[step(s, s->order[s->first[v]], k)];
+            if (u < 0)
+                continue;
+            s->link[fill[v]++] = u;
+            if (!gate_node(s, u))
+                s->link[fill[u]++] = v;
+        }
+}
+
 /* Depth-first search over nodes from the start's node (iterative): disc,
  * low and the tree parent of each node; pre lists the nodes in visit order. */
 static int32_t search_blocks(placer *s, int32_t *pre)
@@ -189,15 +227,15 @@ static int32_t search_blocks(placer *s, int32_t *pre)
     s->disc[root] = s->low[root] = time;
     pre[time++] = root;
     s->parent[root] = -1;
-    s->iter[root] = s->first[root] * 4;
+    s->iter[root] = s->link_first[root];
     stack[top++] = root;
     while (top > 0)
     {
         int32_t v = stack[top - 1];
-        if (s->iter[v] < s->first[v + 1] * 4)
+        if (s->iter[v] < s->link_first[v + 1])
         {
-            int32_t i = s->iter[v]++, u = s->node[step(s, s->order[i >> 2], i & 3)];
-            if (u < 0 || u == v || u == s->parent[v])
+            int32_t u = s->link[s->iter[v]++];
+            if (u == s->parent[v])
                 continue;
             if (s->disc[u] >= 0)
             {
@@ -207,7 +245,7 @@ static int32_t search_blocks(placer *s, int32_t *pre)
             s->parent[u] = v;
             s->disc[u] = s->low[u] = time;
             pre[time++] = u;
-            s->iter[u] = s->first[u] * 4;
+            s->iter[u] = s->link_first[u];
             stack[top++] = u;
             continue;
         }
@@ -256,7 +294,7 @@ static void depth_nodes(placer *s)
         return; /* the exit is out of reach: plan() stops */
     for (int pass = 0; pass < 2; pass++)
     {
-        int32_t head = 0, tail = 0, nb[4];
+        int32_t head = 0, tail = 0;
         if (pass == 0)
         {
             s->depth[from] = 0;
@@ -271,16 +309,15 @@ static void depth_nodes(placer *s)
             int32_t x = s->queue[head++], d = s->depth[x];
             if (pass == 0)
                 s->max_depth = d;
-            for (int32_t i = s->first[x]; i < s->first[x + 1]; i++)
-                for (int k = neighbours(s, s->order[i], nb); k-- > 0;)
+            for (int32_t i = s->link_first[x]; i < s->link_first[x + 1]; i++)
+            {
+                int32_t y = s->link[i];
+                if (s->depth[y] < 0 && (pass == 1 || core[y]))
                 {
-                    int32_t y = s->node[nb[k]];
-                    if (y >= 0 && s->depth[y] < 0 && (pass == 1 || core[y]))
-                    {
-                        s->depth[y] = pass == 0 ? d + 1 : d;
-                        s->queue[tail++] = y;
-                    }
+                    s->depth[y] = pass == 0 ? d + 1 : d;
+                    s->queue[tail++] = y;
                 }
+            }
         }
     }
 }
@@ -387,8 +424,7 @@ static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, i
 static void mark_route(placer *s)
 {
     int32_t *parent = s->order, head = 0, tail = 0, nb[4];
-    for (int32_t c = 0; c < s->n; c++)
-        parent[c] = -1;
+    memset(parent, 0xFF, (size_t)s->n * sizeof *parent);
     parent[s->start] = s->start;
     s->queue[tail++] = s->start;
     while (head < tail && parent[s->exit] < 0)
@@ -409,15 +445,18 @@ static void mark_route(placer *s)
     }
 }
 
-/* aux[c] = steps from c to the nearest route cell. */
+/* aux[c] = steps from c to the nearest route cell (route cells from the
+ * route's parents in order[], exit first). */
 static void distance_off_route(placer *s)
 {
     int32_t head = 0, tail = 0, nb[4];
-    for (int32_t c = 0; c < s->n; c++)
+    memset(s->aux, 0xFF, (size_t)s->n * sizeof *s->aux);
+    for (int32_t c = s->exit; s->order[c] >= 0; c = s->order[c])
     {
-        s->aux[c] = (s->flag[c] & F_ROUTE) ? 0 : -1;
-        if (s->aux[c] == 0)
-            s->queue[tail++] = c;
+        s->aux[c] = 0;
+        s->queue[tail++] = c;
+        if (c == s->start)
+            break;
     }
     while (head < tail)
     {
@@ -431,20 +470,26 @@ static void distance_off_route(placer *s)
     }
 }
 
-/* Which lock's key region a cell lies in (0-based), or -1. */
-static int32_t region_of(const placer *s, int32_t c)
+/* Which lock's key region the cells of area v lie in (0-based), or -1. */
+static int32_t area_region(const placer *s, int32_t v)
+{
+    int32_t d = s->depth[v];
+    if (gate_node(s, v) || d < 0)
+        return -1; /* a gate, or not reachable from the start */
+    for (int32_t i = 0; i < s->placed; i++)
+        if (d < s->lock_depth[i])
+            return i == 0 || d > s->lock_depth[i - 1] ? i : -1;
+    return -1;
+}
+
+/* Which lock's key region a cell lies in, with region[] per node. */
+static int32_t region_of(const placer *s, const int32_t *region, int32_t c)
 {
     if (s->node[c] < 0 || (s->flag[c] & F_GATE) || c == s->start || c == s->exit)
         return -1;
     if (s->exit_area)
         return (s->flag[c] & F_REACH) ? 0 : -1;
-    int32_t d = s->depth[s->node[c]];
-    if (d < 0)
-        return -1; /* not reachable from the start */
-    for (int32_t i = 0; i < s->placed; i++)
-        if (d < s->lock_depth[i])
-            return i == 0 || d > s->lock_depth[i - 1] ? i : -1;
-    return -1;
+    return region[s->node[c]];
 }
 
 static int dead_end(const placer *s, int32_t c)
@@ -480,9 +525,10 @@ static void place_keys(placer *s)
         ties[i] = 0;
         s->key_cell[i] = -1;
     }
+    const int32_t *region = s->low;
     for (int32_t c = 0; c < s->n; c++)
     {
-        int32_t i = region_of(s, c);
+        int32_t i = region_of(s, region, c);
         if (i < 0)
             continue;
         int64_t score = key_score(s, c);
@@ -626,7 +672,8 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
     return DG_OK;
 }
 
-#define SCRATCH_INTS 10 /* node, order, first, depth, queue, aux, disc, low, parent, iter */
+#define SCRATCH_INTS 15 /* node, order, first, depth, queue, aux, disc, low, parent, iter,
+                           link_first, and link (4 per cell) */
 
 static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
                               dg_diag *diag)
@@ -639,9 +686,10 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
-    int32_t **arrays[SCRATCH_INTS] = {&s->node,  &s->order, &s->first,  &s->depth, &s->queue,
-                                      &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter};
-    for (int i = 0; i < SCRATCH_INTS; i++)
+    int32_t **arrays[12] = {&s->node,  &s->order, &s->first,  &s->depth, &s->queue,
+                                      &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter,
+                                      &s->link_first, &s->link};
+    for (int i = 0; i < 12; i++)
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
@@ -710,6 +758,7 @@ static void plan(placer *s, uint64_t seed, int narrow)
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
     mark_gates_and_rooms(s, narrow);
     label_nodes(s);
+    link_nodes(s);
     find_core(s, (uint8_t *)s->iter);
     depth_nodes(s);
     s->placed = s->locked_count = 0;
@@ -718,15 +767,15 @@ static void plan(placer *s, uint64_t seed, int narrow)
     /* max_depth + 2 entries each; parent is free once the core is known */
     int32_t *gates = s->aux, *keys = s->queue, *cut = s->parent;
     survey_depths(s, gates, cut, keys);
-    int32_t *cand = s->order, *chain = s->first; /* free until the route */
+    int32_t *cand = s->disc, *chain = s->low; /* free once the depths are known */
     int32_t m = candidates(s, gates, cut, cand);
     chain_lengths(keys, cand, m, chain);
     choose_depths(s, keys, cand, m, chain);
     const uint8_t *core = (const uint8_t *)s->iter;
-    for (int32_t c = 0; c < s->n; c++)
+    for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
-        int32_t v = s->node[c];
-        if (!(s->flag[c] & F_GATE) || v < 0 || !core[v])
+        int32_t c = s->order[s->first[v]];
+        if (!(s->flag[c] & F_GATE) || !core[v])
             continue;
         for (int32_t i = 0; i < s->placed; i++)
             if (s->depth[v] == s->lock_depth[i] && (cut[s->depth[v]] < 0 || cut[s->depth[v]] == v))
@@ -744,6 +793,8 @@ static void plan_keys(placer *s)
 {
     if (s->placed == 0)
         return;
+    for (int32_t v = 0; v < s->nodes && !s->exit_area; v++)
+        s->low[v] = area_region(s, v); /* before the route takes order[] */
     mark_route(s);
     distance_off_route(s);
     place_keys(s);
