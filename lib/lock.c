@@ -125,9 +125,6 @@ static int neighbours(const placer *s, int32_t c, int32_t nb[4])
 /* Gates are the doors, or with no doors (or narrow set) the narrow passages too. */
 static void mark_gates_and_rooms(placer *s, int narrow)
 {
-    s->has_doors = 0;
-    for (int32_t c = 0; c < s->n; c++)
-        s->has_doors |= s->tile[c] == DG_TILE_DOOR;
     narrow |= !s->has_doors;
     for (int32_t c = 0; c < s->n; c++)
     {
@@ -696,15 +693,6 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     return DG_OK;
 }
 
-/* The grid's tiles into the framed copy; the frame is rock. */
-static void copy_tiles(placer *s)
-{
-    memset(s->tile, DG_TILE_VOID, (size_t)s->n);
-    for (int32_t y = 0; y < s->h; y++)
-        memcpy(s->tile + (size_t)(y + 1) * (size_t)s->pw + 1, s->g->cells + (size_t)y * (size_t)s->g->stride,
-               (size_t)s->w);
-}
-
 /* Marks F_REACH on the cells the start reaches with F_LOCK cells shut;
  * returns how many a key may lie on. */
 static int32_t reach_before_locks(placer *s)
@@ -835,6 +823,7 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
                 dg_marker lock = marker_at(s, c, DG_MARKER_LOCK, "lock", i + 1);
                 dgi_result_add_marker(r, &lock);
                 DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_LOCKED;
+                s->tile[c] = DG_TILE_DOOR_LOCKED; /* the solver plays the framed copy */
                 pr->locked_doors++;
             }
         pr->kinds[i] = i % s->p->kinds;
@@ -843,6 +832,7 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
     {
         dg_point q = grid_point(s, s->secret[j]);
         DG_CELL(s->g, q.x, q.y) = DG_TILE_DOOR_SECRET;
+        s->tile[s->secret[j]] = DG_TILE_DOOR_SECRET;
     }
     pr->secret_doors = s->secrets;
 }
@@ -872,7 +862,8 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
     size_t bytes = 0;
     if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
         return st;
-    copy_tiles(&s);
+    dgi_frame_tiles(grid, s.tile);
+    s.has_doors = memchr(s.tile, DG_TILE_DOOR, (size_t)s.n) != NULL;
     plan(&s, seed, 0);
     if (s.placed < params->locks && s.has_doors)
     {
@@ -905,7 +896,7 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         pr->requested = params->locks;
         pr->placed = s.placed;
         commit(&s, result, pr);
-        dgi_solve_run(grid, result, s.order, s.queue, s.flag, pr);
+        dgi_solve_run(s.tile, s.w, s.h, result, s.order, s.queue, s.flag, pr);
         dgi_diag_ok(diag);
     }
     dgi_free(allocator, block, bytes);
