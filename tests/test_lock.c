@@ -368,6 +368,60 @@ TEST(solve_hand_made)
     r.marker_count = 0;
 }
 
+/* dg_solve on random grids of floor, walls, doors, locked and secret doors
+ * with random keys and locks (some locked doors without a lock marker) agrees
+ * with the reference search, at any stride. */
+TEST(solve_random_grids_agree_with_reference)
+{
+    const uint8_t tiles[] = {DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_CORRIDOR,
+                             DG_TILE_WALL,  DG_TILE_DOOR,  DG_TILE_DOOR_LOCKED, DG_TILE_DOOR_SECRET};
+    dg_rng rng;
+    dg_rng_seed(&rng, 42, 0);
+    int disagree = 0;
+    for (int map = 0; map < 400; map++)
+    {
+        lmap m;
+        m.w = dg_rng_range(&rng, 2, 16), m.h = dg_rng_range(&rng, 1, 12);
+        int32_t stride = m.w + (map % 3) * 5;
+        m.cells = calloc((size_t)stride * (size_t)m.h, 1);
+        dg_grid_init(&m.g, m.cells, m.w, m.h, stride);
+        dg_result_init(&m.r, NULL);
+        for (int32_t y = 0; y < m.h; y++)
+            for (int32_t x = 0; x < m.w; x++)
+                dg_grid_set(&m.g, x, y, tiles[dg_rng_range(&rng, 0, 7)]);
+        dg_marker marks[8];
+        int32_t count = 0, keys = dg_rng_range(&rng, 0, 3), n = m.w * m.h;
+        uint8_t *used = calloc((size_t)n, 1);
+        for (int32_t i = 0; i < 8; i++) /* keys 1..keys, then locks 1..3 */
+        {
+            int32_t c = dg_rng_range(&rng, 0, n - 1);
+            if (used[c] || (i >= keys && i < 4))
+                continue;
+            used[c] = 1;
+            dg_marker k = {{c % m.w, c / m.w}, i < 4 ? DG_MARKER_KEY : DG_MARKER_LOCK, -1, ""};
+            snprintf(k.name, sizeof k.name, "%s %d", i < 4 ? "key" : "lock", i < 4 ? i + 1 : i - 3);
+            if (i >= 4)
+                dg_grid_set(&m.g, k.pos.x, k.pos.y, DG_TILE_DOOR_LOCKED);
+            marks[count++] = k;
+        }
+        m.r.start = (dg_point){dg_rng_range(&rng, 0, m.w - 1), dg_rng_range(&rng, 0, m.h - 1)};
+        m.r.exit = (dg_point){dg_rng_range(&rng, 0, m.w - 1), dg_rng_range(&rng, 0, m.h - 1)};
+        dg_grid_set(&m.g, m.r.start.x, m.r.start.y, DG_TILE_FLOOR);
+        dg_grid_set(&m.g, m.r.exit.x, m.r.exit.y, DG_TILE_FLOOR);
+        m.r.markers = marks;
+        m.r.marker_count = count;
+        dg_progress pr;
+        int all = 0;
+        CHECK(dg_solve(&m.g, &m.r, &pr, NULL, NULL) == DG_OK);
+        disagree += pr.solvable != reference_solve(&m, 0, &all);
+        m.r.markers = NULL;
+        m.r.marker_count = 0;
+        free(used);
+        lmap_free(&m);
+    }
+    CHECKF(disagree == 0, "%d of 400 random grids: dg_solve and the reference disagree", disagree);
+}
+
 static uint64_t locked_hash(const char *gen, uint64_t seed, int32_t stride)
 {
     lmap m;
