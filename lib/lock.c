@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_ROUTE = 4, F_LOCK = 16, F_REACH = 32 };
+enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8 };
 
 typedef struct placer {
     dg_grid *g;
@@ -30,7 +30,7 @@ typedef struct placer {
     int32_t *first;  /* where each node's cells begin in order; later: union-find */
     int32_t *depth;  /* depth of each node */
     int32_t *queue;
-    int32_t *aux;    /* the search stack, per depth, then per cell distance off the route */
+    int32_t *aux;    /* the search stack, per depth, then per node hops off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
     int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
     uint8_t *flag;   /* F_* per cell */
@@ -417,54 +417,37 @@ static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, i
 
 /* ---- keys --------------------------------------------------------------- */
 
-/* Marks the walk from start to exit (every gate open) with F_ROUTE. */
-static void mark_route(placer *s)
+/* aux[v] = hops over the node graph from node v to the nearest node of the
+ * walk from the start's node to the exit's (a shortest one, every gate open);
+ * -1 where the start cannot reach. */
+static void hops_off_route(placer *s)
 {
-    int32_t *parent = s->order, head = 0, tail = 0, nb[4];
-    memset(parent, 0xFF, (size_t)s->n * sizeof *parent);
-    parent[s->start] = s->start;
-    s->queue[tail++] = s->start;
-    while (head < tail && parent[s->exit] < 0)
-    {
-        int32_t c = s->queue[head++];
-        for (int k = neighbours(s, c, nb); k-- > 0;)
-            if (parent[nb[k]] < 0 && s->node[nb[k]] >= 0)
+    int32_t *from = s->parent, *off = s->aux, *queue = s->queue, head = 0, tail = 0;
+    int32_t a = s->node[s->start], b = s->node[s->exit];
+    for (int32_t v = 0; v < s->nodes; v++)
+        from[v] = off[v] = -1;
+    from[a] = a;
+    queue[tail++] = a;
+    while (head < tail && from[b] < 0)
+        for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            if (from[s->link[i]] < 0)
             {
-                parent[nb[k]] = c;
-                s->queue[tail++] = nb[k];
+                from[s->link[i]] = v;
+                queue[tail++] = s->link[i];
             }
-    }
-    for (int32_t c = s->exit; parent[c] >= 0; c = parent[c])
+    head = tail = 0;
+    for (int32_t v = b; off[v] < 0; v = from[v])
     {
-        s->flag[c] |= F_ROUTE;
-        if (c == s->start)
-            break;
-    }
-}
-
-/* aux[c] = steps from c to the nearest route cell (route cells from the
- * route's parents in order[], exit first). */
-static void distance_off_route(placer *s)
-{
-    int32_t head = 0, tail = 0, nb[4];
-    memset(s->aux, 0xFF, (size_t)s->n * sizeof *s->aux);
-    for (int32_t c = s->exit; s->order[c] >= 0; c = s->order[c])
-    {
-        s->aux[c] = 0;
-        s->queue[tail++] = c;
-        if (c == s->start)
-            break;
+        off[v] = 0;
+        queue[tail++] = v;
     }
     while (head < tail)
-    {
-        int32_t c = s->queue[head++];
-        for (int k = neighbours(s, c, nb); k-- > 0;)
-            if (s->aux[nb[k]] < 0 && s->node[nb[k]] >= 0)
+        for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            if (off[s->link[i]] < 0)
             {
-                s->aux[nb[k]] = s->aux[c] + 1;
-                s->queue[tail++] = nb[k];
+                off[s->link[i]] = off[v] + 1;
+                queue[tail++] = s->link[i];
             }
-    }
 }
 
 /* Which lock's key region the cells of area v lie in (0-based), or -1. */
@@ -499,11 +482,11 @@ static int dead_end(const placer *s, int32_t c)
 
 static int64_t key_score(const placer *s, int32_t c)
 {
-    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[c];
+    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
     switch (s->p->key_place)
     {
     case DG_KEYS_ON_PATH:
-        return ((s->flag[c] & F_ROUTE) ? 1 << 25 : 0) + room - off;
+        return (off == 0 ? 1 << 25 : 0) + room - off;
     case DG_KEYS_DEAD_END:
         return (dead_end(s, c) ? 1 << 25 : 0) + room + off;
     default:
@@ -782,9 +765,8 @@ static void plan_keys(placer *s)
     if (s->placed == 0)
         return;
     for (int32_t v = 0; v < s->nodes && !s->exit_area; v++)
-        s->low[v] = area_region(s, v); /* before the route takes order[] */
-    mark_route(s);
-    distance_off_route(s);
+        s->low[v] = area_region(s, v);
+    hops_off_route(s);
     place_keys(s);
 }
 
