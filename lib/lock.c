@@ -26,11 +26,12 @@ typedef struct placer {
     int32_t start, exit;
     int has_doors;
     int32_t *node;   /* node of a cell, -1 if impassable */
-    int32_t *order;  /* cells grouped by node; later: route parents */
-    int32_t *first;  /* where each node's cells begin in order; later: union-find */
+    int32_t *cell_of; /* the first cell of each node; later: the solver's parents */
+    int32_t *size;    /* cells of each node; later: union-find of the secrets */
     int32_t *depth;  /* depth of each node */
     int32_t *queue;
-    int32_t *aux;    /* the search stack, per depth, then per node hops off the route */
+    int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
+                        per node hops off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
     int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
     uint8_t *flag;   /* F_* per cell */
@@ -142,44 +143,60 @@ static void mark_gates_and_rooms(placer *s, int narrow)
     }
 }
 
+static int area_at(const placer *s, int32_t c)
+{
+    return open_at(s, c) && !(s->flag[c] & F_GATE);
+}
+
+/* The root of cell c's set; a set's root is always its first cell. */
+static int32_t cell_root(int32_t *uf, int32_t c)
+{
+    while (uf[c] != c)
+        c = uf[c] = uf[uf[c]];
+    return c;
+}
+
 /* Numbers the nodes: one per gate cell, one per connected stretch of the
- * rest. The search queue is never rewound, so it ends up holding the cells
- * grouped by node: node i owns order[first[i]..first[i + 1]). */
+ * rest, in the order of their first cell row by row. The area cells of a row
+ * join their left and upper neighbours in a union-find over cells (aux), then
+ * a second pass names each set after its root. */
 static void label_nodes(placer *s)
 {
-    memset(s->node, 0xFF, (size_t)s->n * sizeof *s->node);
-    int32_t head = 0, tail = 0, nb[4];
+    int32_t *uf = s->aux;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        uf[c] = open_at(s, c) ? c : -1;
+        if (uf[c] < 0 || (s->flag[c] & F_GATE))
+            continue; /* closed, or a gate: a set of its own */
+        if (area_at(s, c - 1))
+            uf[c] = uf[c - 1];
+        if (area_at(s, c - s->pw))
+        {
+            int32_t a = cell_root(uf, c), b = cell_root(uf, c - s->pw);
+            uf[DG_MAX(a, b)] = DG_MIN(a, b);
+        }
+    }
     s->nodes = 0;
     for (int32_t c = 0; c < s->n; c++)
     {
-        if (s->node[c] >= 0 || !open_at(s, c))
+        s->node[c] = -1;
+        if (uf[c] < 0)
             continue;
-        int32_t id = s->nodes++;
-        s->first[id] = tail;
-        s->node[c] = id;
-        s->order[tail++] = c;
-        if (s->flag[c] & F_GATE)
+        int32_t root = cell_root(uf, c);
+        if (root == c)
         {
-            head = tail;
-            continue;
+            s->cell_of[s->nodes] = c;
+            s->size[s->nodes] = 0;
+            s->node[c] = s->nodes++;
         }
-        while (head < tail)
-        {
-            int32_t at = s->order[head++];
-            for (int k = neighbours(s, at, nb); k-- > 0;)
-                if (s->node[nb[k]] < 0 && open_at(s, nb[k]) && !(s->flag[nb[k]] & F_GATE))
-                {
-                    s->node[nb[k]] = id;
-                    s->order[tail++] = nb[k];
-                }
-        }
+        s->node[c] = s->node[root];
+        s->size[s->node[c]]++;
     }
-    s->first[s->nodes] = tail;
 }
 
 static int gate_node(const placer *s, int32_t v)
 {
-    return (s->flag[s->order[s->first[v]]] & F_GATE) != 0;
+    return (s->flag[s->cell_of[v]] & F_GATE) != 0;
 }
 
 /* The node graph. Two areas never touch (they would be one), so every edge
@@ -192,7 +209,7 @@ static void link_nodes(placer *s)
     for (int32_t v = 0; v < s->nodes; v++)
         for (int k = 0; k < 4 && gate_node(s, v); k++)
         {
-            int32_t u = s->node[step(s, s->order[s->first[v]], k)];
+            int32_t u = s->node[step(s, s->cell_of[v], k)];
             if (u < 0)
                 continue;
             count[v + 1]++;
@@ -205,7 +222,7 @@ static void link_nodes(placer *s)
     for (int32_t v = 0; v < s->nodes; v++)
         for (int k = 0; k < 4 && gate_node(s, v); k++)
         {
-            int32_t u = s->node[step(s, s->order[s->first[v]], k)];
+            int32_t u = s->node[step(s, s->cell_of[v], k)];
             if (u < 0)
                 continue;
             s->link[fill[v]++] = u;
@@ -266,7 +283,7 @@ static void find_core(placer *s, uint8_t *core)
     for (int32_t v = s->node[s->exit], child = -1; v >= 0; child = v, v = s->parent[v])
     {
         core[v] = 2; /* the tree path */
-        int gate = s->flag[s->order[s->first[v]]] & F_GATE;
+        int gate = s->flag[s->cell_of[v]] & F_GATE;
         if (gate && child >= 0 && v != root && s->low[child] >= s->disc[v])
             core[v] = 3; /* a gate every way from the start to the exit crosses */
     }
@@ -338,13 +355,13 @@ static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys
         int32_t d = s->depth[i];
         if (d < 0)
             continue;
-        int gate = s->first[i + 1] - s->first[i] == 1 && (s->flag[s->order[s->first[i]]] & F_GATE);
+        int gate = s->size[i] == 1 && (s->flag[s->cell_of[i]] & F_GATE);
         if (core[i]) /* an area spoils its depth */
             gates[d] = gate && gates[d] >= 0 ? gates[d] + 1 : -1;
         if (core[i] == 3)
             cut[d] = i;
         if (!gate)
-            keys[d + 1] += s->first[i + 1] - s->first[i];
+            keys[d + 1] += s->size[i];
     }
     keys[s->depth[s->node[s->start]] + 1]--; /* not on the start */
     if (s->depth[s->node[s->exit]] >= 0)
@@ -582,7 +599,7 @@ static int32_t choose_secrets(placer *s)
 {
     if (!s->has_doors || s->p->secret_permille == 0)
         return 0;
-    int32_t *uf = s->first, *simple = s->queue, count = 0, a = 0, b = 0;
+    int32_t *uf = s->size, *simple = s->queue, count = 0, a = 0, b = 0;
     for (int32_t i = 0; i < s->nodes; i++)
         uf[i] = i;
     int32_t m = join_fixed_doors(s, uf, simple);
@@ -652,7 +669,7 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
     return DG_OK;
 }
 
-#define SCRATCH_INTS 15 /* node, order, first, depth, queue, aux, disc, low, parent, iter,
+#define SCRATCH_INTS 15 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
                            link_first, and link (4 per cell) */
 
 static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
@@ -666,7 +683,7 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
-    int32_t **arrays[12] = {&s->node,  &s->order, &s->first,  &s->depth, &s->queue,
+    int32_t **arrays[12] = {&s->node,  &s->cell_of, &s->size,  &s->depth, &s->queue,
                                       &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter,
                                       &s->link_first, &s->link};
     for (int i = 0; i < 12; i++)
@@ -745,7 +762,7 @@ static void plan(placer *s, uint64_t seed, int narrow)
     const uint8_t *core = (const uint8_t *)s->iter;
     for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
-        int32_t c = s->order[s->first[v]];
+        int32_t c = s->cell_of[v];
         if (!(s->flag[c] & F_GATE) || !core[v])
             continue;
         for (int32_t i = 0; i < s->placed; i++)
@@ -878,7 +895,7 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         pr->requested = params->locks;
         pr->placed = s.placed;
         commit(&s, result, pr);
-        dgi_solve_run(s.tile, s.w, s.h, result, s.order, s.queue, s.flag, pr);
+        dgi_solve_run(s.tile, s.w, s.h, result, s.cell_of, s.queue, s.flag, pr);
         dgi_diag_ok(diag);
     }
     dgi_free(allocator, block, bytes);
