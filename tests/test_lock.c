@@ -145,6 +145,7 @@ static int32_t count_tile(const lmap *m, uint8_t tile)
 
 typedef struct lock_stats {
     int maps, failed, unsolvable, reference_disagrees, lock_useless, keys_lost, secrets_gate;
+    int solve_differs; /* dg_lock_place's own run and dg_solve disagree */
     int no_lock, locks;
 } lock_stats;
 
@@ -170,6 +171,12 @@ static void check_map(const char *gen, uint64_t seed, int32_t w, int32_t h, int 
         return;
     }
     st->unsolvable += !pr.solvable;
+    dg_progress again;
+    if (dg_solve(&m.g, &m.r, &again, NULL, NULL) != DG_OK || again.solvable != pr.solvable ||
+        again.keys_reached != pr.keys_reached || again.steps != pr.steps ||
+        again.order_count != pr.order_count ||
+        memcmp(again.order, pr.order, (size_t)pr.order_count * sizeof pr.order[0]) != 0)
+        st->solve_differs++;
     st->no_lock += pr.placed == 0;
     st->locks += pr.placed;
     /* secrets: only loops; with them shut every other cell stays reachable */
@@ -212,9 +219,12 @@ TEST(lock_every_generator_solvable)
         {
             lock_stats st;
             run_generator(lists[l][i], 80, 50, 1000, 0, &p, &st);
-            CHECKF(st.failed == 0 && st.unsolvable == 0 && st.secrets_gate == 0,
-                   "%s: %d failed, %d unsolvable, %d secret gates of %d maps", lists[l][i],
-                   st.failed, st.unsolvable, st.secrets_gate, st.maps);
+            CHECKF(st.failed == 0 && st.unsolvable == 0 && st.secrets_gate == 0 &&
+                       st.solve_differs == 0,
+                   "%s: %d failed, %d unsolvable, %d secret gates, %d solver runs unlike "
+                   "dg_solve of %d maps",
+                   lists[l][i], st.failed, st.unsolvable, st.secrets_gate, st.solve_differs,
+                   st.maps);
             /* every map with rooms branches: nearly all get a lock (measured: attach
              * 1 of 1000 without, where two doors at different depths would be needed) */
             if (l == 0)
@@ -238,7 +248,7 @@ TEST(lock_reference_search_agrees)
             lock_stats st;
             run_generator(gens[i], i % 2 ? 80 : 60, i % 2 ? 25 : 40, 40, 1, &p, &st);
             CHECKF(st.failed == 0 && st.reference_disagrees == 0 && st.keys_lost == 0 &&
-                       st.lock_useless == 0 && st.unsolvable == 0,
+                       st.lock_useless == 0 && st.unsolvable == 0 && st.solve_differs == 0,
                    "%s key_place %d: failed %d, disagree %d, keys lost %d, useless locks %d, "
                    "unsolvable %d",
                    gens[i], places[k], st.failed, st.reference_disagrees, st.keys_lost,
