@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8 };
+enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16 };
 
 typedef struct placer {
     dg_grid *g;
@@ -130,8 +130,10 @@ static void mark_gates_and_rooms(placer *s, int narrow)
     for (int32_t c = 0; c < s->n; c++)
     {
         int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
-        s->flag[c] = (uint8_t)(gate && c != s->start && c != s->exit ? F_GATE : 0);
+        s->flag[c] = (uint8_t)((open_at(s, c) ? F_OPEN : 0) | (gate ? F_GATE : 0));
     }
+    s->flag[s->start] &= (uint8_t)~F_GATE;
+    s->flag[s->exit] &= (uint8_t)~F_GATE;
     for (int32_t i = 0; i < s->r->room_count; i++)
     {
         dg_rect q = s->r->rooms[i].rect;
@@ -145,7 +147,7 @@ static void mark_gates_and_rooms(placer *s, int narrow)
 
 static int area_at(const placer *s, int32_t c)
 {
-    return open_at(s, c) && !(s->flag[c] & F_GATE);
+    return (s->flag[c] & (F_OPEN | F_GATE)) == F_OPEN;
 }
 
 /* The root of cell c's set; a set's root is always its first cell. */
@@ -165,13 +167,14 @@ static void label_nodes(placer *s)
     int32_t *uf = s->aux;
     for (int32_t c = 0; c < s->n; c++)
     {
-        uf[c] = open_at(s, c) ? c : -1;
+        uf[c] = (s->flag[c] & F_OPEN) ? c : -1;
         if (uf[c] < 0 || (s->flag[c] & F_GATE))
             continue; /* closed, or a gate: a set of its own */
-        if (area_at(s, c - 1))
+        int left = area_at(s, c - 1);
+        if (left)
             uf[c] = uf[c - 1];
-        if (area_at(s, c - s->pw))
-        {
+        if (area_at(s, c - s->pw) && !(left && area_at(s, c - 1 - s->pw)))
+        { /* (when both left cells are area, the left one joined them already) */
             int32_t a = cell_root(uf, c), b = cell_root(uf, c - s->pw);
             uf[DG_MAX(a, b)] = DG_MIN(a, b);
         }
@@ -182,14 +185,16 @@ static void label_nodes(placer *s)
         s->node[c] = -1;
         if (uf[c] < 0)
             continue;
-        int32_t root = cell_root(uf, c);
-        if (root == c)
+        /* a cell of c's set that is named already (the left one, when the
+         * run goes on), or c itself, which names a new node */
+        int32_t named = area_at(s, c) && area_at(s, c - 1) ? c - 1 : cell_root(uf, c);
+        if (named == c)
         {
             s->cell_of[s->nodes] = c;
             s->size[s->nodes] = 0;
             s->node[c] = s->nodes++;
         }
-        s->node[c] = s->node[root];
+        s->node[c] = s->node[named];
         s->size[s->node[c]]++;
     }
 }
