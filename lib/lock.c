@@ -123,17 +123,18 @@ static int neighbours(const placer *s, int32_t c, int32_t nb[4])
     return 4;
 }
 
-/* Gates are the doors, or with no doors (or narrow set) the narrow passages too. */
-static void mark_gates_and_rooms(placer *s, int narrow)
+/* F_OPEN, and F_GATE on a door (or, narrow set, a narrow passage too) other
+ * than the start and the exit. */
+static uint8_t cell_marks(const placer *s, int32_t c, int narrow)
 {
-    narrow |= !s->has_doors;
-    for (int32_t c = 0; c < s->n; c++)
-    {
-        int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
-        s->flag[c] = (uint8_t)((open_at(s, c) ? F_OPEN : 0) | (gate ? F_GATE : 0));
-    }
-    s->flag[s->start] &= (uint8_t)~F_GATE;
-    s->flag[s->exit] &= (uint8_t)~F_GATE;
+    if (!open_at(s, c))
+        return 0;
+    int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
+    return (uint8_t)(F_OPEN | (gate && c != s->start && c != s->exit ? F_GATE : 0));
+}
+
+static void mark_rooms(placer *s)
+{
     for (int32_t i = 0; i < s->r->room_count; i++)
     {
         dg_rect q = s->r->rooms[i].rect;
@@ -158,15 +159,16 @@ static int32_t cell_root(int32_t *uf, int32_t c)
     return c;
 }
 
-/* Numbers the nodes: one per gate cell, one per connected stretch of the
- * rest, in the order of their first cell row by row. The area cells of a row
- * join their left and upper neighbours in a union-find over cells (aux), then
+/* Marks the cells and numbers the nodes: one per gate cell, one per connected
+ * stretch of the rest, in the order of their first cell row by row. The area
+ * cells of a row join their left and upper neighbours in a union-find over cells (aux), then
  * a second pass names each set after its root. */
-static void label_nodes(placer *s)
+static void label_nodes(placer *s, int narrow)
 {
     int32_t *uf = s->aux;
     for (int32_t c = 0; c < s->n; c++)
     {
+        s->flag[c] = cell_marks(s, c, narrow); /* the cells before c are marked */
         uf[c] = (s->flag[c] & F_OPEN) ? c : -1;
         if (uf[c] < 0 || (s->flag[c] & F_GATE))
             continue; /* closed, or a gate: a set of its own */
@@ -666,11 +668,14 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
         if (r->markers[i].kind == DG_MARKER_KEY || r->markers[i].kind == DG_MARKER_LOCK)
             return dgi_fail(diag, DG_E_INVALID, "the map is locked already (marker %d)", (int)i);
     for (int32_t y = 0; y < g->height; y++)
-        for (int32_t x = 0; x < g->width; x++)
-            if (DG_CELL(g, x, y) == DG_TILE_DOOR_LOCKED)
-                return dgi_fail(diag, DG_E_INVALID,
-                                "the map is locked already (locked door at %d, %d)", (int)x,
-                                (int)y);
+    {
+        const uint8_t *row = g->cells + (size_t)y * (size_t)g->stride;
+        const uint8_t *at = memchr(row, DG_TILE_DOOR_LOCKED, (size_t)g->width);
+        if (at)
+            return dgi_fail(diag, DG_E_INVALID,
+                            "the map is locked already (locked door at %d, %d)", (int)(at - row),
+                            (int)y);
+    }
     return DG_OK;
 }
 
@@ -749,8 +754,8 @@ static void plan(placer *s, uint64_t seed, int narrow)
 {
     s->exit_area = 0;
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
-    mark_gates_and_rooms(s, narrow);
-    label_nodes(s);
+    label_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
+    mark_rooms(s);
     link_nodes(s);
     find_core(s, (uint8_t *)s->iter);
     depth_nodes(s);
