@@ -492,10 +492,12 @@ void dgi_recipe_emit(const void *recipe, dgi_out *o);
 int32_t dgi_progress_number(const dg_marker *m, const char *word);
 /* DG_OK if the result's start and exit are passable cells inside the grid. */
 dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag *diag);
-/* dg_solve on checked input with caller scratch: parent and queue of
- * width*height int32, tag of width*height bytes. */
-void dgi_solve_run(const dg_grid *g, const dg_result *r, int32_t *parent, int32_t *queue,
-                   uint8_t *tag, dg_progress *p);
+/* dg_solve on checked input, on the tiles framed by dgi_frame_tiles, with
+ * caller scratch: parent and queue of (width+2)*(height+2) int32, tag of as many bytes. */
+void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_result *r,
+                   int32_t *parent, int32_t *queue, uint8_t *tag, dg_progress *p);
+/* The grid's tiles into tile[] ((width+2)*(height+2)), framed by a ring of rock. */
+void dgi_frame_tiles(const dg_grid *g, uint8_t *tile);
 
 /* hardening (static analysis): under clang-tidy/scan-build, let the analyzer
  * see that dgi_fail and dgi_fail_at return the status they are given, so a

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_ROUTE = 4, F_USED = 8, F_LOCK = 16, F_REACH = 32 };
+enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16 };
 
 typedef struct placer {
     dg_grid *g;
@@ -26,18 +26,24 @@ typedef struct placer {
     int32_t start, exit;
     int has_doors;
     int32_t *node;   /* node of a cell, -1 if impassable */
-    int32_t *order;  /* cells grouped by node; later: route parents */
-    int32_t *first;  /* where each node's cells begin in order; later: union-find */
+    int32_t *cell_of; /* the first cell of each node; later: the solver's parents */
+    int32_t *size;    /* cells of each node; later: union-find of the secrets */
     int32_t *depth;  /* depth of each node */
     int32_t *queue;
-    int32_t *aux;    /* the search stack, per depth, then per cell distance off the route */
+    int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
+                        per node hops off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
+    int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
     uint8_t *flag;   /* F_* per cell */
     int32_t nodes, max_depth;
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
     int32_t key_cell[DG_LOCKS_MAX];
     int32_t placed;
     int exit_area;   /* the one lock closes the exit's own area (F_REACH: its key region) */
+    int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
+    int32_t locked_count;
+    int32_t *secret; /* the secret doors chosen */
+    int32_t secrets;
 } placer;
 
 void dg_lock_defaults(dg_lock_params *p)
@@ -117,18 +123,18 @@ static int neighbours(const placer *s, int32_t c, int32_t nb[4])
     return 4;
 }
 
-/* Gates are the doors, or with no doors (or narrow set) the narrow passages too. */
-static void mark_gates_and_rooms(placer *s, int narrow)
+/* F_OPEN, and F_GATE on a door (or, narrow set, a narrow passage too) other
+ * than the start and the exit. */
+static uint8_t cell_marks(const placer *s, int32_t c, int narrow)
 {
-    s->has_doors = 0;
-    for (int32_t c = 0; c < s->n; c++)
-        s->has_doors |= s->tile[c] == DG_TILE_DOOR;
-    narrow |= !s->has_doors;
-    for (int32_t c = 0; c < s->n; c++)
-    {
-        int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
-        s->flag[c] = (uint8_t)(gate && c != s->start && c != s->exit ? F_GATE : 0);
-    }
+    if (!open_at(s, c))
+        return 0;
+    int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
+    return (uint8_t)(F_OPEN | (gate && c != s->start && c != s->exit ? F_GATE : 0));
+}
+
+static void mark_rooms(placer *s)
+{
     for (int32_t i = 0; i < s->r->room_count; i++)
     {
         dg_rect q = s->r->rooms[i].rect;
@@ -140,49 +146,96 @@ static void mark_gates_and_rooms(placer *s, int narrow)
     }
 }
 
-/* Numbers the nodes: one per gate cell, one per connected stretch of the rest. */
-static void label_nodes(placer *s)
+static int area_at(const placer *s, int32_t c)
 {
+    return (s->flag[c] & (F_OPEN | F_GATE)) == F_OPEN;
+}
+
+/* The root of cell c's set; a set's root is always its first cell. */
+static int32_t cell_root(int32_t *uf, int32_t c)
+{
+    while (uf[c] != c)
+        c = uf[c] = uf[uf[c]];
+    return c;
+}
+
+/* Marks the cells and numbers the nodes: one per gate cell, one per connected
+ * stretch of the rest, in the order of their first cell row by row. The area
+ * cells of a row join their left and upper neighbours in a union-find over cells (aux), then
+ * a second pass names each set after its root. */
+static void label_nodes(placer *s, int narrow)
+{
+    int32_t *uf = s->aux;
     for (int32_t c = 0; c < s->n; c++)
-        s->node[c] = -1;
+    {
+        s->flag[c] = cell_marks(s, c, narrow); /* the cells before c are marked */
+        uf[c] = (s->flag[c] & F_OPEN) ? c : -1;
+        if (uf[c] < 0 || (s->flag[c] & F_GATE))
+            continue; /* closed, or a gate: a set of its own */
+        int left = area_at(s, c - 1);
+        if (left)
+            uf[c] = uf[c - 1];
+        if (area_at(s, c - s->pw) && !(left && area_at(s, c - 1 - s->pw)))
+        { /* (when both left cells are area, the left one joined them already) */
+            int32_t a = cell_root(uf, c), b = cell_root(uf, c - s->pw);
+            uf[DG_MAX(a, b)] = DG_MIN(a, b);
+        }
+    }
     s->nodes = 0;
     for (int32_t c = 0; c < s->n; c++)
     {
-        if (s->node[c] >= 0 || !open_at(s, c))
+        s->node[c] = -1;
+        if (uf[c] < 0)
             continue;
-        int32_t id = s->nodes++;
-        s->node[c] = id;
-        if (s->flag[c] & F_GATE)
-            continue;
-        int32_t head = 0, tail = 0, nb[4];
-        s->queue[tail++] = c;
-        while (head < tail)
+        /* a cell of c's set that is named already (the left one, when the
+         * run goes on), or c itself, which names a new node */
+        int32_t named = area_at(s, c) && area_at(s, c - 1) ? c - 1 : cell_root(uf, c);
+        if (named == c)
         {
-            int32_t at = s->queue[head++];
-            for (int k = neighbours(s, at, nb); k-- > 0;)
-                if (s->node[nb[k]] < 0 && open_at(s, nb[k]) && !(s->flag[nb[k]] & F_GATE))
-                {
-                    s->node[nb[k]] = id;
-                    s->queue[tail++] = nb[k];
-                }
+            s->cell_of[s->nodes] = c;
+            s->size[s->nodes] = 0;
+            s->node[c] = s->nodes++;
         }
+        s->node[c] = s->node[named];
+        s->size[s->node[c]]++;
     }
 }
 
-/* Groups the cells by node (a counting sort): node i owns order[first[i]..first[i+1]). */
-static void group_cells(placer *s)
+static int gate_node(const placer *s, int32_t v)
 {
-    memset(s->first, 0, ((size_t)s->nodes + 1) * sizeof *s->first);
-    for (int32_t c = 0; c < s->n; c++)
-        if (s->node[c] >= 0)
-            s->first[s->node[c] + 1]++;
-    for (int32_t i = 0; i < s->nodes; i++)
-        s->first[i + 1] += s->first[i];
-    for (int32_t i = 0; i < s->nodes; i++)
-        s->depth[i] = s->first[i]; /* fill position, reset to depths below */
-    for (int32_t c = 0; c < s->n; c++)
-        if (s->node[c] >= 0)
-            s->order[s->depth[s->node[c]]++] = c;
+    return (s->flag[s->cell_of[v]] & F_GATE) != 0;
+}
+
+/* The node graph. Two areas never touch (they would be one), so every edge
+ * has a gate at one end and the gates' four neighbours give them all: a gate
+ * lists its neighbours, an area the gates beside it (in gate order). */
+static void link_nodes(placer *s)
+{
+    int32_t *count = s->link_first, *fill = s->iter;
+    memset(count, 0, ((size_t)s->nodes + 1) * sizeof *count);
+    for (int32_t v = 0; v < s->nodes; v++)
+        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        {
+            int32_t u = s->node[step(s, s->cell_of[v], k)];
+            if (u < 0)
+                continue;
+            count[v + 1]++;
+            count[u + 1] += !gate_node(s, u);
+        }
+    for (int32_t v = 0; v < s->nodes; v++)
+        count[v + 1] += count[v];
+    for (int32_t v = 0; v < s->nodes; v++)
+        fill[v] = s->link_first[v];
+    for (int32_t v = 0; v < s->nodes; v++)
+        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        {
+            int32_t u = s->node[step(s, s->cell_of[v], k)];
+            if (u < 0)
+                continue;
+            s->link[fill[v]++] = u;
+            if (!gate_node(s, u))
+                s->link[fill[u]++] = v;
+        }
 }
 
 /* Depth-first search over nodes from the start's node (iterative): disc,
@@ -195,15 +248,15 @@ static int32_t search_blocks(placer *s, int32_t *pre)
     s->disc[root] = s->low[root] = time;
     pre[time++] = root;
     s->parent[root] = -1;
-    s->iter[root] = s->first[root] * 4;
+    s->iter[root] = s->link_first[root];
     stack[top++] = root;
     while (top > 0)
     {
         int32_t v = stack[top - 1];
-        if (s->iter[v] < s->first[v + 1] * 4)
+        if (s->iter[v] < s->link_first[v + 1])
         {
-            int32_t i = s->iter[v]++, u = s->node[step(s, s->order[i >> 2], i & 3)];
-            if (u < 0 || u == v || u == s->parent[v])
+            int32_t u = s->link[s->iter[v]++];
+            if (u == s->parent[v])
                 continue;
             if (s->disc[u] >= 0)
             {
@@ -213,7 +266,7 @@ static int32_t search_blocks(placer *s, int32_t *pre)
             s->parent[u] = v;
             s->disc[u] = s->low[u] = time;
             pre[time++] = u;
-            s->iter[u] = s->first[u] * 4;
+            s->iter[u] = s->link_first[u];
             stack[top++] = u;
             continue;
         }
@@ -237,7 +290,7 @@ static void find_core(placer *s, uint8_t *core)
     for (int32_t v = s->node[s->exit], child = -1; v >= 0; child = v, v = s->parent[v])
     {
         core[v] = 2; /* the tree path */
-        int gate = s->flag[s->order[s->first[v]]] & F_GATE;
+        int gate = s->flag[s->cell_of[v]] & F_GATE;
         if (gate && child >= 0 && v != root && s->low[child] >= s->disc[v])
             core[v] = 3; /* a gate every way from the start to the exit crosses */
     }
@@ -262,7 +315,7 @@ static void depth_nodes(placer *s)
         return; /* the exit is out of reach: plan() stops */
     for (int pass = 0; pass < 2; pass++)
     {
-        int32_t head = 0, tail = 0, nb[4];
+        int32_t head = 0, tail = 0;
         if (pass == 0)
         {
             s->depth[from] = 0;
@@ -277,16 +330,15 @@ static void depth_nodes(placer *s)
             int32_t x = s->queue[head++], d = s->depth[x];
             if (pass == 0)
                 s->max_depth = d;
-            for (int32_t i = s->first[x]; i < s->first[x + 1]; i++)
-                for (int k = neighbours(s, s->order[i], nb); k-- > 0;)
+            for (int32_t i = s->link_first[x]; i < s->link_first[x + 1]; i++)
+            {
+                int32_t y = s->link[i];
+                if (s->depth[y] < 0 && (pass == 1 || core[y]))
                 {
-                    int32_t y = s->node[nb[k]];
-                    if (y >= 0 && s->depth[y] < 0 && (pass == 1 || core[y]))
-                    {
-                        s->depth[y] = pass == 0 ? d + 1 : d;
-                        s->queue[tail++] = y;
-                    }
+                    s->depth[y] = pass == 0 ? d + 1 : d;
+                    s->queue[tail++] = y;
                 }
+            }
         }
     }
 }
@@ -310,13 +362,13 @@ static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys
         int32_t d = s->depth[i];
         if (d < 0)
             continue;
-        int gate = s->first[i + 1] - s->first[i] == 1 && (s->flag[s->order[s->first[i]]] & F_GATE);
+        int gate = s->size[i] == 1 && (s->flag[s->cell_of[i]] & F_GATE);
         if (core[i]) /* an area spoils its depth */
             gates[d] = gate && gates[d] >= 0 ? gates[d] + 1 : -1;
         if (core[i] == 3)
             cut[d] = i;
         if (!gate)
-            keys[d + 1] += s->first[i + 1] - s->first[i];
+            keys[d + 1] += s->size[i];
     }
     keys[s->depth[s->node[s->start]] + 1]--; /* not on the start */
     if (s->depth[s->node[s->exit]] >= 0)
@@ -389,68 +441,59 @@ static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, i
 
 /* ---- keys --------------------------------------------------------------- */
 
-/* Marks the walk from start to exit (every gate open) with F_ROUTE. */
-static void mark_route(placer *s)
+/* aux[v] = hops over the node graph from node v to the nearest node of the
+ * walk from the start's node to the exit's (a shortest one, every gate open);
+ * -1 where the start cannot reach. */
+static void hops_off_route(placer *s)
 {
-    int32_t *parent = s->order, head = 0, tail = 0, nb[4];
-    for (int32_t c = 0; c < s->n; c++)
-        parent[c] = -1;
-    parent[s->start] = s->start;
-    s->queue[tail++] = s->start;
-    while (head < tail && parent[s->exit] < 0)
-    {
-        int32_t c = s->queue[head++];
-        for (int k = neighbours(s, c, nb); k-- > 0;)
-            if (parent[nb[k]] < 0 && s->node[nb[k]] >= 0)
+    int32_t *from = s->parent, *off = s->aux, *queue = s->queue, head = 0, tail = 0;
+    int32_t a = s->node[s->start], b = s->node[s->exit];
+    for (int32_t v = 0; v < s->nodes; v++)
+        from[v] = off[v] = -1;
+    from[a] = a;
+    queue[tail++] = a;
+    while (head < tail && from[b] < 0)
+        for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            if (from[s->link[i]] < 0)
             {
-                parent[nb[k]] = c;
-                s->queue[tail++] = nb[k];
+                from[s->link[i]] = v;
+                queue[tail++] = s->link[i];
             }
-    }
-    for (int32_t c = s->exit; parent[c] >= 0; c = parent[c])
+    head = tail = 0;
+    for (int32_t v = b; off[v] < 0; v = from[v])
     {
-        s->flag[c] |= F_ROUTE;
-        if (c == s->start)
-            break;
-    }
-}
-
-/* aux[c] = steps from c to the nearest route cell. */
-static void distance_off_route(placer *s)
-{
-    int32_t head = 0, tail = 0, nb[4];
-    for (int32_t c = 0; c < s->n; c++)
-    {
-        s->aux[c] = (s->flag[c] & F_ROUTE) ? 0 : -1;
-        if (s->aux[c] == 0)
-            s->queue[tail++] = c;
+        off[v] = 0;
+        queue[tail++] = v;
     }
     while (head < tail)
-    {
-        int32_t c = s->queue[head++];
-        for (int k = neighbours(s, c, nb); k-- > 0;)
-            if (s->aux[nb[k]] < 0 && s->node[nb[k]] >= 0)
+        for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            if (off[s->link[i]] < 0)
             {
-                s->aux[nb[k]] = s->aux[c] + 1;
-                s->queue[tail++] = nb[k];
+                off[s->link[i]] = off[v] + 1;
+                queue[tail++] = s->link[i];
             }
-    }
 }
 
-/* Which lock's key region a cell lies in (0-based), or -1. */
-static int32_t region_of(const placer *s, int32_t c)
+/* Which lock's key region the cells of area v lie in (0-based), or -1. */
+static int32_t area_region(const placer *s, int32_t v)
+{
+    int32_t d = s->depth[v];
+    if (gate_node(s, v) || d < 0)
+        return -1; /* a gate, or not reachable from the start */
+    for (int32_t i = 0; i < s->placed; i++)
+        if (d < s->lock_depth[i])
+            return i == 0 || d > s->lock_depth[i - 1] ? i : -1;
+    return -1;
+}
+
+/* Which lock's key region a cell lies in, with region[] per node. */
+static int32_t region_of(const placer *s, const int32_t *region, int32_t c)
 {
     if (s->node[c] < 0 || (s->flag[c] & F_GATE) || c == s->start || c == s->exit)
         return -1;
     if (s->exit_area)
         return (s->flag[c] & F_REACH) ? 0 : -1;
-    int32_t d = s->depth[s->node[c]];
-    if (d < 0)
-        return -1; /* not reachable from the start */
-    for (int32_t i = 0; i < s->placed; i++)
-        if (d < s->lock_depth[i])
-            return i == 0 || d > s->lock_depth[i - 1] ? i : -1;
-    return -1;
+    return region[s->node[c]];
 }
 
 static int dead_end(const placer *s, int32_t c)
@@ -463,11 +506,11 @@ static int dead_end(const placer *s, int32_t c)
 
 static int64_t key_score(const placer *s, int32_t c)
 {
-    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[c];
+    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
     switch (s->p->key_place)
     {
     case DG_KEYS_ON_PATH:
-        return ((s->flag[c] & F_ROUTE) ? 1 << 25 : 0) + room - off;
+        return (off == 0 ? 1 << 25 : 0) + room - off;
     case DG_KEYS_DEAD_END:
         return (dead_end(s, c) ? 1 << 25 : 0) + room + off;
     default:
@@ -486,9 +529,10 @@ static void place_keys(placer *s)
         ties[i] = 0;
         s->key_cell[i] = -1;
     }
+    const int32_t *region = s->low;
     for (int32_t c = 0; c < s->n; c++)
     {
-        int32_t i = region_of(s, c);
+        int32_t i = region_of(s, region, c);
         if (i < 0)
             continue;
         int64_t score = key_score(s, c);
@@ -554,7 +598,7 @@ static int32_t join_fixed_doors(placer *s, int32_t *uf, int32_t *simple)
     return count;
 }
 
-/* Marks (F_USED on a gate) the loop doors that turn secret: a simple door
+/* Lists (in secret[]) the loop doors that turn secret: a simple door
  * whose two areas are already joined without it closes a loop, and removing
  * any set of such doors keeps every cell as reachable as before under every
  * set of keys. Returns how many. */
@@ -562,7 +606,7 @@ static int32_t choose_secrets(placer *s)
 {
     if (!s->has_doors || s->p->secret_permille == 0)
         return 0;
-    int32_t *uf = s->first, *simple = s->queue, count = 0, a = 0, b = 0;
+    int32_t *uf = s->size, *simple = s->queue, count = 0, a = 0, b = 0;
     for (int32_t i = 0; i < s->nodes; i++)
         uf[i] = i;
     int32_t m = join_fixed_doors(s, uf, simple);
@@ -582,11 +626,9 @@ static int32_t choose_secrets(placer *s)
             uf_join(uf, a, s->node[c]);
         }
         else if (dg_rng_chance(&s->rng, s->p->secret_permille))
-        {
-            s->flag[c] |= F_USED;
-            count++;
-        }
+            simple[count++] = c; /* count <= i: the entries left are read no more */
     }
+    s->secret = simple;
     return count;
 }
 
@@ -626,15 +668,19 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
         if (r->markers[i].kind == DG_MARKER_KEY || r->markers[i].kind == DG_MARKER_LOCK)
             return dgi_fail(diag, DG_E_INVALID, "the map is locked already (marker %d)", (int)i);
     for (int32_t y = 0; y < g->height; y++)
-        for (int32_t x = 0; x < g->width; x++)
-            if (DG_CELL(g, x, y) == DG_TILE_DOOR_LOCKED)
-                return dgi_fail(diag, DG_E_INVALID,
-                                "the map is locked already (locked door at %d, %d)", (int)x,
-                                (int)y);
+    {
+        const uint8_t *row = g->cells + (size_t)y * (size_t)g->stride;
+        const uint8_t *at = memchr(row, DG_TILE_DOOR_LOCKED, (size_t)g->width);
+        if (at)
+            return dgi_fail(diag, DG_E_INVALID,
+                            "the map is locked already (locked door at %d, %d)", (int)(at - row),
+                            (int)y);
+    }
     return DG_OK;
 }
 
-#define SCRATCH_INTS 10 /* node, order, first, depth, queue, aux, disc, low, parent, iter */
+#define SCRATCH_INTS 15 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+                           link_first, and link (4 per cell) */
 
 static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
                               dg_diag *diag)
@@ -647,22 +693,14 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
-    int32_t **arrays[SCRATCH_INTS] = {&s->node,  &s->order, &s->first,  &s->depth, &s->queue,
-                                      &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter};
-    for (int i = 0; i < SCRATCH_INTS; i++)
+    int32_t **arrays[12] = {&s->node,  &s->cell_of, &s->size,  &s->depth, &s->queue,
+                                      &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter,
+                                      &s->link_first, &s->link};
+    for (int i = 0; i < 12; i++)
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
     return DG_OK;
-}
-
-/* The grid's tiles into the framed copy; the frame is rock. */
-static void copy_tiles(placer *s)
-{
-    memset(s->tile, DG_TILE_VOID, (size_t)s->n);
-    for (int32_t y = 0; y < s->h; y++)
-        memcpy(s->tile + (size_t)(y + 1) * (size_t)s->pw + 1, s->g->cells + (size_t)y * (size_t)s->g->stride,
-               (size_t)s->w);
 }
 
 /* Marks F_REACH on the cells the start reaches with F_LOCK cells shut;
@@ -697,16 +735,17 @@ static void lock_exit_area(placer *s)
     for (int32_t c = 0; c < s->n; c++)
         if ((s->flag[c] & F_GATE) && s->node[c] >= 0)
             for (int k = neighbours(s, c, nb); k-- > 0;)
-                if (s->node[nb[k]] == target && !(s->flag[c] & F_LOCK))
+                if (s->node[nb[k]] == target && !(s->flag[c] & F_LOCK) &&
+                    count < DG_LOCKS_MAX * 8)
                 {
                     s->flag[c] |= F_LOCK;
-                    count++;
+                    s->locked[count++] = c;
                 }
     int ok = count >= 1 && count <= s->p->gate_max && reach_before_locks(s) > 0 &&
              !(s->flag[s->exit] & F_REACH);
-    for (int32_t c = 0; c < s->n; c++)
-        if (!ok)
-            s->flag[c] &= (uint8_t)~(F_LOCK | F_REACH);
+    for (int32_t c = 0; c < s->n && !ok; c++)
+        s->flag[c] &= (uint8_t)~(F_LOCK | F_REACH);
+    s->locked_count = ok ? count : 0;
     s->exit_area = ok;
     s->placed = ok;
 }
@@ -715,35 +754,46 @@ static void plan(placer *s, uint64_t seed, int narrow)
 {
     s->exit_area = 0;
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
-    mark_gates_and_rooms(s, narrow);
-    label_nodes(s);
-    group_cells(s);
+    label_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
+    mark_rooms(s);
+    link_nodes(s);
     find_core(s, (uint8_t *)s->iter);
     depth_nodes(s);
-    s->placed = 0;
+    s->placed = s->locked_count = 0;
     if (s->p->locks == 0 || s->depth[s->node[s->exit]] < 0)
         return;
     /* max_depth + 2 entries each; parent is free once the core is known */
     int32_t *gates = s->aux, *keys = s->queue, *cut = s->parent;
     survey_depths(s, gates, cut, keys);
-    int32_t *cand = s->order, *chain = s->first; /* free until the route */
+    int32_t *cand = s->disc, *chain = s->low; /* free once the depths are known */
     int32_t m = candidates(s, gates, cut, cand);
     chain_lengths(keys, cand, m, chain);
     choose_depths(s, keys, cand, m, chain);
     const uint8_t *core = (const uint8_t *)s->iter;
-    for (int32_t c = 0; c < s->n; c++)
+    for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
-        int32_t v = s->node[c];
-        if (!(s->flag[c] & F_GATE) || v < 0 || !core[v])
+        int32_t c = s->cell_of[v];
+        if (!(s->flag[c] & F_GATE) || !core[v])
             continue;
         for (int32_t i = 0; i < s->placed; i++)
             if (s->depth[v] == s->lock_depth[i] && (cut[s->depth[v]] < 0 || cut[s->depth[v]] == v))
+            {
                 s->flag[c] |= F_LOCK;
+                s->locked[s->locked_count++] = c;
+            }
     }
     if (s->placed == 0)
         lock_exit_area(s);
-    mark_route(s);
-    distance_off_route(s);
+}
+
+/* The keys of the final plan (the RNG goes on from its lock choice). */
+static void plan_keys(placer *s)
+{
+    if (s->placed == 0)
+        return;
+    for (int32_t v = 0; v < s->nodes && !s->exit_area; v++)
+        s->low[v] = area_region(s, v);
+    hops_off_route(s);
     place_keys(s);
 }
 
@@ -775,30 +825,25 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
     {
         dg_marker key = marker_at(s, s->key_cell[i], DG_MARKER_KEY, "key", i + 1);
         dgi_result_add_marker(r, &key);
-        for (int32_t c = 0; c < s->n; c++)
-            if ((s->flag[c] & F_LOCK) && lock_number(s, c) == i + 1)
+        for (int32_t j = 0; j < s->locked_count; j++)
+            if (lock_number(s, s->locked[j]) == i + 1)
             {
+                int32_t c = s->locked[j];
                 dg_marker lock = marker_at(s, c, DG_MARKER_LOCK, "lock", i + 1);
                 dgi_result_add_marker(r, &lock);
                 DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_LOCKED;
+                s->tile[c] = DG_TILE_DOOR_LOCKED; /* the solver plays the framed copy */
                 pr->locked_doors++;
             }
         pr->kinds[i] = i % s->p->kinds;
     }
-    for (int32_t c = 0; c < s->n; c++)
-        if ((s->flag[c] & (F_GATE | F_USED | F_LOCK)) == (F_GATE | F_USED))
-        {
-            DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_SECRET;
-            pr->secret_doors++;
-        }
-}
-
-static int32_t count_flag(const placer *s, uint8_t bit)
-{
-    int32_t k = 0;
-    for (int32_t c = 0; c < s->n; c++)
-        k += (s->flag[c] & bit) != 0;
-    return k;
+    for (int32_t j = 0; j < s->secrets; j++)
+    {
+        dg_point q = grid_point(s, s->secret[j]);
+        DG_CELL(s->g, q.x, q.y) = DG_TILE_DOOR_SECRET;
+        s->tile[s->secret[j]] = DG_TILE_DOOR_SECRET;
+    }
+    pr->secret_doors = s->secrets;
 }
 
 dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
@@ -826,7 +871,8 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
     size_t bytes = 0;
     if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
         return st;
-    copy_tiles(&s);
+    dgi_frame_tiles(grid, s.tile);
+    s.has_doors = memchr(s.tile, DG_TILE_DOOR, (size_t)s.n) != NULL;
     plan(&s, seed, 0);
     if (s.placed < params->locks && s.has_doors)
     {
@@ -836,8 +882,9 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         if (s.placed <= doors_only)
             plan(&s, seed, 0);
     }
-    (void)choose_secrets(&s);
-    int32_t locked = count_flag(&s, F_LOCK);
+    plan_keys(&s);
+    s.secrets = choose_secrets(&s);
+    int32_t locked = s.locked_count;
     if (s.depth[s.node[s.exit]] < 0)
         st = dgi_fail(diag, DG_E_INVALID, "the exit (%d, %d) cannot be reached from the start",
                       (int)result->exit.x, (int)result->exit.y);
@@ -858,7 +905,7 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         pr->requested = params->locks;
         pr->placed = s.placed;
         commit(&s, result, pr);
-        dgi_solve_run(grid, result, s.order, s.queue, s.flag, pr);
+        dgi_solve_run(s.tile, s.w, s.h, result, s.cell_of, s.queue, s.flag, pr);
         dgi_diag_ok(diag);
     }
     dgi_free(allocator, block, bytes);

@@ -21,25 +21,36 @@ int32_t dgi_progress_number(const dg_marker *m, const char *word)
     return *p == '\0' && n >= 1 && n <= DG_LOCKS_MAX ? n : 0;
 }
 
+enum { T_ENTERED = 1, T_TOUCHED = 2, T_KEY = 4 /* times the key number */ };
+
+/* Cells are numbered over the grid and a closed one-cell frame, pw = width + 2
+ * per row, so a cell's neighbours are c +- 1 and c +- pw with no bounds test. */
 typedef struct solver {
-    const dg_grid *g;
     const dg_result *r;
-    int32_t w;
-    uint8_t *tag;     /* bit 0: entered; bits 1..: the key number lying on the cell */
-    int32_t *parent;  /* cell a cell was first touched from; -1: untouched */
+    const uint8_t *tile; /* framed tiles; the frame is rock */
+    int32_t pw, h;
+    uint8_t *tag;     /* T_ENTERED, T_TOUCHED, and the key number lying on the cell */
+    int32_t *parent;  /* cell a touched cell was first touched from */
     int32_t *queue;
     int32_t head, tail;
     int32_t held[DG_LOCKS_MAX + 1];  /* pickup rank + 1 of key N, 0 if not held */
     int32_t picked;
 } solver;
 
+/* The framed cell of grid point p, or -1 off the grid. */
+static int32_t framed(const solver *s, dg_point p)
+{
+    if (p.x < 0 || p.y < 0 || p.x >= s->pw - 2 || p.y >= s->h)
+        return -1;
+    return (p.y + 1) * s->pw + p.x + 1;
+}
+
 static int32_t lock_at(const solver *s, int32_t c)
 {
-    dg_point p = {c % s->w, c / s->w};
     for (int32_t i = 0; i < s->r->marker_count; i++)
     {
         const dg_marker *m = &s->r->markers[i];
-        if (m->kind == DG_MARKER_LOCK && m->pos.x == p.x && m->pos.y == p.y)
+        if (m->kind == DG_MARKER_LOCK && framed(s, m->pos) == c)
             return dgi_progress_number(m, "lock");
     }
     return 0;
@@ -47,7 +58,7 @@ static int32_t lock_at(const solver *s, int32_t c)
 
 static void enter(solver *s, int32_t c)
 {
-    s->tag[c] |= 1;
+    s->tag[c] |= T_ENTERED;
     s->queue[s->tail++] = c;
 }
 
@@ -59,22 +70,21 @@ static void open_lock(solver *s, int32_t n)
         const dg_marker *m = &s->r->markers[i];
         if (m->kind != DG_MARKER_LOCK || dgi_progress_number(m, "lock") != n)
             continue;
-        int32_t c = m->pos.y * s->w + m->pos.x;
-        if (m->pos.x < 0 || m->pos.y < 0 || m->pos.x >= s->w || m->pos.y >= s->g->height)
-            continue;
-        if (DG_CELL(s->g, m->pos.x, m->pos.y) == DG_TILE_DOOR_LOCKED && s->parent[c] >= 0 &&
-            !(s->tag[c] & 1))
+        int32_t c = framed(s, m->pos);
+        if (c >= 0 && s->tile[c] == DG_TILE_DOOR_LOCKED &&
+            (s->tag[c] & (T_TOUCHED | T_ENTERED)) == T_TOUCHED)
             enter(s, c);
     }
 }
 
+/* Enters c unless it is shut (wall, secret door, or a lock whose key is not
+ * held yet); a locked door touched waits for its key. */
 static void touch(solver *s, int32_t from, int32_t c)
 {
-    if (s->parent[c] >= 0)
+    uint8_t t = s->tile[c];
+    if ((s->tag[c] & T_TOUCHED) || t == DG_TILE_DOOR_SECRET || !dgi_passable_default[t])
         return;
-    uint8_t t = s->g->cells[(size_t)(c / s->w) * (size_t)s->g->stride + (size_t)(c % s->w)];
-    if (t == DG_TILE_DOOR_SECRET || !dgi_passable_default[t])
-        return;
+    s->tag[c] |= T_TOUCHED;
     s->parent[c] = from;
     if (t != DG_TILE_DOOR_LOCKED)
         enter(s, c);
@@ -88,7 +98,7 @@ static void touch(solver *s, int32_t from, int32_t c)
 
 static void pick_up(solver *s, int32_t c)
 {
-    int32_t n = s->tag[c] >> 1;
+    int32_t n = s->tag[c] / T_KEY;
     if (n == 0 || s->held[n])
         return;
     s->held[n] = ++s->picked;
@@ -97,22 +107,17 @@ static void pick_up(solver *s, int32_t c)
 
 static void flood(solver *s, int32_t start)
 {
+    s->tag[start] |= T_TOUCHED;
     s->parent[start] = start;
     enter(s, start);
-    int32_t h = s->g->height;
     while (s->head < s->tail)
     {
         int32_t c = s->queue[s->head++];
         pick_up(s, c);
-        int32_t x = c % s->w, y = c / s->w;
-        if (y > 0)
-            touch(s, c, c - s->w);
-        if (x + 1 < s->w)
-            touch(s, c, c + 1);
-        if (y + 1 < h)
-            touch(s, c, c + s->w);
-        if (x > 0)
-            touch(s, c, c - 1);
+        touch(s, c, c - s->pw);
+        touch(s, c, c + 1);
+        touch(s, c, c + s->pw);
+        touch(s, c, c - 1);
     }
 }
 
@@ -126,8 +131,7 @@ static void mark_needed(const solver *s, int32_t c, const int32_t key_cell[], ui
     {
         for (int32_t at = stack[--top];; at = s->parent[at])
         {
-            int32_t x = at % s->w, y = at / s->w;
-            if (DG_CELL(s->g, x, y) == DG_TILE_DOOR_LOCKED)
+            if (s->tile[at] == DG_TILE_DOOR_LOCKED)
             {
                 int32_t n = lock_at(s, at);
                 if (n > 0 && !need[n])
@@ -158,34 +162,46 @@ static void lay_keys(solver *s, int32_t key_cell[])
     {
         const dg_marker *m = &s->r->markers[i];
         int32_t n = m->kind == DG_MARKER_KEY ? dgi_progress_number(m, "key") : 0;
-        if (n == 0 || m->pos.x < 0 || m->pos.y < 0 || m->pos.x >= s->w ||
-            m->pos.y >= s->g->height || key_cell[n] >= 0)
+        int32_t c = framed(s, m->pos);
+        if (n == 0 || c < 0 || key_cell[n] >= 0)
             continue;
-        key_cell[n] = m->pos.y * s->w + m->pos.x;
-        s->tag[key_cell[n]] = (uint8_t)(n << 1);
+        key_cell[n] = c;
+        s->tag[c] = (uint8_t)(n * T_KEY);
     }
 }
 
-void dgi_solve_run(const dg_grid *g, const dg_result *r, int32_t *parent, int32_t *queue,
-                   uint8_t *tag, dg_progress *p)
+void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_result *r,
+                   int32_t *parent, int32_t *queue, uint8_t *tag, dg_progress *p)
 {
-    size_t n = (size_t)g->width * (size_t)g->height;
-    solver s = {g, r, g->width, tag, parent, queue, 0, 0, {0}, 0};
-    memset(s.tag, 0, n);
-    memset(s.parent, 0xFF, n * sizeof *s.parent);
+    solver s = {r, tile, width + 2, height, tag, parent, queue, 0, 0, {0}, 0};
+    memset(s.tag, 0, (size_t)s.pw * (size_t)(height + 2));
     int32_t key_cell[DG_LOCKS_MAX + 1];
     for (int i = 0; i <= DG_LOCKS_MAX; i++)
         key_cell[i] = -1;
     lay_keys(&s, key_cell);
-    flood(&s, r->start.y * s.w + r->start.x);
-    int32_t exit = r->exit.y * s.w + r->exit.x;
-    p->solvable = (s.tag[exit] & 1) != 0;
+    flood(&s, framed(&s, r->start));
+    int32_t exit = framed(&s, r->exit);
+    p->solvable = (s.tag[exit] & T_ENTERED) != 0;
     p->keys_reached = s.picked;
     p->steps = s.tail;
     uint8_t need[DG_LOCKS_MAX + 1] = {0};
     if (p->solvable)
         mark_needed(&s, exit, key_cell, need);
     write_order(&s, need, p);
+}
+
+/* The grid's tiles into tile[], framed by a ring of rock (width + 2 per row). */
+void dgi_frame_tiles(const dg_grid *g, uint8_t *tile)
+{
+    size_t pw = (size_t)g->width + 2;
+    memset(tile, DG_TILE_VOID, pw);
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        uint8_t *row = tile + (size_t)(y + 1) * pw;
+        row[0] = row[pw - 1] = DG_TILE_VOID;
+        memcpy(row + 1, g->cells + (size_t)y * (size_t)g->stride, (size_t)g->width);
+    }
+    memset(tile + (size_t)(g->height + 1) * pw, DG_TILE_VOID, pw);
 }
 
 /* DG_OK if start and exit are passable cells inside the grid. */
@@ -214,12 +230,14 @@ dg_status dg_solve(const dg_grid *grid, const dg_result *result, dg_progress *pr
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK || (st = dgi_progress_check_ends(grid, result, diag)) != DG_OK)
         return st;
-    size_t n = (size_t)grid->width * (size_t)grid->height;
-    size_t bytes = n * (2 * sizeof(int32_t) + 1);
+    size_t n = ((size_t)grid->width + 2) * ((size_t)grid->height + 2); /* framed */
+    size_t bytes = n * (2 * sizeof(int32_t) + 2);
     int32_t *scratch = dgi_alloc(allocator, bytes);
     if (!scratch)
         return dgi_fail(diag, DG_E_NOMEM, "dg_solve needs %zu bytes of scratch", bytes);
-    dgi_solve_run(grid, result, scratch, scratch + n, (uint8_t *)(scratch + 2 * n), progress);
+    uint8_t *tag = (uint8_t *)(scratch + 2 * n), *tile = tag + n;
+    dgi_frame_tiles(grid, tile);
+    dgi_solve_run(tile, grid->width, grid->height, result, scratch, scratch + n, tag, progress);
     dgi_free(allocator, scratch, bytes);
     dgi_diag_ok(diag);
     return DG_OK;
