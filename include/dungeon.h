@@ -17,8 +17,8 @@ extern "C" {
 
 /* ---- version ---------------------------------------------------------- */
 #define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 5
-#define DG_VERSION_PATCH 1
+#define DG_VERSION_MINOR 6
+#define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
 /* The output series: versions with the same one give the same maps. It is the
  * major version, and while that is 0 the minor one too (a 0.x minor version
