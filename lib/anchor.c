@@ -231,7 +231,7 @@ static int32_t fill_span(uint8_t *z, const uint8_t *t, int32_t i, int32_t pw, in
         left--;
     while (other_at(z, t, right + 1))
         right++;
-    memset(z + left, ZONE_MAIN, (size_t)(right - left + 1));
+    memset(z + left, ZONE_MAIN, (size_t)(right - left) + 1);
     for (int32_t row = -pw; row <= pw; row += 2 * pw)
     {
         int32_t n = *top, in_run = 0;
