@@ -1512,7 +1512,7 @@ static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
     if (!ps->p_bad) /* then the map holds only glyphs of used[], whose entries are set */
     {
         outcome_passability(ps, f, lg, ps->passable);
-        dgi_edges_compute(p, g, ps->passable);
+        dgi_map_index(p, g, ps->passable);
     }
 }
 

@@ -203,12 +203,41 @@ static void side_bits(const uint8_t *g, const uint8_t *passable, int32_t w, int3
     out[1] = hr;
 }
 
+/* p's edge signatures from the forward bits (or hashes) and backward ones of
+ * its identity sides: bits[side * 2 + backwards]. */
+static void edges_store(dgi_prefab *p, const uint64_t bits[8])
+{
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    {
+        p->edge[o][0] = bits[edge_source[o][0]];
+        p->edge[o][1] = bits[edge_source[o][1]];
+        p->edge[o][2] = bits[edge_source[o][2]];
+        p->edge[o][3] = bits[edge_source[o][3]];
+    }
+}
+
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
 {
-    uint64_t bits[8]; /* side * 2 + backwards */
+    uint64_t bits[8];
     for (int side = 0; side < 4; side++)
         side_bits(g, passable, p->width, p->height, side, bits + 2 * side);
-    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
-        for (int side = 0; side < 4; side++)
-            p->edge[o][side] = bits[edge_source[o][side]];
+    edges_store(p, bits);
+}
+
+void dgi_edges_from_rows(dgi_prefab *p, const uint64_t *passable_rows)
+{
+    int32_t w = p->width, h = p->height;
+    uint64_t west = 0, east = 0, bits[8];
+    for (int32_t y = 0; y < h; y++)
+    {
+        west |= (passable_rows[y] & 1u) << y;
+        east |= (passable_rows[y] >> (w - 1) & 1u) << y;
+    }
+    bits[0] = passable_rows[0];
+    bits[2] = east;
+    bits[4] = passable_rows[h - 1];
+    bits[6] = west;
+    for (int side = 0; side < 4; side++)
+        bits[2 * side + 1] = reverse_bits(bits[2 * side], side & 1 ? h : w);
+    edges_store(p, bits);
 }
