@@ -410,10 +410,18 @@ static uint64_t spread_in_row(uint64_t seeds, uint64_t cells)
     return r;
 }
 
+/* Bit 0 of each of the eight bytes of k, gathered into one byte. */
+static uint64_t low_bits8(uint64_t k)
+{
+    return ((k & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
 /* Row bit masks of map g (at most ROWS_MAX a side): its always-passable
- * cells and those only sometimes passable. */
+ * cells and those only sometimes passable. The map is read as one run of
+ * cells, eight at a time, into flat bit strings, then cut into rows. */
 static void passable_rows(const dgi_prefab *p, const uint8_t *g, uint64_t *certain, uint64_t *only_maybe)
 {
+    uint64_t flat_c[ROWS_MAX + 1], flat_m[ROWS_MAX + 1];
     uint8_t kind[256]; /* bit 0: always passable, bit 1: sometimes */
     int32_t w = p->width, h = p->height;
     size_t n = (size_t)w * (size_t)h;
@@ -425,26 +433,28 @@ static void passable_rows(const dgi_prefab *p, const uint8_t *g, uint64_t *certa
             uint8_t c = (uint8_t)(word * 32 + dgi_lowest_bit64(b));
             kind[c] = (uint8_t)(dgi_glyph_in(p->certain, c) | dgi_glyph_in(p->maybe, c) << 1);
         }
+    for (size_t i = 0; i < n; i += 8) /* eight kinds as bytes, gathered by a multiply */
+    {
+        uint64_t k = 0;
+        if (i + 8 <= n)
+            k = (uint64_t)kind[g[i]] | (uint64_t)kind[g[i + 1]] << 8 | (uint64_t)kind[g[i + 2]] << 16 |
+                (uint64_t)kind[g[i + 3]] << 24 | (uint64_t)kind[g[i + 4]] << 32 |
+                (uint64_t)kind[g[i + 5]] << 40 | (uint64_t)kind[g[i + 6]] << 48 | (uint64_t)kind[g[i + 7]] << 56;
+        else
+            for (size_t j = i; j < n; j++)
+                k |= (uint64_t)kind[g[j]] << (8 * (j - i));
+        uint64_t keep = (i & 63) ? ~0ULL : 0; /* a word's first byte starts it afresh */
+        flat_c[i >> 6] = (flat_c[i >> 6] & keep) | low_bits8(k) << (i & 63);
+        flat_m[i >> 6] = (flat_m[i >> 6] & keep) | low_bits8(k >> 1) << (i & 63);
+    }
     for (int32_t y = 0; y < h; y++)
     {
-        const uint8_t *row = g + (size_t)y * (size_t)w;
-        uint64_t c = 0, m = 0;
-        int32_t x = 0;
-        /* eight kinds as bytes, their bits gathered by one multiply each; the
-         * eight bytes may run into the next row (its bits are masked off), not
-         * past the map */
-        for (; x < w && (size_t)(row - g) + (size_t)x + 8 <= n; x += 8)
+        size_t at = (size_t)y * (size_t)w, word = at >> 6, shift = at & 63;
+        uint64_t c = flat_c[word] >> shift, m = flat_m[word] >> shift;
+        if (shift + (size_t)w > 64) /* the row runs on into the next word */
         {
-            uint64_t k = 0;
-            for (int i = 0; i < 8; i++)
-                k |= (uint64_t)kind[row[x + i]] << (8 * i);
-            c |= ((k & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56 << x;
-            m |= (((k >> 1) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56 << x;
-        }
-        for (; x < w; x++)
-        {
-            c |= (uint64_t)(kind[row[x]] & 1u) << x;
-            m |= (uint64_t)(kind[row[x]] >> 1) << x;
+            c |= flat_c[word + 1] << (64 - shift);
+            m |= flat_m[word + 1] << (64 - shift);
         }
         certain[y] = c & row_mask;
         only_maybe[y] = m & row_mask & ~c;
