@@ -165,7 +165,7 @@ static const uint8_t edge_source[DG_ORIENT_COUNT][4] = {
 };
 
 /* The low len bits of v in reverse order (1 <= len <= 64). */
-static uint64_t reverse_bits(uint64_t v, int32_t len)
+static inline uint64_t reverse_bits(uint64_t v, int32_t len)
 {
     v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
     v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
