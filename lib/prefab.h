@@ -381,12 +381,13 @@ void dgi_gen_close_outside(dgi_gen *gen, dg_rect q);
 void dgi_gen_seal(dgi_gen *gen, const dgi_mask *m);
 /* Sets every prefab's `solid` (the always-passable cells form one
  * 4-connected region and every sometimes-passable cell touches one); at load
- * time, as the generators ask it of every candidate. dgi_map_index does it
- * for maps of at most 64 cells a side, this for the larger ones. DG_E_NOMEM. */
+ * time, as the generators ask it of every candidate. dgi_map_index did it
+ * for maps of at most 64 cells a side, this does the larger ones. DG_E_NOMEM. */
 dg_status dgi_solid_build(dg_prefab_set *set);
 /* At the end of a sound map g whose passability (p->certain, p->maybe and
- * the per-glyph `passable`) is known: its edge signatures and, for maps of
- * at most 64 cells a side, its solidity, from one pass over the map. */
+ * the per-glyph `passable`) is known: its edge signatures and, for island
+ * and jigsaw maps of at most 64 cells a side, its solidity (one pass over
+ * the map serves both). */
 void dgi_map_index(dgi_prefab *p, const uint8_t *g, const uint8_t *passable);
 /* Weighted draw among n weights (0 entries skipped); -1 if they sum to 0. */
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng);
