@@ -207,6 +207,10 @@ static inline int dgi_orient_swaps(int32_t orientation)
 int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int32_t max_h);
 /* Distinct allowed orientations of glyph grid g (w x h). */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed);
+/* The same, given g's edge signatures (dgi_prefab.edge) or NULL: an
+ * orientation whose border reads otherwise cannot leave g unchanged. */
+int32_t dgi_orient_distinct_edges(const uint8_t *g, int32_t w, int32_t h, int32_t allowed,
+                                  const uint64_t (*edge)[4]);
 /* Number of set bits / index of the k-th set bit (-1 if none) of a small mask. */
 static inline int32_t dgi_popcount(uint32_t m)
 {

@@ -110,7 +110,7 @@ static const uint8_t group_closure[128] = {
 
 /* The orientations that leave g unchanged. They form a group, so the
  * products of those found need no comparison. */
-static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
+static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h, const uint64_t (*edge)[4])
 {
     /* rot180 and mirror y swap rows y and h-1-y, mirror x columns x and w-1-x:
      * half of them holds every pair */
@@ -120,6 +120,8 @@ static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
     for (int32_t o = 1; o < DG_ORIENT_COUNT; o++)
     {
         if (((sym >> o) & 1) || (w != h && dgi_orient_swaps(o)))
+            continue;
+        if (edge && memcmp(edge[o], edge[0], sizeof edge[0]) != 0) /* its border differs */
             continue;
         dgi_xform_make(w, h, o, &t);
         int32_t rows = halves[o] == 2 ? (h + 1) / 2 : h, cols = halves[o] == 1 ? (w + 1) / 2 : w;
@@ -134,9 +136,15 @@ static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
  * gives its image. */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed)
 {
+    return dgi_orient_distinct_edges(g, w, h, allowed, NULL);
+}
+
+int32_t dgi_orient_distinct_edges(const uint8_t *g, int32_t w, int32_t h, int32_t allowed,
+                                  const uint64_t (*edge)[4])
+{
     if (dgi_popcount((uint32_t)allowed) <= 1) /* nothing to merge */
         return allowed;
-    int32_t sym = symmetries(g, w, h), out = 0;
+    int32_t sym = symmetries(g, w, h, edge), out = 0;
     if (sym == 1) /* no symmetry: every orientation gives its own image */
         return allowed;
     for (uint32_t left = (uint32_t)allowed & 0xFFu; left; left &= left - 1)
