@@ -207,6 +207,10 @@ static inline int dgi_orient_swaps(int32_t orientation)
 int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int32_t max_h);
 /* Distinct allowed orientations of glyph grid g (w x h). */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed);
+/* The same, given g's edge signatures (dgi_prefab.edge) or NULL: an
+ * orientation whose border reads otherwise cannot leave g unchanged. */
+int32_t dgi_orient_distinct_edges(const uint8_t *g, int32_t w, int32_t h, int32_t allowed,
+                                  const uint64_t (*edge)[4]);
 /* Number of set bits / index of the k-th set bit (-1 if none) of a small mask. */
 static inline int32_t dgi_popcount(uint32_t m)
 {
@@ -228,6 +232,9 @@ static inline int32_t dgi_nth_bit(uint32_t m, int32_t k)
 }
 /* Edge signatures of every orientation from per-glyph passability. */
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable);
+/* The same from the bit masks of the always-passable cells of each row
+ * (maps of at most 64 cells a side: bit x of row y). */
+void dgi_edges_from_rows(dgi_prefab *p, const uint64_t *passable_rows);
 
 /* ---- prefab_place.c: resolving and writing one prefab ---------------------- */
 #define DGI_STREAM_SUBST 0x5B57u
@@ -378,8 +385,14 @@ void dgi_gen_close_outside(dgi_gen *gen, dg_rect q);
 void dgi_gen_seal(dgi_gen *gen, const dgi_mask *m);
 /* Sets every prefab's `solid` (the always-passable cells form one
  * 4-connected region and every sometimes-passable cell touches one); at load
- * time, as the generators ask it of every candidate. DG_E_NOMEM. */
+ * time, as the generators ask it of every candidate. dgi_map_index did it
+ * for maps of at most 64 cells a side, this does the larger ones. DG_E_NOMEM. */
 dg_status dgi_solid_build(dg_prefab_set *set);
+/* At the end of a sound map g whose passability (p->certain, p->maybe and
+ * the per-glyph `passable`) is known: its edge signatures and, for island
+ * and jigsaw maps of at most 64 cells a side, its solidity (one pass over
+ * the map serves both). */
+void dgi_map_index(dgi_prefab *p, const uint8_t *g, const uint8_t *passable);
 /* Weighted draw among n weights (0 entries skipped); -1 if they sum to 0. */
 int32_t dgi_weighted_pick(const int64_t *weights, int32_t n, dg_rng *rng);
 /* Uniform orientation among the bits of mask (-1 if empty). */

@@ -410,41 +410,67 @@ static uint64_t spread_in_row(uint64_t seeds, uint64_t cells)
     return r;
 }
 
-/* Solidity of p (see dgi_solid_build) for prefabs of at most ROWS_MAX x
- * ROWS_MAX cells, a row per bit mask. */
-static int solid_rows(const dgi_prefab *p, const uint8_t *g)
+/* Bit 0 of each of the eight bytes of k, gathered into one byte. */
+static uint64_t low_bits8(uint64_t k)
 {
-    uint64_t certain[ROWS_MAX], only_maybe[ROWS_MAX], reach[ROWS_MAX];
-    uint8_t kind[256]; /* bit 0: always passable, bit 1: sometimes */
-    int32_t w = p->width, h = p->height, first = -1;
-    memset(kind, 0, sizeof kind);
+    return ((k & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
+/* Row bit masks of map g (at most ROWS_MAX a side): its always-passable
+ * cells and those only sometimes passable. The map is read as one run of
+ * cells, eight at a time, into flat bit strings, then cut into rows. */
+static void passable_rows(const dgi_prefab *p, const uint8_t *g, uint64_t *certain, uint64_t *only_maybe)
+{
+    uint64_t flat_c[ROWS_MAX + 1], flat_m[ROWS_MAX + 1];
+    /* bit 0: always passable, bit 1: sometimes; a sound map holds legend
+     * glyphs only, all below 128 (and 128 bytes clear faster than 256) */
+    uint8_t kind[128] = {0};
+    int32_t w = p->width, h = p->height;
+    size_t n = (size_t)w * (size_t)h;
+    uint64_t row_mask = w == 64 ? ~0ULL : (1ULL << w) - 1;
     for (int word = 0; word < 4; word++) /* only the few passable glyphs */
         for (uint32_t b = p->certain[word] | p->maybe[word]; b; b &= b - 1)
         {
             uint8_t c = (uint8_t)(word * 32 + dgi_lowest_bit64(b));
             kind[c] = (uint8_t)(dgi_glyph_in(p->certain, c) | dgi_glyph_in(p->maybe, c) << 1);
         }
-    for (int32_t y = 0; y < h; y++, g += w)
+    for (size_t i = 0; i < n; i += 8) /* eight kinds as bytes, gathered by a multiply */
     {
-        uint64_t c = 0, m = 0;
-        int32_t x = 0;
-        for (; x + 8 <= w; x += 8) /* eight kinds as bytes, their bits gathered by one multiply each */
+        uint64_t k = 0;
+        if (i + 8 <= n)
+            k = (uint64_t)kind[0x7F & g[i]] | (uint64_t)kind[0x7F & g[i + 1]] << 8 | (uint64_t)kind[0x7F & g[i + 2]] << 16 |
+                (uint64_t)kind[0x7F & g[i + 3]] << 24 | (uint64_t)kind[0x7F & g[i + 4]] << 32 |
+                (uint64_t)kind[0x7F & g[i + 5]] << 40 | (uint64_t)kind[0x7F & g[i + 6]] << 48 | (uint64_t)kind[0x7F & g[i + 7]] << 56;
+        else
+            for (size_t j = i; j < n; j++)
+                k |= (uint64_t)kind[0x7F & g[j]] << (8 * (j - i));
+        uint64_t keep = (i & 63) ? ~0ULL : 0; /* a word's first byte starts it afresh */
+        flat_c[i >> 6] = (flat_c[i >> 6] & keep) | low_bits8(k) << (i & 63);
+        flat_m[i >> 6] = (flat_m[i >> 6] & keep) | low_bits8(k >> 1) << (i & 63);
+    }
+    for (int32_t y = 0; y < h; y++)
+    {
+        size_t at = (size_t)y * (size_t)w, word = at >> 6, shift = at & 63;
+        uint64_t c = flat_c[word] >> shift, m = flat_m[word] >> shift;
+        if (shift + (size_t)w > 64) /* the row runs on into the next word */
         {
-            uint64_t k = 0;
-            for (int i = 0; i < 8; i++)
-                k |= (uint64_t)kind[g[x + i]] << (8 * i);
-            c |= ((k & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56 << x;
-            m |= (((k >> 1) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56 << x;
+            c |= flat_c[word + 1] << (64 - shift);
+            m |= flat_m[word + 1] << (64 - shift);
         }
-        for (; x < w; x++)
-        {
-            c |= (uint64_t)(kind[g[x]] & 1u) << x;
-            m |= (uint64_t)(kind[g[x]] >> 1) << x;
-        }
-        certain[y] = c;
-        only_maybe[y] = m & ~c;
+        certain[y] = c & row_mask;
+        only_maybe[y] = m & row_mask & ~c;
+    }
+}
+
+/* Solidity (see dgi_solid_build) from the row masks of a map h rows high. */
+static int solid_rows(int32_t h, const uint64_t *certain, const uint64_t *only_maybe)
+{
+    uint64_t reach[ROWS_MAX];
+    int32_t first = -1;
+    for (int32_t y = 0; y < h; y++)
+    {
         reach[y] = 0;
-        first = first < 0 && c ? y : first;
+        first = first < 0 && certain[y] ? y : first;
     }
     for (int32_t y = 0; y < h; y++) /* a sometimes-passable cell needs an always-passable neighbour */
     {
@@ -517,6 +543,21 @@ static int solid_flood(const dgi_prefab *p, const uint8_t *g, int32_t *stack, ui
     return reached == certain;
 }
 
+void dgi_map_index(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
+{
+    uint64_t certain[ROWS_MAX], only_maybe[ROWS_MAX];
+    /* solidity reads the whole map, edges only its border: the rows serve
+     * both when both are asked; dgi_solid_build floods larger maps */
+    if (!(p->modes & (DG_PREFAB_ISLAND | DG_PREFAB_JIGSAW)) || p->width > ROWS_MAX || p->height > ROWS_MAX)
+    {
+        dgi_edges_compute(p, g, passable);
+        return;
+    }
+    passable_rows(p, g, certain, only_maybe);
+    dgi_edges_from_rows(p, certain);
+    p->solid = solid_rows(p->height, certain, only_maybe);
+}
+
 dg_status dgi_solid_build(dg_prefab_set *set)
 {
     size_t most = 0;
@@ -534,10 +575,10 @@ dg_status dgi_solid_build(dg_prefab_set *set)
     {
         dgi_prefab *p = &set->prefabs[i];
         const uint8_t *g = set->cells + p->cells;
+        if (p->width <= ROWS_MAX && p->height <= ROWS_MAX) /* dgi_map_index did it */
+            continue;
         if (!(p->modes & (DG_PREFAB_ISLAND | DG_PREFAB_JIGSAW))) /* only those generators ask */
             p->solid = 0;
-        else if (p->width <= ROWS_MAX && p->height <= ROWS_MAX)
-            p->solid = solid_rows(p, g);
         else if (scratch) /* always, as most > 0 */
             p->solid = solid_flood(p, g, (int32_t *)scratch, scratch + most * sizeof(int32_t));
     }

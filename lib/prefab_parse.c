@@ -1512,7 +1512,7 @@ static void check_flow(parser *ps, const uint8_t *g, const dgi_legend *lg)
     if (!ps->p_bad) /* then the map holds only glyphs of used[], whose entries are set */
     {
         outcome_passability(ps, f, lg, ps->passable);
-        dgi_edges_compute(p, g, ps->passable);
+        dgi_map_index(p, g, ps->passable);
     }
 }
 
@@ -1537,7 +1537,8 @@ static void map_end(parser *ps)
             perr(ps, ps->exits_line, ps->exits_col,
                  "exits do not match the doors drawn on the border of prefab '%s'", p->name);
         check_flow(ps, g, lg);
-        p->distinct = dgi_orient_distinct(g, p->width, p->height, p->orientations);
+        p->distinct = dgi_orient_distinct_edges(g, p->width, p->height, p->orientations,
+                                                ps->p_bad ? NULL : (const uint64_t(*)[4])p->edge); /* made by check_flow */
     }
     ps->state = ST_TOP;
     ps->p = NULL;

@@ -417,8 +417,8 @@ dg_status dgi_pick_build(dg_prefab_set *set)
             if (p->weight <= 0)
                 continue;
             int32_t n = side_masks(p, masks, sides);
-            for (int m = 0; m < 4; m++)
-                for (int32_t k = 0; k < n && (p->modes & (1 << m)); k++)
+            for (uint32_t modes = (uint32_t)p->modes & 15u; modes; modes &= modes - 1)
+                for (int32_t k = 0, m = dgi_lowest_bit64(modes); k < n; k++)
                 {
                     int32_t s = sides[k];
                     if (pass == 0)

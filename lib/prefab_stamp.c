@@ -9,18 +9,28 @@
 
 /* The cells of p holding a substituted glyph (row-major) into cells, which
  * has room for one entry more (written without a branch: the random glyphs
- * are scattered). */
+ * are scattered), up to the last one. */
 static void list_random(const dg_prefab_set *set, const dgi_prefab *p, int32_t *cells)
 {
-    uint8_t random[256] = {0};
-    for (int32_t k = 0; k < p->sub_count; k++)
-        random[set->subs[p->sub_first + k].glyph] = 1;
     const uint8_t *g = set->cells + p->cells;
     int32_t n = p->width * p->height, count = 0;
-    for (int32_t i = 0; i < n; i++)
+    if (p->sub_count == 1 && p->random_count * 8 < n) /* a few cells of one glyph: memchr skips the rest */
+    {
+        const uint8_t *at = g, *end = g + n;
+        for (; count < p->random_count && (at = memchr(at, set->subs[p->sub_first].glyph, (size_t)(end - at))) != NULL; at++)
+            cells[count++] = (int32_t)(at - g);
+        return;
+    }
+    uint8_t random[128] = {0}; /* a parsed map holds legend glyphs only, all below 128 */
+    for (int32_t k = 0; k < p->sub_count; k++)
+        random[0x7F & set->subs[p->sub_first + k].glyph] = 1;
+    int32_t end = n;
+    while (end > 0 && !random[0x7F & g[end - 1]])
+        end--;
+    for (int32_t i = 0; i < end; i++)
     {
         cells[count] = i;
-        count += random[g[i]];
+        count += random[0x7F & g[i]];
     }
 }
 

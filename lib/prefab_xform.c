@@ -72,10 +72,11 @@ int32_t dgi_orient_fit(const dgi_prefab *p, int32_t orients, int32_t max_w, int3
 }
 
 /* 1 if grid g (w wide) reads the same through t over the output rows
- * [0, rows) and columns [0, cols); t has g's own size. */
+ * [0, rows) and columns [0, cols); t has g's own size. Rows from the middle
+ * on: a map's outer rows are often the same wall in every orientation. */
 static int same_image(const uint8_t *g, int32_t w, const dgi_xform *t, int32_t rows, int32_t cols)
 {
-    for (int32_t y = 0; y < rows; y++)
+    for (int32_t k = 0, y = rows / 2; k < rows; k++, y = y + 1 < rows ? y + 1 : 0)
     {
         const uint8_t *row = g + (size_t)y * (size_t)w;
         int64_t ib = t->base + y * t->step_y;
@@ -94,23 +95,22 @@ static const uint8_t compose_table[DG_ORIENT_COUNT][DG_ORIENT_COUNT] = {
 };
 static const uint8_t inverse_table[DG_ORIENT_COUNT] = {0, 3, 2, 1, 4, 5, 6, 7};
 
-/* The smallest group of orientations holding the mask's (products of its
- * members only: a mask holds a few). */
-static int32_t group_closure(int32_t mask)
-{
-    for (int32_t grown = mask;; mask = grown)
-    {
-        for (uint32_t a = (uint32_t)mask; a; a &= a - 1)
-            for (uint32_t b = (uint32_t)mask; b; b &= b - 1)
-                grown |= 1 << compose_table[dgi_lowest_bit64(a)][dgi_lowest_bit64(b)];
-        if (grown == mask)
-            return mask;
-    }
-}
+/* The smallest group of orientations holding mask | 1 (products of its
+ * members), by mask >> 1: D4 has ten subgroups. */
+static const uint8_t group_closure[128] = {
+    0x01, 0x0F, 0x05, 0x0F, 0x0F, 0x0F, 0x0F, 0x0F, 0x11, 0xFF, 0x35, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0x21, 0xFF, 0x35, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x35, 0xFF, 0x35, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0x41, 0xFF, 0xC5, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0x81, 0xFF, 0xC5, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xC5, 0xFF, 0xC5, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
 
 /* The orientations that leave g unchanged. They form a group, so the
  * products of those found need no comparison. */
-static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
+static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h, const uint64_t (*edge)[4])
 {
     /* rot180 and mirror y swap rows y and h-1-y, mirror x columns x and w-1-x:
      * half of them holds every pair */
@@ -121,10 +121,12 @@ static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
     {
         if (((sym >> o) & 1) || (w != h && dgi_orient_swaps(o)))
             continue;
+        if (edge && memcmp(edge[o], edge[0], sizeof edge[0]) != 0) /* its border differs */
+            continue;
         dgi_xform_make(w, h, o, &t);
         int32_t rows = halves[o] == 2 ? (h + 1) / 2 : h, cols = halves[o] == 1 ? (w + 1) / 2 : w;
         if (same_image(g, w, &t, rows, cols))
-            sym = group_closure(sym | 1 << o);
+            sym = group_closure[(sym | 1 << o) >> 1];
     }
     return sym;
 }
@@ -134,17 +136,23 @@ static int32_t symmetries(const uint8_t *g, int32_t w, int32_t h)
  * gives its image. */
 int32_t dgi_orient_distinct(const uint8_t *g, int32_t w, int32_t h, int32_t allowed)
 {
+    return dgi_orient_distinct_edges(g, w, h, allowed, NULL);
+}
+
+int32_t dgi_orient_distinct_edges(const uint8_t *g, int32_t w, int32_t h, int32_t allowed,
+                                  const uint64_t (*edge)[4])
+{
     if (dgi_popcount((uint32_t)allowed) <= 1) /* nothing to merge */
         return allowed;
-    int32_t sym = symmetries(g, w, h), out = 0;
+    int32_t sym = symmetries(g, w, h, edge), out = 0;
     if (sym == 1) /* no symmetry: every orientation gives its own image */
         return allowed;
-    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    for (uint32_t left = (uint32_t)allowed & 0xFFu; left; left &= left - 1)
     {
-        int dup = 0;
-        for (int32_t k = 0; k < o && !dup; k++)
-            dup = ((out >> k) & 1) && ((sym >> compose_table[o][inverse_table[k]]) & 1);
-        if (((allowed >> o) & 1) && !dup)
+        int32_t o = dgi_lowest_bit64(left), dup = 0;
+        for (uint32_t kept = (uint32_t)out; kept && !dup; kept &= kept - 1)
+            dup = (sym >> compose_table[o][inverse_table[dgi_lowest_bit64(kept)]]) & 1;
+        if (!dup)
             out |= 1 << o;
     }
     return out;
@@ -165,7 +173,7 @@ static const uint8_t edge_source[DG_ORIENT_COUNT][4] = {
 };
 
 /* The low len bits of v in reverse order (1 <= len <= 64). */
-static uint64_t reverse_bits(uint64_t v, int32_t len)
+static inline uint64_t reverse_bits(uint64_t v, int32_t len)
 {
     v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
     v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
@@ -203,12 +211,41 @@ static void side_bits(const uint8_t *g, const uint8_t *passable, int32_t w, int3
     out[1] = hr;
 }
 
+/* p's edge signatures from the forward bits (or hashes) and backward ones of
+ * its identity sides: bits[side * 2 + backwards]. */
+static void edges_store(dgi_prefab *p, const uint64_t bits[8])
+{
+    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
+    {
+        p->edge[o][0] = bits[edge_source[o][0]];
+        p->edge[o][1] = bits[edge_source[o][1]];
+        p->edge[o][2] = bits[edge_source[o][2]];
+        p->edge[o][3] = bits[edge_source[o][3]];
+    }
+}
+
 void dgi_edges_compute(dgi_prefab *p, const uint8_t *g, const uint8_t *passable)
 {
-    uint64_t bits[8]; /* side * 2 + backwards */
+    uint64_t bits[8];
     for (int side = 0; side < 4; side++)
         side_bits(g, passable, p->width, p->height, side, bits + 2 * side);
-    for (int32_t o = 0; o < DG_ORIENT_COUNT; o++)
-        for (int side = 0; side < 4; side++)
-            p->edge[o][side] = bits[edge_source[o][side]];
+    edges_store(p, bits);
+}
+
+void dgi_edges_from_rows(dgi_prefab *p, const uint64_t *passable_rows)
+{
+    int32_t w = p->width, h = p->height;
+    uint64_t west = 0, east = 0, bits[8];
+    for (int32_t y = 0; y < h; y++)
+    {
+        west |= (passable_rows[y] & 1u) << y;
+        east |= (passable_rows[y] >> (w - 1) & 1u) << y;
+    }
+    bits[0] = passable_rows[0];
+    bits[2] = east;
+    bits[4] = passable_rows[h - 1];
+    bits[6] = west;
+    for (int side = 0; side < 4; side++)
+        bits[2 * side + 1] = reverse_bits(bits[2 * side], side & 1 ? h : w);
+    edges_store(p, bits);
 }
