@@ -27,7 +27,7 @@ typedef struct placer {
     int has_doors;
     int32_t *node;   /* node of a cell, -1 if impassable */
     int32_t *cell_of; /* the first cell of each node; later: the solver's parents */
-    int32_t *size;    /* cells of each node; later: union-find of the secrets */
+    int32_t *size;    /* cells of each node */
     int32_t *depth;  /* depth of each node */
     int32_t *queue;
     int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
@@ -606,7 +606,7 @@ static int32_t choose_secrets(placer *s)
 {
     if (!s->has_doors || s->p->secret_permille == 0)
         return 0;
-    int32_t *uf = s->size, *simple = s->queue, count = 0, a = 0, b = 0;
+    int32_t *uf = s->disc, *simple = s->queue, count = 0, a = 0, b = 0;
     for (int32_t i = 0; i < s->nodes; i++)
         uf[i] = i;
     int32_t m = join_fixed_doors(s, uf, simple);
@@ -846,6 +846,134 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
     pr->secret_doors = s->secrets;
 }
 
+/* ---- playing the locked map -------------------------------------------- */
+
+/* The locked map played over the node graph, by dg_solve's rules and in its
+ * waves (solve.c), so it finds the same cells, keys and key order: a node is
+ * whole (an area has no lock inside), so entering it reaches all its cells; a
+ * locked gate touched without its key waits for it; a secret gate is wall.
+ * lock_of[v] = lock number of a locked gate node; parent[] = the node a node
+ * was first touched from. */
+typedef struct node_play {
+    int32_t *lock_of, *parent, *queue;
+    uint8_t *state; /* 1 touched, 2 entered */
+    int32_t tail, steps, picked, wave;
+    int32_t held[DG_LOCKS_MAX + 1]; /* wave + 1 key N was picked up in, 0 if not held */
+} node_play;
+
+static void play_enter(const placer *s, node_play *q, int32_t v)
+{
+    q->state[v] = 3;
+    q->queue[q->tail++] = v;
+    q->steps += s->size[v];
+}
+
+static void play_touch(const placer *s, node_play *q, int32_t from, int32_t v)
+{
+    if (q->state[v] || s->tile[s->cell_of[v]] == DG_TILE_DOOR_SECRET)
+        return;
+    q->state[v] = 1;
+    q->parent[v] = from;
+    int32_t n = q->lock_of[v];
+    if (n == 0 || (q->held[n] && q->held[n] <= q->wave)) /* held before this wave */
+        play_enter(s, q, v);
+}
+
+/* Picks up the keys lying in node v. */
+static void play_pick_up(const placer *s, node_play *q, int32_t v)
+{
+    for (int32_t i = 0; i < s->placed; i++)
+        if (s->node[s->key_cell[i]] == v && !q->held[i + 1])
+        {
+            q->held[i + 1] = q->wave + 1;
+            q->picked++;
+        }
+}
+
+/* Opens the waiting doors of the keys picked up in the wave just done;
+ * returns 0 when that wave found no key. */
+static int play_next_wave(const placer *s, node_play *q)
+{
+    int found = 0;
+    for (int32_t n = 1; n <= s->placed; n++)
+        found |= q->held[n] == q->wave + 1;
+    if (!found)
+        return 0;
+    q->wave++;
+    for (int32_t j = 0; j < s->locked_count; j++)
+    {
+        int32_t u = s->node[s->locked[j]], n = q->lock_of[u];
+        if (q->held[n] == q->wave && q->state[u] == 1)
+            play_enter(s, q, u);
+    }
+    return 1;
+}
+
+/* The keys the way to the exit needs, in pickup order, as dg_solve lists them. */
+static void play_order(const placer *s, const node_play *q, dg_progress *pr)
+{
+    uint8_t need[DG_LOCKS_MAX + 1] = {0};
+    int32_t stack[DG_LOCKS_MAX + 1], top = 0;
+    stack[top++] = s->node[s->exit];
+    while (top > 0)
+        for (int32_t v = stack[--top];; v = q->parent[v])
+        {
+            int32_t n = q->lock_of[v];
+            if (n > 0 && !need[n])
+            {
+                need[n] = 1;
+                stack[top++] = s->node[s->key_cell[n - 1]];
+            }
+            if (q->parent[v] == v)
+                break;
+        }
+    pr->order_count = 0;
+    for (int32_t wave = 1; wave <= q->wave; wave++)
+        for (int32_t n = 1; n <= s->placed; n++)
+            if (need[n] && q->held[n] == wave)
+                pr->order[pr->order_count++] = n;
+}
+
+/* Fills the solver's part of pr for the committed map (scratch: depth, disc,
+ * parent, queue, iter are free by now). */
+static void play_nodes(placer *s, dg_progress *pr)
+{
+    node_play q;
+    memset(&q, 0, sizeof q);
+    q.lock_of = s->depth;
+    q.parent = s->parent;
+    q.queue = s->queue;
+    q.state = (uint8_t *)s->iter;
+    memset(q.state, 0, (size_t)s->nodes);
+    int32_t number[DG_LOCKS_MAX * 8]; /* read before lock_of overwrites the depths */
+    for (int32_t j = 0; j < s->locked_count; j++)
+        number[j] = lock_number(s, s->locked[j]);
+    for (int32_t v = 0; v < s->nodes; v++)
+        q.lock_of[v] = 0;
+    for (int32_t j = 0; j < s->locked_count; j++)
+        q.lock_of[s->node[s->locked[j]]] = number[j];
+    int32_t root = s->node[s->start];
+    q.state[root] = 1;
+    q.parent[root] = root;
+    play_enter(s, &q, root);
+    int32_t head = 0;
+    do
+        for (; head < q.tail; head++)
+        {
+            int32_t v = q.queue[head];
+            play_pick_up(s, &q, v);
+            for (int32_t i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+                play_touch(s, &q, v, s->link[i]);
+        }
+    while (play_next_wave(s, &q));
+    pr->solvable = q.state[s->node[s->exit]] == 3;
+    pr->keys_reached = q.picked;
+    pr->steps = q.steps;
+    pr->order_count = 0;
+    if (pr->solvable)
+        play_order(s, &q, pr);
+}
+
 dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
                         uint64_t seed, dg_progress *progress, const dg_allocator *allocator,
                         dg_diag *diag)
@@ -905,7 +1033,7 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         pr->requested = params->locks;
         pr->placed = s.placed;
         commit(&s, result, pr);
-        dgi_solve_run(s.tile, s.w, s.h, result, s.cell_of, s.queue, s.flag, pr);
+        play_nodes(&s, pr);
         dgi_diag_ok(diag);
     }
     dgi_free(allocator, block, bytes);
