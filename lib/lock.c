@@ -123,14 +123,21 @@ static int neighbours(const placer *s, int32_t c, int32_t nb[4])
     return 4;
 }
 
-/* F_OPEN, and F_GATE on a door (or, narrow set, a narrow passage too) other
- * than the start and the exit. */
-static uint8_t cell_marks(const placer *s, int32_t c, int narrow)
+/* F_OPEN on the open cells, F_GATE besides on a door (or, narrow set, a
+ * narrow passage too) other than the start and the exit. */
+static void mark_cells(placer *s, int narrow)
 {
-    if (!open_at(s, c))
-        return 0;
-    int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
-    return (uint8_t)(F_OPEN | (gate && c != s->start && c != s->exit ? F_GATE : 0));
+    uint8_t mark[256];
+    for (int t = 0; t < 256; t++)
+        mark[t] = dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET ? F_OPEN : 0;
+    mark[DG_TILE_DOOR] |= F_GATE;
+    for (int32_t c = 0; c < s->n; c++)
+        s->flag[c] = mark[s->tile[c]];
+    for (int32_t c = 0; c < s->n && narrow; c++)
+        if (s->flag[c] == F_OPEN && narrow_at(s, c))
+            s->flag[c] |= F_GATE;
+    s->flag[s->start] &= (uint8_t)~F_GATE;
+    s->flag[s->exit] &= (uint8_t)~F_GATE;
 }
 
 static void mark_rooms(placer *s)
@@ -159,46 +166,61 @@ static int32_t cell_root(int32_t *uf, int32_t c)
     return c;
 }
 
-/* Marks the cells and numbers the nodes: one per gate cell, one per connected
- * stretch of the rest, in the order of their first cell row by row. The area
- * cells of a row join their left and upper neighbours in a union-find over cells (aux), then
- * a second pass names each set after its root. */
-static void label_nodes(placer *s, int narrow)
+/* Joins the sets of a and b (their roots, the first cells, keep the lower). */
+static void cell_join(int32_t *uf, int32_t a, int32_t b)
+{
+    a = cell_root(uf, a);
+    b = cell_root(uf, b);
+    uf[DG_MAX(a, b)] = DG_MIN(a, b);
+}
+
+/* Union-find (aux) over the runs of area cells of each row: a run's cells
+ * point at its first cell, and the run joins each run touching it above. */
+static void join_runs(placer *s)
 {
     int32_t *uf = s->aux;
-    for (int32_t c = 0; c < s->n; c++)
-    {
-        s->flag[c] = cell_marks(s, c, narrow); /* the cells before c are marked */
-        uf[c] = (s->flag[c] & F_OPEN) ? c : -1;
-        if (uf[c] < 0 || (s->flag[c] & F_GATE))
-            continue; /* closed, or a gate: a set of its own */
-        int left = area_at(s, c - 1);
-        if (left)
-            uf[c] = uf[c - 1];
-        if (area_at(s, c - s->pw) && !(left && area_at(s, c - 1 - s->pw)))
-        { /* (when both left cells are area, the left one joined them already) */
-            int32_t a = cell_root(uf, c), b = cell_root(uf, c - s->pw);
-            uf[DG_MAX(a, b)] = DG_MIN(a, b);
-        }
-    }
-    s->nodes = 0;
-    for (int32_t c = 0; c < s->n; c++)
-    {
-        s->node[c] = -1;
-        if (uf[c] < 0)
-            continue;
-        /* a cell of c's set that is named already (the left one, when the
-         * run goes on), or c itself, which names a new node */
-        int32_t named = area_at(s, c) && area_at(s, c - 1) ? c - 1 : cell_root(uf, c);
-        if (named == c)
+    for (int32_t y = 1; y <= s->h; y++)
+        for (int32_t c = y * s->pw + 1, end = c + s->w; c < end; c++)
         {
-            s->cell_of[s->nodes] = c;
-            s->size[s->nodes] = 0;
-            s->node[c] = s->nodes++;
+            int32_t first = c;
+            for (; area_at(s, c); c++)
+            {
+                uf[c] = first;
+                if (area_at(s, c - s->pw) && (c == first || !area_at(s, c - s->pw - 1)))
+                    cell_join(uf, first, c - s->pw); /* the first cell of a run above */
+            }
         }
-        s->node[c] = s->node[named];
-        s->size[s->node[c]]++;
-    }
+}
+
+/* Numbers the nodes: one per gate cell, one per connected stretch of the
+ * rest, in the order of their first cell row by row (a set's root). */
+static void label_nodes(placer *s, int narrow)
+{
+    mark_cells(s, narrow);
+    join_runs(s);
+    s->nodes = 0;
+    memset(s->node, 0xff, (size_t)s->n * sizeof *s->node); /* -1: closed */
+    for (int32_t y = 1; y <= s->h; y++)
+        for (int32_t c = y * s->pw + 1, end = c + s->w; c < end; c++)
+        {
+            if (!(s->flag[c] & F_OPEN))
+                continue;
+            int32_t first = c, root = (s->flag[c] & F_GATE) ? c : cell_root(s->aux, c);
+            if (root == c)
+            {
+                s->cell_of[s->nodes] = c;
+                s->size[s->nodes] = 0;
+                s->node[c] = s->nodes++;
+            }
+            int32_t v = s->node[root];
+            if (s->flag[c] & F_GATE)
+                c++;
+            else
+                for (; area_at(s, c); c++)
+                    s->node[c] = v;
+            s->size[v] += c - first;
+            c--; /* the loop steps onto the cell that ended the run */
+        }
 }
 
 static int gate_node(const placer *s, int32_t v)
