@@ -508,14 +508,13 @@ static int32_t area_region(const placer *s, int32_t v)
     return -1;
 }
 
-/* Which lock's key region a cell lies in, with region[] per node. */
-static int32_t region_of(const placer *s, const int32_t *region, int32_t c)
+/* Which lock's key region a cell of node v lies in, with region[] per node
+ * (-1 on gates), or -1. */
+static int32_t region_of(const placer *s, const int32_t *region, int32_t c, int32_t v)
 {
-    if (s->node[c] < 0 || (s->flag[c] & F_GATE) || c == s->start || c == s->exit)
-        return -1;
-    if (s->exit_area)
-        return (s->flag[c] & F_REACH) ? 0 : -1;
-    return region[s->node[c]];
+    int32_t i = s->exit_area ? ((s->flag[c] & (F_REACH | F_GATE)) == F_REACH ? 0 : -1)
+                             : region[v];
+    return c == s->start || c == s->exit ? -1 : i;
 }
 
 static int dead_end(const placer *s, int32_t c)
@@ -552,9 +551,9 @@ static void place_keys(placer *s)
         s->key_cell[i] = -1;
     }
     const int32_t *region = s->low;
-    for (int32_t c = 0; c < s->n; c++)
+    for (int32_t c = s->pw; c < s->n - s->pw; c++) /* the frame rows are closed */
     {
-        int32_t i = region_of(s, region, c);
+        int32_t v = s->node[c], i = v < 0 ? -1 : region_of(s, region, c, v);
         if (i < 0)
             continue;
         int64_t score = key_score(s, c);
