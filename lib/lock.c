@@ -131,8 +131,10 @@ static void mark_cells(placer *s, int narrow)
     for (int t = 0; t < 256; t++)
         mark[t] = dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET ? F_OPEN : 0;
     mark[DG_TILE_DOOR] |= F_GATE;
-    for (int32_t c = 0; c < s->n; c++)
-        s->flag[c] = mark[s->tile[c]];
+    uint8_t *flag = s->flag; /* locals: a byte store could alias the struct */
+    const uint8_t *tile = s->tile;
+    for (int32_t c = 0, n = s->n; c < n; c++)
+        flag[c] = mark[tile[c]];
     for (int32_t c = 0; c < s->n && narrow; c++)
         if (s->flag[c] == F_OPEN && narrow_at(s, c))
             s->flag[c] |= F_GATE;
