@@ -155,74 +155,82 @@ static void mark_rooms(placer *s)
     }
 }
 
-static int area_at(const placer *s, int32_t c)
+/* The runs of the rows, in cell order: each gate cell is a run of its own,
+ * each stretch of area cells in a row one run, cells first[r] to end[r] - 1;
+ * up[] is a union-find over the runs whose root is a set's first run. */
+typedef struct runs {
+    int32_t *first, *end, *up;
+    int32_t count;
+} runs;
+
+static int32_t run_root(int32_t *up, int32_t r)
 {
-    return (s->flag[c] & (F_OPEN | F_GATE)) == F_OPEN;
+    while (up[r] != r)
+        r = up[r] = up[up[r]];
+    return r;
 }
 
-/* The root of cell c's set; a set's root is always its first cell. */
-static int32_t cell_root(int32_t *uf, int32_t c)
+static void run_join(int32_t *up, int32_t a, int32_t b)
 {
-    while (uf[c] != c)
-        c = uf[c] = uf[uf[c]];
-    return c;
+    a = run_root(up, a);
+    b = run_root(up, b);
+    up[DG_MAX(a, b)] = DG_MIN(a, b);
 }
 
-/* Joins the sets of a and b (their roots, the first cells, keep the lower). */
-static void cell_join(int32_t *uf, int32_t a, int32_t b)
+/* Lists the runs of the row starting at cell `row`; an area run joins the
+ * area runs of the row above (runs above..above_end) that touch it. */
+static void row_runs(const placer *s, runs *rs, int32_t row, int32_t above, int32_t above_end)
 {
-    a = cell_root(uf, a);
-    b = cell_root(uf, b);
-    uf[DG_MAX(a, b)] = DG_MIN(a, b);
-}
-
-/* Union-find (aux) over the runs of area cells of each row: a run's cells
- * point at its first cell, and the run joins each run touching it above. */
-static void join_runs(placer *s)
-{
-    int32_t *uf = s->aux;
-    for (int32_t y = 1; y <= s->h; y++)
-        for (int32_t c = y * s->pw + 1, end = c + s->w; c < end; c++)
-        {
-            int32_t first = c;
-            for (; area_at(s, c); c++)
-            {
-                uf[c] = first;
-                if (area_at(s, c - s->pw) && (c == first || !area_at(s, c - s->pw - 1)))
-                    cell_join(uf, first, c - s->pw); /* the first cell of a run above */
-            }
-        }
+    const uint8_t *flag = s->flag;
+    for (int32_t c = row + 1, end = row + 1 + s->w, j = above; c < end; c++)
+    {
+        if (!(flag[c] & F_OPEN))
+            continue;
+        int32_t r = rs->count++, first = c;
+        rs->up[r] = r;
+        rs->first[r] = c;
+        if (!(flag[c] & F_GATE))
+            while ((flag[c + 1] & (F_OPEN | F_GATE)) == F_OPEN) /* the frame ends a run */
+                c++;
+        rs->end[r] = c + 1;
+        if (flag[first] & F_GATE)
+            continue;
+        while (j < above_end && rs->end[j] + s->pw <= first)
+            j++;
+        for (int32_t k = j; k < above_end && rs->first[k] + s->pw <= c; k++)
+            if (!(flag[rs->first[k]] & F_GATE))
+                run_join(rs->up, r, k);
+    }
 }
 
 /* Numbers the nodes: one per gate cell, one per connected stretch of the
- * rest, in the order of their first cell row by row (a set's root). */
+ * rest, in the order of their first cell row by row (a set's first run). */
 static void label_nodes(placer *s, int narrow)
 {
     mark_cells(s, narrow);
-    join_runs(s);
+    runs rs = {s->disc, s->low, s->aux, 0}; /* free until the block search */
+    for (int32_t y = 1, above = 0; y <= s->h; y++)
+    {
+        int32_t here = rs.count;
+        row_runs(s, &rs, y * s->pw, above, here);
+        above = here;
+    }
+    int32_t *node_of_run = s->parent;
     s->nodes = 0;
     memset(s->node, 0xff, (size_t)s->n * sizeof *s->node); /* -1: closed */
-    for (int32_t y = 1; y <= s->h; y++)
-        for (int32_t c = y * s->pw + 1, end = c + s->w; c < end; c++)
+    for (int32_t r = 0; r < rs.count; r++)
+    {
+        int32_t root = run_root(rs.up, r), v = root == r ? s->nodes++ : node_of_run[root];
+        if (root == r)
         {
-            if (!(s->flag[c] & F_OPEN))
-                continue;
-            int32_t first = c, root = (s->flag[c] & F_GATE) ? c : cell_root(s->aux, c);
-            if (root == c)
-            {
-                s->cell_of[s->nodes] = c;
-                s->size[s->nodes] = 0;
-                s->node[c] = s->nodes++;
-            }
-            int32_t v = s->node[root];
-            if (s->flag[c] & F_GATE)
-                c++;
-            else
-                for (; area_at(s, c); c++)
-                    s->node[c] = v;
-            s->size[v] += c - first;
-            c--; /* the loop steps onto the cell that ended the run */
+            s->cell_of[v] = rs.first[r];
+            s->size[v] = 0;
         }
+        node_of_run[r] = v;
+        for (int32_t c = rs.first[r]; c < rs.end[r]; c++)
+            s->node[c] = v;
+        s->size[v] += rs.end[r] - rs.first[r];
+    }
 }
 
 static int gate_node(const placer *s, int32_t v)
