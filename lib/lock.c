@@ -34,6 +34,8 @@ typedef struct placer {
                         per node hops off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
     int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
+    int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
+    int32_t runs;
     uint8_t *flag;   /* F_* per cell */
     int32_t nodes, max_depth;
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
@@ -208,14 +210,15 @@ static void row_runs(const placer *s, runs *rs, int32_t row, int32_t above, int3
 static void label_nodes(placer *s, int narrow)
 {
     mark_cells(s, narrow);
-    runs rs = {s->disc, s->low, s->aux, 0}; /* free until the block search */
+    runs rs = {s->run_first, s->run_end, s->aux, 0};
     for (int32_t y = 1, above = 0; y <= s->h; y++)
     {
         int32_t here = rs.count;
         row_runs(s, &rs, y * s->pw, above, here);
         above = here;
     }
-    int32_t *node_of_run = s->parent;
+    int32_t *node_of_run = s->run_node;
+    s->runs = rs.count;
     s->nodes = 0;
     memset(s->node, 0xff, (size_t)s->n * sizeof *s->node); /* -1: closed */
     for (int32_t r = 0; r < rs.count; r++)
@@ -549,6 +552,24 @@ static int64_t key_score(const placer *s, int32_t c)
     }
 }
 
+/* Scores cell c of node v for the key of its region, if it has one. */
+static void score_key_cell(placer *s, const int32_t *region, int32_t c, int32_t v, int64_t *best,
+                           uint32_t *ties)
+{
+    int32_t i = region_of(s, region, c, v);
+    if (i < 0)
+        return;
+    int64_t score = key_score(s, c);
+    if (score > best[i])
+    {
+        best[i] = score;
+        ties[i] = 1;
+        s->key_cell[i] = c;
+    }
+    else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
+        s->key_cell[i] = c;
+}
+
 /* The best cell of each region for its key; ties drawn evenly by the RNG. */
 static void place_keys(placer *s)
 {
@@ -561,20 +582,13 @@ static void place_keys(placer *s)
         s->key_cell[i] = -1;
     }
     const int32_t *region = s->low;
-    for (int32_t c = s->pw; c < s->n - s->pw; c++) /* the frame rows are closed */
+    for (int32_t r = 0; r < s->runs; r++) /* the open cells in cell order */
     {
-        int32_t v = s->node[c], i = v < 0 ? -1 : region_of(s, region, c, v);
-        if (i < 0)
-            continue;
-        int64_t score = key_score(s, c);
-        if (score > best[i])
-        {
-            best[i] = score;
-            ties[i] = 1;
-            s->key_cell[i] = c;
-        }
-        else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
-            s->key_cell[i] = c;
+        int32_t v = s->run_node[r];
+        if (!s->exit_area && region[v] < 0)
+            continue; /* a gate, or an area outside every key region */
+        for (int32_t c = s->run_first[r]; c < s->run_end[r]; c++)
+            score_key_cell(s, region, c, v, best, ties);
     }
 }
 
@@ -710,7 +724,8 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
     return DG_OK;
 }
 
-#define SCRATCH_INTS 15 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+#define SCRATCH_INTS 18 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+                           run_first, run_end, run_node,
                            link_first, and link (4 per cell) */
 
 static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
@@ -724,10 +739,11 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
-    int32_t **arrays[12] = {&s->node,  &s->cell_of, &s->size,  &s->depth, &s->queue,
-                                      &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter,
-                                      &s->link_first, &s->link};
-    for (int i = 0; i < 12; i++)
+    int32_t **arrays[15] = {&s->node,      &s->cell_of, &s->size,     &s->depth,
+                            &s->queue,     &s->aux,     &s->disc,     &s->low,
+                            &s->parent,    &s->iter,    &s->run_first, &s->run_end,
+                            &s->run_node,  &s->link_first, &s->link};
+    for (int i = 0; i < 15; i++)
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
