@@ -27,13 +27,15 @@ typedef struct placer {
     int has_doors;
     int32_t *node;   /* node of a cell, -1 if impassable */
     int32_t *cell_of; /* the first cell of each node; later: the solver's parents */
-    int32_t *size;    /* cells of each node; later: union-find of the secrets */
+    int32_t *size;    /* cells of each node */
     int32_t *depth;  /* depth of each node */
     int32_t *queue;
     int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
                         per node hops off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
     int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
+    int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
+    int32_t runs;
     uint8_t *flag;   /* F_* per cell */
     int32_t nodes, max_depth;
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
@@ -123,14 +125,23 @@ static int neighbours(const placer *s, int32_t c, int32_t nb[4])
     return 4;
 }
 
-/* F_OPEN, and F_GATE on a door (or, narrow set, a narrow passage too) other
- * than the start and the exit. */
-static uint8_t cell_marks(const placer *s, int32_t c, int narrow)
+/* F_OPEN on the open cells, F_GATE besides on a door (or, narrow set, a
+ * narrow passage too) other than the start and the exit. */
+static void mark_cells(placer *s, int narrow)
 {
-    if (!open_at(s, c))
-        return 0;
-    int gate = s->tile[c] == DG_TILE_DOOR || (narrow && narrow_at(s, c));
-    return (uint8_t)(F_OPEN | (gate && c != s->start && c != s->exit ? F_GATE : 0));
+    uint8_t mark[256];
+    for (int t = 0; t < 256; t++)
+        mark[t] = dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET ? F_OPEN : 0;
+    mark[DG_TILE_DOOR] |= F_GATE;
+    uint8_t *flag = s->flag; /* locals: a byte store could alias the struct */
+    const uint8_t *tile = s->tile;
+    for (int32_t c = 0, n = s->n; c < n; c++)
+        flag[c] = mark[tile[c]];
+    for (int32_t c = 0; c < s->n && narrow; c++)
+        if (s->flag[c] == F_OPEN && narrow_at(s, c))
+            s->flag[c] |= F_GATE;
+    s->flag[s->start] &= (uint8_t)~F_GATE;
+    s->flag[s->exit] &= (uint8_t)~F_GATE;
 }
 
 static void mark_rooms(placer *s)
@@ -146,58 +157,82 @@ static void mark_rooms(placer *s)
     }
 }
 
-static int area_at(const placer *s, int32_t c)
+/* The runs of the rows, in cell order: each gate cell is a run of its own,
+ * each stretch of area cells in a row one run, cells first[r] to end[r] - 1;
+ * up[] is a union-find over the runs whose root is a set's first run. */
+typedef struct runs {
+    int32_t *first, *end, *up;
+    int32_t count;
+} runs;
+
+static int32_t run_root(int32_t *up, int32_t r)
 {
-    return (s->flag[c] & (F_OPEN | F_GATE)) == F_OPEN;
+    while (up[r] != r)
+        r = up[r] = up[up[r]];
+    return r;
 }
 
-/* The root of cell c's set; a set's root is always its first cell. */
-static int32_t cell_root(int32_t *uf, int32_t c)
+static void run_join(int32_t *up, int32_t a, int32_t b)
 {
-    while (uf[c] != c)
-        c = uf[c] = uf[uf[c]];
-    return c;
+    a = run_root(up, a);
+    b = run_root(up, b);
+    up[DG_MAX(a, b)] = DG_MIN(a, b);
 }
 
-/* Marks the cells and numbers the nodes: one per gate cell, one per connected
- * stretch of the rest, in the order of their first cell row by row. The area
- * cells of a row join their left and upper neighbours in a union-find over cells (aux), then
- * a second pass names each set after its root. */
+/* Lists the runs of the row starting at cell `row`; an area run joins the
+ * area runs of the row above (runs above..above_end) that touch it. */
+static void row_runs(const placer *s, runs *rs, int32_t row, int32_t above, int32_t above_end)
+{
+    const uint8_t *flag = s->flag;
+    for (int32_t c = row + 1, end = row + 1 + s->w, j = above; c < end; c++)
+    {
+        if (!(flag[c] & F_OPEN))
+            continue;
+        int32_t r = rs->count++, first = c;
+        rs->up[r] = r;
+        rs->first[r] = c;
+        if (!(flag[c] & F_GATE))
+            while ((flag[c + 1] & (F_OPEN | F_GATE)) == F_OPEN) /* the frame ends a run */
+                c++;
+        rs->end[r] = c + 1;
+        if (flag[first] & F_GATE)
+            continue;
+        while (j < above_end && rs->end[j] + s->pw <= first)
+            j++;
+        for (int32_t k = j; k < above_end && rs->first[k] + s->pw <= c; k++)
+            if (!(flag[rs->first[k]] & F_GATE))
+                run_join(rs->up, r, k);
+    }
+}
+
+/* Numbers the nodes: one per gate cell, one per connected stretch of the
+ * rest, in the order of their first cell row by row (a set's first run). */
 static void label_nodes(placer *s, int narrow)
 {
-    int32_t *uf = s->aux;
-    for (int32_t c = 0; c < s->n; c++)
+    mark_cells(s, narrow);
+    runs rs = {s->run_first, s->run_end, s->aux, 0};
+    for (int32_t y = 1, above = 0; y <= s->h; y++)
     {
-        s->flag[c] = cell_marks(s, c, narrow); /* the cells before c are marked */
-        uf[c] = (s->flag[c] & F_OPEN) ? c : -1;
-        if (uf[c] < 0 || (s->flag[c] & F_GATE))
-            continue; /* closed, or a gate: a set of its own */
-        int left = area_at(s, c - 1);
-        if (left)
-            uf[c] = uf[c - 1];
-        if (area_at(s, c - s->pw) && !(left && area_at(s, c - 1 - s->pw)))
-        { /* (when both left cells are area, the left one joined them already) */
-            int32_t a = cell_root(uf, c), b = cell_root(uf, c - s->pw);
-            uf[DG_MAX(a, b)] = DG_MIN(a, b);
-        }
+        int32_t here = rs.count;
+        row_runs(s, &rs, y * s->pw, above, here);
+        above = here;
     }
+    int32_t *node_of_run = s->run_node;
+    s->runs = rs.count;
     s->nodes = 0;
-    for (int32_t c = 0; c < s->n; c++)
+    memset(s->node, 0xff, (size_t)s->n * sizeof *s->node); /* -1: closed */
+    for (int32_t r = 0; r < rs.count; r++)
     {
-        s->node[c] = -1;
-        if (uf[c] < 0)
-            continue;
-        /* a cell of c's set that is named already (the left one, when the
-         * run goes on), or c itself, which names a new node */
-        int32_t named = area_at(s, c) && area_at(s, c - 1) ? c - 1 : cell_root(uf, c);
-        if (named == c)
+        int32_t root = run_root(rs.up, r), v = root == r ? s->nodes++ : node_of_run[root];
+        if (root == r)
         {
-            s->cell_of[s->nodes] = c;
-            s->size[s->nodes] = 0;
-            s->node[c] = s->nodes++;
+            s->cell_of[v] = rs.first[r];
+            s->size[v] = 0;
         }
-        s->node[c] = s->node[named];
-        s->size[s->node[c]]++;
+        node_of_run[r] = v;
+        for (int32_t c = rs.first[r]; c < rs.end[r]; c++)
+            s->node[c] = v;
+        s->size[v] += rs.end[r] - rs.first[r];
     }
 }
 
@@ -486,14 +521,13 @@ static int32_t area_region(const placer *s, int32_t v)
     return -1;
 }
 
-/* Which lock's key region a cell lies in, with region[] per node. */
-static int32_t region_of(const placer *s, const int32_t *region, int32_t c)
+/* Which lock's key region a cell of node v lies in, with region[] per node
+ * (-1 on gates), or -1. */
+static int32_t region_of(const placer *s, const int32_t *region, int32_t c, int32_t v)
 {
-    if (s->node[c] < 0 || (s->flag[c] & F_GATE) || c == s->start || c == s->exit)
-        return -1;
-    if (s->exit_area)
-        return (s->flag[c] & F_REACH) ? 0 : -1;
-    return region[s->node[c]];
+    int32_t i = s->exit_area ? ((s->flag[c] & (F_REACH | F_GATE)) == F_REACH ? 0 : -1)
+                             : region[v];
+    return c == s->start || c == s->exit ? -1 : i;
 }
 
 static int dead_end(const placer *s, int32_t c)
@@ -518,6 +552,24 @@ static int64_t key_score(const placer *s, int32_t c)
     }
 }
 
+/* Scores cell c of node v for the key of its region, if it has one. */
+static void score_key_cell(placer *s, const int32_t *region, int32_t c, int32_t v, int64_t *best,
+                           uint32_t *ties)
+{
+    int32_t i = region_of(s, region, c, v);
+    if (i < 0)
+        return;
+    int64_t score = key_score(s, c);
+    if (score > best[i])
+    {
+        best[i] = score;
+        ties[i] = 1;
+        s->key_cell[i] = c;
+    }
+    else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
+        s->key_cell[i] = c;
+}
+
 /* The best cell of each region for its key; ties drawn evenly by the RNG. */
 static void place_keys(placer *s)
 {
@@ -530,20 +582,13 @@ static void place_keys(placer *s)
         s->key_cell[i] = -1;
     }
     const int32_t *region = s->low;
-    for (int32_t c = 0; c < s->n; c++)
+    for (int32_t r = 0; r < s->runs; r++) /* the open cells in cell order */
     {
-        int32_t i = region_of(s, region, c);
-        if (i < 0)
-            continue;
-        int64_t score = key_score(s, c);
-        if (score > best[i])
-        {
-            best[i] = score;
-            ties[i] = 1;
-            s->key_cell[i] = c;
-        }
-        else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
-            s->key_cell[i] = c;
+        int32_t v = s->run_node[r];
+        if (!s->exit_area && region[v] < 0)
+            continue; /* a gate, or an area outside every key region */
+        for (int32_t c = s->run_first[r]; c < s->run_end[r]; c++)
+            score_key_cell(s, region, c, v, best, ties);
     }
 }
 
@@ -606,7 +651,7 @@ static int32_t choose_secrets(placer *s)
 {
     if (!s->has_doors || s->p->secret_permille == 0)
         return 0;
-    int32_t *uf = s->size, *simple = s->queue, count = 0, a = 0, b = 0;
+    int32_t *uf = s->disc, *simple = s->queue, count = 0, a = 0, b = 0;
     for (int32_t i = 0; i < s->nodes; i++)
         uf[i] = i;
     int32_t m = join_fixed_doors(s, uf, simple);
@@ -679,7 +724,8 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
     return DG_OK;
 }
 
-#define SCRATCH_INTS 15 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+#define SCRATCH_INTS 18 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+                           run_first, run_end, run_node,
                            link_first, and link (4 per cell) */
 
 static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
@@ -693,10 +739,11 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
-    int32_t **arrays[12] = {&s->node,  &s->cell_of, &s->size,  &s->depth, &s->queue,
-                                      &s->aux,   &s->disc,  &s->low,    &s->parent, &s->iter,
-                                      &s->link_first, &s->link};
-    for (int i = 0; i < 12; i++)
+    int32_t **arrays[15] = {&s->node,      &s->cell_of, &s->size,     &s->depth,
+                            &s->queue,     &s->aux,     &s->disc,     &s->low,
+                            &s->parent,    &s->iter,    &s->run_first, &s->run_end,
+                            &s->run_node,  &s->link_first, &s->link};
+    for (int i = 0; i < 15; i++)
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
@@ -846,6 +893,134 @@ static void commit(placer *s, dg_result *r, dg_progress *pr)
     pr->secret_doors = s->secrets;
 }
 
+/* ---- playing the locked map -------------------------------------------- */
+
+/* The locked map played over the node graph, by dg_solve's rules and in its
+ * waves (solve.c), so it finds the same cells, keys and key order: a node is
+ * whole (an area has no lock inside), so entering it reaches all its cells; a
+ * locked gate touched without its key waits for it; a secret gate is wall.
+ * lock_of[v] = lock number of a locked gate node; parent[] = the node a node
+ * was first touched from. */
+typedef struct node_play {
+    int32_t *lock_of, *parent, *queue;
+    uint8_t *state; /* 1 touched, 2 entered */
+    int32_t tail, steps, picked, wave;
+    int32_t held[DG_LOCKS_MAX + 1]; /* wave + 1 key N was picked up in, 0 if not held */
+} node_play;
+
+static void play_enter(const placer *s, node_play *q, int32_t v)
+{
+    q->state[v] = 3;
+    q->queue[q->tail++] = v;
+    q->steps += s->size[v];
+}
+
+static void play_touch(const placer *s, node_play *q, int32_t from, int32_t v)
+{
+    if (q->state[v] || s->tile[s->cell_of[v]] == DG_TILE_DOOR_SECRET)
+        return;
+    q->state[v] = 1;
+    q->parent[v] = from;
+    int32_t n = q->lock_of[v];
+    if (n == 0 || (q->held[n] && q->held[n] <= q->wave)) /* held before this wave */
+        play_enter(s, q, v);
+}
+
+/* Picks up the keys lying in node v. */
+static void play_pick_up(const placer *s, node_play *q, int32_t v)
+{
+    for (int32_t i = 0; i < s->placed; i++)
+        if (s->node[s->key_cell[i]] == v && !q->held[i + 1])
+        {
+            q->held[i + 1] = q->wave + 1;
+            q->picked++;
+        }
+}
+
+/* Opens the waiting doors of the keys picked up in the wave just done;
+ * returns 0 when that wave found no key. */
+static int play_next_wave(const placer *s, node_play *q)
+{
+    int found = 0;
+    for (int32_t n = 1; n <= s->placed; n++)
+        found |= q->held[n] == q->wave + 1;
+    if (!found)
+        return 0;
+    q->wave++;
+    for (int32_t j = 0; j < s->locked_count; j++)
+    {
+        int32_t u = s->node[s->locked[j]], n = q->lock_of[u];
+        if (q->held[n] == q->wave && q->state[u] == 1)
+            play_enter(s, q, u);
+    }
+    return 1;
+}
+
+/* The keys the way to the exit needs, in pickup order, as dg_solve lists them. */
+static void play_order(const placer *s, const node_play *q, dg_progress *pr)
+{
+    uint8_t need[DG_LOCKS_MAX + 1] = {0};
+    int32_t stack[DG_LOCKS_MAX + 1], top = 0;
+    stack[top++] = s->node[s->exit];
+    while (top > 0)
+        for (int32_t v = stack[--top];; v = q->parent[v])
+        {
+            int32_t n = q->lock_of[v];
+            if (n > 0 && !need[n])
+            {
+                need[n] = 1;
+                stack[top++] = s->node[s->key_cell[n - 1]];
+            }
+            if (q->parent[v] == v)
+                break;
+        }
+    pr->order_count = 0;
+    for (int32_t wave = 1; wave <= q->wave; wave++)
+        for (int32_t n = 1; n <= s->placed; n++)
+            if (need[n] && q->held[n] == wave)
+                pr->order[pr->order_count++] = n;
+}
+
+/* Fills the solver's part of pr for the committed map (scratch: depth, disc,
+ * parent, queue, iter are free by now). */
+static void play_nodes(placer *s, dg_progress *pr)
+{
+    node_play q;
+    memset(&q, 0, sizeof q);
+    q.lock_of = s->depth;
+    q.parent = s->parent;
+    q.queue = s->queue;
+    q.state = (uint8_t *)s->iter;
+    memset(q.state, 0, (size_t)s->nodes);
+    int32_t number[DG_LOCKS_MAX * 8]; /* read before lock_of overwrites the depths */
+    for (int32_t j = 0; j < s->locked_count; j++)
+        number[j] = lock_number(s, s->locked[j]);
+    for (int32_t v = 0; v < s->nodes; v++)
+        q.lock_of[v] = 0;
+    for (int32_t j = 0; j < s->locked_count; j++)
+        q.lock_of[s->node[s->locked[j]]] = number[j];
+    int32_t root = s->node[s->start];
+    q.state[root] = 1;
+    q.parent[root] = root;
+    play_enter(s, &q, root);
+    int32_t head = 0;
+    do
+        for (; head < q.tail; head++)
+        {
+            int32_t v = q.queue[head];
+            play_pick_up(s, &q, v);
+            for (int32_t i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+                play_touch(s, &q, v, s->link[i]);
+        }
+    while (play_next_wave(s, &q));
+    pr->solvable = q.state[s->node[s->exit]] == 3;
+    pr->keys_reached = q.picked;
+    pr->steps = q.steps;
+    pr->order_count = 0;
+    if (pr->solvable)
+        play_order(s, &q, pr);
+}
+
 dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
                         uint64_t seed, dg_progress *progress, const dg_allocator *allocator,
                         dg_diag *diag)
@@ -905,7 +1080,7 @@ dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *
         pr->requested = params->locks;
         pr->placed = s.placed;
         commit(&s, result, pr);
-        dgi_solve_run(s.tile, s.w, s.h, result, s.cell_of, s.queue, s.flag, pr);
+        play_nodes(&s, pr);
         dgi_diag_ok(diag);
     }
     dgi_free(allocator, block, bytes);

@@ -5,7 +5,13 @@
  * never hurts: the set of reachable cells only grows as keys are collected.
  * One breadth-first pass therefore settles every key set: a locked door met
  * without its key waits (it is marked touched) and joins the queue when the
- * key is picked up. */
+ * key is held.
+ *
+ * The pass runs in waves: wave 0 reaches what needs no key; the keys found in
+ * wave k open their doors only when wave k is done, so wave k + 1 is what those
+ * keys add. A key's wave is thus a property of the map, not of the order the
+ * cells are visited in, and any search (cell by cell here, area by area in
+ * lock.c) lists the keys in the same order: by wave, then by lock number. */
 #include "internal.h"
 
 /* Lock or key number N from a marker named "lock N" / "key N", else 0. */
@@ -33,8 +39,10 @@ typedef struct solver {
     int32_t *parent;  /* cell a touched cell was first touched from */
     int32_t *queue;
     int32_t head, tail;
-    int32_t held[DG_LOCKS_MAX + 1];  /* pickup rank + 1 of key N, 0 if not held */
-    int32_t picked;
+    int32_t held[DG_LOCKS_MAX + 1];  /* wave + 1 key N was picked up in, 0 if not held */
+    int32_t picked, wave;
+    int32_t found[DG_LOCKS_MAX];     /* keys picked up in this wave */
+    int32_t found_count;
 } solver;
 
 /* The framed cell of grid point p, or -1 off the grid. */
@@ -91,7 +99,7 @@ static void touch(solver *s, int32_t from, int32_t c)
     else
     {
         int32_t n = lock_at(s, c);
-        if (n > 0 && s->held[n])
+        if (n > 0 && s->held[n] && s->held[n] <= s->wave) /* held before this wave */
             enter(s, c);
     }
 }
@@ -101,8 +109,9 @@ static void pick_up(solver *s, int32_t c)
     int32_t n = s->tag[c] / T_KEY;
     if (n == 0 || s->held[n])
         return;
-    s->held[n] = ++s->picked;
-    open_lock(s, n);
+    s->held[n] = s->wave + 1;
+    s->picked++;
+    s->found[s->found_count++] = n;
 }
 
 static void flood(solver *s, int32_t start)
@@ -110,14 +119,23 @@ static void flood(solver *s, int32_t start)
     s->tag[start] |= T_TOUCHED;
     s->parent[start] = start;
     enter(s, start);
-    while (s->head < s->tail)
+    for (;;)
     {
-        int32_t c = s->queue[s->head++];
-        pick_up(s, c);
-        touch(s, c, c - s->pw);
-        touch(s, c, c + 1);
-        touch(s, c, c + s->pw);
-        touch(s, c, c - 1);
+        while (s->head < s->tail)
+        {
+            int32_t c = s->queue[s->head++];
+            pick_up(s, c);
+            touch(s, c, c - s->pw);
+            touch(s, c, c + 1);
+            touch(s, c, c + s->pw);
+            touch(s, c, c - 1);
+        }
+        if (s->found_count == 0)
+            break;
+        s->wave++; /* the keys of the wave just done open their doors */
+        for (int32_t i = 0; i < s->found_count; i++)
+            open_lock(s, s->found[i]);
+        s->found_count = 0;
     }
 }
 
@@ -149,9 +167,9 @@ static void mark_needed(const solver *s, int32_t c, const int32_t key_cell[], ui
 static void write_order(const solver *s, const uint8_t need[], dg_progress *p)
 {
     p->order_count = 0;
-    for (int32_t rank = 1; rank <= s->picked; rank++)
+    for (int32_t wave = 1; wave <= s->wave; wave++)
         for (int32_t n = 1; n <= DG_LOCKS_MAX; n++)
-            if (need[n] && s->held[n] == rank)
+            if (need[n] && s->held[n] == wave)
                 p->order[p->order_count++] = n;
 }
 
@@ -173,7 +191,7 @@ static void lay_keys(solver *s, int32_t key_cell[])
 void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_result *r,
                    int32_t *parent, int32_t *queue, uint8_t *tag, dg_progress *p)
 {
-    solver s = {r, tile, width + 2, height, tag, parent, queue, 0, 0, {0}, 0};
+    solver s = {r, tile, width + 2, height, tag, parent, queue, 0, 0, {0}, 0, 0, {0}, 0};
     memset(s.tag, 0, (size_t)s.pw * (size_t)(height + 2));
     int32_t key_cell[DG_LOCKS_MAX + 1];
     for (int i = 0; i <= DG_LOCKS_MAX; i++)

@@ -378,6 +378,33 @@ TEST(solve_hand_made)
     r.marker_count = 0;
 }
 
+/* The key order is by wave, then by lock number: keys 2 and 1 lie before
+ * every lock (wave 0; key 2 is nearer the start), key 3 behind lock 1 (wave 1). */
+TEST(solve_order_by_wave)
+{
+    uint8_t cells[13 * 3];
+    memset(cells, DG_TILE_WALL, sizeof cells);
+    dg_grid g;
+    dg_grid_init(&g, cells, 13, 3, 0);
+    for (int x = 1; x <= 11; x++)
+        dg_grid_set(&g, x, 1, x == 6 || x == 9 || x == 10 ? DG_TILE_DOOR_LOCKED : DG_TILE_FLOOR);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    r.start = (dg_point){1, 1};
+    r.exit = (dg_point){11, 1};
+    dg_marker m[6] = {{{2, 1}, DG_MARKER_KEY, -1, "key 2"},   {{4, 1}, DG_MARKER_KEY, -1, "key 1"},
+                      {{8, 1}, DG_MARKER_KEY, -1, "key 3"},   {{6, 1}, DG_MARKER_LOCK, -1, "lock 1"},
+                      {{9, 1}, DG_MARKER_LOCK, -1, "lock 2"}, {{10, 1}, DG_MARKER_LOCK, -1, "lock 3"}};
+    r.markers = m;
+    r.marker_count = 6;
+    dg_progress pr;
+    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK);
+    CHECK(pr.solvable == 1 && pr.keys_reached == 3 && pr.order_count == 3 && pr.steps == 11);
+    CHECK(pr.order[0] == 1 && pr.order[1] == 2 && pr.order[2] == 3);
+    r.markers = NULL;
+    r.marker_count = 0;
+}
+
 /* dg_solve on random grids of floor, walls, doors, locked and secret doors
  * with random keys and locks (some locked doors without a lock marker) agrees
  * with the reference search, at any stride. */
