@@ -509,15 +509,17 @@ static void hops_off_route(placer *s)
             }
 }
 
-/* Which lock's key region the cells of area v lie in (0-based), or -1. */
-static int32_t area_region(const placer *s, int32_t v)
+/* Which lock's key region the cells of area v lie in (0-based), or -1. The
+ * depths bound a region; wave[v] (how many locks open before the start reaches
+ * v) keeps out a loop before a one-gate lock that runs deeper than it. */
+static int32_t area_region(const placer *s, const int32_t *wave, int32_t v)
 {
     int32_t d = s->depth[v];
     if (gate_node(s, v) || d < 0)
         return -1; /* a gate, or not reachable from the start */
     for (int32_t i = 0; i < s->placed; i++)
         if (d < s->lock_depth[i])
-            return i == 0 || d > s->lock_depth[i - 1] ? i : -1;
+            return (i == 0 || d > s->lock_depth[i - 1]) && wave[v] == i ? i : -1;
     return -1;
 }
 
@@ -833,15 +835,76 @@ static void plan(placer *s, uint64_t seed, int narrow)
         lock_exit_area(s);
 }
 
+static int32_t lock_number(const placer *s, int32_t c);
+
+/* wave[v] = how many locks, opened in order, the start needs to reach node v
+ * (-1: never); a lock's gates join its wave. queue holds every node once. */
+static void lock_waves(placer *s, int32_t *wave)
+{
+    int32_t *queue = s->queue, head = 0, tail = 0;
+    for (int32_t v = 0; v < s->nodes; v++)
+        wave[v] = -1;
+    wave[s->node[s->start]] = 0;
+    queue[tail++] = s->node[s->start];
+    for (int32_t w = 0; w <= s->placed; w++)
+    {
+        for (int32_t j = 0; j < s->locked_count && w > 0; j++) /* lock w opens */
+        {
+            int32_t v = s->node[s->locked[j]], touched = 0;
+            for (int32_t i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+                touched |= wave[s->link[i]] >= 0;
+            if (touched && wave[v] < 0 && lock_number(s, s->locked[j]) == w)
+            {
+                wave[v] = w;
+                queue[tail++] = v;
+            }
+        }
+        while (head < tail)
+            for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            {
+                int32_t y = s->link[i];
+                int32_t c = s->cell_of[y]; /* locks 1..w are open */
+                if (wave[y] < 0 && (!(s->flag[c] & F_LOCK) || lock_number(s, c) <= w))
+                {
+                    wave[y] = w;
+                    queue[tail++] = y;
+                }
+            }
+    }
+}
+
+/* Keeps locks 1..k only (their key regions were left empty by the waves). */
+static void keep_locks(placer *s, int32_t k)
+{
+    int32_t kept = 0;
+    for (int32_t j = 0; j < s->locked_count; j++)
+    {
+        int32_t c = s->locked[j];
+        if (lock_number(s, c) <= k)
+            s->locked[kept++] = c;
+        else
+            s->flag[c] &= (uint8_t)~F_LOCK;
+    }
+    s->locked_count = kept;
+    s->placed = k;
+}
+
 /* The keys of the final plan (the RNG goes on from its lock choice). */
 static void plan_keys(placer *s)
 {
     if (s->placed == 0)
         return;
-    for (int32_t v = 0; v < s->nodes && !s->exit_area; v++)
-        s->low[v] = area_region(s, v);
+    if (!s->exit_area)
+    {
+        lock_waves(s, s->aux);
+        for (int32_t v = 0; v < s->nodes; v++)
+            s->low[v] = area_region(s, s->aux, v);
+    }
     hops_off_route(s);
     place_keys(s);
+    for (int32_t i = 0; i < s->placed; i++)
+        if (s->key_cell[i] < 0)
+            keep_locks(s, i);
 }
 
 static int32_t lock_number(const placer *s, int32_t c)
