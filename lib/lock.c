@@ -1055,7 +1055,7 @@ static void play_nodes(placer *s, dg_progress *pr)
     q.queue = s->queue;
     q.state = (uint8_t *)s->iter;
     memset(q.state, 0, (size_t)s->nodes);
-    int32_t number[DG_LOCKS_MAX * 8]; /* read before lock_of overwrites the depths */
+    int32_t number[DG_LOCKS_MAX * 8] = {0}; /* read before lock_of overwrites the depths */
     for (int32_t j = 0; j < s->locked_count; j++)
         number[j] = lock_number(s, s->locked[j]);
     for (int32_t v = 0; v < s->nodes; v++)

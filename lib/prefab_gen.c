@@ -438,9 +438,10 @@ static void passable_rows(const dgi_prefab *p, const uint8_t *g, uint64_t *certa
     {
         uint64_t k = 0;
         if (i + 8 <= n)
-            k = (uint64_t)kind[0x7F & g[i]] | (uint64_t)kind[0x7F & g[i + 1]] << 8 | (uint64_t)kind[0x7F & g[i + 2]] << 16 |
-                (uint64_t)kind[0x7F & g[i + 3]] << 24 | (uint64_t)kind[0x7F & g[i + 4]] << 32 |
-                (uint64_t)kind[0x7F & g[i + 5]] << 40 | (uint64_t)kind[0x7F & g[i + 6]] << 48 | (uint64_t)kind[0x7F & g[i + 7]] << 56;
+            k = (uint64_t)kind[0x7F & g[i]] | (uint64_t)kind[0x7F & g[i + 1]] << 8 |
+                (uint64_t)kind[0x7F & g[i + 2]] << 16 | (uint64_t)kind[0x7F & g[i + 3]] << 24 |
+                (uint64_t)kind[0x7F & g[i + 4]] << 32 | (uint64_t)kind[0x7F & g[i + 5]] << 40 |
+                (uint64_t)kind[0x7F & g[i + 6]] << 48 | (uint64_t)kind[0x7F & g[i + 7]] << 56;
         else
             for (size_t j = i; j < n; j++)
                 k |= (uint64_t)kind[0x7F & g[j]] << (8 * (j - i));
@@ -451,6 +452,7 @@ static void passable_rows(const dgi_prefab *p, const uint8_t *g, uint64_t *certa
     for (int32_t y = 0; y < h; y++)
     {
         size_t at = (size_t)y * (size_t)w, word = at >> 6, shift = at & 63;
+        /* cppcheck-suppress uninitvar ; a map has a cell, so the loop above wrote every word */
         uint64_t c = flat_c[word] >> shift, m = flat_m[word] >> shift;
         if (shift + (size_t)w > 64) /* the row runs on into the next word */
         {
