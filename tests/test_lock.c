@@ -104,13 +104,16 @@ static int reference_solve(const lmap *m, int without_key, int *all_keys)
     return solved;
 }
 
-/* Cells reachable from the start with every locked door open; secret doors
- * open or shut. */
-static int32_t reach_all(const lmap *m, int secrets_open)
+/* Marks in seen[] the cells the start reaches with locks 1..open_to open
+ * (every higher lock shut) and secret doors open or shut; returns how many. */
+static int32_t reach(const lmap *m, int secrets_open, int open_to, uint8_t *seen)
 {
     int32_t n = m->w * m->h, head = 0, tail = 0;
-    uint8_t *seen = calloc((size_t)n, 1);
     int32_t *queue = malloc((size_t)n * sizeof *queue);
+    for (int32_t i = 0; i < m->r.marker_count; i++) /* shut locks count as seen */
+        if (m->r.markers[i].kind == DG_MARKER_LOCK &&
+            marker_number(&m->r.markers[i], "lock") > open_to)
+            seen[m->r.markers[i].pos.y * m->w + m->r.markers[i].pos.x] = 2;
     int32_t s = m->r.start.y * m->w + m->r.start.x;
     seen[s] = 1;
     queue[tail++] = s;
@@ -130,41 +133,26 @@ static int32_t reach_all(const lmap *m, int secrets_open)
             queue[tail++] = d;
         }
     }
-    free(seen), free(queue);
+    free(queue);
     return tail;
 }
 
-/* 1 if the start reaches cell `target` with locks 1..open_to open (every
- * higher lock shut, secret doors open). */
+/* Cells reachable from the start with every locked door open. */
+static int32_t reach_all(const lmap *m, int secrets_open)
+{
+    uint8_t *seen = calloc((size_t)m->w * (size_t)m->h, 1);
+    int32_t reached = reach(m, secrets_open, INT32_MAX, seen);
+    free(seen);
+    return reached;
+}
+
+/* 1 if the start reaches cell `target` with locks 1..open_to open. */
 static int reaches_with_locks(const lmap *m, int open_to, int32_t target)
 {
-    int32_t n = m->w * m->h, head = 0, tail = 0;
-    uint8_t *seen = calloc((size_t)n, 1);
-    int32_t *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < m->r.marker_count; i++) /* shut locks count as seen */
-        if (m->r.markers[i].kind == DG_MARKER_LOCK &&
-            marker_number(&m->r.markers[i], "lock") > open_to)
-            seen[m->r.markers[i].pos.y * m->w + m->r.markers[i].pos.x] = 1;
-    int32_t s = m->r.start.y * m->w + m->r.start.x;
-    seen[s] = 1;
-    queue[tail++] = s;
-    while (head < tail && !seen[target])
-    {
-        int32_t c = queue[head++], x = c % m->w, y = c / m->w;
-        const int32_t nx[4] = {x, x + 1, x, x - 1}, ny[4] = {y - 1, y, y + 1, y};
-        for (int k = 0; k < 4; k++)
-        {
-            if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m->w || ny[k] >= m->h)
-                continue;
-            int32_t d = ny[k] * m->w + nx[k];
-            if (seen[d] || !dg_tile_passable(dg_grid_get(&m->g, nx[k], ny[k])))
-                continue;
-            seen[d] = 1;
-            queue[tail++] = d;
-        }
-    }
-    int hit = seen[target];
-    free(seen), free(queue);
+    uint8_t *seen = calloc((size_t)m->w * (size_t)m->h, 1);
+    reach(m, 1, open_to, seen);
+    int hit = seen[target] == 1;
+    free(seen);
     return hit;
 }
 
