@@ -31,8 +31,8 @@ STB_CFLAGS = $(shell pkg-config --cflags stb 2>/dev/null)
 STB_LIBS = $(shell pkg-config --libs stb 2>/dev/null)
 
 B := build
-LIB_SRC := $(sort $(wildcard lib/*.c))
-LIB_HDR := include/dungeon.h $(wildcard lib/*.h)
+LIB_SRC := $(sort $(wildcard lib/*/*.c))
+LIB_HDR := include/dungeon.h $(wildcard lib/*/*.h)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o)
 EXAMPLES := $(sort $(wildcard examples/*.c))
 EXAMPLE_BIN := $(EXAMPLES:examples/%.c=$(B)/bin/%)
@@ -49,7 +49,8 @@ all: lib $(EXAMPLE_BIN)
 lib: $(STATIC) $(SHARED_REAL) $(PC)
 
 # ---- library ------------------------------------------------------------
-$(B)/obj/%.o: lib/%.c $(LIB_HDR) | $(B)/obj
+$(B)/obj/%.o: lib/%.c $(LIB_HDR)
+	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -DDG_SHARED_BUILD -c $< -o $@
 
 $(STATIC): $(LIB_OBJ)
@@ -89,9 +90,11 @@ deps-stb:
 # the same golden hashes, so they prove identical output across compilers and
 # optimisation levels.
 define RUNNER
-$(B)/test-$(1)/runner: $(LIB_SRC) $(TEST_SRC) $(LIB_HDR) $(wildcard tests/*.h)
-	mkdir -p $(B)/test-$(1)
-	$(2) -std=c11 $(WARN) $(3) -Iinclude -Ilib -Itests $(LIB_SRC) $(TEST_SRC) -o $$@ -lm -lpthread
+$(B)/test-$(1)/obj/%.o: %.c $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h)
+	@mkdir -p $$(@D)
+	$(2) -std=c11 $(WARN) $(3) -Iinclude -Ilib -Itests -c $$< -o $$@
+$(B)/test-$(1)/runner: $(patsubst %.c,$(B)/test-$(1)/obj/%.o,$(LIB_SRC) $(TEST_SRC))
+	$(2) $(3) $$^ -o $$@ -lm -lpthread
 endef
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 $(eval $(call RUNNER,plain,$(CC),-O2 -g))

@@ -2,7 +2,7 @@
 # The shared library exports only dg_* symbols; the soname is libdungeon.so.MAJOR.
 # Every global symbol of libdungeon.a is dg_* or dgi_*, so a program's own names
 # never clash with the library's; DG_API can be overridden; the library's files
-# call each other without circles.
+# (The architecture, folders and call circles, is tests/layers.sh.)
 B=${1:-build}
 so=$(ls "$B"/libdungeon.so.*.*.* 2>/dev/null | head -n 1)
 pass=0
@@ -49,22 +49,5 @@ check "-DDG_API= does not compile quietly:" \
 check "-DDG_API= still gives the library's export attribute:" \
     "$(${CC:-cc} -std=c11 -DDG_API= -Iinclude -E "$tmp/api.c" 2>&1 | grep -m 1 'visibility')"
 
-# Call circles between lib/ files: an edge A B when A's object uses a global
-# B's object defines; tsort reports any loop. Only objects of today's lib/*.c.
-if ls "$B"/obj/*.o >/dev/null 2>&1; then
-    for c in lib/*.c; do
-        f=$(basename "$c" .c)
-        o="$B/obj/$f.o"
-        [ -f "$o" ] || continue
-        nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, "D", f }'
-        nm -u "$o" | awk -v f="$f" '{ print $2, "U", f }'
-    done | sort -k1,1 -k2,2 | awk '
-        $2 == "D" { def[$1] = $3; next }
-        ($1 in def) && def[$1] != $3 { print $3, def[$1] }' | sort -u >"$tmp/edges"
-    check "call circles between lib/ files (files of a loop, from tsort):" \
-        "$(tsort "$tmp/edges" 2>&1 >/dev/null)"
-else
-    check "call circles" "no objects in $B/obj"
-fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

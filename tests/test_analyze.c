@@ -1,6 +1,6 @@
 /* Map analysis: walk rules, regions, distance maps, metrics, chokepoints. */
 #include "analysis_maps.h"
-#include "internal.h"
+#include "analysis/analysis.h"
 
 static void cost_table(uint16_t cost[256])
 {

@@ -1,7 +1,7 @@
 /* Room chain generator: properties over many seeds and parameter sets, golden
  * hashes, bad input, guard bytes and allocation failures. */
 #include "hard.h"
-#include "internal.h"
+#include "analysis/analysis.h"
 #include "test.h"
 
 #include <stdlib.h>

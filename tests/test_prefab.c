@@ -2,7 +2,7 @@
  * error), queries, substitutions, stamping and the door-layout pick. */
 #include "hard.h"
 #include "test.h"
-#include "prefab.h"
+#include "prefab/prefab.h"
 
 #include <stdlib.h>
 #include <string.h>

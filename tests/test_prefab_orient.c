@@ -2,7 +2,7 @@
  * identical orientations, door sides and edge signatures per orientation,
  * and uniform choice among the distinct ones (chi-square). */
 #include "test.h"
-#include "prefab.h"
+#include "prefab/prefab.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * example files, the prefab fuzz corpus and mutated example files. A faster
  * parser must keep all of it byte for byte. */
 #define _POSIX_C_SOURCE 200809L
-#include "prefab.h"
+#include "prefab/prefab.h"
 #include "test.h"
 
 #include <dirent.h>

@@ -1,6 +1,6 @@
 /* Bounded work and caller-supplied results in prefab-mixed and the result
  * helpers: counted bounds, never clocks. */
-#include "internal.h" /* dgi_result_add_room: a caller-made result */
+#include "core/core.h" /* dgi_result_add_room: a caller-made result */
 #include "test.h"
 
 #include <stdint.h>

@@ -12,7 +12,7 @@ JOBS=${LINT_JOBS:-2}
 passed=0
 failed=0
 if cppcheck --enable=warning,performance,portability --std=c11 --inline-suppr \
-    --error-exitcode=1 --quiet -Iinclude -Ilib -D__GNUC__ lib/*.c; then
+    --error-exitcode=1 --quiet -Iinclude -Ilib -D__GNUC__ lib/*/*.c; then
     echo "   cppcheck: clean"
     passed=$((passed + 1))
 else
@@ -20,11 +20,11 @@ else
     failed=$((failed + 1))
 fi
 out=$(mktemp -d)
-ls lib/*.c | xargs -P "$JOBS" -I{} sh -c \
+ls lib/*/*.c | xargs -P "$JOBS" -I{} sh -c \
     'clang-tidy --quiet --warnings-as-errors="*" -checks="$1" "$2" -- -std=c11 -Iinclude -Ilib \
        >"$3/$(basename "$2").log" 2>&1 || echo fail >"$3/$(basename "$2").failed"' \
     sh "$CHECKS" {} "$out"
-for f in lib/*.c; do
+for f in lib/*/*.c; do
     n=$(basename "$f")
     if [ -e "$out/$n.failed" ]; then
         grep -E 'warning:|error:' "$out/$n.log" | head -n 10
@@ -34,6 +34,6 @@ for f in lib/*.c; do
     fi
 done
 rm -rf "$out"
-echo "   clang-tidy: $(ls lib/*.c | wc -l) files"
+echo "   clang-tidy: $(ls lib/*/*.c | wc -l) files"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -3,7 +3,7 @@
 # library and tool of BUILD (make check-bindings). Installs what it needs
 # (python3-venv, python3-pytest, python3-numpy, luajit, mono) through tests/need.sh.
 #   Python: pip installs the package into a fresh venv offline (the wheel
-#           compiles lib/*.c), then its pytest suite runs against that install;
+#           compiles lib/*/*.c), then its pytest suite runs against that install;
 #   C#:     every DG_API function has a [DllImport], the generated part of
 #           Dungeon.cs is up to date, every struct mirror has the C compiler's
 #           sizes and offsets, and Test.cs passes under Mono;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # wasm.sh build|check [BUILD]: libdungeon as WebAssembly for Node and the web
 # (docs/ports.md). Everything goes under BUILD/wasm.
-#   build: emcc compiles lib/*.c into BUILD/wasm/dungeon.wasm and its ES-module
+#   build: emcc compiles lib/*/*.c into BUILD/wasm/dungeon.wasm and its ES-module
 #          loader dungeon.js, copied into examples/bindings/js/dist/.
 #   check: build, then the package's tests under Node (no network): maps of
 #          every generator against the native tool's files byte for byte,
@@ -41,7 +41,7 @@ exported_functions() {
 # uint64 seeds cross as BigInt (WASM_BIGINT), memory grows on demand, and the
 # loader leaves the process's exception handlers to the application.
 build_module() {
-    emcc -std=c11 -O2 -Iinclude -Ilib lib/*.c -o "$W/dungeon.js" \
+    emcc -std=c11 -O2 -Iinclude -Ilib lib/*/*.c -o "$W/dungeon.js" \
         -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createDungeonModule \
         -sENVIRONMENT=node,web -sALLOW_MEMORY_GROWTH=1 -sWASM_BIGINT=1 \
         -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \
@@ -62,7 +62,7 @@ build() {
 native_tools() {
     make --no-print-directory B="$B" "$B/bin/dungeon" >&2 || return 1
     # the native answers to the analysis queries of the package's tests
-    ${CC:-cc} -std=c11 -O2 -Iinclude -Ilib lib/*.c "$PKG/test/analysis_ref.c" \
+    ${CC:-cc} -std=c11 -O2 -Iinclude -Ilib lib/*/*.c "$PKG/test/analysis_ref.c" \
         -o "$W/analysis_ref" -lm
 }
 

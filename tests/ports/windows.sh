@@ -40,7 +40,7 @@ need_tools() {
 build_dll() {
     # shellcheck disable=SC2086
     $CROSS-gcc-win32 -std=c11 $WARN $WINFLAGS -DDG_SHARED_BUILD -Iinclude -Ilib -shared \
-        lib/*.c -o "$W/dungeon.dll" -Wl,--out-implib,"$W/libdungeon.dll.a" \
+        lib/*/*.c -o "$W/dungeon.dll" -Wl,--out-implib,"$W/libdungeon.dll.a" \
         -Wl,--output-def,"$W/dungeon.def" -static-libgcc
 }
 
@@ -143,7 +143,7 @@ check_imports() {
 # statically like libgcc so the runner needs no DLL beside it.
 build_runner() {
     # shellcheck disable=SC2086
-    $CROSS-gcc-posix -std=c11 $WARN $WINFLAGS -Iinclude -Ilib -Itests lib/*.c tests/*.c \
+    $CROSS-gcc-posix -std=c11 $WARN $WINFLAGS -Iinclude -Ilib -Itests lib/*/*.c tests/*.c \
         -o "$W/runner.exe" -static -lpthread
 }
 

@@ -46,7 +46,7 @@ def _compile(root, out_dir):
     if prebuilt:
         shutil.copyfile(prebuilt, target)
         return target
-    sources = sorted(glob.glob(os.path.join(root, "lib", "*.c")))
+    sources = sorted(glob.glob(os.path.join(root, "lib", "*", "*.c")))
     cc = shlex.split(os.environ.get("CC", "cc"))
     flags = shlex.split(os.environ.get("CFLAGS", "-O2"))
     cmd = cc + ["-std=c11", "-fPIC", "-fvisibility=hidden", "-DDG_SHARED_BUILD", "-shared"] + flags + [

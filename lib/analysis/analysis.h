@@ -1,0 +1,128 @@
+/* What map analysis offers the folders above it: movement rules resolved
+ * against a grid, breadth-first and Dijkstra searches, regions, scratch, and
+ * finishing a generator's result (start, exit, metrics). Private. */
+#ifndef DG_ANALYSIS_H
+#define DG_ANALYSIS_H
+
+#include "core/core.h"
+
+/* Fills start/exit (start = centre of start_room or first passable cell if
+ * start_room < 0; exit = farthest by 4-way walking), exit_room and the
+ * grid-derived metrics (cells, floor, dead ends, regions). */
+dg_status dgi_result_finish(dg_result *r, const dg_grid *grid, int32_t start_room,
+                            const dg_allocator *a);
+/* The same with the start at cell `start` when it is open (a start marker),
+ * else as above; *loops (if not NULL) gets the cycle count dg_measure gives. */
+dg_status dgi_result_finish_at(dg_result *r, const dg_grid *grid, dg_point start,
+                               int32_t start_room, int32_t *loops, const dg_allocator *a);
+/* After dgi_result_finish*: when the exit found lies outside every room (the
+ * far side of a loop), moves it to a room cell farthest from the start by
+ * walking. DG_E_NOMEM (two int32 per cell of scratch). */
+dg_status dgi_result_exit_in_room(dg_result *r, const dg_grid *g, const dg_allocator *a);
+/* One pass over a grid under a 256-entry passable table (NULL: the library's);
+ * the cycle count is edges - open + regions - squares. (finish.c, metrics.c) */
+typedef struct dgi_cell_counts {
+    int32_t open;            /* open cells */
+    int32_t dead_ends;       /* open cells with exactly one open 4-neighbour */
+    int64_t edges, squares;  /* open neighbour pairs; fully open 2x2 squares */
+} dgi_cell_counts;
+dg_status dgi_count_cells(const dg_grid *grid, const uint8_t *passable, dgi_cell_counts *out,
+                          const dg_allocator *a);
+
+
+/* search.c: breadth-first distances over passable cells (4-way).
+ * dist has width*height entries (row-major, no stride), -1 = unreachable.
+ * queue has width*height entries. Returns the farthest reached cell index. */
+int32_t dgi_bfs(const dg_grid *grid, int32_t start_index, int32_t *dist, int32_t *queue);
+/* Labels 4-connected passable regions 0..n-1 (-1 elsewhere) and returns n;
+ * label and queue have width*height entries. */
+int32_t dgi_label_regions(const dg_grid *grid, int32_t *label, int32_t *queue);
+/* Passable cells with exactly one passable 4-neighbour. */
+int32_t dgi_count_dead_ends(const dg_grid *grid);
+
+
+/* search.c, analyze.c, path.c, metrics.c, place.c: map analysis.
+ * A walk rule resolved against one grid. Cells in queues and heaps are packed
+ * as (y << 15) | x (sides are at most 32768) so no division is needed;
+ * per-cell arrays are indexed y * width + x. */
+typedef struct dgi_walk {
+    const uint8_t *cells;
+    int32_t width, height, stride;
+    int32_t neighbours;     /* 4 or 8 */
+    int32_t corner_cutting;
+    int32_t straight, diagonal; /* step weights */
+    int32_t unit;           /* every step costs 1: breadth-first search is exact */
+    int32_t min_cost;       /* smallest tile cost among passable tiles */
+    int64_t max_step;       /* largest step cost */
+    const uint8_t *pass;    /* 256 entries, nonzero = passable */
+    const uint16_t *cost;   /* 256 entries, or NULL for 1 */
+    /* The walk's overlay resolved (NULL: that mask is absent). A blocked cell
+     * is open only as a search end; extra is added to the tile cost. */
+    const uint8_t *blocked, *extra;
+    int32_t mask_stride;    /* entries per mask row */
+} dgi_walk;
+#define DGI_MASK(w, m, x, y) ((m)[(size_t)(y) * (size_t)(w)->mask_stride + (size_t)(x)])
+/* Direction offsets: N, E, S, W, then NE, SE, SW, NW. */
+extern const int8_t dgi_dir_dx[8], dgi_dir_dy[8];
+/* dg_tile_passable as a table (a test keeps them equal). */
+extern const uint8_t dgi_passable_default[256];
+/* Validates grid and walk (NULL: defaults) and resolves them, overlay included. */
+dg_status dgi_walk_init(dgi_walk *w, const dg_grid *grid, const dg_walk *walk, dg_diag *diag);
+/* DG_OK if overlay (NULL is fine) fits grid: known flags, flagged masks not NULL,
+ * stride >= width, enough cells; *stride gets the resolved mask stride. */
+dg_status dgi_overlay_check(const dg_grid *grid, const dg_overlay *overlay, int32_t *stride,
+                            dg_diag *diag);
+/* Library defaults with a 256-entry passable table (NULL: dg_tile_passable); no checks. */
+void dgi_walk_basic(dgi_walk *w, const dg_grid *grid, const uint8_t *passable);
+/* DG_OK if p is inside the grid and passable; else DG_E_INVALID naming `what`. */
+dg_status dgi_walk_check_cell(const dgi_walk *w, dg_point p, const char *what, dg_diag *diag);
+/* 1 if a step in direction d (0..neighbours-1) from (x, y) is allowed. */
+int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d);
+/* Multi-source breadth-first search over unit steps: dist (width*height) is
+ * reset to -1 and filled up to max_distance (0: no limit). queue has
+ * width*height entries; sources are inside the grid (repeats are fine). */
+void dgi_bfs_walk(const dgi_walk *w, const dg_point *sources, int32_t source_count,
+                  int32_t max_distance, int32_t *dist, int32_t *queue, dg_distance_info *info);
+/* Union-find labelling (see dg_regions); returns the region count. */
+int32_t dgi_regions_walk(const dgi_walk *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
+                         int32_t *largest);
+/* Passable cells with exactly one passable 4-neighbour. */
+int32_t dgi_dead_ends_walk(const dgi_walk *w);
+/* Articulation cells of the 4-connected passable graph: mark (width*height)
+ * gets 1/0; disc, low, stack are width*height int32, it width*height bytes. */
+int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_t *low,
+                         int32_t *stack, uint8_t *it);
+/* Scratch for whole-map passes: three int32 and two byte arrays of
+ * width*height (mark only if asked); DG_E_NOMEM leaves nothing allocated. */
+typedef struct dgi_scratch {
+    int32_t *a, *b, *c;
+    uint8_t *it, *mark;
+    size_t n;
+} dgi_scratch;
+dg_status dgi_scratch_get(dgi_scratch *s, const dg_grid *grid, int with_mark,
+                          const dg_allocator *allocator, dg_diag *diag);
+void dgi_scratch_free(dgi_scratch *s, const dg_allocator *allocator);
+/* DG_OK if buf (`have` elements) holds width*height cells; else DG_E_NULL/DG_E_BUFFER. */
+dg_status dgi_check_cells_buffer(const dg_grid *grid, const void *buf, size_t have,
+                                 const char *what, dg_diag *diag);
+/* path.c: *use = workspace, or a temporary one (*tmp, free it after) if NULL;
+ * DG_E_BUFFER if the workspace is smaller than the grid. */
+dg_status dgi_workspace_get(dg_path_workspace *workspace, const dgi_walk *w,
+                            dg_path_workspace **use, dg_path_workspace **tmp, dg_diag *diag);
+/* DG_E_TOO_LARGE if a distance up to max_distance (0: any) from sources whose
+ * start costs are at most start_max could overflow int32. */
+dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max_distance,
+                               dg_diag *diag);
+/* The workspace's queue of at least width*height entries (for dgi_bfs_walk). */
+int32_t *dgi_workspace_queue(dg_path_workspace *ws);
+/* The workspace's byte a cell (at least width*height): search scratch that is
+ * dead between calls, so a caller may use it as its own (chase.c). */
+uint8_t *dgi_workspace_bytes(dg_path_workspace *ws);
+/* Multi-source Dijkstra into dist, as dg_dijkstra_map (start_costs NULL: all 0;
+ * sources valid, costs >= 0 and the range already checked). */
+void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+                      const int32_t *start_costs, int32_t source_count, int32_t max_distance,
+                      int32_t *dist, dg_distance_info *info);
+/* (end of map analysis) */
+
+#endif

@@ -1,0 +1,51 @@
+/* PCG32 (XSH RR) seeded through SplitMix64, plus stateless hashes. */
+#include "core/core.h"
+
+uint64_t dg_hash64(uint64_t x)
+{
+    return dgi_hash64(x);
+}
+
+uint64_t dg_hash_combine(uint64_t a, uint64_t b)
+{
+    return dgi_hash_combine(a, b);
+}
+
+void dg_rng_seed(dg_rng *rng, uint64_t seed, uint64_t stream)
+{
+    if (rng)
+        dgi_rng_seed(rng, seed, stream);
+}
+
+uint32_t dg_rng_next(dg_rng *rng)
+{
+    return rng ? dgi_rng_next(rng) : 0;
+}
+
+uint32_t dg_rng_below(dg_rng *rng, uint32_t bound)
+{
+    if (bound == 0 || !rng) /* a NULL rng would draw zeros and never leave the loop */
+        return 0;
+    return dgi_rng_below(rng, bound);
+}
+
+int32_t dg_rng_range(dg_rng *rng, int32_t lo, int32_t hi)
+{
+    if (hi <= lo)
+        return lo;
+    uint32_t span = (uint32_t)((int64_t)hi - (int64_t)lo + 1);
+    if (span == 0) /* the whole int32 range */
+        return (int32_t)((int64_t)lo + (int64_t)dg_rng_next(rng));
+    return (int32_t)((int64_t)lo + dg_rng_below(rng, span));
+}
+
+int dg_rng_chance(dg_rng *rng, int32_t permille)
+{
+    if (permille <= 0)
+        return 0;
+    if (permille >= 1000)
+        return 1;
+    if (!rng)
+        return 0;
+    return dg_rng_below(rng, 1000) < (uint32_t)permille;
+}

@@ -1,0 +1,352 @@
+/* The attach generator's passes after growth: loops where they save a long
+ * walk, and the dead-end count. */
+#include "gen/attach.h"
+
+#define BUCKET_SHIFT 4     /* 16x16-cell buckets of the feature lookup */
+#define LOOP_WORK_PER_ITEM 4 /* loop pass: search steps per junction and candidate */
+#define LOOP_WORK_BASE 4096
+
+int32_t dgi_att_dead_end_count(const att_ctx *c)
+{
+    int32_t n = 0;
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        const att_feat *f = &c->feats[i];
+        if ((f->w > 1 && f->h > 1) || (f->kind == ATT_CORRIDOR && f->end_child >= 0))
+            continue; /* only 1-wide ends that lead nowhere can be dead ends */
+        const uint8_t *end[2] = {att_at(c, f->x, f->y), att_at(c, f->x + f->w - 1, f->y + f->h - 1)};
+        for (int e = 0; e < (end[0] == end[1] ? 1 : 2); e++)
+        {
+            const uint8_t *p = end[e];
+            n += att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
+                     att_passable(p[-1]) == 1;
+        }
+    }
+    return n;
+}
+
+/* ---- loops ------------------------------------------------------------------------ */
+
+#define LOOP_REACH 3 /* a loop opens 1 wall cell, or wall, rock, wall between two pieces */
+
+typedef struct loop_site {
+    int32_t x, y, feat, dir, len; /* len: solid cells opened (1 or LOOP_REACH) */
+} loop_site;
+
+typedef struct loop_pass {
+    loop_site *sites; int32_t nsites, cap_sites;
+    int32_t *swaps;   /* the shuffle: step i trades positions i and swaps[i] */
+    int32_t *bucket_start; size_t bucket_bytes; /* (buckets + 1) offsets */
+    int32_t *bucket_feat; size_t feat_bytes;
+    int32_t nbx, nby;
+} loop_pass;
+
+/* len solid cells (rock or wall) from (x, y) along dir, walls at both ends,
+ * with room or corridor floor after them and solid cells beside every one, so
+ * opening them makes a clean straight passage. The caller keeps the cells read
+ * inside the scratch map. */
+static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir, int32_t len)
+{
+    int32_t ux = att_dx(dir), uy = att_dy(dir);
+    uint8_t q = *att_at(c, x + ux * len, y + uy * len);
+    if (q != DG_TILE_FLOOR && q != DG_TILE_CORRIDOR)
+        return 0;
+    if (*att_at(c, x, y) != DG_TILE_WALL || *att_at(c, x + ux * (len - 1), y + uy * (len - 1)) != DG_TILE_WALL)
+        return 0;
+    for (int32_t k = 0; k < len; k++)
+    {
+        int32_t px = x + ux * k, py = y + uy * k;
+        if (!att_solid(*att_at(c, px, py)) || !att_solid(*att_at(c, px - uy, py - ux)) ||
+            !att_solid(*att_at(c, px + uy, py + ux)))
+            return 0; /* never through or beside a reserved cell either */
+    }
+    return 1;
+}
+
+static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32_t feat, int dir,
+                          int32_t len)
+{
+    dg_status st;
+    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, NULL, st);
+    if (st == DG_OK)
+        lp->sites[lp->nsites++] = (loop_site){x, y, feat, dir, len};
+    return st;
+}
+
+/* The candidate from the wall cell (x, y) of feature i facing dir (S or E), if any. */
+static dg_status add_candidate(att_ctx *c, loop_pass *lp, int32_t i, int32_t x, int32_t y, int dir)
+{
+    int32_t room = dir == DG_DIR_S ? c->h - 2 - y : c->w - 2 - x; /* interior cells beyond */
+    for (int32_t len = 1; len <= LOOP_REACH && len <= room; len += LOOP_REACH - 1)
+        if (loop_candidate(c, x, y, dir, len))
+            return add_site(c, lp, x, y, i, dir, len);
+    return DG_OK;
+}
+
+static int room_or_corridor(uint8_t v)
+{
+    return v == DG_TILE_FLOOR || v == DG_TILE_CORRIDOR;
+}
+
+/* Quick test before add_candidate: every candidate from the wall cell at p
+ * ends on room or corridor floor 1 or LOOP_REACH steps out, so most wall
+ * cells are ruled out by two reads (room: interior cells beyond it). */
+static int may_be_candidate(const uint8_t *p, ptrdiff_t step, int32_t room)
+{
+    return room >= 1 && (room_or_corridor(p[step]) ||
+                         (room >= LOOP_REACH && room_or_corridor(p[LOOP_REACH * step])));
+}
+
+/* Every candidate once: from the feature above (south walls) or to the left (east walls). */
+static dg_status collect_sites(att_ctx *c, loop_pass *lp)
+{
+    ptrdiff_t s = c->stride;
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        const att_feat f = c->feats[i];
+        int32_t y = f.y + f.h, x = f.x + f.w;
+        const uint8_t *south = att_at(c, f.x, y), *east = att_at(c, x, f.y);
+        for (int32_t k = 0; k < f.w; k++)
+            if (may_be_candidate(south + k, s, c->h - 2 - y) &&
+                add_candidate(c, lp, i, f.x + k, y, DG_DIR_S) != DG_OK)
+                return DG_E_NOMEM;
+        for (int32_t k = 0; k < f.h; k++)
+            if (may_be_candidate(east + k * s, 1, c->w - 2 - x) &&
+                add_candidate(c, lp, i, x, f.y + k, DG_DIR_E) != DG_OK)
+                return DG_E_NOMEM;
+    }
+    return DG_OK;
+}
+
+/* Opens wall, rock, wall at s between features a and b as a one-cell
+ * corridor with a junction at each end. 0 ok, -1 no memory. */
+static int open_passage(att_ctx *c, const loop_site *s, int32_t a, int32_t b)
+{
+    dg_status st = DG_OK;
+    if (c->nfeat + 1 > c->cap_feat)
+        ATT_GROW(c, c->feats, c->cap_feat, c->nfeat + 1, &c->borrowed[0], st);
+    if (st != DG_OK)
+        return -1;
+    int32_t ux = att_dx(s->dir), uy = att_dy(s->dir), mx = s->x + ux, my = s->y + uy;
+    int32_t m = c->nfeat++;
+    att_feat *f = &c->feats[m];
+    memset(f, 0, sizeof *f);
+    f->x = mx;
+    f->y = my;
+    f->w = f->h = 1;
+    f->parent = a;
+    f->room_parent = c->feats[a].kind == ATT_ROOM ? a : c->feats[a].room_parent;
+    f->doors_head = -1;
+    f->end_child = b;
+    f->out = -1;
+    f->kind = ATT_CORRIDOR;
+    f->dir = (uint8_t)s->dir;
+    c->live++;
+    *att_at(c, mx, my) = DG_TILE_CORRIDOR;
+    c->floor++;
+    for (int k = -1; k <= 1; k += 2) /* the rock beside it becomes its walls */
+        *att_at(c, mx + uy * k, my + ux * k) = DG_TILE_WALL;
+    f->door = dgi_att_door_add(c, s->x, s->y, a, m);
+    if (f->door < 0 || dgi_att_door_add(c, mx + ux, my + uy, b, m) < 0)
+        return -1;
+    return 0;
+}
+
+/* Buckets of features by area, to find the feature under a cell. */
+static dg_status build_buckets(att_ctx *c, loop_pass *lp)
+{
+    lp->nbx = (c->w >> BUCKET_SHIFT) + 1;
+    lp->nby = (c->h >> BUCKET_SHIFT) + 1;
+    size_t nb = (size_t)lp->nbx * (size_t)lp->nby;
+    lp->bucket_bytes = (nb + 1) * sizeof(int32_t);
+    lp->bucket_start = dgi_calloc(c->a, nb + 1, sizeof(int32_t));
+    if (!lp->bucket_start)
+        return DG_E_NOMEM;
+    int32_t *start = lp->bucket_start;
+    for (int pass = 0; pass < 2; pass++)
+    {
+        for (int32_t i = 0; i < c->nfeat; i++)
+        {
+            const att_feat *f = &c->feats[i];
+            for (int32_t by = f->y >> BUCKET_SHIFT; by <= (f->y + f->h - 1) >> BUCKET_SHIFT; by++)
+                for (int32_t bx = f->x >> BUCKET_SHIFT; bx <= (f->x + f->w - 1) >> BUCKET_SHIFT;
+                     bx++)
+                {
+                    size_t b = (size_t)by * (size_t)lp->nbx + (size_t)bx;
+                    if (pass == 0)
+                        start[b + 1]++;
+                    else
+                        lp->bucket_feat[start[b]++] = i;
+                }
+        }
+        if (pass == 0)
+        {
+            for (size_t b = 0; b < nb; b++)
+                start[b + 1] += start[b];
+            lp->feat_bytes = (size_t)start[nb] * sizeof(int32_t);
+            lp->bucket_feat = dgi_alloc(c->a, lp->feat_bytes);
+            if (!lp->bucket_feat)
+                return DG_E_NOMEM;
+        }
+    }
+    for (size_t b = nb; b > 0; b--) /* the fill advanced each start to the next one's */
+        start[b] = start[b - 1];
+    start[0] = 0;
+    return DG_OK;
+}
+
+static int32_t feature_at(const att_ctx *c, const loop_pass *lp, int32_t x, int32_t y)
+{
+    size_t b = (size_t)(y >> BUCKET_SHIFT) * (size_t)lp->nbx + (size_t)(x >> BUCKET_SHIFT);
+    for (int32_t k = lp->bucket_start[b]; k < lp->bucket_start[b + 1]; k++)
+    {
+        const att_feat *f = &c->feats[lp->bucket_feat[k]];
+        if (x >= f->x && y >= f->y && x < f->x + f->w && y < f->y + f->h)
+            return lp->bucket_feat[k];
+    }
+    return -1;
+}
+
+/* ---- the candidates' order ------------------------------------------------------- */
+
+/* The order is a Fisher-Yates shuffle of the candidates (step i, from the
+ * last position down to 1, trades positions i and swaps[i]). The pass mostly
+ * stops after a few dozen candidates, so the first LAZY_FIRST positions are
+ * found by undoing the steps for those positions alone, a sequential walk
+ * over swaps, instead of moving every candidate at random; only a pass that
+ * goes on shuffles the whole list. The order is the same either way. */
+#define LAZY_FIRST 64
+
+/* swaps[] and, after it, one bit per position for first_positions. */
+static size_t swaps_bytes(int32_t n)
+{
+    return (size_t)n * sizeof(int32_t) + ((size_t)n + 31) / 32 * sizeof(uint32_t);
+}
+
+static dg_status draw_swaps(att_ctx *c, loop_pass *lp, dg_rng *rng)
+{
+    lp->swaps = dgi_alloc(c->a, swaps_bytes(lp->nsites));
+    if (!lp->swaps)
+        return DG_E_NOMEM;
+    lp->swaps[0] = 0;
+    for (int32_t i = lp->nsites - 1; i > 0; i--)
+        lp->swaps[i] = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1);
+    return DG_OK;
+}
+
+static int32_t tracked_at(const int32_t *pos, int32_t count, int32_t p)
+{
+    for (int32_t k = 0; k < count; k++)
+        if (pos[k] == p)
+            return k;
+    return -1; /* not reached: the position's bit was set */
+}
+
+static void set_bit(uint32_t *bits, int32_t p, uint32_t on)
+{
+    bits[p >> 5] = (bits[p >> 5] & ~(1u << (p & 31))) | on << (p & 31);
+}
+
+/* first[k] = the candidate the shuffle puts at position k, for k < count:
+ * where it stood before each step, undoing the steps from the last one. A
+ * bit per position marks where tracked candidates stand, so most steps are
+ * skipped after two bit tests. */
+static void first_positions(loop_pass *lp, int32_t *first, int32_t count)
+{
+    uint32_t *bits = (uint32_t *)(void *)(lp->swaps + lp->nsites);
+    memset(bits, 0, ((size_t)lp->nsites + 31) / 32 * sizeof *bits);
+    for (int32_t k = 0; k < count; k++)
+    {
+        first[k] = k;
+        set_bit(bits, k, 1);
+    }
+    for (int32_t i = 1; i < lp->nsites; i++)
+    {
+        int32_t j = lp->swaps[i];
+        uint32_t at_i = bits[i >> 5] >> (i & 31) & 1, at_j = bits[j >> 5] >> (j & 31) & 1;
+        if (j == i || (!at_i && !at_j))
+            continue;
+        int32_t ki = at_i ? tracked_at(first, count, i) : -1;
+        int32_t kj = at_j ? tracked_at(first, count, j) : -1;
+        if (ki >= 0)
+            first[ki] = j;
+        if (kj >= 0)
+            first[kj] = i;
+        set_bit(bits, i, at_j);
+        set_bit(bits, j, at_i);
+    }
+}
+
+/* The whole shuffle, for a pass that goes past the first positions. */
+static void shuffle_all(loop_pass *lp)
+{
+    for (int32_t i = lp->nsites - 1; i > 0; i--)
+    {
+        int32_t j = lp->swaps[i];
+        loop_site t = lp->sites[i];
+        lp->sites[i] = lp->sites[j];
+        lp->sites[j] = t;
+    }
+}
+
+/* Opens candidates in a seeded random order while the walk they replace is at
+ * least loop_min_gain steps longer than the two steps through the opening. */
+static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
+{
+    if (draw_swaps(c, lp, rng) != DG_OK)
+        return DG_E_NOMEM;
+    int32_t first[LAZY_FIRST], nfirst = DG_MIN(lp->nsites, LAZY_FIRST);
+    first_positions(lp, first, nfirst);
+    for (int32_t i = 0; i < c->ndoor; i++)
+        c->doors[i].dist = INT32_MAX;
+    /* A count, not a clock: sensible gains need a few steps per junction and
+     * candidate; very long ones on big maps would otherwise cost quadratic time. */
+    c->loop_work = LOOP_WORK_PER_ITEM * ((int64_t)c->ndoor + lp->nsites) + LOOP_WORK_BASE;
+    for (int32_t i = 0; i < lp->nsites && c->loops < c->p->loop_max; i++)
+    {
+        if (i == nfirst)
+            shuffle_all(lp);
+        loop_site s = lp->sites[i < nfirst ? first[i] : i];
+        if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
+            continue; /* an earlier opening is next to it */
+        if (s.len > 1 && c->live >= c->budget)
+            continue; /* a passage is a corridor: it counts in the feature budget */
+        int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
+        int32_t other = feature_at(c, lp, s.x + ux * s.len, s.y + uy * s.len);
+        if (other < 0)
+            continue; /* a junction cell, not a feature */
+        /* the walk through the opening is len + 1 steps; it must save loop_min_gain */
+        int32_t limit = c->p->loop_min_gain + s.len + 1;
+        int32_t walk = dgi_att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other,
+                                             s.x + ux * s.len, s.y + uy * s.len, limit);
+        if (walk == -2)
+            break; /* work bound reached: fewer loops, never a wrong one */
+        if (walk < 0)
+            return DG_E_NOMEM;
+        if (walk < limit)
+            continue;
+        if (s.len > 1 ? open_passage(c, &s, s.feat, other) < 0
+                      : dgi_att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
+            return DG_E_NOMEM;
+        c->loops++;
+    }
+    return DG_OK;
+}
+
+dg_status dgi_att_loops(att_ctx *c, uint64_t seed)
+{
+    loop_pass lp;
+    memset(&lp, 0, sizeof lp);
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, 0);
+    dg_status st = collect_sites(c, &lp);
+    if (st == DG_OK && lp.nsites > 0)
+        st = build_buckets(c, &lp);
+    if (st == DG_OK && lp.nsites > 0)
+        st = open_loops(c, &lp, &rng);
+    dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
+    dgi_free(c->a, lp.swaps, swaps_bytes(lp.nsites));
+    dgi_free(c->a, lp.bucket_start, lp.bucket_bytes);
+    dgi_free(c->a, lp.bucket_feat, lp.feat_bytes);
+    return st;
+}

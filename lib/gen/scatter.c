@@ -1,0 +1,1293 @@
+/* Scattered rooms (docs/scatter.md): rooms dropped at random free spots with a
+ * rock gap between them, the k nearest rooms of each found through a bucket
+ * grid as candidate edges, a minimum spanning tree over them (Kruskal with
+ * union-find) plus a share of the relative-neighbourhood edges the tree left
+ * out, each edge routed as a straight, L-shaped or three-legged corridor that
+ * never enters or runs along another room and opens into its rooms by doors. */
+#include "analysis/analysis.h"
+#include "gen/gen.h"
+
+#include <stdlib.h>
+
+/* Independent PRNG streams: loops never move rooms or tree corridors. */
+#define STREAM_PLACE 0x7363617401ULL
+#define STREAM_ROUTE 0x7363617402ULL
+#define STREAM_LOOP 0x7363617403ULL
+enum {
+    FAIL_RUN = 16,       /* rooms in a row that find no spot end the placing */
+    ROUTE_DRAWS = 3,     /* door positions drawn per corridor shape */
+    RETRY_DRAWS = 12,    /* the same on the second pass, for edges the first could not route */
+    RETRY_K = 16,        /* candidates per room on the second pass */
+    BRUTE_ROOMS = 48,    /* up to this many rooms, nearest rooms by a plain scan */
+    WORK_PER_CELL = 16,  /* placement reads at most this many bitmap words per board cell */
+    DENSITY_LO = 6,      /* rooms per 1000 cells inside the border, by area */
+    DENSITY_HI = 8
+};
+#define BLOCK 0xFE /* scratch tile: a reserved cell, its ring, or rock cut off by them */
+enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
+
+typedef struct sc_edge {
+    int64_t d;    /* squared distance between the doubled centres */
+    int32_t a, b; /* rooms, a < b */
+    int32_t tree; /* 1 once a tree corridor joins a and b */
+    int32_t at;   /* index in the order the edges were listed (bucket by bucket) */
+} sc_edge;
+
+typedef struct scatter {
+    const dg_scatter_params *p;
+    const dg_allocator *a;
+    uint8_t *map;             /* the tiles, w per row, copied to the grid at the end */
+    uint64_t *occ;            /* one bit per cell under a room or its walls, ow words per row */
+    size_t block;             /* bytes of the block holding occ and map */
+    int32_t w, h, ow;
+    int32_t x0, y0, x1, y1;   /* where corridor cells may go, inclusive */
+    int32_t max_w, max_h;     /* room maxima capped to the board */
+    dg_rng place, route, loop;
+    dg_room *rooms;          int32_t n, room_cap;
+    dg_corridor *cors;       int32_t nc, cor_cap;
+    dg_door *doors;          int32_t nd, door_cap;
+    int32_t *knn;            int32_t k;     /* k nearest rooms of each room, -1 padded */
+    int32_t *cx, *cy;        /* doubled room centres (2x + w, 2y + h) */
+    sc_edge *edges, *tmp;    int32_t ne;
+    uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
+    int32_t ks;              /* stride of the candidate lists */
+    int32_t *uf;             /* union-find parents */
+    int32_t *tree_a, *tree_b; int32_t nt; /* tree links (for the start room) */
+    int32_t *head, *next;    int32_t bw, bh, bs, bw_alloc; /* bucket grid over room centres */
+    int32_t requested, target, loops;
+    int64_t work, budget, attempts, failures;
+    const dgi_mask *reserved; /* NULL: none */
+} scatter;
+
+/* ---- parameters ------------------------------------------------------------ */
+
+void dg_scatter_defaults(dg_scatter_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->rooms_min = 0;
+    p->rooms_max = DG_SCATTER_MAX_ROOMS;
+    p->room_min_w = 4;
+    p->room_max_w = 10;
+    p->room_min_h = 3;
+    p->room_max_h = 6;
+    p->gap = 2;
+    p->max_tries = 30;
+    p->neighbours = 6;
+    p->loop_permille = 250;
+    p->border = 1;
+}
+
+static dg_status check_span(dg_diag *diag, const char *lo_name, int32_t lo, const char *hi_name,
+                            int32_t hi)
+{
+    if (lo < 1)
+        return dgi_fail(diag, DG_E_INVALID, "scatter: %s is %d: must be >= 1", lo_name, (int)lo);
+    if (hi < lo)
+        return dgi_fail(diag, DG_E_INVALID, "scatter: %s %d is more than %s %d", lo_name, (int)lo,
+                        hi_name, (int)hi);
+    if (hi > DG_GRID_MAX_DIM)
+        return dgi_fail(diag, DG_E_INVALID, "scatter: %s is %d: must be <= %d", hi_name, (int)hi,
+                        DG_GRID_MAX_DIM);
+    return DG_OK;
+}
+
+static dg_status check_value(dg_diag *diag, const char *what, int32_t v, int32_t lo, int32_t hi)
+{
+    if (v < lo || v > hi)
+        return dgi_fail(diag, DG_E_INVALID, "scatter: %s is %d: must be %d..%d", what, (int)v,
+                        (int)lo, (int)hi);
+    return DG_OK;
+}
+
+static dg_status check_rooms(dg_diag *diag, const dg_scatter_params *p)
+{
+    dg_status st = check_value(diag, "rooms_max", p->rooms_max, 1, DG_SCATTER_MAX_ROOMS);
+    if (st == DG_OK)
+        st = check_value(diag, "rooms_min (0 = by area)", p->rooms_min, 0, DG_SCATTER_MAX_ROOMS);
+    if (st == DG_OK && p->rooms_min > p->rooms_max)
+        return dgi_fail(diag, DG_E_INVALID, "scatter: rooms_min %d is more than rooms_max %d",
+                        (int)p->rooms_min, (int)p->rooms_max);
+    return st;
+}
+
+/* The fewest rooms a call must place: rooms_min, or by area two (a start and
+ * an exit room) unless rooms_max allows only one. */
+static int32_t rooms_needed(const dg_scatter_params *p)
+{
+    return p->rooms_min ? p->rooms_min : DG_MIN(2, p->rooms_max);
+}
+
+/* A room leaves at least one free row and column of the usable board beside
+ * its walls, so corridors can always pass it: interior <= usable - 2. */
+static dg_status check_board(const dg_grid *g, const dg_scatter_params *p, dg_diag *diag)
+{
+    int64_t uw = (int64_t)g->width - 2 * p->border, uh = (int64_t)g->height - 2 * p->border;
+    int64_t need_w = p->room_min_w + 2, need_h = p->room_min_h + 2;
+    if (uw < need_w || uh < need_h)
+        return dgi_fail(diag, DG_E_TOO_SMALL,
+                        "scatter: a %dx%d grid cannot hold the smallest room (%dx%d interior) with "
+                        "its walls and a free row and column; the smallest is %dx%d",
+                        (int)g->width, (int)g->height, (int)p->room_min_w, (int)p->room_min_h,
+                        (int)(need_w + 2 * p->border), (int)(need_h + 2 * p->border));
+    if (rooms_needed(p) < 2)
+        return DG_OK;
+    /* two rooms side by side or stacked, their walls and the gap between them */
+    int64_t pair_w = 2 * (int64_t)p->room_min_w + p->gap + 2, pair_h = 2 * (int64_t)p->room_min_h + p->gap + 2;
+    if ((uw >= pair_w && uh >= need_h) || (uh >= pair_h && uw >= need_w))
+        return DG_OK;
+    return dgi_fail(diag, DG_E_NOSPACE,
+                    "scatter: a %dx%d grid cannot hold two rooms of %dx%d with a gap of %d (a map "
+                    "needs two); the smallest are %dx%d and %dx%d",
+                    (int)g->width, (int)g->height, (int)p->room_min_w, (int)p->room_min_h,
+                    (int)p->gap, (int)(pair_w + 2 * p->border), (int)(need_h + 2 * p->border),
+                    (int)(need_w + 2 * p->border), (int)(pair_h + 2 * p->border));
+}
+
+static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(g, diag);
+    if (st != DG_OK)
+        return st;
+    if (!p)
+        return dgi_fail(diag, DG_E_NULL, "scatter: params is NULL");
+    if ((st = check_rooms(diag, p)) ||
+        (st = check_span(diag, "room_min_w", p->room_min_w, "room_max_w", p->room_max_w)) ||
+        (st = check_span(diag, "room_min_h", p->room_min_h, "room_max_h", p->room_max_h)) ||
+        (st = check_value(diag, "gap", p->gap, 1, 32)) ||
+        (st = check_value(diag, "max_tries", p->max_tries, 1, 1000)) ||
+        (st = check_value(diag, "neighbours", p->neighbours, 1, 16)) ||
+        (st = check_value(diag, "loop_permille", p->loop_permille, 0, 1000)) ||
+        (st = check_value(diag, "border", p->border, 0, 1)))
+        return st;
+    return check_board(g, p, diag);
+}
+
+/* ---- memory ------------------------------------------------------------------- */
+
+#define GROW(s, field, cap, need)                                                         \
+    do {                                                                                  \
+        void *arr_ = (s)->field;                                                          \
+        dg_status st_ = dgi_grow((s)->a, &arr_, &(s)->cap, (need), sizeof *(s)->field);  \
+        (s)->field = arr_;                                                                \
+        if (st_ != DG_OK)                                                                 \
+            return st_;                                                                   \
+    } while (0)
+
+static void scatter_free(scatter *s)
+{
+    dgi_free(s->a, s->occ, s->block);
+    dgi_free(s->a, s->rooms, (size_t)s->room_cap * sizeof *s->rooms);
+    dgi_free(s->a, s->cors, (size_t)s->cor_cap * sizeof *s->cors);
+    dgi_free(s->a, s->doors, (size_t)s->door_cap * sizeof *s->doors);
+    dgi_free(s->a, s->links, s->links_bytes);
+    dgi_free(s->a, s->head, (size_t)s->bw_alloc * sizeof *s->head);
+}
+
+/* The per-room arrays in one block, sized once the rooms are placed: two
+ * edge lists of up to k per room (the second for sorting), the candidate
+ * lists (at least 4 per room: the start search borrows them), union-find,
+ * tree links, bucket keys and centres. */
+static dg_status alloc_links(scatter *s, int32_t k)
+{
+    size_t n = (size_t)s->n, per = (size_t)k, edges = n * per * sizeof(sc_edge);
+    size_t lists = n * (size_t)DG_MAX(k, 4) + 1;
+    s->links_bytes = 2 * edges + (lists + 6 * n) * sizeof(int32_t);
+    s->links = dgi_alloc(s->a, s->links_bytes);
+    if (!s->links)
+        return DG_E_NOMEM;
+    s->ks = k;
+    s->edges = (sc_edge *)(void *)s->links;
+    s->tmp = s->edges + n * per;
+    s->knn = (int32_t *)(void *)(s->tmp + n * per);
+    s->uf = s->knn + lists;
+    s->tree_a = s->uf + n;
+    s->tree_b = s->tree_a + n;
+    s->next = s->tree_b + n;
+    s->cx = s->next + n;
+    s->cy = s->cx + n;
+    return DG_OK;
+}
+
+static void set_centres(scatter *s)
+{
+    for (int32_t i = 0; i < s->n; i++)
+    {
+        s->cx[i] = 2 * s->rooms[i].rect.x + s->rooms[i].rect.w;
+        s->cy[i] = 2 * s->rooms[i].rect.y + s->rooms[i].rect.h;
+    }
+}
+
+/* A block for RETRY_K candidates per room, keeping the tree made so far. */
+static dg_status widen_links(scatter *s)
+{
+    uint8_t *old = s->links;
+    size_t old_bytes = s->links_bytes, n = (size_t)s->n;
+    int32_t *uf = s->uf;
+    dg_status st = alloc_links(s, RETRY_K);
+    if (st != DG_OK)
+    {
+        s->links = old; /* freed by scatter_free */
+        s->links_bytes = old_bytes;
+        return st;
+    }
+    memcpy(s->uf, uf, 3 * n * sizeof *uf); /* uf, tree_a, tree_b */
+    set_centres(s);
+    dgi_free(s->a, old, old_bytes);
+    return DG_OK;
+}
+
+/* ---- placing rooms ---------------------------------------------------------------- */
+
+static uint8_t *at(const scatter *s, int32_t x, int32_t y)
+{
+    return &s->map[(size_t)y * (size_t)s->w + (size_t)x];
+}
+
+/* Mask of bits xa..xb (inclusive, 0..63) of a word. */
+static uint64_t bits(int32_t xa, int32_t xb)
+{
+    return (~0ULL << xa) & (~0ULL >> (63 - xb));
+}
+
+/* 1 if any bit of columns xa..xb is set in a bitmap row. */
+static int row_hits(const uint64_t *row, int32_t xa, int32_t xb)
+{
+    int32_t wa = xa >> 6, wb = xb >> 6;
+    if (wa == wb)
+        return (row[wa] & bits(xa & 63, xb & 63)) != 0;
+    uint64_t any = row[wa] & bits(xa & 63, 63);
+    for (int32_t i = wa + 1; i < wb; i++)
+        any |= row[i];
+    return (any | (row[wb] & bits(0, xb & 63))) != 0;
+}
+
+static void row_set(uint64_t *row, int32_t xa, int32_t xb)
+{
+    int32_t wa = xa >> 6, wb = xb >> 6;
+    if (wa == wb)
+    {
+        row[wa] |= bits(xa & 63, xb & 63);
+        return;
+    }
+    row[wa] |= bits(xa & 63, 63);
+    for (int32_t i = wa + 1; i < wb; i++)
+        row[i] = ~0ULL;
+    row[wb] |= bits(0, xb & 63);
+}
+
+/* 1 if r, its walls and `gap` cells of rock around them touch no room. */
+static int spot_free(scatter *s, dg_rect r)
+{
+    int32_t m = 1 + s->p->gap;
+    int32_t xa = DG_MAX(r.x - m, 0), xb = DG_MIN(r.x + r.w - 1 + m, s->w - 1);
+    int32_t ya = DG_MAX(r.y - m, 0), yb = DG_MIN(r.y + r.h - 1 + m, s->h - 1);
+    int32_t words = (xb >> 6) - (xa >> 6) + 1;
+    for (int32_t y = ya; y <= yb; y++)
+    {
+        s->work += words;
+        if (row_hits(s->occ + (size_t)y * (size_t)s->ow, xa, xb))
+            return 0;
+    }
+    return 1;
+}
+
+/* Floor inside, walls on the ring around (clipped to the grid). */
+static void paint_room(scatter *s, dg_rect r)
+{
+    int32_t xa = DG_MAX(r.x - 1, 0), xb = DG_MIN(r.x + r.w, s->w - 1);
+    for (int32_t y = r.y - 1; y <= r.y + r.h; y++)
+    {
+        if (y < 0 || y >= s->h)
+            continue;
+        uint8_t *row = at(s, 0, y);
+        int inner = y >= r.y && y < r.y + r.h;
+        row_set(s->occ + (size_t)y * (size_t)s->ow, xa, xb);
+        memset(row + xa, DG_TILE_WALL, (size_t)xb - (size_t)xa + 1);
+        if (inner)
+            memset(row + r.x, DG_TILE_FLOOR, (size_t)r.w);
+    }
+}
+
+static dg_status add_room(scatter *s, dg_rect r)
+{
+    GROW(s, rooms, room_cap, s->n + 1);
+    dg_room *q = &s->rooms[s->n++];
+    memset(q, 0, sizeof *q);
+    q->rect = r;
+    q->kind = DG_ROOM_NORMAL;
+    q->prefab = -1;
+    q->parent = -1;
+    q->cells = r.w * r.h;
+    paint_room(s, r);
+    return DG_OK;
+}
+
+/* One room: a size, then up to max_tries positions; returns 1 if placed. */
+static dg_status place_one(scatter *s, int *placed)
+{
+    const dg_scatter_params *p = s->p;
+    int32_t rw = dg_rng_range(&s->place, p->room_min_w, s->max_w);
+    int32_t rh = dg_rng_range(&s->place, p->room_min_h, s->max_h);
+    int32_t b = p->border;
+    *placed = 0;
+    for (int32_t t = 0; t < p->max_tries && s->work < s->budget; t++)
+    {
+        dg_rect r = {dg_rng_range(&s->place, b, s->w - b - rw), dg_rng_range(&s->place, b, s->h - b - rh),
+                     rw, rh};
+        s->attempts++;
+        if (spot_free(s, r))
+        {
+            *placed = 1;
+            return add_room(s, r);
+        }
+        s->failures++;
+        if (t & 1) /* shrink toward the minimum: smaller rooms fill the gaps left */
+            rw = DG_MAX(p->room_min_w, rw - 1);
+        else
+            rh = DG_MAX(p->room_min_h, rh - 1);
+    }
+    return DG_OK;
+}
+
+/* The room count to aim for: rooms_min..rooms_max, or by area. */
+static int32_t draw_room_count(const scatter *s)
+{
+    const dg_scatter_params *p = s->p;
+    dg_rng rng = s->place;
+    if (p->rooms_min)
+        return dg_rng_range(&rng, p->rooms_min, p->rooms_max);
+    int64_t usable = (int64_t)(s->w - 2 * p->border) * (s->h - 2 * p->border);
+    int64_t lo = DG_MAX(2, usable * DENSITY_LO / 1000), hi = DG_MAX(lo, usable * DENSITY_HI / 1000);
+    return dg_rng_range(&rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
+}
+
+/* The smallest room at two opposite corners: the fallback when random
+ * placing found fewer than two spots (check_board proved they fit). */
+static dg_status place_corners(scatter *s)
+{
+    const dg_scatter_params *p = s->p;
+    int32_t b = p->border, rw = p->room_min_w, rh = p->room_min_h;
+    memset(s->occ, 0, s->block);
+    s->n = 0;
+    dg_rect first = {b, b, rw, rh}, second = {s->w - b - rw, s->h - b - rh, rw, rh};
+    dg_status st = add_room(s, first);
+    return st == DG_OK ? add_room(s, second) : st;
+}
+
+static dg_status place_rooms(scatter *s)
+{
+    const dg_scatter_params *p = s->p;
+    s->requested = draw_room_count(s);
+    (void)dg_rng_next(&s->place); /* the draw above used a copy */
+    /* no more rooms than could ever fit: smallest footprints with their gap */
+    int64_t foot = (int64_t)(p->room_min_w + 1 + p->gap) * (p->room_min_h + 1 + p->gap);
+    int64_t fit = (int64_t)s->w * s->h / foot + 2;
+    s->target = (int32_t)DG_MIN((int64_t)s->requested, fit);
+    s->budget = WORK_PER_CELL * (int64_t)s->w * s->h + 65536;
+    dg_status st = DG_OK;
+    GROW(s, rooms, room_cap, DG_MAX(s->target, 2));
+    /* each room asked for gets one chance of max_tries positions */
+    for (int32_t i = 0, misses = 0; st == DG_OK && i < s->target && misses < FAIL_RUN &&
+                                    s->work < s->budget; i++)
+    {
+        int placed;
+        st = place_one(s, &placed);
+        misses = placed ? 0 : misses + 1;
+    }
+    if (st == DG_OK && s->n < 2 && rooms_needed(p) >= 2 && !s->reserved)
+        st = place_corners(s);
+    return st;
+}
+
+/* ---- reserved cells ---------------------------------------------------------------- */
+
+/* 1 for a scratch cell a room or corridor may use before any is placed:
+ * inside the corridor area and off the reserved cells and their ring. */
+static int usable(const scatter *s, int32_t i)
+{
+    int32_t x = i % s->w, y = i / s->w;
+    return x >= s->x0 && y >= s->y0 && x <= s->x1 && y <= s->y1 && s->map[i] != BLOCK;
+}
+
+/* Labels the 4-connected pieces of usable cells; returns the largest's label
+ * (the first found among equals). label and queue have a cell each. */
+static int32_t largest_piece(const scatter *s, int32_t *label, int32_t *queue)
+{
+    int32_t cells = s->w * s->h, pieces = 0, best = -1, best_size = 0;
+    if (s->w <= 0)
+        return -1;
+    for (int32_t i = 0; i < cells; i++)
+        label[i] = -1;
+    for (int32_t i = 0; i < cells; i++)
+    {
+        if (label[i] >= 0 || !usable(s, i))
+            continue;
+        int32_t head = 0, tail = 0;
+        label[i] = pieces;
+        queue[tail++] = i;
+        while (head < tail)
+        {
+            int32_t at = queue[head++];
+            int32_t next[4] = {at - s->w, at + 1, at + s->w, at - 1};
+            for (int d = 0; d < 4; d++)
+                if (next[d] >= 0 && next[d] < cells && (d & 1 ? next[d] / s->w == at / s->w : 1) &&
+                    label[next[d]] < 0 && usable(s, next[d]))
+                {
+                    label[next[d]] = pieces;
+                    queue[tail++] = next[d];
+                }
+        }
+        if (tail > best_size)
+            best = pieces, best_size = tail;
+        pieces++;
+    }
+    return best;
+}
+
+/* Before anything is placed: reserved cells and their ring are BLOCK in the
+ * scratch map and taken in the room bitmap (rooms keep `gap` off them), and
+ * so is every piece of the board they cut off from the largest one, so all
+ * rooms can be joined. DG_E_NOSPACE when nothing is left. */
+static dg_status block_reserved(scatter *s)
+{
+    for (int32_t y = 0; y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+            if (dgi_mask_at(s->reserved, x, y))
+                for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, s->h - 1); yy++)
+                    memset(at(s, DG_MAX(x - 1, 0), yy), BLOCK,
+                           (size_t)(DG_MIN(x + 1, s->w - 1) - DG_MAX(x - 1, 0) + 1));
+    size_t cells = (size_t)s->w * (size_t)s->h;
+    int32_t *label = dgi_alloc(s->a, 2 * cells * sizeof *label);
+    if (!label)
+        return DG_E_NOMEM;
+    int32_t keep = largest_piece(s, label, label + cells);
+    for (size_t i = 0; i < cells; i++)
+    {
+        int32_t x = (int32_t)(i % (size_t)s->w), y = (int32_t)(i / (size_t)s->w);
+        if (label[i] != keep && usable(s, (int32_t)i))
+            s->map[i] = BLOCK;
+        if (s->map[i] == BLOCK)
+            s->occ[(size_t)y * (size_t)s->ow + (size_t)(x >> 6)] |= 1ULL << (x & 63);
+    }
+    dgi_free(s->a, label, 2 * cells * sizeof *label);
+    return keep < 0 ? DG_E_NOSPACE : DG_OK;
+}
+
+static int open_near(const scatter *s, int32_t x, int32_t y)
+{
+    for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, s->h - 1); yy++)
+        for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, s->w - 1); xx++)
+            if (*at(s, xx, yy) != BLOCK && dg_tile_passable(*at(s, xx, yy)))
+                return 1;
+    return 0;
+}
+
+/* The scratch tiles into the grid, reserved cells left as the caller drew
+ * them; BLOCK becomes wall beside an open cell, rock elsewhere. */
+static void copy_around(const scatter *s, dg_grid *grid)
+{
+    for (int32_t y = 0; y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+        {
+            uint8_t t = *at(s, x, y);
+            if (dgi_mask_at(s->reserved, x, y))
+                continue;
+            if (t == BLOCK)
+                t = open_near(s, x, y) ? (uint8_t)DG_TILE_WALL : (uint8_t)DG_TILE_VOID;
+            DG_CELL(grid, x, y) = t;
+        }
+}
+
+/* ---- candidate edges: the k nearest rooms through a bucket grid --------------------- */
+
+static inline int64_t dist2(const scatter *s, int32_t i, int32_t j)
+{
+    int64_t dx = (int64_t)s->cx[i] - s->cx[j], dy = (int64_t)s->cy[i] - s->cy[j];
+    return dx * dx + dy * dy;
+}
+
+/* Inserts j into the sorted best list of i (by distance, then index). */
+static inline void offer(const scatter *s, int32_t i, int32_t j, int32_t *best, int64_t *bd, int32_t k,
+                  int32_t *count)
+{
+    int64_t d = dist2(s, i, j);
+    int32_t c = *count;
+    if (k <= 0)
+        return;
+    if (c == k && (d > bd[k - 1] || (d == bd[k - 1] && j > best[k - 1])))
+        return;
+    int32_t pos = c < k ? c : k - 1;
+    while (pos > 0 && (bd[pos - 1] > d || (bd[pos - 1] == d && best[pos - 1] > j)))
+    {
+        best[pos] = best[pos - 1];
+        bd[pos] = bd[pos - 1];
+        pos--;
+    }
+    best[pos] = j;
+    bd[pos] = d;
+    if (c < k)
+        *count = c + 1;
+}
+
+static void centre_bucket(const scatter *s, int32_t i, int32_t *bx, int32_t *by)
+{
+    *bx = s->cx[i] / (2 * s->bs);
+    *by = s->cy[i] / (2 * s->bs);
+}
+
+/* The bucket grid: squares holding about two room centres each. The rooms
+ * are renumbered bucket by bucket (row-major, placement order within a
+ * bucket), so a bucket's rooms are one run head[b]..head[b + 1] - 1 and rooms
+ * near each other are near in memory. */
+static dg_status build_buckets(scatter *s)
+{
+    int64_t per = (int64_t)s->w * s->h * 2 / DG_MAX(s->n, 1);
+    int32_t side = 4;
+    while ((int64_t)(side + 1) * (side + 1) <= per && side < 32768)
+        side++;
+    s->bs = side;
+    s->bw = (s->w + side - 1) / side;
+    s->bh = (s->h + side - 1) / side;
+    size_t buckets = (size_t)s->bw * (size_t)s->bh;
+    s->head = dgi_calloc(s->a, buckets + 1, sizeof *s->head);
+    if (!s->head)
+        return DG_E_NOMEM;
+    s->bw_alloc = (int32_t)(buckets + 1);
+    dg_room *old = (dg_room *)(void *)s->edges; /* the edge lists are free until built */
+    memcpy(old, s->rooms, (size_t)s->n * sizeof *old);
+    for (int32_t i = 0; i < s->n; i++)
+    {
+        int32_t bx, by;
+        centre_bucket(s, i, &bx, &by);
+        s->next[i] = by * s->bw + bx;
+        s->head[s->next[i] + 1]++;
+    }
+    for (size_t b = 0; b < buckets; b++)
+        s->head[b + 1] += s->head[b];
+    for (int32_t i = 0; i < s->n; i++)
+        s->rooms[s->head[s->next[i]]++] = old[i];
+    for (size_t b = buckets; b > 0; b--) /* the fill moved each start to the next one's */
+        s->head[b] = s->head[b - 1];
+    s->head[0] = 0;
+    set_centres(s);
+    return DG_OK;
+}
+
+/* The k nearest rooms of room i into best (exact: rings of buckets grow until
+ * no farther bucket can hold a nearer room). */
+static int32_t nearest(const scatter *s, int32_t i, int32_t k, int32_t *best, int64_t *bd)
+{
+    int32_t count = 0;
+    if (s->n <= BRUTE_ROOMS)
+    {
+        for (int32_t j = 0; j < s->n; j++)
+            if (j != i)
+                offer(s, i, j, best, bd, k, &count);
+        return count;
+    }
+    int32_t cx, cy;
+    centre_bucket(s, i, &cx, &cy);
+    int32_t rings = DG_MAX(s->bw, s->bh);
+    for (int32_t r = 0; r <= rings; r++)
+    {
+        for (int32_t by = cy - r; by <= cy + r; by++)
+        {
+            if (by < 0 || by >= s->bh)
+                continue;
+            int edge_row = by == cy - r || by == cy + r;
+            for (int32_t bx = cx - r; bx <= cx + r; bx += edge_row ? 1 : 2 * r)
+            {
+                if (bx >= 0 && bx < s->bw)
+                    for (int32_t j = s->head[by * s->bw + bx]; j < s->head[by * s->bw + bx + 1]; j++)
+                        if (j != i)
+                            offer(s, i, j, best, bd, k, &count);
+                if (r == 0)
+                    break;
+            }
+        }
+        int64_t reach = 2 * (int64_t)s->bs * r + 1; /* nearest a centre beyond ring r can be */
+        if (k > 0 && count == k && bd[k - 1] < reach * reach)
+            break;
+    }
+    return count;
+}
+
+static int edge_before(const sc_edge *x, const sc_edge *y)
+{
+    if (x->d != y->d)
+        return x->d < y->d;
+    if (x->a != y->a)
+        return x->a < y->a;
+    return x->b < y->b;
+}
+
+/* Sorts e[0..n) by (distance, a, b): insertion sort on short runs, then
+ * bottom-up merges through tmp (keys are unique, so the order is fixed). */
+static void sort_edges(sc_edge *e, sc_edge *tmp, int32_t n)
+{
+    enum { RUN = 16 };
+    for (int32_t lo = 0; lo < n; lo += RUN)
+        for (int32_t i = lo + 1; i < DG_MIN(lo + RUN, n); i++)
+        {
+            sc_edge x = e[i];
+            int32_t j = i;
+            for (; j > lo && edge_before(&x, &e[j - 1]); j--)
+                e[j] = e[j - 1];
+            e[j] = x;
+        }
+    sc_edge *src = e, *dst = tmp;
+    for (int32_t width = RUN; width < n; width *= 2)
+    {
+        for (int32_t lo = 0; lo < n; lo += 2 * width)
+        {
+            int32_t mid = DG_MIN(lo + width, n), hi = DG_MIN(lo + 2 * width, n), i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = edge_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        sc_edge *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != e)
+        memcpy(e, src, (size_t)n * sizeof *e);
+}
+
+static int lists(const scatter *s, int32_t i, int32_t j)
+{
+    const int32_t *list = &s->knn[(size_t)i * (size_t)s->ks];
+    for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
+        if (list[t] == j)
+            return 1;
+    return 0;
+}
+
+/* Candidate edges: every room with its k nearest, each pair once (from the
+ * lower room when both list each other), shortest first. */
+static void build_edges(scatter *s, int32_t k)
+{
+    int32_t best[RETRY_K];
+    int64_t bd[RETRY_K];
+    s->k = k;
+    s->ne = 0;
+    for (int32_t i = 0; i < s->n; i++)
+    {
+        int32_t c = nearest(s, i, k, best, bd), *list = &s->knn[(size_t)i * (size_t)s->ks];
+        for (int32_t t = 0; t < k; t++)
+            list[t] = t < c ? best[t] : -1;
+        for (int32_t t = 0; t < c; t++)
+        {
+            int32_t j = best[t];
+            if (j < i && lists(s, j, i))
+                continue; /* listed from j already (its list is complete) */
+            sc_edge e = {bd[t], DG_MIN(i, j), DG_MAX(i, j), 0, s->ne};
+            s->edges[s->ne++] = e;
+        }
+    }
+    sort_edges(s->edges, s->tmp, s->ne);
+}
+
+/* ---- corridors ------------------------------------------------------------------------ */
+
+/* A route: a door on each room, the cells outside them, and the corridor's
+ * corner points from out_a to out_b (2 to 4 of them). */
+typedef struct route {
+    dg_point door_a, door_b;
+    dg_point pt[4];
+    int npt;
+} route;
+
+static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+
+/* Door cell at offset t along side `side` of r, and the cell outside it. */
+static void door_site(dg_rect r, int side, int32_t t, dg_point *door, dg_point *out)
+{
+    switch (side)
+    {
+    case SIDE_N: door->x = r.x + t, door->y = r.y - 1; break;
+    case SIDE_S: door->x = r.x + t, door->y = r.y + r.h; break;
+    case SIDE_W: door->x = r.x - 1, door->y = r.y + t; break;
+    default: door->x = r.x + r.w, door->y = r.y + t; break;
+    }
+    out->x = door->x + DX[side];
+    out->y = door->y + DY[side];
+}
+
+static int in_area(const scatter *s, dg_point q)
+{
+    return q.x >= s->x0 && q.y >= s->y0 && q.x <= s->x1 && q.y <= s->y1;
+}
+
+static int walkable(uint8_t t)
+{
+    return t == DG_TILE_VOID || t == DG_TILE_CORRIDOR;
+}
+
+/* A door may go at `door` (a wall cell, or a door already) when the cell
+ * outside is free and no door stands beside it on the same wall. */
+static int site_ok(const scatter *s, int side, dg_point door, dg_point out)
+{
+    if (!in_area(s, out) || !walkable(*at(s, out.x, out.y)))
+        return 0;
+    uint8_t t = *at(s, door.x, door.y);
+    if (t == DG_TILE_DOOR)
+        return 1;
+    if (t != DG_TILE_WALL)
+        return 0;
+    int along = (side + 1) & 3; /* the wall's direction */
+    for (int k = -1; k <= 1; k += 2)
+    {
+        int32_t x = door.x + k * DX[along], y = door.y + k * DY[along];
+        if (x >= 0 && y >= 0 && x < s->w && y < s->h && *at(s, x, y) == DG_TILE_DOOR)
+            return 0; /* (a flank off the grid is the edge: no door there) */
+    }
+    return 1;
+}
+
+/* 1 if every cell of the legs is in the corridor area on rock or corridor. */
+static int path_ok(const scatter *s, const route *r)
+{
+    for (int l = 0; l + 1 < r->npt; l++)
+    {
+        dg_point a = r->pt[l], b = r->pt[l + 1];
+        int32_t sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
+        for (dg_point q = a;; q.x += sx, q.y += sy)
+        {
+            if (!in_area(s, q) || !walkable(*at(s, q.x, q.y)))
+                return 0;
+            if (q.x == b.x && q.y == b.y)
+                break;
+        }
+    }
+    return 1;
+}
+
+static int32_t draw_in(dg_rng *rng, int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)dgi_rng_below(rng, (uint32_t)(hi - lo + 1));
+}
+
+/* Sides of a that face b: horizontal (E or W) and vertical (N or S), by centres. */
+static int side_h(dg_rect a, dg_rect b) { return 2 * b.x + b.w >= 2 * a.x + a.w ? SIDE_E : SIDE_W; }
+static int side_v(dg_rect a, dg_rect b) { return 2 * b.y + b.h >= 2 * a.y + a.h ? SIDE_S : SIDE_N; }
+static int opposite(int side) { return (side + 2) & 3; }
+static int32_t span_of(dg_rect r, int side) { return side == SIDE_N || side == SIDE_S ? r.w : r.h; }
+
+/* Fills r for doors on side sa of a and sb of b (offsets ta, tb) joined by
+ * `shape`: 0 = one L, bending where out_a's line meets out_b's; for a
+ * straight or three-legged route, mid is the column (or row) of the middle leg. */
+static int make_route(const scatter *s, dg_rect a, int sa, int32_t ta, dg_rect b, int sb, int32_t tb,
+                      int three, int32_t mid, route *r)
+{
+    dg_point oa, ob;
+    door_site(a, sa, ta, &r->door_a, &oa);
+    door_site(b, sb, tb, &r->door_b, &ob);
+    if (!site_ok(s, sa, r->door_a, oa) || !site_ok(s, sb, r->door_b, ob))
+        return 0;
+    r->pt[0] = oa;
+    int horizontal_a = sa == SIDE_E || sa == SIDE_W;
+    if (!three)
+    {
+        dg_point bend = horizontal_a ? (dg_point){ob.x, oa.y} : (dg_point){oa.x, ob.y};
+        r->pt[1] = bend;
+        r->pt[2] = ob;
+        r->npt = 3;
+    }
+    else if (horizontal_a)
+    {
+        r->pt[1] = (dg_point){mid, oa.y};
+        r->pt[2] = (dg_point){mid, ob.y};
+        r->pt[3] = ob;
+        r->npt = 4;
+    }
+    else
+    {
+        r->pt[1] = (dg_point){oa.x, mid};
+        r->pt[2] = (dg_point){ob.x, mid};
+        r->pt[3] = ob;
+        r->npt = 4;
+    }
+    return path_ok(s, r);
+}
+
+/* Tries the shapes between rooms ia and ib, `draws` door positions each:
+ * straight (facing sides that overlap), the two L's, then three legs through
+ * the rock between the rooms. Returns 1 with r filled if one fits. */
+static int find_route(scatter *s, int32_t ia, int32_t ib, int draws, dg_rng *rng, route *r)
+{
+    dg_rect a = s->rooms[ia].rect, b = s->rooms[ib].rect;
+    int h = side_h(a, b), v = side_v(a, b);
+    int apart_x = h == SIDE_E ? b.x - 1 > a.x + a.w : a.x - 1 > b.x + b.w;
+    int apart_y = v == SIDE_S ? b.y - 1 > a.y + a.h : a.y - 1 > b.y + b.h;
+    /* straight: a shared row (or column) of both interiors */
+    int32_t lo_y = DG_MAX(a.y, b.y), hi_y = DG_MIN(a.y + a.h, b.y + b.h) - 1;
+    int32_t lo_x = DG_MAX(a.x, b.x), hi_x = DG_MIN(a.x + a.w, b.x + b.w) - 1;
+    for (int k = 0; k < draws && apart_x && lo_y <= hi_y; k++)
+    {
+        int32_t y = draw_in(rng, lo_y, hi_y);
+        if (make_route(s, a, h, y - a.y, b, opposite(h), y - b.y, 0, 0, r))
+            return 1;
+    }
+    for (int k = 0; k < draws && apart_y && lo_x <= hi_x; k++)
+    {
+        int32_t x = draw_in(rng, lo_x, hi_x);
+        if (make_route(s, a, v, x - a.x, b, opposite(v), x - b.x, 0, 0, r))
+            return 1;
+    }
+    /* L: leave a sideways and enter b from above or below, or the other way */
+    for (int turn = 0; turn < 2; turn++)
+    {
+        int sa = turn ? v : h, sb = turn ? opposite(h) : opposite(v);
+        for (int k = 0; k < draws; k++)
+        {
+            int32_t ta = draw_in(rng, 0, span_of(a, sa) - 1), tb = draw_in(rng, 0, span_of(b, sb) - 1);
+            if (make_route(s, a, sa, ta, b, sb, tb, 0, 0, r))
+                return 1;
+        }
+    }
+    /* three legs, the middle one in the rock between the two walls */
+    for (int axis = 0; axis < 2; axis++)
+    {
+        int sa = axis ? v : h;
+        if (!(axis ? apart_y : apart_x))
+            continue;
+        int32_t lo = axis ? (sa == SIDE_S ? a.y + a.h + 1 : b.y + b.h + 1)
+                          : (sa == SIDE_E ? a.x + a.w + 1 : b.x + b.w + 1);
+        int32_t hi = axis ? (sa == SIDE_S ? b.y - 2 : a.y - 2) : (sa == SIDE_E ? b.x - 2 : a.x - 2);
+        for (int k = 0; k < draws && lo <= hi; k++)
+        {
+            int32_t ta = draw_in(rng, 0, span_of(a, sa) - 1), tb = draw_in(rng, 0, span_of(b, sa) - 1);
+            if (make_route(s, a, sa, ta, b, opposite(sa), tb, 1, draw_in(rng, lo, hi), r))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int32_t leg_cells(dg_point a, dg_point b)
+{
+    return abs(b.x - a.x) + abs(b.y - a.y);
+}
+
+static void carve_leg(scatter *s, dg_point a, dg_point b)
+{
+    int32_t sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
+    for (dg_point q = a;; q.x += sx, q.y += sy)
+    {
+        *at(s, q.x, q.y) = DG_TILE_CORRIDOR;
+        if (q.x == b.x && q.y == b.y)
+            break;
+    }
+}
+
+static void add_door(scatter *s, dg_point pos, int32_t room, int32_t cor)
+{
+    uint8_t *c = at(s, pos.x, pos.y);
+    if (*c == DG_TILE_DOOR)
+        return;
+    *c = DG_TILE_DOOR;
+    dg_door d = {pos, {DG_REF_ROOM, room}, {DG_REF_CORRIDOR, cor}};
+    s->doors[s->nd++] = d;
+}
+
+static dg_corridor corridor(dg_point start, dg_point bend, dg_point end, int32_t fk, int32_t from,
+                            int32_t tk, int32_t to)
+{
+    dg_corridor c;
+    c.start = start;
+    c.bend = bend;
+    c.end = end;
+    c.length = leg_cells(start, bend) + leg_cells(bend, end) + 1;
+    c.from.kind = fk;
+    c.from.index = from;
+    c.to.kind = tk;
+    c.to.index = to;
+    return c;
+}
+
+/* Carves route r from room ia to room ib: corridor cells, two doors and one
+ * corridor record (two for three legs: the second starts beside the first's end). */
+static dg_status carve_route(scatter *s, int32_t ia, int32_t ib, const route *r)
+{
+    GROW(s, cors, cor_cap, s->nc + 2);
+    GROW(s, doors, door_cap, s->nd + 2);
+    for (int l = 0; l + 1 < r->npt; l++)
+        carve_leg(s, r->pt[l], r->pt[l + 1]);
+    int32_t first = s->nc;
+    const dg_point *p = r->pt;
+    if (r->npt == 3 || (p[2].x == p[3].x && p[2].y == p[3].y))
+        s->cors[s->nc++] = corridor(p[0], p[1], p[2 + (r->npt == 4)], DG_REF_ROOM, ia, DG_REF_ROOM, ib);
+    else
+    {
+        int32_t sx = (p[3].x > p[2].x) - (p[3].x < p[2].x), sy = (p[3].y > p[2].y) - (p[3].y < p[2].y);
+        dg_point next = {p[2].x + sx, p[2].y + sy};
+        s->cors[s->nc++] = corridor(p[0], p[1], p[2], DG_REF_ROOM, ia, DG_REF_CORRIDOR, first + 1);
+        s->cors[s->nc++] = corridor(next, p[3], p[3], DG_REF_CORRIDOR, first, DG_REF_ROOM, ib);
+    }
+    add_door(s, r->door_a, ia, first);
+    add_door(s, r->door_b, ib, s->nc - 1);
+    return DG_OK;
+}
+
+/* ---- the tree and the loops --------------------------------------------------------------- */
+
+/* Kruskal over the candidates, in length order: an edge joining two parts
+ * is routed, and kept if a route fits. */
+static dg_status grow_tree(scatter *s, int draws)
+{
+    dg_status st = DG_OK;
+    for (int32_t i = 0; i < s->ne && s->nt < s->n - 1 && st == DG_OK; i++)
+    {
+        int32_t ra = dgi_uf_find(s->uf, s->edges[i].a), rb = dgi_uf_find(s->uf, s->edges[i].b);
+        route r;
+        if (ra == rb || !find_route(s, s->edges[i].a, s->edges[i].b, draws, &s->route, &r))
+            continue;
+        st = carve_route(s, s->edges[i].a, s->edges[i].b, &r);
+        s->edges[i].tree = 1;
+        s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb); /* the lower index is the root: a fixed order */
+        s->tree_a[s->nt] = s->edges[i].a;
+        s->tree_b[s->nt++] = s->edges[i].b;
+    }
+    return st;
+}
+
+/* The edges in listing order (rooms bucket by bucket, so neighbours in the
+ * map are neighbours here) into tmp; tmp[j].at gets the edge's sorted index. */
+static void spatial_order(scatter *s)
+{
+    for (int32_t i = 0; i < s->ne; i++)
+    {
+        sc_edge e = s->edges[i];
+        int32_t j = e.at;
+        e.at = i;
+        s->tmp[j] = e;
+    }
+}
+
+/* The tree as Kruskal would make it if every edge could be routed, then
+ * routed sweeping over the map (memory stays near), the edges that fit no
+ * route dropped; grow_tree then joins what they left apart. */
+static dg_status first_tree(scatter *s)
+{
+    int32_t joined = 0;
+    for (int32_t i = 0; i < s->ne && joined < s->n - 1; i++)
+    {
+        int32_t ra = dgi_uf_find(s->uf, s->edges[i].a), rb = dgi_uf_find(s->uf, s->edges[i].b);
+        if (ra == rb)
+            continue;
+        s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb);
+        s->edges[i].tree = 1;
+        joined++;
+    }
+    spatial_order(s);
+    dg_status st = DG_OK;
+    for (int32_t j = 0; j < s->ne && st == DG_OK; j++)
+    {
+        const sc_edge *e = &s->tmp[j];
+        route r;
+        if (!e->tree)
+            continue;
+        if (!find_route(s, e->a, e->b, ROUTE_DRAWS, &s->route, &r))
+        {
+            s->edges[e->at].tree = 0;
+            continue;
+        }
+        st = carve_route(s, e->a, e->b, &r);
+        s->tree_a[s->nt] = e->a;
+        s->tree_b[s->nt++] = e->b;
+    }
+    for (int32_t i = 0; i < s->n; i++)
+        s->uf[i] = i;
+    for (int32_t t = 0; t < s->nt; t++)
+    {
+        int32_t ra = dgi_uf_find(s->uf, s->tree_a[t]), rb = dgi_uf_find(s->uf, s->tree_b[t]);
+        s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb);
+    }
+    if (st == DG_OK && s->nt < s->n - 1)
+        st = grow_tree(s, ROUTE_DRAWS);
+    return st;
+}
+
+/* 1 if no candidate neighbour of a or b is nearer to both than they are to
+ * each other (the relative neighbourhood graph, among the candidates). */
+static int relative_neighbours(const scatter *s, const sc_edge *e)
+{
+    for (int side = 0; side < 2; side++)
+    {
+        int32_t from = side ? e->b : e->a;
+        const int32_t *list = &s->knn[(size_t)from * (size_t)s->ks];
+        for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
+        {
+            int32_t c = list[t];
+            if (c != e->a && c != e->b && dist2(s, e->a, c) < e->d && dist2(s, e->b, c) < e->d)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Loops: candidate edges outside the tree that are relative neighbours, each
+ * joined with chance loop_permille, in listing order. */
+static dg_status add_loops(scatter *s)
+{
+    dg_status st = DG_OK;
+    spatial_order(s);
+    for (int32_t i = 0; i < s->ne && st == DG_OK && s->p->loop_permille > 0; i++)
+    {
+        const sc_edge *e = &s->tmp[i];
+        route r;
+        if (e->tree || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
+            !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
+            continue;
+        st = carve_route(s, e->a, e->b, &r);
+        s->loops++;
+    }
+    return st;
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The second pass, when some parts are still apart: more candidates per room
+ * (the tree edges made so far flagged among them) and more door draws. */
+static dg_status retry_tree(scatter *s)
+{
+    size_t n = (size_t)DG_MAX(s->nt, 1);
+    int64_t *keys = dgi_alloc(s->a, n * sizeof *keys);
+    if (!keys)
+        return DG_E_NOMEM;
+    for (int32_t i = 0; i < s->nt; i++)
+        keys[i] = (int64_t)s->tree_a[i] << 32 | s->tree_b[i];
+    qsort(keys, (size_t)s->nt, sizeof *keys, key_cmp);
+    dg_status st = widen_links(s);
+    if (st != DG_OK)
+    {
+        dgi_free(s->a, keys, n * sizeof *keys);
+        return st;
+    }
+    build_edges(s, RETRY_K);
+    for (int32_t i = 0; i < s->ne; i++)
+    {
+        int64_t key = (int64_t)s->edges[i].a << 32 | s->edges[i].b;
+        s->edges[i].tree = s->nt > 0 && bsearch(&key, keys, (size_t)s->nt, sizeof *keys, key_cmp) != NULL;
+    }
+    dgi_free(s->a, keys, n * sizeof *keys);
+    return grow_tree(s, RETRY_DRAWS);
+}
+
+/* ---- finishing -------------------------------------------------------------------------- */
+
+/* Walls on the rock around a corridor leg (clipped to the grid). */
+static void wall_leg(scatter *s, dg_point a, dg_point b)
+{
+    int32_t xa = DG_MAX(DG_MIN(a.x, b.x) - 1, 0), xb = DG_MIN(DG_MAX(a.x, b.x) + 1, s->w - 1);
+    int32_t ya = DG_MAX(DG_MIN(a.y, b.y) - 1, 0), yb = DG_MIN(DG_MAX(a.y, b.y) + 1, s->h - 1);
+    for (int32_t y = ya; y <= yb; y++)
+    {
+        uint8_t *row = at(s, 0, y);
+        for (int32_t x = xa; x <= xb; x++)
+            row[x] = row[x] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[x];
+    }
+}
+
+static void wall_corridors(scatter *s)
+{
+    for (int32_t i = 0; i < s->nc; i++)
+    {
+        wall_leg(s, s->cors[i].start, s->cors[i].bend);
+        wall_leg(s, s->cors[i].bend, s->cors[i].end);
+    }
+}
+
+/* The start room: the room farthest along the tree from room 0 (centre to
+ * centre), so the start sits at one end of the map. Scratch: the candidate
+ * lists, no longer needed. */
+static int32_t start_room(scatter *s)
+{
+    int32_t n = s->n, *deg = s->knn, *adj = deg + n + 1, *stack = adj + 2 * s->nt;
+    int64_t *dist = (int64_t *)(void *)s->edges;
+    memset(deg, 0, (size_t)(n + 1) * sizeof *deg);
+    memset(stack, 0, (size_t)n * sizeof *stack);
+    for (int32_t i = 0; i < s->nt; i++)
+    {
+        deg[s->tree_a[i] + 1]++;
+        deg[s->tree_b[i] + 1]++;
+    }
+    for (int32_t i = 0; i < n; i++)
+        deg[i + 1] += deg[i];
+    for (int32_t i = 0; i < s->nt; i++) /* stack as fill counters while building */
+    {
+        adj[deg[s->tree_a[i]] + stack[s->tree_a[i]]++] = s->tree_b[i];
+        adj[deg[s->tree_b[i]] + stack[s->tree_b[i]]++] = s->tree_a[i];
+    }
+    for (int32_t i = 0; i < n; i++)
+        dist[i] = -1;
+    int32_t top = 0, best = 0;
+    dist[0] = 0;
+    stack[top++] = 0;
+    while (top > 0)
+    {
+        int32_t u = stack[--top];
+        int32_t du = dist[u], dbest = dist[best];
+        if (du > dbest || (du == dbest && u < best))
+            best = u;
+        for (int32_t e = deg[u]; e < deg[u + 1]; e++)
+        {
+            int32_t v = adj[e];
+            if (dist[v] >= 0)
+                continue;
+            const dg_rect *a = &s->rooms[u].rect, *b = &s->rooms[v].rect;
+            dist[v] = dist[u] + llabs((2 * (int64_t)a->x + a->w) - (2 * (int64_t)b->x + b->w)) +
+                      llabs((2 * (int64_t)a->y + a->h) - (2 * (int64_t)b->y + b->h));
+            stack[top++] = v;
+        }
+    }
+    return best;
+}
+
+/* Start, exit and metrics measured on the scratch tiles, into a result that
+ * borrows the scratch lists (nothing of the caller's is touched yet). */
+static dg_status measure(scatter *s, int32_t start, dg_result *t)
+{
+    dg_grid view = {s->map, s->w, s->h, s->w};
+    memset(t, 0, sizeof *t);
+    t->rooms = s->rooms;
+    t->room_count = s->n;
+    t->corridors = s->cors;
+    t->corridor_count = s->nc;
+    t->doors = s->doors;
+    t->door_count = s->nd;
+    t->start.x = t->start.y = t->exit.x = t->exit.y = -1;
+    t->start_room = t->exit_room = -1;
+    dg_point none = {-1, -1};
+    dg_metrics *m = &t->metrics;
+    dg_status st = dgi_result_finish_at(t, &view, none, start, &m->loops, s->a);
+    if (st == DG_OK)
+        st = dgi_result_exit_in_room(t, &view, s->a);
+    m->attempts = (int32_t)DG_MIN(s->attempts, INT32_MAX);
+    m->failures = (int32_t)DG_MIN(s->failures, INT32_MAX);
+    m->requested = s->requested;
+    m->placed = s->n;
+    m->stopped_early = s->n < s->requested;
+    return st;
+}
+
+static dg_status copy_result(const dg_result *t, dg_result *r)
+{
+    dg_status st = dgi_result_reserve(r, t->room_count, t->corridor_count, t->door_count, 0);
+    if (st != DG_OK)
+        return st;
+    if (t->room_count > 0) /* (an empty list may have no array) */
+        memcpy(r->rooms, t->rooms, (size_t)t->room_count * sizeof *r->rooms);
+    if (t->corridor_count > 0)
+        memcpy(r->corridors, t->corridors, (size_t)t->corridor_count * sizeof *r->corridors);
+    if (t->door_count > 0)
+        memcpy(r->doors, t->doors, (size_t)t->door_count * sizeof *r->doors);
+    r->room_count = t->room_count;
+    r->corridor_count = t->corridor_count;
+    r->door_count = t->door_count;
+    r->marker_count = 0;
+    r->start = t->start;
+    r->exit = t->exit;
+    r->start_room = t->start_room;
+    r->exit_room = t->exit_room;
+    r->metrics = t->metrics;
+    return DG_OK;
+}
+
+/* Rooms, tree, loops and walls, all in scratch memory. */
+static dg_status build(scatter *s)
+{
+    dg_status st = place_rooms(s);
+    if (st != DG_OK)
+        return st;
+    if (s->n < rooms_needed(s->p))
+        return DG_E_NOSPACE;
+    if ((st = alloc_links(s, s->p->neighbours)) != DG_OK)
+        return st;
+    set_centres(s);
+    if (s->n > BRUTE_ROOMS && (st = build_buckets(s)) != DG_OK)
+        return st;
+    for (int32_t i = 0; i < s->n; i++)
+        s->uf[i] = i;
+    /* room for a tree and some loops, so corridors rarely need to grow */
+    GROW(s, cors, cor_cap, 2 * s->n + 16);
+    GROW(s, doors, door_cap, 2 * s->n + 16);
+    build_edges(s, s->p->neighbours);
+    st = first_tree(s);
+    if (st == DG_OK && s->nt < s->n - 1)
+        st = retry_tree(s);
+    if (st == DG_OK)
+        st = add_loops(s);
+    if (st == DG_OK)
+        wall_corridors(s);
+    return st;
+}
+
+dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
+                              dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_scatter_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
+                               const dgi_mask *reserved, dg_result *result,
+                               const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = check_params(grid, params, diag);
+    if (st != DG_OK)
+        return st;
+    scatter s;
+    memset(&s, 0, sizeof s);
+    s.p = params;
+    s.a = allocator;
+    s.reserved = reserved;
+    s.w = grid->width;
+    s.h = grid->height;
+    s.x0 = s.y0 = params->border;
+    s.x1 = s.w - 1 - params->border;
+    s.y1 = s.h - 1 - params->border;
+    s.max_w = DG_MIN(params->room_max_w, s.w - 2 * params->border - 2);
+    s.max_h = DG_MIN(params->room_max_h, s.h - 2 * params->border - 2);
+    dgi_rng_seed(&s.place, seed, STREAM_PLACE);
+    dgi_rng_seed(&s.route, seed, STREAM_ROUTE);
+    dgi_rng_seed(&s.loop, seed, STREAM_LOOP);
+    s.ow = (s.w + 63) >> 6;
+    size_t occ_bytes = (size_t)s.ow * (size_t)s.h * sizeof *s.occ;
+    s.block = occ_bytes + (size_t)s.w * (size_t)s.h;
+    s.occ = dgi_calloc(allocator, s.block, 1);
+    s.map = s.occ ? (uint8_t *)s.occ + occ_bytes : NULL;
+    st = s.occ ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK && reserved)
+        st = block_reserved(&s);
+    if (st == DG_OK)
+        st = build(&s);
+    dg_result t;
+    if (st == DG_OK && result)
+        st = measure(&s, start_room(&s), &t);
+    if (st == DG_OK && result)
+        st = copy_result(&t, result);
+    if (st == DG_OK && reserved)
+        copy_around(&s, grid);
+    else if (st == DG_OK)
+        for (int32_t y = 0; y < s.h; y++)
+            memcpy(&DG_CELL(grid, 0, y), at(&s, 0, y), (size_t)s.w);
+    int32_t placed = s.n;
+    scatter_free(&s);
+    if (st == DG_E_NOSPACE)
+        return dgi_fail(diag, st, "scatter: placed %d of the %d rooms needed on a %dx%d grid",
+                        (int)placed, (int)rooms_needed(params), (int)grid->width,
+                        (int)grid->height);
+    if (st != DG_OK)
+        return dgi_fail(diag, st, "scatter: out of memory");
+    dgi_diag_ok(diag);
+    return DG_OK;
+}

@@ -1,0 +1,694 @@
+/* Drunkard's walk and tunnelers (docs/walk.md): walkers carve floor from the
+ * centre of the grid until a floor target is reached. A walker that wanders
+ * over carved floor too long starts again from a carved cell next to rock,
+ * so the carved set stays connected and every step is paid for by new floor. */
+#include "analysis/analysis.h"
+#include "gen/gen.h"
+
+/* Independent PRNG streams: the walk, and the rooms dropped along it. */
+#define STREAM_WALK 0x77616C6B01ULL
+#define STREAM_ROOM 0x77616C6B02ULL
+enum {
+    FORBIDDEN = 0xFF,  /* scratch tile: reserved or beside a reserved cell (never carved) */
+    STALE_LIMIT = 32,  /* steps over carved floor in a row before a walker starts again */
+    RESTART_LOOKS = 32,   /* carved cells a restarting tunneler looks at for a clear start */
+    RESTART_WINDOW = 256, /* newest frontier cells a restart mostly draws from */
+    RESTART_FAR = 8       /* one restart in this many draws from the whole frontier */
+};
+
+static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+
+typedef struct walker {
+    int32_t x, y;
+    int32_t dir;    /* DG_DIR_* of the last step */
+    int32_t run;    /* tunneler: cells left in the current straight run */
+    int32_t stale;  /* steps in a row that carved nothing */
+    int32_t forced; /* 1: the next step goes `dir` (just restarted next to rock) */
+} walker;
+
+typedef struct drunk {
+    const dg_drunkard_params *p;
+    const dg_allocator *a;
+    const dgi_mask *reserved; /* NULL: no reserved cells */
+    int32_t w, h;
+    int32_t sx, sy;            /* where the walk starts (the centre without a mask) */
+    uint8_t *cells;            /* w * h scratch tiles: VOID, FLOOR (then WALL) */
+    size_t cell_count;
+    int32_t *frontier;         /* carved cells that may still touch rock (y * w + x) */
+    int32_t frontier_count;
+    size_t frontier_cap;
+    walker *walkers;
+    dg_room *rooms;            int32_t room_count, room_cap;
+    int64_t carved, target;    /* floor cells carved and aimed at */
+    int64_t room_cells, room_budget; /* room cells written (images too) and their cap */
+    int64_t steps, max_steps;
+    int32_t min_x, min_y, max_x, max_y; /* bounding box of the floor */
+    dg_rng walk, room;
+} drunk;
+
+/* ---- parameters ------------------------------------------------------------ */
+
+void dg_drunkard_defaults(dg_drunkard_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->mode = DG_DRUNKARD_TUNNELER;
+    p->target_floor = 300;
+    p->walkers = 3;
+    p->step_min = 3;
+    p->step_max = 9;
+    p->turn_chance = 500;
+    p->room_chance = 200;
+    p->room_min = 3;
+    p->room_max = 7;
+    p->symmetry = DG_DRUNKARD_SYM_NONE;
+    p->max_steps = 0;
+}
+
+static dg_status check_value(dg_diag *diag, const char *what, int32_t v, int32_t lo, int32_t hi)
+{
+    if (v < lo || v > hi)
+        return dgi_fail(diag, DG_E_INVALID, "walk: %s is %d: must be %d..%d", what, (int)v,
+                        (int)lo, (int)hi);
+    return DG_OK;
+}
+
+static dg_status check_pair(dg_diag *diag, const char *lo_name, int32_t lo, const char *hi_name,
+                            int32_t hi, int32_t limit_lo, int32_t limit_hi)
+{
+    dg_status st = check_value(diag, lo_name, lo, limit_lo, limit_hi);
+    if (st == DG_OK)
+        st = check_value(diag, hi_name, hi, limit_lo, limit_hi);
+    if (st == DG_OK && lo > hi)
+        return dgi_fail(diag, DG_E_INVALID, "walk: %s %d is above %s %d", lo_name, (int)lo,
+                        hi_name, (int)hi);
+    return st;
+}
+
+static dg_status check_params(const dg_grid *g, const dg_drunkard_params *p, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(g, diag);
+    if (st != DG_OK)
+        return st;
+    if (!p)
+        return dgi_fail(diag, DG_E_NULL, "walk: params is NULL");
+    if ((st = check_value(diag, "mode", p->mode, 0, 1)) ||
+        (st = check_value(diag, "target_floor (permille)", p->target_floor, 1, 1000)) ||
+        (st = check_value(diag, "walkers", p->walkers, 1, DG_DRUNKARD_MAX_WALKERS)) ||
+        (st = check_pair(diag, "step_min", p->step_min, "step_max", p->step_max, 1,
+                         DG_DRUNKARD_MAX_STEP)) ||
+        (st = check_value(diag, "turn_chance (permille)", p->turn_chance, 0, 1000)) ||
+        (st = check_value(diag, "room_chance (permille)", p->room_chance, 0, 1000)) ||
+        (st = check_pair(diag, "room_min", p->room_min, "room_max", p->room_max, 2,
+                         DG_DRUNKARD_MAX_ROOM)) ||
+        (st = check_value(diag, "symmetry", p->symmetry, 0, 3)) ||
+        (st = check_value(diag, "max_steps", p->max_steps, 0, INT32_MAX)))
+        return st;
+    if ((int64_t)(g->width - 2) * (g->height - 2) < 2)
+        return dgi_fail(diag, DG_E_NOSPACE,
+                        "walk: a %dx%d grid has fewer than two cells inside its border ring "
+                        "(the smallest grids are 4x3 and 3x4)",
+                        (int)g->width, (int)g->height);
+    return DG_OK;
+}
+
+/* ---- carving ---------------------------------------------------------------- */
+
+static int inside_ring(const drunk *d, int32_t x, int32_t y)
+{
+    return x >= 1 && y >= 1 && x <= d->w - 2 && y <= d->h - 2;
+}
+
+/* A cell a walker may stand on: inside the ring and, with a mask, not forbidden. */
+static int walkable(const drunk *d, int32_t x, int32_t y)
+{
+    return inside_ring(d, x, y) &&
+           (!d->reserved || d->cells[(size_t)y * (size_t)d->w + (size_t)x] != FORBIDDEN);
+}
+
+static void carve_one(drunk *d, int32_t x, int32_t y)
+{
+    size_t i = (size_t)y * (size_t)d->w + (size_t)x;
+    if (d->cells[i] != DG_TILE_VOID)
+        return;
+    d->cells[i] = DG_TILE_FLOOR;
+    d->carved++;
+    d->frontier[d->frontier_count++] = (int32_t)i; /* each cell once: the list never overflows */
+    d->min_x = DG_MIN(d->min_x, x);
+    d->max_x = DG_MAX(d->max_x, x);
+    d->min_y = DG_MIN(d->min_y, y);
+    d->max_y = DG_MAX(d->max_y, y);
+}
+
+/* Carves (x, y) and its mirror images; returns the cells newly carved. The
+ * images of a connected set are connected, and the centre cell touches its
+ * own images, so symmetry keeps the floor in one piece. */
+static int64_t carve(drunk *d, int32_t x, int32_t y)
+{
+    int64_t before = d->carved;
+    int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
+    int sym = d->p->symmetry;
+    carve_one(d, x, y);
+    if (sym & DG_DRUNKARD_SYM_X)
+        carve_one(d, mx, y);
+    if (sym & DG_DRUNKARD_SYM_Y)
+        carve_one(d, x, my);
+    if (sym == DG_DRUNKARD_SYM_XY)
+        carve_one(d, mx, my);
+    return d->carved - before;
+}
+
+/* Directions whose next cell stays inside the ring, as a 4-bit mask. */
+static int open_dirs(const drunk *d, int32_t x, int32_t y)
+{
+    int mask = 0;
+    for (int k = 0; k < 4; k++)
+        mask |= walkable(d, x + DX[k], y + DY[k]) << k;
+    return mask;
+}
+
+/* Directions from (x, y) onto rock inside the ring. */
+static int rock_dirs(const drunk *d, int32_t x, int32_t y)
+{
+    int mask = 0;
+    for (int k = 0; k < 4; k++)
+    {
+        int32_t nx = x + DX[k], ny = y + DY[k];
+        mask |= (inside_ring(d, nx, ny) &&
+                 d->cells[(size_t)ny * (size_t)d->w + (size_t)nx] == DG_TILE_VOID) << k;
+    }
+    return mask;
+}
+
+/* A uniformly drawn set bit of mask (mask != 0). */
+static int pick_dir(dg_rng *rng, int mask)
+{
+    int n = dgi_popcount64((uint64_t)mask);
+    int k = (int)dgi_rng_below(rng, (uint32_t)n);
+    for (int dir = 0; dir < 4; dir++)
+        if (mask >> dir & 1 && k-- == 0)
+            return dir;
+    return 0;
+}
+
+static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir);
+
+/* A tunneler's straight run; drunk walkers draw none, so the tunneler's
+ * parameters never change a drunk map. */
+static int32_t draw_run(drunk *d)
+{
+    if (d->p->mode != DG_DRUNKARD_TUNNELER)
+        return 0;
+    return (int32_t)dg_rng_range(&d->walk, d->p->step_min, d->p->step_max);
+}
+
+/* The directions in mask whose step from (x, y) a tunneler may take. */
+static int clear_dirs(const drunk *d, int32_t x, int32_t y, int mask)
+{
+    int clear = 0;
+    for (int k = 0; k < 4; k++)
+        if (mask >> k & 1 && !runs_alongside(d, x, y, k))
+            clear |= 1 << k;
+    return clear;
+}
+
+/* An index into the frontier list: mostly among its newest RESTART_WINDOW
+ * entries (cells carved lately, near the walkers and in cache), one time in
+ * RESTART_FAR anywhere, so old frontier keeps growing too. */
+static int32_t pick_frontier(drunk *d)
+{
+    uint32_t n = (uint32_t)d->frontier_count;
+    if (n > RESTART_WINDOW && dgi_rng_below(&d->walk, RESTART_FAR) != 0)
+        return (int32_t)(n - 1 - dgi_rng_below(&d->walk, RESTART_WINDOW));
+    return (int32_t)dgi_rng_below(&d->walk, n);
+}
+
+/* Moves walker v to a random carved cell next to rock, facing the rock, so its
+ * next step carves. Cells found with no rock left around them leave the list
+ * for good (each at most once: amortised O(1) per carved cell). A tunneler
+ * looks at up to RESTART_LOOKS cells for one whose step would not run
+ * alongside other floor, then takes any. Returns 0 if no carved cell touches
+ * rock any more. */
+static int restart(drunk *d, walker *v)
+{
+    int looks = d->p->mode == DG_DRUNKARD_TUNNELER ? RESTART_LOOKS : 0;
+    while (d->frontier_count > 0)
+    {
+        int32_t k = pick_frontier(d);
+        int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
+        int mask = rock_dirs(d, x, y);
+        if (!mask)
+        {
+            d->frontier[k] = d->frontier[--d->frontier_count];
+            continue;
+        }
+        if (looks > 0)
+        {
+            int clear = clear_dirs(d, x, y, mask);
+            looks--;
+            if (!clear)
+                continue;
+            mask = clear;
+        }
+        v->x = x, v->y = y;
+        v->dir = pick_dir(&d->walk, mask);
+        v->run = draw_run(d);
+        v->stale = 0;
+        v->forced = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- rooms -------------------------------------------------------------------- */
+
+static dg_status record_room(drunk *d, dg_rect r)
+{
+    for (int32_t i = d->room_count - 1; i >= 0 && i >= d->room_count - 3; i--)
+        if (memcmp(&d->rooms[i].rect, &r, sizeof r) == 0)
+            return DG_OK; /* a room that is its own mirror image */
+    void *arr = d->rooms;
+    dg_status st = dgi_grow(d->a, &arr, &d->room_cap, d->room_count + 1, sizeof *d->rooms);
+    d->rooms = arr;
+    if (st != DG_OK)
+        return st;
+    dg_room *q = &d->rooms[d->room_count++];
+    memset(q, 0, sizeof *q);
+    q->rect = r;
+    q->kind = DG_ROOM_NORMAL;
+    q->prefab = -1;
+    q->parent = 0; /* the carved area, room 0 of the result */
+    q->cells = r.w * r.h;
+    return DG_OK;
+}
+
+/* 1 if no cell of r is forbidden (the forbidden set is symmetric, so the
+ * images are clear too). */
+static int room_clear(const drunk *d, dg_rect r)
+{
+    for (int32_t y = r.y; y < r.y + r.h; y++)
+        for (int32_t x = r.x; x < r.x + r.w; x++)
+            if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] == FORBIDDEN)
+                return 0;
+    return 1;
+}
+
+/* A room holding (x, y), slid (never clipped below its size) to stay inside
+ * the ring, with its mirror images; none where it would cover a forbidden cell. */
+static dg_status drop_room(drunk *d, int32_t x, int32_t y)
+{
+    const dg_drunkard_params *p = d->p;
+    dg_rect r;
+    int32_t draw_w = dg_rng_range(&d->room, p->room_min, p->room_max);
+    int32_t draw_h = dg_rng_range(&d->room, p->room_min, p->room_max);
+    r.w = DG_MIN(draw_w, d->w - 2);
+    r.h = DG_MIN(draw_h, d->h - 2);
+    int32_t left = x - (int32_t)dgi_rng_below(&d->room, (uint32_t)r.w);
+    int32_t top = y - (int32_t)dgi_rng_below(&d->room, (uint32_t)r.h);
+    r.x = DG_MAX(1, DG_MIN(left, d->w - 1 - r.w));
+    r.y = DG_MAX(1, DG_MIN(top, d->h - 1 - r.h));
+    if (d->reserved && !room_clear(d, r))
+        return DG_OK;
+    for (int32_t yy = r.y; yy < r.y + r.h; yy++)
+        for (int32_t xx = r.x; xx < r.x + r.w; xx++)
+            carve(d, xx, yy);
+    int sym = p->symmetry;
+    dg_rect images[4] = {r, r, r, r};
+    images[1].x = images[3].x = d->w - r.x - r.w;
+    images[2].y = images[3].y = d->h - r.y - r.h;
+    dg_status st = DG_OK;
+    for (int k = 0; k < 4 && st == DG_OK; k++)
+        if ((k & sym) == k) /* image k mirrors the axes of its bits */
+        {
+            st = record_room(d, images[k]);
+            d->room_cells += (int64_t)r.w * r.h;
+        }
+    return st;
+}
+
+/* ---- walking ------------------------------------------------------------------ */
+
+/* Drunk: any direction that stays inside the ring. */
+static int drunk_dir(drunk *d, const walker *v)
+{
+    return pick_dir(&d->walk, open_dirs(d, v->x, v->y));
+}
+
+static int floor_at(const drunk *d, int32_t x, int32_t y)
+{
+    return d->cells[(size_t)y * (size_t)d->w + (size_t)x] == DG_TILE_FLOOR;
+}
+
+/* Floor at (x, y), 0 outside the grid. */
+static int floor_near(const drunk *d, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < d->w && y < d->h && floor_at(d, x, y);
+}
+
+/* 1 if the step from (x, y) in dir would dig rock with floor one or two cells
+ * to its side: a tunnel running alongside another one, which would leave a
+ * thin wall or a row of pillars between them. */
+static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
+{
+    int32_t nx = x + DX[dir], ny = y + DY[dir];
+    if (floor_at(d, nx, ny))
+        return 0;
+    int l = (dir + 3) & 3, r = (dir + 1) & 3;
+    for (int32_t k = 1; k <= 2; k++)
+        if (floor_near(d, nx + k * DX[l], ny + k * DY[l]) ||
+            floor_near(d, nx + k * DX[r], ny + k * DY[r]))
+            return 1;
+    return 0;
+}
+
+/* Tunneler: on along the run; at its end turn left or right (turn_chance) or
+ * run on. Returns -1 when the tunnel ends: the ring ahead, or rock ahead that
+ * lies beside floor (the tunnel would run alongside another). */
+static int tunnel_dir(drunk *d, walker *v)
+{
+    int open = open_dirs(d, v->x, v->y), dir = v->dir;
+    if (v->run <= 0)
+    {
+        int side = (1 << ((dir + 1) & 3) | 1 << ((dir + 3) & 3)) & open;
+        if (side && dg_rng_chance(&d->walk, d->p->turn_chance))
+            dir = pick_dir(&d->walk, side);
+        v->run = draw_run(d);
+    }
+    if (!(open >> dir & 1) || runs_alongside(d, v->x, v->y, dir))
+        return -1;
+    v->run--;
+    return dir;
+}
+
+/* One step of walker v: choose, maybe drop a room at a turn, move, carve. */
+static dg_status step(drunk *d, walker *v)
+{
+    int dir;
+    if (v->forced)
+    {
+        dir = v->dir;
+        v->forced = 0;
+        v->run--;
+    }
+    else
+        dir = d->p->mode == DG_DRUNKARD_DRUNK ? drunk_dir(d, v) : tunnel_dir(d, v);
+    d->steps++;
+    if (dir < 0) /* the tunnel ends: a step that carved nothing */
+    {
+        restart(d, v);
+        return DG_OK;
+    }
+    int64_t before = d->carved;
+    if (dir != v->dir && d->room_cells < d->room_budget && dg_rng_chance(&d->room, d->p->room_chance))
+    {
+        dg_status st = drop_room(d, v->x, v->y);
+        if (st != DG_OK)
+            return st;
+    }
+    v->dir = dir;
+    v->x += DX[dir];
+    v->y += DY[dir];
+    carve(d, v->x, v->y);
+    v->stale = d->carved > before ? 0 : v->stale + 1;
+    if (v->stale > STALE_LIMIT)
+        restart(d, v);
+    return DG_OK;
+}
+
+static dg_status walk_all(drunk *d)
+{
+    int32_t n = d->p->walkers, cx = d->sx, cy = d->sy;
+    carve(d, cx, cy);
+    for (int32_t i = 0; i < n; i++)
+    {
+        walker *v = &d->walkers[i];
+        v->x = cx, v->y = cy;
+        v->dir = (int32_t)dgi_rng_below(&d->walk, 4);
+        v->run = draw_run(d);
+        v->stale = v->forced = 0;
+    }
+    /* the frontier empties only when reserved cells wall the floor in */
+    while (d->carved < d->target && d->steps < d->max_steps && d->frontier_count > 0)
+        for (int32_t i = 0; i < n && d->carved < d->target && d->steps < d->max_steps; i++)
+        {
+            dg_status st = step(d, &d->walkers[i]);
+            if (st != DG_OK)
+                return st;
+        }
+    return DG_OK;
+}
+
+/* ---- output ------------------------------------------------------------------- */
+
+/* Rock with floor among its eight neighbours becomes wall. */
+static void add_walls(drunk *d)
+{
+    for (int32_t y = d->min_y; y <= d->max_y; y++)
+        for (int32_t x = d->min_x; x <= d->max_x; x++)
+        {
+            if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] != DG_TILE_FLOOR)
+                continue;
+            for (int32_t yy = y - 1; yy <= y + 1; yy++)
+            {
+                uint8_t *row = d->cells + (size_t)yy * (size_t)d->w;
+                for (int32_t xx = x - 1; xx <= x + 1; xx++)
+                    row[xx] = row[xx] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[xx];
+            }
+        }
+}
+
+/* The result in a fresh dg_result (the caller's stays as it was until success). */
+static dg_status fill_result(const drunk *d, dg_result *out)
+{
+    dg_status st = dgi_result_reserve(out, d->room_count + 1, 0, 0, 0);
+    if (st != DG_OK)
+        return st;
+    dg_room *cave = &out->rooms[0];
+    memset(cave, 0, sizeof *cave);
+    cave->rect.x = d->min_x;
+    cave->rect.y = d->min_y;
+    cave->rect.w = d->max_x - d->min_x + 1;
+    cave->rect.h = d->max_y - d->min_y + 1;
+    cave->kind = DG_ROOM_CAVE;
+    cave->prefab = -1;
+    cave->parent = -1;
+    cave->cells = (int32_t)d->carved;
+    for (int32_t i = 0; i < d->room_count; i++)
+        out->rooms[i + 1] = d->rooms[i];
+    out->room_count = d->room_count + 1;
+    dg_grid view = {d->cells, d->w, d->h, d->w};
+    dg_point start = {d->sx, d->sy};
+    dg_metrics *m = &out->metrics;
+    st = dgi_result_finish_at(out, &view, start, 0, &m->loops, d->a);
+    m->attempts = (int32_t)DG_MIN(d->steps, INT32_MAX);
+    m->requested = (int32_t)d->target;
+    m->placed = (int32_t)d->carved;
+    m->stopped_early = d->carved < d->target;
+    return st;
+}
+
+static void drunk_free(drunk *d)
+{
+    dgi_free(d->a, d->cells, d->cell_count);
+    dgi_free(d->a, d->frontier, d->frontier_cap * sizeof *d->frontier);
+    dgi_free(d->a, d->walkers, (size_t)d->p->walkers * sizeof *d->walkers);
+    dgi_free(d->a, d->rooms, (size_t)d->room_cap * sizeof *d->rooms);
+}
+
+/* The bound on steps: each walker's steps over carved floor come in runs of at
+ * most STALE_LIMIT, each ended by a step that carves, so (STALE_LIMIT + 1) per
+ * carved cell plus STALE_LIMIT per walker always reach the target. */
+static int64_t auto_steps(int64_t interior, int32_t walkers)
+{
+    return (STALE_LIMIT + 1) * interior + (int64_t)STALE_LIMIT * walkers;
+}
+
+static dg_status setup(drunk *d, const dg_grid *g, const dg_drunkard_params *p, uint64_t seed,
+                       const dg_allocator *a)
+{
+    memset(d, 0, sizeof *d);
+    d->p = p;
+    d->a = a;
+    d->w = g->width;
+    d->h = g->height;
+    int64_t cells = (int64_t)g->width * g->height, interior = (int64_t)(d->w - 2) * (d->h - 2);
+    d->target = DG_MIN(DG_MAX(2, cells * p->target_floor / 1000), interior);
+    d->room_budget = d->target;
+    d->max_steps = p->max_steps ? p->max_steps : auto_steps(interior, p->walkers);
+    d->min_x = d->w, d->min_y = d->h, d->max_x = d->max_y = -1;
+    d->sx = (d->w - 1) / 2, d->sy = (d->h - 1) / 2;
+    dgi_rng_seed(&d->walk, seed, STREAM_WALK);
+    dgi_rng_seed(&d->room, seed, STREAM_ROOM);
+    d->cell_count = (size_t)cells;
+    d->frontier_cap = (size_t)interior;
+    d->cells = dgi_calloc(a, d->cell_count, 1);
+    d->frontier = dgi_alloc(a, d->frontier_cap * sizeof *d->frontier);
+    d->walkers = dgi_alloc(a, (size_t)p->walkers * sizeof *d->walkers);
+    return d->cells && d->frontier && d->walkers ? DG_OK : DG_E_NOMEM;
+}
+
+/* ---- reserved cells --------------------------------------------------------------- */
+
+/* Marks (x, y) and its mirror images forbidden, so the forbidden set is as
+ * symmetric as the walk and every image of a carved cell can be carved too. */
+static void forbid(drunk *d, int32_t x, int32_t y)
+{
+    int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
+    int sym = d->p->symmetry;
+    d->cells[(size_t)y * (size_t)d->w + (size_t)x] = FORBIDDEN;
+    if (sym & DG_DRUNKARD_SYM_X)
+        d->cells[(size_t)y * (size_t)d->w + (size_t)mx] = FORBIDDEN;
+    if (sym & DG_DRUNKARD_SYM_Y)
+        d->cells[(size_t)my * (size_t)d->w + (size_t)x] = FORBIDDEN;
+    if (sym == DG_DRUNKARD_SYM_XY)
+        d->cells[(size_t)my * (size_t)d->w + (size_t)mx] = FORBIDDEN;
+}
+
+/* The reserved cells and their ring are forbidden; returns the walkable
+ * cells left inside the ring. */
+static int64_t forbid_reserved(drunk *d)
+{
+    for (int32_t y = 0; y < d->h; y++)
+        for (int32_t x = 0; x < d->w; x++)
+            if (dgi_mask_at(d->reserved, x, y))
+                for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, d->h - 1); yy++)
+                    for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, d->w - 1); xx++)
+                        forbid(d, xx, yy);
+    int64_t left = 0;
+    for (int32_t y = 1; y < d->h - 1; y++)
+        for (int32_t x = 1; x < d->w - 1; x++)
+            left += d->cells[(size_t)y * (size_t)d->w + (size_t)x] != FORBIDDEN;
+    return left;
+}
+
+/* The start: the walkable cell nearest the centre (ties in row order) with a
+ * walkable neighbour, so the floor can hold two cells. 0 if there is none. */
+static int pick_start(drunk *d)
+{
+    int64_t best = -1;
+    int32_t cx = (d->w - 1) / 2, cy = (d->h - 1) / 2;
+    for (int32_t y = 1; y < d->h - 1; y++)
+        for (int32_t x = 1; x < d->w - 1; x++)
+        {
+            int64_t dist = (int64_t)(x > cx ? x - cx : cx - x) + (y > cy ? y - cy : cy - y);
+            if (walkable(d, x, y) && open_dirs(d, x, y) && (best < 0 || dist < best))
+                best = dist, d->sx = x, d->sy = y;
+        }
+    return best >= 0;
+}
+
+/* With symmetry and the centre forbidden, a mirror image may lie apart from
+ * the start's floor: such floor goes back to rock, and its rooms with it. */
+static dg_status keep_start_floor(drunk *d)
+{
+    dg_grid view = {d->cells, d->w, d->h, d->w};
+    size_t n = d->cell_count;
+    int32_t *dist = dgi_alloc(d->a, n * sizeof *dist), *queue = dgi_alloc(d->a, n * sizeof *queue);
+    if (!dist || !queue)
+    {
+        dgi_free(d->a, dist, dist ? n * sizeof *dist : 0);
+        dgi_free(d->a, queue, queue ? n * sizeof *queue : 0);
+        return DG_E_NOMEM;
+    }
+    dgi_bfs(&view, d->sy * d->w + d->sx, dist, queue);
+    for (size_t i = 0; i < n; i++)
+        if (d->cells[i] == DG_TILE_FLOOR && dist[i] < 0)
+            d->cells[i] = DG_TILE_VOID, d->carved--;
+    int32_t kept = 0;
+    for (int32_t i = 0; i < d->room_count; i++)
+        if (dist[d->rooms[i].rect.y * d->w + d->rooms[i].rect.x] >= 0)
+            d->rooms[kept++] = d->rooms[i];
+    d->room_count = kept;
+    dgi_free(d->a, dist, n * sizeof *dist);
+    dgi_free(d->a, queue, n * sizeof *queue);
+    return DG_OK;
+}
+
+/* Forbidden cells go back to rock (the walls come next; reserved cells are
+ * never copied out). */
+static void unforbid(drunk *d)
+{
+    for (size_t i = 0; i < d->cell_count; i++)
+        if (d->cells[i] == FORBIDDEN)
+            d->cells[i] = DG_TILE_VOID;
+}
+
+static void copy_out(const drunk *d, dg_grid *g)
+{
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        const uint8_t *from = d->cells + (size_t)y * (size_t)d->w;
+        if (!d->reserved)
+            memcpy(&DG_CELL(g, 0, y), from, (size_t)d->w);
+        else
+            for (int32_t x = 0; x < g->width; x++)
+                if (!dgi_mask_at(d->reserved, x, y))
+                    DG_CELL(g, x, y) = from[x];
+    }
+}
+
+/* Forbidden cells, the start and the floor target around the reserved cells. */
+static dg_status setup_reserved(drunk *d, dg_diag *diag)
+{
+    int64_t left = forbid_reserved(d);
+    if (!pick_start(d))
+        return dgi_fail(diag, DG_E_NOSPACE,
+                        "walk: the reserved cells leave no two neighbouring cells to walk on "
+                        "(a walker keeps two cells from them)");
+    d->target = DG_MIN(d->target, left);
+    return DG_OK;
+}
+
+dg_status dg_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
+                               dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_drunkard_generate(grid, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
+                                const dgi_mask *reserved, dg_result *result,
+                                const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = check_params(grid, params, diag);
+    if (st != DG_OK)
+        return st;
+    drunk d;
+    st = setup(&d, grid, params, seed, allocator);
+    d.reserved = reserved;
+    if (st == DG_OK && reserved && (st = setup_reserved(&d, diag)) != DG_OK)
+    {
+        drunk_free(&d);
+        return st;
+    }
+    if (st == DG_OK)
+        st = walk_all(&d);
+    if (st == DG_OK && reserved && params->symmetry != DG_DRUNKARD_SYM_NONE)
+        st = keep_start_floor(&d);
+    dg_result fresh;
+    dg_result_init(&fresh, result && result->allocator.alloc ? &result->allocator : NULL);
+    if (st == DG_OK)
+    {
+        if (reserved)
+            unforbid(&d);
+        add_walls(&d);
+        if (result)
+            st = fill_result(&d, &fresh);
+    }
+    if (st == DG_OK)
+    {
+        copy_out(&d, grid);
+        if (result)
+        {
+            dg_result_free(result);
+            *result = fresh;
+        }
+    }
+    else
+        dg_result_free(&fresh);
+    drunk_free(&d);
+    if (st != DG_OK)
+        return dgi_fail(diag, st, "walk: out of memory");
+    dgi_diag_ok(diag);
+    return DG_OK;
+}

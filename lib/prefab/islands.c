@@ -1,0 +1,1327 @@
+/* Island generator: buildings (island prefabs) dropped at random free
+ * positions, rotated or flipped, kept `margin` cells apart, their doors
+ * opening onto free cells of the map, placed group by group with counts;
+ * in pure mode inside a wall ring with a path of ground along it (border).
+ * The start is in the start building, the exit the farthest building cell
+ * by walking; a map whose exit falls short of the farthest tenth of the
+ * cells is redone while tries remain. */
+#include "analysis/analysis.h"
+#include "prefab/prefab.h"
+
+#define MAX_GROUPS 64
+#define POSITION_MAPS 16 /* rectangle sizes kept: a map evicted is rebuilt from every margin */
+#define ROW_BLOCK 32
+#define QUICK_DRAWS 4 /* positions drawn anywhere in the span before only among free ones */
+/* Work budgets (docs/prefabs.md), in units of one position tried or one
+ * building drawn; a try also costs one unit per grid cell (filling, flood). */
+#define TRY_UNITS_PER_CELL 4
+#define CALL_UNITS_PER_CELL 32
+#define UNITS_FLOOR 65536 /* so small maps keep room for the default counts' worst case */
+#define RING_INSET 2 /* the wall ring and a path of ground inside it */
+
+typedef struct group {
+    const char *tag;
+    int32_t min, max, start;
+} group;
+
+typedef struct islands {
+    const dg_prefab_set *set;
+    const dg_prefab_islands_params *p;
+    int32_t w, h;
+    group groups[MAX_GROUPS];
+    int32_t group_count;
+    /* bit maps have `words` 64-bit words per row */
+    uint64_t *occ;  /* the buildings' footprints */
+    int32_t words;
+    /* Where a rectangle of a given size cannot go: bit (x, y) is set when the
+     * rectangle with its top-left there would overlap a margin, so testing a
+     * position of a building without void cells is one bit (the 1 x 1 map
+     * marks the cells within a margin). Brought up to date from the list of
+     * margins (grown footprint rectangles) when used. */
+    struct position_map {
+        int32_t w, h;
+        int32_t done; /* margins marked so far */
+        uint64_t *bits;
+        int32_t *free;        /* per row y <= H - h: clear bits of columns 0..W - w */
+        int32_t *block_free;  /* their sums per ROW_BLOCK rows, so finding a row skips blocks */
+        int32_t free_total;   /* their sum */
+        int counted;          /* free is kept (from the map's first count on) */
+    } maps[POSITION_MAPS];
+    int32_t maps_n, maps_next;
+    struct position_map *map; /* the current building's if it is one rectangle, else NULL */
+    const struct position_map *cells_map; /* the 1 x 1 map if it is several, else NULL */
+    int32_t *margins;       /* x0, y0, x1, y1 per grown rectangle placed */
+    int32_t margins_n, margins_cap;
+    const dg_allocator *alloc;
+    int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
+    int32_t *members; /* per group: the prefabs it may use, members_n[k] from members[k * count] */
+    int32_t members_n[MAX_GROUPS];
+    int64_t *member_weights; /* per group: its members' weights, laid out as members */
+    int has_unique[MAX_GROUPS]; /* a member is `unique`: its weight drops to 0 once used */
+    int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
+    int tiles_pass; /* every glyph's tile is passable exactly when its class is */
+    uint8_t *pass;  /* the passability grid, filled from the tiles only if a flood fill is needed */
+    int64_t *weights;
+    uint8_t *used;  /* per prefab, for `unique` */
+    uint8_t *dead;  /* per prefab: orientations that fit nowhere any more in this try */
+    int64_t try_left, call_left; /* work units left (docs/prefabs.md) */
+    int32_t *stack; /* connectivity check */
+    int tiles_only;   /* no result wanted: buildings are stamped from templates where they can be */
+    int ring;         /* border in pure mode: footprints keep RING_INSET cells off the grid's edge */
+    int32_t *queue;   /* the walk that picks the exit: width x height cells */
+    uint8_t *mark;    /* the exit's walk: open cells, then building cells (padded grid) */
+    uint8_t *may_start; /* per prefab: its legend has a `start` marker glyph */
+    int exit_fixed;   /* an island prefab's legend has an `exit` marker glyph: it gives the exit */
+    int32_t *boxes;   /* x, y, w, h of every building placed in this try, in order */
+    int32_t boxes_n, boxes_cap;
+    int32_t start_box; /* the first start-group building (-1: none; then the first building) */
+    dg_point start, exit; /* chosen on the try's map: the first `start` marker placed (or a
+                           * cell of the start building) and the farthest building cell */
+    dgi_stamps stamps;
+    /* the current building: its footprint (non-void cells) as rectangles
+     * (X0, Y0, X1, Y1, inclusive), their bounds, and its door exits (x, y pairs) */
+    int32_t *rects, *exits;
+    int32_t rects_n, exits_n;
+    int32_t lo_x, lo_y, hi_x, hi_y;
+    int32_t *exit_first, *door_exits; /* per prefab: the cells outside it its border doors open
+                                       * onto, (x, y) pairs of the identity orientation from
+                                       * door_exits[2 * exit_first[i]] */
+    size_t shape_size;  /* cells of the largest prefab */
+    size_t border;      /* border cells of all prefabs */
+    int32_t min_margin; /* smallest margin of the buildings placed so far */
+    const dgi_mask *reserved; /* NULL: none */
+    uint8_t *pocket;    /* with reserved cells and open ground: 1 on ground cut off from the
+                         * largest stretch (left as rock), else 0 */
+    uint8_t *block;     /* all scratch arrays above, one allocation */
+    size_t block_size;
+    uint8_t buf[4096];
+} islands;
+
+void dg_prefab_islands_defaults(dg_prefab_islands_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->orientations = DG_ORIENT_MASK_ALL;
+    p->margin = -1;
+    p->positions = 30;
+    p->max_failures = 20;
+    p->fill = DG_TILE_FLOOR;
+    p->connected = 1;
+    p->max_tries = 16;
+    p->border = 1;
+}
+
+static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
+                              const dg_prefab_islands_params *p, dg_diag *diag)
+{
+    if (!set)
+        return dgi_fail(diag, DG_E_NULL, "prefab_islands: set is NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK)
+        return st;
+    if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: orientations 0x%X must be a non-empty "
+                        "set of the 8 orientation bits", (unsigned)p->orientations);
+    if (p->group_count < 0 || p->group_count > MAX_GROUPS || (p->group_count > 0 && !p->groups))
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: group_count %d must be 0..%d with groups "
+                        "given", (int)p->group_count, MAX_GROUPS);
+    for (int32_t i = 0; i < p->group_count; i++)
+    {
+        const dg_prefab_group *g = &p->groups[i];
+        if (g->min < 0 || g->min > 100000 || (g->max >= 0 && g->max < g->min) || g->max > 100000)
+            return dgi_fail(diag, DG_E_INVALID, "prefab_islands: group %d count %d..%d must have "
+                            "0 <= min <= max <= 100000 (max < 0: as many as fit)", (int)i,
+                            (int)g->min, (int)g->max);
+    }
+    if (p->margin < -1 || p->margin > 64)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: margin %d must be -1..64", (int)p->margin);
+    if (p->positions < 1 || p->positions > 10000 || p->max_failures < 1 || p->max_failures > 10000)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: positions %d and max_failures %d must "
+                        "be 1..10000", (int)p->positions, (int)p->max_failures);
+    if (p->keep < 0 || p->keep > 1 || p->connected < 0 || p->connected > 1 || p->border < 0 || p->border > 1)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: keep, connected and border must be 0 or 1");
+    if (p->fill < 0 || p->fill > 255)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: fill %d is not a tile (0..255)", (int)p->fill);
+    if (p->max_tries < 1 || p->max_tries > 1000)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_islands: max_tries %d must be 1..1000", (int)p->max_tries);
+    return DG_OK;
+}
+
+static void load_groups(islands *s)
+{
+    const dg_prefab_islands_params *p = s->p;
+    if (p->group_count > 0)
+        for (int32_t i = 0; i < p->group_count; i++)
+        {
+            group g = {p->groups[i].tag, p->groups[i].min, p->groups[i].max < 0 ? -1 : p->groups[i].max,
+                       p->groups[i].start != 0};
+            s->groups[s->group_count++] = g;
+        }
+    else if (s->set->group_count > 0)
+        for (int32_t i = 0; i < s->set->group_count && i < MAX_GROUPS; i++)
+        {
+            const dgi_group *d = &s->set->groups[i];
+            group g = {d->tag, d->min, d->max, d->start};
+            s->groups[s->group_count++] = g;
+        }
+    else
+    {
+        group g = {NULL, 0, -1, 0};
+        s->groups[s->group_count++] = g;
+    }
+}
+
+/* Bytes of a scratch array, rounded so the next one stays 8-byte aligned. */
+/* Hands out the scratch arrays from one block: sizes first (block NULL), then
+ * pointers. Returns the block size. */
+static size_t carve(islands *s, uint8_t *block, int check)
+{
+    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, DEAD, MEMBER, MEMBER_WEIGHTS, MAPS,
+           FREE, BLOCK_FREE, STAMPS, QUEUE, MARK, MAY_START, PARTS };
+    size_t blocks = (size_t)s->h / ROW_BLOCK + 1;
+    size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
+    size_t n = (size_t)DG_MAX(s->set->count, 1);
+    uint8_t *part[PARTS];
+    size_t size[PARTS] = {
+        rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->exit_first,
+        s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
+        s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
+        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n, n * (size_t)s->group_count * sizeof *s->members,
+        n * (size_t)s->group_count * sizeof *s->member_weights,
+        POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t), POSITION_MAPS * blocks * sizeof(int32_t),
+        s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0,
+        ((size_t)s->w * (size_t)s->h + 1) * sizeof *s->queue, /* one past the region */
+        2 * (size_t)(s->w + 2) * (size_t)(s->h + 2), n};
+    size_t at = dgi_carve(block, size, part, PARTS);
+    if (!block)
+        return at;
+    s->occ = (uint64_t *)part[OCC];
+    s->weights = (int64_t *)part[WEIGHTS];
+    s->fit = (int32_t *)part[FIT];
+    s->exit_first = (int32_t *)part[EXIT_FIRST];
+    s->door_exits = (int32_t *)part[DOOR_EXITS];
+    s->rects = (int32_t *)part[RECTS];
+    s->exits = (int32_t *)part[EXITS];
+    s->stack = (int32_t *)part[STACK];
+    s->used = part[FLAGS];
+    s->dead = part[DEAD];
+    s->members = (int32_t *)part[MEMBER];
+    s->member_weights = (int64_t *)part[MEMBER_WEIGHTS];
+    s->queue = (int32_t *)part[QUEUE];
+    s->mark = part[MARK];
+    s->may_start = part[MAY_START];
+    if (part[STAMPS])
+        dgi_stamps_init(&s->stamps, s->set, DG_PREFAB_ISLAND, s->w, part[STAMPS]);
+    for (int k = 0; k < POSITION_MAPS; k++)
+    {
+        s->maps[k].bits = (uint64_t *)part[MAPS] + (size_t)k * rows / sizeof(uint64_t);
+        s->maps[k].free = (int32_t *)part[FREE] + (size_t)k * (size_t)s->h;
+        s->maps[k].block_free = (int32_t *)part[BLOCK_FREE] + (size_t)k * blocks;
+    }
+    return at;
+}
+
+/* The cells just outside prefab q (identity orientation) that its border
+ * doors open onto, one per side a door is on, as (x, y) pairs; returns how
+ * many (at most one per cell around q). Doors are never substituted, so they
+ * hold for every outcome of the random glyphs. */
+static int32_t find_door_exits(const islands *s, const dgi_prefab *q, int32_t *exits)
+{
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    const uint8_t *g = s->set->cells + q->cells;
+    int32_t n = 0, w = q->width, h = q->height;
+    for (int32_t y = 0; y < h; y++)
+    {
+        int edge_row = y == 0 || y == h - 1;
+        for (int32_t x = 0; x < w; x += (edge_row || x == w - 1) ? 1 : w - 1)
+        {
+            if (lg[g[(size_t)y * (size_t)w + (size_t)x]].cls != DGI_CLASS_DOOR)
+                continue;
+            const int32_t out[4][3] = {{y == 0, x, -1}, {x == w - 1, w, y}, {y == h - 1, x, h}, {x == 0, -1, y}};
+            for (int side = 0; side < 4; side++)
+                if (out[side][0])
+                {
+                    exits[2 * n] = out[side][1];
+                    exits[2 * n++ + 1] = out[side][2];
+                }
+        }
+    }
+    return n;
+}
+
+/* Does every glyph of the island prefabs' legends have a tile that is
+ * passable exactly when its class is? Then passability follows from the
+ * tiles and need not be written building by building. */
+static int tiles_tell_passability(const islands *s)
+{
+    for (int32_t i = 0, last = -1; i < s->set->count; i++)
+    {
+        const dgi_prefab *q = &s->set->prefabs[i];
+        if (!s->fit[i] || q->legend == last)
+            continue;
+        last = q->legend;
+        for (int c = 33; c < 127; c++)
+        {
+            const dgi_glyph *d = &s->set->legends[q->legend].glyph[c];
+            if (d->cls != DGI_CLASS_NONE && d->cls != DGI_CLASS_VOID && dg_tile_passable(d->tile) != (d->passable != 0))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 if prefab q's legend has a glyph reported as a marker of that kind. */
+static int legend_has_marker(const islands *s, const dgi_prefab *q, int32_t kind)
+{
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    for (int c = 33; c < 127 && q->has_markers; c++)
+        if (lg[c].cls != DGI_CLASS_NONE && lg[c].marker == kind + 1)
+            return 1;
+    return 0;
+}
+
+/* Which island prefabs may give the start, and whether one may give the exit. */
+static void find_marker_glyphs(islands *s)
+{
+    for (int32_t i = 0; i < s->set->count; i++)
+    {
+        const dgi_prefab *q = &s->set->prefabs[i];
+        s->may_start[i] = s->fit[i] && legend_has_marker(s, q, DG_MARKER_START);
+        s->exit_fixed |= s->fit[i] && legend_has_marker(s, q, DG_MARKER_EXIT);
+    }
+}
+
+static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
+{
+    int check = s->p->connected && !s->p->keep;
+    s->words = (s->w + 63) / 64;
+    for (int32_t i = 0; i < s->set->count; i++)
+    {
+        const dgi_prefab *q = &s->set->prefabs[i];
+        s->shape_size = DG_MAX(s->shape_size, (size_t)q->width * (size_t)q->height);
+        s->border += 2 * ((size_t)q->width + (size_t)q->height);
+    }
+    s->block_size = carve(s, NULL, check);
+    s->block = dgi_alloc(a, s->block_size);
+    if (!s->block)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+    carve(s, s->block, check);
+    s->exit_first[0] = 0;
+    for (int32_t i = 0; i < s->set->count; i++)
+    {
+        const dgi_prefab *q = &s->set->prefabs[i];
+        s->fit[i] = (q->modes & DG_PREFAB_ISLAND) && q->weight > 0
+                        ? dgi_orient_fit(q, q->distinct & s->p->orientations, s->w, s->h)
+                        : 0;
+        s->exit_first[i + 1] = s->exit_first[i] + find_door_exits(s, q, s->door_exits + 2 * s->exit_first[i]);
+    }
+    s->tiles_pass = check && tiles_tell_passability(s);
+    find_marker_glyphs(s);
+    for (int32_t k = 0; k < s->group_count; k++)
+    {
+        int32_t *members = s->members + (size_t)k * (size_t)s->set->count;
+        int64_t *weights = s->member_weights + (size_t)k * (size_t)s->set->count;
+        for (int32_t i = 0; i < s->set->count; i++)
+            if (s->fit[i] && dgi_has_tag(s->set, &s->set->prefabs[i], s->groups[k].tag))
+            {
+                weights[s->members_n[k]] = s->set->prefabs[i].weight;
+                members[s->members_n[k]++] = i;
+                s->has_unique[k] |= s->set->prefabs[i].unique;
+            }
+        if (s->members_n[k] == 0 && s->groups[k].min > 0)
+            return dgi_fail(diag, DG_E_NOSPACE, "prefab_islands: group '%.40s' has no `mode island` "
+                            "prefab that fits a %dx%d grid", s->groups[k].tag ? s->groups[k].tag : "*",
+                            (int)s->w, (int)s->h);
+    }
+    return DG_OK;
+}
+
+static int32_t margin_of(const islands *s, const dgi_prefab *q)
+{
+    return s->p->margin >= 0 ? s->p->margin : q->margin;
+}
+
+static int bit_at(const islands *s, const uint64_t *bits, int32_t x, int32_t y)
+{
+    return (bits[(size_t)y * (size_t)s->words + (size_t)(x >> 6)] >> (x & 63)) & 1u;
+}
+
+/* Is any bit of columns a..b (a <= b) set on rows y0..y1 of a bit map? */
+static int any_in_rows(const islands *s, const uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+{
+    int32_t first = a >> 6, last = b >> 6;
+    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
+    const uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
+    for (int32_t y = y0; y <= y1; y++, row += s->words)
+    {
+        if (first == last)
+        {
+            if (row[first] & lo & hi)
+                return 1;
+            continue;
+        }
+        if ((row[first] & lo) || (row[last] & hi))
+            return 1;
+        for (int32_t i = first + 1; i < last; i++)
+            if (row[i])
+                return 1;
+    }
+    return 0;
+}
+
+/* Sets the bits of columns a..b (a <= b) on rows y0..y1 of a bit map. */
+static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+{
+    int32_t first = a >> 6, last = b >> 6;
+    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
+    uint64_t *row = bits + (size_t)y0 * (size_t)s->words;
+    if (first == last) /* the common case, looped on its own */
+    {
+        for (int32_t y = y0; y <= y1; y++, row += s->words)
+            row[first] |= lo & hi;
+        return;
+    }
+    for (int32_t y = y0; y <= y1; y++, row += s->words)
+    {
+        row[first] |= lo;
+        row[last] |= hi;
+        for (int32_t i = first + 1; i < last; i++)
+            row[i] = ~0ULL;
+    }
+}
+
+/* Marks the positions of map's rectangle that would overlap margin b (only
+ * positions in the map: columns 0..W - w, rows 0..H - h), taking the newly
+ * marked ones off the free counts once they are kept. */
+static void mark_positions(const islands *s, struct position_map *map, const int32_t *b)
+{
+    int32_t a = DG_MAX(0, b[0] - map->w + 1), z = DG_MIN(b[2], s->w - map->w);
+    int32_t y0 = DG_MAX(0, b[1] - map->h + 1), y1 = DG_MIN(b[3], s->h - map->h);
+    if (!map->counted) /* most maps are never counted: no popcounts */
+    {
+        if (a <= z && y0 <= y1)
+            set_in_rows(s, map->bits, a, z, y0, y1);
+        return;
+    }
+    int32_t first = a >> 6, last = z >> 6;
+    uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (z & 63));
+    uint64_t *row = map->bits + (size_t)y0 * (size_t)s->words;
+    int32_t total = 0;
+    if (first == last) /* the common case, looped on its own */
+        for (int32_t y = y0; y <= y1 && a <= z; y++, row += s->words)
+        {
+            uint64_t fresh = lo & hi & ~row[first];
+            int32_t marked = dgi_popcount64(fresh);
+            row[first] |= fresh;
+            map->free[y] -= marked;
+            map->block_free[y / ROW_BLOCK] -= marked;
+            total += marked;
+        }
+    else
+        for (int32_t y = y0; y <= y1 && a <= z; y++, row += s->words)
+        {
+            int32_t marked = 0;
+            for (int32_t i = first; i <= last; i++)
+            {
+                uint64_t fresh = (i == first ? lo : ~0ULL) & (i == last ? hi : ~0ULL) & ~row[i];
+                marked += dgi_popcount64(fresh);
+                row[i] |= fresh;
+            }
+            map->free[y] -= marked;
+            map->block_free[y / ROW_BLOCK] -= marked;
+            total += marked;
+        }
+    map->free_total -= total;
+}
+
+/* The position map of a w x h rectangle, up to date: a kept one, or a new
+ * one in the next slot. */
+static struct position_map *position_map(islands *s, int32_t w, int32_t h)
+{
+    struct position_map *map = NULL;
+    for (int32_t i = 0; i < s->maps_n && !map; i++)
+        if (s->maps[i].w == w && s->maps[i].h == h)
+            map = &s->maps[i];
+    if (!map)
+    {
+        map = &s->maps[s->maps_next];
+        s->maps_next = (s->maps_next + 1) % POSITION_MAPS;
+        s->maps_n = DG_MIN(s->maps_n + 1, POSITION_MAPS);
+        map->w = w;
+        map->h = h;
+        map->done = 0;
+        memset(map->bits, 0, (size_t)s->h * (size_t)s->words * sizeof *map->bits);
+        map->counted = 0;
+    }
+    s->try_left -= s->margins_n - map->done; /* marking is work too: thrashing maps is bounded */
+    for (; map->done < s->margins_n; map->done++)
+        mark_positions(s, map, &s->margins[4 * map->done]);
+    return map;
+}
+
+/* Adds the run X0..X1 of row Y to the footprint: it extends the last
+ * rectangle if that has the same columns and ends on the row above. */
+static void add_run(islands *s, int32_t Y, int32_t X0, int32_t X1)
+{
+    int32_t *r = s->rects_n ? &s->rects[4 * (s->rects_n - 1)] : NULL;
+    if (r && r[0] == X0 && r[2] == X1 && r[3] == Y - 1)
+        r[3] = Y;
+    else
+    {
+        r = &s->rects[4 * s->rects_n++];
+        r[0] = X0;
+        r[1] = r[3] = Y;
+        r[2] = X1;
+    }
+    s->lo_x = DG_MIN(s->lo_x, X0);
+    s->hi_x = DG_MAX(s->hi_x, X1);
+    s->lo_y = DG_MIN(s->lo_y, Y);
+    s->hi_y = Y;
+}
+
+/* The door exits of prefab index in orientation o: the identity ones turned
+ * as cells of the prefab grown by one cell on every side. */
+static void find_exits(islands *s, int32_t index, int32_t o)
+{
+    const dgi_prefab *q = &s->set->prefabs[index];
+    int32_t first = s->exit_first[index];
+    s->exits_n = s->exit_first[index + 1] - first;
+    for (int32_t k = 0; k < s->exits_n; k++)
+    {
+        dg_point e = {s->door_exits[2 * (first + k)] + 1, s->door_exits[2 * (first + k) + 1] + 1};
+        e = dgi_orient_point(o, q->width + 2, q->height + 2, e);
+        s->exits[2 * k] = e.x - 1;
+        s->exits[2 * k + 1] = e.y - 1;
+    }
+}
+
+/* The oriented building: its footprint (non-void cells) as rectangles of
+ * equal runs on consecutive rows, their bounds, and its door exits. */
+static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, const dgi_xform *t)
+{
+    const dgi_prefab *q = &s->set->prefabs[index];
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    s->rects_n = 0;
+    s->lo_x = s->lo_y = INT32_MAX;
+    s->hi_x = s->hi_y = -1;
+    if (!q->has_void) /* the whole box, whatever the random glyphs do */
+    {
+        add_run(s, 0, 0, t->w - 1);
+        s->rects[3] = s->hi_y = t->h - 1;
+    }
+    for (int32_t Y = 0; Y < t->h && q->has_void; Y++)
+    {
+        for (int32_t X = 0, run = -1; X <= t->w; X++)
+        {
+            int solid = X < t->w &&
+                        lg[g[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].cls != DGI_CLASS_VOID;
+            if (solid && run < 0)
+                run = X;
+            else if (!solid && run >= 0)
+            {
+                add_run(s, Y, run, X - 1);
+                run = -1;
+            }
+        }
+    }
+    find_exits(s, index, o);
+}
+
+/* The position maps make_shape's building is checked with, brought up to date. */
+static void use_position_maps(islands *s)
+{
+    s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
+    s->cells_map = s->rects_n > 1 ? position_map(s, 1, 1) : NULL;
+}
+
+/* Footprint rectangle r at (x, y), grown by m and clipped to the map, as
+ * columns and rows b[0]..b[2] x b[1]..b[3]. */
+static void grown(const islands *s, const int32_t *r, int32_t x, int32_t y, int32_t m, int32_t *b)
+{
+    b[0] = DG_MAX(0, x + r[0] - m);
+    b[1] = DG_MAX(0, y + r[1] - m);
+    b[2] = DG_MIN(s->w - 1, x + r[2] + m);
+    b[3] = DG_MIN(s->h - 1, y + r[3] + m);
+}
+
+/* Can the building of make_shape stand at (x, y) of its span? With a
+ * position map the caller has checked the others' margins. */
+static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
+{
+    int32_t m = margin_of(s, q), b[4];
+    for (int32_t k = 0; k < s->rects_n && s->cells_map; k++) /* the others' margins */
+    {
+        const int32_t *r = &s->rects[4 * k];
+        if (any_in_rows(s, s->cells_map->bits, x + r[0], x + r[2], y + r[1], y + r[3]))
+            return 0;
+    }
+    for (int32_t k = 0; k < s->rects_n && m > s->min_margin; k++) /* ours, where it is larger */
+    {
+        grown(s, &s->rects[4 * k], x, y, m, b);
+        if (any_in_rows(s, s->occ, b[0], b[2], b[1], b[3]))
+            return 0;
+    }
+    for (int32_t k = 0; k < s->exits_n; k++) /* doors open onto a free cell (the span keeps them in the map) */
+        if (bit_at(s, s->occ, x + s->exits[2 * k], y + s->exits[2 * k + 1]))
+            return 0;
+    return 1;
+}
+
+/* Room for `more` margins past those listed. */
+static dg_status grow_margins(islands *s, int32_t more)
+{
+    /* first room for about one building per 64 cells: one allocation per call */
+    int32_t guess = (int32_t)DG_MAX(64, DG_MIN((int64_t)s->w * s->h / 64, 4096));
+    return dgi_grow(s->alloc, (void **)&s->margins, &s->margins_cap, DG_MAX(s->margins_n + more, guess),
+                    4 * sizeof *s->margins);
+}
+
+/* Adds a margin rectangle no footprint may overlap (columns x0..x1, rows y0..y1). */
+static dg_status add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+    dg_status st = grow_margins(s, 1);
+    if (st != DG_OK)
+        return st;
+    int32_t *b = &s->margins[4 * s->margins_n++];
+    b[0] = DG_MAX(0, x0);
+    b[1] = DG_MAX(0, y0);
+    b[2] = DG_MIN(s->w - 1, x1);
+    b[3] = DG_MIN(s->h - 1, y1);
+    return DG_OK;
+}
+
+/* The ring and the path inside it as margins, so the position maps never
+ * offer a position there. */
+static dg_status add_ring_margins(islands *s)
+{
+    int32_t in = RING_INSET - 1;
+    dg_status st = add_margin(s, 0, 0, s->w - 1, in);
+    if (st == DG_OK)
+        st = add_margin(s, 0, s->h - 1 - in, s->w - 1, s->h - 1);
+    if (st == DG_OK)
+        st = add_margin(s, 0, 0, in, s->h - 1);
+    if (st == DG_OK)
+        st = add_margin(s, s->w - 1 - in, 0, s->w - 1, s->h - 1);
+    return st;
+}
+
+/* Marks the footprint and its margin. */
+static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
+{
+    int32_t m = margin_of(s, q);
+    dg_status st = grow_margins(s, s->rects_n);
+    if (st != DG_OK)
+        return st;
+    for (int32_t k = 0; k < s->rects_n; k++)
+    {
+        const int32_t *r = &s->rects[4 * k];
+        int32_t *b = &s->margins[4 * s->margins_n++];
+        set_in_rows(s, s->occ, x + r[0], x + r[2], y + r[1], y + r[3]);
+        grown(s, r, x, y, m, b);
+    }
+    s->min_margin = DG_MIN(s->min_margin, m);
+    return DG_OK;
+}
+
+/* The top-left corners (x, y) at which the building of make_shape (oriented
+ * size t) lies in the map, its doors open onto cells of the map and, with
+ * `edge avoid`, it keeps off the border (with the ring, RING_INSET cells off
+ * it): x in span[0]..span[2], y in span[1]..span[3]. 0 if there are none. */
+static int position_span(const islands *s, const dgi_prefab *q, const dgi_xform *t, int32_t *span)
+{
+    span[0] = span[1] = 0;
+    span[2] = s->w - t->w;
+    span[3] = s->h - t->h;
+    int32_t inset = s->ring ? RING_INSET : q->edge_avoid ? 1 : 0;
+    if (inset && s->rects_n)
+    {
+        span[0] = DG_MAX(span[0], inset - s->lo_x);
+        span[1] = DG_MAX(span[1], inset - s->lo_y);
+        span[2] = DG_MIN(span[2], s->w - 1 - inset - s->hi_x);
+        span[3] = DG_MIN(span[3], s->h - 1 - inset - s->hi_y);
+    }
+    for (int32_t k = 0; k < s->exits_n; k++)
+    {
+        int32_t ex = s->exits[2 * k], ey = s->exits[2 * k + 1];
+        span[0] = DG_MAX(span[0], -ex);
+        span[1] = DG_MAX(span[1], -ey);
+        span[2] = DG_MIN(span[2], s->w - 1 - ex);
+        span[3] = DG_MIN(span[3], s->h - 1 - ey);
+    }
+    return span[0] <= span[2] && span[1] <= span[3];
+}
+
+/* Clear bits of columns 0..b of word i of a bit-map row. */
+static uint64_t clear_bits(const uint64_t *row, int32_t i, int32_t b)
+{
+    return ~row[i] & (i < b >> 6 ? ~0ULL : ~0ULL >> (63 - (b & 63)));
+}
+
+/* Column of the k-th (from 0) clear bit of columns 0..b of a row that has
+ * more than k. */
+static int32_t nth_clear_in_row(const uint64_t *row, int32_t b, int32_t k)
+{
+    for (int32_t i = 0;; i++)
+    {
+        uint64_t clear = clear_bits(row, i, b);
+        int32_t n = dgi_popcount64(clear);
+        if (k < n)
+        {
+            for (; k > 0; k--)
+                clear &= clear - 1;
+            return i * 64 + dgi_lowest_bit64(clear);
+        }
+        k -= n;
+    }
+}
+
+/* Free positions of map on rows y0..y1; the first count of a map counts
+ * every row, marking keeps the counts from then on. */
+static int32_t count_free(const islands *s, struct position_map *map, int32_t y0, int32_t y1)
+{
+    int32_t last = s->h - map->h;
+    if (!map->counted)
+    {
+        map->free_total = 0;
+        memset(map->block_free, 0, ((size_t)s->h / ROW_BLOCK + 1) * sizeof *map->block_free);
+        for (int32_t y = 0; y <= last; y++)
+        {
+            const uint64_t *row = map->bits + (size_t)y * (size_t)s->words;
+            map->free[y] = 0;
+            for (int32_t i = 0; i <= (s->w - map->w) >> 6; i++)
+                map->free[y] += dgi_popcount64(clear_bits(row, i, s->w - map->w));
+            map->free_total += map->free[y];
+            map->block_free[y / ROW_BLOCK] += map->free[y];
+        }
+        map->counted = 1;
+    }
+    int32_t total = map->free_total; /* less the rows outside y0..y1 (doors or `edge avoid` leave a few) */
+    for (int32_t y = 0; y < y0; y++)
+        total -= map->free[y];
+    for (int32_t y = y1 + 1; y <= last; y++)
+        total -= map->free[y];
+    return total;
+}
+
+/* The k-th (from 0) free position of map counted from row y. */
+static void nth_free(const islands *s, const struct position_map *map, int32_t y, int32_t k, int32_t *mx,
+                     int32_t *my)
+{
+    for (; y % ROW_BLOCK && k >= map->free[y]; y++) /* up to a block's first row */
+        k -= map->free[y];
+    for (; y % ROW_BLOCK == 0 && k >= map->block_free[y / ROW_BLOCK]; y += ROW_BLOCK)
+        k -= map->block_free[y / ROW_BLOCK];
+    for (; k >= map->free[y]; y++)
+        k -= map->free[y];
+    *my = y;
+    *mx = nth_clear_in_row(map->bits + (size_t)y * (size_t)s->words, s->w - map->w, k);
+}
+
+/* Tries up to `positions` positions for the building of make_shape (oriented
+ * size t) until one fits, within the try's work left. The first QUICK_DRAWS
+ * are drawn anywhere in its span; with a position map the rest are drawn
+ * among the positions free on the span's rows (if there are none the building
+ * gives up there), so on a crowded map a building that fits somewhere is
+ * still placed. 1 found, 0 not, -1 if it has no free position at all. */
+static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
+                         int32_t *x, int32_t *y, dg_rng *rng)
+{
+    int32_t span[4], k = 0, free_n = -1;
+    if (!position_span(s, q, t, span))
+        return -1;
+    struct position_map *map = s->map;
+    int32_t dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
+    uint32_t span_x = (uint32_t)(span[2] - span[0] + 1), span_y = (uint32_t)(span[3] - span[1] + 1);
+    int found = 0;
+    while (k < s->p->positions && k < s->try_left && !found)
+    {
+        if (!map || k < QUICK_DRAWS)
+        {
+            *x = span[0] + (int32_t)dgi_rng_below(rng, span_x);
+            *y = span[1] + (int32_t)dgi_rng_below(rng, span_y);
+        }
+        else
+        {
+            if (free_n < 0)
+                free_n = count_free(s, map, span[1] + dy, span[3] + dy);
+            if (free_n == 0)
+                break;
+            nth_free(s, map, span[1] + dy, (int32_t)dgi_rng_below(rng, (uint32_t)free_n), x, y);
+            *x -= dx;
+            *y -= dy;
+        }
+        k++;
+        found = *x >= span[0] && *x <= span[2] && (!map || !bit_at(s, map->bits, *x + dx, *y + dy)) &&
+                fits(s, q, *x, *y);
+    }
+    gen->r.metrics.attempts += k;
+    s->try_left -= k;
+    return found ? 1 : free_n == 0 ? -1 : 0;
+}
+
+/* A building known to fit nowhere (no free position in its span) makes the
+ * draws find_position would, all on ruled-out positions, and counts them,
+ * so the draws that follow and the metrics are the same, without testing. */
+static void skip_dead(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t, dg_rng *rng)
+{
+    int32_t span[4], k = 0;
+    if (!position_span(s, q, t, span))
+        return;
+    uint32_t span_x = (uint32_t)(span[2] - span[0] + 1), span_y = (uint32_t)(span[3] - span[1] + 1);
+    for (; k < QUICK_DRAWS && k < s->p->positions && k < s->try_left; k++)
+    {
+        dgi_rng_below(rng, span_x);
+        dgi_rng_below(rng, span_y);
+    }
+    gen->r.metrics.attempts += k;
+    s->try_left -= k;
+}
+
+/* Where the first `start` marker of resolved glyphs g (oriented t, at (x, y))
+ * lands, in the order the result lists markers; (-1, -1) if none. */
+static dg_point first_start_marker(const islands *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t,
+                                   int32_t x, int32_t y)
+{
+    const dgi_glyph *lg = s->set->legends[q->legend].glyph;
+    dg_point none = {-1, -1};
+    for (int32_t Y = 0; Y < t->h; Y++)
+        for (int32_t X = 0; X < t->w; X++)
+            if (lg[g[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].marker == DG_MARKER_START + 1)
+            {
+                dg_point p = {x + X, y + Y};
+                return p;
+            }
+    return none;
+}
+
+/* Records a building's box (its room's rect); the first of a start group is the start building. */
+static dg_status add_box(islands *s, int32_t x, int32_t y, int32_t w, int32_t h, int32_t start_group)
+{
+    dg_status st = dgi_grow(s->alloc, (void **)&s->boxes, &s->boxes_cap, DG_MAX(s->boxes_n + 1, 64),
+                            4 * sizeof *s->boxes);
+    if (st != DG_OK)
+        return st;
+    if (start_group && s->start_box < 0)
+        s->start_box = s->boxes_n;
+    int32_t *b = &s->boxes[4 * s->boxes_n++];
+    b[0] = x;
+    b[1] = y;
+    b[2] = w;
+    b[3] = h;
+    return DG_OK;
+}
+
+/* Tries to place one building of group k. 1 placed, 0 no place found, -1 no
+ * prefab left in the group, -2 on error (*err). */
+static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed, uint64_t building,
+                     dg_rng *rng, dg_status *err)
+{
+    /* the draw over the group's members in index order is the draw over all
+     * prefabs with the others weighing 0 */
+    const int32_t *members = s->members + (size_t)group_index * (size_t)s->set->count;
+    const int64_t *weights = s->member_weights + (size_t)group_index * (size_t)s->set->count;
+    if (s->has_unique[group_index])
+    {
+        for (int32_t j = 0; j < s->members_n[group_index]; j++)
+        {
+            const dgi_prefab *m = &s->set->prefabs[members[j]];
+            s->weights[j] = m->unique && s->used[members[j]] ? 0 : m->weight;
+        }
+        weights = s->weights;
+    }
+    int32_t pick = dgi_weighted_pick(weights, s->members_n[group_index], rng);
+    if (pick < 0)
+        return -1;
+    int32_t index = members[pick];
+    const dgi_prefab *q = &s->set->prefabs[index];
+    int32_t o = dgi_orient_pick(s->fit[index], rng), x, y;
+    s->try_left--;
+    dgi_xform t;
+    dgi_xform_make(q->width, q->height, o, &t);
+    /* Random glyphs never move doors; without void they cannot change the
+     * shape, so they are resolved only once the building has a place (most
+     * tries find none). If no outcome meets the require counts, the try fails
+     * there. */
+    int later = !q->has_void;
+    uint64_t seed = later ? 0 : dgi_hash_combine(map_seed, building); /* its random glyphs' */
+    uint8_t *heap = NULL;
+    const uint8_t *g = later ? s->set->cells + q->cells
+                             : dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
+    if (!g)
+        return *err == DG_E_LIMIT ? 0 : -2;
+    make_shape(s, index, o, g, &t);
+    if ((s->dead[index] >> o) & 1)
+    {
+        skip_dead(s, gen, q, &t, rng);
+        return 0;
+    }
+    use_position_maps(s);
+    /* an outcome with every cell void has no footprint: it would fit anywhere
+     * and never fill the map, so it counts as a try without a place */
+    int found = s->rects_n ? find_position(s, gen, q, &t, &x, &y, rng) : 0;
+    if (found < 0 && !q->has_void) /* the occupied area only grows: it never will in this try */
+        s->dead[index] |= (uint8_t)(1u << o);
+    if (found <= 0)
+    {
+        dgi_prefab_glyphs_free(s->set, q, heap);
+        return 0;
+    }
+    seed = later ? dgi_hash_combine(map_seed, building) : seed;
+    int seek_start = s->start.x < 0 && s->may_start[index]; /* its glyphs are looked at */
+    int stamped = later && s->stamps.made && !gen->record && !gen->pass.cells && !seek_start
+                      ? dgi_stamp(&s->stamps, index, o, seed, &DG_CELL(&gen->g, x, y))
+                      : 0;
+    if (stamped < 0)
+        return 0;
+    if (!stamped)
+    {
+        if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err)))
+            return *err == DG_E_LIMIT ? 0 : -2;
+        *err = dgi_gen_place(gen, index, o, g, x, y, s->groups[group_index].start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
+        if (seek_start)
+            s->start = first_start_marker(s, q, g, &t, x, y);
+        dgi_prefab_glyphs_free(s->set, q, heap);
+        if (*err != DG_OK)
+            return -2;
+    }
+    *err = occupy(s, q, x, y);
+    if (*err == DG_OK)
+        *err = add_box(s, x, y, t.w, t.h, s->groups[group_index].start);
+    if (*err != DG_OK)
+        return -2;
+    s->used[index] = 1;
+    /* solid buildings whose cells reach a door, one free cell apart and not
+     * spanning the map, leave the ground around them connected */
+    s->proven &= !q->has_void && margin_of(s, q) >= 1 &&
+                 (q->solid == 2 || (q->solid == 1 && s->exits_n > 0)) &&
+                 !(x == 0 && x + t.w == s->w) && !(y == 0 && y + t.h == s->h);
+    return 1;
+}
+
+/* ---- reserved cells ------------------------------------------------------------- */
+
+/* Ground a building may reach: off the reserved cells and their ring, and off
+ * the grid's outer ring when it is walled. */
+static int ground_cell(const islands *s, const dg_grid *g, int32_t x, int32_t y)
+{
+    int edge = x == 0 || y == 0 || x == s->w - 1 || y == s->h - 1;
+    return !(s->ring && edge) && !dgi_mask_near(s->reserved, g, x, y);
+}
+
+/* Labels the 4-way stretch of cells labelled `from` around i as `to`; its size. */
+static int32_t relabel(islands *s, int32_t i, uint8_t from, uint8_t to)
+{
+    int32_t head = 0, tail = 0;
+    s->pocket[i] = to;
+    s->queue[tail++] = i;
+    while (head < tail)
+    {
+        int32_t c = s->queue[head++], x = c % s->w, y = c / s->w;
+        int32_t next[4] = {y > 0 ? c - s->w : -1, y + 1 < s->h ? c + s->w : -1,
+                           x > 0 ? c - 1 : -1, x + 1 < s->w ? c + 1 : -1};
+        for (int d = 0; d < 4; d++)
+            if (next[d] >= 0 && s->pocket[next[d]] == from)
+            {
+                s->pocket[next[d]] = to;
+                s->queue[tail++] = next[d];
+            }
+    }
+    return tail;
+}
+
+/* s->pocket: the ground outside the largest 4-way stretch of it (a walled-in
+ * area of the caller's, a strip the reserved cells cut off). Once per call. */
+static void find_pockets(islands *s, const dg_grid *g)
+{
+    int32_t n = s->w * s->h, best = -1, best_n = 0;
+    for (int32_t i = 0; i < n; i++)
+        s->pocket[i] = ground_cell(s, g, i % s->w, i / s->w) ? 0 : 3;
+    for (int32_t i = 0; i < n; i++)
+    {
+        int32_t size = s->pocket[i] == 0 ? relabel(s, i, 0, 2) : 0;
+        if (size > best_n)
+            best_n = size, best = i;
+    }
+    if (best >= 0)
+        relabel(s, best, 2, 4);
+    for (int32_t i = 0; i < n; i++)
+        s->pocket[i] = s->pocket[i] == 2;
+}
+
+/* Margins no footprint may overlap: the reserved cells grown by two (their
+ * ring of wall and a path of ground) and the pockets grown by one, one
+ * rectangle per vertical stack of equal row runs. */
+static dg_status add_site_margins(islands *s, const uint8_t *cells, int32_t stride, int grow)
+{
+    dg_status st = DG_OK;
+    for (int32_t y = 0; y < s->h && st == DG_OK; y++)
+        for (int32_t x = 0; x < s->w && st == DG_OK; x++)
+        {
+            const uint8_t *row = cells + (size_t)y * (size_t)stride;
+            if (!row[x] || (x > 0 && row[x - 1]))
+                continue;
+            int32_t x1 = x;
+            while (x1 + 1 < s->w && row[x1 + 1])
+                x1++;
+            int same_above = y > 0 && row[x - stride] && (x == 0 || !row[x - 1 - stride]) &&
+                             (x1 + 1 == s->w || !row[x1 + 1 - stride]);
+            for (int32_t k = x; same_above && k <= x1; k++)
+                same_above = row[k - stride] != 0;
+            if (same_above)
+                continue;
+            int32_t y1 = y;
+            for (int more = 1; more && y1 + 1 < s->h;)
+            {
+                const uint8_t *next = row + (size_t)(y1 + 1 - y) * (size_t)stride;
+                more = (x == 0 || !next[x - 1]) && (x1 + 1 == s->w || !next[x1 + 1]);
+                for (int32_t k = x; more && k <= x1; k++)
+                    more = next[k] != 0;
+                y1 += more;
+            }
+            st = add_margin(s, x - grow, y - grow, x1 + grow, y1 + grow);
+        }
+    return st;
+}
+
+/* The reserved cells rock, the ground beside them wall, the pockets rock. */
+static void seal_site(islands *s, dgi_gen *gen)
+{
+    dgi_gen_seal(gen, s->reserved);
+    if (!s->pocket)
+        return;
+    for (int32_t y = 0; y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+            if (s->pocket[y * s->w + x])
+            {
+                DG_CELL(&gen->g, x, y) = DG_TILE_VOID;
+                if (gen->pass.cells)
+                    DG_CELL(&gen->pass, x, y) = DG_TILE_WALL;
+            }
+}
+
+/* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
+ * is not connected, DG_E_NOMEM. A try that spends its work budget ends there
+ * (metrics.stopped_early). */
+static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed)
+{
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    size_t bits = (size_t)s->h * (size_t)s->words * sizeof *s->occ;
+    memset(s->occ, 0, bits);
+    memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
+    memset(s->dead, 0, (size_t)DG_MAX(s->set->count, 1));
+    s->min_margin = INT32_MAX;
+    s->maps_n = s->maps_next = s->margins_n = s->boxes_n = 0;
+    s->start_box = -1;
+    s->start.x = s->start.y = s->exit.x = s->exit.y = -1;
+    s->proven = dg_tile_passable((uint8_t)s->p->fill) && !s->reserved;
+    dgi_result_reset(&gen->r);
+    if (s->ring)
+    {
+        dg_status st = add_ring_margins(s);
+        if (st != DG_OK)
+            return st;
+    }
+    if (s->reserved)
+    {
+        dg_status st = add_site_margins(s, s->reserved->cells, s->reserved->stride, 2);
+        if (st == DG_OK && s->pocket)
+            st = add_site_margins(s, s->pocket, s->w, 1);
+        if (st != DG_OK)
+            return st;
+    }
+    if (s->p->keep)
+        for (int32_t y = 0; y < s->h; y++)
+            memcpy(&DG_CELL(&gen->g, 0, y), &DG_CELL(grid, 0, y), (size_t)s->w);
+    else
+        dgi_gen_fill(gen, (uint8_t)s->p->fill, dg_tile_passable((uint8_t)s->p->fill));
+    if (s->reserved)
+        seal_site(s, gen);
+    uint64_t building = 0;
+    /* "as many as fit": buildings cover disjoint cells (at least one each), so
+     * no map holds more than it has cells; a count, not the map, ends the loop */
+    int32_t most = (int32_t)DG_MIN((int64_t)s->w * s->h, INT32_MAX);
+    for (int32_t k = 0; k < s->group_count; k++)
+    {
+        const group *gr = &s->groups[k];
+        int32_t target = gr->max < 0 ? most
+                                     : gr->min + (int32_t)dg_rng_below(&rng, (uint32_t)(gr->max - gr->min + 1));
+        int32_t placed = 0, failures = 0;
+        while (placed < target && failures < s->p->max_failures && s->try_left > 0)
+        {
+            dg_status err = DG_OK;
+            int r = place_one(s, gen, k, seed, building++, &rng, &err);
+            if (r == -2)
+                return err;
+            if (r < 0)
+                break;
+            placed += r;
+            failures = r ? 0 : failures + 1;
+            gen->r.metrics.failures += !r;
+        }
+        gen->r.metrics.stopped_early |= s->try_left <= 0;
+        gen->r.metrics.placed += placed;
+        /* "as many as fit" asked for what fitted (its min if fewer) */
+        gen->r.metrics.requested += gr->max < 0 ? DG_MAX(placed, gr->min) : target;
+        if (placed < gr->min)
+            return DG_E_NOSPACE;
+    }
+    if (!s->stack || s->proven)
+        return DG_OK;
+    int connected;
+    if (gen->pass.cells)
+        connected = dgi_gen_connected(gen, s->stack);
+    else
+    {
+        gen->pass.cells = s->pass;
+        for (int32_t y = 0; y < s->h; y++)
+            for (int32_t x = 0; x < s->w; x++)
+                DG_CELL(&gen->pass, x, y) = dg_tile_passable(DG_CELL(&gen->g, x, y)) ? DG_TILE_FLOOR : DG_TILE_WALL;
+        connected = dgi_gen_connected(gen, s->stack);
+        gen->pass.cells = NULL;
+    }
+    return connected ? DG_OK : DG_E_LIMIT;
+}
+
+/* Walls the grid's outer ring when the ground is open: buildings keep
+ * RING_INSET cells off it, so it is all ground and no door or marker is on it. */
+static void wall_ring(islands *s, dgi_gen *gen)
+{
+    if (!dg_tile_passable((uint8_t)s->p->fill))
+        return;
+    for (dg_grid *g = &gen->g; g; g = g == &gen->g && gen->pass.cells ? &gen->pass : NULL)
+    {
+        memset(&DG_CELL(g, 0, 0), DG_TILE_WALL, (size_t)s->w);
+        memset(&DG_CELL(g, 0, s->h - 1), DG_TILE_WALL, (size_t)s->w);
+        for (int32_t y = 1; y < s->h - 1; y++)
+            DG_CELL(g, 0, y) = DG_CELL(g, s->w - 1, y) = DG_TILE_WALL;
+    }
+}
+
+static int has_marker(const dg_result *r, int32_t kind)
+{
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* The start when no `start` marker gives it: in the start building (else the
+ * first), its centre if that is open and no door, else its first such cell,
+ * else its first door (a lone door frame). */
+static dg_point start_in_building(const islands *s, const dg_grid *g)
+{
+    const int32_t *b = &s->boxes[4 * (s->start_box >= 0 ? s->start_box : 0)];
+    dg_point centre = {b[0] + b[2] / 2, b[1] + b[3] / 2}, door = {-1, -1};
+    uint8_t t = DG_CELL(g, centre.x, centre.y);
+    if (dgi_passable_default[t] && t != DG_TILE_DOOR)
+        return centre;
+    for (int32_t y = b[1]; y < b[1] + b[3]; y++)
+        for (int32_t x = b[0]; x < b[0] + b[2]; x++)
+        {
+            dg_point c = {x, y};
+            t = DG_CELL(g, x, y);
+            if (dgi_passable_default[t] && t != DG_TILE_DOOR)
+                return c;
+            if (dgi_passable_default[t] && door.x < 0)
+                door = c;
+        }
+    return door;
+}
+
+/* Over the grid padded by one closed cell on every side: s->mark is 1 on open
+ * cells, s->mark + padded is 1 on the cells of every building's box. */
+static void mark_cells(islands *s, const dg_grid *g, size_t padded)
+{
+    int32_t pw = s->w + 2;
+    memset(s->mark, 0, 2 * padded);
+    for (int32_t y = 0; y < s->h; y++)
+    {
+        uint8_t *m = s->mark + (size_t)(y + 1) * (size_t)pw + 1;
+        const uint8_t *row = &DG_CELL(g, 0, y);
+        for (int32_t x = 0; x < s->w; x++)
+            m[x] = dgi_passable_default[row[x]] != 0;
+    }
+    for (int32_t i = 0; i < s->boxes_n; i++)
+    {
+        const int32_t *b = &s->boxes[4 * i];
+        for (int32_t y = b[1]; y < b[1] + b[3]; y++)
+            memset(s->mark + padded + (size_t)(y + 1) * (size_t)pw + (size_t)b[0] + 1, 1, (size_t)b[2]);
+    }
+}
+
+/* s->exit: the building cell (in a box, open, not the start) farthest from
+ * s->start by 4-way walking, the first reached of its level; (-1, -1) if
+ * none. Returns 1 if no more than a tenth of the cells reached lie farther
+ * (or there is no exit to choose), else 0. The walk branches on no cell (as
+ * finish.c's flood): every neighbour is queued, kept only if it was open. */
+static int choose_exit(islands *s, const dg_grid *g)
+{
+    int32_t pw = s->w + 2, head = 0, tail = 1, best = -1, best_end = 0;
+    int32_t start = (s->start.y + 1) * pw + s->start.x + 1;
+    size_t padded = (size_t)pw * (size_t)(s->h + 2);
+    uint8_t *m = s->mark, *box = s->mark + padded;
+    int32_t *queue = s->queue;
+    mark_cells(s, g, padded);
+    m[start] = box[start] = 0; /* the start is no candidate */
+    queue[0] = start;
+    while (head < tail)
+    {
+        int32_t level_end = tail, found = -1;
+        for (; head < level_end; head++)
+        {
+            int32_t c = queue[head];
+            found = found < 0 && box[c] ? c : found;
+            uint8_t n = m[c - pw], e = m[c + 1], so = m[c + pw], w = m[c - 1];
+            m[c - pw] = m[c + 1] = m[c + pw] = m[c - 1] = 0;
+            queue[tail] = c - pw;
+            tail += n;
+            queue[tail] = c + 1;
+            tail += e;
+            queue[tail] = c + pw;
+            tail += so;
+            queue[tail] = c - 1;
+            tail += w;
+        }
+        best_end = found >= 0 ? level_end : best_end;
+        best = found >= 0 ? found : best;
+    }
+    if (best < 0)
+        return 1;
+    s->exit.x = best % pw - 1;
+    s->exit.y = best / pw - 1;
+    return (int64_t)(tail - best_end) * 1000 <= (int64_t)tail * 100;
+}
+
+/* The start and exit of a map a try made (the ring closed first); 0 if the
+ * exit would lie outside the farthest tenth, so the map is worth redoing. */
+static int choose_ends(islands *s, dgi_gen *gen)
+{
+    if (s->ring)
+        wall_ring(s, gen);
+    if (s->boxes_n == 0)
+        return 1;
+    int marked = s->start.x >= 0;
+    if (!marked)
+        s->start = start_in_building(s, &gen->g);
+    if (s->start.x < 0 || !dgi_passable_default[DG_CELL(&gen->g, s->start.x, s->start.y)])
+        return 1; /* a marker on a closed cell: the result's own rules choose */
+    if (!marked)
+        gen->r.start = s->start;
+    return choose_exit(s, &gen->g) || s->exit_fixed;
+}
+
+static int32_t first_start_room(const dg_result *r)
+{
+    for (int32_t i = 0; i < r->room_count; i++)
+        if (r->rooms[i].kind == DG_ROOM_START)
+            return i;
+    return -1;
+}
+
+dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
+                                     const dg_prefab_islands_params *params, uint64_t seed,
+                                     dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_prefab_islands_generate(grid, set, params, seed, NULL, result, allocator, diag);
+}
+
+dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
+                                      const dg_prefab_islands_params *params, uint64_t seed,
+                                      const dgi_mask *reserved, dg_result *result,
+                                      const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_prefab_islands_params p;
+    if (params)
+        p = *params;
+    else
+        dg_prefab_islands_defaults(&p);
+    dg_status st = check_params(grid, set, &p, diag);
+    if (st != DG_OK)
+        return st;
+    islands *s = dgi_alloc(allocator, sizeof *s);
+    if (!s)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+    memset(s, 0, offsetof(islands, buf)); /* the glyph buffer needs no clearing */
+    s->set = set;
+    s->p = &p;
+    s->alloc = allocator;
+    s->w = grid->width;
+    s->h = grid->height;
+    s->tiles_only = result == NULL;
+    s->ring = !p.keep && p.border;
+    s->reserved = reserved;
+    load_groups(s);
+    st = islands_setup(s, allocator, diag);
+    size_t cells_n = (size_t)s->w * (size_t)s->h;
+    if (st == DG_OK && reserved && !p.keep && dg_tile_passable((uint8_t)p.fill))
+    {
+        s->pocket = dgi_alloc(allocator, cells_n);
+        if (!s->pocket)
+            st = dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+        else
+            find_pockets(s, grid);
+    }
+    dgi_gen gen;
+    memset(&gen, 0, sizeof gen);
+    if (st == DG_OK)
+        st = dgi_gen_begin(&gen, set, grid, result, allocator, p.keep, s->stack != NULL, 0);
+    s->pass = gen.pass.cells;
+    if (s->tiles_pass) /* filled from the tiles only if a flood fill is needed */
+        gen.pass.cells = NULL;
+    int32_t tries = 0;
+    int64_t attempts = 0; /* up to the call's budget, past INT32_MAX on the largest grids */
+    dg_status last = DG_OK;
+    int64_t cells = (int64_t)s->w * s->h, budget = CALL_UNITS_PER_CELL * cells + UNITS_FLOOR;
+    s->call_left = budget;
+    while (st == DG_OK && tries < p.max_tries && s->call_left > 0)
+    {
+        s->call_left -= cells; /* filling the map and checking it */
+        s->try_left = DG_MIN(TRY_UNITS_PER_CELL * cells + UNITS_FLOOR, s->call_left);
+        int64_t before = s->try_left;
+        last = one_try(s, &gen, grid, tries ? dgi_hash_combine(seed, (uint64_t)tries) : seed);
+        s->call_left -= before - s->try_left;
+        tries++;
+        attempts += gen.r.metrics.attempts;
+        if (last == DG_OK)
+        {
+            s->call_left -= cells; /* the walk that picks the exit */
+            /* an exit short of the farthest tenth is worth another map while tries remain */
+            if (choose_ends(s, &gen) || tries >= p.max_tries || s->call_left <= 0)
+                break;
+            last = DG_E_LIMIT;
+        }
+        if (last == DG_E_NOMEM)
+            break;
+    }
+    if (st == DG_OK && last != DG_OK)
+    {
+        const char *why = last == DG_E_NOSPACE ? "a group could not place its minimum count"
+                                               : "the passable cells were never all connected";
+        st = last == DG_E_NOMEM ? last : s->call_left <= 0 ? DG_E_LIMIT : last;
+        if (st == DG_E_NOMEM)
+            dgi_fail(diag, st, "prefab_islands: out of memory");
+        else if (s->call_left <= 0)
+            dgi_fail(diag, st, "prefab_islands: work budget of %lld (%d per cell + %d) spent after %d "
+                     "tries with no map: %s", (long long)budget, CALL_UNITS_PER_CELL, UNITS_FLOOR,
+                     (int)tries, why);
+        else
+            dgi_fail(diag, st, "prefab_islands: %d tries gave no map: %s", (int)tries, why);
+    }
+    gen.r.metrics.attempts = (int32_t)DG_MIN(attempts, INT32_MAX);
+    gen.reserved = reserved;
+    st = dgi_gen_end(&gen, st, grid, result, first_start_room(&gen.r), diag);
+    if (st == DG_OK && result && s->exit.x >= 0 && result->start.x == s->start.x &&
+        result->start.y == s->start.y && !has_marker(result, DG_MARKER_EXIT))
+    {
+        result->exit = s->exit;
+        result->exit_room = dgi_result_room_at(result, s->exit);
+    }
+    dgi_free(allocator, s->pocket, s->pocket ? cells_n : 0);
+    dgi_free(allocator, s->block, s->block_size);
+    dgi_free(allocator, s->margins, (size_t)s->margins_cap * 4 * sizeof *s->margins);
+    dgi_free(allocator, s->boxes, (size_t)s->boxes_cap * 4 * sizeof *s->boxes);
+    dgi_free(allocator, s, sizeof *s);
+    return st;
+}

@@ -1,0 +1,1152 @@
+/* Locks, keys and secret doors on any generated map (docs/progression.md).
+ *
+ * The passable cells are cut into nodes: each gate cell (a door tile, or on a
+ * map without doors a narrow passage) is a node, and so is each connected
+ * stretch of the other cells (an area). A breadth-first search over nodes from
+ * the start's node gives every node a depth. Every way from the start to a
+ * deeper node crosses each shallower depth, so a depth whose nodes are all
+ * gates is a cut: locking its gates holds back everything deeper. Locks take
+ * such depths between the start and the exit, keys go between consecutive
+ * locks, and the solver (solve.c) proves the result. */
+#include "analysis/analysis.h"
+#include "progress/progress.h"
+
+#include <stdio.h>
+
+enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16 };
+
+typedef struct placer {
+    dg_grid *g;
+    const dg_result *r;
+    const dg_lock_params *p;
+    dg_rng rng;
+    int32_t w, h;    /* the grid's size */
+    int32_t pw, n;   /* cells are numbered over the grid and a closed one-cell
+                        frame, pw = w + 2 per row: neighbours are c +- 1, c +- pw */
+    uint8_t *tile;   /* the tiles, framed */
+    int32_t start, exit;
+    int has_doors;
+    int32_t *node;   /* node of a cell, -1 if impassable */
+    int32_t *cell_of; /* the first cell of each node; later: the solver's parents */
+    int32_t *size;    /* cells of each node */
+    int32_t *depth;  /* depth of each node */
+    int32_t *queue;
+    int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
+                        per node hops off the route */
+    int32_t *disc, *low, *parent, *iter; /* per node: the block search */
+    int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
+    int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
+    int32_t runs;
+    uint8_t *flag;   /* F_* per cell */
+    int32_t nodes, max_depth;
+    int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
+    int32_t key_cell[DG_LOCKS_MAX];
+    int32_t placed;
+    int exit_area;   /* the one lock closes the exit's own area (F_REACH: its key region) */
+    int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
+    int32_t locked_count;
+    int32_t *secret; /* the secret doors chosen */
+    int32_t secrets;
+} placer;
+
+void dg_lock_defaults(dg_lock_params *p)
+{
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    p->locks = 2;
+    p->key_place = DG_KEYS_BRANCH;
+    p->kinds = 3;
+    p->gate_max = 2;
+}
+
+/* The grid cell of a framed cell number. */
+static dg_point grid_point(const placer *s, int32_t c)
+{
+    return (dg_point){c % s->pw - 1, c / s->pw - 1};
+}
+
+/* 1 if c is on the grid's outer ring, where no door may go. */
+static int on_ring(const placer *s, int32_t c)
+{
+    dg_point p = grid_point(s, c);
+    return p.x < 1 || p.y < 1 || p.x >= s->w - 1 || p.y >= s->h - 1;
+}
+
+/* Secret doors count as wall until found; locked doors do not occur here. */
+static int open_at(const placer *s, int32_t c)
+{
+    uint8_t t = s->tile[c];
+    return dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET;
+}
+
+/* Open, inside the border, and open on both sides along `along`. */
+static int crossable(const placer *s, int32_t c, int32_t along)
+{
+    return open_at(s, c) && open_at(s, c - along) && open_at(s, c + along) && !on_ring(s, c);
+}
+
+/* A passage at most two cells wide crossing c along `along` (its width runs
+ * along `across`): every open cell of the run is crossable and walls end it. */
+static int passage(const placer *s, int32_t c, int32_t along, int32_t across)
+{
+    if (!crossable(s, c, along))
+        return 0;
+    int32_t lo = c, hi = c;
+    if (open_at(s, c - across))
+        lo = c - across;
+    else if (open_at(s, c + across))
+        hi = c + across;
+    if (lo != c && !crossable(s, lo, along))
+        return 0;
+    if (hi != c && !crossable(s, hi, along))
+        return 0;
+    return !open_at(s, lo - across) && !open_at(s, hi + across);
+}
+
+/* A cell a door fits in: a passage one or two cells wide. */
+static int narrow_at(const placer *s, int32_t c)
+{
+    return passage(s, c, s->pw, 1) || passage(s, c, 1, s->pw);
+}
+
+/* The neighbour of a grid cell in direction k (N, E, S, W). */
+static int32_t step(const placer *s, int32_t c, int k)
+{
+    const int32_t offset[4] = {-s->pw, 1, s->pw, -1};
+    return c + offset[k];
+}
+
+/* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
+ * closed); returns 4. */
+static int neighbours(const placer *s, int32_t c, int32_t nb[4])
+{
+    for (int k = 0; k < 4; k++)
+        nb[k] = step(s, c, k);
+    return 4;
+}
+
+/* F_OPEN on the open cells, F_GATE besides on a door (or, narrow set, a
+ * narrow passage too) other than the start and the exit. */
+static void mark_cells(placer *s, int narrow)
+{
+    uint8_t mark[256];
+    for (int t = 0; t < 256; t++)
+        mark[t] = dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET ? F_OPEN : 0;
+    mark[DG_TILE_DOOR] |= F_GATE;
+    uint8_t *flag = s->flag; /* locals: a byte store could alias the struct */
+    const uint8_t *tile = s->tile;
+    for (int32_t c = 0, n = s->n; c < n; c++)
+        flag[c] = mark[tile[c]];
+    for (int32_t c = 0; c < s->n && narrow; c++)
+        if (s->flag[c] == F_OPEN && narrow_at(s, c))
+            s->flag[c] |= F_GATE;
+    s->flag[s->start] &= (uint8_t)~F_GATE;
+    s->flag[s->exit] &= (uint8_t)~F_GATE;
+}
+
+static void mark_rooms(placer *s)
+{
+    for (int32_t i = 0; i < s->r->room_count; i++)
+    {
+        dg_rect q = s->r->rooms[i].rect;
+        int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
+        int64_t x1 = DG_MIN((int64_t)q.x + q.w, s->w), y1 = DG_MIN((int64_t)q.y + q.h, s->h);
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++)
+                s->flag[(y + 1) * s->pw + x + 1] |= F_ROOM;
+    }
+}
+
+/* The runs of the rows, in cell order: each gate cell is a run of its own,
+ * each stretch of area cells in a row one run, cells first[r] to end[r] - 1;
+ * up[] is a union-find over the runs whose root is a set's first run. */
+typedef struct runs {
+    int32_t *first, *end, *up;
+    int32_t count;
+} runs;
+
+static int32_t run_root(int32_t *up, int32_t r)
+{
+    while (up[r] != r)
+        r = up[r] = up[up[r]];
+    return r;
+}
+
+static void run_join(int32_t *up, int32_t a, int32_t b)
+{
+    a = run_root(up, a);
+    b = run_root(up, b);
+    up[DG_MAX(a, b)] = DG_MIN(a, b);
+}
+
+/* Lists the runs of the row starting at cell `row`; an area run joins the
+ * area runs of the row above (runs above..above_end) that touch it. */
+static void row_runs(const placer *s, runs *rs, int32_t row, int32_t above, int32_t above_end)
+{
+    const uint8_t *flag = s->flag;
+    for (int32_t c = row + 1, end = row + 1 + s->w, j = above; c < end; c++)
+    {
+        if (!(flag[c] & F_OPEN))
+            continue;
+        int32_t r = rs->count++, first = c;
+        rs->up[r] = r;
+        rs->first[r] = c;
+        if (!(flag[c] & F_GATE))
+            while ((flag[c + 1] & (F_OPEN | F_GATE)) == F_OPEN) /* the frame ends a run */
+                c++;
+        rs->end[r] = c + 1;
+        if (flag[first] & F_GATE)
+            continue;
+        while (j < above_end && rs->end[j] + s->pw <= first)
+            j++;
+        for (int32_t k = j; k < above_end && rs->first[k] + s->pw <= c; k++)
+            if (!(flag[rs->first[k]] & F_GATE))
+                run_join(rs->up, r, k);
+    }
+}
+
+/* Numbers the nodes: one per gate cell, one per connected stretch of the
+ * rest, in the order of their first cell row by row (a set's first run). */
+static void label_nodes(placer *s, int narrow)
+{
+    mark_cells(s, narrow);
+    runs rs = {s->run_first, s->run_end, s->aux, 0};
+    for (int32_t y = 1, above = 0; y <= s->h; y++)
+    {
+        int32_t here = rs.count;
+        row_runs(s, &rs, y * s->pw, above, here);
+        above = here;
+    }
+    int32_t *node_of_run = s->run_node;
+    s->runs = rs.count;
+    s->nodes = 0;
+    memset(s->node, 0xff, (size_t)s->n * sizeof *s->node); /* -1: closed */
+    for (int32_t r = 0; r < rs.count; r++)
+    {
+        int32_t root = run_root(rs.up, r), v = root == r ? s->nodes++ : node_of_run[root];
+        if (root == r)
+        {
+            s->cell_of[v] = rs.first[r];
+            s->size[v] = 0;
+        }
+        node_of_run[r] = v;
+        for (int32_t c = rs.first[r]; c < rs.end[r]; c++)
+            s->node[c] = v;
+        s->size[v] += rs.end[r] - rs.first[r];
+    }
+}
+
+static int gate_node(const placer *s, int32_t v)
+{
+    return (s->flag[s->cell_of[v]] & F_GATE) != 0;
+}
+
+/* The node graph. Two areas never touch (they would be one), so every edge
+ * has a gate at one end and the gates' four neighbours give them all: a gate
+ * lists its neighbours, an area the gates beside it (in gate order). */
+static void link_nodes(placer *s)
+{
+    int32_t *count = s->link_first, *fill = s->iter;
+    memset(count, 0, ((size_t)s->nodes + 1) * sizeof *count);
+    for (int32_t v = 0; v < s->nodes; v++)
+        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        {
+            int32_t u = s->node[step(s, s->cell_of[v], k)];
+            if (u < 0)
+                continue;
+            count[v + 1]++;
+            count[u + 1] += !gate_node(s, u);
+        }
+    for (int32_t v = 0; v < s->nodes; v++)
+        count[v + 1] += count[v];
+    for (int32_t v = 0; v < s->nodes; v++)
+        fill[v] = s->link_first[v];
+    for (int32_t v = 0; v < s->nodes; v++)
+        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        {
+            int32_t u = s->node[step(s, s->cell_of[v], k)];
+            if (u < 0)
+                continue;
+            s->link[fill[v]++] = u;
+            if (!gate_node(s, u))
+                s->link[fill[u]++] = v;
+        }
+}
+
+/* Depth-first search over nodes from the start's node (iterative): disc,
+ * low and the tree parent of each node; pre lists the nodes in visit order. */
+static int32_t search_blocks(placer *s, int32_t *pre)
+{
+    int32_t *stack = s->aux, top = 0, time = 0, root = s->node[s->start];
+    for (int32_t i = 0; i < s->nodes; i++)
+        s->disc[i] = -1;
+    s->disc[root] = s->low[root] = time;
+    pre[time++] = root;
+    s->parent[root] = -1;
+    s->iter[root] = s->link_first[root];
+    stack[top++] = root;
+    while (top > 0)
+    {
+        int32_t v = stack[top - 1];
+        if (s->iter[v] < s->link_first[v + 1])
+        {
+            int32_t u = s->link[s->iter[v]++];
+            if (u == s->parent[v])
+                continue;
+            if (s->disc[u] >= 0)
+            {
+                s->low[v] = DG_MIN(s->low[v], s->disc[u]);
+                continue;
+            }
+            s->parent[u] = v;
+            s->disc[u] = s->low[u] = time;
+            pre[time++] = u;
+            s->iter[u] = s->link_first[u];
+            stack[top++] = u;
+            continue;
+        }
+        top--;
+        if (s->parent[v] >= 0)
+            s->low[s->parent[v]] = DG_MIN(s->low[s->parent[v]], s->low[v]);
+    }
+    return time;
+}
+
+/* core[v] = 1 for the nodes that lie on some way from the start to the exit:
+ * the tree path, and the nodes sharing a block with it. What hangs off the
+ * core at one node can never offer another way around a lock. */
+static void find_core(placer *s, uint8_t *core)
+{
+    int32_t *pre = s->queue, seen = search_blocks(s, pre), root = s->node[s->start];
+    for (int32_t i = 0; i < s->nodes; i++)
+        core[i] = 0;
+    if (s->disc[s->node[s->exit]] < 0)
+        return; /* the exit is out of reach: no way, no core */
+    for (int32_t v = s->node[s->exit], child = -1; v >= 0; child = v, v = s->parent[v])
+    {
+        core[v] = 2; /* the tree path */
+        int gate = s->flag[s->cell_of[v]] & F_GATE;
+        if (gate && child >= 0 && v != root && s->low[child] >= s->disc[v])
+            core[v] = 3; /* a gate every way from the start to the exit crosses */
+    }
+    for (int32_t k = 1; k < seen; k++)
+    {
+        int32_t u = pre[k], p = s->parent[u];
+        if (!core[u])
+            core[u] = (uint8_t)(core[p] && p != root && s->low[u] < s->disc[p]);
+    }
+}
+
+/* Depths over the core from the start's node; every other node takes the
+ * depth of the core node it hangs from. */
+static void depth_nodes(placer *s)
+{
+    uint8_t *core = (uint8_t *)s->iter;
+    for (int32_t i = 0; i < s->nodes; i++)
+        s->depth[i] = -1;
+    int32_t from = s->node[s->start];
+    s->max_depth = 0;
+    if (s->disc[s->node[s->exit]] < 0)
+        return; /* the exit is out of reach: plan() stops */
+    for (int pass = 0; pass < 2; pass++)
+    {
+        int32_t head = 0, tail = 0;
+        if (pass == 0)
+        {
+            s->depth[from] = 0;
+            s->queue[tail++] = from;
+        }
+        else
+            for (int32_t i = 0; i < s->nodes; i++)
+                if (s->depth[i] >= 0)
+                    s->queue[tail++] = i;
+        while (head < tail)
+        {
+            int32_t x = s->queue[head++], d = s->depth[x];
+            if (pass == 0)
+                s->max_depth = d;
+            for (int32_t i = s->link_first[x]; i < s->link_first[x + 1]; i++)
+            {
+                int32_t y = s->link[i];
+                if (s->depth[y] < 0 && (pass == 1 || core[y]))
+                {
+                    s->depth[y] = pass == 0 ? d + 1 : d;
+                    s->queue[tail++] = y;
+                }
+            }
+        }
+    }
+}
+
+/* ---- choosing the locked depths ----------------------------------------- */
+
+/* Per depth: gates[d] = the gate count if every core node at d is a gate, else -1;
+ * cut[d] = a gate at d that alone separates start and exit, else -1;
+ * keys[d + 1] = cells at depths <= d a key may lie on. */
+static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys)
+{
+    int32_t levels = s->max_depth + 1;
+    for (int32_t d = 0; d <= levels; d++)
+    {
+        gates[d] = keys[d] = 0;
+        cut[d] = -1;
+    }
+    const uint8_t *core = (const uint8_t *)s->iter;
+    for (int32_t i = 0; i < s->nodes; i++)
+    {
+        int32_t d = s->depth[i];
+        if (d < 0)
+            continue;
+        int gate = s->size[i] == 1 && (s->flag[s->cell_of[i]] & F_GATE);
+        if (core[i]) /* an area spoils its depth */
+            gates[d] = gate && gates[d] >= 0 ? gates[d] + 1 : -1;
+        if (core[i] == 3)
+            cut[d] = i;
+        if (!gate)
+            keys[d + 1] += s->size[i];
+    }
+    keys[s->depth[s->node[s->start]] + 1]--; /* not on the start */
+    if (s->depth[s->node[s->exit]] >= 0)
+        keys[s->depth[s->node[s->exit]] + 1]--;
+    for (int32_t d = 0; d < levels; d++)
+        keys[d + 1] += keys[d];
+}
+
+/* Key cells strictly between depths a and b (a = -1: from the start). */
+static int32_t keys_between(const int32_t *keys, int32_t a, int32_t b)
+{
+    return keys[b] - keys[a + 1];
+}
+
+/* Candidate depths into cand[]; returns how many. */
+static int32_t candidates(const placer *s, const int32_t *gates, const int32_t *cut,
+                          int32_t *cand)
+{
+    int32_t m = 0, exit_depth = s->depth[s->node[s->exit]];
+    for (int32_t d = 1; d < exit_depth; d++)
+        if ((gates[d] >= 1 && gates[d] <= s->p->gate_max) || cut[d] >= 0)
+            cand[m++] = d;
+    return m;
+}
+
+/* chain[i]: most locks a run starting at candidate i can hold (earliest next
+ * candidate each time, which leaves the most room). */
+static void chain_lengths(const int32_t *keys, const int32_t *cand, int32_t m, int32_t *chain)
+{
+    int32_t j = m;
+    for (int32_t i = m - 1; i >= 0; i--)
+    {
+        j = i + 1;
+        while (j < m && keys_between(keys, cand[i], cand[j]) <= 0)
+            j++;
+        chain[i] = 1 + (j < m ? chain[j] : 0);
+    }
+}
+
+static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, int32_t m,
+                          const int32_t *chain)
+{
+    int32_t best = 0;
+    for (int32_t i = 0; i < m; i++)
+        if (keys_between(keys, -1, cand[i]) > 0)
+            best = DG_MAX(best, chain[i]);
+    int32_t k = DG_MIN(best, s->p->locks), prev = -1, at = -1;
+    int32_t exit_depth = s->depth[s->node[s->exit]];
+    for (int32_t t = 1; t <= k; t++)
+    {
+        int32_t spread = exit_depth / (4 * (k + 1));
+        int32_t target = exit_depth * t / (k + 1) + dg_rng_range(&s->rng, -spread, spread);
+        int32_t pick = -1;
+        for (int32_t j = at + 1; j < m; j++)
+        {
+            if (keys_between(keys, prev, cand[j]) <= 0 || chain[j] < k - t + 1)
+                continue;
+            int32_t dist = cand[j] > target ? cand[j] - target : target - cand[j];
+            int32_t old = pick < 0 ? INT32_MAX
+                                   : (cand[pick] > target ? cand[pick] - target : target - cand[pick]);
+            if (dist < old)
+                pick = j;
+        }
+        at = pick;
+        prev = cand[pick];
+        s->lock_depth[t - 1] = prev;
+    }
+    s->placed = k;
+}
+
+/* ---- keys --------------------------------------------------------------- */
+
+/* aux[v] = hops over the node graph from node v to the nearest node of the
+ * walk from the start's node to the exit's (a shortest one, every gate open);
+ * -1 where the start cannot reach. */
+static void hops_off_route(placer *s)
+{
+    int32_t *from = s->parent, *off = s->aux, *queue = s->queue, head = 0, tail = 0;
+    int32_t a = s->node[s->start], b = s->node[s->exit];
+    for (int32_t v = 0; v < s->nodes; v++)
+        from[v] = off[v] = -1;
+    from[a] = a;
+    queue[tail++] = a;
+    while (head < tail && from[b] < 0)
+        for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            if (from[s->link[i]] < 0)
+            {
+                from[s->link[i]] = v;
+                queue[tail++] = s->link[i];
+            }
+    head = tail = 0;
+    for (int32_t v = b; off[v] < 0; v = from[v])
+    {
+        off[v] = 0;
+        queue[tail++] = v;
+    }
+    while (head < tail)
+        for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            if (off[s->link[i]] < 0)
+            {
+                off[s->link[i]] = off[v] + 1;
+                queue[tail++] = s->link[i];
+            }
+}
+
+/* Which lock's key region the cells of area v lie in (0-based), or -1. The
+ * depths bound a region; wave[v] (how many locks open before the start reaches
+ * v) keeps out a loop before a one-gate lock that runs deeper than it. */
+static int32_t area_region(const placer *s, const int32_t *wave, int32_t v)
+{
+    int32_t d = s->depth[v];
+    if (gate_node(s, v) || d < 0)
+        return -1; /* a gate, or not reachable from the start */
+    for (int32_t i = 0; i < s->placed; i++)
+        if (d < s->lock_depth[i])
+            return (i == 0 || d > s->lock_depth[i - 1]) && wave[v] == i ? i : -1;
+    return -1;
+}
+
+/* Which lock's key region a cell of node v lies in, with region[] per node
+ * (-1 on gates), or -1. */
+static int32_t region_of(const placer *s, const int32_t *region, int32_t c, int32_t v)
+{
+    int32_t i = s->exit_area ? ((s->flag[c] & (F_REACH | F_GATE)) == F_REACH ? 0 : -1)
+                             : region[v];
+    return c == s->start || c == s->exit ? -1 : i;
+}
+
+static int dead_end(const placer *s, int32_t c)
+{
+    int32_t nb[4], open = 0;
+    for (int k = neighbours(s, c, nb); k-- > 0;)
+        open += s->node[nb[k]] >= 0;
+    return open == 1;
+}
+
+static int64_t key_score(const placer *s, int32_t c)
+{
+    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
+    switch (s->p->key_place)
+    {
+    case DG_KEYS_ON_PATH:
+        return (off == 0 ? 1 << 25 : 0) + room - off;
+    case DG_KEYS_DEAD_END:
+        return (dead_end(s, c) ? 1 << 25 : 0) + room + off;
+    default:
+        return room + off;
+    }
+}
+
+/* Scores cell c of node v for the key of its region, if it has one. */
+static void score_key_cell(placer *s, const int32_t *region, int32_t c, int32_t v, int64_t *best,
+                           uint32_t *ties)
+{
+    int32_t i = region_of(s, region, c, v);
+    if (i < 0)
+        return;
+    int64_t score = key_score(s, c);
+    if (score > best[i])
+    {
+        best[i] = score;
+        ties[i] = 1;
+        s->key_cell[i] = c;
+    }
+    else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
+        s->key_cell[i] = c;
+}
+
+/* The best cell of each region for its key; ties drawn evenly by the RNG. */
+static void place_keys(placer *s)
+{
+    int64_t best[DG_LOCKS_MAX];
+    uint32_t ties[DG_LOCKS_MAX];
+    for (int32_t i = 0; i < DG_LOCKS_MAX; i++)
+    {
+        best[i] = INT64_MIN;
+        ties[i] = 0;
+        s->key_cell[i] = -1;
+    }
+    const int32_t *region = s->low;
+    for (int32_t r = 0; r < s->runs; r++) /* the open cells in cell order */
+    {
+        int32_t v = s->run_node[r];
+        if (!s->exit_area && region[v] < 0)
+            continue; /* a gate, or an area outside every key region */
+        for (int32_t c = s->run_first[r]; c < s->run_end[r]; c++)
+            score_key_cell(s, region, c, v, best, ties);
+    }
+}
+
+/* ---- secret doors ------------------------------------------------------- */
+
+/* A door between two areas that face each other, open nowhere else. */
+static int simple_door(const placer *s, int32_t c, int32_t *a, int32_t *b)
+{
+    if (on_ring(s, c))
+        return 0;
+    const int32_t pairs[2][2] = {{c - s->pw, c + s->pw}, {c - 1, c + 1}};
+    for (int k = 0; k < 2; k++)
+    {
+        int32_t p = pairs[k][0], q = pairs[k][1], u = pairs[1 - k][0], v = pairs[1 - k][1];
+        if (s->node[p] >= 0 && s->node[q] >= 0 && !(s->flag[p] & F_GATE) &&
+            !(s->flag[q] & F_GATE) && s->node[u] < 0 && s->node[v] < 0)
+        {
+            *a = s->node[p];
+            *b = s->node[q];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void uf_join(int32_t *uf, int32_t a, int32_t b)
+{
+    a = dgi_uf_find(uf, a);
+    b = dgi_uf_find(uf, b);
+    if (a != b)
+        uf[a > b ? a : b] = a < b ? a : b;
+}
+
+/* Doors kept for sure join their neighbours first: every door that is not
+ * simple, and (as gates) the locked ones stay out of the open graph. */
+static int32_t join_fixed_doors(placer *s, int32_t *uf, int32_t *simple)
+{
+    int32_t count = 0, a, b, nb[4];
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        if (!(s->flag[c] & F_GATE) || (s->flag[c] & F_LOCK))
+            continue;
+        if (simple_door(s, c, &a, &b))
+        {
+            simple[count++] = c;
+            continue;
+        }
+        for (int k = neighbours(s, c, nb); k-- > 0;)
+            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & F_LOCK))
+                uf_join(uf, s->node[c], s->node[nb[k]]);
+    }
+    return count;
+}
+
+/* Lists (in secret[]) the loop doors that turn secret: a simple door
+ * whose two areas are already joined without it closes a loop, and removing
+ * any set of such doors keeps every cell as reachable as before under every
+ * set of keys. Returns how many. */
+static int32_t choose_secrets(placer *s)
+{
+    if (!s->has_doors || s->p->secret_permille == 0)
+        return 0;
+    int32_t *uf = s->disc, *simple = s->queue, count = 0, a = 0, b = 0;
+    for (int32_t i = 0; i < s->nodes; i++)
+        uf[i] = i;
+    int32_t m = join_fixed_doors(s, uf, simple);
+    for (int32_t i = m - 1; i > 0; i--) /* a seeded order of the simple doors */
+    {
+        int32_t j = (int32_t)dgi_rng_below(&s->rng, (uint32_t)i + 1), t = simple[i];
+        simple[i] = simple[j];
+        simple[j] = t;
+    }
+    for (int32_t i = 0; i < m; i++)
+    {
+        int32_t c = simple[i];
+        simple_door(s, c, &a, &b);
+        if (dgi_uf_find(uf, a) != dgi_uf_find(uf, b))
+        {
+            uf_join(uf, a, b);
+            uf_join(uf, a, s->node[c]);
+        }
+        else if (dg_rng_chance(&s->rng, s->p->secret_permille))
+            simple[count++] = c; /* count <= i: the entries left are read no more */
+    }
+    s->secret = simple;
+    return count;
+}
+
+/* ---- the entry point ---------------------------------------------------- */
+
+static dg_status check_params(const dg_lock_params *p, dg_diag *diag)
+{
+    if (p->locks < 0 || p->locks > DG_LOCKS_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "locks is %d: must be 0..%d", (int)p->locks,
+                        DG_LOCKS_MAX);
+    if (p->require_all != 0 && p->require_all != 1)
+        return dgi_fail(diag, DG_E_INVALID, "require_all is %d: must be 0 or 1",
+                        (int)p->require_all);
+    if (p->key_place < DG_KEYS_ON_PATH || p->key_place > DG_KEYS_DEAD_END)
+        return dgi_fail(diag, DG_E_INVALID, "key_place is %d: must be 0..2", (int)p->key_place);
+    if (p->kinds < 1 || p->kinds > 8)
+        return dgi_fail(diag, DG_E_INVALID, "kinds is %d: must be 1..8", (int)p->kinds);
+    if (p->gate_max < 1 || p->gate_max > 8)
+        return dgi_fail(diag, DG_E_INVALID, "gate_max is %d: must be 1..8", (int)p->gate_max);
+    if (p->secret_permille < 0 || p->secret_permille > 1000)
+        return dgi_fail(diag, DG_E_INVALID, "secret_permille is %d: must be 0..1000",
+                        (int)p->secret_permille);
+    return DG_OK;
+}
+
+static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
+{
+    dg_status st = dgi_progress_check_ends(g, r, diag);
+    if (st != DG_OK)
+        return st;
+    if (r->start.x == r->exit.x && r->start.y == r->exit.y)
+        return dgi_fail(diag, DG_E_INVALID, "result start and exit are the same cell");
+    if (DG_CELL(g, r->start.x, r->start.y) == DG_TILE_DOOR_SECRET ||
+        DG_CELL(g, r->exit.x, r->exit.y) == DG_TILE_DOOR_SECRET)
+        return dgi_fail(diag, DG_E_INVALID, "result start or exit is on a secret door");
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == DG_MARKER_KEY || r->markers[i].kind == DG_MARKER_LOCK)
+            return dgi_fail(diag, DG_E_INVALID, "the map is locked already (marker %d)", (int)i);
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        const uint8_t *row = g->cells + (size_t)y * (size_t)g->stride;
+        const uint8_t *at = memchr(row, DG_TILE_DOOR_LOCKED, (size_t)g->width);
+        if (at)
+            return dgi_fail(diag, DG_E_INVALID,
+                            "the map is locked already (locked door at %d, %d)", (int)(at - row),
+                            (int)y);
+    }
+    return DG_OK;
+}
+
+#define SCRATCH_INTS 18 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+                           run_first, run_end, run_node,
+                           link_first, and link (4 per cell) */
+
+static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
+                              dg_diag *diag)
+{
+    size_t n = (size_t)s->n + 2; /* depth tables use max_depth + 2 entries */
+    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 2))
+        return dgi_fail(diag, DG_E_TOO_LARGE, "a %dx%d grid is too large to lock here",
+                        (int)s->w, (int)s->h);
+    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 2);
+    int32_t *p = *block = dgi_alloc(a, *bytes);
+    if (!p)
+        return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
+    int32_t **arrays[15] = {&s->node,      &s->cell_of, &s->size,     &s->depth,
+                            &s->queue,     &s->aux,     &s->disc,     &s->low,
+                            &s->parent,    &s->iter,    &s->run_first, &s->run_end,
+                            &s->run_node,  &s->link_first, &s->link};
+    for (int i = 0; i < 15; i++)
+        *arrays[i] = p + (size_t)i * n;
+    s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
+    s->tile = s->flag + n;
+    return DG_OK;
+}
+
+/* Marks F_REACH on the cells the start reaches with F_LOCK cells shut;
+ * returns how many a key may lie on. */
+static int32_t reach_before_locks(placer *s)
+{
+    int32_t head = 0, tail = 0, keys = 0, nb[4];
+    s->flag[s->start] |= F_REACH;
+    s->queue[tail++] = s->start;
+    while (head < tail)
+    {
+        int32_t c = s->queue[head++];
+        keys += c != s->start && !(s->flag[c] & F_GATE);
+        for (int k = neighbours(s, c, nb); k-- > 0;)
+            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & (F_LOCK | F_REACH)))
+            {
+                s->flag[nb[k]] |= F_REACH;
+                s->queue[tail++] = nb[k];
+            }
+    }
+    return keys;
+}
+
+/* When no depth of the way gates the exit (loops reach it from several
+ * sides), the gates around the exit's own area, if few enough, hold back the
+ * exit alone; its key goes anywhere else the start reaches. */
+static void lock_exit_area(placer *s)
+{
+    int32_t target = s->node[s->exit], count = 0, nb[4];
+    if (target == s->node[s->start])
+        return;
+    for (int32_t c = 0; c < s->n; c++)
+        if ((s->flag[c] & F_GATE) && s->node[c] >= 0)
+            for (int k = neighbours(s, c, nb); k-- > 0;)
+                if (s->node[nb[k]] == target && !(s->flag[c] & F_LOCK) &&
+                    count < DG_LOCKS_MAX * 8)
+                {
+                    s->flag[c] |= F_LOCK;
+                    s->locked[count++] = c;
+                }
+    int ok = count >= 1 && count <= s->p->gate_max && reach_before_locks(s) > 0 &&
+             !(s->flag[s->exit] & F_REACH);
+    for (int32_t c = 0; c < s->n && !ok; c++)
+        s->flag[c] &= (uint8_t)~(F_LOCK | F_REACH);
+    s->locked_count = ok ? count : 0;
+    s->exit_area = ok;
+    s->placed = ok;
+}
+
+static void plan(placer *s, uint64_t seed, int narrow)
+{
+    s->exit_area = 0;
+    dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
+    label_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
+    mark_rooms(s);
+    link_nodes(s);
+    find_core(s, (uint8_t *)s->iter);
+    depth_nodes(s);
+    s->placed = s->locked_count = 0;
+    if (s->p->locks == 0 || s->depth[s->node[s->exit]] < 0)
+        return;
+    /* max_depth + 2 entries each; parent is free once the core is known */
+    int32_t *gates = s->aux, *keys = s->queue, *cut = s->parent;
+    survey_depths(s, gates, cut, keys);
+    int32_t *cand = s->disc, *chain = s->low; /* free once the depths are known */
+    int32_t m = candidates(s, gates, cut, cand);
+    chain_lengths(keys, cand, m, chain);
+    choose_depths(s, keys, cand, m, chain);
+    const uint8_t *core = (const uint8_t *)s->iter;
+    for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
+    {
+        int32_t c = s->cell_of[v];
+        if (!(s->flag[c] & F_GATE) || !core[v])
+            continue;
+        for (int32_t i = 0; i < s->placed; i++)
+            if (s->depth[v] == s->lock_depth[i] && (cut[s->depth[v]] < 0 || cut[s->depth[v]] == v))
+            {
+                s->flag[c] |= F_LOCK;
+                s->locked[s->locked_count++] = c;
+            }
+    }
+    if (s->placed == 0)
+        lock_exit_area(s);
+}
+
+static int32_t lock_number(const placer *s, int32_t c);
+
+/* wave[v] = how many locks, opened in order, the start needs to reach node v
+ * (-1: never); a lock's gates join its wave. queue holds every node once. */
+static void lock_waves(placer *s, int32_t *wave)
+{
+    int32_t *queue = s->queue, head = 0, tail = 0;
+    for (int32_t v = 0; v < s->nodes; v++)
+        wave[v] = -1;
+    wave[s->node[s->start]] = 0;
+    queue[tail++] = s->node[s->start];
+    for (int32_t w = 0; w <= s->placed; w++)
+    {
+        for (int32_t j = 0; j < s->locked_count && w > 0; j++) /* lock w opens */
+        {
+            int32_t v = s->node[s->locked[j]], touched = 0;
+            for (int32_t i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+                touched |= wave[s->link[i]] >= 0;
+            if (touched && wave[v] < 0 && lock_number(s, s->locked[j]) == w)
+            {
+                wave[v] = w;
+                queue[tail++] = v;
+            }
+        }
+        while (head < tail)
+            for (int32_t v = queue[head++], i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+            {
+                int32_t y = s->link[i];
+                int32_t c = s->cell_of[y]; /* locks 1..w are open */
+                if (wave[y] < 0 && (!(s->flag[c] & F_LOCK) || lock_number(s, c) <= w))
+                {
+                    wave[y] = w;
+                    queue[tail++] = y;
+                }
+            }
+    }
+}
+
+/* Keeps locks 1..k only (their key regions were left empty by the waves). */
+static void keep_locks(placer *s, int32_t k)
+{
+    int32_t kept = 0;
+    for (int32_t j = 0; j < s->locked_count; j++)
+    {
+        int32_t c = s->locked[j];
+        if (lock_number(s, c) <= k)
+            s->locked[kept++] = c;
+        else
+            s->flag[c] &= (uint8_t)~F_LOCK;
+    }
+    s->locked_count = kept;
+    s->placed = k;
+}
+
+/* The keys of the final plan (the RNG goes on from its lock choice). */
+static void plan_keys(placer *s)
+{
+    if (s->placed == 0)
+        return;
+    if (!s->exit_area)
+    {
+        lock_waves(s, s->aux);
+        for (int32_t v = 0; v < s->nodes; v++)
+            s->low[v] = area_region(s, s->aux, v);
+    }
+    hops_off_route(s);
+    place_keys(s);
+    for (int32_t i = 0; i < s->placed; i++)
+        if (s->key_cell[i] < 0)
+            keep_locks(s, i);
+}
+
+static int32_t lock_number(const placer *s, int32_t c)
+{
+    if (s->exit_area)
+        return 1;
+    for (int32_t i = 0; i < s->placed; i++)
+        if (s->depth[s->node[c]] == s->lock_depth[i])
+            return i + 1;
+    return 0;
+}
+
+static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char *word, int32_t n)
+{
+    dg_marker m;
+    memset(&m, 0, sizeof m);
+    m.pos = grid_point(s, c);
+    m.kind = kind;
+    m.room = dgi_result_room_at(s->r, m.pos);
+    snprintf(m.name, sizeof m.name, "%s %d", word, (int)n);
+    return m;
+}
+
+/* Writes tiles and markers; result has room for them already. */
+static void commit(placer *s, dg_result *r, dg_progress *pr)
+{
+    for (int32_t i = 0; i < s->placed; i++)
+    {
+        dg_marker key = marker_at(s, s->key_cell[i], DG_MARKER_KEY, "key", i + 1);
+        dgi_result_add_marker(r, &key);
+        for (int32_t j = 0; j < s->locked_count; j++)
+            if (lock_number(s, s->locked[j]) == i + 1)
+            {
+                int32_t c = s->locked[j];
+                dg_marker lock = marker_at(s, c, DG_MARKER_LOCK, "lock", i + 1);
+                dgi_result_add_marker(r, &lock);
+                DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_LOCKED;
+                s->tile[c] = DG_TILE_DOOR_LOCKED; /* the solver plays the framed copy */
+                pr->locked_doors++;
+            }
+        pr->kinds[i] = i % s->p->kinds;
+    }
+    for (int32_t j = 0; j < s->secrets; j++)
+    {
+        dg_point q = grid_point(s, s->secret[j]);
+        DG_CELL(s->g, q.x, q.y) = DG_TILE_DOOR_SECRET;
+        s->tile[s->secret[j]] = DG_TILE_DOOR_SECRET;
+    }
+    pr->secret_doors = s->secrets;
+}
+
+/* ---- playing the locked map -------------------------------------------- */
+
+/* The locked map played over the node graph, by dg_solve's rules and in its
+ * waves (solve.c), so it finds the same cells, keys and key order: a node is
+ * whole (an area has no lock inside), so entering it reaches all its cells; a
+ * locked gate touched without its key waits for it; a secret gate is wall.
+ * lock_of[v] = lock number of a locked gate node; parent[] = the node a node
+ * was first touched from. */
+typedef struct node_play {
+    int32_t *lock_of, *parent, *queue;
+    uint8_t *state; /* 1 touched, 2 entered */
+    int32_t tail, steps, picked, wave;
+    int32_t held[DG_LOCKS_MAX + 1]; /* wave + 1 key N was picked up in, 0 if not held */
+} node_play;
+
+static void play_enter(const placer *s, node_play *q, int32_t v)
+{
+    q->state[v] = 3;
+    q->queue[q->tail++] = v;
+    q->steps += s->size[v];
+}
+
+static void play_touch(const placer *s, node_play *q, int32_t from, int32_t v)
+{
+    if (q->state[v] || s->tile[s->cell_of[v]] == DG_TILE_DOOR_SECRET)
+        return;
+    q->state[v] = 1;
+    q->parent[v] = from;
+    int32_t n = q->lock_of[v];
+    if (n == 0 || (q->held[n] && q->held[n] <= q->wave)) /* held before this wave */
+        play_enter(s, q, v);
+}
+
+/* Picks up the keys lying in node v. */
+static void play_pick_up(const placer *s, node_play *q, int32_t v)
+{
+    for (int32_t i = 0; i < s->placed; i++)
+        if (s->node[s->key_cell[i]] == v && !q->held[i + 1])
+        {
+            q->held[i + 1] = q->wave + 1;
+            q->picked++;
+        }
+}
+
+/* Opens the waiting doors of the keys picked up in the wave just done;
+ * returns 0 when that wave found no key. */
+static int play_next_wave(const placer *s, node_play *q)
+{
+    int found = 0;
+    for (int32_t n = 1; n <= s->placed; n++)
+        found |= q->held[n] == q->wave + 1;
+    if (!found)
+        return 0;
+    q->wave++;
+    for (int32_t j = 0; j < s->locked_count; j++)
+    {
+        int32_t u = s->node[s->locked[j]], n = q->lock_of[u];
+        if (q->held[n] == q->wave && q->state[u] == 1)
+            play_enter(s, q, u);
+    }
+    return 1;
+}
+
+/* The keys the way to the exit needs, in pickup order, as dg_solve lists them. */
+static void play_order(const placer *s, const node_play *q, dg_progress *pr)
+{
+    uint8_t need[DG_LOCKS_MAX + 1] = {0};
+    int32_t stack[DG_LOCKS_MAX + 1], top = 0;
+    stack[top++] = s->node[s->exit];
+    while (top > 0)
+        for (int32_t v = stack[--top];; v = q->parent[v])
+        {
+            int32_t n = q->lock_of[v];
+            if (n > 0 && !need[n])
+            {
+                need[n] = 1;
+                stack[top++] = s->node[s->key_cell[n - 1]];
+            }
+            if (q->parent[v] == v)
+                break;
+        }
+    pr->order_count = 0;
+    for (int32_t wave = 1; wave <= q->wave; wave++)
+        for (int32_t n = 1; n <= s->placed; n++)
+            if (need[n] && q->held[n] == wave)
+                pr->order[pr->order_count++] = n;
+}
+
+/* Fills the solver's part of pr for the committed map (scratch: depth, disc,
+ * parent, queue, iter are free by now). */
+static void play_nodes(placer *s, dg_progress *pr)
+{
+    node_play q;
+    memset(&q, 0, sizeof q);
+    q.lock_of = s->depth;
+    q.parent = s->parent;
+    q.queue = s->queue;
+    q.state = (uint8_t *)s->iter;
+    memset(q.state, 0, (size_t)s->nodes);
+    int32_t number[DG_LOCKS_MAX * 8] = {0}; /* read before lock_of overwrites the depths */
+    for (int32_t j = 0; j < s->locked_count; j++)
+        number[j] = lock_number(s, s->locked[j]);
+    for (int32_t v = 0; v < s->nodes; v++)
+        q.lock_of[v] = 0;
+    for (int32_t j = 0; j < s->locked_count; j++)
+        q.lock_of[s->node[s->locked[j]]] = number[j];
+    int32_t root = s->node[s->start];
+    q.state[root] = 1;
+    q.parent[root] = root;
+    play_enter(s, &q, root);
+    int32_t head = 0;
+    do
+        for (; head < q.tail; head++)
+        {
+            int32_t v = q.queue[head];
+            play_pick_up(s, &q, v);
+            for (int32_t i = s->link_first[v]; i < s->link_first[v + 1]; i++)
+                play_touch(s, &q, v, s->link[i]);
+        }
+    while (play_next_wave(s, &q));
+    pr->solvable = q.state[s->node[s->exit]] == 3;
+    pr->keys_reached = q.picked;
+    pr->steps = q.steps;
+    pr->order_count = 0;
+    if (pr->solvable)
+        play_order(s, &q, pr);
+}
+
+dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
+                        uint64_t seed, dg_progress *progress, const dg_allocator *allocator,
+                        dg_diag *diag)
+{
+    if (!grid || !result || !params)
+        return dgi_fail(diag, DG_E_NULL, "dg_lock_place: grid, result and params must not be NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK || (st = check_params(params, diag)) != DG_OK ||
+        (st = check_map(grid, result, diag)) != DG_OK)
+        return st;
+    placer s;
+    memset(&s, 0, sizeof s);
+    s.g = grid;
+    s.r = result;
+    s.p = params;
+    s.w = grid->width;
+    s.h = grid->height;
+    s.pw = grid->width + 2;
+    s.n = s.pw * (grid->height + 2);
+    s.start = (result->start.y + 1) * s.pw + result->start.x + 1;
+    s.exit = (result->exit.y + 1) * s.pw + result->exit.x + 1;
+    void *block = NULL;
+    size_t bytes = 0;
+    if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
+        return st;
+    dgi_frame_tiles(grid, s.tile);
+    s.has_doors = memchr(s.tile, DG_TILE_DOOR, (size_t)s.n) != NULL;
+    plan(&s, seed, 0);
+    if (s.placed < params->locks && s.has_doors)
+    {
+        /* too few door gates (loops): let narrow corridor cells gate as well */
+        int32_t doors_only = s.placed;
+        plan(&s, seed, 1);
+        if (s.placed <= doors_only)
+            plan(&s, seed, 0);
+    }
+    plan_keys(&s);
+    s.secrets = choose_secrets(&s);
+    int32_t locked = s.locked_count;
+    if (s.depth[s.node[s.exit]] < 0)
+        st = dgi_fail(diag, DG_E_INVALID, "the exit (%d, %d) cannot be reached from the start",
+                      (int)result->exit.x, (int)result->exit.y);
+    else if (params->require_all && s.placed < params->locks)
+        st = dgi_fail(diag, DG_E_NOSPACE, "only %d of %d locks fit: the way to the exit has "
+                      "too few gates of at most %d doors", (int)s.placed, (int)params->locks,
+                      (int)params->gate_max);
+    else if (dgi_result_reserve(result, result->room_count, result->corridor_count,
+                                result->door_count,
+                                result->marker_count + s.placed + locked) != DG_OK)
+        st = dgi_fail(diag, DG_E_NOMEM, "cannot grow the result's markers");
+    if (st == DG_OK)
+    {
+        dg_progress local;
+        memset(&local, 0, sizeof local);
+        dg_progress *pr = progress ? progress : &local;
+        memset(pr, 0, sizeof *pr);
+        pr->requested = params->locks;
+        pr->placed = s.placed;
+        commit(&s, result, pr);
+        play_nodes(&s, pr);
+        dgi_diag_ok(diag);
+    }
+    dgi_free(allocator, block, bytes);
+    return st;
+}

@@ -1,0 +1,32 @@
+/* Progression over any generated map: anchors (anchor.c) and the solver
+ * that lock.c shares (solve.c). Private. */
+#ifndef DG_PROGRESS_H
+#define DG_PROGRESS_H
+
+#include "core/core.h"
+
+/* dg_anchor_place that neither carves nor passes reserved cells. (anchor.c) */
+dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                           int32_t count, const dgi_mask *reserved,
+                           const dg_allocator *allocator, dg_diag *diag);
+/* dg_anchor_place on a grid its caller drops on error (a floor's own copy), so
+ * without a copy; the grid is framed: stride width + 2 inside a buffer with a
+ * frame of DG_TILE_VOID around. With exit_set the caller places the exit. */
+dg_status dgi_anchor_place_own(dg_grid *grid, dg_result *result, const dg_point *anchors,
+                               int32_t count, int exit_set, const dg_allocator *allocator,
+                               dg_diag *diag);
+
+/* solve.c: the progression solver, shared with lock.c (which calls down into it). */
+/* Lock or key number N (1..DG_LOCKS_MAX) of a marker named "<word> N", else 0. */
+int32_t dgi_progress_number(const dg_marker *m, const char *word);
+/* DG_OK if the result's start and exit are passable cells inside the grid. */
+dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag *diag);
+/* dg_solve on checked input, on the tiles framed by dgi_frame_tiles, with
+ * caller scratch: parent and queue of (width+2)*(height+2) int32, tag of as many bytes. */
+void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_result *r,
+                   int32_t *parent, int32_t *queue, uint8_t *tag, dg_progress *p);
+/* The grid's tiles into tile[] ((width+2)*(height+2)), framed by a ring of rock. */
+void dgi_frame_tiles(const dg_grid *g, uint8_t *tile);
+
+
+#endif
