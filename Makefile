@@ -41,7 +41,11 @@ BENCH_SRC := $(sort $(wildcard tests/bench/*.c))
 
 STATIC := $(B)/libdungeon.a
 SHARED_REAL := $(B)/libdungeon.so.$(VERSION)
-SHARED_SONAME := libdungeon.so.$(VERSION_MAJOR)
+# The ABI promise (docs/abi.md): while the major version is 0 every minor
+# release has its own soname, libdungeon.so.0.MINOR; from 1.0 on it is
+# libdungeon.so.MAJOR and releases only add.
+ABI_VERSION := $(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
+SHARED_SONAME := libdungeon.so.$(ABI_VERSION)
 PC := $(B)/libdungeon.pc
 
 .PHONY: all lib check demo bench install uninstall clean deps deps-check deps-bench

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
     place.spawn_count = SPAWNS;
     dg_placement where;
     dg_point spawns[SPAWNS];
-    if ((st = dg_place(&grid, &place, seed, &where, spawns, SPAWNS, NULL, NULL, &diag)) != DG_OK)
+    if ((st = dg_place(&grid, &place, seed, NULL, &where, spawns, SPAWNS, NULL, &diag)) != DG_OK)
         return fail("place", st, &diag);
     dg_distance_info info;
     st = dg_distance_map(&grid, NULL, &where.start, 1, 0, dist, W * H, NULL, &info, &diag);

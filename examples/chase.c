@@ -42,7 +42,7 @@ typedef struct game {
     uint8_t cells[W * H];
     uint8_t blocked[W * H]; /* the monsters and the player */
     dg_overlay overlay;
-    dg_walk walk, walk_blocked;
+    dg_move walk, walk_blocked;
     int32_t approach[W * H], plain[W * H], flee[W * H];
     dg_point player, exit, route[ROUTE_MAX];
     int32_t route_len;
@@ -216,14 +216,14 @@ static int setup(game *g, uint64_t seed, dg_diag *diag)
     if (st == DG_OK)
         st = dg_attach_generate(&g->grid, &params, seed, NULL, NULL, diag);
     if (st == DG_OK)
-        st = dg_place(&g->grid, &place, seed, &where, g->at, MONSTERS, NULL, NULL, diag);
+        st = dg_place(&g->grid, &place, seed, NULL, &where, g->at, MONSTERS, NULL, diag);
     if (st == DG_OK)
         st = dg_path_workspace_create(W, H, NULL, &g->ws);
     if (st != DG_OK)
         return fail("setup", st, diag), 0;
     g->player = where.start;
     g->exit = where.exit;
-    dg_walk_defaults(&g->walk);
+    dg_move_defaults(&g->walk);
     g->walk.neighbours = 8;
     g->walk.straight_weight = 2;
     g->walk.diagonal_weight = 3;

@@ -71,13 +71,13 @@ int main(int argc, char **argv)
     dg_place_params place;
     dg_place_defaults(&place);
     if (st == DG_OK)
-        st = dg_place(&grid, &place, seed, &where, NULL, 0, NULL, NULL, &diag);
+        st = dg_place(&grid, &place, seed, NULL, &where, NULL, 0, NULL, &diag);
     if (st != DG_OK)
         return fail("generate", st, &diag);
 
     /* The approach map: 8-way, straight 2 and diagonal 3. */
-    dg_walk walk;
-    dg_walk_defaults(&walk);
+    dg_move walk;
+    dg_move_defaults(&walk);
     walk.neighbours = 8;
     walk.straight_weight = 2;
     walk.diagonal_weight = 3;

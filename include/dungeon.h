@@ -17,7 +17,7 @@ extern "C" {
 
 /* ---- version ---------------------------------------------------------- */
 #define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 6
+#define DG_VERSION_MINOR 7
 #define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
 /* The output series: versions with the same one give the same maps. It is the
@@ -606,40 +606,40 @@ DG_API dg_status dg_maze_generate(dg_grid *grid, const dg_maze_params *params, u
  * outer ring of the grid is never carved. Every carved cell is DG_TILE_FLOOR
  * (rooms and tunnels alike, so no door is needed), rock next to floor is
  * DG_TILE_WALL and the rest DG_TILE_VOID. */
-enum { /* dg_drunkard_params.mode */
-    DG_DRUNKARD_DRUNK = 0,     /* a random direction every step: rounded caves */
-    DG_DRUNKARD_TUNNELER = 1   /* straight runs of step_min..step_max cells, then a turn */
+enum { /* dg_walk_params.mode */
+    DG_WALK_DRUNK = 0,     /* a random direction every step: rounded caves */
+    DG_WALK_TUNNELER = 1   /* straight runs of step_min..step_max cells, then a turn */
 };
-enum { /* dg_drunkard_params.symmetry */
-    DG_DRUNKARD_SYM_NONE = 0,
-    DG_DRUNKARD_SYM_X = 1,     /* mirrored left-right (x -> width - 1 - x) */
-    DG_DRUNKARD_SYM_Y = 2,     /* mirrored top-bottom (y -> height - 1 - y) */
-    DG_DRUNKARD_SYM_XY = 3     /* both: four-fold */
+enum { /* dg_walk_params.symmetry */
+    DG_WALK_SYM_NONE = 0,
+    DG_WALK_SYM_X = 1,     /* mirrored left-right (x -> width - 1 - x) */
+    DG_WALK_SYM_Y = 2,     /* mirrored top-bottom (y -> height - 1 - y) */
+    DG_WALK_SYM_XY = 3     /* both: four-fold */
 };
-#define DG_DRUNKARD_MAX_WALKERS 1000
-#define DG_DRUNKARD_MAX_STEP 1000
-#define DG_DRUNKARD_MAX_ROOM 50
+#define DG_WALK_MAX_WALKERS 1000
+#define DG_WALK_MAX_STEP 1000
+#define DG_WALK_MAX_ROOM 50
 
-typedef struct dg_drunkard_params {
-    int32_t mode;         /* DG_DRUNKARD_* (default tunneler) */
+typedef struct dg_walk_params {
+    int32_t mode;         /* DG_WALK_* (default tunneler) */
     int32_t target_floor; /* stop once this permille of the grid's cells is floor, 1..1000;
                            * at least 2 cells, at most every cell inside the ring (default 300) */
-    int32_t walkers;      /* walkers taking steps in turn, 1..DG_DRUNKARD_MAX_WALKERS (default 3) */
+    int32_t walkers;      /* walkers taking steps in turn, 1..DG_WALK_MAX_WALKERS (default 3) */
     int32_t step_min, step_max; /* tunneler: straight run in cells,
-                                 * 1..DG_DRUNKARD_MAX_STEP (default 3..9) */
+                                 * 1..DG_WALK_MAX_STEP (default 3..9) */
     int32_t turn_chance;  /* tunneler: permille chance to turn left or right at the end of a run,
                            * else it runs on straight, 0..1000 (default 500) */
     int32_t room_chance;  /* permille chance to drop a room where a walker turns, 0..1000
                            * (default 200) */
     int32_t room_min, room_max; /* room side in cells, each side drawn alone,
-                                 * 2..DG_DRUNKARD_MAX_ROOM (default 3..7) */
-    int32_t symmetry;     /* DG_DRUNKARD_SYM_* (default none) */
+                                 * 2..DG_WALK_MAX_ROOM (default 3..7) */
+    int32_t symmetry;     /* DG_WALK_SYM_* (default none) */
     int32_t max_steps;    /* walker steps in all, 0 = the automatic bound (docs/walk.md),
                            * which always reaches the target (default 0) */
-} dg_drunkard_params;
+} dg_walk_params;
 
 /* Fills the documented defaults. */
-DG_API void dg_drunkard_defaults(dg_drunkard_params *params);
+DG_API void dg_walk_defaults(dg_walk_params *params);
 /* Fills grid with VOID, WALL and FLOOR. result (optional) gets room 0, the
  * carved area (DG_ROOM_CAVE: rect = its bounding box, cells = its floor
  * cells), then the dropped rooms (DG_ROOM_NORMAL, parent 0, mirror images
@@ -650,7 +650,7 @@ DG_API void dg_drunkard_defaults(dg_drunkard_params *params);
  * optional. Errors: DG_E_NULL, DG_E_INVALID (a parameter), DG_E_NOSPACE (fewer
  * than two cells inside the ring: the smallest grids are 4x3 and 3x4),
  * DG_E_NOMEM; on any error the grid and result are left as they were. */
-DG_API dg_status dg_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params,
+DG_API dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params,
                                       uint64_t seed, dg_result *result,
                                       const dg_allocator *allocator, dg_diag *diag);
 
@@ -734,8 +734,8 @@ typedef struct dg_overlay {
     const uint8_t *sight;       /* with DG_OVERLAY_SIGHT */
 } dg_overlay;
 
-/* How a walker moves; fill with dg_walk_defaults. A NULL dg_walk means the defaults. */
-typedef struct dg_walk {
+/* How a walker moves; fill with dg_move_defaults. A NULL dg_move means the defaults. */
+typedef struct dg_move {
     const uint8_t *passable;  /* 256 entries, nonzero = may stand on the tile
                                  (NULL: dg_tile_passable) */
     const uint16_t *cost;     /* 256 entries: cost of stepping onto a tile, >= 1 where
@@ -753,17 +753,17 @@ typedef struct dg_walk {
                                   and to of a path (the actor and its target stand
                                   there). A step onto a cell costs (tile cost + extra)
                                   * weight. dg_regions honours blocked. */
-} dg_walk;
+} dg_move;
 
 /* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
-DG_API void dg_walk_defaults(dg_walk *walk);
+DG_API void dg_move_defaults(dg_move *move);
 
 /* Labels the connected regions of passable cells (connected as walk moves)
  * 0..n-1 in the order of their first cell (row-major) and -1 elsewhere, into
  * labels. sizes (optional) gets the cell counts of the first sizes_cap regions;
  * count and largest (optional) get n and the label of the largest region
  * (the first on ties, -1 if none). Uses no scratch memory. */
-DG_API dg_status dg_regions(const dg_grid *grid, const dg_walk *walk, int32_t *labels,
+DG_API dg_status dg_regions(const dg_grid *grid, const dg_move *move, int32_t *labels,
                             size_t labels_count, int32_t *sizes, int32_t sizes_cap,
                             int32_t *count, int32_t *largest, dg_diag *diag);
 
@@ -790,7 +790,7 @@ typedef struct dg_distance_info {
  * DG_E_TOO_LARGE if costs could overflow int32: the smaller of (cells - 1) *
  * largest step and max_distance, plus one step, above 2^31 - 1. workspace
  * optional (NULL: one is allocated with malloc for the call); info optional. */
-DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
+DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_move *move,
                                  const dg_point *sources, int32_t source_count,
                                  int32_t max_distance, int32_t *dist, size_t dist_count,
                                  dg_path_workspace *workspace, dg_distance_info *info,
@@ -806,7 +806,7 @@ DG_API dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
  * With nothing reached, info->reached is 0 and info->max_distance
  * DG_UNREACHABLE. DG_E_INVALID for a negative start cost, DG_E_TOO_LARGE if a
  * value could overflow int32. */
-DG_API dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk,
+DG_API dg_status dg_dijkstra_map(const dg_grid *grid, const dg_move *move,
                                  const dg_point *sources, const int32_t *start_costs,
                                  int32_t source_count, int32_t max_distance, int32_t *dist,
                                  size_t dist_count, dg_path_workspace *workspace,
@@ -820,7 +820,7 @@ DG_API dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk,
  * path_cap is too small, DG_E_NOPATH if `to` is impassable or unreachable,
  * DG_E_INVALID if an end is outside the grid or `from` is impassable.
  * workspace optional (NULL: a temporary one, which costs the whole map). */
-DG_API dg_status dg_path_find(const dg_grid *grid, const dg_walk *walk, dg_point from,
+DG_API dg_status dg_path_find(const dg_grid *grid, const dg_move *move, dg_point from,
                               dg_point to, dg_path_workspace *workspace, dg_point *path,
                               int32_t path_cap, int32_t *length, int32_t *cost, dg_diag *diag);
 
@@ -925,8 +925,8 @@ DG_API void dg_place_defaults(dg_place_params *params);
  * result gets the new start/exit. DG_E_NOSPACE if the grid has no passable
  * cell or too few cells qualify for spawns. */
 DG_API dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,
-                          dg_placement *placement, dg_point *spawns, int32_t spawns_cap,
-                          dg_result *result, const dg_allocator *allocator, dg_diag *diag);
+                          dg_result *result, dg_placement *placement, dg_point *spawns,
+                          int32_t spawns_cap, const dg_allocator *allocator, dg_diag *diag);
 /* Seed of floor k of a multi-floor dungeon: dg_hash_combine(master, k), so any
  * floor can be regenerated alone. Pass the previous floor's exit as arrival. */
 DG_API uint64_t dg_floor_seed(uint64_t master, int32_t floor);
@@ -983,8 +983,8 @@ DG_API void dg_lock_defaults(dg_lock_params *params);
  * branches, or too open): progress->placed says how many, and the call fails
  * with DG_E_NOSPACE only with require_all. DG_E_INVALID if the result has no
  * start and exit on passable cells; on any error grid and result are untouched. */
-DG_API dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
-                               uint64_t seed, dg_progress *progress,
+DG_API dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
+                               dg_result *result, dg_progress *progress,
                                const dg_allocator *allocator, dg_diag *diag);
 /* Plays the map: from result->start, walking 4-way over passable tiles, picking
  * up every key it reaches; a locked door opens once the key of its lock (the
@@ -1381,7 +1381,7 @@ typedef struct dg_chase {
  * repeated mover id; DG_E_BUFFER for a short map or steps_cap < count.
  * workspace optional (NULL: a temporary one, which costs the whole map); on
  * error steps is untouched. */
-DG_API dg_status dg_chase_step(const dg_grid *grid, const dg_walk *walk, const dg_chase *chase,
+DG_API dg_status dg_chase_step(const dg_grid *grid, const dg_move *move, const dg_chase *chase,
                                dg_path_workspace *workspace, dg_point *steps, int32_t steps_cap,
                                dg_diag *diag);
 
@@ -1394,7 +1394,7 @@ DG_API dg_status dg_chase_step(const dg_grid *grid, const dg_walk *walk, const d
  * map value below DG_UNREACHABLE or on an impassable tile, or a scale out of
  * range; DG_E_TOO_LARGE if K could overflow the map; DG_E_NOMEM (two source
  * list of 12 bytes a reached cell, through allocator, NULL: malloc). */
-DG_API dg_status dg_flee_map(const dg_grid *grid, const dg_walk *walk, const int32_t *approach,
+DG_API dg_status dg_flee_map(const dg_grid *grid, const dg_move *move, const int32_t *approach,
                              size_t approach_count, int32_t scale_percent, int32_t *flee,
                              size_t flee_count, dg_path_workspace *workspace,
                              const dg_allocator *allocator, dg_distance_info *info,
@@ -1708,8 +1708,8 @@ DG_API dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
  * DG_E_NOSPACE when an anchor lies on a tile the library does not know (a
  * caller's tile stays) or no corridor through rock can reach it; on any error
  * grid and result are untouched. */
-DG_API dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
-                                 int32_t count, const dg_allocator *allocator, dg_diag *diag);
+DG_API dg_status dg_anchor_place(dg_grid *grid, const dg_point *anchors, int32_t count,
+                                 dg_result *result, const dg_allocator *allocator, dg_diag *diag);
 
 /* A site: what a generator must work around. Reserved cells are the caller's
  * own (a hand-made vault, a town, a river): the generator leaves them exactly

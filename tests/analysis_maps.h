@@ -119,10 +119,10 @@ static inline dg_point am_first_floor(const dg_grid *g)
 }
 
 /* Walk rule variant k (bits: 8-way, corner cutting, costs, weights 2/3). */
-static inline dg_walk am_walk(int k, const uint16_t *cost)
+static inline dg_move am_walk(int k, const uint16_t *cost)
 {
-    dg_walk w;
-    dg_walk_defaults(&w);
+    dg_move w;
+    dg_move_defaults(&w);
     w.neighbours = k & 1 ? 8 : 4;
     w.corner_cutting = (k >> 1) & 1;
     if (k & 4)
@@ -145,7 +145,7 @@ static inline int am_pass(const dg_grid *g, const uint8_t *pass, int32_t x, int3
 }
 
 /* Cost of stepping from (x, y) by (dx, dy), or -1 if not allowed. */
-static inline int64_t am_step(const dg_grid *g, const dg_walk *wk, int32_t x, int32_t y,
+static inline int64_t am_step(const dg_grid *g, const dg_move *wk, int32_t x, int32_t y,
                               int32_t dx, int32_t dy)
 {
     int32_t nx = x + dx, ny = y + dy;
@@ -162,7 +162,7 @@ static inline int64_t am_step(const dg_grid *g, const dg_walk *wk, int32_t x, in
 }
 
 /* All-pairs shortest path costs (Floyd-Warshall), n*n entries, AM_INF if none. */
-static inline int64_t *am_floyd(const dg_grid *g, const dg_walk *wk)
+static inline int64_t *am_floyd(const dg_grid *g, const dg_move *wk)
 {
     int32_t n = g->width * g->height;
     int64_t *d = malloc((size_t)n * (size_t)n * sizeof *d);

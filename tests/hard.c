@@ -733,9 +733,9 @@ static size_t cells_of(const dg_grid *g)
 }
 
 /* 8-way walking with per-tile costs and Euclid-like weights. */
-static void costly_walk(dg_walk *walk, uint16_t *cost)
+static void costly_walk(dg_move *walk, uint16_t *cost)
 {
-    dg_walk_defaults(walk);
+    dg_move_defaults(walk);
     for (int t = 0; t < 256; t++)
         cost[t] = (uint16_t)(1 + t % 5);
     walk->cost = cost;
@@ -748,8 +748,8 @@ static dg_status op_regions(const dg_grid *g, uint64_t seed, const dg_allocator 
                             size_t *used)
 {
     (void)a;
-    dg_walk walk;
-    dg_walk_defaults(&walk);
+    dg_move walk;
+    dg_move_defaults(&walk);
     walk.neighbours = seed & 1 ? 8 : 4;
     size_t n = cells_of(g);
     int32_t *labels = (int32_t *)out, *sizes = labels + n, *count = sizes + 16;
@@ -764,7 +764,7 @@ static dg_status op_distance(const dg_grid *g, uint64_t seed, const dg_allocator
     dg_status st = dg_path_workspace_create(g->width, g->height, a, &ws);
     if (st != DG_OK)
         return st;
-    dg_walk walk;
+    dg_move walk;
     uint16_t cost[256];
     costly_walk(&walk, cost);
     dg_point src[3] = {some_passable(g, seed), some_passable(g, seed * 7 + 1),
@@ -786,7 +786,7 @@ static dg_status op_path(const dg_grid *g, uint64_t seed, const dg_allocator *a,
     dg_status st = dg_path_workspace_create(g->width, g->height, a, &ws);
     if (st != DG_OK)
         return st;
-    dg_walk walk;
+    dg_move walk;
     uint16_t cost[256];
     costly_walk(&walk, cost);
     int32_t *len = (int32_t *)out;
@@ -849,7 +849,7 @@ static dg_status op_place(const dg_grid *g, uint64_t seed, const dg_allocator *a
     dg_placement *pl = (dg_placement *)out;
     dg_point *spawns = (dg_point *)(pl + 1);
     *used = sizeof *pl + (size_t)p.spawn_count * sizeof *spawns;
-    return dg_place(g, &p, seed, pl, spawns, p.spawn_count, NULL, a, NULL);
+    return dg_place(g, &p, seed, NULL, pl, spawns, p.spawn_count, a, NULL);
 }
 
 /* Anchors on a copy of the map, which goes to out on success (outputs are
@@ -868,7 +868,7 @@ static dg_status op_anchor(const dg_grid *g, uint64_t seed, const dg_allocator *
     dg_point at[3] = {some_passable(g, seed),
                       {(int32_t)(seed % (uint64_t)g->width), (int32_t)(seed / 7 % (uint64_t)g->height)},
                       {g->width / 5, g->height - 1 - g->height / 5}};
-    dg_status st = dg_anchor_place(&copy, NULL, at, 3, a, NULL);
+    dg_status st = dg_anchor_place(&copy, at, 3, NULL, a, NULL);
     if (st == DG_OK)
         memcpy(out, cells, cells_of(g));
     free(cells);

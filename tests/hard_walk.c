@@ -3,20 +3,20 @@
 
 /* 0 = defaults; 1 = drunk walkers, rooms, mirrored left-right; 2 = many
  * tunnelers with long runs, four-fold symmetry and a step cap. */
-static void walk_variant(dg_drunkard_params *p, int variant)
+static void walk_variant(dg_walk_params *p, int variant)
 {
-    dg_drunkard_defaults(p);
+    dg_walk_defaults(p);
     switch (variant)
     {
     case 1:
-        p->mode = DG_DRUNKARD_DRUNK, p->walkers = 1, p->target_floor = 450;
+        p->mode = DG_WALK_DRUNK, p->walkers = 1, p->target_floor = 450;
         p->room_chance = 20, p->room_min = 2, p->room_max = 5;
-        p->symmetry = DG_DRUNKARD_SYM_X;
+        p->symmetry = DG_WALK_SYM_X;
         break;
     case 2:
         p->walkers = 12, p->step_min = 6, p->step_max = 20, p->turn_chance = 900;
         p->room_chance = 300, p->room_min = 4, p->room_max = 9;
-        p->symmetry = DG_DRUNKARD_SYM_XY, p->target_floor = 600, p->max_steps = 900;
+        p->symmetry = DG_WALK_SYM_XY, p->target_floor = 600, p->max_steps = 900;
         break;
     default: break;
     }
@@ -27,11 +27,11 @@ dg_status hard_walk_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_
                         uint64_t *extra)
 {
     (void)ctx;
-    dg_drunkard_params p;
+    dg_walk_params p;
     walk_variant(&p, variant);
     if (extra)
         *extra = 0;
-    return dg_drunkard_generate(grid, &p, seed, result, alloc, diag);
+    return dg_walk_generate(grid, &p, seed, result, alloc, diag);
 }
 
 dg_status hard_walk_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
@@ -39,7 +39,7 @@ dg_status hard_walk_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uin
                          hard_fuzz_out *out)
 {
     (void)ctx;
-    dg_drunkard_params p;
+    dg_walk_params p;
     walk_variant(&p, hard_u8(in) % 3);
     p.mode = hard_param(in, 0, 1);
     p.target_floor = hard_param(in, 0, 1000);
@@ -54,7 +54,7 @@ dg_status hard_walk_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uin
     p.max_steps = hard_param(in, 0, 5000);
     /* docs/walk.md: steps <= max_steps, or 33 per cell inside the ring + 32 per walker */
     int64_t interior = (int64_t)(grid->width - 2) * (grid->height - 2);
-    int64_t walkers = p.walkers < 1 ? 1 : p.walkers > DG_DRUNKARD_MAX_WALKERS ? DG_DRUNKARD_MAX_WALKERS : p.walkers;
+    int64_t walkers = p.walkers < 1 ? 1 : p.walkers > DG_WALK_MAX_WALKERS ? DG_WALK_MAX_WALKERS : p.walkers;
     out->work_bound = p.max_steps > 0 ? p.max_steps : 33 * (interior > 0 ? interior : 0) + 32 * walkers;
-    return dg_drunkard_generate(grid, &p, seed, result, alloc, diag);
+    return dg_walk_generate(grid, &p, seed, result, alloc, diag);
 }

@@ -30,7 +30,7 @@ int main(void)
     S(dg_export_options) F(dg_export_options, tileset_image) F(dg_export_options, recipe)
     S(dg_attach_params) F(dg_attach_params, doors)
     S(dg_overlay) F(dg_overlay, cells) F(dg_overlay, blocked) F(dg_overlay, sight)
-    S(dg_walk) F(dg_walk, neighbours) F(dg_walk, overlay)
+    S(dg_move) F(dg_move, neighbours) F(dg_move, overlay)
     S(dg_distance_info) F(dg_distance_info, farthest) S(dg_quality) F(dg_quality, parallel_cells)
     return 0;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The shared library exports only dg_* symbols; the soname is libdungeon.so.MAJOR.
+# The shared library exports only dg_* symbols; its soname follows docs/abi.md.
 # Every global symbol of libdungeon.a is dg_* or dgi_*, so a program's own names
 # never clash with the library's; DG_API can be overridden; the library's files
 # (The architecture, folders and call circles, is tests/layers.sh.)
@@ -23,8 +23,12 @@ fi
 count=$(nm -D --defined-only "$so" | grep -c ' T dg_')
 [ "$count" -gt 20 ] && pass=$((pass + 1)) || { echo "only $count dg_ functions exported"; fail=$((fail + 1)); }
 major=$(sed -n 's/^#define DG_VERSION_MAJOR \([0-9]*\)/\1/p' include/dungeon.h)
+minor=$(sed -n 's/^#define DG_VERSION_MINOR \([0-9]*\)/\1/p' include/dungeon.h)
+# docs/abi.md: libdungeon.so.0.MINOR while the major version is 0, then libdungeon.so.MAJOR
+want=libdungeon.so.$major
+[ "$major" = 0 ] && want=libdungeon.so.0.$minor
 soname=$(readelf -d "$so" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
-if [ "$soname" = "libdungeon.so.$major" ]; then pass=$((pass + 1)); else echo "soname '$soname'"; fail=$((fail + 1)); fi
+if [ "$soname" = "$want" ]; then pass=$((pass + 1)); else echo "soname '$soname', want '$want'"; fail=$((fail + 1)); fi
 if readelf -lW "$so" | grep -q 'GNU_STACK.*RWE'; then echo "executable stack"; fail=$((fail + 1)); else pass=$((pass + 1)); fi
 
 # check NAME OUTPUT: passes when OUTPUT is empty, else prints NAME and OUTPUT

@@ -16,11 +16,11 @@ TEST(analyze_default_tables_match_tile_functions)
         CHECK(dg_tile_transparent((uint8_t)t) ==
               (dg_tile_passable((uint8_t)t) || t == DG_TILE_WATER));
     }
-    dg_walk w;
-    dg_walk_defaults(&w);
+    dg_move w;
+    dg_move_defaults(&w);
     CHECK(w.passable == NULL && w.cost == NULL && w.neighbours == 4 && w.corner_cutting == 0);
     CHECK(w.straight_weight == 1 && w.diagonal_weight == 1);
-    dg_walk_defaults(NULL);
+    dg_move_defaults(NULL);
 }
 
 /* Distance maps equal Floyd-Warshall, for single and multiple sources, every
@@ -39,7 +39,7 @@ TEST(analyze_distance_matches_floyd_warshall)
         int32_t *dist = malloc((size_t)n * sizeof *dist);
         for (int k = 0; k < 20; k++)
         {
-            dg_walk wk = k < 16 ? am_walk(k, cost) : am_walk((k - 16) | 4, big);
+            dg_move wk = k < 16 ? am_walk(k, cost) : am_walk((k - 16) | 4, big);
             int64_t *fw = am_floyd(&m.grid, &wk);
             dg_point src[3];
             int32_t ns = 0;
@@ -101,7 +101,7 @@ TEST(analyze_workspace_reuse_is_exact)
         am_noise(&m, 10 + (int32_t)seed, 600 / (10 + (int32_t)seed), 250, seed);
         int32_t n = m.grid.width * m.grid.height;
         int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
-        dg_walk wk = am_walk((int)seed % 16, cost);
+        dg_move wk = am_walk((int)seed % 16, cost);
         dg_point s = am_first_floor(&m.grid);
         CHECK(dg_distance_map(&m.grid, &wk, &s, 1, 0, a, (size_t)n, ws, NULL, NULL) == DG_OK);
         CHECK(dg_distance_map(&m.grid, &wk, &s, 1, 0, b, (size_t)n, NULL, NULL, NULL) == DG_OK);
@@ -125,7 +125,7 @@ TEST(analyze_regions_match_reachability)
         int32_t *labels = malloc((size_t)n * sizeof *labels);
         for (int k = 0; k < 4; k++)
         {
-            dg_walk wk = am_walk(k, NULL);
+            dg_move wk = am_walk(k, NULL);
             int64_t *fw = am_floyd(&m.grid, &wk);
             int32_t sizes[64], count = -5, largest = -5;
             CHECK(dg_regions(&m.grid, &wk, labels, (size_t)n, sizes, 64, &count, &largest, NULL) ==
@@ -280,8 +280,8 @@ TEST(analyze_metrics_match_brute_force)
         /* Diameter: a real distance in the largest region, at most the true one. */
         if (n <= 150)
         {
-            dg_walk wk;
-            dg_walk_defaults(&wk);
+            dg_move wk;
+            dg_move_defaults(&wk);
             int64_t *fw = am_floyd(g, &wk), diam = 0;
             for (int32_t i = 0; i < n * n; i++)
                 if (fw[i] != AM_INF && fw[i] > diam)
@@ -305,8 +305,8 @@ TEST(analyze_diameter_is_exact_on_a_tree)
             dg_grid_set(&m.grid, x, y, DG_TILE_CORRIDOR);
     dg_metrics mt;
     CHECK(dg_measure(&m.grid, NULL, &mt, NULL, NULL) == DG_OK);
-    dg_walk wk;
-    dg_walk_defaults(&wk);
+    dg_move wk;
+    dg_move_defaults(&wk);
     int64_t *fw = am_floyd(&m.grid, &wk), diam = 0;
     for (int32_t i = 0; i < 21 * 9 * 21 * 9; i++)
         if (fw[i] != AM_INF && fw[i] > diam)
@@ -357,8 +357,8 @@ TEST(analyze_custom_tables_and_stride)
     for (int32_t y = 0; y < 7; y++)
         for (int32_t x = 0; x < 13; x++)
             dg_grid_set(&copy.grid, x, y, dg_grid_get(&gg.grid, x, y));
-    dg_walk wk;
-    dg_walk_defaults(&wk);
+    dg_move wk;
+    dg_move_defaults(&wk);
     wk.passable = pass;
     int32_t a[91], b[91], ca, cb;
     CHECK(dg_regions(&gg.grid, &wk, a, 91, NULL, 0, &ca, NULL, NULL) == DG_OK);
@@ -415,7 +415,7 @@ TEST(analyze_bad_input_is_rejected_before_writing)
         dist[i] = labels[i] = 77;
     dg_point in = {1, 1}, wall = {2, 2}, out = {8, 0}, neg = {-1, 3};
     dg_diag diag;
-    dg_walk wk;
+    dg_move wk;
     dg_grid bad = m.grid;
     bad.width = 0;
     CHECK(dg_distance_map(NULL, NULL, &in, 1, 0, dist, 48, NULL, NULL, NULL) == DG_E_NULL);
@@ -431,23 +431,23 @@ TEST(analyze_bad_input_is_rejected_before_writing)
     CHECK(dg_distance_map(&m.grid, NULL, &in, 1, 0, NULL, 48, NULL, NULL, NULL) == DG_E_NULL);
     CHECK(dg_distance_map(&m.grid, NULL, &in, 1, 0, dist, 47, NULL, NULL, &diag) == DG_E_BUFFER);
     CHECK(diag.status == DG_E_BUFFER);
-    dg_walk_defaults(&wk);
+    dg_move_defaults(&wk);
     wk.neighbours = 6;
     CHECK(dg_distance_map(&m.grid, &wk, &in, 1, 0, dist, 48, NULL, NULL, NULL) == DG_E_INVALID);
-    dg_walk_defaults(&wk);
+    dg_move_defaults(&wk);
     wk.corner_cutting = 2;
     CHECK(dg_distance_map(&m.grid, &wk, &in, 1, 0, dist, 48, NULL, NULL, NULL) == DG_E_INVALID);
-    dg_walk_defaults(&wk);
+    dg_move_defaults(&wk);
     wk.straight_weight = 0;
     CHECK(dg_distance_map(&m.grid, &wk, &in, 1, 0, dist, 48, NULL, NULL, NULL) == DG_E_INVALID);
-    dg_walk_defaults(&wk);
+    dg_move_defaults(&wk);
     wk.diagonal_weight = 1001;
     CHECK(dg_distance_map(&m.grid, &wk, &in, 1, 0, dist, 48, NULL, NULL, NULL) == DG_E_INVALID);
     uint16_t cost[256];
     for (int t = 0; t < 256; t++)
         cost[t] = 1;
     cost[DG_TILE_FLOOR] = 0; /* zero cost on a passable tile */
-    dg_walk_defaults(&wk);
+    dg_move_defaults(&wk);
     wk.cost = cost;
     CHECK(dg_distance_map(&m.grid, &wk, &in, 1, 0, dist, 48, NULL, NULL, &diag) == DG_E_INVALID);
     CHECK(strstr(diag.message, "cost") != NULL);
@@ -540,7 +540,7 @@ TEST(analyze_golden_outputs)
             s[1] = (dg_point){i % 60, i / 60};
     uint16_t cost[256];
     cost_table(cost);
-    dg_walk wk = am_walk(1 | 4 | 8, cost);
+    dg_move wk = am_walk(1 | 4 | 8, cost);
     CHECK(dg_distance_map(&m.grid, NULL, s, 2, 0, dist, (size_t)n, NULL, NULL, NULL) == DG_OK);
     uint64_t h1 = am_hash(dist, (size_t)n * sizeof *dist);
     CHECK(dg_distance_map(&m.grid, &wk, s, 1, 0, dist, (size_t)n, NULL, NULL, NULL) == DG_OK);

@@ -1038,15 +1038,15 @@ BAD(maze_too_small, dg_maze_generate, "1 x 1 grid", DG_E_NOSPACE, "smallest grid
     return maze_with(e, &e->bad, &p, diag);
 }
 /* walk (drunkard's walk and tunnelers): rows for tests/test_badinput.c, after the chain rows */
-static dg_status walk_with(bad_env *e, dg_grid *grid, const dg_drunkard_params *p, dg_diag *diag)
+static dg_status walk_with(bad_env *e, dg_grid *grid, const dg_walk_params *p, dg_diag *diag)
 {
-    return dg_drunkard_generate(grid, p, 1, &e->result, NULL, diag);
+    return dg_walk_generate(grid, p, 1, &e->result, NULL, diag);
 }
-#define WALK_PARAMS dg_drunkard_params p; dg_drunkard_defaults(&p)
-BADV(walk_gen_defaults_null, dg_drunkard_defaults, "params NULL", 0, "no effect")
+#define WALK_PARAMS dg_walk_params p; dg_walk_defaults(&p)
+BADV(walk_gen_defaults_null, dg_walk_defaults, "params NULL", 0, "no effect")
 {
     UNUSED_ENV;
-    dg_drunkard_defaults(NULL);
+    dg_walk_defaults(NULL);
     return 0;
 }
 static dg_status walk_grid_call(bad_env *e, dg_grid *grid, dg_diag *diag)
@@ -1054,66 +1054,66 @@ static dg_status walk_grid_call(bad_env *e, dg_grid *grid, dg_diag *diag)
     WALK_PARAMS;
     return walk_with(e, grid, &p, diag);
 }
-GEN_GRID_ROWS(walk, dg_drunkard_generate, walk_grid_call(e, grid, diag))
-BAD(walk_null_params, dg_drunkard_generate, "params NULL", DG_E_NULL, "params")
+GEN_GRID_ROWS(walk, dg_walk_generate, walk_grid_call(e, grid, diag))
+BAD(walk_null_params, dg_walk_generate, "params NULL", DG_E_NULL, "params")
 {
     return walk_with(e, e->g, NULL, diag);
 }
-BAD(walk_inverted, dg_drunkard_generate, "step_min > step_max", DG_E_INVALID, "step_min")
+BAD(walk_inverted, dg_walk_generate, "step_min > step_max", DG_E_INVALID, "step_min")
 {
     WALK_PARAMS;
     p.step_min = 9, p.step_max = 3;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_room_inverted, dg_drunkard_generate, "room_min > room_max", DG_E_INVALID, "room_min")
+BAD(walk_room_inverted, dg_walk_generate, "room_min > room_max", DG_E_INVALID, "room_min")
 {
     WALK_PARAMS;
     p.room_min = 7, p.room_max = 3;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_negative, dg_drunkard_generate, "walkers -1", DG_E_INVALID, "walkers")
+BAD(walk_negative, dg_walk_generate, "walkers -1", DG_E_INVALID, "walkers")
 {
     WALK_PARAMS;
     p.walkers = -1;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_huge, dg_drunkard_generate, "walkers INT32_MAX", DG_E_INVALID, "walkers")
+BAD(walk_huge, dg_walk_generate, "walkers INT32_MAX", DG_E_INVALID, "walkers")
 {
     WALK_PARAMS;
     p.walkers = INT32_MAX;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_zero_target, dg_drunkard_generate, "target_floor 0", DG_E_INVALID, "target_floor")
+BAD(walk_zero_target, dg_walk_generate, "target_floor 0", DG_E_INVALID, "target_floor")
 {
     WALK_PARAMS;
     p.target_floor = 0;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_permille, dg_drunkard_generate, "room_chance 1001", DG_E_INVALID, "room_chance")
+BAD(walk_permille, dg_walk_generate, "room_chance 1001", DG_E_INVALID, "room_chance")
 {
     WALK_PARAMS;
     p.room_chance = 1001;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_enum, dg_drunkard_generate, "mode 2", DG_E_INVALID, "mode")
+BAD(walk_enum, dg_walk_generate, "mode 2", DG_E_INVALID, "mode")
 {
     WALK_PARAMS;
     p.mode = 2;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_symmetry, dg_drunkard_generate, "symmetry 4", DG_E_INVALID, "symmetry")
+BAD(walk_symmetry, dg_walk_generate, "symmetry 4", DG_E_INVALID, "symmetry")
 {
     WALK_PARAMS;
     p.symmetry = 4;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_steps, dg_drunkard_generate, "max_steps INT32_MIN", DG_E_INVALID, "max_steps")
+BAD(walk_steps, dg_walk_generate, "max_steps INT32_MIN", DG_E_INVALID, "max_steps")
 {
     WALK_PARAMS;
     p.max_steps = INT32_MIN;
     return walk_with(e, e->g, &p, diag);
 }
-BAD(walk_too_small, dg_drunkard_generate, "3 x 3 grid (one cell inside the ring)", DG_E_NOSPACE,
+BAD(walk_too_small, dg_walk_generate, "3 x 3 grid (one cell inside the ring)", DG_E_NOSPACE,
     "4x3 and 3x4")
 {
     WALK_PARAMS;
@@ -1210,10 +1210,10 @@ BAD(scatter_one_cell, dg_scatter_generate, "1 x 1 grid", DG_E_TOO_SMALL, "smalle
 }
 
 /* ---- analysis ------------------------------------------------------------------------------------ */
-BADV(walk_defaults_null, dg_walk_defaults, "walk NULL", 0, "no effect")
+BADV(walk_defaults_null, dg_move_defaults, "walk NULL", 0, "no effect")
 {
     UNUSED_ENV;
-    dg_walk_defaults(NULL);
+    dg_move_defaults(NULL);
     dg_place_defaults(NULL);
     return 0;
 }
@@ -1226,11 +1226,11 @@ BADV(place_defaults_null, dg_place_defaults, "params NULL", 0, "no effect")
 #define ENV_CELLS ((size_t)ENV_W * ENV_H)
 /* The env grid holds only ENV_FILL (a user tile): this walk makes it passable,
  * so rows reach the checks after "the source must be passable". */
-static const dg_walk *all_pass(void)
+static const dg_move *all_pass(void)
 {
     static uint8_t pass[256];
-    static dg_walk w;
-    dg_walk_defaults(&w);
+    static dg_move w;
+    dg_move_defaults(&w);
     memset(pass, 1, sizeof pass);
     w.passable = pass;
     return &w;
@@ -1250,8 +1250,8 @@ BAD(regions_stride, dg_regions, "stride < width", DG_E_INVALID, "stride")
 }
 BAD(regions_walk, dg_regions, "walk neighbours 6", DG_E_INVALID, "neighbours")
 {
-    dg_walk w;
-    dg_walk_defaults(&w);
+    dg_move w;
+    dg_move_defaults(&w);
     w.neighbours = 6;
     return dg_regions(e->g, &w, (int32_t *)e->out, ENV_CELLS, NULL, 0, NULL, NULL, diag);
 }
@@ -1314,9 +1314,9 @@ BAD(distance_costs, dg_distance_map, "max_distance -1", DG_E_INVALID, "")
 BAD(distance_overflow, dg_distance_map, "step costs whose sum can overflow int32",
     DG_E_TOO_LARGE, "")
 {
-    dg_walk w;
+    dg_move w;
     uint16_t cost[256];
-    dg_walk_defaults(&w);
+    dg_move_defaults(&w);
     for (int t = 0; t < 256; t++)
         cost[t] = 65535;
     w.cost = cost;
@@ -1335,9 +1335,9 @@ static const uint8_t *zero_mask(void)
     return mask;
 }
 /* all_pass() with an overlay. */
-static dg_walk overlay_walk(const dg_overlay *ov)
+static dg_move overlay_walk(const dg_overlay *ov)
 {
-    dg_walk w = *all_pass();
+    dg_move w = *all_pass();
     w.overlay = ov;
     return w;
 }
@@ -1345,7 +1345,7 @@ BAD(distance_overlay_flag, dg_distance_map, "overlay flags with an unknown bit (
     "overlay")
 {
     dg_overlay ov = {8u, 0, ENV_H * 12, zero_mask(), NULL, NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     dg_point src = {0, 0};
     return dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, diag);
 }
@@ -1353,7 +1353,7 @@ BAD(distance_overlay_null, dg_distance_map, "overlay BLOCKED flagged, blocked NU
     "blocked")
 {
     dg_overlay ov = {DG_OVERLAY_BLOCKED, 0, ENV_H * 12, NULL, NULL, NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     dg_point src = {0, 0};
     return dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, diag);
 }
@@ -1361,7 +1361,7 @@ BAD(distance_overlay_stride, dg_distance_map, "overlay stride < width, and -1", 
     "stride")
 {
     dg_overlay ov = {DG_OVERLAY_COST, -1, ENV_H * 12, NULL, zero_mask(), NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     dg_point src = {0, 0};
     if (dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, NULL) !=
         DG_E_INVALID)
@@ -1372,7 +1372,7 @@ BAD(distance_overlay_stride, dg_distance_map, "overlay stride < width, and -1", 
 BAD(distance_overlay_small, dg_distance_map, "overlay cells one short", DG_E_BUFFER, "blocked")
 {
     dg_overlay ov = {DG_OVERLAY_BLOCKED, 0, (ENV_H - 1) * 12 + ENV_W - 1, zero_mask(), NULL, NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     dg_point src = {0, 0};
     return dg_distance_map(e->g, &w, &src, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL, diag);
 }
@@ -1439,7 +1439,7 @@ BAD(dijkstra_stride, dg_dijkstra_map, "stride < width", DG_E_INVALID, "stride")
 BAD(dijkstra_overlay_small, dg_dijkstra_map, "overlay cells one short", DG_E_BUFFER, "extra_cost")
 {
     dg_overlay ov = {DG_OVERLAY_COST, 0, (ENV_H - 1) * 12 + ENV_W - 1, NULL, zero_mask(), NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     dg_point src = {0, 0};
     int32_t cost = 3;
     return dg_dijkstra_map(e->g, &w, &src, &cost, 1, 0, (int32_t *)e->out, ENV_CELLS, NULL, NULL,
@@ -1469,8 +1469,8 @@ BAD(path_workspace_small, dg_path_find, "workspace for a smaller grid", DG_E_BUF
         return DG_OK;
     uint8_t pass[256];
     memset(pass, 1, sizeof pass);
-    dg_walk w;
-    dg_walk_defaults(&w);
+    dg_move w;
+    dg_move_defaults(&w);
     w.passable = pass;
     dg_point a = {0, 0}, b = {ENV_W - 1, ENV_H - 1};
     int32_t len = 0;
@@ -1482,7 +1482,7 @@ BAD(path_overlay_null, dg_path_find, "overlay COST flagged, extra_cost NULL", DG
     "extra_cost")
 {
     dg_overlay ov = {DG_OVERLAY_COST, 0, ENV_H * 12, zero_mask(), NULL, NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     dg_point a = {0, 0}, b = {1, 1};
     int32_t len = 0;
     return dg_path_find(e->g, &w, a, b, NULL, (dg_point *)e->out, 16, &len, NULL, diag);
@@ -1490,7 +1490,7 @@ BAD(path_overlay_null, dg_path_find, "overlay COST flagged, extra_cost NULL", DG
 BAD(path_overlay_small, dg_path_find, "overlay cells one short", DG_E_BUFFER, "blocked")
 {
     dg_overlay ov = {DG_OVERLAY_BLOCKED, 0, (ENV_H - 1) * 12 + ENV_W - 1, zero_mask(), NULL, NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     dg_point a = {0, 0}, b = {1, 1};
     int32_t len = 0;
     return dg_path_find(e->g, &w, a, b, NULL, (dg_point *)e->out, 16, &len, NULL, diag);
@@ -1499,7 +1499,7 @@ BAD(regions_overlay_flag, dg_regions, "overlay flags with an unknown bit (0x8000
     DG_E_INVALID, "overlay")
 {
     dg_overlay ov = {0x80000000u, 0, ENV_H * 12, zero_mask(), NULL, NULL};
-    dg_walk w = overlay_walk(&ov);
+    dg_move w = overlay_walk(&ov);
     return dg_regions(e->g, &w, (int32_t *)e->out, ENV_CELLS, NULL, 0, NULL, NULL, diag);
 }
 BADV(tile_transparent_user, dg_tile_transparent, "tile 255", 0, "0")
@@ -1609,21 +1609,21 @@ BADV(lock_defaults_null, dg_lock_defaults, "params NULL", 0, "no effect")
 }
 BAD(lock_null, dg_lock_place, "params NULL", DG_E_NULL, "params")
 {
-    return dg_lock_place(e->g, &e->result, NULL, 1, NULL, NULL, diag);
+    return dg_lock_place(e->g, NULL, 1, &e->result, NULL, NULL, diag);
 }
 BAD(lock_range, dg_lock_place, "locks 17", DG_E_INVALID, "locks")
 {
     dg_lock_params p;
     dg_lock_defaults(&p);
     p.locks = DG_LOCKS_MAX + 1;
-    return dg_lock_place(e->g, &e->result, &p, 1, NULL, NULL, diag);
+    return dg_lock_place(e->g, &p, 1, &e->result, NULL, NULL, diag);
 }
 BAD(lock_no_start, dg_lock_place, "result without a start", DG_E_INVALID, "start")
 {
     dg_lock_params p;
     dg_lock_defaults(&p);
     e->result.start = (dg_point){-1, -1};
-    return dg_lock_place(e->g, &e->result, &p, 1, NULL, NULL, diag);
+    return dg_lock_place(e->g, &p, 1, &e->result, NULL, NULL, diag);
 }
 BAD(solve_null, dg_solve, "progress NULL", DG_E_NULL, "progress")
 {
@@ -1636,27 +1636,27 @@ BAD(solve_no_start, dg_solve, "result without a start", DG_E_INVALID, "start")
 }
 BAD(anchor_null, dg_anchor_place, "anchors NULL, count 1", DG_E_NULL, "anchors")
 {
-    return dg_anchor_place(e->g, &e->result, NULL, 1, NULL, diag);
+    return dg_anchor_place(e->g, NULL, 1, &e->result, NULL, diag);
 }
 BAD(anchor_count, dg_anchor_place, "count DG_ANCHORS_MAX + 1", DG_E_INVALID, "anchors")
 {
     dg_point p[DG_ANCHORS_MAX + 1] = {{0, 0}};
-    return dg_anchor_place(e->g, &e->result, p, DG_ANCHORS_MAX + 1, NULL, diag);
+    return dg_anchor_place(e->g, p, DG_ANCHORS_MAX + 1, &e->result, NULL, diag);
 }
 BAD(anchor_negative, dg_anchor_place, "count -1", DG_E_INVALID, "anchors")
 {
     dg_point p = {1, 1};
-    return dg_anchor_place(e->g, &e->result, &p, -1, NULL, diag);
+    return dg_anchor_place(e->g, &p, -1, &e->result, NULL, diag);
 }
 BAD(anchor_outside, dg_anchor_place, "anchor (9, 3) outside a 9x7 grid", DG_E_INVALID, "outside")
 {
     dg_point p = {9, 3};
-    return dg_anchor_place(e->g, &e->result, &p, 1, NULL, diag);
+    return dg_anchor_place(e->g, &p, 1, &e->result, NULL, diag);
 }
 BAD(anchor_user_tile, dg_anchor_place, "anchor on a caller's tile", DG_E_NOSPACE, "stays")
 {
     dg_point p = {4, 3};
-    return dg_anchor_place(e->g, &e->result, &p, 1, NULL, diag);
+    return dg_anchor_place(e->g, &p, 1, &e->result, NULL, diag);
 }
 BAD(floor_stairs_null, dg_floor_stairs, "stairs NULL", DG_E_NULL, "stairs")
 {
@@ -1782,18 +1782,18 @@ BAD(export_floors_write, dg_export_floors, "write NULL", DG_E_NULL, "write")
 }
 BAD(place_no_floor, dg_place, "a grid without a passable cell", DG_E_NOSPACE, "")
 {
-    return dg_place(e->g, NULL, 1, (dg_placement *)e->out, NULL, 0, &e->result, NULL, diag);
+    return dg_place(e->g, NULL, 1, &e->result, (dg_placement *)e->out, NULL, 0, NULL, diag);
 }
 BAD(place_null, dg_place, "placement NULL", DG_E_NULL, "placement")
 {
-    return dg_place(e->g, NULL, 1, NULL, NULL, 0, &e->result, NULL, diag);
+    return dg_place(e->g, NULL, 1, &e->result, NULL, NULL, 0, NULL, diag);
 }
 BAD(place_spawns_cap, dg_place, "spawn_count 5 with spawns_cap 2", DG_E_BUFFER, "spawns")
 {
     dg_place_params p;
     dg_place_defaults(&p);
     p.spawn_count = 5;
-    return dg_place(e->g, &p, 1, (dg_placement *)e->out, (dg_point *)(e->out + 64), 2, &e->result,
+    return dg_place(e->g, &p, 1, &e->result, (dg_placement *)e->out, (dg_point *)(e->out + 64), 2,
                     NULL, diag);
 }
 BAD(place_spawns_neg, dg_place, "spawn_count -1", DG_E_INVALID, "spawn_count")
@@ -1801,7 +1801,7 @@ BAD(place_spawns_neg, dg_place, "spawn_count -1", DG_E_INVALID, "spawn_count")
     dg_place_params p;
     dg_place_defaults(&p);
     p.spawn_count = -1;
-    return dg_place(e->g, &p, 1, (dg_placement *)e->out, NULL, 0, &e->result, NULL, diag);
+    return dg_place(e->g, &p, 1, &e->result, (dg_placement *)e->out, NULL, 0, NULL, diag);
 }
 BADV(floor_seed_extremes, dg_floor_seed, "floor INT32_MIN / INT32_MAX", 1, "distinct seeds")
 {

@@ -16,7 +16,7 @@ typedef struct chase_case {
     uint8_t blocked[CW * CH];
     dg_grid grid;
     dg_overlay overlay;
-    dg_walk walk;
+    dg_move walk;
     int32_t map[CW * CH];
     dg_point monsters[MAX_MONSTERS];
     int32_t count;
@@ -119,7 +119,7 @@ static void random_case(chase_case *c, dg_rng *rng)
 {
     memset(c, 0, sizeof *c);
     random_grid(c, rng);
-    dg_walk_defaults(&c->walk);
+    dg_move_defaults(&c->walk);
     c->walk.neighbours = dg_rng_below(rng, 2) ? 8 : 4;
     c->walk.corner_cutting = (int32_t)dg_rng_below(rng, 2);
     if (dg_rng_below(rng, 2))
@@ -217,7 +217,7 @@ TEST(chase_approach_surrounds_target)
     dg_grid_init(&c.grid, c.cells, CW, CH, 0);
     for (int32_t i = 0; i < CW * CH; i++)
         c.cells[i] = DG_TILE_FLOOR;
-    dg_walk_defaults(&c.walk);
+    dg_move_defaults(&c.walk);
     c.walk.neighbours = 8;
     c.walk.corner_cutting = 1; /* else the diagonal ones may not pass their neighbours */
     c.target = (dg_point){10, 10};
@@ -257,7 +257,7 @@ TEST(chase_mover_order_decides)
         c.cells[5 * CW + x] = DG_TILE_CORRIDOR;
     c.cells[4 * CW + 10] = DG_TILE_FLOOR;
     c.cells[4 * CW + 11] = DG_TILE_FLOOR;
-    dg_walk_defaults(&c.walk);
+    dg_move_defaults(&c.walk);
     dg_point target = {1, 5};
     CHECK(dg_distance_map(&c.grid, NULL, &target, 1, 0, c.map, CW * CH, NULL, NULL, NULL) == DG_OK);
     c.count = 2;
@@ -327,7 +327,7 @@ TEST(chase_flee_moves_away)
                 x == 0 || y == 0 || x == CW - 1 || y == CH - 1 ? DG_TILE_WALL : DG_TILE_FLOOR;
     for (int n = 4; n <= 8; n += 4)
     {
-        dg_walk_defaults(&c.walk);
+        dg_move_defaults(&c.walk);
         c.walk.neighbours = n;
         dg_point player = {17, 12};
         CHECK(dg_distance_map(&c.grid, &c.walk, &player, 1, 0, c.map, CW * CH, NULL, NULL, NULL) ==
@@ -364,7 +364,7 @@ static uint64_t chase_loop_hash(dg_path_workspace *ws)
     dg_rng_seed(&rng, 5, 0);
     memset(&c, 0, sizeof c);
     random_grid(&c, &rng);
-    dg_walk_defaults(&c.walk);
+    dg_move_defaults(&c.walk);
     c.walk.neighbours = 8;
     c.walk.straight_weight = 2;
     c.walk.diagonal_weight = 3;

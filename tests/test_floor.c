@@ -218,7 +218,7 @@ TEST(anchor_opens_only_rock)
             dg_point an[5];
             for (int i = 0; i < 5; i++)
                 an[i] = (dg_point){dg_rng_range(&rng, 0, f->w - 1), dg_rng_range(&rng, 0, f->h - 1)};
-            dg_status st = dg_anchor_place(&g, &r, an, 5, NULL, NULL);
+            dg_status st = dg_anchor_place(&g, an, 5, &r, NULL, NULL);
             if (st != DG_OK)
             {
                 bad += memcmp(before, cells, n) != 0; /* untouched on failure */
@@ -259,7 +259,7 @@ TEST(anchor_room_in_rock)
     (void)room;
     r.start = (dg_point){3, 3};
     dg_point an = {20, 12};
-    CHECK(dg_anchor_place(&g, &r, &an, 1, NULL, NULL) == DG_OK);
+    CHECK(dg_anchor_place(&g, &an, 1, &r, NULL, NULL) == DG_OK);
     CHECK(r.room_count == 1 && r.start_room == 0);
     CHECK(r.rooms[0].rect.w == 3 && r.rooms[0].rect.h == 3);
     int32_t *dist = walk_from(&g, an);
@@ -295,13 +295,13 @@ TEST(floor_bad_input)
     CHECK(dg_floor_stairs(1, 0, 80, 50, 1, NULL, &d) == DG_E_NULL);
     CHECK(dg_floor_stairs(1, 0, 13, 50, 1, p, &d) == DG_E_TOO_SMALL);
     dg_point out = {80, 3}, two[2] = {{1, 1}, {-1, 0}};
-    CHECK(dg_anchor_place(&g, &r, &out, 1, NULL, &d) == DG_E_INVALID);
-    CHECK(dg_anchor_place(&g, &r, two, 2, NULL, &d) == DG_E_INVALID);
-    CHECK(dg_anchor_place(&g, &r, NULL, 1, NULL, &d) == DG_E_NULL);
-    CHECK(dg_anchor_place(&g, &r, two, DG_ANCHORS_MAX + 1, NULL, &d) == DG_E_INVALID);
+    CHECK(dg_anchor_place(&g, &out, 1, &r, NULL, &d) == DG_E_INVALID);
+    CHECK(dg_anchor_place(&g, two, 2, &r, NULL, &d) == DG_E_INVALID);
+    CHECK(dg_anchor_place(&g, NULL, 1, &r, NULL, &d) == DG_E_NULL);
+    CHECK(dg_anchor_place(&g, two, DG_ANCHORS_MAX + 1, &r, NULL, &d) == DG_E_INVALID);
     dg_point water = {5, 5};
     dg_grid_init(&g, cells, 80, 50, 0);
-    CHECK(dg_anchor_place(&g, &r, &water, 1, NULL, &d) == DG_E_NOSPACE); /* 0x5A is a caller's tile */
+    CHECK(dg_anchor_place(&g, &water, 1, &r, NULL, &d) == DG_E_NOSPACE); /* 0x5A is a caller's tile */
     for (size_t i = 0; i < sizeof cells; i++)
         if (cells[i] != 0x5A)
         {
@@ -358,7 +358,7 @@ TEST(floor_recipe_records_progression)
     dg_lock_params lp;
     dg_lock_defaults(&lp);
     lp.locks = 3, lp.key_place = DG_KEYS_DEAD_END, lp.secret_permille = 250;
-    CHECK(dg_lock_place(&gb, &rb, &lp, info.seed, NULL, NULL, &d) == DG_OK);
+    CHECK(dg_lock_place(&gb, &lp, info.seed, &rb, NULL, NULL, &d) == DG_OK);
     CHECK(memcmp(a, b, sizeof a) == 0);
     CHECK(ra.marker_count == rb.marker_count && ra.marker_count > 4);
     dg_result_free(&ra);

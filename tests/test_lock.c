@@ -202,7 +202,7 @@ static void check_map(const char *gen, uint64_t seed, int32_t w, int32_t h, int 
     int32_t before = reach_all(&m, 1);
     dg_progress pr;
     dg_diag d;
-    if (dg_lock_place(&m.g, &m.r, p, seed, &pr, NULL, &d) != DG_OK)
+    if (dg_lock_place(&m.g, p, seed, &m.r, &pr, NULL, &d) != DG_OK)
     {
         st->failed++;
         lmap_free(&m);
@@ -304,7 +304,7 @@ TEST(lock_counts_and_markers)
     p.locks = 3;
     int32_t markers = m.r.marker_count;
     dg_progress pr;
-    CHECK(dg_lock_place(&m.g, &m.r, &p, 5, &pr, NULL, NULL) == DG_OK);
+    CHECK(dg_lock_place(&m.g, &p, 5, &m.r, &pr, NULL, NULL) == DG_OK);
     CHECK(pr.requested == 3 && pr.placed == 3 && pr.solvable == 1);
     CHECK(pr.locked_doors == count_tile(&m, DG_TILE_DOOR_LOCKED));
     CHECK(m.r.marker_count == markers + pr.placed + pr.locked_doors);
@@ -320,7 +320,7 @@ TEST(lock_counts_and_markers)
     /* a second call is refused: the map is locked already */
     uint64_t h = dg_grid_hash(&m.g);
     dg_diag d;
-    CHECK(dg_lock_place(&m.g, &m.r, &p, 5, &pr, NULL, &d) == DG_E_INVALID);
+    CHECK(dg_lock_place(&m.g, &p, 5, &m.r, &pr, NULL, &d) == DG_E_INVALID);
     CHECK(strstr(d.message, "locked already") != NULL && dg_grid_hash(&m.g) == h);
     lmap_free(&m);
 }
@@ -336,7 +336,7 @@ TEST(lock_errors_leave_map_untouched)
     dg_diag d;
     p.locks = DG_LOCKS_MAX; /* more than a 30x20 map has gates for */
     p.require_all = 1;
-    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, &d) == DG_E_NOSPACE);
+    CHECK(dg_lock_place(&m.g, &p, 3, &m.r, NULL, NULL, &d) == DG_E_NOSPACE);
     CHECK(strstr(d.message, "locks fit") != NULL);
     CHECK(dg_grid_hash(&m.g) == h && m.r.marker_count == markers);
     const int32_t bad[][2] = {{0, -1}, {1, 2}, {2, 3}, {3, 0}, {3, 9}, {4, 0}, {4, 9}, {5, 1001}};
@@ -345,21 +345,21 @@ TEST(lock_errors_leave_map_untouched)
         dg_lock_defaults(&p);
         int32_t *f = &p.locks;
         f[bad[i][0]] = bad[i][1];
-        CHECKF(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, NULL) == DG_E_INVALID,
+        CHECKF(dg_lock_place(&m.g, &p, 3, &m.r, NULL, NULL, NULL) == DG_E_INVALID,
                "field %d = %d accepted", bad[i][0], bad[i][1]);
     }
     dg_lock_defaults(&p);
     dg_point exit = m.r.exit;
     m.r.exit = m.r.start;
-    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_lock_place(&m.g, &p, 3, &m.r, NULL, NULL, NULL) == DG_E_INVALID);
     m.r.exit = (dg_point){exit.x, 99};
-    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, NULL, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_lock_place(&m.g, &p, 3, &m.r, NULL, NULL, NULL) == DG_E_INVALID);
     m.r.exit = exit;
     CHECK(dg_grid_hash(&m.g) == h && m.r.marker_count == markers);
     /* without require_all the same request places what fits */
     p.locks = DG_LOCKS_MAX;
     dg_progress pr;
-    CHECK(dg_lock_place(&m.g, &m.r, &p, 3, &pr, NULL, NULL) == DG_OK);
+    CHECK(dg_lock_place(&m.g, &p, 3, &m.r, &pr, NULL, NULL) == DG_OK);
     CHECK(pr.placed >= 1 && pr.placed < DG_LOCKS_MAX && pr.solvable);
     lmap_free(&m);
 }
@@ -379,7 +379,7 @@ TEST(lock_unreachable_exit_refused)
     dg_lock_params p;
     dg_lock_defaults(&p);
     dg_diag d;
-    CHECK(dg_lock_place(&g, &r, &p, 1, NULL, NULL, &d) == DG_E_INVALID);
+    CHECK(dg_lock_place(&g, &p, 1, &r, NULL, NULL, &d) == DG_E_INVALID);
     CHECK(strstr(d.message, "cannot be reached") != NULL);
     dg_progress pr;
     CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK && pr.solvable == 0);
@@ -508,7 +508,7 @@ static uint64_t locked_hash(const char *gen, uint64_t seed, int32_t stride)
     p.locks = 3;
     p.secret_permille = 400;
     uint64_t h = 0;
-    if (dg_lock_place(&m.g, &m.r, &p, seed, NULL, NULL, NULL) == DG_OK)
+    if (dg_lock_place(&m.g, &p, seed, &m.r, NULL, NULL, NULL) == DG_OK)
     {
         h = dg_grid_hash(&m.g);
         for (int32_t i = 0; i < m.r.marker_count; i++)

@@ -52,7 +52,7 @@ static void ov_walled(am_map *out, const dg_grid *g, const uint8_t *blocked, con
  * to the tile cost of the cell stepped onto. */
 typedef struct ov_ref {
     const dg_grid *g;
-    const dg_walk *wk; /* its overlay is ignored */
+    const dg_move *wk; /* its overlay is ignored */
     const uint8_t *blocked, *extra;
     const dg_point *ends;
     int32_t end_count;
@@ -169,7 +169,7 @@ TEST(overlay_blocked_distance_matches_walled_grid)
         dg_overlay ov = {DG_OVERLAY_BLOCKED, m.grid.width + OV_PAD, cells, blocked, NULL, NULL};
         for (int k = 0; k < 16; k++)
         {
-            dg_walk wk = am_walk(k, ov_costs());
+            dg_move wk = am_walk(k, ov_costs());
             dg_point src[3];
             int32_t ns = ov_pick(&m.grid, &rng, src, 1 + k % 3);
             if (ns == 0)
@@ -185,7 +185,7 @@ TEST(overlay_blocked_distance_matches_walled_grid)
             /* regions: no search ends, every blocked cell is a wall */
             am_map all;
             ov_walled(&all, &m.grid, blocked, NULL, 0);
-            dg_walk plain = am_walk(k, NULL);
+            dg_move plain = am_walk(k, NULL);
             CHECK(dg_regions(&all.grid, &plain, lab_want, n, NULL, 0, NULL, NULL, NULL) == DG_OK);
             plain.overlay = &ov;
             CHECK(dg_regions(&m.grid, &plain, lab, n, NULL, 0, NULL, NULL, NULL) == DG_OK);
@@ -221,7 +221,7 @@ TEST(overlay_cost_distance_matches_reference)
                          m.grid.width + OV_PAD, cells, blocked, extra, NULL};
         for (int k = 0; k < 16; k++)
         {
-            dg_walk wk = am_walk(k, ov_costs());
+            dg_move wk = am_walk(k, ov_costs());
             dg_point src[3];
             int32_t ns = ov_pick(&m.grid, &rng, src, 1 + k % 3);
             if (ns == 0)
@@ -273,7 +273,7 @@ TEST(overlay_path_matches_reference_cost)
         dg_rng_seed(&rng, seed, 8);
         for (int k = 0; k < 16; k++)
         {
-            dg_walk wk = am_walk(k, ov_costs());
+            dg_move wk = am_walk(k, ov_costs());
             dg_point ends[2];
             if (ov_pick(&m.grid, &rng, ends, 2) < 2)
                 continue;
@@ -362,7 +362,7 @@ TEST(overlay_fov_sight_matches_tiles)
 }
 
 /* min over sources of start + distance from that source alone. */
-static void ov_min_over_sources(const dg_grid *g, const dg_walk *wk, const dg_point *src,
+static void ov_min_over_sources(const dg_grid *g, const dg_move *wk, const dg_point *src,
                                 const int32_t *start, int32_t count, int32_t limit, int32_t *want)
 {
     size_t n = (size_t)g->width * (size_t)g->height;
@@ -398,7 +398,7 @@ TEST(dijkstra_map_matches_min_over_sources)
         dg_rng_seed(&rng, seed, 10);
         for (int k = 0; k < 16; k++)
         {
-            dg_walk wk = am_walk(k, ov_costs());
+            dg_move wk = am_walk(k, ov_costs());
             dg_point src[12];
             int32_t start[12];
             int32_t ns = ov_pick(&m.grid, &rng, src, 1 + k % 12);
@@ -444,7 +444,7 @@ TEST(dijkstra_flee_map_every_cell_a_source)
         dg_point *src = malloc(n * sizeof *src);
         for (int k = 0; k < 16; k += 3)
         {
-            dg_walk wk = am_walk(k, ov_costs());
+            dg_move wk = am_walk(k, ov_costs());
             dg_point player = am_first_floor(&m.grid);
             CHECK(dg_distance_map(&m.grid, &wk, &player, 1, 0, approach, n, NULL, NULL, NULL) ==
                   DG_OK);
@@ -483,7 +483,7 @@ TEST(dijkstra_null_costs_is_distance_map)
     int32_t zeros[2] = {0, 0};
     for (int k = 0; k < 16; k++)
     {
-        dg_walk wk = am_walk(k, ov_costs());
+        dg_move wk = am_walk(k, ov_costs());
         dg_distance_info ia, ib, ic;
         CHECK(dg_distance_map(&m.grid, &wk, src, 2, 0, a, n, NULL, &ia, NULL) == DG_OK);
         CHECK(dg_dijkstra_map(&m.grid, &wk, src, NULL, 2, 0, b, n, NULL, &ib, NULL) == DG_OK);
@@ -548,8 +548,8 @@ TEST(overlay_bad_input_leaves_buffers)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     {
-        dg_walk wk;
-        dg_walk_defaults(&wk);
+        dg_move wk;
+        dg_move_defaults(&wk);
         wk.overlay = &cases[c].ov;
         dg_diag diag;
         int is_sight = cases[c].ov.flags == DG_OVERLAY_SIGHT;
@@ -600,8 +600,8 @@ TEST(overlay_blocked_ends_are_open)
     uint8_t blocked[15] = {0};
     blocked[5 + 0] = blocked[5 + 2] = blocked[5 + 4] = 1;
     dg_overlay ov = {DG_OVERLAY_BLOCKED, 0, 15, blocked, NULL, NULL};
-    dg_walk wk;
-    dg_walk_defaults(&wk);
+    dg_move wk;
+    dg_move_defaults(&wk);
     wk.overlay = &ov;
     dg_point a = {0, 1}, b = {4, 1}, path[15];
     int32_t len = 0, cost = 0, dist[15];
@@ -630,7 +630,7 @@ TEST(dijkstra_map_hash_pinned)
             ns++;
         }
     uint64_t h = 0;
-    dg_walk wk = am_walk(1 | 8, NULL);
+    dg_move wk = am_walk(1 | 8, NULL);
     dg_distance_info info;
     CHECK(dg_dijkstra_map(&m.grid, &wk, src, start, ns, 0, dist, n, NULL, &info, NULL) == DG_OK);
     h ^= am_hash(dist, n * sizeof *dist) ^ am_hash(&info, sizeof info);

@@ -2,7 +2,7 @@
 #include "analysis_maps.h"
 
 /* Checks that path[0..len) walks legally from a to b and costs `cost`. */
-static int path_valid(const dg_grid *g, const dg_walk *wk, const dg_point *path, int32_t len,
+static int path_valid(const dg_grid *g, const dg_move *wk, const dg_point *path, int32_t len,
                       dg_point a, dg_point b, int64_t cost)
 {
     if (len < 1 || path[0].x != a.x || path[0].y != a.y || path[len - 1].x != b.x ||
@@ -40,7 +40,7 @@ TEST(path_is_optimal_and_valid)
         int32_t n = m.grid.width * m.grid.height, w = m.grid.width;
         for (int k = 0; k < 20; k++)
         {
-            dg_walk wk = k < 16 ? am_walk(k, cost) : am_walk((k - 16) | 4, big);
+            dg_move wk = k < 16 ? am_walk(k, cost) : am_walk((k - 16) | 4, big);
             int64_t *fw = am_floyd(&m.grid, &wk);
             for (int32_t i = 0; i < n; i += 3)
                 for (int32_t j = (int32_t)seed % 5; j < n; j += 5)
@@ -94,8 +94,8 @@ TEST(path_length_equals_bfs_distance)
             dg_point a = floor[dg_rng_below(&rng, (uint32_t)nf)];
             for (int eight = 0; eight < 2; eight++)
             {
-                dg_walk wk;
-                dg_walk_defaults(&wk);
+                dg_move wk;
+                dg_move_defaults(&wk);
                 wk.neighbours = eight ? 8 : 4;
                 CHECK(dg_distance_map(&m.grid, &wk, &a, 1, 0, dist, (size_t)n, ws, NULL, NULL) ==
                       DG_OK);
@@ -172,8 +172,8 @@ TEST(path_never_cuts_corners_unless_asked)
     am_make(&m, 2, 2, DG_TILE_FLOOR);
     dg_grid_set(&m.grid, 0, 0, DG_TILE_WALL);
     dg_grid_set(&m.grid, 1, 1, DG_TILE_WALL);
-    dg_walk wk;
-    dg_walk_defaults(&wk);
+    dg_move wk;
+    dg_move_defaults(&wk);
     wk.neighbours = 8;
     dg_point a = {1, 0}, b = {0, 1}, path[4];
     int32_t len;
@@ -195,8 +195,8 @@ TEST(path_golden)
             pts[nf++] = (dg_point){i % 80, i / 80};
     dg_point path[4000];
     int32_t len = 0;
-    dg_walk wk;
-    dg_walk_defaults(&wk);
+    dg_move wk;
+    dg_move_defaults(&wk);
     wk.neighbours = 8;
     wk.straight_weight = 2;
     wk.diagonal_weight = 3;
@@ -234,7 +234,7 @@ TEST(path_attach_maps_match_distance_maps)
         dg_rng_seed(&rng, seed, 8);
         for (int q = 0; q < 6; q++)
         {
-            dg_walk wk = am_walk(q % 2, NULL);
+            dg_move wk = am_walk(q % 2, NULL);
             dg_point a = floor[dg_rng_below(&rng, (uint32_t)nf)];
             CHECK(dg_distance_map(&m.grid, &wk, &a, 1, 0, dist, 4000, ws, NULL, NULL) == DG_OK);
             for (int r = 0; r < 10; r++)
@@ -255,7 +255,7 @@ TEST(path_attach_maps_match_distance_maps)
 
 /* Reference distance map: Bellman-Ford sweeps over am_step until nothing
  * changes, from each source's start cost; cells beyond limit (> 0) stay -1. */
-static void ref_distances(const dg_grid *g, const dg_walk *wk, const dg_point *src,
+static void ref_distances(const dg_grid *g, const dg_move *wk, const dg_point *src,
                           const int32_t *start, int32_t count, int32_t limit, int64_t *d)
 {
     int32_t w = g->width, n = g->width * g->height;
@@ -305,8 +305,8 @@ TEST(dijkstra_weighted_maps_match_reference)
             memcpy(wide + (size_t)y * (size_t)stride, m.cells + (size_t)y * (size_t)w, (size_t)w);
         dg_grid g;
         CHECK(dg_grid_init(&g, wide, w, h, stride) == DG_OK);
-        dg_walk wk;
-        dg_walk_defaults(&wk);
+        dg_move wk;
+        dg_move_defaults(&wk);
         wk.neighbours = round % 4 == 3 ? 4 : 8;
         wk.corner_cutting = wk.neighbours == 8 && round % 5 == 0;
         wk.straight_weight = 1 + (int32_t)dg_rng_below(&rng, 3);

@@ -44,7 +44,7 @@ TEST(place_properties_over_seeds)
         dg_placement pl;
         for (int i = 0; i < 40; i++)
             spawns[i] = (dg_point){-9, -9};
-        CHECK(dg_place(g, &pp, seed, &pl, spawns, 40, NULL, NULL, NULL) == DG_OK);
+        CHECK(dg_place(g, &pp, seed, NULL, &pl, spawns, 40, NULL, NULL) == DG_OK);
         place_check c;
         place_check_make(&c, g, pl.start);
         int32_t w = g->width, n = w * g->height;
@@ -78,7 +78,7 @@ TEST(place_properties_over_seeds)
         dg_placement pl2;
         dg_result r;
         dg_result_init(&r, NULL);
-        CHECK(dg_place(g, &pp, seed, &pl2, again, 12, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_place(g, &pp, seed, &r, &pl2, again, 12, NULL, NULL) == DG_OK);
         CHECK(memcmp(&pl, &pl2, sizeof pl) == 0 && memcmp(spawns, again, sizeof again) == 0);
         CHECK(r.marker_count == 14 && r.markers[0].kind == DG_MARKER_START &&
               r.markers[1].kind == DG_MARKER_EXIT && r.markers[13].kind == DG_MARKER_SPAWN);
@@ -86,7 +86,7 @@ TEST(place_properties_over_seeds)
         CHECK(r.markers[5].pos.x == spawns[3].x && strcmp(r.markers[5].name, "spawn") == 0);
         dg_result_free(&r);
         /* Another seed moves spawns, never stairs. */
-        CHECK(dg_place(g, &pp, seed + 1000, &pl2, again, 12, NULL, NULL, NULL) == DG_OK);
+        CHECK(dg_place(g, &pp, seed + 1000, NULL, &pl2, again, 12, NULL, NULL) == DG_OK);
         CHECK(pl2.start.x == pl.start.x && pl2.exit.x == pl.exit.x);
         CHECK(memcmp(spawns, again, sizeof again) != 0);
         place_check_free(&c);
@@ -104,7 +104,7 @@ TEST(place_start_is_a_farthest_pair_end_in_the_largest_region)
     dg_grid_fill_rect(&m.grid, big_b, DG_TILE_FLOOR);
     dg_grid_fill_rect(&m.grid, corr, DG_TILE_CORRIDOR);
     dg_placement pl;
-    CHECK(dg_place(&m.grid, NULL, 1, &pl, NULL, 0, NULL, NULL, NULL) == DG_OK);
+    CHECK(dg_place(&m.grid, NULL, 1, NULL, &pl, NULL, 0, NULL, NULL) == DG_OK);
     CHECK(pl.start.x >= 8 && pl.exit.x >= 8); /* not in the small room */
     /* The far ends: a corner of room B and of room A (the first in row-major
      * order of the two at 23 steps). */
@@ -130,7 +130,7 @@ TEST(place_arrival_picks_the_nearest_passable_cell)
             pp.arrival.x = (int32_t)dg_rng_below(&rng, 50);
             pp.arrival.y = (int32_t)dg_rng_below(&rng, 30);
             dg_placement pl;
-            CHECK(dg_place(g, &pp, 3, &pl, NULL, 0, NULL, NULL, NULL) == DG_OK);
+            CHECK(dg_place(g, &pp, 3, NULL, &pl, NULL, 0, NULL, NULL) == DG_OK);
             int64_t best = INT64_MAX;
             dg_point want = {-1, -1};
             for (int32_t y = 0; y < 30; y++)
@@ -170,7 +170,7 @@ TEST(place_multi_floor)
         pp.arrival = arrival;
         pp.spawn_count = 3;
         saved_arrival[k] = arrival;
-        CHECK(dg_place(&m.grid, &pp, s, &floors[k], NULL, 0, NULL, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, &pp, s, NULL, &floors[k], NULL, 0, NULL, NULL) == DG_OK);
         if (k > 0)
             CHECK(dg_tile_passable(dg_grid_get(&m.grid, floors[k].start.x, floors[k].start.y)));
         arrival = floors[k].exit;
@@ -186,7 +186,7 @@ TEST(place_multi_floor)
         pp.arrival = saved_arrival[k];
         pp.spawn_count = 3;
         dg_placement again;
-        CHECK(dg_place(&m.grid, &pp, s, &again, NULL, 0, NULL, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, &pp, s, NULL, &again, NULL, 0, NULL, NULL) == DG_OK);
         CHECK(memcmp(&again, &floors[k], sizeof again) == 0);
         am_free(&m);
     }
@@ -208,42 +208,42 @@ TEST(place_bad_input_and_no_space)
     dg_diag diag;
     dg_result r;
     dg_result_init(&r, NULL);
-    CHECK(dg_place(NULL, &pp, 1, &pl, NULL, 0, NULL, NULL, NULL) == DG_E_NULL);
-    CHECK(dg_place(&m.grid, &pp, 1, NULL, NULL, 0, NULL, NULL, NULL) == DG_E_NULL);
+    CHECK(dg_place(NULL, &pp, 1, NULL, &pl, NULL, 0, NULL, NULL) == DG_E_NULL);
+    CHECK(dg_place(&m.grid, &pp, 1, NULL, NULL, NULL, 0, NULL, NULL) == DG_E_NULL);
     pp.spawn_count = -1;
-    CHECK(dg_place(&m.grid, &pp, 1, &pl, NULL, 0, NULL, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_place(&m.grid, &pp, 1, NULL, &pl, NULL, 0, NULL, NULL) == DG_E_INVALID);
     pp.spawn_count = 9;
-    CHECK(dg_place(&m.grid, &pp, 1, &pl, spawns, 8, NULL, NULL, &diag) == DG_E_BUFFER);
-    CHECK(dg_place(&m.grid, &pp, 1, &pl, spawns, -1, NULL, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_place(&m.grid, &pp, 1, NULL, &pl, spawns, 8, NULL, &diag) == DG_E_BUFFER);
+    CHECK(dg_place(&m.grid, &pp, 1, NULL, &pl, spawns, -1, NULL, NULL) == DG_E_INVALID);
     pp.spawn_count = 2;
     pp.arrival.x = 40;
     pp.arrival.y = 0;
-    CHECK(dg_place(&m.grid, &pp, 1, &pl, spawns, 8, NULL, NULL, &diag) == DG_E_INVALID);
+    CHECK(dg_place(&m.grid, &pp, 1, NULL, &pl, spawns, 8, NULL, &diag) == DG_E_INVALID);
     CHECK(strstr(diag.message, "arrival") != NULL);
     pp.arrival.x = -1;
     pp.arrival.y = -1;
     pp.spawn_count = 5000;
-    CHECK(dg_place(&m.grid, &pp, 1, &pl, NULL, 0, &r, NULL, &diag) == DG_E_NOSPACE);
+    CHECK(dg_place(&m.grid, &pp, 1, &r, &pl, NULL, 0, NULL, &diag) == DG_E_NOSPACE);
     CHECK(strstr(diag.message, "qualify") != NULL);
     CHECK(r.marker_count == 0 && r.start.x == -1);
     pp.spawn_count = 2;
     pp.spawn_min_distance = 100000;
-    CHECK(dg_place(&m.grid, &pp, 1, &pl, spawns, 8, NULL, NULL, NULL) == DG_E_NOSPACE);
+    CHECK(dg_place(&m.grid, &pp, 1, NULL, &pl, spawns, 8, NULL, NULL) == DG_E_NOSPACE);
     CHECK(memcmp(&pl, &before, sizeof pl) == 0);
     for (int i = 0; i < 8; i++)
         CHECK(spawns[i].x == 0x4C4C4C4C);
     am_map empty;
     am_make(&empty, 10, 10, DG_TILE_WALL);
-    CHECK(dg_place(&empty.grid, NULL, 1, &pl, NULL, 0, NULL, NULL, &diag) == DG_E_NOSPACE);
+    CHECK(dg_place(&empty.grid, NULL, 1, NULL, &pl, NULL, 0, NULL, &diag) == DG_E_NOSPACE);
     pp.spawn_min_distance = 0;
     pp.spawn_count = 0;
     pp.arrival.x = 3;
     pp.arrival.y = 3;
-    CHECK(dg_place(&empty.grid, &pp, 1, &pl, NULL, 0, NULL, NULL, &diag) == DG_E_NOSPACE);
+    CHECK(dg_place(&empty.grid, &pp, 1, NULL, &pl, NULL, 0, NULL, &diag) == DG_E_NOSPACE);
     /* A grid with passable cells but no room floor still gets stairs. */
     dg_grid_set(&empty.grid, 4, 4, DG_TILE_CORRIDOR);
     dg_grid_set(&empty.grid, 5, 4, DG_TILE_CORRIDOR);
-    CHECK(dg_place(&empty.grid, &pp, 1, &pl, NULL, 0, NULL, NULL, NULL) == DG_OK);
+    CHECK(dg_place(&empty.grid, &pp, 1, NULL, &pl, NULL, 0, NULL, NULL) == DG_OK);
     CHECK(pl.start.x == 4 && pl.exit.x == 5 && pl.distance == 1);
     CHECK(memcmp(&before, &before, sizeof before) == 0);
     /* Out of memory leaves everything as it was and leaks nothing. */
@@ -252,7 +252,7 @@ TEST(place_bad_input_and_no_space)
         am_budget b = {budget, 0};
         dg_allocator a = am_budget_allocator(&b);
         dg_placement q = before;
-        dg_status st = dg_place(&m.grid, NULL, 1, &q, NULL, 0, NULL, &a, NULL);
+        dg_status st = dg_place(&m.grid, NULL, 1, NULL, &q, NULL, 0, &a, NULL);
         CHECK(b.live == 0);
         if (st == DG_OK)
         {
@@ -275,7 +275,7 @@ TEST(place_golden)
     pp.spawn_count = 10;
     dg_placement pl;
     dg_point spawns[10];
-    CHECK(dg_place(&m.grid, &pp, 5, &pl, spawns, 10, NULL, NULL, NULL) == DG_OK);
+    CHECK(dg_place(&m.grid, &pp, 5, NULL, &pl, spawns, 10, NULL, NULL) == DG_OK);
     CHECK(pl.start.x == 69 && pl.start.y == 32 && pl.exit.x == 65 && pl.exit.y == 3);
     CHECK(pl.distance == 157);
     CHECK_EQ_U64(am_hash(spawns, sizeof spawns), 0x074dd90d7bca2a0bULL);
@@ -297,7 +297,7 @@ TEST(place_attach_maps)
         pp.spawn_count = 10;
         dg_placement pl;
         dg_point spawns[10];
-        CHECK(dg_place(&m.grid, &pp, seed, &pl, spawns, 10, NULL, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, &pp, seed, NULL, &pl, spawns, 10, NULL, NULL) == DG_OK);
         place_check c;
         place_check_make(&c, &m.grid, pl.start);
         CHECK(good(&m.grid, &c, pl.start) && good(&m.grid, &c, pl.exit));
@@ -325,7 +325,7 @@ TEST(r2_place_thin_grids_find_the_far_floor)
         dg_place_defaults(&pp);
         pp.arrival.x = pp.arrival.y = 0;
         dg_placement pl;
-        CHECK(dg_place(&m.grid, &pp, 1, &pl, NULL, 0, NULL, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, &pp, 1, NULL, &pl, NULL, 0, NULL, NULL) == DG_OK);
         CHECK(pl.start.x == far.x && pl.start.y == far.y);
         CHECK(pl.exit.x == far.x && pl.exit.y == far.y && pl.distance == 0);
         am_free(&m);
@@ -350,8 +350,8 @@ TEST(r2_place_keeps_the_generators_start_and_exit)
         dg_point start = r.start, exit = r.exit;
         int32_t start_room = r.start_room, exit_room = r.exit_room;
         dg_placement alone, kept;
-        CHECK(dg_place(&m.grid, NULL, seed, &alone, NULL, 0, NULL, NULL, NULL) == DG_OK);
-        CHECK(dg_place(&m.grid, NULL, seed, &kept, NULL, 0, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, NULL, seed, NULL, &alone, NULL, 0, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, NULL, seed, &r, &kept, NULL, 0, NULL, NULL) == DG_OK);
         moved += alone.start.x != start.x || alone.start.y != start.y;
         CHECK(kept.start.x == start.x && kept.start.y == start.y);
         CHECK(kept.exit.x == exit.x && kept.exit.y == exit.y);
@@ -366,7 +366,7 @@ TEST(r2_place_keeps_the_generators_start_and_exit)
         dg_place_params pp;
         dg_place_defaults(&pp);
         pp.arrival = alone.start;
-        CHECK(dg_place(&m.grid, &pp, seed, &kept, NULL, 0, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_place(&m.grid, &pp, seed, &r, &kept, NULL, 0, NULL, NULL) == DG_OK);
         CHECK(r.start.x == alone.start.x && r.start.y == alone.start.y);
         CHECK(r.exit.x == kept.exit.x && r.exit.y == kept.exit.y);
     }
@@ -393,7 +393,7 @@ TEST(r2_place_rejects_a_bad_kept_start_or_exit)
         memset(&pl, 0x5A, sizeof pl);
         before = pl;
         dg_diag diag;
-        CHECK(dg_place(&m.grid, NULL, 1, &pl, NULL, 0, &r, NULL, &diag) == DG_E_INVALID);
+        CHECK(dg_place(&m.grid, NULL, 1, &r, &pl, NULL, 0, NULL, &diag) == DG_E_INVALID);
         CHECK(strstr(diag.message, "result") != NULL);
         CHECK(memcmp(&pl, &before, sizeof pl) == 0 && r.marker_count == 0);
         CHECK(r.start.x == starts[k].x && r.exit.x == exits[k].x);
@@ -420,7 +420,7 @@ TEST(r2_place_extreme_caller_rooms)
     r.rooms = both; /* borrowed: detached again before dg_result_free */
     r.room_count = 2;
     dg_placement pl;
-    CHECK(dg_place(&m.grid, NULL, 1, &pl, NULL, 0, &r, NULL, NULL) == DG_OK);
+    CHECK(dg_place(&m.grid, NULL, 1, &r, &pl, NULL, 0, NULL, NULL) == DG_OK);
     CHECK(r.marker_count == 2);
     for (int32_t i = 0; i < r.marker_count; i++)
     {

@@ -46,7 +46,7 @@ TEST(site_anchors_are_anchor_place)
     site.anchors[0] = (dg_point){5, 5};
     site.anchors[1] = (dg_point){70, 40};
     CHECK(dg_recipe_generate(&rc, &ga, NULL, &ra, NULL, NULL) == DG_OK);
-    CHECK(dg_anchor_place(&ga, &ra, site.anchors, 2, NULL, NULL) == DG_OK);
+    CHECK(dg_anchor_place(&ga, site.anchors, 2, &ra, NULL, NULL) == DG_OK);
     CHECK(dg_recipe_generate_site(&rc, &site, &gb, NULL, &rb, NULL, NULL) == DG_OK);
     CHECK(memcmp(a, b, sizeof a) == 0);
     CHECK(ra.start.x == 5 && rb.start.x == 5 && ra.room_count == rb.room_count);

@@ -13,7 +13,7 @@ typedef struct walk_case {
     const char *name;
     int32_t width, height;
     int seeds;
-    dg_drunkard_params p;
+    dg_walk_params p;
 } walk_case;
 
 /* The parameter sets the properties run over. */
@@ -24,51 +24,51 @@ static int walk_cases(walk_case *cases)
 
     c = &cases[n++];
     c->name = "defaults 80x25", c->width = 80, c->height = 25, c->seeds = 300;
-    dg_drunkard_defaults(&c->p);
+    dg_walk_defaults(&c->p);
 
     c = &cases[n++];
     c->name = "drunk 80x50", c->width = 80, c->height = 50, c->seeds = 150;
-    dg_drunkard_defaults(&c->p);
-    c->p.mode = DG_DRUNKARD_DRUNK, c->p.target_floor = 450, c->p.room_chance = 20;
+    dg_walk_defaults(&c->p);
+    c->p.mode = DG_WALK_DRUNK, c->p.target_floor = 450, c->p.room_chance = 20;
 
     c = &cases[n++];
     c->name = "mirror x, odd width", c->width = 61, c->height = 30, c->seeds = 150;
-    dg_drunkard_defaults(&c->p);
-    c->p.symmetry = DG_DRUNKARD_SYM_X;
+    dg_walk_defaults(&c->p);
+    c->p.symmetry = DG_WALK_SYM_X;
 
     c = &cases[n++];
     c->name = "mirror y, drunk, even height", c->width = 50, c->height = 40, c->seeds = 150;
-    dg_drunkard_defaults(&c->p);
-    c->p.symmetry = DG_DRUNKARD_SYM_Y, c->p.mode = DG_DRUNKARD_DRUNK, c->p.room_chance = 30;
+    dg_walk_defaults(&c->p);
+    c->p.symmetry = DG_WALK_SYM_Y, c->p.mode = DG_WALK_DRUNK, c->p.room_chance = 30;
 
     c = &cases[n++];
     c->name = "four-fold, many walkers", c->width = 64, c->height = 41, c->seeds = 150;
-    dg_drunkard_defaults(&c->p);
-    c->p.symmetry = DG_DRUNKARD_SYM_XY, c->p.walkers = 9, c->p.room_chance = 500;
+    dg_walk_defaults(&c->p);
+    c->p.symmetry = DG_WALK_SYM_XY, c->p.walkers = 9, c->p.room_chance = 500;
 
     c = &cases[n++];
     c->name = "long runs, always turn, big rooms", c->width = 90, c->height = 45, c->seeds = 150;
-    dg_drunkard_defaults(&c->p);
+    dg_walk_defaults(&c->p);
     c->p.step_min = 10, c->p.step_max = 30, c->p.turn_chance = 1000;
     c->p.room_min = 8, c->p.room_max = 20, c->p.room_chance = 600;
 
     c = &cases[n++];
     c->name = "smallest 4x3", c->width = 4, c->height = 3, c->seeds = 100;
-    dg_drunkard_defaults(&c->p);
+    dg_walk_defaults(&c->p);
 
     c = &cases[n++];
     c->name = "smallest 3x4, four-fold", c->width = 3, c->height = 4, c->seeds = 100;
-    dg_drunkard_defaults(&c->p);
-    c->p.symmetry = DG_DRUNKARD_SYM_XY;
+    dg_walk_defaults(&c->p);
+    c->p.symmetry = DG_WALK_SYM_XY;
 
     c = &cases[n++];
     c->name = "odd 7x5, everything", c->width = 7, c->height = 5, c->seeds = 200;
-    dg_drunkard_defaults(&c->p);
+    dg_walk_defaults(&c->p);
     c->p.target_floor = 1000, c->p.room_chance = 1000, c->p.room_min = 2, c->p.room_max = 50;
 
     c = &cases[n++];
     c->name = "capped steps", c->width = 80, c->height = 50, c->seeds = 100;
-    dg_drunkard_defaults(&c->p);
+    dg_walk_defaults(&c->p);
     c->p.max_steps = 300;
     return n;
 }
@@ -104,7 +104,7 @@ static int32_t *walk_dist(const dg_grid *g, dg_point s)
     return dist;
 }
 
-static int64_t target_cells(const dg_grid *g, const dg_drunkard_params *p)
+static int64_t target_cells(const dg_grid *g, const dg_walk_params *p)
 {
     int64_t cells = (int64_t)g->width * g->height, inner = (int64_t)(g->width - 2) * (g->height - 2);
     int64_t t = cells * p->target_floor / 1000;
@@ -141,7 +141,7 @@ static void check_tiles(const walk_case *k, const dg_grid *g, const dg_result *r
 
 static void check_rooms(const walk_case *k, const dg_grid *g, const dg_result *r)
 {
-    const dg_drunkard_params *p = &k->p;
+    const dg_walk_params *p = &k->p;
     int32_t max_w = p->room_max < g->width - 2 ? p->room_max : g->width - 2;
     int32_t max_h = p->room_max < g->height - 2 ? p->room_max : g->height - 2;
     if (p->room_chance == 0)
@@ -168,9 +168,9 @@ static void check_symmetry(const walk_case *k, const dg_grid *g)
         for (int32_t x = 0; x < g->width; x++)
         {
             uint8_t t = dg_grid_get(g, x, y);
-            if (sym & DG_DRUNKARD_SYM_X)
+            if (sym & DG_WALK_SYM_X)
                 CHECKF(t == dg_grid_get(g, g->width - 1 - x, y), "%s: not mirrored in x", k->name);
-            if (sym & DG_DRUNKARD_SYM_Y)
+            if (sym & DG_WALK_SYM_Y)
                 CHECKF(t == dg_grid_get(g, x, g->height - 1 - y), "%s: not mirrored in y", k->name);
         }
 }
@@ -194,7 +194,7 @@ static void check_ends(const walk_case *k, const dg_grid *g, const dg_result *r)
 }
 
 /* docs/walk.md: steps <= max_steps, or 33 per cell inside the ring + 32 per walker. */
-static int64_t step_bound(const dg_grid *g, const dg_drunkard_params *p)
+static int64_t step_bound(const dg_grid *g, const dg_walk_params *p)
 {
     if (p->max_steps > 0)
         return p->max_steps;
@@ -238,7 +238,7 @@ TEST(walk_properties_over_many_seeds)
         for (int s = 0; s < cases[k].seeds && !test_failures(); s++, maps++)
         {
             dg_diag d;
-            dg_status st = dg_drunkard_generate(&gg.grid, &cases[k].p, (uint64_t)s * 7919u + 1, &r,
+            dg_status st = dg_walk_generate(&gg.grid, &cases[k].p, (uint64_t)s * 7919u + 1, &r,
                                                 NULL, &d);
             CHECKF(st == DG_OK, "%s seed %d: %s", cases[k].name, s, d.message);
             if (st != DG_OK)
@@ -264,8 +264,8 @@ TEST(walk_smallest_grids)
         {4, 3, DG_OK}, {3, 4, DG_OK}, {3, 3, DG_E_NOSPACE}, {2, 9, DG_E_NOSPACE},
         {9, 2, DG_E_NOSPACE}, {1, 1, DG_E_NOSPACE}, {5, 3, DG_OK}, {3, 17, DG_OK},
     };
-    dg_drunkard_params p;
-    dg_drunkard_defaults(&p);
+    dg_walk_params p;
+    dg_walk_defaults(&p);
     dg_result r;
     dg_result_init(&r, NULL);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
@@ -277,7 +277,7 @@ TEST(walk_smallest_grids)
         {
             uint64_t grid_before = dg_grid_hash(&gg.grid), result_before = hard_result_hash(&r);
             dg_diag d;
-            dg_status st = dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, &d);
+            dg_status st = dg_walk_generate(&gg.grid, &p, seed, &r, NULL, &d);
             CHECKF(st == sizes[i].want, "%dx%d seed %d: %s", (int)sizes[i].w, (int)sizes[i].h,
                    (int)seed, dg_status_str(st));
             if (st != DG_OK)
@@ -308,13 +308,13 @@ static int32_t open_squares(const dg_grid *g)
     return n;
 }
 
-static uint64_t walk_map(const dg_drunkard_params *p, int32_t w, int32_t h, uint64_t seed,
+static uint64_t walk_map(const dg_walk_params *p, int32_t w, int32_t h, uint64_t seed,
                          int32_t pad, dg_result *r)
 {
     guarded_grid gg;
     if (!guard_make(&gg, w, h, pad))
         return 0;
-    CHECK(dg_drunkard_generate(&gg.grid, p, seed, r, NULL, NULL) == DG_OK);
+    CHECK(dg_walk_generate(&gg.grid, p, seed, r, NULL, NULL) == DG_OK);
     CHECK(guard_intact(&gg));
     uint64_t hash = dg_grid_hash(&gg.grid);
     guard_free(&gg);
@@ -324,7 +324,7 @@ static uint64_t walk_map(const dg_drunkard_params *p, int32_t w, int32_t h, uint
 /* Every option does what it says. */
 TEST(walk_options_do_what_they_say)
 {
-    dg_drunkard_params p;
+    dg_walk_params p;
     dg_result r;
     dg_result_init(&r, NULL);
     guarded_grid gg;
@@ -333,41 +333,41 @@ TEST(walk_options_do_what_they_say)
     for (uint64_t seed = 1; seed <= 40; seed++)
     {
         /* mode: drunk walkers open wide caves, tunnelers narrow tunnels */
-        dg_drunkard_defaults(&p);
+        dg_walk_defaults(&p);
         p.room_chance = 0;
-        CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
         tunnel_squares += open_squares(&gg.grid);
         CHECK(r.room_count == 1); /* room_chance 0: the cave only */
-        p.mode = DG_DRUNKARD_DRUNK;
-        CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+        p.mode = DG_WALK_DRUNK;
+        CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
         drunk_squares += open_squares(&gg.grid);
         /* drunk walkers ignore the tunneler's run and turn settings */
         uint64_t drunk = dg_grid_hash(&gg.grid);
         p.step_min = 1, p.step_max = 40, p.turn_chance = 0;
-        CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
         CHECK_EQ_U64(dg_grid_hash(&gg.grid), drunk);
         /* target_floor: reached, overshot by at most one step's images */
         for (int32_t t = 100; t <= 700; t += 300)
         {
-            dg_drunkard_defaults(&p);
+            dg_walk_defaults(&p);
             p.target_floor = t, p.room_chance = 0;
-            CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+            CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
             CHECK(r.metrics.requested == 4000 * t / 1000);
             CHECK(r.metrics.floor_cells >= r.metrics.requested &&
                   r.metrics.floor_cells <= r.metrics.requested + 3);
         }
         /* room_chance: rooms, each at most room_max, never below room_min */
-        dg_drunkard_defaults(&p);
+        dg_walk_defaults(&p);
         p.room_chance = 1000, p.room_min = 4, p.room_max = 5;
-        CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
         CHECK(r.room_count > 5);
         for (int32_t i = 1; i < r.room_count; i++)
             CHECK(r.rooms[i].rect.w >= 4 && r.rooms[i].rect.w <= 5 && r.rooms[i].rect.h >= 4 &&
                   r.rooms[i].rect.h <= 5);
         /* max_steps: the walk stops there, short of the target */
-        dg_drunkard_defaults(&p);
+        dg_walk_defaults(&p);
         p.max_steps = 50;
-        CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
         CHECK(r.metrics.attempts == 50 && r.metrics.stopped_early == 1);
         CHECK(r.metrics.placed < r.metrics.requested && grid_connected(&gg.grid));
     }
@@ -377,12 +377,12 @@ TEST(walk_options_do_what_they_say)
 
     /* tunneler with turn_chance 0, one walker, no rooms: it never turns, so
      * its first 12 steps are one straight line from the centre */
-    dg_drunkard_defaults(&p);
+    dg_walk_defaults(&p);
     p.walkers = 1, p.turn_chance = 0, p.room_chance = 0, p.max_steps = 12;
     CHECK(guard_make(&gg, 31, 31, 0));
     for (uint64_t seed = 1; seed <= 20; seed++)
     {
-        CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
         int straight = 0;
         for (int d = 0; d < 4; d++)
         {
@@ -397,12 +397,12 @@ TEST(walk_options_do_what_they_say)
 
     /* walkers: each walker starts at the centre, so with max_steps = walkers
      * every walker takes one step from there */
-    dg_drunkard_defaults(&p);
-    p.walkers = 4, p.max_steps = 4, p.mode = DG_DRUNKARD_DRUNK, p.room_chance = 0;
+    dg_walk_defaults(&p);
+    p.walkers = 4, p.max_steps = 4, p.mode = DG_WALK_DRUNK, p.room_chance = 0;
     CHECK(guard_make(&gg, 21, 21, 0));
     for (uint64_t seed = 1; seed <= 20; seed++)
     {
-        CHECK(dg_drunkard_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
         int32_t floor = grid_passable_count(&gg.grid);
         CHECK(floor >= 2 && floor <= 5 && r.metrics.attempts == 4);
         for (int32_t y = 0; y < 21; y++)
@@ -418,13 +418,13 @@ TEST(walk_options_do_what_they_say)
 TEST(walk_work_is_linear_in_floor)
 {
     static const int32_t sizes[][2] = {{80, 25}, {200, 200}, {600, 600}};
-    dg_drunkard_params p;
+    dg_walk_params p;
     dg_result r;
     dg_result_init(&r, NULL);
     for (int mode = 0; mode <= 1; mode++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         {
-            dg_drunkard_defaults(&p);
+            dg_walk_defaults(&p);
             p.mode = mode;
             walk_map(&p, sizes[i][0], sizes[i][1], 3, 0, &r);
             int64_t per_100 = 100 * (int64_t)r.metrics.attempts / r.metrics.placed;
@@ -455,7 +455,7 @@ TEST(walk_is_deterministic_and_stride_blind)
     /* the result is optional and changes nothing */
     guarded_grid gg;
     CHECK(guard_make(&gg, 80, 25, 2));
-    CHECK(dg_drunkard_generate(&gg.grid, &cases[0].p, 5, NULL, NULL, NULL) == DG_OK);
+    CHECK(dg_walk_generate(&gg.grid, &cases[0].p, 5, NULL, NULL, NULL) == DG_OK);
     CHECK_EQ_U64(dg_grid_hash(&gg.grid), walk_map(&cases[0].p, 80, 25, 5, 0, &a));
     guard_free(&gg);
     dg_result_free(&a);
@@ -488,25 +488,25 @@ TEST(walk_golden_hashes)
 /* One bad field at a time: the status, a message naming it, grid and result untouched. */
 typedef struct walk_bad {
     const char *field;
-    void (*apply)(dg_drunkard_params *p);
+    void (*apply)(dg_walk_params *p);
 } walk_bad;
 
 #define WBAD(name, body) \
-    static void wbad_##name(dg_drunkard_params *p) { body; }
+    static void wbad_##name(dg_walk_params *p) { body; }
 WBAD(mode_neg, p->mode = -1)
 WBAD(mode_big, p->mode = 2)
 WBAD(target0, p->target_floor = 0)
 WBAD(target_big, p->target_floor = 1001)
 WBAD(walkers0, p->walkers = 0)
-WBAD(walkers_big, p->walkers = DG_DRUNKARD_MAX_WALKERS + 1)
+WBAD(walkers_big, p->walkers = DG_WALK_MAX_WALKERS + 1)
 WBAD(step0, p->step_min = 0)
-WBAD(step_big, p->step_max = DG_DRUNKARD_MAX_STEP + 1)
+WBAD(step_big, p->step_max = DG_WALK_MAX_STEP + 1)
 WBAD(step_order, (p->step_min = 6, p->step_max = 5))
 WBAD(turn_neg, p->turn_chance = -1)
 WBAD(turn_big, p->turn_chance = 1001)
 WBAD(room_chance, p->room_chance = INT32_MIN)
 WBAD(room1, (p->room_min = 1))
-WBAD(room_big, p->room_max = DG_DRUNKARD_MAX_ROOM + 1)
+WBAD(room_big, p->room_max = DG_WALK_MAX_ROOM + 1)
 WBAD(room_order, (p->room_min = 7, p->room_max = 6))
 WBAD(sym, p->symmetry = 4)
 WBAD(steps_neg, p->max_steps = -1)
@@ -526,19 +526,19 @@ TEST(walk_rejects_bad_parameters)
     };
     guarded_grid gg;
     CHECK(guard_make(&gg, 80, 25, 1));
-    dg_drunkard_params good;
-    dg_drunkard_defaults(&good);
+    dg_walk_params good;
+    dg_walk_defaults(&good);
     dg_result r;
     dg_result_init(&r, NULL);
-    CHECK(dg_drunkard_generate(&gg.grid, &good, 1, &r, NULL, NULL) == DG_OK);
+    CHECK(dg_walk_generate(&gg.grid, &good, 1, &r, NULL, NULL) == DG_OK);
     uint64_t grid_before = dg_grid_hash(&gg.grid), result_before = hard_result_hash(&r);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     {
-        dg_drunkard_params p = good;
+        dg_walk_params p = good;
         bad[i].apply(&p);
         dg_diag d;
         memset(&d, 0, sizeof d);
-        dg_status st = dg_drunkard_generate(&gg.grid, &p, 2, &r, NULL, &d);
+        dg_status st = dg_walk_generate(&gg.grid, &p, 2, &r, NULL, &d);
         CHECKF(st == DG_E_INVALID, "case %d (%s): got %s", (int)i, bad[i].field, dg_status_str(st));
         CHECKF(d.status == st && strstr(d.message, bad[i].field) != NULL, "case %d: %s", (int)i,
                d.message);
@@ -553,20 +553,20 @@ TEST(walk_rejects_bad_parameters)
             CHECK(dg_recipe_generate(&rc, &gg.grid, NULL, &r, NULL, NULL) == DG_E_INVALID);
     }
     dg_diag d;
-    CHECK(dg_drunkard_generate(&gg.grid, NULL, 1, &r, NULL, &d) == DG_E_NULL);
+    CHECK(dg_walk_generate(&gg.grid, NULL, 1, &r, NULL, &d) == DG_E_NULL);
     CHECK(strstr(d.message, "params") != NULL);
-    CHECK(dg_drunkard_generate(NULL, &good, 1, &r, NULL, &d) == DG_E_NULL);
+    CHECK(dg_walk_generate(NULL, &good, 1, &r, NULL, &d) == DG_E_NULL);
     dg_grid broken = gg.grid;
     broken.cells = NULL;
-    CHECK(dg_drunkard_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_NULL);
+    CHECK(dg_walk_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_NULL);
     broken = gg.grid;
     broken.stride = broken.width - 1;
-    CHECK(dg_drunkard_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_walk_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
     CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
     CHECK(guard_intact(&gg));
-    dg_drunkard_defaults(NULL); /* no effect, no crash */
+    dg_walk_defaults(NULL); /* no effect, no crash */
     /* the registry's defaults are the function's */
-    dg_drunkard_params from_table;
+    dg_walk_params from_table;
     memset(&from_table, 0x77, sizeof from_table);
     CHECK(dg_params_defaults("walk", &from_table, sizeof from_table) == DG_OK);
     CHECK(memcmp(&from_table, &good, sizeof good) == 0);
@@ -579,9 +579,9 @@ TEST(walk_rejects_bad_parameters)
  * leaked; then success once nothing fails. */
 TEST(walk_out_of_memory_is_clean)
 {
-    dg_drunkard_params p;
-    dg_drunkard_defaults(&p);
-    p.room_chance = 800, p.symmetry = DG_DRUNKARD_SYM_XY;
+    dg_walk_params p;
+    dg_walk_defaults(&p);
+    p.room_chance = 800, p.symmetry = DG_WALK_SYM_XY;
     guarded_grid gg;
     CHECK(guard_make(&gg, 90, 40, 2));
     dg_grid_fill(&gg.grid, 0x5A);
@@ -594,7 +594,7 @@ TEST(walk_out_of_memory_is_clean)
         dg_result_init(&r, &h.hooks);
         dg_diag d;
         uint64_t before = dg_grid_hash(&gg.grid);
-        dg_status st = dg_drunkard_generate(&gg.grid, &p, 3, &r, &h.hooks, &d);
+        dg_status st = dg_walk_generate(&gg.grid, &p, 3, &r, &h.hooks, &d);
         CHECK(st == DG_OK || st == DG_E_NOMEM);
         if (st == DG_E_NOMEM)
             CHECK(r.room_count == 0 && dg_grid_hash(&gg.grid) == before && d.status == st);

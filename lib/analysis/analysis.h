@@ -42,10 +42,10 @@ int32_t dgi_count_dead_ends(const dg_grid *grid);
 
 
 /* search.c, analyze.c, path.c, metrics.c, place.c: map analysis.
- * A walk rule resolved against one grid. Cells in queues and heaps are packed
+ * A movement rule (dg_move) resolved against one grid. Cells in queues and heaps are packed
  * as (y << 15) | x (sides are at most 32768) so no division is needed;
  * per-cell arrays are indexed y * width + x. */
-typedef struct dgi_walk {
+typedef struct dgi_move {
     const uint8_t *cells;
     int32_t width, height, stride;
     int32_t neighbours;     /* 4 or 8 */
@@ -60,37 +60,37 @@ typedef struct dgi_walk {
      * is open only as a search end; extra is added to the tile cost. */
     const uint8_t *blocked, *extra;
     int32_t mask_stride;    /* entries per mask row */
-} dgi_walk;
+} dgi_move;
 #define DGI_MASK(w, m, x, y) ((m)[(size_t)(y) * (size_t)(w)->mask_stride + (size_t)(x)])
 /* Direction offsets: N, E, S, W, then NE, SE, SW, NW. */
 extern const int8_t dgi_dir_dx[8], dgi_dir_dy[8];
 /* dg_tile_passable as a table (a test keeps them equal). */
 extern const uint8_t dgi_passable_default[256];
 /* Validates grid and walk (NULL: defaults) and resolves them, overlay included. */
-dg_status dgi_walk_init(dgi_walk *w, const dg_grid *grid, const dg_walk *walk, dg_diag *diag);
+dg_status dgi_move_init(dgi_move *w, const dg_grid *grid, const dg_move *walk, dg_diag *diag);
 /* DG_OK if overlay (NULL is fine) fits grid: known flags, flagged masks not NULL,
  * stride >= width, enough cells; *stride gets the resolved mask stride. */
 dg_status dgi_overlay_check(const dg_grid *grid, const dg_overlay *overlay, int32_t *stride,
                             dg_diag *diag);
 /* Library defaults with a 256-entry passable table (NULL: dg_tile_passable); no checks. */
-void dgi_walk_basic(dgi_walk *w, const dg_grid *grid, const uint8_t *passable);
+void dgi_move_basic(dgi_move *w, const dg_grid *grid, const uint8_t *passable);
 /* DG_OK if p is inside the grid and passable; else DG_E_INVALID naming `what`. */
-dg_status dgi_walk_check_cell(const dgi_walk *w, dg_point p, const char *what, dg_diag *diag);
+dg_status dgi_move_check_cell(const dgi_move *w, dg_point p, const char *what, dg_diag *diag);
 /* 1 if a step in direction d (0..neighbours-1) from (x, y) is allowed. */
-int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d);
+int dgi_move_step_ok(const dgi_move *w, int32_t x, int32_t y, int d);
 /* Multi-source breadth-first search over unit steps: dist (width*height) is
  * reset to -1 and filled up to max_distance (0: no limit). queue has
  * width*height entries; sources are inside the grid (repeats are fine). */
-void dgi_bfs_walk(const dgi_walk *w, const dg_point *sources, int32_t source_count,
+void dgi_bfs_move(const dgi_move *w, const dg_point *sources, int32_t source_count,
                   int32_t max_distance, int32_t *dist, int32_t *queue, dg_distance_info *info);
 /* Union-find labelling (see dg_regions); returns the region count. */
-int32_t dgi_regions_walk(const dgi_walk *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
+int32_t dgi_regions_move(const dgi_move *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
                          int32_t *largest);
 /* Passable cells with exactly one passable 4-neighbour. */
-int32_t dgi_dead_ends_walk(const dgi_walk *w);
+int32_t dgi_dead_ends_move(const dgi_move *w);
 /* Articulation cells of the 4-connected passable graph: mark (width*height)
  * gets 1/0; disc, low, stack are width*height int32, it width*height bytes. */
-int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_t *low,
+int32_t dgi_articulation(const dgi_move *w, uint8_t *mark, int32_t *disc, int32_t *low,
                          int32_t *stack, uint8_t *it);
 /* Scratch for whole-map passes: three int32 and two byte arrays of
  * width*height (mark only if asked); DG_E_NOMEM leaves nothing allocated. */
@@ -107,20 +107,20 @@ dg_status dgi_check_cells_buffer(const dg_grid *grid, const void *buf, size_t ha
                                  const char *what, dg_diag *diag);
 /* path.c: *use = workspace, or a temporary one (*tmp, free it after) if NULL;
  * DG_E_BUFFER if the workspace is smaller than the grid. */
-dg_status dgi_workspace_get(dg_path_workspace *workspace, const dgi_walk *w,
+dg_status dgi_workspace_get(dg_path_workspace *workspace, const dgi_move *w,
                             dg_path_workspace **use, dg_path_workspace **tmp, dg_diag *diag);
 /* DG_E_TOO_LARGE if a distance up to max_distance (0: any) from sources whose
  * start costs are at most start_max could overflow int32. */
-dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max_distance,
+dg_status dgi_move_check_range(const dgi_move *w, int64_t start_max, int32_t max_distance,
                                dg_diag *diag);
-/* The workspace's queue of at least width*height entries (for dgi_bfs_walk). */
+/* The workspace's queue of at least width*height entries (for dgi_bfs_move). */
 int32_t *dgi_workspace_queue(dg_path_workspace *ws);
 /* The workspace's byte a cell (at least width*height): search scratch that is
  * dead between calls, so a caller may use it as its own (chase.c). */
 uint8_t *dgi_workspace_bytes(dg_path_workspace *ws);
 /* Multi-source Dijkstra into dist, as dg_dijkstra_map (start_costs NULL: all 0;
  * sources valid, costs >= 0 and the range already checked). */
-void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_move *w, const dg_point *sources,
                       const int32_t *start_costs, int32_t source_count, int32_t max_distance,
                       int32_t *dist, dg_distance_info *info);
 /* (end of map analysis) */

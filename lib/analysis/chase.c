@@ -10,7 +10,7 @@
 
 /* The map and its reading rules for one call. */
 typedef struct chase_ctx {
-    const dgi_walk *w;
+    const dgi_move *w;
     const int32_t *map;
     int approach;
     uint8_t *marks;
@@ -27,7 +27,7 @@ static int is_target(const chase_ctx *c, int32_t x, int32_t y)
     return c->approach && map_at(c, x, y) == 0;
 }
 
-static int blocked_at(const dgi_walk *w, int32_t x, int32_t y)
+static int blocked_at(const dgi_move *w, int32_t x, int32_t y)
 {
     return w->blocked && DGI_MASK(w, w->blocked, x, y);
 }
@@ -41,7 +41,7 @@ static int corner_open(const chase_ctx *c, int32_t x, int32_t y)
 /* The map value a monster at p may step to in direction d, or -1 if it may not. */
 static int32_t step_value(const chase_ctx *c, dg_point p, int d)
 {
-    const dgi_walk *w = c->w;
+    const dgi_move *w = c->w;
     int32_t x = p.x + dgi_dir_dx[d], y = p.y + dgi_dir_dy[d];
     if ((uint32_t)x >= (uint32_t)w->width || (uint32_t)y >= (uint32_t)w->height ||
         !w->pass[DG_CELL(w, x, y)])
@@ -82,7 +82,7 @@ static void chase_one(const chase_ctx *c, dg_point *p)
         c->marks[(size_t)p->y * width + (size_t)p->x] |= MARK_HELD;
 }
 
-static dg_status check_chase(const dgi_walk *w, const dg_grid *grid, const dg_chase *c,
+static dg_status check_chase(const dgi_move *w, const dg_grid *grid, const dg_chase *c,
                              const dg_point *steps, int32_t steps_cap, dg_diag *diag)
 {
     if (!c)
@@ -113,7 +113,7 @@ static dg_status check_chase(const dgi_walk *w, const dg_grid *grid, const dg_ch
             continue;
         char what[32]; /* the message names the monster */
         snprintf(what, sizeof what, "monster %d", (int)k);
-        return dgi_walk_check_cell(w, p, what, diag);
+        return dgi_move_check_cell(w, p, what, diag);
     }
     for (int32_t k = 0; c->movers && k < c->mover_count; k++)
         if (c->movers[k] < 0 || c->movers[k] >= c->count)
@@ -124,7 +124,7 @@ static dg_status check_chase(const dgi_walk *w, const dg_grid *grid, const dg_ch
 
 /* Clears the marks around every monster, then marks the monsters and the
  * movers; DG_E_INVALID for two monsters on one cell or a repeated mover. */
-static dg_status mark_monsters(const dgi_walk *w, const dg_chase *c, uint8_t *marks,
+static dg_status mark_monsters(const dgi_move *w, const dg_chase *c, uint8_t *marks,
                                dg_diag *diag)
 {
     size_t width = (size_t)w->width;
@@ -155,12 +155,12 @@ static dg_status mark_monsters(const dgi_walk *w, const dg_chase *c, uint8_t *ma
     return DG_OK;
 }
 
-dg_status dg_chase_step(const dg_grid *grid, const dg_walk *walk, const dg_chase *chase,
+dg_status dg_chase_step(const dg_grid *grid, const dg_move *move, const dg_chase *chase,
                         dg_path_workspace *workspace, dg_point *steps, int32_t steps_cap,
                         dg_diag *diag)
 {
-    dgi_walk w;
-    dg_status st = dgi_walk_init(&w, grid, walk, diag);
+    dgi_move w;
+    dg_status st = dgi_move_init(&w, grid, move, diag);
     if (st == DG_OK)
         st = check_chase(&w, grid, chase, steps, steps_cap, diag);
     if (st != DG_OK)
@@ -188,7 +188,7 @@ dg_status dg_chase_step(const dg_grid *grid, const dg_walk *walk, const dg_chase
 
 /* Checks the approach map; *reached and *k_max get the reached cells and the
  * largest d * scale / 100. */
-static dg_status scan_approach(const dgi_walk *w, const int32_t *approach, int32_t scale,
+static dg_status scan_approach(const dgi_move *w, const int32_t *approach, int32_t scale,
                                int32_t *reached, int64_t *k_max, dg_diag *diag)
 {
     *reached = 0;
@@ -228,7 +228,7 @@ static dg_status check_flee(const dg_grid *grid, const int32_t *approach,
 }
 
 /* The sources: every reached cell at K - d * scale / 100, in row-major order. */
-static void flee_sources(const dgi_walk *w, const int32_t *approach, int32_t scale,
+static void flee_sources(const dgi_move *w, const int32_t *approach, int32_t scale,
                          int32_t k_max, dg_point *sources, int32_t *start)
 {
     int32_t n = 0;
@@ -244,7 +244,7 @@ static void flee_sources(const dgi_walk *w, const int32_t *approach, int32_t sca
 }
 
 /* Nothing reached: an empty map, as dg_dijkstra_map reports one. */
-static void flee_empty(const dgi_walk *w, int32_t *flee, dg_distance_info *info)
+static void flee_empty(const dgi_move *w, int32_t *flee, dg_distance_info *info)
 {
     size_t n = (size_t)w->width * (size_t)w->height;
     for (size_t i = 0; i < n; i++)
@@ -257,21 +257,21 @@ static void flee_empty(const dgi_walk *w, int32_t *flee, dg_distance_info *info)
     }
 }
 
-dg_status dg_flee_map(const dg_grid *grid, const dg_walk *walk, const int32_t *approach,
+dg_status dg_flee_map(const dg_grid *grid, const dg_move *move, const int32_t *approach,
                       size_t approach_count, int32_t scale_percent, int32_t *flee,
                       size_t flee_count, dg_path_workspace *workspace,
                       const dg_allocator *allocator, dg_distance_info *info, dg_diag *diag)
 {
-    dgi_walk w;
+    dgi_move w;
     int32_t reached = 0;
     int64_t k_max = 0;
-    dg_status st = dgi_walk_init(&w, grid, walk, diag);
+    dg_status st = dgi_move_init(&w, grid, move, diag);
     if (st == DG_OK)
         st = check_flee(grid, approach, approach_count, scale_percent, flee, flee_count, diag);
     if (st == DG_OK)
         st = scan_approach(&w, approach, scale_percent, &reached, &k_max, diag);
     if (st == DG_OK)
-        st = dgi_walk_check_range(&w, k_max, 0, diag);
+        st = dgi_move_check_range(&w, k_max, 0, diag);
     if (st != DG_OK)
         return st;
     dg_path_workspace *ws, *tmp;

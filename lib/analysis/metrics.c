@@ -1,7 +1,7 @@
 /* Metrics of any grid: floor, regions, dead ends, loops, chokepoints, diameter. */
 #include "analysis/analysis.h"
 
-int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_t *low,
+int32_t dgi_articulation(const dgi_move *w, uint8_t *mark, int32_t *disc, int32_t *low,
                          int32_t *stack, uint8_t *it)
 {
     const int32_t width = w->width, height = w->height;
@@ -29,7 +29,7 @@ int32_t dgi_articulation(const dgi_walk *w, uint8_t *mark, int32_t *disc, int32_
                 {
                     int d = it[top]++;
                     int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
-                    /* dgi_walk_step_ok of a straight step, inline: an open cell in the grid */
+                    /* dgi_move_step_ok of a straight step, inline: an open cell in the grid */
                     if ((uint32_t)nx >= (uint32_t)width || (uint32_t)ny >= (uint32_t)height ||
                         !w->pass[DG_CELL(w, nx, ny)])
                         continue;
@@ -74,8 +74,8 @@ dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *
     dgi_scratch s;
     if (st != DG_OK || (st = dgi_scratch_get(&s, grid, 0, allocator, diag)) != DG_OK)
         return st;
-    dgi_walk w;
-    dgi_walk_basic(&w, grid, passable);
+    dgi_move w;
+    dgi_move_basic(&w, grid, passable);
     int32_t n = dgi_articulation(&w, mask, s.a, s.b, s.c, s.it);
     dgi_scratch_free(&s, allocator);
     if (count)
@@ -86,7 +86,7 @@ dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, uint8_t *
 
 /* Double sweep: the farthest cell from the largest region's first cell, then
  * the farthest from that one; exact on trees, a lower bound elsewhere. */
-static int32_t diameter(const dgi_walk *w, const int32_t *labels, int32_t largest, int32_t *dist,
+static int32_t diameter(const dgi_move *w, const int32_t *labels, int32_t largest, int32_t *dist,
                         int32_t *queue)
 {
     if (largest < 0)
@@ -96,8 +96,8 @@ static int32_t diameter(const dgi_walk *w, const int32_t *labels, int32_t larges
         i++;
     dg_point p = {(int32_t)(i % (size_t)w->width), (int32_t)(i / (size_t)w->width)};
     dg_distance_info info;
-    dgi_bfs_walk(w, &p, 1, 0, dist, queue, &info);
-    dgi_bfs_walk(w, &info.farthest, 1, 0, dist, queue, &info);
+    dgi_bfs_move(w, &p, 1, 0, dist, queue, &info);
+    dgi_bfs_move(w, &info.farthest, 1, 0, dist, queue, &info);
     return info.max_distance;
 }
 
@@ -119,8 +119,8 @@ dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *m
         return dgi_fail(diag, DG_E_NOMEM, "cannot allocate scratch for a %dx%d grid",
                         (int)grid->width, (int)grid->height);
     }
-    dgi_walk w;
-    dgi_walk_basic(&w, grid, passable);
+    dgi_move w;
+    dgi_move_basic(&w, grid, passable);
     dg_metrics m;
     memset(&m, 0, sizeof m);
     m.cells = grid->width * grid->height;
@@ -134,7 +134,7 @@ dg_status dg_measure(const dg_grid *grid, const uint8_t *passable, dg_metrics *m
     m.floor_permille = (int32_t)((int64_t)m.floor_cells * 1000 / m.cells);
     m.dead_ends = counts.dead_ends;
     int32_t largest;
-    m.regions = dgi_regions_walk(&w, s.a, NULL, 0, &largest);
+    m.regions = dgi_regions_move(&w, s.a, NULL, 0, &largest);
     /* Euler: bounded faces of the planar cell graph are its open 2x2 squares
      * plus one face per obstacle ringed by passable cells. */
     m.loops = (int32_t)(counts.edges - m.floor_cells + m.regions - counts.squares);

@@ -88,7 +88,7 @@ void dg_path_workspace_free(dg_path_workspace *ws)
     dgi_free(ap, ws, sizeof *ws);
 }
 
-dg_status dgi_workspace_get(dg_path_workspace *ws, const dgi_walk *w, dg_path_workspace **use,
+dg_status dgi_workspace_get(dg_path_workspace *ws, const dgi_move *w, dg_path_workspace **use,
                             dg_path_workspace **tmp, dg_diag *diag)
 {
     *tmp = NULL;
@@ -124,7 +124,7 @@ uint8_t *dgi_workspace_bytes(dg_path_workspace *ws)
     return ws->from;
 }
 
-dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max_distance,
+dg_status dgi_move_check_range(const dgi_move *w, int64_t start_max, int32_t max_distance,
                                dg_diag *diag)
 {
     /* No walk is longer than every cell at the largest step, nor (settled)
@@ -143,7 +143,7 @@ dg_status dgi_walk_check_range(const dgi_walk *w, int64_t start_max, int32_t max
 
 typedef struct search {
     dg_path_workspace *ws;
-    const dgi_walk *w;
+    const dgi_move *w;
     int32_t goal;          /* packed, or -1 for a full Dijkstra */
     int32_t goal_x, goal_y;
     int32_t goal_i;        /* index of the goal, or -1 */
@@ -308,7 +308,7 @@ static DGI_ALWAYS_INLINE int end_or_free(const search *s, int32_t ni, const uint
 static DGI_ALWAYS_INLINE int corner_ok(const search *s, const uint8_t *cell, int32_t i,
                                        const uint8_t *bm, int d, const int ov)
 {
-    const dgi_walk *w = s->w;
+    const dgi_move *w = s->w;
     if (!w->pass[cell[dgi_dir_dx[d]]] || !w->pass[cell[dgi_dir_dy[d] * (ptrdiff_t)w->stride]])
         return 0;
     if (!ov || !bm)
@@ -324,7 +324,7 @@ static DGI_ALWAYS_INLINE void expand(search *s, int32_t p, int32_t i, int32_t g,
                                      const int neighbours, const int costs, const int ov)
 {
     dg_path_workspace *ws = s->ws;
-    const dgi_walk *w = s->w;
+    const dgi_move *w = s->w;
     const uint8_t *pass = w->pass;
     const uint32_t open = ws->gen, closed = ws->gen + 1;
     const int32_t x = DGI_PX(p), y = DGI_PY(p);
@@ -408,7 +408,7 @@ static int search_run(search *s)
 }
 
 /* The query's constants: heuristic weights, direction offsets, queue kind. */
-static void search_init(search *s, dg_path_workspace *ws, const dgi_walk *w, int32_t goal,
+static void search_init(search *s, dg_path_workspace *ws, const dgi_move *w, int32_t goal,
                         int32_t max_distance)
 {
     memset(s, 0, sizeof *s);
@@ -466,7 +466,7 @@ static int costs_vary(const int32_t *start, int32_t count)
 /* Queues the sources at their start costs (NULL: 0); a repeated source keeps
  * its least cost and a source beyond max_distance is left out. Start costs that
  * differ need the heap: a bucket ring only spans a few steps. */
-static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, const dg_point *src,
+static void search_start(search *s, dg_path_workspace *ws, const dgi_move *w, const dg_point *src,
                          const int32_t *start, int32_t count, int32_t goal, int32_t max_distance)
 {
     search_init(s, ws, w, goal, max_distance);
@@ -497,7 +497,7 @@ static void search_start(search *s, dg_path_workspace *ws, const dgi_walk *w, co
 }
 
 /* The generic map: the search above, then its settled costs copied out. */
-static void search_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+static void search_map(dg_path_workspace *ws, const dgi_move *w, const dg_point *sources,
                        const int32_t *start, int32_t count, int32_t max_distance, int32_t *dist,
                        dg_distance_info *info)
 {
@@ -531,7 +531,7 @@ static void search_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point 
 #define DIAL_MAX_BUCKETS 64
 
 typedef struct dial {
-    const dgi_walk *w;
+    const dgi_move *w;
     const uint8_t *open; /* 256 entries, 1 if passable */
     int32_t *dist;
     int32_t limit;   /* largest distance kept (max_distance, or INT32_MAX) */
@@ -590,7 +590,7 @@ static DGI_ALWAYS_INLINE void dial_expand(dial *q, const uint8_t *pass, const in
                                           int32_t p, int32_t cur, int32_t cur_b, const int eight,
                                           const int costs, const int ov)
 {
-    const dgi_walk *w = q->w;
+    const dgi_move *w = q->w;
     const int32_t x = DGI_PX(p), y = DGI_PY(p), width = w->width;
     const ptrdiff_t st = w->stride, ms = w->mask_stride;
     const int32_t up = -(1 << 15), down = 1 << 15, sw = w->straight, dw = w->diagonal;
@@ -963,7 +963,7 @@ static uint32_t fill_row(const uint8_t *row, int32_t *out, int32_t width, const 
 
 /* dist = -1 (`open` NULL), or -1 on walls and RING_OPEN on the open cells;
  * returns the number of open cells. */
-static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
+static int32_t dial_fill(const dgi_move *w, const uint8_t *open, int32_t *dist)
 {
     uint8_t lo[FILL_RUNS], len[FILL_RUNS];
     int runs = fill_runs(open, lo, len); /* `open` NULL: no runs, every cell -1 */
@@ -990,7 +990,7 @@ static int32_t dial_fill(const dgi_walk *w, const uint8_t *open, int32_t *dist)
  * there). list gets the distinct sources within the limit as
  * (cost << 32) | packed cell, sorted by cost; -1 if a source is on a wall
  * with `open` (the plain ring reads walls from dist). */
-static int32_t dial_sources(const dgi_walk *w, const uint8_t *open, const dg_point *sources,
+static int32_t dial_sources(const dgi_move *w, const uint8_t *open, const dg_point *sources,
                             const int32_t *start, int32_t count, int32_t limit, int32_t *dist,
                             uint64_t *list, uint64_t *tmp)
 {
@@ -1020,7 +1020,7 @@ static int32_t dial_sources(const dgi_walk *w, const uint8_t *open, const dg_poi
 
 /* The largest step the map can take; the extra-cost mask is read for its
  * largest value over passable cells, so small extras keep the ring small. */
-static int64_t dial_max_step(const dgi_walk *w)
+static int64_t dial_max_step(const dgi_move *w)
 {
     if (!w->extra)
         return w->max_step;
@@ -1040,7 +1040,7 @@ static int64_t dial_max_step(const dgi_walk *w)
 
 /* 1 if no cell on the grid's border is passable: then no step from an open
  * cell leaves the grid. */
-static int border_closed(const dgi_walk *w, const uint8_t *open)
+static int border_closed(const dgi_move *w, const uint8_t *open)
 {
     for (int32_t x = 0; x < w->width; x++)
         if (open[DG_CELL(w, x, 0)] || open[DG_CELL(w, x, w->height - 1)])
@@ -1055,7 +1055,7 @@ static int border_closed(const dgi_walk *w, const uint8_t *open)
  * reached becomes -1. */
 static int ring_run(dial *q, const uint64_t *list, int32_t m, int32_t start_varies)
 {
-    const dgi_walk *w = q->w;
+    const dgi_move *w = q->w;
     int eight = w->neighbours == 8, framed = border_closed(w, q->open);
     /* a diagonal at most one more than a straight step: never undercut */
     int checked = start_varies || (eight && w->diagonal > w->straight + 1), ok;
@@ -1075,7 +1075,7 @@ static int ring_run(dial *q, const uint64_t *list, int32_t m, int32_t start_vari
 
 /* Dial's algorithm into dist; 0 if it does not apply or a bucket overflowed
  * (dist is then rewritten by the caller). */
-static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+static int dial_map(dg_path_workspace *ws, const dgi_move *w, const dg_point *sources,
                     const int32_t *start, int32_t count, int32_t max_distance, int32_t *dist,
                     dg_distance_info *info)
 {
@@ -1134,7 +1134,7 @@ static int dial_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *so
     return 1;
 }
 
-void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *sources,
+void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_move *w, const dg_point *sources,
                       const int32_t *start_costs, int32_t source_count, int32_t max_distance,
                       int32_t *dist, dg_distance_info *info)
 {
@@ -1142,18 +1142,18 @@ void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_walk *w, const dg_point *
     for (int32_t k = 0; start_costs && k < source_count && zero; k++)
         zero = start_costs[k] == 0;
     if (w->unit && zero)
-        dgi_bfs_walk(w, sources, source_count, max_distance, dist, ws->link_a, info);
+        dgi_bfs_move(w, sources, source_count, max_distance, dist, ws->link_a, info);
     else if (!dial_map(ws, w, sources, start_costs, source_count, max_distance, dist, info))
         search_map(ws, w, sources, start_costs, source_count, max_distance, dist, info);
 }
 
 /* ---- dg_path_find ------------------------------------------------------------ */
 
-static dg_status path_check_args(const dgi_walk *w, dg_point from, dg_point to,
+static dg_status path_check_args(const dgi_move *w, dg_point from, dg_point to,
                                  const dg_point *path, int32_t path_cap, const int32_t *length,
                                  dg_diag *diag)
 {
-    dg_status st = dgi_walk_check_cell(w, from, "path start", diag);
+    dg_status st = dgi_move_check_cell(w, from, "path start", diag);
     if (st != DG_OK)
         return st;
     if (to.x < 0 || to.y < 0 || to.x >= w->width || to.y >= w->height)
@@ -1188,16 +1188,16 @@ static int32_t path_trace(const dg_path_workspace *ws, int32_t width, dg_point f
     return n;
 }
 
-dg_status dg_path_find(const dg_grid *grid, const dg_walk *walk, dg_point from, dg_point to,
+dg_status dg_path_find(const dg_grid *grid, const dg_move *move, dg_point from, dg_point to,
                        dg_path_workspace *workspace, dg_point *path, int32_t path_cap,
                        int32_t *length, int32_t *cost, dg_diag *diag)
 {
-    dgi_walk w;
-    dg_status st = dgi_walk_init(&w, grid, walk, diag);
+    dgi_move w;
+    dg_status st = dgi_move_init(&w, grid, move, diag);
     if (st == DG_OK)
         st = path_check_args(&w, from, to, path, path_cap, length, diag);
     if (st == DG_OK)
-        st = dgi_walk_check_range(&w, 0, 0, diag);
+        st = dgi_move_check_range(&w, 0, 0, diag);
     if (st != DG_OK)
         return st;
     if (!w.pass[DG_CELL(&w, to.x, to.y)])

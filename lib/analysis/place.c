@@ -18,7 +18,7 @@ static const uint8_t room_default[256] = {[DG_TILE_FLOOR] = 1};
  * distances; s.c the queue; s.mark the chokepoints. Articulation uses all of
  * them first. */
 typedef struct placer {
-    dgi_walk w;
+    dgi_move w;
     const uint8_t *room;
     dgi_scratch s;
 } placer;
@@ -79,7 +79,7 @@ static int good_cell(const placer *pl, int32_t x, int32_t y)
 static dg_point farthest_good(placer *pl, dg_point from, int32_t *distance)
 {
     dg_distance_info info;
-    dgi_bfs_walk(&pl->w, &from, 1, 0, pl->s.b, pl->s.c, &info);
+    dgi_bfs_move(&pl->w, &from, 1, 0, pl->s.b, pl->s.c, &info);
     dg_point best = info.farthest;
     int32_t best_d = -1;
     for (int32_t y = 0; y < pl->w.height; y++)
@@ -144,7 +144,7 @@ static dg_point region_seed(placer *pl)
 {
     int32_t largest;
     dg_point first = {-1, -1};
-    dgi_regions_walk(&pl->w, pl->s.a, NULL, 0, &largest);
+    dgi_regions_move(&pl->w, pl->s.a, NULL, 0, &largest);
     for (int32_t y = 0; y < pl->w.height; y++)
         for (int32_t x = 0; x < pl->w.width; x++)
         {
@@ -284,8 +284,8 @@ static dg_status place_all(placer *pl, const dg_place_params *p, const dg_result
 }
 
 dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,
-                   dg_placement *placement, dg_point *spawns, int32_t spawns_cap,
-                   dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+                   dg_result *result, dg_placement *placement, dg_point *spawns,
+                   int32_t spawns_cap, const dg_allocator *allocator, dg_diag *diag)
 {
     dg_place_params def;
     dg_place_defaults(&def);
@@ -298,7 +298,7 @@ dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t 
     placer pl;
     if (st != DG_OK || (st = dgi_scratch_get(&pl.s, grid, 1, allocator, diag)) != DG_OK)
         return st;
-    dgi_walk_basic(&pl.w, grid, p->passable);
+    dgi_move_basic(&pl.w, grid, p->passable);
     pl.room = p->room_tiles ? p->room_tiles : room_default;
     dgi_articulation(&pl.w, pl.s.mark, pl.s.a, pl.s.b, pl.s.c, pl.s.it);
     /* without an arrival, a generator's start and exit stay where it put them */

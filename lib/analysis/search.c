@@ -11,7 +11,7 @@ const uint8_t dgi_passable_default[256] = {
     [DG_TILE_DOOR_LOCKED] = 1, [DG_TILE_DOOR_SECRET] = 1,
 };
 
-void dgi_walk_basic(dgi_walk *w, const dg_grid *g, const uint8_t *passable)
+void dgi_move_basic(dgi_move *w, const dg_grid *g, const uint8_t *passable)
 {
     w->cells = g->cells;
     w->width = g->width;
@@ -29,19 +29,19 @@ void dgi_walk_basic(dgi_walk *w, const dg_grid *g, const uint8_t *passable)
     w->mask_stride = g->stride;
 }
 
-/* Here, beside the walk rules, so that the analysis files above (analyze.c,
+/* Here, beside the movement rules, so that the analysis files above (analyze.c,
  * path.c, fov.c, metrics.c) all call down into this one and never back. */
-void dg_walk_defaults(dg_walk *walk)
+void dg_move_defaults(dg_move *move)
 {
-    if (!walk)
+    if (!move)
         return;
-    memset(walk, 0, sizeof *walk);
-    walk->neighbours = 4;
-    walk->straight_weight = 1;
-    walk->diagonal_weight = 1;
+    memset(move, 0, sizeof *move);
+    move->neighbours = 4;
+    move->straight_weight = 1;
+    move->diagonal_weight = 1;
 }
 
-static dg_status walk_check_rule(const dg_walk *r, dg_diag *diag)
+static dg_status walk_check_rule(const dg_move *r, dg_diag *diag)
 {
     if (r->neighbours != 4 && r->neighbours != 8)
         return dgi_fail(diag, DG_E_INVALID, "walk neighbours is %d: must be 4 or 8",
@@ -106,7 +106,7 @@ dg_status dgi_overlay_check(const dg_grid *g, const dg_overlay *o, int32_t *stri
 }
 
 /* Resolves the walk's overlay into w (after its rule and costs). */
-static dg_status walk_resolve_overlay(dgi_walk *w, const dg_grid *g, const dg_overlay *o,
+static dg_status walk_resolve_overlay(dgi_move *w, const dg_grid *g, const dg_overlay *o,
                                       int32_t max_cost, dg_diag *diag)
 {
     dg_status st = dgi_overlay_check(g, o, &w->mask_stride, diag);
@@ -120,17 +120,17 @@ static dg_status walk_resolve_overlay(dgi_walk *w, const dg_grid *g, const dg_ov
     return DG_OK;
 }
 
-dg_status dgi_walk_init(dgi_walk *w, const dg_grid *g, const dg_walk *walk, dg_diag *diag)
+dg_status dgi_move_init(dgi_move *w, const dg_grid *g, const dg_move *move, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(g, diag);
     if (st != DG_OK)
         return st;
-    dg_walk def;
-    dg_walk_defaults(&def);
-    const dg_walk *r = walk ? walk : &def;
+    dg_move def;
+    dg_move_defaults(&def);
+    const dg_move *r = move ? move : &def;
     if ((st = walk_check_rule(r, diag)) != DG_OK)
         return st;
-    dgi_walk_basic(w, g, r->passable);
+    dgi_move_basic(w, g, r->passable);
     w->neighbours = r->neighbours;
     w->corner_cutting = r->neighbours == 8 && r->corner_cutting;
     w->straight = r->straight_weight;
@@ -141,7 +141,7 @@ dg_status dgi_walk_init(dgi_walk *w, const dg_grid *g, const dg_walk *walk, dg_d
         if (!w->pass[t])
             continue;
         if (r->cost[t] == 0)
-            return dgi_fail(diag, DG_E_INVALID, "walk cost of passable tile %d is 0: must be >= 1",
+            return dgi_fail(diag, DG_E_INVALID, "move cost of passable tile %d is 0: must be >= 1",
                             t);
         min_cost = DG_MIN(min_cost, (int32_t)r->cost[t]);
         max_cost = DG_MAX(max_cost, (int32_t)r->cost[t]);
@@ -153,7 +153,7 @@ dg_status dgi_walk_init(dgi_walk *w, const dg_grid *g, const dg_walk *walk, dg_d
     return walk_resolve_overlay(w, g, r->overlay, max_cost, diag);
 }
 
-dg_status dgi_walk_check_cell(const dgi_walk *w, dg_point p, const char *what, dg_diag *diag)
+dg_status dgi_move_check_cell(const dgi_move *w, dg_point p, const char *what, dg_diag *diag)
 {
     if (p.x < 0 || p.y < 0 || p.x >= w->width || p.y >= w->height)
         return dgi_fail(diag, DG_E_INVALID, "%s (%d, %d) is outside the %dx%d grid", what,
@@ -177,13 +177,13 @@ dg_status dgi_check_cells_buffer(const dg_grid *g, const void *buf, size_t have,
     return DG_OK;
 }
 
-static int passable_at(const dgi_walk *w, int32_t x, int32_t y)
+static int passable_at(const dgi_move *w, int32_t x, int32_t y)
 {
     return (uint32_t)x < (uint32_t)w->width && (uint32_t)y < (uint32_t)w->height &&
            w->pass[DG_CELL(w, x, y)];
 }
 
-int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d)
+int dgi_move_step_ok(const dgi_move *w, int32_t x, int32_t y, int d)
 {
     int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
     if (!passable_at(w, nx, ny))
@@ -216,14 +216,14 @@ int dgi_walk_step_ok(const dgi_walk *w, int32_t x, int32_t y, int d)
     } while (0)
 
 /* Passable, and not blocked unless reached already (a source). */
-static int bfs_open(const dgi_walk *w, const int32_t *dist, int32_t x, int32_t y)
+static int bfs_open(const dgi_move *w, const int32_t *dist, int32_t x, int32_t y)
 {
     if (!passable_at(w, x, y))
         return 0;
     return !w->blocked || !DGI_MASK(w, w->blocked, x, y) || dist[y * w->width + x] >= 0;
 }
 
-static int bfs_step_ok(const dgi_walk *w, const int32_t *dist, int32_t x, int32_t y, int d)
+static int bfs_step_ok(const dgi_move *w, const int32_t *dist, int32_t x, int32_t y, int d)
 {
     int32_t nx = x + dgi_dir_dx[d], ny = y + dgi_dir_dy[d];
     if (!bfs_open(w, dist, nx, ny))
@@ -234,7 +234,7 @@ static int bfs_step_ok(const dgi_walk *w, const int32_t *dist, int32_t x, int32_
 }
 
 /* The generic step loop, for the last few queue slots. */
-static int32_t bfs_visit_slow(const dgi_walk *w, int32_t *dist, int32_t *queue, int32_t tail,
+static int32_t bfs_visit_slow(const dgi_move *w, int32_t *dist, int32_t *queue, int32_t tail,
                               int32_t p, int32_t nd)
 {
     int32_t x = DGI_PX(p), y = DGI_PY(p);
@@ -254,7 +254,7 @@ static int32_t bfs_visit_slow(const dgi_walk *w, int32_t *dist, int32_t *queue, 
 
 /* The search loop, inlined with constant `eight` and `blk` (blocked mask)
  * so the plain 4-way loop keeps its few offsets in registers. */
-static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass,
+static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_move *w, const uint8_t *pass,
                                          int32_t max_distance, int32_t *dist, int32_t *queue,
                                          int32_t tail, const int eight, const int blk)
 {
@@ -296,7 +296,7 @@ static DGI_ALWAYS_INLINE int32_t bfs_run(const dgi_walk *w, const uint8_t *pass,
     return tail;
 }
 
-void dgi_bfs_walk(const dgi_walk *w, const dg_point *sources, int32_t source_count,
+void dgi_bfs_move(const dgi_move *w, const dg_point *sources, int32_t source_count,
                   int32_t max_distance, int32_t *dist, int32_t *queue, dg_distance_info *info)
 {
     const int32_t width = w->width, n = width * w->height;
@@ -365,7 +365,7 @@ static void uf_union(int32_t *l, int32_t a, int32_t b)
 #define UF_WALL INT32_MIN
 
 /* The union pass, inlined with a constant `blk`: blocked cells are walls. */
-static DGI_ALWAYS_INLINE void regions_union(const dgi_walk *w, int32_t *l, const int blk)
+static DGI_ALWAYS_INLINE void regions_union(const dgi_move *w, int32_t *l, const int blk)
 {
     const int32_t width = w->width, height = w->height;
     /* Corner cutting is the only way a diagonal step joins cells that are not
@@ -397,7 +397,7 @@ static DGI_ALWAYS_INLINE void regions_union(const dgi_walk *w, int32_t *l, const
     }
 }
 
-int32_t dgi_regions_walk(const dgi_walk *w, int32_t *l, int32_t *sizes, int32_t sizes_cap,
+int32_t dgi_regions_move(const dgi_move *w, int32_t *l, int32_t *sizes, int32_t sizes_cap,
                          int32_t *largest)
 {
     const int32_t width = w->width, height = w->height;
@@ -433,7 +433,7 @@ int32_t dgi_regions_walk(const dgi_walk *w, int32_t *l, int32_t *sizes, int32_t 
     return count;
 }
 
-int32_t dgi_dead_ends_walk(const dgi_walk *w)
+int32_t dgi_dead_ends_move(const dgi_move *w)
 {
     int32_t count = 0;
     for (int32_t y = 0; y < w->height; y++)
@@ -477,25 +477,25 @@ void dgi_scratch_free(dgi_scratch *s, const dg_allocator *allocator)
 
 int32_t dgi_bfs(const dg_grid *g, int32_t start, int32_t *dist, int32_t *queue)
 {
-    dgi_walk w;
-    dgi_walk_basic(&w, g, NULL);
+    dgi_move w;
+    dgi_move_basic(&w, g, NULL);
     dg_point source = {start % g->width, start / g->width};
     dg_distance_info info;
-    dgi_bfs_walk(&w, &source, 1, 0, dist, queue, &info);
+    dgi_bfs_move(&w, &source, 1, 0, dist, queue, &info);
     return info.farthest.y * g->width + info.farthest.x;
 }
 
 int32_t dgi_label_regions(const dg_grid *g, int32_t *label, int32_t *queue)
 {
     (void)queue; /* union-find needs no queue */
-    dgi_walk w;
-    dgi_walk_basic(&w, g, NULL);
-    return dgi_regions_walk(&w, label, NULL, 0, NULL);
+    dgi_move w;
+    dgi_move_basic(&w, g, NULL);
+    return dgi_regions_move(&w, label, NULL, 0, NULL);
 }
 
 int32_t dgi_count_dead_ends(const dg_grid *g)
 {
-    dgi_walk w;
-    dgi_walk_basic(&w, g, NULL);
-    return dgi_dead_ends_walk(&w);
+    dgi_move w;
+    dgi_move_basic(&w, g, NULL);
+    return dgi_dead_ends_move(&w);
 }

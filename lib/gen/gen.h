@@ -9,7 +9,7 @@
 dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
                             const dgi_mask *reserved, dg_result *result,
                             const dg_allocator *allocator, dg_diag *diag); /* cave.c */
-dg_status dgi_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
+dg_status dgi_walk_generate(dg_grid *grid, const dg_walk_params *params, uint64_t seed,
                                 const dgi_mask *reserved, dg_result *result,
                                 const dg_allocator *allocator, dg_diag *diag); /* walk.c */
 dg_status dgi_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,

@@ -27,7 +27,7 @@ typedef struct walker {
 } walker;
 
 typedef struct drunk {
-    const dg_drunkard_params *p;
+    const dg_walk_params *p;
     const dg_allocator *a;
     const dgi_mask *reserved; /* NULL: no reserved cells */
     int32_t w, h;
@@ -48,12 +48,12 @@ typedef struct drunk {
 
 /* ---- parameters ------------------------------------------------------------ */
 
-void dg_drunkard_defaults(dg_drunkard_params *p)
+void dg_walk_defaults(dg_walk_params *p)
 {
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->mode = DG_DRUNKARD_TUNNELER;
+    p->mode = DG_WALK_TUNNELER;
     p->target_floor = 300;
     p->walkers = 3;
     p->step_min = 3;
@@ -62,7 +62,7 @@ void dg_drunkard_defaults(dg_drunkard_params *p)
     p->room_chance = 200;
     p->room_min = 3;
     p->room_max = 7;
-    p->symmetry = DG_DRUNKARD_SYM_NONE;
+    p->symmetry = DG_WALK_SYM_NONE;
     p->max_steps = 0;
 }
 
@@ -86,7 +86,7 @@ static dg_status check_pair(dg_diag *diag, const char *lo_name, int32_t lo, cons
     return st;
 }
 
-static dg_status check_params(const dg_grid *g, const dg_drunkard_params *p, dg_diag *diag)
+static dg_status check_params(const dg_grid *g, const dg_walk_params *p, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(g, diag);
     if (st != DG_OK)
@@ -95,13 +95,13 @@ static dg_status check_params(const dg_grid *g, const dg_drunkard_params *p, dg_
         return dgi_fail(diag, DG_E_NULL, "walk: params is NULL");
     if ((st = check_value(diag, "mode", p->mode, 0, 1)) ||
         (st = check_value(diag, "target_floor (permille)", p->target_floor, 1, 1000)) ||
-        (st = check_value(diag, "walkers", p->walkers, 1, DG_DRUNKARD_MAX_WALKERS)) ||
+        (st = check_value(diag, "walkers", p->walkers, 1, DG_WALK_MAX_WALKERS)) ||
         (st = check_pair(diag, "step_min", p->step_min, "step_max", p->step_max, 1,
-                         DG_DRUNKARD_MAX_STEP)) ||
+                         DG_WALK_MAX_STEP)) ||
         (st = check_value(diag, "turn_chance (permille)", p->turn_chance, 0, 1000)) ||
         (st = check_value(diag, "room_chance (permille)", p->room_chance, 0, 1000)) ||
         (st = check_pair(diag, "room_min", p->room_min, "room_max", p->room_max, 2,
-                         DG_DRUNKARD_MAX_ROOM)) ||
+                         DG_WALK_MAX_ROOM)) ||
         (st = check_value(diag, "symmetry", p->symmetry, 0, 3)) ||
         (st = check_value(diag, "max_steps", p->max_steps, 0, INT32_MAX)))
         return st;
@@ -150,11 +150,11 @@ static int64_t carve(drunk *d, int32_t x, int32_t y)
     int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
     int sym = d->p->symmetry;
     carve_one(d, x, y);
-    if (sym & DG_DRUNKARD_SYM_X)
+    if (sym & DG_WALK_SYM_X)
         carve_one(d, mx, y);
-    if (sym & DG_DRUNKARD_SYM_Y)
+    if (sym & DG_WALK_SYM_Y)
         carve_one(d, x, my);
-    if (sym == DG_DRUNKARD_SYM_XY)
+    if (sym == DG_WALK_SYM_XY)
         carve_one(d, mx, my);
     return d->carved - before;
 }
@@ -198,7 +198,7 @@ static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir);
  * parameters never change a drunk map. */
 static int32_t draw_run(drunk *d)
 {
-    if (d->p->mode != DG_DRUNKARD_TUNNELER)
+    if (d->p->mode != DG_WALK_TUNNELER)
         return 0;
     return (int32_t)dg_rng_range(&d->walk, d->p->step_min, d->p->step_max);
 }
@@ -232,7 +232,7 @@ static int32_t pick_frontier(drunk *d)
  * rock any more. */
 static int restart(drunk *d, walker *v)
 {
-    int looks = d->p->mode == DG_DRUNKARD_TUNNELER ? RESTART_LOOKS : 0;
+    int looks = d->p->mode == DG_WALK_TUNNELER ? RESTART_LOOKS : 0;
     while (d->frontier_count > 0)
     {
         int32_t k = pick_frontier(d);
@@ -298,7 +298,7 @@ static int room_clear(const drunk *d, dg_rect r)
  * the ring, with its mirror images; none where it would cover a forbidden cell. */
 static dg_status drop_room(drunk *d, int32_t x, int32_t y)
 {
-    const dg_drunkard_params *p = d->p;
+    const dg_walk_params *p = d->p;
     dg_rect r;
     int32_t draw_w = dg_rng_range(&d->room, p->room_min, p->room_max);
     int32_t draw_h = dg_rng_range(&d->room, p->room_min, p->room_max);
@@ -392,7 +392,7 @@ static dg_status step(drunk *d, walker *v)
         v->run--;
     }
     else
-        dir = d->p->mode == DG_DRUNKARD_DRUNK ? drunk_dir(d, v) : tunnel_dir(d, v);
+        dir = d->p->mode == DG_WALK_DRUNK ? drunk_dir(d, v) : tunnel_dir(d, v);
     d->steps++;
     if (dir < 0) /* the tunnel ends: a step that carved nothing */
     {
@@ -504,7 +504,7 @@ static int64_t auto_steps(int64_t interior, int32_t walkers)
     return (STALE_LIMIT + 1) * interior + (int64_t)STALE_LIMIT * walkers;
 }
 
-static dg_status setup(drunk *d, const dg_grid *g, const dg_drunkard_params *p, uint64_t seed,
+static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint64_t seed,
                        const dg_allocator *a)
 {
     memset(d, 0, sizeof *d);
@@ -537,11 +537,11 @@ static void forbid(drunk *d, int32_t x, int32_t y)
     int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
     int sym = d->p->symmetry;
     d->cells[(size_t)y * (size_t)d->w + (size_t)x] = FORBIDDEN;
-    if (sym & DG_DRUNKARD_SYM_X)
+    if (sym & DG_WALK_SYM_X)
         d->cells[(size_t)y * (size_t)d->w + (size_t)mx] = FORBIDDEN;
-    if (sym & DG_DRUNKARD_SYM_Y)
+    if (sym & DG_WALK_SYM_Y)
         d->cells[(size_t)my * (size_t)d->w + (size_t)x] = FORBIDDEN;
-    if (sym == DG_DRUNKARD_SYM_XY)
+    if (sym == DG_WALK_SYM_XY)
         d->cells[(size_t)my * (size_t)d->w + (size_t)mx] = FORBIDDEN;
 }
 
@@ -640,13 +640,13 @@ static dg_status setup_reserved(drunk *d, dg_diag *diag)
     return DG_OK;
 }
 
-dg_status dg_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
+dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params, uint64_t seed,
                                dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_drunkard_generate(grid, params, seed, NULL, result, allocator, diag);
+    return dgi_walk_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
-dg_status dgi_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params, uint64_t seed,
+dg_status dgi_walk_generate(dg_grid *grid, const dg_walk_params *params, uint64_t seed,
                                 const dgi_mask *reserved, dg_result *result,
                                 const dg_allocator *allocator, dg_diag *diag)
 {
@@ -663,7 +663,7 @@ dg_status dgi_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params,
     }
     if (st == DG_OK)
         st = walk_all(&d);
-    if (st == DG_OK && reserved && params->symmetry != DG_DRUNKARD_SYM_NONE)
+    if (st == DG_OK && reserved && params->symmetry != DG_WALK_SYM_NONE)
         st = keep_start_floor(&d);
     dg_result fresh;
     dg_result_init(&fresh, result && result->allocator.alloc ? &result->allocator : NULL);

@@ -557,8 +557,8 @@ static dg_status place_on(dg_grid *grid, dg_result *result, const dg_point *anch
     return st;
 }
 
-dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
-                          int32_t count, const dg_allocator *allocator, dg_diag *diag)
+dg_status dg_anchor_place(dg_grid *grid, const dg_point *anchors, int32_t count,
+                          dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
     return dgi_anchor_place(grid, result, anchors, count, NULL, allocator, diag);
 }

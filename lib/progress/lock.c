@@ -1085,8 +1085,8 @@ static void play_nodes(placer *s, dg_progress *pr)
         play_order(s, &q, pr);
 }
 
-dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
-                        uint64_t seed, dg_progress *progress, const dg_allocator *allocator,
+dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
+                        dg_result *result, dg_progress *progress, const dg_allocator *allocator,
                         dg_diag *diag)
 {
     if (!grid || !result || !params)

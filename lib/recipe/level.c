@@ -69,7 +69,7 @@ static dg_status run_site(const dg_recipe *recipe, const dg_site *site, dg_grid 
         st = dgi_anchor_place(copy, r, site->anchors, site->anchor_count, reserved, a, diag);
     dg_lock_params locks;
     if (st == DG_OK && dgi_recipe_locks(recipe, &locks))
-        st = dg_lock_place(copy, r, &locks, seed, NULL, a, diag);
+        st = dg_lock_place(copy, &locks, seed, r, NULL, a, diag);
     return st;
 }
 

@@ -193,7 +193,7 @@ static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, cons
         dg_cave_params cave;
         dg_bsp_params bsp;
         dg_maze_params maze;
-        dg_drunkard_params walk;
+        dg_walk_params walk;
         dg_scatter_params scatter;
     } host;
     /* the host map is written first: what the generator would refuse must be
@@ -310,27 +310,27 @@ static dg_status maze_run(dg_grid *g, const void *p, uint64_t seed, const dg_pre
 
 /* ---- walk: drunkard's walk and tunnelers (docs/walk.md) ------------------------------- */
 static const dg_param_desc walk_params[] = {
-    P_ENUM(dg_drunkard_params, mode, "drunk|tunneler", 2, DG_DRUNKARD_TUNNELER,
+    P_ENUM(dg_walk_params, mode, "drunk|tunneler", 2, DG_WALK_TUNNELER,
            "drunk: a random direction every step; tunneler: straight runs, then a turn"),
-    P_INT(dg_drunkard_params, target_floor, 1, 1000, 300, "stop once this permille of the cells is floor"),
-    P_INT(dg_drunkard_params, walkers, 1, DG_DRUNKARD_MAX_WALKERS, 3, "walkers taking steps in turn"),
-    P_INT(dg_drunkard_params, step_min, 1, DG_DRUNKARD_MAX_STEP, 3, "tunneler: straight run in cells, minimum [<= step_max]"),
-    P_INT(dg_drunkard_params, step_max, 1, DG_DRUNKARD_MAX_STEP, 9, "tunneler: straight run in cells, maximum [>= step_min]"),
-    P_INT(dg_drunkard_params, turn_chance, 0, 1000, 500, "tunneler: permille chance to turn at the end of a run"),
-    P_INT(dg_drunkard_params, room_chance, 0, 1000, 200, "permille chance to drop a room where a walker turns"),
-    P_INT(dg_drunkard_params, room_min, 2, DG_DRUNKARD_MAX_ROOM, 3, "room side in cells, minimum [<= room_max]"),
-    P_INT(dg_drunkard_params, room_max, 2, DG_DRUNKARD_MAX_ROOM, 7, "room side in cells, maximum [>= room_min]"),
-    P_ENUM(dg_drunkard_params, symmetry, "none|x|y|xy", 4, DG_DRUNKARD_SYM_NONE,
+    P_INT(dg_walk_params, target_floor, 1, 1000, 300, "stop once this permille of the cells is floor"),
+    P_INT(dg_walk_params, walkers, 1, DG_WALK_MAX_WALKERS, 3, "walkers taking steps in turn"),
+    P_INT(dg_walk_params, step_min, 1, DG_WALK_MAX_STEP, 3, "tunneler: straight run in cells, minimum [<= step_max]"),
+    P_INT(dg_walk_params, step_max, 1, DG_WALK_MAX_STEP, 9, "tunneler: straight run in cells, maximum [>= step_min]"),
+    P_INT(dg_walk_params, turn_chance, 0, 1000, 500, "tunneler: permille chance to turn at the end of a run"),
+    P_INT(dg_walk_params, room_chance, 0, 1000, 200, "permille chance to drop a room where a walker turns"),
+    P_INT(dg_walk_params, room_min, 2, DG_WALK_MAX_ROOM, 3, "room side in cells, minimum [<= room_max]"),
+    P_INT(dg_walk_params, room_max, 2, DG_WALK_MAX_ROOM, 7, "room side in cells, maximum [>= room_min]"),
+    P_ENUM(dg_walk_params, symmetry, "none|x|y|xy", 4, DG_WALK_SYM_NONE,
            "mirror every carved cell: left-right (x), top-bottom (y) or both"),
-    P_INT(dg_drunkard_params, max_steps, 0, INT32_MAX, 0, "walker steps in all (0 = the automatic bound, which always reaches the target)"),
+    P_INT(dg_walk_params, max_steps, 0, INT32_MAX, 0, "walker steps in all (0 = the automatic bound, which always reaches the target)"),
 };
-static void walk_defaults(void *p) { dg_drunkard_defaults(p); }
+static void walk_defaults(void *p) { dg_walk_defaults(p); }
 static dg_status walk_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                           const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
 {
     (void)s;
     dg_status st = CHECK_ORDER(walk_params, p, d);
-    return st == DG_OK ? dgi_drunkard_generate(g, p, seed, m, r, a, d) : st;
+    return st == DG_OK ? dgi_walk_generate(g, p, seed, m, r, a, d) : st;
 }
 
 /* ---- scatter ------------------------------------------------------------------------ */
@@ -383,7 +383,7 @@ static const dgi_generator generators[] = {
     {"maze", "perfect or braided mazes, optionally around rooms", TABLE(maze_params),
      sizeof(dg_maze_params), maze_defaults, maze_run, 0},
     {"walk", "drunkard's walk and tunnelers carving until a floor target", TABLE(walk_params),
-     sizeof(dg_drunkard_params), walk_defaults, walk_run, 0},
+     sizeof(dg_walk_params), walk_defaults, walk_run, 0},
     {"scatter", "rooms scattered without overlap, joined by a spanning tree plus loops",
      TABLE(scatter_params), sizeof(dg_scatter_params), scatter_defaults, scatter_run, 0},
 };

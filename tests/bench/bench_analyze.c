@@ -27,7 +27,7 @@ typedef struct analyze_bench {
     int32_t floor_count;
     dg_point *path;
     dg_path_workspace *ws;
-    dg_walk walk;
+    dg_move walk;
     dg_allocator alloc;
     int32_t radius;
     dg_point *sources;  /* flee map: every reached cell */
@@ -97,7 +97,7 @@ static void op_place(void *ctx, int64_t i)
     dg_point spawns[16];
     dg_place_defaults(&p);
     p.spawn_count = 16;
-    dg_place(&b->grid, &p, (uint64_t)i, &out, spawns, 16, NULL, &b->alloc, NULL);
+    dg_place(&b->grid, &p, (uint64_t)i, NULL, &out, spawns, 16, &b->alloc, NULL);
 }
 
 static int analyze_setup(analyze_bench *b, int32_t w, int32_t h, uint64_t seed)
@@ -116,7 +116,7 @@ static int analyze_setup(analyze_bench *b, int32_t w, int32_t h, uint64_t seed)
         dg_attach_generate(&b->grid, &params, seed, NULL, NULL, NULL) != DG_OK ||
         dg_path_workspace_create(w, h, NULL, &b->ws) != DG_OK)
         return 0;
-    dg_walk_defaults(&b->walk);
+    dg_move_defaults(&b->walk);
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++)
             if (dg_tile_passable(dg_grid_get(&b->grid, x, y)))
@@ -227,7 +227,7 @@ static void tcod_compare(analyze_bench *b, const char *size, int reps)
 static void distance_rows(analyze_bench *b, const char *size, int64_t cells, int scale)
 {
     int reps = scale > 10 ? 31 : 301;
-    dg_walk_defaults(&b->walk);
+    dg_move_defaults(&b->walk);
     bench_run("analyze bfs distance", size, cells, reps, 40 / scale + 1, op_bfs, b, NULL);
     b->walk.neighbours = 8;
     bench_run("analyze bfs distance 8-way", size, cells, reps, 40 / scale + 1, op_bfs, b, NULL);
@@ -240,7 +240,7 @@ static void distance_rows(analyze_bench *b, const char *size, int64_t cells, int
 #ifdef DG_BENCH_TCOD
     tcod_compare(b, size, reps);
 #endif
-    dg_walk_defaults(&b->walk);
+    dg_move_defaults(&b->walk);
 }
 
 static void analyze_rows(int32_t w, int32_t h, int scale)
@@ -266,11 +266,11 @@ static void analyze_rows(int32_t w, int32_t h, int scale)
     b.walk.neighbours = 4;
     b.walk.cost = cost;
     bench_run("analyze dijkstra costs", size, cells, 201, 10 / scale + 1, op_bfs, &b, NULL);
-    dg_walk_defaults(&b.walk);
+    dg_move_defaults(&b.walk);
     bench_run("analyze astar avg query", size, cells, 301, 100 / scale + 1, op_path, &b, NULL);
     b.walk.neighbours = 8;
     bench_run("analyze astar 8-way", size, cells, 301, 100 / scale + 1, op_path, &b, NULL);
-    dg_walk_defaults(&b.walk);
+    dg_move_defaults(&b.walk);
     b.radius = 8;
     bench_run("analyze fov radius 8", size, cells, 301, 200, op_fov, &b, NULL);
     b.radius = 0;

@@ -24,7 +24,7 @@ typedef struct chase_bench {
     int32_t *map;
     dg_path_workspace *ws;
     dg_overlay overlay;
-    dg_walk walk;
+    dg_move walk;
     dg_point player[TURNS];
     dg_point monsters[TURNS][MONSTERS];
     dg_point steps[MONSTERS];
@@ -79,7 +79,7 @@ static int chase_setup(chase_bench *b, int32_t w, int32_t h)
     if (ok)
         place_actors(b, floor, b->floor_count);
     free(floor);
-    dg_walk_defaults(&b->walk);
+    dg_move_defaults(&b->walk);
     b->walk.neighbours = 8;
     b->walk.straight_weight = 2;
     b->walk.diagonal_weight = 3;

@@ -23,7 +23,7 @@ static void lock_op(void *ctx, int64_t i)
     lock_bench *b = ctx;
     memcpy(b->grid.cells, b->pristine, b->bytes);
     b->result.marker_count = b->markers;
-    dg_lock_place(&b->grid, &b->result, &b->params, (uint64_t)i, NULL, &b->alloc, NULL);
+    dg_lock_place(&b->grid, &b->params, (uint64_t)i, &b->result, NULL, &b->alloc, NULL);
 }
 
 static void solve_op(void *ctx, int64_t i)

@@ -9,7 +9,7 @@
 
 typedef struct walk_bench {
     dg_grid grid;
-    dg_drunkard_params params;
+    dg_walk_params params;
     dg_result result;
     dg_allocator alloc;
     int with_result;
@@ -18,7 +18,7 @@ typedef struct walk_bench {
 static void walk_op(void *ctx, int64_t i)
 {
     walk_bench *b = ctx;
-    dg_drunkard_generate(&b->grid, &b->params, (uint64_t)i, b->with_result ? &b->result : NULL,
+    dg_walk_generate(&b->grid, &b->params, (uint64_t)i, b->with_result ? &b->result : NULL,
                          &b->alloc, NULL);
 }
 
@@ -32,13 +32,13 @@ static void walk_row(int32_t w, int32_t h, int mode, int with_result, int reps, 
         free(cells);
         return;
     }
-    dg_drunkard_defaults(&b.params);
+    dg_walk_defaults(&b.params);
     b.params.mode = mode;
     b.alloc = bench_allocator(&mem);
     b.with_result = with_result;
     dg_result_init(&b.result, NULL);
     char name[64], size[32];
-    snprintf(name, sizeof name, "walk %s %s", mode == DG_DRUNKARD_DRUNK ? "drunk" : "tunnel",
+    snprintf(name, sizeof name, "walk %s %s", mode == DG_WALK_DRUNK ? "drunk" : "tunnel",
              with_result ? "+result" : "tiles");
     snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
     bench_run(name, size, (int64_t)w * h, reps, batch, walk_op, &b, &mem);
@@ -56,7 +56,7 @@ static void walk_row(int32_t w, int32_t h, int mode, int with_result, int reps, 
 
 BENCH(bench_walk)
 {
-    for (int mode = DG_DRUNKARD_TUNNELER; mode >= DG_DRUNKARD_DRUNK; mode--)
+    for (int mode = DG_WALK_TUNNELER; mode >= DG_WALK_DRUNK; mode--)
         for (int with_result = 0; with_result <= 1; with_result++)
         {
             walk_row(80, 25, mode, with_result, 101, 10);

@@ -94,7 +94,7 @@ static lock_outcome run_case(const lock_case *c, int32_t pad)
     hard_alloc_init(&ha, c->fail_at);
     lock_outcome o;
     memset(&o, 0, sizeof o);
-    o.st = dg_lock_place(&gg.grid, &r, &c->p, c->seed, &o.pr, &ha.hooks, NULL);
+    o.st = dg_lock_place(&gg.grid, &c->p, c->seed, &r, &o.pr, &ha.hooks, NULL);
     if (!hard_status_known(o.st))
         fail("undocumented status");
     if (!guard_intact(&gg))

@@ -34,7 +34,7 @@ STRUCTS = {"dg_grid": dg.Grid, "dg_room": dg.Room, "dg_corridor": dg.Corridor, "
            "dg_result": dg.Result, "dg_diag": dg.Diag, "dg_param_desc": dg.ParamDesc,
            "dg_generator_info": dg.GeneratorInfo, "dg_recipe": dg.Recipe,
            "dg_export_options": dg.ExportOptions, "dg_attach_params": dg.AttachParams,
-           "dg_overlay": dg.Overlay, "dg_walk": dg.Walk, "dg_distance_info": dg.DistanceInfo,
+           "dg_overlay": dg.Overlay, "dg_move": dg.Move, "dg_distance_info": dg.DistanceInfo,
            "dg_quality": dg.Quality}
 RENAMED = {"from": "from_", "def": "default"}
 for line in open(layout_path):

@@ -217,7 +217,7 @@ namespace LibDungeon {
         public int start;
     }
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct DrunkardParams {
+    public unsafe struct WalkParams {
         public int mode;
         public int target_floor;
         public int walkers;
@@ -254,7 +254,7 @@ namespace LibDungeon {
         public IntPtr sight;
     }
     [StructLayout(LayoutKind.Sequential)]
-    public unsafe struct Walk {
+    public unsafe struct Move {
         public IntPtr passable;
         public IntPtr cost;
         public int neighbours;
@@ -622,27 +622,27 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_maze_generate(Grid* grid, MazeParams* @params, ulong seed, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern void dg_drunkard_defaults(DrunkardParams* @params);
+        public static extern void dg_walk_defaults(WalkParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_drunkard_generate(Grid* grid, DrunkardParams* @params, ulong seed, Result* result, Allocator* allocator, Diag* diag);
+        public static extern int dg_walk_generate(Grid* grid, WalkParams* @params, ulong seed, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_scatter_defaults(ScatterParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_scatter_generate(Grid* grid, ScatterParams* @params, ulong seed, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern void dg_walk_defaults(Walk* walk);
+        public static extern void dg_move_defaults(Move* move);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_regions(Grid* grid, Walk* walk, int* labels, UIntPtr labels_count, int* sizes, int sizes_cap, int* count, int* largest, Diag* diag);
+        public static extern int dg_regions(Grid* grid, Move* move, int* labels, UIntPtr labels_count, int* sizes, int sizes_cap, int* count, int* largest, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_path_workspace_create(int width, int height, Allocator* allocator, IntPtr* workspace);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_path_workspace_free(IntPtr workspace);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_distance_map(Grid* grid, Walk* walk, Point* sources, int source_count, int max_distance, int* dist, UIntPtr dist_count, IntPtr workspace, DistanceInfo* info, Diag* diag);
+        public static extern int dg_distance_map(Grid* grid, Move* move, Point* sources, int source_count, int max_distance, int* dist, UIntPtr dist_count, IntPtr workspace, DistanceInfo* info, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_dijkstra_map(Grid* grid, Walk* walk, Point* sources, int* start_costs, int source_count, int max_distance, int* dist, UIntPtr dist_count, IntPtr workspace, DistanceInfo* info, Diag* diag);
+        public static extern int dg_dijkstra_map(Grid* grid, Move* move, Point* sources, int* start_costs, int source_count, int max_distance, int* dist, UIntPtr dist_count, IntPtr workspace, DistanceInfo* info, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_path_find(Grid* grid, Walk* walk, Point from, Point to, IntPtr workspace, Point* path, int path_cap, int* length, int* cost, Diag* diag);
+        public static extern int dg_path_find(Grid* grid, Move* move, Point from, Point to, IntPtr workspace, Point* path, int path_cap, int* length, int* cost, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_tile_transparent(byte tile);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -660,13 +660,13 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_place_defaults(PlaceParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_place(Grid* grid, PlaceParams* @params, ulong seed, Placement* placement, Point* spawns, int spawns_cap, Result* result, Allocator* allocator, Diag* diag);
+        public static extern int dg_place(Grid* grid, PlaceParams* @params, ulong seed, Result* result, Placement* placement, Point* spawns, int spawns_cap, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern ulong dg_floor_seed(ulong master, int floor);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_lock_defaults(LockParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_lock_place(Grid* grid, Result* result, LockParams* @params, ulong seed, Progress* progress, Allocator* allocator, Diag* diag);
+        public static extern int dg_lock_place(Grid* grid, LockParams* @params, ulong seed, Result* result, Progress* progress, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_solve(Grid* grid, Result* result, Progress* progress, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -742,9 +742,9 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_load(Sched* s, SchedActor* storage, int capacity, void* data, UIntPtr size, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_chase_step(Grid* grid, Walk* walk, Chase* chase, IntPtr workspace, Point* steps, int steps_cap, Diag* diag);
+        public static extern int dg_chase_step(Grid* grid, Move* move, Chase* chase, IntPtr workspace, Point* steps, int steps_cap, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_flee_map(Grid* grid, Walk* walk, int* approach, UIntPtr approach_count, int scale_percent, int* flee, UIntPtr flee_count, IntPtr workspace, Allocator* allocator, DistanceInfo* info, Diag* diag);
+        public static extern int dg_flee_map(Grid* grid, Move* move, int* approach, UIntPtr approach_count, int scale_percent, int* flee, UIntPtr flee_count, IntPtr workspace, Allocator* allocator, DistanceInfo* info, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_world_defaults(WorldParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -808,7 +808,7 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_recipe_generate(Recipe* recipe, Grid* grid, IntPtr prefabs, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_anchor_place(Grid* grid, Result* result, Point* anchors, int count, Allocator* allocator, Diag* diag);
+        public static extern int dg_anchor_place(Grid* grid, Point* anchors, int count, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_site_init(Site* site);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -895,7 +895,7 @@ namespace LibDungeon {
     }
 
     /// <summary>How a walker moves, for the analysis calls (null: 4-way, unit costs).</summary>
-    public class WalkOptions {
+    public class MoveOptions {
         public int Neighbours = 4;
         public bool CornerCutting;
         public int StraightWeight = 1, DiagonalWeight = 1;
@@ -1023,11 +1023,11 @@ namespace LibDungeon {
 
         // ---- analysis (per-cell arrays are row-major, Width entries per row)
         /// <summary>Region label per cell (-1 off the walkable cells); sizes of each region.</summary>
-        public int[] Regions(out int[] sizes, WalkOptions walk = null) {
+        public int[] Regions(out int[] sizes, MoveOptions walk = null) {
             int[] labels = new int[Cells.Length];
             int count;
             Diag diag;
-            using (var w = new NativeWalk(walk)) fixed (byte* cells = Cells) fixed (int* l = labels) {
+            using (var w = new NativeMove(walk)) fixed (byte* cells = Cells) fixed (int* l = labels) {
                 Grid grid = MakeGrid(cells);
                 Dungeon.Check(Native.dg_regions(&grid, w.Ptr, l, (UIntPtr)labels.Length, null, 0, &count, null, &diag), &diag);
                 sizes = new int[count];
@@ -1038,17 +1038,17 @@ namespace LibDungeon {
         }
 
         /// <summary>Walking distance from the nearest source per cell (-1 unreachable).</summary>
-        public int[] DistanceMap(Point[] sources, int maxDistance = 0, WalkOptions walk = null) {
+        public int[] DistanceMap(Point[] sources, int maxDistance = 0, MoveOptions walk = null) {
             return DijkstraMap(sources, null, maxDistance, walk);
         }
 
         /// <summary>A Dijkstra map: each source starts at its own cost (null: all 0).</summary>
-        public int[] DijkstraMap(Point[] sources, int[] startCosts, int maxDistance = 0, WalkOptions walk = null) {
+        public int[] DijkstraMap(Point[] sources, int[] startCosts, int maxDistance = 0, MoveOptions walk = null) {
             if (startCosts != null && startCosts.Length != sources.Length)
                 throw new ArgumentException("startCosts needs one cost per source");
             int[] dist = new int[Cells.Length];
             Diag diag;
-            using (var w = new NativeWalk(walk))
+            using (var w = new NativeMove(walk))
             fixed (byte* cells = Cells) fixed (Point* src = sources) fixed (int* costs = startCosts) fixed (int* d = dist) {
                 Grid grid = MakeGrid(cells);
                 int st = startCosts == null
@@ -1060,11 +1060,11 @@ namespace LibDungeon {
         }
 
         /// <summary>The cheapest path from a to b inclusive (A*), and its cost.</summary>
-        public Point[] Path(Point a, Point b, out int cost, WalkOptions walk = null) {
+        public Point[] Path(Point a, Point b, out int cost, MoveOptions walk = null) {
             int length, c;
             Diag diag;
             Point[] path;
-            using (var w = new NativeWalk(walk)) fixed (byte* cells = Cells) {
+            using (var w = new NativeMove(walk)) fixed (byte* cells = Cells) {
                 Grid grid = MakeGrid(cells);
                 Dungeon.Check(Native.dg_path_find(&grid, w.Ptr, a, b, IntPtr.Zero, null, 0, &length, &c, &diag), &diag);
                 path = new Point[length];
@@ -1110,15 +1110,15 @@ namespace LibDungeon {
         }
     }
 
-    /// <summary>A dg_walk with its overlay, in unmanaged memory for one call.</summary>
-    unsafe sealed class NativeWalk : IDisposable {
-        public Walk* Ptr;
+    /// <summary>A dg_move with its overlay, in unmanaged memory for one call.</summary>
+    unsafe sealed class NativeMove : IDisposable {
+        public Move* Ptr;
         GCHandle blocked, cost;
 
-        public NativeWalk(WalkOptions o) {
+        public NativeMove(MoveOptions o) {
             if (o == null) return;
-            Ptr = (Walk*)Marshal.AllocHGlobal(sizeof(Walk) + sizeof(Overlay));
-            Native.dg_walk_defaults(Ptr);
+            Ptr = (Move*)Marshal.AllocHGlobal(sizeof(Move) + sizeof(Overlay));
+            Native.dg_move_defaults(Ptr);
             Ptr->neighbours = o.Neighbours; Ptr->corner_cutting = o.CornerCutting ? 1 : 0;
             Ptr->straight_weight = o.StraightWeight;
             Ptr->diagonal_weight = Math.Max(o.DiagonalWeight, o.StraightWeight);

@@ -99,7 +99,7 @@ static class Test {
             Check(labels[m.Start.y * m.Width + m.Start.x] == 0, "start is in region 0");
             byte[] seen = m.Fov(m.Start, 6);
             Check(seen[m.Start.y * m.Width + m.Start.x] == 1 && seen.Count(v => v != 0) < seen.Length, "fov");
-            var eight = new WalkOptions { Neighbours = 8 };
+            var eight = new MoveOptions { Neighbours = 8 };
             int cost8;
             m.Path(m.Start, m.Exit, out cost8, eight);
             Check(cost8 <= cost, "8-way path is no longer");

@@ -429,7 +429,7 @@ export class Dungeon {
     }
 
     // ---- analysis ---------------------------------------------------------------
-    /** dg_walk: options.neighbours (4 or 8), cornerCutting, straightWeight, diagonalWeight. */
+    /** dg_move: options.neighbours (4 or 8), cornerCutting, straightWeight, diagonalWeight. */
     withWalk(options, fn) {
         return this.scratch([WALK_SIZE], (walk) => {
             this.m._dg_walk_defaults(walk);

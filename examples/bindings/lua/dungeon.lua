@@ -209,8 +209,8 @@ end
 -- ---- analysis (per-cell results are int32_t/uint8_t cdata arrays, index y * width + x) ---------
 local function walk_of(opts)
   if not opts then return nil end
-  local walk = ffi.new("dg_walk")
-  lib.dg_walk_defaults(walk)
+  local walk = ffi.new("dg_move")
+  lib.dg_move_defaults(walk)
   walk.neighbours = opts.neighbours or 4
   walk.corner_cutting = opts.corner_cutting and 1 or 0
   return walk

@@ -304,16 +304,16 @@ typedef struct dg_maze_params {
                                   dg_result *result, const dg_allocator *allocator,
                                   dg_diag *diag);
 enum {
-    DG_DRUNKARD_DRUNK = 0,
-    DG_DRUNKARD_TUNNELER = 1
+    DG_WALK_DRUNK = 0,
+    DG_WALK_TUNNELER = 1
 };
 enum {
-    DG_DRUNKARD_SYM_NONE = 0,
-    DG_DRUNKARD_SYM_X = 1,
-    DG_DRUNKARD_SYM_Y = 2,
-    DG_DRUNKARD_SYM_XY = 3
+    DG_WALK_SYM_NONE = 0,
+    DG_WALK_SYM_X = 1,
+    DG_WALK_SYM_Y = 2,
+    DG_WALK_SYM_XY = 3
 };
-typedef struct dg_drunkard_params {
+typedef struct dg_walk_params {
     int32_t mode;
     int32_t target_floor;
     int32_t walkers;
@@ -323,9 +323,9 @@ typedef struct dg_drunkard_params {
     int32_t room_min, room_max;
     int32_t symmetry;
     int32_t max_steps;
-} dg_drunkard_params;
- void dg_drunkard_defaults(dg_drunkard_params *params);
- dg_status dg_drunkard_generate(dg_grid *grid, const dg_drunkard_params *params,
+} dg_walk_params;
+ void dg_walk_defaults(dg_walk_params *params);
+ dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params,
                                       uint64_t seed, dg_result *result,
                                       const dg_allocator *allocator, dg_diag *diag);
 typedef struct dg_scatter_params {
@@ -350,7 +350,7 @@ typedef struct dg_overlay {
     const uint8_t *extra_cost;
     const uint8_t *sight;
 } dg_overlay;
-typedef struct dg_walk {
+typedef struct dg_move {
     const uint8_t *passable;
     const uint16_t *cost;
     int32_t neighbours;
@@ -358,9 +358,9 @@ typedef struct dg_walk {
     int32_t straight_weight;
     int32_t diagonal_weight;
     const dg_overlay *overlay;
-} dg_walk;
- void dg_walk_defaults(dg_walk *walk);
- dg_status dg_regions(const dg_grid *grid, const dg_walk *walk, int32_t *labels,
+} dg_move;
+ void dg_move_defaults(dg_move *move);
+ dg_status dg_regions(const dg_grid *grid, const dg_move *move, int32_t *labels,
                             size_t labels_count, int32_t *sizes, int32_t sizes_cap,
                             int32_t *count, int32_t *largest, dg_diag *diag);
 typedef struct dg_path_workspace dg_path_workspace;
@@ -373,17 +373,17 @@ typedef struct dg_distance_info {
     int32_t max_distance;
     dg_point farthest;
 } dg_distance_info;
- dg_status dg_distance_map(const dg_grid *grid, const dg_walk *walk,
+ dg_status dg_distance_map(const dg_grid *grid, const dg_move *move,
                                  const dg_point *sources, int32_t source_count,
                                  int32_t max_distance, int32_t *dist, size_t dist_count,
                                  dg_path_workspace *workspace, dg_distance_info *info,
                                  dg_diag *diag);
- dg_status dg_dijkstra_map(const dg_grid *grid, const dg_walk *walk,
+ dg_status dg_dijkstra_map(const dg_grid *grid, const dg_move *move,
                                  const dg_point *sources, const int32_t *start_costs,
                                  int32_t source_count, int32_t max_distance, int32_t *dist,
                                  size_t dist_count, dg_path_workspace *workspace,
                                  dg_distance_info *info, dg_diag *diag);
- dg_status dg_path_find(const dg_grid *grid, const dg_walk *walk, dg_point from,
+ dg_status dg_path_find(const dg_grid *grid, const dg_move *move, dg_point from,
                               dg_point to, dg_path_workspace *workspace, dg_point *path,
                               int32_t path_cap, int32_t *length, int32_t *cost, dg_diag *diag);
  int dg_tile_transparent(uint8_t tile);
@@ -436,8 +436,8 @@ typedef struct dg_placement {
 } dg_placement;
  void dg_place_defaults(dg_place_params *params);
  dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,
-                          dg_placement *placement, dg_point *spawns, int32_t spawns_cap,
-                          dg_result *result, const dg_allocator *allocator, dg_diag *diag);
+                          dg_result *result, dg_placement *placement, dg_point *spawns,
+                          int32_t spawns_cap, const dg_allocator *allocator, dg_diag *diag);
  uint64_t dg_floor_seed(uint64_t master, int32_t floor);
 enum {
     DG_KEYS_ON_PATH = 0,
@@ -465,8 +465,8 @@ typedef struct dg_progress {
     int32_t steps;
 } dg_progress;
  void dg_lock_defaults(dg_lock_params *params);
- dg_status dg_lock_place(dg_grid *grid, dg_result *result, const dg_lock_params *params,
-                               uint64_t seed, dg_progress *progress,
+ dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
+                               dg_result *result, dg_progress *progress,
                                const dg_allocator *allocator, dg_diag *diag);
  dg_status dg_solve(const dg_grid *grid, const dg_result *result, dg_progress *progress,
                           const dg_allocator *allocator, dg_diag *diag);
@@ -659,10 +659,10 @@ typedef struct dg_chase {
     const int32_t *movers;
     int32_t mover_count;
 } dg_chase;
- dg_status dg_chase_step(const dg_grid *grid, const dg_walk *walk, const dg_chase *chase,
+ dg_status dg_chase_step(const dg_grid *grid, const dg_move *move, const dg_chase *chase,
                                dg_path_workspace *workspace, dg_point *steps, int32_t steps_cap,
                                dg_diag *diag);
- dg_status dg_flee_map(const dg_grid *grid, const dg_walk *walk, const int32_t *approach,
+ dg_status dg_flee_map(const dg_grid *grid, const dg_move *move, const int32_t *approach,
                              size_t approach_count, int32_t scale_percent, int32_t *flee,
                              size_t flee_count, dg_path_workspace *workspace,
                              const dg_allocator *allocator, dg_distance_info *info,
@@ -807,8 +807,8 @@ typedef struct dg_recipe {
  dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
                                     const dg_prefab_set *prefabs, dg_result *result,
                                     const dg_allocator *allocator, dg_diag *diag);
- dg_status dg_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anchors,
-                                 int32_t count, const dg_allocator *allocator, dg_diag *diag);
+ dg_status dg_anchor_place(dg_grid *grid, const dg_point *anchors, int32_t count,
+                                 dg_result *result, const dg_allocator *allocator, dg_diag *diag);
 typedef struct dg_site {
     const uint8_t *reserved;
     int32_t reserved_stride;

@@ -20,7 +20,7 @@ static char *read_all(const char *path, size_t *length)
     return text;
 }
 
-static void print_path(const char *key, const dg_grid *g, const dg_walk *walk, dg_point a,
+static void print_path(const char *key, const dg_grid *g, const dg_move *walk, dg_point a,
                        dg_point b)
 {
     int32_t cap = g->width * g->height, length = 0, cost = 0;
@@ -87,8 +87,8 @@ int main(int argc, char **argv)
     if (!cells || dg_grid_init(&g, cells, rc.width, rc.height, 0) != DG_OK ||
         dg_recipe_generate(&rc, &g, set, &r, NULL, NULL) != DG_OK)
         return 1;
-    dg_walk eight;
-    dg_walk_defaults(&eight);
+    dg_move eight;
+    dg_move_defaults(&eight);
     eight.neighbours = 8;
     eight.straight_weight = 2;
     eight.diagonal_weight = 3;

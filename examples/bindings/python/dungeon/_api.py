@@ -213,12 +213,12 @@ class PrefabSet:
 
 # ---- walking rules and overlays ----------------------------------------------------------------
 class _Walk:
-    """A dg_walk (and its overlay) kept alive with the masks it points to."""
+    """A dg_move (and its overlay) kept alive with the masks it points to."""
 
     def __init__(self, m: "Map", neighbours: int, corner_cutting: bool, straight_weight: int,
                  diagonal_weight: int, blocked: Optional[bytes], extra_cost: Optional[bytes]):
-        self.walk = K.Walk()
-        K.dg_walk_defaults(C.byref(self.walk))
+        self.walk = K.Move()
+        K.dg_move_defaults(C.byref(self.walk))
         self.walk.neighbours, self.walk.corner_cutting = neighbours, int(corner_cutting)
         self.walk.straight_weight = straight_weight
         self.walk.diagonal_weight = max(diagonal_weight, straight_weight)

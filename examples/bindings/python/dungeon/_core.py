@@ -12,7 +12,7 @@ only during the call they are passed to, on the calling thread.
 
 The library is found through $DUNGEON_LIB, then the copy the wheel bundles
 beside this file, then the repository's build/libdungeon.so, then the system
-(libdungeon.so.0).
+(libdungeon.so.0.7, the ABI this package is written for).
 """
 import ctypes as C
 import os
@@ -25,7 +25,7 @@ def _load():
     tries = [os.environ.get("DUNGEON_LIB"),
              os.path.join(here, "libdungeon.so"),
              os.path.join(here, "..", "..", "..", "..", "build", "libdungeon.so"),
-             "libdungeon.so.0", "libdungeon.so"]
+             "libdungeon.so.0.7", "libdungeon.so"]
     errors = []
     for path in tries:
         if not path:
@@ -141,7 +141,7 @@ class Overlay(C.Structure):
                 ("blocked", C.POINTER(C.c_uint8)), ("extra_cost", C.POINTER(C.c_uint8)),
                 ("sight", C.POINTER(C.c_uint8))]
 
-class Walk(C.Structure):
+class Move(C.Structure):
     _fields_ = [("passable", C.POINTER(C.c_uint8)), ("cost", C.POINTER(C.c_uint16)),
                 ("neighbours", C.c_int32), ("corner_cutting", C.c_int32),
                 ("straight_weight", C.c_int32), ("diagonal_weight", C.c_int32),
@@ -224,15 +224,15 @@ dg_prefab_count = _fn("dg_prefab_count", C.c_int32, C.c_void_p)
 dg_render_rgba = _fn("dg_render_rgba", C.c_int32, P(Grid), P(C.c_uint32), C.c_int32,
                      P(C.c_uint8), C.c_size_t)
 dg_tile_name = _fn("dg_tile_name", C.c_char_p, C.c_uint8)
-dg_walk_defaults = _fn("dg_walk_defaults", None, P(Walk))
-dg_regions = _fn("dg_regions", C.c_int32, P(Grid), P(Walk), P(C.c_int32), C.c_size_t,
+dg_move_defaults = _fn("dg_move_defaults", None, P(Move))
+dg_regions = _fn("dg_regions", C.c_int32, P(Grid), P(Move), P(C.c_int32), C.c_size_t,
                  P(C.c_int32), C.c_int32, P(C.c_int32), P(C.c_int32), P(Diag))
-dg_distance_map = _fn("dg_distance_map", C.c_int32, P(Grid), P(Walk), P(Point), C.c_int32,
+dg_distance_map = _fn("dg_distance_map", C.c_int32, P(Grid), P(Move), P(Point), C.c_int32,
                       C.c_int32, P(C.c_int32), C.c_size_t, C.c_void_p, P(DistanceInfo), P(Diag))
-dg_dijkstra_map = _fn("dg_dijkstra_map", C.c_int32, P(Grid), P(Walk), P(Point), P(C.c_int32),
+dg_dijkstra_map = _fn("dg_dijkstra_map", C.c_int32, P(Grid), P(Move), P(Point), P(C.c_int32),
                       C.c_int32, C.c_int32, P(C.c_int32), C.c_size_t, C.c_void_p,
                       P(DistanceInfo), P(Diag))
-dg_path_find = _fn("dg_path_find", C.c_int32, P(Grid), P(Walk), Point, Point, C.c_void_p,
+dg_path_find = _fn("dg_path_find", C.c_int32, P(Grid), P(Move), Point, Point, C.c_void_p,
                    P(Point), C.c_int32, P(C.c_int32), P(C.c_int32), P(Diag))
 dg_fov = _fn("dg_fov", C.c_int32, P(Grid), P(C.c_uint8), Point, C.c_int32, P(C.c_uint8),
              C.c_size_t, P(Allocator), P(Diag))

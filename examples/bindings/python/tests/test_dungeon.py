@@ -165,7 +165,7 @@ def test_blocked_overlay_changes_the_walk(attach_map):
     blocked[y * m.width + x] = 1
     dist = m.distance_map([m.start], blocked=bytes(blocked))
     if dist == m.distance_map([m.start]):
-        pytest.skip("this build of the library does not honour dg_walk.overlay yet")
+        pytest.skip("this build of the library does not honour dg_move.overlay yet")
     assert at(dist, m.width, (x, y)) == -1
     heavy = m.distance_map([m.start], extra_cost=bytes([3]) * (m.width * m.height))
     assert at(heavy, m.width, m.exit) == 4 * cost
