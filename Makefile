@@ -245,3 +245,6 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# ---- more targets, one file per concern (mk/*.mk) ------------------------------
+include $(sort $(wildcard mk/*.mk))
