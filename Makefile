@@ -97,7 +97,7 @@ define RUNNER
 $(B)/test-$(1)/obj/%.o: %.c $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h)
 	@mkdir -p $$(@D)
 	$(2) -std=c11 $(WARN) $(3) -Iinclude -Ilib -Itests -c $$< -o $$@
-$(B)/test-$(1)/runner: $(patsubst %.c,$(B)/test-$(1)/obj/%.o,$(LIB_SRC) $(TEST_SRC))
+$(B)/test-$(1)/runner: $(patsubst %.c,$(B)/test-$(1)/obj/%.o,$(LIB_SRC) $(if $(4),$(4),$(TEST_SRC)))
 	$(2) $(3) $$^ -o $$@ -lm -lpthread
 endef
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -105,8 +105,12 @@ $(eval $(call RUNNER,plain,$(CC),-O2 -g))
 $(eval $(call RUNNER,asan,$(CC),-O1 -g $(SAN)))
 $(eval $(call RUNNER,clang,$(CLANG),-O0 -g))
 
-check: deps-check all $(B)/test-plain/runner $(B)/test-asan/runner $(B)/test-clang/runner hardening-builds
-	@sh tests/check.sh $(B)
+# Everything is built first, in parallel (JOBS, default: every core), from
+# per-file objects; then tests/check.sh runs the test groups JOBS at a time.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+check: deps-check deps-hard
+	@$(MAKE) -j$(JOBS) --no-print-directory check-builds
+	@JOBS=$(JOBS) sh tests/check.sh $(B)
 
 # ---- hardening: fuzzing, ThreadSanitizer, valgrind, lint, cross-build determinism
 # (docs/robustness.md). A fuzz target is tests/fuzz/fuzz_NAME.c with its seed
@@ -125,14 +129,13 @@ $(B)/fuzz/obj/%.o: %.c $(HARD_HDR) | deps-fuzz
 	$(CLANG) $(HARD_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 $(B)/fuzz/fuzz_%: $(B)/fuzz/obj/tests/fuzz/fuzz_%.o $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o) $(HARD_SRC:%.c=$(B)/fuzz/obj/%.o)
 	$(CLANG) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ -lm -lpthread
-$(B)/replay/obj/%.o: %.c $(HARD_HDR)
+# (the replay builds share the ASan runner's objects: the same compiler and flags)
+$(B)/replay/fuzz_%: $(B)/test-asan/obj/tests/fuzz/fuzz_%.o $(B)/test-asan/obj/tests/fuzz/replay.o $(LIB_SRC:%.c=$(B)/test-asan/obj/%.o) $(HARD_SRC:%.c=$(B)/test-asan/obj/%.o)
 	@mkdir -p $(@D)
-	$(CC) $(HARD_CFLAGS) $(SAN) -c $< -o $@
-$(B)/replay/fuzz_%: $(B)/replay/obj/tests/fuzz/fuzz_%.o $(B)/replay/obj/tests/fuzz/replay.o $(LIB_SRC:%.c=$(B)/replay/obj/%.o) $(HARD_SRC:%.c=$(B)/replay/obj/%.o)
-	$(CC) $(SAN) $^ -o $@ -lm -lpthread
+	$(CC) -O1 -g $(SAN) $^ -o $@ -lm -lpthread
 FUZZ_BIN := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 REPLAY_BIN := $(FUZZ_NAMES:%=$(B)/replay/fuzz_%)
-.PHONY: fuzz fuzz-merge tsan valgrind lint determinism det-builds hardening-builds deps-hard deps-fuzz deps-m32
+.PHONY: fuzz fuzz-merge tsan valgrind lint determinism det-builds deps-hard deps-fuzz deps-m32
 fuzz: $(FUZZ_BIN)
 	@sh tests/hardening/fuzz.sh $(B) $(FUZZ_SECONDS) $(FUZZ_NAMES)
 # Minimises what `make fuzz` found into the seed corpora (review before committing).
@@ -141,7 +144,7 @@ fuzz-merge: $(FUZZ_BIN)
 	  $(B)/fuzz/fuzz_$$n -merge=1 tests/fuzz/corpus/$$n $(B)/fuzz/work/$$n; done
 
 # ThreadSanitizer: the runner's thread tests (tests/test_threads.c).
-$(eval $(call RUNNER,tsan,$(CLANG),-O1 -g -fsanitize=thread))
+$(eval $(call RUNNER,tsan,$(CLANG),-O1 -g -fsanitize=thread,tests/runner.c tests/test_threads.c $(HARD_SRC)))
 tsan: $(B)/test-tsan/runner
 	@sh tests/hardening/tsan.sh $(B)
 
@@ -165,18 +168,23 @@ M32_OK = $(shell printf 'int main(void){return 0;}\n' | $(CC) -m32 -x c - -o /de
 DET_BUILDS = gcc-O0 gcc-O3 clang-O2 clang-O3 $(if $(M32_OK),gcc-m32-O2 clang-m32-O3)
 det_cc = $(if $(filter clang,$(word 1,$(subst -, ,$(1)))),$(CLANG),$(CC))
 det_flags = $(patsubst %,-%,$(wordlist 2,9,$(subst -, ,$(1))))
-$(B)/det/%/golden: $(LIB_SRC) $(GOLDEN_SRC) $(HARD_HDR)
-	@mkdir -p $(@D)
-	$(call det_cc,$*) -std=c11 $(WARN) $(call det_flags,$*) -Iinclude -Ilib -Itests $(LIB_SRC) $(GOLDEN_SRC) -o $@ -lm -lpthread
+define DET_BUILD
+$(B)/det/$(1)/obj/%.o: %.c $(HARD_HDR)
+	@mkdir -p $$(@D)
+	$(call det_cc,$(1)) -std=c11 $(WARN) $(call det_flags,$(1)) -Iinclude -Ilib -Itests -c $$< -o $$@
+$(B)/det/$(1)/golden: $(patsubst %.c,$(B)/det/$(1)/obj/%.o,$(LIB_SRC) $(GOLDEN_SRC))
+	$(call det_cc,$(1)) $(call det_flags,$(1)) $$^ -o $$@ -lm -lpthread
+endef
+$(foreach d,gcc-O0 gcc-O3 clang-O2 clang-O3 gcc-m32-O2 clang-m32-O3,$(eval $(call DET_BUILD,$(d))))
 det-builds: deps-m32
-	@$(MAKE) -j2 --no-print-directory $(foreach d,$(DET_BUILDS),$(B)/det/$(d)/golden)
+	@$(MAKE) -j$(JOBS) --no-print-directory $(foreach d,$(DET_BUILDS),$(B)/det/$(d)/golden)
 determinism: deps-m32 det-builds
 	@sh tests/hardening/determinism.sh $(B)
 
-# Everything `make check` runs beyond the three runners, built two at a time.
-hardening-builds: deps-hard
-	@$(MAKE) -j2 --no-print-directory $(REPLAY_BIN) $(FUZZ_BIN) $(B)/test-tsan/runner \
-	  $(foreach d,$(DET_BUILDS),$(B)/det/$(d)/golden)
+# Everything `make check` runs (built in parallel by `make check` itself).
+.PHONY: check-builds
+check-builds: all $(B)/test-plain/runner $(B)/test-asan/runner $(B)/test-clang/runner \
+  $(REPLAY_BIN) $(FUZZ_BIN) $(B)/test-tsan/runner $(foreach d,$(DET_BUILDS),$(B)/det/$(d)/golden)
 
 # Only what `make check` runs: valgrind, cppcheck and clang-tidy belong to
 # `make valgrind` and `make lint`, which install them themselves.

@@ -4,7 +4,8 @@
 # FILE and driven by tests/embedding/ (Python cffi, LuaJIT FFI, C# under Mono,
 # the ctypes example). Their output is compared with tests/embedding/probe.c,
 # which calls the C library directly. A missing runtime is reported as skipped
-# and counted neither passed nor failed.
+# (make check lists it at the end) and counted neither passed nor failed;
+# make check-bindings installs every runtime and runs this script again.
 B=$(cd "${1:-build}" && pwd) || { echo "0 passed, 1 failed"; exit 1; }
 root=$(pwd)
 tmp=$(mktemp -d)
@@ -48,7 +49,7 @@ if command -v python3 >/dev/null && python3 -c 'import cffi' 2>/dev/null; then
     python3 tests/embedding/cffi_driver.py "$tmp/doc" "$@" >"$tmp/cffi.out" 2>&1
     same "cffi recipe differs from the C library" "$tmp/plain.want" "$tmp/cffi.out"
 else
-    echo "skipped: cffi recipe (install python3-cffi)"
+    echo "skipped: cffi recipe (make check-bindings installs python3-cffi and runs it)"
 fi
 
 # ---- LuaJIT FFI -----------------------------------------------------------------------------
@@ -56,7 +57,7 @@ if command -v luajit >/dev/null; then
     luajit tests/embedding/lua_driver.lua "$tmp/doc" "$@" >"$tmp/lua.out" 2>&1
     same "LuaJIT recipe differs from the C library" "$tmp/plain.want" "$tmp/lua.out"
 else
-    echo "skipped: LuaJIT recipe (install luajit)"
+    echo "skipped: LuaJIT recipe (make check-bindings installs luajit and runs it)"
 fi
 
 # ---- C# P/Invoke under Mono -------------------------------------------------------------------
@@ -86,7 +87,7 @@ if command -v mcs >/dev/null && command -v mono >/dev/null; then
         fail "the C# recipe does not compile"
     fi
 else
-    echo "skipped: C# recipe (install mono-mcs mono-runtime)"
+    echo "skipped: C# recipe (make check-bindings installs mono and runs it)"
 fi
 
 # ---- the ctypes example: a Tiled map and the tileset it references --------------------------------
@@ -101,6 +102,6 @@ if command -v python3 >/dev/null; then
         cat "$tmp/ctypes/out.txt"
     fi
 else
-    echo "skipped: ctypes example (install python3)"
+    echo "skipped: ctypes example (make check-bindings installs python3 and runs it)"
 fi
 finish

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bindings.sh BUILD: the language packages of examples/bindings against the
 # library and tool of BUILD (make check-bindings). Installs what it needs
-# (python3-venv, python3-pytest, python3-numpy, luajit, mono) through tests/need.sh.
+# (python3-venv, python3-pytest, python3-numpy, python3-cffi, luajit, mono) through
+# tests/need.sh, and runs every recipe of docs/embedding.md (tests/embedding.sh).
 #   Python: pip installs the package into a fresh venv offline (the wheel
 #           compiles lib/*/*.c), then its pytest suite runs against that install;
 #   C#:     every DG_API function has a [DllImport], the generated part of
@@ -128,6 +129,15 @@ fi
 mkdir "$tmp/lua"
 DUNGEON_LIB="$B/libdungeon.so" luajit $lua/test.lua "$tool" "$root/examples/prefabs" "$tmp/lua" >"$tmp/lua.log" 2>&1
 result "Lua (LuaJIT)" "$tmp/lua.log"
+
+# ---- the recipes of docs/embedding.md, now that every runtime is here ---------------------------------
+python3 -c 'import cffi' 2>/dev/null || sh "$root/tests/need.sh" python3-cffi "Python's cffi" || fail "cffi is missing"
+sh tests/embedding.sh "$B" >"$tmp/embedding.log" 2>&1
+if grep -q '^skipped' "$tmp/embedding.log"; then
+    grep '^skipped' "$tmp/embedding.log"
+    fail "docs/embedding.md: a recipe was skipped although its runtime was installed"
+fi
+result "docs/embedding.md recipes" "$tmp/embedding.log"
 
 # ---- Godot: the example is complete (compiling it needs godot-cpp, not packaged in Debian) ------------
 for f in dungeon_map.h dungeon_map.cpp register_types.cpp dungeon.gdextension SConstruct; do
