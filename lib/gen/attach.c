@@ -1,7 +1,7 @@
 /* Feature attachment generator: a room near the centre, then rooms and
  * corridors attached to the walls of what is already there, picked from a
  * frontier list of walls. See docs/attach.md. */
-#include "gen/attach.h"
+#include "gen/attach_state.h"
 
 enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
 

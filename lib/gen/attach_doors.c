@@ -1,7 +1,7 @@
 /* The attach generator's shared lists: growing them, and opening a door
  * between two features. Both growth (attach.c) and the passes after it
  * (attach_graph.c, attach_post.c) use these, so they live below all three. */
-#include "gen/attach.h"
+#include "gen/attach_state.h"
 
 dg_status dgi_att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t need, size_t elem,
                        uint8_t *borrowed)

@@ -6,7 +6,7 @@
  * first moved onto the rim cell it touches). A shortest walk goes from door to
  * door through one feature at a time, so shortest paths over the doors give
  * exact walking distances with memory per feature, not per cell. */
-#include "gen/attach.h"
+#include "gen/attach_state.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* The attach generator's passes after growth: loops where they save a long
  * walk, and the dead-end count. */
-#include "gen/attach.h"
+#include "gen/attach_state.h"
 
 #define BUCKET_SHIFT 4     /* 16x16-cell buckets of the feature lookup */
 #define LOOP_WORK_PER_ITEM 4 /* loop pass: search steps per junction and candidate */

@@ -9,8 +9,8 @@
  * walking distances (inside a rectangle, walking distance is Manhattan
  * distance), which is how the loop pass and the exit work without any
  * per-cell distance array. */
-#ifndef DG_ATTACH_INTERNAL_H
-#define DG_ATTACH_INTERNAL_H
+#ifndef DG_ATTACH_STATE_H
+#define DG_ATTACH_STATE_H
 
 #include "gen/gen.h"
 
