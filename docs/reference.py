@@ -107,9 +107,9 @@ def comment_text(raw):
     """The words of a /* ... */ comment, its lines joined with single spaces."""
     body = raw[2:-2] if raw.endswith("*/") else raw[2:]
     lines = []
-    for ln in body.split("\n"):
+    for k, ln in enumerate(body.split("\n")):
         ln = ln.strip()
-        if ln.startswith("*"):
+        if k and ln.startswith("*"):  # the margin of a continued line
             ln = ln[1:].strip()
         lines.append(ln)
     return " ".join(x for x in lines if x).strip()
@@ -137,6 +137,19 @@ def strip_comments(text):
             out.append(text[i])
             i += 1
     return "".join(out)
+
+
+def open_comment(text):
+    """True if text ends inside a /* comment."""
+    k = 0
+    while True:
+        a = text.find("/*", k)
+        if a < 0:
+            return False
+        b = text.find("*/", a + 2)
+        if b < 0:
+            return True
+        k = b + 2
 
 
 def split_top(text, sep):
@@ -230,7 +243,6 @@ class Header:
         lines, i, n = self.lines, 0, len(self.lines)
         skip = []   # per open #if: 1 if its code is C++-only (extern "C" braces)
         self.current = Section("(before the first banner)", 1)
-        self.prev_end = 0       # last line of the previous declaration or comment
         while i < n:
             s = lines[i].strip()
             if not s:
@@ -241,11 +253,11 @@ class Header:
                 continue
             if s.startswith("#"):
                 j = i
-                while lines[j].rstrip().endswith("\\") and j + 1 < n:
+                while j + 1 < n and (lines[j].rstrip().endswith("\\")
+                                     or open_comment("\n".join(lines[i:j + 1]))):
                     j += 1
-                directive = " ".join(x.rstrip().rstrip("\\") for x in lines[i:j + 1])
+                directive = "\n".join(x.rstrip().rstrip("\\") for x in lines[i:j + 1])
                 self.read_directive(directive, i, j, skip)
-                self.prev_end = j + 1
                 i = j + 1
                 continue
             if any(skip):
@@ -281,7 +293,6 @@ class Header:
               and self.gap_is_blank(self.current.banner_line, i + 1)):
             self.current.intro = first_sentence(text)
             c.intro = True
-        self.prev_end = j + 1
         return j + 1
 
     def gap_is_blank(self, after, before):
@@ -294,7 +305,7 @@ class Header:
                 self.sections.append(self.current)
 
     def read_directive(self, d, i, j, skip):
-        code = strip_comments(d).strip()
+        code = " ".join(strip_comments(d).split())
         m = re.match(r"#\s*(\w+)\s*(.*)", code)
         if not m:
             return
@@ -402,7 +413,6 @@ class Header:
             self.errors.append(f"{self.path}:{i + 1}: declaration without a closing ';'")
         text = "\n".join(buf)
         self.classify(text, i, j, after)
-        self.prev_end = j + 1
         return j + 1
 
     def classify(self, text, i, j, after):
@@ -481,8 +491,14 @@ class Header:
             if body[lp + 1:].lstrip().startswith("*") else None
         if m:
             name = m.group(1)
-            returns = body[:lp].strip() + " (*)(...)"
             params_text = body[body.index("(", lp + 1) + 1:]
+            depth, k = 1, 0
+            while k < len(params_text) and depth:
+                depth += (params_text[k] == "(") - (params_text[k] == ")")
+                k += 1
+            tail = params_text[k:].strip()
+            tail = tail[1:].strip() if tail.startswith(")") else tail
+            returns = body[:lp].strip() + " (*)" + tail.rstrip(";").strip()
         else:
             head = body[:lp].rstrip()
             name = IDENT.findall(head)[-1]
@@ -496,7 +512,7 @@ class Header:
                 close = k
                 break
         e = Entry("function", name, i + 1, self.current)
-        e.returns = " ".join(returns.replace("*", " * ").split()).replace("* *", "**")
+        e.returns = re.sub(r"(?<=[\w)])\*", " *", re.sub(r"\s*\*\s*", "*", " ".join(returns.split())))
         e.params = [param_name(p) for p in split_top(params_text[:close], ",")]
         e.params = [p for p in e.params if p]
         e.api = api is not None
@@ -592,6 +608,14 @@ class Page:
         # the page's title: a link to it is a link to the page
         self.top = self.parts[1][1] if len(self.parts) > 1 else ""
 
+    def type_anchor(self, name):
+        """The anchor of the first heading after the page's title that names
+        a type whose name starts name (dg_move for dg_move_defaults), or None."""
+        for heading, anchor, _ in self.parts[2:]:
+            if any(name.startswith(w + "_") for w in re.findall(r"dg_\w+", heading)):
+                return anchor
+        return None
+
     def mentions(self, terms, words=""):
         """(total mentions, anchor) of any of terms in the page. The anchor is
         that of the first heading that holds a term, else of the first heading
@@ -608,8 +632,8 @@ class Page:
         # a part that shows the call's arguments is where it is explained
         named = [re.escape(t) for t in terms if not t.endswith("*")]
         call = re.compile(r"(?<![\w])(?:" + "|".join(named) + r")\((?!\))") if named else None
-        total, best, best_count, titled, worded, prefixed = 0, None, 0, None, None, None
-        prefix = terms[0] if terms and terms[0].startswith("dg_") else ""
+        total, best, best_count, titled, worded = 0, None, 0, None, None
+        prefixed = self.type_anchor(terms[0]) if terms else None
         for k, (heading, anchor, body) in enumerate(self.parts):
             count = len(pat.findall(body))
             score = count + (2 * len(call.findall(body)) if call and count else 0)
@@ -620,9 +644,6 @@ class Page:
             if (words and worded is None and k > 1
                     and re.search(r"\b" + re.escape(words), plain(heading))):
                 worded = anchor
-            if (prefix and prefixed is None and k > 1
-                    and any(prefix.startswith(w + "_") for w in re.findall(r"\w+", heading))):
-                prefixed = anchor
             if k > 1 and score > best_count:
                 best, best_count = anchor, score
         if total == 0:
@@ -693,6 +714,11 @@ def entry_link(e, sec_link, pages, warnings, header_path):
             best = (total, name, anchor)
     if best:
         return best[1] + ("#" + best[2] if best[2] else "")
+    anchor = pages[sec_page].type_anchor(e.name) if sec_page in pages else None
+    if anchor:
+        warnings.append(f"{header_path}:{e.line}: {e.name}: no docs page explains it, "
+                        f"linking to {sec_page}#{anchor}, which explains its type")
+        return f"{sec_page}#{anchor}"
     warnings.append(f"{header_path}:{e.line}: {e.name}: no docs page explains it, "
                     f"linking to its section's guide {sec_link}")
     return sec_link
@@ -860,9 +886,10 @@ def main(argv):
             return 2
     out = out or os.path.join(docs, "reference.md")
     with open(header, encoding="utf-8") as f:
-        h = Header(os.path.relpath(header) if not os.path.isabs(header) else header, f.read())
+        shown = os.path.relpath(header)
+        h = Header(header if shown.startswith("..") else shown, f.read())
     pages = load_pages(docs)
-    text = render(h, pages, "include/dungeon.h")
+    text = render(h, pages, h.path)
     for msg in h.warnings:
         sys.stderr.write("reference.py: warning: " + msg + "\n")
     for msg in h.errors:

@@ -27,12 +27,21 @@ check() {
 # api_functions HEADER: the names of the functions HEADER declares with DG_API
 api_functions() {
     ${CC:-cc} -E -P -DDG_API=DG_API_MARK -x c "$1" 2>"$tmp/cpp.err" | tr '\n' ' ' | tr ';' '\n' |
-        grep 'DG_API_MARK' | sed -e 's/(.*//' -e 's/.*[^A-Za-z0-9_]//' | sort -u
+        grep 'DG_API_MARK' | awk '{
+            # the first name followed by "(" but not by "(*" (a returned function pointer)
+            s = $0
+            while (match(s, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
+                t = substr(s, RSTART, RLENGTH)
+                s = substr(s, RSTART + RLENGTH)
+                if (s !~ /^[ \t]*\*/) { sub(/[ \t]*\($/, "", t); print t; break }
+            }
+        }' | sort -u
 }
 
 # missing HEADER REFERENCE: DG_API functions of HEADER that REFERENCE lists not
 missing() {
     api_functions "$1" | while read -r f; do
+        [ -n "$f" ] || continue
         grep -q "\[\`$f\`\](" "$2" || echo "$f"
     done
 }
