@@ -16,9 +16,11 @@ of the header is listed under the header's section banners
 comment: the comment directly above it or the one beside it on its first line.
 Each section and each name links to the docs page that explains it: a section
 through SECTION_PAGES below, a name through the page that mentions it (the
-section's page first, else the page that mentions it most), at the heading
-where it is explained. A name no page mentions links to api.md, with a
-warning on stderr. The output depends only on the header and docs/*.md.
+section's page first, else the explaining page that mentions it most), at
+the heading where it is explained. A name no page explains links to its
+section's guide (api.md for a section with no page), with a warning on
+stderr. The output depends only on the header and docs/*.md: a docs edit
+can make docs/reference.md stale too.
 """
 
 import os
