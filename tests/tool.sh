@@ -128,12 +128,57 @@ expect floors_small 2 "each side" -- --gen attach --floors 2 --width 13 --height
 expect floors_recipe 2 "not recipes" -- --gen attach --floors 2 --format recipe -o "$tmp/fl"
 expect stairs_alone 2 "needs --floors" -- --gen attach --stairs 2
 expect stairs_range 2 "from 1 to 4" -- --gen attach --floors 2 --stairs 5
-expect floors_no_dir 3 "" -- --gen attach --floors 2 -o "$tmp/no/such/dir"
+expect floors_no_dir 3 "No such file" -- --gen attach --floors 2 -o "$tmp/no/such/dir"
 # --anchor: the first anchor is the start; bad values are usage errors
 expect anchor_start 0 "^start (3,3)" -- --gen bsp --seed 2 --anchor 3,3 --anchor 70,40 --stats -o "$tmp/a.txt"
 expect anchor_bad 2 "must be X,Y" -- --gen bsp --anchor 3
 expect reserve_bad 2 "must be X,Y,W,H" -- --gen bsp --reserve 1,2,0,4
 expect reserve_floors 2 "not with --floors" -- --gen bsp --reserve 1,2,3,4 --floors 2
 expect anchor_outside 2 "outside" -- --gen bsp --anchor 80,3
+# issue 28, 4: a prefab file is held to the library's 64 MiB limit, even an
+# endless one (under a 1 GB address-space limit: no reading until memory runs out)
+if [ -r /dev/zero ]; then
+    (ulimit -v 1000000 2>/dev/null; "$D" --gen prefab-full --prefabs /dev/zero) >"$tmp/out" 2>&1
+    [ $? = 3 ] && grep -q "over 64 MiB, the prefab file limit" "$tmp/out" && pass=$((pass + 1)) ||
+        { fail=$((fail + 1)); echo "FAIL prefabs_dev_zero"; head -3 "$tmp/out"; }
+fi
+# 7: one number parser: digits only, no blank or sign, for every option
+for opt in "--locks 3" "--floors 3" "--width 30" "--scale 3" "--secrets 3" "--survey 3" "--stairs 1"; do
+    set -- $opt
+    expect "blank_${1#--}" 2 "must be a whole number" -- --gen attach "$1" " $2"
+    expect "plus_${1#--}" 2 "must be a whole number" -- --gen attach "$1" "+$2"
+done
+expect anchor_blank 2 "must be X,Y" -- --gen bsp --anchor " 5, 5"
+expect anchor_plus 2 "must be X,Y" -- --gen bsp --anchor "+5,5"
+expect reserve_blank 2 "must be X,Y,W,H" -- --gen bsp --reserve "1,2, 3,4"
+expect reserve_extra 2 "must be X,Y,W,H" -- --gen bsp --reserve "1,2,3,4,5"
+expect reserve_short 2 "must be X,Y,W,H" -- --gen bsp --reserve "1,2,3"
+expect reserve_outside 2 "not inside the 80x50 map" -- --gen bsp --reserve 500,500,1,1
+expect reserve_past_edge 2 "not inside the 80x50 map" -- --gen bsp --reserve 70,10,11,5
+expect reserve_edge 0 "" -- --gen bsp --reserve 70,10,10,5 -o "$tmp/e.txt"
+expect anchor_outside_y 2 "outside the 80x50 map" -- --gen bsp --anchor 3,50
+expect locks_ok 0 "locks=3 " -- --gen attach --locks 3 --format recipe
+# 8: a Tiled map of floors holds at most 2^26 cells; a directory takes any number
+expect floors_tiled_cells 2 "at most 67108864 (2^26)" -- --gen cave --floors 65536 --width 1000 --height 1000 -o "$tmp/big.tmx"
+expect floors_tiled_cells_edge 2 "at most 67108864" -- --gen cave --floors 65 --width 1024 --height 1024 -o "$tmp/big.tmx"
+# 9: --survey measures single maps: floors are refused like locks and sites
+expect survey_floors 2 "not with --floors" -- --gen attach --survey 3 --floors 2
+expect survey_locks 2 "does not take" -- --gen attach --survey 3 --locks 1
+expect survey_reserve 2 "not with --survey" -- --gen attach --survey 3 --reserve 1,1,2,2
+# 10: -o DIR is made if missing (not its parents); a file name or standard output is refused
+expect floors_new_dir 0 "" -- --gen cave --floors 2 -o "$tmp/newdir"
+[ -s "$tmp/newdir/floor-1.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_new_dir_files"; }
+expect floors_png_name 2 "must be a directory .* or a .tmx or .tmj file" -- --gen cave --floors 2 -o "$tmp/floors.png"
+[ ! -e "$tmp/floors.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_png_name_made"; }
+expect floors_stdout 2 "not to standard output" -- --gen cave --floors 2
+expect floors_on_file 2 "is a file" -- --gen cave --floors 2 -o "$tmp/e.txt"
+expect floors_parent 3 "cannot make the directory $tmp/no/such: No such file" -- --gen cave --floors 2 -o "$tmp/no/such"
+# 11: an -o extension that contradicts --format is refused; an unknown one is not
+expect ext_contradicts 2 "extension '.png' contradicts --format json" -- --gen chain -o "$tmp/m.png" --format json
+[ ! -e "$tmp/m.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL ext_contradicts_made"; }
+expect ext_tmx_tmj 2 "contradicts --format tmj" -- --gen chain -o "$tmp/m.tmx" --format tmj
+expect ext_agrees 0 "" -- --gen chain -o "$tmp/m.PNG" --format png
+expect ext_txt_recipe 0 "" -- --gen chain -o "$tmp/m.txt" --format recipe
+expect floors_ext_contradicts 2 "contradicts --format tmj" -- --gen cave --floors 2 -o "$tmp/f.tmx" --format tmj
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
