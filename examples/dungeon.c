@@ -893,20 +893,34 @@ static int parse_prefab_file(const char *path, dg_prefab_set **set)
 }
 
 /* Records the set in the recipe, with the file as a hint if a recipe can
- * name it. */
+ * name it: the path as given when it fits (DG_RECIPE_PREFABS_MAX - 1 bytes),
+ * else the library keeps its base name, which --prefabs DIR finds. */
 static void record_prefabs(dg_recipe *rc, const dg_prefab_set *set, const char *path)
 {
     if (dg_recipe_set_prefabs(rc, set, path, NULL) == DG_OK)
+    {
+        if (strcmp(rc->prefabs, path))
+            fprintf(stderr, "dungeon: note: %s is over %d bytes: the recipe names it prefabs=%s "
+                            "(with its hash); replaying it elsewhere needs --prefabs DIR\n",
+                    path, DG_RECIPE_PREFABS_MAX - 1, rc->prefabs);
         return;
-    fprintf(stderr, "dungeon: warning: a recipe cannot name %s (at most %d letters, digits, "
-                    "'.', '/', '_', '-' or '+'): replaying it needs --prefabs\n",
-            path, DG_RECIPE_PREFABS_MAX - 1);
+    }
+    fprintf(stderr, "dungeon: warning: a recipe cannot name %s (letters, digits, '.', '/', '_', "
+                    "'-' or '+' only, a base name of at most %d bytes): replaying it needs "
+                    "--prefabs\n", path, DG_RECIPE_PREFABS_MAX - 1);
     dg_recipe_set_prefabs(rc, set, NULL, NULL);
 }
 
-/* Loads the prefab set: --prefabs FILE, else the file the recipe names.
- * Required by the prefab generators, optional furnishing for world. A recipe
- * that records a set runs only with that set. */
+static int is_directory(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/* Loads the prefab set: --prefabs FILE, the recipe's file (its base name) in
+ * --prefabs DIR, else the file the recipe names (relative to the working
+ * directory). Required by the prefab generators, optional furnishing for
+ * world. A recipe that records a set runs only with that set. */
 static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
 {
     dg_generator_info info;
@@ -918,7 +932,24 @@ static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
                 rc->generator);
         return EXIT_USAGE;
     }
+    char joined[4096];
     const char *path = o->prefabs ? o->prefabs : rc->prefabs[0] ? rc->prefabs : NULL;
+    if (o->prefabs && is_directory(o->prefabs))
+    {
+        const char *base = strrchr(rc->prefabs, '/');
+        base = base ? base + 1 : rc->prefabs;
+        if (!base[0])
+        {
+            fprintf(stderr, "dungeon: --prefabs %s is a directory: only a recipe that names its "
+                            "prefab file looks it up there (else give the file)\n", o->prefabs);
+            return EXIT_USAGE;
+        }
+        size_t dir = strlen(o->prefabs);
+        while (dir > 1 && o->prefabs[dir - 1] == '/')
+            dir--;
+        snprintf(joined, sizeof joined, "%.*s/%s", (int)dir, o->prefabs, base);
+        path = joined;
+    }
     if (!path && rc->prefabs_hash)
     {
         fprintf(stderr, "dungeon: the recipe was made with a prefab set (prefabs_hash=0x%016" PRIx64
@@ -935,7 +966,7 @@ static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
     int code = parse_prefab_file(path, set);
     if (code && !o->prefabs)
         fprintf(stderr, "dungeon: (the recipe names prefabs=%s, relative to the working directory; "
-                        "--prefabs FILE gives its place)\n", path);
+                        "--prefabs FILE or DIR gives its place)\n", path);
     if (code)
         return code;
     uint64_t hash = dg_prefab_set_hash(*set);

@@ -51,7 +51,7 @@ expect format_bogus 2 "unknown format 'svg'" -- --gen chain --format svg
 # G: file errors name the right path once, with the system's reason
 expect out_dir 3 "cannot write /nonexistent-r2/x.tmx: No such file" -- --gen chain -o /nonexistent-r2/x.tmx
 expect prefabs_missing 3 "cannot read /nonexistent-r2.txt: No such file" -- --gen prefab-full --prefabs /nonexistent-r2.txt
-expect prefabs_dir 3 "cannot read $tmp: Is a directory" -- --gen prefab-full --prefabs "$tmp"
+expect prefabs_dir 2 "is a directory: only a recipe that names" -- --gen prefab-full --prefabs "$tmp"
 "$D" --gen prefab-full --prefabs /nonexistent-r2.txt 2>"$tmp/err"
 [ "$(grep -o nonexistent-r2 "$tmp/err" | wc -l)" = 1 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL path_once"; cat "$tmp/err"; }
 if [ -w /dev/full ]; then
@@ -180,5 +180,21 @@ expect ext_tmx_tmj 2 "contradicts --format tmj" -- --gen chain -o "$tmp/m.tmx" -
 expect ext_agrees 0 "" -- --gen chain -o "$tmp/m.PNG" --format png
 expect ext_txt_recipe 0 "" -- --gen chain -o "$tmp/m.txt" --format recipe
 expect floors_ext_contradicts 2 "contradicts --format tmj" -- --gen cave --floors 2 -o "$tmp/f.tmx" --format tmj
+# 17: a prefab path over 55 bytes is recorded by its base name (with the hash),
+# which --prefabs DIR or the working directory finds wherever the file lives
+deep="$tmp/a-checkout-that-lives/rather-deep-in/the-tree"
+mkdir -p "$deep" "$tmp/other"
+cp examples/prefabs/shaft.txt "$deep/"
+cp examples/prefabs/vaults.txt "$tmp/other/shaft.txt"
+expect deep_note 0 "recipe names it prefabs=shaft.txt" -- --gen prefab-full --prefabs "$deep/shaft.txt" --width 56 --height 26 --format recipe -o "$tmp/deep.recipe"
+grep -q " prefabs=shaft.txt prefabs_hash=0x" "$tmp/deep.recipe" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL deep_records_base"; cat "$tmp/deep.recipe"; }
+"$D" --gen prefab-full --prefabs "$deep/shaft.txt" --width 56 --height 26 -o "$tmp/deep1.txt" 2>/dev/null
+expect deep_replay_dir 0 "" -- --recipe "$(cat "$tmp/deep.recipe")" --prefabs "$deep/" -o "$tmp/deep2.txt"
+same deep_replay_same "$tmp/deep1.txt" "$tmp/deep2.txt"
+Dabs="$(cd "$(dirname "$D")" && pwd)/$(basename "$D")"
+(cd "$deep" && "$Dabs" --recipe "$(cat "$tmp/deep.recipe")" -o "$tmp/deep3.txt") && same deep_replay_cwd "$tmp/deep1.txt" "$tmp/deep3.txt" ||
+    { fail=$((fail + 1)); echo "FAIL deep_replay_cwd"; }
+expect deep_other_set 2 "not the prefab set the recipe was made with" -- --recipe "$(cat "$tmp/deep.recipe")" --prefabs "$tmp/other"
+expect deep_missing 3 "FILE or DIR gives its place" -- --recipe "$(cat "$tmp/deep.recipe")"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
