@@ -196,5 +196,81 @@ Dabs="$(cd "$(dirname "$D")" && pwd)/$(basename "$D")"
     { fail=$((fail + 1)); echo "FAIL deep_replay_cwd"; }
 expect deep_other_set 2 "not the prefab set the recipe was made with" -- --recipe "$(cat "$tmp/deep.recipe")" --prefabs "$tmp/other"
 expect deep_missing 3 "FILE or DIR gives its place" -- --recipe "$(cat "$tmp/deep.recipe")"
+# 5: recipe words that cannot go together are refused when read
+expect recipe_floor_floors 2 "floor=5 is not below floors=1" -- --recipe "attach floor=5" --format recipe
+expect recipe_floor_ok 0 "floors=6 floor=5 " -- --recipe "attach floors=6 floor=5" --format recipe
+# 12: every option is in --help, docs/tool.md and docs/dungeon.1, and the tool knows it
+python3 - "$D" <<'PY' && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL options_documented"; }
+import re, subprocess, sys
+tool = sys.argv[1]
+opt = re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)")
+text = subprocess.run([tool, "--help"], capture_output=True, text=True).stdout
+helped = set()
+for line in text.split("Generators:")[0].splitlines():
+    if re.match(r"  -", line):  # "  -o, --output FILE   meaning"
+        helped |= set(opt.findall(re.split(r"\s{2,}", line.strip())[0]))
+md = set()
+for line in open("docs/tool.md").read().splitlines():
+    if line.startswith("| `"):  # the option table's first column
+        md |= set(opt.findall(" ".join(re.findall(r"`([^`]*)`", line.split("|")[1]))))
+man = set()
+lines = open("docs/dungeon.1").read().split(".SH OPTIONS")[1].split("\n.SH ")[0].replace("\\-", "-").splitlines()
+for i, line in enumerate(lines):
+    if line == ".TP" and i + 1 < len(lines):  # the tag line of each entry
+        man |= set(opt.findall(re.sub(r"\\f.", " ", lines[i + 1])))
+bad = len(helped) < 30
+for name, got in (("docs/tool.md", md), ("docs/dungeon.1", man)):
+    if got != helped:
+        bad = True
+        print(f"{name}: lacks {sorted(helped - got)}, has beyond --help {sorted(got - helped)}")
+for o in sorted(helped):
+    if "unknown option" in subprocess.run([tool, o], capture_output=True, text=True).stderr:
+        bad = True
+        print(f"--help lists {o}, which the tool does not take")
+sys.exit(bad)
+PY
+# 15: the man page renders within 80 columns
+if command -v man >/dev/null 2>&1 && man -l docs/dungeon.1 >/dev/null 2>&1; then
+    wide=$(MANWIDTH=80 man -l docs/dungeon.1 2>/dev/null | awk 'length > 80' | head -3)
+    [ -z "$wide" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL man_width: $wide"; }
+fi
+# 15: lock and key numbers are 5x7 digits, a font pixel per 7 pixels of scale
+for scale in 7 14 21; do
+    "$D" --gen bsp --seed 2 --width 40 --height 30 --locks 2 --markers -o "$tmp/k.txt" &&
+        "$D" --gen bsp --seed 2 --width 40 --height 30 --locks 2 --markers --scale $scale -o "$tmp/k.png" &&
+        python3 - "$tmp/k.txt" "$tmp/k.png" $scale <<'PY' && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL lock_digits_$scale"; }
+import struct, sys, zlib
+rows = open(sys.argv[1]).read().splitlines()
+scale = int(sys.argv[3])
+data = open(sys.argv[2], "rb").read()
+pos, idat, w, h = 8, b"", 0, 0
+while pos < len(data):  # an RGBA8 PNG, as the tool writes them
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    if kind == b"IHDR":
+        w, h = struct.unpack(">II", data[pos + 8:pos + 16])
+    if kind == b"IDAT":
+        idat += data[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw, px, prev, stride = zlib.decompress(idat), [], bytearray(w * 4), w * 4
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - 4] if i >= 4 else 0
+        b, c = prev[i], prev[i - 4] if i >= 4 else 0
+        p = a + b - c
+        pred = [0, a, b, (a + b) // 2, a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c][f]
+        line[i] = (line[i] + pred) & 255
+    px.append(line)
+    prev = line
+size = max(1, scale // 7)
+keys = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "k"]
+assert keys
+for kx, ky in keys:
+    white = [y for y in range(max(0, ky * scale - 2), min(h, ky * scale + scale + 2))
+             for x in range((kx + 1) * scale, min(w, (kx + 1) * scale + 6 * size))
+             if px[y][x * 4:x * 4 + 3] == b"\xff\xff\xff"]
+    assert white and max(white) - min(white) + 1 == 7 * size, (kx, ky, white)
+PY
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
