@@ -8,6 +8,9 @@
  * (dg_generator_*, dg_recipe_*), so a new generator or parameter needs no
  * change here. Exit codes: 0 success, 1 generation failed, 2 usage error,
  * 3 I/O error. See docs/tool.md and dungeon(1). */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* mkdir */
+#endif
 #include <dungeon.h>
 #include <stb_image_write.h>
 
@@ -19,6 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#ifdef _WIN32
+#include <direct.h>
+#define make_dir(path) _mkdir(path)
+#else
+#define make_dir(path) mkdir(path, 0777)
+#endif
 
 #include "overlay.h"
 #include "survey.h"
@@ -98,11 +108,13 @@ static void usage(FILE *f)
             "  --height H          map height in cells (default 50); at most 2^28 cells in all\n"
             "  --param KEY=VALUE   set a generator parameter (repeatable; see --list-params)\n"
             "  --prefabs FILE      prefab file for the prefab generators and world furnishing\n"
-            "                      (default with --recipe: the file the recipe names)\n"
+            "                      (default with --recipe: the file the recipe names); a\n"
+            "                      directory: the recipe's file by its base name in it\n"
             "  --format FMT        ascii, png, json, tmj, tmx or recipe (default: from the\n"
             "                      -o extension in any case, ascii for none; an unknown\n"
-            "                      extension needs --format)\n"
-            "  -o FILE             output file, - for stdout (default -)\n"
+            "                      extension needs --format, a known one must agree)\n"
+            "  -o, --output FILE   output file, - for stdout (default -); with --floors a\n"
+            "                      directory (made if missing) or a .tmx/.tmj file\n"
             "  --scale N           PNG pixels per cell (default 8)\n"
             "  --legend            PNG: a strip naming the tile colours (and marker dots)\n"
             "  --numbers           PNG: room numbers, as in the JSON and Tiled exports\n"
@@ -116,8 +128,9 @@ static void usage(FILE *f)
             "  --secrets PERMILLE  turn that share of the loop doors into secret doors\n"
             "  --floors N          N stacked floors (dg_floor_generate): -o DIR gets\n"
             "                      floor-0.EXT .. floor-(N-1).EXT (default png; --format\n"
-            "                      picks another), the stairs of floor n landing on\n"
-            "                      floor n+1's; --seed is the dungeon's master seed\n"
+            "                      picks another), -o FILE.tmx or .tmj one Tiled map (at\n"
+            "                      most 2^26 cells of floors); the stairs of floor n land\n"
+            "                      on floor n+1's; --seed is the dungeon's master seed\n"
             "  --stairs K          stair pairs between neighbouring floors (1..4, default 1)\n"
             "  --reserve X,Y,W,H   keep that rectangle as the caller's own (repeatable): the\n"
             "                      generator works around it (dg_site; drawn as tile 64)\n"
@@ -134,7 +147,7 @@ static void usage(FILE *f)
             "  --list              list generators\n"
             "  --list-params NAME  list a generator's parameters: type, range, default, help\n"
             "  --version           print the library version\n"
-            "  --help              this text\n"
+            "  -h, --help          this text\n"
             "\n"
             "Generators:\n");
     list_generators(f, 1);
@@ -183,12 +196,20 @@ static int list_params(const char *name)
 }
 
 /* ---- argument parsing -------------------------------------------------- */
+/* The one number parser of every option but --seed: decimal digits only (no
+ * blank, sign or other base), lo..hi. */
 static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
+    int64_t v = 0;
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+    {
+        if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+            return 0;
+        v = v * 10 + (*s - '0');
+    }
+    if (v < lo || v > hi)
         return 0;
     *out = v;
     return 1;
@@ -314,21 +335,26 @@ static int parse_lock_option(const char *a, const char *val, options *o)
     return 0;
 }
 
-/* --reserve X,Y,W,H and --anchor X,Y; returns 0 or an exit code. */
+/* --reserve X,Y,W,H and --anchor X,Y, each number as parse_i64 reads it;
+ * returns 0 or an exit code. Whether they lie inside the grid is checked
+ * once the size is known (check_site). */
 static int parse_site_option(const char *a, const char *val, options *o)
 {
     int reserve = !strcmp(a, "--reserve");
-    long v[4];
-    int n = 0, used = 0;
-    char tail = 0;
-    if (reserve)
-        n = sscanf(val, "%ld,%ld,%ld,%ld%n%c", &v[0], &v[1], &v[2], &v[3], &used, &tail);
-    else
-        n = sscanf(val, "%ld,%ld%n%c", &v[0], &v[1], &used, &tail);
-    int want = reserve ? 4 : 2;
-    int ok = n == want && (size_t)used == strlen(val);
-    for (int i = 0; ok && i < want; i++)
-        ok = v[i] >= 0 && v[i] <= DG_GRID_MAX_DIM && (i < 2 || v[i] >= 1);
+    int want = reserve ? 4 : 2, n = 0, ok = 1;
+    int64_t v[4];
+    char part[24];
+    for (const char *p = val; ok && n < want; n++)
+    {
+        size_t len = strcspn(p, ",");
+        ok = len < sizeof part && (p[len] == ',') == (n + 1 < want);
+        if (!ok)
+            break;
+        memcpy(part, p, len);
+        part[len] = '\0';
+        ok = parse_i64(part, n < 2 ? 0 : 1, DG_GRID_MAX_DIM, &v[n]);
+        p += len + (p[len] == ',');
+    }
     if (!ok)
     {
         fprintf(stderr, "dungeon: %s '%s' must be %s (whole numbers from 0, sizes from 1)\n", a,
@@ -756,35 +782,62 @@ static int same_text_nocase(const char *a, const char *b)
     return *a == *b;
 }
 
-static int format_code(const options *o, int32_t *code)
+static const struct { const char *name; int32_t code; } formats[] = {
+    {"ascii", FMT_ASCII}, {"txt", FMT_ASCII},       {"png", FMT_PNG},
+    {"json", DG_EXPORT_JSON}, {"tmj", DG_EXPORT_TMJ}, {"tmx", DG_EXPORT_TMX},
+    {"recipe", FMT_RECIPE},
+};
+
+/* The extension of path's last component ("" for none). */
+static const char *extension(const char *path)
 {
-    static const struct { const char *name; int32_t code; } formats[] = {
-        {"ascii", FMT_ASCII}, {"txt", FMT_ASCII},       {"png", FMT_PNG},
-        {"json", DG_EXPORT_JSON}, {"tmj", DG_EXPORT_TMJ}, {"tmx", DG_EXPORT_TMX},
-        {"recipe", FMT_RECIPE},
-    };
-    const char *name = o->format;
-    if (!name) /* from the -o extension */
-    {
-        const char *dot = strrchr(o->output, '.'), *slash = strrchr(o->output, '/');
-        name = dot && (!slash || dot > slash) ? dot + 1 : "";
-    }
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+/* 1 and *code if name is a format name or extension (any case). */
+static int lookup_format(const char *name, int32_t *code)
+{
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (same_text_nocase(formats[i].name, name))
         {
             *code = formats[i].code;
             return 1;
         }
-    if (!o->format && !name[0]) /* no extension (or standard output) */
+    return 0;
+}
+
+/* The output format: --format, else the -o extension, else ASCII. An -o
+ * extension that names another format than --format is refused (a .png
+ * holding JSON helps nobody); a .txt may hold a recipe. */
+static int format_code(const options *o, int32_t *code)
+{
+    const char *ext = strcmp(o->output, "-") ? extension(o->output) : "";
+    int32_t from_ext = 0;
+    int known_ext = lookup_format(ext, &from_ext);
+    if (o->format)
     {
-        *code = FMT_ASCII;
+        if (!lookup_format(o->format, code))
+        {
+            fprintf(stderr, "dungeon: unknown format '%s' (ascii, png, json, tmj, tmx or recipe)\n",
+                    o->format);
+            return 0;
+        }
+        if (known_ext && from_ext != *code && !(*code == FMT_RECIPE && from_ext == FMT_ASCII))
+        {
+            fprintf(stderr, "dungeon: -o %s: the extension '.%s' contradicts --format %s "
+                            "(make them agree)\n", o->output, ext, o->format);
+            return 0;
+        }
         return 1;
     }
-    if (o->format)
-        fprintf(stderr, "dungeon: unknown format '%s' (ascii, png, json, tmj, tmx or recipe)\n", name);
-    else
-        fprintf(stderr, "dungeon: -o %s: unknown extension '.%s' (.txt, .png, .json, .tmj, .tmx, "
-                        ".recipe, or give --format)\n", o->output, name);
+    if (known_ext || !ext[0]) /* no extension (or standard output): ASCII */
+    {
+        *code = known_ext ? from_ext : FMT_ASCII;
+        return 1;
+    }
+    fprintf(stderr, "dungeon: -o %s: unknown extension '.%s' (.txt, .png, .json, .tmj, .tmx, "
+                    ".recipe, or give --format)\n", o->output, ext);
     return 0;
 }
 
@@ -798,70 +851,36 @@ static int write_output(const dg_grid *g, const dg_result *r, const dg_recipe *r
     return write_export(g, r, rc, format, o);
 }
 
-/* Reads a whole file into *text (NUL-terminated); prints the reason on error. */
-static int read_file(const char *path, char **text, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-    {
-        fprintf(stderr, "dungeon: cannot read %s: %s\n", path, strerror(errno));
-        return EXIT_IO;
-    }
-    size_t cap = 0, n = 0;
-    char *buf = NULL;
-    int err = 0;
-    for (;;)
-    {
-        if (n + 4096 + 1 > cap)
-        {
-            char *bigger = realloc(buf, cap = 2 * cap + 4096 + 1);
-            if (!bigger)
-            {
-                err = ENOMEM;
-                break;
-            }
-            buf = bigger;
-        }
-        errno = 0;
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-        {
-            err = ferror(f) ? (errno ? errno : EIO) : 0; /* a directory gives EISDIR */
-            break;
-        }
-    }
-    fclose(f);
-    if (err)
-    {
-        free(buf);
-        fprintf(stderr, "dungeon: cannot read %s: %s\n", path, strerror(err));
-        return EXIT_IO;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return 0;
-}
-
 static void print_parse_error(void *user, const dg_diag *d)
 {
     (void)user;
     fprintf(stderr, "dungeon: %s\n", d->message);
 }
 
-/* Reads and parses a prefab file; every parse error is printed with its
- * file:line:col. */
+/* Reads and parses a prefab file with the library's loader (dg_prefab_load),
+ * so the file is held to the library's limit (64 MiB, docs/prefab-format.md)
+ * however it is given: /dev/zero stops there. Every parse error is printed
+ * with its file:line:col. A first read here gives an unreadable file the
+ * system's reason. */
 static int parse_prefab_file(const char *path, dg_prefab_set **set)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int code = read_file(path, &text, &len);
-    if (code)
-        return code;
+    errno = 0;
+    FILE *f = fopen(path, "rb");
+    int err = f ? 0 : errno;
+    if (f)
+    {
+        errno = 0;
+        if (fgetc(f) == EOF && ferror(f))
+            err = errno ? errno : EIO; /* a directory gives EISDIR */
+        fclose(f);
+    }
+    if (err)
+    {
+        fprintf(stderr, "dungeon: cannot read %s: %s\n", path, strerror(err));
+        return EXIT_IO;
+    }
     dg_diag diag = {0, 0, 0, ""};
-    dg_status st = dg_prefab_parse(text, len, path, NULL, print_parse_error, NULL, set, &diag);
-    free(text);
+    dg_status st = dg_prefab_load(path, NULL, print_parse_error, NULL, set, &diag);
     if (st == DG_E_PARSE)
     {
         fprintf(stderr, "dungeon: %s has errors (listed above)\n", path);
@@ -869,27 +888,42 @@ static int parse_prefab_file(const char *path, dg_prefab_set **set)
     }
     if (st != DG_OK)
     {
-        fprintf(stderr, "dungeon: %s: %s\n", path, diag.message[0] ? diag.message : dg_status_str(st));
-        return EXIT_GEN;
+        fprintf(stderr, "dungeon: %s\n", diag.message[0] ? diag.message : dg_status_str(st));
+        /* too large or unreadable is the file's fault, like a missing one */
+        return st == DG_E_TOO_LARGE || st == DG_E_INVALID ? EXIT_IO : EXIT_GEN;
     }
     return 0;
 }
 
 /* Records the set in the recipe, with the file as a hint if a recipe can
- * name it. */
+ * name it: the path as given when it fits (DG_RECIPE_PREFABS_MAX - 1 bytes),
+ * else the library keeps its base name, which --prefabs DIR finds. */
 static void record_prefabs(dg_recipe *rc, const dg_prefab_set *set, const char *path)
 {
     if (dg_recipe_set_prefabs(rc, set, path, NULL) == DG_OK)
+    {
+        if (strcmp(rc->prefabs, path))
+            fprintf(stderr, "dungeon: note: %s is over %d bytes: the recipe names it prefabs=%s "
+                            "(with its hash); replaying it elsewhere needs --prefabs DIR\n",
+                    path, DG_RECIPE_PREFABS_MAX - 1, rc->prefabs);
         return;
-    fprintf(stderr, "dungeon: warning: a recipe cannot name %s (at most %d letters, digits, "
-                    "'.', '/', '_', '-' or '+'): replaying it needs --prefabs\n",
-            path, DG_RECIPE_PREFABS_MAX - 1);
+    }
+    fprintf(stderr, "dungeon: warning: a recipe cannot name %s (letters, digits, '.', '/', '_', "
+                    "'-' or '+' only, a base name of at most %d bytes): replaying it needs "
+                    "--prefabs\n", path, DG_RECIPE_PREFABS_MAX - 1);
     dg_recipe_set_prefabs(rc, set, NULL, NULL);
 }
 
-/* Loads the prefab set: --prefabs FILE, else the file the recipe names.
- * Required by the prefab generators, optional furnishing for world. A recipe
- * that records a set runs only with that set. */
+static int is_directory(const char *path)
+{
+    struct stat info;
+    return stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+/* Loads the prefab set: --prefabs FILE, the recipe's file (its base name) in
+ * --prefabs DIR, else the file the recipe names (relative to the working
+ * directory). Required by the prefab generators, optional furnishing for
+ * world. A recipe that records a set runs only with that set. */
 static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
 {
     dg_generator_info info;
@@ -901,7 +935,24 @@ static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
                 rc->generator);
         return EXIT_USAGE;
     }
+    char joined[4096];
     const char *path = o->prefabs ? o->prefabs : rc->prefabs[0] ? rc->prefabs : NULL;
+    if (o->prefabs && is_directory(o->prefabs))
+    {
+        const char *base = strrchr(rc->prefabs, '/');
+        base = base ? base + 1 : rc->prefabs;
+        if (!base[0])
+        {
+            fprintf(stderr, "dungeon: --prefabs %s is a directory: only a recipe that names its "
+                            "prefab file looks it up there (else give the file)\n", o->prefabs);
+            return EXIT_USAGE;
+        }
+        size_t dir = strlen(o->prefabs);
+        while (dir > 1 && o->prefabs[dir - 1] == '/')
+            dir--;
+        snprintf(joined, sizeof joined, "%.*s/%s", (int)dir, o->prefabs, base);
+        path = joined;
+    }
     if (!path && rc->prefabs_hash)
     {
         fprintf(stderr, "dungeon: the recipe was made with a prefab set (prefabs_hash=0x%016" PRIx64
@@ -918,7 +969,7 @@ static int load_prefabs(const options *o, dg_recipe *rc, dg_prefab_set **set)
     int code = parse_prefab_file(path, set);
     if (code && !o->prefabs)
         fprintf(stderr, "dungeon: (the recipe names prefabs=%s, relative to the working directory; "
-                        "--prefabs FILE gives its place)\n", path);
+                        "--prefabs FILE or DIR gives its place)\n", path);
     if (code)
         return code;
     uint64_t hash = dg_prefab_set_hash(*set);
@@ -1148,11 +1199,24 @@ static int generate_all_floors(const options *o, const dg_recipe *rc, const dg_p
     return 0;
 }
 
-/* --floors N -o FILE.tmx (or .tmj): one Tiled map, a pair of layers per floor. */
+/* --floors N -o FILE.tmx (or .tmj): one Tiled map, a pair of layers per
+ * floor. dg_export_floors takes every floor at once, so they are all held:
+ * at most FLOORS_TILED_CELLS_MAX cells in all (64 MiB of cells, plus each
+ * floor's result; 64 floors of 1024x1024 or 16384 of 64x64). */
+#define FLOORS_TILED_CELLS_MAX ((uint64_t)1 << 26)
 static int write_floors_tiled(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs,
                               int32_t format)
 {
     size_t cells = (size_t)rc->width * (size_t)rc->height;
+    if ((uint64_t)o->floors * cells > FLOORS_TILED_CELLS_MAX)
+    {
+        fprintf(stderr, "dungeon: %d floors of %dx%d are %" PRIu64 " cells; one Tiled map of "
+                        "floors holds at most %" PRIu64 " (2^26), as they are all kept in memory: "
+                        "fewer or smaller floors, or -o DIR (a file per floor, one floor in memory)\n",
+                (int)o->floors, (int)rc->width, (int)rc->height, (uint64_t)o->floors * cells,
+                (uint64_t)FLOORS_TILED_CELLS_MAX);
+        return EXIT_USAGE;
+    }
     uint8_t *all = calloc((size_t)o->floors, cells);
     dg_grid *grids = calloc((size_t)o->floors, sizeof *grids);
     dg_result *results = calloc((size_t)o->floors, sizeof *results);
@@ -1200,17 +1264,38 @@ static int write_floors_tiled(const options *o, const dg_recipe *rc, const dg_pr
     return code;
 }
 
-/* --floors N: every floor of the dungeon into the directory -o names, or
- * into one Tiled map when -o ends in .tmx or .tmj. */
+/* --floors N: every floor of the dungeon into the directory -o names (made
+ * if it is missing, its parent is not), or into one Tiled map when -o ends in
+ * .tmx or .tmj. Standard output cannot take a file per floor, and a name like
+ * floors.png is taken for a mistake, not for a directory to make. */
 static int generate_floors(const options *o, const dg_recipe *rc, const dg_prefab_set *prefabs)
 {
-    int32_t format = FMT_PNG;
-    const char *dot = strrchr(o->output, '.'), *slash = strrchr(o->output, '/');
-    int tiled_file = dot && (!slash || dot > slash) &&
-                     (same_text_nocase(dot + 1, "tmx") || same_text_nocase(dot + 1, "tmj"));
+    static const char *const want = "with --floors, -o must be a directory (floor-0.EXT .. "
+                                    "floor-(N-1).EXT, made if missing) or a .tmx or .tmj file "
+                                    "(one Tiled map of every floor)";
+    int32_t format = FMT_PNG, ext_format;
+    const char *ext = extension(o->output);
+    int tiled_file = same_text_nocase(ext, "tmx") || same_text_nocase(ext, "tmj");
+    struct stat info;
+    int exists = stat(o->output, &info) == 0;
+    if (!strcmp(o->output, "-"))
+    {
+        fprintf(stderr, "dungeon: --floors writes a file per floor, not to standard output: %s\n", want);
+        return EXIT_USAGE;
+    }
+    if (!tiled_file && exists && !S_ISDIR(info.st_mode))
+    {
+        fprintf(stderr, "dungeon: -o %s is a file: %s\n", o->output, want);
+        return EXIT_USAGE;
+    }
+    if (!tiled_file && !exists && lookup_format(ext, &ext_format))
+    {
+        fprintf(stderr, "dungeon: -o %s: %s\n", o->output, want);
+        return EXIT_USAGE;
+    }
     if ((o->format || tiled_file) && !format_code(o, &format))
         return EXIT_USAGE;
-    if (tiled_file && (format == DG_EXPORT_TMX || format == DG_EXPORT_TMJ))
+    if (tiled_file)
         return check_format_options(o, format) ? EXIT_USAGE
                                                : write_floors_tiled(o, rc, prefabs, format);
     if (format == FMT_RECIPE)
@@ -1219,16 +1304,23 @@ static int generate_floors(const options *o, const dg_recipe *rc, const dg_prefa
         return EXIT_USAGE;
     }
     int code = check_format_options(o, format);
-    const char *dir = strcmp(o->output, "-") ? o->output : ".";
+    if (code)
+        return code;
+    errno = 0;
+    if (!exists && make_dir(o->output) != 0)
+    {
+        fprintf(stderr, "dungeon: cannot make the directory %s: %s\n", o->output, strerror(errno));
+        return EXIT_IO;
+    }
     uint8_t *cells = calloc((size_t)rc->width * (size_t)rc->height, 1);
     dg_grid grid;
-    if (!code && (!cells || dg_grid_init(&grid, cells, rc->width, rc->height, 0) != DG_OK))
+    if (!cells || dg_grid_init(&grid, cells, rc->width, rc->height, 0) != DG_OK)
     {
         fprintf(stderr, "dungeon: out of memory for a %dx%d floor\n", (int)rc->width, (int)rc->height);
         code = EXIT_GEN;
     }
     for (int32_t f = 0; !code && f < o->floors; f++)
-        code = write_floor(o, rc, prefabs, format, f, &grid, dir);
+        code = write_floor(o, rc, prefabs, format, f, &grid, o->output);
     free(cells);
     return code;
 }
@@ -1256,6 +1348,35 @@ static int survey_to_output(const options *o, const dg_recipe *rc, const dg_pref
     return code ? code : io;
 }
 
+/* --reserve and --anchor lie inside the recipe's grid: a rectangle reaching
+ * past an edge or an anchor outside would shape nothing. */
+static int check_site(const options *o, const dg_recipe *rc)
+{
+    for (int i = 0; i < o->reserve_count; i++)
+    {
+        dg_rect q = o->reserve[i];
+        if ((int64_t)q.x + q.w > rc->width || (int64_t)q.y + q.h > rc->height)
+        {
+            fprintf(stderr, "dungeon: --reserve %d,%d,%d,%d is not inside the %dx%d map (x+w at "
+                            "most %d, y+h at most %d)\n", (int)q.x, (int)q.y, (int)q.w, (int)q.h,
+                    (int)rc->width, (int)rc->height, (int)rc->width, (int)rc->height);
+            return EXIT_USAGE;
+        }
+    }
+    for (int32_t i = 0; i < o->site.anchor_count; i++)
+    {
+        dg_point p = o->site.anchors[i];
+        if (p.x >= rc->width || p.y >= rc->height)
+        {
+            fprintf(stderr, "dungeon: --anchor %d,%d is outside the %dx%d map (x 0..%d, y 0..%d)\n",
+                    (int)p.x, (int)p.y, (int)rc->width, (int)rc->height, (int)rc->width - 1,
+                    (int)rc->height - 1);
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 /* Generates into a fresh grid and writes it; returns the exit code. */
 static int run(const options *o)
 {
@@ -1270,6 +1391,14 @@ static int run(const options *o)
                 o->floors ? "--floors" : "--survey");
         return EXIT_USAGE;
     }
+    if (o->survey && o->floors)
+    {
+        fprintf(stderr, "dungeon: --survey measures single maps: not with --floors\n");
+        return EXIT_USAGE;
+    }
+    code = check_site(o, &rc);
+    if (code)
+        return code;
     if (o->stairs && !o->floors)
     {
         fprintf(stderr, "dungeon: --stairs needs --floors\n");

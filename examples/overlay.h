@@ -135,12 +135,42 @@ static void draw_dot(image *im, dg_point p, int32_t scale, uint32_t rgba)
     fill_box(im, x, y, d, d, rgba);
 }
 
-/* Keys and locks carry their number ("key 2", "lock 2") beside the dot. */
+/* 5x7 digits for the lock and key numbers: seven rows of five bits, left bit
+ * first (the 3x5 font is too small to read at any scale). */
+static const uint8_t digits_5x7[10][7] = {
+    {0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E}, {0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E},
+    {0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F}, {0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E},
+    {0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02}, {0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E},
+    {0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E}, {0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08},
+    {0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E}, {0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C},
+};
+
+/* Decimal digits of s with their top-left at (x, y), each font pixel a
+ * size x size box; other characters end the number. */
+static void draw_digits(image *im, int32_t x, int32_t y, const char *s, int32_t size, uint32_t rgba)
+{
+    for (; *s >= '0' && *s <= '9'; s++, x += 6 * size)
+        for (int32_t row = 0; row < 7; row++)
+            for (int32_t col = 0; col < 5; col++)
+                if (digits_5x7[*s - '0'][row] >> (4 - col) & 1u)
+                    fill_box(im, x + col * size, y + row * size, size, size, rgba);
+}
+
+/* Keys and locks carry their number ("key 2", "lock 2") right of the dot,
+ * in 5x7 digits one cell high that grow with the scale (a font pixel per
+ * 7 pixels of cell, at least 1), white with a dark outline. */
 static void draw_lock_number(image *im, const dg_marker *m, int32_t scale)
 {
     const char *space = strchr(m->name, ' ');
-    if (scale >= 6 && space && (m->kind == DG_MARKER_KEY || m->kind == DG_MARKER_LOCK))
-        draw_label(im, m->pos.x * scale + scale, m->pos.y * scale - 2, space + 1, 1);
+    if (scale < 6 || !space || (m->kind != DG_MARKER_KEY && m->kind != DG_MARKER_LOCK))
+        return;
+    int32_t size = scale / 7 > 1 ? scale / 7 : 1;
+    int32_t x = m->pos.x * scale + scale, y = m->pos.y * scale + (scale - 7 * size) / 2;
+    for (int32_t dy = -1; dy <= 1; dy++)
+        for (int32_t dx = -1; dx <= 1; dx++)
+            if (dx || dy)
+                draw_digits(im, x + dx, y + dy, space + 1, size, 0x000000FFu);
+    draw_digits(im, x, y, space + 1, size, 0xFFFFFFFFu);
 }
 
 static void draw_markers(image *im, const dg_result *r, int32_t scale)

@@ -51,7 +51,7 @@ expect format_bogus 2 "unknown format 'svg'" -- --gen chain --format svg
 # G: file errors name the right path once, with the system's reason
 expect out_dir 3 "cannot write /nonexistent-r2/x.tmx: No such file" -- --gen chain -o /nonexistent-r2/x.tmx
 expect prefabs_missing 3 "cannot read /nonexistent-r2.txt: No such file" -- --gen prefab-full --prefabs /nonexistent-r2.txt
-expect prefabs_dir 3 "cannot read $tmp: Is a directory" -- --gen prefab-full --prefabs "$tmp"
+expect prefabs_dir 2 "is a directory: only a recipe that names" -- --gen prefab-full --prefabs "$tmp"
 "$D" --gen prefab-full --prefabs /nonexistent-r2.txt 2>"$tmp/err"
 [ "$(grep -o nonexistent-r2 "$tmp/err" | wc -l)" = 1 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL path_once"; cat "$tmp/err"; }
 if [ -w /dev/full ]; then
@@ -128,12 +128,149 @@ expect floors_small 2 "each side" -- --gen attach --floors 2 --width 13 --height
 expect floors_recipe 2 "not recipes" -- --gen attach --floors 2 --format recipe -o "$tmp/fl"
 expect stairs_alone 2 "needs --floors" -- --gen attach --stairs 2
 expect stairs_range 2 "from 1 to 4" -- --gen attach --floors 2 --stairs 5
-expect floors_no_dir 3 "" -- --gen attach --floors 2 -o "$tmp/no/such/dir"
+expect floors_no_dir 3 "No such file" -- --gen attach --floors 2 -o "$tmp/no/such/dir"
 # --anchor: the first anchor is the start; bad values are usage errors
 expect anchor_start 0 "^start (3,3)" -- --gen bsp --seed 2 --anchor 3,3 --anchor 70,40 --stats -o "$tmp/a.txt"
 expect anchor_bad 2 "must be X,Y" -- --gen bsp --anchor 3
 expect reserve_bad 2 "must be X,Y,W,H" -- --gen bsp --reserve 1,2,0,4
 expect reserve_floors 2 "not with --floors" -- --gen bsp --reserve 1,2,3,4 --floors 2
 expect anchor_outside 2 "outside" -- --gen bsp --anchor 80,3
+# issue 28, 4: a prefab file is held to the library's 64 MiB limit, even an
+# endless one (under a 1 GB address-space limit: no reading until memory runs out)
+if [ -r /dev/zero ]; then
+    (ulimit -v 1000000 2>/dev/null; "$D" --gen prefab-full --prefabs /dev/zero) >"$tmp/out" 2>&1
+    [ $? = 3 ] && grep -q "over 64 MiB, the prefab file limit" "$tmp/out" && pass=$((pass + 1)) ||
+        { fail=$((fail + 1)); echo "FAIL prefabs_dev_zero"; head -3 "$tmp/out"; }
+fi
+# 7: one number parser: digits only, no blank or sign, for every option
+for opt in "--locks 3" "--floors 3" "--width 30" "--scale 3" "--secrets 3" "--survey 3" "--stairs 1"; do
+    set -- $opt
+    expect "blank_${1#--}" 2 "must be a whole number" -- --gen attach "$1" " $2"
+    expect "plus_${1#--}" 2 "must be a whole number" -- --gen attach "$1" "+$2"
+done
+expect anchor_blank 2 "must be X,Y" -- --gen bsp --anchor " 5, 5"
+expect anchor_plus 2 "must be X,Y" -- --gen bsp --anchor "+5,5"
+expect reserve_blank 2 "must be X,Y,W,H" -- --gen bsp --reserve "1,2, 3,4"
+expect reserve_extra 2 "must be X,Y,W,H" -- --gen bsp --reserve "1,2,3,4,5"
+expect reserve_short 2 "must be X,Y,W,H" -- --gen bsp --reserve "1,2,3"
+expect reserve_outside 2 "not inside the 80x50 map" -- --gen bsp --reserve 500,500,1,1
+expect reserve_past_edge 2 "not inside the 80x50 map" -- --gen bsp --reserve 70,10,11,5
+expect reserve_edge 0 "" -- --gen bsp --reserve 70,10,10,5 -o "$tmp/e.txt"
+expect anchor_outside_y 2 "outside the 80x50 map" -- --gen bsp --anchor 3,50
+expect locks_ok 0 "locks=3 " -- --gen attach --locks 3 --format recipe
+# 8: a Tiled map of floors holds at most 2^26 cells; a directory takes any number
+expect floors_tiled_cells 2 "at most 67108864 (2^26)" -- --gen cave --floors 65536 --width 1000 --height 1000 -o "$tmp/big.tmx"
+expect floors_tiled_cells_edge 2 "at most 67108864" -- --gen cave --floors 65 --width 1024 --height 1024 -o "$tmp/big.tmx"
+# 9: --survey measures single maps: floors are refused like locks and sites
+expect survey_floors 2 "not with --floors" -- --gen attach --survey 3 --floors 2
+expect survey_locks 2 "does not take" -- --gen attach --survey 3 --locks 1
+expect survey_reserve 2 "not with --survey" -- --gen attach --survey 3 --reserve 1,1,2,2
+# 10: -o DIR is made if missing (not its parents); a file name or standard output is refused
+expect floors_new_dir 0 "" -- --gen cave --floors 2 -o "$tmp/newdir"
+[ -s "$tmp/newdir/floor-1.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_new_dir_files"; }
+expect floors_png_name 2 "must be a directory .* or a .tmx or .tmj file" -- --gen cave --floors 2 -o "$tmp/floors.png"
+[ ! -e "$tmp/floors.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL floors_png_name_made"; }
+expect floors_stdout 2 "not to standard output" -- --gen cave --floors 2
+expect floors_on_file 2 "is a file" -- --gen cave --floors 2 -o "$tmp/e.txt"
+expect floors_parent 3 "cannot make the directory $tmp/no/such: No such file" -- --gen cave --floors 2 -o "$tmp/no/such"
+# 11: an -o extension that contradicts --format is refused; an unknown one is not
+expect ext_contradicts 2 "extension '.png' contradicts --format json" -- --gen chain -o "$tmp/m.png" --format json
+[ ! -e "$tmp/m.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL ext_contradicts_made"; }
+expect ext_tmx_tmj 2 "contradicts --format tmj" -- --gen chain -o "$tmp/m.tmx" --format tmj
+expect ext_agrees 0 "" -- --gen chain -o "$tmp/m.PNG" --format png
+expect ext_txt_recipe 0 "" -- --gen chain -o "$tmp/m.txt" --format recipe
+expect floors_ext_contradicts 2 "contradicts --format tmj" -- --gen cave --floors 2 -o "$tmp/f.tmx" --format tmj
+# 17: a prefab path over 55 bytes is recorded by its base name (with the hash),
+# which --prefabs DIR or the working directory finds wherever the file lives
+deep="$tmp/a-checkout-that-lives/rather-deep-in/the-tree"
+mkdir -p "$deep" "$tmp/other"
+cp examples/prefabs/shaft.txt "$deep/"
+cp examples/prefabs/vaults.txt "$tmp/other/shaft.txt"
+expect deep_note 0 "recipe names it prefabs=shaft.txt" -- --gen prefab-full --prefabs "$deep/shaft.txt" --width 56 --height 26 --format recipe -o "$tmp/deep.recipe"
+grep -q " prefabs=shaft.txt prefabs_hash=0x" "$tmp/deep.recipe" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL deep_records_base"; cat "$tmp/deep.recipe"; }
+"$D" --gen prefab-full --prefabs "$deep/shaft.txt" --width 56 --height 26 -o "$tmp/deep1.txt" 2>/dev/null
+expect deep_replay_dir 0 "" -- --recipe "$(cat "$tmp/deep.recipe")" --prefabs "$deep/" -o "$tmp/deep2.txt"
+same deep_replay_same "$tmp/deep1.txt" "$tmp/deep2.txt"
+Dabs="$(cd "$(dirname "$D")" && pwd)/$(basename "$D")"
+(cd "$deep" && "$Dabs" --recipe "$(cat "$tmp/deep.recipe")" -o "$tmp/deep3.txt") && same deep_replay_cwd "$tmp/deep1.txt" "$tmp/deep3.txt" ||
+    { fail=$((fail + 1)); echo "FAIL deep_replay_cwd"; }
+expect deep_other_set 2 "not the prefab set the recipe was made with" -- --recipe "$(cat "$tmp/deep.recipe")" --prefabs "$tmp/other"
+expect deep_missing 3 "FILE or DIR gives its place" -- --recipe "$(cat "$tmp/deep.recipe")"
+# 5: recipe words that cannot go together are refused when read
+expect recipe_floor_floors 2 "floor=5 is not below floors=1" -- --recipe "attach floor=5" --format recipe
+expect recipe_floor_ok 0 "floors=6 floor=5 " -- --recipe "attach floors=6 floor=5" --format recipe
+# 12: every option is in --help, docs/tool.md and docs/dungeon.1, and the tool knows it
+python3 - "$D" <<'PY' && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL options_documented"; }
+import re, subprocess, sys
+tool = sys.argv[1]
+opt = re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)")
+text = subprocess.run([tool, "--help"], capture_output=True, text=True).stdout
+helped = set()
+for line in text.split("Generators:")[0].splitlines():
+    if re.match(r"  -", line):  # "  -o, --output FILE   meaning"
+        helped |= set(opt.findall(re.split(r"\s{2,}", line.strip())[0]))
+md = set()
+for line in open("docs/tool.md").read().splitlines():
+    if line.startswith("| `"):  # the option table's first column
+        md |= set(opt.findall(" ".join(re.findall(r"`([^`]*)`", line.split("|")[1]))))
+man = set()
+lines = open("docs/dungeon.1").read().split(".SH OPTIONS")[1].split("\n.SH ")[0].replace("\\-", "-").splitlines()
+for i, line in enumerate(lines):
+    if line == ".TP" and i + 1 < len(lines):  # the tag line of each entry
+        man |= set(opt.findall(re.sub(r"\\f.", " ", lines[i + 1])))
+bad = len(helped) < 30
+for name, got in (("docs/tool.md", md), ("docs/dungeon.1", man)):
+    if got != helped:
+        bad = True
+        print(f"{name}: lacks {sorted(helped - got)}, has beyond --help {sorted(got - helped)}")
+for o in sorted(helped):
+    if "unknown option" in subprocess.run([tool, o], capture_output=True, text=True).stderr:
+        bad = True
+        print(f"--help lists {o}, which the tool does not take")
+sys.exit(bad)
+PY
+# 15: the man page renders within 80 columns
+if command -v man >/dev/null 2>&1 && man -l docs/dungeon.1 >/dev/null 2>&1; then
+    wide=$(MANWIDTH=80 man -l docs/dungeon.1 2>/dev/null | awk 'length > 80' | head -3)
+    [ -z "$wide" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL man_width: $wide"; }
+fi
+# 15: lock and key numbers are 5x7 digits, a font pixel per 7 pixels of scale
+for scale in 7 14 21; do
+    "$D" --gen bsp --seed 2 --width 40 --height 30 --locks 2 --markers -o "$tmp/k.txt" &&
+        "$D" --gen bsp --seed 2 --width 40 --height 30 --locks 2 --markers --scale $scale -o "$tmp/k.png" &&
+        python3 - "$tmp/k.txt" "$tmp/k.png" $scale <<'PY' && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL lock_digits_$scale"; }
+import struct, sys, zlib
+rows = open(sys.argv[1]).read().splitlines()
+scale = int(sys.argv[3])
+data = open(sys.argv[2], "rb").read()
+pos, idat, w, h = 8, b"", 0, 0
+while pos < len(data):  # an RGBA8 PNG, as the tool writes them
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    if kind == b"IHDR":
+        w, h = struct.unpack(">II", data[pos + 8:pos + 16])
+    if kind == b"IDAT":
+        idat += data[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw, px, prev, stride = zlib.decompress(idat), [], bytearray(w * 4), w * 4
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - 4] if i >= 4 else 0
+        b, c = prev[i], prev[i - 4] if i >= 4 else 0
+        p = a + b - c
+        pred = [0, a, b, (a + b) // 2, a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c][f]
+        line[i] = (line[i] + pred) & 255
+    px.append(line)
+    prev = line
+size = max(1, scale // 7)
+keys = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "k"]
+assert keys
+for kx, ky in keys:
+    white = [y for y in range(max(0, ky * scale - 2), min(h, ky * scale + scale + 2))
+             for x in range((kx + 1) * scale, min(w, (kx + 1) * scale + 6 * size))
+             if px[y][x * 4:x * 4 + 3] == b"\xff\xff\xff"]
+    assert white and max(white) - min(white) + 1 == 7 * size, (kx, ky, white)
+PY
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Regenerates every picture of docs/gallery.md (run from the repository root
 # after `make`). Each line is the exact command shown under its picture.
+# OUT=DIR writes DIR/gallery/*.png instead (tests/pictures.sh compares them).
 set -e
 T=${DUNGEON:-build/bin/dungeon}
 P=examples/prefabs
-G=docs/gallery
+G=${OUT:-docs}/gallery
+mkdir -p "$G"
 g() { # g NAME ARGS...
     name=$1
     shift

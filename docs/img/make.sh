@@ -1,11 +1,13 @@
 #!/bin/sh
 # Regenerates the pictures of the generator pages (run from the repository
-# root after `make`); each line is the command its page shows.
+# root after `make`); each line is the command its page shows. OUT=DIR
+# writes DIR/img/*.png instead (tests/pictures.sh compares them).
 set -e
 B=${BIN:-build/bin}
 T=$B/dungeon
 P=examples/prefabs
-I=docs/img
+I=${OUT:-docs}/img
+mkdir -p "$I"
 d() { # d NAME ARGS...
     name=$1
     shift
@@ -64,5 +66,24 @@ d scatter-loops --gen scatter --seed 3 --width 80 --height 50 --param loop_permi
 d scatter-small --gen scatter --seed 3 --width 80 --height 50 --param rooms_min=60 --param rooms_max=80 --param room_min_w=2 --param room_max_w=5 --param room_min_h=2 --param room_max_h=4 --param gap=1 --scale 6
 d scatter-large --gen scatter --seed 3 --width 80 --height 50 --param rooms_min=6 --param rooms_max=8 --param room_min_w=8 --param room_max_w=16 --param room_min_h=5 --param room_max_h=9 --param gap=4 --scale 6
 d world-window --gen world --prefabs $P/furnish.txt --seed 7 --width 101 --height 61 --scale 4 --param dead_end_fix=1000
+# docs/progression.md
+d progression-attach --gen attach --seed 3 --width 80 --height 50 --locks 3 --secrets 400 --markers --legend --scale 6
+d progression-cave --gen cave --seed 4 --width 80 --height 50 --locks 3 --markers --scale 6
+d progression-bsp --gen bsp --seed 2 --width 80 --height 50 --locks 3 --keys dead-end --secrets 1000 --markers --scale 6
+rm -rf "$I/floors.tmp"
+"$T" --gen attach --seed 12 --width 60 --height 40 --floors 3 --stairs 2 --markers --scale 5 -o "$I/floors.tmp"
+for n in 0 1 2; do mv "$I/floors.tmp/floor-$n.png" "$I/progression-floor-$n.png"; done
+rmdir "$I/floors.tmp"
+# sites: docs/bsp.md, docs/cave.md, docs/world.md
+d site-bsp --gen bsp --seed 3 --reserve 30,15,20,12 --reserve 8,38,40,3 --scale 6
+d site-cave --gen cave --seed 3 --width 80 --height 50 --reserve 30,15,20,12 --reserve 8,38,14,6 --scale 6
+d site-world --gen world --width 81 --height 51 --seed 3 --reserve 30,15,20,12 --reserve 60,5,3,30 --scale 6 --markers
+# docs/scheduler.md: frames 12, 36 and 60 of the chase
+rm -rf "$I/chase.tmp"
+mkdir "$I/chase.tmp"
+"$B/chase" --seed 2 --turns 60 --png "$I/chase.tmp" >/dev/null
+for n in 012 036 060; do mv "$I/chase.tmp/chase-$n.png" "$I/chase-$n.png"; done
+rm -rf "$I/chase.tmp"
 "$B/walker" --seed 7 --steps 400 --prefabs $P/furnish.txt --ascii none -o $I/world-walk.png
 "$B/analysis_demo" 7 $I >/dev/null
+"$B/flee" 7 $I >/dev/null

@@ -77,13 +77,18 @@ int dgi_recipe_floor(const dg_recipe *r, int32_t *floor, int32_t *floors, int32_
 
 /* 1 if the n bytes of a prefab file hint may go into a recipe line (and
  * unescaped into JSON and XML): letters, digits and . / _ - + only. */
-static int hint_ok(const char *s, size_t n)
+static int hint_chars(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
               (s[i] >= '0' && s[i] <= '9') || (s[i] && strchr("./_-+", s[i]))))
             return 0;
-    return n < DG_RECIPE_PREFABS_MAX;
+    return 1;
+}
+
+static int hint_ok(const char *s, size_t n)
+{
+    return hint_chars(s, n) && n < DG_RECIPE_PREFABS_MAX;
 }
 
 static const dgi_generator *recipe_gen(const dg_recipe *r)
@@ -404,6 +409,21 @@ static size_t next_word(scan *s, size_t *start)
     return s->pos - *start;
 }
 
+/* Words that are each in range but cannot go together: a recipe line that
+ * could never make a map is refused when it is read, not when it runs.
+ * floor_col and floors_col locate the words (0: not given). */
+static dg_status check_relations(const dg_recipe *r, int32_t floor_col, int32_t floors_col,
+                                 dg_diag *diag)
+{
+    if ((r->values[SLOT_FLAGS] & FLAG_FLOORS) && r->values[SLOT_FLOOR] >= r->values[SLOT_FLOORS])
+        return dgi_fail_at(diag, DG_E_INVALID, 1, floor_col ? floor_col : floors_col,
+                           "floor=%d is not below floors=%d%s: floors are numbered 0..floors-1, "
+                           "so the recipe could never make a map",
+                           (int)r->values[SLOT_FLOOR], (int)r->values[SLOT_FLOORS],
+                           floors_col ? "" : " (the default)");
+    return DG_OK;
+}
+
 dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg_diag *diag)
 {
     if (!text || !recipe)
@@ -433,6 +453,7 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
     if (st != DG_OK)
         return dgi_fail(diag, st, "cannot make a recipe for '%s'", g->name);
     uint64_t seen[(DG_RECIPE_MAX_PARAMS + FIXED_KEYS + EXTRA_KEYS + 63) / 64] = {0};
+    int32_t floor_col = 0, floors_col = 0; /* where floor= and floors= were */
     while ((n = next_word(&s, &at)) != 0)
     {
         const char *w = text + at, *eq = memchr(w, '=', n);
@@ -458,10 +479,17 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
             return dgi_fail_at(diag, DG_E_PARSE, 1, col, "'%.*s' is given twice", (int)klen, w);
         if (slot >= 0)
             seen[slot / 64] |= (uint64_t)1 << (slot % 64);
+        if (e && e->offset == SLOT_FLOOR)
+            floor_col = col;
+        if (e && e->offset == SLOT_FLOORS)
+            floors_col = col;
         st = recipe_set(&r, g, w, klen, eq + 1, n - klen - 1, col + (int32_t)klen + 1, diag);
         if (st != DG_OK)
             return st;
     }
+    st = check_relations(&r, floor_col, floors_col, diag);
+    if (st != DG_OK)
+        return st;
     *recipe = r;
     dgi_diag_ok(diag);
     return DG_OK;
@@ -519,9 +547,19 @@ dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set, con
     if (!recipe_gen(recipe))
         return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
     size_t n = file ? strlen(file) : 0;
+    /* A path too long for the hint keeps its base name: with the hash it
+     * still names the set wherever the file lives, where a dropped hint
+     * would name nothing. Characters a recipe cannot hold are refused. */
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    if (n >= DG_RECIPE_PREFABS_MAX && slash && hint_chars(file, n) && slash[1])
+    {
+        file = slash + 1;
+        n = strlen(file);
+    }
     if (!hint_ok(file ? file : "", n))
         return dgi_fail(diag, DG_E_INVALID,
-                        "prefab file '%.64s' cannot be recorded: at most %d letters, digits, '.', '/', '_', '-' or '+'",
+                        "prefab file '%.64s' cannot be recorded: letters, digits, '.', '/', '_', "
+                        "'-' or '+' only, and a base name of at most %d bytes",
                         file, DG_RECIPE_PREFABS_MAX - 1);
     recipe->prefabs_hash = dg_prefab_set_hash(set);
     memset(recipe->prefabs, 0, sizeof recipe->prefabs);
