@@ -73,22 +73,7 @@ void dg_chain_defaults(dg_chain_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->rooms_min = 0; /* by area */
-    p->rooms_max = DG_CHAIN_MAX_ROOMS;
-    p->room_min_w = 4;
-    p->room_max_w = 10;
-    p->room_min_h = 3;
-    p->room_max_h = 6;
-    p->corridor_min = 3;
-    p->corridor_max = 8;
-    p->overlap = DG_CHAIN_OVERLAP_ALLOW;
-    p->max_tries = 20;
-    p->on_stuck = DG_CHAIN_STUCK_BRANCH;
-    p->branch_chance = 0;
-    p->loop_chance = 0;
-    p->loop_reach = 0;
-    p->start = DG_CHAIN_START_MIDDLE;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_chain_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_range(dg_diag *diag, const char *what, int32_t lo, int32_t hi,

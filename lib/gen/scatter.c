@@ -66,17 +66,7 @@ void dg_scatter_defaults(dg_scatter_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->rooms_min = 0;
-    p->rooms_max = DG_SCATTER_MAX_ROOMS;
-    p->room_min_w = 4;
-    p->room_max_w = 10;
-    p->room_min_h = 3;
-    p->room_max_h = 6;
-    p->gap = 2;
-    p->max_tries = 30;
-    p->neighbours = 6;
-    p->loop_permille = 250;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_scatter_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_span(dg_diag *diag, const char *lo_name, int32_t lo, const char *hi_name,
