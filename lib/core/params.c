@@ -43,7 +43,7 @@ const dg_param_desc dgi_attach_table[] = {
 /* ---- chain (lib/gen/chain.c) */
 const dg_param_desc dgi_chain_table[] = {
     P_INT(dg_chain_params, rooms_min, 0, DG_CHAIN_MAX_ROOMS, 0, "rooms asked for, minimum (0 = by area, up to rooms_max) [<= rooms_max]"),
-    P_INT(dg_chain_params, rooms_max, 1, DG_CHAIN_MAX_ROOMS, DG_CHAIN_MAX_ROOMS, "rooms asked for, maximum [>= rooms_min]"),
+    P_INT(dg_chain_params, rooms_max, 1, DG_CHAIN_MAX_ROOMS, DG_CHAIN_MAX_ROOMS, "rooms asked for, maximum (1000000 = none given: by area, at least rooms_min) [>= rooms_min]"),
     P_INT(dg_chain_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum [<= room_max_w]"),
     P_INT(dg_chain_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum [>= room_min_w]"),
     P_INT(dg_chain_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
@@ -141,7 +141,7 @@ const dg_param_desc dgi_walk_table[] = {
 /* ---- scatter (lib/gen/scatter.c) */
 const dg_param_desc dgi_scatter_table[] = {
     P_INT(dg_scatter_params, rooms_min, 0, DG_SCATTER_MAX_ROOMS, 0, "rooms asked for, minimum (0 = by area, up to rooms_max) [<= rooms_max]"),
-    P_INT(dg_scatter_params, rooms_max, 1, DG_SCATTER_MAX_ROOMS, DG_SCATTER_MAX_ROOMS, "rooms asked for, maximum [>= rooms_min]"),
+    P_INT(dg_scatter_params, rooms_max, 1, DG_SCATTER_MAX_ROOMS, DG_SCATTER_MAX_ROOMS, "rooms asked for, maximum (1000000 = none given: by area, at least rooms_min) [>= rooms_min]"),
     P_INT(dg_scatter_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum [<= room_max_w]"),
     P_INT(dg_scatter_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum [>= room_min_w]"),
     P_INT(dg_scatter_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
