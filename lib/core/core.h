@@ -6,6 +6,7 @@
 
 
 #include "dungeon.h"
+#include "core/params.h" /* the generators' parameter tables */
 
 #include <stdarg.h>
 #include <string.h>

@@ -18,23 +18,7 @@ void dg_attach_defaults(dg_attach_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->room_min_w = 3;
-    p->room_max_w = 9;
-    p->room_min_h = 3;
-    p->room_max_h = 7;
-    p->corridor_min = 3;
-    p->corridor_max = 8;
-    p->max_features = 0;
-    p->room_after_corridor = 600;
-    p->target_floor = 270;
-    p->max_attempts = 0;
-    p->max_failures = 400;
-    p->growth = DG_GROWTH_UNIFORM;
-    p->loop_min_gain = 16;
-    p->loop_max = 8;
-    p->dead_ends = DG_DEAD_ENDS_ROOM;
-    p->doors = DG_DOORS_ROOMS;
-    p->dense = 0;
+    DGI_PARAMS_FILL(dgi_attach_table, p); /* every field: the rows of core/params.c */
 }
 
 /* Under the prune and room policies a corridor stays only if something

@@ -84,19 +84,7 @@ void dg_bsp_defaults(dg_bsp_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->leaf_min_w = 10;
-    p->leaf_min_h = 7;
-    p->max_ratio = 200;
-    p->max_depth = 0;
-    p->max_leaves = 0;
-    p->room_min_w = 3;
-    p->room_max_w = 24;
-    p->room_min_h = 3;
-    p->room_max_h = 16;
-    p->room_fill = 50;
-    p->margin = 1;
-    p->loop_chance = 150;
-    p->doors = DG_BSP_DOORS_ROOMS;
+    DGI_PARAMS_FILL(dgi_bsp_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_int(dg_diag *diag, const char *what, int32_t v, int32_t lo, int32_t hi)

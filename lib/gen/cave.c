@@ -94,16 +94,7 @@ void dg_cave_defaults(dg_cave_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->fill_permille = 500;
-    p->birth = DG_CAVE_RULE_BIRTH;
-    p->survival = DG_CAVE_RULE_SURVIVAL;
-    p->iterations = 4;
-    p->smoothing = 1;
-    p->min_region = 24;
-    p->connect = DG_CAVE_CONNECT_TUNNELS;
-    p->tunnel_width = 2;
-    p->target_open_permille = 0;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_cave_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_one(dg_diag *diag, const char *what, int32_t v, int32_t lo, int32_t hi)

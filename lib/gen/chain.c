@@ -73,22 +73,7 @@ void dg_chain_defaults(dg_chain_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->rooms_min = 0; /* by area */
-    p->rooms_max = DG_CHAIN_MAX_ROOMS;
-    p->room_min_w = 4;
-    p->room_max_w = 10;
-    p->room_min_h = 3;
-    p->room_max_h = 6;
-    p->corridor_min = 3;
-    p->corridor_max = 8;
-    p->overlap = DG_CHAIN_OVERLAP_ALLOW;
-    p->max_tries = 20;
-    p->on_stuck = DG_CHAIN_STUCK_BRANCH;
-    p->branch_chance = 0;
-    p->loop_chance = 0;
-    p->loop_reach = 0;
-    p->start = DG_CHAIN_START_MIDDLE;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_chain_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_range(dg_diag *diag, const char *what, int32_t lo, int32_t hi,
@@ -113,7 +98,11 @@ static dg_status check_choice(dg_diag *diag, const char *what, int32_t v, int32_
     return DG_OK;
 }
 
-/* rooms_min 0 asks for a count by area, still capped by rooms_max. */
+/* The room count: rooms_min..rooms_max, where rooms_min 0 is "by area", 6 to
+ * 8 rooms per 1000 usable cells (inside the border), at least 2, capped at
+ * rooms_max, and rooms_max at its limit DG_CHAIN_MAX_ROOMS (the default) is
+ * no maximum given: with rooms_min alone the count is drawn from rooms_min to
+ * the area's high end (never below rooms_min), not to the limit. */
 static dg_status check_rooms(dg_diag *diag, const dg_chain_params *p)
 {
     if (p->rooms_min < 0)
@@ -131,6 +120,14 @@ static dg_status check_rooms(dg_diag *diag, const dg_chain_params *p)
 static int32_t rooms_needed(const dg_chain_params *p)
 {
     return p->rooms_min ? p->rooms_min : DG_MIN(2, p->rooms_max);
+}
+
+/* How many rooms of the smallest size the usable board could hold without
+ * overlap, walls not even counted (its area over theirs): rooms_min alone
+ * above that is refused, since only overlapping rooms could reach it. */
+static int64_t rooms_capacity(int32_t usable_w, int32_t usable_h, const dg_chain_params *p)
+{
+    return (int64_t)usable_w * usable_h / ((int64_t)p->room_min_w * p->room_min_h);
 }
 
 /* 1 if two rooms of the minimum size and a corridor of corridor_min fit in a
@@ -173,6 +170,15 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
                         "chain: a %dx%d grid%s cannot hold the smallest room (%dx%d interior)",
                         (int)g->width, (int)g->height, p->border ? " with its border wall" : "",
                         (int)p->room_min_w, (int)p->room_min_h);
+    if (p->rooms_max == DG_CHAIN_MAX_ROOMS && p->rooms_min > rooms_capacity(usable_w, usable_h, p))
+        return dgi_fail(diag, DG_E_INVALID,
+                        "chain: rooms_min %d does not fit a %dx%d grid%s: its area holds at most %lld "
+                        "rooms of the smallest size (%dx%d) without overlap (give rooms_max too "
+                        "to ask for that many overlapping rooms)",
+                        (int)p->rooms_min, (int)g->width, (int)g->height,
+                        p->border ? " with its border wall" : "",
+                        (long long)rooms_capacity(usable_w, usable_h, p), (int)p->room_min_w,
+                        (int)p->room_min_h);
     if (rooms_needed(p) >= 2 && !two_rooms_fit(usable_w, usable_h, p))
         return dgi_fail(diag, DG_E_NOSPACE,
                         "chain: a %dx%d grid%s cannot hold two rooms of %dx%d joined by a "
@@ -182,14 +188,15 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
     return DG_OK;
 }
 
-/* The room count to aim for. By area: 6 to 8 rooms per 1000 usable cells
- * (inside the border), at least 2, at most rooms_max. */
+/* The room count to aim for (check_rooms says how the ends resolve). */
 static int32_t draw_room_count(const dg_grid *g, const dg_chain_params *p, dg_rng *rng)
 {
-    if (p->rooms_min)
+    if (p->rooms_min && p->rooms_max < DG_CHAIN_MAX_ROOMS)
         return dg_rng_range(rng, p->rooms_min, p->rooms_max);
     int64_t usable = (int64_t)(g->width - 2 * p->border) * (g->height - 2 * p->border);
     int64_t lo = DG_MAX(2, usable * 6 / 1000), hi = DG_MAX(lo, usable * 8 / 1000);
+    if (p->rooms_min) /* given alone: up to the area's high end, never below it */
+        return dg_rng_range(rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
     return dg_rng_range(rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
 }
 

@@ -54,20 +54,7 @@ void dg_maze_defaults(dg_maze_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->layout = DG_MAZE_LAYOUT_ROOMS;
-    p->algorithm = DG_MAZE_GROWING_TREE;
-    p->newest = 1000;
-    p->straight = 500;
-    p->braid = 0;
-    p->corridor_width = 1;
-    p->room_tries = 0;
-    p->room_min_w = 3;
-    p->room_max_w = 11;
-    p->room_min_h = 3;
-    p->room_max_h = 7;
-    p->extra_doors = 25;
-    p->dead_ends = 1000;
-    p->start = DG_MAZE_START_CORNER;
+    DGI_PARAMS_FILL(dgi_maze_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_field(dg_diag *diag, const char *what, int32_t v, int32_t lo, int32_t hi)

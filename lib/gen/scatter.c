@@ -66,17 +66,7 @@ void dg_scatter_defaults(dg_scatter_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->rooms_min = 0;
-    p->rooms_max = DG_SCATTER_MAX_ROOMS;
-    p->room_min_w = 4;
-    p->room_max_w = 10;
-    p->room_min_h = 3;
-    p->room_max_h = 6;
-    p->gap = 2;
-    p->max_tries = 30;
-    p->neighbours = 6;
-    p->loop_permille = 250;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_scatter_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_span(dg_diag *diag, const char *lo_name, int32_t lo, const char *hi_name,
@@ -101,6 +91,11 @@ static dg_status check_value(dg_diag *diag, const char *what, int32_t v, int32_t
     return DG_OK;
 }
 
+/* The room count: rooms_min..rooms_max, where rooms_min 0 is "by area"
+ * (DENSITY_LO..DENSITY_HI rooms per 1000 usable cells, at least 2), capped at
+ * rooms_max, and rooms_max at its limit DG_SCATTER_MAX_ROOMS (the default) is
+ * no maximum given: with rooms_min alone the count is drawn from rooms_min to
+ * the area's high end (never below rooms_min), not to the limit. */
 static dg_status check_rooms(dg_diag *diag, const dg_scatter_params *p)
 {
     dg_status st = check_value(diag, "rooms_max", p->rooms_max, 1, DG_SCATTER_MAX_ROOMS);
@@ -119,6 +114,15 @@ static int32_t rooms_needed(const dg_scatter_params *p)
     return p->rooms_min ? p->rooms_min : DG_MIN(2, p->rooms_max);
 }
 
+/* How many rooms of the smallest size, their walls and half the gap around
+ * each, the grid's area could hold (walls may stand on the border ring): an
+ * upper bound on what can be placed. rooms_min alone above it is refused. */
+static int64_t rooms_capacity(const dg_grid *g, const dg_scatter_params *p)
+{
+    int64_t cell = ((int64_t)p->room_min_w + 2 + p->gap) * ((int64_t)p->room_min_h + 2 + p->gap);
+    return ((int64_t)g->width + p->gap) * ((int64_t)g->height + p->gap) / cell;
+}
+
 /* A room leaves at least one free row and column of the usable board beside
  * its walls, so corridors can always pass it: interior <= usable - 2. */
 static dg_status check_board(const dg_grid *g, const dg_scatter_params *p, dg_diag *diag)
@@ -131,6 +135,12 @@ static dg_status check_board(const dg_grid *g, const dg_scatter_params *p, dg_di
                         "its walls and a free row and column; the smallest is %dx%d",
                         (int)g->width, (int)g->height, (int)p->room_min_w, (int)p->room_min_h,
                         (int)(need_w + 2 * p->border), (int)(need_h + 2 * p->border));
+    if (p->rooms_max == DG_SCATTER_MAX_ROOMS && p->rooms_min > rooms_capacity(g, p))
+        return dgi_fail(diag, DG_E_INVALID,
+                        "scatter: rooms_min %d does not fit a %dx%d grid: its area holds at most "
+                        "%lld rooms of the smallest size (%dx%d) with their walls and gap",
+                        (int)p->rooms_min, (int)g->width, (int)g->height,
+                        (long long)rooms_capacity(g, p), (int)p->room_min_w, (int)p->room_min_h);
     if (rooms_needed(p) < 2)
         return DG_OK;
     /* two rooms side by side or stacked, their walls and the gap between them */
@@ -351,15 +361,17 @@ static dg_status place_one(scatter *s, int *placed)
     return DG_OK;
 }
 
-/* The room count to aim for: rooms_min..rooms_max, or by area. */
+/* The room count to aim for (check_rooms says how the ends resolve). */
 static int32_t draw_room_count(const scatter *s)
 {
     const dg_scatter_params *p = s->p;
     dg_rng rng = s->place;
-    if (p->rooms_min)
+    if (p->rooms_min && p->rooms_max < DG_SCATTER_MAX_ROOMS)
         return dg_rng_range(&rng, p->rooms_min, p->rooms_max);
     int64_t usable = (int64_t)(s->w - 2 * p->border) * (s->h - 2 * p->border);
     int64_t lo = DG_MAX(2, usable * DENSITY_LO / 1000), hi = DG_MAX(lo, usable * DENSITY_HI / 1000);
+    if (p->rooms_min) /* given alone: up to the area's high end, never below it */
+        return dg_rng_range(&rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
     return dg_rng_range(&rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
 }
 

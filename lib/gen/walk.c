@@ -53,17 +53,7 @@ void dg_walk_defaults(dg_walk_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->mode = DG_WALK_TUNNELER;
-    p->target_floor = 300;
-    p->walkers = 3;
-    p->step_min = 3;
-    p->step_max = 9;
-    p->turn_chance = 500;
-    p->room_chance = 200;
-    p->room_min = 3;
-    p->room_max = 7;
-    p->symmetry = DG_WALK_SYM_NONE;
-    p->max_steps = 0;
+    DGI_PARAMS_FILL(dgi_walk_table, p); /* every field: the rows of core/params.c */
 }
 
 static dg_status check_value(dg_diag *diag, const char *what, int32_t v, int32_t lo, int32_t hi)

@@ -588,9 +588,8 @@ void dg_prefab_full_defaults(dg_prefab_full_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->orientations = DG_ORIENT_MASK_ALL;
-    p->fill = DG_TILE_VOID;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_prefab_full_table, p); /* the rows of core/params.c */
+    /* not in the table (pointers): name and tag stay NULL (any prefab, no tag filter) */
 }
 
 static dg_status full_check(const dg_grid *grid, const dg_prefab_set *set,

@@ -102,14 +102,9 @@ void dg_prefab_islands_defaults(dg_prefab_islands_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->orientations = DG_ORIENT_MASK_ALL;
-    p->margin = -1;
-    p->positions = 30;
-    p->max_failures = 20;
-    p->fill = DG_TILE_FLOOR;
-    p->connected = 1;
-    p->max_tries = 16;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_prefab_islands_table, p); /* the rows of core/params.c */
+    /* not in the table (a caller array): groups stays NULL and group_count 0 (the
+     * set's own group lines, else every island prefab) */
 }
 
 static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,

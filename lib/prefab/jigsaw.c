@@ -80,12 +80,8 @@ void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->orientations = DG_ORIENT_MASK_ALL;
-    p->seams = DG_SEAM_MATCH;
-    p->connected = 1;
-    p->max_tries = 32;
-    p->fill = DG_TILE_VOID;
-    p->border = 1;
+    DGI_PARAMS_FILL(dgi_prefab_jigsaw_table, p); /* the rows of core/params.c */
+    /* not in the table (a pointer): tag stays NULL (no tag filter) */
 }
 
 static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,

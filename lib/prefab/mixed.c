@@ -38,12 +38,8 @@ void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
     if (!p)
         return;
     memset(p, 0, sizeof *p);
-    p->mode = DG_PREFAB_ISLAND;
-    p->count = 3;
-    p->orientations = DG_ORIENT_MASK_ALL;
-    p->positions = 32; /* then every position: more draws only cost time */
-    p->in_rooms = 1;
-    p->unique = 1;
+    DGI_PARAMS_FILL(dgi_prefab_mixed_table, p); /* the rows of core/params.c */
+    /* not in the table (a pointer): tag stays NULL (no tag filter) */
 }
 
 static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,

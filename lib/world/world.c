@@ -23,14 +23,9 @@ void dg_world_defaults(dg_world_params *params)
     if (!params)
         return;
     memset(params, 0, sizeof *params);
-    params->room_size = 9;
-    params->room_min = 3;
-    params->border = 1;
-    params->loop_permille = 100;
-    params->dead_end_fix = 0;
-    params->furnishing = NULL;
-    params->furnish_permille = 400;
-    params->variants = 8;
+    DGI_PARAMS_FILL(dgi_world_table, params); /* the rows of core/params.c */
+    /* not in the table: furnishing stays NULL (bare rooms), and the difficulty
+     * curve (int64_t distances, arrays) is 2 points, (0, 1) and (500, 100) */
     params->curve_points = 2;
     params->curve_distance[0] = 0;
     params->curve_level[0] = 1;
