@@ -379,7 +379,10 @@ enum { /* dg_chain_params.start */
 
 typedef struct dg_chain_params {
     int32_t rooms_min, rooms_max;       /* rooms asked for, 1..DG_CHAIN_MAX_ROOMS; rooms_min 0 = by area
-                                           (docs/chain.md), at most rooms_max (default 0, 1000000) */
+                                           (docs/chain.md), at most rooms_max; rooms_max at the limit is
+                                           none given: rooms_min alone draws up to the area's count
+                                           (never below rooms_min), and one the area cannot hold is
+                                           refused (default 0, 1000000) */
     int32_t room_min_w, room_max_w;     /* room interior width (default 4..10) */
     int32_t room_min_h, room_max_h;     /* room interior height (default 3..6) */
     int32_t corridor_min, corridor_max; /* corridor cells between the two doors (default 3..8) */
@@ -670,7 +673,9 @@ DG_API dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params,
 typedef struct dg_scatter_params {
     int32_t rooms_min, rooms_max;   /* rooms asked for, 1..DG_SCATTER_MAX_ROOMS; rooms_min 0 = by area
                                        (6..8 per 1000 cells inside the border, at least 2), at most
-                                       rooms_max (default 0, 1000000) */
+                                       rooms_max; rooms_max at the limit is none given: rooms_min alone
+                                       draws up to the area's count (never below rooms_min), and one
+                                       the area cannot hold is refused (default 0, 1000000) */
     int32_t room_min_w, room_max_w; /* room interior width, >= 1 (default 4..10) */
     int32_t room_min_h, room_max_h; /* room interior height, >= 1 (default 3..6) */
     int32_t gap;                    /* rock cells between two rooms' walls, 1..32 (default 2) */
@@ -1139,7 +1144,8 @@ typedef struct dg_prefab_full_params {
     const char *name;     /* the prefab to use, or NULL: a weighted pick among the
                            * `mode full` prefabs (default NULL) */
     const char *tag;      /* NULL, or only prefabs with this tag (default NULL) */
-    int32_t orientations; /* allowed DG_ORIENT_* bits, ANDed with the prefab's (default all) */
+    int32_t orientations; /* allowed DG_ORIENT_* bits, ANDed with the prefab's
+                           * (default DG_ORIENT_MASK_ALL: all) */
     int32_t keep;         /* 0: fill the grid with `fill` first; 1: keep the grid's cells
                            * outside the prefab and under void glyphs (mixed) (default 0) */
     int32_t fill;         /* tile outside the prefab and under void when keep is 0
@@ -1161,7 +1167,7 @@ DG_API dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set
 typedef struct dg_prefab_jigsaw_params {
     const char *tag;          /* NULL, or only candidates with this tag (default NULL) */
     int32_t block_w, block_h; /* block size; 0 x 0: the size of the first candidate (default 0) */
-    int32_t orientations;     /* allowed DG_ORIENT_* bits (default all) */
+    int32_t orientations;     /* allowed DG_ORIENT_* bits (default DG_ORIENT_MASK_ALL: all) */
     int32_t unique;           /* 1: each prefab at most once per map (default 0; a
                                * prefab's own `unique` key always holds) */
     int32_t seams;            /* DG_SEAM_* (default DG_SEAM_MATCH) */
@@ -1198,7 +1204,7 @@ typedef struct dg_prefab_islands_params {
     const dg_prefab_group *groups; /* placed in this order; NULL: the set's `group` lines,
                                     * or if it has none every island prefab, as many as fit */
     int32_t group_count;
-    int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
+    int32_t orientations;  /* allowed DG_ORIENT_* bits (default DG_ORIENT_MASK_ALL: all) */
     int32_t margin;        /* free cells between buildings, 0..64; -1: the larger of the two
                             * prefabs' own `margin` (default -1) */
     int32_t positions;     /* positions tried per building, 1..10000 (default 30): 4 drawn
@@ -1238,7 +1244,7 @@ typedef struct dg_prefab_mixed_params {
     int32_t mode;          /* the DG_PREFAB_* mode bit vaults must have (default island) */
     int32_t count;         /* vaults to place; fewer only if no more fit anywhere, then
                             * metrics.stopped_early = 1 (default 3) */
-    int32_t orientations;  /* allowed DG_ORIENT_* bits (default all) */
+    int32_t orientations;  /* allowed DG_ORIENT_* bits (default DG_ORIENT_MASK_ALL: all) */
     int32_t positions;     /* random positions tried per vault before every position is,
                             * 1..100000 (default 32) */
     int32_t in_rooms;      /* 1: only inside the interiors of the rooms already in result
