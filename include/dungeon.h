@@ -16,9 +16,8 @@
  * dg_export_options) must have every spare slot 0, which the _defaults and
  * _init functions and `= {0}` give; a nonzero slot is DG_E_INVALID, so an
  * older library refuses a newer program's new field instead of ignoring it.
- * Output structs (dg_metrics, dg_result, dg_quality, dg_placement,
- * dg_progress, dg_prefab_info, dg_world_room, dg_floor_info) get 0 in their
- * spare slots. Every other struct keeps its layout until the soname changes:
+ * Output structs (dg_metrics, dg_result, dg_quality, dg_progress,
+ * dg_prefab_info, dg_world_room, dg_floor_info) get 0 in their spare slots. Every other struct keeps its layout until the soname changes:
  * elements of arrays (dg_room, dg_corridor, dg_door, dg_marker,
  * dg_sched_actor, dg_prefab_group, dg_param_desc, dg_world_marker, ...),
  * small values (dg_point, dg_rect, dg_grid, dg_rng, dg_diag, ...) and
@@ -951,14 +950,12 @@ typedef struct dg_place_params {
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_place_params;
 
-/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_placement {
     dg_point start;       /* up stairs: the passable cell nearest to arrival, else one
                              end of a farthest pair */
     dg_point exit;        /* down stairs: the room cell farthest from start by walking */
     int32_t distance;     /* steps from start to exit */
     int32_t spawn_count;  /* spawn points placed */
-    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_placement;
 
 /* Fills the documented defaults. */

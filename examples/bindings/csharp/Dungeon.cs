@@ -316,7 +316,6 @@ namespace LibDungeon {
         public Point exit;
         public int distance;
         public int spawn_count;
-        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct LockParams {

@@ -445,7 +445,6 @@ typedef struct dg_placement {
     dg_point exit;
     int32_t distance;
     int32_t spawn_count;
-    int32_t spare[8];
 } dg_placement;
  void dg_place_defaults(dg_place_params *params);
  dg_status dg_place(const dg_grid *grid, const dg_place_params *params, uint64_t seed,

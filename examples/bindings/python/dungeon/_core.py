@@ -158,6 +158,10 @@ class Quality(C.Structure):
         "exit_in_room", "start_is_exit", "exit_rank_permille", "doorless_joins", "dead_doors",
         "parallel_cells")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
+def named(struct):
+    """The field names of a struct mirror without its spare slots (docs/abi.md)."""
+    return [name for name, _ in struct._fields_ if name != "spare"]
+
 DG_OVERLAY_BLOCKED, DG_OVERLAY_COST, DG_OVERLAY_SIGHT = 1, 2, 4
 DG_UNREACHABLE = -1
 STATUS_NAMES = {0: "DG_OK", -1: "DG_E_INVALID", -2: "DG_E_NULL", -3: "DG_E_NOMEM",
