@@ -5,6 +5,23 @@
  * allocate it and never write outside its width x height cells. Same (major
  * version, generator, parameters, seed) gives the same bytes everywhere; see
  * docs/determinism.md.  SPDX-License-Identifier: MIT */
+/* ABI (docs/abi.md): while the major version is 0 every minor release has
+ * its own soname, libdungeon.so.0.MINOR; from 1.0 on the soname is
+ * libdungeon.so.1 and releases only add. The structs a caller allocates and
+ * the library reads or fills are growable: each says so in a comment and ends
+ * in int32_t spare[DG_SPARE_SLOTS]. A later release of the same soname puts
+ * a new field in a spare slot, where 0 means the old behaviour, so their sizes
+ * and offsets never change within a series. Input structs (the generators'
+ * params, dg_move, dg_place_params, dg_lock_params, dg_site,
+ * dg_export_options) must have every spare slot 0, which the _defaults and
+ * _init functions and `= {0}` give; a nonzero slot is DG_E_INVALID, so an
+ * older library refuses a newer program's new field instead of ignoring it.
+ * Output structs (dg_metrics, dg_result, dg_quality, dg_progress,
+ * dg_prefab_info, dg_world_room, dg_floor_info) get 0 in their spare slots. Every other struct keeps its layout until the soname changes:
+ * elements of arrays (dg_room, dg_corridor, dg_door, dg_marker,
+ * dg_sched_actor, dg_prefab_group, dg_param_desc, dg_world_marker, ...),
+ * small values (dg_point, dg_rect, dg_grid, dg_rng, dg_diag, ...) and
+ * dg_recipe, whose growth is its values[] table. */
 #ifndef DUNGEON_H
 #define DUNGEON_H
 
@@ -25,6 +42,8 @@ extern "C" {
  * may change outputs, each change listed in docs/determinism.md): MAJOR * 1000
  * + (MAJOR == 0 ? MINOR : 0). Recipes record it, as "0.3" or "1". */
 #define DG_OUTPUT_VERSION (DG_VERSION_MAJOR * 1000 + (DG_VERSION_MAJOR == 0 ? DG_VERSION_MINOR : 0))
+/* Spare int32_t slots at the end of every growable struct (docs/abi.md). */
+#define DG_SPARE_SLOTS 8
 
 /* The export attribute of every public function; define DG_API first (e.g.
  * -DDG_API=) to replace it. Windows programs that link dungeon.dll may define
@@ -184,6 +203,7 @@ enum { DG_DIR_N = 0, DG_DIR_E = 1, DG_DIR_S = 2, DG_DIR_W = 3 };
 
 typedef struct dg_ref { int32_t kind; int32_t index; } dg_ref;
 
+/* Fixed: an element of a library-allocated array, its layout changes only with the soname. */
 typedef struct dg_room {
     dg_rect rect;        /* interior (floor) rectangle, walls excluded */
     int32_t kind;        /* DG_ROOM_* */
@@ -233,6 +253,7 @@ typedef struct dg_marker {
 } dg_marker;
 
 /* Integer metrics so they are identical on every platform. */
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_metrics {
     int32_t cells;             /* width * height */
     int32_t floor_cells;       /* passable cells */
@@ -251,11 +272,13 @@ typedef struct dg_metrics {
     int32_t overlaps;          /* rooms that overlapped earlier content */
     int32_t chokepoints;       /* passable cells whose removal splits their region (dg_measure) */
     int32_t diameter;          /* longest walk a double BFS finds in the largest region (dg_measure) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_metrics;
 
 /* Everything a generator reports beside tiles. Initialise with dg_result_init,
  * pass to any generator (which replaces its contents), release with
  * dg_result_free. Arrays are owned by the result. */
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_result {
     dg_room *rooms;         int32_t room_count;
     dg_corridor *corridors; int32_t corridor_count;
@@ -268,6 +291,7 @@ typedef struct dg_result {
     dg_metrics metrics;
     dg_allocator allocator; /* how the arrays were allocated (set by init) */
     int32_t capacity_[4];   /* private: array capacities */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_result;
 
 /* Empties *result and records the allocator (NULL: malloc/free). */
@@ -314,6 +338,7 @@ enum { /* dg_attach_params.doors */
     DG_DOORS_NONE = 2       /* junctions are corridor (or room floor between two rooms) */
 };
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_attach_params {
     int32_t room_min_w, room_max_w;   /* room interior width, >= 1 (default 3..9) */
     int32_t room_min_h, room_max_h;   /* room interior height, >= 1 (default 3..7) */
@@ -340,6 +365,7 @@ typedef struct dg_attach_params {
     int32_t doors;                    /* DG_DOORS_* (default rooms) */
     int32_t dense;                    /* 1 = pieces may share walls (packed, corridors side by
                                        * side); 0 = rock between pieces except at joins (default 0) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_attach_params;
 
 /* Fills the documented defaults. */
@@ -377,6 +403,7 @@ enum { /* dg_chain_params.start */
     DG_CHAIN_START_FIRST = 1     /* the first room, near the centre */
 };
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_chain_params {
     int32_t rooms_min, rooms_max;       /* rooms asked for, 1..DG_CHAIN_MAX_ROOMS; rooms_min 0 = by area
                                            (docs/chain.md), at most rooms_max; rooms_max at the limit is
@@ -394,6 +421,7 @@ typedef struct dg_chain_params {
     int32_t loop_reach;                 /* longest loop corridor, >= corridor_min; 0 = 2 * corridor_max (default 0) */
     int32_t start;                      /* DG_CHAIN_START_* (default middle) */
     int32_t border;                     /* 1 = a wall frame around the board, 0 = rooms may touch the edge (default 1) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_chain_params;
 
 /* Fills the documented defaults. */
@@ -425,6 +453,7 @@ enum { /* dg_cave_params.connect */
 #define DG_CAVE_RULE_BIRTH 0x1E0    /* bits 5..8: an open cell with >= 5 rock neighbours turns to rock */
 #define DG_CAVE_RULE_SURVIVAL 0x1F0 /* bits 4..8: a rock cell with >= 4 rock neighbours stays rock */
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_cave_params {
     int32_t fill_permille;        /* permille chance that a cell starts as rock, 0..1000 (default 500) */
     int32_t birth;                /* bit n set: an open cell with n rock neighbours turns to rock,
@@ -443,6 +472,7 @@ typedef struct dg_cave_params {
                                    * grid is open cave, 1..1000 (default 0) */
     int32_t border;               /* 1 = the grid's outer ring is closed rock, 0 = caves may
                                    * reach the edge (default 1) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_cave_params;
 
 /* Fills the documented defaults. */
@@ -486,6 +516,7 @@ enum { /* dg_bsp_params.doors */
     DG_BSP_DOORS_NONE = 1   /* the wall cell is left open as corridor */
 };
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_bsp_params {
     int32_t leaf_min_w;    /* smallest leaf width in cells, walls and margins included;
                             * >= room_min_w + 2 * margin + 2, <= 32768 (default 10) */
@@ -505,6 +536,7 @@ typedef struct dg_bsp_params {
     int32_t loop_chance;   /* permille per cut: a second corridor across it between other
                             * rooms, for loops, 0..1000 (default 150) */
     int32_t doors;         /* DG_BSP_DOORS_* (default rooms) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_bsp_params;
 
 /* Fills the documented defaults. */
@@ -554,6 +586,7 @@ enum { /* dg_maze_params.start (perfect layout) */
 #define DG_MAZE_MAX_WIDTH 1000        /* corridor_width limit */
 #define DG_MAZE_MAX_ROOM_TRIES 1000000 /* room_tries limit */
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_maze_params {
     int32_t layout;         /* DG_MAZE_LAYOUT_* (default rooms) */
     int32_t algorithm;      /* DG_MAZE_GROWING_TREE or DG_MAZE_DIVISION (default growing tree) */
@@ -575,6 +608,7 @@ typedef struct dg_maze_params {
                              * junction, room or door; 0 = keep, 1000 = remove all, 0..1000
                              * (default 1000) */
     int32_t start;          /* perfect layout: DG_MAZE_START_* (default corner) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_maze_params;
 
 /* Fills the documented defaults. */
@@ -623,6 +657,7 @@ enum { /* dg_walk_params.symmetry */
 #define DG_WALK_MAX_STEP 1000
 #define DG_WALK_MAX_ROOM 50
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_walk_params {
     int32_t mode;         /* DG_WALK_* (default tunneler) */
     int32_t target_floor; /* stop once this permille of the grid's cells is floor, 1..1000;
@@ -639,6 +674,7 @@ typedef struct dg_walk_params {
     int32_t symmetry;     /* DG_WALK_SYM_* (default none) */
     int32_t max_steps;    /* walker steps in all, 0 = the automatic bound (docs/walk.md),
                            * which always reaches the target (default 0) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_walk_params;
 
 /* Fills the documented defaults. */
@@ -670,6 +706,7 @@ DG_API dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params,
  * inclusive; a maximum larger than the board is capped, a minimum never is. */
 #define DG_SCATTER_MAX_ROOMS 1000000
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_scatter_params {
     int32_t rooms_min, rooms_max;   /* rooms asked for, 1..DG_SCATTER_MAX_ROOMS; rooms_min 0 = by area
                                        (6..8 per 1000 cells inside the border, at least 2), at most
@@ -686,6 +723,7 @@ typedef struct dg_scatter_params {
                                        edges outside the tree) that get a corridor, 0..1000 (default 250) */
     int32_t border;                 /* 1 = nothing open on the grid's outer ring, 0 = rooms and
                                        corridors may reach the edge (default 1) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_scatter_params;
 
 /* Fills the documented defaults. */
@@ -740,6 +778,7 @@ typedef struct dg_overlay {
 } dg_overlay;
 
 /* How a walker moves; fill with dg_move_defaults. A NULL dg_move means the defaults. */
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_move {
     const uint8_t *passable;  /* 256 entries, nonzero = may stand on the tile
                                  (NULL: dg_tile_passable) */
@@ -758,6 +797,7 @@ typedef struct dg_move {
                                   and to of a path (the actor and its target stand
                                   there). A step onto a cell costs (tile cost + extra)
                                   * weight. dg_regions honours blocked. */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_move;
 
 /* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
@@ -868,6 +908,7 @@ DG_API dg_status dg_chokepoints(const dg_grid *grid, const uint8_t *passable, ui
 /* How shippable a map is: what `dungeon --survey` tabulates and the quality
  * tests check (docs/quality.md). Every figure is a pure function of the grid
  * and the result's rooms, start and exit. */
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_quality {
     int32_t floor_permille;    /* passable cells * 1000 / cells */
     int32_t rooms, corridors;  /* the result's counts */
@@ -893,6 +934,7 @@ typedef struct dg_quality {
     int32_t parallel_cells;    /* corridor cells that run beside another corridor,
                                 * separated by 1 or 2 impassable cells, for 3 or more
                                 * cells in a row */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_quality;
 
 /* Measures one map: grid plus the result a generator filled for it (rooms,
@@ -901,6 +943,7 @@ typedef struct dg_quality {
 DG_API dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,
                                const dg_allocator *allocator, dg_diag *diag);
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_place_params {
     const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */
     const uint8_t *room_tiles;  /* 256 entries: room floor, where stairs and spawns go
@@ -909,6 +952,7 @@ typedef struct dg_place_params {
                                    (-1, -1): none (default) */
     int32_t spawn_count;        /* spawn points wanted (default 0) */
     int32_t spawn_min_distance; /* walking steps from the start, at least (default 6) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_place_params;
 
 typedef struct dg_placement {
@@ -956,6 +1000,7 @@ enum { /* dg_lock_params.key_place: where a key goes, between its lock and the o
     DG_KEYS_BRANCH = 1,   /* as far off that way as the region allows (a side branch) */
     DG_KEYS_DEAD_END = 2  /* at the dead end farthest off the way (else as BRANCH) */
 };
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_lock_params {
     int32_t locks;           /* locks wanted, 0..DG_LOCKS_MAX (default 2) */
     int32_t require_all;     /* 1: DG_E_NOSPACE unless all fit; 0: place what fits (default 0) */
@@ -963,9 +1008,11 @@ typedef struct dg_lock_params {
     int32_t kinds;           /* key kinds (colours) 1..8: lock N is kind (N - 1) % kinds (default 3) */
     int32_t gate_max;        /* most doors one lock may close, 1..8 (default 2) */
     int32_t secret_permille; /* share of loop doors made secret, 0..1000 (default 0) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_lock_params;
 
 /* What dg_lock_place did and what dg_solve found. */
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_progress {
     int32_t requested;       /* locks asked for */
     int32_t placed;          /* locks placed */
@@ -977,6 +1024,7 @@ typedef struct dg_progress {
     int32_t order_count;     /* dg_solve: keys needed to reach the exit */
     int32_t order[DG_LOCKS_MAX];   /* dg_solve: their lock numbers, in an order that works */
     int32_t steps;           /* dg_solve: cells the player can reach with every key it can get */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_progress;
 
 /* Fills the documented defaults. */
@@ -1044,6 +1092,7 @@ typedef struct dg_prefab_set dg_prefab_set;
  * to a limit); diag->message is "name:line:col: message". */
 typedef void (*dg_diag_fn)(void *user, const dg_diag *diag);
 
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_prefab_info {
     char name[DG_NAME_MAX];
     int32_t width, height;      /* in the identity orientation */
@@ -1057,6 +1106,7 @@ typedef struct dg_prefab_info {
     int32_t margin;             /* island spacing (default 1) */
     int32_t unique;             /* 1: at most once per generated map */
     int32_t line;               /* line of its `prefab NAME` in the source */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_info;
 
 /* Parses text[0..length) (need not be NUL-terminated). source_name prefixes
@@ -1140,6 +1190,7 @@ enum { /* dg_prefab_jigsaw_params.seams */
     DG_SEAM_ANY = 2    /* no seam matching (connectivity is still checked) */
 };
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_prefab_full_params {
     const char *name;     /* the prefab to use, or NULL: a weighted pick among the
                            * `mode full` prefabs (default NULL) */
@@ -1152,6 +1203,7 @@ typedef struct dg_prefab_full_params {
                            * (default DG_TILE_VOID) */
     int32_t border;       /* 1: open cells on the grid's outer ring become wall, and doors
                            * left leading nowhere are mended (default 1; 0: open edges) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_full_params;
 
 /* Fills the documented defaults. */
@@ -1164,6 +1216,7 @@ DG_API dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set
                                          dg_result *result, const dg_allocator *allocator,
                                          dg_diag *diag);
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_prefab_jigsaw_params {
     const char *tag;          /* NULL, or only candidates with this tag (default NULL) */
     int32_t block_w, block_h; /* block size; 0 x 0: the size of the first candidate (default 0) */
@@ -1178,6 +1231,7 @@ typedef struct dg_prefab_jigsaw_params {
     int32_t border;           /* 1: open cells on the outer edge of the blocks (and on the
                                * grid's ring) become wall, doors left leading nowhere are
                                * mended (default 1; 0: open edges, for stitching) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_jigsaw_params;
 
 /* Fills the documented defaults. */
@@ -1200,6 +1254,7 @@ typedef struct dg_prefab_group {
     int32_t start;    /* 1: its rooms are start rooms (DG_ROOM_START) */
 } dg_prefab_group;
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_prefab_islands_params {
     const dg_prefab_group *groups; /* placed in this order; NULL: the set's `group` lines,
                                     * or if it has none every island prefab, as many as fit */
@@ -1220,6 +1275,7 @@ typedef struct dg_prefab_islands_params {
                             * 1..1000 (default 16) */
     int32_t border;        /* 1 (pure mode only): a wall on the grid's outer ring, buildings two
                             * cells inside it (a ground path between) (default 1; 0: open edges) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_islands_params;
 
 /* Fills the documented defaults. */
@@ -1239,6 +1295,7 @@ DG_API dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *
                                             uint64_t seed, dg_result *result,
                                             const dg_allocator *allocator, dg_diag *diag);
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_prefab_mixed_params {
     const char *tag;       /* NULL, or only prefabs with this tag (default NULL) */
     int32_t mode;          /* the DG_PREFAB_* mode bit vaults must have (default island) */
@@ -1253,6 +1310,7 @@ typedef struct dg_prefab_mixed_params {
     int32_t base;          /* DG_MIXED_BASE_*: the generator the registry (tool, recipes) runs
                             * first, with its defaults and the same seed; this function itself
                             * stamps into whatever grid it is given (default attach) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_mixed_params;
 enum { /* dg_prefab_mixed_params.base */
     DG_MIXED_BASE_ATTACH = 0, DG_MIXED_BASE_CHAIN = 1, DG_MIXED_BASE_CAVE = 2,
@@ -1449,6 +1507,7 @@ DG_API dg_status dg_flee_map(const dg_grid *grid, const dg_move *move, const int
 
 typedef struct dg_world dg_world;
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_world_params {
     int32_t room_size;        /* largest room interior side in tiles, odd, 3..125 (default 9) */
     int32_t room_min;         /* smallest room interior side, 3..room_size; room_size = every
@@ -1469,9 +1528,11 @@ typedef struct dg_world_params {
     int32_t curve_points;
     int64_t curve_distance[DG_WORLD_CURVE_MAX];
     int32_t curve_level[DG_WORLD_CURVE_MAX];
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_world_params;
 
 /* What the world says about one room. */
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_world_room {
     int64_t x, y;
     int64_t distance;    /* |x| + |y|: length of the shortest door path from (0, 0) */
@@ -1486,6 +1547,7 @@ typedef struct dg_world_room {
     int32_t marker_count;/* markers the furnishing puts in the room */
     int32_t inner_x, inner_y; /* the room's interior: from tile (x*P + inner_x, y*P + inner_y), */
     int32_t inner_w, inner_h; /* inner_w x inner_h tiles (P = dg_world_period) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_world_room;
 
 /* A marker (actor, item, trap...) of a furnishing, in world tile coordinates. */
@@ -1724,12 +1786,14 @@ DG_API dg_status dg_anchor_place(dg_grid *grid, const dg_point *anchors, int32_t
  * between (join them to your area yourself, e.g. with a door). Anchors are
  * opened and joined after generation as by dg_anchor_place, neither carving
  * nor passing reserved cells. docs/progression.md#sites. */
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_site {
     const uint8_t *reserved;           /* nonzero at reserved[y * reserved_stride + x]:
                                         * a cell the generator must not write; NULL: none */
     int32_t reserved_stride;           /* cells per row of reserved, >= width; 0 = width */
     int32_t anchor_count;              /* 0..DG_ANCHORS_MAX */
     dg_point anchors[DG_ANCHORS_MAX];  /* anchors[0] becomes the start */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_site;
 
 /* Empties *site: no reserved cells, no anchors. */
@@ -1755,6 +1819,7 @@ DG_API dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site 
  * master seed and size. */
 #define DG_FLOORS_MAX 65536
 #define DG_STAIRS_MAX 4
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
 typedef struct dg_floor_info {
     int32_t floor;                 /* depth: 0 is the top floor */
     int32_t floors;                /* floors in the dungeon */
@@ -1763,6 +1828,7 @@ typedef struct dg_floor_info {
     int32_t down_count;            /* stairs down to floor + 1 (0 on the bottom floor) */
     dg_point up[DG_STAIRS_MAX];    /* DG_TILE_STAIRS_UP cells; up[0] is the start */
     dg_point down[DG_STAIRS_MAX];  /* DG_TILE_STAIRS_DOWN cells; down[0] is the exit */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_floor_info;
 
 /* The count (1..DG_STAIRS_MAX) stair cells linking floor link and link + 1
@@ -1798,6 +1864,7 @@ enum { /* dg_export_options.format */
 };
 #define DG_TILESET_COLUMNS 16 /* the swatch tileset is 16 x 16 tiles: tile value v at index v-1 */
 
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_export_options {
     int32_t format;              /* DG_EXPORT_* (default JSON) */
     int32_t tile_width;          /* Tiled: pixels per cell (default 16, 1..256) */
@@ -1806,6 +1873,7 @@ typedef struct dg_export_options {
     const char *tileset_image;   /* Tiled: swatch PNG path relative to the map
                                     (default "dungeon-tiles.png"); borrowed */
     const dg_recipe *recipe;     /* optional recipe to embed; borrowed */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_export_options;
 
 /* Fills the defaults above. */

@@ -56,7 +56,7 @@ static dg_status walk_check_rule(const dg_move *r, dg_diag *diag)
         return dgi_fail(diag, DG_E_INVALID,
                         "walk diagonal_weight is %d: must be straight_weight (%d)..1000",
                         (int)r->diagonal_weight, (int)r->straight_weight);
-    return DG_OK;
+    return dgi_spare_check(r->spare, "move", diag);
 }
 
 static const char *overlay_first_mask(uint32_t flags)

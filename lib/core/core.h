@@ -44,6 +44,9 @@ dg_status dgi_fail_at(dg_diag *diag, dg_status status, int32_t line, int32_t col
 #endif
     ;
 void dgi_diag_ok(dg_diag *diag);
+/* status.c: DG_OK if every spare slot of a growable input struct (docs/abi.md)
+ * is 0, else DG_E_INVALID naming the struct (what) and the slot. */
+dg_status dgi_spare_check(const int32_t spare[DG_SPARE_SLOTS], const char *what, dg_diag *diag);
 
 /* grid.c: validates a grid and fills diag with the reason. */
 dg_status dgi_grid_validate(const dg_grid *grid, dg_diag *diag);

@@ -82,3 +82,14 @@ void dgi_diag_ok(dg_diag *diag)
         diag->message[0] = '\0';
     }
 }
+
+dg_status dgi_spare_check(const int32_t spare[DG_SPARE_SLOTS], const char *what, dg_diag *diag)
+{
+    for (int i = 0; i < DG_SPARE_SLOTS; i++)
+        if (spare[i] != 0)
+            return dgi_fail(diag, DG_E_INVALID,
+                            "%s spare[%d] is %d: spare slots must be 0 (a later libdungeon's "
+                            "field, or the struct was not filled by its defaults function)",
+                            what, i, (int)spare[i]);
+    return DG_OK;
+}

@@ -41,6 +41,8 @@ static dg_status check_export(const dg_grid *grid, const dg_result *result,
         return st;
     if (o->format < DG_EXPORT_JSON || o->format > DG_EXPORT_TMX)
         return dgi_fail(diag, DG_E_INVALID, "unknown export format %d", (int)o->format);
+    if ((st = dgi_spare_check(o->spare, "export options", diag)) != DG_OK)
+        return st;
     if (o->tile_width < 1 || o->tile_width > 256 || o->tile_height < 1 || o->tile_height > 256)
         return dgi_fail(diag, DG_E_INVALID, "tile size %dx%d is outside 1..256",
                         (int)o->tile_width, (int)o->tile_height);

@@ -1213,7 +1213,9 @@ dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uin
         return st;
     if (!params)
         return dgi_fail(diag, DG_E_NULL, "attach: params is NULL");
-    st = validate(params, grid, diag);
+    st = dgi_spare_check(params->spare, "attach params", diag);
+    if (st == DG_OK)
+        st = validate(params, grid, diag);
     if (st != DG_OK)
         return st;
     att_ctx c;

@@ -147,6 +147,8 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
         return st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "chain: params is NULL");
+    if ((st = dgi_spare_check(p->spare, "chain params", diag)) != DG_OK)
+        return st;
     if ((st = check_rooms(diag, p)) ||
         (st = check_range(diag, "room width", p->room_min_w, p->room_max_w, DG_GRID_MAX_DIM)) ||
         (st = check_range(diag, "room height", p->room_min_h, p->room_max_h, DG_GRID_MAX_DIM)) ||

@@ -162,6 +162,8 @@ static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_d
         return st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "scatter: params is NULL");
+    if ((st = dgi_spare_check(p->spare, "scatter params", diag)) != DG_OK)
+        return st;
     if ((st = check_rooms(diag, p)) ||
         (st = check_span(diag, "room_min_w", p->room_min_w, "room_max_w", p->room_max_w)) ||
         (st = check_span(diag, "room_min_h", p->room_min_h, "room_max_h", p->room_max_h)) ||

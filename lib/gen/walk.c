@@ -83,6 +83,8 @@ static dg_status check_params(const dg_grid *g, const dg_walk_params *p, dg_diag
         return st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "walk: params is NULL");
+    if ((st = dgi_spare_check(p->spare, "walk params", diag)) != DG_OK)
+        return st;
     if ((st = check_value(diag, "mode", p->mode, 0, 1)) ||
         (st = check_value(diag, "target_floor (permille)", p->target_floor, 1, 1000)) ||
         (st = check_value(diag, "walkers", p->walkers, 1, DG_WALK_MAX_WALKERS)) ||

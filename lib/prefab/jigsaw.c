@@ -92,6 +92,8 @@ static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK)
         return st;
+    if ((st = dgi_spare_check(p->spare, "prefab_jigsaw params", diag)) != DG_OK)
+        return st;
     if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
         return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: orientations 0x%X must be a non-empty "
                         "set of the 8 orientation bits", (unsigned)p->orientations);

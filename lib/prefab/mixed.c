@@ -50,6 +50,8 @@ static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK)
         return st;
+    if ((st = dgi_spare_check(p->spare, "prefab_mixed params", diag)) != DG_OK)
+        return st;
     if (p->mode != DG_PREFAB_FULL && p->mode != DG_PREFAB_JIGSAW && p->mode != DG_PREFAB_ISLAND &&
         p->mode != DG_PREFAB_FURNISH)
         return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: mode %d is not one of 1 (full), 2 (jigsaw), 4 (island), 8 (furnish)", (int)p->mode);

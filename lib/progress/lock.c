@@ -684,6 +684,8 @@ static int32_t choose_secrets(placer *s)
 
 static dg_status check_params(const dg_lock_params *p, dg_diag *diag)
 {
+    if (dgi_spare_check(p->spare, "lock params", diag) != DG_OK)
+        return DG_E_INVALID;
     if (p->locks < 0 || p->locks > DG_LOCKS_MAX)
         return dgi_fail(diag, DG_E_INVALID, "locks is %d: must be 0..%d", (int)p->locks,
                         DG_LOCKS_MAX);

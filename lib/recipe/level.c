@@ -13,6 +13,9 @@ void dg_site_init(dg_site *site)
 
 static dg_status check_site(const dg_site *s, const dg_grid *g, dg_diag *diag)
 {
+    dg_status st = dgi_spare_check(s->spare, "site", diag);
+    if (st != DG_OK)
+        return st;
     int32_t stride = s->reserved_stride ? s->reserved_stride : g->width;
     if (s->reserved_stride < 0 || stride < g->width)
         return dgi_fail(diag, DG_E_INVALID, "reserved_stride %d is less than the width %d",

@@ -14,6 +14,7 @@ typedef struct dgi_generator {
     const dg_param_desc *params;
     int32_t param_count;
     size_t params_size;
+    size_t spare_offset; /* offsetof its spare[] (docs/abi.md) */
     void (*defaults)(void *params);
     dgi_gen_run run;
     int32_t needs_prefabs;

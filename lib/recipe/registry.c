@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#define SIZES(T) sizeof(T), offsetof(T, spare)
 #define TABLE(t) (t), (int32_t)(sizeof(t) / sizeof((t)[0]))
 
 /* A table entry whose help says "[<= other]" must not exceed parameter other:
@@ -182,32 +183,32 @@ static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_
 /* ---- the registry: one line per generator ------------------------------------ */
 static const dgi_generator generators[] = {
     {"attach", "rooms and corridors attached outward from a central room", TABLE(dgi_attach_table),
-     sizeof(dg_attach_params), attach_defaults, attach_run, 0},
+     SIZES(dg_attach_params), attach_defaults, attach_run, 0},
     {"chain", "a chain of rooms joined by straight corridors that never double back",
-     TABLE(dgi_chain_table), sizeof(dg_chain_params), chain_defaults, chain_run, 0},
+     TABLE(dgi_chain_table), SIZES(dg_chain_params), chain_defaults, chain_run, 0},
     {"prefab-full", "one hand-drawn prefab is the whole map (centred)", TABLE(dgi_prefab_full_table),
-     sizeof(dg_prefab_full_params), prefab_full_defaults, prefab_full_run, 1},
+     SIZES(dg_prefab_full_params), prefab_full_defaults, prefab_full_run, 1},
     {"prefab-jigsaw", "equal blocks, each a prefab flipped or rotated to fit",
-     TABLE(dgi_prefab_jigsaw_table), sizeof(dg_prefab_jigsaw_params), prefab_jigsaw_defaults,
+     TABLE(dgi_prefab_jigsaw_table), SIZES(dg_prefab_jigsaw_params), prefab_jigsaw_defaults,
      prefab_jigsaw_run, 1},
     {"prefab-islands", "prefab buildings dropped at free spots, by group counts",
-     TABLE(dgi_prefab_islands_table), sizeof(dg_prefab_islands_params), prefab_islands_defaults,
+     TABLE(dgi_prefab_islands_table), SIZES(dg_prefab_islands_params), prefab_islands_defaults,
      prefab_islands_run, 1},
     {"prefab-mixed", "an attach map with prefab vaults stamped into its rooms",
-     TABLE(dgi_prefab_mixed_table), sizeof(dg_prefab_mixed_params), prefab_mixed_defaults,
+     TABLE(dgi_prefab_mixed_table), SIZES(dg_prefab_mixed_params), prefab_mixed_defaults,
      prefab_mixed_run, 1},
     {"world", "a window of the endless room lattice around the start room (0, 0)",
-     TABLE(dgi_world_table), sizeof(dg_world_params), world_defaults, world_run, 0},
+     TABLE(dgi_world_table), SIZES(dg_world_params), world_defaults, world_run, 0},
     {"cave", "cellular-automaton caves, every region joined by tunnels", TABLE(dgi_cave_table),
-     sizeof(dg_cave_params), cave_defaults, cave_run, 0},
+     SIZES(dg_cave_params), cave_defaults, cave_run, 0},
     {"bsp", "binary space partition: one room per leaf, siblings joined by corridors",
-     TABLE(dgi_bsp_table), sizeof(dg_bsp_params), bsp_defaults, bsp_run, 0},
+     TABLE(dgi_bsp_table), SIZES(dg_bsp_params), bsp_defaults, bsp_run, 0},
     {"maze", "perfect or braided mazes, optionally around rooms", TABLE(dgi_maze_table),
-     sizeof(dg_maze_params), maze_defaults, maze_run, 0},
+     SIZES(dg_maze_params), maze_defaults, maze_run, 0},
     {"walk", "drunkard's walk and tunnelers carving until a floor target", TABLE(dgi_walk_table),
-     sizeof(dg_walk_params), walk_defaults, walk_run, 0},
+     SIZES(dg_walk_params), walk_defaults, walk_run, 0},
     {"scatter", "rooms scattered without overlap, joined by a spanning tree plus loops",
-     TABLE(dgi_scatter_table), sizeof(dg_scatter_params), scatter_defaults, scatter_run, 0},
+     TABLE(dgi_scatter_table), SIZES(dg_scatter_params), scatter_defaults, scatter_run, 0},
 };
 #define GEN_COUNT ((int32_t)(sizeof generators / sizeof generators[0]))
 

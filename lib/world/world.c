@@ -268,6 +268,7 @@ static void shape_room(const dg_world *w, uint64_t h, dg_world_room *room)
 static void fill_room(const dg_world *w, int64_t x, int64_t y, uint64_t h, int32_t doors,
                       dg_world_room *room)
 {
+    memset(room, 0, sizeof *room);
     room->x = x;
     room->y = y;
     room->distance = (x < 0 ? -x : x) + (y < 0 ? -y : y);
@@ -340,6 +341,8 @@ static dg_status check_curve(const dg_world_params *p, dg_diag *diag)
 
 static dg_status check_params(const dg_world_params *p, dg_diag *diag)
 {
+    if (dgi_spare_check(p->spare, "world params", diag) != DG_OK)
+        return DG_E_INVALID;
     if (p->room_size < DG_WORLD_ROOM_MIN || p->room_size > DG_WORLD_ROOM_MAX ||
         p->room_size % 2 == 0)
         return dgi_fail(diag, DG_E_INVALID, "room_size (%d) must be odd and in %d..%d",

@@ -112,6 +112,7 @@ namespace LibDungeon {
         public int overlaps;
         public int chokepoints;
         public int diameter;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Result {
@@ -130,6 +131,7 @@ namespace LibDungeon {
         public Metrics metrics;
         public Allocator allocator;
         public fixed int capacity_[4];
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct AttachParams {
@@ -150,6 +152,7 @@ namespace LibDungeon {
         public int dead_ends;
         public int doors;
         public int dense;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct ChainParams {
@@ -169,6 +172,7 @@ namespace LibDungeon {
         public int loop_reach;
         public int start;
         public int border;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct CaveParams {
@@ -182,6 +186,7 @@ namespace LibDungeon {
         public int tunnel_width;
         public int target_open_permille;
         public int border;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct BspParams {
@@ -198,6 +203,7 @@ namespace LibDungeon {
         public int margin;
         public int loop_chance;
         public int doors;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct MazeParams {
@@ -215,6 +221,7 @@ namespace LibDungeon {
         public int extra_doors;
         public int dead_ends;
         public int start;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct WalkParams {
@@ -229,6 +236,7 @@ namespace LibDungeon {
         public int room_max;
         public int symmetry;
         public int max_steps;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct ScatterParams {
@@ -243,6 +251,7 @@ namespace LibDungeon {
         public int neighbours;
         public int loop_permille;
         public int border;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Overlay {
@@ -262,6 +271,7 @@ namespace LibDungeon {
         public int straight_weight;
         public int diagonal_weight;
         public IntPtr overlay;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct DistanceInfo {
@@ -289,6 +299,7 @@ namespace LibDungeon {
         public int doorless_joins;
         public int dead_doors;
         public int parallel_cells;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct PlaceParams {
@@ -297,6 +308,7 @@ namespace LibDungeon {
         public Point arrival;
         public int spawn_count;
         public int spawn_min_distance;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Placement {
@@ -313,6 +325,7 @@ namespace LibDungeon {
         public int kinds;
         public int gate_max;
         public int secret_permille;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Progress {
@@ -326,6 +339,7 @@ namespace LibDungeon {
         public int order_count;
         public fixed int order[16];
         public int steps;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct PrefabInfo {
@@ -342,6 +356,7 @@ namespace LibDungeon {
         public int margin;
         public int unique;
         public int line;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct PrefabFullParams {
@@ -351,6 +366,7 @@ namespace LibDungeon {
         public int keep;
         public int fill;
         public int border;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct PrefabJigsawParams {
@@ -364,6 +380,7 @@ namespace LibDungeon {
         public int max_tries;
         public int fill;
         public int border;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct PrefabGroup {
@@ -385,6 +402,7 @@ namespace LibDungeon {
         public int connected;
         public int max_tries;
         public int border;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct PrefabMixedParams {
@@ -396,6 +414,7 @@ namespace LibDungeon {
         public int in_rooms;
         public int unique;
         public int @base;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct SchedActor {
@@ -437,6 +456,7 @@ namespace LibDungeon {
         public int curve_points;
         public fixed long curve_distance[8];
         public fixed int curve_level[8];
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct WorldRoom {
@@ -456,6 +476,7 @@ namespace LibDungeon {
         public int inner_y;
         public int inner_w;
         public int inner_h;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct WorldMarker {
@@ -526,6 +547,7 @@ namespace LibDungeon {
         public int reserved_stride;
         public int anchor_count;
         public Point anchors0, anchors1, anchors2, anchors3, anchors4, anchors5, anchors6, anchors7, anchors8;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct FloorInfo {
@@ -536,6 +558,7 @@ namespace LibDungeon {
         public int down_count;
         public Point up0, up1, up2, up3;
         public Point down0, down1, down2, down3;
+        public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct ExportOptions {
@@ -545,6 +568,7 @@ namespace LibDungeon {
         public int reserved;
         public IntPtr tileset_image;
         public IntPtr recipe;
+        public fixed int spare[8];
     }
 
     // Every DG_API function. const char * returns are IntPtr (static strings:

@@ -13,14 +13,14 @@ const DG_E_NOPATH = -8;
 const DIAG_SIZE = 268;          // status, line, column, message[256]
 const DIAG_MESSAGE = 12;
 const GRID_SIZE = 16;           // cells, width, height, stride
-const RESULT_SIZE = 152;
+const RESULT_SIZE = 216;        // ..., metrics (17 + 8 spare ints) at 56, allocator, capacity_, spare[8]
 const RECIPE_SIZE = 248;
 const RECIPE_WIDTH = 40;
 const RECIPE_HEIGHT = 44;
 const GENERATOR_INFO_SIZE = 28;
 const PARAM_DESC_SIZE = 36;
-const WALK_SIZE = 28;
-const EXPORT_OPTIONS_SIZE = 24; // format, tile_width, tile_height, reserved, tileset_image, recipe
+const WALK_SIZE = 60;           // dg_move: passable, cost, 4 ints, overlay, spare[8]
+const EXPORT_OPTIONS_SIZE = 56; // format, tile_width, tile_height, reserved, tileset_image, recipe, spare[8]
 const METRIC_NAMES = ['cells', 'floorCells', 'floorPermille', 'rooms', 'corridors', 'doors',
     'deadEnds', 'loops', 'regions', 'attempts', 'failures', 'stoppedEarly', 'requested',
     'placed', 'overlaps', 'chokepoints', 'diameter'];
@@ -432,7 +432,7 @@ export class Dungeon {
     /** dg_move: options.neighbours (4 or 8), cornerCutting, straightWeight, diagonalWeight. */
     withWalk(options, fn) {
         return this.scratch([WALK_SIZE], (walk) => {
-            this.m._dg_walk_defaults(walk);
+            this.m._dg_move_defaults(walk);
             const fields = [['neighbours', 8], ['cornerCutting', 12], ['straightWeight', 16],
                 ['diagonalWeight', 20]];
             for (const [name, at] of fields)

@@ -145,6 +145,7 @@ typedef struct dg_metrics {
     int32_t overlaps;
     int32_t chokepoints;
     int32_t diameter;
+    int32_t spare[8];
 } dg_metrics;
 typedef struct dg_result {
     dg_room *rooms; int32_t room_count;
@@ -158,6 +159,7 @@ typedef struct dg_result {
     dg_metrics metrics;
     dg_allocator allocator;
     int32_t capacity_[4];
+    int32_t spare[8];
 } dg_result;
  void dg_result_init(dg_result *result, const dg_allocator *allocator);
  void dg_result_free(dg_result *result);
@@ -197,6 +199,7 @@ typedef struct dg_attach_params {
     int32_t dead_ends;
     int32_t doors;
     int32_t dense;
+    int32_t spare[8];
 } dg_attach_params;
  void dg_attach_defaults(dg_attach_params *params);
  dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params,
@@ -227,6 +230,7 @@ typedef struct dg_chain_params {
     int32_t loop_reach;
     int32_t start;
     int32_t border;
+    int32_t spare[8];
 } dg_chain_params;
  void dg_chain_defaults(dg_chain_params *params);
  dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params,
@@ -247,6 +251,7 @@ typedef struct dg_cave_params {
     int32_t tunnel_width;
     int32_t target_open_permille;
     int32_t border;
+    int32_t spare[8];
 } dg_cave_params;
  void dg_cave_defaults(dg_cave_params *params);
  dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
@@ -268,6 +273,7 @@ typedef struct dg_bsp_params {
     int32_t margin;
     int32_t loop_chance;
     int32_t doors;
+    int32_t spare[8];
 } dg_bsp_params;
  void dg_bsp_defaults(dg_bsp_params *params);
  dg_status dg_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
@@ -298,6 +304,7 @@ typedef struct dg_maze_params {
     int32_t extra_doors;
     int32_t dead_ends;
     int32_t start;
+    int32_t spare[8];
 } dg_maze_params;
  void dg_maze_defaults(dg_maze_params *params);
  dg_status dg_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
@@ -323,6 +330,7 @@ typedef struct dg_walk_params {
     int32_t room_min, room_max;
     int32_t symmetry;
     int32_t max_steps;
+    int32_t spare[8];
 } dg_walk_params;
  void dg_walk_defaults(dg_walk_params *params);
  dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params,
@@ -337,6 +345,7 @@ typedef struct dg_scatter_params {
     int32_t neighbours;
     int32_t loop_permille;
     int32_t border;
+    int32_t spare[8];
 } dg_scatter_params;
  void dg_scatter_defaults(dg_scatter_params *params);
  dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
@@ -358,6 +367,7 @@ typedef struct dg_move {
     int32_t straight_weight;
     int32_t diagonal_weight;
     const dg_overlay *overlay;
+    int32_t spare[8];
 } dg_move;
  void dg_move_defaults(dg_move *move);
  dg_status dg_regions(const dg_grid *grid, const dg_move *move, int32_t *labels,
@@ -418,6 +428,7 @@ typedef struct dg_quality {
     int32_t doorless_joins;
     int32_t dead_doors;
     int32_t parallel_cells;
+    int32_t spare[8];
 } dg_quality;
  dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,
                                const dg_allocator *allocator, dg_diag *diag);
@@ -427,6 +438,7 @@ typedef struct dg_place_params {
     dg_point arrival;
     int32_t spawn_count;
     int32_t spawn_min_distance;
+    int32_t spare[8];
 } dg_place_params;
 typedef struct dg_placement {
     dg_point start;
@@ -451,6 +463,7 @@ typedef struct dg_lock_params {
     int32_t kinds;
     int32_t gate_max;
     int32_t secret_permille;
+    int32_t spare[8];
 } dg_lock_params;
 typedef struct dg_progress {
     int32_t requested;
@@ -463,6 +476,7 @@ typedef struct dg_progress {
     int32_t order_count;
     int32_t order[16];
     int32_t steps;
+    int32_t spare[8];
 } dg_progress;
  void dg_lock_defaults(dg_lock_params *params);
  dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
@@ -513,6 +527,7 @@ typedef struct dg_prefab_info {
     int32_t margin;
     int32_t unique;
     int32_t line;
+    int32_t spare[8];
 } dg_prefab_info;
  dg_status dg_prefab_parse(const char *text, size_t length, const char *source_name,
                                  const dg_allocator *allocator, dg_diag_fn on_error, void *user,
@@ -554,6 +569,7 @@ typedef struct dg_prefab_full_params {
     int32_t keep;
     int32_t fill;
     int32_t border;
+    int32_t spare[8];
 } dg_prefab_full_params;
  void dg_prefab_full_defaults(dg_prefab_full_params *params);
  dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -570,6 +586,7 @@ typedef struct dg_prefab_jigsaw_params {
     int32_t max_tries;
     int32_t fill;
     int32_t border;
+    int32_t spare[8];
 } dg_prefab_jigsaw_params;
  void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *params);
  dg_status dg_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -593,6 +610,7 @@ typedef struct dg_prefab_islands_params {
     int32_t connected;
     int32_t max_tries;
     int32_t border;
+    int32_t spare[8];
 } dg_prefab_islands_params;
  void dg_prefab_islands_defaults(dg_prefab_islands_params *params);
  dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -608,6 +626,7 @@ typedef struct dg_prefab_mixed_params {
     int32_t in_rooms;
     int32_t unique;
     int32_t base;
+    int32_t spare[8];
 } dg_prefab_mixed_params;
 enum {
     DG_MIXED_BASE_ATTACH = 0, DG_MIXED_BASE_CHAIN = 1, DG_MIXED_BASE_CAVE = 2,
@@ -680,6 +699,7 @@ typedef struct dg_world_params {
     int32_t curve_points;
     int64_t curve_distance[8];
     int32_t curve_level[8];
+    int32_t spare[8];
 } dg_world_params;
 typedef struct dg_world_room {
     int64_t x, y;
@@ -695,6 +715,7 @@ typedef struct dg_world_room {
     int32_t marker_count;
     int32_t inner_x, inner_y;
     int32_t inner_w, inner_h;
+    int32_t spare[8];
 } dg_world_room;
 typedef struct dg_world_marker {
     int64_t x, y;
@@ -814,6 +835,7 @@ typedef struct dg_site {
     int32_t reserved_stride;
     int32_t anchor_count;
     dg_point anchors[9];
+    int32_t spare[8];
 } dg_site;
  void dg_site_init(dg_site *site);
  dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site *site,
@@ -828,6 +850,7 @@ typedef struct dg_floor_info {
     int32_t down_count;
     dg_point up[4];
     dg_point down[4];
+    int32_t spare[8];
 } dg_floor_info;
  dg_status dg_floor_stairs(uint64_t master, int32_t link, int32_t width, int32_t height,
                                  int32_t count, dg_point *stairs, dg_diag *diag);
@@ -848,6 +871,7 @@ typedef struct dg_export_options {
     int32_t reserved;
     const char *tileset_image;
     const dg_recipe *recipe;
+    int32_t spare[8];
 } dg_export_options;
  void dg_export_defaults(dg_export_options *options);
  dg_status dg_export(const dg_grid *grid, const dg_result *result,

@@ -302,7 +302,7 @@ class Map:
                         for m in r.markers[:r.marker_count]]
         self.start = (r.start.x, r.start.y)
         self.exit = (r.exit.x, r.exit.y)
-        self.metrics = {name: getattr(r.metrics, name) for name, _ in K.Metrics._fields_}
+        self.metrics = {name: getattr(r.metrics, name) for name in K.named(K.Metrics)}
 
     def __del__(self):
         if getattr(self, "result", None) is not None:
@@ -461,7 +461,7 @@ class Map:
         """dg_measure's metrics of the cells alone (chokepoints, diameter, ...)."""
         m, diag = K.Metrics(), K.Diag()
         _check(K.dg_measure(C.byref(self.grid), None, C.byref(m), None, C.byref(diag)), diag)
-        return {name: getattr(m, name) for name, _ in K.Metrics._fields_}
+        return {name: getattr(m, name) for name in K.named(K.Metrics)}
 
     def chokepoints(self) -> Cells:
         n, diag, count = self.width * self.height, K.Diag(), C.c_int32()
@@ -475,7 +475,7 @@ class Map:
         q, diag = K.Quality(), K.Diag()
         _check(K.dg_survey_map(C.byref(self.grid), C.byref(self.result), C.byref(q), None,
                                C.byref(diag)), diag)
-        return {name: getattr(q, name) for name, _ in K.Quality._fields_}
+        return {name: getattr(q, name) for name in K.named(K.Quality)}
 
 
 Dungeon = Map  # the name of earlier releases

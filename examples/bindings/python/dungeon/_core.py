@@ -45,6 +45,7 @@ DG_NAME_MAX = 32
 DG_DIAG_MESSAGE_MAX = 256
 DG_RECIPE_MAX_PARAMS = 32
 DG_RECIPE_PREFABS_MAX = 56
+DG_SPARE_SLOTS = 8  # spare int32 slots ending every growable struct (docs/abi.md)
 DG_EXPORT_JSON, DG_EXPORT_TMJ, DG_EXPORT_TMX = 0, 1, 2
 DG_PARAM_INT, DG_PARAM_BOOL, DG_PARAM_ENUM = 0, 1, 2
 DG_TILESET_COLUMNS = 16
@@ -83,7 +84,7 @@ class Metrics(C.Structure):
     _fields_ = [(n, C.c_int32) for n in (
         "cells", "floor_cells", "floor_permille", "rooms", "corridors", "doors", "dead_ends",
         "loops", "regions", "attempts", "failures", "stopped_early", "requested", "placed",
-        "overlaps", "chokepoints", "diameter")]
+        "overlaps", "chokepoints", "diameter")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 ALLOC_FN = C.CFUNCTYPE(C.c_void_p, C.c_void_p, C.c_size_t)
 FREE_FN = C.CFUNCTYPE(None, C.c_void_p, C.c_void_p, C.c_size_t)
@@ -98,7 +99,7 @@ class Result(C.Structure):
                 ("markers", C.POINTER(Marker)), ("marker_count", C.c_int32),
                 ("start", Point), ("exit", Point), ("start_room", C.c_int32),
                 ("exit_room", C.c_int32), ("metrics", Metrics), ("allocator", Allocator),
-                ("capacity_", C.c_int32 * 4)]
+                ("capacity_", C.c_int32 * 4), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class Diag(C.Structure):
     _fields_ = [("status", C.c_int32), ("line", C.c_int32), ("column", C.c_int32),
@@ -124,7 +125,7 @@ class Recipe(C.Structure):
 class ExportOptions(C.Structure):
     _fields_ = [("format", C.c_int32), ("tile_width", C.c_int32), ("tile_height", C.c_int32),
                 ("reserved", C.c_int32), ("tileset_image", C.c_char_p),
-                ("recipe", C.POINTER(Recipe))]
+                ("recipe", C.POINTER(Recipe)), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class AttachParams(C.Structure):
     """dg_attach_params: one generator's struct written out, for direct calls."""
@@ -132,7 +133,7 @@ class AttachParams(C.Structure):
         "room_min_w", "room_max_w", "room_min_h", "room_max_h", "corridor_min",
         "corridor_max", "max_features", "room_after_corridor", "target_floor",
         "max_attempts", "max_failures", "growth", "loop_min_gain", "loop_max",
-        "dead_ends", "doors", "dense")]
+        "dead_ends", "doors", "dense")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 WRITE_FN = C.CFUNCTYPE(None, C.c_void_p, C.POINTER(C.c_char), C.c_size_t)
 
@@ -145,7 +146,7 @@ class Move(C.Structure):
     _fields_ = [("passable", C.POINTER(C.c_uint8)), ("cost", C.POINTER(C.c_uint16)),
                 ("neighbours", C.c_int32), ("corner_cutting", C.c_int32),
                 ("straight_weight", C.c_int32), ("diagonal_weight", C.c_int32),
-                ("overlay", C.POINTER(Overlay))]
+                ("overlay", C.POINTER(Overlay)), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class DistanceInfo(C.Structure):
     _fields_ = [("reached", C.c_int32), ("max_distance", C.c_int32), ("farthest", Point)]
@@ -155,7 +156,11 @@ class Quality(C.Structure):
         "floor_permille", "rooms", "corridors", "doors", "dead_ends", "loops", "regions",
         "border_open", "unreachable", "route", "route_permille", "start_in_room",
         "exit_in_room", "start_is_exit", "exit_rank_permille", "doorless_joins", "dead_doors",
-        "parallel_cells")]
+        "parallel_cells")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
+
+def named(struct):
+    """The field names of a struct mirror without its spare slots (docs/abi.md)."""
+    return [name for name, _ in struct._fields_ if name != "spare"]
 
 DG_OVERLAY_BLOCKED, DG_OVERLAY_COST, DG_OVERLAY_SIGHT = 1, 2, 4
 DG_UNREACHABLE = -1
