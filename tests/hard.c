@@ -823,8 +823,13 @@ static dg_status op_measure(const dg_grid *g, uint64_t seed, const dg_allocator 
                             size_t *used)
 {
     (void)seed;
-    *used = sizeof(dg_metrics);
-    return dg_measure(g, NULL, (dg_metrics *)out, a, NULL);
+    /* the output is the named fields: the spare slots (docs/abi.md) are not pinned */
+    dg_metrics m;
+    *used = offsetof(dg_metrics, spare);
+    dg_status st = dg_measure(g, NULL, &m, a, NULL);
+    if (st == DG_OK)
+        memcpy(out, &m, *used);
+    return st;
 }
 
 static dg_status op_chokepoints(const dg_grid *g, uint64_t seed, const dg_allocator *a,

@@ -1018,7 +1018,7 @@ static uint64_t result_digest(const dg_result *r)
     }
     MIX(r->start.x); MIX(r->start.y); MIX(r->exit.x); MIX(r->exit.y); MIX(r->exit_room);
     const int32_t *m = &r->metrics.cells;
-    for (size_t i = 0; i < sizeof r->metrics / sizeof(int32_t); i++)
+    for (size_t i = 0; i < offsetof(dg_metrics, spare) / sizeof(int32_t); i++)
         MIX(m[i]);
 #undef MIX
     return h;
