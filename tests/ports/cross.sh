@@ -102,14 +102,16 @@ check() {
     want=$(golden_digest "$X/native.out")
     result "native golden test passes (digest ${want:-missing})" \
         sh -c "[ -n '$want' ] && grep -q '^[0-9]* passed, 0 failed$' '$X/native.out'"
-    # Both targets build at once (two cores), then run one after the other.
-    echo "$TARGETS" | while read -r arch triple qemu; do
+    # Both targets build at once (two cores), then run one after the other;
+    # the loops read a file, not a pipe, so that they run in this shell and
+    # `wait` waits for the builds.
+    printf '%s\n' "$TARGETS" >"$X/targets.txt"
+    while read -r arch triple qemu; do
         mkdir -p "$X/$arch"
         rm -f "$X/$arch/golden"
         build_golden "$arch" "$triple" &
-    done
+    done <"$X/targets.txt"
     wait
-    printf '%s\n' "$TARGETS" >"$X/targets.txt"
     while read -r arch triple qemu; do
         if [ ! -x "$X/$arch/golden" ]; then
             tail -n 20 "$X/$arch/build.log"
