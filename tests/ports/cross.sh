@@ -1,5 +1,5 @@
 #!/bin/sh
-# cross.sh check [BUILD]: the golden test (tests/test_golden.c) cross-built for
+# cross.sh check|tools [BUILD]: the golden test (tests/test_golden.c) cross-built for
 # arm64 (little-endian) and s390x (big-endian) and run under qemu-user; every
 # pin must hold and the golden digest must equal the native one
 # (docs/ports.md, docs/determinism.md). Everything goes under BUILD/cross.
@@ -11,7 +11,7 @@
 #
 # The make rule passes the source lists (LIB_SRC, GOLDEN_SRC) from the Makefile;
 # run by hand, the same globs are used. Ends "N passed, N failed"; exits nonzero
-# on a failure.
+# on a failure. `tools` only installs what `check` needs.
 mode=${1:-check}
 B=${2:-build}
 X=$B/cross
@@ -146,5 +146,6 @@ finish() {
 
 case $mode in
 check) check ;;
-*) echo "usage: sh tests/ports/cross.sh check [BUILD]" >&2; exit 2 ;;
+tools) need_tools ;;
+*) echo "usage: sh tests/ports/cross.sh check|tools [BUILD]" >&2; exit 2 ;;
 esac
