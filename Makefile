@@ -164,7 +164,8 @@ lint:
 # same outputs. gcc -O2 and clang -O0 are the test runners above (which run the
 # same golden test), so they are not built again. A build name is COMPILER-FLAG-FLAG...
 GOLDEN_SRC := tests/runner.c tests/test_golden.c $(HARD_SRC)
-M32_OK = $(shell printf 'int main(void){return 0;}\n' | $(CC) -m32 -x c - -o /dev/null 2>/dev/null && echo yes)
+# -m32 works when a program using libc's headers (asm/errno.h comes with gcc-multilib) links.
+M32_OK = $(shell printf '\043include <errno.h>\n\043include <stdio.h>\n\043include <stdlib.h>\nint main(void){printf("%%d\\n", errno);return EXIT_SUCCESS;}\n' | $(CC) -m32 -x c - -o /dev/null 2>/dev/null && echo yes)
 DET_BUILDS = gcc-O0 gcc-O3 clang-O2 clang-O3 $(if $(M32_OK),gcc-m32-O2 clang-m32-O3)
 det_cc = $(if $(filter clang,$(word 1,$(subst -, ,$(1)))),$(CLANG),$(CC))
 det_flags = $(patsubst %,-%,$(wordlist 2,9,$(subst -, ,$(1))))

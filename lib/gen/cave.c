@@ -1072,6 +1072,23 @@ static void pick_exit(cave *c)
     c->exit = exit;
 }
 
+/* Eight tiles, lane k (bits 8k..8k+7) for the cell k to the right, stored
+ * as the bytes at out..out+7. One 8-byte store where the byte order is known
+ * at compile time: as is on little-endian, where lane k is byte k, and byte
+ * swapped on big-endian, where lane 0 is the last byte; else byte by byte. */
+static void store_lanes(uint8_t *out, uint64_t tiles)
+{
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_MSC_VER)
+    memcpy(out, &tiles, 8);
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    tiles = __builtin_bswap64(tiles);
+    memcpy(out, &tiles, 8);
+#else
+    for (int k = 0; k < 8; k++)
+        out[k] = (uint8_t)(tiles >> (8 * k));
+#endif
+}
+
 /* Byte lanes 1 where the bits of b are set: eight cells at once. */
 static uint64_t spread_bits(uint32_t b)
 {
@@ -1112,7 +1129,7 @@ static void write_row(const cave *c, dg_grid *g, int32_t y, uint64_t *o[3], uint
         uint64_t tiles = fl * DG_TILE_FLOOR + wl * DG_TILE_WALL;
         int32_t n = DG_MIN(8, g->width - x);
         if (n == 8 && !c->reserved)
-            memcpy(out + x, &tiles, 8);
+            store_lanes(out + x, tiles);
         else
             for (int32_t k = 0; k < n; k++)
                 if (!dgi_mask_at(c->reserved, x + k, y))
