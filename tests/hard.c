@@ -727,6 +727,25 @@ static dg_point some_passable(const dg_grid *g, uint64_t k)
     return p;
 }
 
+/* The int32 outputs of an analysis call as little-endian bytes (a no-op on
+ * little-endian machines), so hard_op_hash is the same on every byte order;
+ * only after DG_OK, as outputs are untouched otherwise. */
+static dg_status le32(dg_status st, uint8_t *out, size_t bytes)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (size_t i = 0; st == DG_OK && i + 4 <= bytes; i += 4)
+    {
+        uint8_t t = out[i];
+        out[i] = out[i + 3], out[i + 3] = t;
+        t = out[i + 1];
+        out[i + 1] = out[i + 2], out[i + 2] = t;
+    }
+#else
+    (void)out, (void)bytes;
+#endif
+    return st;
+}
+
 static size_t cells_of(const dg_grid *g)
 {
     return (size_t)g->width * (size_t)g->height;
@@ -754,7 +773,7 @@ static dg_status op_regions(const dg_grid *g, uint64_t seed, const dg_allocator 
     size_t n = cells_of(g);
     int32_t *labels = (int32_t *)out, *sizes = labels + n, *count = sizes + 16;
     *used = (n + 18) * sizeof(int32_t);
-    return dg_regions(g, &walk, labels, n, sizes, 16, count, count + 1, NULL);
+    return le32(dg_regions(g, &walk, labels, n, sizes, 16, count, count + 1, NULL), out, *used);
 }
 
 static dg_status op_distance(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
@@ -776,7 +795,7 @@ static dg_status op_distance(const dg_grid *g, uint64_t seed, const dg_allocator
     st = dg_distance_map(g, seed & 1 ? &walk : NULL, src, 1 + (int32_t)(seed % 3),
                          (int32_t)(seed % 4) * 9, dist, n, ws, info, NULL);
     dg_path_workspace_free(ws);
-    return st;
+    return le32(st, out, *used);
 }
 
 static dg_status op_path(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
@@ -796,7 +815,7 @@ static dg_status op_path(const dg_grid *g, uint64_t seed, const dg_allocator *a,
                       some_passable(g, seed * 31 + 3), ws, path, cap, len, len + 1, NULL);
     *used = 8 + (st == DG_OK ? (size_t)len[0] * sizeof *path : 0);
     dg_path_workspace_free(ws);
-    return st;
+    return le32(st, out, *used);
 }
 
 static dg_status op_fov(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
@@ -829,7 +848,7 @@ static dg_status op_measure(const dg_grid *g, uint64_t seed, const dg_allocator 
     dg_status st = dg_measure(g, NULL, &m, a, NULL);
     if (st == DG_OK)
         memcpy(out, &m, *used);
-    return st;
+    return le32(st, out, *used);
 }
 
 static dg_status op_chokepoints(const dg_grid *g, uint64_t seed, const dg_allocator *a,
@@ -839,7 +858,7 @@ static dg_status op_chokepoints(const dg_grid *g, uint64_t seed, const dg_alloca
     size_t n = cells_of(g);
     int32_t *count = (int32_t *)out;
     *used = 4 + n;
-    return dg_chokepoints(g, NULL, out + 4, n, count, a, NULL);
+    return le32(dg_chokepoints(g, NULL, out + 4, n, count, a, NULL), out, 4);
 }
 
 static dg_status op_place(const dg_grid *g, uint64_t seed, const dg_allocator *a, uint8_t *out,
@@ -854,7 +873,7 @@ static dg_status op_place(const dg_grid *g, uint64_t seed, const dg_allocator *a
     dg_placement *pl = (dg_placement *)out;
     dg_point *spawns = (dg_point *)(pl + 1);
     *used = sizeof *pl + (size_t)p.spawn_count * sizeof *spawns;
-    return dg_place(g, &p, seed, NULL, pl, spawns, p.spawn_count, a, NULL);
+    return le32(dg_place(g, &p, seed, NULL, pl, spawns, p.spawn_count, a, NULL), out, *used);
 }
 
 /* Anchors on a copy of the map, which goes to out on success (outputs are
@@ -899,8 +918,9 @@ uint64_t hard_op_hash(dg_status st, const uint8_t *out, size_t used)
         return h;
     for (size_t i = 0; i < used; i += 8)
     {
-        uint64_t v = 0;
-        memcpy(&v, out + i, used - i < 8 ? used - i : 8);
+        uint64_t v = 0; /* little-endian, whatever the machine's order */
+        for (size_t k = 0; k < 8 && i + k < used; k++)
+            v |= (uint64_t)out[i + k] << (8 * k);
         h = dg_hash_combine(h, v);
     }
     return h;
