@@ -183,6 +183,20 @@ def recipe_values(line: str) -> Dict[str, int]:
 
 
 # ---- prefab sets ------------------------------------------------------------------------------
+# Where each prefab set loaded in this process came from, by its hash: a recipe
+# whose file hint is only a base name (a long path) finds its set again here.
+_loaded_paths: Dict[int, str] = {}
+
+
+def _recipe_prefabs_path(recipe: K.Recipe) -> Optional[str]:
+    """The file a recipe names: its hint when that file exists, else the file
+    this process loaded the recorded set from, else the hint as given."""
+    hint = recipe.prefabs.decode() or None
+    if hint and os.path.exists(hint):
+        return hint
+    return _loaded_paths.get(recipe.prefabs_hash, hint)
+
+
 class PrefabSet:
     """A parsed prefab set (immutable); from a file (load) or text (parse)."""
 
@@ -193,6 +207,7 @@ class PrefabSet:
     def load(cls, path: str) -> "PrefabSet":
         handle, diag = C.c_void_p(), K.Diag()
         _check(K.dg_prefab_load(path.encode(), None, None, None, C.byref(handle), C.byref(diag)), diag)
+        _loaded_paths[K.dg_prefab_set_hash(handle)] = path
         return cls(handle, path)
 
     @classmethod
@@ -272,7 +287,7 @@ class Map:
         self.result = K.Result()
         K.dg_result_init(C.byref(self.result), None)
         diag = K.Diag()
-        prefabs = prefabs or recipe.prefabs.decode() or None  # else the file the recipe names
+        prefabs = prefabs or _recipe_prefabs_path(recipe)  # else the file the recipe names
         pset = PrefabSet.load(prefabs) if isinstance(prefabs, str) else prefabs
         if pset is not None and not recipe.prefabs_hash:  # a recorded hash is checked by the library
             self._record_prefabs(pset)

@@ -226,6 +226,7 @@ dg_recipe_get = _fn("dg_recipe_get", C.c_int32, P(Recipe), C.c_char_p, P(C.c_int
 dg_prefab_parse = _fn("dg_prefab_parse", C.c_int32, C.c_char_p, C.c_size_t, C.c_char_p,
                       P(Allocator), C.c_void_p, C.c_void_p, P(C.c_void_p), P(Diag))
 dg_prefab_count = _fn("dg_prefab_count", C.c_int32, C.c_void_p)
+dg_prefab_set_hash = _fn("dg_prefab_set_hash", C.c_uint64, C.c_void_p)
 dg_render_rgba = _fn("dg_render_rgba", C.c_int32, P(Grid), P(C.c_uint32), C.c_int32,
                      P(C.c_uint8), C.c_size_t)
 dg_tile_name = _fn("dg_tile_name", C.c_char_p, C.c_uint8)

@@ -290,3 +290,15 @@ def test_bad_prefab_text_names_line_and_column():
     with pytest.raises(dungeon.DungeonError) as e:
         dungeon.PrefabSet.parse("prefab x\nmap\n#?#\nend\n", "bad.txt")
     assert e.value.status_name == "DG_E_PARSE" and "bad.txt:" in e.value.message
+
+
+def test_recipe_finds_its_set_from_a_deep_path(tmp_path):
+    # a path longer than the recipe's hint keeps only its base name there
+    file, w, h = sample("prefab-full")
+    deep = tmp_path / ("d" * 40) / ("e" * 40)
+    deep.mkdir(parents=True)
+    copy = deep / os.path.basename(file)
+    copy.write_bytes(open(file, "rb").read())
+    m = dungeon.prefab_full(w, h, 1, prefabs=str(copy))
+    assert "prefabs=" + os.path.basename(file) in m.recipe
+    assert dungeon.from_recipe(m.recipe).cells == m.cells
