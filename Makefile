@@ -233,6 +233,14 @@ deps-bench:
 	@pkg-config --exists libtcod 2>/dev/null || sh tests/need.sh libtcod-dev "libtcod (the bench's peer)" || true
 
 # ---- install ------------------------------------------------------------------
+# Installed by root straight into a directory the dynamic loader searches (no
+# DESTDIR), the library is registered with ldconfig at once, so programs find
+# its soname without a manual step; staged (DESTDIR) and unprivileged installs,
+# and a LIBDIR off the loader's path, leave it alone. LDCONFIG= skips it.
+LDCONFIG ?= ldconfig
+ldconfig_dirs = $(realpath $(shell $(LDCONFIG) -v -N -X 2>/dev/null | sed -n 's|^\(/[^:]*\):.*|\1|p'))
+run_ldconfig = $(if $(DESTDIR)$(filter-out 0,$(shell id -u)),,$(if $(LDCONFIG),$(if \
+	$(filter $(or $(realpath $(LIBDIR)),$(abspath $(LIBDIR))),$(ldconfig_dirs)),$(LDCONFIG))))
 install: all
 	$(INSTALL) -d -m 755 $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 644 include/dungeon.h $(DESTDIR)$(INCLUDEDIR)/dungeon.h
@@ -245,12 +253,14 @@ install: all
 	$(INSTALL) -m 755 $(B)/bin/dungeon $(DESTDIR)$(BINDIR)/dungeon
 	$(INSTALL) -d -m 755 $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 docs/dungeon.1 $(DESTDIR)$(MANDIR)/man1/dungeon.1
+	$(run_ldconfig)
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/dungeon.h $(DESTDIR)$(LIBDIR)/libdungeon.a \
 	      $(DESTDIR)$(LIBDIR)/libdungeon.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SHARED_SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libdungeon.so $(DESTDIR)$(PKGCONFIGDIR)/libdungeon.pc \
 	      $(DESTDIR)$(BINDIR)/dungeon $(DESTDIR)$(MANDIR)/man1/dungeon.1
+	$(run_ldconfig)
 
 clean:
 	rm -rf $(B)
