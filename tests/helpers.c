@@ -1,4 +1,5 @@
-/* Helpers shared by the tests: guarded grids and connectivity checks. */
+/* Helpers shared by the tests: guarded grids, connectivity checks and the
+ * breadth-first search every test that walks a map uses. */
 #include "test.h"
 
 #include <stdlib.h>
@@ -64,4 +65,55 @@ int grid_connected(const dg_grid *g)
     dg_status st = labels ? dg_regions(g, NULL, labels, n, NULL, 0, &count, NULL, NULL) : DG_E_NOMEM;
     free(labels);
     return st == DG_OK && count <= 1;
+}
+
+int32_t *bfs_lattice(int32_t w, int32_t h, int32_t start, bfs_step can_step, const void *user,
+                     int32_t *reached)
+{
+    size_t n = (size_t)w * (size_t)h;
+    int32_t *dist = malloc((n ? n : 1) * sizeof *dist), *queue = malloc((n ? n : 1) * sizeof *queue);
+    int32_t head = 0, tail = 0;
+    if (!dist || !queue)
+    {
+        free(dist);
+        free(queue);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        dist[i] = -1;
+    if (start >= 0 && (size_t)start < n)
+    {
+        dist[start] = 0;
+        queue[tail++] = start;
+    }
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    while (head < tail)
+    {
+        int32_t c = queue[head++], x = c % w, y = c / w;
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t nx = x + dx[d], ny = y + dy[d], to = ny * w + nx;
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h || dist[to] >= 0 || !can_step(user, c, to, d))
+                continue;
+            dist[to] = dist[c] + 1;
+            queue[tail++] = to;
+        }
+    }
+    free(queue);
+    if (reached)
+        *reached = tail;
+    return dist;
+}
+
+static int passable_step(const void *user, int32_t from, int32_t to, int dir)
+{
+    const dg_grid *g = user;
+    (void)from, (void)dir;
+    return dg_tile_passable(dg_grid_get(g, to % g->width, to / g->width));
+}
+
+int32_t *grid_walk_from(const dg_grid *g, dg_point s, int32_t *reached)
+{
+    int32_t start = s.x >= 0 && s.y >= 0 && s.x < g->width && s.y < g->height ? s.y * g->width + s.x : -1;
+    return bfs_lattice(g->width, g->height, start, passable_step, g, reached);
 }
