@@ -62,34 +62,6 @@ static int is_junction(const dg_grid *g, int32_t x, int32_t y)
            (pass_at(g, x, y - 1) && pass_at(g, x, y + 1));
 }
 
-/* Walking distances from (sx, sy); -1 where unreachable. Caller frees. */
-static int32_t *walk_distances(const dg_grid *g, int32_t sx, int32_t sy)
-{
-    size_t n = (size_t)g->width * (size_t)g->height;
-    int32_t *dist = malloc(n * sizeof *dist), *queue = malloc(n * sizeof *queue);
-    for (size_t i = 0; i < n; i++)
-        dist[i] = -1;
-    int32_t head = 0, tail = 0;
-    dist[sy * g->width + sx] = 0;
-    queue[tail++] = sy * g->width + sx;
-    while (head < tail)
-    {
-        int32_t c = queue[head++], x = c % g->width, y = c / g->width;
-        const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t nx = x + dx[d], ny = y + dy[d];
-            if (pass_at(g, nx, ny) && dist[ny * g->width + nx] < 0)
-            {
-                dist[ny * g->width + nx] = dist[c] + 1;
-                queue[tail++] = ny * g->width + nx;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 static int ref_ok(const dg_result *r, dg_ref ref)
 {
     return (ref.kind == DG_REF_ROOM && ref.index >= 0 && ref.index < r->room_count) ||
@@ -245,7 +217,7 @@ static const char *attach_problem(const dg_grid *g, const dg_result *r, const dg
     if (r->start.x != s0.x + s0.w / 2 || r->start.y != s0.y + s0.h / 2 || r->start_room != 0)
         FAIL("start is not the centre of the first room");
     {
-        int32_t *dist = walk_distances(g, r->start.x, r->start.y);
+        int32_t *dist = grid_walk_from(g, r->start, NULL);
         int32_t far = 0; /* the farthest room cell: where the exit goes */
         for (int32_t i = 0; i < r->room_count; i++)
         {
@@ -773,7 +745,7 @@ TEST(attach_loops_only_where_they_save_the_walk)
                 int horizontal = pass_at(&m.grid, d.x - 1, d.y);
                 int32_t ax = horizontal ? d.x - 1 : d.x, ay = horizontal ? d.y : d.y - 1;
                 int32_t bx = horizontal ? d.x + 1 : d.x, by = horizontal ? d.y : d.y + 1;
-                int32_t *dist = walk_distances(&m.grid, ax, ay);
+                int32_t *dist = grid_walk_from(&m.grid, (dg_point){ax, ay}, NULL);
                 CHECKF(dist[by * 90 + bx] >= p.loop_min_gain + 2, "seed %llu: detour %d",
                        (unsigned long long)seed, (int)dist[by * 90 + bx]);
                 free(dist);
@@ -817,7 +789,7 @@ TEST(attach_growth_bias_changes_the_shape)
             p.growth = growth;
             p.target_floor = 250;
             CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
-            int32_t *dist = walk_distances(&m.grid, m.result.start.x, m.result.start.y);
+            int32_t *dist = grid_walk_from(&m.grid, m.result.start, NULL);
             walk[growth] += dist[m.result.exit.y * 120 + m.result.exit.x];
             free(dist);
         }

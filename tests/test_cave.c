@@ -74,32 +74,6 @@ static void check_tiles(const cave_case *k, const dg_grid *g)
         }
 }
 
-/* Walking distances from s. */
-static int32_t *walk_from(const dg_grid *g, dg_point s)
-{
-    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
-    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < n; i++)
-        dist[i] = -1;
-    dist[s.y * w + s.x] = 0;
-    queue[tail++] = s.y * w + s.x;
-    while (head < tail)
-    {
-        int32_t c = queue[head++];
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t x = c % w + DX[d], y = c / w + DY[d];
-            if (is_open(g, x, y) && dist[y * w + x] < 0)
-            {
-                dist[y * w + x] = dist[c] + 1;
-                queue[tail++] = y * w + x;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 static int rect_holds(dg_rect r, dg_point p)
 {
     return p.x >= r.x && p.y >= r.y && p.x < r.x + r.w && p.y < r.y + r.h;
@@ -164,7 +138,7 @@ static void check_contract(const cave_case *k, const dg_grid *g, const dg_result
     CHECKF(q.exit_rank_permille <= 100, "%s: exit rank %d", k->name, (int)q.exit_rank_permille);
     if (k->p.border)
         CHECK(q.border_open == 0);
-    int32_t *dist = walk_from(g, r->start);
+    int32_t *dist = grid_walk_from(g, r->start, NULL);
     CHECK(dist[r->exit.y * g->width + r->exit.x] == q.route);
     free(dist);
 }

@@ -97,32 +97,6 @@ static int leave_dir(dg_rect from, dg_point start)
     return start.x < from.x ? DG_DIR_W : DG_DIR_E;
 }
 
-/* Breadth-first walking distances from s (for the exit check). */
-static int32_t *walk_from(const dg_grid *g, dg_point s)
-{
-    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
-    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < n; i++)
-        dist[i] = -1;
-    dist[s.y * w + s.x] = 0;
-    queue[tail++] = s.y * w + s.x;
-    while (head < tail)
-    {
-        int32_t c = queue[head++];
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t x = c % w + DX[d], y = c / w + DY[d];
-            if (is_open(g, x, y) && dist[y * w + x] < 0)
-            {
-                dist[y * w + x] = dist[c] + 1;
-                queue[tail++] = y * w + x;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 static void check_tiles(const chain_case *k, const dg_grid *g)
 {
     int32_t m = k->p.border;
@@ -278,7 +252,7 @@ static void check_ends(const chain_case *k, const dg_grid *g, const dg_result *r
     CHECK(r->exit_room >= 0 && r->exit_room < r->room_count);
     if (r->exit_room < 0 || r->exit_room >= r->room_count)
         return;
-    int32_t *dist = walk_from(g, r->start), best = -1;
+    int32_t *dist = grid_walk_from(g, r->start, NULL), best = -1;
     for (int32_t i = 0; i < r->room_count; i++)
     {
         dg_rect q = r->rooms[i].rect;

@@ -172,32 +172,6 @@ static void check_links(const dg_result *r, int32_t *routes)
     free(uf);
 }
 
-/* Breadth-first walking distances from s. */
-static int32_t *walk_from(const dg_grid *g, dg_point s)
-{
-    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
-    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < n; i++)
-        dist[i] = -1;
-    dist[s.y * w + s.x] = 0;
-    queue[tail++] = s.y * w + s.x;
-    while (head < tail)
-    {
-        int32_t c = queue[head++];
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t x = c % w + SDX[d], y = c / w + SDY[d];
-            if (is_open(g, x, y) && dist[y * w + x] < 0)
-            {
-                dist[y * w + x] = dist[c] + 1;
-                queue[tail++] = y * w + x;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 /* Start at a room's centre, exit a room cell at the greatest walking distance. */
 static void check_ends(const dg_grid *g, const dg_result *r)
 {
@@ -207,7 +181,7 @@ static void check_ends(const dg_grid *g, const dg_result *r)
         return;
     dg_rect s = r->rooms[r->start_room].rect;
     CHECK(r->start.x == s.x + s.w / 2 && r->start.y == s.y + s.h / 2);
-    int32_t *dist = walk_from(g, r->start), best = -1;
+    int32_t *dist = grid_walk_from(g, r->start, NULL), best = -1;
     for (int32_t i = 0; i < r->room_count; i++)
     {
         dg_rect q = r->rooms[i].rect;

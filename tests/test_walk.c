@@ -78,32 +78,6 @@ static int is_open(const dg_grid *g, int32_t x, int32_t y)
     return dg_tile_passable(dg_grid_get(g, x, y));
 }
 
-/* Walking distances from s, -1 where unreached. */
-static int32_t *walk_dist(const dg_grid *g, dg_point s)
-{
-    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
-    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < n; i++)
-        dist[i] = -1;
-    dist[s.y * w + s.x] = 0;
-    queue[tail++] = s.y * w + s.x;
-    while (head < tail)
-    {
-        int32_t c = queue[head++];
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t x = c % w + WDX[d], y = c / w + WDY[d];
-            if (is_open(g, x, y) && dist[y * w + x] < 0)
-            {
-                dist[y * w + x] = dist[c] + 1;
-                queue[tail++] = y * w + x;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 static int64_t target_cells(const dg_grid *g, const dg_walk_params *p)
 {
     int64_t cells = (int64_t)g->width * g->height, inner = (int64_t)(g->width - 2) * (g->height - 2);
@@ -180,7 +154,7 @@ static void check_ends(const walk_case *k, const dg_grid *g, const dg_result *r)
 {
     CHECK(r->start.x == (g->width - 1) / 2 && r->start.y == (g->height - 1) / 2);
     CHECK(r->start_room == 0 && r->exit_room == 0);
-    int32_t *dist = walk_dist(g, r->start), best = -1;
+    int32_t *dist = grid_walk_from(g, r->start, NULL), best = -1;
     for (int32_t i = 0; i < g->width * g->height; i++)
         best = dist[i] > best ? dist[i] : best;
     CHECK(dist[r->exit.y * g->width + r->exit.x] == best);
