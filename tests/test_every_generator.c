@@ -65,7 +65,8 @@ typedef struct bad_call {
 
 /* Runs name with params on a guarded grid holding PRE and on a result a
  * successful run filled; records whether either changed. */
-static void call_bad(const hard_ctx *ctx, const hard_gen *g, const void *params, int null_grid,
+enum { GOOD_GRID, NULL_GRID, NULL_CELLS, NO_ROWS, NARROW_STRIDE };
+static void call_bad(const hard_ctx *ctx, const hard_gen *g, const void *params, int broken,
                      bad_call *c)
 {
     memset(c, 0, sizeof *c);
@@ -76,7 +77,11 @@ static void call_bad(const hard_ctx *ctx, const hard_gen *g, const void *params,
     (void)g->run(ctx, 0, &c->gg.grid, 7, &c->result, NULL, NULL, &extra);
     c->result_before = hard_result_hash(&c->result);
     dg_grid_fill(&c->gg.grid, PRE);
-    c->st = hard_gen_call(ctx, g->name, null_grid ? NULL : &c->gg.grid, params, 1, &c->result,
+    dg_grid grid = c->gg.grid;
+    grid.cells = broken == NULL_CELLS ? NULL : grid.cells;
+    grid.height = broken == NO_ROWS ? 0 : grid.height;
+    grid.stride = broken == NARROW_STRIDE ? grid.width - 1 : grid.stride;
+    c->st = hard_gen_call(ctx, g->name, broken == NULL_GRID ? NULL : &grid, params, 1, &c->result,
                           NULL, &c->diag);
     c->grid_ok = guard_intact(&c->gg);
     for (int32_t y = 0; y < g->height; y++)
@@ -153,7 +158,7 @@ TEST(every_generator_rejects_each_parameter_out_of_range)
                 if (registry_only(info.name, d->name))
                     continue;
                 bad_call c;
-                call_bad(&ctx, g, params, 0, &c);
+                call_bad(&ctx, g, params, GOOD_GRID, &c);
                 /* a size past its maximum may be DG_E_TOO_LARGE (chain's room counts and sizes) */
                 CHECKF(c.st == DG_E_INVALID || (above && c.st == DG_E_TOO_LARGE),
                        "%s %s = %d: %s, want DG_E_INVALID", info.name, d->name, (int)value,
@@ -170,10 +175,23 @@ TEST(every_generator_rejects_each_parameter_out_of_range)
         {
             CHECK(dg_params_defaults(info.name, params, (size_t)info.params_size) == DG_OK);
             bad_call c;
-            call_bad(&ctx, g, params, 1, &c);
-            CHECKF(c.st == DG_E_NULL && strstr(c.diag.message, "grid") && c.grid_ok && c.result_ok,
-                   "%s grid NULL: %s \"%s\"", info.name, dg_status_str(c.st), c.diag.message);
-            call_bad(&ctx, g, NULL, 0, &c);
+            static const struct {
+                int broken;
+                dg_status want;
+                const char *what;
+            } grids[] = {{NULL_GRID, DG_E_NULL, "grid NULL"},
+                         {NULL_CELLS, DG_E_NULL, "cells NULL"},
+                         {NO_ROWS, DG_E_INVALID, "height 0"},
+                         {NARROW_STRIDE, DG_E_INVALID, "stride < width"}};
+            for (size_t k = 0; k < sizeof grids / sizeof grids[0]; k++)
+            {
+                call_bad(&ctx, g, params, grids[k].broken, &c);
+                CHECKF(c.st == grids[k].want && c.diag.status == c.st && c.diag.message[0] &&
+                           c.grid_ok && c.result_ok,
+                       "%s %s: %s \"%s\" grid %d result %d untouched", info.name, grids[k].what,
+                       dg_status_str(c.st), c.diag.message, c.grid_ok, c.result_ok);
+            }
+            call_bad(&ctx, g, NULL, GOOD_GRID, &c);
             if (null_params_is_defaults(info.name))
                 CHECKF(c.st == DG_OK, "%s params NULL (defaults): %s", info.name,
                        dg_status_str(c.st));
