@@ -653,7 +653,7 @@ const dg_prefab_set *hard_gen_set(const hard_ctx *ctx, const char *name)
 {
     static const char *const users[HARD_SETS] = {"prefab-full", "prefab-jigsaw", "prefab-islands",
                                                  "world", "prefab-mixed"};
-    for (int i = 0; i < HARD_SETS; i++)
+    for (int i = 0; ctx && i < HARD_SETS; i++)
         if (strcmp(name, users[i]) == 0)
             return i == HARD_SET_FURNISH ? NULL : ctx->sets[i];
     return NULL;

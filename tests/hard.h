@@ -126,7 +126,8 @@ const dg_prefab_set *hard_gen_set(const hard_ctx *ctx, const char *name);
 /* Calls generator `name`'s own function (dg_NAME_generate; the world:
  * dg_world_create and the window around room (0, 0)) with params laid out as
  * dg_params_defaults fills them, and the sample set a prefab generator needs.
- * The registry-driven tests use it to reach each generator's own validation. */
+ * The registry-driven tests use it to reach each generator's own validation;
+ * ctx may be NULL for the generators that need no prefab set. */
 dg_status hard_gen_call(const hard_ctx *ctx, const char *name, dg_grid *grid, const void *params,
                         uint64_t seed, dg_result *result, const dg_allocator *alloc, dg_diag *diag);
 

@@ -1,5 +1,6 @@
 /* Helpers shared by the tests: guarded grids, connectivity checks and the
  * breadth-first search every test that walks a map uses. */
+#include "hard.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -116,4 +117,42 @@ int32_t *grid_walk_from(const dg_grid *g, dg_point s, int32_t *reached)
 {
     int32_t start = s.x >= 0 && s.y >= 0 && s.x < g->width && s.y < g->height ? s.y * g->width + s.x : -1;
     return bfs_lattice(g->width, g->height, start, passable_step, g, reached);
+}
+
+uint64_t gen_hash(const char *name, const void *params, int32_t w, int32_t h, uint64_t seed,
+                  int32_t pad, uint64_t *result_hash, int with_result)
+{
+    guarded_grid gg;
+    dg_result r;
+    dg_result_init(&r, NULL);
+    if (!guard_make(&gg, w, h, pad))
+        return 0;
+    dg_status st = hard_gen_call(NULL, name, &gg.grid, params, seed, with_result ? &r : NULL, NULL,
+                                 NULL);
+    CHECKF(st == DG_OK, "%s %dx%d seed %llu: %s", name, (int)w, (int)h, (unsigned long long)seed,
+           dg_status_str(st));
+    CHECKF(guard_intact(&gg), "%s %dx%d pad %d: wrote outside the grid", name, (int)w, (int)h,
+           (int)pad);
+    uint64_t hash = dg_grid_hash(&gg.grid);
+    if (result_hash)
+        *result_hash = hard_result_hash(&r);
+    guard_free(&gg);
+    dg_result_free(&r);
+    return hash;
+}
+
+const char *gen_deterministic(const char *name, const void *params, int32_t w, int32_t h,
+                              int other_seed)
+{
+    uint64_t ra, rb;
+    uint64_t a = gen_hash(name, params, w, h, 9, 0, &ra, 1);
+    uint64_t b = gen_hash(name, params, w, h, 9, 17, &rb, 1);
+    if (a != b || ra != rb)
+        return "the stride changed the map";
+    if (gen_hash(name, params, w, h, 9, 5, NULL, 0) != a)
+        return "the result changed the tiles";
+    if (other_seed && gen_hash(name, params, w, h, 10, 0, NULL, 1) == a &&
+        (other_seed == 1 || gen_hash(name, params, w, h, 11, 0, NULL, 1) == a))
+        return "another seed gave the same map";
+    return NULL;
 }

@@ -197,19 +197,7 @@ TEST(cave_properties_over_many_seeds)
 static uint64_t cave_hash(const dg_cave_params *p, int32_t w, int32_t h, uint64_t seed,
                           int32_t pad, uint64_t *result_hash)
 {
-    guarded_grid gg;
-    dg_result r;
-    dg_result_init(&r, NULL);
-    if (!guard_make(&gg, w, h, pad))
-        return 0;
-    CHECK(dg_cave_generate(&gg.grid, p, seed, &r, NULL, NULL) == DG_OK);
-    uint64_t hash = dg_grid_hash(&gg.grid);
-    if (result_hash)
-        *result_hash = hard_result_hash(&r);
-    CHECK(guard_intact(&gg));
-    guard_free(&gg);
-    dg_result_free(&r);
-    return hash;
+    return gen_hash("cave", p, w, h, seed, pad, result_hash, 1);
 }
 
 TEST(cave_golden_hashes)
@@ -251,26 +239,10 @@ TEST(cave_is_deterministic_and_stride_blind)
     for (int k = 0; k < n; k++)
     {
         const cave_case *c = &cases[k];
-        uint64_t ra, rb;
-        uint64_t a = cave_hash(&c->p, c->width, c->height, 9, 0, &ra);
-        uint64_t b = cave_hash(&c->p, c->width, c->height, 9, 17, &rb);
-        CHECK_EQ_U64(a, b);
-        CHECK_EQ_U64(ra, rb);
-        if (c->p.fill_permille < 1000 && c->width > 7)
-            CHECK(cave_hash(&c->p, c->width, c->height, 10, 0, NULL) != a);
+        const char *why = gen_deterministic("cave", &c->p, c->width, c->height,
+                                            c->p.fill_permille < 1000 && c->width > 7);
+        CHECKF(!why, "%s: %s", c->name, why);
     }
-}
-
-TEST(cave_result_is_optional)
-{
-    dg_cave_params p;
-    dg_cave_defaults(&p);
-    guarded_grid gg;
-    CHECK(guard_make(&gg, 80, 25, 2));
-    CHECK(dg_cave_generate(&gg.grid, &p, 5, NULL, NULL, NULL) == DG_OK);
-    CHECK(guard_intact(&gg));
-    CHECK_EQ_U64(dg_grid_hash(&gg.grid), cave_hash(&p, 80, 25, 5, 0, NULL));
-    guard_free(&gg);
 }
 
 /* ---- what each option does ---------------------------------------------------------- */
