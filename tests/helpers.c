@@ -72,7 +72,8 @@ int32_t *bfs_lattice(int32_t w, int32_t h, int32_t start, bfs_step can_step, con
                      int32_t *reached)
 {
     size_t n = (size_t)w * (size_t)h;
-    int32_t *dist = malloc((n ? n : 1) * sizeof *dist), *queue = malloc((n ? n : 1) * sizeof *queue);
+    size_t cells = n ? n : 1;
+    int32_t *dist = malloc(cells * sizeof *dist), *queue = malloc(cells * sizeof *queue);
     int32_t head = 0, tail = 0;
     if (!dist || !queue)
     {
@@ -94,7 +95,8 @@ int32_t *bfs_lattice(int32_t w, int32_t h, int32_t start, bfs_step can_step, con
         for (int d = 0; d < 4; d++)
         {
             int32_t nx = x + dx[d], ny = y + dy[d], to = ny * w + nx;
-            if (nx < 0 || ny < 0 || nx >= w || ny >= h || dist[to] >= 0 || !can_step(user, c, to, d))
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h || dist[to] >= 0 ||
+                !can_step(user, c, to, d))
                 continue;
             dist[to] = dist[c] + 1;
             queue[tail++] = to;
@@ -115,7 +117,8 @@ static int passable_step(const void *user, int32_t from, int32_t to, int dir)
 
 int32_t *grid_walk_from(const dg_grid *g, dg_point s, int32_t *reached)
 {
-    int32_t start = s.x >= 0 && s.y >= 0 && s.x < g->width && s.y < g->height ? s.y * g->width + s.x : -1;
+    int inside = s.x >= 0 && s.y >= 0 && s.x < g->width && s.y < g->height;
+    int32_t start = inside ? s.y * g->width + s.x : -1;
     return bfs_lattice(g->width, g->height, start, passable_step, g, reached);
 }
 

@@ -317,7 +317,8 @@ TEST(attach_rejects_null_and_broken_grids)
     uint8_t cells[100];
     memset(cells, 7, sizeof cells);
     dg_grid g = {cells, 10, 10, 10};
-    /* NULL grid, params or cells, height 0, stride < width: every_generator_rejects_each_parameter_out_of_range */
+    /* NULL grid, params or cells, height 0, stride < width:
+     * every_generator_rejects_each_parameter_out_of_range */
     dg_grid bad = g;
     bad.width = 0;
     CHECK(dg_attach_generate(&bad, &p, 1, NULL, NULL, NULL) == DG_E_INVALID);

@@ -433,12 +433,17 @@ typedef struct gen_row_set {
     int null_params;       /* 1: params NULL is DG_E_NULL (else it means the defaults) */
 } gen_row_set;
 static const gen_row_set gen_rows[] = {
-    {"attach", "dg_attach_generate", 1},        {"chain", "dg_chain_generate", 1},
-    {"prefab-full", "dg_prefab_full_generate", 0}, {"prefab-jigsaw", "dg_prefab_jigsaw_generate", 0},
+    {"attach", "dg_attach_generate", 1},
+    {"chain", "dg_chain_generate", 1},
+    {"prefab-full", "dg_prefab_full_generate", 0},
+    {"prefab-jigsaw", "dg_prefab_jigsaw_generate", 0},
     {"prefab-islands", "dg_prefab_islands_generate", 0},
-    {"prefab-mixed", "dg_prefab_mixed_generate", 0}, {"world", "dg_world_render", 0},
-    {"cave", "dg_cave_generate", 1},            {"bsp", "dg_bsp_generate", 1},
-    {"maze", "dg_maze_generate", 1},            {"walk", "dg_walk_generate", 1},
+    {"prefab-mixed", "dg_prefab_mixed_generate", 0},
+    {"world", "dg_world_render", 0},
+    {"cave", "dg_cave_generate", 1},
+    {"bsp", "dg_bsp_generate", 1},
+    {"maze", "dg_maze_generate", 1},
+    {"walk", "dg_walk_generate", 1},
     {"scatter", "dg_scatter_generate", 1},
 };
 #define GEN_ROW_SETS ((int)(sizeof gen_rows / sizeof gen_rows[0]))
@@ -476,6 +481,110 @@ __attribute__((constructor)) static void gen_rows_register(void)
             }
 }
 
+/* What is specific to one generator: inverted ranges, values that overflow,
+ * grids too small. Parameters are written raw at the registry's offsets (past
+ * every range check); w x h (0: the env grid) is the grid's size. */
+typedef struct gen_case {
+    const char *registry, *input;
+    const char *keys[2];
+    int32_t values[2];
+    int32_t w, h;
+    dg_status want;
+    const char *message;
+} gen_case;
+#define MIN_MAX(k) {#k "_min", #k "_max"}
+static const gen_case gen_cases[] = {
+    {"attach", "room_min_w > room_max_w", {"room_min_w", "room_max_w"}, {9, 3},
+     0, 0, DG_E_INVALID, "room_min_w"},
+    {"attach", "corridor_min -1", {"corridor_min"}, {-1}, 0, 0, DG_E_INVALID, "corridor_min"},
+    {"attach", "room_min_w INT32_MAX", {"room_min_w", "room_max_w"}, {INT32_MAX, INT32_MAX},
+     0, 0, DG_E_INVALID, "room_min_w"},
+    {"attach", "1 x 1 grid", {NULL}, {0}, 1, 1, DG_E_TOO_SMALL, ""},
+    {"chain", "rooms_min > rooms_max", MIN_MAX(rooms), {20, 2}, 0, 0, DG_E_INVALID, "rooms range"},
+    {"chain", "rooms_max INT32_MAX", {"rooms_max"}, {INT32_MAX},
+     0, 0, DG_E_TOO_LARGE, "rooms maximum"},
+    {"chain", "corridor_min -1", {"corridor_min"}, {-1}, 0, 0, DG_E_INVALID, "corridor length"},
+    {"chain", "max_tries 0", {"max_tries"}, {0}, 0, 0, DG_E_INVALID, "max_tries"},
+    {"chain", "room_min_w wider than the grid", {"room_min_w", "room_max_w"}, {50, 50},
+     0, 0, DG_E_TOO_SMALL, ""},
+    {"cave", "target_open_permille INT32_MAX", {"target_open_permille"}, {INT32_MAX},
+     0, 0, DG_E_INVALID, "target_open_permille"},
+    {"cave", "4 x 4 grid (less than 3x3 inside the border)", {NULL}, {0},
+     4, 4, DG_E_TOO_SMALL, "smallest: 5x5"},
+    {"bsp", "room_min_w > room_max_w", {"room_min_w", "room_max_w"}, {9, 3},
+     0, 0, DG_E_INVALID, "room_min_w"},
+    {"bsp", "room_max_h INT32_MAX", {"room_max_h"}, {INT32_MAX}, 0, 0, DG_E_INVALID, "room_max_h"},
+    {"bsp", "leaf_min_w below room + walls + margins", {"leaf_min_w"}, {6},
+     0, 0, DG_E_INVALID, "leaf_min_w"},
+    {"bsp", "9x7 grid (smallest 20x7 and 10x14)", {NULL}, {0},
+     0, 0, DG_E_NOSPACE, "smallest grids"},
+    {"maze", "room_min_w > room_max_w", {"room_min_w", "room_max_w"}, {9, 3},
+     0, 0, DG_E_INVALID, "room_min_w"},
+    {"maze", "room_tries INT32_MAX", {"room_tries"}, {INT32_MAX}, 0, 0, DG_E_INVALID, "room_tries"},
+    {"maze", "1 x 1 grid", {NULL}, {0}, 1, 1, DG_E_NOSPACE, "smallest grid"},
+    {"walk", "step_min > step_max", {"step_min", "step_max"}, {9, 3},
+     0, 0, DG_E_INVALID, "step_min"},
+    {"walk", "room_min > room_max", {"room_min", "room_max"}, {7, 3},
+     0, 0, DG_E_INVALID, "room_min"},
+    {"walk", "walkers -1", {"walkers"}, {-1}, 0, 0, DG_E_INVALID, "walkers"},
+    {"walk", "walkers INT32_MAX", {"walkers"}, {INT32_MAX}, 0, 0, DG_E_INVALID, "walkers"},
+    {"walk", "max_steps INT32_MIN", {"max_steps"}, {INT32_MIN}, 0, 0, DG_E_INVALID, "max_steps"},
+    {"walk", "3 x 3 grid (one cell inside the ring)", {NULL}, {0},
+     3, 3, DG_E_NOSPACE, "4x3 and 3x4"},
+    {"scatter", "rooms_min > rooms_max", MIN_MAX(rooms), {9, 8}, 0, 0, DG_E_INVALID, "rooms_min"},
+    {"scatter", "rooms_max INT32_MAX", {"rooms_max"}, {INT32_MAX}, 0, 0, DG_E_INVALID, "rooms_max"},
+    {"scatter", "room_min_w > room_max_w", {"room_min_w", "room_max_w"}, {9, 3},
+     0, 0, DG_E_INVALID, "room_min_w"},
+    {"scatter", "room_min_h -1", {"room_min_h"}, {-1}, 0, 0, DG_E_INVALID, "room_min_h"},
+    {"scatter", "9 x 7 grid (one room needs 8 x 7, two need 14 x 7)", {NULL}, {0},
+     0, 0, DG_E_NOSPACE, "two rooms"},
+    {"scatter", "1 x 1 grid", {NULL}, {0}, 1, 1, DG_E_TOO_SMALL, "smallest room"},
+};
+#undef MIN_MAX
+#define GEN_CASES ((int)(sizeof gen_cases / sizeof gen_cases[0]))
+
+/* Writes value into the field called key of name's params (by the registry's offset). */
+static int set_raw(const char *name, void *params, const char *key, int32_t value)
+{
+    int32_t n = 0;
+    const dg_param_desc *t = dg_generator_params(name, &n);
+    for (int32_t i = 0; t && i < n; i++)
+        if (strcmp(t[i].name, key) == 0)
+        {
+            memcpy((char *)params + t[i].offset, &value, sizeof value);
+            return 1;
+        }
+    return 0;
+}
+
+static int64_t gen_case_call(bad_env *e, dg_diag *diag, int gen, int kind)
+{
+    const gen_case *c = &gen_cases[kind];
+    uint64_t params[64];
+    (void)gen;
+    if (dg_params_defaults(c->registry, params, sizeof params) != DG_OK)
+        return -999;
+    for (int i = 0; i < 2 && c->keys[i]; i++)
+        if (!set_raw(c->registry, params, c->keys[i], c->values[i]))
+            return -998; /* a key the registry does not know: the row fails */
+    if (c->w)
+        e->bad.width = c->w, e->bad.height = c->h;
+    return hard_gen_call(e->ctx, c->registry, c->w ? &e->bad : e->g, params, 1, &e->result, NULL,
+                         diag);
+}
+
+__attribute__((constructor)) static void gen_cases_register(void)
+{
+    for (int k = 0; k < GEN_CASES; k++)
+        for (int g = 0; g < GEN_ROW_SETS; g++)
+            if (strcmp(gen_rows[g].registry, gen_cases[k].registry) == 0)
+            {
+                bad_row r = {gen_rows[g].function, gen_cases[k].input, 1, gen_cases[k].want,
+                             gen_cases[k].message, NULL, NULL, gen_case_call, g, k};
+                bad_register(r);
+            }
+}
+
 /* dg_NAME_defaults(NULL) does nothing. */
 #define DEFAULTS_NULL(id, fn)                                   \
     BADV(id##_defaults_null, fn, "params NULL", 0, "no effect") \
@@ -496,73 +605,6 @@ DEFAULTS_NULL(bsp, dg_bsp_defaults)
 DEFAULTS_NULL(maze, dg_maze_defaults)
 DEFAULTS_NULL(walk_gen, dg_walk_defaults)
 DEFAULTS_NULL(scatter, dg_scatter_defaults)
-
-static dg_status attach_with(bad_env *e, dg_grid *grid, const dg_attach_params *p, dg_diag *diag)
-{
-    return dg_attach_generate(grid, p, 1, &e->result, NULL, diag);
-}
-#define ATTACH_CALL attach_with(e, grid, &p, diag)
-#define ATTACH_PARAMS dg_attach_params p; dg_attach_defaults(&p)
-BAD(attach_inverted, dg_attach_generate, "room_min_w > room_max_w", DG_E_INVALID, "room_min_w")
-{
-    ATTACH_PARAMS;
-    p.room_min_w = 9, p.room_max_w = 3;
-    return attach_with(e, e->g, &p, diag);
-}
-BAD(attach_negative, dg_attach_generate, "corridor_min -1", DG_E_INVALID, "corridor_min")
-{
-    ATTACH_PARAMS;
-    p.corridor_min = -1;
-    return attach_with(e, e->g, &p, diag);
-}
-BAD(attach_huge_room, dg_attach_generate, "room_min_w INT32_MAX", DG_E_INVALID, "room_min_w")
-{
-    ATTACH_PARAMS;
-    p.room_min_w = p.room_max_w = INT32_MAX;
-    return attach_with(e, e->g, &p, diag);
-}
-BAD(attach_too_small, dg_attach_generate, "1 x 1 grid", DG_E_TOO_SMALL, "")
-{
-    ATTACH_PARAMS;
-    e->bad.width = e->bad.height = 1;
-    return attach_with(e, &e->bad, &p, diag);
-}
-
-static dg_status chain_with(bad_env *e, dg_grid *grid, const dg_chain_params *p, dg_diag *diag)
-{
-    return dg_chain_generate(grid, p, 1, &e->result, NULL, diag);
-}
-#define CHAIN_PARAMS dg_chain_params p; dg_chain_defaults(&p)
-BAD(chain_inverted, dg_chain_generate, "rooms_min > rooms_max", DG_E_INVALID, "rooms range")
-{
-    CHAIN_PARAMS;
-    p.rooms_min = 20, p.rooms_max = 2;
-    return chain_with(e, e->g, &p, diag);
-}
-BAD(chain_huge, dg_chain_generate, "rooms_max INT32_MAX", DG_E_TOO_LARGE, "rooms maximum")
-{
-    CHAIN_PARAMS;
-    p.rooms_max = INT32_MAX;
-    return chain_with(e, e->g, &p, diag);
-}
-BAD(chain_negative, dg_chain_generate, "corridor_min -1", DG_E_INVALID, "corridor length")
-{
-    CHAIN_PARAMS;
-    p.corridor_min = -1;
-    return chain_with(e, e->g, &p, diag);
-}
-BAD(chain_tries, dg_chain_generate, "max_tries 0", DG_E_INVALID, "max_tries")
-{
-    CHAIN_PARAMS;
-    p.max_tries = 0;
-    return chain_with(e, e->g, &p, diag);
-}
-BAD(chain_too_small, dg_chain_generate, "room_min_w wider than the grid", DG_E_TOO_SMALL, "")
-{
-    CHAIN_PARAMS;
-    p.room_min_w = p.room_max_w = 50;
-    return chain_with(e, e->g, &p, diag);
-}
 
 /* prefab generators */
 static const dg_prefab_set *shaft(const bad_env *e)
@@ -814,163 +856,6 @@ BADV(orient_inverse_bad, dg_orient_inverse, "orientation 8, INT32_MIN", -1, "-1"
 {
     UNUSED_ENV;
     return dg_orient_inverse(8) == dg_orient_inverse(INT32_MIN) ? dg_orient_inverse(8) : 0;
-}
-
-/* ---- cave, bsp, maze, walk, scatter ---------------------------------------------------------------- */
-static dg_status cave_with(bad_env *e, dg_grid *grid, const dg_cave_params *p, dg_diag *diag)
-{
-    return dg_cave_generate(grid, p, 1, &e->result, NULL, diag);
-}
-#define CAVE_PARAMS dg_cave_params p; dg_cave_defaults(&p)
-BAD(cave_huge, dg_cave_generate, "target_open_permille INT32_MAX", DG_E_INVALID,
-    "target_open_permille")
-{
-    CAVE_PARAMS;
-    p.target_open_permille = INT32_MAX;
-    return cave_with(e, e->g, &p, diag);
-}
-BAD(cave_too_small, dg_cave_generate, "4 x 4 grid (less than 3x3 inside the border)",
-    DG_E_TOO_SMALL, "smallest: 5x5")
-{
-    CAVE_PARAMS;
-    e->bad.width = e->bad.height = 4;
-    return cave_with(e, &e->bad, &p, diag);
-}
-static dg_status bsp_with(bad_env *e, dg_grid *grid, const dg_bsp_params *p, dg_diag *diag)
-{
-    return dg_bsp_generate(grid, p, 1, &e->result, NULL, diag);
-}
-#define BSP_PARAMS dg_bsp_params p; dg_bsp_defaults(&p)
-BAD(bsp_inverted, dg_bsp_generate, "room_min_w > room_max_w", DG_E_INVALID, "room_min_w")
-{
-    BSP_PARAMS;
-    p.room_min_w = 9, p.room_max_w = 3;
-    return bsp_with(e, e->g, &p, diag);
-}
-BAD(bsp_huge, dg_bsp_generate, "room_max_h INT32_MAX", DG_E_INVALID, "room_max_h")
-{
-    BSP_PARAMS;
-    p.room_max_h = INT32_MAX;
-    return bsp_with(e, e->g, &p, diag);
-}
-BAD(bsp_leaf, dg_bsp_generate, "leaf_min_w below room + walls + margins", DG_E_INVALID, "leaf_min_w")
-{
-    BSP_PARAMS;
-    p.leaf_min_w = 6;
-    return bsp_with(e, e->g, &p, diag);
-}
-BAD(bsp_too_small, dg_bsp_generate, "9x7 grid (smallest 20x7 and 10x14)", DG_E_NOSPACE, "smallest grids")
-{
-    BSP_PARAMS;
-    return bsp_with(e, e->g, &p, diag);
-}
-static dg_status maze_with(bad_env *e, dg_grid *grid, const dg_maze_params *p, dg_diag *diag)
-{
-    return dg_maze_generate(grid, p, 1, &e->result, NULL, diag);
-}
-#define MAZE_PARAMS dg_maze_params p; dg_maze_defaults(&p)
-BAD(maze_inverted, dg_maze_generate, "room_min_w > room_max_w", DG_E_INVALID, "room_min_w")
-{
-    MAZE_PARAMS;
-    p.room_min_w = 9, p.room_max_w = 3;
-    return maze_with(e, e->g, &p, diag);
-}
-BAD(maze_tries, dg_maze_generate, "room_tries INT32_MAX", DG_E_INVALID, "room_tries")
-{
-    MAZE_PARAMS;
-    p.room_tries = INT32_MAX;
-    return maze_with(e, e->g, &p, diag);
-}
-BAD(maze_too_small, dg_maze_generate, "1 x 1 grid", DG_E_NOSPACE, "smallest grid")
-{
-    MAZE_PARAMS;
-    e->bad.width = e->bad.height = 1;
-    return maze_with(e, &e->bad, &p, diag);
-}
-/* walk (drunkard's walk and tunnelers): rows for tests/test_badinput.c, after the chain rows */
-static dg_status walk_with(bad_env *e, dg_grid *grid, const dg_walk_params *p, dg_diag *diag)
-{
-    return dg_walk_generate(grid, p, 1, &e->result, NULL, diag);
-}
-#define WALK_PARAMS dg_walk_params p; dg_walk_defaults(&p)
-BAD(walk_inverted, dg_walk_generate, "step_min > step_max", DG_E_INVALID, "step_min")
-{
-    WALK_PARAMS;
-    p.step_min = 9, p.step_max = 3;
-    return walk_with(e, e->g, &p, diag);
-}
-BAD(walk_room_inverted, dg_walk_generate, "room_min > room_max", DG_E_INVALID, "room_min")
-{
-    WALK_PARAMS;
-    p.room_min = 7, p.room_max = 3;
-    return walk_with(e, e->g, &p, diag);
-}
-BAD(walk_negative, dg_walk_generate, "walkers -1", DG_E_INVALID, "walkers")
-{
-    WALK_PARAMS;
-    p.walkers = -1;
-    return walk_with(e, e->g, &p, diag);
-}
-BAD(walk_huge, dg_walk_generate, "walkers INT32_MAX", DG_E_INVALID, "walkers")
-{
-    WALK_PARAMS;
-    p.walkers = INT32_MAX;
-    return walk_with(e, e->g, &p, diag);
-}
-BAD(walk_steps, dg_walk_generate, "max_steps INT32_MIN", DG_E_INVALID, "max_steps")
-{
-    WALK_PARAMS;
-    p.max_steps = INT32_MIN;
-    return walk_with(e, e->g, &p, diag);
-}
-BAD(walk_too_small, dg_walk_generate, "3 x 3 grid (one cell inside the ring)", DG_E_NOSPACE,
-    "4x3 and 3x4")
-{
-    WALK_PARAMS;
-    e->bad.width = e->bad.height = 3;
-    return walk_with(e, &e->bad, &p, diag);
-}
-/* ---- scatter ---------------------------------------------------------------------- */
-static dg_status scatter_with(bad_env *e, dg_grid *grid, const dg_scatter_params *p, dg_diag *diag)
-{
-    return dg_scatter_generate(grid, p, 1, &e->result, NULL, diag);
-}
-#define SCATTER_PARAMS dg_scatter_params p; dg_scatter_defaults(&p)
-BAD(scatter_inverted, dg_scatter_generate, "rooms_min > rooms_max", DG_E_INVALID, "rooms_min")
-{
-    SCATTER_PARAMS;
-    p.rooms_min = 9, p.rooms_max = 8;
-    return scatter_with(e, e->g, &p, diag);
-}
-BAD(scatter_huge, dg_scatter_generate, "rooms_max INT32_MAX", DG_E_INVALID, "rooms_max")
-{
-    SCATTER_PARAMS;
-    p.rooms_max = INT32_MAX;
-    return scatter_with(e, e->g, &p, diag);
-}
-BAD(scatter_room_order, dg_scatter_generate, "room_min_w > room_max_w", DG_E_INVALID, "room_min_w")
-{
-    SCATTER_PARAMS;
-    p.room_min_w = 9, p.room_max_w = 3;
-    return scatter_with(e, e->g, &p, diag);
-}
-BAD(scatter_negative, dg_scatter_generate, "room_min_h -1", DG_E_INVALID, "room_min_h")
-{
-    SCATTER_PARAMS;
-    p.room_min_h = -1;
-    return scatter_with(e, e->g, &p, diag);
-}
-BAD(scatter_too_small, dg_scatter_generate, "9 x 7 grid (one room needs 8 x 7, two need 14 x 7)",
-    DG_E_NOSPACE, "two rooms")
-{
-    SCATTER_PARAMS;
-    return scatter_with(e, e->g, &p, diag);
-}
-BAD(scatter_one_cell, dg_scatter_generate, "1 x 1 grid", DG_E_TOO_SMALL, "smallest room")
-{
-    SCATTER_PARAMS;
-    e->bad.width = e->bad.height = 1;
-    return scatter_with(e, &e->bad, &p, diag);
 }
 
 /* ---- analysis ------------------------------------------------------------------------------------ */

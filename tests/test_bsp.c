@@ -357,9 +357,12 @@ TEST(bsp_rejects_bad_parameters)
     /* each parameter's min - 1 and max + 1, NULL params and broken grids:
      * every_generator_rejects_each_parameter_out_of_range */
     static const bsp_bad bad[] = {
-        {"leaf_min_w", DG_E_INVALID, bad_leaf_w},       {"room_min_w", DG_E_INVALID, bad_room_w_order},
-        {"room_max_h", DG_E_INVALID, bad_room_h_order}, {"room_max_h", DG_E_INVALID, bad_room_h_huge},
-        {"margin", DG_E_INVALID, bad_margin_big},       {"room_min_w", DG_E_INVALID, bad_room_w_leaf},
+        {"leaf_min_w", DG_E_INVALID, bad_leaf_w},
+        {"room_min_w", DG_E_INVALID, bad_room_w_order},
+        {"room_max_h", DG_E_INVALID, bad_room_h_order},
+        {"room_max_h", DG_E_INVALID, bad_room_h_huge},
+        {"margin", DG_E_INVALID, bad_margin_big},
+        {"room_min_w", DG_E_INVALID, bad_room_w_leaf},
     };
     guarded_grid gg;
     CHECK(guard_make(&gg, 80, 25, 1));

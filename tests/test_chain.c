@@ -377,7 +377,8 @@ TEST(chain_is_deterministic_and_stride_blind)
     int n = chain_cases(cases);
     for (int k = 0; k < n; k++)
     {
-        const char *why = gen_deterministic("chain", &cases[k].p, cases[k].width, cases[k].height, 1);
+        const char *why =
+            gen_deterministic("chain", &cases[k].p, cases[k].width, cases[k].height, 1);
         CHECKF(!why, "case %d: %s", k, why);
     }
 }
@@ -492,7 +493,8 @@ TEST(chain_rejects_bad_parameters)
         CHECK(d.status == st && strstr(d.message, bad[i].field) != NULL);
         CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
     }
-    /* NULL params, NULL grid or cells, stride < width: every_generator_rejects_each_parameter_out_of_range */
+    /* NULL params, NULL grid or cells, stride < width:
+     * every_generator_rejects_each_parameter_out_of_range */
     dg_grid broken = gg.grid;
     broken.width = -3;
     CHECK(dg_chain_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);

@@ -440,7 +440,8 @@ TEST(scatter_rejects_bad_parameters)
                d.message);
         CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
     }
-    /* NULL params, NULL grid or cells, stride < width: every_generator_rejects_each_parameter_out_of_range */
+    /* NULL params, NULL grid or cells, stride < width:
+     * every_generator_rejects_each_parameter_out_of_range */
     dg_grid broken = gg.grid;
     broken.width = 1, broken.height = 1;
     CHECK(dg_scatter_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_TOO_SMALL);

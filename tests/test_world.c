@@ -568,7 +568,7 @@ TEST(world_rejects_bad_params)
     struct {
         int32_t *field;
         int32_t value;
-    } cases[] = { /* min - 1 and max + 1 of each: every_generator_rejects_each_parameter_out_of_range */
+    } cases[] = { /* min - 1, max + 1: every_generator_rejects_each_parameter_out_of_range */
         {&p.room_size, 8},        {&p.room_size, 1},          {&p.room_size, 127},
         {&p.room_size, -9},       {&p.dead_end_fix, 5000},    {&p.furnish_permille, -3},
         {&p.curve_points, 0},     {&p.curve_points, 9},       {&p.room_min, 2},
