@@ -264,19 +264,3 @@ TEST(islands_requested_counts_placed)
     free(cells);
     dg_prefab_set_free(set);
 }
-
-TEST(islands_border_param_checked)
-{
-    dg_prefab_set *set = factory();
-    uint8_t cells[40 * 30];
-    dg_grid g;
-    dg_grid_init(&g, cells, 40, 30, 0);
-    dg_grid_fill(&g, DG_TILE_WATER);
-    dg_prefab_islands_params p;
-    dg_prefab_islands_defaults(&p);
-    p.border = 2;
-    dg_diag d;
-    CHECK(set && dg_prefab_islands_generate(&g, set, &p, 1, NULL, NULL, &d) == DG_E_INVALID);
-    CHECK(strstr(d.message, "border") != NULL && cells[0] == DG_TILE_WATER && cells[40 * 30 - 1] == DG_TILE_WATER);
-    dg_prefab_set_free(set);
-}
