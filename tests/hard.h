@@ -3,7 +3,8 @@
  * fail the k-th allocation, a reader of fuzz bytes, a table of every generator
  * (fixed parameter sets plus parameters decoded from fuzz bytes), a validator
  * of generator output and a hash of the structured result.
- * Covering a new generator = one entry in hard_gens[] (tests/hard.c). */
+ * Covering a new generator = one entry in hard_gens[] and one line in
+ * hard_gen_call (tests/hard.c); tests/test_every_generator.c then checks it. */
 #ifndef DG_HARD_H
 #define DG_HARD_H
 
