@@ -54,42 +54,55 @@ TEST(every_generator_same_seed_same_bytes)
 }
 
 /* ---- bad input from the parameter table --------------------------------------------- */
-typedef struct bad_call {
+/* A guarded grid and a result a successful run filled, made once per generator. */
+typedef struct bad_target {
     guarded_grid gg;
     dg_result result;
     uint64_t result_before;
+} bad_target;
+
+static int target_open(const hard_ctx *ctx, const hard_gen *g, bad_target *t)
+{
+    dg_result_init(&t->result, NULL);
+    if (!guard_make(&t->gg, g->width, g->height, 3))
+        return 0;
+    uint64_t extra = 0;
+    CHECK(g->run(ctx, 0, &t->gg.grid, 7, &t->result, NULL, NULL, &extra) == DG_OK);
+    t->result_before = hard_result_hash(&t->result);
+    return 1;
+}
+
+static void target_close(bad_target *t)
+{
+    dg_result_free(&t->result);
+    guard_free(&t->gg);
+}
+
+typedef struct bad_call {
     dg_diag diag;
     dg_status st;
     int grid_ok, result_ok;
 } bad_call;
 
-/* Runs name with params on a guarded grid holding PRE and on a result a
- * successful run filled; records whether either changed. */
+/* Runs g with params on the target's grid (refilled with PRE, or broken as
+ * told) and result; records whether either changed. */
 enum { GOOD_GRID, NULL_GRID, NULL_CELLS, NO_ROWS, NARROW_STRIDE };
-static void call_bad(const hard_ctx *ctx, const hard_gen *g, const void *params, int broken,
-                     bad_call *c)
+static void call_bad(const hard_ctx *ctx, const hard_gen *g, bad_target *t, const void *params,
+                     int broken, bad_call *c)
 {
     memset(c, 0, sizeof *c);
-    dg_result_init(&c->result, NULL);
-    if (!guard_make(&c->gg, g->width, g->height, 3))
-        return;
-    uint64_t extra = 0;
-    (void)g->run(ctx, 0, &c->gg.grid, 7, &c->result, NULL, NULL, &extra);
-    c->result_before = hard_result_hash(&c->result);
-    dg_grid_fill(&c->gg.grid, PRE);
-    dg_grid grid = c->gg.grid;
+    dg_grid_fill(&t->gg.grid, PRE);
+    dg_grid grid = t->gg.grid;
     grid.cells = broken == NULL_CELLS ? NULL : grid.cells;
     grid.height = broken == NO_ROWS ? 0 : grid.height;
     grid.stride = broken == NARROW_STRIDE ? grid.width - 1 : grid.stride;
-    c->st = hard_gen_call(ctx, g->name, broken == NULL_GRID ? NULL : &grid, params, 1, &c->result,
+    c->st = hard_gen_call(ctx, g->name, broken == NULL_GRID ? NULL : &grid, params, 1, &t->result,
                           NULL, &c->diag);
-    c->grid_ok = guard_intact(&c->gg);
+    c->grid_ok = guard_intact(&t->gg);
     for (int32_t y = 0; y < g->height; y++)
         for (int32_t x = 0; x < g->width; x++)
-            c->grid_ok &= dg_grid_get(&c->gg.grid, x, y) == PRE;
-    c->result_ok = hard_result_hash(&c->result) == c->result_before;
-    dg_result_free(&c->result);
-    guard_free(&c->gg);
+            c->grid_ok &= dg_grid_get(&t->gg.grid, x, y) == PRE;
+    c->result_ok = hard_result_hash(&t->result) == t->result_before;
 }
 
 /* One value outside [min, max] of parameter d; 0 if not representable. */
@@ -144,7 +157,13 @@ TEST(every_generator_rejects_each_parameter_out_of_range)
         dg_generator_info info;
         const hard_gen *g = entry_of(i, &info);
         void *params = malloc((size_t)info.params_size);
-        for (int32_t k = 0; g && params && k < info.param_count; k++)
+        bad_target t;
+        if (!g || !params || !target_open(&ctx, g, &t))
+        {
+            free(params);
+            continue;
+        }
+        for (int32_t k = 0; k < info.param_count; k++)
         {
             const dg_param_desc *d = &info.params[k];
             for (int above = 0; above <= 1; above++)
@@ -158,7 +177,7 @@ TEST(every_generator_rejects_each_parameter_out_of_range)
                 if (registry_only(info.name, d->name))
                     continue;
                 bad_call c;
-                call_bad(&ctx, g, params, GOOD_GRID, &c);
+                call_bad(&ctx, g, &t, params, GOOD_GRID, &c);
                 /* a size past its maximum may be DG_E_TOO_LARGE (chain's room counts and sizes) */
                 CHECKF(c.st == DG_E_INVALID || (above && c.st == DG_E_TOO_LARGE),
                        "%s %s = %d: %s, want DG_E_INVALID", info.name, d->name, (int)value,
@@ -171,7 +190,6 @@ TEST(every_generator_rejects_each_parameter_out_of_range)
                        info.name, d->name, (int)value, c.grid_ok, c.result_ok);
             }
         }
-        if (g && params)
         {
             CHECK(dg_params_defaults(info.name, params, (size_t)info.params_size) == DG_OK);
             bad_call c;
@@ -185,13 +203,13 @@ TEST(every_generator_rejects_each_parameter_out_of_range)
                          {NARROW_STRIDE, DG_E_INVALID, "stride < width"}};
             for (size_t k = 0; k < sizeof grids / sizeof grids[0]; k++)
             {
-                call_bad(&ctx, g, params, grids[k].broken, &c);
+                call_bad(&ctx, g, &t, params, grids[k].broken, &c);
                 CHECKF(c.st == grids[k].want && c.diag.status == c.st && c.diag.message[0] &&
                            c.grid_ok && c.result_ok,
                        "%s %s: %s \"%s\" grid %d result %d untouched", info.name, grids[k].what,
                        dg_status_str(c.st), c.diag.message, c.grid_ok, c.result_ok);
             }
-            call_bad(&ctx, g, NULL, GOOD_GRID, &c);
+            call_bad(&ctx, g, &t, NULL, GOOD_GRID, &c);
             if (null_params_is_defaults(info.name))
                 CHECKF(c.st == DG_OK, "%s params NULL (defaults): %s", info.name,
                        dg_status_str(c.st));
@@ -200,6 +218,7 @@ TEST(every_generator_rejects_each_parameter_out_of_range)
                            c.result_ok,
                        "%s params NULL: %s \"%s\"", info.name, dg_status_str(c.st), c.diag.message);
         }
+        target_close(&t);
         free(params);
     }
     hard_ctx_close(&ctx);
