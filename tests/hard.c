@@ -649,6 +649,52 @@ void hard_ctx_close(hard_ctx *ctx)
 }
 
 /* ---- the generator table --------------------------------------------------------------- */
+const dg_prefab_set *hard_gen_set(const hard_ctx *ctx, const char *name)
+{
+    static const char *const users[HARD_SETS] = {"prefab-full", "prefab-jigsaw", "prefab-islands",
+                                                 "world", "prefab-mixed"};
+    for (int i = 0; ctx && i < HARD_SETS; i++)
+        if (strcmp(name, users[i]) == 0)
+            return i == HARD_SET_FURNISH ? NULL : ctx->sets[i];
+    return NULL;
+}
+
+/* ---- one call of a generator's own function with a registry-laid-out params struct --- */
+dg_status hard_gen_call(const hard_ctx *ctx, const char *name, dg_grid *grid, const void *params,
+                        uint64_t seed, dg_result *result, const dg_allocator *alloc, dg_diag *diag)
+{
+    if (strcmp(name, "world") == 0)
+    {
+        dg_world *w = NULL;
+        dg_status st = dg_world_create(params, seed, alloc, &w, diag);
+        if (st == DG_OK)
+            st = world_window(w, -(grid ? grid->width : 0) / 2, -(grid ? grid->height : 0) / 2,
+                              grid, diag, NULL);
+        dg_world_free(w);
+        return st;
+    }
+#define HARD_CALL(gen, fn) \
+    if (strcmp(name, gen) == 0) \
+        return fn(grid, params, seed, result, alloc, diag);
+#define HARD_CALL_SET(gen, fn, set) \
+    if (strcmp(name, gen) == 0) \
+        return fn(grid, hard_gen_set(ctx, gen), params, seed, result, alloc, diag);
+    HARD_CALL("attach", dg_attach_generate)
+    HARD_CALL("chain", dg_chain_generate)
+    HARD_CALL("cave", dg_cave_generate)
+    HARD_CALL("bsp", dg_bsp_generate)
+    HARD_CALL("maze", dg_maze_generate)
+    HARD_CALL("walk", dg_walk_generate)
+    HARD_CALL("scatter", dg_scatter_generate)
+    HARD_CALL_SET("prefab-full", dg_prefab_full_generate, HARD_SET_SHAFT)
+    HARD_CALL_SET("prefab-jigsaw", dg_prefab_jigsaw_generate, HARD_SET_FOREST)
+    HARD_CALL_SET("prefab-islands", dg_prefab_islands_generate, HARD_SET_FACTORY)
+    HARD_CALL_SET("prefab-mixed", dg_prefab_mixed_generate, HARD_SET_VAULTS)
+#undef HARD_CALL
+#undef HARD_CALL_SET
+    return DG_E_INVALID; /* not a generator this file knows: a new one needs a line here */
+}
+
 const hard_gen hard_gens[] = {
     {"attach", 4, 1, attach_run, attach_fuzz, 80, 50, 0},
     {"chain", 4, 1, chain_run, chain_fuzz, 80, 50, 0},

@@ -3,7 +3,8 @@
  * fail the k-th allocation, a reader of fuzz bytes, a table of every generator
  * (fixed parameter sets plus parameters decoded from fuzz bytes), a validator
  * of generator output and a hash of the structured result.
- * Covering a new generator = one entry in hard_gens[] (tests/hard.c). */
+ * Covering a new generator = one entry in hard_gens[] and one line in
+ * hard_gen_call (tests/hard.c); tests/test_every_generator.c then checks it. */
 #ifndef DG_HARD_H
 #define DG_HARD_H
 
@@ -120,6 +121,16 @@ dg_status hard_scatter_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, 
 extern const hard_gen hard_gens[];
 int hard_gen_count(void);
 const hard_gen *hard_find_gen(const char *name);
+
+/* The sample set generator `name` runs on at its defaults (NULL: none needed). */
+const dg_prefab_set *hard_gen_set(const hard_ctx *ctx, const char *name);
+/* Calls generator `name`'s own function (dg_NAME_generate; the world:
+ * dg_world_create and the window around room (0, 0)) with params laid out as
+ * dg_params_defaults fills them, and the sample set a prefab generator needs.
+ * The registry-driven tests use it to reach each generator's own validation;
+ * ctx may be NULL for the generators that need no prefab set. */
+dg_status hard_gen_call(const hard_ctx *ctx, const char *name, dg_grid *grid, const void *params,
+                        uint64_t seed, dg_result *result, const dg_allocator *alloc, dg_diag *diag);
 
 /* Runs gen on a fresh zeroed w x h grid (malloc) and folds the status, grid
  * hash, result hash and extra output hash into one value. */

@@ -100,36 +100,28 @@ static int rect_clear(const uint8_t *m, int32_t w, dg_rect q)
     return 1;
 }
 
+typedef struct site_walk {
+    const run *u;
+    const uint8_t *reserved;
+} site_walk;
+
+static int open_step(const void *user, int32_t from, int32_t to, int dir)
+{
+    const site_walk *k = user;
+    (void)from, (void)dir;
+    return !k->reserved[to] && dg_tile_passable(k->u->cells[to]);
+}
+
 /* Open cells outside the reserved ones reached from the start (4-way). */
 static int32_t reached(const run *u, const uint8_t *m, int32_t *open_out)
 {
-    int32_t w = u->g.width, h = u->g.height, n = w * h, head = 0, tail = 0, open = 0;
-    uint8_t *seen = calloc((size_t)n, 1);
-    int32_t *queue = malloc((size_t)n * sizeof *queue);
+    int32_t w = u->g.width, h = u->g.height, n = w * h, open = 0, count = 0;
     for (int32_t i = 0; i < n; i++)
         open += !m[i] && dg_tile_passable(u->cells[i]);
-    int32_t s = u->r.start.y * w + u->r.start.x;
-    seen[s] = 1;
-    queue[tail++] = s;
-    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    while (head < tail)
-    {
-        int32_t at = queue[head++], x = at % w, y = at / w;
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t nx = x + dx[d], ny = y + dy[d], i = ny * w + nx;
-            if (nx >= 0 && ny >= 0 && nx < w && ny < h && !seen[i] && !m[i] &&
-                dg_tile_passable(u->cells[i]))
-            {
-                seen[i] = 1;
-                queue[tail++] = i;
-            }
-        }
-    }
-    free(seen);
-    free(queue);
+    site_walk k = {u, m};
+    free(bfs_lattice(w, h, u->r.start.y * w + u->r.start.x, open_step, &k, &count));
     *open_out = open;
-    return tail;
+    return count;
 }
 
 /* Every promise of one successful run; returns a reason or NULL. */

@@ -63,5 +63,31 @@ void guard_free(guarded_grid *gg);
 int grid_connected(const dg_grid *grid);
 /* Number of passable cells. */
 int32_t grid_passable_count(const dg_grid *grid);
+/* The tests' one breadth-first search, over a w x h lattice of cells
+ * numbered y * w + x from `start`: can_step(user, from, to, dir) says whether
+ * the step from cell `from` to its neighbour `to` (inside the lattice) in
+ * direction dir (0 north, 1 east, 2 south, 3 west) is allowed. Returns the
+ * step counts (malloc, w * h entries, -1 where unreached; the caller frees),
+ * NULL if out of memory; *reached (optional) gets the number of cells reached. */
+typedef int (*bfs_step)(const void *user, int32_t from, int32_t to, int dir);
+int32_t *bfs_lattice(int32_t w, int32_t h, int32_t start, bfs_step can_step, const void *user,
+                     int32_t *reached);
+/* Runs generator `name` through hard_gen_call (tests/hard.h; the prefab
+ * generators need the shared sets and are not run here) with params on a
+ * fresh guarded w x h grid with `pad` cells of stride padding and seed; CHECKs
+ * that it succeeds and writes nothing outside the grid. Returns the grid's
+ * hash; *result_hash (optional) gets the result's. with_result 0 runs it
+ * without a result. */
+uint64_t gen_hash(const char *name, const void *params, int32_t w, int32_t h, uint64_t seed,
+                  int32_t pad, uint64_t *result_hash, int with_result);
+/* The skeleton of every generator's determinism test, for one parameter set:
+ * same seed, same grid and result whatever the stride padding; the same tiles
+ * without a result; with other_seed 1 seed 10, with 2 seed 10 or 11, gives
+ * another map (0: not checked). NULL if all hold, else what broke. */
+const char *gen_deterministic(const char *name, const void *params, int32_t w, int32_t h,
+                              int other_seed);
+/* bfs_lattice over the grid's passable cells (4-way) from s: walking distances
+ * indexed y * width + x. */
+int32_t *grid_walk_from(const dg_grid *grid, dg_point s, int32_t *reached);
 
 #endif

@@ -74,32 +74,6 @@ static void check_tiles(const cave_case *k, const dg_grid *g)
         }
 }
 
-/* Walking distances from s. */
-static int32_t *walk_from(const dg_grid *g, dg_point s)
-{
-    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
-    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < n; i++)
-        dist[i] = -1;
-    dist[s.y * w + s.x] = 0;
-    queue[tail++] = s.y * w + s.x;
-    while (head < tail)
-    {
-        int32_t c = queue[head++];
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t x = c % w + DX[d], y = c / w + DY[d];
-            if (is_open(g, x, y) && dist[y * w + x] < 0)
-            {
-                dist[y * w + x] = dist[c] + 1;
-                queue[tail++] = y * w + x;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 static int rect_holds(dg_rect r, dg_point p)
 {
     return p.x >= r.x && p.y >= r.y && p.x < r.x + r.w && p.y < r.y + r.h;
@@ -164,7 +138,7 @@ static void check_contract(const cave_case *k, const dg_grid *g, const dg_result
     CHECKF(q.exit_rank_permille <= 100, "%s: exit rank %d", k->name, (int)q.exit_rank_permille);
     if (k->p.border)
         CHECK(q.border_open == 0);
-    int32_t *dist = walk_from(g, r->start);
+    int32_t *dist = grid_walk_from(g, r->start, NULL);
     CHECK(dist[r->exit.y * g->width + r->exit.x] == q.route);
     free(dist);
 }
@@ -223,19 +197,7 @@ TEST(cave_properties_over_many_seeds)
 static uint64_t cave_hash(const dg_cave_params *p, int32_t w, int32_t h, uint64_t seed,
                           int32_t pad, uint64_t *result_hash)
 {
-    guarded_grid gg;
-    dg_result r;
-    dg_result_init(&r, NULL);
-    if (!guard_make(&gg, w, h, pad))
-        return 0;
-    CHECK(dg_cave_generate(&gg.grid, p, seed, &r, NULL, NULL) == DG_OK);
-    uint64_t hash = dg_grid_hash(&gg.grid);
-    if (result_hash)
-        *result_hash = hard_result_hash(&r);
-    CHECK(guard_intact(&gg));
-    guard_free(&gg);
-    dg_result_free(&r);
-    return hash;
+    return gen_hash("cave", p, w, h, seed, pad, result_hash, 1);
 }
 
 TEST(cave_golden_hashes)
@@ -277,26 +239,10 @@ TEST(cave_is_deterministic_and_stride_blind)
     for (int k = 0; k < n; k++)
     {
         const cave_case *c = &cases[k];
-        uint64_t ra, rb;
-        uint64_t a = cave_hash(&c->p, c->width, c->height, 9, 0, &ra);
-        uint64_t b = cave_hash(&c->p, c->width, c->height, 9, 17, &rb);
-        CHECK_EQ_U64(a, b);
-        CHECK_EQ_U64(ra, rb);
-        if (c->p.fill_permille < 1000 && c->width > 7)
-            CHECK(cave_hash(&c->p, c->width, c->height, 10, 0, NULL) != a);
+        const char *why = gen_deterministic("cave", &c->p, c->width, c->height,
+                                            c->p.fill_permille < 1000 && c->width > 7);
+        CHECKF(!why, "%s: %s", c->name, why);
     }
-}
-
-TEST(cave_result_is_optional)
-{
-    dg_cave_params p;
-    dg_cave_defaults(&p);
-    guarded_grid gg;
-    CHECK(guard_make(&gg, 80, 25, 2));
-    CHECK(dg_cave_generate(&gg.grid, &p, 5, NULL, NULL, NULL) == DG_OK);
-    CHECK(guard_intact(&gg));
-    CHECK_EQ_U64(dg_grid_hash(&gg.grid), cave_hash(&p, 80, 25, 5, 0, NULL));
-    guard_free(&gg);
 }
 
 /* ---- what each option does ---------------------------------------------------------- */
@@ -512,40 +458,15 @@ typedef struct cave_bad {
 
 #define BAD(name, body) \
     static void bad_##name(dg_cave_params *p) { body; }
-BAD(fill_neg, p->fill_permille = -1)
-BAD(fill_big, p->fill_permille = 1001)
-BAD(birth_neg, p->birth = -1)
-BAD(birth_big, p->birth = 512)
 BAD(survival_neg, p->survival = INT32_MIN)
-BAD(survival_big, p->survival = 512)
-BAD(iter_neg, p->iterations = -1)
-BAD(iter_big, p->iterations = 101)
-BAD(smooth_neg, p->smoothing = -1)
-BAD(smooth_big, p->smoothing = 17)
-BAD(region0, p->min_region = 0)
-BAD(region_big, p->min_region = (int32_t)DG_GRID_MAX_CELLS + 1)
-BAD(connect, p->connect = 2)
-BAD(width0, p->tunnel_width = 0)
-BAD(width4, p->tunnel_width = 4)
-BAD(target_neg, p->target_open_permille = -1)
-BAD(target_big, p->target_open_permille = 1001)
-BAD(border, p->border = 2)
 #undef BAD
 
 TEST(cave_rejects_bad_parameters)
 {
+    /* each parameter's min - 1 and max + 1, NULL params and broken grids:
+     * every_generator_rejects_each_parameter_out_of_range */
     static const cave_bad bad[] = {
-        {"fill_permille", DG_E_INVALID, bad_fill_neg}, {"fill_permille", DG_E_INVALID, bad_fill_big},
-        {"birth", DG_E_INVALID, bad_birth_neg},        {"birth", DG_E_INVALID, bad_birth_big},
-        {"survival", DG_E_INVALID, bad_survival_neg},  {"survival", DG_E_INVALID, bad_survival_big},
-        {"iterations", DG_E_INVALID, bad_iter_neg},    {"iterations", DG_E_INVALID, bad_iter_big},
-        {"smoothing", DG_E_INVALID, bad_smooth_neg},   {"smoothing", DG_E_INVALID, bad_smooth_big},
-        {"min_region", DG_E_INVALID, bad_region0},     {"min_region", DG_E_INVALID, bad_region_big},
-        {"connect", DG_E_INVALID, bad_connect},        {"tunnel_width", DG_E_INVALID, bad_width0},
-        {"tunnel_width", DG_E_INVALID, bad_width4},
-        {"target_open_permille", DG_E_INVALID, bad_target_neg},
-        {"target_open_permille", DG_E_INVALID, bad_target_big},
-        {"border", DG_E_INVALID, bad_border},
+        {"survival", DG_E_INVALID, bad_survival_neg},
     };
     guarded_grid gg;
     CHECK(guard_make(&gg, 80, 25, 1));
@@ -567,22 +488,7 @@ TEST(cave_rejects_bad_parameters)
                d.message);
         CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
     }
-    dg_diag d;
-    CHECK(dg_cave_generate(&gg.grid, NULL, 1, &r, NULL, &d) == DG_E_NULL);
-    CHECK(strstr(d.message, "params") != NULL);
-    CHECK(dg_cave_generate(NULL, &good, 1, &r, NULL, &d) == DG_E_NULL);
-    dg_grid broken = gg.grid;
-    broken.cells = NULL;
-    CHECK(dg_cave_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_NULL);
-    broken = gg.grid;
-    broken.stride = broken.width - 1;
-    CHECK(dg_cave_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
-    broken = gg.grid;
-    broken.height = 0;
-    CHECK(dg_cave_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
-    CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
     CHECK(guard_intact(&gg));
-    dg_cave_defaults(NULL); /* harmless */
     guard_free(&gg);
     dg_result_free(&r);
 }

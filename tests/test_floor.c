@@ -61,36 +61,6 @@ static void fmap_free(fmap *m)
     free(m->cells);
 }
 
-/* 4-way walking distance from `from` (row-major, -1 unreached). */
-static int32_t *walk_from(const dg_grid *g, dg_point from)
-{
-    int32_t n = g->width * g->height, *dist = malloc((size_t)n * sizeof *dist);
-    int32_t *queue = malloc((size_t)n * sizeof *queue), head = 0, tail = 0;
-    for (int32_t i = 0; i < n; i++)
-        dist[i] = -1;
-    dist[from.y * g->width + from.x] = 0;
-    queue[tail++] = from.y * g->width + from.x;
-    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    while (head < tail)
-    {
-        int32_t c = queue[head++], x = c % g->width, y = c / g->width;
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t nx = x + dx[d], ny = y + dy[d];
-            if (nx < 0 || ny < 0 || nx >= g->width || ny >= g->height)
-                continue;
-            int32_t i = ny * g->width + nx;
-            if (dist[i] < 0 && dg_tile_passable(dg_grid_get(g, nx, ny)))
-            {
-                dist[i] = dist[c] + 1;
-                queue[tail++] = i;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 static int same_point(dg_point a, dg_point b) { return a.x == b.x && a.y == b.y; }
 
 static int count_markers(const dg_result *r, int32_t kind)
@@ -107,7 +77,7 @@ static int floor_ok(const fmap *m)
 {
     const dg_floor_info *in = &m->info;
     int ok = dg_tile_passable(dg_grid_get(&m->g, m->r.start.x, m->r.start.y));
-    int32_t *dist = walk_from(&m->g, m->r.start);
+    int32_t *dist = grid_walk_from(&m->g, m->r.start, NULL);
     for (int32_t k = 0; k < in->up_count; k++)
         ok &= dg_grid_get(&m->g, in->up[k].x, in->up[k].y) == DG_TILE_STAIRS_UP &&
               dist[in->up[k].y * m->g.width + in->up[k].x] >= 0;
@@ -226,7 +196,7 @@ TEST(anchor_opens_only_rock)
             }
             else
             {
-                int32_t *dist = walk_from(&g, an[0]);
+                int32_t *dist = grid_walk_from(&g, an[0], NULL);
                 for (size_t i = 0; i < n; i++)
                     bad += before[i] != cells[i] && before[i] != DG_TILE_VOID &&
                            before[i] != DG_TILE_WALL &&
@@ -262,7 +232,7 @@ TEST(anchor_room_in_rock)
     CHECK(dg_anchor_place(&g, &an, 1, &r, NULL, NULL) == DG_OK);
     CHECK(r.room_count == 1 && r.start_room == 0);
     CHECK(r.rooms[0].rect.w == 3 && r.rooms[0].rect.h == 3);
-    int32_t *dist = walk_from(&g, an);
+    int32_t *dist = grid_walk_from(&g, an, NULL);
     CHECK(dist[3 * 30 + 3] > 0);
     free(dist);
     dg_result_free(&r);

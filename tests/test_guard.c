@@ -1,100 +1,17 @@
-/* Guard memory: every generator, render and analysis function run on grids
- * embedded in larger buffers, with canary bytes before, after and in the
- * stride padding (odd strides), and on output buffers followed by canaries.
- * Nothing outside may change, on success and on every error path; on success
- * the output must not depend on the stride. */
+/* Guard memory: every render and analysis function run on grids embedded in
+ * larger buffers, with canary bytes before, after and in the stride padding
+ * (odd strides), and on output buffers followed by canaries. Nothing outside
+ * may change. The generators' guard test is every_generator_stays_inside_the_
+ * grid_whatever_the_stride (tests/test_every_generator.c). */
 #include "hard.h"
 #include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define PRE 0x5A /* what a grid holds before a call */
-
 typedef struct geometry {
     int32_t w, h, pad;
 } geometry;
-
-/* Sizes every generator meets: its typical one, odd ones, degenerate ones. */
-static int geometries(const hard_gen *g, geometry *out)
-{
-    geometry list[] = {{g->width, g->height, 1}, {g->width + 3, g->height + 1, 7},
-                       {1, 1, 5},                {2, 3, 0},
-                       {5, 4, 3},                {64, 3, 1},
-                       {3, 64, 2},               {17, 13, 11}};
-    memcpy(out, list, sizeof list);
-    return (int)(sizeof list / sizeof list[0]);
-}
-
-static int interior_holds(const dg_grid *g, uint8_t v)
-{
-    for (int32_t y = 0; y < g->height; y++)
-        for (int32_t x = 0; x < g->width; x++)
-            if (dg_grid_get(g, x, y) != v)
-                return 0;
-    return 1;
-}
-
-typedef struct outcome {
-    dg_status st;
-    uint64_t grid, result, extra;
-    int guard_ok;
-    int untouched; /* interior unchanged (only meaningful on error) */
-} outcome;
-
-static outcome run_guarded(const hard_ctx *ctx, const hard_gen *g, int variant, geometry geo,
-                           uint64_t seed)
-{
-    outcome o;
-    memset(&o, 0, sizeof o);
-    guarded_grid gg;
-    if (!guard_make(&gg, geo.w, geo.h, geo.pad))
-        return o;
-    dg_grid_fill(&gg.grid, PRE);
-    dg_result r;
-    dg_result_init(&r, NULL);
-    dg_diag diag;
-    o.st = g->run(ctx, variant, &gg.grid, seed, &r, NULL, &diag, &o.extra);
-    o.guard_ok = guard_intact(&gg);
-    o.untouched = interior_holds(&gg.grid, PRE);
-    o.grid = dg_grid_hash(&gg.grid);
-    o.result = g->has_result ? hard_result_hash(&r) : 0;
-    dg_result_free(&r);
-    guard_free(&gg);
-    return o;
-}
-
-TEST(guard_generators_stay_inside_the_grid)
-{
-    hard_ctx ctx;
-    CHECK(hard_ctx_open(&ctx) == DG_OK);
-    for (const hard_gen *g = hard_gens; g->name && !test_failures(); g++)
-    {
-        geometry geos[16];
-        int n = geometries(g, geos);
-        for (int v = 0; v < g->variants; v++)
-            for (int k = 0; k < n; k++)
-                for (uint64_t seed = 1; seed <= 4; seed++)
-                {
-                    outcome a = run_guarded(&ctx, g, v, geos[k], seed);
-                    geometry tight = geos[k];
-                    tight.pad = 0;
-                    outcome b = run_guarded(&ctx, g, v, tight, seed);
-                    CHECKF(a.guard_ok && b.guard_ok, "%s v%d %dx%d pad %d seed %d: wrote outside",
-                           g->name, v, geos[k].w, geos[k].h, geos[k].pad, (int)seed);
-                    CHECKF(a.st == b.st && a.grid == b.grid && a.result == b.result &&
-                               a.extra == b.extra,
-                           "%s v%d %dx%d seed %d: output depends on the stride", g->name, v,
-                           geos[k].w, geos[k].h, (int)seed);
-                    CHECKF(a.st == DG_OK || (g->base_first ? a.st != HARD_E_CHANGED : a.untouched),
-                           "%s v%d %dx%d seed %d: %s but grid changed", g->name, v, geos[k].w,
-                           geos[k].h, (int)seed, dg_status_str(a.st));
-                    CHECKF(a.st == HARD_E_CHANGED || hard_status_known(a.st),
-                           "%s v%d: undocumented status %d", g->name, v, (int)a.st);
-                }
-    }
-    hard_ctx_close(&ctx);
-}
 
 /* An output buffer of `size` bytes followed (and preceded) by canaries. */
 typedef struct guarded_buf {

@@ -104,37 +104,42 @@ static int reference_solve(const lmap *m, int without_key, int *all_keys)
     return solved;
 }
 
+/* The search's view of a lock map: locks above open_to shut (shut[c] = 1),
+ * secret doors open or shut. */
+typedef struct reach_ctx {
+    const lmap *m;
+    int secrets_open;
+    const uint8_t *shut;
+} reach_ctx;
+
+static int lock_step(const void *user, int32_t from, int32_t to, int dir)
+{
+    const reach_ctx *k = user;
+    uint8_t t = dg_grid_get(&k->m->g, to % k->m->w, to / k->m->w);
+    (void)from, (void)dir;
+    return !k->shut[to] && dg_tile_passable(t) && (t != DG_TILE_DOOR_SECRET || k->secrets_open);
+}
+
 /* Marks in seen[] the cells the start reaches with locks 1..open_to open
  * (every higher lock shut) and secret doors open or shut; returns how many. */
 static int32_t reach(const lmap *m, int secrets_open, int open_to, uint8_t *seen)
 {
-    int32_t n = m->w * m->h, head = 0, tail = 0;
-    int32_t *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < m->r.marker_count; i++) /* shut locks count as seen */
+    int32_t n = m->w * m->h, count = 0;
+    uint8_t *shut = calloc((size_t)n, 1);
+    for (int32_t i = 0; shut && i < m->r.marker_count; i++)
         if (m->r.markers[i].kind == DG_MARKER_LOCK &&
             marker_number(&m->r.markers[i], "lock") > open_to)
-            seen[m->r.markers[i].pos.y * m->w + m->r.markers[i].pos.x] = 2;
-    int32_t s = m->r.start.y * m->w + m->r.start.x;
-    seen[s] = 1;
-    queue[tail++] = s;
-    while (head < tail)
-    {
-        int32_t c = queue[head++], x = c % m->w, y = c / m->w;
-        const int32_t nx[4] = {x, x + 1, x, x - 1}, ny[4] = {y - 1, y, y + 1, y};
-        for (int k = 0; k < 4; k++)
-        {
-            if (nx[k] < 0 || ny[k] < 0 || nx[k] >= m->w || ny[k] >= m->h)
-                continue;
-            int32_t d = ny[k] * m->w + nx[k];
-            uint8_t t = dg_grid_get(&m->g, nx[k], ny[k]);
-            if (seen[d] || !dg_tile_passable(t) || (t == DG_TILE_DOOR_SECRET && !secrets_open))
-                continue;
-            seen[d] = 1;
-            queue[tail++] = d;
-        }
-    }
-    free(queue);
-    return tail;
+            shut[m->r.markers[i].pos.y * m->w + m->r.markers[i].pos.x] = 1;
+    reach_ctx k = {m, secrets_open, shut};
+    int32_t *dist = shut ? bfs_lattice(m->w, m->h, m->r.start.y * m->w + m->r.start.x, lock_step,
+                                       &k, &count)
+                         : NULL;
+    CHECK(dist != NULL);
+    for (int32_t i = 0; dist && i < n; i++)
+        seen[i] = dist[i] >= 0;
+    free(dist);
+    free(shut);
+    return count;
 }
 
 /* Cells reachable from the start with every locked door open. */

@@ -28,43 +28,12 @@ static int in_any_room(const dg_result *r, dg_point p)
     return 0;
 }
 
-/* Walking distances (4-way) from the start into dist (-1: not reached). */
-static void walk(const dg_grid *g, dg_point from, int32_t *dist, int32_t *queue)
-{
-    int32_t w = g->width, h = g->height, head = 0, tail = 0;
-    for (int32_t c = 0; c < w * h; c++)
-        dist[c] = -1;
-    dist[from.y * w + from.x] = 0;
-    queue[tail++] = from.y * w + from.x;
-    while (head < tail)
-    {
-        int32_t c = queue[head++], x = c % w, y = c / w;
-        static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t nx = x + dx[d], ny = y + dy[d];
-            if (nx >= 0 && ny >= 0 && nx < w && ny < h && dist[ny * w + nx] < 0 &&
-                dg_tile_passable(dg_grid_get(g, nx, ny)))
-            {
-                dist[ny * w + nx] = dist[c] + 1;
-                queue[tail++] = ny * w + nx;
-            }
-        }
-    }
-}
-
 /* No open cell of a building's rect lies farther from the start than the exit. */
 static int exit_is_farthest_building_cell(const dg_grid *g, const dg_result *r)
 {
-    size_t n = (size_t)g->width * (size_t)g->height;
-    int32_t *dist = malloc(n * sizeof *dist), *queue = malloc(n * sizeof *queue), far = -1;
-    if (!dist || !queue)
-    {
-        free(dist);
-        free(queue);
+    int32_t *dist = grid_walk_from(g, r->start, NULL), far = -1;
+    if (!dist)
         return 0;
-    }
-    walk(g, r->start, dist, queue);
     for (int32_t i = 0; i < r->room_count; i++)
     {
         dg_rect q = r->rooms[i].rect;
@@ -74,7 +43,6 @@ static int exit_is_farthest_building_cell(const dg_grid *g, const dg_result *r)
     }
     int ok = dist[r->exit.y * g->width + r->exit.x] == far;
     free(dist);
-    free(queue);
     return ok;
 }
 
@@ -294,21 +262,5 @@ TEST(islands_requested_counts_placed)
     }
     dg_result_free(&r);
     free(cells);
-    dg_prefab_set_free(set);
-}
-
-TEST(islands_border_param_checked)
-{
-    dg_prefab_set *set = factory();
-    uint8_t cells[40 * 30];
-    dg_grid g;
-    dg_grid_init(&g, cells, 40, 30, 0);
-    dg_grid_fill(&g, DG_TILE_WATER);
-    dg_prefab_islands_params p;
-    dg_prefab_islands_defaults(&p);
-    p.border = 2;
-    dg_diag d;
-    CHECK(set && dg_prefab_islands_generate(&g, set, &p, 1, NULL, NULL, &d) == DG_E_INVALID);
-    CHECK(strstr(d.message, "border") != NULL && cells[0] == DG_TILE_WATER && cells[40 * 30 - 1] == DG_TILE_WATER);
     dg_prefab_set_free(set);
 }

@@ -172,32 +172,6 @@ static void check_links(const dg_result *r, int32_t *routes)
     free(uf);
 }
 
-/* Breadth-first walking distances from s. */
-static int32_t *walk_from(const dg_grid *g, dg_point s)
-{
-    int32_t w = g->width, n = w * g->height, head = 0, tail = 0;
-    int32_t *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < n; i++)
-        dist[i] = -1;
-    dist[s.y * w + s.x] = 0;
-    queue[tail++] = s.y * w + s.x;
-    while (head < tail)
-    {
-        int32_t c = queue[head++];
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t x = c % w + SDX[d], y = c / w + SDY[d];
-            if (is_open(g, x, y) && dist[y * w + x] < 0)
-            {
-                dist[y * w + x] = dist[c] + 1;
-                queue[tail++] = y * w + x;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
-
 /* Start at a room's centre, exit a room cell at the greatest walking distance. */
 static void check_ends(const dg_grid *g, const dg_result *r)
 {
@@ -207,7 +181,7 @@ static void check_ends(const dg_grid *g, const dg_result *r)
         return;
     dg_rect s = r->rooms[r->start_room].rect;
     CHECK(r->start.x == s.x + s.w / 2 && r->start.y == s.y + s.h / 2);
-    int32_t *dist = walk_from(g, r->start), best = -1;
+    int32_t *dist = grid_walk_from(g, r->start, NULL), best = -1;
     for (int32_t i = 0; i < r->room_count; i++)
     {
         dg_rect q = r->rooms[i].rect;
@@ -466,22 +440,13 @@ TEST(scatter_rejects_bad_parameters)
                d.message);
         CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
     }
-    dg_diag d;
-    CHECK(dg_scatter_generate(&gg.grid, NULL, 1, &r, NULL, &d) == DG_E_NULL);
-    CHECK(strstr(d.message, "params") != NULL);
-    CHECK(dg_scatter_generate(NULL, &good, 1, &r, NULL, &d) == DG_E_NULL);
+    /* NULL params, NULL grid or cells, stride < width:
+     * every_generator_rejects_each_parameter_out_of_range */
     dg_grid broken = gg.grid;
-    broken.cells = NULL;
-    CHECK(dg_scatter_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_NULL);
-    broken = gg.grid;
-    broken.stride = broken.width - 1;
-    CHECK(dg_scatter_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_INVALID);
-    broken = gg.grid;
     broken.width = 1, broken.height = 1;
     CHECK(dg_scatter_generate(&broken, &good, 1, &r, NULL, NULL) == DG_E_TOO_SMALL);
     CHECK(dg_grid_hash(&gg.grid) == grid_before && hard_result_hash(&r) == result_before);
     CHECK(guard_intact(&gg));
-    dg_scatter_defaults(NULL); /* harmless */
     guard_free(&gg);
     dg_result_free(&r);
 }
@@ -511,18 +476,7 @@ TEST(scatter_too_few_rooms_is_nospace)
 
 static uint64_t sc_hash(const sc_case *k, uint64_t seed, int32_t pad, uint64_t *result_hash)
 {
-    guarded_grid gg;
-    dg_result r;
-    dg_result_init(&r, NULL);
-    if (!guard_make(&gg, k->width, k->height, pad))
-        return 0;
-    CHECK(dg_scatter_generate(&gg.grid, &k->p, seed, &r, NULL, NULL) == DG_OK);
-    uint64_t h = dg_grid_hash(&gg.grid);
-    if (result_hash)
-        *result_hash = hard_result_hash(&r);
-    guard_free(&gg);
-    dg_result_free(&r);
-    return h;
+    return gen_hash("scatter", &k->p, k->width, k->height, seed, pad, result_hash, 1);
 }
 
 TEST(scatter_is_deterministic_and_stride_blind)
@@ -531,18 +485,10 @@ TEST(scatter_is_deterministic_and_stride_blind)
     int n = sc_cases(cases);
     for (int k = 0; k < n; k++)
     {
-        uint64_t ra, rb;
-        uint64_t a = sc_hash(&cases[k], 9, 0, &ra), b = sc_hash(&cases[k], 9, 17, &rb);
-        CHECK_EQ_U64(a, b);
-        CHECK_EQ_U64(ra, rb);
-        CHECK(sc_hash(&cases[k], 10, 0, NULL) != a);
+        const char *why = gen_deterministic("scatter", &cases[k].p, cases[k].width,
+                                            cases[k].height, 1);
+        CHECKF(!why, "case %d: %s", k, why);
     }
-    /* the result is optional and changes no tile */
-    guarded_grid gg;
-    CHECK(guard_make(&gg, 80, 25, 2));
-    CHECK(dg_scatter_generate(&gg.grid, &cases[0].p, 5, NULL, NULL, NULL) == DG_OK);
-    CHECK_EQ_U64(dg_grid_hash(&gg.grid), sc_hash(&cases[0], 5, 0, NULL));
-    guard_free(&gg);
 }
 
 /* Loops draw from their own stream: the rooms stay where they were. */

@@ -90,46 +90,24 @@ TEST(world_doors_are_symmetric)
         }
 }
 
-/* BFS over doors inside the window centred on the origin. */
-static void bfs_from_origin(const int32_t *m, int32_t *dist)
+/* A step between rooms of the window (not its outer ring) through a door. */
+static int door_step(const void *user, int32_t from, int32_t to, int dir)
 {
-    int32_t n = SIDE + 2;
-    int32_t *queue = malloc((size_t)n * (size_t)n * sizeof *queue);
-    for (int32_t i = 0; i < n * n; i++)
-        dist[i] = -1;
-    int32_t head = 0, tail = 0, origin = (SPAN + 1) * n + SPAN + 1;
-    dist[origin] = 0;
-    queue[tail++] = origin;
-    const int32_t off[4] = {-n, 1, n, -1};
-    while (head < tail)
-    {
-        int32_t c = queue[head++], i = c % n, j = c / n;
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t ni = i + (d == 1) - (d == 3), nj = j + (d == 2) - (d == 0);
-            if (ni < 1 || nj < 1 || ni > SIDE || nj > SIDE || !(m[c] & (1 << d)))
-                continue;
-            if (dist[c + off[d]] < 0)
-            {
-                dist[c + off[d]] = dist[c] + 1;
-                queue[tail++] = c + off[d];
-            }
-        }
-    }
-    free(queue);
+    const int32_t *m = user, n = SIDE + 2, i = to % n, j = to / n;
+    return i >= 1 && j >= 1 && i <= SIDE && j <= SIDE && (m[from] & (1 << dir));
 }
 
 TEST(world_bfs_distance_is_manhattan)
 {
     int32_t n = SIDE + 2;
-    int32_t *dist = malloc((size_t)n * (size_t)n * sizeof *dist);
     for (uint64_t seed = 11; seed <= 20; seed++)
         for (int c = 0; c < CONFIGS; c++)
         {
             dg_world *w = make_world(seed, configs[c][0], configs[c][1]);
             int32_t *m = door_window(w, 0, 0);
-            bfs_from_origin(m, dist);
-            int bad = 0;
+            int32_t *dist = bfs_lattice(n, n, (SPAN + 1) * n + SPAN + 1, door_step, m, NULL);
+            CHECK(dist != NULL);
+            int bad = !dist;
             for (int32_t j = 1; j <= SIDE && !bad; j++)
                 for (int32_t i = 1; i <= SIDE && !bad; i++)
                 {
@@ -139,10 +117,10 @@ TEST(world_bfs_distance_is_manhattan)
                     CHECKF(!bad, "seed %d config %d room (%d, %d): bfs %d, want %d", (int)seed, c,
                            (int)x, (int)y, (int)dist[j * n + i], (int)want);
                 }
+            free(dist);
             free(m);
             dg_world_free(w);
         }
-    free(dist);
 }
 
 TEST(world_parent_points_one_step_closer)
@@ -590,13 +568,11 @@ TEST(world_rejects_bad_params)
     struct {
         int32_t *field;
         int32_t value;
-    } cases[] = {
+    } cases[] = { /* min - 1, max + 1: every_generator_rejects_each_parameter_out_of_range */
         {&p.room_size, 8},        {&p.room_size, 1},          {&p.room_size, 127},
-        {&p.room_size, -9},       {&p.loop_permille, -1},     {&p.loop_permille, 1001},
-        {&p.dead_end_fix, 5000},  {&p.furnish_permille, -3},  {&p.variants, 0},
-        {&p.variants, 65},        {&p.curve_points, 0},       {&p.curve_points, 9},
-        {&p.room_min, 2},         {&p.room_min, 11},          {&p.border, 2},
-        {&p.border, -1},
+        {&p.room_size, -9},       {&p.dead_end_fix, 5000},    {&p.furnish_permille, -3},
+        {&p.curve_points, 0},     {&p.curve_points, 9},       {&p.room_min, 2},
+        {&p.room_min, 11},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
@@ -639,12 +615,8 @@ TEST(world_render_rejects_bad_input_untouched)
     dg_world_marker markers[4];
     int32_t count = -7;
     CHECK(dg_world_render(NULL, 0, 0, &gg.grid, NULL, 0, NULL, &diag) == DG_E_NULL);
-    CHECK(dg_world_render(w, 0, 0, NULL, NULL, 0, NULL, &diag) == DG_E_NULL);
     CHECK(dg_world_render(w, 0, 0, &gg.grid, NULL, 3, &count, &diag) == DG_E_INVALID);
     CHECK(dg_world_render(w, 0, 0, &gg.grid, markers, -1, &count, &diag) == DG_E_INVALID);
-    dg_grid bad = gg.grid;
-    bad.stride = 3;
-    CHECK(dg_world_render(w, 0, 0, &bad, NULL, 0, NULL, &diag) == DG_E_INVALID);
     CHECK(dg_world_render(w, INT64_MIN, 0, &gg.grid, NULL, 0, NULL, &diag) == DG_E_INVALID);
     CHECK(strstr(diag.message, "range") != NULL);
     CHECK(count == -7);
