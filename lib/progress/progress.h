@@ -16,6 +16,14 @@ dg_status dgi_anchor_place_own(dg_grid *grid, dg_result *result, const dg_point 
                                int32_t count, int exit_set, const dg_allocator *allocator,
                                dg_diag *diag);
 
+/* dg_lock_place that leaves reserved cells exactly as they are (lock.c): the
+ * placement reads them as rock, so no lock, secret door or key lands on them,
+ * and a locked door among them is the caller's own, not a sign that the map is
+ * locked already. DG_E_INVALID when the start or exit is reserved. */
+dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
+                         dg_result *result, dg_progress *progress, const dgi_mask *reserved,
+                         const dg_allocator *allocator, dg_diag *diag);
+
 /* solve.c: the progression solver, shared with lock.c (which calls down into it). */
 /* Lock or key number N (1..DG_LOCKS_MAX) of a marker named "<word> N", else 0. */
 int32_t dgi_progress_number(const dg_marker *m, const char *word);
