@@ -18,17 +18,17 @@
 #include "analysis/analysis.h"
 #include "progress/progress.h"
 
-/* Lock or key number N from a marker named "lock N" / "key N", else 0. */
+/* Lock or key number N from a marker named "lock N" / "key N", else 0. Reads
+ * no further than the name's array, NUL or not (a caller's marker may lack it). */
 int32_t dgi_progress_number(const dg_marker *m, const char *word)
 {
-    size_t len = strlen(word);
-    if (strncmp(m->name, word, len) != 0 || m->name[len] != ' ')
+    size_t len = strlen(word), i = len + 1;
+    if (i >= sizeof m->name || strncmp(m->name, word, len) != 0 || m->name[len] != ' ')
         return 0;
     int32_t n = 0;
-    const char *p = m->name + len + 1;
-    for (; *p >= '0' && *p <= '9' && n <= DG_LOCKS_MAX; p++)
-        n = n * 10 + (*p - '0');
-    return *p == '\0' && n >= 1 && n <= DG_LOCKS_MAX ? n : 0;
+    for (; i < sizeof m->name && m->name[i] >= '0' && m->name[i] <= '9' && n <= DG_LOCKS_MAX; i++)
+        n = n * 10 + (m->name[i] - '0');
+    return i < sizeof m->name && m->name[i] == '\0' && n >= 1 && n <= DG_LOCKS_MAX ? n : 0;
 }
 
 enum { T_ENTERED = 1, T_TOUCHED = 2, T_KEYS = 4, T_LOCKS = 8 };
