@@ -171,10 +171,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 c.tiles[y * c.w + x] = style % 4 ? (edge ? DG_TILE_WALL : DG_TILE_FLOOR)
                                                  : vault_tiles[(x * 7 + y * 3 + style) % 8];
             }
+        int32_t mx = rx + rw / 2 < c.w ? rx + rw / 2 : c.w - 1;
+        int32_t by = ry + rh - 1 < c.h ? ry + rh - 1 : c.h - 1;
         if (style % 4 == 1 && rw >= 3 && rh >= 3) /* doors in its walls, one locked */
         {
-            c.tiles[ry * c.w + DG_MIN(rx + rw / 2, c.w - 1)] = DG_TILE_DOOR;
-            c.tiles[DG_MIN(ry + rh - 1, c.h - 1) * c.w + DG_MIN(rx + rw / 2, c.w - 1)] = DG_TILE_DOOR_LOCKED;
+            c.tiles[ry * c.w + mx] = DG_TILE_DOOR;
+            c.tiles[by * c.w + mx] = DG_TILE_DOOR_LOCKED;
         }
     }
     c.site.reserved = c.mask;
