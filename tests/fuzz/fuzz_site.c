@@ -150,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set_word(&c.rc, "kinds", 1 + hard_u8(&in) % 8);
     set_word(&c.rc, "gates", 1 + hard_u8(&in) % 8);
     uint8_t s = hard_u8(&in);
-    set_word(&c.rc, "secrets", s >= 128 ? 1000 : s * 8);
+    set_word(&c.rc, "secrets", s >= 128 ? 1000 : s * 7);
     size_t n = (size_t)c.w * (size_t)c.h;
     c.mask = calloc(n, 1);
     c.tiles = malloc(n);
