@@ -442,6 +442,12 @@ static dg_status check_anchors(const dg_grid *g, const dg_point *anchors, int32_
         if (dgi_mask_at(reserved, anchors[i].x, anchors[i].y))
             return dgi_fail(diag, DG_E_INVALID, "anchor %d (%d, %d) is a reserved cell", (int)i,
                             (int)anchors[i].x, (int)anchors[i].y);
+    for (int32_t i = 0; i < count && reserved; i++) /* an open anchor would touch it */
+        if (dgi_mask_near(reserved, g, anchors[i].x, anchors[i].y))
+            return dgi_fail(diag, DG_E_INVALID,
+                            "anchor %d (%d, %d) touches a reserved cell: a wall must lie "
+                            "between, so put it two cells away and open the cell between "
+                            "yourself", (int)i, (int)anchors[i].x, (int)anchors[i].y);
     return DG_OK;
 }
 

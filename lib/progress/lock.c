@@ -704,7 +704,25 @@ static dg_status check_params(const dg_lock_params *p, dg_diag *diag)
     return DG_OK;
 }
 
-static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
+/* The first locked door of row y at or after x that is not reserved, or -1. */
+static int32_t locked_in_row(const dg_grid *g, const dgi_mask *reserved, int32_t y, int32_t x)
+{
+    const uint8_t *row = g->cells + (size_t)y * (size_t)g->stride;
+    for (;;)
+    {
+        const uint8_t *at = memchr(row + x, DG_TILE_DOOR_LOCKED, (size_t)(g->width - x));
+        if (!at)
+            return -1;
+        x = (int32_t)(at - row);
+        if (!dgi_mask_at(reserved, x, y))
+            return x;
+        if (++x >= g->width)
+            return -1;
+    }
+}
+
+static dg_status check_map(const dg_grid *g, const dg_result *r, const dgi_mask *reserved,
+                           dg_diag *diag)
 {
     dg_status st = dgi_progress_check_ends(g, r, diag);
     if (st != DG_OK)
@@ -714,19 +732,29 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, dg_diag *diag)
     if (DG_CELL(g, r->start.x, r->start.y) == DG_TILE_DOOR_SECRET ||
         DG_CELL(g, r->exit.x, r->exit.y) == DG_TILE_DOOR_SECRET)
         return dgi_fail(diag, DG_E_INVALID, "result start or exit is on a secret door");
+    if (dgi_mask_at(reserved, r->start.x, r->start.y) || dgi_mask_at(reserved, r->exit.x, r->exit.y))
+        return dgi_fail(diag, DG_E_INVALID, "result start or exit is a reserved cell");
     for (int32_t i = 0; i < r->marker_count; i++)
         if (r->markers[i].kind == DG_MARKER_KEY || r->markers[i].kind == DG_MARKER_LOCK)
             return dgi_fail(diag, DG_E_INVALID, "the map is locked already (marker %d)", (int)i);
     for (int32_t y = 0; y < g->height; y++)
     {
-        const uint8_t *row = g->cells + (size_t)y * (size_t)g->stride;
-        const uint8_t *at = memchr(row, DG_TILE_DOOR_LOCKED, (size_t)g->width);
-        if (at)
-            return dgi_fail(diag, DG_E_INVALID,
-                            "the map is locked already (locked door at %d, %d)", (int)(at - row),
-                            (int)y);
+        int32_t x = locked_in_row(g, reserved, y, 0);
+        if (x >= 0) /* a reserved locked door is the caller's own */
+            return dgi_fail(diag, DG_E_INVALID, "the map is locked already (locked door at %d, %d)",
+                            (int)x, (int)y);
     }
     return DG_OK;
+}
+
+/* Reserved cells read as rock to the placement, so no lock, secret door or
+ * key lands on them. */
+static void mask_reserved(placer *s, const dgi_mask *reserved)
+{
+    for (int32_t y = 0; reserved && y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+            if (dgi_mask_at(reserved, x, y))
+                s->tile[(y + 1) * s->pw + x + 1] = DG_TILE_VOID;
 }
 
 #define SCRATCH_INTS 18 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
@@ -1091,11 +1119,18 @@ dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t se
                         dg_result *result, dg_progress *progress, const dg_allocator *allocator,
                         dg_diag *diag)
 {
+    return dgi_lock_place(grid, params, seed, result, progress, NULL, allocator, diag);
+}
+
+dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
+                         dg_result *result, dg_progress *progress, const dgi_mask *reserved,
+                         const dg_allocator *allocator, dg_diag *diag)
+{
     if (!grid || !result || !params)
         return dgi_fail(diag, DG_E_NULL, "dg_lock_place: grid, result and params must not be NULL");
     dg_status st = dgi_grid_validate(grid, diag);
     if (st != DG_OK || (st = check_params(params, diag)) != DG_OK ||
-        (st = check_map(grid, result, diag)) != DG_OK)
+        (st = check_map(grid, result, reserved, diag)) != DG_OK)
         return st;
     placer s;
     memset(&s, 0, sizeof s);
@@ -1113,6 +1148,7 @@ dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t se
     if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
         return st;
     dgi_frame_tiles(grid, s.tile);
+    mask_reserved(&s, reserved);
     s.has_doors = memchr(s.tile, DG_TILE_DOOR, (size_t)s.n) != NULL;
     plan(&s, seed, 0);
     if (s.placed < params->locks && s.has_doors)

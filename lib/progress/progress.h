@@ -16,15 +16,24 @@ dg_status dgi_anchor_place_own(dg_grid *grid, dg_result *result, const dg_point 
                                int32_t count, int exit_set, const dg_allocator *allocator,
                                dg_diag *diag);
 
+/* dg_lock_place that leaves reserved cells exactly as they are (lock.c): the
+ * placement reads them as rock, so no lock, secret door or key lands on them,
+ * and a locked door among them is the caller's own, not a sign that the map is
+ * locked already. DG_E_INVALID when the start or exit is reserved. */
+dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
+                         dg_result *result, dg_progress *progress, const dgi_mask *reserved,
+                         const dg_allocator *allocator, dg_diag *diag);
+
 /* solve.c: the progression solver, shared with lock.c (which calls down into it). */
 /* Lock or key number N (1..DG_LOCKS_MAX) of a marker named "<word> N", else 0. */
 int32_t dgi_progress_number(const dg_marker *m, const char *word);
 /* DG_OK if the result's start and exit are passable cells inside the grid. */
 dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag *diag);
-/* dg_solve on checked input, on the tiles framed by dgi_frame_tiles, with
- * caller scratch: parent and queue of (width+2)*(height+2) int32, tag of as many bytes. */
+/* dg_solve on checked input (the start open, not a locked or secret door), on
+ * the tiles framed by dgi_frame_tiles, with caller scratch: parent and queue of
+ * (width+2)*(height+2) int32, sets of as many uint32, tag of as many bytes. */
 void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_result *r,
-                   int32_t *parent, int32_t *queue, uint8_t *tag, dg_progress *p);
+                   int32_t *parent, int32_t *queue, uint32_t *sets, uint8_t *tag, dg_progress *p);
 /* The grid's tiles into tile[] ((width+2)*(height+2)), framed by a ring of rock. */
 void dgi_frame_tiles(const dg_grid *g, uint8_t *tile);
 

@@ -33,6 +33,11 @@ static dg_status check_site(const dg_site *s, const dg_grid *g, dg_diag *diag)
         if (s->reserved && dgi_mask_at(&m, p.x, p.y))
             return dgi_fail(diag, DG_E_INVALID, "anchor %d (%d, %d) is a reserved cell", (int)i,
                             (int)p.x, (int)p.y);
+        if (s->reserved && dgi_mask_near(&m, g, p.x, p.y)) /* an open anchor would touch it */
+            return dgi_fail(diag, DG_E_INVALID,
+                            "anchor %d (%d, %d) touches a reserved cell: a wall must lie "
+                            "between, so put it two cells away and open the cell between "
+                            "yourself", (int)i, (int)p.x, (int)p.y);
     }
     if (!s->reserved)
         return DG_OK;
@@ -72,7 +77,7 @@ static dg_status run_site(const dg_recipe *recipe, const dg_site *site, dg_grid 
         st = dgi_anchor_place(copy, r, site->anchors, site->anchor_count, reserved, a, diag);
     dg_lock_params locks;
     if (st == DG_OK && dgi_recipe_locks(recipe, &locks))
-        st = dg_lock_place(copy, &locks, seed, r, NULL, a, diag);
+        st = dgi_lock_place(copy, &locks, seed, r, NULL, reserved, a, diag);
     return st;
 }
 
