@@ -1040,13 +1040,17 @@ DG_API dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint
                                dg_result *result, dg_progress *progress,
                                const dg_allocator *allocator, dg_diag *diag);
 /* Plays the map: from result->start, walking 4-way over passable tiles, picking
- * up every key it reaches; a locked door opens once the key of its lock (the
- * "lock N" marker on it) is held, and a secret door counts as wall, so a map
- * that solves never needs a secret. Keys open only their own lock and are not
- * used up, so collecting keys never hurts and one search settles every key set
- * (the breadth-first search over position and keys collapses to one pass).
- * Writes solvable, keys_reached, steps and order (the keys the exit depends on,
- * each after the keys its own way depends on) into progress; leaves the rest. */
+ * up every key it reaches (every DG_MARKER_KEY "key N", N 1..16: several may
+ * share a cell, a number may lie in several places); a locked door opens once
+ * the keys of all its "lock N" markers are held (one without such a marker
+ * never opens), and a secret door counts as wall, so a map that solves never
+ * needs a secret. Keys open only their own lock and are not used up, so
+ * collecting keys never hurts and one search settles every key set (the
+ * breadth-first search over position and keys collapses to one pass).
+ * DG_E_INVALID for a start or exit off the grid or impassable, or a start on a
+ * locked or secret door. Writes solvable, keys_reached, steps and order (the
+ * keys the exit depends on, each after the keys its own way depends on) into
+ * progress; leaves the rest, and all of it on error. */
 DG_API dg_status dg_solve(const dg_grid *grid, const dg_result *result, dg_progress *progress,
                           const dg_allocator *allocator, dg_diag *diag);
 
@@ -1784,8 +1788,10 @@ DG_API dg_status dg_anchor_place(dg_grid *grid, const dg_point *anchors, int32_t
  * as they are, carves and walls only the other cells, and keeps its open cells
  * from touching a reserved cell, even diagonally, so a wall always lies
  * between (join them to your area yourself, e.g. with a door). Anchors are
- * opened and joined after generation as by dg_anchor_place, neither carving
- * nor passing reserved cells. docs/progression.md#sites. */
+ * opened and joined after generation as by dg_anchor_place, neither carving,
+ * passing nor touching reserved cells (an anchor on or beside one is refused);
+ * locks the recipe asks for leave reserved cells as they are too.
+ * docs/progression.md#sites. */
 /* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_site {
     const uint8_t *reserved;           /* nonzero at reserved[y * reserved_stride + x]:
@@ -1800,7 +1806,7 @@ typedef struct dg_site {
 DG_API void dg_site_init(dg_site *site);
 /* dg_recipe_generate around a site (NULL: none), for every generator.
  * DG_E_INVALID for a stride under the width, an anchor outside the grid or on
- * a reserved cell; DG_E_NOSPACE when every cell is reserved, when the
+ * or beside a reserved cell; DG_E_NOSPACE when every cell is reserved, when the
  * generator cannot fit its smallest map in the cells left (its own error
  * otherwise, as with a small grid) or an anchor cannot be joined. On any
  * error grid and result are untouched. */
