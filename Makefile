@@ -49,6 +49,9 @@ SHARED_SONAME := libdungeon.so.$(ABI_VERSION)
 PC := $(B)/libdungeon.pc
 
 .PHONY: all lib check demo bench install uninstall clean deps deps-check deps-bench
+# Objects made on the way to a binary (the replay builds' fuzz targets) are kept,
+# not deleted after every build.
+.SECONDARY:
 all: lib $(EXAMPLE_BIN)
 lib: $(STATIC) $(SHARED_REAL) $(PC)
 
