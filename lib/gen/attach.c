@@ -1201,16 +1201,15 @@ static dg_status run_failed(const att_ctx *c, dg_status st, dg_diag *diag)
 dg_status dg_attach_generate(dg_grid *grid, const dg_attach_params *params, uint64_t seed,
                              dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_attach_generate(grid, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_attach_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uint64_t seed,
                               const dgi_mask *reserved, dg_result *result,
                               const dg_allocator *allocator, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if (!params)
         return dgi_fail(diag, DG_E_NULL, "attach: params is NULL");
     st = dgi_spare_check(params->spare, "attach params", diag);

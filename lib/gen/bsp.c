@@ -145,9 +145,7 @@ static int can_cut_rows(const dg_bsp_params *p, int32_t w, int32_t h)
 
 static dg_status check_params(const dg_grid *g, const dg_bsp_params *p, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(g, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "bsp: params is NULL");
     if ((st = dgi_spare_check(p->spare, "bsp params", diag)) != DG_OK)
@@ -1464,7 +1462,8 @@ static dg_status bsp_fail(const bsp *b, dg_status st, dg_diag *diag)
 dg_status dg_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,
                           dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_bsp_generate(grid, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_bsp_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t seed,

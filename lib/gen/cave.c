@@ -107,9 +107,7 @@ static dg_status check_one(dg_diag *diag, const char *what, int32_t v, int32_t l
 
 static dg_status check_params(const dg_grid *g, const dg_cave_params *p, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(g, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "cave: params is NULL");
     if ((st = dgi_spare_check(p->spare, "cave params", diag)) != DG_OK)
@@ -1306,7 +1304,8 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
 dg_status dg_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,
                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_cave_generate(grid, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_cave_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_t seed,

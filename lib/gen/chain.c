@@ -142,9 +142,7 @@ static int two_rooms_fit(int32_t usable_w, int32_t usable_h, const dg_chain_para
 
 static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(g, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "chain: params is NULL");
     if ((st = dgi_spare_check(p->spare, "chain params", diag)) != DG_OK)
@@ -1117,7 +1115,8 @@ static dg_status fill_result(const chain *c, dg_result *r)
 dg_status dg_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64_t seed,
                             dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_chain_generate(grid, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_chain_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint64_t seed,

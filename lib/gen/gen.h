@@ -1,5 +1,7 @@
 /* The generators' entries around reserved cells (dg_site), for the registry
- * and sites above them. Private. */
+ * and sites above them. Private. Every dgi_ entry takes a grid its caller has
+ * validated (the public dg_ entry, or the recipe that runs it): a grid is
+ * checked once per public call. */
 #ifndef DG_GEN_H
 #define DG_GEN_H
 

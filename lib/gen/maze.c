@@ -110,9 +110,7 @@ static int two_rooms_fit(int32_t cols, int32_t rows, int32_t kw, int32_t kh)
 
 static dg_status check_params(const dg_grid *g, const dg_maze_params *p, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(g, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "maze: params is NULL");
     if ((st = dgi_spare_check(p->spare, "maze params", diag)) != DG_OK)
@@ -1137,7 +1135,8 @@ static dg_status build(maze *m, const dg_grid *g, dg_diag *diag)
 dg_status dg_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,
                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_maze_generate(grid, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_maze_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_maze_generate(dg_grid *grid, const dg_maze_params *params, uint64_t seed,

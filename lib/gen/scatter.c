@@ -157,9 +157,7 @@ static dg_status check_board(const dg_grid *g, const dg_scatter_params *p, dg_di
 
 static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(g, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "scatter: params is NULL");
     if ((st = dgi_spare_check(p->spare, "scatter params", diag)) != DG_OK)
@@ -1249,7 +1247,8 @@ static dg_status build(scatter *s)
 dg_status dg_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,
                               dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_scatter_generate(grid, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_scatter_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, uint64_t seed,

@@ -78,9 +78,7 @@ static dg_status check_pair(dg_diag *diag, const char *lo_name, int32_t lo, cons
 
 static dg_status check_params(const dg_grid *g, const dg_walk_params *p, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(g, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "walk: params is NULL");
     if ((st = dgi_spare_check(p->spare, "walk params", diag)) != DG_OK)
@@ -635,7 +633,8 @@ static dg_status setup_reserved(drunk *d, dg_diag *diag)
 dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params, uint64_t seed,
                                dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_walk_generate(grid, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_walk_generate(grid, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_walk_generate(dg_grid *grid, const dg_walk_params *params, uint64_t seed,

@@ -592,14 +592,12 @@ void dg_prefab_full_defaults(dg_prefab_full_params *p)
     /* not in the table (pointers): name and tag stay NULL (any prefab, no tag filter) */
 }
 
-static dg_status full_check(const dg_grid *grid, const dg_prefab_set *set,
+static dg_status full_check(const dg_prefab_set *set,
                             const dg_prefab_full_params *p, dg_diag *diag)
 {
     if (!set)
         return dgi_fail(diag, DG_E_NULL, "prefab_full: set is NULL");
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if ((st = dgi_spare_check(p->spare, "prefab_full params", diag)) != DG_OK)
         return st;
     if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
@@ -714,7 +712,8 @@ dg_status dg_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
                                   const dg_prefab_full_params *params, uint64_t seed,
                                   dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_prefab_full_generate(grid, set, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_prefab_full_generate(grid, set, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -727,7 +726,7 @@ dg_status dgi_prefab_full_generate(dg_grid *grid, const dg_prefab_set *set,
         p = *params;
     else
         dg_prefab_full_defaults(&p);
-    dg_status st = full_check(grid, set, &p, diag);
+    dg_status st = full_check(set, &p, diag);
     if (st != DG_OK)
         return st;
     dg_rng rng;

@@ -107,14 +107,12 @@ void dg_prefab_islands_defaults(dg_prefab_islands_params *p)
      * set's own group lines, else every island prefab) */
 }
 
-static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
+static dg_status check_params(const dg_prefab_set *set,
                               const dg_prefab_islands_params *p, dg_diag *diag)
 {
     if (!set)
         return dgi_fail(diag, DG_E_NULL, "prefab_islands: set is NULL");
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if ((st = dgi_spare_check(p->spare, "prefab_islands params", diag)) != DG_OK)
         return st;
     if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
@@ -1221,7 +1219,8 @@ dg_status dg_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
                                      const dg_prefab_islands_params *params, uint64_t seed,
                                      dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_prefab_islands_generate(grid, set, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_prefab_islands_generate(grid, set, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -1234,7 +1233,7 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
         p = *params;
     else
         dg_prefab_islands_defaults(&p);
-    dg_status st = check_params(grid, set, &p, diag);
+    dg_status st = check_params(set, &p, diag);
     if (st != DG_OK)
         return st;
     islands *s = dgi_alloc(allocator, sizeof *s);

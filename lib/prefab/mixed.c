@@ -42,14 +42,12 @@ void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
     /* not in the table (a pointer): tag stays NULL (no tag filter) */
 }
 
-static dg_status check_params(const dg_grid *grid, const dg_prefab_set *set,
+static dg_status check_params(const dg_prefab_set *set,
                               const dg_prefab_mixed_params *p, dg_diag *diag)
 {
     if (!set)
         return dgi_fail(diag, DG_E_NULL, "prefab_mixed: set is NULL");
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     if ((st = dgi_spare_check(p->spare, "prefab_mixed params", diag)) != DG_OK)
         return st;
     if (p->mode != DG_PREFAB_FULL && p->mode != DG_PREFAB_JIGSAW && p->mode != DG_PREFAB_ISLAND &&
@@ -629,7 +627,8 @@ dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
                                    const dg_prefab_mixed_params *params, uint64_t seed,
                                    dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_prefab_mixed_generate(grid, set, params, seed, NULL, result, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_prefab_mixed_generate(grid, set, params, seed, NULL, result, allocator, diag);
 }
 
 dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -642,7 +641,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
         p = *params;
     else
         dg_prefab_mixed_defaults(&p);
-    dg_status st = check_params(grid, set, &p, diag);
+    dg_status st = check_params(set, &p, diag);
     if (st == DG_OK)
         st = check_rooms(grid, result, &p, diag);
     if (st != DG_OK)

@@ -566,7 +566,8 @@ static dg_status place_on(dg_grid *grid, dg_result *result, const dg_point *anch
 dg_status dg_anchor_place(dg_grid *grid, const dg_point *anchors, int32_t count,
                           dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_anchor_place(grid, result, anchors, count, NULL, allocator, diag);
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_anchor_place(grid, result, anchors, count, NULL, allocator, diag);
 }
 
 /* On a copy, so that grid changes only on success. */
@@ -574,9 +575,7 @@ dg_status dgi_anchor_place(dg_grid *grid, dg_result *result, const dg_point *anc
                            int32_t count, const dgi_mask *reserved,
                            const dg_allocator *allocator, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st == DG_OK)
-        st = check_anchors(grid, anchors, count, reserved, diag);
+    dg_status st = check_anchors(grid, anchors, count, reserved, diag);
     if (st != DG_OK || count == 0)
         return st;
     const int32_t pw = grid->width + 2;

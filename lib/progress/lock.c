@@ -1119,7 +1119,9 @@ dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t se
                         dg_result *result, dg_progress *progress, const dg_allocator *allocator,
                         dg_diag *diag)
 {
-    return dgi_lock_place(grid, params, seed, result, progress, NULL, allocator, diag);
+    /* a NULL grid is named with the other NULL arguments below */
+    dg_status st = grid ? dgi_grid_validate(grid, diag) : DG_OK;
+    return st != DG_OK ? st : dgi_lock_place(grid, params, seed, result, progress, NULL, allocator, diag);
 }
 
 dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
@@ -1128,8 +1130,8 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
 {
     if (!grid || !result || !params)
         return dgi_fail(diag, DG_E_NULL, "dg_lock_place: grid, result and params must not be NULL");
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK || (st = check_params(params, diag)) != DG_OK ||
+    dg_status st;
+    if ((st = check_params(params, diag)) != DG_OK ||
         (st = check_map(grid, result, reserved, diag)) != DG_OK)
         return st;
     placer s;

@@ -104,7 +104,7 @@ dg_status dg_floor_stairs(uint64_t master, int32_t link, int32_t width, int32_t 
 }
 
 static dg_status check_floor(const dg_recipe *recipe, int32_t floor, int32_t floors,
-                             int32_t stairs, const dg_grid *grid, dg_diag *diag)
+                             int32_t stairs, const dg_grid *grid, dg_diag *diag) /* grid valid */
 {
     if (!recipe)
         return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
@@ -114,9 +114,6 @@ static dg_status check_floor(const dg_recipe *recipe, int32_t floor, int32_t flo
     if (floor < 0 || floor >= floors)
         return dgi_fail(diag, DG_E_INVALID, "floor %d of %d: 0..%d are allowed", (int)floor,
                         (int)floors, (int)floors - 1);
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK)
-        return st;
     dg_point unused[DG_STAIRS_MAX];
     return floors > 1 ? check_stairs(0, grid->width, grid->height, stairs, unused, diag) : DG_OK;
 }
@@ -210,6 +207,16 @@ dg_status dg_floor_generate(const dg_recipe *recipe, int32_t floor, int32_t floo
                             int32_t stairs, dg_grid *grid, const dg_prefab_set *prefabs,
                             dg_result *result, dg_floor_info *info,
                             const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : dgi_floor_generate(recipe, floor, floors, stairs, grid, prefabs,
+                                                 result, info, allocator, diag);
+}
+
+dg_status dgi_floor_generate(const dg_recipe *recipe, int32_t floor, int32_t floors,
+                             int32_t stairs, dg_grid *grid, const dg_prefab_set *prefabs,
+                             dg_result *result, dg_floor_info *info,
+                             const dg_allocator *allocator, dg_diag *diag)
 {
     dg_status st = check_floor(recipe, floor, floors, stairs, grid, diag);
     if (st != DG_OK)

@@ -70,7 +70,7 @@ static dg_status run_site(const dg_recipe *recipe, const dg_site *site, dg_grid 
     if (stacked && (reserved || site->anchor_count))
         return dgi_fail(diag, DG_E_INVALID, "a floor of a stacked dungeon takes no site: its stairs are its anchors");
     if (stacked)
-        st = dg_floor_generate(recipe, floor, floors, stairs, copy, prefabs, r, NULL, a, diag);
+        st = dgi_floor_generate(recipe, floor, floors, stairs, copy, prefabs, r, NULL, a, diag);
     else
         st = dgi_recipe_run(recipe, copy, prefabs, reserved, r, a, diag);
     if (st == DG_OK && site->anchor_count > 0)
@@ -81,17 +81,14 @@ static dg_status run_site(const dg_recipe *recipe, const dg_site *site, dg_grid 
     return st;
 }
 
-dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site *site, dg_grid *grid,
-                                  const dg_prefab_set *prefabs, dg_result *result,
-                                  const dg_allocator *allocator, dg_diag *diag)
+/* dg_recipe_generate_site on a valid grid (site NULL: none). */
+static dg_status generate_site(const dg_recipe *recipe, const dg_site *site, dg_grid *grid,
+                               const dg_prefab_set *prefabs, dg_result *result,
+                               const dg_allocator *allocator, dg_diag *diag)
 {
     dg_site none;
     dg_site_init(&none);
-    if (!recipe)
-        return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st == DG_OK)
-        st = check_site(site ? site : &none, grid, diag);
+    dg_status st = check_site(site ? site : &none, grid, diag);
     if (st != DG_OK)
         return st;
     const size_t n = (size_t)grid->width * (size_t)grid->height;
@@ -119,14 +116,28 @@ dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site *site, 
     return st;
 }
 
+dg_status dg_recipe_generate_site(const dg_recipe *recipe, const dg_site *site, dg_grid *grid,
+                                  const dg_prefab_set *prefabs, dg_result *result,
+                                  const dg_allocator *allocator, dg_diag *diag)
+{
+    if (!recipe)
+        return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    return st != DG_OK ? st : generate_site(recipe, site, grid, prefabs, result, allocator, diag);
+}
+
 dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
                              dg_result *result, const dg_allocator *allocator, dg_diag *diag)
 {
+    if (!recipe)
+        return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st != DG_OK)
+        return st;
     int32_t floor, floors, stairs;
     dg_lock_params locks;
     /* a plain recipe runs its generator straight into the grid, as before */
-    if (!recipe || (!dgi_recipe_floor(recipe, &floor, &floors, &stairs) &&
-                    !dgi_recipe_locks(recipe, &locks)))
+    if (!dgi_recipe_floor(recipe, &floor, &floors, &stairs) && !dgi_recipe_locks(recipe, &locks))
         return dgi_recipe_run(recipe, grid, prefabs, NULL, result, allocator, diag);
-    return dg_recipe_generate_site(recipe, NULL, grid, prefabs, result, allocator, diag);
+    return generate_site(recipe, NULL, grid, prefabs, result, allocator, diag);
 }

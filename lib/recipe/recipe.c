@@ -604,9 +604,6 @@ dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab
     dg_status st = check_output_version(recipe->version, 0, 0, diag);
     if (st != DG_OK)
         return st;
-    st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK)
-        return st;
     if (grid->width != recipe->width || grid->height != recipe->height)
         return dgi_fail(diag, DG_E_INVALID, "grid is %dx%d but the recipe is for %dx%d",
                         (int)grid->width, (int)grid->height, (int)recipe->width,

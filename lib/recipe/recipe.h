@@ -27,7 +27,7 @@ const dgi_generator *dgi_generator_lookup(const char *name);
 int dgi_recipe_locks(const dg_recipe *r, dg_lock_params *locks);
 /* 1 and the floor settings if the recipe records a floor of a stacked dungeon, else 0. */
 int dgi_recipe_floor(const dg_recipe *r, int32_t *floor, int32_t *floors, int32_t *stairs);
-/* The recipe's generator alone on grid, with reserved cells (NULL: none):
+/* The recipe's generator alone on grid (already validated), with reserved cells (NULL: none):
  * no floor stairs, no locks. (recipe.c) */
 dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
                          const dgi_mask *reserved, dg_result *result,
@@ -43,5 +43,11 @@ dg_status dgi_params_check_size(const dgi_generator *g, const char *name, const 
 /* recipe.c: writes a valid recipe (a const dg_recipe *) as its text line. */
 void dgi_recipe_emit(const void *recipe, dgi_out *o);
 
+
+/* dg_floor_generate on a grid already validated (floor.c), for levels (level.c). */
+dg_status dgi_floor_generate(const dg_recipe *recipe, int32_t floor, int32_t floors,
+                             int32_t stairs, dg_grid *grid, const dg_prefab_set *prefabs,
+                             dg_result *result, dg_floor_info *info,
+                             const dg_allocator *allocator, dg_diag *diag);
 
 #endif

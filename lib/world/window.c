@@ -845,9 +845,7 @@ dg_status dgi_world_generate(dg_grid *grid, const dg_world_params *params, uint6
                              const dg_prefab_set *prefabs, const dgi_mask *reserved,
                              dg_result *result, const dg_allocator *a, dg_diag *diag)
 {
-    dg_status st = dgi_grid_validate(grid, diag);
-    if (st != DG_OK)
-        return st;
+    dg_status st;
     dg_world_params p = *params;
     if (prefabs)
         p.furnishing = prefabs;
