@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The groups, longest first so the pool stays busy: NAME|COMMAND
 {
     echo "unit tests (gcc -O1, ASan+UBSan)|env ASAN_OPTIONS=detect_leaks=1 $B/test-asan/runner"
-    echo "unit tests (clang -O0)|$B/test-clang/runner"
+    echo "unit tests (clang -O1)|$B/test-clang/runner"
     echo "unit tests (gcc -O2)|$B/test-plain/runner"
     # hardening (docs/robustness.md): fuzz corpora and a short libFuzzer run per
     # target, the golden outputs built by every compiler and flag set, the thread

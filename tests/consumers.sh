@@ -103,7 +103,7 @@ configure() {
     name=$1
     shift
     # shellcheck disable=SC2086
-    cmake -S "$tmp/src" -B "$tmp/$name" $gen_args -DCMAKE_BUILD_TYPE=Release "$@" >"$tmp/$name.log" 2>&1
+    cmake -S "$tmp/src" -B "$tmp/$name" $gen_args -DCMAKE_BUILD_TYPE=Debug "$@" >"$tmp/$name.log" 2>&1
 }
 # build NAME: builds what configure set up (the library and the consumers only)
 build() {
