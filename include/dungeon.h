@@ -808,11 +808,25 @@ typedef struct dg_move {
                                   and to of a path (the actor and its target stand
                                   there). A step onto a cell costs (tile cost + extra)
                                   * weight. dg_regions honours blocked. */
+    int32_t size;             /* the walker's footprint side, 1..DG_CREATURE_SIZE_MAX (0 or 1:
+                                 one cell; default 1): a size-n walker at (x, y) covers
+                                 the n x n square from (x, y) to (x + n - 1, y + n - 1),
+                                 every cell of it passable and not blocked (the search
+                                 ends excepted, as for blocked cells); dg_regions takes 1 */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_move;
+#define DG_CREATURE_SIZE_MAX 4
 
-/* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
+/* Fills the documented defaults: library passable tiles, unit costs, 4-way, size 1. */
 DG_API void dg_move_defaults(dg_move *move);
+
+/* The clearance map: for each cell, the side of the largest square of cells
+ * that are passable and not blocked (by move's tiles and overlay; its size is
+ * ignored) with that cell as its top-left corner, 0 on an impassable cell,
+ * capped at 255. clearance gets width*height bytes, row-major. A walker of
+ * size n fits at (x, y) exactly where clearance >= n. */
+DG_API dg_status dg_clearance(const dg_grid *grid, const dg_move *move, uint8_t *clearance,
+                              size_t clearance_count, dg_diag *diag);
 
 /* Labels the connected regions of passable cells (connected as walk moves)
  * 0..n-1 in the order of their first cell (row-major) and -1 elsewhere, into

@@ -60,6 +60,8 @@ typedef struct dgi_move {
      * is open only as a search end; extra is added to the tile cost. */
     const uint8_t *blocked, *extra;
     int32_t mask_stride;    /* entries per mask row */
+    int32_t size;           /* footprint side (1: one cell); dgi_workspace_get folds a
+                             * larger one into blocked (clearance.c) */
 } dgi_move;
 #define DGI_MASK(w, m, x, y) ((m)[(size_t)(y) * (size_t)(w)->mask_stride + (size_t)(x)])
 /* Direction offsets: N, E, S, W, then NE, SE, SW, NW. */
@@ -106,9 +108,17 @@ void dgi_scratch_free(dgi_scratch *s, const dg_allocator *allocator);
 dg_status dgi_check_cells_buffer(const dg_grid *grid, const void *buf, size_t have,
                                  const char *what, dg_diag *diag);
 /* path.c: *use = workspace, or a temporary one (*tmp, free it after) if NULL;
- * DG_E_BUFFER if the workspace is smaller than the grid. */
-dg_status dgi_workspace_get(dg_path_workspace *workspace, const dgi_move *w,
+ * DG_E_BUFFER if the workspace is smaller than the grid. A walker larger than
+ * one cell gets its footprint folded into w's blocked mask (held by the
+ * workspace): DG_E_NOMEM if that mask cannot be allocated. */
+dg_status dgi_workspace_get(dg_path_workspace *workspace, dgi_move *w,
                             dg_path_workspace **use, dg_path_workspace **tmp, dg_diag *diag);
+/* clearance.c: the clearance of every cell under w's tiles and blocked mask,
+ * capped at cap, into out (width*height, row-major). */
+void dgi_clearance_fill(const dgi_move *w, uint8_t *out, int32_t cap);
+/* Makes fit (width*height bytes) the mask of cells where w's walker does not
+ * fit (its overlay's blocked cells included) and points w's blocked mask at it. */
+void dgi_move_fit(dgi_move *w, uint8_t *fit);
 /* DG_E_TOO_LARGE if a distance up to max_distance (0: any) from sources whose
  * start costs are at most start_max could overflow int32. */
 dg_status dgi_move_check_range(const dgi_move *w, int64_t start_max, int32_t max_distance,
