@@ -30,6 +30,13 @@ dg_status dgi_count_cells(const dg_grid *grid, const uint8_t *passable, dgi_cell
                           const dg_allocator *a);
 
 
+/* layout.c: dg_survey_map's layout figures (rooms, rock, corridors) into q,
+ * whose loops are already set. flags has a byte per cell, bit 2 set in the
+ * rects of rooms other than caves (bit 1 is used here); row holds width
+ * int32 of scratch. */
+void dgi_survey_layout(const dg_grid *grid, const dg_result *result, uint8_t *flags, int32_t *row,
+                       dg_quality *q);
+
 /* search.c: breadth-first distances over passable cells (4-way).
  * dist has width*height entries (row-major, no stride), -1 = unreachable.
  * queue has width*height entries. Returns the farthest reached cell index. */

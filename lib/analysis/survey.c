@@ -20,7 +20,8 @@ static int in_rect(dg_rect q, int32_t x, int32_t y)
     return x >= q.x && y >= q.y && (int64_t)x < (int64_t)q.x + q.w && (int64_t)y < (int64_t)q.y + q.h;
 }
 
-/* Which cells lie in some room's rect: 1 byte per cell. */
+/* Which cells lie in some room's rect, 1 byte per cell: bit 0 any room's,
+ * bit 2 a room's other than a cave's (whose rect only bounds its cells). */
 static void mark_rooms(const dg_grid *g, const dg_result *r, uint8_t *in_room)
 {
     memset(in_room, 0, (size_t)g->width * (size_t)g->height);
@@ -32,7 +33,8 @@ static void mark_rooms(const dg_grid *g, const dg_result *r, uint8_t *in_room)
         int64_t y1 = DG_MIN((int64_t)q.y + q.h, (int64_t)g->height);
         for (int32_t y = y0; y < y1; y++)
             if (x1 > x0)
-                memset(in_room + (size_t)y * (size_t)g->width + (size_t)x0, 1, (size_t)(x1 - x0));
+                for (int32_t x = x0; x < x1; x++)
+                    in_room[(size_t)y * (size_t)g->width + (size_t)x] |= r->rooms[i].kind == DG_ROOM_CAVE ? 1 : 5;
     }
 }
 
@@ -59,13 +61,13 @@ static int door_leads(const dg_grid *g, int32_t x, int32_t y)
 static int doorless_join(const dg_grid *g, const uint8_t *in_room, int32_t x, int32_t y)
 {
     static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    if (in_room[(size_t)y * (size_t)g->width + (size_t)x])
+    if (in_room[(size_t)y * (size_t)g->width + (size_t)x] & 1)
         return 0;
     for (int k = 0; k < 4; k++)
     {
         int32_t nx = x + dx[k], ny = y + dy[k];
         if (is_open(g, nx, ny) && DG_CELL(g, nx, ny) != DG_TILE_DOOR &&
-            in_room[(size_t)ny * (size_t)g->width + (size_t)nx])
+            (in_room[(size_t)ny * (size_t)g->width + (size_t)nx] & 1))
             return 1;
     }
     return 0;
@@ -134,6 +136,63 @@ static void count_tiles(const dg_grid *g, const uint8_t *in_room, dg_quality *q)
         }
 }
 
+/* The lock or key number of a "lock N" / "key N" marker, 0 if none. */
+static int32_t marker_number(const dg_marker *m)
+{
+    const char *s = strrchr(m->name, ' ');
+    int32_t n = 0;
+    for (s = s ? s + 1 : m->name; *s >= '0' && *s <= '9' && n <= DG_LOCKS_MAX; s++)
+        n = n * 10 + (*s - '0');
+    return n <= DG_LOCKS_MAX ? n : 0;
+}
+
+static int32_t dist_at(const dg_grid *g, const int32_t *dist, dg_point p)
+{
+    return is_open(g, p.x, p.y) ? dist[p.y * g->width + p.x] : -1;
+}
+
+/* Locks placed and the key nearest the start (dist: walking from the start). */
+static void key_start(const dg_grid *g, const dg_result *r, const int32_t *dist, dg_quality *q)
+{
+    uint32_t locks = 0;
+    for (int32_t i = 0; i < r->marker_count; i++)
+    {
+        const dg_marker *m = &r->markers[i];
+        int32_t n = marker_number(m), d = dist_at(g, dist, m->pos);
+        if (m->kind == DG_MARKER_LOCK && n > 0)
+            locks |= 1u << (n - 1);
+        if (m->kind == DG_MARKER_KEY && d >= 0 && (q->key_start_min < 0 || d < q->key_start_min))
+            q->key_start_min = d;
+    }
+    for (; locks; locks &= locks - 1)
+        q->locks_placed++;
+}
+
+/* How near keys lie to a door of their own lock: one walk per key, at most
+ * DG_LOCKS_MAX of them (none on maps without keys). */
+static void key_walks(const dg_grid *g, const dg_result *r, int32_t *dist, int32_t *queue,
+                      dg_quality *q)
+{
+    int32_t walks = 0;
+    for (int32_t i = 0; i < r->marker_count && walks < DG_LOCKS_MAX; i++)
+    {
+        const dg_marker *key = &r->markers[i];
+        int32_t n = marker_number(key);
+        if (key->kind != DG_MARKER_KEY || n == 0 || !is_open(g, key->pos.x, key->pos.y))
+            continue;
+        walks++;
+        dgi_bfs(g, key->pos.y * g->width + key->pos.x, dist, queue);
+        for (int32_t j = 0; j < r->marker_count; j++)
+        {
+            const dg_marker *lock = &r->markers[j];
+            int32_t d = dist_at(g, dist, lock->pos);
+            if (lock->kind == DG_MARKER_LOCK && marker_number(lock) == n && d >= 0 &&
+                (q->key_lock_min < 0 || d < q->key_lock_min))
+                q->key_lock_min = d;
+        }
+    }
+}
+
 /* Walk figures: unreachable cells, the route and the exit's rank. */
 static void walk_figures(const dg_grid *g, const dg_result *r, int32_t open, int32_t *dist,
                          int32_t *queue, dg_quality *q)
@@ -160,6 +219,26 @@ static void walk_figures(const dg_grid *g, const dg_result *r, int32_t open, int
     while ((d + 1) * (d + 1) <= w * w + h * h)
         d++; /* integer square root: the same on every platform */
     q->route_permille = exit_d >= 0 ? (int32_t)((int64_t)exit_d * 1000 / d) : -1;
+}
+
+/* The walking diameter of the start's region, by a second sweep from the
+ * cell farthest from the start (a lower bound at least the start's own
+ * eccentricity, so route <= diameter), then the keys, which reuse dist. */
+static void sweep_figures(const dg_grid *g, const dg_result *r, int32_t *dist, int32_t *queue,
+                          dg_quality *q)
+{
+    q->diameter = q->route_diameter_permille = q->key_start_min = q->key_lock_min = -1;
+    if (!r || !is_open(g, r->start.x, r->start.y))
+        return;
+    int32_t far = r->start.y * g->width + r->start.x, n = g->width * g->height;
+    for (int32_t i = 0; i < n; i++)
+        far = dist[i] > dist[far] ? i : far;
+    key_start(g, r, dist, q);
+    far = dgi_bfs(g, far, dist, queue);
+    q->diameter = dist[far];
+    key_walks(g, r, dist, queue, q);
+    if (q->route >= 0)
+        q->route_diameter_permille = q->diameter > 0 ? (int32_t)((int64_t)q->route * 1000 / q->diameter) : 0;
 }
 
 dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,
@@ -189,7 +268,9 @@ dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality
         mark_rooms(grid, result, in_room);
         count_tiles(grid, in_room, &q);
         q.parallel_cells = parallel_runs(grid, 1, 0) + parallel_runs(grid, 0, 1);
+        dgi_survey_layout(grid, result, in_room, dist, &q);
         walk_figures(grid, result, counts.open, dist, queue, &q);
+        sweep_figures(grid, result, dist, queue, &q);
         q.start_in_room = result && room_at(result, result->start);
         q.exit_in_room = result && room_at(result, result->exit);
         q.start_is_exit = result && result->start.x == result->exit.x && result->start.y == result->exit.y;
