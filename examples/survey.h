@@ -31,7 +31,8 @@ enum {
 
 typedef struct survey_line {
     const char *name;       /* short name of the contract line */
-    size_t offset;          /* of the int32_t figure in dg_quality */
+    const char *figure;     /* the dg_quality field it judges */
+    size_t offset;          /* of that int32_t field */
     int rule;               /* SURVEY_* */
     int64_t threshold;
     const char *only;       /* generators it applies to, " a b " (NULL: all) */
@@ -39,9 +40,18 @@ typedef struct survey_line {
     int with_locks;         /* 1: only when the recipe places locks */
 } survey_line;
 
+/* The lines in the table's order, for tables that pick some (the tests). */
+enum {
+    SURVEY_LINE_LOOPS, SURVEY_LINE_DEAD_END_ROOMS, SURVEY_LINE_SPACE_P95, SURVEY_LINE_SPACE_WORST,
+    SURVEY_LINE_STRAIGHT, SURVEY_LINE_PARALLEL, SURVEY_LINE_CORRIDOR_PER_ROOM,
+    SURVEY_LINE_DEAD_END_PASSAGES, SURVEY_LINE_SHAPES, SURVEY_LINE_START_EXIT,
+    SURVEY_LINE_LOCKS_PLACED, SURVEY_LINE_KEY_FROM_START, SURVEY_LINE_KEY_FROM_LOCK,
+    SURVEY_LINE_COUNT
+};
+
 #define SURVEY_ROOMY " attach chain bsp scatter world prefab-mixed "
 #define SURVEY_CORRIDORS " attach chain bsp scatter world prefab-mixed maze "
-#define SL(n, f, r, t, only, except, locks) {n, offsetof(dg_quality, f), r, t, only, except, locks}
+#define SL(n, f, r, t, only, except, locks) {n, #f, offsetof(dg_quality, f), r, t, only, except, locks}
 static const survey_line survey_lines[] = {
     SL("loops", loops_per_room_permille, SURVEY_MEDIAN_MIN, 150, SURVEY_ROOMY, NULL, 0),
     SL("dead-end rooms", single_entrance_permille, SURVEY_MEDIAN_MAX, 350, SURVEY_ROOMY, NULL, 0),
@@ -59,6 +69,7 @@ static const survey_line survey_lines[] = {
 };
 #undef SL
 #define SURVEY_LINES (sizeof survey_lines / sizeof survey_lines[0])
+_Static_assert(SURVEY_LINES == SURVEY_LINE_COUNT, "survey_lines and SURVEY_LINE_* differ");
 
 static int survey_listed(const char *list, const char *gen)
 {
@@ -245,14 +256,6 @@ static void survey_verdicts(const dg_recipe *rc, const int64_t *values, int64_t 
     }
 }
 
-static const char *survey_figure_name(size_t offset)
-{
-    size_t k = 0;
-    while (survey_figures[k].offset != offset)
-        k++;
-    return survey_figures[k].name;
-}
-
 static void survey_print_verdicts(FILE *f, const survey_verdict *v)
 {
     fprintf(f, "contract:\n");
@@ -263,7 +266,7 @@ static void survey_print_verdicts(FILE *f, const survey_verdict *v)
             fprintf(f, "%-4s %-20s\n", "n/a", l->name);
         else
             fprintf(f, "%-4s %-20s %s %s %" PRId64 ": %" PRId64 "\n", survey_verdict_text(v[i].result),
-                    l->name, survey_figure_name(l->offset), survey_rule_text(l->rule), l->threshold,
+                    l->name, l->figure, survey_rule_text(l->rule), l->threshold,
                     v[i].measured);
     }
 }
@@ -299,7 +302,7 @@ static void survey_print_json(FILE *f, const dg_recipe *rc, int64_t n, int64_t f
     for (size_t i = 0; i < SURVEY_LINES; i++)
         fprintf(f, "    {\"line\": \"%s\", \"figure\": \"%s\", \"rule\": \"%s\", \"threshold\": %" PRId64
                    ", \"measured\": %" PRId64 ", \"result\": \"%s\"}%s\n",
-                survey_lines[i].name, survey_figure_name(survey_lines[i].offset),
+                survey_lines[i].name, survey_lines[i].figure,
                 survey_rule_text(survey_lines[i].rule), survey_lines[i].threshold, v[i].measured,
                 survey_verdict_text(v[i].result), i + 1 < SURVEY_LINES ? "," : "");
     fprintf(f, "  ]\n}\n");

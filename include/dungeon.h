@@ -947,15 +947,15 @@ typedef struct dg_quality {
                                         * cell, per mille of the map */
     int32_t straight_max;              /* longest straight run of one-wide passable cells
                                         * (impassable on both sides across) outside
-                                        * every room rect */
+                                        * every room rect but caves' (bounding boxes) */
     int32_t parallel_permille;         /* one-wide passable cells beside another passage
                                         * 1-2 impassable cells across, 3+ in a row, per
                                         * mille of the one-wide cells */
-    int32_t corridor_per_room_permille;/* passable cells outside every room rect,
-                                        * * 1000 / rooms */
+    int32_t corridor_per_room_permille;/* passable cells outside every room rect
+                                        * (a cave's too) * 1000 / rooms */
     int32_t dead_end_max;              /* longest dead-end passage: cells from a dead
                                         * end to the first cell with 3+ passable
-                                        * neighbours or inside a room rect */
+                                        * neighbours or inside a room rect (not a cave's) */
     int32_t diameter;                  /* walking diameter of the start's region: a
                                         * lower bound by two breadth-first sweeps
                                         * (-1 without a start) */
