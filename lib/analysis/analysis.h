@@ -30,6 +30,33 @@ dg_status dgi_count_cells(const dg_grid *grid, const uint8_t *passable, dgi_cell
                           const dg_allocator *a);
 
 
+/* layout.c, survey.c: dg_survey_map's view of a grid, a byte of DGI_V_* flags
+ * per cell with DGI_VIEW_PAD closed cells all round, so the figures look up
+ * to three cells away without bounds checks. */
+#define DGI_VIEW_PAD 3
+enum {
+    DGI_V_OPEN = 1,       /* passable (dg_tile_passable) */
+    DGI_V_CORRIDOR = 2,   /* DG_TILE_CORRIDOR */
+    DGI_V_DOOR = 4,       /* DG_TILE_DOOR */
+    DGI_V_ROOM = 8,       /* in some room's rect */
+    DGI_V_PLAIN_ROOM = 16 /* in the rect of a room other than a cave (whose rect only bounds it) */
+};
+typedef struct dgi_view {
+    uint8_t *cells;
+    int32_t width, height, pitch;
+} dgi_view;
+#define DGI_VIEW(v, x, y) \
+    ((v)->cells[(size_t)((y) + DGI_VIEW_PAD) * (size_t)(v)->pitch + (size_t)((x) + DGI_VIEW_PAD)])
+/* Bytes a view of grid needs. */
+size_t dgi_view_bytes(const dg_grid *grid);
+/* Fills the view (in buf, dgi_view_bytes) of grid and the result's rooms. */
+void dgi_view_fill(dgi_view *view, uint8_t *buf, const dg_grid *grid, const dg_result *result);
+/* dg_survey_map's layout figures (rooms, rock, corridors) into q, whose loops
+ * are already set, in one pass over the rows; columns holds 3 * width int32
+ * of scratch. */
+void dgi_survey_layout(const dgi_view *view, const dg_result *result, int32_t *columns,
+                       dg_quality *q);
+
 /* search.c: breadth-first distances over passable cells (4-way).
  * dist has width*height entries (row-major, no stride), -1 = unreachable.
  * queue has width*height entries. Returns the farthest reached cell index. */
