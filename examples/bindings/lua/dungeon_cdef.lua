@@ -126,6 +126,7 @@ typedef struct dg_marker {
     int32_t kind;
     int32_t room;
     char name[32];
+    int32_t number;
 } dg_marker;
 typedef struct dg_metrics {
     int32_t cells;
@@ -476,6 +477,7 @@ typedef struct dg_progress {
     int32_t order_count;
     int32_t order[16];
     int32_t steps;
+    int32_t shortfall;
     int32_t spare[8];
 } dg_progress;
  void dg_lock_defaults(dg_lock_params *params);
