@@ -53,6 +53,8 @@ typedef struct placer {
     int32_t secrets;
 } placer;
 
+static int32_t lock_number(const placer *s, int32_t c);
+
 void dg_lock_defaults(dg_lock_params *p)
 {
     if (!p)
@@ -567,46 +569,60 @@ static int dead_end(const placer *s, int32_t c)
     return open == 1;
 }
 
-static int32_t lock_number(const placer *s, int32_t c);
+/* The fewer steps a key lies from the start or a lock, up to KEY_CLEAR, the worse. */
+#define KEY_CLEAR 8
 
-/* Walking steps from the start (disc, every door open) and from the key's
- * own lock (iter, without crossing a lock): a key region lies before its lock
- * and after the one before, so the later lock's walk, run last, is its own.
- * In a pocket the pocket's own mouth is the nearer lock: a lower bound. */
-static void key_distances(placer *s)
+/* Walks from the cells from[0..count) (steps 0) over open cells, not
+ * crossing a lock, no further than KEY_CLEAR - 1 steps; lowers near[c] to the
+ * steps to c where region_of(c) is `region` (any region: -2). dist must be
+ * KEY_CLEAR everywhere and is left so. */
+static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t region,
+                      int32_t *near, int32_t *dist)
 {
-    int32_t *from_start = s->disc, *from_lock = s->iter, *seen = s->parent, *q = s->queue;
-    for (int32_t c = 0; c < s->n; c++)
-        from_start[c] = from_lock[c] = seen[c] = -1;
-    for (int32_t lock = 0; lock <= s->placed; lock++) /* 0: the start */
+    int32_t *q = s->queue, head = 0, tail = 0;
+    for (int32_t i = 0; i < count; i++)
+        dist[from[i]] = 0, q[tail++] = from[i];
+    while (head < tail)
+        for (int32_t c = q[head++], k = 0; k < 4 && dist[c] + 1 < KEY_CLEAR; k++)
+        {
+            int32_t u = step(s, c, k);
+            if ((s->flag[u] & (F_OPEN | F_LOCK)) != F_OPEN || dist[u] <= dist[c] + 1)
+                continue;
+            dist[u] = dist[c] + 1;
+            q[tail++] = u;
+        }
+    for (int32_t i = 0; i < tail; i++)
     {
-        int32_t head = 0, tail = 0, *dist = lock ? from_lock : from_start;
-        if (lock == 0)
-            q[tail++] = s->start, seen[s->start] = 0, from_start[s->start] = 0;
-        for (int32_t j = 0; j < s->locked_count && lock; j++)
-            if (lock_number(s, s->locked[j]) == lock)
-                q[tail++] = s->locked[j], seen[s->locked[j]] = lock, from_lock[s->locked[j]] = 0;
-        while (head < tail)
-            for (int32_t c = q[head++], k = 0; k < 4; k++)
-            {
-                int32_t u = step(s, c, k);
-                if (!(s->flag[u] & F_OPEN) || seen[u] == lock || (lock && (s->flag[u] & F_LOCK)))
-                    continue;
-                seen[u] = lock;
-                dist[u] = dist[c] + 1;
-                q[tail++] = u;
-            }
+        int32_t c = q[i];
+        if (region == -2 || region_of(s, s->low, c, s->node[c]) == region)
+            near[c] = DG_MIN(near[c], dist[c]);
+        dist[c] = KEY_CLEAR;
     }
 }
 
-/* The fewer steps a key lies from the start or its lock, up to KEY_CLEAR, the worse. */
-#define KEY_CLEAR 8
+/* near[c] = walking steps from c to the start or to the lock its key region
+ * opens, for the cells closer than KEY_CLEAR; KEY_CLEAR elsewhere. Bounded
+ * walks, so the cost grows with the locks, not the map. */
+static void key_clearance(placer *s, int32_t *near)
+{
+    int32_t *dist = s->disc, from[DG_LOCKS_MAX * 8];
+    for (int32_t c = 0; c < s->n; c++)
+        near[c] = dist[c] = KEY_CLEAR;
+    near_walk(s, &s->start, 1, -2, near, dist);
+    for (int32_t lock = 1; lock <= s->placed; lock++)
+    {
+        int32_t count = 0;
+        for (int32_t j = 0; j < s->locked_count; j++)
+            if (lock_number(s, s->locked[j]) == lock)
+                from[count++] = s->locked[j];
+        near_walk(s, from, count, lock - 1, near, dist);
+    }
+}
 
 static int64_t key_score(const placer *s, int32_t c)
 {
-    int32_t clear = DG_MIN(DG_MIN(s->disc[c], s->iter[c]), KEY_CLEAR);
     int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
-    room += (int64_t)DG_MAX(clear, 0) << 40;
+    room += (int64_t)s->iter[c] << 40; /* clearance first */
     switch (s->p->key_place)
     {
     case DG_KEYS_ON_PATH:
@@ -1297,7 +1313,7 @@ static void plan_keys(placer *s)
             s->low[v] = area_region(s, s->aux, v);
     }
     hops_off_route(s);
-    key_distances(s);
+    key_clearance(s, s->iter);
     place_keys(s);
     for (int32_t i = 0; i < s->placed; i++)
         if (s->key_cell[i] < 0) /* pockets alone would not gate the exit */
