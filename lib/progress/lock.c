@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16 };
+enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16, F_NEAR = 32 };
 
 typedef struct placer {
     dg_grid *g;
@@ -34,6 +34,8 @@ typedef struct placer {
     int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
                         per node hops off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
+    int32_t *clear;  /* per depth: key cells clear of the start (survey_depths) */
+    int32_t *near_gate; /* per candidate depth: key cells beside its gates */
     int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
     int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
     int32_t runs;
@@ -46,6 +48,7 @@ typedef struct placer {
     int cut_mode;    /* the locks are cuts of the cell graph (plan_cuts): numbered by locked_number */
     int32_t sink;    /* plan_cuts: the cell a cut parts from the sources */
     int32_t pockets; /* plan_cuts: locks 1..pockets close pockets off the way */
+    int strict;      /* plan: only depths with room for keys clear of start and lock */
     int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
     int32_t locked_number[DG_LOCKS_MAX * 8]; /* cut_mode: the lock number of locked[j] */
     int32_t locked_count;
@@ -407,6 +410,31 @@ static void depth_nodes(placer *s)
 
 /* ---- choosing the locked depths ----------------------------------------- */
 
+/* The fewer steps a key lies from the start or its lock, up to KEY_CLEAR, the worse. */
+#define KEY_CLEAR 8
+
+/* Takes the key cells fewer than KEY_CLEAR steps from the start off keys[]
+ * (per depth + 1): a walk bounded by KEY_CLEAR, at most 113 cells. */
+static void uncount_near_start(placer *s, int32_t *keys)
+{
+    int32_t q[2 * KEY_CLEAR * KEY_CLEAR], steps[2 * KEY_CLEAR * KEY_CLEAR], head = 0, tail = 0;
+    s->flag[s->start] |= F_NEAR;
+    q[tail] = s->start, steps[tail++] = 0;
+    for (; head < tail; head++)
+        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+        {
+            int32_t u = step(s, q[head], k);
+            if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
+                continue;
+            s->flag[u] |= F_NEAR;
+            q[tail] = u, steps[tail++] = steps[head] + 1;
+            if (!(s->flag[u] & F_GATE) && u != s->exit)
+                keys[s->depth[s->node[u]] + 1]--;
+        }
+    for (int32_t i = 0; i < tail; i++)
+        s->flag[q[i]] &= (uint8_t)~F_NEAR;
+}
+
 /* Per depth: gates[d] = the gate count if every core node at d is a gate, else -1;
  * cut[d] = a gate at d that alone separates start and exit, else -1;
  * keys[d + 1] = cells at depths <= d a key may lie on. */
@@ -435,14 +463,62 @@ static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys
     keys[s->depth[s->node[s->start]] + 1]--; /* not on the start */
     if (s->depth[s->node[s->exit]] >= 0)
         keys[s->depth[s->node[s->exit]] + 1]--;
+    for (int32_t d = 0; d <= levels; d++)
+        s->clear[d] = keys[d];
+    uncount_near_start(s, s->clear);
     for (int32_t d = 0; d < levels; d++)
+    {
         keys[d + 1] += keys[d];
+        s->clear[d + 1] += s->clear[d];
+    }
 }
 
 /* Key cells strictly between depths a and b (a = -1: from the start). */
 static int32_t keys_between(const int32_t *keys, int32_t a, int32_t b)
 {
     return keys[b] - keys[a + 1];
+}
+
+/* Key cells between depth a and candidate j's depth, less (near given) those
+ * within KEY_CLEAR steps of candidate j's gates. */
+static int32_t key_room(const int32_t *keys, const int32_t *near, const int32_t *cand, int32_t a,
+                        int32_t j)
+{
+    return keys_between(keys, a, cand[j]) - (near ? near[j] : 0);
+}
+
+/* near[j] = key cells on the start's side of candidate j's gates (shallower)
+ * fewer than KEY_CLEAR steps from them: a key there would lie beside its
+ * lock. of_depth[d] = the candidate at depth d, else -1. */
+static void count_near_gates(placer *s, const int32_t *cut, const int32_t *cand, int32_t m,
+                             int32_t *of_depth, int32_t *near)
+{
+    const uint8_t *core = (const uint8_t *)s->iter;
+    for (int32_t d = 0; d <= s->max_depth; d++)
+        of_depth[d] = -1;
+    for (int32_t j = 0; j < m; j++)
+        of_depth[cand[j]] = j, near[j] = 0;
+    for (int32_t v = 0; v < s->nodes; v++)
+    {
+        int32_t d = s->depth[v], j = d >= 0 ? of_depth[d] : -1;
+        if (j < 0 || !core[v] || !gate_node(s, v) || (cut[d] >= 0 && cut[d] != v))
+            continue;
+        int32_t q[2 * KEY_CLEAR * KEY_CLEAR], steps[2 * KEY_CLEAR * KEY_CLEAR], tail = 0;
+        s->flag[s->cell_of[v]] |= F_NEAR;
+        q[tail] = s->cell_of[v], steps[tail++] = 0;
+        for (int32_t head = 0; head < tail; head++)
+            for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+            {
+                int32_t u = step(s, q[head], k);
+                if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
+                    continue;
+                s->flag[u] |= F_NEAR;
+                q[tail] = u, steps[tail++] = steps[head] + 1;
+                near[j] += !(s->flag[u] & F_GATE) && s->depth[s->node[u]] < d;
+            }
+        for (int32_t i = 0; i < tail; i++)
+            s->flag[q[i]] &= (uint8_t)~F_NEAR;
+    }
 }
 
 /* Candidate depths into cand[]; returns how many. */
@@ -458,24 +534,25 @@ static int32_t candidates(const placer *s, const int32_t *gates, const int32_t *
 
 /* chain[i]: most locks a run starting at candidate i can hold (earliest next
  * candidate each time, which leaves the most room). */
-static void chain_lengths(const int32_t *keys, const int32_t *cand, int32_t m, int32_t *chain)
+static void chain_lengths(const int32_t *keys, const int32_t *near, const int32_t *cand, int32_t m,
+                          int32_t *chain)
 {
     int32_t j = m;
     for (int32_t i = m - 1; i >= 0; i--)
     {
         j = i + 1;
-        while (j < m && keys_between(keys, cand[i], cand[j]) <= 0)
+        while (j < m && key_room(keys, near, cand, cand[i], j) <= 0)
             j++;
         chain[i] = 1 + (j < m ? chain[j] : 0);
     }
 }
 
-static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, int32_t m,
-                          const int32_t *chain)
+static void choose_depths(placer *s, const int32_t *keys, const int32_t *near, const int32_t *cand,
+                          int32_t m, const int32_t *chain)
 {
     int32_t best = 0;
     for (int32_t i = 0; i < m; i++)
-        if (keys_between(keys, -1, cand[i]) > 0)
+        if (key_room(keys, near, cand, -1, i) > 0)
             best = DG_MAX(best, chain[i]);
     int32_t k = DG_MIN(best, s->p->locks), prev = -1, at = -1;
     int32_t exit_depth = s->depth[s->node[s->exit]];
@@ -486,7 +563,7 @@ static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, i
         int32_t pick = -1;
         for (int32_t j = at + 1; j < m; j++)
         {
-            if (keys_between(keys, prev, cand[j]) <= 0 || chain[j] < k - t + 1)
+            if (key_room(keys, near, cand, prev, j) <= 0 || chain[j] < k - t + 1)
                 continue;
             int32_t dist = cand[j] > target ? cand[j] - target : target - cand[j];
             int32_t old = pick < 0 ? INT32_MAX
@@ -568,9 +645,6 @@ static int dead_end(const placer *s, int32_t c)
         open += s->node[nb[k]] >= 0;
     return open == 1;
 }
-
-/* The fewer steps a key lies from the start or a lock, up to KEY_CLEAR, the worse. */
-#define KEY_CLEAR 8
 
 /* Walks from the cells from[0..count) (steps 0) over open cells, not
  * crossing a lock, no further than KEY_CLEAR - 1 steps; lowers near[c] to the
@@ -836,8 +910,8 @@ static void mask_reserved(placer *s, const dgi_mask *reserved)
                 s->tile[(y + 1) * s->pw + x + 1] = DG_TILE_VOID;
 }
 
-#define SCRATCH_INTS 18 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
-                           run_first, run_end, run_node,
+#define SCRATCH_INTS 20 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+                           run_first, run_end, run_node, clear, near_gate,
                            link_first, and link (4 per cell) */
 
 static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
@@ -851,11 +925,12 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
-    int32_t **arrays[15] = {&s->node,      &s->cell_of, &s->size,     &s->depth,
+    int32_t **arrays[17] = {&s->node,      &s->cell_of, &s->size,     &s->depth,
                             &s->queue,     &s->aux,     &s->disc,     &s->low,
                             &s->parent,    &s->iter,    &s->run_first, &s->run_end,
-                            &s->run_node,  &s->link_first, &s->link};
-    for (int i = 0; i < 15; i++)
+                            &s->run_node,  &s->clear,   &s->near_gate, &s->link_first,
+                            &s->link};
+    for (int i = 0; i < 17; i++)
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
@@ -927,8 +1002,22 @@ static void plan(placer *s, uint64_t seed, int narrow)
     survey_depths(s, gates, cut, keys);
     int32_t *cand = s->disc, *chain = s->low; /* free once the depths are known */
     int32_t m = candidates(s, gates, cut, cand);
-    chain_lengths(keys, cand, m, chain);
-    choose_depths(s, keys, cand, m, chain);
+    int32_t *near = s->near_gate, *of_depth = gates; /* gates is read no more */
+    count_near_gates(s, cut, cand, m, of_depth, near);
+    chain_lengths(s->clear, near, cand, m, chain); /* keys clear of start and lock first */
+    choose_depths(s, s->clear, near, cand, m, chain);
+    if (s->placed < s->p->locks && !s->strict)
+    {
+        int32_t clear_placed = s->placed, clear_depth[DG_LOCKS_MAX];
+        memcpy(clear_depth, s->lock_depth, sizeof clear_depth);
+        chain_lengths(keys, NULL, cand, m, chain);
+        choose_depths(s, keys, NULL, cand, m, chain);
+        if (s->placed <= clear_placed)
+        {
+            s->placed = clear_placed;
+            memcpy(s->lock_depth, clear_depth, sizeof clear_depth);
+        }
+    }
     const uint8_t *core = (const uint8_t *)s->iter;
     for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
@@ -965,8 +1054,34 @@ enum {
     CF_HOME = 2048,  /* before the first lock on the way: where pockets go */
     CF_SHUT = 4096,  /* outside the search (another lock's side, a pocket) */
     CF_POCKET = 8192, /* held back by a pocket's lock */
-    CF_TRIED = 16384 /* tried as a pocket's far end */
+    CF_TRIED = 16384, /* tried as a pocket's far end */
+    CF_NEAR = 32768  /* fewer than KEY_CLEAR steps from the cut being weighed */
 };
+
+/* Cells of the region ((aux & mask) == want, open) a key could lie on clear of
+ * the start (depth holds the steps from it) and of the cut[0..m) bounding it:
+ * a walk from the cut bounded by KEY_CLEAR marks the near ones. */
+static int32_t clear_room(placer *s, const int32_t *cut, int32_t m, int32_t mask, int32_t want)
+{
+    int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] |= CF_NEAR, q[tail] = cut[i], steps[tail++] = 0;
+    for (; head < tail; head++)
+        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+        {
+            int32_t u = step(s, q[head], k);
+            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR) || (fl[u] & mask) != want)
+                continue;
+            fl[u] |= CF_NEAR;
+            q[tail] = u, steps[tail++] = steps[head] + 1;
+        }
+    for (int32_t c = 0; c < s->n; c++)
+        room += (s->flag[c] & F_OPEN) && (fl[c] & (mask | CF_NEAR)) == want &&
+                s->depth[c] >= KEY_CLEAR && c != s->exit;
+    for (int32_t i = 0; i < tail; i++)
+        fl[q[i]] &= ~CF_NEAR;
+    return room;
+}
 
 static int cut_allowed(const placer *s, int32_t c)
 {
@@ -1112,10 +1227,13 @@ static int take_cut(placer *s, const int32_t *cut, int32_t m, int32_t number)
     for (int32_t i = 0; i < m; i++)
         fl[cut[i]] |= CF_BEHIND | CF_TSIDE; /* the flood stops at the cut */
     cut_flood(s, s->exit, CF_BEHIND, CF_TSIDE, NULL);
-    for (int32_t c = 0; c < s->n; c++)
-        room += (s->flag[c] & F_OPEN) && !(fl[c] & (CF_TSIDE | CF_BEHIND)) && c != s->start;
     for (int32_t i = 0; i < m; i++)
         fl[cut[i]] &= ~(CF_BEHIND | CF_TSIDE);
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] |= CF_TSIDE; /* not in the region, but the walk starts there */
+    room = clear_room(s, cut, m, CF_TSIDE | CF_BEHIND, 0);
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] &= ~CF_TSIDE;
     if (room == 0)
         return 0;
     for (int32_t c = 0; c < s->n; c++)
@@ -1159,6 +1277,8 @@ static int32_t find_pocket(placer *s, int32_t *cut)
     for (int32_t i = 0; i < m; i++)
         fl[cut[i]] |= CF_SHUT;
     int32_t inside = m ? cut_flood(s, far, CF_SHUT, CF_TSIDE, NULL) : 0, home = 0;
+    if (inside > 0 && clear_room(s, cut, m, CF_TSIDE, CF_TSIDE) == 0)
+        inside = 0; /* the next key would lie beside this lock */
     for (int32_t c = 0; c < s->n; c++)
         home += (fl[c] & (CF_HOME | CF_POCKET | CF_TSIDE | CF_SHUT)) == CF_HOME && c != s->start;
     if (m == 0 || inside == 0 || home == 0)
@@ -1516,6 +1636,58 @@ static void report_shortfall(const placer *s, dg_progress *pr, dg_diag *diag)
                  (int)s->p->locks, (int)s->p->gate_max);
 }
 
+/* The ways to plan, cheapest and most door-like first: door gates, narrow
+ * passages too, cells of the graph's cuts; the first two with keys clear of
+ * the start and their lock, the last two where that fits fewer locks. */
+enum { PLAN_DOORS, PLAN_NARROW, PLAN_CUTS, PLAN_DOORS_ANY, PLAN_NARROW_ANY, PLAN_WAYS };
+
+static void run_plan(placer *s, uint64_t seed, int way)
+{
+    if (way == PLAN_CUTS)
+        plan_cuts(s, seed);
+    else
+    {
+        s->strict = way == PLAN_DOORS || way == PLAN_NARROW;
+        plan(s, seed, way == PLAN_NARROW || way == PLAN_NARROW_ANY);
+    }
+    plan_keys(s);
+}
+
+/* A plan's worth: each lock counts 1 and each key fewer than KEY_CLEAR steps
+ * from the start or its lock costs 2 (a key beside its door is no puzzle);
+ * with require_all only the count matters. */
+static int32_t plan_worth(const placer *s)
+{
+    int32_t weak = 0;
+    for (int32_t i = 0; i < s->placed; i++)
+        weak += s->iter[s->key_cell[i]] < KEY_CLEAR; /* key_clearance's near[] */
+    return s->p->require_all ? s->placed : s->placed - 2 * weak;
+}
+
+/* Runs the ways in order until one places every lock with clear keys, and
+ * keeps the best (ties: more locks, then the earlier way). */
+static void choose_plan(placer *s, uint64_t seed)
+{
+    int32_t best = -1, best_worth = INT32_MIN, best_placed = -1, last = -1;
+    for (int way = 0; way < PLAN_WAYS; way++)
+    {
+        if ((!s->has_doors && (way == PLAN_NARROW || way == PLAN_NARROW_ANY)) ||
+            (way == PLAN_CUTS && s->depth[s->node[s->exit]] < 0))
+            continue; /* the same as the door way; no way to cut */
+        run_plan(s, seed, way);
+        last = way;
+        int32_t worth = plan_worth(s);
+        if (worth > best_worth || (worth == best_worth && s->placed > best_placed))
+            best = way, best_worth = worth, best_placed = s->placed;
+        if (s->placed == s->p->locks && worth == s->placed)
+            return; /* every lock, every key clear */
+        if (s->depth[s->node[s->exit]] < 0)
+            return; /* the exit is out of reach: the caller refuses */
+    }
+    if (best != last)
+        run_plan(s, seed, best);
+}
+
 dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
                         dg_result *result, dg_progress *progress, const dg_allocator *allocator,
                         dg_diag *diag)
@@ -1553,30 +1725,7 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
     dgi_frame_tiles(grid, s.tile);
     mask_reserved(&s, reserved);
     s.has_doors = memchr(s.tile, DG_TILE_DOOR, (size_t)s.n) != NULL;
-    plan(&s, seed, 0);
-    int narrow = 0;
-    if (s.placed < params->locks && s.has_doors)
-    {
-        /* too few door gates (loops): let narrow corridor cells gate as well */
-        int32_t doors_only = s.placed;
-        plan(&s, seed, 1);
-        narrow = s.placed > doors_only;
-        if (!narrow)
-            plan(&s, seed, 0);
-    }
-    plan_keys(&s);
-    if (s.placed < params->locks && s.depth[s.node[s.exit]] >= 0)
-    {
-        /* still short (a map of loops): lock at cuts of the cell graph */
-        int32_t gates = s.placed;
-        plan_cuts(&s, seed);
-        plan_keys(&s);
-        if (s.placed <= gates)
-        {
-            plan(&s, seed, narrow);
-            plan_keys(&s);
-        }
-    }
+    choose_plan(&s, seed);
     s.secrets = choose_secrets(&s);
     int32_t locked = s.locked_count;
     if (s.depth[s.node[s.exit]] < 0)
