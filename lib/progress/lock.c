@@ -13,7 +13,9 @@
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16, F_NEAR = 32 };
+/* F_NEAR, F_WALK: marks of a bounded walk; F_CLOSE: a key's clearance is set */
+enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16, F_NEAR = 32, F_CLOSE = 64,
+       F_WALK = 128 };
 
 typedef struct placer {
     dg_grid *g;
@@ -48,7 +50,8 @@ typedef struct placer {
     int cut_mode;    /* the locks are cuts of the cell graph (plan_cuts): numbered by locked_number */
     int32_t sink;    /* plan_cuts: the cell a cut parts from the sources */
     int32_t pockets; /* plan_cuts: locks 1..pockets close pockets off the way */
-    int strict;      /* plan: only depths with room for keys clear of start and lock */
+    int strict;      /* plan: only depths with room for keys clear of start and lock
+                        (else clear of the start first, then anywhere) */
     int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
     int32_t locked_number[DG_LOCKS_MAX * 8]; /* cut_mode: the lock number of locked[j] */
     int32_t locked_count;
@@ -647,41 +650,43 @@ static int dead_end(const placer *s, int32_t c)
 }
 
 /* Walks from the cells from[0..count) (steps 0) over open cells, not
- * crossing a lock, no further than KEY_CLEAR - 1 steps; lowers near[c] to the
- * steps to c where region_of(c) is `region` (any region: -2). dist must be
- * KEY_CLEAR everywhere and is left so. */
+ * crossing a lock, no further than KEY_CLEAR - 1 steps (F_WALK marks the cells
+ * reached, dist their steps); lowers the clearance of those in key region
+ * `region` (any region: -2) to their steps, F_CLOSE marking it set. */
 static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t region,
                       int32_t *near, int32_t *dist)
 {
     int32_t *q = s->queue, head = 0, tail = 0;
+    uint8_t *flag = s->flag;
     for (int32_t i = 0; i < count; i++)
-        dist[from[i]] = 0, q[tail++] = from[i];
+        dist[from[i]] = 0, q[tail++] = from[i], flag[from[i]] |= F_WALK;
     while (head < tail)
         for (int32_t c = q[head++], k = 0; k < 4 && dist[c] + 1 < KEY_CLEAR; k++)
         {
             int32_t u = step(s, c, k);
-            if ((s->flag[u] & (F_OPEN | F_LOCK)) != F_OPEN || dist[u] <= dist[c] + 1)
+            if ((flag[u] & (F_OPEN | F_LOCK | F_WALK)) != F_OPEN)
                 continue;
+            flag[u] |= F_WALK;
             dist[u] = dist[c] + 1;
             q[tail++] = u;
         }
     for (int32_t i = 0; i < tail; i++)
     {
         int32_t c = q[i];
-        if (region == -2 || region_of(s, s->low, c, s->node[c]) == region)
-            near[c] = DG_MIN(near[c], dist[c]);
-        dist[c] = KEY_CLEAR;
+        flag[c] &= (uint8_t)~F_WALK;
+        if (region != -2 && region_of(s, s->low, c, s->node[c]) != region)
+            continue;
+        near[c] = (flag[c] & F_CLOSE) ? DG_MIN(near[c], dist[c]) : dist[c];
+        flag[c] |= F_CLOSE;
     }
 }
 
-/* near[c] = walking steps from c to the start or to the lock its key region
- * opens, for the cells closer than KEY_CLEAR; KEY_CLEAR elsewhere. Bounded
- * walks, so the cost grows with the locks, not the map. */
+/* Clearance: walking steps from c to the start or to the lock its key region
+ * opens, capped at KEY_CLEAR. Bounded walks, so the cost grows with the
+ * locks, not the map; near[c] holds it where F_CLOSE is set. */
 static void key_clearance(placer *s, int32_t *near)
 {
     int32_t *dist = s->disc, from[DG_LOCKS_MAX * 8];
-    for (int32_t c = 0; c < s->n; c++)
-        near[c] = dist[c] = KEY_CLEAR;
     near_walk(s, &s->start, 1, -2, near, dist);
     for (int32_t lock = 1; lock <= s->placed; lock++)
     {
@@ -693,10 +698,15 @@ static void key_clearance(placer *s, int32_t *near)
     }
 }
 
+static int32_t clearance(const placer *s, int32_t c)
+{
+    return (s->flag[c] & F_CLOSE) ? s->iter[c] : KEY_CLEAR;
+}
+
 static int64_t key_score(const placer *s, int32_t c)
 {
     int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
-    room += (int64_t)s->iter[c] << 40; /* clearance first */
+    room += (int64_t)clearance(s, c) << 40; /* clearance first */
     switch (s->p->key_place)
     {
     case DG_KEYS_ON_PATH:
@@ -1002,8 +1012,9 @@ static void plan(placer *s, uint64_t seed, int narrow)
     survey_depths(s, gates, cut, keys);
     int32_t *cand = s->disc, *chain = s->low; /* free once the depths are known */
     int32_t m = candidates(s, gates, cut, cand);
-    int32_t *near = s->near_gate, *of_depth = gates; /* gates is read no more */
-    count_near_gates(s, cut, cand, m, of_depth, near);
+    int32_t *near = s->strict ? s->near_gate : NULL, *of_depth = gates; /* gates: read no more */
+    if (near)
+        count_near_gates(s, cut, cand, m, of_depth, near);
     chain_lengths(s->clear, near, cand, m, chain); /* keys clear of start and lock first */
     choose_depths(s, s->clear, near, cand, m, chain);
     if (s->placed < s->p->locks && !s->strict)
@@ -1636,10 +1647,11 @@ static void report_shortfall(const placer *s, dg_progress *pr, dg_diag *diag)
                  (int)s->p->locks, (int)s->p->gate_max);
 }
 
-/* The ways to plan, cheapest and most door-like first: door gates, narrow
- * passages too, cells of the graph's cuts; the first two with keys clear of
- * the start and their lock, the last two where that fits fewer locks. */
-enum { PLAN_DOORS, PLAN_NARROW, PLAN_CUTS, PLAN_DOORS_ANY, PLAN_NARROW_ANY, PLAN_WAYS };
+/* The ways to plan, cheapest and most door-like first: door gates with room
+ * for keys clear of the start (else anywhere); door gates, then narrow
+ * passages too, with room for keys clear of the start and of their lock;
+ * cells of the graph's cuts; narrow passages with keys anywhere. */
+enum { PLAN_QUICK, PLAN_DOORS, PLAN_NARROW, PLAN_CUTS, PLAN_NARROW_ANY, PLAN_WAYS };
 
 static void run_plan(placer *s, uint64_t seed, int way)
 {
@@ -1660,7 +1672,7 @@ static int32_t plan_worth(const placer *s)
 {
     int32_t weak = 0;
     for (int32_t i = 0; i < s->placed; i++)
-        weak += s->iter[s->key_cell[i]] < KEY_CLEAR; /* key_clearance's near[] */
+        weak += clearance(s, s->key_cell[i]) < KEY_CLEAR;
     return s->p->require_all ? s->placed : s->placed - 2 * weak;
 }
 
