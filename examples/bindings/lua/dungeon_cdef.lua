@@ -480,6 +480,11 @@ typedef struct dg_progress {
     int32_t shortfall;
     int32_t spare[8];
 } dg_progress;
+enum {
+    DG_LOCKS_SHORT_NONE = 0,
+    DG_LOCKS_SHORT_OPEN = 1,
+    DG_LOCKS_SHORT_FEW = 2
+};
  void dg_lock_defaults(dg_lock_params *params);
  dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
                                dg_result *result, dg_progress *progress,
