@@ -7,7 +7,10 @@
  * deeper node crosses each shallower depth, so a depth whose nodes are all
  * gates is a cut: locking its gates holds back everything deeper. Locks take
  * such depths between the start and the exit, keys go between consecutive
- * locks, and the solver (solve.c) proves the result. */
+ * locks, and the solver (solve.c) proves the result. Maps of loops, whose way
+ * has no such depth, lock at cuts of the cell graph and at pockets off the
+ * way instead (plan_cuts); choose_plan weighs the ways by locks placed and
+ * keys kept 8 steps clear of the start and of their own lock. */
 #include "analysis/analysis.h"
 #include "progress/progress.h"
 
@@ -1375,7 +1378,6 @@ static void plan_cuts(placer *s, uint64_t seed)
     find_core(s, (uint8_t *)s->iter);
     depth_nodes(s);
 }
-
 
 /* wave[v] = how many locks, opened in order, the start needs to reach node v
  * (-1: never); a lock's gates join its wave. queue holds every node once. */
