@@ -419,14 +419,16 @@ static void depth_nodes(placer *s)
 /* The fewer steps a key lies from the start or its lock, up to KEY_CLEAR, the worse. */
 #define KEY_CLEAR 8
 
-/* Takes the key cells fewer than KEY_CLEAR steps from the start off keys[]
- * (per depth + 1): a walk bounded by KEY_CLEAR, at most 113 cells. */
-static void uncount_near_start(placer *s, int32_t *keys)
+#define NEAR_CELLS (2 * KEY_CLEAR * KEY_CLEAR) /* > cells fewer than KEY_CLEAR steps away */
+
+/* The open cells fewer than KEY_CLEAR steps from cell `from` (itself first)
+ * into q[]; returns how many. */
+static int32_t walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS])
 {
-    int32_t q[2 * KEY_CLEAR * KEY_CLEAR], steps[2 * KEY_CLEAR * KEY_CLEAR], head = 0, tail = 0;
-    s->flag[s->start] |= F_NEAR;
-    q[tail] = s->start, steps[tail++] = 0;
-    for (; head < tail; head++)
+    int32_t steps[NEAR_CELLS], tail = 0;
+    s->flag[from] |= F_NEAR;
+    q[tail] = from, steps[tail++] = 0;
+    for (int32_t head = 0; head < tail; head++)
         for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
         {
             int32_t u = step(s, q[head], k);
@@ -434,11 +436,20 @@ static void uncount_near_start(placer *s, int32_t *keys)
                 continue;
             s->flag[u] |= F_NEAR;
             q[tail] = u, steps[tail++] = steps[head] + 1;
-            if (!(s->flag[u] & F_GATE) && u != s->exit)
-                keys[s->depth[s->node[u]] + 1]--;
         }
     for (int32_t i = 0; i < tail; i++)
         s->flag[q[i]] &= (uint8_t)~F_NEAR;
+    return tail;
+}
+
+/* Takes the key cells fewer than KEY_CLEAR steps from the start off keys[]
+ * (per depth + 1). */
+static void uncount_near_start(placer *s, int32_t *keys)
+{
+    int32_t q[NEAR_CELLS];
+    for (int32_t i = 1, n = walk_near(s, s->start, q); i < n; i++)
+        if (!(s->flag[q[i]] & F_GATE) && q[i] != s->exit)
+            keys[s->depth[s->node[q[i]]] + 1]--;
 }
 
 /* Per depth: gates[d] = the gate count if every core node at d is a gate, else -1;
@@ -509,21 +520,9 @@ static void count_near_gates(placer *s, const int32_t *cut, const int32_t *cand,
         int32_t d = s->depth[v], j = d >= 0 ? of_depth[d] : -1;
         if (j < 0 || !core[v] || !gate_node(s, v) || (cut[d] >= 0 && cut[d] != v))
             continue;
-        int32_t q[2 * KEY_CLEAR * KEY_CLEAR], steps[2 * KEY_CLEAR * KEY_CLEAR], tail = 0;
-        s->flag[s->cell_of[v]] |= F_NEAR;
-        q[tail] = s->cell_of[v], steps[tail++] = 0;
-        for (int32_t head = 0; head < tail; head++)
-            for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
-            {
-                int32_t u = step(s, q[head], k);
-                if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
-                    continue;
-                s->flag[u] |= F_NEAR;
-                q[tail] = u, steps[tail++] = steps[head] + 1;
-                near[j] += !(s->flag[u] & F_GATE) && s->depth[s->node[u]] < d;
-            }
-        for (int32_t i = 0; i < tail; i++)
-            s->flag[q[i]] &= (uint8_t)~F_NEAR;
+        int32_t q[NEAR_CELLS];
+        for (int32_t i = 1, n = walk_near(s, s->cell_of[v], q); i < n; i++)
+            near[j] += !(s->flag[q[i]] & F_GATE) && s->depth[s->node[q[i]]] < d;
     }
 }
 
