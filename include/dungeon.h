@@ -251,8 +251,8 @@ enum { /* dg_marker.kind */
     DG_MARKER_SPAWN = 4,
     DG_MARKER_START = 5,
     DG_MARKER_EXIT = 6,
-    DG_MARKER_KEY = 7,          /* name "key N": opens lock N (dg_lock_place) */
-    DG_MARKER_LOCK = 8,         /* name "lock N": on each door of lock N */
+    DG_MARKER_KEY = 7,          /* name "key N", number N: opens lock N (dg_lock_place) */
+    DG_MARKER_LOCK = 8,         /* name "lock N", number N: on each door of lock N */
     DG_MARKER_STAIRS_UP = 9,    /* name "floor N": stairs up to floor N (dg_floor_generate) */
     DG_MARKER_STAIRS_DOWN = 10  /* name "floor N": stairs down to floor N */
 };
@@ -261,6 +261,7 @@ typedef struct dg_marker {
     int32_t kind;               /* DG_MARKER_* */
     int32_t room;               /* room index containing it, or -1 */
     char name[DG_NAME_MAX];     /* NUL-terminated, e.g. "goblin" */
+    int32_t number;             /* KEY, LOCK: the N of the name ("key N"); else 0 */
 } dg_marker;
 
 /* Integer metrics so they are identical on every platform. */
@@ -1045,11 +1046,13 @@ DG_API uint64_t dg_floor_seed(uint64_t master, int32_t floor);
  * depth; locks follow one another from the start toward the exit, so lock N's
  * key lies behind locks 1..N-1 and before lock N. Maps without door tiles
  * (caves, mazes, walks) gate at narrow passages instead, which become locked
- * doors. Secret doors are doors on loops: turning them secret keeps every cell
+ * doors; maps of loops at the fewest cells (at most gate_max) that part the
+ * exit from the start, and the first locks may close pockets off the way
+ * (lock N's pocket then holds key N + 1). Secret doors are doors on loops: turning them secret keeps every cell
  * reachable under every set of keys, so a secret never gates progress.
  * Each key is a DG_MARKER_KEY named "key N" and each locked door carries a
- * DG_MARKER_LOCK named "lock N" (N = 1..placed); JSON and Tiled exports list
- * them like any marker. dg_solve plays the map to prove it. */
+ * DG_MARKER_LOCK named "lock N" (N = 1..placed, also in the marker's number);
+ * JSON and Tiled exports list them like any marker, the number as a field. dg_solve plays the map to prove it. */
 #define DG_LOCKS_MAX 16
 enum { /* dg_lock_params.key_place: where a key goes, between its lock and the one before */
     DG_KEYS_ON_PATH = 0,  /* on the way from the start to the lock */
@@ -1080,8 +1083,14 @@ typedef struct dg_progress {
     int32_t order_count;     /* dg_solve: keys needed to reach the exit */
     int32_t order[DG_LOCKS_MAX];   /* dg_solve: their lock numbers, in an order that works */
     int32_t steps;           /* dg_solve: cells the player can reach with every key it can get */
+    int32_t shortfall;       /* why placed < requested: DG_LOCKS_SHORT_* (0 when all fit) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_progress;
+enum { /* dg_progress.shortfall */
+    DG_LOCKS_SHORT_NONE = 0, /* every lock asked for was placed */
+    DG_LOCKS_SHORT_OPEN = 1, /* no gate of at most gate_max doors parts the start from the exit */
+    DG_LOCKS_SHORT_FEW = 2   /* fewer such gates (and pockets) than asked, each with room for a key */
+};
 
 /* Fills the documented defaults. */
 DG_API void dg_lock_defaults(dg_lock_params *params);
@@ -1089,8 +1098,9 @@ DG_API void dg_lock_defaults(dg_lock_params *params);
  * call) and adds key and lock markers to result. progress (optional) gets the
  * counts and dg_solve's verdict, which is always solvable. Fewer locks fit
  * than asked when the way from start to exit has too few gates (a map without
- * branches, or too open): progress->placed says how many, and the call fails
- * with DG_E_NOSPACE only with require_all. DG_E_INVALID if the result has no
+ * branches, or too open): progress->placed says how many and
+ * progress->shortfall why, diag gets a message with status DG_OK, and the call
+ * fails with DG_E_NOSPACE only with require_all. DG_E_INVALID if the result has no
  * start and exit on passable cells; on any error grid and result are untouched. */
 DG_API dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
                                dg_result *result, dg_progress *progress,

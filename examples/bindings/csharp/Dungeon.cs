@@ -93,6 +93,7 @@ namespace LibDungeon {
         public int kind;
         public int room;
         public fixed byte name[32];
+        public int number;
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Metrics {
@@ -341,6 +342,7 @@ namespace LibDungeon {
         public int order_count;
         public fixed int order[16];
         public int steps;
+        public int shortfall;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]

@@ -79,7 +79,7 @@ class Door(C.Structure):
 
 class Marker(C.Structure):
     _fields_ = [("pos", Point), ("kind", C.c_int32), ("room", C.c_int32),
-                ("name", C.c_char * DG_NAME_MAX)]
+                ("name", C.c_char * DG_NAME_MAX), ("number", C.c_int32)]
 
 class Metrics(C.Structure):
     _fields_ = [(n, C.c_int32) for n in (
