@@ -442,6 +442,19 @@ typedef struct dg_quality {
     int32_t doorless_joins;
     int32_t dead_doors;
     int32_t parallel_cells;
+    int32_t loops_per_room_permille;
+    int32_t single_entrance_permille;
+    int32_t shaped_room_permille;
+    int32_t empty_square_permille;
+    int32_t straight_max;
+    int32_t parallel_permille;
+    int32_t corridor_per_room_permille;
+    int32_t dead_end_max;
+    int32_t diameter;
+    int32_t route_diameter_permille;
+    int32_t locks_placed;
+    int32_t key_start_min;
+    int32_t key_lock_min;
     int32_t spare[8];
 } dg_quality;
  dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,
