@@ -92,7 +92,7 @@ static const golden_pin pins[] = {
     {"maze", 1, 1, 0x93799A30067DA6A9ULL},
     {"maze", 2, 0, 0x15717FBD532FFAACULL},
     {"maze", 2, 1, 0x683636D96FB0C35FULL},
-    {"walk", 0, 0, 0x5D69FC7DC26640DCULL},
+    {"walk", 0, 0, 0x72848BAB20C32464ULL},
     {"walk", 0, 1, 0x1BFCBDE1972AEA6AULL},
     {"walk", 1, 0, 0x91410C731208FE8DULL},
     {"walk", 1, 1, 0xF9388794F811F062ULL},

@@ -513,7 +513,8 @@ static int near_origin(const drunk *d, int32_t x, int32_t y)
  * 2x2 block of floor (a room), or the origin. */
 static int was_floor(const drunk *d, int32_t x, int32_t y)
 {
-    return floor_near(d, x, y) || d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT;
+    return x >= 0 && y >= 0 && x < d->w && y < d->h &&
+           (floor_at(d, x, y) || d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT);
 }
 
 static int passage_ends(const drunk *d, int32_t x, int32_t y)
@@ -592,6 +593,17 @@ static void shrink_bounds(drunk *d)
     d->min_x = x0, d->min_y = y0, d->max_x = x1, d->max_y = y1;
 }
 
+/* Trimmed cells leave the frontier list, so a cell carved again is listed
+ * once and the list keeps within its interior-sized array. */
+static void drop_trimmed_frontier(drunk *d)
+{
+    int32_t kept = 0;
+    for (int32_t k = 0; k < d->frontier_count; k++)
+        if (d->cells[d->frontier[k]] == DG_TILE_FLOOR)
+            d->frontier[kept++] = d->frontier[k];
+    d->frontier_count = kept;
+}
+
 /* Dead ends joined or trimmed, then the walkers start again from the
  * frontier to win back trimmed floor, for at most TIDY_ROUNDS rounds. */
 static dg_status tidy_dead_ends(drunk *d)
@@ -603,6 +615,7 @@ static dg_status tidy_dead_ends(drunk *d)
         trim_dead_ends(d);
         if (round == TIDY_ROUNDS || d->carved >= d->target || d->steps >= d->max_steps)
             break;
+        drop_trimmed_frontier(d);
         for (int32_t i = 0; i < d->p->walkers; i++)
             restart(d, &d->walkers[i]);
         st = walk_on(d);
