@@ -603,11 +603,14 @@ typedef struct dg_maze_params {
     int32_t room_min_w, room_max_w; /* room interior width in tiles, 1..32768 (default 3..11) */
     int32_t room_min_h, room_max_h; /* room interior height in tiles, 1..32768 (default 3..7) */
     int32_t extra_doors;    /* rooms layout: permille chance of a door at each join the spanning
-                             * tree did not need, 0..1000 (default 25) */
+                             * tree did not need, 0..1000 (default 100) */
     int32_t dead_ends;      /* rooms layout: permille of the maze's dead ends pruned back to a
                              * junction, room or door; 0 = keep, 1000 = remove all, 0..1000
                              * (default 1000) */
     int32_t start;          /* perfect layout: DG_MAZE_START_* (default corner) */
+    int32_t room_grow;      /* rooms layout: 1 = rooms grow into the free cells beside them up to
+                             * the largest size and extra doors join room to room (few, short
+                             * corridors); 0 = drawn sizes, winding corridors (default 1) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_maze_params;
 

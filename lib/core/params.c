@@ -115,10 +115,12 @@ const dg_param_desc dgi_maze_table[] = {
     P_INT(dg_maze_params, room_max_w, 1, DG_GRID_MAX_DIM, 11, "room interior width in tiles, maximum [>= room_min_w]"),
     P_INT(dg_maze_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height in tiles, minimum [<= room_max_h]"),
     P_INT(dg_maze_params, room_max_h, 1, DG_GRID_MAX_DIM, 7, "room interior height in tiles, maximum [>= room_min_h]"),
-    P_INT(dg_maze_params, extra_doors, 0, 1000, 25, "permille chance of a door at each join the spanning tree did not need"),
+    P_INT(dg_maze_params, extra_doors, 0, 1000, 100, "permille chance of a door at each join the spanning tree did not need"),
     P_INT(dg_maze_params, dead_ends, 0, 1000, 1000, "rooms layout: permille of dead ends pruned (0 = keep, 1000 = all)"),
     P_ENUM(dg_maze_params, start, "corner|centre", 2, DG_MAZE_START_CORNER,
            "perfect layout: start in the top-left cell or the middle one"),
+    P_BOOL(dg_maze_params, room_grow, 1,
+           "rooms layout: rooms grow into free cells beside them up to the largest size, loops go room to room"),
 };
 
 /* ---- walk (lib/gen/walk.c) */
