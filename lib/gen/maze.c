@@ -92,7 +92,8 @@ static dg_status check_fields(const dg_maze_params *p, dg_diag *diag)
         (st = check_size(diag, "room_min_h", "room_max_h", p->room_min_h, p->room_max_h)) ||
         (st = check_field(diag, "extra_doors (permille)", p->extra_doors, 0, 1000)) ||
         (st = check_field(diag, "dead_ends (permille)", p->dead_ends, 0, 1000)) ||
-        (st = check_field(diag, "start", p->start, 0, 1)))
+        (st = check_field(diag, "start", p->start, 0, 1)) ||
+        (st = check_field(diag, "room_grow", p->room_grow, 0, 1)))
         return st;
     return DG_OK;
 }

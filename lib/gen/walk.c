@@ -12,7 +12,7 @@ enum {
     FORBIDDEN = 0xFF,  /* scratch tile: reserved or beside a reserved cell (never carved) */
     CUT = 0xFE,        /* scratch tile: floor being trimmed (still floor to the junction test) */
     STALE_LIMIT = 32,  /* steps over carved floor in a row before a walker starts again */
-    RESTART_LOOKS = 32,   /* carved cells a restarting tunneler looks at for a clear start */
+    RESTART_LOOKS = 8,    /* carved cells a restarting tunneler looks at for a clear start */
     RESTART_WINDOW = 256, /* newest frontier cells a restart mostly draws from */
     RESTART_FAR = 8,      /* one restart in this many draws from the whole frontier */
     ALONGSIDE = 4,        /* a tunnel keeps this many cells (three of rock) from a passage beside it */
@@ -40,7 +40,9 @@ typedef struct drunk {
     uint8_t *cells;            /* w * h scratch tiles: VOID, FLOOR (then WALL) */
     size_t cell_count;
     int32_t *frontier;         /* carved cells that may still touch rock (y * w + x) */
-    int32_t frontier_count;
+    int32_t frontier_count;    /* from the front of the array */
+    int32_t blocked_count;     /* tunnelers: frontier cells every step of which would run
+                                * alongside floor, from the back of the same array */
     size_t frontier_cap;
     walker *walkers;
     dg_room *rooms;            int32_t room_count, room_cap;
@@ -219,12 +221,24 @@ static int32_t pick_frontier(drunk *d)
     return (int32_t)dgi_rng_below(&d->walk, n);
 }
 
+/* Moves walker v to (x, y), facing one of the directions in mask. */
+static void place_walker(drunk *d, walker *v, int32_t x, int32_t y, int mask)
+{
+    v->x = x, v->y = y;
+    v->dir = pick_dir(&d->walk, mask);
+    v->run = draw_run(d);
+    v->stale = 0;
+    v->forced = 1;
+}
+
 /* Moves walker v to a random carved cell next to rock, facing the rock, so its
  * next step carves. Cells found with no rock left around them leave the list
  * for good (each at most once: amortised O(1) per carved cell). A tunneler
  * looks at up to RESTART_LOOKS cells for one whose step would not run
- * alongside other floor, then takes any. Returns 0 if no carved cell touches
- * rock any more. */
+ * alongside other floor, then takes any; a cell whose every step would
+ * (floor only grows, so it stays so) moves to the blocked list at the far
+ * end of the same array, drawn from only once the frontier is empty.
+ * Returns 0 if no carved cell touches rock any more. */
 static int restart(drunk *d, walker *v)
 {
     int looks = d->p->mode == DG_WALK_TUNNELER ? RESTART_LOOKS : 0;
@@ -233,25 +247,28 @@ static int restart(drunk *d, walker *v)
         int32_t k = pick_frontier(d);
         int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
         int mask = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0;
-        if (!mask) /* no rock around it, or trimmed back to rock */
+        if (!mask || (looks > 0 && !(mask = clear_dirs(d, x, y, mask))))
         {
             d->frontier[k] = d->frontier[--d->frontier_count];
+            if (d->cells[i] == DG_TILE_FLOOR && rock_dirs(d, x, y))
+                d->frontier[d->frontier_cap - 1 - (size_t)d->blocked_count++] = i;
+            looks -= looks > 0;
             continue;
         }
-        if (looks > 0)
-        {
-            int clear = clear_dirs(d, x, y, mask);
-            looks--;
-            if (!clear)
-                continue;
-            mask = clear;
-        }
-        v->x = x, v->y = y;
-        v->dir = pick_dir(&d->walk, mask);
-        v->run = draw_run(d);
-        v->stale = 0;
-        v->forced = 1;
+        place_walker(d, v, x, y, mask);
         return 1;
+    }
+    while (d->blocked_count > 0)
+    {
+        size_t k = d->frontier_cap - 1 - dgi_rng_below(&d->walk, (uint32_t)d->blocked_count);
+        int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
+        int mask = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0;
+        if (mask)
+        {
+            place_walker(d, v, x, y, mask);
+            return 1;
+        }
+        d->frontier[k] = d->frontier[d->frontier_cap - (size_t)d->blocked_count--];
     }
     return 0;
 }
@@ -350,6 +367,16 @@ static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
     if (floor_at(d, nx, ny))
         return 0;
     int l = (dir + 3) & 3, r = (dir + 1) & 3;
+    if (nx >= ALONGSIDE && ny >= ALONGSIDE && nx < d->w - ALONGSIDE && ny < d->h - ALONGSIDE)
+    {
+        /* all within the grid: no bounds to check */
+        const uint8_t *c = d->cells + (size_t)ny * (size_t)d->w + (size_t)nx;
+        ptrdiff_t side = DX[r] + (ptrdiff_t)DY[r] * d->w;
+        for (ptrdiff_t k = 1; k <= ALONGSIDE; k++)
+            if (c[k * side] == DG_TILE_FLOOR || c[-k * side] == DG_TILE_FLOOR)
+                return 1;
+        return 0;
+    }
     for (int32_t k = 1; k <= ALONGSIDE; k++)
         if (floor_near(d, nx + k * DX[l], ny + k * DY[l]) ||
             floor_near(d, nx + k * DX[r], ny + k * DY[r]))
@@ -433,7 +460,8 @@ static dg_status walk_on(drunk *d)
 {
     int32_t n = d->p->walkers;
     /* the frontier empties only when reserved cells wall the floor in */
-    while (d->carved < d->target && d->steps < d->max_steps && d->frontier_count > 0)
+    while (d->carved < d->target && d->steps < d->max_steps &&
+           d->frontier_count + d->blocked_count > 0)
         for (int32_t i = 0; i < n && d->carved < d->target && d->steps < d->max_steps; i++)
         {
             dg_status st = step(d, &d->walkers[i]);
@@ -445,12 +473,13 @@ static dg_status walk_on(drunk *d)
 
 /* ---- dead ends ---------------------------------------------------------------- */
 
+/* Floor among the four neighbours of (x, y), a cell inside the ring, as a mask. */
 static int floor_dirs(const drunk *d, int32_t x, int32_t y)
 {
-    int mask = 0;
-    for (int k = 0; k < 4; k++)
-        mask |= floor_near(d, x + DX[k], y + DY[k]) << k;
-    return mask;
+    const uint8_t *c = d->cells + (size_t)y * (size_t)d->w + (size_t)x;
+    size_t w = (size_t)d->w;
+    return (c[-(ptrdiff_t)w] == DG_TILE_FLOOR) | (c[1] == DG_TILE_FLOOR) << 1 |
+           (c[w] == DG_TILE_FLOOR) << 2 | (c[-1] == DG_TILE_FLOOR) << 3;
 }
 
 /* Rock cells to dig from (x, y) along dir before floor, 0 if no floor lies
@@ -602,6 +631,13 @@ static void drop_trimmed_frontier(drunk *d)
         if (d->cells[d->frontier[k]] == DG_TILE_FLOOR)
             d->frontier[kept++] = d->frontier[k];
     d->frontier_count = kept;
+    int32_t *blocked = d->frontier + d->frontier_cap - d->blocked_count;
+    kept = 0;
+    for (int32_t k = 0; k < d->blocked_count; k++)
+        if (d->cells[blocked[k]] == DG_TILE_FLOOR)
+            blocked[kept++] = blocked[k];
+    memmove(d->frontier + d->frontier_cap - kept, blocked, (size_t)kept * sizeof *blocked);
+    d->blocked_count = kept;
 }
 
 /* Dead ends joined or trimmed, then the walkers start again from the
