@@ -528,7 +528,7 @@ TEST(lock_deterministic_and_pinned)
 {
     const char *gens[] = {"attach", "bsp", "cave", "maze"};
     const uint64_t pins[] = {0xcb210731870c6544ull, 0x902b7b215fef8dcaull, 0xfb74f6bfe214a035ull,
-                             0x53f2a47469ff812aull};
+                             0xbea0d472a3dbd631ull};
     int print = getenv("DG_GOLDEN_PRINT") != NULL;
     for (int i = 0; i < 4; i++)
     {

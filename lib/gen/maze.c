@@ -374,9 +374,12 @@ static void grow_rooms(maze *m)
                 r.x -= d == W, r.y -= d == N;
                 r.w += wide, r.h += !wide;
                 grew = 1;
-                m->rooms[i] = r;
-                mark_room(m, i);
             }
+        }
+        if (memcmp(&r, &m->rooms[i], sizeof r) != 0)
+        {
+            m->rooms[i] = r;
+            mark_room(m, i); /* the strips tested were outside r, so marking can wait */
         }
     }
 }
@@ -686,12 +689,14 @@ static void add_link(maze *m, int32_t c, int d)
         m->links[m->link_count++] = c * 2 + (d == S);
 }
 
-/* add_link for room i's side: in the first pass only walls to another room
- * (a door straight into the next room), in the second only the others. */
-static void add_side_link(maze *m, int32_t c, int d, int rooms_only)
+/* add_link for room i's side: in the first pass only walls to a room after
+ * it (a door straight into the next room; each such wall looked at once), in
+ * the second only the walls to the maze. */
+static void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
 {
     int32_t nb = c + m->off[d];
-    if ((m->cls[c] == ROOM && m->cls[nb] == ROOM) == rooms_only)
+    int both = m->cls[c] == ROOM && m->cls[nb] == ROOM;
+    if (both == rooms_only && (!both || DG_MAX(m->region[c], m->region[nb]) > i))
         add_link(m, c, d);
 }
 
@@ -703,13 +708,13 @@ static void room_links(maze *m, int32_t i, int rooms_only)
     m->link_count = 0;
     for (int32_t x = r.x; x < r.x + r.w; x++)
     {
-        add_side_link(m, at(m, x, r.y - 1), S, rooms_only);
-        add_side_link(m, at(m, x, r.y + r.h - 1), S, rooms_only);
+        add_side_link(m, i, at(m, x, r.y - 1), S, rooms_only);
+        add_side_link(m, i, at(m, x, r.y + r.h - 1), S, rooms_only);
     }
     for (int32_t y = r.y; y < r.y + r.h; y++)
     {
-        add_side_link(m, at(m, r.x - 1, y), E, rooms_only);
-        add_side_link(m, at(m, r.x + r.w - 1, y), E, rooms_only);
+        add_side_link(m, i, at(m, r.x - 1, y), E, rooms_only);
+        add_side_link(m, i, at(m, r.x + r.w - 1, y), E, rooms_only);
     }
 }
 
@@ -755,7 +760,7 @@ static dg_status join_link(maze *m, int32_t link, dg_rng *rng)
      * corridor squeezed between rooms that pruning would remove */
     if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
         (!m->p->room_grow || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
-        dg_rng_chance(rng, m->p->extra_doors) && door_free(m, c, d))
+        door_free(m, c, d) && dg_rng_chance(rng, m->p->extra_doors))
         return open_link(m, c, d);
     return DG_OK;
 }
