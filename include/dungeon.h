@@ -466,7 +466,7 @@ enum { /* dg_cave_params.connect */
 
 /* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_cave_params {
-    int32_t fill_permille;        /* permille chance that a cell starts as rock, 0..1000 (default 500) */
+    int32_t fill_permille;        /* permille chance that a cell starts as rock, 0..1000 (default 470) */
     int32_t birth;                /* bit n set: an open cell with n rock neighbours turns to rock,
                                    * 0..511 (default DG_CAVE_RULE_BIRTH, the 4-5 rule) */
     int32_t survival;             /* bit n set: a rock cell with n rock neighbours stays rock,
@@ -475,7 +475,7 @@ typedef struct dg_cave_params {
     int32_t smoothing;            /* passes that open rock cells with 3+ open sides and fill open
                                    * cells with 3+ rock sides, 0..16 (default 1) */
     int32_t min_region;           /* open regions with fewer cells are filled, 1..2^28; when
-                                   * none is this large the largest is kept (default 24) */
+                                   * none is this large the largest is kept (default 12) */
     int32_t connect;              /* DG_CAVE_CONNECT_* (default tunnels) */
     int32_t tunnel_width;         /* tunnel width in cells, 1..3 (default 2) */
     int32_t target_open_permille; /* 0 = off; else fill_permille is searched (at most 10

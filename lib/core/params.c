@@ -65,14 +65,14 @@ const dg_param_desc dgi_chain_table[] = {
 
 /* ---- cave (lib/gen/cave.c) */
 const dg_param_desc dgi_cave_table[] = {
-    P_INT(dg_cave_params, fill_permille, 0, 1000, 500, "permille chance that a cell starts as rock"),
+    P_INT(dg_cave_params, fill_permille, 0, 1000, 470, "permille chance that a cell starts as rock"),
     P_INT(dg_cave_params, birth, 0, 511, DG_CAVE_RULE_BIRTH,
           "bit n: an open cell with n rock neighbours turns to rock (480 = 5..8)"),
     P_INT(dg_cave_params, survival, 0, 511, DG_CAVE_RULE_SURVIVAL,
           "bit n: a rock cell with n rock neighbours stays rock (496 = 4..8)"),
     P_INT(dg_cave_params, iterations, 0, 100, 4, "automaton steps"),
     P_INT(dg_cave_params, smoothing, 0, 16, 1, "passes that shave one-cell bumps and notches"),
-    P_INT(dg_cave_params, min_region, 1, (int32_t)DG_GRID_MAX_CELLS, 24,
+    P_INT(dg_cave_params, min_region, 1, (int32_t)DG_GRID_MAX_CELLS, 12,
           "open regions with fewer cells are filled (the largest is always kept)"),
     P_ENUM(dg_cave_params, connect, "tunnels|largest", 2, DG_CAVE_CONNECT_TUNNELS,
            "join every cave by tunnels, or keep only the largest"),
