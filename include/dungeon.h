@@ -467,7 +467,7 @@ enum { /* dg_cave_params.connect */
 
 /* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_cave_params {
-    int32_t fill_permille;        /* permille chance that a cell starts as rock, 0..1000 (default 500) */
+    int32_t fill_permille;        /* permille chance that a cell starts as rock, 0..1000 (default 470) */
     int32_t birth;                /* bit n set: an open cell with n rock neighbours turns to rock,
                                    * 0..511 (default DG_CAVE_RULE_BIRTH, the 4-5 rule) */
     int32_t survival;             /* bit n set: a rock cell with n rock neighbours stays rock,
@@ -476,7 +476,7 @@ typedef struct dg_cave_params {
     int32_t smoothing;            /* passes that open rock cells with 3+ open sides and fill open
                                    * cells with 3+ rock sides, 0..16 (default 1) */
     int32_t min_region;           /* open regions with fewer cells are filled, 1..2^28; when
-                                   * none is this large the largest is kept (default 24) */
+                                   * none is this large the largest is kept (default 12) */
     int32_t connect;              /* DG_CAVE_CONNECT_* (default tunnels) */
     int32_t tunnel_width;         /* tunnel width in cells, 1..3 (default 2) */
     int32_t target_open_permille; /* 0 = off; else fill_permille is searched (at most 10
@@ -615,11 +615,14 @@ typedef struct dg_maze_params {
     int32_t room_min_w, room_max_w; /* room interior width in tiles, 1..32768 (default 3..11) */
     int32_t room_min_h, room_max_h; /* room interior height in tiles, 1..32768 (default 3..7) */
     int32_t extra_doors;    /* rooms layout: permille chance of a door at each join the spanning
-                             * tree did not need, 0..1000 (default 25) */
+                             * tree did not need, 0..1000 (default 100) */
     int32_t dead_ends;      /* rooms layout: permille of the maze's dead ends pruned back to a
                              * junction, room or door; 0 = keep, 1000 = remove all, 0..1000
                              * (default 1000) */
     int32_t start;          /* perfect layout: DG_MAZE_START_* (default corner) */
+    int32_t room_grow;      /* rooms layout: 1 = rooms grow into the free cells beside them up to
+                             * the largest size and extra doors join room to room (few, short
+                             * corridors); 0 = drawn sizes, winding corridors (default 1) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_maze_params;
 

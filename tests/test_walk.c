@@ -149,10 +149,24 @@ static void check_symmetry(const walk_case *k, const dg_grid *g)
         }
 }
 
-/* Start at the centre, exit a farthest cell, the whole contract. */
+/* 1 if p is the centre of one of the dropped rooms (rooms 1..). */
+static int at_room_centre(const dg_result *r, dg_point p)
+{
+    for (int32_t i = 1; i < r->room_count; i++)
+    {
+        dg_rect q = r->rooms[i].rect;
+        if (p.x == q.x + q.w / 2 && p.y == q.y + q.h / 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* Start at a dropped room's centre (any floor cell without rooms) away from
+ * the middle, exit a farthest cell, the whole contract. */
 static void check_ends(const walk_case *k, const dg_grid *g, const dg_result *r)
 {
-    CHECK(r->start.x == (g->width - 1) / 2 && r->start.y == (g->height - 1) / 2);
+    CHECK(dg_tile_passable(dg_grid_get(g, r->start.x, r->start.y)));
+    CHECK(r->room_count == 1 || at_room_centre(r, r->start));
     CHECK(r->start_room == 0 && r->exit_room == 0);
     int32_t *dist = grid_walk_from(g, r->start, NULL), best = -1;
     for (int32_t i = 0; i < g->width * g->height; i++)
@@ -327,8 +341,9 @@ TEST(walk_options_do_what_they_say)
             p.target_floor = t, p.room_chance = 0;
             CHECK(dg_walk_generate(&gg.grid, &p, seed, &r, NULL, NULL) == DG_OK);
             CHECK(r.metrics.requested == 4000 * t / 1000);
+            /* the tunneler's dead ends then dig on a few cells to other floor */
             CHECK(r.metrics.floor_cells >= r.metrics.requested &&
-                  r.metrics.floor_cells <= r.metrics.requested + 3);
+                  r.metrics.floor_cells <= r.metrics.requested + r.metrics.requested / 20);
         }
         /* room_chance: rooms, each at most room_max, never below room_min */
         dg_walk_defaults(&p);
@@ -425,10 +440,10 @@ TEST(walk_is_deterministic_and_stride_blind)
 TEST(walk_golden_hashes)
 {
     static const uint64_t want[10] = {
-        0x2f2d4d1521cac3d4ULL, 0xe1c4e0d32f2ff1deULL, 0x32674c2cb4a0f8beULL,
-        0xaf3d9b004b1a0b33ULL, 0x133479910a37cfb8ULL, 0xb352d47f8beb8ff5ULL,
+        0x821769a4ac044cd2ULL, 0xe1c4e0d32f2ff1deULL, 0xbcd74f77cd0541a0ULL,
+        0xaf3d9b004b1a0b33ULL, 0xd0d321becb84c758ULL, 0xcf8d237503c3b6f1ULL,
         0x55c64addb159a28aULL, 0x2bbf7fcbfe095e1aULL, 0x1f0d916d15a9deacULL,
-        0x5d31aa5ef485390bULL,
+        0xcb92dae9e3333f3bULL,
     };
     walk_case cases[12];
     memset(cases, 0, sizeof cases);

@@ -65,14 +65,14 @@ const dg_param_desc dgi_chain_table[] = {
 
 /* ---- cave (lib/gen/cave.c) */
 const dg_param_desc dgi_cave_table[] = {
-    P_INT(dg_cave_params, fill_permille, 0, 1000, 500, "permille chance that a cell starts as rock"),
+    P_INT(dg_cave_params, fill_permille, 0, 1000, 470, "permille chance that a cell starts as rock"),
     P_INT(dg_cave_params, birth, 0, 511, DG_CAVE_RULE_BIRTH,
           "bit n: an open cell with n rock neighbours turns to rock (480 = 5..8)"),
     P_INT(dg_cave_params, survival, 0, 511, DG_CAVE_RULE_SURVIVAL,
           "bit n: a rock cell with n rock neighbours stays rock (496 = 4..8)"),
     P_INT(dg_cave_params, iterations, 0, 100, 4, "automaton steps"),
     P_INT(dg_cave_params, smoothing, 0, 16, 1, "passes that shave one-cell bumps and notches"),
-    P_INT(dg_cave_params, min_region, 1, (int32_t)DG_GRID_MAX_CELLS, 24,
+    P_INT(dg_cave_params, min_region, 1, (int32_t)DG_GRID_MAX_CELLS, 12,
           "open regions with fewer cells are filled (the largest is always kept)"),
     P_ENUM(dg_cave_params, connect, "tunnels|largest", 2, DG_CAVE_CONNECT_TUNNELS,
            "join every cave by tunnels, or keep only the largest"),
@@ -115,10 +115,12 @@ const dg_param_desc dgi_maze_table[] = {
     P_INT(dg_maze_params, room_max_w, 1, DG_GRID_MAX_DIM, 11, "room interior width in tiles, maximum [>= room_min_w]"),
     P_INT(dg_maze_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height in tiles, minimum [<= room_max_h]"),
     P_INT(dg_maze_params, room_max_h, 1, DG_GRID_MAX_DIM, 7, "room interior height in tiles, maximum [>= room_min_h]"),
-    P_INT(dg_maze_params, extra_doors, 0, 1000, 25, "permille chance of a door at each join the spanning tree did not need"),
+    P_INT(dg_maze_params, extra_doors, 0, 1000, 100, "permille chance of a door at each join the spanning tree did not need"),
     P_INT(dg_maze_params, dead_ends, 0, 1000, 1000, "rooms layout: permille of dead ends pruned (0 = keep, 1000 = all)"),
     P_ENUM(dg_maze_params, start, "corner|centre", 2, DG_MAZE_START_CORNER,
            "perfect layout: start in the top-left cell or the middle one"),
+    P_BOOL(dg_maze_params, room_grow, 1,
+           "rooms layout: rooms grow into free cells beside them up to the largest size, loops go room to room"),
 };
 
 /* ---- walk (lib/gen/walk.c) */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #define STREAM_FILL 0x63617665F100ULL /* + draw number: each draw has its own stream */
+#define STREAM_START 0x63617665F200ULL /* where on the outline the start is sought */
 enum {
     DRAWS = 4,          /* fresh draws when no cave of two cells survives */
     TARGET_RUNS = 10,   /* automaton runs of the fill search (target_open_permille) */
@@ -1018,23 +1019,30 @@ static dg_status connect_caves(cave *c)
 
 /* ---- start, exit, metrics, tiles --------------------------------------------------------- */
 
-/* Start: the cell of the largest cave nearest its rectangle's centre. */
-static void pick_start(cave *c)
+/* Start: the cell of the largest cave nearest a point drawn on the area's
+ * outline, so the start lies at one end of the map (the exit, the cell
+ * farthest by walking, then at the other), on a side that varies by seed. */
+static void pick_start(cave *c, uint64_t seed)
 {
     int32_t best = 0;
     for (int32_t k = 1; k < c->cave_count; k++)
         if (c->regions[c->caves[k]].size > c->regions[c->caves[best]].size)
             best = k;
     int32_t id = c->caves[best], dist = INT32_MAX;
-    const region *rg = &c->regions[id];
-    int32_t cx = (rg->x0 + rg->x1) / 2 - PAD, cy = (rg->y0 + rg->y1) / 2 - PAD; /* area */
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, STREAM_START);
+    int32_t along = (int32_t)dgi_rng_below(&rng, (uint32_t)(2 * (c->iw + c->ih)));
+    int32_t tx = along < c->iw ? along : along < c->iw + c->ih ? c->iw - 1
+               : along < 2 * c->iw + c->ih ? along - c->iw - c->ih : 0;
+    int32_t ty = along < c->iw ? 0 : along < c->iw + c->ih ? along - c->iw
+               : along < 2 * c->iw + c->ih ? c->ih - 1 : along - 2 * c->iw - c->ih;
     c->start_cave = best;
     for (int32_t r = 0; r < c->run_count; r++) /* in row order: ties go to the first */
     {
         const run *rn = &c->runs[r];
         if (rn->set != id)
             continue;
-        int32_t x = DG_MAX(rn->x0, DG_MIN(cx, rn->x1)), d = abs(x - cx) + abs(rn->y - cy);
+        int32_t x = DG_MAX(rn->x0, DG_MIN(tx, rn->x1)), d = abs(x - tx) + abs(rn->y - ty);
         if (d < dist)
             dist = d, c->start = map_index(c, x, rn->y);
     }
@@ -1296,7 +1304,7 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
     st = connect_caves(c);
     if (st != DG_OK)
         return st;
-    pick_start(c); /* after the caves around reserved cells that cannot be joined went */
+    pick_start(c, seed); /* after the caves around reserved cells that cannot be joined went */
     pick_exit(c);
     return DG_OK;
 }

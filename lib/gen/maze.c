@@ -92,7 +92,8 @@ static dg_status check_fields(const dg_maze_params *p, dg_diag *diag)
         (st = check_size(diag, "room_min_h", "room_max_h", p->room_min_h, p->room_max_h)) ||
         (st = check_field(diag, "extra_doors (permille)", p->extra_doors, 0, 1000)) ||
         (st = check_field(diag, "dead_ends (permille)", p->dead_ends, 0, 1000)) ||
-        (st = check_field(diag, "start", p->start, 0, 1)))
+        (st = check_field(diag, "start", p->start, 0, 1)) ||
+        (st = check_field(diag, "room_grow", p->room_grow, 0, 1)))
         return st;
     return DG_OK;
 }
@@ -319,12 +320,10 @@ static int room_fits(const maze *m, mroom r, int64_t *budget)
     return 1;
 }
 
-/* Marks the room's cells and opens the passages inside it. */
-static dg_status add_room(maze *m, mroom r)
+/* Marks room id's cells and opens the passages inside it. */
+static void mark_room(maze *m, int32_t id)
 {
-    GROW(m, rooms, room_cap, m->room_count + 1);
-    int32_t id = m->room_count;
-    m->rooms[m->room_count++] = r;
+    mroom r = m->rooms[id];
     for (int32_t y = r.y; y < r.y + r.h; y++)
         for (int32_t x = r.x; x < r.x + r.w; x++)
         {
@@ -334,7 +333,55 @@ static dg_status add_room(maze *m, mroom r)
             m->open[i] = (uint8_t)((y > r.y ? PASS(N) : 0) | (x < r.x + r.w - 1 ? PASS(E) : 0) |
                                    (y < r.y + r.h - 1 ? PASS(S) : 0) | (x > r.x ? PASS(W) : 0));
         }
+}
+
+static dg_status add_room(maze *m, mroom r)
+{
+    GROW(m, rooms, room_cap, m->room_count + 1);
+    m->rooms[m->room_count++] = r;
+    mark_room(m, m->room_count - 1);
     return DG_OK;
+}
+
+/* 1 if the strip of cells just outside room r on side d is FREE. */
+static int side_free(const maze *m, mroom r, int d)
+{
+    int32_t x0 = d == E ? r.x + r.w : d == W ? r.x - 1 : r.x;
+    int32_t y0 = d == S ? r.y + r.h : d == N ? r.y - 1 : r.y;
+    int32_t len = d == N || d == S ? r.w : r.h;
+    for (int32_t k = 0; k < len; k++)
+        if (m->cls[at(m, x0 + (d == N || d == S ? k : 0), y0 + (d == E || d == W ? k : 0))] != FREE)
+            return 0;
+    return 1;
+}
+
+/* Each room grows, a row or column at a time up to the largest size, into
+ * free cells beside it: rooms close up to a wall between them, and the gaps
+ * that would hold corridors squeezed between rooms are few. */
+static void grow_rooms(maze *m)
+{
+    for (int32_t i = 0; i < m->room_count; i++)
+    {
+        mroom r = m->rooms[i];
+        for (int grew = 1; grew;)
+        {
+            grew = 0;
+            for (int d = 0; d < 4; d++)
+            {
+                int wide = d == E || d == W;
+                if ((wide ? r.w >= m->kmax_w : r.h >= m->kmax_h) || !side_free(m, r, d))
+                    continue;
+                r.x -= d == W, r.y -= d == N;
+                r.w += wide, r.h += !wide;
+                grew = 1;
+            }
+        }
+        if (memcmp(&r, &m->rooms[i], sizeof r) != 0)
+        {
+            m->rooms[i] = r;
+            mark_room(m, i); /* the strips tested were outside r, so marking can wait */
+        }
+    }
 }
 
 /* The first place (scanning from the top left, or back from the bottom
@@ -395,7 +442,11 @@ static dg_status place_rooms(maze *m)
             return st;
     }
     if (m->room_count >= 2)
+    {
+        if (m->p->room_grow)
+            grow_rooms(m);
         return DG_OK;
+    }
     if (m->base)
         return two_rooms_reserved(m);
     /* Too few for a start and an exit (small boards): two of the smallest
@@ -638,21 +689,32 @@ static void add_link(maze *m, int32_t c, int d)
         m->links[m->link_count++] = c * 2 + (d == S);
 }
 
+/* add_link for room i's side: in the first pass only walls to a room after
+ * it (a door straight into the next room; each such wall looked at once), in
+ * the second only the walls to the maze. */
+static void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
+{
+    int32_t nb = c + m->off[d];
+    int both = m->cls[c] == ROOM && m->cls[nb] == ROOM;
+    if (both == rooms_only && (!both || DG_MAX(m->region[c], m->region[nb]) > i))
+        add_link(m, c, d);
+}
+
 /* The walls around room i: its perimeter, a local list (the lattice is
  * read near the room only, so large maps stay in cache). */
-static void room_links(maze *m, int32_t i)
+static void room_links(maze *m, int32_t i, int rooms_only)
 {
     mroom r = m->rooms[i];
     m->link_count = 0;
     for (int32_t x = r.x; x < r.x + r.w; x++)
     {
-        add_link(m, at(m, x, r.y - 1), S);
-        add_link(m, at(m, x, r.y + r.h - 1), S);
+        add_side_link(m, i, at(m, x, r.y - 1), S, rooms_only);
+        add_side_link(m, i, at(m, x, r.y + r.h - 1), S, rooms_only);
     }
     for (int32_t y = r.y; y < r.y + r.h; y++)
     {
-        add_link(m, at(m, r.x - 1, y), E);
-        add_link(m, at(m, r.x + r.w - 1, y), E);
+        add_side_link(m, i, at(m, r.x - 1, y), E, rooms_only);
+        add_side_link(m, i, at(m, r.x + r.w - 1, y), E, rooms_only);
     }
 }
 
@@ -693,9 +755,12 @@ static dg_status join_link(maze *m, int32_t link, dg_rng *rng)
         m->parent[ra] = rb;
         return open_link(m, c, d);
     }
-    /* a perfect maze (split by reserved cells) is joined without loops */
+    /* a perfect maze (split by reserved cells) is joined without loops; grown
+     * rooms loop room to room, as a loop through the maze would keep a
+     * corridor squeezed between rooms that pruning would remove */
     if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
-        dg_rng_chance(rng, m->p->extra_doors) && door_free(m, c, d))
+        (!m->p->room_grow || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
+        door_free(m, c, d) && dg_rng_chance(rng, m->p->extra_doors))
         return open_link(m, c, d);
     return DG_OK;
 }
@@ -716,18 +781,19 @@ static dg_status join_regions(maze *m)
     for (int32_t i = 0; i < m->regions; i++)
         m->parent[i] = i;
     dg_rng *rng = &m->join_rng;
-    for (int32_t r = 0; r < m->room_count && st == DG_OK; r++)
-    {
-        room_links(m, r);
-        for (int32_t i = m->link_count - 1; i > 0; i--)
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t r = 0; r < m->room_count && st == DG_OK; r++)
         {
-            int32_t j = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1), t = m->links[i];
-            m->links[i] = m->links[j];
-            m->links[j] = t;
+            room_links(m, r, pass == 0);
+            for (int32_t i = m->link_count - 1; i > 0; i--)
+            {
+                int32_t j = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1), t = m->links[i];
+                m->links[i] = m->links[j];
+                m->links[j] = t;
+            }
+            for (int32_t i = 0; i < m->link_count && st == DG_OK; i++)
+                st = join_link(m, m->links[i], rng);
         }
-        for (int32_t i = 0; i < m->link_count && st == DG_OK; i++)
-            st = join_link(m, m->links[i], rng);
-    }
     if (m->p->algorithm != DG_MAZE_DIVISION)
         return st; /* grown trees are never next to each other */
     for (int32_t y = 0; y < m->rows && st == DG_OK; y++)

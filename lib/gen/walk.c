@@ -10,10 +10,15 @@
 #define STREAM_ROOM 0x77616C6B02ULL
 enum {
     FORBIDDEN = 0xFF,  /* scratch tile: reserved or beside a reserved cell (never carved) */
+    CUT = 0xFE,        /* scratch tile: floor being trimmed (still floor to the junction test) */
     STALE_LIMIT = 32,  /* steps over carved floor in a row before a walker starts again */
-    RESTART_LOOKS = 32,   /* carved cells a restarting tunneler looks at for a clear start */
+    RESTART_LOOKS = 8,    /* carved cells a restarting tunneler looks at for a clear start */
     RESTART_WINDOW = 256, /* newest frontier cells a restart mostly draws from */
-    RESTART_FAR = 8       /* one restart in this many draws from the whole frontier */
+    RESTART_FAR = 8,      /* one restart in this many draws from the whole frontier */
+    ALONGSIDE = 4,        /* a tunnel keeps this many cells (three of rock) from a passage beside it */
+    JOIN_REACH = 6,       /* a dead end digs on at most this far to reach other floor */
+    DEAD_END_MAX = 12,    /* a dead-end passage longer than this goes back to rock */
+    TIDY_ROUNDS = 8       /* rounds of walking on after trimming, to win the floor back */
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -35,7 +40,9 @@ typedef struct drunk {
     uint8_t *cells;            /* w * h scratch tiles: VOID, FLOOR (then WALL) */
     size_t cell_count;
     int32_t *frontier;         /* carved cells that may still touch rock (y * w + x) */
-    int32_t frontier_count;
+    int32_t frontier_count;    /* from the front of the array */
+    int32_t blocked_count;     /* tunnelers: frontier cells every step of which would run
+                                * alongside floor, from the back of the same array */
     size_t frontier_cap;
     walker *walkers;
     dg_room *rooms;            int32_t room_count, room_cap;
@@ -214,12 +221,24 @@ static int32_t pick_frontier(drunk *d)
     return (int32_t)dgi_rng_below(&d->walk, n);
 }
 
+/* Moves walker v to (x, y), facing one of the directions in mask. */
+static void place_walker(drunk *d, walker *v, int32_t x, int32_t y, int mask)
+{
+    v->x = x, v->y = y;
+    v->dir = pick_dir(&d->walk, mask);
+    v->run = draw_run(d);
+    v->stale = 0;
+    v->forced = 1;
+}
+
 /* Moves walker v to a random carved cell next to rock, facing the rock, so its
  * next step carves. Cells found with no rock left around them leave the list
  * for good (each at most once: amortised O(1) per carved cell). A tunneler
  * looks at up to RESTART_LOOKS cells for one whose step would not run
- * alongside other floor, then takes any. Returns 0 if no carved cell touches
- * rock any more. */
+ * alongside other floor, then takes any; a cell whose every step would
+ * (floor only grows, so it stays so) moves to the blocked list at the far
+ * end of the same array, drawn from only once the frontier is empty.
+ * Returns 0 if no carved cell touches rock any more. */
 static int restart(drunk *d, walker *v)
 {
     int looks = d->p->mode == DG_WALK_TUNNELER ? RESTART_LOOKS : 0;
@@ -227,26 +246,29 @@ static int restart(drunk *d, walker *v)
     {
         int32_t k = pick_frontier(d);
         int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
-        int mask = rock_dirs(d, x, y);
-        if (!mask)
+        int mask = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0;
+        if (!mask || (looks > 0 && !(mask = clear_dirs(d, x, y, mask))))
         {
             d->frontier[k] = d->frontier[--d->frontier_count];
+            if (d->cells[i] == DG_TILE_FLOOR && rock_dirs(d, x, y))
+                d->frontier[d->frontier_cap - 1 - (size_t)d->blocked_count++] = i;
+            looks -= looks > 0;
             continue;
         }
-        if (looks > 0)
-        {
-            int clear = clear_dirs(d, x, y, mask);
-            looks--;
-            if (!clear)
-                continue;
-            mask = clear;
-        }
-        v->x = x, v->y = y;
-        v->dir = pick_dir(&d->walk, mask);
-        v->run = draw_run(d);
-        v->stale = 0;
-        v->forced = 1;
+        place_walker(d, v, x, y, mask);
         return 1;
+    }
+    while (d->blocked_count > 0)
+    {
+        size_t k = d->frontier_cap - 1 - dgi_rng_below(&d->walk, (uint32_t)d->blocked_count);
+        int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
+        int mask = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0;
+        if (mask)
+        {
+            place_walker(d, v, x, y, mask);
+            return 1;
+        }
+        d->frontier[k] = d->frontier[d->frontier_cap - (size_t)d->blocked_count--];
     }
     return 0;
 }
@@ -336,16 +358,26 @@ static int floor_near(const drunk *d, int32_t x, int32_t y)
     return x >= 0 && y >= 0 && x < d->w && y < d->h && floor_at(d, x, y);
 }
 
-/* 1 if the step from (x, y) in dir would dig rock with floor one or two cells
- * to its side: a tunnel running alongside another one, which would leave a
- * thin wall or a row of pillars between them. */
+/* 1 if the step from (x, y) in dir would dig rock with floor up to ALONGSIDE
+ * cells to its side: a tunnel running alongside another one, which would
+ * leave a thin wall, a row of pillars or a band of parallel passages. */
 static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
 {
     int32_t nx = x + DX[dir], ny = y + DY[dir];
     if (floor_at(d, nx, ny))
         return 0;
     int l = (dir + 3) & 3, r = (dir + 1) & 3;
-    for (int32_t k = 1; k <= 2; k++)
+    if (nx >= ALONGSIDE && ny >= ALONGSIDE && nx < d->w - ALONGSIDE && ny < d->h - ALONGSIDE)
+    {
+        /* all within the grid: no bounds to check */
+        const uint8_t *c = d->cells + (size_t)ny * (size_t)d->w + (size_t)nx;
+        ptrdiff_t side = DX[r] + (ptrdiff_t)DY[r] * d->w;
+        for (ptrdiff_t k = 1; k <= ALONGSIDE; k++)
+            if (c[k * side] == DG_TILE_FLOOR || c[-k * side] == DG_TILE_FLOOR)
+                return 1;
+        return 0;
+    }
+    for (int32_t k = 1; k <= ALONGSIDE; k++)
         if (floor_near(d, nx + k * DX[l], ny + k * DY[l]) ||
             floor_near(d, nx + k * DX[r], ny + k * DY[r]))
             return 1;
@@ -406,6 +438,8 @@ static dg_status step(drunk *d, walker *v)
     return DG_OK;
 }
 
+static dg_status walk_on(drunk *d);
+
 static dg_status walk_all(drunk *d)
 {
     int32_t n = d->p->walkers, cx = d->sx, cy = d->sy;
@@ -418,8 +452,16 @@ static dg_status walk_all(drunk *d)
         v->run = draw_run(d);
         v->stale = v->forced = 0;
     }
+    return walk_on(d);
+}
+
+/* Steps in turn until the target, the step bound, or no frontier is left. */
+static dg_status walk_on(drunk *d)
+{
+    int32_t n = d->p->walkers;
     /* the frontier empties only when reserved cells wall the floor in */
-    while (d->carved < d->target && d->steps < d->max_steps && d->frontier_count > 0)
+    while (d->carved < d->target && d->steps < d->max_steps &&
+           d->frontier_count + d->blocked_count > 0)
         for (int32_t i = 0; i < n && d->carved < d->target && d->steps < d->max_steps; i++)
         {
             dg_status st = step(d, &d->walkers[i]);
@@ -427,6 +469,195 @@ static dg_status walk_all(drunk *d)
                 return st;
         }
     return DG_OK;
+}
+
+/* ---- dead ends ---------------------------------------------------------------- */
+
+/* Floor among the four neighbours of (x, y), a cell inside the ring, as a mask. */
+static int floor_dirs(const drunk *d, int32_t x, int32_t y)
+{
+    const uint8_t *c = d->cells + (size_t)y * (size_t)d->w + (size_t)x;
+    size_t w = (size_t)d->w;
+    return (c[-(ptrdiff_t)w] == DG_TILE_FLOOR) | (c[1] == DG_TILE_FLOOR) << 1 |
+           (c[w] == DG_TILE_FLOOR) << 2 | (c[-1] == DG_TILE_FLOOR) << 3;
+}
+
+/* Rock cells to dig from (x, y) along dir before floor, 0 if no floor lies
+ * within JOIN_REACH over walkable rock that no other passage runs beside. */
+static int32_t gap_to_floor(const drunk *d, int32_t x, int32_t y, int dir)
+{
+    for (int32_t k = 1; k <= JOIN_REACH; k++)
+    {
+        int32_t cx = x + k * DX[dir], cy = y + k * DY[dir];
+        if (!walkable(d, cx, cy))
+            return 0;
+        if (floor_at(d, cx, cy))
+            return k - 1;
+        if (runs_alongside(d, cx - DX[dir], cy - DY[dir], dir))
+            return 0;
+    }
+    return 0;
+}
+
+/* Each dead end of the tunnels digs on (ahead first, then to a side) to the
+ * nearest floor within JOIN_REACH: a loop instead of a walk back. */
+static void join_dead_ends(drunk *d)
+{
+    for (int32_t y = d->min_y; y <= d->max_y; y++)
+        for (int32_t x = d->min_x; x <= d->max_x; x++)
+        {
+            int around = floor_at(d, x, y) ? floor_dirs(d, x, y) : 0;
+            if (dgi_popcount64((uint64_t)around) != 1)
+                continue;
+            int ahead = (dgi_lowest_bit64((uint64_t)around) + 2) & 3, best_dir = -1;
+            int32_t best = JOIN_REACH;
+            for (int turn = 0; turn < 3; turn++)
+            {
+                int dir = (ahead + (turn == 1 ? 1 : turn == 2 ? 3 : 0)) & 3;
+                int32_t gap = gap_to_floor(d, x, y, dir);
+                if (gap > 0 && gap < best)
+                    best = gap, best_dir = dir;
+            }
+            for (int32_t k = 1; best_dir >= 0 && k <= best; k++)
+                carve(d, x + k * DX[best_dir], y + k * DY[best_dir]);
+        }
+}
+
+/* 1 if (x, y) or one of its mirror images lies within one step of where the
+ * walk began: trimming keeps the floor around the origin. */
+static int near_origin(const drunk *d, int32_t x, int32_t y)
+{
+    int sym = d->p->symmetry;
+    for (int k = 0; k < 4; k++)
+        if ((k & sym) == k)
+        {
+            int32_t ix = k & DG_WALK_SYM_X ? d->w - 1 - x : x, iy = k & DG_WALK_SYM_Y ? d->h - 1 - y : y;
+            if (ix >= d->sx - 1 && ix <= d->sx + 1 && iy >= d->sy - 1 && iy <= d->sy + 1)
+                return 1;
+        }
+    return 0;
+}
+
+/* 1 if a passage stops being a dead end at (x, y): a junction, a cell of a
+ * 2x2 block of floor (a room), or the origin. */
+static int was_floor(const drunk *d, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < d->w && y < d->h &&
+           (floor_at(d, x, y) || d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT);
+}
+
+static int passage_ends(const drunk *d, int32_t x, int32_t y)
+{
+    int around = 0;
+    for (int k = 0; k < 4; k++)
+        around |= was_floor(d, x + DX[k], y + DY[k]) << k;
+    if (dgi_popcount64((uint64_t)around) >= 3 || near_origin(d, x, y))
+        return 1;
+    for (int k = 0; k < 4; k++)
+    {
+        int l = (k + 1) & 3;
+        if ((around >> k & 1) && (around >> l & 1) &&
+            was_floor(d, x + DX[k] + DX[l], y + DY[k] + DY[l]))
+            return 1;
+    }
+    return 0;
+}
+
+/* The cells of the dead end at (x, y) up to where its passage stops being
+ * one, at most DEAD_END_MAX + 1 of them. */
+static int32_t dead_end_length(const drunk *d, int32_t x, int32_t y)
+{
+    int32_t len = 0;
+    int from = -1;
+    while (len <= DEAD_END_MAX && !passage_ends(d, x, y))
+    {
+        int on = floor_dirs(d, x, y) & ~(from >= 0 ? 1 << from : 0);
+        len++;
+        if (!on)
+            break;
+        int dir = dgi_lowest_bit64((uint64_t)on);
+        x += DX[dir], y += DY[dir], from = (dir + 2) & 3;
+    }
+    return len;
+}
+
+/* Dead ends longer than DEAD_END_MAX go back to rock up to their junction:
+ * a long walk back to nothing is worse than less floor. Cut cells count as
+ * floor until the pass ends, so the result does not hang on the scan order
+ * (and stays symmetric). */
+static void trim_dead_ends(drunk *d)
+{
+    for (int32_t y = d->min_y; y <= d->max_y; y++)
+        for (int32_t x = d->min_x; x <= d->max_x; x++)
+        {
+            if (!floor_at(d, x, y) || dgi_popcount64((uint64_t)floor_dirs(d, x, y)) != 1 ||
+                dead_end_length(d, x, y) <= DEAD_END_MAX)
+                continue;
+            int32_t cx = x, cy = y;
+            while (!passage_ends(d, cx, cy) && dgi_popcount64((uint64_t)floor_dirs(d, cx, cy)) == 1)
+            {
+                int dir = dgi_lowest_bit64((uint64_t)floor_dirs(d, cx, cy));
+                d->cells[(size_t)cy * (size_t)d->w + (size_t)cx] = CUT;
+                d->carved--;
+                cx += DX[dir], cy += DY[dir];
+            }
+        }
+    for (int32_t y = d->min_y; y <= d->max_y; y++)
+        for (int32_t x = d->min_x; x <= d->max_x; x++)
+            if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT)
+                d->cells[(size_t)y * (size_t)d->w + (size_t)x] = DG_TILE_VOID;
+}
+
+/* The floor's bounding box again, after trimming. */
+static void shrink_bounds(drunk *d)
+{
+    int32_t x0 = d->max_x, y0 = d->max_y, x1 = d->min_x, y1 = d->min_y;
+    for (int32_t y = d->min_y; y <= d->max_y; y++)
+        for (int32_t x = d->min_x; x <= d->max_x; x++)
+            if (floor_at(d, x, y))
+            {
+                x0 = DG_MIN(x0, x), x1 = DG_MAX(x1, x);
+                y0 = DG_MIN(y0, y), y1 = DG_MAX(y1, y);
+            }
+    d->min_x = x0, d->min_y = y0, d->max_x = x1, d->max_y = y1;
+}
+
+/* Trimmed cells leave the frontier list, so a cell carved again is listed
+ * once and the list keeps within its interior-sized array. */
+static void drop_trimmed_frontier(drunk *d)
+{
+    int32_t kept = 0;
+    for (int32_t k = 0; k < d->frontier_count; k++)
+        if (d->cells[d->frontier[k]] == DG_TILE_FLOOR)
+            d->frontier[kept++] = d->frontier[k];
+    d->frontier_count = kept;
+    int32_t *blocked = d->frontier + d->frontier_cap - d->blocked_count;
+    kept = 0;
+    for (int32_t k = 0; k < d->blocked_count; k++)
+        if (d->cells[blocked[k]] == DG_TILE_FLOOR)
+            blocked[kept++] = blocked[k];
+    memmove(d->frontier + d->frontier_cap - kept, blocked, (size_t)kept * sizeof *blocked);
+    d->blocked_count = kept;
+}
+
+/* Dead ends joined or trimmed, then the walkers start again from the
+ * frontier to win back trimmed floor, for at most TIDY_ROUNDS rounds. */
+static dg_status tidy_dead_ends(drunk *d)
+{
+    dg_status st = DG_OK;
+    for (int round = 0; st == DG_OK; round++)
+    {
+        join_dead_ends(d);
+        trim_dead_ends(d);
+        if (round == TIDY_ROUNDS || d->carved >= d->target || d->steps >= d->max_steps)
+            break;
+        drop_trimmed_frontier(d);
+        for (int32_t i = 0; i < d->p->walkers; i++)
+            restart(d, &d->walkers[i]);
+        st = walk_on(d);
+    }
+    shrink_bounds(d);
+    return st;
 }
 
 /* ---- output ------------------------------------------------------------------- */
@@ -446,6 +677,33 @@ static void add_walls(drunk *d)
                     row[xx] = row[xx] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[xx];
             }
         }
+}
+
+/* The start: the centre of the dropped room farthest by walking from where
+ * the walk began (the farthest floor cell when no room was dropped), so the
+ * start sits at one end of the map and the exit, the cell farthest from it,
+ * near the other. */
+static dg_status far_start(const drunk *d, const dg_grid *view, dg_point *start)
+{
+    size_t n = d->cell_count;
+    int32_t *dist = dgi_alloc(d->a, n * sizeof *dist), *queue = dgi_alloc(d->a, n * sizeof *queue);
+    dg_status st = dist && queue ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK)
+    {
+        int32_t far = dgi_bfs(view, d->sy * d->w + d->sx, dist, queue), best = -1;
+        start->x = far % d->w, start->y = far / d->w;
+        for (int32_t i = 0; i < d->room_count; i++)
+        {
+            dg_point c = {d->rooms[i].rect.x + d->rooms[i].rect.w / 2,
+                          d->rooms[i].rect.y + d->rooms[i].rect.h / 2};
+            int32_t at = dist[c.y * d->w + c.x];
+            if (at > best)
+                best = at, *start = c;
+        }
+    }
+    dgi_free(d->a, dist, dist ? n * sizeof *dist : 0);
+    dgi_free(d->a, queue, queue ? n * sizeof *queue : 0);
+    return st;
 }
 
 /* The result in a fresh dg_result (the caller's stays as it was until success). */
@@ -468,9 +726,11 @@ static dg_status fill_result(const drunk *d, dg_result *out)
         out->rooms[i + 1] = d->rooms[i];
     out->room_count = d->room_count + 1;
     dg_grid view = {d->cells, d->w, d->h, d->w};
-    dg_point start = {d->sx, d->sy};
+    dg_point start;
+    st = far_start(d, &view, &start);
     dg_metrics *m = &out->metrics;
-    st = dgi_result_finish_at(out, &view, start, 0, &m->loops, d->a);
+    if (st == DG_OK)
+        st = dgi_result_finish_at(out, &view, start, 0, &m->loops, d->a);
     m->attempts = (int32_t)DG_MIN(d->steps, INT32_MAX);
     m->requested = (int32_t)d->target;
     m->placed = (int32_t)d->carved;
@@ -654,6 +914,8 @@ dg_status dgi_walk_generate(dg_grid *grid, const dg_walk_params *params, uint64_
     }
     if (st == DG_OK)
         st = walk_all(&d);
+    if (st == DG_OK && params->mode == DG_WALK_TUNNELER)
+        st = tidy_dead_ends(&d);
     if (st == DG_OK && reserved && params->symmetry != DG_WALK_SYM_NONE)
         st = keep_start_floor(&d);
     dg_result fresh;
