@@ -95,7 +95,7 @@ const dg_param_desc dgi_bsp_table[] = {
     P_INT(dg_bsp_params, room_max_h, 1, DG_GRID_MAX_DIM, 16, "room interior height, maximum [>= room_min_h]"),
     P_INT(dg_bsp_params, room_fill, 0, 100, 50, "percent of its leaf's free space a room spans at least"),
     P_INT(dg_bsp_params, margin, 1, 1000, 1, "rock cells between a room's wall and its leaf's edge [leaf_min_w, leaf_min_h >= room + 2 * margin + 2]"),
-    P_INT(dg_bsp_params, loop_chance, 0, 1000, 150, "permille per cut: a second corridor across it, for loops"),
+    P_INT(dg_bsp_params, loop_chance, 0, 1000, 500, "permille per cut: a second corridor across it, for loops"),
     P_ENUM(dg_bsp_params, doors, "rooms|none", 2, DG_BSP_DOORS_ROOMS,
            "door tiles where corridors enter rooms, or open corridor"),
 };

@@ -832,6 +832,87 @@ static int try_pair(bsp *b, int across, const pair *q, dg_rng *rng, route *r)
     return 0;
 }
 
+enum { ALONG_MAX = 32, ALONG_STACK = 64, ALONG_TRIES = 12 };
+
+/* 1 if node c lies against the cut at u = line from the first (second = 0)
+ * or the second side (second = 1) and reaches into rows v0..v1 along it. */
+static int against_cut(const bsp_node *c, int across, int32_t line, int second, int32_t v0, int32_t v1)
+{
+    int32_t lo = across ? c->x : c->y, len = across ? c->w : c->h;
+    int32_t vlo = across ? c->y : c->x, vlen = across ? c->h : c->w;
+    return (second ? lo == line : lo + len == line) && vlo <= v1 && vlo + vlen > v0;
+}
+
+/* Up to ALONG_MAX rooms of the subtree at `node` whose leaves lie against
+ * the cut within rows v0..v1 along it, in leaf order (a bounded stack). */
+static int32_t rooms_along(const bsp *b, int32_t node, int across, int32_t line, int second,
+                           const int32_t v[2], int32_t *out)
+{
+    int32_t stack[ALONG_STACK], top = 0, count = 0;
+    stack[top++] = node;
+    while (top > 0 && count < ALONG_MAX)
+    {
+        const bsp_node *n = &b->nodes[stack[--top]];
+        if (n->child[0] < 0)
+        {
+            if (b->rooms[n->first].rect.w > 0)
+                out[count++] = n->first;
+            continue;
+        }
+        for (int k = 1; k >= 0; k--) /* the first child popped first */
+            if (top < ALONG_STACK && against_cut(&b->nodes[n->child[k]], across, line, second, v[0], v[1]))
+                stack[top++] = n->child[k];
+    }
+    return count;
+}
+
+/* Keeps the ALONG_TRIES cheapest pairs, cheapest first (stable). */
+static void keep_cheapest(pair *best, int32_t *count, const pair *p)
+{
+    int32_t k = *count < ALONG_TRIES ? (*count)++ : ALONG_TRIES;
+    for (; k > 0 && best[k - 1].cost > p->cost; k--)
+        if (k < ALONG_TRIES)
+            best[k] = best[k - 1];
+    if (k < ALONG_TRIES)
+        best[k] = *p;
+}
+
+/* When the candidates nearest the cut have no clear route: the rooms of the
+ * leaves against the cut on each side, between the two candidates along it,
+ * the cheapest pairs first. 1 with *r and *q filled if one has a clear
+ * route; this keeps the corridor through the band along the cut (which
+ * can run far) for the rare cut where none has. */
+static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb, route *r, pair *q)
+{
+    const bsp_node *c1 = &b->nodes[n->child[1]];
+    int32_t line = n->across ? c1->x : c1->y, ra[ALONG_MAX], rb[ALONG_MAX];
+    int32_t v[2] = {DG_MIN(ca->v0, cb->v0), DG_MAX(ca->v1, cb->v1)};
+    int32_t na = rooms_along(b, n->child[0], n->across, line, 0, v, ra);
+    int32_t nb = rooms_along(b, n->child[1], n->across, line, 1, v, rb);
+    pair best[ALONG_TRIES];
+    span sb[ALONG_MAX];
+    int32_t count = 0;
+    for (int32_t j = 0; j < nb; j++)
+        sb[j] = span_of(b->rooms[rb[j]].rect, n->across);
+    for (int32_t i = 0; i < na; i++)
+    {
+        span sa = span_of(b->rooms[ra[i]].rect, n->across);
+        for (int32_t j = 0; j < nb; j++)
+        {
+            int32_t apart = DG_MAX(sa.v0, sb[j].v0) - DG_MIN(sa.v1, sb[j].v1);
+            pair p = {ra[i], rb[j], sb[j].u0 - sa.u1 + DG_MAX(apart, 0), sa, sb[j]};
+            keep_cheapest(best, &count, &p);
+        }
+    }
+    for (int32_t k = 0; k < count; k++)
+        if (try_pair(b, n->across, &best[k], &b->route, r))
+        {
+            *q = best[k];
+            return 1;
+        }
+    return 0;
+}
+
 /* Joins the two halves of node n. The rooms reaching nearest the cut from
  * each side, when they face each other, get a straight corridor, which the
  * band between them keeps clear; otherwise the cheapest pair with a clear
@@ -854,6 +935,13 @@ static void join(bsp *b, bsp_node *n)
                 n->ja = pairs[i].a, n->jb = pairs[i].b;
                 return;
             }
+        pair q;
+        if (join_along(b, n, &sa, &sb, &r, &q))
+        {
+            carve_route(b, &r, q.a, q.b);
+            n->ja = q.a, n->jb = q.b;
+            return;
+        }
         plan_band(&sa, &sb, n->across, &b->route, &r);
     }
     else
@@ -1110,7 +1198,7 @@ static void add_loops(bsp *b)
         int32_t count = list_pairs(b, n, pairs);
         route r;
         for (int32_t k = 0; k < count; k++)
-            if (pairs[k].a != n->ja && pairs[k].b != n->jb &&
+            if ((pairs[k].a != n->ja || pairs[k].b != n->jb) &&
                 try_pair(b, n->across, &pairs[k], &b->loop, &r))
             {
                 carve_route(b, &r, pairs[k].a, pairs[k].b);
@@ -1267,13 +1355,34 @@ static void compact_rooms(bsp *b)
     b->room_count = kept;
 }
 
-/* The start room drawn among the rooms left: the first or the last. */
-static void site_start(bsp *b, int last)
+/* 1 if the leaf of room i has a room and lies against the board's edge. */
+static int edge_room(const bsp *b, const bsp_node *n)
 {
-    int32_t i = last ? b->leaf_count - 1 : 0, d = last ? -1 : 1;
-    while (b->rooms[i].rect.w == 0)
-        i += d;
-    b->start_room = i;
+    const dg_grid *g = b->g;
+    return n->child[0] < 0 && b->rooms[n->first].rect.w > 0 &&
+           (n->x == 0 || n->y == 0 || n->x + n->w == g->width || n->y + n->h == g->height);
+}
+
+/* The start room: drawn among the rooms of leaves against the board's edge
+ * (far from the rooms across the board, not always in a corner), or the
+ * first room left if none is. */
+static void site_start(bsp *b)
+{
+    int32_t edge = 0;
+    for (int32_t i = 0; i < b->node_count; i++)
+        edge += edge_room(b, &b->nodes[i]);
+    if (edge == 0)
+    {
+        int32_t i = 0;
+        while (b->rooms[i].rect.w == 0)
+            i++;
+        b->start_room = i;
+        return;
+    }
+    int32_t pick = (int32_t)dgi_rng_below(&b->layout, (uint32_t)edge);
+    for (int32_t i = 0; i < b->node_count; i++)
+        if (edge_room(b, &b->nodes[i]) && pick-- == 0)
+            b->start_room = b->nodes[i].first;
 }
 
 static int32_t count_rooms(const bsp *b)
@@ -1424,12 +1533,9 @@ static dg_status build(bsp *b, const uint8_t *backup)
     add_loops(b);
     if (b->p->doors == DG_BSP_DOORS_NONE)
         drop_doors(b);
-    int last = (int)dgi_rng_below(&b->layout, 2);
-    b->start_room = last ? b->leaf_count - 1 : 0;
     if (b->reserved && b->split)
         prune(b);
-    if (b->reserved)
-        site_start(b, last);
+    site_start(b);
     link_parents(b);
     if (b->reserved)
     {
