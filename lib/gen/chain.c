@@ -11,6 +11,7 @@
 #define STREAM_BRANCH 0x636861696E02ULL
 #define STREAM_LOOP 0x636861696E03ULL
 #define STREAM_SITE 0x636861696E04ULL /* first-room spots beside reserved cells */
+#define STREAM_FILL 0x636861696E05ULL /* rooms in the rock the chain left bare */
 #define BLOCK 0xFE /* a reserved cell or its ring while the map is built (not open_tile) */
 #define SITE_SPOTS 256 /* first-room spots tried when reserved cells take the centre */
 enum {
@@ -19,7 +20,11 @@ enum {
     LOOP_DRAWS = 6,      /* door positions tried per partner */
     LOOP_LOOKS = 256,    /* index cells and rooms looked at per loop, at most */
     STEP_CANDIDATES = 5, /* steps drawn per attempt with overlap allowed (the first on rock wins) */
-    BOX_TRIES = 4        /* earlier rooms that try to step onto rock when the newest is boxed in */
+    BOX_TRIES = 4,       /* earlier rooms that try to step onto rock when the newest is boxed in */
+    FILL_MAX = 24,       /* rooms added in bare rock, at most */
+    FILL_PERMILLE = 40,  /* bare squares above this share of the board get a room */
+    FILL_PARTNERS = 6,   /* nearest rooms tried for the corridor to a filling room */
+    FILL_DRAWS = 6       /* steps drawn from a room toward a bare square */
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -40,7 +45,7 @@ typedef struct chain {
     int32_t margin;          /* 1 with a border frame: content stays off the outer ring */
     int32_t max_w, max_h;    /* room maxima capped to the usable board */
     int32_t reach;           /* longest loop corridor */
-    dg_rng layout, branch, loop;
+    dg_rng layout, branch, loop, fill;
     chain_room *rooms;       int32_t room_count, room_cap;
     dg_corridor *corridors;  int32_t corridor_count, corridor_cap;
     dg_door *doors;          int32_t door_count, door_cap;
@@ -189,9 +194,15 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
 }
 
 /* The room count to aim for (check_rooms says how the ends resolve). */
+/* 1 when the room count follows the area (not both ends of the range given). */
+static int by_area(const dg_chain_params *p)
+{
+    return !p->rooms_min || p->rooms_max == DG_CHAIN_MAX_ROOMS;
+}
+
 static int32_t draw_room_count(const dg_grid *g, const dg_chain_params *p, dg_rng *rng)
 {
-    if (p->rooms_min && p->rooms_max < DG_CHAIN_MAX_ROOMS)
+    if (!by_area(p))
         return dg_rng_range(rng, p->rooms_min, p->rooms_max);
     int64_t usable = (int64_t)(g->width - 2 * p->border) * (g->height - 2 * p->border);
     int64_t lo = DG_MAX(2, usable * 6 / 1000), hi = DG_MAX(lo, usable * 8 / 1000);
@@ -528,9 +539,8 @@ static int first_room(chain *c)
 
 /* Draws a corridor out of side d of src and the room at its end, all within
  * their ranges and the board (d must be feasible). */
-static void draw_step(chain *c, dg_rect src, int d, step *s)
+static void draw_step(chain *c, dg_rng *rng, dg_rect src, int d, step *s)
 {
-    dg_rng *rng = &c->layout;
     int v = vertical(d);
     int32_t space = space_ahead(c, src, d);
     int32_t amin = along_min(c, d), amax = v ? c->max_h : c->max_w;
@@ -604,7 +614,7 @@ static int draw_on_rock(chain *c, int32_t src, const int *dirs, int n, step *s)
     for (int k = 0; k < STEP_CANDIDATES; k++)
     {
         step t;
-        draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &t);
+        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &t);
         if (!have && step_clear(c, &t))
             *s = t, have = 1;
         if (step_on_rock(c, &t))
@@ -673,7 +683,7 @@ static dg_status try_step(chain *c, int32_t src, int *placed)
     for (int32_t k = 0; k < c->p->max_tries; k++)
     {
         step s;
-        draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &s);
+        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &s);
         c->attempts++;
         if (!step_on_rock(c, &s) || !step_clear(c, &s))
         {
@@ -893,6 +903,128 @@ static dg_status try_loop(chain *c, int32_t i)
         return DG_OK;
     }
     return DG_OK;
+}
+
+/* ---- filling bare rock -------------------------------------------------------------- */
+
+/* The largest square of untouched rock inside the usable board (one pass,
+ * two rows of run lengths); its side, 0 if none. */
+static int32_t bare_square(const chain *c, uint16_t *rows, dg_rect *sq)
+{
+    const dg_grid *g = c->g;
+    int32_t x0 = c->margin, x1 = g->width - c->margin, y0 = c->margin, y1 = g->height - c->margin;
+    uint16_t *prev = rows, *cur = rows + g->width;
+    int32_t best = 0;
+    memset(prev, 0, (size_t)g->width * sizeof *prev);
+    for (int32_t y = y0; y < y1; y++)
+    {
+        const uint8_t *row = &DG_CELL(g, 0, y);
+        cur[x0 - 1 < 0 ? 0 : x0 - 1] = 0;
+        for (int32_t x = x0; x < x1; x++)
+        {
+            uint16_t left = x > x0 ? cur[x - 1] : 0, up = prev[x], diag = x > x0 ? prev[x - 1] : 0;
+            uint16_t m = DG_MIN(left, DG_MIN(up, diag));
+            cur[x] = row[x] == DG_TILE_VOID ? (uint16_t)(m + 1) : 0;
+            if (cur[x] > best)
+            {
+                best = cur[x];
+                sq->x = x - best + 1, sq->y = y - best + 1, sq->w = sq->h = best;
+            }
+        }
+        uint16_t *t = prev;
+        prev = cur, cur = t;
+    }
+    return best;
+}
+
+/* The FILL_PARTNERS rooms nearest r (by the gap between them), nearest first. */
+static int32_t nearest_rooms(const chain *c, dg_rect r, int32_t *out)
+{
+    int32_t n = 0, d[FILL_PARTNERS];
+    for (int32_t j = 0; j < c->room_count; j++)
+    {
+        int32_t dj = gap(r, c->rooms[j].room.rect), k = n < FILL_PARTNERS ? n++ : FILL_PARTNERS;
+        for (; k > 0 && d[k - 1] > dj; k--)
+            if (k < FILL_PARTNERS)
+                d[k] = d[k - 1], out[k] = out[k - 1];
+        if (k < FILL_PARTNERS)
+            d[k] = dj, out[k] = j;
+    }
+    return n;
+}
+
+/* Direction from room r toward square sq when sq lies wholly beyond one of
+ * r's sides (the first such of E, S, W, N from a drawn start), -1 if none. */
+static int dir_toward(dg_rect r, dg_rect sq, int first)
+{
+    for (int k = 0; k < 4; k++)
+    {
+        int d = (first + k) & 3;
+        if ((d == DG_DIR_E && sq.x >= r.x + r.w) || (d == DG_DIR_W && sq.x + sq.w <= r.x) ||
+            (d == DG_DIR_S && sq.y >= r.y + r.h) || (d == DG_DIR_N && sq.y + sq.h <= r.y))
+            return d;
+    }
+    return -1;
+}
+
+static int rects_overlap(dg_rect a, dg_rect b)
+{
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/* A chain step from one of the rooms nearest bare square sq toward it, whose
+ * room lands in the square, all on rock; 0 (nothing changed) if none did. */
+static int fill_square(chain *c, dg_rect sq)
+{
+    int32_t near[FILL_PARTNERS], n = nearest_rooms(c, sq, near);
+    for (int32_t k = 0; k < n; k++)
+    {
+        const chain_room *src = &c->rooms[near[k]];
+        int d = dir_toward(src->room.rect, sq, (int)dg_rng_below(&c->fill, 4));
+        if (d < 0 || (src->enter >= 0 && d == opposite(src->enter)) ||
+            space_ahead(c, src->room.rect, d) < c->p->corridor_min + 2 + along_min(c, d))
+            continue;
+        for (int t = 0; t < FILL_DRAWS; t++)
+        {
+            step s;
+            draw_step(c, &c->fill, src->room.rect, d, &s);
+            c->attempts++;
+            if (rects_overlap(s.room, sq) && step_on_rock(c, &s) && step_clear(c, &s))
+            {
+                paint_step(c, near[k], &s, 0);
+                return 1;
+            }
+            c->failures++;
+        }
+    }
+    return 0;
+}
+
+/* Rooms in the largest squares of rock the chain left bare (over
+ * FILL_PERMILLE of the board), each joined to a room nearby, so that no
+ * stretch of the board stays empty. */
+static dg_status fill_bare(chain *c)
+{
+    const dg_grid *g = c->g;
+    if (!by_area(c->p))
+        return DG_OK; /* both ends given: exactly that many rooms */
+    int64_t area = (int64_t)g->width * g->height;
+    size_t bytes = 2 * (size_t)g->width * sizeof(uint16_t);
+    uint16_t *rows = dgi_alloc(c->a, bytes);
+    if (!rows)
+        return DG_E_NOMEM;
+    dg_status st = DG_OK;
+    for (int k = 0; k < FILL_MAX && c->room_count < c->p->rooms_max; k++)
+    {
+        dg_rect sq = {0, 0, 0, 0};
+        int32_t side = bare_square(c, rows, &sq);
+        if ((int64_t)side * side * 1000 <= area * FILL_PERMILLE || (st = reserve(c, 1)) != DG_OK)
+            break;
+        if (!fill_square(c, sq))
+            break;
+    }
+    dgi_free(c->a, rows, bytes);
+    return st;
 }
 
 /* ---- driver ---------------------------------------------------------------------- */
@@ -1140,6 +1272,7 @@ dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint6
     dgi_rng_seed(&c.branch, seed, STREAM_BRANCH);
     dgi_rng_seed(&c.loop, seed, STREAM_LOOP);
     dgi_rng_seed(&c.site, seed, STREAM_SITE);
+    dgi_rng_seed(&c.fill, seed, STREAM_FILL);
     /* the room index serves loops and the doors of finish_tiles */
     {
         c.bw = (grid->width + BUCKET - 1) / BUCKET;
@@ -1177,6 +1310,8 @@ dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint6
     int32_t placed = c.room_count;
     if (st == DG_OK && placed < rooms_needed(params))
         st = DG_E_NOSPACE; /* the result was not touched yet */
+    if (st == DG_OK)
+        st = fill_bare(&c);
     if (st == DG_OK)
         st = add_loops(&c);
     if (st == DG_OK)
