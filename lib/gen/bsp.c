@@ -33,8 +33,14 @@ typedef struct bsp_node {
     int32_t first, leaves; /* its rooms are first .. first + leaves - 1 (leaf order) */
     int32_t entry;         /* the room the walk from the start room enters it by */
     int32_t ja, jb;        /* the rooms its tree corridor joins (first child, second child) */
-    cand best[4][KEEP];    /* per side, the rooms reaching farthest out that way, best first */
+    int32_t slot;          /* its candidates in bsp.cands, while the joins need them */
+    int32_t near[2][KEEP]; /* the candidates nearest its cut, each side (-1: none), for loops */
 } bsp_node;
+
+/* Per side, the rooms of a subtree reaching farthest out that way, best first. */
+typedef struct cands {
+    cand side[4][KEEP];
+} cands;
 
 /* A corridor as a polyline of 2..4 points in grid coordinates (two legs at
  * most per reported corridor: a three-leg route is split in two), with the
@@ -56,6 +62,11 @@ typedef struct bsp {
     const dg_allocator *a;
     bsp_node *nodes;
     int32_t node_count, node_cap;
+    int32_t height;        /* the deepest node's depth */
+    int32_t edge_rooms;    /* rooms in leaves against the board's edge */
+    cands *cands;          /* a stack (depth-first, nothing reserved) or one per node */
+    int32_t cand_cap;
+    int stacked;
     int32_t leaf_count;
     int32_t room_count;    /* leaf_count, less leaves left empty beside reserved cells */
     int32_t stopped_early;
@@ -250,6 +261,7 @@ static dg_status append_node(bsp *b, const pending *q, int32_t *index)
     n->child[0] = n->child[1] = -1;
     n->depth = q->depth;
     n->across = 0;
+    b->height = DG_MAX(b->height, q->depth);
     if (q->parent >= 0)
         b->nodes[q->parent].child[q->slot] = b->node_count;
     *index = b->node_count++;
@@ -321,15 +333,18 @@ static dg_status partition_breadth_first(bsp *b, pending root)
 static dg_status partition(bsp *b)
 {
     int64_t cells = (int64_t)b->g->width * b->g->height;
-    int64_t guess = cells / ((int64_t)b->p->leaf_min_w * b->p->leaf_min_h) + 15;
+    /* about two nodes per leaf, and leaves average well over twice their
+     * minimum area: the array rarely grows */
+    int64_t guess = cells * 5 / (4 * (int64_t)b->p->leaf_min_w * b->p->leaf_min_h) + 15;
     if (b->p->max_leaves > 0)
         guess = DG_MIN(guess, 2 * (int64_t)b->p->max_leaves);
-    void *arr = NULL;
-    dg_status st = dgi_grow(b->a, &arr, &b->node_cap, (int32_t)DG_MIN(guess, 1 << 20),
-                            sizeof *b->nodes);
-    b->nodes = arr;
-    if (st != DG_OK)
-        return st;
+    b->node_cap = (int32_t)DG_MIN(guess, 1 << 20); /* exactly (dgi_grow would round up) */
+    b->nodes = dgi_alloc(b->a, (size_t)b->node_cap * sizeof *b->nodes);
+    if (!b->nodes)
+    {
+        b->node_cap = 0;
+        return DG_E_NOMEM;
+    }
     pending root = {0, 0, b->g->width, b->g->height, 0, -1, 0};
     b->leaf_count = 1;
     return b->p->max_leaves > 0 ? partition_breadth_first(b, root) : partition_depth_first(b, root);
@@ -397,6 +412,14 @@ static dg_rect redraw_room(bsp *b, const bsp_node *n)
     return none;
 }
 
+/* 1 if leaf n has a room and lies against the board's edge. */
+static int edge_room(const bsp *b, const bsp_node *n)
+{
+    const dg_grid *g = b->g;
+    return n->child[0] < 0 && b->rooms[n->first].rect.w > 0 &&
+           (n->x == 0 || n->y == 0 || n->x + n->w == g->width || n->y + n->h == g->height);
+}
+
 static void place_rooms(bsp *b)
 {
     const dg_bsp_params *p = b->p;
@@ -415,6 +438,7 @@ static void place_rooms(bsp *b)
         r->rect.y = n->y + oy;
         if (b->reserved && !room_clear(b, r->rect))
             r->rect = redraw_room(b, n);
+        b->edge_rooms += edge_room(b, n);
         r->kind = DG_ROOM_NORMAL;
         r->prefab = -1;
         r->orientation = 0;
@@ -481,14 +505,19 @@ static int32_t side_key(dg_rect r, int side)
     }
 }
 
-static void leaf_candidates(bsp_node *n, dg_rect r)
+static cand *best_of(const bsp *b, const bsp_node *n, int side)
+{
+    return b->cands[n->slot].side[side];
+}
+
+static void leaf_candidates(const bsp_node *n, dg_rect r, cands *out)
 {
     for (int s = 0; s < 4; s++)
     {
-        n->best[s][0].room = r.w > 0 ? n->first : -1;
-        n->best[s][0].key = r.w > 0 ? side_key(r, s) : INT32_MIN;
+        out->side[s][0].room = r.w > 0 ? n->first : -1;
+        out->side[s][0].key = r.w > 0 ? side_key(r, s) : INT32_MIN;
         for (int k = 1; k < KEEP; k++)
-            n->best[s][k].room = -1, n->best[s][k].key = INT32_MIN;
+            out->side[s][k].room = -1, out->side[s][k].key = INT32_MIN;
     }
 }
 
@@ -507,24 +536,26 @@ static void merge_best(const cand *a, const cand *b, cand *out)
 /* A node's candidates from its children's: across a cut by columns every
  * room of the second child is farther east than any of the first child's
  * (and the first's farther west), so only north and south are merged. */
-static int has_rooms(const bsp_node *n)
+static int has_rooms(const bsp *b, const bsp_node *n)
 {
-    return n->best[0][0].room >= 0;
+    return best_of(b, n, 0)[0].room >= 0;
 }
 
-static void node_candidates(bsp_node *n, const bsp_node *c0, const bsp_node *c1)
+/* Node n's candidates from its children's, into *out (which may not be theirs). */
+static void node_candidates(const bsp *b, const bsp_node *n, cands *out)
 {
-    if (!has_rooms(c0) || !has_rooms(c1)) /* leaves without rooms: only beside reserved cells */
+    const cands *c0 = &b->cands[b->nodes[n->child[0]].slot], *c1 = &b->cands[b->nodes[n->child[1]].slot];
+    if (c0->side[0][0].room < 0 || c1->side[0][0].room < 0) /* leaves without rooms: only beside reserved cells */
     {
-        memcpy(n->best, has_rooms(c0) ? c0->best : c1->best, sizeof n->best);
+        *out = c0->side[0][0].room >= 0 ? *c0 : *c1;
         return;
     }
     int far = n->across ? SIDE_E : SIDE_S, near = n->across ? SIDE_W : SIDE_N;
     int m0 = n->across ? SIDE_N : SIDE_W, m1 = n->across ? SIDE_S : SIDE_E;
-    memcpy(n->best[far], c1->best[far], sizeof n->best[far]);
-    memcpy(n->best[near], c0->best[near], sizeof n->best[near]);
-    merge_best(c0->best[m0], c1->best[m0], n->best[m0]);
-    merge_best(c0->best[m1], c1->best[m1], n->best[m1]);
+    memcpy(out->side[far], c1->side[far], sizeof out->side[far]);
+    memcpy(out->side[near], c0->side[near], sizeof out->side[near]);
+    merge_best(c0->side[m0], c1->side[m0], out->side[m0]);
+    merge_best(c0->side[m1], c1->side[m1], out->side[m1]);
 }
 
 static span span_of(dg_rect r, int across)
@@ -791,20 +822,19 @@ typedef struct pair {
 /* The candidate pairs across node n's cut, cheapest first (stable). */
 static int32_t list_pairs(const bsp *b, const bsp_node *n, pair *out)
 {
-    const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
-    const cand *la = c0->best[n->across ? SIDE_E : SIDE_S], *lb = c1->best[n->across ? SIDE_W : SIDE_N];
+    const int32_t *la = n->near[0], *lb = n->near[1];
     span sa[KEEP], sb[KEEP];
     int na = 0, nb = 0;
-    for (; na < KEEP && la[na].room >= 0; na++)
-        sa[na] = span_of(b->rooms[la[na].room].rect, n->across);
-    for (; nb < KEEP && lb[nb].room >= 0; nb++)
-        sb[nb] = span_of(b->rooms[lb[nb].room].rect, n->across);
+    for (; na < KEEP && la[na] >= 0; na++)
+        sa[na] = span_of(b->rooms[la[na]].rect, n->across);
+    for (; nb < KEEP && lb[nb] >= 0; nb++)
+        sb[nb] = span_of(b->rooms[lb[nb]].rect, n->across);
     int32_t count = 0;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++)
         {
             int32_t apart = DG_MAX(sa[i].v0, sb[j].v0) - DG_MIN(sa[i].v1, sb[j].v1);
-            pair q = {la[i].room, lb[j].room, sb[j].u0 - sa[i].u1 + DG_MAX(apart, 0), sa[i], sb[j]};
+            pair q = {la[i], lb[j], sb[j].u0 - sa[i].u1 + DG_MAX(apart, 0), sa[i], sb[j]};
             int32_t k = count++;
             for (; k > 0 && out[k - 1].cost > q.cost; k--)
                 out[k] = out[k - 1];
@@ -920,8 +950,8 @@ static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb,
 static void join(bsp *b, bsp_node *n)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
-    int32_t ra = c0->best[n->across ? SIDE_E : SIDE_S][0].room;
-    int32_t rb = c1->best[n->across ? SIDE_W : SIDE_N][0].room;
+    int32_t ra = best_of(b, c0, n->across ? SIDE_E : SIDE_S)[0].room;
+    int32_t rb = best_of(b, c1, n->across ? SIDE_W : SIDE_N)[0].room;
     span sa = span_of(b->rooms[ra].rect, n->across), sb = span_of(b->rooms[rb].rect, n->across);
     route r;
     if (!overlap(&sa, &sb))
@@ -1133,7 +1163,7 @@ static void join_around(bsp *b, bsp_node *n)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     n->ja = n->jb = -1;
-    if (!has_rooms(c0) || !has_rooms(c1))
+    if (!has_rooms(b, c0) || !has_rooms(b, c1))
         return;
     pair pairs[KEEP * KEEP];
     int32_t count = list_pairs(b, n, pairs);
@@ -1163,48 +1193,73 @@ static void join_around(bsp *b, bsp_node *n)
  * candidate on every side; a node's candidates come from its children's, then
  * its halves are joined. In pre-order every corridor is dug right after the
  * rooms it joins are painted, while their rows are still in cache. */
+/* The candidates nearest n's cut from each side, kept for its loop. */
+static void keep_near(const bsp *b, bsp_node *n)
+{
+    const cand *la = best_of(b, &b->nodes[n->child[0]], n->across ? SIDE_E : SIDE_S);
+    const cand *lb = best_of(b, &b->nodes[n->child[1]], n->across ? SIDE_W : SIDE_N);
+    for (int k = 0; k < KEEP; k++)
+        n->near[0][k] = la[k].room, n->near[1][k] = lb[k].room;
+}
+
+/* A cut's loop: with loop_chance, a second clear corridor between two rooms
+ * other than its join's pair. */
+static void loop_across(bsp *b, const bsp_node *n)
+{
+    if (!dg_rng_chance(&b->loop, b->p->loop_chance))
+        return;
+    pair pairs[KEEP * KEEP];
+    int32_t count = list_pairs(b, n, pairs);
+    route r;
+    for (int32_t k = 0; k < count; k++)
+        if ((pairs[k].a != n->ja || pairs[k].b != n->jb) &&
+            try_pair(b, n->across, &pairs[k], &b->loop, &r))
+        {
+            carve_route(b, &r, pairs[k].a, pairs[k].b);
+            return;
+        }
+}
+
+/* Children before parents: each leaf painted, each cut joined.
+ * Depth-first with nothing reserved, the candidates live on a stack (a
+ * node's two children are its top two entries when it is reached);
+ * otherwise one entry per node. */
 static void join_all(bsp *b)
 {
+    int32_t top = 0;
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
         bsp_node *n = &b->nodes[i];
+        cands mine;
         if (n->child[0] < 0)
         {
             if (!b->reserved) /* (painted beforehand around reserved cells) */
                 paint_leaf(b->g, n, b->rooms[n->first].rect);
-            leaf_candidates(n, b->rooms[n->first].rect);
-            continue;
+            leaf_candidates(n, b->rooms[n->first].rect, &mine);
         }
-        node_candidates(n, &b->nodes[n->child[0]], &b->nodes[n->child[1]]);
-        if (b->reserved)
-            join_around(b, n);
         else
-            join(b, n);
+        {
+            keep_near(b, n);
+            if (b->reserved)
+                join_around(b, n);
+            else
+                join(b, n);
+            node_candidates(b, n, &mine);
+            top -= 2 * b->stacked;
+        }
+        n->slot = b->stacked ? top++ : i;
+        b->cands[n->slot] = mine;
     }
 }
 
-/* Loops: after every tree corridor, so they never move one. Each cut, with
- * loop_chance, gets a second clear corridor between two other rooms. */
+/* Loops after every join, so they never move a tree corridor. */
 static void add_loops(bsp *b)
 {
     if (b->p->loop_chance == 0)
         return;
     for (int32_t i = b->node_count - 1; i >= 0; i--)
-    {
-        const bsp_node *n = &b->nodes[i];
-        if (n->child[0] < 0 || !dg_rng_chance(&b->loop, b->p->loop_chance))
-            continue;
-        pair pairs[KEEP * KEEP];
-        int32_t count = list_pairs(b, n, pairs);
-        route r;
-        for (int32_t k = 0; k < count; k++)
-            if ((pairs[k].a != n->ja || pairs[k].b != n->jb) &&
-                try_pair(b, n->across, &pairs[k], &b->loop, &r))
-            {
-                carve_route(b, &r, pairs[k].a, pairs[k].b);
-                break;
-            }
-    }
+        if (b->nodes[i].child[0] >= 0)
+            loop_across(b, &b->nodes[i]);
 }
 
 /* ---- reserved cells ------------------------------------------------------------------ */
@@ -1355,22 +1410,17 @@ static void compact_rooms(bsp *b)
     b->room_count = kept;
 }
 
-/* 1 if the leaf of room i has a room and lies against the board's edge. */
-static int edge_room(const bsp *b, const bsp_node *n)
-{
-    const dg_grid *g = b->g;
-    return n->child[0] < 0 && b->rooms[n->first].rect.w > 0 &&
-           (n->x == 0 || n->y == 0 || n->x + n->w == g->width || n->y + n->h == g->height);
-}
-
 /* The start room: drawn among the rooms of leaves against the board's edge
  * (far from the rooms across the board, not always in a corner), or the
  * first room left if none is. */
 static void site_start(bsp *b)
 {
     int32_t edge = 0;
-    for (int32_t i = 0; i < b->node_count; i++)
-        edge += edge_room(b, &b->nodes[i]);
+    if (b->reserved) /* (prune may have emptied some) */
+        for (int32_t i = 0; i < b->node_count; i++)
+            edge += edge_room(b, &b->nodes[i]);
+    else
+        edge = b->edge_rooms;
     if (edge == 0)
     {
         int32_t i = 0;
@@ -1380,7 +1430,7 @@ static void site_start(bsp *b)
         return;
     }
     int32_t pick = (int32_t)dgi_rng_below(&b->layout, (uint32_t)edge);
-    for (int32_t i = 0; i < b->node_count; i++)
+    for (int32_t i = 0; pick >= 0; i++)
         if (edge_room(b, &b->nodes[i]) && pick-- == 0)
             b->start_room = b->nodes[i].first;
 }
@@ -1408,8 +1458,8 @@ static void link_parents(bsp *b)
         bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
         if (n->ja < 0) /* (reserved cells) a half without rooms, or not joined */
         {
-            c0->entry = n->entry >= 0 && n->entry < c1->first ? n->entry : c0->best[0][0].room;
-            c1->entry = n->entry >= c1->first ? n->entry : c1->best[0][0].room;
+            c0->entry = n->entry >= 0 && n->entry < c1->first ? n->entry : best_of(b, c0, 0)[0].room;
+            c1->entry = n->entry >= c1->first ? n->entry : best_of(b, c1, 0)[0].room;
             continue;
         }
         if (n->entry < c1->first)
@@ -1462,6 +1512,7 @@ static dg_status fill_result(const bsp *b, dg_result *r)
 static void bsp_free(bsp *b)
 {
     dgi_free(b->a, b->nodes, (size_t)b->node_cap * sizeof *b->nodes);
+    dgi_free(b->a, b->cands, (size_t)b->cand_cap * sizeof *b->cands);
     dgi_free(b->a, b->block, b->block_size);
 }
 
@@ -1469,6 +1520,11 @@ static void bsp_free(bsp *b)
  * doors (two per corridor route) in one block. */
 static dg_status alloc_lists(bsp *b)
 {
+    b->stacked = !b->reserved && b->p->max_leaves == 0;
+    b->cand_cap = b->stacked ? b->height + 2 : b->node_count;
+    b->cands = dgi_alloc(b->a, (size_t)b->cand_cap * sizeof *b->cands);
+    if (!b->cands)
+        return DG_E_NOMEM;
     size_t rooms = (size_t)b->leaf_count, cuts = rooms - 1;
     size_t room_bytes = rooms * sizeof(dg_room), cor_bytes = 3 * cuts * sizeof(dg_corridor);
     b->block_size = room_bytes + cor_bytes + 4 * cuts * sizeof(dg_door);
