@@ -432,6 +432,8 @@ typedef struct dg_chain_params {
     int32_t loop_reach;                 /* longest loop corridor, >= corridor_min; 0 = 2 * corridor_max (default 0) */
     int32_t start;                      /* DG_CHAIN_START_* (default middle) */
     int32_t border;                     /* 1 = a wall frame around the board, 0 = rooms may touch the edge (default 1) */
+    int32_t shapes;                     /* permille of rooms drawn with a shape (DG_SHAPE_*) where one
+                                         * fits and no other room touches it, 0..1000 (default 0) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_chain_params;
 
@@ -547,6 +549,8 @@ typedef struct dg_bsp_params {
     int32_t loop_chance;   /* permille per cut: a second corridor across it between other
                             * rooms, for loops, 0..1000 (default 150) */
     int32_t doors;         /* DG_BSP_DOORS_* (default rooms) */
+    int32_t shapes;        /* permille of rooms drawn with a shape (DG_SHAPE_*: cross, circle,
+                            * octagon, chunky, pillars, cavern) where one fits, 0..1000 (default 0) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_bsp_params;
 

@@ -80,6 +80,12 @@ static int chain_cases(chain_case *cases)
     c->p.loop_chance = 1000, c->p.loop_reach = 30;
     c->p.border = 0, c->p.on_stuck = DG_CHAIN_STUCK_STOP;
     c->p.corridor_min = 2, c->p.corridor_max = 12;
+
+    c = &cases[n++];
+    c->name = "every room shaped, by area";
+    c->width = 100, c->height = 60, c->seeds = 150;
+    dg_chain_defaults(&c->p);
+    c->p.shapes = 1000, c->p.room_min_h = 5, c->p.room_max_h = 8;
     return n;
 }
 
@@ -135,9 +141,19 @@ static void check_rooms(const chain_case *k, const dg_grid *g, const dg_result *
         CHECK(q.h >= p->room_min_h && q.h <= p->room_max_h);
         CHECK(q.x >= m && q.y >= m && q.x + q.w <= g->width - m && q.y + q.h <= g->height - m);
         CHECK(i == 0 ? r->rooms[i].parent == -1 : r->rooms[i].parent >= 0 && r->rooms[i].parent < i);
+        int shaped = r->rooms[i].shape != DG_SHAPE_RECT;
+        int32_t open = 0;
+        CHECK(!shaped || (p->shapes > 0 && r->rooms[i].kind == DG_ROOM_NORMAL));
         for (int32_t y = q.y; y < q.y + q.h; y++)
             for (int32_t x = q.x; x < q.x + q.w; x++)
-                CHECK(dg_grid_get(g, x, y) == DG_TILE_FLOOR);
+            {
+                uint8_t t = dg_grid_get(g, x, y);
+                int middle = x == q.x + q.w / 2 || y == q.y + q.h / 2;
+                open += dg_tile_passable(t);
+                /* a shape keeps the middle row and column, wall or rock elsewhere */
+                CHECK(t == DG_TILE_FLOOR || (shaped && !middle && (t == DG_TILE_WALL || t == DG_TILE_VOID)));
+            }
+        CHECK(!shaped || open == r->rooms[i].cells);
     }
 }
 
@@ -361,10 +377,10 @@ static uint64_t chain_hash(const chain_case *k, uint64_t seed, int32_t pad, uint
 
 TEST(chain_golden_hashes)
 {
-    static const uint64_t want[7] = {
+    static const uint64_t want[8] = {
         0xbec4a9c8575a85ecULL, 0xcec39d30768edb7eULL, 0x0422054398931c30ULL,
         0xc271a3e896dac823ULL, 0x9262c0f310c6263aULL, 0x4ccfa5260c37c816ULL,
-        0x2cdc3f0e00b869c8ULL,
+        0x2cdc3f0e00b869c8ULL, 0x523598a5c16059e5ULL,
     };
     chain_case cases[8] = {0};
     int n = chain_cases(cases);

@@ -61,6 +61,7 @@ const dg_param_desc dgi_chain_table[] = {
     P_ENUM(dg_chain_params, start, "middle|first", 2, DG_CHAIN_START_MIDDLE,
            "start room: halfway along the chain, or the first"),
     P_BOOL(dg_chain_params, border, 1, "a wall frame around the board"),
+    P_INT(dg_chain_params, shapes, 0, 1000, 0, "permille of rooms drawn with a shape (cross, circle, octagon, chunky, pillars, cavern)"),
 };
 
 /* ---- cave (lib/gen/cave.c) */
@@ -98,6 +99,7 @@ const dg_param_desc dgi_bsp_table[] = {
     P_INT(dg_bsp_params, loop_chance, 0, 1000, 500, "permille per cut: a second corridor across it, for loops"),
     P_ENUM(dg_bsp_params, doors, "rooms|none", 2, DG_BSP_DOORS_ROOMS,
            "door tiles where corridors enter rooms, or open corridor"),
+    P_INT(dg_bsp_params, shapes, 0, 1000, 0, "permille of rooms drawn with a shape (cross, circle, octagon, chunky, pillars, cavern)"),
 };
 
 /* ---- maze (lib/gen/maze.c) */

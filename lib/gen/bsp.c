@@ -12,6 +12,7 @@
 #define STREAM_ROUTE 0x627370000002ULL
 #define STREAM_LOOP 0x627370000003ULL
 #define STREAM_SITE 0x627370000004ULL /* room redraws beside reserved cells */
+#define STREAM_SHAPE 0x627370000005ULL /* room shapes: they never move a room or a corridor */
 #define BLOCK 0xFE /* a reserved cell or its ring while the map is built */
 
 enum {
@@ -1571,11 +1572,33 @@ static int lists_fit(bsp *b, int32_t corridors, int32_t doors)
     return 1;
 }
 
+/* With `shapes`, rooms drawn with a shape take it once every corridor is in
+ * (from their own stream, so shapes never move a room or a corridor). */
+static void shape_rooms(bsp *b, uint64_t seed)
+{
+    if (b->p->shapes == 0)
+        return;
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, STREAM_SHAPE);
+    for (int32_t i = 0; i < b->room_count; i++)
+    {
+        dg_room *r = &b->rooms[i];
+        dgi_shape s;
+        if (r->rect.w == 0)
+            continue;
+        dgi_shape_pick(&s, r->rect.w, r->rect.h, (1u << DGI_SHAPE_KINDS) - 1, b->p->shapes, &rng);
+        if (s.kind == DG_SHAPE_RECT)
+            continue;
+        r->shape = s.kind;
+        r->cells = dgi_reshape_room(b->g, r->rect, &s);
+    }
+}
+
 /* Everything that writes the grid; without reserved cells nothing here can
  * fail. Around them: DG_E_NOSPACE when no leaf holds a room (before any
  * write), DG_E_NOMEM when the lists cannot grow; backup (the caller's cells)
  * puts the reserved cells back. */
-static dg_status build(bsp *b, const uint8_t *backup)
+static dg_status build(bsp *b, const uint8_t *backup, uint64_t seed)
 {
     place_rooms(b);
     b->room_count = b->leaf_count;
@@ -1599,6 +1622,7 @@ static dg_status build(bsp *b, const uint8_t *backup)
         compact_rooms(b);
         restore_reserved(b, backup);
     }
+    shape_rooms(b, seed);
     return b->status;
 }
 
@@ -1670,7 +1694,7 @@ dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t 
     }
     for (int32_t y = 0; backup && y < grid->height; y++)
         memcpy(backup + (size_t)y * row, &DG_CELL(grid, 0, y), row);
-    st = build(&b, backup);
+    st = build(&b, backup, seed);
     if (st != DG_OK && backup)
         for (int32_t y = 0; y < grid->height; y++)
             memcpy(&DG_CELL(grid, 0, y), backup + (size_t)y * row, row);

@@ -12,6 +12,7 @@
 #define STREAM_LOOP 0x636861696E03ULL
 #define STREAM_SITE 0x636861696E04ULL /* first-room spots beside reserved cells */
 #define STREAM_FILL 0x636861696E05ULL /* rooms in the rock the chain left bare */
+#define STREAM_SHAPE 0x636861696E06ULL /* room shapes: they never move a room or a corridor */
 #define BLOCK 0xFE /* a reserved cell or its ring while the map is built (not open_tile) */
 #define SITE_SPOTS 256 /* first-room spots tried when reserved cells take the centre */
 enum {
@@ -36,6 +37,7 @@ typedef struct chain_room {
     dg_room room;
     int32_t enter; /* direction of the corridor that made it, -1 for the first room */
     int32_t next;  /* next room in the same index bucket, -1 at the end */
+    int32_t met;   /* 1: another room or a corridor's leg lies in its rect (it keeps its shape) */
 } chain_room;
 
 typedef struct chain {
@@ -45,7 +47,7 @@ typedef struct chain {
     int32_t margin;          /* 1 with a border frame: content stays off the outer ring */
     int32_t max_w, max_h;    /* room maxima capped to the usable board */
     int32_t reach;           /* longest loop corridor */
-    dg_rng layout, branch, loop, fill;
+    dg_rng layout, branch, loop, fill, shape;
     chain_room *rooms;       int32_t room_count, room_cap;
     dg_corridor *corridors;  int32_t corridor_count, corridor_cap;
     dg_door *doors;          int32_t door_count, door_cap;
@@ -1213,6 +1215,51 @@ static dg_status finish_tiles(chain *c)
     return st;
 }
 
+/* Marks met every room (other than `self`) whose rect meets rect a, through
+ * the index near a, or through every room when the index span is larger. */
+static void mark_met(chain *c, dg_rect a, int32_t self)
+{
+    int32_t bx0 = DG_MAX(0, a.x - c->max_w) / BUCKET, bx1 = DG_MIN(c->bw - 1, (a.x + a.w + c->max_w) / BUCKET);
+    int32_t by0 = DG_MAX(0, a.y - c->max_h) / BUCKET, by1 = DG_MIN(c->bh - 1, (a.y + a.h + c->max_h) / BUCKET);
+    if ((int64_t)(bx1 - bx0 + 1) * (by1 - by0 + 1) > c->room_count)
+    {
+        for (int32_t j = 0; j < c->room_count; j++)
+            c->rooms[j].met |= j != self && rects_overlap(a, c->rooms[j].room.rect);
+        return;
+    }
+    for (int32_t by = by0; by <= by1; by++)
+        for (int32_t bx = bx0; bx <= bx1; bx++)
+            for (int32_t j = c->bucket[by * c->bw + bx]; j >= 0; j = c->rooms[j].next)
+                c->rooms[j].met |= j != self && rects_overlap(a, c->rooms[j].room.rect);
+}
+
+/* With `shapes`, rooms drawn with a shape that no other room nor corridor meets take it
+ * once every corridor and door is in (their own stream: shapes never move
+ * a room or a corridor). */
+static void shape_rooms(chain *c)
+{
+    if (c->p->shapes == 0)
+        return;
+    for (int32_t i = 0; i < c->room_count; i++)
+        mark_met(c, c->rooms[i].room.rect, i);
+    for (int32_t k = 0; k < c->corridor_count; k++)
+    {
+        const dg_corridor *q = &c->corridors[k];
+        mark_met(c, leg_rect(q->start, q->bend), -1);
+        mark_met(c, leg_rect(q->bend, q->end), -1);
+    }
+    for (int32_t i = 0; i < c->room_count; i++)
+    {
+        dg_room *r = &c->rooms[i].room;
+        dgi_shape s;
+        dgi_shape_pick(&s, r->rect.w, r->rect.h, (1u << DGI_SHAPE_KINDS) - 1, c->p->shapes, &c->shape);
+        if (s.kind == DG_SHAPE_RECT || r->kind != DG_ROOM_NORMAL || c->rooms[i].met)
+            continue;
+        r->shape = s.kind;
+        r->cells = dgi_reshape_room(c->g, r->rect, &s);
+    }
+}
+
 static dg_status fill_result(const chain *c, dg_result *r)
 {
     dg_status st = dgi_result_reserve(r, c->room_count, c->corridor_count, c->door_count, 0);
@@ -1273,6 +1320,7 @@ dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint6
     dgi_rng_seed(&c.loop, seed, STREAM_LOOP);
     dgi_rng_seed(&c.site, seed, STREAM_SITE);
     dgi_rng_seed(&c.fill, seed, STREAM_FILL);
+    dgi_rng_seed(&c.shape, seed, STREAM_SHAPE);
     /* the room index serves loops and the doors of finish_tiles */
     {
         c.bw = (grid->width + BUCKET - 1) / BUCKET;
@@ -1317,6 +1365,7 @@ dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint6
     if (st == DG_OK)
     {
         st = finish_tiles(&c);
+        shape_rooms(&c);
         if (reserved)
             restore_reserved(&c, backup);
         if (st == DG_OK && result)
