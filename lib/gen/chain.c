@@ -975,7 +975,8 @@ static int rects_overlap(dg_rect a, dg_rect b)
 }
 
 /* A chain step from one of the rooms nearest bare square sq toward it, whose
- * room lands in the square, all on rock; 0 (nothing changed) if none did. */
+ * room lands nearer the square (the next step goes on from there), all on
+ * rock; 0 (nothing changed) if none did. */
 static int fill_square(chain *c, dg_rect sq)
 {
     int32_t near[FILL_PARTNERS], n = nearest_rooms(c, sq, near);
@@ -991,7 +992,7 @@ static int fill_square(chain *c, dg_rect sq)
             step s;
             draw_step(c, &c->fill, src->room.rect, d, &s);
             c->attempts++;
-            if (rects_overlap(s.room, sq) && step_on_rock(c, &s) && step_clear(c, &s))
+            if (gap(s.room, sq) < gap(src->room.rect, sq) && step_on_rock(c, &s) && step_clear(c, &s))
             {
                 paint_step(c, near[k], &s, 0);
                 return 1;
