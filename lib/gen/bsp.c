@@ -172,7 +172,8 @@ static dg_status check_params(const dg_grid *g, const dg_bsp_params *p, dg_diag 
         (st = check_int(diag, "max_leaves", p->max_leaves, 0, INT32_MAX)) ||
         (st = check_int(diag, "room_fill (percent)", p->room_fill, 0, 100)) ||
         (st = check_int(diag, "loop_chance (permille)", p->loop_chance, 0, 1000)) ||
-        (st = check_int(diag, "doors", p->doors, 0, 1)))
+        (st = check_int(diag, "doors", p->doors, 0, 1)) ||
+        (st = check_int(diag, "shapes (permille)", p->shapes, 0, 1000)))
         return st;
     if (p->max_leaves == 1)
     {
@@ -642,7 +643,9 @@ static int plan_l_from_side(const span *a, const span *b, int across, dg_rng *rn
  * which nothing else ever enters: always free. */
 static void plan_band(const span *a, const span *b, int across, dg_rng *rng, route *r)
 {
-    int32_t va = draw_in(rng, a->v0, a->v1), vb = draw_in(rng, b->v0, b->v1);
+    /* the leg along the cut no longer than the gap between the rooms needs */
+    int32_t va = b->v0 > a->v1 ? a->v1 : b->v1 < a->v0 ? a->v0 : draw_in(rng, a->v0, a->v1);
+    int32_t vb = b->v0 > a->v1 ? b->v0 : b->v1 < a->v0 ? b->v1 : draw_in(rng, b->v0, b->v1);
     int32_t lo = a->u1 + 2, hi = b->u0 - 2;
     if (hi - lo >= 2) /* keep the leg along the cut off the rooms' walls */
         lo++, hi--;

@@ -165,7 +165,8 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
         (st = check_choice(diag, "branch_chance (permille)", p->branch_chance, 0, 1000)) ||
         (st = check_choice(diag, "loop_chance (permille)", p->loop_chance, 0, 1000)) ||
         (st = check_choice(diag, "start", p->start, 0, 1)) ||
-        (st = check_choice(diag, "border", p->border, 0, 1)))
+        (st = check_choice(diag, "border", p->border, 0, 1)) ||
+        (st = check_choice(diag, "shapes (permille)", p->shapes, 0, 1000)))
         return st;
     if (p->loop_reach != 0 && (p->loop_reach < p->corridor_min || p->loop_reach > 2 * DG_GRID_MAX_DIM))
         return dgi_fail(diag, DG_E_INVALID,
