@@ -910,34 +910,36 @@ static dg_status try_loop(chain *c, int32_t i)
 
 /* ---- filling bare rock -------------------------------------------------------------- */
 
-/* The largest square of untouched rock inside the usable board (one pass,
- * two rows of run lengths); its side, 0 if none. */
+/* The largest square of untouched rock inside the usable board, in blocks
+ * of 2x2 cells (one pass, two rows of run lengths, a quarter of the cells'
+ * work); its side in cells, 0 if none. */
 static int32_t bare_square(const chain *c, uint16_t *rows, dg_rect *sq)
 {
     const dg_grid *g = c->g;
-    int32_t x0 = c->margin, x1 = g->width - c->margin, y0 = c->margin, y1 = g->height - c->margin;
-    uint16_t *prev = rows, *cur = rows + g->width;
+    int32_t x0 = c->margin, y0 = c->margin;
+    int32_t bw = (g->width - 2 * c->margin) / 2, bh = (g->height - 2 * c->margin) / 2;
+    uint16_t *prev = rows + 1, *cur = rows + bw + 2; /* [-1] of each row stays 0 */
     int32_t best = 0;
-    memset(prev, 0, (size_t)g->width * sizeof *prev);
-    for (int32_t y = y0; y < y1; y++)
+    memset(rows, 0, (size_t)(2 * bw + 2) * sizeof *rows);
+    for (int32_t by = 0; by < bh; by++)
     {
-        const uint8_t *row = &DG_CELL(g, 0, y);
-        cur[x0 - 1 < 0 ? 0 : x0 - 1] = 0;
-        for (int32_t x = x0; x < x1; x++)
+        const uint8_t *r0 = &DG_CELL(g, x0, y0 + 2 * by), *r1 = &DG_CELL(g, x0, y0 + 2 * by + 1);
+        for (int32_t bx = 0; bx < bw; bx++)
         {
-            uint16_t left = x > x0 ? cur[x - 1] : 0, up = prev[x], diag = x > x0 ? prev[x - 1] : 0;
-            uint16_t m = DG_MIN(left, DG_MIN(up, diag));
-            cur[x] = row[x] == DG_TILE_VOID ? (uint16_t)(m + 1) : 0;
-            if (cur[x] > best)
+            int empty = (r0[2 * bx] | r0[2 * bx + 1] | r1[2 * bx] | r1[2 * bx + 1]) == 0;
+            uint16_t m = DG_MIN(cur[bx - 1], DG_MIN(prev[bx], prev[bx - 1]));
+            cur[bx] = empty ? (uint16_t)(m + 1) : 0;
+            if (cur[bx] > best)
             {
-                best = cur[x];
-                sq->x = x - best + 1, sq->y = y - best + 1, sq->w = sq->h = best;
+                best = cur[bx];
+                sq->x = x0 + 2 * (bx - best + 1), sq->y = y0 + 2 * (by - best + 1);
             }
         }
         uint16_t *t = prev;
         prev = cur, cur = t;
     }
-    return best;
+    sq->w = sq->h = 2 * best;
+    return 2 * best;
 }
 
 /* The FILL_PARTNERS rooms nearest r (by the gap between them), nearest first. */
@@ -1013,7 +1015,7 @@ static dg_status fill_bare(chain *c)
     if (!by_area(c->p))
         return DG_OK; /* both ends given: exactly that many rooms */
     int64_t area = (int64_t)g->width * g->height;
-    size_t bytes = 2 * (size_t)g->width * sizeof(uint16_t);
+    size_t bytes = (2 * (size_t)g->width + 2) * sizeof(uint16_t);
     uint16_t *rows = dgi_alloc(c->a, bytes);
     if (!rows)
         return DG_E_NOMEM;
