@@ -424,15 +424,17 @@ typedef struct dg_chain_params {
                                            refused (default 0, 1000000) */
     int32_t room_min_w, room_max_w;     /* room interior width (default 4..10) */
     int32_t room_min_h, room_max_h;     /* room interior height (default 3..6) */
-    int32_t corridor_min, corridor_max; /* corridor cells between the two doors (default 3..8) */
+    int32_t corridor_min, corridor_max; /* corridor cells between the two doors (default 2..6) */
     int32_t overlap;                    /* DG_CHAIN_OVERLAP_* (default allow) */
     int32_t max_tries;                  /* draws per room when forbidding overlap, rooms tried when stuck, 1..1000 (default 20) */
     int32_t on_stuck;                   /* DG_CHAIN_STUCK_* (default branch) */
     int32_t branch_chance;              /* permille: a corridor leaves a random earlier room instead of the last (default 0) */
-    int32_t loop_chance;                /* permille per room: an L corridor to a nearby earlier room (default 0) */
+    int32_t loop_chance;                /* permille per room: an L corridor to a nearby earlier room (default 300) */
     int32_t loop_reach;                 /* longest loop corridor, >= corridor_min; 0 = 2 * corridor_max (default 0) */
     int32_t start;                      /* DG_CHAIN_START_* (default middle) */
     int32_t border;                     /* 1 = a wall frame around the board, 0 = rooms may touch the edge (default 1) */
+    int32_t shapes;                     /* permille of rooms drawn with a shape (DG_SHAPE_*) where one
+                                         * fits and no other room touches it, 0..1000 (default 0) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_chain_params;
 
@@ -546,8 +548,10 @@ typedef struct dg_bsp_params {
     int32_t margin;        /* rock cells between a room's wall and its leaf's edge,
                             * 1..1000 (default 1) */
     int32_t loop_chance;   /* permille per cut: a second corridor across it between other
-                            * rooms, for loops, 0..1000 (default 150) */
+                            * rooms, for loops, 0..1000 (default 500) */
     int32_t doors;         /* DG_BSP_DOORS_* (default rooms) */
+    int32_t shapes;        /* permille of rooms drawn with a shape (DG_SHAPE_*: cross, circle,
+                            * octagon, chunky, pillars, cavern) where one fits, 0..1000 (default 0) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_bsp_params;
 
@@ -559,7 +563,8 @@ DG_API void dg_bsp_defaults(dg_bsp_params *params);
  * start room along the joining corridors, -1 for the start room), the
  * corridors (from/to: the rooms they join; a corridor routed through the band
  * along a cut is two corridors referring to each other), the doors (a: the
- * room, b: the corridor), start (centre of the first or the last room),
+ * room, b: the corridor), start (centre of a room whose leaf lies against the
+ * board's edge),
  * exit (a farthest room cell by walking) and metrics (requested = placed =
  * leaves; stopped_early = max_depth or max_leaves stopped a cut that fitted).
  * allocator and diag are optional. Errors: DG_E_NULL, DG_E_INVALID (a

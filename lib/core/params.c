@@ -48,19 +48,20 @@ const dg_param_desc dgi_chain_table[] = {
     P_INT(dg_chain_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum [>= room_min_w]"),
     P_INT(dg_chain_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
     P_INT(dg_chain_params, room_max_h, 1, DG_GRID_MAX_DIM, 6, "room interior height, maximum [>= room_min_h]"),
-    P_INT(dg_chain_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor cells between the doors, minimum [<= corridor_max]"),
-    P_INT(dg_chain_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor cells between the doors, maximum [>= corridor_min]"),
+    P_INT(dg_chain_params, corridor_min, 1, DG_GRID_MAX_DIM, 2, "corridor cells between the doors, minimum [<= corridor_max]"),
+    P_INT(dg_chain_params, corridor_max, 1, DG_GRID_MAX_DIM, 6, "corridor cells between the doors, maximum [>= corridor_min]"),
     P_ENUM(dg_chain_params, overlap, "allow|forbid", 2, DG_CHAIN_OVERLAP_ALLOW,
            "rooms and corridors may cut into earlier ones, or only land on rock"),
     P_INT(dg_chain_params, max_tries, 1, 1000, 20, "draws per room (forbid), rooms tried when stuck"),
     P_ENUM(dg_chain_params, on_stuck, "stop|branch", 2, DG_CHAIN_STUCK_BRANCH,
            "when no direction fits: stop, or continue from earlier rooms"),
     P_INT(dg_chain_params, branch_chance, 0, 1000, 0, "permille: a corridor leaves a random earlier room"),
-    P_INT(dg_chain_params, loop_chance, 0, 1000, 0, "permille per room: an L corridor to a nearby earlier room"),
+    P_INT(dg_chain_params, loop_chance, 0, 1000, 300, "permille per room: an L corridor to a nearby earlier room"),
     P_INT(dg_chain_params, loop_reach, 0, 2 * DG_GRID_MAX_DIM, 0, "longest loop corridor (0 = 2 * corridor_max)"),
     P_ENUM(dg_chain_params, start, "middle|first", 2, DG_CHAIN_START_MIDDLE,
            "start room: halfway along the chain, or the first"),
     P_BOOL(dg_chain_params, border, 1, "a wall frame around the board"),
+    P_INT(dg_chain_params, shapes, 0, 1000, 0, "permille of rooms drawn with a shape (cross, circle, octagon, chunky, pillars, cavern)"),
 };
 
 /* ---- cave (lib/gen/cave.c) */
@@ -95,9 +96,10 @@ const dg_param_desc dgi_bsp_table[] = {
     P_INT(dg_bsp_params, room_max_h, 1, DG_GRID_MAX_DIM, 16, "room interior height, maximum [>= room_min_h]"),
     P_INT(dg_bsp_params, room_fill, 0, 100, 50, "percent of its leaf's free space a room spans at least"),
     P_INT(dg_bsp_params, margin, 1, 1000, 1, "rock cells between a room's wall and its leaf's edge [leaf_min_w, leaf_min_h >= room + 2 * margin + 2]"),
-    P_INT(dg_bsp_params, loop_chance, 0, 1000, 150, "permille per cut: a second corridor across it, for loops"),
+    P_INT(dg_bsp_params, loop_chance, 0, 1000, 500, "permille per cut: a second corridor across it, for loops"),
     P_ENUM(dg_bsp_params, doors, "rooms|none", 2, DG_BSP_DOORS_ROOMS,
            "door tiles where corridors enter rooms, or open corridor"),
+    P_INT(dg_bsp_params, shapes, 0, 1000, 0, "permille of rooms drawn with a shape (cross, circle, octagon, chunky, pillars, cavern)"),
 };
 
 /* ---- maze (lib/gen/maze.c) */

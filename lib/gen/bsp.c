@@ -12,6 +12,7 @@
 #define STREAM_ROUTE 0x627370000002ULL
 #define STREAM_LOOP 0x627370000003ULL
 #define STREAM_SITE 0x627370000004ULL /* room redraws beside reserved cells */
+#define STREAM_SHAPE 0x627370000005ULL /* room shapes: they never move a room or a corridor */
 #define BLOCK 0xFE /* a reserved cell or its ring while the map is built */
 
 enum {
@@ -33,8 +34,14 @@ typedef struct bsp_node {
     int32_t first, leaves; /* its rooms are first .. first + leaves - 1 (leaf order) */
     int32_t entry;         /* the room the walk from the start room enters it by */
     int32_t ja, jb;        /* the rooms its tree corridor joins (first child, second child) */
-    cand best[4][KEEP];    /* per side, the rooms reaching farthest out that way, best first */
+    int32_t slot;          /* its candidates in bsp.cands, while the joins need them */
+    int32_t near[2][KEEP]; /* the candidates nearest its cut, each side (-1: none), for loops */
 } bsp_node;
+
+/* Per side, the rooms of a subtree reaching farthest out that way, best first. */
+typedef struct cands {
+    cand side[4][KEEP];
+} cands;
 
 /* A corridor as a polyline of 2..4 points in grid coordinates (two legs at
  * most per reported corridor: a three-leg route is split in two), with the
@@ -56,6 +63,11 @@ typedef struct bsp {
     const dg_allocator *a;
     bsp_node *nodes;
     int32_t node_count, node_cap;
+    int32_t height;        /* the deepest node's depth */
+    int32_t edge_rooms;    /* rooms in leaves against the board's edge */
+    cands *cands;          /* a stack (depth-first, nothing reserved) or one per node */
+    int32_t cand_cap;
+    int stacked;
     int32_t leaf_count;
     int32_t room_count;    /* leaf_count, less leaves left empty beside reserved cells */
     int32_t stopped_early;
@@ -160,7 +172,8 @@ static dg_status check_params(const dg_grid *g, const dg_bsp_params *p, dg_diag 
         (st = check_int(diag, "max_leaves", p->max_leaves, 0, INT32_MAX)) ||
         (st = check_int(diag, "room_fill (percent)", p->room_fill, 0, 100)) ||
         (st = check_int(diag, "loop_chance (permille)", p->loop_chance, 0, 1000)) ||
-        (st = check_int(diag, "doors", p->doors, 0, 1)))
+        (st = check_int(diag, "doors", p->doors, 0, 1)) ||
+        (st = check_int(diag, "shapes (permille)", p->shapes, 0, 1000)))
         return st;
     if (p->max_leaves == 1)
     {
@@ -250,6 +263,7 @@ static dg_status append_node(bsp *b, const pending *q, int32_t *index)
     n->child[0] = n->child[1] = -1;
     n->depth = q->depth;
     n->across = 0;
+    b->height = DG_MAX(b->height, q->depth);
     if (q->parent >= 0)
         b->nodes[q->parent].child[q->slot] = b->node_count;
     *index = b->node_count++;
@@ -321,15 +335,18 @@ static dg_status partition_breadth_first(bsp *b, pending root)
 static dg_status partition(bsp *b)
 {
     int64_t cells = (int64_t)b->g->width * b->g->height;
-    int64_t guess = cells / ((int64_t)b->p->leaf_min_w * b->p->leaf_min_h) + 15;
+    /* about two nodes per leaf, and leaves average well over twice their
+     * minimum area: the array rarely grows */
+    int64_t guess = cells * 5 / (4 * (int64_t)b->p->leaf_min_w * b->p->leaf_min_h) + 15;
     if (b->p->max_leaves > 0)
         guess = DG_MIN(guess, 2 * (int64_t)b->p->max_leaves);
-    void *arr = NULL;
-    dg_status st = dgi_grow(b->a, &arr, &b->node_cap, (int32_t)DG_MIN(guess, 1 << 20),
-                            sizeof *b->nodes);
-    b->nodes = arr;
-    if (st != DG_OK)
-        return st;
+    b->node_cap = (int32_t)DG_MIN(guess, 1 << 20); /* exactly (dgi_grow would round up) */
+    b->nodes = dgi_alloc(b->a, (size_t)b->node_cap * sizeof *b->nodes);
+    if (!b->nodes)
+    {
+        b->node_cap = 0;
+        return DG_E_NOMEM;
+    }
     pending root = {0, 0, b->g->width, b->g->height, 0, -1, 0};
     b->leaf_count = 1;
     return b->p->max_leaves > 0 ? partition_breadth_first(b, root) : partition_depth_first(b, root);
@@ -397,6 +414,14 @@ static dg_rect redraw_room(bsp *b, const bsp_node *n)
     return none;
 }
 
+/* 1 if leaf n has a room and lies against the board's edge. */
+static int edge_room(const bsp *b, const bsp_node *n)
+{
+    const dg_grid *g = b->g;
+    return n->child[0] < 0 && b->rooms[n->first].rect.w > 0 &&
+           (n->x == 0 || n->y == 0 || n->x + n->w == g->width || n->y + n->h == g->height);
+}
+
 static void place_rooms(bsp *b)
 {
     const dg_bsp_params *p = b->p;
@@ -415,6 +440,7 @@ static void place_rooms(bsp *b)
         r->rect.y = n->y + oy;
         if (b->reserved && !room_clear(b, r->rect))
             r->rect = redraw_room(b, n);
+        b->edge_rooms += edge_room(b, n);
         r->kind = DG_ROOM_NORMAL;
         r->prefab = -1;
         r->orientation = 0;
@@ -482,14 +508,19 @@ static int32_t side_key(dg_rect r, int side)
     }
 }
 
-static void leaf_candidates(bsp_node *n, dg_rect r)
+static cand *best_of(const bsp *b, const bsp_node *n, int side)
+{
+    return b->cands[n->slot].side[side];
+}
+
+static void leaf_candidates(const bsp_node *n, dg_rect r, cands *out)
 {
     for (int s = 0; s < 4; s++)
     {
-        n->best[s][0].room = r.w > 0 ? n->first : -1;
-        n->best[s][0].key = r.w > 0 ? side_key(r, s) : INT32_MIN;
+        out->side[s][0].room = r.w > 0 ? n->first : -1;
+        out->side[s][0].key = r.w > 0 ? side_key(r, s) : INT32_MIN;
         for (int k = 1; k < KEEP; k++)
-            n->best[s][k].room = -1, n->best[s][k].key = INT32_MIN;
+            out->side[s][k].room = -1, out->side[s][k].key = INT32_MIN;
     }
 }
 
@@ -508,24 +539,26 @@ static void merge_best(const cand *a, const cand *b, cand *out)
 /* A node's candidates from its children's: across a cut by columns every
  * room of the second child is farther east than any of the first child's
  * (and the first's farther west), so only north and south are merged. */
-static int has_rooms(const bsp_node *n)
+static int has_rooms(const bsp *b, const bsp_node *n)
 {
-    return n->best[0][0].room >= 0;
+    return best_of(b, n, 0)[0].room >= 0;
 }
 
-static void node_candidates(bsp_node *n, const bsp_node *c0, const bsp_node *c1)
+/* Node n's candidates from its children's, into *out (which may not be theirs). */
+static void node_candidates(const bsp *b, const bsp_node *n, cands *out)
 {
-    if (!has_rooms(c0) || !has_rooms(c1)) /* leaves without rooms: only beside reserved cells */
+    const cands *c0 = &b->cands[b->nodes[n->child[0]].slot], *c1 = &b->cands[b->nodes[n->child[1]].slot];
+    if (c0->side[0][0].room < 0 || c1->side[0][0].room < 0) /* leaves without rooms: only beside reserved cells */
     {
-        memcpy(n->best, has_rooms(c0) ? c0->best : c1->best, sizeof n->best);
+        *out = c0->side[0][0].room >= 0 ? *c0 : *c1;
         return;
     }
     int far = n->across ? SIDE_E : SIDE_S, near = n->across ? SIDE_W : SIDE_N;
     int m0 = n->across ? SIDE_N : SIDE_W, m1 = n->across ? SIDE_S : SIDE_E;
-    memcpy(n->best[far], c1->best[far], sizeof n->best[far]);
-    memcpy(n->best[near], c0->best[near], sizeof n->best[near]);
-    merge_best(c0->best[m0], c1->best[m0], n->best[m0]);
-    merge_best(c0->best[m1], c1->best[m1], n->best[m1]);
+    memcpy(out->side[far], c1->side[far], sizeof out->side[far]);
+    memcpy(out->side[near], c0->side[near], sizeof out->side[near]);
+    merge_best(c0->side[m0], c1->side[m0], out->side[m0]);
+    merge_best(c0->side[m1], c1->side[m1], out->side[m1]);
 }
 
 static span span_of(dg_rect r, int across)
@@ -610,7 +643,9 @@ static int plan_l_from_side(const span *a, const span *b, int across, dg_rng *rn
  * which nothing else ever enters: always free. */
 static void plan_band(const span *a, const span *b, int across, dg_rng *rng, route *r)
 {
-    int32_t va = draw_in(rng, a->v0, a->v1), vb = draw_in(rng, b->v0, b->v1);
+    /* the leg along the cut no longer than the gap between the rooms needs */
+    int32_t va = b->v0 > a->v1 ? a->v1 : b->v1 < a->v0 ? a->v0 : draw_in(rng, a->v0, a->v1);
+    int32_t vb = b->v0 > a->v1 ? b->v0 : b->v1 < a->v0 ? b->v1 : draw_in(rng, b->v0, b->v1);
     int32_t lo = a->u1 + 2, hi = b->u0 - 2;
     if (hi - lo >= 2) /* keep the leg along the cut off the rooms' walls */
         lo++, hi--;
@@ -792,20 +827,19 @@ typedef struct pair {
 /* The candidate pairs across node n's cut, cheapest first (stable). */
 static int32_t list_pairs(const bsp *b, const bsp_node *n, pair *out)
 {
-    const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
-    const cand *la = c0->best[n->across ? SIDE_E : SIDE_S], *lb = c1->best[n->across ? SIDE_W : SIDE_N];
+    const int32_t *la = n->near[0], *lb = n->near[1];
     span sa[KEEP], sb[KEEP];
     int na = 0, nb = 0;
-    for (; na < KEEP && la[na].room >= 0; na++)
-        sa[na] = span_of(b->rooms[la[na].room].rect, n->across);
-    for (; nb < KEEP && lb[nb].room >= 0; nb++)
-        sb[nb] = span_of(b->rooms[lb[nb].room].rect, n->across);
+    for (; na < KEEP && la[na] >= 0; na++)
+        sa[na] = span_of(b->rooms[la[na]].rect, n->across);
+    for (; nb < KEEP && lb[nb] >= 0; nb++)
+        sb[nb] = span_of(b->rooms[lb[nb]].rect, n->across);
     int32_t count = 0;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++)
         {
             int32_t apart = DG_MAX(sa[i].v0, sb[j].v0) - DG_MIN(sa[i].v1, sb[j].v1);
-            pair q = {la[i].room, lb[j].room, sb[j].u0 - sa[i].u1 + DG_MAX(apart, 0), sa[i], sb[j]};
+            pair q = {la[i], lb[j], sb[j].u0 - sa[i].u1 + DG_MAX(apart, 0), sa[i], sb[j]};
             int32_t k = count++;
             for (; k > 0 && out[k - 1].cost > q.cost; k--)
                 out[k] = out[k - 1];
@@ -833,6 +867,87 @@ static int try_pair(bsp *b, int across, const pair *q, dg_rng *rng, route *r)
     return 0;
 }
 
+enum { ALONG_MAX = 32, ALONG_STACK = 64, ALONG_TRIES = 12 };
+
+/* 1 if node c lies against the cut at u = line from the first (second = 0)
+ * or the second side (second = 1) and reaches into rows v0..v1 along it. */
+static int against_cut(const bsp_node *c, int across, int32_t line, int second, int32_t v0, int32_t v1)
+{
+    int32_t lo = across ? c->x : c->y, len = across ? c->w : c->h;
+    int32_t vlo = across ? c->y : c->x, vlen = across ? c->h : c->w;
+    return (second ? lo == line : lo + len == line) && vlo <= v1 && vlo + vlen > v0;
+}
+
+/* Up to ALONG_MAX rooms of the subtree at `node` whose leaves lie against
+ * the cut within rows v0..v1 along it, in leaf order (a bounded stack). */
+static int32_t rooms_along(const bsp *b, int32_t node, int across, int32_t line, int second,
+                           const int32_t v[2], int32_t *out)
+{
+    int32_t stack[ALONG_STACK], top = 0, count = 0;
+    stack[top++] = node;
+    while (top > 0 && count < ALONG_MAX)
+    {
+        const bsp_node *n = &b->nodes[stack[--top]];
+        if (n->child[0] < 0)
+        {
+            if (b->rooms[n->first].rect.w > 0)
+                out[count++] = n->first;
+            continue;
+        }
+        for (int k = 1; k >= 0; k--) /* the first child popped first */
+            if (top < ALONG_STACK && against_cut(&b->nodes[n->child[k]], across, line, second, v[0], v[1]))
+                stack[top++] = n->child[k];
+    }
+    return count;
+}
+
+/* Keeps the ALONG_TRIES cheapest pairs, cheapest first (stable). */
+static void keep_cheapest(pair *best, int32_t *count, const pair *p)
+{
+    int32_t k = *count < ALONG_TRIES ? (*count)++ : ALONG_TRIES;
+    for (; k > 0 && best[k - 1].cost > p->cost; k--)
+        if (k < ALONG_TRIES)
+            best[k] = best[k - 1];
+    if (k < ALONG_TRIES)
+        best[k] = *p;
+}
+
+/* When the candidates nearest the cut have no clear route: the rooms of the
+ * leaves against the cut on each side, between the two candidates along it,
+ * the cheapest pairs first. 1 with *r and *q filled if one has a clear
+ * route; this keeps the corridor through the band along the cut (which
+ * can run far) for the rare cut where none has. */
+static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb, route *r, pair *q)
+{
+    const bsp_node *c1 = &b->nodes[n->child[1]];
+    int32_t line = n->across ? c1->x : c1->y, ra[ALONG_MAX], rb[ALONG_MAX];
+    int32_t v[2] = {DG_MIN(ca->v0, cb->v0), DG_MAX(ca->v1, cb->v1)};
+    int32_t na = rooms_along(b, n->child[0], n->across, line, 0, v, ra);
+    int32_t nb = rooms_along(b, n->child[1], n->across, line, 1, v, rb);
+    pair best[ALONG_TRIES];
+    span sb[ALONG_MAX];
+    int32_t count = 0;
+    for (int32_t j = 0; j < nb; j++)
+        sb[j] = span_of(b->rooms[rb[j]].rect, n->across);
+    for (int32_t i = 0; i < na; i++)
+    {
+        span sa = span_of(b->rooms[ra[i]].rect, n->across);
+        for (int32_t j = 0; j < nb; j++)
+        {
+            int32_t apart = DG_MAX(sa.v0, sb[j].v0) - DG_MIN(sa.v1, sb[j].v1);
+            pair p = {ra[i], rb[j], sb[j].u0 - sa.u1 + DG_MAX(apart, 0), sa, sb[j]};
+            keep_cheapest(best, &count, &p);
+        }
+    }
+    for (int32_t k = 0; k < count; k++)
+        if (try_pair(b, n->across, &best[k], &b->route, r))
+        {
+            *q = best[k];
+            return 1;
+        }
+    return 0;
+}
+
 /* Joins the two halves of node n. The rooms reaching nearest the cut from
  * each side, when they face each other, get a straight corridor, which the
  * band between them keeps clear; otherwise the cheapest pair with a clear
@@ -840,8 +955,8 @@ static int try_pair(bsp *b, int across, const pair *q, dg_rng *rng, route *r)
 static void join(bsp *b, bsp_node *n)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
-    int32_t ra = c0->best[n->across ? SIDE_E : SIDE_S][0].room;
-    int32_t rb = c1->best[n->across ? SIDE_W : SIDE_N][0].room;
+    int32_t ra = best_of(b, c0, n->across ? SIDE_E : SIDE_S)[0].room;
+    int32_t rb = best_of(b, c1, n->across ? SIDE_W : SIDE_N)[0].room;
     span sa = span_of(b->rooms[ra].rect, n->across), sb = span_of(b->rooms[rb].rect, n->across);
     route r;
     if (!overlap(&sa, &sb))
@@ -855,6 +970,13 @@ static void join(bsp *b, bsp_node *n)
                 n->ja = pairs[i].a, n->jb = pairs[i].b;
                 return;
             }
+        pair q;
+        if (join_along(b, n, &sa, &sb, &r, &q))
+        {
+            carve_route(b, &r, q.a, q.b);
+            n->ja = q.a, n->jb = q.b;
+            return;
+        }
         plan_band(&sa, &sb, n->across, &b->route, &r);
     }
     else
@@ -1046,7 +1168,7 @@ static void join_around(bsp *b, bsp_node *n)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     n->ja = n->jb = -1;
-    if (!has_rooms(c0) || !has_rooms(c1))
+    if (!has_rooms(b, c0) || !has_rooms(b, c1))
         return;
     pair pairs[KEEP * KEEP];
     int32_t count = list_pairs(b, n, pairs);
@@ -1076,48 +1198,73 @@ static void join_around(bsp *b, bsp_node *n)
  * candidate on every side; a node's candidates come from its children's, then
  * its halves are joined. In pre-order every corridor is dug right after the
  * rooms it joins are painted, while their rows are still in cache. */
+/* The candidates nearest n's cut from each side, kept for its loop. */
+static void keep_near(const bsp *b, bsp_node *n)
+{
+    const cand *la = best_of(b, &b->nodes[n->child[0]], n->across ? SIDE_E : SIDE_S);
+    const cand *lb = best_of(b, &b->nodes[n->child[1]], n->across ? SIDE_W : SIDE_N);
+    for (int k = 0; k < KEEP; k++)
+        n->near[0][k] = la[k].room, n->near[1][k] = lb[k].room;
+}
+
+/* A cut's loop: with loop_chance, a second clear corridor between two rooms
+ * other than its join's pair. */
+static void loop_across(bsp *b, const bsp_node *n)
+{
+    if (!dg_rng_chance(&b->loop, b->p->loop_chance))
+        return;
+    pair pairs[KEEP * KEEP];
+    int32_t count = list_pairs(b, n, pairs);
+    route r;
+    for (int32_t k = 0; k < count; k++)
+        if ((pairs[k].a != n->ja || pairs[k].b != n->jb) &&
+            try_pair(b, n->across, &pairs[k], &b->loop, &r))
+        {
+            carve_route(b, &r, pairs[k].a, pairs[k].b);
+            return;
+        }
+}
+
+/* Children before parents: each leaf painted, each cut joined.
+ * Depth-first with nothing reserved, the candidates live on a stack (a
+ * node's two children are its top two entries when it is reached);
+ * otherwise one entry per node. */
 static void join_all(bsp *b)
 {
+    int32_t top = 0;
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
         bsp_node *n = &b->nodes[i];
+        cands mine;
         if (n->child[0] < 0)
         {
             if (!b->reserved) /* (painted beforehand around reserved cells) */
                 paint_leaf(b->g, n, b->rooms[n->first].rect);
-            leaf_candidates(n, b->rooms[n->first].rect);
-            continue;
+            leaf_candidates(n, b->rooms[n->first].rect, &mine);
         }
-        node_candidates(n, &b->nodes[n->child[0]], &b->nodes[n->child[1]]);
-        if (b->reserved)
-            join_around(b, n);
         else
-            join(b, n);
+        {
+            keep_near(b, n);
+            if (b->reserved)
+                join_around(b, n);
+            else
+                join(b, n);
+            node_candidates(b, n, &mine);
+            top -= 2 * b->stacked;
+        }
+        n->slot = b->stacked ? top++ : i;
+        b->cands[n->slot] = mine;
     }
 }
 
-/* Loops: after every tree corridor, so they never move one. Each cut, with
- * loop_chance, gets a second clear corridor between two other rooms. */
+/* Loops after every join, so they never move a tree corridor. */
 static void add_loops(bsp *b)
 {
     if (b->p->loop_chance == 0)
         return;
     for (int32_t i = b->node_count - 1; i >= 0; i--)
-    {
-        const bsp_node *n = &b->nodes[i];
-        if (n->child[0] < 0 || !dg_rng_chance(&b->loop, b->p->loop_chance))
-            continue;
-        pair pairs[KEEP * KEEP];
-        int32_t count = list_pairs(b, n, pairs);
-        route r;
-        for (int32_t k = 0; k < count; k++)
-            if (pairs[k].a != n->ja && pairs[k].b != n->jb &&
-                try_pair(b, n->across, &pairs[k], &b->loop, &r))
-            {
-                carve_route(b, &r, pairs[k].a, pairs[k].b);
-                break;
-            }
-    }
+        if (b->nodes[i].child[0] >= 0)
+            loop_across(b, &b->nodes[i]);
 }
 
 /* ---- reserved cells ------------------------------------------------------------------ */
@@ -1268,13 +1415,29 @@ static void compact_rooms(bsp *b)
     b->room_count = kept;
 }
 
-/* The start room drawn among the rooms left: the first or the last. */
-static void site_start(bsp *b, int last)
+/* The start room: drawn among the rooms of leaves against the board's edge
+ * (far from the rooms across the board, not always in a corner), or the
+ * first room left if none is. */
+static void site_start(bsp *b)
 {
-    int32_t i = last ? b->leaf_count - 1 : 0, d = last ? -1 : 1;
-    while (b->rooms[i].rect.w == 0)
-        i += d;
-    b->start_room = i;
+    int32_t edge = 0;
+    if (b->reserved) /* (prune may have emptied some) */
+        for (int32_t i = 0; i < b->node_count; i++)
+            edge += edge_room(b, &b->nodes[i]);
+    else
+        edge = b->edge_rooms;
+    if (edge == 0)
+    {
+        int32_t i = 0;
+        while (b->rooms[i].rect.w == 0)
+            i++;
+        b->start_room = i;
+        return;
+    }
+    int32_t pick = (int32_t)dgi_rng_below(&b->layout, (uint32_t)edge);
+    for (int32_t i = 0; pick >= 0; i++)
+        if (edge_room(b, &b->nodes[i]) && pick-- == 0)
+            b->start_room = b->nodes[i].first;
 }
 
 static int32_t count_rooms(const bsp *b)
@@ -1300,8 +1463,8 @@ static void link_parents(bsp *b)
         bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
         if (n->ja < 0) /* (reserved cells) a half without rooms, or not joined */
         {
-            c0->entry = n->entry >= 0 && n->entry < c1->first ? n->entry : c0->best[0][0].room;
-            c1->entry = n->entry >= c1->first ? n->entry : c1->best[0][0].room;
+            c0->entry = n->entry >= 0 && n->entry < c1->first ? n->entry : best_of(b, c0, 0)[0].room;
+            c1->entry = n->entry >= c1->first ? n->entry : best_of(b, c1, 0)[0].room;
             continue;
         }
         if (n->entry < c1->first)
@@ -1354,6 +1517,7 @@ static dg_status fill_result(const bsp *b, dg_result *r)
 static void bsp_free(bsp *b)
 {
     dgi_free(b->a, b->nodes, (size_t)b->node_cap * sizeof *b->nodes);
+    dgi_free(b->a, b->cands, (size_t)b->cand_cap * sizeof *b->cands);
     dgi_free(b->a, b->block, b->block_size);
 }
 
@@ -1361,6 +1525,11 @@ static void bsp_free(bsp *b)
  * doors (two per corridor route) in one block. */
 static dg_status alloc_lists(bsp *b)
 {
+    b->stacked = !b->reserved && b->p->max_leaves == 0;
+    b->cand_cap = b->stacked ? b->height + 2 : b->node_count;
+    b->cands = dgi_alloc(b->a, (size_t)b->cand_cap * sizeof *b->cands);
+    if (!b->cands)
+        return DG_E_NOMEM;
     size_t rooms = (size_t)b->leaf_count, cuts = rooms - 1;
     size_t room_bytes = rooms * sizeof(dg_room), cor_bytes = 3 * cuts * sizeof(dg_corridor);
     b->block_size = room_bytes + cor_bytes + 4 * cuts * sizeof(dg_door);
@@ -1406,11 +1575,33 @@ static int lists_fit(bsp *b, int32_t corridors, int32_t doors)
     return 1;
 }
 
+/* With `shapes`, rooms drawn with a shape take it once every corridor is in
+ * (from their own stream, so shapes never move a room or a corridor). */
+static void shape_rooms(bsp *b, uint64_t seed)
+{
+    if (b->p->shapes == 0)
+        return;
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, STREAM_SHAPE);
+    for (int32_t i = 0; i < b->room_count; i++)
+    {
+        dg_room *r = &b->rooms[i];
+        dgi_shape s;
+        if (r->rect.w == 0)
+            continue;
+        dgi_shape_pick(&s, r->rect.w, r->rect.h, (1u << DGI_SHAPE_KINDS) - 1, b->p->shapes, &rng);
+        if (s.kind == DG_SHAPE_RECT)
+            continue;
+        r->shape = s.kind;
+        r->cells = dgi_reshape_room(b->g, r->rect, &s);
+    }
+}
+
 /* Everything that writes the grid; without reserved cells nothing here can
  * fail. Around them: DG_E_NOSPACE when no leaf holds a room (before any
  * write), DG_E_NOMEM when the lists cannot grow; backup (the caller's cells)
  * puts the reserved cells back. */
-static dg_status build(bsp *b, const uint8_t *backup)
+static dg_status build(bsp *b, const uint8_t *backup, uint64_t seed)
 {
     place_rooms(b);
     b->room_count = b->leaf_count;
@@ -1425,18 +1616,16 @@ static dg_status build(bsp *b, const uint8_t *backup)
     add_loops(b);
     if (b->p->doors == DG_BSP_DOORS_NONE)
         drop_doors(b);
-    int last = (int)dgi_rng_below(&b->layout, 2);
-    b->start_room = last ? b->leaf_count - 1 : 0;
     if (b->reserved && b->split)
         prune(b);
-    if (b->reserved)
-        site_start(b, last);
+    site_start(b);
     link_parents(b);
     if (b->reserved)
     {
         compact_rooms(b);
         restore_reserved(b, backup);
     }
+    shape_rooms(b, seed);
     return b->status;
 }
 
@@ -1508,7 +1697,7 @@ dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t 
     }
     for (int32_t y = 0; backup && y < grid->height; y++)
         memcpy(backup + (size_t)y * row, &DG_CELL(grid, 0, y), row);
-    st = build(&b, backup);
+    st = build(&b, backup, seed);
     if (st != DG_OK && backup)
         for (int32_t y = 0; y < grid->height; y++)
             memcpy(&DG_CELL(grid, 0, y), backup + (size_t)y * row, row);

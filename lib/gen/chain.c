@@ -11,6 +11,8 @@
 #define STREAM_BRANCH 0x636861696E02ULL
 #define STREAM_LOOP 0x636861696E03ULL
 #define STREAM_SITE 0x636861696E04ULL /* first-room spots beside reserved cells */
+#define STREAM_FILL 0x636861696E05ULL /* rooms in the rock the chain left bare */
+#define STREAM_SHAPE 0x636861696E06ULL /* room shapes: they never move a room or a corridor */
 #define BLOCK 0xFE /* a reserved cell or its ring while the map is built (not open_tile) */
 #define SITE_SPOTS 256 /* first-room spots tried when reserved cells take the centre */
 enum {
@@ -19,7 +21,11 @@ enum {
     LOOP_DRAWS = 6,      /* door positions tried per partner */
     LOOP_LOOKS = 256,    /* index cells and rooms looked at per loop, at most */
     STEP_CANDIDATES = 5, /* steps drawn per attempt with overlap allowed (the first on rock wins) */
-    BOX_TRIES = 4        /* earlier rooms that try to step onto rock when the newest is boxed in */
+    BOX_TRIES = 4,       /* earlier rooms that try to step onto rock when the newest is boxed in */
+    FILL_MAX = 24,       /* rooms added in bare rock, at most */
+    FILL_PERMILLE = 40,  /* bare squares above this share of the board get a room */
+    FILL_PARTNERS = 6,   /* nearest rooms tried for the corridor to a filling room */
+    FILL_DRAWS = 6       /* steps drawn from a room toward a bare square */
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -31,6 +37,7 @@ typedef struct chain_room {
     dg_room room;
     int32_t enter; /* direction of the corridor that made it, -1 for the first room */
     int32_t next;  /* next room in the same index bucket, -1 at the end */
+    int32_t met;   /* 1: another room or a corridor's leg lies in its rect (it keeps its shape) */
 } chain_room;
 
 typedef struct chain {
@@ -40,7 +47,7 @@ typedef struct chain {
     int32_t margin;          /* 1 with a border frame: content stays off the outer ring */
     int32_t max_w, max_h;    /* room maxima capped to the usable board */
     int32_t reach;           /* longest loop corridor */
-    dg_rng layout, branch, loop;
+    dg_rng layout, branch, loop, fill, shape;
     chain_room *rooms;       int32_t room_count, room_cap;
     dg_corridor *corridors;  int32_t corridor_count, corridor_cap;
     dg_door *doors;          int32_t door_count, door_cap;
@@ -158,7 +165,8 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
         (st = check_choice(diag, "branch_chance (permille)", p->branch_chance, 0, 1000)) ||
         (st = check_choice(diag, "loop_chance (permille)", p->loop_chance, 0, 1000)) ||
         (st = check_choice(diag, "start", p->start, 0, 1)) ||
-        (st = check_choice(diag, "border", p->border, 0, 1)))
+        (st = check_choice(diag, "border", p->border, 0, 1)) ||
+        (st = check_choice(diag, "shapes (permille)", p->shapes, 0, 1000)))
         return st;
     if (p->loop_reach != 0 && (p->loop_reach < p->corridor_min || p->loop_reach > 2 * DG_GRID_MAX_DIM))
         return dgi_fail(diag, DG_E_INVALID,
@@ -189,9 +197,15 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
 }
 
 /* The room count to aim for (check_rooms says how the ends resolve). */
+/* 1 when the room count follows the area (not both ends of the range given). */
+static int by_area(const dg_chain_params *p)
+{
+    return !p->rooms_min || p->rooms_max == DG_CHAIN_MAX_ROOMS;
+}
+
 static int32_t draw_room_count(const dg_grid *g, const dg_chain_params *p, dg_rng *rng)
 {
-    if (p->rooms_min && p->rooms_max < DG_CHAIN_MAX_ROOMS)
+    if (!by_area(p))
         return dg_rng_range(rng, p->rooms_min, p->rooms_max);
     int64_t usable = (int64_t)(g->width - 2 * p->border) * (g->height - 2 * p->border);
     int64_t lo = DG_MAX(2, usable * 6 / 1000), hi = DG_MAX(lo, usable * 8 / 1000);
@@ -528,9 +542,8 @@ static int first_room(chain *c)
 
 /* Draws a corridor out of side d of src and the room at its end, all within
  * their ranges and the board (d must be feasible). */
-static void draw_step(chain *c, dg_rect src, int d, step *s)
+static void draw_step(chain *c, dg_rng *rng, dg_rect src, int d, step *s)
 {
-    dg_rng *rng = &c->layout;
     int v = vertical(d);
     int32_t space = space_ahead(c, src, d);
     int32_t amin = along_min(c, d), amax = v ? c->max_h : c->max_w;
@@ -604,7 +617,7 @@ static int draw_on_rock(chain *c, int32_t src, const int *dirs, int n, step *s)
     for (int k = 0; k < STEP_CANDIDATES; k++)
     {
         step t;
-        draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &t);
+        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &t);
         if (!have && step_clear(c, &t))
             *s = t, have = 1;
         if (step_on_rock(c, &t))
@@ -673,7 +686,7 @@ static dg_status try_step(chain *c, int32_t src, int *placed)
     for (int32_t k = 0; k < c->p->max_tries; k++)
     {
         step s;
-        draw_step(c, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &s);
+        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &s);
         c->attempts++;
         if (!step_on_rock(c, &s) || !step_clear(c, &s))
         {
@@ -895,6 +908,131 @@ static dg_status try_loop(chain *c, int32_t i)
     return DG_OK;
 }
 
+/* ---- filling bare rock -------------------------------------------------------------- */
+
+/* The largest square of untouched rock inside the usable board, in blocks
+ * of 2x2 cells (one pass, two rows of run lengths, a quarter of the cells'
+ * work); its side in cells, 0 if none. */
+static int32_t bare_square(const chain *c, uint16_t *rows, dg_rect *sq)
+{
+    const dg_grid *g = c->g;
+    int32_t x0 = c->margin, y0 = c->margin;
+    int32_t bw = (g->width - 2 * c->margin) / 2, bh = (g->height - 2 * c->margin) / 2;
+    uint16_t *prev = rows + 1, *cur = rows + bw + 2; /* [-1] of each row stays 0 */
+    int32_t best = 0;
+    memset(rows, 0, (size_t)(2 * bw + 2) * sizeof *rows);
+    for (int32_t by = 0; by < bh; by++)
+    {
+        const uint8_t *r0 = &DG_CELL(g, x0, y0 + 2 * by), *r1 = &DG_CELL(g, x0, y0 + 2 * by + 1);
+        for (int32_t bx = 0; bx < bw; bx++)
+        {
+            int empty = (r0[2 * bx] | r0[2 * bx + 1] | r1[2 * bx] | r1[2 * bx + 1]) == 0;
+            uint16_t m = DG_MIN(cur[bx - 1], DG_MIN(prev[bx], prev[bx - 1]));
+            cur[bx] = empty ? (uint16_t)(m + 1) : 0;
+            if (cur[bx] > best)
+            {
+                best = cur[bx];
+                sq->x = x0 + 2 * (bx - best + 1), sq->y = y0 + 2 * (by - best + 1);
+            }
+        }
+        uint16_t *t = prev;
+        prev = cur, cur = t;
+    }
+    sq->w = sq->h = 2 * best;
+    return 2 * best;
+}
+
+/* The FILL_PARTNERS rooms nearest r (by the gap between them), nearest first. */
+static int32_t nearest_rooms(const chain *c, dg_rect r, int32_t *out)
+{
+    int32_t n = 0, d[FILL_PARTNERS];
+    for (int32_t j = 0; j < c->room_count; j++)
+    {
+        int32_t dj = gap(r, c->rooms[j].room.rect), k = n < FILL_PARTNERS ? n++ : FILL_PARTNERS;
+        for (; k > 0 && d[k - 1] > dj; k--)
+            if (k < FILL_PARTNERS)
+                d[k] = d[k - 1], out[k] = out[k - 1];
+        if (k < FILL_PARTNERS)
+            d[k] = dj, out[k] = j;
+    }
+    return n;
+}
+
+/* Direction from room r toward square sq when sq lies wholly beyond one of
+ * r's sides (the first such of E, S, W, N from a drawn start), -1 if none. */
+static int dir_toward(dg_rect r, dg_rect sq, int first)
+{
+    for (int k = 0; k < 4; k++)
+    {
+        int d = (first + k) & 3;
+        if ((d == DG_DIR_E && sq.x >= r.x + r.w) || (d == DG_DIR_W && sq.x + sq.w <= r.x) ||
+            (d == DG_DIR_S && sq.y >= r.y + r.h) || (d == DG_DIR_N && sq.y + sq.h <= r.y))
+            return d;
+    }
+    return -1;
+}
+
+static int rects_overlap(dg_rect a, dg_rect b)
+{
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/* A chain step from one of the rooms nearest bare square sq toward it, whose
+ * room lands nearer the square (the next step goes on from there), all on
+ * rock; 0 (nothing changed) if none did. */
+static int fill_square(chain *c, dg_rect sq)
+{
+    int32_t near[FILL_PARTNERS], n = nearest_rooms(c, sq, near);
+    for (int32_t k = 0; k < n; k++)
+    {
+        const chain_room *src = &c->rooms[near[k]];
+        int d = dir_toward(src->room.rect, sq, (int)dg_rng_below(&c->fill, 4));
+        if (d < 0 || (src->enter >= 0 && d == opposite(src->enter)) ||
+            space_ahead(c, src->room.rect, d) < c->p->corridor_min + 2 + along_min(c, d))
+            continue;
+        for (int t = 0; t < FILL_DRAWS; t++)
+        {
+            step s;
+            draw_step(c, &c->fill, src->room.rect, d, &s);
+            c->attempts++;
+            if (gap(s.room, sq) < gap(src->room.rect, sq) && step_on_rock(c, &s) && step_clear(c, &s))
+            {
+                paint_step(c, near[k], &s, 0);
+                return 1;
+            }
+            c->failures++;
+        }
+    }
+    return 0;
+}
+
+/* Rooms in the largest squares of rock the chain left bare (over
+ * FILL_PERMILLE of the board), each joined to a room nearby, so that no
+ * stretch of the board stays empty. */
+static dg_status fill_bare(chain *c)
+{
+    const dg_grid *g = c->g;
+    if (!by_area(c->p))
+        return DG_OK; /* both ends given: exactly that many rooms */
+    int64_t area = (int64_t)g->width * g->height;
+    size_t bytes = (2 * (size_t)g->width + 2) * sizeof(uint16_t);
+    uint16_t *rows = dgi_alloc(c->a, bytes);
+    if (!rows)
+        return DG_E_NOMEM;
+    dg_status st = DG_OK;
+    for (int k = 0; k < FILL_MAX && c->room_count < c->p->rooms_max; k++)
+    {
+        dg_rect sq = {0, 0, 0, 0};
+        int32_t side = bare_square(c, rows, &sq);
+        if ((int64_t)side * side * 1000 <= area * FILL_PERMILLE || (st = reserve(c, 1)) != DG_OK)
+            break;
+        if (!fill_square(c, sq))
+            break;
+    }
+    dgi_free(c->a, rows, bytes);
+    return st;
+}
+
 /* ---- driver ---------------------------------------------------------------------- */
 
 static dg_status grow_chain(chain *c)
@@ -1081,6 +1219,51 @@ static dg_status finish_tiles(chain *c)
     return st;
 }
 
+/* Marks met every room (other than `self`) whose rect meets rect a, through
+ * the index near a, or through every room when the index span is larger. */
+static void mark_met(chain *c, dg_rect a, int32_t self)
+{
+    int32_t bx0 = DG_MAX(0, a.x - c->max_w) / BUCKET, bx1 = DG_MIN(c->bw - 1, (a.x + a.w + c->max_w) / BUCKET);
+    int32_t by0 = DG_MAX(0, a.y - c->max_h) / BUCKET, by1 = DG_MIN(c->bh - 1, (a.y + a.h + c->max_h) / BUCKET);
+    if ((int64_t)(bx1 - bx0 + 1) * (by1 - by0 + 1) > c->room_count)
+    {
+        for (int32_t j = 0; j < c->room_count; j++)
+            c->rooms[j].met |= j != self && rects_overlap(a, c->rooms[j].room.rect);
+        return;
+    }
+    for (int32_t by = by0; by <= by1; by++)
+        for (int32_t bx = bx0; bx <= bx1; bx++)
+            for (int32_t j = c->bucket[by * c->bw + bx]; j >= 0; j = c->rooms[j].next)
+                c->rooms[j].met |= j != self && rects_overlap(a, c->rooms[j].room.rect);
+}
+
+/* With `shapes`, rooms drawn with a shape that no other room nor corridor meets take it
+ * once every corridor and door is in (their own stream: shapes never move
+ * a room or a corridor). */
+static void shape_rooms(chain *c)
+{
+    if (c->p->shapes == 0)
+        return;
+    for (int32_t i = 0; i < c->room_count; i++)
+        mark_met(c, c->rooms[i].room.rect, i);
+    for (int32_t k = 0; k < c->corridor_count; k++)
+    {
+        const dg_corridor *q = &c->corridors[k];
+        mark_met(c, leg_rect(q->start, q->bend), -1);
+        mark_met(c, leg_rect(q->bend, q->end), -1);
+    }
+    for (int32_t i = 0; i < c->room_count; i++)
+    {
+        dg_room *r = &c->rooms[i].room;
+        dgi_shape s;
+        dgi_shape_pick(&s, r->rect.w, r->rect.h, (1u << DGI_SHAPE_KINDS) - 1, c->p->shapes, &c->shape);
+        if (s.kind == DG_SHAPE_RECT || r->kind != DG_ROOM_NORMAL || c->rooms[i].met)
+            continue;
+        r->shape = s.kind;
+        r->cells = dgi_reshape_room(c->g, r->rect, &s);
+    }
+}
+
 static dg_status fill_result(const chain *c, dg_result *r)
 {
     dg_status st = dgi_result_reserve(r, c->room_count, c->corridor_count, c->door_count, 0);
@@ -1140,6 +1323,8 @@ dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint6
     dgi_rng_seed(&c.branch, seed, STREAM_BRANCH);
     dgi_rng_seed(&c.loop, seed, STREAM_LOOP);
     dgi_rng_seed(&c.site, seed, STREAM_SITE);
+    dgi_rng_seed(&c.fill, seed, STREAM_FILL);
+    dgi_rng_seed(&c.shape, seed, STREAM_SHAPE);
     /* the room index serves loops and the doors of finish_tiles */
     {
         c.bw = (grid->width + BUCKET - 1) / BUCKET;
@@ -1178,10 +1363,13 @@ dg_status dgi_chain_generate(dg_grid *grid, const dg_chain_params *params, uint6
     if (st == DG_OK && placed < rooms_needed(params))
         st = DG_E_NOSPACE; /* the result was not touched yet */
     if (st == DG_OK)
+        st = fill_bare(&c);
+    if (st == DG_OK)
         st = add_loops(&c);
     if (st == DG_OK)
     {
         st = finish_tiles(&c);
+        shape_rooms(&c);
         if (reserved)
             restore_reserved(&c, backup);
         if (st == DG_OK && result)

@@ -52,5 +52,9 @@ int dgi_shape_has(const dgi_shape *s, int32_t x, int32_t y); /* 1: interior cell
 void dgi_shape_row(const dgi_shape *s, int32_t y, int32_t *lo, int32_t *hi);
 int32_t dgi_shape_cells(const dgi_shape *s);  /* floor cells */
 int dgi_shape_manhattan(const dgi_shape *s); /* 1: walking inside is Manhattan distance */
+/* reshape.c: room r's interior (all floor, its ring wall or openings) becomes
+ * shape s plus a straight passage from each opening in to its floor; the
+ * cells left out become wall beside floor, rock elsewhere. Returns the open cells. */
+int32_t dgi_reshape_room(dg_grid *g, dg_rect r, const dgi_shape *s);
 
 #endif
