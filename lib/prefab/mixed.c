@@ -62,6 +62,9 @@ static dg_status check_params(const dg_prefab_set *set,
         return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: positions %d must be 1..100000", (int)p->positions);
     if (p->in_rooms < 0 || p->in_rooms > 1 || p->unique < 0 || p->unique > 1)
         return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: in_rooms and unique must be 0 or 1");
+    if (p->floor_per_vault < 0 || p->floor_per_vault > 1000000)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: floor_per_vault %d must be 0..1000000",
+                        (int)p->floor_per_vault);
     return DG_OK;
 }
 
@@ -392,11 +395,12 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
     return st;
 }
 
-/* The prefabs a vault may still be drawn from, in m->weights; 0 if none. */
+/* The prefabs a vault may still be drawn from, in m->weights (those not yet
+ * placed while there are any); 0 if none. */
 static int32_t eligible(mixed *m, const dgi_gen *gen)
 {
     const dg_prefab_set *set = m->set;
-    int32_t n = 0;
+    int32_t n = 0, fresh = 0;
     for (int32_t i = 0; i < set->count; i++)
     {
         const dgi_prefab *q = &set->prefabs[i];
@@ -406,7 +410,11 @@ static int32_t eligible(mixed *m, const dgi_gen *gen)
                  dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height);
         m->weights[i] = ok ? q->weight : 0;
         n += ok;
+        fresh += ok && !m->used[i];
     }
+    for (int32_t i = 0; fresh > 0 && i < set->count; i++)
+        if (m->used[i])
+            m->weights[i] = 0; /* a prefab repeats only once every other one was placed */
     return n;
 }
 
@@ -623,6 +631,22 @@ static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
         }
 }
 
+/* Vaults to place: `count`, or one per `floor_per_vault` passable cells of
+ * the host map if that is more, so a big map gets its share. */
+static int32_t vaults_wanted(const dg_grid *g, const dg_prefab_mixed_params *p)
+{
+    if (p->floor_per_vault == 0)
+        return p->count;
+    int64_t open = 0;
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        const uint8_t *row = &DG_CELL(g, 0, y);
+        for (int32_t x = 0; x < g->width; x++)
+            open += dgi_passable_default[row[x]];
+    }
+    return (int32_t)DG_MAX((int64_t)p->count, DG_MIN(open / p->floor_per_vault, 100000));
+}
+
 dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
                                    const dg_prefab_mixed_params *params, uint64_t seed,
                                    dg_result *result, const dg_allocator *allocator, dg_diag *diag)
@@ -664,11 +688,12 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     int32_t placed = 0;
     gen.r.metrics.attempts = gen.r.metrics.failures = 0;
-    gen.r.metrics.requested = p.count;
+    int32_t want = vaults_wanted(&gen.g, &p);
+    gen.r.metrics.requested = want;
     /* a count of positions bounds the call; every vault that fails takes a
      * prefab out (or one of its DGI_MIXED_OUTCOMES outcomes), so the loop ends */
     m->budget = DGI_MIXED_POSITIONS_PER_CELL * (int64_t)grid->width * grid->height;
-    for (uint64_t v = 0; placed < p.count && st == DG_OK && m->attempts < m->budget; v++)
+    for (uint64_t v = 0; placed < want && st == DG_OK && m->attempts < m->budget; v++)
     {
         int ok = 0;
         st = place_vault(m, &gen, dgi_hash_combine(seed, v), &rng, &ok);
@@ -682,7 +707,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     }
     gen.r.metrics.attempts = (int32_t)DG_MIN(m->attempts, INT32_MAX);
     gen.r.metrics.placed = placed;
-    gen.r.metrics.stopped_early = placed < p.count;
+    gen.r.metrics.stopped_early = placed < want;
     if (st != DG_OK)
         dgi_fail(diag, st, "prefab_mixed: out of memory");
     st = dgi_gen_end(&gen, st, grid, result, start, diag);
