@@ -172,9 +172,12 @@ TEST(prefab_jigsaw_forest_connected_over_many_seeds)
     dg_result r;
     dg_result_init(&r, NULL);
     int64_t retries = 0;
+    dg_prefab_jigsaw_params p;
+    dg_prefab_jigsaw_defaults(&p);
+    p.actor_cells = 0; /* every block's own bandit */
     for (uint64_t seed = 0; seed < 3000 && !test_failures(); seed++)
     {
-        CHECK(dg_prefab_jigsaw_generate(&g, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_prefab_jigsaw_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
         CHECK(grid_connected(&g));
         CHECK(r.room_count == 9 && r.marker_count == 9 && r.metrics.regions == 1);
         for (int32_t i = 0; i < r.room_count; i++)

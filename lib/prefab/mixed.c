@@ -21,8 +21,11 @@ typedef struct mixed {
     uint8_t *mark;       /* local connectivity: cells of the box + ring to visit */
     int32_t *stack;
     int64_t start_cell;  /* the host's start (row-major index), -1 if none: vaults leave it free */
+    uint16_t *blocked;   /* sums of the cells no vault cell may take, (W+1) x (H+1), modulo 2^16;
+                          * made when a vault first needs every position scanned */
+    const dg_allocator *alloc;
     uint8_t *backup;
-    size_t cells, backup_size;
+    size_t cells, backup_size, blocked_size;
     uint8_t buf[4096];
 } mixed;
 
@@ -31,7 +34,12 @@ typedef struct vault_try {
     int32_t index;
     const dgi_prefab *q;
     const uint8_t *glyphs;
+    int32_t voids;       /* its void cells: the only ones that may lie on taken cells */
+    int ring;            /* 1: only positions a cell inside a room's edge (shrink) */
 } vault_try;
+
+/* Boxes of at most this many cells are screened by the sums (exact modulo 2^16). */
+#define DGI_MIXED_SCREEN_MAX 65535
 
 void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
 {
@@ -323,17 +331,74 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
     return n;
 }
 
-/* One candidate position: counted, tried, and placed if it holds. */
-static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, int32_t x,
-                               int32_t y, int32_t parent, int *placed)
+/* Summed counts of the cells a vault's non-void cell may not take (not open
+ * floor, under a vault or reserved, the start), kept modulo 2^16. Taken cells
+ * only ever become more as vaults land, so sums made once screen soundly. */
+static dg_status build_blocked(mixed *m, const dg_grid *g)
 {
-    dgi_xform t;
-    dgi_xform_make(v->q->width, v->q->height, o, &t);
+    size_t W = (size_t)g->width + 1;
+    m->blocked_size = W * ((size_t)g->height + 1) * sizeof *m->blocked;
+    m->blocked = dgi_alloc(m->alloc, m->blocked_size);
+    if (!m->blocked)
+        return DG_E_NOMEM;
+    memset(m->blocked, 0, W * sizeof *m->blocked);
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        uint16_t run = 0;
+        const uint16_t *above = m->blocked + (size_t)y * W;
+        uint16_t *row = m->blocked + (size_t)(y + 1) * W;
+        row[0] = 0;
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            size_t at = (size_t)y * (size_t)g->width + (size_t)x;
+            run = (uint16_t)(run + (!open_floor(DG_CELL(g, x, y)) || m->occ[at] || (int64_t)at == m->start_cell));
+            row[x + 1] = (uint16_t)(above[x + 1] + run);
+        }
+    }
+    return DG_OK;
+}
+
+/* Taken cells in box (x, y, w, h) by the sums (modulo 2^16). */
+static uint16_t taken_in(const mixed *m, int32_t W, int32_t x, int32_t y, int32_t w, int32_t h)
+{
+    size_t s = (size_t)W + 1, x0 = (size_t)x, y0 = (size_t)y, x1 = x0 + (size_t)w, y1 = y0 + (size_t)h;
+    return (uint16_t)(m->blocked[y1 * s + x1] - m->blocked[y0 * s + x1] - m->blocked[y1 * s + x0] +
+                      m->blocked[y0 * s + x0]);
+}
+
+/* 0 if box (x, y, w, h) holds more taken cells than the vault has void
+ * cells (once the sums are made). */
+static int may_fit(const mixed *m, const dg_grid *g, const vault_try *v, int32_t x, int32_t y, int32_t w,
+                   int32_t h)
+{
+    if (!m->blocked || (int64_t)w * h > DGI_MIXED_SCREEN_MAX)
+        return 1;
+    return taken_in(m, g->width, x, y, w, h) <= v->voids;
+}
+
+/* One candidate position of orientation o (turned as t): counted, screened,
+ * tried, and placed if it holds. */
+static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t,
+                               int32_t x, int32_t y, int32_t parent, int *placed)
+{
     m->attempts++;
-    if (!try_at(m, gen, v->index, o, v->glyphs, &t, x, y))
+    if (!may_fit(m, &gen->g, v, x, y, t->w, t->h) || !try_at(m, gen, v->index, o, v->glyphs, t, x, y))
         return DG_OK;
     *placed = 1;
     return dgi_gen_place(gen, v->index, o, v->glyphs, x, y, DG_ROOM_PREFAB, parent);
+}
+
+/* A room's area less its outer ring, where a vault keeps a walkway round
+ * it (a room's rect is its floor); *mask the orientations that fit it; 0 if
+ * none does. */
+static int shrink(dg_rect *a, const dgi_prefab *q, int32_t allowed, int32_t *mask)
+{
+    if (a->w < 3 || a->h < 3)
+        return 0;
+    dg_rect in = {a->x + 1, a->y + 1, a->w - 2, a->h - 2};
+    *mask = dgi_orient_fit(q, allowed, in.w, in.h);
+    *a = in;
+    return *mask != 0;
 }
 
 /* First pass: `positions` random draws, each in a random room that can hold
@@ -347,12 +412,15 @@ static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_
     {
         int32_t parent;
         dg_rect a = fit_area(m, gen, (int32_t)dg_rng_below(rng, (uint32_t)nfit), &parent);
-        int32_t o = dgi_orient_pick(dgi_orient_fit(v->q, allowed, a.w, a.h), rng);
+        int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
+        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+            continue;
+        int32_t o = dgi_orient_pick(mask, rng);
         dgi_xform t;
         dgi_xform_make(v->q->width, v->q->height, o, &t);
         int32_t x = a.x + (int32_t)dg_rng_below(rng, (uint32_t)(a.w - t.w + 1));
         int32_t y = a.y + (int32_t)dg_rng_below(rng, (uint32_t)(a.h - t.h + 1));
-        st = try_candidate(m, gen, v, o, x, y, parent, placed);
+        st = try_candidate(m, gen, v, o, &t, x, y, parent, placed);
     }
     return st;
 }
@@ -366,11 +434,15 @@ static dg_status scan_area(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o
     int32_t cols = a.w - t.w + 1, rows = a.h - t.h + 1;
     int64_t n = (int64_t)cols * rows, first = (int64_t)dgi_below64(rng, (uint64_t)n);
     dg_status st = DG_OK;
+    int32_t x = (int32_t)(first % cols), y = (int32_t)(first / cols);
     for (int64_t k = 0; k < n && !*placed && st == DG_OK && m->attempts < m->budget; k++)
     {
-        int64_t at = (first + k) % n;
-        st = try_candidate(m, gen, v, o, a.x + (int32_t)(at % cols), a.y + (int32_t)(at / cols), parent,
-                           placed);
+        st = try_candidate(m, gen, v, o, &t, a.x + x, a.y + y, parent, placed);
+        if (++x == cols) /* row-major from `first` on, wrapping to the area's first position */
+        {
+            x = 0;
+            y = y + 1 == rows ? 0 : y + 1;
+        }
     }
     return st;
 }
@@ -388,6 +460,8 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
         int32_t parent;
         dg_rect a = fit_area(m, gen, (r0 + k) % nfit, &parent);
         int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
+        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+            continue;
         for (int32_t j = 0; j < DG_ORIENT_COUNT && !*placed && st == DG_OK; j++)
             if (mask >> ((o0 + j) % DG_ORIENT_COUNT) & 1)
                 st = scan_area(m, gen, v, (o0 + j) % DG_ORIENT_COUNT, a, parent, rng, placed);
@@ -419,7 +493,8 @@ static int32_t eligible(mixed *m, const dgi_gen *gen)
 }
 
 /* One vault: a prefab by weight among the eligible ones, then random
- * positions, then every position. A prefab that fails everywhere is out (a
+ * positions and (in rooms) every position with a clear ring round it, then
+ * every position. A prefab that fails everywhere is out (a
  * prefab with random glyphs after DGI_MIXED_OUTCOMES outcomes failed), as
  * vaults only ever take floor away. DG_E_NOSPACE: no prefab left. */
 static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng, int *placed)
@@ -438,11 +513,21 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
         m->failed[v.index]++; /* an outcome its requires refuse counts as failed */
         return st == DG_E_LIMIT ? DG_OK : st;
     }
+    v.voids = 0;
+    const dgi_glyph *lg = m->set->legends[v.q->legend].glyph;
+    for (int64_t i = 0; i < (int64_t)v.q->width * v.q->height; i++)
+        v.voids += lg[v.glyphs[i]].cls == DGI_CLASS_VOID;
     int32_t nfit = rooms_that_fit(m, gen, v.q);
     m->attempts += nfit == 0; /* too big for every room: that check is its one try */
     st = DG_OK;
+    v.ring = m->room_count > 0; /* in rooms, a walkway round the vault first */
     if (nfit > 0)
         st = random_draws(m, gen, &v, nfit, rng, placed);
+    if (nfit > 0 && st == DG_OK && !*placed && v.ring)
+        st = full_scan(m, gen, &v, nfit, rng, placed);
+    v.ring = 0;
+    if (nfit > 0 && st == DG_OK && !*placed && !m->blocked)
+        st = build_blocked(m, &gen->g); /* the sums screen the scan of every position */
     if (nfit > 0 && st == DG_OK && !*placed)
         st = full_scan(m, gen, &v, nfit, rng, placed);
     if (*placed && st == DG_OK)
@@ -493,6 +578,12 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     return DG_OK;
 }
 
+static void free_blocked(mixed *m, const dg_allocator *a)
+{
+    dgi_free(a, m->blocked, m->blocked ? m->blocked_size : 0);
+    m->blocked = NULL;
+}
+
 static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
 {
     size_t n = (size_t)DG_MAX(m->set->count, 1);
@@ -503,6 +594,7 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->mark, m->cells);
     dgi_free(a, m->stack, m->cells * sizeof *m->stack);
     dgi_free(a, m->backup, m->backup_size);
+    free_blocked(m, a);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
 }
@@ -676,6 +768,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     memset(m, 0, offsetof(mixed, buf)); /* the glyph buffer needs no clearing */
     m->set = set;
     m->p = &p;
+    m->alloc = allocator;
     dgi_gen gen;
     st = dgi_gen_begin(&gen, set, grid, result, allocator, 1, 0, 1);
     int32_t rooms = gen.r.room_count, start = result ? result->start_room : -1;
@@ -705,6 +798,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
         placed += ok;
         gen.r.metrics.failures += !ok;
     }
+    free_blocked(m, allocator); /* before the result is finished: the peak stays low */
     gen.r.metrics.attempts = (int32_t)DG_MIN(m->attempts, INT32_MAX);
     gen.r.metrics.placed = placed;
     gen.r.metrics.stopped_early = placed < want;
