@@ -93,15 +93,24 @@ static dg_status finish_result(dgi_gen *gen, int32_t start_room)
     return st;
 }
 
-dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
-                      int32_t start_room, dg_diag *diag)
+dg_status dgi_gen_finish(dgi_gen *gen, int32_t start_room, dg_diag *diag)
 {
-    if (st == DG_OK && gen->mem && gen->record)
+    dg_status st = DG_OK;
+    if (gen->mem && gen->record && !gen->finished)
     {
         st = finish_result(gen, start_room);
         if (st != DG_OK)
             dgi_fail(diag, st, "prefab generator: out of memory");
     }
+    gen->finished = 1;
+    return st;
+}
+
+dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
+                      int32_t start_room, dg_diag *diag)
+{
+    if (st == DG_OK)
+        st = dgi_gen_finish(gen, start_room, diag);
     if (st == DG_OK)
     {
         for (int32_t y = 0; y < grid->height; y++)

@@ -18,8 +18,12 @@ typedef struct mixed {
     int64_t attempts;    /* positions tried (reported saturated to int32) */
     int64_t budget;      /* positions the whole call may try (docs/prefabs.md) */
     uint8_t *occ;        /* 1 under a vault placed here, 3 reserved or next to a reserved cell */
-    uint8_t *mark;       /* local connectivity: cells of the box + ring to visit */
-    int32_t *stack;
+    uint8_t *local_mark; /* still_connected: the cells of a box + ring, local indices */
+    int32_t *local_stack;
+    size_t local_size;   /* cells of the largest box + ring */
+    uint8_t *mark;       /* choose_exit: room bits and cells reached (made after the vaults) */
+    int32_t *stack;      /* choose_exit: the walk's queue, one per passable cell */
+    size_t stack_size;
     int64_t start_cell;  /* the host's start (row-major index), -1 if none: vaults leave it free */
     uint16_t *blocked;   /* sums of the cells no vault cell may take, (W+1) x (H+1), modulo 2^16;
                           * made when a vault first needs every position scanned */
@@ -138,17 +142,18 @@ static int still_connected(mixed *m, const dg_grid *g, dg_rect b)
 {
     int32_t x0 = DG_MAX(0, b.x - 1), y0 = DG_MAX(0, b.y - 1);
     int32_t x1 = DG_MIN(g->width, b.x + b.w + 1), y1 = DG_MIN(g->height, b.y + b.h + 1);
-    int32_t W = g->width, need = 0, top = 0, reached = 0;
+    int32_t W = g->width, rw = x1 - x0, rh = y1 - y0, need = 0, top = 0, reached = 0;
     static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    uint8_t *mark = m->local_mark; /* the region's cells, row by row (local index) */
     for (int32_t y = y0; y < y1; y++)
         for (int32_t x = x0; x < x1; x++)
         {
-            size_t i = (size_t)y * (size_t)W + (size_t)x;
-            m->mark[i] = 0;
+            int32_t l = (y - y0) * rw + (x - x0);
+            mark[l] = 0;
             if (!dgi_passable_default[DG_CELL(g, x, y)])
                 continue;
-            m->mark[i] = 1; /* passable, inside the region */
-            int touches = m->occ[i] == 2;
+            mark[l] = 1; /* passable, inside the region */
+            int touches = m->occ[(size_t)y * (size_t)W + (size_t)x] == 2;
             for (int d = 0; d < 4 && !touches; d++)
             {
                 int32_t nx = x + dx[d], ny = y + dy[d];
@@ -157,31 +162,31 @@ static int still_connected(mixed *m, const dg_grid *g, dg_rect b)
             }
             if (touches)
             {
-                m->mark[i] = 2; /* must be reached */
+                mark[l] = 2; /* must be reached */
                 need++;
                 if (top == 0)
-                    m->stack[top++] = (int32_t)i;
+                    m->local_stack[top++] = l;
             }
         }
     if (top)
     {
-        m->mark[m->stack[0]] = 3;
+        mark[m->local_stack[0]] = 3;
         reached = 1;
     }
     while (top > 0)
     {
-        int32_t c = m->stack[--top], x = c % W, y = c / W;
+        int32_t c = m->local_stack[--top], x = c % rw, y = c / rw;
         for (int d = 0; d < 4; d++)
         {
             int32_t nx = x + dx[d], ny = y + dy[d];
-            if (nx < x0 || ny < y0 || nx >= x1 || ny >= y1)
+            if (nx < 0 || ny < 0 || nx >= rw || ny >= rh)
                 continue;
-            size_t ni = (size_t)ny * (size_t)W + (size_t)nx;
-            if (m->mark[ni] == 1 || m->mark[ni] == 2)
+            int32_t n = ny * rw + nx;
+            if (mark[n] == 1 || mark[n] == 2)
             {
-                reached += m->mark[ni] == 2;
-                m->mark[ni] = 3;
-                m->stack[top++] = (int32_t)ni;
+                reached += mark[n] == 2;
+                mark[n] = 3;
+                m->local_stack[top++] = n;
             }
         }
     }
@@ -562,20 +567,39 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->used = dgi_calloc(a, n, 1);
     m->failed = dgi_calloc(a, n, 1);
     m->occ = dgi_calloc(a, m->cells, 1);
-    m->mark = dgi_alloc(a, m->cells);
-    m->stack = dgi_alloc(a, m->cells * sizeof *m->stack);
     for (int32_t i = 0; i < m->set->count; i++)
-        m->backup_size = DG_MAX(m->backup_size, (size_t)m->set->prefabs[i].width * (size_t)m->set->prefabs[i].height);
+    {
+        const dgi_prefab *q = &m->set->prefabs[i];
+        size_t side = (size_t)DG_MAX(q->width, q->height) + 2;
+        m->backup_size = DG_MAX(m->backup_size, (size_t)q->width * (size_t)q->height);
+        m->local_size = DG_MAX(m->local_size, side * side);
+    }
     m->backup = dgi_alloc(a, m->backup_size);
+    m->local_mark = dgi_alloc(a, m->local_size);
+    m->local_stack = dgi_alloc(a, m->local_size * sizeof *m->local_stack);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     m->fit = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
-    if (!m->weights || !m->used || !m->failed || !m->occ || !m->mark || !m->stack || !m->backup || !m->rooms ||
+    if (!m->weights || !m->used || !m->failed || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
         !m->fit)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
         if (gen->r.rooms[i].kind != DG_ROOM_PREFAB && gen->r.rooms[i].rect.w > 0 && gen->r.rooms[i].rect.h > 0)
             m->rooms[m->room_count++] = i;
     return DG_OK;
+}
+
+static void free_occ(mixed *m, const dg_allocator *a)
+{
+    dgi_free(a, m->occ, m->occ ? m->cells : 0);
+    m->occ = NULL;
+}
+
+static void free_exit_scratch(mixed *m, const dg_allocator *a)
+{
+    dgi_free(a, m->mark, m->mark ? m->cells : 0);
+    dgi_free(a, m->stack, m->stack ? m->stack_size : 0);
+    m->mark = NULL;
+    m->stack = NULL;
 }
 
 static void free_blocked(mixed *m, const dg_allocator *a)
@@ -590,9 +614,10 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->weights, n * sizeof *m->weights);
     dgi_free(a, m->used, n);
     dgi_free(a, m->failed, n);
-    dgi_free(a, m->occ, m->cells);
-    dgi_free(a, m->mark, m->cells);
-    dgi_free(a, m->stack, m->cells * sizeof *m->stack);
+    free_occ(m, a);
+    dgi_free(a, m->local_mark, m->local_size);
+    dgi_free(a, m->local_stack, m->local_size * sizeof *m->local_stack);
+    free_exit_scratch(m, a);
     dgi_free(a, m->backup, m->backup_size);
     free_blocked(m, a);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
@@ -620,10 +645,11 @@ typedef struct exit_pick {
     int32_t reached;
 } exit_pick;
 
-/* The tiers cell c qualifies for, as bits (m->mark: 1 host room, 4 any room). */
+/* The tiers cell c qualifies for, as bits (m->mark: 1 host room off every
+ * vault's box, 4 any room). */
 static int tiers_of(const mixed *m, const dg_grid *g, int32_t c)
 {
-    int host = (m->mark[c] & 1) && !m->occ[c] &&
+    int host = (m->mark[c] & 1) &&
                DG_CELL(g, c % g->width, c / g->width) == DG_TILE_FLOOR;
     return host | ((m->mark[c] & 4) ? 2 : 0);
 }
@@ -678,21 +704,25 @@ static int has_exit_marker(const dg_result *r)
     return 0;
 }
 
-/* Bit 1 of m->mark on the cells of host rooms, bit 4 on those of every room
- * (rects clipped to the grid: without in_rooms they were not checked). */
+/* Bit 1 of m->mark on the cells of host rooms outside every vault's box,
+ * bit 4 on those of every room (rects clipped to the grid: without in_rooms
+ * they were not checked). Host rooms first, then the vaults clear bit 1. */
 static void mark_rooms(mixed *m, const dg_grid *g, const dg_result *r)
 {
     memset(m->mark, 0, m->cells);
-    for (int32_t k = 0; k < r->room_count; k++)
-    {
-        dg_rect q = r->rooms[k].rect;
-        uint8_t bits = r->rooms[k].kind == DG_ROOM_PREFAB ? 4 : 5;
-        int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
-        int64_t x1 = DG_MIN((int64_t)q.x + q.w, g->width), y1 = DG_MIN((int64_t)q.y + q.h, g->height);
-        for (int64_t y = y0; y < y1; y++)
-            for (int64_t x = x0; x < x1; x++)
-                m->mark[y * g->width + x] |= bits;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t k = 0; k < r->room_count; k++)
+        {
+            dg_rect q = r->rooms[k].rect;
+            int vault = r->rooms[k].kind == DG_ROOM_PREFAB;
+            if (vault != pass)
+                continue;
+            int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
+            int64_t x1 = DG_MIN((int64_t)q.x + q.w, g->width), y1 = DG_MIN((int64_t)q.y + q.h, g->height);
+            for (int64_t y = y0; y < y1; y++)
+                for (int64_t x = x0; x < x1; x++)
+                    m->mark[y * g->width + x] = (uint8_t)(vault ? 4 : m->mark[y * g->width + x] | 5);
+        }
 }
 
 /* The exit again, now the vaults changed the walking distances (dgi_gen_end
@@ -700,17 +730,22 @@ static void mark_rooms(mixed *m, const dg_grid *g, const dg_result *r)
  * farthest plain floor of a host room under no vault, if no more than a tenth
  * of the reached cells lie beyond it; else the farthest cell of any room under
  * the same rule; else dgi_gen_end's exit stays. Never the start. */
-static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
+static dg_status choose_exit(mixed *m, const dg_grid *g, dg_result *r)
 {
     dg_point s = r->start, e = r->exit;
     if (s.x < 0 || s.y < 0 || s.x >= g->width || s.y >= g->height ||
         !dgi_passable_default[DG_CELL(g, s.x, s.y)] || has_exit_marker(r))
-        return;
+        return DG_OK;
+    m->stack_size = ((size_t)r->metrics.floor_cells + 1) * sizeof *m->stack; /* the walk queues each once */
+    m->mark = dgi_alloc(m->alloc, m->cells);
+    m->stack = dgi_alloc(m->alloc, m->stack_size);
+    if (!m->mark || !m->stack)
+        return DG_E_NOMEM;
     mark_rooms(m, g, r);
     int32_t si = s.y * g->width + s.x;
     if (e.x >= 0 && e.y >= 0 && e.x < g->width && e.y < g->height && (e.x != s.x || e.y != s.y) &&
         (tiers_of(m, g, e.y * g->width + e.x) & 1))
-        return; /* the farthest cell of all is host floor already */
+        return DG_OK; /* the farthest cell of all is host floor already */
     exit_pick pick;
     walk_from(m, g, si, &pick);
     for (int k = 0; k < 2; k++)
@@ -719,17 +754,21 @@ static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
             r->exit.x = pick.cell[k] % g->width;
             r->exit.y = pick.cell[k] / g->width;
             r->exit_room = dgi_result_room_at(r, r->exit);
-            return;
+            return DG_OK;
         }
+    return DG_OK;
 }
 
 /* Vaults to place: `count`, or one per `floor_per_vault` passable cells of
- * the host map if that is more, so a big map gets its share. */
-static int32_t vaults_wanted(const dg_grid *g, const dg_prefab_mixed_params *p)
+ * the host map if that is more, so a big map gets its share. The host
+ * result's floor_cells counts them when it describes a grid of this size. */
+static int32_t vaults_wanted(const dg_grid *g, const dg_result *host, const dg_prefab_mixed_params *p)
 {
     if (p->floor_per_vault == 0)
         return p->count;
     int64_t open = 0;
+    if (host && host->metrics.cells == (int64_t)g->width * g->height && host->metrics.floor_cells > 0)
+        return (int32_t)DG_MAX((int64_t)p->count, host->metrics.floor_cells / p->floor_per_vault);
     for (int32_t y = 0; y < g->height; y++)
     {
         const uint8_t *row = &DG_CELL(g, 0, y);
@@ -781,7 +820,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     int32_t placed = 0;
     gen.r.metrics.attempts = gen.r.metrics.failures = 0;
-    int32_t want = vaults_wanted(&gen.g, &p);
+    int32_t want = vaults_wanted(&gen.g, result, &p);
     gen.r.metrics.requested = want;
     /* a count of positions bounds the call; every vault that fails takes a
      * prefab out (or one of its DGI_MIXED_OUTCOMES outcomes), so the loop ends */
@@ -804,9 +843,13 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     gen.r.metrics.stopped_early = placed < want;
     if (st != DG_OK)
         dgi_fail(diag, st, "prefab_mixed: out of memory");
+    free_occ(m, allocator); /* the scratch stays low while the result is finished */
+    if (st == DG_OK)
+        st = dgi_gen_finish(&gen, start, diag);
+    if (st == DG_OK && result && choose_exit(m, &gen.g, &gen.r) != DG_OK)
+        st = dgi_fail(diag, DG_E_NOMEM, "prefab_mixed: out of memory");
+    free_exit_scratch(m, allocator);
     st = dgi_gen_end(&gen, st, grid, result, start, diag);
-    if (st == DG_OK && result)
-        choose_exit(m, grid, result);
     mixed_free(m, allocator, rooms);
     dgi_free(allocator, m, sizeof *m);
     return st;
