@@ -461,6 +461,30 @@ static int32_t not_twin(const block_choice *c, int32_t west, int32_t west_o, int
     return orients;
 }
 
+/* A twin was drawn: the draw again over the candidates' orientations that
+ * are no twin (by weight among the options that keep one), if any. */
+static void redraw_fresh(const block_choice *list, int32_t n, int32_t west, int32_t west_o, int32_t north,
+                         int32_t north_o, dg_rng *rng, int32_t *k, int32_t *o)
+{
+    int64_t fresh = 0;
+    for (int32_t c = 0; c < n; c++)
+        fresh += not_twin(&list[c], west, west_o, north, north_o) ? list[c].weight : 0;
+    if (fresh == 0)
+        return; /* every candidate repeats a neighbour: the twin stays */
+    int64_t r = (int64_t)dgi_below64(rng, (uint64_t)fresh);
+    for (int32_t c = 0;; c++)
+    {
+        int32_t orients = not_twin(&list[c], west, west_o, north, north_o);
+        if (orients && r < list[c].weight)
+        {
+            *k = list[c].option;
+            *o = dgi_orient_pick(orients, rng);
+            return;
+        }
+        r -= orients ? list[c].weight : 0;
+    }
+}
+
 /* Chooses option and orientation of one block; 0 if no candidate is left:
  * never a twin of its west or north neighbour while another candidate fits,
  * so no prefab repeats in bands. */
@@ -479,22 +503,16 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
         return 0;
     int32_t twin_w = has_west ? j->chosen[block - 1] : -1, twin_n = has_north ? j->chosen[block - j->cols] : -1;
     int32_t twin_wo = has_west ? j->orient[block - 1] : -1, twin_no = has_north ? j->orient[block - j->cols] : -1;
-    int64_t fresh = 0; /* the weight left once the neighbours' own (prefab, orientation) are out */
-    for (int32_t c = 0; c < n; c++)
-        fresh += not_twin(&list[c], twin_w, twin_wo, twin_n, twin_no) ? list[c].weight : 0;
-    /* the weighted draw of dgi_weighted_pick over the candidates that do not
-     * repeat a neighbour (all of them if every one does), the others weigh 0 */
-    int64_t r = (int64_t)dgi_below64(rng, (uint64_t)(fresh ? fresh : total));
-    int32_t c = 0, orients = 0;
-    for (;; c++)
-    {
-        orients = fresh ? not_twin(&list[c], twin_w, twin_wo, twin_n, twin_no) : list[c].orients;
-        if (orients && r < list[c].weight)
-            break;
-        r -= orients ? list[c].weight : 0;
-    }
+    /* the weighted draw of dgi_weighted_pick over all options, where the
+     * others weigh 0 */
+    int64_t r = (int64_t)dgi_below64(rng, (uint64_t)total);
+    int32_t c = 0;
+    while (r >= list[c].weight)
+        r -= list[c++].weight;
     int32_t k = list[c].option;
-    int32_t o = dgi_orient_pick(orients, rng);
+    int32_t o = dgi_orient_pick(list[c].orients, rng);
+    if ((k == twin_w && o == twin_wo) || (k == twin_n && o == twin_no))
+        redraw_fresh(list, n, twin_w, twin_wo, twin_n, twin_no, rng, &k, &o);
     const uint64_t *e = j->opt[k].edge[o];
     j->chosen[block] = k;
     j->orient[block] = o;
@@ -562,7 +580,8 @@ static int is_actor(const dg_marker *m)
 
 /* Keeps at most one actor (or spawn) marker per `actor_cells` passable
  * cells, a uniform choice among them (selection sampling keeps their order):
- * an actor on every block crowds a map a player walks. Tiles stay floor. */
+ * an actor on every block crowds a map a player walks. Tiles stay floor; the
+ * finished result's metrics count no markers, so they hold. seed: the try's. */
 static void thin_actors(const jigsaw *j, dgi_gen *gen, uint64_t seed)
 {
     dg_result *r = &gen->r;
@@ -571,10 +590,7 @@ static void thin_actors(const jigsaw *j, dgi_gen *gen, uint64_t seed)
         actors += is_actor(&r->markers[i]);
     if (j->p->actor_cells == 0 || actors == 0)
         return;
-    int64_t open = 0, n = (int64_t)j->gw * j->gh;
-    for (int64_t i = 0; i < n; i++)
-        open += dgi_passable_default[gen->g.cells[i]];
-    int64_t keep = open / j->p->actor_cells;
+    int64_t keep = r->metrics.floor_cells / j->p->actor_cells; /* the finished result's count */
     if (keep >= actors)
         return;
     dg_rng rng;
@@ -768,10 +784,7 @@ static dg_status one_try(jigsaw *j, dgi_gen *gen, uint64_t seed)
     if (j->p->connected && !j->proven && !dgi_gen_connected(gen, j->stack))
         return DG_E_LIMIT;
     if (gen->record)
-    {
-        thin_actors(j, gen, seed);
         choose_start(j, gen, seed);
-    }
     return DG_OK;
 }
 
@@ -866,6 +879,8 @@ dg_status dgi_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     gen.r.metrics.requested = gen.r.metrics.placed = j.cols * j.rows;
     int32_t sr = start_room(&gen.r);
     gen.reserved = reserved;
+    if (st == DG_OK && gen.record && (st = dgi_gen_finish(&gen, sr, diag)) == DG_OK)
+        thin_actors(&j, &gen, tries > 1 ? dgi_hash_combine(seed, (uint64_t)(tries - 1)) : seed);
     dgi_free(allocator, j.dead, j.dead ? (size_t)j.cols * (size_t)j.rows : 0);
     dgi_free(allocator, j.block, j.block_size);
     return dgi_gen_end(&gen, st, grid, result, sr, diag);
