@@ -70,6 +70,7 @@ namespace LibDungeon {
         public int orientation;
         public int parent;
         public int cells;
+        public int shape;
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Corridor {
@@ -271,6 +272,7 @@ namespace LibDungeon {
         public int straight_weight;
         public int diagonal_weight;
         public IntPtr overlay;
+        public int size;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]

@@ -81,6 +81,15 @@ enum {
     DG_ROOM_JUNCTION = 4
 };
 enum {
+    DG_SHAPE_RECT = 0,
+    DG_SHAPE_CROSS = 1,
+    DG_SHAPE_CIRCLE = 2,
+    DG_SHAPE_OCTAGON = 3,
+    DG_SHAPE_CHUNKY = 4,
+    DG_SHAPE_PILLARS = 5,
+    DG_SHAPE_CAVERN = 6
+};
+enum {
     DG_REF_NONE = 0,
     DG_REF_ROOM = 1,
     DG_REF_CORRIDOR = 2
@@ -94,6 +103,7 @@ typedef struct dg_room {
     int32_t orientation;
     int32_t parent;
     int32_t cells;
+    int32_t shape;
 } dg_room;
 typedef struct dg_corridor {
     dg_point start;
@@ -367,9 +377,12 @@ typedef struct dg_move {
     int32_t straight_weight;
     int32_t diagonal_weight;
     const dg_overlay *overlay;
+    int32_t size;
     int32_t spare[8];
 } dg_move;
  void dg_move_defaults(dg_move *move);
+ dg_status dg_clearance(const dg_grid *grid, const dg_move *move, uint8_t *clearance,
+                              size_t clearance_count, dg_diag *diag);
  dg_status dg_regions(const dg_grid *grid, const dg_move *move, int32_t *labels,
                             size_t labels_count, int32_t *sizes, int32_t sizes_cap,
                             int32_t *count, int32_t *largest, dg_diag *diag);
@@ -428,6 +441,19 @@ typedef struct dg_quality {
     int32_t doorless_joins;
     int32_t dead_doors;
     int32_t parallel_cells;
+    int32_t loops_per_room_permille;
+    int32_t single_entrance_permille;
+    int32_t shaped_room_permille;
+    int32_t empty_square_permille;
+    int32_t straight_max;
+    int32_t parallel_permille;
+    int32_t corridor_per_room_permille;
+    int32_t dead_end_max;
+    int32_t diameter;
+    int32_t route_diameter_permille;
+    int32_t locks_placed;
+    int32_t key_start_min;
+    int32_t key_lock_min;
     int32_t spare[8];
 } dg_quality;
  dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,

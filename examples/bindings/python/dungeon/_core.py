@@ -67,7 +67,8 @@ class Ref(C.Structure):
 
 class Room(C.Structure):
     _fields_ = [("rect", Rect), ("kind", C.c_int32), ("prefab", C.c_int32),
-                ("orientation", C.c_int32), ("parent", C.c_int32), ("cells", C.c_int32)]
+                ("orientation", C.c_int32), ("parent", C.c_int32), ("cells", C.c_int32),
+                ("shape", C.c_int32)]
 
 class Corridor(C.Structure):
     _fields_ = [("start", Point), ("bend", Point), ("end", Point), ("length", C.c_int32),
@@ -146,7 +147,8 @@ class Move(C.Structure):
     _fields_ = [("passable", C.POINTER(C.c_uint8)), ("cost", C.POINTER(C.c_uint16)),
                 ("neighbours", C.c_int32), ("corner_cutting", C.c_int32),
                 ("straight_weight", C.c_int32), ("diagonal_weight", C.c_int32),
-                ("overlay", C.POINTER(Overlay)), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+                ("overlay", C.POINTER(Overlay)), ("size", C.c_int32),
+                ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class DistanceInfo(C.Structure):
     _fields_ = [("reached", C.c_int32), ("max_distance", C.c_int32), ("farthest", Point)]
