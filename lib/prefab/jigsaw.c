@@ -879,9 +879,9 @@ dg_status dgi_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     gen.r.metrics.requested = gen.r.metrics.placed = j.cols * j.rows;
     int32_t sr = start_room(&gen.r);
     gen.reserved = reserved;
+    dgi_free(allocator, j.dead, j.dead ? (size_t)j.cols * (size_t)j.rows : 0);
+    dgi_free(allocator, j.block, j.block_size); /* before the result is finished: a lower peak */
     if (st == DG_OK && gen.record && (st = dgi_gen_finish(&gen, sr, diag)) == DG_OK)
         thin_actors(&j, &gen, tries > 1 ? dgi_hash_combine(seed, (uint64_t)(tries - 1)) : seed);
-    dgi_free(allocator, j.dead, j.dead ? (size_t)j.cols * (size_t)j.rows : 0);
-    dgi_free(allocator, j.block, j.block_size);
     return dgi_gen_end(&gen, st, grid, result, sr, diag);
 }

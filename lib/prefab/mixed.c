@@ -764,16 +764,24 @@ static dg_status choose_exit(mixed *m, const dg_grid *g, dg_result *r)
  * result's floor_cells counts them when it describes a grid of this size. */
 static int32_t vaults_wanted(const dg_grid *g, const dg_result *host, const dg_prefab_mixed_params *p)
 {
-    if (p->floor_per_vault == 0)
-        return p->count;
-    int64_t open = 0;
-    if (host && host->metrics.cells == (int64_t)g->width * g->height && host->metrics.floor_cells > 0)
-        return (int32_t)DG_MAX((int64_t)p->count, host->metrics.floor_cells / p->floor_per_vault);
-    for (int32_t y = 0; y < g->height; y++)
+    int64_t cells = (int64_t)g->width * g->height, open = 0;
+    if (p->floor_per_vault == 0 || cells / p->floor_per_vault <= p->count)
+        return p->count; /* not even a map all floor would ask for more */
+    if (host && host->metrics.cells == cells && host->metrics.floor_cells > 0)
+        open = host->metrics.floor_cells;
+    else
     {
-        const uint8_t *row = &DG_CELL(g, 0, y);
-        for (int32_t x = 0; x < g->width; x++)
-            open += dgi_passable_default[row[x]];
+        int64_t lane[4] = {0, 0, 0, 0}, i = 0; /* g is the scratch grid: stride = width */
+        for (; i + 4 <= cells; i += 4)
+        {
+            lane[0] += dgi_passable_default[g->cells[i]];
+            lane[1] += dgi_passable_default[g->cells[i + 1]];
+            lane[2] += dgi_passable_default[g->cells[i + 2]];
+            lane[3] += dgi_passable_default[g->cells[i + 3]];
+        }
+        for (; i < cells; i++)
+            open += dgi_passable_default[g->cells[i]];
+        open += lane[0] + lane[1] + lane[2] + lane[3];
     }
     return (int32_t)DG_MAX((int64_t)p->count, DG_MIN(open / p->floor_per_vault, 100000));
 }
