@@ -25,7 +25,7 @@ typedef struct mixed {
     int32_t *stack;      /* choose_exit: the walk's queue, one per passable cell */
     size_t stack_size;
     int64_t start_cell;  /* the host's start (row-major index), -1 if none: vaults leave it free */
-    uint16_t *blocked;   /* sums of the cells no vault cell may take, (W+1) x (H+1), modulo 2^16;
+    uint8_t *blocked;   /* sums of the cells no vault cell may take, (W+1) x (H+1), modulo 256;
                           * made when a vault first needs every position scanned */
     const dg_allocator *alloc;
     uint8_t *backup;
@@ -42,8 +42,8 @@ typedef struct vault_try {
     int ring;            /* 1: only positions a cell inside a room's edge (shrink) */
 } vault_try;
 
-/* Boxes of at most this many cells are screened by the sums (exact modulo 2^16). */
-#define DGI_MIXED_SCREEN_MAX 65535
+/* Boxes of at most this many cells are screened by the sums (exact modulo 256). */
+#define DGI_MIXED_SCREEN_MAX 255 /* a byte per cell: vaults up to 15x15 */
 
 void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
 {
@@ -337,7 +337,7 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
 }
 
 /* Summed counts of the cells a vault's non-void cell may not take (not open
- * floor, under a vault or reserved, the start), kept modulo 2^16. Taken cells
+ * floor, under a vault or reserved, the start), kept modulo 256. Taken cells
  * only ever become more as vaults land, so sums made once screen soundly. */
 static dg_status build_blocked(mixed *m, const dg_grid *g)
 {
@@ -349,25 +349,25 @@ static dg_status build_blocked(mixed *m, const dg_grid *g)
     memset(m->blocked, 0, W * sizeof *m->blocked);
     for (int32_t y = 0; y < g->height; y++)
     {
-        uint16_t run = 0;
-        const uint16_t *above = m->blocked + (size_t)y * W;
-        uint16_t *row = m->blocked + (size_t)(y + 1) * W;
+        uint8_t run = 0;
+        const uint8_t *above = m->blocked + (size_t)y * W;
+        uint8_t *row = m->blocked + (size_t)(y + 1) * W;
         row[0] = 0;
         for (int32_t x = 0; x < g->width; x++)
         {
             size_t at = (size_t)y * (size_t)g->width + (size_t)x;
-            run = (uint16_t)(run + (!open_floor(DG_CELL(g, x, y)) || m->occ[at] || (int64_t)at == m->start_cell));
-            row[x + 1] = (uint16_t)(above[x + 1] + run);
+            run = (uint8_t)(run + (!open_floor(DG_CELL(g, x, y)) || m->occ[at] || (int64_t)at == m->start_cell));
+            row[x + 1] = (uint8_t)(above[x + 1] + run);
         }
     }
     return DG_OK;
 }
 
-/* Taken cells in box (x, y, w, h) by the sums (modulo 2^16). */
-static uint16_t taken_in(const mixed *m, int32_t W, int32_t x, int32_t y, int32_t w, int32_t h)
+/* Taken cells in box (x, y, w, h) by the sums (modulo 256). */
+static uint8_t taken_in(const mixed *m, int32_t W, int32_t x, int32_t y, int32_t w, int32_t h)
 {
     size_t s = (size_t)W + 1, x0 = (size_t)x, y0 = (size_t)y, x1 = x0 + (size_t)w, y1 = y0 + (size_t)h;
-    return (uint16_t)(m->blocked[y1 * s + x1] - m->blocked[y0 * s + x1] - m->blocked[y1 * s + x0] +
+    return (uint8_t)(m->blocked[y1 * s + x1] - m->blocked[y0 * s + x1] - m->blocked[y1 * s + x0] +
                       m->blocked[y0 * s + x0]);
 }
 
