@@ -1281,6 +1281,8 @@ typedef struct dg_prefab_full_params {
                            * (default DG_TILE_VOID) */
     int32_t border;       /* 1: open cells on the grid's outer ring become wall, and doors
                            * left leading nowhere are mended (default 1; 0: open edges) */
+    int32_t cover;        /* with keep 0, the least share of the grid the prefab must cover,
+                           * permille; else DG_E_NOSPACE names the largest that fits (default 500) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_full_params;
 
@@ -1309,6 +1311,8 @@ typedef struct dg_prefab_jigsaw_params {
     int32_t border;           /* 1: open cells on the outer edge of the blocks (and on the
                                * grid's ring) become wall, doors left leading nowhere are
                                * mended (default 1; 0: open edges, for stitching) */
+    int32_t actor_cells;      /* at most one actor marker per this many passable cells, a
+                               * seeded choice (default 40; 0: every actor the blocks hold) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_jigsaw_params;
 
@@ -1384,10 +1388,13 @@ typedef struct dg_prefab_mixed_params {
                             * 1..100000 (default 32) */
     int32_t in_rooms;      /* 1: only inside the interiors of the rooms already in result
                             * (when it has any) (default 1) */
-    int32_t unique;        /* 1: each prefab at most once (default 1) */
+    int32_t unique;        /* 1: each prefab at most once; 0: a prefab repeats only once
+                            * every other one was placed (default 0) */
     int32_t base;          /* DG_MIXED_BASE_*: the generator the registry (tool, recipes) runs
                             * first, with its defaults and the same seed; this function itself
                             * stamps into whatever grid it is given (default attach) */
+    int32_t floor_per_vault; /* at least one vault per this many passable cells of the host
+                              * map, when more than `count` (default 2000; 0: count only) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_mixed_params;
 enum { /* dg_prefab_mixed_params.base */

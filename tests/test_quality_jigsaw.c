@@ -1,6 +1,8 @@
 /* The quality contract of prefab-jigsaw and prefab-full at their defaults:
  * closed border, everything reachable from the start, start and exit in
- * rooms with the exit among the farthest cells, no door leading nowhere. */
+ * rooms with the exit among the farthest cells, no door leading nowhere;
+ * jigsaw without bands of one block or crowds of actors, full refusing a
+ * grid it cannot half fill. */
 #include "test.h"
 
 #include <stdlib.h>
@@ -161,8 +163,8 @@ TEST(full_quality_shaft_at_defaults)
     dg_prefab_set *set = load_example("shaft.txt");
     if (!set)
         return;
-    static const int32_t sizes[][2] = {{48, 20}, {20, 48}, {56, 26}, {80, 50}};
-    uint8_t *cells = malloc(80 * 50);
+    static const int32_t sizes[][2] = {{48, 20}, {20, 48}, {56, 26}, {64, 30}};
+    uint8_t *cells = malloc(200 * 200);
     dg_result r;
     dg_result_init(&r, NULL);
     for (int k = 0; cells && k < 4; k++)
@@ -180,6 +182,96 @@ TEST(full_quality_shaft_at_defaults)
     CHECK(dg_prefab_full_generate(&small, set, NULL, 1, &r, NULL, NULL) == DG_E_NOSPACE);
     dg_result_free(&r);
     free(cells);
+    dg_prefab_set_free(set);
+}
+
+/* A grid the shaft cannot half fill is refused, untouched, with a message
+ * naming the largest prefab that fits; cover 0 or keep 1 take it anyway. */
+TEST(full_refuses_a_grid_it_cannot_half_fill)
+{
+    dg_prefab_set *set = load_example("shaft.txt");
+    uint8_t *cells = malloc(200 * 200);
+    static const int32_t sizes[][2] = {{80, 25}, {80, 50}, {200, 200}};
+    for (int k = 0; set && cells && k < 3; k++)
+    {
+        dg_grid g;
+        dg_grid_init(&g, cells, sizes[k][0], sizes[k][1], 0);
+        dg_grid_fill(&g, 77);
+        dg_diag d;
+        CHECK(dg_prefab_full_generate(&g, set, NULL, 1, NULL, NULL, &d) == DG_E_NOSPACE);
+        CHECKF(strstr(d.message, "'shaft' (48x20)") && strstr(d.message, "at most 1920 cells"), "%s", d.message);
+        for (int32_t i = 0; i < g.width * g.height; i++)
+            CHECK(cells[i] == 77);
+        dg_prefab_full_params p;
+        dg_prefab_full_defaults(&p);
+        CHECK(p.cover == 500);
+        p.cover = 0;
+        CHECK(dg_prefab_full_generate(&g, set, &p, 1, NULL, NULL, NULL) == DG_OK);
+        p.cover = 500;
+        p.keep = 1;
+        CHECK(dg_prefab_full_generate(&g, set, &p, 1, NULL, NULL, NULL) == DG_OK);
+        p.cover = 1001;
+        CHECK(dg_prefab_full_generate(&g, set, &p, 1, NULL, NULL, NULL) == DG_E_INVALID);
+    }
+    /* 48x20 in 60x32 is exactly half: taken */
+    dg_grid g;
+    dg_grid_init(&g, cells, 60, 32, 0);
+    CHECK(set && dg_prefab_full_generate(&g, set, NULL, 1, NULL, NULL, NULL) == DG_OK);
+    free(cells);
+    dg_prefab_set_free(set);
+}
+
+/* Neighbouring blocks (west-east, north-south) holding the same prefab the
+ * same way round, and passable cells per actor marker, over seeds: no bands
+ * of one block, no crowd of bandits (issue 29: at most 10%, at least 40). */
+static void jigsaw_variety(const dg_prefab_set *set, int32_t w, int32_t h, int seeds)
+{
+    uint8_t *cells = malloc((size_t)w * (size_t)h);
+    dg_grid g;
+    dg_grid_init(&g, cells, w, h, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    int64_t pairs = 0, twins = 0;
+    for (uint64_t seed = 0; cells && seed < (uint64_t)seeds && test_failures() == 0; seed++)
+    {
+        CHECK(dg_prefab_jigsaw_generate(&g, set, NULL, seed, &r, NULL, NULL) == DG_OK);
+        for (int32_t i = 0; i < r.room_count; i++)
+            for (int32_t k = 0; k < r.room_count; k++)
+            {
+                const dg_rect a = r.rooms[i].rect, b = r.rooms[k].rect;
+                int next = (b.x == a.x + a.w && b.y == a.y) || (b.y == a.y + a.h && b.x == a.x);
+                pairs += next;
+                twins += next && r.rooms[i].prefab == r.rooms[k].prefab &&
+                         r.rooms[i].orientation == r.rooms[k].orientation;
+            }
+        int32_t actors = 0;
+        for (int32_t i = 0; i < r.marker_count; i++)
+            actors += r.markers[i].kind == DG_MARKER_ACTOR || r.markers[i].kind == DG_MARKER_SPAWN;
+        CHECKF(actors > 0 && (int64_t)actors * 40 <= r.metrics.floor_cells, "%dx%d seed %d: %d actors, %d passable",
+               (int)w, (int)h, (int)seed, (int)actors, (int)r.metrics.floor_cells);
+    }
+    CHECKF(pairs > 0 && twins * 10 <= pairs, "%dx%d: %lld twins of %lld pairs", (int)w, (int)h,
+           (long long)twins, (long long)pairs);
+    dg_result_free(&r);
+    free(cells);
+}
+
+TEST(jigsaw_variety_and_actors_at_defaults)
+{
+    dg_prefab_set *set = load_example("forest.txt");
+    if (!set)
+        return;
+    jigsaw_variety(set, 80, 25, 100);
+    jigsaw_variety(set, 80, 50, 50);
+    jigsaw_variety(set, 200, 200, 4);
+    dg_prefab_jigsaw_params p;
+    dg_prefab_jigsaw_defaults(&p);
+    CHECK(p.actor_cells == 40);
+    p.actor_cells = -1;
+    uint8_t cells[21 * 15];
+    dg_grid g;
+    dg_grid_init(&g, cells, 21, 15, 0);
+    CHECK(dg_prefab_jigsaw_generate(&g, set, &p, 1, NULL, NULL, NULL) == DG_E_INVALID);
     dg_prefab_set_free(set);
 }
 

@@ -79,11 +79,21 @@ static int32_t new_dead_ends(const dg_grid *g, const uint8_t *before, const dg_r
     return n;
 }
 
-/* A map of prefab-mixed with count vaults: the attach host first (its grid
- * kept in before), then the vaults, checked against the contract and the
- * vault rules. Returns the vaults placed. */
+/* The vaults asked for a host map: count, or one per 2,000 passable cells. */
+static int32_t vaults_wanted(const dg_grid *g, int32_t count)
+{
+    int32_t open = 0;
+    for (int32_t i = 0; i < g->width * g->height; i++)
+        open += dg_tile_passable(g->cells[i]);
+    return open / 2000 > count ? open / 2000 : count;
+}
+
+/* A map of prefab-mixed with count vaults (each prefab at most once if
+ * unique): the attach host first (its grid kept in before), then the vaults,
+ * checked against the contract and the vault rules. Returns the vaults
+ * placed, *want the vaults asked for. */
 static int32_t mixed_map(dg_grid *g, uint8_t *before, const dg_prefab_set *set, int32_t count,
-                         uint64_t seed, dg_result *r)
+                         int32_t unique, uint64_t seed, dg_result *r, int32_t *want)
 {
     dg_attach_params a;
     dg_attach_defaults(&a);
@@ -94,6 +104,8 @@ static int32_t mixed_map(dg_grid *g, uint8_t *before, const dg_prefab_set *set, 
     dg_prefab_mixed_params p;
     dg_prefab_mixed_defaults(&p);
     p.count = count;
+    p.unique = unique;
+    *want = vaults_wanted(g, count);
     CHECK(dg_prefab_mixed_generate(g, set, &p, seed, r, NULL, NULL) == DG_OK);
     dg_quality q;
     CHECK(dg_survey_map(g, r, &q, NULL, NULL) == DG_OK);
@@ -107,7 +119,7 @@ static int32_t mixed_map(dg_grid *g, uint8_t *before, const dg_prefab_set *set, 
     CHECKF(new_dead_ends(g, before, r, host) == 0, "seed %d: new dead ends", (int)seed);
     CHECKF(r->start.x == start.x && r->start.y == start.y, "seed %d: start %d,%d was %d,%d", (int)seed, (int)r->start.x, (int)r->start.y, (int)start.x, (int)start.y); /* vaults leave the start free */
     CHECK(r->exit_room >= 0 && r->exit_room < host && dg_grid_get(g, r->exit.x, r->exit.y) == DG_TILE_FLOOR);
-    CHECK(r->metrics.requested == count && r->metrics.stopped_early == (r->metrics.placed < count));
+    CHECK(r->metrics.requested == *want && r->metrics.stopped_early == (r->metrics.placed < *want));
     return r->metrics.placed;
 }
 
@@ -119,9 +131,9 @@ static void many_maps(int32_t w, int32_t h, int32_t count, int32_t seeds, int32_
     dg_result r;
     dg_result_init(&r, NULL);
     CHECK(set && cells && before && dg_grid_init(&g, cells, w, h, 0) == DG_OK);
-    int32_t short_maps = 0;
+    int32_t short_maps = 0, want = 0;
     for (int32_t s = 1; set && cells && before && s <= seeds && test_failures() == 0; s++)
-        short_maps += mixed_map(&g, before, set, count, (uint64_t)s, &r) < count;
+        short_maps += mixed_map(&g, before, set, count, 0, (uint64_t)s, &r, &want) < want;
     if (want_all)
         CHECKF(short_maps == 0, "%dx%d count %d: %d maps short", (int)w, (int)h, (int)count, (int)short_maps);
     dg_result_free(&r);
@@ -133,13 +145,15 @@ static void many_maps(int32_t w, int32_t h, int32_t count, int32_t seeds, int32_
 /* The six vaults users asked for at 80x50 land on every map. */
 TEST(quality_mixed_six_vaults_80x50) { many_maps(80, 50, 6, 300, 1); }
 TEST(quality_mixed_three_vaults_80x25) { many_maps(80, 25, 3, 300, 1); }
+/* At 200x200 the count grows with the map: a vault per 2,000 passable cells
+ * (the set's prefabs repeat once each was placed), on every map. */
 TEST(quality_mixed_three_vaults_200x200) { many_maps(200, 200, 3, 40, 1); }
 /* The smallest map attach makes: vaults where they fit, the contract always. */
 TEST(quality_mixed_smallest_5x5) { many_maps(5, 5, 3, 500, 0); }
 TEST(quality_mixed_crowded_9x9) { many_maps(9, 9, 9, 500, 0); }
 
-/* More vaults than the set has prefabs (each at most once): all of them, then
- * a clear count: requested, placed, stopped_early. */
+/* More vaults than the set has prefabs, each at most once (unique): all of
+ * them, then a clear count: requested, placed, stopped_early. */
 TEST(quality_mixed_count_beyond_the_set)
 {
     dg_prefab_set *set = vaults();
@@ -151,7 +165,8 @@ TEST(quality_mixed_count_beyond_the_set)
     CHECK(set && cells && before && dg_grid_init(&g, cells, 200, 200, 0) == DG_OK);
     for (uint64_t s = 1; set && cells && before && s <= 10; s++)
     {
-        CHECK(mixed_map(&g, before, set, prefabs + 5, s, &r) == prefabs);
+        int32_t want;
+        CHECK(mixed_map(&g, before, set, prefabs + 5, 1, s, &r, &want) == prefabs);
         CHECK(r.metrics.requested == prefabs + 5 && r.metrics.stopped_early == 1);
     }
     dg_result_free(&r);
@@ -179,6 +194,7 @@ TEST(quality_mixed_finds_the_only_position)
         p.count = 1;
         p.positions = 1;
         p.in_rooms = 0;
+        p.count = 1;
         dg_result r;
         dg_result_init(&r, NULL);
         CHECK(dg_prefab_mixed_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
@@ -210,6 +226,7 @@ TEST(quality_mixed_doors_stay_open)
         dg_prefab_mixed_params p;
         dg_prefab_mixed_defaults(&p);
         p.in_rooms = 0;
+        p.count = 1;
         dg_result r;
         dg_result_init(&r, NULL);
         CHECK(dg_prefab_mixed_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);

@@ -164,6 +164,7 @@ const dg_param_desc dgi_prefab_full_table[] = {
     P_BOOL(dg_prefab_full_params, keep, 0, "keep the grid's cells outside the prefab and under void"),
     P_INT(dg_prefab_full_params, fill, 0, 255, DG_TILE_VOID, "tile around the prefab and under void"),
     P_BOOL(dg_prefab_full_params, border, 1, "wall the open cells of the grid's outer ring"),
+    P_INT(dg_prefab_full_params, cover, 0, 1000, 500, "least share of the grid the prefab covers, permille, when not keeping"),
 };
 
 /* ---- prefab-jigsaw (lib/prefab/jigsaw.c; tag is not a row) */
@@ -181,6 +182,7 @@ const dg_param_desc dgi_prefab_jigsaw_table[] = {
     P_INT(dg_prefab_jigsaw_params, max_tries, 1, 1000, 32, "maps tried from derived seeds"),
     P_INT(dg_prefab_jigsaw_params, fill, 0, 255, DG_TILE_VOID, "tile outside the whole blocks"),
     P_BOOL(dg_prefab_jigsaw_params, border, 1, "wall the open cells on the outer edge of the blocks"),
+    P_INT(dg_prefab_jigsaw_params, actor_cells, 0, 1000000, 40, "at most one actor marker per this many passable cells (0 = all)"),
 };
 
 /* ---- prefab-islands (lib/prefab/islands.c; groups and group_count are not rows) */
@@ -206,9 +208,11 @@ const dg_param_desc dgi_prefab_mixed_table[] = {
           "allowed orientation bits (255 = all eight)"),
     P_INT(dg_prefab_mixed_params, positions, 1, 100000, 32, "random positions per vault before trying them all"),
     P_BOOL(dg_prefab_mixed_params, in_rooms, 1, "only inside the rooms of the attach map"),
-    P_BOOL(dg_prefab_mixed_params, unique, 1, "each prefab at most once"),
+    P_BOOL(dg_prefab_mixed_params, unique, 0, "each prefab at most once (0: repeats once every prefab was placed)"),
     P_ENUM(dg_prefab_mixed_params, base, "attach|chain|cave|bsp|maze|walk|scatter", 7,
            DG_MIXED_BASE_ATTACH, "the map the vaults go into, made first with its defaults"),
+    P_INT(dg_prefab_mixed_params, floor_per_vault, 0, 1000000, 2000,
+          "at least one vault per this many passable cells, when more than count (0 = count only)"),
 };
 
 /* ---- world (lib/world/world.c; furnishing and the difficulty curve are not rows) */

@@ -93,15 +93,24 @@ static dg_status finish_result(dgi_gen *gen, int32_t start_room)
     return st;
 }
 
-dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
-                      int32_t start_room, dg_diag *diag)
+dg_status dgi_gen_finish(dgi_gen *gen, int32_t start_room, dg_diag *diag)
 {
-    if (st == DG_OK && gen->mem && gen->record)
+    dg_status st = DG_OK;
+    if (gen->mem && gen->record && !gen->finished)
     {
         st = finish_result(gen, start_room);
         if (st != DG_OK)
             dgi_fail(diag, st, "prefab generator: out of memory");
     }
+    gen->finished = 1;
+    return st;
+}
+
+dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
+                      int32_t start_room, dg_diag *diag)
+{
+    if (st == DG_OK)
+        st = dgi_gen_finish(gen, start_room, diag);
     if (st == DG_OK)
     {
         for (int32_t y = 0; y < grid->height; y++)
@@ -610,7 +619,40 @@ static dg_status full_check(const dg_prefab_set *set,
         return dgi_fail(diag, DG_E_INVALID, "prefab_full: border must be 0 or 1");
     if (p->fill < 0 || p->fill > 255)
         return dgi_fail(diag, DG_E_INVALID, "prefab_full: fill %d is not a tile (0..255)", (int)p->fill);
+    if (p->cover < 0 || p->cover > 1000)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_full: cover %d must be 0..1000 (permille)", (int)p->cover);
     return DG_OK;
+}
+
+/* 1 if prefab q covers at least `cover` permille of the grid (always with
+ * keep: the cells around it are the caller's map, not empty fill). */
+static int covers(const dgi_prefab *q, const dg_grid *grid, const dg_prefab_full_params *p)
+{
+    return p->keep || (int64_t)q->width * q->height * 1000 >= (int64_t)p->cover * grid->width * grid->height;
+}
+
+/* DG_E_NOSPACE when prefabs fit the grid but none covers enough of it: the
+ * message names the largest that fits and the grids it would fill. */
+static dg_status too_little(const dg_grid *grid, const dg_prefab_set *set, const dg_prefab_full_params *p,
+                            dg_diag *diag)
+{
+    const dgi_prefab *best = NULL;
+    for (int32_t i = 0; i < set->count; i++)
+    {
+        const dgi_prefab *q = &set->prefabs[i];
+        int ok = (p->name ? !strcmp(q->name, p->name) : (q->modes & DG_PREFAB_FULL) && dgi_has_tag(set, q, p->tag)) &&
+                 dgi_orient_fit(q, q->distinct & p->orientations, grid->width, grid->height);
+        if (ok && (!best || (int64_t)q->width * q->height > (int64_t)best->width * best->height))
+            best = q;
+    }
+    if (!best)
+        return DG_OK;
+    int64_t area = (int64_t)best->width * best->height, cells = (int64_t)grid->width * grid->height;
+    return dgi_fail(diag, DG_E_NOSPACE, "prefab_full: the largest prefab that fits the %dx%d grid, '%s' "
+                    "(%dx%d), covers %d permille of it, under cover %d: use a grid of at most %lld cells, "
+                    "keep = 1 around a generated map, or a lower cover", (int)grid->width, (int)grid->height,
+                    best->name, (int)best->width, (int)best->height, (int)(area * 1000 / cells), (int)p->cover,
+                    (long long)(p->cover ? area * 1000 / p->cover : cells));
 }
 
 /* Chooses the prefab (by name or weighted among mode-full candidates) and its
@@ -630,6 +672,8 @@ static dg_status full_choose(const dg_grid *grid, const dg_prefab_set *set,
             return dgi_fail(diag, DG_E_TOO_SMALL, "prefab_full: '%s' (%dx%d) does not fit a %dx%d "
                             "grid in any allowed orientation", q->name, (int)q->width,
                             (int)q->height, (int)grid->width, (int)grid->height);
+        if (!covers(q, grid, p))
+            return too_little(grid, set, p, diag);
         *o = dgi_orient_pick(mask, rng);
         return DG_OK;
     }
@@ -639,12 +683,14 @@ static dg_status full_choose(const dg_grid *grid, const dg_prefab_set *set,
     for (int32_t i = 0; i < set->count; i++)
     {
         const dgi_prefab *q = &set->prefabs[i];
-        int ok = (q->modes & DG_PREFAB_FULL) && dgi_has_tag(set, q, p->tag) &&
+        int ok = (q->modes & DG_PREFAB_FULL) && dgi_has_tag(set, q, p->tag) && covers(q, grid, p) &&
                  dgi_orient_fit(q, q->distinct & p->orientations, grid->width, grid->height);
         w[i] = ok ? q->weight : 0;
     }
     *index = dgi_weighted_pick(w, set->count, rng);
     dgi_free(a, w, (size_t)DG_MAX(set->count, 1) * sizeof *w);
+    if (*index < 0 && too_little(grid, set, p, diag) != DG_OK)
+        return DG_E_NOSPACE;
     if (*index < 0)
         return dgi_fail(diag, DG_E_NOSPACE, "prefab_full: no `mode full` prefab%s%.40s fits a %dx%d grid",
                         p->tag ? " tagged " : "", p->tag ? p->tag : "", (int)grid->width,

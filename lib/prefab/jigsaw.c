@@ -35,6 +35,7 @@ typedef struct seam_memo {
 
 #define SEAM_MEMOS 64
 #define STREAM_START 0x57A2u /* the start block's draw */
+#define STREAM_ACTORS 0xAC70u /* which actor markers are kept */
 /* The call's work budget (docs/prefabs.md): a try costs one unit per grid
  * cell (filling, writing, checking the map) and one per (prefab,
  * orientation) pair checked while listing candidates; no try starts once the
@@ -108,6 +109,9 @@ static dg_status check_params(const dg_prefab_set *set,
         return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: max_tries %d must be 1..1000", (int)p->max_tries);
     if (p->fill < 0 || p->fill > 255)
         return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: fill %d is not a tile (0..255)", (int)p->fill);
+    if (p->actor_cells < 0 || p->actor_cells > 1000000)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: actor_cells %d must be 0..1000000",
+                        (int)p->actor_cells);
     return DG_OK;
 }
 
@@ -445,7 +449,45 @@ static int seam_shares(uint64_t mine, uint64_t theirs, int32_t len, int border)
     return (mine & theirs & ~ends) != 0;
 }
 
-/* Chooses option and orientation of one block; 0 if no candidate is left. */
+/* The orientations of candidate c that do not put the same prefab the same
+ * way round next to its west or north neighbour (option, orientation). */
+static int32_t not_twin(const block_choice *c, int32_t west, int32_t west_o, int32_t north, int32_t north_o)
+{
+    int32_t orients = c->orients;
+    if (c->option == west)
+        orients &= ~(1 << west_o);
+    if (c->option == north)
+        orients &= ~(1 << north_o);
+    return orients;
+}
+
+/* A twin was drawn: the draw again over the candidates' orientations that
+ * are no twin (by weight among the options that keep one), if any. */
+static void redraw_fresh(const block_choice *list, int32_t n, int32_t west, int32_t west_o, int32_t north,
+                         int32_t north_o, dg_rng *rng, int32_t *k, int32_t *o)
+{
+    int64_t fresh = 0;
+    for (int32_t c = 0; c < n; c++)
+        fresh += not_twin(&list[c], west, west_o, north, north_o) ? list[c].weight : 0;
+    if (fresh == 0)
+        return; /* every candidate repeats a neighbour: the twin stays */
+    int64_t r = (int64_t)dgi_below64(rng, (uint64_t)fresh);
+    for (int32_t c = 0;; c++)
+    {
+        int32_t orients = not_twin(&list[c], west, west_o, north, north_o);
+        if (orients && r < list[c].weight)
+        {
+            *k = list[c].option;
+            *o = dgi_orient_pick(orients, rng);
+            return;
+        }
+        r -= orients ? list[c].weight : 0;
+    }
+}
+
+/* Chooses option and orientation of one block; 0 if no candidate is left:
+ * never a twin of its west or north neighbour while another candidate fits,
+ * so no prefab repeats in bands. */
 static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
 {
     int has_west = col > 0 && !is_dead(j, block - 1);
@@ -459,6 +501,8 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
     const block_choice *list = candidates(j, has_west | has_north << 1 | framed << 2, west, north, &n, &total);
     if (n == 0)
         return 0;
+    int32_t twin_w = has_west ? j->chosen[block - 1] : -1, twin_n = has_north ? j->chosen[block - j->cols] : -1;
+    int32_t twin_wo = has_west ? j->orient[block - 1] : -1, twin_no = has_north ? j->orient[block - j->cols] : -1;
     /* the weighted draw of dgi_weighted_pick over all options, where the
      * others weigh 0 */
     int64_t r = (int64_t)dgi_below64(rng, (uint64_t)total);
@@ -467,6 +511,8 @@ static int choose_block(jigsaw *j, int32_t block, int32_t col, dg_rng *rng)
         r -= list[c++].weight;
     int32_t k = list[c].option;
     int32_t o = dgi_orient_pick(list[c].orients, rng);
+    if ((k == twin_w && o == twin_wo) || (k == twin_n && o == twin_no))
+        redraw_fresh(list, n, twin_w, twin_wo, twin_n, twin_no, rng, &k, &o);
     const uint64_t *e = j->opt[k].edge[o];
     j->chosen[block] = k;
     j->orient[block] = o;
@@ -525,6 +571,45 @@ static void choose_start(const jigsaw *j, dgi_gen *gen, uint64_t seed)
             if (on_edge(j, b) && (pass == 1 || seen++ >= k) && !is_dead(j, b) &&
                 block_centre(j, gen, b, &gen->r.start))
                 return;
+}
+
+static int is_actor(const dg_marker *m)
+{
+    return m->kind == DG_MARKER_ACTOR || m->kind == DG_MARKER_SPAWN;
+}
+
+/* Keeps at most one actor (or spawn) marker per `actor_cells` passable
+ * cells, a uniform choice among them (selection sampling keeps their order):
+ * an actor on every block crowds a map a player walks. Tiles stay floor; the
+ * finished result's metrics count no markers, so they hold. seed: the try's. */
+static void thin_actors(const jigsaw *j, dgi_gen *gen, uint64_t seed)
+{
+    dg_result *r = &gen->r;
+    int32_t actors = 0;
+    for (int32_t i = 0; i < r->marker_count; i++)
+        actors += is_actor(&r->markers[i]);
+    if (j->p->actor_cells == 0 || actors == 0)
+        return;
+    int64_t keep = r->metrics.floor_cells / j->p->actor_cells; /* the finished result's count */
+    if (keep >= actors)
+        return;
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, STREAM_ACTORS);
+    int32_t out = 0, seen = 0;
+    for (int32_t i = 0; i < r->marker_count; i++)
+    {
+        const dg_marker *m = &r->markers[i];
+        if (is_actor(m))
+        {
+            int take = keep > 0 && (int64_t)dgi_rng_below(&rng, (uint32_t)(actors - seen)) < keep;
+            seen++;
+            keep -= take;
+            if (!take)
+                continue;
+        }
+        r->markers[out++] = *m;
+    }
+    r->marker_count = out;
 }
 
 /* 1 if the open tiles of block b form one region (a flood in the block,
@@ -795,6 +880,8 @@ dg_status dgi_prefab_jigsaw_generate(dg_grid *grid, const dg_prefab_set *set,
     int32_t sr = start_room(&gen.r);
     gen.reserved = reserved;
     dgi_free(allocator, j.dead, j.dead ? (size_t)j.cols * (size_t)j.rows : 0);
-    dgi_free(allocator, j.block, j.block_size);
+    dgi_free(allocator, j.block, j.block_size); /* before the result is finished: a lower peak */
+    if (st == DG_OK && gen.record && (st = dgi_gen_finish(&gen, sr, diag)) == DG_OK)
+        thin_actors(&j, &gen, tries > 1 ? dgi_hash_combine(seed, (uint64_t)(tries - 1)) : seed);
     return dgi_gen_end(&gen, st, grid, result, sr, diag);
 }

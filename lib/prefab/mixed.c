@@ -18,11 +18,18 @@ typedef struct mixed {
     int64_t attempts;    /* positions tried (reported saturated to int32) */
     int64_t budget;      /* positions the whole call may try (docs/prefabs.md) */
     uint8_t *occ;        /* 1 under a vault placed here, 3 reserved or next to a reserved cell */
-    uint8_t *mark;       /* local connectivity: cells of the box + ring to visit */
-    int32_t *stack;
+    uint8_t *local_mark; /* still_connected: the cells of a box + ring, local indices */
+    int32_t *local_stack;
+    size_t local_size;   /* cells of the largest box + ring */
+    uint8_t *mark;       /* choose_exit: room bits and cells reached (made after the vaults) */
+    int32_t *stack;      /* choose_exit: the walk's queue, one per passable cell */
+    size_t stack_size;
     int64_t start_cell;  /* the host's start (row-major index), -1 if none: vaults leave it free */
+    uint8_t *blocked;   /* sums of the cells no vault cell may take, (W+1) x (H+1), modulo 256;
+                          * made when a vault first needs every position scanned */
+    const dg_allocator *alloc;
     uint8_t *backup;
-    size_t cells, backup_size;
+    size_t cells, backup_size, blocked_size;
     uint8_t buf[4096];
 } mixed;
 
@@ -31,7 +38,12 @@ typedef struct vault_try {
     int32_t index;
     const dgi_prefab *q;
     const uint8_t *glyphs;
+    int32_t voids;       /* its void cells: the only ones that may lie on taken cells */
+    int ring;            /* 1: only positions a cell inside a room's edge (shrink) */
 } vault_try;
+
+/* Boxes of at most this many cells are screened by the sums (exact modulo 256). */
+#define DGI_MIXED_SCREEN_MAX 255 /* a byte per cell: vaults up to 15x15 */
 
 void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
 {
@@ -62,6 +74,9 @@ static dg_status check_params(const dg_prefab_set *set,
         return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: positions %d must be 1..100000", (int)p->positions);
     if (p->in_rooms < 0 || p->in_rooms > 1 || p->unique < 0 || p->unique > 1)
         return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: in_rooms and unique must be 0 or 1");
+    if (p->floor_per_vault < 0 || p->floor_per_vault > 1000000)
+        return dgi_fail(diag, DG_E_INVALID, "prefab_mixed: floor_per_vault %d must be 0..1000000",
+                        (int)p->floor_per_vault);
     return DG_OK;
 }
 
@@ -127,17 +142,18 @@ static int still_connected(mixed *m, const dg_grid *g, dg_rect b)
 {
     int32_t x0 = DG_MAX(0, b.x - 1), y0 = DG_MAX(0, b.y - 1);
     int32_t x1 = DG_MIN(g->width, b.x + b.w + 1), y1 = DG_MIN(g->height, b.y + b.h + 1);
-    int32_t W = g->width, need = 0, top = 0, reached = 0;
+    int32_t W = g->width, rw = x1 - x0, rh = y1 - y0, need = 0, top = 0, reached = 0;
     static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    uint8_t *mark = m->local_mark; /* the region's cells, row by row (local index) */
     for (int32_t y = y0; y < y1; y++)
         for (int32_t x = x0; x < x1; x++)
         {
-            size_t i = (size_t)y * (size_t)W + (size_t)x;
-            m->mark[i] = 0;
+            int32_t l = (y - y0) * rw + (x - x0);
+            mark[l] = 0;
             if (!dgi_passable_default[DG_CELL(g, x, y)])
                 continue;
-            m->mark[i] = 1; /* passable, inside the region */
-            int touches = m->occ[i] == 2;
+            mark[l] = 1; /* passable, inside the region */
+            int touches = m->occ[(size_t)y * (size_t)W + (size_t)x] == 2;
             for (int d = 0; d < 4 && !touches; d++)
             {
                 int32_t nx = x + dx[d], ny = y + dy[d];
@@ -146,31 +162,31 @@ static int still_connected(mixed *m, const dg_grid *g, dg_rect b)
             }
             if (touches)
             {
-                m->mark[i] = 2; /* must be reached */
+                mark[l] = 2; /* must be reached */
                 need++;
                 if (top == 0)
-                    m->stack[top++] = (int32_t)i;
+                    m->local_stack[top++] = l;
             }
         }
     if (top)
     {
-        m->mark[m->stack[0]] = 3;
+        mark[m->local_stack[0]] = 3;
         reached = 1;
     }
     while (top > 0)
     {
-        int32_t c = m->stack[--top], x = c % W, y = c / W;
+        int32_t c = m->local_stack[--top], x = c % rw, y = c / rw;
         for (int d = 0; d < 4; d++)
         {
             int32_t nx = x + dx[d], ny = y + dy[d];
-            if (nx < x0 || ny < y0 || nx >= x1 || ny >= y1)
+            if (nx < 0 || ny < 0 || nx >= rw || ny >= rh)
                 continue;
-            size_t ni = (size_t)ny * (size_t)W + (size_t)nx;
-            if (m->mark[ni] == 1 || m->mark[ni] == 2)
+            int32_t n = ny * rw + nx;
+            if (mark[n] == 1 || mark[n] == 2)
             {
-                reached += m->mark[ni] == 2;
-                m->mark[ni] = 3;
-                m->stack[top++] = (int32_t)ni;
+                reached += mark[n] == 2;
+                mark[n] = 3;
+                m->local_stack[top++] = n;
             }
         }
     }
@@ -320,17 +336,74 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
     return n;
 }
 
-/* One candidate position: counted, tried, and placed if it holds. */
-static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, int32_t x,
-                               int32_t y, int32_t parent, int *placed)
+/* Summed counts of the cells a vault's non-void cell may not take (not open
+ * floor, under a vault or reserved, the start), kept modulo 256. Taken cells
+ * only ever become more as vaults land, so sums made once screen soundly. */
+static dg_status build_blocked(mixed *m, const dg_grid *g)
 {
-    dgi_xform t;
-    dgi_xform_make(v->q->width, v->q->height, o, &t);
+    size_t W = (size_t)g->width + 1;
+    m->blocked_size = W * ((size_t)g->height + 1) * sizeof *m->blocked;
+    m->blocked = dgi_alloc(m->alloc, m->blocked_size);
+    if (!m->blocked)
+        return DG_E_NOMEM;
+    memset(m->blocked, 0, W * sizeof *m->blocked);
+    for (int32_t y = 0; y < g->height; y++)
+    {
+        uint8_t run = 0;
+        const uint8_t *above = m->blocked + (size_t)y * W;
+        uint8_t *row = m->blocked + (size_t)(y + 1) * W;
+        row[0] = 0;
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            size_t at = (size_t)y * (size_t)g->width + (size_t)x;
+            run = (uint8_t)(run + (!open_floor(DG_CELL(g, x, y)) || m->occ[at] || (int64_t)at == m->start_cell));
+            row[x + 1] = (uint8_t)(above[x + 1] + run);
+        }
+    }
+    return DG_OK;
+}
+
+/* Taken cells in box (x, y, w, h) by the sums (modulo 256). */
+static uint8_t taken_in(const mixed *m, int32_t W, int32_t x, int32_t y, int32_t w, int32_t h)
+{
+    size_t s = (size_t)W + 1, x0 = (size_t)x, y0 = (size_t)y, x1 = x0 + (size_t)w, y1 = y0 + (size_t)h;
+    return (uint8_t)(m->blocked[y1 * s + x1] - m->blocked[y0 * s + x1] - m->blocked[y1 * s + x0] +
+                      m->blocked[y0 * s + x0]);
+}
+
+/* 0 if box (x, y, w, h) holds more taken cells than the vault has void
+ * cells (once the sums are made). */
+static int may_fit(const mixed *m, const dg_grid *g, const vault_try *v, int32_t x, int32_t y, int32_t w,
+                   int32_t h)
+{
+    if (!m->blocked || (int64_t)w * h > DGI_MIXED_SCREEN_MAX)
+        return 1;
+    return taken_in(m, g->width, x, y, w, h) <= v->voids;
+}
+
+/* One candidate position of orientation o (turned as t): counted, screened,
+ * tried, and placed if it holds. */
+static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t,
+                               int32_t x, int32_t y, int32_t parent, int *placed)
+{
     m->attempts++;
-    if (!try_at(m, gen, v->index, o, v->glyphs, &t, x, y))
+    if (!may_fit(m, &gen->g, v, x, y, t->w, t->h) || !try_at(m, gen, v->index, o, v->glyphs, t, x, y))
         return DG_OK;
     *placed = 1;
     return dgi_gen_place(gen, v->index, o, v->glyphs, x, y, DG_ROOM_PREFAB, parent);
+}
+
+/* A room's area less its outer ring, where a vault keeps a walkway round
+ * it (a room's rect is its floor); *mask the orientations that fit it; 0 if
+ * none does. */
+static int shrink(dg_rect *a, const dgi_prefab *q, int32_t allowed, int32_t *mask)
+{
+    if (a->w < 3 || a->h < 3)
+        return 0;
+    dg_rect in = {a->x + 1, a->y + 1, a->w - 2, a->h - 2};
+    *mask = dgi_orient_fit(q, allowed, in.w, in.h);
+    *a = in;
+    return *mask != 0;
 }
 
 /* First pass: `positions` random draws, each in a random room that can hold
@@ -344,12 +417,15 @@ static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_
     {
         int32_t parent;
         dg_rect a = fit_area(m, gen, (int32_t)dg_rng_below(rng, (uint32_t)nfit), &parent);
-        int32_t o = dgi_orient_pick(dgi_orient_fit(v->q, allowed, a.w, a.h), rng);
+        int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
+        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+            continue;
+        int32_t o = dgi_orient_pick(mask, rng);
         dgi_xform t;
         dgi_xform_make(v->q->width, v->q->height, o, &t);
         int32_t x = a.x + (int32_t)dg_rng_below(rng, (uint32_t)(a.w - t.w + 1));
         int32_t y = a.y + (int32_t)dg_rng_below(rng, (uint32_t)(a.h - t.h + 1));
-        st = try_candidate(m, gen, v, o, x, y, parent, placed);
+        st = try_candidate(m, gen, v, o, &t, x, y, parent, placed);
     }
     return st;
 }
@@ -363,11 +439,15 @@ static dg_status scan_area(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o
     int32_t cols = a.w - t.w + 1, rows = a.h - t.h + 1;
     int64_t n = (int64_t)cols * rows, first = (int64_t)dgi_below64(rng, (uint64_t)n);
     dg_status st = DG_OK;
+    int32_t x = (int32_t)(first % cols), y = (int32_t)(first / cols);
     for (int64_t k = 0; k < n && !*placed && st == DG_OK && m->attempts < m->budget; k++)
     {
-        int64_t at = (first + k) % n;
-        st = try_candidate(m, gen, v, o, a.x + (int32_t)(at % cols), a.y + (int32_t)(at / cols), parent,
-                           placed);
+        st = try_candidate(m, gen, v, o, &t, a.x + x, a.y + y, parent, placed);
+        if (++x == cols) /* row-major from `first` on, wrapping to the area's first position */
+        {
+            x = 0;
+            y = y + 1 == rows ? 0 : y + 1;
+        }
     }
     return st;
 }
@@ -385,6 +465,8 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
         int32_t parent;
         dg_rect a = fit_area(m, gen, (r0 + k) % nfit, &parent);
         int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
+        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+            continue;
         for (int32_t j = 0; j < DG_ORIENT_COUNT && !*placed && st == DG_OK; j++)
             if (mask >> ((o0 + j) % DG_ORIENT_COUNT) & 1)
                 st = scan_area(m, gen, v, (o0 + j) % DG_ORIENT_COUNT, a, parent, rng, placed);
@@ -392,11 +474,12 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
     return st;
 }
 
-/* The prefabs a vault may still be drawn from, in m->weights; 0 if none. */
+/* The prefabs a vault may still be drawn from, in m->weights (those not yet
+ * placed while there are any); 0 if none. */
 static int32_t eligible(mixed *m, const dgi_gen *gen)
 {
     const dg_prefab_set *set = m->set;
-    int32_t n = 0;
+    int32_t n = 0, fresh = 0;
     for (int32_t i = 0; i < set->count; i++)
     {
         const dgi_prefab *q = &set->prefabs[i];
@@ -406,12 +489,17 @@ static int32_t eligible(mixed *m, const dgi_gen *gen)
                  dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height);
         m->weights[i] = ok ? q->weight : 0;
         n += ok;
+        fresh += ok && !m->used[i];
     }
+    for (int32_t i = 0; fresh > 0 && i < set->count; i++)
+        if (m->used[i])
+            m->weights[i] = 0; /* a prefab repeats only once every other one was placed */
     return n;
 }
 
 /* One vault: a prefab by weight among the eligible ones, then random
- * positions, then every position. A prefab that fails everywhere is out (a
+ * positions and (in rooms) every position with a clear ring round it, then
+ * every position. A prefab that fails everywhere is out (a
  * prefab with random glyphs after DGI_MIXED_OUTCOMES outcomes failed), as
  * vaults only ever take floor away. DG_E_NOSPACE: no prefab left. */
 static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng, int *placed)
@@ -430,11 +518,21 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
         m->failed[v.index]++; /* an outcome its requires refuse counts as failed */
         return st == DG_E_LIMIT ? DG_OK : st;
     }
+    v.voids = 0;
+    const dgi_glyph *lg = m->set->legends[v.q->legend].glyph;
+    for (int64_t i = 0; i < (int64_t)v.q->width * v.q->height; i++)
+        v.voids += lg[v.glyphs[i]].cls == DGI_CLASS_VOID;
     int32_t nfit = rooms_that_fit(m, gen, v.q);
     m->attempts += nfit == 0; /* too big for every room: that check is its one try */
     st = DG_OK;
+    v.ring = m->room_count > 0; /* in rooms, a walkway round the vault first */
     if (nfit > 0)
         st = random_draws(m, gen, &v, nfit, rng, placed);
+    if (nfit > 0 && st == DG_OK && !*placed && v.ring)
+        st = full_scan(m, gen, &v, nfit, rng, placed);
+    v.ring = 0;
+    if (nfit > 0 && st == DG_OK && !*placed && !m->blocked)
+        st = build_blocked(m, &gen->g); /* the sums screen the scan of every position */
     if (nfit > 0 && st == DG_OK && !*placed)
         st = full_scan(m, gen, &v, nfit, rng, placed);
     if (*placed && st == DG_OK)
@@ -469,14 +567,19 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->used = dgi_calloc(a, n, 1);
     m->failed = dgi_calloc(a, n, 1);
     m->occ = dgi_calloc(a, m->cells, 1);
-    m->mark = dgi_alloc(a, m->cells);
-    m->stack = dgi_alloc(a, m->cells * sizeof *m->stack);
     for (int32_t i = 0; i < m->set->count; i++)
-        m->backup_size = DG_MAX(m->backup_size, (size_t)m->set->prefabs[i].width * (size_t)m->set->prefabs[i].height);
+    {
+        const dgi_prefab *q = &m->set->prefabs[i];
+        size_t side = (size_t)DG_MAX(q->width, q->height) + 2;
+        m->backup_size = DG_MAX(m->backup_size, (size_t)q->width * (size_t)q->height);
+        m->local_size = DG_MAX(m->local_size, side * side);
+    }
     m->backup = dgi_alloc(a, m->backup_size);
+    m->local_mark = dgi_alloc(a, m->local_size);
+    m->local_stack = dgi_alloc(a, m->local_size * sizeof *m->local_stack);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     m->fit = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
-    if (!m->weights || !m->used || !m->failed || !m->occ || !m->mark || !m->stack || !m->backup || !m->rooms ||
+    if (!m->weights || !m->used || !m->failed || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
         !m->fit)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
@@ -485,16 +588,38 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     return DG_OK;
 }
 
+static void free_occ(mixed *m, const dg_allocator *a)
+{
+    dgi_free(a, m->occ, m->occ ? m->cells : 0);
+    m->occ = NULL;
+}
+
+static void free_exit_scratch(mixed *m, const dg_allocator *a)
+{
+    dgi_free(a, m->mark, m->mark ? m->cells : 0);
+    dgi_free(a, m->stack, m->stack ? m->stack_size : 0);
+    m->mark = NULL;
+    m->stack = NULL;
+}
+
+static void free_blocked(mixed *m, const dg_allocator *a)
+{
+    dgi_free(a, m->blocked, m->blocked ? m->blocked_size : 0);
+    m->blocked = NULL;
+}
+
 static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
 {
     size_t n = (size_t)DG_MAX(m->set->count, 1);
     dgi_free(a, m->weights, n * sizeof *m->weights);
     dgi_free(a, m->used, n);
     dgi_free(a, m->failed, n);
-    dgi_free(a, m->occ, m->cells);
-    dgi_free(a, m->mark, m->cells);
-    dgi_free(a, m->stack, m->cells * sizeof *m->stack);
+    free_occ(m, a);
+    dgi_free(a, m->local_mark, m->local_size);
+    dgi_free(a, m->local_stack, m->local_size * sizeof *m->local_stack);
+    free_exit_scratch(m, a);
     dgi_free(a, m->backup, m->backup_size);
+    free_blocked(m, a);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
 }
@@ -520,10 +645,11 @@ typedef struct exit_pick {
     int32_t reached;
 } exit_pick;
 
-/* The tiers cell c qualifies for, as bits (m->mark: 1 host room, 4 any room). */
+/* The tiers cell c qualifies for, as bits (m->mark: 1 host room off every
+ * vault's box, 4 any room). */
 static int tiers_of(const mixed *m, const dg_grid *g, int32_t c)
 {
-    int host = (m->mark[c] & 1) && !m->occ[c] &&
+    int host = (m->mark[c] & 1) &&
                DG_CELL(g, c % g->width, c / g->width) == DG_TILE_FLOOR;
     return host | ((m->mark[c] & 4) ? 2 : 0);
 }
@@ -578,21 +704,25 @@ static int has_exit_marker(const dg_result *r)
     return 0;
 }
 
-/* Bit 1 of m->mark on the cells of host rooms, bit 4 on those of every room
- * (rects clipped to the grid: without in_rooms they were not checked). */
+/* Bit 1 of m->mark on the cells of host rooms outside every vault's box,
+ * bit 4 on those of every room (rects clipped to the grid: without in_rooms
+ * they were not checked). Host rooms first, then the vaults clear bit 1. */
 static void mark_rooms(mixed *m, const dg_grid *g, const dg_result *r)
 {
     memset(m->mark, 0, m->cells);
-    for (int32_t k = 0; k < r->room_count; k++)
-    {
-        dg_rect q = r->rooms[k].rect;
-        uint8_t bits = r->rooms[k].kind == DG_ROOM_PREFAB ? 4 : 5;
-        int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
-        int64_t x1 = DG_MIN((int64_t)q.x + q.w, g->width), y1 = DG_MIN((int64_t)q.y + q.h, g->height);
-        for (int64_t y = y0; y < y1; y++)
-            for (int64_t x = x0; x < x1; x++)
-                m->mark[y * g->width + x] |= bits;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t k = 0; k < r->room_count; k++)
+        {
+            dg_rect q = r->rooms[k].rect;
+            int vault = r->rooms[k].kind == DG_ROOM_PREFAB;
+            if (vault != pass)
+                continue;
+            int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
+            int64_t x1 = DG_MIN((int64_t)q.x + q.w, g->width), y1 = DG_MIN((int64_t)q.y + q.h, g->height);
+            for (int64_t y = y0; y < y1; y++)
+                for (int64_t x = x0; x < x1; x++)
+                    m->mark[y * g->width + x] = (uint8_t)(vault ? 4 : m->mark[y * g->width + x] | 5);
+        }
 }
 
 /* The exit again, now the vaults changed the walking distances (dgi_gen_end
@@ -600,17 +730,22 @@ static void mark_rooms(mixed *m, const dg_grid *g, const dg_result *r)
  * farthest plain floor of a host room under no vault, if no more than a tenth
  * of the reached cells lie beyond it; else the farthest cell of any room under
  * the same rule; else dgi_gen_end's exit stays. Never the start. */
-static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
+static dg_status choose_exit(mixed *m, const dg_grid *g, dg_result *r)
 {
     dg_point s = r->start, e = r->exit;
     if (s.x < 0 || s.y < 0 || s.x >= g->width || s.y >= g->height ||
         !dgi_passable_default[DG_CELL(g, s.x, s.y)] || has_exit_marker(r))
-        return;
+        return DG_OK;
+    m->stack_size = ((size_t)r->metrics.floor_cells + 1) * sizeof *m->stack; /* the walk queues each once */
+    m->mark = dgi_alloc(m->alloc, m->cells);
+    m->stack = dgi_alloc(m->alloc, m->stack_size);
+    if (!m->mark || !m->stack)
+        return DG_E_NOMEM;
     mark_rooms(m, g, r);
     int32_t si = s.y * g->width + s.x;
     if (e.x >= 0 && e.y >= 0 && e.x < g->width && e.y < g->height && (e.x != s.x || e.y != s.y) &&
         (tiers_of(m, g, e.y * g->width + e.x) & 1))
-        return; /* the farthest cell of all is host floor already */
+        return DG_OK; /* the farthest cell of all is host floor already */
     exit_pick pick;
     walk_from(m, g, si, &pick);
     for (int k = 0; k < 2; k++)
@@ -619,8 +754,36 @@ static void choose_exit(mixed *m, const dg_grid *g, dg_result *r)
             r->exit.x = pick.cell[k] % g->width;
             r->exit.y = pick.cell[k] / g->width;
             r->exit_room = dgi_result_room_at(r, r->exit);
-            return;
+            return DG_OK;
         }
+    return DG_OK;
+}
+
+/* Vaults to place: `count`, or one per `floor_per_vault` passable cells of
+ * the host map if that is more, so a big map gets its share. The host
+ * result's floor_cells counts them when it describes a grid of this size. */
+static int32_t vaults_wanted(const dg_grid *g, const dg_result *host, const dg_prefab_mixed_params *p)
+{
+    int64_t cells = (int64_t)g->width * g->height, open = 0;
+    if (p->floor_per_vault == 0 || cells / p->floor_per_vault <= p->count)
+        return p->count; /* not even a map all floor would ask for more */
+    if (host && host->metrics.cells == cells && host->metrics.floor_cells > 0)
+        open = host->metrics.floor_cells;
+    else
+    {
+        int64_t lane[4] = {0, 0, 0, 0}, i = 0; /* g is the scratch grid: stride = width */
+        for (; i + 4 <= cells; i += 4)
+        {
+            lane[0] += dgi_passable_default[g->cells[i]];
+            lane[1] += dgi_passable_default[g->cells[i + 1]];
+            lane[2] += dgi_passable_default[g->cells[i + 2]];
+            lane[3] += dgi_passable_default[g->cells[i + 3]];
+        }
+        for (; i < cells; i++)
+            open += dgi_passable_default[g->cells[i]];
+        open += lane[0] + lane[1] + lane[2] + lane[3];
+    }
+    return (int32_t)DG_MAX((int64_t)p->count, DG_MIN(open / p->floor_per_vault, 100000));
 }
 
 dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
@@ -652,6 +815,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     memset(m, 0, offsetof(mixed, buf)); /* the glyph buffer needs no clearing */
     m->set = set;
     m->p = &p;
+    m->alloc = allocator;
     dgi_gen gen;
     st = dgi_gen_begin(&gen, set, grid, result, allocator, 1, 0, 1);
     int32_t rooms = gen.r.room_count, start = result ? result->start_room : -1;
@@ -664,11 +828,12 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
     int32_t placed = 0;
     gen.r.metrics.attempts = gen.r.metrics.failures = 0;
-    gen.r.metrics.requested = p.count;
+    int32_t want = vaults_wanted(&gen.g, result, &p);
+    gen.r.metrics.requested = want;
     /* a count of positions bounds the call; every vault that fails takes a
      * prefab out (or one of its DGI_MIXED_OUTCOMES outcomes), so the loop ends */
     m->budget = DGI_MIXED_POSITIONS_PER_CELL * (int64_t)grid->width * grid->height;
-    for (uint64_t v = 0; placed < p.count && st == DG_OK && m->attempts < m->budget; v++)
+    for (uint64_t v = 0; placed < want && st == DG_OK && m->attempts < m->budget; v++)
     {
         int ok = 0;
         st = place_vault(m, &gen, dgi_hash_combine(seed, v), &rng, &ok);
@@ -680,14 +845,19 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
         placed += ok;
         gen.r.metrics.failures += !ok;
     }
+    free_blocked(m, allocator); /* before the result is finished: the peak stays low */
     gen.r.metrics.attempts = (int32_t)DG_MIN(m->attempts, INT32_MAX);
     gen.r.metrics.placed = placed;
-    gen.r.metrics.stopped_early = placed < p.count;
+    gen.r.metrics.stopped_early = placed < want;
     if (st != DG_OK)
         dgi_fail(diag, st, "prefab_mixed: out of memory");
+    free_occ(m, allocator); /* the scratch stays low while the result is finished */
+    if (st == DG_OK)
+        st = dgi_gen_finish(&gen, start, diag);
+    if (st == DG_OK && result && choose_exit(m, &gen.g, &gen.r) != DG_OK)
+        st = dgi_fail(diag, DG_E_NOMEM, "prefab_mixed: out of memory");
+    free_exit_scratch(m, allocator);
     st = dgi_gen_end(&gen, st, grid, result, start, diag);
-    if (st == DG_OK && result)
-        choose_exit(m, grid, result);
     mixed_free(m, allocator, rooms);
     dgi_free(allocator, m, sizeof *m);
     return st;

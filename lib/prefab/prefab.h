@@ -353,13 +353,17 @@ typedef struct dgi_gen {
     dg_result r;
     int record;     /* 0 when the caller wants no result: skip rooms, doors, markers, metrics */
     const dgi_mask *reserved; /* cells never copied out (NULL: none) */
+    int finished;   /* 1: dgi_gen_finish ran, dgi_gen_end only copies out */
 } dgi_gen;
 
 /* keep: start from the caller's cells (and result, if keep_result). */
 dg_status dgi_gen_begin(dgi_gen *gen, const dg_prefab_set *set, const dg_grid *grid,
                         const dg_result *result, const dg_allocator *a, int keep, int want_pass,
                         int keep_result);
-/* Finishes the scratch result (start/exit from markers) and, on success,
+/* Finishes the scratch result (start/exit from markers, metrics) before
+ * dgi_gen_end, for a generator that still changes it (mixed's exit). */
+dg_status dgi_gen_finish(dgi_gen *gen, int32_t start_room, dg_diag *diag);
+/* Finishes the scratch result (unless dgi_gen_finish did) and, on success,
  * copies grid and result out. Frees the scratch either way. */
 dg_status dgi_gen_end(dgi_gen *gen, dg_status st, dg_grid *grid, dg_result *result,
                       int32_t start_room, dg_diag *diag);

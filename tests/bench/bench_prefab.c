@@ -261,8 +261,13 @@ static void gen_op(void *ctx, int64_t i)
     switch (b->which)
     {
     case GEN_FULL:
-        b->st = dg_prefab_full_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
+    {
+        dg_prefab_full_params p; /* the shaft covers under half these grids: taken anyway, as before 0.8 */
+        dg_prefab_full_defaults(&p);
+        p.cover = 0;
+        b->st = dg_prefab_full_generate(&b->grid, b->set, &p, seed, r, &b->alloc, NULL);
         break;
+    }
     case GEN_JIGSAW:
         b->st = dg_prefab_jigsaw_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
         break;

@@ -370,6 +370,7 @@ namespace LibDungeon {
         public int keep;
         public int fill;
         public int border;
+        public int cover;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -384,6 +385,7 @@ namespace LibDungeon {
         public int max_tries;
         public int fill;
         public int border;
+        public int actor_cells;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -418,6 +420,7 @@ namespace LibDungeon {
         public int in_rooms;
         public int unique;
         public int @base;
+        public int floor_per_vault;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]

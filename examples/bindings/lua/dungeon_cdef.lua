@@ -602,6 +602,7 @@ typedef struct dg_prefab_full_params {
     int32_t keep;
     int32_t fill;
     int32_t border;
+    int32_t cover;
     int32_t spare[8];
 } dg_prefab_full_params;
  void dg_prefab_full_defaults(dg_prefab_full_params *params);
@@ -619,6 +620,7 @@ typedef struct dg_prefab_jigsaw_params {
     int32_t max_tries;
     int32_t fill;
     int32_t border;
+    int32_t actor_cells;
     int32_t spare[8];
 } dg_prefab_jigsaw_params;
  void dg_prefab_jigsaw_defaults(dg_prefab_jigsaw_params *params);
@@ -659,6 +661,7 @@ typedef struct dg_prefab_mixed_params {
     int32_t in_rooms;
     int32_t unique;
     int32_t base;
+    int32_t floor_per_vault;
     int32_t spare[8];
 } dg_prefab_mixed_params;
 enum {
