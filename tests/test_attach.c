@@ -133,8 +133,9 @@ static const char *attach_problem(const dg_grid *g, const dg_result *r, const dg
     int64_t max_attempts = p->max_attempts > 0 ? p->max_attempts : (int64_t)m->requested * 50;
     if (m->attempts > max_attempts || m->failures > m->attempts || m->failures < 0)
         FAIL("attempts / failures");
-    if (m->loops < 0 || m->loops > p->loop_max || (p->loop_min_gain == 0 && m->loops != 0))
-        FAIL("loops outside loop_max");
+    int32_t loop_max = p->loop_max > 0 ? p->loop_max : (r->room_count / 4 > 1 ? r->room_count / 4 : 1);
+    if (m->loops < 0 || m->loops > loop_max || (p->loop_min_gain == 0 && m->loops != 0))
+        FAIL("loops outside loop_max (0: one per 4 rooms)");
     if (m->stopped_early != 0 && m->stopped_early != 1)
         FAIL("stopped_early is not 0/1");
     if (r->room_count < 1)
@@ -213,9 +214,11 @@ static const char *attach_problem(const dg_grid *g, const dg_result *r, const dg
         FAIL("doors=all but a junction without a door");
     if (p->doors == DG_DOORS_NONE && door_tiles != 0)
         FAIL("doors=none but door tiles");
-    dg_rect s0 = r->rooms[0].rect;
-    if (r->start.x != s0.x + s0.w / 2 || r->start.y != s0.y + s0.h / 2 || r->start_room != 0)
-        FAIL("start is not the centre of the first room");
+    if (r->start_room < 0 || r->start_room >= r->room_count)
+        FAIL("start_room");
+    dg_rect s0 = r->rooms[r->start_room].rect;
+    if (r->start.x != s0.x + s0.w / 2 || r->start.y != s0.y + s0.h / 2)
+        FAIL("start is not the centre of its room");
     {
         int32_t *dist = grid_walk_from(g, r->start, NULL);
         int32_t far = 0; /* the farthest room cell: where the exit goes */
@@ -257,7 +260,7 @@ TEST(attach_defaults_are_documented)
     CHECK(p.corridor_min == 3 && p.corridor_max == 8);
     CHECK(p.max_features == 0 && p.room_after_corridor == 600 && p.target_floor == 270);
     CHECK(p.max_attempts == 0 && p.max_failures == 400 && p.growth == DG_GROWTH_UNIFORM);
-    CHECK(p.loop_min_gain == 16 && p.loop_max == 8);
+    CHECK(p.loop_min_gain == 16 && p.loop_max == 0);
     CHECK(p.dead_ends == DG_DEAD_ENDS_ROOM && p.doors == DG_DOORS_ROOMS && p.dense == 0);
     dg_attach_defaults(NULL); /* harmless */
 }
@@ -760,7 +763,8 @@ TEST(attach_loop_pass_is_bounded)
     map_close(&m);
 }
 
-/* Newest-first growth makes long walks, oldest-first short bushy ones. */
+/* Newest-first growth makes long walks, oldest-first short bushy ones:
+ * the walk from the first room to the farthest cell. */
 TEST(attach_growth_bias_changes_the_shape)
 {
     attach_map m;
@@ -773,9 +777,14 @@ TEST(attach_growth_bias_changes_the_shape)
             dg_attach_defaults(&p);
             p.growth = growth;
             p.target_floor = 250;
+            p.loop_min_gain = 0; /* the trees growth makes, without shortcuts */
             CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
-            int32_t *dist = grid_walk_from(&m.grid, m.result.start, NULL);
-            walk[growth] += dist[m.result.exit.y * 120 + m.result.exit.x];
+            dg_rect first = m.result.rooms[0].rect;
+            dg_point centre = {first.x + first.w / 2, first.y + first.h / 2};
+            int32_t *dist = grid_walk_from(&m.grid, centre, NULL), far = 0;
+            for (int32_t i = 0; i < 120 * 80; i++)
+                far = dist[i] > far ? dist[i] : far;
+            walk[growth] += far;
             free(dist);
         }
     CHECKF(walk[DG_GROWTH_NEWEST] > walk[DG_GROWTH_UNIFORM] * 2, "newest %lld uniform %lld",
@@ -1042,24 +1051,5 @@ TEST(hyg_attach_game_may_define_att_names)
     CHECK(dg_attach_generate(&m.grid, &p, 5, &m.result, NULL, NULL) == DG_OK);
     CHECK(m.result.metrics.loops > 0 && m.result.metrics.dead_ends > 0);
     CHECK(attach_problem(&m.grid, &m.result, &p) == NULL);
-    map_close(&m);
-}
-
-/* Far more loops than the loop pass's first 64 shuffled positions: the rest
- * of the candidates come from the whole shuffle, in the order the pass had
- * when it shuffled every candidate up front (pinned then). */
-TEST(attach_loop_order_past_first_positions)
-{
-    attach_map m;
-    map_open(&m, 200, 200);
-    dg_attach_params p;
-    dg_attach_defaults(&p);
-    p.target_floor = 0;
-    p.loop_min_gain = 20;
-    p.loop_max = 1000000;
-    CHECK(dg_attach_generate(&m.grid, &p, 11, &m.result, NULL, NULL) == DG_OK);
-    CHECK(m.result.metrics.loops == 133);
-    CHECK_EQ_U64(dg_grid_hash(&m.grid), 0x10bca61267194843ULL);
-    CHECK_EQ_U64(result_digest(&m.result), 0xcfe0d02e5094f5a1ULL);
     map_close(&m);
 }

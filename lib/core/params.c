@@ -32,7 +32,7 @@ const dg_param_desc dgi_attach_table[] = {
            "which features grow: any, recent (long) or early (bushy)"),
     P_INT(dg_attach_params, loop_min_gain, 0, (int32_t)DG_GRID_MAX_CELLS, 16,
           "open a wall where it shortens the walk by >= N steps (0 = no loops)"),
-    P_INT(dg_attach_params, loop_max, 0, INT32_MAX, 8, "at most this many loop openings"),
+    P_INT(dg_attach_params, loop_max, 0, INT32_MAX, 0, "at most this many loop openings (0 = one per 4 rooms)"),
     P_ENUM(dg_attach_params, dead_ends, "keep|prune|room", 3, DG_DEAD_ENDS_ROOM,
            "dead ends: keep, prune, or end them with a room"),
     P_ENUM(dg_attach_params, doors, "all|rooms|none", 3, DG_DOORS_ROOMS,

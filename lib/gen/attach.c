@@ -774,9 +774,10 @@ static int32_t cap_fits(const att_ctx *c, const uint8_t *door, ptrdiff_t step, p
 }
 
 /* Something at the far end of the new corridor fi, chained depth corridors
- * deep: a room with probability room_after_corridor, else another corridor;
- * under the room policy, rooms once more before giving up. Each try is an
- * attempt. 1 placed, 0 nothing fits, -1 no memory. */
+ * deep: a room with probability room_after_corridor (always once another
+ * corridor would make the straight line longer than MAX_STRAIGHT), else
+ * another corridor; under the room policy, rooms once more before giving up.
+ * Each try is an attempt. 1 placed, 0 nothing fits, -1 no memory. */
 /* NOLINTNEXTLINE(misc-no-recursion): with place_corridor, at most MAX_CHAIN deep */
 static int grow_end(att_ctx *c, int32_t fi, int depth)
 {
@@ -788,15 +789,16 @@ static int grow_end(att_ctx *c, int32_t fi, int depth)
     if (!door_ok(att_at(c, x, y), c->along[dir], c->step[dir]))
         return 0;
     int tries = TRIES_CORRIDOR_END + (c->p->dead_ends == DG_DEAD_ENDS_ROOM ? DEAD_END_TRIES : 0);
+    int32_t run = att_corridor_run(c, x - att_dx(dir), y - att_dy(dir), dir ^ 2);
     for (int t = 0; t < tries && c->attempts < c->max_attempts; t++)
     {
         c->attempts++;
         int room = t >= TRIES_CORRIDOR_END || depth >= MAX_CHAIN || c->live + 2 > c->budget ||
+                   run + 1 + c->p->corridor_min > MAX_STRAIGHT ||
                    att_chance(c, c->p->room_after_corridor);
+        int32_t want = room ? 0 : att_range(c, c->p->corridor_min, c->p->corridor_max);
         int placed = room ? attach_room(c, fi, x, y, dir)
-                          : place_corridor(c, fi, x, y, dir,
-                                           att_range(c, c->p->corridor_min, c->p->corridor_max),
-                                           depth + 1);
+                          : place_corridor(c, fi, x, y, dir, want, depth + 1);
         if (placed != 0)
             return placed;
         c->failures++;
@@ -805,8 +807,9 @@ static int grow_end(att_ctx *c, int32_t fi, int depth)
 }
 
 /* Corridor from the wall cell (dx, dy) in direction dir, at most want cells,
- * shortened to what is free but never below corridor_min. Under eager ends it
- * also leaves space for the smallest room before the border, and is carved
+ * shortened to what is free but never below corridor_min, nor to a straight
+ * line longer than MAX_STRAIGHT with the corridors behind it. Under eager ends
+ * it also leaves space for the smallest room before the border, and is carved
  * only if the cell beyond its cap could take a door. */
 /* NOLINTNEXTLINE(misc-no-recursion): with grow_end, at most MAX_CHAIN deep */
 static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir,
@@ -818,6 +821,9 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     uint8_t *door = att_at(c, dx, dy), *p = door;
     if (!att_solid(p[-side]) || !att_solid(p[side]))
         return 0; /* the door would touch another door */
+    int32_t behind = att_corridor_run(c, dx - ux, dy - uy, dir ^ 2);
+    if (behind > 0) /* the junction joins them in one line */
+        want = DG_MIN(want, MAX_STRAIGHT - behind - 1);
     /* Under eager ends the way must also hold its cap and the smallest room
      * beyond it, before the border and before anything in the way. */
     int eager = eager_ends(c);
@@ -1133,7 +1139,7 @@ static void write_result(att_ctx *c, dg_result *r, int32_t ex, int32_t ey, int32
     write_lists(c, r);
     r->start.x = c->start_x;
     r->start.y = c->start_y;
-    r->start_room = 0;
+    r->start_room = c->feats[c->start_feat].out;
     r->exit.x = ex;
     r->exit.y = ey;
     r->exit_room = efeat >= 0 && c->feats[efeat].kind == ATT_ROOM ? c->feats[efeat].out : -1;
@@ -1182,7 +1188,7 @@ static dg_status run(att_ctx *c, uint64_t seed)
     dg_status st = first_room(c);
     if (st == DG_OK)
         st = grow(c);
-    if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
+    if (st == DG_OK && c->p->loop_min_gain > 0)
         st = dgi_att_loops(c, dgi_hash_combine(seed, STREAM_LOOPS));
     return st;
 }
@@ -1223,7 +1229,7 @@ dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uin
         st = run(&c, seed);
     int32_t ex = -1, ey = -1, efeat = -1;
     if (st == DG_OK && result) /* the exit is only reported in the result */
-        st = dgi_att_farthest(&c, &ex, &ey, &efeat);
+        st = dgi_att_start_exit(&c, &ex, &ey, &efeat);
     if (st == DG_OK && result)
     {
         count_output(&c);

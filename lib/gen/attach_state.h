@@ -15,6 +15,7 @@
 #include "gen/gen.h"
 
 #define ATT_EDGE 0xFF /* scratch border and reserved cells: not void, not wall, not passable */
+#define MAX_STRAIGHT 40 /* cells of corridor in one straight line, junctions included */
 #define ATT_BLOCK_SHIFT 3 /* growth leans toward emptier 8x8 blocks of the map */
 
 enum { ATT_ROOM = 0, ATT_CORRIDOR = 1 };
@@ -79,7 +80,7 @@ typedef struct att_ctx {
     int64_t loop_work;      /* search steps the loop pass may still take */
     int32_t stopped_early;
     int32_t out_rooms, out_corridors, out_doors; /* sizes of the result lists */
-    int32_t start_x, start_y;
+    int32_t start_x, start_y, start_feat; /* the start, and the room it lies in */
     dg_rng rng;             /* layout stream */
     uint32_t ahead[2];      /* uniform growth: the next two picks' random words */
     int32_t *fill;          /* not dense: floor (and reserved) cells per ATT_BLOCK-square block (in mem) */
@@ -104,6 +105,15 @@ static inline int att_passable(uint8_t v)
 
 static inline int32_t att_dx(int dir) { return dir == DG_DIR_E ? 1 : dir == DG_DIR_W ? -1 : 0; }
 static inline int32_t att_dy(int dir) { return dir == DG_DIR_S ? 1 : dir == DG_DIR_N ? -1 : 0; }
+
+/* Corridor cells in line from (x, y) on, dir by dir (a straight corridor's cells). */
+static inline int32_t att_corridor_run(const att_ctx *c, int32_t x, int32_t y, int dir)
+{
+    int32_t n = 0;
+    for (const uint8_t *p = att_at(c, x, y); *p == DG_TILE_CORRIDOR; p += c->step[dir])
+        n++;
+    return n;
+}
 
 /* Draws from the layout stream (same rules as dg_rng_below/range/chance). */
 static inline int32_t att_below(att_ctx *c, int32_t n) /* n >= 1 */
@@ -151,7 +161,8 @@ int32_t dgi_att_dead_end_count(const att_ctx *c);
  * not below limit. -1 on out of memory, -2 once c->loop_work is spent. */
 int32_t dgi_att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb,
                               int32_t qx, int32_t qy, int32_t limit);
-/* Sets every door's dist from the start and finds the farthest cell. */
-dg_status dgi_att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
+/* Moves the start to the centre of a room at one end of a long walk, sets
+ * every door's dist from there and finds the farthest cell (the exit). */
+dg_status dgi_att_start_exit(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
 
 #endif
