@@ -154,18 +154,29 @@ static const char *attach_problem(const dg_grid *g, const dg_result *r, const dg
         if (q->kind != DG_ROOM_NORMAL || q->prefab != -1 || (i == 0) != (q->parent == -1) ||
             q->parent >= i)
             FAIL("room kind / prefab / parent");
+        if (q->shape < DG_SHAPE_RECT || q->shape > DG_SHAPE_CAVERN ||
+            (q->shape == DG_SHAPE_RECT) != (q->cells == b.w * b.h))
+            FAIL("room shape / cells");
+        int32_t floor = 0;
         for (int32_t y = b.y; y < b.y + b.h; y++)
             for (int32_t x = b.x; x < b.x + b.w; x++)
             {
-                if (dg_grid_get(g, x, y) != DG_TILE_FLOOR || covered[y * W + x]++)
-                    FAIL("room cell not floor, or covered twice");
+                uint8_t t = dg_grid_get(g, x, y);
+                if ((t == DG_TILE_FLOOR && covered[y * W + x]++) ||
+                    (t != DG_TILE_FLOOR && t != DG_TILE_WALL && t != DG_TILE_VOID))
+                    FAIL("room cell covered twice, or neither floor nor a cut cell");
+                if ((y == b.y + b.h / 2 || x == b.x + b.w / 2) && t != DG_TILE_FLOOR)
+                    FAIL("a shape without its middle row and column");
+                floor += t == DG_TILE_FLOOR;
             }
+        if (floor != q->cells)
+            FAIL("room cells disagree with its floor");
         for (int32_t y = b.y - 1; y <= b.y + b.h; y++)
             for (int32_t x = b.x - 1; x <= b.x + b.w; x++)
                 if ((x < b.x || y < b.y || x >= b.x + b.w || y >= b.y + b.h) &&
                     pass_at(g, x, y) && !is_junction(g, x, y))
                     FAIL("an opening in a room's wall that is not a junction");
-        area += (int64_t)b.w * b.h;
+        area += q->cells;
     }
     for (int32_t i = 0; i < r->corridor_count; i++)
     {

@@ -3,7 +3,7 @@
  * frontier list of walls. See docs/attach.md. */
 #include "gen/attach_state.h"
 
-enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
+enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70, STREAM_SHAPES = 0x73686170 };
 
 #define GROWTH_WINDOW 4       /* newest/oldest growth picks among this many walls */
 #define DERIVED_CELLS_PER_FEATURE 16
@@ -68,6 +68,8 @@ static dg_status validate(const dg_attach_params *p, const dg_grid *g, dg_diag *
         {"dead_ends", p->dead_ends, DG_DEAD_ENDS_KEEP, DG_DEAD_ENDS_ROOM},
         {"doors", p->doors, DG_DOORS_ALL, DG_DOORS_NONE},
         {"dense", p->dense, 0, 1},
+        {"shape_share", p->shape_share, 0, 1000},
+        {"shapes", p->shapes, 0, 127},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
     {
@@ -270,7 +272,9 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     f->doors_head = -1;
     f->end_child = -1;
     f->out = -1;
+    f->cells = w * h;
     f->kind = (uint8_t)kind;
+    f->shape = DG_SHAPE_RECT;
     f->dir = (uint8_t)dir;
     c->floor += w * h;
     add_fill(c, f, w * h);
@@ -336,14 +340,15 @@ static void push_room_walls(att_ctx *c, int32_t f, int32_t x, int32_t y, int32_t
     push_site(c, f, ATT_ROOM, DG_DIR_W, x - 1, y, h);
 }
 
-/* A uniform choice among the usable door cells of a wall, or -1 if none: one
- * random probe, and a scan of the wall only when the probe misses (which
- * keeps the choice uniform). */
+/* A choice among the usable door cells of a wall, or -1 if none: one random
+ * probe (on a room's wall in the middle half, where every room shape keeps
+ * floor), and a uniform choice by a scan of the wall only when it misses. */
 static int32_t pick_door(att_ctx *c, const att_site *s)
 {
     ptrdiff_t along, out;
     const uint8_t *p = wall_cells(c, s, &along, &out);
-    int32_t k = att_below(c, s->len);
+    int32_t margin = s->kind == ATT_ROOM ? s->len / 4 : 0;
+    int32_t k = margin + att_below(c, s->len - 2 * margin);
     if (door_ok(p + k * along, along, out))
         return k;
     if (s->len == 1)
@@ -669,7 +674,14 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     width = DG_MIN(width, before + after + 1);
     if (width < (vertical ? p->room_min_w : p->room_min_h))
         return 0;
-    int32_t start = att_range(c, pos - before, pos + after - width + 1);
+    int32_t lo = pos - before, hi = pos + after - width + 1; /* where the room may start */
+    int32_t mlo = DG_MAX(lo, pos - (width - 1 - width / 4)), mhi = DG_MIN(hi, pos - width / 4);
+    if (mlo <= mhi) /* the door in the middle half of the wall, where every shape has floor */
+    {
+        lo = mlo;
+        hi = mhi;
+    }
+    int32_t start = att_range(c, lo, hi);
     int32_t x, y;
     if (vertical)
     {
@@ -1103,7 +1115,7 @@ static void write_lists(const att_ctx *c, dg_result *r)
         const att_feat *f = &c->feats[i];
         if (f->kind == ATT_ROOM)
         {
-            dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->w * f->h, DG_SHAPE_RECT};
+            dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->cells, f->shape};
             if (f->room_parent >= 0)
                 room.parent = c->feats[f->room_parent].out;
             r->rooms[r->room_count++] = room;
@@ -1190,6 +1202,11 @@ static dg_status run(att_ctx *c, uint64_t seed)
         st = grow(c);
     if (st == DG_OK && c->p->loop_min_gain > 0)
         st = dgi_att_loops(c, dgi_hash_combine(seed, STREAM_LOOPS));
+    if (st == DG_OK)
+    {
+        dgi_att_pick_start(c);
+        dgi_att_shapes(c, dgi_hash_combine(seed, STREAM_SHAPES));
+    }
     return st;
 }
 
@@ -1229,7 +1246,7 @@ dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uin
         st = run(&c, seed);
     int32_t ex = -1, ey = -1, efeat = -1;
     if (st == DG_OK && result) /* the exit is only reported in the result */
-        st = dgi_att_start_exit(&c, &ex, &ey, &efeat);
+        st = dgi_att_exit(&c, &ex, &ey, &efeat);
     if (st == DG_OK && result)
     {
         count_output(&c);

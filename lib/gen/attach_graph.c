@@ -310,8 +310,14 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         }
         else
             gather_entries(c, fi, &e);
-        if (e.n > 1)
-        {
+        if (e.n == 1 && f->shape != DG_SHAPE_RECT && f->w * f->h <= ATT_WALK_CELLS)
+        { /* a shaped room with one entrance: walked cell by cell */
+            int32_t x, y, dist = dgi_att_shaped_farthest(c, fi, &x, &y);
+            consider(b, dist, fi, x, y);
+            continue;
+        }
+        if (e.n > 1 || f->shape != DG_SHAPE_RECT)
+        { /* scanned below (a large shaped room keeps Manhattan walking) */
             f->far_bound = e.bound;
             continue;
         }
@@ -329,17 +335,22 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         gather_entries(c, fi, &e);
         for (int32_t y = f->y; y < f->y + f->h; y++)
             for (int32_t x = f->x; x < f->x + f->w; x++)
-                consider(b, cell_distance(c, fi, &e, x, y), fi, x, y);
+                if (*att_at(c, x, y) == DG_TILE_FLOOR) /* not a cell its shape cut */
+                    consider(b, cell_distance(c, fi, &e, x, y), fi, x, y);
     }
 }
 
-dg_status dgi_att_start_exit(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
+void dgi_att_pick_start(att_ctx *c)
 {
     tree_distances(c);
     c->start_feat = far_room(c);
     const att_feat *sf = &c->feats[c->start_feat];
-    c->start_x = sf->x + sf->w / 2;
+    c->start_x = sf->x + sf->w / 2; /* the middle row and column are floor in every shape */
     c->start_y = sf->y + sf->h / 2;
+}
+
+dg_status dgi_att_exit(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
+{
     dg_status st = door_distances(c);
     if (st != DG_OK)
         return st;

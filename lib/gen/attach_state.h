@@ -16,6 +16,7 @@
 
 #define ATT_EDGE 0xFF /* scratch border and reserved cells: not void, not wall, not passable */
 #define MAX_STRAIGHT 40 /* cells of corridor in one straight line, junctions included */
+#define ATT_WALK_CELLS 256 /* largest room the exit search walks cell by cell */
 #define ATT_BLOCK_SHIFT 3 /* growth leans toward emptier 8x8 blocks of the map */
 
 enum { ATT_ROOM = 0, ATT_CORRIDOR = 1 };
@@ -29,7 +30,9 @@ typedef struct att_feat {
     int32_t end_child;   /* corridors: feature attached at the far end, or -1 */
     int32_t far_bound;   /* exit search: bound of its cells' distance, -1 if settled */
     int32_t out;         /* index in the result's room or corridor list */
+    int32_t cells;       /* rooms: floor cells of its shape (set by the shape pass) */
     uint8_t kind;        /* ATT_ROOM / ATT_CORRIDOR */
+    uint8_t shape;       /* rooms: DG_SHAPE_* */
     uint8_t dir;         /* corridors: DG_DIR_* pointing away from the parent door */
 } att_feat;
 
@@ -134,8 +137,8 @@ static inline int32_t att_corridor_len(const att_feat *f) { return f->w * f->h; 
 
 /* Every function of the attach generator shared between its files is dgi_att_*,
  * so no private name can clash with a caller's symbols. Calls point one way
- * only: attach.c uses the other three files, attach_post.c uses attach_graph.c
- * and attach_doors.c, attach_graph.c uses attach_doors.c. */
+ * only: attach.c uses the other files, attach_post.c uses attach_graph.c
+ * and attach_doors.c, attach_graph.c uses attach_doors.c and attach_shape.c. */
 
 /* attach_doors.c: the lists and the door graph, used by every other attach file. */
 /* Grows array (with its capacity field) to hold need elements, as dgi_grow;
@@ -156,13 +159,20 @@ int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
 dg_status dgi_att_loops(att_ctx *c, uint64_t seed);
 int32_t dgi_att_dead_end_count(const att_ctx *c);
 
+/* attach_shape.c: room shapes, once every door is known. */
+void dgi_att_shapes(att_ctx *c, uint64_t seed);
+/* Farthest floor cell of a room with a single entrance, walked cell by cell;
+ * returns its walking distance from the start (its door's dist must be set). */
+int32_t dgi_att_shaped_farthest(const att_ctx *c, int32_t fi, int32_t *fx, int32_t *fy);
+
 /* attach_graph.c: walking distances over the door graph. */
 /* Walking distance from p (inside feature fa) to q (inside fb), or limit if it is
  * not below limit. -1 on out of memory, -2 once c->loop_work is spent. */
 int32_t dgi_att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb,
                               int32_t qx, int32_t qy, int32_t limit);
-/* Moves the start to the centre of a room at one end of a long walk, sets
- * every door's dist from there and finds the farthest cell (the exit). */
-dg_status dgi_att_start_exit(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
+/* Moves the start to the centre of a room at one end of a long walk. */
+void dgi_att_pick_start(att_ctx *c);
+/* Sets every door's dist from the start and finds the farthest room cell (the exit). */
+dg_status dgi_att_exit(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
 
 #endif
