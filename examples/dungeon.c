@@ -1334,10 +1334,9 @@ static int survey_to_output(const options *o, const dg_recipe *rc, const dg_pref
         fprintf(stderr, "dungeon: --survey prints a table or JSON, not %s\n", format_name(format));
         return EXIT_USAGE;
     }
-    if (o->stats || o->markers || o->locks_set)
+    if (o->stats || o->markers)
     {
-        fprintf(stderr, "dungeon: --survey does not take %s\n",
-                o->stats ? "--stats" : o->markers ? "--markers" : "--locks, --keys or --secrets");
+        fprintf(stderr, "dungeon: --survey does not take %s\n", o->stats ? "--stats" : "--markers");
         return EXIT_USAGE;
     }
     FILE *f = open_out(o->output);

@@ -812,11 +812,25 @@ typedef struct dg_move {
                                   and to of a path (the actor and its target stand
                                   there). A step onto a cell costs (tile cost + extra)
                                   * weight. dg_regions honours blocked. */
+    int32_t size;             /* the walker's footprint side, 1..DG_CREATURE_SIZE_MAX (0 or 1:
+                                 one cell; default 1): a size-n walker at (x, y) covers
+                                 the n x n square from (x, y) to (x + n - 1, y + n - 1),
+                                 every cell of it passable and not blocked (the search
+                                 ends excepted, as for blocked cells); dg_regions takes 1 */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_move;
+#define DG_CREATURE_SIZE_MAX 4
 
-/* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
+/* Fills the documented defaults: library passable tiles, unit costs, 4-way, size 1. */
 DG_API void dg_move_defaults(dg_move *move);
+
+/* The clearance map: for each cell, the side of the largest square of cells
+ * that are passable and not blocked (by move's tiles and overlay; its size is
+ * ignored) with that cell as its top-left corner, 0 on an impassable cell,
+ * capped at 255. clearance gets width*height bytes, row-major. A walker of
+ * size n fits at (x, y) exactly where clearance >= n. */
+DG_API dg_status dg_clearance(const dg_grid *grid, const dg_move *move, uint8_t *clearance,
+                              size_t clearance_count, dg_diag *diag);
 
 /* Labels the connected regions of passable cells (connected as walk moves)
  * 0..n-1 in the order of their first cell (row-major) and -1 elsewhere, into
@@ -949,6 +963,37 @@ typedef struct dg_quality {
     int32_t parallel_cells;    /* corridor cells that run beside another corridor,
                                 * separated by 1 or 2 impassable cells, for 3 or more
                                 * cells in a row */
+    /* Layout figures (docs/quality.md); "rooms" are the result's room rects,
+     * and a figure about rooms is 0 when the result has none. */
+    int32_t loops_per_room_permille;   /* loops * 1000 / rooms */
+    int32_t single_entrance_permille;  /* rooms with exactly one entrance (a run of
+                                        * passable cells outside the rect, 4-adjacent
+                                        * to its passable cells, along one side), per
+                                        * mille of the rooms */
+    int32_t shaped_room_permille;      /* rooms whose rect holds an impassable cell,
+                                        * per mille of the rooms */
+    int32_t empty_square_permille;     /* area of the largest square without a passable
+                                        * cell, per mille of the map */
+    int32_t straight_max;              /* longest straight run of one-wide passable cells
+                                        * (impassable on both sides across) outside
+                                        * every room rect but caves' (bounding boxes) */
+    int32_t parallel_permille;         /* one-wide passable cells beside another passage
+                                        * 1-2 impassable cells across, 3+ in a row, per
+                                        * mille of the one-wide cells */
+    int32_t corridor_per_room_permille;/* passable cells outside every room rect
+                                        * (a cave's too) * 1000 / rooms */
+    int32_t dead_end_max;              /* longest dead-end passage: cells from a dead
+                                        * end to the first cell with 3+ passable
+                                        * neighbours or inside a room rect (not a cave's) */
+    int32_t diameter;                  /* walking diameter of the start's region: a
+                                        * lower bound by two breadth-first sweeps
+                                        * (-1 without a start) */
+    int32_t route_diameter_permille;   /* route * 1000 / diameter (-1 if no route) */
+    int32_t locks_placed;              /* distinct lock numbers on DG_MARKER_LOCK markers */
+    int32_t key_start_min;             /* fewest walking steps from the start to a key
+                                        * (-1: no reachable key) */
+    int32_t key_lock_min;              /* fewest steps from a key to a door of its own
+                                        * lock, over the keys (-1: none) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_quality;
 

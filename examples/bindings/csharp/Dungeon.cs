@@ -272,6 +272,7 @@ namespace LibDungeon {
         public int straight_weight;
         public int diagonal_weight;
         public IntPtr overlay;
+        public int size;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]

@@ -377,9 +377,12 @@ typedef struct dg_move {
     int32_t straight_weight;
     int32_t diagonal_weight;
     const dg_overlay *overlay;
+    int32_t size;
     int32_t spare[8];
 } dg_move;
  void dg_move_defaults(dg_move *move);
+ dg_status dg_clearance(const dg_grid *grid, const dg_move *move, uint8_t *clearance,
+                              size_t clearance_count, dg_diag *diag);
  dg_status dg_regions(const dg_grid *grid, const dg_move *move, int32_t *labels,
                             size_t labels_count, int32_t *sizes, int32_t sizes_cap,
                             int32_t *count, int32_t *largest, dg_diag *diag);

@@ -147,7 +147,8 @@ class Move(C.Structure):
     _fields_ = [("passable", C.POINTER(C.c_uint8)), ("cost", C.POINTER(C.c_uint16)),
                 ("neighbours", C.c_int32), ("corner_cutting", C.c_int32),
                 ("straight_weight", C.c_int32), ("diagonal_weight", C.c_int32),
-                ("overlay", C.POINTER(Overlay)), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+                ("overlay", C.POINTER(Overlay)), ("size", C.c_int32),
+                ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class DistanceInfo(C.Structure):
     _fields_ = [("reached", C.c_int32), ("max_distance", C.c_int32), ("farthest", Point)]
