@@ -385,8 +385,8 @@ TEST(quality_survey_layout_figures)
     uint8_t cells[14 * 10];
     dg_grid g;
     fill_map(&g, cells, rows, 10);
-    dg_room rooms[2] = {{{1, 1, 4, 3}, DG_ROOM_NORMAL, -1, 0, -1, 12},
-                        {{6, 4, 5, 3}, DG_ROOM_NORMAL, -1, 0, -1, 15}};
+    dg_room rooms[2] = {{{1, 1, 4, 3}, DG_ROOM_NORMAL, -1, 0, -1, 12, DG_SHAPE_RECT},
+                        {{6, 4, 5, 3}, DG_ROOM_NORMAL, -1, 0, -1, 15, DG_SHAPE_RECT}};
     dg_marker markers[4] = {{{1, 8}, DG_MARKER_KEY, -1, "key 1"},
                             {{11, 5}, DG_MARKER_LOCK, -1, "lock 1"},
                             {{3, 3}, DG_MARKER_KEY, 0, "key 2"},
