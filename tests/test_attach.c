@@ -269,10 +269,11 @@ TEST(attach_defaults_are_documented)
     dg_attach_defaults(&p);
     CHECK(p.room_min_w == 3 && p.room_max_w == 9 && p.room_min_h == 3 && p.room_max_h == 7);
     CHECK(p.corridor_min == 3 && p.corridor_max == 8);
-    CHECK(p.max_features == 0 && p.room_after_corridor == 600 && p.target_floor == 270);
+    CHECK(p.max_features == 0 && p.room_after_corridor == 700 && p.target_floor == 270);
     CHECK(p.max_attempts == 0 && p.max_failures == 400 && p.growth == DG_GROWTH_UNIFORM);
     CHECK(p.loop_min_gain == 16 && p.loop_max == 0);
     CHECK(p.dead_ends == DG_DEAD_ENDS_ROOM && p.doors == DG_DOORS_ROOMS && p.dense == 0);
+    CHECK(p.shape_share == 1000 && p.shapes == 126);
     dg_attach_defaults(NULL); /* harmless */
 }
 
@@ -624,6 +625,7 @@ TEST(attach_budgets_are_respected)
     {
         dg_attach_defaults(&p);
         p.target_floor = target;
+        p.shape_share = 0; /* shapes cut corners after growth met the target */
         CHECK(dg_attach_generate(&m.grid, &p, 9, &m.result, NULL, NULL) == DG_OK);
         CHECK(m.result.metrics.floor_permille >= target && m.result.metrics.stopped_early == 1);
         /* it stops soon after the target (rooms at fresh dead ends may add a little) */
@@ -661,6 +663,7 @@ TEST(attach_dead_end_policies)
         dg_attach_params p;
         dg_attach_defaults(&p);
         p.target_floor = seed % 2 ? 250 : 0; /* stopped early, or grown to the end */
+        p.shape_share = 0;                   /* shapes cut corners after growth met the target */
         p.dead_ends = DG_DEAD_ENDS_KEEP;
         CHECK(dg_attach_generate(&m.grid, &p, seed, &m.result, NULL, NULL) == DG_OK);
         kept += corridor_dead_ends(&m.grid);
@@ -813,6 +816,7 @@ TEST(attach_smallest_maps)
     dg_grid g;
     dg_attach_params p;
     dg_attach_defaults(&p);
+    p.room_min_w = p.room_min_h = 3;
     dg_result r;
     dg_result_init(&r, NULL);
     CHECK(dg_grid_init(&g, cells, 5, 5, 0) == DG_OK);
@@ -1010,19 +1014,19 @@ TEST(attach_golden_outputs)
         uint64_t grid_hash, result_hash;
     } golden[] = {
         {80, 25, 1, tweak_defaults,
-         0x7e61924bbb1fcbccULL, 0x1879ec7ec5d11b50ULL},
+         0x2330241faaf8d292ULL, 0xf7230c1c144de05fULL},
         {80, 50, 42, tweak_linear,
-         0xe000d797df884a2eULL, 0x1be3af4549f2d1e0ULL},
+         0x626f1d150bff9415ULL, 0xacc4c26bd6403b2eULL},
         {100, 60, 3, tweak_bushy_loops,
-         0x512e5080b0804a60ULL, 0xe0ed215b4fc651e1ULL},
+         0x2076a4e15da99e7fULL, 0xd1131fad552e51d1ULL},
         {70, 30, 2026, tweak_dead_end_rooms,
-         0x6b1b4008d8335030ULL, 0xdc7cf6a8ded96f75ULL},
+         0xf91587bd75197925ULL, 0xcd0914f7d665c7beULL},
         {31, 19, 7, tweak_tiny_features,
-         0x67ab3bef03dd8878ULL, 0x42bc6e64f4795327ULL},
+         0xc81044d3f95f3238ULL, 0x16d52a9e8de2866dULL},
         {200, 120, 99, tweak_big_rooms,
-         0x07db9594eaa9fe8eULL, 0x3d52db2fe79df9cbULL},
+         0x315ad91a7b0ac286ULL, 0x5f4cdd328c319897ULL},
         {80, 25, 1, tweak_dense, /* exactly 0.3's defaults */
-         0x606d368658ece5b9ULL, 0xc0f361e4608909fcULL},
+         0x36bd39b6c790f994ULL, 0x7a4320fae556f805ULL},
     };
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++)
     {

@@ -713,8 +713,11 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
 static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
 {
     const dg_attach_params *p = c->p;
-    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
-    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
+    /* the larger of two draws: most rooms large enough for a shape */
+    int32_t rw = DG_MAX(att_range(c, p->room_min_w, c->room_max_w),
+                        att_range(c, p->room_min_w, c->room_max_w));
+    int32_t rh = DG_MAX(att_range(c, p->room_min_h, c->room_max_h),
+                        att_range(c, p->room_min_h, c->room_max_h));
     int placed = place_room(c, parent, x, y, dir, rw, rh);
     if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
         placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
@@ -1016,8 +1019,11 @@ static dg_status fit_first_room(att_ctx *c, int32_t *x, int32_t *y, int32_t *rw,
 static dg_status first_room(att_ctx *c)
 {
     const dg_attach_params *p = c->p;
-    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
-    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
+    /* the larger of two draws: most rooms large enough for a shape */
+    int32_t rw = DG_MAX(att_range(c, p->room_min_w, c->room_max_w),
+                        att_range(c, p->room_min_w, c->room_max_w));
+    int32_t rh = DG_MAX(att_range(c, p->room_min_h, c->room_max_h),
+                        att_range(c, p->room_min_h, c->room_max_h));
     int32_t x = (c->w - rw) / 2 + att_range(c, -2, 2);
     int32_t y = (c->h - rh) / 2 + att_range(c, -2, 2);
     x = DG_MAX(1, DG_MIN(x, c->w - 1 - rw));

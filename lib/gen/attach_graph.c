@@ -310,7 +310,8 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         }
         else
             gather_entries(c, fi, &e);
-        if (e.n == 1 && f->shape != DG_SHAPE_RECT && f->w * f->h <= ATT_WALK_CELLS)
+        if (e.n == 1 && fi != c->start_feat && f->shape != DG_SHAPE_RECT &&
+            f->w * f->h <= ATT_WALK_CELLS)
         { /* a shaped room with one entrance: walked cell by cell */
             int32_t x, y, dist = dgi_att_shaped_farthest(c, fi, &x, &y);
             consider(b, dist, fi, x, y);

@@ -6,20 +6,43 @@
 #define LOOP_WORK_PER_ITEM 4 /* loop pass: search steps per junction and candidate */
 #define LOOP_WORK_BASE 4096
 
+static int32_t passable_around(const att_ctx *c, const uint8_t *p)
+{
+    return att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
+           att_passable(p[-1]);
+}
+
+/* Floor cells of a shaped room with a single passable neighbour (the tip
+ * of a circle's end row, a cavern's rough edge). */
+static int32_t shape_dead_ends(const att_ctx *c, const att_feat *f)
+{
+    int32_t n = 0;
+    for (int32_t y = f->y; y < f->y + f->h; y++)
+        for (int32_t x = f->x; x < f->x + f->w; x++)
+        {
+            const uint8_t *p = att_at(c, x, y);
+            n += *p == DG_TILE_FLOOR && passable_around(c, p) == 1;
+        }
+    return n;
+}
+
 int32_t dgi_att_dead_end_count(const att_ctx *c)
 {
     int32_t n = 0;
     for (int32_t i = 0; i < c->nfeat; i++)
     {
         const att_feat *f = &c->feats[i];
+        if (f->shape != DG_SHAPE_RECT)
+        {
+            n += shape_dead_ends(c, f);
+            continue;
+        }
         if ((f->w > 1 && f->h > 1) || (f->kind == ATT_CORRIDOR && f->end_child >= 0))
             continue; /* only 1-wide ends that lead nowhere can be dead ends */
         const uint8_t *end[2] = {att_at(c, f->x, f->y), att_at(c, f->x + f->w - 1, f->y + f->h - 1)};
         for (int e = 0; e < (end[0] == end[1] ? 1 : 2); e++)
         {
-            const uint8_t *p = end[e];
-            n += att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
-                     att_passable(p[-1]) == 1;
+            n += passable_around(c, end[e]) == 1;
         }
     }
     return n;
@@ -231,6 +254,17 @@ static int leaf_room(const att_ctx *c, int32_t f)
     return n == 1;
 }
 
+/* 1: the wall cell (x, y) of room f is outside the middle half of its wall. */
+static int off_middle(const att_ctx *c, int32_t f, int32_t x, int32_t y)
+{
+    const att_feat *r = &c->feats[f];
+    if (r->kind != ATT_ROOM)
+        return 0;
+    if (y < r->y || y >= r->y + r->h) /* on its top or bottom wall */
+        return x < r->x + r->w / 4 || x >= r->x + r->w - r->w / 4;
+    return y < r->y + r->h / 4 || y >= r->y + r->h - r->h / 4;
+}
+
 /* Loop openings allowed: loop_max, or with 0 one per LOOP_ROOMS rooms. */
 #define LOOP_ROOMS 4
 static int32_t loop_budget(const att_ctx *c)
@@ -257,6 +291,9 @@ static int try_loop(att_ctx *c, const loop_pass *lp, loop_site s, int leaves)
     int32_t other = feature_at(c, lp, s.x + ux * s.len, s.y + uy * s.len);
     if (other < 0)
         return 0; /* a junction cell, not a feature */
+    if (off_middle(c, s.feat, s.x, s.y) || off_middle(c, other, s.x + ux * (s.len - 1),
+                                                        s.y + uy * (s.len - 1)))
+        return 0; /* a room's door stays in the middle half of its wall, for its shape */
     if (leaves != (leaf_room(c, s.feat) || leaf_room(c, other)))
         return 0; /* leaves: the first pass; the others: the second */
     if (s.len + att_corridor_run(c, s.x - ux, s.y - uy, s.dir ^ 2) +

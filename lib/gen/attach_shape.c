@@ -8,7 +8,7 @@
  * search walks the room cell by cell (dgi_att_shaped_farthest). */
 #include "gen/attach_state.h"
 
-#define SHAPE_TRIES 4 /* draws per shaped room until one suits its doors */
+#define SHAPE_TRIES 8 /* draws per shaped room until one suits its doors */
 
 /* The interior cell a door of feature f opens onto. */
 static void door_inside(const att_feat *f, const att_door *d, int32_t *x, int32_t *y)
@@ -62,11 +62,47 @@ static int near_passable(const att_ctx *c, const uint8_t *p)
            att_passable(p[s]) || att_passable(p[s + 1]);
 }
 
-/* Cuts room f to shape s: the cells outside it, and the walls left with
- * nothing passable beside them, become wall where they touch floor, rock
- * where they do not. */
-static void carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *s)
+static int32_t floor_around(const att_ctx *c, const uint8_t *p)
 {
+    return att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
+           att_passable(p[-1]);
+}
+
+/* A floor cell with one way out (the tip of a circle's end row, a cavern's
+ * spur) reads as a dead end: the cells beside it, across that way, become
+ * floor too. A few rounds settle every tip a shape has. */
+#define TIP_ROUNDS 3
+static void widen_tips(att_ctx *c, const att_feat *f)
+{
+    for (int round = 0; round < TIP_ROUNDS; round++)
+        for (int32_t y = f->y; y < f->y + f->h; y++)
+            for (int32_t x = f->x; x < f->x + f->w; x++)
+            {
+                uint8_t *p = att_at(c, x, y);
+                if (*p != DG_TILE_FLOOR || floor_around(c, p) != 1)
+                    continue;
+                ptrdiff_t across = att_passable(p[-1]) || att_passable(p[1]) ? c->stride : 1;
+                int32_t ax = across == 1, ay = across != 1;
+                for (int k = -1; k <= 1; k += 2)
+                {
+                    int32_t nx = x + ax * k, ny = y + ay * k;
+                    uint8_t *q = p + across * k;
+                    if (nx >= f->x && ny >= f->y && nx < f->x + f->w && ny < f->y + f->h &&
+                        *q == DG_TILE_VOID)
+                    {
+                        *q = DG_TILE_FLOOR;
+                        c->floor++;
+                    }
+                }
+            }
+}
+
+/* Cuts room f to shape s (tips widened): the cells outside it, and the walls
+ * left with nothing passable beside them, become wall where they touch floor,
+ * rock where they do not. Returns its floor cells. */
+static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *s)
+{
+    int32_t cells = f->w * f->h;
     for (int32_t y = 0; y < f->h; y++)
         for (int32_t x = 0; x < f->w; x++)
             if (!dgi_shape_has(s, x, y))
@@ -74,6 +110,10 @@ static void carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *s)
                 *att_at(c, f->x + x, f->y + y) = DG_TILE_VOID;
                 c->floor--;
             }
+    widen_tips(c, f);
+    for (int32_t y = f->y; y < f->y + f->h; y++)
+        for (int32_t x = f->x; x < f->x + f->w; x++)
+            cells -= *att_at(c, x, y) != DG_TILE_FLOOR;
     for (int32_t y = f->y - 1; y <= f->y + f->h; y++)
         for (int32_t x = f->x - 1; x <= f->x + f->w; x++)
         {
@@ -81,6 +121,7 @@ static void carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *s)
             if (att_solid(*p))
                 *p = near_passable(c, p) ? DG_TILE_WALL : DG_TILE_VOID;
         }
+    return cells;
 }
 
 void dgi_att_shapes(att_ctx *c, uint64_t seed)
@@ -104,9 +145,9 @@ void dgi_att_shapes(att_ctx *c, uint64_t seed)
                 break; /* no kind fits the room */
             if (!doors_fit(c, fi, &s))
                 continue;
-            carve_shape(c, f, &s);
-            f->shape = (uint8_t)s.kind;
-            f->cells = dgi_shape_cells(&s);
+            f->cells = carve_shape(c, f, &s);
+            /* widened tips may give a small room all its cells back */
+            f->shape = (uint8_t)(f->cells == f->w * f->h ? DG_SHAPE_RECT : s.kind);
             break;
         }
     }
