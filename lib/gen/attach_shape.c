@@ -74,7 +74,10 @@ static int32_t floor_around(const att_ctx *c, const uint8_t *p)
 #define TIP_ROUNDS 3
 static void widen_tips(att_ctx *c, const att_feat *f)
 {
-    for (int round = 0; round < TIP_ROUNDS; round++)
+    int32_t widened = 1;
+    for (int round = 0; round < TIP_ROUNDS && widened; round++)
+    {
+        widened = 0;
         for (int32_t y = f->y; y < f->y + f->h; y++)
             for (int32_t x = f->x; x < f->x + f->w; x++)
             {
@@ -92,9 +95,11 @@ static void widen_tips(att_ctx *c, const att_feat *f)
                     {
                         *q = DG_TILE_FLOOR;
                         c->floor++;
+                        widened = 1;
                     }
                 }
             }
+    }
 }
 
 /* Cuts room f to shape s (tips widened): the cells outside it, and the walls
@@ -104,12 +109,18 @@ static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *s)
 {
     int32_t cells = f->w * f->h;
     for (int32_t y = 0; y < f->h; y++)
+    {
+        int32_t lo = 0, hi = f->w; /* a row's span, read once (pillars: cell by cell) */
+        if (s->kind != DG_SHAPE_PILLARS)
+            dgi_shape_row(s, y, &lo, &hi);
+        uint8_t *row = att_at(c, f->x, f->y + y);
         for (int32_t x = 0; x < f->w; x++)
-            if (!dgi_shape_has(s, x, y))
+            if (x < lo || x >= hi || (s->kind == DG_SHAPE_PILLARS && !dgi_shape_has(s, x, y)))
             {
-                *att_at(c, f->x + x, f->y + y) = DG_TILE_VOID;
+                row[x] = DG_TILE_VOID;
                 c->floor--;
             }
+    }
     widen_tips(c, f);
     for (int32_t y = f->y; y < f->y + f->h; y++)
         for (int32_t x = f->x; x < f->x + f->w; x++)
