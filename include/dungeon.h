@@ -359,7 +359,7 @@ typedef struct dg_attach_params {
                                          * never below corridor_min */
     int32_t max_features;             /* rooms + corridors budget; 0 = width*height/16 (default 0) */
     int32_t room_after_corridor;      /* permille chance of a room, not a corridor, after a
-                                       * corridor; after a room always a corridor (default 600) */
+                                       * corridor; after a room always a corridor (default 700) */
     int32_t target_floor;             /* stop once this permille of the map is passable, 0 = grow
                                        * until nothing fits (default 270) */
     int32_t max_attempts;             /* placement attempts in all; 0 = 50 per budgeted feature
@@ -370,13 +370,17 @@ typedef struct dg_attach_params {
     int32_t loop_min_gain;            /* loop pass: open a wall between two features where that
                                        * shortens the walk between its sides by >= this many
                                        * steps; 0 = no loops, a tree (default 16) */
-    int32_t loop_max;                 /* at most this many loop openings (default 8); the
+    int32_t loop_max;                 /* at most this many loop openings, 0 = one per 4 rooms
+                                       * (default 0); the
                                        * pass also stops after 4 search steps per junction and
                                        * candidate, which only very long gains on big maps reach */
     int32_t dead_ends;                /* DG_DEAD_ENDS_* (default room) */
     int32_t doors;                    /* DG_DOORS_* (default rooms) */
     int32_t dense;                    /* 1 = pieces may share walls (packed, corridors side by
                                        * side); 0 = rock between pieces except at joins (default 0) */
+    int32_t shape_share;              /* permille of rooms drawn with a shape other than a
+                                       * rectangle, where their doors allow it (default 1000) */
+    int32_t shapes;                   /* the kinds they draw from, bit 1 << DG_SHAPE_* (default 126: all) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_attach_params;
 

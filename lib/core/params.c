@@ -24,7 +24,7 @@ const dg_param_desc dgi_attach_table[] = {
     P_INT(dg_attach_params, corridor_min, 1, DG_GRID_MAX_DIM, 3, "corridor length in cells, minimum [<= corridor_max]"),
     P_INT(dg_attach_params, corridor_max, 1, DG_GRID_MAX_DIM, 8, "corridor length in cells, maximum [>= corridor_min]"),
     P_INT(dg_attach_params, max_features, 0, INT32_MAX, 0, "rooms + corridors budget (0 = width*height/16)"),
-    P_INT(dg_attach_params, room_after_corridor, 0, 1000, 600, "permille chance of a room, not a corridor, after a corridor"),
+    P_INT(dg_attach_params, room_after_corridor, 0, 1000, 700, "permille chance of a room, not a corridor, after a corridor"),
     P_INT(dg_attach_params, target_floor, 0, 1000, 270, "stop once this permille of the map is passable (0 = grow until nothing fits)"),
     P_INT(dg_attach_params, max_attempts, 0, INT32_MAX, 0, "placement attempts in all (0 = 50 per budgeted feature)"),
     P_INT(dg_attach_params, max_failures, 0, INT32_MAX, 400, "stop after this many failed attempts in a row (0 = no limit)"),
@@ -32,12 +32,14 @@ const dg_param_desc dgi_attach_table[] = {
            "which features grow: any, recent (long) or early (bushy)"),
     P_INT(dg_attach_params, loop_min_gain, 0, (int32_t)DG_GRID_MAX_CELLS, 16,
           "open a wall where it shortens the walk by >= N steps (0 = no loops)"),
-    P_INT(dg_attach_params, loop_max, 0, INT32_MAX, 8, "at most this many loop openings"),
+    P_INT(dg_attach_params, loop_max, 0, INT32_MAX, 0, "at most this many loop openings (0 = one per 4 rooms)"),
     P_ENUM(dg_attach_params, dead_ends, "keep|prune|room", 3, DG_DEAD_ENDS_ROOM,
            "dead ends: keep, prune, or end them with a room"),
     P_ENUM(dg_attach_params, doors, "all|rooms|none", 3, DG_DOORS_ROOMS,
            "door tiles at every junction, at room junctions only, or none"),
     P_BOOL(dg_attach_params, dense, 0, "pack pieces wall to wall (0 = rock between pieces except at joins)"),
+    P_INT(dg_attach_params, shape_share, 0, 1000, 1000, "permille of rooms drawn with a shape, where their doors allow it"),
+    P_INT(dg_attach_params, shapes, 0, 127, 126, "shapes drawn from: bits 1 cross, 2 circle, 3 octagon, 4 chunky, 5 pillars, 6 cavern"),
 };
 
 /* ---- chain (lib/gen/chain.c) */

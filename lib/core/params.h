@@ -19,7 +19,7 @@
 
 /* Rows per table. A definition in params.c with another number of rows does
  * not compile (the declared and the defined array types conflict). */
-#define DGI_ATTACH_TABLE_LEN 17
+#define DGI_ATTACH_TABLE_LEN 19
 #define DGI_CHAIN_TABLE_LEN 17
 #define DGI_CAVE_TABLE_LEN 10
 #define DGI_BSP_TABLE_LEN 14

@@ -3,7 +3,7 @@
  * frontier list of walls. See docs/attach.md. */
 #include "gen/attach_state.h"
 
-enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70 };
+enum { STREAM_LAYOUT = 0x61747461, STREAM_LOOPS = 0x6C6F6F70, STREAM_SHAPES = 0x73686170 };
 
 #define GROWTH_WINDOW 4       /* newest/oldest growth picks among this many walls */
 #define DERIVED_CELLS_PER_FEATURE 16
@@ -68,6 +68,8 @@ static dg_status validate(const dg_attach_params *p, const dg_grid *g, dg_diag *
         {"dead_ends", p->dead_ends, DG_DEAD_ENDS_KEEP, DG_DEAD_ENDS_ROOM},
         {"doors", p->doors, DG_DOORS_ALL, DG_DOORS_NONE},
         {"dense", p->dense, 0, 1},
+        {"shape_share", p->shape_share, 0, 1000},
+        {"shapes", p->shapes, 0, 127},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
     {
@@ -270,7 +272,9 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     f->doors_head = -1;
     f->end_child = -1;
     f->out = -1;
+    f->cells = w * h;
     f->kind = (uint8_t)kind;
+    f->shape = DG_SHAPE_RECT;
     f->dir = (uint8_t)dir;
     c->floor += w * h;
     add_fill(c, f, w * h);
@@ -336,14 +340,15 @@ static void push_room_walls(att_ctx *c, int32_t f, int32_t x, int32_t y, int32_t
     push_site(c, f, ATT_ROOM, DG_DIR_W, x - 1, y, h);
 }
 
-/* A uniform choice among the usable door cells of a wall, or -1 if none: one
- * random probe, and a scan of the wall only when the probe misses (which
- * keeps the choice uniform). */
+/* A choice among the usable door cells of a wall, or -1 if none: one random
+ * probe (on a room's wall in the middle half, where every room shape keeps
+ * floor), and a uniform choice by a scan of the wall only when it misses. */
 static int32_t pick_door(att_ctx *c, const att_site *s)
 {
     ptrdiff_t along, out;
     const uint8_t *p = wall_cells(c, s, &along, &out);
-    int32_t k = att_below(c, s->len);
+    int32_t margin = s->kind == ATT_ROOM ? s->len / 4 : 0;
+    int32_t k = margin + att_below(c, s->len - 2 * margin);
     if (door_ok(p + k * along, along, out))
         return k;
     if (s->len == 1)
@@ -669,7 +674,14 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     width = DG_MIN(width, before + after + 1);
     if (width < (vertical ? p->room_min_w : p->room_min_h))
         return 0;
-    int32_t start = att_range(c, pos - before, pos + after - width + 1);
+    int32_t lo = pos - before, hi = pos + after - width + 1; /* where the room may start */
+    int32_t mlo = DG_MAX(lo, pos - (width - 1 - width / 4)), mhi = DG_MIN(hi, pos - width / 4);
+    if (mlo <= mhi) /* the door in the middle half of the wall, where every shape has floor */
+    {
+        lo = mlo;
+        hi = mhi;
+    }
+    int32_t start = att_range(c, lo, hi);
     int32_t x, y;
     if (vertical)
     {
@@ -701,8 +713,11 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
 static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
 {
     const dg_attach_params *p = c->p;
-    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
-    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
+    /* the larger of two draws: most rooms large enough for a shape */
+    int32_t rw = DG_MAX(att_range(c, p->room_min_w, c->room_max_w),
+                        att_range(c, p->room_min_w, c->room_max_w));
+    int32_t rh = DG_MAX(att_range(c, p->room_min_h, c->room_max_h),
+                        att_range(c, p->room_min_h, c->room_max_h));
     int placed = place_room(c, parent, x, y, dir, rw, rh);
     if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
         placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
@@ -774,9 +789,10 @@ static int32_t cap_fits(const att_ctx *c, const uint8_t *door, ptrdiff_t step, p
 }
 
 /* Something at the far end of the new corridor fi, chained depth corridors
- * deep: a room with probability room_after_corridor, else another corridor;
- * under the room policy, rooms once more before giving up. Each try is an
- * attempt. 1 placed, 0 nothing fits, -1 no memory. */
+ * deep: a room with probability room_after_corridor (always once another
+ * corridor would make the straight line longer than MAX_STRAIGHT), else
+ * another corridor; under the room policy, rooms once more before giving up.
+ * Each try is an attempt. 1 placed, 0 nothing fits, -1 no memory. */
 /* NOLINTNEXTLINE(misc-no-recursion): with place_corridor, at most MAX_CHAIN deep */
 static int grow_end(att_ctx *c, int32_t fi, int depth)
 {
@@ -788,15 +804,16 @@ static int grow_end(att_ctx *c, int32_t fi, int depth)
     if (!door_ok(att_at(c, x, y), c->along[dir], c->step[dir]))
         return 0;
     int tries = TRIES_CORRIDOR_END + (c->p->dead_ends == DG_DEAD_ENDS_ROOM ? DEAD_END_TRIES : 0);
+    int32_t run = att_corridor_run(c, x - att_dx(dir), y - att_dy(dir), dir ^ 2);
     for (int t = 0; t < tries && c->attempts < c->max_attempts; t++)
     {
         c->attempts++;
         int room = t >= TRIES_CORRIDOR_END || depth >= MAX_CHAIN || c->live + 2 > c->budget ||
+                   run + 1 + c->p->corridor_min > MAX_STRAIGHT ||
                    att_chance(c, c->p->room_after_corridor);
+        int32_t want = room ? 0 : att_range(c, c->p->corridor_min, c->p->corridor_max);
         int placed = room ? attach_room(c, fi, x, y, dir)
-                          : place_corridor(c, fi, x, y, dir,
-                                           att_range(c, c->p->corridor_min, c->p->corridor_max),
-                                           depth + 1);
+                          : place_corridor(c, fi, x, y, dir, want, depth + 1);
         if (placed != 0)
             return placed;
         c->failures++;
@@ -805,8 +822,9 @@ static int grow_end(att_ctx *c, int32_t fi, int depth)
 }
 
 /* Corridor from the wall cell (dx, dy) in direction dir, at most want cells,
- * shortened to what is free but never below corridor_min. Under eager ends it
- * also leaves space for the smallest room before the border, and is carved
+ * shortened to what is free but never below corridor_min, nor to a straight
+ * line longer than MAX_STRAIGHT with the corridors behind it. Under eager ends
+ * it also leaves space for the smallest room before the border, and is carved
  * only if the cell beyond its cap could take a door. */
 /* NOLINTNEXTLINE(misc-no-recursion): with grow_end, at most MAX_CHAIN deep */
 static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir,
@@ -818,6 +836,9 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
     uint8_t *door = att_at(c, dx, dy), *p = door;
     if (!att_solid(p[-side]) || !att_solid(p[side]))
         return 0; /* the door would touch another door */
+    int32_t behind = att_corridor_run(c, dx - ux, dy - uy, dir ^ 2);
+    if (behind > 0) /* the junction joins them in one line */
+        want = DG_MIN(want, MAX_STRAIGHT - behind - 1);
     /* Under eager ends the way must also hold its cap and the smallest room
      * beyond it, before the border and before anything in the way. */
     int eager = eager_ends(c);
@@ -998,8 +1019,11 @@ static dg_status fit_first_room(att_ctx *c, int32_t *x, int32_t *y, int32_t *rw,
 static dg_status first_room(att_ctx *c)
 {
     const dg_attach_params *p = c->p;
-    int32_t rw = att_range(c, p->room_min_w, c->room_max_w);
-    int32_t rh = att_range(c, p->room_min_h, c->room_max_h);
+    /* the larger of two draws: most rooms large enough for a shape */
+    int32_t rw = DG_MAX(att_range(c, p->room_min_w, c->room_max_w),
+                        att_range(c, p->room_min_w, c->room_max_w));
+    int32_t rh = DG_MAX(att_range(c, p->room_min_h, c->room_max_h),
+                        att_range(c, p->room_min_h, c->room_max_h));
     int32_t x = (c->w - rw) / 2 + att_range(c, -2, 2);
     int32_t y = (c->h - rh) / 2 + att_range(c, -2, 2);
     x = DG_MAX(1, DG_MIN(x, c->w - 1 - rw));
@@ -1097,7 +1121,7 @@ static void write_lists(const att_ctx *c, dg_result *r)
         const att_feat *f = &c->feats[i];
         if (f->kind == ATT_ROOM)
         {
-            dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->w * f->h, DG_SHAPE_RECT};
+            dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->cells, f->shape};
             if (f->room_parent >= 0)
                 room.parent = c->feats[f->room_parent].out;
             r->rooms[r->room_count++] = room;
@@ -1133,7 +1157,7 @@ static void write_result(att_ctx *c, dg_result *r, int32_t ex, int32_t ey, int32
     write_lists(c, r);
     r->start.x = c->start_x;
     r->start.y = c->start_y;
-    r->start_room = 0;
+    r->start_room = c->feats[c->start_feat].out;
     r->exit.x = ex;
     r->exit.y = ey;
     r->exit_room = efeat >= 0 && c->feats[efeat].kind == ATT_ROOM ? c->feats[efeat].out : -1;
@@ -1182,8 +1206,13 @@ static dg_status run(att_ctx *c, uint64_t seed)
     dg_status st = first_room(c);
     if (st == DG_OK)
         st = grow(c);
-    if (st == DG_OK && c->p->loop_min_gain > 0 && c->p->loop_max > 0)
+    if (st == DG_OK && c->p->loop_min_gain > 0)
         st = dgi_att_loops(c, dgi_hash_combine(seed, STREAM_LOOPS));
+    if (st == DG_OK)
+    {
+        dgi_att_pick_start(c);
+        dgi_att_shapes(c, dgi_hash_combine(seed, STREAM_SHAPES));
+    }
     return st;
 }
 
@@ -1223,7 +1252,7 @@ dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uin
         st = run(&c, seed);
     int32_t ex = -1, ey = -1, efeat = -1;
     if (st == DG_OK && result) /* the exit is only reported in the result */
-        st = dgi_att_farthest(&c, &ex, &ey, &efeat);
+        st = dgi_att_exit(&c, &ex, &ey, &efeat);
     if (st == DG_OK && result)
     {
         count_output(&c);

@@ -161,25 +161,10 @@ int32_t dgi_att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, in
     return best;
 }
 
-/* Puts every door of feature f on the heap at its present distance. */
-static dg_status push_doors_of(att_ctx *c, int32_t f)
-{
-    for (int32_t d = c->feats[f].doors_head; d >= 0; d = door_next(&c->doors[d], f))
-        if (heap_push(c, c->doors[d].dist, d) != DG_OK)
-            return DG_E_NOMEM;
-    return DG_OK;
-}
-
-/* Distances from the start to every door. Growth built the doors parents
- * first as a tree, so one pass in creation order gives each door the length
- * of the walk down the tree: exact without loops, and a walk that is
- * consistent across every feature whose doors all came from growth (the
- * distance through a rectangle obeys the triangle inequality). Only around
- * the doors the loop pass opened (those that are not their newer feature's
- * own door) can a shorter way exist, so the heap starts with the doors of
- * those features alone and settles what they improve: the same distances as
- * a search over every door, at a fraction of its cost on large maps. */
-static dg_status door_distances(att_ctx *c)
+/* Tree distances from the centre of the first room to every door: growth
+ * built the doors parents first, so one pass in creation order gives each
+ * door the length of the walk down the tree (loops ignored: an upper bound). */
+static void tree_distances(att_ctx *c)
 {
     for (int32_t i = 0; i < c->ndoor; i++)
     {
@@ -193,17 +178,38 @@ static dg_status door_distances(att_ctx *c)
             d->dist = in->dist + through(pf, in->x, in->y, d->x, d->y);
         }
     }
-    if (c->loops == 0)
-        return DG_OK;
-    c->nheap = 0;
-    for (int32_t i = 0; i < c->ndoor; i++)
+}
+
+/* The room whose far corner is farthest down the tree from the first room:
+ * one end of a long walk, where the start goes (0 if no other room). */
+static int32_t far_room(const att_ctx *c)
+{
+    int32_t best = 0, best_dist = -1;
+    for (int32_t fi = 1; fi < c->nfeat; fi++)
     {
-        const att_door *d = &c->doors[i];
-        if (c->feats[d->b].door != i &&
-            (push_doors_of(c, d->a) != DG_OK || push_doors_of(c, d->b) != DG_OK))
-            return DG_E_NOMEM;
+        const att_feat *f = &c->feats[fi];
+        if (f->kind != ATT_ROOM)
+            continue;
+        const att_door *d = &c->doors[f->door];
+        int32_t dist = d->dist + DG_MAX(abs(d->x - f->x), abs(d->x - (f->x + f->w - 1))) +
+                       DG_MAX(abs(d->y - f->y), abs(d->y - (f->y + f->h - 1)));
+        if (dist > best_dist)
+        {
+            best = fi;
+            best_dist = dist;
+        }
     }
-    return drain(c, -1, 0, 0, INT32_MAX, 0) < 0 ? DG_E_NOMEM : DG_OK;
+    return best;
+}
+
+/* Exact walking distances from the start to every door: Dijkstra over the doors. */
+static dg_status door_distances(att_ctx *c)
+{
+    for (int32_t i = 0; i < c->ndoor; i++)
+        c->doors[i].dist = INT32_MAX;
+    return search(c, c->start_feat, c->start_x, c->start_y, -1, 0, 0, INT32_MAX, 0) < 0
+               ? DG_E_NOMEM
+               : DG_OK;
 }
 
 /* Distance from (x, y) to the farthest cell of f. */
@@ -239,7 +245,7 @@ static void gather_entries(const att_ctx *c, int32_t fi, entries *e)
     const att_feat *f = &c->feats[fi];
     e->n = 0;
     e->bound = INT32_MAX;
-    if (fi == 0)
+    if (fi == c->start_feat)
         add_entry(e, f, c->start_x, c->start_y, 0);
     for (int32_t d = f->doors_head; d >= 0; d = door_next(&c->doors[d], fi))
         add_entry(e, f, c->doors[d].x, c->doors[d].y, c->doors[d].dist);
@@ -255,7 +261,7 @@ static int32_t cell_distance(const att_ctx *c, int32_t fi, const entries *e, int
             best = DG_MIN(best, e->d[i] + manhattan(e->x[i], e->y[i], x, y));
         return best;
     }
-    if (fi == 0)
+    if (fi == c->start_feat)
         best = manhattan(c->start_x, c->start_y, x, y);
     for (int32_t d = c->feats[fi].doors_head; d >= 0; d = door_next(&c->doors[d], fi))
     {
@@ -284,8 +290,7 @@ static void consider(farthest *b, int32_t dist, int32_t feat, int32_t x, int32_t
 }
 
 /* The exit lies in a room, where a player looks for it. Rooms with one
- * entry (all of them when there are no loops) are settled on the way: their
- * farthest cell is a corner. The others are scanned afterwards, only if their
+ * entry (leaves) are settled on the way: their farthest cell is a corner. The others are scanned afterwards, only if their
  * bound can still beat the best, which it rarely can. */
 static void farthest_in_features(att_ctx *c, farthest *b)
 {
@@ -296,9 +301,8 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         f->far_bound = -1;
         if (f->kind != ATT_ROOM)
             continue;
-        if (fi > 0 && (c->loops == 0 || (f->doors_head == f->door && c->doors[f->door].next_b < 0)))
-        { /* without loops the doors form a tree, so every walk into f comes
-           * through its own door (a leaf is entered only through it anyway) */
+        if (fi != c->start_feat && f->doors_head == f->door && c->doors[f->door].next_b < 0)
+        { /* a leaf is entered only through its own door */
             const att_door *d = &c->doors[f->door];
             e.n = 0;
             e.bound = INT32_MAX;
@@ -306,8 +310,15 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         }
         else
             gather_entries(c, fi, &e);
-        if (e.n > 1)
-        {
+        if (e.n == 1 && fi != c->start_feat && f->shape != DG_SHAPE_RECT &&
+            f->w * f->h <= ATT_WALK_CELLS)
+        { /* a shaped room with one entrance: walked cell by cell */
+            int32_t x, y, dist = dgi_att_shaped_farthest(c, fi, &x, &y);
+            consider(b, dist, fi, x, y);
+            continue;
+        }
+        if (e.n > 1 || f->shape != DG_SHAPE_RECT)
+        { /* scanned below (a large shaped room keeps Manhattan walking) */
             f->far_bound = e.bound;
             continue;
         }
@@ -325,11 +336,21 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         gather_entries(c, fi, &e);
         for (int32_t y = f->y; y < f->y + f->h; y++)
             for (int32_t x = f->x; x < f->x + f->w; x++)
-                consider(b, cell_distance(c, fi, &e, x, y), fi, x, y);
+                if (*att_at(c, x, y) == DG_TILE_FLOOR) /* not a cell its shape cut */
+                    consider(b, cell_distance(c, fi, &e, x, y), fi, x, y);
     }
 }
 
-dg_status dgi_att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
+void dgi_att_pick_start(att_ctx *c)
+{
+    tree_distances(c);
+    c->start_feat = far_room(c);
+    const att_feat *sf = &c->feats[c->start_feat];
+    c->start_x = sf->x + sf->w / 2; /* the middle row and column are floor in every shape */
+    c->start_y = sf->y + sf->h / 2;
+}
+
+dg_status dgi_att_exit(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat)
 {
     dg_status st = door_distances(c);
     if (st != DG_OK)

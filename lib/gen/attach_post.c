@@ -6,20 +6,43 @@
 #define LOOP_WORK_PER_ITEM 4 /* loop pass: search steps per junction and candidate */
 #define LOOP_WORK_BASE 4096
 
+static int32_t passable_around(const att_ctx *c, const uint8_t *p)
+{
+    return att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
+           att_passable(p[-1]);
+}
+
+/* Floor cells of a shaped room with a single passable neighbour (the tip
+ * of a circle's end row, a cavern's rough edge). */
+static int32_t shape_dead_ends(const att_ctx *c, const att_feat *f)
+{
+    int32_t n = 0;
+    for (int32_t y = f->y; y < f->y + f->h; y++)
+        for (int32_t x = f->x; x < f->x + f->w; x++)
+        {
+            const uint8_t *p = att_at(c, x, y);
+            n += *p == DG_TILE_FLOOR && passable_around(c, p) == 1;
+        }
+    return n;
+}
+
 int32_t dgi_att_dead_end_count(const att_ctx *c)
 {
     int32_t n = 0;
     for (int32_t i = 0; i < c->nfeat; i++)
     {
         const att_feat *f = &c->feats[i];
+        if (f->shape != DG_SHAPE_RECT)
+        {
+            n += shape_dead_ends(c, f);
+            continue;
+        }
         if ((f->w > 1 && f->h > 1) || (f->kind == ATT_CORRIDOR && f->end_child >= 0))
             continue; /* only 1-wide ends that lead nowhere can be dead ends */
         const uint8_t *end[2] = {att_at(c, f->x, f->y), att_at(c, f->x + f->w - 1, f->y + f->h - 1)};
         for (int e = 0; e < (end[0] == end[1] ? 1 : 2); e++)
         {
-            const uint8_t *p = end[e];
-            n += att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
-                     att_passable(p[-1]) == 1;
+            n += passable_around(c, end[e]) == 1;
         }
     }
     return n;
@@ -35,7 +58,6 @@ typedef struct loop_site {
 
 typedef struct loop_pass {
     loop_site *sites; int32_t nsites, cap_sites;
-    int32_t *swaps;   /* the shuffle: step i trades positions i and swaps[i] */
     int32_t *bucket_start; size_t bucket_bytes; /* (buckets + 1) offsets */
     int32_t *bucket_feat; size_t feat_bytes;
     int32_t nbx, nby;
@@ -209,127 +231,109 @@ static int32_t feature_at(const att_ctx *c, const loop_pass *lp, int32_t x, int3
 
 /* ---- the candidates' order ------------------------------------------------------- */
 
-/* The order is a Fisher-Yates shuffle of the candidates (step i, from the
- * last position down to 1, trades positions i and swaps[i]). The pass mostly
- * stops after a few dozen candidates, so the first LAZY_FIRST positions are
- * found by undoing the steps for those positions alone, a sequential walk
- * over swaps, instead of moving every candidate at random; only a pass that
- * goes on shuffles the whole list. The order is the same either way. */
-#define LAZY_FIRST 64
-
-/* swaps[] and, after it, one bit per position for first_positions. */
-static size_t swaps_bytes(int32_t n)
-{
-    return (size_t)n * sizeof(int32_t) + ((size_t)n + 31) / 32 * sizeof(uint32_t);
-}
-
-static dg_status draw_swaps(att_ctx *c, loop_pass *lp, dg_rng *rng)
-{
-    lp->swaps = dgi_alloc(c->a, swaps_bytes(lp->nsites));
-    if (!lp->swaps)
-        return DG_E_NOMEM;
-    lp->swaps[0] = 0;
-    for (int32_t i = lp->nsites - 1; i > 0; i--)
-        lp->swaps[i] = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1);
-    return DG_OK;
-}
-
-static int32_t tracked_at(const int32_t *pos, int32_t count, int32_t p)
-{
-    for (int32_t k = 0; k < count; k++)
-        if (pos[k] == p)
-            return k;
-    return -1; /* not reached: the position's bit was set */
-}
-
-static void set_bit(uint32_t *bits, int32_t p, uint32_t on)
-{
-    bits[p >> 5] = (bits[p >> 5] & ~(1u << (p & 31))) | on << (p & 31);
-}
-
-/* first[k] = the candidate the shuffle puts at position k, for k < count:
- * where it stood before each step, undoing the steps from the last one. A
- * bit per position marks where tracked candidates stand, so most steps are
- * skipped after two bit tests. */
-static void first_positions(loop_pass *lp, int32_t *first, int32_t count)
-{
-    uint32_t *bits = (uint32_t *)(void *)(lp->swaps + lp->nsites);
-    memset(bits, 0, ((size_t)lp->nsites + 31) / 32 * sizeof *bits);
-    for (int32_t k = 0; k < count; k++)
-    {
-        first[k] = k;
-        set_bit(bits, k, 1);
-    }
-    for (int32_t i = 1; i < lp->nsites; i++)
-    {
-        int32_t j = lp->swaps[i];
-        uint32_t at_i = bits[i >> 5] >> (i & 31) & 1, at_j = bits[j >> 5] >> (j & 31) & 1;
-        if (j == i || (!at_i && !at_j))
-            continue;
-        int32_t ki = at_i ? tracked_at(first, count, i) : -1;
-        int32_t kj = at_j ? tracked_at(first, count, j) : -1;
-        if (ki >= 0)
-            first[ki] = j;
-        if (kj >= 0)
-            first[kj] = i;
-        set_bit(bits, i, at_j);
-        set_bit(bits, j, at_i);
-    }
-}
-
-/* The whole shuffle, for a pass that goes past the first positions. */
-static void shuffle_all(loop_pass *lp)
+static void shuffle_sites(loop_pass *lp, dg_rng *rng)
 {
     for (int32_t i = lp->nsites - 1; i > 0; i--)
     {
-        int32_t j = lp->swaps[i];
+        int32_t j = (int32_t)dgi_rng_below(rng, (uint32_t)i + 1);
         loop_site t = lp->sites[i];
         lp->sites[i] = lp->sites[j];
         lp->sites[j] = t;
     }
 }
 
-/* Opens candidates in a seeded random order while the walk they replace is at
- * least loop_min_gain steps longer than the two steps through the opening. */
+/* A room with a single entrance: a dead end a loop should open first. */
+static int leaf_room(const att_ctx *c, int32_t f)
+{
+    const att_feat *ft = &c->feats[f];
+    if (ft->kind != ATT_ROOM)
+        return 0;
+    int32_t n = 0;
+    for (int32_t d = ft->doors_head; d >= 0 && n < 2; n++)
+        d = c->doors[d].a == f ? c->doors[d].next_a : c->doors[d].next_b;
+    return n == 1;
+}
+
+/* 1: the wall cell (x, y) of room f is outside the middle half of its wall. */
+static int off_middle(const att_ctx *c, int32_t f, int32_t x, int32_t y)
+{
+    const att_feat *r = &c->feats[f];
+    if (r->kind != ATT_ROOM)
+        return 0;
+    if (y < r->y || y >= r->y + r->h) /* on its top or bottom wall */
+        return x < r->x + r->w / 4 || x >= r->x + r->w - r->w / 4;
+    return y < r->y + r->h / 4 || y >= r->y + r->h - r->h / 4;
+}
+
+/* Loop openings allowed: loop_max, or with 0 one per LOOP_ROOMS rooms. */
+#define LOOP_ROOMS 4
+static int32_t loop_budget(const att_ctx *c)
+{
+    if (c->p->loop_max > 0)
+        return c->p->loop_max;
+    int32_t rooms = 0;
+    for (int32_t i = 0; i < c->nfeat; i++)
+        rooms += c->feats[i].kind == ATT_ROOM;
+    return DG_MAX(1, rooms / LOOP_ROOMS);
+}
+
+/* Tries candidate s: opens it if the walk it replaces is at least
+ * loop_min_gain steps longer than the steps through the opening. On the
+ * first pass (leaves) only candidates beside a room with a single entrance.
+ * 1 opened, 0 not, -1 no memory, -2 work bound reached. */
+static int try_loop(att_ctx *c, const loop_pass *lp, loop_site s, int leaves)
+{
+    if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
+        return 0; /* an earlier opening is next to it */
+    if (s.len > 1 && c->live >= c->budget)
+        return 0; /* a passage is a corridor: it counts in the feature budget */
+    int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
+    int32_t other = feature_at(c, lp, s.x + ux * s.len, s.y + uy * s.len);
+    if (other < 0)
+        return 0; /* a junction cell, not a feature */
+    if (off_middle(c, s.feat, s.x, s.y) || off_middle(c, other, s.x + ux * (s.len - 1),
+                                                        s.y + uy * (s.len - 1)))
+        return 0; /* a room's door stays in the middle half of its wall, for its shape */
+    if (leaves != (leaf_room(c, s.feat) || leaf_room(c, other)))
+        return 0; /* leaves: the first pass; the others: the second */
+    if (s.len + att_corridor_run(c, s.x - ux, s.y - uy, s.dir ^ 2) +
+            att_corridor_run(c, s.x + ux * s.len, s.y + uy * s.len, s.dir) > MAX_STRAIGHT)
+        return 0; /* it would join two corridors end to end into one too long */
+    /* the walk through the opening is len + 1 steps; it must save loop_min_gain */
+    int32_t limit = c->p->loop_min_gain + s.len + 1;
+    int32_t walk = dgi_att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other,
+                                         s.x + ux * s.len, s.y + uy * s.len, limit);
+    if (walk < 0)
+        return walk;
+    if (walk < limit)
+        return 0;
+    if (s.len > 1 ? open_passage(c, &s, s.feat, other) < 0
+                  : dgi_att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
+        return -1;
+    return 1;
+}
+
+/* Opens candidates in a seeded random order, those that give a dead-end room
+ * a second entrance first, until the budget is spent. */
 static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
 {
-    if (draw_swaps(c, lp, rng) != DG_OK)
-        return DG_E_NOMEM;
-    int32_t first[LAZY_FIRST], nfirst = DG_MIN(lp->nsites, LAZY_FIRST);
-    first_positions(lp, first, nfirst);
+    shuffle_sites(lp, rng);
     for (int32_t i = 0; i < c->ndoor; i++)
         c->doors[i].dist = INT32_MAX;
     /* A count, not a clock: sensible gains need a few steps per junction and
      * candidate; very long ones on big maps would otherwise cost quadratic time. */
     c->loop_work = LOOP_WORK_PER_ITEM * ((int64_t)c->ndoor + lp->nsites) + LOOP_WORK_BASE;
-    for (int32_t i = 0; i < lp->nsites && c->loops < c->p->loop_max; i++)
-    {
-        if (i == nfirst)
-            shuffle_all(lp);
-        loop_site s = lp->sites[i < nfirst ? first[i] : i];
-        if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
-            continue; /* an earlier opening is next to it */
-        if (s.len > 1 && c->live >= c->budget)
-            continue; /* a passage is a corridor: it counts in the feature budget */
-        int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
-        int32_t other = feature_at(c, lp, s.x + ux * s.len, s.y + uy * s.len);
-        if (other < 0)
-            continue; /* a junction cell, not a feature */
-        /* the walk through the opening is len + 1 steps; it must save loop_min_gain */
-        int32_t limit = c->p->loop_min_gain + s.len + 1;
-        int32_t walk = dgi_att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other,
-                                             s.x + ux * s.len, s.y + uy * s.len, limit);
-        if (walk == -2)
-            break; /* work bound reached: fewer loops, never a wrong one */
-        if (walk < 0)
-            return DG_E_NOMEM;
-        if (walk < limit)
-            continue;
-        if (s.len > 1 ? open_passage(c, &s, s.feat, other) < 0
-                      : dgi_att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
-            return DG_E_NOMEM;
-        c->loops++;
-    }
+    int32_t budget = loop_budget(c);
+    for (int leaves = 1; leaves >= 0; leaves--)
+        for (int32_t i = 0; i < lp->nsites && c->loops < budget; i++)
+        {
+            int r = try_loop(c, lp, lp->sites[i], leaves);
+            if (r == -2)
+                return DG_OK; /* work bound reached: fewer loops, never a wrong one */
+            if (r < 0)
+                return DG_E_NOMEM;
+            c->loops += r;
+        }
     return DG_OK;
 }
 
@@ -345,7 +349,6 @@ dg_status dgi_att_loops(att_ctx *c, uint64_t seed)
     if (st == DG_OK && lp.nsites > 0)
         st = open_loops(c, &lp, &rng);
     dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
-    dgi_free(c->a, lp.swaps, swaps_bytes(lp.nsites));
     dgi_free(c->a, lp.bucket_start, lp.bucket_bytes);
     dgi_free(c->a, lp.bucket_feat, lp.feat_bytes);
     return st;

@@ -15,6 +15,8 @@
 #include "gen/gen.h"
 
 #define ATT_EDGE 0xFF /* scratch border and reserved cells: not void, not wall, not passable */
+#define MAX_STRAIGHT 38 /* cells of corridor in one straight line, junctions included */
+#define ATT_WALK_CELLS 256 /* largest room the exit search walks cell by cell */
 #define ATT_BLOCK_SHIFT 3 /* growth leans toward emptier 8x8 blocks of the map */
 
 enum { ATT_ROOM = 0, ATT_CORRIDOR = 1 };
@@ -28,7 +30,9 @@ typedef struct att_feat {
     int32_t end_child;   /* corridors: feature attached at the far end, or -1 */
     int32_t far_bound;   /* exit search: bound of its cells' distance, -1 if settled */
     int32_t out;         /* index in the result's room or corridor list */
+    int32_t cells;       /* rooms: floor cells of its shape (set by the shape pass) */
     uint8_t kind;        /* ATT_ROOM / ATT_CORRIDOR */
+    uint8_t shape;       /* rooms: DG_SHAPE_* */
     uint8_t dir;         /* corridors: DG_DIR_* pointing away from the parent door */
 } att_feat;
 
@@ -79,7 +83,7 @@ typedef struct att_ctx {
     int64_t loop_work;      /* search steps the loop pass may still take */
     int32_t stopped_early;
     int32_t out_rooms, out_corridors, out_doors; /* sizes of the result lists */
-    int32_t start_x, start_y;
+    int32_t start_x, start_y, start_feat; /* the start, and the room it lies in */
     dg_rng rng;             /* layout stream */
     uint32_t ahead[2];      /* uniform growth: the next two picks' random words */
     int32_t *fill;          /* not dense: floor (and reserved) cells per ATT_BLOCK-square block (in mem) */
@@ -105,6 +109,15 @@ static inline int att_passable(uint8_t v)
 static inline int32_t att_dx(int dir) { return dir == DG_DIR_E ? 1 : dir == DG_DIR_W ? -1 : 0; }
 static inline int32_t att_dy(int dir) { return dir == DG_DIR_S ? 1 : dir == DG_DIR_N ? -1 : 0; }
 
+/* Corridor cells in line from (x, y) on, dir by dir (a straight corridor's cells). */
+static inline int32_t att_corridor_run(const att_ctx *c, int32_t x, int32_t y, int dir)
+{
+    int32_t n = 0;
+    for (const uint8_t *p = att_at(c, x, y); *p == DG_TILE_CORRIDOR; p += c->step[dir])
+        n++;
+    return n;
+}
+
 /* Draws from the layout stream (same rules as dg_rng_below/range/chance). */
 static inline int32_t att_below(att_ctx *c, int32_t n) /* n >= 1 */
 {
@@ -124,8 +137,8 @@ static inline int32_t att_corridor_len(const att_feat *f) { return f->w * f->h; 
 
 /* Every function of the attach generator shared between its files is dgi_att_*,
  * so no private name can clash with a caller's symbols. Calls point one way
- * only: attach.c uses the other three files, attach_post.c uses attach_graph.c
- * and attach_doors.c, attach_graph.c uses attach_doors.c. */
+ * only: attach.c uses the other files, attach_post.c uses attach_graph.c
+ * and attach_doors.c, attach_graph.c uses attach_doors.c and attach_shape.c. */
 
 /* attach_doors.c: the lists and the door graph, used by every other attach file. */
 /* Grows array (with its capacity field) to hold need elements, as dgi_grow;
@@ -146,12 +159,20 @@ int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
 dg_status dgi_att_loops(att_ctx *c, uint64_t seed);
 int32_t dgi_att_dead_end_count(const att_ctx *c);
 
+/* attach_shape.c: room shapes, once every door is known. */
+void dgi_att_shapes(att_ctx *c, uint64_t seed);
+/* Farthest floor cell of a room with a single entrance, walked cell by cell;
+ * returns its walking distance from the start (its door's dist must be set). */
+int32_t dgi_att_shaped_farthest(const att_ctx *c, int32_t fi, int32_t *fx, int32_t *fy);
+
 /* attach_graph.c: walking distances over the door graph. */
 /* Walking distance from p (inside feature fa) to q (inside fb), or limit if it is
  * not below limit. -1 on out of memory, -2 once c->loop_work is spent. */
 int32_t dgi_att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb,
                               int32_t qx, int32_t qy, int32_t limit);
-/* Sets every door's dist from the start and finds the farthest cell. */
-dg_status dgi_att_farthest(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
+/* Moves the start to the centre of a room at one end of a long walk. */
+void dgi_att_pick_start(att_ctx *c);
+/* Sets every door's dist from the start and finds the farthest room cell (the exit). */
+dg_status dgi_att_exit(att_ctx *c, int32_t *ex, int32_t *ey, int32_t *efeat);
 
 #endif

@@ -1,0 +1,206 @@
+/* The attach generator's room shapes, drawn once growth and loops are done,
+ * when every door of every room is known: a room takes a shape (gen/shape.c)
+ * only if each of its doors still opens onto the shape's floor, so doors stay
+ * on the outline. The door graph takes walking distance inside a feature to be
+ * Manhattan distance: crosses, circles, octagons and chunky rooms keep that;
+ * pillared halls and caverns do not, so they go only to rooms with a single
+ * entrance other than the start's, where no walk passes through and the exit
+ * search walks the room cell by cell (dgi_att_shaped_farthest). */
+#include "gen/attach_state.h"
+
+#define SHAPE_TRIES 8 /* draws per shaped room until one suits its doors */
+
+/* The interior cell a door of feature f opens onto. */
+static void door_inside(const att_feat *f, const att_door *d, int32_t *x, int32_t *y)
+{
+    *x = d->x < f->x ? f->x : d->x >= f->x + f->w ? f->x + f->w - 1 : d->x;
+    *y = d->y < f->y ? f->y : d->y >= f->y + f->h ? f->y + f->h - 1 : d->y;
+}
+
+static int32_t next_door(const att_ctx *c, int32_t d, int32_t f)
+{
+    return c->doors[d].a == f ? c->doors[d].next_a : c->doors[d].next_b;
+}
+
+/* 1: every door of room fi opens onto the floor of s. */
+static int doors_fit(const att_ctx *c, int32_t fi, const dgi_shape *s)
+{
+    const att_feat *f = &c->feats[fi];
+    for (int32_t d = f->doors_head; d >= 0; d = next_door(c, d, fi))
+    {
+        int32_t x, y;
+        door_inside(f, &c->doors[d], &x, &y);
+        if (!dgi_shape_has(s, x - f->x, y - f->y))
+            return 0;
+    }
+    return 1;
+}
+
+static int single_entrance(const att_ctx *c, int32_t fi)
+{
+    int32_t d = c->feats[fi].doors_head;
+    return d >= 0 && next_door(c, d, fi) < 0;
+}
+
+/* Kinds room fi may take: the Manhattan ones, and the others where no walk
+ * goes through (one entrance, not the start) and the room is small enough for
+ * the exit search's cell by cell walk. */
+static uint32_t kinds_for(const att_ctx *c, int32_t fi)
+{
+    const att_feat *f = &c->feats[fi];
+    uint32_t kinds = (uint32_t)c->p->shapes;
+    if (fi == c->start_feat || !single_entrance(c, fi) || f->w * f->h > ATT_WALK_CELLS)
+        kinds &= ~(1u << DG_SHAPE_PILLARS | 1u << DG_SHAPE_CAVERN);
+    return kinds;
+}
+
+static int near_passable(const att_ctx *c, const uint8_t *p)
+{
+    ptrdiff_t s = c->stride;
+    return att_passable(p[-s - 1]) || att_passable(p[-s]) || att_passable(p[-s + 1]) ||
+           att_passable(p[-1]) || att_passable(p[1]) || att_passable(p[s - 1]) ||
+           att_passable(p[s]) || att_passable(p[s + 1]);
+}
+
+static int32_t floor_around(const att_ctx *c, const uint8_t *p)
+{
+    return att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
+           att_passable(p[-1]);
+}
+
+/* A floor cell with one way out (the tip of a circle's end row, a cavern's
+ * spur) reads as a dead end: the cells beside it, across that way, become
+ * floor too. A few rounds settle every tip a shape has. */
+#define TIP_ROUNDS 3
+static void widen_tips(att_ctx *c, const att_feat *f)
+{
+    int32_t widened = 1;
+    for (int round = 0; round < TIP_ROUNDS && widened; round++)
+    {
+        widened = 0;
+        for (int32_t y = f->y; y < f->y + f->h; y++)
+            for (int32_t x = f->x; x < f->x + f->w; x++)
+            {
+                uint8_t *p = att_at(c, x, y);
+                if (*p != DG_TILE_FLOOR || floor_around(c, p) != 1)
+                    continue;
+                ptrdiff_t across = att_passable(p[-1]) || att_passable(p[1]) ? c->stride : 1;
+                int32_t ax = across == 1, ay = across != 1;
+                for (int k = -1; k <= 1; k += 2)
+                {
+                    int32_t nx = x + ax * k, ny = y + ay * k;
+                    uint8_t *q = p + across * k;
+                    if (nx >= f->x && ny >= f->y && nx < f->x + f->w && ny < f->y + f->h &&
+                        *q == DG_TILE_VOID)
+                    {
+                        *q = DG_TILE_FLOOR;
+                        c->floor++;
+                        widened = 1;
+                    }
+                }
+            }
+    }
+}
+
+/* Cuts room f to shape s (tips widened): the cells outside it, and the walls
+ * left with nothing passable beside them, become wall where they touch floor,
+ * rock where they do not. Returns its floor cells. */
+static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *s)
+{
+    int32_t cells = f->w * f->h;
+    for (int32_t y = 0; y < f->h; y++)
+    {
+        int32_t lo = 0, hi = f->w; /* a row's span, read once (pillars: cell by cell) */
+        if (s->kind != DG_SHAPE_PILLARS)
+            dgi_shape_row(s, y, &lo, &hi);
+        uint8_t *row = att_at(c, f->x, f->y + y);
+        for (int32_t x = 0; x < f->w; x++)
+            if (x < lo || x >= hi || (s->kind == DG_SHAPE_PILLARS && !dgi_shape_has(s, x, y)))
+            {
+                row[x] = DG_TILE_VOID;
+                c->floor--;
+            }
+    }
+    widen_tips(c, f);
+    for (int32_t y = f->y; y < f->y + f->h; y++)
+        for (int32_t x = f->x; x < f->x + f->w; x++)
+            cells -= *att_at(c, x, y) != DG_TILE_FLOOR;
+    for (int32_t y = f->y - 1; y <= f->y + f->h; y++)
+        for (int32_t x = f->x - 1; x <= f->x + f->w; x++)
+        {
+            uint8_t *p = att_at(c, x, y);
+            if (att_solid(*p))
+                *p = near_passable(c, p) ? DG_TILE_WALL : DG_TILE_VOID;
+        }
+    return cells;
+}
+
+void dgi_att_shapes(att_ctx *c, uint64_t seed)
+{
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, 0);
+    for (int32_t fi = 0; fi < c->nfeat; fi++)
+    {
+        att_feat *f = &c->feats[fi];
+        if (f->kind != ATT_ROOM)
+            continue;
+        f->cells = f->w * f->h;
+        if (dgi_rng_below(&rng, 1000) >= (uint32_t)c->p->shape_share)
+            continue;
+        uint32_t kinds = kinds_for(c, fi);
+        dgi_shape s;
+        for (int t = 0; t < SHAPE_TRIES; t++)
+        {
+            dgi_shape_pick(&s, f->w, f->h, kinds, 1000, &rng);
+            if (s.kind == DG_SHAPE_RECT)
+                break; /* no kind fits the room */
+            if (!doors_fit(c, fi, &s))
+                continue;
+            f->cells = carve_shape(c, f, &s);
+            /* widened tips may give a small room all its cells back */
+            f->shape = (uint8_t)(f->cells == f->w * f->h ? DG_SHAPE_RECT : s.kind);
+            break;
+        }
+    }
+}
+
+/* ---- the exit in a room with a single entrance ------------------------------------ */
+
+/* The farthest floor cell of room fi from its only door (at walking distance
+ * dist from the start), by a walk cell by cell inside it; ties as the exit
+ * search (the first in row-major order). Returns the distance. */
+int32_t dgi_att_shaped_farthest(const att_ctx *c, int32_t fi, int32_t *fx, int32_t *fy)
+{
+    const att_feat *f = &c->feats[fi];
+    const att_door *d = &c->doors[f->doors_head];
+    int16_t dist[ATT_WALK_CELLS];
+    int16_t queue[ATT_WALK_CELLS];
+    int32_t n = f->w * f->h, head = 0, tail = 0, x, y;
+    for (int32_t i = 0; i < n; i++)
+        dist[i] = -1;
+    door_inside(f, d, &x, &y);
+    dist[(y - f->y) * f->w + (x - f->x)] = 1;
+    queue[tail++] = (int16_t)((y - f->y) * f->w + (x - f->x));
+    while (head < tail)
+    {
+        int32_t i = queue[head++], cx = i % f->w, cy = i / f->w;
+        for (int dir = 0; dir < 4; dir++)
+        {
+            int32_t nx = cx + att_dx(dir), ny = cy + att_dy(dir), j = ny * f->w + nx;
+            if (nx < 0 || ny < 0 || nx >= f->w || ny >= f->h || dist[j] >= 0 ||
+                *att_at(c, f->x + nx, f->y + ny) != DG_TILE_FLOOR)
+                continue;
+            dist[j] = (int16_t)(dist[i] + 1);
+            queue[tail++] = (int16_t)j;
+        }
+    }
+    int32_t best = -1;
+    for (int32_t i = 0; i < n; i++)
+        if (dist[i] > best)
+        {
+            best = dist[i];
+            *fx = f->x + i % f->w;
+            *fy = f->y + i / f->w;
+        }
+    return d->dist + best;
+}
