@@ -54,6 +54,7 @@ typedef struct options {
     int stats;              /* print the result summary to stderr */
     int legend, numbers, markers, grid_lines, no_tileset;
     int scale_set, tile_size_set;
+    int art;                /* --style autotile: walls, doors and water drawn with the art tileset */
     int64_t survey;         /* --survey N: maps to measure, 0 = none */
     int locks_set;          /* --locks, --keys or --secrets given */
     dg_lock_params locks;   /* dg_lock_place settings */
@@ -136,6 +137,8 @@ static void usage(FILE *f)
             "                      generator works around it (dg_site; drawn as tile 64)\n"
             "  --anchor X,Y        open that cell and join it to the map (repeatable, up to\n"
             "                      9); the first becomes the start\n"
+            "  --style S           PNG: flat (one colour per tile, the default) or autotile\n"
+            "                      (walls with their shapes, doors in frames, water shores)\n"
             "  --tile-size N       Tiled: pixels per cell (default 16)\n"
             "  --no-tileset        Tiled: do not write the swatch tileset PNG beside the map\n"
             "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
@@ -232,7 +235,7 @@ static int parse_seed(const char *s, uint64_t *out)
 static const char *const value_options[] = {
     "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
     "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
-    "--locks", "--keys", "--secrets", "--floors", "--stairs", "--reserve", "--anchor",
+    "--locks", "--keys", "--secrets", "--floors", "--stairs", "--reserve", "--anchor", "--style",
 };
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
@@ -468,6 +471,15 @@ static int parse_args(int argc, char **argv, options *o)
         }
         else if (!strcmp(a, "--format"))
             o->format = val;
+        else if (!strcmp(a, "--style"))
+        {
+            if (strcmp(val, "flat") && strcmp(val, "autotile"))
+            {
+                fprintf(stderr, "dungeon: --style '%s' is not flat or autotile\n", val);
+                return EXIT_USAGE;
+            }
+            o->art = !strcmp(val, "autotile");
+        }
         else /* -o, --output */
             o->output = val;
     }
@@ -658,7 +670,8 @@ static int write_png(const dg_grid *g, const dg_result *r, const options *o)
     }
     size_t size = (size_t)(w * h * 4);
     uint8_t *px = malloc(size);
-    if (!px || dg_render_rgba(g, NULL, scale, px, size) != DG_OK)
+    if (!px || (o->art ? dg_render_art_rgba(g, NULL, scale, px, size, NULL, NULL)
+                       : dg_render_rgba(g, NULL, scale, px, size)) != DG_OK)
     {
         free(px);
         fprintf(stderr, "dungeon: out of memory\n");
@@ -996,6 +1009,7 @@ static int check_format_options(const options *o, int32_t format)
         {"--markers", offsetof(options, markers), 1, 1, 0},
         {"--tile-size", offsetof(options, tile_size_set), 0, 0, 1},
         {"--no-tileset", offsetof(options, no_tileset), 0, 0, 1},
+        {"--style", offsetof(options, art), 1, 0, 0},
     };
     int tiled = format == DG_EXPORT_TMJ || format == DG_EXPORT_TMX;
     for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)

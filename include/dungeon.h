@@ -354,6 +354,34 @@ DG_API dg_status dg_autotile(const dg_grid *grid, const dg_autotile_params *para
  * increasing order (cr31's blob numbering); a corner bit is set only with both
  * sides next to it. */
 DG_API int32_t dg_autotile_blob_mask(int32_t index);
+#define DG_AUTOTILE_TILESET_COLUMNS 8 /* tile i of a tileset at column i % 8, row i / 8 */
+/* RGBA8 pixels of the library's own tileset for a kind: 16 tiles (CARDINAL,
+ * CORNER) or 47 (BLOB) of tile_size (1..256) pixels square, in index order, 8
+ * per row; the shape in fill with an outline in edge (0xRRGGBBAA), the rest
+ * transparent. Needs 8*tile_size * rows*tile_size * 4 bytes (rows 2 or 6). */
+DG_API dg_status dg_autotile_tileset_rgba(int32_t kind, uint32_t fill, uint32_t edge,
+                                          int32_t tile_size, uint8_t *out, size_t out_size,
+                                          dg_diag *diag);
+/* The art tileset the autotile style and the Tiled terrain export draw with:
+ * 8 x 13 tiles from the palette (NULL: default): walls as a blob at index
+ * DG_ART_WALL + blob index, water at DG_ART_WATER + blob index, doors in
+ * their frames at DG_ART_DOOR (+0 frame west-east, +1 north-south, +2 none)
+ * and locked doors at DG_ART_LOCKED. Needs 8*tile_size * 13*tile_size * 4 bytes. */
+#define DG_ART_COLUMNS 8
+#define DG_ART_ROWS 13
+#define DG_ART_TILES (DG_ART_COLUMNS * DG_ART_ROWS)
+#define DG_ART_WALL 0
+#define DG_ART_WATER 48
+#define DG_ART_DOOR 96
+#define DG_ART_LOCKED 99
+DG_API dg_status dg_art_tileset_rgba(const uint32_t *palette, int32_t tile_size, uint8_t *out,
+                                     size_t out_size, dg_diag *diag);
+/* A map drawn like a game (dungeon --style autotile): the ground (rock under
+ * walls, floor under water and doors) then the art tileset's walls, water and
+ * doors, scale (1..64) pixels per cell; the size dg_render_rgba needs. */
+DG_API dg_status dg_render_art_rgba(const dg_grid *grid, const uint32_t *palette, int32_t scale,
+                                    uint8_t *out, size_t out_size, const dg_allocator *allocator,
+                                    dg_diag *diag);
 
 /* ---- generator: feature attachment (attach) ------------------------------ */
 /* A room near the centre, then rooms and corridors attached one at a time to

@@ -269,3 +269,54 @@ TEST(autotile_rejects_bad_input_and_writes_nothing)
     CHECK(dg_autotile(&g, &p, out, sizeof out, 0, &fail.hooks, NULL) == DG_E_NOMEM);
     CHECK(out[0] == PAD_BYTE && out[47] == PAD_BYTE && hard_alloc_clean(&fail));
 }
+
+/* FNV-1a of bytes, for pins of pixels. */
+static uint64_t bytes_hash(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+TEST(autotile_tilesets_reject_bad_sizes_and_are_pinned)
+{
+    static uint8_t px[8 * 16 * 13 * 16 * 4];
+    dg_diag diag;
+    memset(px, PAD_BYTE, sizeof px);
+    CHECK(dg_autotile_tileset_rgba(DG_AUTOTILE_BLOB, 0xFFFFFFFFu, 0x000000FFu, 0, px, sizeof px, &diag) == DG_E_INVALID);
+    CHECK(dg_autotile_tileset_rgba(DG_AUTOTILE_BLOB, 0xFFFFFFFFu, 0x000000FFu, 257, px, sizeof px, &diag) == DG_E_INVALID);
+    CHECK(dg_autotile_tileset_rgba(DG_AUTOTILE_BLOB, 0xFFFFFFFFu, 0x000000FFu, 16, px, 8 * 16 * 6 * 16 * 4 - 1, &diag) == DG_E_BUFFER);
+    CHECK(dg_art_tileset_rgba(NULL, 0, px, sizeof px, &diag) == DG_E_INVALID);
+    CHECK(dg_art_tileset_rgba(NULL, 16, px, sizeof px - 1, &diag) == DG_E_BUFFER);
+    CHECK(px[0] == PAD_BYTE && px[sizeof px - 1] == PAD_BYTE);
+    uint64_t h = 0;
+    for (int32_t kind = DG_AUTOTILE_CARDINAL; kind <= DG_AUTOTILE_CORNER; kind++)
+        for (int32_t t = 1; t <= 16; t += 5)
+        {
+            size_t n = (size_t)8 * (size_t)t * (size_t)(kind == DG_AUTOTILE_BLOB ? 6 : 2) * (size_t)t * 4u;
+            CHECK(dg_autotile_tileset_rgba(kind, 0x4A5568FFu, 0x2C333EFFu, t, px, n, NULL) == DG_OK);
+            h = dg_hash_combine(h, bytes_hash(px, n));
+        }
+    CHECK(dg_art_tileset_rgba(NULL, 16, px, sizeof px, NULL) == DG_OK);
+    h = dg_hash_combine(h, bytes_hash(px, sizeof px));
+    CHECK_EQ_U64(h, 0xf1465bcd980cb169ull);
+}
+
+/* The art drawing: each cell's pixels are its ground colour or an art tile's. */
+TEST(autotile_art_render_is_pinned)
+{
+    uint8_t cells[40 * 30];
+    static uint8_t px[40 * 8 * 30 * 8 * 4];
+    dg_grid g;
+    dg_attach_params a;
+    dg_attach_defaults(&a);
+    CHECK(dg_grid_init(&g, cells, 40, 30, 0) == DG_OK);
+    CHECK(dg_attach_generate(&g, &a, 3, NULL, NULL, NULL) == DG_OK);
+    cells[40 * 15 + 20] = DG_TILE_WATER; /* water and a locked door too */
+    cells[40 * 15 + 21] = DG_TILE_WATER;
+    CHECK(dg_render_art_rgba(&g, NULL, 65, px, sizeof px, NULL, NULL) == DG_E_INVALID);
+    CHECK(dg_render_art_rgba(&g, NULL, 8, px, sizeof px - 1, NULL, NULL) == DG_E_BUFFER);
+    CHECK(dg_render_art_rgba(&g, NULL, 8, px, sizeof px, NULL, NULL) == DG_OK);
+    CHECK_EQ_U64(bytes_hash(px, sizeof px), 0x285010531437f3a9ull);
+}

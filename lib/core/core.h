@@ -48,6 +48,12 @@ void dgi_diag_ok(dg_diag *diag);
  * is 0, else DG_E_INVALID naming the struct (what) and the slot. */
 dg_status dgi_spare_check(const int32_t spare[DG_SPARE_SLOTS], const char *what, dg_diag *diag);
 
+/* autotile_draw.c: per cell, the ground tile and the art tile (DG_ART_*, or
+ * DGI_ART_NONE) of the art drawing; both arrays width * height, no stride. */
+#define DGI_ART_NONE 255
+dg_status dgi_art_cells(const dg_grid *grid, uint8_t *ground, uint8_t *art,
+                        const dg_allocator *allocator, dg_diag *diag);
+
 /* grid.c: validates a grid and fills diag with the reason. */
 dg_status dgi_grid_validate(const dg_grid *grid, dg_diag *diag);
 
