@@ -366,7 +366,8 @@ DG_API dg_status dg_autotile_tileset_rgba(int32_t kind, uint32_t fill, uint32_t 
  * 8 x 13 tiles from the palette (NULL: default): walls as a blob at index
  * DG_ART_WALL + blob index, water at DG_ART_WATER + blob index, doors in
  * their frames at DG_ART_DOOR (+0 frame west-east, +1 north-south, +2 none)
- * and locked doors at DG_ART_LOCKED. Needs 8*tile_size * 13*tile_size * 4 bytes. */
+ * and locked doors at DG_ART_LOCKED; DG_ART_ROCK is a square of void's colour
+ * (the ground under walls, so a map needs no background colour). Needs 8*tile_size * 13*tile_size * 4 bytes. */
 #define DG_ART_COLUMNS 8
 #define DG_ART_ROWS 13
 #define DG_ART_TILES (DG_ART_COLUMNS * DG_ART_ROWS)
@@ -374,6 +375,7 @@ DG_API dg_status dg_autotile_tileset_rgba(int32_t kind, uint32_t fill, uint32_t 
 #define DG_ART_WATER 48
 #define DG_ART_DOOR 96
 #define DG_ART_LOCKED 99
+#define DG_ART_ROCK 102
 DG_API dg_status dg_art_tileset_rgba(const uint32_t *palette, int32_t tile_size, uint8_t *out,
                                      size_t out_size, dg_diag *diag);
 /* A map drawn like a game (dungeon --style autotile): the ground (rock under
@@ -1947,7 +1949,12 @@ typedef struct dg_export_options {
     const char *tileset_image;   /* Tiled: swatch PNG path relative to the map
                                     (default "dungeon-tiles.png"); borrowed */
     const dg_recipe *recipe;     /* optional recipe to embed; borrowed */
-    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+    int32_t terrain;             /* Tiled: 1 = the tile layer hidden, a "ground" and an "art"
+                                    layer drawn through the art tileset (dg_art_tileset_rgba),
+                                    whose walls and water are Wang sets of type "mixed"; its
+                                    image is tileset_image with "-art" before the extension
+                                    (docs/autotile.md); default 0 */
+    int32_t spare[DG_SPARE_SLOTS - 1]; /* 0 (room for later fields, docs/abi.md) */
 } dg_export_options;
 
 /* Fills the defaults above. */

@@ -60,6 +60,11 @@ void dg_autotile_defaults(dg_autotile_params *params)
     params->classes[DG_TILE_WATER] = 2;
 }
 
+uint8_t dgi_blob_index(uint32_t mask)
+{
+    return blob_index[mask & 0xFFu];
+}
+
 int32_t dg_autotile_blob_mask(int32_t index)
 {
     return index >= 0 && index < DG_AUTOTILE_BLOB_TILES ? blob_masks[index] : -1;

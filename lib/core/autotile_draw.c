@@ -5,9 +5,6 @@
  * same layers gives the same pixels. */
 #include "core/core.h"
 
-#define ART_WALL 1  /* classes of the map drawing */
-#define ART_WATER 2
-
 static void put_px(uint8_t *p, uint32_t c)
 {
     p[0] = (uint8_t)(c >> 24), p[1] = (uint8_t)(c >> 16), p[2] = (uint8_t)(c >> 8), p[3] = (uint8_t)c;
@@ -158,6 +155,10 @@ dg_status dg_art_tileset_rgba(const uint32_t *palette, int32_t tile_size, uint8_
             draw_door(palette, DG_TILE_DOOR, i - DG_ART_DOOR, tile_size, p, pitch);
         else if (i >= DG_ART_LOCKED && i < DG_ART_LOCKED + 3)
             draw_door(palette, DG_TILE_DOOR_LOCKED, i - DG_ART_LOCKED, tile_size, p, pitch);
+        else if (i == DG_ART_ROCK)
+            for (int32_t y = 0; y < tile_size; y++)
+                for (int32_t x = 0; x < tile_size; x++)
+                    put_px(p + (size_t)y * pitch + (size_t)x * 4u, colour(palette, DG_TILE_VOID));
     }
     dgi_diag_ok(diag);
     return DG_OK;
@@ -174,46 +175,45 @@ static uint8_t ground_of(uint8_t tile)
     return tile;
 }
 
-/* Art tile of a door: its frame runs along walls west and east (0), north and south (1), or none (2). */
-static int32_t door_art(uint8_t tile, uint8_t walls_cardinal)
+static int wall_like(uint8_t t)
 {
-    int32_t shape = (walls_cardinal & 10u) == 10u ? 0 : (walls_cardinal & 5u) == 5u ? 1 : 2;
-    return (tile == DG_TILE_DOOR ? DG_ART_DOOR : DG_ART_LOCKED) + shape;
+    return t == DG_TILE_WALL || t == DG_TILE_DOOR_SECRET || t == DG_TILE_DOOR ||
+           t == DG_TILE_DOOR_LOCKED; /* walls run on through doors */
 }
 
-dg_status dgi_art_cells(const dg_grid *grid, uint8_t *ground, uint8_t *art,
-                        const dg_allocator *allocator, dg_diag *diag)
+/* The 8-bit neighbour mask (N=1 NE=2 ... NW=128) of the cells around (x, y)
+ * that are water (water != 0) or like a wall; outside the grid is water for
+ * water (it runs on past the edge) and rock for walls. */
+static uint32_t around(const dg_grid *g, int32_t x, int32_t y, int water)
 {
-    size_t n = (size_t)grid->width * (size_t)grid->height;
-    uint8_t *walls = dgi_alloc(allocator, n * 2);
-    if (!walls)
-        return dgi_fail(diag, DG_E_NOMEM, "art: out of memory for %llu bytes", (unsigned long long)(n * 2));
-    uint8_t *sides = walls + n;
-    dg_autotile_params p;
-    dg_autotile_defaults(&p);
-    p.classes[DG_TILE_DOOR] = p.classes[DG_TILE_DOOR_LOCKED] = ART_WALL; /* walls run through doors */
-    dg_status st = dg_autotile(grid, &p, walls, n, 0, allocator, diag);
-    p.kind = DG_AUTOTILE_CARDINAL;
-    if (st == DG_OK)
-        st = dg_autotile(grid, &p, sides, n, 0, allocator, diag);
-    p.kind = DG_AUTOTILE_BLOB;
-    p.self_class = ART_WATER;
-    p.outside_class = ART_WATER; /* water runs on past the map's edge */
-    if (st == DG_OK) /* water indices into art (overwritten below where not water) */
-        st = dg_autotile(grid, &p, art, n, 0, allocator, diag);
-    for (int32_t y = 0; st == DG_OK && y < grid->height; y++)
-        for (int32_t x = 0; x < grid->width; x++)
-        {
-            size_t i = (size_t)y * (size_t)grid->width + (size_t)x;
-            uint8_t t = DG_CELL(grid, x, y);
-            ground[i] = ground_of(t);
-            art[i] = t == DG_TILE_WALL || t == DG_TILE_DOOR_SECRET ? (uint8_t)(DG_ART_WALL + walls[i])
-                     : t == DG_TILE_WATER                      ? (uint8_t)(DG_ART_WATER + art[i])
-                     : t == DG_TILE_DOOR || t == DG_TILE_DOOR_LOCKED ? (uint8_t)door_art(t, sides[i])
-                                                                    : DGI_ART_NONE;
-        }
-    dgi_free(allocator, walls, n * 2);
-    return st;
+    static const int8_t dx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, dy[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+    uint32_t m = 0;
+    for (int i = 0; i < 8; i++)
+    {
+        int32_t nx = x + dx[i], ny = y + dy[i];
+        int in = nx >= 0 && ny >= 0 && nx < g->width && ny < g->height;
+        uint8_t t = in ? DG_CELL(g, nx, ny) : DG_TILE_VOID;
+        if (water ? (!in || t == DG_TILE_WATER) : wall_like(t))
+            m |= 1u << i;
+    }
+    return m;
+}
+
+uint8_t dgi_art_at(const dg_grid *grid, int32_t x, int32_t y, uint8_t *ground)
+{
+    uint8_t t = DG_CELL(grid, x, y);
+    *ground = ground_of(t);
+    if (t == DG_TILE_WALL || t == DG_TILE_DOOR_SECRET)
+        return (uint8_t)(DG_ART_WALL + dgi_blob_index(around(grid, x, y, 0)));
+    if (t == DG_TILE_WATER)
+        return (uint8_t)(DG_ART_WATER + dgi_blob_index(around(grid, x, y, 1)));
+    if (t == DG_TILE_DOOR || t == DG_TILE_DOOR_LOCKED)
+    {
+        uint32_t m = around(grid, x, y, 0); /* sides N=1 E=4 S=16 W=64 */
+        int32_t shape = (m & 0x44u) == 0x44u ? 0 : (m & 0x11u) == 0x11u ? 1 : 2;
+        return (uint8_t)((t == DG_TILE_DOOR ? DG_ART_DOOR : DG_ART_LOCKED) + shape);
+    }
+    return DGI_ART_NONE;
 }
 
 /* Copies the opaque pixels of art tile `index` (tileset pitch tp) to p. */
@@ -242,29 +242,25 @@ dg_status dg_render_art_rgba(const dg_grid *grid, const uint32_t *palette, int32
     uint64_t need = (uint64_t)grid->width * (uint64_t)scale * (uint64_t)grid->height * (uint64_t)scale * 4u;
     if (need > SIZE_MAX || out_size < need)
         return dgi_fail(diag, DG_E_BUFFER, "art render needs %llu bytes", (unsigned long long)need);
-    size_t n = (size_t)grid->width * (size_t)grid->height;
     size_t set_size = (size_t)DG_ART_COLUMNS * (size_t)DG_ART_ROWS * (size_t)scale * (size_t)scale * 4u;
-    uint8_t *cells = dgi_alloc(allocator, n * 2 + set_size);
-    if (!cells)
+    uint8_t *set = dgi_alloc(allocator, set_size);
+    if (!set)
         return dgi_fail(diag, DG_E_NOMEM, "art render: out of memory");
-    uint8_t *art = cells + n, *set = cells + n * 2;
-    dg_grid ground;
-    st = dgi_art_cells(grid, cells, art, allocator, diag);
-    if (st == DG_OK)
-        st = dg_art_tileset_rgba(palette, scale, set, set_size, diag);
-    if (st == DG_OK)
-        st = dg_grid_init(&ground, cells, grid->width, grid->height, 0);
-    if (st == DG_OK)
-        st = dg_render_rgba(&ground, palette, scale, out, out_size);
+    st = dg_art_tileset_rgba(palette, scale, set, set_size, diag);
     size_t pitch = (size_t)grid->width * (size_t)scale * 4u;
     for (int32_t y = 0; st == DG_OK && y < grid->height; y++)
         for (int32_t x = 0; x < grid->width; x++)
         {
-            uint8_t a = art[(size_t)y * (size_t)grid->width + (size_t)x];
+            uint8_t ground, a = dgi_art_at(grid, x, y, &ground);
+            uint8_t *p = out + (size_t)y * (size_t)scale * pitch + (size_t)x * (size_t)scale * 4u;
+            uint32_t c = colour(palette, ground);
+            for (int32_t yy = 0; yy < scale; yy++)
+                for (int32_t xx = 0; xx < scale; xx++)
+                    put_px(p + (size_t)yy * pitch + (size_t)xx * 4u, c);
             if (a != DGI_ART_NONE)
-                blit(set, a, scale, out + (size_t)y * (size_t)scale * pitch + (size_t)x * (size_t)scale * 4u, pitch);
+                blit(set, a, scale, p, pitch);
         }
-    dgi_free(allocator, cells, n * 2 + set_size);
+    dgi_free(allocator, set, set_size);
     if (st == DG_OK)
         dgi_diag_ok(diag);
     return st;
