@@ -1991,7 +1991,7 @@ BAD(art_tileset_size, dg_art_tileset_rgba, "tile size 0", DG_E_INVALID, "tile si
 }
 BAD(art_tileset_small, dg_art_tileset_rgba, "out_size one byte short", DG_E_BUFFER, "needs")
 {
-    return dg_art_tileset_rgba(NULL, 1, e->out, 8 * 13 * 4 - 1, diag);
+    return dg_art_tileset_rgba(NULL, 1, e->out, 8 * DG_ART_ROWS * 4 - 1, diag);
 }
 BAD(render_art_scale, dg_render_art_rgba, "scale 0", DG_E_INVALID, "scale")
 {

@@ -155,6 +155,8 @@ dg_status dg_art_tileset_rgba(const uint32_t *palette, int32_t tile_size, uint8_
             draw_door(palette, DG_TILE_DOOR, i - DG_ART_DOOR, tile_size, p, pitch);
         else if (i >= DG_ART_LOCKED && i < DG_ART_LOCKED + 3)
             draw_door(palette, DG_TILE_DOOR_LOCKED, i - DG_ART_LOCKED, tile_size, p, pitch);
+        else if (i >= DG_ART_CORNER && i < DG_ART_CORNER + 16)
+            draw_tile(DG_AUTOTILE_CORNER, i - DG_ART_CORNER, tile_size, wall, shade(wall, 0), p, pitch);
         else if (i == DG_ART_ROCK)
             for (int32_t y = 0; y < tile_size; y++)
                 for (int32_t x = 0; x < tile_size; x++)

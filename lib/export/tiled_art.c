@@ -1,6 +1,7 @@
 /* Tiled maps with terrain (dg_export_options.terrain): a second tileset, the
  * library's art tileset (dg_art_tileset_rgba), carrying two Wang sets of type
- * "mixed" (walls and water, the 47-tile blob), and per floor a "ground" layer
+ * "mixed" (walls and water, the 47-tile blob) and one of type "corner" (walls
+ * as 16 corner tiles, for painting on the corner grid), and per floor a "ground" layer
  * (swatch tiles under the art, the art's rock square for void) and an "art" layer of walls, water and doors
  * drawn through it. The layers are those of dg_render_art_rgba, so Tiled draws
  * the map as the autotile PNG. */
@@ -17,60 +18,60 @@ static void colour_hex(uint8_t tile, char hex[8])
     (void)snprintf(hex, 8, "#%06x", (unsigned)(dg_tile_color(tile) >> 8));
 }
 
-/* The wangid of blob tile i: top, top-right, right, ... top-left, which is
- * the order of the mask's bits N=1 NE=2 E=4 ... NW=128. */
-static void wangid(dgi_out *o, int json, int32_t index, int32_t colour)
+/* The wangid of tile i of a set: top, top-right, right, ... top-left. For
+ * the blob that is the mask's bits in order (N=1 NE=2 E=4 ... NW=128); for
+ * corners, NE=1 SE=2 SW=4 NW=8 go to top-right, bottom-right, bottom-left
+ * and top-left. */
+static void wangid(dgi_out *o, int32_t kind, int32_t index)
 {
-    int32_t mask = dg_autotile_blob_mask(index);
+    int32_t mask = kind == DG_AUTOTILE_BLOB ? dg_autotile_blob_mask(index)
+                                            : (index & 1) << 1 | (index & 2) << 2 | (index & 4) << 3 | (index & 8) << 4;
     for (int b = 0; b < 8; b++)
     {
         if (b)
             dgi_out_char(o, ',');
-        dgi_out_i64(o, mask >> b & 1 ? colour : 0);
+        dgi_out_i64(o, mask >> b & 1);
     }
-    (void)json;
 }
 
-static void wangset(dgi_out *o, int json, const char *name, uint8_t tile, int32_t first, int last)
+typedef struct art_wangset {
+    const char *name, *type;
+    uint8_t tile; /* whose colour the set shows */
+    int32_t kind, first, count;
+} art_wangset;
+
+static const art_wangset art_sets[] = {
+    {"wall", "mixed", DG_TILE_WALL, DG_AUTOTILE_BLOB, DG_ART_WALL, DG_AUTOTILE_BLOB_TILES},
+    {"water", "mixed", DG_TILE_WATER, DG_AUTOTILE_BLOB, DG_ART_WATER, DG_AUTOTILE_BLOB_TILES},
+    {"wall corners", "corner", DG_TILE_WALL, DG_AUTOTILE_CORNER, DG_ART_CORNER, 16},
+};
+
+static void wangset(dgi_out *o, int json, const art_wangset *w, int last)
 {
     char hex[8];
-    colour_hex(tile, hex);
-    if (json)
-    {
-        dgi_out_str(o, "{\"name\": \"");
-        dgi_out_str(o, name);
-        dgi_out_str(o, "\", \"type\": \"mixed\", \"tile\": -1, \"colors\": [{\"name\": \"");
-        dgi_out_str(o, name);
-        dgi_out_str(o, "\", \"color\": \"");
-        dgi_out_str(o, hex);
-        dgi_out_str(o, "\", \"tile\": -1, \"probability\": 1}],\n      \"wangtiles\": [");
-        for (int32_t i = 0; i < DG_AUTOTILE_BLOB_TILES; i++)
-        {
-            dgi_out_str(o, i ? ", {\"tileid\": " : "{\"tileid\": ");
-            dgi_out_i64(o, first + i);
-            dgi_out_str(o, ", \"wangid\": [");
-            wangid(o, json, i, 1);
-            dgi_out_str(o, "]}");
-        }
-        dgi_out_str(o, last ? "]}" : "]},\n      ");
-        return;
-    }
-    dgi_out_str(o, "   <wangset name=\"");
-    dgi_out_str(o, name);
-    dgi_out_str(o, "\" type=\"mixed\" tile=\"-1\">\n    <wangcolor name=\"");
-    dgi_out_str(o, name);
-    dgi_out_str(o, "\" color=\"");
+    colour_hex(w->tile, hex);
+    dgi_out_str(o, json ? "{\"name\": \"" : "   <wangset name=\"");
+    dgi_out_str(o, w->name);
+    dgi_out_str(o, json ? "\", \"type\": \"" : "\" type=\"");
+    dgi_out_str(o, w->type);
+    dgi_out_str(o, json ? "\", \"tile\": -1, \"colors\": [{\"name\": \"" : "\" tile=\"-1\">\n    <wangcolor name=\"");
+    dgi_out_str(o, w->name);
+    dgi_out_str(o, json ? "\", \"color\": \"" : "\" color=\"");
     dgi_out_str(o, hex);
-    dgi_out_str(o, "\" tile=\"-1\" probability=\"1\"/>\n");
-    for (int32_t i = 0; i < DG_AUTOTILE_BLOB_TILES; i++)
+    dgi_out_str(o, json ? "\", \"tile\": -1, \"probability\": 1}],\n      \"wangtiles\": ["
+                        : "\" tile=\"-1\" probability=\"1\"/>\n");
+    for (int32_t i = 0; i < w->count; i++)
     {
-        dgi_out_str(o, "    <wangtile tileid=\"");
-        dgi_out_i64(o, first + i);
-        dgi_out_str(o, "\" wangid=\"");
-        wangid(o, json, i, 1);
-        dgi_out_str(o, "\"/>\n");
+        dgi_out_str(o, json ? (i ? ", {\"tileid\": " : "{\"tileid\": ") : "    <wangtile tileid=\"");
+        dgi_out_i64(o, w->first + i);
+        dgi_out_str(o, json ? ", \"wangid\": [" : "\" wangid=\"");
+        wangid(o, w->kind, i);
+        dgi_out_str(o, json ? "]}" : "\"/>\n");
     }
-    dgi_out_str(o, "   </wangset>\n");
+    if (json)
+        dgi_out_str(o, last ? "]}" : "]},\n      ");
+    else
+        dgi_out_str(o, "   </wangset>\n");
 }
 
 /* The art image's path: tileset_image with "-art" before its extension
@@ -101,7 +102,7 @@ void dgi_tiled_art_tileset(dgi_out *o, int json, const dg_export_options *opt)
         dgi_out_i64(o, t);
         dgi_out_str(o, ", \"tileheight\": ");
         dgi_out_i64(o, t);
-        dgi_out_str(o, ", \"tilecount\": 104, \"columns\": 8, \"margin\": 0, \"spacing\": 0,\n"
+        dgi_out_str(o, ", \"tilecount\": 120, \"columns\": 8, \"margin\": 0, \"spacing\": 0,\n"
                        "    \"wangsets\": [");
     }
     else
@@ -110,7 +111,7 @@ void dgi_tiled_art_tileset(dgi_out *o, int json, const dg_export_options *opt)
         dgi_out_i64(o, t);
         dgi_out_str(o, "\" tileheight=\"");
         dgi_out_i64(o, t);
-        dgi_out_str(o, "\" tilecount=\"104\" columns=\"8\">\n  <image source=\"");
+        dgi_out_str(o, "\" tilecount=\"120\" columns=\"8\">\n  <image source=\"");
         dgi_out_xml_str(o, image);
         dgi_out_str(o, "\" width=\"");
         dgi_out_i64(o, t * DG_ART_COLUMNS);
@@ -118,8 +119,9 @@ void dgi_tiled_art_tileset(dgi_out *o, int json, const dg_export_options *opt)
         dgi_out_i64(o, t * DG_ART_ROWS);
         dgi_out_str(o, "\"/>\n  <wangsets>\n");
     }
-    wangset(o, json, "wall", DG_TILE_WALL, DG_ART_WALL, 0);
-    wangset(o, json, "water", DG_TILE_WATER, DG_ART_WATER, 1);
+    int sets = (int)(sizeof art_sets / sizeof art_sets[0]);
+    for (int k = 0; k < sets; k++)
+        wangset(o, json, &art_sets[k], k == sets - 1);
     dgi_out_str(o, json ? "]}],\n" : "  </wangsets>\n </tileset>\n");
 }
 

@@ -263,8 +263,9 @@ def check_terrain_with_tiled(common, base, what):
     tool(*common, "--style", "autotile", "--scale", str(tile), "-o", base + "-art.png")
     root = ET.parse(base + "-art.tmx").getroot()
     sets = root.findall("tileset/wangsets/wangset")
-    check([w.attrib["type"] for w in sets] == ["mixed", "mixed"] and
-          all(len(w.findall("wangtile")) == 47 for w in sets), what + ": two mixed Wang sets of 47 tiles")
+    check([w.attrib["type"] for w in sets] == ["mixed", "mixed", "corner"] and
+          [len(w.findall("wangtile")) for w in sets] == [47, 47, 16],
+          what + ": Wang sets: walls and water mixed (47 tiles), wall corners (16)")
     _, _, want = read_png(base + "-art.png")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     env.setdefault("XDG_RUNTIME_DIR", tmp)
