@@ -54,6 +54,8 @@ typedef struct options {
     int stats;              /* print the result summary to stderr */
     int legend, numbers, markers, grid_lines, no_tileset;
     int scale_set, tile_size_set;
+    const char *tileset;    /* --tileset KIND: write that tileset PNG instead of a map */
+    int art;                /* --style autotile: walls, doors and water drawn with the art tileset */
     int64_t survey;         /* --survey N: maps to measure, 0 = none */
     int locks_set;          /* --locks, --keys or --secrets given */
     dg_lock_params locks;   /* dg_lock_place settings */
@@ -137,7 +139,12 @@ static void usage(FILE *f)
             "                      generator works around it (dg_site; drawn as tile 64)\n"
             "  --anchor X,Y        open that cell and join it to the map (repeatable, up to\n"
             "                      9); the first becomes the start\n"
+            "  --style S           PNG: flat (one colour per tile, the default) or autotile\n"
+            "                      (walls with their shapes, doors in frames, water shores)\n"
             "  --tile-size N       Tiled: pixels per cell (default 16)\n"
+            "  --tileset KIND      write a tileset PNG (-o) instead of a map, tiles of\n"
+            "                      --tile-size: cardinal (16), blob (47), corner (16) or\n"
+            "                      art (the --style autotile set), docs/autotile.md\n"
             "  --no-tileset        Tiled: do not write the swatch tileset PNG beside the map\n"
             "  --stats             print the recipe, rooms, start, exit and metrics to stderr\n"
             "                      (PNG-only, ASCII- or Tiled-only options are refused for\n"
@@ -233,7 +240,8 @@ static int parse_seed(const char *s, uint64_t *out)
 static const char *const value_options[] = {
     "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
     "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
-    "--locks", "--keys", "--secrets", "--floors", "--stairs", "--reserve", "--anchor",
+    "--locks", "--keys", "--secrets", "--floors", "--stairs", "--reserve", "--anchor", "--style",
+    "--tileset",
 };
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
@@ -469,6 +477,17 @@ static int parse_args(int argc, char **argv, options *o)
         }
         else if (!strcmp(a, "--format"))
             o->format = val;
+        else if (!strcmp(a, "--tileset"))
+            o->tileset = val;
+        else if (!strcmp(a, "--style"))
+        {
+            if (strcmp(val, "flat") && strcmp(val, "autotile"))
+            {
+                fprintf(stderr, "dungeon: --style '%s' is not flat or autotile\n", val);
+                return EXIT_USAGE;
+            }
+            o->art = !strcmp(val, "autotile");
+        }
         else /* -o, --output */
             o->output = val;
     }
@@ -659,7 +678,8 @@ static int write_png(const dg_grid *g, const dg_result *r, const options *o)
     }
     size_t size = (size_t)(w * h * 4);
     uint8_t *px = malloc(size);
-    if (!px || dg_render_rgba(g, NULL, scale, px, size) != DG_OK)
+    if (!px || (o->art ? dg_render_art_rgba(g, NULL, scale, px, size, NULL, NULL)
+                       : dg_render_rgba(g, NULL, scale, px, size)) != DG_OK)
     {
         free(px);
         fprintf(stderr, "dungeon: out of memory\n");
@@ -697,6 +717,21 @@ static int write_tileset(const options *o, const char *name)
         strcpy(path + dir, name);
         rc = save_png(px, side, side, path);
     }
+    if (rc == 0 && o->art) /* the art tileset of --style autotile: fits in the swatch buffer */
+    {
+        char art[64];
+        snprintf(art, sizeof art, "dungeon-tiles-%d-art.png", (int)o->tile_size);
+        char *art_path = malloc(dir + strlen(art) + 1);
+        if (art_path && dg_art_tileset_rgba(NULL, o->tile_size, px, size, NULL) == DG_OK)
+        {
+            memcpy(art_path, o->output, dir);
+            strcpy(art_path + dir, art);
+            rc = save_png(px, DG_ART_COLUMNS * o->tile_size, DG_ART_ROWS * o->tile_size, art_path);
+        }
+        else
+            rc = EXIT_IO;
+        free(art_path);
+    }
     else
         fprintf(stderr, "dungeon: out of memory\n");
     free(px);
@@ -715,6 +750,7 @@ static int write_export(const dg_grid *g, const dg_result *r, const dg_recipe *r
     opt.tile_width = opt.tile_height = o->tile_size;
     opt.tileset_image = tileset;
     snprintf(tileset, sizeof tileset, "dungeon-tiles-%d.png", (int)o->tile_size);
+    opt.terrain = o->art;
     size_t len = 0;
     dg_diag diag = {0, 0, 0, ""};
     dg_status st = dg_export_buffer(g, r, &opt, NULL, 0, &len, &diag);
@@ -997,6 +1033,7 @@ static int check_format_options(const options *o, int32_t format)
         {"--markers", offsetof(options, markers), 1, 1, 0},
         {"--tile-size", offsetof(options, tile_size_set), 0, 0, 1},
         {"--no-tileset", offsetof(options, no_tileset), 0, 0, 1},
+        {"--style", offsetof(options, art), 1, 0, 1},
     };
     int tiled = format == DG_EXPORT_TMJ || format == DG_EXPORT_TMX;
     for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
@@ -1262,6 +1299,7 @@ static int write_floors_tiled(const options *o, const dg_recipe *rc, const dg_pr
     opt.tile_width = opt.tile_height = o->tile_size;
     opt.tileset_image = tileset;
     snprintf(tileset, sizeof tileset, "dungeon-tiles-%d.png", (int)o->tile_size);
+    opt.terrain = o->art;
     FILE *f = code ? NULL : open_out(o->output);
     if (!code && !f)
         code = EXIT_IO;
@@ -1399,8 +1437,40 @@ static int check_site(const options *o, const dg_recipe *rc)
 }
 
 /* Generates into a fresh grid and writes it; returns the exit code. */
+/* --tileset KIND: the library's own tileset, the wall colour with a darker outline. */
+static int write_autotile_tileset(const options *o)
+{
+    static const char *const kinds[] = {"cardinal", "blob", "corner", "art"};
+    int32_t kind = 0, t = o->tile_size;
+    while (kind < 4 && strcmp(o->tileset, kinds[kind]))
+        kind++;
+    if (kind == 4)
+    {
+        fprintf(stderr, "dungeon: --tileset '%s' is not cardinal, blob, corner or art\n", o->tileset);
+        return EXIT_USAGE;
+    }
+    int32_t cols = kind == 3 ? DG_ART_COLUMNS : DG_AUTOTILE_TILESET_COLUMNS;
+    int32_t rows = kind == 3 ? DG_ART_ROWS : kind == DG_AUTOTILE_BLOB ? 6 : 2;
+    size_t size = (size_t)cols * (size_t)t * (size_t)rows * (size_t)t * 4u;
+    uint8_t *px = malloc(size);
+    uint32_t fill = dg_tile_color(DG_TILE_WALL), edge = 0xFFu;
+    for (int s = 8; s < 32; s += 8)
+        edge |= ((fill >> s & 0xFFu) * 3u / 5u) << s;
+    dg_diag diag = {0, 0, 0, ""};
+    dg_status st = !px ? DG_E_NOMEM
+                   : kind == 3 ? dg_art_tileset_rgba(NULL, t, px, size, &diag)
+                               : dg_autotile_tileset_rgba(kind, fill, edge, t, px, size, &diag);
+    int rc = st == DG_OK ? save_png(px, cols * t, rows * t, o->output) : EXIT_IO;
+    if (st != DG_OK)
+        fprintf(stderr, "dungeon: tileset: %s\n", px ? diag.message : "out of memory");
+    free(px);
+    return rc;
+}
+
 static int run(const options *o)
 {
+    if (o->tileset)
+        return write_autotile_tileset(o);
     dg_recipe rc;
     int32_t format;
     int code = build_recipe(o, &rc);

@@ -327,6 +327,79 @@ DG_API dg_status dg_render_rgba(const dg_grid *grid, const uint32_t *palette, in
 /* The default palette colour (0xRRGGBBAA) of a tile. */
 DG_API uint32_t dg_tile_color(uint8_t tile);
 
+/* ---- autotiling (docs/autotile.md) --------------------------------------- */
+/* Per cell, which tile of a tileset draws it, from which neighbours share its
+ * class. A class table maps each tile value to a class (0..255) of the caller's
+ * choosing: walls, water, lava, or the game's own. */
+enum { /* dg_autotile_params.kind: what is written per cell */
+    DG_AUTOTILE_CARDINAL = 0, /* 4-bit mask of the sides: N=1 E=2 S=4 W=8 (0..15) */
+    DG_AUTOTILE_BLOB = 1,     /* 47-tile blob index 0..46: dg_autotile_blob_mask order */
+    DG_AUTOTILE_CORNER = 2    /* Wang corner index on the corner grid, (width+1) x (height+1):
+                               * entry (x,y) has cells (x-1,y-1) NW=8, (x,y-1) NE=1,
+                               * (x,y) SE=2, (x-1,y) SW=4 as its corners (0..15) */
+};
+#define DG_AUTOTILE_OWN_CLASS (-1) /* self_class: each cell matches cells of its own class */
+#define DG_AUTOTILE_BLOB_TILES 47
+typedef struct dg_autotile_params {
+    int32_t kind;          /* DG_AUTOTILE_*; default BLOB */
+    int32_t self_class;    /* the class whose shape is drawn (a bit is set where a neighbour
+                            * is in it), or DG_AUTOTILE_OWN_CLASS (not for CORNER); default 1 */
+    int32_t outside_class; /* the class cells outside the grid read as; default 0 */
+    uint8_t classes[256];  /* tile value -> class; default wall and secret door 1,
+                            * water 2, everything else 0 */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 */
+} dg_autotile_params;
+
+/* Fills *params with the defaults above (walls as a blob). */
+DG_API void dg_autotile_defaults(dg_autotile_params *params);
+/* Writes one byte per cell of params->kind into out: row y at out[y * out_stride]
+ * (out_stride 0: the row length; CORNER rows are width + 1 long, and there are
+ * height + 1). out_size is the bytes out holds. DG_E_NULL, or DG_E_INVALID (a
+ * field out of range, no tile in self_class, a stride shorter than a row), or
+ * DG_E_BUFFER (out too short), or DG_E_NOMEM, with diag saying why; out is then
+ * untouched. Never writes between a row's end and the stride. */
+DG_API dg_status dg_autotile(const dg_grid *grid, const dg_autotile_params *params, uint8_t *out,
+                             size_t out_size, int32_t out_stride, const dg_allocator *allocator,
+                             dg_diag *diag);
+/* The 8-bit neighbour mask (N=1 NE=2 E=4 SE=8 S=16 SW=32 W=64 NW=128) of blob
+ * tile index 0..46, or -1 for another index. Indexes follow the masks in
+ * increasing order (cr31's blob numbering); a corner bit is set only with both
+ * sides next to it. */
+DG_API int32_t dg_autotile_blob_mask(int32_t index);
+#define DG_AUTOTILE_TILESET_COLUMNS 8 /* tile i of a tileset at column i % 8, row i / 8 */
+/* RGBA8 pixels of the library's own tileset for a kind: 16 tiles (CARDINAL,
+ * CORNER) or 47 (BLOB) of tile_size (1..256) pixels square, in index order, 8
+ * per row; the shape in fill with an outline in edge (0xRRGGBBAA), the rest
+ * transparent. Needs 8*tile_size * rows*tile_size * 4 bytes (rows 2 or 6). */
+DG_API dg_status dg_autotile_tileset_rgba(int32_t kind, uint32_t fill, uint32_t edge,
+                                          int32_t tile_size, uint8_t *out, size_t out_size,
+                                          dg_diag *diag);
+/* The art tileset the autotile style and the Tiled terrain export draw with:
+ * 8 x 15 tiles from the palette (NULL: default): walls as a blob at index
+ * DG_ART_WALL + blob index, water at DG_ART_WATER + blob index, doors in
+ * their frames at DG_ART_DOOR (+0 frame west-east, +1 north-south, +2 none)
+ * and locked doors at DG_ART_LOCKED; DG_ART_ROCK is a square of void's colour
+ * (the ground under walls, so a map needs no background colour); walls as
+ * Wang corner tiles at DG_ART_CORNER + corner index. Needs 8*tile_size *
+ * 15*tile_size * 4 bytes. */
+#define DG_ART_COLUMNS 8
+#define DG_ART_ROWS 15
+#define DG_ART_TILES (DG_ART_COLUMNS * DG_ART_ROWS)
+#define DG_ART_WALL 0
+#define DG_ART_WATER 48
+#define DG_ART_DOOR 96
+#define DG_ART_LOCKED 99
+#define DG_ART_ROCK 102
+#define DG_ART_CORNER 104
+DG_API dg_status dg_art_tileset_rgba(const uint32_t *palette, int32_t tile_size, uint8_t *out,
+                                     size_t out_size, dg_diag *diag);
+/* A map drawn like a game (dungeon --style autotile): the ground (rock under
+ * walls, floor under water and doors) then the art tileset's walls, water and
+ * doors, scale (1..64) pixels per cell; the size dg_render_rgba needs. */
+DG_API dg_status dg_render_art_rgba(const dg_grid *grid, const uint32_t *palette, int32_t scale,
+                                    uint8_t *out, size_t out_size, const dg_allocator *allocator,
+                                    dg_diag *diag);
+
 /* ---- generator: feature attachment (attach) ------------------------------ */
 /* A room near the centre, then rooms and corridors attached one at a time to
  * the walls of what is already carved, each on untouched rock with its walls
@@ -1964,7 +2037,12 @@ typedef struct dg_export_options {
     const char *tileset_image;   /* Tiled: swatch PNG path relative to the map
                                     (default "dungeon-tiles.png"); borrowed */
     const dg_recipe *recipe;     /* optional recipe to embed; borrowed */
-    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+    int32_t terrain;             /* Tiled: 1 = the tile layer hidden, a "ground" and an "art"
+                                    layer drawn through the art tileset (dg_art_tileset_rgba),
+                                    whose walls and water are Wang sets of type "mixed"; its
+                                    image is tileset_image with "-art" before the extension
+                                    (docs/autotile.md); default 0 */
+    int32_t spare[DG_SPARE_SLOTS - 1]; /* 0 (room for later fields, docs/abi.md) */
 } dg_export_options;
 
 /* Fills the defaults above. */

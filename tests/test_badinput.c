@@ -1957,6 +1957,73 @@ BAD(tileset_small, dg_export_tileset_rgba, "out_size one byte short", DG_E_BUFFE
     return dg_export_tileset_rgba(NULL, 1, 1, e->out, 16 * 16 * 4 - 1);
 }
 
+/* ---- autotiling ------------------------------------------------------------------------ */
+BADV(autotile_defaults_null, dg_autotile_defaults, "params NULL", 0, "no effect")
+{
+    dg_autotile_defaults(NULL);
+    return 0;
+}
+BAD(autotile_null_grid, dg_autotile, "grid NULL", DG_E_NULL, "grid")
+{
+    dg_autotile_params p;
+    dg_autotile_defaults(&p);
+    return dg_autotile(NULL, &p, e->out, OUT_SIZE, 0, NULL, diag);
+}
+BAD(autotile_null_out, dg_autotile, "out NULL", DG_E_NULL, "out")
+{
+    dg_autotile_params p;
+    dg_autotile_defaults(&p);
+    return dg_autotile(e->g, &p, NULL, OUT_SIZE, 0, NULL, diag);
+}
+BAD(autotile_short, dg_autotile, "out_size one byte short", DG_E_BUFFER, "needs")
+{
+    dg_autotile_params p;
+    dg_autotile_defaults(&p);
+    return dg_autotile(e->g, &p, e->out, ENV_W * ENV_H - 1, 0, NULL, diag);
+}
+BAD(autotile_no_class, dg_autotile, "no tile in self_class", DG_E_INVALID, "self_class")
+{
+    dg_autotile_params p;
+    dg_autotile_defaults(&p);
+    p.self_class = 9;
+    return dg_autotile(e->g, &p, e->out, OUT_SIZE, 0, NULL, diag);
+}
+BAD(autotile_stride, dg_autotile, "out_stride shorter than a row", DG_E_INVALID, "out_stride")
+{
+    dg_autotile_params p;
+    dg_autotile_defaults(&p);
+    return dg_autotile(e->g, &p, e->out, OUT_SIZE, ENV_W - 1, NULL, diag);
+}
+BADV(autotile_blob_mask_bad, dg_autotile_blob_mask, "index -1, 47", -1, "-1")
+{
+    return dg_autotile_blob_mask(-1) == -1 ? dg_autotile_blob_mask(47) : 0;
+}
+BAD(autotile_tileset_size, dg_autotile_tileset_rgba, "tile size 0, 257", DG_E_INVALID, "tile size")
+{
+    dg_status a = dg_autotile_tileset_rgba(DG_AUTOTILE_BLOB, 0xFFFFFFFFu, 0xFFu, 0, e->out, OUT_SIZE, diag);
+    return a == DG_E_INVALID ? dg_autotile_tileset_rgba(DG_AUTOTILE_BLOB, 0xFFFFFFFFu, 0xFFu, 257, e->out, OUT_SIZE, diag) : a;
+}
+BAD(autotile_tileset_small, dg_autotile_tileset_rgba, "out_size one byte short", DG_E_BUFFER, "needs")
+{
+    return dg_autotile_tileset_rgba(DG_AUTOTILE_CORNER, 0xFFFFFFFFu, 0xFFu, 2, e->out, 8 * 2 * 2 * 2 * 4 - 1, diag);
+}
+BAD(art_tileset_size, dg_art_tileset_rgba, "tile size 0", DG_E_INVALID, "tile size")
+{
+    return dg_art_tileset_rgba(NULL, 0, e->out, OUT_SIZE, diag);
+}
+BAD(art_tileset_small, dg_art_tileset_rgba, "out_size one byte short", DG_E_BUFFER, "needs")
+{
+    return dg_art_tileset_rgba(NULL, 1, e->out, 8 * DG_ART_ROWS * 4 - 1, diag);
+}
+BAD(render_art_scale, dg_render_art_rgba, "scale 0", DG_E_INVALID, "scale")
+{
+    return dg_render_art_rgba(e->g, NULL, 0, e->out, OUT_SIZE, NULL, diag);
+}
+BAD(render_art_small, dg_render_art_rgba, "out_size one byte short", DG_E_BUFFER, "needs")
+{
+    return dg_render_art_rgba(e->g, NULL, 1, e->out, ENV_W * ENV_H * 4 - 1, NULL, diag);
+}
+
 /* ---- turn scheduler ------------------------------------------------------------------ */
 /* Rows for tests/test_badinput.c (append before the matrix runner). Each row
  * builds a small scheduler in its own storage (capacity 4, actors 1 and 3,

@@ -48,6 +48,13 @@ void dgi_diag_ok(dg_diag *diag);
  * is 0, else DG_E_INVALID naming the struct (what) and the slot. */
 dg_status dgi_spare_check(const int32_t spare[DG_SPARE_SLOTS], const char *what, dg_diag *diag);
 
+/* autotile.c: the blob index (0..46) of any 8-bit neighbour mask. */
+uint8_t dgi_blob_index(uint32_t mask);
+/* autotile_draw.c: the art tile (DG_ART_*, or DGI_ART_NONE) of cell (x, y)
+ * and, in *ground, the tile drawn under it. */
+#define DGI_ART_NONE 255
+uint8_t dgi_art_at(const dg_grid *grid, int32_t x, int32_t y, uint8_t *ground);
+
 /* grid.c: validates a grid and fills diag with the reason. */
 dg_status dgi_grid_validate(const dg_grid *grid, dg_diag *diag);
 

@@ -41,13 +41,24 @@ static dg_status check_export(const dg_grid *grid, const dg_result *result,
         return st;
     if (o->format < DG_EXPORT_JSON || o->format > DG_EXPORT_TMX)
         return dgi_fail(diag, DG_E_INVALID, "unknown export format %d", (int)o->format);
-    if ((st = dgi_spare_check(o->spare, "export options", diag)) != DG_OK)
-        return st;
+    for (int i = 0; i < DG_SPARE_SLOTS - 1; i++) /* spare[0] became terrain */
+        if (o->spare[i])
+            return dgi_fail(diag, DG_E_INVALID, "export options spare[%d] is %d: spare slots must be 0",
+                            i + 1, (int)o->spare[i]);
     if (o->tile_width < 1 || o->tile_width > 256 || o->tile_height < 1 || o->tile_height > 256)
         return dgi_fail(diag, DG_E_INVALID, "tile size %dx%d is outside 1..256",
                         (int)o->tile_width, (int)o->tile_height);
     if (o->format != DG_EXPORT_JSON && (!o->tileset_image || !o->tileset_image[0]))
         return dgi_fail(diag, DG_E_INVALID, "a Tiled map needs a tileset image path");
+    if (o->terrain != 0 && o->terrain != 1)
+        return dgi_fail(diag, DG_E_INVALID, "terrain %d is not 0 or 1", (int)o->terrain);
+    if (o->terrain && o->format != DG_EXPORT_JSON && o->tileset_image &&
+        strlen(o->tileset_image) > DGI_ART_PATH_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "with terrain the tileset image path is at most %d bytes",
+                        DGI_ART_PATH_MAX);
+    if (o->terrain && o->tile_width != o->tile_height)
+        return dgi_fail(diag, DG_E_INVALID, "terrain needs square tiles, not %dx%d",
+                        (int)o->tile_width, (int)o->tile_height);
     if (o->recipe)
     {
         size_t len;

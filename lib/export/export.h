@@ -13,6 +13,12 @@ void dgi_export_tiled(const dg_grid *grid, const dg_result *result, const dg_exp
 /* The same for a stacked dungeon: a tile and an object layer per floor. */
 void dgi_export_tiled_floors(const dg_grid *grids, const dg_result *results, int32_t floors,
                              const dg_export_options *o, dgi_out *out);
+/* tiled_art.c: with dg_export_options.terrain, the art tileset with its
+ * Wang sets (after the swatch tileset) and floor k's ground and art layers. */
+#define DGI_ART_PATH_MAX 1000 /* the longest tileset_image with terrain */
+void dgi_tiled_art_tileset(dgi_out *o, int json, const dg_export_options *opt);
+void dgi_tiled_art_layers(dgi_out *o, int json, const dg_grid *g, int64_t first_id, int visible,
+                          int32_t floor, int stacked);
 /* names.c: stable lower-case names of DG_ROOM_*, DG_MARKER_* and DG_REF_* ("other" if unknown). */
 const char *dgi_room_kind_name(int32_t kind);
 const char *dgi_room_shape_name(int32_t shape);

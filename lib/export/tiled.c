@@ -498,7 +498,9 @@ static void tileset(tiled *t)
             dgi_out_json_str(o, dg_tile_name((uint8_t)v));
             dgi_out_str(o, "}]}");
         }
-        dgi_out_str(o, "]}],\n");
+        dgi_out_str(o, opt->terrain ? "]}" : "]}],\n");
+        if (opt->terrain)
+            dgi_tiled_art_tileset(o, 1, opt);
         return;
     }
     dgi_out_str(o, " <tileset firstgid=\"1\" name=\"libdungeon\"");
@@ -519,6 +521,8 @@ static void tileset(tiled *t)
         dgi_out_str(o, "\"/>\n   </properties>\n  </tile>\n");
     }
     dgi_out_str(o, " </tileset>\n");
+    if (opt->terrain)
+        dgi_tiled_art_tileset(o, 0, opt);
 }
 
 /* Layer names: "tiles" and "dungeon" for one map, "floor N" and "floor N
@@ -547,6 +551,16 @@ static void layer_floor_prop(const tiled *t, int32_t k)
     dgi_out_str(t->o, "\"/>\n  </properties>\n");
 }
 
+/* With terrain: floor k's ground and art layers (tiled_art.c), after the
+ * tile layer, which keeps the tile values but is hidden. */
+static void art_layers(tiled *t, int32_t k)
+{
+    int32_t n = t->floors ? t->floors : 1;
+    if (t->opt->terrain)
+        dgi_tiled_art_layers(t->o, t->json, t->grid, 2 * (int64_t)n + 1 + 2 * (int64_t)k, k == 0, k,
+                             t->floors != 0);
+}
+
 static void tmj_layers(tiled *t, int32_t k)
 {
     dgi_out *o = t->o;
@@ -561,11 +575,13 @@ static void tmj_layers(tiled *t, int32_t k)
     attr(t, "width", t->grid->width);
     attr(t, "height", t->grid->height);
     dgi_out_str(o, ", \"opacity\": 1, \"visible\": ");
-    dgi_out_str(o, visible);
+    dgi_out_str(o, t->opt->terrain ? "false" : visible);
     layer_floor_prop(t, k);
     dgi_out_str(o, ",\n     \"data\": [\n");
     csv(o, t->grid);
-    dgi_out_str(o, "]},\n    {\"id\": ");
+    dgi_out_str(o, "]}");
+    art_layers(t, k);
+    dgi_out_str(o, ",\n    {\"id\": ");
     put_int(o, 2 * (int64_t)k + 2);
     layer_name(t, k, 1, name, sizeof name);
     dgi_out_str(o, ", \"name\": ");
@@ -593,7 +609,7 @@ static void tmj(tiled *t, int64_t count)
     attr(t, "tileheight", t->opt->tile_height);
     background(t);
     dgi_out_str(o, ",\n  \"nextlayerid\": ");
-    put_int(o, 2 * (int64_t)n + 1);
+    put_int(o, (t->opt->terrain ? 4 : 2) * (int64_t)n + 1);
     attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ",\n");
     map_props(t);
@@ -621,12 +637,14 @@ static void tmx_layers(tiled *t, int32_t k)
     attr(t, "width", t->grid->width);
     attr(t, "height", t->grid->height);
     dgi_out_str(o, " opacity=\"1\" visible=\"");
-    dgi_out_str(o, visible);
+    dgi_out_str(o, t->opt->terrain ? "0" : visible);
     dgi_out_str(o, "\">\n");
     layer_floor_prop(t, k);
     dgi_out_str(o, "  <data encoding=\"csv\">\n");
     csv(o, t->grid);
-    dgi_out_str(o, "</data>\n </layer>\n <objectgroup");
+    dgi_out_str(o, "</data>\n </layer>\n");
+    art_layers(t, k);
+    dgi_out_str(o, " <objectgroup");
     attr(t, "id", 2 * (int64_t)k + 2);
     layer_name(t, k, 1, name, sizeof name);
     dgi_out_str(o, " name=\"");
@@ -652,7 +670,7 @@ static void tmx(tiled *t, int64_t count)
     attr(t, "tileheight", t->opt->tile_height);
     background(t);
     dgi_out_str(o, " infinite=\"0\"");
-    attr(t, "nextlayerid", 2 * (int64_t)n + 1);
+    attr(t, "nextlayerid", (t->opt->terrain ? 4 : 2) * (int64_t)n + 1);
     attr(t, "nextobjectid", count + 1);
     dgi_out_str(o, ">\n");
     map_props(t);

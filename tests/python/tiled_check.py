@@ -253,6 +253,36 @@ def check_with_tiled(path, j, what):
     check(not bad, what + ": Tiled draws every cell in its colour (%d wrong, first %s)" % (len(bad), bad[:1]))
 
 
+def check_terrain_with_tiled(common, base, what):
+    """With --style autotile the Tiled map draws walls, water and doors through
+    the art tileset's Wang sets; Tiled's rendering must equal the tool's
+    autotile PNG pixel for pixel."""
+    tile = 8
+    tool(*common, "--style", "autotile", "--tile-size", str(tile), "-o", base + "-art.tmx")
+    tool(*common, "--style", "autotile", "--tile-size", str(tile), "-o", base + "-art.tmj")
+    tool(*common, "--style", "autotile", "--scale", str(tile), "-o", base + "-art.png")
+    root = ET.parse(base + "-art.tmx").getroot()
+    sets = root.findall("tileset/wangsets/wangset")
+    check([w.attrib["type"] for w in sets] == ["mixed", "mixed", "corner"] and
+          [len(w.findall("wangtile")) for w in sets] == [47, 47, 16],
+          what + ": Wang sets: walls and water mixed (47 tiles), wall corners (16)")
+    _, _, want = read_png(base + "-art.png")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    env.setdefault("XDG_RUNTIME_DIR", tmp)
+    for ext in ("tmx", "tmj"):
+        out = base + "-art." + ext + ".ppm"
+        r = subprocess.run(["tmxrasterizer", "--no-smoothing", "--hide-layer", "dungeon",
+                            base + "-art." + ext, out], capture_output=True, text=True, env=env)
+        if not check(r.returncode == 0 and os.path.exists(out), what + " " + ext + ": Tiled opens the terrain map: " + r.stderr.strip()):
+            continue
+        w, h, got = read_ppm(out)
+        bad = [(x, y) for y in range(min(h, len(want))) for x in range(min(w, len(want[0])))
+               if got[y][x] != want[y][x][:3]]
+        check((w, h) == (len(want[0]), len(want)) and not bad,
+              what + " " + ext + ": Tiled draws the terrain map as the autotile PNG (%d pixels differ, first %s)"
+              % (len(bad), bad[:1]))
+
+
 def tool(*args):
     r = subprocess.run([tool_path] + list(args), capture_output=True, text=True)
     check(r.returncode == 0, "dungeon %s: %s" % (" ".join(args), r.stderr.strip()))
@@ -285,6 +315,8 @@ for gen in gens:
         if have_tiled:
             check_with_tiled(base + ".tmx", j, what + " tmx")
             check_with_tiled(base + ".tmj", j, what + " tmj")
+            if seed == 1:
+                check_terrain_with_tiled(common, base, what + " terrain")
 
 
 def check_hostile_text():
@@ -321,5 +353,6 @@ def check_hostile_text():
 check_hostile_text()
 if not have_tiled:
     print("note: Tiled's tmxrasterizer is not installed; the maps were checked without opening them in Tiled")
+    print("skipped the terrain maps (--style autotile) against Tiled's rendering: tmxrasterizer is not installed")
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

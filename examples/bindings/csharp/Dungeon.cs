@@ -136,6 +136,14 @@ namespace LibDungeon {
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct AutotileParams {
+        public int kind;
+        public int self_class;
+        public int outside_class;
+        public fixed byte classes[256];
+        public fixed int spare[8];
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct AttachParams {
         public int room_min_w;
         public int room_max_w;
@@ -575,7 +583,8 @@ namespace LibDungeon {
         public int reserved;
         public IntPtr tileset_image;
         public IntPtr recipe;
-        public fixed int spare[8];
+        public int terrain;
+        public fixed int spare[7];
     }
 
     // Every DG_API function. const char * returns are IntPtr (static strings:
@@ -632,6 +641,18 @@ namespace LibDungeon {
         public static extern int dg_render_rgba(Grid* grid, uint* palette, int scale, byte* @out, UIntPtr out_size);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern uint dg_tile_color(byte tile);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void dg_autotile_defaults(AutotileParams* @params);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_autotile(Grid* grid, AutotileParams* @params, byte* @out, UIntPtr out_size, int out_stride, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_autotile_blob_mask(int index);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_autotile_tileset_rgba(int kind, uint fill, uint edge, int tile_size, byte* @out, UIntPtr out_size, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_art_tileset_rgba(uint* palette, int tile_size, byte* @out, UIntPtr out_size, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_render_art_rgba(Grid* grid, uint* palette, int scale, byte* @out, UIntPtr out_size, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_attach_defaults(AttachParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

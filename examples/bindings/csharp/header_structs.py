@@ -34,11 +34,11 @@ def fields(body, defines):
             name = name.strip()
             stars = len(name) - len(name.lstrip("*"))
             name = name.lstrip("* ")
-            arr = re.match(r"(\w+)\[(\w+)\]$", name)
+            arr = re.match(r"(\w+)\[(\w+)(?: - (\d+))?\]$", name)  # "spare[DG_SPARE_SLOTS - 1]" too
             length = 0
             if arr:
                 name, size = arr.group(1), arr.group(2)
-                length = int(defines.get(size, size))
+                length = int(defines.get(size, size)) - int(arr.group(3) or 0)
             out.append((name, ctype + "*" * stars, length))
     return out
 

@@ -19,6 +19,7 @@ const RECIPE_WIDTH = 40;
 const RECIPE_HEIGHT = 44;
 const GENERATOR_INFO_SIZE = 28;
 const PARAM_DESC_SIZE = 36;
+const AUTOTILE_PARAMS_SIZE = 300; // kind, self_class, outside_class, classes[256], spare[8]
 const WALK_SIZE = 60;           // dg_move: passable, cost, 4 ints, overlay, spare[8]
 const EXPORT_OPTIONS_SIZE = 56; // format, tile_width, tile_height, reserved, tileset_image, recipe, spare[8]
 const METRIC_NAMES = ['cells', 'floorCells', 'floorPermille', 'rooms', 'corridors', 'doors',
@@ -492,6 +493,34 @@ export class Dungeon {
             });
         });
     }
+
+    /** Autotile indices (docs/autotile.md): a Uint8Array of kind 'cardinal' (0..15),
+     *  'blob' (0..46) or 'corner' (0..15 on the (width + 1) x (height + 1) corner grid).
+     *  selfClass null matches each cell against its own class; classes (tile -> class,
+     *  an object or array) replaces the defaults (walls and secret doors 1, water 2). */
+    autotile(map, kind = 'blob', { selfClass = 1, classes = null, outsideClass = 0 } = {}) {
+        const kinds = { cardinal: 0, blob: 1, corner: 2 };
+        if (!(kind in kinds))
+            this.fail(DG_E_INVALID, `kind must be cardinal, blob or corner, not ${kind}`);
+        return this.withGrid(map, (grid) => {
+            const extra = kind === 'corner' ? 1 : 0;
+            const n = (map.width + extra) * (map.height + extra);
+            return this.scratch([AUTOTILE_PARAMS_SIZE, n, DIAG_SIZE], (p, out, diag) => {
+                this.m._dg_autotile_defaults(p);
+                this.setInt(p, kinds[kind]);
+                this.setInt(p + 4, selfClass === null ? -1 : selfClass | 0);
+                this.setInt(p + 8, outsideClass | 0);
+                if (classes)
+                    for (let t = 0; t < 256; t++)
+                        this.u8[p + 12 + t] = classes[t] | 0;
+                this.check(this.m._dg_autotile(grid, p, out, n, 0, 0, diag), diag);
+                return this.u8.slice(out, out + n);
+            });
+        });
+    }
+
+    /** The 8-bit neighbour mask of blob tile index 0..46 (-1 for another index). */
+    blobMask(index) { return this.m._dg_autotile_blob_mask(index | 0); }
 
     // ---- results back into the library -------------------------------------------
     /** Fills a zeroed dg_result from readResult's objects (for the export); returns

@@ -283,5 +283,29 @@ function Map:survey()
   return q
 end
 
+-- Autotile indices (docs/autotile.md): kind "cardinal" (0..15), "blob" (0..46, the
+-- default) or "corner" (0..15 on the corner grid, (width + 1) x (height + 1)).
+-- opts: self_class (default 1, false: each cell's own class), classes (a table
+-- tile -> class replacing the defaults: walls and secret doors 1, water 2) and
+-- outside_class (default 0). Returns a uint8_t cdata array and its row length.
+function Map:autotile(kind, opts)
+  opts = opts or {}
+  local p, diag = ffi.new("dg_autotile_params"), ffi.new("dg_diag")
+  lib.dg_autotile_defaults(p)
+  p.kind = ({ cardinal = 0, blob = 1, corner = 2 })[kind or "blob"] or -1
+  if opts.self_class == false then p.self_class = -1 elseif opts.self_class then p.self_class = opts.self_class end
+  if opts.classes then
+    for t = 0, 255 do p.classes[t] = opts.classes[t] or 0 end
+  end
+  p.outside_class = opts.outside_class or 0
+  local extra = kind == "corner" and 1 or 0
+  local w, h = self.width + extra, self.height + extra
+  local out = ffi.new("uint8_t[?]", w * h)
+  check(lib.dg_autotile(self.grid, p, out, w * h, 0, nil, diag), diag)
+  return out, w
+end
+
+M.blob_mask = function(index) M.load() return lib.dg_autotile_blob_mask(index) end
+
 M.Map = Map
 return M

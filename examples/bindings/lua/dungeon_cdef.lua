@@ -181,6 +181,31 @@ typedef struct dg_result {
                                 uint8_t *out, size_t out_size);
  uint32_t dg_tile_color(uint8_t tile);
 enum {
+    DG_AUTOTILE_CARDINAL = 0,
+    DG_AUTOTILE_BLOB = 1,
+    DG_AUTOTILE_CORNER = 2
+};
+typedef struct dg_autotile_params {
+    int32_t kind;
+    int32_t self_class;
+    int32_t outside_class;
+    uint8_t classes[256];
+    int32_t spare[8];
+} dg_autotile_params;
+ void dg_autotile_defaults(dg_autotile_params *params);
+ dg_status dg_autotile(const dg_grid *grid, const dg_autotile_params *params, uint8_t *out,
+                             size_t out_size, int32_t out_stride, const dg_allocator *allocator,
+                             dg_diag *diag);
+ int32_t dg_autotile_blob_mask(int32_t index);
+ dg_status dg_autotile_tileset_rgba(int32_t kind, uint32_t fill, uint32_t edge,
+                                          int32_t tile_size, uint8_t *out, size_t out_size,
+                                          dg_diag *diag);
+ dg_status dg_art_tileset_rgba(const uint32_t *palette, int32_t tile_size, uint8_t *out,
+                                     size_t out_size, dg_diag *diag);
+ dg_status dg_render_art_rgba(const dg_grid *grid, const uint32_t *palette, int32_t scale,
+                                    uint8_t *out, size_t out_size, const dg_allocator *allocator,
+                                    dg_diag *diag);
+enum {
     DG_GROWTH_UNIFORM = 0,
     DG_GROWTH_NEWEST = 1,
     DG_GROWTH_OLDEST = 2
@@ -907,7 +932,8 @@ typedef struct dg_export_options {
     int32_t reserved;
     const char *tileset_image;
     const dg_recipe *recipe;
-    int32_t spare[8];
+    int32_t terrain;
+    int32_t spare[8 - 1];
 } dg_export_options;
  void dg_export_defaults(dg_export_options *options);
  dg_status dg_export(const dg_grid *grid, const dg_result *result,

@@ -91,6 +91,34 @@ run(string.format("--recipe '%s' --no-tileset -o %s/lua.tmx", sc, tmp))
 check(dungeon.from_recipe(sc):export("tmx") == read(tmp .. "/lua.tmx"), "tmx export equals the tool's file")
 check(dungeon.from_recipe(sc):ascii() == run(string.format("--recipe '%s' --format ascii", sc)), "ascii equals the tool's")
 
+-- ---- autotiling: every wall's blob index from the definition
+do
+  local m = dungeon.generate("attach", 60, 30, 99)
+  local idx, w = m:autotile("blob")
+  local function wall(x, y)
+    if x < 0 or y < 0 or x >= m.width or y >= m.height then return 0 end
+    local t = m:get(x, y)
+    return (t == 3 or t == 11) and 1 or 0
+  end
+  local bad = 0
+  for y = 0, m.height - 1 do
+    for x = 0, m.width - 1 do
+      local n, e, s, ww = wall(x, y - 1), wall(x + 1, y), wall(x, y + 1), wall(x - 1, y)
+      local mask = n + 4 * e + 16 * s + 64 * ww
+      if n == 1 and e == 1 and wall(x + 1, y - 1) == 1 then mask = mask + 2 end
+      if s == 1 and e == 1 and wall(x + 1, y + 1) == 1 then mask = mask + 8 end
+      if s == 1 and ww == 1 and wall(x - 1, y + 1) == 1 then mask = mask + 32 end
+      if n == 1 and ww == 1 and wall(x - 1, y - 1) == 1 then mask = mask + 128 end
+      if dungeon.blob_mask(idx[y * w + x]) ~= mask then bad = bad + 1 end
+    end
+  end
+  check(bad == 0, "autotile blob equals the definition (" .. bad .. " cells differ)")
+  local _, cw = m:autotile("corner")
+  check(cw == m.width + 1, "the corner grid is one wider")
+  local okk, e2 = pcall(m.autotile, m, "blob", { self_class = 7 })
+  check(not okk and e2.name == "DG_E_INVALID", "no tile in the self class: " .. tostring(e2))
+end
+
 -- ---- errors carry the status name and the diagnostic
 ok, err = pcall(dungeon.generate, "attach", 80, 50, 1, { growth = "sideways" })
 check(not ok and dungeon.is_error(err) and err.name == "DG_E_PARSE" and err.message:find("sideways", 1, true),

@@ -196,6 +196,29 @@ function testAnalysis() {
     }
 }
 
+function testAutotile() {
+    test('autotile blob = the definition on every cell', () => {
+        const map = d.generate('attach', {}, 99n, 60, 30);
+        const { cells, width: w, height: h } = map;
+        const got = d.autotile(map, 'blob');
+        const wall = (x, y) => (x >= 0 && y >= 0 && x < w && y < h && (cells[y * w + x] === 3 || cells[y * w + x] === 11)) ? 1 : 0;
+        let bad = 0;
+        for (let y = 0; y < h; y++)
+            for (let x = 0; x < w; x++) {
+                const n = wall(x, y - 1), e = wall(x + 1, y), s = wall(x, y + 1), ww = wall(x - 1, y);
+                const mask = n | (n & e & wall(x + 1, y - 1)) << 1 | e << 2 | (s & e & wall(x + 1, y + 1)) << 3 |
+                    s << 4 | (s & ww & wall(x - 1, y + 1)) << 5 | ww << 6 | (n & ww & wall(x - 1, y - 1)) << 7;
+                if (d.blobMask(got[y * w + x]) !== mask)
+                    bad++;
+            }
+        assert(bad === 0, `${bad} cells differ`);
+        assert(d.autotile(map, 'corner').length === (w + 1) * (h + 1), 'the corner grid');
+        let threw = false;
+        try { d.autotile(map, 'blob', { selfClass: 7 }); } catch (e) { threw = e.status === -1; }
+        assert(threw, 'no tile in the self class is DG_E_INVALID');
+    });
+}
+
 function testBadInput() {
     const map = d.generate('attach', {}, 1n, 40, 30);
     const wall = map.cells.indexOf(3);
@@ -235,6 +258,7 @@ testRegistry();
 testSeedsAndResult();
 testMaps();
 testAnalysis();
+testAutotile();
 testBadInput();
 for (const set of sets.values())
     set.free();

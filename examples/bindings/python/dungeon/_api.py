@@ -485,6 +485,32 @@ class Map:
                                 C.byref(diag)), diag)
         return _cells_out(mask, self.width, self.height)
 
+    def autotile(self, kind: str = "blob", self_class: Optional[int] = 1,
+                 classes: Optional[Dict[int, int]] = None, outside_class: int = 0) -> Cells:
+        """dg_autotile (docs/autotile.md): per cell the tile index of kind
+        "cardinal" (0..15), "blob" (0..46) or "corner" (0..15, on the corner
+        grid: (height + 1, width + 1)). classes maps tile values to classes
+        (default: walls and secret doors 1, water 2, the rest 0); self_class
+        None matches each cell against its own class."""
+        kinds = {"cardinal": K.DG_AUTOTILE_CARDINAL, "blob": K.DG_AUTOTILE_BLOB,
+                 "corner": K.DG_AUTOTILE_CORNER}
+        if kind not in kinds:
+            raise ValueError("kind must be cardinal, blob or corner, not %r" % (kind,))
+        p, diag = K.AutotileParams(), K.Diag()
+        K.dg_autotile_defaults(C.byref(p))
+        if classes is not None:
+            p.classes[:] = [0] * 256
+            for tile, cls in classes.items():
+                p.classes[tile] = cls
+        p.kind = kinds[kind]
+        p.self_class = K.DG_AUTOTILE_OWN_CLASS if self_class is None else self_class
+        p.outside_class = outside_class
+        extra = 1 if kind == "corner" else 0
+        w, h = self.width + extra, self.height + extra
+        out = (C.c_uint8 * (w * h))()
+        _check(K.dg_autotile(C.byref(self.grid), C.byref(p), out, w * h, 0, None, C.byref(diag)), diag)
+        return _cells_out(out, w, h)
+
     def survey(self) -> Dict[str, int]:
         """The quality figures of docs/quality.md for this map and its result."""
         q, diag = K.Quality(), K.Diag()

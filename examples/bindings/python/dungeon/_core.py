@@ -126,7 +126,15 @@ class Recipe(C.Structure):
 class ExportOptions(C.Structure):
     _fields_ = [("format", C.c_int32), ("tile_width", C.c_int32), ("tile_height", C.c_int32),
                 ("reserved", C.c_int32), ("tileset_image", C.c_char_p),
-                ("recipe", C.POINTER(Recipe)), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+                ("recipe", C.POINTER(Recipe)), ("terrain", C.c_int32),
+                ("spare", C.c_int32 * (DG_SPARE_SLOTS - 1))]
+
+DG_AUTOTILE_CARDINAL, DG_AUTOTILE_BLOB, DG_AUTOTILE_CORNER = 0, 1, 2
+DG_AUTOTILE_OWN_CLASS = -1
+
+class AutotileParams(C.Structure):
+    _fields_ = [("kind", C.c_int32), ("self_class", C.c_int32), ("outside_class", C.c_int32),
+                ("classes", C.c_uint8 * 256), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class AttachParams(C.Structure):
     """dg_attach_params: one generator's struct written out, for direct calls."""
@@ -232,6 +240,10 @@ dg_prefab_set_hash = _fn("dg_prefab_set_hash", C.c_uint64, C.c_void_p)
 dg_render_rgba = _fn("dg_render_rgba", C.c_int32, P(Grid), P(C.c_uint32), C.c_int32,
                      P(C.c_uint8), C.c_size_t)
 dg_tile_name = _fn("dg_tile_name", C.c_char_p, C.c_uint8)
+dg_autotile_defaults = _fn("dg_autotile_defaults", None, P(AutotileParams))
+dg_autotile = _fn("dg_autotile", C.c_int32, P(Grid), P(AutotileParams), P(C.c_uint8), C.c_size_t,
+                  C.c_int32, P(Allocator), P(Diag))
+dg_autotile_blob_mask = _fn("dg_autotile_blob_mask", C.c_int32, C.c_int32)
 dg_move_defaults = _fn("dg_move_defaults", None, P(Move))
 dg_regions = _fn("dg_regions", C.c_int32, P(Grid), P(Move), P(C.c_int32), C.c_size_t,
                  P(C.c_int32), C.c_int32, P(C.c_int32), P(C.c_int32), P(Diag))

@@ -302,3 +302,27 @@ def test_recipe_finds_its_set_from_a_deep_path(tmp_path):
     m = dungeon.prefab_full(w, h, 1, prefabs=str(copy))
     assert "prefabs=" + os.path.basename(file) in m.recipe
     assert dungeon.from_recipe(m.recipe).cells == m.cells
+
+
+def test_autotile_blob_matches_a_reference(attach_map):
+    """Every wall's blob index from the definition: a corner counts only with both sides."""
+    m = attach_map
+    w, h, cells = m.width, m.height, m.cells
+    got = bytes(m.autotile("blob"))
+    masks = [dungeon.dg_autotile_blob_mask(i) for i in range(47)]
+
+    def wall(x, y):
+        return 0 <= x < w and 0 <= y < h and cells[y * w + x] in (3, 11)
+
+    for y in range(h):
+        for x in range(w):
+            n, e, s, ww = wall(x, y - 1), wall(x + 1, y), wall(x, y + 1), wall(x - 1, y)
+            mask = (n | (n and e and wall(x + 1, y - 1)) << 1 | e << 2 | (s and e and wall(x + 1, y + 1)) << 3
+                    | s << 4 | (s and ww and wall(x - 1, y + 1)) << 5 | ww << 6
+                    | (n and ww and wall(x - 1, y - 1)) << 7)
+            assert masks[got[y * w + x]] == mask, (x, y)
+    corner = bytes(m.autotile("corner"))
+    assert len(corner) == (w + 1) * (h + 1)
+    assert len(bytes(m.autotile("cardinal", self_class=None))) == w * h
+    with pytest.raises(dungeon.DungeonError):
+        m.autotile("blob", self_class=7)
