@@ -212,8 +212,8 @@ const dg_param_desc dgi_world_table[] = {
     P_INT(dg_world_params, room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 9, "largest room interior side in tiles [odd; with prefabs: a furnish prefab of room_size + 2]"),
     P_INT(dg_world_params, room_min, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 3, "smallest room interior side [at most room_size; room_size = rooms fill their cells]"),
     P_BOOL(dg_world_params, border, 1, "closed window border, cut-off parts removed (0 = raw window for stitching)"),
-    P_INT(dg_world_params, loop_permille, 0, 1000, 100, "permille chance that an edge outside the tree is a door"),
-    P_INT(dg_world_params, dead_end_fix, 0, 1000, 0, "permille chance that a one-door room opens a second"),
+    P_INT(dg_world_params, loop_permille, 0, 1000, 350, "permille chance that an edge outside the tree is a door"),
+    P_INT(dg_world_params, dead_end_fix, 0, 1000, 500, "permille chance that a one-door room opens a second"),
     P_INT(dg_world_params, furnish_permille, 0, 1000, 400, "permille chance that a room is furnished (with --prefabs)"),
     P_INT(dg_world_params, variants, 1, DG_WORLD_VARIANTS_MAX, 8, "randomisations stamped per prefab and orientation"),
 };
