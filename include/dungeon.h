@@ -720,7 +720,8 @@ typedef struct dg_scatter_params {
                                        (default 30); placing stops after 16 rooms in a row fail */
     int32_t neighbours;             /* candidate edges per room: its k nearest rooms, 1..16 (default 6) */
     int32_t loop_permille;          /* permille of the candidate loop edges (relative neighbourhood
-                                       edges outside the tree) that get a corridor, 0..1000 (default 250) */
+                                       edges outside the tree) that get a corridor, 0..1000 (default 250);
+                                       any but 0 also joins the shortest until a fifth of the rooms */
     int32_t border;                 /* 1 = nothing open on the grid's outer ring, 0 = rooms and
                                        corridors may reach the edge (default 1) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
@@ -1518,9 +1519,9 @@ typedef struct dg_world_params {
                                * room fills its cell, walls shared (default 3) */
     int32_t border;           /* world generator window: 1 = closed border, cut-off parts
                                * removed; 0 = the raw window, for stitching (default 1) */
-    int32_t loop_permille;    /* chance that an edge outside the tree is a door (default 100) */
+    int32_t loop_permille;    /* chance that an edge outside the tree is a door (default 350) */
     int32_t dead_end_fix;     /* permille chance that a room with one door opens a second;
-                               * 1000 = no dead ends at all (default 0) */
+                               * 1000 = no dead ends at all (default 500) */
     const dg_prefab_set *furnishing; /* furnish prefabs, or NULL for bare rooms (default NULL);
                                * must outlive the world */
     int32_t furnish_permille; /* chance that a room is furnished at all; furnished rooms are

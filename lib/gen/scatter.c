@@ -21,7 +21,8 @@ enum {
     BRUTE_ROOMS = 48,    /* up to this many rooms, nearest rooms by a plain scan */
     WORK_PER_CELL = 16,  /* placement reads at most this many bitmap words per board cell */
     DENSITY_LO = 6,      /* rooms per 1000 cells inside the border, by area */
-    DENSITY_HI = 8
+    DENSITY_HI = 8,
+    LOOP_FLOOR = 200     /* loops per 1000 rooms the shortest candidates make up for */
 };
 #define BLOCK 0xFE /* scratch tile: a reserved cell, its ring, or rock cut off by them */
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
@@ -361,6 +362,43 @@ static dg_status place_one(scatter *s, int *placed)
     return DG_OK;
 }
 
+/* Rooms by area leave holes where random draws kept missing: every point of
+ * a lattice one smallest footprint apart (room, wall and gap) gets a room of
+ * a drawn size where it fits, shrunk toward the smallest as place_one does,
+ * so no large stretch of rock is left unused. Row-major: the order is fixed. */
+static dg_status fill_holes(scatter *s)
+{
+    const dg_scatter_params *p = s->p;
+    int32_t b = p->border, sx = (p->room_min_w + 2 + p->gap + 1) / 2, sy = (p->room_min_h + 2 + p->gap + 1) / 2;
+    dg_status st = DG_OK;
+    for (int32_t y = b; st == DG_OK && y <= s->h - b - p->room_min_h; y += sy)
+        for (int32_t x = b; st == DG_OK && x <= s->w - b - p->room_min_w && s->n < p->rooms_max; x += sx)
+        {
+            dg_rect r = {x, y, p->room_min_w, p->room_min_h};
+            if (!spot_free(s, r))
+                continue;
+            int32_t rw = dg_rng_range(&s->place, p->room_min_w, s->max_w);
+            int32_t rh = dg_rng_range(&s->place, p->room_min_h, s->max_h);
+            rw = DG_MIN(rw, s->w - b - x); /* (DG_MIN evaluates its arguments twice) */
+            rh = DG_MIN(rh, s->h - b - y);
+            for (int32_t t = 0; rw > r.w || rh > r.h; t++)
+            {
+                dg_rect big = {x, y, rw, rh};
+                if (spot_free(s, big))
+                {
+                    r = big;
+                    break;
+                }
+                if (t & 1)
+                    rw = DG_MAX(p->room_min_w, rw - 1);
+                else
+                    rh = DG_MAX(p->room_min_h, rh - 1);
+            }
+            st = add_room(s, r);
+        }
+    return st;
+}
+
 /* The room count to aim for (check_rooms says how the ends resolve). */
 static int32_t draw_room_count(const scatter *s)
 {
@@ -408,6 +446,8 @@ static dg_status place_rooms(scatter *s)
         st = place_one(s, &placed);
         misses = placed ? 0 : misses + 1;
     }
+    if (st == DG_OK && !p->rooms_min)
+        st = fill_holes(s);
     if (st == DG_OK && s->n < 2 && rooms_needed(p) >= 2 && !s->reserved)
         st = place_corners(s);
     return st;
@@ -1044,7 +1084,9 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
 }
 
 /* Loops: candidate edges outside the tree that are relative neighbours, each
- * joined with chance loop_permille, in listing order. */
+ * joined with chance loop_permille, in listing order; then, while the map
+ * has fewer than LOOP_FLOOR loops per 1000 rooms (a small map may draw
+ * none), the shortest of the others, so every map has a few short loops. */
 static dg_status add_loops(scatter *s)
 {
     dg_status st = DG_OK;
@@ -1055,6 +1097,17 @@ static dg_status add_loops(scatter *s)
         route r;
         if (e->tree || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
             !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
+            continue;
+        st = carve_route(s, e->a, e->b, &r);
+        s->edges[e->at].tree = 2;
+        s->loops++;
+    }
+    int32_t floor = s->p->loop_permille > 0 ? (int32_t)(((int64_t)s->n * LOOP_FLOOR + 999) / 1000) : 0;
+    for (int32_t i = 0; i < s->ne && st == DG_OK && s->loops < floor; i++)
+    {
+        const sc_edge *e = &s->edges[i];
+        route r;
+        if (e->tree || !relative_neighbours(s, e) || !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
             continue;
         st = carve_route(s, e->a, e->b, &r);
         s->loops++;
