@@ -718,7 +718,7 @@ typedef struct dg_scatter_params {
     int32_t gap;                    /* rock cells between two rooms' walls, 1..32 (default 2) */
     int32_t max_tries;              /* positions drawn per room before it is given up, 1..1000
                                        (default 30); placing stops after 16 rooms in a row fail */
-    int32_t neighbours;             /* candidate edges per room: its k nearest rooms, 1..16 (default 6) */
+    int32_t neighbours;             /* candidate edges per room: its k nearest rooms, 1..16 (default 4) */
     int32_t loop_permille;          /* permille of the candidate loop edges (relative neighbourhood
                                        edges outside the tree) that get a corridor, 0..1000 (default 250);
                                        any but 0 also joins the shortest until a fifth of the rooms */

@@ -148,7 +148,7 @@ const dg_param_desc dgi_scatter_table[] = {
     P_INT(dg_scatter_params, room_max_h, 1, DG_GRID_MAX_DIM, 6, "room interior height, maximum [>= room_min_h]"),
     P_INT(dg_scatter_params, gap, 1, 32, 2, "rock cells between two rooms' walls"),
     P_INT(dg_scatter_params, max_tries, 1, 1000, 30, "positions drawn per room before it is given up"),
-    P_INT(dg_scatter_params, neighbours, 1, 16, 6, "candidate edges per room: its k nearest rooms"),
+    P_INT(dg_scatter_params, neighbours, 1, 16, 4, "candidate edges per room: its k nearest rooms"),
     P_INT(dg_scatter_params, loop_permille, 0, 1000, 250, "permille of the loop candidates (neighbourhood edges outside the tree) joined"),
     P_BOOL(dg_scatter_params, border, 1, "nothing open on the grid's outer ring"),
 };

@@ -263,7 +263,7 @@ static uint64_t bits(int32_t xa, int32_t xb)
 }
 
 /* 1 if any bit of columns xa..xb is set in a bitmap row. */
-static int row_hits(const uint64_t *row, int32_t xa, int32_t xb)
+static inline int row_hits(const uint64_t *row, int32_t xa, int32_t xb)
 {
     int32_t wa = xa >> 6, wb = xb >> 6;
     if (wa == wb)
@@ -288,19 +288,24 @@ static void row_set(uint64_t *row, int32_t xa, int32_t xb)
     row[wb] |= bits(0, xb & 63);
 }
 
-/* 1 if r, its walls and `gap` cells of rock around them touch no room. */
-static int spot_free(scatter *s, dg_rect r)
+/* 1 if r, its walls and `gap` cells of rock around them touch no room. The
+ * middle row first: a spot that is taken is mostly taken there. */
+static inline int spot_free(scatter *s, dg_rect r)
 {
     int32_t m = 1 + s->p->gap;
     int32_t xa = DG_MAX(r.x - m, 0), xb = DG_MIN(r.x + r.w - 1 + m, s->w - 1);
     int32_t ya = DG_MAX(r.y - m, 0), yb = DG_MIN(r.y + r.h - 1 + m, s->h - 1);
-    int32_t words = (xb >> 6) - (xa >> 6) + 1;
+    int32_t words = (xb >> 6) - (xa >> 6) + 1, mid = r.y + r.h / 2;
+    s->work += words;
+    if (row_hits(s->occ + (size_t)mid * (size_t)s->ow, xa, xb))
+        return 0;
     for (int32_t y = ya; y <= yb; y++)
-    {
-        s->work += words;
-        if (row_hits(s->occ + (size_t)y * (size_t)s->ow, xa, xb))
-            return 0;
-    }
+        if (y != mid)
+        {
+            s->work += words;
+            if (row_hits(s->occ + (size_t)y * (size_t)s->ow, xa, xb))
+                return 0;
+        }
     return 1;
 }
 
@@ -363,22 +368,31 @@ static dg_status place_one(scatter *s, int *placed)
 }
 
 /* Rooms by area leave holes where random draws kept missing: every point of
- * a lattice one smallest footprint apart (room, wall and gap) gets a room of
- * a drawn size where it fits, shrunk toward the smallest as place_one does,
- * so no large stretch of rock is left unused. Row-major: the order is fixed. */
+ * a lattice half the smallest footprint apart (room, wall and gap) gets a
+ * room of a drawn size where the smallest fits, shrunk toward the smallest
+ * as place_one does, so no large stretch of rock is left unused. Row-major:
+ * the order is fixed. band: the rooms taken across a lattice row's reach (an
+ * OR of bitmap rows), so a point is one row test, not a spot_free. */
 static dg_status fill_holes(scatter *s)
 {
     const dg_scatter_params *p = s->p;
-    int32_t b = p->border, sx = (p->room_min_w + 2 + p->gap + 1) / 2, sy = (p->room_min_h + 2 + p->gap + 1) / 2;
-    dg_status st = DG_OK;
-    for (int32_t y = b; st == DG_OK && y <= s->h - b - p->room_min_h; y += sy)
-        for (int32_t x = b; st == DG_OK && x <= s->w - b - p->room_min_w && s->n < p->rooms_max; x += sx)
+    int32_t b = p->border, m = 1 + p->gap, fw = p->room_min_w, fh = p->room_min_h;
+    int32_t sx = (fw + 2 + p->gap + 1) / 2, sy = (fh + 2 + p->gap + 1) / 2;
+    uint64_t *band = dgi_alloc(s->a, (size_t)s->ow * sizeof *band);
+    dg_status st = band ? DG_OK : DG_E_NOMEM;
+    for (int32_t y = b; st == DG_OK && y <= s->h - b - fh; y += sy)
+    {
+        memset(band, 0, (size_t)s->ow * sizeof *band);
+        for (int32_t r = DG_MAX(y - m, 0); r <= DG_MIN(y + fh - 1 + m, s->h - 1); r++)
+            for (int32_t i = 0; i < s->ow; i++)
+                band[i] |= s->occ[(size_t)r * (size_t)s->ow + (size_t)i];
+        for (int32_t x = b; st == DG_OK && x <= s->w - b - fw && s->n < p->rooms_max; x += sx)
         {
-            dg_rect r = {x, y, p->room_min_w, p->room_min_h};
-            if (!spot_free(s, r))
+            if (row_hits(band, DG_MAX(x - m, 0), DG_MIN(x + fw - 1 + m, s->w - 1)))
                 continue;
-            int32_t rw = dg_rng_range(&s->place, p->room_min_w, s->max_w);
-            int32_t rh = dg_rng_range(&s->place, p->room_min_h, s->max_h);
+            dg_rect r = {x, y, fw, fh};
+            int32_t rw = dg_rng_range(&s->place, fw, s->max_w);
+            int32_t rh = dg_rng_range(&s->place, fh, s->max_h);
             rw = DG_MIN(rw, s->w - b - x); /* (DG_MIN evaluates its arguments twice) */
             rh = DG_MIN(rh, s->h - b - y);
             for (int32_t t = 0; rw > r.w || rh > r.h; t++)
@@ -390,12 +404,15 @@ static dg_status fill_holes(scatter *s)
                     break;
                 }
                 if (t & 1)
-                    rw = DG_MAX(p->room_min_w, rw - 1);
+                    rw = DG_MAX(fw, rw - 1);
                 else
-                    rh = DG_MAX(p->room_min_h, rh - 1);
+                    rh = DG_MAX(fh, rh - 1);
             }
             st = add_room(s, r);
+            row_set(band, DG_MAX(r.x - 1, 0), DG_MIN(r.x + r.w, s->w - 1)); /* its walls */
         }
+    }
+    dgi_free(s->a, band, band ? (size_t)s->ow * sizeof *band : 0);
     return st;
 }
 
