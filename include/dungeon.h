@@ -194,6 +194,15 @@ enum { /* dg_room.kind */
     DG_ROOM_START = 3,    /* a start room placed by a prefab group */
     DG_ROOM_JUNCTION = 4  /* a room made by overlapping rooms */
 };
+enum { /* dg_room.shape: the floor inside the room's rect (docs/api.md) */
+    DG_SHAPE_RECT = 0,    /* the whole rectangle */
+    DG_SHAPE_CROSS = 1,   /* two crossing arms */
+    DG_SHAPE_CIRCLE = 2,  /* an ellipse through the rect's sides */
+    DG_SHAPE_OCTAGON = 3, /* corners cut diagonally */
+    DG_SHAPE_CHUNKY = 4,  /* corners cut by rectangles of their own */
+    DG_SHAPE_PILLARS = 5, /* a hall with free-standing pillars */
+    DG_SHAPE_CAVERN = 6   /* rough-edged, like a cave */
+};
 enum { /* dg_ref.kind: what a door joins */
     DG_REF_NONE = 0,
     DG_REF_ROOM = 1,
@@ -211,7 +220,9 @@ typedef struct dg_room {
     int32_t orientation; /* DG_ORIENT_* of the prefab, or 0 */
     int32_t parent;      /* room it was grown from, or -1 */
     int32_t cells;       /* cells the room covers: rect.w * rect.h for rectangles,
-                          * the open cells of an irregular room (a cave) */
+                          * the open cells of a shaped or irregular room (a cave) */
+    int32_t shape;       /* DG_SHAPE_*: its floor always holds the rect's middle
+                          * row and column, so every side has floor at its middle */
 } dg_room;
 
 /* A corridor is a path of one or two straight legs: start -> bend -> end

@@ -1905,7 +1905,7 @@ BAD(export_bad_result, dg_export, "result with a room outside the grid (exported
     DG_OK, NULL)
 {
     size_t n = 0;
-    dg_room room = {{ENV_W - 1, 0, 5, 5}, 0, -1, 0, -1, 25};
+    dg_room room = {{ENV_W - 1, 0, 5, 5}, 0, -1, 0, -1, 25, DG_SHAPE_RECT};
     dg_result r = e->result;
     r.rooms = &room;
     r.room_count = 1;

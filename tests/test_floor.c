@@ -225,7 +225,7 @@ TEST(anchor_room_in_rock)
     dg_grid_fill(&g, DG_TILE_VOID);
     dg_grid_fill_rect(&g, (dg_rect){2, 2, 4, 4}, DG_TILE_FLOOR);
     dg_result_init(&r, NULL);
-    dg_room room = {{2, 2, 4, 4}, DG_ROOM_NORMAL, -1, 0, -1, 16};
+    dg_room room = {{2, 2, 4, 4}, DG_ROOM_NORMAL, -1, 0, -1, 16, DG_SHAPE_RECT};
     (void)room;
     r.start = (dg_point){3, 3};
     dg_point an = {20, 12};

@@ -214,7 +214,7 @@ TEST(quality_survey_known_map)
     fill_map(&g, cells, rows, 7);
     dg_result r;
     dg_result_init(&r, NULL);
-    dg_room room = {{1, 1, 3, 3}, DG_ROOM_NORMAL, -1, 0, -1, 9};
+    dg_room room = {{1, 1, 3, 3}, DG_ROOM_NORMAL, -1, 0, -1, 9, DG_SHAPE_RECT};
     r.rooms = &room;
     r.room_count = 1;
     r.start.x = 2, r.start.y = 2;
@@ -250,7 +250,7 @@ TEST(quality_survey_doorless_join_and_bad_input)
     fill_map(&g, cells, rows, 4);
     dg_result r;
     dg_result_init(&r, NULL);
-    dg_room room = {{1, 1, 3, 2}, DG_ROOM_NORMAL, -1, 0, -1, 6};
+    dg_room room = {{1, 1, 3, 2}, DG_ROOM_NORMAL, -1, 0, -1, 6, DG_SHAPE_RECT};
     r.rooms = &room;
     r.room_count = 1;
     r.start.x = 1, r.start.y = 1;

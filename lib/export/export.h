@@ -15,6 +15,7 @@ void dgi_export_tiled_floors(const dg_grid *grids, const dg_result *results, int
                              const dg_export_options *o, dgi_out *out);
 /* names.c: stable lower-case names of DG_ROOM_*, DG_MARKER_* and DG_REF_* ("other" if unknown). */
 const char *dgi_room_kind_name(int32_t kind);
+const char *dgi_room_shape_name(int32_t shape);
 const char *dgi_marker_kind_name(int32_t kind);
 /* The floor a stairs tile at p leads to, from a stairs marker named "floor N"
  * on it (dg_floor_generate), or -1. */

@@ -118,6 +118,8 @@ static void rooms(dgi_out *o, const dg_result *r)
         next_int(o, "prefab", m->prefab);
         next_int(o, "orientation", m->orientation);
         next_int(o, "cells", m->cells);
+        next_key(o, "shape");
+        dgi_out_json_str(o, dgi_room_shape_name(m->shape));
         dgi_out_char(o, '}');
     }
 }

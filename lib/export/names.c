@@ -11,6 +11,13 @@ const char *dgi_room_kind_name(int32_t kind)
     return kind >= 0 && kind < (int32_t)(sizeof names / sizeof names[0]) ? names[kind] : "other";
 }
 
+const char *dgi_room_shape_name(int32_t shape)
+{
+    static const char *const names[] = {"rect", "cross", "circle", "octagon", "chunky", "pillars",
+                                         "cavern"};
+    return shape >= 0 && shape < (int32_t)(sizeof names / sizeof names[0]) ? names[shape] : "other";
+}
+
 const char *dgi_marker_kind_name(int32_t kind)
 {
     static const char *const names[] = {"generic", "actor", "item", "trap", "spawn", "start", "exit",

@@ -6,6 +6,8 @@
 #include "recipe/recipe.h"
 #include "export/export.h"
 
+#include <assert.h>
+
 #include <stdio.h>
 
 enum { SHAPE_RECT, SHAPE_POINT, SHAPE_POLYLINE };
@@ -27,7 +29,7 @@ typedef struct tobj {
     int shape;
     int32_t point_count;
     int64_t points[3][2]; /* polyline, relative to (x, y) */
-    tprop props[4];
+    tprop props[8]; /* the most any object has, with room to spare */
     int prop_count;
 } tobj;
 
@@ -187,16 +189,25 @@ static void begin(tobj *b, const char *type, int shape)
     b->shape = shape;
 }
 
+/* Adds a property; the array is sized for the most any object has, and
+ * a debug build stops at once if a new property outgrows it. */
+static void add_prop(tobj *b, tprop p)
+{
+    assert(b->prop_count < (int)(sizeof b->props / sizeof b->props[0]));
+    if (b->prop_count < (int)(sizeof b->props / sizeof b->props[0]))
+        b->props[b->prop_count++] = p;
+}
+
 static void prop_int(tobj *b, const char *name, int64_t v)
 {
     tprop p = {name, PROP_INT, v, NULL};
-    b->props[b->prop_count++] = p;
+    add_prop(b, p);
 }
 
 static void prop_str(tobj *b, const char *name, const char *v)
 {
     tprop p = {name, PROP_STRING, 0, v};
-    b->props[b->prop_count++] = p;
+    add_prop(b, p);
 }
 
 static void at_cell(const tiled *t, tobj *b, dg_point p)
@@ -236,6 +247,7 @@ static void rooms(tiled *t)
         prop_str(&b, "kind", dgi_room_kind_name(m->kind));
         prop_int(&b, "parent", m->parent);
         prop_int(&b, "cells", m->cells);
+        prop_str(&b, "shape", dgi_room_shape_name(m->shape));
         emit(t, &b);
     }
 }

@@ -1097,7 +1097,7 @@ static void write_lists(const att_ctx *c, dg_result *r)
         const att_feat *f = &c->feats[i];
         if (f->kind == ATT_ROOM)
         {
-            dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->w * f->h};
+            dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->w * f->h, DG_SHAPE_RECT};
             if (f->room_parent >= 0)
                 room.parent = c->feats[f->room_parent].out;
             r->rooms[r->room_count++] = room;

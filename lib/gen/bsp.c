@@ -420,6 +420,7 @@ static void place_rooms(bsp *b)
         r->orientation = 0;
         r->parent = -1;
         r->cells = r->rect.w * r->rect.h;
+        r->shape = DG_SHAPE_RECT;
     }
 }
 

@@ -33,4 +33,24 @@ dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uin
                               const dgi_mask *reserved, dg_result *result,
                               const dg_allocator *allocator, dg_diag *diag);
 
+/* shape.c: room shapes (DG_SHAPE_*) inside a w x h interior rectangle, as
+ * row spans; every shape keeps the middle row (h / 2) and column (w / 2). */
+#define DGI_SHAPE_KINDS 7
+typedef struct dgi_shape {
+    int32_t kind, w, h;
+    int32_t notch_w[4], notch_h[4]; /* cut corners NW, NE, SE, SW (cross, chunky) */
+    uint32_t bits;                  /* the shape's own random bits (cavern, pillars) */
+} dgi_shape;
+int dgi_shape_fits(int32_t kind, int32_t w, int32_t h);   /* 1: kind can be drawn in w x h */
+void dgi_shape_rect(dgi_shape *s, int32_t w, int32_t h); /* the plain rectangle */
+/* Draws a shape for a w x h interior: a rectangle unless a draw below share_permille
+ * picks one of the kinds in the mask (1u << DG_SHAPE_*) that fits w x h. */
+void dgi_shape_pick(dgi_shape *s, int32_t w, int32_t h, uint32_t kinds, int32_t share_permille,
+                    dg_rng *rng);
+int dgi_shape_has(const dgi_shape *s, int32_t x, int32_t y); /* 1: interior cell (x, y) is floor */
+/* Row y's floor span [lo, hi) (a pillared hall's pillars aside). */
+void dgi_shape_row(const dgi_shape *s, int32_t y, int32_t *lo, int32_t *hi);
+int32_t dgi_shape_cells(const dgi_shape *s);  /* floor cells */
+int dgi_shape_manhattan(const dgi_shape *s); /* 1: walking inside is Manhattan distance */
+
 #endif

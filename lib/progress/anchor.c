@@ -383,7 +383,7 @@ static dg_status carve_room(anchor_ctx *c, dg_rect q)
             else
                 *t = DG_TILE_WALL;
         }
-    dg_room room = {q, DG_ROOM_NORMAL, -1, 0, -1, q.w * q.h};
+    dg_room room = {q, DG_ROOM_NORMAL, -1, 0, -1, q.w * q.h, DG_SHAPE_RECT};
     return dgi_result_add_room(c->rooms, &room);
 }
 

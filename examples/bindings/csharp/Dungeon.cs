@@ -70,6 +70,7 @@ namespace LibDungeon {
         public int orientation;
         public int parent;
         public int cells;
+        public int shape;
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Corridor {

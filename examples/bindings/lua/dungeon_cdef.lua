@@ -81,6 +81,15 @@ enum {
     DG_ROOM_JUNCTION = 4
 };
 enum {
+    DG_SHAPE_RECT = 0,
+    DG_SHAPE_CROSS = 1,
+    DG_SHAPE_CIRCLE = 2,
+    DG_SHAPE_OCTAGON = 3,
+    DG_SHAPE_CHUNKY = 4,
+    DG_SHAPE_PILLARS = 5,
+    DG_SHAPE_CAVERN = 6
+};
+enum {
     DG_REF_NONE = 0,
     DG_REF_ROOM = 1,
     DG_REF_CORRIDOR = 2
@@ -94,6 +103,7 @@ typedef struct dg_room {
     int32_t orientation;
     int32_t parent;
     int32_t cells;
+    int32_t shape;
 } dg_room;
 typedef struct dg_corridor {
     dg_point start;

@@ -67,7 +67,8 @@ class Ref(C.Structure):
 
 class Room(C.Structure):
     _fields_ = [("rect", Rect), ("kind", C.c_int32), ("prefab", C.c_int32),
-                ("orientation", C.c_int32), ("parent", C.c_int32), ("cells", C.c_int32)]
+                ("orientation", C.c_int32), ("parent", C.c_int32), ("cells", C.c_int32),
+                ("shape", C.c_int32)]
 
 class Corridor(C.Structure):
     _fields_ = [("start", Point), ("bend", Point), ("end", Point), ("length", C.c_int32),
