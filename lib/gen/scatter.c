@@ -13,6 +13,7 @@
 #define STREAM_PLACE 0x7363617401ULL
 #define STREAM_ROUTE 0x7363617402ULL
 #define STREAM_LOOP 0x7363617403ULL
+#define STREAM_SHAPE 0x7363617404ULL
 enum {
     FAIL_RUN = 16,       /* rooms in a row that find no spot end the placing */
     ROUTE_DRAWS = 3,     /* door positions drawn per corridor shape */
@@ -43,7 +44,7 @@ typedef struct scatter {
     int32_t w, h, ow;
     int32_t x0, y0, x1, y1;   /* where corridor cells may go, inclusive */
     int32_t max_w, max_h;     /* room maxima capped to the board */
-    dg_rng place, route, loop;
+    dg_rng place, route, loop, shape;
     dg_room *rooms;          int32_t n, room_cap;
     dg_corridor *cors;       int32_t nc, cor_cap;
     dg_door *doors;          int32_t nd, door_cap;
@@ -170,7 +171,8 @@ static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_d
         (st = check_value(diag, "max_tries", p->max_tries, 1, 1000)) ||
         (st = check_value(diag, "neighbours", p->neighbours, 1, 16)) ||
         (st = check_value(diag, "loop_permille", p->loop_permille, 0, 1000)) ||
-        (st = check_value(diag, "border", p->border, 0, 1)))
+        (st = check_value(diag, "border", p->border, 0, 1)) ||
+        (st = check_value(diag, "shape_permille", p->shape_permille, 0, 1000)))
         return st;
     return check_board(g, p, diag);
 }
@@ -309,8 +311,11 @@ static inline int spot_free(scatter *s, dg_rect r)
     return 1;
 }
 
-/* Floor inside, walls on the ring around (clipped to the grid). */
-static void paint_room(scatter *s, dg_rect r)
+/* Walls on the rect's ring (clipped to the grid) and the shape's floor
+ * inside; the cells the shape leaves out are wall while corridors are
+ * routed (nothing may enter them), the ones no floor touches become rock at
+ * the end (unwall_shapes). */
+static void paint_room(scatter *s, dg_rect r, const dgi_shape *sh)
 {
     int32_t xa = DG_MAX(r.x - 1, 0), xb = DG_MIN(r.x + r.w, s->w - 1);
     for (int32_t y = r.y - 1; y <= r.y + r.h; y++)
@@ -318,25 +323,43 @@ static void paint_room(scatter *s, dg_rect r)
         if (y < 0 || y >= s->h)
             continue;
         uint8_t *row = at(s, 0, y);
-        int inner = y >= r.y && y < r.y + r.h;
         row_set(s->occ + (size_t)y * (size_t)s->ow, xa, xb);
         memset(row + xa, DG_TILE_WALL, (size_t)xb - (size_t)xa + 1);
-        if (inner)
-            memset(row + r.x, DG_TILE_FLOOR, (size_t)r.w);
+        if (y < r.y || y >= r.y + r.h)
+            continue;
+        int32_t lo = 0, hi = r.w;
+        if (sh->kind == DG_SHAPE_PILLARS)
+            for (int32_t x = 0; x < r.w; x++)
+                row[r.x + x] = dgi_shape_has(sh, x, y - r.y) ? (uint8_t)DG_TILE_FLOOR : (uint8_t)DG_TILE_WALL;
+        else
+        {
+            if (sh->kind != DG_SHAPE_RECT)
+                dgi_shape_row(sh, y - r.y, &lo, &hi);
+            memset(row + r.x + lo, DG_TILE_FLOOR, (size_t)(hi - lo));
+        }
     }
 }
+
+/* Every kind of shape the helper offers. */
+#define SHAPE_KINDS ((1u << DGI_SHAPE_KINDS) - 2u)
 
 static dg_status add_room(scatter *s, dg_rect r)
 {
     GROW(s, rooms, room_cap, s->n + 1);
     dg_room *q = &s->rooms[s->n++];
+    dgi_shape sh;
+    if (s->p->shape_permille > 0)
+        dgi_shape_pick(&sh, r.w, r.h, SHAPE_KINDS, s->p->shape_permille, &s->shape);
+    else
+        dgi_shape_rect(&sh, r.w, r.h);
     memset(q, 0, sizeof *q);
     q->rect = r;
     q->kind = DG_ROOM_NORMAL;
     q->prefab = -1;
     q->parent = -1;
-    q->cells = r.w * r.h;
-    paint_room(s, r);
+    q->shape = sh.kind;
+    q->cells = sh.kind == DG_SHAPE_RECT ? r.w * r.h : dgi_shape_cells(&sh);
+    paint_room(s, r, &sh);
     return DG_OK;
 }
 
@@ -806,8 +829,8 @@ static int site_ok(const scatter *s, int side, dg_point door, dg_point out)
     uint8_t t = *at(s, door.x, door.y);
     if (t == DG_TILE_DOOR)
         return 1;
-    if (t != DG_TILE_WALL)
-        return 0;
+    if (t != DG_TILE_WALL || *at(s, door.x - DX[side], door.y - DY[side]) != DG_TILE_FLOOR)
+        return 0; /* (a shaped room's floor may not reach its rect's side there) */
     int along = (side + 1) & 3; /* the wall's direction */
     for (int k = -1; k <= 1; k += 2)
     {
@@ -1180,6 +1203,30 @@ static void wall_leg(scatter *s, dg_point a, dg_point b)
     }
 }
 
+/* The cells of shaped rooms that no open cell touches (8-way) become rock. */
+static void unwall_shapes(scatter *s)
+{
+    for (int32_t i = 0; i < s->n; i++)
+    {
+        dg_rect r = s->rooms[i].rect;
+        if (s->rooms[i].shape == DG_SHAPE_RECT)
+            continue;
+        for (int32_t y = r.y; y < r.y + r.h; y++)
+            for (int32_t x = r.x; x < r.x + r.w; x++)
+            {
+                int open = 0;
+                for (int32_t k = 0; k < 9 && !open; k++)
+                {
+                    int32_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
+                    open = nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
+                           dgi_passable_default[*at(s, nx, ny)];
+                }
+                if (!open)
+                    *at(s, x, y) = DG_TILE_VOID;
+            }
+    }
+}
+
 static void wall_corridors(scatter *s)
 {
     for (int32_t i = 0; i < s->nc; i++)
@@ -1310,7 +1357,10 @@ static dg_status build(scatter *s)
     if (st == DG_OK)
         st = add_loops(s);
     if (st == DG_OK)
+    {
         wall_corridors(s);
+        unwall_shapes(s);
+    }
     return st;
 }
 
@@ -1343,6 +1393,7 @@ dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, u
     dgi_rng_seed(&s.place, seed, STREAM_PLACE);
     dgi_rng_seed(&s.route, seed, STREAM_ROUTE);
     dgi_rng_seed(&s.loop, seed, STREAM_LOOP);
+    dgi_rng_seed(&s.shape, seed, STREAM_SHAPE);
     s.ow = (s.w + 63) >> 6;
     size_t occ_bytes = (size_t)s.ow * (size_t)s.h * sizeof *s.occ;
     s.block = occ_bytes + (size_t)s.w * (size_t)s.h;
