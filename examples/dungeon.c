@@ -123,7 +123,8 @@ static void usage(FILE *f)
             "                      L lock, < > stairs, * other)\n"
             "  --grid              PNG: lines between cells\n"
             "  --locks N           lock N gates on the way to the exit and place their keys\n"
-            "                      (dg_lock_place, docs/progression.md; 0..16)\n"
+            "                      (dg_lock_place, docs/progression.md; 0..16); fewer\n"
+            "                      placed than asked is said on stderr, with the reason\n"
             "  --keys WHERE        where keys go: on-path, branch or dead-end (default branch)\n"
             "  --secrets PERMILLE  turn that share of the loop doors into secret doors\n"
             "  --floors N          N stacked floors (dg_floor_generate): -o DIR gets\n"
@@ -1056,6 +1057,24 @@ static void report_locks(const dg_recipe *rc, const dg_grid *g, const dg_result 
     fprintf(stderr, "\n");
 }
 
+/* Fewer locks placed than --locks asked: not an error, but said on stderr,
+ * with dg_lock_place's reason (diag, status DG_OK). */
+static void note_short_locks(const dg_recipe *rc, const dg_result *r, const dg_diag *diag,
+                             const char *where)
+{
+    int32_t locks = 0, placed = 0;
+    dg_recipe_get(rc, "locks", &locks);
+    for (int32_t i = 0; i < r->marker_count; i++)
+        if (r->markers[i].kind == DG_MARKER_LOCK && r->markers[i].number > placed)
+            placed = r->markers[i].number;
+    if (placed >= locks)
+        return;
+    if (strstr(diag->message, "locks placed"))
+        fprintf(stderr, "dungeon: %s%s\n", where, diag->message);
+    else
+        fprintf(stderr, "dungeon: %s%d of %d locks placed\n", where, (int)placed, (int)locks);
+}
+
 #define RESERVED_TILE DG_TILE_USER /* how the tool draws the caller's reserved cells */
 
 /* --reserve: the mask (NULL when none) and tile 64 in the grid's reserved cells. */
@@ -1108,6 +1127,7 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     }
     else
     {
+        note_short_locks(rc, &result, &diag, "");
         if (o->stats)
         {
             print_stats(rc, &result, dg_grid_hash(&grid));
@@ -1158,7 +1178,9 @@ static int write_floor(const options *o, const dg_recipe *rc, const dg_prefab_se
     }
     else
     {
-        char path[4096];
+        char path[4096], where[32];
+        snprintf(where, sizeof where, "floor %d: ", (int)floor);
+        note_short_locks(&fr, &result, &diag, where);
         snprintf(path, sizeof path, "%s/floor-%d.%s", dir, (int)floor, format_extension(format));
         options out = *o;
         out.output = path;
@@ -1334,10 +1356,9 @@ static int survey_to_output(const options *o, const dg_recipe *rc, const dg_pref
         fprintf(stderr, "dungeon: --survey prints a table or JSON, not %s\n", format_name(format));
         return EXIT_USAGE;
     }
-    if (o->stats || o->markers || o->locks_set)
+    if (o->stats || o->markers)
     {
-        fprintf(stderr, "dungeon: --survey does not take %s\n",
-                o->stats ? "--stats" : o->markers ? "--markers" : "--locks, --keys or --secrets");
+        fprintf(stderr, "dungeon: --survey does not take %s\n", o->stats ? "--stats" : "--markers");
         return EXIT_USAGE;
     }
     FILE *f = open_out(o->output);

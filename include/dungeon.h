@@ -34,7 +34,7 @@ extern "C" {
 
 /* ---- version ---------------------------------------------------------- */
 #define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 7
+#define DG_VERSION_MINOR 8
 #define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
 /* The output series: versions with the same one give the same maps. It is the
@@ -251,8 +251,8 @@ enum { /* dg_marker.kind */
     DG_MARKER_SPAWN = 4,
     DG_MARKER_START = 5,
     DG_MARKER_EXIT = 6,
-    DG_MARKER_KEY = 7,          /* name "key N": opens lock N (dg_lock_place) */
-    DG_MARKER_LOCK = 8,         /* name "lock N": on each door of lock N */
+    DG_MARKER_KEY = 7,          /* name "key N", number N: opens lock N (dg_lock_place) */
+    DG_MARKER_LOCK = 8,         /* name "lock N", number N: on each door of lock N */
     DG_MARKER_STAIRS_UP = 9,    /* name "floor N": stairs up to floor N (dg_floor_generate) */
     DG_MARKER_STAIRS_DOWN = 10  /* name "floor N": stairs down to floor N */
 };
@@ -261,6 +261,7 @@ typedef struct dg_marker {
     int32_t kind;               /* DG_MARKER_* */
     int32_t room;               /* room index containing it, or -1 */
     char name[DG_NAME_MAX];     /* NUL-terminated, e.g. "goblin" */
+    int32_t number;             /* KEY, LOCK: the N of the name ("key N"); else 0 */
 } dg_marker;
 
 /* Integer metrics so they are identical on every platform. */
@@ -813,11 +814,25 @@ typedef struct dg_move {
                                   and to of a path (the actor and its target stand
                                   there). A step onto a cell costs (tile cost + extra)
                                   * weight. dg_regions honours blocked. */
+    int32_t size;             /* the walker's footprint side, 1..DG_CREATURE_SIZE_MAX (0 or 1:
+                                 one cell; default 1): a size-n walker at (x, y) covers
+                                 the n x n square from (x, y) to (x + n - 1, y + n - 1),
+                                 every cell of it passable and not blocked (the search
+                                 ends excepted, as for blocked cells); dg_regions takes 1 */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_move;
+#define DG_CREATURE_SIZE_MAX 4
 
-/* Fills the documented defaults: library passable tiles, unit costs, 4-way. */
+/* Fills the documented defaults: library passable tiles, unit costs, 4-way, size 1. */
 DG_API void dg_move_defaults(dg_move *move);
+
+/* The clearance map: for each cell, the side of the largest square of cells
+ * that are passable and not blocked (by move's tiles and overlay; its size is
+ * ignored) with that cell as its top-left corner, 0 on an impassable cell,
+ * capped at 255. clearance gets width*height bytes, row-major. A walker of
+ * size n fits at (x, y) exactly where clearance >= n. */
+DG_API dg_status dg_clearance(const dg_grid *grid, const dg_move *move, uint8_t *clearance,
+                              size_t clearance_count, dg_diag *diag);
 
 /* Labels the connected regions of passable cells (connected as walk moves)
  * 0..n-1 in the order of their first cell (row-major) and -1 elsewhere, into
@@ -950,6 +965,37 @@ typedef struct dg_quality {
     int32_t parallel_cells;    /* corridor cells that run beside another corridor,
                                 * separated by 1 or 2 impassable cells, for 3 or more
                                 * cells in a row */
+    /* Layout figures (docs/quality.md); "rooms" are the result's room rects,
+     * and a figure about rooms is 0 when the result has none. */
+    int32_t loops_per_room_permille;   /* loops * 1000 / rooms */
+    int32_t single_entrance_permille;  /* rooms with exactly one entrance (a run of
+                                        * passable cells outside the rect, 4-adjacent
+                                        * to its passable cells, along one side), per
+                                        * mille of the rooms */
+    int32_t shaped_room_permille;      /* rooms whose rect holds an impassable cell,
+                                        * per mille of the rooms */
+    int32_t empty_square_permille;     /* area of the largest square without a passable
+                                        * cell, per mille of the map */
+    int32_t straight_max;              /* longest straight run of one-wide passable cells
+                                        * (impassable on both sides across) outside
+                                        * every room rect but caves' (bounding boxes) */
+    int32_t parallel_permille;         /* one-wide passable cells beside another passage
+                                        * 1-2 impassable cells across, 3+ in a row, per
+                                        * mille of the one-wide cells */
+    int32_t corridor_per_room_permille;/* passable cells outside every room rect
+                                        * (a cave's too) * 1000 / rooms */
+    int32_t dead_end_max;              /* longest dead-end passage: cells from a dead
+                                        * end to the first cell with 3+ passable
+                                        * neighbours or inside a room rect (not a cave's) */
+    int32_t diameter;                  /* walking diameter of the start's region: a
+                                        * lower bound by two breadth-first sweeps
+                                        * (-1 without a start) */
+    int32_t route_diameter_permille;   /* route * 1000 / diameter (-1 if no route) */
+    int32_t locks_placed;              /* distinct lock numbers on DG_MARKER_LOCK markers */
+    int32_t key_start_min;             /* fewest walking steps from the start to a key
+                                        * (-1: no reachable key) */
+    int32_t key_lock_min;              /* fewest steps from a key to a door of its own
+                                        * lock, over the keys (-1: none) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_quality;
 
@@ -1005,11 +1051,13 @@ DG_API uint64_t dg_floor_seed(uint64_t master, int32_t floor);
  * depth; locks follow one another from the start toward the exit, so lock N's
  * key lies behind locks 1..N-1 and before lock N. Maps without door tiles
  * (caves, mazes, walks) gate at narrow passages instead, which become locked
- * doors. Secret doors are doors on loops: turning them secret keeps every cell
+ * doors; maps of loops at the fewest cells (at most gate_max) that part the
+ * exit from the start, and the first locks may close pockets off the way
+ * (lock N's pocket then holds key N + 1). Secret doors are doors on loops: turning them secret keeps every cell
  * reachable under every set of keys, so a secret never gates progress.
  * Each key is a DG_MARKER_KEY named "key N" and each locked door carries a
- * DG_MARKER_LOCK named "lock N" (N = 1..placed); JSON and Tiled exports list
- * them like any marker. dg_solve plays the map to prove it. */
+ * DG_MARKER_LOCK named "lock N" (N = 1..placed, also in the marker's number);
+ * JSON and Tiled exports list them like any marker, the number as a field. dg_solve plays the map to prove it. */
 #define DG_LOCKS_MAX 16
 enum { /* dg_lock_params.key_place: where a key goes, between its lock and the one before */
     DG_KEYS_ON_PATH = 0,  /* on the way from the start to the lock */
@@ -1040,8 +1088,14 @@ typedef struct dg_progress {
     int32_t order_count;     /* dg_solve: keys needed to reach the exit */
     int32_t order[DG_LOCKS_MAX];   /* dg_solve: their lock numbers, in an order that works */
     int32_t steps;           /* dg_solve: cells the player can reach with every key it can get */
+    int32_t shortfall;       /* why placed < requested: DG_LOCKS_SHORT_* (0 when all fit) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_progress;
+enum { /* dg_progress.shortfall */
+    DG_LOCKS_SHORT_NONE = 0, /* every lock asked for was placed */
+    DG_LOCKS_SHORT_OPEN = 1, /* no gate of at most gate_max doors parts the start from the exit */
+    DG_LOCKS_SHORT_FEW = 2   /* fewer such gates (and pockets) than asked, each with room for a key */
+};
 
 /* Fills the documented defaults. */
 DG_API void dg_lock_defaults(dg_lock_params *params);
@@ -1049,8 +1103,9 @@ DG_API void dg_lock_defaults(dg_lock_params *params);
  * call) and adds key and lock markers to result. progress (optional) gets the
  * counts and dg_solve's verdict, which is always solvable. Fewer locks fit
  * than asked when the way from start to exit has too few gates (a map without
- * branches, or too open): progress->placed says how many, and the call fails
- * with DG_E_NOSPACE only with require_all. DG_E_INVALID if the result has no
+ * branches, or too open): progress->placed says how many and
+ * progress->shortfall why, diag gets a message with status DG_OK, and the call
+ * fails with DG_E_NOSPACE only with require_all. DG_E_INVALID if the result has no
  * start and exit on passable cells; on any error grid and result are untouched. */
 DG_API dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
                                dg_result *result, dg_progress *progress,

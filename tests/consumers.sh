@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every way a game's build can take libdungeon (docs/build.md), offline: one
 # small consumer (a recipe line in, the ASCII map out) built
-#   (a) with find_package(libdungeon 0.7 CONFIG) from `make install` into a
+#   (a) with find_package(libdungeon MAJOR.MINOR CONFIG) from `make install` into a
 #       temporary PREFIX, shared and static;
 #   (b) with add_subdirectory of this tree (shared: soname and exports checked);
 #   (c) with FetchContent from this tree (FETCHCONTENT_SOURCE_DIR_LIBDUNGEON,
@@ -10,8 +10,9 @@
 #       tests;
 #   (e) with pkg-config against the temporary install.
 # Each prints the same maps as build/bin/dungeon for the same recipes. Also: a
-# package asking for 0.6, 1.0 or 0.7.1 is refused with a message naming the
-# installed version, and install runs ldconfig only when it should.
+# package asking for the previous minor, 1.0 or the next patch is refused with a
+# message naming the installed version, and install runs ldconfig only when it
+# should. The versions come from include/dungeon.h.
 B=$(cd "${1:-build}" && pwd) || { echo "0 passed, 1 failed"; exit 1; }
 root=$(pwd)
 tmp=$(mktemp -d)
@@ -26,6 +27,14 @@ same() {
     if cmp -s "$2" "$3"; then pass; else fail "$1"; diff "$2" "$3" | head -10; fi
 }
 CC=${CC:-cc}
+version_part() { sed -n "s/^#define DG_VERSION_$1 \([0-9]*\)/\1/p" include/dungeon.h; }
+MINOR=$(version_part MINOR)
+PATCH=$(version_part PATCH)
+SERIES=0.$MINOR                 # the ABI series and soname (0.x)
+VERSION=$SERIES.$PATCH
+PREV=0.$((MINOR - 1))
+NEXT_PATCH=$SERIES.$((PATCH + 1))
+NEXT_MINOR=0.$((MINOR + 1))
 
 command -v cmake >/dev/null || sh tests/need.sh cmake cmake || { fail "cmake is missing"; finish; }
 command -v pkg-config >/dev/null || sh tests/need.sh pkg-config pkg-config || { fail "pkg-config is missing"; finish; }
@@ -91,7 +100,7 @@ elseif(ROUTE STREQUAL "subdir")
 elseif(ROUTE STREQUAL "fetch")
   include(FetchContent)
   # never reached: FETCHCONTENT_SOURCE_DIR_LIBDUNGEON names the tree to use
-  FetchContent_Declare(libdungeon GIT_REPOSITORY https://libdungeon.invalid/libdungeon.git GIT_TAG v0.7.0)
+  FetchContent_Declare(libdungeon GIT_REPOSITORY https://libdungeon.invalid/libdungeon.git GIT_TAG main)
   FetchContent_MakeAvailable(libdungeon)
 endif()
 add_executable(consumer consumer.c)
@@ -125,30 +134,30 @@ if make -s install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
     for f in libdungeonConfig.cmake libdungeonConfigVersion.cmake; do
         [ -f "$prefix/lib/cmake/libdungeon/$f" ] && pass || fail "make install did not write lib/cmake/libdungeon/$f"
     done
-    if configure package -DROUTE=package -DWANT=0.7 -DCMAKE_PREFIX_PATH="$prefix" && build package; then
-        grep -q "libdungeon_DIR=$prefix/lib/cmake/libdungeon version 0.7.0" "$tmp/package.log" && pass ||
+    if configure package -DROUTE=package -DWANT=$SERIES -DCMAKE_PREFIX_PATH="$prefix" && build package; then
+        grep -q "libdungeon_DIR=$prefix/lib/cmake/libdungeon version $VERSION" "$tmp/package.log" && pass ||
             fail "find_package found another libdungeon: $(grep libdungeon_DIR "$tmp/package.log")"
         run "find_package, libdungeon::dungeon" "$tmp/package/consumer" LD_LIBRARY_PATH="$prefix/lib"
-        readelf -d "$tmp/package/consumer" | grep -q 'NEEDED.*\[libdungeon.so.0.7\]' && pass ||
-            fail "libdungeon::dungeon does not link libdungeon.so.0.7"
+        readelf -d "$tmp/package/consumer" | grep -q "NEEDED.*\[libdungeon.so.$SERIES\]" && pass ||
+            fail "libdungeon::dungeon does not link libdungeon.so.$SERIES"
         run "find_package, libdungeon::dungeon_static" "$tmp/package/consumer_static"
         readelf -d "$tmp/package/consumer_static" | grep -q 'NEEDED.*libdungeon' &&
             fail "libdungeon::dungeon_static needs libdungeon.so" || pass
     else
         tail -20 "$tmp/package.log"
-        fail "find_package(libdungeon 0.7 CONFIG REQUIRED) consumer"
+        fail "find_package(libdungeon $SERIES CONFIG REQUIRED) consumer"
     fi
     # versions it must accept (configure only) and refuse, with a message
-    for want in 0.7.0 0.7...0.9; do
+    for want in $VERSION $SERIES...0.$((MINOR + 2)); do
         if configure "accept" -DROUTE=package -DWANT="$want" -DCMAKE_PREFIX_PATH="$prefix"; then pass; else
-            tail -5 "$tmp/accept.log"; fail "find_package(libdungeon $want) refused 0.7.0"
+            tail -5 "$tmp/accept.log"; fail "find_package(libdungeon $want) refused $VERSION"
         fi
     done
-    for want in 0.6 1.0 0.7.1 0.8...1.0; do
+    for want in $PREV 1.0 $NEXT_PATCH $NEXT_MINOR...1.0; do
         if configure "refuse" -DROUTE=package -DWANT="$want" -DCMAKE_PREFIX_PATH="$prefix"; then
-            fail "find_package(libdungeon $want) accepted 0.7.0"
+            fail "find_package(libdungeon $want) accepted $VERSION"
         elif grep -q "compatible with requested version" "$tmp/refuse.log" &&
-            grep -q "version: 0.7.0 (libdungeon 0.7.0 only accepts requests for 0.7" "$tmp/refuse.log"; then
+            grep -q "version: $VERSION (libdungeon $VERSION only accepts requests for $SERIES" "$tmp/refuse.log"; then
             pass
         else
             cat "$tmp/refuse.log"; fail "find_package(libdungeon $want) failed without saying why"

@@ -909,6 +909,28 @@ BAD(regions_sizes, dg_regions, "sizes_cap -1", DG_E_INVALID, "")
     return dg_regions(e->g, NULL, (int32_t *)e->out, ENV_CELLS, (int32_t *)e->out, -1, NULL,
                       NULL, diag);
 }
+BAD(regions_size, dg_regions, "walk size 2", DG_E_INVALID, "size")
+{
+    dg_move w;
+    dg_move_defaults(&w);
+    w.size = 2;
+    return dg_regions(e->g, &w, (int32_t *)e->out, ENV_CELLS, NULL, 0, NULL, NULL, diag);
+}
+BAD(clearance_small, dg_clearance, "clearance_count one short", DG_E_BUFFER, "")
+{
+    return dg_clearance(e->g, NULL, e->out, ENV_CELLS - 1, diag);
+}
+BAD(clearance_null, dg_clearance, "clearance NULL", DG_E_NULL, "")
+{
+    return dg_clearance(e->g, NULL, NULL, ENV_CELLS, diag);
+}
+BAD(clearance_size, dg_clearance, "walk size 5", DG_E_INVALID, "size")
+{
+    dg_move w;
+    dg_move_defaults(&w);
+    w.size = DG_CREATURE_SIZE_MAX + 1;
+    return dg_clearance(e->g, &w, e->out, ENV_CELLS, diag);
+}
 BAD(workspace_huge, dg_path_workspace_create, "INT32_MAX x INT32_MAX, 0 x 5, -1 x 1",
     DG_E_TOO_LARGE, NULL)
 {

@@ -403,8 +403,8 @@ TEST(solve_hand_made)
     dg_result_init(&r, NULL);
     r.start = (dg_point){1, 1};
     r.exit = (dg_point){7, 1};
-    dg_marker key = {{2, 1}, DG_MARKER_KEY, -1, "key 1"};
-    dg_marker lock = {{4, 1}, DG_MARKER_LOCK, -1, "lock 1"};
+    dg_marker key = {{2, 1}, DG_MARKER_KEY, -1, "key 1", 0};
+    dg_marker lock = {{4, 1}, DG_MARKER_LOCK, -1, "lock 1", 0};
     r.markers = (dg_marker[2]){key, lock};
     r.marker_count = 2;
     dg_progress pr;
@@ -436,9 +436,9 @@ TEST(solve_order_by_wave)
     dg_result_init(&r, NULL);
     r.start = (dg_point){1, 1};
     r.exit = (dg_point){11, 1};
-    dg_marker m[6] = {{{2, 1}, DG_MARKER_KEY, -1, "key 2"},   {{4, 1}, DG_MARKER_KEY, -1, "key 1"},
-                      {{8, 1}, DG_MARKER_KEY, -1, "key 3"},   {{6, 1}, DG_MARKER_LOCK, -1, "lock 1"},
-                      {{9, 1}, DG_MARKER_LOCK, -1, "lock 2"}, {{10, 1}, DG_MARKER_LOCK, -1, "lock 3"}};
+    dg_marker m[6] = {{{2, 1}, DG_MARKER_KEY, -1, "key 2", 0},   {{4, 1}, DG_MARKER_KEY, -1, "key 1", 0},
+                      {{8, 1}, DG_MARKER_KEY, -1, "key 3", 0},   {{6, 1}, DG_MARKER_LOCK, -1, "lock 1", 0},
+                      {{9, 1}, DG_MARKER_LOCK, -1, "lock 2", 0}, {{10, 1}, DG_MARKER_LOCK, -1, "lock 3", 0}};
     r.markers = m;
     r.marker_count = 6;
     dg_progress pr;
@@ -479,7 +479,7 @@ TEST(solve_random_grids_agree_with_reference)
             if (used[c] || (i >= keys && i < 4))
                 continue;
             used[c] = 1;
-            dg_marker k = {{c % m.w, c / m.w}, i < 4 ? DG_MARKER_KEY : DG_MARKER_LOCK, -1, ""};
+            dg_marker k = {{c % m.w, c / m.w}, i < 4 ? DG_MARKER_KEY : DG_MARKER_LOCK, -1, "", 0};
             snprintf(k.name, sizeof k.name, "%s %d", i < 4 ? "key" : "lock", i < 4 ? i + 1 : i - 3);
             if (i >= 4)
                 dg_grid_set(&m.g, k.pos.x, k.pos.y, DG_TILE_DOOR_LOCKED);
@@ -527,8 +527,8 @@ static uint64_t locked_hash(const char *gen, uint64_t seed, int32_t stride)
 TEST(lock_deterministic_and_pinned)
 {
     const char *gens[] = {"attach", "bsp", "cave", "maze"};
-    const uint64_t pins[] = {0xcb210731870c6544ull, 0x902b7b215fef8dcaull, 0xfb74f6bfe214a035ull,
-                             0x6cd377e19f9262d3ull};
+    const uint64_t pins[] = {0x55f1ebb69659ee62ull, 0x43c1d035f04c5521ull, 0xe8cda338d8202d59ull,
+                             0x15d1a6d1a91d9d31ull};
     int print = getenv("DG_GOLDEN_PRINT") != NULL;
     for (int i = 0; i < 4; i++)
     {
@@ -540,4 +540,210 @@ TEST(lock_deterministic_and_pinned)
             CHECKF(a == pins[i], "%s: locked map hash 0x%016llx, pinned 0x%016llx", gens[i],
                    (unsigned long long)a, (unsigned long long)pins[i]);
     }
+}
+
+/* ---- placement share, key clearance, shortfall, numbers as data -------- */
+
+/* Walking steps from cell `from` over every passable tile (locked and secret
+ * doors open) into dist[] (-1: not reached). */
+static void steps_from(const lmap *m, int32_t from, int32_t *dist, int32_t *queue)
+{
+    int32_t head = 0, tail = 0;
+    for (int32_t i = 0; i < m->w * m->h; i++)
+        dist[i] = -1;
+    dist[from] = 0;
+    queue[tail++] = from;
+    while (head < tail)
+    {
+        int32_t c = queue[head++], x = c % m->w, y = c / m->w;
+        const int32_t nb[4] = {x > 0 ? c - 1 : -1, x < m->w - 1 ? c + 1 : -1, y > 0 ? c - m->w : -1,
+                               y < m->h - 1 ? c + m->w : -1};
+        for (int k = 0; k < 4; k++)
+            if (nb[k] >= 0 && dist[nb[k]] < 0 && dg_tile_passable(m->cells[nb[k]]))
+            {
+                dist[nb[k]] = dist[c] + 1;
+                queue[tail++] = nb[k];
+            }
+    }
+}
+
+/* 1 if every key lies at least `clear` steps from the start and from the
+ * nearest door of its own lock. */
+static int keys_clear(const lmap *m, int32_t clear, int32_t *dist, int32_t *queue)
+{
+    steps_from(m, m->r.start.y * m->w + m->r.start.x, dist, queue);
+    int ok = 1;
+    for (int32_t i = 0; i < m->r.marker_count; i++)
+    {
+        const dg_marker *k = &m->r.markers[i];
+        if (k->kind == DG_MARKER_KEY && dist[k->pos.y * m->w + k->pos.x] < clear)
+            ok = 0;
+    }
+    for (int32_t i = 0; i < m->r.marker_count && ok; i++)
+    {
+        const dg_marker *k = &m->r.markers[i];
+        if (k->kind != DG_MARKER_KEY)
+            continue;
+        steps_from(m, k->pos.y * m->w + k->pos.x, dist, queue);
+        for (int32_t j = 0; j < m->r.marker_count; j++)
+        {
+            const dg_marker *l = &m->r.markers[j];
+            if (l->kind == DG_MARKER_LOCK && l->number == k->number &&
+                dist[l->pos.y * m->w + l->pos.x] < clear)
+                ok = 0;
+        }
+    }
+    return ok;
+}
+
+/* Issue 29's contract at 80x50 with 3 locks: at least 90% of the locks asked
+ * for are placed, and in 95% of maps every key lies 8 steps from the start
+ * and from its own lock (measured over 200 seeds: attach 99.3% / 97.0%,
+ * cave 97.2% / 100%, walk 92.8% / 96.5%, world 99.8% / 98.5%, maze, bsp,
+ * chain and scatter 100% / 100%, prefab-mixed 99.5% / 96.0%). */
+TEST(lock_contract_placed_and_keys_clear)
+{
+    static const char *const gens[] = {"attach", "chain", "cave", "bsp", "maze",
+                                       "walk",   "scatter", "world", "prefab-mixed"};
+    const int seeds = 120;
+    dg_prefab_set *vaults = NULL;
+    CHECK(dg_prefab_load("examples/prefabs/vaults.txt", NULL, NULL, NULL, &vaults, NULL) == DG_OK);
+    int32_t *dist = malloc(80 * 50 * sizeof *dist), *queue = malloc(80 * 50 * sizeof *queue);
+    for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++)
+    {
+        int placed = 0, clear = 0, maps = 0, reasons = 0;
+        for (int s = 1; s <= seeds; s++)
+        {
+            lmap m;
+            m.w = 80, m.h = 50;
+            m.cells = calloc(80 * 50, 1);
+            dg_grid_init(&m.g, m.cells, 80, 50, 0);
+            dg_result_init(&m.r, NULL);
+            dg_recipe rc;
+            dg_lock_params p;
+            dg_lock_defaults(&p);
+            p.locks = 3;
+            dg_progress pr;
+            dg_diag d;
+            if (dg_recipe_init(&rc, gens[g], (uint64_t)s, 80, 50) == DG_OK &&
+                dg_recipe_generate(&rc, &m.g, strncmp(gens[g], "prefab", 6) ? NULL : vaults, &m.r,
+                                   NULL, NULL) == DG_OK &&
+                dg_lock_place(&m.g, &p, (uint64_t)s, &m.r, &pr, NULL, &d) == DG_OK)
+            {
+                maps++;
+                placed += pr.placed;
+                clear += keys_clear(&m, 8, dist, queue);
+                /* a shortfall always says why, never as an error */
+                reasons += (pr.placed < 3) == (pr.shortfall != DG_LOCKS_SHORT_NONE) &&
+                           (pr.placed < 3) == (d.message[0] != '\0') && d.status == DG_OK;
+            }
+            lmap_free(&m);
+        }
+        CHECKF(maps == seeds, "%s: %d of %d maps", gens[g], maps, seeds);
+        CHECKF(placed * 10 >= maps * 3 * 9, "%s: %d of %d locks placed", gens[g], placed, maps * 3);
+        CHECKF(clear * 100 >= maps * 95, "%s: keys clear in %d of %d maps", gens[g], clear, maps);
+        CHECKF(reasons == maps, "%s: shortfall reported in %d of %d maps", gens[g], reasons, maps);
+    }
+    free(dist);
+    free(queue);
+    dg_prefab_set_free(vaults);
+}
+
+/* Fewer locks than asked: the count, a reason code and a message with status
+ * DG_OK; none when everything fits. */
+TEST(lock_shortfall_says_why)
+{
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    dg_progress pr;
+    dg_diag d;
+    /* one open hall: nothing parts the start from the exit */
+    lmap m;
+    m.w = 20, m.h = 12;
+    m.cells = calloc(20 * 12, 1);
+    dg_grid_init(&m.g, m.cells, 20, 12, 0);
+    dg_result_init(&m.r, NULL);
+    for (int32_t y = 1; y < 11; y++)
+        for (int32_t x = 1; x < 19; x++)
+            m.cells[y * 20 + x] = DG_TILE_FLOOR;
+    m.r.start = (dg_point){2, 2};
+    m.r.exit = (dg_point){17, 9};
+    CHECK(dg_lock_place(&m.g, &p, 1, &m.r, &pr, NULL, &d) == DG_OK);
+    CHECK(pr.placed == 0 && pr.requested == 2 && pr.shortfall == DG_LOCKS_SHORT_OPEN);
+    CHECKF(d.status == DG_OK && strstr(d.message, "0 of 2 locks placed") != NULL, "%s", d.message);
+    p.require_all = 1;
+    CHECK(dg_lock_place(&m.g, &p, 1, &m.r, &pr, NULL, &d) == DG_E_NOSPACE);
+    lmap_free(&m);
+    /* a small map asked for every lock: some fit, not all */
+    dg_lock_defaults(&p);
+    p.locks = DG_LOCKS_MAX;
+    CHECK(lmap_make(&m, "attach", 3, 30, 20, 0));
+    CHECK(dg_lock_place(&m.g, &p, 3, &m.r, &pr, NULL, &d) == DG_OK);
+    CHECK(pr.placed >= 1 && pr.placed < DG_LOCKS_MAX && pr.shortfall == DG_LOCKS_SHORT_FEW);
+    char want[64];
+    snprintf(want, sizeof want, "%d of %d locks placed", (int)pr.placed, DG_LOCKS_MAX);
+    CHECKF(d.status == DG_OK && strstr(d.message, want) != NULL, "%s", d.message);
+    lmap_free(&m);
+    /* all fit: no reason, no message */
+    dg_lock_defaults(&p);
+    CHECK(lmap_make(&m, "bsp", 3, 80, 50, 0));
+    CHECK(dg_lock_place(&m.g, &p, 3, &m.r, &pr, NULL, &d) == DG_OK);
+    CHECK(pr.placed == 2 && pr.shortfall == DG_LOCKS_SHORT_NONE && d.message[0] == '\0');
+    lmap_free(&m);
+}
+
+static size_t count_text(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *at = strstr(text, what); at; at = strstr(at + 1, what))
+        n++;
+    return n;
+}
+
+/* Keys and locked doors carry their number as data: in the marker, as a
+ * JSON field and as a Tiled property, one per key and lock marker. */
+TEST(lock_numbers_are_data)
+{
+    lmap m;
+    CHECK(lmap_make(&m, "attach", 1, 80, 50, 0));
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    p.locks = 3;
+    dg_progress pr;
+    CHECK(dg_lock_place(&m.g, &p, 1, &m.r, &pr, NULL, NULL) == DG_OK && pr.placed == 3);
+    size_t numbered[4] = {0};
+    for (int32_t i = 0; i < m.r.marker_count; i++)
+    {
+        const dg_marker *k = &m.r.markers[i];
+        int is_key = k->kind == DG_MARKER_KEY, is_lock = k->kind == DG_MARKER_LOCK;
+        int n = is_key ? marker_number(k, "key") : is_lock ? marker_number(k, "lock") : 0;
+        CHECKF(k->number == n, "marker %d (%s): number %d", (int)i, k->name, (int)k->number);
+        if (n >= 1 && n <= 3)
+            numbered[n]++;
+    }
+    const int32_t formats[3] = {DG_EXPORT_JSON, DG_EXPORT_TMJ, DG_EXPORT_TMX};
+    for (int f = 0; f < 3; f++)
+    {
+        dg_export_options o;
+        dg_export_defaults(&o);
+        o.format = formats[f];
+        size_t need = 0;
+        CHECK(dg_export_buffer(&m.g, &m.r, &o, NULL, 0, &need, NULL) == DG_OK);
+        char *text = malloc(need + 1);
+        CHECK(dg_export_buffer(&m.g, &m.r, &o, text, need + 1, NULL, NULL) == DG_OK);
+        for (int n = 1; n <= 3; n++)
+        {
+            char want[80];
+            if (f == 0)
+                snprintf(want, sizeof want, "\"number\": %d}", n);
+            else if (f == 1)
+                snprintf(want, sizeof want, "{\"name\": \"number\", \"type\": \"int\", \"value\": %d}", n);
+            else
+                snprintf(want, sizeof want, "<property name=\"number\" type=\"int\" value=\"%d\"/>", n);
+            CHECKF(count_text(text, want) == numbered[n], "format %d: %zu of %zu with number %d",
+                   f, count_text(text, want), numbered[n], n);
+        }
+        free(text);
+    }
+    lmap_free(&m);
 }

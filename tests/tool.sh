@@ -158,6 +158,8 @@ expect reserve_past_edge 2 "not inside the 80x50 map" -- --gen bsp --reserve 70,
 expect reserve_edge 0 "" -- --gen bsp --reserve 70,10,10,5 -o "$tmp/e.txt"
 expect anchor_outside_y 2 "outside the 80x50 map" -- --gen bsp --anchor 3,50
 expect locks_ok 0 "locks=3 " -- --gen attach --locks 3 --format recipe
+# fewer locks than asked is no error, but said on stderr with its reason
+expect locks_short 0 "^dungeon: [0-9]* of 16 locks placed: the way" -- --gen attach --seed 3 --width 30 --height 20 --locks 16 -o "$tmp/short.txt"
 # 8: a Tiled map of floors holds at most 2^26 cells; a directory takes any number
 expect floors_tiled_cells 2 "at most 67108864 (2^26)" -- --gen cave --floors 65536 --width 1000 --height 1000 -o "$tmp/big.tmx"
 expect floors_tiled_cells_edge 2 "at most 67108864" -- --gen cave --floors 65 --width 1024 --height 1024 -o "$tmp/big.tmx"

@@ -30,6 +30,33 @@ dg_status dgi_count_cells(const dg_grid *grid, const uint8_t *passable, dgi_cell
                           const dg_allocator *a);
 
 
+/* layout.c, survey.c: dg_survey_map's view of a grid, a byte of DGI_V_* flags
+ * per cell with DGI_VIEW_PAD closed cells all round, so the figures look up
+ * to three cells away without bounds checks. */
+#define DGI_VIEW_PAD 3
+enum {
+    DGI_V_OPEN = 1,       /* passable (dg_tile_passable) */
+    DGI_V_CORRIDOR = 2,   /* DG_TILE_CORRIDOR */
+    DGI_V_DOOR = 4,       /* DG_TILE_DOOR */
+    DGI_V_ROOM = 8,       /* in some room's rect */
+    DGI_V_PLAIN_ROOM = 16 /* in the rect of a room other than a cave (whose rect only bounds it) */
+};
+typedef struct dgi_view {
+    uint8_t *cells;
+    int32_t width, height, pitch;
+} dgi_view;
+#define DGI_VIEW(v, x, y) \
+    ((v)->cells[(size_t)((y) + DGI_VIEW_PAD) * (size_t)(v)->pitch + (size_t)((x) + DGI_VIEW_PAD)])
+/* Bytes a view of grid needs. */
+size_t dgi_view_bytes(const dg_grid *grid);
+/* Fills the view (in buf, dgi_view_bytes) of grid and the result's rooms. */
+void dgi_view_fill(dgi_view *view, uint8_t *buf, const dg_grid *grid, const dg_result *result);
+/* dg_survey_map's layout figures (rooms, rock, corridors) into q, whose loops
+ * are already set, in one pass over the rows; columns holds 3 * width int32
+ * of scratch. */
+void dgi_survey_layout(const dgi_view *view, const dg_result *result, int32_t *columns,
+                       dg_quality *q);
+
 /* search.c: breadth-first distances over passable cells (4-way).
  * dist has width*height entries (row-major, no stride), -1 = unreachable.
  * queue has width*height entries. Returns the farthest reached cell index. */
@@ -60,6 +87,8 @@ typedef struct dgi_move {
      * is open only as a search end; extra is added to the tile cost. */
     const uint8_t *blocked, *extra;
     int32_t mask_stride;    /* entries per mask row */
+    int32_t size;           /* footprint side (1: one cell); dgi_workspace_get folds a
+                             * larger one into blocked (clearance.c) */
 } dgi_move;
 #define DGI_MASK(w, m, x, y) ((m)[(size_t)(y) * (size_t)(w)->mask_stride + (size_t)(x)])
 /* Direction offsets: N, E, S, W, then NE, SE, SW, NW. */
@@ -106,9 +135,17 @@ void dgi_scratch_free(dgi_scratch *s, const dg_allocator *allocator);
 dg_status dgi_check_cells_buffer(const dg_grid *grid, const void *buf, size_t have,
                                  const char *what, dg_diag *diag);
 /* path.c: *use = workspace, or a temporary one (*tmp, free it after) if NULL;
- * DG_E_BUFFER if the workspace is smaller than the grid. */
-dg_status dgi_workspace_get(dg_path_workspace *workspace, const dgi_move *w,
+ * DG_E_BUFFER if the workspace is smaller than the grid. A walker larger than
+ * one cell gets its footprint folded into w's blocked mask (held by the
+ * workspace): DG_E_NOMEM if that mask cannot be allocated. */
+dg_status dgi_workspace_get(dg_path_workspace *workspace, dgi_move *w,
                             dg_path_workspace **use, dg_path_workspace **tmp, dg_diag *diag);
+/* clearance.c: the clearance of every cell under w's tiles and blocked mask,
+ * capped at cap, into out (width*height, row-major). */
+void dgi_clearance_fill(const dgi_move *w, uint8_t *out, int32_t cap);
+/* Makes fit (width*height bytes) the mask of cells where w's walker does not
+ * fit (its overlay's blocked cells included) and points w's blocked mask at it. */
+void dgi_move_fit(dgi_move *w, uint8_t *fit);
 /* DG_E_TOO_LARGE if a distance up to max_distance (0: any) from sources whose
  * start costs are at most start_max could overflow int32. */
 dg_status dgi_move_check_range(const dgi_move *w, int64_t start_max, int32_t max_distance,

@@ -15,6 +15,9 @@ dg_status dg_regions(const dg_grid *grid, const dg_move *move, int32_t *labels,
         return dgi_fail(diag, sizes_cap < 0 ? DG_E_INVALID : DG_E_NULL,
                         "sizes is %s with sizes_cap %d", sizes ? "given" : "NULL",
                         (int)sizes_cap);
+    if (w.size > 1)
+        return dgi_fail(diag, DG_E_INVALID, "walk size is %d: dg_regions labels one-cell walkers "
+                        "(a larger one's reach is a dg_distance_map)", (int)w.size);
     int32_t n = dgi_regions_move(&w, labels, sizes, sizes_cap, largest);
     if (count)
         *count = n;

@@ -28,6 +28,7 @@ struct dg_path_workspace {
     int32_t *g;
     uint32_t *stamp;
     uint8_t *from;      /* direction of the step into the cell */
+    uint8_t *fit;       /* where a walker larger than a cell does not fit (made on first use) */
     int32_t heap_size;
     int32_t head[BUCKETS_MAX]; /* first cell (packed) of each bucket, -1 if empty */
 };
@@ -85,10 +86,29 @@ void dg_path_workspace_free(dg_path_workspace *ws)
     dg_allocator a = ws->allocator;
     const dg_allocator *ap = ws->has_allocator ? &a : NULL;
     dgi_free(ap, ws->block, ws->bytes);
+    if (ws->fit)
+        dgi_free(ap, ws->fit, (size_t)ws->capacity);
     dgi_free(ap, ws, sizeof *ws);
 }
 
-dg_status dgi_workspace_get(dg_path_workspace *ws, const dgi_move *w, dg_path_workspace **use,
+/* The walker's footprint as a blocked mask held by the workspace. */
+static dg_status fit_footprint(dg_path_workspace *ws, dgi_move *w, dg_diag *diag)
+{
+    if (w->size <= 1)
+        return DG_OK;
+    if (!ws->fit)
+    {
+        dg_allocator a = ws->allocator;
+        ws->fit = dgi_alloc(ws->has_allocator ? &a : NULL, (size_t)ws->capacity);
+        if (!ws->fit)
+            return dgi_fail(diag, DG_E_NOMEM, "cannot allocate the %d-cell footprint mask",
+                            (int)ws->capacity);
+    }
+    dgi_move_fit(w, ws->fit);
+    return DG_OK;
+}
+
+dg_status dgi_workspace_get(dg_path_workspace *ws, dgi_move *w, dg_path_workspace **use,
                             dg_path_workspace **tmp, dg_diag *diag)
 {
     *tmp = NULL;
@@ -110,8 +130,10 @@ dg_status dgi_workspace_get(dg_path_workspace *ws, const dgi_move *w, dg_path_wo
                  (int)ws->capacity, (int)w->width, (int)w->height, (long long)w->width * w->height);
         return DG_E_BUFFER;
     }
-    *use = ws;
-    return DG_OK;
+    dg_status st = fit_footprint(ws, w, diag);
+    if (st == DG_OK)
+        *use = ws;
+    return st;
 }
 
 int32_t *dgi_workspace_queue(dg_path_workspace *ws)

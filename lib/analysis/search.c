@@ -39,6 +39,7 @@ void dg_move_defaults(dg_move *move)
     move->neighbours = 4;
     move->straight_weight = 1;
     move->diagonal_weight = 1;
+    move->size = 1;
 }
 
 static dg_status walk_check_rule(const dg_move *r, dg_diag *diag)
@@ -56,6 +57,9 @@ static dg_status walk_check_rule(const dg_move *r, dg_diag *diag)
         return dgi_fail(diag, DG_E_INVALID,
                         "walk diagonal_weight is %d: must be straight_weight (%d)..1000",
                         (int)r->diagonal_weight, (int)r->straight_weight);
+    if (r->size < 0 || r->size > DG_CREATURE_SIZE_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "walk size is %d: must be 1..%d (0: 1)", (int)r->size,
+                        DG_CREATURE_SIZE_MAX);
     return dgi_spare_check(r->spare, "move", diag);
 }
 
@@ -150,6 +154,7 @@ dg_status dgi_move_init(dgi_move *w, const dg_grid *g, const dg_move *move, dg_d
     w->min_cost = min_cost;
     w->max_step = (int64_t)max_cost * DG_MAX(w->straight, w->diagonal);
     w->unit = w->max_step == 1;
+    w->size = r->size > 1 ? r->size : 1;
     return walk_resolve_overlay(w, g, r->overlay, max_cost, diag);
 }
 

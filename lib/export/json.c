@@ -173,6 +173,8 @@ static void markers(dgi_out *o, const dg_result *r)
         next_int(o, "room", m->room);
         next_key(o, "name");
         dgi_out_json_str(o, m->name);
+        if (m->number) /* a key's or lock's number: no name to parse */
+            next_int(o, "number", m->number);
         dgi_out_char(o, '}');
     }
 }

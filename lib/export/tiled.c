@@ -378,6 +378,8 @@ static void markers(tiled *t)
         at_cell(t, &b, m->pos);
         prop_int(&b, "index", i);
         prop_int(&b, "room", m->room);
+        if (m->number) /* a key's or lock's number: no name to parse */
+            prop_int(&b, "number", m->number);
         emit(t, &b);
     }
 }

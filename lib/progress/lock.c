@@ -7,13 +7,18 @@
  * deeper node crosses each shallower depth, so a depth whose nodes are all
  * gates is a cut: locking its gates holds back everything deeper. Locks take
  * such depths between the start and the exit, keys go between consecutive
- * locks, and the solver (solve.c) proves the result. */
+ * locks, and the solver (solve.c) proves the result. Maps of loops, whose way
+ * has no such depth, lock at cuts of the cell graph and at pockets off the
+ * way instead (plan_cuts); choose_plan weighs the ways by locks placed and
+ * keys kept 8 steps clear of the start and of their own lock. */
 #include "analysis/analysis.h"
 #include "progress/progress.h"
 
 #include <stdio.h>
 
-enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16 };
+/* F_NEAR, F_WALK: marks of a bounded walk; F_CLOSE: a key's clearance is set */
+enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16, F_NEAR = 32, F_CLOSE = 64,
+       F_WALK = 128 };
 
 typedef struct placer {
     dg_grid *g;
@@ -34,6 +39,8 @@ typedef struct placer {
     int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
                         per node hops off the route */
     int32_t *disc, *low, *parent, *iter; /* per node: the block search */
+    int32_t *clear;  /* per depth: key cells clear of the start (survey_depths) */
+    int32_t *near_gate; /* per candidate depth: key cells beside its gates */
     int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
     int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
     int32_t runs;
@@ -43,11 +50,19 @@ typedef struct placer {
     int32_t key_cell[DG_LOCKS_MAX];
     int32_t placed;
     int exit_area;   /* the one lock closes the exit's own area (F_REACH: its key region) */
+    int cut_mode;    /* the locks are cuts of the cell graph (plan_cuts): numbered by locked_number */
+    int32_t sink;    /* plan_cuts: the cell a cut parts from the sources */
+    int32_t pockets; /* plan_cuts: locks 1..pockets close pockets off the way */
+    int strict;      /* plan: only depths with room for keys clear of start and lock
+                        (else clear of the start first, then anywhere) */
     int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
+    int32_t locked_number[DG_LOCKS_MAX * 8]; /* cut_mode: the lock number of locked[j] */
     int32_t locked_count;
     int32_t *secret; /* the secret doors chosen */
     int32_t secrets;
 } placer;
+
+static int32_t lock_number(const placer *s, int32_t c);
 
 void dg_lock_defaults(dg_lock_params *p)
 {
@@ -104,10 +119,28 @@ static int passage(const placer *s, int32_t c, int32_t along, int32_t across)
     return !open_at(s, lo - across) && !open_at(s, hi + across);
 }
 
-/* A cell a door fits in: a passage one or two cells wide. */
+/* A pinch: c's open 4-neighbours fall apart without c (two 4-neighbours
+ * side by side join through the cell between them), as on a bend of a
+ * one-wide passage or a staircase tunnel, where no straight passage is. */
+static int pinch_at(const placer *s, int32_t c)
+{
+    const int32_t side[4] = {-s->pw, 1, s->pw, -1};
+    int open[4], parts = 0;
+    for (int k = 0; k < 4; k++)
+        open[k] = open_at(s, c + side[k]);
+    for (int k = 0; k < 4; k++) /* a part starts where the one before does not join it */
+    {
+        int before = (k + 3) & 3;
+        parts += open[k] && !(open[before] && open_at(s, c + side[k] + side[before]));
+    }
+    return parts >= 2; /* a ring joined all round counts 0 starts: one part */
+}
+
+/* A cell a door fits in: a passage one or two cells wide, or a pinch. */
 static int narrow_at(const placer *s, int32_t c)
 {
-    return passage(s, c, s->pw, 1) || passage(s, c, 1, s->pw);
+    return passage(s, c, s->pw, 1) || passage(s, c, 1, s->pw) ||
+           (!on_ring(s, c) && pinch_at(s, c));
 }
 
 /* The neighbour of a grid cell in direction k (N, E, S, W). */
@@ -143,6 +176,8 @@ static void mark_cells(placer *s, int narrow)
             s->flag[c] |= F_GATE;
     s->flag[s->start] &= (uint8_t)~F_GATE;
     s->flag[s->exit] &= (uint8_t)~F_GATE;
+    for (int32_t j = 0; j < s->locked_count && s->cut_mode; j++)
+        s->flag[s->locked[j]] |= F_GATE | F_LOCK;
 }
 
 static void mark_rooms(placer *s)
@@ -381,6 +416,42 @@ static void depth_nodes(placer *s)
 
 /* ---- choosing the locked depths ----------------------------------------- */
 
+/* The fewer steps a key lies from the start or its lock, up to KEY_CLEAR, the worse. */
+#define KEY_CLEAR 8
+
+#define NEAR_CELLS (2 * KEY_CLEAR * KEY_CLEAR) /* > cells fewer than KEY_CLEAR steps away */
+
+/* The open cells fewer than KEY_CLEAR steps from cell `from` (itself first)
+ * into q[]; returns how many. */
+static int32_t walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS])
+{
+    int32_t steps[NEAR_CELLS], tail = 0;
+    s->flag[from] |= F_NEAR;
+    q[tail] = from, steps[tail++] = 0;
+    for (int32_t head = 0; head < tail; head++)
+        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+        {
+            int32_t u = step(s, q[head], k);
+            if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
+                continue;
+            s->flag[u] |= F_NEAR;
+            q[tail] = u, steps[tail++] = steps[head] + 1;
+        }
+    for (int32_t i = 0; i < tail; i++)
+        s->flag[q[i]] &= (uint8_t)~F_NEAR;
+    return tail;
+}
+
+/* Takes the key cells fewer than KEY_CLEAR steps from the start off keys[]
+ * (per depth + 1). */
+static void uncount_near_start(placer *s, int32_t *keys)
+{
+    int32_t q[NEAR_CELLS];
+    for (int32_t i = 1, n = walk_near(s, s->start, q); i < n; i++)
+        if (!(s->flag[q[i]] & F_GATE) && q[i] != s->exit)
+            keys[s->depth[s->node[q[i]]] + 1]--;
+}
+
 /* Per depth: gates[d] = the gate count if every core node at d is a gate, else -1;
  * cut[d] = a gate at d that alone separates start and exit, else -1;
  * keys[d + 1] = cells at depths <= d a key may lie on. */
@@ -409,14 +480,50 @@ static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys
     keys[s->depth[s->node[s->start]] + 1]--; /* not on the start */
     if (s->depth[s->node[s->exit]] >= 0)
         keys[s->depth[s->node[s->exit]] + 1]--;
+    for (int32_t d = 0; d <= levels; d++)
+        s->clear[d] = keys[d];
+    uncount_near_start(s, s->clear);
     for (int32_t d = 0; d < levels; d++)
+    {
         keys[d + 1] += keys[d];
+        s->clear[d + 1] += s->clear[d];
+    }
 }
 
 /* Key cells strictly between depths a and b (a = -1: from the start). */
 static int32_t keys_between(const int32_t *keys, int32_t a, int32_t b)
 {
     return keys[b] - keys[a + 1];
+}
+
+/* Key cells between depth a and candidate j's depth, less (near given) those
+ * within KEY_CLEAR steps of candidate j's gates. */
+static int32_t key_room(const int32_t *keys, const int32_t *near, const int32_t *cand, int32_t a,
+                        int32_t j)
+{
+    return keys_between(keys, a, cand[j]) - (near ? near[j] : 0);
+}
+
+/* near[j] = key cells on the start's side of candidate j's gates (shallower)
+ * fewer than KEY_CLEAR steps from them: a key there would lie beside its
+ * lock. of_depth[d] = the candidate at depth d, else -1. */
+static void count_near_gates(placer *s, const int32_t *cut, const int32_t *cand, int32_t m,
+                             int32_t *of_depth, int32_t *near)
+{
+    const uint8_t *core = (const uint8_t *)s->iter;
+    for (int32_t d = 0; d <= s->max_depth; d++)
+        of_depth[d] = -1;
+    for (int32_t j = 0; j < m; j++)
+        of_depth[cand[j]] = j, near[j] = 0;
+    for (int32_t v = 0; v < s->nodes; v++)
+    {
+        int32_t d = s->depth[v], j = d >= 0 ? of_depth[d] : -1;
+        if (j < 0 || !core[v] || !gate_node(s, v) || (cut[d] >= 0 && cut[d] != v))
+            continue;
+        int32_t q[NEAR_CELLS];
+        for (int32_t i = 1, n = walk_near(s, s->cell_of[v], q); i < n; i++)
+            near[j] += !(s->flag[q[i]] & F_GATE) && s->depth[s->node[q[i]]] < d;
+    }
 }
 
 /* Candidate depths into cand[]; returns how many. */
@@ -432,24 +539,25 @@ static int32_t candidates(const placer *s, const int32_t *gates, const int32_t *
 
 /* chain[i]: most locks a run starting at candidate i can hold (earliest next
  * candidate each time, which leaves the most room). */
-static void chain_lengths(const int32_t *keys, const int32_t *cand, int32_t m, int32_t *chain)
+static void chain_lengths(const int32_t *keys, const int32_t *near, const int32_t *cand, int32_t m,
+                          int32_t *chain)
 {
     int32_t j = m;
     for (int32_t i = m - 1; i >= 0; i--)
     {
         j = i + 1;
-        while (j < m && keys_between(keys, cand[i], cand[j]) <= 0)
+        while (j < m && key_room(keys, near, cand, cand[i], j) <= 0)
             j++;
         chain[i] = 1 + (j < m ? chain[j] : 0);
     }
 }
 
-static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, int32_t m,
-                          const int32_t *chain)
+static void choose_depths(placer *s, const int32_t *keys, const int32_t *near, const int32_t *cand,
+                          int32_t m, const int32_t *chain)
 {
     int32_t best = 0;
     for (int32_t i = 0; i < m; i++)
-        if (keys_between(keys, -1, cand[i]) > 0)
+        if (key_room(keys, near, cand, -1, i) > 0)
             best = DG_MAX(best, chain[i]);
     int32_t k = DG_MIN(best, s->p->locks), prev = -1, at = -1;
     int32_t exit_depth = s->depth[s->node[s->exit]];
@@ -460,7 +568,7 @@ static void choose_depths(placer *s, const int32_t *keys, const int32_t *cand, i
         int32_t pick = -1;
         for (int32_t j = at + 1; j < m; j++)
         {
-            if (keys_between(keys, prev, cand[j]) <= 0 || chain[j] < k - t + 1)
+            if (key_room(keys, near, cand, prev, j) <= 0 || chain[j] < k - t + 1)
                 continue;
             int32_t dist = cand[j] > target ? cand[j] - target : target - cand[j];
             int32_t old = pick < 0 ? INT32_MAX
@@ -518,6 +626,8 @@ static int32_t area_region(const placer *s, const int32_t *wave, int32_t v)
     int32_t d = s->depth[v];
     if (gate_node(s, v) || d < 0)
         return -1; /* a gate, or not reachable from the start */
+    if (s->cut_mode) /* the cuts are nested: lock i + 1's key lies in wave i */
+        return wave[v] >= 0 && wave[v] < s->placed ? wave[v] : -1;
     for (int32_t i = 0; i < s->placed; i++)
         if (d < s->lock_depth[i])
             return (i == 0 || d > s->lock_depth[i - 1]) && wave[v] == i ? i : -1;
@@ -541,9 +651,64 @@ static int dead_end(const placer *s, int32_t c)
     return open == 1;
 }
 
+/* Walks from the cells from[0..count) (steps 0) over open cells, not
+ * crossing a lock, no further than KEY_CLEAR - 1 steps (F_WALK marks the cells
+ * reached, dist their steps); lowers the clearance of those in key region
+ * `region` (any region: -2) to their steps, F_CLOSE marking it set. */
+static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t region,
+                      int32_t *near, int32_t *dist)
+{
+    int32_t *q = s->queue, head = 0, tail = 0;
+    uint8_t *flag = s->flag;
+    for (int32_t i = 0; i < count; i++)
+        dist[from[i]] = 0, q[tail++] = from[i], flag[from[i]] |= F_WALK;
+    while (head < tail)
+        for (int32_t c = q[head++], k = 0; k < 4 && dist[c] + 1 < KEY_CLEAR; k++)
+        {
+            int32_t u = step(s, c, k);
+            if ((flag[u] & (F_OPEN | F_LOCK | F_WALK)) != F_OPEN)
+                continue;
+            flag[u] |= F_WALK;
+            dist[u] = dist[c] + 1;
+            q[tail++] = u;
+        }
+    for (int32_t i = 0; i < tail; i++)
+    {
+        int32_t c = q[i];
+        flag[c] &= (uint8_t)~F_WALK;
+        if (region != -2 && region_of(s, s->low, c, s->node[c]) != region)
+            continue;
+        near[c] = (flag[c] & F_CLOSE) ? DG_MIN(near[c], dist[c]) : dist[c];
+        flag[c] |= F_CLOSE;
+    }
+}
+
+/* Clearance: walking steps from c to the start or to the lock its key region
+ * opens, capped at KEY_CLEAR. Bounded walks, so the cost grows with the
+ * locks, not the map; near[c] holds it where F_CLOSE is set. */
+static void key_clearance(placer *s, int32_t *near)
+{
+    int32_t *dist = s->disc, from[DG_LOCKS_MAX * 8];
+    near_walk(s, &s->start, 1, -2, near, dist);
+    for (int32_t lock = 1; lock <= s->placed; lock++)
+    {
+        int32_t count = 0;
+        for (int32_t j = 0; j < s->locked_count; j++)
+            if (lock_number(s, s->locked[j]) == lock)
+                from[count++] = s->locked[j];
+        near_walk(s, from, count, lock - 1, near, dist);
+    }
+}
+
+static int32_t clearance(const placer *s, int32_t c)
+{
+    return (s->flag[c] & F_CLOSE) ? s->iter[c] : KEY_CLEAR;
+}
+
 static int64_t key_score(const placer *s, int32_t c)
 {
     int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
+    room += (int64_t)clearance(s, c) << 40; /* clearance first */
     switch (s->p->key_place)
     {
     case DG_KEYS_ON_PATH:
@@ -757,8 +922,8 @@ static void mask_reserved(placer *s, const dgi_mask *reserved)
                 s->tile[(y + 1) * s->pw + x + 1] = DG_TILE_VOID;
 }
 
-#define SCRATCH_INTS 18 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
-                           run_first, run_end, run_node,
+#define SCRATCH_INTS 20 /* node, cell_of, size, depth, queue, aux, disc, low, parent, iter,
+                           run_first, run_end, run_node, clear, near_gate,
                            link_first, and link (4 per cell) */
 
 static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
@@ -772,11 +937,12 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
-    int32_t **arrays[15] = {&s->node,      &s->cell_of, &s->size,     &s->depth,
+    int32_t **arrays[17] = {&s->node,      &s->cell_of, &s->size,     &s->depth,
                             &s->queue,     &s->aux,     &s->disc,     &s->low,
                             &s->parent,    &s->iter,    &s->run_first, &s->run_end,
-                            &s->run_node,  &s->link_first, &s->link};
-    for (int i = 0; i < 15; i++)
+                            &s->run_node,  &s->clear,   &s->near_gate, &s->link_first,
+                            &s->link};
+    for (int i = 0; i < 17; i++)
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
@@ -832,7 +998,8 @@ static void lock_exit_area(placer *s)
 
 static void plan(placer *s, uint64_t seed, int narrow)
 {
-    s->exit_area = 0;
+    s->exit_area = s->cut_mode = s->pockets = 0;
+    s->locked_count = 0;
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
     label_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
     mark_rooms(s);
@@ -847,8 +1014,23 @@ static void plan(placer *s, uint64_t seed, int narrow)
     survey_depths(s, gates, cut, keys);
     int32_t *cand = s->disc, *chain = s->low; /* free once the depths are known */
     int32_t m = candidates(s, gates, cut, cand);
-    chain_lengths(keys, cand, m, chain);
-    choose_depths(s, keys, cand, m, chain);
+    int32_t *near = s->strict ? s->near_gate : NULL, *of_depth = gates; /* gates: read no more */
+    if (near)
+        count_near_gates(s, cut, cand, m, of_depth, near);
+    chain_lengths(s->clear, near, cand, m, chain); /* keys clear of start and lock first */
+    choose_depths(s, s->clear, near, cand, m, chain);
+    if (s->placed < s->p->locks && !s->strict)
+    {
+        int32_t clear_placed = s->placed, clear_depth[DG_LOCKS_MAX];
+        memcpy(clear_depth, s->lock_depth, sizeof clear_depth);
+        chain_lengths(keys, NULL, cand, m, chain);
+        choose_depths(s, keys, NULL, cand, m, chain);
+        if (s->placed <= clear_placed)
+        {
+            s->placed = clear_placed;
+            memcpy(s->lock_depth, clear_depth, sizeof clear_depth);
+        }
+    }
     const uint8_t *core = (const uint8_t *)s->iter;
     for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
@@ -866,7 +1048,335 @@ static void plan(placer *s, uint64_t seed, int narrow)
         lock_exit_area(s);
 }
 
-static int32_t lock_number(const placer *s, int32_t c);
+/* ---- cuts of the cell graph ---------------------------------------------- */
+/* Caves and walks loop so much that the way from the start to the exit often
+ * crosses no single gate and no depth of few gates. A lock there is a
+ * smallest set of cells (at most gate_max) whose removal parts the exit from
+ * everything within a walking distance of the start: a vertex cut, found by
+ * unit-capacity augmenting paths (each cell carries one unit), the cut nearest
+ * the start once no further path exists. aux holds per cell the flow on its
+ * four outgoing edges and through it, and the marks below. */
+enum {
+    CF_INNER = 16,   /* one unit flows through the cell */
+    CF_VIN = 32,     /* the search reached the cell's entry */
+    CF_VOUT = 64,    /* ... and its exit */
+    CF_SRC = 128,    /* a source cell: before the cut being sought */
+    CF_FREE = 256,   /* no door may go here: unbounded through it */
+    CF_BEHIND = 512, /* held back by no lock yet placed: before the last cut */
+    CF_TSIDE = 1024, /* reaches the sink without crossing the last cut */
+    CF_HOME = 2048,  /* before the first lock on the way: where pockets go */
+    CF_SHUT = 4096,  /* outside the search (another lock's side, a pocket) */
+    CF_POCKET = 8192, /* held back by a pocket's lock */
+    CF_TRIED = 16384, /* tried as a pocket's far end */
+    CF_NEAR = 32768  /* fewer than KEY_CLEAR steps from the cut being weighed */
+};
+
+/* Cells of the region ((aux & mask) == want, open) a key could lie on clear of
+ * the start (depth holds the steps from it) and of the cut[0..m) bounding it:
+ * a walk from the cut bounded by KEY_CLEAR marks the near ones. */
+static int32_t clear_room(placer *s, const int32_t *cut, int32_t m, int32_t mask, int32_t want)
+{
+    int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] |= CF_NEAR, q[tail] = cut[i], steps[tail++] = 0;
+    for (; head < tail; head++)
+        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+        {
+            int32_t u = step(s, q[head], k);
+            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR) || (fl[u] & mask) != want)
+                continue;
+            fl[u] |= CF_NEAR;
+            q[tail] = u, steps[tail++] = steps[head] + 1;
+        }
+    for (int32_t c = 0; c < s->n; c++)
+        room += (s->flag[c] & F_OPEN) && (fl[c] & (mask | CF_NEAR)) == want &&
+                s->depth[c] >= KEY_CLEAR && c != s->exit;
+    for (int32_t i = 0; i < tail; i++)
+        fl[q[i]] &= ~CF_NEAR;
+    return room;
+}
+
+static int cut_allowed(const placer *s, int32_t c)
+{
+    uint8_t t = s->tile[c];
+    return (t == DG_TILE_FLOOR || t == DG_TILE_CORRIDOR || t == DG_TILE_DOOR) && !on_ring(s, c) &&
+           c != s->start && c != s->exit;
+}
+
+/* Breadth-first walk over the open cells from `from`, skipping cells with any
+ * of the `stop` marks; marks the cells it reaches with `mark` and, when dist is
+ * given, writes their steps there (-1 elsewhere). Returns the cells reached. */
+static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, int32_t *dist)
+{
+    int32_t *fl = s->aux, *q = s->queue, head = 0, tail = 0;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        fl[c] &= ~mark;
+        if (dist)
+            dist[c] = -1;
+    }
+    fl[from] |= mark;
+    if (dist)
+        dist[from] = 0;
+    q[tail++] = from;
+    while (head < tail)
+        for (int32_t c = q[head++], k = 0; k < 4; k++)
+        {
+            int32_t u = step(s, c, k);
+            if (!(s->flag[u] & F_OPEN) || (fl[u] & (stop | mark)))
+                continue;
+            fl[u] |= mark;
+            if (dist)
+                dist[u] = dist[c] + 1;
+            q[tail++] = u;
+        }
+    return tail;
+}
+
+/* Reaches state st (cell * 2, + 1 for its exit side) from state `by`. */
+static void cut_visit(placer *s, int32_t *q, int32_t *from, int32_t *tail, int32_t st, int32_t by)
+{
+    s->aux[st >> 1] |= (st & 1) ? CF_VOUT : CF_VIN;
+    from[st] = by;
+    q[(*tail)++] = st;
+}
+
+/* Pushes one unit along the states from[] leads back from the exit's entry. */
+static void cut_push(placer *s, const int32_t *from)
+{
+    int32_t *fl = s->aux;
+    for (int32_t cur = 2 * s->sink; from[cur] >= 0; cur = from[cur])
+    {
+        int32_t prev = from[cur], pc = prev >> 1, cc = cur >> 1;
+        if (pc == cc) /* through the cell, or that flow undone */
+            fl[cc] = (cur & 1) ? fl[cc] | CF_INNER : fl[cc] & ~CF_INNER;
+        else
+            for (int k = 0; k < 4; k++)
+            {
+                if ((prev & 1) && step(s, pc, k) == cc)
+                    fl[pc] |= 1 << k; /* along pc -> cc */
+                if (!(prev & 1) && step(s, cc, k) == pc)
+                    fl[cc] &= ~(1 << k); /* cc -> pc undone */
+            }
+    }
+}
+
+/* One search of the residual graph from the source cells; pushes a unit and
+ * returns 1 if it reaches the exit. */
+static int cut_augment(placer *s)
+{
+    int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0, tail = 0;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        fl[c] &= ~(CF_VIN | CF_VOUT);
+        if (fl[c] & CF_SRC)
+            cut_visit(s, q, from, &tail, 2 * c + 1, -1), fl[c] |= CF_VIN;
+    }
+    while (head < tail)
+    {
+        int32_t st = q[head++], c = st >> 1;
+        for (int k = 0; k < 4; k++)
+        {
+            int32_t u = step(s, c, k);
+            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_SHUT))
+                continue;
+            if ((st & 1) && !(fl[u] & CF_VIN))
+            {
+                cut_visit(s, q, from, &tail, 2 * u, st);
+                if (u == s->sink)
+                {
+                    cut_push(s, from);
+                    return 1;
+                }
+            }
+            if (!(st & 1) && (fl[u] & (1 << ((k + 2) & 3))) && !(fl[u] & CF_VOUT))
+                cut_visit(s, q, from, &tail, 2 * u + 1, st); /* undo u -> c */
+        }
+        int inner = (fl[c] & CF_INNER) != 0;
+        if ((st & 1) && inner && !(fl[c] & CF_VIN))
+            cut_visit(s, q, from, &tail, 2 * c, st);
+        if (!(st & 1) && ((fl[c] & CF_FREE) || !inner) && !(fl[c] & CF_VOUT))
+            cut_visit(s, q, from, &tail, 2 * c + 1, st);
+    }
+    return 0;
+}
+
+static int32_t cut_run(placer *s, int32_t *cut);
+
+/* The cut nearest the cells before walking distance d (and those behind the
+ * last cut) into cut[]; returns its size, 0 if more than gate_max cells. */
+static int32_t find_cut(placer *s, int32_t d, int32_t *cut)
+{
+    int32_t *fl = s->aux;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        fl[c] &= ~(CF_INNER | CF_SRC | 15);
+        if ((fl[c] & CF_BEHIND) || (s->depth[c] >= 0 && s->depth[c] < d))
+            fl[c] |= CF_SRC;
+    }
+    s->sink = s->exit;
+    return (fl[s->exit] & CF_SRC) ? 0 : cut_run(s, cut);
+}
+
+/* Augments from the CF_SRC cells to the sink; the cut nearest the sources
+ * into cut[], returns its size, 0 if more than gate_max cells. */
+static int32_t cut_run(placer *s, int32_t *cut)
+{
+    int32_t *fl = s->aux, flows = 0, m = 0;
+    while (cut_augment(s))
+        if (++flows > s->p->gate_max)
+            return 0;
+    for (int32_t c = 0; c < s->n; c++)
+        if ((fl[c] & (CF_VIN | CF_VOUT | CF_FREE)) == CF_VIN && m++ < 8)
+            cut[m - 1] = c; /* in cell order */
+    return m <= s->p->gate_max ? m : 0;
+}
+
+/* Takes cut[0..m) as lock `number` if it leaves room for a key before it
+ * (cells newly held back, besides the start); returns 1 if taken. */
+static int take_cut(placer *s, const int32_t *cut, int32_t m, int32_t number)
+{
+    int32_t *fl = s->aux, room = 0;
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] |= CF_BEHIND | CF_TSIDE; /* the flood stops at the cut */
+    cut_flood(s, s->exit, CF_BEHIND, CF_TSIDE, NULL);
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] &= ~(CF_BEHIND | CF_TSIDE);
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] |= CF_TSIDE; /* not in the region, but the walk starts there */
+    room = clear_room(s, cut, m, CF_TSIDE | CF_BEHIND, 0);
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] &= ~CF_TSIDE;
+    if (room == 0)
+        return 0;
+    for (int32_t c = 0; c < s->n; c++)
+        if ((s->flag[c] & F_OPEN) && !(fl[c] & CF_TSIDE))
+            fl[c] |= number == 1 ? CF_BEHIND | CF_HOME : CF_BEHIND;
+    for (int32_t i = 0; i < m; i++)
+    {
+        fl[cut[i]] &= ~CF_HOME;
+        s->locked[s->locked_count] = cut[i];
+        s->locked_number[s->locked_count++] = number;
+    }
+    return 1;
+}
+
+/* A pocket: cells before the first lock on the way that hang off the rest by
+ * at most gate_max cells (a dead-end tunnel, a side cave). The farthest
+ * untried cell from the start is its far end; the cut is sought beyond half
+ * its distance. Returns the cut's size (its cells into cut[]), 0 if none. */
+static int32_t find_pocket(placer *s, int32_t *cut)
+{
+    int32_t *fl = s->aux, far = -1, m = 0;
+    for (int32_t c = 0; c < s->n; c++)
+        if ((fl[c] & (CF_HOME | CF_POCKET | CF_TRIED)) == CF_HOME && cut_allowed(s, c) &&
+            (far < 0 || s->depth[c] > s->depth[far]))
+            far = c;
+    if (far < 0)
+        return 0;
+    fl[far] |= CF_TRIED;
+    for (int32_t c = 0; c < s->n; c++)
+    {
+        fl[c] &= ~(CF_INNER | CF_SRC | CF_SHUT | 15);
+        if ((fl[c] & (CF_HOME | CF_POCKET)) != CF_HOME)
+            fl[c] |= CF_SHUT;
+        if (!(fl[c] & CF_SHUT) && s->depth[c] >= 0 && s->depth[c] < s->depth[far] / 2)
+            fl[c] |= CF_SRC;
+    }
+    for (int32_t j = 0; j < s->locked_count; j++) /* no pocket swallows a lock */
+        fl[s->locked[j]] = (fl[s->locked[j]] & ~CF_SHUT) | CF_SRC;
+    s->sink = far;
+    m = (fl[far] & CF_SRC) ? 0 : cut_run(s, cut);
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] |= CF_SHUT;
+    int32_t inside = m ? cut_flood(s, far, CF_SHUT, CF_TSIDE, NULL) : 0, home = 0;
+    if (inside > 0 && clear_room(s, cut, m, CF_TSIDE, CF_TSIDE) == 0)
+        inside = 0; /* the next key would lie beside this lock */
+    for (int32_t c = 0; c < s->n; c++)
+        home += (fl[c] & (CF_HOME | CF_POCKET | CF_TSIDE | CF_SHUT)) == CF_HOME && c != s->start;
+    if (m == 0 || inside == 0 || home == 0)
+        return 0;
+    for (int32_t c = 0; c < s->n; c++)
+        if (fl[c] & CF_TSIDE)
+            fl[c] |= CF_POCKET;
+    for (int32_t i = 0; i < m; i++)
+        fl[cut[i]] |= CF_POCKET;
+    return m;
+}
+
+/* When the way has fewer cuts than locks, the first locks close pockets off
+ * the start's side: lock j's pocket holds key j + 1, and the way's locks
+ * follow. Every lock still gates the exit: each key lies behind the lock
+ * before it. */
+static void add_pockets(placer *s)
+{
+    int32_t want = s->p->locks - s->placed, got = 0, cut[8];
+    for (int32_t tries = 0; got < want && tries < 16 * want; tries++)
+    {
+        int32_t m = find_pocket(s, cut);
+        for (int32_t i = 0; i < m; i++)
+        {
+            s->locked[s->locked_count] = cut[i];
+            s->locked_number[s->locked_count++] = -(got + 1); /* renumbered below */
+        }
+        got += m > 0;
+    }
+    s->pockets = got;
+    for (int32_t j = 0; j < s->locked_count; j++)
+        s->locked_number[j] = s->locked_number[j] < 0 ? -s->locked_number[j]
+                                                        : s->locked_number[j] + got;
+    s->placed += got;
+}
+
+/* Orders locked[] (and its numbers) by cell. */
+static void sort_locked(placer *s)
+{
+    for (int32_t i = 1; i < s->locked_count; i++)
+        for (int32_t j = i; j > 0 && s->locked[j - 1] > s->locked[j]; j--)
+        {
+            int32_t c = s->locked[j], n = s->locked_number[j];
+            s->locked[j] = s->locked[j - 1], s->locked_number[j] = s->locked_number[j - 1];
+            s->locked[j - 1] = c, s->locked_number[j - 1] = n;
+        }
+}
+
+/* Locks at cuts spread from the start toward the exit: lock i at the first cut
+ * past i / (locks + 1) of the way, or further if none fits there. */
+static void plan_cuts(placer *s, uint64_t seed)
+{
+    s->exit_area = s->cut_mode = 0;
+    s->placed = s->locked_count = s->pockets = 0;
+    dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
+    mark_cells(s, 0);
+    for (int32_t c = 0; c < s->n; c++)
+        s->aux[c] = cut_allowed(s, c) ? 0 : CF_FREE;
+    cut_flood(s, s->start, 0, CF_BEHIND, s->depth);
+    for (int32_t c = 0; c < s->n; c++)
+        s->aux[c] &= ~CF_BEHIND;
+    int32_t way = s->depth[s->exit], k = s->p->locks, cut[8];
+    int32_t stride = DG_MAX(1, way / (4 * (k + 1)));
+    for (int32_t i = 1; i <= k && way > 0; i++)
+    {
+        int32_t d = way * i / (k + 1), m = 0;
+        while (d < way && !((m = find_cut(s, d, cut)) > 0 && take_cut(s, cut, m, i)))
+            d += stride;
+        if (d >= way)
+            break;
+        s->placed = i;
+    }
+    if (s->placed > 0 && s->placed < k)
+        add_pockets(s);
+    s->cut_mode = s->placed > 0;
+    sort_locked(s);
+    int doors = s->has_doors; /* only doors and the locks gate: whole tunnels are areas */
+    s->has_doors = 1;
+    label_nodes(s, 0);
+    s->has_doors = doors;
+    mark_rooms(s);
+    link_nodes(s);
+    find_core(s, (uint8_t *)s->iter);
+    depth_nodes(s);
+}
 
 /* wave[v] = how many locks, opened in order, the start needs to reach node v
  * (-1: never); a lock's gates join its wave. queue holds every node once. */
@@ -912,7 +1422,10 @@ static void keep_locks(placer *s, int32_t k)
     {
         int32_t c = s->locked[j];
         if (lock_number(s, c) <= k)
+        {
+            s->locked_number[kept] = s->locked_number[j];
             s->locked[kept++] = c;
+        }
         else
             s->flag[c] &= (uint8_t)~F_LOCK;
     }
@@ -932,16 +1445,22 @@ static void plan_keys(placer *s)
             s->low[v] = area_region(s, s->aux, v);
     }
     hops_off_route(s);
+    key_clearance(s, s->iter);
     place_keys(s);
     for (int32_t i = 0; i < s->placed; i++)
-        if (s->key_cell[i] < 0)
-            keep_locks(s, i);
+        if (s->key_cell[i] < 0) /* pockets alone would not gate the exit */
+            keep_locks(s, s->cut_mode && i <= s->pockets ? 0 : i);
 }
 
 static int32_t lock_number(const placer *s, int32_t c)
 {
     if (s->exit_area)
         return 1;
+    for (int32_t j = 0; j < s->locked_count && s->cut_mode; j++)
+        if (s->locked[j] == c)
+            return s->locked_number[j];
+    if (s->cut_mode)
+        return 0;
     for (int32_t i = 0; i < s->placed; i++)
         if (s->depth[s->node[c]] == s->lock_depth[i])
             return i + 1;
@@ -956,6 +1475,7 @@ static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char 
     m.kind = kind;
     m.room = dgi_result_room_at(s->r, m.pos);
     snprintf(m.name, sizeof m.name, "%s %d", word, (int)n);
+    m.number = n;
     return m;
 }
 
@@ -1115,6 +1635,72 @@ static void play_nodes(placer *s, dg_progress *pr)
         play_order(s, &q, pr);
 }
 
+/* Fewer locks than asked: why, in progress and (status DG_OK) in diag. */
+static void report_shortfall(const placer *s, dg_progress *pr, dg_diag *diag)
+{
+    pr->shortfall = s->placed == 0 ? DG_LOCKS_SHORT_OPEN : DG_LOCKS_SHORT_FEW;
+    if (pr->shortfall == DG_LOCKS_SHORT_OPEN)
+        dgi_fail(diag, DG_OK, "0 of %d locks placed: no gate of at most %d doors parts the start "
+                 "from the exit (a map too open)", (int)s->p->locks, (int)s->p->gate_max);
+    else
+        dgi_fail(diag, DG_OK, "%d of %d locks placed: the way to the exit has too few gates of at "
+                 "most %d doors with room for a key before each", (int)s->placed,
+                 (int)s->p->locks, (int)s->p->gate_max);
+}
+
+/* The ways to plan, cheapest and most door-like first: door gates with room
+ * for keys clear of the start (else anywhere); door gates, then narrow
+ * passages too, with room for keys clear of the start and of their lock;
+ * cells of the graph's cuts; narrow passages with keys anywhere. */
+enum { PLAN_QUICK, PLAN_DOORS, PLAN_NARROW, PLAN_CUTS, PLAN_NARROW_ANY, PLAN_WAYS };
+
+static void run_plan(placer *s, uint64_t seed, int way)
+{
+    if (way == PLAN_CUTS)
+        plan_cuts(s, seed);
+    else
+    {
+        s->strict = way == PLAN_DOORS || way == PLAN_NARROW;
+        plan(s, seed, way == PLAN_NARROW || way == PLAN_NARROW_ANY);
+    }
+    plan_keys(s);
+}
+
+/* A plan's worth: each lock counts 1 and each key fewer than KEY_CLEAR steps
+ * from the start or its lock costs 2 (a key beside its door is no puzzle);
+ * with require_all only the count matters. */
+static int32_t plan_worth(const placer *s)
+{
+    int32_t weak = 0;
+    for (int32_t i = 0; i < s->placed; i++)
+        weak += clearance(s, s->key_cell[i]) < KEY_CLEAR;
+    return s->p->require_all ? s->placed : s->placed - 2 * weak;
+}
+
+/* Runs the ways in order until one places every lock with clear keys, and
+ * keeps the best (ties: more locks, then the earlier way). */
+static void choose_plan(placer *s, uint64_t seed)
+{
+    int32_t best = -1, best_worth = INT32_MIN, best_placed = -1, last = -1;
+    for (int way = 0; way < PLAN_WAYS; way++)
+    {
+        if ((!s->has_doors && (way == PLAN_NARROW || way == PLAN_NARROW_ANY)) ||
+            (way == PLAN_CUTS && s->depth[s->node[s->exit]] < 0))
+            continue; /* the same as the door way; no way to cut */
+        run_plan(s, seed, way);
+        last = way;
+        int32_t worth = plan_worth(s);
+        if (worth > best_worth || (worth == best_worth && s->placed > best_placed))
+            best = way, best_worth = worth, best_placed = s->placed;
+        if (s->placed == s->p->locks && worth == s->placed)
+            return; /* every lock, every key clear */
+        if (s->depth[s->node[s->exit]] < 0)
+            return; /* the exit is out of reach: the caller refuses */
+    }
+    if (best != last)
+        run_plan(s, seed, best);
+}
+
 dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
                         dg_result *result, dg_progress *progress, const dg_allocator *allocator,
                         dg_diag *diag)
@@ -1152,16 +1738,7 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
     dgi_frame_tiles(grid, s.tile);
     mask_reserved(&s, reserved);
     s.has_doors = memchr(s.tile, DG_TILE_DOOR, (size_t)s.n) != NULL;
-    plan(&s, seed, 0);
-    if (s.placed < params->locks && s.has_doors)
-    {
-        /* too few door gates (loops): let narrow corridor cells gate as well */
-        int32_t doors_only = s.placed;
-        plan(&s, seed, 1);
-        if (s.placed <= doors_only)
-            plan(&s, seed, 0);
-    }
-    plan_keys(&s);
+    choose_plan(&s, seed);
     s.secrets = choose_secrets(&s);
     int32_t locked = s.locked_count;
     if (s.depth[s.node[s.exit]] < 0)
@@ -1186,6 +1763,8 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
         commit(&s, result, pr);
         play_nodes(&s, pr);
         dgi_diag_ok(diag);
+        if (s.placed < params->locks)
+            report_shortfall(&s, pr, diag);
     }
     dgi_free(allocator, block, bytes);
     return st;

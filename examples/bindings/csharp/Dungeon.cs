@@ -93,6 +93,7 @@ namespace LibDungeon {
         public int kind;
         public int room;
         public fixed byte name[32];
+        public int number;
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Metrics {
@@ -272,6 +273,7 @@ namespace LibDungeon {
         public int straight_weight;
         public int diagonal_weight;
         public IntPtr overlay;
+        public int size;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -340,6 +342,7 @@ namespace LibDungeon {
         public int order_count;
         public fixed int order[16];
         public int steps;
+        public int shortfall;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]

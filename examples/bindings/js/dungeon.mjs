@@ -361,9 +361,9 @@ export class Dungeon {
                 length: this.int(p + 24), from: this.ref(p + 28), to: this.ref(p + 36),
             })),
             doors: list(16, 24, (p) => ({ pos: this.point(p), a: this.ref(p + 8), b: this.ref(p + 16) })),
-            markers: list(24, 48, (p) => ({
+            markers: list(24, 52, (p) => ({
                 pos: this.point(p), kind: this.int(p + 8), room: this.int(p + 12),
-                name: this.string(p + 16),
+                name: this.string(p + 16), number: this.int(p + 48),
             })),
             start: this.point(r + 32),
             exit: this.point(r + 40),
@@ -523,9 +523,10 @@ export class Dungeon {
             this.setInt(p + 24, c.length); setRef(p + 28, c.from); setRef(p + 36, c.to);
         });
         put(16, result.doors, 24, (p, d) => { setPoint(p, d.pos); setRef(p + 8, d.a); setRef(p + 16, d.b); });
-        put(24, result.markers, 48, (p, mk) => {
+        put(24, result.markers, 52, (p, mk) => {
             setPoint(p, mk.pos); this.setInt(p + 8, mk.kind); this.setInt(p + 12, mk.room);
             this.u8.set(this.encoder.encode(mk.name).subarray(0, 31), p + 16);
+            this.setInt(p + 48, mk.number | 0);
         });
         setPoint(r + 32, result.start);
         setPoint(r + 40, result.exit);

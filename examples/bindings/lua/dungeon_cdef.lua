@@ -136,6 +136,7 @@ typedef struct dg_marker {
     int32_t kind;
     int32_t room;
     char name[32];
+    int32_t number;
 } dg_marker;
 typedef struct dg_metrics {
     int32_t cells;
@@ -377,9 +378,12 @@ typedef struct dg_move {
     int32_t straight_weight;
     int32_t diagonal_weight;
     const dg_overlay *overlay;
+    int32_t size;
     int32_t spare[8];
 } dg_move;
  void dg_move_defaults(dg_move *move);
+ dg_status dg_clearance(const dg_grid *grid, const dg_move *move, uint8_t *clearance,
+                              size_t clearance_count, dg_diag *diag);
  dg_status dg_regions(const dg_grid *grid, const dg_move *move, int32_t *labels,
                             size_t labels_count, int32_t *sizes, int32_t sizes_cap,
                             int32_t *count, int32_t *largest, dg_diag *diag);
@@ -486,8 +490,14 @@ typedef struct dg_progress {
     int32_t order_count;
     int32_t order[16];
     int32_t steps;
+    int32_t shortfall;
     int32_t spare[8];
 } dg_progress;
+enum {
+    DG_LOCKS_SHORT_NONE = 0,
+    DG_LOCKS_SHORT_OPEN = 1,
+    DG_LOCKS_SHORT_FEW = 2
+};
  void dg_lock_defaults(dg_lock_params *params);
  dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
                                dg_result *result, dg_progress *progress,

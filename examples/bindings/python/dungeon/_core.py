@@ -12,7 +12,7 @@ only during the call they are passed to, on the calling thread.
 
 The library is found through $DUNGEON_LIB, then the copy the wheel bundles
 beside this file, then the repository's build/libdungeon.so, then the system
-(libdungeon.so.0.7, the ABI this package is written for).
+(libdungeon.so.0.8, the ABI this package is written for).
 """
 import ctypes as C
 import os
@@ -25,7 +25,7 @@ def _load():
     tries = [os.environ.get("DUNGEON_LIB"),
              os.path.join(here, "libdungeon.so"),
              os.path.join(here, "..", "..", "..", "..", "build", "libdungeon.so"),
-             "libdungeon.so.0.7", "libdungeon.so"]
+             "libdungeon.so.0.8", "libdungeon.so"]
     errors = []
     for path in tries:
         if not path:
@@ -79,7 +79,7 @@ class Door(C.Structure):
 
 class Marker(C.Structure):
     _fields_ = [("pos", Point), ("kind", C.c_int32), ("room", C.c_int32),
-                ("name", C.c_char * DG_NAME_MAX)]
+                ("name", C.c_char * DG_NAME_MAX), ("number", C.c_int32)]
 
 class Metrics(C.Structure):
     _fields_ = [(n, C.c_int32) for n in (
@@ -147,7 +147,8 @@ class Move(C.Structure):
     _fields_ = [("passable", C.POINTER(C.c_uint8)), ("cost", C.POINTER(C.c_uint16)),
                 ("neighbours", C.c_int32), ("corner_cutting", C.c_int32),
                 ("straight_weight", C.c_int32), ("diagonal_weight", C.c_int32),
-                ("overlay", C.POINTER(Overlay)), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+                ("overlay", C.POINTER(Overlay)), ("size", C.c_int32),
+                ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class DistanceInfo(C.Structure):
     _fields_ = [("reached", C.c_int32), ("max_distance", C.c_int32), ("farthest", Point)]
