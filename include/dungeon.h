@@ -734,7 +734,7 @@ typedef struct dg_scatter_params {
     int32_t neighbours;             /* candidate edges per room: its k nearest rooms, 1..16 (default 4) */
     int32_t loop_permille;          /* permille of the candidate loop edges (relative neighbourhood
                                        edges outside the tree) that get a corridor, 0..1000 (default 250);
-                                       any but 0 also joins the shortest until a fifth of the rooms */
+                                       any but 0 also joins the shortest up to 16 per 100 rooms */
     int32_t border;                 /* 1 = nothing open on the grid's outer ring, 0 = rooms and
                                        corridors may reach the edge (default 1) */
     int32_t shape_permille;         /* permille of the rooms drawn with a shape (DG_SHAPE_*: cross,

@@ -23,7 +23,7 @@ enum {
     WORK_PER_CELL = 16,  /* placement reads at most this many bitmap words per board cell */
     DENSITY_LO = 6,      /* rooms per 1000 cells inside the border, by area */
     DENSITY_HI = 8,
-    LOOP_FLOOR = 200     /* loops per 1000 rooms the shortest candidates make up for */
+    LOOP_FLOOR = 160     /* loops per 1000 rooms the shortest candidates make up for */
 };
 #define BLOCK 0xFE /* scratch tile: a reserved cell, its ring, or rock cut off by them */
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
