@@ -791,8 +791,9 @@ DG_API dg_status dg_walk_generate(dg_grid *grid, const dg_walk_params *params,
                                       const dg_allocator *allocator, dg_diag *diag);
 
 /* ---- generator: scattered rooms (scatter) ------------------------------------ */
-/* Rectangular rooms dropped at random free spots, never overlapping and always
- * at least `gap` cells of rock apart (walls excluded), then joined by a minimum
+/* Rooms (rectangles, or shapes inside them: dg_room.shape) dropped at random
+ * free spots, never overlapping and always at least `gap` cells of rock apart
+ * (walls excluded), holes filled by a lattice pass, then joined by a minimum
  * spanning tree over the room centres plus a share of extra edges for loops
  * (docs/scatter.md). Candidate edges are each room's `neighbours` nearest rooms,
  * found through a bucket grid, so the work grows with the rooms, not with their
@@ -811,15 +812,19 @@ typedef struct dg_scatter_params {
                                        draws up to the area's count (never below rooms_min), and one
                                        the area cannot hold is refused (default 0, 1000000) */
     int32_t room_min_w, room_max_w; /* room interior width, >= 1 (default 4..10) */
-    int32_t room_min_h, room_max_h; /* room interior height, >= 1 (default 3..6) */
+    int32_t room_min_h, room_max_h; /* room interior height, >= 1 (default 4..7) */
     int32_t gap;                    /* rock cells between two rooms' walls, 1..32 (default 2) */
     int32_t max_tries;              /* positions drawn per room before it is given up, 1..1000
                                        (default 30); placing stops after 16 rooms in a row fail */
-    int32_t neighbours;             /* candidate edges per room: its k nearest rooms, 1..16 (default 6) */
+    int32_t neighbours;             /* candidate edges per room: its k nearest rooms, 1..16 (default 4) */
     int32_t loop_permille;          /* permille of the candidate loop edges (relative neighbourhood
-                                       edges outside the tree) that get a corridor, 0..1000 (default 250) */
+                                       edges outside the tree) that get a corridor, 0..1000 (default 250);
+                                       any but 0 also joins the shortest up to 16 per 100 rooms */
     int32_t border;                 /* 1 = nothing open on the grid's outer ring, 0 = rooms and
                                        corridors may reach the edge (default 1) */
+    int32_t shape_permille;         /* permille of the rooms drawn with a shape (DG_SHAPE_*: cross,
+                                       circle, octagon, chunky, pillared hall, cavern) among those
+                                       that fit the room's size, 0..1000 (default 1000) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_scatter_params;
 
@@ -1676,9 +1681,9 @@ typedef struct dg_world_params {
                                * room fills its cell, walls shared (default 3) */
     int32_t border;           /* world generator window: 1 = closed border, cut-off parts
                                * removed; 0 = the raw window, for stitching (default 1) */
-    int32_t loop_permille;    /* chance that an edge outside the tree is a door (default 100) */
+    int32_t loop_permille;    /* chance that an edge outside the tree is a door (default 350) */
     int32_t dead_end_fix;     /* permille chance that a room with one door opens a second;
-                               * 1000 = no dead ends at all (default 0) */
+                               * 1000 = no dead ends at all (default 500) */
     const dg_prefab_set *furnishing; /* furnish prefabs, or NULL for bare rooms (default NULL);
                                * must outlive the world */
     int32_t furnish_permille; /* chance that a room is furnished at all; furnished rooms are

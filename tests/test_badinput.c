@@ -536,8 +536,8 @@ static const gen_case gen_cases[] = {
     {"scatter", "room_min_w > room_max_w", {"room_min_w", "room_max_w"}, {9, 3},
      0, 0, DG_E_INVALID, "room_min_w"},
     {"scatter", "room_min_h -1", {"room_min_h"}, {-1}, 0, 0, DG_E_INVALID, "room_min_h"},
-    {"scatter", "9 x 7 grid (one room needs 8 x 7, two need 14 x 7)", {NULL}, {0},
-     0, 0, DG_E_NOSPACE, "two rooms"},
+    {"scatter", "9 x 8 grid (one room needs 8 x 8, two need 14 x 8)", {NULL}, {0},
+     9, 8, DG_E_NOSPACE, "two rooms"},
     {"scatter", "1 x 1 grid", {NULL}, {0}, 1, 1, DG_E_TOO_SMALL, "smallest room"},
 };
 #undef MIN_MAX

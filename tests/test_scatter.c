@@ -68,18 +68,26 @@ static void check_rooms(const sc_case *k, const dg_grid *g, const dg_result *r)
               q.h <= p->room_max_h);
         CHECK(q.w <= g->width - 2 * b - 2 && q.h <= g->height - 2 * b - 2);
         CHECK(q.x >= b && q.y >= b && q.x + q.w <= g->width - b && q.y + q.h <= g->height - b);
-        CHECK(r->rooms[i].kind == DG_ROOM_NORMAL && r->rooms[i].cells == q.w * q.h);
+        CHECK(r->rooms[i].kind == DG_ROOM_NORMAL);
+        CHECK(r->rooms[i].shape >= DG_SHAPE_RECT && r->rooms[i].shape <= DG_SHAPE_CAVERN);
+        int32_t floor = 0;
         for (int32_t y = q.y - 1; y <= q.y + q.h; y++)
             for (int32_t x = q.x - 1; x <= q.x + q.w; x++)
             {
                 if (x < 0 || y < 0 || x >= g->width || y >= g->height)
                     continue;
                 uint8_t t = dg_grid_get(g, x, y);
-                if (in_rect(q, x, y))
-                    CHECK(t == DG_TILE_FLOOR);
+                int middle = x == q.x + q.w / 2 || y == q.y + q.h / 2;
+                if (!in_rect(q, x, y))
+                    CHECKF(t == DG_TILE_WALL || t == DG_TILE_DOOR, "room %d (%d,%d %dx%d) shape %d: tile %d at (%d, %d)",
+                           (int)i, (int)q.x, (int)q.y, (int)q.w, (int)q.h, (int)r->rooms[i].shape, (int)t, (int)x, (int)y);
+                else if (r->rooms[i].shape == DG_SHAPE_RECT || middle)
+                    CHECK(t == DG_TILE_FLOOR); /* a shape keeps the middle row and column */
                 else
-                    CHECK(t == DG_TILE_WALL || t == DG_TILE_DOOR);
+                    CHECK(t == DG_TILE_FLOOR || t == DG_TILE_WALL || t == DG_TILE_VOID);
+                floor += in_rect(q, x, y) && t == DG_TILE_FLOOR;
             }
+        CHECK(r->rooms[i].cells == floor);
         for (int32_t j = i + 1; j < r->room_count; j++)
         {
             dg_rect o = r->rooms[j].rect;
@@ -268,9 +276,9 @@ TEST(scatter_properties_over_many_seeds)
 TEST(scatter_smallest_boards_at_defaults)
 {
     static const struct { int32_t w, h; dg_status want; } sizes[] = {
-        {14, 7, DG_OK}, {8, 12, DG_OK}, {13, 7, DG_E_NOSPACE}, {8, 11, DG_E_NOSPACE},
-        {14, 6, DG_E_TOO_SMALL}, {7, 12, DG_E_TOO_SMALL}, {13, 11, DG_E_NOSPACE},
-        {15, 9, DG_OK}, {21, 13, DG_OK}, {4096, 7, DG_OK}, {8, 600, DG_OK},
+        {14, 8, DG_OK}, {8, 14, DG_OK}, {13, 8, DG_E_NOSPACE}, {8, 13, DG_E_NOSPACE},
+        {14, 7, DG_E_TOO_SMALL}, {7, 14, DG_E_TOO_SMALL}, {13, 13, DG_E_NOSPACE},
+        {15, 9, DG_OK}, {21, 13, DG_OK}, {4096, 8, DG_OK}, {8, 600, DG_OK},
     };
     dg_scatter_params p;
     dg_scatter_defaults(&p);
@@ -413,7 +421,7 @@ TEST(scatter_rejects_bad_parameters)
     CHECK(guard_make(&gg, 80, 25, 1));
     dg_scatter_params good;
     dg_scatter_defaults(&good);
-    CHECK(offsetof(dg_scatter_params, spare) == 11 * sizeof(int32_t));
+    CHECK(offsetof(dg_scatter_params, spare) == 12 * sizeof(int32_t));
     dg_result r;
     dg_result_init(&r, NULL);
     CHECK(dg_scatter_generate(&gg.grid, &good, 1, &r, NULL, NULL) == DG_OK);
@@ -538,8 +546,8 @@ TEST(scatter_large_board)
 TEST(scatter_golden_hashes)
 {
     static const uint64_t want[6] = {
-        0xda4edd8c18be0e97ULL, 0x46bfb4bd9fd81b6bULL, 0x8f00c51071f52c60ULL,
-        0x16ca2509a3a6c906ULL, 0x7f83e726a57c97a7ULL, 0x27253cdf350e4f65ULL,
+        0xc1c0b6bb395690efULL, 0x66d3e25a0fa24957ULL, 0xf087f8af14c6a120ULL,
+        0x481845faae0ea0a2ULL, 0xae8ec52a4bbc6f5eULL, 0xee9067f25b0ea72bULL,
     };
     sc_case cases[8];
     int n = sc_cases(cases);

@@ -416,13 +416,14 @@ TEST(world_varied_rooms_have_walls_doors_and_corridors)
                 dg_world_room r = room_at(w, i - 10, j - 10);
                 CHECKF(varied_cell_ok(cells, side, i * p, j * p, p, &r) == 0,
                        "seed %d room (%d, %d)", (int)seed, (int)(i - 10), (int)(j - 10));
+                CHECK(r.inner_x + r.inner_w <= p - 2 && r.inner_y + r.inner_h <= p - 2);
                 widths[r.inner_w & 15]++;
                 offsets[r.inner_y & 15]++;
             }
         int sizes = 0, places = 0;
         for (int k = 0; k < 16; k++)
             sizes += widths[k] > 10, places += offsets[k] > 10;
-        CHECK(sizes == 7 && places >= 4); /* 3..9 wide, at several places */
+        CHECK(sizes == 6 && places >= 4); /* 3..8 wide, at several places */
         CHECK(grid_connected(&g)); /* whole cells around the origin: the tree joins them */
         free(cells);
         dg_world_free(w);
@@ -459,7 +460,7 @@ TEST(world_golden_render)
     uint8_t *cells = render_window(w, -128, -128, 256, 256);
     dg_grid g;
     CHECK(dg_grid_init(&g, cells, 256, 256, 0) == DG_OK);
-    CHECK_EQ_U64(dg_grid_hash(&g), 0xbdd69d2b5b449225ULL);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0xf3dcd352daf3045dULL);
     free(cells);
     uint64_t digest = 0;
     for (int64_t y = -20; y <= 20; y++)
@@ -1128,7 +1129,7 @@ TEST(world_furnishing_markers_and_golden)
     uint8_t *cells = render_window(w, -128, -128, 256, 256);
     dg_grid g;
     CHECK(dg_grid_init(&g, cells, 256, 256, 0) == DG_OK);
-    CHECK_EQ_U64(dg_grid_hash(&g), 0x5a4690365960b0e6ULL);
+    CHECK_EQ_U64(dg_grid_hash(&g), 0x76465ca0e7483adaULL);
     /* markers: the count, DG_E_BUFFER untouched, sorted, same set in pieces */
     int32_t total = -1;
     CHECK(dg_world_render(w, -128, -128, &g, NULL, 0, &total, NULL) == DG_OK);

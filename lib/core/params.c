@@ -150,13 +150,14 @@ const dg_param_desc dgi_scatter_table[] = {
     P_INT(dg_scatter_params, rooms_max, 1, DG_SCATTER_MAX_ROOMS, DG_SCATTER_MAX_ROOMS, "rooms asked for, maximum (1000000 = none given: by area, at least rooms_min) [>= rooms_min]"),
     P_INT(dg_scatter_params, room_min_w, 1, DG_GRID_MAX_DIM, 4, "room interior width, minimum [<= room_max_w]"),
     P_INT(dg_scatter_params, room_max_w, 1, DG_GRID_MAX_DIM, 10, "room interior width, maximum [>= room_min_w]"),
-    P_INT(dg_scatter_params, room_min_h, 1, DG_GRID_MAX_DIM, 3, "room interior height, minimum [<= room_max_h]"),
-    P_INT(dg_scatter_params, room_max_h, 1, DG_GRID_MAX_DIM, 6, "room interior height, maximum [>= room_min_h]"),
+    P_INT(dg_scatter_params, room_min_h, 1, DG_GRID_MAX_DIM, 4, "room interior height, minimum [<= room_max_h]"),
+    P_INT(dg_scatter_params, room_max_h, 1, DG_GRID_MAX_DIM, 7, "room interior height, maximum [>= room_min_h]"),
     P_INT(dg_scatter_params, gap, 1, 32, 2, "rock cells between two rooms' walls"),
     P_INT(dg_scatter_params, max_tries, 1, 1000, 30, "positions drawn per room before it is given up"),
-    P_INT(dg_scatter_params, neighbours, 1, 16, 6, "candidate edges per room: its k nearest rooms"),
+    P_INT(dg_scatter_params, neighbours, 1, 16, 4, "candidate edges per room: its k nearest rooms"),
     P_INT(dg_scatter_params, loop_permille, 0, 1000, 250, "permille of the loop candidates (neighbourhood edges outside the tree) joined"),
     P_BOOL(dg_scatter_params, border, 1, "nothing open on the grid's outer ring"),
+    P_INT(dg_scatter_params, shape_permille, 0, 1000, 1000, "permille of the rooms given a shape (cross, circle, octagon, chunky, pillars, cavern) where one fits"),
 };
 
 /* ---- prefab-full (lib/prefab/full.c; name and tag are not table rows) */
@@ -222,8 +223,8 @@ const dg_param_desc dgi_world_table[] = {
     P_INT(dg_world_params, room_size, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 9, "largest room interior side in tiles [odd; with prefabs: a furnish prefab of room_size + 2]"),
     P_INT(dg_world_params, room_min, DG_WORLD_ROOM_MIN, DG_WORLD_ROOM_MAX, 3, "smallest room interior side [at most room_size; room_size = rooms fill their cells]"),
     P_BOOL(dg_world_params, border, 1, "closed window border, cut-off parts removed (0 = raw window for stitching)"),
-    P_INT(dg_world_params, loop_permille, 0, 1000, 100, "permille chance that an edge outside the tree is a door"),
-    P_INT(dg_world_params, dead_end_fix, 0, 1000, 0, "permille chance that a one-door room opens a second"),
+    P_INT(dg_world_params, loop_permille, 0, 1000, 350, "permille chance that an edge outside the tree is a door"),
+    P_INT(dg_world_params, dead_end_fix, 0, 1000, 500, "permille chance that a one-door room opens a second"),
     P_INT(dg_world_params, furnish_permille, 0, 1000, 400, "permille chance that a room is furnished (with --prefabs)"),
     P_INT(dg_world_params, variants, 1, DG_WORLD_VARIANTS_MAX, 8, "randomisations stamped per prefab and orientation"),
 };

@@ -13,6 +13,7 @@
 #define STREAM_PLACE 0x7363617401ULL
 #define STREAM_ROUTE 0x7363617402ULL
 #define STREAM_LOOP 0x7363617403ULL
+#define STREAM_SHAPE 0x7363617404ULL
 enum {
     FAIL_RUN = 16,       /* rooms in a row that find no spot end the placing */
     ROUTE_DRAWS = 3,     /* door positions drawn per corridor shape */
@@ -21,7 +22,8 @@ enum {
     BRUTE_ROOMS = 48,    /* up to this many rooms, nearest rooms by a plain scan */
     WORK_PER_CELL = 16,  /* placement reads at most this many bitmap words per board cell */
     DENSITY_LO = 6,      /* rooms per 1000 cells inside the border, by area */
-    DENSITY_HI = 8
+    DENSITY_HI = 8,
+    LOOP_FLOOR = 160     /* loops per 1000 rooms the shortest candidates make up for */
 };
 #define BLOCK 0xFE /* scratch tile: a reserved cell, its ring, or rock cut off by them */
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
@@ -42,7 +44,7 @@ typedef struct scatter {
     int32_t w, h, ow;
     int32_t x0, y0, x1, y1;   /* where corridor cells may go, inclusive */
     int32_t max_w, max_h;     /* room maxima capped to the board */
-    dg_rng place, route, loop;
+    dg_rng place, route, loop, shape;
     dg_room *rooms;          int32_t n, room_cap;
     dg_corridor *cors;       int32_t nc, cor_cap;
     dg_door *doors;          int32_t nd, door_cap;
@@ -169,7 +171,8 @@ static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_d
         (st = check_value(diag, "max_tries", p->max_tries, 1, 1000)) ||
         (st = check_value(diag, "neighbours", p->neighbours, 1, 16)) ||
         (st = check_value(diag, "loop_permille", p->loop_permille, 0, 1000)) ||
-        (st = check_value(diag, "border", p->border, 0, 1)))
+        (st = check_value(diag, "border", p->border, 0, 1)) ||
+        (st = check_value(diag, "shape_permille", p->shape_permille, 0, 1000)))
         return st;
     return check_board(g, p, diag);
 }
@@ -262,7 +265,7 @@ static uint64_t bits(int32_t xa, int32_t xb)
 }
 
 /* 1 if any bit of columns xa..xb is set in a bitmap row. */
-static int row_hits(const uint64_t *row, int32_t xa, int32_t xb)
+static inline int row_hits(const uint64_t *row, int32_t xa, int32_t xb)
 {
     int32_t wa = xa >> 6, wb = xb >> 6;
     if (wa == wb)
@@ -287,24 +290,32 @@ static void row_set(uint64_t *row, int32_t xa, int32_t xb)
     row[wb] |= bits(0, xb & 63);
 }
 
-/* 1 if r, its walls and `gap` cells of rock around them touch no room. */
-static int spot_free(scatter *s, dg_rect r)
+/* 1 if r, its walls and `gap` cells of rock around them touch no room. The
+ * middle row first: a spot that is taken is mostly taken there. */
+static inline int spot_free(scatter *s, dg_rect r)
 {
     int32_t m = 1 + s->p->gap;
     int32_t xa = DG_MAX(r.x - m, 0), xb = DG_MIN(r.x + r.w - 1 + m, s->w - 1);
     int32_t ya = DG_MAX(r.y - m, 0), yb = DG_MIN(r.y + r.h - 1 + m, s->h - 1);
-    int32_t words = (xb >> 6) - (xa >> 6) + 1;
+    int32_t words = (xb >> 6) - (xa >> 6) + 1, mid = r.y + r.h / 2;
+    s->work += words;
+    if (row_hits(s->occ + (size_t)mid * (size_t)s->ow, xa, xb))
+        return 0;
     for (int32_t y = ya; y <= yb; y++)
-    {
-        s->work += words;
-        if (row_hits(s->occ + (size_t)y * (size_t)s->ow, xa, xb))
-            return 0;
-    }
+        if (y != mid)
+        {
+            s->work += words;
+            if (row_hits(s->occ + (size_t)y * (size_t)s->ow, xa, xb))
+                return 0;
+        }
     return 1;
 }
 
-/* Floor inside, walls on the ring around (clipped to the grid). */
-static void paint_room(scatter *s, dg_rect r)
+/* Walls on the rect's ring (clipped to the grid) and the shape's floor
+ * inside; the cells the shape leaves out are wall while corridors are
+ * routed (nothing may enter them), the ones no floor touches become rock at
+ * the end (unwall_shapes). */
+static void paint_room(scatter *s, dg_rect r, const dgi_shape *sh)
 {
     int32_t xa = DG_MAX(r.x - 1, 0), xb = DG_MIN(r.x + r.w, s->w - 1);
     for (int32_t y = r.y - 1; y <= r.y + r.h; y++)
@@ -312,25 +323,43 @@ static void paint_room(scatter *s, dg_rect r)
         if (y < 0 || y >= s->h)
             continue;
         uint8_t *row = at(s, 0, y);
-        int inner = y >= r.y && y < r.y + r.h;
         row_set(s->occ + (size_t)y * (size_t)s->ow, xa, xb);
         memset(row + xa, DG_TILE_WALL, (size_t)xb - (size_t)xa + 1);
-        if (inner)
-            memset(row + r.x, DG_TILE_FLOOR, (size_t)r.w);
+        if (y < r.y || y >= r.y + r.h)
+            continue;
+        int32_t lo = 0, hi = r.w;
+        if (sh->kind == DG_SHAPE_PILLARS)
+            for (int32_t x = 0; x < r.w; x++)
+                row[r.x + x] = dgi_shape_has(sh, x, y - r.y) ? (uint8_t)DG_TILE_FLOOR : (uint8_t)DG_TILE_WALL;
+        else
+        {
+            if (sh->kind != DG_SHAPE_RECT)
+                dgi_shape_row(sh, y - r.y, &lo, &hi);
+            memset(row + r.x + lo, DG_TILE_FLOOR, (size_t)(hi - lo));
+        }
     }
 }
+
+/* Every kind of shape the helper offers. */
+#define SHAPE_KINDS ((1u << DGI_SHAPE_KINDS) - 2u)
 
 static dg_status add_room(scatter *s, dg_rect r)
 {
     GROW(s, rooms, room_cap, s->n + 1);
     dg_room *q = &s->rooms[s->n++];
+    dgi_shape sh;
+    if (s->p->shape_permille > 0)
+        dgi_shape_pick(&sh, r.w, r.h, SHAPE_KINDS, s->p->shape_permille, &s->shape);
+    else
+        dgi_shape_rect(&sh, r.w, r.h);
     memset(q, 0, sizeof *q);
     q->rect = r;
     q->kind = DG_ROOM_NORMAL;
     q->prefab = -1;
     q->parent = -1;
-    q->cells = r.w * r.h;
-    paint_room(s, r);
+    q->shape = sh.kind;
+    q->cells = sh.kind == DG_SHAPE_RECT ? r.w * r.h : dgi_shape_cells(&sh);
+    paint_room(s, r, &sh);
     return DG_OK;
 }
 
@@ -359,6 +388,55 @@ static dg_status place_one(scatter *s, int *placed)
             rh = DG_MAX(p->room_min_h, rh - 1);
     }
     return DG_OK;
+}
+
+/* Rooms by area leave holes where random draws kept missing: every point of
+ * a lattice half the smallest footprint apart (room, wall and gap) gets a
+ * room of a drawn size where the smallest fits, shrunk toward the smallest
+ * as place_one does, so no large stretch of rock is left unused. Row-major:
+ * the order is fixed. band: the rooms taken across a lattice row's reach (an
+ * OR of bitmap rows), so a point is one row test, not a spot_free. */
+static dg_status fill_holes(scatter *s)
+{
+    const dg_scatter_params *p = s->p;
+    int32_t b = p->border, m = 1 + p->gap, fw = p->room_min_w, fh = p->room_min_h;
+    int32_t sx = (fw + 2 + p->gap + 1) / 2, sy = (fh + 2 + p->gap + 1) / 2;
+    uint64_t *band = dgi_alloc(s->a, (size_t)s->ow * sizeof *band);
+    dg_status st = band ? DG_OK : DG_E_NOMEM;
+    for (int32_t y = b; st == DG_OK && y <= s->h - b - fh; y += sy)
+    {
+        memset(band, 0, (size_t)s->ow * sizeof *band);
+        for (int32_t r = DG_MAX(y - m, 0); r <= DG_MIN(y + fh - 1 + m, s->h - 1); r++)
+            for (int32_t i = 0; i < s->ow; i++)
+                band[i] |= s->occ[(size_t)r * (size_t)s->ow + (size_t)i];
+        for (int32_t x = b; st == DG_OK && x <= s->w - b - fw && s->n < p->rooms_max; x += sx)
+        {
+            if (row_hits(band, DG_MAX(x - m, 0), DG_MIN(x + fw - 1 + m, s->w - 1)))
+                continue;
+            dg_rect r = {x, y, fw, fh};
+            int32_t rw = dg_rng_range(&s->place, fw, s->max_w);
+            int32_t rh = dg_rng_range(&s->place, fh, s->max_h);
+            rw = DG_MIN(rw, s->w - b - x); /* (DG_MIN evaluates its arguments twice) */
+            rh = DG_MIN(rh, s->h - b - y);
+            for (int32_t t = 0; rw > r.w || rh > r.h; t++)
+            {
+                dg_rect big = {x, y, rw, rh};
+                if (spot_free(s, big))
+                {
+                    r = big;
+                    break;
+                }
+                if (t & 1)
+                    rw = DG_MAX(fw, rw - 1);
+                else
+                    rh = DG_MAX(fh, rh - 1);
+            }
+            st = add_room(s, r);
+            row_set(band, DG_MAX(r.x - 1, 0), DG_MIN(r.x + r.w, s->w - 1)); /* its walls */
+        }
+    }
+    dgi_free(s->a, band, band ? (size_t)s->ow * sizeof *band : 0);
+    return st;
 }
 
 /* The room count to aim for (check_rooms says how the ends resolve). */
@@ -408,6 +486,8 @@ static dg_status place_rooms(scatter *s)
         st = place_one(s, &placed);
         misses = placed ? 0 : misses + 1;
     }
+    if (st == DG_OK && !p->rooms_min)
+        st = fill_holes(s);
     if (st == DG_OK && s->n < 2 && rooms_needed(p) >= 2 && !s->reserved)
         st = place_corners(s);
     return st;
@@ -749,8 +829,8 @@ static int site_ok(const scatter *s, int side, dg_point door, dg_point out)
     uint8_t t = *at(s, door.x, door.y);
     if (t == DG_TILE_DOOR)
         return 1;
-    if (t != DG_TILE_WALL)
-        return 0;
+    if (t != DG_TILE_WALL || *at(s, door.x - DX[side], door.y - DY[side]) != DG_TILE_FLOOR)
+        return 0; /* (a shaped room's floor may not reach its rect's side there) */
     int along = (side + 1) & 3; /* the wall's direction */
     for (int k = -1; k <= 1; k += 2)
     {
@@ -1044,7 +1124,9 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
 }
 
 /* Loops: candidate edges outside the tree that are relative neighbours, each
- * joined with chance loop_permille, in listing order. */
+ * joined with chance loop_permille, in listing order; then, while the map
+ * has fewer than LOOP_FLOOR loops per 1000 rooms (a small map may draw
+ * none), the shortest of the others, so every map has a few short loops. */
 static dg_status add_loops(scatter *s)
 {
     dg_status st = DG_OK;
@@ -1055,6 +1137,17 @@ static dg_status add_loops(scatter *s)
         route r;
         if (e->tree || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
             !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
+            continue;
+        st = carve_route(s, e->a, e->b, &r);
+        s->edges[e->at].tree = 2;
+        s->loops++;
+    }
+    int32_t floor = s->p->loop_permille > 0 ? (int32_t)(((int64_t)s->n * LOOP_FLOOR + 999) / 1000) : 0;
+    for (int32_t i = 0; i < s->ne && st == DG_OK && s->loops < floor; i++)
+    {
+        const sc_edge *e = &s->edges[i];
+        route r;
+        if (e->tree || !relative_neighbours(s, e) || !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
             continue;
         st = carve_route(s, e->a, e->b, &r);
         s->loops++;
@@ -1107,6 +1200,30 @@ static void wall_leg(scatter *s, dg_point a, dg_point b)
         uint8_t *row = at(s, 0, y);
         for (int32_t x = xa; x <= xb; x++)
             row[x] = row[x] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[x];
+    }
+}
+
+/* The cells of shaped rooms that no open cell touches (8-way) become rock. */
+static void unwall_shapes(scatter *s)
+{
+    for (int32_t i = 0; i < s->n; i++)
+    {
+        dg_rect r = s->rooms[i].rect;
+        if (s->rooms[i].shape == DG_SHAPE_RECT)
+            continue;
+        for (int32_t y = r.y; y < r.y + r.h; y++)
+            for (int32_t x = r.x; x < r.x + r.w; x++)
+            {
+                int open = 0;
+                for (int32_t k = 0; k < 9 && !open; k++)
+                {
+                    int32_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
+                    open = nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
+                           dgi_passable_default[*at(s, nx, ny)];
+                }
+                if (!open)
+                    *at(s, x, y) = DG_TILE_VOID;
+            }
     }
 }
 
@@ -1240,7 +1357,10 @@ static dg_status build(scatter *s)
     if (st == DG_OK)
         st = add_loops(s);
     if (st == DG_OK)
+    {
         wall_corridors(s);
+        unwall_shapes(s);
+    }
     return st;
 }
 
@@ -1273,6 +1393,7 @@ dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, u
     dgi_rng_seed(&s.place, seed, STREAM_PLACE);
     dgi_rng_seed(&s.route, seed, STREAM_ROUTE);
     dgi_rng_seed(&s.loop, seed, STREAM_LOOP);
+    dgi_rng_seed(&s.shape, seed, STREAM_SHAPE);
     s.ow = (s.w + 63) >> 6;
     size_t occ_bytes = (size_t)s.ow * (size_t)s.h * sizeof *s.occ;
     s.block = occ_bytes + (size_t)s.w * (size_t)s.h;

@@ -121,6 +121,7 @@ static void ellipse_row(const dgi_shape *s, int32_t y, int32_t *lo, int32_t *hi)
     int64_t w = s->w, h = s->h, dy = 2 * (int64_t)y + 1 - h;
     int64_t room = h * h + h - dy * dy; /* + h: half a cell of slack */
     int32_t q = room <= 0 ? 0 : isqrt64(w * w * room / (h * h));
+    q = q > w ? (int32_t)w : q; /* the slack may reach past a wide room's sides */
     *lo = (int32_t)((w - q) / 2);
     *hi = (int32_t)(w - *lo);
 }

@@ -685,7 +685,65 @@ static void remove_unreached(cleanup *c)
         drop_bare_walls(c, (int32_t)(f - c->flag));
 }
 
-static void close_border(world_map *m, dg_grid *g, uint8_t *flag, int32_t *queue)
+/* 1 if tile i lies in a room the window shows whole: every cell off the
+ * window's outer row and column of cells, else one whose interior the ring
+ * does not cut (*last caches the last room asked about). */
+static int in_whole_room(const world_map *m, const dg_grid *g, int32_t i, int64_t *last)
+{
+    int64_t rx = dgi_floor_div(i % g->width + m->tx, m->period);
+    int64_t ry = dgi_floor_div(i / g->width + m->ty, m->period);
+    if (rx > m->rx0 && ry > m->ry0 && rx < m->rx0 + m->cols - 1 && ry < m->ry0 + m->rows - 1)
+        return 1;
+    if (last[0] == rx && last[1] == ry)
+        return (int)last[2];
+    dg_world_room info;
+    window_room(m, rx, ry, &info);
+    int64_t x0 = rx * m->period + info.inner_x - m->tx, y0 = ry * m->period + info.inner_y - m->ty;
+    last[0] = rx;
+    last[1] = ry;
+    last[2] = x0 >= 1 && y0 >= 1 && x0 + info.inner_w <= g->width - 1 &&
+              y0 + info.inner_h <= g->height - 1;
+    return (int)last[2];
+}
+
+/* The last room floor cell of a walk's order queue[0..n) in a whole room
+ * among the farthest tenth of the walk (else the last floor cell, else
+ * `otherwise`): a farthest one, as the contract wants the exit. */
+static int32_t farthest_whole(const world_map *m, const cleanup *c, int32_t n, int32_t otherwise)
+{
+    const dg_grid g = {c->cells, c->w, c->h, c->w};
+    int64_t last[3] = {INT64_MIN, INT64_MIN, 0};
+    int32_t floor = -1;
+    for (int32_t k = n - 1; k >= 0 && k >= n - 1 - n / 10; k--)
+    {
+        int32_t i = c->queue[k];
+        if (c->cells[i] != DG_TILE_FLOOR)
+            continue;
+        floor = floor < 0 ? i : floor;
+        if (in_whole_room(m, &g, i, last))
+            return i;
+    }
+    for (int32_t k = n - 1; k >= 0 && floor < 0; k--)
+        floor = c->cells[c->queue[k]] == DG_TILE_FLOOR ? c->queue[k] : -1;
+    return floor >= 0 ? floor : otherwise;
+}
+
+/* Start and exit at the two ends of the longest walk two sweeps find: the
+ * room cell farthest from the first walk's root, and the one farthest from
+ * that, each in a room the window shows whole where there is one. */
+static void far_ends(world_map *m, cleanup *c, int32_t root, int32_t reached)
+{
+    int32_t a = farthest_whole(m, c, reached, root), e = a;
+    flag_open(c);
+    int32_t n = reach(c, a, &e);
+    int32_t b = farthest_whole(m, c, n, e);
+    m->start.x = a % c->w;
+    m->start.y = a / c->w;
+    m->exit.x = b % c->w;
+    m->exit.y = b / c->w;
+}
+
+static void close_border(world_map *m, dg_grid *g, uint8_t *flag, int32_t *queue, int ends)
 {
     cleanup c = {g->cells, g->width, g->height, flag, queue};
     memset(flag, 0, (size_t)g->width * (size_t)g->height);
@@ -695,12 +753,14 @@ static void close_border(world_map *m, dg_grid *g, uint8_t *flag, int32_t *queue
     drop_slivers(m, &c, g, &top);
     trim_dead_ends(&c, top);
     int32_t s = m->start.y * g->width + m->start.x, e = s;
-    int32_t open = flag_open(&c);
-    if (reach(&c, s, &e) < open)
+    int32_t open = flag_open(&c), reached = reach(&c, s, &e);
+    if (reached < open)
         remove_unreached(&c);
     for_ring(&c, drop_ring_wall);
     m->exit.x = e % g->width;
     m->exit.y = e / g->width;
+    if (ends)
+        far_ends(m, &c, s, reached);
 }
 
 /* Renders the window into a scratch grid (with its markers), closes its
@@ -729,7 +789,7 @@ static dg_status render_window(world_map *m, dg_grid *scratch, dg_result *fresh,
     if (m->edge && st == DG_OK && !queue)
         st = dgi_fail(diag, DG_E_NOMEM, "no memory to close the window's border");
     if (st == DG_OK && m->edge)
-        close_border(m, scratch, flag, queue);
+        close_border(m, scratch, flag, queue, fresh != NULL);
     dgi_free(a, queue, queue ? n * sizeof *queue : 0);
     dgi_free(a, flag, flag ? n : 0);
     if (st == DG_OK && fresh)

@@ -240,12 +240,14 @@ static int32_t difficulty_at(const dg_world *w, int64_t distance)
 }
 
 /* One side of a varied room from 32 hash bits: the interior length n
- * (room_min..room_size) and its first tile inside the cell, placed so that
- * the interior covers the cell's middle line, where the doors are, and its
- * walls stay inside the cell (offsets 1..P-2). */
+ * (room_min..room_size - 1) and its first tile inside the cell, placed so
+ * that the interior covers the cell's middle line, where the doors are, and
+ * its walls stay inside the cell, the far one off the cell's last tile
+ * (offsets 0..P-2): two neighbours' walls never touch, so no two doors
+ * stand back to back. */
 static void room_side(const dg_world *w, uint32_t bits, int32_t *start, int32_t *len)
 {
-    int32_t size = w->size, lo_len = w->params.room_min, mid = w->mid + 1;
+    int32_t size = w->size - 1, lo_len = DG_MIN(w->params.room_min, size), mid = w->mid + 1;
     int32_t n = lo_len + (int32_t)(((bits & 0xFFFFu) * (uint32_t)(size - lo_len + 1)) >> 16);
     int32_t lo = DG_MAX(0, mid - n), hi = DG_MIN(mid - 1, size - n); /* west wall offsets */
     *len = n;
