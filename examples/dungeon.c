@@ -123,7 +123,8 @@ static void usage(FILE *f)
             "  --markers           PNG: dots for start, exit and markers; ASCII: their glyphs\n"
             "                      (@ start, X exit, a actor, $ item, ! trap, s spawn, k key,\n"
             "                      L lock, < > stairs, * other)\n"
-            "  --grid              PNG: lines between cells\n"
+            "  --grid              PNG: lines between cells\n");
+    fprintf(f, /* two strings: C99 compilers need take only 4095 characters in one */
             "  --locks N           lock N gates on the way to the exit and place their keys\n"
             "                      (dg_lock_place, docs/progression.md; 0..16); fewer\n"
             "                      placed than asked is said on stderr, with the reason\n"
@@ -151,7 +152,8 @@ static void usage(FILE *f)
             "                      other formats; options other than --param are given once)\n"
             "  --survey N          measure N maps from consecutive seeds (from --seed) and\n"
             "                      print each quality figure's min, median, p95, max and\n"
-            "                      mean (docs/quality.md); --format json for JSON\n"
+            "                      mean, then PASS/FAIL per contract line (docs/quality.md);\n"
+            "                      --format json for JSON; --locks etc. lock the maps\n"
             "  --list              list generators\n"
             "  --list-params NAME  list a generator's parameters: type, range, default, help\n"
             "  --version           print the library version\n"

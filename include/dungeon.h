@@ -1085,8 +1085,9 @@ typedef struct dg_quality {
 } dg_quality;
 
 /* Measures one map: grid plus the result a generator filled for it (rooms,
- * start and exit; NULL: no rooms, no start). Allocates two int32 per cell
- * for the walk (allocator optional). */
+ * start, exit, key and lock markers; NULL: no rooms, no start). Allocates
+ * two int32 and about one byte per cell, three int32 per column (allocator
+ * optional); two walks, plus one per key (at most DG_LOCKS_MAX). */
 DG_API dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,
                                const dg_allocator *allocator, dg_diag *diag);
 

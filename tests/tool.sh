@@ -93,6 +93,9 @@ grep -q '"recipe": "prefab-full .*prefabs_hash=0x' "$tmp/f.json" && pass=$((pass
 # --survey: a table of every figure, JSON that parses, the same figures both ways
 expect survey_table 0 "^border_open *0 *0 *0 *0" -- --gen attach --survey 20 --seed 3
 expect survey_rows 0 "^parallel_cells " -- --gen chain --survey 5
+expect survey_contract 0 "^FAIL loops  *loops_per_room_permille median >= 150: 0" -- --gen chain --survey 5
+expect survey_contract_na 0 "^n/a  shapes" -- --gen chain --survey 5
+expect survey_contract_json 0 '"line": "loops", "figure": "loops_per_room_permille", "rule": "median >=", "threshold": 150' -- --gen chain --survey 5 --format json
 expect survey_json 0 '"dead_doors": {"min": 0' -- --gen attach --survey 20 --seed 3 --format json
 "$D" --gen attach --survey 20 --seed 3 --format json >"$tmp/s.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["maps"] == 20 and "time_us" in d["figures"]' "$tmp/s.json" \
@@ -163,9 +166,10 @@ expect locks_short 0 "^dungeon: [0-9]* of 16 locks placed: the way" -- --gen att
 # 8: a Tiled map of floors holds at most 2^26 cells; a directory takes any number
 expect floors_tiled_cells 2 "at most 67108864 (2^26)" -- --gen cave --floors 65536 --width 1000 --height 1000 -o "$tmp/big.tmx"
 expect floors_tiled_cells_edge 2 "at most 67108864" -- --gen cave --floors 65 --width 1024 --height 1024 -o "$tmp/big.tmx"
-# 9: --survey measures single maps: floors are refused like locks and sites
+# 9: --survey measures single maps: floors are refused like sites; locks are
+# measured (the key and lock contract lines)
 expect survey_floors 2 "not with --floors" -- --gen attach --survey 3 --floors 2
-expect survey_locks 2 "does not take" -- --gen attach --survey 3 --locks 1
+expect survey_locks 0 "^[A-Z]* *locks placed .* mean per mille of asked >= 900: " -- --gen attach --survey 3 --locks 1
 expect survey_reserve 2 "not with --survey" -- --gen attach --survey 3 --reserve 1,1,2,2
 # 10: -o DIR is made if missing (not its parents); a file name or standard output is refused
 expect floors_new_dir 0 "" -- --gen cave --floors 2 -o "$tmp/newdir"

@@ -128,14 +128,10 @@ static void count_tiles(const dgi_view *v, dg_quality *q)
         }
 }
 
-/* The lock or key number of a "lock N" / "key N" marker, 0 if none. */
+/* A key's or lock's number (dg_lock_place sets it), 0 for other markers. */
 static int32_t marker_number(const dg_marker *m)
 {
-    const char *s = strrchr(m->name, ' ');
-    int32_t n = 0;
-    for (s = s ? s + 1 : m->name; *s >= '0' && *s <= '9' && n <= DG_LOCKS_MAX; s++)
-        n = n * 10 + (*s - '0');
-    return n <= DG_LOCKS_MAX ? n : 0;
+    return m->number >= 1 && m->number <= DG_LOCKS_MAX ? m->number : 0;
 }
 
 static int32_t dist_at(const dg_grid *g, const int32_t *dist, dg_point p)
@@ -257,15 +253,16 @@ dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality
         q.rooms = result ? result->room_count : 0;
         q.corridors = result ? result->corridor_count : 0;
         q.dead_ends = counts.dead_ends;
-        q.regions = dgi_label_regions(grid, dist, queue);
-        q.loops = (int32_t)(counts.edges - counts.open + q.regions - counts.squares);
         dgi_view view;
         dgi_view_fill(&view, view_cells, grid, result);
         count_tiles(&view, &q);
         q.parallel_cells = parallel_runs(&view, columns);
-        dgi_survey_layout(&view, result, columns, &q);
         int32_t far = walk_figures(grid, result, counts.open, dist, queue, &q);
         sweep_figures(grid, result, far, dist, queue, &q);
+        /* one region when the start reaches every open cell: no labelling needed */
+        q.regions = far >= 0 && q.unreachable == 0 ? 1 : dgi_label_regions(grid, dist, queue);
+        q.loops = (int32_t)(counts.edges - counts.open + q.regions - counts.squares);
+        dgi_survey_layout(&view, result, columns, &q);
         q.start_in_room = result && room_at(result, result->start);
         q.exit_in_room = result && room_at(result, result->exit);
         q.start_is_exit = result && result->start.x == result->exit.x && result->start.y == result->exit.y;
