@@ -12,19 +12,21 @@ DOC=docs/quality.md
 out=$(mktemp)
 trap 'rm -f "$out" "$out".1 "$out".2 "$out".3' EXIT
 
-emit() { # emit GEN [ARGS...]
+emit() { # emit GEN [ARGS...]; SIZES="A B C" (three WxH) other than the issue's three
     gen=$1
     shift
+    sizes=${SIZES:-80x25 80x50 200x200}
+    set_sizes $sizes
     echo
     echo "### $gen"
     echo
     args=${*:+ $*}
     echo "\`dungeon --gen $gen$args --survey $N\`, min / median / p95 / max:"
     echo
-    echo "| figure | 80x25 | 80x50 | 200x200 |"
+    echo "| figure | $s1 | $s2 | $s3 |"
     echo "|---|---|---|---|"
     i=0
-    for size in 80x25 80x50 200x200; do
+    for size in $sizes; do
         i=$((i + 1))
         "$T" --gen "$gen" --width "${size%x*}" --height "${size#*x}" --survey "$N" "$@" >"$out.$i" 2>&1 || true
     done
@@ -39,8 +41,9 @@ emit() { # emit GEN [ARGS...]
                    if (k ~ /^contract: /) { if (k in used) printf "| %s | %s | %s | %s |\n", k, c[1, k], c[2, k], c[3, k] }
                    else printf "| %s | %s | %s | %s |\n", k, v[1, k], v[2, k], v[3, k] }
                if (fails != "") print "\nFailures:" fails }' "$out.1" "$out.2" "$out.3" |
-        sed "s|$out.1|80x25|; s|$out.2|80x50|; s|$out.3|200x200|"
+        sed "s|$out.1|$s1|; s|$out.2|$s2|; s|$out.3|$s3|"
 }
+set_sizes() { s1=$1; s2=$2; s3=$3; }
 
 # emit_locks GEN [ARGS...]: the key and lock lines, --locks 3 at 80x50
 emit_locks() {
@@ -67,7 +70,6 @@ emit_locks() {
     echo "| generator | locks placed | contract | key from start | contract | key from lock | contract |"
     echo "|---|---|---|---|---|---|---|"
     for g in attach chain world cave bsp maze walk scatter; do emit_locks $g; done
-    emit_locks prefab-full --prefabs $P/shaft.txt
     emit_locks prefab-jigsaw --prefabs $P/forest.txt
     emit_locks prefab-islands --prefabs $P/factory.txt
     emit_locks prefab-mixed --prefabs $P/vaults.txt
@@ -75,7 +77,9 @@ emit_locks() {
     emit chain
     emit world
     emit world --prefabs $P/furnish.txt
+    SIZES="48x20 56x26 64x30" # prefab-full refuses a grid its prefab cannot half fill
     emit prefab-full --prefabs $P/shaft.txt
+    SIZES=
     emit prefab-jigsaw --prefabs $P/forest.txt
     emit prefab-islands --prefabs $P/factory.txt
     emit prefab-mixed --prefabs $P/vaults.txt

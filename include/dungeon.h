@@ -374,14 +374,7 @@ DG_API int32_t dg_autotile_blob_mask(int32_t index);
 DG_API dg_status dg_autotile_tileset_rgba(int32_t kind, uint32_t fill, uint32_t edge,
                                           int32_t tile_size, uint8_t *out, size_t out_size,
                                           dg_diag *diag);
-/* The art tileset the autotile style and the Tiled terrain export draw with:
- * 8 x 15 tiles from the palette (NULL: default): walls as a blob at index
- * DG_ART_WALL + blob index, water at DG_ART_WATER + blob index, doors in
- * their frames at DG_ART_DOOR (+0 frame west-east, +1 north-south, +2 none)
- * and locked doors at DG_ART_LOCKED; DG_ART_ROCK is a square of void's colour
- * (the ground under walls, so a map needs no background colour); walls as
- * Wang corner tiles at DG_ART_CORNER + corner index. Needs 8*tile_size *
- * 15*tile_size * 4 bytes. */
+/* The art tileset's layout: its size in tiles and where each group starts. */
 #define DG_ART_COLUMNS 8
 #define DG_ART_ROWS 15
 #define DG_ART_TILES (DG_ART_COLUMNS * DG_ART_ROWS)
@@ -391,6 +384,14 @@ DG_API dg_status dg_autotile_tileset_rgba(int32_t kind, uint32_t fill, uint32_t 
 #define DG_ART_LOCKED 99
 #define DG_ART_ROCK 102
 #define DG_ART_CORNER 104
+/* The art tileset the autotile style and the Tiled terrain export draw with:
+ * 8 x 15 tiles from the palette (NULL: default): walls as a blob at index
+ * DG_ART_WALL + blob index, water at DG_ART_WATER + blob index, doors in
+ * their frames at DG_ART_DOOR (+0 frame west-east, +1 north-south, +2 none)
+ * and locked doors at DG_ART_LOCKED; DG_ART_ROCK is a square of void's colour
+ * (the ground under walls, so a map needs no background colour); walls as
+ * Wang corner tiles at DG_ART_CORNER + corner index. Needs 8*tile_size *
+ * 15*tile_size * 4 bytes. */
 DG_API dg_status dg_art_tileset_rgba(const uint32_t *palette, int32_t tile_size, uint8_t *out,
                                      size_t out_size, dg_diag *diag);
 /* A map drawn like a game (dungeon --style autotile): the ground (rock under

@@ -235,6 +235,8 @@ typedef struct dg_attach_params {
     int32_t dead_ends;
     int32_t doors;
     int32_t dense;
+    int32_t shape_share;
+    int32_t shapes;
     int32_t spare[8];
 } dg_attach_params;
  void dg_attach_defaults(dg_attach_params *params);
@@ -266,6 +268,7 @@ typedef struct dg_chain_params {
     int32_t loop_reach;
     int32_t start;
     int32_t border;
+    int32_t shapes;
     int32_t spare[8];
 } dg_chain_params;
  void dg_chain_defaults(dg_chain_params *params);
@@ -309,6 +312,7 @@ typedef struct dg_bsp_params {
     int32_t margin;
     int32_t loop_chance;
     int32_t doors;
+    int32_t shapes;
     int32_t spare[8];
 } dg_bsp_params;
  void dg_bsp_defaults(dg_bsp_params *params);
@@ -340,6 +344,7 @@ typedef struct dg_maze_params {
     int32_t extra_doors;
     int32_t dead_ends;
     int32_t start;
+    int32_t room_grow;
     int32_t spare[8];
 } dg_maze_params;
  void dg_maze_defaults(dg_maze_params *params);
@@ -381,6 +386,7 @@ typedef struct dg_scatter_params {
     int32_t neighbours;
     int32_t loop_permille;
     int32_t border;
+    int32_t shape_permille;
     int32_t spare[8];
 } dg_scatter_params;
  void dg_scatter_defaults(dg_scatter_params *params);
