@@ -35,3 +35,4 @@ g world --gen world --seed 7 --width 81 --height 51 --scale 5
 g world-furnished --gen world --prefabs $P/furnish.txt --seed 7 --width 81 --height 51 --scale 5 --param dead_end_fix=1000 --markers --legend
 g attach-dense --gen attach --seed 42 --width 80 --height 50 --scale 5 --param dense=1 --param loop_min_gain=0 --param target_floor=300
 g attach-grid --gen attach --seed 5 --width 32 --height 20 --scale 16 --grid --numbers --markers
+g scatter-autotile --gen scatter --seed 3 --width 80 --height 50 --scale 8 --style autotile
