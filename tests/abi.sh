@@ -213,7 +213,9 @@ cat >"$tmp/spare.c" <<'C'
 #include <string.h>
 static int failed;
 #define EXPECT(cond, what) do { if (!(cond)) { failed++; printf("spare: %s\n", what); } } while (0)
-static int zero(const int32_t *s) { for (int i = 0; i < DG_SPARE_SLOTS; i++) if (s[i]) return 0; return 1; }
+/* every slot of a spare array 0 (a struct whose later field took a slot has fewer) */
+static int zero_n(const int32_t *s, size_t n) { for (size_t i = 0; i < n; i++) if (s[i]) return 0; return 1; }
+#define zero(s) zero_n((s), sizeof (s) / sizeof (s)[0])
 /* NAME: a params struct filled with 0xA5 then its defaults, then spare[k] = 1 */
 #define GEN(name) do { \
     dg_##name##_params p; memset(&p, 0xA5, sizeof p); dg_##name##_defaults(&p); \

@@ -93,7 +93,7 @@ grep -q '"recipe": "prefab-full .*prefabs_hash=0x' "$tmp/f.json" && pass=$((pass
 # --survey: a table of every figure, JSON that parses, the same figures both ways
 expect survey_table 0 "^border_open *0 *0 *0 *0" -- --gen attach --survey 20 --seed 3
 expect survey_rows 0 "^parallel_cells " -- --gen chain --survey 5
-expect survey_contract 0 "^FAIL loops  *loops_per_room_permille median >= 150: 0" -- --gen chain --survey 5
+expect survey_contract 0 "^FAIL loops  *loops_per_room_permille median >= 150: 0" -- --gen chain --param loop_chance=0 --survey 5
 expect survey_contract_na 0 "^n/a  shapes" -- --gen chain --survey 5
 expect survey_contract_json 0 '"line": "loops", "figure": "loops_per_room_permille", "rule": "median >=", "threshold": 150' -- --gen chain --survey 5 --format json
 expect survey_json 0 '"dead_doors": {"min": 0' -- --gen attach --survey 20 --seed 3 --format json

@@ -142,7 +142,7 @@ class AttachParams(C.Structure):
         "room_min_w", "room_max_w", "room_min_h", "room_max_h", "corridor_min",
         "corridor_max", "max_features", "room_after_corridor", "target_floor",
         "max_attempts", "max_failures", "growth", "loop_min_gain", "loop_max",
-        "dead_ends", "doors", "dense")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
+        "dead_ends", "doors", "dense", "shape_share", "shapes")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 WRITE_FN = C.CFUNCTYPE(None, C.c_void_p, C.POINTER(C.c_char), C.c_size_t)
 
@@ -166,7 +166,10 @@ class Quality(C.Structure):
         "floor_permille", "rooms", "corridors", "doors", "dead_ends", "loops", "regions",
         "border_open", "unreachable", "route", "route_permille", "start_in_room",
         "exit_in_room", "start_is_exit", "exit_rank_permille", "doorless_joins", "dead_doors",
-        "parallel_cells")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
+        "parallel_cells", "loops_per_room_permille", "single_entrance_permille",
+        "shaped_room_permille", "empty_square_permille", "straight_max", "parallel_permille",
+        "corridor_per_room_permille", "dead_end_max", "diameter", "route_diameter_permille",
+        "locks_placed", "key_start_min", "key_lock_min")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 def named(struct):
     """The field names of a struct mirror without its spare slots (docs/abi.md)."""
