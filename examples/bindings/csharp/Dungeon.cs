@@ -162,6 +162,8 @@ namespace LibDungeon {
         public int dead_ends;
         public int doors;
         public int dense;
+        public int shape_share;
+        public int shapes;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -182,6 +184,7 @@ namespace LibDungeon {
         public int loop_reach;
         public int start;
         public int border;
+        public int shapes;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -213,6 +216,7 @@ namespace LibDungeon {
         public int margin;
         public int loop_chance;
         public int doors;
+        public int shapes;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -231,6 +235,7 @@ namespace LibDungeon {
         public int extra_doors;
         public int dead_ends;
         public int start;
+        public int room_grow;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -261,6 +266,7 @@ namespace LibDungeon {
         public int neighbours;
         public int loop_permille;
         public int border;
+        public int shape_permille;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -310,6 +316,19 @@ namespace LibDungeon {
         public int doorless_joins;
         public int dead_doors;
         public int parallel_cells;
+        public int loops_per_room_permille;
+        public int single_entrance_permille;
+        public int shaped_room_permille;
+        public int empty_square_permille;
+        public int straight_max;
+        public int parallel_permille;
+        public int corridor_per_room_permille;
+        public int dead_end_max;
+        public int diameter;
+        public int route_diameter_permille;
+        public int locks_placed;
+        public int key_start_min;
+        public int key_lock_min;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -683,6 +702,8 @@ namespace LibDungeon {
         public static extern int dg_scatter_generate(Grid* grid, ScatterParams* @params, ulong seed, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_move_defaults(Move* move);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_clearance(Grid* grid, Move* move, byte* clearance, UIntPtr clearance_count, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_regions(Grid* grid, Move* move, int* labels, UIntPtr labels_count, int* sizes, int sizes_cap, int* count, int* largest, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

@@ -91,7 +91,8 @@ static class Test {
             Check(path.Length == cost + 1 && path[0].x == m.Start.x && path[path.Length - 1].y == m.Exit.y, "path ends and cost");
             int[] dist = m.DistanceMap(new[] { m.Start });
             Check(dist[m.Exit.y * m.Width + m.Exit.x] == cost, "distance map agrees with the path");
-            Check(dist.Max() == cost, "the exit is a farthest cell");
+            Check(cost * 10 >= dist.Max() * 9 && m.Survey().exit_rank_permille <= 100,
+                  "the exit is a farthest room cell, among the farthest tenth");
             Check(m.Survey().route == cost, "survey route is the path's cost");
             int[] sizes;
             int[] labels = m.Regions(out sizes);

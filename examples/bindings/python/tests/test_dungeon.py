@@ -154,7 +154,9 @@ def test_distance_path_and_survey_agree(attach_map):
     assert path[0] == m.start and path[-1] == m.exit
     assert cost == len(path) - 1 == at(dist, m.width, m.exit)
     assert m.survey()["route"] == cost
-    assert max(dist) == at(dist, m.width, m.exit)  # the exit is a farthest cell
+    # the exit is a farthest room cell: among the farthest tenth of all cells
+    assert m.survey()["exit_rank_permille"] <= 100
+    assert at(dist, m.width, m.exit) * 10 >= max(dist) * 9
 
 
 def test_blocked_overlay_changes_the_walk(attach_map):
@@ -209,7 +211,7 @@ def test_recipe_round_trip():
     line = dungeon.make_recipe("cave", 5, 70, 40, tunnel_width=3, border=False)
     assert "tunnel_width=3" in line and " border=0" in line
     values = dungeon.recipe_values(line)
-    assert values["tunnel_width"] == 3 and values["fill_permille"] == 500
+    assert values["tunnel_width"] == 3 and values["fill_permille"] == 470
     assert dungeon.from_recipe(line).cells == dungeon.cave(70, 40, 5, tunnel_width=3, border=0).cells
     assert dungeon.recipe_text(dungeon.parse_recipe(line)) == line
 
