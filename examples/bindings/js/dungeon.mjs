@@ -20,7 +20,7 @@ const RECIPE_HEIGHT = 44;
 const GENERATOR_INFO_SIZE = 28;
 const PARAM_DESC_SIZE = 36;
 const AUTOTILE_PARAMS_SIZE = 300; // kind, self_class, outside_class, classes[256], spare[8]
-const WALK_SIZE = 60;           // dg_move: passable, cost, 4 ints, overlay, spare[8]
+const WALK_SIZE = 64;           // dg_move: passable, cost, 4 ints, overlay, size, spare[8]
 const EXPORT_OPTIONS_SIZE = 56; // format, tile_width, tile_height, reserved, tileset_image, recipe, spare[8]
 const METRIC_NAMES = ['cells', 'floorCells', 'floorPermille', 'rooms', 'corridors', 'doors',
     'deadEnds', 'loops', 'regions', 'attempts', 'failures', 'stoppedEarly', 'requested',
@@ -352,10 +352,10 @@ export class Dungeon {
         const metrics = {};
         METRIC_NAMES.forEach((name, i) => { metrics[name] = this.int(r + 56 + 4 * i); });
         return {
-            rooms: list(0, 36, (p) => ({
+            rooms: list(0, 40, (p) => ({
                 x: this.int(p), y: this.int(p + 4), w: this.int(p + 8), h: this.int(p + 12),
                 kind: this.int(p + 16), prefab: this.int(p + 20), orientation: this.int(p + 24),
-                parent: this.int(p + 28), cells: this.int(p + 32),
+                parent: this.int(p + 28), cells: this.int(p + 32), shape: this.int(p + 36),
             })),
             corridors: list(8, 44, (p) => ({
                 start: this.point(p), bend: this.point(p + 8), end: this.point(p + 16),
@@ -430,12 +430,13 @@ export class Dungeon {
     }
 
     // ---- analysis ---------------------------------------------------------------
-    /** dg_move: options.neighbours (4 or 8), cornerCutting, straightWeight, diagonalWeight. */
+    /** dg_move: options.neighbours (4 or 8), cornerCutting, straightWeight, diagonalWeight,
+     *  size (a walker's footprint side, 1..4). */
     withWalk(options, fn) {
         return this.scratch([WALK_SIZE], (walk) => {
             this.m._dg_move_defaults(walk);
             const fields = [['neighbours', 8], ['cornerCutting', 12], ['straightWeight', 16],
-                ['diagonalWeight', 20]];
+                ['diagonalWeight', 20], ['size', 28]];
             for (const [name, at] of fields)
                 if (options[name] !== undefined)
                     this.setInt(walk + at, Number(options[name]) | 0);
@@ -545,8 +546,8 @@ export class Dungeon {
         const setPoint = (p, pt) => this.setPoint(p, pt);
         const refKinds = { none: 0, room: 1, corridor: 2 };
         const setRef = (p, ref) => { this.setInt(p, refKinds[ref.kind] ?? 0); this.setInt(p + 4, ref.index); };
-        put(0, result.rooms, 36, (p, room) => [room.x, room.y, room.w, room.h, room.kind, room.prefab,
-            room.orientation, room.parent, room.cells].forEach((v, i) => this.setInt(p + 4 * i, v)));
+        put(0, result.rooms, 40, (p, room) => [room.x, room.y, room.w, room.h, room.kind, room.prefab,
+            room.orientation, room.parent, room.cells, room.shape | 0].forEach((v, i) => this.setInt(p + 4 * i, v)));
         put(8, result.corridors, 44, (p, c) => {
             setPoint(p, c.start); setPoint(p + 8, c.bend); setPoint(p + 16, c.end);
             this.setInt(p + 24, c.length); setRef(p + 28, c.from); setRef(p + 36, c.to);
