@@ -34,7 +34,7 @@ extern "C" {
 
 /* ---- version ---------------------------------------------------------- */
 #define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 8
+#define DG_VERSION_MINOR 9
 #define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
 /* The output series: versions with the same one give the same maps. It is the
@@ -261,8 +261,25 @@ typedef struct dg_marker {
     int32_t kind;               /* DG_MARKER_* */
     int32_t room;               /* room index containing it, or -1 */
     char name[DG_NAME_MAX];     /* NUL-terminated, e.g. "goblin" */
-    int32_t number;             /* KEY, LOCK: the N of the name ("key N"); else 0 */
+    int32_t number;             /* KEY, LOCK: the N of the name ("key N"); a spawn
+                                 * (dg_populate): its group, 1.. (a group's members
+                                 * share it); else 0 */
+    int32_t size;               /* side of the square footprint whose top-left cell
+                                 * is pos, 1..DG_CREATURE_SIZE_MAX (a spawn); 0 or 1:
+                                 * one cell */
+    int32_t cost;               /* a spawn's difficulty cost; else 0 */
+    char type[DG_NAME_MAX];     /* a spawn's kind word ("monster", "item", or the
+                                 * game's own); else "" */
 } dg_marker;
+
+/* What a room is for (docs/content.md): its role, given by dg_roles or by a
+ * level graph's node, and the node a level graph laid it out for. */
+typedef struct dg_room_label {
+    char role[DG_NAME_MAX];     /* "start", "exit", "boss", "treasure", "shop",
+                                 * "secret", "hub", "key", the game's own word, or "" */
+    char name[DG_NAME_MAX];     /* the level graph node's name, or "" */
+    int32_t node;               /* the level graph node's index, or -1 */
+} dg_room_label;
 
 /* Integer metrics so they are identical on every platform. */
 /* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
@@ -301,8 +318,15 @@ typedef struct dg_result {
     int32_t start_room;     /* room index of start, or -1 */
     int32_t exit_room;      /* room index of exit, or -1 */
     dg_metrics metrics;
+    /* labels: NULL or room_count entries (label_count says which), one per
+     * room, set by dg_roles and the level-graph generator; a generator that
+     * does neither leaves label_count 0. */
+    dg_room_label *labels;  int32_t label_count;
+    /* corridor_edges: the level-graph edge each corridor realises (-1: none),
+     * corridor_edge_count entries (0 or corridor_count). */
+    int32_t *corridor_edges; int32_t corridor_edge_count;
     dg_allocator allocator; /* how the arrays were allocated (set by init) */
-    int32_t capacity_[4];   /* private: array capacities */
+    int32_t capacity_[6];   /* private: array capacities */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_result;
 
@@ -1501,6 +1525,85 @@ DG_API dg_status dg_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *se
                                           const dg_prefab_mixed_params *params, uint64_t seed,
                                           dg_result *result, const dg_allocator *allocator,
                                           dg_diag *diag);
+
+/* ---- level graphs (docs/graph.md, docs/graph-format.md) ---------------------- */
+/* A level graph states the structure of a level: nodes are rooms (with a
+ * role, and a size range or room templates from a prefab set), edges are the
+ * connections between them (a door between touching rooms or a corridor),
+ * optionally locked (with the key in a named node) or secret.
+ * dg_graph_generate lays it out exactly: every edge becomes a door or a
+ * corridor between its two rooms, no other room touches or opens into
+ * another, cycles become loops. The arrays are the caller's; dg_graph_parse
+ * makes them from text, and dg_graph_free releases what it made. */
+#define DG_GRAPH_NODES_MAX 64
+#define DG_GRAPH_EDGES_MAX 256
+#define DG_GRAPH_DEGREE_MAX 8
+enum { /* dg_graph_edge.kind */
+    DG_EDGE_DOOR = 0,     /* the two rooms share a wall with a door in it */
+    DG_EDGE_CORRIDOR = 1  /* a corridor of length_min..length_max cells joins them */
+};
+typedef struct dg_graph_node {
+    char name[DG_NAME_MAX];     /* unique, NUL-terminated */
+    char role[DG_NAME_MAX];     /* "start", "exit", "boss", ..., the game's own word, or "" */
+    int32_t width_min, width_max;   /* interior size range of a rectangular room */
+    int32_t height_min, height_max;
+    char templates[DG_NAME_MAX];    /* "": a rectangle of the size range; else the
+                                     * prefabs of dg_graph.prefabs with this name or
+                                     * tag, in any orientation they allow */
+} dg_graph_node;
+typedef struct dg_graph_edge {
+    int32_t a, b;               /* node indices */
+    int32_t kind;               /* DG_EDGE_* */
+    int32_t length_min, length_max; /* DG_EDGE_CORRIDOR: corridor cells */
+    int32_t lock;               /* 0: open; N >= 1: locked door of lock N */
+    int32_t key_node;           /* lock: the node that holds key N; else -1 */
+    int32_t secret;             /* 1: a secret door (never locked) */
+} dg_graph_edge;
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
+typedef struct dg_graph {
+    dg_graph_node *nodes;       int32_t node_count;  /* 1..DG_GRAPH_NODES_MAX */
+    dg_graph_edge *edges;       int32_t edge_count;  /* 0..DG_GRAPH_EDGES_MAX */
+    int32_t room_distance;      /* minimum cells of rock between unconnected rooms, 0..4
+                                 * (default 1) */
+    int32_t corridor_width;     /* 1..3 (default 1) */
+    int32_t extra_connections;  /* 1: doors beyond the edges are allowed (default 0) */
+    const dg_prefab_set *prefabs; /* room templates, or NULL */
+    dg_allocator allocator_;    /* private: set by dg_graph_parse */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+} dg_graph;
+
+/* An empty graph with the defaults above. */
+DG_API void dg_graph_init(dg_graph *graph);
+/* Parses the text format (docs/graph-format.md) into *graph, whose arrays it
+ * allocates (release with dg_graph_free); on error *graph is left empty and
+ * diag has "name:line:col: message". */
+DG_API dg_status dg_graph_parse(const char *text, size_t length, const char *source_name,
+                                const dg_allocator *allocator, dg_graph *graph, dg_diag *diag);
+/* Reads and parses a file (a helper; the core API takes buffers). */
+DG_API dg_status dg_graph_load(const char *path, const dg_allocator *allocator, dg_graph *graph,
+                               dg_diag *diag);
+/* Releases the arrays dg_graph_parse made and empties *graph; a graph whose
+ * arrays are the caller's is only emptied. */
+DG_API void dg_graph_free(dg_graph *graph);
+/* Checks a graph without laying it out: DG_E_INVALID with a message naming
+ * the node or edge (a duplicate name, an edge to itself or to no node, a
+ * disconnected graph, a node of degree above DG_GRAPH_DEGREE_MAX, a key in a
+ * node that cannot hold it, a size range min > max, ...). */
+DG_API dg_status dg_graph_check(const dg_graph *graph, dg_diag *diag);
+/* A 64-bit hash of the graph's content (never 0; 0 for NULL): recipes record it. */
+DG_API uint64_t dg_graph_hash(const dg_graph *graph);
+/* Lays out the graph on the grid. Rooms get labels (node, name, role),
+ * corridors their edge; locks and keys go where the graph says (DG_MARKER_KEY
+ * in the key node, DG_MARKER_LOCK on the locked door). DG_E_INVALID for a
+ * graph dg_graph_check refuses, DG_E_NOSPACE (message naming the node or edge)
+ * when no layout was found within the work bound; the grid is then untouched. */
+DG_API dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                                   dg_result *result, const dg_allocator *allocator,
+                                   dg_diag *diag);
+
+/* ---- room roles (docs/content.md) ------------------------------------------- */
+
+/* ---- spawn tables and population (docs/content.md, docs/spawn-format.md) ------ */
 
 /* ---- turn scheduler (energy loop) ------------------------------------------- */
 /* Who moves next (docs/scheduler.md). Each actor has an id, a speed (energy

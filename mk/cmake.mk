@@ -1,6 +1,6 @@
 # ---- CMake package (docs/build.md) -------------------------------------------------
 # `make install` also writes libdungeonConfig.cmake and libdungeonConfigVersion.cmake
-# to $(CMAKEDIR), so that find_package(libdungeon 0.8 CONFIG REQUIRED) gives the
+# to $(CMAKEDIR), so that find_package(libdungeon 0.9 CONFIG REQUIRED) gives the
 # imported targets libdungeon::dungeon (shared) and libdungeon::dungeon_static.
 # They are made from cmake/*.cmake.in with the paths of this install; the
 # top-level CMakeLists.txt is for add_subdirectory and FetchContent users.

@@ -64,6 +64,10 @@ dg_status dgi_result_add_room(dg_result *r, const dg_room *room);
 dg_status dgi_result_add_corridor(dg_result *r, const dg_corridor *corridor);
 dg_status dgi_result_add_door(dg_result *r, const dg_door *door);
 dg_status dgi_result_add_marker(dg_result *r, const dg_marker *marker);
+/* One label per room (role "", name "", node -1 for rooms without one yet);
+ * one edge per corridor (-1 for corridors without one yet). */
+dg_status dgi_result_label_rooms(dg_result *r);
+dg_status dgi_result_edge_corridors(dg_result *r);
 /* Makes room for at least the given list lengths (counts and contents kept),
  * so a generator can fail with DG_E_NOMEM before writing anything. (attach) */
 dg_status dgi_result_reserve(dg_result *r, int32_t rooms, int32_t corridors, int32_t doors,

@@ -1,7 +1,7 @@
 /* The structured output every generator returns beside tiles. */
 #include "core/core.h"
 
-enum { CAP_ROOMS, CAP_CORRIDORS, CAP_DOORS, CAP_MARKERS };
+enum { CAP_ROOMS, CAP_CORRIDORS, CAP_DOORS, CAP_MARKERS, CAP_LABELS, CAP_EDGES };
 
 void dg_result_init(dg_result *r, const dg_allocator *allocator)
 {
@@ -27,10 +27,15 @@ void dg_result_free(dg_result *r)
     dgi_free(a, r->corridors, (size_t)r->capacity_[CAP_CORRIDORS] * sizeof *r->corridors);
     dgi_free(a, r->doors, (size_t)r->capacity_[CAP_DOORS] * sizeof *r->doors);
     dgi_free(a, r->markers, (size_t)r->capacity_[CAP_MARKERS] * sizeof *r->markers);
+    dgi_free(a, r->labels, (size_t)r->capacity_[CAP_LABELS] * sizeof *r->labels);
+    dgi_free(a, r->corridor_edges,
+             (size_t)r->capacity_[CAP_EDGES] * sizeof *r->corridor_edges);
     r->rooms = NULL;
     r->corridors = NULL;
     r->doors = NULL;
     r->markers = NULL;
+    r->labels = NULL;
+    r->corridor_edges = NULL;
     memset(r->capacity_, 0, sizeof r->capacity_);
     dgi_result_reset(r);
 }
@@ -39,6 +44,7 @@ void dg_result_free(dg_result *r)
 void dgi_result_reset(dg_result *r)
 {
     r->room_count = r->corridor_count = r->door_count = r->marker_count = 0;
+    r->label_count = r->corridor_edge_count = 0;
     r->start.x = r->start.y = -1;
     r->exit.x = r->exit.y = -1;
     r->start_room = r->exit_room = -1;
@@ -110,4 +116,42 @@ int32_t dgi_result_room_near(const dg_result *r, dg_point p)
     for (int d = 0; in < 0 && d < 4; d++)
         in = dgi_result_room_at(r, (dg_point){p.x + dx[d], p.y + dy[d]});
     return in;
+}
+
+/* Gives every room a label (role "", name "", node -1) unless each has one
+ * already; labels set earlier are kept. */
+dg_status dgi_result_label_rooms(dg_result *r)
+{
+    if (r->label_count == r->room_count)
+        return DG_OK;
+    void *arr = r->labels;
+    dg_status st = dgi_grow(result_alloc(r), &arr, &r->capacity_[CAP_LABELS], r->room_count,
+                            sizeof *r->labels);
+    r->labels = arr;
+    if (st != DG_OK)
+        return st;
+    for (int32_t i = r->label_count; i < r->room_count; i++)
+    {
+        memset(&r->labels[i], 0, sizeof r->labels[i]);
+        r->labels[i].node = -1;
+    }
+    r->label_count = r->room_count;
+    return DG_OK;
+}
+
+/* Gives every corridor an edge entry (-1) unless each has one already. */
+dg_status dgi_result_edge_corridors(dg_result *r)
+{
+    if (r->corridor_edge_count == r->corridor_count)
+        return DG_OK;
+    void *arr = r->corridor_edges;
+    dg_status st = dgi_grow(result_alloc(r), &arr, &r->capacity_[CAP_EDGES], r->corridor_count,
+                            sizeof *r->corridor_edges);
+    r->corridor_edges = arr;
+    if (st != DG_OK)
+        return st;
+    for (int32_t i = r->corridor_edge_count; i < r->corridor_count; i++)
+        r->corridor_edges[i] = -1;
+    r->corridor_edge_count = r->corridor_count;
+    return DG_OK;
 }

@@ -121,7 +121,7 @@ static dg_status check_floor(const dg_recipe *recipe, int32_t floor, int32_t flo
 static dg_status add_stairs_marker(dg_result *r, dg_point p, int up, int32_t to)
 {
     dg_marker m = {p, up ? DG_MARKER_STAIRS_UP : DG_MARKER_STAIRS_DOWN,
-                   dgi_result_room_near(r, p), {0}, 0};
+                   dgi_result_room_near(r, p), {0}, 0, 0, 0, {0}};
     (void)snprintf(m.name, sizeof m.name, "floor %d", (int)to);
     return dgi_result_add_marker(r, &m);
 }
