@@ -1602,6 +1602,107 @@ DG_API dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_
                                    dg_diag *diag);
 
 /* ---- room roles (docs/content.md) ------------------------------------------- */
+/* dg_roles gives rooms of any generated map a role ("boss", "shop", the
+ * game's own word) under constraints, writing result->labels[i].role. Rules
+ * are placed in table order, each first up to its count_min, then extra rooms
+ * up to count_max go to rules drawn by weight; a room holds one role. Roles a
+ * level graph (or an earlier call) already set are kept and count toward the
+ * rule of that name. Rooms are judged on facts measured on the map: walking
+ * distance from result->start (as a rank among the reachable rooms), the
+ * start-exit route, entrances (distinct openings on the room's boundary),
+ * area, and whether a locked or secret door stands between it and the start
+ * (docs/content.md; the text format of a table is there too). */
+#define DG_ROLES_MAX 32        /* rules in one table */
+#define DG_ROLE_RANK_MAX 1000  /* ranks are permille: 0 nearest room, 1000 farthest */
+enum { /* dg_role_rule.route and .dead_end */
+    DG_ROLE_ANY = 0, /* either */
+    DG_ROLE_YES = 1, /* route: on a shortest start-exit walk; dead_end: one entrance */
+    DG_ROLE_NO = 2   /* route: on none; dead_end: two entrances or more */
+};
+enum { /* dg_role_rule.behind: what stands between the start and the room */
+    DG_BEHIND_ANY = 0,
+    DG_BEHIND_OPEN = 1,   /* reachable with every locked and secret door shut */
+    DG_BEHIND_LOCK = 2,   /* every walk from the start crosses a locked door */
+    DG_BEHIND_SECRET = 3  /* every walk from the start crosses a secret door */
+};
+enum { /* dg_role_rule.holds: what the room must hold */
+    DG_HOLDS_ANY = 0,
+    DG_HOLDS_START = 1,   /* result->start */
+    DG_HOLDS_EXIT = 2,    /* result->exit */
+    DG_HOLDS_KEY = 3      /* a DG_MARKER_KEY marker */
+};
+/* One role of a table: an element of the caller's array (fixed layout; spare must be 0). */
+typedef struct dg_role_rule {
+    char name[DG_NAME_MAX];          /* the role written into labels: letters, digits, _ - . */
+    int32_t count_min, count_max;    /* rooms to give it, 0 <= min <= max (init: 1..1) */
+    int32_t weight;                  /* share of the extra rooms beyond count_min, 0..1000000 (1) */
+    int32_t rank_min, rank_max;      /* distance rank range, permille 0..1000 (0..1000) */
+    int32_t route;                   /* DG_ROLE_*: on the start-exit route (any) */
+    int32_t dead_end;                /* DG_ROLE_*: exactly one entrance (any) */
+    int32_t behind;                  /* DG_BEHIND_* (any) */
+    int32_t area_min, area_max;      /* open cells of the room (1..INT32_MAX) */
+    int32_t entrances_min, entrances_max; /* openings (0..INT32_MAX) */
+    int32_t holds;                   /* DG_HOLDS_* (any) */
+    int32_t require;                 /* 1: fewer than count_min is DG_E_NOSPACE (0) */
+    int32_t spare[DG_SPARE_SLOTS];   /* 0 */
+} dg_role_rule;
+enum { /* dg_role_report.shortfall: the first constraint no room met (checked in this order) */
+    DG_ROLE_SHORT_NONE = 0,      /* placed as many as count_min (and one at least if max > 0) */
+    DG_ROLE_SHORT_ROOMS = 1,     /* no room reachable from the start */
+    DG_ROLE_SHORT_HOLDS = 2,     /* no room holds what `holds` asks */
+    DG_ROLE_SHORT_RANK = 3,      /* none in the rank range */
+    DG_ROLE_SHORT_ROUTE = 4,     /* none on (off) the route */
+    DG_ROLE_SHORT_DEAD_END = 5,  /* none with (without) a single entrance */
+    DG_ROLE_SHORT_BEHIND = 6,    /* none behind what `behind` asks */
+    DG_ROLE_SHORT_AREA = 7,      /* none of that area */
+    DG_ROLE_SHORT_ENTRANCES = 8, /* none with that many entrances */
+    DG_ROLE_SHORT_TAKEN = 9,     /* every room that qualifies has another role */
+    DG_ROLE_SHORT_FEW = 10       /* fewer rooms qualify than count_min */
+};
+/* What dg_roles did. Growable (docs/abi.md): the library writes 0 in spare. */
+typedef struct dg_role_report {
+    int32_t rules;                       /* rules in the table */
+    int32_t placed[DG_ROLES_MAX];        /* rooms holding rule i's role (kept ones included) */
+    int32_t kept[DG_ROLES_MAX];          /* of those, roles that were set before the call */
+    int32_t qualified[DG_ROLES_MAX];     /* rooms meeting every constraint of rule i */
+    int32_t shortfall[DG_ROLES_MAX];     /* DG_ROLE_SHORT_* of rule i */
+    int32_t short_count;                 /* rules with a shortfall */
+    int32_t rooms;                       /* rooms judged (room_count) */
+    int32_t reachable;                   /* of those, reachable from the start */
+    int32_t spare[DG_SPARE_SLOTS];
+} dg_role_report;
+
+/* Fills *rule with "any room": count 1..1, weight 1, every range open, name
+ * copied (truncated to DG_NAME_MAX - 1). */
+DG_API void dg_role_rule_init(dg_role_rule *rule, const char *name);
+/* The built-in table (start, exit, key, boss, secret, treasure, shop, hub;
+ * docs/content.md) into rules[0..cap); *count gets its length (8).
+ * DG_E_BUFFER (nothing written) if cap is smaller. */
+DG_API dg_status dg_roles_builtin(dg_role_rule *rules, int32_t cap, int32_t *count);
+/* Parses a role table (docs/content.md: one rule per line, "name key=value
+ * ...") into rules[0..cap); *count gets the rules read. Errors name
+ * "source:line:col": DG_E_PARSE for malformed text, DG_E_INVALID for an
+ * unknown key or word, a value out of range or a duplicate name, DG_E_BUFFER
+ * for more than cap rules; rules and *count are untouched on error. */
+DG_API dg_status dg_roles_parse(const char *text, size_t length, const char *source_name,
+                                dg_role_rule *rules, int32_t cap, int32_t *count,
+                                dg_diag *diag);
+/* Reads and parses a file (a helper; the core API takes buffers). */
+DG_API dg_status dg_roles_load(const char *path, dg_role_rule *rules, int32_t cap,
+                               int32_t *count, dg_diag *diag);
+/* Checks a table without a map: DG_E_INVALID naming the rule and field. */
+DG_API dg_status dg_roles_check(const dg_role_rule *rules, int32_t count, dg_diag *diag);
+/* Assigns roles to the rooms of a generated map (grid and result of one
+ * generator call, with locks or secrets added or not); grid is only read.
+ * Deterministic in (map, rules, seed); every constraint of a rule holds on
+ * every room given its role. report (optional) gets per rule what was placed
+ * and why a rule fell short; a shortfall also gets a diag message with status
+ * DG_OK naming the role, and is DG_E_NOSPACE only for a rule with require.
+ * DG_E_INVALID for a bad table or a start off the grid or impassable;
+ * on any error the result is untouched. */
+DG_API dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
+                          uint64_t seed, dg_result *result, dg_role_report *report,
+                          const dg_allocator *allocator, dg_diag *diag);
 
 /* ---- spawn tables and population (docs/content.md, docs/spawn-format.md) ------ */
 

@@ -1,0 +1,40 @@
+/* What the content layer (room roles, lib/content/roles*.c) shares between its
+ * files. Private. */
+#ifndef DG_CONTENT_H
+#define DG_CONTENT_H
+
+#include "analysis/analysis.h"
+
+/* roles_rule.c: DG_OK if rule i of a table is valid (the name, every range
+ * and enum, spare 0), else DG_E_INVALID naming the rule and field; the
+ * message is prefixed with `where` when not NULL ("file:line:col: "). */
+dg_status dgi_role_rule_check(const dg_role_rule *rule, int32_t i, const char *where,
+                              dg_diag *diag);
+/* 1 if name is a valid role name (1..DG_NAME_MAX-1 of letters, digits, _ - .). */
+int dgi_role_name_ok(const char *name, size_t length);
+
+/* roles_facts.c: what dg_roles knows of each room of a map. */
+enum { /* dgi_room_facts.flags */
+    DGI_RF_REACHABLE = 1, /* some open cell of it is reachable from the start */
+    DGI_RF_ROUTE = 2,     /* some cell lies on a shortest start-exit walk */
+    DGI_RF_LOCK = 4,      /* unreachable with locked doors shut */
+    DGI_RF_SECRET = 8,    /* unreachable with secret doors shut */
+    DGI_RF_SHUT = 16,     /* unreachable with both shut */
+    DGI_RF_START = 32,    /* holds result->start */
+    DGI_RF_EXIT = 64,     /* holds result->exit */
+    DGI_RF_KEY = 128      /* holds a key marker */
+};
+typedef struct dgi_room_facts {
+    int32_t distance;  /* walking steps from the start to its nearest open cell, -1 unreachable */
+    int32_t rank;      /* permille among reachable rooms (0 nearest, 1000 farthest) */
+    int32_t area;      /* open cells it owns */
+    int32_t entrances; /* distinct openings on its boundary */
+    int32_t flags;     /* DGI_RF_* */
+} dgi_room_facts;
+/* Fills facts[room_count] for a map whose start is a passable cell of the
+ * grid; *reachable gets the rooms reachable from the start. DG_E_NOMEM. */
+dg_status dgi_room_facts_fill(const dg_grid *grid, const dg_result *result,
+                              dgi_room_facts *facts, int32_t *reachable,
+                              const dg_allocator *allocator);
+
+#endif

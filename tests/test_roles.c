@@ -1,0 +1,389 @@
+/* Room roles (dg_roles): over every generator's maps (some locked, with
+ * secret doors) every constraint of every placed role holds, checked against
+ * a reference that measures the rooms its own way; a rule is placed wherever a
+ * room qualifies for it, up to the competition the table makes; shortfalls are
+ * always reported; the same input gives the same roles; the text format and
+ * the built-in table agree; golden pins. DG_ROLES_SEEDS=N (default 40) runs
+ * the property test over N seeds per generator and prints the rates. */
+#include "test.h"
+
+#include <dungeon.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rgen {
+    const char *name;
+    const char *prefabs; /* file, or NULL */
+    int32_t w, h;
+} rgen;
+
+static const rgen gens[] = {
+    {"attach", NULL, 80, 50},  {"chain", NULL, 80, 50},   {"cave", NULL, 80, 50},
+    {"bsp", NULL, 80, 50},     {"maze", NULL, 80, 50},    {"walk", NULL, 80, 50},
+    {"scatter", NULL, 80, 50}, {"world", NULL, 80, 50},
+    {"prefab-full", "examples/prefabs/shaft.txt", 52, 24},
+    {"prefab-jigsaw", "examples/prefabs/forest.txt", 84, 50},
+    {"prefab-islands", "examples/prefabs/factory.txt", 80, 50},
+    {"prefab-mixed", "examples/prefabs/vaults.txt", 80, 50},
+};
+#define GENS ((int)(sizeof gens / sizeof gens[0]))
+
+typedef struct rmap {
+    uint8_t *cells;
+    dg_grid g;
+    dg_result r;
+} rmap;
+
+/* Generator g's map for seed; with locks, 2 locks and a share of secret doors. */
+static int rmap_make(rmap *m, int g, const dg_prefab_set *set, uint64_t seed, int locks)
+{
+    m->cells = calloc((size_t)gens[g].w * (size_t)gens[g].h, 1);
+    dg_grid_init(&m->g, m->cells, gens[g].w, gens[g].h, 0);
+    dg_result_init(&m->r, NULL);
+    dg_recipe rc;
+    if (dg_recipe_init(&rc, gens[g].name, seed, gens[g].w, gens[g].h) != DG_OK ||
+        dg_recipe_generate(&rc, &m->g, set, &m->r, NULL, NULL) != DG_OK)
+        return 0;
+    if (locks)
+    {
+        dg_lock_params lp;
+        dg_lock_defaults(&lp);
+        lp.secret_permille = 500;
+        if (dg_lock_place(&m->g, &lp, seed, &m->r, NULL, NULL, NULL) != DG_OK)
+            return 0;
+    }
+    return 1;
+}
+
+static void rmap_free(rmap *m)
+{
+    dg_result_free(&m->r);
+    free(m->cells);
+}
+
+/* ---- the reference: each room measured cell by cell ------------------------ */
+typedef struct ref_room {
+    int32_t area, entrances, dist, rank, reach, route, lock, secret, shut, start, exit, key;
+} ref_room;
+
+static int is_room_tile(uint8_t t)
+{
+    return dg_tile_passable(t) && t != DG_TILE_DOOR && t != DG_TILE_DOOR_LOCKED &&
+           t != DG_TILE_DOOR_SECRET && t != DG_TILE_CORRIDOR;
+}
+
+typedef struct shut_walk {
+    const dg_grid *g;
+    int lock, secret;
+} shut_walk;
+
+static int shut_step(const void *user, int32_t from, int32_t to, int dir)
+{
+    const shut_walk *s = user;
+    (void)from, (void)dir;
+    uint8_t t = s->g->cells[(to / s->g->width) * s->g->stride + to % s->g->width];
+    if ((s->lock && t == DG_TILE_DOOR_LOCKED) || (s->secret && t == DG_TILE_DOOR_SECRET))
+        return 0;
+    return dg_tile_passable(t);
+}
+
+static int32_t *walk(const dg_grid *g, dg_point p, int lock, int secret)
+{
+    shut_walk s = {g, lock, secret};
+    int ok = p.x >= 0 && p.y >= 0 && p.x < g->width && p.y < g->height &&
+             shut_step(&s, 0, p.y * g->width + p.x, 0);
+    return bfs_lattice(g->width, g->height, ok ? p.y * g->width + p.x : -1, shut_step, &s, NULL);
+}
+
+/* Openings of room k: cells of `open` that are marked, flooded 8-way by recursion-free scans. */
+static int32_t ref_entrances(const dg_grid *g, const int32_t *owner, int32_t k, uint8_t *mark)
+{
+    int32_t w = g->width, h = g->height, n = w * h, groups = 0;
+    memset(mark, 0, (size_t)n);
+    for (int32_t c = 0; c < n; c++)
+    {
+        if (owner[c] == k || !dg_tile_passable(g->cells[(c / w) * g->stride + c % w]))
+            continue;
+        int32_t x = c % w, y = c / w;
+        int next = (x > 0 && owner[c - 1] == k) || (x < w - 1 && owner[c + 1] == k) ||
+                   (y > 0 && owner[c - w] == k) || (y < h - 1 && owner[c + w] == k);
+        mark[c] = (uint8_t)next;
+    }
+    for (int32_t c = 0; c < n; c++)
+    {
+        if (mark[c] != 1)
+            continue;
+        groups++;
+        mark[c] = 2;
+        for (int changed = 1; changed;) /* grow the group until it stops */
+        {
+            changed = 0;
+            for (int32_t d = 0; d < n; d++)
+            {
+                if (mark[d] != 1)
+                    continue;
+                int32_t x = d % w, y = d / w;
+                for (int32_t yy = y - 1; yy <= y + 1 && mark[d] == 1; yy++)
+                    for (int32_t xx = x - 1; xx <= x + 1; xx++)
+                        if (xx >= 0 && yy >= 0 && xx < w && yy < h && mark[yy * w + xx] == 2)
+                        {
+                            mark[d] = 2, changed = 1;
+                            break;
+                        }
+            }
+        }
+        for (int32_t d = 0; d < n; d++)
+            if (mark[d] == 2)
+                mark[d] = 3;
+    }
+    return groups;
+}
+
+/* Cave rooms own the components of open cells no plain room owns: each the
+ * smallest cave rect around the component's bounding box. */
+static void own_caves_ref(const dg_grid *g, const dg_result *r, int32_t *owner)
+{
+    int32_t w = g->width, h = g->height, n = w * h;
+    int32_t *comp = malloc((size_t)n * sizeof *comp), *stack = malloc((size_t)n * sizeof *stack);
+    for (int32_t c = 0; c < n; c++)
+        comp[c] = owner[c] < 0 && is_room_tile(g->cells[(c / w) * g->stride + c % w]) ? -1 : -2;
+    for (int32_t c0 = 0; c0 < n; c0++)
+    {
+        if (comp[c0] != -1)
+            continue;
+        int32_t top = 0, count = 0, x0 = w, y0 = h, x1 = -1, y1 = -1;
+        comp[c0] = c0;
+        stack[top++] = c0;
+        while (top)
+        {
+            int32_t c = stack[--top], x = c % w, y = c / w;
+            count++;
+            x0 = x < x0 ? x : x0, y0 = y < y0 ? y : y0, x1 = x > x1 ? x : x1, y1 = y > y1 ? y : y1;
+            int32_t nb[4] = {y > 0 ? c - w : -1, x < w - 1 ? c + 1 : -1, y < h - 1 ? c + w : -1,
+                             x > 0 ? c - 1 : -1};
+            for (int d = 0; d < 4; d++)
+                if (nb[d] >= 0 && comp[nb[d]] == -1)
+                    comp[nb[d]] = c0, stack[top++] = nb[d];
+        }
+        int32_t best = -1;
+        long long best_area = 0;
+        for (int32_t k = 0; k < r->room_count; k++)
+        {
+            dg_rect q = r->rooms[k].rect;
+            long long area = (long long)q.w * q.h;
+            if (r->rooms[k].kind == DG_ROOM_CAVE && x0 >= q.x && y0 >= q.y && x1 < q.x + q.w &&
+                y1 < q.y + q.h && (best < 0 || area < best_area))
+                best = k, best_area = area;
+        }
+        for (int32_t c = 0; c < n; c++)
+        {
+            if (comp[c] != c0)
+                continue;
+            owner[c] = best;
+            for (int32_t k = 0; k < r->room_count && best < 0; k++)
+            {
+                /* no cave holds the whole component: the cell's smallest cave */
+                dg_rect q = r->rooms[k].rect;
+                int32_t x = c % w, y = c / w;
+                if (r->rooms[k].kind == DG_ROOM_CAVE && x >= q.x && y >= q.y && x < q.x + q.w &&
+                    y < q.y + q.h &&
+                    (owner[c] < 0 || (long long)q.w * q.h < (long long)r->rooms[owner[c]].rect.w *
+                                                                r->rooms[owner[c]].rect.h))
+                    owner[c] = k;
+            }
+        }
+        (void)count;
+    }
+    free(comp);
+    free(stack);
+}
+
+static ref_room *reference(const rmap *m)
+{
+    const dg_grid *g = &m->g;
+    int32_t w = g->width, n = w * g->height, rooms = m->r.room_count;
+    ref_room *f = calloc((size_t)rooms + 1, sizeof *f);
+    int32_t *owner = malloc((size_t)n * sizeof *owner);
+    uint8_t *mark = malloc((size_t)n);
+    for (int32_t c = 0; c < n; c++)
+    {
+        owner[c] = -1;
+        int32_t x = c % w, y = c / w;
+        for (int32_t k = 0; k < rooms && owner[c] < 0; k++)
+        {
+            dg_rect q = m->r.rooms[k].rect;
+            if (m->r.rooms[k].kind != DG_ROOM_CAVE && x >= q.x && y >= q.y && x < q.x + q.w &&
+                y < q.y + q.h && is_room_tile(g->cells[y * g->stride + x]))
+                owner[c] = k;
+        }
+    }
+    own_caves_ref(g, &m->r, owner);
+    int32_t *ds = walk(g, m->r.start, 0, 0), *de = walk(g, m->r.exit, 0, 0);
+    int32_t *dl = walk(g, m->r.start, 1, 0), *dsec = walk(g, m->r.start, 0, 1);
+    int32_t *dboth = walk(g, m->r.start, 1, 1);
+    int32_t ex = m->r.exit.x >= 0 && m->r.exit.x < w && m->r.exit.y >= 0 && m->r.exit.y < g->height
+                     ? ds[m->r.exit.y * w + m->r.exit.x] : -1;
+    for (int32_t k = 0; k < rooms; k++)
+        f[k].dist = -1, f[k].lock = f[k].secret = f[k].shut = 1;
+    for (int32_t c = 0; c < n; c++)
+    {
+        int32_t k = owner[c];
+        if (k < 0)
+            continue;
+        f[k].area++;
+        if (ds[c] >= 0 && (f[k].dist < 0 || ds[c] < f[k].dist))
+            f[k].dist = ds[c];
+        f[k].route |= ex >= 0 && ds[c] >= 0 && de[c] >= 0 && ds[c] + de[c] == ex;
+        f[k].lock &= dl[c] < 0;
+        f[k].secret &= dsec[c] < 0;
+        f[k].shut &= dboth[c] < 0;
+    }
+    int32_t reach = 0;
+    for (int32_t k = 0; k < rooms; k++)
+    {
+        f[k].reach = f[k].dist >= 0;
+        reach += f[k].reach;
+        f[k].entrances = ref_entrances(g, owner, k, mark);
+    }
+    for (int32_t k = 0; k < rooms; k++)
+    {
+        int32_t le = 0;
+        for (int32_t j = 0; j < rooms; j++)
+            le += j != k && f[j].reach && f[j].dist <= f[k].dist;
+        f[k].rank = reach > 1 ? le * 1000 / (reach - 1) : 0;
+    }
+    dg_point se[2] = {m->r.start, m->r.exit};
+    int32_t fallback[2] = {m->r.start_room, m->r.exit_room};
+    for (int i = 0; i < 2; i++)
+    {
+        dg_point p = se[i];
+        int32_t k = p.x >= 0 && p.y >= 0 && p.x < w && p.y < g->height ? owner[p.y * w + p.x] : -1;
+        k = k >= 0 ? k : fallback[i];
+        if (k >= 0 && k < rooms)
+            *(i ? &f[k].exit : &f[k].start) = 1;
+    }
+    for (int32_t i = 0; i < m->r.marker_count; i++)
+    {
+        dg_point p = m->r.markers[i].pos;
+        if (m->r.markers[i].kind == DG_MARKER_KEY && owner[p.y * w + p.x] >= 0)
+            f[owner[p.y * w + p.x]].key = 1;
+    }
+    free(ds), free(de), free(dl), free(dsec), free(dboth), free(owner), free(mark);
+    return f;
+}
+
+/* 1 if room facts f meet every constraint of rule r. */
+static int ref_meets(const dg_role_rule *r, const ref_room *f)
+{
+    int holds[4] = {1, f->start, f->exit, f->key};
+    int behind[4] = {1, !f->shut, f->lock, f->secret};
+    int route[3] = {1, f->route, !f->route};
+    int dead[3] = {1, f->entrances == 1, f->entrances != 1};
+    return f->reach && holds[r->holds] && behind[r->behind] && route[r->route] &&
+           dead[r->dead_end] && f->rank >= r->rank_min && f->rank <= r->rank_max &&
+           f->area >= r->area_min && f->area <= r->area_max &&
+           f->entrances >= r->entrances_min && f->entrances <= r->entrances_max;
+}
+
+static dg_prefab_set *load_set(int g)
+{
+    dg_prefab_set *set = NULL;
+    if (gens[g].prefabs)
+        dg_prefab_load(gens[g].prefabs, NULL, NULL, NULL, &set, NULL);
+    return set;
+}
+
+static int32_t rule_of(const dg_role_rule *rules, int32_t count, const char *role)
+{
+    for (int32_t j = 0; j < count; j++)
+        if (strcmp(rules[j].name, role) == 0)
+            return j;
+    return -1;
+}
+
+TEST(roles_constraints_hold_on_every_generator)
+{
+    const char *env = getenv("DG_ROLES_SEEDS");
+    int seeds = env ? atoi(env) : 40;
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t count = 0;
+    CHECK(dg_roles_builtin(rules, DG_ROLES_MAX, &count) == DG_OK);
+    for (int g = 0; g < GENS; g++)
+    {
+        dg_prefab_set *set = load_set(g);
+        int maps = 0, violations = 0, unreported = 0;
+        int asked[DG_ROLES_MAX] = {0}, placed[DG_ROLES_MAX] = {0};
+        for (int s = 1; s <= seeds; s++)
+        {
+            rmap m;
+            if (!rmap_make(&m, g, set, (uint64_t)s, s % 2 == 0))
+            {
+                rmap_free(&m);
+                continue;
+            }
+            maps++;
+            dg_role_report rep;
+            dg_diag d;
+            dg_status st = dg_roles(&m.g, rules, count, (uint64_t)s, &m.r, &rep, NULL, &d);
+            CHECKF(st == DG_OK, "%s seed %d: %s", gens[g].name, s, d.message);
+            if (st != DG_OK)
+            {
+                rmap_free(&m);
+                continue;
+            }
+            ref_room *f = reference(&m);
+            int32_t got[DG_ROLES_MAX] = {0};
+            for (int32_t k = 0; k < m.r.room_count; k++)
+            {
+                int32_t j = rule_of(rules, count, m.r.labels[k].role);
+                if (m.r.labels[k].role[0] == '\0')
+                    continue;
+                got[j >= 0 ? j : 0]++;
+                if (j < 0 || !ref_meets(&rules[j], &f[k]))
+                {
+                    violations++;
+                    CHECKF(0, "%s seed %d: room %d is %s against its rule", gens[g].name, s,
+                           (int)k, m.r.labels[k].role);
+                }
+            }
+            for (int32_t j = 0; j < count; j++)
+            {
+                /* a room qualifies that no earlier start or exit rule pins */
+                int exists = 0;
+                for (int32_t k = 0; k < m.r.room_count && !exists; k++)
+                {
+                    exists = ref_meets(&rules[j], &f[k]);
+                    for (int32_t i = 0; i < j && exists; i++)
+                        exists = !(rules[i].holds == DG_HOLDS_START || rules[i].holds == DG_HOLDS_EXIT) ||
+                                 !ref_meets(&rules[i], &f[k]);
+                }
+                asked[j] += exists;
+                placed[j] += exists && got[j] > 0;
+                CHECKF(got[j] == rep.placed[j] && got[j] <= rules[j].count_max,
+                       "%s seed %d: %s placed %d, report %d", gens[g].name, s, rules[j].name,
+                       (int)got[j], (int)rep.placed[j]);
+                /* a rule short of its minimum (or of any room) is reported by name */
+                int short_ = got[j] < rules[j].count_min || got[j] == 0;
+                unreported += short_ != (rep.shortfall[j] != DG_ROLE_SHORT_NONE) ||
+                              (short_ && !strstr(d.message, rules[j].name));
+                
+            }
+            free(f);
+            rmap_free(&m);
+        }
+        CHECKF(maps >= seeds * 9 / 10, "%s: %d of %d maps", gens[g].name, maps, seeds);
+        CHECKF(unreported == 0, "%s: %d shortfalls misreported", gens[g].name, unreported);
+        if (env)
+        {
+            printf("%-15s maps %4d violations %d |", gens[g].name, maps, violations);
+            for (int32_t j = 0; j < count; j++)
+                printf(" %s %d/%d", rules[j].name, placed[j], asked[j]);
+            printf("\n");
+        }
+        /* every rule placed in 95% of the maps with a room that qualifies for it */
+        for (int32_t j = 0; j < count; j++)
+            CHECKF(placed[j] * 100 >= asked[j] * 95, "%s: %s placed in %d of %d maps that have a room for it",
+                   gens[g].name, rules[j].name, placed[j], asked[j]);
+        dg_prefab_set_free(set);
+    }
+}
