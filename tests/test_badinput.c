@@ -1305,6 +1305,150 @@ BAD(solve_no_start, dg_solve, "result without a start", DG_E_INVALID, "start")
     e->result.start = (dg_point){-1, -1};
     return dg_solve(e->g, &e->result, (dg_progress *)e->out, NULL, diag);
 }
+/* ---- room roles: every error row leaves the result without labels ---------------- */
+static int64_t roles_untouched(const bad_env *e, int64_t st)
+{
+    return e->result.label_count == 0 && e->result.labels == NULL ? st : 1;
+}
+BADV(role_rule_init_null, dg_role_rule_init, "rule NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_role_rule_init(NULL, "boss");
+    return 0;
+}
+BAD(roles_builtin_null, dg_roles_builtin, "count NULL", DG_E_NULL, NULL)
+{
+    (void)diag;
+    return dg_roles_builtin((dg_role_rule *)e->out, 8, NULL);
+}
+BAD(roles_builtin_small, dg_roles_builtin, "cap 7 (one short)", DG_E_BUFFER, NULL)
+{
+    int32_t n = 0;
+    (void)diag;
+    dg_status st = dg_roles_builtin((dg_role_rule *)e->out, 7, &n);
+    return n == 8 ? st : 1;
+}
+BAD(roles_parse_null, dg_roles_parse, "text NULL, length 4", DG_E_NULL, "text")
+{
+    int32_t n = 0;
+    return dg_roles_parse(NULL, 4, "t", (dg_role_rule *)e->out, 4, &n, diag);
+}
+BAD(roles_parse_key, dg_roles_parse, "unknown key", DG_E_INVALID, "t:1:6: unknown key")
+{
+    int32_t n = 0;
+    return dg_roles_parse("boss size=3\n", 12, "t", (dg_role_rule *)e->out, 4, &n, diag);
+}
+BAD(roles_parse_word, dg_roles_parse, "unknown word", DG_E_INVALID, "t:1:12: unknown route")
+{
+    int32_t n = 0;
+    return dg_roles_parse("boss route=up\n", 14, "t", (dg_role_rule *)e->out, 4, &n, diag);
+}
+BAD(roles_parse_inverted, dg_roles_parse, "count=3..1", DG_E_INVALID, "t:1:12: range min")
+{
+    int32_t n = 0;
+    return dg_roles_parse("boss count=3..1\n", 16, "t", (dg_role_rule *)e->out, 4, &n, diag);
+}
+BAD(roles_parse_bounds, dg_roles_parse, "rank=0..1001", DG_E_INVALID, "t:1:11: range outside")
+{
+    int32_t n = 0;
+    return dg_roles_parse("boss rank=0..1001\n", 18, "t", (dg_role_rule *)e->out, 4, &n, diag);
+}
+BAD(roles_parse_cap, dg_roles_parse, "cap -1", DG_E_INVALID, "cap")
+{
+    int32_t n = 0;
+    return dg_roles_parse("boss\n", 5, "t", (dg_role_rule *)e->out, -1, &n, diag);
+}
+BAD(roles_load_null, dg_roles_load, "path NULL", DG_E_NULL, "path")
+{
+    int32_t n = 0;
+    return dg_roles_load(NULL, (dg_role_rule *)e->out, 4, &n, diag);
+}
+BAD(roles_load_missing, dg_roles_load, "no such file", DG_E_INVALID, "cannot open")
+{
+    int32_t n = 0;
+    return dg_roles_load("/nonexistent/roles.txt", (dg_role_rule *)e->out, 4, &n, diag);
+}
+BAD(roles_check_count, dg_roles_check, "count -1", DG_E_INVALID, "count")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    (void)e;
+    return dg_roles_check(&r, -1, diag);
+}
+BAD(roles_check_null, dg_roles_check, "rules NULL, count 1", DG_E_NULL, "rules")
+{
+    (void)e;
+    return dg_roles_check(NULL, 1, diag);
+}
+BAD(roles_check_area, dg_roles_check, "area_min > area_max", DG_E_INVALID, "area range")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    r.area_min = 10, r.area_max = 9;
+    (void)e;
+    return dg_roles_check(&r, 1, diag);
+}
+BAD(roles_check_dup, dg_roles_check, "two rules named boss", DG_E_INVALID, "earlier rule")
+{
+    dg_role_rule r[2];
+    dg_role_rule_init(&r[0], "boss");
+    dg_role_rule_init(&r[1], "boss");
+    (void)e;
+    return dg_roles_check(r, 2, diag);
+}
+BAD(roles_null_grid, dg_roles, "grid NULL", DG_E_NULL, "grid")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    return roles_untouched(e, dg_roles(NULL, &r, 1, 1, &e->result, NULL, NULL, diag));
+}
+BAD(roles_null_result, dg_roles, "result NULL", DG_E_NULL, "result")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    return dg_roles(e->g, &r, 1, 1, NULL, (dg_role_report *)e->out, NULL, diag);
+}
+BAD(roles_count, dg_roles, "count -1", DG_E_INVALID, "count")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    return roles_untouched(e, dg_roles(e->g, &r, -1, 1, &e->result, NULL, NULL, diag));
+}
+BAD(roles_count_range, dg_roles, "count_min 2 > count_max 1", DG_E_INVALID, "count range")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    r.count_min = 2;
+    return roles_untouched(e, dg_roles(e->g, &r, 1, 1, &e->result, NULL, NULL, diag));
+}
+BAD(roles_rank, dg_roles, "rank_max 1001", DG_E_INVALID, "rank range")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    r.rank_max = 1001;
+    return roles_untouched(e, dg_roles(e->g, &r, 1, 1, &e->result, NULL, NULL, diag));
+}
+BAD(roles_spare, dg_roles, "spare[0] 1", DG_E_INVALID, "spare")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    r.spare[0] = 1;
+    return roles_untouched(e, dg_roles(e->g, &r, 1, 1, &e->result, NULL, NULL, diag));
+}
+BAD(roles_no_start, dg_roles, "result without a start", DG_E_INVALID, "start")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    return roles_untouched(e, dg_roles(e->g, &r, 1, 1, &e->result, (dg_role_report *)e->out,
+                                       NULL, diag));
+}
+BAD(roles_stride, dg_roles, "stride < width", DG_E_INVALID, "stride")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    e->bad.stride = 3;
+    return roles_untouched(e, dg_roles(&e->bad, &r, 1, 1, &e->result, NULL, NULL, diag));
+}
 BAD(anchor_null, dg_anchor_place, "anchors NULL, count 1", DG_E_NULL, "anchors")
 {
     return dg_anchor_place(e->g, NULL, 1, &e->result, NULL, diag);

@@ -5,11 +5,12 @@
  * rects: O(cells + rect areas). */
 #include "content/content.h"
 
-/* An open cell a room can own: passable, neither a door nor a corridor. */
-static int room_tile(uint8_t t)
+/* The tiles a room can own: passable, neither a door nor a corridor. */
+static void room_tiles(uint8_t *open)
 {
-    return dg_tile_passable(t) && t != DG_TILE_DOOR && t != DG_TILE_DOOR_LOCKED &&
-           t != DG_TILE_DOOR_SECRET && t != DG_TILE_CORRIDOR;
+    memcpy(open, dgi_passable_default, 256);
+    open[DG_TILE_DOOR] = open[DG_TILE_DOOR_LOCKED] = open[DG_TILE_DOOR_SECRET] = 0;
+    open[DG_TILE_CORRIDOR] = 0;
 }
 
 /* The rect of room r clipped to the grid (w <= 0 when it misses it). */
@@ -52,41 +53,45 @@ static int32_t cave_for_cell(const dg_result *r, int32_t x, int32_t y)
 }
 
 /* Open cells no plain room owns, 4-connected components of them, each to its
- * cave (cell by cell when no cave holds the whole component). */
-static void own_caves(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue)
+ * cave (cell by cell when no cave holds the whole component). The queue holds
+ * packed cells (DGI_PACK). */
+static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open, int32_t *owner,
+                      int32_t *queue)
 {
-    static const int8_t dx4[4] = {0, 1, 0, -1}, dy4[4] = {-1, 0, 1, 0};
     const int32_t w = g->width, h = g->height;
-    for (int32_t c0 = 0; c0 < w * h; c0++)
-    {
-        if (owner[c0] != -1 || !room_tile(DG_CELL(g, c0 % w, c0 / w)))
-            continue;
-        int32_t head = 0, tail = 0, x0 = c0 % w, y0 = c0 / w, x1 = x0, y1 = y0;
-        owner[c0] = -2; /* seen */
-        queue[tail++] = c0;
-        while (head < tail)
+    for (int32_t y0 = 0; y0 < h; y0++)
+        for (int32_t x0 = 0; x0 < w; x0++)
         {
-            int32_t c = queue[head++], x = c % w, y = c / w;
-            x0 = DG_MIN(x0, x), x1 = DG_MAX(x1, x), y0 = DG_MIN(y0, y), y1 = DG_MAX(y1, y);
-            for (int d = 0; d < 4; d++)
+            if (owner[y0 * w + x0] != -1 || !open[DG_CELL(g, x0, y0)])
+                continue;
+            int32_t head = 0, tail = 0, xa = x0, ya = y0, xb = x0, yb = y0;
+            owner[y0 * w + x0] = -2; /* seen */
+            queue[tail++] = DGI_PACK(x0, y0);
+            while (head < tail)
             {
-                int32_t nx = x + dx4[d], ny = y + dy4[d];
-                if (nx >= 0 && ny >= 0 && nx < w && ny < h && owner[ny * w + nx] == -1 &&
-                    room_tile(DG_CELL(g, nx, ny)))
-                {
-                    owner[ny * w + nx] = -2;
-                    queue[tail++] = ny * w + nx;
-                }
+                int32_t x = DGI_PX(queue[head]), y = DGI_PY(queue[head]);
+                head++;
+                xa = DG_MIN(xa, x), xb = DG_MAX(xb, x), yb = DG_MAX(yb, y);
+                int32_t c = y * w + x;
+                const uint8_t *t = &DG_CELL(g, x, y);
+                if (y > 0 && owner[c - w] == -1 && open[t[-g->stride]])
+                    owner[c - w] = -2, queue[tail++] = DGI_PACK(x, y - 1);
+                if (x < w - 1 && owner[c + 1] == -1 && open[t[1]])
+                    owner[c + 1] = -2, queue[tail++] = DGI_PACK(x + 1, y);
+                if (y < h - 1 && owner[c + w] == -1 && open[t[g->stride]])
+                    owner[c + w] = -2, queue[tail++] = DGI_PACK(x, y + 1);
+                if (x > 0 && owner[c - 1] == -1 && open[t[-1]])
+                    owner[c - 1] = -2, queue[tail++] = DGI_PACK(x - 1, y);
+            }
+            dg_rect b = {xa, ya, xb - xa + 1, yb - ya + 1};
+            int32_t k = cave_for(r, b);
+            for (int32_t i = 0; i < tail; i++)
+            {
+                int32_t x = DGI_PX(queue[i]), y = DGI_PY(queue[i]);
+                int32_t own = k >= 0 ? k : cave_for_cell(r, x, y);
+                owner[y * w + x] = own < 0 ? -3 : own;
             }
         }
-        dg_rect b = {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
-        int32_t k = cave_for(r, b);
-        for (int32_t i = 0; i < tail; i++)
-        {
-            int32_t c = queue[i], own = k >= 0 ? k : cave_for_cell(r, c % w, c / w);
-            owner[c] = own < 0 ? -3 : own;
-        }
-    }
     for (int32_t c = 0; c < w * h; c++)
         owner[c] = owner[c] < 0 ? -1 : owner[c];
 }
@@ -94,14 +99,19 @@ static void own_caves(const dg_grid *g, const dg_result *r, int32_t *owner, int3
 /* owner[cell] = the room that owns the open cell, else -1: the first plain
  * room (in array order) whose rect holds it, else the cave its component
  * belongs to (own_caves). */
-static void fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue)
+static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
+                       int32_t *cells, int32_t *first)
 {
+    uint8_t open[256];
+    room_tiles(open);
     const int32_t n = g->width * g->height;
     int caves = 0;
+    int32_t m = 0;
     for (int32_t i = 0; i < n; i++)
         owner[i] = -1;
     for (int32_t k = 0; k < r->room_count; k++)
     {
+        first[k] = m;
         if (r->rooms[k].kind == DG_ROOM_CAVE)
         {
             caves = 1;
@@ -112,15 +122,41 @@ static void fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, in
             for (int32_t x = q.x; x < q.x + q.w; x++)
             {
                 int32_t c = y * g->width + x;
-                if (owner[c] < 0 && room_tile(DG_CELL(g, x, y)))
-                    owner[c] = k;
+                if (owner[c] < 0 && open[DG_CELL(g, x, y)])
+                    owner[c] = k, cells[m++] = DGI_PACK(x, y);
             }
     }
+    first[r->room_count] = m;
     if (caves)
-        own_caves(g, r, owner, queue);
+        own_caves(g, r, open, owner, queue);
+    return caves;
 }
 
-/* Breadth-first distances from p over the tiles of pass (p must be open under it). */
+/* The open cells of every room (packed, DGI_PACK), grouped by room:
+ * cells[first[k] .. first[k + 1]). */
+typedef struct room_cells {
+    int32_t *cells, *first;
+} room_cells;
+
+static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t rooms, room_cells *rc)
+{
+    for (int32_t k = 0; k <= rooms; k++)
+        rc->first[k] = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (owner[i] >= 0)
+            rc->first[owner[i] + 1]++;
+    for (int32_t k = 0; k < rooms; k++)
+        rc->first[k + 1] += rc->first[k];
+    for (int32_t y = 0, i = 0; i < n; y++) /* first[k] walks up to the old first[k + 1] */
+        for (int32_t x = 0; x < w; x++, i++)
+            if (owner[i] >= 0)
+                rc->cells[rc->first[owner[i]]++] = DGI_PACK(x, y);
+    for (int32_t k = rooms; k > 0; k--)
+        rc->first[k] = rc->first[k - 1];
+    rc->first[0] = 0;
+}
+
+/* Breadth-first distances from p over the tiles of pass (-1 everywhere if p is shut). */
 static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t *dist,
                       int32_t *queue)
 {
@@ -136,21 +172,24 @@ static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t
 }
 
 /* Sets `flag` on every reachable room none of whose cells dist reaches. */
-static void mark_unreached(const dg_grid *g, const int32_t *owner, const int32_t *dist,
+static void mark_unreached(const room_cells *rc, int32_t w, const int32_t *dist,
                            dgi_room_facts *f, int32_t rooms, int32_t flag)
 {
     for (int32_t k = 0; k < rooms; k++)
-        if (f[k].flags & DGI_RF_REACHABLE)
+    {
+        if (!(f[k].flags & DGI_RF_REACHABLE))
+            continue;
+        int32_t i = rc->first[k];
+        while (i < rc->first[k + 1] && dist[DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i])] < 0)
+            i++;
+        if (i == rc->first[k + 1])
             f[k].flags |= flag;
-    for (int32_t i = 0; i < g->width * g->height; i++)
-        if (owner[i] >= 0 && dist[i] >= 0)
-            f[owner[i]].flags &= ~flag;
+    }
 }
 
-/* Walks with some doors shut: `shut` lists the door tiles read as wall. */
-static void gate_pass(const dg_grid *g, const dg_result *r, const int32_t *owner,
-                      int32_t *dist, int32_t *queue, dgi_room_facts *f, int lock, int secret,
-                      int32_t flag)
+/* Walks with some doors shut (locked, secret or both), marking the rooms cut off. */
+static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t *dist,
+                      int32_t *queue, dgi_room_facts *f, int lock, int secret, int32_t flag)
 {
     uint8_t pass[256];
     memcpy(pass, dgi_passable_default, sizeof pass);
@@ -159,45 +198,42 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const int32_t *owner
     if (secret)
         pass[DG_TILE_DOOR_SECRET] = 0;
     walk_from(g, pass, r->start, dist, queue);
-    mark_unreached(g, owner, dist, f, r->room_count, flag);
+    mark_unreached(rc, g->width, dist, f, r->room_count, flag);
 }
 
 /* The distinct openings of room k: open cells outside it, 4-next to one of
- * its cells, grouped 8-connected. tag holds k + 1 on openings found (each
- * cell is an opening of a room at most once per room: tags are reset by room). */
-static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k, dg_rect q,
-                               int32_t *tag, int32_t *list)
+ * its cells, grouped 8-connected. tag[c] == k + 1 marks an opening found for
+ * room k, -(k + 1) one already grouped, so tags need no reset between rooms.
+ * list has room for twice the openings (the list, then the flood's stack). */
+static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k,
+                               const room_cells *rc, int32_t *tag, int32_t *list)
 {
-    static const int8_t dx4[4] = {0, 1, 0, -1}, dy4[4] = {-1, 0, 1, 0};
     const int32_t w = g->width, h = g->height;
     int32_t n = 0;
-    for (int32_t y = q.y; y < q.y + q.h; y++)
-        for (int32_t x = q.x; x < q.x + q.w; x++)
+    for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
+    {
+        int32_t x = DGI_PX(rc->cells[i]), y = DGI_PY(rc->cells[i]), c = y * w + x;
+        if (x > 0 && y > 0 && x < w - 1 && y < h - 1 && owner[c - 1] == k && owner[c + 1] == k &&
+            owner[c - w] == k && owner[c + w] == k)
+            continue; /* inside the room: most cells */
+        for (int d = 0; d < 4; d++)
         {
-            if (owner[y * w + x] != k)
-                continue;
-            for (int d = 0; d < 4; d++)
+            int32_t nx = x + (d == 1) - (d == 3), ny = y + (d == 2) - (d == 0), e = ny * w + nx;
+            if (nx >= 0 && ny >= 0 && nx < w && ny < h && owner[e] != k && tag[e] != k + 1 &&
+                dgi_passable_default[DG_CELL(g, nx, ny)])
             {
-                int32_t nx = x + dx4[d], ny = y + dy4[d];
-                if (nx < 0 || ny < 0 || nx >= w || ny >= h)
-                    continue;
-                int32_t c = ny * w + nx;
-                if (owner[c] != k && tag[c] != k + 1 && dg_tile_passable(DG_CELL(g, nx, ny)))
-                {
-                    tag[c] = k + 1;
-                    list[n++] = c;
-                }
+                tag[e] = k + 1;
+                list[n++] = e;
             }
         }
-    /* components: a flood over the tagged cells, retagging them -(k + 1) */
+    }
     int32_t groups = 0;
     for (int32_t i = 0; i < n; i++)
     {
         if (tag[list[i]] != k + 1)
             continue;
         groups++;
-        int32_t top = 0;
-        int32_t *stack = list + n; /* the list's second half holds the flood */
+        int32_t top = 0, *stack = list + n;
         stack[top++] = list[i];
         tag[list[i]] = -(k + 1);
         while (top > 0)
@@ -239,27 +275,49 @@ static void fill_ranks(dgi_room_facts *f, int32_t rooms, int32_t reachable, int3
     }
 }
 
-/* Distance, route and holdings of every room from the two walks. */
-static void fill_walks(const dg_grid *g, const dg_result *r, const int32_t *owner,
-                       const int32_t *ds, const int32_t *de, dgi_room_facts *f)
+/* mark[c] = 1 on every cell of some shortest walk from the start to the exit:
+ * back from the exit over cells one step nearer the start (ds), so only the
+ * cells of those walks are visited. */
+static void mark_route(const dg_grid *g, const int32_t *ds, dg_point exit, uint8_t *mark,
+                       int32_t *stack)
 {
-    const int32_t w = g->width, n = w * g->height;
-    int exit_ok = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
-                  ds[r->exit.y * w + r->exit.x] >= 0;
-    int32_t route = exit_ok ? ds[r->exit.y * w + r->exit.x] : -1;
-    for (int32_t i = 0; i < n; i++)
+    const int32_t w = g->width, h = g->height;
+    memset(mark, 0, (size_t)w * (size_t)h);
+    int32_t e = exit.y * w + exit.x, top = 0;
+    if (ds[e] < 0)
+        return;
+    mark[e] = 1;
+    stack[top++] = e;
+    while (top > 0)
     {
-        int32_t k = owner[i];
-        if (k < 0)
-            continue;
-        f[k].area++;
-        if (ds[i] < 0)
-            continue;
-        if (f[k].distance < 0 || ds[i] < f[k].distance)
-            f[k].distance = ds[i];
-        f[k].flags |= DGI_RF_REACHABLE;
-        if (exit_ok && de[i] >= 0 && ds[i] + de[i] == route)
-            f[k].flags |= DGI_RF_ROUTE;
+        int32_t c = stack[--top], x = c % w, y = c / w;
+        int32_t nb[4] = {y > 0 ? c - w : -1, x < w - 1 ? c + 1 : -1, y < h - 1 ? c + w : -1,
+                         x > 0 ? c - 1 : -1};
+        for (int d = 0; d < 4; d++)
+            if (nb[d] >= 0 && !mark[nb[d]] && ds[nb[d]] >= 0 && ds[nb[d]] == ds[c] - 1)
+            {
+                mark[nb[d]] = 1;
+                stack[top++] = nb[d];
+            }
+    }
+}
+
+/* Distance, reach and route of every room. */
+static void fill_walks(const room_cells *rc, int32_t w, int32_t rooms, const int32_t *ds,
+                       const uint8_t *route, dgi_room_facts *f)
+{
+    for (int32_t k = 0; k < rooms; k++)
+    {
+        f[k].area = rc->first[k + 1] - rc->first[k];
+        for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
+        {
+            int32_t c = DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i]);
+            if (ds[c] < 0)
+                continue;
+            if (f[k].distance < 0 || ds[c] < f[k].distance)
+                f[k].distance = ds[c];
+            f[k].flags |= DGI_RF_REACHABLE | (route && route[c] ? DGI_RF_ROUTE : 0);
+        }
     }
 }
 
@@ -290,58 +348,74 @@ static void fill_holdings(const dg_grid *g, const dg_result *r, const int32_t *o
     }
 }
 
+/* Locked and secret doors on the grid: bit 1 and bit 2. */
+static int gates_present(const dg_grid *g)
+{
+    int found = 0;
+    for (int32_t y = 0; y < g->height && found != 3; y++)
+    {
+        const uint8_t *row = &DG_CELL(g, 0, y);
+        found |= (memchr(row, DG_TILE_DOOR_LOCKED, (size_t)g->width) != NULL) |
+                 (memchr(row, DG_TILE_DOOR_SECRET, (size_t)g->width) != NULL) << 1;
+    }
+    return found;
+}
+
+/* Which rooms a locked or secret door cuts off from the start. */
+static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t *dist,
+                       int32_t *queue, dgi_room_facts *f)
+{
+    int gates = gates_present(g);
+    if (gates & 1)
+        gate_pass(g, r, rc, dist, queue, f, 1, 0, DGI_RF_LOCK);
+    if (gates & 2)
+        gate_pass(g, r, rc, dist, queue, f, 0, 1, DGI_RF_SECRET);
+    if (gates == 3)
+        gate_pass(g, r, rc, dist, queue, f, 1, 1, DGI_RF_SHUT);
+    else if (gates)
+        for (int32_t k = 0; k < r->room_count; k++)
+            if (f[k].flags & (DGI_RF_LOCK | DGI_RF_SECRET))
+                f[k].flags |= DGI_RF_SHUT;
+}
+
 dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_facts *f,
                               int32_t *reachable, const dg_allocator *a)
 {
-    const int32_t w = g->width, n = w * g->height;
-    /* owner, start walk, exit walk (later: gate walks, tags), queue and one more
-     * (later: an opening list and its flood stack), the rank order */
-    size_t cells = (size_t)n * 5 + (size_t)r->room_count;
-    int32_t *buf = dgi_calloc(a, cells, sizeof *buf);
+    const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
+    /* owner, start walk (then gate walks, then opening tags), cells, queue and one more (an
+     * opening list and its flood stack), first cells and rank order, route marks */
+    size_t words = (size_t)n * 5 + (size_t)rooms * 2 + 1;
+    int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n);
     if (!buf)
         return DG_E_NOMEM;
-    int32_t *owner = buf, *ds = buf + n, *de = buf + 2 * (size_t)n, *queue = buf + 3 * (size_t)n;
-    int32_t *order = buf + 5 * (size_t)n; /* room_count entries */
-    fill_owners(g, r, owner, queue);
-    for (int32_t k = 0; k < r->room_count; k++)
+    int32_t *owner = buf, *ds = buf + n, *queue = buf + 3 * (size_t)n;
+    room_cells rc = {buf + 2 * (size_t)n, buf + 5 * (size_t)n};
+    int32_t *order = rc.first + rooms + 1;
+    uint8_t *route = (uint8_t *)(buf + words);
+    /* without caves the rect scan lists each room's cells in order already */
+    if (fill_owners(g, r, owner, queue, rc.cells, rc.first))
+        group_cells(owner, w, n, rooms, &rc);
+    for (int32_t k = 0; k < rooms; k++)
     {
-        f[k].distance = -1;
-        f[k].rank = -1;
+        f[k].distance = f[k].rank = -1;
         f[k].area = f[k].entrances = f[k].flags = 0;
     }
     walk_from(g, dgi_passable_default, r->start, ds, queue);
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height;
     if (exit_in)
-        walk_from(g, dgi_passable_default, r->exit, de, queue);
-    fill_walks(g, r, owner, ds, exit_in ? de : ds, f);
+        mark_route(g, ds, r->exit, route, queue);
+    fill_walks(&rc, w, rooms, ds, exit_in ? route : NULL, f);
     fill_holdings(g, r, owner, f);
-    int locks = 0, secrets = 0;
-    for (int32_t y = 0; y < g->height; y++)
-        for (int32_t x = 0; x < w; x++)
-        {
-            locks |= DG_CELL(g, x, y) == DG_TILE_DOOR_LOCKED;
-            secrets |= DG_CELL(g, x, y) == DG_TILE_DOOR_SECRET;
-        }
-    if (locks)
-        gate_pass(g, r, owner, de, queue, f, 1, 0, DGI_RF_LOCK);
-    if (secrets)
-        gate_pass(g, r, owner, de, queue, f, 0, 1, DGI_RF_SECRET);
-    if (locks && secrets)
-        gate_pass(g, r, owner, de, queue, f, 1, 1, DGI_RF_SHUT);
-    else if (locks || secrets)
-        for (int32_t k = 0; k < r->room_count; k++)
-            if (f[k].flags & (DGI_RF_LOCK | DGI_RF_SECRET))
-                f[k].flags |= DGI_RF_SHUT;
-    /* tags in ds (the walk is read), opening lists in queue and spare */
+    /* the gate walks overwrite ds (read above); entrances then tag it */
+    fill_gates(g, r, &rc, ds, queue, f);
     int32_t count = 0;
-    for (int32_t k = 0; k < r->room_count; k++)
+    for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
-    for (int32_t i = 0; i < n; i++)
-        ds[i] = 0;
-    for (int32_t k = 0; k < r->room_count; k++)
-        f[k].entrances = count_entrances(g, owner, k, clip_rect(g, r->rooms[k].rect), ds, queue);
-    fill_ranks(f, r->room_count, count, order);
+    memset(ds, 0, (size_t)n * sizeof *ds);
+    for (int32_t k = 0; k < rooms; k++)
+        f[k].entrances = count_entrances(g, owner, k, &rc, ds, queue);
+    fill_ranks(f, rooms, count, order);
     *reachable = count;
-    dgi_free(a, buf, cells * sizeof *buf);
+    dgi_free(a, buf, words * sizeof *buf + (size_t)n);
     return DG_OK;
 }

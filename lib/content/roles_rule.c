@@ -48,7 +48,7 @@ static void builtin(dg_role_rule *t)
     r->route = DG_ROLE_NO, r->dead_end = DG_ROLE_YES;
     dg_role_rule_init(++r, "shop");
     r->count_min = 0, r->weight = 10, r->rank_min = 200, r->rank_max = 800;
-    r->route = DG_ROLE_YES, r->dead_end = DG_ROLE_NO, r->behind = DG_BEHIND_OPEN;
+    r->route = DG_ROLE_YES, r->dead_end = DG_ROLE_NO;
     r->area_min = 9;
     dg_role_rule_init(++r, "hub");
     r->count_min = 0, r->count_max = 2, r->weight = 5, r->entrances_min = 3;
