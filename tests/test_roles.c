@@ -464,7 +464,12 @@ TEST(roles_golden)
         int locks;
         uint64_t hash;
     } pins[] = {
-        {0, 1, 0, 0}, {0, 2, 1, 0}, {3, 1, 1, 0}, {7, 1, 0, 0}, {2, 3, 0, 0}, {11, 1, 1, 0},
+        {0, 1, 0, 0x78E04CFE2F8D8F42ULL},
+        {0, 2, 1, 0x89F200653C4129EAULL},
+        {3, 1, 1, 0x019C80E867DCB368ULL},
+        {7, 1, 0, 0x17FB08E94C4D7ACEULL},
+        {2, 1, 1, 0xCEAB183854ACE625ULL},
+        {11, 1, 1, 0xD450800CEB212268ULL},
     };
     for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++)
     {
