@@ -5,6 +5,7 @@
  * always reported; the same input gives the same roles; the text format and
  * the built-in table agree; golden pins. DG_ROLES_SEEDS=N (default 40) runs
  * the property test over N seeds per generator and prints the rates. */
+#include "hard.h"
 #include "test.h"
 
 #include <dungeon.h>
@@ -634,4 +635,33 @@ TEST(roles_behind_locks_and_secrets)
     CHECK(rep.kept[0] == 1 && rep.placed[0] == 1);
     free(r.labels); /* the rooms are the test's: only the labels are the library's (malloc) */
     free(m.cells);
+}
+
+/* Every allocation that fails gives DG_E_NOMEM with the result as it was and
+ * nothing leaked; a report is written only on success. */
+TEST(roles_out_of_memory)
+{
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t count = 0;
+    dg_roles_builtin(rules, DG_ROLES_MAX, &count);
+    rmap m;
+    CHECK(rmap_make(&m, 0, NULL, 5, 1));
+    int ok = 0;
+    for (int64_t k = 1; k <= 8 && !ok; k++)
+    {
+        hard_alloc h;
+        hard_alloc_init(&h, k);
+        dg_role_report rep;
+        memset(&rep, 0x5A, sizeof rep);
+        m.r.label_count = 0;
+        dg_status st = dg_roles(&m.g, rules, count, 1, &m.r, &rep, &h.hooks, NULL);
+        CHECKF(hard_alloc_clean(&h) && h.live == 0, "allocation %d: leaked", (int)k);
+        if (st == DG_OK)
+            ok = 1;
+        else
+            CHECKF(st == DG_E_NOMEM && m.r.label_count == 0 && ((uint8_t *)&rep)[0] == 0x5A,
+                   "allocation %d: status %d, labels %d", (int)k, (int)st, (int)m.r.label_count);
+    }
+    CHECK(ok);
+    rmap_free(&m);
 }
