@@ -218,6 +218,8 @@ static dg_status check_input(const dg_grid *grid, const dg_role_rule *rules, int
         return st;
     if (result->room_count < 0 || (result->room_count > 0 && !result->rooms))
         return dgi_fail(diag, DG_E_INVALID, "roles: result has no room array");
+    if (result->marker_count < 0 || (result->marker_count > 0 && !result->markers))
+        return dgi_fail(diag, DG_E_INVALID, "roles: result has no marker array");
     if (result->label_count != 0 &&
         (result->label_count != result->room_count || !result->labels))
         return dgi_fail(diag, DG_E_INVALID, "roles: result has %d labels for %d rooms",

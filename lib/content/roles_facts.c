@@ -384,6 +384,9 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
     /* owner, start walk (then gate walks, then opening tags), cells, queue and one more (an
      * opening list and its flood stack), first cells and rank order, route marks */
+    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n;
+    if (bytes > (uint64_t)SIZE_MAX)
+        return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
     size_t words = (size_t)n * 5 + (size_t)rooms * 2 + 1;
     int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n);
     if (!buf)
