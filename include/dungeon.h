@@ -1698,8 +1698,9 @@ DG_API dg_status dg_roles_check(const dg_role_rule *rules, int32_t count, dg_dia
  * every room given its role. report (optional) gets per rule what was placed
  * and why a rule fell short; a shortfall also gets a diag message with status
  * DG_OK naming the role, and is DG_E_NOSPACE only for a rule with require.
- * DG_E_INVALID for a bad table or a start off the grid or impassable;
- * on any error the result is untouched. */
+ * DG_E_INVALID for a bad table, a result whose labels or arrays do not match
+ * its counts, or a start off the grid or impassable; on any error the result
+ * is untouched. */
 DG_API dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
                           uint64_t seed, dg_result *result, dg_role_report *report,
                           const dg_allocator *allocator, dg_diag *diag);
