@@ -1569,6 +1569,7 @@ typedef struct dg_graph {
     int32_t extra_connections;  /* 1: doors beyond the edges are allowed (default 0) */
     const dg_prefab_set *prefabs; /* room templates, or NULL */
     dg_allocator allocator_;    /* private: set by dg_graph_parse */
+    int32_t capacity_[2];       /* private: arrays dg_graph_parse made (0: the caller's) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_graph;
 
