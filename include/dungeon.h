@@ -1971,10 +1971,20 @@ DG_API dg_status dg_params_set(const char *generator, void *params, size_t param
 
 #define DG_RECIPE_MAX_PARAMS 32
 #define DG_RECIPE_PREFABS_MAX 56 /* bytes of the prefab file hint, NUL included */
+#define DG_RECIPE_INPUTS 3
+enum { /* dg_recipe.inputs[]: what else a level was made with, beside a prefab set */
+    DG_RECIPE_GRAPH = 0,  /* the level graph (dg_graph_hash); recipe keys graph=, graph_hash= */
+    DG_RECIPE_ROLES = 1,  /* the role table dg_roles used; roles=, roles_hash= */
+    DG_RECIPE_SPAWNS = 2  /* the spawn table dg_populate used; spawns=, spawns_hash= */
+};
+typedef struct dg_recipe_input {
+    uint64_t hash;                        /* its identity; 0: none recorded */
+    char file[DG_RECIPE_PREFABS_MAX];     /* its file as a hint ("" none), as prefabs */
+} dg_recipe_input;
 /* Everything that determines a map: the library's output series
  * (DG_OUTPUT_VERSION), generator, seed, size, every parameter value (in
- * the order of the generator's table) and the prefab set's identity. Same
- * size as in 0.3.0, which had 48 values and no prefab fields. */
+ * the order of the generator's table), the prefab set's identity and the
+ * identities of the level graph, role and spawn tables (0.9). */
 typedef struct dg_recipe {
     char generator[DG_NAME_MAX];          /* NUL-terminated registered name */
     uint64_t seed;
@@ -1984,6 +1994,7 @@ typedef struct dg_recipe {
     int32_t values[DG_RECIPE_MAX_PARAMS]; /* values[i] belongs to params table entry i */
     uint64_t prefabs_hash;                /* dg_prefab_set_hash of the set it needs; 0: none recorded */
     char prefabs[DG_RECIPE_PREFABS_MAX];  /* the set's file as a hint ("" none): letters, digits, ./_-+ */
+    dg_recipe_input inputs[DG_RECIPE_INPUTS]; /* the level graph, role and spawn tables it was made with */
 } dg_recipe;
 
 /* Recipe for a generator with its default parameters. */
@@ -2022,6 +2033,12 @@ DG_API dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator,
  * the hint is too long or holds other characters; the recipe is untouched. */
 DG_API dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set,
                                        const char *file, dg_diag *diag);
+/* Records an input's identity (which: DG_RECIPE_*; hash not 0; file an
+ * optional hint, as dg_recipe_set_prefabs). Recipes print them as NAME=FILE
+ * NAME_hash=0x... after the prefab set. DG_E_INVALID for another which, hash
+ * 0 or a hint a recipe cannot hold; the recipe is untouched. */
+DG_API dg_status dg_recipe_set_input(dg_recipe *recipe, int32_t which, uint64_t hash,
+                                     const char *file, dg_diag *diag);
 /* Runs the recipe's generator on grid, which must be recipe->width x
  * recipe->height. prefabs is needed by generators whose info says so (else
  * ignored; borrowed for the call). A recipe with a prefabs_hash runs only with

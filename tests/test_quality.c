@@ -496,10 +496,10 @@ TEST(quality_survey_layout_figures)
     fill_map(&g, cells, rows, 10);
     dg_room rooms[2] = {{{1, 1, 4, 3}, DG_ROOM_NORMAL, -1, 0, -1, 12, DG_SHAPE_RECT},
                         {{6, 4, 5, 3}, DG_ROOM_NORMAL, -1, 0, -1, 15, DG_SHAPE_RECT}};
-    dg_marker markers[4] = {{{1, 8}, DG_MARKER_KEY, -1, "key 1", 1},
-                            {{11, 5}, DG_MARKER_LOCK, -1, "lock 1", 1},
-                            {{3, 3}, DG_MARKER_KEY, 0, "key 2", 2},
-                            {{5, 2}, DG_MARKER_LOCK, -1, "lock 2", 2}};
+    dg_marker markers[4] = {{{1, 8}, DG_MARKER_KEY, -1, "key 1", 1, 0, 0, {0}},
+                            {{11, 5}, DG_MARKER_LOCK, -1, "lock 1", 1, 0, 0, {0}},
+                            {{3, 3}, DG_MARKER_KEY, 0, "key 2", 2, 0, 0, {0}},
+                            {{5, 2}, DG_MARKER_LOCK, -1, "lock 2", 2, 0, 0, {0}}};
     dg_result r;
     dg_result_init(&r, NULL);
     r.rooms = rooms;
