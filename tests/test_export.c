@@ -87,8 +87,9 @@ static void fixed_map(dg_grid *g, dg_result *r)
     static dg_corridor corridors[1] = {{{6, 1}, {9, 1}, {9, 3}, 6, {DG_REF_ROOM, 0}, {DG_REF_ROOM, 1}}};
     static dg_door doors[2] = {{{5, 2}, {DG_REF_ROOM, 0}, {DG_REF_CORRIDOR, 0}},
                                {{9, 4}, {DG_REF_CORRIDOR, 0}, {DG_REF_NONE, -1}}};
-    static dg_marker markers[2] = {{{2, 2}, DG_MARKER_ACTOR, 0, "orc \"chief\" <&>", 0},
-                                   {{10, 2}, DG_MARKER_ITEM, 1, "caf\xc3\xa9 \xff", 0}};
+    static dg_marker markers[2] = {
+        {.pos = {2, 2}, .kind = DG_MARKER_ACTOR, .room = 0, .name = "orc \"chief\" <&>"},
+        {.pos = {10, 2}, .kind = DG_MARKER_ITEM, .room = 1, .name = "caf\xc3\xa9 \xff"}};
     r->rooms = rooms;
     r->room_count = 2;
     r->corridors = corridors;
@@ -421,7 +422,8 @@ TEST(r4_export_extreme_coordinates)
     dg_corridor corridors[2] = {{{lo, lo}, {hi, lo}, {hi, hi}, hi, {DG_REF_ROOM, lo}, {hi, hi}},
                                 {{hi, hi}, {lo, hi}, {lo, lo}, lo, {lo, hi}, {DG_REF_CORRIDOR, lo}}};
     dg_door doors[1] = {{{hi, lo}, {DG_REF_ROOM, hi}, {lo, lo}}};
-    dg_marker markers[2] = {{{lo, hi}, hi, lo, "far", 0}, {{hi, hi}, DG_MARKER_START, hi, "s", 0}};
+    dg_marker markers[2] = {{.pos = {lo, hi}, .kind = hi, .room = lo, .name = "far"},
+                            {.pos = {hi, hi}, .kind = DG_MARKER_START, .room = hi, .name = "s"}};
     r.rooms = rooms, r.corridors = corridors, r.doors = doors, r.markers = markers;
     r.room_count = 2, r.corridor_count = 2, r.door_count = 1, r.marker_count = 2;
     r.start.x = hi, r.start.y = hi, r.start_room = lo;
@@ -460,9 +462,12 @@ TEST(r4_export_xml_noncharacters)
     dg_result r;
     fixed_map(&g, &r);
     dg_marker markers[3] = {
-        {{2, 2}, DG_MARKER_ACTOR, 0, "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1F\x7F", 0},
-        {{3, 2}, DG_MARKER_ITEM, 0, "\xED\xA0\x80\xC0\xAF\xF4\x90\x80\x80\xEF\xBF", 0},
-        {{4, 2}, DG_MARKER_ITEM, 0, "ok \xEF\xBF\xBD \xF4\x8F\xBF\xBF \xEE\x80\x80\t\n\r", 0},
+        {.pos = {2, 2}, .kind = DG_MARKER_ACTOR, .room = 0,
+         .name = "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1F\x7F"},
+        {.pos = {3, 2}, .kind = DG_MARKER_ITEM, .room = 0,
+         .name = "\xED\xA0\x80\xC0\xAF\xF4\x90\x80\x80\xEF\xBF"},
+        {.pos = {4, 2}, .kind = DG_MARKER_ITEM, .room = 0,
+         .name = "ok \xEF\xBF\xBD \xF4\x8F\xBF\xBF \xEE\x80\x80\t\n\r"},
     };
     r.markers = markers;
     r.marker_count = 3;
@@ -522,8 +527,9 @@ TEST(r4_export_start_exit_once)
     dg_prefab_set_free(set);
     /* a start marker elsewhere is its own object */
     fixed_map(&g, &r);
-    dg_marker markers[3] = {{{2, 1}, DG_MARKER_START, 0, "here", 0}, {{3, 1}, DG_MARKER_START, 0, "there", 0},
-                            {{2, 1}, DG_MARKER_START, 0, "again", 0}};
+    dg_marker markers[3] = {{.pos = {2, 1}, .kind = DG_MARKER_START, .room = 0, .name = "here"},
+                            {.pos = {3, 1}, .kind = DG_MARKER_START, .room = 0, .name = "there"},
+                            {.pos = {2, 1}, .kind = DG_MARKER_START, .room = 0, .name = "again"}};
     r.markers = markers;
     r.marker_count = 3;
     size_t len;
