@@ -31,6 +31,7 @@
 #endif
 
 #include "overlay.h"
+#include "roles_overlay.h"
 #include "survey.h"
 
 enum { EXIT_GEN = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
@@ -665,11 +666,13 @@ static int write_png(const dg_grid *g, const dg_result *r, const options *o)
 {
     int32_t scale = o->scale;
     int64_t w = (int64_t)g->width * scale, map_h = (int64_t)g->height * scale;
-    legend_entry entries[270];
-    int32_t xs[270], rows[270], n = 0, legend_rows = 0;
+    enum { LEGEND_MAX = 270 + ROLE_LEGEND_MAX + SPAWN_LEGEND_MAX };
+    legend_entry entries[LEGEND_MAX];
+    int32_t xs[LEGEND_MAX], rows[LEGEND_MAX], n = 0, legend_rows = 0;
     if (o->legend)
     {
         n = legend_entries(g, r, o->markers, entries);
+        n += content_legend_entries(r, o->markers, entries + n);
         legend_rows = legend_layout(entries, n, (int32_t)(w < INT32_MAX ? w : INT32_MAX), xs, rows);
     }
     int64_t h = map_h + (legend_rows ? legend_rows * LEGEND_ROW + 4 : 0);
@@ -694,6 +697,7 @@ static int write_png(const dg_grid *g, const dg_result *r, const options *o)
         draw_room_numbers(&im, r, scale);
     if (o->markers) /* over the numbers: a marker may sit in a room's first cell */
         draw_markers(&im, r, scale);
+    draw_room_content(&im, r, scale, o->markers);
     if (legend_rows)
         draw_legend(&im, (int32_t)map_h, entries, n, xs, rows);
     int rc = save_png(px, (int32_t)w, (int32_t)h, o->output);
