@@ -119,11 +119,13 @@ static void usage(FILE *f)
             "  -o, --output FILE   output file, - for stdout (default -); with --floors a\n"
             "                      directory (made if missing) or a .tmx/.tmj file\n"
             "  --scale N           PNG pixels per cell (default 8)\n"
-            "  --legend            PNG: a strip naming the tile colours (and marker dots)\n"
+            "  --legend            PNG: a strip naming the tile colours (and marker dots,\n"
+            "                      room roles and spawn kinds)\n"
             "  --numbers           PNG: room numbers, as in the JSON and Tiled exports\n"
-            "  --markers           PNG: dots for start, exit and markers; ASCII: their glyphs\n"
-            "                      (@ start, X exit, a actor, $ item, ! trap, s spawn, k key,\n"
-            "                      L lock, < > stairs, * other)\n"
+            "  --markers           PNG: dots for start, exit and markers, spawns over their\n"
+            "                      footprint, rooms framed in their role's colour; ASCII:\n"
+            "                      glyphs (@ start, X exit, a actor, $ item, ! trap, s spawn,\n"
+            "                      k key, L lock, < > stairs, * other)\n"
             "  --grid              PNG: lines between cells\n");
     fprintf(f, /* two strings: C99 compilers need take only 4095 characters in one */
             "  --locks N           lock N gates on the way to the exit and place their keys\n"
@@ -622,6 +624,17 @@ static void put_glyph(char *text, const dg_grid *g, dg_point p, char c)
         text[(size_t)p.y * ((size_t)g->width + 1) + (size_t)p.x] = c;
 }
 
+/* A marker's glyph on every cell of its footprint (a spawn's size x size). */
+static void put_footprint(char *text, const dg_grid *g, const dg_marker *m)
+{
+    int32_t side = m->size > 1 && m->size <= DG_CREATURE_SIZE_MAX ? m->size : 1;
+    if (m->pos.x < 0 || m->pos.y < 0 || m->pos.x >= g->width || m->pos.y >= g->height)
+        return;
+    for (int32_t dy = 0; dy < side; dy++)
+        for (int32_t dx = 0; dx < side; dx++)
+            put_glyph(text, g, (dg_point){m->pos.x + dx, m->pos.y + dy}, marker_glyph(m->kind));
+}
+
 static int write_ascii(const dg_grid *g, const dg_result *r, const options *o)
 {
     size_t size = ((size_t)g->width + 1) * (size_t)g->height + 1;
@@ -636,7 +649,7 @@ static int write_ascii(const dg_grid *g, const dg_result *r, const options *o)
     if (o->markers)
     {
         for (int32_t i = 0; i < r->marker_count; i++)
-            put_glyph(text, g, r->markers[i].pos, marker_glyph(r->markers[i].kind));
+            put_footprint(text, g, &r->markers[i]);
         put_glyph(text, g, r->exit, 'X');
         put_glyph(text, g, r->start, '@');
     }

@@ -122,13 +122,13 @@ static void draw_room_names(image *im, const dg_result *r, int32_t scale, int ro
 
 /* Spawns (markers with a kind word) wider than a cell: a square over the
  * whole footprint in the marker kind's colour with a dark rim; one-cell
- * spawns keep their dot. */
+ * spawns (and sizes beyond DG_CREATURE_SIZE_MAX) keep their dot. */
 static void draw_spawn_footprints(image *im, const dg_result *r, int32_t scale)
 {
     for (int32_t i = 0; i < r->marker_count; i++)
     {
         const dg_marker *m = &r->markers[i];
-        if (!m->type[0] || m->size <= 1)
+        if (!m->type[0] || m->size <= 1 || m->size > DG_CREATURE_SIZE_MAX)
             continue;
         int32_t side = m->size * scale, inset = scale >= 4 ? scale / 4 : 0;
         int32_t x = m->pos.x * scale + inset, y = m->pos.y * scale + inset, d = side - 2 * inset;
