@@ -72,14 +72,19 @@ static int32_t draw_text(image *im, int32_t x, int32_t y, const char *s, int32_t
     return x - x0;
 }
 
-/* Text with a one-pixel dark outline so it reads on any tile. */
-static void draw_label(image *im, int32_t x, int32_t y, const char *s, int32_t size)
+/* Text in colour with a one-pixel dark outline so it reads on any tile. */
+static void draw_outlined(image *im, int32_t x, int32_t y, const char *s, int32_t size, uint32_t rgba)
 {
     for (int32_t dy = -1; dy <= 1; dy++)
         for (int32_t dx = -1; dx <= 1; dx++)
             if (dx || dy)
                 draw_text(im, x + dx, y + dy, s, size, 0x000000FFu);
-    draw_text(im, x, y, s, size, 0xFFFFFFFFu);
+    draw_text(im, x, y, s, size, rgba);
+}
+
+static void draw_label(image *im, int32_t x, int32_t y, const char *s, int32_t size)
+{
+    draw_outlined(im, x, y, s, size, 0xFFFFFFFFu);
 }
 
 /* One-pixel lines between cells, darkening what is under them. */

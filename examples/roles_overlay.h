@@ -63,23 +63,6 @@ static void draw_role_frames(image *im, const dg_result *r, int32_t scale)
     }
 }
 
-/* Text in colour with a one-pixel dark outline, cut to max_chars. */
-static void draw_outlined(image *im, int32_t x, int32_t y, const char *s, int32_t max_chars,
-                          int32_t size, uint32_t rgba)
-{
-    char buf[DG_NAME_MAX];
-    int32_t n = (int32_t)strlen(s);
-    n = n < max_chars ? n : max_chars;
-    n = n < DG_NAME_MAX - 1 ? n : DG_NAME_MAX - 1;
-    memcpy(buf, s, (size_t)n);
-    buf[n] = '\0';
-    for (int32_t dy = -1; dy <= 1; dy++)
-        for (int32_t dx = -1; dx <= 1; dx++)
-            if (dx || dy)
-                draw_text(im, x + dx, y + dy, buf, size, 0x000000FFu);
-    draw_text(im, x, y, buf, size, rgba);
-}
-
 /* One line of room text centred across the room at pixel row y. */
 static void draw_room_line(image *im, const dg_rect *b, int32_t scale, int32_t y, const char *s,
                            int32_t size, uint32_t rgba)
@@ -89,8 +72,11 @@ static void draw_room_line(image *im, const dg_rect *b, int32_t scale, int32_t y
     n = n < fit ? n : fit;
     if (n <= 0)
         return;
-    int32_t x = b->x * scale + (room_w - (n * advance - size)) / 2;
-    draw_outlined(im, x, y, s, n, size, rgba);
+    char cut[DG_NAME_MAX];
+    n = n < DG_NAME_MAX - 1 ? n : DG_NAME_MAX - 1;
+    memcpy(cut, s, (size_t)n);
+    cut[n] = '\0';
+    draw_outlined(im, b->x * scale + (room_w - (n * advance - size)) / 2, y, cut, size, rgba);
 }
 
 /* The level-graph node name (white) and, with roles, the role word (in its
