@@ -1,78 +1,16 @@
 /* Level graphs as data (docs/graph-format.md): the text format's round trips
  * and every error's place, dg_graph_check's refusals, the hash, the examples. */
-#include "hard.h"
-#include "test.h"
+#define _POSIX_C_SOURCE 200809L
+#define FUZZ_GRAPH_NO_ENTRY
+#include "fuzz/fuzz_graph.c" /* graph_write, same_graph, graph_empty, the fuzz checks */
 
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
+#include <dirent.h>
 
 #define EXAMPLES "examples/graphs/"
-
-/* ---- a writer of the text format (the tests' own) ---------------------------------- */
-
-static size_t put(char *out, size_t cap, size_t at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static size_t put(char *out, size_t cap, size_t at, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = at < cap ? vsnprintf(out + at, cap - at, fmt, ap) : 0;
-    va_end(ap);
-    return at + (size_t)(k > 0 ? k : 0);
-}
-
-static size_t graph_write(const dg_graph *g, char *out, size_t cap)
-{
-    size_t n = put(out, cap, 0, "graph 1\nlevel room_distance=%d corridor_width=%d "
-                   "extra_connections=%d\n", (int)g->room_distance, (int)g->corridor_width,
-                   (int)g->extra_connections);
-    for (int32_t i = 0; i < g->node_count; i++)
-    {
-        const dg_graph_node *x = &g->nodes[i];
-        n = put(out, cap, n, "node %s", x->name);
-        if (x->role[0])
-            n = put(out, cap, n, " role=%s", x->role);
-        if (x->templates[0])
-            n = put(out, cap, n, " templates=%s\n", x->templates);
-        else
-            n = put(out, cap, n, " size=%d..%dx%d..%d\n", (int)x->width_min, (int)x->width_max,
-                    (int)x->height_min, (int)x->height_max);
-    }
-    for (int32_t e = 0; e < g->edge_count; e++)
-    {
-        const dg_graph_edge *x = &g->edges[e];
-        n = put(out, cap, n, "edge %s %s", g->nodes[x->a].name, g->nodes[x->b].name);
-        if (x->kind == DG_EDGE_CORRIDOR)
-            n = put(out, cap, n, " corridor length=%d..%d", (int)x->length_min, (int)x->length_max);
-        if (x->lock)
-            n = put(out, cap, n, " lock=%d key=%s", (int)x->lock, g->nodes[x->key_node].name);
-        n = put(out, cap, n, "%s\n", x->secret ? " secret" : "");
-    }
-    return n;
-}
 
 static dg_status parse_str(const char *text, dg_graph *g, dg_diag *d)
 {
     return dg_graph_parse(text, strlen(text), "t.txt", NULL, g, d);
-}
-
-/* 1 if two graphs hold the same fields (the arrays compared bytewise). */
-static int same_graph(const dg_graph *a, const dg_graph *b)
-{
-    return a->node_count == b->node_count && a->edge_count == b->edge_count &&
-           a->room_distance == b->room_distance && a->corridor_width == b->corridor_width &&
-           a->extra_connections == b->extra_connections &&
-           memcmp(a->nodes, b->nodes, (size_t)a->node_count * sizeof *a->nodes) == 0 &&
-           (a->edge_count == 0 ||
-            memcmp(a->edges, b->edges, (size_t)a->edge_count * sizeof *a->edges) == 0);
-}
-
-static int graph_empty(const dg_graph *g)
-{
-    dg_graph z;
-    dg_graph_init(&z);
-    return memcmp(g, &z, sizeof z) == 0;
 }
 
 /* ---- a graph built in C ------------------------------------------------------------- */
@@ -668,4 +606,41 @@ TEST(graph_load_refuses_missing_and_huge_files)
     CHECK(dg_graph_load(EXAMPLES "hub.txt", NULL, NULL, &d) == DG_E_NULL);
     CHECK(dg_graph_parse(NULL, 3, "x", NULL, &g, &d) == DG_E_NULL && graph_empty(&g));
     CHECK(dg_graph_parse("graph 1", 7, "x", NULL, NULL, &d) == DG_E_NULL);
+}
+
+/* ---- the fuzz corpus, through the fuzz target's checks --------------------------------------- */
+
+#define CORPUS "tests/fuzz/corpus/graph"
+
+TEST(graph_fuzz_corpus_replays_clean)
+{
+    DIR *dir = opendir(CORPUS);
+    CHECKF(dir != NULL, "cannot open %s (tests run from the repository root)", CORPUS);
+    if (!dir)
+        return;
+    int count = 0;
+    static char text[1 << 16];
+    for (struct dirent *e; (e = readdir(dir)) != NULL;)
+    {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", CORPUS, e->d_name);
+        size_t len = read_file(path, text, sizeof text);
+        count++;
+        /* whole and cut at a few lengths, each from an exact-size heap copy */
+        for (size_t cut = 0; cut < 8; cut++)
+        {
+            size_t n = cut == 0 ? len : len * cut / 8;
+            uint8_t *copy = malloc(n ? n : 1);
+            if (!copy)
+                continue;
+            memcpy(copy, text, n);
+            const char *bad = fuzz_graph_run(copy, n);
+            CHECKF(bad == NULL, "%s cut at %d: %s", path, (int)n, bad);
+            free(copy);
+        }
+    }
+    closedir(dir);
+    CHECK(count >= 10);
 }
