@@ -644,3 +644,33 @@ TEST(graph_fuzz_corpus_replays_clean)
     closedir(dir);
     CHECK(count >= 10);
 }
+
+TEST(graph_docs_c_example_checks)
+{
+    /* the example of docs/graph.md, section 3, as written there */
+    dg_graph_node nodes[3] = {0};
+    dg_graph_edge edges[2] = {0};
+    strcpy(nodes[0].name, "start");  strcpy(nodes[0].role, "start");
+    nodes[0].width_min = 4; nodes[0].width_max = 6;
+    nodes[0].height_min = 4; nodes[0].height_max = 5;
+    strcpy(nodes[1].name, "hall");   strcpy(nodes[1].role, "hub");
+    nodes[1].width_min = 8; nodes[1].width_max = 12;
+    nodes[1].height_min = 6; nodes[1].height_max = 8;
+    strcpy(nodes[2].name, "vault");  strcpy(nodes[2].role, "treasure");
+    nodes[2].width_min = nodes[2].width_max = 4;
+    nodes[2].height_min = nodes[2].height_max = 4;
+    edges[0] = (dg_graph_edge){.a = 0, .b = 1, .kind = DG_EDGE_CORRIDOR,
+                               .length_min = 2, .length_max = 6, .key_node = -1};
+    edges[1] = (dg_graph_edge){.a = 1, .b = 2, .kind = DG_EDGE_DOOR,
+                               .lock = 1, .key_node = 0};
+    dg_graph g;
+    dg_graph_init(&g);
+    g.nodes = nodes; g.node_count = 3;
+    g.edges = edges; g.edge_count = 2;
+    g.room_distance = 2;
+    dg_diag diag;
+    CHECKF(dg_graph_check(&g, &diag) == DG_OK, "%s", diag.message);
+    edges[1].key_node = -1;
+    CHECK(dg_graph_check(&g, &diag) == DG_E_INVALID &&
+          strcmp(diag.message, "edge hall-vault: lock 1's key node -1 is not a node") == 0);
+}
