@@ -5,6 +5,7 @@
 #include "fuzz/fuzz_graph.c" /* graph_write, same_graph, graph_empty, the fuzz checks */
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #define EXAMPLES "examples/graphs/"
 
@@ -237,7 +238,19 @@ static const struct {
     {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b length=3\n", DG_E_PARSE, 4, 10,
      "length= is for corridors"},
     {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b door corridor\n", DG_E_PARSE, 4, 15,
-     "'corridor' given twice"},
+     "an edge is a door or a corridor, not both"},
+    {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b door door\n", DG_E_PARSE, 4, 15,
+     "'door' given twice"},
+    {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b secret secret\n", DG_E_PARSE, 4, 17,
+     "'secret' given twice"},
+    {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b corridor length=2 length=3\n",
+     DG_E_PARSE, 4, 28, "'length' given twice"},
+    {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b lock\n", DG_E_PARSE, 4, 10,
+     "expected KEY=VALUE, got 'lock'"},
+    {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b lock=1 key=\n", DG_E_PARSE, 4, 17,
+     "expected KEY=VALUE, got 'key='"},
+    {"graph 1\nnode a role size=3x3\n", DG_E_PARSE, 2, 8, "expected KEY=VALUE, got 'role'"},
+    {"graph 1\nnode a role=boss\n", DG_E_PARSE, 2, 6, "node 'a' needs size="},
     {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b corridor length=0..4\n", DG_E_PARSE, 4,
      26, "length must be N or MIN..MAX"},
     {"graph 1\nnode a size=3x3\nnode b size=3x3\nedge a b lock=1\n", DG_E_PARSE, 4, 10,
@@ -673,4 +686,97 @@ TEST(graph_docs_c_example_checks)
     edges[1].key_node = -1;
     CHECK(dg_graph_check(&g, &diag) == DG_E_INVALID &&
           strcmp(diag.message, "edge hall-vault: lock 1's key node -1 is not a node") == 0);
+}
+
+/* ---- dg_graph_load and its `prefabs` line ----------------------------------------------------- */
+
+#define LOAD_DIR "build/graph-load-test"
+
+/* Writes text to LOAD_DIR/name and loads it. */
+static dg_status load_text(const char *name, const char *text, dg_graph *g, dg_diag *d)
+{
+    char path[256];
+    mkdir("build", 0777);
+    mkdir(LOAD_DIR, 0777);
+    snprintf(path, sizeof path, LOAD_DIR "/%s", name);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return DG_E_LIMIT; /* not run from the source tree: the CHECKs below say so */
+    fputs(text, f);
+    fclose(f);
+    return dg_graph_load(path, NULL, g, d);
+}
+
+TEST(graph_load_prefabs_line)
+{
+    static const struct {
+        const char *text;
+        dg_status status;
+        int32_t line, col;
+        const char *message;
+    } cases[] = {
+        {"graph 1\nprefabs ../../examples/prefabs/vaults.txt\nnode a size=3x3\nnode v "
+         "templates=treasury\nedge a v\n", DG_OK, 0, 0, ""},
+        {"graph 1\nprefabs ../../examples/prefabs/vaults.txt\nnode a size=3x3\nnode v "
+         "templates=nothing\nedge a v\n", DG_E_INVALID, 4, 6,
+         "node v: no prefab is named or tagged \"nothing\""},
+        {"graph 1\nprefabs missing.txt\nnode a size=3x3\n", DG_E_INVALID, 2, 9,
+         "prefabs: " LOAD_DIR "/missing.txt: cannot open file"},
+        {"graph 1\nprefabs broken.txt\nnode a size=3x3\n", DG_E_PARSE, 2, 9,
+         "prefabs: " LOAD_DIR "/broken.txt:1:1: expected 'prefabs 1'"},
+        {"graph 1\nprefabs a.txt\nprefabs b.txt\n", DG_E_PARSE, 3, 1,
+         "'prefabs' given twice (first at line 2)"},
+        {"graph 1\nprefabs a.txt b.txt\n", DG_E_PARSE, 2, 1, "expected 'prefabs FILE'"},
+        {"graph 1\nprefabs\n", DG_E_PARSE, 2, 1, "expected 'prefabs FILE'"},
+    };
+    dg_graph g;
+    dg_diag d;
+    CHECK(load_text("broken.txt", "not a prefab file\n", &g, &d) != DG_E_LIMIT);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        dg_status st = load_text("level.txt", cases[i].text, &g, &d);
+        CHECKF(st == cases[i].status, "case %d: %d (%s)", (int)i, (int)st, d.message);
+        if (st != DG_OK)
+        {
+            char want[64];
+            snprintf(want, sizeof want, LOAD_DIR "/level.txt:%d:%d: ", (int)cases[i].line,
+                     (int)cases[i].col);
+            CHECKF(strncmp(d.message, want, strlen(want)) == 0 &&
+                       strstr(d.message, cases[i].message),
+                   "case %d: \"%s\" wants \"%s%s\"", (int)i, d.message, want, cases[i].message);
+            CHECKF(graph_empty(&g), "case %d: the graph is not left empty", (int)i);
+            continue;
+        }
+        CHECK(g.prefabs != NULL && dg_graph_check(&g, &d) == DG_OK);
+        dg_graph_free(&g); /* releases the set it read */
+        CHECK(graph_empty(&g));
+    }
+}
+
+TEST(graph_parse_counts_at_their_limits)
+{
+    static char text[1 << 15];
+    size_t n = (size_t)snprintf(text, sizeof text, "graph 1\n");
+    for (int i = 0; i <= DG_GRAPH_NODES_MAX; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "node n%d size=3x3\n", i);
+    dg_graph g;
+    dg_diag d;
+    CHECK(dg_graph_parse(text, n, "t", NULL, &g, &d) == DG_E_PARSE && d.line == 2 + 64 &&
+          strstr(d.message, "more than 64 nodes"));
+    /* 64 nodes in a path parse; 257 edges do not */
+    n = (size_t)snprintf(text, sizeof text, "graph 1\n");
+    for (int i = 0; i < DG_GRAPH_NODES_MAX; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "node n%d size=3x3\n", i);
+    size_t nodes_end = n;
+    for (int i = 0; i + 1 < DG_GRAPH_NODES_MAX; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "edge n%d n%d\n", i, i + 1);
+    CHECKF(dg_graph_parse(text, n, "t", NULL, &g, &d) == DG_OK, "%s", d.message);
+    CHECK(g.node_count == 64 && g.edge_count == 63);
+    dg_graph_free(&g);
+    n = nodes_end;
+    for (int i = 0; i <= DG_GRAPH_EDGES_MAX; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "edge n%d n%d\n", i % 64, (i + 1) % 64);
+    CHECK(dg_graph_parse(text, n, "t", NULL, &g, &d) == DG_E_PARSE && d.line == 2 + 64 + 256 &&
+          strstr(d.message, "more than 256 edges"));
+    CHECK(graph_empty(&g));
 }

@@ -408,10 +408,14 @@ static void edge_words(parser *ps, int32_t e, dg_graph_edge *x)
         const token *t = &ps->tok[i];
         token k, v;
         split_key(t, &k, &v);
-        if (tok_is(t, "door") && once(ps, t, 1, &seen))
-            x->kind = DG_EDGE_DOOR;
-        else if (tok_is(t, "corridor") && once(ps, t, 1, &seen))
-            x->kind = DG_EDGE_CORRIDOR;
+        if (tok_is(t, "door") || tok_is(t, "corridor"))
+        {
+            int32_t kind = tok_is(t, "door") ? DG_EDGE_DOOR : DG_EDGE_CORRIDOR;
+            if ((seen & 1) && kind != x->kind)
+                PERR(ps, t, "an edge is a door or a corridor, not both");
+            else if (once(ps, t, 1, &seen))
+                x->kind = kind;
+        }
         else if (tok_is(t, "secret") && once(ps, t, 2, &seen))
             x->secret = 1;
         else if (tok_is(&k, "length") && key_value(ps, i, &k, &v) && once(ps, &k, 4, &seen))
