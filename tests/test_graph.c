@@ -455,7 +455,10 @@ TEST(graph_check_refuses_and_names_the_culprit)
         size_t n = graph_write(&b.g, text, sizeof text);
         dg_graph g;
         if (dg_graph_parse(text, n, "w", NULL, &g, &d) == DG_OK)
+        {
+            dg_graph_free(&g);
             continue; /* the text cannot say it (a bad index, an unterminated name...) */
+        }
         int32_t want = refusals[i].node >= 0 ? 3 + refusals[i].node
                                              : 3 + b.g.node_count + refusals[i].edge;
         if (d.status == DG_E_INVALID)
