@@ -1301,7 +1301,9 @@ typedef struct dg_prefab_info {
 DG_API dg_status dg_prefab_parse(const char *text, size_t length, const char *source_name,
                                  const dg_allocator *allocator, dg_diag_fn on_error, void *user,
                                  dg_prefab_set **set, dg_diag *diag);
-/* Reads and parses a file (a helper; the core API takes buffers). */
+/* Reads and parses a file (a helper; the core API takes buffers); a
+ * `prefabs FILE` line loads that set (relative to path) as graph->prefabs,
+ * which dg_graph_free then releases. */
 DG_API dg_status dg_prefab_load(const char *path, const dg_allocator *allocator,
                                 dg_diag_fn on_error, void *user, dg_prefab_set **set,
                                 dg_diag *diag);
@@ -1569,18 +1571,23 @@ typedef struct dg_graph {
     int32_t extra_connections;  /* 1: doors beyond the edges are allowed (default 0) */
     const dg_prefab_set *prefabs; /* room templates, or NULL */
     dg_allocator allocator_;    /* private: set by dg_graph_parse */
-    int32_t capacity_[2];       /* private: arrays dg_graph_parse made (0: the caller's) */
+    int32_t capacity_[2];       /* private: nodes and edges of the block dg_graph_parse
+                                 * made (0: the arrays are the caller's) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_graph;
 
 /* An empty graph with the defaults above. */
 DG_API void dg_graph_init(dg_graph *graph);
 /* Parses the text format (docs/graph-format.md) into *graph, whose arrays it
- * allocates (release with dg_graph_free); on error *graph is left empty and
- * diag has "name:line:col: message". */
+ * allocates (release with dg_graph_free), then applies dg_graph_check's rules
+ * (templates stay unresolved: set graph->prefabs and check again). On the
+ * first error (DG_E_PARSE, or DG_E_INVALID for a rule) *graph is left empty
+ * and diag has "name:line:col: message" naming the token, node or edge. */
 DG_API dg_status dg_graph_parse(const char *text, size_t length, const char *source_name,
                                 const dg_allocator *allocator, dg_graph *graph, dg_diag *diag);
-/* Reads and parses a file (a helper; the core API takes buffers). */
+/* Reads and parses a file (a helper; the core API takes buffers); a
+ * `prefabs FILE` line loads that set (relative to path) as graph->prefabs,
+ * which dg_graph_free then releases. */
 DG_API dg_status dg_graph_load(const char *path, const dg_allocator *allocator, dg_graph *graph,
                                dg_diag *diag);
 /* Releases the arrays dg_graph_parse made and empties *graph; a graph whose

@@ -19,4 +19,24 @@ int32_t dgi_graph_degree(const dg_graph *graph, int32_t n);
  * of its tags equals node->templates). */
 int dgi_graph_template_matches(const dg_graph *graph, const dg_graph_node *node, int32_t i);
 
+/* Where dg_graph_check found the problem: a node index, an edge index, or
+ * neither (-1 both: the graph's options). */
+typedef struct dgi_graph_fault {
+    int32_t node, edge;
+} dgi_graph_fault;
+/* dg_graph_check, saying where (fault optional). templates 0 leaves node
+ * templates unresolved: the parser's check, before the caller attaches a set. */
+dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault *fault,
+                          dg_diag *diag);
+/* A name, role or template word: 1..DG_NAME_MAX-1 bytes of letters, digits,
+ * '_', '.', '-' (what the text format and the exports can carry). */
+int dgi_graph_name_char(int c);
+/* The one block dg_graph_parse allocates: a header (the prefab set that
+ * dg_graph_load read, or NULL) then the nodes then the edges. */
+typedef union dgi_graph_block {
+    dg_prefab_set *prefabs;
+    int64_t align;
+} dgi_graph_block;
+size_t dgi_graph_block_size(int32_t nodes, int32_t edges);
+
 #endif
