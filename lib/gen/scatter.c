@@ -1232,7 +1232,8 @@ static void wall_leg(scatter *s, dg_point a, dg_point b)
     }
 }
 
-/* The cells of shaped rooms that no open cell touches (8-way) become rock. */
+/* The cells of shaped rooms that no open cell touches (8-way) become rock
+ * (an open cell itself stays: only the walls left out are looked around). */
 static void unwall_shapes(scatter *s)
 {
     for (int32_t i = 0; i < s->n; i++)
@@ -1243,7 +1244,7 @@ static void unwall_shapes(scatter *s)
         for (int32_t y = r.y; y < r.y + r.h; y++)
             for (int32_t x = r.x; x < r.x + r.w; x++)
             {
-                int open = 0;
+                int open = dgi_passable_default[*at(s, x, y)];
                 for (int32_t k = 0; k < 9 && !open; k++)
                 {
                     int32_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
