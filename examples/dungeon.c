@@ -31,6 +31,7 @@
 #endif
 
 #include "overlay.h"
+#include "roles_overlay.h"
 #include "survey.h"
 
 enum { EXIT_GEN = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
@@ -118,11 +119,13 @@ static void usage(FILE *f)
             "  -o, --output FILE   output file, - for stdout (default -); with --floors a\n"
             "                      directory (made if missing) or a .tmx/.tmj file\n"
             "  --scale N           PNG pixels per cell (default 8)\n"
-            "  --legend            PNG: a strip naming the tile colours (and marker dots)\n"
+            "  --legend            PNG: a strip naming the tile colours (and marker dots,\n"
+            "                      room roles and spawn kinds)\n"
             "  --numbers           PNG: room numbers, as in the JSON and Tiled exports\n"
-            "  --markers           PNG: dots for start, exit and markers; ASCII: their glyphs\n"
-            "                      (@ start, X exit, a actor, $ item, ! trap, s spawn, k key,\n"
-            "                      L lock, < > stairs, * other)\n"
+            "  --markers           PNG: dots for start, exit and markers, spawns over their\n"
+            "                      footprint, rooms framed in their role's colour; ASCII:\n"
+            "                      glyphs (@ start, X exit, a actor, $ item, ! trap, s spawn,\n"
+            "                      k key, L lock, < > stairs, * other)\n"
             "  --grid              PNG: lines between cells\n");
     fprintf(f, /* two strings: C99 compilers need take only 4095 characters in one */
             "  --locks N           lock N gates on the way to the exit and place their keys\n"
@@ -621,6 +624,17 @@ static void put_glyph(char *text, const dg_grid *g, dg_point p, char c)
         text[(size_t)p.y * ((size_t)g->width + 1) + (size_t)p.x] = c;
 }
 
+/* A marker's glyph on every cell of its footprint (a spawn's size x size). */
+static void put_footprint(char *text, const dg_grid *g, const dg_marker *m)
+{
+    int32_t side = m->size > 1 && m->size <= DG_CREATURE_SIZE_MAX ? m->size : 1;
+    if (m->pos.x < 0 || m->pos.y < 0 || m->pos.x >= g->width || m->pos.y >= g->height)
+        return;
+    for (int32_t dy = 0; dy < side; dy++)
+        for (int32_t dx = 0; dx < side; dx++)
+            put_glyph(text, g, (dg_point){m->pos.x + dx, m->pos.y + dy}, marker_glyph(m->kind));
+}
+
 static int write_ascii(const dg_grid *g, const dg_result *r, const options *o)
 {
     size_t size = ((size_t)g->width + 1) * (size_t)g->height + 1;
@@ -635,7 +649,7 @@ static int write_ascii(const dg_grid *g, const dg_result *r, const options *o)
     if (o->markers)
     {
         for (int32_t i = 0; i < r->marker_count; i++)
-            put_glyph(text, g, r->markers[i].pos, marker_glyph(r->markers[i].kind));
+            put_footprint(text, g, &r->markers[i]);
         put_glyph(text, g, r->exit, 'X');
         put_glyph(text, g, r->start, '@');
     }
@@ -665,11 +679,13 @@ static int write_png(const dg_grid *g, const dg_result *r, const options *o)
 {
     int32_t scale = o->scale;
     int64_t w = (int64_t)g->width * scale, map_h = (int64_t)g->height * scale;
-    legend_entry entries[270];
-    int32_t xs[270], rows[270], n = 0, legend_rows = 0;
+    enum { LEGEND_MAX = 270 + ROLE_LEGEND_MAX + SPAWN_LEGEND_MAX };
+    legend_entry entries[LEGEND_MAX];
+    int32_t xs[LEGEND_MAX], rows[LEGEND_MAX], n = 0, legend_rows = 0;
     if (o->legend)
     {
         n = legend_entries(g, r, o->markers, entries);
+        n += content_legend_entries(r, o->markers, entries + n);
         legend_rows = legend_layout(entries, n, (int32_t)(w < INT32_MAX ? w : INT32_MAX), xs, rows);
     }
     int64_t h = map_h + (legend_rows ? legend_rows * LEGEND_ROW + 4 : 0);
@@ -694,6 +710,7 @@ static int write_png(const dg_grid *g, const dg_result *r, const options *o)
         draw_room_numbers(&im, r, scale);
     if (o->markers) /* over the numbers: a marker may sit in a room's first cell */
         draw_markers(&im, r, scale);
+    draw_room_content(&im, r, scale, o->markers);
     if (legend_rows)
         draw_legend(&im, (int32_t)map_h, entries, n, xs, rows);
     int rc = save_png(px, (int32_t)w, (int32_t)h, o->output);

@@ -72,14 +72,19 @@ static int32_t draw_text(image *im, int32_t x, int32_t y, const char *s, int32_t
     return x - x0;
 }
 
-/* Text with a one-pixel dark outline so it reads on any tile. */
-static void draw_label(image *im, int32_t x, int32_t y, const char *s, int32_t size)
+/* Text in colour with a one-pixel dark outline so it reads on any tile. */
+static void draw_outlined(image *im, int32_t x, int32_t y, const char *s, int32_t size, uint32_t rgba)
 {
     for (int32_t dy = -1; dy <= 1; dy++)
         for (int32_t dx = -1; dx <= 1; dx++)
             if (dx || dy)
                 draw_text(im, x + dx, y + dy, s, size, 0x000000FFu);
-    draw_text(im, x, y, s, size, 0xFFFFFFFFu);
+    draw_text(im, x, y, s, size, rgba);
+}
+
+static void draw_label(image *im, int32_t x, int32_t y, const char *s, int32_t size)
+{
+    draw_outlined(im, x, y, s, size, 0xFFFFFFFFu);
 }
 
 /* One-pixel lines between cells, darkening what is under them. */
@@ -187,10 +192,12 @@ static void draw_markers(image *im, const dg_result *r, int32_t scale)
 
 #define LEGEND_ROW 14 /* pixels per legend line */
 
+#define LEGEND_FRAME 2 /* legend_entry.dot: a room role's frame */
+
 typedef struct legend_entry {
     const char *name;
     uint32_t color;
-    int dot; /* 1: a marker dot, 0: a tile swatch */
+    int dot; /* 1: a marker dot, 0: a tile swatch, LEGEND_FRAME: a frame */
 } legend_entry;
 
 /* Entries for the tiles present in the grid (and markers if shown). */
@@ -213,8 +220,9 @@ static int32_t legend_entries(const dg_grid *g, const dg_result *r, int markers,
         out[n++] = (legend_entry){"start", marker_color(DG_MARKER_START), 1};
         out[n++] = (legend_entry){"exit", marker_color(DG_MARKER_EXIT), 1};
         uint8_t kinds[11] = {0};
-        for (int32_t i = 0; i < r->marker_count; i++)
-            kinds[r->markers[i].kind >= 0 && r->markers[i].kind < 11 ? r->markers[i].kind : 0] = 1;
+        for (int32_t i = 0; i < r->marker_count; i++) /* spawns go by their kind word */
+            if (!r->markers[i].type[0])
+                kinds[r->markers[i].kind >= 0 && r->markers[i].kind < 11 ? r->markers[i].kind : 0] = 1;
         for (int k = 0; k < 11; k++)
             if (kinds[k] && k != DG_MARKER_START && k != DG_MARKER_EXIT)
                 out[n++] = (legend_entry){names[k], marker_color(k), 1};
@@ -249,8 +257,14 @@ static void draw_legend(image *im, int32_t top, const legend_entry *e, int32_t n
     {
         int32_t x = xs[i], y = top + 3 + rows[i] * LEGEND_ROW;
         fill_box(im, x, y, 10, 9, e[i].dot ? 0x202020FFu : 0x000000FFu);
-        fill_box(im, x + (e[i].dot ? 2 : 1), y + (e[i].dot ? 2 : 1), e[i].dot ? 6 : 8,
-                 e[i].dot ? 5 : 7, e[i].color);
+        if (e[i].dot == LEGEND_FRAME)
+        {
+            fill_box(im, x, y, 10, 9, e[i].color);
+            fill_box(im, x + 2, y + 2, 6, 5, 0x202020FFu);
+        }
+        else
+            fill_box(im, x + (e[i].dot ? 2 : 1), y + (e[i].dot ? 2 : 1), e[i].dot ? 6 : 8,
+                     e[i].dot ? 5 : 7, e[i].color);
         draw_text(im, x + 14, y + 2, e[i].name, 1, 0xE0E0E0FFu);
     }
 }

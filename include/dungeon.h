@@ -1301,7 +1301,9 @@ typedef struct dg_prefab_info {
 DG_API dg_status dg_prefab_parse(const char *text, size_t length, const char *source_name,
                                  const dg_allocator *allocator, dg_diag_fn on_error, void *user,
                                  dg_prefab_set **set, dg_diag *diag);
-/* Reads and parses a file (a helper; the core API takes buffers). */
+/* Reads and parses a file (a helper; the core API takes buffers); a
+ * `prefabs FILE` line loads that set (relative to path) as graph->prefabs,
+ * which dg_graph_free then releases. */
 DG_API dg_status dg_prefab_load(const char *path, const dg_allocator *allocator,
                                 dg_diag_fn on_error, void *user, dg_prefab_set **set,
                                 dg_diag *diag);
@@ -1569,17 +1571,23 @@ typedef struct dg_graph {
     int32_t extra_connections;  /* 1: doors beyond the edges are allowed (default 0) */
     const dg_prefab_set *prefabs; /* room templates, or NULL */
     dg_allocator allocator_;    /* private: set by dg_graph_parse */
+    int32_t capacity_[2];       /* private: nodes and edges of the block dg_graph_parse
+                                 * made (0: the arrays are the caller's) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_graph;
 
 /* An empty graph with the defaults above. */
 DG_API void dg_graph_init(dg_graph *graph);
 /* Parses the text format (docs/graph-format.md) into *graph, whose arrays it
- * allocates (release with dg_graph_free); on error *graph is left empty and
- * diag has "name:line:col: message". */
+ * allocates (release with dg_graph_free), then applies dg_graph_check's rules
+ * (templates stay unresolved: set graph->prefabs and check again). On the
+ * first error (DG_E_PARSE, or DG_E_INVALID for a rule) *graph is left empty
+ * and diag has "name:line:col: message" naming the token, node or edge. */
 DG_API dg_status dg_graph_parse(const char *text, size_t length, const char *source_name,
                                 const dg_allocator *allocator, dg_graph *graph, dg_diag *diag);
-/* Reads and parses a file (a helper; the core API takes buffers). */
+/* Reads and parses a file (a helper; the core API takes buffers); a
+ * `prefabs FILE` line loads that set (relative to path) as graph->prefabs,
+ * which dg_graph_free then releases. */
 DG_API dg_status dg_graph_load(const char *path, const dg_allocator *allocator, dg_graph *graph,
                                dg_diag *diag);
 /* Releases the arrays dg_graph_parse made and empties *graph; a graph whose
@@ -2072,10 +2080,20 @@ DG_API dg_status dg_params_set(const char *generator, void *params, size_t param
 
 #define DG_RECIPE_MAX_PARAMS 32
 #define DG_RECIPE_PREFABS_MAX 56 /* bytes of the prefab file hint, NUL included */
+#define DG_RECIPE_INPUTS 3
+enum { /* dg_recipe.inputs[]: what else a level was made with, beside a prefab set */
+    DG_RECIPE_GRAPH = 0,  /* the level graph (dg_graph_hash); recipe keys graph=, graph_hash= */
+    DG_RECIPE_ROLES = 1,  /* the role table dg_roles used; roles=, roles_hash= */
+    DG_RECIPE_SPAWNS = 2  /* the spawn table dg_populate used; spawns=, spawns_hash= */
+};
+typedef struct dg_recipe_input {
+    uint64_t hash;                        /* its identity; 0: none recorded */
+    char file[DG_RECIPE_PREFABS_MAX];     /* its file as a hint ("" none), as prefabs */
+} dg_recipe_input;
 /* Everything that determines a map: the library's output series
  * (DG_OUTPUT_VERSION), generator, seed, size, every parameter value (in
- * the order of the generator's table) and the prefab set's identity. Same
- * size as in 0.3.0, which had 48 values and no prefab fields. */
+ * the order of the generator's table), the prefab set's identity and the
+ * identities of the level graph, role and spawn tables (0.9). */
 typedef struct dg_recipe {
     char generator[DG_NAME_MAX];          /* NUL-terminated registered name */
     uint64_t seed;
@@ -2085,6 +2103,7 @@ typedef struct dg_recipe {
     int32_t values[DG_RECIPE_MAX_PARAMS]; /* values[i] belongs to params table entry i */
     uint64_t prefabs_hash;                /* dg_prefab_set_hash of the set it needs; 0: none recorded */
     char prefabs[DG_RECIPE_PREFABS_MAX];  /* the set's file as a hint ("" none): letters, digits, ./_-+ */
+    dg_recipe_input inputs[DG_RECIPE_INPUTS]; /* the level graph, role and spawn tables it was made with */
 } dg_recipe;
 
 /* Recipe for a generator with its default parameters. */
@@ -2123,6 +2142,12 @@ DG_API dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator,
  * the hint is too long or holds other characters; the recipe is untouched. */
 DG_API dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set,
                                        const char *file, dg_diag *diag);
+/* Records an input's identity (which: DG_RECIPE_*; hash not 0; file an
+ * optional hint, as dg_recipe_set_prefabs). Recipes print them as NAME=FILE
+ * NAME_hash=0x... after the prefab set. DG_E_INVALID for another which, hash
+ * 0 or a hint a recipe cannot hold; the recipe is untouched. */
+DG_API dg_status dg_recipe_set_input(dg_recipe *recipe, int32_t which, uint64_t hash,
+                                     const char *file, dg_diag *diag);
 /* Runs the recipe's generator on grid, which must be recipe->width x
  * recipe->height. prefabs is needed by generators whose info says so (else
  * ignored; borrowed for the call). A recipe with a prefabs_hash runs only with

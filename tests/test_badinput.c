@@ -2168,6 +2168,163 @@ BAD(render_art_small, dg_render_art_rgba, "out_size one byte short", DG_E_BUFFER
     return dg_render_art_rgba(e->g, NULL, 1, e->out, ENV_W * ENV_H * 4 - 1, NULL, diag);
 }
 
+/* ---- level graphs ----------------------------------------------------------------------- */
+/* A valid two-room graph in static arrays the rows may break: 1 if the check
+ * changed a byte of it. */
+static dg_graph_node bad_graph_nodes[2];
+static dg_graph_edge bad_graph_edge;
+static void bad_graph(dg_graph *g)
+{
+    dg_graph_init(g);
+    memset(bad_graph_nodes, 0, sizeof bad_graph_nodes);
+    for (int i = 0; i < 2; i++)
+    {
+        bad_graph_nodes[i].name[0] = (char)('a' + i);
+        bad_graph_nodes[i].width_min = bad_graph_nodes[i].height_min = 3;
+        bad_graph_nodes[i].width_max = bad_graph_nodes[i].height_max = 5;
+    }
+    memset(&bad_graph_edge, 0, sizeof bad_graph_edge);
+    bad_graph_edge.b = 1;
+    bad_graph_edge.key_node = -1;
+    g->nodes = bad_graph_nodes;
+    g->node_count = 2;
+    g->edges = &bad_graph_edge;
+    g->edge_count = 1;
+}
+static int64_t bad_graph_check(dg_graph *g, dg_diag *diag)
+{
+    dg_graph copy = *g;
+    dg_graph_node nodes[2];
+    memcpy(nodes, bad_graph_nodes, sizeof nodes);
+    dg_status st = dg_graph_check(g, diag);
+    return memcmp(&copy, g, sizeof copy) || memcmp(nodes, bad_graph_nodes, sizeof nodes) ? 1 : st;
+}
+/* 1 if a failed parse left anything in the graph. */
+static int64_t bad_graph_empty(dg_status st, const dg_graph *g)
+{
+    dg_graph z;
+    dg_graph_init(&z);
+    return st != DG_OK && memcmp(&z, g, sizeof z) != 0 ? 1 : st;
+}
+BADV(graph_init_null, dg_graph_init, "graph NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_graph_init(NULL);
+    return 0;
+}
+BADV(graph_free_null, dg_graph_free, "graph NULL, freed twice, or the caller's arrays", 0,
+     "no effect (the caller's arrays are only let go)")
+{
+    UNUSED_ENV;
+    dg_graph g;
+    dg_graph_free(NULL);
+    bad_graph(&g);
+    dg_graph_free(&g);
+    dg_graph_free(&g);
+    return bad_graph_nodes[1].name[0] == 'b' && g.nodes == NULL ? 0 : 1;
+}
+BADV(graph_hash_null, dg_graph_hash, "graph NULL", 0, "0")
+{
+    UNUSED_ENV;
+    return (int64_t)dg_graph_hash(NULL);
+}
+BAD(graph_check_null, dg_graph_check, "graph NULL", DG_E_NULL, "graph is NULL")
+{
+    return dg_graph_check(NULL, diag);
+}
+BAD(graph_check_no_nodes, dg_graph_check, "node_count 0, nodes NULL", DG_E_INVALID, "0 nodes")
+{
+    dg_graph g;
+    bad_graph(&g);
+    g.node_count = 0;
+    g.nodes = NULL;
+    return bad_graph_check(&g, diag);
+}
+BAD(graph_check_huge_count, dg_graph_check, "node_count INT32_MAX", DG_E_INVALID, "nodes; 1..64")
+{
+    dg_graph g;
+    bad_graph(&g);
+    g.node_count = INT32_MAX;
+    return bad_graph_check(&g, diag);
+}
+BAD(graph_check_edge_out, dg_graph_check, "an edge to node INT32_MIN", DG_E_INVALID, "edge 0")
+{
+    dg_graph g;
+    bad_graph(&g);
+    bad_graph_edge.a = INT32_MIN;
+    return bad_graph_check(&g, diag);
+}
+BAD(graph_check_inverted, dg_graph_check, "width_min > width_max", DG_E_INVALID, "node a: width")
+{
+    dg_graph g;
+    bad_graph(&g);
+    bad_graph_nodes[0].width_min = 9;
+    return bad_graph_check(&g, diag);
+}
+BAD(graph_check_disconnected, dg_graph_check, "no edges between two nodes", DG_E_INVALID,
+    "node b: no path")
+{
+    dg_graph g;
+    bad_graph(&g);
+    g.edge_count = 0;
+    return bad_graph_check(&g, diag);
+}
+BAD(graph_parse_null, dg_graph_parse, "text NULL", DG_E_NULL, "text")
+{
+    dg_graph g;
+    return bad_graph_empty(dg_graph_parse(NULL, 10, "x", NULL, &g, diag), &g);
+}
+BAD(graph_parse_null_out, dg_graph_parse, "graph output NULL", DG_E_NULL, "graph")
+{
+    return dg_graph_parse("graph 1\n", 8, "x", NULL, NULL, diag);
+}
+BAD(graph_parse_truncated, dg_graph_parse, "text cut inside a size", DG_E_PARSE, "x:2:13:")
+{
+    static const char text[] = "graph 1\nnode a size=3..";
+    dg_graph g;
+    return bad_graph_empty(dg_graph_parse(text, sizeof text - 1, "x", NULL, &g, diag), &g);
+}
+BAD(graph_parse_binary, dg_graph_parse, "bytes 0x00 and 0xFF", DG_E_PARSE, "x:2:6:")
+{
+    static const char text[] = "graph 1\nnode \xff\x00\x01";
+    dg_graph g;
+    return bad_graph_empty(dg_graph_parse(text, sizeof text - 1, "x", NULL, &g, diag), &g);
+}
+BAD(graph_parse_huge, dg_graph_parse, "a number of 11 digits", DG_E_PARSE, "99999999999")
+{
+    static const char text[] = "graph 1\nnode a size=99999999999x3\n";
+    dg_graph g;
+    return bad_graph_empty(dg_graph_parse(text, sizeof text - 1, "x", NULL, &g, diag), &g);
+}
+BAD(graph_parse_unknown_node, dg_graph_parse, "an edge to an unknown node", DG_E_PARSE,
+    "unknown node 'b'")
+{
+    static const char text[] = "graph 1\nnode a size=3x3\nedge a b\n";
+    dg_graph g;
+    return bad_graph_empty(dg_graph_parse(text, sizeof text - 1, "x", NULL, &g, diag), &g);
+}
+BAD(graph_parse_self_edge, dg_graph_parse, "an edge from a node to itself", DG_E_INVALID,
+    "x:3:6: edge a-a")
+{
+    static const char text[] = "graph 1\nnode a size=3x3\nedge a a\n";
+    dg_graph g;
+    return bad_graph_empty(dg_graph_parse(text, sizeof text - 1, "x", NULL, &g, diag), &g);
+}
+BAD(graph_load_missing, dg_graph_load, "path of no file", DG_E_INVALID, "no/such/file")
+{
+    dg_graph g;
+    return bad_graph_empty(dg_graph_load("no/such/file.txt", NULL, &g, diag), &g);
+}
+BAD(graph_load_null, dg_graph_load, "path NULL", DG_E_NULL, "path")
+{
+    dg_graph g;
+    return bad_graph_empty(dg_graph_load(NULL, NULL, &g, diag), &g);
+}
+BAD(graph_load_null_out, dg_graph_load, "graph output NULL", DG_E_NULL, "graph")
+{
+    return dg_graph_load("examples/graphs/hub.txt", NULL, NULL, diag);
+}
+
 /* ---- turn scheduler ------------------------------------------------------------------ */
 /* Rows for tests/test_badinput.c (append before the matrix runner). Each row
  * builds a small scheduler in its own storage (capacity 4, actors 1 and 3,

@@ -87,8 +87,9 @@ static void fixed_map(dg_grid *g, dg_result *r)
     static dg_corridor corridors[1] = {{{6, 1}, {9, 1}, {9, 3}, 6, {DG_REF_ROOM, 0}, {DG_REF_ROOM, 1}}};
     static dg_door doors[2] = {{{5, 2}, {DG_REF_ROOM, 0}, {DG_REF_CORRIDOR, 0}},
                                {{9, 4}, {DG_REF_CORRIDOR, 0}, {DG_REF_NONE, -1}}};
-    static dg_marker markers[2] = {{{2, 2}, DG_MARKER_ACTOR, 0, "orc \"chief\" <&>", 0},
-                                   {{10, 2}, DG_MARKER_ITEM, 1, "caf\xc3\xa9 \xff", 0}};
+    static dg_marker markers[2] = {
+        {.pos = {2, 2}, .kind = DG_MARKER_ACTOR, .room = 0, .name = "orc \"chief\" <&>"},
+        {.pos = {10, 2}, .kind = DG_MARKER_ITEM, .room = 1, .name = "caf\xc3\xa9 \xff"}};
     r->rooms = rooms;
     r->room_count = 2;
     r->corridors = corridors;
@@ -158,6 +159,141 @@ TEST(export_golden_fixed_map)
             CHECK(strstr(text, "\"orc \\\"chief\\\" <&>\"") != NULL);
         free(text);
     }
+}
+
+/* The fixed map with what 0.9 adds: room labels (a role, a level-graph node),
+ * corridor edges and spawns (a kind word, a footprint, a cost, a group). */
+static void labelled_map(dg_grid *g, dg_result *r)
+{
+    fixed_map(g, r);
+    static dg_room_label labels[2] = {{"start", "gate hall", 0}, {"boss", "crypt <&>", 2}};
+    static int32_t edges[1] = {1};
+    static dg_marker markers[5] = {
+        {.pos = {2, 2}, .kind = DG_MARKER_ACTOR, .room = 0, .name = "orc \"chief\" <&>"},
+        {.pos = {10, 2}, .kind = DG_MARKER_ITEM, .room = 1, .name = "caf\xc3\xa9 \xff"},
+        {.pos = {6, 1}, .kind = DG_MARKER_ACTOR, .room = -1, .name = "ogre", .number = 1, .size = 2,
+         .cost = 7, .type = "monster"},
+        {.pos = {3, 3}, .kind = DG_MARKER_ITEM, .room = 0, .name = "gold", .number = 2, .cost = 1,
+         .type = "item"},
+        {.pos = {1, 1}, .kind = DG_MARKER_SPAWN, .room = 0, .number = 3, .size = 1, .type = "crate"}};
+    r->labels = labels;
+    r->label_count = 2;
+    r->corridor_edges = edges;
+    r->corridor_edge_count = 1;
+    r->markers = markers;
+    r->marker_count = 5;
+}
+
+/* EXPORT_DUMP_DIR set (tests/export_labels.sh): writes text there as NAME. */
+static void dump(const char *name, const char *text, size_t len)
+{
+    const char *dir = getenv("EXPORT_DUMP_DIR");
+    char path[4096];
+    if (!dir || snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return;
+    FILE *f = fopen(path, "wb");
+    CHECKF(f && fwrite(text, 1, len, f) == len, "%s", path);
+    if (f)
+        fclose(f);
+}
+
+TEST(export_labelled_golden)
+{
+    static const char *const ext[3] = {"json", "tmj", "tmx"};
+    dg_grid g;
+    dg_result r;
+    labelled_map(&g, &r);
+    dg_recipe rc;
+    CHECK(dg_recipe_init(&rc, "chain", 99, 12, 8) == DG_OK);
+    const uint64_t want[3] = {0xd26d63b30ef62026ull, 0xe83560d2f17cb5b5ull, 0x4790aefe78135052ull};
+    static const char *const has[3][6] = {
+        {"\"shape\": \"rect\", \"role\": \"boss\", \"name\": \"crypt <&>\", \"node\": 2}",
+         "\"to\": {\"kind\": \"room\", \"index\": 1}, \"edge\": 1}",
+         "\"name\": \"ogre\", \"number\": 1, \"size\": 2, \"cost\": 7, \"type\": \"monster\"}",
+         "\"name\": \"gold\", \"number\": 2, \"size\": 1, \"cost\": 1, \"type\": \"item\"}",
+         "\"name\": \"\", \"number\": 3, \"size\": 1, \"cost\": 0, \"type\": \"crate\"}",
+         "\"name\": \"orc \\\"chief\\\" <&>\"}"},
+        {"{\"name\": \"role\", \"type\": \"string\", \"value\": \"start\"}, {\"name\": \"name\", "
+         "\"type\": \"string\", \"value\": \"gate hall\"}, {\"name\": \"node\", \"type\": \"int\", \"value\": 0}",
+         "{\"name\": \"edge\", \"type\": \"int\", \"value\": 1}",
+         "\"name\": \"ogre\", \"type\": \"monster\", \"x\": 96, \"y\": 16, \"width\": 32, \"height\": 32",
+         "\"name\": \"gold\", \"type\": \"item\", \"x\": 48, \"y\": 48, \"width\": 16, \"height\": 16",
+         "\"name\": \"crate\", \"type\": \"crate\", \"x\": 16, \"y\": 16, \"width\": 16, \"height\": 16",
+         "{\"name\": \"group\", \"type\": \"int\", \"value\": 1}, {\"name\": \"size\", \"type\": \"int\", "
+         "\"value\": 2}, {\"name\": \"cost\", \"type\": \"int\", \"value\": 7}"},
+        {"<property name=\"role\" value=\"boss\"/>\n    <property name=\"name\" value=\"crypt &lt;&amp;&gt;\"/>\n"
+         "    <property name=\"node\" type=\"int\" value=\"2\"/>",
+         "<property name=\"edge\" type=\"int\" value=\"1\"/>",
+         "name=\"ogre\" type=\"monster\" x=\"96\" y=\"16\" width=\"32\" height=\"32\">",
+         "name=\"gold\" type=\"item\" x=\"48\" y=\"48\" width=\"16\" height=\"16\">",
+         "name=\"crate\" type=\"crate\" x=\"16\" y=\"16\" width=\"16\" height=\"16\">",
+         "<property name=\"kind\" value=\"actor\"/>\n    <property name=\"group\" type=\"int\" value=\"1\"/>\n"
+         "    <property name=\"size\" type=\"int\" value=\"2\"/>\n    <property name=\"cost\" type=\"int\" value=\"7\"/>"},
+    };
+    for (int32_t f = DG_EXPORT_JSON; f <= DG_EXPORT_TMX; f++)
+    {
+        size_t len;
+        char *text = export_to(&g, &r, f, &rc, &len);
+        if (getenv("EXPORT_PRINT_GOLDEN"))
+            printf("0x%016llxull\n", (unsigned long long)fnv_without_version(text, len));
+        CHECK_EQ_U64(fnv_without_version(text, len), want[f]);
+        for (int k = 0; k < 6; k++)
+            CHECKF(strstr(text, has[f][k]), "%s: %s", ext[f], has[f][k]);
+        /* the markers that are no spawns keep their 0.8 form */
+        CHECK(count_of(text, f == DG_EXPORT_TMX ? "name=\"size\"" : "\"size\"") == 3);
+        char name[32];
+        snprintf(name, sizeof name, "labelled.%s", ext[f]);
+        dump(name, text, len);
+        free(text);
+    }
+    /* labels that are not one per room, and edges not one per corridor, are not written */
+    r.label_count = 1;
+    r.corridor_edge_count = 0;
+    size_t len;
+    char *json = export_to(&g, &r, DG_EXPORT_JSON, NULL, &len);
+    CHECK(json && !strstr(json, "\"role\"") && !strstr(json, "\"edge\"") && strstr(json, "\"cost\""));
+    free(json);
+}
+
+/* Bad labels and kind words are refused before the first byte. */
+TEST(export_labelled_bad_input)
+{
+    dg_grid g;
+    dg_result r;
+    labelled_map(&g, &r);
+    dg_diag diag;
+    sink s = {NULL, 0, 0, 0, 0};
+    dg_result broken = r;
+    broken.labels = NULL;
+    CHECK(dg_export(&g, &broken, NULL, sink_write, &s, &diag) == DG_E_NULL);
+    broken = r;
+    broken.corridor_edges = NULL;
+    CHECK(dg_export(&g, &broken, NULL, sink_write, &s, &diag) == DG_E_NULL);
+    broken = r;
+    broken.label_count = -1;
+    CHECK(dg_export(&g, &broken, NULL, sink_write, &s, &diag) == DG_E_INVALID);
+    dg_room_label labels[2] = {r.labels[0], r.labels[1]};
+    memset(labels[1].role, 'x', sizeof labels[1].role);
+    broken = r;
+    broken.labels = labels;
+    CHECK(dg_export(&g, &broken, NULL, sink_write, &s, &diag) == DG_E_INVALID);
+    CHECK(strstr(diag.message, "room 1") && strstr(diag.message, "role"));
+    dg_marker markers[5];
+    memcpy(markers, r.markers, sizeof markers);
+    memset(markers[4].type, 'x', sizeof markers[4].type);
+    broken = r;
+    broken.markers = markers;
+    CHECK(dg_export(&g, &broken, NULL, sink_write, &s, &diag) == DG_E_INVALID);
+    CHECK(strstr(diag.message, "marker 4") && strstr(diag.message, "type"));
+    CHECK(s.calls == 0);
+    /* the fixed map as 0.8 wrote it: no labels, no spawns, the same bytes (export_golden_fixed_map) */
+    dg_result plain;
+    fixed_map(&g, &plain);
+    size_t len;
+    char *json = export_to(&g, &plain, DG_EXPORT_JSON, NULL, &len);
+    CHECK(json && !strstr(json, "\"role\"") && !strstr(json, "\"edge\"") && !strstr(json, "\"size\""));
+    dump("plain.json", json, len);
+    free(json);
 }
 
 /* Parses the comma-separated numbers after `start` until `end`; returns how many. */
@@ -421,7 +557,8 @@ TEST(r4_export_extreme_coordinates)
     dg_corridor corridors[2] = {{{lo, lo}, {hi, lo}, {hi, hi}, hi, {DG_REF_ROOM, lo}, {hi, hi}},
                                 {{hi, hi}, {lo, hi}, {lo, lo}, lo, {lo, hi}, {DG_REF_CORRIDOR, lo}}};
     dg_door doors[1] = {{{hi, lo}, {DG_REF_ROOM, hi}, {lo, lo}}};
-    dg_marker markers[2] = {{{lo, hi}, hi, lo, "far", 0}, {{hi, hi}, DG_MARKER_START, hi, "s", 0}};
+    dg_marker markers[2] = {{.pos = {lo, hi}, .kind = hi, .room = lo, .name = "far"},
+                            {.pos = {hi, hi}, .kind = DG_MARKER_START, .room = hi, .name = "s"}};
     r.rooms = rooms, r.corridors = corridors, r.doors = doors, r.markers = markers;
     r.room_count = 2, r.corridor_count = 2, r.door_count = 1, r.marker_count = 2;
     r.start.x = hi, r.start.y = hi, r.start_room = lo;
@@ -460,9 +597,12 @@ TEST(r4_export_xml_noncharacters)
     dg_result r;
     fixed_map(&g, &r);
     dg_marker markers[3] = {
-        {{2, 2}, DG_MARKER_ACTOR, 0, "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1F\x7F", 0},
-        {{3, 2}, DG_MARKER_ITEM, 0, "\xED\xA0\x80\xC0\xAF\xF4\x90\x80\x80\xEF\xBF", 0},
-        {{4, 2}, DG_MARKER_ITEM, 0, "ok \xEF\xBF\xBD \xF4\x8F\xBF\xBF \xEE\x80\x80\t\n\r", 0},
+        {.pos = {2, 2}, .kind = DG_MARKER_ACTOR, .room = 0,
+         .name = "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\x01\x1F\x7F"},
+        {.pos = {3, 2}, .kind = DG_MARKER_ITEM, .room = 0,
+         .name = "\xED\xA0\x80\xC0\xAF\xF4\x90\x80\x80\xEF\xBF"},
+        {.pos = {4, 2}, .kind = DG_MARKER_ITEM, .room = 0,
+         .name = "ok \xEF\xBF\xBD \xF4\x8F\xBF\xBF \xEE\x80\x80\t\n\r"},
     };
     r.markers = markers;
     r.marker_count = 3;
@@ -522,8 +662,9 @@ TEST(r4_export_start_exit_once)
     dg_prefab_set_free(set);
     /* a start marker elsewhere is its own object */
     fixed_map(&g, &r);
-    dg_marker markers[3] = {{{2, 1}, DG_MARKER_START, 0, "here", 0}, {{3, 1}, DG_MARKER_START, 0, "there", 0},
-                            {{2, 1}, DG_MARKER_START, 0, "again", 0}};
+    dg_marker markers[3] = {{.pos = {2, 1}, .kind = DG_MARKER_START, .room = 0, .name = "here"},
+                            {.pos = {3, 1}, .kind = DG_MARKER_START, .room = 0, .name = "there"},
+                            {.pos = {2, 1}, .kind = DG_MARKER_START, .room = 0, .name = "again"}};
     r.markers = markers;
     r.marker_count = 3;
     size_t len;

@@ -403,8 +403,8 @@ TEST(solve_hand_made)
     dg_result_init(&r, NULL);
     r.start = (dg_point){1, 1};
     r.exit = (dg_point){7, 1};
-    dg_marker key = {{2, 1}, DG_MARKER_KEY, -1, "key 1", 0};
-    dg_marker lock = {{4, 1}, DG_MARKER_LOCK, -1, "lock 1", 0};
+    dg_marker key = {{2, 1}, DG_MARKER_KEY, -1, "key 1", 0, 0, 0, {0}};
+    dg_marker lock = {{4, 1}, DG_MARKER_LOCK, -1, "lock 1", 0, 0, 0, {0}};
     r.markers = (dg_marker[2]){key, lock};
     r.marker_count = 2;
     dg_progress pr;
@@ -436,9 +436,9 @@ TEST(solve_order_by_wave)
     dg_result_init(&r, NULL);
     r.start = (dg_point){1, 1};
     r.exit = (dg_point){11, 1};
-    dg_marker m[6] = {{{2, 1}, DG_MARKER_KEY, -1, "key 2", 0},   {{4, 1}, DG_MARKER_KEY, -1, "key 1", 0},
-                      {{8, 1}, DG_MARKER_KEY, -1, "key 3", 0},   {{6, 1}, DG_MARKER_LOCK, -1, "lock 1", 0},
-                      {{9, 1}, DG_MARKER_LOCK, -1, "lock 2", 0}, {{10, 1}, DG_MARKER_LOCK, -1, "lock 3", 0}};
+    dg_marker m[6] = {{{2, 1}, DG_MARKER_KEY, -1, "key 2", 0, 0, 0, {0}},   {{4, 1}, DG_MARKER_KEY, -1, "key 1", 0, 0, 0, {0}},
+                      {{8, 1}, DG_MARKER_KEY, -1, "key 3", 0, 0, 0, {0}},   {{6, 1}, DG_MARKER_LOCK, -1, "lock 1", 0, 0, 0, {0}},
+                      {{9, 1}, DG_MARKER_LOCK, -1, "lock 2", 0, 0, 0, {0}}, {{10, 1}, DG_MARKER_LOCK, -1, "lock 3", 0, 0, 0, {0}}};
     r.markers = m;
     r.marker_count = 6;
     dg_progress pr;
@@ -479,7 +479,7 @@ TEST(solve_random_grids_agree_with_reference)
             if (used[c] || (i >= keys && i < 4))
                 continue;
             used[c] = 1;
-            dg_marker k = {{c % m.w, c / m.w}, i < 4 ? DG_MARKER_KEY : DG_MARKER_LOCK, -1, "", 0};
+            dg_marker k = {{c % m.w, c / m.w}, i < 4 ? DG_MARKER_KEY : DG_MARKER_LOCK, -1, "", 0, 0, 0, {0}};
             snprintf(k.name, sizeof k.name, "%s %d", i < 4 ? "key" : "lock", i < 4 ? i + 1 : i - 3);
             if (i >= 4)
                 dg_grid_set(&m.g, k.pos.x, k.pos.y, DG_TILE_DOOR_LOCKED);

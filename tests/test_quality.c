@@ -279,7 +279,8 @@ QUALITY(bsp, "bsp", NULL, 80, 50, 0,
         LINE(START_EXIT))
 QUALITY(bsp, "bsp", NULL, 200, 200, 0,
         LINE(LOOPS) | LINE(DEAD_END_ROOMS) | LINE(SPACE_P95) | LINE(SPACE_WORST) |
-        LINE(PARALLEL) | LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) | LINE(START_EXIT))
+        LINE(STRAIGHT) | LINE(PARALLEL) | LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) |
+        LINE(START_EXIT))
 
 QUALITY(maze, "maze", NULL, 80, 25, 0,
         LINE(SPACE_P95) | LINE(SPACE_WORST) | LINE(STRAIGHT) | LINE(PARALLEL) |
@@ -302,9 +303,9 @@ QUALITY(walk, "walk", NULL, 200, 200, 0,
         LINE(DEAD_END_PASSAGES) | LINE(START_EXIT))
 
 QUALITY(scatter, "scatter", NULL, 80, 25, 0,
-        LINE(LOOPS) | LINE(DEAD_END_ROOMS) | LINE(SPACE_WORST) | LINE(STRAIGHT) |
-        LINE(PARALLEL) | LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) | LINE(SHAPES) |
-        LINE(START_EXIT))
+        LINE(LOOPS) | LINE(DEAD_END_ROOMS) | LINE(SPACE_P95) | LINE(SPACE_WORST) |
+        LINE(STRAIGHT) | LINE(PARALLEL) | LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) |
+        LINE(SHAPES) | LINE(START_EXIT))
 QUALITY(scatter, "scatter", NULL, 80, 50, 0,
         LINE(LOOPS) | LINE(DEAD_END_ROOMS) | LINE(SPACE_P95) | LINE(SPACE_WORST) |
         LINE(STRAIGHT) | LINE(PARALLEL) | LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) |
@@ -496,10 +497,10 @@ TEST(quality_survey_layout_figures)
     fill_map(&g, cells, rows, 10);
     dg_room rooms[2] = {{{1, 1, 4, 3}, DG_ROOM_NORMAL, -1, 0, -1, 12, DG_SHAPE_RECT},
                         {{6, 4, 5, 3}, DG_ROOM_NORMAL, -1, 0, -1, 15, DG_SHAPE_RECT}};
-    dg_marker markers[4] = {{{1, 8}, DG_MARKER_KEY, -1, "key 1", 1},
-                            {{11, 5}, DG_MARKER_LOCK, -1, "lock 1", 1},
-                            {{3, 3}, DG_MARKER_KEY, 0, "key 2", 2},
-                            {{5, 2}, DG_MARKER_LOCK, -1, "lock 2", 2}};
+    dg_marker markers[4] = {{{1, 8}, DG_MARKER_KEY, -1, "key 1", 1, 0, 0, {0}},
+                            {{11, 5}, DG_MARKER_LOCK, -1, "lock 1", 1, 0, 0, {0}},
+                            {{3, 3}, DG_MARKER_KEY, 0, "key 2", 2, 0, 0, {0}},
+                            {{5, 2}, DG_MARKER_LOCK, -1, "lock 2", 2, 0, 0, {0}}};
     dg_result r;
     dg_result_init(&r, NULL);
     r.rooms = rooms;

@@ -679,3 +679,38 @@ TEST(r2_recipe_prefab_keys_errors)
     CHECK(dg_recipe_print(&r, line, sizeof line, NULL) == DG_E_INVALID);
     dg_prefab_set_free(set);
 }
+
+/* The level graph, role and spawn tables a level was made with are recorded
+ * like a prefab set (file hint and hash), each printed after the prefab set,
+ * and the depth content is placed for is a progression key. */
+TEST(recipe_inputs_are_recorded_and_round_trip)
+{
+    dg_recipe r, back, before;
+    dg_diag diag;
+    char line[4096];
+    CHECK(dg_recipe_init(&r, "attach", 5, 80, 50) == DG_OK);
+    before = r;
+    CHECK(dg_recipe_set_input(&r, DG_RECIPE_ROLES, 0, "x.txt", &diag) == DG_E_INVALID);
+    CHECK(dg_recipe_set_input(&r, 3, 1, "x.txt", &diag) == DG_E_INVALID);
+    CHECK(dg_recipe_set_input(&r, -1, 1, "x.txt", &diag) == DG_E_INVALID);
+    CHECK(dg_recipe_set_input(&r, DG_RECIPE_SPAWNS, 7, "a b.txt", &diag) == DG_E_INVALID);
+    CHECK(dg_recipe_set_input(NULL, DG_RECIPE_SPAWNS, 7, "a.txt", &diag) == DG_E_NULL);
+    CHECK(memcmp(&r, &before, sizeof r) == 0);
+    CHECK(dg_recipe_set_input(&r, DG_RECIPE_GRAPH, 0x1234, "examples/graphs/hub.txt", &diag) == DG_OK);
+    CHECK(dg_recipe_set_input(&r, DG_RECIPE_ROLES, 0xABCDEF0123456789ULL, "default", &diag) == DG_OK);
+    CHECK(dg_recipe_set_input(&r, DG_RECIPE_SPAWNS, 99, NULL, &diag) == DG_OK);
+    CHECK(dg_recipe_set(&r, "depth", "4", &diag) == DG_OK);
+    CHECK(dg_recipe_print(&r, line, sizeof line, NULL) == DG_OK);
+    CHECKF(strstr(line, " depth=4 graph=examples/graphs/hub.txt graph_hash=0x0000000000001234 "
+                        "roles=default roles_hash=0xabcdef0123456789 spawns_hash=0x0000000000000063 "
+                        "version=") != NULL, "%s", line);
+    CHECK(dg_recipe_parse(line, strlen(line), &back, &diag) == DG_OK);
+    CHECK(memcmp(&back, &r, sizeof r) == 0);
+    /* a recipe without them prints as before */
+    CHECK(dg_recipe_print(&before, line, sizeof line, NULL) == DG_OK);
+    CHECKF(!strstr(line, "graph") && !strstr(line, "roles") && !strstr(line, "depth"), "%s", line);
+    parse_fails("attach graph=a graph=b", DG_E_PARSE, "graph=b", "twice");
+    parse_fails("attach spawns_hash=0", DG_E_PARSE, "0", "hash");
+    parse_fails("attach roles=a<b", DG_E_PARSE, "a<b", "must be a file name");
+    parse_fails("attach depth=1001", DG_E_INVALID, "1001", "");
+}

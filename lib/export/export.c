@@ -22,14 +22,21 @@ static int name_terminated(const char *name)
 /* Checks what the writers read, so that they can never fail half-way. */
 static dg_status check_result(const dg_result *r, dg_diag *diag)
 {
-    if (r->room_count < 0 || r->corridor_count < 0 || r->door_count < 0 || r->marker_count < 0)
+    if (r->room_count < 0 || r->corridor_count < 0 || r->door_count < 0 || r->marker_count < 0 ||
+        r->label_count < 0 || r->corridor_edge_count < 0)
         return dgi_fail(diag, DG_E_INVALID, "result has a negative count");
     if ((r->room_count && !r->rooms) || (r->corridor_count && !r->corridors) ||
-        (r->door_count && !r->doors) || (r->marker_count && !r->markers))
+        (r->door_count && !r->doors) || (r->marker_count && !r->markers) ||
+        (r->label_count && !r->labels) || (r->corridor_edge_count && !r->corridor_edges))
         return dgi_fail(diag, DG_E_NULL, "result has a count but no array");
     for (int32_t i = 0; i < r->marker_count; i++)
-        if (!name_terminated(r->markers[i].name))
-            return dgi_fail(diag, DG_E_INVALID, "marker %d has no NUL-terminated name", (int)i);
+        if (!name_terminated(r->markers[i].name) || !name_terminated(r->markers[i].type))
+            return dgi_fail(diag, DG_E_INVALID, "marker %d has no NUL-terminated %s", (int)i,
+                            name_terminated(r->markers[i].name) ? "type" : "name");
+    for (int32_t i = 0; dgi_room_label(r, 0) && i < r->room_count; i++)
+        if (!name_terminated(r->labels[i].role) || !name_terminated(r->labels[i].name))
+            return dgi_fail(diag, DG_E_INVALID, "room %d's label has no NUL-terminated %s", (int)i,
+                            name_terminated(r->labels[i].role) ? "name" : "role");
     return DG_OK;
 }
 

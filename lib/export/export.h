@@ -27,5 +27,14 @@ const char *dgi_marker_kind_name(int32_t kind);
  * on it (dg_floor_generate), or -1. */
 int32_t dgi_stairs_link(const dg_result *r, dg_point p, uint8_t tile);
 const char *dgi_ref_kind_name(int32_t kind);
+/* Room i's label (role, level-graph node), or NULL when the result has none:
+ * labels count only when there is one per room. */
+const dg_room_label *dgi_room_label(const dg_result *r, int32_t i);
+/* Whether corridor i has an edge entry (one per corridor), stored in *edge. */
+int dgi_corridor_edge(const dg_result *r, int32_t i, int32_t *edge);
+/* A spawn (dg_populate) is a marker with a kind word; its footprint side is
+ * size, 0 meaning 1. */
+int dgi_marker_is_spawn(const dg_marker *m);
+int32_t dgi_marker_side(const dg_marker *m);
 
 #endif

@@ -120,6 +120,15 @@ static void rooms(dgi_out *o, const dg_result *r)
         next_int(o, "cells", m->cells);
         next_key(o, "shape");
         dgi_out_json_str(o, dgi_room_shape_name(m->shape));
+        const dg_room_label *l = dgi_room_label(r, i);
+        if (l) /* only with labels: a map without them keeps its bytes */
+        {
+            next_key(o, "role");
+            dgi_out_json_str(o, l->role);
+            next_key(o, "name");
+            dgi_out_json_str(o, l->name);
+            next_int(o, "node", l->node);
+        }
         dgi_out_char(o, '}');
     }
 }
@@ -140,6 +149,9 @@ static void corridors(dgi_out *o, const dg_result *r)
         next_int(o, "length", c->length);
         next_ref(o, "from", c->from);
         next_ref(o, "to", c->to);
+        int32_t edge;
+        if (dgi_corridor_edge(r, i, &edge))
+            next_int(o, "edge", edge);
         dgi_out_char(o, '}');
     }
 }
@@ -173,8 +185,15 @@ static void markers(dgi_out *o, const dg_result *r)
         next_int(o, "room", m->room);
         next_key(o, "name");
         dgi_out_json_str(o, m->name);
-        if (m->number) /* a key's or lock's number: no name to parse */
+        if (m->number) /* a key's or lock's number, a spawn's group: no name to parse */
             next_int(o, "number", m->number);
+        if (dgi_marker_is_spawn(m))
+        {
+            next_int(o, "size", dgi_marker_side(m));
+            next_int(o, "cost", m->cost);
+            next_key(o, "type");
+            dgi_out_json_str(o, m->type);
+        }
         dgi_out_char(o, '}');
     }
 }

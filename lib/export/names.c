@@ -48,3 +48,26 @@ int32_t dgi_stairs_link(const dg_result *r, dg_point p, uint8_t tile)
     }
     return -1;
 }
+
+const dg_room_label *dgi_room_label(const dg_result *r, int32_t i)
+{
+    return r->labels && r->label_count == r->room_count ? &r->labels[i] : NULL;
+}
+
+int dgi_corridor_edge(const dg_result *r, int32_t i, int32_t *edge)
+{
+    if (!r->corridor_edges || r->corridor_edge_count != r->corridor_count)
+        return 0;
+    *edge = r->corridor_edges[i];
+    return 1;
+}
+
+int dgi_marker_is_spawn(const dg_marker *m)
+{
+    return m->type[0] != '\0';
+}
+
+int32_t dgi_marker_side(const dg_marker *m)
+{
+    return m->size > 1 ? m->size : 1;
+}

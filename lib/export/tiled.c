@@ -29,7 +29,7 @@ typedef struct tobj {
     int shape;
     int32_t point_count;
     int64_t points[3][2]; /* polyline, relative to (x, y) */
-    tprop props[8]; /* the most any object has, with room to spare */
+    tprop props[10]; /* the most any object has (a labelled room: 8), with room to spare */
     int prop_count;
 } tobj;
 
@@ -248,6 +248,13 @@ static void rooms(tiled *t)
         prop_int(&b, "parent", m->parent);
         prop_int(&b, "cells", m->cells);
         prop_str(&b, "shape", dgi_room_shape_name(m->shape));
+        const dg_room_label *l = dgi_room_label(r, i);
+        if (l)
+        {
+            prop_str(&b, "role", l->role);
+            prop_str(&b, "name", l->name);
+            prop_int(&b, "node", l->node);
+        }
         emit(t, &b);
     }
 }
@@ -281,6 +288,9 @@ static void corridors(tiled *t)
         prop_int(&b, "length", c->length);
         ref_prop(&b, "from", c->from, from, sizeof from);
         ref_prop(&b, "to", c->to, to, sizeof to);
+        int32_t edge;
+        if (dgi_corridor_edge(r, i, &edge))
+            prop_int(&b, "edge", edge);
         emit(t, &b);
     }
 }
@@ -363,6 +373,27 @@ static void start_exit(tiled *t)
     }
 }
 
+/* A spawn is a rectangle over its footprint whose type is its kind word
+ * ("monster", "item", the game's own), with its group, size and cost. */
+static void spawn(tiled *t, const dg_marker *m, int32_t i)
+{
+    tobj b;
+    int64_t side = dgi_marker_side(m);
+    begin(&b, m->type, SHAPE_RECT);
+    (void)snprintf(b.name, sizeof b.name, "%s", m->name[0] ? m->name : m->type);
+    b.x = (int64_t)m->pos.x * t->opt->tile_width;
+    b.y = (int64_t)m->pos.y * t->opt->tile_height;
+    b.w = side * t->opt->tile_width;
+    b.h = side * t->opt->tile_height;
+    prop_int(&b, "index", i);
+    prop_int(&b, "room", m->room);
+    prop_str(&b, "kind", dgi_marker_kind_name(m->kind));
+    prop_int(&b, "group", m->number);
+    prop_int(&b, "size", side);
+    prop_int(&b, "cost", m->cost);
+    emit(t, &b);
+}
+
 static void markers(tiled *t)
 {
     const dg_result *r = t->result;
@@ -371,8 +402,13 @@ static void markers(tiled *t)
     {
         if (i == merged[0] || i == merged[1])
             continue; /* already written as the start or exit object */
-        tobj b;
         const dg_marker *m = &r->markers[i];
+        if (dgi_marker_is_spawn(m))
+        {
+            spawn(t, m, i);
+            continue;
+        }
+        tobj b;
         begin(&b, dgi_marker_kind_name(m->kind), SHAPE_POINT);
         (void)snprintf(b.name, sizeof b.name, "%s", m->name[0] ? m->name : b.type);
         at_cell(t, &b, m->pos);

@@ -17,6 +17,7 @@
 
 enum {
     KEEP = 3,       /* rooms kept per side of a node: the candidates of the joins across its cuts */
+    LEG_MAX = 38,   /* cells of a planned leg at most: with a door at each end, 40 in a line */
     SITE_DRAWS = 24 /* room draws in a leaf whose first room met reserved cells */
 };
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
@@ -848,20 +849,31 @@ static int32_t list_pairs(const bsp *b, const bsp_node *n, pair *out)
     return count;
 }
 
-/* Tries the straight and L routes of one pair; 1 with *r filled if one is clear. */
+/* 1 if no leg of the route runs longer than LEG_MAX cells: with its doors
+ * or bends a leg is a straight one-wide run, which the contract keeps to 40. */
+static int legs_short(const route *r)
+{
+    for (int32_t i = 0; i + 1 < r->n; i++)
+        if (leg_cells(r->p[i], r->p[i + 1]) + 1 > LEG_MAX)
+            return 0;
+    return 1;
+}
+
+/* Tries the straight and L routes of one pair; 1 with *r filled if one is
+ * clear and has no leg too long. */
 static int try_pair(bsp *b, int across, const pair *q, dg_rng *rng, route *r)
 {
     if (overlap(&q->sa, &q->sb))
     {
         plan_straight(&q->sa, &q->sb, across, rng, r);
-        return route_clear(b->g, r);
+        return legs_short(r) && route_clear(b->g, r);
     }
     int order = (int)dgi_rng_below(rng, 2);
     for (int k = 0; k < 2; k++)
     {
         int ok = (k ^ order) ? plan_l_into_side(&q->sa, &q->sb, across, rng, r)
                              : plan_l_from_side(&q->sa, &q->sb, across, rng, r);
-        if (ok && route_clear(b->g, r))
+        if (ok && legs_short(r) && route_clear(b->g, r))
             return 1;
     }
     return 0;
@@ -950,8 +962,9 @@ static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb,
 
 /* Joins the two halves of node n. The rooms reaching nearest the cut from
  * each side, when they face each other, get a straight corridor, which the
- * band between them keeps clear; otherwise the cheapest pair with a clear
- * straight or L route, else those two rooms through the band. */
+ * band between them keeps clear, unless it would run longer than LEG_MAX;
+ * otherwise the cheapest pair with a clear and short straight or L route,
+ * else those two rooms through the band. */
 static void join(bsp *b, bsp_node *n)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
@@ -959,28 +972,33 @@ static void join(bsp *b, bsp_node *n)
     int32_t rb = best_of(b, c1, n->across ? SIDE_W : SIDE_N)[0].room;
     span sa = span_of(b->rooms[ra].rect, n->across), sb = span_of(b->rooms[rb].rect, n->across);
     route r;
-    if (!overlap(&sa, &sb))
+    if (overlap(&sa, &sb))
     {
-        pair pairs[KEEP * KEEP];
-        int32_t count = list_pairs(b, n, pairs);
-        for (int32_t i = 0; i < count; i++)
-            if (try_pair(b, n->across, &pairs[i], &b->route, &r))
-            {
-                carve_route(b, &r, pairs[i].a, pairs[i].b);
-                n->ja = pairs[i].a, n->jb = pairs[i].b;
-                return;
-            }
-        pair q;
-        if (join_along(b, n, &sa, &sb, &r, &q))
+        plan_straight(&sa, &sb, n->across, &b->route, &r);
+        if (legs_short(&r))
         {
-            carve_route(b, &r, q.a, q.b);
-            n->ja = q.a, n->jb = q.b;
+            carve_route(b, &r, ra, rb);
+            n->ja = ra, n->jb = rb;
             return;
         }
-        plan_band(&sa, &sb, n->across, &b->route, &r);
     }
-    else
-        plan_straight(&sa, &sb, n->across, &b->route, &r);
+    pair pairs[KEEP * KEEP];
+    int32_t count = list_pairs(b, n, pairs);
+    for (int32_t i = 0; i < count; i++)
+        if (try_pair(b, n->across, &pairs[i], &b->route, &r))
+        {
+            carve_route(b, &r, pairs[i].a, pairs[i].b);
+            n->ja = pairs[i].a, n->jb = pairs[i].b;
+            return;
+        }
+    pair q;
+    if (join_along(b, n, &sa, &sb, &r, &q))
+    {
+        carve_route(b, &r, q.a, q.b);
+        n->ja = q.a, n->jb = q.b;
+        return;
+    }
+    plan_band(&sa, &sb, n->across, &b->route, &r); /* the band is always clear */
     carve_route(b, &r, ra, rb);
     n->ja = ra, n->jb = rb;
 }

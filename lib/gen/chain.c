@@ -1136,7 +1136,12 @@ static int32_t room_holding(const chain *c, dg_point p)
 static int join_kind(const dg_grid *g, int32_t x, int32_t y)
 {
     int into = -2, open = 0;
-    for (int d = 0; d < 4 && into < 0; d++) /* most corridor cells touch no floor */
+    const uint8_t *c = &DG_CELL(g, x, y);
+    ptrdiff_t s = g->stride;
+    if (x > 0 && y > 0 && x < g->width - 1 && y < g->height - 1 && c[-s] != DG_TILE_FLOOR &&
+        c[1] != DG_TILE_FLOOR && c[s] != DG_TILE_FLOOR && c[-1] != DG_TILE_FLOOR)
+        return -2; /* most corridor cells touch no floor: four reads, no bounds per side */
+    for (int d = 0; d < 4 && into < 0; d++)
         if (inside(g, x + DX[d], y + DY[d]) && DG_CELL(g, x + DX[d], y + DY[d]) == DG_TILE_FLOOR)
             into = d;
     if (into == -2)

@@ -276,6 +276,31 @@ static inline int row_hits(const uint64_t *row, int32_t xa, int32_t xb)
     return (any | (row[wb] & bits(0, xb & 63))) != 0;
 }
 
+/* The index of the highest set bit of a word (w != 0). */
+static int32_t highest_bit(uint64_t w)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(w);
+#else
+    int32_t i = 0;
+    for (; w >>= 1;)
+        i++;
+    return i;
+#endif
+}
+
+/* The last set bit of columns xa..xb of a bitmap row, -1 if none. */
+static int32_t last_hit(const uint64_t *row, int32_t xa, int32_t xb)
+{
+    for (int32_t i = xb >> 6; i >= xa >> 6; i--)
+    {
+        uint64_t w = row[i] & bits(i == xa >> 6 ? xa & 63 : 0, i == xb >> 6 ? xb & 63 : 63);
+        if (w)
+            return i * 64 + highest_bit(w);
+    }
+    return -1;
+}
+
 static void row_set(uint64_t *row, int32_t xa, int32_t xb)
 {
     int32_t wa = xa >> 6, wb = xb >> 6;
@@ -390,29 +415,34 @@ static dg_status place_one(scatter *s, int *placed)
     return DG_OK;
 }
 
-/* Rooms by area leave holes where random draws kept missing: every point of
- * a lattice half the smallest footprint apart (room, wall and gap) gets a
- * room of a drawn size where the smallest fits, shrunk toward the smallest
- * as place_one does, so no large stretch of rock is left unused. Row-major:
- * the order is fixed. band: the rooms taken across a lattice row's reach (an
- * OR of bitmap rows), so a point is one row test, not a spot_free. */
+/* Rooms by area leave holes where random draws kept missing: every second
+ * row, left to right, each spot where the smallest room fits (room, walls
+ * and gap) gets a room of a drawn size, shrunk toward the smallest as
+ * place_one does, so no stretch of rock a room could use is left (a lattice
+ * half a footprint apart missed spots a cell or two off it; every row costs
+ * twice the work for the same space). Row-major: the order is fixed. band:
+ * the rooms taken across a row's reach (an OR of bitmap rows), so a spot is
+ * one row test, and a taken spot skips past the last room cell it met. */
 static dg_status fill_holes(scatter *s)
 {
     const dg_scatter_params *p = s->p;
     int32_t b = p->border, m = 1 + p->gap, fw = p->room_min_w, fh = p->room_min_h;
-    int32_t sx = (fw + 2 + p->gap + 1) / 2, sy = (fh + 2 + p->gap + 1) / 2;
     uint64_t *band = dgi_alloc(s->a, (size_t)s->ow * sizeof *band);
     dg_status st = band ? DG_OK : DG_E_NOMEM;
-    for (int32_t y = b; st == DG_OK && y <= s->h - b - fh; y += sy)
+    for (int32_t y = b; st == DG_OK && y <= s->h - b - fh && s->n < p->rooms_max; y += 2)
     {
         memset(band, 0, (size_t)s->ow * sizeof *band);
         for (int32_t r = DG_MAX(y - m, 0); r <= DG_MIN(y + fh - 1 + m, s->h - 1); r++)
             for (int32_t i = 0; i < s->ow; i++)
                 band[i] |= s->occ[(size_t)r * (size_t)s->ow + (size_t)i];
-        for (int32_t x = b; st == DG_OK && x <= s->w - b - fw && s->n < p->rooms_max; x += sx)
+        for (int32_t x = b; st == DG_OK && x <= s->w - b - fw && s->n < p->rooms_max;)
         {
-            if (row_hits(band, DG_MAX(x - m, 0), DG_MIN(x + fw - 1 + m, s->w - 1)))
+            int32_t hit = last_hit(band, DG_MAX(x - m, 0), DG_MIN(x + fw - 1 + m, s->w - 1));
+            if (hit >= 0)
+            {
+                x = hit + m + 1;
                 continue;
+            }
             dg_rect r = {x, y, fw, fh};
             int32_t rw = dg_rng_range(&s->place, fw, s->max_w);
             int32_t rh = dg_rng_range(&s->place, fh, s->max_h);
@@ -1203,7 +1233,8 @@ static void wall_leg(scatter *s, dg_point a, dg_point b)
     }
 }
 
-/* The cells of shaped rooms that no open cell touches (8-way) become rock. */
+/* The cells of shaped rooms that no open cell touches (8-way) become rock
+ * (an open cell itself stays: only the walls left out are looked around). */
 static void unwall_shapes(scatter *s)
 {
     for (int32_t i = 0; i < s->n; i++)
@@ -1214,7 +1245,7 @@ static void unwall_shapes(scatter *s)
         for (int32_t y = r.y; y < r.y + r.h; y++)
             for (int32_t x = r.x; x < r.x + r.w; x++)
             {
-                int open = 0;
+                int open = dgi_passable_default[*at(s, x, y)];
                 for (int32_t k = 0; k < 9 && !open; k++)
                 {
                     int32_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;

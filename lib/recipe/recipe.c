@@ -9,7 +9,7 @@
 #define DEFAULT_SEED 1
 #define DEFAULT_WIDTH 80
 #define DEFAULT_HEIGHT 50
-#define FIXED_KEYS 6 /* keys of every recipe, before the parameters */
+#define FIXED_KEYS 12 /* keys of every recipe, before the parameters */
 
 /* Progression keys any recipe may carry (docs/recipes.md): dg_lock_place
  * settings and the floor of a stacked dungeon. They live at the end of
@@ -17,10 +17,10 @@
  * were given, so a recipe without them prints and runs as before. */
 enum {
     SLOT_LOCKS = DGI_RECIPE_EXTRA_FIRST, SLOT_KEYS, SLOT_KINDS, SLOT_GATES, SLOT_SECRETS,
-    SLOT_FLOORS, SLOT_FLOOR, SLOT_STAIRS, SLOT_FLAGS
+    SLOT_FLOORS, SLOT_FLOOR, SLOT_STAIRS, SLOT_DEPTH, SLOT_FLAGS
 };
-enum { FLAG_LOCKS = 1, FLAG_FLOORS = 2 };
-#define EXTRA_KEYS 8
+enum { FLAG_LOCKS = 1, FLAG_FLOORS = 2, FLAG_DEPTH = 4 };
+#define EXTRA_KEYS 9
 static const dg_param_desc extras[EXTRA_KEYS] = {
     {"locks", "locks placed after generation (dg_lock_place)", NULL, DG_PARAM_INT, 0, DG_LOCKS_MAX, 2, SLOT_LOCKS, 0},
     {"keys", "where keys go", "on-path|branch|dead-end", DG_PARAM_ENUM, 0, 2, DG_KEYS_BRANCH, SLOT_KEYS, 0},
@@ -30,7 +30,14 @@ static const dg_param_desc extras[EXTRA_KEYS] = {
     {"floors", "floors of the stacked dungeon (dg_floor_generate)", NULL, DG_PARAM_INT, 1, DG_FLOORS_MAX, 1, SLOT_FLOORS, 0},
     {"floor", "the floor this recipe makes, 0 = top", NULL, DG_PARAM_INT, 0, DG_FLOORS_MAX - 1, 0, SLOT_FLOOR, 0},
     {"stairs", "stair pairs between neighbouring floors", NULL, DG_PARAM_INT, 1, DG_STAIRS_MAX, 1, SLOT_STAIRS, 0},
+    {"depth", "the depth content is placed for (dg_populate)", NULL, DG_PARAM_INT, 0, 1000, 0, SLOT_DEPTH, 0},
 };
+
+/* The group flag of an extra key's slot. */
+static int32_t extra_flag(int32_t slot)
+{
+    return slot < SLOT_FLOORS ? FLAG_LOCKS : slot < SLOT_DEPTH ? FLAG_FLOORS : FLAG_DEPTH;
+}
 
 static const dg_param_desc *extra_lookup(const char *key, size_t klen)
 {
@@ -43,12 +50,12 @@ static const dg_param_desc *extra_lookup(const char *key, size_t klen)
 /* The group flag of an extra key, filling the group's defaults on first use. */
 static void extra_group_on(dg_recipe *r, const dg_param_desc *e)
 {
-    int32_t flag = e->offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS;
+    int32_t flag = extra_flag(e->offset);
     if (r->values[SLOT_FLAGS] & flag)
         return;
     r->values[SLOT_FLAGS] |= flag;
     for (int i = 0; i < EXTRA_KEYS; i++)
-        if ((extras[i].offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS) == flag)
+        if (extra_flag(extras[i].offset) == flag)
             r->values[extras[i].offset] = extras[i].def;
 }
 
@@ -75,6 +82,14 @@ int dgi_recipe_floor(const dg_recipe *r, int32_t *floor, int32_t *floors, int32_
     return 1;
 }
 
+int dgi_recipe_depth(const dg_recipe *r, int32_t *depth)
+{
+    if (!(r->values[SLOT_FLAGS] & FLAG_DEPTH))
+        return 0;
+    *depth = r->values[SLOT_DEPTH];
+    return 1;
+}
+
 /* 1 if the n bytes of a prefab file hint may go into a recipe line (and
  * unescaped into JSON and XML): letters, digits and . / _ - + only. */
 static int hint_chars(const char *s, size_t n)
@@ -91,10 +106,46 @@ static int hint_ok(const char *s, size_t n)
     return hint_chars(s, n) && n < DG_RECIPE_PREFABS_MAX;
 }
 
+/* The identities a recipe records: the prefab set, then its inputs. */
+#define IDENTITIES (1 + DG_RECIPE_INPUTS)
+static const char *const identity_names[IDENTITIES] = {"prefabs", "graph", "roles", "spawns"};
+
+static const char *identity_file(const dg_recipe *r, int k)
+{
+    return k == 0 ? r->prefabs : r->inputs[k - 1].file;
+}
+
+static uint64_t identity_hash(const dg_recipe *r, int k)
+{
+    return k == 0 ? r->prefabs_hash : r->inputs[k - 1].hash;
+}
+
+static void identity_store(dg_recipe *r, int k, const uint64_t *hash, const char *file, size_t n)
+{
+    char *f = k == 0 ? r->prefabs : r->inputs[k - 1].file;
+    if (hash)
+        *(k == 0 ? &r->prefabs_hash : &r->inputs[k - 1].hash) = *hash;
+    if (file)
+    {
+        memset(f, 0, DG_RECIPE_PREFABS_MAX);
+        memcpy(f, file, n);
+    }
+}
+
+static int identities_ok(const dg_recipe *r)
+{
+    for (int k = 0; k < IDENTITIES; k++)
+    {
+        const char *f = identity_file(r, k);
+        if (memchr(f, '\0', DG_RECIPE_PREFABS_MAX) == NULL || !hint_ok(f, strlen(f)))
+            return 0;
+    }
+    return 1;
+}
+
 static const dgi_generator *recipe_gen(const dg_recipe *r)
 {
-    if (!r || memchr(r->generator, '\0', sizeof r->generator) == NULL ||
-        memchr(r->prefabs, '\0', sizeof r->prefabs) == NULL || !hint_ok(r->prefabs, strlen(r->prefabs)))
+    if (!r || memchr(r->generator, '\0', sizeof r->generator) == NULL || !identities_ok(r))
         return NULL;
     const dgi_generator *g = dgi_generator_lookup(r->generator);
     return g && g->param_count == r->param_count ? g : NULL;
@@ -209,6 +260,30 @@ static dg_status check_output_version(int32_t v, int32_t line, int32_t column, d
                        output_version_text(DG_OUTPUT_VERSION, ours, sizeof ours));
 }
 
+static dg_status set_identity_hash(dg_recipe *r, int k, const char *value, size_t vlen,
+                                   int32_t line, int32_t column, dg_diag *diag)
+{
+    uint64_t h;
+    if (!parse_u64(value, vlen, &h) || h == 0)
+        return dgi_fail_at(diag, DG_E_PARSE, line, column,
+                           "%s_hash: '%.*s' is not a hash (0x and 16 hex digits)",
+                           identity_names[k], (int)DG_MIN(vlen, 64), value);
+    identity_store(r, k, &h, NULL, 0);
+    return DG_OK;
+}
+
+static dg_status set_identity_file(dg_recipe *r, int k, const char *value, size_t vlen,
+                                   int32_t line, int32_t column, dg_diag *diag)
+{
+    if (vlen == 0 || !hint_ok(value, vlen))
+        return dgi_fail_at(diag, DG_E_PARSE, line, column,
+                           "%s: '%.*s' must be a file name of 1..%d letters, digits, '.', '/', '_', '-' or '+'",
+                           identity_names[k], (int)DG_MIN(vlen, 64), value,
+                           DG_RECIPE_PREFABS_MAX - 1);
+    identity_store(r, k, NULL, value, vlen);
+    return DG_OK;
+}
+
 /* Sets key[0..klen) = value[0..vlen) in r; column locates the value for diag. */
 static dg_status recipe_set(dg_recipe *r, const dgi_generator *g, const char *key, size_t klen,
                             const char *value, size_t vlen, int32_t column, dg_diag *diag)
@@ -234,23 +309,15 @@ static dg_status recipe_set(dg_recipe *r, const dgi_generator *g, const char *ke
             r->version = version;
         return st;
     }
-    if (klen == 12 && memcmp(key, "prefabs_hash", 12) == 0)
+    for (int k = 0; k < IDENTITIES; k++)
     {
-        if (!parse_u64(value, vlen, &r->prefabs_hash) || r->prefabs_hash == 0)
-            return dgi_fail_at(diag, DG_E_PARSE, line, column,
-                               "prefabs_hash: '%.*s' is not a prefab set's hash (0x and 16 hex digits)",
-                               (int)DG_MIN(vlen, 64), value);
-        return DG_OK;
-    }
-    if (klen == 7 && memcmp(key, "prefabs", 7) == 0)
-    {
-        if (vlen == 0 || !hint_ok(value, vlen))
-            return dgi_fail_at(diag, DG_E_PARSE, line, column,
-                               "prefabs: '%.*s' must be a file name of 1..%d letters, digits, '.', '/', '_', '-' or '+'",
-                               (int)DG_MIN(vlen, 64), value, DG_RECIPE_PREFABS_MAX - 1);
-        memset(r->prefabs, 0, sizeof r->prefabs);
-        memcpy(r->prefabs, value, vlen);
-        return DG_OK;
+        size_t nlen = strlen(identity_names[k]);
+        if (klen < nlen || memcmp(key, identity_names[k], nlen) != 0)
+            continue;
+        if (klen == nlen + 5 && memcmp(key + nlen, "_hash", 5) == 0)
+            return set_identity_hash(r, k, value, vlen, line, column, diag);
+        if (klen == nlen)
+            return set_identity_file(r, k, value, vlen, line, column, diag);
     }
     int is_w = klen == 5 && memcmp(key, "width", 5) == 0;
     int is_h = klen == 6 && memcmp(key, "height", 6) == 0;
@@ -335,6 +402,27 @@ static void emit_value(dgi_out *o, const dg_param_desc *p, int32_t v)
         dgi_out_i64(o, v);
 }
 
+/* " NAME=FILE NAME_hash=0x..." for what identity k records (nothing if none). */
+static void emit_identity(dgi_out *o, const dg_recipe *r, int k)
+{
+    if (identity_file(r, k)[0])
+    {
+        dgi_out_char(o, ' ');
+        dgi_out_str(o, identity_names[k]);
+        dgi_out_char(o, '=');
+        dgi_out_str(o, identity_file(r, k));
+    }
+    if (identity_hash(r, k))
+    {
+        char text[24];
+        snprintf(text, sizeof text, "0x%016llx", (unsigned long long)identity_hash(r, k));
+        dgi_out_char(o, ' ');
+        dgi_out_str(o, identity_names[k]);
+        dgi_out_str(o, "_hash=");
+        dgi_out_str(o, text);
+    }
+}
+
 void dgi_recipe_emit(const void *ctx, dgi_out *o)
 {
     const dg_recipe *r = ctx;
@@ -354,25 +442,15 @@ void dgi_recipe_emit(const void *ctx, dgi_out *o)
         emit_value(o, &g->params[i], r->values[i]);
     }
     for (int i = 0; i < EXTRA_KEYS; i++)
-        if (r->values[SLOT_FLAGS] & (extras[i].offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS))
+        if (r->values[SLOT_FLAGS] & extra_flag(extras[i].offset))
         {
             dgi_out_char(o, ' ');
             dgi_out_str(o, extras[i].name);
             dgi_out_char(o, '=');
             emit_value(o, &extras[i], r->values[extras[i].offset]);
         }
-    if (r->prefabs[0])
-    {
-        dgi_out_str(o, " prefabs=");
-        dgi_out_str(o, r->prefabs);
-    }
-    char text[24];
-    if (r->prefabs_hash)
-    {
-        snprintf(text, sizeof text, "0x%016llx", (unsigned long long)r->prefabs_hash);
-        dgi_out_str(o, " prefabs_hash=");
-        dgi_out_str(o, text);
-    }
+    for (int k = 0; k < IDENTITIES; k++)
+        emit_identity(o, r, k);
     char version[24];
     dgi_out_str(o, " version=");
     dgi_out_str(o, output_version_text(r->version, version, sizeof version));
@@ -463,8 +541,9 @@ dg_status dg_recipe_parse(const char *text, size_t length, dg_recipe *recipe, dg
                                (int)DG_MIN(n, 64), w);
         size_t klen = (size_t)(eq - w);
         /* slot for the duplicate check: the fixed keys, then the table */
-        static const char *const fixed[FIXED_KEYS] = {"seed", "width", "height", "version",
-                                                      "prefabs", "prefabs_hash"};
+        static const char *const fixed[FIXED_KEYS] = {
+            "seed", "width", "height", "version", "prefabs", "prefabs_hash", "graph",
+            "graph_hash", "roles", "roles_hash", "spawns", "spawns_hash"};
         int32_t slot = -1;
         for (int32_t i = 0; i < FIXED_KEYS; i++)
             if (strlen(fixed[i]) == klen && memcmp(fixed[i], w, klen) == 0)
@@ -543,17 +622,14 @@ dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator, const 
     return DG_OK;
 }
 
-dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set, const char *file,
-                                dg_diag *diag)
+/* Records identity k: the hash, and the file as a hint. A path too long for
+ * the hint keeps its base name: with the hash it still names the input
+ * wherever the file lives, where a dropped hint would name nothing.
+ * Characters a recipe cannot hold are refused. */
+static dg_status record_identity(dg_recipe *recipe, int k, uint64_t hash, const char *file,
+                                 dg_diag *diag)
 {
-    if (!recipe || !set)
-        return dgi_fail(diag, DG_E_NULL, "recipe or set is NULL");
-    if (!recipe_gen(recipe))
-        return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
     size_t n = file ? strlen(file) : 0;
-    /* A path too long for the hint keeps its base name: with the hash it
-     * still names the set wherever the file lives, where a dropped hint
-     * would name nothing. Characters a recipe cannot hold are refused. */
     const char *slash = file ? strrchr(file, '/') : NULL;
     if (n >= DG_RECIPE_PREFABS_MAX && slash && hint_chars(file, n) && slash[1])
     {
@@ -562,14 +638,37 @@ dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set, con
     }
     if (!hint_ok(file ? file : "", n))
         return dgi_fail(diag, DG_E_INVALID,
-                        "prefab file '%.64s' cannot be recorded: letters, digits, '.', '/', '_', "
+                        "%s file '%.64s' cannot be recorded: letters, digits, '.', '/', '_', "
                         "'-' or '+' only, and a base name of at most %d bytes",
-                        file, DG_RECIPE_PREFABS_MAX - 1);
-    recipe->prefabs_hash = dg_prefab_set_hash(set);
-    memset(recipe->prefabs, 0, sizeof recipe->prefabs);
-    if (n)
-        memcpy(recipe->prefabs, file, n);
+                        k == 0 ? "prefab" : identity_names[k], file, DG_RECIPE_PREFABS_MAX - 1);
+    identity_store(recipe, k, &hash, file ? file : "", n);
     return DG_OK;
+}
+
+dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set, const char *file,
+                                dg_diag *diag)
+{
+    if (!recipe || !set)
+        return dgi_fail(diag, DG_E_NULL, "recipe or set is NULL");
+    if (!recipe_gen(recipe))
+        return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
+    return record_identity(recipe, 0, dg_prefab_set_hash(set), file, diag);
+}
+
+dg_status dg_recipe_set_input(dg_recipe *recipe, int32_t which, uint64_t hash, const char *file,
+                              dg_diag *diag)
+{
+    if (!recipe)
+        return dgi_fail(diag, DG_E_NULL, "recipe is NULL");
+    if (!recipe_gen(recipe))
+        return dgi_fail(diag, DG_E_INVALID, "the recipe names no registered generator");
+    if (which < 0 || which >= DG_RECIPE_INPUTS)
+        return dgi_fail(diag, DG_E_INVALID, "input %d: DG_RECIPE_GRAPH, _ROLES or _SPAWNS (0..%d)",
+                        (int)which, DG_RECIPE_INPUTS - 1);
+    if (hash == 0)
+        return dgi_fail(diag, DG_E_INVALID, "%s: a hash of 0 records nothing",
+                        identity_names[which + 1]);
+    return record_identity(recipe, which + 1, hash, file, diag);
 }
 
 /* A recipe that records a prefab set runs only with that set: another or

@@ -21,12 +21,14 @@ typedef struct dgi_generator {
 } dgi_generator;
 const dgi_generator *dgi_generator_lookup(const char *name);
 /* values[] slots from here on hold the progression keys every recipe may
- * carry (locks, floors); parameter tables stay shorter. (recipe.c) */
-#define DGI_RECIPE_EXTRA_FIRST 23
+ * carry (locks, floors, depth); parameter tables stay shorter. (recipe.c) */
+#define DGI_RECIPE_EXTRA_FIRST 22
 /* 1 and *locks filled if the recipe records lock settings, else 0. */
 int dgi_recipe_locks(const dg_recipe *r, dg_lock_params *locks);
 /* 1 and the floor settings if the recipe records a floor of a stacked dungeon, else 0. */
 int dgi_recipe_floor(const dg_recipe *r, int32_t *floor, int32_t *floors, int32_t *stairs);
+/* 1 and *depth if the recipe records the depth content is placed for, else 0. */
+int dgi_recipe_depth(const dg_recipe *r, int32_t *depth);
 /* The recipe's generator alone on grid (already validated), with reserved cells (NULL: none):
  * no floor stairs, no locks. (recipe.c) */
 dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,

@@ -34,7 +34,19 @@ typedef void (*bench_op)(void *ctx, int64_t i);
 void bench_run(const char *name, const char *size, int64_t cells, int reps, int64_t ops_per_rep,
                bench_op op, void *ctx, bench_mem *mem);
 
+#ifdef DG_BENCH_TCOD
+/* libtcod's BSP carved into cells (w x h, no padding) from seed: the peer
+ * (bench_tcod.c). */
+void bench_tcod_bsp(uint8_t *cells, int32_t w, int32_t h, uint32_t seed);
+#endif
+
+/* bench --once GEN WxH N (bench_peers.c): N maps untimed, for callgrind. */
+int bench_once(int argc, char **argv);
+
 /* Monotonic nanoseconds. */
 int64_t bench_now_ns(void);
+/* CPU nanoseconds of the calling thread: what a run costs when the machine
+ * is shared (time spent waiting for a core is not counted). */
+int64_t bench_cpu_ns(void);
 
 #endif

@@ -33,6 +33,13 @@ int64_t bench_now_ns(void)
 }
 
 
+int64_t bench_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void *count_alloc(void *user, size_t size)
 {
     bench_mem *m = user;
@@ -115,6 +122,8 @@ void bench_run(const char *name, const char *size, int64_t cells, int reps, int6
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--once") == 0)
+        return bench_once(argc, argv);
     const char *filter = argc > 1 ? argv[1] : NULL;
     printf("%-28s %-10s %12s %12s %18s %s\n", "benchmark", "size", "median", "min",
            "throughput", "scratch memory");

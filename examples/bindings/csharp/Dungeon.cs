@@ -94,6 +94,15 @@ namespace LibDungeon {
         public int room;
         public fixed byte name[32];
         public int number;
+        public int size;
+        public int cost;
+        public fixed byte type[32];
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct RoomLabel {
+        public fixed byte role[32];
+        public fixed byte name[32];
+        public int node;
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Metrics {
@@ -131,8 +140,12 @@ namespace LibDungeon {
         public int start_room;
         public int exit_room;
         public Metrics metrics;
+        public IntPtr labels;
+        public int label_count;
+        public IntPtr corridor_edges;
+        public int corridor_edge_count;
         public Allocator allocator;
-        public fixed int capacity_[4];
+        public fixed int capacity_[6];
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
@@ -451,6 +464,41 @@ namespace LibDungeon {
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct GraphNode {
+        public fixed byte name[32];
+        public fixed byte role[32];
+        public int width_min;
+        public int width_max;
+        public int height_min;
+        public int height_max;
+        public fixed byte templates[32];
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct GraphEdge {
+        public int a;
+        public int b;
+        public int kind;
+        public int length_min;
+        public int length_max;
+        public int @lock;
+        public int key_node;
+        public int secret;
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct Graph {
+        public IntPtr nodes;
+        public int node_count;
+        public IntPtr edges;
+        public int edge_count;
+        public int room_distance;
+        public int corridor_width;
+        public int extra_connections;
+        public IntPtr prefabs;
+        public Allocator allocator_;
+        public fixed int capacity_[2];
+        public fixed int spare[8];
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct SchedActor {
         public long ready;
         public int next;
@@ -564,6 +612,11 @@ namespace LibDungeon {
         public int reserved;
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct RecipeInput {
+        public ulong hash;
+        public fixed byte file[56];
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Recipe {
         public fixed byte generator[32];
         public ulong seed;
@@ -574,6 +627,7 @@ namespace LibDungeon {
         public fixed int values[32];
         public ulong prefabs_hash;
         public fixed byte prefabs[56];
+        public RecipeInput inputs0, inputs1, inputs2;
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct Site {
@@ -795,6 +849,20 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_prefab_mixed_generate(Grid* grid, IntPtr set, PrefabMixedParams* @params, ulong seed, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void dg_graph_init(Graph* graph);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_graph_parse(byte* text, UIntPtr length, byte* source_name, Allocator* allocator, Graph* graph, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_graph_load(byte* path, Allocator* allocator, Graph* graph, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void dg_graph_free(Graph* graph);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_graph_check(Graph* graph, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern ulong dg_graph_hash(Graph* graph);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_graph_generate(Grid* grid, Graph* graph, ulong seed, Result* result, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_init(Sched* s, SchedActor* storage, int capacity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_add(Sched* s, int id, int speed, int threshold, long energy);
@@ -878,6 +946,8 @@ namespace LibDungeon {
         public static extern int dg_recipe_from_params(Recipe* recipe, byte* generator, void* @params, UIntPtr params_size, ulong seed, int width, int height, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_recipe_set_prefabs(Recipe* recipe, IntPtr set, byte* file, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_recipe_set_input(Recipe* recipe, int which, ulong hash, byte* file, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_recipe_generate(Recipe* recipe, Grid* grid, IntPtr prefabs, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

@@ -13,8 +13,9 @@ const DG_E_NOPATH = -8;
 const DIAG_SIZE = 268;          // status, line, column, message[256]
 const DIAG_MESSAGE = 12;
 const GRID_SIZE = 16;           // cells, width, height, stride
-const RESULT_SIZE = 216;        // ..., metrics (17 + 8 spare ints) at 56, allocator, capacity_, spare[8]
-const RECIPE_SIZE = 248;
+const RESULT_SIZE = 240;        // ..., metrics (17 + 8 spare ints) at 56, labels at 156, corridor_edges at 164,
+                                // allocator at 172, capacity_[6], spare[8]
+const RECIPE_SIZE = 440;       // 248 bytes to prefabs, then inputs[3] of 64 (hash, file hint)
 const RECIPE_WIDTH = 40;
 const RECIPE_HEIGHT = 44;
 const GENERATOR_INFO_SIZE = 28;
@@ -289,7 +290,7 @@ export class Dungeon {
                 spec.seed = BigInt(value);
             else if (key === 'width' || key === 'height')
                 spec[key] = Number(value);
-            else if (key !== 'version' && key !== 'prefabs' && key !== 'prefabs_hash')
+            else if (key !== 'version' && !/^(prefabs|graph|roles|spawns)(_hash)?$/.test(key))
                 spec.params[key] = /^-?\d+$/.test(value) ? Number(value) : value;
         }
         return spec;
@@ -362,10 +363,15 @@ export class Dungeon {
                 length: this.int(p + 24), from: this.ref(p + 28), to: this.ref(p + 36),
             })),
             doors: list(16, 24, (p) => ({ pos: this.point(p), a: this.ref(p + 8), b: this.ref(p + 16) })),
-            markers: list(24, 52, (p) => ({
+            markers: list(24, 92, (p) => ({
                 pos: this.point(p), kind: this.int(p + 8), room: this.int(p + 12),
-                name: this.string(p + 16), number: this.int(p + 48),
+                name: this.string(p + 16), number: this.int(p + 48), size: this.int(p + 52),
+                cost: this.int(p + 56), type: this.string(p + 60),
             })),
+            labels: this.int(r + 160) === this.int(r + 4) ? list(156, 68, (p) => ({
+                role: this.string(p), name: this.string(p + 32), node: this.int(p + 64),
+            })) : [],
+            corridorEdges: this.int(r + 168) === this.int(r + 12) ? list(164, 4, (p) => this.int(p)) : [],
             start: this.point(r + 32),
             exit: this.point(r + 40),
             startRoom: this.int(r + 48),
@@ -530,7 +536,7 @@ export class Dungeon {
         const arrays = [];
         if (!result)
             return arrays;
-        // The export reads rooms, corridors, doors, markers, start, exit and metrics only.
+        // The export reads rooms, corridors, doors, markers, labels, corridor edges, start, exit and metrics.
         const put = (at, items, size, write) => {
             if (!items || !items.length)
                 return;
@@ -553,11 +559,22 @@ export class Dungeon {
             this.setInt(p + 24, c.length); setRef(p + 28, c.from); setRef(p + 36, c.to);
         });
         put(16, result.doors, 24, (p, d) => { setPoint(p, d.pos); setRef(p + 8, d.a); setRef(p + 16, d.b); });
-        put(24, result.markers, 52, (p, mk) => {
+        put(24, result.markers, 92, (p, mk) => {
             setPoint(p, mk.pos); this.setInt(p + 8, mk.kind); this.setInt(p + 12, mk.room);
             this.u8.set(this.encoder.encode(mk.name).subarray(0, 31), p + 16);
-            this.setInt(p + 48, mk.number | 0);
+            this.setInt(p + 48, mk.number | 0); this.setInt(p + 52, mk.size | 0);
+            this.setInt(p + 56, mk.cost | 0);
+            this.u8.set(this.encoder.encode(mk.type ?? '').subarray(0, 31), p + 60);
         });
+        if (result.labels && result.labels.length === (result.rooms ?? []).length) {
+            put(156, result.labels, 68, (p, l) => {
+                this.u8.set(this.encoder.encode(l.role ?? '').subarray(0, 31), p);
+                this.u8.set(this.encoder.encode(l.name ?? '').subarray(0, 31), p + 32);
+                this.setInt(p + 64, l.node ?? -1);
+            });
+        }
+        if (result.corridorEdges && result.corridorEdges.length === (result.corridors ?? []).length)
+            put(164, result.corridorEdges, 4, (p, e) => this.setInt(p, e));
         setPoint(r + 32, result.start);
         setPoint(r + 40, result.exit);
         this.setInt(r + 48, result.startRoom);

@@ -137,7 +137,15 @@ typedef struct dg_marker {
     int32_t room;
     char name[32];
     int32_t number;
+    int32_t size;
+    int32_t cost;
+    char type[32];
 } dg_marker;
+typedef struct dg_room_label {
+    char role[32];
+    char name[32];
+    int32_t node;
+} dg_room_label;
 typedef struct dg_metrics {
     int32_t cells;
     int32_t floor_cells;
@@ -168,8 +176,10 @@ typedef struct dg_result {
     int32_t start_room;
     int32_t exit_room;
     dg_metrics metrics;
+    dg_room_label *labels; int32_t label_count;
+    int32_t *corridor_edges; int32_t corridor_edge_count;
     dg_allocator allocator;
-    int32_t capacity_[4];
+    int32_t capacity_[6];
     int32_t spare[8];
 } dg_result;
  void dg_result_init(dg_result *result, const dg_allocator *allocator);
@@ -705,6 +715,47 @@ enum {
                                           const dg_prefab_mixed_params *params, uint64_t seed,
                                           dg_result *result, const dg_allocator *allocator,
                                           dg_diag *diag);
+enum {
+    DG_EDGE_DOOR = 0,
+    DG_EDGE_CORRIDOR = 1
+};
+typedef struct dg_graph_node {
+    char name[32];
+    char role[32];
+    int32_t width_min, width_max;
+    int32_t height_min, height_max;
+    char templates[32];
+} dg_graph_node;
+typedef struct dg_graph_edge {
+    int32_t a, b;
+    int32_t kind;
+    int32_t length_min, length_max;
+    int32_t lock;
+    int32_t key_node;
+    int32_t secret;
+} dg_graph_edge;
+typedef struct dg_graph {
+    dg_graph_node *nodes; int32_t node_count;
+    dg_graph_edge *edges; int32_t edge_count;
+    int32_t room_distance;
+    int32_t corridor_width;
+    int32_t extra_connections;
+    const dg_prefab_set *prefabs;
+    dg_allocator allocator_;
+    int32_t capacity_[2];
+    int32_t spare[8];
+} dg_graph;
+ void dg_graph_init(dg_graph *graph);
+ dg_status dg_graph_parse(const char *text, size_t length, const char *source_name,
+                                const dg_allocator *allocator, dg_graph *graph, dg_diag *diag);
+ dg_status dg_graph_load(const char *path, const dg_allocator *allocator, dg_graph *graph,
+                               dg_diag *diag);
+ void dg_graph_free(dg_graph *graph);
+ dg_status dg_graph_check(const dg_graph *graph, dg_diag *diag);
+ uint64_t dg_graph_hash(const dg_graph *graph);
+ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                                   dg_result *result, const dg_allocator *allocator,
+                                   dg_diag *diag);
 typedef struct dg_sched_actor {
     int64_t ready;
     int32_t next;
@@ -867,6 +918,15 @@ typedef struct dg_generator_info {
  dg_status dg_params_defaults(const char *generator, void *params, size_t params_size);
  dg_status dg_params_set(const char *generator, void *params, size_t params_size,
                                const char *key, const char *value, dg_diag *diag);
+enum {
+    DG_RECIPE_GRAPH = 0,
+    DG_RECIPE_ROLES = 1,
+    DG_RECIPE_SPAWNS = 2
+};
+typedef struct dg_recipe_input {
+    uint64_t hash;
+    char file[56];
+} dg_recipe_input;
 typedef struct dg_recipe {
     char generator[32];
     uint64_t seed;
@@ -876,6 +936,7 @@ typedef struct dg_recipe {
     int32_t values[32];
     uint64_t prefabs_hash;
     char prefabs[56];
+    dg_recipe_input inputs[3];
 } dg_recipe;
  dg_status dg_recipe_init(dg_recipe *recipe, const char *generator, uint64_t seed,
                                 int32_t width, int32_t height);
@@ -892,6 +953,8 @@ typedef struct dg_recipe {
                                        int32_t width, int32_t height, dg_diag *diag);
  dg_status dg_recipe_set_prefabs(dg_recipe *recipe, const dg_prefab_set *set,
                                        const char *file, dg_diag *diag);
+ dg_status dg_recipe_set_input(dg_recipe *recipe, int32_t which, uint64_t hash,
+                                     const char *file, dg_diag *diag);
  dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid,
                                     const dg_prefab_set *prefabs, dg_result *result,
                                     const dg_allocator *allocator, dg_diag *diag);

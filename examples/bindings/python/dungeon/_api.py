@@ -315,6 +315,10 @@ class Map:
         self.doors = [(d.pos.x, d.pos.y) for d in r.doors[:r.door_count]]
         self.markers = [(m.pos.x, m.pos.y, m.kind, m.room, m.name.decode(errors="replace"))
                         for m in r.markers[:r.marker_count]]
+        labelled = r.label_count == r.room_count and r.room_count > 0
+        # (role, node name, node index) per room; empty when nothing labelled the rooms
+        self.labels = [(l.role.decode(errors="replace"), l.name.decode(errors="replace"), l.node)
+                       for l in r.labels[:r.label_count]] if labelled else []
         self.start = (r.start.x, r.start.y)
         self.exit = (r.exit.x, r.exit.y)
         self.metrics = {name: getattr(r.metrics, name) for name in K.named(K.Metrics)}

@@ -45,6 +45,7 @@ DG_NAME_MAX = 32
 DG_DIAG_MESSAGE_MAX = 256
 DG_RECIPE_MAX_PARAMS = 32
 DG_RECIPE_PREFABS_MAX = 56
+DG_RECIPE_INPUTS = 3
 DG_SPARE_SLOTS = 8  # spare int32 slots ending every growable struct (docs/abi.md)
 DG_EXPORT_JSON, DG_EXPORT_TMJ, DG_EXPORT_TMX = 0, 1, 2
 DG_PARAM_INT, DG_PARAM_BOOL, DG_PARAM_ENUM = 0, 1, 2
@@ -79,7 +80,12 @@ class Door(C.Structure):
 
 class Marker(C.Structure):
     _fields_ = [("pos", Point), ("kind", C.c_int32), ("room", C.c_int32),
-                ("name", C.c_char * DG_NAME_MAX), ("number", C.c_int32)]
+                ("name", C.c_char * DG_NAME_MAX), ("number", C.c_int32), ("size", C.c_int32),
+                ("cost", C.c_int32), ("type", C.c_char * DG_NAME_MAX)]
+
+class RoomLabel(C.Structure):
+    _fields_ = [("role", C.c_char * DG_NAME_MAX), ("name", C.c_char * DG_NAME_MAX),
+                ("node", C.c_int32)]
 
 class Metrics(C.Structure):
     _fields_ = [(n, C.c_int32) for n in (
@@ -99,8 +105,11 @@ class Result(C.Structure):
                 ("doors", C.POINTER(Door)), ("door_count", C.c_int32),
                 ("markers", C.POINTER(Marker)), ("marker_count", C.c_int32),
                 ("start", Point), ("exit", Point), ("start_room", C.c_int32),
-                ("exit_room", C.c_int32), ("metrics", Metrics), ("allocator", Allocator),
-                ("capacity_", C.c_int32 * 4), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+                ("exit_room", C.c_int32), ("metrics", Metrics),
+                ("labels", C.POINTER(RoomLabel)), ("label_count", C.c_int32),
+                ("corridor_edges", C.POINTER(C.c_int32)), ("corridor_edge_count", C.c_int32),
+                ("allocator", Allocator),
+                ("capacity_", C.c_int32 * 6), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class Diag(C.Structure):
     _fields_ = [("status", C.c_int32), ("line", C.c_int32), ("column", C.c_int32),
@@ -117,11 +126,15 @@ class GeneratorInfo(C.Structure):
                 ("params_size", C.c_int32), ("needs_prefabs", C.c_int32),
                 ("reserved", C.c_int32)]
 
+class RecipeInput(C.Structure):
+    _fields_ = [("hash", C.c_uint64), ("file", C.c_char * DG_RECIPE_PREFABS_MAX)]
+
 class Recipe(C.Structure):
     _fields_ = [("generator", C.c_char * DG_NAME_MAX), ("seed", C.c_uint64),
                 ("width", C.c_int32), ("height", C.c_int32), ("version", C.c_int32),
                 ("param_count", C.c_int32), ("values", C.c_int32 * DG_RECIPE_MAX_PARAMS),
-                ("prefabs_hash", C.c_uint64), ("prefabs", C.c_char * DG_RECIPE_PREFABS_MAX)]
+                ("prefabs_hash", C.c_uint64), ("prefabs", C.c_char * DG_RECIPE_PREFABS_MAX),
+                ("inputs", RecipeInput * DG_RECIPE_INPUTS)]
 
 class ExportOptions(C.Structure):
     _fields_ = [("format", C.c_int32), ("tile_width", C.c_int32), ("tile_height", C.c_int32),

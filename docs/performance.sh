@@ -1,0 +1,70 @@
+#!/bin/sh
+# Writes docs/performance.md (run from the repository root): every generator
+# at its defaults beside libtcod's BSP, from `bench peers` run ROUNDS times
+# (default 3; the median of the runs' ratios is kept), and the instructions
+# per cell callgrind counts at 200x200 where valgrind is installed. Needs
+# libtcod-dev for the peer (make deps-bench installs it).
+set -e
+ROUNDS=${ROUNDS:-3}
+DOC=docs/performance.md
+make --no-print-directory deps-bench >/dev/null
+make --no-print-directory build/bench/bench >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+r=0
+while [ "$r" -lt "$ROUNDS" ]; do
+    r=$((r + 1))
+    build/bench/bench peers | grep ' ratio ' >"$tmp/run$r"
+done
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+
+# instructions per cell: N maps minus none, divided by N x cells
+ipc() { # ipc GEN WxH N
+    command -v valgrind >/dev/null || { echo "-"; return; }
+    w=${2%x*}
+    h=${2#*x}
+    one=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/bench/bench --once "$1" "$2" "$3" 2>&1 |
+          sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    none=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/bench/bench --once "$1" "$2" 0 2>&1 |
+           sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    [ -n "$one" ] && [ -n "$none" ] && echo $(( (one - none) / ($3 * w * h) )) || echo "-"
+}
+
+{
+    echo "# Performance"
+    echo
+    echo "Every generator at its defaults (tiles only, through \`dg_recipe_generate\`)"
+    echo "beside libtcod's BSP, the peer of issue 30: libtcod 1.x's BSP tree carved the"
+    echo "cheapest way (post-order rooms and L corridors into a byte grid, no walls or"
+    echo "doors; tests/bench/bench_tcod.c). Each row alternates batches of ours and"
+    echo "libtcod's in one process, timed in the thread's CPU time, so the ratio is"
+    echo "measured on the same machine at the same moment; the ratio shown is the"
+    echo "median of $ROUNDS runs of \`build/bench/bench peers\`. Scratch is the peak the"
+    echo "library allocated for one map, per cell. Instructions per cell are"
+    echo "callgrind's count for maps at 200x200 (\`bench --once GEN 200x200 N\`), the"
+    echo "figure a shared machine cannot disturb."
+    echo
+    echo "Written by \`sh docs/performance.sh\`; load average at the end of the runs: $load."
+    echo "Times depend on the machine; ratios and instruction counts much less."
+    echo
+    echo "| generator | size | ours | libtcod | ratio | scratch B/cell |"
+    echo "|---|---|---|---|---|---|"
+    cat "$tmp"/run* | awk '{ key = $1 " " $2; n[key]++; r[key, n[key]] = $9; o[key, n[key]] = $3; t[key, n[key]] = $6; s[key] = $11
+                            if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+        END { for (i = 1; i <= k; i++) { key = order[i]; m = n[key]
+                  for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (r[key, b] < r[key, a]) {
+                      x = r[key, a]; r[key, a] = r[key, b]; r[key, b] = x
+                      x = o[key, a]; o[key, a] = o[key, b]; o[key, b] = x
+                      x = t[key, a]; t[key, a] = t[key, b]; t[key, b] = x }
+                  mid = int((m + 1) / 2); split(key, kv, " ")
+                  printf "| %s | %s | %s us | %s us | %.2f | %s |\n", kv[1], kv[2], o[key, mid], t[key, mid], r[key, mid], s[key] } }'
+    echo
+    echo "## Instructions per cell at 200x200"
+    echo
+    echo "| generator | instructions per cell |"
+    echo "|---|---|"
+    for gen in $(cut -c1-28 "$tmp/run1" | awk '{ print $1 }' | uniq) libtcod; do
+        echo "| $gen | $(ipc "$gen" 200x200 4) |"
+    done
+} >"$DOC"
+echo "wrote $DOC"

@@ -1,0 +1,42 @@
+/* Level graphs: what the graph folder offers to the folders above (the
+ * checked graph, its start node and the order its locks open in), on top of
+ * progress, prefabs and the core. Private (not installed). */
+#ifndef DG_GRAPH_H
+#define DG_GRAPH_H
+
+#include "progress/progress.h"
+
+/* The largest interior side a rectangular node may ask for. */
+#define DGI_GRAPH_ROOM_MAX 256
+/* The longest corridor an edge may ask for. */
+#define DGI_GRAPH_CORRIDOR_MAX 256
+
+/* The node the player starts in: the one whose role is "start", else node 0. */
+int32_t dgi_graph_start_node(const dg_graph *graph);
+/* Number of edges at node n. */
+int32_t dgi_graph_degree(const dg_graph *graph, int32_t n);
+/* 1 if prefab index i of graph->prefabs is a template of node (its name or one
+ * of its tags equals node->templates). */
+int dgi_graph_template_matches(const dg_graph *graph, const dg_graph_node *node, int32_t i);
+
+/* Where dg_graph_check found the problem: a node index, an edge index, or
+ * neither (-1 both: the graph's options). */
+typedef struct dgi_graph_fault {
+    int32_t node, edge;
+} dgi_graph_fault;
+/* dg_graph_check, saying where (fault optional). templates 0 leaves node
+ * templates unresolved: the parser's check, before the caller attaches a set. */
+dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault *fault,
+                          dg_diag *diag);
+/* A name, role or template word: 1..DG_NAME_MAX-1 bytes of letters, digits,
+ * '_', '.', '-' (what the text format and the exports can carry). */
+int dgi_graph_name_char(int c);
+/* The one block dg_graph_parse allocates: a header (the prefab set that
+ * dg_graph_load read, or NULL) then the nodes then the edges. */
+typedef union dgi_graph_block {
+    dg_prefab_set *prefabs;
+    int64_t align;
+} dgi_graph_block;
+size_t dgi_graph_block_size(int32_t nodes, int32_t edges);
+
+#endif

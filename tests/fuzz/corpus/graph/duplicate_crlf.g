@@ -1,0 +1,3 @@
+graph 1
+﻿node a size=3x3
+node a size=3x3
