@@ -1698,6 +1698,10 @@ DG_API dg_status dg_roles_parse(const char *text, size_t length, const char *sou
 /* Reads and parses a file (a helper; the core API takes buffers). */
 DG_API dg_status dg_roles_load(const char *path, dg_role_rule *rules, int32_t cap,
                                int32_t *count, dg_diag *diag);
+/* A 64-bit hash of a table's content (names and every field, in order),
+ * never 0; 0 for NULL or a count outside 0..DG_ROLES_MAX. Recipes record it
+ * (roles_hash). */
+DG_API uint64_t dg_roles_hash(const dg_role_rule *rules, int32_t count);
 /* Checks a table without a map: DG_E_INVALID naming the rule and field. */
 DG_API dg_status dg_roles_check(const dg_role_rule *rules, int32_t count, dg_diag *diag);
 /* Assigns roles to the rooms of a generated map (grid and result of one

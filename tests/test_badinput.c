@@ -1955,6 +1955,26 @@ BAD(recipe_set_prefabs_hint, dg_recipe_set_prefabs, "file hint with a blank", DG
     dg_status st = dg_recipe_set_prefabs(&r, shaft(e), "my prefabs.txt", diag);
     return memcmp(&r, &before, sizeof r) == 0 ? st : DG_OK;
 }
+BAD(recipe_set_input_which, dg_recipe_set_input, "which 3, hash 0, hint with a blank; recipe NULL", DG_E_INVALID, NULL)
+{
+    (void)e;
+    dg_recipe r = valid_recipe(), before = r;
+    dg_status a = dg_recipe_set_input(&r, 3, 1, "g.txt", diag);
+    dg_status b = dg_recipe_set_input(&r, DG_RECIPE_GRAPH, 0, "g.txt", diag);
+    dg_status c = dg_recipe_set_input(&r, DG_RECIPE_ROLES, 1, "my roles.txt", diag);
+    dg_status d = dg_recipe_set_input(NULL, DG_RECIPE_ROLES, 1, "roles.txt", diag);
+    int same = memcmp(&r, &before, sizeof r) == 0;
+    return same && a == b && b == c && d == DG_E_NULL ? a : DG_OK;
+}
+BADV(roles_hash_null, dg_roles_hash, "rules NULL; count -1 or 33", 0, "0")
+{
+    (void)e;
+    dg_role_rule rule;
+    dg_role_rule_init(&rule, "boss");
+    uint64_t a = dg_roles_hash(NULL, 1), b = dg_roles_hash(&rule, -1);
+    uint64_t c = dg_roles_hash(&rule, DG_ROLES_MAX + 1);
+    return (int64_t)(a | b | c);
+}
 BADV(prefab_set_hash_null, dg_prefab_set_hash, "set NULL", 0, "0")
 {
     (void)e;

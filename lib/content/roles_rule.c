@@ -152,3 +152,29 @@ dg_status dg_roles_check(const dg_role_rule *rules, int32_t count, dg_diag *diag
     dgi_diag_ok(diag);
     return DG_OK;
 }
+
+/* Bytes of a name up to its NUL, then every field in order: the table's
+ * identity for recipes, independent of padding and of bytes after a NUL. */
+static uint64_t mix_rule(uint64_t h, const dg_role_rule *r)
+{
+    size_t n = 0;
+    while (n < DG_NAME_MAX && r->name[n])
+        h = dgi_hash_combine(h, (uint8_t)r->name[n++]);
+    const int32_t v[] = {r->count_min, r->count_max, r->weight, r->rank_min, r->rank_max,
+                         r->route, r->dead_end, r->behind, r->area_min, r->area_max,
+                         r->entrances_min, r->entrances_max, r->holds, r->require};
+    h = dgi_hash_combine(h, n);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        h = dgi_hash_combine(h, (uint32_t)v[i]);
+    return h;
+}
+
+uint64_t dg_roles_hash(const dg_role_rule *rules, int32_t count)
+{
+    if (!rules || count < 0 || count > DG_ROLES_MAX)
+        return 0;
+    uint64_t h = dgi_hash_combine(0x726F6C6573ULL, (uint32_t)count); /* "roles" */
+    for (int32_t i = 0; i < count; i++)
+        h = mix_rule(h, &rules[i]);
+    return h ? h : 1;
+}
