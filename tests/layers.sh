@@ -4,7 +4,7 @@
 # an #include of another folder's header or a call into a global that another
 # folder's object defines. Within a folder, calls between files make no circle.
 B=${1:-build}
-LAYERS="core analysis gen prefab world progress recipe export"
+LAYERS="core analysis gen prefab world progress graph content recipe export"
 pass=0
 fail=0
 check() {
