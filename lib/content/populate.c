@@ -139,18 +139,31 @@ static dg_status check_input(const dg_grid *g, const dg_spawn_table *t, const dg
 
 /* ---- the populating state ---------------------------------------------------- */
 
+enum { /* what populate knows of an entry before the rooms (pop.flags) */
+    ENTRY_AT_DEPTH = 1, /* appears at params->depth */
+    ENTRY_BOSS = 2,     /* lists "boss": placed once, first, in each boss room */
+    ENTRY_ITEM = 4      /* kind "item" */
+};
+
 typedef struct pop {
     const dg_grid *grid;
     const dg_spawn_table *table;
     const dg_populate_params *p;
     const dg_result *r;
     dgi_move w;
-    dgi_scratch s;   /* a: room cells; b: distances; c: queue; mark: chokepoints */
-    uint8_t *bytes;  /* 3 * n: visible, clearance, occupied */
-    uint8_t *visible, *clear, *taken;
     size_t n;
+    void *block;        /* one allocation for every per-cell array */
+    size_t block_size;
+    int32_t *dist;      /* walking distance from the start (n) */
+    int32_t *queue;     /* the search's queue (n); then a room's free cells */
+    uint8_t *visible;   /* in view of the start (n) */
+    uint8_t *taken;     /* a marker's or spawn's cell (n) */
+    uint8_t *clear;     /* a room rect's clearance (n at most) */
+    uint8_t *blocked;   /* a room rect's cells where nothing may stand (n at most) */
     int32_t *room_dist; /* per room, -1: unreached */
     int32_t max_dist;
+    uint8_t *flags;     /* per entry, ENTRY_* */
+    int32_t *fit;       /* per entry: the entries that fit the room being filled */
     dg_marker *out;
     int32_t out_count, out_cap;
     const dg_allocator *a;
@@ -172,36 +185,38 @@ static dg_rect room_rect(const pop *q, int32_t room)
     return c;
 }
 
-/* Cells where a spawn may stand: dg_place's rule (room floor, not a door or
- * chokepoint), reached from the start, out of its view and off every marker.
- * The clearance over them sizes the footprints. */
-static void free_cells(pop *q)
+static int open_at(const pop *q, int32_t x, int32_t y)
 {
-    uint8_t *blocked = q->s.it;
-    for (int32_t y = 0; y < q->w.height; y++)
-        for (int32_t x = 0; x < q->w.width; x++)
-        {
-            size_t i = cell_index(q, x, y);
-            blocked[i] = !dgi_spawn_cell(&q->w, q->p->room_tiles, q->s.mark, x, y) ||
-                         q->s.b[i] < 0 || q->visible[i];
-        }
-    const dg_point ends[2] = {q->r->start, q->r->exit};
-    for (int k = 0; k < 2; k++)
-        if (ends[k].x >= 0 && ends[k].y >= 0 && ends[k].x < q->w.width && ends[k].y < q->w.height)
-            blocked[cell_index(q, ends[k].x, ends[k].y)] = 1;
-    for (int32_t m = 0; m < q->r->marker_count; m++)
+    return x >= 0 && y >= 0 && x < q->w.width && y < q->w.height && q->w.pass[DG_CELL(&q->w, x, y)];
+}
+
+/* 1 if the cell may be a chokepoint: its open 4-neighbours fall into two or
+ * more groups, two of them joined when the diagonal cell between them is
+ * open. Every chokepoint (dg_chokepoints's articulation cell) is one, so a
+ * spawn kept off these is off every chokepoint; the test reads 8 cells, not
+ * the whole map. */
+static int may_cut(const pop *q, int32_t x, int32_t y)
+{
+    int ring[8]; /* N, NE, E, SE, S, SW, W, NW */
+    if (x > 0 && y > 0 && x + 1 < q->w.width && y + 1 < q->w.height)
     {
-        dg_point c = q->r->markers[m].pos;
-        int32_t side = DG_MAX(q->r->markers[m].size, 1);
-        for (int32_t dy = 0; dy < side; dy++)
-            for (int32_t dx = 0; dx < side; dx++)
-                if (c.x + dx >= 0 && c.y + dy >= 0 && c.x + dx < q->w.width && c.y + dy < q->w.height)
-                    blocked[cell_index(q, c.x + dx, c.y + dy)] = 1;
+        const uint8_t *up = &DG_CELL(&q->w, x, y - 1), *mid = up + q->w.stride,
+                      *down = mid + q->w.stride;
+        const uint8_t *pass = q->w.pass;
+        ring[0] = pass[up[0]] != 0, ring[1] = pass[up[1]] != 0, ring[2] = pass[mid[1]] != 0;
+        ring[3] = pass[down[1]] != 0, ring[4] = pass[down[0]] != 0, ring[5] = pass[down[-1]] != 0;
+        ring[6] = pass[mid[-1]] != 0, ring[7] = pass[up[-1]] != 0;
     }
-    dgi_move fw = q->w;
-    fw.blocked = blocked;
-    fw.mask_stride = q->w.width;
-    dgi_clearance_fill(&fw, q->clear, DG_CREATURE_SIZE_MAX);
+    else
+    {
+        static const int8_t rx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, ry[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+        for (int k = 0; k < 8; k++)
+            ring[k] = open_at(q, x + rx[k], y + ry[k]);
+    }
+    int orth = ring[0] + ring[2] + ring[4] + ring[6], joins = 0;
+    for (int k = 0; k < 8; k += 2)
+        joins += ring[k] & ring[k + 1] & ring[(k + 2) & 7];
+    return orth - joins >= 2;
 }
 
 /* Walking distance of each room: its nearest reached cell. */
@@ -215,13 +230,55 @@ static void room_distances(pop *q)
         for (int32_t y = c.y; y < c.y + c.h; y++)
             for (int32_t x = c.x; x < c.x + c.w; x++)
             {
-                int32_t d = q->s.b[cell_index(q, x, y)];
+                int32_t d = q->dist[cell_index(q, x, y)];
                 if (d >= 0 && (best < 0 || d < best))
                     best = d;
             }
         q->room_dist[i] = best;
         q->max_dist = DG_MAX(q->max_dist, best);
     }
+}
+
+/* Marks the start, the exit and every marker's footprint as taken. */
+static void mark_taken(pop *q)
+{
+    const dg_point ends[2] = {q->r->start, q->r->exit};
+    for (int k = 0; k < 2; k++)
+        if (open_at(q, ends[k].x, ends[k].y) || (ends[k].x >= 0 && ends[k].y >= 0 &&
+                                                ends[k].x < q->w.width && ends[k].y < q->w.height))
+            q->taken[cell_index(q, ends[k].x, ends[k].y)] = 1;
+    for (int32_t m = 0; m < q->r->marker_count; m++)
+    {
+        dg_point c = q->r->markers[m].pos;
+        int32_t side = DG_MAX(q->r->markers[m].size, 1);
+        for (int32_t dy = 0; dy < side; dy++)
+            for (int32_t dx = 0; dx < side; dx++)
+                if (c.x + dx >= 0 && c.y + dy >= 0 && c.x + dx < q->w.width && c.y + dy < q->w.height)
+                    q->taken[cell_index(q, c.x + dx, c.y + dy)] = 1;
+    }
+}
+
+/* The clearance of the rect's free cells (a spawn tile, reached, out of the
+ * start's view, not a possible chokepoint, not taken) into q->clear, rect.w
+ * per row; footprints stay inside the rect, so it sees nothing outside. */
+static void rect_clearance(pop *q, dg_rect c)
+{
+    for (int32_t y = 0; y < c.h; y++)
+        for (int32_t x = 0; x < c.w; x++)
+        {
+            int32_t gx = c.x + x, gy = c.y + y;
+            size_t i = cell_index(q, gx, gy);
+            q->blocked[(size_t)y * (size_t)c.w + (size_t)x] =
+                q->taken[i] || q->dist[i] < 0 || q->visible[i] ||
+                !dgi_spawn_tile(&q->w, q->p->room_tiles, gx, gy) || may_cut(q, gx, gy);
+        }
+    dgi_move sub = q->w;
+    sub.cells = &DG_CELL(&q->w, c.x, c.y);
+    sub.width = c.w;
+    sub.height = c.h;
+    sub.blocked = q->blocked;
+    sub.mask_stride = c.w;
+    dgi_clearance_fill(&sub, q->clear, DG_CREATURE_SIZE_MAX);
 }
 
 static int32_t curve_at(const dg_populate_params *p, int32_t depth)
@@ -249,13 +306,20 @@ static int32_t room_budget(const pop *q, int32_t room)
 
 /* ---- placing a group ----------------------------------------------------------- */
 
-/* 1 if a size-`side` footprint fits at packed cell c inside rect: free cells
- * (the clearance) not taken by an earlier spawn. */
-static int fits(const pop *q, dg_rect rect, int32_t c, int32_t side)
+typedef struct room_state {
+    int32_t room, budget, left, slots_left, count;
+    int32_t least;     /* the least cost an entry may have (least_cost) */
+    int32_t fit_count; /* entries in q->fit */
+    int boss, treasure;
+    dg_rect rect;
+} room_state;
+
+/* 1 if a size-`side` footprint fits at packed cell c of the room: its free
+ * cells (the clearance) not taken by a spawn placed since. */
+static int fits(const pop *q, const room_state *rs, int32_t c, int32_t side)
 {
     int32_t x = DGI_PX(c), y = DGI_PY(c);
-    if (q->clear[cell_index(q, x, y)] < side || x + side > rect.x + rect.w ||
-        y + side > rect.y + rect.h)
+    if (q->clear[(size_t)(y - rs->rect.y) * (size_t)rs->rect.w + (size_t)(x - rs->rect.x)] < side)
         return 0;
     for (int32_t dy = 0; dy < side; dy++)
         for (int32_t dx = 0; dx < side; dx++)
@@ -266,26 +330,27 @@ static int fits(const pop *q, dg_rect rect, int32_t c, int32_t side)
 
 /* A fitting cell: the first from a random place in the room's list, or (near
  * >= 0) the nearest to the packed cell near; -1 if none fits. */
-static int32_t find_cell(const pop *q, dg_rect rect, const int32_t *cells, int32_t count,
-                         int32_t side, int32_t near, dg_rng *rng)
+static int32_t find_cell(const pop *q, const room_state *rs, int32_t side, int32_t near,
+                         dg_rng *rng)
 {
+    const int32_t *cells = q->queue;
     if (near < 0)
     {
-        int32_t from = (int32_t)dgi_rng_below(rng, (uint32_t)count);
-        for (int32_t k = 0; k < count; k++)
+        int32_t from = (int32_t)dgi_rng_below(rng, (uint32_t)rs->count);
+        for (int32_t k = 0; k < rs->count; k++)
         {
-            int32_t c = cells[(from + k) % count];
-            if (fits(q, rect, c, side))
+            int32_t c = cells[from + k < rs->count ? from + k : from + k - rs->count];
+            if (fits(q, rs, c, side))
                 return c;
         }
         return -1;
     }
     int32_t best = -1, best_d = INT32_MAX;
-    for (int32_t k = 0; k < count; k++)
+    for (int32_t k = 0; k < rs->count; k++)
     {
         int32_t dx = DGI_PX(cells[k]) - DGI_PX(near), dy = DGI_PY(cells[k]) - DGI_PY(near);
         int32_t d = DG_MAX(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy);
-        if (d < best_d && fits(q, rect, cells[k], side))
+        if (d < best_d && fits(q, rs, cells[k], side))
         {
             best = cells[k];
             best_d = d;
@@ -316,22 +381,21 @@ static dg_status add_spawn(pop *q, const dg_spawn_entry *e, int32_t room, int32_
 }
 
 /* Places up to `members` of entry e around one leader; *placed gets how many. */
-static dg_status place_group(pop *q, const dg_spawn_entry *e, int32_t room, dg_rect rect,
-                             const int32_t *cells, int32_t count, int32_t members, dg_rng *rng,
-                             int32_t *placed)
+static dg_status place_group(pop *q, const dg_spawn_entry *e, const room_state *rs,
+                             int32_t members, dg_rng *rng, int32_t *placed)
 {
     *placed = 0;
-    int32_t leader = find_cell(q, rect, cells, count, e->size, -1, rng);
+    int32_t leader = find_cell(q, rs, e->size, -1, rng);
     if (leader < 0)
         return DG_OK;
     int32_t group = q->stats.groups + 1;
     dg_status st = DG_OK;
     for (int32_t c = leader; st == DG_OK && c >= 0 && *placed < members;)
     {
-        st = add_spawn(q, e, room, c, group);
+        st = add_spawn(q, e, rs->room, c, group);
         if (st == DG_OK)
             ++*placed;
-        c = *placed < members ? find_cell(q, rect, cells, count, e->size, leader, rng) : -1;
+        c = *placed < members ? find_cell(q, rs, e->size, leader, rng) : -1;
     }
     q->stats.groups++;
     return st;
@@ -339,61 +403,68 @@ static dg_status place_group(pop *q, const dg_spawn_entry *e, int32_t room, dg_r
 
 /* ---- one room ---------------------------------------------------------------- */
 
-typedef struct room_state {
-    int32_t room, budget, left, slots_left, count;
-    int32_t least; /* the least cost an entry may have (least_cost) */
-    int boss, treasure;
-    dg_rect rect;
-    const char *role, *kind;
-} room_state;
-
-/* 1 if e may be picked to spend the room's budget. */
-static int may_fill(const pop *q, const room_state *rs, const dg_spawn_entry *e)
+/* The entries that may ever fill this room (depth, role and kind, items only
+ * in a treasure room, bosses apart) into q->fit, in table order. */
+static void room_entries(pop *q, room_state *rs)
 {
-    if (!dgi_spawn_at_depth(e, q->p->depth) || dgi_spawn_lists(e, "boss") ||
-        !dgi_spawn_fits_room(e, rs->role, rs->kind))
-        return 0;
-    if (rs->treasure && dgi_spawn_marker_kind(e) != DG_MARKER_ITEM)
-        return 0;
+    const char *role = role_of(q->r, rs->room), *kind = kind_name(q->r->rooms[rs->room].kind);
+    rs->fit_count = 0;
+    for (int32_t k = 0; k < q->table->count; k++)
+    {
+        uint8_t f = q->flags[k];
+        if ((f & ENTRY_AT_DEPTH) && !(f & ENTRY_BOSS) && (!rs->treasure || (f & ENTRY_ITEM)) &&
+            dgi_spawn_fits_room(&q->table->entries[k], role, kind))
+            q->fit[rs->fit_count++] = k;
+    }
+}
+
+/* 1 if e may be picked now to spend the room's budget. */
+static int may_fill(const room_state *rs, const dg_spawn_entry *e)
+{
     return (int64_t)e->cost * e->group_min <= rs->left && e->cost >= rs->least &&
            e->group_min <= rs->slots_left;
 }
 
-/* The least cost an entry picked now may have: the budget left per
- * footprint cell left, or the costliest entry that fits if that is less, so
- * that a room far from the start spends its budget on harder spawns rather
- * than on more of them. */
+/* The least cost an entry picked now may have: the budget left per slot
+ * left, or the costliest entry that fits if that is less, so that a room far
+ * from the start spends its budget on harder spawns rather than on more of
+ * them. */
 static int32_t least_cost(const pop *q, room_state *rs)
 {
     rs->least = 0;
     int32_t want = rs->left / DG_MAX(rs->slots_left, 1), most = 0;
-    for (int32_t k = 0; k < q->table->count; k++)
+    for (int32_t i = 0; i < rs->fit_count; i++)
     {
-        const dg_spawn_entry *e = &q->table->entries[k];
-        if (e->cost > most && may_fill(q, rs, e))
+        const dg_spawn_entry *e = &q->table->entries[q->fit[i]];
+        if (e->cost > most && may_fill(rs, e))
             most = e->cost;
     }
     return DG_MIN(want, most);
 }
 
-/* A weighted pick among the entries `boss` (1: boss entries at this depth) or
- * may_fill; -1 if none. */
+/* A weighted pick: boss 1 among the boss entries at this depth, else among
+ * the room's entries that may_fill; -1 if none. */
 static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *rng)
 {
+    int32_t count = boss ? q->table->count : rs->fit_count;
     uint64_t total = 0;
-    for (int32_t k = 0; k < q->table->count; k++)
+    for (int32_t i = 0; i < count; i++)
     {
+        int32_t k = boss ? i : q->fit[i];
         const dg_spawn_entry *e = &q->table->entries[k];
-        if (boss ? dgi_spawn_lists(e, "boss") && dgi_spawn_at_depth(e, q->p->depth) : may_fill(q, rs, e))
+        if (boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
+                 : may_fill(rs, e))
             total += (uint64_t)e->weight;
     }
     if (total == 0)
         return -1;
     uint64_t roll = dgi_rng_below(rng, (uint32_t)total); /* at most 4096 * 10^6 < 2^32 */
-    for (int32_t k = 0; k < q->table->count; k++)
+    for (int32_t i = 0; i < count; i++)
     {
+        int32_t k = boss ? i : q->fit[i];
         const dg_spawn_entry *e = &q->table->entries[k];
-        if (!(boss ? dgi_spawn_lists(e, "boss") && dgi_spawn_at_depth(e, q->p->depth) : may_fill(q, rs, e)))
+        if (!(boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
+                   : may_fill(rs, e)))
             continue;
         if (roll < (uint64_t)e->weight)
             return k;
@@ -416,7 +487,7 @@ static dg_status spend(pop *q, room_state *rs, int32_t k, int boss, dg_rng *rng,
 {
     const dg_spawn_entry *e = &q->table->entries[k];
     int32_t members = group_size(rs, e, boss, rng);
-    dg_status st = place_group(q, e, rs->room, rs->rect, q->s.a, rs->count, members, rng, placed);
+    dg_status st = place_group(q, e, rs, members, rng, placed);
     rs->left = (int32_t)DG_MAX((int64_t)rs->left - (int64_t)e->cost * *placed, 0);
     rs->slots_left -= *placed;
     q->stats.spent += e->cost * *placed;
@@ -424,15 +495,41 @@ static dg_status spend(pop *q, room_state *rs, int32_t k, int boss, dg_rng *rng,
     return st;
 }
 
-/* The free cells of the room's rect into s.a; their number. */
+/* The rect's free cells (clearance >= 1) into q->queue, packed; their number. */
 static int32_t room_cells(pop *q, dg_rect c)
 {
+    rect_clearance(q, c);
     int32_t count = 0;
-    for (int32_t y = c.y; y < c.y + c.h; y++)
-        for (int32_t x = c.x; x < c.x + c.w; x++)
-            if (q->clear[cell_index(q, x, y)] > 0 && !q->taken[cell_index(q, x, y)])
-                q->s.a[count++] = DGI_PACK(x, y);
+    for (int32_t y = 0; y < c.h; y++)
+        for (int32_t x = 0; x < c.w; x++)
+            if (q->clear[(size_t)y * (size_t)c.w + (size_t)x] > 0)
+                q->queue[count++] = DGI_PACK(c.x + x, c.y + y);
     return count;
+}
+
+static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
+{
+    int32_t placed = 0;
+    dg_status st = DG_OK;
+    if (rs->boss)
+    {
+        int32_t k = pick_entry(q, rs, 1, rng);
+        if (k >= 0)
+            st = spend(q, rs, k, 1, rng, &placed);
+        if (placed == 0)
+            q->stats.boss_missing++;
+    }
+    room_entries(q, rs);
+    for (int32_t fails = 0; st == DG_OK && fails < FAILS_MAX && rs->slots_left > 0;)
+    {
+        rs->least = least_cost(q, rs);
+        int32_t k = pick_entry(q, rs, 0, rng);
+        if (k < 0)
+            break;
+        st = spend(q, rs, k, 0, rng, &placed);
+        fails += placed == 0 || q->table->entries[k].cost == 0;
+    }
+    return st;
 }
 
 static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
@@ -440,16 +537,15 @@ static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
     room_state rs;
     memset(&rs, 0, sizeof rs);
     rs.room = room;
-    rs.role = role_of(q->r, room);
-    rs.kind = kind_name(q->r->rooms[room].kind);
-    if (room == q->r->start_room || strcmp(rs.role, "start") == 0)
+    const char *role = role_of(q->r, room);
+    if (room == q->r->start_room || strcmp(role, "start") == 0)
     {
         q->stats.skipped_start++;
         return DG_OK;
     }
     rs.rect = room_rect(q, room);
-    rs.count = room_cells(q, rs.rect);
-    if (rs.count == 0 || q->room_dist[room] < 0)
+    rs.count = q->room_dist[room] < 0 ? 0 : room_cells(q, rs.rect);
+    if (rs.count == 0)
     {
         q->stats.skipped_no_cell++;
         return DG_OK;
@@ -460,25 +556,8 @@ static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
     rs.slots_left = DG_MAX(rs.count / q->p->cells_per_spawn, 1);
     dg_rng rng;
     dgi_rng_seed(&rng, dgi_hash_combine(seed, (uint64_t)room), POPULATE_STREAM);
-    int32_t before = q->stats.spawns, placed = 0;
-    dg_status st = DG_OK;
-    if (rs.boss)
-    {
-        int32_t k = pick_entry(q, &rs, 1, &rng);
-        if (k >= 0)
-            st = spend(q, &rs, k, 1, &rng, &placed);
-        if (placed == 0)
-            q->stats.boss_missing++;
-    }
-    for (int32_t fails = 0; st == DG_OK && fails < FAILS_MAX && rs.slots_left > 0;)
-    {
-        rs.least = least_cost(q, &rs);
-        int32_t k = pick_entry(q, &rs, 0, &rng);
-        if (k < 0)
-            break;
-        st = spend(q, &rs, k, 0, &rng, &placed);
-        fails += placed == 0 || q->table->entries[k].cost == 0;
-    }
+    int32_t before = q->stats.spawns;
+    dg_status st = fill_room(q, &rs, &rng);
     if (q->stats.spawns == before)
         q->stats.skipped_no_entry++;
     else
@@ -491,36 +570,47 @@ static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
 
 /* ---- the call ---------------------------------------------------------------- */
 
-static dg_status prepare(pop *q, dg_diag *diag)
+static void entry_flags(pop *q)
 {
-    q->n = (size_t)q->w.width * (size_t)q->w.height;
-    dg_status st = dgi_scratch_get(&q->s, q->grid, 1, q->a, diag);
-    if (st != DG_OK)
-        return st;
-    q->bytes = dgi_calloc(q->a, 3, q->n);
-    q->room_dist = dgi_calloc(q->a, (size_t)DG_MAX(q->r->room_count, 1), sizeof(int32_t));
-    if (!q->bytes || !q->room_dist)
-        return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
-    q->visible = q->bytes;
-    q->clear = q->bytes + q->n;
-    q->taken = q->bytes + 2 * q->n;
-    dgi_articulation(&q->w, q->s.mark, q->s.a, q->s.b, q->s.c, q->s.it);
-    dg_distance_info info;
-    dgi_bfs_move(&q->w, &q->r->start, 1, 0, q->s.b, q->s.c, &info);
-    st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, q->n, q->a, diag);
-    if (st != DG_OK)
-        return st;
-    free_cells(q);
-    room_distances(q);
-    return DG_OK;
+    for (int32_t k = 0; k < q->table->count; k++)
+    {
+        const dg_spawn_entry *e = &q->table->entries[k];
+        q->flags[k] = (uint8_t)((dgi_spawn_at_depth(e, q->p->depth) ? ENTRY_AT_DEPTH : 0) |
+                                (dgi_spawn_lists(e, "boss") ? ENTRY_BOSS : 0) |
+                                (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0));
+    }
 }
 
-static void release(pop *q)
+/* One block: dist and queue (int32 per cell), visible, taken, clear and
+ * blocked (a byte per cell), room distances and the entries' flags and fit. */
+static dg_status prepare(pop *q, dg_diag *diag)
 {
-    dgi_scratch_free(&q->s, q->a);
-    dgi_free(q->a, q->bytes, 3 * q->n);
-    dgi_free(q->a, q->room_dist, (size_t)DG_MAX(q->r->room_count, 1) * sizeof(int32_t));
-    dgi_free(q->a, q->out, (size_t)q->out_cap * sizeof *q->out);
+    size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
+    size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
+    q->block_size = n * (2 * sizeof(int32_t) + 4) + rooms * sizeof(int32_t) +
+                    entries * (sizeof(int32_t) + 1);
+    uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
+    if (!b)
+        return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
+    q->dist = (int32_t *)(void *)b;
+    q->queue = q->dist + n;
+    q->room_dist = q->queue + n;
+    q->fit = q->room_dist + rooms;
+    q->visible = (uint8_t *)(q->fit + entries);
+    q->taken = q->visible + n;
+    q->clear = q->taken + n;
+    q->blocked = q->clear + n;
+    q->flags = q->blocked + n;
+    memset(q->visible, 0, 2 * n); /* visible and taken */
+    dg_distance_info info;
+    dgi_bfs_move(&q->w, &q->r->start, 1, 0, q->dist, q->queue, &info);
+    dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
+    if (st != DG_OK)
+        return st;
+    mark_taken(q);
+    room_distances(q);
+    entry_flags(q);
+    return DG_OK;
 }
 
 /* Appends the spawns; on failure the result keeps its markers. */
@@ -563,6 +653,7 @@ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
             *stats = q.stats;
         dgi_diag_ok(diag);
     }
-    release(&q);
+    dgi_free(q.a, q.block, q.block_size);
+    dgi_free(q.a, q.out, (size_t)q.out_cap * sizeof *q.out);
     return st;
 }
