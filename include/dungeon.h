@@ -1663,16 +1663,16 @@ typedef struct dg_populate_params {
     int32_t depth;              /* the floor's depth, 0..DG_SPAWN_DEPTH_MAX (default 1) */
     /* The budget of a room at the start, by depth: piecewise linear through
      * curve_points points (depths strictly increasing, budgets never falling),
-     * flat outside them. Default: 2 points, (1, 6) and (21, 46). */
+     * flat outside them. Default: 2 points, (1, 2) and (31, 32). */
     int32_t curve_points;
     int32_t curve_depth[DG_POPULATE_CURVE_MAX];
     int32_t curve_budget[DG_POPULATE_CURVE_MAX]; /* 0..1000000 */
     int32_t distance_permille;  /* the farthest room's budget is the curve's times
                                  * (1000 + distance_permille) / 1000, rooms between
                                  * in proportion to their walking distance,
-                                 * 0..100000 (default 1500) */
+                                 * 0..100000 (default 2000) */
     int32_t cells_per_spawn;    /* a room holds at most its free cells / this
-                                 * many spawns' footprint cells, 1..1000 (default 6) */
+                                 * many spawns (at least 1), 1..1000 (default 6) */
     int32_t view_radius;        /* the start's view kept empty: radius of dg_fov from
                                  * result->start, 0 = unlimited (default 0) */
     const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */
@@ -1698,7 +1698,7 @@ typedef struct dg_populate_stats {
 
 /* Fills the documented defaults. */
 DG_API void dg_populate_defaults(dg_populate_params *params);
-/* Places entries of table room by room as markers (DG_MARKER_ACTOR for kind
+/* Places entries of table room by room (docs/spawn-format.md) as markers (DG_MARKER_ACTOR for kind
  * "monster", DG_MARKER_ITEM for "item", DG_MARKER_SPAWN for other words;
  * name, type = kind, size, cost, number = group) on a budget per room that
  * grows with depth (the curve) and walking distance from result->start. A

@@ -288,9 +288,23 @@ TEST(populate_measure)
     dg_spawn_table *t = seeds > 0 ? load_table("examples/spawns/dungeon.txt") : NULL;
     for (int g = 0; t && g < GENS; g++)
     {
-        tally ty = {0};
+        tally ty = {0}, band[3] = {{0}, {0}, {0}};
         for (int32_t seed = 1; seed <= seeds; seed++)
-            run_map(gens[g], (uint64_t)seed, 1 + seed % 12, t, &ty);
+        {
+            tally one = {0};
+            run_map(gens[g], (uint64_t)seed, 1 + seed % 12, t, &one);
+            tally *sum[2] = {&ty, &band[(seed % 12) / 4]};
+            for (int k = 0; k < 2; k++)
+            {
+                sum[k]->maps += one.maps, sum[k]->positive += one.positive, sum[k]->flat += one.flat;
+                sum[k]->violations += one.violations, sum[k]->spawns += one.spawns;
+                sum[k]->rooms += one.rooms, sum[k]->cost += one.cost;
+            }
+        }
+        printf("%-8s cost/room by depth 1-4 %.2f, 5-8 %.2f, 9-12 %.2f\n", gens[g],
+               band[0].rooms ? (double)band[0].cost / band[0].rooms : 0.0,
+               band[1].rooms ? (double)band[1].cost / band[1].rooms : 0.0,
+               band[2].rooms ? (double)band[2].cost / band[2].rooms : 0.0);
         printf("%-8s maps %4d  positive %4d/%4d (%d.%d%%, %d without 3 rooms)  violations %d  "
                "spawns/map %d  cost/room %.2f\n",
                gens[g], (int)ty.maps, (int)ty.positive, (int)(ty.maps - ty.flat),
