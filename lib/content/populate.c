@@ -142,7 +142,8 @@ static dg_status check_input(const dg_grid *g, const dg_spawn_table *t, const dg
 enum { /* what populate knows of an entry before the rooms (pop.flags) */
     ENTRY_AT_DEPTH = 1, /* appears at params->depth */
     ENTRY_BOSS = 2,     /* lists "boss": placed once, first, in each boss room */
-    ENTRY_ITEM = 4      /* kind "item" */
+    ENTRY_ITEM = 4,     /* kind "item" */
+    ENTRY_ANY = 8       /* fits every room (no room words, or "any") */
 };
 
 typedef struct pop {
@@ -163,6 +164,7 @@ typedef struct pop {
     int32_t *room_dist; /* per room, -1: unreached */
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
+    int32_t *cost, *group_min; /* per entry, beside each other for the picks */
     int32_t *fit;       /* per entry: the entries that fit the room being filled */
     dg_marker *out;
     int32_t out_count, out_cap;
@@ -413,16 +415,16 @@ static void room_entries(pop *q, room_state *rs)
     {
         uint8_t f = q->flags[k];
         if ((f & ENTRY_AT_DEPTH) && !(f & ENTRY_BOSS) && (!rs->treasure || (f & ENTRY_ITEM)) &&
-            dgi_spawn_fits_room(&q->table->entries[k], role, kind))
+            ((f & ENTRY_ANY) || dgi_spawn_fits_room(&q->table->entries[k], role, kind)))
             q->fit[rs->fit_count++] = k;
     }
 }
 
-/* 1 if e may be picked now to spend the room's budget. */
-static int may_fill(const room_state *rs, const dg_spawn_entry *e)
+/* 1 if entry k may be picked now to spend the room's budget. */
+static int may_fill(const pop *q, const room_state *rs, int32_t k)
 {
-    return (int64_t)e->cost * e->group_min <= rs->left && e->cost >= rs->least &&
-           e->group_min <= rs->slots_left;
+    int32_t cost = q->cost[k], group = q->group_min[k];
+    return (int64_t)cost * group <= rs->left && cost >= rs->least && group <= rs->slots_left;
 }
 
 /* The least cost an entry picked now may have: the budget left per slot
@@ -435,9 +437,9 @@ static int32_t least_cost(const pop *q, room_state *rs)
     int32_t want = rs->left / DG_MAX(rs->slots_left, 1), most = 0;
     for (int32_t i = 0; i < rs->fit_count; i++)
     {
-        const dg_spawn_entry *e = &q->table->entries[q->fit[i]];
-        if (e->cost > most && may_fill(rs, e))
-            most = e->cost;
+        int32_t k = q->fit[i];
+        if (q->cost[k] > most && may_fill(q, rs, k))
+            most = q->cost[k];
     }
     return DG_MIN(want, most);
 }
@@ -453,7 +455,7 @@ static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *
         int32_t k = boss ? i : q->fit[i];
         const dg_spawn_entry *e = &q->table->entries[k];
         if (boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
-                 : may_fill(rs, e))
+                 : may_fill(q, rs, k))
             total += (uint64_t)e->weight;
     }
     if (total == 0)
@@ -464,7 +466,7 @@ static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *
         int32_t k = boss ? i : q->fit[i];
         const dg_spawn_entry *e = &q->table->entries[k];
         if (!(boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
-                   : may_fill(rs, e)))
+                   : may_fill(q, rs, k)))
             continue;
         if (roll < (uint64_t)e->weight)
             return k;
@@ -577,7 +579,10 @@ static void entry_flags(pop *q)
         const dg_spawn_entry *e = &q->table->entries[k];
         q->flags[k] = (uint8_t)((dgi_spawn_at_depth(e, q->p->depth) ? ENTRY_AT_DEPTH : 0) |
                                 (dgi_spawn_lists(e, "boss") ? ENTRY_BOSS : 0) |
-                                (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0));
+                                (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0) |
+                                (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
+        q->cost[k] = e->cost;
+        q->group_min[k] = e->group_min;
     }
 }
 
@@ -588,7 +593,7 @@ static dg_status prepare(pop *q, dg_diag *diag)
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     q->block_size = n * (2 * sizeof(int32_t) + 4) + rooms * sizeof(int32_t) +
-                    entries * (sizeof(int32_t) + 1);
+                    entries * (3 * sizeof(int32_t) + 1);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
@@ -596,7 +601,9 @@ static dg_status prepare(pop *q, dg_diag *diag)
     q->queue = q->dist + n;
     q->room_dist = q->queue + n;
     q->fit = q->room_dist + rooms;
-    q->visible = (uint8_t *)(q->fit + entries);
+    q->cost = q->fit + entries;
+    q->group_min = q->cost + entries;
+    q->visible = (uint8_t *)(q->group_min + entries);
     q->taken = q->visible + n;
     q->clear = q->taken + n;
     q->blocked = q->clear + n;
