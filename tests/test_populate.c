@@ -193,7 +193,7 @@ static int rank_sign(const map *m, int32_t first, int64_t *total_cost, int32_t *
 }
 
 typedef struct tally {
-    int32_t maps, positive, flat, violations, spawns, rooms;
+    int32_t maps, positive, flat, violations, spawns, rooms, boss_missing;
     int64_t cost;
 } tally;
 
@@ -228,7 +228,22 @@ static void run_map(const char *gen, uint64_t seed, int32_t depth, const dg_spaw
         ty->positive += sign > 0;
         ty->flat += sign == 0;
         ty->spawns += st.spawns;
+        ty->boss_missing += st.boss_missing;
         CHECK(st.spawns == m.result.marker_count - first);
+        for (int32_t i = first; i < m.result.marker_count; i++)
+        {
+            const dg_marker *k = &m.result.markers[i];
+            const char *role = m.result.labels[k->room].role;
+            dg_spawn_entry e;
+            CHECK(dg_spawn_get(t, dg_spawn_find(t, k->name), &e) == DG_OK);
+            CHECK(strcmp(role, "treasure") != 0 || k->kind == DG_MARKER_ITEM);
+            CHECK(k->size == e.size && k->cost == e.cost && strcmp(k->type, e.kind) == 0);
+            CHECK(k->number >= 1 && k->number <= st.groups);
+            int boss = 0;
+            for (int32_t w = 0; w < e.room_count; w++)
+                boss |= strcmp(e.rooms[w], "boss") == 0;
+            CHECK(!boss || strcmp(role, "boss") == 0);
+        }
     }
     map_free(&m);
 }
@@ -251,6 +266,8 @@ TEST(populate_rules_every_generator)
             run_map(gens[g], seed, 4, t, &ty);
         CHECKF(ty.violations == 0, "%s: %d maps break a placement rule", gens[g], (int)ty.violations);
         CHECKF(ty.maps == 20, "%s: %d maps populated", gens[g], (int)ty.maps);
+        CHECKF(ty.boss_missing <= 2, "%s: %d boss rooms without a boss", gens[g],
+               (int)ty.boss_missing);
         CHECKF(share(&ty) >= 900, "%s: rank correlation positive on %d permille of %d maps (%d flat)",
                gens[g], (int)share(&ty), (int)ty.maps, (int)ty.flat);
     }
@@ -299,6 +316,7 @@ TEST(populate_measure)
                 sum[k]->maps += one.maps, sum[k]->positive += one.positive, sum[k]->flat += one.flat;
                 sum[k]->violations += one.violations, sum[k]->spawns += one.spawns;
                 sum[k]->rooms += one.rooms, sum[k]->cost += one.cost;
+                sum[k]->boss_missing += one.boss_missing;
             }
         }
         printf("%-8s cost/room by depth 1-4 %.2f, 5-8 %.2f, 9-12 %.2f\n", gens[g],
@@ -306,11 +324,11 @@ TEST(populate_measure)
                band[1].rooms ? (double)band[1].cost / band[1].rooms : 0.0,
                band[2].rooms ? (double)band[2].cost / band[2].rooms : 0.0);
         printf("%-8s maps %4d  positive %4d/%4d (%d.%d%%, %d without 3 rooms)  violations %d  "
-               "spawns/map %d  cost/room %.2f\n",
+               "spawns/map %d  cost/room %.2f  boss rooms without a boss %d\n",
                gens[g], (int)ty.maps, (int)ty.positive, (int)(ty.maps - ty.flat),
                (int)(share(&ty) / 10), (int)(share(&ty) % 10), (int)ty.flat, (int)ty.violations,
                (int)(ty.maps ? ty.spawns / ty.maps : 0),
-               ty.rooms ? (double)ty.cost / ty.rooms : 0.0);
+               ty.rooms ? (double)ty.cost / ty.rooms : 0.0, (int)ty.boss_missing);
         CHECK(ty.violations == 0);
     }
     dg_spawn_table_free(t);
