@@ -515,9 +515,17 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
     dg_status st = DG_OK;
     if (rs->boss)
     {
-        int32_t k = pick_entry(q, rs, 1, rng);
-        if (k >= 0)
+        /* a boss that does not fit makes way for another (q->fit lists
+         * those tried, whose depth flag is set again afterwards) */
+        int32_t tried = 0, k;
+        while (st == DG_OK && placed == 0 && (k = pick_entry(q, rs, 1, rng)) >= 0)
+        {
             st = spend(q, rs, k, 1, rng, &placed);
+            q->flags[k] &= (uint8_t)~ENTRY_AT_DEPTH;
+            q->fit[tried++] = k;
+        }
+        for (int32_t i = 0; i < tried; i++)
+            q->flags[q->fit[i]] |= ENTRY_AT_DEPTH;
         if (placed == 0)
             q->stats.boss_missing++;
     }
