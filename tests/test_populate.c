@@ -424,3 +424,43 @@ TEST(populate_refuses_and_leaves_result)
     dg_spawn_table_free(t);
     map_free(&m);
 }
+
+/* An allocator that refuses its n-th allocation and those after. */
+typedef struct failing {
+    int32_t n, calls;
+} failing;
+static void *fail_alloc(void *user, size_t size)
+{
+    failing *f = user;
+    return ++f->calls >= f->n ? NULL : malloc(size);
+}
+static void fail_free(void *user, void *ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(ptr);
+}
+
+TEST(populate_out_of_memory_leaves_result)
+{
+    dg_spawn_table *t = load_table("examples/spawns/dungeon.txt");
+    map m;
+    CHECK(t && map_make(&m, "bsp", 5, 80, 50));
+    label(&m);
+    int32_t markers = m.result.marker_count;
+    int ok = 0;
+    for (int32_t n = 1; n <= 12 && !ok; n++)
+    {
+        failing f = {n, 0};
+        dg_allocator a = {fail_alloc, fail_free, &f};
+        dg_diag d;
+        dg_status st = dg_populate(&m.grid, t, NULL, 1, &m.result, NULL, &a, &d);
+        CHECK(st == DG_OK || st == DG_E_NOMEM);
+        if (st == DG_E_NOMEM)
+            CHECK(m.result.marker_count == markers && d.status == DG_E_NOMEM);
+        ok = st == DG_OK;
+    }
+    CHECK(ok);
+    dg_spawn_table_free(t);
+    map_free(&m);
+}

@@ -2,6 +2,7 @@
  * content hash, and every error with its exact line and column. */
 #include "test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static dg_status parse(const char *text, dg_spawn_table **t, dg_diag *d)
@@ -175,4 +176,38 @@ TEST(spawn_load_examples_and_missing_file)
     CHECK(dg_spawn_load(NULL, NULL, NULL, NULL, &t, &d) == DG_E_NULL);
     CHECK(dg_spawn_parse(NULL, 3, "t", NULL, NULL, NULL, &t, &d) == DG_E_NULL);
     CHECK(dg_spawn_parse("spawns 1\n", 9, "t", NULL, NULL, NULL, NULL, &d) == DG_E_NULL);
+}
+
+typedef struct failing {
+    int32_t n, calls;
+} failing;
+static void *fail_alloc(void *user, size_t size)
+{
+    failing *f = user;
+    return ++f->calls >= f->n ? NULL : malloc(size);
+}
+static void fail_free(void *user, void *ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(ptr);
+}
+
+/* Out of memory at every allocation in turn: DG_E_NOMEM and no table, never a crash. */
+TEST(spawn_parse_out_of_memory)
+{
+    static const char text[] = "spawns 1\na monster\nb monster\nc item\nd item\ne npc\n";
+    int ok = 0;
+    for (int32_t n = 1; n <= 16 && !ok; n++)
+    {
+        failing f = {n, 0};
+        dg_allocator a = {fail_alloc, fail_free, &f};
+        dg_spawn_table *t = NULL;
+        dg_diag d;
+        dg_status st = dg_spawn_parse(text, sizeof text - 1, "t", &a, NULL, NULL, &t, &d);
+        CHECK(st == DG_OK || (st == DG_E_NOMEM && t == NULL && d.status == DG_E_NOMEM));
+        ok = st == DG_OK && dg_spawn_count(t) == 5;
+        dg_spawn_table_free(t);
+    }
+    CHECK(ok);
 }
