@@ -1718,6 +1718,115 @@ DG_API dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_
                           const dg_allocator *allocator, dg_diag *diag);
 
 /* ---- spawn tables and population (docs/content.md, docs/spawn-format.md) ------ */
+/* A spawn table (docs/spawn-format.md) lists what may appear on a level: each
+ * entry a name, a kind word ("monster", "item" or the game's own), a weight, a
+ * difficulty cost, a depth range, the room roles or kinds it may appear in, a
+ * group size range and a square footprint. A parsed table is immutable: it may
+ * be shared between threads and is released with dg_spawn_table_free. */
+#define DG_SPAWN_ENTRIES_MAX 4096  /* entries of one table */
+#define DG_SPAWN_ROOMS_MAX 8       /* room words of one entry */
+#define DG_SPAWN_MAX_ERRORS 64     /* a parse reports at most this many errors */
+#define DG_SPAWN_COST_MAX 100000   /* largest cost */
+#define DG_SPAWN_GROUP_MAX 64      /* largest group */
+#define DG_SPAWN_DEPTH_MAX 100000  /* largest depth in a table or in dg_populate_params */
+typedef struct dg_spawn_table dg_spawn_table;
+
+/* One entry of a table, as dg_spawn_get gives it. */
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
+typedef struct dg_spawn_entry {
+    char name[DG_NAME_MAX];     /* unique within the table */
+    char kind[DG_NAME_MAX];     /* "monster", "item", or the game's own word */
+    int32_t weight;             /* 1..1000000 (default 10) */
+    int32_t cost;               /* difficulty cost per member, 0..DG_SPAWN_COST_MAX (default 1) */
+    int32_t depth_min, depth_max; /* depths it appears at (default 0 and -1: any) */
+    int32_t group_min, group_max; /* members per group, 1..DG_SPAWN_GROUP_MAX (default 1 1) */
+    int32_t size;               /* footprint side, 1..DG_CREATURE_SIZE_MAX (default 1) */
+    int32_t room_count;         /* words in rooms; 0 means "any" */
+    char rooms[DG_SPAWN_ROOMS_MAX][DG_NAME_MAX]; /* roles ("boss", ...) or room kinds
+                                 * ("normal", "cave", ...) it may appear in */
+    int32_t line;               /* its line in the source */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+} dg_spawn_entry;
+
+/* Parses text[0..length) (need not be NUL-terminated). source_name prefixes
+ * messages (NULL: "<input>"). On error *table stays NULL, diag holds the first
+ * error ("name:line:col: message") and on_error (optional) receives every
+ * error, up to DG_SPAWN_MAX_ERRORS. */
+DG_API dg_status dg_spawn_parse(const char *text, size_t length, const char *source_name,
+                                const dg_allocator *allocator, dg_diag_fn on_error, void *user,
+                                dg_spawn_table **table, dg_diag *diag);
+/* Reads and parses a file (a helper; the core API takes buffers). */
+DG_API dg_status dg_spawn_load(const char *path, const dg_allocator *allocator,
+                               dg_diag_fn on_error, void *user, dg_spawn_table **table,
+                               dg_diag *diag);
+/* Releases a table (NULL is fine). */
+DG_API void dg_spawn_table_free(dg_spawn_table *table);
+/* A 64-bit hash of the table's entries, never 0 (0 for NULL): the same
+ * whatever the file's comments, spacing or allocator. Recipes record it. */
+DG_API uint64_t dg_spawn_table_hash(const dg_spawn_table *table);
+/* Number of entries (0 for NULL). */
+DG_API int32_t dg_spawn_count(const dg_spawn_table *table);
+/* Index of the entry with that name, or -1. */
+DG_API int32_t dg_spawn_find(const dg_spawn_table *table, const char *name);
+/* Fills *entry for entry index; DG_E_INVALID if there is no such entry. */
+DG_API dg_status dg_spawn_get(const dg_spawn_table *table, int32_t index, dg_spawn_entry *entry);
+
+#define DG_POPULATE_CURVE_MAX 8  /* points of the depth curve */
+/* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
+typedef struct dg_populate_params {
+    int32_t depth;              /* the floor's depth, 0..DG_SPAWN_DEPTH_MAX (default 1) */
+    /* The budget of a room at the start, by depth: piecewise linear through
+     * curve_points points (depths strictly increasing, budgets never falling),
+     * flat outside them. Default: 2 points, (1, 2) and (31, 32). */
+    int32_t curve_points;
+    int32_t curve_depth[DG_POPULATE_CURVE_MAX];
+    int32_t curve_budget[DG_POPULATE_CURVE_MAX]; /* 0..1000000 */
+    int32_t distance_permille;  /* the farthest room's budget is the curve's times
+                                 * (1000 + distance_permille) / 1000, rooms between
+                                 * in proportion to their walking distance,
+                                 * 0..100000 (default 2000) */
+    int32_t cells_per_spawn;    /* a room holds at most its free cells / this
+                                 * many spawns (at least 1), 1..1000 (default 6) */
+    int32_t view_radius;        /* the start's view kept empty: radius of dg_fov from
+                                 * result->start, 0 = unlimited (default 0) */
+    const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */
+    const uint8_t *room_tiles;  /* 256 entries: where spawns stand (NULL: DG_TILE_FLOOR) */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+} dg_populate_params;
+
+/* What dg_populate did. */
+/* Growable (docs/abi.md): later fields take spare slots; the library writes 0 there. */
+typedef struct dg_populate_stats {
+    int32_t spawns;             /* markers added (group members each count) */
+    int32_t groups;             /* groups placed; markers' number runs 1..groups */
+    int32_t budget;             /* summed budgets of the rooms populated */
+    int32_t spent;              /* summed cost of the markers added */
+    int32_t rooms_populated;    /* rooms that got at least one spawn */
+    int32_t skipped_start;      /* the start room and rooms whose role is "start" */
+    int32_t skipped_no_cell;    /* rooms without a free cell: all in view of the
+                                 * start, unreachable, or doors and chokepoints */
+    int32_t skipped_no_entry;   /* rooms no entry fits (role, kind, depth, budget, room) */
+    int32_t boss_missing;       /* boss rooms where no boss entry fitted */
+    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+} dg_populate_stats;
+
+/* Fills the documented defaults. */
+DG_API void dg_populate_defaults(dg_populate_params *params);
+/* Places entries of table room by room (docs/spawn-format.md) as markers (DG_MARKER_ACTOR for kind
+ * "monster", DG_MARKER_ITEM for "item", DG_MARKER_SPAWN for other words;
+ * name, type = kind, size, cost, number = group) on a budget per room that
+ * grows with depth (the curve) and walking distance from result->start. A
+ * boss room (label role "boss") first gets one entry that lists "boss";
+ * a treasure room only items. Never on a door, chokepoint, existing marker
+ * (start, exit, key) or a cell in view of the start; footprints fit on room
+ * floor and never overlap. A pure function of (grid, table, params, seed,
+ * result). DG_E_INVALID for bad params, a result without a start, or a boss
+ * or treasure room the table has no entry for; the result is then untouched.
+ * stats optional. */
+DG_API dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
+                             const dg_populate_params *params, uint64_t seed, dg_result *result,
+                             dg_populate_stats *stats, const dg_allocator *allocator,
+                             dg_diag *diag);
 
 /* ---- turn scheduler (energy loop) ------------------------------------------- */
 /* Who moves next (docs/scheduler.md). Each actor has an id, a speed (energy

@@ -2345,6 +2345,200 @@ BAD(graph_load_null_out, dg_graph_load, "graph output NULL", DG_E_NULL, "graph")
     return dg_graph_load("examples/graphs/hub.txt", NULL, NULL, diag);
 }
 
+/* ---- spawn tables and population --------------------------------------------------------- */
+static dg_spawn_table *bad_spawn_table(void)
+{
+    static const char text[] = "spawns 1\nrat monster cost 1\ngold item\nking monster rooms boss\n";
+    dg_spawn_table *t = NULL;
+    dg_spawn_parse(text, sizeof text - 1, "x", NULL, NULL, NULL, &t, NULL);
+    return t;
+}
+BAD(spawn_parse_null, dg_spawn_parse, "text NULL", DG_E_NULL, "text")
+{
+    dg_spawn_table *t = NULL;
+    return dg_spawn_parse(NULL, 10, "x", NULL, NULL, NULL, &t, diag);
+}
+BAD(spawn_parse_null_out, dg_spawn_parse, "table output NULL", DG_E_NULL, "table")
+{
+    return dg_spawn_parse("spawns 1\n", 9, "x", NULL, NULL, NULL, NULL, diag);
+}
+BAD(spawn_parse_truncated, dg_spawn_parse, "text cut after a key (no value)", DG_E_PARSE,
+    "x:2:19: 'weight' needs a value")
+{
+    static const char text[] = "spawns 1\nrat monster weight";
+    dg_spawn_table *t = NULL;
+    dg_status st = dg_spawn_parse(text, sizeof text - 1 - 6, "x", NULL, NULL, NULL, &t, diag);
+    if (st == DG_OK)
+        dg_spawn_table_free(t), st = dg_spawn_parse(text, sizeof text - 1, "x", NULL, NULL, NULL, &t, diag);
+    else
+        return DG_OK; /* the shorter text must parse */
+    return t ? DG_OK : st;
+}
+BAD(spawn_parse_binary, dg_spawn_parse, "bytes 0x00 and 0xFF", DG_E_PARSE, "x:")
+{
+    static const char text[] = "spawns 1\nrat \xff\x00\x01";
+    dg_spawn_table *t = NULL;
+    dg_status st = dg_spawn_parse(text, sizeof text - 1, "x", NULL, NULL, NULL, &t, diag);
+    return t ? DG_OK : st;
+}
+BAD(spawn_parse_inverted, dg_spawn_parse, "depth range 9..2 (inverted)", DG_E_PARSE, "inverted")
+{
+    static const char text[] = "spawns 1\nrat monster depth 9..2\n";
+    dg_spawn_table *t = NULL;
+    dg_status st = dg_spawn_parse(text, sizeof text - 1, "x", NULL, NULL, NULL, &t, diag);
+    return t ? DG_OK : st;
+}
+BAD(spawn_parse_size, dg_spawn_parse, "footprint size 5 (above 4)", DG_E_PARSE, "size '5'")
+{
+    static const char text[] = "spawns 1\nrat monster size 5\n";
+    dg_spawn_table *t = NULL;
+    dg_status st = dg_spawn_parse(text, sizeof text - 1, "x", NULL, NULL, NULL, &t, diag);
+    return t ? DG_OK : st;
+}
+BAD(spawn_load_missing, dg_spawn_load, "path of no file", DG_E_INVALID, "no/such/file")
+{
+    dg_spawn_table *t = NULL;
+    dg_status st = dg_spawn_load("no/such/file.txt", NULL, NULL, NULL, &t, diag);
+    return t ? DG_OK : st;
+}
+BAD(spawn_load_null, dg_spawn_load, "path NULL", DG_E_NULL, "path")
+{
+    dg_spawn_table *t = NULL;
+    return dg_spawn_load(NULL, NULL, NULL, NULL, &t, diag);
+}
+BADV(spawn_table_free_null, dg_spawn_table_free, "table NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_spawn_table_free(NULL);
+    return 0;
+}
+BADV(spawn_table_hash_null, dg_spawn_table_hash, "table NULL", 0, "0")
+{
+    UNUSED_ENV;
+    return (int64_t)dg_spawn_table_hash(NULL);
+}
+BADV(spawn_count_null, dg_spawn_count, "table NULL", 0, "0")
+{
+    UNUSED_ENV;
+    return dg_spawn_count(NULL);
+}
+BADV(spawn_find_null, dg_spawn_find, "table NULL, name NULL, unknown name", -1, "-1")
+{
+    UNUSED_ENV;
+    dg_spawn_table *t = bad_spawn_table();
+    int32_t a = dg_spawn_find(NULL, "rat"), b = dg_spawn_find(t, NULL), c = dg_spawn_find(t, "nosuch");
+    dg_spawn_table_free(t);
+    return a == b && b == c ? a : 0;
+}
+BAD(spawn_get_index, dg_spawn_get, "index -1, count, INT32_MAX; table or entry NULL",
+    DG_E_INVALID, NULL)
+{
+    UNUSED_ENV;
+    dg_spawn_table *t = bad_spawn_table();
+    dg_spawn_entry en;
+    int ok = t != NULL;
+    int32_t bad[3] = {-1, dg_spawn_count(t), INT32_MAX};
+    for (int i = 0; i < 3 && ok; i++)
+        ok = dg_spawn_get(t, bad[i], &en) == DG_E_INVALID;
+    ok = ok && dg_spawn_get(NULL, 0, &en) == DG_E_NULL && dg_spawn_get(t, 0, NULL) == DG_E_NULL;
+    dg_spawn_table_free(t);
+    return ok ? DG_E_INVALID : DG_OK;
+}
+BADV(populate_defaults_null, dg_populate_defaults, "params NULL", 0, "no effect")
+{
+    UNUSED_ENV;
+    dg_populate_defaults(NULL);
+    return 0;
+}
+/* dg_populate on the env's grid, its tile passable, the result's start at (1, 1). */
+static int64_t bad_populate(bad_env *e, dg_diag *diag, const dg_populate_params *p, int table,
+                            int result)
+{
+    static uint8_t pass[256];
+    pass[ENV_FILL] = 1;
+    dg_populate_params q = *p;
+    q.passable = pass;
+    dg_spawn_table *t = table ? bad_spawn_table() : NULL;
+    if (result)
+        e->result.start.x = e->result.start.y = 1;
+    int32_t markers = e->result.marker_count;
+    dg_status st = dg_populate(e->g, t, &q, 1, result ? &e->result : NULL, NULL, NULL, diag);
+    dg_spawn_table_free(t);
+    return e->result.marker_count == markers ? st : 1;
+}
+BAD(populate_null, dg_populate, "table NULL; result NULL", DG_E_NULL, "table")
+{
+    dg_populate_params p;
+    dg_populate_defaults(&p);
+    dg_diag other;
+    if (bad_populate(e, &other, &p, 1, 0) != DG_E_NULL)
+        return DG_OK;
+    return bad_populate(e, diag, &p, 0, 1);
+}
+BAD(populate_no_start, dg_populate, "a result without a start", DG_E_INVALID, "start")
+{
+    dg_spawn_table *t = bad_spawn_table();
+    dg_status st = dg_populate(e->g, t, NULL, 1, &e->result, NULL, NULL, diag);
+    dg_spawn_table_free(t);
+    return st;
+}
+BAD(populate_depth, dg_populate, "depth -1", DG_E_INVALID, "depth")
+{
+    dg_populate_params p;
+    dg_populate_defaults(&p);
+    p.depth = -1;
+    return bad_populate(e, diag, &p, 1, 1);
+}
+BAD(populate_curve_falls, dg_populate, "a budget curve that decreases", DG_E_INVALID,
+    "decreases")
+{
+    dg_populate_params p;
+    dg_populate_defaults(&p);
+    p.curve_budget[1] = p.curve_budget[0] - 1;
+    return bad_populate(e, diag, &p, 1, 1);
+}
+BAD(populate_curve_points, dg_populate, "curve_points 0, depths not increasing", DG_E_INVALID,
+    "curve")
+{
+    dg_populate_params p;
+    dg_populate_defaults(&p);
+    p.curve_points = 0;
+    dg_diag other;
+    if (bad_populate(e, &other, &p, 1, 1) != DG_E_INVALID)
+        return DG_OK;
+    dg_populate_defaults(&p);
+    p.curve_depth[1] = p.curve_depth[0];
+    return bad_populate(e, diag, &p, 1, 1);
+}
+BAD(populate_huge, dg_populate, "cells_per_spawn 0, distance_permille INT32_MAX", DG_E_INVALID,
+    "distance_permille")
+{
+    dg_populate_params p;
+    dg_populate_defaults(&p);
+    p.cells_per_spawn = 0;
+    dg_diag other;
+    if (bad_populate(e, &other, &p, 1, 1) != DG_E_INVALID)
+        return DG_OK;
+    dg_populate_defaults(&p);
+    p.distance_permille = INT32_MAX;
+    return bad_populate(e, diag, &p, 1, 1);
+}
+BAD(populate_spare, dg_populate, "a spare slot nonzero", DG_E_INVALID, "spare")
+{
+    dg_populate_params p;
+    dg_populate_defaults(&p);
+    p.spare[3] = 1;
+    return bad_populate(e, diag, &p, 1, 1);
+}
+BAD(populate_bad_grid, dg_populate, "stride < width", DG_E_INVALID, NULL)
+{
+    e->bad.stride = e->bad.width - 1;
+    dg_spawn_table *t = bad_spawn_table();
+    dg_status st = dg_populate(&e->bad, t, NULL, 1, &e->result, NULL, NULL, diag);
+    dg_spawn_table_free(t);
+    return st;
+}
+
 /* ---- turn scheduler ------------------------------------------------------------------ */
 /* Rows for tests/test_badinput.c (append before the matrix runner). Each row
  * builds a small scheduler in its own storage (capacity 4, actors 1 and 3,

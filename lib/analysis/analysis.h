@@ -160,6 +160,10 @@ uint8_t *dgi_workspace_bytes(dg_path_workspace *ws);
 void dgi_dijkstra_map(dg_path_workspace *ws, const dgi_move *w, const dg_point *sources,
                       const int32_t *start_costs, int32_t source_count, int32_t max_distance,
                       int32_t *dist, dg_distance_info *info);
+/* place.c: 1 if (x, y) is a tile where stairs and spawns may stand
+ * (dg_place, dg_populate): passable, a room tile (room_tiles, NULL:
+ * DG_TILE_FLOOR), not a door. Both also keep them off chokepoints. */
+int dgi_spawn_tile(const dgi_move *w, const uint8_t *room_tiles, int32_t x, int32_t y);
 /* (end of map analysis) */
 
 #endif

@@ -68,11 +68,17 @@ static dg_status check_kept(const dg_grid *g, const dg_result *r, dg_diag *diag)
     return DG_OK;
 }
 
-/* A cell where stairs and spawns may go: room floor, not a door or chokepoint. */
+int dgi_spawn_tile(const dgi_move *w, const uint8_t *room_tiles, int32_t x, int32_t y)
+{
+    uint8_t t = DG_CELL(w, x, y);
+    const uint8_t *room = room_tiles ? room_tiles : room_default;
+    return w->pass[t] && room[t] && t != DG_TILE_DOOR;
+}
+
+/* A cell where stairs and spawns may go: a spawn tile, not a chokepoint. */
 static int good_cell(const placer *pl, int32_t x, int32_t y)
 {
-    uint8_t t = DG_CELL(&pl->w, x, y);
-    return pl->w.pass[t] && pl->room[t] && t != DG_TILE_DOOR &&
+    return dgi_spawn_tile(&pl->w, pl->room, x, y) &&
            !pl->s.mark[(size_t)y * (size_t)pl->w.width + (size_t)x];
 }
 

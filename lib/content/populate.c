@@ -1,0 +1,674 @@
+/* dg_populate: spawn-table entries placed room by room on a difficulty budget
+ * that grows with depth (the caller's curve) and with the room's walking
+ * distance from the start (docs/content.md). */
+#include "content/spawn.h"
+
+#define POPULATE_STREAM 0x706F70756CULL /* one random stream per room, from this */
+#define FAILS_MAX 8                     /* failed picks that end a room */
+
+void dg_populate_defaults(dg_populate_params *params)
+{
+    if (!params)
+        return;
+    memset(params, 0, sizeof *params);
+    params->depth = 1;
+    params->curve_points = 2;
+    params->curve_depth[0] = 1;
+    params->curve_budget[0] = 2;
+    params->curve_depth[1] = 31;
+    params->curve_budget[1] = 32;
+    params->distance_permille = 2000;
+    params->cells_per_spawn = 6;
+}
+
+/* ---- checks ------------------------------------------------------------------ */
+
+static dg_status check_curve(const dg_populate_params *p, dg_diag *diag)
+{
+    if (p->curve_points < 1 || p->curve_points > DG_POPULATE_CURVE_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "curve_points (%d) must be in 1..%d",
+                        (int)p->curve_points, DG_POPULATE_CURVE_MAX);
+    for (int32_t i = 0; i < p->curve_points; i++)
+    {
+        if (p->curve_budget[i] < 0 || p->curve_budget[i] > 1000000)
+            return dgi_fail(diag, DG_E_INVALID, "curve_budget[%d] (%d) must be in 0..1000000",
+                            (int)i, (int)p->curve_budget[i]);
+        if (p->curve_depth[i] < 0 || p->curve_depth[i] > DG_SPAWN_DEPTH_MAX)
+            return dgi_fail(diag, DG_E_INVALID, "curve_depth[%d] (%d) must be in 0..%d", (int)i,
+                            (int)p->curve_depth[i], DG_SPAWN_DEPTH_MAX);
+        if (i > 0 && p->curve_depth[i] <= p->curve_depth[i - 1])
+            return dgi_fail(diag, DG_E_INVALID,
+                            "curve_depth[%d] (%d) must be greater than curve_depth[%d] (%d)",
+                            (int)i, (int)p->curve_depth[i], (int)(i - 1),
+                            (int)p->curve_depth[i - 1]);
+        if (i > 0 && p->curve_budget[i] < p->curve_budget[i - 1])
+            return dgi_fail(diag, DG_E_INVALID,
+                            "the budget curve decreases: curve_budget[%d] (%d) is below "
+                            "curve_budget[%d] (%d)", (int)i, (int)p->curve_budget[i],
+                            (int)(i - 1), (int)p->curve_budget[i - 1]);
+    }
+    return DG_OK;
+}
+
+static dg_status check_params(const dg_populate_params *p, dg_diag *diag)
+{
+    if (dgi_spare_check(p->spare, "populate params", diag) != DG_OK)
+        return DG_E_INVALID;
+    if (p->depth < 0 || p->depth > DG_SPAWN_DEPTH_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "depth (%d) must be in 0..%d", (int)p->depth,
+                        DG_SPAWN_DEPTH_MAX);
+    if (p->distance_permille < 0 || p->distance_permille > 100000)
+        return dgi_fail(diag, DG_E_INVALID, "distance_permille (%d) must be in 0..100000",
+                        (int)p->distance_permille);
+    if (p->cells_per_spawn < 1 || p->cells_per_spawn > 1000)
+        return dgi_fail(diag, DG_E_INVALID, "cells_per_spawn (%d) must be in 1..1000",
+                        (int)p->cells_per_spawn);
+    if (p->view_radius < 0)
+        return dgi_fail(diag, DG_E_INVALID, "view_radius (%d) must be >= 0", (int)p->view_radius);
+    return check_curve(p, diag);
+}
+
+static const char *role_of(const dg_result *r, int32_t room)
+{
+    return r->labels && r->label_count == r->room_count ? r->labels[room].role : "";
+}
+
+static const char *kind_name(int32_t kind)
+{
+    static const char *const names[] = {"normal", "prefab", "cave", "start", "junction"};
+    return kind >= 0 && kind < 5 ? names[kind] : "";
+}
+
+static int is_boss_room(const dg_result *r, int32_t room)
+{
+    return strcmp(role_of(r, room), "boss") == 0;
+}
+
+static int is_treasure_room(const dg_result *r, int32_t room)
+{
+    return strcmp(role_of(r, room), "treasure") == 0;
+}
+
+/* A boss room needs an entry that lists "boss"; a treasure room an item
+ * that may appear in it. */
+static dg_status check_roles(const dg_spawn_table *t, const dg_result *r, dg_diag *diag)
+{
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        int boss = is_boss_room(r, i), treasure = is_treasure_room(r, i);
+        int found = !boss && !treasure;
+        for (int32_t k = 0; k < t->count && !found; k++)
+        {
+            const dg_spawn_entry *e = &t->entries[k];
+            found = boss ? dgi_spawn_lists(e, "boss")
+                         : dgi_spawn_marker_kind(e) == DG_MARKER_ITEM &&
+                               dgi_spawn_fits_room(e, "treasure", kind_name(r->rooms[i].kind));
+        }
+        if (!found)
+            return dgi_fail(diag, DG_E_INVALID,
+                            "the spawn table has no entry for role '%s' (room %d): %s",
+                            boss ? "boss" : "treasure", (int)i,
+                            boss ? "add one whose rooms list 'boss'"
+                                 : "add an item whose rooms allow 'treasure'");
+    }
+    return DG_OK;
+}
+
+static dg_status check_input(const dg_grid *g, const dg_spawn_table *t, const dg_populate_params *p,
+                             const dg_result *r, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(g, diag);
+    if (st != DG_OK)
+        return st;
+    if (!t)
+        return dgi_fail(diag, DG_E_NULL, "populate: table is NULL");
+    if (!r)
+        return dgi_fail(diag, DG_E_NULL, "populate: result is NULL");
+    if ((st = check_params(p, diag)) != DG_OK)
+        return st;
+    dg_point s = r->start;
+    if (s.x < 0 || s.y < 0 || s.x >= g->width || s.y >= g->height)
+        return dgi_fail(diag, DG_E_INVALID, "the result's start (%d, %d) is not a cell of the "
+                        "%dx%d grid", (int)s.x, (int)s.y, (int)g->width, (int)g->height);
+    const uint8_t *pass = p->passable ? p->passable : dgi_passable_default;
+    if (!pass[DG_CELL(g, s.x, s.y)])
+        return dgi_fail(diag, DG_E_INVALID, "the result's start (%d, %d) is not passable",
+                        (int)s.x, (int)s.y);
+    return check_roles(t, r, diag);
+}
+
+/* ---- the populating state ---------------------------------------------------- */
+
+enum { /* what populate knows of an entry before the rooms (pop.flags) */
+    ENTRY_AT_DEPTH = 1, /* appears at params->depth */
+    ENTRY_BOSS = 2,     /* lists "boss": placed once, first, in each boss room */
+    ENTRY_ITEM = 4,     /* kind "item" */
+    ENTRY_ANY = 8       /* fits every room (no room words, or "any") */
+};
+
+typedef struct pop {
+    const dg_grid *grid;
+    const dg_spawn_table *table;
+    const dg_populate_params *p;
+    const dg_result *r;
+    dgi_move w;
+    size_t n;
+    void *block;        /* one allocation for every per-cell array */
+    size_t block_size;
+    int32_t *dist;      /* walking distance from the start (n) */
+    int32_t *queue;     /* the search's queue (n); then a room's free cells */
+    uint8_t *visible;   /* in view of the start (n) */
+    uint8_t *taken;     /* a marker's or spawn's cell (n) */
+    uint8_t *clear;     /* a room rect's clearance (n at most) */
+    uint8_t *blocked;   /* a room rect's cells where nothing may stand (n at most) */
+    int32_t *room_dist; /* per room, -1: unreached */
+    int32_t max_dist;
+    uint8_t *flags;     /* per entry, ENTRY_* */
+    int32_t *cost, *group_min; /* per entry, beside each other for the picks */
+    int32_t *fit;       /* per entry: the entries that fit the room being filled */
+    dg_marker *out;
+    int32_t out_count, out_cap;
+    const dg_allocator *a;
+    dg_populate_stats stats;
+} pop;
+
+static size_t cell_index(const pop *q, int32_t x, int32_t y)
+{
+    return (size_t)y * (size_t)q->w.width + (size_t)x;
+}
+
+/* The room's rect clipped to the grid. */
+static dg_rect room_rect(const pop *q, int32_t room)
+{
+    dg_rect r = q->r->rooms[room].rect;
+    int64_t x0 = DG_MAX(r.x, 0), y0 = DG_MAX(r.y, 0);
+    int64_t x1 = DG_MIN((int64_t)r.x + r.w, q->w.width), y1 = DG_MIN((int64_t)r.y + r.h, q->w.height);
+    dg_rect c = {(int32_t)x0, (int32_t)y0, (int32_t)DG_MAX(x1 - x0, 0), (int32_t)DG_MAX(y1 - y0, 0)};
+    return c;
+}
+
+static int open_at(const pop *q, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < q->w.width && y < q->w.height && q->w.pass[DG_CELL(&q->w, x, y)];
+}
+
+/* 1 if the cell may be a chokepoint: its open 4-neighbours fall into two or
+ * more groups, two of them joined when the diagonal cell between them is
+ * open. Every chokepoint (dg_chokepoints's articulation cell) is one, so a
+ * spawn kept off these is off every chokepoint; the test reads 8 cells, not
+ * the whole map. */
+static int may_cut(const pop *q, int32_t x, int32_t y)
+{
+    int ring[8]; /* N, NE, E, SE, S, SW, W, NW */
+    if (x > 0 && y > 0 && x + 1 < q->w.width && y + 1 < q->w.height)
+    {
+        const uint8_t *up = &DG_CELL(&q->w, x, y - 1), *mid = up + q->w.stride,
+                      *down = mid + q->w.stride;
+        const uint8_t *pass = q->w.pass;
+        ring[0] = pass[up[0]] != 0, ring[1] = pass[up[1]] != 0, ring[2] = pass[mid[1]] != 0;
+        ring[3] = pass[down[1]] != 0, ring[4] = pass[down[0]] != 0, ring[5] = pass[down[-1]] != 0;
+        ring[6] = pass[mid[-1]] != 0, ring[7] = pass[up[-1]] != 0;
+    }
+    else
+    {
+        static const int8_t rx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, ry[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+        for (int k = 0; k < 8; k++)
+            ring[k] = open_at(q, x + rx[k], y + ry[k]);
+    }
+    int orth = ring[0] + ring[2] + ring[4] + ring[6], joins = 0;
+    for (int k = 0; k < 8; k += 2)
+        joins += ring[k] & ring[k + 1] & ring[(k + 2) & 7];
+    return orth - joins >= 2;
+}
+
+/* Walking distance of each room: its nearest reached cell. */
+static void room_distances(pop *q)
+{
+    q->max_dist = 0;
+    for (int32_t i = 0; i < q->r->room_count; i++)
+    {
+        dg_rect c = room_rect(q, i);
+        int32_t best = -1;
+        for (int32_t y = c.y; y < c.y + c.h; y++)
+            for (int32_t x = c.x; x < c.x + c.w; x++)
+            {
+                int32_t d = q->dist[cell_index(q, x, y)];
+                if (d >= 0 && (best < 0 || d < best))
+                    best = d;
+            }
+        q->room_dist[i] = best;
+        q->max_dist = DG_MAX(q->max_dist, best);
+    }
+}
+
+/* Marks the start, the exit and every marker's footprint as taken. */
+static void mark_taken(pop *q)
+{
+    const dg_point ends[2] = {q->r->start, q->r->exit};
+    for (int k = 0; k < 2; k++)
+        if (open_at(q, ends[k].x, ends[k].y) || (ends[k].x >= 0 && ends[k].y >= 0 &&
+                                                ends[k].x < q->w.width && ends[k].y < q->w.height))
+            q->taken[cell_index(q, ends[k].x, ends[k].y)] = 1;
+    for (int32_t m = 0; m < q->r->marker_count; m++)
+    {
+        dg_point c = q->r->markers[m].pos;
+        int32_t side = DG_MAX(q->r->markers[m].size, 1);
+        for (int32_t dy = 0; dy < side; dy++)
+            for (int32_t dx = 0; dx < side; dx++)
+                if (c.x + dx >= 0 && c.y + dy >= 0 && c.x + dx < q->w.width && c.y + dy < q->w.height)
+                    q->taken[cell_index(q, c.x + dx, c.y + dy)] = 1;
+    }
+}
+
+/* The clearance of the rect's free cells (a spawn tile, reached, out of the
+ * start's view, not a possible chokepoint, not taken) into q->clear, rect.w
+ * per row; footprints stay inside the rect, so it sees nothing outside. */
+static void rect_clearance(pop *q, dg_rect c)
+{
+    for (int32_t y = 0; y < c.h; y++)
+        for (int32_t x = 0; x < c.w; x++)
+        {
+            int32_t gx = c.x + x, gy = c.y + y;
+            size_t i = cell_index(q, gx, gy);
+            q->blocked[(size_t)y * (size_t)c.w + (size_t)x] =
+                q->taken[i] || q->dist[i] < 0 || q->visible[i] ||
+                !dgi_spawn_tile(&q->w, q->p->room_tiles, gx, gy) || may_cut(q, gx, gy);
+        }
+    dgi_move sub = q->w;
+    sub.cells = &DG_CELL(&q->w, c.x, c.y);
+    sub.width = c.w;
+    sub.height = c.h;
+    sub.blocked = q->blocked;
+    sub.mask_stride = c.w;
+    dgi_clearance_fill(&sub, q->clear, DG_CREATURE_SIZE_MAX);
+}
+
+static int32_t curve_at(const dg_populate_params *p, int32_t depth)
+{
+    if (depth <= p->curve_depth[0])
+        return p->curve_budget[0];
+    for (int32_t i = 1; i < p->curve_points; i++)
+        if (depth < p->curve_depth[i])
+        {
+            int64_t d0 = p->curve_depth[i - 1], b0 = p->curve_budget[i - 1];
+            int64_t span = p->curve_depth[i] - d0, rise = p->curve_budget[i] - b0;
+            return (int32_t)(b0 + (depth - d0) * rise / span);
+        }
+    return p->curve_budget[p->curve_points - 1];
+}
+
+static int32_t room_budget(const pop *q, int32_t room)
+{
+    int64_t base = curve_at(q->p, q->p->depth);
+    int64_t grow = q->max_dist > 0
+                       ? (int64_t)q->p->distance_permille * q->room_dist[room] / q->max_dist
+                       : 0;
+    return (int32_t)DG_MIN(base * (1000 + grow) / 1000, INT32_MAX / 2);
+}
+
+/* ---- placing a group ----------------------------------------------------------- */
+
+typedef struct room_state {
+    int32_t room, budget, left, slots_left, count;
+    int32_t least;     /* the least cost an entry may have (least_cost) */
+    int32_t fit_count; /* entries in q->fit */
+    int boss, treasure;
+    dg_rect rect;
+} room_state;
+
+/* 1 if a size-`side` footprint fits at packed cell c of the room: its free
+ * cells (the clearance) not taken by a spawn placed since. */
+static int fits(const pop *q, const room_state *rs, int32_t c, int32_t side)
+{
+    int32_t x = DGI_PX(c), y = DGI_PY(c);
+    if (q->clear[(size_t)(y - rs->rect.y) * (size_t)rs->rect.w + (size_t)(x - rs->rect.x)] < side)
+        return 0;
+    for (int32_t dy = 0; dy < side; dy++)
+        for (int32_t dx = 0; dx < side; dx++)
+            if (q->taken[cell_index(q, x + dx, y + dy)])
+                return 0;
+    return 1;
+}
+
+/* A fitting cell: the first from a random place in the room's list, or (near
+ * >= 0) the nearest to the packed cell near; -1 if none fits. */
+static int32_t find_cell(const pop *q, const room_state *rs, int32_t side, int32_t near,
+                         dg_rng *rng)
+{
+    const int32_t *cells = q->queue;
+    if (near < 0)
+    {
+        int32_t from = (int32_t)dgi_rng_below(rng, (uint32_t)rs->count);
+        for (int32_t k = 0; k < rs->count; k++)
+        {
+            int32_t c = cells[from + k < rs->count ? from + k : from + k - rs->count];
+            if (fits(q, rs, c, side))
+                return c;
+        }
+        return -1;
+    }
+    int32_t best = -1, best_d = INT32_MAX;
+    for (int32_t k = 0; k < rs->count; k++)
+    {
+        int32_t dx = DGI_PX(cells[k]) - DGI_PX(near), dy = DGI_PY(cells[k]) - DGI_PY(near);
+        int32_t d = DG_MAX(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy);
+        if (d < best_d && fits(q, rs, cells[k], side))
+        {
+            best = cells[k];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+static dg_status add_spawn(pop *q, const dg_spawn_entry *e, int32_t room, int32_t c, int32_t group)
+{
+    if (dgi_grow(q->a, (void **)&q->out, &q->out_cap, q->out_count + 1, sizeof *q->out) != DG_OK)
+        return DG_E_NOMEM;
+    dg_marker *m = &q->out[q->out_count++];
+    memset(m, 0, sizeof *m);
+    m->pos.x = DGI_PX(c);
+    m->pos.y = DGI_PY(c);
+    m->kind = dgi_spawn_marker_kind(e);
+    m->room = room;
+    memcpy(m->name, e->name, sizeof m->name);
+    memcpy(m->type, e->kind, sizeof m->type);
+    m->number = group;
+    m->size = e->size;
+    m->cost = e->cost;
+    for (int32_t dy = 0; dy < e->size; dy++)
+        for (int32_t dx = 0; dx < e->size; dx++)
+            q->taken[cell_index(q, m->pos.x + dx, m->pos.y + dy)] = 1;
+    return DG_OK;
+}
+
+/* Places up to `members` of entry e around one leader; *placed gets how many. */
+static dg_status place_group(pop *q, const dg_spawn_entry *e, const room_state *rs,
+                             int32_t members, dg_rng *rng, int32_t *placed)
+{
+    *placed = 0;
+    int32_t leader = find_cell(q, rs, e->size, -1, rng);
+    if (leader < 0)
+        return DG_OK;
+    int32_t group = q->stats.groups + 1;
+    dg_status st = DG_OK;
+    for (int32_t c = leader; st == DG_OK && c >= 0 && *placed < members;)
+    {
+        st = add_spawn(q, e, rs->room, c, group);
+        if (st == DG_OK)
+            ++*placed;
+        c = *placed < members ? find_cell(q, rs, e->size, leader, rng) : -1;
+    }
+    q->stats.groups++;
+    return st;
+}
+
+/* ---- one room ---------------------------------------------------------------- */
+
+/* The entries that may ever fill this room (depth, role and kind, items only
+ * in a treasure room, bosses apart) into q->fit, in table order. */
+static void room_entries(pop *q, room_state *rs)
+{
+    const char *role = role_of(q->r, rs->room), *kind = kind_name(q->r->rooms[rs->room].kind);
+    rs->fit_count = 0;
+    for (int32_t k = 0; k < q->table->count; k++)
+    {
+        uint8_t f = q->flags[k];
+        if ((f & ENTRY_AT_DEPTH) && !(f & ENTRY_BOSS) && (!rs->treasure || (f & ENTRY_ITEM)) &&
+            ((f & ENTRY_ANY) || dgi_spawn_fits_room(&q->table->entries[k], role, kind)))
+            q->fit[rs->fit_count++] = k;
+    }
+}
+
+/* 1 if entry k may be picked now to spend the room's budget. */
+static int may_fill(const pop *q, const room_state *rs, int32_t k)
+{
+    int32_t cost = q->cost[k], group = q->group_min[k];
+    return (int64_t)cost * group <= rs->left && cost >= rs->least && group <= rs->slots_left;
+}
+
+/* The least cost an entry picked now may have: the budget left per slot
+ * left, or the costliest entry that fits if that is less, so that a room far
+ * from the start spends its budget on harder spawns rather than on more of
+ * them. */
+static int32_t least_cost(const pop *q, room_state *rs)
+{
+    rs->least = 0;
+    int32_t want = rs->left / DG_MAX(rs->slots_left, 1), most = 0;
+    for (int32_t i = 0; i < rs->fit_count; i++)
+    {
+        int32_t k = q->fit[i];
+        if (q->cost[k] > most && may_fill(q, rs, k))
+            most = q->cost[k];
+    }
+    return DG_MIN(want, most);
+}
+
+/* A weighted pick: boss 1 among the boss entries at this depth, else among
+ * the room's entries that may_fill; -1 if none. */
+static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *rng)
+{
+    int32_t count = boss ? q->table->count : rs->fit_count;
+    uint64_t total = 0;
+    for (int32_t i = 0; i < count; i++)
+    {
+        int32_t k = boss ? i : q->fit[i];
+        const dg_spawn_entry *e = &q->table->entries[k];
+        if (boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
+                 : may_fill(q, rs, k))
+            total += (uint64_t)e->weight;
+    }
+    if (total == 0)
+        return -1;
+    uint64_t roll = dgi_rng_below(rng, (uint32_t)total); /* at most 4096 * 10^6 < 2^32 */
+    for (int32_t i = 0; i < count; i++)
+    {
+        int32_t k = boss ? i : q->fit[i];
+        const dg_spawn_entry *e = &q->table->entries[k];
+        if (!(boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
+                   : may_fill(q, rs, k)))
+            continue;
+        if (roll < (uint64_t)e->weight)
+            return k;
+        roll -= (uint64_t)e->weight;
+    }
+    return -1;
+}
+
+/* Members of a group of e the room can still pay and hold. */
+static int32_t group_size(const room_state *rs, const dg_spawn_entry *e, int boss, dg_rng *rng)
+{
+    int32_t hi = e->group_max;
+    if (!boss && e->cost > 0)
+        hi = (int32_t)DG_MIN(hi, rs->left / e->cost);
+    hi = DG_MIN(hi, rs->slots_left);
+    return dg_rng_range(rng, e->group_min, DG_MAX(hi, e->group_min));
+}
+
+static dg_status spend(pop *q, room_state *rs, int32_t k, int boss, dg_rng *rng, int32_t *placed)
+{
+    const dg_spawn_entry *e = &q->table->entries[k];
+    int32_t members = group_size(rs, e, boss, rng);
+    dg_status st = place_group(q, e, rs, members, rng, placed);
+    rs->left = (int32_t)DG_MAX((int64_t)rs->left - (int64_t)e->cost * *placed, 0);
+    rs->slots_left -= *placed;
+    q->stats.spent += e->cost * *placed;
+    q->stats.spawns += *placed;
+    return st;
+}
+
+/* The rect's free cells (clearance >= 1) into q->queue, packed; their number. */
+static int32_t room_cells(pop *q, dg_rect c)
+{
+    rect_clearance(q, c);
+    int32_t count = 0;
+    for (int32_t y = 0; y < c.h; y++)
+        for (int32_t x = 0; x < c.w; x++)
+            if (q->clear[(size_t)y * (size_t)c.w + (size_t)x] > 0)
+                q->queue[count++] = DGI_PACK(c.x + x, c.y + y);
+    return count;
+}
+
+static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
+{
+    int32_t placed = 0;
+    dg_status st = DG_OK;
+    if (rs->boss)
+    {
+        /* a boss that does not fit makes way for another (q->fit lists
+         * those tried, whose depth flag is set again afterwards) */
+        int32_t tried = 0, k;
+        while (st == DG_OK && placed == 0 && (k = pick_entry(q, rs, 1, rng)) >= 0)
+        {
+            st = spend(q, rs, k, 1, rng, &placed);
+            q->flags[k] &= (uint8_t)~ENTRY_AT_DEPTH;
+            q->fit[tried++] = k;
+        }
+        for (int32_t i = 0; i < tried; i++)
+            q->flags[q->fit[i]] |= ENTRY_AT_DEPTH;
+        if (placed == 0)
+            q->stats.boss_missing++;
+    }
+    room_entries(q, rs);
+    for (int32_t fails = 0; st == DG_OK && fails < FAILS_MAX && rs->slots_left > 0;)
+    {
+        rs->least = least_cost(q, rs);
+        int32_t k = pick_entry(q, rs, 0, rng);
+        if (k < 0)
+            break;
+        st = spend(q, rs, k, 0, rng, &placed);
+        fails += placed == 0 || q->table->entries[k].cost == 0;
+    }
+    return st;
+}
+
+static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
+{
+    room_state rs;
+    memset(&rs, 0, sizeof rs);
+    rs.room = room;
+    const char *role = role_of(q->r, room);
+    if (room == q->r->start_room || strcmp(role, "start") == 0)
+    {
+        q->stats.skipped_start++;
+        return DG_OK;
+    }
+    rs.rect = room_rect(q, room);
+    rs.count = q->room_dist[room] < 0 ? 0 : room_cells(q, rs.rect);
+    if (rs.count == 0)
+    {
+        q->stats.skipped_no_cell++;
+        return DG_OK;
+    }
+    rs.boss = is_boss_room(q->r, room);
+    rs.treasure = is_treasure_room(q->r, room);
+    rs.budget = rs.left = room_budget(q, room);
+    rs.slots_left = DG_MAX(rs.count / q->p->cells_per_spawn, 1);
+    dg_rng rng;
+    dgi_rng_seed(&rng, dgi_hash_combine(seed, (uint64_t)room), POPULATE_STREAM);
+    int32_t before = q->stats.spawns;
+    dg_status st = fill_room(q, &rs, &rng);
+    if (q->stats.spawns == before)
+        q->stats.skipped_no_entry++;
+    else
+    {
+        q->stats.rooms_populated++;
+        q->stats.budget += rs.budget;
+    }
+    return st;
+}
+
+/* ---- the call ---------------------------------------------------------------- */
+
+static void entry_flags(pop *q)
+{
+    for (int32_t k = 0; k < q->table->count; k++)
+    {
+        const dg_spawn_entry *e = &q->table->entries[k];
+        q->flags[k] = (uint8_t)((dgi_spawn_at_depth(e, q->p->depth) ? ENTRY_AT_DEPTH : 0) |
+                                (dgi_spawn_lists(e, "boss") ? ENTRY_BOSS : 0) |
+                                (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0) |
+                                (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
+        q->cost[k] = e->cost;
+        q->group_min[k] = e->group_min;
+    }
+}
+
+/* One block: dist and queue (int32 per cell), visible, taken, clear and
+ * blocked (a byte per cell), room distances and the entries' flags and fit. */
+static dg_status prepare(pop *q, dg_diag *diag)
+{
+    size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
+    size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
+    q->block_size = n * (2 * sizeof(int32_t) + 4) + rooms * sizeof(int32_t) +
+                    entries * (3 * sizeof(int32_t) + 1);
+    uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
+    if (!b)
+        return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
+    q->dist = (int32_t *)(void *)b;
+    q->queue = q->dist + n;
+    q->room_dist = q->queue + n;
+    q->fit = q->room_dist + rooms;
+    q->cost = q->fit + entries;
+    q->group_min = q->cost + entries;
+    q->visible = (uint8_t *)(q->group_min + entries);
+    q->taken = q->visible + n;
+    q->clear = q->taken + n;
+    q->blocked = q->clear + n;
+    q->flags = q->blocked + n;
+    memset(q->visible, 0, 2 * n); /* visible and taken */
+    dg_distance_info info;
+    dgi_bfs_move(&q->w, &q->r->start, 1, 0, q->dist, q->queue, &info);
+    dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
+    if (st != DG_OK)
+        return st;
+    mark_taken(q);
+    room_distances(q);
+    entry_flags(q);
+    return DG_OK;
+}
+
+/* Appends the spawns; on failure the result keeps its markers. */
+static dg_status commit(pop *q, dg_result *r, dg_diag *diag)
+{
+    if (dgi_result_reserve(r, r->room_count, r->corridor_count, r->door_count,
+                           r->marker_count + q->out_count) != DG_OK)
+        return dgi_fail(diag, DG_E_NOMEM, "cannot grow the result's markers");
+    for (int32_t i = 0; i < q->out_count; i++)
+        (void)dgi_result_add_marker(r, &q->out[i]);
+    return DG_OK;
+}
+
+dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
+                      const dg_populate_params *params, uint64_t seed, dg_result *result,
+                      dg_populate_stats *stats, const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_populate_params def;
+    dg_populate_defaults(&def);
+    pop q;
+    memset(&q, 0, sizeof q);
+    q.p = params ? params : &def;
+    dg_status st = check_input(grid, table, q.p, result, diag);
+    if (st != DG_OK)
+        return st;
+    q.grid = grid;
+    q.table = table;
+    q.r = result;
+    q.a = allocator;
+    dgi_move_basic(&q.w, grid, q.p->passable);
+    st = prepare(&q, diag);
+    for (int32_t i = 0; st == DG_OK && i < result->room_count; i++)
+        if ((st = populate_room(&q, i, seed)) != DG_OK)
+            dgi_fail(diag, st, "out of memory for the spawns");
+    if (st == DG_OK)
+        st = commit(&q, result, diag);
+    if (st == DG_OK)
+    {
+        if (stats)
+            *stats = q.stats;
+        dgi_diag_ok(diag);
+    }
+    dgi_free(q.a, q.block, q.block_size);
+    dgi_free(q.a, q.out, (size_t)q.out_cap * sizeof *q.out);
+    return st;
+}
