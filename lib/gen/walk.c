@@ -684,21 +684,31 @@ static dg_status tidy_dead_ends(drunk *d)
 
 /* ---- output ------------------------------------------------------------------- */
 
-/* Rock with floor among its eight neighbours becomes wall. */
+/* 1 where column x of rows up, mid, dn holds floor. */
+static int floor_in_column(const uint8_t *up, const uint8_t *mid, const uint8_t *dn, int32_t x)
+{
+    return (up[x] == DG_TILE_FLOOR) | (mid[x] == DG_TILE_FLOOR) | (dn[x] == DG_TILE_FLOOR);
+}
+
+/* Rock with floor among its eight neighbours becomes wall: one pass along the
+ * rows of the floor's box and its ring, carrying the floor of the last three
+ * columns (rows outside the box hold no floor: the row itself stands in). */
 static void add_walls(drunk *d)
 {
-    for (int32_t y = d->min_y; y <= d->max_y; y++)
-        for (int32_t x = d->min_x; x <= d->max_x; x++)
+    for (int32_t y = d->min_y - 1; y <= d->max_y + 1; y++)
+    {
+        uint8_t *mid = d->cells + (size_t)y * (size_t)d->w;
+        const uint8_t *up = y - 1 >= d->min_y ? mid - d->w : mid;
+        const uint8_t *dn = y + 1 <= d->max_y ? mid + d->w : mid;
+        int before = 0, here = 0; /* floor in columns x - 1 and x */
+        for (int32_t x = d->min_x - 1; x <= d->max_x + 1; x++)
         {
-            if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] != DG_TILE_FLOOR)
-                continue;
-            for (int32_t yy = y - 1; yy <= y + 1; yy++)
-            {
-                uint8_t *row = d->cells + (size_t)yy * (size_t)d->w;
-                for (int32_t xx = x - 1; xx <= x + 1; xx++)
-                    row[xx] = row[xx] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[xx];
-            }
+            int after = x + 1 <= d->max_x && floor_in_column(up, mid, dn, x + 1);
+            if (mid[x] == DG_TILE_VOID && (before | here | after))
+                mid[x] = DG_TILE_WALL;
+            before = here, here = after;
         }
+    }
 }
 
 /* The start: the centre of the dropped room farthest by walking from where
