@@ -127,7 +127,7 @@ static int walkable(const drunk *d, int32_t x, int32_t y)
            (!d->reserved || d->cells[(size_t)y * (size_t)d->w + (size_t)x] != FORBIDDEN);
 }
 
-static void carve_one(drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE void carve_one(drunk *d, int32_t x, int32_t y)
 {
     size_t i = (size_t)y * (size_t)d->w + (size_t)x;
     if (d->cells[i] != DG_TILE_VOID)
@@ -144,7 +144,7 @@ static void carve_one(drunk *d, int32_t x, int32_t y)
 /* Carves (x, y) and its mirror images; returns the cells newly carved. The
  * images of a connected set are connected, and the centre cell touches its
  * own images, so symmetry keeps the floor in one piece. */
-static int64_t carve(drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int64_t carve(drunk *d, int32_t x, int32_t y)
 {
     int64_t before = d->carved;
     int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
@@ -169,7 +169,7 @@ static int deep_inside(const drunk *d, int32_t x, int32_t y)
 }
 
 /* Directions whose next cell stays inside the ring, as a 4-bit mask. */
-static int open_dirs(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int open_dirs(const drunk *d, int32_t x, int32_t y)
 {
     if (!d->reserved && deep_inside(d, x, y))
         return 15;
