@@ -209,7 +209,7 @@ static int pick_dir(dg_rng *rng, int mask)
     return NTH_DIR[mask] >> (2 * k) & 3;
 }
 
-static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir);
+static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir);
 
 /* A tunneler's straight run; drunk walkers draw none, so the tunneler's
  * parameters never change a drunk map. */
@@ -381,7 +381,7 @@ static int floor_near(const drunk *d, int32_t x, int32_t y)
 /* 1 if the step from (x, y) in dir would dig rock with floor up to ALONGSIDE
  * cells to its side: a tunnel running alongside another one, which would
  * leave a thin wall, a row of pillars or a band of parallel passages. */
-static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
+static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
 {
     int32_t nx = x + DX[dir], ny = y + DY[dir];
     if (floor_at(d, nx, ny))
