@@ -22,6 +22,9 @@ enum {
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+/* Set bits of a 4-bit direction mask, and its lowest set bit (0 for none). */
+static const uint8_t DIR_COUNT[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+static const uint8_t LOWEST_DIR[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
 
 typedef struct walker {
     int32_t x, y;
@@ -124,7 +127,7 @@ static int walkable(const drunk *d, int32_t x, int32_t y)
            (!d->reserved || d->cells[(size_t)y * (size_t)d->w + (size_t)x] != FORBIDDEN);
 }
 
-static void carve_one(drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE void carve_one(drunk *d, int32_t x, int32_t y)
 {
     size_t i = (size_t)y * (size_t)d->w + (size_t)x;
     if (d->cells[i] != DG_TILE_VOID)
@@ -141,12 +144,14 @@ static void carve_one(drunk *d, int32_t x, int32_t y)
 /* Carves (x, y) and its mirror images; returns the cells newly carved. The
  * images of a connected set are connected, and the centre cell touches its
  * own images, so symmetry keeps the floor in one piece. */
-static int64_t carve(drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int64_t carve(drunk *d, int32_t x, int32_t y)
 {
     int64_t before = d->carved;
     int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
     int sym = d->p->symmetry;
     carve_one(d, x, y);
+    if (!sym)
+        return d->carved - before;
     if (sym & DG_WALK_SYM_X)
         carve_one(d, mx, y);
     if (sym & DG_WALK_SYM_Y)
@@ -156,9 +161,18 @@ static int64_t carve(drunk *d, int32_t x, int32_t y)
     return d->carved - before;
 }
 
-/* Directions whose next cell stays inside the ring, as a 4-bit mask. */
-static int open_dirs(const drunk *d, int32_t x, int32_t y)
+/* 1 if (x, y) lies at least two cells inside the grid edge: its four
+ * neighbours are inside the ring, so no bounds need checking. */
+static int deep_inside(const drunk *d, int32_t x, int32_t y)
 {
+    return x >= 2 && y >= 2 && x <= d->w - 3 && y <= d->h - 3;
+}
+
+/* Directions whose next cell stays inside the ring, as a 4-bit mask. */
+static DGI_ALWAYS_INLINE int open_dirs(const drunk *d, int32_t x, int32_t y)
+{
+    if (!d->reserved && deep_inside(d, x, y))
+        return 15;
     int mask = 0;
     for (int k = 0; k < 4; k++)
         mask |= walkable(d, x + DX[k], y + DY[k]) << k;
@@ -168,6 +182,13 @@ static int open_dirs(const drunk *d, int32_t x, int32_t y)
 /* Directions from (x, y) onto rock inside the ring. */
 static int rock_dirs(const drunk *d, int32_t x, int32_t y)
 {
+    if (deep_inside(d, x, y))
+    {
+        const uint8_t *c = d->cells + (size_t)y * (size_t)d->w + (size_t)x;
+        ptrdiff_t w = d->w;
+        return (c[-w] == DG_TILE_VOID) | (c[1] == DG_TILE_VOID) << 1 |
+               (c[w] == DG_TILE_VOID) << 2 | (c[-1] == DG_TILE_VOID) << 3;
+    }
     int mask = 0;
     for (int k = 0; k < 4; k++)
     {
@@ -181,15 +202,14 @@ static int rock_dirs(const drunk *d, int32_t x, int32_t y)
 /* A uniformly drawn set bit of mask (mask != 0). */
 static int pick_dir(dg_rng *rng, int mask)
 {
-    int n = dgi_popcount64((uint64_t)mask);
-    int k = (int)dgi_rng_below(rng, (uint32_t)n);
-    for (int dir = 0; dir < 4; dir++)
-        if (mask >> dir & 1 && k-- == 0)
-            return dir;
-    return 0;
+    /* NTH_DIR[mask] holds, two bits each, the directions of mask in order */
+    static const uint8_t NTH_DIR[16] = {0x00, 0x00, 0x01, 0x04, 0x02, 0x08, 0x09, 0x24,
+                                        0x03, 0x0C, 0x0D, 0x34, 0x0E, 0x38, 0x39, 0xE4};
+    int k = (int)dgi_rng_below(rng, DIR_COUNT[mask]);
+    return NTH_DIR[mask] >> (2 * k) & 3;
 }
 
-static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir);
+static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir);
 
 /* A tunneler's straight run; drunk walkers draw none, so the tunneler's
  * parameters never change a drunk map. */
@@ -246,11 +266,11 @@ static int restart(drunk *d, walker *v)
     {
         int32_t k = pick_frontier(d);
         int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
-        int mask = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0;
+        int rock = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0, mask = rock;
         if (!mask || (looks > 0 && !(mask = clear_dirs(d, x, y, mask))))
         {
             d->frontier[k] = d->frontier[--d->frontier_count];
-            if (d->cells[i] == DG_TILE_FLOOR && rock_dirs(d, x, y))
+            if (rock)
                 d->frontier[d->frontier_cap - 1 - (size_t)d->blocked_count++] = i;
             looks -= looks > 0;
             continue;
@@ -361,7 +381,7 @@ static int floor_near(const drunk *d, int32_t x, int32_t y)
 /* 1 if the step from (x, y) in dir would dig rock with floor up to ALONGSIDE
  * cells to its side: a tunnel running alongside another one, which would
  * leave a thin wall, a row of pillars or a band of parallel passages. */
-static int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
+static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
 {
     int32_t nx = x + DX[dir], ny = y + DY[dir];
     if (floor_at(d, nx, ny))
@@ -507,9 +527,9 @@ static void join_dead_ends(drunk *d)
         for (int32_t x = d->min_x; x <= d->max_x; x++)
         {
             int around = floor_at(d, x, y) ? floor_dirs(d, x, y) : 0;
-            if (dgi_popcount64((uint64_t)around) != 1)
+            if (DIR_COUNT[around] != 1)
                 continue;
-            int ahead = (dgi_lowest_bit64((uint64_t)around) + 2) & 3, best_dir = -1;
+            int ahead = (LOWEST_DIR[around] + 2) & 3, best_dir = -1;
             int32_t best = JOIN_REACH;
             for (int turn = 0; turn < 3; turn++)
             {
@@ -551,7 +571,7 @@ static int passage_ends(const drunk *d, int32_t x, int32_t y)
     int around = 0;
     for (int k = 0; k < 4; k++)
         around |= was_floor(d, x + DX[k], y + DY[k]) << k;
-    if (dgi_popcount64((uint64_t)around) >= 3 || near_origin(d, x, y))
+    if (DIR_COUNT[around] >= 3 || near_origin(d, x, y))
         return 1;
     for (int k = 0; k < 4; k++)
     {
@@ -575,7 +595,7 @@ static int32_t dead_end_length(const drunk *d, int32_t x, int32_t y)
         len++;
         if (!on)
             break;
-        int dir = dgi_lowest_bit64((uint64_t)on);
+        int dir = LOWEST_DIR[on];
         x += DX[dir], y += DY[dir], from = (dir + 2) & 3;
     }
     return len;
@@ -587,22 +607,24 @@ static int32_t dead_end_length(const drunk *d, int32_t x, int32_t y)
  * (and stays symmetric). */
 static void trim_dead_ends(drunk *d)
 {
+    int32_t cut_y0 = d->max_y + 1, cut_y1 = d->min_y - 1; /* rows holding cut cells */
     for (int32_t y = d->min_y; y <= d->max_y; y++)
         for (int32_t x = d->min_x; x <= d->max_x; x++)
         {
-            if (!floor_at(d, x, y) || dgi_popcount64((uint64_t)floor_dirs(d, x, y)) != 1 ||
+            if (!floor_at(d, x, y) || DIR_COUNT[floor_dirs(d, x, y)] != 1 ||
                 dead_end_length(d, x, y) <= DEAD_END_MAX)
                 continue;
             int32_t cx = x, cy = y;
-            while (!passage_ends(d, cx, cy) && dgi_popcount64((uint64_t)floor_dirs(d, cx, cy)) == 1)
+            while (!passage_ends(d, cx, cy) && DIR_COUNT[floor_dirs(d, cx, cy)] == 1)
             {
-                int dir = dgi_lowest_bit64((uint64_t)floor_dirs(d, cx, cy));
+                int dir = LOWEST_DIR[floor_dirs(d, cx, cy)];
                 d->cells[(size_t)cy * (size_t)d->w + (size_t)cx] = CUT;
                 d->carved--;
+                cut_y0 = DG_MIN(cut_y0, cy), cut_y1 = DG_MAX(cut_y1, cy);
                 cx += DX[dir], cy += DY[dir];
             }
         }
-    for (int32_t y = d->min_y; y <= d->max_y; y++)
+    for (int32_t y = cut_y0; y <= cut_y1; y++)
         for (int32_t x = d->min_x; x <= d->max_x; x++)
             if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT)
                 d->cells[(size_t)y * (size_t)d->w + (size_t)x] = DG_TILE_VOID;
@@ -662,21 +684,31 @@ static dg_status tidy_dead_ends(drunk *d)
 
 /* ---- output ------------------------------------------------------------------- */
 
-/* Rock with floor among its eight neighbours becomes wall. */
+/* 1 where column x of rows up, mid, dn holds floor. */
+static int floor_in_column(const uint8_t *up, const uint8_t *mid, const uint8_t *dn, int32_t x)
+{
+    return (up[x] == DG_TILE_FLOOR) | (mid[x] == DG_TILE_FLOOR) | (dn[x] == DG_TILE_FLOOR);
+}
+
+/* Rock with floor among its eight neighbours becomes wall: one pass along the
+ * rows of the floor's box and its ring, carrying the floor of the last three
+ * columns (rows outside the box hold no floor: the row itself stands in). */
 static void add_walls(drunk *d)
 {
-    for (int32_t y = d->min_y; y <= d->max_y; y++)
-        for (int32_t x = d->min_x; x <= d->max_x; x++)
+    for (int32_t y = d->min_y - 1; y <= d->max_y + 1; y++)
+    {
+        uint8_t *mid = d->cells + (size_t)y * (size_t)d->w;
+        const uint8_t *up = y - 1 >= d->min_y ? mid - d->w : mid;
+        const uint8_t *dn = y + 1 <= d->max_y ? mid + d->w : mid;
+        int before = 0, here = 0; /* floor in columns x - 1 and x */
+        for (int32_t x = d->min_x - 1; x <= d->max_x + 1; x++)
         {
-            if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] != DG_TILE_FLOOR)
-                continue;
-            for (int32_t yy = y - 1; yy <= y + 1; yy++)
-            {
-                uint8_t *row = d->cells + (size_t)yy * (size_t)d->w;
-                for (int32_t xx = x - 1; xx <= x + 1; xx++)
-                    row[xx] = row[xx] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[xx];
-            }
+            int after = x + 1 <= d->max_x && floor_in_column(up, mid, dn, x + 1);
+            if (mid[x] == DG_TILE_VOID && (before | here | after))
+                mid[x] = DG_TILE_WALL;
+            before = here, here = after;
         }
+    }
 }
 
 /* The start: the centre of the dropped room farthest by walking from where
