@@ -14,6 +14,8 @@
 #include <dungeon.h>
 #include <stb_image_write.h>
 
+#include "content.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -65,6 +67,11 @@ typedef struct options {
     int reserve_count;
     dg_site site;           /* --anchor X,Y and the reserved mask */
     int32_t stairs;         /* --stairs K: stair pairs between floors (default 1) */
+    const char *roles;      /* --roles FILE|default */
+    const char *spawns;     /* --spawns FILE */
+    int32_t depth;          /* --depth N (depth_set) */
+    int depth_set;
+    const content *content; /* the loaded tables, applied after generation */
 } options;
 
 /* ---- usage ----------------------------------------------------------------- */
@@ -126,7 +133,13 @@ static void usage(FILE *f)
             "                      footprint, rooms framed in their role's colour; ASCII:\n"
             "                      glyphs (@ start, X exit, a actor, $ item, ! trap, s spawn,\n"
             "                      k key, L lock, < > stairs, * other)\n"
-            "  --grid              PNG: lines between cells\n");
+            "  --grid              PNG: lines between cells\n"
+            "  --roles FILE        give rooms roles from a role table (dg_roles,\n"
+            "                      docs/content.md); default: the built-in table\n"
+            "  --spawns FILE       place monsters and items from a spawn table (dg_populate,\n"
+            "                      docs/spawn-format.md) after the roles\n"
+            "  --depth N           the depth --spawns places content for (1..1000, default 1;\n"
+            "                      with --floors, floor n gets depth N + n)\n");
     fprintf(f, /* two strings: C99 compilers need take only 4095 characters in one */
             "  --locks N           lock N gates on the way to the exit and place their keys\n"
             "                      (dg_lock_place, docs/progression.md; 0..16); fewer\n"
@@ -246,7 +259,7 @@ static const char *const value_options[] = {
     "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
     "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
     "--locks", "--keys", "--secrets", "--floors", "--stairs", "--reserve", "--anchor", "--style",
-    "--tileset",
+    "--tileset", "--roles", "--spawns", "--depth",
 };
 #define VALUE_OPTIONS (sizeof value_options / sizeof value_options[0])
 
@@ -303,6 +316,8 @@ static int parse_number_option(const char *a, const char *val, options *o)
         field = &o->floors, max = DG_FLOORS_MAX;
     else if (!strcmp(a, "--stairs"))
         field = &o->stairs, max = DG_STAIRS_MAX;
+    else if (!strcmp(a, "--depth"))
+        field = &o->depth, max = 1000, o->depth_set = 1;
     else
         return -1;
     if (!parse_i64(val, 1, max, &v))
@@ -471,6 +486,10 @@ static int parse_args(int argc, char **argv, options *o)
         }
         else if (!strcmp(a, "--prefabs"))
             o->prefabs = val;
+        else if (!strcmp(a, "--roles"))
+            o->roles = val;
+        else if (!strcmp(a, "--spawns"))
+            o->spawns = val;
         else if (!strcmp(a, "--survey"))
         {
             if (!parse_i64(val, 1, SURVEY_MAX, &o->survey))
@@ -1174,14 +1193,17 @@ static int generate_and_write(const options *o, const dg_recipe *rc, const dg_pr
     if (st == DG_OK)
         st = dg_recipe_generate_site(rc, &site, &grid, prefabs, &result, NULL, &diag);
     free(mask);
-    if (st != DG_OK)
+    if (st == DG_OK && o->content &&
+        (st = content_apply(o->content, &grid, rc->seed, 0, &result, "")) != DG_OK)
+        code = EXIT_GEN;
+    else if (st != DG_OK)
     {
         const char *why = without_generator(diag.message, rc->generator);
         fprintf(stderr, "dungeon: %s: %s%s%s\n", rc->generator, dg_status_str(st), why[0] ? ": " : "", why);
         /* a value the generator refuses is a usage error, like one out of range */
         code = st == DG_E_INVALID ? EXIT_USAGE : EXIT_GEN;
     }
-    else
+    if (st == DG_OK)
     {
         note_short_locks(rc, &result, &diag, "");
         if (o->stats)
@@ -1227,15 +1249,19 @@ static int write_floor(const options *o, const dg_recipe *rc, const dg_prefab_se
     dg_result_init(&result, NULL);
     dg_status st = dg_recipe_generate(&fr, grid, prefabs, &result, NULL, &diag);
     int code = 0;
+    char where[32];
+    snprintf(where, sizeof where, "floor %d: ", (int)floor);
     if (st != DG_OK)
     {
         fprintf(stderr, "dungeon: floor %d: %s: %s\n", (int)floor, dg_status_str(st), diag.message);
         code = st == DG_E_INVALID || st == DG_E_TOO_SMALL ? EXIT_USAGE : EXIT_GEN;
     }
+    else if (o->content && content_apply(o->content, grid, dg_floor_seed(rc->seed, floor), floor,
+                                         &result, where) != DG_OK)
+        code = EXIT_GEN;
     else
     {
-        char path[4096], where[32];
-        snprintf(where, sizeof where, "floor %d: ", (int)floor);
+        char path[4096];
         note_short_locks(&fr, &result, &diag, where);
         snprintf(path, sizeof path, "%s/floor-%d.%s", dir, (int)floor, format_extension(format));
         options out = *o;
@@ -1273,6 +1299,11 @@ static int generate_all_floors(const options *o, const dg_recipe *rc, const dg_p
             fprintf(stderr, "dungeon: floor %d: %s: %s\n", (int)f, dg_status_str(st), diag.message);
             return st == DG_E_INVALID || st == DG_E_TOO_SMALL ? EXIT_USAGE : EXIT_GEN;
         }
+        char where[32];
+        snprintf(where, sizeof where, "floor %d: ", (int)f);
+        if (o->content && content_apply(o->content, &grids[f], dg_floor_seed(rc->seed, f), f,
+                                        &results[f], where) != DG_OK)
+            return EXIT_GEN;
     }
     return 0;
 }
@@ -1486,15 +1517,39 @@ static int write_autotile_tileset(const options *o)
     return rc;
 }
 
+static int run_recipe(const options *o, dg_recipe rc);
+
+/* The recipe, the level content it records or the options give, then the map(s). */
 static int run(const options *o)
 {
     if (o->tileset)
         return write_autotile_tileset(o);
     dg_recipe rc;
-    int32_t format;
+    content ct;
     int code = build_recipe(o, &rc);
     if (code)
         return code;
+    code = content_load(&ct, &rc, o->roles, o->spawns, o->depth_set, o->depth);
+    if (code)
+    {
+        content_free(&ct);
+        return code;
+    }
+    options with = *o;
+    with.content = ct.role_count || ct.spawns ? &ct : NULL;
+    if (with.content && o->survey)
+        code = (fprintf(stderr, "dungeon: --survey measures maps: not with --roles or --spawns\n"),
+                EXIT_USAGE);
+    else
+        code = run_recipe(&with, rc);
+    content_free(&ct);
+    return code;
+}
+
+static int run_recipe(const options *o, dg_recipe rc)
+{
+    int32_t format;
+    int code;
     if ((o->reserve_count || o->site.anchor_count) && (o->floors || o->survey))
     {
         fprintf(stderr, "dungeon: --reserve and --anchor shape one map: not with %s\n",
