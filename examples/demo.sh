@@ -26,6 +26,10 @@ png maze-80x50 --gen maze --seed 1 --width 81 --height 51
 png walk-80x50 --gen walk --seed 1 --width 80 --height 50
 png scatter-80x50 --gen scatter --seed 1 --width 80 --height 50
 png bsp-locks --gen bsp --seed 2 --width 80 --height 50 --locks 3 --secrets 300 --markers
+# a level with a purpose: locks and keys, rooms given roles (boss, treasure,
+# shop, hub, ...), monsters and items placed on a budget that grows with the
+# distance from the start and the depth (docs/content.md, docs/spawn-format.md)
+png level-roles-spawns --gen attach --seed 3 --width 80 --height 50 --locks 2 --roles default --spawns examples/spawns/dungeon.txt --depth 4 --markers --legend
 P=examples/prefabs
 png prefab-mixed-cave --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --param base=cave
 png prefab-full-shaft --gen prefab-full --prefabs $P/shaft.txt --seed 3 --width 56 --height 26

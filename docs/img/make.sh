@@ -74,6 +74,9 @@ rm -rf "$I/floors.tmp"
 "$T" --gen attach --seed 12 --width 60 --height 40 --floors 3 --stairs 2 --markers --scale 5 -o "$I/floors.tmp"
 for n in 0 1 2; do mv "$I/floors.tmp/floor-$n.png" "$I/progression-floor-$n.png"; done
 rmdir "$I/floors.tmp"
+# docs/content.md: a level with roles and spawns, as make demo shows it
+d content-level --gen attach --seed 3 --width 80 --height 50 --locks 2 --roles default --spawns examples/spawns/dungeon.txt --depth 4 --markers --legend --scale 8
+d content-factory --gen bsp --seed 5 --width 80 --height 50 --roles default --spawns examples/spawns/factory.txt --depth 6 --markers --legend --scale 8
 # sites: docs/bsp.md, docs/cave.md, docs/world.md
 d site-bsp --gen bsp --seed 3 --reserve 30,15,20,12 --reserve 8,38,40,3 --scale 6
 d site-cave --gen cave --seed 3 --width 80 --height 50 --reserve 30,15,20,12 --reserve 8,38,14,6 --scale 6
