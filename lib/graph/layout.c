@@ -1,0 +1,878 @@
+/* Laying out a level graph (DESIGN.md section 11): rooms are rectangles
+ * placed one by one in breadth-first order from the start node, each against
+ * its already placed neighbours: a door edge makes the two rooms share a wall,
+ * the edge to the room's parent may be a straight corridor, and the other
+ * corridor edges to placed rooms (the edges that close cycles) are routed as a
+ * straight or L-shaped corridor. An occupancy map of owners (room or corridor
+ * footprints, walls included) keeps everything else room_distance cells
+ * apart. A room whose cycle is still open is pulled toward the placed rooms it
+ * must meet. Every loop is bounded by counts; a failed attempt starts over
+ * with the next draws, and after LAYOUT_ATTEMPTS the node that failed most
+ * often is named. The grid is written only on success. */
+#include "graph/graph.h"
+#include "analysis/analysis.h"
+
+#include <stdio.h>
+
+#define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
+#define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
+#define ROOM_KEEP 6          /* valid candidates compared by their pull */
+#define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
+#define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
+
+typedef struct box { int32_t x0, y0, x1, y1; } box; /* interior cells, inclusive */
+
+/* A corridor: up to two legs of cells and its two door runs (in the walls). */
+typedef struct route {
+    box leg[2];
+    int32_t legs;
+    box door[2];       /* door[0] in room a's wall, door[1] in room b's */
+    int32_t a, b;      /* nodes, in the order of door[] */
+    int32_t length;    /* cells along the way (cells / width) */
+} route;
+
+typedef struct layout {
+    const dg_graph *g;
+    int32_t w, h, d, cw;
+    int16_t *owner;         /* 0 free; 1 + node: a room's footprint; 1 + nodes + edge: a corridor's */
+    box room[DG_GRAPH_NODES_MAX];
+    uint8_t placed[DG_GRAPH_NODES_MAX];
+    int32_t order[DG_GRAPH_NODES_MAX], parent_edge[DG_GRAPH_NODES_MAX];
+    route corr[DG_GRAPH_EDGES_MAX];
+    uint8_t has_corr[DG_GRAPH_EDGES_MAX];
+    box door[DG_GRAPH_EDGES_MAX];  /* a door edge's door cell */
+    int32_t fails[DG_GRAPH_NODES_MAX];
+    int32_t rank[DG_GRAPH_NODES_MAX];  /* position in order */
+    dg_rng rng;
+} layout;
+
+static int32_t other_end(const dg_graph_edge *e, int32_t n) { return e->a == n ? e->b : e->a; }
+static int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static int32_t draw(layout *L, int32_t lo, int32_t hi)
+{
+    return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(&L->rng, (uint32_t)(hi - lo + 1));
+}
+static int16_t room_id(int32_t n) { return (int16_t)(1 + n); }
+static int16_t corr_id(const layout *L, int32_t e) { return (int16_t)(1 + L->g->node_count + e); }
+
+/* ---- order ---------------------------------------------------------------- */
+
+/* Breadth-first from the start node; parent_edge[n] is the edge it was reached by. */
+static void bfs_order(layout *L)
+{
+    const dg_graph *g = L->g;
+    uint8_t seen[DG_GRAPH_NODES_MAX] = {0};
+    int32_t head = 0, tail = 0, s = dgi_graph_start_node(g);
+    L->rank[s] = 0;
+    L->order[tail++] = s;
+    seen[s] = 1;
+    L->parent_edge[s] = -1;
+    while (head < tail)
+    {
+        int32_t n = L->order[head++];
+        for (int32_t e = 0; e < g->edge_count; e++)
+        {
+            const dg_graph_edge *x = &g->edges[e];
+            if (x->a != n && x->b != n)
+                continue;
+            int32_t m = other_end(x, n);
+            if (seen[m])
+                continue;
+            seen[m] = 1;
+            L->parent_edge[m] = e;
+            L->rank[m] = tail;
+            L->order[tail++] = m;
+        }
+    }
+}
+
+/* ---- occupancy ------------------------------------------------------------ */
+
+/* 1 if every cell of q (clipped to the grid) is free or owned by an id in ok[]. */
+static int area_free(const layout *L, box q, const int16_t *ok, int32_t nok)
+{
+    q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
+    q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+        {
+            int16_t o = L->owner[y * L->w + x];
+            if (!o)
+                continue;
+            int32_t k = 0;
+            while (k < nok && ok[k] != o)
+                k++;
+            if (k == nok)
+                return 0;
+        }
+    return 1;
+}
+
+static void area_mark(layout *L, box q, int16_t id)
+{
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+            if (!L->owner[y * L->w + x])
+                L->owner[y * L->w + x] = id;
+}
+
+static void area_unmark(layout *L, box q, int16_t id)
+{
+    q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
+    q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+            if (L->owner[y * L->w + x] == id)
+                L->owner[y * L->w + x] = 0;
+}
+
+static box grow(box q, int32_t k) { return (box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
+static int inside(const layout *L, box q) /* q and its walls inside the grid */
+{
+    return q.x0 >= 1 && q.y0 >= 1 && q.x1 <= L->w - 2 && q.y1 <= L->h - 2 && q.x0 <= q.x1 &&
+           q.y0 <= q.y1;
+}
+
+/* ---- corridors ------------------------------------------------------------ */
+
+/* 1 if r's legs are free cells inside the grid, its walls free or a's or b's,
+ * and room_distance cells round them free of everything else. */
+static int route_fits(const layout *L, const route *r, int32_t e)
+{
+    int16_t ok[3] = {room_id(r->a), room_id(r->b), corr_id(L, e)};
+    for (int32_t i = 0; i < r->legs; i++)
+    {
+        if (!inside(L, r->leg[i]) || !area_free(L, r->leg[i], NULL, 0))
+            return 0;
+        if (!area_free(L, grow(r->leg[i], 1 + L->d), ok, 3))
+            return 0;
+    }
+    return 1;
+}
+
+static void route_mark(layout *L, const route *r, int32_t e)
+{
+    for (int32_t i = 0; i < r->legs; i++)
+        area_mark(L, grow(r->leg[i], 1), corr_id(L, e));
+}
+
+static void route_unmark(layout *L, const route *r, int32_t e)
+{
+    for (int32_t i = 0; i < r->legs; i++)
+        area_unmark(L, grow(r->leg[i], 1), corr_id(L, e));
+}
+
+/* A straight corridor from p's side (0 N, 1 E, 2 S, 3 W) to q, which lies
+ * beyond it; its cells start at `at` along the wall. */
+static int route_straight(const layout *L, int32_t pn, int32_t qn, int side, int32_t at, route *r)
+{
+    box p = L->room[pn], q = L->room[qn];
+    int32_t cw = L->cw;
+    memset(r, 0, sizeof *r);
+    r->a = pn, r->b = qn, r->legs = 1;
+    if (side == 0 || side == 2)
+    {
+        box top = side == 2 ? p : q, bot = side == 2 ? q : p;
+        r->leg[0] = (box){at, top.y1 + 2, at + cw - 1, bot.y0 - 2};
+        r->door[side == 2 ? 0 : 1] = (box){at, top.y1 + 1, at + cw - 1, top.y1 + 1};
+        r->door[side == 2 ? 1 : 0] = (box){at, bot.y0 - 1, at + cw - 1, bot.y0 - 1};
+        r->length = bot.y0 - top.y1 - 3;
+        return at >= imax(p.x0, q.x0) && at + cw - 1 <= imin(p.x1, q.x1) && r->length >= 1;
+    }
+    box lft = side == 1 ? p : q, rgt = side == 1 ? q : p;
+    r->leg[0] = (box){lft.x1 + 2, at, rgt.x0 - 2, at + cw - 1};
+    r->door[side == 1 ? 0 : 1] = (box){lft.x1 + 1, at, lft.x1 + 1, at + cw - 1};
+    r->door[side == 1 ? 1 : 0] = (box){rgt.x0 - 1, at, rgt.x0 - 1, at + cw - 1};
+    r->length = rgt.x0 - lft.x1 - 3;
+    return at >= imax(p.y0, q.y0) && at + cw - 1 <= imin(p.y1, q.y1) && r->length >= 1;
+}
+
+/* An L: leaves p vertically at column xa, turns at row yc and enters q from
+ * the side facing it. */
+static int route_ell(const layout *L, int32_t pn, int32_t qn, int32_t xa, int32_t yc, route *r)
+{
+    box p = L->room[pn], q = L->room[qn];
+    int32_t cw = L->cw;
+    memset(r, 0, sizeof *r);
+    r->a = pn, r->b = qn, r->legs = 2;
+    if (xa < p.x0 || xa + cw - 1 > p.x1 || yc < q.y0 || yc + cw - 1 > q.y1)
+        return 0;
+    int down = yc > p.y1, right = xa < q.x0;
+    if (down ? yc < p.y1 + 2 : yc + cw - 1 > p.y0 - 2)
+        return 0;
+    if (right ? xa + cw > q.x0 - 2 : xa - 1 < q.x1 + 2)
+        return 0;
+    int32_t wy = down ? p.y1 + 1 : p.y0 - 1, wx = right ? q.x0 - 1 : q.x1 + 1;
+    r->door[0] = (box){xa, wy, xa + cw - 1, wy};
+    r->door[1] = (box){wx, yc, wx, yc + cw - 1};
+    r->leg[0] = down ? (box){xa, wy + 1, xa + cw - 1, yc + cw - 1}
+                     : (box){xa, yc, xa + cw - 1, wy - 1};
+    r->leg[1] = right ? (box){xa + cw, yc, wx - 1, yc + cw - 1} : (box){wx + 1, yc, xa - 1, yc + cw - 1};
+    r->length = (r->leg[0].y1 - r->leg[0].y0 + 1) + (r->leg[1].x1 - r->leg[1].x0 + 1);
+    return 1;
+}
+
+/* Draws one route between placed rooms a and b: straight when they face each
+ * other, else an L leaving either room vertically. */
+static int route_draw(layout *L, int32_t a, int32_t b, route *r)
+{
+    box p = L->room[a], q = L->room[b];
+    int32_t cw = L->cw, kind = draw(L, 0, 1);
+    if (kind == 0)
+    {
+        if (q.y0 > p.y1 + 3 || q.y1 < p.y0 - 3)
+            return route_straight(L, a, b, q.y0 > p.y1 ? 2 : 0,
+                                  draw(L, imax(p.x0, q.x0), imin(p.x1, q.x1) - cw + 1), r);
+        return route_straight(L, a, b, q.x0 > p.x1 ? 1 : 3,
+                              draw(L, imax(p.y0, q.y0), imin(p.y1, q.y1) - cw + 1), r);
+    }
+    int flip = draw(L, 0, 1);
+    int32_t pn = flip ? b : a, qn = flip ? a : b;
+    box pp = L->room[pn], qq = L->room[qn];
+    if (!route_ell(L, pn, qn, draw(L, pp.x0, pp.x1 - cw + 1), draw(L, qq.y0, qq.y1 - cw + 1), r))
+        return 0;
+    if (flip)
+    {
+        box t = r->door[0];
+        r->door[0] = r->door[1], r->door[1] = t;
+        r->a = a, r->b = b;
+    }
+    return 1;
+}
+
+/* Routes closing edge e between placed rooms; marks it on success. */
+static int route_close(layout *L, int32_t e)
+{
+    const dg_graph_edge *x = &L->g->edges[e];
+    route r;
+    for (int32_t t = 0; t < ROUTE_DRAWS; t++)
+        if (route_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
+            r.length <= x->length_max && route_fits(L, &r, e))
+        {
+            L->corr[e] = r;
+            L->has_corr[e] = 1;
+            route_mark(L, &r, e);
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- rooms ---------------------------------------------------------------- */
+
+/* How room n must sit against placed neighbour m: on `side` of it (0 N, 1 E,
+ * 2 S, 3 W of m) with `gap` cells between the walls (0: a shared wall). */
+typedef struct tie { int32_t m, e, side, gap, overlap; } tie;
+
+/* Picks n's interior along one axis: lo/hi fixed or -1 (INT32_MIN: free),
+ * the size in [smin, smax], overlapping each facing neighbour's span. */
+static int axis_pick(layout *L, int32_t *lo, int32_t *hi, int32_t smin, int32_t smax,
+                     const int32_t *span, int32_t spans)
+{
+    if (*lo != INT32_MIN && *hi != INT32_MIN)
+        return *hi - *lo + 1 >= smin && *hi - *lo + 1 <= smax;
+    int32_t s = draw(L, smin, smax);
+    if (*lo != INT32_MIN)
+        *hi = *lo + s - 1;
+    else if (*hi != INT32_MIN)
+        *lo = *hi - s + 1;
+    else
+    {
+        /* lo <= span.hi - ov + 1 and lo + s - 1 >= span.lo + ov - 1 for each */
+        int32_t a = INT32_MIN / 2, b = INT32_MAX / 2;
+        for (int32_t i = 0; i < spans; i++)
+        {
+            b = imin(b, span[3 * i + 1] - span[3 * i + 2] + 1);
+            a = imax(a, span[3 * i] + span[3 * i + 2] - s);
+        }
+        if (a > b)
+            return 0;
+        int32_t k = draw(L, 0, 3);
+        if (k == 0 && span[0] >= a && span[0] <= b) /* line up with the first neighbour */
+            *lo = span[0];
+        else if (k == 1 && span[1] - s + 1 >= a && span[1] - s + 1 <= b)
+            *lo = span[1] - s + 1;
+        else
+            *lo = draw(L, a, b);
+        *hi = *lo + s - 1;
+    }
+    return 1;
+}
+
+static int overlap_ok(int32_t a0, int32_t a1, int32_t b0, int32_t b1, int32_t need)
+{
+    return imin(a1, b1) - imax(a0, b0) + 1 >= need;
+}
+
+/* Draws a rectangle for n meeting every tie; 0 if the draw contradicts itself. */
+static int room_draw(layout *L, int32_t n, tie *t, int32_t ties, box *out)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    int32_t x0 = INT32_MIN, x1 = INT32_MIN, y0 = INT32_MIN, y1 = INT32_MIN;
+    int32_t xs[3 * DG_GRAPH_DEGREE_MAX], ys[3 * DG_GRAPH_DEGREE_MAX], nx = 0, ny = 0;
+    for (int32_t i = 0; i < ties; i++)
+    {
+        box m = L->room[t[i].m];
+        int32_t *c = NULL, v = 0;
+        switch (t[i].side)
+        {
+        case 0: c = &y1, v = m.y0 - 2 - t[i].gap - (t[i].gap > 0); break;
+        case 1: c = &x0, v = m.x1 + 2 + t[i].gap + (t[i].gap > 0); break;
+        case 2: c = &y0, v = m.y1 + 2 + t[i].gap + (t[i].gap > 0); break;
+        default: c = &x1, v = m.x0 - 2 - t[i].gap - (t[i].gap > 0); break;
+        }
+        if (*c != INT32_MIN && *c != v)
+            return 0;
+        *c = v;
+        int32_t *sp = (t[i].side & 1) ? ys + 3 * ny++ : xs + 3 * nx++;
+        sp[0] = (t[i].side & 1) ? m.y0 : m.x0;
+        sp[1] = (t[i].side & 1) ? m.y1 : m.x1;
+        sp[2] = t[i].overlap;
+    }
+    if (!axis_pick(L, &x0, &x1, node->width_min, node->width_max, xs, nx) ||
+        !axis_pick(L, &y0, &y1, node->height_min, node->height_max, ys, ny))
+        return 0;
+    *out = (box){x0, y0, x1, y1};
+    for (int32_t i = 0; i < ties; i++)
+    {
+        box m = L->room[t[i].m];
+        int ok = (t[i].side & 1) ? overlap_ok(y0, y1, m.y0, m.y1, t[i].overlap)
+                                 : overlap_ok(x0, x1, m.x0, m.x1, t[i].overlap);
+        if (!ok)
+            return 0;
+    }
+    return inside(L, *out);
+}
+
+/* 1 if n's footprint is free but for its door neighbours' walls and the cells
+ * room_distance round it free but for its placed neighbours. */
+static int room_fits(const layout *L, int32_t n, box q, const tie *t, int32_t ties)
+{
+    int16_t walls[DG_GRAPH_DEGREE_MAX], near[DG_GRAPH_DEGREE_MAX];
+    int32_t nw = 0, nn = 0;
+    for (int32_t i = 0; i < ties; i++)
+        if (t[i].gap == 0)
+            walls[nw++] = room_id(t[i].m);
+    for (int32_t e = 0; e < L->g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &L->g->edges[e];
+        if ((x->a == n || x->b == n) && L->placed[other_end(x, n)] && nn < DG_GRAPH_DEGREE_MAX)
+            near[nn++] = room_id(other_end(x, n));
+    }
+    return area_free(L, grow(q, 1), walls, nw) && area_free(L, grow(q, 1 + L->d), near, nn);
+}
+
+/* The straight corridor of a tie with a gap, between n (at q) and t->m. */
+static int tie_route(layout *L, int32_t n, const tie *t, route *r)
+{
+    box m = L->room[t->m], q = L->room[n];
+    int vertical = !(t->side & 1);
+    int32_t lo = vertical ? imax(m.x0, q.x0) : imax(m.y0, q.y0);
+    int32_t hi = (vertical ? imin(m.x1, q.x1) : imin(m.y1, q.y1)) - L->cw + 1;
+    return route_straight(L, t->m, n, t->side, draw(L, lo, hi), r) && route_fits(L, r, t->e);
+}
+
+/* Placed nodes that n must still meet through unplaced nodes, by hops. */
+static int32_t pull_targets(const layout *L, int32_t n, int32_t *who, int32_t *hops)
+{
+    const dg_graph *g = L->g;
+    int32_t dist[DG_GRAPH_NODES_MAX], queue[DG_GRAPH_NODES_MAX], head = 0, tail = 0, count = 0;
+    for (int32_t i = 0; i < g->node_count; i++)
+        dist[i] = -1;
+    dist[n] = 0;
+    queue[tail++] = n;
+    while (head < tail)
+    {
+        int32_t u = queue[head++];
+        for (int32_t e = 0; e < g->edge_count; e++)
+        {
+            const dg_graph_edge *x = &g->edges[e];
+            if (x->a != u && x->b != u)
+                continue;
+            int32_t v = other_end(x, u);
+            if (dist[v] >= 0)
+                continue;
+            dist[v] = dist[u] + 1;
+            if (L->placed[v])
+            {
+                if (u != n)
+                    who[count] = v, hops[count++] = dist[v];
+                continue;
+            }
+            queue[tail++] = v;
+        }
+    }
+    return count;
+}
+
+static int32_t pull_score(const layout *L, box q, const int32_t *who, const int32_t *hops,
+                          int32_t count)
+{
+    int32_t s = 0;
+    for (int32_t i = 0; i < count; i++)
+    {
+        box m = L->room[who[i]];
+        int32_t dx = (q.x0 + q.x1) - (m.x0 + m.x1), dy = (q.y0 + q.y1) - (m.y0 + m.y1);
+        s += (dx < 0 ? -dx : dx) * 16 / hops[i] + (dy < 0 ? -dy : dy) * 16 / hops[i];
+    }
+    return s;
+}
+
+/* The ties of n to its placed neighbours: every door edge, and the edge it
+ * was reached by; the other corridor edges close cycles and are routed. */
+static int32_t collect_ties(layout *L, int32_t n, tie *t)
+{
+    int32_t k = 0;
+    for (int32_t e = 0; e < L->g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &L->g->edges[e];
+        if ((x->a != n && x->b != n) || !L->placed[other_end(x, n)])
+            continue;
+        if (x->kind == DG_EDGE_CORRIDOR && e != L->parent_edge[n])
+            continue;
+        t[k].m = other_end(x, n);
+        t[k].e = e;
+        t[k].side = draw(L, 0, 3);
+        t[k].gap = x->kind == DG_EDGE_CORRIDOR ? draw(L, x->length_min, x->length_max) : 0;
+        t[k].overlap = x->kind == DG_EDGE_CORRIDOR ? L->cw : 1;
+        k++;
+    }
+    return k;
+}
+
+/* Tries one candidate for n: draws, checks and marks it with its corridors;
+ * on failure everything it marked is undone. */
+static int room_try(layout *L, int32_t n, box *q, route *tied, int32_t *tied_edge, int32_t *ntied)
+{
+    tie t[DG_GRAPH_DEGREE_MAX];
+    int32_t ties = collect_ties(L, n, t);
+    *ntied = 0;
+    if (!room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
+        return 0;
+    L->room[n] = *q;
+    L->placed[n] = 1;
+    area_mark(L, grow(*q, 1), room_id(n));
+    int ok = 1;
+    for (int32_t i = 0; ok && i < ties; i++)
+    {
+        if (t[i].gap == 0)
+        {
+            box m = L->room[t[i].m];
+            int vertical = !(t[i].side & 1);
+            int32_t at = vertical ? draw(L, imax(m.x0, q->x0), imin(m.x1, q->x1))
+                                  : draw(L, imax(m.y0, q->y0), imin(m.y1, q->y1));
+            int32_t wall = t[i].side == 0 ? q->y1 + 1 : t[i].side == 2 ? q->y0 - 1
+                         : t[i].side == 1 ? q->x0 - 1 : q->x1 + 1;
+            L->door[t[i].e] = vertical ? (box){at, wall, at, wall} : (box){wall, at, wall, at};
+            continue;
+        }
+        route r;
+        ok = tie_route(L, n, &t[i], &r);
+        if (ok)
+        {
+            route_mark(L, &r, t[i].e);
+            L->corr[t[i].e] = r;
+            L->has_corr[t[i].e] = 1;
+            tied[*ntied] = r;
+            tied_edge[(*ntied)++] = t[i].e;
+        }
+    }
+    for (int32_t e = 0; ok && e < L->g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &L->g->edges[e];
+        if ((x->a == n || x->b == n) && x->kind == DG_EDGE_CORRIDOR && e != L->parent_edge[n] &&
+            L->placed[other_end(x, n)] && !L->has_corr[e])
+        {
+            ok = route_close(L, e);
+            if (ok)
+            {
+                tied[*ntied] = L->corr[e];
+                tied_edge[(*ntied)++] = e;
+            }
+        }
+    }
+    if (ok)
+        return 1;
+    for (int32_t i = 0; i < *ntied; i++)
+    {
+        route_unmark(L, &tied[i], tied_edge[i]);
+        L->has_corr[tied_edge[i]] = 0;
+    }
+    area_unmark(L, grow(*q, 1), room_id(n));
+    L->placed[n] = 0;
+    return 0;
+}
+
+/* Places node n: the first fitting candidate, or, while n has a cycle to
+ * close, the one of ROOM_KEEP fitting candidates nearest the rooms it must meet. */
+static int room_place(layout *L, int32_t n)
+{
+    int32_t who[DG_GRAPH_NODES_MAX], hops[DG_GRAPH_NODES_MAX];
+    int32_t targets = pull_targets(L, n, who, hops);
+    int32_t best = -1, kept = 0;
+    dg_rng best_rng = L->rng;
+    for (int32_t k = 0; k < ROOM_DRAWS && kept < (targets ? ROOM_KEEP : 1); k++)
+    {
+        dg_rng before = L->rng;
+        box q;
+        route tied[DG_GRAPH_DEGREE_MAX];
+        int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
+        if (!room_try(L, n, &q, tied, tied_edge, &ntied))
+            continue;
+        int32_t s = pull_score(L, q, who, hops, targets);
+        if (best < 0 || s < best)
+            best = s, best_rng = before;
+        kept++;
+        for (int32_t i = 0; i < ntied; i++)
+        {
+            route_unmark(L, &tied[i], tied_edge[i]);
+            L->has_corr[tied_edge[i]] = 0;
+        }
+        area_unmark(L, grow(q, 1), room_id(n));
+        L->placed[n] = 0;
+    }
+    if (best < 0)
+        return 0;
+    /* replay the best candidate's draws */
+    dg_rng after = L->rng;
+    L->rng = best_rng;
+    box q;
+    route tied[DG_GRAPH_DEGREE_MAX];
+    int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
+    int ok = room_try(L, n, &q, tied, tied_edge, &ntied);
+    L->rng = after;
+    return ok;
+}
+
+static int place_root(layout *L, int32_t n)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    int32_t w = draw(L, node->width_min, node->width_max);
+    int32_t h = draw(L, node->height_min, node->height_max);
+    int32_t x0 = (L->w - w) / 2 + draw(L, -L->w / 8, L->w / 8);
+    int32_t y0 = (L->h - h) / 2 + draw(L, -L->h / 8, L->h / 8);
+    box q = {x0, y0, x0 + w - 1, y0 + h - 1};
+    if (!inside(L, q))
+        return 0;
+    L->room[n] = q;
+    L->placed[n] = 1;
+    area_mark(L, grow(q, 1), room_id(n));
+    return 1;
+}
+
+/* One whole attempt; -1 on success, else the node that did not fit. */
+static int32_t attempt(layout *L)
+{
+    memset(L->owner, 0, (size_t)L->w * (size_t)L->h * sizeof *L->owner);
+    memset(L->placed, 0, sizeof L->placed);
+    memset(L->has_corr, 0, sizeof L->has_corr);
+    if (!place_root(L, L->order[0]))
+        return L->order[0];
+    for (int32_t i = 1; i < L->g->node_count; i++)
+        if (!room_place(L, L->order[i]))
+            return L->order[i];
+    return -1;
+}
+
+/* ---- drawing and the result ---------------------------------------------- */
+
+static void fill(dg_grid *g, box q, uint8_t tile, int only_void)
+{
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+            if (!only_void || DG_CELL(g, x, y) == DG_TILE_VOID)
+                DG_CELL(g, x, y) = tile;
+}
+
+static uint8_t door_tile(const dg_graph_edge *x)
+{
+    return x->lock ? DG_TILE_DOOR_LOCKED : x->secret ? DG_TILE_DOOR_SECRET : DG_TILE_DOOR;
+}
+
+/* The door run of edge e that carries its lock or secret: a door edge's one
+ * door, or a corridor's door at the room laid out later (away from the start). */
+static box special_door(const layout *L, int32_t e)
+{
+    if (!L->has_corr[e])
+        return L->door[e];
+    const route *r = &L->corr[e];
+    return r->door[L->rank[r->b] > L->rank[r->a]];
+}
+
+static void draw_tiles(const layout *L, dg_grid *g)
+{
+    const dg_graph *gr = L->g;
+    for (int32_t n = 0; n < gr->node_count; n++)
+    {
+        fill(g, grow(L->room[n], 1), DG_TILE_WALL, 0);
+        fill(g, L->room[n], DG_TILE_FLOOR, 0);
+    }
+    for (int32_t e = 0; e < gr->edge_count; e++)
+    {
+        if (!L->has_corr[e])
+            continue;
+        const route *r = &L->corr[e];
+        for (int32_t i = 0; i < r->legs; i++)
+            fill(g, grow(r->leg[i], 1), DG_TILE_WALL, 1);
+        for (int32_t i = 0; i < r->legs; i++)
+            fill(g, r->leg[i], DG_TILE_CORRIDOR, 0);
+        fill(g, r->door[0], DG_TILE_DOOR, 0);
+        fill(g, r->door[1], DG_TILE_DOOR, 0);
+    }
+    for (int32_t e = 0; e < gr->edge_count; e++)
+        fill(g, special_door(L, e), door_tile(&gr->edges[e]), 0);
+}
+
+static dg_status add_rooms(const layout *L, dg_result *r)
+{
+    const dg_graph *g = L->g;
+    dg_status st = DG_OK;
+    for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
+    {
+        box q = L->room[n];
+        dg_room room;
+        memset(&room, 0, sizeof room);
+        room.rect = (dg_rect){q.x0, q.y0, q.x1 - q.x0 + 1, q.y1 - q.y0 + 1};
+        room.kind = DG_ROOM_NORMAL;
+        room.prefab = -1;
+        room.parent = L->parent_edge[n] >= 0 ? other_end(&g->edges[L->parent_edge[n]], n) : -1;
+        room.cells = room.rect.w * room.rect.h;
+        room.shape = DG_SHAPE_RECT;
+        st = dgi_result_add_room(r, &room);
+    }
+    if (st == DG_OK)
+        st = dgi_result_label_rooms(r);
+    for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
+    {
+        memcpy(r->labels[n].name, g->nodes[n].name, DG_NAME_MAX);
+        memcpy(r->labels[n].role, g->nodes[n].role, DG_NAME_MAX);
+        r->labels[n].node = n;
+    }
+    return st;
+}
+
+static dg_status add_door_run(dg_result *r, box q, dg_ref a, dg_ref b)
+{
+    dg_status st = DG_OK;
+    for (int32_t y = q.y0; st == DG_OK && y <= q.y1; y++)
+        for (int32_t x = q.x0; st == DG_OK && x <= q.x1; x++)
+        {
+            dg_door d = {{x, y}, a, b};
+            st = dgi_result_add_door(r, &d);
+        }
+    return st;
+}
+
+static dg_status add_edges(const layout *L, dg_result *r)
+{
+    const dg_graph *g = L->g;
+    dg_status st = DG_OK;
+    for (int32_t e = 0; st == DG_OK && e < g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &g->edges[e];
+        if (!L->has_corr[e])
+        {
+            st = add_door_run(r, L->door[e], (dg_ref){DG_REF_ROOM, x->a}, (dg_ref){DG_REF_ROOM, x->b});
+            continue;
+        }
+        const route *c = &L->corr[e];
+        dg_corridor k;
+        memset(&k, 0, sizeof k);
+        k.start = (dg_point){c->leg[0].x0, c->leg[0].y0};
+        k.end = (dg_point){c->leg[c->legs - 1].x1, c->leg[c->legs - 1].y1};
+        k.bend = c->legs == 2 ? (dg_point){c->door[0].x0, c->door[1].y0} : k.end;
+        k.length = c->length;
+        k.from = (dg_ref){DG_REF_ROOM, c->a};
+        k.to = (dg_ref){DG_REF_ROOM, c->b};
+        int32_t ci = r->corridor_count;
+        st = dgi_result_add_corridor(r, &k);
+        if (st == DG_OK)
+            st = dgi_result_edge_corridors(r);
+        if (st != DG_OK)
+            break;
+        r->corridor_edges[ci] = e;
+        dg_ref cr = {DG_REF_CORRIDOR, ci};
+        st = add_door_run(r, c->door[0], (dg_ref){DG_REF_ROOM, c->a}, cr);
+        if (st == DG_OK)
+            st = add_door_run(r, c->door[1], (dg_ref){DG_REF_ROOM, c->b}, cr);
+    }
+    return st;
+}
+
+static dg_status add_marker(dg_result *r, dg_point p, int32_t kind, int32_t room, const char *word,
+                            int32_t number)
+{
+    dg_marker m;
+    memset(&m, 0, sizeof m);
+    m.pos = p;
+    m.kind = kind;
+    m.room = room;
+    m.number = number;
+    snprintf(m.name, sizeof m.name, "%s %d", word, (int)number);
+    return dgi_result_add_marker(r, &m);
+}
+
+/* A "lock N" marker on every locked door cell and one "key N" per lock on a
+ * cell of the key node's room other than the start. */
+static dg_status add_locks(layout *L, dg_result *r)
+{
+    const dg_graph *g = L->g;
+    dg_status st = DG_OK;
+    uint8_t keyed[DG_LOCKS_MAX + 1] = {0};
+    for (int32_t e = 0; st == DG_OK && e < g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &g->edges[e];
+        if (!x->lock)
+            continue;
+        box q = special_door(L, e);
+        for (int32_t y = q.y0; st == DG_OK && y <= q.y1; y++)
+            for (int32_t xx = q.x0; st == DG_OK && xx <= q.x1; xx++)
+                st = add_marker(r, (dg_point){xx, y}, DG_MARKER_LOCK, -1, "lock", x->lock);
+        if (st != DG_OK || keyed[x->lock])
+            continue;
+        keyed[x->lock] = 1;
+        box k = L->room[x->key_node];
+        dg_point p;
+        do
+            p = (dg_point){draw(L, k.x0, k.x1), draw(L, k.y0, k.y1)};
+        while ((p.x == r->start.x && p.y == r->start.y) && (k.x0 < k.x1 || k.y0 < k.y1));
+        st = add_marker(r, p, DG_MARKER_KEY, x->key_node, "key", x->lock);
+    }
+    return st;
+}
+
+static int32_t exit_node(const dg_graph *g)
+{
+    for (int32_t i = 0; i < g->node_count; i++)
+        if (strcmp(g->nodes[i].role, "exit") == 0)
+            return i;
+    return -1;
+}
+
+/* The exit: the cell of the "exit" node's room farthest from the start by
+ * walking, else the farthest room cell. */
+static dg_status place_exit(const layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
+{
+    int32_t n = exit_node(L->g);
+    if (n < 0)
+        return dgi_result_exit_in_room(r, g, a);
+    size_t cells = (size_t)g->width * (size_t)g->height;
+    int32_t *dist = dgi_alloc(a, cells * sizeof *dist), *queue = dgi_alloc(a, cells * sizeof *queue);
+    dg_status st = dist && queue ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK)
+    {
+        dgi_bfs(g, r->start.y * g->width + r->start.x, dist, queue);
+        box q = L->room[n];
+        int32_t best = -1;
+        for (int32_t y = q.y0; y <= q.y1; y++)
+            for (int32_t x = q.x0; x <= q.x1; x++)
+                if (dist[y * g->width + x] > best)
+                {
+                    best = dist[y * g->width + x];
+                    r->exit = (dg_point){x, y};
+                    r->exit_room = n;
+                }
+    }
+    dgi_free(a, dist, cells * sizeof *dist);
+    dgi_free(a, queue, cells * sizeof *queue);
+    return st;
+}
+
+static dg_status build_result(layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
+{
+    dgi_result_reset(r);
+    dg_status st = add_rooms(L, r);
+    if (st == DG_OK)
+        st = add_edges(L, r);
+    if (st == DG_OK)
+        st = dgi_result_edge_corridors(r);
+    if (st == DG_OK)
+        st = dgi_result_finish(r, g, dgi_graph_start_node(L->g), a);
+    if (st == DG_OK)
+        st = place_exit(L, r, g, a);
+    if (st == DG_OK)
+        st = add_locks(L, r);
+    if (st == DG_OK)
+    {
+        r->metrics.requested = L->g->node_count;
+        r->metrics.placed = L->g->node_count;
+        r->metrics.loops = L->g->edge_count - L->g->node_count + 1;
+    }
+    return st;
+}
+
+/* ---- the call ------------------------------------------------------------- */
+
+static dg_status refuse_templates(const dg_graph *g, dg_diag *diag)
+{
+    for (int32_t i = 0; i < g->node_count; i++)
+        if (g->nodes[i].templates[0])
+            return dgi_fail(diag, DG_E_INVALID, "node %s: room templates are not laid out yet; "
+                            "give the node a size range", g->nodes[i].name);
+    return DG_OK;
+}
+
+static dg_status search(layout *L, dg_diag *diag)
+{
+    for (int32_t t = 0; t < LAYOUT_ATTEMPTS; t++)
+    {
+        int32_t bad = attempt(L);
+        if (bad < 0)
+            return DG_OK;
+        L->fails[bad]++;
+    }
+    int32_t worst = 0;
+    for (int32_t n = 1; n < L->g->node_count; n++)
+        if (L->fails[n] > L->fails[worst])
+            worst = n;
+    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d "
+                    "(a graph that is not planar, or rooms too large for the grid)",
+                    L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)L->w, (int)L->h);
+}
+
+static void copy_out(const dg_grid *from, dg_grid *to)
+{
+    for (int32_t y = 0; y < to->height; y++)
+        memcpy(&DG_CELL(to, 0, y), &DG_CELL(from, 0, y), (size_t)to->width);
+}
+
+dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st == DG_OK)
+        st = dg_graph_check(graph, diag);
+    if (st == DG_OK)
+        st = refuse_templates(graph, diag);
+    if (st != DG_OK)
+        return st;
+    size_t cells = (size_t)grid->width * (size_t)grid->height;
+    layout *L = dgi_calloc(allocator, 1, sizeof *L);
+    int16_t *owner = dgi_alloc(allocator, cells * sizeof *owner);
+    uint8_t *tiles = dgi_calloc(allocator, cells, 1);
+    st = L && owner && tiles ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK)
+    {
+        L->g = graph;
+        L->w = grid->width, L->h = grid->height;
+        L->d = graph->room_distance, L->cw = graph->corridor_width;
+        L->owner = owner;
+        dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
+        bfs_order(L);
+        st = search(L, diag);
+    }
+    dg_grid scratch = {tiles, grid->width, grid->height, grid->width};
+    if (st == DG_OK)
+        draw_tiles(L, &scratch);
+    if (st == DG_OK && result)
+        st = build_result(L, result, &scratch, allocator);
+    if (st == DG_OK)
+    {
+        copy_out(&scratch, grid);
+        dgi_diag_ok(diag);
+    }
+    dgi_free(allocator, tiles, cells);
+    dgi_free(allocator, owner, cells * sizeof *owner);
+    dgi_free(allocator, L, sizeof *L);
+    return st;
+}
