@@ -89,16 +89,18 @@ static void bfs_order(layout *L)
 
 /* ---- occupancy ------------------------------------------------------------ */
 
-/* 1 if every cell of q (clipped to the grid) is free or owned by an id in ok[]. */
-static int area_free(const layout *L, box q, const int16_t *ok, int32_t nok)
+/* 1 if every cell of q (clipped to the grid) is free or owned by an id in
+ * ok[] (or, with rooms_only, by a corridor). */
+static int area_free(const layout *L, box q, const int16_t *ok, int32_t nok, int rooms_only)
 {
+    int16_t first_corridor = (int16_t)(1 + L->g->node_count);
     q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
     q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
     for (int32_t y = q.y0; y <= q.y1; y++)
         for (int32_t x = q.x0; x <= q.x1; x++)
         {
             int16_t o = L->owner[y * L->w + x];
-            if (!o)
+            if (!o || (rooms_only && o >= first_corridor))
                 continue;
             int32_t k = 0;
             while (k < nok && ok[k] != o)
@@ -136,16 +138,16 @@ static int inside(const layout *L, box q) /* q and its walls inside the grid */
 
 /* ---- corridors ------------------------------------------------------------ */
 
-/* 1 if r's legs are free cells inside the grid, its walls free or a's or b's,
- * and room_distance cells round them free of everything else. */
+/* 1 if r's legs are free cells inside the grid and its walls free or a's or
+ * b's: a corridor touches nothing else (room_distance is between rooms). */
 static int route_fits(const layout *L, const route *r, int32_t e)
 {
     int16_t ok[3] = {room_id(r->a), room_id(r->b), corr_id(L, e)};
     for (int32_t i = 0; i < r->legs; i++)
     {
-        if (!inside(L, r->leg[i]) || !area_free(L, r->leg[i], NULL, 0))
+        if (!inside(L, r->leg[i]) || !area_free(L, r->leg[i], NULL, 0, 0))
             return 0;
-        if (!area_free(L, grow(r->leg[i], 1 + L->d), ok, 3))
+        if (!area_free(L, grow(r->leg[i], 1), ok, 3, 0))
             return 0;
     }
     return 1;
@@ -263,6 +265,11 @@ static int route_close(layout *L, int32_t e)
 /* How room n must sit against placed neighbour m: on `side` of it (0 N, 1 E,
  * 2 S, 3 W of m) with `gap` cells between the walls (0: a shared wall). */
 typedef struct tie { int32_t m, e, side, gap, overlap; } tie;
+/* How a draw ties n to its placed neighbours besides the door edges (which
+ * always share a wall): the edge it was reached by as a straight corridor,
+ * every corridor edge straight, or the parent only nearby (routed after). */
+enum { TIE_PARENT, TIE_ALL, TIE_LOOSE, TIE_MODES };
+#define SIDE_LOOSE 4 /* a tie that only keeps n within reach of m */
 
 /* Picks n's interior along one axis: lo/hi fixed or -1 (INT32_MIN: free),
  * the size in [smin, smax], overlapping each facing neighbour's span. */
@@ -314,6 +321,13 @@ static int room_draw(layout *L, int32_t n, tie *t, int32_t ties, box *out)
     {
         box m = L->room[t[i].m];
         int32_t *c = NULL, v = 0;
+        if (t[i].side == SIDE_LOOSE) /* a negative overlap allows a gap */
+        {
+            int32_t *sx = xs + 3 * nx++, *sy = ys + 3 * ny++;
+            sx[0] = m.x0, sx[1] = m.x1, sx[2] = -t[i].gap;
+            sy[0] = m.y0, sy[1] = m.y1, sy[2] = -t[i].gap;
+            continue;
+        }
         switch (t[i].side)
         {
         case 0: c = &y1, v = m.y0 - 2 - t[i].gap - (t[i].gap > 0); break;
@@ -336,6 +350,8 @@ static int room_draw(layout *L, int32_t n, tie *t, int32_t ties, box *out)
     for (int32_t i = 0; i < ties; i++)
     {
         box m = L->room[t[i].m];
+        if (t[i].side == SIDE_LOOSE)
+            continue;
         int ok = (t[i].side & 1) ? overlap_ok(y0, y1, m.y0, m.y1, t[i].overlap)
                                  : overlap_ok(x0, x1, m.x0, m.x1, t[i].overlap);
         if (!ok)
@@ -344,8 +360,8 @@ static int room_draw(layout *L, int32_t n, tie *t, int32_t ties, box *out)
     return inside(L, *out);
 }
 
-/* 1 if n's footprint is free but for its door neighbours' walls and the cells
- * room_distance round it free but for its placed neighbours. */
+/* 1 if n's footprint is free but for its door neighbours' walls and no room
+ * but its placed neighbours lies within room_distance of it. */
 static int room_fits(const layout *L, int32_t n, box q, const tie *t, int32_t ties)
 {
     int16_t walls[DG_GRAPH_DEGREE_MAX], near[DG_GRAPH_DEGREE_MAX];
@@ -359,7 +375,7 @@ static int room_fits(const layout *L, int32_t n, box q, const tie *t, int32_t ti
         if ((x->a == n || x->b == n) && L->placed[other_end(x, n)] && nn < DG_GRAPH_DEGREE_MAX)
             near[nn++] = room_id(other_end(x, n));
     }
-    return area_free(L, grow(q, 1), walls, nw) && area_free(L, grow(q, 1 + L->d), near, nn);
+    return area_free(L, grow(q, 1), walls, nw, 0) && area_free(L, grow(q, 1 + L->d), near, nn, 1);
 }
 
 /* The straight corridor of a tie with a gap, between n (at q) and t->m. */
@@ -418,9 +434,9 @@ static int32_t pull_score(const layout *L, box q, const int32_t *who, const int3
     return s;
 }
 
-/* The ties of n to its placed neighbours: every door edge, and the edge it
- * was reached by; the other corridor edges close cycles and are routed. */
-static int32_t collect_ties(layout *L, int32_t n, tie *t)
+/* The ties of n to its placed neighbours under `mode`; the corridor edges
+ * left untied close cycles and are routed. */
+static int32_t collect_ties(layout *L, int32_t n, int mode, tie *t)
 {
     int32_t k = 0;
     for (int32_t e = 0; e < L->g->edge_count; e++)
@@ -428,13 +444,19 @@ static int32_t collect_ties(layout *L, int32_t n, tie *t)
         const dg_graph_edge *x = &L->g->edges[e];
         if ((x->a != n && x->b != n) || !L->placed[other_end(x, n)])
             continue;
-        if (x->kind == DG_EDGE_CORRIDOR && e != L->parent_edge[n])
+        int corridor = x->kind == DG_EDGE_CORRIDOR, parent = e == L->parent_edge[n];
+        if (corridor && !parent && mode != TIE_ALL)
             continue;
         t[k].m = other_end(x, n);
         t[k].e = e;
         t[k].side = draw(L, 0, 3);
-        t[k].gap = x->kind == DG_EDGE_CORRIDOR ? draw(L, x->length_min, x->length_max) : 0;
-        t[k].overlap = x->kind == DG_EDGE_CORRIDOR ? L->cw : 1;
+        t[k].gap = corridor ? draw(L, x->length_min, x->length_max) : 0;
+        t[k].overlap = corridor ? L->cw : 1;
+        if (corridor && parent && mode == TIE_LOOSE)
+        {
+            t[k].side = SIDE_LOOSE;
+            t[k].gap = x->length_max / 2 + 2;
+        }
         k++;
     }
     return k;
@@ -442,10 +464,11 @@ static int32_t collect_ties(layout *L, int32_t n, tie *t)
 
 /* Tries one candidate for n: draws, checks and marks it with its corridors;
  * on failure everything it marked is undone. */
-static int room_try(layout *L, int32_t n, box *q, route *tied, int32_t *tied_edge, int32_t *ntied)
+static int room_try(layout *L, int32_t n, int mode, box *q, route *tied, int32_t *tied_edge,
+                    int32_t *ntied)
 {
     tie t[DG_GRAPH_DEGREE_MAX];
-    int32_t ties = collect_ties(L, n, t);
+    int32_t ties = collect_ties(L, n, mode, t);
     *ntied = 0;
     if (!room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
         return 0;
@@ -455,6 +478,8 @@ static int room_try(layout *L, int32_t n, box *q, route *tied, int32_t *tied_edg
     int ok = 1;
     for (int32_t i = 0; ok && i < ties; i++)
     {
+        if (t[i].side == SIDE_LOOSE)
+            continue;
         if (t[i].gap == 0)
         {
             box m = L->room[t[i].m];
@@ -480,7 +505,7 @@ static int room_try(layout *L, int32_t n, box *q, route *tied, int32_t *tied_edg
     for (int32_t e = 0; ok && e < L->g->edge_count; e++)
     {
         const dg_graph_edge *x = &L->g->edges[e];
-        if ((x->a == n || x->b == n) && x->kind == DG_EDGE_CORRIDOR && e != L->parent_edge[n] &&
+        if ((x->a == n || x->b == n) && x->kind == DG_EDGE_CORRIDOR &&
             L->placed[other_end(x, n)] && !L->has_corr[e])
         {
             ok = route_close(L, e);
@@ -511,17 +536,18 @@ static int room_place(layout *L, int32_t n)
     int32_t targets = pull_targets(L, n, who, hops);
     int32_t best = -1, kept = 0;
     dg_rng best_rng = L->rng;
+    int best_mode = 0;
     for (int32_t k = 0; k < ROOM_DRAWS && kept < (targets ? ROOM_KEEP : 1); k++)
     {
         dg_rng before = L->rng;
         box q;
         route tied[DG_GRAPH_DEGREE_MAX];
         int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
-        if (!room_try(L, n, &q, tied, tied_edge, &ntied))
+        if (!room_try(L, n, k % TIE_MODES, &q, tied, tied_edge, &ntied))
             continue;
         int32_t s = pull_score(L, q, who, hops, targets);
         if (best < 0 || s < best)
-            best = s, best_rng = before;
+            best = s, best_rng = before, best_mode = k % TIE_MODES;
         kept++;
         for (int32_t i = 0; i < ntied; i++)
         {
@@ -539,7 +565,7 @@ static int room_place(layout *L, int32_t n)
     box q;
     route tied[DG_GRAPH_DEGREE_MAX];
     int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
-    int ok = room_try(L, n, &q, tied, tied_edge, &ntied);
+    int ok = room_try(L, n, best_mode, &q, tied, tied_edge, &ntied);
     L->rng = after;
     return ok;
 }
