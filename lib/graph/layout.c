@@ -18,6 +18,7 @@
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
 #define ROOM_KEEP 6          /* valid candidates compared by their pull */
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
+#define BACKJUMPS 8          /* steps back within one attempt */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 typedef struct box { int32_t x0, y0, x1, y1; } box; /* interior cells, inclusive */
@@ -586,7 +587,25 @@ static int place_root(layout *L, int32_t n)
     return 1;
 }
 
-/* One whole attempt; -1 on success, else the node that did not fit. */
+/* Takes node n off the map with the corridors it was given. */
+static void room_remove(layout *L, int32_t n)
+{
+    for (int32_t e = 0; e < L->g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &L->g->edges[e];
+        if ((x->a == n || x->b == n) && L->has_corr[e])
+        {
+            route_unmark(L, &L->corr[e], e);
+            L->has_corr[e] = 0;
+        }
+    }
+    area_unmark(L, grow(L->room[n], 1), room_id(n));
+    L->placed[n] = 0;
+}
+
+/* One whole attempt; -1 on success, else the node that did not fit. A node
+ * that does not fit first takes back the last 2, 4, ... rooms placed before
+ * it (BACKJUMPS times), then the attempt is given up. */
 static int32_t attempt(layout *L)
 {
     memset(L->owner, 0, (size_t)L->w * (size_t)L->h * sizeof *L->owner);
@@ -594,9 +613,19 @@ static int32_t attempt(layout *L)
     memset(L->has_corr, 0, sizeof L->has_corr);
     if (!place_root(L, L->order[0]))
         return L->order[0];
+    int32_t jumps = 0;
     for (int32_t i = 1; i < L->g->node_count; i++)
-        if (!room_place(L, L->order[i]))
+    {
+        if (room_place(L, L->order[i]))
+            continue;
+        if (++jumps > BACKJUMPS)
             return L->order[i];
+        L->fails[L->order[i]]++;
+        int32_t back = imax(1, i - 2 * jumps);
+        while (i > back)
+            room_remove(L, L->order[--i]);
+        i--;
+    }
     return -1;
 }
 
