@@ -18,7 +18,8 @@
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
 #define ROOM_KEEP 6          /* valid candidates compared by their pull */
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
-#define BACKJUMPS 8          /* steps back within one attempt */
+#define BACKJUMPS 8
+#define PULL_HOPS 6          /* cycles longer than this are not pulled shut */          /* steps back within one attempt */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 typedef struct box { int32_t x0, y0, x1, y1; } box; /* interior cells, inclusive */
@@ -412,11 +413,12 @@ static int32_t pull_targets(const layout *L, int32_t n, int32_t *who, int32_t *h
             dist[v] = dist[u] + 1;
             if (L->placed[v])
             {
-                if (u != n)
+                if (u != n && dist[v] <= PULL_HOPS)
                     who[count] = v, hops[count++] = dist[v];
                 continue;
             }
-            queue[tail++] = v;
+            if (dist[v] < PULL_HOPS)
+                queue[tail++] = v;
         }
     }
     return count;
