@@ -20,6 +20,7 @@
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
 #define BACKJUMPS 8
 #define PULL_HOPS 6          /* cycles longer than this are not pulled shut */          /* steps back within one attempt */
+#define SHARED INT16_MAX     /* owner of a wall two rooms share */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 typedef struct box { int32_t x0, y0, x1, y1; } box; /* interior cells, inclusive */
@@ -91,8 +92,29 @@ static void bfs_order(layout *L)
 
 /* ---- occupancy ------------------------------------------------------------ */
 
+static int listed(int16_t o, const int16_t *ok, int32_t nok)
+{
+    for (int32_t k = 0; k < nok; k++)
+        if (ok[k] == o)
+            return 1;
+    return 0;
+}
+
+static box grow(box q, int32_t k) { return (box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
+static int in_box(box q, int32_t x, int32_t y) { return x >= q.x0 && x <= q.x1 && y >= q.y0 && y <= q.y1; }
+
+/* 1 if every room whose walls hold shared cell (x, y) is listed in ok[]. */
+static int shared_ok(const layout *L, int32_t x, int32_t y, const int16_t *ok, int32_t nok)
+{
+    for (int32_t m = 0; m < L->g->node_count; m++)
+        if (L->placed[m] && in_box(grow(L->room[m], 1), x, y) && !listed(room_id(m), ok, nok))
+            return 0;
+    return 1;
+}
+
 /* 1 if every cell of q (clipped to the grid) is free or owned by an id in
- * ok[] (or, with rooms_only, by a corridor). */
+ * ok[]; with rooms_only, corridors do not count and a shared wall counts
+ * for the rooms that hold it. */
 static int area_free(const layout *L, box q, const int16_t *ok, int32_t nok, int rooms_only)
 {
     int16_t first_corridor = (int16_t)(1 + L->g->node_count);
@@ -102,12 +124,10 @@ static int area_free(const layout *L, box q, const int16_t *ok, int32_t nok, int
         for (int32_t x = q.x0; x <= q.x1; x++)
         {
             int16_t o = L->owner[y * L->w + x];
-            if (!o || (rooms_only && o >= first_corridor))
+            if (!o || listed(o, ok, nok))
                 continue;
-            int32_t k = 0;
-            while (k < nok && ok[k] != o)
-                k++;
-            if (k == nok)
+            if (rooms_only && o == SHARED ? !shared_ok(L, x, y, ok, nok)
+                                          : !(rooms_only && o >= first_corridor))
                 return 0;
         }
     return 1;
@@ -131,7 +151,41 @@ static void area_unmark(layout *L, box q, int16_t id)
                 L->owner[y * L->w + x] = 0;
 }
 
-static box grow(box q, int32_t k) { return (box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
+/* A room's footprint (interior and walls) on the owner map: a wall cell two
+ * rooms share (a door edge's wall) becomes SHARED, which no later room may
+ * claim, so no third room ever touches that wall. */
+static void room_mark(layout *L, int32_t n)
+{
+    box q = grow(L->room[n], 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+        {
+            int16_t *o = &L->owner[y * L->w + x];
+            *o = *o ? SHARED : room_id(n);
+        }
+}
+
+/* Gives back n's footprint: its own cells become free, a shared cell goes
+ * back to the placed rooms whose walls still hold it. */
+static void room_unmark(layout *L, int32_t n)
+{
+    box q = grow(L->room[n], 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+        {
+            int16_t *o = &L->owner[y * L->w + x];
+            if (*o == room_id(n))
+                *o = 0;
+            else if (*o == SHARED)
+            {
+                int16_t id = 0;
+                for (int32_t m = 0; m < L->g->node_count; m++)
+                    if (m != n && L->placed[m] && in_box(grow(L->room[m], 1), x, y))
+                        id = id ? SHARED : room_id(m);
+                *o = id;
+            }
+        }
+}
 static int inside(const layout *L, box q) /* q and its walls inside the grid */
 {
     return q.x0 >= 1 && q.y0 >= 1 && q.x1 <= L->w - 2 && q.y1 <= L->h - 2 && q.x0 <= q.x1 &&
@@ -477,7 +531,7 @@ static int room_try(layout *L, int32_t n, int mode, box *q, route *tied, int32_t
         return 0;
     L->room[n] = *q;
     L->placed[n] = 1;
-    area_mark(L, grow(*q, 1), room_id(n));
+    room_mark(L, n);
     int ok = 1;
     for (int32_t i = 0; ok && i < ties; i++)
     {
@@ -526,7 +580,7 @@ static int room_try(layout *L, int32_t n, int mode, box *q, route *tied, int32_t
         route_unmark(L, &tied[i], tied_edge[i]);
         L->has_corr[tied_edge[i]] = 0;
     }
-    area_unmark(L, grow(*q, 1), room_id(n));
+    room_unmark(L, n);
     L->placed[n] = 0;
     return 0;
 }
@@ -557,7 +611,7 @@ static int room_place(layout *L, int32_t n)
             route_unmark(L, &tied[i], tied_edge[i]);
             L->has_corr[tied_edge[i]] = 0;
         }
-        area_unmark(L, grow(q, 1), room_id(n));
+        room_unmark(L, n);
         L->placed[n] = 0;
     }
     if (best < 0)
@@ -585,7 +639,7 @@ static int place_root(layout *L, int32_t n)
         return 0;
     L->room[n] = q;
     L->placed[n] = 1;
-    area_mark(L, grow(q, 1), room_id(n));
+    room_mark(L, n);
     return 1;
 }
 
@@ -601,7 +655,7 @@ static void room_remove(layout *L, int32_t n)
             L->has_corr[e] = 0;
         }
     }
-    area_unmark(L, grow(L->room[n], 1), room_id(n));
+    room_unmark(L, n);
     L->placed[n] = 0;
 }
 
