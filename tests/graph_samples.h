@@ -16,7 +16,7 @@ typedef struct sample_graph {
     int32_t width, height; /* a grid it fits */
 } sample_graph;
 
-static int32_t sample_node(sample_graph *s, const char *name, const char *role, int32_t lo,
+static inline int32_t sample_node(sample_graph *s, const char *name, const char *role, int32_t lo,
                            int32_t hi)
 {
     int32_t i = s->g.node_count++;
@@ -30,7 +30,7 @@ static int32_t sample_node(sample_graph *s, const char *name, const char *role, 
 }
 
 /* kind DG_EDGE_DOOR (length ignored) or DG_EDGE_CORRIDOR of lo..hi cells. */
-static dg_graph_edge *sample_edge(sample_graph *s, int32_t a, int32_t b, int32_t kind, int32_t lo,
+static inline dg_graph_edge *sample_edge(sample_graph *s, int32_t a, int32_t b, int32_t kind, int32_t lo,
                                   int32_t hi)
 {
     dg_graph_edge *e = &s->edges[s->g.edge_count++];
@@ -42,13 +42,13 @@ static dg_graph_edge *sample_edge(sample_graph *s, int32_t a, int32_t b, int32_t
     return e;
 }
 
-static void sample_lock(dg_graph_edge *e, int32_t lock, int32_t key_node)
+static inline void sample_lock(dg_graph_edge *e, int32_t lock, int32_t key_node)
 {
     e->lock = lock;
     e->key_node = key_node;
 }
 
-static void sample_begin(sample_graph *s, int32_t w, int32_t h, int32_t distance)
+static inline void sample_begin(sample_graph *s, int32_t w, int32_t h, int32_t distance)
 {
     memset(s, 0, sizeof *s);
     dg_graph_init(&s->g);
@@ -61,7 +61,7 @@ static void sample_begin(sample_graph *s, int32_t w, int32_t h, int32_t distance
 #define D DG_EDGE_DOOR
 #define C DG_EDGE_CORRIDOR
 
-static void sample_path(sample_graph *s, int32_t distance)
+static inline void sample_path(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 80, 50, distance);
     int32_t prev = sample_node(s, "entrance", "start", 4, 7);
@@ -75,7 +75,7 @@ static void sample_path(sample_graph *s, int32_t distance)
     }
 }
 
-static void sample_hub(sample_graph *s, int32_t distance)
+static inline void sample_hub(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 80, 50, distance);
     int32_t hub = sample_node(s, "hub", "hub", 7, 10);
@@ -90,7 +90,7 @@ static void sample_hub(sample_graph *s, int32_t distance)
     }
 }
 
-static void sample_cycle(sample_graph *s, int32_t distance)
+static inline void sample_cycle(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 80, 50, distance);
     int32_t first = sample_node(s, "start", "start", 4, 7), prev = first;
@@ -105,7 +105,7 @@ static void sample_cycle(sample_graph *s, int32_t distance)
     sample_edge(s, prev, first, C, 2, 12);
 }
 
-static void sample_lock_loop(sample_graph *s, int32_t distance)
+static inline void sample_lock_loop(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 80, 50, distance);
     int32_t st = sample_node(s, "start", "start", 4, 6);
@@ -124,7 +124,7 @@ static void sample_lock_loop(sample_graph *s, int32_t distance)
     sample_edge(s, vault, exit, C, 2, 5);
 }
 
-static void sample_zelda(sample_graph *s, int32_t distance)
+static inline void sample_zelda(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 100, 64, distance);
     int32_t ent = sample_node(s, "entrance", "start", 4, 6);
@@ -163,7 +163,7 @@ static void sample_zelda(sample_graph *s, int32_t distance)
 }
 
 /* Four cycles of five to seven rooms hung on a spine with branches. */
-static void sample_forty(sample_graph *s, int32_t distance)
+static inline void sample_forty(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 140, 100, distance);
     int32_t ids[40];
@@ -186,7 +186,24 @@ static void sample_forty(sample_graph *s, int32_t distance)
     sample_edge(s, ids[31], ids[17], C, 2, 12);
 }
 
-static void sample_k5(sample_graph *s, int32_t distance)
+/* n rooms: a spine with a branch every fourth room and a chord back five
+ * rooms from every tenth (a cycle of about six), on a grid that grows with n. */
+static inline void sample_sized(sample_graph *s, int32_t n, int32_t distance)
+{
+    sample_begin(s, 60 + 2 * n, 40 + n, distance);
+    for (int32_t i = 0; i < n; i++)
+    {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", (int)i);
+        sample_node(s, name, i == 0 ? "start" : "", 3, 6);
+        if (i > 0)
+            sample_edge(s, i % 4 == 0 ? i - 3 : i - 1, i, i % 3 == 0 ? D : C, 2, 6);
+        if (i % 10 == 9)
+            sample_edge(s, i, i - 5, C, 2, 12);
+    }
+}
+
+static inline void sample_k5(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 80, 50, distance);
     for (int32_t i = 0; i < 5; i++)
@@ -200,7 +217,7 @@ static void sample_k5(sample_graph *s, int32_t distance)
             sample_edge(s, i, j, C, 1, 12);
 }
 
-static void sample_k33(sample_graph *s, int32_t distance)
+static inline void sample_k33(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 80, 50, distance);
     for (int32_t i = 0; i < 6; i++)
