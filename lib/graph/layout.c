@@ -61,32 +61,65 @@ static int16_t corr_id(const layout *L, int32_t e) { return (int16_t)(1 + L->g->
 
 /* ---- order ---------------------------------------------------------------- */
 
-/* Breadth-first from the start node; parent_edge[n] is the edge it was reached by. */
-static void bfs_order(layout *L)
+/* 1 if nodes a and b stay connected without edge skip. */
+static int connected_without(const dg_graph *g, int32_t a, int32_t b, int32_t skip)
 {
-    const dg_graph *g = L->g;
     uint8_t seen[DG_GRAPH_NODES_MAX] = {0};
-    int32_t head = 0, tail = 0, s = dgi_graph_start_node(g);
-    L->rank[s] = 0;
-    L->order[tail++] = s;
-    seen[s] = 1;
-    L->parent_edge[s] = -1;
+    int32_t queue[DG_GRAPH_NODES_MAX], head = 0, tail = 0;
+    queue[tail++] = a;
+    seen[a] = 1;
     while (head < tail)
     {
-        int32_t n = L->order[head++];
+        int32_t u = queue[head++];
         for (int32_t e = 0; e < g->edge_count; e++)
         {
             const dg_graph_edge *x = &g->edges[e];
-            if (x->a != n && x->b != n)
+            if (e == skip || (x->a != u && x->b != u) || seen[other_end(x, u)])
                 continue;
-            int32_t m = other_end(x, n);
-            if (seen[m])
-                continue;
-            seen[m] = 1;
-            L->parent_edge[m] = e;
-            L->rank[m] = tail;
-            L->order[tail++] = m;
+            seen[other_end(x, u)] = 1;
+            queue[tail++] = other_end(x, u);
         }
+    }
+    return seen[b];
+}
+
+/* The order rooms are placed in: from the start node, always a node next to
+ * the placed ones, nodes on a cycle before the rest (so a cycle closes before
+ * branches fill the space it needs), else in the order they were reached.
+ * parent_edge[n] is the edge n was reached by. */
+static void place_order(layout *L)
+{
+    const dg_graph *g = L->g;
+    uint8_t on_cycle[DG_GRAPH_NODES_MAX] = {0}, done[DG_GRAPH_NODES_MAX] = {0};
+    int32_t reached[DG_GRAPH_NODES_MAX], count = 0, n = dgi_graph_start_node(g);
+    for (int32_t e = 0; e < g->edge_count; e++)
+        if (connected_without(g, g->edges[e].a, g->edges[e].b, e))
+            on_cycle[g->edges[e].a] = on_cycle[g->edges[e].b] = 1;
+    for (int32_t i = 0; i < g->node_count; i++)
+        reached[i] = -1;
+    L->parent_edge[n] = -1;
+    reached[n] = count++;
+    for (int32_t k = 0; k < g->node_count; k++)
+    {
+        L->rank[n] = k;
+        L->order[k] = n;
+        done[n] = 1;
+        for (int32_t e = 0; e < g->edge_count; e++)
+        {
+            const dg_graph_edge *x = &g->edges[e];
+            if ((x->a == n || x->b == n) && reached[other_end(x, n)] < 0)
+            {
+                reached[other_end(x, n)] = count++;
+                L->parent_edge[other_end(x, n)] = e;
+            }
+        }
+        int32_t best = -1;
+        for (int32_t m = 0; m < g->node_count; m++)
+            if (!done[m] && reached[m] >= 0 &&
+                (best < 0 || on_cycle[m] > on_cycle[best] ||
+                 (on_cycle[m] == on_cycle[best] && reached[m] < reached[best])))
+                best = m;
+        n = best;
     }
 }
 
@@ -969,7 +1002,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         L->d = graph->room_distance, L->cw = graph->corridor_width;
         L->owner = owner;
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
-        bfs_order(L);
+        place_order(L);
         st = search(L, diag);
     }
     dg_grid scratch = {tiles, grid->width, grid->height, grid->width};
