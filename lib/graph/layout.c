@@ -336,6 +336,13 @@ static int route_draw(layout *L, int32_t a, int32_t b, route *r)
 static int route_close(layout *L, int32_t e)
 {
     const dg_graph_edge *x = &L->g->edges[e];
+    box p = L->room[x->a], q = L->room[x->b];
+    /* cells between the two rooms across and along: a corridor is at least
+     * their sum less the walls it passes */
+    int32_t gx = imax(0, imax(q.x0 - p.x1 - 1, p.x0 - q.x1 - 1));
+    int32_t gy = imax(0, imax(q.y0 - p.y1 - 1, p.y0 - q.y1 - 1));
+    if (gx + gy - 4 > x->length_max)
+        return 0;
     route r;
     for (int32_t t = 0; t < ROUTE_DRAWS; t++)
         if (route_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
