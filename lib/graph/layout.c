@@ -46,6 +46,8 @@ typedef struct layout {
     box door[DG_GRAPH_EDGES_MAX];  /* a door edge's door cell */
     int32_t fails[DG_GRAPH_NODES_MAX];
     int32_t rank[DG_GRAPH_NODES_MAX];  /* position in order */
+    int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
+    int32_t deg[DG_GRAPH_NODES_MAX];
     dg_rng rng;
 } layout;
 
@@ -92,6 +94,11 @@ static void place_order(layout *L)
     const dg_graph *g = L->g;
     uint8_t on_cycle[DG_GRAPH_NODES_MAX] = {0}, done[DG_GRAPH_NODES_MAX] = {0};
     int32_t reached[DG_GRAPH_NODES_MAX], count = 0, n = dgi_graph_start_node(g);
+    for (int32_t e = 0; e < g->edge_count; e++) /* dg_graph_check bounds the degrees */
+    {
+        L->adj[g->edges[e].a][L->deg[g->edges[e].a]++] = e;
+        L->adj[g->edges[e].b][L->deg[g->edges[e].b]++] = e;
+    }
     for (int32_t e = 0; e < g->edge_count; e++)
         if (connected_without(g, g->edges[e].a, g->edges[e].b, e))
             on_cycle[g->edges[e].a] = on_cycle[g->edges[e].b] = 1;
@@ -465,10 +472,10 @@ static int room_fits(const layout *L, int32_t n, box q, const tie *t, int32_t ti
     for (int32_t i = 0; i < ties; i++)
         if (t[i].gap == 0)
             walls[nw++] = room_id(t[i].m);
-    for (int32_t e = 0; e < L->g->edge_count; e++)
+    for (int32_t k = 0; k < L->deg[n]; k++)
     {
-        const dg_graph_edge *x = &L->g->edges[e];
-        if ((x->a == n || x->b == n) && L->placed[other_end(x, n)] && nn < DG_GRAPH_DEGREE_MAX)
+        const dg_graph_edge *x = &L->g->edges[L->adj[n][k]];
+        if (L->placed[other_end(x, n)])
             near[nn++] = room_id(other_end(x, n));
     }
     return area_free(L, grow(q, 1), walls, nw, 0) && area_free(L, grow(q, 1 + L->d), near, nn, 1);
@@ -496,12 +503,9 @@ static int32_t pull_targets(const layout *L, int32_t n, int32_t *who, int32_t *h
     while (head < tail)
     {
         int32_t u = queue[head++];
-        for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t k = 0; k < L->deg[u]; k++)
         {
-            const dg_graph_edge *x = &g->edges[e];
-            if (x->a != u && x->b != u)
-                continue;
-            int32_t v = other_end(x, u);
+            int32_t v = other_end(&g->edges[L->adj[u][k]], u);
             if (dist[v] >= 0)
                 continue;
             dist[v] = dist[u] + 1;
@@ -536,10 +540,11 @@ static int32_t pull_score(const layout *L, box q, const int32_t *who, const int3
 static int32_t collect_ties(layout *L, int32_t n, int mode, tie *t)
 {
     int32_t k = 0;
-    for (int32_t e = 0; e < L->g->edge_count; e++)
+    for (int32_t j = 0; j < L->deg[n]; j++)
     {
+        int32_t e = L->adj[n][j];
         const dg_graph_edge *x = &L->g->edges[e];
-        if ((x->a != n && x->b != n) || !L->placed[other_end(x, n)])
+        if (!L->placed[other_end(x, n)])
             continue;
         int corridor = x->kind == DG_EDGE_CORRIDOR, parent = e == L->parent_edge[n];
         if (corridor && !parent && mode != TIE_ALL)
@@ -599,10 +604,11 @@ static int room_try(layout *L, int32_t n, int mode, box *q, route *tied, int32_t
             tied_edge[(*ntied)++] = t[i].e;
         }
     }
-    for (int32_t e = 0; ok && e < L->g->edge_count; e++)
+    for (int32_t j = 0; ok && j < L->deg[n]; j++)
     {
+        int32_t e = L->adj[n][j];
         const dg_graph_edge *x = &L->g->edges[e];
-        if ((x->a == n || x->b == n) && x->kind == DG_EDGE_CORRIDOR &&
+        if (x->kind == DG_EDGE_CORRIDOR &&
             L->placed[other_end(x, n)] && !L->has_corr[e])
         {
             ok = route_close(L, e);
@@ -686,10 +692,10 @@ static int place_root(layout *L, int32_t n)
 /* Takes node n off the map with the corridors it was given. */
 static void room_remove(layout *L, int32_t n)
 {
-    for (int32_t e = 0; e < L->g->edge_count; e++)
+    for (int32_t k = 0; k < L->deg[n]; k++)
     {
-        const dg_graph_edge *x = &L->g->edges[e];
-        if ((x->a == n || x->b == n) && L->has_corr[e])
+        int32_t e = L->adj[n][k];
+        if (L->has_corr[e])
         {
             route_unmark(L, &L->corr[e], e);
             L->has_corr[e] = 0;
