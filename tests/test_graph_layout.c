@@ -292,10 +292,11 @@ static int32_t role_node(const dg_graph *g, const char *role)
 }
 
 /* Lays out sample k at distance d over `seeds` seeds and checks everything. */
-static void layout_run(size_t k, int32_t d, int seeds)
+static void layout_run(size_t k, int32_t d, int32_t corridor_width, int seeds)
 {
     sample_graph s;
     sample_graphs[k].make(&s, d);
+    s.g.corridor_width = corridor_width;
     uint8_t *cells = malloc((size_t)(s.width * s.height));
     dg_grid g = {cells, s.width, s.height, s.width};
     dg_result r;
@@ -336,7 +337,7 @@ static void layout_run(size_t k, int32_t d, int seeds)
         for (size_t i = 0; i < SAMPLE_GRAPHS; i++)                              \
             if (strcmp(sample_graphs[i].name, #k) == 0)                         \
                 for (int32_t d = 0; d <= 2; d++)                                \
-                    layout_run(i, d, seeds);                                    \
+                    layout_run(i, d, 1, seeds);                                 \
     }
 LAYOUT_TEST(path, 100)
 LAYOUT_TEST(hub, 100)
@@ -344,6 +345,15 @@ LAYOUT_TEST(cycle, 100)
 LAYOUT_TEST(lockloop, 100)
 LAYOUT_TEST(zelda, 100)
 LAYOUT_TEST(forty, 20)
+
+/* Corridors two and three cells wide keep every property. */
+TEST(graph_layout_wide_corridors)
+{
+    for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
+        if (strcmp(sample_graphs[i].name, "zelda") == 0)
+            for (int32_t w = 2; w <= 3; w++)
+                layout_run(i, 1, w, 30);
+}
 
 /* Same seed, same bytes and result; a padded stride changes nothing. */
 TEST(graph_layout_deterministic)
