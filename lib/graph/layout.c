@@ -49,7 +49,7 @@ static int connected_without(const dg_graph *g, int32_t a, int32_t b, int32_t sk
  * the placed ones, nodes on a cycle before the rest (so a cycle closes before
  * branches fill the space it needs), else in the order they were reached.
  * parent_edge[n] is the edge n was reached by. */
-static void place_order(layout *L)
+static void place_order(dgi_layout *L)
 {
     const dg_graph *g = L->g;
     uint8_t on_cycle[DG_GRAPH_NODES_MAX] = {0}, done[DG_GRAPH_NODES_MAX] = {0};
@@ -102,7 +102,7 @@ static int listed(int16_t o, const int16_t *ok, int32_t nok)
 
 
 /* 1 if every room whose walls hold shared cell (x, y) is listed in ok[]. */
-static int shared_ok(const layout *L, int32_t x, int32_t y, const int16_t *ok, int32_t nok)
+static int shared_ok(const dgi_layout *L, int32_t x, int32_t y, const int16_t *ok, int32_t nok)
 {
     for (int32_t m = 0; m < L->g->node_count; m++)
         if (L->placed[m] && in_box(grow(L->room[m], 1), x, y) && !listed(room_id(m), ok, nok))
@@ -113,7 +113,7 @@ static int shared_ok(const layout *L, int32_t x, int32_t y, const int16_t *ok, i
 /* 1 if every cell of q (clipped to the grid) is free or owned by an id in
  * ok[]; with rooms_only, corridors do not count and a shared wall counts
  * for the rooms that hold it. */
-static int area_free(const layout *L, box q, const int16_t *ok, int32_t nok, int rooms_only)
+static int area_free(const dgi_layout *L, dgi_box q, const int16_t *ok, int32_t nok, int rooms_only)
 {
     int16_t first_corridor = (int16_t)(1 + L->g->node_count);
     q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
@@ -131,7 +131,7 @@ static int area_free(const layout *L, box q, const int16_t *ok, int32_t nok, int
     return 1;
 }
 
-static void area_mark(layout *L, box q, int16_t id)
+static void area_mark(dgi_layout *L, dgi_box q, int16_t id)
 {
     for (int32_t y = q.y0; y <= q.y1; y++)
         for (int32_t x = q.x0; x <= q.x1; x++)
@@ -139,7 +139,7 @@ static void area_mark(layout *L, box q, int16_t id)
                 L->owner[y * L->w + x] = id;
 }
 
-static void area_unmark(layout *L, box q, int16_t id)
+static void area_unmark(dgi_layout *L, dgi_box q, int16_t id)
 {
     q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
     q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
@@ -152,9 +152,9 @@ static void area_unmark(layout *L, box q, int16_t id)
 /* A room's footprint (interior and walls) on the owner map: a wall cell two
  * rooms share (a door edge's wall) becomes SHARED, which no later room may
  * claim, so no third room ever touches that wall. */
-static void room_mark(layout *L, int32_t n)
+static void room_mark(dgi_layout *L, int32_t n)
 {
-    box q = grow(L->room[n], 1);
+    dgi_box q = grow(L->room[n], 1);
     for (int32_t y = q.y0; y <= q.y1; y++)
         for (int32_t x = q.x0; x <= q.x1; x++)
         {
@@ -165,9 +165,9 @@ static void room_mark(layout *L, int32_t n)
 
 /* Gives back n's footprint: its own cells become free, a shared cell goes
  * back to the placed rooms whose walls still hold it. */
-static void room_unmark(layout *L, int32_t n)
+static void room_unmark(dgi_layout *L, int32_t n)
 {
-    box q = grow(L->room[n], 1);
+    dgi_box q = grow(L->room[n], 1);
     for (int32_t y = q.y0; y <= q.y1; y++)
         for (int32_t x = q.x0; x <= q.x1; x++)
         {
@@ -184,7 +184,7 @@ static void room_unmark(layout *L, int32_t n)
             }
         }
 }
-static int inside(const layout *L, box q) /* q and its walls inside the grid */
+static int inside(const dgi_layout *L, dgi_box q) /* q and its walls inside the grid */
 {
     return q.x0 >= 1 && q.y0 >= 1 && q.x1 <= L->w - 2 && q.y1 <= L->h - 2 && q.x0 <= q.x1 &&
            q.y0 <= q.y1;
@@ -194,7 +194,7 @@ static int inside(const layout *L, box q) /* q and its walls inside the grid */
 
 /* 1 if r's legs are free cells inside the grid and its walls free or a's or
  * b's: a corridor touches nothing else (room_distance is between rooms). */
-static int route_fits(const layout *L, const route *r, int32_t e)
+static int route_fits(const dgi_layout *L, const dgi_route *r, int32_t e)
 {
     int16_t ok[3] = {room_id(r->a), room_id(r->b), corr_id(L, e)};
     for (int32_t i = 0; i < r->legs; i++)
@@ -207,13 +207,13 @@ static int route_fits(const layout *L, const route *r, int32_t e)
     return 1;
 }
 
-static void route_mark(layout *L, const route *r, int32_t e)
+static void route_mark(dgi_layout *L, const dgi_route *r, int32_t e)
 {
     for (int32_t i = 0; i < r->legs; i++)
         area_mark(L, grow(r->leg[i], 1), corr_id(L, e));
 }
 
-static void route_unmark(layout *L, const route *r, int32_t e)
+static void route_unmark(dgi_layout *L, const dgi_route *r, int32_t e)
 {
     for (int32_t i = 0; i < r->legs; i++)
         area_unmark(L, grow(r->leg[i], 1), corr_id(L, e));
@@ -221,34 +221,34 @@ static void route_unmark(layout *L, const route *r, int32_t e)
 
 /* A straight corridor from p's side (0 N, 1 E, 2 S, 3 W) to q, which lies
  * beyond it; its cells start at `at` along the wall. */
-static int route_straight(const layout *L, int32_t pn, int32_t qn, int side, int32_t at, route *r)
+static int route_straight(const dgi_layout *L, int32_t pn, int32_t qn, int side, int32_t at, dgi_route *r)
 {
-    box p = L->room[pn], q = L->room[qn];
+    dgi_box p = L->room[pn], q = L->room[qn];
     int32_t cw = L->cw;
     memset(r, 0, sizeof *r);
     r->a = pn, r->b = qn, r->legs = 1;
     if (side == 0 || side == 2)
     {
-        box top = side == 2 ? p : q, bot = side == 2 ? q : p;
-        r->leg[0] = (box){at, top.y1 + 2, at + cw - 1, bot.y0 - 2};
-        r->door[side == 2 ? 0 : 1] = (box){at, top.y1 + 1, at + cw - 1, top.y1 + 1};
-        r->door[side == 2 ? 1 : 0] = (box){at, bot.y0 - 1, at + cw - 1, bot.y0 - 1};
+        dgi_box top = side == 2 ? p : q, bot = side == 2 ? q : p;
+        r->leg[0] = (dgi_box){at, top.y1 + 2, at + cw - 1, bot.y0 - 2};
+        r->door[side == 2 ? 0 : 1] = (dgi_box){at, top.y1 + 1, at + cw - 1, top.y1 + 1};
+        r->door[side == 2 ? 1 : 0] = (dgi_box){at, bot.y0 - 1, at + cw - 1, bot.y0 - 1};
         r->length = bot.y0 - top.y1 - 3;
         return at >= imax(p.x0, q.x0) && at + cw - 1 <= imin(p.x1, q.x1) && r->length >= 1;
     }
-    box lft = side == 1 ? p : q, rgt = side == 1 ? q : p;
-    r->leg[0] = (box){lft.x1 + 2, at, rgt.x0 - 2, at + cw - 1};
-    r->door[side == 1 ? 0 : 1] = (box){lft.x1 + 1, at, lft.x1 + 1, at + cw - 1};
-    r->door[side == 1 ? 1 : 0] = (box){rgt.x0 - 1, at, rgt.x0 - 1, at + cw - 1};
+    dgi_box lft = side == 1 ? p : q, rgt = side == 1 ? q : p;
+    r->leg[0] = (dgi_box){lft.x1 + 2, at, rgt.x0 - 2, at + cw - 1};
+    r->door[side == 1 ? 0 : 1] = (dgi_box){lft.x1 + 1, at, lft.x1 + 1, at + cw - 1};
+    r->door[side == 1 ? 1 : 0] = (dgi_box){rgt.x0 - 1, at, rgt.x0 - 1, at + cw - 1};
     r->length = rgt.x0 - lft.x1 - 3;
     return at >= imax(p.y0, q.y0) && at + cw - 1 <= imin(p.y1, q.y1) && r->length >= 1;
 }
 
 /* An L: leaves p vertically at column xa, turns at row yc and enters q from
  * the side facing it. */
-static int route_ell(const layout *L, int32_t pn, int32_t qn, int32_t xa, int32_t yc, route *r)
+static int route_ell(const dgi_layout *L, int32_t pn, int32_t qn, int32_t xa, int32_t yc, dgi_route *r)
 {
-    box p = L->room[pn], q = L->room[qn];
+    dgi_box p = L->room[pn], q = L->room[qn];
     int32_t cw = L->cw;
     memset(r, 0, sizeof *r);
     r->a = pn, r->b = qn, r->legs = 2;
@@ -260,20 +260,20 @@ static int route_ell(const layout *L, int32_t pn, int32_t qn, int32_t xa, int32_
     if (right ? xa + cw > q.x0 - 2 : xa - 1 < q.x1 + 2)
         return 0;
     int32_t wy = down ? p.y1 + 1 : p.y0 - 1, wx = right ? q.x0 - 1 : q.x1 + 1;
-    r->door[0] = (box){xa, wy, xa + cw - 1, wy};
-    r->door[1] = (box){wx, yc, wx, yc + cw - 1};
-    r->leg[0] = down ? (box){xa, wy + 1, xa + cw - 1, yc + cw - 1}
-                     : (box){xa, yc, xa + cw - 1, wy - 1};
-    r->leg[1] = right ? (box){xa + cw, yc, wx - 1, yc + cw - 1} : (box){wx + 1, yc, xa - 1, yc + cw - 1};
+    r->door[0] = (dgi_box){xa, wy, xa + cw - 1, wy};
+    r->door[1] = (dgi_box){wx, yc, wx, yc + cw - 1};
+    r->leg[0] = down ? (dgi_box){xa, wy + 1, xa + cw - 1, yc + cw - 1}
+                     : (dgi_box){xa, yc, xa + cw - 1, wy - 1};
+    r->leg[1] = right ? (dgi_box){xa + cw, yc, wx - 1, yc + cw - 1} : (dgi_box){wx + 1, yc, xa - 1, yc + cw - 1};
     r->length = (r->leg[0].y1 - r->leg[0].y0 + 1) + (r->leg[1].x1 - r->leg[1].x0 + 1);
     return 1;
 }
 
-/* Draws one route between placed rooms a and b: straight when they face each
+/* Draws one dgi_route between placed rooms a and b: straight when they face each
  * other, else an L leaving either room vertically. */
-static int route_draw(layout *L, int32_t a, int32_t b, route *r)
+static int route_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
 {
-    box p = L->room[a], q = L->room[b];
+    dgi_box p = L->room[a], q = L->room[b];
     int32_t cw = L->cw, kind = draw(L, 0, 1);
     if (kind == 0)
     {
@@ -285,12 +285,12 @@ static int route_draw(layout *L, int32_t a, int32_t b, route *r)
     }
     int flip = draw(L, 0, 1);
     int32_t pn = flip ? b : a, qn = flip ? a : b;
-    box pp = L->room[pn], qq = L->room[qn];
+    dgi_box pp = L->room[pn], qq = L->room[qn];
     if (!route_ell(L, pn, qn, draw(L, pp.x0, pp.x1 - cw + 1), draw(L, qq.y0, qq.y1 - cw + 1), r))
         return 0;
     if (flip)
     {
-        box t = r->door[0];
+        dgi_box t = r->door[0];
         r->door[0] = r->door[1], r->door[1] = t;
         r->a = a, r->b = b;
     }
@@ -298,17 +298,17 @@ static int route_draw(layout *L, int32_t a, int32_t b, route *r)
 }
 
 /* Routes closing edge e between placed rooms; marks it on success. */
-static int route_close(layout *L, int32_t e)
+static int route_close(dgi_layout *L, int32_t e)
 {
     const dg_graph_edge *x = &L->g->edges[e];
-    box p = L->room[x->a], q = L->room[x->b];
+    dgi_box p = L->room[x->a], q = L->room[x->b];
     /* cells between the two rooms across and along: a corridor is at least
      * their sum less the walls it passes */
     int32_t gx = imax(0, imax(q.x0 - p.x1 - 1, p.x0 - q.x1 - 1));
     int32_t gy = imax(0, imax(q.y0 - p.y1 - 1, p.y0 - q.y1 - 1));
     if (gx + gy - 4 > x->length_max)
         return 0;
-    route r;
+    dgi_route r;
     for (int32_t t = 0; t < ROUTE_DRAWS; t++)
         if (route_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
             r.length <= x->length_max && route_fits(L, &r, e))
@@ -334,7 +334,7 @@ enum { TIE_PARENT, TIE_ALL, TIE_LOOSE, TIE_MODES };
 
 /* Picks n's interior along one axis: lo/hi fixed or -1 (INT32_MIN: free),
  * the size in [smin, smax], overlapping each facing neighbour's span. */
-static int axis_pick(layout *L, int32_t *lo, int32_t *hi, int32_t smin, int32_t smax,
+static int axis_pick(dgi_layout *L, int32_t *lo, int32_t *hi, int32_t smin, int32_t smax,
                      const int32_t *span, int32_t spans)
 {
     if (*lo != INT32_MIN && *hi != INT32_MIN)
@@ -373,14 +373,14 @@ static int overlap_ok(int32_t a0, int32_t a1, int32_t b0, int32_t b1, int32_t ne
 }
 
 /* Draws a rectangle for n meeting every tie; 0 if the draw contradicts itself. */
-static int room_draw(layout *L, int32_t n, tie *t, int32_t ties, box *out)
+static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
 {
     const dg_graph_node *node = &L->g->nodes[n];
     int32_t x0 = INT32_MIN, x1 = INT32_MIN, y0 = INT32_MIN, y1 = INT32_MIN;
     int32_t xs[3 * DG_GRAPH_DEGREE_MAX], ys[3 * DG_GRAPH_DEGREE_MAX], nx = 0, ny = 0;
     for (int32_t i = 0; i < ties; i++)
     {
-        box m = L->room[t[i].m];
+        dgi_box m = L->room[t[i].m];
         int32_t *c = NULL, v = 0;
         if (t[i].side == SIDE_LOOSE) /* a negative overlap allows a gap */
         {
@@ -407,10 +407,10 @@ static int room_draw(layout *L, int32_t n, tie *t, int32_t ties, box *out)
     if (!axis_pick(L, &x0, &x1, node->width_min, node->width_max, xs, nx) ||
         !axis_pick(L, &y0, &y1, node->height_min, node->height_max, ys, ny))
         return 0;
-    *out = (box){x0, y0, x1, y1};
+    *out = (dgi_box){x0, y0, x1, y1};
     for (int32_t i = 0; i < ties; i++)
     {
-        box m = L->room[t[i].m];
+        dgi_box m = L->room[t[i].m];
         if (t[i].side == SIDE_LOOSE)
             continue;
         int ok = (t[i].side & 1) ? overlap_ok(y0, y1, m.y0, m.y1, t[i].overlap)
@@ -423,7 +423,7 @@ static int room_draw(layout *L, int32_t n, tie *t, int32_t ties, box *out)
 
 /* 1 if n's footprint is free but for its door neighbours' walls and no room
  * but its placed neighbours lies within room_distance of it. */
-static int room_fits(const layout *L, int32_t n, box q, const tie *t, int32_t ties)
+static int room_fits(const dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t ties)
 {
     int16_t walls[DG_GRAPH_DEGREE_MAX], near[DG_GRAPH_DEGREE_MAX];
     int32_t nw = 0, nn = 0;
@@ -440,9 +440,9 @@ static int room_fits(const layout *L, int32_t n, box q, const tie *t, int32_t ti
 }
 
 /* The straight corridor of a tie with a gap, between n (at q) and t->m. */
-static int tie_route(layout *L, int32_t n, const tie *t, route *r)
+static int tie_route(dgi_layout *L, int32_t n, const tie *t, dgi_route *r)
 {
-    box m = L->room[t->m], q = L->room[n];
+    dgi_box m = L->room[t->m], q = L->room[n];
     int vertical = !(t->side & 1);
     int32_t lo = vertical ? imax(m.x0, q.x0) : imax(m.y0, q.y0);
     int32_t hi = (vertical ? imin(m.x1, q.x1) : imin(m.y1, q.y1)) - L->cw + 1;
@@ -450,7 +450,7 @@ static int tie_route(layout *L, int32_t n, const tie *t, route *r)
 }
 
 /* Placed nodes that n must still meet through unplaced nodes, by hops. */
-static int32_t pull_targets(const layout *L, int32_t n, int32_t *who, int32_t *hops)
+static int32_t pull_targets(const dgi_layout *L, int32_t n, int32_t *who, int32_t *hops)
 {
     const dg_graph *g = L->g;
     int32_t dist[DG_GRAPH_NODES_MAX], queue[DG_GRAPH_NODES_MAX], head = 0, tail = 0, count = 0;
@@ -480,13 +480,13 @@ static int32_t pull_targets(const layout *L, int32_t n, int32_t *who, int32_t *h
     return count;
 }
 
-static int32_t pull_score(const layout *L, box q, const int32_t *who, const int32_t *hops,
+static int32_t pull_score(const dgi_layout *L, dgi_box q, const int32_t *who, const int32_t *hops,
                           int32_t count)
 {
     int32_t s = 0;
     for (int32_t i = 0; i < count; i++)
     {
-        box m = L->room[who[i]];
+        dgi_box m = L->room[who[i]];
         int32_t dx = (q.x0 + q.x1) - (m.x0 + m.x1), dy = (q.y0 + q.y1) - (m.y0 + m.y1);
         s += (dx < 0 ? -dx : dx) * 16 / hops[i] + (dy < 0 ? -dy : dy) * 16 / hops[i];
     }
@@ -495,7 +495,7 @@ static int32_t pull_score(const layout *L, box q, const int32_t *who, const int3
 
 /* The ties of n to its placed neighbours under `mode`; the corridor edges
  * left untied close cycles and are routed. */
-static int32_t collect_ties(layout *L, int32_t n, int mode, tie *t)
+static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
 {
     int32_t k = 0;
     for (int32_t j = 0; j < L->deg[n]; j++)
@@ -524,7 +524,7 @@ static int32_t collect_ties(layout *L, int32_t n, int mode, tie *t)
 
 /* Tries one candidate for n: draws, checks and marks it with its corridors;
  * on failure everything it marked is undone. */
-static int room_try(layout *L, int32_t n, int mode, box *q, route *tied, int32_t *tied_edge,
+static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *tied, int32_t *tied_edge,
                     int32_t *ntied)
 {
     tie t[DG_GRAPH_DEGREE_MAX];
@@ -542,16 +542,16 @@ static int room_try(layout *L, int32_t n, int mode, box *q, route *tied, int32_t
             continue;
         if (t[i].gap == 0)
         {
-            box m = L->room[t[i].m];
+            dgi_box m = L->room[t[i].m];
             int vertical = !(t[i].side & 1);
             int32_t at = vertical ? draw(L, imax(m.x0, q->x0), imin(m.x1, q->x1))
                                   : draw(L, imax(m.y0, q->y0), imin(m.y1, q->y1));
             int32_t wall = t[i].side == 0 ? q->y1 + 1 : t[i].side == 2 ? q->y0 - 1
                          : t[i].side == 1 ? q->x0 - 1 : q->x1 + 1;
-            L->door[t[i].e] = vertical ? (box){at, wall, at, wall} : (box){wall, at, wall, at};
+            L->door[t[i].e] = vertical ? (dgi_box){at, wall, at, wall} : (dgi_box){wall, at, wall, at};
             continue;
         }
-        route r;
+        dgi_route r;
         ok = tie_route(L, n, &t[i], &r);
         if (ok)
         {
@@ -591,7 +591,7 @@ static int room_try(layout *L, int32_t n, int mode, box *q, route *tied, int32_t
 
 /* Places node n: the first fitting candidate, or, while n has a cycle to
  * close, the one of ROOM_KEEP fitting candidates nearest the rooms it must meet. */
-static int room_place(layout *L, int32_t n)
+static int room_place(dgi_layout *L, int32_t n)
 {
     int32_t who[DG_GRAPH_NODES_MAX], hops[DG_GRAPH_NODES_MAX];
     int32_t targets = pull_targets(L, n, who, hops);
@@ -601,8 +601,8 @@ static int room_place(layout *L, int32_t n)
     for (int32_t k = 0; k < ROOM_DRAWS && kept < (targets ? ROOM_KEEP : 1); k++)
     {
         dg_rng before = L->rng;
-        box q;
-        route tied[DG_GRAPH_DEGREE_MAX];
+        dgi_box q;
+        dgi_route tied[DG_GRAPH_DEGREE_MAX];
         int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
         if (!room_try(L, n, k % TIE_MODES, &q, tied, tied_edge, &ntied))
             continue;
@@ -623,22 +623,22 @@ static int room_place(layout *L, int32_t n)
     /* replay the best candidate's draws */
     dg_rng after = L->rng;
     L->rng = best_rng;
-    box q;
-    route tied[DG_GRAPH_DEGREE_MAX];
+    dgi_box q;
+    dgi_route tied[DG_GRAPH_DEGREE_MAX];
     int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
     int ok = room_try(L, n, best_mode, &q, tied, tied_edge, &ntied);
     L->rng = after;
     return ok;
 }
 
-static int place_root(layout *L, int32_t n)
+static int place_root(dgi_layout *L, int32_t n)
 {
     const dg_graph_node *node = &L->g->nodes[n];
     int32_t w = draw(L, node->width_min, node->width_max);
     int32_t h = draw(L, node->height_min, node->height_max);
     int32_t x0 = (L->w - w) / 2 + draw(L, -L->w / 8, L->w / 8);
     int32_t y0 = (L->h - h) / 2 + draw(L, -L->h / 8, L->h / 8);
-    box q = {x0, y0, x0 + w - 1, y0 + h - 1};
+    dgi_box q = {x0, y0, x0 + w - 1, y0 + h - 1};
     if (!inside(L, q))
         return 0;
     L->room[n] = q;
@@ -648,7 +648,7 @@ static int place_root(layout *L, int32_t n)
 }
 
 /* Takes node n off the map with the corridors it was given. */
-static void room_remove(layout *L, int32_t n)
+static void room_remove(dgi_layout *L, int32_t n)
 {
     for (int32_t k = 0; k < L->deg[n]; k++)
     {
@@ -666,7 +666,7 @@ static void room_remove(layout *L, int32_t n)
 /* One whole attempt; -1 on success, else the node that did not fit. A node
  * that does not fit first takes back the last 2, 4, ... rooms placed before
  * it (BACKJUMPS times), then the attempt is given up. */
-static int32_t attempt(layout *L)
+static int32_t attempt(dgi_layout *L)
 {
     memset(L->owner, 0, (size_t)L->w * (size_t)L->h * sizeof *L->owner);
     memset(L->placed, 0, sizeof L->placed);
@@ -700,7 +700,7 @@ static dg_status refuse_templates(const dg_graph *g, dg_diag *diag)
     return DG_OK;
 }
 
-static dg_status search(layout *L, dg_diag *diag)
+static dg_status search(dgi_layout *L, dg_diag *diag)
 {
     for (int32_t t = 0; t < LAYOUT_ATTEMPTS; t++)
     {
@@ -735,7 +735,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     if (st != DG_OK)
         return st;
     size_t cells = (size_t)grid->width * (size_t)grid->height;
-    layout *L = dgi_calloc(allocator, 1, sizeof *L);
+    dgi_layout *L = dgi_calloc(allocator, 1, sizeof *L);
     int16_t *owner = dgi_alloc(allocator, cells * sizeof *owner);
     uint8_t *tiles = dgi_calloc(allocator, cells, 1);
     st = L && owner && tiles ? DG_OK : DG_E_NOMEM;

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-static void fill(dg_grid *g, box q, uint8_t tile, int only_void)
+static void fill(dg_grid *g, dgi_box q, uint8_t tile, int only_void)
 {
     for (int32_t y = q.y0; y <= q.y1; y++)
         for (int32_t x = q.x0; x <= q.x1; x++)
@@ -21,15 +21,15 @@ static uint8_t door_tile(const dg_graph_edge *x)
 
 /* The door run of edge e that carries its lock or secret: a door edge's one
  * door, or a corridor's door at the room laid out later (away from the start). */
-static box special_door(const layout *L, int32_t e)
+static dgi_box special_door(const dgi_layout *L, int32_t e)
 {
     if (!L->has_corr[e])
         return L->door[e];
-    const route *r = &L->corr[e];
+    const dgi_route *r = &L->corr[e];
     return r->door[L->rank[r->b] > L->rank[r->a]];
 }
 
-void dgi_layout_draw(const layout *L, dg_grid *g)
+void dgi_layout_draw(const dgi_layout *L, dg_grid *g)
 {
     const dg_graph *gr = L->g;
     for (int32_t n = 0; n < gr->node_count; n++)
@@ -41,7 +41,7 @@ void dgi_layout_draw(const layout *L, dg_grid *g)
     {
         if (!L->has_corr[e])
             continue;
-        const route *r = &L->corr[e];
+        const dgi_route *r = &L->corr[e];
         for (int32_t i = 0; i < r->legs; i++)
             fill(g, grow(r->leg[i], 1), DG_TILE_WALL, 1);
         for (int32_t i = 0; i < r->legs; i++)
@@ -53,13 +53,13 @@ void dgi_layout_draw(const layout *L, dg_grid *g)
         fill(g, special_door(L, e), door_tile(&gr->edges[e]), 0);
 }
 
-static dg_status add_rooms(const layout *L, dg_result *r)
+static dg_status add_rooms(const dgi_layout *L, dg_result *r)
 {
     const dg_graph *g = L->g;
     dg_status st = DG_OK;
     for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
     {
-        box q = L->room[n];
+        dgi_box q = L->room[n];
         dg_room room;
         memset(&room, 0, sizeof room);
         room.rect = (dg_rect){q.x0, q.y0, q.x1 - q.x0 + 1, q.y1 - q.y0 + 1};
@@ -81,7 +81,7 @@ static dg_status add_rooms(const layout *L, dg_result *r)
     return st;
 }
 
-static dg_status add_door_run(dg_result *r, box q, dg_ref a, dg_ref b)
+static dg_status add_door_run(dg_result *r, dgi_box q, dg_ref a, dg_ref b)
 {
     dg_status st = DG_OK;
     for (int32_t y = q.y0; st == DG_OK && y <= q.y1; y++)
@@ -93,7 +93,7 @@ static dg_status add_door_run(dg_result *r, box q, dg_ref a, dg_ref b)
     return st;
 }
 
-static dg_status add_edges(const layout *L, dg_result *r)
+static dg_status add_edges(const dgi_layout *L, dg_result *r)
 {
     const dg_graph *g = L->g;
     dg_status st = DG_OK;
@@ -105,7 +105,7 @@ static dg_status add_edges(const layout *L, dg_result *r)
             st = add_door_run(r, L->door[e], (dg_ref){DG_REF_ROOM, x->a}, (dg_ref){DG_REF_ROOM, x->b});
             continue;
         }
-        const route *c = &L->corr[e];
+        const dgi_route *c = &L->corr[e];
         dg_corridor k;
         memset(&k, 0, sizeof k);
         k.start = (dg_point){c->leg[0].x0, c->leg[0].y0};
@@ -144,7 +144,7 @@ static dg_status add_marker(dg_result *r, dg_point p, int32_t kind, int32_t room
 
 /* A "lock N" marker on every locked door cell and one "key N" per lock on a
  * cell of the key node's room other than the start. */
-static dg_status add_locks(layout *L, dg_result *r)
+static dg_status add_locks(dgi_layout *L, dg_result *r)
 {
     const dg_graph *g = L->g;
     dg_status st = DG_OK;
@@ -154,14 +154,14 @@ static dg_status add_locks(layout *L, dg_result *r)
         const dg_graph_edge *x = &g->edges[e];
         if (!x->lock)
             continue;
-        box q = special_door(L, e);
+        dgi_box q = special_door(L, e);
         for (int32_t y = q.y0; st == DG_OK && y <= q.y1; y++)
             for (int32_t xx = q.x0; st == DG_OK && xx <= q.x1; xx++)
                 st = add_marker(r, (dg_point){xx, y}, DG_MARKER_LOCK, -1, "lock", x->lock);
         if (st != DG_OK || keyed[x->lock])
             continue;
         keyed[x->lock] = 1;
-        box k = L->room[x->key_node];
+        dgi_box k = L->room[x->key_node];
         dg_point p;
         do
             p = (dg_point){draw(L, k.x0, k.x1), draw(L, k.y0, k.y1)};
@@ -181,7 +181,7 @@ static int32_t exit_node(const dg_graph *g)
 
 /* The exit: the cell of the "exit" node's room farthest from the start by
  * walking, else the farthest room cell. */
-static dg_status place_exit(const layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
+static dg_status place_exit(const dgi_layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
 {
     int32_t n = exit_node(L->g);
     if (n < 0)
@@ -192,7 +192,7 @@ static dg_status place_exit(const layout *L, dg_result *r, const dg_grid *g, con
     if (st == DG_OK)
     {
         dgi_bfs(g, r->start.y * g->width + r->start.x, dist, queue);
-        box q = L->room[n];
+        dgi_box q = L->room[n];
         int32_t best = -1;
         for (int32_t y = q.y0; y <= q.y1; y++)
             for (int32_t x = q.x0; x <= q.x1; x++)
@@ -208,7 +208,7 @@ static dg_status place_exit(const layout *L, dg_result *r, const dg_grid *g, con
     return st;
 }
 
-dg_status dgi_layout_result(layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
+dg_status dgi_layout_result(dgi_layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
 {
     dgi_result_reset(r);
     dg_status st = add_rooms(L, r);
