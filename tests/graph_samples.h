@@ -1,6 +1,7 @@
 /* The level graphs the layout tests and benchmarks share, built in C: a
  * path, a hub, a cycle, a lock-and-key loop, a Zelda-like dungeon with three
- * locks, a 40-room graph with four cycles, and K5 and K3,3 (not planar). */
+ * locks, a 40-room graph with four cycles, two triangles of doors, graphs
+ * of n rooms, and K5 and K3,3 (not planar). */
 #ifndef DG_GRAPH_SAMPLES_H
 #define DG_GRAPH_SAMPLES_H
 
@@ -186,6 +187,20 @@ static inline void sample_forty(sample_graph *s, int32_t distance)
     sample_edge(s, ids[31], ids[17], C, 2, 12);
 }
 
+/* Two triangles of rooms joined by doors only, sharing an edge: the third
+ * room of each must touch both others (a T of walls). */
+static inline void sample_triangles(sample_graph *s, int32_t distance)
+{
+    sample_begin(s, 60, 40, distance);
+    int32_t a = sample_node(s, "hall", "start", 4, 7), b = sample_node(s, "nave", "", 4, 7);
+    int32_t c = sample_node(s, "apse", "", 4, 7), d = sample_node(s, "crypt", "exit", 4, 7);
+    sample_edge(s, a, b, D, 0, 0);
+    sample_edge(s, b, c, D, 0, 0);
+    sample_edge(s, c, a, D, 0, 0);
+    sample_edge(s, c, d, D, 0, 0);
+    sample_edge(s, d, a, D, 0, 0);
+}
+
 /* n rooms: a spine with a branch every fourth room and a chord back five
  * rooms from every tenth (a cycle of about six), on a grid that grows with n. */
 static inline void sample_sized(sample_graph *s, int32_t n, int32_t distance)
@@ -239,6 +254,7 @@ typedef struct sample_entry { const char *name; sample_fn make; } sample_entry;
 static const sample_entry sample_graphs[] = {
     {"path", sample_path},   {"hub", sample_hub},     {"cycle", sample_cycle},
     {"lockloop", sample_lock_loop}, {"zelda", sample_zelda}, {"forty", sample_forty},
+    {"triangles", sample_triangles},
 };
 #define SAMPLE_GRAPHS (sizeof sample_graphs / sizeof sample_graphs[0])
 

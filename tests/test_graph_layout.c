@@ -345,6 +345,7 @@ LAYOUT_TEST(cycle, 100)
 LAYOUT_TEST(lockloop, 100)
 LAYOUT_TEST(zelda, 100)
 LAYOUT_TEST(forty, 20)
+LAYOUT_TEST(triangles, 100)
 
 /* Corridors two and three cells wide keep every property. */
 TEST(graph_layout_wide_corridors)

@@ -111,8 +111,8 @@ static int shared_ok(const dgi_layout *L, int32_t x, int32_t y, const int16_t *o
 }
 
 /* 1 if every cell of q (clipped to the grid) is free or owned by an id in
- * ok[]; with rooms_only, corridors do not count and a shared wall counts
- * for the rooms that hold it. */
+ * ok[] (a shared wall: every room that holds it); with rooms_only,
+ * corridors do not count. */
 static int area_free(const dgi_layout *L, dgi_box q, const int16_t *ok, int32_t nok, int rooms_only)
 {
     int16_t first_corridor = (int16_t)(1 + L->g->node_count);
@@ -124,8 +124,7 @@ static int area_free(const dgi_layout *L, dgi_box q, const int16_t *ok, int32_t 
             int16_t o = L->owner[y * L->w + x];
             if (!o || listed(o, ok, nok))
                 continue;
-            if (rooms_only && o == SHARED ? !shared_ok(L, x, y, ok, nok)
-                                          : !(rooms_only && o >= first_corridor))
+            if (o == SHARED ? !shared_ok(L, x, y, ok, nok) : !(rooms_only && o >= first_corridor))
                 return 0;
         }
     return 1;
