@@ -1,0 +1,765 @@
+/* Laying out a level graph (DESIGN.md section 11): rooms are rectangles
+ * placed one by one from the start node (the nodes on cycles first), each against
+ * its already placed neighbours: a door edge makes the two rooms share a wall,
+ * the edge to the room's parent may be a straight corridor, and the other
+ * corridor edges to placed rooms (the edges that close cycles) are routed as a
+ * straight or L-shaped corridor. An occupancy map of owners (room or corridor
+ * footprints, walls included) keeps everything else room_distance cells
+ * apart. A room whose cycle is still open is pulled toward the placed rooms it
+ * must meet. Every loop is bounded by counts: a room that does not fit first
+ * takes back a few rooms before it, then the attempt starts over with the
+ * next draws, and after LAYOUT_ATTEMPTS the node that failed most often is
+ * named. The grid is written only on success (layout_result.c). */
+#include "graph/layout.h"
+
+#define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
+#define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
+#define ROOM_KEEP 6          /* valid candidates compared by their pull */
+#define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
+#define BACKJUMPS 8          /* steps back within one attempt */
+#define PULL_HOPS 6          /* cycles longer than this are not pulled shut */
+#define SHARED INT16_MAX     /* owner of a wall two rooms share */
+#define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
+
+/* ---- order ---------------------------------------------------------------- */
+
+/* 1 if nodes a and b stay connected without edge skip. */
+static int connected_without(const dg_graph *g, int32_t a, int32_t b, int32_t skip)
+{
+    uint8_t seen[DG_GRAPH_NODES_MAX] = {0};
+    int32_t queue[DG_GRAPH_NODES_MAX], head = 0, tail = 0;
+    queue[tail++] = a;
+    seen[a] = 1;
+    while (head < tail)
+    {
+        int32_t u = queue[head++];
+        for (int32_t e = 0; e < g->edge_count; e++)
+        {
+            const dg_graph_edge *x = &g->edges[e];
+            if (e == skip || (x->a != u && x->b != u) || seen[other_end(x, u)])
+                continue;
+            seen[other_end(x, u)] = 1;
+            queue[tail++] = other_end(x, u);
+        }
+    }
+    return seen[b];
+}
+
+/* The order rooms are placed in: from the start node, always a node next to
+ * the placed ones, nodes on a cycle before the rest (so a cycle closes before
+ * branches fill the space it needs), else in the order they were reached.
+ * parent_edge[n] is the edge n was reached by. */
+static void place_order(dgi_layout *L)
+{
+    const dg_graph *g = L->g;
+    uint8_t on_cycle[DG_GRAPH_NODES_MAX] = {0}, done[DG_GRAPH_NODES_MAX] = {0};
+    int32_t reached[DG_GRAPH_NODES_MAX], count = 0, n = dgi_graph_start_node(g);
+    for (int32_t e = 0; e < g->edge_count; e++) /* dg_graph_check bounds the degrees */
+    {
+        L->adj[g->edges[e].a][L->deg[g->edges[e].a]++] = e;
+        L->adj[g->edges[e].b][L->deg[g->edges[e].b]++] = e;
+    }
+    for (int32_t e = 0; e < g->edge_count; e++)
+        if (connected_without(g, g->edges[e].a, g->edges[e].b, e))
+            on_cycle[g->edges[e].a] = on_cycle[g->edges[e].b] = 1;
+    for (int32_t i = 0; i < g->node_count; i++)
+        reached[i] = -1;
+    L->parent_edge[n] = -1;
+    reached[n] = count++;
+    for (int32_t k = 0; k < g->node_count; k++)
+    {
+        L->rank[n] = k;
+        L->order[k] = n;
+        done[n] = 1;
+        for (int32_t e = 0; e < g->edge_count; e++)
+        {
+            const dg_graph_edge *x = &g->edges[e];
+            if ((x->a == n || x->b == n) && reached[other_end(x, n)] < 0)
+            {
+                reached[other_end(x, n)] = count++;
+                L->parent_edge[other_end(x, n)] = e;
+            }
+        }
+        int32_t best = -1;
+        for (int32_t m = 0; m < g->node_count; m++)
+            if (!done[m] && reached[m] >= 0 &&
+                (best < 0 || on_cycle[m] > on_cycle[best] ||
+                 (on_cycle[m] == on_cycle[best] && reached[m] < reached[best])))
+                best = m;
+        n = best;
+    }
+}
+
+/* ---- occupancy ------------------------------------------------------------ */
+
+static int listed(int16_t o, const int16_t *ok, int32_t nok)
+{
+    for (int32_t k = 0; k < nok; k++)
+        if (ok[k] == o)
+            return 1;
+    return 0;
+}
+
+
+/* 1 if every room whose walls hold shared cell (x, y) is listed in ok[]. */
+static int shared_ok(const dgi_layout *L, int32_t x, int32_t y, const int16_t *ok, int32_t nok)
+{
+    for (int32_t m = 0; m < L->g->node_count; m++)
+        if (L->placed[m] && in_box(grow(L->room[m], 1), x, y) && !listed(room_id(m), ok, nok))
+            return 0;
+    return 1;
+}
+
+/* 1 if every cell of q (clipped to the grid) is free or owned by an id in
+ * ok[] (a shared wall: every room that holds it); with rooms_only,
+ * corridors do not count. */
+static int area_free(const dgi_layout *L, dgi_box q, const int16_t *ok, int32_t nok, int rooms_only)
+{
+    int16_t first_corridor = (int16_t)(1 + L->g->node_count);
+    q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
+    q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+        {
+            int16_t o = L->owner[y * L->w + x];
+            if (!o || listed(o, ok, nok))
+                continue;
+            if (o == SHARED ? !shared_ok(L, x, y, ok, nok) : !(rooms_only && o >= first_corridor))
+                return 0;
+        }
+    return 1;
+}
+
+static void area_mark(dgi_layout *L, dgi_box q, int16_t id)
+{
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+            if (!L->owner[y * L->w + x])
+                L->owner[y * L->w + x] = id;
+}
+
+static void area_unmark(dgi_layout *L, dgi_box q, int16_t id)
+{
+    q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
+    q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+            if (L->owner[y * L->w + x] == id)
+                L->owner[y * L->w + x] = 0;
+}
+
+/* A room's footprint (interior and walls) on the owner map: a wall cell two
+ * rooms share (a door edge's wall) becomes SHARED, which no later room may
+ * claim, so no third room ever touches that wall. */
+static void room_mark(dgi_layout *L, int32_t n)
+{
+    dgi_box q = grow(L->room[n], 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+        {
+            int16_t *o = &L->owner[y * L->w + x];
+            *o = *o ? SHARED : room_id(n);
+        }
+}
+
+/* Gives back n's footprint: its own cells become free, a shared cell goes
+ * back to the placed rooms whose walls still hold it. */
+static void room_unmark(dgi_layout *L, int32_t n)
+{
+    dgi_box q = grow(L->room[n], 1);
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+        {
+            int16_t *o = &L->owner[y * L->w + x];
+            if (*o == room_id(n))
+                *o = 0;
+            else if (*o == SHARED)
+            {
+                int16_t id = 0;
+                for (int32_t m = 0; m < L->g->node_count; m++)
+                    if (m != n && L->placed[m] && in_box(grow(L->room[m], 1), x, y))
+                        id = id ? SHARED : room_id(m);
+                *o = id;
+            }
+        }
+}
+static int inside(const dgi_layout *L, dgi_box q) /* q and its walls inside the grid */
+{
+    return q.x0 >= 1 && q.y0 >= 1 && q.x1 <= L->w - 2 && q.y1 <= L->h - 2 && q.x0 <= q.x1 &&
+           q.y0 <= q.y1;
+}
+
+/* ---- corridors ------------------------------------------------------------ */
+
+/* 1 if r's legs are free cells inside the grid and its walls free or a's or
+ * b's: a corridor touches nothing else (room_distance is between rooms). */
+static int route_fits(const dgi_layout *L, const dgi_route *r, int32_t e)
+{
+    int16_t ok[3] = {room_id(r->a), room_id(r->b), corr_id(L, e)};
+    for (int32_t i = 0; i < r->legs; i++)
+    {
+        if (!inside(L, r->leg[i]) || !area_free(L, r->leg[i], NULL, 0, 0))
+            return 0;
+        if (!area_free(L, grow(r->leg[i], 1), ok, 3, 0))
+            return 0;
+    }
+    return 1;
+}
+
+static void route_mark(dgi_layout *L, const dgi_route *r, int32_t e)
+{
+    for (int32_t i = 0; i < r->legs; i++)
+        area_mark(L, grow(r->leg[i], 1), corr_id(L, e));
+}
+
+static void route_unmark(dgi_layout *L, const dgi_route *r, int32_t e)
+{
+    for (int32_t i = 0; i < r->legs; i++)
+        area_unmark(L, grow(r->leg[i], 1), corr_id(L, e));
+}
+
+/* A straight corridor from p's side (0 N, 1 E, 2 S, 3 W) to q, which lies
+ * beyond it; its cells start at `at` along the wall. */
+static int route_straight(const dgi_layout *L, int32_t pn, int32_t qn, int side, int32_t at, dgi_route *r)
+{
+    dgi_box p = L->room[pn], q = L->room[qn];
+    int32_t cw = L->cw;
+    memset(r, 0, sizeof *r);
+    r->a = pn, r->b = qn, r->legs = 1;
+    if (side == 0 || side == 2)
+    {
+        dgi_box top = side == 2 ? p : q, bot = side == 2 ? q : p;
+        r->leg[0] = (dgi_box){at, top.y1 + 2, at + cw - 1, bot.y0 - 2};
+        r->door[side == 2 ? 0 : 1] = (dgi_box){at, top.y1 + 1, at + cw - 1, top.y1 + 1};
+        r->door[side == 2 ? 1 : 0] = (dgi_box){at, bot.y0 - 1, at + cw - 1, bot.y0 - 1};
+        r->length = bot.y0 - top.y1 - 3;
+        return at >= imax(p.x0, q.x0) && at + cw - 1 <= imin(p.x1, q.x1) && r->length >= 1;
+    }
+    dgi_box lft = side == 1 ? p : q, rgt = side == 1 ? q : p;
+    r->leg[0] = (dgi_box){lft.x1 + 2, at, rgt.x0 - 2, at + cw - 1};
+    r->door[side == 1 ? 0 : 1] = (dgi_box){lft.x1 + 1, at, lft.x1 + 1, at + cw - 1};
+    r->door[side == 1 ? 1 : 0] = (dgi_box){rgt.x0 - 1, at, rgt.x0 - 1, at + cw - 1};
+    r->length = rgt.x0 - lft.x1 - 3;
+    return at >= imax(p.y0, q.y0) && at + cw - 1 <= imin(p.y1, q.y1) && r->length >= 1;
+}
+
+/* An L: leaves p vertically at column xa, turns at row yc and enters q from
+ * the side facing it. */
+static int route_ell(const dgi_layout *L, int32_t pn, int32_t qn, int32_t xa, int32_t yc, dgi_route *r)
+{
+    dgi_box p = L->room[pn], q = L->room[qn];
+    int32_t cw = L->cw;
+    memset(r, 0, sizeof *r);
+    r->a = pn, r->b = qn, r->legs = 2;
+    if (xa < p.x0 || xa + cw - 1 > p.x1 || yc < q.y0 || yc + cw - 1 > q.y1)
+        return 0;
+    int down = yc > p.y1, right = xa < q.x0;
+    if (down ? yc < p.y1 + 2 : yc + cw - 1 > p.y0 - 2)
+        return 0;
+    if (right ? xa + cw > q.x0 - 2 : xa - 1 < q.x1 + 2)
+        return 0;
+    int32_t wy = down ? p.y1 + 1 : p.y0 - 1, wx = right ? q.x0 - 1 : q.x1 + 1;
+    r->door[0] = (dgi_box){xa, wy, xa + cw - 1, wy};
+    r->door[1] = (dgi_box){wx, yc, wx, yc + cw - 1};
+    r->leg[0] = down ? (dgi_box){xa, wy + 1, xa + cw - 1, yc + cw - 1}
+                     : (dgi_box){xa, yc, xa + cw - 1, wy - 1};
+    r->leg[1] = right ? (dgi_box){xa + cw, yc, wx - 1, yc + cw - 1} : (dgi_box){wx + 1, yc, xa - 1, yc + cw - 1};
+    r->length = (r->leg[0].y1 - r->leg[0].y0 + 1) + (r->leg[1].x1 - r->leg[1].x0 + 1);
+    return 1;
+}
+
+/* Draws one dgi_route between placed rooms a and b: straight when they face each
+ * other, else an L leaving either room vertically. */
+static int route_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
+{
+    dgi_box p = L->room[a], q = L->room[b];
+    int32_t cw = L->cw, kind = draw(L, 0, 1);
+    if (kind == 0)
+    {
+        if (q.y0 > p.y1 + 3 || q.y1 < p.y0 - 3)
+            return route_straight(L, a, b, q.y0 > p.y1 ? 2 : 0,
+                                  draw(L, imax(p.x0, q.x0), imin(p.x1, q.x1) - cw + 1), r);
+        return route_straight(L, a, b, q.x0 > p.x1 ? 1 : 3,
+                              draw(L, imax(p.y0, q.y0), imin(p.y1, q.y1) - cw + 1), r);
+    }
+    int flip = draw(L, 0, 1);
+    int32_t pn = flip ? b : a, qn = flip ? a : b;
+    dgi_box pp = L->room[pn], qq = L->room[qn];
+    if (!route_ell(L, pn, qn, draw(L, pp.x0, pp.x1 - cw + 1), draw(L, qq.y0, qq.y1 - cw + 1), r))
+        return 0;
+    if (flip)
+    {
+        dgi_box t = r->door[0];
+        r->door[0] = r->door[1], r->door[1] = t;
+        r->a = a, r->b = b;
+    }
+    return 1;
+}
+
+/* Routes closing edge e between placed rooms; marks it on success. */
+static int route_close(dgi_layout *L, int32_t e)
+{
+    const dg_graph_edge *x = &L->g->edges[e];
+    dgi_box p = L->room[x->a], q = L->room[x->b];
+    /* cells between the two rooms across and along: a corridor is at least
+     * their sum less the walls it passes */
+    int32_t gx = imax(0, imax(q.x0 - p.x1 - 1, p.x0 - q.x1 - 1));
+    int32_t gy = imax(0, imax(q.y0 - p.y1 - 1, p.y0 - q.y1 - 1));
+    if (gx + gy - 4 > x->length_max)
+        return 0;
+    dgi_route r;
+    for (int32_t t = 0; t < ROUTE_DRAWS; t++)
+        if (route_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
+            r.length <= x->length_max && route_fits(L, &r, e))
+        {
+            L->corr[e] = r;
+            L->has_corr[e] = 1;
+            route_mark(L, &r, e);
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- rooms ---------------------------------------------------------------- */
+
+/* How room n must sit against placed neighbour m: on `side` of it (0 N, 1 E,
+ * 2 S, 3 W of m) with `gap` cells between the walls (0: a shared wall). */
+typedef struct tie { int32_t m, e, side, gap, overlap; } tie;
+/* How a draw ties n to its placed neighbours besides the door edges (which
+ * always share a wall): the edge it was reached by as a straight corridor,
+ * every corridor edge straight, or the parent only nearby (routed after). */
+enum { TIE_PARENT, TIE_ALL, TIE_LOOSE, TIE_MODES };
+#define SIDE_LOOSE 4 /* a tie that only keeps n within reach of m */
+
+/* Picks n's interior along one axis: lo/hi fixed or -1 (INT32_MIN: free),
+ * the size in [smin, smax], overlapping each facing neighbour's span. */
+static int axis_pick(dgi_layout *L, int32_t *lo, int32_t *hi, int32_t smin, int32_t smax,
+                     const int32_t *span, int32_t spans)
+{
+    if (*lo != INT32_MIN && *hi != INT32_MIN)
+        return *hi - *lo + 1 >= smin && *hi - *lo + 1 <= smax;
+    int32_t s = draw(L, smin, smax);
+    if (*lo != INT32_MIN)
+        *hi = *lo + s - 1;
+    else if (*hi != INT32_MIN)
+        *lo = *hi - s + 1;
+    else
+    {
+        /* lo <= span.hi - ov + 1 and lo + s - 1 >= span.lo + ov - 1 for each */
+        int32_t a = INT32_MIN / 2, b = INT32_MAX / 2;
+        for (int32_t i = 0; i < spans; i++)
+        {
+            b = imin(b, span[3 * i + 1] - span[3 * i + 2] + 1);
+            a = imax(a, span[3 * i] + span[3 * i + 2] - s);
+        }
+        if (a > b)
+            return 0;
+        int32_t k = draw(L, 0, 3);
+        if (k == 0 && span[0] >= a && span[0] <= b) /* line up with the first neighbour */
+            *lo = span[0];
+        else if (k == 1 && span[1] - s + 1 >= a && span[1] - s + 1 <= b)
+            *lo = span[1] - s + 1;
+        else
+            *lo = draw(L, a, b);
+        *hi = *lo + s - 1;
+    }
+    return 1;
+}
+
+static int overlap_ok(int32_t a0, int32_t a1, int32_t b0, int32_t b1, int32_t need)
+{
+    return imin(a1, b1) - imax(a0, b0) + 1 >= need;
+}
+
+/* Draws a rectangle for n meeting every tie; 0 if the draw contradicts itself. */
+static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    int32_t x0 = INT32_MIN, x1 = INT32_MIN, y0 = INT32_MIN, y1 = INT32_MIN;
+    int32_t xs[3 * DG_GRAPH_DEGREE_MAX], ys[3 * DG_GRAPH_DEGREE_MAX], nx = 0, ny = 0;
+    for (int32_t i = 0; i < ties; i++)
+    {
+        dgi_box m = L->room[t[i].m];
+        int32_t *c = NULL, v = 0;
+        if (t[i].side == SIDE_LOOSE) /* a negative overlap allows a gap */
+        {
+            int32_t *sx = xs + 3 * nx++, *sy = ys + 3 * ny++;
+            sx[0] = m.x0, sx[1] = m.x1, sx[2] = -t[i].gap;
+            sy[0] = m.y0, sy[1] = m.y1, sy[2] = -t[i].gap;
+            continue;
+        }
+        switch (t[i].side)
+        {
+        case 0: c = &y1, v = m.y0 - 2 - t[i].gap - (t[i].gap > 0); break;
+        case 1: c = &x0, v = m.x1 + 2 + t[i].gap + (t[i].gap > 0); break;
+        case 2: c = &y0, v = m.y1 + 2 + t[i].gap + (t[i].gap > 0); break;
+        default: c = &x1, v = m.x0 - 2 - t[i].gap - (t[i].gap > 0); break;
+        }
+        if (*c != INT32_MIN && *c != v)
+            return 0;
+        *c = v;
+        int32_t *sp = (t[i].side & 1) ? ys + 3 * ny++ : xs + 3 * nx++;
+        sp[0] = (t[i].side & 1) ? m.y0 : m.x0;
+        sp[1] = (t[i].side & 1) ? m.y1 : m.x1;
+        sp[2] = t[i].overlap;
+    }
+    if (!axis_pick(L, &x0, &x1, node->width_min, node->width_max, xs, nx) ||
+        !axis_pick(L, &y0, &y1, node->height_min, node->height_max, ys, ny))
+        return 0;
+    *out = (dgi_box){x0, y0, x1, y1};
+    for (int32_t i = 0; i < ties; i++)
+    {
+        dgi_box m = L->room[t[i].m];
+        if (t[i].side == SIDE_LOOSE)
+            continue;
+        int ok = (t[i].side & 1) ? overlap_ok(y0, y1, m.y0, m.y1, t[i].overlap)
+                                 : overlap_ok(x0, x1, m.x0, m.x1, t[i].overlap);
+        if (!ok)
+            return 0;
+    }
+    return inside(L, *out);
+}
+
+/* 1 if n's footprint is free but for its door neighbours' walls and no room
+ * but its placed neighbours lies within room_distance of it. */
+static int room_fits(const dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t ties)
+{
+    int16_t walls[DG_GRAPH_DEGREE_MAX], near[DG_GRAPH_DEGREE_MAX];
+    int32_t nw = 0, nn = 0;
+    for (int32_t i = 0; i < ties; i++)
+        if (t[i].gap == 0)
+            walls[nw++] = room_id(t[i].m);
+    for (int32_t k = 0; k < L->deg[n]; k++)
+    {
+        const dg_graph_edge *x = &L->g->edges[L->adj[n][k]];
+        if (L->placed[other_end(x, n)])
+            near[nn++] = room_id(other_end(x, n));
+    }
+    return area_free(L, grow(q, 1), walls, nw, 0) && area_free(L, grow(q, 1 + L->d), near, nn, 1);
+}
+
+/* The straight corridor of a tie with a gap, between n (at q) and t->m. */
+static int tie_route(dgi_layout *L, int32_t n, const tie *t, dgi_route *r)
+{
+    dgi_box m = L->room[t->m], q = L->room[n];
+    int vertical = !(t->side & 1);
+    int32_t lo = vertical ? imax(m.x0, q.x0) : imax(m.y0, q.y0);
+    int32_t hi = (vertical ? imin(m.x1, q.x1) : imin(m.y1, q.y1)) - L->cw + 1;
+    return route_straight(L, t->m, n, t->side, draw(L, lo, hi), r) && route_fits(L, r, t->e);
+}
+
+/* Placed nodes that n must still meet through unplaced nodes, by hops. */
+static int32_t pull_targets(const dgi_layout *L, int32_t n, int32_t *who, int32_t *hops)
+{
+    const dg_graph *g = L->g;
+    int32_t dist[DG_GRAPH_NODES_MAX], queue[DG_GRAPH_NODES_MAX], head = 0, tail = 0, count = 0;
+    for (int32_t i = 0; i < g->node_count; i++)
+        dist[i] = -1;
+    dist[n] = 0;
+    queue[tail++] = n;
+    while (head < tail)
+    {
+        int32_t u = queue[head++];
+        for (int32_t k = 0; k < L->deg[u]; k++)
+        {
+            int32_t v = other_end(&g->edges[L->adj[u][k]], u);
+            if (dist[v] >= 0)
+                continue;
+            dist[v] = dist[u] + 1;
+            if (L->placed[v])
+            {
+                if (u != n && dist[v] <= PULL_HOPS)
+                    who[count] = v, hops[count++] = dist[v];
+                continue;
+            }
+            if (dist[v] < PULL_HOPS)
+                queue[tail++] = v;
+        }
+    }
+    return count;
+}
+
+static int32_t pull_score(const dgi_layout *L, dgi_box q, const int32_t *who, const int32_t *hops,
+                          int32_t count)
+{
+    int32_t s = 0;
+    for (int32_t i = 0; i < count; i++)
+    {
+        dgi_box m = L->room[who[i]];
+        int32_t dx = (q.x0 + q.x1) - (m.x0 + m.x1), dy = (q.y0 + q.y1) - (m.y0 + m.y1);
+        s += (dx < 0 ? -dx : dx) * 16 / hops[i] + (dy < 0 ? -dy : dy) * 16 / hops[i];
+    }
+    return s;
+}
+
+/* The ties of n to its placed neighbours under `mode`; the corridor edges
+ * left untied close cycles and are routed. */
+static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
+{
+    int32_t k = 0;
+    for (int32_t j = 0; j < L->deg[n]; j++)
+    {
+        int32_t e = L->adj[n][j];
+        const dg_graph_edge *x = &L->g->edges[e];
+        if (!L->placed[other_end(x, n)])
+            continue;
+        int corridor = x->kind == DG_EDGE_CORRIDOR, parent = e == L->parent_edge[n];
+        if (corridor && !parent && mode != TIE_ALL)
+            continue;
+        t[k].m = other_end(x, n);
+        t[k].e = e;
+        t[k].side = draw(L, 0, 3);
+        t[k].gap = corridor ? draw(L, x->length_min, x->length_max) : 0;
+        t[k].overlap = corridor ? L->cw : 1;
+        if (corridor && parent && mode == TIE_LOOSE)
+        {
+            t[k].side = SIDE_LOOSE;
+            t[k].gap = x->length_max / 2 + 2;
+        }
+        k++;
+    }
+    return k;
+}
+
+/* Tries one candidate for n: draws, checks and marks it with its corridors;
+ * on failure everything it marked is undone. */
+static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *tied, int32_t *tied_edge,
+                    int32_t *ntied)
+{
+    tie t[DG_GRAPH_DEGREE_MAX];
+    int32_t ties = collect_ties(L, n, mode, t);
+    *ntied = 0;
+    if (!room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
+        return 0;
+    L->room[n] = *q;
+    L->placed[n] = 1;
+    room_mark(L, n);
+    int ok = 1;
+    for (int32_t i = 0; ok && i < ties; i++)
+    {
+        if (t[i].side == SIDE_LOOSE)
+            continue;
+        if (t[i].gap == 0)
+        {
+            dgi_box m = L->room[t[i].m];
+            int vertical = !(t[i].side & 1);
+            int32_t at = vertical ? draw(L, imax(m.x0, q->x0), imin(m.x1, q->x1))
+                                  : draw(L, imax(m.y0, q->y0), imin(m.y1, q->y1));
+            int32_t wall = t[i].side == 0 ? q->y1 + 1 : t[i].side == 2 ? q->y0 - 1
+                         : t[i].side == 1 ? q->x0 - 1 : q->x1 + 1;
+            L->door[t[i].e] = vertical ? (dgi_box){at, wall, at, wall} : (dgi_box){wall, at, wall, at};
+            continue;
+        }
+        dgi_route r;
+        ok = tie_route(L, n, &t[i], &r);
+        if (ok)
+        {
+            route_mark(L, &r, t[i].e);
+            L->corr[t[i].e] = r;
+            L->has_corr[t[i].e] = 1;
+            tied[*ntied] = r;
+            tied_edge[(*ntied)++] = t[i].e;
+        }
+    }
+    for (int32_t j = 0; ok && j < L->deg[n]; j++)
+    {
+        int32_t e = L->adj[n][j];
+        const dg_graph_edge *x = &L->g->edges[e];
+        if (x->kind == DG_EDGE_CORRIDOR &&
+            L->placed[other_end(x, n)] && !L->has_corr[e])
+        {
+            ok = route_close(L, e);
+            if (ok)
+            {
+                tied[*ntied] = L->corr[e];
+                tied_edge[(*ntied)++] = e;
+            }
+        }
+    }
+    if (ok)
+        return 1;
+    for (int32_t i = 0; i < *ntied; i++)
+    {
+        route_unmark(L, &tied[i], tied_edge[i]);
+        L->has_corr[tied_edge[i]] = 0;
+    }
+    room_unmark(L, n);
+    L->placed[n] = 0;
+    return 0;
+}
+
+/* Places node n: the first fitting candidate, or, while n has a cycle to
+ * close, the one of ROOM_KEEP fitting candidates nearest the rooms it must meet. */
+static int room_place(dgi_layout *L, int32_t n)
+{
+    int32_t who[DG_GRAPH_NODES_MAX], hops[DG_GRAPH_NODES_MAX];
+    int32_t targets = pull_targets(L, n, who, hops);
+    int32_t best = -1, kept = 0;
+    dg_rng best_rng = L->rng;
+    int best_mode = 0;
+    for (int32_t k = 0; k < ROOM_DRAWS && kept < (targets ? ROOM_KEEP : 1); k++)
+    {
+        dg_rng before = L->rng;
+        dgi_box q;
+        dgi_route tied[DG_GRAPH_DEGREE_MAX];
+        int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
+        if (!room_try(L, n, k % TIE_MODES, &q, tied, tied_edge, &ntied))
+            continue;
+        int32_t s = pull_score(L, q, who, hops, targets);
+        if (best < 0 || s < best)
+            best = s, best_rng = before, best_mode = k % TIE_MODES;
+        kept++;
+        for (int32_t i = 0; i < ntied; i++)
+        {
+            route_unmark(L, &tied[i], tied_edge[i]);
+            L->has_corr[tied_edge[i]] = 0;
+        }
+        room_unmark(L, n);
+        L->placed[n] = 0;
+    }
+    if (best < 0)
+        return 0;
+    /* replay the best candidate's draws */
+    dg_rng after = L->rng;
+    L->rng = best_rng;
+    dgi_box q;
+    dgi_route tied[DG_GRAPH_DEGREE_MAX];
+    int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
+    int ok = room_try(L, n, best_mode, &q, tied, tied_edge, &ntied);
+    L->rng = after;
+    return ok;
+}
+
+static int place_root(dgi_layout *L, int32_t n)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    int32_t w = draw(L, node->width_min, node->width_max);
+    int32_t h = draw(L, node->height_min, node->height_max);
+    int32_t x0 = (L->w - w) / 2 + draw(L, -L->w / 8, L->w / 8);
+    int32_t y0 = (L->h - h) / 2 + draw(L, -L->h / 8, L->h / 8);
+    dgi_box q = {x0, y0, x0 + w - 1, y0 + h - 1};
+    if (!inside(L, q))
+        return 0;
+    L->room[n] = q;
+    L->placed[n] = 1;
+    room_mark(L, n);
+    return 1;
+}
+
+/* Takes node n off the map with the corridors it was given. */
+static void room_remove(dgi_layout *L, int32_t n)
+{
+    for (int32_t k = 0; k < L->deg[n]; k++)
+    {
+        int32_t e = L->adj[n][k];
+        if (L->has_corr[e])
+        {
+            route_unmark(L, &L->corr[e], e);
+            L->has_corr[e] = 0;
+        }
+    }
+    room_unmark(L, n);
+    L->placed[n] = 0;
+}
+
+/* One whole attempt; -1 on success, else the node that did not fit. A node
+ * that does not fit first takes back the last 2, 4, ... rooms placed before
+ * it (BACKJUMPS times), then the attempt is given up. */
+static int32_t attempt(dgi_layout *L)
+{
+    memset(L->owner, 0, (size_t)L->w * (size_t)L->h * sizeof *L->owner);
+    memset(L->placed, 0, sizeof L->placed);
+    memset(L->has_corr, 0, sizeof L->has_corr);
+    if (!place_root(L, L->order[0]))
+        return L->order[0];
+    int32_t jumps = 0;
+    for (int32_t i = 1; i < L->g->node_count; i++)
+    {
+        if (room_place(L, L->order[i]))
+            continue;
+        if (++jumps > BACKJUMPS)
+            return L->order[i];
+        L->fails[L->order[i]]++;
+        int32_t back = imax(1, i - 2 * jumps);
+        while (i > back)
+            room_remove(L, L->order[--i]);
+        i--;
+    }
+    return -1;
+}
+
+/* ---- the call ------------------------------------------------------------- */
+
+static dg_status refuse_templates(const dg_graph *g, dg_diag *diag)
+{
+    for (int32_t i = 0; i < g->node_count; i++)
+        if (g->nodes[i].templates[0])
+            return dgi_fail(diag, DG_E_INVALID, "node %s: room templates are not laid out yet; "
+                            "give the node a size range", g->nodes[i].name);
+    return DG_OK;
+}
+
+static dg_status search(dgi_layout *L, dg_diag *diag)
+{
+    for (int32_t t = 0; t < LAYOUT_ATTEMPTS; t++)
+    {
+        int32_t bad = attempt(L);
+        if (bad < 0)
+            return DG_OK;
+        L->fails[bad]++;
+    }
+    int32_t worst = 0;
+    for (int32_t n = 1; n < L->g->node_count; n++)
+        if (L->fails[n] > L->fails[worst])
+            worst = n;
+    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d "
+                    "(a graph that is not planar, or rooms too large for the grid)",
+                    L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)L->w, (int)L->h);
+}
+
+static void copy_out(const dg_grid *from, dg_grid *to)
+{
+    for (int32_t y = 0; y < to->height; y++)
+        memcpy(&DG_CELL(to, 0, y), &DG_CELL(from, 0, y), (size_t)to->width);
+}
+
+dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    dg_status st = dgi_grid_validate(grid, diag);
+    if (st == DG_OK)
+        st = dg_graph_check(graph, diag);
+    if (st == DG_OK)
+        st = refuse_templates(graph, diag);
+    if (st != DG_OK)
+        return st;
+    size_t cells = (size_t)grid->width * (size_t)grid->height;
+    dgi_layout *L = dgi_calloc(allocator, 1, sizeof *L);
+    int16_t *owner = dgi_alloc(allocator, cells * sizeof *owner);
+    uint8_t *tiles = dgi_calloc(allocator, cells, 1);
+    st = L && owner && tiles ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK)
+    {
+        L->g = graph;
+        L->w = grid->width, L->h = grid->height;
+        L->d = graph->room_distance, L->cw = graph->corridor_width;
+        L->owner = owner;
+        dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
+        place_order(L);
+        st = search(L, diag);
+    }
+    dg_grid scratch = {tiles, grid->width, grid->height, grid->width};
+    if (st == DG_OK)
+        dgi_layout_draw(L, &scratch);
+    if (st == DG_OK && result)
+        st = dgi_layout_result(L, result, &scratch, allocator);
+    if (st == DG_OK)
+    {
+        copy_out(&scratch, grid);
+        dgi_diag_ok(diag);
+    }
+    dgi_free(allocator, tiles, cells);
+    dgi_free(allocator, owner, cells * sizeof *owner);
+    dgi_free(allocator, L, sizeof *L);
+    return st;
+}

@@ -1,0 +1,54 @@
+/* The level-graph layout's private state, shared by its search (layout.c)
+ * and its drawing and result (layout_result.c). Private. */
+#ifndef DG_GRAPH_LAYOUT_H
+#define DG_GRAPH_LAYOUT_H
+
+#include "graph/graph.h"
+
+typedef struct dgi_box { int32_t x0, y0, x1, y1; } dgi_box; /* interior cells, inclusive */
+
+/* A corridor: up to two legs of cells and its two door runs (in the walls). */
+typedef struct dgi_route {
+    dgi_box leg[2];
+    int32_t legs;
+    dgi_box door[2];       /* door[0] in room a's wall, door[1] in room b's */
+    int32_t a, b;      /* nodes, in the order of door[] */
+    int32_t length;    /* cells along the way (cells / width) */
+} dgi_route;
+
+typedef struct dgi_layout {
+    const dg_graph *g;
+    int32_t w, h, d, cw;
+    int16_t *owner;         /* 0 free; 1 + node: a room's footprint; 1 + nodes + edge: a corridor's */
+    dgi_box room[DG_GRAPH_NODES_MAX];
+    uint8_t placed[DG_GRAPH_NODES_MAX];
+    int32_t order[DG_GRAPH_NODES_MAX], parent_edge[DG_GRAPH_NODES_MAX];
+    dgi_route corr[DG_GRAPH_EDGES_MAX];
+    uint8_t has_corr[DG_GRAPH_EDGES_MAX];
+    dgi_box door[DG_GRAPH_EDGES_MAX];  /* a door edge's door cell */
+    int32_t fails[DG_GRAPH_NODES_MAX];
+    int32_t rank[DG_GRAPH_NODES_MAX];  /* position in order */
+    int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
+    int32_t deg[DG_GRAPH_NODES_MAX];
+    dg_rng rng;
+} dgi_layout;
+
+static inline int32_t other_end(const dg_graph_edge *e, int32_t n) { return e->a == n ? e->b : e->a; }
+static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t draw(dgi_layout *L, int32_t lo, int32_t hi)
+{
+    return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(&L->rng, (uint32_t)(hi - lo + 1));
+}
+static inline int16_t room_id(int32_t n) { return (int16_t)(1 + n); }
+static inline int16_t corr_id(const dgi_layout *L, int32_t e) { return (int16_t)(1 + L->g->node_count + e); }
+static inline dgi_box grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
+static inline int in_box(dgi_box q, int32_t x, int32_t y) { return x >= q.x0 && x <= q.x1 && y >= q.y0 && y <= q.y1; }
+
+/* Draws the rooms, corridors and doors of a finished layout on g (all void). */
+void dgi_layout_draw(const dgi_layout *L, dg_grid *g);
+/* Fills r from a finished layout drawn on g: rooms with labels, corridors
+ * with their edges, doors, locks and keys, start and exit. */
+dg_status dgi_layout_result(dgi_layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a);
+
+#endif

@@ -1,0 +1,232 @@
+/* A finished level-graph layout drawn on the grid and reported in the
+ * result: tiles, rooms with their node labels, corridors with their edges,
+ * doors, lock and key markers, start and exit (DESIGN.md section 11). */
+#include "graph/layout.h"
+#include "analysis/analysis.h"
+
+#include <stdio.h>
+
+static void fill(dg_grid *g, dgi_box q, uint8_t tile, int only_void)
+{
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+            if (!only_void || DG_CELL(g, x, y) == DG_TILE_VOID)
+                DG_CELL(g, x, y) = tile;
+}
+
+static uint8_t door_tile(const dg_graph_edge *x)
+{
+    return x->lock ? DG_TILE_DOOR_LOCKED : x->secret ? DG_TILE_DOOR_SECRET : DG_TILE_DOOR;
+}
+
+/* The door run of edge e that carries its lock or secret: a door edge's one
+ * door, or a corridor's door at the room laid out later (away from the start). */
+static dgi_box special_door(const dgi_layout *L, int32_t e)
+{
+    if (!L->has_corr[e])
+        return L->door[e];
+    const dgi_route *r = &L->corr[e];
+    return r->door[L->rank[r->b] > L->rank[r->a]];
+}
+
+void dgi_layout_draw(const dgi_layout *L, dg_grid *g)
+{
+    const dg_graph *gr = L->g;
+    for (int32_t n = 0; n < gr->node_count; n++)
+    {
+        fill(g, grow(L->room[n], 1), DG_TILE_WALL, 0);
+        fill(g, L->room[n], DG_TILE_FLOOR, 0);
+    }
+    for (int32_t e = 0; e < gr->edge_count; e++)
+    {
+        if (!L->has_corr[e])
+            continue;
+        const dgi_route *r = &L->corr[e];
+        for (int32_t i = 0; i < r->legs; i++)
+            fill(g, grow(r->leg[i], 1), DG_TILE_WALL, 1);
+        for (int32_t i = 0; i < r->legs; i++)
+            fill(g, r->leg[i], DG_TILE_CORRIDOR, 0);
+        fill(g, r->door[0], DG_TILE_DOOR, 0);
+        fill(g, r->door[1], DG_TILE_DOOR, 0);
+    }
+    for (int32_t e = 0; e < gr->edge_count; e++)
+        fill(g, special_door(L, e), door_tile(&gr->edges[e]), 0);
+}
+
+static dg_status add_rooms(const dgi_layout *L, dg_result *r)
+{
+    const dg_graph *g = L->g;
+    dg_status st = DG_OK;
+    for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
+    {
+        dgi_box q = L->room[n];
+        dg_room room;
+        memset(&room, 0, sizeof room);
+        room.rect = (dg_rect){q.x0, q.y0, q.x1 - q.x0 + 1, q.y1 - q.y0 + 1};
+        room.kind = DG_ROOM_NORMAL;
+        room.prefab = -1;
+        room.parent = L->parent_edge[n] >= 0 ? other_end(&g->edges[L->parent_edge[n]], n) : -1;
+        room.cells = room.rect.w * room.rect.h;
+        room.shape = DG_SHAPE_RECT;
+        st = dgi_result_add_room(r, &room);
+    }
+    if (st == DG_OK)
+        st = dgi_result_label_rooms(r);
+    for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
+    {
+        memcpy(r->labels[n].name, g->nodes[n].name, DG_NAME_MAX);
+        memcpy(r->labels[n].role, g->nodes[n].role, DG_NAME_MAX);
+        r->labels[n].node = n;
+    }
+    return st;
+}
+
+static dg_status add_door_run(dg_result *r, dgi_box q, dg_ref a, dg_ref b)
+{
+    dg_status st = DG_OK;
+    for (int32_t y = q.y0; st == DG_OK && y <= q.y1; y++)
+        for (int32_t x = q.x0; st == DG_OK && x <= q.x1; x++)
+        {
+            dg_door d = {{x, y}, a, b};
+            st = dgi_result_add_door(r, &d);
+        }
+    return st;
+}
+
+static dg_status add_edges(const dgi_layout *L, dg_result *r)
+{
+    const dg_graph *g = L->g;
+    dg_status st = DG_OK;
+    for (int32_t e = 0; st == DG_OK && e < g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &g->edges[e];
+        if (!L->has_corr[e])
+        {
+            st = add_door_run(r, L->door[e], (dg_ref){DG_REF_ROOM, x->a}, (dg_ref){DG_REF_ROOM, x->b});
+            continue;
+        }
+        const dgi_route *c = &L->corr[e];
+        dg_corridor k;
+        memset(&k, 0, sizeof k);
+        k.start = (dg_point){c->leg[0].x0, c->leg[0].y0};
+        k.end = (dg_point){c->leg[c->legs - 1].x1, c->leg[c->legs - 1].y1};
+        k.bend = c->legs == 2 ? (dg_point){c->door[0].x0, c->door[1].y0} : k.end;
+        k.length = c->length;
+        k.from = (dg_ref){DG_REF_ROOM, c->a};
+        k.to = (dg_ref){DG_REF_ROOM, c->b};
+        int32_t ci = r->corridor_count;
+        st = dgi_result_add_corridor(r, &k);
+        if (st == DG_OK)
+            st = dgi_result_edge_corridors(r);
+        if (st != DG_OK)
+            break;
+        r->corridor_edges[ci] = e;
+        dg_ref cr = {DG_REF_CORRIDOR, ci};
+        st = add_door_run(r, c->door[0], (dg_ref){DG_REF_ROOM, c->a}, cr);
+        if (st == DG_OK)
+            st = add_door_run(r, c->door[1], (dg_ref){DG_REF_ROOM, c->b}, cr);
+    }
+    return st;
+}
+
+static dg_status add_marker(dg_result *r, dg_point p, int32_t kind, int32_t room, const char *word,
+                            int32_t number)
+{
+    dg_marker m;
+    memset(&m, 0, sizeof m);
+    m.pos = p;
+    m.kind = kind;
+    m.room = room;
+    m.number = number;
+    snprintf(m.name, sizeof m.name, "%s %d", word, (int)number);
+    return dgi_result_add_marker(r, &m);
+}
+
+/* A "lock N" marker on every locked door cell and one "key N" per lock on a
+ * cell of the key node's room other than the start. */
+static dg_status add_locks(dgi_layout *L, dg_result *r)
+{
+    const dg_graph *g = L->g;
+    dg_status st = DG_OK;
+    uint8_t keyed[DG_LOCKS_MAX + 1] = {0};
+    for (int32_t e = 0; st == DG_OK && e < g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &g->edges[e];
+        if (!x->lock)
+            continue;
+        dgi_box q = special_door(L, e);
+        for (int32_t y = q.y0; st == DG_OK && y <= q.y1; y++)
+            for (int32_t xx = q.x0; st == DG_OK && xx <= q.x1; xx++)
+                st = add_marker(r, (dg_point){xx, y}, DG_MARKER_LOCK, -1, "lock", x->lock);
+        if (st != DG_OK || keyed[x->lock])
+            continue;
+        keyed[x->lock] = 1;
+        dgi_box k = L->room[x->key_node];
+        dg_point p;
+        do
+            p = (dg_point){draw(L, k.x0, k.x1), draw(L, k.y0, k.y1)};
+        while ((p.x == r->start.x && p.y == r->start.y) && (k.x0 < k.x1 || k.y0 < k.y1));
+        st = add_marker(r, p, DG_MARKER_KEY, x->key_node, "key", x->lock);
+    }
+    return st;
+}
+
+static int32_t exit_node(const dg_graph *g)
+{
+    for (int32_t i = 0; i < g->node_count; i++)
+        if (strcmp(g->nodes[i].role, "exit") == 0)
+            return i;
+    return -1;
+}
+
+/* The exit: the cell of the "exit" node's room farthest from the start by
+ * walking, else the farthest room cell. */
+static dg_status place_exit(const dgi_layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
+{
+    int32_t n = exit_node(L->g);
+    if (n < 0)
+        return dgi_result_exit_in_room(r, g, a);
+    size_t cells = (size_t)g->width * (size_t)g->height;
+    int32_t *dist = dgi_alloc(a, cells * sizeof *dist), *queue = dgi_alloc(a, cells * sizeof *queue);
+    dg_status st = dist && queue ? DG_OK : DG_E_NOMEM;
+    if (st == DG_OK)
+    {
+        dgi_bfs(g, r->start.y * g->width + r->start.x, dist, queue);
+        dgi_box q = L->room[n];
+        int32_t best = -1;
+        for (int32_t y = q.y0; y <= q.y1; y++)
+            for (int32_t x = q.x0; x <= q.x1; x++)
+                if (dist[y * g->width + x] > best)
+                {
+                    best = dist[y * g->width + x];
+                    r->exit = (dg_point){x, y};
+                    r->exit_room = n;
+                }
+    }
+    dgi_free(a, dist, cells * sizeof *dist);
+    dgi_free(a, queue, cells * sizeof *queue);
+    return st;
+}
+
+dg_status dgi_layout_result(dgi_layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
+{
+    dgi_result_reset(r);
+    dg_status st = add_rooms(L, r);
+    if (st == DG_OK)
+        st = add_edges(L, r);
+    if (st == DG_OK)
+        st = dgi_result_edge_corridors(r);
+    if (st == DG_OK)
+        st = dgi_result_finish(r, g, dgi_graph_start_node(L->g), a);
+    if (st == DG_OK)
+        st = place_exit(L, r, g, a);
+    if (st == DG_OK)
+        st = add_locks(L, r);
+    if (st == DG_OK)
+    {
+        r->metrics.requested = L->g->node_count;
+        r->metrics.placed = L->g->node_count;
+        r->metrics.loops = L->g->edge_count - L->g->node_count + 1;
+    }
+    return st;
+}

@@ -1,0 +1,449 @@
+/* The level-graph layout (dg_graph_generate): over many seeds and room
+ * distances 0..2, the adjacency read back from the grid is exactly the
+ * graph's edge set, rooms keep their size ranges and distances, locks and
+ * keys sit where the graph says and the solver finishes the level, the
+ * quality contract holds; plus determinism, stride independence, refusals
+ * (K5, K3,3, templates, a grid too small) with the grid untouched, and
+ * golden hashes. */
+#include "graph_samples.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t imin_(int32_t a, int32_t b) { return a < b ? a : b; }
+static int32_t imax_(int32_t a, int32_t b) { return a > b ? a : b; }
+
+static int is_door(uint8_t t)
+{
+    return t == DG_TILE_DOOR || t == DG_TILE_DOOR_LOCKED || t == DG_TILE_DOOR_SECRET;
+}
+
+static int in_rect(dg_rect r, int32_t x, int32_t y)
+{
+    return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
+}
+
+/* The map as the player sees it: every passable non-door cell labelled with
+ * its room (0..rooms-1, by the result's rects) or its corridor (rooms + k:
+ * a 4-connected run of open cells outside every rect). Returns the number of
+ * labels, or -1 if two open cells of different labels touch without a door. */
+static int32_t label_cells(const dg_grid *g, const dg_result *r, int32_t *label, int32_t *cells)
+{
+    int32_t w = g->width, h = g->height, next = r->room_count;
+    int32_t *stack = malloc(sizeof *stack * (size_t)(w * h));
+    for (int32_t i = 0; i < w * h; i++)
+        label[i] = -1, cells[i] = 0;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+        {
+            uint8_t t = dg_grid_get(g, x, y);
+            if (!dg_tile_passable(t) || is_door(t))
+                continue;
+            for (int32_t i = 0; i < r->room_count; i++)
+                if (in_rect(r->rooms[i].rect, x, y))
+                    label[y * w + x] = i;
+        }
+    for (int32_t i = 0; i < w * h; i++)
+    {
+        uint8_t t = g->cells[(i / w) * g->stride + i % w];
+        if (label[i] >= 0 || !dg_tile_passable(t) || is_door(t))
+            continue;
+        int32_t top = 0;
+        stack[top++] = i;
+        label[i] = next;
+        while (top)
+        {
+            int32_t c = stack[--top], x = c % w, y = c / w;
+            cells[next]++;
+            static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+            for (int k = 0; k < 4; k++)
+            {
+                int32_t nx = x + dx[k], ny = y + dy[k];
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                    continue;
+                uint8_t u = dg_grid_get(g, nx, ny);
+                if (label[ny * w + nx] < 0 && dg_tile_passable(u) && !is_door(u))
+                {
+                    label[ny * w + nx] = next;
+                    stack[top++] = ny * w + nx;
+                }
+            }
+        }
+        next++;
+    }
+    free(stack);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x + 1 < w; x++)
+        {
+            int32_t a = label[y * w + x], b = label[y * w + x + 1];
+            int32_t c = y + 1 < h ? label[(y + 1) * w + x] : -1;
+            if ((a >= 0 && b >= 0 && a != b) || (a >= 0 && c >= 0 && a != c))
+                return -1;
+        }
+    return next;
+}
+
+/* Reads the room adjacency back from the grid and compares it with the
+ * graph: every door joins two labels, a corridor joins exactly two rooms,
+ * each edge appears once as the kind it asks for, and nothing else. */
+static int adjacency_exact(const dg_grid *g, const dg_result *r, const dg_graph *graph, char *why,
+                           size_t why_size)
+{
+    int32_t w = g->width, h = g->height, n = graph->node_count;
+    int32_t *label = malloc(sizeof *label * (size_t)(w * h));
+    int32_t *cells = malloc(sizeof *cells * (size_t)(w * h));
+    int32_t labels = label_cells(g, r, label, cells);
+    int ok = labels >= 0;
+    if (!ok)
+        snprintf(why, why_size, "two areas touch without a door");
+    /* doors: pairs of labels; corridor ends: which rooms each corridor meets */
+    int32_t *door_pair = calloc((size_t)(n * n), sizeof *door_pair);
+    int32_t *corr_rooms = calloc((size_t)(labels > 0 ? labels : 1) * 2, sizeof *corr_rooms);
+    int32_t *corr_ends = calloc((size_t)(labels > 0 ? labels : 1), sizeof *corr_ends);
+    for (int32_t y = 1; ok && y < h - 1; y++)
+        for (int32_t x = 1; ok && x < w - 1; x++)
+        {
+            if (!is_door(dg_grid_get(g, x, y)))
+                continue;
+            int32_t s[4] = {label[(y - 1) * w + x], label[y * w + x + 1], label[(y + 1) * w + x],
+                            label[y * w + x - 1]};
+            int32_t a = s[0] >= 0 && s[2] >= 0 ? s[0] : s[1], b = s[0] >= 0 && s[2] >= 0 ? s[2] : s[3];
+            if (a < 0 || b < 0 || a == b)
+            {
+                snprintf(why, why_size, "door (%d,%d) does not join two areas", (int)x, (int)y);
+                ok = 0;
+                break;
+            }
+            if (a >= n && b >= n)
+            {
+                snprintf(why, why_size, "door (%d,%d) joins two corridors", (int)x, (int)y);
+                ok = 0;
+            }
+            else if (a < n && b < n)
+                door_pair[imin_(a, b) * n + imax_(a, b)]++;
+            else
+            {
+                int32_t c = a >= n ? a : b, room = a >= n ? b : a;
+                if (corr_ends[c] < 2 && (corr_ends[c] == 0 || corr_rooms[2 * c] != room))
+                    corr_rooms[2 * c + corr_ends[c]++] = room;
+                else if (corr_rooms[2 * c] != room && corr_rooms[2 * c + 1] != room)
+                {
+                    snprintf(why, why_size, "a corridor meets three rooms");
+                    ok = 0;
+                }
+            }
+        }
+    int32_t *corr_pair = calloc((size_t)(n * n), sizeof *corr_pair);
+    for (int32_t c = n; ok && c < labels; c++)
+    {
+        if (corr_ends[c] != 2)
+        {
+            snprintf(why, why_size, "a corridor of %d cells meets %d rooms", (int)cells[c],
+                     (int)corr_ends[c]);
+            ok = 0;
+            break;
+        }
+        int32_t a = corr_rooms[2 * c], b = corr_rooms[2 * c + 1];
+        corr_pair[imin_(a, b) * n + imax_(a, b)]++;
+        for (int32_t e = 0; e < graph->edge_count; e++)
+        {
+            const dg_graph_edge *x = &graph->edges[e];
+            int32_t len = cells[c] / graph->corridor_width;
+            if (imin_(x->a, x->b) == imin_(a, b) && imax_(x->a, x->b) == imax_(a, b) &&
+                (len < x->length_min || len > x->length_max))
+            {
+                snprintf(why, why_size, "corridor %s-%s: %d cells, %d..%d asked",
+                         graph->nodes[x->a].name, graph->nodes[x->b].name, (int)len,
+                         (int)x->length_min, (int)x->length_max);
+                ok = 0;
+            }
+        }
+    }
+    for (int32_t e = 0; ok && e < graph->edge_count; e++)
+    {
+        const dg_graph_edge *x = &graph->edges[e];
+        int32_t k = imin_(x->a, x->b) * n + imax_(x->a, x->b);
+        int32_t *want = x->kind == DG_EDGE_DOOR ? door_pair : corr_pair;
+        if (want[k] < 1)
+        {
+            snprintf(why, why_size, "edge %s-%s is missing", graph->nodes[x->a].name,
+                     graph->nodes[x->b].name);
+            ok = 0;
+        }
+        want[k] = 0;
+    }
+    for (int32_t k = 0; ok && k < n * n; k++)
+        if (door_pair[k] || corr_pair[k])
+        {
+            snprintf(why, why_size, "rooms %d and %d are joined without an edge", (int)(k / n),
+                     (int)(k % n));
+            ok = 0;
+        }
+    free(label), free(cells), free(door_pair), free(corr_rooms), free(corr_ends), free(corr_pair);
+    return ok;
+}
+
+/* Rooms keep their node's size range, and rooms without an edge between
+ * them keep room_distance cells of rock between their walls. */
+static int rooms_ok(const dg_result *r, const dg_graph *graph, char *why, size_t why_size)
+{
+    int32_t n = graph->node_count;
+    if (r->room_count != n || r->label_count != n)
+    {
+        snprintf(why, why_size, "%d rooms, %d labels for %d nodes", (int)r->room_count,
+                 (int)r->label_count, (int)n);
+        return 0;
+    }
+    for (int32_t i = 0; i < n; i++)
+    {
+        const dg_graph_node *node = &graph->nodes[i];
+        dg_rect q = r->rooms[i].rect;
+        if (q.w < node->width_min || q.w > node->width_max || q.h < node->height_min ||
+            q.h > node->height_max || r->labels[i].node != i ||
+            strcmp(r->labels[i].name, node->name) != 0 || strcmp(r->labels[i].role, node->role) != 0)
+        {
+            snprintf(why, why_size, "room %s: %dx%d or its label is wrong", node->name, (int)q.w,
+                     (int)q.h);
+            return 0;
+        }
+        for (int32_t j = i + 1; j < n; j++)
+        {
+            int joined = 0;
+            for (int32_t e = 0; e < graph->edge_count; e++)
+                joined |= imin_(graph->edges[e].a, graph->edges[e].b) == i &&
+                          imax_(graph->edges[e].a, graph->edges[e].b) == j;
+            dg_rect p = r->rooms[j].rect;
+            /* rock between the walls along x and along y */
+            int32_t gx = imax_(p.x - 1 - (q.x + q.w) - 1, q.x - 1 - (p.x + p.w) - 1);
+            int32_t gy = imax_(p.y - 1 - (q.y + q.h) - 1, q.y - 1 - (p.y + p.h) - 1);
+            if (!joined && imax_(gx, gy) < graph->room_distance)
+            {
+                snprintf(why, why_size, "rooms %s and %s: %d cells apart, %d asked", node->name,
+                         graph->nodes[j].name, (int)imax_(gx, gy), (int)graph->room_distance);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Every lock N is a locked door with its "lock N" marker, its key a "key N"
+ * in the key node's room; the solver finishes the level. */
+static int locks_ok(const dg_grid *g, const dg_result *r, const dg_graph *graph, char *why,
+                    size_t why_size)
+{
+    for (int32_t e = 0; e < graph->edge_count; e++)
+    {
+        const dg_graph_edge *x = &graph->edges[e];
+        if (!x->lock)
+            continue;
+        int lock = 0, key = 0;
+        for (int32_t i = 0; i < r->marker_count; i++)
+        {
+            const dg_marker *m = &r->markers[i];
+            if (m->kind == DG_MARKER_LOCK && m->number == x->lock &&
+                dg_grid_get(g, m->pos.x, m->pos.y) == DG_TILE_DOOR_LOCKED)
+                lock = 1;
+            if (m->kind == DG_MARKER_KEY && m->number == x->lock &&
+                in_rect(r->rooms[x->key_node].rect, m->pos.x, m->pos.y))
+                key = 1;
+        }
+        if (!lock || !key)
+        {
+            snprintf(why, why_size, "lock %d: lock marker %d, key in %s %d", (int)x->lock, lock,
+                     graph->nodes[x->key_node].name, key);
+            return 0;
+        }
+    }
+    dg_progress p;
+    memset(&p, 0, sizeof p);
+    if (dg_solve(g, r, &p, NULL, NULL) != DG_OK || !p.solvable)
+    {
+        snprintf(why, why_size, "the solver cannot finish the level");
+        return 0;
+    }
+    return 1;
+}
+
+static int contract_ok(const dg_grid *g, const dg_result *r, char *why, size_t why_size)
+{
+    dg_quality q;
+    if (dg_survey_map(g, r, &q, NULL, NULL) != DG_OK)
+        return snprintf(why, why_size, "survey failed"), 0;
+    if (q.border_open || q.unreachable || q.doorless_joins || q.dead_doors || !q.start_in_room ||
+        !q.exit_in_room || q.start_is_exit || q.regions != 1)
+    {
+        snprintf(why, why_size, "survey: border %d unreachable %d doorless %d dead doors %d "
+                 "start/exit in room %d/%d regions %d", (int)q.border_open, (int)q.unreachable,
+                 (int)q.doorless_joins, (int)q.dead_doors, (int)q.start_in_room,
+                 (int)q.exit_in_room, (int)q.regions);
+        return 0;
+    }
+    return 1;
+}
+
+static int32_t role_node(const dg_graph *g, const char *role)
+{
+    for (int32_t i = 0; i < g->node_count; i++)
+        if (strcmp(g->nodes[i].role, role) == 0)
+            return i;
+    return -1;
+}
+
+/* Lays out sample k at distance d over `seeds` seeds and checks everything. */
+static void layout_run(size_t k, int32_t d, int32_t corridor_width, int seeds)
+{
+    sample_graph s;
+    sample_graphs[k].make(&s, d);
+    s.g.corridor_width = corridor_width;
+    uint8_t *cells = malloc((size_t)(s.width * s.height));
+    dg_grid g = {cells, s.width, s.height, s.width};
+    dg_result r;
+    dg_result_init(&r, NULL);
+    char why[160];
+    for (int seed = 0; seed < seeds && test_failures() < 3; seed++)
+    {
+        memset(cells, 0, (size_t)(s.width * s.height));
+        dg_diag diag;
+        dg_status st = dg_graph_generate(&g, &s.g, (uint64_t)seed, &r, NULL, &diag);
+        CHECKF(st == DG_OK, "%s d=%d seed %d: %s", sample_graphs[k].name, (int)d, seed, diag.message);
+        if (st != DG_OK)
+            continue;
+        why[0] = 0;
+        CHECKF(adjacency_exact(&g, &r, &s.g, why, sizeof why), "%s d=%d seed %d: %s",
+               sample_graphs[k].name, (int)d, seed, why);
+        CHECKF(rooms_ok(&r, &s.g, why, sizeof why), "%s d=%d seed %d: %s", sample_graphs[k].name,
+               (int)d, seed, why);
+        CHECKF(locks_ok(&g, &r, &s.g, why, sizeof why), "%s d=%d seed %d: %s",
+               sample_graphs[k].name, (int)d, seed, why);
+        CHECKF(contract_ok(&g, &r, why, sizeof why), "%s d=%d seed %d: %s", sample_graphs[k].name,
+               (int)d, seed, why);
+        CHECK(r.start_room == role_node(&s.g, "start"));
+        int32_t exit = role_node(&s.g, "exit");
+        CHECK(exit < 0 || r.exit_room == exit);
+        CHECK(r.corridor_edge_count == r.corridor_count);
+        for (int32_t c = 0; c < r.corridor_count; c++)
+            CHECK(r.corridor_edges[c] >= 0 && r.corridor_edges[c] < s.g.edge_count &&
+                  s.g.edges[r.corridor_edges[c]].kind == DG_EDGE_CORRIDOR);
+    }
+    dg_result_free(&r);
+    free(cells);
+}
+
+#define LAYOUT_TEST(k, seeds)                                                   \
+    TEST(graph_layout_##k)                                                      \
+    {                                                                           \
+        for (size_t i = 0; i < SAMPLE_GRAPHS; i++)                              \
+            if (strcmp(sample_graphs[i].name, #k) == 0)                         \
+                for (int32_t d = 0; d <= 2; d++)                                \
+                    layout_run(i, d, 1, seeds);                                 \
+    }
+LAYOUT_TEST(path, 100)
+LAYOUT_TEST(hub, 100)
+LAYOUT_TEST(cycle, 100)
+LAYOUT_TEST(lockloop, 100)
+LAYOUT_TEST(zelda, 100)
+LAYOUT_TEST(forty, 20)
+LAYOUT_TEST(triangles, 100)
+
+/* Corridors two and three cells wide keep every property. */
+TEST(graph_layout_wide_corridors)
+{
+    for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
+        if (strcmp(sample_graphs[i].name, "zelda") == 0)
+            for (int32_t w = 2; w <= 3; w++)
+                layout_run(i, 1, w, 30);
+}
+
+/* Same seed, same bytes and result; a padded stride changes nothing. */
+TEST(graph_layout_deterministic)
+{
+    sample_graph s;
+    sample_zelda(&s, 1);
+    int32_t w = s.width, h = s.height, stride = w + 7;
+    uint8_t *a = calloc((size_t)(w * h), 1), *b = calloc((size_t)(stride * h), 1);
+    dg_grid ga = {a, w, h, w}, gb = {b, w, h, stride};
+    dg_result ra, rb;
+    dg_result_init(&ra, NULL);
+    dg_result_init(&rb, NULL);
+    for (uint64_t seed = 0; seed < 20; seed++)
+    {
+        CHECK(dg_graph_generate(&ga, &s.g, seed, &ra, NULL, NULL) == DG_OK);
+        CHECK(dg_graph_generate(&gb, &s.g, seed, &rb, NULL, NULL) == DG_OK);
+        CHECK_EQ_U64(dg_grid_hash(&ga), dg_grid_hash(&gb));
+        CHECK(ra.room_count == rb.room_count && ra.door_count == rb.door_count &&
+              ra.marker_count == rb.marker_count);
+        CHECK(memcmp(ra.rooms, rb.rooms, sizeof *ra.rooms * (size_t)ra.room_count) == 0);
+        CHECK(ra.start.x == rb.start.x && ra.start.y == rb.start.y && ra.exit.x == rb.exit.x);
+    }
+    dg_result_free(&ra);
+    dg_result_free(&rb);
+    free(a);
+    free(b);
+}
+
+/* K5 and K3,3 cannot be drawn without crossings: refused with a message,
+ * quickly, the grid untouched; so are templates and a grid too small. */
+static void refused(sample_graph *s, int32_t w, int32_t h, dg_status want, const char *word)
+{
+    uint8_t *cells = malloc((size_t)(w * h));
+    memset(cells, 0x5A, (size_t)(w * h));
+    dg_grid g = {cells, w, h, w};
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_diag diag;
+    memset(&diag, 0, sizeof diag);
+    dg_status st = dg_graph_generate(&g, &s->g, 7, &r, NULL, &diag);
+    CHECKF(st == want, "status %d, want %d: %s", (int)st, (int)want, diag.message);
+    CHECKF(strstr(diag.message, word) != NULL, "message \"%s\" lacks \"%s\"", diag.message, word);
+    int untouched = 1;
+    for (int32_t i = 0; i < w * h; i++)
+        untouched &= cells[i] == 0x5A;
+    CHECK(untouched);
+    dg_result_free(&r);
+    free(cells);
+}
+
+TEST(graph_layout_refusals)
+{
+    sample_graph s;
+    sample_k5(&s, 1);
+    refused(&s, 80, 50, DG_E_INVALID, "planar");
+    sample_k33(&s, 1);
+    refused(&s, 80, 50, DG_E_NOSPACE, "node");
+    sample_path(&s, 1);
+    refused(&s, 20, 12, DG_E_NOSPACE, "node");
+    sample_path(&s, 1);
+    snprintf(s.nodes[2].templates, sizeof s.nodes[2].templates, "vault");
+    s.g.prefabs = NULL;
+    refused(&s, 80, 50, DG_E_INVALID, "room2");
+}
+
+/* Golden hashes: the layout of a few graphs and seeds, byte for byte. */
+TEST(graph_layout_golden)
+{
+    static const struct { const char *graph; int32_t d; uint64_t seed, hash; } pins[] = {
+        {"path", 1, 1, 0xd3fe4bdfa6bf8d88ULL},
+        {"lockloop", 0, 2, 0xe9b61bccd79b4c42ULL},
+        {"zelda", 1, 3, 0x26c8f4b31451aa06ULL},
+        {"forty", 2, 4, 0x5a045de263724d25ULL},
+    };
+    for (size_t p = 0; p < sizeof pins / sizeof pins[0]; p++)
+        for (size_t k = 0; k < SAMPLE_GRAPHS; k++)
+        {
+            if (strcmp(sample_graphs[k].name, pins[p].graph) != 0)
+                continue;
+            sample_graph s;
+            sample_graphs[k].make(&s, pins[p].d);
+            uint8_t *cells = calloc((size_t)(s.width * s.height), 1);
+            dg_grid g = {cells, s.width, s.height, s.width};
+            CHECK(dg_graph_generate(&g, &s.g, pins[p].seed, NULL, NULL, NULL) == DG_OK);
+            if (pins[p].hash == 0)
+                printf("    pin %s %d %llu: 0x%016llx\n", pins[p].graph, (int)pins[p].d,
+                       (unsigned long long)pins[p].seed, (unsigned long long)dg_grid_hash(&g));
+            else
+                CHECK_EQ_U64(dg_grid_hash(&g), pins[p].hash);
+            free(cells);
+        }
+}
