@@ -2248,6 +2248,24 @@ BADV(graph_hash_null, dg_graph_hash, "graph NULL", 0, "0")
     UNUSED_ENV;
     return (int64_t)dg_graph_hash(NULL);
 }
+BAD(graph_generate_null, dg_graph_generate, "graph NULL", DG_E_NULL, "graph is NULL")
+{
+    return dg_graph_generate(e->g, NULL, 1, &e->result, NULL, diag);
+}
+BAD(graph_generate_bad_grid, dg_graph_generate, "stride < width", DG_E_INVALID, "stride")
+{
+    dg_graph g;
+    bad_graph(&g);
+    e->bad.stride = e->bad.width - 1;
+    return dg_graph_generate(&e->bad, &g, 1, &e->result, NULL, diag);
+}
+BAD(graph_generate_too_big, dg_graph_generate, "rooms larger than the grid", DG_E_NOSPACE, NULL)
+{
+    dg_graph g;
+    bad_graph(&g);
+    bad_graph_nodes[0].width_min = bad_graph_nodes[0].width_max = 200;
+    return dg_graph_generate(e->g, &g, 1, &e->result, NULL, diag);
+}
 BAD(graph_check_null, dg_graph_check, "graph NULL", DG_E_NULL, "graph is NULL")
 {
     return dg_graph_check(NULL, diag);

@@ -378,7 +378,7 @@ TEST(populate_deterministic_and_pinned)
         0x9A9E300007278006ULL, /* cave */
         0x18CBBFCDB45A671EULL, /* chain */
         0x608126EE7B84B7BBULL, /* maze */
-        0xDE9358CB8418FF75ULL, /* scatter */
+        0x56D511D27248208BULL, /* scatter */
         0xF0E7C8412309706EULL, /* walk */
         0xB1CADA45092DFDA7ULL, /* world */
     };
