@@ -103,7 +103,8 @@ static inline int att_solid(uint8_t v)
 
 static inline int att_passable(uint8_t v)
 {
-    return v == DG_TILE_FLOOR || v == DG_TILE_CORRIDOR || v == DG_TILE_DOOR;
+    enum { PASSABLE = 1u << DG_TILE_FLOOR | 1u << DG_TILE_CORRIDOR | 1u << DG_TILE_DOOR };
+    return v < 8 && (PASSABLE >> v) & 1; /* one test for the three tiles */
 }
 
 static inline int32_t att_dx(int dir) { return dir == DG_DIR_E ? 1 : dir == DG_DIR_W ? -1 : 0; }
@@ -148,9 +149,13 @@ dg_status dgi_att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t nee
                        uint8_t *borrowed);
 #define ATT_GROW(c, array, cap, need, borrowed, st)                                         \
     do {                                                                                    \
-        void *grown_ = (array);                                                             \
-        (st) = dgi_att_grow((c), &grown_, &(cap), (need), sizeof *(array), (borrowed));     \
-        (array) = grown_;                                                                   \
+        (st) = DG_OK;                                                                       \
+        if ((need) > (cap)) /* the call only when it must grow: searches push often */      \
+        {                                                                                   \
+            void *grown_ = (array);                                                         \
+            (st) = dgi_att_grow((c), &grown_, &(cap), (need), sizeof *(array), (borrowed)); \
+            (array) = grown_;                                                               \
+        }                                                                                   \
     } while (0)
 /* Opens (x, y) as the junction of features a (older) and b. -1: no memory. */
 int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b);
