@@ -46,10 +46,10 @@ typedef struct att_door {
 } att_door;
 
 /* A frontier entry: one wall of one feature where something may still attach. */
-typedef struct att_site {
-    int32_t x, y;    /* first cell of the wall (top or left end) */
-    int32_t len;     /* cells along the wall */
+typedef struct att_site { /* 16 bytes: a map's walls all lie in 0..DG_GRID_MAX_DIM - 1 */
     int32_t feat;
+    uint16_t x, y;   /* first cell of the wall (top or left end) */
+    uint16_t len;    /* cells along the wall */
     uint8_t side;    /* DG_DIR_* the wall faces, seen from the feature */
     uint8_t kind;    /* kind of the feature (ATT_ROOM / ATT_CORRIDOR) */
     uint8_t tries;   /* attempts left before the wall is retired */
