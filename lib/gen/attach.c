@@ -265,10 +265,10 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
                            int32_t h, int dir)
 {
     att_feat *f = &c->feats[c->nfeat];
-    f->x = x;
-    f->y = y;
-    f->w = w;
-    f->h = h;
+    f->x = (uint16_t)x;
+    f->y = (uint16_t)y;
+    f->w = (uint16_t)w;
+    f->h = (uint16_t)h;
     f->parent = parent;
     f->door = -1;
     f->room_parent = -1;

@@ -67,6 +67,7 @@ typedef struct bucket_entry {
 
 typedef struct loop_pass {
     loop_site *sites; int32_t nsites, cap_sites;
+    uint8_t borrowed; /* sites still in the frontier's array, which growth is done with */
     int32_t *bucket_start; size_t bucket_bytes; /* (buckets + 1) offsets */
     bucket_entry *bucket_feat; size_t feat_bytes;
     int32_t nbx, nby;
@@ -95,7 +96,7 @@ static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32
                           int32_t len)
 {
     dg_status st;
-    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, NULL, st);
+    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, &lp->borrowed, st);
     if (st == DG_OK)
         lp->sites[lp->nsites++] = (loop_site){x, y, feat, (uint8_t)dir, (uint8_t)len};
     return st;
@@ -159,8 +160,8 @@ static int open_passage(att_ctx *c, const loop_site *s, int32_t a, int32_t b)
     int32_t m = c->nfeat++;
     att_feat *f = &c->feats[m];
     memset(f, 0, sizeof *f);
-    f->x = mx;
-    f->y = my;
+    f->x = (uint16_t)mx;
+    f->y = (uint16_t)my;
     f->w = f->h = 1;
     f->parent = a;
     f->room_parent = c->feats[a].kind == ATT_ROOM ? a : c->feats[a].room_parent;
@@ -356,12 +357,18 @@ dg_status dgi_att_loops(att_ctx *c, uint64_t seed)
     memset(&lp, 0, sizeof lp);
     dg_rng rng;
     dgi_rng_seed(&rng, seed, 0);
+    /* the candidates start in the frontier's array: growth is over, and its
+     * memory is already counted */
+    lp.sites = (loop_site *)(void *)c->sites;
+    lp.cap_sites = (int32_t)((size_t)c->cap_site * sizeof *c->sites / sizeof *lp.sites);
+    lp.borrowed = 1;
     dg_status st = collect_sites(c, &lp);
     if (st == DG_OK && lp.nsites > 0)
         st = build_buckets(c, &lp);
     if (st == DG_OK && lp.nsites > 0)
         st = open_loops(c, &lp, &rng);
-    dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
+    if (!lp.borrowed)
+        dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
     dgi_free(c->a, lp.bucket_start, lp.bucket_bytes);
     dgi_free(c->a, lp.bucket_feat, lp.feat_bytes);
     return st;

@@ -22,7 +22,7 @@
 enum { ATT_ROOM = 0, ATT_CORRIDOR = 1 };
 
 typedef struct att_feat {
-    int32_t x, y, w, h;  /* interior rectangle */
+    uint16_t x, y, w, h; /* interior rectangle (inside the map: below DG_GRID_MAX_DIM) */
     int32_t parent;      /* feature it was attached to, -1 for the first room */
     int32_t door;        /* door joining it to its parent, -1 for the first room */
     int32_t room_parent; /* nearest ancestor room, -1 for the first room */
@@ -71,7 +71,7 @@ typedef struct att_ctx {
     att_feat *feats;   int32_t nfeat, cap_feat;
     int32_t live;           /* features not pruned: what the budget counts */
     att_door *doors;   int32_t ndoor, cap_door;
-    att_site *sites;   int32_t site_head, site_end, cap_site;
+    att_site *sites;   int32_t site_head, site_end, cap_site; /* then the loop pass's candidates */
     att_heap_item *heap; int32_t nheap, cap_heap;
     int32_t *touched;  int32_t ntouched, cap_touched;
     int32_t room_max_w, room_max_h; /* ranges clamped to what the map can hold */
