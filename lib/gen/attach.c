@@ -127,11 +127,15 @@ static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
     int64_t cells = (int64_t)c->w * c->h;
     set_limits(c, cells);
     /* One allocation: the map, then the lists at a first guess of their size
-     * (which saves most regrowth); a list that outgrows it moves out. */
+     * (which saves most regrowth); a list that outgrows it moves out. Loops
+     * add about a door per eight features; the frontier peaks near one wall
+     * per feature on small maps and far below that on large ones (plus the
+     * first room's four walls, pushed before anything reserves room). */
     int32_t guess = (int32_t)DG_MIN((int64_t)c->budget, cells / 48 + 8);
+    int32_t guess_doors = guess + guess / 8, guess_sites = 2 * guess + 4;
     size_t map = ((size_t)c->stride * (size_t)(c->h + 2) + 7) & ~(size_t)7;
-    size_t feats = (size_t)guess * sizeof *c->feats, doors = (size_t)guess * sizeof *c->doors;
-    size_t sites = (size_t)4 * guess * sizeof *c->sites;
+    size_t feats = (size_t)guess * sizeof *c->feats, doors = (size_t)guess_doors * sizeof *c->doors;
+    size_t sites = (size_t)guess_sites * sizeof *c->sites;
     c->fill_w = p->dense ? 0 : (c->w >> ATT_BLOCK_SHIFT) + 1;
     c->fill_h = p->dense ? 0 : (c->h >> ATT_BLOCK_SHIFT) + 1;
     size_t fill = (size_t)c->fill_w * (size_t)c->fill_h * sizeof *c->fill;
@@ -145,8 +149,9 @@ static dg_status setup(att_ctx *c, const dg_grid *g, const dg_attach_params *p,
     c->sites = (att_site *)(void *)(c->mem + map + feats + doors);
     c->fill = (int32_t *)(void *)(c->mem + map + feats + doors + sites);
     memset(c->fill, 0, fill);
-    c->cap_feat = c->cap_door = guess;
-    c->cap_site = 4 * guess;
+    c->cap_feat = guess;
+    c->cap_door = guess_doors;
+    c->cap_site = guess_sites;
     c->borrowed[0] = c->borrowed[1] = c->borrowed[2] = 1;
     for (int d = 0; d < 4; d++)
     {
@@ -260,10 +265,10 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
                            int32_t h, int dir)
 {
     att_feat *f = &c->feats[c->nfeat];
-    f->x = x;
-    f->y = y;
-    f->w = w;
-    f->h = h;
+    f->x = (uint16_t)x;
+    f->y = (uint16_t)y;
+    f->w = (uint16_t)w;
+    f->h = (uint16_t)h;
     f->parent = parent;
     f->door = -1;
     f->room_parent = -1;
@@ -322,9 +327,9 @@ static void push_site(att_ctx *c, int32_t feat, int kind, int side, int32_t x, i
                       int32_t len)
 {
     att_site *s = &c->sites[c->site_end++];
-    s->x = x;
-    s->y = y;
-    s->len = len;
+    s->x = (uint16_t)x;
+    s->y = (uint16_t)y;
+    s->len = (uint16_t)len;
     s->feat = feat;
     s->side = (uint8_t)side;
     s->kind = (uint8_t)kind;

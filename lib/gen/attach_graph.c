@@ -128,7 +128,7 @@ static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t bes
                 if (e == it.door)
                     continue;
                 int32_t nd = it.dist + through(f, d->x, d->y, o->x, o->y);
-                if (nd < best && relax(c, e, nd, track) != DG_OK)
+                if (nd < best && nd < o->dist && relax(c, e, nd, track) != DG_OK)
                     return -1;
             }
         }

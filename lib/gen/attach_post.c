@@ -53,13 +53,23 @@ int32_t dgi_att_dead_end_count(const att_ctx *c)
 #define LOOP_REACH 3 /* a loop opens 1 wall cell, or wall, rock, wall between two pieces */
 
 typedef struct loop_site {
-    int32_t x, y, feat, dir, len; /* len: solid cells opened (1 or LOOP_REACH) */
+    int32_t x, y, feat;
+    uint8_t dir, len; /* len: solid cells opened (1 or LOOP_REACH) */
 } loop_site;
+
+/* A feature in a bucket: its rectangle clipped to the bucket, in the bucket's
+ * own coordinates, beside its index, so finding the feature under a cell
+ * reads one short run of memory instead of a feature per entry. */
+typedef struct bucket_entry {
+    uint8_t x0, y0, x1, y1; /* inclusive */
+    int32_t feat;
+} bucket_entry;
 
 typedef struct loop_pass {
     loop_site *sites; int32_t nsites, cap_sites;
+    uint8_t borrowed; /* sites still in the frontier's array, which growth is done with */
     int32_t *bucket_start; size_t bucket_bytes; /* (buckets + 1) offsets */
-    int32_t *bucket_feat; size_t feat_bytes;
+    bucket_entry *bucket_feat; size_t feat_bytes;
     int32_t nbx, nby;
 } loop_pass;
 
@@ -69,19 +79,16 @@ typedef struct loop_pass {
  * inside the scratch map. */
 static int loop_candidate(const att_ctx *c, int32_t x, int32_t y, int dir, int32_t len)
 {
-    int32_t ux = att_dx(dir), uy = att_dy(dir);
-    uint8_t q = *att_at(c, x + ux * len, y + uy * len);
+    const uint8_t *p = att_at(c, x, y);
+    ptrdiff_t step = c->step[dir], side = c->along[dir];
+    uint8_t q = p[len * step];
     if (q != DG_TILE_FLOOR && q != DG_TILE_CORRIDOR)
         return 0;
-    if (*att_at(c, x, y) != DG_TILE_WALL || *att_at(c, x + ux * (len - 1), y + uy * (len - 1)) != DG_TILE_WALL)
+    if (p[0] != DG_TILE_WALL || p[(len - 1) * step] != DG_TILE_WALL)
         return 0;
-    for (int32_t k = 0; k < len; k++)
-    {
-        int32_t px = x + ux * k, py = y + uy * k;
-        if (!att_solid(*att_at(c, px, py)) || !att_solid(*att_at(c, px - uy, py - ux)) ||
-            !att_solid(*att_at(c, px + uy, py + ux)))
+    for (int32_t k = 0; k < len; k++, p += step)
+        if (!att_solid(p[0]) || !att_solid(p[-side]) || !att_solid(p[side]))
             return 0; /* never through or beside a reserved cell either */
-    }
     return 1;
 }
 
@@ -89,9 +96,9 @@ static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32
                           int32_t len)
 {
     dg_status st;
-    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, NULL, st);
+    ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, &lp->borrowed, st);
     if (st == DG_OK)
-        lp->sites[lp->nsites++] = (loop_site){x, y, feat, dir, len};
+        lp->sites[lp->nsites++] = (loop_site){x, y, feat, (uint8_t)dir, (uint8_t)len};
     return st;
 }
 
@@ -153,8 +160,8 @@ static int open_passage(att_ctx *c, const loop_site *s, int32_t a, int32_t b)
     int32_t m = c->nfeat++;
     att_feat *f = &c->feats[m];
     memset(f, 0, sizeof *f);
-    f->x = mx;
-    f->y = my;
+    f->x = (uint16_t)mx;
+    f->y = (uint16_t)my;
     f->w = f->h = 1;
     f->parent = a;
     f->room_parent = c->feats[a].kind == ATT_ROOM ? a : c->feats[a].room_parent;
@@ -196,16 +203,22 @@ static dg_status build_buckets(att_ctx *c, loop_pass *lp)
                 {
                     size_t b = (size_t)by * (size_t)lp->nbx + (size_t)bx;
                     if (pass == 0)
+                    {
                         start[b + 1]++;
-                    else
-                        lp->bucket_feat[start[b]++] = i;
+                        continue;
+                    }
+                    int32_t ox = bx << BUCKET_SHIFT, oy = by << BUCKET_SHIFT, last = (1 << BUCKET_SHIFT) - 1;
+                    bucket_entry e = {(uint8_t)DG_MAX(0, f->x - ox), (uint8_t)DG_MAX(0, f->y - oy),
+                                      (uint8_t)DG_MIN(last, f->x + f->w - 1 - ox),
+                                      (uint8_t)DG_MIN(last, f->y + f->h - 1 - oy), i};
+                    lp->bucket_feat[start[b]++] = e;
                 }
         }
         if (pass == 0)
         {
             for (size_t b = 0; b < nb; b++)
                 start[b + 1] += start[b];
-            lp->feat_bytes = (size_t)start[nb] * sizeof(int32_t);
+            lp->feat_bytes = (size_t)start[nb] * sizeof *lp->bucket_feat;
             lp->bucket_feat = dgi_alloc(c->a, lp->feat_bytes);
             if (!lp->bucket_feat)
                 return DG_E_NOMEM;
@@ -217,14 +230,15 @@ static dg_status build_buckets(att_ctx *c, loop_pass *lp)
     return DG_OK;
 }
 
-static int32_t feature_at(const att_ctx *c, const loop_pass *lp, int32_t x, int32_t y)
+static int32_t feature_at(const loop_pass *lp, int32_t x, int32_t y)
 {
     size_t b = (size_t)(y >> BUCKET_SHIFT) * (size_t)lp->nbx + (size_t)(x >> BUCKET_SHIFT);
+    int32_t lx = x & ((1 << BUCKET_SHIFT) - 1), ly = y & ((1 << BUCKET_SHIFT) - 1);
     for (int32_t k = lp->bucket_start[b]; k < lp->bucket_start[b + 1]; k++)
     {
-        const att_feat *f = &c->feats[lp->bucket_feat[k]];
-        if (x >= f->x && y >= f->y && x < f->x + f->w && y < f->y + f->h)
-            return lp->bucket_feat[k];
+        const bucket_entry *e = &lp->bucket_feat[k];
+        if (lx >= e->x0 && ly >= e->y0 && lx <= e->x1 && ly <= e->y1)
+            return e->feat; /* interiors never overlap: the first is the only one */
     }
     return -1;
 }
@@ -288,7 +302,7 @@ static int try_loop(att_ctx *c, const loop_pass *lp, loop_site s, int leaves)
     if (s.len > 1 && c->live >= c->budget)
         return 0; /* a passage is a corridor: it counts in the feature budget */
     int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
-    int32_t other = feature_at(c, lp, s.x + ux * s.len, s.y + uy * s.len);
+    int32_t other = feature_at(lp, s.x + ux * s.len, s.y + uy * s.len);
     if (other < 0)
         return 0; /* a junction cell, not a feature */
     if (off_middle(c, s.feat, s.x, s.y) || off_middle(c, other, s.x + ux * (s.len - 1),
@@ -343,12 +357,18 @@ dg_status dgi_att_loops(att_ctx *c, uint64_t seed)
     memset(&lp, 0, sizeof lp);
     dg_rng rng;
     dgi_rng_seed(&rng, seed, 0);
+    /* the candidates start in the frontier's array: growth is over, and its
+     * memory is already counted */
+    lp.sites = (loop_site *)(void *)c->sites;
+    lp.cap_sites = (int32_t)((size_t)c->cap_site * sizeof *c->sites / sizeof *lp.sites);
+    lp.borrowed = 1;
     dg_status st = collect_sites(c, &lp);
     if (st == DG_OK && lp.nsites > 0)
         st = build_buckets(c, &lp);
     if (st == DG_OK && lp.nsites > 0)
         st = open_loops(c, &lp, &rng);
-    dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
+    if (!lp.borrowed)
+        dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
     dgi_free(c->a, lp.bucket_start, lp.bucket_bytes);
     dgi_free(c->a, lp.bucket_feat, lp.feat_bytes);
     return st;

@@ -22,7 +22,7 @@
 enum { ATT_ROOM = 0, ATT_CORRIDOR = 1 };
 
 typedef struct att_feat {
-    int32_t x, y, w, h;  /* interior rectangle */
+    uint16_t x, y, w, h; /* interior rectangle (inside the map: below DG_GRID_MAX_DIM) */
     int32_t parent;      /* feature it was attached to, -1 for the first room */
     int32_t door;        /* door joining it to its parent, -1 for the first room */
     int32_t room_parent; /* nearest ancestor room, -1 for the first room */
@@ -46,10 +46,10 @@ typedef struct att_door {
 } att_door;
 
 /* A frontier entry: one wall of one feature where something may still attach. */
-typedef struct att_site {
-    int32_t x, y;    /* first cell of the wall (top or left end) */
-    int32_t len;     /* cells along the wall */
+typedef struct att_site { /* 16 bytes: a map's walls all lie in 0..DG_GRID_MAX_DIM - 1 */
     int32_t feat;
+    uint16_t x, y;   /* first cell of the wall (top or left end) */
+    uint16_t len;    /* cells along the wall */
     uint8_t side;    /* DG_DIR_* the wall faces, seen from the feature */
     uint8_t kind;    /* kind of the feature (ATT_ROOM / ATT_CORRIDOR) */
     uint8_t tries;   /* attempts left before the wall is retired */
@@ -71,7 +71,7 @@ typedef struct att_ctx {
     att_feat *feats;   int32_t nfeat, cap_feat;
     int32_t live;           /* features not pruned: what the budget counts */
     att_door *doors;   int32_t ndoor, cap_door;
-    att_site *sites;   int32_t site_head, site_end, cap_site;
+    att_site *sites;   int32_t site_head, site_end, cap_site; /* then the loop pass's candidates */
     att_heap_item *heap; int32_t nheap, cap_heap;
     int32_t *touched;  int32_t ntouched, cap_touched;
     int32_t room_max_w, room_max_h; /* ranges clamped to what the map can hold */
@@ -103,7 +103,8 @@ static inline int att_solid(uint8_t v)
 
 static inline int att_passable(uint8_t v)
 {
-    return v == DG_TILE_FLOOR || v == DG_TILE_CORRIDOR || v == DG_TILE_DOOR;
+    enum { PASSABLE = 1u << DG_TILE_FLOOR | 1u << DG_TILE_CORRIDOR | 1u << DG_TILE_DOOR };
+    return v < 8 && (PASSABLE >> v) & 1; /* one test for the three tiles */
 }
 
 static inline int32_t att_dx(int dir) { return dir == DG_DIR_E ? 1 : dir == DG_DIR_W ? -1 : 0; }
@@ -148,9 +149,13 @@ dg_status dgi_att_grow(const att_ctx *c, void **array, int32_t *cap, int32_t nee
                        uint8_t *borrowed);
 #define ATT_GROW(c, array, cap, need, borrowed, st)                                         \
     do {                                                                                    \
-        void *grown_ = (array);                                                             \
-        (st) = dgi_att_grow((c), &grown_, &(cap), (need), sizeof *(array), (borrowed));     \
-        (array) = grown_;                                                                   \
+        (st) = DG_OK;                                                                       \
+        if ((need) > (cap)) /* the call only when it must grow: searches push often */      \
+        {                                                                                   \
+            void *grown_ = (array);                                                         \
+            (st) = dgi_att_grow((c), &grown_, &(cap), (need), sizeof *(array), (borrowed)); \
+            (array) = grown_;                                                               \
+        }                                                                                   \
     } while (0)
 /* Opens (x, y) as the junction of features a (older) and b. -1: no memory. */
 int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b);
