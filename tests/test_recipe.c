@@ -706,6 +706,10 @@ TEST(recipe_inputs_are_recorded_and_round_trip)
                         "version=") != NULL, "%s", line);
     CHECK(dg_recipe_parse(line, strlen(line), &back, &diag) == DG_OK);
     CHECK(memcmp(&back, &r, sizeof r) == 0);
+    /* recording a recipe's own hint again keeps it */
+    CHECK(dg_recipe_set_input(&back, DG_RECIPE_GRAPH, 0x1234, back.inputs[DG_RECIPE_GRAPH].file,
+                              &diag) == DG_OK);
+    CHECK(memcmp(&back, &r, sizeof r) == 0);
     /* a recipe without them prints as before */
     CHECK(dg_recipe_print(&before, line, sizeof line, NULL) == DG_OK);
     CHECKF(!strstr(line, "graph") && !strstr(line, "roles") && !strstr(line, "depth"), "%s", line);

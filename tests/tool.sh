@@ -278,5 +278,21 @@ for kx, ky in keys:
     assert white and max(white) - min(white) + 1 == 7 * size, (kx, ky, white)
 PY
 done
+
+# roles and spawns: recorded in the recipe, replayed from it, another table refused
+S=examples/spawns/dungeon.txt
+expect level_recipe 0 "depth=3 roles=default roles_hash=0x.* spawns=$S spawns_hash=0x" -- \
+    --gen attach --seed 3 --roles default --spawns $S --depth 3 --format recipe
+"$D" --gen attach --seed 3 --roles default --spawns $S --depth 3 --format recipe -o "$tmp/level.txt"
+"$D" --gen attach --seed 3 --roles default --spawns $S --depth 3 -o "$tmp/level-a.json" 2>/dev/null
+"$D" --recipe "$(cat "$tmp/level.txt")" -o "$tmp/level-b.json" 2>/dev/null
+same level_replay "$tmp/level-a.json" "$tmp/level-b.json"
+expect level_json_roles 0 '"role": "boss"' -- --gen attach --seed 3 --roles default --format json
+expect level_json_spawns 0 '"type": "monster"' -- --gen attach --seed 3 --spawns $S --format json
+expect level_other_table 2 "is not the recipe's" -- \
+    --recipe "$(cat "$tmp/level.txt")" --spawns examples/spawns/factory.txt
+expect level_depth_alone 2 "give --spawns too" -- --gen attach --depth 3
+expect level_roles_missing 2 "roles" -- --gen attach --roles no/such/file.txt
+expect level_survey 2 "not with --roles" -- --gen attach --roles default --survey 5
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

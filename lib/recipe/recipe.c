@@ -127,8 +127,9 @@ static void identity_store(dg_recipe *r, int k, const uint64_t *hash, const char
         *(k == 0 ? &r->prefabs_hash : &r->inputs[k - 1].hash) = *hash;
     if (file)
     {
-        memset(f, 0, DG_RECIPE_PREFABS_MAX);
-        memcpy(f, file, n);
+        char copy[DG_RECIPE_PREFABS_MAX] = {0}; /* file may be the recipe's own hint */
+        memcpy(copy, file, n);
+        memcpy(f, copy, sizeof copy);
     }
 }
 
