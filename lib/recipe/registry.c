@@ -185,6 +185,7 @@ static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_
 typedef struct graph_params {
     int32_t spare[DG_SPARE_SLOTS];
 } graph_params;
+static const dg_param_desc graph_table[1]; /* no row: a known name still has a table */
 static void graph_defaults(void *p) { memset(p, 0, sizeof(graph_params)); }
 /* Reached only through dgi_recipe_run, which passes the graph to dgi_graph_run. */
 static dg_status graph_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
@@ -235,7 +236,7 @@ static const dgi_generator generators[] = {
     {"scatter", "rooms scattered without overlap, joined by a spanning tree plus loops",
      TABLE(dgi_scatter_table), SIZES(dg_scatter_params), scatter_defaults, scatter_run, 0, 0},
     {"graph", "lays out a level graph exactly: its rooms, roles, doors, corridors and locks",
-     NULL, 0, SIZES(graph_params), graph_defaults, graph_run, 0, 1},
+     graph_table, 0, SIZES(graph_params), graph_defaults, graph_run, 0, 1},
 };
 #define GEN_COUNT ((int32_t)(sizeof generators / sizeof generators[0]))
 
