@@ -1581,6 +1581,12 @@ static int run_with_graph(const options *o, dg_recipe rc)
     dg_graph graph;
     dg_graph_init(&graph);
     int code = load_graph(o, &rc, &graph);
+    if (!code && graph.node_count && o->floors)
+    {
+        fprintf(stderr, "dungeon: --floors stacks generated floors: a level graph is one floor, "
+                        "not with --floors\n");
+        code = EXIT_USAGE;
+    }
     options with = *o;
     with.site.graph = graph.node_count ? &graph : NULL;
     if (!code)

@@ -294,6 +294,7 @@ assert "graph_hash=0x" in d["recipe"] and "graph=examples/graphs/zelda.txt" in d
 same graph_replay "$tmp/g1.txt" "$tmp/g2.txt"
 expect graph_other 2 "not the level graph the recipe was made with" -- --recipe "$(cat "$tmp/g.recipe")" --graph examples/graphs/hub.txt
 expect graph_missing 2 "needs --graph FILE" -- --gen graph
+expect graph_floors 2 "not with --floors" -- --gen graph --graph $Z --floors 2 -o "$tmp"
 expect graph_not_for 2 "--graph is for --gen graph" -- --gen attach --graph $Z
 expect graph_nospace 1 "no place found" -- --gen graph --graph examples/graphs/big.txt --width 40 --height 30
 for g in linear hub loop_lock zelda big; do
