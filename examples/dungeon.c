@@ -99,7 +99,7 @@ static void list_generators(FILE *f, int with_params)
             fprintf(f, " %s", info.params[k].name);
             col += len;
         }
-        fprintf(f, "\n");
+        fprintf(f, "%s\n", info.param_count ? "" : " none (the --graph file sets its options)");
     }
 }
 
