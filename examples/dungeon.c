@@ -50,6 +50,7 @@ typedef struct options {
     const char *params[MAX_PARAMS];
     int param_count;
     const char *prefabs;    /* prefab file for the prefab generators */
+    const char *graph;      /* --graph FILE: the level graph of generator 'graph' */
     const char *format;     /* ascii | png | json | tmj | tmx | recipe; NULL: from -o */
     int32_t scale;          /* PNG pixels per cell */
     int32_t tile_size;      /* Tiled pixels per cell */
@@ -82,7 +83,7 @@ static void list_generators(FILE *f, int with_params)
         dg_generator_info info;
         dg_generator_get(i, &info);
         fprintf(f, "  %-16s %s%s\n", info.name, info.summary,
-                info.needs_prefabs ? " (needs --prefabs)" : "");
+                info.needs_prefabs ? " (needs --prefabs)" : info.needs_graph ? " (needs --graph)" : "");
         if (!with_params)
             continue;
         fprintf(f, "  %-16s params:", "");
@@ -98,7 +99,7 @@ static void list_generators(FILE *f, int with_params)
             fprintf(f, " %s", info.params[k].name);
             col += len;
         }
-        fprintf(f, "\n");
+        fprintf(f, "%s\n", info.param_count ? "" : " none (the --graph file sets its options)");
     }
 }
 
@@ -120,6 +121,9 @@ static void usage(FILE *f)
             "  --prefabs FILE      prefab file for the prefab generators and world furnishing\n"
             "                      (default with --recipe: the file the recipe names); a\n"
             "                      directory: the recipe's file by its base name in it\n"
+            "  --graph FILE        level graph for generator 'graph' (docs/graph-format.md;\n"
+            "                      default with --recipe: the file the recipe names); the\n"
+            "                      recipe records its hash and file\n"
             "  --format FMT        ascii, png, json, tmj, tmx or recipe (default: from the\n"
             "                      -o extension in any case, ascii for none; an unknown\n"
             "                      extension needs --format, a known one must agree)\n"
@@ -256,7 +260,7 @@ static int parse_seed(const char *s, uint64_t *out)
 
 /* Options that take a value; all but --param may be given once. */
 static const char *const value_options[] = {
-    "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--format",
+    "--gen", "--recipe", "--seed", "--width", "--height", "--param", "--prefabs", "--graph", "--format",
     "-o", "--output", "--scale", "--tile-size", "--list-params", "--survey",
     "--locks", "--keys", "--secrets", "--floors", "--stairs", "--reserve", "--anchor", "--style",
     "--tileset", "--roles", "--spawns", "--depth",
@@ -486,6 +490,8 @@ static int parse_args(int argc, char **argv, options *o)
         }
         else if (!strcmp(a, "--prefabs"))
             o->prefabs = val;
+        else if (!strcmp(a, "--graph"))
+            o->graph = val;
         else if (!strcmp(a, "--roles"))
             o->roles = val;
         else if (!strcmp(a, "--spawns"))
@@ -1452,7 +1458,7 @@ static int survey_to_output(const options *o, const dg_recipe *rc, const dg_pref
     FILE *f = open_out(o->output);
     if (!f)
         return EXIT_IO;
-    int code = survey_run(rc, prefabs, o->survey, format == DG_EXPORT_JSON, f) ? EXIT_GEN : 0;
+    int code = survey_run(rc, prefabs, o->site.graph, o->survey, format == DG_EXPORT_JSON, f) ? EXIT_GEN : 0;
     int io = close_out(f, o->output);
     return code ? code : io;
 }
@@ -1519,6 +1525,76 @@ static int write_autotile_tileset(const options *o)
 
 static int run_recipe(const options *o, dg_recipe rc);
 
+/* Loads the level graph of generator 'graph': --graph FILE, else the file the
+ * recipe names (relative to the working directory). A recipe that records a
+ * graph runs only with that graph; the recipe records the one loaded. */
+static int load_graph(const options *o, dg_recipe *rc, dg_graph *graph)
+{
+    dg_generator_info info;
+    dg_generator_get(dg_generator_find(rc->generator), &info);
+    const dg_recipe_input *want = &rc->inputs[DG_RECIPE_GRAPH];
+    if (o->graph && !info.needs_graph)
+    {
+        fprintf(stderr, "dungeon: generator '%s' lays out no level graph: --graph is for --gen graph\n",
+                rc->generator);
+        return EXIT_USAGE;
+    }
+    if (!info.needs_graph)
+        return 0;
+    const char *path = o->graph ? o->graph : want->file[0] ? want->file : NULL;
+    if (!path)
+    {
+        fprintf(stderr, "dungeon: generator 'graph' needs --graph FILE (examples/graphs/)\n");
+        return EXIT_USAGE;
+    }
+    dg_diag diag = {0, 0, 0, ""};
+    dg_status st = dg_graph_load(path, NULL, graph, &diag);
+    if (st != DG_OK)
+    {
+        fprintf(stderr, "dungeon: %s\n", diag.message);
+        if (!o->graph)
+            fprintf(stderr, "dungeon: (the recipe names graph=%s, relative to the working "
+                            "directory; --graph FILE gives its place)\n", path);
+        return st == DG_E_PARSE || st == DG_E_INVALID ? EXIT_GEN : EXIT_IO;
+    }
+    uint64_t hash = dg_graph_hash(graph);
+    if (want->hash && want->hash != hash)
+    {
+        fprintf(stderr, "dungeon: %s is not the level graph the recipe was made with (its hash is "
+                        "0x%016" PRIx64 ", the recipe's graph_hash=0x%016" PRIx64 "): the map would differ\n",
+                path, hash, want->hash);
+        return EXIT_USAGE;
+    }
+    if (dg_recipe_set_input(rc, DG_RECIPE_GRAPH, hash, path, NULL) != DG_OK)
+    {
+        fprintf(stderr, "dungeon: note: the recipe cannot name %s (letters, digits, ./_-+ only, "
+                        "at most %d bytes): it records the graph's hash alone\n",
+                path, DG_RECIPE_PREFABS_MAX - 1);
+        dg_recipe_set_input(rc, DG_RECIPE_GRAPH, hash, NULL, NULL);
+    }
+    return 0;
+}
+
+/* run_recipe with the level graph (if the generator lays one out) in the site. */
+static int run_with_graph(const options *o, dg_recipe rc)
+{
+    dg_graph graph;
+    dg_graph_init(&graph);
+    int code = load_graph(o, &rc, &graph);
+    if (!code && graph.node_count && o->floors)
+    {
+        fprintf(stderr, "dungeon: --floors stacks generated floors: a level graph is one floor, "
+                        "not with --floors\n");
+        code = EXIT_USAGE;
+    }
+    options with = *o;
+    with.site.graph = graph.node_count ? &graph : NULL;
+    if (!code)
+        code = run_recipe(&with, rc);
+    dg_graph_free(&graph);
+    return code;
+}
+
 /* The recipe, the level content it records or the options give, then the map(s). */
 static int run(const options *o)
 {
@@ -1541,7 +1617,7 @@ static int run(const options *o)
         code = (fprintf(stderr, "dungeon: --survey measures maps: not with --roles or --spawns\n"),
                 EXIT_USAGE);
     else
-        code = run_recipe(&with, rc);
+        code = run_with_graph(&with, rc);
     content_free(&ct);
     return code;
 }

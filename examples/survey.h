@@ -55,8 +55,9 @@ enum {
 static const survey_line survey_lines[] = {
     SL("loops", loops_per_room_permille, SURVEY_MEDIAN_MIN, 150, SURVEY_ROOMY, NULL, 0),
     SL("dead-end rooms", single_entrance_permille, SURVEY_MEDIAN_MAX, 350, SURVEY_ROOMY, NULL, 0),
-    SL("space p95", empty_square_permille, SURVEY_P95_MAX, 80, NULL, " prefab-full ", 0),
-    SL("space worst", empty_square_permille, SURVEY_MAX_MAX, 120, NULL, " prefab-full ", 0),
+    /* graph: a level graph takes the rooms it names and leaves the rest of the grid rock */
+    SL("space p95", empty_square_permille, SURVEY_P95_MAX, 80, NULL, " prefab-full graph ", 0),
+    SL("space worst", empty_square_permille, SURVEY_MAX_MAX, 120, NULL, " prefab-full graph ", 0),
     SL("straight corridors", straight_max, SURVEY_MAX_MAX, 40, NULL, NULL, 0),
     SL("parallel", parallel_permille, SURVEY_MEDIAN_MAX, 150, NULL, NULL, 0),
     SL("corridor per room", corridor_per_room_permille, SURVEY_MEDIAN_MAX, 8000, SURVEY_CORRIDORS, NULL, 0),
@@ -212,13 +213,17 @@ static int64_t survey_now_ns(void)
 
 /* Generates and measures map i; 0 on success, else the status (first error kept in *diag). */
 static dg_status survey_one(dg_recipe *rc, dg_grid *grid, const dg_prefab_set *prefabs,
-                            uint64_t seed, dg_quality *q, int64_t *ns, dg_diag *diag)
+                            const dg_graph *graph, uint64_t seed, dg_quality *q, int64_t *ns,
+                            dg_diag *diag)
 {
+    dg_site site;
+    dg_site_init(&site);
+    site.graph = graph;
     dg_result result;
     dg_result_init(&result, NULL);
     rc->seed = seed;
     int64_t t0 = survey_now_ns();
-    dg_status st = dg_recipe_generate(rc, grid, prefabs, &result, NULL, diag);
+    dg_status st = dg_recipe_generate_site(rc, &site, grid, prefabs, &result, NULL, diag);
     *ns = survey_now_ns() - t0;
     if (st == DG_OK)
         st = dg_survey_map(grid, &result, q, NULL, diag);
@@ -308,10 +313,11 @@ static void survey_print_json(FILE *f, const dg_recipe *rc, int64_t n, int64_t f
     fprintf(f, "  ]\n}\n");
 }
 
-/* Runs the survey of rc (its seed first) over n seeds and prints to f.
- * Returns 0, or 1 if every map failed (the first failure is printed). */
-static int survey_run(const dg_recipe *recipe, const dg_prefab_set *prefabs, int64_t n, int json,
-                      FILE *f)
+/* Runs the survey of rc (its seed first) over n seeds and prints to f; graph:
+ * the level graph of generator 'graph' (else NULL). Returns 0, or 1 if every
+ * map failed (the first failure is printed). */
+static int survey_run(const dg_recipe *recipe, const dg_prefab_set *prefabs, const dg_graph *graph,
+                      int64_t n, int json, FILE *f)
 {
     dg_recipe rc = *recipe;
     size_t cells = (size_t)rc.width * (size_t)rc.height;
@@ -332,7 +338,7 @@ static int survey_run(const dg_recipe *recipe, const dg_prefab_set *prefabs, int
         dg_quality q;
         dg_diag diag = {0, 0, 0, ""};
         int64_t ns;
-        dg_status st = survey_one(&rc, &grid, prefabs, recipe->seed + (uint64_t)i, &q, &ns, &diag);
+        dg_status st = survey_one(&rc, &grid, prefabs, graph, recipe->seed + (uint64_t)i, &q, &ns, &diag);
         if (st != DG_OK)
         {
             if (failed++ == 0)

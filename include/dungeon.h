@@ -2170,7 +2170,7 @@ typedef struct dg_generator_info {
     int32_t param_count;
     int32_t params_size;           /* sizeof its params struct */
     int32_t needs_prefabs;         /* 1 if dg_recipe_generate needs a prefab set */
-    int32_t reserved;              /* 0 */
+    int32_t needs_graph;           /* 1 if it needs a level graph (dg_site.graph) (0.9) */
 } dg_generator_info;
 
 /* Number of registered generators; indexes are 0..count-1 in a fixed order. */
@@ -2298,7 +2298,9 @@ DG_API dg_status dg_anchor_place(dg_grid *grid, const dg_point *anchors, int32_t
  * between (join them to your area yourself, e.g. with a door). Anchors are
  * opened and joined after generation as by dg_anchor_place, neither carving,
  * passing nor touching reserved cells (an anchor on or beside one is refused);
- * locks the recipe asks for leave reserved cells as they are too.
+ * locks the recipe asks for leave reserved cells as they are too. The level
+ * graph is an input, not a constraint: generator 'graph' needs it (and the
+ * recipe's graph_hash, if recorded, must match it); others ignore it.
  * docs/progression.md#sites. */
 /* Growable (docs/abi.md): later fields take spare slots; spare must be 0. */
 typedef struct dg_site {
@@ -2307,6 +2309,8 @@ typedef struct dg_site {
     int32_t reserved_stride;           /* cells per row of reserved, >= width; 0 = width */
     int32_t anchor_count;              /* 0..DG_ANCHORS_MAX */
     dg_point anchors[DG_ANCHORS_MAX];  /* anchors[0] becomes the start */
+    const dg_graph *graph;             /* the level graph generator 'graph' lays out
+                                        * (0.9); NULL: none. Takes no reserved cells */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_site;
 

@@ -294,5 +294,32 @@ expect level_other_table 2 "is not the recipe's" -- \
 expect level_depth_alone 2 "give --spawns too" -- --gen attach --depth 3
 expect level_roles_missing 2 "roles" -- --gen attach --roles no/such/file.txt
 expect level_survey 2 "not with --roles" -- --gen attach --roles default --survey 5
+# L: generator graph lays out a level graph, records it and replays from the file it names
+Z=examples/graphs/zelda.txt
+expect graph_png 0 "" -- --gen graph --graph $Z --markers --scale 4 -o "$tmp/z.png"
+[ -s "$tmp/z.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL graph_png_written"; }
+expect graph_json 0 "" -- --gen graph --graph $Z --seed 3 -o "$tmp/z.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rooms"]; n={x["name"]: x["role"] for x in r}
+assert n["entry"] == "start" and n["boss"] == "boss" and n["shrine"] == "secret" and len(r) == 14, n
+assert "graph_hash=0x" in d["recipe"] and "graph=examples/graphs/zelda.txt" in d["recipe"]' "$tmp/z.json" \
+    && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL graph_json_names_roles"; }
+"$D" --gen graph --graph $Z --seed 3 --format recipe >"$tmp/g.recipe"
+"$D" --gen graph --graph $Z --seed 3 >"$tmp/g1.txt"
+"$D" --recipe "$(cat "$tmp/g.recipe")" >"$tmp/g2.txt"
+same graph_replay "$tmp/g1.txt" "$tmp/g2.txt"
+expect graph_other 2 "not the level graph the recipe was made with" -- --recipe "$(cat "$tmp/g.recipe")" --graph examples/graphs/hub.txt
+expect graph_missing 2 "needs --graph FILE" -- --gen graph
+expect graph_floors 2 "not with --floors" -- --gen graph --graph $Z --floors 2 -o "$tmp"
+expect graph_not_for 2 "--graph is for --gen graph" -- --gen attach --graph $Z
+expect graph_nospace 1 "no place found" -- --gen graph --graph examples/graphs/big.txt --width 40 --height 30
+for g in linear hub loop_lock zelda big; do
+    size=""
+    [ $g = big ] && size="--width 120 --height 80" # forty rooms need more than 80x50
+    expect "graph_survey_$g" 0 "PASS start-exit" -- --gen graph --graph examples/graphs/$g.txt $size --survey 50
+    grep -q "^FAIL" "$tmp/out" && { fail=$((fail + 1)); echo "FAIL graph_survey_$g has a FAIL line"; grep "^FAIL" "$tmp/out"; }
+    for f in border_open unreachable doorless_joins; do
+        grep -Eq "^$f +0 +0 +0 +0 " "$tmp/out" || { fail=$((fail + 1)); echo "FAIL graph_survey_$g $f"; }
+    done
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

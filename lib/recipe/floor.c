@@ -188,7 +188,7 @@ static dg_status build_floor(const dg_recipe *recipe, const dg_floor_info *info,
 {
     dg_recipe own = *recipe;
     own.seed = info->seed;
-    dg_status st = dgi_recipe_run(&own, copy, prefabs, NULL, r, a, diag);
+    dg_status st = dgi_recipe_run(&own, copy, prefabs, NULL, NULL, r, a, diag);
     if (st != DG_OK)
         return st;
     if (r->start.x < 0)

@@ -72,7 +72,7 @@ static dg_status run_site(const dg_recipe *recipe, const dg_site *site, dg_grid 
     if (stacked)
         st = dgi_floor_generate(recipe, floor, floors, stairs, copy, prefabs, r, NULL, a, diag);
     else
-        st = dgi_recipe_run(recipe, copy, prefabs, reserved, r, a, diag);
+        st = dgi_recipe_run(recipe, copy, prefabs, site->graph, reserved, r, a, diag);
     if (st == DG_OK && site->anchor_count > 0)
         st = dgi_anchor_place(copy, r, site->anchors, site->anchor_count, reserved, a, diag);
     dg_lock_params locks;
@@ -138,6 +138,6 @@ dg_status dg_recipe_generate(const dg_recipe *recipe, dg_grid *grid, const dg_pr
     dg_lock_params locks;
     /* a plain recipe runs its generator straight into the grid, as before */
     if (!dgi_recipe_floor(recipe, &floor, &floors, &stairs) && !dgi_recipe_locks(recipe, &locks))
-        return dgi_recipe_run(recipe, grid, prefabs, NULL, result, allocator, diag);
+        return dgi_recipe_run(recipe, grid, prefabs, NULL, NULL, result, allocator, diag);
     return generate_site(recipe, NULL, grid, prefabs, result, allocator, diag);
 }

@@ -692,8 +692,28 @@ static dg_status check_prefabs(const dg_recipe *r, const dgi_generator *g,
     return DG_OK;
 }
 
+/* Generator 'graph' runs only with a level graph, and with the recipe's one if
+ * it records a graph_hash: another would give another map. */
+static dg_status check_graph(const dg_recipe *r, const dgi_generator *g, const dg_graph *graph,
+                             dg_diag *diag)
+{
+    if (!g->needs_graph)
+        return DG_OK;
+    if (!graph)
+        return dgi_fail(diag, DG_E_NULL, "generator '%s' needs a level graph (dg_site.graph)",
+                        g->name);
+    const dg_recipe_input *want = &r->inputs[DG_RECIPE_GRAPH];
+    uint64_t have = dg_graph_hash(graph);
+    if (want->hash && have != want->hash)
+        return dgi_fail(diag, DG_E_INVALID,
+                        "the level graph (hash 0x%016llx) is not the recipe's %s (graph_hash=0x%016llx): the map would differ",
+                        (unsigned long long)have, want->file[0] ? want->file : "(no file recorded)",
+                        (unsigned long long)want->hash);
+    return DG_OK;
+}
+
 dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
-                         const dgi_mask *reserved, dg_result *result,
+                         const dg_graph *graph, const dgi_mask *reserved, dg_result *result,
                          const dg_allocator *allocator, dg_diag *diag)
 {
     if (!recipe)
@@ -709,6 +729,8 @@ dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab
                         (int)grid->width, (int)grid->height, (int)recipe->width,
                         (int)recipe->height);
     st = check_prefabs(recipe, g, prefabs, diag);
+    if (st == DG_OK)
+        st = check_graph(recipe, g, graph, diag);
     if (st != DG_OK)
         return st;
     for (int32_t i = 0; i < g->param_count; i++)
@@ -719,5 +741,7 @@ dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab
     st = dg_recipe_params(recipe, params, sizeof params);
     if (st != DG_OK)
         return dgi_fail(diag, st, "cannot fill the parameters of '%s'", g->name);
+    if (g->needs_graph)
+        return dgi_graph_run(grid, graph, recipe->seed, reserved, result, allocator, diag);
     return g->run(grid, params, recipe->seed, prefabs, reserved, result, allocator, diag);
 }

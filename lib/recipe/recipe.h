@@ -18,6 +18,7 @@ typedef struct dgi_generator {
     void (*defaults)(void *params);
     dgi_gen_run run;
     int32_t needs_prefabs;
+    int32_t needs_graph; /* 1: runs through dgi_graph_run, with the caller's level graph */
 } dgi_generator;
 const dgi_generator *dgi_generator_lookup(const char *name);
 /* values[] slots from here on hold the progression keys every recipe may
@@ -29,11 +30,16 @@ int dgi_recipe_locks(const dg_recipe *r, dg_lock_params *locks);
 int dgi_recipe_floor(const dg_recipe *r, int32_t *floor, int32_t *floors, int32_t *stairs);
 /* 1 and *depth if the recipe records the depth content is placed for, else 0. */
 int dgi_recipe_depth(const dg_recipe *r, int32_t *depth);
-/* The recipe's generator alone on grid (already validated), with reserved cells (NULL: none):
- * no floor stairs, no locks. (recipe.c) */
+/* The recipe's generator alone on grid (already validated), with reserved cells (NULL: none)
+ * and the level graph (NULL: none; generator 'graph' needs one): no floor stairs, no locks.
+ * (recipe.c) */
 dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
-                         const dgi_mask *reserved, dg_result *result,
+                         const dg_graph *graph, const dgi_mask *reserved, dg_result *result,
                          const dg_allocator *allocator, dg_diag *diag);
+/* Generator 'graph' (registry.c): lays out graph, which dgi_recipe_run has checked. */
+dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                        const dgi_mask *reserved, dg_result *result, const dg_allocator *a,
+                        dg_diag *diag);
 const dg_param_desc *dgi_param_lookup(const dgi_generator *g, const char *key, size_t key_len);
 /* Parses value[0..len) for parameter p into *out; column (1-based, 0 = none) goes to diag. */
 dg_status dgi_param_parse(const dg_param_desc *p, const char *value, size_t len, int32_t *out,

@@ -179,36 +179,64 @@ static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_
     return st == DG_OK ? dgi_scatter_generate(g, p, seed, m, r, a, d) : st;
 }
 
+/* ---- graph: the caller's level graph, laid out exactly (docs/graph.md) -------------- */
+/* Its parameters are the graph file's own (room distance, corridor width, ...):
+ * the table is empty and the params struct only a spare block. */
+typedef struct graph_params {
+    int32_t spare[DG_SPARE_SLOTS];
+} graph_params;
+static const dg_param_desc graph_table[1]; /* no row: a known name still has a table */
+static void graph_defaults(void *p) { memset(p, 0, sizeof(graph_params)); }
+/* Reached only through dgi_recipe_run, which passes the graph to dgi_graph_run. */
+static dg_status graph_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
+                           const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
+{
+    (void)g, (void)p, (void)seed, (void)s, (void)m, (void)r, (void)a;
+    return dgi_fail(d, DG_E_NULL, "generator 'graph' needs a level graph (dg_site.graph)");
+}
+
+dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                        const dgi_mask *reserved, dg_result *result, const dg_allocator *a,
+                        dg_diag *diag)
+{
+    if (reserved) /* the layout search knows rock and rooms only */
+        return dgi_fail(diag, DG_E_INVALID,
+                        "generator 'graph' takes no reserved cells: lay the graph out on a "
+                        "grid of its own and copy it into place");
+    return dg_graph_generate(grid, graph, seed, result, a, diag);
+}
 
 /* ---- the registry: one line per generator ------------------------------------ */
 static const dgi_generator generators[] = {
     {"attach", "rooms and corridors attached outward from a central room", TABLE(dgi_attach_table),
-     SIZES(dg_attach_params), attach_defaults, attach_run, 0},
+     SIZES(dg_attach_params), attach_defaults, attach_run, 0, 0},
     {"chain", "a chain of rooms joined by straight corridors that never double back",
-     TABLE(dgi_chain_table), SIZES(dg_chain_params), chain_defaults, chain_run, 0},
+     TABLE(dgi_chain_table), SIZES(dg_chain_params), chain_defaults, chain_run, 0, 0},
     {"prefab-full", "one hand-drawn prefab is the whole map (centred)", TABLE(dgi_prefab_full_table),
-     SIZES(dg_prefab_full_params), prefab_full_defaults, prefab_full_run, 1},
+     SIZES(dg_prefab_full_params), prefab_full_defaults, prefab_full_run, 1, 0},
     {"prefab-jigsaw", "equal blocks, each a prefab flipped or rotated to fit",
      TABLE(dgi_prefab_jigsaw_table), SIZES(dg_prefab_jigsaw_params), prefab_jigsaw_defaults,
-     prefab_jigsaw_run, 1},
+     prefab_jigsaw_run, 1, 0},
     {"prefab-islands", "prefab buildings dropped at free spots, by group counts",
      TABLE(dgi_prefab_islands_table), SIZES(dg_prefab_islands_params), prefab_islands_defaults,
-     prefab_islands_run, 1},
+     prefab_islands_run, 1, 0},
     {"prefab-mixed", "an attach map with prefab vaults stamped into its rooms",
      TABLE(dgi_prefab_mixed_table), SIZES(dg_prefab_mixed_params), prefab_mixed_defaults,
-     prefab_mixed_run, 1},
+     prefab_mixed_run, 1, 0},
     {"world", "a window of the endless room lattice around the start room (0, 0)",
-     TABLE(dgi_world_table), SIZES(dg_world_params), world_defaults, world_run, 0},
+     TABLE(dgi_world_table), SIZES(dg_world_params), world_defaults, world_run, 0, 0},
     {"cave", "cellular-automaton caves, every region joined by tunnels", TABLE(dgi_cave_table),
-     SIZES(dg_cave_params), cave_defaults, cave_run, 0},
+     SIZES(dg_cave_params), cave_defaults, cave_run, 0, 0},
     {"bsp", "binary space partition: one room per leaf, siblings joined by corridors",
-     TABLE(dgi_bsp_table), SIZES(dg_bsp_params), bsp_defaults, bsp_run, 0},
+     TABLE(dgi_bsp_table), SIZES(dg_bsp_params), bsp_defaults, bsp_run, 0, 0},
     {"maze", "perfect or braided mazes, optionally around rooms", TABLE(dgi_maze_table),
-     SIZES(dg_maze_params), maze_defaults, maze_run, 0},
+     SIZES(dg_maze_params), maze_defaults, maze_run, 0, 0},
     {"walk", "drunkard's walk and tunnelers carving until a floor target", TABLE(dgi_walk_table),
-     SIZES(dg_walk_params), walk_defaults, walk_run, 0},
+     SIZES(dg_walk_params), walk_defaults, walk_run, 0, 0},
     {"scatter", "rooms scattered without overlap, joined by a spanning tree plus loops",
-     TABLE(dgi_scatter_table), SIZES(dg_scatter_params), scatter_defaults, scatter_run, 0},
+     TABLE(dgi_scatter_table), SIZES(dg_scatter_params), scatter_defaults, scatter_run, 0, 0},
+    {"graph", "lays out a level graph exactly: its rooms, roles, doors, corridors and locks",
+     graph_table, 0, SIZES(graph_params), graph_defaults, graph_run, 0, 1},
 };
 #define GEN_COUNT ((int32_t)(sizeof generators / sizeof generators[0]))
 
@@ -244,7 +272,7 @@ dg_status dg_generator_get(int32_t index, dg_generator_info *info)
     info->param_count = g->param_count;
     info->params_size = (int32_t)g->params_size;
     info->needs_prefabs = g->needs_prefabs;
-    info->reserved = 0;
+    info->needs_graph = g->needs_graph;
     return DG_OK;
 }
 

@@ -1,0 +1,106 @@
+/* Generator 'graph' through the registry and recipes: the recipe records the
+ * graph's identity and replays to the same map with that graph; without a
+ * graph, with another one or with reserved cells it is refused by name and
+ * the grid stays as it was. (The tool's side: tests/tool.sh.) */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ZELDA "examples/graphs/zelda.txt"
+#define W 80
+#define H 50
+
+static int load(const char *path, dg_graph *g)
+{
+    dg_graph_init(g);
+    dg_diag diag;
+    dg_status st = dg_graph_load(path, NULL, g, &diag);
+    CHECKF(st == DG_OK, "%s: %s", path, diag.message);
+    return st == DG_OK;
+}
+
+static dg_status run(const dg_recipe *r, const dg_graph *graph, const uint8_t *reserved,
+                     dg_grid *grid, dg_result *res, dg_diag *diag)
+{
+    dg_site site;
+    dg_site_init(&site);
+    site.graph = graph;
+    site.reserved = reserved;
+    return dg_recipe_generate_site(r, &site, grid, NULL, res, NULL, diag);
+}
+
+TEST(recipe_graph_round_trip_with_identity)
+{
+    dg_graph graph;
+    if (!load(ZELDA, &graph))
+        return;
+    static uint8_t a[W * H], b[W * H];
+    for (uint64_t seed = 1; seed <= 5; seed++)
+    {
+        dg_recipe r, back;
+        CHECK(dg_recipe_init(&r, "graph", seed, W, H) == DG_OK);
+        CHECK(dg_recipe_set_input(&r, DG_RECIPE_GRAPH, dg_graph_hash(&graph), ZELDA, NULL) == DG_OK);
+        char line[4096];
+        CHECK(dg_recipe_print(&r, line, sizeof line, NULL) == DG_OK);
+        CHECK(strstr(line, "graph=" ZELDA) && strstr(line, "graph_hash=0x"));
+        CHECK(dg_recipe_parse(line, strlen(line), &back, NULL) == DG_OK);
+        CHECK_EQ_U64(back.inputs[DG_RECIPE_GRAPH].hash, dg_graph_hash(&graph));
+        CHECK(strcmp(back.inputs[DG_RECIPE_GRAPH].file, ZELDA) == 0);
+        dg_grid ga, gb;
+        dg_grid_init(&ga, a, W, H, 0);
+        dg_grid_init(&gb, b, W, H, 0);
+        dg_result ra, rb;
+        dg_result_init(&ra, NULL);
+        dg_result_init(&rb, NULL);
+        dg_diag diag;
+        dg_status st = run(&r, &graph, NULL, &ga, &ra, &diag);
+        CHECKF(st == DG_OK, "seed %d: %s", (int)seed, diag.message);
+        memset(b, 0xEE, sizeof b);
+        CHECK(run(&back, &graph, NULL, &gb, &rb, NULL) == DG_OK);
+        CHECK_EQ_U64(dg_grid_hash(&gb), dg_grid_hash(&ga));
+        CHECK(ra.room_count == graph.node_count && rb.room_count == ra.room_count);
+        CHECK(ra.label_count == graph.node_count);
+        dg_result_free(&ra);
+        dg_result_free(&rb);
+    }
+    dg_graph_free(&graph);
+}
+
+/* Each refusal: its status, a message that says why, the grid as it was. */
+static void refused(const dg_recipe *r, const dg_graph *graph, const uint8_t *reserved,
+                    int direct, dg_status want, const char *words)
+{
+    static uint8_t cells[W * H];
+    memset(cells, 0xEE, sizeof cells);
+    dg_grid grid;
+    dg_grid_init(&grid, cells, W, H, 0);
+    uint64_t before = dg_grid_hash(&grid);
+    dg_diag diag;
+    diag.message[0] = '\0';
+    dg_status st = direct ? dg_recipe_generate(r, &grid, NULL, NULL, NULL, &diag)
+                          : run(r, graph, reserved, &grid, NULL, &diag);
+    CHECKF(st == want && strstr(diag.message, words), "%s \"%s\"", dg_status_str(st), diag.message);
+    CHECK_EQ_U64(dg_grid_hash(&grid), before);
+}
+
+TEST(recipe_graph_refuses_missing_or_wrong_graph)
+{
+    dg_graph zelda, linear;
+    if (!load(ZELDA, &zelda) || !load("examples/graphs/linear.txt", &linear))
+        return;
+    dg_recipe r;
+    CHECK(dg_recipe_init(&r, "graph", 3, W, H) == DG_OK);
+    refused(&r, NULL, NULL, 1, DG_E_NULL, "needs a level graph (dg_site.graph)");
+    refused(&r, NULL, NULL, 0, DG_E_NULL, "needs a level graph (dg_site.graph)");
+    CHECK(dg_recipe_set_input(&r, DG_RECIPE_GRAPH, dg_graph_hash(&zelda), ZELDA, NULL) == DG_OK);
+    refused(&r, &linear, NULL, 0, DG_E_INVALID, "is not the recipe's " ZELDA);
+    static uint8_t reserved[W * H];
+    reserved[0] = 1;
+    refused(&r, &zelda, reserved, 0, DG_E_INVALID, "takes no reserved cells");
+    dg_generator_info info;
+    CHECK(dg_generator_get(dg_generator_find("graph"), &info) == DG_OK);
+    CHECK(info.needs_graph == 1 && info.needs_prefabs == 0 && info.param_count == 0);
+    dg_graph_free(&zelda);
+    dg_graph_free(&linear);
+}
