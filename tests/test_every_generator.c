@@ -372,3 +372,59 @@ TEST(every_generator_reaches_every_passable_cell_from_the_start)
     }
     hard_ctx_close(&ctx);
 }
+
+/* ---- markers ------------------------------------------------------------------------ */
+/* The prefab set each prefab generator is run with here (as the docs show them). */
+static dg_prefab_set *marker_set(const char *gen)
+{
+    static const char *const files[][2] = {
+        {"prefab-full", "examples/prefabs/shaft.txt"},   {"prefab-jigsaw", "examples/prefabs/forest.txt"},
+        {"prefab-islands", "examples/prefabs/factory.txt"}, {"prefab-mixed", "examples/prefabs/vaults.txt"},
+        {"world", "examples/prefabs/furnish.txt"},
+    };
+    dg_prefab_set *set = NULL;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (strcmp(files[i][0], gen) == 0)
+            CHECK(dg_prefab_load(files[i][1], NULL, NULL, NULL, &set, NULL) == DG_OK);
+    return set;
+}
+
+/* Markers a generator makes (furnishing, prefab glyphs, stairs) are not
+ * spawns: size, cost and kind word are 0 and "", and number is 0 but for
+ * keys and locks. (A field left unset would carry stack bytes into exports.) */
+TEST(every_generator_markers_have_no_spawn_fields)
+{
+    for (int32_t i = 0; i < dg_generator_count(); i++)
+    {
+        dg_generator_info info;
+        CHECK(dg_generator_get(i, &info) == DG_OK);
+        if (info.needs_graph)
+            continue;
+        dg_prefab_set *set = marker_set(info.name);
+        int32_t w = strcmp(info.name, "prefab-full") == 0 ? 56 : 80;
+        int32_t h = strcmp(info.name, "prefab-full") == 0 ? 26 : 50;
+        uint8_t *cells = malloc((size_t)w * (size_t)h);
+        for (uint64_t seed = 1; seed <= 4; seed++)
+        {
+            dg_recipe r;
+            dg_grid g;
+            dg_result res;
+            dg_result_init(&res, NULL);
+            CHECK(dg_recipe_init(&r, info.name, seed, w, h) == DG_OK);
+            CHECK(cells && dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+            if (dg_recipe_generate(&r, &g, set, &res, NULL, NULL) == DG_OK)
+                for (int32_t m = 0; m < res.marker_count; m++)
+                {
+                    const dg_marker *k = &res.markers[m];
+                    int numbered = k->kind == DG_MARKER_KEY || k->kind == DG_MARKER_LOCK;
+                    CHECKF((k->size == 0 || k->size == 1) && k->cost == 0 && k->type[0] == 0 &&
+                               (numbered || k->number == 0),
+                           "%s seed %d marker %d (%s): size %d cost %d number %d", info.name,
+                           (int)seed, (int)m, k->name, (int)k->size, (int)k->cost, (int)k->number);
+                }
+            dg_result_free(&res);
+        }
+        free(cells);
+        dg_prefab_set_free(set);
+    }
+}

@@ -163,6 +163,7 @@ static dg_status add_markers(const world_map *m, const dg_world_marker *list, in
     for (int32_t i = 0; st == DG_OK && i < count; i++)
     {
         dg_marker mk;
+        memset(&mk, 0, sizeof mk); /* number, size, cost and type are 0 for furnishing */
         mk.pos.x = (int32_t)(list[i].x - m->tx);
         mk.pos.y = (int32_t)(list[i].y - m->ty);
         mk.kind = list[i].kind;
