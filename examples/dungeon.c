@@ -776,7 +776,7 @@ static int write_tileset(const options *o, const char *name)
             rc = EXIT_IO;
         free(art_path);
     }
-    else
+    if (!path || !px)
         fprintf(stderr, "dungeon: out of memory\n");
     free(px);
     free(path);

@@ -321,5 +321,9 @@ for g in linear hub loop_lock zelda big; do
         grep -Eq "^$f +0 +0 +0 +0 " "$tmp/out" || { fail=$((fail + 1)); echo "FAIL graph_survey_$g $f"; }
     done
 done
+# a Tiled export with its swatch tileset says nothing on stderr
+"$D" --gen attach -o "$tmp/quiet.tmx" 2>"$tmp/quiet.err"
+[ $? = 0 ] && [ ! -s "$tmp/quiet.err" ] && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL tiled_quiet:"; head -3 "$tmp/quiet.err"; }
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
