@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef DG_BENCH_TCOD
-#include <libtcod/bsp.h>
-#include <libtcod/mersenne.h>
-#endif
 
 typedef struct bsp_bench {
     dg_grid grid;
@@ -74,60 +70,7 @@ static void bsp_row(int k, int with_result)
 }
 
 #ifdef DG_BENCH_TCOD
-/* ---- the peer: libtcod's BSP, carved the cheapest way ---------------------------- */
-
-typedef struct tcod_dig {
-    uint8_t *cells;
-    int32_t width;
-    TCOD_random_t rng;
-    int32_t stack[2 * 64]; /* (x, y) of one room cell per pending subtree */
-    int32_t top;
-} tcod_dig;
-
-static void tcod_fill(tcod_dig *d, int x0, int y0, int x1, int y1)
-{
-    if (x0 > x1)
-    {
-        int t = x0;
-        x0 = x1, x1 = t;
-    }
-    if (y0 > y1)
-    {
-        int t = y0;
-        y0 = y1, y1 = t;
-    }
-    for (int y = y0; y <= y1; y++)
-        memset(d->cells + (size_t)y * (size_t)d->width + (size_t)x0, 1, (size_t)(x1 - x0 + 1));
-}
-
-/* Post order: a leaf digs a room (walls left as rock inside the leaf) and
- * pushes a cell of it; a node pops its two halves' cells and joins them with
- * an L corridor, keeping the first half's cell for its own parent. */
-static bool tcod_visit(TCOD_bsp_t *node, void *user)
-{
-    tcod_dig *d = user;
-    if (TCOD_bsp_is_leaf(node))
-    {
-        int w = TCOD_random_get_int(d->rng, 3, node->w - 4);
-        int h = TCOD_random_get_int(d->rng, 3, node->h - 4);
-        int x = node->x + 2 + TCOD_random_get_int(d->rng, 0, node->w - 4 - w);
-        int y = node->y + 2 + TCOD_random_get_int(d->rng, 0, node->h - 4 - h);
-        tcod_fill(d, x, y, x + w - 1, y + h - 1);
-        if (d->top < 64)
-        {
-            d->stack[2 * d->top] = x + w / 2;
-            d->stack[2 * d->top + 1] = y + h / 2;
-        }
-        d->top++;
-        return true;
-    }
-    d->top--;
-    int bx = d->stack[2 * d->top], by = d->stack[2 * d->top + 1];
-    int ax = d->stack[2 * d->top - 2], ay = d->stack[2 * d->top - 1];
-    tcod_fill(d, ax, ay, bx, ay);
-    tcod_fill(d, bx, ay, bx, by);
-    return true;
-}
+/* ---- the peer: libtcod's BSP, carved the cheapest way (bench_tcod.c) -------------- */
 
 typedef struct tcod_bench {
     int32_t w, h;
@@ -137,20 +80,7 @@ typedef struct tcod_bench {
 static void tcod_op(void *ctx, int64_t i)
 {
     tcod_bench *t = ctx;
-    tcod_dig d;
-    memset(t->cells, 0, (size_t)t->w * (size_t)t->h);
-    d.cells = t->cells;
-    d.width = t->w;
-    d.top = 0;
-    d.rng = TCOD_random_new_from_seed(TCOD_RNG_CMWC, (uint32_t)i);
-    TCOD_bsp_t *root = TCOD_bsp_new_with_size(0, 0, t->w, t->h);
-    dg_bsp_params p;
-    dg_bsp_defaults(&p);
-    float ratio = (float)p.max_ratio / 100.0f;
-    TCOD_bsp_split_recursive(root, d.rng, 48, p.leaf_min_w, p.leaf_min_h, ratio, ratio);
-    TCOD_bsp_traverse_post_order(root, tcod_visit, &d);
-    TCOD_bsp_delete(root);
-    TCOD_random_delete(d.rng);
+    bench_tcod_bsp(t->cells, t->w, t->h, (uint32_t)i);
 }
 
 static int cmp_ns(const void *a, const void *b)
