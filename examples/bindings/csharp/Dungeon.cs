@@ -541,7 +541,7 @@ namespace LibDungeon {
         public int group_max;
         public int size;
         public int room_count;
-        public byte rooms[DG_SPAWN_ROOMS_MAX][DG_NAME_MAX];
+        public fixed byte rooms[256];
         public int line;
         public fixed int spare[8];
     }
@@ -950,23 +950,23 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_roles(Grid* grid, RoleRule* rules, int count, ulong seed, Result* result, RoleReport* report, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_spawn_parse(byte* text, UIntPtr length, byte* source_name, Allocator* allocator, DiagFn on_error, void* user, SpawnTable** table, Diag* diag);
+        public static extern int dg_spawn_parse(byte* text, UIntPtr length, byte* source_name, Allocator* allocator, DiagFn on_error, void* user, IntPtr* table, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_spawn_load(byte* path, Allocator* allocator, DiagFn on_error, void* user, SpawnTable** table, Diag* diag);
+        public static extern int dg_spawn_load(byte* path, Allocator* allocator, DiagFn on_error, void* user, IntPtr* table, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern void dg_spawn_table_free(SpawnTable* table);
+        public static extern void dg_spawn_table_free(IntPtr table);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern ulong dg_spawn_table_hash(SpawnTable* table);
+        public static extern ulong dg_spawn_table_hash(IntPtr table);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_spawn_count(SpawnTable* table);
+        public static extern int dg_spawn_count(IntPtr table);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_spawn_find(SpawnTable* table, byte* name);
+        public static extern int dg_spawn_find(IntPtr table, byte* name);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_spawn_get(SpawnTable* table, int index, SpawnEntry* entry);
+        public static extern int dg_spawn_get(IntPtr table, int index, SpawnEntry* entry);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_populate_defaults(PopulateParams* @params);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int dg_populate(Grid* grid, SpawnTable* table, PopulateParams* @params, ulong seed, Result* result, PopulateStats* stats, Allocator* allocator, Diag* diag);
+        public static extern int dg_populate(Grid* grid, IntPtr table, PopulateParams* @params, ulong seed, Result* result, PopulateStats* stats, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_init(Sched* s, SchedActor* storage, int capacity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
