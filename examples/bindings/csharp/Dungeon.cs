@@ -499,6 +499,79 @@ namespace LibDungeon {
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct RoleRule {
+        public fixed byte name[32];
+        public int count_min;
+        public int count_max;
+        public int weight;
+        public int rank_min;
+        public int rank_max;
+        public int route;
+        public int dead_end;
+        public int behind;
+        public int area_min;
+        public int area_max;
+        public int entrances_min;
+        public int entrances_max;
+        public int holds;
+        public int require;
+        public fixed int spare[8];
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct RoleReport {
+        public int rules;
+        public fixed int placed[32];
+        public fixed int kept[32];
+        public fixed int qualified[32];
+        public fixed int shortfall[32];
+        public int short_count;
+        public int rooms;
+        public int reachable;
+        public fixed int spare[8];
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct SpawnEntry {
+        public fixed byte name[32];
+        public fixed byte kind[32];
+        public int weight;
+        public int cost;
+        public int depth_min;
+        public int depth_max;
+        public int group_min;
+        public int group_max;
+        public int size;
+        public int room_count;
+        public fixed byte rooms[256];
+        public int line;
+        public fixed int spare[8];
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct PopulateParams {
+        public int depth;
+        public int curve_points;
+        public fixed int curve_depth[8];
+        public fixed int curve_budget[8];
+        public int distance_permille;
+        public int cells_per_spawn;
+        public int view_radius;
+        public IntPtr passable;
+        public IntPtr room_tiles;
+        public fixed int spare[8];
+    }
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct PopulateStats {
+        public int spawns;
+        public int groups;
+        public int budget;
+        public int spent;
+        public int rooms_populated;
+        public int skipped_start;
+        public int skipped_no_cell;
+        public int skipped_no_entry;
+        public int boss_missing;
+        public fixed int spare[8];
+    }
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct SchedActor {
         public long ready;
         public int next;
@@ -862,6 +935,38 @@ namespace LibDungeon {
         public static extern ulong dg_graph_hash(Graph* graph);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_graph_generate(Grid* grid, Graph* graph, ulong seed, Result* result, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void dg_role_rule_init(RoleRule* rule, byte* name);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_roles_builtin(RoleRule* rules, int cap, int* count);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_roles_parse(byte* text, UIntPtr length, byte* source_name, RoleRule* rules, int cap, int* count, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_roles_load(byte* path, RoleRule* rules, int cap, int* count, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern ulong dg_roles_hash(RoleRule* rules, int count);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_roles_check(RoleRule* rules, int count, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_roles(Grid* grid, RoleRule* rules, int count, ulong seed, Result* result, RoleReport* report, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_spawn_parse(byte* text, UIntPtr length, byte* source_name, Allocator* allocator, DiagFn on_error, void* user, IntPtr* table, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_spawn_load(byte* path, Allocator* allocator, DiagFn on_error, void* user, IntPtr* table, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void dg_spawn_table_free(IntPtr table);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern ulong dg_spawn_table_hash(IntPtr table);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_spawn_count(IntPtr table);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_spawn_find(IntPtr table, byte* name);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_spawn_get(IntPtr table, int index, SpawnEntry* entry);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void dg_populate_defaults(PopulateParams* @params);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_populate(Grid* grid, IntPtr table, PopulateParams* @params, ulong seed, Result* result, PopulateStats* stats, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_init(Sched* s, SchedActor* storage, int capacity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

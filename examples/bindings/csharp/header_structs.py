@@ -34,11 +34,13 @@ def fields(body, defines):
             name = name.strip()
             stars = len(name) - len(name.lstrip("*"))
             name = name.lstrip("* ")
-            arr = re.match(r"(\w+)\[(\w+)(?: - (\d+))?\]$", name)  # "spare[DG_SPARE_SLOTS - 1]" too
+            # "spare[DG_SPARE_SLOTS - 1]" too; a 2-D array ("rooms[8][32]") is flattened
+            arr = re.match(r"(\w+)((?:\[\w+(?: - \d+)?\])+)$", name)
             length = 0
             if arr:
-                name, size = arr.group(1), arr.group(2)
-                length = int(defines.get(size, size)) - int(arr.group(3) or 0)
+                name, length = arr.group(1), 1
+                for size, minus in re.findall(r"\[(\w+)(?: - (\d+))?\]", arr.group(2)):
+                    length *= int(defines.get(size, size)) - int(minus or 0)
             out.append((name, ctype + "*" * stars, length))
     return out
 

@@ -15,13 +15,15 @@ const DIAG_MESSAGE = 12;
 const GRID_SIZE = 16;           // cells, width, height, stride
 const RESULT_SIZE = 240;        // ..., metrics (17 + 8 spare ints) at 56, labels at 156, corridor_edges at 164,
                                 // allocator at 172, capacity_[6], spare[8]
-const RECIPE_SIZE = 440;       // 248 bytes to prefabs, then inputs[3] of 64 (hash, file hint)
+const RECIPE_SIZE = 440;        // 248 bytes to inputs, then inputs[3] of 64 (hash, file hint)
 const RECIPE_WIDTH = 40;
 const RECIPE_HEIGHT = 44;
 const GENERATOR_INFO_SIZE = 28;
 const PARAM_DESC_SIZE = 36;
 const AUTOTILE_PARAMS_SIZE = 300; // kind, self_class, outside_class, classes[256], spare[8]
 const WALK_SIZE = 64;           // dg_move: passable, cost, 4 ints, overlay, size, spare[8]
+const ROLE_RULE_SIZE = 120;     // dg_role_rule: name[32], 14 ints, spare[8]
+const ROLES_MAX = 32;           // DG_ROLES_MAX
 const EXPORT_OPTIONS_SIZE = 56; // format, tile_width, tile_height, reserved, tileset_image, recipe, spare[8]
 const METRIC_NAMES = ['cells', 'floorCells', 'floorPermille', 'rooms', 'corridors', 'doors',
     'deadEnds', 'loops', 'regions', 'attempts', 'failures', 'stoppedEarly', 'requested',
@@ -226,7 +228,7 @@ export class Dungeon {
     runRecipe(text, options = {}) {
         return this.scratch([RECIPE_SIZE], (recipe) => {
             this.parseRecipeInto(text, recipe);
-            return this.generateRecipe(recipe, options.prefabs);
+            return this.generateRecipe(recipe, options.prefabs, options.roles);
         });
     }
 
@@ -234,7 +236,7 @@ export class Dungeon {
     generate(generator, params = {}, seed = 1n, width = 80, height = 50, options = {}) {
         return this.scratch([RECIPE_SIZE], (recipe) => {
             this.initRecipe(recipe, { generator, params, seed, width, height });
-            return this.generateRecipe(recipe, options.prefabs);
+            return this.generateRecipe(recipe, options.prefabs, options.roles);
         });
     }
 
@@ -297,8 +299,10 @@ export class Dungeon {
     }
 
     // ---- generation -------------------------------------------------------------
-    /** Runs a filled dg_recipe; records the prefab set like the tool does. */
-    generateRecipe(recipe, prefabs) {
+    /** Runs a filled dg_recipe; records the prefab set like the tool does. roles:
+     *  true (the built-in role table) or a role table's text (docs/content.md)
+     *  gives the rooms roles (dg_roles, seeded with the recipe's seed): see roomLabels. */
+    generateRecipe(recipe, prefabs, roles) {
         const width = this.int(recipe + RECIPE_WIDTH);
         const height = this.int(recipe + RECIPE_HEIGHT);
         const set = prefabs ? prefabs.handle() : 0;
@@ -312,6 +316,8 @@ export class Dungeon {
             this.m._dg_result_init(result, 0);
             try {
                 this.check(this.m._dg_recipe_generate(recipe, grid, set, result, 0, diag), diag);
+                if (roles)
+                    this.assignRoles(grid, result, recipe, roles === true ? null : String(roles));
                 return {
                     cells: this.u8.slice(buf, buf + cells),
                     width,
@@ -323,6 +329,27 @@ export class Dungeon {
                 this.m._dg_result_free(result);
             }
         });
+    }
+
+    // dg_roles on a generated result, with the built-in table (text null) or a parsed one.
+    assignRoles(grid, result, recipe, text) {
+        this.scratch([ROLES_MAX * ROLE_RULE_SIZE, 4, DIAG_SIZE], (rules, count, diag) => {
+            if (text === null)
+                this.check(this.m._dg_roles_builtin(rules, ROLES_MAX, count));
+            else
+                this.withString(text, (p, length) => this.withString('<roles>', (name) =>
+                    this.check(this.m._dg_roles_parse(p, length, name, rules, ROLES_MAX, count, diag), diag)));
+            const seed = BigInt(this.m.HEAPU32[(recipe + 32) >> 2]) |
+                (BigInt(this.m.HEAPU32[(recipe + 36) >> 2]) << 32n);
+            this.check(this.m._dg_roles(grid, rules, this.int(count), seed, result, 0, 0, diag), diag);
+        });
+    }
+
+    /** One { room, role, name, node } per room of a map generated with the roles
+     *  option (name, node: the level graph node, "" and -1 without one); [] if
+     *  nothing labelled its rooms. */
+    roomLabels(map) {
+        return (map?.result?.labels ?? []).map((l, room) => ({ room, ...l }));
     }
 
     recordPrefabs(recipe, prefabs) {

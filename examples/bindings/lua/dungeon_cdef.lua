@@ -756,6 +756,127 @@ typedef struct dg_graph {
  dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
                                    dg_result *result, const dg_allocator *allocator,
                                    dg_diag *diag);
+enum {
+    DG_ROLE_ANY = 0,
+    DG_ROLE_YES = 1,
+    DG_ROLE_NO = 2
+};
+enum {
+    DG_BEHIND_ANY = 0,
+    DG_BEHIND_OPEN = 1,
+    DG_BEHIND_LOCK = 2,
+    DG_BEHIND_SECRET = 3
+};
+enum {
+    DG_HOLDS_ANY = 0,
+    DG_HOLDS_START = 1,
+    DG_HOLDS_EXIT = 2,
+    DG_HOLDS_KEY = 3
+};
+typedef struct dg_role_rule {
+    char name[32];
+    int32_t count_min, count_max;
+    int32_t weight;
+    int32_t rank_min, rank_max;
+    int32_t route;
+    int32_t dead_end;
+    int32_t behind;
+    int32_t area_min, area_max;
+    int32_t entrances_min, entrances_max;
+    int32_t holds;
+    int32_t require;
+    int32_t spare[8];
+} dg_role_rule;
+enum {
+    DG_ROLE_SHORT_NONE = 0,
+    DG_ROLE_SHORT_ROOMS = 1,
+    DG_ROLE_SHORT_HOLDS = 2,
+    DG_ROLE_SHORT_RANK = 3,
+    DG_ROLE_SHORT_ROUTE = 4,
+    DG_ROLE_SHORT_DEAD_END = 5,
+    DG_ROLE_SHORT_BEHIND = 6,
+    DG_ROLE_SHORT_AREA = 7,
+    DG_ROLE_SHORT_ENTRANCES = 8,
+    DG_ROLE_SHORT_TAKEN = 9,
+    DG_ROLE_SHORT_FEW = 10
+};
+typedef struct dg_role_report {
+    int32_t rules;
+    int32_t placed[32];
+    int32_t kept[32];
+    int32_t qualified[32];
+    int32_t shortfall[32];
+    int32_t short_count;
+    int32_t rooms;
+    int32_t reachable;
+    int32_t spare[8];
+} dg_role_report;
+ void dg_role_rule_init(dg_role_rule *rule, const char *name);
+ dg_status dg_roles_builtin(dg_role_rule *rules, int32_t cap, int32_t *count);
+ dg_status dg_roles_parse(const char *text, size_t length, const char *source_name,
+                                dg_role_rule *rules, int32_t cap, int32_t *count,
+                                dg_diag *diag);
+ dg_status dg_roles_load(const char *path, dg_role_rule *rules, int32_t cap,
+                               int32_t *count, dg_diag *diag);
+ uint64_t dg_roles_hash(const dg_role_rule *rules, int32_t count);
+ dg_status dg_roles_check(const dg_role_rule *rules, int32_t count, dg_diag *diag);
+ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
+                          uint64_t seed, dg_result *result, dg_role_report *report,
+                          const dg_allocator *allocator, dg_diag *diag);
+typedef struct dg_spawn_table dg_spawn_table;
+typedef struct dg_spawn_entry {
+    char name[32];
+    char kind[32];
+    int32_t weight;
+    int32_t cost;
+    int32_t depth_min, depth_max;
+    int32_t group_min, group_max;
+    int32_t size;
+    int32_t room_count;
+    char rooms[8][32];
+    int32_t line;
+    int32_t spare[8];
+} dg_spawn_entry;
+ dg_status dg_spawn_parse(const char *text, size_t length, const char *source_name,
+                                const dg_allocator *allocator, dg_diag_fn on_error, void *user,
+                                dg_spawn_table **table, dg_diag *diag);
+ dg_status dg_spawn_load(const char *path, const dg_allocator *allocator,
+                               dg_diag_fn on_error, void *user, dg_spawn_table **table,
+                               dg_diag *diag);
+ void dg_spawn_table_free(dg_spawn_table *table);
+ uint64_t dg_spawn_table_hash(const dg_spawn_table *table);
+ int32_t dg_spawn_count(const dg_spawn_table *table);
+ int32_t dg_spawn_find(const dg_spawn_table *table, const char *name);
+ dg_status dg_spawn_get(const dg_spawn_table *table, int32_t index, dg_spawn_entry *entry);
+typedef struct dg_populate_params {
+    int32_t depth;
+    int32_t curve_points;
+    int32_t curve_depth[8];
+    int32_t curve_budget[8];
+    int32_t distance_permille;
+    int32_t cells_per_spawn;
+    int32_t view_radius;
+    const uint8_t *passable;
+    const uint8_t *room_tiles;
+    int32_t spare[8];
+} dg_populate_params;
+typedef struct dg_populate_stats {
+    int32_t spawns;
+    int32_t groups;
+    int32_t budget;
+    int32_t spent;
+    int32_t rooms_populated;
+    int32_t skipped_start;
+    int32_t skipped_no_cell;
+    int32_t skipped_no_entry;
+    int32_t boss_missing;
+    int32_t spare[8];
+} dg_populate_stats;
+ void dg_populate_defaults(dg_populate_params *params);
+ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
+                             const dg_populate_params *params, uint64_t seed, dg_result *result,
+                             dg_populate_stats *stats, const dg_allocator *allocator,
+                             dg_diag *diag);
 typedef struct dg_sched_actor {
     int64_t ready;
     int32_t next;

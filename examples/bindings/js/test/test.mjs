@@ -171,6 +171,33 @@ function testSeedsAndResult() {
     });
 }
 
+function testRoomLabels() {
+    const builtin = new Set(['', 'start', 'exit', 'key', 'boss', 'secret', 'treasure', 'shop', 'hub']);
+    for (const line of ['attach seed=42 width=80 height=50', 'bsp seed=3 width=70 height=44']) {
+        test(`room labels from the built-in roles: ${line}`, () => {
+            assert(d.roomLabels(d.runRecipe(line)).length === 0, 'a plain recipe labels nothing');
+            const map = d.runRecipe(line, { roles: true });
+            const labels = d.roomLabels(map), r = map.result;
+            assert(labels.length === r.rooms.length && labels.length > 0, 'one label per room');
+            assert(labels.every((l, i) => l.room === i && builtin.has(l.role) && l.name === '' && l.node === -1),
+                JSON.stringify(labels));
+            const rooms = (role) => labels.filter((l) => l.role === role).map((l) => l.room);
+            assert(isDeepStrictEqual(rooms('start'), [r.startRoom]), 'start role on the start room');
+            assert(isDeepStrictEqual(rooms('exit'), [r.exitRoom]), 'exit role on the exit room');
+            assert(isDeepStrictEqual(d.roomLabels(d.runRecipe(line, { roles: true })), labels), 'deterministic');
+        });
+    }
+    test('room labels from an own role table; a bad table throws', () => {
+        const map = d.generate('attach', {}, 42n, 80, 50, { roles: 'boss rank=700..1000\ntreasure count=2..2\n' });
+        const roles = d.roomLabels(map).map((l) => l.role);
+        assert(roles.filter((x) => x === 'boss').length === 1, 'one boss');
+        assert(roles.filter((x) => x === 'treasure').length === 2, 'two treasure rooms');
+        assert(roles.every((x) => ['', 'boss', 'treasure'].includes(x)), roles.join());
+        throwsStatus(() => d.runRecipe('attach seed=1 width=60 height=40', { roles: 'boss bogus=1\n' }), -1,
+            /<roles>:1/);
+    });
+}
+
 function testAnalysis() {
     const cases = [
         { line: 'attach seed=1 width=80 height=50' },
@@ -256,6 +283,7 @@ function testBadInput() {
 
 testRegistry();
 testSeedsAndResult();
+testRoomLabels();
 testMaps();
 testAnalysis();
 testAutotile();

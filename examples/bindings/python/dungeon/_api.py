@@ -296,6 +296,31 @@ class Map:
                                     C.byref(diag)), diag)
         self._copy_result()
 
+    def assign_roles(self, table: Optional[str] = None, seed: Optional[int] = None,
+                     name: str = "<roles>") -> List[Dict[str, object]]:
+        """Gives the rooms roles (dg_roles) from a role table's text
+        (docs/content.md; None: the built-in table) and returns room_labels().
+        seed defaults to the recipe's seed; bad tables raise DungeonError."""
+        rules, count, diag = (K.RoleRule * K.DG_ROLES_MAX)(), C.c_int32(), K.Diag()
+        if table is None:
+            _check(K.dg_roles_builtin(rules, K.DG_ROLES_MAX, C.byref(count)))
+        else:
+            text = table.encode()
+            _check(K.dg_roles_parse(text, len(text), name.encode(), rules, K.DG_ROLES_MAX,
+                                    C.byref(count), C.byref(diag)), diag)
+        seed = self.recipe_struct.seed if seed is None else seed
+        _check(K.dg_roles(C.byref(self.grid), rules, count.value, seed, C.byref(self.result), None,
+                          None, C.byref(diag)), diag)
+        self._copy_result()
+        return self.room_labels()
+
+    def room_labels(self) -> List[Dict[str, object]]:
+        """One dict per labelled room: room (its index), role, name and node
+        (the level graph node's name and index: "" and -1 without a graph).
+        Empty until something labelled the rooms (assign_roles)."""
+        return [{"room": i, "role": role, "name": node_name, "node": node}
+                for i, (role, node_name, node) in enumerate(self.labels)]
+
     def _record_prefabs(self, pset: PrefabSet) -> None:
         """The set's hash in the recipe, with its file as a hint where a recipe can name it."""
         r = C.byref(self.recipe_struct)

@@ -46,6 +46,7 @@ DG_DIAG_MESSAGE_MAX = 256
 DG_RECIPE_MAX_PARAMS = 32
 DG_RECIPE_PREFABS_MAX = 56
 DG_RECIPE_INPUTS = 3
+DG_ROLES_MAX = 32
 DG_SPARE_SLOTS = 8  # spare int32 slots ending every growable struct (docs/abi.md)
 DG_EXPORT_JSON, DG_EXPORT_TMJ, DG_EXPORT_TMX = 0, 1, 2
 DG_PARAM_INT, DG_PARAM_BOOL, DG_PARAM_ENUM = 0, 1, 2
@@ -135,6 +136,12 @@ class Recipe(C.Structure):
                 ("param_count", C.c_int32), ("values", C.c_int32 * DG_RECIPE_MAX_PARAMS),
                 ("prefabs_hash", C.c_uint64), ("prefabs", C.c_char * DG_RECIPE_PREFABS_MAX),
                 ("inputs", RecipeInput * DG_RECIPE_INPUTS)]
+
+class RoleRule(C.Structure):
+    _fields_ = [("name", C.c_char * DG_NAME_MAX)] + [(n, C.c_int32) for n in (
+        "count_min", "count_max", "weight", "rank_min", "rank_max", "route", "dead_end",
+        "behind", "area_min", "area_max", "entrances_min", "entrances_max", "holds",
+        "require")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
 class ExportOptions(C.Structure):
     _fields_ = [("format", C.c_int32), ("tile_width", C.c_int32), ("tile_height", C.c_int32),
@@ -277,6 +284,11 @@ dg_fov_overlay = _fn("dg_fov_overlay", C.c_int32, P(Grid), P(C.c_uint8), P(Overl
 dg_measure = _fn("dg_measure", C.c_int32, P(Grid), P(C.c_uint8), P(Metrics), P(Allocator), P(Diag))
 dg_chokepoints = _fn("dg_chokepoints", C.c_int32, P(Grid), P(C.c_uint8), P(C.c_uint8), C.c_size_t,
                      P(C.c_int32), P(Allocator), P(Diag))
+dg_roles_builtin = _fn("dg_roles_builtin", C.c_int32, P(RoleRule), C.c_int32, P(C.c_int32))
+dg_roles_parse = _fn("dg_roles_parse", C.c_int32, C.c_char_p, C.c_size_t, C.c_char_p, P(RoleRule),
+                     C.c_int32, P(C.c_int32), P(Diag))
+dg_roles = _fn("dg_roles", C.c_int32, P(Grid), P(RoleRule), C.c_int32, C.c_uint64, P(Result),
+               C.c_void_p, P(Allocator), P(Diag))
 dg_survey_map = _fn("dg_survey_map", C.c_int32, P(Grid), P(Result), P(Quality), P(Allocator),
                     P(Diag))
 

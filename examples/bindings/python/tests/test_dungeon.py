@@ -328,3 +328,34 @@ def test_autotile_blob_matches_a_reference(attach_map):
     assert len(bytes(m.autotile("cardinal", self_class=None))) == w * h
     with pytest.raises(dungeon.DungeonError):
         m.autotile("blob", self_class=7)
+
+
+BUILTIN_ROLES = {"", "start", "exit", "key", "boss", "secret", "treasure", "shop", "hub"}
+
+
+@pytest.mark.parametrize("line", ["attach seed=42 width=80 height=50", "bsp seed=3 width=70 height=44",
+                                  "scatter seed=9 width=80 height=50"])
+def test_room_labels_builtin_roles(line):
+    m = dungeon.Map.generate(line)
+    assert m.room_labels() == []  # a plain recipe labels nothing
+    labels = m.assign_roles()
+    assert labels == m.room_labels() and len(labels) == len(m.rooms)
+    assert [l["room"] for l in labels] == list(range(len(m.rooms)))
+    assert {l["role"] for l in labels} <= BUILTIN_ROLES
+    assert all(l["name"] == "" and l["node"] == -1 for l in labels)  # no level graph
+    starts = [l["room"] for l in labels if l["role"] == "start"]
+    exits = [l["room"] for l in labels if l["role"] == "exit"]
+    assert starts == [m.result.start_room] and exits == [m.result.exit_room]
+    assert dungeon.Map.generate(line).assign_roles() == labels  # same map, same seed: same roles
+
+
+def test_room_labels_own_table_and_bad_table():
+    m = dungeon.Map.generate("attach seed=42 width=80 height=50")
+    labels = m.assign_roles("boss rank=700..1000\ntreasure count=2..2 weight=10\n", seed=5)
+    roles = [l["role"] for l in labels]
+    assert roles.count("boss") == 1 and roles.count("treasure") == 2
+    assert set(roles) <= {"", "boss", "treasure"}
+    with pytest.raises(dungeon.DungeonError) as e:
+        m.assign_roles("boss bogus=1\n", name="mine.roles")
+    assert e.value.status == -1 and "mine.roles:1" in str(e.value)
+    assert m.room_labels() == labels  # a bad table leaves the labels as they were
