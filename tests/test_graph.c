@@ -6,6 +6,9 @@
 
 #include <dirent.h>
 #include <sys/stat.h>
+#ifdef _WIN32
+#include <direct.h>
+#endif
 
 #define EXAMPLES "examples/graphs/"
 
@@ -699,8 +702,13 @@ TEST(graph_docs_c_example_checks)
 static dg_status load_text(const char *name, const char *text, dg_graph *g, dg_diag *d)
 {
     char path[256];
+#ifdef _WIN32
+    _mkdir("build");
+    _mkdir(LOAD_DIR);
+#else
     mkdir("build", 0777);
     mkdir(LOAD_DIR, 0777);
+#endif
     snprintf(path, sizeof path, LOAD_DIR "/%s", name);
     FILE *f = fopen(path, "wb");
     if (!f)
