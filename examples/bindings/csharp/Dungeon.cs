@@ -682,7 +682,7 @@ namespace LibDungeon {
         public int param_count;
         public int params_size;
         public int needs_prefabs;
-        public int reserved;
+        public int needs_graph;
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct RecipeInput {
@@ -708,6 +708,7 @@ namespace LibDungeon {
         public int reserved_stride;
         public int anchor_count;
         public Point anchors0, anchors1, anchors2, anchors3, anchors4, anchors5, anchors6, anchors7, anchors8;
+        public IntPtr graph;
         public fixed int spare[8];
     }
     [StructLayout(LayoutKind.Sequential)]

@@ -1030,7 +1030,7 @@ typedef struct dg_generator_info {
     int32_t param_count;
     int32_t params_size;
     int32_t needs_prefabs;
-    int32_t reserved;
+    int32_t needs_graph;
 } dg_generator_info;
  int32_t dg_generator_count(void);
  dg_status dg_generator_get(int32_t index, dg_generator_info *info);
@@ -1086,6 +1086,7 @@ typedef struct dg_site {
     int32_t reserved_stride;
     int32_t anchor_count;
     dg_point anchors[9];
+    const dg_graph *graph;
     int32_t spare[8];
 } dg_site;
  void dg_site_init(dg_site *site);

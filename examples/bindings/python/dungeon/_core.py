@@ -125,7 +125,7 @@ class GeneratorInfo(C.Structure):
     _fields_ = [("name", C.c_char_p), ("summary", C.c_char_p),
                 ("params", C.POINTER(ParamDesc)), ("param_count", C.c_int32),
                 ("params_size", C.c_int32), ("needs_prefabs", C.c_int32),
-                ("reserved", C.c_int32)]
+                ("needs_graph", C.c_int32)]
 
 class RecipeInput(C.Structure):
     _fields_ = [("hash", C.c_uint64), ("file", C.c_char * DG_RECIPE_PREFABS_MAX)]
