@@ -1414,12 +1414,15 @@ namespace LibDungeon {
             throw new DungeonException(status, Text(diag->message), diag->line, diag->column);
         }
 
-        /// <summary>Every registered generator and its parameter table.</summary>
+        /// <summary>Every registered generator and its parameter table (but those that
+        /// need a level graph, which this package does not bind yet).</summary>
         public static GeneratorEntry[] Generators() {
-            var list = new GeneratorEntry[Native.dg_generator_count()];
-            for (int i = 0; i < list.Length; i++) {
+            var all = new System.Collections.Generic.List<GeneratorEntry>();
+            for (int i = 0; i < Native.dg_generator_count(); i++) {
                 GeneratorInfo info;
                 Check(Native.dg_generator_get(i, &info), null);
+                if (info.needs_graph != 0)
+                    continue;
                 var e = new GeneratorEntry { Name = Text(info.name), Summary = Text(info.summary),
                                              NeedsPrefabs = info.needs_prefabs != 0,
                                              Params = new ParamInfo[info.param_count] };
@@ -1430,9 +1433,9 @@ namespace LibDungeon {
                         Choices = choices == null ? null : choices.Split('|'),
                         Type = d->type, Min = d->min, Max = d->max, Default = d->def };
                 }
-                list[i] = e;
+                all.Add(e);
             }
-            return list;
+            return all.ToArray();
         }
 
         public static Recipe ParseRecipe(string line) {

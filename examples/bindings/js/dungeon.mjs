@@ -153,13 +153,16 @@ export class Dungeon {
     }
 
     // ---- the generator registry --------------------------------------------
-    /** Every registered generator with its parameters (name, type, range, default). */
+    /** Every registered generator with its parameters (name, type, range, default),
+     *  but those that need a level graph (not bound yet). */
     generators() {
         const count = this.m._dg_generator_count();
         return this.scratch([GENERATOR_INFO_SIZE], (info) => {
             const list = [];
             for (let i = 0; i < count; i++) {
                 this.check(this.m._dg_generator_get(i, info));
+                if (this.int(info + 24) !== 0)
+                    continue;
                 list.push({
                     name: this.string(this.int(info)),
                     summary: this.string(this.int(info + 4)),

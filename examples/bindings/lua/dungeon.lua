@@ -59,27 +59,33 @@ function M.version() M.load() return ffi.string(lib.dg_version()) end
 
 -- ---- the registry -------------------------------------------------------------------
 -- { {name=, summary=, needs_prefabs=, params = { {name=, type=, min=, max=, default=, help=, choices=} } } }
+-- (not the generators that need a level graph, which this module does not bind yet)
 function M.generators()
   M.load()
   local out = {}
   for i = 0, lib.dg_generator_count() - 1 do
     local info = ffi.new("dg_generator_info")
     check(lib.dg_generator_get(i, info))
-    local params = {}
-    for k = 0, info.param_count - 1 do
-      local p = info.params[k]
-      local choices
-      if p.choices ~= nil then
-        choices = {}
-        for c in ffi.string(p.choices):gmatch("[^|]+") do choices[#choices + 1] = c end
-      end
-      params[#params + 1] = { name = ffi.string(p.name), type = p.type, min = p.min, max = p.max,
-        default = p.def, help = ffi.string(p.help), choices = choices }
-    end
-    out[#out + 1] = { name = ffi.string(info.name), summary = ffi.string(info.summary),
-      needs_prefabs = info.needs_prefabs ~= 0, params = params }
+    if info.needs_graph == 0 then out[#out + 1] = M._generator_entry(info) end
   end
   return out
+end
+
+-- One registry entry as a table (M.generators).
+function M._generator_entry(info)
+  local params = {}
+  for k = 0, info.param_count - 1 do
+    local p = info.params[k]
+    local choices
+    if p.choices ~= nil then
+      choices = {}
+      for c in ffi.string(p.choices):gmatch("[^|]+") do choices[#choices + 1] = c end
+    end
+    params[#params + 1] = { name = ffi.string(p.name), type = p.type, min = p.min, max = p.max,
+      default = p.def, help = ffi.string(p.help), choices = choices }
+  end
+  return { name = ffi.string(info.name), summary = ffi.string(info.summary),
+    needs_prefabs = info.needs_prefabs ~= 0, params = params }
 end
 
 -- ---- recipes ---------------------------------------------------------------------------

@@ -84,11 +84,14 @@ class Param:
 
 
 def _infos() -> List[K.GeneratorInfo]:
+    """The registered generators this package runs: not those that need a
+    level graph (the graph generator), which it does not bind yet."""
     out = []
     for i in range(K.dg_generator_count()):
         info = K.GeneratorInfo()
         _check(K.dg_generator_get(i, C.byref(info)))
-        out.append(info)
+        if not info.needs_graph:
+            out.append(info)
     return out
 
 
