@@ -168,11 +168,11 @@ lint:
 	@command -v clang-tidy >/dev/null || sh tests/need.sh clang-tidy clang-tidy
 	@sh tests/hardening/lint.sh
 
-# The golden tests (tests/test_golden.c) built by gcc and clang at -O0, -O2,
-# -O3, and -m32 where a 32-bit toolchain is installed: every build must pin the
-# same outputs. gcc -O2 and clang -O1 are the test runners above (which run the
+# The golden tests (tests/test_golden.c, and the pins of level-graph layouts,
+# roles and population) built by gcc and clang at -O0, -O2, -O3, and -m32
+# where a 32-bit toolchain is installed: every build must pin the same outputs. gcc -O2 and clang -O1 are the test runners above (which run the
 # same golden test), so they are not built again. A build name is COMPILER-FLAG-FLAG...
-GOLDEN_SRC := tests/runner.c tests/test_golden.c $(HARD_SRC)
+GOLDEN_SRC := tests/runner.c tests/test_golden.c tests/test_graph_layout.c tests/test_roles.c tests/test_populate.c $(HARD_SRC)
 # -m32 works when a program using libc's headers (asm/errno.h comes with gcc-multilib) links.
 M32_OK = $(shell printf '\043include <errno.h>\n\043include <stdio.h>\n\043include <stdlib.h>\nint main(void){printf("%%d\\n", errno);return EXIT_SUCCESS;}\n' | $(CC) -m32 -x c - -o /dev/null 2>/dev/null && echo yes)
 DET_BUILDS = gcc-O0 gcc-O3 clang-O0 clang-O3 $(if $(M32_OK),gcc-m32-O2)

@@ -285,7 +285,10 @@ static int route_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
     int flip = draw(L, 0, 1);
     int32_t pn = flip ? b : a, qn = flip ? a : b;
     dgi_box pp = L->room[pn], qq = L->room[qn];
-    if (!route_ell(L, pn, qn, draw(L, pp.x0, pp.x1 - cw + 1), draw(L, qq.y0, qq.y1 - cw + 1), r))
+    /* one draw per statement: the order of a call's arguments is unspecified */
+    int32_t y = draw(L, qq.y0, qq.y1 - cw + 1);
+    int32_t x = draw(L, pp.x0, pp.x1 - cw + 1);
+    if (!route_ell(L, pn, qn, x, y, r))
         return 0;
     if (flip)
     {

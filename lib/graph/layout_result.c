@@ -164,8 +164,10 @@ static dg_status add_locks(dgi_layout *L, dg_result *r)
         dgi_box k = L->room[x->key_node];
         dg_point p;
         do
-            p = (dg_point){draw(L, k.x0, k.x1), draw(L, k.y0, k.y1)};
-        while ((p.x == r->start.x && p.y == r->start.y) && (k.x0 < k.x1 || k.y0 < k.y1));
+        {
+            p.x = draw(L, k.x0, k.x1); /* in order: an initializer's are not sequenced */
+            p.y = draw(L, k.y0, k.y1);
+        } while ((p.x == r->start.x && p.y == r->start.y) && (k.x0 < k.x1 || k.y0 < k.y1));
         st = add_marker(r, p, DG_MARKER_KEY, x->key_node, "key", x->lock);
     }
     return st;
