@@ -302,9 +302,13 @@ for gen in gens:
         what = "%s seed %d" % (gen, seed)
         base = os.path.join(tmp, "%s-%d" % (gen, seed))
         w, h = (sample[1], sample[2]) if sample else (47 + seed, 29 + seed)
+        if gen == "graph":  # a level graph with roles, locks and a secret door
+            w, h = 80, 50
         common = ["--gen", gen, "--seed", str(seed), "--width", str(w), "--height", str(h)]
         if sample:
             common += ["--prefabs", os.path.join("examples", "prefabs", sample[0])]
+        if gen == "graph":
+            common += ["--graph", os.path.join("examples", "graphs", "zelda.txt")]
         tool(*common, "-o", base + ".json")
         tool(*common, "--tile-size", str(tile), "-o", base + ".tmx")
         tool(*common, "--tile-size", str(tile), "-o", base + ".tmj")
@@ -315,7 +319,7 @@ for gen in gens:
         if have_tiled:
             check_with_tiled(base + ".tmx", j, what + " tmx")
             check_with_tiled(base + ".tmj", j, what + " tmj")
-            if seed == 1:
+            if seed == 1 and gen != "graph":  # (its PNG writes node names, which Tiled does not)
                 check_terrain_with_tiled(common, base, what + " terrain")
 
 

@@ -116,8 +116,10 @@ function prefabSet(file) {
 
 function testRegistry() {
     test('the registry lists the native tool\'s generators and parameter defaults', () => {
+        // (the package runs every generator but those that need a level graph)
         const names = execFileSync(TOOL, ['--list'], { encoding: 'utf8' })
-            .split('\n').filter(Boolean).map((l) => l.trim().split(/\s+/)[0]);
+            .split('\n').filter((l) => l && !l.includes('(needs --graph)'))
+            .map((l) => l.trim().split(/\s+/)[0]);
         const gens = d.generators();
         assert(isDeepStrictEqual(gens.map((g) => g.name), names), `${gens.map((g) => g.name)} vs ${names}`);
         for (const g of gens) {
