@@ -29,6 +29,9 @@ png bsp-locks --gen bsp --seed 2 --width 80 --height 50 --locks 3 --secrets 300 
 # a level with a purpose: locks and keys, rooms given roles (boss, treasure,
 # shop, hub, ...), monsters and items placed on a budget that grows with the
 # distance from the start and the depth (docs/content.md, docs/spawn-format.md)
+# a level graph laid out exactly: rooms with names and roles, doors, corridors,
+# three locks with their keys and a secret door (docs/graph.md)
+png graph-zelda --gen graph --graph examples/graphs/zelda.txt --markers
 png level-roles-spawns --gen attach --seed 3 --width 80 --height 50 --locks 2 --roles default --spawns examples/spawns/dungeon.txt --depth 4 --markers --legend
 P=examples/prefabs
 png prefab-mixed-cave --gen prefab-mixed --prefabs $P/vaults.txt --seed 4 --width 80 --height 50 --param base=cave
