@@ -288,6 +288,10 @@ static const struct {
     {"graph 1\nnode a size=3x3\nnode b size=3x3\nnode c size=3x3\nnode d size=3x3\nnode e "
      "size=3x3\nedge a b\nedge a c\nedge a d\nedge a e\nedge b c\nedge b d\nedge b e\nedge c d\n"
      "edge c e\nedge d e\n", DG_E_INVALID, 16, 6, "10 edges among 5 nodes cannot be planar"},
+    {"graph 1\nnode a size=3x3\nnode b size=3x3\nnode c size=3x3\nnode x size=3x3\nnode y "
+     "size=3x3\nnode z size=3x3\nedge a x\nedge a y\nedge a z\nedge b x\nedge b y\nedge b z\n"
+     "edge c x\nedge c y\nedge c z\n", DG_E_INVALID, 16, 6,
+     "9 edges among 6 nodes without a triangle cannot be planar (at most 8)"},
 };
 
 TEST(graph_parse_errors_name_the_place)

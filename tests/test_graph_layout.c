@@ -411,7 +411,7 @@ TEST(graph_layout_refusals)
     sample_k5(&s, 1);
     refused(&s, 80, 50, DG_E_INVALID, "planar");
     sample_k33(&s, 1);
-    refused(&s, 80, 50, DG_E_NOSPACE, "node");
+    refused(&s, 80, 50, DG_E_INVALID, "without a triangle cannot be planar");
     sample_path(&s, 1);
     refused(&s, 20, 12, DG_E_NOSPACE, "node");
     sample_path(&s, 1);

@@ -251,6 +251,21 @@ static dg_status check_edge(const checker *c, int32_t e)
     return check_edge_lock(c, e, an, bn);
 }
 
+/* 1 if three nodes are joined pairwise (nodes fit a 64-bit mask each). */
+static int has_triangle(const dg_graph *g)
+{
+    uint64_t adj[DG_GRAPH_NODES_MAX] = {0};
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        adj[g->edges[e].a] |= (uint64_t)1 << g->edges[e].b;
+        adj[g->edges[e].b] |= (uint64_t)1 << g->edges[e].a;
+    }
+    for (int32_t e = 0; e < g->edge_count; e++)
+        if (adj[g->edges[e].a] & adj[g->edges[e].b])
+            return 1;
+    return 0;
+}
+
 static dg_status check_degrees(const checker *c)
 {
     const dg_graph *g = c->g;
@@ -263,6 +278,12 @@ static dg_status check_degrees(const checker *c)
     if (g->node_count >= 3 && g->edge_count > bound)
         return EDGE_FAIL(c, bound, "graph: %d edges among %d nodes cannot be planar (at most %d)",
                          (int)g->edge_count, (int)g->node_count, (int)bound);
+    /* and one without a triangle at most 2V - 4 (so K3,3 is refused) */
+    bound = 2 * g->node_count - 4;
+    if (g->node_count >= 3 && g->edge_count > bound && !has_triangle(g))
+        return EDGE_FAIL(c, bound, "graph: %d edges among %d nodes without a triangle cannot be "
+                         "planar (at most %d)", (int)g->edge_count, (int)g->node_count,
+                         (int)bound);
     return DG_OK;
 }
 
