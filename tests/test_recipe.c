@@ -716,6 +716,11 @@ TEST(recipe_inputs_are_recorded_and_round_trip)
                         "version=") != NULL, "%s", line);
     CHECK(dg_recipe_parse(line, strlen(line), &back, &diag) == DG_OK);
     CHECK(memcmp(&back, &r, sizeof r) == 0);
+    int32_t depth = -1;
+    CHECK(dg_recipe_get(&back, "depth", &depth) == DG_OK);
+    CHECKF(depth == 4, "depth read back as %d", (int)depth);
+    CHECK(dg_recipe_get(&before, "depth", &depth) == DG_OK);
+    CHECKF(depth == 0, "an unset depth reads as %d", (int)depth);
     /* recording a recipe's own hint again keeps it */
     CHECK(dg_recipe_set_input(&back, DG_RECIPE_GRAPH, 0x1234, back.inputs[DG_RECIPE_GRAPH].file,
                               &diag) == DG_OK);

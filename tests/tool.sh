@@ -287,6 +287,9 @@ expect level_recipe 0 "depth=3 roles=default roles_hash=0x.* spawns=$S spawns_ha
 "$D" --gen attach --seed 3 --roles default --spawns $S --depth 3 -o "$tmp/level-a.json" 2>/dev/null
 "$D" --recipe "$(cat "$tmp/level.txt")" -o "$tmp/level-b.json" 2>/dev/null
 same level_replay "$tmp/level-a.json" "$tmp/level-b.json"
+# --depth reaches dg_populate: a deeper floor gets other spawns
+"$D" --gen attach --seed 3 --roles default --spawns $S --depth 15 -o "$tmp/level-deep.json" 2>/dev/null
+if cmp -s "$tmp/level-a.json" "$tmp/level-deep.json"; then fail=$((fail + 1)); echo "FAIL level_depth_used: depth 3 and 15 give the same level"; else pass=$((pass + 1)); fi
 expect level_json_roles 0 '"role": "boss"' -- --gen attach --seed 3 --roles default --format json
 expect level_json_spawns 0 '"type": "monster"' -- --gen attach --seed 3 --spawns $S --format json
 expect level_other_table 2 "is not the recipe's" -- \

@@ -378,7 +378,7 @@ dg_status dg_recipe_get(const dg_recipe *recipe, const char *key, int32_t *value
     const dg_param_desc *e = g && !p ? extra_lookup(key, strlen(key)) : NULL;
     if (e)
     {
-        int32_t flag = e->offset < SLOT_FLOORS ? FLAG_LOCKS : FLAG_FLOORS;
+        int32_t flag = extra_flag(e->offset);
         *value = recipe->values[SLOT_FLAGS] & flag ? recipe->values[e->offset] : e->def;
         if (!(recipe->values[SLOT_FLAGS] & flag) && e->offset == SLOT_LOCKS)
             *value = 0; /* no lock keys: no locks */
