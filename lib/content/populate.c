@@ -14,11 +14,11 @@ void dg_populate_defaults(dg_populate_params *params)
     params->depth = 1;
     params->curve_points = 2;
     params->curve_depth[0] = 1;
-    params->curve_budget[0] = 2;
+    params->curve_budget[0] = 1;
     params->curve_depth[1] = 31;
-    params->curve_budget[1] = 32;
+    params->curve_budget[1] = 16;
     params->distance_permille = 2000;
-    params->cells_per_spawn = 6;
+    params->cells_per_spawn = 8;
 }
 
 /* ---- checks ------------------------------------------------------------------ */
@@ -665,8 +665,7 @@ static dg_status prepare(pop *q, dg_diag *diag)
     q->clear = q->taken + n;
     q->flags = q->clear + n;
     memset(q->visible, 0, 2 * n); /* visible and taken */
-    dg_distance_info info;
-    dgi_bfs_move(&q->w, &q->r->start, 1, 0, q->dist, q->queue, &info);
+    dgi_walk_from(&q->w, q->r->start, q->dist, q->queue);
     dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
     if (st != DG_OK)
         return st;
