@@ -270,6 +270,9 @@ TEST(populate_rules_every_generator)
                (int)ty.boss_missing);
         CHECKF(share(&ty) >= 900, "%s: rank correlation positive on %d permille of %d maps (%d flat)",
                gens[g], (int)share(&ty), (int)ty.maps, (int)ty.flat);
+        /* a level, not a crowd: 0.9.0 put three in every room, eight on a maze */
+        CHECKF(ty.spawns <= 3 * ty.rooms, "%s: %d spawns in %d rooms", gens[g], (int)ty.spawns,
+               (int)ty.rooms);
     }
     dg_spawn_table_free(t);
 }
