@@ -168,6 +168,7 @@ typedef struct pop {
     uint8_t *flags;     /* per entry, ENTRY_* */
     int32_t *cost, *group_min; /* per entry, beside each other for the picks */
     int32_t *fit;       /* per entry: the entries that fit the room being filled */
+    int32_t *pickable;  /* per entry: those of them a pick may choose now */
     const char *fit_role, *fit_kind; /* the role and kind q->fit was made for (NULL: none) */
     int fit_treasure;   /* ... and whether for a treasure room */
     int32_t fit_count;  /* entries in q->fit */
@@ -479,32 +480,30 @@ static int32_t least_cost(const pop *q, room_state *rs)
 }
 
 /* A weighted pick: boss 1 among the boss entries at this depth, else among
- * the room's entries that may_fill; -1 if none. */
+ * the room's entries that may_fill (listed in q->pickable); -1 if none. */
 static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *rng)
 {
-    int32_t count = boss ? q->table->count : rs->fit_count;
+    int32_t count = boss ? q->table->count : rs->fit_count, n = 0;
     uint64_t total = 0;
     for (int32_t i = 0; i < count; i++)
     {
         int32_t k = boss ? i : q->fit[i];
-        const dg_spawn_entry *e = &q->table->entries[k];
         if (boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
                  : may_fill(q, rs, k))
-            total += (uint64_t)e->weight;
+        {
+            q->pickable[n++] = k;
+            total += (uint64_t)q->table->entries[k].weight;
+        }
     }
     if (total == 0)
         return -1;
     uint64_t roll = dgi_rng_below(rng, (uint32_t)total); /* at most 4096 * 10^6 < 2^32 */
-    for (int32_t i = 0; i < count; i++)
+    for (int32_t i = 0; i < n; i++)
     {
-        int32_t k = boss ? i : q->fit[i];
-        const dg_spawn_entry *e = &q->table->entries[k];
-        if (!(boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
-                   : may_fill(q, rs, k)))
-            continue;
-        if (roll < (uint64_t)e->weight)
-            return k;
-        roll -= (uint64_t)e->weight;
+        uint64_t weight = (uint64_t)q->table->entries[q->pickable[i]].weight;
+        if (roll < weight)
+            return q->pickable[i];
+        roll -= weight;
     }
     return -1;
 }
@@ -650,7 +649,7 @@ static dg_status prepare(pop *q, dg_diag *diag)
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     q->block_size = n * (2 * sizeof(int32_t) + 3) + rooms * sizeof(int32_t) +
-                    entries * (3 * sizeof(int32_t) + 1);
+                    entries * (4 * sizeof(int32_t) + 1);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
@@ -658,7 +657,8 @@ static dg_status prepare(pop *q, dg_diag *diag)
     q->queue = q->dist + n;
     q->room_dist = q->queue + n;
     q->fit = q->room_dist + rooms;
-    q->cost = q->fit + entries;
+    q->pickable = q->fit + entries;
+    q->cost = q->pickable + entries;
     q->group_min = q->cost + entries;
     q->visible = (uint8_t *)(q->group_min + entries);
     q->taken = q->visible + n;
