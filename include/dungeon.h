@@ -1777,7 +1777,7 @@ typedef struct dg_populate_params {
     int32_t depth;              /* the floor's depth, 0..DG_SPAWN_DEPTH_MAX (default 1) */
     /* The budget of a room at the start, by depth: piecewise linear through
      * curve_points points (depths strictly increasing, budgets never falling),
-     * flat outside them. Default: 2 points, (1, 2) and (31, 32). */
+     * flat outside them. Default: 2 points, (1, 1) and (31, 16). */
     int32_t curve_points;
     int32_t curve_depth[DG_POPULATE_CURVE_MAX];
     int32_t curve_budget[DG_POPULATE_CURVE_MAX]; /* 0..1000000 */
@@ -1786,7 +1786,7 @@ typedef struct dg_populate_params {
                                  * in proportion to their walking distance,
                                  * 0..100000 (default 2000) */
     int32_t cells_per_spawn;    /* a room holds at most its free cells / this
-                                 * many spawns (at least 1), 1..1000 (default 6) */
+                                 * many spawns (at least 1), 1..1000 (default 8) */
     int32_t view_radius;        /* the start's view kept empty: radius of dg_fov from
                                  * result->start, 0 = unlimited (default 0) */
     const uint8_t *passable;    /* 256 entries (NULL: dg_tile_passable) */

@@ -112,6 +112,13 @@ int dgi_move_step_ok(const dgi_move *w, int32_t x, int32_t y, int d);
  * width*height entries; sources are inside the grid (repeats are fine). */
 void dgi_bfs_move(const dgi_move *w, const dg_point *sources, int32_t source_count,
                   int32_t max_distance, int32_t *dist, int32_t *queue, dg_distance_info *info);
+/* Walking distances (4-way, unit steps, no overlay: w->neighbours and
+ * w->blocked are not read) from one cell inside the grid, as dgi_bfs_move
+ * gives them, into dist (width*height): >= 0 where reached, negative
+ * elsewhere. The walls are read once up front, so each visit is one test;
+ * dg_populate and dg_roles walk from the start this way. queue has
+ * width*height entries. Returns the cells reached. */
+int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue);
 /* Union-find labelling (see dg_regions); returns the region count. */
 int32_t dgi_regions_move(const dgi_move *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
                          int32_t *largest);

@@ -504,3 +504,32 @@ int32_t dgi_count_dead_ends(const dg_grid *g)
     dgi_move_basic(&w, g, NULL);
     return dgi_dead_ends_move(&w);
 }
+
+int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue)
+{
+    const int32_t width = w->width, height = w->height;
+    for (int32_t y = 0; y < height; y++) /* -1: open, not reached yet; -2: shut */
+    {
+        const uint8_t *row = w->cells + (ptrdiff_t)y * w->stride;
+        int32_t *d = dist + (ptrdiff_t)y * width;
+        for (int32_t x = 0; x < width; x++)
+            d[x] = w->pass[row[x]] ? -1 : -2;
+    }
+    int32_t head = 0, tail = 0;
+    dist[(ptrdiff_t)from.y * width + from.x] = 0;
+    queue[tail++] = DGI_PACK(from.x, from.y);
+    while (head < tail)
+    {
+        int32_t p = queue[head++], x = DGI_PX(p), y = DGI_PY(p);
+        int32_t *here = dist + (ptrdiff_t)y * width + x, nd = here[0] + 1;
+        if (y > 0 && here[-width] == -1)
+            here[-width] = nd, queue[tail++] = p - (1 << 15);
+        if (x + 1 < width && here[1] == -1)
+            here[1] = nd, queue[tail++] = p + 1;
+        if (y + 1 < height && here[width] == -1)
+            here[width] = nd, queue[tail++] = p + (1 << 15);
+        if (x > 0 && here[-1] == -1)
+            here[-1] = nd, queue[tail++] = p - 1;
+    }
+    return tail;
+}

@@ -14,11 +14,11 @@ void dg_populate_defaults(dg_populate_params *params)
     params->depth = 1;
     params->curve_points = 2;
     params->curve_depth[0] = 1;
-    params->curve_budget[0] = 2;
+    params->curve_budget[0] = 1;
     params->curve_depth[1] = 31;
-    params->curve_budget[1] = 32;
+    params->curve_budget[1] = 16;
     params->distance_permille = 2000;
-    params->cells_per_spawn = 6;
+    params->cells_per_spawn = 8;
 }
 
 /* ---- checks ------------------------------------------------------------------ */
@@ -143,7 +143,8 @@ enum { /* what populate knows of an entry before the rooms (pop.flags) */
     ENTRY_AT_DEPTH = 1, /* appears at params->depth */
     ENTRY_BOSS = 2,     /* lists "boss": placed once, first, in each boss room */
     ENTRY_ITEM = 4,     /* kind "item" */
-    ENTRY_ANY = 8       /* fits every room (no room words, or "any") */
+    ENTRY_ANY = 8,      /* fits every room (no room words, or "any") */
+    ENTRY_ACTOR = 16    /* kind "monster" */
 };
 
 typedef struct pop {
@@ -160,12 +161,17 @@ typedef struct pop {
     uint8_t *visible;   /* in view of the start (n) */
     uint8_t *taken;     /* a marker's or spawn's cell (n) */
     uint8_t *clear;     /* a room rect's clearance (n at most) */
-    uint8_t *blocked;   /* a room rect's cells where nothing may stand (n at most) */
+    uint8_t open[256];      /* per tile: 1 if passable */
+    uint8_t spawnable[256]; /* per tile: 1 if a spawn may stand on it (dgi_spawn_tile) */
     int32_t *room_dist; /* per room, -1: unreached */
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
     int32_t *cost, *group_min; /* per entry, beside each other for the picks */
     int32_t *fit;       /* per entry: the entries that fit the room being filled */
+    int32_t *pickable;  /* per entry: those of them a pick may choose now */
+    const char *fit_role, *fit_kind; /* the role and kind q->fit was made for (NULL: none) */
+    int fit_treasure;   /* ... and whether for a treasure room */
+    int32_t fit_count;  /* entries in q->fit */
     dg_marker *out;
     int32_t out_count, out_cap;
     const dg_allocator *a;
@@ -192,33 +198,38 @@ static int open_at(const pop *q, int32_t x, int32_t y)
     return x >= 0 && y >= 0 && x < q->w.width && y < q->w.height && q->w.pass[DG_CELL(&q->w, x, y)];
 }
 
-/* 1 if the cell may be a chokepoint: its open 4-neighbours fall into two or
- * more groups, two of them joined when the diagonal cell between them is
- * open. Every chokepoint (dg_chokepoints's articulation cell) is one, so a
- * spawn kept off these is off every chokepoint; the test reads 8 cells, not
- * the whole map. */
-static int may_cut(const pop *q, int32_t x, int32_t y)
+/* The 8 neighbours' openness as bits, N at bit 0 then clockwise: N, NE, E,
+ * SE, S, SW, W, NW. */
+static unsigned ring_bits(const pop *q, int32_t x, int32_t y)
 {
-    int ring[8]; /* N, NE, E, SE, S, SW, W, NW */
+    unsigned ring = 0;
     if (x > 0 && y > 0 && x + 1 < q->w.width && y + 1 < q->w.height)
     {
         const uint8_t *up = &DG_CELL(&q->w, x, y - 1), *mid = up + q->w.stride,
                       *down = mid + q->w.stride;
-        const uint8_t *pass = q->w.pass;
-        ring[0] = pass[up[0]] != 0, ring[1] = pass[up[1]] != 0, ring[2] = pass[mid[1]] != 0;
-        ring[3] = pass[down[1]] != 0, ring[4] = pass[down[0]] != 0, ring[5] = pass[down[-1]] != 0;
-        ring[6] = pass[mid[-1]] != 0, ring[7] = pass[up[-1]] != 0;
+        const uint8_t *open = q->open;
+        return open[up[0]] | open[up[1]] << 1 | open[mid[1]] << 2 | open[down[1]] << 3 |
+               open[down[0]] << 4 | open[down[-1]] << 5 | open[mid[-1]] << 6 | open[up[-1]] << 7;
     }
-    else
-    {
-        static const int8_t rx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, ry[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
-        for (int k = 0; k < 8; k++)
-            ring[k] = open_at(q, x + rx[k], y + ry[k]);
-    }
-    int orth = ring[0] + ring[2] + ring[4] + ring[6], joins = 0;
-    for (int k = 0; k < 8; k += 2)
-        joins += ring[k] & ring[k + 1] & ring[(k + 2) & 7];
-    return orth - joins >= 2;
+    static const int8_t rx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, ry[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
+    for (int k = 0; k < 8; k++)
+        ring |= (unsigned)open_at(q, x + rx[k], y + ry[k]) << k;
+    return ring;
+}
+
+/* 1 if the cell may be a chokepoint: its open 4-neighbours fall into two or
+ * more groups, two of them joined when the diagonal cell between them is
+ * open. Every chokepoint (dg_chokepoints's articulation cell) is one, so a
+ * spawn kept off these is off every chokepoint; the test reads 8 cells, not
+ * the whole map. An open side k (even bit) is its own group unless sides k
+ * and k + 2 and the diagonal k + 1 between them are all open; two or more
+ * such groups make a cut. */
+static int may_cut(const pop *q, int32_t x, int32_t y)
+{
+    unsigned ring = ring_bits(q, x, y);
+    unsigned next = ((ring >> 1) | (ring << 7)) & 0xFFu, after = ((ring >> 2) | (ring << 6)) & 0xFFu;
+    unsigned lone = ring & ~(next & after) & 0x55u;
+    return (lone & (lone - 1)) != 0;
 }
 
 /* Walking distance of each room: its nearest reached cell. */
@@ -260,27 +271,39 @@ static void mark_taken(pop *q)
     }
 }
 
-/* The clearance of the rect's free cells (a spawn tile, reached, out of the
- * start's view, not a possible chokepoint, not taken) into q->clear, rect.w
- * per row; footprints stay inside the rect, so it sees nothing outside. */
+/* 1 if nothing may stand on grid cell (gx, gy): not a spawn tile, taken,
+ * unreached, in the start's view, or a possible chokepoint (tested last, it
+ * reads 8 cells). */
+static int cell_blocked(const pop *q, int32_t gx, int32_t gy)
+{
+    size_t i = cell_index(q, gx, gy);
+    return !q->spawnable[DG_CELL(&q->w, gx, gy)] || q->taken[i] || q->dist[i] < 0 ||
+           q->visible[i] || may_cut(q, gx, gy);
+}
+
+/* The clearance of the rect's free cells into q->clear, rect.w per row (as
+ * dgi_clearance_fill, capped at DG_CREATURE_SIZE_MAX); footprints stay
+ * inside the rect, so it sees nothing outside. */
 static void rect_clearance(pop *q, dg_rect c)
 {
-    for (int32_t y = 0; y < c.h; y++)
-        for (int32_t x = 0; x < c.w; x++)
+    const size_t w = (size_t)c.w;
+    for (int32_t y = c.h - 1; y >= 0; y--)
+    {
+        uint8_t *row = q->clear + (size_t)y * w;
+        const uint8_t *below = y + 1 < c.h ? row + w : NULL;
+        for (int32_t x = c.w - 1; x >= 0; x--)
         {
-            int32_t gx = c.x + x, gy = c.y + y;
-            size_t i = cell_index(q, gx, gy);
-            q->blocked[(size_t)y * (size_t)c.w + (size_t)x] =
-                q->taken[i] || q->dist[i] < 0 || q->visible[i] ||
-                !dgi_spawn_tile(&q->w, q->p->room_tiles, gx, gy) || may_cut(q, gx, gy);
+            if (cell_blocked(q, c.x + x, c.y + y))
+            {
+                row[x] = 0;
+                continue;
+            }
+            int32_t right = x + 1 < c.w ? row[x + 1] : 0;
+            int32_t down = below ? below[x] : 0;
+            int32_t corner = below && x + 1 < c.w ? below[x + 1] : 0;
+            row[x] = (uint8_t)DG_MIN(DG_MIN(right, DG_MIN(down, corner)) + 1, DG_CREATURE_SIZE_MAX);
         }
-    dgi_move sub = q->w;
-    sub.cells = &DG_CELL(&q->w, c.x, c.y);
-    sub.width = c.w;
-    sub.height = c.h;
-    sub.blocked = q->blocked;
-    sub.mask_stride = c.w;
-    dgi_clearance_fill(&sub, q->clear, DG_CREATURE_SIZE_MAX);
+    }
 }
 
 static int32_t curve_at(const dg_populate_params *p, int32_t depth)
@@ -369,7 +392,8 @@ static dg_status add_spawn(pop *q, const dg_spawn_entry *e, int32_t room, int32_
     memset(m, 0, sizeof *m);
     m->pos.x = DGI_PX(c);
     m->pos.y = DGI_PY(c);
-    m->kind = dgi_spawn_marker_kind(e);
+    uint8_t f = q->flags[e - q->table->entries];
+    m->kind = f & ENTRY_ITEM ? DG_MARKER_ITEM : f & ENTRY_ACTOR ? DG_MARKER_ACTOR : DG_MARKER_SPAWN;
     m->room = room;
     memcpy(m->name, e->name, sizeof m->name);
     memcpy(m->type, e->kind, sizeof m->type);
@@ -406,10 +430,17 @@ static dg_status place_group(pop *q, const dg_spawn_entry *e, const room_state *
 /* ---- one room ---------------------------------------------------------------- */
 
 /* The entries that may ever fill this room (depth, role and kind, items only
- * in a treasure room, bosses apart) into q->fit, in table order. */
+ * in a treasure room, bosses apart) into q->fit, in table order; kept for the
+ * next room when its role, kind and treasure flag are the same. */
 static void room_entries(pop *q, room_state *rs)
 {
     const char *role = role_of(q->r, rs->room), *kind = kind_name(q->r->rooms[rs->room].kind);
+    if (q->fit_role && q->fit_kind == kind && q->fit_treasure == rs->treasure &&
+        strcmp(q->fit_role, role) == 0)
+    {
+        rs->fit_count = q->fit_count;
+        return;
+    }
     rs->fit_count = 0;
     for (int32_t k = 0; k < q->table->count; k++)
     {
@@ -418,6 +449,10 @@ static void room_entries(pop *q, room_state *rs)
             ((f & ENTRY_ANY) || dgi_spawn_fits_room(&q->table->entries[k], role, kind)))
             q->fit[rs->fit_count++] = k;
     }
+    q->fit_role = role;
+    q->fit_kind = kind;
+    q->fit_treasure = rs->treasure;
+    q->fit_count = rs->fit_count;
 }
 
 /* 1 if entry k may be picked now to spend the room's budget. */
@@ -445,32 +480,30 @@ static int32_t least_cost(const pop *q, room_state *rs)
 }
 
 /* A weighted pick: boss 1 among the boss entries at this depth, else among
- * the room's entries that may_fill; -1 if none. */
+ * the room's entries that may_fill (listed in q->pickable); -1 if none. */
 static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *rng)
 {
-    int32_t count = boss ? q->table->count : rs->fit_count;
+    int32_t count = boss ? q->table->count : rs->fit_count, n = 0;
     uint64_t total = 0;
     for (int32_t i = 0; i < count; i++)
     {
         int32_t k = boss ? i : q->fit[i];
-        const dg_spawn_entry *e = &q->table->entries[k];
         if (boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
                  : may_fill(q, rs, k))
-            total += (uint64_t)e->weight;
+        {
+            q->pickable[n++] = k;
+            total += (uint64_t)q->table->entries[k].weight;
+        }
     }
     if (total == 0)
         return -1;
     uint64_t roll = dgi_rng_below(rng, (uint32_t)total); /* at most 4096 * 10^6 < 2^32 */
-    for (int32_t i = 0; i < count; i++)
+    for (int32_t i = 0; i < n; i++)
     {
-        int32_t k = boss ? i : q->fit[i];
-        const dg_spawn_entry *e = &q->table->entries[k];
-        if (!(boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
-                   : may_fill(q, rs, k)))
-            continue;
-        if (roll < (uint64_t)e->weight)
-            return k;
-        roll -= (uint64_t)e->weight;
+        uint64_t weight = (uint64_t)q->table->entries[q->pickable[i]].weight;
+        if (roll < weight)
+            return q->pickable[i];
+        roll -= weight;
     }
     return -1;
 }
@@ -526,6 +559,7 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
         }
         for (int32_t i = 0; i < tried; i++)
             q->flags[q->fit[i]] |= ENTRY_AT_DEPTH;
+        q->fit_role = NULL; /* q->fit held the tries */
         if (placed == 0)
             q->stats.boss_missing++;
     }
@@ -588,20 +622,34 @@ static void entry_flags(pop *q)
         q->flags[k] = (uint8_t)((dgi_spawn_at_depth(e, q->p->depth) ? ENTRY_AT_DEPTH : 0) |
                                 (dgi_spawn_lists(e, "boss") ? ENTRY_BOSS : 0) |
                                 (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0) |
+                                (dgi_spawn_marker_kind(e) == DG_MARKER_ACTOR ? ENTRY_ACTOR : 0) |
                                 (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
         q->cost[k] = e->cost;
         q->group_min[k] = e->group_min;
     }
 }
 
-/* One block: dist and queue (int32 per cell), visible, taken, clear and
- * blocked (a byte per cell), room distances and the entries' flags and fit. */
+/* The tile tables: open (passable) and spawnable (as dgi_spawn_tile: passable,
+ * a room tile, not a door). */
+static void tile_tables(pop *q)
+{
+    const uint8_t *room = q->p->room_tiles;
+    for (int t = 0; t < 256; t++)
+    {
+        q->open[t] = q->w.pass[t] != 0;
+        q->spawnable[t] = (uint8_t)(q->open[t] && (room ? room[t] != 0 : t == DG_TILE_FLOOR) &&
+                                    t != DG_TILE_DOOR);
+    }
+}
+
+/* One block: dist and queue (int32 per cell), visible, taken and clear (a
+ * byte per cell), room distances and the entries' flags and fit. */
 static dg_status prepare(pop *q, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
-    q->block_size = n * (2 * sizeof(int32_t) + 4) + rooms * sizeof(int32_t) +
-                    entries * (3 * sizeof(int32_t) + 1);
+    q->block_size = n * (2 * sizeof(int32_t) + 3) + rooms * sizeof(int32_t) +
+                    entries * (4 * sizeof(int32_t) + 1);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
@@ -609,19 +657,19 @@ static dg_status prepare(pop *q, dg_diag *diag)
     q->queue = q->dist + n;
     q->room_dist = q->queue + n;
     q->fit = q->room_dist + rooms;
-    q->cost = q->fit + entries;
+    q->pickable = q->fit + entries;
+    q->cost = q->pickable + entries;
     q->group_min = q->cost + entries;
     q->visible = (uint8_t *)(q->group_min + entries);
     q->taken = q->visible + n;
     q->clear = q->taken + n;
-    q->blocked = q->clear + n;
-    q->flags = q->blocked + n;
+    q->flags = q->clear + n;
     memset(q->visible, 0, 2 * n); /* visible and taken */
-    dg_distance_info info;
-    dgi_bfs_move(&q->w, &q->r->start, 1, 0, q->dist, q->queue, &info);
+    dgi_walk_from(&q->w, q->r->start, q->dist, q->queue);
     dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
     if (st != DG_OK)
         return st;
+    tile_tables(q);
     mark_taken(q);
     room_distances(q);
     entry_flags(q);
