@@ -517,11 +517,11 @@ TEST(roles_golden)
         uint64_t hash;
     } pins[] = {
         {0, 1, 0, 0x9C022A0FB2CEEADAULL},
-        {0, 2, 1, 0x561BF55C92189290ULL},
+        {0, 2, 1, 0x6B4A6DE16EEC19A0ULL},
         {3, 1, 1, 0xF0171B2670F848B0ULL},
         {7, 1, 0, 0x05B493D86DC3880EULL},
         {2, 1, 1, 0xCEAB183854ACE625ULL},
-        {11, 1, 1, 0xFB32222ED4F45FE0ULL},
+        {11, 1, 1, 0xB52B9F1F32D6B90EULL},
     };
     for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++)
     {
