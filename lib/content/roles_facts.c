@@ -44,17 +44,61 @@ static int32_t cave_for(const dg_result *r, dg_rect b)
     return best;
 }
 
-/* A cell of a component no cave rect holds whole (tunnels of floor join
- * caves): the smallest (then first) cave rect that holds the cell, else -1. */
-static int32_t cave_for_cell(const dg_result *r, int32_t x, int32_t y)
+/* The cave rooms whose rects meet a component's bounding box b, smallest
+ * (then first) first, for the cells of a component no cave rect holds whole
+ * (tunnels of floor join caves). */
+#define NEAR_CAVES 16
+typedef struct near_caves {
+    int32_t count; /* -1: more than NEAR_CAVES, each cell scans every room */
+    int32_t room[NEAR_CAVES];
+} near_caves;
+
+static void list_near_caves(const dg_result *r, dg_rect b, near_caves *nc)
+{
+    nc->count = 0;
+    for (int32_t k = 0; k < r->room_count && nc->count >= 0; k++)
+    {
+        dg_rect q = r->rooms[k].rect;
+        if (r->rooms[k].kind != DG_ROOM_CAVE || (int64_t)q.x + q.w <= b.x ||
+            (int64_t)b.x + b.w <= q.x || (int64_t)q.y + q.h <= b.y || (int64_t)b.y + b.h <= q.y)
+            continue;
+        if (nc->count == NEAR_CAVES)
+        {
+            nc->count = -1;
+            break;
+        }
+        int64_t area = (int64_t)q.w * q.h;
+        int32_t i = nc->count++;
+        for (; i > 0; i--) /* insertion: a later room of the same area stays after */
+        {
+            dg_rect p = r->rooms[nc->room[i - 1]].rect;
+            if ((int64_t)p.w * p.h <= area)
+                break;
+            nc->room[i] = nc->room[i - 1];
+        }
+        nc->room[i] = k;
+    }
+}
+
+/* The smallest (then first) cave rect that holds cell (x, y), else -1. */
+static int32_t cave_for_cell(const dg_result *r, const near_caves *nc, int32_t x, int32_t y)
 {
     dg_rect b = {x, y, 1, 1};
-    return cave_for(r, b);
+    if (nc->count < 0)
+        return cave_for(r, b);
+    for (int32_t i = 0; i < nc->count; i++)
+    {
+        dg_rect q = r->rooms[nc->room[i]].rect;
+        if (x >= q.x && y >= q.y && (int64_t)x < (int64_t)q.x + q.w && (int64_t)y < (int64_t)q.y + q.h)
+            return nc->room[i];
+    }
+    return -1;
 }
 
 /* Open cells no plain room owns, 4-connected components of them, each to its
- * cave (cell by cell when no cave holds the whole component). The queue holds
- * packed cells (DGI_PACK). */
+ * cave (cell by cell when no cave holds the whole component); a cell of no
+ * room keeps a negative owner (-1, or -3 for an open cell no cave holds). The
+ * queue holds packed cells (DGI_PACK). */
 static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open, int32_t *owner,
                       int32_t *queue)
 {
@@ -85,18 +129,19 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
             }
             dg_rect b = {xa, ya, xb - xa + 1, yb - ya + 1};
             int32_t k = cave_for(r, b);
+            near_caves nc;
+            if (k < 0)
+                list_near_caves(r, b, &nc);
             for (int32_t i = 0; i < tail; i++)
             {
                 int32_t x = DGI_PX(queue[i]), y = DGI_PY(queue[i]);
-                int32_t own = k >= 0 ? k : cave_for_cell(r, x, y);
+                int32_t own = k >= 0 ? k : cave_for_cell(r, &nc, x, y);
                 owner[y * w + x] = own < 0 ? -3 : own;
             }
         }
-    for (int32_t c = 0; c < w * h; c++)
-        owner[c] = owner[c] < 0 ? -1 : owner[c];
 }
 
-/* owner[cell] = the room that owns the open cell, else -1: the first plain
+/* owner[cell] = the room that owns the open cell, else negative: the first plain
  * room (in array order) whose rect holds it, else the cave its component
  * belongs to (own_caves). */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
@@ -171,8 +216,8 @@ static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t
     dgi_bfs_move(&w, &p, 1, 0, dist, queue, NULL);
 }
 
-/* Sets `flag` on every reachable room none of whose cells dist reaches. */
-static void mark_unreached(const room_cells *rc, int32_t w, const int32_t *dist,
+/* Sets `flag` on every reachable room none of whose cells is marked in seen. */
+static void mark_unreached(const room_cells *rc, int32_t w, const uint8_t *seen,
                            dgi_room_facts *f, int32_t rooms, int32_t flag)
 {
     for (int32_t k = 0; k < rooms; k++)
@@ -180,16 +225,43 @@ static void mark_unreached(const room_cells *rc, int32_t w, const int32_t *dist,
         if (!(f[k].flags & DGI_RF_REACHABLE))
             continue;
         int32_t i = rc->first[k];
-        while (i < rc->first[k + 1] && dist[DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i])] < 0)
+        while (i < rc->first[k + 1] && !seen[DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i])])
             i++;
         if (i == rc->first[k + 1])
             f[k].flags |= flag;
     }
 }
 
-/* Walks with some doors shut (locked, secret or both), marking the rooms cut off. */
-static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t *dist,
-                      int32_t *queue, dgi_room_facts *f, int lock, int secret, int32_t flag)
+/* seen[c] = 1 on the cells the start reaches over the tiles of pass: a flood
+ * without distances (a stack of cell numbers). */
+static void flood_from(const dg_grid *g, const uint8_t *pass, dg_point p, uint8_t *seen,
+                       int32_t *stack)
+{
+    const int32_t w = g->width, h = g->height;
+    memset(seen, 0, (size_t)w * (size_t)h);
+    int32_t top = 0, s = p.y * w + p.x;
+    if (!pass[DG_CELL(g, p.x, p.y)])
+        return;
+    seen[s] = 1;
+    stack[top++] = s;
+    while (top > 0)
+    {
+        int32_t c = stack[--top], x = c % w, y = c / w;
+        const uint8_t *t = &DG_CELL(g, x, y);
+        if (y > 0 && !seen[c - w] && pass[t[-g->stride]])
+            seen[c - w] = 1, stack[top++] = c - w;
+        if (x < w - 1 && !seen[c + 1] && pass[t[1]])
+            seen[c + 1] = 1, stack[top++] = c + 1;
+        if (y < h - 1 && !seen[c + w] && pass[t[g->stride]])
+            seen[c + w] = 1, stack[top++] = c + w;
+        if (x > 0 && !seen[c - 1] && pass[t[-1]])
+            seen[c - 1] = 1, stack[top++] = c - 1;
+    }
+}
+
+/* Floods with some doors shut (locked, secret or both), marking the rooms cut off. */
+static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc, uint8_t *seen,
+                      int32_t *stack, dgi_room_facts *f, int lock, int secret, int32_t flag)
 {
     uint8_t pass[256];
     memcpy(pass, dgi_passable_default, sizeof pass);
@@ -197,8 +269,8 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc
         pass[DG_TILE_DOOR_LOCKED] = 0;
     if (secret)
         pass[DG_TILE_DOOR_SECRET] = 0;
-    walk_from(g, pass, r->start, dist, queue);
-    mark_unreached(rc, g->width, dist, f, r->room_count, flag);
+    flood_from(g, pass, r->start, seen, stack);
+    mark_unreached(rc, g->width, seen, f, r->room_count, flag);
 }
 
 /* The distinct openings of room k: open cells outside it, 4-next to one of
@@ -210,17 +282,22 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
 {
     const int32_t w = g->width, h = g->height;
     int32_t n = 0;
+    const int32_t cell_step[4] = {-w, 1, w, -1};
+    const ptrdiff_t tile_step[4] = {-(ptrdiff_t)g->stride, 1, g->stride, -1};
     for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
     {
         int32_t x = DGI_PX(rc->cells[i]), y = DGI_PY(rc->cells[i]), c = y * w + x;
-        if (x > 0 && y > 0 && x < w - 1 && y < h - 1 && owner[c - 1] == k && owner[c + 1] == k &&
-            owner[c - w] == k && owner[c + w] == k)
+        int edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+        if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
+            owner[c + w] == k)
             continue; /* inside the room: most cells */
+        const uint8_t *t = &DG_CELL(g, x, y);
         for (int d = 0; d < 4; d++)
         {
-            int32_t nx = x + (d == 1) - (d == 3), ny = y + (d == 2) - (d == 0), e = ny * w + nx;
-            if (nx >= 0 && ny >= 0 && nx < w && ny < h && owner[e] != k && tag[e] != k + 1 &&
-                dgi_passable_default[DG_CELL(g, nx, ny)])
+            int32_t e = c + cell_step[d];
+            if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
+                continue;
+            if (owner[e] != k && tag[e] != k + 1 && dgi_passable_default[t[tile_step[d]]])
             {
                 tag[e] = k + 1;
                 list[n++] = e;
@@ -362,16 +439,16 @@ static int gates_present(const dg_grid *g)
 }
 
 /* Which rooms a locked or secret door cuts off from the start. */
-static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t *dist,
+static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *rc, uint8_t *seen,
                        int32_t *queue, dgi_room_facts *f)
 {
     int gates = gates_present(g);
     if (gates & 1)
-        gate_pass(g, r, rc, dist, queue, f, 1, 0, DGI_RF_LOCK);
+        gate_pass(g, r, rc, seen, queue, f, 1, 0, DGI_RF_LOCK);
     if (gates & 2)
-        gate_pass(g, r, rc, dist, queue, f, 0, 1, DGI_RF_SECRET);
+        gate_pass(g, r, rc, seen, queue, f, 0, 1, DGI_RF_SECRET);
     if (gates == 3)
-        gate_pass(g, r, rc, dist, queue, f, 1, 1, DGI_RF_SHUT);
+        gate_pass(g, r, rc, seen, queue, f, 1, 1, DGI_RF_SHUT);
     else if (gates)
         for (int32_t k = 0; k < r->room_count; k++)
             if (f[k].flags & (DGI_RF_LOCK | DGI_RF_SECRET))
@@ -409,8 +486,8 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
         mark_route(g, ds, r->exit, route, queue);
     fill_walks(&rc, w, rooms, ds, exit_in ? route : NULL, f);
     fill_holdings(g, r, owner, f);
-    /* the gate walks overwrite ds (read above); entrances then tag it */
-    fill_gates(g, r, &rc, ds, queue, f);
+    /* the gate floods overwrite the route marks (read above) */
+    fill_gates(g, r, &rc, route, queue, f);
     int32_t count = 0;
     for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
