@@ -274,14 +274,15 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc
 }
 
 /* The distinct openings of room k: open cells outside it, 4-next to one of
- * its cells, grouped 8-connected. tag[c] == k + 1 marks an opening found for
- * room k, -(k + 1) one already grouped, so tags need no reset between rooms.
+ * its cells, grouped 8-connected. tag[c] == -2 - 2k marks an opening found
+ * for room k, -3 - 2k one already grouped: below -1, so tags need no reset
+ * between rooms, nor over the distances (>= -1) the array held before.
  * list has room for twice the openings (the list, then the flood's stack). */
 static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k,
                                const room_cells *rc, int32_t *tag, int32_t *list)
 {
     const int32_t w = g->width, h = g->height;
-    int32_t n = 0;
+    int32_t n = 0, found = -2 - 2 * k, grouped = found - 1;
     const int32_t cell_step[4] = {-w, 1, w, -1};
     const ptrdiff_t tile_step[4] = {-(ptrdiff_t)g->stride, 1, g->stride, -1};
     for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
@@ -297,9 +298,9 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
             int32_t e = c + cell_step[d];
             if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
                 continue;
-            if (owner[e] != k && tag[e] != k + 1 && dgi_passable_default[t[tile_step[d]]])
+            if (owner[e] != k && tag[e] != found && dgi_passable_default[t[tile_step[d]]])
             {
-                tag[e] = k + 1;
+                tag[e] = found;
                 list[n++] = e;
             }
         }
@@ -307,20 +308,20 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
     int32_t groups = 0;
     for (int32_t i = 0; i < n; i++)
     {
-        if (tag[list[i]] != k + 1)
+        if (tag[list[i]] != found)
             continue;
         groups++;
         int32_t top = 0, *stack = list + n;
         stack[top++] = list[i];
-        tag[list[i]] = -(k + 1);
+        tag[list[i]] = grouped;
         while (top > 0)
         {
             int32_t c = stack[--top], cx = c % w, cy = c / w;
             for (int32_t ny = DG_MAX(cy - 1, 0); ny <= DG_MIN(cy + 1, h - 1); ny++)
                 for (int32_t nx = DG_MAX(cx - 1, 0); nx <= DG_MIN(cx + 1, w - 1); nx++)
-                    if (tag[ny * w + nx] == k + 1)
+                    if (tag[ny * w + nx] == found)
                     {
-                        tag[ny * w + nx] = -(k + 1);
+                        tag[ny * w + nx] = grouped;
                         stack[top++] = ny * w + nx;
                     }
         }
@@ -459,8 +460,8 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
                               int32_t *reachable, const dg_allocator *a)
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
-    /* owner, start walk (then gate walks, then opening tags), cells, queue and one more (an
-     * opening list and its flood stack), first cells and rank order, route marks */
+    /* owner, start walk (then opening tags), cells, queue and one more (an
+     * opening list and its flood stack), first cells and rank order, route (then gate) marks */
     uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
@@ -491,7 +492,6 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
     int32_t count = 0;
     for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
-    memset(ds, 0, (size_t)n * sizeof *ds);
     for (int32_t k = 0; k < rooms; k++)
         f[k].entrances = count_entrances(g, owner, k, &rc, ds, queue);
     fill_ranks(f, rooms, count, order);
