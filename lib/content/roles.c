@@ -67,6 +67,17 @@ static int32_t first_failing(const dg_role_rule *r, const dgi_room_facts *f, int
     return DG_ROLE_SHORT_TAKEN;
 }
 
+/* The facts some rule reads beyond those every rule does: the route and
+ * each kind of gate (a flood of the map each). */
+static int32_t facts_asked(const dg_role_rule *rules, int32_t count)
+{
+    static const int32_t behind_flag[4] = {0, DGI_RF_SHUT, DGI_RF_LOCK, DGI_RF_SECRET};
+    int32_t asked = 0;
+    for (int32_t j = 0; j < count; j++)
+        asked |= behind_flag[rules[j].behind] | (rules[j].route ? DGI_RF_ROUTE : 0);
+    return asked;
+}
+
 typedef struct role_state {
     const dg_role_rule *rules;
     int32_t count, rooms;
@@ -321,8 +332,9 @@ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count
     s.mask = dgi_calloc(allocator, rooms, sizeof *s.mask);
     s.role = dgi_calloc(allocator, rooms * 3, sizeof *s.role); /* role, from, queue */
     int32_t reachable = 0;
-    st = f && s.mask && s.role ? dgi_room_facts_fill(grid, result, f, &reachable, allocator)
-                               : DG_E_NOMEM;
+    st = f && s.mask && s.role
+             ? dgi_room_facts_fill(grid, result, f, facts_asked(rules, count), &reachable, allocator)
+             : DG_E_NOMEM;
     if (st == DG_OK)
     {
         dgi_rng_seed(&s.rng, seed, ROLE_STREAM);

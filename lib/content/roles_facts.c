@@ -439,25 +439,27 @@ static int gates_present(const dg_grid *g)
     return found;
 }
 
-/* Which rooms a locked or secret door cuts off from the start. */
+/* Which rooms a locked or secret door cuts off from the start: only the
+ * floods for gate kinds on the map whose flags (DGI_RF_LOCK, _SECRET, _SHUT)
+ * are asked for. */
 static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *rc, uint8_t *seen,
-                       int32_t *queue, dgi_room_facts *f)
+                       int32_t *queue, dgi_room_facts *f, int32_t asked)
 {
     int gates = gates_present(g);
-    if (gates & 1)
+    if ((gates & 1) && (asked & (DGI_RF_LOCK | (gates == 1 ? DGI_RF_SHUT : 0))))
         gate_pass(g, r, rc, seen, queue, f, 1, 0, DGI_RF_LOCK);
-    if (gates & 2)
+    if ((gates & 2) && (asked & (DGI_RF_SECRET | (gates == 2 ? DGI_RF_SHUT : 0))))
         gate_pass(g, r, rc, seen, queue, f, 0, 1, DGI_RF_SECRET);
-    if (gates == 3)
+    if (gates == 3 && (asked & DGI_RF_SHUT))
         gate_pass(g, r, rc, seen, queue, f, 1, 1, DGI_RF_SHUT);
-    else if (gates)
+    else if (gates != 3)
         for (int32_t k = 0; k < r->room_count; k++)
             if (f[k].flags & (DGI_RF_LOCK | DGI_RF_SECRET))
                 f[k].flags |= DGI_RF_SHUT;
 }
 
 dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_facts *f,
-                              int32_t *reachable, const dg_allocator *a)
+                              int32_t asked, int32_t *reachable, const dg_allocator *a)
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
     /* owner, start walk (then opening tags), cells, queue and one more (an
@@ -482,13 +484,14 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
         f[k].area = f[k].entrances = f[k].flags = 0;
     }
     walk_from(g, dgi_passable_default, r->start, ds, queue);
-    int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height;
+    int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
+                  (asked & DGI_RF_ROUTE);
     if (exit_in)
         mark_route(g, ds, r->exit, route, queue);
     fill_walks(&rc, w, rooms, ds, exit_in ? route : NULL, f);
     fill_holdings(g, r, owner, f);
     /* the gate floods overwrite the route marks (read above) */
-    fill_gates(g, r, &rc, route, queue, f);
+    fill_gates(g, r, &rc, route, queue, f, asked);
     int32_t count = 0;
     for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
