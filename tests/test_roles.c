@@ -1,7 +1,8 @@
 /* Room roles (dg_roles): over every generator's maps (some locked, with
  * secret doors) every constraint of every placed role holds, checked against
- * a reference that measures the rooms its own way; a rule is placed wherever a
- * room qualifies for it, up to the competition the table makes; shortfalls are
+ * a reference that measures the rooms its own way; a rule is placed exactly
+ * where an assignment in priority order has a room left for it (checked by
+ * Hall's condition, not by searching paths as dg_roles does); shortfalls are
  * always reported; the same input gives the same roles; the text format and
  * the built-in table agree; golden pins. DG_ROLES_SEEDS=N (default 40) runs
  * the property test over N seeds per generator and prints the rates. */
@@ -302,6 +303,58 @@ static int32_t rule_of(const dg_role_rule *rules, int32_t count, const char *rol
     return -1;
 }
 
+/* 1 if rooms can hold want[j] rooms of every rule j at once (one role a
+ * room): Hall's condition, every set of rules has at least as many rooms
+ * meeting one of them as it wants (a reference that searches no paths). */
+static int assignable(const uint32_t *meets, int32_t rooms, int32_t count, const int32_t *want)
+{
+    uint32_t used = 0;
+    for (int32_t j = 0; j < count; j++)
+        used |= (uint32_t)(want[j] > 0) << j;
+    for (uint32_t t = used; t; t = (t - 1) & used) /* every subset of the rules wanting rooms */
+    {
+        int64_t need = 0, have = 0;
+        for (int32_t j = 0; j < count; j++)
+            need += (t >> j & 1u) ? want[j] : 0;
+        for (int32_t k = 0; k < rooms; k++)
+            have += (meets[k] & t) != 0;
+        if (have < need)
+            return 0;
+    }
+    return 1;
+}
+
+/* The rooms each rule gets in priority order (docs/content.md): rules in
+ * table order one room at a time up to count_min, then one room for each rule
+ * without one, each only if the rooms can still hold every room given before. */
+static void priority_fill(const dg_role_rule *rules, int32_t count, const ref_room *f,
+                          int32_t rooms, int32_t *want)
+{
+    uint32_t *meets = calloc((size_t)rooms + 1, sizeof *meets);
+    for (int32_t k = 0; k < rooms; k++)
+        for (int32_t j = 0; j < count; j++)
+            meets[k] |= (uint32_t)ref_meets(&rules[j], &f[k]) << j;
+    for (int32_t j = 0; j < count; j++)
+        want[j] = 0;
+    for (int32_t j = 0; j < count; j++)
+        while (want[j] < rules[j].count_min && want[j] < rooms)
+        {
+            want[j]++;
+            if (!assignable(meets, rooms, count, want))
+            {
+                want[j]--;
+                break;
+            }
+        }
+    for (int32_t j = 0; j < count; j++)
+        if (want[j] == 0 && rules[j].count_max > 0)
+        {
+            want[j] = 1;
+            want[j] = assignable(meets, rooms, count, want);
+        }
+    free(meets);
+}
+
 TEST(roles_constraints_hold_on_every_generator)
 {
     const char *env = getenv("DG_ROLES_SEEDS");
@@ -313,7 +366,7 @@ TEST(roles_constraints_hold_on_every_generator)
     {
         dg_prefab_set *set = load_set(g);
         int maps = 0, violations = 0, unreported = 0;
-        int asked[DG_ROLES_MAX] = {0}, placed[DG_ROLES_MAX] = {0};
+        int asked[DG_ROLES_MAX] = {0}, placed[DG_ROLES_MAX] = {0}, qualify[DG_ROLES_MAX] = {0};
         for (int s = 1; s <= seeds; s++)
         {
             rmap m;
@@ -347,19 +400,20 @@ TEST(roles_constraints_hold_on_every_generator)
                            (int)k, m.r.labels[k].role);
                 }
             }
+            int32_t want[DG_ROLES_MAX];
+            priority_fill(rules, count, f, m.r.room_count, want);
             for (int32_t j = 0; j < count; j++)
             {
-                /* a room qualifies that no earlier start or exit rule pins */
-                int exists = 0;
-                for (int32_t k = 0; k < m.r.room_count && !exists; k++)
-                {
-                    exists = ref_meets(&rules[j], &f[k]);
-                    for (int32_t i = 0; i < j && exists; i++)
-                        exists = !(rules[i].holds == DG_HOLDS_START || rules[i].holds == DG_HOLDS_EXIT) ||
-                                 !ref_meets(&rules[i], &f[k]);
-                }
-                asked[j] += exists;
-                placed[j] += exists && got[j] > 0;
+                int any = 0;
+                for (int32_t k = 0; k < m.r.room_count && !any; k++)
+                    any = ref_meets(&rules[j], &f[k]);
+                qualify[j] += any;
+                asked[j] += want[j] > 0;
+                placed[j] += want[j] > 0 && got[j] > 0;
+                /* placed exactly where an assignment in priority order has room */
+                CHECKF((got[j] > 0) == (want[j] > 0) && got[j] >= want[j],
+                       "%s seed %d: %s placed %d, an assignment in priority order gives %d",
+                       gens[g].name, s, rules[j].name, (int)got[j], (int)want[j]);
                 CHECKF(got[j] == rep.placed[j] && got[j] <= rules[j].count_max,
                        "%s seed %d: %s placed %d, report %d", gens[g].name, s, rules[j].name,
                        (int)got[j], (int)rep.placed[j]);
@@ -367,7 +421,6 @@ TEST(roles_constraints_hold_on_every_generator)
                 int short_ = got[j] < rules[j].count_min || got[j] == 0;
                 unreported += short_ != (rep.shortfall[j] != DG_ROLE_SHORT_NONE) ||
                               (short_ && !strstr(d.message, rules[j].name));
-                
             }
             free(f);
             rmap_free(&m);
@@ -378,15 +431,18 @@ TEST(roles_constraints_hold_on_every_generator)
         {
             printf("%-15s maps %4d violations %d |", gens[g].name, maps, violations);
             for (int32_t j = 0; j < count; j++)
-                printf(" %s %d/%d", rules[j].name, placed[j], asked[j]);
+                printf(" %s %d/%d/%d", rules[j].name, placed[j], asked[j], qualify[j]);
             printf("\n");
         }
-        /* every rule placed in 95% of the maps with a room that qualifies for
-         * it over 1000 seeds (90% here, over few); caves have 1 to 5 rooms,
-         * which the roles compete for (60% to 85% over 1000 seeds) */
-        int want = strcmp(gens[g].name, "cave") == 0 ? 50 : 90;
+        /* dg_lock_place hides a dead-end room on nearly every locked attach map */
+        int32_t hidden = rule_of(rules, count, "secret");
+        if (strcmp(gens[g].name, "attach") == 0)
+            CHECKF(qualify[hidden] * 10 >= maps / 2 * 9, "attach: a room behind a secret door on %d of %d locked maps",
+                   qualify[hidden], maps / 2);
+        /* every rule placed in 95% of the maps where a room is free for it after
+         * the rules before it (exactly all of them, checked map by map above) */
         for (int32_t j = 0; j < count; j++)
-            CHECKF(asked[j] < 10 || placed[j] * 100 >= asked[j] * want, "%s: %s placed in %d of %d maps that have a room for it",
+            CHECKF(placed[j] * 100 >= asked[j] * 95, "%s: %s placed in %d of %d maps that have a room for it",
                    gens[g].name, rules[j].name, placed[j], asked[j]);
         dg_prefab_set_free(set);
     }
@@ -465,12 +521,12 @@ TEST(roles_golden)
         int locks;
         uint64_t hash;
     } pins[] = {
-        {0, 1, 0, 0x78E04CFE2F8D8F42ULL},
-        {0, 2, 1, 0x89F200653C4129EAULL},
-        {3, 1, 1, 0x019C80E867DCB368ULL},
-        {7, 1, 0, 0x17FB08E94C4D7ACEULL},
+        {0, 1, 0, 0x9C022A0FB2CEEADAULL},
+        {0, 2, 1, 0x6B4A6DE16EEC19A0ULL},
+        {3, 1, 1, 0xF0171B2670F848B0ULL},
+        {7, 1, 0, 0x05B493D86DC3880EULL},
         {2, 1, 1, 0xCEAB183854ACE625ULL},
-        {11, 1, 1, 0xD450800CEB212268ULL},
+        {11, 1, 1, 0xB52B9F1F32D6B90EULL},
     };
     for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++)
     {

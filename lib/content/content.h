@@ -32,9 +32,11 @@ typedef struct dgi_room_facts {
     int32_t flags;     /* DGI_RF_* */
 } dgi_room_facts;
 /* Fills facts[room_count] for a map whose start is a passable cell of the
- * grid; *reachable gets the rooms reachable from the start. DG_E_NOMEM. */
+ * grid; *reachable gets the rooms reachable from the start. Of the flags
+ * DGI_RF_ROUTE, _LOCK, _SECRET and _SHUT only those in `asked` are measured
+ * (the others stay 0: no rule reads them). DG_E_NOMEM. */
 dg_status dgi_room_facts_fill(const dg_grid *grid, const dg_result *result,
-                              dgi_room_facts *facts, int32_t *reachable,
+                              dgi_room_facts *facts, int32_t asked, int32_t *reachable,
                               const dg_allocator *allocator);
 
 #endif

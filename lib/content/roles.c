@@ -1,9 +1,12 @@
 /* dg_roles: roles for the rooms of any generated map (docs/content.md).
  * Every room gets a bit per rule it qualifies for (roles_facts.c measures the
- * map); rules then take rooms in table order up to their count_min, each
- * picking among its candidates one that the fewest later rules still need,
- * and the rooms left go by weight to rules below their count_max. Work:
- * O(cells + rooms * rules) for the facts and masks, O(rooms) per placement. */
+ * map); rules then take rooms in priority order (each up to its count_min in
+ * table order, then a first room for the others), each picking among its free
+ * candidates one that the fewest later rules still need, or, when all are
+ * taken, moving the rules that hold them on to other rooms (an augmenting
+ * path, as in bipartite matching); the rooms left go by weight to rules below
+ * their count_max. Work: O(cells + rooms * rules) for the facts and masks,
+ * O(rooms) per placement, O(rooms^2) per augmenting search. */
 #include "content/content.h"
 
 #include <stdio.h>
@@ -64,11 +67,23 @@ static int32_t first_failing(const dg_role_rule *r, const dgi_room_facts *f, int
     return DG_ROLE_SHORT_TAKEN;
 }
 
+/* The facts some rule reads beyond those every rule does: the route and
+ * each kind of gate (a flood of the map each). */
+static int32_t facts_asked(const dg_role_rule *rules, int32_t count)
+{
+    static const int32_t behind_flag[4] = {0, DGI_RF_SHUT, DGI_RF_LOCK, DGI_RF_SECRET};
+    int32_t asked = 0;
+    for (int32_t j = 0; j < count; j++)
+        asked |= behind_flag[rules[j].behind] | (rules[j].route ? DGI_RF_ROUTE : 0);
+    return asked;
+}
+
 typedef struct role_state {
     const dg_role_rule *rules;
     int32_t count, rooms;
     uint32_t *mask;     /* per room: the rules it qualifies for */
-    int32_t *role;      /* per room: its rule, -1 free, -2 a kept role of no rule */
+    int32_t *role;      /* per room: its rule, -1 free, < -1 kept (-3 - rule, -2 no rule) */
+    int32_t *from;      /* per room: the room before it on an alternating search (augment) */
     int32_t free_for[DG_ROLES_MAX]; /* free rooms qualifying per rule */
     dg_role_report rep;
     dg_rng rng;
@@ -101,6 +116,46 @@ static int32_t pick(role_state *s, int32_t j, uint32_t first, uint32_t then)
     return chosen;
 }
 
+/* Every candidate of rule j is taken: a breadth-first search over the rooms
+ * the rules in them could move to (an alternating path of bipartite
+ * matching, rooms in array order), then each rule on the path moves one room
+ * on and j takes the first. Kept roles never move. Returns 1 if j got a room
+ * (only the free room at the path's end changes hands), else 0. O(rooms^2). */
+static int augment(role_state *s, int32_t j, int32_t *queue)
+{
+    int32_t head = 0, tail = 0, end = -1;
+    for (int32_t k = 0; k < s->rooms; k++)
+    {
+        s->from[k] = -2; /* unseen */
+        if (s->role[k] >= 0 && ((s->mask[k] >> j) & 1u))
+            s->from[k] = -1, queue[tail++] = k;
+    }
+    while (head < tail && end < 0)
+    {
+        int32_t k = queue[head++], i = s->role[k];
+        for (int32_t t = 0; t < s->rooms && end < 0; t++)
+        {
+            if (s->from[t] != -2 || !((s->mask[t] >> i) & 1u) || s->role[t] < -1)
+                continue;
+            s->from[t] = k;
+            if (s->role[t] == -1)
+                end = t;
+            else
+                queue[tail++] = t;
+        }
+    }
+    if (end < 0)
+        return 0;
+    int32_t k = s->from[end];
+    take(s, end, s->role[k]);
+    s->rep.placed[s->role[k]]--; /* the rule moved: still one room */
+    for (; s->from[k] >= 0; k = s->from[k])
+        s->role[k] = s->role[s->from[k]];
+    s->role[k] = j;
+    s->rep.placed[j]++;
+    return 1;
+}
+
 /* Rules other than j still short of their count_min (after j only: min) or
  * of their count_max with a free candidate left. */
 static uint32_t still_wanted(const role_state *s, int32_t j, int min)
@@ -113,11 +168,30 @@ static uint32_t still_wanted(const role_state *s, int32_t j, int min)
     return want;
 }
 
-static void place_minimums(role_state *s)
+/* One more room for rule j: a free candidate if there is one, else by moving
+ * the rules that hold j's candidates on (augment). 0 if no assignment of the
+ * rooms placed so far leaves j one more. */
+static int place_one(role_state *s, int32_t j, int32_t *queue)
+{
+    if (s->free_for[j] > 0)
+    {
+        take(s, pick(s, j, still_wanted(s, j, 1), still_wanted(s, j, 0)), j);
+        return 1;
+    }
+    return augment(s, j, queue);
+}
+
+/* In priority order: each rule up to its count_min (table order), then a
+ * first room for each rule that has none and may have one. A rule misses
+ * only when no assignment keeps every room placed before it and gives it one. */
+static void place_priority(role_state *s, int32_t *queue)
 {
     for (int32_t j = 0; j < s->count; j++)
-        while (s->rep.placed[j] < s->rules[j].count_min && s->free_for[j] > 0)
-            take(s, pick(s, j, still_wanted(s, j, 1), still_wanted(s, j, 0)), j);
+        while (s->rep.placed[j] < s->rules[j].count_min && place_one(s, j, queue))
+            ;
+    for (int32_t j = 0; j < s->count; j++)
+        if (s->rep.placed[j] == 0 && s->rules[j].count_max > 0)
+            place_one(s, j, queue);
 }
 
 /* The rooms left, one at a time, to a rule drawn by weight among those below
@@ -146,7 +220,7 @@ static void place_extras(role_state *s)
     }
 }
 
-/* Roles set before the call: their rooms are taken, and count toward the rule of that name. */
+/* Roles set before the call: their rooms are taken for good, and count toward the rule of that name. */
 static void keep_roles(role_state *s, const dg_result *r)
 {
     if (r->label_count != r->room_count)
@@ -162,7 +236,7 @@ static void keep_roles(role_state *s, const dg_result *r)
                 rule = j;
         take(s, k, rule);
         if (rule >= 0)
-            s->rep.kept[rule]++;
+            s->rep.kept[rule]++, s->role[k] = -3 - rule;
     }
 }
 
@@ -256,10 +330,11 @@ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count
     size_t rooms = (size_t)s.rooms + 1;
     dgi_room_facts *f = dgi_calloc(allocator, rooms, sizeof *f);
     s.mask = dgi_calloc(allocator, rooms, sizeof *s.mask);
-    s.role = dgi_calloc(allocator, rooms, sizeof *s.role);
+    s.role = dgi_calloc(allocator, rooms * 3, sizeof *s.role); /* role, from, queue */
     int32_t reachable = 0;
-    st = f && s.mask && s.role ? dgi_room_facts_fill(grid, result, f, &reachable, allocator)
-                               : DG_E_NOMEM;
+    st = f && s.mask && s.role
+             ? dgi_room_facts_fill(grid, result, f, facts_asked(rules, count), &reachable, allocator)
+             : DG_E_NOMEM;
     if (st == DG_OK)
     {
         dgi_rng_seed(&s.rng, seed, ROLE_STREAM);
@@ -272,7 +347,8 @@ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count
                     s.mask[k] |= 1u << j, s.rep.qualified[j]++, s.free_for[j]++;
         }
         keep_roles(&s, result);
-        place_minimums(&s);
+        s.from = s.role + rooms;
+        place_priority(&s, s.role + 2 * rooms);
         place_extras(&s);
         if (report_shortfalls(&s, f, diag))
             st = DG_E_NOSPACE;
@@ -289,6 +365,6 @@ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count
         *report = s.rep;
     dgi_free(allocator, f, rooms * sizeof *f);
     dgi_free(allocator, s.mask, rooms * sizeof *s.mask);
-    dgi_free(allocator, s.role, rooms * sizeof *s.role);
+    dgi_free(allocator, s.role, rooms * 3 * sizeof *s.role);
     return st;
 }

@@ -44,17 +44,61 @@ static int32_t cave_for(const dg_result *r, dg_rect b)
     return best;
 }
 
-/* A cell of a component no cave rect holds whole (tunnels of floor join
- * caves): the smallest (then first) cave rect that holds the cell, else -1. */
-static int32_t cave_for_cell(const dg_result *r, int32_t x, int32_t y)
+/* The cave rooms whose rects meet a component's bounding box b, smallest
+ * (then first) first, for the cells of a component no cave rect holds whole
+ * (tunnels of floor join caves). */
+#define NEAR_CAVES 16
+typedef struct near_caves {
+    int32_t count; /* -1: more than NEAR_CAVES, each cell scans every room */
+    int32_t room[NEAR_CAVES];
+} near_caves;
+
+static void list_near_caves(const dg_result *r, dg_rect b, near_caves *nc)
+{
+    nc->count = 0;
+    for (int32_t k = 0; k < r->room_count && nc->count >= 0; k++)
+    {
+        dg_rect q = r->rooms[k].rect;
+        if (r->rooms[k].kind != DG_ROOM_CAVE || (int64_t)q.x + q.w <= b.x ||
+            (int64_t)b.x + b.w <= q.x || (int64_t)q.y + q.h <= b.y || (int64_t)b.y + b.h <= q.y)
+            continue;
+        if (nc->count == NEAR_CAVES)
+        {
+            nc->count = -1;
+            break;
+        }
+        int64_t area = (int64_t)q.w * q.h;
+        int32_t i = nc->count++;
+        for (; i > 0; i--) /* insertion: a later room of the same area stays after */
+        {
+            dg_rect p = r->rooms[nc->room[i - 1]].rect;
+            if ((int64_t)p.w * p.h <= area)
+                break;
+            nc->room[i] = nc->room[i - 1];
+        }
+        nc->room[i] = k;
+    }
+}
+
+/* The smallest (then first) cave rect that holds cell (x, y), else -1. */
+static int32_t cave_for_cell(const dg_result *r, const near_caves *nc, int32_t x, int32_t y)
 {
     dg_rect b = {x, y, 1, 1};
-    return cave_for(r, b);
+    if (nc->count < 0)
+        return cave_for(r, b);
+    for (int32_t i = 0; i < nc->count; i++)
+    {
+        dg_rect q = r->rooms[nc->room[i]].rect;
+        if (x >= q.x && y >= q.y && (int64_t)x < (int64_t)q.x + q.w && (int64_t)y < (int64_t)q.y + q.h)
+            return nc->room[i];
+    }
+    return -1;
 }
 
 /* Open cells no plain room owns, 4-connected components of them, each to its
- * cave (cell by cell when no cave holds the whole component). The queue holds
- * packed cells (DGI_PACK). */
+ * cave (cell by cell when no cave holds the whole component); a cell of no
+ * room keeps a negative owner (-1, or -3 for an open cell no cave holds). The
+ * queue holds packed cells (DGI_PACK). */
 static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open, int32_t *owner,
                       int32_t *queue)
 {
@@ -85,18 +129,19 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
             }
             dg_rect b = {xa, ya, xb - xa + 1, yb - ya + 1};
             int32_t k = cave_for(r, b);
+            near_caves nc;
+            if (k < 0)
+                list_near_caves(r, b, &nc);
             for (int32_t i = 0; i < tail; i++)
             {
                 int32_t x = DGI_PX(queue[i]), y = DGI_PY(queue[i]);
-                int32_t own = k >= 0 ? k : cave_for_cell(r, x, y);
+                int32_t own = k >= 0 ? k : cave_for_cell(r, &nc, x, y);
                 owner[y * w + x] = own < 0 ? -3 : own;
             }
         }
-    for (int32_t c = 0; c < w * h; c++)
-        owner[c] = owner[c] < 0 ? -1 : owner[c];
 }
 
-/* owner[cell] = the room that owns the open cell, else -1: the first plain
+/* owner[cell] = the room that owns the open cell, else negative: the first plain
  * room (in array order) whose rect holds it, else the cave its component
  * belongs to (own_caves). */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
@@ -171,8 +216,8 @@ static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t
     dgi_bfs_move(&w, &p, 1, 0, dist, queue, NULL);
 }
 
-/* Sets `flag` on every reachable room none of whose cells dist reaches. */
-static void mark_unreached(const room_cells *rc, int32_t w, const int32_t *dist,
+/* Sets `flag` on every reachable room none of whose cells is marked in seen. */
+static void mark_unreached(const room_cells *rc, int32_t w, const uint8_t *seen,
                            dgi_room_facts *f, int32_t rooms, int32_t flag)
 {
     for (int32_t k = 0; k < rooms; k++)
@@ -180,16 +225,43 @@ static void mark_unreached(const room_cells *rc, int32_t w, const int32_t *dist,
         if (!(f[k].flags & DGI_RF_REACHABLE))
             continue;
         int32_t i = rc->first[k];
-        while (i < rc->first[k + 1] && dist[DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i])] < 0)
+        while (i < rc->first[k + 1] && !seen[DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i])])
             i++;
         if (i == rc->first[k + 1])
             f[k].flags |= flag;
     }
 }
 
-/* Walks with some doors shut (locked, secret or both), marking the rooms cut off. */
-static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t *dist,
-                      int32_t *queue, dgi_room_facts *f, int lock, int secret, int32_t flag)
+/* seen[c] = 1 on the cells the start reaches over the tiles of pass: a flood
+ * without distances (a stack of cell numbers). */
+static void flood_from(const dg_grid *g, const uint8_t *pass, dg_point p, uint8_t *seen,
+                       int32_t *stack)
+{
+    const int32_t w = g->width, h = g->height;
+    memset(seen, 0, (size_t)w * (size_t)h);
+    int32_t top = 0, s = p.y * w + p.x;
+    if (!pass[DG_CELL(g, p.x, p.y)])
+        return;
+    seen[s] = 1;
+    stack[top++] = s;
+    while (top > 0)
+    {
+        int32_t c = stack[--top], x = c % w, y = c / w;
+        const uint8_t *t = &DG_CELL(g, x, y);
+        if (y > 0 && !seen[c - w] && pass[t[-g->stride]])
+            seen[c - w] = 1, stack[top++] = c - w;
+        if (x < w - 1 && !seen[c + 1] && pass[t[1]])
+            seen[c + 1] = 1, stack[top++] = c + 1;
+        if (y < h - 1 && !seen[c + w] && pass[t[g->stride]])
+            seen[c + w] = 1, stack[top++] = c + w;
+        if (x > 0 && !seen[c - 1] && pass[t[-1]])
+            seen[c - 1] = 1, stack[top++] = c - 1;
+    }
+}
+
+/* Floods with some doors shut (locked, secret or both), marking the rooms cut off. */
+static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc, uint8_t *seen,
+                      int32_t *stack, dgi_room_facts *f, int lock, int secret, int32_t flag)
 {
     uint8_t pass[256];
     memcpy(pass, dgi_passable_default, sizeof pass);
@@ -197,32 +269,38 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc
         pass[DG_TILE_DOOR_LOCKED] = 0;
     if (secret)
         pass[DG_TILE_DOOR_SECRET] = 0;
-    walk_from(g, pass, r->start, dist, queue);
-    mark_unreached(rc, g->width, dist, f, r->room_count, flag);
+    flood_from(g, pass, r->start, seen, stack);
+    mark_unreached(rc, g->width, seen, f, r->room_count, flag);
 }
 
 /* The distinct openings of room k: open cells outside it, 4-next to one of
- * its cells, grouped 8-connected. tag[c] == k + 1 marks an opening found for
- * room k, -(k + 1) one already grouped, so tags need no reset between rooms.
+ * its cells, grouped 8-connected. tag[c] == -2 - 2k marks an opening found
+ * for room k, -3 - 2k one already grouped: below -1, so tags need no reset
+ * between rooms, nor over the distances (>= -1) the array held before.
  * list has room for twice the openings (the list, then the flood's stack). */
 static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k,
                                const room_cells *rc, int32_t *tag, int32_t *list)
 {
     const int32_t w = g->width, h = g->height;
-    int32_t n = 0;
+    int32_t n = 0, found = -2 - 2 * k, grouped = found - 1;
+    const int32_t cell_step[4] = {-w, 1, w, -1};
+    const ptrdiff_t tile_step[4] = {-(ptrdiff_t)g->stride, 1, g->stride, -1};
     for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
     {
         int32_t x = DGI_PX(rc->cells[i]), y = DGI_PY(rc->cells[i]), c = y * w + x;
-        if (x > 0 && y > 0 && x < w - 1 && y < h - 1 && owner[c - 1] == k && owner[c + 1] == k &&
-            owner[c - w] == k && owner[c + w] == k)
+        int edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+        if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
+            owner[c + w] == k)
             continue; /* inside the room: most cells */
+        const uint8_t *t = &DG_CELL(g, x, y);
         for (int d = 0; d < 4; d++)
         {
-            int32_t nx = x + (d == 1) - (d == 3), ny = y + (d == 2) - (d == 0), e = ny * w + nx;
-            if (nx >= 0 && ny >= 0 && nx < w && ny < h && owner[e] != k && tag[e] != k + 1 &&
-                dgi_passable_default[DG_CELL(g, nx, ny)])
+            int32_t e = c + cell_step[d];
+            if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
+                continue;
+            if (owner[e] != k && tag[e] != found && dgi_passable_default[t[tile_step[d]]])
             {
-                tag[e] = k + 1;
+                tag[e] = found;
                 list[n++] = e;
             }
         }
@@ -230,20 +308,20 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
     int32_t groups = 0;
     for (int32_t i = 0; i < n; i++)
     {
-        if (tag[list[i]] != k + 1)
+        if (tag[list[i]] != found)
             continue;
         groups++;
         int32_t top = 0, *stack = list + n;
         stack[top++] = list[i];
-        tag[list[i]] = -(k + 1);
+        tag[list[i]] = grouped;
         while (top > 0)
         {
             int32_t c = stack[--top], cx = c % w, cy = c / w;
             for (int32_t ny = DG_MAX(cy - 1, 0); ny <= DG_MIN(cy + 1, h - 1); ny++)
                 for (int32_t nx = DG_MAX(cx - 1, 0); nx <= DG_MIN(cx + 1, w - 1); nx++)
-                    if (tag[ny * w + nx] == k + 1)
+                    if (tag[ny * w + nx] == found)
                     {
-                        tag[ny * w + nx] = -(k + 1);
+                        tag[ny * w + nx] = grouped;
                         stack[top++] = ny * w + nx;
                     }
         }
@@ -361,29 +439,31 @@ static int gates_present(const dg_grid *g)
     return found;
 }
 
-/* Which rooms a locked or secret door cuts off from the start. */
-static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t *dist,
-                       int32_t *queue, dgi_room_facts *f)
+/* Which rooms a locked or secret door cuts off from the start: only the
+ * floods for gate kinds on the map whose flags (DGI_RF_LOCK, _SECRET, _SHUT)
+ * are asked for. */
+static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *rc, uint8_t *seen,
+                       int32_t *queue, dgi_room_facts *f, int32_t asked)
 {
     int gates = gates_present(g);
-    if (gates & 1)
-        gate_pass(g, r, rc, dist, queue, f, 1, 0, DGI_RF_LOCK);
-    if (gates & 2)
-        gate_pass(g, r, rc, dist, queue, f, 0, 1, DGI_RF_SECRET);
-    if (gates == 3)
-        gate_pass(g, r, rc, dist, queue, f, 1, 1, DGI_RF_SHUT);
-    else if (gates)
+    if ((gates & 1) && (asked & (DGI_RF_LOCK | (gates == 1 ? DGI_RF_SHUT : 0))))
+        gate_pass(g, r, rc, seen, queue, f, 1, 0, DGI_RF_LOCK);
+    if ((gates & 2) && (asked & (DGI_RF_SECRET | (gates == 2 ? DGI_RF_SHUT : 0))))
+        gate_pass(g, r, rc, seen, queue, f, 0, 1, DGI_RF_SECRET);
+    if (gates == 3 && (asked & DGI_RF_SHUT))
+        gate_pass(g, r, rc, seen, queue, f, 1, 1, DGI_RF_SHUT);
+    else if (gates != 3)
         for (int32_t k = 0; k < r->room_count; k++)
             if (f[k].flags & (DGI_RF_LOCK | DGI_RF_SECRET))
                 f[k].flags |= DGI_RF_SHUT;
 }
 
 dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_facts *f,
-                              int32_t *reachable, const dg_allocator *a)
+                              int32_t asked, int32_t *reachable, const dg_allocator *a)
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
-    /* owner, start walk (then gate walks, then opening tags), cells, queue and one more (an
-     * opening list and its flood stack), first cells and rank order, route marks */
+    /* owner, start walk (then opening tags), cells, queue and one more (an
+     * opening list and its flood stack), first cells and rank order, route (then gate) marks */
     uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
@@ -404,17 +484,17 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
         f[k].area = f[k].entrances = f[k].flags = 0;
     }
     walk_from(g, dgi_passable_default, r->start, ds, queue);
-    int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height;
+    int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
+                  (asked & DGI_RF_ROUTE);
     if (exit_in)
         mark_route(g, ds, r->exit, route, queue);
     fill_walks(&rc, w, rooms, ds, exit_in ? route : NULL, f);
     fill_holdings(g, r, owner, f);
-    /* the gate walks overwrite ds (read above); entrances then tag it */
-    fill_gates(g, r, &rc, ds, queue, f);
+    /* the gate floods overwrite the route marks (read above) */
+    fill_gates(g, r, &rc, route, queue, f, asked);
     int32_t count = 0;
     for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
-    memset(ds, 0, (size_t)n * sizeof *ds);
     for (int32_t k = 0; k < rooms; k++)
         f[k].entrances = count_entrances(g, owner, k, &rc, ds, queue);
     fill_ranks(f, rooms, count, order);

@@ -845,6 +845,14 @@ static int32_t choose_secrets(placer *s)
     return count;
 }
 
+/* Dead-end rooms go behind secret doors too (secret_rooms.c). */
+static dg_status hide_rooms(placer *s, const dg_allocator *a)
+{
+    dgi_hide h = {s->tile, s->pw, s->n, s->start, s->exit, s->key_cell, s->locked, s->placed,
+                  s->locked_count, s->r, s->p->secret_permille, s->secret, &s->secrets};
+    return dgi_secret_rooms(&h, &s->rng, a);
+}
+
 /* ---- the entry point ---------------------------------------------------- */
 
 static dg_status check_params(const dg_lock_params *p, dg_diag *diag)
@@ -1740,6 +1748,7 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
     s.has_doors = memchr(s.tile, DG_TILE_DOOR, (size_t)s.n) != NULL;
     choose_plan(&s, seed);
     s.secrets = choose_secrets(&s);
+    dg_status hidden = s.secret ? hide_rooms(&s, allocator) : DG_OK;
     int32_t locked = s.locked_count;
     if (s.depth[s.node[s.exit]] < 0)
         st = dgi_fail(diag, DG_E_INVALID, "the exit (%d, %d) cannot be reached from the start",
@@ -1748,6 +1757,8 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
         st = dgi_fail(diag, DG_E_NOSPACE, "only %d of %d locks fit: the way to the exit has "
                       "too few gates of at most %d doors", (int)s.placed, (int)params->locks,
                       (int)params->gate_max);
+    else if (hidden != DG_OK)
+        st = dgi_fail(diag, DG_E_NOMEM, "secret rooms need %d bytes of scratch", (int)(s.n * 12));
     else if (dgi_result_reserve(result, result->room_count, result->corridor_count,
                                 result->door_count,
                                 result->marker_count + s.placed + locked) != DG_OK)

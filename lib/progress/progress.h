@@ -37,5 +37,19 @@ void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_
 /* The grid's tiles into tile[] ((width+2)*(height+2)), framed by a ring of rock. */
 void dgi_frame_tiles(const dg_grid *g, uint8_t *tile);
 
+/* secret_rooms.c: dead-end rooms dg_lock_place hides behind secret doors. The
+ * tiles are framed (pw per row, n cells, a closed ring around); start, exit,
+ * keys and locked cells are framed cell numbers and stay in reach. */
+typedef struct dgi_hide {
+    const uint8_t *tile;
+    int32_t pw, n, start, exit;
+    const int32_t *keys, *locked; /* key cells (-1: none), locked cells */
+    int32_t key_count, locked_count;
+    const dg_result *result;      /* a hidden area starts inside one of its rooms */
+    int32_t permille;             /* dg_lock_params.secret_permille */
+    int32_t *secret, *secret_count; /* the secret doors so far; those hiding rooms are added */
+} dgi_hide;
+/* Adds the doors of the rooms it hides to secret[]: DG_OK, or DG_E_NOMEM. */
+dg_status dgi_secret_rooms(const dgi_hide *h, dg_rng *rng, const dg_allocator *allocator);
 
 #endif
