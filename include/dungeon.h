@@ -1182,7 +1182,7 @@ typedef struct dg_lock_params {
     int32_t key_place;       /* DG_KEYS_* (default DG_KEYS_BRANCH) */
     int32_t kinds;           /* key kinds (colours) 1..8: lock N is kind (N - 1) % kinds (default 3) */
     int32_t gate_max;        /* most doors one lock may close, 1..8 (default 2) */
-    int32_t secret_permille; /* share of loop doors made secret, 0..1000 (default 0) */
+    int32_t secret_permille; /* share of loop doors made secret (and 1/4 of it of dead-end rooms hidden), 0..1000 (default 0) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_lock_params;
 

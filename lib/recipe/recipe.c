@@ -26,7 +26,7 @@ static const dg_param_desc extras[EXTRA_KEYS] = {
     {"keys", "where keys go", "on-path|branch|dead-end", DG_PARAM_ENUM, 0, 2, DG_KEYS_BRANCH, SLOT_KEYS, 0},
     {"kinds", "key kinds", NULL, DG_PARAM_INT, 1, 8, 3, SLOT_KINDS, 0},
     {"gates", "most doors one lock closes", NULL, DG_PARAM_INT, 1, 8, 2, SLOT_GATES, 0},
-    {"secrets", "permille of loop doors made secret", NULL, DG_PARAM_INT, 0, 1000, 0, SLOT_SECRETS, 0},
+    {"secrets", "permille of loop doors made secret; a quarter of it hides dead-end rooms", NULL, DG_PARAM_INT, 0, 1000, 0, SLOT_SECRETS, 0},
     {"floors", "floors of the stacked dungeon (dg_floor_generate)", NULL, DG_PARAM_INT, 1, DG_FLOORS_MAX, 1, SLOT_FLOORS, 0},
     {"floor", "the floor this recipe makes, 0 = top", NULL, DG_PARAM_INT, 0, DG_FLOORS_MAX - 1, 0, SLOT_FLOOR, 0},
     {"stairs", "stair pairs between neighbouring floors", NULL, DG_PARAM_INT, 1, DG_STAIRS_MAX, 1, SLOT_STAIRS, 0},
