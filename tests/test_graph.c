@@ -825,6 +825,112 @@ TEST(graph_check_accepts_planar_families)
     }
 }
 
+/* ---- the hardening entry ---------------------------------------------------------------- */
+typedef struct hard_outcome {
+    dg_status st;
+    int ok; /* guard intact, grid untouched on error, output valid on success, all freed */
+} hard_outcome;
+
+/* One call of the graph entry (fuzz bytes, or sample `variant` when bytes is NULL) on a
+ * guarded w x h grid filled with 0x5A, through a counting allocator refusing fail_at. */
+static hard_outcome hard_graph_once(const uint8_t *bytes, size_t size, int variant, int32_t w,
+                                    int32_t h, uint64_t seed, int64_t fail_at)
+{
+    hard_outcome o = {DG_OK, 0};
+    guarded_grid gg;
+    if (!guard_make(&gg, w, h, 3))
+        return o;
+    dg_grid_fill(&gg.grid, 0x5A);
+    hard_alloc ha;
+    hard_alloc_init(&ha, fail_at);
+    dg_result r;
+    dg_result_init(&r, &ha.hooks);
+    dg_diag d;
+    memset(&d, 0, sizeof d);
+    hard_fuzz_out out = {-1, NULL};
+    hard_input in = {bytes, size, 0};
+    o.st = bytes ? hard_graph_fuzz(NULL, &in, &gg.grid, seed, &r, &ha.hooks, &d, &out)
+                 : hard_graph_run(NULL, variant, &gg.grid, seed, &r, &ha.hooks, &d, NULL);
+    int untouched = 1;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            untouched &= dg_grid_get(&gg.grid, x, y) == 0x5A;
+    o.ok = guard_intact(&gg) && hard_status_known(o.st) && !out.violation;
+    if (o.st == DG_OK)
+        o.ok &= hard_validate(&gg.grid, &r) == NULL;
+    else
+        o.ok &= untouched && (o.st == DG_E_NOMEM || (d.status == o.st && d.message[0]));
+    dg_result_free(&r);
+    o.ok &= hard_alloc_clean(&ha);
+    guard_free(&gg);
+    return o;
+}
+
+TEST(graph_hardening_entry_refuses_cleanly)
+{
+    /* hostile sizes: every sample on grids too small, thin, odd or large */
+    static const int32_t sizes[][2] = {{1, 1}, {2, 3}, {5, 4}, {64, 3}, {3, 64}, {17, 13},
+                                       {37, 23}, {80, 50}, {1, 400}, {256, 256}};
+    int laid = 0;
+    for (int v = 0; v < 3; v++)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        {
+            hard_outcome o = hard_graph_once(NULL, 0, v, sizes[k][0], sizes[k][1], 5, 0);
+            CHECKF(o.ok, "sample %d %dx%d: %s", v, (int)sizes[k][0], (int)sizes[k][1],
+                   dg_status_str(o.st));
+            laid += o.st == DG_OK;
+            if (k < 3)
+                CHECKF(o.st == DG_E_NOSPACE || o.st == DG_E_INVALID, "sample %d %dx%d: %s", v,
+                       (int)sizes[k][0], (int)sizes[k][1], dg_status_str(o.st));
+        }
+    CHECKF(laid >= 6, "only %d layouts", laid);
+    /* every allocation refused in turn (the parse's and the layout's) */
+    for (int64_t k = 1; k <= 40; k++)
+    {
+        hard_outcome clean = hard_graph_once(NULL, 0, (int)(k % 3), 80, 50, 3, 0);
+        hard_outcome o = hard_graph_once(NULL, 0, (int)(k % 3), 80, 50, 3, k);
+        CHECKF(o.ok && (o.st == clean.st || o.st == DG_E_NOMEM), "refusing allocation %d: %s",
+               (int)k, dg_status_str(o.st));
+    }
+    /* fuzz bytes: raw text, cut samples, graphs built with hostile fields, no graph */
+    uint64_t s = 0x6772617068ULL;
+    int statuses[8] = {0};
+    for (int i = 0; i < 600; i++)
+    {
+        uint8_t bytes[512];
+        size_t size = 1 + (size_t)(mix_next(&s) % sizeof bytes);
+        for (size_t k = 0; k < size; k++)
+            bytes[k] = (uint8_t)mix_next(&s);
+        bytes[0] = (uint8_t)(i % 4);
+        if (i % 4 == 0) /* text: mostly the format's own words */
+        {
+            static const char *const words[] = {"graph 1\n", "node ", "edge ", "a ", "b ", "c ",
+                                                "size=3x3\n", "size=1..256x1..256\n", "\n",
+                                                "corridor length=1..9 ", "lock=1 key=a\n",
+                                                "level room_distance=4 corridor_width=3\n"};
+            size_t at = 1;
+            while (at + 48 < size)
+            {
+                const char *w = words[mix_next(&s) % 12];
+                memcpy(bytes + at, w, strlen(w));
+                at += strlen(w);
+            }
+            size = at;
+        }
+        int32_t w = 1 + (int32_t)(mix_next(&s) % 120), h = 1 + (int32_t)(mix_next(&s) % 90);
+        hard_outcome o = hard_graph_once(bytes, size, 0, w, h, mix_next(&s), 0);
+        CHECKF(o.ok, "input %d (%dx%d): %s", i, (int)w, (int)h, dg_status_str(o.st));
+        statuses[o.st == DG_OK ? 0 : o.st == DG_E_PARSE ? 1 : o.st == DG_E_INVALID ? 2
+                 : o.st == DG_E_NOSPACE ? 3 : o.st == DG_E_NULL ? 4 : 5]++;
+    }
+    CHECKF(statuses[0] && statuses[1] && statuses[2] && statuses[4],
+           "OK %d PARSE %d INVALID %d NOSPACE %d NULL %d other %d", statuses[0], statuses[1],
+           statuses[2], statuses[3], statuses[4], statuses[5]);
+    /* a NULL grid */
+    dg_diag d;
+    CHECK(hard_graph_call(NULL, 1, NULL, NULL, &d) == DG_E_NULL && d.message[0]);
+}
+
 /* ---- identity ------------------------------------------------------------------------------- */
 
 TEST(graph_hash_follows_content_only)
