@@ -53,7 +53,7 @@ static void set_face(block *b, int32_t f, const uint8_t *cycle, int32_t len)
  * (in search order) that has a neighbour in `goal`, or -1; parent[] leads back
  * (-1 at a start). */
 static int32_t search(const block *b, uint64_t from, uint64_t within, uint64_t goal,
-                      int8_t parent[DG_GRAPH_NODES_MAX])
+                      int32_t parent[DG_GRAPH_NODES_MAX])
 {
     uint8_t queue[DG_GRAPH_NODES_MAX];
     int32_t head = 0, tail = 0;
@@ -72,7 +72,7 @@ static int32_t search(const block *b, uint64_t from, uint64_t within, uint64_t g
         {
             int32_t y = dgi_lowest_bit64(m);
             seen |= BIT(y);
-            parent[y] = (int8_t)x;
+            parent[y] = x;
             queue[tail++] = (uint8_t)y;
         }
     }
@@ -84,7 +84,7 @@ static int32_t search(const block *b, uint64_t from, uint64_t within, uint64_t g
 static void first_cycle(block *b)
 {
     int32_t u = dgi_lowest_bit64(b->all), v = dgi_lowest_bit64(b->adj[u]);
-    int8_t parent[DG_GRAPH_NODES_MAX];
+    int32_t parent[DG_GRAPH_NODES_MAX];
     uint8_t cycle[DG_GRAPH_NODES_MAX];
     /* from v's other neighbours, through the block but u, to a neighbour of u */
     uint64_t within = b->all & ~BIT(u) & ~BIT(v);
@@ -182,7 +182,7 @@ static int32_t fragment_path(const block *b, const fragment *f, uint8_t *path)
     }
     int32_t a = dgi_lowest_bit64(f->attach);
     uint64_t goal = f->attach & ~BIT(a);
-    int8_t parent[DG_GRAPH_NODES_MAX];
+    int32_t parent[DG_GRAPH_NODES_MAX];
     /* a block has no cut node, so from a's side of f another attachment is reached */
     int32_t x = search(b, b->adj[a] & f->inner, f->inner, goal, parent);
     uint8_t back[DG_GRAPH_NODES_MAX];
@@ -281,32 +281,47 @@ static void test_block(walk *w, uint64_t nodes)
         w->bad = nodes;
 }
 
-/* Tarjan's depth-first search for blocks (depth at most 64), testing each
- * block as it closes; stops at the first that is not planar. */
-static void blocks_from(walk *w, int32_t u, int32_t parent)
+/* Tarjan's depth-first search for blocks from root (a stack of at most 64
+ * nodes), testing each block as it closes; stops at the first that is not planar. */
+static void blocks_from(walk *w, int32_t root)
 {
-    w->disc[u] = w->low[u] = ++w->time;
-    w->stack[w->top++] = (uint8_t)u;
-    for (uint64_t m = w->adj[u]; m && !w->bad; m &= m - 1)
+    int32_t node[DG_GRAPH_NODES_MAX], parent[DG_GRAPH_NODES_MAX], depth = 0;
+    uint64_t left[DG_GRAPH_NODES_MAX];
+    node[0] = root, parent[0] = -1, left[0] = w->adj[root];
+    w->disc[root] = w->low[root] = ++w->time;
+    w->stack[w->top++] = (uint8_t)root;
+    while (!w->bad)
     {
-        int32_t v = dgi_lowest_bit64(m);
-        if (!w->disc[v])
+        int32_t u = node[depth];
+        if (left[depth])
         {
-            blocks_from(w, v, u);
-            if (w->low[v] < w->low[u])
-                w->low[u] = w->low[v];
-            if (w->low[v] >= w->disc[u] && !w->bad)
+            int32_t v = dgi_lowest_bit64(left[depth]);
+            left[depth] &= left[depth] - 1;
+            if (!w->disc[v])
             {
-                uint64_t nodes = BIT(u);
-                int32_t x;
-                do
-                    nodes |= BIT(x = w->stack[--w->top]);
-                while (x != v);
-                test_block(w, nodes);
+                w->disc[v] = w->low[v] = ++w->time;
+                w->stack[w->top++] = (uint8_t)v;
+                depth++;
+                node[depth] = v, parent[depth] = u, left[depth] = w->adj[v];
             }
+            else if (v != parent[depth] && w->disc[v] < w->low[u])
+                w->low[u] = w->disc[v];
+            continue;
         }
-        else if (v != parent && w->disc[v] < w->low[u])
-            w->low[u] = w->disc[v];
+        if (--depth < 0) /* u is done; back at its parent p */
+            return;
+        int32_t p = node[depth];
+        if (w->low[u] < w->low[p])
+            w->low[p] = w->low[u];
+        if (w->low[u] >= w->disc[p])
+        {
+            uint64_t nodes = BIT(p);
+            int32_t x;
+            do
+                nodes |= BIT(x = w->stack[--w->top]);
+            while (x != u);
+            test_block(w, nodes);
+        }
     }
 }
 
@@ -320,7 +335,7 @@ static uint64_t bad_block(walk *w, const uint64_t *adj, int32_t nodes, int64_t *
     w->work = work;
     for (int32_t v = 0; v < nodes && !w->bad; v++)
         if (!w->disc[v])
-            blocks_from(w, v, -1);
+            blocks_from(w, v);
     return w->bad;
 }
 
