@@ -686,6 +686,8 @@ dg_status hard_gen_call(const hard_ctx *ctx, const char *name, dg_grid *grid, co
     HARD_CALL("maze", dg_maze_generate)
     HARD_CALL("walk", dg_walk_generate)
     HARD_CALL("scatter", dg_scatter_generate)
+    if (strcmp(name, "graph") == 0) /* its input is a level graph, not params */
+        return hard_graph_call(grid, seed, result, alloc, diag);
     HARD_CALL_SET("prefab-full", dg_prefab_full_generate, HARD_SET_SHAFT)
     HARD_CALL_SET("prefab-jigsaw", dg_prefab_jigsaw_generate, HARD_SET_FOREST)
     HARD_CALL_SET("prefab-islands", dg_prefab_islands_generate, HARD_SET_FACTORY)
@@ -708,6 +710,7 @@ const hard_gen hard_gens[] = {
     {"maze", 3, 1, hard_maze_run, hard_maze_fuzz, 80, 50, 0},
     {"walk", 3, 1, hard_walk_run, hard_walk_fuzz, 80, 50, 0},
     {"scatter", 3, 1, hard_scatter_run, hard_scatter_fuzz, 80, 50, 0},
+    {"graph", 3, 1, hard_graph_run, hard_graph_fuzz, 80, 50, 0},
     {NULL, 0, 0, NULL, NULL, 0, 0, 0},
 };
 

@@ -116,6 +116,15 @@ dg_status hard_scatter_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint
 dg_status hard_scatter_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
                          dg_result *result, const dg_allocator *alloc, dg_diag *diag,
                          hard_fuzz_out *out);
+dg_status hard_graph_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
+                         dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                         uint64_t *extra);
+dg_status hard_graph_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,
+                          dg_result *result, const dg_allocator *alloc, dg_diag *diag,
+                          hard_fuzz_out *out);
+/* Generator 'graph' on its first sample graph (it takes no params struct). */
+dg_status hard_graph_call(dg_grid *grid, uint64_t seed, dg_result *result,
+                          const dg_allocator *alloc, dg_diag *diag);
 
 /* Terminated by an entry with name == NULL. */
 extern const hard_gen hard_gens[];

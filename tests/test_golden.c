@@ -104,6 +104,13 @@ static const golden_pin pins[] = {
     {"scatter", 1, 1, 0x9D897697D21E3261ULL},
     {"scatter", 2, 0, 0xBCEAF12EEAF9E6C8ULL},
     {"scatter", 2, 1, 0xAD03E03BB797BF13ULL},
+    /* graph: the sample graphs of tests/hard_graph.c (re-pin when the layout changes) */
+    {"graph", 0, 0, 0x1627A8F99E74C668ULL},
+    {"graph", 0, 1, 0x9F326A78B8093752ULL},
+    {"graph", 1, 0, 0x9B811EA0F454A5B4ULL},
+    {"graph", 1, 1, 0x42B96B6996344CF1ULL},
+    {"graph", 2, 0, 0x2548157DD435F97AULL},
+    {"graph", 2, 1, 0x995B5ADB8016B14BULL},
     {"analysis.regions", 0, 0, 0xFB14C76AC64BB311ULL},
     {"analysis.regions", 0, 1, 0xE987758E3FF76AE4ULL},
     {"analysis.regions", 1, 0, 0x422A2D823EE136C7ULL},

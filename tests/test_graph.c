@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define FUZZ_GRAPH_NO_ENTRY
 #include "fuzz/fuzz_graph.c" /* graph_write, same_graph, graph_empty, the fuzz checks */
+#include "graph/graph.h" /* dgi_graph_planar, the witness and their work bounds */
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -512,6 +513,422 @@ TEST(graph_check_accepts_planar_extremes)
     for (int i = 0; i < 63; i++)
         edge_make(&edges[i], i, i + 1, DG_EDGE_DOOR, 0, 0);
     CHECKF(dg_graph_check(&g, &d) == DG_OK, "%s", d.message);
+}
+
+/* ---- planarity ------------------------------------------------------------------------------ */
+/* A graph of up to 64 rooms named n0, n1, ... built edge by edge (doors). */
+typedef struct big_graph {
+    dg_graph g;
+    dg_graph_node nodes[DG_GRAPH_NODES_MAX];
+    dg_graph_edge edges[DG_GRAPH_EDGES_MAX];
+} big_graph;
+
+static void big_begin(big_graph *b, int nodes)
+{
+    dg_graph_init(&b->g);
+    b->g.nodes = b->nodes;
+    b->g.edges = b->edges;
+    b->g.node_count = nodes;
+    for (int i = 0; i < nodes; i++)
+        node_rect(&b->nodes[i], "", "", 3, 5, 3, 5), snprintf(b->nodes[i].name, DG_NAME_MAX, "n%d", i);
+}
+
+static void big_edge(big_graph *b, int x, int y)
+{
+    edge_make(&b->edges[b->g.edge_count++], x, y, DG_EDGE_DOOR, 0, 0);
+}
+
+static int big_has(const big_graph *b, int x, int y)
+{
+    for (int e = 0; e < b->g.edge_count; e++)
+        if ((b->edges[e].a == x && b->edges[e].b == y) || (b->edges[e].a == y && b->edges[e].b == x))
+            return 1;
+    return 0;
+}
+
+/* Every edge x-y of a complete graph (k5) or K3,3 (nodes 0..2 against 3..5), each
+ * cut by `cuts` rooms of its own; `extra` more rooms hang off n0 in a path. */
+static void kuratowski(big_graph *b, int k5, int cuts, int extra)
+{
+    int pairs[10][2], n = 0;
+    for (int x = 0; x < 5; x++)
+        for (int y = x + 1; y < (k5 ? 5 : 6); y++)
+            if (k5 || (x < 3 && y >= 3))
+                pairs[n][0] = x, pairs[n][1] = y, n++;
+    int branch = k5 ? 5 : 6;
+    big_begin(b, branch + n * cuts + extra);
+    int next = branch;
+    for (int p = 0; p < n; p++)
+    {
+        int prev = pairs[p][0];
+        for (int c = 0; c < cuts; c++)
+            big_edge(b, prev, next), prev = next++;
+        big_edge(b, prev, pairs[p][1]);
+    }
+    for (int i = 0, prev = 0; i < extra; i++)
+        big_edge(b, prev, next), prev = next++;
+}
+
+static void petersen(big_graph *b)
+{
+    big_begin(b, 10);
+    for (int i = 0; i < 5; i++)
+    {
+        big_edge(b, i, (i + 1) % 5);         /* the outer cycle */
+        big_edge(b, i, 5 + i);               /* the spokes */
+        big_edge(b, 5 + i, 5 + (i + 2) % 5); /* the inner star */
+    }
+}
+
+/* The refusal names the witness edge, the K5 or K3,3 and every branch node,
+ * and through the text format lands on that edge's line. */
+static void refused_as(big_graph *b, const char *shape, int branches, int edge)
+{
+    dg_diag d;
+    CHECK(!dgi_graph_planar(b->g.node_count, b->edges, b->g.edge_count, NULL));
+    CHECKF(dg_graph_check(&b->g, &d) == DG_E_INVALID && strstr(d.message, "not planar") &&
+               strstr(d.message, shape),
+           "%s: %s", shape, d.message);
+    dgi_planar_witness w;
+    dgi_graph_nonplanar_witness(b->g.node_count, b->edges, b->g.edge_count, &w, NULL);
+    CHECKF(w.branches == branches && (edge < 0 || w.edge == edge), "%s: %d branches at edge %d",
+           shape, (int)w.branches, (int)w.edge);
+    edge = w.edge; /* -1: whichever edge first makes it fail (checked below) */
+    char want[64];
+    snprintf(want, sizeof want, "edge %s-%s:", b->nodes[b->edges[edge].a].name,
+             b->nodes[b->edges[edge].b].name);
+    CHECKF(strncmp(d.message, want, strlen(want)) == 0, "%s: %s", shape, d.message);
+    CHECK(dgi_graph_planar(b->g.node_count, b->edges, w.edge, NULL));
+    char names[160] = "";
+    for (int i = 0; i < w.branches; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                 b->nodes[w.branch[i]].name, i == 2 && branches == 6 ? " is joined to each of "
+                                                 : i == 3 && branches == 5 ? " and "
+                                                 : i + 1 < w.branches ? ", " : "");
+    CHECKF(strstr(d.message, names) != NULL, "%s: %s lacks %s", shape, d.message, names);
+    static char text[16384];
+    size_t n = graph_write(&b->g, text, sizeof text);
+    dg_graph g;
+    CHECK(dg_graph_parse(text, n, "w", NULL, &g, &d) == DG_E_INVALID && graph_empty(&g));
+    CHECKF(d.line == 3 + b->g.node_count + edge && d.column == 6 && strstr(d.message, shape),
+           "%s: text says %s", shape, d.message);
+}
+
+TEST(graph_check_refuses_graphs_that_are_not_planar)
+{
+    static big_graph b;
+    /* K5 and K3,3 themselves (the counts refuse them first in dg_graph_check) */
+    kuratowski(&b, 1, 0, 0);
+    CHECK(!dgi_graph_planar(5, b.edges, b.g.edge_count, NULL));
+    b.g.edge_count--;
+    CHECK(dgi_graph_planar(5, b.edges, b.g.edge_count, NULL));
+    kuratowski(&b, 0, 0, 0);
+    CHECK(!dgi_graph_planar(6, b.edges, b.g.edge_count, NULL));
+    b.g.edge_count--;
+    CHECK(dgi_graph_planar(6, b.edges, b.g.edge_count, NULL));
+    /* subdivided, with rooms hung on: the counts let them pass, planarity does not */
+    for (int cuts = 1; cuts <= 3; cuts++)
+    {
+        kuratowski(&b, 1, cuts, 4);
+        refused_as(&b, "(a K5)", 5, (cuts + 1) * 10 - 1);
+        kuratowski(&b, 0, cuts, 4);
+        refused_as(&b, "(a K3,3)", 6, (cuts + 1) * 9 - 1);
+    }
+    /* Petersen: no K5 in it (every node has 3 edges), a subdivided K3,3 */
+    petersen(&b);
+    refused_as(&b, "(a K3,3)", 6, -1);
+    /* the witness is the first edge that makes it fail: K3,3 edges first, then a path */
+    kuratowski(&b, 0, 1, 20);
+    dgi_planar_witness w;
+    dgi_graph_nonplanar_witness(b.g.node_count, b.edges, b.g.edge_count, &w, NULL);
+    CHECK(w.edge == 17 && w.branches == 6);
+    /* sides: n0, n1, n2 against n3, n4, n5 */
+    CHECK(w.branch[0] == 0 && w.branch[1] == 1 && w.branch[2] == 2 && w.branch[3] == 3 &&
+          w.branch[4] == 4 && w.branch[5] == 5);
+}
+
+/* Small deterministic generator of the tests' own. */
+static uint64_t mix_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* A random maximal planar graph of n >= 3 nodes: a triangle, each next node
+ * inside a random face, then random flips of edges (a flip keeps it maximal
+ * planar); nodes relabelled and edges shuffled. */
+static void maximal_planar(big_graph *b, int n, uint64_t seed)
+{
+    int face[2 * DG_GRAPH_NODES_MAX][3], faces = 2;
+    big_begin(b, n);
+    big_edge(b, 0, 1), big_edge(b, 1, 2), big_edge(b, 2, 0);
+    face[0][0] = 0, face[0][1] = 1, face[0][2] = 2;
+    face[1][0] = 0, face[1][1] = 2, face[1][2] = 1;
+    for (int v = 3; v < n; v++)
+    {
+        int f = (int)(mix_next(&seed) % (uint64_t)faces);
+        int a = face[f][0], c = face[f][1], d = face[f][2];
+        big_edge(b, v, a), big_edge(b, v, c), big_edge(b, v, d);
+        face[f][0] = a, face[f][1] = c, face[f][2] = v;
+        face[faces][0] = c, face[faces][1] = d, face[faces][2] = v, faces++;
+        face[faces][0] = d, face[faces][1] = a, face[faces][2] = v, faces++;
+    }
+    int degree[DG_GRAPH_NODES_MAX] = {0};
+    for (int e = 0; e < b->g.edge_count; e++)
+        degree[b->edges[e].a]++, degree[b->edges[e].b]++;
+    /* random flips, then only flips that even the degrees out */
+    for (int flip = 0; flip < 40 * n; flip++)
+    {
+        /* faces f (x, y, p) and g (y, x, q) share the edge x-y: make it p-q */
+        int f = (int)(mix_next(&seed) % (uint64_t)faces), k = (int)(mix_next(&seed) % 3);
+        int x = face[f][k], y = face[f][(k + 1) % 3], p = face[f][(k + 2) % 3];
+        for (int g = 0; g < faces; g++)
+            for (int j = 0; j < 3; j++)
+                if (face[g][j] == y && face[g][(j + 1) % 3] == x)
+                {
+                    int q = face[g][(j + 2) % 3];
+                    if (p == q || big_has(b, p, q) ||
+                        (flip >= n && degree[p] + degree[q] + 2 >= degree[x] + degree[y]))
+                        continue;
+                    degree[p]++, degree[q]++, degree[x]--, degree[y]--;
+                    for (int e = 0; e < b->g.edge_count; e++)
+                        if ((b->edges[e].a == x && b->edges[e].b == y) ||
+                            (b->edges[e].a == y && b->edges[e].b == x))
+                            b->edges[e].a = p, b->edges[e].b = q;
+                    face[f][0] = p, face[f][1] = x, face[f][2] = q;
+                    face[g][0] = q, face[g][1] = y, face[g][2] = p;
+                    g = faces, j = 3;
+                }
+    }
+    int label[DG_GRAPH_NODES_MAX];
+    for (int i = 0; i < n; i++)
+        label[i] = i;
+    for (int i = n - 1; i > 0; i--)
+    {
+        int j = (int)(mix_next(&seed) % (uint64_t)(i + 1)), t = label[i];
+        label[i] = label[j], label[j] = t;
+    }
+    for (int e = b->g.edge_count - 1; e >= 0; e--)
+    {
+        int j = (int)(mix_next(&seed) % (uint64_t)(e + 1));
+        dg_graph_edge t = b->edges[e];
+        b->edges[e] = b->edges[j], b->edges[j] = t;
+        b->edges[e].a = label[b->edges[e].a], b->edges[e].b = label[b->edges[e].b];
+    }
+}
+
+static int max_degree(const big_graph *b)
+{
+    int most = 0;
+    for (int v = 0; v < b->g.node_count; v++)
+    {
+        int d = 0;
+        for (int e = 0; e < b->g.edge_count; e++)
+            d += (b->edges[e].a == v) + (b->edges[e].b == v);
+        most = d > most ? d : most;
+    }
+    return most;
+}
+
+TEST(graph_planarity_of_random_maximal_planar_graphs)
+{
+    static big_graph b;
+    int checked = 0;
+    int64_t most = 0;
+    for (uint64_t seed = 1; seed <= 120; seed++)
+    {
+        int n = 3 + (int)(seed * 7 % 62);
+        maximal_planar(&b, n, seed);
+        CHECKF(b.g.edge_count == 3 * n - 6, "seed %d: %d edges", (int)seed, (int)b.g.edge_count);
+        int64_t work = 0;
+        CHECKF(dgi_graph_planar(n, b.edges, b.g.edge_count, &work), "seed %d: %d nodes", (int)seed,
+               n);
+        CHECK(work <= DGI_PLANAR_WORK(n, b.g.edge_count));
+        most = work > most ? work : most;
+        if (max_degree(&b) <= DG_GRAPH_DEGREE_MAX)
+        {
+            dg_diag d;
+            CHECKF(dg_graph_check(&b.g, &d) == DG_OK, "seed %d: %s", (int)seed, d.message);
+            checked++;
+        }
+        /* one edge more, between any two nodes not joined, and it is not planar */
+        uint64_t r = seed;
+        int x = (int)(mix_next(&r) % (uint64_t)n), y = (int)(mix_next(&r) % (uint64_t)n);
+        while (n > 4 && (x == y || big_has(&b, x, y)))
+            y = (y + 1) % n, x = y == 0 ? (x + 1) % n : x;
+        if (n <= 4)
+            continue;
+        big_edge(&b, x, y);
+        work = 0;
+        CHECKF(!dgi_graph_planar(n, b.edges, b.g.edge_count, &work), "seed %d + %d-%d", (int)seed,
+               x, y);
+        dgi_planar_witness w;
+        int64_t witness = 0;
+        dgi_graph_nonplanar_witness(n, b.edges, b.g.edge_count, &w, &witness);
+        CHECKF((w.branches == 5 || w.branches == 6) && w.edge < b.g.edge_count,
+               "seed %d: %d branches", (int)seed, (int)w.branches);
+        CHECK(dgi_graph_planar(n, b.edges, w.edge, NULL) &&
+              !dgi_graph_planar(n, b.edges, w.edge + 1, NULL));
+        CHECK(witness <= DGI_PLANAR_WITNESS_WORK(n, b.g.edge_count));
+        /* and any half of its edges is planar */
+        b.g.edge_count = (b.g.edge_count - 1) / 2;
+        CHECK(dgi_graph_planar(n, b.edges, b.g.edge_count, NULL));
+    }
+    CHECKF(checked >= 10, "only %d graphs of degree <= 8", checked);
+    CHECKF(most < DGI_PLANAR_WORK(64, 186) / 50, "work %lld", (long long)most);
+}
+
+/* Grids (plain and with a diagonal in every cell), wheels, polygons with
+ * chords that do not cross, long cycles: all accepted by dg_graph_check. */
+TEST(graph_check_accepts_planar_families)
+{
+    static big_graph b;
+    dg_diag d;
+    for (int w = 2; w <= 8; w++)
+        for (int diag = 0; diag <= 1; diag++)
+        {
+            big_begin(&b, w * w);
+            for (int y = 0; y < w; y++)
+                for (int x = 0; x < w; x++)
+                {
+                    if (x + 1 < w)
+                        big_edge(&b, y * w + x, y * w + x + 1);
+                    if (y + 1 < w)
+                        big_edge(&b, y * w + x, (y + 1) * w + x);
+                    if (diag && x + 1 < w && y + 1 < w)
+                        big_edge(&b, y * w + x, (y + 1) * w + x + 1);
+                }
+            CHECKF(dg_graph_check(&b.g, &d) == DG_OK, "grid %d diag %d: %s", w, diag, d.message);
+        }
+    for (int rim = 3; rim <= 8; rim++)
+    {
+        big_begin(&b, rim + 1);
+        for (int i = 1; i <= rim; i++)
+            big_edge(&b, 0, i), big_edge(&b, i, i % rim + 1);
+        CHECKF(dg_graph_check(&b.g, &d) == DG_OK, "wheel %d: %s", rim, d.message);
+    }
+    for (int n = 4; n <= 64; n += 3)
+    {
+        /* a polygon cut into triangles by zigzag chords: maximal outerplanar */
+        big_begin(&b, n);
+        for (int i = 0; i < n; i++)
+            big_edge(&b, i, (i + 1) % n);
+        for (int lo = 0, hi = n - 1, step = 0; hi - lo > 2; step++)
+        {
+            if (step % 2 == 0)
+                big_edge(&b, lo + 1, hi), lo++;
+            else
+                big_edge(&b, lo, hi - 1), hi--;
+        }
+        CHECKF(b.g.edge_count == 2 * n - 3 && dg_graph_check(&b.g, &d) == DG_OK,
+               "outerplanar %d: %d edges, %s", n, (int)b.g.edge_count, d.message);
+    }
+}
+
+/* ---- the hardening entry ---------------------------------------------------------------- */
+typedef struct hard_outcome {
+    dg_status st;
+    int ok; /* guard intact, grid untouched on error, output valid on success, all freed */
+} hard_outcome;
+
+/* One call of the graph entry (fuzz bytes, or sample `variant` when bytes is NULL) on a
+ * guarded w x h grid filled with 0x5A, through a counting allocator refusing fail_at. */
+static hard_outcome hard_graph_once(const uint8_t *bytes, size_t size, int variant, int32_t w,
+                                    int32_t h, uint64_t seed, int64_t fail_at)
+{
+    hard_outcome o = {DG_OK, 0};
+    guarded_grid gg;
+    if (!guard_make(&gg, w, h, 3))
+        return o;
+    dg_grid_fill(&gg.grid, 0x5A);
+    hard_alloc ha;
+    hard_alloc_init(&ha, fail_at);
+    dg_result r;
+    dg_result_init(&r, &ha.hooks);
+    dg_diag d;
+    memset(&d, 0, sizeof d);
+    hard_fuzz_out out = {-1, NULL};
+    hard_input in = {bytes, size, 0};
+    o.st = bytes ? hard_graph_fuzz(NULL, &in, &gg.grid, seed, &r, &ha.hooks, &d, &out)
+                 : hard_graph_run(NULL, variant, &gg.grid, seed, &r, &ha.hooks, &d, NULL);
+    int untouched = 1;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            untouched &= dg_grid_get(&gg.grid, x, y) == 0x5A;
+    o.ok = guard_intact(&gg) && hard_status_known(o.st) && !out.violation;
+    if (o.st == DG_OK)
+        o.ok &= hard_validate(&gg.grid, &r) == NULL;
+    else
+        o.ok &= untouched && (o.st == DG_E_NOMEM || (d.status == o.st && d.message[0]));
+    dg_result_free(&r);
+    o.ok &= hard_alloc_clean(&ha);
+    guard_free(&gg);
+    return o;
+}
+
+TEST(graph_hardening_entry_refuses_cleanly)
+{
+    /* hostile sizes: every sample on grids too small, thin, odd or large */
+    static const int32_t sizes[][2] = {{1, 1}, {2, 3}, {5, 4}, {64, 3}, {3, 64}, {17, 13},
+                                       {37, 23}, {80, 50}, {1, 400}, {256, 256}};
+    int laid = 0;
+    for (int v = 0; v < 3; v++)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        {
+            hard_outcome o = hard_graph_once(NULL, 0, v, sizes[k][0], sizes[k][1], 5, 0);
+            CHECKF(o.ok, "sample %d %dx%d: %s", v, (int)sizes[k][0], (int)sizes[k][1],
+                   dg_status_str(o.st));
+            laid += o.st == DG_OK;
+            if (k < 3)
+                CHECKF(o.st == DG_E_NOSPACE || o.st == DG_E_INVALID, "sample %d %dx%d: %s", v,
+                       (int)sizes[k][0], (int)sizes[k][1], dg_status_str(o.st));
+        }
+    CHECKF(laid >= 6, "only %d layouts", laid);
+    /* every allocation refused in turn (the parse's and the layout's) */
+    for (int64_t k = 1; k <= 40; k++)
+    {
+        hard_outcome clean = hard_graph_once(NULL, 0, (int)(k % 3), 80, 50, 3, 0);
+        hard_outcome o = hard_graph_once(NULL, 0, (int)(k % 3), 80, 50, 3, k);
+        CHECKF(o.ok && (o.st == clean.st || o.st == DG_E_NOMEM), "refusing allocation %d: %s",
+               (int)k, dg_status_str(o.st));
+    }
+    /* fuzz bytes: raw text, cut samples, graphs built with hostile fields, no graph */
+    uint64_t s = 0x6772617068ULL;
+    int statuses[8] = {0};
+    for (int i = 0; i < 600; i++)
+    {
+        uint8_t bytes[512];
+        size_t size = 1 + (size_t)(mix_next(&s) % sizeof bytes);
+        for (size_t k = 0; k < size; k++)
+            bytes[k] = (uint8_t)mix_next(&s);
+        bytes[0] = (uint8_t)(i % 4);
+        if (i % 4 == 0) /* text: mostly the format's own words */
+        {
+            static const char *const words[] = {"graph 1\n", "node ", "edge ", "a ", "b ", "c ",
+                                                "size=3x3\n", "size=1..256x1..256\n", "\n",
+                                                "corridor length=1..9 ", "lock=1 key=a\n",
+                                                "level room_distance=4 corridor_width=3\n"};
+            size_t at = 1;
+            while (at + 48 < size)
+            {
+                const char *w = words[mix_next(&s) % 12];
+                memcpy(bytes + at, w, strlen(w));
+                at += strlen(w);
+            }
+            size = at;
+        }
+        int32_t w = 1 + (int32_t)(mix_next(&s) % 120), h = 1 + (int32_t)(mix_next(&s) % 90);
+        hard_outcome o = hard_graph_once(bytes, size, 0, w, h, mix_next(&s), 0);
+        CHECKF(o.ok, "input %d (%dx%d): %s", i, (int)w, (int)h, dg_status_str(o.st));
+        statuses[o.st == DG_OK ? 0 : o.st == DG_E_PARSE ? 1 : o.st == DG_E_INVALID ? 2
+                 : o.st == DG_E_NOSPACE ? 3 : o.st == DG_E_NULL ? 4 : 5]++;
+    }
+    CHECKF(statuses[0] && statuses[1] && statuses[2] && statuses[4],
+           "OK %d PARSE %d INVALID %d NOSPACE %d NULL %d other %d", statuses[0], statuses[1],
+           statuses[2], statuses[3], statuses[4], statuses[5]);
+    /* a NULL grid */
+    dg_diag d;
+    CHECK(hard_graph_call(NULL, 1, NULL, NULL, &d) == DG_E_NULL && d.message[0]);
 }
 
 /* ---- identity ------------------------------------------------------------------------------- */

@@ -287,6 +287,30 @@ static dg_status check_degrees(const checker *c)
     return DG_OK;
 }
 
+/* The exact test after the counts: a K5 or K3,3 among more nodes, or with
+ * rooms on its paths, is named by its branch nodes at the edge that closes it. */
+static dg_status check_planar(const checker *c)
+{
+    const dg_graph *g = c->g;
+    if (dgi_graph_planar(g->node_count, g->edges, g->edge_count, NULL))
+        return DG_OK;
+    dgi_planar_witness w;
+    dgi_graph_nonplanar_witness(g->node_count, g->edges, g->edge_count, &w, NULL);
+    const char *n[6], *an = g->nodes[g->edges[w.edge].a].name;
+    const char *bn = g->nodes[g->edges[w.edge].b].name;
+    for (int i = 0; i < 6; i++)
+        n[i] = i < w.branches ? g->nodes[w.branch[i]].name : "?";
+    if (w.branches == 5)
+        return EDGE_FAIL(c, w.edge, "edge %s-%s: not planar: with the edges before it, %s, %s, "
+                         "%s, %s and %s are joined pairwise by paths that share no room (a K5), "
+                         "which cannot be drawn without crossings", an, bn, n[0], n[1], n[2],
+                         n[3], n[4]);
+    return EDGE_FAIL(c, w.edge, "edge %s-%s: not planar: with the edges before it, each of %s, "
+                     "%s, %s is joined to each of %s, %s, %s by paths that share no room (a "
+                     "K3,3), which cannot be drawn without crossings", an, bn, n[0], n[1], n[2],
+                     n[3], n[4], n[5]);
+}
+
 /* Floods from the start through open edges, and through locked ones once
  * keys_count allows (1: the lock's key node is reached), until nothing
  * changes: what stays dark is cut off, or behind a lock whose key lies behind it. */
@@ -354,6 +378,8 @@ dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault 
         st = check_degrees(&c);
     if (st == DG_OK)
         st = check_reach(&c);
+    if (st == DG_OK)
+        st = check_planar(&c);
     if (st == DG_OK)
         dgi_diag_ok(diag);
     return st;

@@ -28,6 +28,28 @@ typedef struct dgi_graph_fault {
  * templates unresolved: the parser's check, before the caller attaches a set. */
 dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault *fault,
                           dg_diag *diag);
+/* 1 if nodes 0..nodes-1 and edges[0..edge_count) can be drawn on the plane
+ * without crossings (lib/graph/planar.c); *work (optional) grows by the steps
+ * taken, at most DGI_PLANAR_WORK(nodes, edge_count). */
+int dgi_graph_planar(int32_t nodes, const dg_graph_edge *edges, int32_t edge_count,
+                     int64_t *work);
+/* One test: at most E paths drawn, each after checking at most E fragments
+ * (of at most V nodes) against at most 2V faces. */
+#define DGI_PLANAR_WORK(v, e) ((int64_t)(e) * (1 + 3 * (int64_t)(v) * (e)))
+/* Why a graph is not planar: the first edge such that edges 0..edge are not,
+ * and the branch nodes of the K5 (branches 5) or K3,3 (6: one side, then the
+ * other) that the edges up to it hold, each path between two branch nodes
+ * sharing no node with another. */
+typedef struct dgi_planar_witness {
+    int32_t edge;
+    int32_t branches;
+    int32_t branch[6];
+} dgi_planar_witness;
+/* The witness of a graph dgi_graph_planar refuses: at most 9 + E tests (E <=
+ * 256), so *work grows by at most DGI_PLANAR_WITNESS_WORK(nodes, edge_count). */
+void dgi_graph_nonplanar_witness(int32_t nodes, const dg_graph_edge *edges, int32_t edge_count,
+                                 dgi_planar_witness *out, int64_t *work);
+#define DGI_PLANAR_WITNESS_WORK(v, e) ((int64_t)((e) + 9) * DGI_PLANAR_WORK(v, e))
 /* A name, role or template word: 1..DG_NAME_MAX-1 bytes of letters, digits,
  * '_', '.', '-' (what the text format and the exports can carry). */
 int dgi_graph_name_char(int c);

@@ -1,9 +1,12 @@
 /* Level-graph layout (dg_graph_generate): time per layout of each test graph
- * (tests/graph_samples.h) at room distance 0..2, and of graphs of 10, 20,
- * 40 and 64 rooms at distance 0..4, with the share laid out. */
+ * (tests/graph_samples.h) at room distance 0..2, of graphs of 10, 20, 40 and
+ * 64 rooms at distance 0..4, and of each .txt file of examples/graphs/ (parsed
+ * from its text, then laid out, at distance 0..2), with the share laid out. */
+#define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "../graph_samples.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 
 typedef struct graph_bench {
@@ -43,6 +46,105 @@ static void graph_row(graph_bench *b, const char *what, int32_t distance, int re
     free(cells);
 }
 
+/* ---- the example files: parse + layout per op ------------------------------------- */
+#define EXAMPLES "examples/graphs/"
+#define EXAMPLES_MAX 32
+
+typedef struct file_bench {
+    char *text;
+    size_t length;
+    int32_t distance;
+    dg_grid grid;
+    dg_result result;
+    dg_allocator alloc;
+    int64_t laid, runs;
+} file_bench;
+
+static void file_op(void *ctx, int64_t i)
+{
+    file_bench *b = ctx;
+    dg_graph g;
+    b->runs++;
+    if (dg_graph_parse(b->text, b->length, "bench", &b->alloc, &g, NULL) != DG_OK)
+        return;
+    g.room_distance = b->distance;
+    b->laid += dg_graph_generate(&b->grid, &g, (uint64_t)i, &b->result, &b->alloc, NULL) == DG_OK;
+    dg_graph_free(&g);
+}
+
+static char *read_text(const char *path, size_t *length)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = f ? malloc(1 << 20) : NULL;
+    *length = text ? fread(text, 1, 1 << 20, f) : 0;
+    if (f)
+        fclose(f);
+    return text;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* A grid its rooms fit: the tool's 80x50 up to 24 rooms, 120x80 above (big.txt). */
+static void file_rows(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, EXAMPLES "%s", name);
+    file_bench b;
+    memset(&b, 0, sizeof b);
+    b.text = read_text(path, &b.length);
+    dg_graph g;
+    if (!b.text || dg_graph_parse(b.text, b.length, name, NULL, &g, NULL) != DG_OK)
+    {
+        printf("%s: not read\n", path);
+        free(b.text);
+        return;
+    }
+    int32_t rooms = g.node_count, w = rooms > 24 ? 120 : 80, h = rooms > 24 ? 80 : 50;
+    dg_graph_free(&g);
+    uint8_t *cells = malloc((size_t)w * (size_t)h);
+    bench_mem mem;
+    for (int32_t d = 0; cells && d <= 2; d++)
+    {
+        dg_grid_init(&b.grid, cells, w, h, 0);
+        dg_result_init(&b.result, NULL);
+        b.alloc = bench_allocator(&mem);
+        b.distance = d;
+        b.laid = b.runs = 0;
+        char row[64], size[32];
+        snprintf(row, sizeof row, "graph %s d=%d", name, (int)d);
+        snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
+        bench_run(row, size, (int64_t)w * h, 101, 1, file_op, &b, &mem);
+        printf("%-28s %-10s %d rooms, parse + layout, %lld of %lld seeds laid out\n", "", size,
+               (int)rooms, (long long)b.laid, (long long)b.runs);
+        dg_result_free(&b.result);
+    }
+    free(cells);
+    free(b.text);
+}
+
+static void example_files(void)
+{
+    static char names[EXAMPLES_MAX][256];
+    int n = 0;
+    DIR *dir = opendir(EXAMPLES);
+    for (struct dirent *e; dir && n < EXAMPLES_MAX && (e = readdir(dir)) != NULL;)
+    {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && len < sizeof names[0] && strcmp(e->d_name + len - 4, ".txt") == 0)
+            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+    if (dir)
+        closedir(dir);
+    if (n == 0)
+        printf("graph examples: none found in " EXAMPLES " (run from the source tree)\n");
+    qsort(names, (size_t)n, sizeof names[0], by_name);
+    for (int i = 0; i < n; i++)
+        file_rows(names[i]);
+}
+
 BENCH(bench_graph)
 {
     graph_bench *b = malloc(sizeof *b);
@@ -64,4 +166,5 @@ BENCH(bench_graph)
             graph_row(b, what, d, 101);
         }
     free(b);
+    example_files();
 }

@@ -24,6 +24,14 @@ const AUTOTILE_PARAMS_SIZE = 300; // kind, self_class, outside_class, classes[25
 const WALK_SIZE = 64;           // dg_move: passable, cost, 4 ints, overlay, size, spare[8]
 const ROLE_RULE_SIZE = 120;     // dg_role_rule: name[32], 14 ints, spare[8]
 const ROLES_MAX = 32;           // DG_ROLES_MAX
+const GRAPH_SIZE = 84;           // dg_graph: nodes, node_count, edges, edge_count, 3 options,
+                                // prefabs, allocator_ (12), capacity_[2], spare[8]
+const GRAPH_NODE_SIZE = 112;    // name[32], role[32], 4 sizes, templates[32]
+const GRAPH_EDGE_SIZE = 32;     // a, b, kind, length_min, length_max, lock, key_node, secret
+const SITE_SIZE = 120;          // dg_site: reserved, stride, anchor_count, anchors[9], graph, spare[8]
+const SITE_GRAPH = 84;
+const RECIPE_GRAPH = 0;         // DG_RECIPE_GRAPH
+const RECIPE_INPUTS = 248;      // dg_recipe.inputs: { uint64 hash, char file[56] } x 3
 const EXPORT_OPTIONS_SIZE = 56; // format, tile_width, tile_height, reserved, tileset_image, recipe, spare[8]
 const METRIC_NAMES = ['cells', 'floorCells', 'floorPermille', 'rooms', 'corridors', 'doors',
     'deadEnds', 'loops', 'regions', 'attempts', 'failures', 'stoppedEarly', 'requested',
@@ -154,19 +162,22 @@ export class Dungeon {
 
     // ---- the generator registry --------------------------------------------
     /** Every registered generator with its parameters (name, type, range, default),
-     *  but those that need a level graph (not bound yet). */
-    generators() {
+     *  but those that need a level graph (they run only with options.graph),
+     *  unless { withGraph: true }. */
+    generators({ withGraph = false } = {}) {
         const count = this.m._dg_generator_count();
         return this.scratch([GENERATOR_INFO_SIZE], (info) => {
             const list = [];
             for (let i = 0; i < count; i++) {
                 this.check(this.m._dg_generator_get(i, info));
-                if (this.int(info + 24) !== 0)
+                const needsGraph = this.int(info + 24) !== 0;
+                if (needsGraph && !withGraph)
                     continue;
                 list.push({
                     name: this.string(this.int(info)),
                     summary: this.string(this.int(info + 4)),
                     needsPrefabs: this.int(info + 20) !== 0,
+                    needsGraph,
                     params: this.paramTable(this.int(info + 8), this.int(info + 12)),
                 });
             }
@@ -176,7 +187,7 @@ export class Dungeon {
 
     /** The parameters of one generator (as in generators()). */
     params(generator) {
-        const found = this.generators().find((g) => g.name === generator);
+        const found = this.generators({ withGraph: true }).find((g) => g.name === generator);
         if (!found)
             this.fail(-7, `unknown generator '${generator}'`);
         return found.params;
@@ -210,6 +221,25 @@ export class Dungeon {
             })));
     }
 
+    // ---- level graphs -----------------------------------------------------------
+    /** Parses and checks a level graph's text (docs/graph-format.md); name is its
+     *  file (errors say name:line:col, recipes record it). Generator 'graph' lays
+     *  it out: generate('graph', {}, seed, w, h, { graph }). free() releases it. */
+    loadGraph(text, name = '<input>') {
+        const ptr = this.m._malloc(GRAPH_SIZE);
+        if (!ptr)
+            this.fail(-3, 'out of memory');
+        try {
+            this.withString(text, (p, length) => this.withString(name, (namePtr) =>
+                this.scratch([DIAG_SIZE], (diag) =>
+                    this.check(this.m._dg_graph_parse(p, length, namePtr, 0, ptr, diag), diag))));
+        } catch (e) {
+            this.m._free(ptr);
+            throw e;
+        }
+        return new Graph(this, ptr, name);
+    }
+
     // ---- recipes ----------------------------------------------------------------
     /** Parses a recipe line into { generator, seed, width, height, params, text }. */
     parseRecipe(text) {
@@ -227,19 +257,21 @@ export class Dungeon {
         });
     }
 
-    /** Generates the map a recipe line describes (prefabs: a PrefabSet when needed). */
+    /** Generates the map a recipe line describes (prefabs: a PrefabSet when needed;
+     *  graph: a Graph for generator 'graph'). */
     runRecipe(text, options = {}) {
         return this.scratch([RECIPE_SIZE], (recipe) => {
             this.parseRecipeInto(text, recipe);
-            return this.generateRecipe(recipe, options.prefabs, options.roles);
+            return this.generateRecipe(recipe, options.prefabs, options.roles, options.graph);
         });
     }
 
-    /** Generates a map: generate('attach', { growth: 'newest' }, 42n, 80, 50). */
+    /** Generates a map: generate('attach', { growth: 'newest' }, 42n, 80, 50);
+     *  generate('graph', {}, 42n, 80, 50, { graph }) lays out a level graph. */
     generate(generator, params = {}, seed = 1n, width = 80, height = 50, options = {}) {
         return this.scratch([RECIPE_SIZE], (recipe) => {
             this.initRecipe(recipe, { generator, params, seed, width, height });
-            return this.generateRecipe(recipe, options.prefabs, options.roles);
+            return this.generateRecipe(recipe, options.prefabs, options.roles, options.graph);
         });
     }
 
@@ -305,20 +337,27 @@ export class Dungeon {
     /** Runs a filled dg_recipe; records the prefab set like the tool does. roles:
      *  true (the built-in role table) or a role table's text (docs/content.md)
      *  gives the rooms roles (dg_roles, seeded with the recipe's seed): see roomLabels. */
-    generateRecipe(recipe, prefabs, roles) {
+    generateRecipe(recipe, prefabs, roles, graph) {
         const width = this.int(recipe + RECIPE_WIDTH);
         const height = this.int(recipe + RECIPE_HEIGHT);
         const set = prefabs ? prefabs.handle() : 0;
         if (set)
             this.recordPrefabs(recipe, prefabs);
+        const graphPtr = graph ? graph.handle() : 0;
+        if (graphPtr && this.int(recipe + RECIPE_INPUTS) === 0 && this.int(recipe + RECIPE_INPUTS + 4) === 0)
+            this.recordGraph(recipe, graph);
         const cells = width * height;
         if (!(cells > 0) || cells > 2 ** 28)
             this.fail(-5, `a ${width}x${height} map is too large`);
-        return this.scratch([cells, GRID_SIZE, RESULT_SIZE, DIAG_SIZE], (buf, grid, result, diag) => {
+        return this.scratch([cells, GRID_SIZE, RESULT_SIZE, DIAG_SIZE, SITE_SIZE],
+            (buf, grid, result, diag, site) => {
             this.check(this.m._dg_grid_init(grid, buf, width, height, 0), diag);
             this.m._dg_result_init(result, 0);
+            this.m._dg_site_init(site);
+            this.setInt(site + SITE_GRAPH, graphPtr);
             try {
-                this.check(this.m._dg_recipe_generate(recipe, grid, set, result, 0, diag), diag);
+                this.check(this.m._dg_recipe_generate_site(recipe, graphPtr ? site : 0, grid, set, result, 0,
+                    diag), diag);
                 if (roles)
                     this.assignRoles(grid, result, recipe, roles === true ? null : String(roles));
                 return {
@@ -353,6 +392,13 @@ export class Dungeon {
      *  nothing labelled its rooms. */
     roomLabels(map) {
         return (map?.result?.labels ?? []).map((l, room) => ({ room, ...l }));
+    }
+
+    // The graph's hash into the recipe (graph_hash=), its name as the hint if a recipe can hold it.
+    recordGraph(recipe, graph) {
+        const hint = /^[A-Za-z0-9./_+-]{1,55}$/.test(graph.name) ? graph.name : '';
+        this.withString(hint, (h) => this.scratch([DIAG_SIZE], (diag) =>
+            this.check(this.m._dg_recipe_set_input(recipe, RECIPE_GRAPH, graph.hash, h, diag), diag)));
     }
 
     recordPrefabs(recipe, prefabs) {
@@ -632,6 +678,49 @@ export class PrefabSet {
 
     free() {
         this.dungeon.m._dg_prefab_set_free(this.ptr);
+        this.ptr = 0;
+    }
+}
+
+/** A parsed level graph living in the module's memory; free() releases it. */
+export class Graph {
+    constructor(dungeon, ptr, name) {
+        this.dungeon = dungeon;
+        this.ptr = ptr;
+        this.name = name;
+    }
+
+    handle() {
+        if (!this.ptr)
+            this.dungeon.fail(-2, 'the graph was freed');
+        return this.ptr;
+    }
+
+    /** Its identity (dg_graph_hash, a BigInt), as recipes record it. */
+    get hash() { return BigInt.asUintN(64, this.dungeon.m._dg_graph_hash(this.handle())); }
+
+    /** [{ name, role }] per node, in the file's order (a room label's node index). */
+    get nodes() {
+        const d = this.dungeon, g = this.handle(), base = d.int(g), out = [];
+        for (let i = 0; i < d.int(g + 4); i++)
+            out.push({ name: d.string(base + i * GRAPH_NODE_SIZE),
+                role: d.string(base + i * GRAPH_NODE_SIZE + 32) });
+        return out;
+    }
+
+    /** [[a, b]] node indices per edge, in the file's order. */
+    get edges() {
+        const d = this.dungeon, g = this.handle(), base = d.int(g + 8), out = [];
+        for (let i = 0; i < d.int(g + 12); i++)
+            out.push([d.int(base + i * GRAPH_EDGE_SIZE), d.int(base + i * GRAPH_EDGE_SIZE + 4)]);
+        return out;
+    }
+
+    free() {
+        if (this.ptr) {
+            this.dungeon.m._dg_graph_free(this.ptr);
+            this.dungeon.m._free(this.ptr);
+        }
         this.ptr = 0;
     }
 }

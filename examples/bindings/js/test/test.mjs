@@ -283,7 +283,45 @@ function testBadInput() {
     });
 }
 
+// ---- level graphs: generator 'graph' with a Graph ------------------------------
+function testGraphs() {
+    for (const file of ['linear.txt', 'loop_lock.txt', 'zelda.txt']) {
+        test(`graph ${file}: json = native, every node a room`, () => {
+            const path = `examples/graphs/${file}`;
+            const graph = d.loadGraph(readFileSync(join(ROOT, path), 'utf8'), path);
+            try {
+                const map = d.generate('graph', {}, 5n, 80, 50, { graph });
+                assert(map.recipe.includes(`graph=${path} graph_hash=0x${graph.hash.toString(16)}`), map.recipe);
+                const out = join(TMP, `graph-${file}.json`);
+                execFileSync(TOOL, ['--recipe', 'graph seed=5 width=80 height=50', '--graph', path,
+                    '--format', 'json', '-o', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+                assert(d.exportJSON(map) === readFileSync(out, 'utf8'), 'JSON differs');
+                const names = d.roomLabels(map).filter((l) => l.node >= 0).map((l) => l.name).sort();
+                assert(isDeepStrictEqual(names, graph.nodes.map((n) => n.name).sort()), names.join());
+                assert(isDeepStrictEqual(d.runRecipe(map.recipe, { graph }).cells, map.cells), 'replay differs');
+            } finally {
+                graph.free();
+            }
+        });
+    }
+    test('graph: needs a Graph, stays out of generators(), bad graphs throw with the place', () => {
+        assert(!d.generators().some((g) => g.name === 'graph'), 'graph in the default list');
+        assert(d.generators({ withGraph: true }).find((g) => g.name === 'graph')?.needsGraph, 'graph listed');
+        throwsStatus(() => d.generate('graph', {}, 1n, 80, 50), -2, /level graph/);
+        throwsStatus(() => d.loadGraph('graph 1\nnode a size=3x3\nedge a b\n', 't.txt'), -7, /t\.txt:3:8:/);
+        const petersen = ['graph 1', ...[...Array(10).keys()].map((i) => `node n${i} size=3x3`),
+            ...[...Array(5).keys()].flatMap((i) => [`edge n${i} n${(i + 1) % 5}`, `edge n${i} n${5 + i}`,
+                `edge n${5 + i} n${5 + (i + 2) % 5}`])].join('\n');
+        throwsStatus(() => d.loadGraph(petersen, 'p.txt'), -1, /not planar.*\(a K3,3\)/);
+        const graph = d.loadGraph(readFileSync(join(ROOT, 'examples/graphs/hub.txt'), 'utf8'), 'hub.txt');
+        assert(graph.nodes.length === 10 && graph.edges.length === 9, 'hub.txt: 10 nodes, 9 edges');
+        graph.free();
+        throwsStatus(() => d.generate('graph', {}, 1n, 80, 50, { graph }), -2, /freed/);
+    });
+}
+
 testRegistry();
+testGraphs();
 testSeedsAndResult();
 testRoomLabels();
 testMaps();

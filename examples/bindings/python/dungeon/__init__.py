@@ -15,9 +15,9 @@ DungeonError with the status name and the library's diagnostic.
 from ._core import *  # noqa: F401,F403  (the ctypes layer: structs and dg_* prototypes)
 from ._core import C, lib, png_bytes, tileset_name  # noqa: F401
 from ._api import (  # noqa: F401
-    DungeonError, Dungeon, Map, Param, PrefabSet, from_recipe, generate, generator_functions,
-    generator_params, generators, make_recipe, needs_prefabs, params_class, parse_recipe,
-    recipe_text, recipe_values, tile_name, tileset_png, tileset_rgba, use_numpy, version,
+    DungeonError, Dungeon, Graph, Map, Param, PrefabSet, from_recipe, generate,
+    generator_functions, generator_params, generators, make_recipe, needs_graph, needs_prefabs,
+    params_class, parse_recipe, recipe_text, recipe_values, tile_name, tileset_png, tileset_rgba, use_numpy, version,
     write_tileset)
 
 globals().update(generator_functions())

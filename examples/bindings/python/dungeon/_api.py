@@ -83,20 +83,26 @@ class Param:
         return (self.name, self.type, self.min, self.max, self.default, self.help, self.choices)
 
 
-def _infos() -> List[K.GeneratorInfo]:
-    """The registered generators this package runs: not those that need a
-    level graph (the graph generator), which it does not bind yet."""
+def _infos(with_graph: bool = False) -> List[K.GeneratorInfo]:
+    """The registered generators that run on their own: not those that need a
+    level graph (the graph generator, which runs when given a Graph), unless
+    with_graph."""
     out = []
     for i in range(K.dg_generator_count()):
         info = K.GeneratorInfo()
         _check(K.dg_generator_get(i, C.byref(info)))
-        if not info.needs_graph:
+        if with_graph or not info.needs_graph:
             out.append(info)
     return out
 
 
+def needs_graph(generator: str) -> bool:
+    """True for a generator that lays out a level graph (generate(..., graph=...))."""
+    return any(i.name.decode() == generator and i.needs_graph for i in _infos(True))
+
+
 def generator_params(generator: str) -> List[Param]:
-    for info in _infos():
+    for info in _infos(True):
         if info.name.decode() == generator:
             return [Param(info.params[k]) for k in range(info.param_count)]
     raise KeyError(generator)
@@ -229,6 +235,75 @@ class PrefabSet:
             self._handle = None
 
 
+# ---- level graphs ------------------------------------------------------------------------------
+class Graph:
+    """A level graph (docs/graph.md, docs/graph-format.md): rooms (nodes) and
+    how they connect (edges), for generator "graph". From a file (load, which
+    also reads its `prefabs` line) or text (parse); checked as it is read
+    (a graph that is not planar, disconnected, ... raises DungeonError with
+    "name:line:col: message")."""
+
+    def __init__(self, path: Optional[str] = None):
+        self._graph = K.Graph()
+        K.dg_graph_init(C.byref(self._graph))
+        self.path = path
+
+    @classmethod
+    def load(cls, path: str) -> "Graph":
+        g, diag = cls(path), K.Diag()
+        _check(K.dg_graph_load(path.encode(), None, C.byref(g._graph), C.byref(diag)), diag)
+        return g
+
+    @classmethod
+    def parse(cls, text: str, name: str = "<input>") -> "Graph":
+        g, diag, raw = cls(), K.Diag(), text.encode()
+        _check(K.dg_graph_parse(raw, len(raw), name.encode(), None, C.byref(g._graph),
+                                C.byref(diag)), diag)
+        return g
+
+    @property
+    def hash(self) -> int:
+        """Its identity (dg_graph_hash), as recipes record it."""
+        return K.dg_graph_hash(C.byref(self._graph))
+
+    @property
+    def room_distance(self) -> int:
+        return self._graph.room_distance
+
+    @room_distance.setter
+    def room_distance(self, value: int) -> None:
+        """The minimum rock between rooms no edge joins (0..4), checked at generation."""
+        self._graph.room_distance = value
+
+    def nodes(self) -> List[Dict[str, object]]:
+        """One {"name", "role"} dict per node, in the file's order (a room's node index)."""
+        g = self._graph
+        return [{"name": g.nodes[i].name.decode(), "role": g.nodes[i].role.decode()}
+                for i in range(g.node_count)]
+
+    def edges(self) -> List[Tuple[int, int]]:
+        """(node index, node index) per edge, in the file's order."""
+        g = self._graph
+        return [(g.edges[i].a, g.edges[i].b) for i in range(g.edge_count)]
+
+    def __len__(self) -> int:
+        return self._graph.node_count
+
+    def __del__(self):
+        if getattr(self, "_graph", None) is not None:
+            K.dg_graph_free(C.byref(self._graph))
+            self._graph = None
+
+
+def _recipe_graph(recipe: K.Recipe, graph: Union[None, str, Graph]) -> Optional[Graph]:
+    """The graph to lay out: the one given (a Graph or a file), else the file
+    the recipe names when it exists."""
+    if graph is None:
+        hint = recipe.inputs[K.DG_RECIPE_GRAPH].file.decode()
+        graph = hint if hint and os.path.exists(hint) else None
+    return Graph.load(graph) if isinstance(graph, str) else graph
+
+
 # ---- walking rules and overlays ----------------------------------------------------------------
 class _Walk:
     """A dg_move (and its overlay) kept alive with the masks it points to."""
@@ -281,7 +356,8 @@ class Map:
     """A generated map: cells (bytes, row-major, no padding) plus the result
     lists (rooms, corridors, doors, markers, start, exit, metrics)."""
 
-    def __init__(self, recipe: K.Recipe, prefabs: Union[None, str, PrefabSet] = None):
+    def __init__(self, recipe: K.Recipe, prefabs: Union[None, str, PrefabSet] = None,
+                 graph: Union[None, str, Graph] = None):
         self.recipe_struct = recipe
         self.width, self.height = recipe.width, recipe.height
         self._cells = (C.c_uint8 * (self.width * self.height))()
@@ -294,10 +370,25 @@ class Map:
         pset = PrefabSet.load(prefabs) if isinstance(prefabs, str) else prefabs
         if pset is not None and not recipe.prefabs_hash:  # a recorded hash is checked by the library
             self._record_prefabs(pset)
-        _check(K.dg_recipe_generate(C.byref(recipe), C.byref(self.grid),
-                                    pset._handle if pset else None, C.byref(self.result), None,
-                                    C.byref(diag)), diag)
+        self.graph = _recipe_graph(recipe, graph)
+        site = None
+        if self.graph is not None:  # a level graph goes in through a site, its hash into the recipe
+            if not recipe.inputs[K.DG_RECIPE_GRAPH].hash:
+                self._record_graph(self.graph)
+            site = K.Site()
+            K.dg_site_init(C.byref(site))
+            site.graph = C.pointer(self.graph._graph)
+        _check(K.dg_recipe_generate_site(C.byref(recipe), C.byref(site) if site else None,
+                                         C.byref(self.grid), pset._handle if pset else None,
+                                         C.byref(self.result), None, C.byref(diag)), diag)
         self._copy_result()
+
+    def _record_graph(self, graph: Graph) -> None:
+        """The graph's hash in the recipe, with its file as a hint where a recipe can name it."""
+        r, h = C.byref(self.recipe_struct), graph.hash
+        hint = graph.path.encode() if graph.path else None
+        if hint is None or K.dg_recipe_set_input(r, K.DG_RECIPE_GRAPH, h, hint, None) != K.DG_OK:
+            _check(K.dg_recipe_set_input(r, K.DG_RECIPE_GRAPH, h, None, None))
 
     def assign_roles(self, table: Optional[str] = None, seed: Optional[int] = None,
                      name: str = "<roles>") -> List[Dict[str, object]]:
@@ -331,9 +422,11 @@ class Map:
             _check(K.dg_recipe_set_prefabs(r, pset._handle, None, None))
 
     @classmethod
-    def generate(cls, line: str, prefabs: Union[None, str, PrefabSet] = None) -> "Map":
-        """From a recipe line such as "attach seed=42 width=80 height=50"."""
-        return cls(parse_recipe(line), prefabs)
+    def generate(cls, line: str, prefabs: Union[None, str, PrefabSet] = None,
+                 graph: Union[None, str, Graph] = None) -> "Map":
+        """From a recipe line such as "attach seed=42 width=80 height=50"
+        (generator "graph" needs graph: a Graph or its file)."""
+        return cls(parse_recipe(line), prefabs, graph)
 
     def _copy_result(self) -> None:
         r = self.result
@@ -555,14 +648,17 @@ Dungeon = Map  # the name of earlier releases
 
 
 def generate(generator: str, width: int = 80, height: int = 50, seed: int = 1, *,
-             prefabs: Union[None, str, PrefabSet] = None, **params: Union[int, str, bool]) -> Map:
+             prefabs: Union[None, str, PrefabSet] = None, graph: Union[None, str, Graph] = None,
+             **params: Union[int, str, bool]) -> Map:
     """Any registered generator by name; params by their registry names
-    (enum values by name or number). DungeonError on bad input."""
-    return Map(parse_recipe(make_recipe(generator, seed, width, height, **params)), prefabs)
+    (enum values by name or number); "graph" lays out graph (a Graph or its
+    file). DungeonError on bad input."""
+    return Map(parse_recipe(make_recipe(generator, seed, width, height, **params)), prefabs, graph)
 
 
-def from_recipe(line: str, prefabs: Union[None, str, PrefabSet] = None) -> Map:
-    return Map.generate(line, prefabs)
+def from_recipe(line: str, prefabs: Union[None, str, PrefabSet] = None,
+                graph: Union[None, str, Graph] = None) -> Map:
+    return Map.generate(line, prefabs, graph)
 
 
 def _generator_function(name: str, params: List[Param]):

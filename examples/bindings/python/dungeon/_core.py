@@ -112,6 +112,28 @@ class Result(C.Structure):
                 ("allocator", Allocator),
                 ("capacity_", C.c_int32 * 6), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
 
+class GraphNode(C.Structure):
+    _fields_ = [("name", C.c_char * DG_NAME_MAX), ("role", C.c_char * DG_NAME_MAX)] + [
+        (n, C.c_int32) for n in ("width_min", "width_max", "height_min", "height_max")] + [
+        ("templates", C.c_char * DG_NAME_MAX)]
+
+class GraphEdge(C.Structure):
+    _fields_ = [(n, C.c_int32) for n in (
+        "a", "b", "kind", "length_min", "length_max", "lock", "key_node", "secret")]
+
+class Graph(C.Structure):
+    _fields_ = [("nodes", C.POINTER(GraphNode)), ("node_count", C.c_int32),
+                ("edges", C.POINTER(GraphEdge)), ("edge_count", C.c_int32),
+                ("room_distance", C.c_int32), ("corridor_width", C.c_int32),
+                ("extra_connections", C.c_int32), ("prefabs", C.c_void_p),
+                ("allocator_", Allocator), ("capacity_", C.c_int32 * 2),
+                ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+
+class Site(C.Structure):
+    _fields_ = [("reserved", C.POINTER(C.c_uint8)), ("reserved_stride", C.c_int32),
+                ("anchor_count", C.c_int32), ("anchors", Point * 9),
+                ("graph", C.POINTER(Graph)), ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+
 class Diag(C.Structure):
     _fields_ = [("status", C.c_int32), ("line", C.c_int32), ("column", C.c_int32),
                 ("message", C.c_char * DG_DIAG_MESSAGE_MAX)]
@@ -287,6 +309,19 @@ dg_chokepoints = _fn("dg_chokepoints", C.c_int32, P(Grid), P(C.c_uint8), P(C.c_u
 dg_roles_builtin = _fn("dg_roles_builtin", C.c_int32, P(RoleRule), C.c_int32, P(C.c_int32))
 dg_roles_parse = _fn("dg_roles_parse", C.c_int32, C.c_char_p, C.c_size_t, C.c_char_p, P(RoleRule),
                      C.c_int32, P(C.c_int32), P(Diag))
+dg_graph_init = _fn("dg_graph_init", None, P(Graph))
+dg_graph_parse = _fn("dg_graph_parse", C.c_int32, C.c_char_p, C.c_size_t, C.c_char_p, P(Allocator),
+                     P(Graph), P(Diag))
+dg_graph_load = _fn("dg_graph_load", C.c_int32, C.c_char_p, P(Allocator), P(Graph), P(Diag))
+dg_graph_free = _fn("dg_graph_free", None, P(Graph))
+dg_graph_check = _fn("dg_graph_check", C.c_int32, P(Graph), P(Diag))
+dg_graph_hash = _fn("dg_graph_hash", C.c_uint64, P(Graph))
+dg_site_init = _fn("dg_site_init", None, P(Site))
+dg_recipe_set_input = _fn("dg_recipe_set_input", C.c_int32, P(Recipe), C.c_int32, C.c_uint64,
+                          C.c_char_p, P(Diag))
+dg_recipe_generate_site = _fn("dg_recipe_generate_site", C.c_int32, P(Recipe), P(Site), P(Grid),
+                              C.c_void_p, P(Result), P(Allocator), P(Diag))
+DG_RECIPE_GRAPH = 0
 dg_roles = _fn("dg_roles", C.c_int32, P(Grid), P(RoleRule), C.c_int32, C.c_uint64, P(Result),
                C.c_void_p, P(Allocator), P(Diag))
 dg_survey_map = _fn("dg_survey_map", C.c_int32, P(Grid), P(Result), P(Quality), P(Allocator),

@@ -119,6 +119,67 @@ def test_prefab_set_object_and_path_agree():
     assert dungeon.prefab_full(w, h, 3, prefabs=pset).cells == dungeon.prefab_full(w, h, 3, prefabs=file).cells
 
 
+# ---- level graphs ----------------------------------------------------------------------------
+GRAPHS = os.path.join(REPO, "examples", "graphs")
+
+
+@pytest.mark.parametrize("file", ["linear.txt", "loop_lock.txt", "zelda.txt"])
+def test_graph_map_equals_the_tools(file, tmp_path):
+    path = os.path.join(GRAPHS, file)
+    graph = dungeon.Graph.load(path)
+    m = dungeon.generate("graph", 80, 50, 5, graph=graph)
+    assert "graph_hash=0x%x" % graph.hash in m.recipe
+    j = json.loads(tool("graph seed=5 width=80 height=50", "json", tmp_path, None, "--graph", path))
+    assert m.cells == bytes(v for row in j["rows"] for v in row)
+    assert m.recipe == j["recipe"]
+    # every node is a room, named and in its role
+    labels = {label["name"]: label for label in m.room_labels() if label["node"] >= 0}
+    assert sorted(labels) == sorted(n["name"] for n in graph.nodes())
+    assert all(labels[n["name"]]["role"] == n["role"] for n in graph.nodes() if n["role"])
+
+
+def test_graph_from_text_and_file_agree_and_replay():
+    path = os.path.join(GRAPHS, "loop_lock.txt")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    parsed, loaded = dungeon.Graph.parse(text, "loop_lock.txt"), dungeon.Graph.load(path)
+    assert parsed.hash == loaded.hash and len(parsed) == 6 and len(parsed.edges()) == 6
+    a = dungeon.generate("graph", 80, 50, 9, graph=parsed)
+    assert a.cells == dungeon.generate("graph", 80, 50, 9, graph=path).cells
+    assert dungeon.from_recipe(a.recipe, graph=parsed).cells == a.cells
+    parsed.room_distance = 0  # another graph: a recipe made with the first refuses it
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.from_recipe(a.recipe, graph=parsed)
+    assert e.value.status_name == "DG_E_INVALID"
+
+
+def test_graph_generator_needs_a_graph_and_stays_out_of_the_lists():
+    assert dungeon.needs_graph("graph") and not dungeon.needs_graph("attach")
+    assert "graph" not in dungeon.generators() and not hasattr(dungeon, "graph")
+    assert dungeon.generator_params("graph") == []
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.generate("graph", 80, 50, 1)
+    assert e.value.status_name == "DG_E_NULL" and "level graph" in e.value.message
+
+
+def test_bad_graphs_raise_with_the_place():
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.Graph.parse("graph 1\nnode a size=3x3\nedge a b\n", "t.txt")
+    assert e.value.status_name == "DG_E_PARSE" and (e.value.line, e.value.column) == (3, 8)
+    # the Petersen graph passes the edge counts but is not planar
+    lines = ["graph 1"] + ["node n%d size=3x3" % i for i in range(10)]
+    lines += ["edge n%d n%d" % (i, (i + 1) % 5) for i in range(5)]
+    lines += ["edge n%d n%d" % (i, 5 + i) for i in range(5)]
+    lines += ["edge n%d n%d" % (5 + i, 5 + (i + 2) % 5) for i in range(5)]
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.Graph.parse("\n".join(lines) + "\n", "petersen.txt")
+    assert e.value.status_name == "DG_E_INVALID" and "not planar" in e.value.message
+    assert "(a K3,3)" in e.value.message and e.value.line > 11
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.Graph.load(os.path.join(GRAPHS, "no_such_graph.txt"))
+    assert "cannot open" in e.value.message
+
+
 def test_numpy_arrays_when_installed():
     np = pytest.importorskip("numpy")
     dungeon.use_numpy(True)
