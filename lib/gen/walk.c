@@ -310,6 +310,12 @@ static int32_t draw_run(drunk *d)
     return draw_between(&d->walk, d->p->step_min, d->p->step_max);
 }
 
+/* 1 if a window across a step (its cell at bit ALONGSIDE) holds floor beside rock. */
+static DGI_ALWAYS_INLINE int rock_beside_floor(uint32_t side)
+{
+    return !(side >> ALONGSIDE & 1u) && side != 0;
+}
+
 /* The directions in mask whose step from (x, y) a tunneler may take. */
 static int clear_dirs(const drunk *d, int32_t x, int32_t y, int mask)
 {
@@ -466,7 +472,7 @@ static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y
     /* the cells beside the step lie across it: a column for east and west, a row otherwise */
     uint32_t side = dir & 1 ? line_window(col_line(d, nx), ny, ALONGSIDE)
                             : line_window(row_line(d, ny), nx, ALONGSIDE);
-    return !(side >> ALONGSIDE & 1u) && side != 0;
+    return rock_beside_floor(side);
 }
 
 /* Tunneler: on along the run; at its end turn left or right (turn_chance) or
@@ -637,9 +643,11 @@ static void join_dead_ends(drunk *d)
 
 /* 1 if (x, y) or one of its mirror images lies within one step of where the
  * walk began: trimming keeps the floor around the origin. */
-static int near_origin(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int near_origin(const drunk *d, int32_t x, int32_t y)
 {
     int sym = d->p->symmetry;
+    if (!sym)
+        return x >= d->sx - 1 && x <= d->sx + 1 && y >= d->sy - 1 && y <= d->sy + 1;
     for (int k = 0; k < 4; k++)
         if ((k & sym) == k)
         {
