@@ -682,7 +682,7 @@ static void divide_forest(maze *m)
 
 /* Adds the wall c -> d (E or S of c, as c * 2 + (0: east, 1: south)) if it
  * lies between two regions. */
-static void add_link(maze *m, int32_t c, int d)
+static DGI_ALWAYS_INLINE void add_link(maze *m, int32_t c, int d)
 {
     int32_t nb = c + m->off[d];
     if (m->cls[c] != CLOSED && m->cls[nb] != CLOSED && m->region[nb] != m->region[c])
@@ -692,7 +692,7 @@ static void add_link(maze *m, int32_t c, int d)
 /* add_link for room i's side: in the first pass only walls to a room after
  * it (a door straight into the next room; each such wall looked at once), in
  * the second only the walls to the maze. */
-static void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
+static DGI_ALWAYS_INLINE void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
 {
     int32_t nb = c + m->off[d];
     int both = m->cls[c] == ROOM && m->cls[nb] == ROOM;
@@ -745,7 +745,7 @@ static dg_status open_link(maze *m, int32_t c, int d)
  * extra_doors chance, too. Walls between two maze components (only division
  * leaves those) come last, in scan order. Every wall between regions is
  * looked at once, so every region ends up joined. */
-static dg_status join_link(maze *m, int32_t link, dg_rng *rng)
+static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
 {
     int32_t c = link >> 1;
     int d = link & 1 ? S : E;
