@@ -301,7 +301,7 @@ static dg_status lattice_reserved(maze *m, const dg_grid *g, dg_diag *diag)
 
 /* 1 if every cell of the room is FREE; corners and centre first, as most
  * misses hit one of them. *budget counts the cells looked at. */
-static int room_fits(const maze *m, mroom r, int64_t *budget)
+static DGI_ALWAYS_INLINE int room_fits(const maze *m, mroom r, int64_t *budget)
 {
     const uint8_t *c = m->cls;
     int32_t x1 = r.x + r.w - 1, y1 = r.y + r.h - 1;
@@ -344,7 +344,7 @@ static dg_status add_room(maze *m, mroom r)
 }
 
 /* 1 if the strip of cells just outside room r on side d is FREE. */
-static int side_free(const maze *m, mroom r, int d)
+static DGI_ALWAYS_INLINE int side_free(const maze *m, mroom r, int d)
 {
     int32_t x0 = d == E ? r.x + r.w : d == W ? r.x - 1 : r.x;
     int32_t y0 = d == S ? r.y + r.h : d == N ? r.y - 1 : r.y;
@@ -575,7 +575,7 @@ static void open_everything(maze *m)
                                              (y < m->rows - 1 ? PASS(S) : 0) | (x > 0 ? PASS(W) : 0));
 }
 
-static void close_pass(maze *m, int32_t c, int d)
+static DGI_ALWAYS_INLINE void close_pass(maze *m, int32_t c, int d)
 {
     m->open[c] &= (uint8_t)~(PASS(d) | DOOR(d));
     m->open[c + m->off[d]] &= (uint8_t)~(PASS((d + 2) & 3) | DOOR((d + 2) & 3));

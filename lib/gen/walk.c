@@ -569,7 +569,7 @@ static dg_status walk_on(drunk *d)
 /* ---- dead ends ---------------------------------------------------------------- */
 
 /* Floor among the four neighbours of (x, y), a cell inside the ring, as a mask. */
-static int floor_dirs(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int floor_dirs(const drunk *d, int32_t x, int32_t y)
 {
     const uint8_t *c = d->cells + (size_t)y * (size_t)d->w + (size_t)x;
     size_t w = (size_t)d->w;
@@ -661,7 +661,7 @@ static DGI_ALWAYS_INLINE int near_origin(const drunk *d, int32_t x, int32_t y)
 /* 1 if a passage stops being a dead end at (x, y), a cell inside the ring:
  * a junction, a cell of a 2x2 block of floor (a room), or the origin. Cut
  * cells still count as floor (they are in the planes until the pass ends). */
-static int passage_ends(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int passage_ends(const drunk *d, int32_t x, int32_t y)
 {
     uint32_t up = line_window(row_line(d, y - 1), x, 1), mid = line_window(row_line(d, y), x, 1);
     uint32_t dn = line_window(row_line(d, y + 1), x, 1);
