@@ -917,10 +917,12 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint
     dgi_rng_seed(&d->walk, seed, STREAM_WALK);
     dgi_rng_seed(&d->room, seed, STREAM_ROOM);
     d->cell_count = (size_t)cells;
-    /* the frontier holds floor cells: room for the target and a half (rooms
-     * and joins overshoot it), more only if carving outruns that */
-    int64_t room = (int64_t)p->room_max * p->room_max * 4;
-    d->frontier_cap = (size_t)DG_MIN(interior, d->target + d->target / 2 + room + 64);
+    /* the frontier holds floor cells: room for the target, a quarter more
+     * (joins overshoot it) and the last room with its images, more only if
+     * carving outruns that */
+    int64_t images = p->symmetry == DG_WALK_SYM_XY ? 4 : p->symmetry ? 2 : 1;
+    int64_t room = (int64_t)p->room_max * p->room_max * images;
+    d->frontier_cap = (size_t)DG_MIN(interior, d->target + d->target / 4 + room + 64);
     d->row_words = (d->w + 2 * PAD + 63) / 64;
     d->col_words = (d->h + 2 * PAD + 63) / 64;
     /* both planes and a spare word, which bits_at may read past the last line */
