@@ -301,7 +301,7 @@ static dg_status lattice_reserved(maze *m, const dg_grid *g, dg_diag *diag)
 
 /* 1 if every cell of the room is FREE; corners and centre first, as most
  * misses hit one of them. *budget counts the cells looked at. */
-static int room_fits(const maze *m, mroom r, int64_t *budget)
+static DGI_ALWAYS_INLINE int room_fits(const maze *m, mroom r, int64_t *budget)
 {
     const uint8_t *c = m->cls;
     int32_t x1 = r.x + r.w - 1, y1 = r.y + r.h - 1;
@@ -344,7 +344,7 @@ static dg_status add_room(maze *m, mroom r)
 }
 
 /* 1 if the strip of cells just outside room r on side d is FREE. */
-static int side_free(const maze *m, mroom r, int d)
+static DGI_ALWAYS_INLINE int side_free(const maze *m, mroom r, int d)
 {
     int32_t x0 = d == E ? r.x + r.w : d == W ? r.x - 1 : r.x;
     int32_t y0 = d == S ? r.y + r.h : d == N ? r.y - 1 : r.y;
@@ -575,7 +575,7 @@ static void open_everything(maze *m)
                                              (y < m->rows - 1 ? PASS(S) : 0) | (x > 0 ? PASS(W) : 0));
 }
 
-static void close_pass(maze *m, int32_t c, int d)
+static DGI_ALWAYS_INLINE void close_pass(maze *m, int32_t c, int d)
 {
     m->open[c] &= (uint8_t)~(PASS(d) | DOOR(d));
     m->open[c + m->off[d]] &= (uint8_t)~(PASS((d + 2) & 3) | DOOR((d + 2) & 3));
@@ -682,7 +682,7 @@ static void divide_forest(maze *m)
 
 /* Adds the wall c -> d (E or S of c, as c * 2 + (0: east, 1: south)) if it
  * lies between two regions. */
-static void add_link(maze *m, int32_t c, int d)
+static DGI_ALWAYS_INLINE void add_link(maze *m, int32_t c, int d)
 {
     int32_t nb = c + m->off[d];
     if (m->cls[c] != CLOSED && m->cls[nb] != CLOSED && m->region[nb] != m->region[c])
@@ -692,7 +692,7 @@ static void add_link(maze *m, int32_t c, int d)
 /* add_link for room i's side: in the first pass only walls to a room after
  * it (a door straight into the next room; each such wall looked at once), in
  * the second only the walls to the maze. */
-static void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
+static DGI_ALWAYS_INLINE void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
 {
     int32_t nb = c + m->off[d];
     int both = m->cls[c] == ROOM && m->cls[nb] == ROOM;
@@ -745,7 +745,7 @@ static dg_status open_link(maze *m, int32_t c, int d)
  * extra_doors chance, too. Walls between two maze components (only division
  * leaves those) come last, in scan order. Every wall between regions is
  * looked at once, so every region ends up joined. */
-static dg_status join_link(maze *m, int32_t link, dg_rng *rng)
+static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
 {
     int32_t c = link >> 1;
     int d = link & 1 ? S : E;
@@ -894,41 +894,42 @@ static void edge_table(uint8_t lut[64])
     }
 }
 
-static uint8_t edge_tile(const maze *m, const uint8_t *lut, int32_t a, int32_t b, int d)
-{
-    unsigned bits = (m->open[a] >> d & 1u) << 4 | (m->open[a] >> (d + 4) & 1u) << 5;
-    return lut[bits | (unsigned)m->cls[a] << 2 | m->cls[b]];
-}
-
-static void put(uint8_t *row, uint8_t t, int32_t cw)
-{
-    if (cw == 1)
-        *row = t;
-    else
-        memset(row, t, (size_t)cw);
-}
-
 /* The wall line above lattice row j (j = rows: the bottom line). A post is
  * room floor when the four cells around it are one room: then the top-left
  * cell's east and south and the bottom-right's north and west are plain
  * passages (between a room and anything else there is only ever a door). */
+/* The lut index of the wall segment from a cell (class ka, open bits oa)
+ * towards d, to a cell of class kb. */
+static DGI_ALWAYS_INLINE unsigned edge_index(unsigned oa, unsigned ka, unsigned kb, int d)
+{
+    return (oa >> d & 1u) << 4 | (oa >> (d + 4) & 1u) << 5 | ka << 2 | kb;
+}
+
+/* The fields are read into locals and the cells before carried along: the
+ * tile row is bytes, which the compiler must assume may alias them all. */
 static void paint_line(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
 {
-    const uint8_t *k = m->cls, *o = m->open;
+    const uint8_t *up = m->cls + (size_t)j * (size_t)m->lw, *dn = up + m->lw;
+    const uint8_t *oup = m->open + (size_t)j * (size_t)m->lw, *odn = oup + m->lw;
     const unsigned ul_in = PASS(E) | PASS(S), ul_mask = ul_in | DOOR(E) | DOOR(S);
     const unsigned dr_in = PASS(N) | PASS(W), dr_mask = dr_in | DOOR(N) | DOOR(W);
-    for (int32_t i = 0; i <= m->cols; i++)
+    const int32_t cols = m->cols, cw = m->cw;
+    /* cells (i - 1, j - 1) and (i - 1, j): the padding left of column 0 */
+    unsigned kul = up[0], kdl = dn[0], oul = oup[0];
+    for (int32_t i = 1;; i++)
     {
-        int32_t up = j * m->lw + i + 1, dn = up + m->lw; /* cells (i, j-1) and (i, j) */
-        int any = (k[up - 1] | k[up] | k[dn - 1] | k[dn]) != 0;
-        int room = k[up - 1] == ROOM && k[dn] == ROOM && (o[up - 1] & ul_mask) == ul_in &&
-                   (o[dn] & dr_mask) == dr_in;
-        uint8_t post = any ? DG_TILE_WALL : DG_TILE_VOID;
+        unsigned kur = up[i], kdr = dn[i], our = oup[i], odr = odn[i];
+        int room = kul == ROOM && kdr == ROOM && (oul & ul_mask) == ul_in && (odr & dr_mask) == dr_in;
+        uint8_t post = (kul | kur | kdl | kdr) != 0 ? DG_TILE_WALL : DG_TILE_VOID;
         *row++ = room ? DG_TILE_FLOOR : post;
-        if (i == m->cols)
+        if (i > cols)
             break;
-        put(row, edge_tile(m, lut, up, dn, S), m->cw);
-        row += m->cw;
+        uint8_t edge = lut[edge_index(our, kur, kdr, S)];
+        if (cw == 1)
+            *row++ = edge;
+        else
+            memset(row, edge, (size_t)cw), row += cw;
+        kul = kur, kdl = kdr, oul = our;
     }
 }
 
@@ -936,14 +937,20 @@ static void paint_line(const maze *m, const uint8_t *lut, int32_t j, uint8_t *ro
 static void paint_blocks(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
 {
     static const uint8_t block[4] = {DG_TILE_VOID, DG_TILE_CORRIDOR, DG_TILE_FLOOR, DG_TILE_VOID};
-    for (int32_t i = 0; i <= m->cols; i++)
+    const uint8_t *k = m->cls + (size_t)(j + 1) * (size_t)m->lw, *o = m->open + (size_t)(j + 1) * (size_t)m->lw;
+    const int32_t cols = m->cols, cw = m->cw;
+    unsigned kl = k[0], ol = o[0]; /* cell (i - 1, j) */
+    for (int32_t i = 1;; i++)
     {
-        int32_t c = (j + 1) * m->lw + i + 1;
-        *row++ = edge_tile(m, lut, c - 1, c, E);
-        if (i == m->cols)
+        unsigned kr = k[i];
+        *row++ = lut[edge_index(ol, kl, kr, E)];
+        if (i > cols)
             break;
-        put(row, block[m->cls[c]], m->cw);
-        row += m->cw;
+        if (cw == 1)
+            *row++ = block[kr];
+        else
+            memset(row, block[kr], (size_t)cw), row += cw;
+        kl = kr, ol = o[i];
     }
 }
 

@@ -18,7 +18,8 @@ enum {
     ALONGSIDE = 4,        /* a tunnel keeps this many cells (three of rock) from a passage beside it */
     JOIN_REACH = 6,       /* a dead end digs on at most this far to reach other floor */
     DEAD_END_MAX = 12,    /* a dead-end passage longer than this goes back to rock */
-    TIDY_ROUNDS = 8       /* rounds of walking on after trimming, to win the floor back */
+    TIDY_ROUNDS = 8,      /* rounds of walking on after trimming, to win the floor back */
+    PAD = 8               /* bits of rock before cell 0 of a plane line (and at least as many after) */
 };
 
 static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
@@ -42,7 +43,14 @@ typedef struct drunk {
     int32_t sx, sy;            /* where the walk starts (the centre without a mask) */
     uint8_t *cells;            /* w * h scratch tiles: VOID, FLOOR (then WALL) */
     size_t cell_count;
-    int32_t *frontier;         /* carved cells that may still touch rock (y * w + x) */
+    /* The floor as bits (FLOOR and CUT cells), twice: by rows (line y holds
+     * x at bit PAD + x) and by columns (line x holds y), so the cells beside
+     * a step or around a cell are a shift away, whichever way the step goes. */
+    uint64_t *rows, *cols;
+    int32_t row_words, col_words; /* words per line */
+    size_t plane_words;           /* both planes, one allocation */
+    int nomem;                    /* the frontier could not grow: the walk fails */
+    int32_t *frontier;         /* carved cells that may still touch rock (DGI_PACK(x, y)) */
     int32_t frontier_count;    /* from the front of the array */
     int32_t blocked_count;     /* tunnelers: frontier cells every step of which would run
                                 * alongside floor, from the back of the same array */
@@ -52,7 +60,7 @@ typedef struct drunk {
     int64_t carved, target;    /* floor cells carved and aimed at */
     int64_t room_cells, room_budget; /* room cells written (images too) and their cap */
     int64_t steps, max_steps;
-    int32_t min_x, min_y, max_x, max_y; /* bounding box of the floor */
+    int32_t min_x, min_y, max_x, max_y; /* bounding box of the floor, set after walking */
     dg_rng walk, room;
 } drunk;
 
@@ -127,18 +135,82 @@ static int walkable(const drunk *d, int32_t x, int32_t y)
            (!d->reserved || d->cells[(size_t)y * (size_t)d->w + (size_t)x] != FORBIDDEN);
 }
 
+/* ---- the floor planes ---------------------------------------------------------- */
+
+static uint64_t *row_line(const drunk *d, int32_t y) { return d->rows + (size_t)y * (size_t)d->row_words; }
+static uint64_t *col_line(const drunk *d, int32_t x) { return d->cols + (size_t)x * (size_t)d->col_words; }
+
+/* The 64 bits of a line from bit pos on (a plane ends with a spare word). */
+static DGI_ALWAYS_INLINE uint64_t bits_at(const uint64_t *line, int32_t pos)
+{
+    size_t i = (size_t)pos >> 6;
+    unsigned off = (unsigned)pos & 63u;
+    return line[i] >> off | (line[i + 1] << 1) << (63u - off);
+}
+
+/* Floor from cell c - r to c + r of a line, cell c at bit r. */
+static DGI_ALWAYS_INLINE uint32_t line_window(const uint64_t *line, int32_t c, int32_t r)
+{
+    return (uint32_t)(bits_at(line, PAD + c - r) & ((2u << (2 * r)) - 1u));
+}
+
+static DGI_ALWAYS_INLINE void set_floor_bits(drunk *d, int32_t x, int32_t y)
+{
+    row_line(d, y)[(x + PAD) >> 6] |= 1ULL << ((x + PAD) & 63);
+    col_line(d, x)[(y + PAD) >> 6] |= 1ULL << ((y + PAD) & 63);
+}
+
+static void clear_floor_bits(drunk *d, int32_t x, int32_t y)
+{
+    row_line(d, y)[(x + PAD) >> 6] &= ~(1ULL << ((x + PAD) & 63));
+    col_line(d, x)[(y + PAD) >> 6] &= ~(1ULL << ((y + PAD) & 63));
+}
+
+/* The highest set bit of w (w != 0). */
+static int32_t highest_bit64(uint64_t w)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(w);
+#else
+    int32_t i = 63;
+    for (; !(w >> 63); w <<= 1)
+        i--;
+    return i;
+#endif
+}
+
+/* Room for more frontier cells: the list starts near the floor target and
+ * grows by half when carving outruns it (the blocked cells move to the new end). */
+static int grow_frontier(drunk *d)
+{
+    size_t cap = d->frontier_cap + d->frontier_cap / 2 + 64;
+    int32_t *fresh = dgi_alloc(d->a, cap * sizeof *fresh);
+    if (!fresh)
+        return 0;
+    memcpy(fresh, d->frontier, (size_t)d->frontier_count * sizeof *fresh);
+    memcpy(fresh + cap - (size_t)d->blocked_count,
+           d->frontier + d->frontier_cap - (size_t)d->blocked_count,
+           (size_t)d->blocked_count * sizeof *fresh);
+    dgi_free(d->a, d->frontier, d->frontier_cap * sizeof *d->frontier);
+    d->frontier = fresh;
+    d->frontier_cap = cap;
+    return 1;
+}
+
 static DGI_ALWAYS_INLINE void carve_one(drunk *d, int32_t x, int32_t y)
 {
     size_t i = (size_t)y * (size_t)d->w + (size_t)x;
     if (d->cells[i] != DG_TILE_VOID)
         return;
     d->cells[i] = DG_TILE_FLOOR;
+    set_floor_bits(d, x, y);
     d->carved++;
-    d->frontier[d->frontier_count++] = (int32_t)i; /* each cell once: the list never overflows */
-    d->min_x = DG_MIN(d->min_x, x);
-    d->max_x = DG_MAX(d->max_x, x);
-    d->min_y = DG_MIN(d->min_y, y);
-    d->max_y = DG_MAX(d->max_y, y);
+    if ((size_t)(d->frontier_count + d->blocked_count) == d->frontier_cap && !grow_frontier(d))
+    {
+        d->nomem = 1;
+        return;
+    }
+    d->frontier[d->frontier_count++] = DGI_PACK(x, y); /* each cell once */
 }
 
 /* Carves (x, y) and its mirror images; returns the cells newly carved. The
@@ -161,9 +233,14 @@ static DGI_ALWAYS_INLINE int64_t carve(drunk *d, int32_t x, int32_t y)
     return d->carved - before;
 }
 
+static int floor_at(const drunk *d, int32_t x, int32_t y)
+{
+    return d->cells[(size_t)y * (size_t)d->w + (size_t)x] == DG_TILE_FLOOR;
+}
+
 /* 1 if (x, y) lies at least two cells inside the grid edge: its four
  * neighbours are inside the ring, so no bounds need checking. */
-static int deep_inside(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int deep_inside(const drunk *d, int32_t x, int32_t y)
 {
     return x >= 2 && y >= 2 && x <= d->w - 3 && y <= d->h - 3;
 }
@@ -180,7 +257,7 @@ static DGI_ALWAYS_INLINE int open_dirs(const drunk *d, int32_t x, int32_t y)
 }
 
 /* Directions from (x, y) onto rock inside the ring. */
-static int rock_dirs(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int rock_dirs(const drunk *d, int32_t x, int32_t y)
 {
     if (deep_inside(d, x, y))
     {
@@ -197,6 +274,19 @@ static int rock_dirs(const drunk *d, int32_t x, int32_t y)
                  d->cells[(size_t)ny * (size_t)d->w + (size_t)nx] == DG_TILE_VOID) << k;
     }
     return mask;
+}
+
+/* dg_rng_chance and dg_rng_range, inline for the walkers' steps (the same draws). */
+static DGI_ALWAYS_INLINE int chance(dg_rng *rng, int32_t permille)
+{
+    if (permille <= 0)
+        return 0;
+    return permille >= 1000 || dgi_rng_below(rng, 1000) < (uint32_t)permille;
+}
+
+static DGI_ALWAYS_INLINE int32_t draw_between(dg_rng *rng, int32_t lo, int32_t hi)
+{
+    return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(rng, (uint32_t)(hi - lo + 1));
 }
 
 /* A uniformly drawn set bit of mask (mask != 0). */
@@ -217,7 +307,13 @@ static int32_t draw_run(drunk *d)
 {
     if (d->p->mode != DG_WALK_TUNNELER)
         return 0;
-    return (int32_t)dg_rng_range(&d->walk, d->p->step_min, d->p->step_max);
+    return draw_between(&d->walk, d->p->step_min, d->p->step_max);
+}
+
+/* 1 if a window across a step (its cell at bit ALONGSIDE) holds floor beside rock. */
+static DGI_ALWAYS_INLINE int rock_beside_floor(uint32_t side)
+{
+    return !(side >> ALONGSIDE & 1u) && side != 0;
 }
 
 /* The directions in mask whose step from (x, y) a tunneler may take. */
@@ -265,8 +361,8 @@ static int restart(drunk *d, walker *v)
     while (d->frontier_count > 0)
     {
         int32_t k = pick_frontier(d);
-        int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
-        int rock = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0, mask = rock;
+        int32_t i = d->frontier[k], x = DGI_PX(i), y = DGI_PY(i);
+        int rock = floor_at(d, x, y) ? rock_dirs(d, x, y) : 0, mask = rock;
         if (!mask || (looks > 0 && !(mask = clear_dirs(d, x, y, mask))))
         {
             d->frontier[k] = d->frontier[--d->frontier_count];
@@ -281,8 +377,8 @@ static int restart(drunk *d, walker *v)
     while (d->blocked_count > 0)
     {
         size_t k = d->frontier_cap - 1 - dgi_rng_below(&d->walk, (uint32_t)d->blocked_count);
-        int32_t i = d->frontier[k], x = i % d->w, y = i / d->w;
-        int mask = d->cells[i] == DG_TILE_FLOOR ? rock_dirs(d, x, y) : 0;
+        int32_t i = d->frontier[k], x = DGI_PX(i), y = DGI_PY(i);
+        int mask = floor_at(d, x, y) ? rock_dirs(d, x, y) : 0;
         if (mask)
         {
             place_walker(d, v, x, y, mask);
@@ -367,41 +463,16 @@ static int drunk_dir(drunk *d, const walker *v)
     return pick_dir(&d->walk, open_dirs(d, v->x, v->y));
 }
 
-static int floor_at(const drunk *d, int32_t x, int32_t y)
-{
-    return d->cells[(size_t)y * (size_t)d->w + (size_t)x] == DG_TILE_FLOOR;
-}
-
-/* Floor at (x, y), 0 outside the grid. */
-static int floor_near(const drunk *d, int32_t x, int32_t y)
-{
-    return x >= 0 && y >= 0 && x < d->w && y < d->h && floor_at(d, x, y);
-}
-
 /* 1 if the step from (x, y) in dir would dig rock with floor up to ALONGSIDE
  * cells to its side: a tunnel running alongside another one, which would
  * leave a thin wall, a row of pillars or a band of parallel passages. */
 static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
 {
     int32_t nx = x + DX[dir], ny = y + DY[dir];
-    if (floor_at(d, nx, ny))
-        return 0;
-    int l = (dir + 3) & 3, r = (dir + 1) & 3;
-    if (nx >= ALONGSIDE && ny >= ALONGSIDE && nx < d->w - ALONGSIDE && ny < d->h - ALONGSIDE)
-    {
-        /* all within the grid: no bounds to check */
-        const uint8_t *c = d->cells + (size_t)ny * (size_t)d->w + (size_t)nx;
-        ptrdiff_t side = DX[r] + (ptrdiff_t)DY[r] * d->w;
-        for (ptrdiff_t k = 1; k <= ALONGSIDE; k++)
-            if (c[k * side] == DG_TILE_FLOOR || c[-k * side] == DG_TILE_FLOOR)
-                return 1;
-        return 0;
-    }
-    for (int32_t k = 1; k <= ALONGSIDE; k++)
-        if (floor_near(d, nx + k * DX[l], ny + k * DY[l]) ||
-            floor_near(d, nx + k * DX[r], ny + k * DY[r]))
-            return 1;
-    return 0;
+    /* the cells beside the step lie across it: a column for east and west, a row otherwise */
+    uint32_t side = dir & 1 ? line_window(col_line(d, nx), ny, ALONGSIDE)
+                            : line_window(row_line(d, ny), nx, ALONGSIDE);
+    return rock_beside_floor(side);
 }
 
 /* Tunneler: on along the run; at its end turn left or right (turn_chance) or
@@ -413,7 +484,7 @@ static int tunnel_dir(drunk *d, walker *v)
     if (v->run <= 0)
     {
         int side = (1 << ((dir + 1) & 3) | 1 << ((dir + 3) & 3)) & open;
-        if (side && dg_rng_chance(&d->walk, d->p->turn_chance))
+        if (side && chance(&d->walk, d->p->turn_chance))
             dir = pick_dir(&d->walk, side);
         v->run = draw_run(d);
     }
@@ -442,7 +513,7 @@ static dg_status step(drunk *d, walker *v)
         return DG_OK;
     }
     int64_t before = d->carved;
-    if (dir != v->dir && d->room_cells < d->room_budget && dg_rng_chance(&d->room, d->p->room_chance))
+    if (dir != v->dir && d->room_cells < d->room_budget && chance(&d->room, d->p->room_chance))
     {
         dg_status st = drop_room(d, v->x, v->y);
         if (st != DG_OK)
@@ -459,6 +530,7 @@ static dg_status step(drunk *d, walker *v)
 }
 
 static dg_status walk_on(drunk *d);
+static void shrink_bounds(drunk *d);
 
 static dg_status walk_all(drunk *d)
 {
@@ -481,20 +553,23 @@ static dg_status walk_on(drunk *d)
     int32_t n = d->p->walkers;
     /* the frontier empties only when reserved cells wall the floor in */
     while (d->carved < d->target && d->steps < d->max_steps &&
-           d->frontier_count + d->blocked_count > 0)
+           d->frontier_count + d->blocked_count > 0 && !d->nomem)
         for (int32_t i = 0; i < n && d->carved < d->target && d->steps < d->max_steps; i++)
         {
             dg_status st = step(d, &d->walkers[i]);
             if (st != DG_OK)
                 return st;
         }
-    return DG_OK;
+    /* carving keeps no box (a cost on every cell): the floor's is read once here */
+    d->min_x = 1, d->min_y = 1, d->max_x = d->w - 2, d->max_y = d->h - 2;
+    shrink_bounds(d);
+    return d->nomem ? DG_E_NOMEM : DG_OK;
 }
 
 /* ---- dead ends ---------------------------------------------------------------- */
 
 /* Floor among the four neighbours of (x, y), a cell inside the ring, as a mask. */
-static int floor_dirs(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int floor_dirs(const drunk *d, int32_t x, int32_t y)
 {
     const uint8_t *c = d->cells + (size_t)y * (size_t)d->w + (size_t)x;
     size_t w = (size_t)d->w;
@@ -519,35 +594,60 @@ static int32_t gap_to_floor(const drunk *d, int32_t x, int32_t y, int dir)
     return 0;
 }
 
-/* Each dead end of the tunnels digs on (ahead first, then to a side) to the
- * nearest floor within JOIN_REACH: a loop instead of a walk back. */
+/* Floor cells of word i of row y (y inside the ring) with exactly one floor
+ * cell among their four neighbours, read off the row plane 64 at a time. */
+static uint64_t dead_end_bits(const drunk *d, int32_t y, int32_t i)
+{
+    const uint64_t *row = row_line(d, y) + i;
+    size_t words = (size_t)d->row_words;
+    uint64_t up = row[-(ptrdiff_t)words], dn = row[words], mid = row[0];
+    uint64_t west = mid << 1 | row[-1] >> 63, east = mid >> 1 | row[1] << 63;
+    /* an odd count that is not three: no two of either pair */
+    return mid & (up ^ dn ^ west ^ east) & ~((up & dn) | (west & east));
+}
+
+/* The dead end at (x, y), floor on side `around` only, digs on (ahead first,
+ * then to a side) to the nearest floor within JOIN_REACH. */
+static void join_dead_end(drunk *d, int32_t x, int32_t y, int around)
+{
+    int ahead = (LOWEST_DIR[around] + 2) & 3, best_dir = -1;
+    int32_t best = JOIN_REACH;
+    for (int turn = 0; turn < 3; turn++)
+    {
+        int dir = (ahead + (turn == 1 ? 1 : turn == 2 ? 3 : 0)) & 3;
+        int32_t gap = gap_to_floor(d, x, y, dir);
+        if (gap > 0 && gap < best)
+            best = gap, best_dir = dir;
+    }
+    for (int32_t k = 1; best_dir >= 0 && k <= best; k++)
+        carve(d, x + k * DX[best_dir], y + k * DY[best_dir]);
+}
+
+/* Each dead end of the tunnels, in row order, digs on to nearby floor: a loop
+ * instead of a walk back. The dead ends of a word are read again after each
+ * dig, as a dig may end or make the ones after it. */
 static void join_dead_ends(drunk *d)
 {
     for (int32_t y = d->min_y; y <= d->max_y; y++)
-        for (int32_t x = d->min_x; x <= d->max_x; x++)
-        {
-            int around = floor_at(d, x, y) ? floor_dirs(d, x, y) : 0;
-            if (DIR_COUNT[around] != 1)
-                continue;
-            int ahead = (LOWEST_DIR[around] + 2) & 3, best_dir = -1;
-            int32_t best = JOIN_REACH;
-            for (int turn = 0; turn < 3; turn++)
+        for (int32_t i = 0; i < d->row_words; i++)
+            for (uint64_t ends = dead_end_bits(d, y, i); ends;)
             {
-                int dir = (ahead + (turn == 1 ? 1 : turn == 2 ? 3 : 0)) & 3;
-                int32_t gap = gap_to_floor(d, x, y, dir);
-                if (gap > 0 && gap < best)
-                    best = gap, best_dir = dir;
+                int32_t b = dgi_lowest_bit64(ends), x = i * 64 + b - PAD;
+                int64_t before = d->carved;
+                join_dead_end(d, x, y, floor_dirs(d, x, y));
+                ends &= ends - 1;
+                if (d->carved != before)
+                    ends = dead_end_bits(d, y, i) & (~1ULL << b);
             }
-            for (int32_t k = 1; best_dir >= 0 && k <= best; k++)
-                carve(d, x + k * DX[best_dir], y + k * DY[best_dir]);
-        }
 }
 
 /* 1 if (x, y) or one of its mirror images lies within one step of where the
  * walk began: trimming keeps the floor around the origin. */
-static int near_origin(const drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE int near_origin(const drunk *d, int32_t x, int32_t y)
 {
     int sym = d->p->symmetry;
+    if (!sym)
+        return x >= d->sx - 1 && x <= d->sx + 1 && y >= d->sy - 1 && y <= d->sy + 1;
     for (int k = 0; k < 4; k++)
         if ((k & sym) == k)
         {
@@ -558,29 +658,17 @@ static int near_origin(const drunk *d, int32_t x, int32_t y)
     return 0;
 }
 
-/* 1 if a passage stops being a dead end at (x, y): a junction, a cell of a
- * 2x2 block of floor (a room), or the origin. */
-static int was_floor(const drunk *d, int32_t x, int32_t y)
+/* 1 if a passage stops being a dead end at (x, y), a cell inside the ring:
+ * a junction, a cell of a 2x2 block of floor (a room), or the origin. Cut
+ * cells still count as floor (they are in the planes until the pass ends). */
+static DGI_ALWAYS_INLINE int passage_ends(const drunk *d, int32_t x, int32_t y)
 {
-    return x >= 0 && y >= 0 && x < d->w && y < d->h &&
-           (floor_at(d, x, y) || d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT);
-}
-
-static int passage_ends(const drunk *d, int32_t x, int32_t y)
-{
-    int around = 0;
-    for (int k = 0; k < 4; k++)
-        around |= was_floor(d, x + DX[k], y + DY[k]) << k;
-    if (DIR_COUNT[around] >= 3 || near_origin(d, x, y))
+    uint32_t up = line_window(row_line(d, y - 1), x, 1), mid = line_window(row_line(d, y), x, 1);
+    uint32_t dn = line_window(row_line(d, y + 1), x, 1);
+    uint32_t n = up >> 1 & 1u, e = mid >> 2 & 1u, s = dn >> 1 & 1u, w = mid & 1u;
+    if (n + e + s + w >= 3 || near_origin(d, x, y))
         return 1;
-    for (int k = 0; k < 4; k++)
-    {
-        int l = (k + 1) & 3;
-        if ((around >> k & 1) && (around >> l & 1) &&
-            was_floor(d, x + DX[k] + DX[l], y + DY[k] + DY[l]))
-            return 1;
-    }
-    return 0;
+    return (n & e & up >> 2) | (e & s & dn >> 2) | (s & w & dn) | (w & n & up);
 }
 
 /* The cells of the dead end at (x, y) up to where its passage stops being
@@ -608,39 +696,59 @@ static int32_t dead_end_length(const drunk *d, int32_t x, int32_t y)
 static void trim_dead_ends(drunk *d)
 {
     int32_t cut_y0 = d->max_y + 1, cut_y1 = d->min_y - 1; /* rows holding cut cells */
+    /* The planes hold floor and cut cells, which do not change in this pass,
+     * so their dead ends are found once a word. A cell the bytes call a dead
+     * end but the planes do not lies beside a cut cell: the end of a cut
+     * passage (a junction, or floor with none left around it), never cut. */
     for (int32_t y = d->min_y; y <= d->max_y; y++)
-        for (int32_t x = d->min_x; x <= d->max_x; x++)
-        {
-            if (!floor_at(d, x, y) || DIR_COUNT[floor_dirs(d, x, y)] != 1 ||
-                dead_end_length(d, x, y) <= DEAD_END_MAX)
-                continue;
-            int32_t cx = x, cy = y;
-            while (!passage_ends(d, cx, cy) && DIR_COUNT[floor_dirs(d, cx, cy)] == 1)
+        for (int32_t i = 0; i < d->row_words; i++)
+            for (uint64_t ends = dead_end_bits(d, y, i); ends; ends &= ends - 1)
             {
-                int dir = LOWEST_DIR[floor_dirs(d, cx, cy)];
-                d->cells[(size_t)cy * (size_t)d->w + (size_t)cx] = CUT;
-                d->carved--;
-                cut_y0 = DG_MIN(cut_y0, cy), cut_y1 = DG_MAX(cut_y1, cy);
-                cx += DX[dir], cy += DY[dir];
+                int32_t x = i * 64 + dgi_lowest_bit64(ends) - PAD;
+                if (!floor_at(d, x, y) || DIR_COUNT[floor_dirs(d, x, y)] != 1 ||
+                    dead_end_length(d, x, y) <= DEAD_END_MAX)
+                    continue;
+                int32_t cx = x, cy = y;
+                while (!passage_ends(d, cx, cy) && DIR_COUNT[floor_dirs(d, cx, cy)] == 1)
+                {
+                    int dir = LOWEST_DIR[floor_dirs(d, cx, cy)];
+                    d->cells[(size_t)cy * (size_t)d->w + (size_t)cx] = CUT;
+                    d->carved--;
+                    cut_y0 = DG_MIN(cut_y0, cy), cut_y1 = DG_MAX(cut_y1, cy);
+                    cx += DX[dir], cy += DY[dir];
+                }
             }
-        }
     for (int32_t y = cut_y0; y <= cut_y1; y++)
-        for (int32_t x = d->min_x; x <= d->max_x; x++)
-            if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT)
-                d->cells[(size_t)y * (size_t)d->w + (size_t)x] = DG_TILE_VOID;
+        for (int32_t i = 0; i < d->row_words; i++)
+            for (uint64_t bits = row_line(d, y)[i]; bits; bits &= bits - 1)
+            {
+                int32_t x = i * 64 + dgi_lowest_bit64(bits) - PAD;
+                if (d->cells[(size_t)y * (size_t)d->w + (size_t)x] == CUT)
+                {
+                    d->cells[(size_t)y * (size_t)d->w + (size_t)x] = DG_TILE_VOID;
+                    clear_floor_bits(d, x, y);
+                }
+            }
 }
 
-/* The floor's bounding box again, after trimming. */
+/* The floor's bounding box, read off the row plane in the rows it held. */
 static void shrink_bounds(drunk *d)
 {
     int32_t x0 = d->max_x, y0 = d->max_y, x1 = d->min_x, y1 = d->min_y;
     for (int32_t y = d->min_y; y <= d->max_y; y++)
-        for (int32_t x = d->min_x; x <= d->max_x; x++)
-            if (floor_at(d, x, y))
-            {
-                x0 = DG_MIN(x0, x), x1 = DG_MAX(x1, x);
-                y0 = DG_MIN(y0, y), y1 = DG_MAX(y1, y);
-            }
+    {
+        const uint64_t *row = row_line(d, y);
+        int32_t first = 0, last = d->row_words - 1;
+        while (first <= last && !row[first])
+            first++;
+        if (first > last)
+            continue;
+        while (!row[last])
+            last--;
+        x0 = DG_MIN(x0, first * 64 + dgi_lowest_bit64(row[first]) - PAD);
+        x1 = DG_MAX(x1, last * 64 + highest_bit64(row[last]) - PAD);
+        y0 = DG_MIN(y0, y), y1 = DG_MAX(y1, y);
+    }
     d->min_x = x0, d->min_y = y0, d->max_x = x1, d->max_y = y1;
 }
 
@@ -650,13 +758,13 @@ static void drop_trimmed_frontier(drunk *d)
 {
     int32_t kept = 0;
     for (int32_t k = 0; k < d->frontier_count; k++)
-        if (d->cells[d->frontier[k]] == DG_TILE_FLOOR)
+        if (floor_at(d, DGI_PX(d->frontier[k]), DGI_PY(d->frontier[k])))
             d->frontier[kept++] = d->frontier[k];
     d->frontier_count = kept;
     int32_t *blocked = d->frontier + d->frontier_cap - d->blocked_count;
     kept = 0;
     for (int32_t k = 0; k < d->blocked_count; k++)
-        if (d->cells[blocked[k]] == DG_TILE_FLOOR)
+        if (floor_at(d, DGI_PX(blocked[k]), DGI_PY(blocked[k])))
             blocked[kept++] = blocked[k];
     memmove(d->frontier + d->frontier_cap - kept, blocked, (size_t)kept * sizeof *blocked);
     d->blocked_count = kept;
@@ -684,28 +792,33 @@ static dg_status tidy_dead_ends(drunk *d)
 
 /* ---- output ------------------------------------------------------------------- */
 
-/* 1 where column x of rows up, mid, dn holds floor. */
-static int floor_in_column(const uint8_t *up, const uint8_t *mid, const uint8_t *dn, int32_t x)
+/* Floor in word i of rows y - 1 .. y + 1 (rows outside the grid hold none). */
+static uint64_t floor_near_row(const drunk *d, int32_t y, int32_t i)
 {
-    return (up[x] == DG_TILE_FLOOR) | (mid[x] == DG_TILE_FLOOR) | (dn[x] == DG_TILE_FLOOR);
+    uint64_t bits = row_line(d, y)[i];
+    if (y > 0)
+        bits |= row_line(d, y - 1)[i];
+    if (y < d->h - 1)
+        bits |= row_line(d, y + 1)[i];
+    return bits;
 }
 
-/* Rock with floor among its eight neighbours becomes wall: one pass along the
- * rows of the floor's box and its ring, carrying the floor of the last three
- * columns (rows outside the box hold no floor: the row itself stands in). */
+/* Rock with floor among its eight neighbours becomes wall: per row of the
+ * floor's box and its ring, the floor of three rows spread one cell to
+ * each side, less the floor itself, 64 cells a word. */
 static void add_walls(drunk *d)
 {
     for (int32_t y = d->min_y - 1; y <= d->max_y + 1; y++)
     {
-        uint8_t *mid = d->cells + (size_t)y * (size_t)d->w;
-        const uint8_t *up = y - 1 >= d->min_y ? mid - d->w : mid;
-        const uint8_t *dn = y + 1 <= d->max_y ? mid + d->w : mid;
-        int before = 0, here = 0; /* floor in columns x - 1 and x */
-        for (int32_t x = d->min_x - 1; x <= d->max_x + 1; x++)
+        uint8_t *out = d->cells + (size_t)y * (size_t)d->w;
+        const uint64_t *row = row_line(d, y);
+        uint64_t before = 0, here = floor_near_row(d, y, 0);
+        for (int32_t i = 0; i < d->row_words; i++)
         {
-            int after = x + 1 <= d->max_x && floor_in_column(up, mid, dn, x + 1);
-            if (mid[x] == DG_TILE_VOID && (before | here | after))
-                mid[x] = DG_TILE_WALL;
+            uint64_t after = i + 1 < d->row_words ? floor_near_row(d, y, i + 1) : 0;
+            uint64_t near = here | here << 1 | before >> 63 | here >> 1 | after << 63;
+            for (uint64_t wall = near & ~row[i]; wall; wall &= wall - 1)
+                out[i * 64 + dgi_lowest_bit64(wall) - PAD] = DG_TILE_WALL;
             before = here, here = after;
         }
     }
@@ -774,6 +887,7 @@ static void drunk_free(drunk *d)
 {
     dgi_free(d->a, d->cells, d->cell_count);
     dgi_free(d->a, d->frontier, d->frontier_cap * sizeof *d->frontier);
+    dgi_free(d->a, d->rows, d->rows ? d->plane_words * sizeof *d->rows : 0);
     dgi_free(d->a, d->walkers, (size_t)d->p->walkers * sizeof *d->walkers);
     dgi_free(d->a, d->rooms, (size_t)d->room_cap * sizeof *d->rooms);
 }
@@ -803,11 +917,22 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint
     dgi_rng_seed(&d->walk, seed, STREAM_WALK);
     dgi_rng_seed(&d->room, seed, STREAM_ROOM);
     d->cell_count = (size_t)cells;
-    d->frontier_cap = (size_t)interior;
+    /* the frontier holds floor cells: room for the target, a quarter more
+     * (joins overshoot it) and the last room with its images, more only if
+     * carving outruns that */
+    int64_t images = p->symmetry == DG_WALK_SYM_XY ? 4 : p->symmetry ? 2 : 1;
+    int64_t room = (int64_t)p->room_max * p->room_max * images;
+    d->frontier_cap = (size_t)DG_MIN(interior, d->target + d->target / 4 + room + 64);
+    d->row_words = (d->w + 2 * PAD + 63) / 64;
+    d->col_words = (d->h + 2 * PAD + 63) / 64;
+    /* both planes and a spare word, which bits_at may read past the last line */
+    d->plane_words = (size_t)d->h * (size_t)d->row_words + (size_t)d->w * (size_t)d->col_words + 1;
     d->cells = dgi_calloc(a, d->cell_count, 1);
+    d->rows = dgi_calloc(a, d->plane_words, sizeof *d->rows);
+    d->cols = d->rows ? d->rows + (size_t)d->h * (size_t)d->row_words : NULL;
     d->frontier = dgi_alloc(a, d->frontier_cap * sizeof *d->frontier);
     d->walkers = dgi_alloc(a, (size_t)p->walkers * sizeof *d->walkers);
-    return d->cells && d->frontier && d->walkers ? DG_OK : DG_E_NOMEM;
+    return d->cells && d->rows && d->frontier && d->walkers ? DG_OK : DG_E_NOMEM;
 }
 
 /* ---- reserved cells --------------------------------------------------------------- */
@@ -876,7 +1001,10 @@ static dg_status keep_start_floor(drunk *d)
     dgi_bfs(&view, d->sy * d->w + d->sx, dist, queue);
     for (size_t i = 0; i < n; i++)
         if (d->cells[i] == DG_TILE_FLOOR && dist[i] < 0)
+        {
             d->cells[i] = DG_TILE_VOID, d->carved--;
+            clear_floor_bits(d, (int32_t)(i % (size_t)d->w), (int32_t)(i / (size_t)d->w));
+        }
     int32_t kept = 0;
     for (int32_t i = 0; i < d->room_count; i++)
         if (dist[d->rooms[i].rect.y * d->w + d->rooms[i].rect.x] >= 0)
@@ -948,6 +1076,8 @@ dg_status dgi_walk_generate(dg_grid *grid, const dg_walk_params *params, uint64_
         st = walk_all(&d);
     if (st == DG_OK && params->mode == DG_WALK_TUNNELER)
         st = tidy_dead_ends(&d);
+    if (st == DG_OK && d.nomem)
+        st = DG_E_NOMEM;
     if (st == DG_OK && reserved && params->symmetry != DG_WALK_SYM_NONE)
         st = keep_start_floor(&d);
     dg_result fresh;
