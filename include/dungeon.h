@@ -1595,8 +1595,9 @@ DG_API dg_status dg_graph_load(const char *path, const dg_allocator *allocator, 
 DG_API void dg_graph_free(dg_graph *graph);
 /* Checks a graph without laying it out: DG_E_INVALID with a message naming
  * the node or edge (a duplicate name, an edge to itself or to no node, a
- * disconnected graph, a node of degree above DG_GRAPH_DEGREE_MAX, a key in a
- * node that cannot hold it, a size range min > max, ...). */
+ * disconnected graph, a graph that is not planar, a node of degree above
+ * DG_GRAPH_DEGREE_MAX, a key in a node that cannot hold it, a size range
+ * min > max, ...). */
 DG_API dg_status dg_graph_check(const dg_graph *graph, dg_diag *diag);
 /* A 64-bit hash of the graph's content (never 0; 0 for NULL): recipes record it. */
 DG_API uint64_t dg_graph_hash(const dg_graph *graph);

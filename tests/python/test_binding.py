@@ -35,7 +35,9 @@ STRUCTS = {"dg_grid": dg.Grid, "dg_room": dg.Room, "dg_corridor": dg.Corridor, "
            "dg_generator_info": dg.GeneratorInfo, "dg_recipe": dg.Recipe,
            "dg_export_options": dg.ExportOptions, "dg_attach_params": dg.AttachParams,
            "dg_overlay": dg.Overlay, "dg_move": dg.Move, "dg_distance_info": dg.DistanceInfo,
-           "dg_quality": dg.Quality, "dg_autotile_params": dg.AutotileParams}
+           "dg_quality": dg.Quality, "dg_autotile_params": dg.AutotileParams,
+           "dg_graph_node": dg.GraphNode, "dg_graph_edge": dg.GraphEdge, "dg_graph": dg._core.Graph,
+           "dg_site": dg.Site}
 RENAMED = {"from": "from_", "def": "default"}
 for line in open(layout_path):
     words = line.split()
