@@ -1167,34 +1167,38 @@ static void pick_start(cave *c, uint64_t seed)
     }
 }
 
-/* Exit: the last cave cell a breadth-first walk from the start reaches. The
- * map becomes the walk's mask (1 cave, 2 tunnel, 0 closed or walked); queue
- * entries carry bit 30 for cave cells. Branch-free as the flood in finish.c:
- * every neighbour is written to the queue and kept only if open, the four
- * loads before the four stores (a byte store may alias anything, so the
- * compiler would not reorder them itself). */
+/* Exit: the last cave cell a breadth-first walk from the start reaches. In
+ * the map, 1 is cave, 2 tunnel, 0 closed, and W_SEEN marks a cell queued
+ * (its kind stays, so the queue read backwards finds the last cave cell).
+ * Branch-free as the flood in finish.c: every neighbour is written to the
+ * queue and kept only if open and unseen, the four loads before the four
+ * stores (a byte store may alias anything, so the compiler would not reorder
+ * them itself). */
+enum { W_SEEN = 0x80 };
 static void pick_exit(cave *c)
 {
     uint8_t *map = c->map;
     int32_t *queue = c->queue;
-    const int32_t pw = c->pw, cave_bit = 1 << 30;
-    for (size_t i = 0; i < c->cells; i++)
+    const ptrdiff_t pw = c->pw; /* pointer-sized: no widening per cell */
+    for (size_t i = 0, n = c->cells; i < n; i++)
         map[i] &= M_OPEN; /* EDGE (4) and the marks go */
-    int32_t head = 0, tail = 1, exit = c->start;
+    size_t head = 0, tail = 1;
     queue[0] = c->start;
-    map[c->start] = 0;
+    map[c->start] |= W_SEEN;
     while (head < tail)
     {
-        int32_t q = queue[head++], u = q & ~cave_bit;
-        exit = q & cave_bit ? u : exit;
-        uint8_t mn = map[u - pw], me = map[u + 1], ms = map[u + pw], mw = map[u - 1];
-        map[u - pw] = map[u + 1] = map[u + pw] = map[u - 1] = 0;
-        queue[tail] = (u - pw) | (mn & 1) << 30, tail += mn != 0;
-        queue[tail] = (u + 1) | (me & 1) << 30, tail += me != 0;
-        queue[tail] = (u + pw) | (ms & 1) << 30, tail += ms != 0;
-        queue[tail] = (u - 1) | (mw & 1) << 30, tail += mw != 0;
+        ptrdiff_t u = queue[head++];
+        uint8_t *m = map + u, mn = m[-pw], me = m[1], ms = m[pw], mw = m[-1];
+        m[-pw] = mn | W_SEEN, m[1] = me | W_SEEN, m[pw] = ms | W_SEEN, m[-1] = mw | W_SEEN;
+        queue[tail] = (int32_t)(u - pw), tail += (uint8_t)(mn - 1) < 2; /* 1 or 2: open, unseen */
+        queue[tail] = (int32_t)(u + 1), tail += (uint8_t)(me - 1) < 2;
+        queue[tail] = (int32_t)(u + pw), tail += (uint8_t)(ms - 1) < 2;
+        queue[tail] = (int32_t)(u - 1), tail += (uint8_t)(mw - 1) < 2;
     }
-    c->exit = exit;
+    size_t k = tail - 1;
+    while (k > 0 && (map[queue[k]] & M_KIND) != M_CAVE)
+        k--;
+    c->exit = queue[k];
 }
 
 /* Eight tiles, lane k (bits 8k..8k+7) for the cell k to the right, stored
