@@ -811,7 +811,7 @@ static void sweep_up_rock(const cave *c, int32_t y, near_row dn, const int32_t *
         if (dr + 1 < dist)
             dist = dr + 1, o = gr, owner = orr, kept = 0;
         if (kept && o != NO_CAVE)
-            owner = (int32_t)c->near[(size_t)(XY_Y(o) - PAD) * (size_t)c->iw + XY_X(o) - PAD];
+            owner = (int32_t)c->near[(size_t)(XY_Y(o) - PAD) * (size_t)c->iw + (size_t)(XY_X(o) - PAD)];
         d[x] = dr = dist, g[x] = gr = o, own[x] = orr = owner;
     }
     *pd = dr, *pg = gr, *po = orr;
