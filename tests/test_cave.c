@@ -569,3 +569,22 @@ TEST(cave_allocation_failures)
         }
     }
 }
+
+/* The connect pass keeps one 4-byte value a cell (the old distance transform
+ * kept three): a default map's peak scratch stays under 8 bytes a cell. */
+TEST(cave_scratch_per_cell)
+{
+    hard_alloc ha;
+    hard_alloc_init(&ha, 0);
+    int32_t w = 600, h = 400;
+    uint8_t *cells = malloc((size_t)w * (size_t)h);
+    CHECK(cells != NULL);
+    dg_grid g;
+    CHECK(dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    CHECK(dg_cave_generate(&g, &p, 5, NULL, &ha.hooks, NULL) == DG_OK);
+    CHECK(ha.peak_bytes > 0 && ha.peak_bytes < 8 * (int64_t)w * h);
+    CHECK(hard_alloc_clean(&ha));
+    free(cells);
+}

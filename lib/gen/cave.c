@@ -65,16 +65,20 @@ typedef struct cave {
     int32_t nw;
     uint64_t *rock, *next, *sum0, *sum1;
     uint64_t last_pad;          /* pad bits of each row's last word */
-    /* the cell map: the area with PAD edge rings, pw x ph bytes, and per cell
-     * an owner (region, then cave) and an origin (nearest cave cell) */
+    /* the cell map: the area with PAD edge rings, pw x ph bytes */
     int32_t pw, ph;
     size_t cells;
-    void *block;      size_t block_size; /* the per-cell arrays below, one allocation */
+    void *block;      size_t block_size; /* the scratch below, one allocation */
     uint8_t *map;
-    int32_t *owner;   /* region of a cave cell, and of the cave nearest to a rock cell */
-    uint32_t *origin; /* the cave cell (packed) nearest to a rock cell */
-    int32_t *queue;   /* the exit walk's queue (one spare entry: it writes ahead),
-                       * the distances of nearest_caves */
+    uint32_t *near;   /* per area cell (iw x ih): the region of a cave cell, the nearest
+                       * cave cell (packed) of a rock cell by the first sweep */
+    int32_t *queue;   /* the exit walk's queue (one spare entry: it writes ahead); the
+                       * same memory as near, which is done with by then */
+    int32_t *rows;    /* the sweeps' rows: 6 x iw (distance, origin, owner, two rows) */
+    int32_t *row_first, *row_end; /* per area row: its candidate tunnels in edges */
+    int32_t *owner;   /* around reserved cells, per map cell: the region of the cave
+                       * nearest by a walk (or -1) */
+    uint32_t *origin; /* around reserved cells, per map cell: that cave's cell (packed) */
     run *runs;        int32_t run_count, run_cap;
     region *regions;  int32_t region_count, region_cap;
     int32_t *keep;    /* per region: cave index or -1 (keep_cap entries) */
@@ -140,6 +144,8 @@ static void cave_free(cave *c)
     dgi_free(a, c->block, c->block_size);
     dgi_free(a, c->forbid, c->forbid ? (size_t)c->nw * (size_t)(c->ih + 2) * sizeof *c->forbid : 0);
     dgi_free(a, c->dist, c->dist ? c->cells * sizeof *c->dist : 0);
+    dgi_free(a, c->owner, c->owner ? c->cells * sizeof *c->owner : 0);
+    dgi_free(a, c->origin, c->origin ? c->cells * sizeof *c->origin : 0);
     dgi_free(a, c->runs, (size_t)c->run_cap * sizeof *c->runs);
     dgi_free(a, c->regions, (size_t)c->region_cap * sizeof *c->regions);
     dgi_free(a, c->keep, (size_t)c->keep_cap * sizeof *c->keep);
@@ -150,13 +156,15 @@ static void cave_free(cave *c)
     dgi_free(a, c->order, (size_t)c->edge_cap * sizeof *c->order);
 }
 
-/* One block: bit rows (two buffers of (ih + 2) rows, two row sums), then per
- * cell owner, origin and queue (4 bytes each) and the map. */
+/* One block: bit rows (two buffers of (ih + 2) rows, two row sums), the
+ * sweeps' rows, the tunnels' row spans, near (4 bytes per area cell, later
+ * the queue) and the map. */
 static dg_status cave_alloc(cave *c)
 {
-    size_t words = (size_t)c->nw * (size_t)(c->ih + 2), n = c->cells;
+    size_t words = (size_t)c->nw * (size_t)(c->ih + 2), area = (size_t)c->iw * (size_t)c->ih;
     size_t bit_bytes = (2 * words + 2 * (size_t)c->nw) * sizeof(uint64_t);
-    c->block_size = bit_bytes + 3 * n * sizeof(int32_t) + n;
+    size_t ints = 6 * (size_t)c->iw + 2 * (size_t)c->ih + area + 2;
+    c->block_size = bit_bytes + ints * sizeof(int32_t) + c->cells;
     uint8_t *b = dgi_alloc(c->a, c->block_size);
     if (!b)
         return DG_E_NOMEM;
@@ -166,10 +174,12 @@ static dg_status cave_alloc(cave *c)
     c->sum0 = c->next + words;
     c->sum1 = c->sum0 + c->nw;
     b += bit_bytes;
-    c->owner = (int32_t *)(void *)b;
-    c->origin = (uint32_t *)(c->owner + n);
-    c->queue = (int32_t *)(c->origin + n);
-    c->map = (uint8_t *)(c->queue + n);
+    c->rows = (int32_t *)(void *)b;
+    c->row_first = c->rows + 6 * (size_t)c->iw;
+    c->row_end = c->row_first + c->ih;
+    c->queue = c->row_end + c->ih;
+    c->near = (uint32_t *)c->queue;
+    c->map = (uint8_t *)(c->queue + area + 2);
     return DG_OK;
 }
 
@@ -417,7 +427,11 @@ static void set_rock(cave *c, uint32_t p, int rock)
     *w = rock ? *w | bit : *w & ~bit;
 }
 
-/* The cell map from the bit rows: CAVE or ROCK inside, EDGE around. */
+static uint64_t spread_bits(uint32_t b);
+static void store_lanes(uint8_t *out, uint64_t tiles);
+
+/* The cell map from the bit rows: CAVE or ROCK inside, EDGE around; eight
+ * cells a step. */
 static void build_map(cave *c)
 {
     memset(c->map, M_EDGE, c->cells);
@@ -425,8 +439,19 @@ static void build_map(cave *c)
     {
         const uint64_t *row = row_of(c->rock, c, y + 1);
         uint8_t *m = c->map + map_index(c, 0, y);
-        for (int32_t x = 0; x < c->iw; x++)
-            m[x] = (uint8_t)(~row[(x + 1) >> 6] >> ((x + 1) & 63) & 1); /* M_CAVE or M_ROCK */
+        for (int32_t x = 0; x < c->iw; x += 8)
+        {
+            int32_t j = x + 1, w = j >> 6, b = j & 63;
+            uint64_t open = ~row[w] >> b;
+            if (b > 56 && w + 1 < c->nw)
+                open |= ~row[w + 1] << (64 - b);
+            uint64_t lanes = spread_bits((uint32_t)open) * M_CAVE;
+            if (x + 8 <= c->iw)
+                store_lanes(m + x, lanes);
+            else
+                for (int32_t k = 0; x + k < c->iw; k++)
+                    m[x + k] = (uint8_t)(lanes >> (8 * k));
+        }
     }
     if (c->forbid) /* forbidden cells lie outside the area for tunnels and walks */
         for (int32_t y = 0; y < c->ih; y++)
@@ -658,17 +683,38 @@ static int32_t edge_length(const cave_edge *e)
     return abs(XY_X(e->p) - XY_X(e->q)) + abs(XY_Y(e->p) - XY_Y(e->q));
 }
 
-/* The candidate tunnel through the touching cells u, v: a straight line
- * between their caves, or around reserved cells the two walks back to them. */
-static cave_edge make_edge(const cave *c, int32_t u, int32_t v)
+/* The nearest caves of one area row: owner (region, -1 for none) and origin
+ * (the cave cell, packed) per column. */
+typedef struct near_row {
+    const int32_t *owner;
+    const uint32_t *origin;
+} near_row;
+
+/* The candidate tunnel through the touching cells u, v (columns xu, xv of
+ * rows ru, rv): a straight line between their caves, or around reserved
+ * cells the two walks back to them. */
+static cave_edge make_edge(const cave *c, int32_t u, int32_t v, near_row ru, int32_t xu,
+                           near_row rv, int32_t xv)
 {
-    cave_edge e = {c->owner[u], c->owner[v], c->origin[u], c->origin[v], u, v, 0};
+    cave_edge e = {ru.owner[xu], rv.owner[xv], ru.origin[xu], rv.origin[xv], u, v, 0};
     e.length = c->dist ? c->dist[u] + c->dist[v] + 1 : edge_length(&e);
     return e;
 }
 
-static dg_status add_edge(cave *c, int32_t u, int32_t v)
+/* Records the touching cells as a candidate, or, when *last is an edge of
+ * the same two regions (found before along the row), keeps the shorter of
+ * the two there. */
+static dg_status touch(cave *c, int32_t u, int32_t v, near_row ru, int32_t xu, near_row rv,
+                       int32_t xv, int32_t *last)
 {
+    cave_edge e = make_edge(c, u, v, ru, xu, rv, xv);
+    if (*last >= 0 && c->edges[*last].a == e.a && c->edges[*last].b == e.b)
+    {
+        if (e.length < c->edges[*last].length)
+            c->edges[*last] = e;
+        return DG_OK;
+    }
+    *last = c->edge_count;
     if (c->edge_count == c->edge_cap)
     {
         void *arr = c->edges;
@@ -677,98 +723,169 @@ static dg_status add_edge(cave *c, int32_t u, int32_t v)
         if (st != DG_OK)
             return st;
     }
-    c->edges[c->edge_count++] = make_edge(c, u, v);
+    c->edges[c->edge_count++] = e;
     return DG_OK;
 }
 
-/* One raster pass over the area rows (step +1: down and right, -1: up and
- * left): each cell takes the nearer of the cell before it in its row and
- * the cell before it in its column (strictly nearer than it is, so ties keep
- * the earlier owner), without branches. The row neighbour's values stay in
- * registers, so the chain along a row costs an add, a compare and moves. */
-static DGI_ALWAYS_INLINE void sweep(cave *c, int step)
+/* Where the areas of two caves touch in area row y (across, or down to the
+ * row below, `down`; none under the last row), the pair of cells is a
+ * candidate tunnel; runs of the same pair along the row give one candidate.
+ * The row's candidates are edges[row_first[y], row_end[y]). */
+static dg_status meet_row(cave *c, int32_t y, near_row here, near_row down)
 {
-    int32_t *dist = c->queue, *owner = c->owner;
-    uint32_t *origin = c->origin;
-    const int32_t far = INT32_MAX / 2, col = step * c->pw;
-    for (int32_t k = 0; k < c->ih; k++)
+    const int32_t *own = here.owner, *below = y + 1 < c->ih ? down.owner : own;
+    int32_t across = -1, dn = -1, i0 = map_index(c, 0, y), last = c->iw - 1;
+    dg_status st = DG_OK;
+    c->row_first[y] = c->edge_count;
+    for (int32_t x = 0; x <= last && st == DG_OK; x++)
     {
-        int32_t y = step > 0 ? k : c->ih - 1 - k;
-        int32_t i = map_index(c, step > 0 ? 0 : c->iw - 1, y);
-        int32_t pd = far, po = 0; /* the row neighbour: none before the first cell */
-        uint32_t pg = 0;
-        for (int32_t x = 0; x < c->iw; x++, i += step)
+        int32_t o = own[x];
+        if ((x < last && own[x + 1] == o && below[x] == o) || o < 0)
+            continue; /* inside one cave's area (most cells), or around reserved cells
+                       * a cell of no cave */
+        if (x < last && own[x + 1] >= 0 && own[x + 1] != o)
+            st = touch(c, i0 + x, i0 + x + 1, here, x, here, x + 1, &across);
+        if (st == DG_OK && below[x] >= 0 && below[x] != o)
+            st = touch(c, i0 + x, i0 + x + c->pw, here, x, down, x, &dn);
+    }
+    c->row_end[y] = c->edge_count;
+    return st;
+}
+
+enum { FAR = INT32_MAX / 2 };
+#define NO_CAVE 0xFFFFFFFFu /* the origin of a cell the first sweep reached from no cave */
+
+/* First sweep, area row y, columns x0..x1 of rock (down and right): each cell
+ * takes the nearer of the cell above and the cell before it (the one above
+ * on a tie); d, g: distance and origin of the row above, updated in place;
+ * *pd, *pg those of the cell before. */
+static void sweep_down_rock(uint32_t *near, int32_t *d, uint32_t *g, int32_t x0, int32_t x1,
+                            int32_t *pd, uint32_t *pg)
+{
+    int32_t dl = *pd;
+    uint32_t gl = *pg;
+    for (int32_t x = x0; x <= x1; x++)
+    {
+        int32_t du = d[x] + 1, dist = FAR;
+        uint32_t o = NO_CAVE;
+        if (du < dist)
+            dist = du, o = g[x];
+        if (dl + 1 < dist)
+            dist = dl + 1, o = gl;
+        d[x] = dl = dist, g[x] = gl = near[x] = o;
+    }
+    *pd = dl, *pg = gl;
+}
+
+/* The cave cells x0..x1 of area row y, region `set`, in either sweep. */
+static void sweep_cave(int32_t *d, uint32_t *g, int32_t *own, int32_t set, int32_t x0, int32_t x1,
+                       int32_t y)
+{
+    for (int32_t x = x0; x <= x1; x++)
+    {
+        d[x] = 0, g[x] = XY(x + PAD, y + PAD);
+        if (own)
+            own[x] = set;
+    }
+}
+
+/* Second sweep, area row y, columns x1 down to x0 of rock (up and left): each
+ * cell keeps its first sweep's cave unless the cell below, then the cell after
+ * it, is strictly nearer. The first sweep's distance is the Manhattan distance
+ * to its cave (up and left of the cell), and a kept cave's region is read at
+ * that cave's cell. dn: the row below; out: this row; *pd.. the cell after. */
+static void sweep_up_rock(const cave *c, int32_t y, near_row dn, const int32_t *ddn,
+                          int32_t *d, uint32_t *g, int32_t *own, int32_t x0, int32_t x1,
+                          int32_t *pd, uint32_t *pg, int32_t *po)
+{
+    const uint32_t *near = c->near + (size_t)y * (size_t)c->iw;
+    int32_t dr = *pd, orr = *po, Y = y + PAD;
+    uint32_t gr = *pg;
+    for (int32_t x = x1; x >= x0; x--)
+    {
+        uint32_t o = near[x];
+        int32_t dist = o == NO_CAVE ? FAR : x + PAD - XY_X(o) + Y - XY_Y(o), owner = -1;
+        int kept = 1;
+        if (ddn[x] + 1 < dist)
+            dist = ddn[x] + 1, o = dn.origin[x], owner = dn.owner[x], kept = 0;
+        if (dr + 1 < dist)
+            dist = dr + 1, o = gr, owner = orr, kept = 0;
+        if (kept && o != NO_CAVE)
+            owner = (int32_t)c->near[(size_t)(XY_Y(o) - PAD) * (size_t)c->iw + (size_t)(XY_X(o) - PAD)];
+        d[x] = dr = dist, g[x] = gr = o, own[x] = orr = owner;
+    }
+    *pd = dr, *pg = gr, *po = orr;
+}
+
+/* Nearest cave cell of every area cell by Manhattan distance, with its cave:
+ * the classic two raster passes (down and right, then up and left), exact
+ * for 4-way steps in an open rectangle. The first keeps per cell only the
+ * cave cell it found (near), the second runs on rows, bottom up, and meets
+ * the caves (meet_row) as each row is done, so the scratch is 4 bytes a cell.
+ * Cave cells are whole runs, so only rock is swept cell by cell. */
+static dg_status nearest_caves(cave *c)
+{
+    int32_t iw = c->iw, *d = c->rows, *dd = c->rows + 3 * iw;
+    uint32_t *g = (uint32_t *)d + iw, *gd = (uint32_t *)dd + iw;
+    int32_t *own = d + 2 * iw, *ownd = dd + 2 * iw;
+    for (int32_t x = 0; x < iw; x++)
+        d[x] = FAR;
+    for (int32_t y = 0, r = 0; y < c->ih; y++)
+    {
+        uint32_t *near = c->near + (size_t)y * (size_t)iw, pg = NO_CAVE;
+        int32_t x = 0, pd = FAR;
+        for (; r < c->run_count && c->runs[r].y == y; r++)
         {
-            int32_t d = dist[i], o = owner[i], dc = dist[i - col] + 1;
-            uint32_t g = origin[i];
-            int tc = dc < d;
-            d = tc ? dc : d, o = tc ? owner[i - col] : o, g = tc ? origin[i - col] : g;
-            int tr = pd + 1 < d;
-            d = tr ? pd + 1 : d, o = tr ? po : o, g = tr ? pg : g;
-            dist[i] = pd = d, owner[i] = po = o, origin[i] = pg = g;
+            const run *rn = &c->runs[r];
+            if (c->keep[rn->set] < 0)
+                continue;
+            sweep_down_rock(near, d, g, x, rn->x0 - 1, &pd, &pg);
+            sweep_cave(d, g, NULL, 0, rn->x0, rn->x1, y);
+            for (int32_t k = rn->x0; k <= rn->x1; k++)
+                near[k] = (uint32_t)rn->set;
+            pd = 0, pg = g[rn->x1], x = rn->x1 + 1;
         }
+        sweep_down_rock(near, d, g, x, iw - 1, &pd, &pg);
     }
-}
-
-/* Nearest cave cell of every area cell by Manhattan distance: the classic
- * two raster passes (down and right, then up and left), which are exact for
- * 4-way steps in an open rectangle, carrying the region (owner) and the cave
- * cell (origin) with the distance (in c->queue). Sequential, so cheap on big
- * maps, where a breadth-first frontier would miss the cache at every step. */
-static void nearest_caves(cave *c)
-{
-    int32_t *dist = c->queue, *owner = c->owner;
-    uint32_t *origin = c->origin;
-    const int32_t far = INT32_MAX / 2;
-    for (size_t i = 0; i < c->cells; i++)
-        dist[i] = far;
-    for (int32_t r = 0; r < c->run_count; r++)
-    {
-        const run *rn = &c->runs[r];
-        if (c->keep[rn->set] < 0)
-            continue;
-        for (int32_t x = rn->x0, i = map_index(c, x, rn->y); x <= rn->x1; x++, i++)
-            dist[i] = 0, owner[i] = rn->set, origin[i] = XY(x + PAD, rn->y + PAD);
-    }
-    sweep(c, 1);
-    sweep(c, -1);
-}
-
-/* Records the touching cells u, v as a candidate, or, when *last is an edge
- * of the same two regions (the step before along the row), keeps the
- * shorter of the two there. */
-static dg_status touch(cave *c, int32_t u, int32_t v, int32_t *last)
-{
-    if (*last >= 0 && c->edges[*last].a == c->owner[u] && c->edges[*last].b == c->owner[v])
-    {
-        cave_edge e = make_edge(c, u, v);
-        if (e.length < c->edges[*last].length)
-            c->edges[*last] = e;
-        return DG_OK;
-    }
-    *last = c->edge_count;
-    return add_edge(c, u, v);
-}
-
-/* Where the areas of two caves touch (across or down), the pair of cells is
- * a candidate tunnel; runs of the same pair along a row give one candidate. */
-static dg_status meet_caves(cave *c)
-{
-    const int32_t pw = c->pw, *owner = c->owner;
+    for (int32_t x = 0; x < iw; x++)
+        dd[x] = FAR;
     dg_status st = DG_OK;
     c->edge_count = 0;
-    for (int32_t y = 0; y < c->ih; y++)
+    for (int32_t y = c->ih - 1, r = c->run_count - 1; y >= 0 && st == DG_OK; y--)
     {
-        int32_t across = -1, down = -1;
-        for (int32_t x = 0, i = map_index(c, 0, y); x < c->iw && st == DG_OK; x++, i++)
+        near_row dn = {ownd, gd}, here = {own, g};
+        int32_t x = iw - 1, pd = FAR, po = -1;
+        uint32_t pg = NO_CAVE;
+        for (; r >= 0 && c->runs[r].y == y; r--)
         {
-            if (owner[i] < 0) /* around reserved cells, some cells belong to no cave */
+            const run *rn = &c->runs[r];
+            if (c->keep[rn->set] < 0)
                 continue;
-            if (x + 1 < c->iw && owner[i + 1] >= 0 && owner[i + 1] != owner[i])
-                st = touch(c, i, i + 1, &across);
-            if (st == DG_OK && y + 1 < c->ih && owner[i + pw] >= 0 && owner[i + pw] != owner[i])
-                st = touch(c, i, i + pw, &down);
+            sweep_up_rock(c, y, dn, dd, d, g, own, rn->x1 + 1, x, &pd, &pg, &po);
+            sweep_cave(d, g, own, rn->set, rn->x0, rn->x1, y);
+            pd = 0, pg = g[rn->x0], po = rn->set, x = rn->x0 - 1;
         }
+        sweep_up_rock(c, y, dn, dd, d, g, own, 0, x, &pd, &pg, &po);
+        st = meet_row(c, y, here, dn);
+        int32_t *t = d; /* this row is the next one's row below */
+        d = dd, dd = t, t = own, own = ownd, ownd = t;
+        uint32_t *u = g;
+        g = gd, gd = u;
+    }
+    return st;
+}
+
+/* Where the areas of two caves touch (across or down), around reserved
+ * cells: from the per-cell owner and origin of nearest_caves_around. */
+static dg_status meet_caves(cave *c)
+{
+    dg_status st = DG_OK;
+    c->edge_count = 0;
+    for (int32_t y = 0; y < c->ih && st == DG_OK; y++)
+    {
+        int32_t i = map_index(c, 0, y), j = y + 1 < c->ih ? i + c->pw : i;
+        near_row here = {c->owner + i, c->origin + i}, down = {c->owner + j, c->origin + j};
+        st = meet_row(c, y, here, down);
     }
     return st;
 }
@@ -789,8 +906,9 @@ static dg_status sort_edges(cave *c)
         start[c->edges[e].length + 1]++;
     for (int32_t k = 1; k <= longest + 1; k++)
         start[k] += start[k - 1];
-    for (int32_t e = 0; e < c->edge_count; e++)
-        c->order[start[c->edges[e].length]++] = e;
+    for (int32_t y = 0; y < c->ih; y++) /* in the order found along the rows, top down */
+        for (int32_t e = c->row_first[y]; e < c->row_end[y]; e++)
+            c->order[start[c->edges[e].length]++] = e;
     dgi_free(c->a, start, counts_size);
     return DG_OK;
 }
@@ -972,13 +1090,11 @@ static dg_status keep_joined_caves(cave *c)
     return DG_OK;
 }
 
-/* The tunnels to dig once each cave knows its nearest rock: candidate pairs
- * where caves meet, by length, then a spanning tree of them. */
+/* The tunnels to dig once the candidates are known: a spanning tree of them,
+ * shortest first. */
 static dg_status plan_tunnels(cave *c)
 {
-    dg_status st = meet_caves(c);
-    if (st == DG_OK)
-        st = sort_edges(c);
+    dg_status st = sort_edges(c);
     if (st == DG_OK)
         spanning_tree(c);
     return st;
@@ -989,7 +1105,9 @@ static dg_status plan_tunnels(cave *c)
 static dg_status connect_around(cave *c)
 {
     nearest_caves_around(c);
-    dg_status st = plan_tunnels(c);
+    dg_status st = meet_caves(c);
+    if (st == DG_OK)
+        st = plan_tunnels(c);
     if (st != DG_OK)
         return st;
     if ((st = keep_joined_caves(c)) != DG_OK)
@@ -1008,8 +1126,9 @@ static dg_status connect_caves(cave *c)
         return DG_OK;
     if (c->forbid)
         return connect_around(c);
-    nearest_caves(c);
-    dg_status st = plan_tunnels(c);
+    dg_status st = nearest_caves(c);
+    if (st == DG_OK)
+        st = plan_tunnels(c);
     if (st != DG_OK)
         return st;
     for (int32_t t = 0; t < c->tunnel_count; t++)
@@ -1048,34 +1167,38 @@ static void pick_start(cave *c, uint64_t seed)
     }
 }
 
-/* Exit: the last cave cell a breadth-first walk from the start reaches. The
- * map becomes the walk's mask (1 cave, 2 tunnel, 0 closed or walked); queue
- * entries carry bit 30 for cave cells. Branch-free as the flood in finish.c:
- * every neighbour is written to the queue and kept only if open, the four
- * loads before the four stores (a byte store may alias anything, so the
- * compiler would not reorder them itself). */
+/* Exit: the last cave cell a breadth-first walk from the start reaches. In
+ * the map, 1 is cave, 2 tunnel, 0 closed, and W_SEEN marks a cell queued
+ * (its kind stays, so the queue read backwards finds the last cave cell).
+ * Branch-free as the flood in finish.c: every neighbour is written to the
+ * queue and kept only if open and unseen, the four loads before the four
+ * stores (a byte store may alias anything, so the compiler would not reorder
+ * them itself). */
+enum { W_SEEN = 0x80 };
 static void pick_exit(cave *c)
 {
     uint8_t *map = c->map;
     int32_t *queue = c->queue;
-    const int32_t pw = c->pw, cave_bit = 1 << 30;
-    for (size_t i = 0; i < c->cells; i++)
+    const ptrdiff_t pw = c->pw; /* pointer-sized: no widening per cell */
+    for (size_t i = 0, n = c->cells; i < n; i++)
         map[i] &= M_OPEN; /* EDGE (4) and the marks go */
-    int32_t head = 0, tail = 1, exit = c->start;
+    size_t head = 0, tail = 1;
     queue[0] = c->start;
-    map[c->start] = 0;
+    map[c->start] |= W_SEEN;
     while (head < tail)
     {
-        int32_t q = queue[head++], u = q & ~cave_bit;
-        exit = q & cave_bit ? u : exit;
-        uint8_t mn = map[u - pw], me = map[u + 1], ms = map[u + pw], mw = map[u - 1];
-        map[u - pw] = map[u + 1] = map[u + pw] = map[u - 1] = 0;
-        queue[tail] = (u - pw) | (mn & 1) << 30, tail += mn != 0;
-        queue[tail] = (u + 1) | (me & 1) << 30, tail += me != 0;
-        queue[tail] = (u + pw) | (ms & 1) << 30, tail += ms != 0;
-        queue[tail] = (u - 1) | (mw & 1) << 30, tail += mw != 0;
+        ptrdiff_t u = queue[head++];
+        uint8_t *m = map + u, mn = m[-pw], me = m[1], ms = m[pw], mw = m[-1];
+        m[-pw] = mn | W_SEEN, m[1] = me | W_SEEN, m[pw] = ms | W_SEEN, m[-1] = mw | W_SEEN;
+        queue[tail] = (int32_t)(u - pw), tail += (uint8_t)(mn - 1) < 2; /* 1 or 2: open, unseen */
+        queue[tail] = (int32_t)(u + 1), tail += (uint8_t)(me - 1) < 2;
+        queue[tail] = (int32_t)(u + pw), tail += (uint8_t)(ms - 1) < 2;
+        queue[tail] = (int32_t)(u - 1), tail += (uint8_t)(mw - 1) < 2;
     }
-    c->exit = exit;
+    size_t k = tail - 1;
+    while (k > 0 && (map[queue[k]] & M_KIND) != M_CAVE)
+        k--;
+    c->exit = queue[k];
 }
 
 /* Eight tiles, lane k (bits 8k..8k+7) for the cell k to the right, stored
@@ -1213,6 +1336,16 @@ static dg_rect cave_rect(const cave *c, const region *rg)
     return r;
 }
 
+/* The region of the open run holding map cell i (a cave cell). */
+static int32_t region_at(const cave *c, int32_t i)
+{
+    int32_t x = i % c->pw - PAD, y = i / c->pw - PAD;
+    for (int32_t r = 0; r < c->run_count; r++)
+        if (c->runs[r].y == y && c->runs[r].x0 <= x && x <= c->runs[r].x1)
+            return c->runs[r].set;
+    return 0;
+}
+
 /* Rooms, tunnels, start, exit and metrics (the lists were reserved; the
  * grid metrics are already in m). */
 static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
@@ -1245,7 +1378,7 @@ static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
     r->start = grid_point(c, c->start);
     r->exit = grid_point(c, c->exit);
     r->start_room = c->start_cave;
-    r->exit_room = c->cave_count > 1 ? c->keep[c->owner[c->exit]] : 0;
+    r->exit_room = c->cave_count > 1 ? c->keep[region_at(c, c->exit)] : 0;
     r->metrics = *m;
     r->metrics.rooms = r->room_count;
     r->metrics.corridors = r->corridor_count;
@@ -1260,7 +1393,9 @@ static dg_status setup_forbid(cave *c, const dg_grid *g, int64_t *cells)
     size_t words = (size_t)c->nw * (size_t)(c->ih + 2);
     c->forbid = dgi_calloc(c->a, words, sizeof *c->forbid);
     c->dist = dgi_alloc(c->a, c->cells * sizeof *c->dist);
-    if (!c->forbid || !c->dist)
+    c->owner = dgi_alloc(c->a, c->cells * sizeof *c->owner);
+    c->origin = dgi_alloc(c->a, c->cells * sizeof *c->origin);
+    if (!c->forbid || !c->dist || !c->owner || !c->origin)
         return DG_E_NOMEM;
     for (int32_t gy = 0; gy < g->height; gy++)
         for (int32_t gx = 0; gx < g->width; gx++)
