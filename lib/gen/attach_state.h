@@ -43,6 +43,7 @@ typedef struct att_door {
     int32_t next_b;       /* next door in b's adjacency list, or -1 */
     int32_t dist;         /* walking distance from the start (graph searches) */
     uint8_t tile;         /* DG_TILE_DOOR, DG_TILE_CORRIDOR or DG_TILE_FLOOR */
+    uint8_t into_a, into_b; /* DG_DIR_* from the door to the interior cell of a, of b it touches */
 } att_door;
 
 /* A frontier entry: one wall of one feature where something may still attach. */
