@@ -192,27 +192,32 @@ static dg_status build_buckets(att_ctx *c, loop_pass *lp)
     if (!lp->bucket_start)
         return DG_E_NOMEM;
     int32_t *start = lp->bucket_start;
+    const int32_t last = (1 << BUCKET_SHIFT) - 1;
     for (int pass = 0; pass < 2; pass++)
     {
         for (int32_t i = 0; i < c->nfeat; i++)
         {
-            const att_feat *f = &c->feats[i];
-            for (int32_t by = f->y >> BUCKET_SHIFT; by <= (f->y + f->h - 1) >> BUCKET_SHIFT; by++)
-                for (int32_t bx = f->x >> BUCKET_SHIFT; bx <= (f->x + f->w - 1) >> BUCKET_SHIFT;
-                     bx++)
+            const att_feat f = c->feats[i]; /* a copy: the entries' bytes alias nothing then */
+            int32_t fx1 = f.x + f.w - 1, fy1 = f.y + f.h - 1;
+            int32_t bx0 = f.x >> BUCKET_SHIFT, bx1 = fx1 >> BUCKET_SHIFT;
+            for (int32_t by = f.y >> BUCKET_SHIFT; by <= fy1 >> BUCKET_SHIFT; by++)
+            {
+                int32_t *row = start + (size_t)by * (size_t)lp->nbx;
+                int32_t oy = by << BUCKET_SHIFT;
+                uint8_t y0 = (uint8_t)DG_MAX(0, f.y - oy), y1 = (uint8_t)DG_MIN(last, fy1 - oy);
+                for (int32_t bx = bx0; bx <= bx1; bx++)
                 {
-                    size_t b = (size_t)by * (size_t)lp->nbx + (size_t)bx;
                     if (pass == 0)
                     {
-                        start[b + 1]++;
+                        row[bx + 1]++;
                         continue;
                     }
-                    int32_t ox = bx << BUCKET_SHIFT, oy = by << BUCKET_SHIFT, last = (1 << BUCKET_SHIFT) - 1;
-                    bucket_entry e = {(uint8_t)DG_MAX(0, f->x - ox), (uint8_t)DG_MAX(0, f->y - oy),
-                                      (uint8_t)DG_MIN(last, f->x + f->w - 1 - ox),
-                                      (uint8_t)DG_MIN(last, f->y + f->h - 1 - oy), i};
-                    lp->bucket_feat[start[b]++] = e;
+                    int32_t ox = bx << BUCKET_SHIFT;
+                    bucket_entry e = {(uint8_t)DG_MAX(0, f.x - ox), y0, (uint8_t)DG_MIN(last, fx1 - ox),
+                                      y1, i};
+                    lp->bucket_feat[row[bx]++] = e;
                 }
+            }
         }
         if (pass == 0)
         {
