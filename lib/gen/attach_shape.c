@@ -108,6 +108,36 @@ static int32_t widen_tips(const att_ctx *c, const att_feat *f)
     return added;
 }
 
+/* Bit i: the cell row[i - 2] is passable, for the n cells from row[-2] on (n <= 64). */
+static inline uint64_t passable_bits(const uint8_t *row, int32_t n)
+{
+    uint64_t bits = 0;
+    for (int32_t i = 0; i < n; i++)
+        bits |= (uint64_t)att_passable(row[i - 2]) << i;
+    return bits;
+}
+
+/* The room's box and its ring (interior at top, w x h, w + 4 <= 64): every
+ * solid cell becomes wall if one of its 8 neighbours is passable, else rock.
+ * Solid cells never turn passable here, so the rows' bits are read once. */
+static void rederive_walls_narrow(uint8_t *top, ptrdiff_t s, int32_t w, int32_t h)
+{
+    int32_t n = w + 4; /* columns -2 .. w + 1 */
+    uint64_t above = passable_bits(top - 2 * s, n), here = passable_bits(top - s, n);
+    for (int32_t y = -1; y <= h; y++)
+    {
+        uint64_t below = passable_bits(top + (ptrdiff_t)(y + 1) * s, n);
+        uint64_t band = above | here | below;
+        uint64_t near = band | band << 1 | band >> 1; /* bit i + 2: a neighbour of column i */
+        uint8_t *row = top + (ptrdiff_t)y * s;
+        for (int32_t x = -1; x <= w; x++)
+            if (att_solid(row[x]))
+                row[x] = (near >> (x + 2)) & 1 ? DG_TILE_WALL : DG_TILE_VOID;
+        above = here;
+        here = below;
+    }
+}
+
 /* Cuts room f to shape s (tips widened): the cells outside it, and the walls
  * left with nothing passable beside them, become wall where they touch floor,
  * rock where they do not. Returns its floor cells. */
@@ -141,16 +171,19 @@ static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *sh)
     int32_t widened = widen_tips(c, f);
     c->floor += widened - cut;
     int32_t cells = w * h - cut + widened;
-    for (int32_t y = -1; y <= h; y++)
-    {
-        uint8_t *row = top + (ptrdiff_t)y * s;
-        for (int32_t x = -1; x <= w; x++)
+    if (w + 4 <= 64)
+        rederive_walls_narrow(top, s, w, h);
+    else
+        for (int32_t y = -1; y <= h; y++)
         {
-            uint8_t *p = row + x;
-            if (att_solid(*p))
-                *p = near_passable(p, s) ? DG_TILE_WALL : DG_TILE_VOID;
+            uint8_t *row = top + (ptrdiff_t)y * s;
+            for (int32_t x = -1; x <= w; x++)
+            {
+                uint8_t *p = row + x;
+                if (att_solid(*p))
+                    *p = near_passable(p, s) ? DG_TILE_WALL : DG_TILE_VOID;
+            }
         }
-    }
     return cells;
 }
 
