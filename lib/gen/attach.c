@@ -527,6 +527,29 @@ static int row_solid(const uint8_t *p, int32_t n)
     return not_solid(v) == 0;
 }
 
+/* Bytes of v that are neither rock nor the map's edge (0 or 0xFF): each byte
+ * must have all its bits equal. */
+static inline uint64_t not_gap(uint64_t v)
+{
+    return (v ^ (v >> 1)) & 0x7F7F7F7F7F7F7F7Full;
+}
+
+/* Every byte of p[0..n) is rock or the map's edge, eight at a time, like row_void. */
+static int row_gap(const uint8_t *p, int32_t n)
+{
+    if (n < 8)
+        return not_gap(short_row(p, n)) == 0;
+    uint64_t v;
+    for (int32_t i = 0; i < n - 8; i += 8)
+    {
+        memcpy(&v, p + i, sizeof v);
+        if (not_gap(v))
+            return 0;
+    }
+    memcpy(&v, p + n - 8, sizeof v);
+    return not_gap(v) == 0;
+}
+
 /* Cells p[0], p[step], ... p[(n-1)*step] are all rock or the map's edge. */
 static int line_gap(const uint8_t *p, ptrdiff_t step, int32_t n)
 {
@@ -556,8 +579,8 @@ static int gap_clear(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t 
     if (!(att_solid(*r0) || *r0 == ATT_EDGE) || !(att_solid(*r1) || *r1 == ATT_EDGE))
         return 0;
     ptrdiff_t s = c->stride;
-    return (back == DG_DIR_N || line_gap(att_at(c, x0, y0), 1, x1 - x0 + 1)) &&
-           (back == DG_DIR_S || line_gap(att_at(c, x0, y1), 1, x1 - x0 + 1)) &&
+    return (back == DG_DIR_N || row_gap(att_at(c, x0, y0), x1 - x0 + 1)) &&
+           (back == DG_DIR_S || row_gap(att_at(c, x0, y1), x1 - x0 + 1)) &&
            (back == DG_DIR_W || line_gap(att_at(c, x0, y0), s, y1 - y0 + 1)) &&
            (back == DG_DIR_E || line_gap(att_at(c, x1, y0), s, y1 - y0 + 1));
 }
