@@ -52,9 +52,14 @@ int32_t dgi_att_dead_end_count(const att_ctx *c)
 
 #define LOOP_REACH 3 /* a loop opens 1 wall cell, or wall, rock, wall between two pieces */
 
-typedef struct loop_site {
-    int32_t x, y, feat;
+enum { SITE_UNKNOWN = 0, SITE_PAIRED, SITE_NEVER }; /* what the tests that never change said */
+
+typedef struct loop_site { /* 16 bytes: a map's cells all lie in 0..DG_GRID_MAX_DIM - 1 */
+    int16_t x, y;
+    int32_t feat;
+    int32_t other;    /* the feature on the far side, once SITE_PAIRED */
     uint8_t dir, len; /* len: solid cells opened (1 or LOOP_REACH) */
+    uint8_t state;    /* SITE_*: the leaves pass leaves it for the second */
 } loop_site;
 
 /* A feature in a bucket: its rectangle clipped to the bucket, in the bucket's
@@ -98,7 +103,8 @@ static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32
     dg_status st;
     ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, &lp->borrowed, st);
     if (st == DG_OK)
-        lp->sites[lp->nsites++] = (loop_site){x, y, feat, (uint8_t)dir, (uint8_t)len};
+        lp->sites[lp->nsites++] =
+            (loop_site){(int16_t)x, (int16_t)y, feat, -1, (uint8_t)dir, (uint8_t)len, SITE_UNKNOWN};
     return st;
 }
 
@@ -296,23 +302,39 @@ static int32_t loop_budget(const att_ctx *c)
     return DG_MAX(1, rooms / LOOP_ROOMS);
 }
 
-/* Tries candidate s: opens it if the walk it replaces is at least
+/* The feature on the far side of candidate s, or -1 where it can never open:
+ * no feature there (a junction), or a room's door would leave the middle half
+ * of its wall (kept for its shape). Neither changes as loops open, so the
+ * answer is kept in s for the second pass. */
+static int32_t paired_feature(const att_ctx *c, const loop_pass *lp, loop_site *s)
+{
+    if (s->state == SITE_UNKNOWN)
+    {
+        int32_t ux = att_dx(s->dir), uy = att_dy(s->dir);
+        int32_t other = feature_at(lp, s->x + ux * s->len, s->y + uy * s->len);
+        int never = other < 0 || off_middle(c, s->feat, s->x, s->y) ||
+                    off_middle(c, other, s->x + ux * (s->len - 1), s->y + uy * (s->len - 1));
+        s->other = other;
+        s->state = never ? SITE_NEVER : SITE_PAIRED;
+    }
+    return s->state == SITE_PAIRED ? s->other : -1;
+}
+
+/* Tries candidate sp: opens it if the walk it replaces is at least
  * loop_min_gain steps longer than the steps through the opening. On the
  * first pass (leaves) only candidates beside a room with a single entrance.
  * 1 opened, 0 not, -1 no memory, -2 work bound reached. */
-static int try_loop(att_ctx *c, const loop_pass *lp, loop_site s, int leaves)
+static int try_loop(att_ctx *c, const loop_pass *lp, loop_site *sp, int leaves)
 {
-    if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
+    loop_site s = *sp;
+    if (s.state == SITE_NEVER || !loop_candidate(c, s.x, s.y, s.dir, s.len))
         return 0; /* an earlier opening is next to it */
     if (s.len > 1 && c->live >= c->budget)
         return 0; /* a passage is a corridor: it counts in the feature budget */
     int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
-    int32_t other = feature_at(lp, s.x + ux * s.len, s.y + uy * s.len);
+    int32_t other = paired_feature(c, lp, sp);
     if (other < 0)
-        return 0; /* a junction cell, not a feature */
-    if (off_middle(c, s.feat, s.x, s.y) || off_middle(c, other, s.x + ux * (s.len - 1),
-                                                        s.y + uy * (s.len - 1)))
-        return 0; /* a room's door stays in the middle half of its wall, for its shape */
+        return 0;
     if (leaves != (leaf_room(c, s.feat) || leaf_room(c, other)))
         return 0; /* leaves: the first pass; the others: the second */
     if (s.len + att_corridor_run(c, s.x - ux, s.y - uy, s.dir ^ 2) +
@@ -346,7 +368,7 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
     for (int leaves = 1; leaves >= 0; leaves--)
         for (int32_t i = 0; i < lp->nsites && c->loops < budget; i++)
         {
-            int r = try_loop(c, lp, lp->sites[i], leaves);
+            int r = try_loop(c, lp, &lp->sites[i], leaves);
             if (r == -2)
                 return DG_OK; /* work bound reached: fewer loops, never a wrong one */
             if (r < 0)
