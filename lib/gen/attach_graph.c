@@ -190,7 +190,10 @@ static void tree_distances(att_ctx *c)
         else
         {
             const att_door *in = &c->doors[pf->door];
-            d->dist = in->dist + through(pf, in->x, in->y, d->x, d->y);
+            int32_t ix, iy, ox, oy; /* both doors of pf: in, across, out */
+            rim_of(in, d->a, &ix, &iy);
+            rim_of(d, d->a, &ox, &oy);
+            d->dist = in->dist + 2 + manhattan(ix, iy, ox, oy);
         }
     }
 }
