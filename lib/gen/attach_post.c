@@ -108,28 +108,27 @@ static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32
     return st;
 }
 
-/* The candidate from the wall cell (x, y) of feature i facing dir (S or E), if any. */
-static dg_status add_candidate(att_ctx *c, loop_pass *lp, int32_t i, int32_t x, int32_t y, int dir)
-{
-    int32_t room = dir == DG_DIR_S ? c->h - 2 - y : c->w - 2 - x; /* interior cells beyond */
-    for (int32_t len = 1; len <= LOOP_REACH && len <= room; len += LOOP_REACH - 1)
-        if (loop_candidate(c, x, y, dir, len))
-            return add_site(c, lp, x, y, i, dir, len);
-    return DG_OK;
-}
-
 static int room_or_corridor(uint8_t v)
 {
     return v == DG_TILE_FLOOR || v == DG_TILE_CORRIDOR;
 }
 
-/* Quick test before add_candidate: every candidate from the wall cell at p
- * ends on room or corridor floor 1 or LOOP_REACH steps out, so most wall
- * cells are ruled out by two reads (room: interior cells beyond it). */
-static int may_be_candidate(const uint8_t *p, ptrdiff_t step, int32_t room)
+/* Solid cells a candidate from the wall cell at p would open, from two reads:
+ * floor right behind the wall makes it one wall; else it can only be wall,
+ * rock, wall, with floor LOOP_REACH steps out; 0: neither (most wall cells).
+ * room: interior cells beyond the wall. */
+static inline int32_t candidate_len(const uint8_t *p, ptrdiff_t step, int32_t room)
 {
-    return room >= 1 && (room_or_corridor(p[step]) ||
-                         (room >= LOOP_REACH && room_or_corridor(p[LOOP_REACH * step])));
+    if (room_or_corridor(p[step]))
+        return room >= 1;
+    return room >= LOOP_REACH && room_or_corridor(p[LOOP_REACH * step]) ? LOOP_REACH : 0;
+}
+
+/* The candidate of len cells from the wall cell (x, y) of feature i facing dir, if it is one. */
+static dg_status add_candidate(att_ctx *c, loop_pass *lp, int32_t i, int32_t x, int32_t y, int dir,
+                               int32_t len)
+{
+    return loop_candidate(c, x, y, dir, len) ? add_site(c, lp, x, y, i, dir, len) : DG_OK;
 }
 
 /* Every candidate once: from the feature above (south walls) or to the left (east walls). */
@@ -141,14 +140,19 @@ static dg_status collect_sites(att_ctx *c, loop_pass *lp)
         const att_feat f = c->feats[i];
         int32_t y = f.y + f.h, x = f.x + f.w;
         const uint8_t *south = att_at(c, f.x, y), *east = att_at(c, x, f.y);
+        int32_t below = c->h - 2 - y, right = c->w - 2 - x; /* interior cells beyond */
         for (int32_t k = 0; k < f.w; k++)
-            if (may_be_candidate(south + k, s, c->h - 2 - y) &&
-                add_candidate(c, lp, i, f.x + k, y, DG_DIR_S) != DG_OK)
+        {
+            int32_t len = candidate_len(south + k, s, below);
+            if (len && add_candidate(c, lp, i, f.x + k, y, DG_DIR_S, len) != DG_OK)
                 return DG_E_NOMEM;
+        }
         for (int32_t k = 0; k < f.h; k++)
-            if (may_be_candidate(east + k * s, 1, c->w - 2 - x) &&
-                add_candidate(c, lp, i, x, f.y + k, DG_DIR_E) != DG_OK)
+        {
+            int32_t len = candidate_len(east + k * s, 1, right);
+            if (len && add_candidate(c, lp, i, x, f.y + k, DG_DIR_E, len) != DG_OK)
                 return DG_E_NOMEM;
+        }
     }
     return DG_OK;
 }
