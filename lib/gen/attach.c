@@ -678,10 +678,15 @@ static int32_t room_run(const att_ctx *c, const uint8_t *p, ptrdiff_t step, int3
     return DG_MAX(0, DG_MIN(limit, keep));
 }
 
+#define NO_ROOM_HERE (-2) /* place_room: not even the smallest room, and nothing drawn */
+
 /* A room of at most rw x rh behind the door (dx, dy) facing dir. Its depth is
  * cut to the rock straight ahead of the door, its width to the rock beside the
  * door in its first row (never below the minimums); it slides uniformly within
- * that span so the door opens into it, and the whole rectangle is checked last. */
+ * that span so the door opens into it, and the whole rectangle is checked last.
+ * 1 placed, 0 the rectangle did not fit, -1 no memory, NO_ROOM_HERE: the rock
+ * ahead or beside is short of the minimums, for any smaller size too (the
+ * runs only shrink with the size asked), and no random draw was made. */
 static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t rw,
                       int32_t rh)
 {
@@ -689,19 +694,19 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     int vertical = dir == DG_DIR_N || dir == DG_DIR_S;
     int32_t pos = vertical ? dx : dy, limit = vertical ? c->w : c->h; /* along the wall */
     if (pos < 1 || pos > limit - 2)
-        return 0; /* a door in the border's corner: no room inside covers it */
+        return NO_ROOM_HERE; /* a door in the border's corner: no room inside covers it */
     const uint8_t *door = att_at(c, dx, dy);
     ptrdiff_t out = c->step[dir], along = c->along[dir];
     int32_t deepest = DG_MIN(vertical ? rh : rw, space_to_border(c, dx, dy, dir));
     int32_t depth = room_run(c, door, out, deepest);
     if (depth < (vertical ? p->room_min_h : p->room_min_w))
-        return 0;
+        return NO_ROOM_HERE;
     int32_t width = vertical ? rw : rh;
     int32_t before = room_run(c, door + out, -along, DG_MIN(width - 1, pos - 1));
     int32_t after = room_run(c, door + out, along, DG_MIN(width - 1, limit - 2 - pos));
     width = DG_MIN(width, before + after + 1);
     if (width < (vertical ? p->room_min_w : p->room_min_h))
-        return 0;
+        return NO_ROOM_HERE;
     int32_t lo = pos - before, hi = pos + after - width + 1; /* where the room may start */
     int32_t mlo = DG_MAX(lo, pos - (width - 1 - width / 4)), mhi = DG_MIN(hi, pos - width / 4);
     if (mlo <= mhi) /* the door in the middle half of the wall, where every shape has floor */
@@ -749,7 +754,7 @@ static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir
     int placed = place_room(c, parent, x, y, dir, rw, rh);
     if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
         placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
-    return placed;
+    return placed == NO_ROOM_HERE ? 0 : placed;
 }
 
 /* A solid cell is a wall iff one of its 8 neighbours is passable, else rock:
