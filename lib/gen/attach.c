@@ -271,9 +271,6 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     f->h = (uint16_t)h;
     f->parent = parent;
     f->door = -1;
-    f->room_parent = -1;
-    if (parent >= 0)
-        f->room_parent = c->feats[parent].kind == ATT_ROOM ? parent : c->feats[parent].room_parent;
     f->doors_head = -1;
     f->end_child = -1;
     f->out = -1;
@@ -1155,8 +1152,11 @@ static void write_lists(const att_ctx *c, dg_result *r)
         if (f->kind == ATT_ROOM)
         {
             dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->cells, f->shape};
-            if (f->room_parent >= 0)
-                room.parent = c->feats[f->room_parent].out;
+            int32_t up = f->parent; /* the nearest room it grew from, past corridors */
+            while (up >= 0 && c->feats[up].kind != ATT_ROOM)
+                up = c->feats[up].parent;
+            if (up >= 0)
+                room.parent = c->feats[up].out;
             r->rooms[r->room_count++] = room;
             continue;
         }

@@ -53,8 +53,8 @@ int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
         return -1;
     int32_t i = c->ndoor++;
     att_door *d = &c->doors[i];
-    d->x = x;
-    d->y = y;
+    d->x = (uint16_t)x;
+    d->y = (uint16_t)y;
     d->a = a;
     d->b = b;
     d->next_a = c->feats[a].doors_head;

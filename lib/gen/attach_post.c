@@ -174,7 +174,6 @@ static int open_passage(att_ctx *c, const loop_site *s, int32_t a, int32_t b)
     f->y = (uint16_t)my;
     f->w = f->h = 1;
     f->parent = a;
-    f->room_parent = c->feats[a].kind == ATT_ROOM ? a : c->feats[a].room_parent;
     f->doors_head = -1;
     f->end_child = b;
     f->out = -1;
