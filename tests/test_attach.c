@@ -444,6 +444,51 @@ TEST(attach_out_of_memory_leaves_everything_untouched)
     CHECK(total >= 5); /* scratch, lists, loop pass and result were all failed once */
 }
 
+/* Peak of the bytes an allocator has handed out and not yet taken back. */
+typedef struct peak_meter {
+    size_t live, peak;
+} peak_meter;
+
+static void *metered_alloc(void *user, size_t size)
+{
+    peak_meter *m = user;
+    m->live += size;
+    m->peak = m->live > m->peak ? m->live : m->peak;
+    return malloc(size);
+}
+
+static void metered_free(void *user, void *ptr, size_t size)
+{
+    peak_meter *m = user;
+    if (ptr)
+        m->live -= size;
+    free(ptr);
+}
+
+TEST(attach_scratch_stays_under_four_bytes_a_cell)
+{
+    static const int32_t sizes[][3] = {{80, 25, 60}, {80, 50, 30}, {200, 200, 8}};
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    {
+        int32_t w = sizes[k][0], h = sizes[k][1];
+        uint8_t *cells = malloc((size_t)w * (size_t)h);
+        dg_grid g;
+        CHECK(cells && dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+        for (int32_t seed = 1; cells && seed <= sizes[k][2]; seed++)
+        {
+            peak_meter m = {0, 0};
+            dg_allocator a = {metered_alloc, metered_free, &m};
+            CHECK(dg_attach_generate(&g, &p, (uint64_t)seed, NULL, &a, NULL) == DG_OK);
+            CHECKF(m.live == 0 && m.peak <= 4 * (size_t)w * (size_t)h,
+                   "%dx%d seed %d: peak %zu bytes of scratch, %zu left", (int)w, (int)h, (int)seed,
+                   m.peak, m.live);
+        }
+        free(cells);
+    }
+}
+
 /* ---- guard bytes ---------------------------------------------------------------- */
 
 TEST(attach_writes_only_inside_odd_strides)

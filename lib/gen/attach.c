@@ -271,9 +271,6 @@ static int32_t new_feature(att_ctx *c, int kind, int32_t parent, int32_t x, int3
     f->h = (uint16_t)h;
     f->parent = parent;
     f->door = -1;
-    f->room_parent = -1;
-    if (parent >= 0)
-        f->room_parent = c->feats[parent].kind == ATT_ROOM ? parent : c->feats[parent].room_parent;
     f->doors_head = -1;
     f->end_child = -1;
     f->out = -1;
@@ -527,6 +524,29 @@ static int row_solid(const uint8_t *p, int32_t n)
     return not_solid(v) == 0;
 }
 
+/* Bytes of v that are neither rock nor the map's edge (0 or 0xFF): each byte
+ * must have all its bits equal. */
+static inline uint64_t not_gap(uint64_t v)
+{
+    return (v ^ (v >> 1)) & 0x7F7F7F7F7F7F7F7Full;
+}
+
+/* Every byte of p[0..n) is rock or the map's edge, eight at a time, like row_void. */
+static int row_gap(const uint8_t *p, int32_t n)
+{
+    if (n < 8)
+        return not_gap(short_row(p, n)) == 0;
+    uint64_t v;
+    for (int32_t i = 0; i < n - 8; i += 8)
+    {
+        memcpy(&v, p + i, sizeof v);
+        if (not_gap(v))
+            return 0;
+    }
+    memcpy(&v, p + n - 8, sizeof v);
+    return not_gap(v) == 0;
+}
+
 /* Cells p[0], p[step], ... p[(n-1)*step] are all rock or the map's edge. */
 static int line_gap(const uint8_t *p, ptrdiff_t step, int32_t n)
 {
@@ -556,8 +576,8 @@ static int gap_clear(const att_ctx *c, int32_t x, int32_t y, int32_t w, int32_t 
     if (!(att_solid(*r0) || *r0 == ATT_EDGE) || !(att_solid(*r1) || *r1 == ATT_EDGE))
         return 0;
     ptrdiff_t s = c->stride;
-    return (back == DG_DIR_N || line_gap(att_at(c, x0, y0), 1, x1 - x0 + 1)) &&
-           (back == DG_DIR_S || line_gap(att_at(c, x0, y1), 1, x1 - x0 + 1)) &&
+    return (back == DG_DIR_N || row_gap(att_at(c, x0, y0), x1 - x0 + 1)) &&
+           (back == DG_DIR_S || row_gap(att_at(c, x0, y1), x1 - x0 + 1)) &&
            (back == DG_DIR_W || line_gap(att_at(c, x0, y0), s, y1 - y0 + 1)) &&
            (back == DG_DIR_E || line_gap(att_at(c, x1, y0), s, y1 - y0 + 1));
 }
@@ -655,10 +675,15 @@ static int32_t room_run(const att_ctx *c, const uint8_t *p, ptrdiff_t step, int3
     return DG_MAX(0, DG_MIN(limit, keep));
 }
 
+#define NO_ROOM_HERE (-2) /* place_room: not even the smallest room, and nothing drawn */
+
 /* A room of at most rw x rh behind the door (dx, dy) facing dir. Its depth is
  * cut to the rock straight ahead of the door, its width to the rock beside the
  * door in its first row (never below the minimums); it slides uniformly within
- * that span so the door opens into it, and the whole rectangle is checked last. */
+ * that span so the door opens into it, and the whole rectangle is checked last.
+ * 1 placed, 0 the rectangle did not fit, -1 no memory, NO_ROOM_HERE: the rock
+ * ahead or beside is short of the minimums, for any smaller size too (the
+ * runs only shrink with the size asked), and no random draw was made. */
 static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int dir, int32_t rw,
                       int32_t rh)
 {
@@ -666,19 +691,19 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     int vertical = dir == DG_DIR_N || dir == DG_DIR_S;
     int32_t pos = vertical ? dx : dy, limit = vertical ? c->w : c->h; /* along the wall */
     if (pos < 1 || pos > limit - 2)
-        return 0; /* a door in the border's corner: no room inside covers it */
+        return NO_ROOM_HERE; /* a door in the border's corner: no room inside covers it */
     const uint8_t *door = att_at(c, dx, dy);
     ptrdiff_t out = c->step[dir], along = c->along[dir];
     int32_t deepest = DG_MIN(vertical ? rh : rw, space_to_border(c, dx, dy, dir));
     int32_t depth = room_run(c, door, out, deepest);
     if (depth < (vertical ? p->room_min_h : p->room_min_w))
-        return 0;
+        return NO_ROOM_HERE;
     int32_t width = vertical ? rw : rh;
     int32_t before = room_run(c, door + out, -along, DG_MIN(width - 1, pos - 1));
     int32_t after = room_run(c, door + out, along, DG_MIN(width - 1, limit - 2 - pos));
     width = DG_MIN(width, before + after + 1);
     if (width < (vertical ? p->room_min_w : p->room_min_h))
-        return 0;
+        return NO_ROOM_HERE;
     int32_t lo = pos - before, hi = pos + after - width + 1; /* where the room may start */
     int32_t mlo = DG_MAX(lo, pos - (width - 1 - width / 4)), mhi = DG_MIN(hi, pos - width / 4);
     if (mlo <= mhi) /* the door in the middle half of the wall, where every shape has floor */
@@ -726,7 +751,7 @@ static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir
     int placed = place_room(c, parent, x, y, dir, rw, rh);
     if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
         placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
-    return placed;
+    return placed == NO_ROOM_HERE ? 0 : placed;
 }
 
 /* A solid cell is a wall iff one of its 8 neighbours is passable, else rock:
@@ -1127,8 +1152,11 @@ static void write_lists(const att_ctx *c, dg_result *r)
         if (f->kind == ATT_ROOM)
         {
             dg_room room = {{f->x, f->y, f->w, f->h}, DG_ROOM_NORMAL, -1, 0, -1, f->cells, f->shape};
-            if (f->room_parent >= 0)
-                room.parent = c->feats[f->room_parent].out;
+            int32_t up = f->parent; /* the nearest room it grew from, past corridors */
+            while (up >= 0 && c->feats[up].kind != ATT_ROOM)
+                up = c->feats[up].parent;
+            if (up >= 0)
+                room.parent = c->feats[up].out;
             r->rooms[r->room_count++] = room;
             continue;
         }

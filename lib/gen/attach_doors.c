@@ -32,6 +32,16 @@ static uint8_t junction_tile(const att_ctx *c, int32_t a, int32_t b)
     return corridor ? DG_TILE_CORRIDOR : DG_TILE_FLOOR;
 }
 
+/* Direction from the cell (x, y), next to feature f, to the interior cell it touches. */
+static uint8_t into(const att_feat *f, int32_t x, int32_t y)
+{
+    if (x < f->x)
+        return DG_DIR_E;
+    if (x >= f->x + f->w)
+        return DG_DIR_W;
+    return y < f->y ? DG_DIR_S : DG_DIR_N;
+}
+
 /* Opens (x, y) as the junction of features a (older) and b; the door array
  * must have room (reserve_feature) or grow here. */
 int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
@@ -43,14 +53,16 @@ int32_t dgi_att_door_add(att_ctx *c, int32_t x, int32_t y, int32_t a, int32_t b)
         return -1;
     int32_t i = c->ndoor++;
     att_door *d = &c->doors[i];
-    d->x = x;
-    d->y = y;
+    d->x = (uint16_t)x;
+    d->y = (uint16_t)y;
     d->a = a;
     d->b = b;
     d->next_a = c->feats[a].doors_head;
     d->next_b = c->feats[b].doors_head;
     d->dist = INT32_MAX;
     d->tile = junction_tile(c, a, b);
+    d->into_a = into(&c->feats[a], x, y);
+    d->into_b = into(&c->feats[b], x, y);
     c->feats[a].doors_head = i;
     c->feats[b].doors_head = i;
     *att_at(c, x, y) = d->tile;

@@ -101,9 +101,20 @@ static dg_status relax(att_ctx *c, int32_t d, int32_t dist, int track)
     return heap_push(c, dist, d);
 }
 
+/* The interior cell of feature f (one of its two) that door d touches. */
+static void rim_of(const att_door *d, int32_t f, int32_t *x, int32_t *y)
+{
+    static const int8_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0}; /* by DG_DIR_* */
+    int dir = d->a == f ? d->into_a : d->into_b;
+    *x = d->x + dx[dir];
+    *y = d->y + dy[dir];
+}
+
 /* Pops doors in distance order and relaxes the doors they share a feature
  * with, until the heap is empty or no shorter way than best can remain; if
- * fb >= 0 best also takes the way to (qx, qy) inside fb. See search. */
+ * fb >= 0 best also takes the way to (qx, qy) inside fb. See search. Between
+ * two doors of a feature the walk is a step in, the Manhattan distance
+ * between the cells they touch, and a step out. */
 static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t best, int track)
 {
     while (c->nheap > 0)
@@ -119,15 +130,19 @@ static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t bes
         int32_t side[2] = {d->a, d->b};
         for (int s = 0; s < 2; s++)
         {
-            const att_feat *f = &c->feats[side[s]];
-            if (side[s] == fb)
+            int32_t fs = side[s], rx, ry;
+            if (fs == fb)
                 best = DG_MIN(best, it.dist + manhattan(d->x, d->y, qx, qy));
-            for (int32_t e = f->doors_head; e >= 0; e = door_next(&c->doors[e], side[s]))
+            rim_of(d, fs, &rx, &ry);
+            int32_t base = it.dist + 2;
+            for (int32_t e = c->feats[fs].doors_head; e >= 0; e = door_next(&c->doors[e], fs))
             {
                 const att_door *o = &c->doors[e];
                 if (e == it.door)
                     continue;
-                int32_t nd = it.dist + through(f, d->x, d->y, o->x, o->y);
+                int32_t ox, oy;
+                rim_of(o, fs, &ox, &oy);
+                int32_t nd = base + manhattan(rx, ry, ox, oy);
                 if (nd < best && nd < o->dist && relax(c, e, nd, track) != DG_OK)
                     return -1;
             }
@@ -175,7 +190,10 @@ static void tree_distances(att_ctx *c)
         else
         {
             const att_door *in = &c->doors[pf->door];
-            d->dist = in->dist + through(pf, in->x, in->y, d->x, d->y);
+            int32_t ix, iy, ox, oy; /* both doors of pf: in, across, out */
+            rim_of(in, d->a, &ix, &iy);
+            rim_of(d, d->a, &ox, &oy);
+            d->dist = in->dist + 2 + manhattan(ix, iy, ox, oy);
         }
     }
 }

@@ -52,9 +52,14 @@ int32_t dgi_att_dead_end_count(const att_ctx *c)
 
 #define LOOP_REACH 3 /* a loop opens 1 wall cell, or wall, rock, wall between two pieces */
 
-typedef struct loop_site {
-    int32_t x, y, feat;
+enum { SITE_UNKNOWN = 0, SITE_PAIRED, SITE_NEVER }; /* what the tests that never change said */
+
+typedef struct loop_site { /* 16 bytes: a map's cells all lie in 0..DG_GRID_MAX_DIM - 1 */
+    int16_t x, y;
+    int32_t feat;
+    int32_t other;    /* the feature on the far side, once SITE_PAIRED */
     uint8_t dir, len; /* len: solid cells opened (1 or LOOP_REACH) */
+    uint8_t state;    /* SITE_*: the leaves pass leaves it for the second */
 } loop_site;
 
 /* A feature in a bucket: its rectangle clipped to the bucket, in the bucket's
@@ -98,18 +103,9 @@ static dg_status add_site(att_ctx *c, loop_pass *lp, int32_t x, int32_t y, int32
     dg_status st;
     ATT_GROW(c, lp->sites, lp->cap_sites, lp->nsites + 1, &lp->borrowed, st);
     if (st == DG_OK)
-        lp->sites[lp->nsites++] = (loop_site){x, y, feat, (uint8_t)dir, (uint8_t)len};
+        lp->sites[lp->nsites++] =
+            (loop_site){(int16_t)x, (int16_t)y, feat, -1, (uint8_t)dir, (uint8_t)len, SITE_UNKNOWN};
     return st;
-}
-
-/* The candidate from the wall cell (x, y) of feature i facing dir (S or E), if any. */
-static dg_status add_candidate(att_ctx *c, loop_pass *lp, int32_t i, int32_t x, int32_t y, int dir)
-{
-    int32_t room = dir == DG_DIR_S ? c->h - 2 - y : c->w - 2 - x; /* interior cells beyond */
-    for (int32_t len = 1; len <= LOOP_REACH && len <= room; len += LOOP_REACH - 1)
-        if (loop_candidate(c, x, y, dir, len))
-            return add_site(c, lp, x, y, i, dir, len);
-    return DG_OK;
 }
 
 static int room_or_corridor(uint8_t v)
@@ -117,13 +113,22 @@ static int room_or_corridor(uint8_t v)
     return v == DG_TILE_FLOOR || v == DG_TILE_CORRIDOR;
 }
 
-/* Quick test before add_candidate: every candidate from the wall cell at p
- * ends on room or corridor floor 1 or LOOP_REACH steps out, so most wall
- * cells are ruled out by two reads (room: interior cells beyond it). */
-static int may_be_candidate(const uint8_t *p, ptrdiff_t step, int32_t room)
+/* Solid cells a candidate from the wall cell at p would open, from two reads:
+ * floor right behind the wall makes it one wall; else it can only be wall,
+ * rock, wall, with floor LOOP_REACH steps out; 0: neither (most wall cells).
+ * room: interior cells beyond the wall. */
+static inline int32_t candidate_len(const uint8_t *p, ptrdiff_t step, int32_t room)
 {
-    return room >= 1 && (room_or_corridor(p[step]) ||
-                         (room >= LOOP_REACH && room_or_corridor(p[LOOP_REACH * step])));
+    if (room_or_corridor(p[step]))
+        return room >= 1;
+    return room >= LOOP_REACH && room_or_corridor(p[LOOP_REACH * step]) ? LOOP_REACH : 0;
+}
+
+/* The candidate of len cells from the wall cell (x, y) of feature i facing dir, if it is one. */
+static dg_status add_candidate(att_ctx *c, loop_pass *lp, int32_t i, int32_t x, int32_t y, int dir,
+                               int32_t len)
+{
+    return loop_candidate(c, x, y, dir, len) ? add_site(c, lp, x, y, i, dir, len) : DG_OK;
 }
 
 /* Every candidate once: from the feature above (south walls) or to the left (east walls). */
@@ -135,14 +140,19 @@ static dg_status collect_sites(att_ctx *c, loop_pass *lp)
         const att_feat f = c->feats[i];
         int32_t y = f.y + f.h, x = f.x + f.w;
         const uint8_t *south = att_at(c, f.x, y), *east = att_at(c, x, f.y);
+        int32_t below = c->h - 2 - y, right = c->w - 2 - x; /* interior cells beyond */
         for (int32_t k = 0; k < f.w; k++)
-            if (may_be_candidate(south + k, s, c->h - 2 - y) &&
-                add_candidate(c, lp, i, f.x + k, y, DG_DIR_S) != DG_OK)
+        {
+            int32_t len = candidate_len(south + k, s, below);
+            if (len && add_candidate(c, lp, i, f.x + k, y, DG_DIR_S, len) != DG_OK)
                 return DG_E_NOMEM;
+        }
         for (int32_t k = 0; k < f.h; k++)
-            if (may_be_candidate(east + k * s, 1, c->w - 2 - x) &&
-                add_candidate(c, lp, i, x, f.y + k, DG_DIR_E) != DG_OK)
+        {
+            int32_t len = candidate_len(east + k * s, 1, right);
+            if (len && add_candidate(c, lp, i, x, f.y + k, DG_DIR_E, len) != DG_OK)
                 return DG_E_NOMEM;
+        }
     }
     return DG_OK;
 }
@@ -164,7 +174,6 @@ static int open_passage(att_ctx *c, const loop_site *s, int32_t a, int32_t b)
     f->y = (uint16_t)my;
     f->w = f->h = 1;
     f->parent = a;
-    f->room_parent = c->feats[a].kind == ATT_ROOM ? a : c->feats[a].room_parent;
     f->doors_head = -1;
     f->end_child = b;
     f->out = -1;
@@ -192,27 +201,32 @@ static dg_status build_buckets(att_ctx *c, loop_pass *lp)
     if (!lp->bucket_start)
         return DG_E_NOMEM;
     int32_t *start = lp->bucket_start;
+    const int32_t last = (1 << BUCKET_SHIFT) - 1;
     for (int pass = 0; pass < 2; pass++)
     {
         for (int32_t i = 0; i < c->nfeat; i++)
         {
-            const att_feat *f = &c->feats[i];
-            for (int32_t by = f->y >> BUCKET_SHIFT; by <= (f->y + f->h - 1) >> BUCKET_SHIFT; by++)
-                for (int32_t bx = f->x >> BUCKET_SHIFT; bx <= (f->x + f->w - 1) >> BUCKET_SHIFT;
-                     bx++)
+            const att_feat f = c->feats[i]; /* a copy: the entries' bytes alias nothing then */
+            int32_t fx1 = f.x + f.w - 1, fy1 = f.y + f.h - 1;
+            int32_t bx0 = f.x >> BUCKET_SHIFT, bx1 = fx1 >> BUCKET_SHIFT;
+            for (int32_t by = f.y >> BUCKET_SHIFT; by <= fy1 >> BUCKET_SHIFT; by++)
+            {
+                int32_t *row = start + (size_t)by * (size_t)lp->nbx;
+                int32_t oy = by << BUCKET_SHIFT;
+                uint8_t y0 = (uint8_t)DG_MAX(0, f.y - oy), y1 = (uint8_t)DG_MIN(last, fy1 - oy);
+                for (int32_t bx = bx0; bx <= bx1; bx++)
                 {
-                    size_t b = (size_t)by * (size_t)lp->nbx + (size_t)bx;
                     if (pass == 0)
                     {
-                        start[b + 1]++;
+                        row[bx + 1]++;
                         continue;
                     }
-                    int32_t ox = bx << BUCKET_SHIFT, oy = by << BUCKET_SHIFT, last = (1 << BUCKET_SHIFT) - 1;
-                    bucket_entry e = {(uint8_t)DG_MAX(0, f->x - ox), (uint8_t)DG_MAX(0, f->y - oy),
-                                      (uint8_t)DG_MIN(last, f->x + f->w - 1 - ox),
-                                      (uint8_t)DG_MIN(last, f->y + f->h - 1 - oy), i};
-                    lp->bucket_feat[start[b]++] = e;
+                    int32_t ox = bx << BUCKET_SHIFT;
+                    bucket_entry e = {(uint8_t)DG_MAX(0, f.x - ox), y0, (uint8_t)DG_MIN(last, fx1 - ox),
+                                      y1, i};
+                    lp->bucket_feat[row[bx]++] = e;
                 }
+            }
         }
         if (pass == 0)
         {
@@ -291,23 +305,39 @@ static int32_t loop_budget(const att_ctx *c)
     return DG_MAX(1, rooms / LOOP_ROOMS);
 }
 
-/* Tries candidate s: opens it if the walk it replaces is at least
+/* The feature on the far side of candidate s, or -1 where it can never open:
+ * no feature there (a junction), or a room's door would leave the middle half
+ * of its wall (kept for its shape). Neither changes as loops open, so the
+ * answer is kept in s for the second pass. */
+static int32_t paired_feature(const att_ctx *c, const loop_pass *lp, loop_site *s)
+{
+    if (s->state == SITE_UNKNOWN)
+    {
+        int32_t ux = att_dx(s->dir), uy = att_dy(s->dir);
+        int32_t other = feature_at(lp, s->x + ux * s->len, s->y + uy * s->len);
+        int never = other < 0 || off_middle(c, s->feat, s->x, s->y) ||
+                    off_middle(c, other, s->x + ux * (s->len - 1), s->y + uy * (s->len - 1));
+        s->other = other;
+        s->state = never ? SITE_NEVER : SITE_PAIRED;
+    }
+    return s->state == SITE_PAIRED ? s->other : -1;
+}
+
+/* Tries candidate sp: opens it if the walk it replaces is at least
  * loop_min_gain steps longer than the steps through the opening. On the
  * first pass (leaves) only candidates beside a room with a single entrance.
  * 1 opened, 0 not, -1 no memory, -2 work bound reached. */
-static int try_loop(att_ctx *c, const loop_pass *lp, loop_site s, int leaves)
+static int try_loop(att_ctx *c, const loop_pass *lp, loop_site *sp, int leaves)
 {
-    if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
+    loop_site s = *sp;
+    if (s.state == SITE_NEVER || !loop_candidate(c, s.x, s.y, s.dir, s.len))
         return 0; /* an earlier opening is next to it */
     if (s.len > 1 && c->live >= c->budget)
         return 0; /* a passage is a corridor: it counts in the feature budget */
     int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
-    int32_t other = feature_at(lp, s.x + ux * s.len, s.y + uy * s.len);
+    int32_t other = paired_feature(c, lp, sp);
     if (other < 0)
-        return 0; /* a junction cell, not a feature */
-    if (off_middle(c, s.feat, s.x, s.y) || off_middle(c, other, s.x + ux * (s.len - 1),
-                                                        s.y + uy * (s.len - 1)))
-        return 0; /* a room's door stays in the middle half of its wall, for its shape */
+        return 0;
     if (leaves != (leaf_room(c, s.feat) || leaf_room(c, other)))
         return 0; /* leaves: the first pass; the others: the second */
     if (s.len + att_corridor_run(c, s.x - ux, s.y - uy, s.dir ^ 2) +
@@ -341,7 +371,7 @@ static dg_status open_loops(att_ctx *c, loop_pass *lp, dg_rng *rng)
     for (int leaves = 1; leaves >= 0; leaves--)
         for (int32_t i = 0; i < lp->nsites && c->loops < budget; i++)
         {
-            int r = try_loop(c, lp, lp->sites[i], leaves);
+            int r = try_loop(c, lp, &lp->sites[i], leaves);
             if (r == -2)
                 return DG_OK; /* work bound reached: fewer loops, never a wrong one */
             if (r < 0)

@@ -54,83 +54,135 @@ static uint32_t kinds_for(const att_ctx *c, int32_t fi)
     return kinds;
 }
 
-static int near_passable(const att_ctx *c, const uint8_t *p)
+/* 1 if one of the 8 neighbours of p is passable (s: the row stride). */
+static inline int near_passable(const uint8_t *p, ptrdiff_t s)
 {
-    ptrdiff_t s = c->stride;
-    return att_passable(p[-s - 1]) || att_passable(p[-s]) || att_passable(p[-s + 1]) ||
-           att_passable(p[-1]) || att_passable(p[1]) || att_passable(p[s - 1]) ||
-           att_passable(p[s]) || att_passable(p[s + 1]);
+    return att_passable(p[-s - 1]) | att_passable(p[-s]) | att_passable(p[-s + 1]) |
+           att_passable(p[-1]) | att_passable(p[1]) | att_passable(p[s - 1]) |
+           att_passable(p[s]) | att_passable(p[s + 1]);
 }
 
-static int32_t floor_around(const att_ctx *c, const uint8_t *p)
+static inline int32_t floor_around(const uint8_t *p, ptrdiff_t s)
 {
-    return att_passable(p[-c->stride]) + att_passable(p[1]) + att_passable(p[c->stride]) +
-           att_passable(p[-1]);
+    return att_passable(p[-s]) + att_passable(p[1]) + att_passable(p[s]) + att_passable(p[-1]);
 }
 
 /* A floor cell with one way out (the tip of a circle's end row, a cavern's
  * spur) reads as a dead end: the cells beside it, across that way, become
- * floor too. A few rounds settle every tip a shape has. */
+ * floor too. A few rounds settle every tip a shape has. Returns the cells
+ * widened. */
 #define TIP_ROUNDS 3
-static void widen_tips(att_ctx *c, const att_feat *f)
+static int32_t widen_tips(const att_ctx *c, const att_feat *f)
 {
-    int32_t widened = 1;
+    const ptrdiff_t s = c->stride;
+    uint8_t *const top = att_at(c, f->x, f->y);
+    const int32_t w = f->w, h = f->h;
+    int32_t added = 0, widened = 1;
     for (int round = 0; round < TIP_ROUNDS && widened; round++)
     {
         widened = 0;
-        for (int32_t y = f->y; y < f->y + f->h; y++)
-            for (int32_t x = f->x; x < f->x + f->w; x++)
+        for (int32_t y = 0; y < h; y++)
+        {
+            uint8_t *row = top + (ptrdiff_t)y * s;
+            for (int32_t x = 0; x < w; x++)
             {
-                uint8_t *p = att_at(c, x, y);
-                if (*p != DG_TILE_FLOOR || floor_around(c, p) != 1)
+                uint8_t *p = row + x;
+                if (*p != DG_TILE_FLOOR || floor_around(p, s) != 1)
                     continue;
-                ptrdiff_t across = att_passable(p[-1]) || att_passable(p[1]) ? c->stride : 1;
-                int32_t ax = across == 1, ay = across != 1;
+                int horizontal = att_passable(p[-1]) || att_passable(p[1]); /* its way out */
+                ptrdiff_t across = horizontal ? s : 1;
+                int32_t pos = horizontal ? y : x, len = horizontal ? h : w;
                 for (int k = -1; k <= 1; k += 2)
                 {
-                    int32_t nx = x + ax * k, ny = y + ay * k;
                     uint8_t *q = p + across * k;
-                    if (nx >= f->x && ny >= f->y && nx < f->x + f->w && ny < f->y + f->h &&
-                        *q == DG_TILE_VOID)
+                    if (pos + k >= 0 && pos + k < len && *q == DG_TILE_VOID)
                     {
                         *q = DG_TILE_FLOOR;
-                        c->floor++;
+                        added++;
                         widened = 1;
                     }
                 }
             }
+        }
+    }
+    return added;
+}
+
+/* Bit i: the cell row[i - 2] is passable, for the n cells from row[-2] on (n <= 64). */
+static inline uint64_t passable_bits(const uint8_t *row, int32_t n)
+{
+    uint64_t bits = 0;
+    for (int32_t i = 0; i < n; i++)
+        bits |= (uint64_t)att_passable(row[i - 2]) << i;
+    return bits;
+}
+
+/* The room's box and its ring (interior at top, w x h, w + 4 <= 64): every
+ * solid cell becomes wall if one of its 8 neighbours is passable, else rock.
+ * Solid cells never turn passable here, so the rows' bits are read once. */
+static void rederive_walls_narrow(uint8_t *top, ptrdiff_t s, int32_t w, int32_t h)
+{
+    int32_t n = w + 4; /* columns -2 .. w + 1 */
+    uint64_t above = passable_bits(top - 2 * s, n), here = passable_bits(top - s, n);
+    for (int32_t y = -1; y <= h; y++)
+    {
+        uint64_t below = passable_bits(top + (ptrdiff_t)(y + 1) * s, n);
+        uint64_t band = above | here | below;
+        uint64_t near = band | band << 1 | band >> 1; /* bit i + 2: a neighbour of column i */
+        uint8_t *row = top + (ptrdiff_t)y * s;
+        for (int32_t x = -1; x <= w; x++)
+            if (att_solid(row[x]))
+                row[x] = (near >> (x + 2)) & 1 ? DG_TILE_WALL : DG_TILE_VOID;
+        above = here;
+        here = below;
     }
 }
 
 /* Cuts room f to shape s (tips widened): the cells outside it, and the walls
  * left with nothing passable beside them, become wall where they touch floor,
  * rock where they do not. Returns its floor cells. */
-static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *s)
+static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *sh)
 {
-    int32_t cells = f->w * f->h;
-    for (int32_t y = 0; y < f->h; y++)
+    const ptrdiff_t s = c->stride;
+    uint8_t *const top = att_at(c, f->x, f->y);
+    const int32_t w = f->w, h = f->h;
+    int32_t cut = 0;
+    for (int32_t y = 0; y < h; y++)
     {
-        int32_t lo = 0, hi = f->w; /* a row's span, read once (pillars: cell by cell) */
-        if (s->kind != DG_SHAPE_PILLARS)
-            dgi_shape_row(s, y, &lo, &hi);
-        uint8_t *row = att_at(c, f->x, f->y + y);
-        for (int32_t x = 0; x < f->w; x++)
-            if (x < lo || x >= hi || (s->kind == DG_SHAPE_PILLARS && !dgi_shape_has(s, x, y)))
-            {
-                row[x] = DG_TILE_VOID;
-                c->floor--;
-            }
-    }
-    widen_tips(c, f);
-    for (int32_t y = f->y; y < f->y + f->h; y++)
-        for (int32_t x = f->x; x < f->x + f->w; x++)
-            cells -= *att_at(c, x, y) != DG_TILE_FLOOR;
-    for (int32_t y = f->y - 1; y <= f->y + f->h; y++)
-        for (int32_t x = f->x - 1; x <= f->x + f->w; x++)
+        uint8_t *row = top + (ptrdiff_t)y * s;
+        if (sh->kind == DG_SHAPE_PILLARS)
         {
-            uint8_t *p = att_at(c, x, y);
-            if (att_solid(*p))
-                *p = near_passable(c, p) ? DG_TILE_WALL : DG_TILE_VOID;
+            for (int32_t x = 0; x < w; x++)
+                if (!dgi_shape_has(sh, x, y))
+                {
+                    row[x] = DG_TILE_VOID;
+                    cut++;
+                }
+            continue;
+        }
+        int32_t lo = 0, hi = w; /* a row's span, read once */
+        dgi_shape_row(sh, y, &lo, &hi);
+        lo = DG_MAX(0, DG_MIN(lo, w));
+        hi = DG_MAX(lo, DG_MIN(hi, w));
+        memset(row, DG_TILE_VOID, (size_t)lo);
+        memset(row + hi, DG_TILE_VOID, (size_t)(w - hi));
+        cut += lo + (w - hi);
+    }
+    int32_t widened = widen_tips(c, f);
+    c->floor += widened - cut;
+    int32_t cells = w * h - cut + widened;
+    if (w + 4 <= 64)
+        rederive_walls_narrow(top, s, w, h);
+    else
+        for (int32_t y = -1; y <= h; y++)
+        {
+            uint8_t *row = top + (ptrdiff_t)y * s;
+            for (int32_t x = -1; x <= w; x++)
+            {
+                uint8_t *p = row + x;
+                if (att_solid(*p))
+                    *p = near_passable(p, s) ? DG_TILE_WALL : DG_TILE_VOID;
+            }
         }
     return cells;
 }

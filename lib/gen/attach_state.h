@@ -25,24 +25,26 @@ typedef struct att_feat {
     uint16_t x, y, w, h; /* interior rectangle (inside the map: below DG_GRID_MAX_DIM) */
     int32_t parent;      /* feature it was attached to, -1 for the first room */
     int32_t door;        /* door joining it to its parent, -1 for the first room */
-    int32_t room_parent; /* nearest ancestor room, -1 for the first room */
     int32_t doors_head;  /* first door of its adjacency list */
     int32_t end_child;   /* corridors: feature attached at the far end, or -1 */
-    int32_t far_bound;   /* exit search: bound of its cells' distance, -1 if settled */
-    int32_t out;         /* index in the result's room or corridor list */
+    union {                /* the exit search is over before the output is numbered */
+        int32_t far_bound; /* exit search: bound of its cells' distance, -1 if settled */
+        int32_t out;       /* index in the result's room or corridor list */
+    };
     int32_t cells;       /* rooms: floor cells of its shape (set by the shape pass) */
     uint8_t kind;        /* ATT_ROOM / ATT_CORRIDOR */
     uint8_t shape;       /* rooms: DG_SHAPE_* */
     uint8_t dir;         /* corridors: DG_DIR_* pointing away from the parent door */
 } att_feat;
 
-typedef struct att_door {
-    int32_t x, y;
+typedef struct att_door { /* 28 bytes: a map's cells all lie in 0..DG_GRID_MAX_DIM - 1 */
+    uint16_t x, y;
     int32_t a, b;         /* the features it joins: a the older, b the newer */
     int32_t next_a;       /* next door in a's adjacency list, or -1 */
     int32_t next_b;       /* next door in b's adjacency list, or -1 */
     int32_t dist;         /* walking distance from the start (graph searches) */
     uint8_t tile;         /* DG_TILE_DOOR, DG_TILE_CORRIDOR or DG_TILE_FLOOR */
+    uint8_t into_a, into_b; /* DG_DIR_* from the door to the interior cell of a, of b it touches */
 } att_door;
 
 /* A frontier entry: one wall of one feature where something may still attach. */
