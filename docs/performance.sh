@@ -42,7 +42,8 @@ ipc() { # ipc GEN WxH N
     echo "median of $ROUNDS runs of \`build/bench/bench peers\`. Scratch is the peak the"
     echo "library allocated for one map, per cell. Instructions per cell are"
     echo "callgrind's count for maps at 200x200 (\`bench --once GEN 200x200 N\`), the"
-    echo "figure a shared machine cannot disturb."
+    echo "figure a shared machine cannot disturb. \`bench peers GEN\` times one"
+    echo "generator's rows only."
     echo
     echo "Written by \`sh docs/performance.sh\`; load average at the end of the runs: $load."
     echo "Times depend on the machine; ratios and instruction counts much less."

@@ -9,6 +9,9 @@
 
 typedef void (*bench_fn)(void);
 void bench_register(const char *name, bench_fn fn);
+/* The word after the bench filter (`bench peers walk`), or NULL: a bench may
+ * narrow its rows by it. */
+extern const char *bench_subject;
 
 #define BENCH(name)                                                   \
     static void name(void);                                           \

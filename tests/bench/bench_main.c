@@ -1,4 +1,5 @@
-/* Benchmark runner: runs every BENCH (or those whose name contains argv[1]). */
+/* Benchmark runner: runs every BENCH (or those whose name contains argv[1]);
+ * argv[2] narrows a bench that reads bench_subject (`bench peers walk`). */
 #define _POSIX_C_SOURCE 199309L
 #include "bench.h"
 
@@ -120,11 +121,14 @@ void bench_run(const char *name, const char *size, int64_t cells, int reps, int6
     free(t);
 }
 
+const char *bench_subject;
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--once") == 0)
         return bench_once(argc, argv);
     const char *filter = argc > 1 ? argv[1] : NULL;
+    bench_subject = argc > 2 ? argv[2] : NULL;
     printf("%-28s %-10s %12s %12s %18s %s\n", "benchmark", "size", "median", "min",
            "throughput", "scratch memory");
     for (int i = 0; i < bench_count; i++)

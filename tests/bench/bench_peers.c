@@ -139,7 +139,8 @@ BENCH(bench_peers)
     for (int32_t g = 0; g < dg_generator_count(); g++)
     {
         dg_generator_info info;
-        if (dg_generator_get(g, &info) != DG_OK)
+        if (dg_generator_get(g, &info) != DG_OK ||
+            (bench_subject && strcmp(bench_subject, info.name) != 0))
             continue;
         dg_prefab_set *set = peer_set(info.name);
         for (int k = 0; k < PEER_SIZES; k++)
