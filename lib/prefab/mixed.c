@@ -281,8 +281,9 @@ static void refresh_busy(mixed *m, const dg_grid *g, dg_rect b)
     }
 }
 
-/* The busy and door bits of grid row y, 64 cells to a word. */
-static void build_row(mixed *m, const dg_grid *g, int32_t y)
+/* The busy and door bits of grid row y, 64 cells to a word; kind[tile]
+ * holds bit 0 busy, bit 1 door; occ only counts if some cell is reserved. */
+static void build_row(mixed *m, const dg_grid *g, int32_t y, const uint8_t *kind, int reserved)
 {
     uint64_t *row = m->busy + (size_t)(y + 1) * m->busy_words, *doors = row + m->plane_words;
     const uint8_t *cell = &DG_CELL(g, 0, y), *occ = m->occ + (size_t)y * (size_t)g->width;
@@ -290,9 +291,9 @@ static void build_row(mixed *m, const dg_grid *g, int32_t y)
     size_t b = 1;
     for (int32_t x = 0; x < g->width; x++, b++)
     {
-        uint8_t tile = cell[x];
-        busy |= (uint64_t)(!open_floor(tile) || occ[x]) << (b & 63);
-        door |= (uint64_t)(tile == DG_TILE_DOOR) << (b & 63);
+        uint32_t k = kind[cell[x]] | (reserved && occ[x]);
+        busy |= (uint64_t)(k & 1) << (b & 63);
+        door |= (uint64_t)(k >> 1) << (b & 63);
         if ((b & 63) == 63)
         {
             row[b >> 6] = busy;
@@ -306,8 +307,11 @@ static void build_row(mixed *m, const dg_grid *g, int32_t y)
 
 /* The busy bits (a ring of busy cells round the grid) and the door bits of
  * the whole grid, after the reserved cells are taken. */
-static dg_status make_busy(mixed *m, const dg_grid *g)
+static dg_status make_busy(mixed *m, const dg_grid *g, int reserved)
 {
+    uint8_t kind[256];
+    for (int tile = 0; tile < 256; tile++)
+        kind[tile] = (uint8_t)((open_floor((uint8_t)tile) ? 0 : 1) | (tile == DG_TILE_DOOR) << 1);
     m->busy_words = ((size_t)g->width + 1) / 64 + 2;
     m->plane_words = m->busy_words * ((size_t)g->height + 2);
     m->busy_size = 2 * m->plane_words * sizeof *m->busy;
@@ -317,7 +321,7 @@ static dg_status make_busy(mixed *m, const dg_grid *g)
     memset(m->busy, 0xFF, m->busy_size / 2);
     memset(m->busy + m->plane_words, 0, m->busy_size / 2);
     for (int32_t y = 0; y < g->height; y++)
-        build_row(m, g, y);
+        build_row(m, g, y, kind, reserved);
     return DG_OK;
 }
 
@@ -991,7 +995,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
     if (st == DG_OK && reserved)
         take_reserved(m, &gen.g, reserved);
     if (st == DG_OK)
-        st = make_busy(m, &gen.g);
+        st = make_busy(m, &gen.g, reserved != NULL);
     keep_start(m, &gen, result);
     dg_rng rng;
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
