@@ -426,15 +426,30 @@ static int dead_end_at(const dg_grid *g, int32_t x, int32_t y)
     return n <= 1;
 }
 
+/* Dead ends (before any stamp) under the vault's own cells turned as t at
+ * (x, y): they leave the count when it is stamped. */
+static int32_t dead_ends_under(const mixed *m, const dg_grid *g, const vault_try *v, const dgi_xform *t,
+                               int32_t x, int32_t y)
+{
+    const dgi_glyph *lg = m->set->legends[v->q->legend].glyph;
+    int32_t n = 0;
+    for (int32_t Y = 0; Y < t->h; Y++)
+        for (int32_t X = 0; X < t->w; X++)
+            if (lg[v->glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].cls != DGI_CLASS_VOID)
+                n += dead_end_at(g, x + X, y + Y);
+    return n;
+}
+
 /* 1 if stamping the vault turned as t at (x, y) would add dead ends in its
  * box grown by one (its own cells left out), worked out before the stamp:
  * only the cells of m->edge lose walkable neighbours (its solid cells, all
- * open floor before), and the vault's own cells drop out of the count. */
+ * open floor before), each becoming a dead end or not (never the reverse),
+ * and the vault's own cells drop out of the count. */
 static int adds_dead_end(const mixed *m, const dg_grid *g, const vault_try *v, int32_t o, const dgi_xform *t,
                          int32_t x, int32_t y)
 {
     const uint32_t *e = m->edge + (size_t)o * m->local_size;
-    int32_t added = 0, fw = t->w + 2;
+    int32_t added = 0, removed = -1, fw = t->w + 2;
     for (int32_t i = 0; i < m->edge_count[o]; i++)
     {
         int32_t at = (int32_t)(e[i] >> 3), cx = x - 1 + at % fw, cy = y - 1 + at / fw;
@@ -442,16 +457,14 @@ static int adds_dead_end(const mixed *m, const dg_grid *g, const vault_try *v, i
             continue;
         int32_t n = (cx > 0 && !solid_at(g, cx - 1, cy)) + (cx + 1 < g->width && !solid_at(g, cx + 1, cy)) +
                     (cy > 0 && !solid_at(g, cx, cy - 1)) + (cy + 1 < g->height && !solid_at(g, cx, cy + 1));
-        added += (n - (int32_t)(e[i] & 7) <= 1) - (n <= 1);
+        if (n <= 1 || n - (int32_t)(e[i] & 7) > 1)
+            continue;
+        if (removed < 0)
+            removed = dead_ends_under(m, g, v, t, x, y);
+        if (++added > removed)
+            return 1;
     }
-    if (added <= 0)
-        return 0;
-    const dgi_glyph *lg = m->set->legends[v->q->legend].glyph; /* dead ends under the vault go away */
-    for (int32_t Y = 0; Y < t->h; Y++)
-        for (int32_t X = 0; X < t->w; X++)
-            if (lg[v->glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].cls != DGI_CLASS_VOID)
-                added -= dead_end_at(g, x + X, y + Y);
-    return added > 0;
+    return 0;
 }
 
 /* Marks the vault's footprint in occ with `value`. */
