@@ -237,7 +237,7 @@ static int fits(mixed *m, const vault_try *v, int32_t o, const dgi_xform *t, int
     for (int plane = 0; plane < 2; plane++)
         for (int32_t Y = 0; Y < t->h + 2; Y++, f += fw)
         {
-            const uint64_t *row = m->busy + plane * m->plane_words + (size_t)(y + Y) * m->busy_words;
+            const uint64_t *row = m->busy + (size_t)plane * m->plane_words + (size_t)(y + Y) * m->busy_words;
             for (size_t k = 0; k < fw; k++)
                 if (bits_at(row, (size_t)x + 64 * k) & f[k])
                     return 0;
@@ -254,7 +254,7 @@ static uint64_t clashes(const mixed *m, const uint64_t *f, size_t fw, int32_t fr
     for (int plane = 0; plane < 2; plane++)
         for (int32_t Y = 0; Y < frame_rows && (bad & want) != want; Y++, f += fw)
         {
-            const uint64_t *row = m->busy + plane * m->plane_words + (size_t)(y + Y) * m->busy_words;
+            const uint64_t *row = m->busy + (size_t)plane * m->plane_words + (size_t)(y + Y) * m->busy_words;
             for (size_t k = 0; k < fw; k++)
                 for (uint64_t w = f[k]; w; w &= w - 1)
                     bad |= bits_at(row, (size_t)x + 64 * k + (size_t)dgi_lowest_bit64(w));
