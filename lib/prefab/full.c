@@ -408,9 +408,9 @@ static uint64_t low_bits8(uint64_t k)
 static void passable_rows(const dgi_prefab *p, const uint8_t *g, uint64_t *certain, uint64_t *only_maybe)
 {
     uint64_t flat_c[ROWS_MAX + 1], flat_m[ROWS_MAX + 1];
-    /* bit 0: always passable, bit 1: sometimes; a sound map holds legend
-     * glyphs only, all below 128 (and 128 bytes clear faster than 256) */
-    uint8_t kind[128] = {0};
+    /* bit 0: always passable, bit 1: sometimes; a table for every byte, so
+     * the map's bytes index it as they are */
+    uint8_t kind[256] = {0};
     int32_t w = p->width, h = p->height;
     size_t n = (size_t)w * (size_t)h;
     uint64_t row_mask = w == 64 ? ~0ULL : (1ULL << w) - 1;
@@ -424,13 +424,13 @@ static void passable_rows(const dgi_prefab *p, const uint8_t *g, uint64_t *certa
     {
         uint64_t k = 0;
         if (i + 8 <= n)
-            k = (uint64_t)kind[0x7F & g[i]] | (uint64_t)kind[0x7F & g[i + 1]] << 8 |
-                (uint64_t)kind[0x7F & g[i + 2]] << 16 | (uint64_t)kind[0x7F & g[i + 3]] << 24 |
-                (uint64_t)kind[0x7F & g[i + 4]] << 32 | (uint64_t)kind[0x7F & g[i + 5]] << 40 |
-                (uint64_t)kind[0x7F & g[i + 6]] << 48 | (uint64_t)kind[0x7F & g[i + 7]] << 56;
+            k = (uint64_t)kind[g[i]] | (uint64_t)kind[g[i + 1]] << 8 |
+                (uint64_t)kind[g[i + 2]] << 16 | (uint64_t)kind[g[i + 3]] << 24 |
+                (uint64_t)kind[g[i + 4]] << 32 | (uint64_t)kind[g[i + 5]] << 40 |
+                (uint64_t)kind[g[i + 6]] << 48 | (uint64_t)kind[g[i + 7]] << 56;
         else
             for (size_t j = i; j < n; j++)
-                k |= (uint64_t)kind[0x7F & g[j]] << (8 * (j - i));
+                k |= (uint64_t)kind[g[j]] << (8 * (j - i));
         uint64_t keep = (i & 63) ? ~0ULL : 0; /* a word's first byte starts it afresh */
         flat_c[i >> 6] = (flat_c[i >> 6] & keep) | low_bits8(k) << (i & 63);
         flat_m[i >> 6] = (flat_m[i >> 6] & keep) | low_bits8(k >> 1) << (i & 63);

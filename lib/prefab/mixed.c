@@ -25,11 +25,21 @@ typedef struct mixed {
     int32_t *stack;      /* choose_exit: the walk's queue, one per passable cell */
     size_t stack_size;
     int64_t start_cell;  /* the host's start (row-major index), -1 if none: vaults leave it free */
-    uint8_t *blocked;   /* sums of the cells no vault cell may take, (W+1) x (H+1), modulo 256;
-                          * made when a vault first needs every position scanned */
+    uint64_t *busy;      /* a bit per cell no vault cell may take (not open floor, or under a
+                          * vault or reserved), rows of busy_words words with a ring of set
+                          * bits round the grid: row y + 1, bit x + 1 for cell (x, y); then
+                          * plane_words on, the door bits in the same layout */
+    size_t busy_words, plane_words, busy_size;
+    uint64_t *frame;     /* per orientation, for the vault being placed: its frames (frame_of),
+                          * its box grown by one, rows of frame_row_words(w) words */
+    size_t frame_slot, frame_size; /* words per orientation; bytes of all 8 */
+    uint32_t *edge;      /* per orientation (local_size apart): the frame cells off the vault
+                          * beside a solid cell of it, as index << 3 | solid neighbours */
+    int32_t edge_count[DG_ORIENT_COUNT];
+    uint32_t frame_made; /* orientations whose frame is made for this vault */
     const dg_allocator *alloc;
     uint8_t *backup;
-    size_t cells, backup_size, blocked_size;
+    size_t cells, backup_size;
     uint8_t buf[4096];
 } mixed;
 
@@ -38,12 +48,8 @@ typedef struct vault_try {
     int32_t index;
     const dgi_prefab *q;
     const uint8_t *glyphs;
-    int32_t voids;       /* its void cells: the only ones that may lie on taken cells */
     int ring;            /* 1: only positions a cell inside a room's edge (shrink) */
 } vault_try;
-
-/* Boxes of at most this many cells are screened by the sums (exact modulo 256). */
-#define DGI_MIXED_SCREEN_MAX 255 /* a byte per cell: vaults up to 15x15 */
 
 void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
 {
@@ -103,36 +109,220 @@ static int open_floor(uint8_t tile)
     return dgi_passable_default[tile] && tile != DG_TILE_DOOR;
 }
 
-/* Every non-void cell on open floor not under another vault, every border
- * door facing open floor outside the box. */
-static int fits(const mixed *m, const dg_grid *g, const dgi_prefab *q, const uint8_t *glyphs,
-                const dgi_xform *t, int32_t x, int32_t y)
+/* Words in a frame row of a vault w cells wide (its box grown by one). */
+static size_t frame_row_words(int32_t w)
 {
-    const dgi_glyph *lg = m->set->legends[q->legend].glyph;
-    static const int32_t ox[4] = {0, 1, 0, -1}, oy[4] = {-1, 0, 1, 0};
+    return ((size_t)w + 2 + 63) / 64;
+}
+
+static void set_bit(uint64_t *row, int32_t b)
+{
+    row[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+/* The 4-neighbours of frame cell (X, Y) (all inside the frame). */
+static void set_around(uint64_t *f, size_t fw, int32_t X, int32_t Y)
+{
+    set_bit(f + (size_t)(Y - 1) * fw, X);
+    set_bit(f + (size_t)Y * fw, X - 1);
+    set_bit(f + (size_t)Y * fw, X + 1);
+    set_bit(f + (size_t)(Y + 1) * fw, X);
+}
+
+/* 1 if frame cell (X, Y) of the vault turned as t is a solid cell of it. */
+static int solid_in_frame(const mixed *m, const vault_try *v, const dgi_xform *t, int32_t X, int32_t Y)
+{
+    if (X < 1 || Y < 1 || X > t->w || Y > t->h)
+        return 0;
+    const dgi_glyph *d = &m->set->legends[v->q->legend]
+                              .glyph[v->glyphs[t->base + (int64_t)(X - 1) * t->step_x + (int64_t)(Y - 1) * t->step_y]];
+    return d->cls != DGI_CLASS_VOID && !dgi_passable_default[d->tile];
+}
+
+static int bit_of(const uint64_t *row, int32_t b)
+{
+    return (int)(row[b >> 6] >> (b & 63) & 1);
+}
+
+/* m->edge for orientation o: the cells of frame `guard` (beside a solid
+ * vault cell) that are not the vault's own (body, the first frame), with
+ * how many solid vault cells they touch: the only cells whose dead-end
+ * count a stamp changes. */
+static void list_edge(mixed *m, const vault_try *v, int32_t o, const dgi_xform *t, const uint64_t *body,
+                      const uint64_t *guard)
+{
+    size_t fw = frame_row_words(t->w);
+    uint32_t *e = m->edge + (size_t)o * m->local_size;
+    int32_t n = 0;
+    for (int32_t Y = 0; Y < t->h + 2; Y++)
+        for (int32_t X = 0; X < t->w + 2; X++)
+        {
+            int inside = X >= 1 && Y >= 1 && X <= t->w && Y <= t->h;
+            if (!bit_of(guard + (size_t)Y * fw, X) || (inside && bit_of(body + (size_t)Y * fw, X)))
+                continue;
+            uint32_t solid = (uint32_t)(solid_in_frame(m, v, t, X, Y - 1) + solid_in_frame(m, v, t, X - 1, Y) +
+                                        solid_in_frame(m, v, t, X + 1, Y) + solid_in_frame(m, v, t, X, Y + 1));
+            e[n++] = (uint32_t)(Y * (t->w + 2) + X) << 3 | solid;
+        }
+    m->edge_count[o] = n;
+}
+
+/* The frames of orientation o (turned as t) of the vault being placed, made
+ * on first use, bit X + 1 of row Y + 1 standing for its cell (X, Y): first
+ * the cells that must be free (its non-void cells, and the cell outside its
+ * box a door on its border faces), then the cells where a host door would
+ * touch a solid cell of the vault (that door would lead nowhere). */
+static const uint64_t *frame_of(mixed *m, const vault_try *v, int32_t o, const dgi_xform *t)
+{
+    size_t fw = frame_row_words(t->w), rows = (size_t)t->h + 2;
+    uint64_t *f = m->frame + (size_t)o * m->frame_slot, *guard = f + rows * fw;
+    if (m->frame_made >> o & 1)
+        return f;
+    memset(f, 0, 2 * rows * fw * sizeof *f);
+    const dgi_glyph *lg = m->set->legends[v->q->legend].glyph;
     for (int32_t Y = 0; Y < t->h; Y++)
         for (int32_t X = 0; X < t->w; X++)
         {
-            uint8_t glyph = glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y];
-            const dgi_glyph *d = &lg[glyph];
+            const dgi_glyph *d = &lg[v->glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]];
             if (d->cls == DGI_CLASS_VOID)
                 continue;
-            int32_t cx = x + X, cy = y + Y;
-            int64_t at = (int64_t)cy * g->width + cx;
-            if (!open_floor(DG_CELL(g, cx, cy)) || m->occ[at] || at == m->start_cell)
-                return 0;
+            set_bit(f + (size_t)(Y + 1) * fw, X + 1);
+            if (!dgi_passable_default[d->tile])
+                set_around(guard, fw, X + 1, Y + 1);
             if (d->cls != DGI_CLASS_DOOR)
                 continue;
-            int faces[4] = {Y == 0, X == t->w - 1, Y == t->h - 1, X == 0};
-            for (int s = 0; s < 4; s++)
-            {
-                int32_t nx = cx + ox[s], ny = cy + oy[s];
-                if (faces[s] && (!open_floor(dg_grid_get(g, nx, ny)) ||
-                                 m->occ[(size_t)ny * (size_t)g->width + (size_t)nx]))
+            if (Y == 0)
+                set_bit(f, X + 1);
+            if (X == t->w - 1)
+                set_bit(f + (size_t)(Y + 1) * fw, X + 2);
+            if (Y == t->h - 1)
+                set_bit(f + (size_t)(Y + 2) * fw, X + 1);
+            if (X == 0)
+                set_bit(f + (size_t)(Y + 1) * fw, 0);
+        }
+    list_edge(m, v, o, t, f, guard);
+    m->frame_made |= 1u << o;
+    return f;
+}
+
+/* 64 bits of a bit row from bit p on. */
+static uint64_t bits_at(const uint64_t *row, size_t p)
+{
+    size_t k = p >> 6;
+    unsigned s = (unsigned)(p & 63);
+    return s ? row[k] >> s | row[k + 1] << (64 - s) : row[k];
+}
+
+/* 1 if the vault's non-void cell covers the host's start. */
+static int covers_start(const mixed *m, const dg_grid *g, const vault_try *v, const dgi_xform *t,
+                        int32_t x, int32_t y)
+{
+    if (m->start_cell < 0)
+        return 0;
+    int32_t X = (int32_t)(m->start_cell % g->width) - x, Y = (int32_t)(m->start_cell / g->width) - y;
+    if (X < 0 || Y < 0 || X >= t->w || Y >= t->h)
+        return 0;
+    const dgi_glyph *lg = m->set->legends[v->q->legend].glyph;
+    return lg[v->glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].cls != DGI_CLASS_VOID;
+}
+
+/* Every non-void cell on open floor not under another vault, every border
+ * door facing open floor outside the box, no host door beside a solid cell
+ * of the vault (the start is covers_start's): the frames against the busy
+ * and door bits, 64 cells at a time. */
+static int fits(mixed *m, const vault_try *v, int32_t o, const dgi_xform *t, int32_t x, int32_t y)
+{
+    const uint64_t *f = frame_of(m, v, o, t);
+    size_t fw = frame_row_words(t->w);
+    for (int plane = 0; plane < 2; plane++)
+        for (int32_t Y = 0; Y < t->h + 2; Y++, f += fw)
+        {
+            const uint64_t *row = m->busy + (size_t)plane * m->plane_words + (size_t)(y + Y) * m->busy_words;
+            for (size_t k = 0; k < fw; k++)
+                if (bits_at(row, (size_t)x + 64 * k) & f[k])
                     return 0;
-            }
         }
     return 1;
+}
+
+/* Bits of the positions x + i (i < 64) of row y where a frame meets its bit
+ * plane, as far as `want` asks: one word per frame cell. */
+static uint64_t clashes(const mixed *m, const uint64_t *f, size_t fw, int32_t frame_rows, int32_t x, int32_t y,
+                        uint64_t want)
+{
+    uint64_t bad = 0;
+    for (int plane = 0; plane < 2; plane++)
+        for (int32_t Y = 0; Y < frame_rows && (bad & want) != want; Y++, f += fw)
+        {
+            const uint64_t *row = m->busy + (size_t)plane * m->plane_words + (size_t)(y + Y) * m->busy_words;
+            for (size_t k = 0; k < fw; k++)
+                for (uint64_t w = f[k]; w; w &= w - 1)
+                    bad |= bits_at(row, (size_t)x + 64 * k + (size_t)dgi_lowest_bit64(w));
+        }
+    return bad;
+}
+
+/* The busy and door bits of the cells of box b, from the grid and occ. */
+static void refresh_busy(mixed *m, const dg_grid *g, dg_rect b)
+{
+    for (int32_t y = b.y; y < b.y + b.h; y++)
+    {
+        uint64_t *row = m->busy + (size_t)(y + 1) * m->busy_words, *doors = row + m->plane_words;
+        const uint8_t *occ = m->occ + (size_t)y * (size_t)g->width;
+        for (int32_t x = b.x; x < b.x + b.w; x++)
+        {
+            size_t at = (size_t)x + 1;
+            uint8_t tile = DG_CELL(g, x, y);
+            uint64_t bit = (uint64_t)1 << (at & 63);
+            uint64_t busy = (uint64_t)(!open_floor(tile) || occ[x]), door = (uint64_t)(tile == DG_TILE_DOOR);
+            row[at >> 6] = (row[at >> 6] & ~bit) | (bit & (0 - busy));
+            doors[at >> 6] = (doors[at >> 6] & ~bit) | (bit & (0 - door));
+        }
+    }
+}
+
+/* The busy and door bits of grid row y, 64 cells to a word; kind[tile]
+ * holds bit 0 busy, bit 1 door; occ only counts if some cell is reserved. */
+static void build_row(mixed *m, const dg_grid *g, int32_t y, const uint8_t *kind, int reserved)
+{
+    uint64_t *row = m->busy + (size_t)(y + 1) * m->busy_words, *doors = row + m->plane_words;
+    const uint8_t *cell = &DG_CELL(g, 0, y), *occ = m->occ + (size_t)y * (size_t)g->width;
+    uint64_t busy = 1, door = 0; /* bit 0: the ring left of the grid */
+    size_t b = 1;
+    for (int32_t x = 0; x < g->width; x++, b++)
+    {
+        uint32_t k = kind[cell[x]] | (reserved && occ[x]);
+        busy |= (uint64_t)(k & 1) << (b & 63);
+        door |= (uint64_t)(k >> 1) << (b & 63);
+        if ((b & 63) == 63)
+        {
+            row[b >> 6] = busy;
+            doors[b >> 6] = door;
+            busy = door = 0;
+        }
+    }
+    row[b >> 6] = busy | ~(uint64_t)0 << (b & 63); /* the ring right of the grid */
+    doors[b >> 6] = door;
+}
+
+/* The busy bits (a ring of busy cells round the grid) and the door bits of
+ * the whole grid, after the reserved cells are taken. */
+static dg_status make_busy(mixed *m, const dg_grid *g, int reserved)
+{
+    uint8_t kind[256];
+    for (int tile = 0; tile < 256; tile++)
+        kind[tile] = (uint8_t)((open_floor((uint8_t)tile) ? 0 : 1) | (tile == DG_TILE_DOOR) << 1);
+    m->busy_words = ((size_t)g->width + 1) / 64 + 2;
+    m->plane_words = m->busy_words * ((size_t)g->height + 2);
+    m->busy_size = 2 * m->plane_words * sizeof *m->busy;
+    m->busy = dgi_alloc(m->alloc, m->busy_size);
+    if (!m->busy)
+        return DG_E_NOMEM;
+    memset(m->busy, 0xFF, m->busy_size / 2);
+    memset(m->busy + m->plane_words, 0, m->busy_size / 2);
+    for (int32_t y = 0; y < g->height; y++)
+        build_row(m, g, y, kind, reserved);
+    return DG_OK;
 }
 
 /* After a trial stamp in box b: are the passable cells that touch the vault
@@ -227,28 +417,6 @@ static int diagonal_joint(const mixed *m, const dg_grid *g, dg_rect b)
     return 0;
 }
 
-/* After a trial stamp in box b: 1 if a solid cell of the vault touches
- * (4-way) a door that is not the vault's own: that door would lead nowhere. */
-static int blocks_a_door(const mixed *m, const dg_grid *g, dg_rect b)
-{
-    static const int32_t dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    size_t W = (size_t)g->width;
-    for (int32_t y = b.y; y < b.y + b.h; y++)
-        for (int32_t x = b.x; x < b.x + b.w; x++)
-        {
-            if (m->occ[(size_t)y * W + (size_t)x] != 2 || !solid_at(g, x, y))
-                continue;
-            for (int d = 0; d < 4; d++)
-            {
-                int32_t nx = x + dx[d], ny = y + dy[d];
-                if (nx >= 0 && ny >= 0 && nx < g->width && ny < g->height &&
-                    DG_CELL(g, nx, ny) == DG_TILE_DOOR && m->occ[(size_t)ny * W + (size_t)nx] != 2)
-                    return 1;
-            }
-        }
-    return 0;
-}
-
 /* 1 if the walkable cell (x, y) has at most one walkable 4-neighbour: a
  * dead end, or a cell cut off all round. */
 static int dead_end_at(const dg_grid *g, int32_t x, int32_t y)
@@ -258,18 +426,45 @@ static int dead_end_at(const dg_grid *g, int32_t x, int32_t y)
     return n <= 1;
 }
 
-/* Dead ends in box b grown by one, the cells of the vault just stamped
- * (occ 2) left out. Counted before and after a stamp: a vault may shorten a
- * dead end, never add one (a one-cell notch beside it that leads nowhere). */
-static int32_t dead_ends_around(const mixed *m, const dg_grid *g, dg_rect b)
+/* Dead ends (before any stamp) under the vault's own cells turned as t at
+ * (x, y): they leave the count when it is stamped. */
+static int32_t dead_ends_under(const mixed *m, const dg_grid *g, const vault_try *v, const dgi_xform *t,
+                               int32_t x, int32_t y)
 {
-    int32_t x0 = DG_MAX(0, b.x - 1), y0 = DG_MAX(0, b.y - 1), n = 0;
-    int32_t x1 = DG_MIN(g->width, b.x + b.w + 1), y1 = DG_MIN(g->height, b.y + b.h + 1);
-    for (int32_t y = y0; y < y1; y++)
-        for (int32_t x = x0; x < x1; x++)
-            n += !solid_at(g, x, y) && m->occ[(size_t)y * (size_t)g->width + (size_t)x] != 2 &&
-                 dead_end_at(g, x, y);
+    const dgi_glyph *lg = m->set->legends[v->q->legend].glyph;
+    int32_t n = 0;
+    for (int32_t Y = 0; Y < t->h; Y++)
+        for (int32_t X = 0; X < t->w; X++)
+            if (lg[v->glyphs[t->base + (int64_t)X * t->step_x + (int64_t)Y * t->step_y]].cls != DGI_CLASS_VOID)
+                n += dead_end_at(g, x + X, y + Y);
     return n;
+}
+
+/* 1 if stamping the vault turned as t at (x, y) would add dead ends in its
+ * box grown by one (its own cells left out), worked out before the stamp:
+ * only the cells of m->edge lose walkable neighbours (its solid cells, all
+ * open floor before), each becoming a dead end or not (never the reverse),
+ * and the vault's own cells drop out of the count. */
+static int adds_dead_end(const mixed *m, const dg_grid *g, const vault_try *v, int32_t o, const dgi_xform *t,
+                         int32_t x, int32_t y)
+{
+    const uint32_t *e = m->edge + (size_t)o * m->local_size;
+    int32_t added = 0, removed = -1, fw = t->w + 2;
+    for (int32_t i = 0; i < m->edge_count[o]; i++)
+    {
+        int32_t at = (int32_t)(e[i] >> 3), cx = x - 1 + at % fw, cy = y - 1 + at / fw;
+        if (cx < 0 || cy < 0 || cx >= g->width || cy >= g->height || solid_at(g, cx, cy))
+            continue;
+        int32_t n = (cx > 0 && !solid_at(g, cx - 1, cy)) + (cx + 1 < g->width && !solid_at(g, cx + 1, cy)) +
+                    (cy > 0 && !solid_at(g, cx, cy - 1)) + (cy + 1 < g->height && !solid_at(g, cx, cy + 1));
+        if (n <= 1 || n - (int32_t)(e[i] & 7) > 1)
+            continue;
+        if (removed < 0)
+            removed = dead_ends_under(m, g, v, t, x, y);
+        if (++added > removed)
+            return 1;
+    }
+    return 0;
 }
 
 /* Marks the vault's footprint in occ with `value`. */
@@ -283,24 +478,20 @@ static void mark_footprint(mixed *m, const dg_grid *g, const dgi_prefab *q, cons
                 m->occ[(size_t)(y + Y) * (size_t)g->width + (size_t)(x + X)] = value;
 }
 
-/* Stamps, checks what the stamp did to its surroundings (doors still lead
- * somewhere, no corner-only wall joints, no new dead-end notches, nothing
- * cut apart), and undoes it if any check fails. */
+/* Stamps, checks what the stamp did to its surroundings (no corner-only
+ * wall joints, nothing cut apart), and undoes it if a check fails. The
+ * frames and adds_dead_end checked the rest before. */
 static int try_at(mixed *m, dgi_gen *gen, int32_t index, int32_t o, const uint8_t *glyphs,
                   const dgi_xform *t, int32_t x, int32_t y)
 {
     const dgi_prefab *q = &m->set->prefabs[index];
     dg_grid *g = &gen->g;
-    if (!fits(m, g, q, glyphs, t, x, y))
-        return 0;
     dg_rect box = {x, y, t->w, t->h};
-    int32_t dead_ends = dead_ends_around(m, g, box);
     for (int32_t Y = 0; Y < t->h; Y++)
         memcpy(m->backup + (size_t)Y * (size_t)t->w, &DG_CELL(g, x, y + Y), (size_t)t->w);
     dgi_prefab_write(m->set, q, glyphs, o, g, x, y, NULL);
     mark_footprint(m, g, q, glyphs, t, x, y, 2);
-    int ok = !blocks_a_door(m, g, box) && !diagonal_joint(m, g, box) &&
-             dead_ends_around(m, g, box) <= dead_ends && still_connected(m, g, box);
+    int ok = !diagonal_joint(m, g, box) && still_connected(m, g, box);
     mark_footprint(m, g, q, glyphs, t, x, y, ok ? 1 : 0);
     if (!ok)
         for (int32_t Y = 0; Y < t->h; Y++)
@@ -336,49 +527,17 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
     return n;
 }
 
-/* Summed counts of the cells a vault's non-void cell may not take (not open
- * floor, under a vault or reserved, the start), kept modulo 256. Taken cells
- * only ever become more as vaults land, so sums made once screen soundly. */
-static dg_status build_blocked(mixed *m, const dg_grid *g)
+/* A position the frame cleared: tried, and placed if it holds. */
+static dg_status try_fitting(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t,
+                             int32_t x, int32_t y, int32_t parent, int *placed)
 {
-    size_t W = (size_t)g->width + 1;
-    m->blocked_size = W * ((size_t)g->height + 1) * sizeof *m->blocked;
-    m->blocked = dgi_alloc(m->alloc, m->blocked_size);
-    if (!m->blocked)
-        return DG_E_NOMEM;
-    memset(m->blocked, 0, W * sizeof *m->blocked);
-    for (int32_t y = 0; y < g->height; y++)
-    {
-        uint8_t run = 0;
-        const uint8_t *above = m->blocked + (size_t)y * W;
-        uint8_t *row = m->blocked + (size_t)(y + 1) * W;
-        row[0] = 0;
-        for (int32_t x = 0; x < g->width; x++)
-        {
-            size_t at = (size_t)y * (size_t)g->width + (size_t)x;
-            run = (uint8_t)(run + (!open_floor(DG_CELL(g, x, y)) || m->occ[at] || (int64_t)at == m->start_cell));
-            row[x + 1] = (uint8_t)(above[x + 1] + run);
-        }
-    }
-    return DG_OK;
-}
-
-/* Taken cells in box (x, y, w, h) by the sums (modulo 256). */
-static uint8_t taken_in(const mixed *m, int32_t W, int32_t x, int32_t y, int32_t w, int32_t h)
-{
-    size_t s = (size_t)W + 1, x0 = (size_t)x, y0 = (size_t)y, x1 = x0 + (size_t)w, y1 = y0 + (size_t)h;
-    return (uint8_t)(m->blocked[y1 * s + x1] - m->blocked[y0 * s + x1] - m->blocked[y1 * s + x0] +
-                      m->blocked[y0 * s + x0]);
-}
-
-/* 0 if box (x, y, w, h) holds more taken cells than the vault has void
- * cells (once the sums are made). */
-static int may_fit(const mixed *m, const dg_grid *g, const vault_try *v, int32_t x, int32_t y, int32_t w,
-                   int32_t h)
-{
-    if (!m->blocked || (int64_t)w * h > DGI_MIXED_SCREEN_MAX)
-        return 1;
-    return taken_in(m, g->width, x, y, w, h) <= v->voids;
+    if (covers_start(m, &gen->g, v, t, x, y) || adds_dead_end(m, &gen->g, v, o, t, x, y) ||
+        !try_at(m, gen, v->index, o, v->glyphs, t, x, y))
+        return DG_OK;
+    *placed = 1;
+    dg_status st = dgi_gen_place(gen, v->index, o, v->glyphs, x, y, DG_ROOM_PREFAB, parent);
+    refresh_busy(m, &gen->g, (dg_rect){x, y, t->w, t->h});
+    return st;
 }
 
 /* One candidate position of orientation o (turned as t): counted, screened,
@@ -387,10 +546,7 @@ static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32
                                int32_t x, int32_t y, int32_t parent, int *placed)
 {
     m->attempts++;
-    if (!may_fit(m, &gen->g, v, x, y, t->w, t->h) || !try_at(m, gen, v->index, o, v->glyphs, t, x, y))
-        return DG_OK;
-    *placed = 1;
-    return dgi_gen_place(gen, v->index, o, v->glyphs, x, y, DG_ROOM_PREFAB, parent);
+    return fits(m, v, o, t, x, y) ? try_fitting(m, gen, v, o, t, x, y, parent, placed) : DG_OK;
 }
 
 /* A room's area less its outer ring, where a vault keeps a walkway round
@@ -430,7 +586,41 @@ static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_
     return st;
 }
 
-/* Every position of one orientation in one area, from a random one on. */
+/* Positions x0 .. x1 - 1 of row y of area a, in order, each counted as a
+ * position tried (until the budget is spent), 64 screened at once by the
+ * frame; the ones it clears are tried. */
+static dg_status scan_run(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t, dg_rect a,
+                          int32_t y, int32_t x0, int32_t x1, int32_t parent, int *placed)
+{
+    const uint64_t *f = frame_of(m, v, o, t);
+    size_t fw = frame_row_words(t->w);
+    dg_status st = DG_OK;
+    for (int32_t cx = x0; cx < x1 && !*placed && st == DG_OK && m->attempts < m->budget; cx += 64)
+    {
+        int32_t len = DG_MIN(64, x1 - cx), counted = 0;
+        uint64_t want = len == 64 ? ~(uint64_t)0 : ((uint64_t)1 << len) - 1;
+        uint64_t good = ~clashes(m, f, fw, t->h + 2, a.x + cx, a.y + y, want) & want;
+        for (; good && !*placed && st == DG_OK; good &= good - 1)
+        {
+            int32_t i = dgi_lowest_bit64(good);
+            m->attempts += i - counted; /* the positions the frame refused */
+            if (m->attempts >= m->budget)
+            {
+                m->attempts = m->budget;
+                return st;
+            }
+            m->attempts++;
+            counted = i + 1;
+            st = try_fitting(m, gen, v, o, t, a.x + cx + i, a.y + y, parent, placed);
+        }
+        if (!*placed && st == DG_OK)
+            m->attempts = DG_MIN(m->budget, m->attempts + (len - counted));
+    }
+    return st;
+}
+
+/* Every position of one orientation in one area, row-major from a random
+ * one on, wrapping to the area's first position. */
 static dg_status scan_area(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, dg_rect a,
                            int32_t parent, dg_rng *rng, int *placed)
 {
@@ -438,17 +628,10 @@ static dg_status scan_area(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o
     dgi_xform_make(v->q->width, v->q->height, o, &t);
     int32_t cols = a.w - t.w + 1, rows = a.h - t.h + 1;
     int64_t n = (int64_t)cols * rows, first = (int64_t)dgi_below64(rng, (uint64_t)n);
-    dg_status st = DG_OK;
-    int32_t x = (int32_t)(first % cols), y = (int32_t)(first / cols);
-    for (int64_t k = 0; k < n && !*placed && st == DG_OK && m->attempts < m->budget; k++)
-    {
-        st = try_candidate(m, gen, v, o, &t, a.x + x, a.y + y, parent, placed);
-        if (++x == cols) /* row-major from `first` on, wrapping to the area's first position */
-        {
-            x = 0;
-            y = y + 1 == rows ? 0 : y + 1;
-        }
-    }
+    int32_t x0 = (int32_t)(first % cols), y0 = (int32_t)(first / cols);
+    dg_status st = scan_run(m, gen, v, o, &t, a, y0, x0, cols, parent, placed);
+    for (int32_t k = 1; k <= rows && !*placed && st == DG_OK && m->attempts < m->budget; k++)
+        st = scan_run(m, gen, v, o, &t, a, (y0 + k) % rows, 0, k == rows ? x0 : cols, parent, placed);
     return st;
 }
 
@@ -518,10 +701,7 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
         m->failed[v.index]++; /* an outcome its requires refuse counts as failed */
         return st == DG_E_LIMIT ? DG_OK : st;
     }
-    v.voids = 0;
-    const dgi_glyph *lg = m->set->legends[v.q->legend].glyph;
-    for (int64_t i = 0; i < (int64_t)v.q->width * v.q->height; i++)
-        v.voids += lg[v.glyphs[i]].cls == DGI_CLASS_VOID;
+    m->frame_made = 0;
     int32_t nfit = rooms_that_fit(m, gen, v.q);
     m->attempts += nfit == 0; /* too big for every room: that check is its one try */
     st = DG_OK;
@@ -531,8 +711,6 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
     if (nfit > 0 && st == DG_OK && !*placed && v.ring)
         st = full_scan(m, gen, &v, nfit, rng, placed);
     v.ring = 0;
-    if (nfit > 0 && st == DG_OK && !*placed && !m->blocked)
-        st = build_blocked(m, &gen->g); /* the sums screen the scan of every position */
     if (nfit > 0 && st == DG_OK && !*placed)
         st = full_scan(m, gen, &v, nfit, rng, placed);
     if (*placed && st == DG_OK)
@@ -573,14 +751,18 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
         size_t side = (size_t)DG_MAX(q->width, q->height) + 2;
         m->backup_size = DG_MAX(m->backup_size, (size_t)q->width * (size_t)q->height);
         m->local_size = DG_MAX(m->local_size, side * side);
+        m->frame_slot = DG_MAX(m->frame_slot, 2 * side * frame_row_words((int32_t)side - 2));
     }
+    m->frame_size = DG_MAX(m->frame_slot, (size_t)1) * DG_ORIENT_COUNT * sizeof *m->frame;
+    m->frame = dgi_alloc(a, m->frame_size);
+    m->edge = dgi_alloc(a, m->local_size * DG_ORIENT_COUNT * sizeof *m->edge);
     m->backup = dgi_alloc(a, m->backup_size);
     m->local_mark = dgi_alloc(a, m->local_size);
     m->local_stack = dgi_alloc(a, m->local_size * sizeof *m->local_stack);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     m->fit = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
     if (!m->weights || !m->used || !m->failed || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
-        !m->fit)
+        !m->fit || !m->frame || !m->edge)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
         if (gen->r.rooms[i].kind != DG_ROOM_PREFAB && gen->r.rooms[i].rect.w > 0 && gen->r.rooms[i].rect.h > 0)
@@ -602,10 +784,10 @@ static void free_exit_scratch(mixed *m, const dg_allocator *a)
     m->stack = NULL;
 }
 
-static void free_blocked(mixed *m, const dg_allocator *a)
+static void free_busy(mixed *m, const dg_allocator *a)
 {
-    dgi_free(a, m->blocked, m->blocked ? m->blocked_size : 0);
-    m->blocked = NULL;
+    dgi_free(a, m->busy, m->busy ? m->busy_size : 0);
+    m->busy = NULL;
 }
 
 static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
@@ -619,7 +801,9 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->local_stack, m->local_size * sizeof *m->local_stack);
     free_exit_scratch(m, a);
     dgi_free(a, m->backup, m->backup_size);
-    free_blocked(m, a);
+    free_busy(m, a);
+    dgi_free(a, m->frame, m->frame ? m->frame_size : 0);
+    dgi_free(a, m->edge, m->edge ? m->local_size * DG_ORIENT_COUNT * sizeof *m->edge : 0);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
 }
@@ -823,6 +1007,8 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
         st = mixed_setup(m, &gen, allocator);
     if (st == DG_OK && reserved)
         take_reserved(m, &gen.g, reserved);
+    if (st == DG_OK)
+        st = make_busy(m, &gen.g, reserved != NULL);
     keep_start(m, &gen, result);
     dg_rng rng;
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
@@ -845,7 +1031,7 @@ dg_status dgi_prefab_mixed_generate(dg_grid *grid, const dg_prefab_set *set,
         placed += ok;
         gen.r.metrics.failures += !ok;
     }
-    free_blocked(m, allocator); /* before the result is finished: the peak stays low */
+    free_busy(m, allocator); /* before the result is finished: the peak stays low */
     gen.r.metrics.attempts = (int32_t)DG_MIN(m->attempts, INT32_MAX);
     gen.r.metrics.placed = placed;
     gen.r.metrics.stopped_early = placed < want;

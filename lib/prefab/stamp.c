@@ -21,16 +21,16 @@ static void list_random(const dg_prefab_set *set, const dgi_prefab *p, int32_t *
             cells[count++] = (int32_t)(at - g);
         return;
     }
-    uint8_t random[128] = {0}; /* a parsed map holds legend glyphs only, all below 128 */
+    uint8_t random[256] = {0}; /* every byte indexes it as it is: no mask per cell */
     for (int32_t k = 0; k < p->sub_count; k++)
-        random[0x7F & set->subs[p->sub_first + k].glyph] = 1;
+        random[set->subs[p->sub_first + k].glyph] = 1;
     int32_t end = n;
-    while (end > 0 && !random[0x7F & g[end - 1]])
+    while (end > 0 && !random[g[end - 1]])
         end--;
     for (int32_t i = 0; i < end; i++)
     {
         cells[count] = i;
-        count += random[0x7F & g[i]];
+        count += random[g[i]];
     }
 }
 
