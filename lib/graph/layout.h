@@ -19,7 +19,6 @@ typedef struct dgi_route {
 typedef struct dgi_layout {
     const dg_graph *g;
     int32_t w, h, d, cw;
-    int16_t *owner;         /* 0 free; 1 + node: a room's footprint; 1 + nodes + edge: a corridor's */
     dgi_box room[DG_GRAPH_NODES_MAX];
     uint8_t placed[DG_GRAPH_NODES_MAX];
     int32_t order[DG_GRAPH_NODES_MAX], parent_edge[DG_GRAPH_NODES_MAX];
@@ -40,8 +39,6 @@ static inline int32_t draw(dgi_layout *L, int32_t lo, int32_t hi)
 {
     return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(&L->rng, (uint32_t)(hi - lo + 1));
 }
-static inline int16_t room_id(int32_t n) { return (int16_t)(1 + n); }
-static inline int16_t corr_id(const dgi_layout *L, int32_t e) { return (int16_t)(1 + L->g->node_count + e); }
 static inline dgi_box grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
 static inline int in_box(dgi_box q, int32_t x, int32_t y) { return x >= q.x0 && x <= q.x1 && y >= q.y0 && y <= q.y1; }
 
