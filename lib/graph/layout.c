@@ -3,13 +3,18 @@
  * its already placed neighbours: a door edge makes the two rooms share a wall,
  * the edge to the room's parent may be a straight corridor, and the other
  * corridor edges to placed rooms (the edges that close cycles) are routed as a
- * straight or L-shaped corridor. An occupancy map of owners (room or corridor
- * footprints, walls included) keeps everything else room_distance cells
- * apart. A room whose cycle is still open is pulled toward the placed rooms it
- * must meet. Every loop is bounded by counts: a room that does not fit first
- * takes back a few rooms before it, then the attempt starts over with the
- * next draws, and after LAYOUT_ATTEMPTS the node that failed most often is
- * named. The grid is written only on success (layout_result.c). */
+ * straight or L-shaped corridor. A room's ties become intervals for its four
+ * sides (a corridor's whole length range), so a room that closes a cycle is
+ * drawn to meet both ends. Footprints (room or corridor, walls included) are
+ * boxes; rooms that no edge joins stay room_distance cells apart. A room whose
+ * cycle is still open is pulled toward the placed rooms it must meet, and a
+ * candidate after which the neighbour closing a cycle cannot be placed is
+ * taken last. Every loop is bounded by counts: a room that does not fit takes
+ * back 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
+ * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
+ * most often is named. The finished layout gets its extra connections (when
+ * the graph allows them) and is centred; the grid is written only on success
+ * (layout_result.c). */
 #include "graph/layout.h"
 
 #define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
@@ -17,7 +22,8 @@
 #define ROOM_KEEP 4          /* valid candidates compared by their pull */
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
 #define BACKJUMPS 16         /* steps back within one attempt */
-#define LOOK_DRAWS 8        /* draws that test a closing neighbour ahead */
+#define EXTRA_REACH 4        /* longest extra corridor (extra_connections) */
+#define LOOK_DRAWS 8         /* draws that test a closing neighbour ahead */
 #define PULL_HOPS 6          /* cycles longer than this are not pulled shut */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
@@ -107,6 +113,9 @@ static int corridors_meet(const dgi_layout *L, dgi_box q, int32_t skip)
             for (int32_t i = 0; i < L->corr[e].legs; i++)
                 if (meets(q, grow(L->corr[e].leg[i], 1)))
                     return 1;
+    for (int32_t k = 0; k < L->extras; k++)
+        if (meets(q, grow(L->extra[k].leg[0], 1)))
+            return 1;
     return 0;
 }
 
@@ -621,6 +630,110 @@ static int32_t attempt(dgi_layout *L)
     return -1;
 }
 
+/* ---- extra connections and centring ---------------------------------------- */
+
+/* comp[n]: n's component in the graph without its locked and secret edges,
+ * so a corridor within one opens no way around a lock or into a secret. */
+static void open_components(const dgi_layout *L, int32_t *comp)
+{
+    const dg_graph *g = L->g;
+    for (int32_t n = 0; n < g->node_count; n++)
+        comp[n] = n;
+    for (int32_t pass = 0; pass < g->node_count; pass++) /* labels settle in < nodes passes */
+        for (int32_t e = 0; e < g->edge_count; e++)
+        {
+            const dg_graph_edge *x = &g->edges[e];
+            if (!x->lock && !x->secret)
+                comp[x->a] = comp[x->b] = imin(comp[x->a], comp[x->b]);
+        }
+}
+
+static int joined(const dgi_layout *L, int32_t a, int32_t b)
+{
+    for (int32_t k = 0; k < L->deg[a]; k++)
+        if (other_end(&L->g->edges[L->adj[a][k]], a) == b)
+            return 1;
+    return 0;
+}
+
+/* A straight corridor of at most EXTRA_REACH cells between facing rooms a
+ * and b, tried from the middle of their shared span outward. */
+static int extra_route(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
+{
+    dgi_box p = L->room[a], q = L->room[b];
+    int vertical = imin(p.x1, q.x1) - imax(p.x0, q.x0) + 1 >= L->cw;
+    if (!vertical && imin(p.y1, q.y1) - imax(p.y0, q.y0) + 1 < L->cw)
+        return 0;
+    int side = vertical ? (q.y0 > p.y1 ? 2 : 0) : (q.x0 > p.x1 ? 1 : 3);
+    int32_t lo = vertical ? imax(p.x0, q.x0) : imax(p.y0, q.y0);
+    int32_t hi = (vertical ? imin(p.x1, q.x1) : imin(p.y1, q.y1)) - L->cw + 1, mid = (lo + hi) / 2;
+    for (int32_t k = 0; k <= 2 * (hi - lo); k++)
+    {
+        int32_t at = mid + (k & 1 ? -(k + 1) / 2 : k / 2);
+        if (at >= lo && at <= hi && route_straight(L, a, b, side, at, r) &&
+            r->length <= EXTRA_REACH && route_fits(L, r, -1))
+            return 1;
+    }
+    return 0;
+}
+
+/* With extra_connections, joins pairs of rooms no edge joins that face each
+ * other within EXTRA_REACH cells, each room in at most one such pair, in
+ * node order, without crossing a lock or opening a secret. */
+static void add_extras(dgi_layout *L)
+{
+    int32_t comp[DG_GRAPH_NODES_MAX], n = L->g->node_count;
+    uint8_t used[DG_GRAPH_NODES_MAX] = {0};
+    L->extras = 0;
+    if (!L->g->extra_connections)
+        return;
+    open_components(L, comp);
+    for (int32_t a = 0; a < n; a++)
+        for (int32_t b = a + 1; b < n && !used[a] && L->extras < DGI_EXTRA_MAX; b++)
+            if (!used[b] && comp[a] == comp[b] && !joined(L, a, b) &&
+                extra_route(L, a, b, &L->extra[L->extras]))
+                used[a] = used[b] = 1, L->extras++;
+}
+
+static void shift_box(dgi_box *q, int32_t dx, int32_t dy)
+{
+    q->x0 += dx, q->x1 += dx, q->y0 += dy, q->y1 += dy;
+}
+
+static void shift_route(dgi_route *r, int32_t dx, int32_t dy)
+{
+    for (int32_t i = 0; i < 2; i++)
+        shift_box(&r->leg[i], dx, dy), shift_box(&r->door[i], dx, dy);
+}
+
+static void extend(dgi_box *all, dgi_box q)
+{
+    *all = (dgi_box){imin(all->x0, q.x0), imin(all->y0, q.y0), imax(all->x1, q.x1), imax(all->y1, q.y1)};
+}
+
+/* Moves the finished layout to the middle of the grid. */
+static void centre(dgi_layout *L)
+{
+    const dg_graph *g = L->g;
+    dgi_box all = grow(L->room[0], 1);
+    for (int32_t n = 1; n < g->node_count; n++)
+        extend(&all, grow(L->room[n], 1));
+    for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+            extend(&all, grow(L->corr[e].leg[i], 1));
+    int32_t dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
+    int32_t dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+    for (int32_t n = 0; n < g->node_count; n++)
+        shift_box(&L->room[n], dx, dy);
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        shift_box(&L->door[e], dx, dy);
+        shift_route(&L->corr[e], dx, dy);
+    }
+    for (int32_t k = 0; k < L->extras; k++)
+        shift_route(&L->extra[k], dx, dy);
+}
+
 /* ---- the call ------------------------------------------------------------- */
 
 static dg_status refuse_templates(const dg_graph *g, dg_diag *diag)
@@ -678,6 +791,11 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
         place_order(L);
         st = search(L, diag);
+    }
+    if (st == DG_OK)
+    {
+        add_extras(L);
+        centre(L);
     }
     dg_grid scratch = {tiles, grid->width, grid->height, grid->width};
     if (st == DG_OK)

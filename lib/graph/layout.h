@@ -16,6 +16,8 @@ typedef struct dgi_route {
     int32_t length;    /* cells along the way (cells / width) */
 } dgi_route;
 
+#define DGI_EXTRA_MAX 16 /* extra corridors at most (extra_connections) */
+
 typedef struct dgi_layout {
     const dg_graph *g;
     int32_t w, h, d, cw;
@@ -25,6 +27,8 @@ typedef struct dgi_layout {
     dgi_route corr[DG_GRAPH_EDGES_MAX];
     uint8_t has_corr[DG_GRAPH_EDGES_MAX];
     dgi_box door[DG_GRAPH_EDGES_MAX];  /* a door edge's door cell */
+    dgi_route extra[DGI_EXTRA_MAX];    /* corridors no edge asked for (extra_connections) */
+    int32_t extras;
     int32_t fails[DG_GRAPH_NODES_MAX];
     int32_t rank[DG_GRAPH_NODES_MAX];  /* position in order */
     int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
