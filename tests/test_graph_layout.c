@@ -84,9 +84,27 @@ static int32_t label_cells(const dg_grid *g, const dg_result *r, int32_t *label,
     return next;
 }
 
+/* 1 if rooms a and b connect without a locked or secret edge. */
+static int same_open_part(const dg_graph *graph, int32_t a, int32_t b)
+{
+    int32_t part[DG_GRAPH_NODES_MAX];
+    for (int32_t i = 0; i < graph->node_count; i++)
+        part[i] = i == a;
+    for (int32_t pass = 0; pass < graph->node_count; pass++)
+        for (int32_t e = 0; e < graph->edge_count; e++)
+        {
+            const dg_graph_edge *x = &graph->edges[e];
+            if (!x->lock && !x->secret && part[x->a] != part[x->b])
+                part[x->a] = part[x->b] = 1;
+        }
+    return part[b];
+}
+
 /* Reads the room adjacency back from the grid and compares it with the
  * graph: every door joins two labels, a corridor joins exactly two rooms,
- * each edge appears once as the kind it asks for, and nothing else. */
+ * each edge appears once as the kind it asks for, and nothing else but, with
+ * extra_connections, the result's corridors of no edge (never across a lock
+ * or into a secret). */
 static int adjacency_exact(const dg_grid *g, const dg_result *r, const dg_graph *graph, char *why,
                            size_t why_size)
 {
@@ -173,6 +191,18 @@ static int adjacency_exact(const dg_grid *g, const dg_result *r, const dg_graph 
         }
         want[k] = 0;
     }
+    for (int32_t c = 0; ok && c < r->corridor_count; c++) /* extra connections, when allowed */
+        if (graph->extra_connections && r->corridor_edges[c] < 0)
+        {
+            int32_t a = r->corridors[c].from.index, b = r->corridors[c].to.index;
+            if (!same_open_part(graph, a, b))
+            {
+                snprintf(why, why_size, "extra corridor %d-%d crosses a lock or a secret", (int)a,
+                         (int)b);
+                ok = 0;
+            }
+            corr_pair[imin_(a, b) * n + imax_(a, b)]--;
+        }
     for (int32_t k = 0; ok && k < n * n; k++)
         if (door_pair[k] || corr_pair[k])
         {
@@ -291,12 +321,15 @@ static int32_t role_node(const dg_graph *g, const char *role)
     return -1;
 }
 
-/* Lays out sample k at distance d over `seeds` seeds and checks everything. */
-static void layout_run(size_t k, int32_t d, int32_t corridor_width, int seeds)
+/* Lays out sample k at distance d over `seeds` seeds and checks everything;
+ * returns the extra corridors seen. */
+static int32_t layout_run(size_t k, int32_t d, int32_t corridor_width, int32_t extra, int seeds)
 {
     sample_graph s;
+    int32_t extras = 0;
     sample_graphs[k].make(&s, d);
     s.g.corridor_width = corridor_width;
+    s.g.extra_connections = extra;
     uint8_t *cells = malloc((size_t)(s.width * s.height));
     dg_grid g = {cells, s.width, s.height, s.width};
     dg_result r;
@@ -324,11 +357,16 @@ static void layout_run(size_t k, int32_t d, int32_t corridor_width, int seeds)
         CHECK(exit < 0 || r.exit_room == exit);
         CHECK(r.corridor_edge_count == r.corridor_count);
         for (int32_t c = 0; c < r.corridor_count; c++)
-            CHECK(r.corridor_edges[c] >= 0 && r.corridor_edges[c] < s.g.edge_count &&
-                  s.g.edges[r.corridor_edges[c]].kind == DG_EDGE_CORRIDOR);
+        {
+            extras += r.corridor_edges[c] < 0;
+            CHECK((extra && r.corridor_edges[c] == -1) ||
+                  (r.corridor_edges[c] >= 0 && r.corridor_edges[c] < s.g.edge_count &&
+                   s.g.edges[r.corridor_edges[c]].kind == DG_EDGE_CORRIDOR));
+        }
     }
     dg_result_free(&r);
     free(cells);
+    return extras;
 }
 
 #define LAYOUT_TEST(k, seeds)                                                   \
@@ -337,7 +375,7 @@ static void layout_run(size_t k, int32_t d, int32_t corridor_width, int seeds)
         for (size_t i = 0; i < SAMPLE_GRAPHS; i++)                              \
             if (strcmp(sample_graphs[i].name, #k) == 0)                         \
                 for (int32_t d = 0; d <= 2; d++)                                \
-                    layout_run(i, d, 1, seeds);                                 \
+                    layout_run(i, d, 1, 0, seeds);                                 \
     }
 LAYOUT_TEST(path, 100)
 LAYOUT_TEST(hub, 100)
@@ -353,7 +391,18 @@ TEST(graph_layout_wide_corridors)
     for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
         if (strcmp(sample_graphs[i].name, "zelda") == 0)
             for (int32_t w = 2; w <= 3; w++)
-                layout_run(i, 1, w, 30);
+                layout_run(i, 1, w, 0, 30);
+}
+
+/* extra_connections adds corridors of no edge between rooms that lie
+ * close, never across a lock or into a secret; every other property holds. */
+TEST(graph_layout_extra_connections)
+{
+    for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
+        if (strcmp(sample_graphs[i].name, "zelda") == 0 || strcmp(sample_graphs[i].name, "forty") == 0)
+            for (int32_t d = 0; d <= 2; d++)
+                CHECKF(layout_run(i, d, 1, 1, 10) > 0, "%s d=%d: no extra corridor in 10 seeds",
+                       sample_graphs[i].name, (int)d);
 }
 
 /* Same seed, same bytes and result; a padded stride changes nothing. */
@@ -424,10 +473,10 @@ TEST(graph_layout_refusals)
 TEST(graph_layout_golden)
 {
     static const struct { const char *graph; int32_t d; uint64_t seed, hash; } pins[] = {
-        {"path", 1, 1, 0xd3fe4bdfa6bf8d88ULL},
-        {"lockloop", 0, 2, 0xe9b61bccd79b4c42ULL},
-        {"zelda", 1, 3, 0x26c8f4b31451aa06ULL},
-        {"forty", 2, 4, 0x5a045de263724d25ULL},
+        {"path", 1, 1, 0xb285c43cbf7753dfULL},
+        {"lockloop", 0, 2, 0x8ba2fef61598c7a4ULL},
+        {"zelda", 1, 3, 0x4aa9085a4f0e997cULL},
+        {"forty", 2, 4, 0xddd29ef4b3455c67ULL},
     };
     for (size_t p = 0; p < sizeof pins / sizeof pins[0]; p++)
         for (size_t k = 0; k < SAMPLE_GRAPHS; k++)

@@ -3,28 +3,34 @@
  * its already placed neighbours: a door edge makes the two rooms share a wall,
  * the edge to the room's parent may be a straight corridor, and the other
  * corridor edges to placed rooms (the edges that close cycles) are routed as a
- * straight or L-shaped corridor. An occupancy map of owners (room or corridor
- * footprints, walls included) keeps everything else room_distance cells
- * apart. A room whose cycle is still open is pulled toward the placed rooms it
- * must meet. Every loop is bounded by counts: a room that does not fit first
- * takes back a few rooms before it, then the attempt starts over with the
- * next draws, and after LAYOUT_ATTEMPTS the node that failed most often is
- * named. The grid is written only on success (layout_result.c). */
+ * straight or L-shaped corridor. A room's ties become intervals for its four
+ * sides (a corridor's whole length range), so a room that closes a cycle is
+ * drawn to meet both ends. Footprints (room or corridor, walls included) are
+ * boxes; rooms that no edge joins stay room_distance cells apart. A room whose
+ * cycle is still open is pulled toward the placed rooms it must meet, and a
+ * candidate after which the neighbour closing a cycle cannot be placed is
+ * taken last. Every loop is bounded by counts: a room that does not fit takes
+ * back 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
+ * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
+ * most often is named. The finished layout gets its extra connections (when
+ * the graph allows them) and is centred; the grid is written only on success
+ * (layout_result.c). */
 #include "graph/layout.h"
 
 #define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
-#define ROOM_KEEP 6          /* valid candidates compared by their pull */
+#define ROOM_KEEP 4          /* valid candidates compared by their pull */
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
-#define BACKJUMPS 8          /* steps back within one attempt */
+#define BACKJUMPS 16         /* steps back within one attempt */
+#define EXTRA_REACH 4        /* longest extra corridor (extra_connections) */
+#define LOOK_DRAWS 8         /* draws that test a closing neighbour ahead */
 #define PULL_HOPS 6          /* cycles longer than this are not pulled shut */
-#define SHARED INT16_MAX     /* owner of a wall two rooms share */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 /* ---- order ---------------------------------------------------------------- */
 
 /* 1 if nodes a and b stay connected without edge skip. */
-static int connected_without(const dg_graph *g, int32_t a, int32_t b, int32_t skip)
+static int connected_without(const dgi_layout *L, int32_t a, int32_t b, int32_t skip)
 {
     uint8_t seen[DG_GRAPH_NODES_MAX] = {0};
     int32_t queue[DG_GRAPH_NODES_MAX], head = 0, tail = 0;
@@ -33,13 +39,11 @@ static int connected_without(const dg_graph *g, int32_t a, int32_t b, int32_t sk
     while (head < tail)
     {
         int32_t u = queue[head++];
-        for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t k = 0; k < L->deg[u]; k++)
         {
-            const dg_graph_edge *x = &g->edges[e];
-            if (e == skip || (x->a != u && x->b != u) || seen[other_end(x, u)])
-                continue;
-            seen[other_end(x, u)] = 1;
-            queue[tail++] = other_end(x, u);
+            int32_t e = L->adj[u][k], v = other_end(&L->g->edges[e], u);
+            if (e != skip && !seen[v])
+                seen[v] = 1, queue[tail++] = v;
         }
     }
     return seen[b];
@@ -60,7 +64,7 @@ static void place_order(dgi_layout *L)
         L->adj[g->edges[e].b][L->deg[g->edges[e].b]++] = e;
     }
     for (int32_t e = 0; e < g->edge_count; e++)
-        if (connected_without(g, g->edges[e].a, g->edges[e].b, e))
+        if (connected_without(L, g->edges[e].a, g->edges[e].b, e))
             on_cycle[g->edges[e].a] = on_cycle[g->edges[e].b] = 1;
     for (int32_t i = 0; i < g->node_count; i++)
         reached[i] = -1;
@@ -91,98 +95,30 @@ static void place_order(dgi_layout *L)
 }
 
 /* ---- occupancy ------------------------------------------------------------ */
+/* Everything placed is a box: a room's footprint is its interior grown by its
+ * walls, a corridor's is each leg grown by its walls. Two footprints may
+ * overlap only where the graph says so (rooms sharing a wall, a corridor and
+ * its two rooms), so every test below compares boxes, never cells. */
 
-static int listed(int16_t o, const int16_t *ok, int32_t nok)
+static int meets(dgi_box p, dgi_box q)
 {
-    for (int32_t k = 0; k < nok; k++)
-        if (ok[k] == o)
+    return p.x0 <= q.x1 && q.x0 <= p.x1 && p.y0 <= q.y1 && q.y0 <= p.y1;
+}
+
+/* 1 if a corridor's footprint (other than edge skip) meets q. */
+static int corridors_meet(const dgi_layout *L, dgi_box q, int32_t skip)
+{
+    for (int32_t e = 0; e < L->g->edge_count; e++)
+        if (L->has_corr[e] && e != skip)
+            for (int32_t i = 0; i < L->corr[e].legs; i++)
+                if (meets(q, grow(L->corr[e].leg[i], 1)))
+                    return 1;
+    for (int32_t k = 0; k < L->extras; k++)
+        if (meets(q, grow(L->extra[k].leg[0], 1)))
             return 1;
     return 0;
 }
 
-
-/* 1 if every room whose walls hold shared cell (x, y) is listed in ok[]. */
-static int shared_ok(const dgi_layout *L, int32_t x, int32_t y, const int16_t *ok, int32_t nok)
-{
-    for (int32_t m = 0; m < L->g->node_count; m++)
-        if (L->placed[m] && in_box(grow(L->room[m], 1), x, y) && !listed(room_id(m), ok, nok))
-            return 0;
-    return 1;
-}
-
-/* 1 if every cell of q (clipped to the grid) is free or owned by an id in
- * ok[] (a shared wall: every room that holds it); with rooms_only,
- * corridors do not count. */
-static int area_free(const dgi_layout *L, dgi_box q, const int16_t *ok, int32_t nok, int rooms_only)
-{
-    int16_t first_corridor = (int16_t)(1 + L->g->node_count);
-    q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
-    q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
-    for (int32_t y = q.y0; y <= q.y1; y++)
-        for (int32_t x = q.x0; x <= q.x1; x++)
-        {
-            int16_t o = L->owner[y * L->w + x];
-            if (!o || listed(o, ok, nok))
-                continue;
-            if (o == SHARED ? !shared_ok(L, x, y, ok, nok) : !(rooms_only && o >= first_corridor))
-                return 0;
-        }
-    return 1;
-}
-
-static void area_mark(dgi_layout *L, dgi_box q, int16_t id)
-{
-    for (int32_t y = q.y0; y <= q.y1; y++)
-        for (int32_t x = q.x0; x <= q.x1; x++)
-            if (!L->owner[y * L->w + x])
-                L->owner[y * L->w + x] = id;
-}
-
-static void area_unmark(dgi_layout *L, dgi_box q, int16_t id)
-{
-    q.x0 = imax(q.x0, 0), q.y0 = imax(q.y0, 0);
-    q.x1 = imin(q.x1, L->w - 1), q.y1 = imin(q.y1, L->h - 1);
-    for (int32_t y = q.y0; y <= q.y1; y++)
-        for (int32_t x = q.x0; x <= q.x1; x++)
-            if (L->owner[y * L->w + x] == id)
-                L->owner[y * L->w + x] = 0;
-}
-
-/* A room's footprint (interior and walls) on the owner map: a wall cell two
- * rooms share (a door edge's wall) becomes SHARED, which no later room may
- * claim, so no third room ever touches that wall. */
-static void room_mark(dgi_layout *L, int32_t n)
-{
-    dgi_box q = grow(L->room[n], 1);
-    for (int32_t y = q.y0; y <= q.y1; y++)
-        for (int32_t x = q.x0; x <= q.x1; x++)
-        {
-            int16_t *o = &L->owner[y * L->w + x];
-            *o = *o ? SHARED : room_id(n);
-        }
-}
-
-/* Gives back n's footprint: its own cells become free, a shared cell goes
- * back to the placed rooms whose walls still hold it. */
-static void room_unmark(dgi_layout *L, int32_t n)
-{
-    dgi_box q = grow(L->room[n], 1);
-    for (int32_t y = q.y0; y <= q.y1; y++)
-        for (int32_t x = q.x0; x <= q.x1; x++)
-        {
-            int16_t *o = &L->owner[y * L->w + x];
-            if (*o == room_id(n))
-                *o = 0;
-            else if (*o == SHARED)
-            {
-                int16_t id = 0;
-                for (int32_t m = 0; m < L->g->node_count; m++)
-                    if (m != n && L->placed[m] && in_box(grow(L->room[m], 1), x, y))
-                        id = id ? SHARED : room_id(m);
-                *o = id;
-            }
-        }
-}
 static int inside(const dgi_layout *L, dgi_box q) /* q and its walls inside the grid */
 {
     return q.x0 >= 1 && q.y0 >= 1 && q.x1 <= L->w - 2 && q.y1 <= L->h - 2 && q.x0 <= q.x1 &&
@@ -191,31 +127,21 @@ static int inside(const dgi_layout *L, dgi_box q) /* q and its walls inside the 
 
 /* ---- corridors ------------------------------------------------------------ */
 
-/* 1 if r's legs are free cells inside the grid and its walls free or a's or
- * b's: a corridor touches nothing else (room_distance is between rooms). */
+/* 1 if r's legs lie inside the grid clear of every footprint and its walls
+ * meet no room but a's and b's and no other corridor (room_distance is
+ * between rooms). */
 static int route_fits(const dgi_layout *L, const dgi_route *r, int32_t e)
 {
-    int16_t ok[3] = {room_id(r->a), room_id(r->b), corr_id(L, e)};
     for (int32_t i = 0; i < r->legs; i++)
     {
-        if (!inside(L, r->leg[i]) || !area_free(L, r->leg[i], NULL, 0, 0))
+        dgi_box leg = r->leg[i], walls = grow(leg, 1);
+        if (!inside(L, leg) || corridors_meet(L, walls, e))
             return 0;
-        if (!area_free(L, grow(r->leg[i], 1), ok, 3, 0))
-            return 0;
+        for (int32_t m = 0; m < L->g->node_count; m++)
+            if (L->placed[m] && meets(m == r->a || m == r->b ? leg : walls, grow(L->room[m], 1)))
+                return 0;
     }
     return 1;
-}
-
-static void route_mark(dgi_layout *L, const dgi_route *r, int32_t e)
-{
-    for (int32_t i = 0; i < r->legs; i++)
-        area_mark(L, grow(r->leg[i], 1), corr_id(L, e));
-}
-
-static void route_unmark(dgi_layout *L, const dgi_route *r, int32_t e)
-{
-    for (int32_t i = 0; i < r->legs; i++)
-        area_unmark(L, grow(r->leg[i], 1), corr_id(L, e));
 }
 
 /* A straight corridor from p's side (0 N, 1 E, 2 S, 3 W) to q, which lies
@@ -317,7 +243,6 @@ static int route_close(dgi_layout *L, int32_t e)
         {
             L->corr[e] = r;
             L->has_corr[e] = 1;
-            route_mark(L, &r, e);
             return 1;
         }
     return 0;
@@ -326,119 +251,109 @@ static int route_close(dgi_layout *L, int32_t e)
 /* ---- rooms ---------------------------------------------------------------- */
 
 /* How room n must sit against placed neighbour m: on `side` of it (0 N, 1 E,
- * 2 S, 3 W of m) with `gap` cells between the walls (0: a shared wall). */
-typedef struct tie { int32_t m, e, side, gap, overlap; } tie;
+ * 2 S, 3 W of m) with gap0..gap1 cells between the walls (0: a shared wall),
+ * overlapping m's span by `overlap` cells. */
+typedef struct tie { int32_t m, e, side, gap0, gap1, overlap; } tie;
 /* How a draw ties n to its placed neighbours besides the door edges (which
  * always share a wall): the edge it was reached by as a straight corridor,
  * every corridor edge straight, or the parent only nearby (routed after). */
 enum { TIE_PARENT, TIE_ALL, TIE_LOOSE, TIE_MODES };
 #define SIDE_LOOSE 4 /* a tie that only keeps n within reach of m */
 
-/* Picks n's interior along one axis: lo/hi fixed or -1 (INT32_MIN: free),
- * the size in [smin, smax], overlapping each facing neighbour's span. */
-static int axis_pick(dgi_layout *L, int32_t *lo, int32_t *hi, int32_t smin, int32_t smax,
-                     const int32_t *span, int32_t spans)
+/* The interval each interior edge of n may take (x0, x1, y0, y1). */
+typedef struct bounds { int32_t lo[4], hi[4]; } bounds;
+
+static void bound(bounds *b, int k, int32_t lo, int32_t hi)
 {
-    if (*lo != INT32_MIN && *hi != INT32_MIN)
-        return *hi - *lo + 1 >= smin && *hi - *lo + 1 <= smax;
-    int32_t s = draw(L, smin, smax);
-    if (*lo != INT32_MIN)
-        *hi = *lo + s - 1;
-    else if (*hi != INT32_MIN)
-        *lo = *hi - s + 1;
-    else
+    b->lo[k] = imax(b->lo[k], lo);
+    b->hi[k] = imin(b->hi[k], hi);
+}
+
+/* The first interior row or column beyond m's wall on the side, for a gap. */
+static int32_t beyond(dgi_box m, int side, int32_t gap)
+{
+    int32_t k = 2 + gap + (gap > 0);
+    return side == 0 ? m.y0 - k : side == 1 ? m.x1 + k : side == 2 ? m.y1 + k : m.x0 - k;
+}
+
+/* Narrows b by tie t: the side's edge within the gap range, the other axis
+ * overlapping m's span (a loose tie: within reach of m on both axes). */
+static void tie_bound(const dgi_layout *L, const tie *t, bounds *b)
+{
+    dgi_box m = L->room[t->m];
+    if (t->side == SIDE_LOOSE)
     {
-        /* lo <= span.hi - ov + 1 and lo + s - 1 >= span.lo + ov - 1 for each */
-        int32_t a = INT32_MIN / 2, b = INT32_MAX / 2;
-        for (int32_t i = 0; i < spans; i++)
-        {
-            b = imin(b, span[3 * i + 1] - span[3 * i + 2] + 1);
-            a = imax(a, span[3 * i] + span[3 * i + 2] - s);
-        }
-        if (a > b)
-            return 0;
-        int32_t k = draw(L, 0, 3);
-        if (k == 0 && span[0] >= a && span[0] <= b) /* line up with the first neighbour */
-            *lo = span[0];
-        else if (k == 1 && span[1] - s + 1 >= a && span[1] - s + 1 <= b)
-            *lo = span[1] - s + 1;
-        else
-            *lo = draw(L, a, b);
-        *hi = *lo + s - 1;
+        bound(b, 0, INT32_MIN / 2, m.x1 + t->gap1 + 1), bound(b, 1, m.x0 - t->gap1 - 1, INT32_MAX / 2);
+        bound(b, 2, INT32_MIN / 2, m.y1 + t->gap1 + 1), bound(b, 3, m.y0 - t->gap1 - 1, INT32_MAX / 2);
+        return;
     }
+    int32_t near = beyond(m, t->side, t->gap0), far = beyond(m, t->side, t->gap1);
+    switch (t->side)
+    {
+    case 0: bound(b, 3, far, near); break;
+    case 1: bound(b, 0, near, far); break;
+    case 2: bound(b, 2, near, far); break;
+    default: bound(b, 1, far, near); break;
+    }
+    int across = t->side & 1 ? 2 : 0; /* the axis along m's side */
+    int32_t s0 = t->side & 1 ? m.y0 : m.x0, s1 = t->side & 1 ? m.y1 : m.x1;
+    bound(b, across, INT32_MIN / 2, s1 - t->overlap + 1);
+    bound(b, across + 1, s0 + t->overlap - 1, INT32_MAX / 2);
+}
+
+/* Picks lo..hi within b's intervals on one axis with a size in smin..smax;
+ * with `align`, lines lo up with a (else hi with b) when that fits. */
+static int axis_pick(dgi_layout *L, const bounds *b, int k, int32_t smin, int32_t smax, int32_t align_lo,
+                     int32_t align_hi, int32_t *lo, int32_t *hi)
+{
+    int32_t a = imax(b->lo[k], b->lo[k + 1] - smax + 1), z = imin(b->hi[k], b->hi[k + 1] - smin + 1);
+    if (a > z)
+        return 0;
+    int32_t how = draw(L, 0, 3);
+    *lo = how == 0 && align_lo >= a && align_lo <= z ? align_lo : draw(L, a, z);
+    int32_t h0 = imax(b->lo[k + 1], *lo + smin - 1), h1 = imin(b->hi[k + 1], *lo + smax - 1);
+    if (how == 1 && align_hi >= h0 && align_hi <= h1)
+        *hi = align_hi;
+    else
+        *hi = draw(L, h0, h1);
+    return h0 <= h1;
+}
+
+/* Draws a rectangle for n meeting every tie; 0 if the ties contradict. */
+static int room_draw(dgi_layout *L, int32_t n, const tie *t, int32_t ties, dgi_box *out)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
+    for (int32_t i = 0; i < ties; i++)
+        tie_bound(L, &t[i], &b);
+    dgi_box m = ties ? L->room[t[0].m] : (dgi_box){0, 0, 0, 0};
+    if (!axis_pick(L, &b, 0, node->width_min, node->width_max, m.x0, m.x1, &out->x0, &out->x1) ||
+        !axis_pick(L, &b, 2, node->height_min, node->height_max, m.y0, m.y1, &out->y0, &out->y1))
+        return 0;
     return 1;
 }
 
-static int overlap_ok(int32_t a0, int32_t a1, int32_t b0, int32_t b1, int32_t need)
-{
-    return imin(a1, b1) - imax(a0, b0) + 1 >= need;
-}
-
-/* Draws a rectangle for n meeting every tie; 0 if the draw contradicts itself. */
-static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
-{
-    const dg_graph_node *node = &L->g->nodes[n];
-    int32_t x0 = INT32_MIN, x1 = INT32_MIN, y0 = INT32_MIN, y1 = INT32_MIN;
-    int32_t xs[3 * DG_GRAPH_DEGREE_MAX], ys[3 * DG_GRAPH_DEGREE_MAX], nx = 0, ny = 0;
-    for (int32_t i = 0; i < ties; i++)
-    {
-        dgi_box m = L->room[t[i].m];
-        int32_t *c = NULL, v = 0;
-        if (t[i].side == SIDE_LOOSE) /* a negative overlap allows a gap */
-        {
-            int32_t *sx = xs + 3 * nx++, *sy = ys + 3 * ny++;
-            sx[0] = m.x0, sx[1] = m.x1, sx[2] = -t[i].gap;
-            sy[0] = m.y0, sy[1] = m.y1, sy[2] = -t[i].gap;
-            continue;
-        }
-        switch (t[i].side)
-        {
-        case 0: c = &y1, v = m.y0 - 2 - t[i].gap - (t[i].gap > 0); break;
-        case 1: c = &x0, v = m.x1 + 2 + t[i].gap + (t[i].gap > 0); break;
-        case 2: c = &y0, v = m.y1 + 2 + t[i].gap + (t[i].gap > 0); break;
-        default: c = &x1, v = m.x0 - 2 - t[i].gap - (t[i].gap > 0); break;
-        }
-        if (*c != INT32_MIN && *c != v)
-            return 0;
-        *c = v;
-        int32_t *sp = (t[i].side & 1) ? ys + 3 * ny++ : xs + 3 * nx++;
-        sp[0] = (t[i].side & 1) ? m.y0 : m.x0;
-        sp[1] = (t[i].side & 1) ? m.y1 : m.x1;
-        sp[2] = t[i].overlap;
-    }
-    if (!axis_pick(L, &x0, &x1, node->width_min, node->width_max, xs, nx) ||
-        !axis_pick(L, &y0, &y1, node->height_min, node->height_max, ys, ny))
-        return 0;
-    *out = (dgi_box){x0, y0, x1, y1};
-    for (int32_t i = 0; i < ties; i++)
-    {
-        dgi_box m = L->room[t[i].m];
-        if (t[i].side == SIDE_LOOSE)
-            continue;
-        int ok = (t[i].side & 1) ? overlap_ok(y0, y1, m.y0, m.y1, t[i].overlap)
-                                 : overlap_ok(x0, x1, m.x0, m.x1, t[i].overlap);
-        if (!ok)
-            return 0;
-    }
-    return inside(L, *out);
-}
-
-/* 1 if n's footprint is free but for its door neighbours' walls and no room
- * but its placed neighbours lies within room_distance of it. */
+/* 1 if n's footprint meets no corridor and no room but its door
+ * neighbours' walls, and no room but its placed neighbours lies within
+ * room_distance of it. */
 static int room_fits(const dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t ties)
 {
-    int16_t walls[DG_GRAPH_DEGREE_MAX], near[DG_GRAPH_DEGREE_MAX];
-    int32_t nw = 0, nn = 0;
+    uint64_t wall = 0, near = 0;
     for (int32_t i = 0; i < ties; i++)
-        if (t[i].gap == 0)
-            walls[nw++] = room_id(t[i].m);
+        if (t[i].gap1 == 0)
+            wall |= 1ULL << t[i].m;
     for (int32_t k = 0; k < L->deg[n]; k++)
+        near |= 1ULL << other_end(&L->g->edges[L->adj[n][k]], n);
+    dgi_box walls = grow(q, 1), reach = grow(q, 1 + L->d);
+    for (int32_t m = 0; m < L->g->node_count; m++)
     {
-        const dg_graph_edge *x = &L->g->edges[L->adj[n][k]];
-        if (L->placed[other_end(x, n)])
-            near[nn++] = room_id(other_end(x, n));
+        if (!L->placed[m])
+            continue;
+        dgi_box f = grow(L->room[m], 1);
+        if (meets(wall >> m & 1 ? q : walls, f) || (!(near >> m & 1) && meets(reach, f)))
+            return 0;
     }
-    return area_free(L, grow(q, 1), walls, nw, 0) && area_free(L, grow(q, 1 + L->d), near, nn, 1);
+    return !corridors_meet(L, walls, -1);
 }
 
 /* The straight corridor of a tie with a gap, between n (at q) and t->m. */
@@ -512,12 +427,13 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
         t[k].m = other_end(x, n);
         t[k].e = e;
         t[k].side = draw(L, 0, 3);
-        t[k].gap = corridor ? draw(L, x->length_min, x->length_max) : 0;
+        t[k].gap0 = corridor ? x->length_min : 0;
+        t[k].gap1 = corridor ? x->length_max : 0;
         t[k].overlap = corridor ? L->cw : 1;
         if (corridor && parent && mode == TIE_LOOSE)
         {
             t[k].side = SIDE_LOOSE;
-            t[k].gap = x->length_max / 2 + 2;
+            t[k].gap1 = x->length_max / 2 + 2;
         }
         k++;
     }
@@ -536,13 +452,12 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
         return 0;
     L->room[n] = *q;
     L->placed[n] = 1;
-    room_mark(L, n);
     int ok = 1;
     for (int32_t i = 0; ok && i < ties; i++)
     {
         if (t[i].side == SIDE_LOOSE)
             continue;
-        if (t[i].gap == 0)
+        if (t[i].gap1 == 0)
         {
             dgi_box m = L->room[t[i].m];
             int vertical = !(t[i].side & 1);
@@ -557,7 +472,6 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
         ok = tie_route(L, n, &t[i], &r);
         if (ok)
         {
-            route_mark(L, &r, t[i].e);
             L->corr[t[i].e] = r;
             L->has_corr[t[i].e] = 1;
             tied[*ntied] = r;
@@ -582,17 +496,49 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
     if (ok)
         return 1;
     for (int32_t i = 0; i < *ntied; i++)
-    {
-        route_unmark(L, &tied[i], tied_edge[i]);
         L->has_corr[tied_edge[i]] = 0;
-    }
-    room_unmark(L, n);
     L->placed[n] = 0;
     return 0;
 }
 
-/* Places node n: the first fitting candidate, or, while n has a cycle to
- * close, the one of ROOM_KEEP fitting candidates nearest the rooms it must meet. */
+static void take_back(dgi_layout *L, int32_t n, const int32_t *tied_edge, int32_t ntied)
+{
+    for (int32_t i = 0; i < ntied; i++)
+        L->has_corr[tied_edge[i]] = 0;
+    L->placed[n] = 0;
+}
+
+/* 1 if every unplaced neighbour of n (just placed) that would close a cycle
+ * with another placed room still finds a place in LOOK_DRAWS draws. */
+static int closers_fit(dgi_layout *L, int32_t n)
+{
+    for (int32_t j = 0; j < L->deg[n]; j++)
+    {
+        int32_t c = other_end(&L->g->edges[L->adj[n][j]], n), closing = 0;
+        if (L->placed[c])
+            continue;
+        for (int32_t k = 0; k < L->deg[c]; k++)
+            closing |= other_end(&L->g->edges[L->adj[c][k]], c) != n &&
+                       L->placed[other_end(&L->g->edges[L->adj[c][k]], c)];
+        int fits = !closing;
+        for (int32_t k = 0; !fits && k < LOOK_DRAWS; k++)
+        {
+            dgi_box q;
+            dgi_route tied[DG_GRAPH_DEGREE_MAX];
+            int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
+            fits = room_try(L, c, k % TIE_MODES, &q, tied, tied_edge, &ntied);
+            if (fits)
+                take_back(L, c, tied_edge, ntied);
+        }
+        if (!fits)
+            return 0;
+    }
+    return 1;
+}
+
+/* Places node n: the first fitting candidate after which the cycles it
+ * leads into can still close; while n has a cycle to close further on, the
+ * one of ROOM_KEEP such candidates nearest the rooms it must meet. */
 static int room_place(dgi_layout *L, int32_t n)
 {
     int32_t who[DG_GRAPH_NODES_MAX], hops[DG_GRAPH_NODES_MAX];
@@ -608,17 +554,12 @@ static int room_place(dgi_layout *L, int32_t n)
         int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
         if (!room_try(L, n, k % TIE_MODES, &q, tied, tied_edge, &ntied))
             continue;
-        int32_t s = pull_score(L, q, who, hops, targets);
+        /* a candidate that blocks a closing neighbour scores last */
+        int32_t s = pull_score(L, q, who, hops, targets) + (closers_fit(L, n) ? 0 : INT32_MAX / 2);
+        take_back(L, n, tied_edge, ntied);
         if (best < 0 || s < best)
             best = s, best_rng = before, best_mode = k % TIE_MODES;
-        kept++;
-        for (int32_t i = 0; i < ntied; i++)
-        {
-            route_unmark(L, &tied[i], tied_edge[i]);
-            L->has_corr[tied_edge[i]] = 0;
-        }
-        room_unmark(L, n);
-        L->placed[n] = 0;
+        kept += s < INT32_MAX / 2;
     }
     if (best < 0)
         return 0;
@@ -645,7 +586,6 @@ static int place_root(dgi_layout *L, int32_t n)
         return 0;
     L->room[n] = q;
     L->placed[n] = 1;
-    room_mark(L, n);
     return 1;
 }
 
@@ -657,11 +597,9 @@ static void room_remove(dgi_layout *L, int32_t n)
         int32_t e = L->adj[n][k];
         if (L->has_corr[e])
         {
-            route_unmark(L, &L->corr[e], e);
             L->has_corr[e] = 0;
         }
     }
-    room_unmark(L, n);
     L->placed[n] = 0;
 }
 
@@ -670,25 +608,130 @@ static void room_remove(dgi_layout *L, int32_t n)
  * it (BACKJUMPS times), then the attempt is given up. */
 static int32_t attempt(dgi_layout *L)
 {
-    memset(L->owner, 0, (size_t)L->w * (size_t)L->h * sizeof *L->owner);
     memset(L->placed, 0, sizeof L->placed);
     memset(L->has_corr, 0, sizeof L->has_corr);
     if (!place_root(L, L->order[0]))
         return L->order[0];
-    int32_t jumps = 0;
+    int32_t jumps = 0, front = 0, streak = 0;
     for (int32_t i = 1; i < L->g->node_count; i++)
     {
+        if (i > front)
+            front = i, streak = 0;
         if (room_place(L, L->order[i]))
             continue;
         if (++jumps > BACKJUMPS)
             return L->order[i];
         L->fails[L->order[i]]++;
-        int32_t back = imax(1, i - 2 * jumps);
+        int32_t back = imax(1, i - (2 << imin(streak++, 3)));
         while (i > back)
             room_remove(L, L->order[--i]);
         i--;
     }
     return -1;
+}
+
+/* ---- extra connections and centring ---------------------------------------- */
+
+/* comp[n]: n's component in the graph without its locked and secret edges,
+ * so a corridor within one opens no way around a lock or into a secret. */
+static void open_components(const dgi_layout *L, int32_t *comp)
+{
+    const dg_graph *g = L->g;
+    for (int32_t n = 0; n < g->node_count; n++)
+        comp[n] = n;
+    for (int32_t pass = 0; pass < g->node_count; pass++) /* labels settle in < nodes passes */
+        for (int32_t e = 0; e < g->edge_count; e++)
+        {
+            const dg_graph_edge *x = &g->edges[e];
+            if (!x->lock && !x->secret)
+                comp[x->a] = comp[x->b] = imin(comp[x->a], comp[x->b]);
+        }
+}
+
+static int joined(const dgi_layout *L, int32_t a, int32_t b)
+{
+    for (int32_t k = 0; k < L->deg[a]; k++)
+        if (other_end(&L->g->edges[L->adj[a][k]], a) == b)
+            return 1;
+    return 0;
+}
+
+/* A straight corridor of at most EXTRA_REACH cells between facing rooms a
+ * and b, tried from the middle of their shared span outward. */
+static int extra_route(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
+{
+    dgi_box p = L->room[a], q = L->room[b];
+    int vertical = imin(p.x1, q.x1) - imax(p.x0, q.x0) + 1 >= L->cw;
+    if (!vertical && imin(p.y1, q.y1) - imax(p.y0, q.y0) + 1 < L->cw)
+        return 0;
+    int side = vertical ? (q.y0 > p.y1 ? 2 : 0) : (q.x0 > p.x1 ? 1 : 3);
+    int32_t lo = vertical ? imax(p.x0, q.x0) : imax(p.y0, q.y0);
+    int32_t hi = (vertical ? imin(p.x1, q.x1) : imin(p.y1, q.y1)) - L->cw + 1, mid = (lo + hi) / 2;
+    for (int32_t k = 0; k <= 2 * (hi - lo); k++)
+    {
+        int32_t at = mid + (k & 1 ? -(k + 1) / 2 : k / 2);
+        if (at >= lo && at <= hi && route_straight(L, a, b, side, at, r) &&
+            r->length <= EXTRA_REACH && route_fits(L, r, -1))
+            return 1;
+    }
+    return 0;
+}
+
+/* With extra_connections, joins pairs of rooms no edge joins that face each
+ * other within EXTRA_REACH cells, each room in at most one such pair, in
+ * node order, without crossing a lock or opening a secret. */
+static void add_extras(dgi_layout *L)
+{
+    int32_t comp[DG_GRAPH_NODES_MAX], n = L->g->node_count;
+    uint8_t used[DG_GRAPH_NODES_MAX] = {0};
+    L->extras = 0;
+    if (!L->g->extra_connections)
+        return;
+    open_components(L, comp);
+    for (int32_t a = 0; a < n; a++)
+        for (int32_t b = a + 1; b < n && !used[a] && L->extras < DGI_EXTRA_MAX; b++)
+            if (!used[b] && comp[a] == comp[b] && !joined(L, a, b) &&
+                extra_route(L, a, b, &L->extra[L->extras]))
+                used[a] = used[b] = 1, L->extras++;
+}
+
+static void shift_box(dgi_box *q, int32_t dx, int32_t dy)
+{
+    q->x0 += dx, q->x1 += dx, q->y0 += dy, q->y1 += dy;
+}
+
+static void shift_route(dgi_route *r, int32_t dx, int32_t dy)
+{
+    for (int32_t i = 0; i < 2; i++)
+        shift_box(&r->leg[i], dx, dy), shift_box(&r->door[i], dx, dy);
+}
+
+static void extend(dgi_box *all, dgi_box q)
+{
+    *all = (dgi_box){imin(all->x0, q.x0), imin(all->y0, q.y0), imax(all->x1, q.x1), imax(all->y1, q.y1)};
+}
+
+/* Moves the finished layout to the middle of the grid. */
+static void centre(dgi_layout *L)
+{
+    const dg_graph *g = L->g;
+    dgi_box all = grow(L->room[0], 1);
+    for (int32_t n = 1; n < g->node_count; n++)
+        extend(&all, grow(L->room[n], 1));
+    for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+            extend(&all, grow(L->corr[e].leg[i], 1));
+    int32_t dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
+    int32_t dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+    for (int32_t n = 0; n < g->node_count; n++)
+        shift_box(&L->room[n], dx, dy);
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        shift_box(&L->door[e], dx, dy);
+        shift_route(&L->corr[e], dx, dy);
+    }
+    for (int32_t k = 0; k < L->extras; k++)
+        shift_route(&L->extra[k], dx, dy);
 }
 
 /* ---- the call ------------------------------------------------------------- */
@@ -738,18 +781,21 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         return st;
     size_t cells = (size_t)grid->width * (size_t)grid->height;
     dgi_layout *L = dgi_calloc(allocator, 1, sizeof *L);
-    int16_t *owner = dgi_alloc(allocator, cells * sizeof *owner);
     uint8_t *tiles = dgi_calloc(allocator, cells, 1);
-    st = L && owner && tiles ? DG_OK : DG_E_NOMEM;
+    st = L && tiles ? DG_OK : DG_E_NOMEM;
     if (st == DG_OK)
     {
         L->g = graph;
         L->w = grid->width, L->h = grid->height;
         L->d = graph->room_distance, L->cw = graph->corridor_width;
-        L->owner = owner;
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
         place_order(L);
         st = search(L, diag);
+    }
+    if (st == DG_OK)
+    {
+        add_extras(L);
+        centre(L);
     }
     dg_grid scratch = {tiles, grid->width, grid->height, grid->width};
     if (st == DG_OK)
@@ -762,7 +808,6 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         dgi_diag_ok(diag);
     }
     dgi_free(allocator, tiles, cells);
-    dgi_free(allocator, owner, cells * sizeof *owner);
     dgi_free(allocator, L, sizeof *L);
     return st;
 }

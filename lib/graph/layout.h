@@ -16,16 +16,19 @@ typedef struct dgi_route {
     int32_t length;    /* cells along the way (cells / width) */
 } dgi_route;
 
+#define DGI_EXTRA_MAX 16 /* extra corridors at most (extra_connections) */
+
 typedef struct dgi_layout {
     const dg_graph *g;
     int32_t w, h, d, cw;
-    int16_t *owner;         /* 0 free; 1 + node: a room's footprint; 1 + nodes + edge: a corridor's */
     dgi_box room[DG_GRAPH_NODES_MAX];
     uint8_t placed[DG_GRAPH_NODES_MAX];
     int32_t order[DG_GRAPH_NODES_MAX], parent_edge[DG_GRAPH_NODES_MAX];
     dgi_route corr[DG_GRAPH_EDGES_MAX];
     uint8_t has_corr[DG_GRAPH_EDGES_MAX];
     dgi_box door[DG_GRAPH_EDGES_MAX];  /* a door edge's door cell */
+    dgi_route extra[DGI_EXTRA_MAX];    /* corridors no edge asked for (extra_connections) */
+    int32_t extras;
     int32_t fails[DG_GRAPH_NODES_MAX];
     int32_t rank[DG_GRAPH_NODES_MAX];  /* position in order */
     int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
@@ -40,8 +43,6 @@ static inline int32_t draw(dgi_layout *L, int32_t lo, int32_t hi)
 {
     return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(&L->rng, (uint32_t)(hi - lo + 1));
 }
-static inline int16_t room_id(int32_t n) { return (int16_t)(1 + n); }
-static inline int16_t corr_id(const dgi_layout *L, int32_t e) { return (int16_t)(1 + L->g->node_count + e); }
 static inline dgi_box grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
 static inline int in_box(dgi_box q, int32_t x, int32_t y) { return x >= q.x0 && x <= q.x1 && y >= q.y0 && y <= q.y1; }
 

@@ -29,6 +29,16 @@ static dgi_box special_door(const dgi_layout *L, int32_t e)
     return r->door[L->rank[r->b] > L->rank[r->a]];
 }
 
+static void draw_route(dg_grid *g, const dgi_route *r)
+{
+    for (int32_t i = 0; i < r->legs; i++)
+        fill(g, grow(r->leg[i], 1), DG_TILE_WALL, 1);
+    for (int32_t i = 0; i < r->legs; i++)
+        fill(g, r->leg[i], DG_TILE_CORRIDOR, 0);
+    fill(g, r->door[0], DG_TILE_DOOR, 0);
+    fill(g, r->door[1], DG_TILE_DOOR, 0);
+}
+
 void dgi_layout_draw(const dgi_layout *L, dg_grid *g)
 {
     const dg_graph *gr = L->g;
@@ -38,17 +48,10 @@ void dgi_layout_draw(const dgi_layout *L, dg_grid *g)
         fill(g, L->room[n], DG_TILE_FLOOR, 0);
     }
     for (int32_t e = 0; e < gr->edge_count; e++)
-    {
-        if (!L->has_corr[e])
-            continue;
-        const dgi_route *r = &L->corr[e];
-        for (int32_t i = 0; i < r->legs; i++)
-            fill(g, grow(r->leg[i], 1), DG_TILE_WALL, 1);
-        for (int32_t i = 0; i < r->legs; i++)
-            fill(g, r->leg[i], DG_TILE_CORRIDOR, 0);
-        fill(g, r->door[0], DG_TILE_DOOR, 0);
-        fill(g, r->door[1], DG_TILE_DOOR, 0);
-    }
+        if (L->has_corr[e])
+            draw_route(g, &L->corr[e]);
+    for (int32_t k = 0; k < L->extras; k++)
+        draw_route(g, &L->extra[k]);
     for (int32_t e = 0; e < gr->edge_count; e++)
         fill(g, special_door(L, e), door_tile(&gr->edges[e]), 0);
 }
@@ -93,6 +96,32 @@ static dg_status add_door_run(dg_result *r, dgi_box q, dg_ref a, dg_ref b)
     return st;
 }
 
+/* Adds corridor c with its two door runs; edge: the graph edge it
+ * realises, -1 for an extra connection. */
+static dg_status add_route(dg_result *r, const dgi_route *c, int32_t edge)
+{
+    dg_corridor k;
+    memset(&k, 0, sizeof k);
+    k.start = (dg_point){c->leg[0].x0, c->leg[0].y0};
+    k.end = (dg_point){c->leg[c->legs - 1].x1, c->leg[c->legs - 1].y1};
+    k.bend = c->legs == 2 ? (dg_point){c->door[0].x0, c->door[1].y0} : k.end;
+    k.length = c->length;
+    k.from = (dg_ref){DG_REF_ROOM, c->a};
+    k.to = (dg_ref){DG_REF_ROOM, c->b};
+    int32_t ci = r->corridor_count;
+    dg_status st = dgi_result_add_corridor(r, &k);
+    if (st == DG_OK)
+        st = dgi_result_edge_corridors(r);
+    if (st != DG_OK)
+        return st;
+    r->corridor_edges[ci] = edge;
+    dg_ref cr = {DG_REF_CORRIDOR, ci};
+    st = add_door_run(r, c->door[0], (dg_ref){DG_REF_ROOM, c->a}, cr);
+    if (st == DG_OK)
+        st = add_door_run(r, c->door[1], (dg_ref){DG_REF_ROOM, c->b}, cr);
+    return st;
+}
+
 static dg_status add_edges(const dgi_layout *L, dg_result *r)
 {
     const dg_graph *g = L->g;
@@ -100,32 +129,13 @@ static dg_status add_edges(const dgi_layout *L, dg_result *r)
     for (int32_t e = 0; st == DG_OK && e < g->edge_count; e++)
     {
         const dg_graph_edge *x = &g->edges[e];
-        if (!L->has_corr[e])
-        {
+        if (L->has_corr[e])
+            st = add_route(r, &L->corr[e], e);
+        else
             st = add_door_run(r, L->door[e], (dg_ref){DG_REF_ROOM, x->a}, (dg_ref){DG_REF_ROOM, x->b});
-            continue;
-        }
-        const dgi_route *c = &L->corr[e];
-        dg_corridor k;
-        memset(&k, 0, sizeof k);
-        k.start = (dg_point){c->leg[0].x0, c->leg[0].y0};
-        k.end = (dg_point){c->leg[c->legs - 1].x1, c->leg[c->legs - 1].y1};
-        k.bend = c->legs == 2 ? (dg_point){c->door[0].x0, c->door[1].y0} : k.end;
-        k.length = c->length;
-        k.from = (dg_ref){DG_REF_ROOM, c->a};
-        k.to = (dg_ref){DG_REF_ROOM, c->b};
-        int32_t ci = r->corridor_count;
-        st = dgi_result_add_corridor(r, &k);
-        if (st == DG_OK)
-            st = dgi_result_edge_corridors(r);
-        if (st != DG_OK)
-            break;
-        r->corridor_edges[ci] = e;
-        dg_ref cr = {DG_REF_CORRIDOR, ci};
-        st = add_door_run(r, c->door[0], (dg_ref){DG_REF_ROOM, c->a}, cr);
-        if (st == DG_OK)
-            st = add_door_run(r, c->door[1], (dg_ref){DG_REF_ROOM, c->b}, cr);
     }
+    for (int32_t k = 0; st == DG_OK && k < L->extras; k++)
+        st = add_route(r, &L->extra[k], -1);
     return st;
 }
 
@@ -228,7 +238,7 @@ dg_status dgi_layout_result(dgi_layout *L, dg_result *r, const dg_grid *g, const
     {
         r->metrics.requested = L->g->node_count;
         r->metrics.placed = L->g->node_count;
-        r->metrics.loops = L->g->edge_count - L->g->node_count + 1;
+        r->metrics.loops = L->g->edge_count - L->g->node_count + 1 + L->extras;
     }
     return st;
 }
