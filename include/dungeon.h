@@ -1568,7 +1568,7 @@ typedef struct dg_graph {
     int32_t room_distance;      /* minimum cells of rock between unconnected rooms, 0..4
                                  * (default 1) */
     int32_t corridor_width;     /* 1..3 (default 1) */
-    int32_t extra_connections;  /* 1: doors beyond the edges are allowed (default 0) */
+    int32_t extra_connections;  /* 1: short corridors beyond the edges between facing rooms (default 0) */
     const dg_prefab_set *prefabs; /* room templates, or NULL */
     dg_allocator allocator_;    /* private: set by dg_graph_parse */
     int32_t capacity_[2];       /* private: nodes and edges of the block dg_graph_parse
