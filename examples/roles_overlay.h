@@ -9,6 +9,8 @@
 
 #include "overlay.h"
 
+#include <stdlib.h>
+
 #define ROLE_LEGEND_MAX 16  /* distinct role words listed in the legend */
 #define SPAWN_LEGEND_MAX 16 /* distinct spawn kind words listed in the legend */
 #define TEXT_MIN_SCALE 4    /* names and role words need 5 pixels of font */
@@ -63,46 +65,133 @@ static void draw_role_frames(image *im, const dg_result *r, int32_t scale)
     }
 }
 
-/* One line of room text centred across the room at pixel row y. */
-static void draw_room_line(image *im, const dg_rect *b, int32_t scale, int32_t y, const char *s,
-                           int32_t size, uint32_t rgba)
+/* The length of a label word, at most DG_NAME_MAX - 1. */
+static int32_t word_length(const char *s)
 {
-    int32_t advance = 4 * size, room_w = b->w * scale;
-    int32_t fit = (room_w - 2) / advance, n = (int32_t)strlen(s);
-    n = n < fit ? n : fit;
-    if (n <= 0)
-        return;
-    char cut[DG_NAME_MAX];
-    n = n < DG_NAME_MAX - 1 ? n : DG_NAME_MAX - 1;
-    memcpy(cut, s, (size_t)n);
-    cut[n] = '\0';
-    draw_outlined(im, b->x * scale + (room_w - (n * advance - size)) / 2, y, cut, size, rgba);
+    int32_t n = 0;
+    while (n < DG_NAME_MAX - 1 && s[n])
+        n++;
+    return n;
+}
+
+/* Whether c separates the words of a name ("n_key", "big-hall"). */
+static int is_word_break(char c)
+{
+    return c == '_' || c == '-' || c == ' ' || c == '.';
+}
+
+/* s in at most n characters into out (DG_NAME_MAX bytes): as it is when it
+ * fits, else without the vowels after each word's first letter ("shrine"
+ * -> "shrn"), else its first n - 1 characters and a '.' ("treas."); ""
+ * when n < 1. */
+static void fit_word(const char *s, int32_t n, char *out)
+{
+    int32_t len = word_length(s), k = 0;
+    for (int32_t i = 0; i < len; i++)
+        if (i == 0 || is_word_break(s[i - 1]) || !strchr("aeiouAEIOU", s[i]))
+            out[k++] = s[i];
+    if (len <= n)
+        memcpy(out, s, (size_t)(k = len));
+    else if (k > n)
+    {
+        k = n > 1 ? n - 1 : n < 1 ? 0 : 1;
+        memcpy(out, s, (size_t)k);
+        if (n > 1)
+            out[k++] = '.';
+    }
+    out[k] = '\0';
+}
+
+/* The word break of s nearest its middle (never its first or last
+ * character), or -1 when it has none. */
+static int32_t word_break_at(const char *s)
+{
+    int32_t len = word_length(s), best = -1;
+    for (int32_t i = 1; i + 1 < len; i++)
+        if (is_word_break(s[i]) && (best < 0 || abs(2 * i - len) < abs(2 * best - len)))
+            best = i;
+    return best;
+}
+
+/* The pixels kept clear inside each side of a room for its text: the role
+ * frame's thickness and the text's one-pixel outline. */
+static int32_t text_margin(int32_t scale)
+{
+    return (scale >= 8 ? 2 : 1) + 1;
+}
+
+/* How many characters of the font at size fit across the room at scale. */
+static int32_t chars_across(const dg_rect *b, int32_t scale, int32_t size)
+{
+    return (b->w * scale - 2 * text_margin(scale) + size) / (4 * size);
+}
+
+/* How many lines of the font at size fit down the room at scale. */
+static int32_t lines_down(const dg_rect *b, int32_t scale, int32_t size)
+{
+    return (b->h * scale - 2 * text_margin(scale) + 2 * size) / (7 * size);
+}
+
+/* The text of a room as at most 4 lines into lines (DG_NAME_MAX each), at
+ * most rows of them, across characters each: the first word, then the
+ * second; a word too wide goes on two lines split at its word break while
+ * a row is left for the other, else is shortened by fit_word. Returns the
+ * line count; *first_lines is how many are the first word's. */
+static int32_t room_text_lines(const char *first, const char *second, int32_t rows,
+                               int32_t across, char lines[4][DG_NAME_MAX], int32_t *first_lines)
+{
+    const char *words[2] = {first, second};
+    int32_t n = 0;
+    *first_lines = 0;
+    for (int32_t k = 0; k < 2; k++)
+    {
+        int32_t others = k == 0 && second[0], at = word_break_at(words[k]);
+        if (!words[k][0] || n >= rows)
+            continue;
+        if (word_length(words[k]) > across && at > 0 && n + 2 + others <= rows)
+        {
+            char half[DG_NAME_MAX];
+            memcpy(half, words[k], (size_t)at);
+            half[at] = '\0';
+            fit_word(half, across, lines[n++]);
+            fit_word(words[k] + at + 1, across, lines[n++]);
+        }
+        else
+            fit_word(words[k], across, lines[n++]);
+        if (k == 0)
+            *first_lines = n;
+    }
+    return n;
 }
 
 /* The level-graph node name (white) and, with roles, the role word (in its
- * colour) in the middle of each labelled room, at scale >= TEXT_MIN_SCALE;
- * the role goes when the room is too low for two lines. */
+ * colour) in the middle of each labelled room, at scale >= TEXT_MIN_SCALE,
+ * inside its frame (room_text_lines); the role goes when the room is too
+ * low for two lines. */
 static void draw_room_names(image *im, const dg_result *r, int32_t scale, int roles)
 {
     const dg_room_label *l = room_labels(r);
     if (!l || scale < TEXT_MIN_SCALE)
         return;
-    int32_t size = scale >= 12 ? 2 : 1, line = 5 * size, gap = 2 * size;
+    int32_t size = scale >= 12 ? 2 : 1, line = 5 * size, gap = 2 * size, advance = 4 * size;
     for (int32_t i = 0; i < r->room_count; i++)
     {
         const dg_rect *b = &r->rooms[i].rect;
         const char *first = l[i].name[0] ? l[i].name : roles ? l[i].role : "";
         const char *second = l[i].name[0] && roles ? l[i].role : "";
-        int32_t room_h = b->h * scale;
-        if (!second[0] || room_h < 2 * line + gap + 2)
-            second = "";
-        int32_t lines = (first[0] != '\0') + (second[0] != '\0');
-        int32_t y = b->y * scale + (room_h - (lines * line + (lines - 1) * gap)) / 2;
-        if (first[0] && room_h >= line + 2)
-            draw_room_line(im, b, scale, y, first, size,
-                           first == l[i].name ? 0xFFFFFFFFu : role_color(first));
-        if (second[0])
-            draw_room_line(im, b, scale, y + line + gap, second, size, role_color(second));
+        char lines[4][DG_NAME_MAX];
+        int32_t first_lines;
+        int32_t n = room_text_lines(first, second, lines_down(b, scale, size),
+                                    chars_across(b, scale, size), lines, &first_lines);
+        int32_t y = b->y * scale + (b->h * scale - (n * line + (n - 1) * gap)) / 2;
+        uint32_t first_color = first == l[i].name ? 0xFFFFFFFFu : role_color(first);
+        for (int32_t k = 0; k < n; k++)
+        {
+            int32_t w = (int32_t)strlen(lines[k]) * advance - size;
+            if (lines[k][0])
+                draw_outlined(im, b->x * scale + (b->w * scale - w) / 2, y + k * (line + gap),
+                              lines[k], size, k < first_lines ? first_color : role_color(second));
+        }
     }
 }
 

@@ -94,3 +94,61 @@ TEST(tool_png_roles_names_spawns)
     CHECK(white_in(&im, 3, 3, 24, 15) == 0 && pixel(&im, 3, 3) == role_color("boss"));
     free(im.px);
 }
+
+/* Words too wide for a room lose their vowels, then their tail. */
+TEST(tool_png_label_fit_word)
+{
+    static const struct { const char *word; int32_t n; const char *fitted; } cases[] = {
+        {"shrine", 6, "shrine"}, {"shrine", 4, "shrn"},  {"treasure", 4, "trsr"},
+        {"treasure", 3, "tr."},  {"n_key", 4, "n_ky"},   {"boss", 1, "b"},
+        {"boss", 0, ""},         {"reliquary", 5, "rlqry"}, {"", 3, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        char out[DG_NAME_MAX];
+        fit_word(cases[i].word, cases[i].n, out);
+        CHECK(strcmp(out, cases[i].fitted) == 0);
+    }
+    char lines[4][DG_NAME_MAX];
+    int32_t first_lines;
+    /* a name with a word break on two lines when a row is left for the role */
+    CHECK(room_text_lines("stair_down", "key", 3, 4, lines, &first_lines) == 3);
+    CHECK(first_lines == 2 && strcmp(lines[0], "str") == 0 && strcmp(lines[1], "down") == 0 &&
+          strcmp(lines[2], "key") == 0);
+    CHECK(room_text_lines("stair_down", "key", 2, 4, lines, &first_lines) == 2);
+    CHECK(first_lines == 1 && strcmp(lines[0], "sta.") == 0 && strcmp(lines[1], "key") == 0);
+    CHECK(room_text_lines("stair_down", "key", 1, 4, lines, &first_lines) == 1 && first_lines == 1);
+}
+
+/* The text of a room of any size stays inside it, clear of its frame. */
+TEST(tool_png_label_inside_room)
+{
+    enum { SCALE = 8, SIDE = 10 };
+    static uint8_t px[SIDE * SCALE * SIDE * SCALE * 4];
+    dg_room_label label = {"treasure", "reliquary_of_bones", 0};
+    for (int32_t w = 1; w <= 8; w++)
+        for (int32_t h = 1; h <= 8; h++)
+        {
+            image im = {px, SIDE * SCALE, SIDE * SCALE};
+            memset(px, 0x80, sizeof px);
+            dg_room room = {.rect = {1, 1, w, h}, .parent = -1, .prefab = -1, .cells = w * h};
+            dg_result r;
+            dg_result_init(&r, NULL);
+            r.rooms = &room, r.room_count = 1;
+            r.labels = &label, r.label_count = 1;
+            draw_room_content(&im, &r, SCALE, 1);
+            int32_t m = text_margin(SCALE), text = 0, outside = 0;
+            for (int32_t y = 0; y < im.h; y++)
+                for (int32_t x = 0; x < im.w; x++)
+                {
+                    uint32_t c = pixel(&im, x, y);
+                    int inside = x >= SCALE + m && x < SCALE * (1 + w) - m && y >= SCALE + m &&
+                                 y < SCALE * (1 + h) - m;
+                    int is_text = c == 0xFFFFFFFFu || c == 0x000000FFu;
+                    text += is_text;
+                    outside += is_text && !inside;
+                }
+            CHECK(outside == 0);
+            CHECK(text > 0 || w < 2 || h < 2); /* something is written where it fits */
+        }
+}
