@@ -82,8 +82,8 @@ static int is_word_break(char c)
 
 /* s in at most n characters into out (DG_NAME_MAX bytes): as it is when it
  * fits, else without the vowels after each word's first letter ("shrine"
- * -> "shrn"), else its first n - 1 characters and a '.' ("treas."); ""
- * when n < 1. */
+ * -> "shrn"), else its first n - 1 characters (less a word break at the end) and
+ * a '.' ("treas."); "" when n < 1. */
 static void fit_word(const char *s, int32_t n, char *out)
 {
     int32_t len = word_length(s), k = 0;
@@ -95,6 +95,8 @@ static void fit_word(const char *s, int32_t n, char *out)
     else if (k > n)
     {
         k = n > 1 ? n - 1 : n < 1 ? 0 : 1;
+        while (k > 1 && is_word_break(s[k - 1])) /* "w." rather than "w_." */
+            k--;
         memcpy(out, s, (size_t)k);
         if (n > 1)
             out[k++] = '.';

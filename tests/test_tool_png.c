@@ -102,6 +102,7 @@ TEST(tool_png_label_fit_word)
         {"shrine", 6, "shrine"}, {"shrine", 4, "shrn"},  {"treasure", 4, "trsr"},
         {"treasure", 3, "tr."},  {"n_key", 4, "n_ky"},   {"boss", 1, "b"},
         {"boss", 0, ""},         {"reliquary", 5, "rlqry"}, {"", 3, ""},
+        {"w_key", 3, "w."},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
