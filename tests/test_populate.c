@@ -395,6 +395,49 @@ TEST(populate_deterministic_and_pinned)
     dg_spawn_table_free(t);
 }
 
+/* An entry of cost 0 spends no budget, so it stands at most once in a room
+ * (one shopkeeper a shop), however its weight outbids the rest. */
+TEST(populate_zero_cost_once_per_room)
+{
+    static const char text[] = "spawns 1\n"
+                               "keeper npc weight 50 cost 0 rooms shop\n"
+                               "rat monster weight 1 cost 1 rooms shop\n";
+    dg_spawn_table *t = NULL;
+    CHECK(dg_spawn_parse(text, sizeof text - 1, "t", NULL, NULL, NULL, &t, NULL) == DG_OK);
+    int32_t keepers = 0;
+    for (uint64_t seed = 1; t && seed <= 4; seed++)
+    {
+        map m;
+        if (!map_make(&m, seed % 2 ? "bsp" : "attach", seed, 80, 50))
+        {
+            map_free(&m);
+            continue;
+        }
+        dg_result *r = &m.result;
+        CHECK(dgi_result_label_rooms(r) == DG_OK);
+        for (int32_t i = 0; i < r->room_count; i++)
+            strcpy(r->labels[i].role, i == r->start_room ? "start" : "shop");
+        int32_t first = r->marker_count;
+        CHECK(dg_populate(&m.grid, t, NULL, seed, r, NULL, NULL, NULL) == DG_OK);
+        for (int32_t i = first; i < r->marker_count; i++)
+        {
+            int32_t same = 0;
+            for (int32_t j = first; j < r->marker_count; j++)
+                same += r->markers[j].room == r->markers[i].room &&
+                        strcmp(r->markers[j].name, "keeper") == 0;
+            if (strcmp(r->markers[i].name, "keeper") == 0)
+            {
+                keepers++;
+                CHECKF(same == 1, "seed %d room %d: %d keepers", (int)seed,
+                       (int)r->markers[i].room, (int)same);
+            }
+        }
+        map_free(&m);
+    }
+    CHECK(keepers > 0);
+    dg_spawn_table_free(t);
+}
+
 /* Bad input leaves the result as it was. */
 TEST(populate_refuses_and_leaves_result)
 {

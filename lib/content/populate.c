@@ -144,7 +144,8 @@ enum { /* what populate knows of an entry before the rooms (pop.flags) */
     ENTRY_BOSS = 2,     /* lists "boss": placed once, first, in each boss room */
     ENTRY_ITEM = 4,     /* kind "item" */
     ENTRY_ANY = 8,      /* fits every room (no room words, or "any") */
-    ENTRY_ACTOR = 16    /* kind "monster" */
+    ENTRY_ACTOR = 16,   /* kind "monster" */
+    ENTRY_PICKED = 32   /* cost 0 and picked in the room being filled */
 };
 
 typedef struct pop {
@@ -455,11 +456,13 @@ static void room_entries(pop *q, room_state *rs)
     q->fit_count = rs->fit_count;
 }
 
-/* 1 if entry k may be picked now to spend the room's budget. */
+/* 1 if entry k may be picked now to spend the room's budget; an entry of
+ * cost 0 spends none, so it is picked at most once a room (one shopkeeper). */
 static int may_fill(const pop *q, const room_state *rs, int32_t k)
 {
     int32_t cost = q->cost[k], group = q->group_min[k];
-    return (int64_t)cost * group <= rs->left && cost >= rs->least && group <= rs->slots_left;
+    return (int64_t)cost * group <= rs->left && cost >= rs->least && group <= rs->slots_left &&
+           !(q->flags[k] & ENTRY_PICKED);
 }
 
 /* The least cost an entry picked now may have: the budget left per slot
@@ -571,8 +574,12 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
         if (k < 0)
             break;
         st = spend(q, rs, k, 0, rng, &placed);
-        fails += placed == 0 || q->table->entries[k].cost == 0;
+        fails += placed == 0 || q->cost[k] == 0;
+        if (q->cost[k] == 0)
+            q->flags[k] |= ENTRY_PICKED;
     }
+    for (int32_t i = 0; i < rs->fit_count; i++)
+        q->flags[q->fit[i]] &= (uint8_t)~ENTRY_PICKED;
     return st;
 }
 
