@@ -97,7 +97,7 @@ deps-stb:
 # the same golden hashes, so they prove identical output across compilers and
 # optimisation levels.
 define RUNNER
-$(B)/test-$(1)/obj/%.o: %.c $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h)
+$(B)/test-$(1)/obj/%.o: %.c $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h examples/*.h)
 	@mkdir -p $$(@D)
 	$(2) -std=c11 $(WARN) $(3) -Iinclude -Ilib -Itests -c $$< -o $$@
 $(B)/test-$(1)/runner: $(patsubst %.c,$(B)/test-$(1)/obj/%.o,$(LIB_SRC) $(if $(4),$(4),$(TEST_SRC)))
@@ -108,7 +108,7 @@ $(eval $(call RUNNER,asan,$(CC),-O1 -g $(SAN)))
 $(eval $(call RUNNER,clang,$(CLANG),-O1 -g))
 # The gcc -O2 runner links the library's own objects (-fPIC and hidden
 # visibility change no output), so the library is not compiled twice.
-$(B)/test-plain/obj/%.o: %.c $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h)
+$(B)/test-plain/obj/%.o: %.c $(LIB_HDR) $(wildcard tests/*.h tests/fuzz/*.h examples/*.h)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(WARN) $(CFLAGS) -Iinclude -Ilib -Itests -c $< -o $@
 $(B)/test-plain/runner: $(LIB_OBJ) $(patsubst %.c,$(B)/test-plain/obj/%.o,$(TEST_SRC))
