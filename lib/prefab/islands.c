@@ -17,7 +17,7 @@
 #define TRY_UNITS_PER_CELL 4
 #define CALL_UNITS_PER_CELL 32
 #define UNITS_FLOOR 65536 /* so small maps keep room for the default counts' worst case */
-#define RING_INSET 2 /* the wall ring and a path of ground inside it */
+#define RING_INSET 3 /* the wall ring and a path of ground inside it two wide (a one-wide path beside a building runs parallel to its rooms) */
 
 typedef struct group {
     const char *tag;
