@@ -1465,8 +1465,9 @@ typedef struct dg_prefab_islands_params {
     int32_t connected;     /* 1 (pure mode only): every passable cell must be connected (default 1) */
     int32_t max_tries;     /* maps tried from derived seeds before DG_E_NOSPACE or DG_E_LIMIT,
                             * 1..1000 (default 16) */
-    int32_t border;        /* 1 (pure mode only): a wall on the grid's outer ring, buildings two
-                            * cells inside it (a ground path between) (default 1; 0: open edges) */
+    int32_t border;        /* 1 (pure mode only): a wall on the grid's outer ring, buildings three
+                            * cells inside it (a ground path two wide between; one wide, two
+                            * cells in, under 25 cells a side) (default 1; 0: open edges) */
     int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
 } dg_prefab_islands_params;
 

@@ -47,7 +47,9 @@ static int exit_is_farthest_building_cell(const dg_grid *g, const dg_result *r)
 }
 
 /* The contract at the defaults on seeds 1..n: also at the smallest size
- * the factory always fits (22 x 22), which test_quality.c does not cover. */
+ * the factory always fits (22 x 22), which test_quality.c does not cover;
+ * and the parallel line (median <= 150 per mille): fewer than half the maps
+ * above it. */
 static void contract(int32_t w, int32_t h, int32_t n)
 {
     dg_prefab_set *set = factory();
@@ -55,6 +57,7 @@ static void contract(int32_t w, int32_t h, int32_t n)
     dg_grid g;
     CHECK(set && cells && dg_grid_init(&g, cells, w, h, 0) == DG_OK);
     int bad = 0;
+    int32_t parallel_over = 0, surveyed = 0;
     for (int32_t i = 1; set && cells && i <= n && bad < 3; i++)
     {
         dg_result r;
@@ -65,6 +68,8 @@ static void contract(int32_t w, int32_t h, int32_t n)
         if (st == DG_OK && dg_survey_map(&g, &r, &q, NULL, NULL) == DG_OK)
         {
             int before = test_failures();
+            parallel_over += q.parallel_permille > 150;
+            surveyed++;
             CHECKF(!q.border_open && !q.unreachable && !q.doorless_joins && !q.dead_doors,
                    "%dx%d seed %d: border %d unreachable %d doorless %d dead doors %d", (int)w, (int)h,
                    (int)i, (int)q.border_open, (int)q.unreachable, (int)q.doorless_joins, (int)q.dead_doors);
@@ -79,6 +84,8 @@ static void contract(int32_t w, int32_t h, int32_t n)
             bad++;
         dg_result_free(&r);
     }
+    CHECKF(2 * parallel_over < surveyed, "%dx%d: %d of %d maps above 150 per mille parallel", (int)w, (int)h,
+           (int)parallel_over, (int)surveyed);
     free(cells);
     dg_prefab_set_free(set);
 }
@@ -103,8 +110,9 @@ TEST(islands_too_small_is_nospace)
     dg_prefab_set_free(set);
 }
 
-/* The ring is wall, the ring inside it ground, every building within; the
- * start is the start room's marker, the exit the farthest building cell. */
+/* The ring is wall, the two rings inside it ground (a path two wide: one
+ * wide, it would run beside the buildings' rooms), every building within;
+ * the start is the start room's marker, the exit the farthest building cell. */
 TEST(islands_ring_path_start_exit)
 {
     dg_prefab_set *set = factory();
@@ -121,14 +129,14 @@ TEST(islands_ring_path_start_exit)
             for (int32_t y = 0; y < h; y++)
             {
                 int ring = x == 0 || y == 0 || x == w - 1 || y == h - 1;
-                int path = !ring && (x == 1 || y == 1 || x == w - 2 || y == h - 2);
+                int path = !ring && (x <= 2 || y <= 2 || x >= w - 3 || y >= h - 3);
                 CHECKF(!ring || dg_grid_get(&g, x, y) == DG_TILE_WALL, "seed %d (%d,%d)", (int)seed, (int)x, (int)y);
                 CHECKF(!path || dg_grid_get(&g, x, y) == DG_TILE_FLOOR, "seed %d (%d,%d)", (int)seed, (int)x, (int)y);
             }
         for (int32_t i = 0; i < r.room_count; i++)
         {
             dg_rect q = r.rooms[i].rect;
-            CHECK(q.x >= 2 && q.y >= 2 && q.x + q.w <= w - 2 && q.y + q.h <= h - 2);
+            CHECK(q.x >= 3 && q.y >= 3 && q.x + q.w <= w - 3 && q.y + q.h <= h - 3);
         }
         CHECK(r.start_room >= 0 && r.rooms[r.start_room].kind == DG_ROOM_START);
         CHECK(in_any_room(&r, r.exit) && (r.exit.x != r.start.x || r.exit.y != r.start.y));

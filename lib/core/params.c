@@ -199,7 +199,7 @@ const dg_param_desc dgi_prefab_islands_table[] = {
     P_INT(dg_prefab_islands_params, fill, 0, 255, DG_TILE_FLOOR, "ground tile when not keeping"),
     P_BOOL(dg_prefab_islands_params, connected, 1, "redo the map until every passable cell is connected"),
     P_INT(dg_prefab_islands_params, max_tries, 1, 1000, 16, "maps tried from derived seeds"),
-    P_BOOL(dg_prefab_islands_params, border, 1, "wall on the outer ring, buildings kept two cells inside (pure mode)"),
+    P_BOOL(dg_prefab_islands_params, border, 1, "wall on the outer ring, buildings kept three cells inside (two under 25 a side; pure mode)"),
 };
 
 /* ---- prefab-mixed (lib/prefab/mixed.c; tag is not a row) */

@@ -18,6 +18,10 @@
 #define CALL_UNITS_PER_CELL 32
 #define UNITS_FLOOR 65536 /* so small maps keep room for the default counts' worst case */
 #define RING_INSET 2 /* the wall ring and a path of ground inside it */
+/* From this shorter side on the path is two wide: one wide, it runs beside
+ * a building's rooms one wall away (a parallel passage); smaller maps keep
+ * the room for the factory's minimum groups. */
+#define WIDE_PATH_SIDE 25
 
 typedef struct group {
     const char *tag;
@@ -67,7 +71,8 @@ typedef struct islands {
     int64_t try_left, call_left; /* work units left (docs/prefabs.md) */
     int32_t *stack; /* connectivity check */
     int tiles_only;   /* no result wanted: buildings are stamped from templates where they can be */
-    int ring;         /* border in pure mode: footprints keep RING_INSET cells off the grid's edge */
+    int ring;         /* border in pure mode: footprints keep `inset` cells off the grid's edge */
+    int32_t inset;    /* RING_INSET, one more from WIDE_PATH_SIDE on */
     int32_t *queue;   /* the walk that picks the exit: width x height cells */
     uint8_t *mark;    /* the exit's walk: open cells, then building cells (padded grid) */
     uint8_t *may_start; /* per prefab: its legend has a `start` marker glyph */
@@ -590,7 +595,7 @@ static dg_status add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int3
  * offer a position there. */
 static dg_status add_ring_margins(islands *s)
 {
-    int32_t in = RING_INSET - 1;
+    int32_t in = s->inset - 1;
     dg_status st = add_margin(s, 0, 0, s->w - 1, in);
     if (st == DG_OK)
         st = add_margin(s, 0, s->h - 1 - in, s->w - 1, s->h - 1);
@@ -621,14 +626,14 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 
 /* The top-left corners (x, y) at which the building of make_shape (oriented
  * size t) lies in the map, its doors open onto cells of the map and, with
- * `edge avoid`, it keeps off the border (with the ring, RING_INSET cells off
+ * `edge avoid`, it keeps off the border (with the ring, `inset` cells off
  * it): x in span[0]..span[2], y in span[1]..span[3]. 0 if there are none. */
 static int position_span(const islands *s, const dgi_prefab *q, const dgi_xform *t, int32_t *span)
 {
     span[0] = span[1] = 0;
     span[2] = s->w - t->w;
     span[3] = s->h - t->h;
-    int32_t inset = s->ring ? RING_INSET : q->edge_avoid ? 1 : 0;
+    int32_t inset = s->ring ? s->inset : q->edge_avoid ? 1 : 0;
     if (inset && s->rects_n)
     {
         span[0] = DG_MAX(span[0], inset - s->lo_x);
@@ -1080,7 +1085,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
 }
 
 /* Walls the grid's outer ring when the ground is open: buildings keep
- * RING_INSET cells off it, so it is all ground and no door or marker is on it. */
+ * `inset` cells off it, so it is all ground and no door or marker is on it. */
 static void wall_ring(islands *s, dgi_gen *gen)
 {
     if (!dg_tile_passable((uint8_t)s->p->fill))
@@ -1247,6 +1252,7 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     s->h = grid->height;
     s->tiles_only = result == NULL;
     s->ring = !p.keep && p.border;
+    s->inset = RING_INSET + (DG_MIN(s->w, s->h) >= WIDE_PATH_SIDE);
     s->reserved = reserved;
     load_groups(s);
     st = islands_setup(s, allocator, diag);
