@@ -14,8 +14,6 @@
 #include "analysis/analysis.h"
 #include "progress/progress.h"
 
-#include <stdio.h>
-
 /* F_NEAR, F_WALK: marks of a bounded walk; F_CLOSE: a key's clearance is set */
 enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16, F_NEAR = 32, F_CLOSE = 64,
        F_WALK = 128 };
@@ -705,29 +703,32 @@ static int32_t clearance(const placer *s, int32_t c)
     return (s->flag[c] & F_CLOSE) ? s->iter[c] : KEY_CLEAR;
 }
 
-static int64_t key_score(const placer *s, int32_t c)
+/* A key cell's score: clearance first, then the part of key_place that is
+ * the same over a whole node (run_score), then a room, then a dead end. */
+static int64_t run_score(const placer *s, int32_t v)
 {
-    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
-    room += (int64_t)clearance(s, c) << 40; /* clearance first */
+    int64_t off = s->aux[v];
     switch (s->p->key_place)
     {
     case DG_KEYS_ON_PATH:
-        return (off == 0 ? 1 << 25 : 0) + room - off;
-    case DG_KEYS_DEAD_END:
-        return (dead_end(s, c) ? 1 << 25 : 0) + room + off;
+        return (off == 0 ? 1 << 25 : 0) - off;
     default:
-        return room + off;
+        return off;
     }
 }
 
-/* Scores cell c of node v for the key of its region, if it has one. */
-static void score_key_cell(placer *s, const int32_t *region, int32_t c, int32_t v, int64_t *best,
+static int64_t cell_score(const placer *s, int32_t c)
+{
+    int64_t score = ((int64_t)clearance(s, c) << 40) + ((s->flag[c] & F_ROOM) ? 1 << 24 : 0);
+    if (s->p->key_place == DG_KEYS_DEAD_END && dead_end(s, c))
+        score += 1 << 25;
+    return score;
+}
+
+/* Offers cell c to region i's key; ties drawn evenly by the RNG, in cell order. */
+static void offer_key_cell(placer *s, int32_t i, int32_t c, int64_t score, int64_t *best,
                            uint32_t *ties)
 {
-    int32_t i = region_of(s, region, c, v);
-    if (i < 0)
-        return;
-    int64_t score = key_score(s, c);
     if (score > best[i])
     {
         best[i] = score;
@@ -738,7 +739,7 @@ static void score_key_cell(placer *s, const int32_t *region, int32_t c, int32_t 
         s->key_cell[i] = c;
 }
 
-/* The best cell of each region for its key; ties drawn evenly by the RNG. */
+/* The best cell of each region for its key. */
 static void place_keys(placer *s)
 {
     int64_t best[DG_LOCKS_MAX];
@@ -755,8 +756,13 @@ static void place_keys(placer *s)
         int32_t v = s->run_node[r];
         if (!s->exit_area && region[v] < 0)
             continue; /* a gate, or an area outside every key region */
+        int64_t base = run_score(s, v);
         for (int32_t c = s->run_first[r]; c < s->run_end[r]; c++)
-            score_key_cell(s, region, c, v, best, ties);
+        {
+            int32_t i = region_of(s, region, c, v);
+            if (i >= 0)
+                offer_key_cell(s, i, c, base + cell_score(s, c), best, ties);
+        }
     }
 }
 
@@ -1482,7 +1488,15 @@ static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char 
     m.pos = grid_point(s, c);
     m.kind = kind;
     m.room = dgi_result_room_at(s->r, m.pos);
-    snprintf(m.name, sizeof m.name, "%s %d", word, (int)n);
+    size_t len = strlen(word); /* "word n" by hand: snprintf cost more than the rest */
+    char digits[12];
+    int32_t count = 0;
+    for (uint32_t v = (uint32_t)n; count == 0 || v > 0; v /= 10) /* n is 1..DG_LOCKS_MAX */
+        digits[count++] = (char)('0' + v % 10);
+    memcpy(m.name, word, len);
+    m.name[len] = ' ';
+    while (count > 0)
+        m.name[++len] = digits[--count];
     m.number = n;
     return m;
 }
