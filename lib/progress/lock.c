@@ -144,8 +144,7 @@ static int narrow_at(const placer *s, int32_t c)
 /* The neighbour of a grid cell in direction k (N, E, S, W). */
 static int32_t step(const placer *s, int32_t c, int k)
 {
-    const int32_t offset[4] = {-s->pw, 1, s->pw, -1};
-    return c + offset[k];
+    return c + ((k & 1) ? 2 - k : (k - 1) * s->pw); /* no table: this runs per step of every walk */
 }
 
 /* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
@@ -753,16 +752,14 @@ static void place_keys(placer *s)
     const int32_t *region = s->low;
     for (int32_t r = 0; r < s->runs; r++) /* the open cells in cell order */
     {
-        int32_t v = s->run_node[r];
-        if (!s->exit_area && region[v] < 0)
+        int32_t v = s->run_node[r], i = s->exit_area ? 0 : region[v]; /* as region_of */
+        if (i < 0)
             continue; /* a gate, or an area outside every key region */
         int64_t base = run_score(s, v);
         for (int32_t c = s->run_first[r]; c < s->run_end[r]; c++)
-        {
-            int32_t i = region_of(s, region, c, v);
-            if (i >= 0)
+            if (c != s->start && c != s->exit &&
+                (!s->exit_area || (s->flag[c] & (F_REACH | F_GATE)) == F_REACH))
                 offer_key_cell(s, i, c, base + cell_score(s, c), best, ties);
-        }
     }
 }
 
