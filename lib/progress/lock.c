@@ -253,9 +253,12 @@ static void label_nodes(placer *s, int narrow)
     int32_t *node_of_run = s->run_node;
     s->runs = rs.count;
     s->nodes = 0;
-    memset(s->node, 0xff, (size_t)s->n * sizeof *s->node); /* -1: closed */
+    int32_t *node = s->node, filled = 0; /* runs come in cell order: fill the gaps as we go */
     for (int32_t r = 0; r < rs.count; r++)
     {
+        while (filled < rs.first[r])
+            node[filled++] = -1; /* closed */
+        filled = rs.end[r];
         int32_t root = run_root(rs.up, r), v = root == r ? s->nodes++ : node_of_run[root];
         if (root == r)
         {
@@ -264,9 +267,11 @@ static void label_nodes(placer *s, int narrow)
         }
         node_of_run[r] = v;
         for (int32_t c = rs.first[r]; c < rs.end[r]; c++)
-            s->node[c] = v;
+            node[c] = v;
         s->size[v] += rs.end[r] - rs.first[r];
     }
+    while (filled < s->n)
+        node[filled++] = -1;
 }
 
 static int gate_node(const placer *s, int32_t v)
