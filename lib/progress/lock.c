@@ -287,7 +287,7 @@ static void link_nodes(placer *s)
     int32_t *count = s->link_first, *fill = s->iter;
     memset(count, 0, ((size_t)s->nodes + 1) * sizeof *count);
     for (int32_t v = 0; v < s->nodes; v++)
-        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        for (int k = 0, gate = gate_node(s, v); k < 4 && gate; k++)
         {
             int32_t u = s->node[step(s, s->cell_of[v], k)];
             if (u < 0)
@@ -300,7 +300,7 @@ static void link_nodes(placer *s)
     for (int32_t v = 0; v < s->nodes; v++)
         fill[v] = s->link_first[v];
     for (int32_t v = 0; v < s->nodes; v++)
-        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        for (int k = 0, gate = gate_node(s, v); k < 4 && gate; k++)
         {
             int32_t u = s->node[step(s, s->cell_of[v], k)];
             if (u < 0)
