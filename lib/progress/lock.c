@@ -430,8 +430,8 @@ static int32_t walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS])
     int32_t steps[NEAR_CELLS], tail = 0;
     s->flag[from] |= F_NEAR;
     q[tail] = from, steps[tail++] = 0;
-    for (int32_t head = 0; head < tail; head++)
-        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+    for (int32_t head = 0; head < tail && steps[head] + 1 < KEY_CLEAR; head++)
+        for (int k = 0; k < 4; k++) /* steps only grow along the queue */
         {
             int32_t u = step(s, q[head], k);
             if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
@@ -664,8 +664,8 @@ static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t reg
     uint8_t *flag = s->flag;
     for (int32_t i = 0; i < count; i++)
         dist[from[i]] = 0, q[tail++] = from[i], flag[from[i]] |= F_WALK;
-    while (head < tail)
-        for (int32_t c = q[head++], k = 0; k < 4 && dist[c] + 1 < KEY_CLEAR; k++)
+    while (head < tail && dist[q[head]] + 1 < KEY_CLEAR) /* dist only grows along the queue */
+        for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
             int32_t u = step(s, c, k);
             if ((flag[u] & (F_OPEN | F_LOCK | F_WALK)) != F_OPEN)
