@@ -729,43 +729,44 @@ static int64_t cell_score(const placer *s, int32_t c)
     return score;
 }
 
-/* Offers cell c to region i's key; ties drawn evenly by the RNG, in cell order. */
-static void offer_key_cell(placer *s, int32_t i, int32_t c, int64_t score, int64_t *best,
-                           uint32_t *ties)
-{
-    if (score > best[i])
-    {
-        best[i] = score;
-        ties[i] = 1;
-        s->key_cell[i] = c;
-    }
-    else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
-        s->key_cell[i] = c;
-}
-
-/* The best cell of each region for its key. */
+/* The best cell of each region for its key; ties drawn evenly by the RNG, in
+ * cell order. The choice is kept in locals so that no store can touch *s. */
 static void place_keys(placer *s)
 {
     int64_t best[DG_LOCKS_MAX];
     uint32_t ties[DG_LOCKS_MAX];
+    int32_t cell[DG_LOCKS_MAX];
     for (int32_t i = 0; i < DG_LOCKS_MAX; i++)
     {
         best[i] = INT64_MIN;
         ties[i] = 0;
-        s->key_cell[i] = -1;
+        cell[i] = -1;
     }
     const int32_t *region = s->low;
+    const uint8_t *flag = s->flag;
+    const int32_t start = s->start, exit = s->exit, exit_area = s->exit_area;
     for (int32_t r = 0; r < s->runs; r++) /* the open cells in cell order */
     {
-        int32_t v = s->run_node[r], i = s->exit_area ? 0 : region[v]; /* as region_of */
+        int32_t v = s->run_node[r], i = exit_area ? 0 : region[v]; /* as region_of */
         if (i < 0)
             continue; /* a gate, or an area outside every key region */
         int64_t base = run_score(s, v);
-        for (int32_t c = s->run_first[r]; c < s->run_end[r]; c++)
-            if (c != s->start && c != s->exit &&
-                (!s->exit_area || (s->flag[c] & (F_REACH | F_GATE)) == F_REACH))
-                offer_key_cell(s, i, c, base + cell_score(s, c), best, ties);
+        for (int32_t c = s->run_first[r], end = s->run_end[r]; c < end; c++)
+        {
+            if (c == start || c == exit || (exit_area && (flag[c] & (F_REACH | F_GATE)) != F_REACH))
+                continue;
+            int64_t score = base + cell_score(s, c);
+            if (score > best[i])
+            {
+                best[i] = score;
+                ties[i] = 1;
+                cell[i] = c;
+            }
+            else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
+                cell[i] = c;
+        }
     }
+    memcpy(s->key_cell, cell, sizeof cell);
 }
 
 /* ---- secret doors ------------------------------------------------------- */
