@@ -185,8 +185,11 @@ static void mark_rooms(placer *s)
         int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
         int64_t x1 = DG_MIN((int64_t)q.x + q.w, s->w), y1 = DG_MIN((int64_t)q.y + q.h, s->h);
         for (int64_t y = y0; y < y1; y++)
+        {
+            uint8_t *row = s->flag + (y + 1) * s->pw + 1;
             for (int64_t x = x0; x < x1; x++)
-                s->flag[(y + 1) * s->pw + x + 1] |= F_ROOM;
+                row[x] |= F_ROOM;
+        }
     }
 }
 
