@@ -14,8 +14,6 @@
 #include "analysis/analysis.h"
 #include "progress/progress.h"
 
-#include <stdio.h>
-
 /* F_NEAR, F_WALK: marks of a bounded walk; F_CLOSE: a key's clearance is set */
 enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16, F_NEAR = 32, F_CLOSE = 64,
        F_WALK = 128 };
@@ -146,8 +144,7 @@ static int narrow_at(const placer *s, int32_t c)
 /* The neighbour of a grid cell in direction k (N, E, S, W). */
 static int32_t step(const placer *s, int32_t c, int k)
 {
-    const int32_t offset[4] = {-s->pw, 1, s->pw, -1};
-    return c + offset[k];
+    return c + ((k & 1) ? 2 - k : (k - 1) * s->pw); /* no table: this runs per step of every walk */
 }
 
 /* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
@@ -188,8 +185,11 @@ static void mark_rooms(placer *s)
         int64_t x0 = DG_MAX(q.x, 0), y0 = DG_MAX(q.y, 0);
         int64_t x1 = DG_MIN((int64_t)q.x + q.w, s->w), y1 = DG_MIN((int64_t)q.y + q.h, s->h);
         for (int64_t y = y0; y < y1; y++)
+        {
+            uint8_t *row = s->flag + (y + 1) * s->pw + 1;
             for (int64_t x = x0; x < x1; x++)
-                s->flag[(y + 1) * s->pw + x + 1] |= F_ROOM;
+                row[x] |= F_ROOM;
+        }
     }
 }
 
@@ -256,9 +256,12 @@ static void label_nodes(placer *s, int narrow)
     int32_t *node_of_run = s->run_node;
     s->runs = rs.count;
     s->nodes = 0;
-    memset(s->node, 0xff, (size_t)s->n * sizeof *s->node); /* -1: closed */
+    int32_t *node = s->node, filled = 0; /* runs come in cell order: fill the gaps as we go */
     for (int32_t r = 0; r < rs.count; r++)
     {
+        while (filled < rs.first[r])
+            node[filled++] = -1; /* closed */
+        filled = rs.end[r];
         int32_t root = run_root(rs.up, r), v = root == r ? s->nodes++ : node_of_run[root];
         if (root == r)
         {
@@ -267,9 +270,11 @@ static void label_nodes(placer *s, int narrow)
         }
         node_of_run[r] = v;
         for (int32_t c = rs.first[r]; c < rs.end[r]; c++)
-            s->node[c] = v;
+            node[c] = v;
         s->size[v] += rs.end[r] - rs.first[r];
     }
+    while (filled < s->n)
+        node[filled++] = -1;
 }
 
 static int gate_node(const placer *s, int32_t v)
@@ -285,7 +290,7 @@ static void link_nodes(placer *s)
     int32_t *count = s->link_first, *fill = s->iter;
     memset(count, 0, ((size_t)s->nodes + 1) * sizeof *count);
     for (int32_t v = 0; v < s->nodes; v++)
-        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        for (int k = 0, gate = gate_node(s, v); k < 4 && gate; k++)
         {
             int32_t u = s->node[step(s, s->cell_of[v], k)];
             if (u < 0)
@@ -298,7 +303,7 @@ static void link_nodes(placer *s)
     for (int32_t v = 0; v < s->nodes; v++)
         fill[v] = s->link_first[v];
     for (int32_t v = 0; v < s->nodes; v++)
-        for (int k = 0; k < 4 && gate_node(s, v); k++)
+        for (int k = 0, gate = gate_node(s, v); k < 4 && gate; k++)
         {
             int32_t u = s->node[step(s, s->cell_of[v], k)];
             if (u < 0)
@@ -428,8 +433,8 @@ static int32_t walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS])
     int32_t steps[NEAR_CELLS], tail = 0;
     s->flag[from] |= F_NEAR;
     q[tail] = from, steps[tail++] = 0;
-    for (int32_t head = 0; head < tail; head++)
-        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+    for (int32_t head = 0; head < tail && steps[head] + 1 < KEY_CLEAR; head++)
+        for (int k = 0; k < 4; k++) /* steps only grow along the queue */
         {
             int32_t u = step(s, q[head], k);
             if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
@@ -662,8 +667,8 @@ static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t reg
     uint8_t *flag = s->flag;
     for (int32_t i = 0; i < count; i++)
         dist[from[i]] = 0, q[tail++] = from[i], flag[from[i]] |= F_WALK;
-    while (head < tail)
-        for (int32_t c = q[head++], k = 0; k < 4 && dist[c] + 1 < KEY_CLEAR; k++)
+    while (head < tail && dist[q[head]] + 1 < KEY_CLEAR) /* dist only grows along the queue */
+        for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
             int32_t u = step(s, c, k);
             if ((flag[u] & (F_OPEN | F_LOCK | F_WALK)) != F_OPEN)
@@ -705,59 +710,66 @@ static int32_t clearance(const placer *s, int32_t c)
     return (s->flag[c] & F_CLOSE) ? s->iter[c] : KEY_CLEAR;
 }
 
-static int64_t key_score(const placer *s, int32_t c)
+/* A key cell's score: clearance first, then the part of key_place that is
+ * the same over a whole node (run_score), then a room, then a dead end. */
+static int64_t run_score(const placer *s, int32_t v)
 {
-    int64_t room = (s->flag[c] & F_ROOM) ? 1 << 24 : 0, off = s->aux[s->node[c]];
-    room += (int64_t)clearance(s, c) << 40; /* clearance first */
+    int64_t off = s->aux[v];
     switch (s->p->key_place)
     {
     case DG_KEYS_ON_PATH:
-        return (off == 0 ? 1 << 25 : 0) + room - off;
-    case DG_KEYS_DEAD_END:
-        return (dead_end(s, c) ? 1 << 25 : 0) + room + off;
+        return (off == 0 ? 1 << 25 : 0) - off;
     default:
-        return room + off;
+        return off;
     }
 }
 
-/* Scores cell c of node v for the key of its region, if it has one. */
-static void score_key_cell(placer *s, const int32_t *region, int32_t c, int32_t v, int64_t *best,
-                           uint32_t *ties)
+static int64_t cell_score(const placer *s, int32_t c)
 {
-    int32_t i = region_of(s, region, c, v);
-    if (i < 0)
-        return;
-    int64_t score = key_score(s, c);
-    if (score > best[i])
-    {
-        best[i] = score;
-        ties[i] = 1;
-        s->key_cell[i] = c;
-    }
-    else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
-        s->key_cell[i] = c;
+    int64_t score = ((int64_t)clearance(s, c) << 40) + ((s->flag[c] & F_ROOM) ? 1 << 24 : 0);
+    if (s->p->key_place == DG_KEYS_DEAD_END && dead_end(s, c))
+        score += 1 << 25;
+    return score;
 }
 
-/* The best cell of each region for its key; ties drawn evenly by the RNG. */
+/* The best cell of each region for its key; ties drawn evenly by the RNG, in
+ * cell order. The choice is kept in locals so that no store can touch *s. */
 static void place_keys(placer *s)
 {
     int64_t best[DG_LOCKS_MAX];
     uint32_t ties[DG_LOCKS_MAX];
+    int32_t cell[DG_LOCKS_MAX];
     for (int32_t i = 0; i < DG_LOCKS_MAX; i++)
     {
         best[i] = INT64_MIN;
         ties[i] = 0;
-        s->key_cell[i] = -1;
+        cell[i] = -1;
     }
     const int32_t *region = s->low;
+    const uint8_t *flag = s->flag;
+    const int32_t start = s->start, exit = s->exit, exit_area = s->exit_area;
     for (int32_t r = 0; r < s->runs; r++) /* the open cells in cell order */
     {
-        int32_t v = s->run_node[r];
-        if (!s->exit_area && region[v] < 0)
+        int32_t v = s->run_node[r], i = exit_area ? 0 : region[v]; /* as region_of */
+        if (i < 0)
             continue; /* a gate, or an area outside every key region */
-        for (int32_t c = s->run_first[r]; c < s->run_end[r]; c++)
-            score_key_cell(s, region, c, v, best, ties);
+        int64_t base = run_score(s, v);
+        for (int32_t c = s->run_first[r], end = s->run_end[r]; c < end; c++)
+        {
+            if (c == start || c == exit || (exit_area && (flag[c] & (F_REACH | F_GATE)) != F_REACH))
+                continue;
+            int64_t score = base + cell_score(s, c);
+            if (score > best[i])
+            {
+                best[i] = score;
+                ties[i] = 1;
+                cell[i] = c;
+            }
+            else if (score == best[i] && dgi_rng_below(&s->rng, ++ties[i]) == 0)
+                cell[i] = c;
+        }
     }
+    memcpy(s->key_cell, cell, sizeof cell);
 }
 
 /* ---- secret doors ------------------------------------------------------- */
@@ -1482,7 +1494,15 @@ static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char 
     m.pos = grid_point(s, c);
     m.kind = kind;
     m.room = dgi_result_room_at(s->r, m.pos);
-    snprintf(m.name, sizeof m.name, "%s %d", word, (int)n);
+    size_t len = strlen(word); /* "word n" by hand: snprintf cost more than the rest */
+    char digits[12];
+    int32_t count = 0;
+    for (uint32_t v = (uint32_t)n; count == 0 || v > 0; v /= 10) /* n is 1..DG_LOCKS_MAX */
+        digits[count++] = (char)('0' + v % 10);
+    memcpy(m.name, word, len);
+    m.name[len] = ' ';
+    while (count > 0)
+        m.name[++len] = digits[--count];
     m.number = n;
     return m;
 }
