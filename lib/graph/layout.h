@@ -44,7 +44,6 @@ static inline int32_t draw(dgi_layout *L, int32_t lo, int32_t hi)
     return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(&L->rng, (uint32_t)(hi - lo + 1));
 }
 static inline dgi_box grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
-static inline int in_box(dgi_box q, int32_t x, int32_t y) { return x >= q.x0 && x <= q.x1 && y >= q.y0 && y <= q.y1; }
 
 /* Draws the rooms, corridors and doors of a finished layout on g (all void). */
 void dgi_layout_draw(const dgi_layout *L, dg_grid *g);
