@@ -508,20 +508,27 @@ static inline uint64_t not_solid(uint64_t v)
     return (v & 0xFCFCFCFCFCFCFCFCull) | ((v ^ (v >> 1)) & 0x0101010101010101ull);
 }
 
-/* Every byte of p[0..n) is rock or wall, eight at a time, like row_void. */
-static int row_solid(const uint8_t *p, int32_t n)
+/* No byte of p[0..n) is flagged by bad, eight bytes at a time, like row_void;
+ * inlined into each caller, so bad is a constant there. */
+static inline int row_clear(const uint8_t *p, int32_t n, uint64_t (*bad)(uint64_t))
 {
     if (n < 8)
-        return not_solid(short_row(p, n)) == 0;
+        return bad(short_row(p, n)) == 0;
     uint64_t v;
     for (int32_t i = 0; i < n - 8; i += 8)
     {
         memcpy(&v, p + i, sizeof v);
-        if (not_solid(v))
+        if (bad(v))
             return 0;
     }
     memcpy(&v, p + n - 8, sizeof v);
-    return not_solid(v) == 0;
+    return bad(v) == 0;
+}
+
+/* Every byte of p[0..n) is rock or wall. */
+static int row_solid(const uint8_t *p, int32_t n)
+{
+    return row_clear(p, n, not_solid);
 }
 
 /* Bytes of v that are neither rock nor the map's edge (0 or 0xFF): each byte
@@ -531,20 +538,10 @@ static inline uint64_t not_gap(uint64_t v)
     return (v ^ (v >> 1)) & 0x7F7F7F7F7F7F7F7Full;
 }
 
-/* Every byte of p[0..n) is rock or the map's edge, eight at a time, like row_void. */
+/* Every byte of p[0..n) is rock or the map's edge. */
 static int row_gap(const uint8_t *p, int32_t n)
 {
-    if (n < 8)
-        return not_gap(short_row(p, n)) == 0;
-    uint64_t v;
-    for (int32_t i = 0; i < n - 8; i += 8)
-    {
-        memcpy(&v, p + i, sizeof v);
-        if (not_gap(v))
-            return 0;
-    }
-    memcpy(&v, p + n - 8, sizeof v);
-    return not_gap(v) == 0;
+    return row_clear(p, n, not_gap);
 }
 
 /* Cells p[0], p[step], ... p[(n-1)*step] are all rock or the map's edge. */
