@@ -660,19 +660,25 @@ export class Dungeon {
     }
 }
 
-/** A parsed prefab set living in the module's memory; free() releases it. */
-export class PrefabSet {
-    constructor(dungeon, ptr, name) {
+/** Something the module parsed and owns (a pointer into its memory). */
+class ModuleObject {
+    constructor(dungeon, ptr, name, what) {
         this.dungeon = dungeon;
         this.ptr = ptr;
         this.name = name;
+        this.what = what;
     }
 
     handle() {
         if (!this.ptr)
-            this.dungeon.fail(-2, 'the prefab set was freed');
+            this.dungeon.fail(-2, `the ${this.what} was freed`);
         return this.ptr;
     }
+}
+
+/** A parsed prefab set living in the module's memory; free() releases it. */
+export class PrefabSet extends ModuleObject {
+    constructor(dungeon, ptr, name) { super(dungeon, ptr, name, 'prefab set'); }
 
     get count() { return this.dungeon.m._dg_prefab_count(this.handle()); }
 
@@ -683,18 +689,8 @@ export class PrefabSet {
 }
 
 /** A parsed level graph living in the module's memory; free() releases it. */
-export class Graph {
-    constructor(dungeon, ptr, name) {
-        this.dungeon = dungeon;
-        this.ptr = ptr;
-        this.name = name;
-    }
-
-    handle() {
-        if (!this.ptr)
-            this.dungeon.fail(-2, 'the graph was freed');
-        return this.ptr;
-    }
+export class Graph extends ModuleObject {
+    constructor(dungeon, ptr, name) { super(dungeon, ptr, name, 'graph'); }
 
     /** Its identity (dg_graph_hash, a BigInt), as recipes record it. */
     get hash() { return BigInt.asUintN(64, this.dungeon.m._dg_graph_hash(this.handle())); }
