@@ -119,8 +119,21 @@ static dg_status prefab_mixed_run(dg_grid *g, const void *p, uint64_t seed, cons
         return dgi_fail(d, DG_E_INVALID, "base: %d is not a base generator (0..6)", (int)mp->base);
     const dgi_generator *base = dgi_generator_lookup(bases[mp->base]);
     base->defaults(&host);
-    dg_status st = base->run(g, &host, seed, NULL, m, r, a, d);
-    return st == DG_OK ? dgi_prefab_mixed_generate(g, s, p, seed, m, r, a, d) : st;
+    /* vaults go into the base's rooms, so the tiles are the same whether or
+     * not the caller asks for a result */
+    dg_result scratch;
+    dg_result *rooms = r;
+    if (!rooms)
+    {
+        dg_result_init(&scratch, a);
+        rooms = &scratch;
+    }
+    dg_status st = base->run(g, &host, seed, NULL, m, rooms, a, d);
+    if (st == DG_OK)
+        st = dgi_prefab_mixed_generate(g, s, p, seed, m, rooms, a, d);
+    if (!r)
+        dg_result_free(&scratch);
+    return st;
 }
 
 /* ---- world: a window centred on the start room ----------------------------------- */
