@@ -12,6 +12,9 @@ typedef struct mixed {
     int32_t *rooms;      /* indices of the host rooms (not prefab rooms) */
     int32_t room_count;
     int32_t *fit;        /* the host rooms big enough for the vault being placed */
+    int32_t *fit_mask;   /* per fit room: the orientations that fit it, and (<< 8) those that
+                          * fit it less its outer ring (shrink) */
+    uint8_t *grid_fit;   /* per prefab: 1 if some allowed orientation fits the grid */
     int64_t *weights;
     uint8_t *used;       /* 1: placed at least once */
     uint8_t *failed;     /* outcomes that fitted nowhere (a prefab is out after 1 or DGI_MIXED_OUTCOMES) */
@@ -281,28 +284,51 @@ static void refresh_busy(mixed *m, const dg_grid *g, dg_rect b)
     }
 }
 
-/* The busy and door bits of grid row y, 64 cells to a word; kind[tile]
- * holds bit 0 busy, bit 1 door; occ only counts if some cell is reserved. */
+/* Bit 0 of each of the eight bytes of k, gathered into one byte. */
+static uint64_t low_bits8(uint64_t k)
+{
+    return ((k & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
+/* ORs the 8 bits `bits` into a bit row from bit b on. */
+static void put_bits8(uint64_t *row, size_t b, uint64_t bits)
+{
+    row[b >> 6] |= bits << (b & 63);
+    if ((b & 63) > 56)
+        row[(b >> 6) + 1] |= bits >> (64 - (b & 63));
+}
+
+/* The busy and door bits of grid row y, 64 cells to a word, eight cells
+ * gathered at a time; kind[tile] holds bit 0 busy, bit 1 door; occ only
+ * counts if some cell is reserved. */
 static void build_row(mixed *m, const dg_grid *g, int32_t y, const uint8_t *kind, int reserved)
 {
     uint64_t *row = m->busy + (size_t)(y + 1) * m->busy_words, *doors = row + m->plane_words;
     const uint8_t *cell = &DG_CELL(g, 0, y), *occ = m->occ + (size_t)y * (size_t)g->width;
-    uint64_t busy = 1, door = 0; /* bit 0: the ring left of the grid */
-    size_t b = 1;
-    for (int32_t x = 0; x < g->width; x++, b++)
+    size_t last = ((size_t)g->width + 1) >> 6;
+    memset(row, 0, (last + 1) * sizeof *row);
+    memset(doors, 0, (last + 1) * sizeof *doors);
+    row[0] = 1; /* the ring left of the grid */
+    int32_t x = 0;
+    for (; x + 8 <= g->width; x += 8)
+    {
+        const uint8_t *c = cell + x;
+        uint64_t k = (uint64_t)kind[c[0]] | (uint64_t)kind[c[1]] << 8 | (uint64_t)kind[c[2]] << 16 |
+                     (uint64_t)kind[c[3]] << 24 | (uint64_t)kind[c[4]] << 32 | (uint64_t)kind[c[5]] << 40 |
+                     (uint64_t)kind[c[6]] << 48 | (uint64_t)kind[c[7]] << 56;
+        for (int i = 0; reserved && i < 8; i++)
+            k |= (uint64_t)(occ[x + i] != 0) << (8 * i);
+        put_bits8(row, (size_t)x + 1, low_bits8(k));
+        put_bits8(doors, (size_t)x + 1, low_bits8(k >> 1));
+    }
+    for (; x < g->width; x++)
     {
         uint32_t k = kind[cell[x]] | (reserved && occ[x]);
-        busy |= (uint64_t)(k & 1) << (b & 63);
-        door |= (uint64_t)(k >> 1) << (b & 63);
-        if ((b & 63) == 63)
-        {
-            row[b >> 6] = busy;
-            doors[b >> 6] = door;
-            busy = door = 0;
-        }
+        size_t b = (size_t)x + 1;
+        row[b >> 6] |= (uint64_t)(k & 1) << (b & 63);
+        doors[b >> 6] |= (uint64_t)(k >> 1) << (b & 63);
     }
-    row[b >> 6] = busy | ~(uint64_t)0 << (b & 63); /* the ring right of the grid */
-    doors[b >> 6] = door;
+    row[last] |= ~(uint64_t)0 << (((size_t)g->width + 1) & 63); /* the ring right of the grid */
 }
 
 /* The busy bits (a ring of busy cells round the grid) and the door bits of
@@ -499,10 +525,12 @@ static int try_at(mixed *m, dgi_gen *gen, int32_t index, int32_t o, const uint8_
     return ok;
 }
 
-/* The area vault candidates are drawn in: host room k of m->fit, or the grid. */
-static dg_rect fit_area(const mixed *m, const dgi_gen *gen, int32_t k, int32_t *parent)
+/* The area vault candidates are drawn in: host room k of m->fit, or the
+ * grid; *mask the orientations that fit it. */
+static dg_rect fit_area(const mixed *m, const dgi_gen *gen, int32_t k, int32_t *parent, int32_t *mask)
 {
     *parent = m->fit[k];
+    *mask = m->fit_mask[k];
     if (*parent < 0)
         return (dg_rect){0, 0, gen->g.width, gen->g.height};
     return gen->r.rooms[*parent].rect;
@@ -516,13 +544,19 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
     if (m->room_count == 0)
     {
         m->fit[0] = -1;
-        return dgi_orient_fit(q, allowed, gen->g.width, gen->g.height) ? 1 : 0;
+        m->fit_mask[0] = dgi_orient_fit(q, allowed, gen->g.width, gen->g.height);
+        return m->fit_mask[0] ? 1 : 0;
     }
     for (int32_t k = 0; k < m->room_count; k++)
     {
         dg_rect a = gen->r.rooms[m->rooms[k]].rect;
-        if (dgi_orient_fit(q, allowed, a.w, a.h))
-            m->fit[n++] = m->rooms[k];
+        int32_t mask = dgi_orient_fit(q, allowed, a.w, a.h);
+        if (!mask)
+            continue;
+        if (a.w >= 3 && a.h >= 3)
+            mask |= dgi_orient_fit(q, allowed, a.w - 2, a.h - 2) << 8;
+        m->fit_mask[n] = mask;
+        m->fit[n++] = m->rooms[k];
     }
     return n;
 }
@@ -550,15 +584,14 @@ static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32
 }
 
 /* A room's area less its outer ring, where a vault keeps a walkway round
- * it (a room's rect is its floor); *mask the orientations that fit it; 0 if
- * none does. */
-static int shrink(dg_rect *a, const dgi_prefab *q, int32_t allowed, int32_t *mask)
+ * it (a room's rect is its floor); *mask (as fit_area gave it) becomes the
+ * orientations that fit it (rooms_that_fit worked them out); 0 if none does. */
+static int shrink(dg_rect *a, int32_t *mask)
 {
     if (a->w < 3 || a->h < 3)
         return 0;
-    dg_rect in = {a->x + 1, a->y + 1, a->w - 2, a->h - 2};
-    *mask = dgi_orient_fit(q, allowed, in.w, in.h);
-    *a = in;
+    *a = (dg_rect){a->x + 1, a->y + 1, a->w - 2, a->h - 2};
+    *mask >>= 8;
     return *mask != 0;
 }
 
@@ -568,13 +601,11 @@ static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_
                               int *placed)
 {
     dg_status st = DG_OK;
-    int32_t allowed = v->q->distinct & m->p->orientations;
     for (int32_t k = 0; k < m->p->positions && !*placed && st == DG_OK && m->attempts < m->budget; k++)
     {
-        int32_t parent;
-        dg_rect a = fit_area(m, gen, (int32_t)dg_rng_below(rng, (uint32_t)nfit), &parent);
-        int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
-        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+        int32_t parent, mask;
+        dg_rect a = fit_area(m, gen, (int32_t)dg_rng_below(rng, (uint32_t)nfit), &parent, &mask);
+        if (v->ring ? !shrink(&a, &mask) : !(mask &= 0xFF))
             continue;
         int32_t o = dgi_orient_pick(mask, rng);
         dgi_xform t;
@@ -641,14 +672,12 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
                            int *placed)
 {
     dg_status st = DG_OK;
-    int32_t allowed = v->q->distinct & m->p->orientations;
     int32_t r0 = (int32_t)dg_rng_below(rng, (uint32_t)nfit), o0 = (int32_t)dg_rng_below(rng, DG_ORIENT_COUNT);
     for (int32_t k = 0; k < nfit && !*placed && st == DG_OK && m->attempts < m->budget; k++)
     {
-        int32_t parent;
-        dg_rect a = fit_area(m, gen, (r0 + k) % nfit, &parent);
-        int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
-        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+        int32_t parent, mask;
+        dg_rect a = fit_area(m, gen, (r0 + k) % nfit, &parent, &mask);
+        if (v->ring ? !shrink(&a, &mask) : !(mask &= 0xFF))
             continue;
         for (int32_t j = 0; j < DG_ORIENT_COUNT && !*placed && st == DG_OK; j++)
             if (mask >> ((o0 + j) % DG_ORIENT_COUNT) & 1)
@@ -659,7 +688,7 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
 
 /* The prefabs a vault may still be drawn from, in m->weights (those not yet
  * placed while there are any); 0 if none. */
-static int32_t eligible(mixed *m, const dgi_gen *gen)
+static int32_t eligible(mixed *m)
 {
     const dg_prefab_set *set = m->set;
     int32_t n = 0, fresh = 0;
@@ -668,8 +697,7 @@ static int32_t eligible(mixed *m, const dgi_gen *gen)
         const dgi_prefab *q = &set->prefabs[i];
         int ok = (q->modes & m->p->mode) && q->weight > 0 && dgi_has_tag(set, q, m->p->tag) &&
                  !((m->p->unique || q->unique) && m->used[i]) &&
-                 m->failed[i] < (q->sub_count ? DGI_MIXED_OUTCOMES : 1) &&
-                 dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height);
+                 m->failed[i] < (q->sub_count ? DGI_MIXED_OUTCOMES : 1) && m->grid_fit[i];
         m->weights[i] = ok ? q->weight : 0;
         n += ok;
         fresh += ok && !m->used[i];
@@ -688,7 +716,7 @@ static int32_t eligible(mixed *m, const dgi_gen *gen)
 static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng, int *placed)
 {
     *placed = 0;
-    if (eligible(m, gen) == 0)
+    if (eligible(m) == 0)
         return DG_E_NOSPACE;
     vault_try v;
     v.index = dgi_weighted_pick(m->weights, m->set->count, rng);
@@ -744,10 +772,12 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->weights = dgi_alloc(a, n * sizeof *m->weights);
     m->used = dgi_calloc(a, n, 1);
     m->failed = dgi_calloc(a, n, 1);
+    m->grid_fit = dgi_alloc(a, n);
     m->occ = dgi_calloc(a, m->cells, 1);
-    for (int32_t i = 0; i < m->set->count; i++)
+    for (int32_t i = 0; i < m->set->count && m->grid_fit; i++)
     {
         const dgi_prefab *q = &m->set->prefabs[i];
+        m->grid_fit[i] = dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height) != 0;
         size_t side = (size_t)DG_MAX(q->width, q->height) + 2;
         m->backup_size = DG_MAX(m->backup_size, (size_t)q->width * (size_t)q->height);
         m->local_size = DG_MAX(m->local_size, side * side);
@@ -761,7 +791,8 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->local_stack = dgi_alloc(a, m->local_size * sizeof *m->local_stack);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     m->fit = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
-    if (!m->weights || !m->used || !m->failed || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
+    m->fit_mask = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit_mask);
+    if (!m->weights || !m->used || !m->failed || !m->grid_fit || !m->fit_mask || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
         !m->fit || !m->frame || !m->edge)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
@@ -796,6 +827,7 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->weights, n * sizeof *m->weights);
     dgi_free(a, m->used, n);
     dgi_free(a, m->failed, n);
+    dgi_free(a, m->grid_fit, n);
     free_occ(m, a);
     dgi_free(a, m->local_mark, m->local_size);
     dgi_free(a, m->local_stack, m->local_size * sizeof *m->local_stack);
@@ -806,6 +838,7 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->edge, m->edge ? m->local_size * DG_ORIENT_COUNT * sizeof *m->edge : 0);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
+    dgi_free(a, m->fit_mask, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit_mask);
 }
 
 /* Reserved cells and their 8 neighbours are taken (occ 3), so no vault cell
