@@ -132,16 +132,6 @@ static void set_around(uint64_t *f, size_t fw, int32_t X, int32_t Y)
     set_bit(f + (size_t)(Y + 1) * fw, X);
 }
 
-/* 1 if frame cell (X, Y) of the vault turned as t is a solid cell of it. */
-static int solid_in_frame(const mixed *m, const vault_try *v, const dgi_xform *t, int32_t X, int32_t Y)
-{
-    if (X < 1 || Y < 1 || X > t->w || Y > t->h)
-        return 0;
-    const dgi_glyph *d = &m->set->legends[v->q->legend]
-                              .glyph[v->glyphs[t->base + (int64_t)(X - 1) * t->step_x + (int64_t)(Y - 1) * t->step_y]];
-    return d->cls != DGI_CLASS_VOID && !dgi_passable_default[d->tile];
-}
-
 static int bit_of(const uint64_t *row, int32_t b)
 {
     return (int)(row[b >> 6] >> (b & 63) & 1);
@@ -150,22 +140,24 @@ static int bit_of(const uint64_t *row, int32_t b)
 /* m->edge for orientation o: the cells of frame `guard` (beside a solid
  * vault cell) that are not the vault's own (body, the first frame), with
  * how many solid vault cells they touch: the only cells whose dead-end
- * count a stamp changes. */
-static void list_edge(mixed *m, const vault_try *v, int32_t o, const dgi_xform *t, const uint64_t *body,
-                      const uint64_t *guard)
+ * count a stamp changes. solid: 1 on the frame cells (row-major, w + 2 to a
+ * row) that are solid cells of the vault, 0 on the rest and the ring. */
+static void list_edge(mixed *m, int32_t o, const dgi_xform *t, const uint64_t *body, const uint64_t *guard,
+                      const uint8_t *solid)
 {
     size_t fw = frame_row_words(t->w);
+    int32_t W = t->w + 2, H = t->h + 2, n = 0;
     uint32_t *e = m->edge + (size_t)o * m->local_size;
-    int32_t n = 0;
-    for (int32_t Y = 0; Y < t->h + 2; Y++)
-        for (int32_t X = 0; X < t->w + 2; X++)
+    for (int32_t Y = 0; Y < H; Y++)
+        for (int32_t X = 0; X < W; X++)
         {
             int inside = X >= 1 && Y >= 1 && X <= t->w && Y <= t->h;
             if (!bit_of(guard + (size_t)Y * fw, X) || (inside && bit_of(body + (size_t)Y * fw, X)))
                 continue;
-            uint32_t solid = (uint32_t)(solid_in_frame(m, v, t, X, Y - 1) + solid_in_frame(m, v, t, X - 1, Y) +
-                                        solid_in_frame(m, v, t, X + 1, Y) + solid_in_frame(m, v, t, X, Y + 1));
-            e[n++] = (uint32_t)(Y * (t->w + 2) + X) << 3 | solid;
+            const uint8_t *c = solid + Y * W + X;
+            uint32_t touching = (uint32_t)((Y > 0 ? c[-W] : 0) + (X > 0 ? c[-1] : 0) + (X + 1 < W ? c[1] : 0) +
+                                           (Y + 1 < H ? c[W] : 0));
+            e[n++] = (uint32_t)(Y * W + X) << 3 | touching;
         }
     m->edge_count[o] = n;
 }
@@ -182,6 +174,8 @@ static const uint64_t *frame_of(mixed *m, const vault_try *v, int32_t o, const d
     if (m->frame_made >> o & 1)
         return f;
     memset(f, 0, 2 * rows * fw * sizeof *f);
+    uint8_t *solid = m->local_mark; /* scratch: still_connected is not under way */
+    memset(solid, 0, (size_t)(t->w + 2) * rows);
     const dgi_glyph *lg = m->set->legends[v->q->legend].glyph;
     for (int32_t Y = 0; Y < t->h; Y++)
         for (int32_t X = 0; X < t->w; X++)
@@ -191,7 +185,10 @@ static const uint64_t *frame_of(mixed *m, const vault_try *v, int32_t o, const d
                 continue;
             set_bit(f + (size_t)(Y + 1) * fw, X + 1);
             if (!dgi_passable_default[d->tile])
+            {
                 set_around(guard, fw, X + 1, Y + 1);
+                solid[(Y + 1) * (t->w + 2) + X + 1] = 1;
+            }
             if (d->cls != DGI_CLASS_DOOR)
                 continue;
             if (Y == 0)
@@ -203,7 +200,7 @@ static const uint64_t *frame_of(mixed *m, const vault_try *v, int32_t o, const d
             if (X == 0)
                 set_bit(f + (size_t)(Y + 1) * fw, 0);
         }
-    list_edge(m, v, o, t, f, guard);
+    list_edge(m, o, t, f, guard, solid);
     m->frame_made |= 1u << o;
     return f;
 }
@@ -291,7 +288,7 @@ static uint64_t low_bits8(uint64_t k)
 }
 
 /* ORs the 8 bits `bits` into a bit row from bit b on. */
-static void put_bits8(uint64_t *row, size_t b, uint64_t bits)
+static inline void put_bits8(uint64_t *row, size_t b, uint64_t bits)
 {
     row[b >> 6] |= bits << (b & 63);
     if ((b & 63) > 56)
@@ -536,6 +533,17 @@ static dg_rect fit_area(const mixed *m, const dgi_gen *gen, int32_t k, int32_t *
     return gen->r.rooms[*parent].rect;
 }
 
+/* The orientations among `allowed` in which prefab q fits a w x h area: what
+ * dgi_orient_fit answers, from the two sizes an orientation can give, as
+ * rooms_that_fit asks it of every room for every vault. */
+static int32_t orients_fitting(const dgi_prefab *q, int32_t allowed, int32_t w, int32_t h)
+{
+    int32_t swapped = 1 << DG_ORIENT_ROT90 | 1 << DG_ORIENT_ROT270 | 1 << DG_ORIENT_TRANSPOSE | 1 << DG_ORIENT_ANTI;
+    int32_t fits = (q->width <= w && q->height <= h ? DG_ORIENT_MASK_ALL & ~swapped : 0) |
+                   (q->height <= w && q->width <= h ? swapped : 0);
+    return allowed & fits;
+}
+
 /* Lists in m->fit the host rooms big enough for prefab q in some allowed
  * orientation (or the grid, -1, when there are no host rooms); returns how many. */
 static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
@@ -550,11 +558,11 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
     for (int32_t k = 0; k < m->room_count; k++)
     {
         dg_rect a = gen->r.rooms[m->rooms[k]].rect;
-        int32_t mask = dgi_orient_fit(q, allowed, a.w, a.h);
+        int32_t mask = orients_fitting(q, allowed, a.w, a.h);
         if (!mask)
             continue;
         if (a.w >= 3 && a.h >= 3)
-            mask |= dgi_orient_fit(q, allowed, a.w - 2, a.h - 2) << 8;
+            mask |= orients_fitting(q, allowed, a.w - 2, a.h - 2) << 8;
         m->fit_mask[n] = mask;
         m->fit[n++] = m->rooms[k];
     }
