@@ -5,15 +5,27 @@
 
 #define DGI_MIXED_POSITIONS_PER_CELL 16 /* the call's budget of positions, per grid cell */
 #define DGI_MIXED_OUTCOMES 4 /* outcomes of a prefab with random glyphs tried before it is out */
+#define DGI_MIXED_FIT_LISTS 8 /* prefab sizes whose fitting rooms are kept for the next vault */
+
+/* The host rooms a prefab size fits (rooms_that_fit), kept while the call
+ * lasts: the rooms never change, and most vaults repeat a size. */
+typedef struct fit_list {
+    int32_t w, h, allowed; /* the prefab's size and allowed orientations */
+    int32_t n;             /* entries in fit and mask */
+    int32_t *fit;          /* the rooms, in room order (or -1: the grid) */
+    int32_t *mask;         /* per room: the orientations that fit it, and (<< 8) those that
+                            * fit it less its outer ring (shrink) */
+} fit_list;
 
 typedef struct mixed {
     const dg_prefab_set *set;
     const dg_prefab_mixed_params *p;
     int32_t *rooms;      /* indices of the host rooms (not prefab rooms) */
     int32_t room_count;
-    int32_t *fit;        /* the host rooms big enough for the vault being placed */
-    int32_t *fit_mask;   /* per fit room: the orientations that fit it, and (<< 8) those that
-                          * fit it less its outer ring (shrink) */
+    const int32_t *fit;  /* the host rooms big enough for the vault being placed (a fit_list's) */
+    const int32_t *fit_mask;
+    fit_list lists[DGI_MIXED_FIT_LISTS];
+    int32_t next_list;   /* the list a new size takes when all are made */
     uint8_t *grid_fit;   /* per prefab: 1 if some allowed orientation fits the grid */
     int64_t *weights;
     uint8_t *used;       /* 1: placed at least once */
@@ -544,16 +556,16 @@ static int32_t orients_fitting(const dgi_prefab *q, int32_t allowed, int32_t w, 
     return allowed & fits;
 }
 
-/* Lists in m->fit the host rooms big enough for prefab q in some allowed
- * orientation (or the grid, -1, when there are no host rooms); returns how many. */
-static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
+/* Fills list l with the host rooms big enough for prefab q in some allowed
+ * orientation (or the grid, -1, when there are no host rooms). */
+static void fill_fit_list(const mixed *m, const dgi_gen *gen, const dgi_prefab *q, int32_t allowed, fit_list *l)
 {
-    int32_t n = 0, allowed = q->distinct & m->p->orientations;
+    int32_t n = 0;
     if (m->room_count == 0)
     {
-        m->fit[0] = -1;
-        m->fit_mask[0] = dgi_orient_fit(q, allowed, gen->g.width, gen->g.height);
-        return m->fit_mask[0] ? 1 : 0;
+        l->fit[0] = -1;
+        l->mask[0] = orients_fitting(q, allowed, gen->g.width, gen->g.height);
+        n = l->mask[0] ? 1 : 0;
     }
     for (int32_t k = 0; k < m->room_count; k++)
     {
@@ -563,10 +575,43 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
             continue;
         if (a.w >= 3 && a.h >= 3)
             mask |= orients_fitting(q, allowed, a.w - 2, a.h - 2) << 8;
-        m->fit_mask[n] = mask;
-        m->fit[n++] = m->rooms[k];
+        l->mask[n] = mask;
+        l->fit[n++] = m->rooms[k];
     }
-    return n;
+    l->w = q->width;
+    l->h = q->height;
+    l->allowed = allowed;
+    l->n = n;
+}
+
+/* Points m->fit and m->fit_mask at the host rooms that can hold prefab q
+ * (fill_fit_list's, made once per prefab size); returns how many, or -1 out
+ * of memory. */
+static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
+{
+    int32_t allowed = q->distinct & m->p->orientations;
+    fit_list *l = NULL;
+    for (int32_t i = 0; i < DGI_MIXED_FIT_LISTS && !l; i++)
+        if (m->lists[i].fit && m->lists[i].w == q->width && m->lists[i].h == q->height &&
+            m->lists[i].allowed == allowed)
+            l = &m->lists[i];
+    if (!l)
+    {
+        l = &m->lists[m->next_list];
+        m->next_list = (m->next_list + 1) % DGI_MIXED_FIT_LISTS;
+        size_t size = (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t);
+        if (!l->fit && (l->fit = dgi_alloc(m->alloc, size)) != NULL && !(l->mask = dgi_alloc(m->alloc, size)))
+        {
+            dgi_free(m->alloc, l->fit, size);
+            l->fit = NULL;
+        }
+        if (!l->fit)
+            return -1;
+        fill_fit_list(m, gen, q, allowed, l);
+    }
+    m->fit = l->fit;
+    m->fit_mask = l->mask;
+    return l->n;
 }
 
 /* A position the frame cleared: tried, and placed if it holds. */
@@ -739,6 +784,11 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
     }
     m->frame_made = 0;
     int32_t nfit = rooms_that_fit(m, gen, v.q);
+    if (nfit < 0)
+    {
+        dgi_prefab_glyphs_free(m->set, v.q, heap);
+        return DG_E_NOMEM;
+    }
     m->attempts += nfit == 0; /* too big for every room: that check is its one try */
     st = DG_OK;
     v.ring = m->room_count > 0; /* in rooms, a walkway round the vault first */
@@ -798,10 +848,8 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->local_mark = dgi_alloc(a, m->local_size);
     m->local_stack = dgi_alloc(a, m->local_size * sizeof *m->local_stack);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
-    m->fit = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
-    m->fit_mask = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit_mask);
-    if (!m->weights || !m->used || !m->failed || !m->grid_fit || !m->fit_mask || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
-        !m->fit || !m->frame || !m->edge)
+    if (!m->weights || !m->used || !m->failed || !m->grid_fit || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
+        !m->frame || !m->edge)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
         if (gen->r.rooms[i].kind != DG_ROOM_PREFAB && gen->r.rooms[i].rect.w > 0 && gen->r.rooms[i].rect.h > 0)
@@ -845,8 +893,11 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->frame, m->frame ? m->frame_size : 0);
     dgi_free(a, m->edge, m->edge ? m->local_size * DG_ORIENT_COUNT * sizeof *m->edge : 0);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
-    dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
-    dgi_free(a, m->fit_mask, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit_mask);
+    for (int32_t i = 0; i < DGI_MIXED_FIT_LISTS; i++)
+    {
+        dgi_free(a, m->lists[i].fit, (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t));
+        dgi_free(a, m->lists[i].mask, (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t));
+    }
 }
 
 /* Reserved cells and their 8 neighbours are taken (occ 3), so no vault cell
