@@ -64,6 +64,8 @@ typedef struct vault_try {
     const dgi_prefab *q;
     const uint8_t *glyphs;
     int ring;            /* 1: only positions a cell inside a room's edge (shrink) */
+    int rescan;          /* 1: the scan with ring 1 found no position in any room, so the
+                          * positions a cell inside a room's edge are known to fail */
 } vault_try;
 
 void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
@@ -270,6 +272,41 @@ static uint64_t clashes(const mixed *m, const uint64_t *f, size_t fw, int32_t fr
             for (size_t k = 0; k < fw; k++)
                 for (uint64_t w = f[k]; w; w &= w - 1)
                     bad |= bits_at(row, (size_t)x + 64 * k + (size_t)dgi_lowest_bit64(w));
+        }
+    return bad;
+}
+
+/* OR of x >> j for j < n (n >= 1): bit p set if any of bits p .. p + n - 1
+ * of x is, in log n steps. */
+static uint64_t smear(uint64_t x, int32_t n)
+{
+    int32_t k = 1;
+    for (; 2 * k <= n; k *= 2)
+        x |= x >> k;
+    return k == n ? x : x | x >> (n - k);
+}
+
+/* clashes for a frame one word wide when the positions asked and the frame
+ * together span at most 64 cells: each frame row's runs of bits against one
+ * window of its bit plane row, a run at a time instead of a bit at a time
+ * (the bits of positions outside `want` may differ). */
+static uint64_t clashes_narrow(const mixed *m, const uint64_t *f, int32_t frame_rows, int32_t x, int32_t y,
+                               uint64_t want)
+{
+    uint64_t bad = 0;
+    for (int plane = 0; plane < 2; plane++)
+        for (int32_t Y = 0; Y < frame_rows && (bad & want) != want; Y++, f++)
+        {
+            if (!*f)
+                continue;
+            uint64_t win = bits_at(m->busy + (size_t)plane * m->plane_words + (size_t)(y + Y) * m->busy_words,
+                                   (size_t)x);
+            for (uint64_t w = *f; w;)
+            {
+                int32_t s = dgi_lowest_bit64(w), n = dgi_lowest_bit64(~(w >> s)); /* frame bits < 63 */
+                bad |= smear(win >> s, n);
+                w &= ~((((uint64_t)1 << n) - 1) << s);
+            }
         }
     return bad;
 }
@@ -670,20 +707,38 @@ static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_
     return st;
 }
 
-/* Positions x0 .. x1 - 1 of row y of area a, in order, each counted as a
- * position tried (until the budget is spent), 64 screened at once by the
- * frame; the ones it clears are tried. */
-static dg_status scan_run(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t, dg_rect a,
-                          int32_t y, int32_t x0, int32_t x1, int32_t parent, int *placed)
+/* Bits of the positions cx .. cx + 63 of row y (of `rows` rows of `cols`
+ * positions in a room) that lie a cell inside the room's edge: in a rescan,
+ * positions the scan with a ring tried already. */
+static uint64_t ring_tried(const vault_try *v, int32_t cols, int32_t rows, int32_t y, int32_t cx)
 {
-    const uint64_t *f = frame_of(m, v, o, t);
+    if (!v->rescan || y < 1 || y > rows - 2)
+        return 0;
+    int32_t lo = DG_MAX(1, cx) - cx, hi = DG_MIN(cols - 2, cx + 63) - cx; /* inclusive, chunk bits */
+    if (lo > hi)
+        return 0;
+    uint64_t upto = hi == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (hi + 1)) - 1;
+    return upto & ~(((uint64_t)1 << lo) - 1);
+}
+
+/* Positions x0 .. x1 - 1 of row y of area a (cols positions a row, rows
+ * rows), in order, each counted as a position tried (until the budget is
+ * spent), 64 screened at once by frame f; the ones it clears are tried,
+ * but for those a rescan knows to fail. */
+static dg_status scan_run(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t,
+                          const uint64_t *f, dg_rect a, int32_t rows, int32_t y, int32_t x0, int32_t x1,
+                          int32_t parent, int *placed)
+{
     size_t fw = frame_row_words(t->w);
     dg_status st = DG_OK;
     for (int32_t cx = x0; cx < x1 && !*placed && st == DG_OK && m->attempts < m->budget; cx += 64)
     {
         int32_t len = DG_MIN(64, x1 - cx), counted = 0;
         uint64_t want = len == 64 ? ~(uint64_t)0 : ((uint64_t)1 << len) - 1;
-        uint64_t good = ~clashes(m, f, fw, t->h + 2, a.x + cx, a.y + y, want) & want;
+        want &= ~ring_tried(v, a.w - t->w + 1, rows, y, cx);
+        uint64_t bad = fw == 1 && len + t->w + 1 <= 64 ? clashes_narrow(m, f, t->h + 2, a.x + cx, a.y + y, want)
+                                                        : clashes(m, f, fw, t->h + 2, a.x + cx, a.y + y, want);
+        uint64_t good = ~bad & want;
         for (; good && !*placed && st == DG_OK; good &= good - 1)
         {
             int32_t i = dgi_lowest_bit64(good);
@@ -713,9 +768,10 @@ static dg_status scan_area(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o
     int32_t cols = a.w - t.w + 1, rows = a.h - t.h + 1;
     int64_t n = (int64_t)cols * rows, first = (int64_t)dgi_below64(rng, (uint64_t)n);
     int32_t x0 = (int32_t)(first % cols), y0 = (int32_t)(first / cols);
-    dg_status st = scan_run(m, gen, v, o, &t, a, y0, x0, cols, parent, placed);
+    const uint64_t *f = frame_of(m, v, o, &t);
+    dg_status st = scan_run(m, gen, v, o, &t, f, a, rows, y0, x0, cols, parent, placed);
     for (int32_t k = 1; k <= rows && !*placed && st == DG_OK && m->attempts < m->budget; k++)
-        st = scan_run(m, gen, v, o, &t, a, (y0 + k) % rows, 0, k == rows ? x0 : cols, parent, placed);
+        st = scan_run(m, gen, v, o, &t, f, a, rows, (y0 + k) % rows, 0, k == rows ? x0 : cols, parent, placed);
     return st;
 }
 
@@ -772,6 +828,7 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
     if (eligible(m) == 0)
         return DG_E_NOSPACE;
     vault_try v;
+    v.rescan = 0;
     v.index = dgi_weighted_pick(m->weights, m->set->count, rng);
     v.q = &m->set->prefabs[v.index];
     uint8_t *heap;
@@ -796,6 +853,7 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
         st = random_draws(m, gen, &v, nfit, rng, placed);
     if (nfit > 0 && st == DG_OK && !*placed && v.ring)
         st = full_scan(m, gen, &v, nfit, rng, placed);
+    v.rescan = v.ring;
     v.ring = 0;
     if (nfit > 0 && st == DG_OK && !*placed)
         st = full_scan(m, gen, &v, nfit, rng, placed);
