@@ -26,10 +26,10 @@ typedef struct mixed {
     const int32_t *fit_mask;
     fit_list lists[DGI_MIXED_FIT_LISTS];
     int32_t next_list;   /* the list a new size takes when all are made */
-    uint8_t *grid_fit;   /* per prefab: 1 if some allowed orientation fits the grid */
     int64_t *weights;
     uint8_t *used;       /* 1: placed at least once */
-    uint8_t *failed;     /* outcomes that fitted nowhere (a prefab is out after 1 or DGI_MIXED_OUTCOMES) */
+    uint8_t *failed;     /* outcomes that fitted nowhere (a prefab is out after 1 or DGI_MIXED_OUTCOMES;
+                          * one too big for the grid is out from the start) */
     int64_t attempts;    /* positions tried (reported saturated to int32) */
     int64_t budget;      /* positions the whole call may try (docs/prefabs.md) */
     uint8_t *occ;        /* 1 under a vault placed here, 3 reserved or next to a reserved cell */
@@ -621,6 +621,12 @@ static void fill_fit_list(const mixed *m, const dgi_gen *gen, const dgi_prefab *
     l->n = n;
 }
 
+/* A fit list's block: its rooms, then their masks. */
+static size_t fit_list_bytes(const mixed *m)
+{
+    return 2 * (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t);
+}
+
 /* Points m->fit and m->fit_mask at the host rooms that can hold prefab q
  * (fill_fit_list's, made once per prefab size); returns how many, or -1 out
  * of memory. */
@@ -636,14 +642,9 @@ static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
     {
         l = &m->lists[m->next_list];
         m->next_list = (m->next_list + 1) % DGI_MIXED_FIT_LISTS;
-        size_t size = (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t);
-        if (!l->fit && (l->fit = dgi_alloc(m->alloc, size)) != NULL && !(l->mask = dgi_alloc(m->alloc, size)))
-        {
-            dgi_free(m->alloc, l->fit, size);
-            l->fit = NULL;
-        }
-        if (!l->fit)
+        if (!l->fit && (l->fit = dgi_alloc(m->alloc, fit_list_bytes(m))) == NULL)
             return -1;
+        l->mask = l->fit + DG_MAX(m->room_count, 1);
         fill_fit_list(m, gen, q, allowed, l);
     }
     m->fit = l->fit;
@@ -806,7 +807,7 @@ static int32_t eligible(mixed *m)
         const dgi_prefab *q = &set->prefabs[i];
         int ok = (q->modes & m->p->mode) && q->weight > 0 && dgi_has_tag(set, q, m->p->tag) &&
                  !((m->p->unique || q->unique) && m->used[i]) &&
-                 m->failed[i] < (q->sub_count ? DGI_MIXED_OUTCOMES : 1) && m->grid_fit[i];
+                 m->failed[i] < (q->sub_count ? DGI_MIXED_OUTCOMES : 1);
         m->weights[i] = ok ? q->weight : 0;
         n += ok;
         fresh += ok && !m->used[i];
@@ -888,12 +889,12 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->weights = dgi_alloc(a, n * sizeof *m->weights);
     m->used = dgi_calloc(a, n, 1);
     m->failed = dgi_calloc(a, n, 1);
-    m->grid_fit = dgi_alloc(a, n);
     m->occ = dgi_calloc(a, m->cells, 1);
-    for (int32_t i = 0; i < m->set->count && m->grid_fit; i++)
+    for (int32_t i = 0; i < m->set->count && m->failed; i++)
     {
         const dgi_prefab *q = &m->set->prefabs[i];
-        m->grid_fit[i] = dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height) != 0;
+        if (!dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height))
+            m->failed[i] = DGI_MIXED_OUTCOMES;
         size_t side = (size_t)DG_MAX(q->width, q->height) + 2;
         m->backup_size = DG_MAX(m->backup_size, (size_t)q->width * (size_t)q->height);
         m->local_size = DG_MAX(m->local_size, side * side);
@@ -906,7 +907,7 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->local_mark = dgi_alloc(a, m->local_size);
     m->local_stack = dgi_alloc(a, m->local_size * sizeof *m->local_stack);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
-    if (!m->weights || !m->used || !m->failed || !m->grid_fit || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
+    if (!m->weights || !m->used || !m->failed || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
         !m->frame || !m->edge)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
@@ -941,7 +942,6 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->weights, n * sizeof *m->weights);
     dgi_free(a, m->used, n);
     dgi_free(a, m->failed, n);
-    dgi_free(a, m->grid_fit, n);
     free_occ(m, a);
     dgi_free(a, m->local_mark, m->local_size);
     dgi_free(a, m->local_stack, m->local_size * sizeof *m->local_stack);
@@ -952,10 +952,7 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->edge, m->edge ? m->local_size * DG_ORIENT_COUNT * sizeof *m->edge : 0);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
     for (int32_t i = 0; i < DGI_MIXED_FIT_LISTS; i++)
-    {
-        dgi_free(a, m->lists[i].fit, (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t));
-        dgi_free(a, m->lists[i].mask, (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t));
-    }
+        dgi_free(a, m->lists[i].fit, fit_list_bytes(m));
 }
 
 /* Reserved cells and their 8 neighbours are taken (occ 3), so no vault cell
