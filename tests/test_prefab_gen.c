@@ -826,6 +826,54 @@ TEST(prefab_mixed_vaults_in_chain_rooms)
     dg_prefab_set_free(set);
 }
 
+/* More vault sizes than prefab-mixed keeps room lists for (8), so lists are
+ * replaced and made again: the maps stay the ones pinned before the lists
+ * were kept (0.10's code made the list afresh for every vault). */
+static uint64_t mixed_sizes_hash(void)
+{
+    static const int32_t sizes[][2] = {{3, 3}, {4, 3}, {3, 4}, {5, 3}, {3, 5}, {4, 4},
+                                       {5, 4}, {6, 3}, {5, 5}, {6, 4}, {7, 3}};
+    char text[4096];
+    int k = snprintf(text, sizeof text, "prefabs 1\n");
+    for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); i++)
+    {
+        int32_t w = sizes[i][0], h = sizes[i][1];
+        k += snprintf(text + k, sizeof text - (size_t)k, "prefab s%d\n  mode island\n%smap\n", i,
+                      i % 2 ? "" : "  orient all\n");
+        for (int32_t y = 0; y < h; y++, text[k++] = '\n')
+            for (int32_t x = 0; x < w; x++)
+                text[k++] = x == w / 2 && y == h / 2 ? '#' : '.';
+        k += snprintf(text + k, sizeof text - (size_t)k, "end\n");
+    }
+    dg_prefab_set *set = parse(text);
+    uint8_t cells[120 * 60];
+    dg_grid g;
+    dg_grid_init(&g, cells, 120, 60, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    dg_prefab_mixed_params p;
+    dg_prefab_mixed_defaults(&p);
+    p.count = 14;
+    dg_chain_params cp;
+    dg_chain_defaults(&cp);
+    uint64_t hash = 0;
+    for (uint64_t seed = 1; set && seed <= 6; seed++)
+    {
+        CHECK(dg_chain_generate(&g, &cp, seed, &r, NULL, NULL) == DG_OK);
+        CHECK(dg_prefab_mixed_generate(&g, set, &p, seed, &r, NULL, NULL) == DG_OK);
+        hash = dg_hash_combine(hash, dg_grid_hash(&g) ^ hard_result_hash(&r));
+        hash = dg_hash_combine(hash, (uint64_t)r.metrics.placed << 32 | (uint32_t)r.metrics.attempts);
+    }
+    dg_result_free(&r);
+    dg_prefab_set_free(set);
+    return hash;
+}
+
+TEST(prefab_mixed_many_vault_sizes)
+{
+    CHECK_EQ_U64(mixed_sizes_hash(), 0x737b98ad1446bdc3ULL);
+}
+
 TEST(prefab_mixed_never_cuts_the_map)
 {
     /* A corridor map: a wall vault in the middle of the corridor would cut it. */

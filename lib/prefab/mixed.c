@@ -5,16 +5,31 @@
 
 #define DGI_MIXED_POSITIONS_PER_CELL 16 /* the call's budget of positions, per grid cell */
 #define DGI_MIXED_OUTCOMES 4 /* outcomes of a prefab with random glyphs tried before it is out */
+#define DGI_MIXED_FIT_LISTS 8 /* prefab sizes whose fitting rooms are kept for the next vault */
+
+/* The host rooms a prefab size fits (rooms_that_fit), kept while the call
+ * lasts: the rooms never change, and most vaults repeat a size. */
+typedef struct fit_list {
+    int32_t w, h, allowed; /* the prefab's size and allowed orientations */
+    int32_t n;             /* entries in fit and mask */
+    int32_t *fit;          /* the rooms, in room order (or -1: the grid) */
+    int32_t *mask;         /* per room: the orientations that fit it, and (<< 8) those that
+                            * fit it less its outer ring (shrink) */
+} fit_list;
 
 typedef struct mixed {
     const dg_prefab_set *set;
     const dg_prefab_mixed_params *p;
     int32_t *rooms;      /* indices of the host rooms (not prefab rooms) */
     int32_t room_count;
-    int32_t *fit;        /* the host rooms big enough for the vault being placed */
+    const int32_t *fit;  /* the host rooms big enough for the vault being placed (a fit_list's) */
+    const int32_t *fit_mask;
+    fit_list lists[DGI_MIXED_FIT_LISTS];
+    int32_t next_list;   /* the list a new size takes when all are made */
     int64_t *weights;
     uint8_t *used;       /* 1: placed at least once */
-    uint8_t *failed;     /* outcomes that fitted nowhere (a prefab is out after 1 or DGI_MIXED_OUTCOMES) */
+    uint8_t *failed;     /* outcomes that fitted nowhere (a prefab is out after 1 or DGI_MIXED_OUTCOMES;
+                          * one too big for the grid is out from the start) */
     int64_t attempts;    /* positions tried (reported saturated to int32) */
     int64_t budget;      /* positions the whole call may try (docs/prefabs.md) */
     uint8_t *occ;        /* 1 under a vault placed here, 3 reserved or next to a reserved cell */
@@ -49,6 +64,8 @@ typedef struct vault_try {
     const dgi_prefab *q;
     const uint8_t *glyphs;
     int ring;            /* 1: only positions a cell inside a room's edge (shrink) */
+    int rescan;          /* 1: the scan with ring 1 found no position in any room, so the
+                          * positions a cell inside a room's edge are known to fail */
 } vault_try;
 
 void dg_prefab_mixed_defaults(dg_prefab_mixed_params *p)
@@ -129,16 +146,6 @@ static void set_around(uint64_t *f, size_t fw, int32_t X, int32_t Y)
     set_bit(f + (size_t)(Y + 1) * fw, X);
 }
 
-/* 1 if frame cell (X, Y) of the vault turned as t is a solid cell of it. */
-static int solid_in_frame(const mixed *m, const vault_try *v, const dgi_xform *t, int32_t X, int32_t Y)
-{
-    if (X < 1 || Y < 1 || X > t->w || Y > t->h)
-        return 0;
-    const dgi_glyph *d = &m->set->legends[v->q->legend]
-                              .glyph[v->glyphs[t->base + (int64_t)(X - 1) * t->step_x + (int64_t)(Y - 1) * t->step_y]];
-    return d->cls != DGI_CLASS_VOID && !dgi_passable_default[d->tile];
-}
-
 static int bit_of(const uint64_t *row, int32_t b)
 {
     return (int)(row[b >> 6] >> (b & 63) & 1);
@@ -147,22 +154,24 @@ static int bit_of(const uint64_t *row, int32_t b)
 /* m->edge for orientation o: the cells of frame `guard` (beside a solid
  * vault cell) that are not the vault's own (body, the first frame), with
  * how many solid vault cells they touch: the only cells whose dead-end
- * count a stamp changes. */
-static void list_edge(mixed *m, const vault_try *v, int32_t o, const dgi_xform *t, const uint64_t *body,
-                      const uint64_t *guard)
+ * count a stamp changes. solid: 1 on the frame cells (row-major, w + 2 to a
+ * row) that are solid cells of the vault, 0 on the rest and the ring. */
+static void list_edge(mixed *m, int32_t o, const dgi_xform *t, const uint64_t *body, const uint64_t *guard,
+                      const uint8_t *solid)
 {
     size_t fw = frame_row_words(t->w);
+    int32_t W = t->w + 2, H = t->h + 2, n = 0;
     uint32_t *e = m->edge + (size_t)o * m->local_size;
-    int32_t n = 0;
-    for (int32_t Y = 0; Y < t->h + 2; Y++)
-        for (int32_t X = 0; X < t->w + 2; X++)
+    for (int32_t Y = 0; Y < H; Y++)
+        for (int32_t X = 0; X < W; X++)
         {
             int inside = X >= 1 && Y >= 1 && X <= t->w && Y <= t->h;
             if (!bit_of(guard + (size_t)Y * fw, X) || (inside && bit_of(body + (size_t)Y * fw, X)))
                 continue;
-            uint32_t solid = (uint32_t)(solid_in_frame(m, v, t, X, Y - 1) + solid_in_frame(m, v, t, X - 1, Y) +
-                                        solid_in_frame(m, v, t, X + 1, Y) + solid_in_frame(m, v, t, X, Y + 1));
-            e[n++] = (uint32_t)(Y * (t->w + 2) + X) << 3 | solid;
+            const uint8_t *c = solid + Y * W + X;
+            uint32_t touching = (uint32_t)((Y > 0 ? c[-W] : 0) + (X > 0 ? c[-1] : 0) + (X + 1 < W ? c[1] : 0) +
+                                           (Y + 1 < H ? c[W] : 0));
+            e[n++] = (uint32_t)(Y * W + X) << 3 | touching;
         }
     m->edge_count[o] = n;
 }
@@ -179,6 +188,8 @@ static const uint64_t *frame_of(mixed *m, const vault_try *v, int32_t o, const d
     if (m->frame_made >> o & 1)
         return f;
     memset(f, 0, 2 * rows * fw * sizeof *f);
+    uint8_t *solid = m->local_mark; /* scratch: still_connected is not under way */
+    memset(solid, 0, (size_t)(t->w + 2) * rows);
     const dgi_glyph *lg = m->set->legends[v->q->legend].glyph;
     for (int32_t Y = 0; Y < t->h; Y++)
         for (int32_t X = 0; X < t->w; X++)
@@ -188,7 +199,10 @@ static const uint64_t *frame_of(mixed *m, const vault_try *v, int32_t o, const d
                 continue;
             set_bit(f + (size_t)(Y + 1) * fw, X + 1);
             if (!dgi_passable_default[d->tile])
+            {
                 set_around(guard, fw, X + 1, Y + 1);
+                solid[(Y + 1) * (t->w + 2) + X + 1] = 1;
+            }
             if (d->cls != DGI_CLASS_DOOR)
                 continue;
             if (Y == 0)
@@ -200,7 +214,7 @@ static const uint64_t *frame_of(mixed *m, const vault_try *v, int32_t o, const d
             if (X == 0)
                 set_bit(f + (size_t)(Y + 1) * fw, 0);
         }
-    list_edge(m, v, o, t, f, guard);
+    list_edge(m, o, t, f, guard, solid);
     m->frame_made |= 1u << o;
     return f;
 }
@@ -262,6 +276,41 @@ static uint64_t clashes(const mixed *m, const uint64_t *f, size_t fw, int32_t fr
     return bad;
 }
 
+/* OR of x >> j for j < n (n >= 1): bit p set if any of bits p .. p + n - 1
+ * of x is, in log n steps. */
+static uint64_t smear(uint64_t x, int32_t n)
+{
+    int32_t k = 1;
+    for (; 2 * k <= n; k *= 2)
+        x |= x >> k;
+    return k == n ? x : x | x >> (n - k);
+}
+
+/* clashes for a frame one word wide when the positions asked and the frame
+ * together span at most 64 cells: each frame row's runs of bits against one
+ * window of its bit plane row, a run at a time instead of a bit at a time
+ * (the bits of positions outside `want` may differ). */
+static uint64_t clashes_narrow(const mixed *m, const uint64_t *f, int32_t frame_rows, int32_t x, int32_t y,
+                               uint64_t want)
+{
+    uint64_t bad = 0;
+    for (int plane = 0; plane < 2; plane++)
+        for (int32_t Y = 0; Y < frame_rows && (bad & want) != want; Y++, f++)
+        {
+            if (!*f)
+                continue;
+            uint64_t win = bits_at(m->busy + (size_t)plane * m->plane_words + (size_t)(y + Y) * m->busy_words,
+                                   (size_t)x);
+            for (uint64_t w = *f; w;)
+            {
+                int32_t s = dgi_lowest_bit64(w), n = dgi_lowest_bit64(~(w >> s)); /* frame bits < 63 */
+                bad |= smear(win >> s, n);
+                w &= ~((((uint64_t)1 << n) - 1) << s);
+            }
+        }
+    return bad;
+}
+
 /* The busy and door bits of the cells of box b, from the grid and occ. */
 static void refresh_busy(mixed *m, const dg_grid *g, dg_rect b)
 {
@@ -281,28 +330,51 @@ static void refresh_busy(mixed *m, const dg_grid *g, dg_rect b)
     }
 }
 
-/* The busy and door bits of grid row y, 64 cells to a word; kind[tile]
- * holds bit 0 busy, bit 1 door; occ only counts if some cell is reserved. */
+/* Bit 0 of each of the eight bytes of k, gathered into one byte. */
+static uint64_t low_bits8(uint64_t k)
+{
+    return ((k & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
+/* ORs the 8 bits `bits` into a bit row from bit b on. */
+static inline void put_bits8(uint64_t *row, size_t b, uint64_t bits)
+{
+    row[b >> 6] |= bits << (b & 63);
+    if ((b & 63) > 56)
+        row[(b >> 6) + 1] |= bits >> (64 - (b & 63));
+}
+
+/* The busy and door bits of grid row y, 64 cells to a word, eight cells
+ * gathered at a time; kind[tile] holds bit 0 busy, bit 1 door; occ only
+ * counts if some cell is reserved. */
 static void build_row(mixed *m, const dg_grid *g, int32_t y, const uint8_t *kind, int reserved)
 {
     uint64_t *row = m->busy + (size_t)(y + 1) * m->busy_words, *doors = row + m->plane_words;
     const uint8_t *cell = &DG_CELL(g, 0, y), *occ = m->occ + (size_t)y * (size_t)g->width;
-    uint64_t busy = 1, door = 0; /* bit 0: the ring left of the grid */
-    size_t b = 1;
-    for (int32_t x = 0; x < g->width; x++, b++)
+    size_t last = ((size_t)g->width + 1) >> 6;
+    memset(row, 0, (last + 1) * sizeof *row);
+    memset(doors, 0, (last + 1) * sizeof *doors);
+    row[0] = 1; /* the ring left of the grid */
+    int32_t x = 0;
+    for (; x + 8 <= g->width; x += 8)
+    {
+        const uint8_t *c = cell + x;
+        uint64_t k = (uint64_t)kind[c[0]] | (uint64_t)kind[c[1]] << 8 | (uint64_t)kind[c[2]] << 16 |
+                     (uint64_t)kind[c[3]] << 24 | (uint64_t)kind[c[4]] << 32 | (uint64_t)kind[c[5]] << 40 |
+                     (uint64_t)kind[c[6]] << 48 | (uint64_t)kind[c[7]] << 56;
+        for (int i = 0; reserved && i < 8; i++)
+            k |= (uint64_t)(occ[x + i] != 0) << (8 * i);
+        put_bits8(row, (size_t)x + 1, low_bits8(k));
+        put_bits8(doors, (size_t)x + 1, low_bits8(k >> 1));
+    }
+    for (; x < g->width; x++)
     {
         uint32_t k = kind[cell[x]] | (reserved && occ[x]);
-        busy |= (uint64_t)(k & 1) << (b & 63);
-        door |= (uint64_t)(k >> 1) << (b & 63);
-        if ((b & 63) == 63)
-        {
-            row[b >> 6] = busy;
-            doors[b >> 6] = door;
-            busy = door = 0;
-        }
+        size_t b = (size_t)x + 1;
+        row[b >> 6] |= (uint64_t)(k & 1) << (b & 63);
+        doors[b >> 6] |= (uint64_t)(k >> 1) << (b & 63);
     }
-    row[b >> 6] = busy | ~(uint64_t)0 << (b & 63); /* the ring right of the grid */
-    doors[b >> 6] = door;
+    row[last] |= ~(uint64_t)0 << (((size_t)g->width + 1) & 63); /* the ring right of the grid */
 }
 
 /* The busy bits (a ring of busy cells round the grid) and the door bits of
@@ -499,32 +571,85 @@ static int try_at(mixed *m, dgi_gen *gen, int32_t index, int32_t o, const uint8_
     return ok;
 }
 
-/* The area vault candidates are drawn in: host room k of m->fit, or the grid. */
-static dg_rect fit_area(const mixed *m, const dgi_gen *gen, int32_t k, int32_t *parent)
+/* The area vault candidates are drawn in: host room k of m->fit, or the
+ * grid; *mask the orientations that fit it. */
+static dg_rect fit_area(const mixed *m, const dgi_gen *gen, int32_t k, int32_t *parent, int32_t *mask)
 {
     *parent = m->fit[k];
+    *mask = m->fit_mask[k];
     if (*parent < 0)
         return (dg_rect){0, 0, gen->g.width, gen->g.height};
     return gen->r.rooms[*parent].rect;
 }
 
-/* Lists in m->fit the host rooms big enough for prefab q in some allowed
- * orientation (or the grid, -1, when there are no host rooms); returns how many. */
-static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
+/* The orientations among `allowed` in which prefab q fits a w x h area: what
+ * dgi_orient_fit answers, from the two sizes an orientation can give, as
+ * rooms_that_fit asks it of every room for every vault. */
+static int32_t orients_fitting(const dgi_prefab *q, int32_t allowed, int32_t w, int32_t h)
 {
-    int32_t n = 0, allowed = q->distinct & m->p->orientations;
+    int32_t swapped = 1 << DG_ORIENT_ROT90 | 1 << DG_ORIENT_ROT270 | 1 << DG_ORIENT_TRANSPOSE | 1 << DG_ORIENT_ANTI;
+    int32_t fits = (q->width <= w && q->height <= h ? DG_ORIENT_MASK_ALL & ~swapped : 0) |
+                   (q->height <= w && q->width <= h ? swapped : 0);
+    return allowed & fits;
+}
+
+/* Fills list l with the host rooms big enough for prefab q in some allowed
+ * orientation (or the grid, -1, when there are no host rooms). */
+static void fill_fit_list(const mixed *m, const dgi_gen *gen, const dgi_prefab *q, int32_t allowed, fit_list *l)
+{
+    int32_t n = 0;
     if (m->room_count == 0)
     {
-        m->fit[0] = -1;
-        return dgi_orient_fit(q, allowed, gen->g.width, gen->g.height) ? 1 : 0;
+        l->fit[0] = -1;
+        l->mask[0] = orients_fitting(q, allowed, gen->g.width, gen->g.height);
+        n = l->mask[0] ? 1 : 0;
     }
     for (int32_t k = 0; k < m->room_count; k++)
     {
         dg_rect a = gen->r.rooms[m->rooms[k]].rect;
-        if (dgi_orient_fit(q, allowed, a.w, a.h))
-            m->fit[n++] = m->rooms[k];
+        int32_t mask = orients_fitting(q, allowed, a.w, a.h);
+        if (!mask)
+            continue;
+        if (a.w >= 3 && a.h >= 3)
+            mask |= orients_fitting(q, allowed, a.w - 2, a.h - 2) << 8;
+        l->mask[n] = mask;
+        l->fit[n++] = m->rooms[k];
     }
-    return n;
+    l->w = q->width;
+    l->h = q->height;
+    l->allowed = allowed;
+    l->n = n;
+}
+
+/* A fit list's block: its rooms, then their masks. */
+static size_t fit_list_bytes(const mixed *m)
+{
+    return 2 * (size_t)DG_MAX(m->room_count, 1) * sizeof(int32_t);
+}
+
+/* Points m->fit and m->fit_mask at the host rooms that can hold prefab q
+ * (fill_fit_list's, made once per prefab size); returns how many, or -1 out
+ * of memory. */
+static int32_t rooms_that_fit(mixed *m, const dgi_gen *gen, const dgi_prefab *q)
+{
+    int32_t allowed = q->distinct & m->p->orientations;
+    fit_list *l = NULL;
+    for (int32_t i = 0; i < DGI_MIXED_FIT_LISTS && !l; i++)
+        if (m->lists[i].fit && m->lists[i].w == q->width && m->lists[i].h == q->height &&
+            m->lists[i].allowed == allowed)
+            l = &m->lists[i];
+    if (!l)
+    {
+        l = &m->lists[m->next_list];
+        m->next_list = (m->next_list + 1) % DGI_MIXED_FIT_LISTS;
+        if (!l->fit && (l->fit = dgi_alloc(m->alloc, fit_list_bytes(m))) == NULL)
+            return -1;
+        l->mask = l->fit + DG_MAX(m->room_count, 1);
+        fill_fit_list(m, gen, q, allowed, l);
+    }
+    m->fit = l->fit;
+    m->fit_mask = l->mask;
+    return l->n;
 }
 
 /* A position the frame cleared: tried, and placed if it holds. */
@@ -550,15 +675,14 @@ static dg_status try_candidate(mixed *m, dgi_gen *gen, const vault_try *v, int32
 }
 
 /* A room's area less its outer ring, where a vault keeps a walkway round
- * it (a room's rect is its floor); *mask the orientations that fit it; 0 if
- * none does. */
-static int shrink(dg_rect *a, const dgi_prefab *q, int32_t allowed, int32_t *mask)
+ * it (a room's rect is its floor); *mask (as fit_area gave it) becomes the
+ * orientations that fit it (rooms_that_fit worked them out); 0 if none does. */
+static int shrink(dg_rect *a, int32_t *mask)
 {
     if (a->w < 3 || a->h < 3)
         return 0;
-    dg_rect in = {a->x + 1, a->y + 1, a->w - 2, a->h - 2};
-    *mask = dgi_orient_fit(q, allowed, in.w, in.h);
-    *a = in;
+    *a = (dg_rect){a->x + 1, a->y + 1, a->w - 2, a->h - 2};
+    *mask >>= 8;
     return *mask != 0;
 }
 
@@ -568,13 +692,11 @@ static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_
                               int *placed)
 {
     dg_status st = DG_OK;
-    int32_t allowed = v->q->distinct & m->p->orientations;
     for (int32_t k = 0; k < m->p->positions && !*placed && st == DG_OK && m->attempts < m->budget; k++)
     {
-        int32_t parent;
-        dg_rect a = fit_area(m, gen, (int32_t)dg_rng_below(rng, (uint32_t)nfit), &parent);
-        int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
-        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+        int32_t parent, mask;
+        dg_rect a = fit_area(m, gen, (int32_t)dg_rng_below(rng, (uint32_t)nfit), &parent, &mask);
+        if (v->ring ? !shrink(&a, &mask) : !(mask &= 0xFF))
             continue;
         int32_t o = dgi_orient_pick(mask, rng);
         dgi_xform t;
@@ -586,20 +708,38 @@ static dg_status random_draws(mixed *m, dgi_gen *gen, const vault_try *v, int32_
     return st;
 }
 
-/* Positions x0 .. x1 - 1 of row y of area a, in order, each counted as a
- * position tried (until the budget is spent), 64 screened at once by the
- * frame; the ones it clears are tried. */
-static dg_status scan_run(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t, dg_rect a,
-                          int32_t y, int32_t x0, int32_t x1, int32_t parent, int *placed)
+/* Bits of the positions cx .. cx + 63 of row y (of `rows` rows of `cols`
+ * positions in a room) that lie a cell inside the room's edge: in a rescan,
+ * positions the scan with a ring tried already. */
+static uint64_t ring_tried(const vault_try *v, int32_t cols, int32_t rows, int32_t y, int32_t cx)
 {
-    const uint64_t *f = frame_of(m, v, o, t);
+    if (!v->rescan || y < 1 || y > rows - 2)
+        return 0;
+    int32_t lo = DG_MAX(1, cx) - cx, hi = DG_MIN(cols - 2, cx + 63) - cx; /* inclusive, chunk bits */
+    if (lo > hi)
+        return 0;
+    uint64_t upto = hi == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (hi + 1)) - 1;
+    return upto & ~(((uint64_t)1 << lo) - 1);
+}
+
+/* Positions x0 .. x1 - 1 of row y of area a (cols positions a row, rows
+ * rows), in order, each counted as a position tried (until the budget is
+ * spent), 64 screened at once by frame f; the ones it clears are tried,
+ * but for those a rescan knows to fail. */
+static dg_status scan_run(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o, const dgi_xform *t,
+                          const uint64_t *f, dg_rect a, int32_t rows, int32_t y, int32_t x0, int32_t x1,
+                          int32_t parent, int *placed)
+{
     size_t fw = frame_row_words(t->w);
     dg_status st = DG_OK;
     for (int32_t cx = x0; cx < x1 && !*placed && st == DG_OK && m->attempts < m->budget; cx += 64)
     {
         int32_t len = DG_MIN(64, x1 - cx), counted = 0;
         uint64_t want = len == 64 ? ~(uint64_t)0 : ((uint64_t)1 << len) - 1;
-        uint64_t good = ~clashes(m, f, fw, t->h + 2, a.x + cx, a.y + y, want) & want;
+        want &= ~ring_tried(v, a.w - t->w + 1, rows, y, cx);
+        uint64_t bad = fw == 1 && len + t->w + 1 <= 64 ? clashes_narrow(m, f, t->h + 2, a.x + cx, a.y + y, want)
+                                                        : clashes(m, f, fw, t->h + 2, a.x + cx, a.y + y, want);
+        uint64_t good = ~bad & want;
         for (; good && !*placed && st == DG_OK; good &= good - 1)
         {
             int32_t i = dgi_lowest_bit64(good);
@@ -629,9 +769,10 @@ static dg_status scan_area(mixed *m, dgi_gen *gen, const vault_try *v, int32_t o
     int32_t cols = a.w - t.w + 1, rows = a.h - t.h + 1;
     int64_t n = (int64_t)cols * rows, first = (int64_t)dgi_below64(rng, (uint64_t)n);
     int32_t x0 = (int32_t)(first % cols), y0 = (int32_t)(first / cols);
-    dg_status st = scan_run(m, gen, v, o, &t, a, y0, x0, cols, parent, placed);
+    const uint64_t *f = frame_of(m, v, o, &t);
+    dg_status st = scan_run(m, gen, v, o, &t, f, a, rows, y0, x0, cols, parent, placed);
     for (int32_t k = 1; k <= rows && !*placed && st == DG_OK && m->attempts < m->budget; k++)
-        st = scan_run(m, gen, v, o, &t, a, (y0 + k) % rows, 0, k == rows ? x0 : cols, parent, placed);
+        st = scan_run(m, gen, v, o, &t, f, a, rows, (y0 + k) % rows, 0, k == rows ? x0 : cols, parent, placed);
     return st;
 }
 
@@ -641,14 +782,12 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
                            int *placed)
 {
     dg_status st = DG_OK;
-    int32_t allowed = v->q->distinct & m->p->orientations;
     int32_t r0 = (int32_t)dg_rng_below(rng, (uint32_t)nfit), o0 = (int32_t)dg_rng_below(rng, DG_ORIENT_COUNT);
     for (int32_t k = 0; k < nfit && !*placed && st == DG_OK && m->attempts < m->budget; k++)
     {
-        int32_t parent;
-        dg_rect a = fit_area(m, gen, (r0 + k) % nfit, &parent);
-        int32_t mask = dgi_orient_fit(v->q, allowed, a.w, a.h);
-        if (v->ring && !shrink(&a, v->q, allowed, &mask))
+        int32_t parent, mask;
+        dg_rect a = fit_area(m, gen, (r0 + k) % nfit, &parent, &mask);
+        if (v->ring ? !shrink(&a, &mask) : !(mask &= 0xFF))
             continue;
         for (int32_t j = 0; j < DG_ORIENT_COUNT && !*placed && st == DG_OK; j++)
             if (mask >> ((o0 + j) % DG_ORIENT_COUNT) & 1)
@@ -659,7 +798,7 @@ static dg_status full_scan(mixed *m, dgi_gen *gen, const vault_try *v, int32_t n
 
 /* The prefabs a vault may still be drawn from, in m->weights (those not yet
  * placed while there are any); 0 if none. */
-static int32_t eligible(mixed *m, const dgi_gen *gen)
+static int32_t eligible(mixed *m)
 {
     const dg_prefab_set *set = m->set;
     int32_t n = 0, fresh = 0;
@@ -668,8 +807,7 @@ static int32_t eligible(mixed *m, const dgi_gen *gen)
         const dgi_prefab *q = &set->prefabs[i];
         int ok = (q->modes & m->p->mode) && q->weight > 0 && dgi_has_tag(set, q, m->p->tag) &&
                  !((m->p->unique || q->unique) && m->used[i]) &&
-                 m->failed[i] < (q->sub_count ? DGI_MIXED_OUTCOMES : 1) &&
-                 dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height);
+                 m->failed[i] < (q->sub_count ? DGI_MIXED_OUTCOMES : 1);
         m->weights[i] = ok ? q->weight : 0;
         n += ok;
         fresh += ok && !m->used[i];
@@ -688,9 +826,10 @@ static int32_t eligible(mixed *m, const dgi_gen *gen)
 static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng, int *placed)
 {
     *placed = 0;
-    if (eligible(m, gen) == 0)
+    if (eligible(m) == 0)
         return DG_E_NOSPACE;
     vault_try v;
+    v.rescan = 0;
     v.index = dgi_weighted_pick(m->weights, m->set->count, rng);
     v.q = &m->set->prefabs[v.index];
     uint8_t *heap;
@@ -703,6 +842,11 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
     }
     m->frame_made = 0;
     int32_t nfit = rooms_that_fit(m, gen, v.q);
+    if (nfit < 0)
+    {
+        dgi_prefab_glyphs_free(m->set, v.q, heap);
+        return DG_E_NOMEM;
+    }
     m->attempts += nfit == 0; /* too big for every room: that check is its one try */
     st = DG_OK;
     v.ring = m->room_count > 0; /* in rooms, a walkway round the vault first */
@@ -710,6 +854,7 @@ static dg_status place_vault(mixed *m, dgi_gen *gen, uint64_t seed, dg_rng *rng,
         st = random_draws(m, gen, &v, nfit, rng, placed);
     if (nfit > 0 && st == DG_OK && !*placed && v.ring)
         st = full_scan(m, gen, &v, nfit, rng, placed);
+    v.rescan = v.ring;
     v.ring = 0;
     if (nfit > 0 && st == DG_OK && !*placed)
         st = full_scan(m, gen, &v, nfit, rng, placed);
@@ -745,9 +890,11 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->used = dgi_calloc(a, n, 1);
     m->failed = dgi_calloc(a, n, 1);
     m->occ = dgi_calloc(a, m->cells, 1);
-    for (int32_t i = 0; i < m->set->count; i++)
+    for (int32_t i = 0; i < m->set->count && m->failed; i++)
     {
         const dgi_prefab *q = &m->set->prefabs[i];
+        if (!dgi_orient_fit(q, q->distinct & m->p->orientations, gen->g.width, gen->g.height))
+            m->failed[i] = DGI_MIXED_OUTCOMES;
         size_t side = (size_t)DG_MAX(q->width, q->height) + 2;
         m->backup_size = DG_MAX(m->backup_size, (size_t)q->width * (size_t)q->height);
         m->local_size = DG_MAX(m->local_size, side * side);
@@ -760,9 +907,8 @@ static dg_status mixed_setup(mixed *m, const dgi_gen *gen, const dg_allocator *a
     m->local_mark = dgi_alloc(a, m->local_size);
     m->local_stack = dgi_alloc(a, m->local_size * sizeof *m->local_stack);
     m->rooms = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
-    m->fit = dgi_alloc(a, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
     if (!m->weights || !m->used || !m->failed || !m->occ || !m->local_mark || !m->local_stack || !m->backup || !m->rooms ||
-        !m->fit || !m->frame || !m->edge)
+        !m->frame || !m->edge)
         return DG_E_NOMEM;
     for (int32_t i = 0; i < rooms && m->p->in_rooms; i++)
         if (gen->r.rooms[i].kind != DG_ROOM_PREFAB && gen->r.rooms[i].rect.w > 0 && gen->r.rooms[i].rect.h > 0)
@@ -805,7 +951,8 @@ static void mixed_free(mixed *m, const dg_allocator *a, int32_t rooms)
     dgi_free(a, m->frame, m->frame ? m->frame_size : 0);
     dgi_free(a, m->edge, m->edge ? m->local_size * DG_ORIENT_COUNT * sizeof *m->edge : 0);
     dgi_free(a, m->rooms, (size_t)DG_MAX(rooms, 1) * sizeof *m->rooms);
-    dgi_free(a, m->fit, (size_t)DG_MAX(rooms, 1) * sizeof *m->fit);
+    for (int32_t i = 0; i < DGI_MIXED_FIT_LISTS; i++)
+        dgi_free(a, m->lists[i].fit, fit_list_bytes(m));
 }
 
 /* Reserved cells and their 8 neighbours are taken (occ 3), so no vault cell

@@ -1,6 +1,7 @@
 /* Prefabs: parse throughput on a large generated file and on the example
- * files (the Mcells/s column is MB/s there), stamp and pick (what the world does per room), and time per
- * map of each prefab generator at 80x50 and 210x150 over the sample sets. */
+ * files (the Mcells/s column is MB/s there), stamp and pick (what the world does per room), time per
+ * map of each prefab generator at 80x50 and 210x150 over the sample sets, and prefab-mixed beside
+ * attach, its base, as the tool runs it. */
 #define _POSIX_C_SOURCE 200809L /* glob */
 #include "bench.h"
 
@@ -226,7 +227,7 @@ BENCH(bench_prefab_stamp)
 
 /* ---- generators ------------------------------------------------------------------------ */
 
-enum { GEN_FULL, GEN_JIGSAW, GEN_ISLANDS, GEN_MIXED };
+enum { GEN_FULL, GEN_JIGSAW, GEN_ISLANDS, GEN_COUNT };
 
 typedef struct gen_bench {
     int which;
@@ -234,30 +235,15 @@ typedef struct gen_bench {
     dg_grid grid;
     dg_result result;
     dg_allocator alloc;
-    uint8_t *host;       /* mixed: the host map copied in before each run */
-    dg_result host_result;
     dg_status st;
     int with_result;     /* 0: tiles only (no rooms, markers or metrics) */
 } gen_bench;
-
-static void copy_result(dg_result *to, const dg_result *from)
-{
-    /* the mixed generator extends its input result: start each run from the host's */
-    dg_result_free(to);
-    dg_result_init(to, NULL);
-    to->rooms = malloc((size_t)(from->room_count ? from->room_count : 1) * sizeof *to->rooms);
-    if (!to->rooms)
-        return;
-    memcpy(to->rooms, from->rooms, (size_t)from->room_count * sizeof *to->rooms);
-    to->room_count = from->room_count;
-    to->capacity_[0] = from->room_count ? from->room_count : 1;
-}
 
 static void gen_op(void *ctx, int64_t i)
 {
     gen_bench *b = ctx;
     uint64_t seed = (uint64_t)i;
-    dg_result *r = b->with_result || b->which == GEN_MIXED ? &b->result : NULL;
+    dg_result *r = b->with_result ? &b->result : NULL;
     switch (b->which)
     {
     case GEN_FULL:
@@ -271,13 +257,8 @@ static void gen_op(void *ctx, int64_t i)
     case GEN_JIGSAW:
         b->st = dg_prefab_jigsaw_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
         break;
-    case GEN_ISLANDS:
-        b->st = dg_prefab_islands_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
-        break;
     default:
-        memcpy(b->grid.cells, b->host, (size_t)b->grid.width * (size_t)b->grid.height);
-        copy_result(&b->result, &b->host_result);
-        b->st = dg_prefab_mixed_generate(&b->grid, b->set, NULL, seed, &b->result, &b->alloc, NULL);
+        b->st = dg_prefab_islands_generate(&b->grid, b->set, NULL, seed, r, &b->alloc, NULL);
         break;
     }
 }
@@ -285,7 +266,7 @@ static void gen_op(void *ctx, int64_t i)
 static void gen_row(int which, int with_result, const char *file, int32_t w, int32_t h, int reps,
                     int64_t batch)
 {
-    static const char *names[] = {"prefab-full", "prefab-jigsaw", "prefab-islands", "prefab-mixed"};
+    static const char *names[] = {"prefab-full", "prefab-jigsaw", "prefab-islands"};
     gen_bench b;
     bench_mem mem;
     memset(&b, 0, sizeof b);
@@ -293,22 +274,10 @@ static void gen_row(int which, int with_result, const char *file, int32_t w, int
     b.with_result = with_result;
     b.set = load(file);
     uint8_t *cells = malloc((size_t)w * (size_t)h);
-    b.host = malloc((size_t)w * (size_t)h);
-    if (!b.set || !cells || !b.host)
+    dg_result_init(&b.result, NULL);
+    if (!b.set || !cells)
         goto done;
     dg_grid_init(&b.grid, cells, w, h, 0);
-    dg_result_init(&b.result, NULL);
-    dg_result_init(&b.host_result, NULL);
-    if (which == GEN_MIXED)
-    {
-        dg_chain_params cp;
-        dg_chain_defaults(&cp);
-        int64_t scale = (int64_t)w * h / 2000;
-        cp.rooms_min = (int32_t)(10 * (scale > 1 ? scale : 1));
-        cp.rooms_max = (int32_t)(15 * (scale > 1 ? scale : 1));
-        dg_chain_generate(&b.grid, &cp, 1, &b.host_result, NULL, NULL);
-        memcpy(b.host, cells, (size_t)w * (size_t)h);
-    }
     b.alloc = bench_allocator(&mem);
     char name[64], size[32];
     snprintf(name, sizeof name, "%s %s", names[which], with_result ? "+result" : "tiles");
@@ -322,19 +291,100 @@ static void gen_row(int which, int with_result, const char *file, int32_t w, int
     }
 done:
     dg_result_free(&b.result);
-    dg_result_free(&b.host_result);
     dg_prefab_set_free(b.set);
     free(cells);
-    free(b.host);
 }
 
 BENCH(bench_prefab_generators)
 {
-    static const char *files[] = {"shaft.txt", "forest.txt", "factory.txt", "vaults.txt"};
-    for (int which = GEN_FULL; which <= GEN_MIXED; which++)
-        for (int with_result = which == GEN_MIXED; with_result <= 1; with_result++)
+    static const char *files[] = {"shaft.txt", "forest.txt", "factory.txt"};
+    for (int which = GEN_FULL; which < GEN_COUNT; which++) /* prefab-mixed: bench_prefab_mixed */
+        for (int with_result = 0; with_result <= 1; with_result++)
         {
             gen_row(which, with_result, files[which], 80, 50, 301, 20);
             gen_row(which, with_result, files[which], 210, 150, 101, 5);
         }
+}
+
+/* ---- prefab-mixed as the tool runs it, beside its base ------------------------------ */
+
+/* What `dungeon --gen prefab-mixed` does (the recipe, attach as the base, a
+ * result asked, so the vaults go into the attach rooms) and what a tiles-only
+ * recipe does (no result: no host rooms, vaults anywhere on open floor),
+ * each beside attach made the same way, in alternating batches: the medians
+ * and the ratio to attach, the target of issue 30 (at most 1.5). */
+typedef struct mixed_pair {
+    dg_recipe recipe[2]; /* 0 attach, 1 prefab-mixed */
+    dg_prefab_set *set;
+    dg_grid grid;
+    dg_result result;
+    int with_result;
+} mixed_pair;
+
+static void mixed_pair_op(mixed_pair *c, int k, int64_t i)
+{
+    c->recipe[k].seed = (uint64_t)i;
+    if (!c->with_result)
+    {
+        dg_recipe_generate(&c->recipe[k], &c->grid, c->set, NULL, NULL, NULL);
+        return;
+    }
+    dg_result_init(&c->result, NULL);
+    dg_recipe_generate(&c->recipe[k], &c->grid, c->set, &c->result, NULL, NULL);
+    dg_result_free(&c->result);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void mixed_pair_row(mixed_pair *c, int32_t w, int32_t h, int reps, int64_t batch)
+{
+    uint8_t *cells = malloc((size_t)w * (size_t)h);
+    int64_t *t[2] = {malloc((size_t)reps * sizeof(int64_t)), malloc((size_t)reps * sizeof(int64_t))};
+    if (cells && t[0] && t[1] && dg_grid_init(&c->grid, cells, w, h, 0) == DG_OK &&
+        dg_recipe_init(&c->recipe[0], "attach", 1, w, h) == DG_OK &&
+        dg_recipe_init(&c->recipe[1], "prefab-mixed", 1, w, h) == DG_OK)
+    {
+        for (int r = 0; r < reps; r++) /* seeds 1.. in both, batch by batch */
+            for (int k = 0; k < 2; k++)
+            {
+                int64_t t0 = bench_cpu_ns();
+                for (int64_t j = 0; j < batch; j++)
+                    mixed_pair_op(c, k, 1 + r * batch + j);
+                t[k][r] = (bench_cpu_ns() - t0) / batch;
+            }
+        qsort(t[0], (size_t)reps, sizeof(int64_t), cmp_i64);
+        qsort(t[1], (size_t)reps, sizeof(int64_t), cmp_i64);
+        char name[64], size[32];
+        snprintf(name, sizeof name, "prefab-mixed %s", c->with_result ? "+result" : "tiles");
+        snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
+        printf("%-28s %-10s %10.1f us attach %10.1f us  ratio %5.2f\n", name, size,
+               (double)t[1][reps / 2] / 1000.0, (double)t[0][reps / 2] / 1000.0,
+               (double)t[1][reps / 2] / (double)t[0][reps / 2]);
+        fflush(stdout);
+    }
+    free(t[0]);
+    free(t[1]);
+    free(cells);
+}
+
+BENCH(bench_prefab_mixed)
+{
+    static const struct {
+        int32_t w, h;
+        int reps;
+        int64_t batch;
+    } sizes[] = {{80, 25, 31, 10}, {80, 50, 31, 5}, {200, 200, 11, 1}, {1000, 1000, 3, 1}};
+    mixed_pair c;
+    memset(&c, 0, sizeof c);
+    c.set = load("vaults.txt");
+    if (!c.set)
+        return;
+    for (c.with_result = 1; c.with_result >= 0; c.with_result--)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+            mixed_pair_row(&c, sizes[k].w, sizes[k].h, sizes[k].reps, sizes[k].batch);
+    dg_prefab_set_free(c.set);
 }
