@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#define ROLES_FILE_MAX (1 << 20) /* bytes dg_roles_load reads at most */
+#define ROLES_FILE_MAX ((size_t)1 << 20) /* bytes dg_roles_load reads at most */
 
 typedef struct rparser {
     const char *source;
@@ -274,20 +274,12 @@ dg_status dg_roles_load(const char *path, dg_role_rule *rules, int32_t cap, int3
         return dgi_fail(diag, DG_E_NULL, "roles_load: path is NULL");
     if (!count || (!rules && cap > 0))
         return dgi_fail(diag, DG_E_NULL, "roles_load: %s is NULL", !count ? "count" : "rules");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dgi_fail(diag, DG_E_INVALID, "%s: cannot open file", path);
-    char *buf = dgi_alloc(NULL, ROLES_FILE_MAX + 1);
-    size_t len = buf ? fread(buf, 1, ROLES_FILE_MAX + 1, f) : 0;
-    dg_status st = !buf ? DG_E_NOMEM : ferror(f) ? DG_E_INVALID
-                                     : len > ROLES_FILE_MAX ? DG_E_TOO_LARGE : DG_OK;
-    fclose(f);
+    char *buf;
+    size_t buf_cap, len;
+    dg_status st = dgi_read_file(path, ROLES_FILE_MAX, "role table", NULL, &buf, &buf_cap, &len,
+                                 diag);
     if (st == DG_OK)
         st = dg_roles_parse(buf, len, path, rules, cap, count, diag);
-    else
-        dgi_fail(diag, st, "%s: %s", path, st == DG_E_NOMEM ? "out of memory"
-                                           : st == DG_E_TOO_LARGE ? "file over 1 MiB"
-                                                                  : "read error");
-    dgi_free(NULL, buf, ROLES_FILE_MAX + 1);
+    dgi_free(NULL, buf, buf_cap);
     return st;
 }

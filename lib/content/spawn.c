@@ -469,35 +469,6 @@ void dg_spawn_table_free(dg_spawn_table *table)
     dgi_free(ap, table, sizeof *table);
 }
 
-/* The whole file into a buffer of at most SPAWN_FILE_MAX bytes; DG_E_TOO_LARGE
- * as soon as one more byte is there. */
-static dg_status read_file(FILE *f, const dg_allocator *a, char **buf, size_t *cap, size_t *len)
-{
-    for (;;)
-    {
-        if (*len == *cap && *cap == SPAWN_FILE_MAX)
-        {
-            char extra;
-            return fread(&extra, 1, 1, f) ? DG_E_TOO_LARGE : DG_OK;
-        }
-        if (*len == *cap)
-        {
-            size_t bigger_cap = DG_MIN(*cap * 2, SPAWN_FILE_MAX);
-            char *bigger = dgi_alloc(a, bigger_cap);
-            if (!bigger)
-                return DG_E_NOMEM;
-            memcpy(bigger, *buf, *len);
-            dgi_free(a, *buf, *cap);
-            *buf = bigger;
-            *cap = bigger_cap;
-        }
-        size_t got = fread(*buf + *len, 1, *cap - *len, f);
-        *len += got;
-        if (got == 0)
-            return ferror(f) ? DG_E_INVALID : DG_OK;
-    }
-}
-
 dg_status dg_spawn_load(const char *path, const dg_allocator *allocator, dg_diag_fn on_error,
                         void *user, dg_spawn_table **table, dg_diag *diag)
 {
@@ -506,20 +477,12 @@ dg_status dg_spawn_load(const char *path, const dg_allocator *allocator, dg_diag
     *table = NULL;
     if (!path)
         return dgi_fail(diag, DG_E_NULL, "spawn_load: path is NULL");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dgi_fail(diag, DG_E_INVALID, "%s: cannot open file", path);
-    size_t cap = 1 << 12, len = 0;
-    char *buf = dgi_alloc(allocator, cap);
-    dg_status st = buf ? read_file(f, allocator, &buf, &cap, &len) : DG_E_NOMEM;
-    fclose(f);
+    char *buf;
+    size_t cap, len;
+    dg_status st = dgi_read_file(path, SPAWN_FILE_MAX, "spawn table", allocator, &buf, &cap, &len,
+                                 diag);
     if (st == DG_OK)
         st = dg_spawn_parse(buf, len, path, allocator, on_error, user, table, diag);
-    else if (st == DG_E_TOO_LARGE)
-        dgi_fail(diag, st, "%s: file over %d MiB, the spawn table limit", path,
-                 (int)(SPAWN_FILE_MAX >> 20));
-    else
-        dgi_fail(diag, st, "%s: %s", path, st == DG_E_NOMEM ? "out of memory" : "read error");
     dgi_free(allocator, buf, cap);
     return st;
 }

@@ -31,6 +31,13 @@ void dgi_free(const dg_allocator *a, void *ptr, size_t size);
 dg_status dgi_grow(const dg_allocator *a, void **array, int32_t *capacity, int32_t need,
                    size_t elem);
 
+/* readfile.c: the file at path whole into *buf (free it with dgi_free(a,
+ * *buf, *cap), on error too), at most max bytes. Failures are said in diag:
+ * "PATH: cannot open file" or "read error" (DG_E_INVALID), "PATH: file over N
+ * MiB, the WHAT limit" (DG_E_TOO_LARGE), "out of memory" (DG_E_NOMEM). */
+dg_status dgi_read_file(const char *path, size_t max, const char *what, const dg_allocator *a,
+                        char **buf, size_t *cap, size_t *len, dg_diag *diag);
+
 /* status.c: fills an optional diagnostic and returns status. */
 dg_status dgi_fail(dg_diag *diag, dg_status status, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)

@@ -1880,36 +1880,6 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     return DG_OK;
 }
 
-/* Reads all of f into *buf (capacity *cap), growing it up to
- * DGI_PREFAB_FILE_MAX bytes: DG_E_TOO_LARGE as soon as one more byte is
- * there, so an endless stream (/dev/zero) costs no more than the limit. */
-static dg_status read_bounded(FILE *f, const dg_allocator *a, char **buf, size_t *cap, size_t *len)
-{
-    for (;;)
-    {
-        if (*len == *cap && *cap == DGI_PREFAB_FILE_MAX)
-        {
-            char extra;
-            return fread(&extra, 1, 1, f) ? DG_E_TOO_LARGE : DG_OK;
-        }
-        if (*len == *cap)
-        {
-            size_t bigger_cap = DG_MIN(*cap * 2, DGI_PREFAB_FILE_MAX);
-            char *bigger = dgi_alloc(a, bigger_cap);
-            if (!bigger)
-                return DG_E_NOMEM;
-            memcpy(bigger, *buf, *len);
-            dgi_free(a, *buf, *cap);
-            *buf = bigger;
-            *cap = bigger_cap;
-        }
-        size_t got = fread(*buf + *len, 1, *cap - *len, f);
-        *len += got;
-        if (got == 0)
-            return DG_OK;
-    }
-}
-
 dg_status dg_prefab_load(const char *path, const dg_allocator *allocator, dg_diag_fn on_error,
                          void *user, dg_prefab_set **set, dg_diag *diag)
 {
@@ -1918,22 +1888,12 @@ dg_status dg_prefab_load(const char *path, const dg_allocator *allocator, dg_dia
     *set = NULL;
     if (!path)
         return dgi_fail(diag, DG_E_NULL, "prefab_load: path is NULL");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dgi_fail(diag, DG_E_INVALID, "%s: cannot open file", path);
-    size_t cap = 1 << 16, len = 0;
-    char *buf = dgi_alloc(allocator, cap);
-    dg_status st = buf ? read_bounded(f, allocator, &buf, &cap, &len) : DG_E_NOMEM;
-    if (st == DG_OK && ferror(f))
-        st = DG_E_INVALID;
-    fclose(f);
+    char *buf;
+    size_t cap, len;
+    dg_status st = dgi_read_file(path, DGI_PREFAB_FILE_MAX, "prefab file", allocator, &buf, &cap,
+                                 &len, diag);
     if (st == DG_OK)
         st = dg_prefab_parse(buf, len, path, allocator, on_error, user, set, diag);
-    else if (st == DG_E_TOO_LARGE)
-        dgi_fail(diag, st, "%s: file over %d MiB, the prefab file limit", path,
-                 (int)(DGI_PREFAB_FILE_MAX >> 20));
-    else
-        dgi_fail(diag, st, "%s: %s", path, st == DG_E_NOMEM ? "out of memory" : "read error");
     dgi_free(allocator, buf, cap);
     return st;
 }
