@@ -19,9 +19,10 @@ typedef struct content {
     int32_t depth;                  /* dg_populate's depth */
 } content;
 
+/* Prints a parse error where it is found, and notes that it was said. */
 static void content_spawn_error(void *user, const dg_diag *d)
 {
-    (void)user;
+    *(int *)user = 1;
     fprintf(stderr, "dungeon: %s\n", d->message);
 }
 
@@ -41,9 +42,10 @@ static int content_load_roles(content *c, const char *path)
 static int content_load_spawns(content *c, const char *path)
 {
     dg_diag diag = {0, 0, 0, ""};
-    if (dg_spawn_load(path, NULL, content_spawn_error, NULL, &c->spawns, &diag) == DG_OK)
+    int said = 0;
+    if (dg_spawn_load(path, NULL, content_spawn_error, &said, &c->spawns, &diag) == DG_OK)
         return 0;
-    if (diag.message[0] && !strstr(diag.message, ":"))
+    if (!said) /* the file could not be read (parse errors were printed as found) */
         fprintf(stderr, "dungeon: --spawns %s: %s\n", path, diag.message);
     return 2;
 }

@@ -296,6 +296,7 @@ expect level_other_table 2 "is not the recipe's" -- \
     --recipe "$(cat "$tmp/level.txt")" --spawns examples/spawns/factory.txt
 expect level_depth_alone 2 "give --spawns too" -- --gen attach --depth 3
 expect level_roles_missing 2 "roles" -- --gen attach --roles no/such/file.txt
+expect level_spawns_missing 2 "spawns no/such/file.txt: no/such/file.txt: cannot open file" -- --gen attach --spawns no/such/file.txt
 expect level_survey 2 "not with --roles" -- --gen attach --roles default --survey 5
 # L: generator graph lays out a level graph, records it and replays from the file it names
 Z=examples/graphs/zelda.txt
