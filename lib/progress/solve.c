@@ -719,9 +719,7 @@ static int mark_needed_nodes(region_graph *s, int32_t exit, int32_t start, uint8
     return want != CHAIN_UNSURE;
 }
 
-/* dg_solve over regions in the block (bytes long); 0 when the block is too
- * small or the key order needs the cell search. */
-static int solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t bytes,
+int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t bytes,
                          dg_progress *p)
 {
     region_graph s;
@@ -782,7 +780,7 @@ dg_status dg_solve(const dg_grid *grid, const dg_result *result, dg_progress *pr
     int32_t *scratch = dgi_alloc(allocator, bytes);
     if (!scratch)
         return dgi_fail(diag, DG_E_NOMEM, "dg_solve needs %zu bytes of scratch", bytes);
-    if (!solve_regions(grid, result, scratch, bytes, progress))
+    if (!dgi_solve_regions(grid, result, scratch, bytes, progress))
     {
         uint32_t *sets = (uint32_t *)(scratch + 2 * n);
         uint8_t *tag = (uint8_t *)(sets + n), *tile = tag + n;
