@@ -285,7 +285,8 @@ typedef struct region_graph {
     int32_t *size;             /* cells of a node */
     uint32_t *bits;            /* keys in a node (low 16 bits), a door's locks (high 16) */
     uint8_t *state, *wave;     /* N_*; the wave a node was entered in */
-    int32_t *queue;
+    int32_t *queue;               /* the search's queue, then chain_locks' answers */
+    uint32_t *known;
     int32_t *adj_first, *adj;  /* a region's doors: adj[adj_first[v]..adj_first[v + 1]) */
     int32_t *doors, (*nb)[4];  /* door runs, and each door's neighbour nodes (-1: none) */
     int32_t door_count, tail, steps, picked, waves;
@@ -305,17 +306,10 @@ static void *carve(uint8_t **at, const uint8_t *end, size_t count, size_t size)
     return p;
 }
 
-static int32_t uf_find(int32_t *root, int32_t v)
-{
-    while (root[v] != v)
-        v = root[v] = root[root[v]];
-    return v;
-}
-
 static void uf_join(int32_t *root, int32_t a, int32_t b)
 {
-    a = uf_find(root, a);
-    b = uf_find(root, b);
+    a = dgi_uf_find(root, a);
+    b = dgi_uf_find(root, b);
     if (a != b)
         root[a > b ? a : b] = a < b ? a : b;
 }
@@ -348,7 +342,7 @@ static void join_rows(region_graph *s, int32_t prev, int32_t first)
             if (!(s->state[q] & N_DOOR))
             {
                 if (s->root[k] == k) /* k is new: its root is q's, the smaller */
-                    s->root[k] = uf_find(s->root, q);
+                    s->root[k] = dgi_uf_find(s->root, q);
                 else
                     uf_join(s->root, q, k);
             }
@@ -357,51 +351,123 @@ static void join_rows(region_graph *s, int32_t prev, int32_t first)
 
 #define BYTES8(b) ((uint64_t)(b) * UINT64_C(0x0101010101010101))
 
-/* Eight tiles at once: 1 if all are rock or wall (tiles 0 and 3), 2 if all
- * are floor or corridor (1 and 2), else 0. */
-static int eight_alike(const uint8_t *at)
+/* Eight tiles from p, the first in the low byte on any machine. */
+static uint64_t load8(const uint8_t *p)
 {
-    uint64_t w;
-    memcpy(&w, at, sizeof w);
-    if (w & BYTES8(0xfc))
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+/* The classes of eight tiles as two bytes of bits (bit i: tile i): open
+ * into *open, locked doors into *door. When tiles 0..7 have the library's
+ * classes (wide: 0 and 3 shut, the rest open), eight such tiles are read as
+ * one word. */
+static void class_byte(const uint8_t *at, const uint8_t cls[256], int wide, uint64_t *open,
+                       uint64_t *door)
+{
+    uint64_t w = load8(at);
+    if (wide && !(w & BYTES8(0xf8)))
+    {
+        uint64_t on = ((w >> 2) | ((w >> 1) ^ w)) & BYTES8(1); /* tile 4..7, or 1 or 2 */
+        *open = (on * UINT64_C(0x0102040810204080)) >> 56;
+        *door = 0;
+        return;
+    }
+    *open = *door = 0;
+    for (int i = 0; i < 8; i++)
+    {
+        *open |= (uint64_t)(cls[at[i]] == 1) << i;
+        *door |= (uint64_t)(cls[at[i]] == 2) << i;
+    }
+}
+
+/* Bit x % 64 of word x / 64: cell x of the row is open (open[]) or a locked
+ * door (door[]); bits past the width are 0. */
+static void row_bits(const uint8_t *row, int32_t width, const uint8_t cls[256], int wide,
+                     uint64_t *open, uint64_t *door)
+{
+    memset(open, 0, (((size_t)width + 63) / 64) * sizeof *open);
+    memset(door, 0, (((size_t)width + 63) / 64) * sizeof *door);
+    int32_t x = 0;
+    for (; x + 8 <= width; x += 8)
+    {
+        uint64_t o, d;
+        class_byte(row + x, cls, wide, &o, &d);
+        open[x / 64] |= o << (x % 64);
+        door[x / 64] |= d << (x % 64);
+    }
+    for (; x < width; x++)
+    {
+        open[x / 64] |= (uint64_t)(cls[row[x]] == 1) << (x % 64);
+        door[x / 64] |= (uint64_t)(cls[row[x]] == 2) << (x % 64);
+    }
+}
+
+/* Appends the row's locked doors left of x as runs of one cell (doors[] is
+ * the row's door bits, cleared as they go); 0 when out of room. */
+static int add_doors_before(region_graph *s, uint64_t *doors, int32_t words, int32_t x,
+                            int32_t *word)
+{
+    for (int32_t k = *word; k < words && k * 64 < x; *word = ++k)
+        while (doors[k])
+        {
+            int32_t at = k * 64 + dgi_lowest_bit64(doors[k]);
+            if (at >= x)
+                return 1;
+            doors[k] &= doors[k] - 1;
+            if (!add_run(s, at, at + 1, 1))
+                return 0;
+        }
+    return 1;
+}
+
+/* The row's runs, left to right, from its bits; 0 when out of room. */
+static int add_row_runs(region_graph *s, uint64_t *open, uint64_t *door, int32_t width)
+{
+    int32_t words = (width + 63) / 64, start = -1, word = words; /* doors before word are out */
+    for (int32_t k = 0; k < words && word == words; k++)
+        word = door[k] ? k : words;
+    for (int32_t k = 0; k < words; k++)
+    {
+        uint64_t m = open[k];
+        for (;;)
+        {
+            uint64_t edge = start < 0 ? m : ~m; /* the next start, else the next end */
+            if (!edge)
+                break;
+            int32_t at = dgi_lowest_bit64(edge);
+            if (start < 0)
+                start = k * 64 + at;
+            else
+            {
+                if (!add_doors_before(s, door, words, start, &word) || !add_run(s, start, k * 64 + at, 0))
+                    return 0;
+                start = -1;
+            }
+            m = start < 0 ? m & (~UINT64_C(0) << at) : m | ~(~UINT64_C(0) << at);
+        }
+    }
+    if (start >= 0 && (!add_doors_before(s, door, words, start, &word) || !add_run(s, start, width, 0)))
         return 0;
-    uint64_t odd = ((w >> 1) ^ w) & BYTES8(1); /* 1 for tiles 1 and 2 */
-    return odd == 0 ? 1 : odd == BYTES8(1) ? 2 : 0;
+    return add_doors_before(s, door, words, width, &word);
 }
 
 /* Cuts every row into runs of open cells and single locked doors; 0 when the
- * scratch cannot hold them. cls[t]: 0 shut, 1 open, 2 locked door; tiles
- * 0..3 are read eight at a time when their classes are the library's. */
-static int scan_runs(region_graph *s, const uint8_t cls[256])
+ * scratch cannot hold them. cls[t]: 0 shut, 1 open, 2 locked door. bits has
+ * room for two rows of bits. */
+static int scan_runs(region_graph *s, const uint8_t cls[256], uint64_t *bits)
 {
     const dg_grid *g = s->g;
-    int wide = cls[0] == 0 && cls[3] == 0 && cls[1] == 1 && cls[2] == 1;
+    static const uint8_t usual[8] = {0, 1, 1, 0, 1, 1, 1, 1};
+    int wide = memcmp(cls, usual, sizeof usual) == 0;
+    uint64_t *door = bits + ((size_t)g->width + 63) / 64;
     for (int32_t y = 0; y < g->height; y++)
     {
-        const uint8_t *row = g->cells + (size_t)y * (size_t)g->stride;
         s->row_first[y] = s->runs;
-        for (int32_t x = 0; x < g->width;)
-        {
-            uint8_t c = cls[row[x]];
-            int32_t from = x++;
-            if (c == 0)
-            {
-                while (wide && x + 8 <= g->width && eight_alike(row + x) == 1)
-                    x += 8;
-                while (x < g->width && cls[row[x]] == 0)
-                    x++;
-                continue;
-            }
-            if (c == 1)
-            {
-                while (wide && x + 8 <= g->width && eight_alike(row + x) == 2)
-                    x += 8;
-                while (x < g->width && cls[row[x]] == 1)
-                    x++;
-            }
-            if (!add_run(s, from, x, c == 2))
-                return 0;
-        }
+        row_bits(g->cells + (size_t)y * (size_t)g->stride, g->width, cls, wide, bits, door);
+        if (!add_row_runs(s, bits, door, g->width))
+            return 0;
         if (y > 0)
             join_rows(s, s->row_first[y - 1], s->row_first[y]);
     }
@@ -465,7 +531,7 @@ static int link_nodes(region_graph *s, uint8_t **at, const uint8_t *end)
 {
     for (int32_t k = 0; k < s->runs; k++)
     {
-        int32_t v = s->root[k] = uf_find(s->root, k);
+        int32_t v = s->root[k] = dgi_uf_find(s->root, k);
         if (v == k)
             s->size[k] = 0;
         s->size[v] += s->x1[k] - s->x0[k];
@@ -612,7 +678,7 @@ static void find_key_nodes(region_graph *s, const dg_result *r)
  * node on the chain being read, the cell search decides (CHAIN_UNSURE). Work
  * is bounded by `budget` calls and the chain's depth. */
 #define CHAIN_UNSURE UINT32_MAX
-enum { N_VISIT = 8, CHAIN_DEPTH = 256 };
+enum { N_VISIT = 8, N_KNOWN = 16, CHAIN_DEPTH = 256 };
 
 static uint32_t chain_locks(region_graph *s, int32_t v, int32_t start, int32_t depth,
                             int32_t *budget);
@@ -685,6 +751,8 @@ static uint32_t chain_locks(region_graph *s, int32_t v, int32_t start, int32_t d
 {
     if (v == start)
         return 0;
+    if (s->state[v] & N_KNOWN) /* a sure answer holds whichever chain asks */
+        return s->known[v];
     if ((s->state[v] & N_VISIT) || depth > CHAIN_DEPTH || --*budget < 0)
         return CHAIN_UNSURE;
     int32_t way[8];
@@ -695,7 +763,10 @@ static uint32_t chain_locks(region_graph *s, int32_t v, int32_t start, int32_t d
     s->state[v] |= N_VISIT;
     uint32_t locks = agree(s, way, count, start, depth, budget);
     s->state[v] &= (uint8_t)~N_VISIT;
-    return locks == CHAIN_UNSURE || !door ? locks : locks | s->bits[v] >> 16;
+    if (locks == CHAIN_UNSURE)
+        return locks;
+    s->state[v] |= N_KNOWN;
+    return s->known[v] = door ? locks | s->bits[v] >> 16 : locks;
 }
 
 /* The keys the exit needs (mark_needed over nodes) into need[]; 0 where a
@@ -726,6 +797,7 @@ int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t 
     memset(&s, 0, sizeof s);
     s.g = g;
     uint8_t *at = block, *end = at + bytes;
+    uint64_t *bits = carve(&at, end, 2 * (((size_t)g->width + 63) / 64), sizeof *bits); /* first: aligned */
     size_t cap = bytes / 40; /* 30 bytes a run, 4 more for its doors, the rest for the doors */
     s.cap = (int32_t)(cap < INT32_MAX ? cap : INT32_MAX);
     s.row_first = carve(&at, end, (size_t)g->height + 1, sizeof *s.row_first);
@@ -740,12 +812,13 @@ int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t 
     uint8_t cls[256];
     for (int t = 0; t < 256; t++)
         cls[t] = t == DG_TILE_DOOR_LOCKED ? 2 : t != DG_TILE_DOOR_SECRET && dgi_passable_default[t];
-    if (!s.wave || !scan_runs(&s, cls) || !link_nodes(&s, &at, end))
+    if (!s.wave || !bits || !scan_runs(&s, cls, bits) || !link_nodes(&s, &at, end))
         return 0;
     lay_node_marks(&s, r);
     int32_t start = node_at(&s, r->start.x, r->start.y), exit = node_at(&s, r->exit.x, r->exit.y);
     node_flood(&s, start);
     find_key_nodes(&s, r);
+    s.known = (uint32_t *)s.queue; /* the queue is done with */
     uint8_t need[DG_LOCKS_MAX + 1] = {0};
     int solvable = exit >= 0 && (s.state[exit] & N_ENTERED);
     if (solvable && !mark_needed_nodes(&s, exit, start, need))
