@@ -797,7 +797,11 @@ int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t 
     memset(&s, 0, sizeof s);
     s.g = g;
     uint8_t *at = block, *end = at + bytes;
-    uint64_t *bits = carve(&at, end, 2 * (((size_t)g->width + 63) / 64), sizeof *bits); /* first: aligned */
+    size_t skip = (8 - (uintptr_t)at % 8) % 8; /* the bit rows are 8-byte words */
+    if (skip > bytes)
+        return 0;
+    at += skip;
+    uint64_t *bits = carve(&at, end, 2 * (((size_t)g->width + 63) / 64), sizeof *bits);
     size_t cap = bytes / 40; /* 30 bytes a run, 4 more for its doors, the rest for the doors */
     s.cap = (int32_t)(cap < INT32_MAX ? cap : INT32_MAX);
     s.row_first = carve(&at, end, (size_t)g->height + 1, sizeof *s.row_first);
@@ -812,7 +816,8 @@ int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t 
     uint8_t cls[256];
     for (int t = 0; t < 256; t++)
         cls[t] = t == DG_TILE_DOOR_LOCKED ? 2 : t != DG_TILE_DOOR_SECRET && dgi_passable_default[t];
-    if (!s.wave || !bits || !scan_runs(&s, cls, bits) || !link_nodes(&s, &at, end))
+    if (!bits || !s.row_first || !s.x0 || !s.x1 || !s.root || !s.size || !s.bits || !s.queue ||
+        !s.state || !s.wave || !scan_runs(&s, cls, bits) || !link_nodes(&s, &at, end))
         return 0;
     lay_node_marks(&s, r);
     int32_t start = node_at(&s, r->start.x, r->start.y), exit = node_at(&s, r->exit.x, r->exit.y);
