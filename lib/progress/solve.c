@@ -387,20 +387,23 @@ static void class_byte(const uint8_t *at, const uint8_t cls[256], int wide, uint
 static void row_bits(const uint8_t *row, int32_t width, const uint8_t cls[256], int wide,
                      uint64_t *open, uint64_t *door)
 {
-    memset(open, 0, (((size_t)width + 63) / 64) * sizeof *open);
-    memset(door, 0, (((size_t)width + 63) / 64) * sizeof *door);
-    int32_t x = 0;
-    for (; x + 8 <= width; x += 8)
+    for (int32_t k = 0, x = 0; x < width; k++)
     {
-        uint64_t o, d;
-        class_byte(row + x, cls, wide, &o, &d);
-        open[x / 64] |= o << (x % 64);
-        door[x / 64] |= d << (x % 64);
-    }
-    for (; x < width; x++)
-    {
-        open[x / 64] |= (uint64_t)(cls[row[x]] == 1) << (x % 64);
-        door[x / 64] |= (uint64_t)(cls[row[x]] == 2) << (x % 64);
+        int32_t stop = width - x < 64 ? width : x + 64;
+        uint64_t o = 0, d = 0, ob, db;
+        for (int i = 0; x + 8 <= stop; x += 8, i += 8)
+        {
+            class_byte(row + x, cls, wide, &ob, &db);
+            o |= ob << i;
+            d |= db << i;
+        }
+        for (int i = x % 64; x < stop; x++, i++)
+        {
+            o |= (uint64_t)(cls[row[x]] == 1) << i;
+            d |= (uint64_t)(cls[row[x]] == 2) << i;
+        }
+        open[k] = o;
+        door[k] = d;
     }
 }
 
