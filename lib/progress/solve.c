@@ -268,11 +268,11 @@ dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag 
  * runs, and the runs that touch (4-way) into regions by a union-find; each
  * locked door cell is a node of its own (one with no lock marker never opens).
  * Entering a region reaches all its cells, so the waves, the keys picked up
- * and the cells reached are those of the cell search. `order` follows the
- * cell search's parent chains; the node graph gives them only where they
- * cannot differ (a region entered by one door of its wave, a door touched from
- * one node of its earliest wave, one copy of a key in its wave); anywhere
- * else the cell search above decides. */
+ * and the cells reached are those of the cell search. `order` reads only the
+ * lock numbers on the cell search's parent chains (from the exit, then from
+ * the keys those locks need); the node graph gives them where every chain the
+ * cell search could have built agrees (chain_locks), and where it cannot tell,
+ * or the scratch is too small, the cell search above decides. */
 
 enum { N_TOUCHED = 1, N_ENTERED = 2, N_DOOR = 4 };
 
@@ -285,8 +285,8 @@ typedef struct region_graph {
     int32_t *size;             /* cells of a node */
     uint32_t *bits;            /* keys in a node (low 16 bits), a door's locks (high 16) */
     uint8_t *state, *wave;     /* N_*; the wave a node was entered in */
-    int32_t *queue;               /* the search's queue, then chain_locks' answers */
-    uint32_t *known;
+    int32_t *queue;            /* the search's queue */
+    uint32_t *known;           /* then (the same memory) chain_locks' sure answers */
     int32_t *adj_first, *adj;  /* a region's doors: adj[adj_first[v]..adj_first[v + 1]) */
     int32_t *doors, (*nb)[4];  /* door runs, and each door's neighbour nodes (-1: none) */
     int32_t door_count, tail, steps, picked, waves;
