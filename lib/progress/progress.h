@@ -34,6 +34,11 @@ dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag 
  * (width+2)*(height+2) int32, sets of as many uint32, tag of as many bytes. */
 void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_result *r,
                    int32_t *parent, int32_t *queue, uint32_t *sets, uint8_t *tag, dg_progress *p);
+/* dg_solve on checked input over regions and locked doors, in a scratch block
+ * of `bytes`: 1 with p's solver fields filled, 0 (p untouched) when the block
+ * is too small or the key order needs dgi_solve_run's cell search. */
+int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t bytes,
+                      dg_progress *p);
 /* The grid's tiles into tile[] ((width+2)*(height+2)), framed by a ring of rock. */
 void dgi_frame_tiles(const dg_grid *g, uint8_t *tile);
 

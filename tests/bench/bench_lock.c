@@ -1,5 +1,6 @@
-/* Locks and keys: dg_lock_place (3 locks, with its solver run) and dg_solve
- * alone on attach maps, beside generating the same map in the same run; and
+/* Locks and keys: dg_lock_place (3 locks, with its solver run), dg_solve
+ * alone, and the two one after the other (a caller that locks a map and
+ * proves it) on attach maps, beside generating the same map in the same run; and
  * one floor of a stacked dungeon built alone, beside one plain map. */
 #include "bench.h"
 
@@ -32,6 +33,12 @@ static void solve_op(void *ctx, int64_t i)
     dg_progress p;
     (void)i;
     dg_solve(&b->grid, &b->result, &p, &b->alloc, NULL);
+}
+
+static void lock_solve_op(void *ctx, int64_t i)
+{
+    lock_op(ctx, i);
+    solve_op(ctx, i);
 }
 
 static void generate_op(void *ctx, int64_t i)
@@ -115,6 +122,8 @@ static void lock_rows(int32_t w, int32_t h, int reps, int64_t batch)
     b.markers = b.result.marker_count;
     bench_run("lock attach: lock 3 + solve", size, (int64_t)w * h, reps, batch, lock_op, &b, &mem);
     bench_run("lock attach: solve", size, (int64_t)w * h, reps, batch, solve_op, &b, &mem);
+    bench_run("lock attach: lock, dg_solve", size, (int64_t)w * h, reps, batch, lock_solve_op,
+              &b, &mem);
     dg_result_free(&b.result);
     free(cells);
     free(b.pristine);
