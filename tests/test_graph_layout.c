@@ -216,6 +216,22 @@ static int adjacency_exact(const dg_grid *g, const dg_result *r, const dg_graph 
 
 /* Rooms keep their node's size range, and rooms without an edge between
  * them keep room_distance cells of rock between their walls. */
+/* A template room is a prefab the node's word names or tags, its rect the
+ * prefab's inside in the room's orientation. */
+static int template_ok(const dg_room *room, const dg_graph *graph, const dg_graph_node *node)
+{
+    dg_prefab_info info;
+    if (room->prefab < 0 || dg_prefab_get_info(graph->prefabs, room->prefab, &info) != DG_OK ||
+        !(info.orientations >> room->orientation & 1))
+        return 0;
+    int swap = room->orientation == DG_ORIENT_ROT90 || room->orientation == DG_ORIENT_ROT270 ||
+               room->orientation == DG_ORIENT_TRANSPOSE || room->orientation == DG_ORIENT_ANTI;
+    int32_t w = (swap ? info.height : info.width) - 2, h = (swap ? info.width : info.height) - 2;
+    return (strcmp(info.name, node->templates) == 0 ||
+            dg_prefab_has_tag(graph->prefabs, room->prefab, node->templates)) &&
+           room->rect.w == w && room->rect.h == h;
+}
+
 static int rooms_ok(const dg_result *r, const dg_graph *graph, char *why, size_t why_size)
 {
     int32_t n = graph->node_count;
@@ -229,9 +245,15 @@ static int rooms_ok(const dg_result *r, const dg_graph *graph, char *why, size_t
     {
         const dg_graph_node *node = &graph->nodes[i];
         dg_rect q = r->rooms[i].rect;
-        if (q.w < node->width_min || q.w > node->width_max || q.h < node->height_min ||
+        if (node->templates[0] && !template_ok(&r->rooms[i], graph, node))
+        {
+            snprintf(why, why_size, "room %s: %dx%d is not one of its templates", node->name,
+                     (int)q.w, (int)q.h);
+            return 0;
+        }
+        if (!node->templates[0] && (q.w < node->width_min || q.w > node->width_max || q.h < node->height_min ||
             q.h > node->height_max || r->labels[i].node != i ||
-            strcmp(r->labels[i].name, node->name) != 0 || strcmp(r->labels[i].role, node->role) != 0)
+            strcmp(r->labels[i].name, node->name) != 0 || strcmp(r->labels[i].role, node->role) != 0))
         {
             snprintf(why, why_size, "room %s: %dx%d or its label is wrong", node->name, (int)q.w,
                      (int)q.h);
@@ -384,6 +406,20 @@ LAYOUT_TEST(lockloop, 100)
 LAYOUT_TEST(zelda, 100)
 LAYOUT_TEST(forty, 20)
 LAYOUT_TEST(triangles, 100)
+
+/* Template nodes (prefabs with their door cells, turned to fit), alone and
+ * among rectangles, at distances 0..2: 100 seeds each, DG_GRAPH_SEEDS more. */
+TEST(graph_layout_templates)
+{
+    const char *env = getenv("DG_GRAPH_SEEDS");
+    int seeds = env ? atoi(env) : 100;
+    CHECK(sample_prefabs() != NULL);
+    for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
+        if (strcmp(sample_graphs[i].name, "mixed") == 0 ||
+            strcmp(sample_graphs[i].name, "prefab_rooms") == 0)
+            for (int32_t d = 0; d <= 2; d++)
+                layout_run(i, d, 1, 0, seeds);
+}
 
 /* Corridors two and three cells wide keep every property. */
 TEST(graph_layout_wide_corridors)

@@ -435,6 +435,25 @@ static int tie_match(dgi_layout *L, int32_t n, tie *t)
     return 0;
 }
 
+/* The left (axis 0) or top (1) interior edge of template node n, within
+ * lo..hi, along the axis its anchor leaves free: a place that lines one of
+ * its door cells up with the door cell of another template it is tied to
+ * across that axis (drawn among them), else any. */
+static int32_t free_axis(dgi_layout *L, int32_t n, const tie *t, int32_t ties, int axis, int32_t lo,
+                         int32_t hi)
+{
+    int32_t fit[DG_GRAPH_DEGREE_MAX * DGI_TEMPLATE_DOORS], count = 0;
+    for (int32_t i = 0; i < ties; i++)
+        if (t[i].side != SIDE_LOOSE && t[i].at != AT_NONE && (t[i].side & 1) == axis)
+            for (int32_t k = 0; k < L->tdoors[n]; k++)
+            {
+                int32_t v = t[i].at - (axis ? L->tdoor[n][k].y : L->tdoor[n][k].x) + 1;
+                if (L->tdoor[n][k].side == ((t[i].side + 2) & 3) && v >= lo && v <= hi)
+                    fit[count++] = v;
+            }
+    return count ? fit[draw(L, 0, count - 1)] : draw(L, lo, hi);
+}
+
 /* Draws a template node: a prefab and orientation, then its place: the
  * first tie (the anchor) puts one of its door cells against the other room's
  * door cell or wall, the other ties must then meet door cells too. */
@@ -467,9 +486,9 @@ static int template_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box
                                                           : draw(L, m.x0, m.x1 - L->cw + 1);
         a->at = c;
         if (a->side & 1)
-            y0 = c - L->tdoor[n][k].y + 1, x0 = draw(L, xlo, xhi);
+            y0 = c - L->tdoor[n][k].y + 1, x0 = free_axis(L, n, t, ties, 0, xlo, xhi);
         else
-            x0 = c - L->tdoor[n][k].x + 1, y0 = draw(L, ylo, yhi);
+            x0 = c - L->tdoor[n][k].x + 1, y0 = free_axis(L, n, t, ties, 1, ylo, yhi);
         if (x0 < xlo || x0 > xhi || y0 < ylo || y0 > yhi)
             return 0;
     }
