@@ -997,22 +997,45 @@ static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **
     return st;
 }
 
-static dg_status search(dgi_layout *L, dg_diag *diag)
+/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. */
+static int lays_out(dgi_layout *L)
 {
     for (int32_t t = 0; t < LAYOUT_ATTEMPTS; t++)
     {
         int32_t bad = attempt(L);
         if (bad < 0)
-            return DG_OK;
+            return 1;
         L->fails[bad]++;
     }
-    int32_t worst = 0;
+    return 0;
+}
+
+/* On failure the message names the node that failed most often and the
+ * smallest of four larger grids (1.25 to 2 times each side) the same seed
+ * lays out on, if any: at most four more searches, and only on failure. */
+static dg_status search(dgi_layout *L, dg_diag *diag)
+{
+    if (lays_out(L))
+        return DG_OK;
+    int32_t worst = 0, w = L->w, h = L->h, fit = 0;
     for (int32_t n = 1; n < L->g->node_count; n++)
         if (L->fails[n] > L->fails[worst])
             worst = n;
-    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d "
-                    "(a graph that is not planar, or rooms too large for the grid)",
-                    L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)L->w, (int)L->h);
+    for (int32_t k = 1; k <= 4 && !fit; k++)
+    {
+        L->w = (int32_t)(w + (int64_t)w * k / 4), L->h = (int32_t)(h + (int64_t)h * k / 4);
+        dgi_rng_seed(&L->rng, L->seed, STREAM_LAYOUT);
+        fit = lays_out(L);
+    }
+    int32_t fw = L->w, fh = L->h;
+    L->w = w, L->h = h;
+    if (fit)
+        return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (rooms "
+                        "too large for the grid; this seed lays out on %dx%d)",
+                        L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
+    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (a graph "
+                    "that is not planar, or rooms too large for the grid; not on %dx%d either)",
+                    L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
 }
 
 static void copy_out(const dg_grid *from, dg_grid *to)
