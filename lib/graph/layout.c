@@ -12,7 +12,11 @@
  * taken last. Every loop is bounded by counts: a room that does not fit takes
  * back 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
  * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
- * most often is named. The finished layout gets its extra connections (when
+ * most often is named (with the smallest larger grid the seed fits, if any).
+ * A template node is a prefab's box instead of a drawn rectangle: its place
+ * comes from its first tie, which puts one of its door cells against the
+ * other room's door cell or wall, and every door or corridor at it uses one
+ * of its door cells. The finished layout gets its extra connections (when
  * the graph allows them) and is centred; the grid is written only on success
  * (layout_result.c). */
 #include "graph/layout.h"
