@@ -972,25 +972,34 @@ static int32_t template_lists(dgi_layout *L, const int32_t *doors, int32_t *list
     return total;
 }
 
+/* The prefab lists of the template nodes, and room for their door cells,
+ * in one block (*list, *bytes; none for a graph without templates). */
 static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **list, size_t *bytes,
                                 dg_diag *diag)
 {
     const dg_graph *g = L->g;
     *list = NULL, *bytes = 0;
-    if (!g->prefabs)
+    int any = 0;
+    for (int32_t n = 0; n < g->node_count; n++)
+        any |= g->nodes[n].templates[0] != 0;
+    if (!g->prefabs || !any)
         return DG_OK;
     size_t count = (size_t)dg_prefab_count(g->prefabs) + 1;
+    size_t door_bytes = sizeof *L->tdoor * DG_GRAPH_NODES_MAX;
     int32_t *doors = dgi_alloc(a, count * sizeof *doors);
     dg_status st = doors ? dgi_template_rooms(g->prefabs, a, doors) : DG_E_NOMEM;
     if (st == DG_OK)
     {
-        *bytes = ((size_t)template_lists(L, doors, NULL) + 1) * sizeof **list;
+        *bytes = door_bytes + ((size_t)template_lists(L, doors, NULL) + 1) * sizeof **list;
         *list = dgi_alloc(a, *bytes);
         st = *list ? DG_OK : DG_E_NOMEM;
     }
     if (st == DG_OK)
-        template_lists(L, doors, *list);
-    L->tpl_list = *list;
+    {
+        L->tdoor = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)*list;
+        L->tpl_list = (const int32_t *)((const uint8_t *)*list + door_bytes);
+        template_lists(L, doors, (int32_t *)((uint8_t *)*list + door_bytes));
+    }
     dgi_free(a, doors, count * sizeof *doors);
     for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
         if (g->nodes[n].templates[0] && !L->tpl_count[n])

@@ -42,7 +42,7 @@ typedef struct dgi_layout {
     const int32_t *tpl_list;
     int32_t tpl_first[DG_GRAPH_NODES_MAX], tpl_count[DG_GRAPH_NODES_MAX];
     int32_t tpl[DG_GRAPH_NODES_MAX], tpl_orient[DG_GRAPH_NODES_MAX];
-    dgi_tdoor tdoor[DG_GRAPH_NODES_MAX][DGI_TEMPLATE_DOORS];
+    dgi_tdoor (*tdoor)[DGI_TEMPLATE_DOORS]; /* per node; allocated only for a graph with templates */
     int32_t tdoors[DG_GRAPH_NODES_MAX];
     uint64_t seed;
 } dgi_layout;
