@@ -218,6 +218,80 @@ static inline void sample_sized(sample_graph *s, int32_t n, int32_t distance)
     }
 }
 
+/* Room templates for the template samples: a four-door hall, a corner room,
+ * a long room with off-centre doors, and a one-door shrine with void corners. */
+static const char sample_prefab_text[] =
+    "prefabs 1\n"
+    "legend\n  o wall pillar tile obstacle\n  $ marker gold kind item\nend\n"
+    "prefab cross4\n  tags room\nmap\n"
+    "###+###\n#.....#\n#.o.o.#\n+.....+\n#.o.o.#\n#.....#\n###+###\nend\n"
+    "prefab bend\n  tags room\nmap\n"
+    "##+###\n#....#\n#.o..+\n#....#\n######\nend\n"
+    "prefab long\n  tags room\nmap\n"
+    "#+#######\n#.......#\n#..o.o..#\n#......$+\n#########\nend\n"
+    "prefab shrine\n  tags room\nmap\n"
+    "_###_\n##.##\n#...#\n##+##\nend\n";
+
+/* The set, parsed once and kept for the run (NULL if the text fails to parse). */
+static inline const dg_prefab_set *sample_prefabs(void)
+{
+    static dg_prefab_set *set;
+    if (!set)
+        dg_prefab_parse(sample_prefab_text, sizeof sample_prefab_text - 1, "samples", NULL, NULL,
+                        NULL, &set, NULL);
+    return set;
+}
+
+static inline int32_t sample_template(sample_graph *s, const char *name, const char *role,
+                                      const char *templates)
+{
+    int32_t i = sample_node(s, name, role, 0, 0);
+    s->nodes[i].width_min = s->nodes[i].width_max = 0;
+    s->nodes[i].height_min = s->nodes[i].height_max = 0;
+    snprintf(s->nodes[i].templates, sizeof s->nodes[i].templates, "%s", templates);
+    s->g.prefabs = sample_prefabs();
+    return i;
+}
+
+/* Rectangles and templates mixed: a start room, a four-door hub closing a
+ * cycle through a corner room and a long room, a locked corridor to a yard
+ * whose key lies in the corner room, a shrine and an exit off the yard. */
+static inline void sample_mixed(sample_graph *s, int32_t distance)
+{
+    sample_begin(s, 80, 50, distance);
+    int32_t gate = sample_node(s, "gate", "start", 4, 6);
+    int32_t hub = sample_template(s, "hub", "hub", "cross4");
+    int32_t east = sample_template(s, "east", "key", "bend");
+    int32_t north = sample_template(s, "north", "", "long");
+    int32_t yard = sample_node(s, "yard", "", 5, 8);
+    int32_t shrine = sample_template(s, "shrine", "treasure", "shrine");
+    int32_t stair = sample_node(s, "stair", "exit", 4, 5);
+    sample_edge(s, gate, hub, C, 2, 5);
+    sample_edge(s, hub, east, D, 0, 0);
+    sample_edge(s, hub, north, C, 2, 6);
+    sample_edge(s, east, north, C, 2, 12);
+    sample_lock(sample_edge(s, hub, yard, C, 2, 5), 1, east);
+    sample_edge(s, yard, shrine, D, 0, 0);
+    sample_edge(s, yard, stair, C, 2, 4);
+}
+
+/* Templates only, any prefab tagged room with doors enough: a cycle of
+ * four with two doors between templates, and a shrine off it. */
+static inline void sample_prefab_rooms(sample_graph *s, int32_t distance)
+{
+    sample_begin(s, 80, 50, distance);
+    int32_t a = sample_template(s, "a", "start", "room");
+    int32_t b = sample_template(s, "b", "", "room");
+    int32_t c = sample_template(s, "c", "", "room");
+    int32_t d = sample_template(s, "d", "exit", "room");
+    int32_t e = sample_template(s, "e", "treasure", "room");
+    sample_edge(s, a, b, D, 0, 0);
+    sample_edge(s, b, c, C, 2, 6);
+    sample_edge(s, c, d, D, 0, 0);
+    sample_edge(s, d, a, C, 2, 6);
+    sample_edge(s, c, e, C, 1, 4);
+}
+
 static inline void sample_k5(sample_graph *s, int32_t distance)
 {
     sample_begin(s, 80, 50, distance);
@@ -254,7 +328,7 @@ typedef struct sample_entry { const char *name; sample_fn make; } sample_entry;
 static const sample_entry sample_graphs[] = {
     {"path", sample_path},   {"hub", sample_hub},     {"cycle", sample_cycle},
     {"lockloop", sample_lock_loop}, {"zelda", sample_zelda}, {"forty", sample_forty},
-    {"triangles", sample_triangles},
+    {"triangles", sample_triangles}, {"mixed", sample_mixed}, {"prefab_rooms", sample_prefab_rooms},
 };
 #define SAMPLE_GRAPHS (sizeof sample_graphs / sizeof sample_graphs[0])
 

@@ -216,6 +216,22 @@ static int adjacency_exact(const dg_grid *g, const dg_result *r, const dg_graph 
 
 /* Rooms keep their node's size range, and rooms without an edge between
  * them keep room_distance cells of rock between their walls. */
+/* A template room is a prefab the node's word names or tags, its rect the
+ * prefab's inside in the room's orientation. */
+static int template_ok(const dg_room *room, const dg_graph *graph, const dg_graph_node *node)
+{
+    dg_prefab_info info;
+    if (room->prefab < 0 || dg_prefab_get_info(graph->prefabs, room->prefab, &info) != DG_OK ||
+        !(info.orientations >> room->orientation & 1))
+        return 0;
+    int swap = room->orientation == DG_ORIENT_ROT90 || room->orientation == DG_ORIENT_ROT270 ||
+               room->orientation == DG_ORIENT_TRANSPOSE || room->orientation == DG_ORIENT_ANTI;
+    int32_t w = (swap ? info.height : info.width) - 2, h = (swap ? info.width : info.height) - 2;
+    return (strcmp(info.name, node->templates) == 0 ||
+            dg_prefab_has_tag(graph->prefabs, room->prefab, node->templates)) &&
+           room->rect.w == w && room->rect.h == h;
+}
+
 static int rooms_ok(const dg_result *r, const dg_graph *graph, char *why, size_t why_size)
 {
     int32_t n = graph->node_count;
@@ -229,9 +245,15 @@ static int rooms_ok(const dg_result *r, const dg_graph *graph, char *why, size_t
     {
         const dg_graph_node *node = &graph->nodes[i];
         dg_rect q = r->rooms[i].rect;
-        if (q.w < node->width_min || q.w > node->width_max || q.h < node->height_min ||
+        if (node->templates[0] && !template_ok(&r->rooms[i], graph, node))
+        {
+            snprintf(why, why_size, "room %s: %dx%d is not one of its templates", node->name,
+                     (int)q.w, (int)q.h);
+            return 0;
+        }
+        if (!node->templates[0] && (q.w < node->width_min || q.w > node->width_max || q.h < node->height_min ||
             q.h > node->height_max || r->labels[i].node != i ||
-            strcmp(r->labels[i].name, node->name) != 0 || strcmp(r->labels[i].role, node->role) != 0)
+            strcmp(r->labels[i].name, node->name) != 0 || strcmp(r->labels[i].role, node->role) != 0))
         {
             snprintf(why, why_size, "room %s: %dx%d or its label is wrong", node->name, (int)q.w,
                      (int)q.h);
@@ -323,13 +345,25 @@ static int32_t role_node(const dg_graph *g, const char *role)
 
 /* Lays out sample k at distance d over `seeds` seeds and checks everything;
  * returns the extra corridors seen. */
+static int32_t layout_graph(const dg_graph *graph, const char *name, int32_t width, int32_t height,
+                            int seeds);
+
 static int32_t layout_run(size_t k, int32_t d, int32_t corridor_width, int32_t extra, int seeds)
 {
     sample_graph s;
-    int32_t extras = 0;
     sample_graphs[k].make(&s, d);
     s.g.corridor_width = corridor_width;
     s.g.extra_connections = extra;
+    return layout_graph(&s.g, sample_graphs[k].name, s.width, s.height, seeds);
+}
+
+/* Lays out graph on a width x height grid over `seeds` seeds and checks
+ * everything; returns the extra corridors seen. */
+static int32_t layout_graph(const dg_graph *graph, const char *name, int32_t width, int32_t height,
+                            int seeds)
+{
+    int32_t extras = 0, d = graph->room_distance, extra = graph->extra_connections;
+    struct { dg_graph g; int32_t width, height; } s = {*graph, width, height};
     uint8_t *cells = malloc((size_t)(s.width * s.height));
     dg_grid g = {cells, s.width, s.height, s.width};
     dg_result r;
@@ -340,17 +374,17 @@ static int32_t layout_run(size_t k, int32_t d, int32_t corridor_width, int32_t e
         memset(cells, 0, (size_t)(s.width * s.height));
         dg_diag diag;
         dg_status st = dg_graph_generate(&g, &s.g, (uint64_t)seed, &r, NULL, &diag);
-        CHECKF(st == DG_OK, "%s d=%d seed %d: %s", sample_graphs[k].name, (int)d, seed, diag.message);
+        CHECKF(st == DG_OK, "%s d=%d seed %d: %s", name, (int)d, seed, diag.message);
         if (st != DG_OK)
             continue;
         why[0] = 0;
         CHECKF(adjacency_exact(&g, &r, &s.g, why, sizeof why), "%s d=%d seed %d: %s",
-               sample_graphs[k].name, (int)d, seed, why);
-        CHECKF(rooms_ok(&r, &s.g, why, sizeof why), "%s d=%d seed %d: %s", sample_graphs[k].name,
+               name, (int)d, seed, why);
+        CHECKF(rooms_ok(&r, &s.g, why, sizeof why), "%s d=%d seed %d: %s", name,
                (int)d, seed, why);
         CHECKF(locks_ok(&g, &r, &s.g, why, sizeof why), "%s d=%d seed %d: %s",
-               sample_graphs[k].name, (int)d, seed, why);
-        CHECKF(contract_ok(&g, &r, why, sizeof why), "%s d=%d seed %d: %s", sample_graphs[k].name,
+               name, (int)d, seed, why);
+        CHECKF(contract_ok(&g, &r, why, sizeof why), "%s d=%d seed %d: %s", name,
                (int)d, seed, why);
         CHECK(r.start_room == role_node(&s.g, "start"));
         int32_t exit = role_node(&s.g, "exit");
@@ -384,6 +418,40 @@ LAYOUT_TEST(lockloop, 100)
 LAYOUT_TEST(zelda, 100)
 LAYOUT_TEST(forty, 20)
 LAYOUT_TEST(triangles, 100)
+
+/* Template nodes (prefabs with their door cells, turned to fit), alone and
+ * among rectangles, at distances 0..2: 100 seeds each, DG_GRAPH_SEEDS more. */
+TEST(graph_layout_templates)
+{
+    const char *env = getenv("DG_GRAPH_SEEDS");
+    int seeds = env ? atoi(env) : 100;
+    CHECK(sample_prefabs() != NULL);
+    for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
+        if (strcmp(sample_graphs[i].name, "mixed") == 0 ||
+            strcmp(sample_graphs[i].name, "prefab_rooms") == 0)
+            for (int32_t d = 0; d <= 2; d++)
+                layout_run(i, d, 1, 0, seeds);
+}
+
+/* examples/graphs/templates.txt, with its prefabs file, on the tool's 80x50. */
+TEST(graph_layout_templates_example)
+{
+    const char *env = getenv("DG_GRAPH_SEEDS");
+    int seeds = env ? atoi(env) : 30;
+    dg_graph g;
+    dg_diag diag;
+    dg_status st = dg_graph_load("examples/graphs/templates.txt", NULL, &g, &diag);
+    CHECKF(st == DG_OK, "%s", diag.message);
+    if (st != DG_OK)
+        return;
+    CHECK(g.prefabs != NULL);
+    for (int32_t d = 0; d <= 2; d++)
+    {
+        g.room_distance = d;
+        layout_graph(&g, "templates.txt", 80, 50, seeds);
+    }
+    dg_graph_free(&g);
+}
 
 /* Corridors two and three cells wide keep every property. */
 TEST(graph_layout_wide_corridors)
@@ -467,6 +535,37 @@ TEST(graph_layout_refusals)
     snprintf(s.nodes[2].templates, sizeof s.nodes[2].templates, "vault");
     s.g.prefabs = NULL;
     refused(&s, 80, 50, DG_E_INVALID, "room2");
+    /* template nodes: no prefab set, an unknown word, too few door cells,
+     * corridors wider than a door cell, a prefab that cannot be a room */
+    sample_mixed(&s, 1);
+    s.g.prefabs = NULL;
+    refused(&s, 80, 50, DG_E_INVALID, "node hub: templates \"cross4\" but the graph has no prefabs");
+    sample_mixed(&s, 1);
+    snprintf(s.nodes[1].templates, sizeof s.nodes[1].templates, "nosuch");
+    refused(&s, 80, 50, DG_E_INVALID, "node hub: no prefab is named or tagged \"nosuch\"");
+    sample_mixed(&s, 1);
+    snprintf(s.nodes[1].templates, sizeof s.nodes[1].templates, "bend");
+    refused(&s, 80, 50, DG_E_INVALID,
+            "node hub: 4 edges, but the prefabs named or tagged \"bend\" have at most 2 door cells");
+    sample_mixed(&s, 1);
+    s.g.corridor_width = 2;
+    refused(&s, 80, 50, DG_E_INVALID, "corridor_width must be 1");
+    sample_prefab_rooms(&s, 1);
+    refused(&s, 24, 16, DG_E_NOSPACE, "no place found");
+    static const char split_text[] = "prefabs 1\nprefab split\nmap\n#+#+#\n#.#.#\n#####\nend\n";
+    dg_prefab_set *split = NULL;
+    CHECK(dg_prefab_parse(split_text, sizeof split_text - 1, "split", NULL, NULL, NULL, &split,
+                          NULL) == DG_OK);
+    sample_mixed(&s, 1);
+    s.g.prefabs = split;
+    for (int32_t n = 0; n < s.g.node_count; n++)
+        if (s.nodes[n].templates[0])
+            snprintf(s.nodes[n].templates, sizeof s.nodes[n].templates, "split");
+    s.edges[1].kind = DG_EDGE_CORRIDOR, s.edges[1].length_min = 1, s.edges[1].length_max = 3;
+    s.g.edge_count = 1; /* gate-hub only: hub has one edge, split has two door cells */
+    s.g.node_count = 2;
+    refused(&s, 80, 50, DG_E_INVALID, "node hub: no prefab named or tagged \"split\" can be a room");
+    dg_prefab_set_free(split);
 }
 
 /* Golden hashes: the layout of a few graphs and seeds, byte for byte. */
@@ -477,6 +576,7 @@ TEST(graph_layout_golden)
         {"lockloop", 0, 2, 0x8ba2fef61598c7a4ULL},
         {"zelda", 1, 3, 0x4aa9085a4f0e997cULL},
         {"forty", 2, 4, 0xddd29ef4b3455c67ULL},
+        {"mixed", 1, 5, 0x6d41d82f79be3cd3ULL},
     };
     for (size_t p = 0; p < sizeof pins / sizeof pins[0]; p++)
         for (size_t k = 0; k < SAMPLE_GRAPHS; k++)

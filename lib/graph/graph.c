@@ -359,6 +359,34 @@ static dg_status check_reach(const checker *c)
     return DG_OK;
 }
 
+/* Each template node's prefabs (the one with the most) have a door cell for
+ * each of its edges, each one cell wide. */
+static dg_status check_template_doors(const checker *c)
+{
+    const dg_graph *g = c->g;
+    for (int32_t i = 0; c->templates && g->prefabs && i < g->node_count; i++)
+    {
+        const dg_graph_node *n = &g->nodes[i];
+        int32_t most = 0, degree = dgi_graph_degree(g, i);
+        if (!n->templates[0])
+            continue;
+        if (g->corridor_width != 1 && degree)
+            return NODE_FAIL(c, i, "node %s: a template room's door cells are one cell wide; "
+                             "corridor_width must be 1", n->name);
+        for (int32_t k = 0; k < dg_prefab_count(g->prefabs) && most < degree; k++)
+            if (dgi_graph_template_matches(g, n, k))
+            {
+                int32_t doors = dgi_template_door_count(g->prefabs, k);
+                most = doors > most ? doors : most;
+            }
+        if (most < degree)
+            return NODE_FAIL(c, i, "node %s: %d edges, but the prefabs named or tagged \"%s\" "
+                             "have at most %d door cells an edge can use", n->name, (int)degree,
+                             n->templates, (int)most);
+    }
+    return DG_OK;
+}
+
 dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault *fault,
                           dg_diag *diag)
 {
@@ -376,6 +404,8 @@ dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault 
         st = check_roles(&c);
     if (st == DG_OK)
         st = check_degrees(&c);
+    if (st == DG_OK)
+        st = check_template_doors(&c);
     if (st == DG_OK)
         st = check_reach(&c);
     if (st == DG_OK)

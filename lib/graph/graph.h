@@ -61,4 +61,27 @@ typedef union dgi_graph_block {
 } dgi_graph_block;
 size_t dgi_graph_block_size(int32_t nodes, int32_t edges);
 
+/* ---- template.c: prefabs as rooms ---------------------------------------- */
+/* A door cell of a template room, in its oriented prefab (top-left 0,0), and
+ * the side (0 N, 1 E, 2 S, 3 W) it opens to. */
+typedef struct dgi_tdoor { int32_t x, y, side; } dgi_tdoor;
+/* Door cells of prefab index an edge can attach at (on its border, not on a
+ * corner, with an always-walkable cell behind): 0 for a prefab under 3x3. */
+int32_t dgi_template_door_count(const dg_prefab_set *set, int32_t index);
+/* doors[i] (one per prefab of the set): its usable door cells if prefab i can
+ * be a room (besides its doors only walls and void on its border, its inside
+ * one walkable region), else 0. DG_E_NOMEM. */
+dg_status dgi_template_rooms(const dg_prefab_set *set, const dg_allocator *a, int32_t *doors);
+/* The usable door cells of prefab index in orientation o, at most max, in
+ * the order of the prefab's rows; returns how many. */
+int32_t dgi_template_doors(const dg_prefab_set *set, int32_t index, int32_t o, dgi_tdoor *out,
+                           int32_t max);
+/* The prefab's size in orientation o, and its distinct allowed orientations. */
+void dgi_template_size(const dg_prefab_set *set, int32_t index, int32_t o, int32_t *w, int32_t *h);
+int32_t dgi_template_orientations(const dg_prefab_set *set, int32_t index);
+/* Walls every door cell of the prefab stamped in orientation o at (x0, y0)
+ * (those no edge uses stay shut; the layout draws the used ones again). */
+void dgi_template_wall_doors(const dg_prefab_set *set, int32_t index, int32_t o, dg_grid *g, int32_t x0,
+                             int32_t y0);
+
 #endif

@@ -12,7 +12,11 @@
  * taken last. Every loop is bounded by counts: a room that does not fit takes
  * back 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
  * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
- * most often is named. The finished layout gets its extra connections (when
+ * most often is named (with the smallest larger grid the seed fits, if any).
+ * A template node is a prefab's box instead of a drawn rectangle: its place
+ * comes from its first tie, which puts one of its door cells against the
+ * other room's door cell or wall, and every door or corridor at it uses one
+ * of its door cells. The finished layout gets its extra connections (when
  * the graph allows them) and is centred; the grid is written only on success
  * (layout_result.c). */
 #include "graph/layout.h"
@@ -125,6 +129,96 @@ static int inside(const dgi_layout *L, dgi_box q) /* q and its walls inside the 
            q.y0 <= q.y1;
 }
 
+/* ---- template doors --------------------------------------------------------- */
+/* A template room's edges attach at its door cells only, one edge a cell. */
+
+#define AT_NONE INT32_MIN /* a tie whose door or corridor place is drawn later */
+
+/* 1 if door cell k of template node n already serves an edge other than skip. */
+static int door_taken(const dgi_layout *L, int32_t n, int32_t k, int32_t skip)
+{
+    dg_point d = tdoor_at(L, n, k);
+    for (int32_t j = 0; j < L->deg[n]; j++)
+    {
+        int32_t e = L->adj[n][j];
+        const dg_graph_edge *x = &L->g->edges[e];
+        dgi_box b;
+        if (e == skip)
+            continue;
+        if (L->has_corr[e])
+            b = L->corr[e].door[L->corr[e].a == n ? 0 : 1];
+        else if (x->kind == DG_EDGE_DOOR && L->placed[x->a] && L->placed[x->b])
+            b = L->door[e];
+        else
+            continue;
+        if (b.x0 == d.x && b.y0 == d.y)
+            return 1;
+    }
+    return 0;
+}
+
+/* A free door cell of template node n opening to a side in `sides` (bit
+ * 1 << side), drawn uniformly; -1 if none. */
+static int32_t free_door(dgi_layout *L, int32_t n, int sides, int32_t skip)
+{
+    int32_t ok[DGI_TEMPLATE_DOORS], count = 0;
+    for (int32_t k = 0; k < L->tdoors[n]; k++)
+        if ((sides >> L->tdoor[n][k].side & 1) && (!L->placed[n] || !door_taken(L, n, k, skip)))
+            ok[count++] = k;
+    return count ? ok[draw(L, 0, count - 1)] : -1;
+}
+
+/* The place along its side of door cell k of n: a column on N/S, a row on E/W. */
+static int32_t door_coord(const dgi_layout *L, int32_t n, int32_t k)
+{
+    dg_point d = tdoor_at(L, n, k);
+    return L->tdoor[n][k].side & 1 ? d.y : d.x;
+}
+
+/* Where a corridor or door along one of `sides` of n lies: drawn in lo..hi
+ * for a rectangle, a free door cell's place for a template (lo if none,
+ * which the route's door check then refuses). */
+static int32_t attach_coord(dgi_layout *L, int32_t n, int sides, int32_t lo, int32_t hi, int32_t skip)
+{
+    if (!is_template(L, n))
+        return draw(L, lo, hi);
+    int32_t k = free_door(L, n, sides, skip);
+    return k < 0 ? lo : door_coord(L, n, k);
+}
+
+/* 1 if door run q of a route is at a door cell of node n (any cell of a rectangle). */
+static int at_door_cell(const dgi_layout *L, int32_t n, dgi_box q)
+{
+    if (!is_template(L, n))
+        return 1;
+    for (int32_t k = 0; k < L->tdoors[n]; k++)
+    {
+        dg_point d = tdoor_at(L, n, k);
+        if (q.x0 == d.x && q.x1 == d.x && q.y0 == d.y && q.y1 == d.y)
+            return 1;
+    }
+    return 0;
+}
+
+/* Draws a prefab of template node n and one of its orientations. */
+static int template_pick(dgi_layout *L, int32_t n)
+{
+    const dg_prefab_set *set = L->g->prefabs;
+    int32_t i = L->tpl_list[L->tpl_first[n] + draw(L, 0, L->tpl_count[n] - 1)];
+    int32_t mask = dgi_template_orientations(set, i) & 0xFF, bits = 0, o = 0;
+    if (!mask)
+        mask = 1;
+    for (int32_t b = 0; b < 8; b++)
+        bits += mask >> b & 1;
+    for (int32_t k = draw(L, 0, bits - 1); o < 8; o++)
+        if ((mask >> o & 1) && k-- == 0)
+            break;
+    L->tpl[n] = i;
+    L->tpl_orient[n] = o;
+    L->tdoors[n] = dgi_template_doors(set, i, o, L->tdoor[n], DGI_TEMPLATE_DOORS);
+    return L->tdoors[n] >= L->deg[n];
+}
+
 /* ---- corridors ------------------------------------------------------------ */
 
 /* 1 if r's legs lie inside the grid clear of every footprint and its walls
@@ -141,7 +235,7 @@ static int route_fits(const dgi_layout *L, const dgi_route *r, int32_t e)
             if (L->placed[m] && meets(m == r->a || m == r->b ? leg : walls, grow(L->room[m], 1)))
                 return 0;
     }
-    return 1;
+    return at_door_cell(L, r->a, r->door[0]) && at_door_cell(L, r->b, r->door[1]);
 }
 
 /* A straight corridor from p's side (0 N, 1 E, 2 S, 3 W) to q, which lies
@@ -202,18 +296,20 @@ static int route_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
     int32_t cw = L->cw, kind = draw(L, 0, 1);
     if (kind == 0)
     {
-        if (q.y0 > p.y1 + 3 || q.y1 < p.y0 - 3)
-            return route_straight(L, a, b, q.y0 > p.y1 ? 2 : 0,
-                                  draw(L, imax(p.x0, q.x0), imin(p.x1, q.x1) - cw + 1), r);
-        return route_straight(L, a, b, q.x0 > p.x1 ? 1 : 3,
-                              draw(L, imax(p.y0, q.y0), imin(p.y1, q.y1) - cw + 1), r);
+        int side = q.y0 > p.y1 + 3 || q.y1 < p.y0 - 3 ? (q.y0 > p.y1 ? 2 : 0) : (q.x0 > p.x1 ? 1 : 3);
+        int32_t lo = side & 1 ? imax(p.y0, q.y0) : imax(p.x0, q.x0);
+        int32_t hi = (side & 1 ? imin(p.y1, q.y1) : imin(p.x1, q.x1)) - cw + 1;
+        int32_t at = is_template(L, a) || !is_template(L, b)
+                         ? attach_coord(L, a, 1 << side, lo, hi, -1)
+                         : attach_coord(L, b, 1 << ((side + 2) & 3), lo, hi, -1);
+        return route_straight(L, a, b, side, at, r);
     }
     int flip = draw(L, 0, 1);
     int32_t pn = flip ? b : a, qn = flip ? a : b;
     dgi_box pp = L->room[pn], qq = L->room[qn];
     /* one draw per statement: the order of a call's arguments is unspecified */
-    int32_t y = draw(L, qq.y0, qq.y1 - cw + 1);
-    int32_t x = draw(L, pp.x0, pp.x1 - cw + 1);
+    int32_t y = attach_coord(L, qn, 2 | 8, qq.y0, qq.y1 - cw + 1, -1);
+    int32_t x = attach_coord(L, pn, 1 | 4, pp.x0, pp.x1 - cw + 1, -1);
     if (!route_ell(L, pn, qn, x, y, r))
         return 0;
     if (flip)
@@ -253,7 +349,7 @@ static int route_close(dgi_layout *L, int32_t e)
 /* How room n must sit against placed neighbour m: on `side` of it (0 N, 1 E,
  * 2 S, 3 W of m) with gap0..gap1 cells between the walls (0: a shared wall),
  * overlapping m's span by `overlap` cells. */
-typedef struct tie { int32_t m, e, side, gap0, gap1, overlap; } tie;
+typedef struct tie { int32_t m, e, side, gap0, gap1, overlap, at; } tie;
 /* How a draw ties n to its placed neighbours besides the door edges (which
  * always share a wall): the edge it was reached by as a straight corridor,
  * every corridor edge straight, or the parent only nearby (routed after). */
@@ -299,6 +395,11 @@ static void tie_bound(const dgi_layout *L, const tie *t, bounds *b)
     int32_t s0 = t->side & 1 ? m.y0 : m.x0, s1 = t->side & 1 ? m.y1 : m.x1;
     bound(b, across, INT32_MIN / 2, s1 - t->overlap + 1);
     bound(b, across + 1, s0 + t->overlap - 1, INT32_MAX / 2);
+    if (t->at != AT_NONE) /* the door or corridor at a template's door cell */
+    {
+        bound(b, across, INT32_MIN / 2, t->at);
+        bound(b, across + 1, t->at + L->cw - 1, INT32_MAX / 2);
+    }
 }
 
 /* Picks lo..hi within b's intervals on one axis with a size in smin..smax;
@@ -319,9 +420,100 @@ static int axis_pick(dgi_layout *L, const bounds *b, int k, int32_t smin, int32_
     return h0 <= h1;
 }
 
-/* Draws a rectangle for n meeting every tie; 0 if the ties contradict. */
-static int room_draw(dgi_layout *L, int32_t n, const tie *t, int32_t ties, dgi_box *out)
+/* 1 if tie t (not the anchor) of template node n, just drawn at q, meets
+ * one of n's door cells: the other room's door cell, or its side's span. */
+static int tie_match(dgi_layout *L, int32_t n, tie *t)
 {
+    dgi_box m = L->room[t->m];
+    int32_t lo = t->side & 1 ? m.y0 : m.x0, hi = (t->side & 1 ? m.y1 : m.x1) - L->cw + 1;
+    for (int32_t k = 0; k < L->tdoors[n]; k++)
+    {
+        int32_t c = door_coord(L, n, k);
+        if (L->tdoor[n][k].side == ((t->side + 2) & 3) &&
+            (t->at != AT_NONE ? c == t->at : c >= lo && c <= hi))
+        {
+            t->at = c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The left (axis 0) or top (1) interior edge of template node n, within
+ * lo..hi, along the axis its anchor leaves free: a place that lines one of
+ * its door cells up with the door cell of another template it is tied to
+ * across that axis (drawn among them), else any. */
+static int32_t free_axis(dgi_layout *L, int32_t n, const tie *t, int32_t ties, int axis, int32_t lo,
+                         int32_t hi)
+{
+    int32_t fit[DG_GRAPH_DEGREE_MAX * DGI_TEMPLATE_DOORS], count = 0;
+    for (int32_t i = 0; i < ties; i++)
+        if (t[i].side != SIDE_LOOSE && t[i].at != AT_NONE && (t[i].side & 1) == axis)
+            for (int32_t k = 0; k < L->tdoors[n]; k++)
+            {
+                int32_t v = t[i].at - (axis ? L->tdoor[n][k].y : L->tdoor[n][k].x) + 1;
+                if (L->tdoor[n][k].side == ((t[i].side + 2) & 3) && v >= lo && v <= hi)
+                    fit[count++] = v;
+            }
+    return count ? fit[draw(L, 0, count - 1)] : draw(L, lo, hi);
+}
+
+/* Draws a template node: a prefab and orientation, then its place: the
+ * first tie (the anchor) puts one of its door cells against the other room's
+ * door cell or wall, the other ties must then meet door cells too. */
+static int template_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
+{
+    if (!template_pick(L, n))
+        return 0;
+    int32_t w, h, anchor = -1;
+    dgi_template_size(L->g->prefabs, L->tpl[n], L->tpl_orient[n], &w, &h);
+    bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
+    for (int32_t i = 0; i < ties; i++)
+    {
+        tie_bound(L, &t[i], &b);
+        if (anchor < 0 && t[i].side != SIDE_LOOSE)
+            anchor = i;
+    }
+    int32_t xlo = imax(b.lo[0], b.lo[1] - (w - 2) + 1), xhi = imin(b.hi[0], b.hi[1] - (w - 2) + 1);
+    int32_t ylo = imax(b.lo[2], b.lo[3] - (h - 2) + 1), yhi = imin(b.hi[2], b.hi[3] - (h - 2) + 1);
+    if (xlo > xhi || ylo > yhi)
+        return 0;
+    int32_t x0 = 0, y0 = 0;
+    if (anchor >= 0)
+    {
+        tie *a = &t[anchor];
+        int32_t k = free_door(L, n, 1 << ((a->side + 2) & 3), -1);
+        if (k < 0)
+            return 0;
+        dgi_box m = L->room[a->m];
+        int32_t c = a->at != AT_NONE ? a->at : a->side & 1 ? draw(L, m.y0, m.y1 - L->cw + 1)
+                                                          : draw(L, m.x0, m.x1 - L->cw + 1);
+        a->at = c;
+        if (a->side & 1)
+            y0 = c - L->tdoor[n][k].y + 1, x0 = free_axis(L, n, t, ties, 0, xlo, xhi);
+        else
+            x0 = c - L->tdoor[n][k].x + 1, y0 = free_axis(L, n, t, ties, 1, ylo, yhi);
+        if (x0 < xlo || x0 > xhi || y0 < ylo || y0 > yhi)
+            return 0;
+    }
+    else
+    {
+        x0 = draw(L, xlo, xhi);
+        y0 = draw(L, ylo, yhi);
+    }
+    *out = (dgi_box){x0, y0, x0 + w - 3, y0 + h - 3};
+    L->room[n] = *out; /* for the door cells' places; n is not placed yet */
+    for (int32_t i = 0; i < ties; i++)
+        if (i != anchor && t[i].side != SIDE_LOOSE && !tie_match(L, n, &t[i]))
+            return 0;
+    return 1;
+}
+
+/* Draws a rectangle for n meeting every tie; 0 if the ties contradict. */
+static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
+{
+    if (is_template(L, n))
+        return template_draw(L, n, t, ties, out);
     const dg_graph_node *node = &L->g->nodes[n];
     bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
     for (int32_t i = 0; i < ties; i++)
@@ -363,7 +555,8 @@ static int tie_route(dgi_layout *L, int32_t n, const tie *t, dgi_route *r)
     int vertical = !(t->side & 1);
     int32_t lo = vertical ? imax(m.x0, q.x0) : imax(m.y0, q.y0);
     int32_t hi = (vertical ? imin(m.x1, q.x1) : imin(m.y1, q.y1)) - L->cw + 1;
-    return route_straight(L, t->m, n, t->side, draw(L, lo, hi), r) && route_fits(L, r, t->e);
+    int32_t at = t->at != AT_NONE ? t->at : draw(L, lo, hi);
+    return route_straight(L, t->m, n, t->side, at, r) && route_fits(L, r, t->e);
 }
 
 /* Placed nodes that n must still meet through unplaced nodes, by hops. */
@@ -430,10 +623,19 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
         t[k].gap0 = corridor ? x->length_min : 0;
         t[k].gap1 = corridor ? x->length_max : 0;
         t[k].overlap = corridor ? L->cw : 1;
+        t[k].at = AT_NONE;
         if (corridor && parent && mode == TIE_LOOSE)
         {
             t[k].side = SIDE_LOOSE;
             t[k].gap1 = x->length_max / 2 + 2;
+        }
+        else if (is_template(L, t[k].m)) /* n meets one of the template's free door cells */
+        {
+            int32_t d = free_door(L, t[k].m, 15, e);
+            if (d < 0)
+                return -1;
+            t[k].side = L->tdoor[t[k].m][d].side;
+            t[k].at = door_coord(L, t[k].m, d);
         }
         k++;
     }
@@ -448,7 +650,7 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
     tie t[DG_GRAPH_DEGREE_MAX];
     int32_t ties = collect_ties(L, n, mode, t);
     *ntied = 0;
-    if (!room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
+    if (ties < 0 || !room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
         return 0;
     L->room[n] = *q;
     L->placed[n] = 1;
@@ -461,8 +663,9 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
         {
             dgi_box m = L->room[t[i].m];
             int vertical = !(t[i].side & 1);
-            int32_t at = vertical ? draw(L, imax(m.x0, q->x0), imin(m.x1, q->x1))
-                                  : draw(L, imax(m.y0, q->y0), imin(m.y1, q->y1));
+            int32_t at = t[i].at != AT_NONE ? t[i].at
+                         : vertical ? draw(L, imax(m.x0, q->x0), imin(m.x1, q->x1))
+                                    : draw(L, imax(m.y0, q->y0), imin(m.y1, q->y1));
             int32_t wall = t[i].side == 0 ? q->y1 + 1 : t[i].side == 2 ? q->y0 - 1
                          : t[i].side == 1 ? q->x0 - 1 : q->x1 + 1;
             L->door[t[i].e] = vertical ? (dgi_box){at, wall, at, wall} : (dgi_box){wall, at, wall, at};
@@ -577,8 +780,19 @@ static int room_place(dgi_layout *L, int32_t n)
 static int place_root(dgi_layout *L, int32_t n)
 {
     const dg_graph_node *node = &L->g->nodes[n];
-    int32_t w = draw(L, node->width_min, node->width_max);
-    int32_t h = draw(L, node->height_min, node->height_max);
+    int32_t w, h;
+    if (is_template(L, n))
+    {
+        if (!template_pick(L, n))
+            return 0;
+        dgi_template_size(L->g->prefabs, L->tpl[n], L->tpl_orient[n], &w, &h);
+        w -= 2, h -= 2;
+    }
+    else
+    {
+        w = draw(L, node->width_min, node->width_max);
+        h = draw(L, node->height_min, node->height_max);
+    }
     int32_t x0 = (L->w - w) / 2 + draw(L, -L->w / 8, L->w / 8);
     int32_t y0 = (L->h - h) / 2 + draw(L, -L->h / 8, L->h / 8);
     dgi_box q = {x0, y0, x0 + w - 1, y0 + h - 1};
@@ -736,31 +950,105 @@ static void centre(dgi_layout *L)
 
 /* ---- the call ------------------------------------------------------------- */
 
-static dg_status refuse_templates(const dg_graph *g, dg_diag *diag)
+/* The prefabs each template node may be: named or tagged by its word, a
+ * room (dgi_template_rooms) with a door cell for each of its edges. list
+ * gets them node by node (NULL: count only); returns how many. */
+static int32_t template_lists(dgi_layout *L, const int32_t *doors, int32_t *list)
 {
-    for (int32_t i = 0; i < g->node_count; i++)
-        if (g->nodes[i].templates[0])
-            return dgi_fail(diag, DG_E_INVALID, "node %s: room templates are not laid out yet; "
-                            "give the node a size range", g->nodes[i].name);
-    return DG_OK;
+    const dg_graph *g = L->g;
+    int32_t total = 0;
+    for (int32_t n = 0; n < g->node_count; n++)
+    {
+        L->tpl_first[n] = total;
+        L->tpl_count[n] = 0;
+        for (int32_t i = 0; g->nodes[n].templates[0] && i < dg_prefab_count(g->prefabs); i++)
+            if (doors[i] >= L->deg[n] && dgi_graph_template_matches(g, &g->nodes[n], i))
+            {
+                if (list)
+                    list[total] = i;
+                total++, L->tpl_count[n]++;
+            }
+    }
+    return total;
 }
 
-static dg_status search(dgi_layout *L, dg_diag *diag)
+/* The prefab lists of the template nodes, and room for their door cells,
+ * in one block (*list, *bytes; none for a graph without templates). */
+static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **list, size_t *bytes,
+                                dg_diag *diag)
+{
+    const dg_graph *g = L->g;
+    *list = NULL, *bytes = 0;
+    int any = 0;
+    for (int32_t n = 0; n < g->node_count; n++)
+        any |= g->nodes[n].templates[0] != 0;
+    if (!g->prefabs || !any)
+        return DG_OK;
+    size_t count = (size_t)dg_prefab_count(g->prefabs) + 1;
+    size_t door_bytes = sizeof *L->tdoor * DG_GRAPH_NODES_MAX;
+    int32_t *doors = dgi_alloc(a, count * sizeof *doors);
+    dg_status st = doors ? dgi_template_rooms(g->prefabs, a, doors) : DG_E_NOMEM;
+    if (st == DG_OK)
+    {
+        *bytes = door_bytes + ((size_t)template_lists(L, doors, NULL) + 1) * sizeof **list;
+        *list = dgi_alloc(a, *bytes);
+        st = *list ? DG_OK : DG_E_NOMEM;
+    }
+    if (st == DG_OK)
+    {
+        L->tdoor = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)*list;
+        L->tpl_list = (const int32_t *)((const uint8_t *)*list + door_bytes);
+        template_lists(L, doors, (int32_t *)((uint8_t *)*list + door_bytes));
+    }
+    dgi_free(a, doors, count * sizeof *doors);
+    for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
+        if (g->nodes[n].templates[0] && !L->tpl_count[n])
+            st = dgi_fail(diag, DG_E_INVALID, "node %s: no prefab named or tagged \"%s\" can be "
+                          "a room with %d door cells (its border only walls, void and door "
+                          "cells with open floor behind, its inside one open area)",
+                          g->nodes[n].name, g->nodes[n].templates, (int)L->deg[n]);
+    return st;
+}
+
+/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. */
+static int lays_out(dgi_layout *L)
 {
     for (int32_t t = 0; t < LAYOUT_ATTEMPTS; t++)
     {
         int32_t bad = attempt(L);
         if (bad < 0)
-            return DG_OK;
+            return 1;
         L->fails[bad]++;
     }
-    int32_t worst = 0;
+    return 0;
+}
+
+/* On failure the message names the node that failed most often and the
+ * smallest of four larger grids (1.25 to 2 times each side) the same seed
+ * lays out on, if any: at most four more searches, and only on failure. */
+static dg_status search(dgi_layout *L, dg_diag *diag)
+{
+    if (lays_out(L))
+        return DG_OK;
+    int32_t worst = 0, w = L->w, h = L->h, fit = 0;
     for (int32_t n = 1; n < L->g->node_count; n++)
         if (L->fails[n] > L->fails[worst])
             worst = n;
-    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d "
-                    "(a graph that is not planar, or rooms too large for the grid)",
-                    L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)L->w, (int)L->h);
+    for (int32_t k = 1; k <= 4 && !fit; k++)
+    {
+        L->w = (int32_t)(w + (int64_t)w * k / 4), L->h = (int32_t)(h + (int64_t)h * k / 4);
+        dgi_rng_seed(&L->rng, L->seed, STREAM_LAYOUT);
+        fit = lays_out(L);
+    }
+    int32_t fw = L->w, fh = L->h;
+    L->w = w, L->h = h;
+    if (fit)
+        return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (rooms "
+                        "too large for the grid; this seed lays out on %dx%d)",
+                        L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
+    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (a graph "
+                    "that is not planar, or rooms too large for the grid; not on %dx%d either)",
+                    L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
 }
 
 static void copy_out(const dg_grid *from, dg_grid *to)
@@ -775,23 +1063,26 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     dg_status st = dgi_grid_validate(grid, diag);
     if (st == DG_OK)
         st = dg_graph_check(graph, diag);
-    if (st == DG_OK)
-        st = refuse_templates(graph, diag);
     if (st != DG_OK)
         return st;
     size_t cells = (size_t)grid->width * (size_t)grid->height;
     dgi_layout *L = dgi_calloc(allocator, 1, sizeof *L);
     uint8_t *tiles = dgi_calloc(allocator, cells, 1);
+    int32_t *list = NULL;
+    size_t list_bytes = 0;
     st = L && tiles ? DG_OK : DG_E_NOMEM;
     if (st == DG_OK)
     {
         L->g = graph;
         L->w = grid->width, L->h = grid->height;
         L->d = graph->room_distance, L->cw = graph->corridor_width;
+        L->seed = seed;
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
         place_order(L);
-        st = search(L, diag);
+        st = template_setup(L, allocator, &list, &list_bytes, diag);
     }
+    if (st == DG_OK)
+        st = search(L, diag);
     if (st == DG_OK)
     {
         add_extras(L);
@@ -799,7 +1090,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     }
     dg_grid scratch = {tiles, grid->width, grid->height, grid->width};
     if (st == DG_OK)
-        dgi_layout_draw(L, &scratch);
+        st = dgi_layout_draw(L, &scratch, allocator);
     if (st == DG_OK && result)
         st = dgi_layout_result(L, result, &scratch, allocator);
     if (st == DG_OK)
@@ -807,6 +1098,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         copy_out(&scratch, grid);
         dgi_diag_ok(diag);
     }
+    dgi_free(allocator, list, list_bytes);
     dgi_free(allocator, tiles, cells);
     dgi_free(allocator, L, sizeof *L);
     return st;

@@ -17,6 +17,7 @@ typedef struct dgi_route {
 } dgi_route;
 
 #define DGI_EXTRA_MAX 16 /* extra corridors at most (extra_connections) */
+#define DGI_TEMPLATE_DOORS 32 /* door cells of one template room an edge may use */
 
 typedef struct dgi_layout {
     const dg_graph *g;
@@ -34,7 +35,24 @@ typedef struct dgi_layout {
     int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
     int32_t deg[DG_GRAPH_NODES_MAX];
     dg_rng rng;
+    /* template nodes: the prefabs each may be (tpl_first[n], tpl_count[n]
+     * entries of tpl_list; count 0: a rectangle node), and the one a placed
+     * node is, in orientation tpl_orient, its room box the prefab's inside
+     * and its usable door cells tdoor */
+    const int32_t *tpl_list;
+    int32_t tpl_first[DG_GRAPH_NODES_MAX], tpl_count[DG_GRAPH_NODES_MAX];
+    int32_t tpl[DG_GRAPH_NODES_MAX], tpl_orient[DG_GRAPH_NODES_MAX];
+    dgi_tdoor (*tdoor)[DGI_TEMPLATE_DOORS]; /* per node; allocated only for a graph with templates */
+    int32_t tdoors[DG_GRAPH_NODES_MAX];
+    uint64_t seed;
 } dgi_layout;
+
+static inline int is_template(const dgi_layout *L, int32_t n) { return L->tpl_count[n] > 0; }
+/* Door cell k of template node n on the grid. */
+static inline dg_point tdoor_at(const dgi_layout *L, int32_t n, int32_t k)
+{
+    return (dg_point){L->room[n].x0 - 1 + L->tdoor[n][k].x, L->room[n].y0 - 1 + L->tdoor[n][k].y};
+}
 
 static inline int32_t other_end(const dg_graph_edge *e, int32_t n) { return e->a == n ? e->b : e->a; }
 static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
@@ -45,8 +63,9 @@ static inline int32_t draw(dgi_layout *L, int32_t lo, int32_t hi)
 }
 static inline dgi_box grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
 
-/* Draws the rooms, corridors and doors of a finished layout on g (all void). */
-void dgi_layout_draw(const dgi_layout *L, dg_grid *g);
+/* Draws the rooms, corridors and doors of a finished layout on g (all void);
+ * a template's random glyphs may fail to resolve (DG_E_LIMIT, DG_E_NOMEM). */
+dg_status dgi_layout_draw(const dgi_layout *L, dg_grid *g, const dg_allocator *a);
 /* Fills r from a finished layout drawn on g: rooms with labels, corridors
  * with their edges, doors, locks and keys, start and exit. */
 dg_status dgi_layout_result(dgi_layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a);

@@ -3,6 +3,7 @@
  * doors, lock and key markers, start and exit (DESIGN.md section 11). */
 #include "graph/layout.h"
 #include "analysis/analysis.h"
+#include "prefab/prefab.h"
 
 #include <stdio.h>
 
@@ -39,11 +40,51 @@ static void draw_route(dg_grid *g, const dgi_route *r)
     fill(g, r->door[1], DG_TILE_DOOR, 0);
 }
 
-void dgi_layout_draw(const dgi_layout *L, dg_grid *g)
+/* The glyphs of template node n's prefab, its random ones resolved from the
+ * seed and the node (NULL on error, *st set; release with glyphs_free). */
+static const uint8_t *template_glyphs(const dgi_layout *L, int32_t n, uint8_t **heap, dg_status *st)
+{
+    const dg_prefab_set *set = L->g->prefabs;
+    *heap = NULL;
+    return dgi_prefab_glyphs(set, &set->prefabs[L->tpl[n]], dgi_hash_combine(L->seed, (uint64_t)n),
+                             NULL, 0, heap, st);
+}
+
+static void glyphs_free(const dgi_layout *L, int32_t n, uint8_t *heap)
+{
+    dgi_prefab_glyphs_free(L->g->prefabs, &L->g->prefabs->prefabs[L->tpl[n]], heap);
+}
+
+/* Stamps template node n: its prefab, door cells walled (the edges' doors
+ * are drawn after). */
+static dg_status draw_template(const dgi_layout *L, int32_t n, dg_grid *g)
+{
+    uint8_t *heap;
+    dg_status st = DG_OK;
+    const uint8_t *glyphs = template_glyphs(L, n, &heap, &st);
+    if (!glyphs)
+        return st;
+    int32_t x = L->room[n].x0 - 1, y = L->room[n].y0 - 1;
+    dgi_prefab_write(L->g->prefabs, &L->g->prefabs->prefabs[L->tpl[n]], glyphs, L->tpl_orient[n], g,
+                     x, y, NULL);
+    dgi_template_wall_doors(L->g->prefabs, L->tpl[n], L->tpl_orient[n], g, x, y);
+    glyphs_free(L, n, heap);
+    return DG_OK;
+}
+
+dg_status dgi_layout_draw(const dgi_layout *L, dg_grid *g, const dg_allocator *a)
 {
     const dg_graph *gr = L->g;
+    (void)a;
     for (int32_t n = 0; n < gr->node_count; n++)
     {
+        if (is_template(L, n))
+        {
+            dg_status st = draw_template(L, n, g);
+            if (st != DG_OK)
+                return st;
+            continue;
+        }
         fill(g, grow(L->room[n], 1), DG_TILE_WALL, 0);
         fill(g, L->room[n], DG_TILE_FLOOR, 0);
     }
@@ -54,9 +95,27 @@ void dgi_layout_draw(const dgi_layout *L, dg_grid *g)
         draw_route(g, &L->extra[k]);
     for (int32_t e = 0; e < gr->edge_count; e++)
         fill(g, special_door(L, e), door_tile(&gr->edges[e]), 0);
+    return DG_OK;
 }
 
-static dg_status add_rooms(const dgi_layout *L, dg_result *r)
+/* 1 if (x, y) is open floor a key or the start may take (not a door). */
+static int open_cell(const dg_grid *g, int32_t x, int32_t y)
+{
+    uint8_t t = DG_CELL(g, x, y);
+    return dg_tile_passable(t) && t != DG_TILE_DOOR && t != DG_TILE_DOOR_LOCKED &&
+           t != DG_TILE_DOOR_SECRET;
+}
+
+static int32_t open_cells(const dg_grid *g, dgi_box q)
+{
+    int32_t count = 0;
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+            count += open_cell(g, x, y);
+    return count;
+}
+
+static dg_status add_rooms(const dgi_layout *L, dg_result *r, const dg_grid *grid)
 {
     const dg_graph *g = L->g;
     dg_status st = DG_OK;
@@ -71,6 +130,12 @@ static dg_status add_rooms(const dgi_layout *L, dg_result *r)
         room.parent = L->parent_edge[n] >= 0 ? other_end(&g->edges[L->parent_edge[n]], n) : -1;
         room.cells = room.rect.w * room.rect.h;
         room.shape = DG_SHAPE_RECT;
+        if (is_template(L, n))
+        {
+            room.prefab = L->tpl[n];
+            room.orientation = L->tpl_orient[n];
+            room.cells = open_cells(grid, q);
+        }
         st = dgi_result_add_room(r, &room);
     }
     if (st == DG_OK)
@@ -154,7 +219,25 @@ static dg_status add_marker(dg_result *r, dg_point p, int32_t kind, int32_t room
 
 /* A "lock N" marker on every locked door cell and one "key N" per lock on a
  * cell of the key node's room other than the start. */
-static dg_status add_locks(dgi_layout *L, dg_result *r)
+/* A key's cell in a template room: an open cell other than the start, drawn
+ * among them (the start if it is the only one). */
+static dg_point template_key(dgi_layout *L, const dg_grid *g, dgi_box k, dg_point start)
+{
+    int32_t count = 0, pick;
+    for (int32_t y = k.y0; y <= k.y1; y++)
+        for (int32_t x = k.x0; x <= k.x1; x++)
+            count += open_cell(g, x, y) && !(x == start.x && y == start.y);
+    if (!count)
+        return start;
+    pick = draw(L, 0, count - 1);
+    for (int32_t y = k.y0; y <= k.y1; y++)
+        for (int32_t x = k.x0; x <= k.x1; x++)
+            if (open_cell(g, x, y) && !(x == start.x && y == start.y) && pick-- == 0)
+                return (dg_point){x, y};
+    return start;
+}
+
+static dg_status add_locks(dgi_layout *L, dg_result *r, const dg_grid *grid)
 {
     const dg_graph *g = L->g;
     dg_status st = DG_OK;
@@ -173,11 +256,14 @@ static dg_status add_locks(dgi_layout *L, dg_result *r)
         keyed[x->lock] = 1;
         dgi_box k = L->room[x->key_node];
         dg_point p;
-        do
-        {
-            p.x = draw(L, k.x0, k.x1); /* in order: an initializer's are not sequenced */
-            p.y = draw(L, k.y0, k.y1);
-        } while ((p.x == r->start.x && p.y == r->start.y) && (k.x0 < k.x1 || k.y0 < k.y1));
+        if (is_template(L, x->key_node))
+            p = template_key(L, grid, k, r->start);
+        else
+            do
+            {
+                p.x = draw(L, k.x0, k.x1); /* in order: an initializer's are not sequenced */
+                p.y = draw(L, k.y0, k.y1);
+            } while ((p.x == r->start.x && p.y == r->start.y) && (k.x0 < k.x1 || k.y0 < k.y1));
         st = add_marker(r, p, DG_MARKER_KEY, x->key_node, "key", x->lock);
     }
     return st;
@@ -220,20 +306,61 @@ static dg_status place_exit(const dgi_layout *L, dg_result *r, const dg_grid *g,
     return st;
 }
 
+/* The start in a template room: its open cell nearest the middle (a
+ * rectangle's start is its middle: (-1, -1) leaves it to dgi_result_finish_at). */
+static dg_point start_cell(const dgi_layout *L, const dg_grid *g)
+{
+    int32_t n = dgi_graph_start_node(L->g), best = INT32_MAX;
+    dg_point p = {-1, -1};
+    if (!is_template(L, n))
+        return p;
+    dgi_box q = L->room[n];
+    for (int32_t y = q.y0; y <= q.y1; y++)
+        for (int32_t x = q.x0; x <= q.x1; x++)
+        {
+            int32_t d = imax(2 * x - q.x0 - q.x1, q.x0 + q.x1 - 2 * x) +
+                        imax(2 * y - q.y0 - q.y1, q.y0 + q.y1 - 2 * y);
+            if (open_cell(g, x, y) && d < best)
+                best = d, p = (dg_point){x, y};
+        }
+    return p;
+}
+
+/* The markers of the template rooms' prefabs (actors, items, traps), in node order. */
+static dg_status add_template_markers(const dgi_layout *L, dg_result *r, const dg_grid *g)
+{
+    dg_status st = DG_OK;
+    for (int32_t n = 0; st == DG_OK && n < L->g->node_count; n++)
+    {
+        if (!is_template(L, n))
+            continue;
+        uint8_t *heap;
+        const uint8_t *glyphs = template_glyphs(L, n, &heap, &st);
+        if (!glyphs)
+            break;
+        st = dgi_prefab_add_markers(L->g->prefabs, &L->g->prefabs->prefabs[L->tpl[n]], glyphs,
+                                    L->tpl_orient[n], L->room[n].x0 - 1, L->room[n].y0 - 1, g, r, n);
+        glyphs_free(L, n, heap);
+    }
+    return st;
+}
+
 dg_status dgi_layout_result(dgi_layout *L, dg_result *r, const dg_grid *g, const dg_allocator *a)
 {
     dgi_result_reset(r);
-    dg_status st = add_rooms(L, r);
+    dg_status st = add_rooms(L, r, g);
     if (st == DG_OK)
         st = add_edges(L, r);
     if (st == DG_OK)
         st = dgi_result_edge_corridors(r);
     if (st == DG_OK)
-        st = dgi_result_finish(r, g, dgi_graph_start_node(L->g), a);
+        st = dgi_result_finish_at(r, g, start_cell(L, g), dgi_graph_start_node(L->g), NULL, a);
     if (st == DG_OK)
         st = place_exit(L, r, g, a);
     if (st == DG_OK)
-        st = add_locks(L, r);
+        st = add_locks(L, r, g);
+    if (st == DG_OK)
+        st = add_template_markers(L, r, g);
     if (st == DG_OK)
     {
         r->metrics.requested = L->g->node_count;
