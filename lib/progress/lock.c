@@ -1826,8 +1826,8 @@ static void report_shortfall(const placer *s, dg_progress *pr, dg_diag *diag)
                  "from the exit (a map too open)", (int)s->p->locks, (int)s->p->gate_max);
     else
         dgi_fail(diag, DG_OK, "%d of %d locks placed: the way to the exit has too few gates of at "
-                 "most %d doors with room for a key before each", (int)s->placed,
-                 (int)s->p->locks, (int)s->p->gate_max);
+                 "most %d doors, and too few pockets off it, with room for a key before each",
+                 (int)s->placed, (int)s->p->locks, (int)s->p->gate_max);
 }
 
 /* The ways to plan, cheapest and most door-like first: door gates with room
