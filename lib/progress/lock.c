@@ -1403,7 +1403,8 @@ static int32_t door_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
             {
                 ok = *m < s->p->gate_max && cut_allowed(s, u);
                 fl[u] |= CF_SHUT;
-                cut[(*m)++] = u;
+                if (ok)
+                    cut[(*m)++] = u;
                 continue;
             }
             ok = (fl[u] & (CF_HOME | CF_POCKET)) == CF_HOME && u != s->start && u != s->exit;
