@@ -335,19 +335,19 @@ QUALITY_LOCKS(world, "world", NULL,
               LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) |
               LINE(KEY_FROM_LOCK))
 QUALITY_LOCKS(prefab_jigsaw, "prefab-jigsaw", "forest.txt",
-              LINE(KEY_FROM_START) |
+              LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) |
               LINE(KEY_FROM_LOCK))
 QUALITY_LOCKS(prefab_islands, "prefab-islands", "factory.txt",
-              LINE(KEY_FROM_START) |
+              LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) |
               LINE(KEY_FROM_LOCK))
 QUALITY_LOCKS(prefab_mixed, "prefab-mixed", "vaults.txt",
               LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) |
               LINE(KEY_FROM_LOCK))
 QUALITY_LOCKS(prefab_full, "prefab-full", "shaft.txt", 0u)
-QUALITY_LOCKS(cave, "cave", NULL, LINE(KEY_FROM_START) | LINE(KEY_FROM_LOCK))
+QUALITY_LOCKS(cave, "cave", NULL, LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) | LINE(KEY_FROM_LOCK))
 QUALITY_LOCKS(bsp, "bsp", NULL, LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) | LINE(KEY_FROM_LOCK))
 QUALITY_LOCKS(maze, "maze", NULL, LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) | LINE(KEY_FROM_LOCK))
-QUALITY_LOCKS(walk, "walk", NULL, LINE(LOCKS_PLACED) | LINE(KEY_FROM_START))
+QUALITY_LOCKS(walk, "walk", NULL, LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) | LINE(KEY_FROM_LOCK))
 QUALITY_LOCKS(scatter, "scatter", NULL,
               LINE(LOCKS_PLACED) | LINE(KEY_FROM_START) |
               LINE(KEY_FROM_LOCK))

@@ -656,8 +656,8 @@ static int dead_end(const placer *s, int32_t c)
     return open == 1;
 }
 
-/* Walks from the cells from[0..count) (steps 0) over open cells, not
- * crossing a lock, no further than KEY_CLEAR - 1 steps (F_WALK marks the cells
+/* Walks from the cells from[0..count) (steps 0) over open cells, locks
+ * included, no further than KEY_CLEAR - 1 steps (F_WALK marks the cells
  * reached, dist their steps); lowers the clearance of those in key region
  * `region` (any region: -2) to their steps, F_CLOSE marking it set. */
 static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t region,
@@ -671,8 +671,8 @@ static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t reg
         for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
             int32_t u = step(s, c, k);
-            if ((flag[u] & (F_OPEN | F_LOCK | F_WALK)) != F_OPEN)
-                continue;
+            if ((flag[u] & (F_OPEN | F_WALK)) != F_OPEN)
+                continue; /* through locks too: every door open, as a player measures */
             flag[u] |= F_WALK;
             dist[u] = dist[c] + 1;
             q[tail++] = u;
@@ -1281,20 +1281,69 @@ static int take_cut(placer *s, const int32_t *cut, int32_t m, int32_t number)
     return 1;
 }
 
-/* A pocket: cells before the first lock on the way that hang off the rest by
- * at most gate_max cells (a dead-end tunnel, a side cave). The farthest
- * untried cell from the start is its far end; the cut is sought beyond half
- * its distance. Returns the cut's size (its cells into cut[]), 0 if none. */
-static int32_t find_pocket(placer *s, int32_t *cut)
+/* A far end whose pocket failed: its neighbours, fewer than KEY_CLEAR steps
+ * away, mostly fail alike; skipping them leaves the tries for other pockets. */
+static void try_around(placer *s, int32_t far)
 {
-    int32_t *fl = s->aux, far = -1, m = 0;
+    int32_t q[NEAR_CELLS];
+    for (int32_t i = 0, n = walk_near(s, far, q); i < n; i++)
+        s->aux[q[i]] |= CF_TRIED;
+}
+
+/* The kinds of pocket, best first: room for the key deep inside the mouth;
+ * a mouth of door tiles (a store room, a building); any. */
+enum { POCKET_DEEP, POCKET_DOOR, POCKET_ANY };
+
+/* Cells of the pocket (CF_TSIDE) a key could lie on: at least KEY_CLEAR
+ * steps from the start and (a walk over every open cell) from the cells
+ * next[0..count) of the lock the key opens; with `deep`, from the pocket's
+ * own mouth cut[0..m) too. */
+static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const int32_t *cut,
+                           int32_t m, int deep)
+{
+    int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
+    for (int32_t i = 0; i < count + (deep ? m : 0); i++)
+    {
+        int32_t c = i < count ? next[i] : cut[i - count];
+        if (!(fl[c] & CF_NEAR))
+            fl[c] |= CF_NEAR, q[tail] = c, steps[tail++] = 0;
+    }
+    for (; head < tail; head++)
+        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+        {
+            int32_t u = step(s, q[head], k);
+            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR))
+                continue;
+            fl[u] |= CF_NEAR;
+            q[tail] = u, steps[tail++] = steps[head] + 1;
+        }
     for (int32_t c = 0; c < s->n; c++)
-        if ((fl[c] & (CF_HOME | CF_POCKET | CF_TRIED)) == CF_HOME && cut_allowed(s, c) &&
-            (far < 0 || s->depth[c] > s->depth[far]))
-            far = c;
-    if (far < 0)
-        return 0;
-    fl[far] |= CF_TRIED;
+        room += (fl[c] & (CF_TSIDE | CF_NEAR)) == CF_TSIDE && s->depth[c] >= KEY_CLEAR &&
+                c != s->exit;
+    for (int32_t i = 0; i < tail; i++)
+        fl[q[i]] &= ~CF_NEAR;
+    return room;
+}
+
+/* 1 if cell c lies just inside a door (a door beside it, nearer the
+ * start): where a pocket behind that door may end. */
+static int inside_door(const placer *s, int32_t c)
+{
+    int inside = 0;
+    for (int k = 0; k < 4; k++)
+    {
+        int32_t u = step(s, c, k);
+        inside |= s->tile[u] == DG_TILE_DOOR && s->depth[u] < s->depth[c];
+    }
+    return inside && s->tile[c] != DG_TILE_DOOR;
+}
+
+/* Marks the cells of the pocket: the cut is sought beyond half the far
+ * end's distance; its cells into cut[], their count into *m, CF_TSIDE on the
+ * pocket (every cell is CF_SHUT outside home). Returns the pocket's cells. */
+static int32_t cut_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
+{
+    int32_t *fl = s->aux;
     for (int32_t c = 0; c < s->n; c++)
     {
         fl[c] &= ~(CF_INNER | CF_SRC | CF_SHUT | 15);
@@ -1306,13 +1355,98 @@ static int32_t find_pocket(placer *s, int32_t *cut)
     for (int32_t j = 0; j < s->locked_count; j++) /* no pocket swallows a lock */
         fl[s->locked[j]] = (fl[s->locked[j]] & ~CF_SHUT) | CF_SRC;
     s->sink = far;
-    m = (fl[far] & CF_SRC) ? 0 : cut_run(s, cut);
-    for (int32_t i = 0; i < m; i++)
+    *m = (fl[far] & CF_SRC) ? 0 : cut_run(s, cut);
+    if (*m == 0)
+        try_around(s, far);
+    for (int32_t i = 0; i < *m; i++)
         fl[cut[i]] |= CF_SHUT;
-    int32_t inside = m ? cut_flood(s, far, CF_SHUT, CF_TSIDE, NULL) : 0, home = 0;
-    if (inside > 0 && clear_room(s, cut, m, CF_TSIDE, CF_TSIDE) == 0)
-        inside = 0; /* the next key would lie beside this lock */
+    return *m ? cut_flood(s, far, CF_SHUT, CF_TSIDE, NULL) : 0;
+}
+
+/* 1 if the start reaches door c's outer side (its open neighbours off the
+ * pocket, CF_TSIDE) without c: each is nearer the start than c. Then, for
+ * every door of a pocket, the start reaches all cells off it without it. */
+static int opens_outward(const placer *s, int32_t c)
+{
+    int outer = 0, ok = 1;
+    for (int k = 0; k < 4; k++)
+    {
+        int32_t u = step(s, c, k);
+        if (!(s->flag[u] & F_OPEN) || (s->aux[u] & CF_TSIDE))
+            continue;
+        outer = 1;
+        ok &= s->depth[u] >= 0 && s->depth[u] < s->depth[c];
+    }
+    return outer && ok;
+}
+
+/* The area behind the door beside `far` (open cells, no door crossed) as
+ * the pocket, CF_TSIDE on it, and the doors around it as its cut (cut[],
+ * *m): a store room, a building. It must lie in home, hold no start, exit or
+ * lock, and every door of it must open toward the start (opens_outward: no
+ * room hangs behind it). Returns the pocket's cells, 0 if it fails. */
+static int32_t door_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
+{
+    int32_t *fl = s->aux, *q = s->queue, head = 0, tail = 0, ok = 1;
+    *m = 0;
     for (int32_t c = 0; c < s->n; c++)
+        fl[c] &= ~(CF_TSIDE | CF_SHUT);
+    fl[far] |= CF_TSIDE;
+    q[tail++] = far;
+    while (head < tail && ok)
+        for (int32_t c = q[head++], k = 0; k < 4 && ok; k++)
+        {
+            int32_t u = step(s, c, k);
+            if (!(s->flag[u] & F_OPEN) || (fl[u] & (CF_TSIDE | CF_SHUT)))
+                continue;
+            if (s->tile[u] == DG_TILE_DOOR)
+            {
+                ok = *m < s->p->gate_max && cut_allowed(s, u);
+                fl[u] |= CF_SHUT;
+                if (ok)
+                    cut[(*m)++] = u;
+                continue;
+            }
+            ok = (fl[u] & (CF_HOME | CF_POCKET)) == CF_HOME && u != s->start && u != s->exit;
+            fl[u] |= CF_TSIDE;
+            q[tail++] = u;
+        }
+    for (int32_t j = 0; j < s->locked_count && ok; j++)
+        ok = !(fl[s->locked[j]] & (CF_TSIDE | CF_SHUT));
+    for (int32_t i = 0; i < *m && ok; i++)
+        ok = opens_outward(s, cut[i]);
+    for (int32_t i = 1; i < *m; i++) /* in cell order, as cut_run gives it */
+        for (int32_t j = i; j > 0 && cut[j - 1] > cut[j]; j--)
+        {
+            int32_t t = cut[j];
+            cut[j] = cut[j - 1], cut[j - 1] = t;
+        }
+    if (!ok)
+        *m = 0;
+    return ok ? tail : 0;
+}
+
+/* A pocket: cells before the first lock on the way that hang off the rest by
+ * at most gate_max cells (a dead-end tunnel, a side cave, a building). The
+ * farthest untried cell from the start (of kind POCKET_DOOR: just inside
+ * a door) is its far end. The pocket must hold a cell for the key of the
+ * lock next[0..count) (see pocket_room). Returns the cut's size (its cells
+ * into cut[]), 0 if none. */
+static int32_t find_pocket(placer *s, const int32_t *next, int32_t count, int kind, int32_t *cut)
+{
+    int32_t *fl = s->aux, far = -1, m = 0;
+    for (int32_t c = 0; c < s->n; c++)
+        if ((fl[c] & (CF_HOME | CF_POCKET | CF_TRIED)) == CF_HOME && cut_allowed(s, c) &&
+            (far < 0 || s->depth[c] > s->depth[far]) && (kind != POCKET_DOOR || inside_door(s, c)))
+            far = c;
+    if (far < 0)
+        return 0;
+    fl[far] |= CF_TRIED;
+    int32_t inside = kind == POCKET_DOOR ? door_pocket(s, far, cut, &m) : cut_pocket(s, far, cut, &m);
+    if (inside > 0 && pocket_room(s, next, count, cut, m, kind == POCKET_DEEP) == 0)
+        inside = 0; /* the key would lie beside the lock it opens (or, deep, its own) */
+    int32_t home = 0;
+    for (int32_t c = 0; c < s->n && inside > 0; c++)
         home += (fl[c] & (CF_HOME | CF_POCKET | CF_TSIDE | CF_SHUT)) == CF_HOME && c != s->start;
     if (m == 0 || inside == 0 || home == 0)
         return 0;
@@ -1324,26 +1458,47 @@ static int32_t find_pocket(placer *s, int32_t *cut)
     return m;
 }
 
+/* The cells of locked[] numbered `number` into next[]; returns how many. */
+static int32_t lock_cells(const placer *s, int32_t number, int32_t *next)
+{
+    int32_t count = 0;
+    for (int32_t j = 0; j < s->locked_count; j++)
+        if (s->locked_number[j] == number)
+            next[count++] = s->locked[j];
+    return count;
+}
+
 /* When the way has fewer cuts than locks, the first locks close pockets off
  * the start's side: lock j's pocket holds key j + 1, and the way's locks
  * follow. Every lock still gates the exit: each key lies behind the lock
- * before it. */
+ * before it. Pockets are found from the way backwards (the first found takes
+ * the last pocket number), so each holds the key of a lock already known and
+ * can keep it clear of that lock. The kinds of pocket are sought best
+ * first (doors only where the map has doors). */
 static void add_pockets(placer *s)
 {
-    int32_t want = s->p->locks - s->placed, got = 0, cut[8];
-    for (int32_t tries = 0; got < want && tries < 16 * want; tries++)
+    int32_t want = s->p->locks - s->placed, got = 0, cut[8], next[8];
+    for (int kind = POCKET_DEEP; kind <= POCKET_ANY && got < want; kind++)
     {
-        int32_t m = find_pocket(s, cut);
-        for (int32_t i = 0; i < m; i++)
+        if (kind == POCKET_DOOR && !s->has_doors)
+            continue;
+        for (int32_t c = 0; c < s->n; c++)
+            s->aux[c] &= ~CF_TRIED;
+        for (int32_t tries = 0; got < want && tries < 16 * want; tries++)
         {
-            s->locked[s->locked_count] = cut[i];
-            s->locked_number[s->locked_count++] = -(got + 1); /* renumbered below */
+            int32_t count = lock_cells(s, got > 0 ? -got : 1, next);
+            int32_t m = find_pocket(s, next, count, kind, cut);
+            for (int32_t i = 0; i < m; i++)
+            {
+                s->locked[s->locked_count] = cut[i];
+                s->locked_number[s->locked_count++] = -(got + 1); /* renumbered below */
+            }
+            got += m > 0;
         }
-        got += m > 0;
     }
     s->pockets = got;
-    for (int32_t j = 0; j < s->locked_count; j++)
-        s->locked_number[j] = s->locked_number[j] < 0 ? -s->locked_number[j]
+    for (int32_t j = 0; j < s->locked_count; j++) /* found f-th: number got + 1 - f */
+        s->locked_number[j] = s->locked_number[j] < 0 ? got + 1 + s->locked_number[j]
                                                         : s->locked_number[j] + got;
     s->placed += got;
 }
@@ -1672,8 +1827,8 @@ static void report_shortfall(const placer *s, dg_progress *pr, dg_diag *diag)
                  "from the exit (a map too open)", (int)s->p->locks, (int)s->p->gate_max);
     else
         dgi_fail(diag, DG_OK, "%d of %d locks placed: the way to the exit has too few gates of at "
-                 "most %d doors with room for a key before each", (int)s->placed,
-                 (int)s->p->locks, (int)s->p->gate_max);
+                 "most %d doors, and too few pockets off it, with room for a key before each",
+                 (int)s->placed, (int)s->p->locks, (int)s->p->gate_max);
 }
 
 /* The ways to plan, cheapest and most door-like first: door gates with room
