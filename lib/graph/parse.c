@@ -679,33 +679,6 @@ dg_status dg_graph_parse(const char *text, size_t length, const char *source_nam
     return parse(text, length, source_name, allocator, 0, graph, diag);
 }
 
-/* Reads f whole into *buf (capacity *cap, doubling from 4 KiB), stopping one
- * byte past GRAPH_FILE_MAX so an endless stream costs no more than that. */
-static dg_status read_bounded(FILE *f, const dg_allocator *a, char **buf, size_t *cap, size_t *len)
-{
-    for (;;)
-    {
-        if (*len == *cap)
-        {
-            if (*cap > GRAPH_FILE_MAX)
-                return DG_E_TOO_LARGE;
-            size_t bigger_cap = *cap ? DG_MIN(*cap * 2, GRAPH_FILE_MAX + 1) : 4096;
-            char *bigger = dgi_alloc(a, bigger_cap);
-            if (!bigger)
-                return DG_E_NOMEM;
-            if (*len)
-                memcpy(bigger, *buf, *len);
-            dgi_free(a, *buf, *cap);
-            *buf = bigger;
-            *cap = bigger_cap;
-        }
-        size_t got = fread(*buf + *len, 1, *cap - *len, f);
-        *len += got;
-        if (got == 0)
-            return ferror(f) ? DG_E_INVALID : DG_OK;
-    }
-}
-
 dg_status dg_graph_load(const char *path, const dg_allocator *allocator, dg_graph *graph,
                         dg_diag *diag)
 {
@@ -714,20 +687,12 @@ dg_status dg_graph_load(const char *path, const dg_allocator *allocator, dg_grap
     dg_graph_init(graph);
     if (!path)
         return dgi_fail(diag, DG_E_NULL, "graph_load: path is NULL");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return dgi_fail(diag, DG_E_INVALID, "%s: cannot open file", path);
-    char *buf = NULL;
-    size_t cap = 0, len = 0;
-    dg_status st = read_bounded(f, allocator, &buf, &cap, &len);
-    fclose(f);
+    char *buf;
+    size_t cap, len;
+    dg_status st = dgi_read_file(path, GRAPH_FILE_MAX, "graph file", allocator, &buf, &cap, &len,
+                                 diag);
     if (st == DG_OK)
         st = parse(buf, len, path, allocator, 1, graph, diag);
-    else if (st == DG_E_TOO_LARGE)
-        dgi_fail(diag, st, "%s: file over %d KiB, the graph file limit", path,
-                 (int)(GRAPH_FILE_MAX >> 10));
-    else
-        dgi_fail(diag, st, "%s: %s", path, st == DG_E_NOMEM ? "out of memory" : "read error");
     dgi_free(allocator, buf, cap);
     return st;
 }
