@@ -1,6 +1,7 @@
 /* dg_populate: spawn-table entries placed room by room on a difficulty budget
  * that grows with depth (the caller's curve) and with the room's walking
  * distance from the start (docs/content.md). */
+#include "content/content.h"
 #include "content/spawn.h"
 
 #define POPULATE_STREAM 0x706F70756CULL /* one random stream per room, from this */
@@ -157,7 +158,7 @@ typedef struct pop {
     size_t n;
     void *block;        /* one allocation for every per-cell array */
     size_t block_size;
-    int32_t *dist;      /* walking distance from the start (n) */
+    const int32_t *dist; /* walking distance from the start (n; the caller's or own) */
     int32_t *queue;     /* the search's queue (n); then a room's free cells */
     uint8_t *visible;   /* in view of the start (n) */
     uint8_t *taken;     /* a marker's or spawn's cell (n) */
@@ -651,7 +652,7 @@ static void tile_tables(pop *q)
 
 /* One block: dist and queue (int32 per cell), visible, taken and clear (a
  * byte per cell), room distances and the entries' flags and fit. */
-static dg_status prepare(pop *q, dg_diag *diag)
+static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
@@ -660,8 +661,9 @@ static dg_status prepare(pop *q, dg_diag *diag)
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
-    q->dist = (int32_t *)(void *)b;
-    q->queue = q->dist + n;
+    int32_t *own = (int32_t *)(void *)b;
+    q->dist = walk ? walk : own;
+    q->queue = own + n;
     q->room_dist = q->queue + n;
     q->fit = q->room_dist + rooms;
     q->pickable = q->fit + entries;
@@ -672,7 +674,8 @@ static dg_status prepare(pop *q, dg_diag *diag)
     q->clear = q->taken + n;
     q->flags = q->clear + n;
     memset(q->visible, 0, 2 * n); /* visible and taken */
-    dgi_walk_from(&q->w, q->r->start, q->dist, q->queue);
+    if (!walk)
+        dgi_walk_from(&q->w, q->r->start, own, q->queue);
     dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
     if (st != DG_OK)
         return st;
@@ -698,6 +701,14 @@ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
                       const dg_populate_params *params, uint64_t seed, dg_result *result,
                       dg_populate_stats *stats, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_populate_run(grid, table, params, seed, result, stats, NULL, allocator, diag);
+}
+
+dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
+                           const dg_populate_params *params, uint64_t seed, dg_result *result,
+                           dg_populate_stats *stats, const int32_t *walk,
+                           const dg_allocator *allocator, dg_diag *diag)
+{
     dg_populate_params def;
     dg_populate_defaults(&def);
     pop q;
@@ -711,7 +722,7 @@ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
     q.r = result;
     q.a = allocator;
     dgi_move_basic(&q.w, grid, q.p->passable);
-    st = prepare(&q, diag);
+    st = prepare(&q, walk, diag);
     for (int32_t i = 0; st == DG_OK && i < result->room_count; i++)
         if ((st = populate_room(&q, i, seed)) != DG_OK)
             dgi_fail(diag, st, "out of memory for the spawns");

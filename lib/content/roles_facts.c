@@ -201,7 +201,8 @@ static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t room
     rc->first[0] = 0;
 }
 
-/* Breadth-first distances from p over the tiles of pass (-1 everywhere if p is shut). */
+/* Walking distances from p over the tiles of pass: -1 for an open cell not
+ * reached, -2 for a shut one (every cell -1 if p is shut). */
 static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t *dist,
                       int32_t *queue)
 {
@@ -213,7 +214,7 @@ static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t
             dist[i] = -1;
         return;
     }
-    dgi_bfs_move(&w, &p, 1, 0, dist, queue, NULL);
+    dgi_walk_from(&w, p, dist, queue);
 }
 
 /* Sets `flag` on every reachable room none of whose cells is marked in seen. */
@@ -274,15 +275,15 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc
 }
 
 /* The distinct openings of room k: open cells outside it, 4-next to one of
- * its cells, grouped 8-connected. tag[c] == -2 - 2k marks an opening found
- * for room k, -3 - 2k one already grouped: below -1, so tags need no reset
- * between rooms, nor over the distances (>= -1) the array held before.
- * list has room for twice the openings (the list, then the flood's stack). */
+ * its cells, grouped 8-connected. tag[c] is 1 for an opening found, 2 for
+ * one already grouped, and back to 0 for each cell listed when the room is
+ * done. list has room for twice the openings (the list, then the flood's stack). */
 static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k,
-                               const room_cells *rc, int32_t *tag, int32_t *list)
+                               const room_cells *rc, uint8_t *tag, int32_t *list)
 {
     const int32_t w = g->width, h = g->height;
-    int32_t n = 0, found = -2 - 2 * k, grouped = found - 1;
+    int32_t n = 0;
+    const uint8_t found = 1, grouped = 2;
     const int32_t cell_step[4] = {-w, 1, w, -1};
     const ptrdiff_t tile_step[4] = {-(ptrdiff_t)g->stride, 1, g->stride, -1};
     for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
@@ -298,7 +299,7 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
             int32_t e = c + cell_step[d];
             if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
                 continue;
-            if (owner[e] != k && tag[e] != found && dgi_passable_default[t[tile_step[d]]])
+            if (owner[e] != k && !tag[e] && dgi_passable_default[t[tile_step[d]]])
             {
                 tag[e] = found;
                 list[n++] = e;
@@ -326,6 +327,8 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
                     }
         }
     }
+    for (int32_t i = 0; i < n; i++)
+        tag[list[i]] = 0;
     return groups;
 }
 
@@ -458,23 +461,26 @@ static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *r
                 f[k].flags |= DGI_RF_SHUT;
 }
 
-dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_facts *f,
-                              int32_t asked, int32_t *reachable, const dg_allocator *a)
+dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_t *walk,
+                              dgi_room_facts *f, int32_t asked, int32_t *reachable,
+                              const dg_allocator *a)
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
-    /* owner, start walk (then opening tags), cells, queue and one more (an
-     * opening list and its flood stack), first cells and rank order, route (then gate) marks */
-    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n;
+    /* owner, start walk, cells, queue and one more (an opening list and its
+     * flood stack), first cells and rank order; route (then gate) marks and
+     * opening tags */
+    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n * 2;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
     size_t words = (size_t)n * 5 + (size_t)rooms * 2 + 1;
-    int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n);
+    int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n * 2);
     if (!buf)
         return DG_E_NOMEM;
-    int32_t *owner = buf, *ds = buf + n, *queue = buf + 3 * (size_t)n;
+    int32_t *owner = buf, *queue = buf + 3 * (size_t)n;
     room_cells rc = {buf + 2 * (size_t)n, buf + 5 * (size_t)n};
     int32_t *order = rc.first + rooms + 1;
-    uint8_t *route = (uint8_t *)(buf + words);
+    uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
+    memset(tag, 0, (size_t)n);
     /* without caves the rect scan lists each room's cells in order already */
     if (fill_owners(g, r, owner, queue, rc.cells, rc.first))
         group_cells(owner, w, n, rooms, &rc);
@@ -483,7 +489,12 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
         f[k].distance = f[k].rank = -1;
         f[k].area = f[k].entrances = f[k].flags = 0;
     }
-    walk_from(g, dgi_passable_default, r->start, ds, queue);
+    const int32_t *ds = walk;
+    if (!ds)
+    {
+        walk_from(g, dgi_passable_default, r->start, buf + n, queue);
+        ds = buf + n;
+    }
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
                   (asked & DGI_RF_ROUTE);
     if (exit_in)
@@ -496,9 +507,9 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
     for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
     for (int32_t k = 0; k < rooms; k++)
-        f[k].entrances = count_entrances(g, owner, k, &rc, ds, queue);
+        f[k].entrances = count_entrances(g, owner, k, &rc, tag, queue);
     fill_ranks(f, rooms, count, order);
     *reachable = count;
-    dgi_free(a, buf, words * sizeof *buf + (size_t)n);
+    dgi_free(a, buf, words * sizeof *buf + (size_t)n * 2);
     return DG_OK;
 }
