@@ -169,6 +169,7 @@ typedef struct pop {
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
     int32_t *cost, *group_min; /* per entry, beside each other for the picks */
+    int32_t *need;      /* per entry: cost * group_min, the least a group of it spends */
     int32_t *fit;       /* per entry: the entries that fit the room being filled */
     int32_t *pickable;  /* per entry: those of them a pick may choose now */
     const char *fit_role, *fit_kind; /* the role and kind q->fit was made for (NULL: none) */
@@ -481,8 +482,7 @@ static void room_entries(pop *q, room_state *rs)
  * cost 0 spends none, so it is picked at most once a room (one shopkeeper). */
 static int may_fill(const pop *q, const room_state *rs, int32_t k)
 {
-    int32_t cost = q->cost[k], group = q->group_min[k];
-    return (int64_t)cost * group <= rs->left && cost >= rs->least && group <= rs->slots_left &&
+    return q->need[k] <= rs->left && q->cost[k] >= rs->least && q->group_min[k] <= rs->slots_left &&
            !(q->flags[k] & ENTRY_PICKED);
 }
 
@@ -654,6 +654,7 @@ static void entry_flags(pop *q)
                                 (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
         q->cost[k] = e->cost;
         q->group_min[k] = e->group_min;
+        q->need[k] = e->cost * e->group_min; /* <= DG_SPAWN_COST_MAX * DG_SPAWN_GROUP_MAX */
     }
 }
 
@@ -677,7 +678,7 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     q->block_size = n * (2 * sizeof(int32_t) + 3) + rooms * sizeof(int32_t) +
-                    entries * (4 * sizeof(int32_t) + 1);
+                    entries * (5 * sizeof(int32_t) + 1);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
@@ -689,7 +690,8 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     q->pickable = q->fit + entries;
     q->cost = q->pickable + entries;
     q->group_min = q->cost + entries;
-    q->visible = (uint8_t *)(q->group_min + entries);
+    q->need = q->group_min + entries;
+    q->visible = (uint8_t *)(q->need + entries);
     q->taken = q->visible + n;
     q->clear = q->taken + n;
     q->flags = q->clear + n;

@@ -289,7 +289,8 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
     for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
     {
         int32_t x = DGI_PX(rc->cells[i]), y = DGI_PY(rc->cells[i]), c = y * w + x;
-        int edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+        /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
+        int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
         if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
             owner[c + w] == k)
             continue; /* inside the room: most cells */
