@@ -274,21 +274,30 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc
     mark_unreached(rc, g->width, seen, f, r->room_count, flag);
 }
 
-/* The distinct openings of room k: open cells outside it, 4-next to one of
- * its cells, grouped 8-connected. tag[c] is 1 for an opening found, 2 for
- * one already grouped, and back to 0 for each cell listed when the room is
- * done. list has room for twice the openings (the list, then the flood's stack). */
-static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k,
-                               const room_cells *rc, uint8_t *tag, int32_t *list)
+/* Room k's facts read off its cells in one pass: area, walking distance
+ * (its nearest reached cell; ds as dgi_walk_from gives it), reach, route
+ * (a cell marked in route, NULL: not asked), and its entrances: the distinct
+ * openings, open cells outside it 4-next to one of its cells, grouped
+ * 8-connected. tag[c] is 1 for an opening found, 2 for one already grouped,
+ * and back to 0 for each cell listed when the room is done. list has room
+ * for twice the openings (the list, then the flood's stack). */
+static void measure_room(const dg_grid *g, const int32_t *owner, int32_t k, const room_cells *rc,
+                         const int32_t *ds, const uint8_t *route, uint8_t *tag, int32_t *list,
+                         dgi_room_facts *f)
 {
     const int32_t w = g->width, h = g->height;
-    int32_t n = 0;
+    int32_t n = 0, best = -1, on_route = 0;
     const uint8_t found = 1, grouped = 2;
     const int32_t cell_step[4] = {-w, 1, w, -1};
     const ptrdiff_t tile_step[4] = {-(ptrdiff_t)g->stride, 1, g->stride, -1};
     for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
     {
         int32_t x = DGI_PX(rc->cells[i]), y = DGI_PY(rc->cells[i]), c = y * w + x;
+        if (ds[c] >= 0)
+        {
+            best = best < 0 || ds[c] < best ? ds[c] : best;
+            on_route |= route && route[c];
+        }
         /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
         int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
         if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
@@ -307,6 +316,10 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
             }
         }
     }
+    f[k].area = rc->first[k + 1] - rc->first[k];
+    f[k].distance = best;
+    if (best >= 0)
+        f[k].flags |= DGI_RF_REACHABLE | (on_route ? DGI_RF_ROUTE : 0);
     int32_t groups = 0;
     for (int32_t i = 0; i < n; i++)
     {
@@ -330,7 +343,7 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
     }
     for (int32_t i = 0; i < n; i++)
         tag[list[i]] = 0;
-    return groups;
+    f[k].entrances = groups;
 }
 
 /* Each reachable room's rank: the share of the other reachable rooms at most
@@ -381,25 +394,6 @@ static void mark_route(const dg_grid *g, const int32_t *ds, dg_point exit, uint8
                 mark[nb[d]] = 1;
                 stack[top++] = nb[d];
             }
-    }
-}
-
-/* Distance, reach and route of every room. */
-static void fill_walks(const room_cells *rc, int32_t w, int32_t rooms, const int32_t *ds,
-                       const uint8_t *route, dgi_room_facts *f)
-{
-    for (int32_t k = 0; k < rooms; k++)
-    {
-        f[k].area = rc->first[k + 1] - rc->first[k];
-        for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
-        {
-            int32_t c = DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i]);
-            if (ds[c] < 0)
-                continue;
-            if (f[k].distance < 0 || ds[c] < f[k].distance)
-                f[k].distance = ds[c];
-            f[k].flags |= DGI_RF_REACHABLE | (route && route[c] ? DGI_RF_ROUTE : 0);
-        }
     }
 }
 
@@ -500,15 +494,14 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
                   (asked & DGI_RF_ROUTE);
     if (exit_in)
         mark_route(g, ds, r->exit, route, queue);
-    fill_walks(&rc, w, rooms, ds, exit_in ? route : NULL, f);
+    for (int32_t k = 0; k < rooms; k++)
+        measure_room(g, owner, k, &rc, ds, exit_in ? route : NULL, tag, queue, f);
     fill_holdings(g, r, owner, f);
     /* the gate floods overwrite the route marks (read above) */
     fill_gates(g, r, &rc, route, queue, f, asked);
     int32_t count = 0;
     for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
-    for (int32_t k = 0; k < rooms; k++)
-        f[k].entrances = count_entrances(g, owner, k, &rc, tag, queue);
     fill_ranks(f, rooms, count, order);
     *reachable = count;
     dgi_free(a, buf, words * sizeof *buf + (size_t)n * 2);
