@@ -382,18 +382,21 @@ static void mark_route(const dg_grid *g, const int32_t *ds, dg_point exit, uint8
     if (ds[e] < 0)
         return;
     mark[e] = 1;
-    stack[top++] = e;
+    stack[top++] = DGI_PACK(exit.x, exit.y); /* packed cells: no division per cell */
     while (top > 0)
     {
-        int32_t c = stack[--top], x = c % w, y = c / w;
-        int32_t nb[4] = {y > 0 ? c - w : -1, x < w - 1 ? c + 1 : -1, y < h - 1 ? c + w : -1,
-                         x > 0 ? c - 1 : -1};
-        for (int d = 0; d < 4; d++)
-            if (nb[d] >= 0 && !mark[nb[d]] && ds[nb[d]] >= 0 && ds[nb[d]] == ds[c] - 1)
-            {
-                mark[nb[d]] = 1;
-                stack[top++] = nb[d];
-            }
+        int32_t p = stack[--top], x = DGI_PX(p), y = DGI_PY(p), c = y * w + x;
+        int32_t nearer = ds[c] - 1; /* -1 at the start: nothing is nearer */
+        if (nearer < 0)
+            continue;
+        if (y > 0 && ds[c - w] == nearer && !mark[c - w])
+            mark[c - w] = 1, stack[top++] = DGI_PACK(x, y - 1);
+        if (x < w - 1 && ds[c + 1] == nearer && !mark[c + 1])
+            mark[c + 1] = 1, stack[top++] = DGI_PACK(x + 1, y);
+        if (y < h - 1 && ds[c + w] == nearer && !mark[c + w])
+            mark[c + w] = 1, stack[top++] = DGI_PACK(x, y + 1);
+        if (x > 0 && ds[c - 1] == nearer && !mark[c - 1])
+            mark[c - 1] = 1, stack[top++] = DGI_PACK(x - 1, y);
     }
 }
 
