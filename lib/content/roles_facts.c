@@ -234,29 +234,29 @@ static void mark_unreached(const room_cells *rc, int32_t w, const uint8_t *seen,
 }
 
 /* seen[c] = 1 on the cells the start reaches over the tiles of pass: a flood
- * without distances (a stack of cell numbers). */
+ * without distances (a stack of packed cells, DGI_PACK). */
 static void flood_from(const dg_grid *g, const uint8_t *pass, dg_point p, uint8_t *seen,
                        int32_t *stack)
 {
     const int32_t w = g->width, h = g->height;
     memset(seen, 0, (size_t)w * (size_t)h);
-    int32_t top = 0, s = p.y * w + p.x;
+    int32_t top = 0;
     if (!pass[DG_CELL(g, p.x, p.y)])
         return;
-    seen[s] = 1;
-    stack[top++] = s;
+    seen[p.y * w + p.x] = 1;
+    stack[top++] = DGI_PACK(p.x, p.y);
     while (top > 0)
     {
-        int32_t c = stack[--top], x = c % w, y = c / w;
+        int32_t q = stack[--top], x = DGI_PX(q), y = DGI_PY(q), c = y * w + x;
         const uint8_t *t = &DG_CELL(g, x, y);
         if (y > 0 && !seen[c - w] && pass[t[-g->stride]])
-            seen[c - w] = 1, stack[top++] = c - w;
+            seen[c - w] = 1, stack[top++] = DGI_PACK(x, y - 1);
         if (x < w - 1 && !seen[c + 1] && pass[t[1]])
-            seen[c + 1] = 1, stack[top++] = c + 1;
+            seen[c + 1] = 1, stack[top++] = DGI_PACK(x + 1, y);
         if (y < h - 1 && !seen[c + w] && pass[t[g->stride]])
-            seen[c + w] = 1, stack[top++] = c + w;
+            seen[c + w] = 1, stack[top++] = DGI_PACK(x, y + 1);
         if (x > 0 && !seen[c - 1] && pass[t[-1]])
-            seen[c - 1] = 1, stack[top++] = c - 1;
+            seen[c - 1] = 1, stack[top++] = DGI_PACK(x - 1, y);
     }
 }
 
