@@ -2556,6 +2556,28 @@ BAD(populate_bad_grid, dg_populate, "stride < width", DG_E_INVALID, NULL)
     dg_spawn_table_free(t);
     return st;
 }
+BAD(roles_populate_null, dg_roles_populate, "grid NULL", DG_E_NULL, "grid")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    dg_spawn_table *t = bad_spawn_table();
+    int32_t markers = e->result.marker_count;
+    dg_status st = dg_roles_populate(NULL, &r, 1, t, NULL, 1, &e->result, NULL, NULL, NULL, diag);
+    dg_spawn_table_free(t);
+    return e->result.marker_count == markers ? roles_untouched(e, st) : 1;
+}
+BAD(roles_populate_no_start, dg_roles_populate, "a result without a start", DG_E_INVALID,
+    "start")
+{
+    dg_role_rule r;
+    dg_role_rule_init(&r, "boss");
+    dg_spawn_table *t = bad_spawn_table();
+    int32_t markers = e->result.marker_count;
+    dg_status st =
+        dg_roles_populate(e->g, &r, 1, t, NULL, 1, &e->result, NULL, NULL, NULL, diag);
+    dg_spawn_table_free(t);
+    return e->result.marker_count == markers ? roles_untouched(e, st) : 1;
+}
 
 /* ---- turn scheduler ------------------------------------------------------------------ */
 /* Rows for tests/test_badinput.c (append before the matrix runner). Each row

@@ -510,3 +510,118 @@ TEST(populate_out_of_memory_leaves_result)
     dg_spawn_table_free(t);
     map_free(&m);
 }
+
+/* A hash of the result's roles and markers from marker `first` on. */
+static uint64_t content_hash(const dg_result *r, int32_t first)
+{
+    uint64_t x = 0xCBF29CE484222325ULL;
+    for (int32_t i = 0; i < r->label_count; i++)
+        for (const char *c = r->labels[i].role; *c; c++)
+            x = (x ^ (uint8_t)*c) * 0x100000001B3ULL;
+    for (int32_t i = first; i < r->marker_count; i++)
+    {
+        const dg_marker *k = &r->markers[i];
+        int32_t v[7] = {k->pos.x, k->pos.y, k->kind, k->room, k->number, k->size, k->cost};
+        for (int j = 0; j < 7; j++)
+            x = (x ^ (uint32_t)v[j]) * 0x100000001B3ULL;
+        for (const char *c = k->name; *c; c++)
+            x = (x ^ (uint8_t)*c) * 0x100000001B3ULL;
+    }
+    return x;
+}
+
+/* dg_roles_populate gives what dg_roles then dg_populate give, with the
+ * params' own passable tiles or not; a refused population keeps the roles. */
+TEST(populate_roles_in_one_call)
+{
+    dg_spawn_table *t = load_table("examples/spawns/dungeon.txt");
+    CHECK(t != NULL);
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t count = 0;
+    CHECK(dg_roles_builtin(rules, DG_ROLES_MAX, &count) == DG_OK);
+    uint8_t shut_doors[256];
+    for (int k = 0; k < 256; k++)
+        shut_doors[k] = dg_tile_passable((uint8_t)k) && k != DG_TILE_DOOR;
+    for (int g = 0; t && g < GENS; g++)
+        for (uint64_t seed = 1; seed <= 3; seed++)
+        {
+            dg_populate_params p;
+            dg_populate_defaults(&p);
+            p.depth = (int32_t)seed * 4;
+            p.passable = seed == 3 ? shut_doors : NULL;
+            map a, b;
+            int made = map_make(&a, gens[g], seed, 80, 50);
+            made &= map_make(&b, gens[g], seed, 80, 50);
+            if (!made)
+            {
+                map_free(&a), map_free(&b);
+                continue;
+            }
+            int32_t first = a.result.marker_count;
+            dg_role_report ra, rb;
+            dg_populate_stats sa, sb;
+            memset(&ra, 0, sizeof ra), memset(&rb, 0, sizeof rb);
+            memset(&sa, 0, sizeof sa), memset(&sb, 0, sizeof sb);
+            dg_status st = dg_roles(&a.grid, rules, count, seed, &a.result, &ra, NULL, NULL);
+            if (st == DG_OK)
+                st = dg_populate(&a.grid, t, &p, seed, &a.result, &sa, NULL, NULL);
+            CHECK(dg_roles_populate(&b.grid, rules, count, t, &p, seed, &b.result, &rb, &sb, NULL,
+                                    NULL) == st);
+            CHECK(memcmp(&ra, &rb, sizeof ra) == 0 && memcmp(&sa, &sb, sizeof sa) == 0);
+            CHECK(a.result.marker_count == b.result.marker_count);
+            CHECK_EQ_U64(content_hash(&a.result, first), content_hash(&b.result, first));
+            map_free(&a), map_free(&b);
+        }
+    dg_spawn_table *noboss = NULL;
+    static const char text[] = "spawns 1\nrat monster\ngold item\n";
+    CHECK(dg_spawn_parse(text, sizeof text - 1, "t", NULL, NULL, NULL, &noboss, NULL) == DG_OK);
+    map m;
+    if (map_make(&m, "bsp", 5, 80, 50))
+    {
+        int32_t markers = m.result.marker_count;
+        dg_diag d;
+        CHECK(dg_roles_populate(&m.grid, rules, count, noboss, NULL, 5, &m.result, NULL, NULL,
+                                NULL, &d) == DG_E_INVALID);
+        CHECK(strstr(d.message, "'boss'") != NULL && m.result.marker_count == markers);
+        CHECK(m.result.label_count == m.result.room_count);
+        m.result.start.x = -1;
+        CHECK(dg_roles_populate(&m.grid, rules, count, t, NULL, 5, &m.result, NULL, NULL, NULL,
+                                &d) == DG_E_INVALID);
+    }
+    map_free(&m);
+    dg_spawn_table_free(noboss);
+    dg_spawn_table_free(t);
+}
+
+/* Out of memory at any allocation of dg_roles_populate: DG_E_NOMEM and no
+ * spawn, or the whole work. */
+TEST(populate_roles_in_one_call_out_of_memory)
+{
+    dg_spawn_table *t = load_table("examples/spawns/dungeon.txt");
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t count = 0;
+    CHECK(t && dg_roles_builtin(rules, DG_ROLES_MAX, &count) == DG_OK);
+    int ok = 0;
+    for (int32_t n = 1; t && n <= 16 && !ok; n++)
+    {
+        map m;
+        if (!map_make(&m, "bsp", 5, 80, 50))
+        {
+            map_free(&m);
+            continue;
+        }
+        int32_t markers = m.result.marker_count;
+        failing f = {n, 0};
+        dg_allocator a = {fail_alloc, fail_free, &f};
+        dg_diag d;
+        dg_status st =
+            dg_roles_populate(&m.grid, rules, count, t, NULL, 1, &m.result, NULL, NULL, &a, &d);
+        CHECK(st == DG_OK || st == DG_E_NOMEM);
+        if (st == DG_E_NOMEM)
+            CHECK(m.result.marker_count == markers && d.status == DG_E_NOMEM);
+        ok = st == DG_OK;
+        map_free(&m);
+    }
+    CHECK(ok);
+    dg_spawn_table_free(t);
+}

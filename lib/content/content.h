@@ -32,11 +32,26 @@ typedef struct dgi_room_facts {
     int32_t flags;     /* DGI_RF_* */
 } dgi_room_facts;
 /* Fills facts[room_count] for a map whose start is a passable cell of the
- * grid; *reachable gets the rooms reachable from the start. Of the flags
+ * grid; *reachable gets the rooms reachable from the start. walk: the
+ * start's walking distances over dgi_passable_default (dgi_walk_from: -1 open
+ * and not reached, -2 shut), or NULL to measure them here. Of the flags
  * DGI_RF_ROUTE, _LOCK, _SECRET and _SHUT only those in `asked` are measured
  * (the others stay 0: no rule reads them). DG_E_NOMEM. */
 dg_status dgi_room_facts_fill(const dg_grid *grid, const dg_result *result,
-                              dgi_room_facts *facts, int32_t asked, int32_t *reachable,
+                              const int32_t *walk, dgi_room_facts *facts, int32_t asked, int32_t *reachable,
                               const dg_allocator *allocator);
+
+/* roles.c: dg_roles, with the start's walk measured already (walk as for
+ * dgi_room_facts_fill, or NULL). */
+dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
+                        uint64_t seed, dg_result *result, dg_role_report *report,
+                        const int32_t *walk, const dg_allocator *allocator, dg_diag *diag);
+
+/* populate.c: dg_populate, with the start's walk over the params' passable
+ * tiles measured already (dgi_walk_from's distances, or NULL). */
+dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
+                           const dg_populate_params *params, uint64_t seed, dg_result *result,
+                           dg_populate_stats *stats, const int32_t *walk,
+                           const dg_allocator *allocator, dg_diag *diag);
 
 #endif

@@ -1,6 +1,7 @@
 /* dg_populate: spawn-table entries placed room by room on a difficulty budget
  * that grows with depth (the caller's curve) and with the room's walking
  * distance from the start (docs/content.md). */
+#include "content/content.h"
 #include "content/spawn.h"
 
 #define POPULATE_STREAM 0x706F70756CULL /* one random stream per room, from this */
@@ -79,14 +80,21 @@ static const char *kind_name(int32_t kind)
     return kind >= 0 && kind < 5 ? names[kind] : "";
 }
 
+/* 1 if the room's role is `word`; most rooms have none, and no call then. */
+static int role_is(const dg_result *r, int32_t room, const char *word)
+{
+    const char *role = role_of(r, room);
+    return role[0] == word[0] && strcmp(role, word) == 0;
+}
+
 static int is_boss_room(const dg_result *r, int32_t room)
 {
-    return strcmp(role_of(r, room), "boss") == 0;
+    return role_is(r, room, "boss");
 }
 
 static int is_treasure_room(const dg_result *r, int32_t room)
 {
-    return strcmp(role_of(r, room), "treasure") == 0;
+    return role_is(r, room, "treasure");
 }
 
 /* A boss room needs an entry that lists "boss"; a treasure room an item
@@ -157,7 +165,7 @@ typedef struct pop {
     size_t n;
     void *block;        /* one allocation for every per-cell array */
     size_t block_size;
-    int32_t *dist;      /* walking distance from the start (n) */
+    const int32_t *dist; /* walking distance from the start (n; the caller's or own) */
     int32_t *queue;     /* the search's queue (n); then a room's free cells */
     uint8_t *visible;   /* in view of the start (n) */
     uint8_t *taken;     /* a marker's or spawn's cell (n) */
@@ -168,6 +176,7 @@ typedef struct pop {
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
     int32_t *cost, *group_min; /* per entry, beside each other for the picks */
+    int32_t *need;      /* per entry: cost * group_min, the least a group of it spends */
     int32_t *fit;       /* per entry: the entries that fit the room being filled */
     int32_t *pickable;  /* per entry: those of them a pick may choose now */
     const char *fit_role, *fit_kind; /* the role and kind q->fit was made for (NULL: none) */
@@ -197,40 +206,6 @@ static dg_rect room_rect(const pop *q, int32_t room)
 static int open_at(const pop *q, int32_t x, int32_t y)
 {
     return x >= 0 && y >= 0 && x < q->w.width && y < q->w.height && q->w.pass[DG_CELL(&q->w, x, y)];
-}
-
-/* The 8 neighbours' openness as bits, N at bit 0 then clockwise: N, NE, E,
- * SE, S, SW, W, NW. */
-static unsigned ring_bits(const pop *q, int32_t x, int32_t y)
-{
-    unsigned ring = 0;
-    if (x > 0 && y > 0 && x + 1 < q->w.width && y + 1 < q->w.height)
-    {
-        const uint8_t *up = &DG_CELL(&q->w, x, y - 1), *mid = up + q->w.stride,
-                      *down = mid + q->w.stride;
-        const uint8_t *open = q->open;
-        return open[up[0]] | open[up[1]] << 1 | open[mid[1]] << 2 | open[down[1]] << 3 |
-               open[down[0]] << 4 | open[down[-1]] << 5 | open[mid[-1]] << 6 | open[up[-1]] << 7;
-    }
-    static const int8_t rx[8] = {0, 1, 1, 1, 0, -1, -1, -1}, ry[8] = {-1, -1, 0, 1, 1, 1, 0, -1};
-    for (int k = 0; k < 8; k++)
-        ring |= (unsigned)open_at(q, x + rx[k], y + ry[k]) << k;
-    return ring;
-}
-
-/* 1 if the cell may be a chokepoint: its open 4-neighbours fall into two or
- * more groups, two of them joined when the diagonal cell between them is
- * open. Every chokepoint (dg_chokepoints's articulation cell) is one, so a
- * spawn kept off these is off every chokepoint; the test reads 8 cells, not
- * the whole map. An open side k (even bit) is its own group unless sides k
- * and k + 2 and the diagonal k + 1 between them are all open; two or more
- * such groups make a cut. */
-static int may_cut(const pop *q, int32_t x, int32_t y)
-{
-    unsigned ring = ring_bits(q, x, y);
-    unsigned next = ((ring >> 1) | (ring << 7)) & 0xFFu, after = ((ring >> 2) | (ring << 6)) & 0xFFu;
-    unsigned lone = ring & ~(next & after) & 0x55u;
-    return (lone & (lone - 1)) != 0;
 }
 
 /* Walking distance of each room: its nearest reached cell. */
@@ -272,37 +247,68 @@ static void mark_taken(pop *q)
     }
 }
 
-/* 1 if nothing may stand on grid cell (gx, gy): not a spawn tile, taken,
- * unreached, in the start's view, or a possible chokepoint (tested last, it
- * reads 8 cells). */
-static int cell_blocked(const pop *q, int32_t gx, int32_t gy)
+/* Whether a cell may be a chokepoint: its open 4-neighbours fall into two or
+ * more groups, two of them joined when the diagonal cell between them is
+ * open. Every chokepoint (dg_chokepoints's articulation cell) is one, so a
+ * spawn kept off these is off every chokepoint; the test reads the 8 cells
+ * around, not the whole map. An open side is its own group unless the next
+ * side clockwise and the diagonal between them are open too; two or more such
+ * groups make a cut. Bit w of CUT is that answer for the 3x3 window
+ * w = col(x - 1) | col(x) << 3 | col(x + 1) << 6, where col(x) = open above |
+ * open here << 1 | open below << 2 (bits 0 NW, 1 W, 2 SW, 3 N, 5 S, 6 NE,
+ * 7 E, 8 SE; cells off the grid are shut). The window slides along a row:
+ * three cells read per step. */
+static const uint64_t CUT[8] = {
+    0x7F0C7F0C44004400ULL, 0x7F0C7F0C44004400ULL, 0xFFFFFFFFFFCCFFCCULL, 0x7FFF7FFF44CC44CCULL,
+    0x7F0C7F0C44004400ULL, 0x7F0C7F0C44004400ULL, 0x7F0C7F0CFFCCFFCCULL, 0x040C040C44CC44CCULL};
+
+/* The open cells of column x of rows up, mid and down (NULL: off the grid) as
+ * col bits; 0 off the grid. */
+static unsigned column(const pop *q, const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                       int32_t x)
 {
-    size_t i = cell_index(q, gx, gy);
-    return !q->spawnable[DG_CELL(&q->w, gx, gy)] || q->taken[i] || q->dist[i] < 0 ||
-           q->visible[i] || may_cut(q, gx, gy);
+    if (x < 0 || x >= q->w.width)
+        return 0;
+    return (up ? q->open[up[x]] : 0u) | (unsigned)q->open[mid[x]] << 1 |
+           (down ? (unsigned)q->open[down[x]] << 2 : 0u);
 }
 
 /* The clearance of the rect's free cells into q->clear, rect.w per row (as
  * dgi_clearance_fill, capped at DG_CREATURE_SIZE_MAX); footprints stay
- * inside the rect, so it sees nothing outside. */
+ * inside the rect, so it sees nothing outside. A cell is free unless it is
+ * no spawn tile, taken, unreached, in the start's view, or a possible
+ * chokepoint (may_cut, by the sliding window). */
 static void rect_clearance(pop *q, dg_rect c)
 {
     const size_t w = (size_t)c.w;
     for (int32_t y = c.h - 1; y >= 0; y--)
     {
+        int32_t gy = c.y + y;
+        const uint8_t *mid = &DG_CELL(&q->w, 0, gy);
+        const uint8_t *up = gy > 0 ? mid - q->w.stride : NULL;
+        const uint8_t *down = gy + 1 < q->w.height ? mid + q->w.stride : NULL;
+        size_t base = cell_index(q, 0, gy);
         uint8_t *row = q->clear + (size_t)y * w;
         const uint8_t *below = y + 1 < c.h ? row + w : NULL;
+        unsigned right = column(q, up, mid, down, c.x + c.w);
+        unsigned here = column(q, up, mid, down, c.x + c.w - 1);
         for (int32_t x = c.w - 1; x >= 0; x--)
         {
-            if (cell_blocked(q, c.x + x, c.y + y))
+            int32_t gx = c.x + x;
+            size_t i = base + (size_t)gx;
+            unsigned left = column(q, up, mid, down, gx - 1);
+            unsigned win = left | here << 3 | right << 6;
+            right = here, here = left;
+            if (!q->spawnable[mid[gx]] || q->taken[i] || q->dist[i] < 0 || q->visible[i] ||
+                ((CUT[win >> 6] >> (win & 63)) & 1u))
             {
                 row[x] = 0;
                 continue;
             }
-            int32_t right = x + 1 < c.w ? row[x + 1] : 0;
-            int32_t down = below ? below[x] : 0;
+            int32_t r = x + 1 < c.w ? row[x + 1] : 0;
+            int32_t down_c = below ? below[x] : 0;
             int32_t corner = below && x + 1 < c.w ? below[x + 1] : 0;
-            row[x] = (uint8_t)DG_MIN(DG_MIN(right, DG_MIN(down, corner)) + 1, DG_CREATURE_SIZE_MAX);
+            row[x] = (uint8_t)DG_MIN(DG_MIN(r, DG_MIN(down_c, corner)) + 1, DG_CREATURE_SIZE_MAX);
         }
     }
 }
@@ -354,35 +360,58 @@ static int fits(const pop *q, const room_state *rs, int32_t c, int32_t side)
     return 1;
 }
 
+/* 1 if a size-`side` footprint fits at grid cell (x, y) of the room's rect. */
+static int fits_at(const pop *q, const room_state *rs, int32_t x, int32_t y, int32_t side)
+{
+    return fits(q, rs, DGI_PACK(x, y), side);
+}
+
+/* The fitting cell nearest to packed cell `near` (Chebyshev distance), the
+ * first in the room's list (row by row) among the nearest: rings of growing
+ * radius inside the rect, each read row by row, so a group's next member
+ * costs the few cells around its leader, not the whole room. -1 if none. */
+static int32_t nearest_cell(const pop *q, const room_state *rs, int32_t side, int32_t near)
+{
+    const dg_rect r = rs->rect;
+    const int32_t nx = DGI_PX(near), ny = DGI_PY(near), xe = r.x + r.w - 1, ye = r.y + r.h - 1;
+    const int32_t reach = DG_MAX(DG_MAX(nx - r.x, xe - nx), DG_MAX(ny - r.y, ye - ny));
+    for (int32_t d = 0; d <= reach; d++)
+    {
+        int32_t x0 = DG_MAX(nx - d, r.x), x1 = DG_MIN(nx + d, xe);
+        for (int32_t y = DG_MAX(ny - d, r.y); y <= DG_MIN(ny + d, ye); y++)
+        {
+            if (y == ny - d || y == ny + d) /* a whole row of the ring */
+            {
+                for (int32_t x = x0; x <= x1; x++)
+                    if (fits_at(q, rs, x, y, side))
+                        return DGI_PACK(x, y);
+                continue;
+            }
+            if (nx - d >= r.x && fits_at(q, rs, nx - d, y, side))
+                return DGI_PACK(nx - d, y);
+            if (nx + d <= xe && fits_at(q, rs, nx + d, y, side))
+                return DGI_PACK(nx + d, y);
+        }
+    }
+    return -1;
+}
+
 /* A fitting cell: the first from a random place in the room's list, or (near
  * >= 0) the nearest to the packed cell near; -1 if none fits. */
 static int32_t find_cell(const pop *q, const room_state *rs, int32_t side, int32_t near,
                          dg_rng *rng)
 {
+    if (near >= 0)
+        return nearest_cell(q, rs, side, near);
     const int32_t *cells = q->queue;
-    if (near < 0)
-    {
-        int32_t from = (int32_t)dgi_rng_below(rng, (uint32_t)rs->count);
-        for (int32_t k = 0; k < rs->count; k++)
-        {
-            int32_t c = cells[from + k < rs->count ? from + k : from + k - rs->count];
-            if (fits(q, rs, c, side))
-                return c;
-        }
-        return -1;
-    }
-    int32_t best = -1, best_d = INT32_MAX;
+    int32_t from = (int32_t)dgi_rng_below(rng, (uint32_t)rs->count);
     for (int32_t k = 0; k < rs->count; k++)
     {
-        int32_t dx = DGI_PX(cells[k]) - DGI_PX(near), dy = DGI_PY(cells[k]) - DGI_PY(near);
-        int32_t d = DG_MAX(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy);
-        if (d < best_d && fits(q, rs, cells[k], side))
-        {
-            best = cells[k];
-            best_d = d;
-        }
+        int32_t c = cells[from + k < rs->count ? from + k : from + k - rs->count];
+        if (fits(q, rs, c, side))
+            return c;
     }
-    return best;
+    return -1;
 }
 
 static dg_status add_spawn(pop *q, const dg_spawn_entry *e, int32_t room, int32_t c, int32_t group)
@@ -460,8 +489,7 @@ static void room_entries(pop *q, room_state *rs)
  * cost 0 spends none, so it is picked at most once a room (one shopkeeper). */
 static int may_fill(const pop *q, const room_state *rs, int32_t k)
 {
-    int32_t cost = q->cost[k], group = q->group_min[k];
-    return (int64_t)cost * group <= rs->left && cost >= rs->least && group <= rs->slots_left &&
+    return q->need[k] <= rs->left && q->cost[k] >= rs->least && q->group_min[k] <= rs->slots_left &&
            !(q->flags[k] & ENTRY_PICKED);
 }
 
@@ -588,8 +616,7 @@ static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
     room_state rs;
     memset(&rs, 0, sizeof rs);
     rs.room = room;
-    const char *role = role_of(q->r, room);
-    if (room == q->r->start_room || strcmp(role, "start") == 0)
+    if (room == q->r->start_room || role_is(q->r, room, "start"))
     {
         q->stats.skipped_start++;
         return DG_OK;
@@ -633,6 +660,7 @@ static void entry_flags(pop *q)
                                 (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
         q->cost[k] = e->cost;
         q->group_min[k] = e->group_min;
+        q->need[k] = e->cost * e->group_min; /* <= DG_SPAWN_COST_MAX * DG_SPAWN_GROUP_MAX */
     }
 }
 
@@ -651,28 +679,31 @@ static void tile_tables(pop *q)
 
 /* One block: dist and queue (int32 per cell), visible, taken and clear (a
  * byte per cell), room distances and the entries' flags and fit. */
-static dg_status prepare(pop *q, dg_diag *diag)
+static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     q->block_size = n * (2 * sizeof(int32_t) + 3) + rooms * sizeof(int32_t) +
-                    entries * (4 * sizeof(int32_t) + 1);
+                    entries * (5 * sizeof(int32_t) + 1);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
-    q->dist = (int32_t *)(void *)b;
-    q->queue = q->dist + n;
+    int32_t *own = (int32_t *)(void *)b;
+    q->dist = walk ? walk : own;
+    q->queue = own + n;
     q->room_dist = q->queue + n;
     q->fit = q->room_dist + rooms;
     q->pickable = q->fit + entries;
     q->cost = q->pickable + entries;
     q->group_min = q->cost + entries;
-    q->visible = (uint8_t *)(q->group_min + entries);
+    q->need = q->group_min + entries;
+    q->visible = (uint8_t *)(q->need + entries);
     q->taken = q->visible + n;
     q->clear = q->taken + n;
     q->flags = q->clear + n;
     memset(q->visible, 0, 2 * n); /* visible and taken */
-    dgi_walk_from(&q->w, q->r->start, q->dist, q->queue);
+    if (!walk)
+        dgi_walk_from(&q->w, q->r->start, own, q->queue);
     dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
     if (st != DG_OK)
         return st;
@@ -698,6 +729,14 @@ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
                       const dg_populate_params *params, uint64_t seed, dg_result *result,
                       dg_populate_stats *stats, const dg_allocator *allocator, dg_diag *diag)
 {
+    return dgi_populate_run(grid, table, params, seed, result, stats, NULL, allocator, diag);
+}
+
+dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
+                           const dg_populate_params *params, uint64_t seed, dg_result *result,
+                           dg_populate_stats *stats, const int32_t *walk,
+                           const dg_allocator *allocator, dg_diag *diag)
+{
     dg_populate_params def;
     dg_populate_defaults(&def);
     pop q;
@@ -711,7 +750,7 @@ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
     q.r = result;
     q.a = allocator;
     dgi_move_basic(&q.w, grid, q.p->passable);
-    st = prepare(&q, diag);
+    st = prepare(&q, walk, diag);
     for (int32_t i = 0; st == DG_OK && i < result->room_count; i++)
         if ((st = populate_room(&q, i, seed)) != DG_OK)
             dgi_fail(diag, st, "out of memory for the spawns");

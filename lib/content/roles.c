@@ -321,6 +321,13 @@ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count
                    dg_result *result, dg_role_report *report, const dg_allocator *allocator,
                    dg_diag *diag)
 {
+    return dgi_roles_run(grid, rules, count, seed, result, report, NULL, allocator, diag);
+}
+
+dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
+                        uint64_t seed, dg_result *result, dg_role_report *report,
+                        const int32_t *walk, const dg_allocator *allocator, dg_diag *diag)
+{
     dg_status st = check_input(grid, rules, count, result, diag);
     if (st != DG_OK)
         return st;
@@ -333,7 +340,8 @@ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count
     s.role = dgi_calloc(allocator, rooms * 3, sizeof *s.role); /* role, from, queue */
     int32_t reachable = 0;
     st = f && s.mask && s.role
-             ? dgi_room_facts_fill(grid, result, f, facts_asked(rules, count), &reachable, allocator)
+             ? dgi_room_facts_fill(grid, result, walk, f, facts_asked(rules, count), &reachable,
+                                   allocator)
              : DG_E_NOMEM;
     if (st == DG_OK)
     {

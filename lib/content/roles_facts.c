@@ -201,7 +201,8 @@ static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t room
     rc->first[0] = 0;
 }
 
-/* Breadth-first distances from p over the tiles of pass (-1 everywhere if p is shut). */
+/* Walking distances from p over the tiles of pass: -1 for an open cell not
+ * reached, -2 for a shut one (every cell -1 if p is shut). */
 static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t *dist,
                       int32_t *queue)
 {
@@ -213,7 +214,7 @@ static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t
             dist[i] = -1;
         return;
     }
-    dgi_bfs_move(&w, &p, 1, 0, dist, queue, NULL);
+    dgi_walk_from(&w, p, dist, queue);
 }
 
 /* Sets `flag` on every reachable room none of whose cells is marked in seen. */
@@ -233,29 +234,29 @@ static void mark_unreached(const room_cells *rc, int32_t w, const uint8_t *seen,
 }
 
 /* seen[c] = 1 on the cells the start reaches over the tiles of pass: a flood
- * without distances (a stack of cell numbers). */
+ * without distances (a stack of packed cells, DGI_PACK). */
 static void flood_from(const dg_grid *g, const uint8_t *pass, dg_point p, uint8_t *seen,
                        int32_t *stack)
 {
     const int32_t w = g->width, h = g->height;
     memset(seen, 0, (size_t)w * (size_t)h);
-    int32_t top = 0, s = p.y * w + p.x;
+    int32_t top = 0;
     if (!pass[DG_CELL(g, p.x, p.y)])
         return;
-    seen[s] = 1;
-    stack[top++] = s;
+    seen[p.y * w + p.x] = 1;
+    stack[top++] = DGI_PACK(p.x, p.y);
     while (top > 0)
     {
-        int32_t c = stack[--top], x = c % w, y = c / w;
+        int32_t q = stack[--top], x = DGI_PX(q), y = DGI_PY(q), c = y * w + x;
         const uint8_t *t = &DG_CELL(g, x, y);
         if (y > 0 && !seen[c - w] && pass[t[-g->stride]])
-            seen[c - w] = 1, stack[top++] = c - w;
+            seen[c - w] = 1, stack[top++] = DGI_PACK(x, y - 1);
         if (x < w - 1 && !seen[c + 1] && pass[t[1]])
-            seen[c + 1] = 1, stack[top++] = c + 1;
+            seen[c + 1] = 1, stack[top++] = DGI_PACK(x + 1, y);
         if (y < h - 1 && !seen[c + w] && pass[t[g->stride]])
-            seen[c + w] = 1, stack[top++] = c + w;
+            seen[c + w] = 1, stack[top++] = DGI_PACK(x, y + 1);
         if (x > 0 && !seen[c - 1] && pass[t[-1]])
-            seen[c - 1] = 1, stack[top++] = c - 1;
+            seen[c - 1] = 1, stack[top++] = DGI_PACK(x - 1, y);
     }
 }
 
@@ -273,22 +274,32 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc
     mark_unreached(rc, g->width, seen, f, r->room_count, flag);
 }
 
-/* The distinct openings of room k: open cells outside it, 4-next to one of
- * its cells, grouped 8-connected. tag[c] == -2 - 2k marks an opening found
- * for room k, -3 - 2k one already grouped: below -1, so tags need no reset
- * between rooms, nor over the distances (>= -1) the array held before.
- * list has room for twice the openings (the list, then the flood's stack). */
-static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k,
-                               const room_cells *rc, int32_t *tag, int32_t *list)
+/* Room k's facts read off its cells in one pass: area, walking distance
+ * (its nearest reached cell; ds as dgi_walk_from gives it), reach, route
+ * (a cell marked in route, NULL: not asked), and its entrances: the distinct
+ * openings, open cells outside it 4-next to one of its cells, grouped
+ * 8-connected. tag[c] is 1 for an opening found, 2 for one already grouped,
+ * and back to 0 for each cell listed when the room is done. list has room
+ * for twice the openings (the list, then the flood's stack). */
+static void measure_room(const dg_grid *g, const int32_t *owner, int32_t k, const room_cells *rc,
+                         const int32_t *ds, const uint8_t *route, uint8_t *tag, int32_t *list,
+                         dgi_room_facts *f)
 {
     const int32_t w = g->width, h = g->height;
-    int32_t n = 0, found = -2 - 2 * k, grouped = found - 1;
+    int32_t n = 0, best = -1, on_route = 0;
+    const uint8_t found = 1, grouped = 2;
     const int32_t cell_step[4] = {-w, 1, w, -1};
     const ptrdiff_t tile_step[4] = {-(ptrdiff_t)g->stride, 1, g->stride, -1};
     for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
     {
         int32_t x = DGI_PX(rc->cells[i]), y = DGI_PY(rc->cells[i]), c = y * w + x;
-        int edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+        if (ds[c] >= 0)
+        {
+            best = best < 0 || ds[c] < best ? ds[c] : best;
+            on_route |= route && route[c];
+        }
+        /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
+        int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
         if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
             owner[c + w] == k)
             continue; /* inside the room: most cells */
@@ -298,13 +309,17 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
             int32_t e = c + cell_step[d];
             if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
                 continue;
-            if (owner[e] != k && tag[e] != found && dgi_passable_default[t[tile_step[d]]])
+            if (owner[e] != k && !tag[e] && dgi_passable_default[t[tile_step[d]]])
             {
                 tag[e] = found;
                 list[n++] = e;
             }
         }
     }
+    f[k].area = rc->first[k + 1] - rc->first[k];
+    f[k].distance = best;
+    if (best >= 0)
+        f[k].flags |= DGI_RF_REACHABLE | (on_route ? DGI_RF_ROUTE : 0);
     int32_t groups = 0;
     for (int32_t i = 0; i < n; i++)
     {
@@ -326,7 +341,9 @@ static int32_t count_entrances(const dg_grid *g, const int32_t *owner, int32_t k
                     }
         }
     }
-    return groups;
+    for (int32_t i = 0; i < n; i++)
+        tag[list[i]] = 0;
+    f[k].entrances = groups;
 }
 
 /* Each reachable room's rank: the share of the other reachable rooms at most
@@ -365,37 +382,21 @@ static void mark_route(const dg_grid *g, const int32_t *ds, dg_point exit, uint8
     if (ds[e] < 0)
         return;
     mark[e] = 1;
-    stack[top++] = e;
+    stack[top++] = DGI_PACK(exit.x, exit.y); /* packed cells: no division per cell */
     while (top > 0)
     {
-        int32_t c = stack[--top], x = c % w, y = c / w;
-        int32_t nb[4] = {y > 0 ? c - w : -1, x < w - 1 ? c + 1 : -1, y < h - 1 ? c + w : -1,
-                         x > 0 ? c - 1 : -1};
-        for (int d = 0; d < 4; d++)
-            if (nb[d] >= 0 && !mark[nb[d]] && ds[nb[d]] >= 0 && ds[nb[d]] == ds[c] - 1)
-            {
-                mark[nb[d]] = 1;
-                stack[top++] = nb[d];
-            }
-    }
-}
-
-/* Distance, reach and route of every room. */
-static void fill_walks(const room_cells *rc, int32_t w, int32_t rooms, const int32_t *ds,
-                       const uint8_t *route, dgi_room_facts *f)
-{
-    for (int32_t k = 0; k < rooms; k++)
-    {
-        f[k].area = rc->first[k + 1] - rc->first[k];
-        for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
-        {
-            int32_t c = DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i]);
-            if (ds[c] < 0)
-                continue;
-            if (f[k].distance < 0 || ds[c] < f[k].distance)
-                f[k].distance = ds[c];
-            f[k].flags |= DGI_RF_REACHABLE | (route && route[c] ? DGI_RF_ROUTE : 0);
-        }
+        int32_t p = stack[--top], x = DGI_PX(p), y = DGI_PY(p), c = y * w + x;
+        int32_t nearer = ds[c] - 1; /* -1 at the start: nothing is nearer */
+        if (nearer < 0)
+            continue;
+        if (y > 0 && ds[c - w] == nearer && !mark[c - w])
+            mark[c - w] = 1, stack[top++] = DGI_PACK(x, y - 1);
+        if (x < w - 1 && ds[c + 1] == nearer && !mark[c + 1])
+            mark[c + 1] = 1, stack[top++] = DGI_PACK(x + 1, y);
+        if (y < h - 1 && ds[c + w] == nearer && !mark[c + w])
+            mark[c + w] = 1, stack[top++] = DGI_PACK(x, y + 1);
+        if (x > 0 && ds[c - 1] == nearer && !mark[c - 1])
+            mark[c - 1] = 1, stack[top++] = DGI_PACK(x - 1, y);
     }
 }
 
@@ -458,23 +459,26 @@ static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *r
                 f[k].flags |= DGI_RF_SHUT;
 }
 
-dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_facts *f,
-                              int32_t asked, int32_t *reachable, const dg_allocator *a)
+dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_t *walk,
+                              dgi_room_facts *f, int32_t asked, int32_t *reachable,
+                              const dg_allocator *a)
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
-    /* owner, start walk (then opening tags), cells, queue and one more (an
-     * opening list and its flood stack), first cells and rank order, route (then gate) marks */
-    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n;
+    /* owner, start walk, cells, queue and one more (an opening list and its
+     * flood stack), first cells and rank order; route (then gate) marks and
+     * opening tags */
+    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n * 2;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
     size_t words = (size_t)n * 5 + (size_t)rooms * 2 + 1;
-    int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n);
+    int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n * 2);
     if (!buf)
         return DG_E_NOMEM;
-    int32_t *owner = buf, *ds = buf + n, *queue = buf + 3 * (size_t)n;
+    int32_t *owner = buf, *queue = buf + 3 * (size_t)n;
     room_cells rc = {buf + 2 * (size_t)n, buf + 5 * (size_t)n};
     int32_t *order = rc.first + rooms + 1;
-    uint8_t *route = (uint8_t *)(buf + words);
+    uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
+    memset(tag, 0, (size_t)n);
     /* without caves the rect scan lists each room's cells in order already */
     if (fill_owners(g, r, owner, queue, rc.cells, rc.first))
         group_cells(owner, w, n, rooms, &rc);
@@ -483,22 +487,26 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, dgi_room_fac
         f[k].distance = f[k].rank = -1;
         f[k].area = f[k].entrances = f[k].flags = 0;
     }
-    walk_from(g, dgi_passable_default, r->start, ds, queue);
+    const int32_t *ds = walk;
+    if (!ds)
+    {
+        walk_from(g, dgi_passable_default, r->start, buf + n, queue);
+        ds = buf + n;
+    }
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
                   (asked & DGI_RF_ROUTE);
     if (exit_in)
         mark_route(g, ds, r->exit, route, queue);
-    fill_walks(&rc, w, rooms, ds, exit_in ? route : NULL, f);
+    for (int32_t k = 0; k < rooms; k++)
+        measure_room(g, owner, k, &rc, ds, exit_in ? route : NULL, tag, queue, f);
     fill_holdings(g, r, owner, f);
     /* the gate floods overwrite the route marks (read above) */
     fill_gates(g, r, &rc, route, queue, f, asked);
     int32_t count = 0;
     for (int32_t k = 0; k < rooms; k++)
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
-    for (int32_t k = 0; k < rooms; k++)
-        f[k].entrances = count_entrances(g, owner, k, &rc, ds, queue);
     fill_ranks(f, rooms, count, order);
     *reachable = count;
-    dgi_free(a, buf, words * sizeof *buf + (size_t)n);
+    dgi_free(a, buf, words * sizeof *buf + (size_t)n * 2);
     return DG_OK;
 }
