@@ -1317,6 +1317,279 @@ static void write_tiles(cave *c, dg_grid *g, dg_metrics *m)
     count_metrics(c, o, m, g->width * g->height);
 }
 
+/* ---- chambers: the result's rooms --------------------------------------------------- */
+
+/* The caves' floor is cut into chambers, the result's rooms, by straight cuts
+ * at narrow places (a k-d split): a piece is every open cell of its rect, so
+ * chambers' rects never overlap and a chamber's cells are exactly the open
+ * cells of its rect, the way every reader of rooms counts them. */
+enum {
+    CHAMBER_MIN = 30,    /* cells each side of a cut keeps at least */
+    CHAMBER_MAX = 300,   /* a piece with more cells is cut when it can be */
+    CHAMBER_NARROW = 2,  /* a cut this narrow is taken at any size */
+    CHAMBER_SPAN = 6,    /* lines each side of a cut keeps at least */
+    CHAMBER_RUN_COST = 4, /* each passage a cut crosses past the first counts this much wider */
+    CHAMBER_PARTS = 4,   /* a piece falls into at most this many chambers of its parts */
+    CHAMBER_PART_MIN = 12 /* and only when each part has this many cells */
+};
+
+typedef struct chamber {
+    int32_t x0, y0, x1, y1; /* area coordinates, inclusive */
+    int32_t cells;
+} chamber;
+
+/* Per line of a piece: open cells, and the open pairs across the gap to the
+ * next line with their runs (a run: side by side pairs). */
+typedef struct line_counts {
+    int32_t *open, *cross, *runs;
+} line_counts;
+
+typedef struct chambers {
+    chamber *list;  int32_t count, cap;
+    chamber *stack; /* pieces still to cut (cap entries) */
+    chamber *rooms; int32_t room_count; /* the pieces' parts (CHAMBER_PARTS x cap entries) */
+    int32_t *walk;  /* a part's cells (map indexes), up to the open cells */
+    line_counts row, col;
+    int32_t *buf;   size_t buf_size;
+} chambers;
+
+/* Counts the piece's lines (indexes from its rect's corner). */
+static void count_lines(const cave *c, const chamber *p, chambers *ch)
+{
+    int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1;
+    memset(ch->col.open, 0, (size_t)w * sizeof(int32_t));
+    memset(ch->col.cross, 0, (size_t)w * sizeof(int32_t));
+    memset(ch->col.runs, 0, (size_t)w * sizeof(int32_t));
+    memset(ch->row.open, 0, (size_t)h * sizeof(int32_t));
+    memset(ch->row.cross, 0, (size_t)h * sizeof(int32_t));
+    memset(ch->row.runs, 0, (size_t)h * sizeof(int32_t));
+    for (int32_t y = p->y0; y <= p->y1; y++)
+    {
+        const uint8_t *m = c->map + (size_t)(y + PAD) * (size_t)c->pw + PAD;
+        const uint8_t *up = m - c->pw, *dn = m + c->pw;
+        int32_t j = y - p->y0;
+        for (int32_t x = p->x0; x <= p->x1; x++)
+        {
+            if (!(m[x] & M_OPEN))
+                continue;
+            int32_t i = x - p->x0;
+            ch->row.open[j]++, ch->col.open[i]++;
+            if (y < p->y1 && (dn[x] & M_OPEN))
+            {
+                ch->row.cross[j]++;
+                ch->row.runs[j] += x == p->x0 || !(m[x - 1] & M_OPEN) || !(dn[x - 1] & M_OPEN);
+            }
+            if (x < p->x1 && (m[x + 1] & M_OPEN))
+            {
+                ch->col.cross[i]++;
+                ch->col.runs[i] += y == p->y0 || !(up[x] & M_OPEN) || !(up[x + 1] & M_OPEN);
+            }
+        }
+    }
+}
+
+/* Shrinks the piece's rect to its open cells (the counts stay indexed from
+ * the old corner: *dx, *dy are the shift). */
+static void trim_piece(chamber *p, const chambers *ch, int32_t *dx, int32_t *dy)
+{
+    int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1, a = 0, b = w - 1, t = 0, d = h - 1;
+    while (a < b && ch->col.open[a] == 0)
+        a++;
+    while (b > a && ch->col.open[b] == 0)
+        b--;
+    while (t < d && ch->row.open[t] == 0)
+        t++;
+    while (d > t && ch->row.open[d] == 0)
+        d--;
+    *dx = a, *dy = t;
+    p->x1 = p->x0 + b, p->x0 += a, p->y1 = p->y0 + d, p->y0 += t;
+}
+
+typedef struct cut {
+    int32_t at;      /* lines on the first side (from the trimmed rect's edge); -1: none */
+    int32_t vertical;
+    int32_t width;   /* open pairs across, each passage past the first counted wider */
+    int32_t before;  /* open cells on the first side */
+    int64_t score;   /* narrower first, then more even */
+} cut;
+
+/* The best cut across one axis of a piece: between line k and k + 1 of lc
+ * for k in first..last - 1 (first: the trimmed rect's first line). */
+static void best_cut(const line_counts *lc, int32_t first, int32_t last, int32_t cells,
+                     int32_t vertical, cut *best)
+{
+    int32_t before = 0;
+    for (int32_t k = first; k < last; k++)
+    {
+        before += lc->open[k];
+        int32_t after = cells - before;
+        if (before < CHAMBER_MIN || after < CHAMBER_MIN || k - first + 1 < CHAMBER_SPAN ||
+            last - k < CHAMBER_SPAN)
+            continue;
+        int32_t width = lc->cross[k] + CHAMBER_RUN_COST * DG_MAX(lc->runs[k] - 1, 0);
+        int64_t score = (int64_t)width << 32 | (uint32_t)abs(before - after);
+        if (best->at < 0 || score < best->score)
+        {
+            best->at = k - first + 1, best->vertical = vertical, best->width = width;
+            best->before = before, best->score = score;
+        }
+    }
+}
+
+/* Cuts the piece on top of the stack in two (both back on the stack), or
+ * moves it to the list when it is small enough or has no cut. */
+static void split_piece(const cave *c, chambers *ch, int32_t *top)
+{
+    chamber p = ch->stack[--*top];
+    int32_t dx, dy;
+    count_lines(c, &p, ch);
+    trim_piece(&p, ch, &dx, &dy);
+    p.cells = 0;
+    for (int32_t j = dy; j <= dy + p.y1 - p.y0; j++)
+        p.cells += ch->row.open[j];
+    cut best = {-1, 0, 0, 0, 0};
+    if (p.cells >= 2 * CHAMBER_MIN)
+    {
+        best_cut(&ch->row, dy, dy + p.y1 - p.y0, p.cells, 0, &best);
+        best_cut(&ch->col, dx, dx + p.x1 - p.x0, p.cells, 1, &best);
+    }
+    if (best.at < 0 || (p.cells <= CHAMBER_MAX && best.width > CHAMBER_NARROW))
+    {
+        ch->list[ch->count++] = p;
+        return;
+    }
+    chamber a = p, b = p;
+    if (best.vertical)
+        a.x1 = p.x0 + best.at - 1, b.x0 = p.x0 + best.at;
+    else
+        a.y1 = p.y0 + best.at - 1, b.y0 = p.y0 + best.at;
+    a.cells = best.before, b.cells = p.cells - best.before;
+    ch->stack[(*top)++] = b;
+    ch->stack[(*top)++] = a;
+}
+
+static int chamber_order(const void *pa, const void *pb)
+{
+    const chamber *a = pa, *b = pb; /* rects never overlap: no two share a corner */
+    return a->y0 != b->y0 ? (a->y0 > b->y0) - (a->y0 < b->y0) : (a->x0 > b->x0) - (a->x0 < b->x0);
+}
+
+static void chambers_free(const cave *c, chambers *ch)
+{
+    dgi_free(c->a, ch->buf, ch->buf_size);
+    memset(ch, 0, sizeof *ch);
+}
+
+/* The open cells of rect q 4-connected to map cell i through it, into
+ * ch->walk; their count and bounding box in *part. Clears W_SEEN (the exit
+ * walk's mark, on every open cell) on the cells it takes. */
+static void walk_part(cave *c, chambers *ch, const chamber *q, int32_t i, chamber *part)
+{
+    uint8_t *map = c->map;
+    int32_t head = 0, tail = 0, x = i % c->pw - PAD, y = i / c->pw - PAD;
+    chamber b = {x, y, x, y, 0};
+    map[i] &= (uint8_t)~W_SEEN;
+    ch->walk[tail++] = i;
+    while (head < tail)
+    {
+        int32_t u = ch->walk[head++];
+        x = u % c->pw - PAD, y = u / c->pw - PAD;
+        b.x0 = DG_MIN(b.x0, x), b.x1 = DG_MAX(b.x1, x), b.y0 = DG_MIN(b.y0, y), b.y1 = DG_MAX(b.y1, y);
+        const int32_t next[4] = {y > q->y0 ? u - c->pw : -1, x < q->x1 ? u + 1 : -1,
+                                 y < q->y1 ? u + c->pw : -1, x > q->x0 ? u - 1 : -1};
+        for (int d = 0; d < 4; d++)
+            if (next[d] >= 0 && (map[next[d]] & (W_SEEN | M_OPEN)) > W_SEEN)
+            {
+                map[next[d]] &= (uint8_t)~W_SEEN;
+                ch->walk[tail++] = next[d];
+            }
+    }
+    b.cells = tail;
+    *part = b;
+}
+
+static int rects_meet(const chamber *a, const chamber *b)
+{
+    return a->x0 <= b->x1 && b->x0 <= a->x1 && a->y0 <= b->y1 && b->y0 <= a->y1;
+}
+
+/* A piece whose open cells fall apart inside its rect (a cut crossed two
+ * passages of a U) becomes one chamber per part when the parts' rects do
+ * not meet, so every chamber's rect still holds its own cells only; else
+ * it stays one chamber. */
+static void piece_parts(cave *c, chambers *ch, const chamber *q)
+{
+    chamber part[CHAMBER_PARTS];
+    int32_t n = 0, apart = 1;
+    for (int32_t y = q->y0; y <= q->y1 && apart; y++)
+        for (int32_t x = q->x0; x <= q->x1 && apart; x++)
+        {
+            int32_t i = (y + PAD) * c->pw + x + PAD;
+            if ((c->map[i] & (W_SEEN | M_OPEN)) <= W_SEEN)
+                continue;
+            if (n == CHAMBER_PARTS)
+            {
+                apart = 0;
+                break;
+            }
+            walk_part(c, ch, q, i, &part[n]);
+            for (int32_t k = 0; k < n; k++)
+                apart &= !rects_meet(&part[k], &part[n]);
+            apart &= part[n].cells >= CHAMBER_PART_MIN;
+            n++;
+        }
+    if (!apart || n <= 1)
+        ch->rooms[ch->room_count++] = *q;
+    else
+        for (int32_t k = 0; k < n; k++)
+            ch->rooms[ch->room_count++] = part[k];
+}
+
+/* The chambers of the caves' floor (open_cells of them), in row order of
+ * their rects' corners; then the chamber of every open cell in c->queue
+ * (area index), which the exit walk is done with. */
+static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->cap = open_cells / CHAMBER_MIN + 2; /* every piece but the first holds CHAMBER_MIN */
+    size_t lines = 3 * ((size_t)c->iw + (size_t)c->ih);
+    ch->buf_size = (lines + (size_t)open_cells) * sizeof(int32_t) +
+                   (2 + CHAMBER_PARTS) * (size_t)ch->cap * sizeof(chamber);
+    ch->buf = dgi_alloc(c->a, ch->buf_size);
+    if (!ch->buf)
+        return DG_E_NOMEM;
+    ch->col.open = ch->buf, ch->col.cross = ch->buf + c->iw, ch->col.runs = ch->buf + 2 * c->iw;
+    ch->row.open = ch->buf + 3 * c->iw, ch->row.cross = ch->row.open + c->ih;
+    ch->row.runs = ch->row.cross + c->ih;
+    ch->walk = ch->buf + lines;
+    ch->list = (chamber *)(void *)(ch->walk + open_cells);
+    ch->stack = ch->list + ch->cap;
+    ch->rooms = ch->stack + ch->cap;
+    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells};
+    int32_t top = 0;
+    ch->stack[top++] = all;
+    while (top > 0)
+        split_piece(c, ch, &top);
+    for (int32_t k = 0; k < ch->count; k++)
+        piece_parts(c, ch, &ch->list[k]);
+    qsort(ch->rooms, (size_t)ch->room_count, sizeof *ch->rooms, chamber_order);
+    for (int32_t k = 0; k < ch->room_count; k++)
+    {
+        const chamber *q = &ch->rooms[k];
+        for (int32_t y = q->y0; y <= q->y1; y++)
+            for (int32_t x = q->x0; x <= q->x1; x++)
+                c->queue[(size_t)y * (size_t)c->iw + (size_t)x] = k;
+    }
+    return DG_OK;
+}
+
+/* The chamber of map cell i (an open cell). */
+static int32_t chamber_at(const cave *c, int32_t i)
+{
+    int32_t x = i % c->pw - PAD, y = i / c->pw - PAD;
+    return c->queue[(size_t)y * (size_t)c->iw + (size_t)x];
+}
+
 static dg_point grid_point(const cave *c, int32_t i)
 {
     dg_point p = {i % c->pw - PAD + c->border, i / c->pw - PAD + c->border};
@@ -1329,40 +1602,24 @@ static dg_point packed_point(const cave *c, uint32_t p)
     return q;
 }
 
-static dg_rect cave_rect(const cave *c, const region *rg)
-{
-    dg_rect r = {rg->x0 - PAD + c->border, rg->y0 - PAD + c->border, rg->x1 - rg->x0 + 1,
-                 rg->y1 - rg->y0 + 1};
-    return r;
-}
-
-/* The region of the open run holding map cell i (a cave cell). */
-static int32_t region_at(const cave *c, int32_t i)
-{
-    int32_t x = i % c->pw - PAD, y = i / c->pw - PAD;
-    for (int32_t r = 0; r < c->run_count; r++)
-        if (c->runs[r].y == y && c->runs[r].x0 <= x && x <= c->runs[r].x1)
-            return c->runs[r].set;
-    return 0;
-}
-
-/* Rooms, tunnels, start, exit and metrics (the lists were reserved; the
- * grid metrics are already in m). */
-static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
+/* Rooms (the chambers), tunnels, start, exit and metrics (the lists were
+ * reserved; the grid metrics are already in m). */
+static void fill_result(const cave *c, const chambers *ch, dg_result *r, const dg_metrics *m)
 {
     dgi_result_reset(r);
-    for (int32_t k = 0; k < c->cave_count; k++)
+    for (int32_t k = 0; k < ch->room_count; k++)
     {
-        const region *rg = &c->regions[c->caves[k]];
+        const chamber *q = &ch->rooms[k];
         dg_room *room = &r->rooms[k];
         memset(room, 0, sizeof *room);
-        room->rect = cave_rect(c, rg);
+        room->rect.x = q->x0 + c->border, room->rect.y = q->y0 + c->border;
+        room->rect.w = q->x1 - q->x0 + 1, room->rect.h = q->y1 - q->y0 + 1;
         room->kind = DG_ROOM_CAVE;
         room->prefab = -1;
         room->parent = -1;
-        room->cells = rg->size;
+        room->cells = q->cells;
     }
-    r->room_count = c->cave_count;
+    r->room_count = ch->room_count;
     for (int32_t t = 0; t < c->tunnel_count; t++)
     {
         const tunnel *tn = &c->tunnels[t];
@@ -1371,14 +1628,14 @@ static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
         k->end = k->bend = packed_point(c, tn->q);
         k->length = tn->length + 1;
         k->from.kind = k->to.kind = DG_REF_ROOM;
-        k->from.index = c->keep[tn->a];
-        k->to.index = c->keep[tn->b];
+        k->from.index = chamber_at(c, XY_Y(tn->p) * c->pw + XY_X(tn->p));
+        k->to.index = chamber_at(c, XY_Y(tn->q) * c->pw + XY_X(tn->q));
     }
     r->corridor_count = c->tunnel_count;
     r->start = grid_point(c, c->start);
     r->exit = grid_point(c, c->exit);
-    r->start_room = c->start_cave;
-    r->exit_room = c->cave_count > 1 ? c->keep[region_at(c, c->exit)] : 0;
+    r->start_room = chamber_at(c, c->start);
+    r->exit_room = chamber_at(c, c->exit);
     r->metrics = *m;
     r->metrics.rooms = r->room_count;
     r->metrics.corridors = r->corridor_count;
@@ -1476,16 +1733,21 @@ dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_
         st = setup_forbid(&c, grid, &cells);
     if (st == DG_OK)
         st = build(&c, seed, cells);
+    chambers ch;
+    memset(&ch, 0, sizeof ch);
     if (st == DG_OK && result)
-        st = dgi_result_reserve(result, c.cave_count, c.tunnel_count, 0, 0);
+        st = find_chambers(&c, &ch, (int32_t)open_cells(&c));
+    if (st == DG_OK && result)
+        st = dgi_result_reserve(result, ch.room_count, c.tunnel_count, 0, 0);
     if (st == DG_OK)
     {
         dg_metrics m;
         memset(&m, 0, sizeof m);
         write_tiles(&c, grid, &m);
         if (result)
-            fill_result(&c, result, &m);
+            fill_result(&c, &ch, result, &m);
     }
+    chambers_free(&c, &ch);
     cave_free(&c);
     if (st == DG_E_NOSPACE)
         return dgi_fail(diag, st, "cave: the reserved cells leave no two neighbouring cells for a "
