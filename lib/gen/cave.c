@@ -1329,63 +1329,121 @@ enum {
     CHAMBER_NARROW = 2,  /* a cut this narrow is taken at any size */
     CHAMBER_SPAN = 6,    /* lines each side of a cut keeps at least */
     CHAMBER_RUN_COST = 4, /* each passage a cut crosses past the first counts this much wider */
-    CHAMBER_PARTS = 4,   /* a piece falls into at most this many chambers of its parts */
-    CHAMBER_PART_MIN = 12 /* and only when each part has this many cells */
+    CHAMBER_BALANCE = 4  /* a piece over this many times CHAMBER_MAX keeps a quarter each side */
 };
 
 typedef struct chamber {
     int32_t x0, y0, x1, y1; /* area coordinates, inclusive */
     int32_t cells;
+    int32_t node;           /* its node in the tree of cuts */
 } chamber;
 
-/* Per line of a piece: open cells, and the open pairs across the gap to the
- * next line with their runs (a run: side by side pairs). */
-typedef struct line_counts {
-    int32_t *open, *cross, *runs;
-} line_counts;
+/* The tree of cuts: a cut sends cells before `at` (x if vertical, else y)
+ * to `first`, the others to `second`; a leaf (vertical -1) names its
+ * chamber in `first`. */
+typedef struct cut_node {
+    int32_t vertical, at, first, second;
+} cut_node;
+
+
+/* Open cells as bit lines: line k, bit j (rows: k = y, j = x; columns the
+ * transpose, k = x, j = y), words per line. */
+typedef struct bit_lines {
+    uint64_t *bits; int32_t words;
+} bit_lines;
 
 typedef struct chambers {
+    bit_lines by_row, by_col;
     chamber *list;  int32_t count, cap;
     chamber *stack; /* pieces still to cut (cap entries) */
-    chamber *rooms; int32_t room_count; /* the pieces' parts (CHAMBER_PARTS x cap entries) */
-    int32_t *walk;  /* a part's cells (map indexes), up to the open cells */
-    line_counts row, col;
+    cut_node *nodes; int32_t node_count; /* 2 x cap entries */
+    int32_t *row_open, *col_open; /* a piece's open cells per row and per column */
     int32_t *buf;   size_t buf_size;
 } chambers;
 
-/* Counts the piece's lines (indexes from its rect's corner). */
-static void count_lines(const cave *c, const chamber *p, chambers *ch)
+/* out[j] bit k = in[k] bit j, for a 64 x 64 block (the classic halving swaps). */
+static void transpose64(uint64_t *a)
 {
-    int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1;
-    memset(ch->col.open, 0, (size_t)w * sizeof(int32_t));
-    memset(ch->col.cross, 0, (size_t)w * sizeof(int32_t));
-    memset(ch->col.runs, 0, (size_t)w * sizeof(int32_t));
-    memset(ch->row.open, 0, (size_t)h * sizeof(int32_t));
-    memset(ch->row.cross, 0, (size_t)h * sizeof(int32_t));
-    memset(ch->row.runs, 0, (size_t)h * sizeof(int32_t));
-    for (int32_t y = p->y0; y <= p->y1; y++)
-    {
-        const uint8_t *m = c->map + (size_t)(y + PAD) * (size_t)c->pw + PAD;
-        const uint8_t *up = m - c->pw, *dn = m + c->pw;
-        int32_t j = y - p->y0;
-        for (int32_t x = p->x0; x <= p->x1; x++)
+    uint64_t m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j)
         {
-            if (!(m[x] & M_OPEN))
-                continue;
-            int32_t i = x - p->x0;
-            ch->row.open[j]++, ch->col.open[i]++;
-            if (y < p->y1 && (dn[x] & M_OPEN))
-            {
-                ch->row.cross[j]++;
-                ch->row.runs[j] += x == p->x0 || !(m[x - 1] & M_OPEN) || !(dn[x - 1] & M_OPEN);
-            }
-            if (x < p->x1 && (m[x + 1] & M_OPEN))
-            {
-                ch->col.cross[i]++;
-                ch->col.runs[i] += y == p->y0 || !(up[x] & M_OPEN) || !(up[x + 1] & M_OPEN);
-            }
+            uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k | j] ^= t;
+            a[k] ^= t << j;
         }
+}
+
+/* The open cells as bit rows from bit 0 (the rock rows start at bit 1),
+ * and their transpose, 64 x 64 cells at a time. */
+static void make_bit_lines(const cave *c, chambers *ch)
+{
+    int32_t rw = ch->by_row.words, cw = ch->by_col.words;
+    uint64_t last = (c->iw & 63) ? ~0ULL >> (64 - (c->iw & 63)) : ~0ULL;
+    for (int32_t y = 0; y < c->ih; y++)
+    {
+        const uint64_t *rock = row_of(c->rock, c, y + 1);
+        uint64_t *out = ch->by_row.bits + (size_t)y * (size_t)rw;
+        for (int32_t i = 0; i < rw; i++)
+            out[i] = (~rock[i] >> 1 | (i + 1 < c->nw ? ~rock[i + 1] << 63 : 0)) &
+                     (i == rw - 1 ? last : ~0ULL);
     }
+    uint64_t block[64];
+    for (int32_t by = 0; by < cw; by++)
+        for (int32_t bx = 0; bx < rw; bx++)
+        {
+            for (int32_t k = 0; k < 64; k++)
+            {
+                int32_t y = by * 64 + k;
+                block[k] = y < c->ih ? ch->by_row.bits[(size_t)y * (size_t)rw + (size_t)bx] : 0;
+            }
+            transpose64(block);
+            for (int32_t j = 0; j < 64 && bx * 64 + j < c->iw; j++)
+                ch->by_col.bits[(size_t)(bx * 64 + j) * (size_t)cw + (size_t)by] = block[j];
+        }
+}
+
+/* Lines a..b of m, bits lo..hi: each line's open cells, from line a. */
+static void count_axis(const bit_lines *m, int32_t a, int32_t b, int32_t lo, int32_t hi,
+                       int32_t *open)
+{
+    int32_t i0 = lo >> 6, i1 = hi >> 6;
+    uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63));
+    for (int32_t k = a; k <= b; k++)
+    {
+        const uint64_t *line = m->bits + (size_t)k * (size_t)m->words;
+        int32_t n = 0;
+        for (int32_t i = i0; i <= i1; i++)
+            n += dgi_popcount64(line[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL));
+        open[k - a] = n;
+    }
+}
+
+/* The open pairs across from line k to line k + 1 of m, bits lo..hi, and
+ * (runs not NULL) the runs they form side by side. */
+static int32_t pairs_across(const bit_lines *m, int32_t k, int32_t lo, int32_t hi, int32_t *runs)
+{
+    const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
+    int32_t i0 = lo >> 6, i1 = hi >> 6, cross = 0, starts = 0;
+    uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63)), carry = 0;
+    for (int32_t i = i0; i <= i1; i++)
+    {
+        uint64_t both = line[i] & next[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
+        cross += dgi_popcount64(both);
+        if (runs)
+            starts += dgi_popcount64(both & ~(both << 1 | carry));
+        carry = both >> 63;
+    }
+    if (runs)
+        *runs = starts;
+    return cross;
+}
+
+/* Counts the piece's lines (indexes from its rect's corner). */
+static void count_lines(const chamber *p, chambers *ch)
+{
+    count_axis(&ch->by_row, p->y0, p->y1, p->x0, p->x1, ch->row_open);
+    count_axis(&ch->by_col, p->x0, p->x1, p->y0, p->y1, ch->col_open);
 }
 
 /* Shrinks the piece's rect to its open cells (the counts stay indexed from
@@ -1393,13 +1451,13 @@ static void count_lines(const cave *c, const chamber *p, chambers *ch)
 static void trim_piece(chamber *p, const chambers *ch, int32_t *dx, int32_t *dy)
 {
     int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1, a = 0, b = w - 1, t = 0, d = h - 1;
-    while (a < b && ch->col.open[a] == 0)
+    while (a < b && ch->col_open[a] == 0)
         a++;
-    while (b > a && ch->col.open[b] == 0)
+    while (b > a && ch->col_open[b] == 0)
         b--;
-    while (t < d && ch->row.open[t] == 0)
+    while (t < d && ch->row_open[t] == 0)
         t++;
-    while (d > t && ch->row.open[d] == 0)
+    while (d > t && ch->row_open[d] == 0)
         d--;
     *dx = a, *dy = t;
     p->x1 = p->x0 + b, p->x0 += a, p->y1 = p->y0 + d, p->y0 += t;
@@ -1413,20 +1471,27 @@ typedef struct cut {
     int64_t score;   /* narrower first, then more even */
 } cut;
 
-/* The best cut across one axis of a piece: between line k and k + 1 of lc
- * for k in first..last - 1 (first: the trimmed rect's first line). */
-static void best_cut(const line_counts *lc, int32_t first, int32_t last, int32_t cells,
+/* The best cut of piece p across one axis (m, its open counts per line
+ * from line `base`): between lines k and k + 1 for k in first..last - 1,
+ * leaving side_min cells or more on each side. The pairs across a line are
+ * counted only where the cut may go, their runs only where it may win. */
+static void best_cut(const bit_lines *m, const int32_t *open, int32_t base, int32_t first,
+                     int32_t last, int32_t lo, int32_t hi, int32_t cells, int32_t side_min,
                      int32_t vertical, cut *best)
 {
     int32_t before = 0;
     for (int32_t k = first; k < last; k++)
     {
-        before += lc->open[k];
+        before += open[k - base];
         int32_t after = cells - before;
-        if (before < CHAMBER_MIN || after < CHAMBER_MIN || k - first + 1 < CHAMBER_SPAN ||
+        if (before < side_min || after < side_min || k - first + 1 < CHAMBER_SPAN ||
             last - k < CHAMBER_SPAN)
             continue;
-        int32_t width = lc->cross[k] + CHAMBER_RUN_COST * DG_MAX(lc->runs[k] - 1, 0);
+        int32_t runs = 0, width = pairs_across(m, k, lo, hi, NULL);
+        if (best->at >= 0 && width > best->width)
+            continue;
+        pairs_across(m, k, lo, hi, &runs);
+        width += CHAMBER_RUN_COST * DG_MAX(runs - 1, 0);
         int64_t score = (int64_t)width << 32 | (uint32_t)abs(before - after);
         if (best->at < 0 || score < best->score)
         {
@@ -1438,32 +1503,42 @@ static void best_cut(const line_counts *lc, int32_t first, int32_t last, int32_t
 
 /* Cuts the piece on top of the stack in two (both back on the stack), or
  * moves it to the list when it is small enough or has no cut. */
-static void split_piece(const cave *c, chambers *ch, int32_t *top)
+static void split_piece(chambers *ch, int32_t *top)
 {
     chamber p = ch->stack[--*top];
-    int32_t dx, dy;
-    count_lines(c, &p, ch);
+    int32_t dx, dy, y0 = p.y0, x0 = p.x0;
+    count_lines(&p, ch);
     trim_piece(&p, ch, &dx, &dy);
     p.cells = 0;
     for (int32_t j = dy; j <= dy + p.y1 - p.y0; j++)
-        p.cells += ch->row.open[j];
+        p.cells += ch->row_open[j];
     cut best = {-1, 0, 0, 0, 0};
+    /* a big piece is cut near its middle, so the cuts go log(cells) deep */
+    int32_t side_min = p.cells > CHAMBER_BALANCE * CHAMBER_MAX ? p.cells / CHAMBER_BALANCE
+                                                               : CHAMBER_MIN;
     if (p.cells >= 2 * CHAMBER_MIN)
     {
-        best_cut(&ch->row, dy, dy + p.y1 - p.y0, p.cells, 0, &best);
-        best_cut(&ch->col, dx, dx + p.x1 - p.x0, p.cells, 1, &best);
+        best_cut(&ch->by_row, ch->row_open, y0, p.y0, p.y1, p.x0, p.x1, p.cells, side_min, 0,
+                 &best);
+        best_cut(&ch->by_col, ch->col_open, x0, p.x0, p.x1, p.y0, p.y1, p.cells, side_min, 1,
+                 &best);
     }
+    cut_node *node = &ch->nodes[p.node];
     if (best.at < 0 || (p.cells <= CHAMBER_MAX && best.width > CHAMBER_NARROW))
     {
+        node->vertical = -1;
         ch->list[ch->count++] = p;
         return;
     }
     chamber a = p, b = p;
     if (best.vertical)
-        a.x1 = p.x0 + best.at - 1, b.x0 = p.x0 + best.at;
+        a.x1 = p.x0 + best.at - 1, b.x0 = node->at = p.x0 + best.at;
     else
-        a.y1 = p.y0 + best.at - 1, b.y0 = p.y0 + best.at;
+        a.y1 = p.y0 + best.at - 1, b.y0 = node->at = p.y0 + best.at;
+    node->vertical = best.vertical;
     a.cells = best.before, b.cells = p.cells - best.before;
+    node->first = a.node = ch->node_count++;
+    node->second = b.node = ch->node_count++;
     ch->stack[(*top)++] = b;
     ch->stack[(*top)++] = a;
 }
@@ -1476,118 +1551,54 @@ static int chamber_order(const void *pa, const void *pb)
 
 static void chambers_free(const cave *c, chambers *ch)
 {
-    dgi_free(c->a, ch->buf, ch->buf_size);
+    dgi_free(c->a, ch->by_row.bits, ch->buf_size);
     memset(ch, 0, sizeof *ch);
 }
 
-/* The open cells of rect q 4-connected to map cell i through it, into
- * ch->walk; their count and bounding box in *part. Clears W_SEEN (the exit
- * walk's mark, on every open cell) on the cells it takes. */
-static void walk_part(cave *c, chambers *ch, const chamber *q, int32_t i, chamber *part)
-{
-    uint8_t *map = c->map;
-    int32_t head = 0, tail = 0, x = i % c->pw - PAD, y = i / c->pw - PAD;
-    chamber b = {x, y, x, y, 0};
-    map[i] &= (uint8_t)~W_SEEN;
-    ch->walk[tail++] = i;
-    while (head < tail)
-    {
-        int32_t u = ch->walk[head++];
-        x = u % c->pw - PAD, y = u / c->pw - PAD;
-        b.x0 = DG_MIN(b.x0, x), b.x1 = DG_MAX(b.x1, x), b.y0 = DG_MIN(b.y0, y), b.y1 = DG_MAX(b.y1, y);
-        const int32_t next[4] = {y > q->y0 ? u - c->pw : -1, x < q->x1 ? u + 1 : -1,
-                                 y < q->y1 ? u + c->pw : -1, x > q->x0 ? u - 1 : -1};
-        for (int d = 0; d < 4; d++)
-            if (next[d] >= 0 && (map[next[d]] & (W_SEEN | M_OPEN)) > W_SEEN)
-            {
-                map[next[d]] &= (uint8_t)~W_SEEN;
-                ch->walk[tail++] = next[d];
-            }
-    }
-    b.cells = tail;
-    *part = b;
-}
-
-static int rects_meet(const chamber *a, const chamber *b)
-{
-    return a->x0 <= b->x1 && b->x0 <= a->x1 && a->y0 <= b->y1 && b->y0 <= a->y1;
-}
-
-/* A piece whose open cells fall apart inside its rect (a cut crossed two
- * passages of a U) becomes one chamber per part when the parts' rects do
- * not meet, so every chamber's rect still holds its own cells only; else
- * it stays one chamber. */
-static void piece_parts(cave *c, chambers *ch, const chamber *q)
-{
-    chamber part[CHAMBER_PARTS];
-    int32_t n = 0, apart = 1;
-    for (int32_t y = q->y0; y <= q->y1 && apart; y++)
-        for (int32_t x = q->x0; x <= q->x1 && apart; x++)
-        {
-            int32_t i = (y + PAD) * c->pw + x + PAD;
-            if ((c->map[i] & (W_SEEN | M_OPEN)) <= W_SEEN)
-                continue;
-            if (n == CHAMBER_PARTS)
-            {
-                apart = 0;
-                break;
-            }
-            walk_part(c, ch, q, i, &part[n]);
-            for (int32_t k = 0; k < n; k++)
-                apart &= !rects_meet(&part[k], &part[n]);
-            apart &= part[n].cells >= CHAMBER_PART_MIN;
-            n++;
-        }
-    if (!apart || n <= 1)
-        ch->rooms[ch->room_count++] = *q;
-    else
-        for (int32_t k = 0; k < n; k++)
-            ch->rooms[ch->room_count++] = part[k];
-}
-
 /* The chambers of the caves' floor (open_cells of them), in row order of
- * their rects' corners; then the chamber of every open cell in c->queue
- * (area index), which the exit walk is done with. */
+ * their rects' corners, and the tree of cuts that finds a cell's chamber. */
 static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
 {
     memset(ch, 0, sizeof *ch);
     ch->cap = open_cells / CHAMBER_MIN + 2; /* every piece but the first holds CHAMBER_MIN */
-    size_t lines = 3 * ((size_t)c->iw + (size_t)c->ih);
-    ch->buf_size = (lines + (size_t)open_cells) * sizeof(int32_t) +
-                   (2 + CHAMBER_PARTS) * (size_t)ch->cap * sizeof(chamber);
-    ch->buf = dgi_alloc(c->a, ch->buf_size);
-    if (!ch->buf)
+    size_t lines = (size_t)c->iw + (size_t)c->ih;
+    ch->by_row.words = (c->iw + 63) / 64, ch->by_col.words = (c->ih + 63) / 64;
+    /* one spare line each: count_axis reads the line after the last */
+    size_t bit_words = ((size_t)c->ih + 1) * (size_t)ch->by_row.words +
+                       ((size_t)c->iw + 1) * (size_t)ch->by_col.words;
+    ch->buf_size = bit_words * sizeof(uint64_t) + lines * sizeof(int32_t) +
+                   2 * (size_t)ch->cap * (sizeof(chamber) + sizeof(cut_node));
+    uint64_t *bits = dgi_alloc(c->a, ch->buf_size);
+    if (!bits)
         return DG_E_NOMEM;
-    ch->col.open = ch->buf, ch->col.cross = ch->buf + c->iw, ch->col.runs = ch->buf + 2 * c->iw;
-    ch->row.open = ch->buf + 3 * c->iw, ch->row.cross = ch->row.open + c->ih;
-    ch->row.runs = ch->row.cross + c->ih;
-    ch->walk = ch->buf + lines;
-    ch->list = (chamber *)(void *)(ch->walk + open_cells);
+    ch->by_row.bits = bits;
+    ch->by_col.bits = bits + ((size_t)c->ih + 1) * (size_t)ch->by_row.words;
+    ch->buf = (int32_t *)(void *)(bits + bit_words);
+    ch->col_open = ch->buf, ch->row_open = ch->buf + c->iw;
+    ch->nodes = (cut_node *)(void *)(ch->buf + lines);
+    ch->list = (chamber *)(void *)(ch->nodes + 2 * (size_t)ch->cap);
     ch->stack = ch->list + ch->cap;
-    ch->rooms = ch->stack + ch->cap;
-    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells};
+    make_bit_lines(c, ch);
+    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0};
+    ch->node_count = 1;
     int32_t top = 0;
     ch->stack[top++] = all;
     while (top > 0)
-        split_piece(c, ch, &top);
+        split_piece(ch, &top);
+    qsort(ch->list, (size_t)ch->count, sizeof *ch->list, chamber_order);
     for (int32_t k = 0; k < ch->count; k++)
-        piece_parts(c, ch, &ch->list[k]);
-    qsort(ch->rooms, (size_t)ch->room_count, sizeof *ch->rooms, chamber_order);
-    for (int32_t k = 0; k < ch->room_count; k++)
-    {
-        const chamber *q = &ch->rooms[k];
-        for (int32_t y = q->y0; y <= q->y1; y++)
-            for (int32_t x = q->x0; x <= q->x1; x++)
-                c->queue[(size_t)y * (size_t)c->iw + (size_t)x] = k;
-    }
+        ch->nodes[ch->list[k].node].first = k;
     return DG_OK;
 }
 
-/* The chamber of map cell i (an open cell). */
-static int32_t chamber_at(const cave *c, int32_t i)
+/* The chamber of map cell i (an open cell): down the tree of cuts. */
+static int32_t chamber_at(const chambers *ch, const cave *c, int32_t i)
 {
-    int32_t x = i % c->pw - PAD, y = i / c->pw - PAD;
-    return c->queue[(size_t)y * (size_t)c->iw + (size_t)x];
+    int32_t x = i % c->pw - PAD, y = i / c->pw - PAD, n = 0;
+    while (ch->nodes[n].vertical >= 0)
+        n = (ch->nodes[n].vertical ? x : y) < ch->nodes[n].at ? ch->nodes[n].first
+                                                              : ch->nodes[n].second;
+    return ch->nodes[n].first;
 }
 
 static dg_point grid_point(const cave *c, int32_t i)
@@ -1607,9 +1618,9 @@ static dg_point packed_point(const cave *c, uint32_t p)
 static void fill_result(const cave *c, const chambers *ch, dg_result *r, const dg_metrics *m)
 {
     dgi_result_reset(r);
-    for (int32_t k = 0; k < ch->room_count; k++)
+    for (int32_t k = 0; k < ch->count; k++)
     {
-        const chamber *q = &ch->rooms[k];
+        const chamber *q = &ch->list[k];
         dg_room *room = &r->rooms[k];
         memset(room, 0, sizeof *room);
         room->rect.x = q->x0 + c->border, room->rect.y = q->y0 + c->border;
@@ -1619,7 +1630,7 @@ static void fill_result(const cave *c, const chambers *ch, dg_result *r, const d
         room->parent = -1;
         room->cells = q->cells;
     }
-    r->room_count = ch->room_count;
+    r->room_count = ch->count;
     for (int32_t t = 0; t < c->tunnel_count; t++)
     {
         const tunnel *tn = &c->tunnels[t];
@@ -1628,14 +1639,14 @@ static void fill_result(const cave *c, const chambers *ch, dg_result *r, const d
         k->end = k->bend = packed_point(c, tn->q);
         k->length = tn->length + 1;
         k->from.kind = k->to.kind = DG_REF_ROOM;
-        k->from.index = chamber_at(c, XY_Y(tn->p) * c->pw + XY_X(tn->p));
-        k->to.index = chamber_at(c, XY_Y(tn->q) * c->pw + XY_X(tn->q));
+        k->from.index = chamber_at(ch, c, XY_Y(tn->p) * c->pw + XY_X(tn->p));
+        k->to.index = chamber_at(ch, c, XY_Y(tn->q) * c->pw + XY_X(tn->q));
     }
     r->corridor_count = c->tunnel_count;
     r->start = grid_point(c, c->start);
     r->exit = grid_point(c, c->exit);
-    r->start_room = chamber_at(c, c->start);
-    r->exit_room = chamber_at(c, c->exit);
+    r->start_room = chamber_at(ch, c, c->start);
+    r->exit_room = chamber_at(ch, c, c->exit);
     r->metrics = *m;
     r->metrics.rooms = r->room_count;
     r->metrics.corridors = r->corridor_count;
@@ -1738,7 +1749,7 @@ dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_
     if (st == DG_OK && result)
         st = find_chambers(&c, &ch, (int32_t)open_cells(&c));
     if (st == DG_OK && result)
-        st = dgi_result_reserve(result, ch.room_count, c.tunnel_count, 0, 0);
+        st = dgi_result_reserve(result, ch.count, c.tunnel_count, 0, 0);
     if (st == DG_OK)
     {
         dg_metrics m;
