@@ -279,6 +279,79 @@ static void run_close(cave_run *run)
     free(run->cells);
 }
 
+/* The open cells of rect b in 4-connected parts (inside the rect): the
+ * cells outside the largest part. */
+static int32_t cells_off_main_part(const dg_grid *g, dg_rect b)
+{
+    int32_t n = b.w * b.h, largest = 0, total = 0;
+    int32_t *seen = calloc((size_t)n, sizeof *seen), *queue = malloc((size_t)n * sizeof *queue);
+    for (int32_t i = 0; i < n; i++)
+    {
+        if (seen[i] || !is_open(g, b.x + i % b.w, b.y + i / b.w))
+            continue;
+        int32_t head = 0, tail = 0;
+        seen[i] = 1, queue[tail++] = i;
+        while (head < tail)
+        {
+            int32_t c = queue[head++], x = c % b.w, y = c / b.w;
+            for (int d = 0; d < 4; d++)
+            {
+                int32_t nx = x + DX[d], ny = y + DY[d], e = ny * b.w + nx;
+                if (nx >= 0 && ny >= 0 && nx < b.w && ny < b.h && !seen[e] &&
+                    is_open(g, b.x + nx, b.y + ny))
+                    seen[e] = 1, queue[tail++] = e;
+            }
+        }
+        total += tail;
+        largest = tail > largest ? tail : largest;
+    }
+    free(seen);
+    free(queue);
+    return total - largest;
+}
+
+/* Chambers at the defaults: 30 to 300 cells, nearly every one a single
+ * piece inside its rect, and rooms enough for the built-in roles (before
+ * chambers one cave held start, exit and keys, and most roles were short). */
+TEST(cave_chambers)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t count = 0;
+    CHECK(dg_roles_builtin(rules, DG_ROLES_MAX, &count) == DG_OK);
+    int64_t cells = 0, off = 0;
+    int32_t rooms = 0, boss = 0, treasure = 0, maps = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++, maps++)
+    {
+        cave_run run;
+        run_open(&run, &p, 80, 50, seed);
+        CHECK(run.r.room_count >= 4);
+        for (int32_t i = 0; i < run.r.room_count; i++)
+        {
+            const dg_room *q = &run.r.rooms[i];
+            CHECKF(q->cells >= 30 && q->cells <= 300, "seed %d: a chamber of %d cells", (int)seed,
+                   (int)q->cells);
+            cells += q->cells;
+            off += cells_off_main_part(&run.g, q->rect);
+            rooms++;
+        }
+        dg_role_report rep;
+        CHECK(dg_roles(&run.g, rules, count, seed, &run.r, &rep, NULL, NULL) == DG_OK);
+        for (int32_t i = 0; i < run.r.room_count; i++)
+        {
+            boss += strcmp(run.r.labels[i].role, "boss") == 0;
+            treasure += strcmp(run.r.labels[i].role, "treasure") == 0;
+        }
+        run_close(&run);
+    }
+    CHECKF(off * 100 <= cells * 3, "%lld of %lld chamber cells off their chamber's main part",
+           (long long)off, (long long)cells);
+    CHECK(rooms >= maps * 10);
+    CHECKF(boss >= maps * 9 / 10 && treasure >= maps * 8 / 10, "boss in %d, treasure in %d of %d",
+           (int)boss, (int)treasure, (int)maps);
+}
+
 /* Wider tunnels: the same caves, more floor; width 1 leaves every tunnel
  * cell on its line. */
 TEST(cave_tunnel_width)

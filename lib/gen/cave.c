@@ -1328,7 +1328,7 @@ enum {
     CHAMBER_MAX = 300,   /* a piece with more cells is cut when it can be */
     CHAMBER_NARROW = 2,  /* a cut this narrow is taken at any size */
     CHAMBER_SPAN = 6,    /* lines each side of a cut keeps at least */
-    CHAMBER_RUN_COST = 4, /* each passage a cut crosses past the first counts this much wider */
+    CHAMBER_RUN_COST = 16, /* each passage a cut crosses past the first counts this much wider */
     CHAMBER_BALANCE = 4  /* a piece over this many times CHAMBER_MAX keeps a quarter each side */
 };
 
