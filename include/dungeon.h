@@ -595,9 +595,10 @@ typedef struct dg_cave_params {
 DG_API void dg_cave_defaults(dg_cave_params *params);
 /* Fills grid with FLOOR (caves and tunnels), WALL (rock touching an open cell,
  * 8-way) and VOID (the rest of the rock). result (optional) gets one
- * DG_ROOM_CAVE room per cave (in order of their first cell), one corridor per
- * tunnel (start and end: the cave cells it joins, bend == end; from/to: the
- * two caves), no doors, start (the cell of the largest cave nearest its
+ * DG_ROOM_CAVE room per chamber (the caves cut at their narrow places into
+ * rooms of 30..300 cells whose rects never overlap, docs/cave.md), one
+ * corridor per tunnel (start and end: the cave cells it joins, bend == end;
+ * from/to: the chambers holding them), no doors, start (the cell of the largest cave nearest its
  * rectangle's centre), exit (a farthest cave cell by walking) and metrics
  * (requested = open regions the automaton left, placed = caves kept,
  * attempts = 0). allocator and diag are optional; scratch memory is 13

@@ -79,28 +79,31 @@ static int rect_holds(dg_rect r, dg_point p)
     return p.x >= r.x && p.y >= r.y && p.x < r.x + r.w && p.y < r.y + r.h;
 }
 
+/* Chambers (docs/cave.md, Result): rects that never overlap, each tight
+ * around its cells, which are exactly the floor cells of its rect; together
+ * they hold every floor cell. */
 static void check_rooms(const cave_case *k, const dg_grid *g, const dg_result *r)
 {
     const dg_cave_params *p = &k->p;
-    CHECK(r->room_count >= 1 && r->metrics.placed == r->room_count);
+    CHECK(r->room_count >= 1 && r->metrics.placed >= 1);
     CHECK(r->metrics.requested >= 0 && r->door_count == 0 && r->metrics.attempts == 0);
     if (p->connect == DG_CAVE_CONNECT_LARGEST)
-        CHECK(r->room_count == 1);
-    CHECK(r->corridor_count == r->room_count - 1); /* a spanning tree of tunnels */
-    int32_t largest = 0;
+        CHECK(r->metrics.placed == 1);
+    CHECK(r->corridor_count == r->metrics.placed - 1); /* a spanning tree of tunnels */
+    int64_t total = 0;
     for (int32_t i = 0; i < r->room_count; i++)
     {
         const dg_room *q = &r->rooms[i];
         CHECK(q->kind == DG_ROOM_CAVE && q->parent == -1 && q->prefab == -1);
-        CHECK(q->cells >= 2 || r->room_count > 1);
-        CHECK(q->cells >= 1 && q->cells <= q->rect.w * q->rect.h);
-        if (r->room_count > 1 && p->connect == DG_CAVE_CONNECT_TUNNELS)
-            CHECKF(q->cells >= p->min_region, "%s: a cave of %d cells", k->name, (int)q->cells);
+        CHECK(q->rect.x >= 0 && q->rect.y >= 0 && q->rect.x + q->rect.w <= g->width &&
+              q->rect.y + q->rect.h <= g->height);
         int32_t floor = 0;
         for (int32_t y = q->rect.y; y < q->rect.y + q->rect.h; y++)
             for (int32_t x = q->rect.x; x < q->rect.x + q->rect.w; x++)
                 floor += is_open(g, x, y);
-        CHECK(floor >= q->cells);
+        CHECKF(floor == q->cells, "%s: room %d has %d cells, its rect %d floor", k->name, (int)i,
+               (int)q->cells, (int)floor);
+        total += q->cells;
         /* the rect is tight: every side holds floor */
         int top = 0, bottom = 0, left = 0, right = 0;
         for (int32_t x = q->rect.x; x < q->rect.x + q->rect.w; x++)
@@ -108,16 +111,25 @@ static void check_rooms(const cave_case *k, const dg_grid *g, const dg_result *r
         for (int32_t y = q->rect.y; y < q->rect.y + q->rect.h; y++)
             left |= is_open(g, q->rect.x, y), right |= is_open(g, q->rect.x + q->rect.w - 1, y);
         CHECK(top && bottom && left && right);
-        if (q->cells > r->rooms[largest].cells)
-            largest = i;
+        for (int32_t j = 0; j < i; j++)
+        {
+            dg_rect a = r->rooms[j].rect, b = q->rect;
+            CHECKF(a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y,
+                   "%s: rooms %d and %d overlap", k->name, (int)j, (int)i);
+            CHECK(a.y < b.y || (a.y == b.y && a.x < b.x)); /* in row order of their corners */
+        }
     }
-    CHECK(r->start_room == largest && rect_holds(r->rooms[largest].rect, r->start));
+    CHECK(total == r->metrics.floor_cells);
+    CHECK(r->start_room >= 0 && r->start_room < r->room_count &&
+          rect_holds(r->rooms[r->start_room].rect, r->start));
+    CHECK(r->exit_room >= 0 && r->exit_room < r->room_count &&
+          rect_holds(r->rooms[r->exit_room].rect, r->exit));
     for (int32_t i = 0; i < r->corridor_count; i++)
     {
         const dg_corridor *t = &r->corridors[i];
         CHECK(t->from.kind == DG_REF_ROOM && t->to.kind == DG_REF_ROOM);
-        CHECK(t->from.index != t->to.index && t->from.index >= 0 && t->to.index >= 0 &&
-              t->from.index < r->room_count && t->to.index < r->room_count);
+        CHECK(t->from.index >= 0 && t->to.index >= 0 && t->from.index < r->room_count &&
+              t->to.index < r->room_count);
         CHECK(t->bend.x == t->end.x && t->bend.y == t->end.y);
         CHECK(t->length == abs(t->end.x - t->start.x) + abs(t->end.y - t->start.y) + 1);
         CHECK(is_open(g, t->start.x, t->start.y) && is_open(g, t->end.x, t->end.y));
@@ -267,6 +279,79 @@ static void run_close(cave_run *run)
     free(run->cells);
 }
 
+/* The open cells of rect b in 4-connected parts (inside the rect): the
+ * cells outside the largest part. */
+static int32_t cells_off_main_part(const dg_grid *g, dg_rect b)
+{
+    int32_t n = b.w * b.h, largest = 0, total = 0;
+    int32_t *seen = calloc((size_t)n, sizeof *seen), *queue = malloc((size_t)n * sizeof *queue);
+    for (int32_t i = 0; i < n; i++)
+    {
+        if (seen[i] || !is_open(g, b.x + i % b.w, b.y + i / b.w))
+            continue;
+        int32_t head = 0, tail = 0;
+        seen[i] = 1, queue[tail++] = i;
+        while (head < tail)
+        {
+            int32_t c = queue[head++], x = c % b.w, y = c / b.w;
+            for (int d = 0; d < 4; d++)
+            {
+                int32_t nx = x + DX[d], ny = y + DY[d], e = ny * b.w + nx;
+                if (nx >= 0 && ny >= 0 && nx < b.w && ny < b.h && !seen[e] &&
+                    is_open(g, b.x + nx, b.y + ny))
+                    seen[e] = 1, queue[tail++] = e;
+            }
+        }
+        total += tail;
+        largest = tail > largest ? tail : largest;
+    }
+    free(seen);
+    free(queue);
+    return total - largest;
+}
+
+/* Chambers at the defaults: 30 to 300 cells, nearly every one a single
+ * piece inside its rect, and rooms enough for the built-in roles (before
+ * chambers one cave held start, exit and keys, and most roles were short). */
+TEST(cave_chambers)
+{
+    dg_cave_params p;
+    dg_cave_defaults(&p);
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t count = 0;
+    CHECK(dg_roles_builtin(rules, DG_ROLES_MAX, &count) == DG_OK);
+    int64_t cells = 0, off = 0;
+    int32_t rooms = 0, boss = 0, treasure = 0, maps = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++, maps++)
+    {
+        cave_run run;
+        run_open(&run, &p, 80, 50, seed);
+        CHECK(run.r.room_count >= 4);
+        for (int32_t i = 0; i < run.r.room_count; i++)
+        {
+            const dg_room *q = &run.r.rooms[i];
+            CHECKF(q->cells >= 30 && q->cells <= 300, "seed %d: a chamber of %d cells", (int)seed,
+                   (int)q->cells);
+            cells += q->cells;
+            off += cells_off_main_part(&run.g, q->rect);
+            rooms++;
+        }
+        dg_role_report rep;
+        CHECK(dg_roles(&run.g, rules, count, seed, &run.r, &rep, NULL, NULL) == DG_OK);
+        for (int32_t i = 0; i < run.r.room_count; i++)
+        {
+            boss += strcmp(run.r.labels[i].role, "boss") == 0;
+            treasure += strcmp(run.r.labels[i].role, "treasure") == 0;
+        }
+        run_close(&run);
+    }
+    CHECKF(off * 100 <= cells * 3, "%lld of %lld chamber cells off their chamber's main part",
+           (long long)off, (long long)cells);
+    CHECK(rooms >= maps * 10);
+    CHECKF(boss >= maps * 9 / 10 && treasure >= maps * 8 / 10, "boss in %d, treasure in %d of %d",
+           (int)boss, (int)treasure, (int)maps);
+}
+
 /* Wider tunnels: the same caves, more floor; width 1 leaves every tunnel
  * cell on its line. */
 TEST(cave_tunnel_width)
@@ -285,9 +370,8 @@ TEST(cave_tunnel_width)
         }
         for (int w = 1; w < 3; w++)
         {
-            CHECK(runs[w].r.room_count == runs[0].r.room_count);
-            for (int32_t i = 0; i < runs[0].r.room_count && i < runs[w].r.room_count; i++)
-                CHECK(memcmp(&runs[w].r.rooms[i], &runs[0].r.rooms[i], sizeof(dg_room)) == 0);
+            CHECK(runs[w].r.metrics.placed == runs[0].r.metrics.placed);
+            CHECK(runs[w].r.metrics.requested == runs[0].r.metrics.requested);
             CHECK(runs[w].r.metrics.floor_cells >= runs[w - 1].r.metrics.floor_cells);
             wider += runs[w].r.metrics.floor_cells > runs[w - 1].r.metrics.floor_cells;
         }
@@ -311,16 +395,14 @@ TEST(cave_min_region)
             p.min_region = mins[k];
             cave_run run;
             run_open(&run, &p, 120, 60, seed);
-            rooms[k] += run.r.room_count;
-            for (int32_t i = 0; i < run.r.room_count; i++)
-                CHECK(run.r.rooms[i].cells >= mins[k]);
+            rooms[k] += run.r.metrics.placed;
             run_close(&run);
         }
     CHECK(rooms[0] > rooms[1] && rooms[1] > rooms[2]);
     p.min_region = (int32_t)DG_GRID_MAX_CELLS; /* nothing that large: the largest alone */
     cave_run run;
     run_open(&run, &p, 80, 25, 3);
-    CHECK(run.r.room_count == 1 && run.r.corridor_count == 0 && run.r.metrics.requested >= 1);
+    CHECK(run.r.metrics.placed == 1 && run.r.corridor_count == 0 && run.r.metrics.requested >= 1);
     run_close(&run);
 }
 
@@ -334,8 +416,7 @@ TEST(cave_connect_largest)
     {
         cave_run run;
         run_open(&run, &p, 80, 50, seed);
-        CHECK(run.r.room_count == 1 && run.r.corridor_count == 0);
-        CHECK(run.r.metrics.floor_cells == run.r.rooms[0].cells);
+        CHECK(run.r.metrics.placed == 1 && run.r.corridor_count == 0);
         run_close(&run);
     }
 }
@@ -412,7 +493,7 @@ TEST(cave_rule_and_fill)
     p.birth = p.survival = 0;
     cave_run run;
     run_open(&run, &p, 30, 20, 1);
-    CHECK(run.r.metrics.floor_cells == 28 * 18 && run.r.room_count == 1);
+    CHECK(run.r.metrics.floor_cells == 28 * 18 && run.r.metrics.placed == 1);
     run_close(&run);
     dg_cave_defaults(&p);
     p.fill_permille = 0;
@@ -433,15 +514,15 @@ TEST(cave_rule_and_fill)
     /* more rock in the noise, fewer open cells in the caves (the same random
      * words at every fill) */
     dg_cave_defaults(&p);
-    p.iterations = 0, p.smoothing = 0, p.min_region = 1;
+    p.iterations = 0, p.smoothing = 0, p.min_region = 1, p.tunnel_width = 1;
     int32_t last = INT32_MAX;
     for (int32_t fill = 100; fill <= 500; fill += 100)
     {
         p.fill_permille = fill;
         run_open(&run, &p, 200, 100, 7);
-        int32_t open = 0;
-        for (int32_t i = 0; i < run.r.room_count; i++)
-            open += run.r.rooms[i].cells;
+        int32_t open = run.r.metrics.floor_cells; /* less the tunnels' cells between caves */
+        for (int32_t i = 0; i < run.r.corridor_count; i++)
+            open -= run.r.corridors[i].length > 2 ? run.r.corridors[i].length - 2 : 0;
         CHECK(open < last && abs(open - (1000 - fill) * 198 * 98 / 1000) < 400);
         last = open;
         run_close(&run);

@@ -1317,6 +1317,290 @@ static void write_tiles(cave *c, dg_grid *g, dg_metrics *m)
     count_metrics(c, o, m, g->width * g->height);
 }
 
+/* ---- chambers: the result's rooms --------------------------------------------------- */
+
+/* The caves' floor is cut into chambers, the result's rooms, by straight cuts
+ * at narrow places (a k-d split): a piece is every open cell of its rect, so
+ * chambers' rects never overlap and a chamber's cells are exactly the open
+ * cells of its rect, the way every reader of rooms counts them. */
+enum {
+    CHAMBER_MIN = 30,    /* cells each side of a cut keeps at least */
+    CHAMBER_MAX = 300,   /* a piece with more cells is cut when it can be */
+    CHAMBER_NARROW = 2,  /* a cut this narrow is taken at any size */
+    CHAMBER_SPAN = 6,    /* lines each side of a cut keeps at least */
+    CHAMBER_RUN_COST = 16, /* each passage a cut crosses past the first counts this much wider */
+    CHAMBER_BALANCE = 4  /* a piece over this many times CHAMBER_MAX keeps a quarter each side */
+};
+
+typedef struct chamber {
+    int32_t x0, y0, x1, y1; /* area coordinates, inclusive */
+    int32_t cells;
+    int32_t node;           /* its node in the tree of cuts */
+} chamber;
+
+/* The tree of cuts: a cut sends cells before `at` (x if vertical, else y)
+ * to `first`, the others to `second`; a leaf (vertical -1) names its
+ * chamber in `first`. */
+typedef struct cut_node {
+    int32_t vertical, at, first, second;
+} cut_node;
+
+
+/* Open cells as bit lines: line k, bit j (rows: k = y, j = x; columns the
+ * transpose, k = x, j = y), words per line. */
+typedef struct bit_lines {
+    uint64_t *bits; int32_t words;
+} bit_lines;
+
+typedef struct chambers {
+    bit_lines by_row, by_col;
+    chamber *list;  int32_t count, cap;
+    chamber *stack; /* pieces still to cut (cap entries) */
+    cut_node *nodes; int32_t node_count; /* 2 x cap entries */
+    int32_t *row_open, *col_open; /* a piece's open cells per row and per column */
+    int32_t *buf;   size_t buf_size;
+} chambers;
+
+/* out[j] bit k = in[k] bit j, for a 64 x 64 block (the classic halving swaps). */
+static void transpose64(uint64_t *a)
+{
+    uint64_t m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j)
+        {
+            uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k | j] ^= t;
+            a[k] ^= t << j;
+        }
+}
+
+/* The open cells as bit rows from bit 0 (the rock rows start at bit 1),
+ * and their transpose, 64 x 64 cells at a time. */
+static void make_bit_lines(const cave *c, chambers *ch)
+{
+    int32_t rw = ch->by_row.words, cw = ch->by_col.words;
+    uint64_t last = (c->iw & 63) ? ~0ULL >> (64 - (c->iw & 63)) : ~0ULL;
+    for (int32_t y = 0; y < c->ih; y++)
+    {
+        const uint64_t *rock = row_of(c->rock, c, y + 1);
+        uint64_t *out = ch->by_row.bits + (size_t)y * (size_t)rw;
+        for (int32_t i = 0; i < rw; i++)
+            out[i] = (~rock[i] >> 1 | (i + 1 < c->nw ? ~rock[i + 1] << 63 : 0)) &
+                     (i == rw - 1 ? last : ~0ULL);
+    }
+    uint64_t block[64];
+    for (int32_t by = 0; by < cw; by++)
+        for (int32_t bx = 0; bx < rw; bx++)
+        {
+            for (int32_t k = 0; k < 64; k++)
+            {
+                int32_t y = by * 64 + k;
+                block[k] = y < c->ih ? ch->by_row.bits[(size_t)y * (size_t)rw + (size_t)bx] : 0;
+            }
+            transpose64(block);
+            for (int32_t j = 0; j < 64 && bx * 64 + j < c->iw; j++)
+                ch->by_col.bits[(size_t)(bx * 64 + j) * (size_t)cw + (size_t)by] = block[j];
+        }
+}
+
+/* Lines a..b of m, bits lo..hi: each line's open cells, from line a. */
+static void count_axis(const bit_lines *m, int32_t a, int32_t b, int32_t lo, int32_t hi,
+                       int32_t *open)
+{
+    int32_t i0 = lo >> 6, i1 = hi >> 6;
+    uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63));
+    for (int32_t k = a; k <= b; k++)
+    {
+        const uint64_t *line = m->bits + (size_t)k * (size_t)m->words;
+        int32_t n = 0;
+        for (int32_t i = i0; i <= i1; i++)
+            n += dgi_popcount64(line[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL));
+        open[k - a] = n;
+    }
+}
+
+/* The open pairs across from line k to line k + 1 of m, bits lo..hi, and
+ * (runs not NULL) the runs they form side by side. */
+static int32_t pairs_across(const bit_lines *m, int32_t k, int32_t lo, int32_t hi, int32_t *runs)
+{
+    const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
+    int32_t i0 = lo >> 6, i1 = hi >> 6, cross = 0, starts = 0;
+    uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63)), carry = 0;
+    for (int32_t i = i0; i <= i1; i++)
+    {
+        uint64_t both = line[i] & next[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
+        cross += dgi_popcount64(both);
+        if (runs)
+            starts += dgi_popcount64(both & ~(both << 1 | carry));
+        carry = both >> 63;
+    }
+    if (runs)
+        *runs = starts;
+    return cross;
+}
+
+/* Counts the piece's lines (indexes from its rect's corner). */
+static void count_lines(const chamber *p, chambers *ch)
+{
+    count_axis(&ch->by_row, p->y0, p->y1, p->x0, p->x1, ch->row_open);
+    count_axis(&ch->by_col, p->x0, p->x1, p->y0, p->y1, ch->col_open);
+}
+
+/* Shrinks the piece's rect to its open cells (the counts stay indexed from
+ * the old corner: *dx, *dy are the shift). */
+static void trim_piece(chamber *p, const chambers *ch, int32_t *dx, int32_t *dy)
+{
+    int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1, a = 0, b = w - 1, t = 0, d = h - 1;
+    while (a < b && ch->col_open[a] == 0)
+        a++;
+    while (b > a && ch->col_open[b] == 0)
+        b--;
+    while (t < d && ch->row_open[t] == 0)
+        t++;
+    while (d > t && ch->row_open[d] == 0)
+        d--;
+    *dx = a, *dy = t;
+    p->x1 = p->x0 + b, p->x0 += a, p->y1 = p->y0 + d, p->y0 += t;
+}
+
+typedef struct cut {
+    int32_t at;      /* lines on the first side (from the trimmed rect's edge); -1: none */
+    int32_t vertical;
+    int32_t width;   /* open pairs across, each passage past the first counted wider */
+    int32_t before;  /* open cells on the first side */
+    int64_t score;   /* narrower first, then more even */
+} cut;
+
+/* The best cut of piece p across one axis (m, its open counts per line
+ * from line `base`): between lines k and k + 1 for k in first..last - 1,
+ * leaving side_min cells or more on each side. The pairs across a line are
+ * counted only where the cut may go, their runs only where it may win. */
+static void best_cut(const bit_lines *m, const int32_t *open, int32_t base, int32_t first,
+                     int32_t last, int32_t lo, int32_t hi, int32_t cells, int32_t side_min,
+                     int32_t vertical, cut *best)
+{
+    int32_t before = 0;
+    for (int32_t k = first; k < last; k++)
+    {
+        before += open[k - base];
+        int32_t after = cells - before;
+        if (before < side_min || after < side_min || k - first + 1 < CHAMBER_SPAN ||
+            last - k < CHAMBER_SPAN)
+            continue;
+        int32_t runs = 0, width = pairs_across(m, k, lo, hi, NULL);
+        if (best->at >= 0 && width > best->width)
+            continue;
+        pairs_across(m, k, lo, hi, &runs);
+        width += CHAMBER_RUN_COST * DG_MAX(runs - 1, 0);
+        int64_t score = (int64_t)width << 32 | (uint32_t)abs(before - after);
+        if (best->at < 0 || score < best->score)
+        {
+            best->at = k - first + 1, best->vertical = vertical, best->width = width;
+            best->before = before, best->score = score;
+        }
+    }
+}
+
+/* Cuts the piece on top of the stack in two (both back on the stack), or
+ * moves it to the list when it is small enough or has no cut. */
+static void split_piece(chambers *ch, int32_t *top)
+{
+    chamber p = ch->stack[--*top];
+    int32_t dx, dy, y0 = p.y0, x0 = p.x0;
+    count_lines(&p, ch);
+    trim_piece(&p, ch, &dx, &dy);
+    p.cells = 0;
+    for (int32_t j = dy; j <= dy + p.y1 - p.y0; j++)
+        p.cells += ch->row_open[j];
+    cut best = {-1, 0, 0, 0, 0};
+    /* a big piece is cut near its middle, so the cuts go log(cells) deep */
+    int32_t side_min = p.cells > CHAMBER_BALANCE * CHAMBER_MAX ? p.cells / CHAMBER_BALANCE
+                                                               : CHAMBER_MIN;
+    if (p.cells >= 2 * CHAMBER_MIN)
+    {
+        best_cut(&ch->by_row, ch->row_open, y0, p.y0, p.y1, p.x0, p.x1, p.cells, side_min, 0,
+                 &best);
+        best_cut(&ch->by_col, ch->col_open, x0, p.x0, p.x1, p.y0, p.y1, p.cells, side_min, 1,
+                 &best);
+    }
+    cut_node *node = &ch->nodes[p.node];
+    if (best.at < 0 || (p.cells <= CHAMBER_MAX && best.width > CHAMBER_NARROW))
+    {
+        node->vertical = -1;
+        ch->list[ch->count++] = p;
+        return;
+    }
+    chamber a = p, b = p;
+    if (best.vertical)
+        a.x1 = p.x0 + best.at - 1, b.x0 = node->at = p.x0 + best.at;
+    else
+        a.y1 = p.y0 + best.at - 1, b.y0 = node->at = p.y0 + best.at;
+    node->vertical = best.vertical;
+    a.cells = best.before, b.cells = p.cells - best.before;
+    node->first = a.node = ch->node_count++;
+    node->second = b.node = ch->node_count++;
+    ch->stack[(*top)++] = b;
+    ch->stack[(*top)++] = a;
+}
+
+static int chamber_order(const void *pa, const void *pb)
+{
+    const chamber *a = pa, *b = pb; /* rects never overlap: no two share a corner */
+    return a->y0 != b->y0 ? (a->y0 > b->y0) - (a->y0 < b->y0) : (a->x0 > b->x0) - (a->x0 < b->x0);
+}
+
+static void chambers_free(const cave *c, chambers *ch)
+{
+    dgi_free(c->a, ch->by_row.bits, ch->buf_size);
+    memset(ch, 0, sizeof *ch);
+}
+
+/* The chambers of the caves' floor (open_cells of them), in row order of
+ * their rects' corners, and the tree of cuts that finds a cell's chamber. */
+static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->cap = open_cells / CHAMBER_MIN + 2; /* every piece but the first holds CHAMBER_MIN */
+    size_t lines = (size_t)c->iw + (size_t)c->ih;
+    ch->by_row.words = (c->iw + 63) / 64, ch->by_col.words = (c->ih + 63) / 64;
+    /* one spare line each: count_axis reads the line after the last */
+    size_t bit_words = ((size_t)c->ih + 1) * (size_t)ch->by_row.words +
+                       ((size_t)c->iw + 1) * (size_t)ch->by_col.words;
+    ch->buf_size = bit_words * sizeof(uint64_t) + lines * sizeof(int32_t) +
+                   2 * (size_t)ch->cap * (sizeof(chamber) + sizeof(cut_node));
+    uint64_t *bits = dgi_alloc(c->a, ch->buf_size);
+    if (!bits)
+        return DG_E_NOMEM;
+    ch->by_row.bits = bits;
+    ch->by_col.bits = bits + ((size_t)c->ih + 1) * (size_t)ch->by_row.words;
+    ch->buf = (int32_t *)(void *)(bits + bit_words);
+    ch->col_open = ch->buf, ch->row_open = ch->buf + c->iw;
+    ch->nodes = (cut_node *)(void *)(ch->buf + lines);
+    ch->list = (chamber *)(void *)(ch->nodes + 2 * (size_t)ch->cap);
+    ch->stack = ch->list + ch->cap;
+    make_bit_lines(c, ch);
+    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0};
+    ch->node_count = 1;
+    int32_t top = 0;
+    ch->stack[top++] = all;
+    while (top > 0)
+        split_piece(ch, &top);
+    qsort(ch->list, (size_t)ch->count, sizeof *ch->list, chamber_order);
+    for (int32_t k = 0; k < ch->count; k++)
+        ch->nodes[ch->list[k].node].first = k;
+    return DG_OK;
+}
+
+/* The chamber of map cell i (an open cell): down the tree of cuts. */
+static int32_t chamber_at(const chambers *ch, const cave *c, int32_t i)
+{
+    int32_t x = i % c->pw - PAD, y = i / c->pw - PAD, n = 0;
+    while (ch->nodes[n].vertical >= 0)
+        n = (ch->nodes[n].vertical ? x : y) < ch->nodes[n].at ? ch->nodes[n].first
+                                                              : ch->nodes[n].second;
+    return ch->nodes[n].first;
+}
+
 static dg_point grid_point(const cave *c, int32_t i)
 {
     dg_point p = {i % c->pw - PAD + c->border, i / c->pw - PAD + c->border};
@@ -1329,40 +1613,24 @@ static dg_point packed_point(const cave *c, uint32_t p)
     return q;
 }
 
-static dg_rect cave_rect(const cave *c, const region *rg)
-{
-    dg_rect r = {rg->x0 - PAD + c->border, rg->y0 - PAD + c->border, rg->x1 - rg->x0 + 1,
-                 rg->y1 - rg->y0 + 1};
-    return r;
-}
-
-/* The region of the open run holding map cell i (a cave cell). */
-static int32_t region_at(const cave *c, int32_t i)
-{
-    int32_t x = i % c->pw - PAD, y = i / c->pw - PAD;
-    for (int32_t r = 0; r < c->run_count; r++)
-        if (c->runs[r].y == y && c->runs[r].x0 <= x && x <= c->runs[r].x1)
-            return c->runs[r].set;
-    return 0;
-}
-
-/* Rooms, tunnels, start, exit and metrics (the lists were reserved; the
- * grid metrics are already in m). */
-static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
+/* Rooms (the chambers), tunnels, start, exit and metrics (the lists were
+ * reserved; the grid metrics are already in m). */
+static void fill_result(const cave *c, const chambers *ch, dg_result *r, const dg_metrics *m)
 {
     dgi_result_reset(r);
-    for (int32_t k = 0; k < c->cave_count; k++)
+    for (int32_t k = 0; k < ch->count; k++)
     {
-        const region *rg = &c->regions[c->caves[k]];
+        const chamber *q = &ch->list[k];
         dg_room *room = &r->rooms[k];
         memset(room, 0, sizeof *room);
-        room->rect = cave_rect(c, rg);
+        room->rect.x = q->x0 + c->border, room->rect.y = q->y0 + c->border;
+        room->rect.w = q->x1 - q->x0 + 1, room->rect.h = q->y1 - q->y0 + 1;
         room->kind = DG_ROOM_CAVE;
         room->prefab = -1;
         room->parent = -1;
-        room->cells = rg->size;
+        room->cells = q->cells;
     }
-    r->room_count = c->cave_count;
+    r->room_count = ch->count;
     for (int32_t t = 0; t < c->tunnel_count; t++)
     {
         const tunnel *tn = &c->tunnels[t];
@@ -1371,14 +1639,14 @@ static void fill_result(const cave *c, dg_result *r, const dg_metrics *m)
         k->end = k->bend = packed_point(c, tn->q);
         k->length = tn->length + 1;
         k->from.kind = k->to.kind = DG_REF_ROOM;
-        k->from.index = c->keep[tn->a];
-        k->to.index = c->keep[tn->b];
+        k->from.index = chamber_at(ch, c, XY_Y(tn->p) * c->pw + XY_X(tn->p));
+        k->to.index = chamber_at(ch, c, XY_Y(tn->q) * c->pw + XY_X(tn->q));
     }
     r->corridor_count = c->tunnel_count;
     r->start = grid_point(c, c->start);
     r->exit = grid_point(c, c->exit);
-    r->start_room = c->start_cave;
-    r->exit_room = c->cave_count > 1 ? c->keep[region_at(c, c->exit)] : 0;
+    r->start_room = chamber_at(ch, c, c->start);
+    r->exit_room = chamber_at(ch, c, c->exit);
     r->metrics = *m;
     r->metrics.rooms = r->room_count;
     r->metrics.corridors = r->corridor_count;
@@ -1476,16 +1744,21 @@ dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_
         st = setup_forbid(&c, grid, &cells);
     if (st == DG_OK)
         st = build(&c, seed, cells);
+    chambers ch;
+    memset(&ch, 0, sizeof ch);
     if (st == DG_OK && result)
-        st = dgi_result_reserve(result, c.cave_count, c.tunnel_count, 0, 0);
+        st = find_chambers(&c, &ch, (int32_t)open_cells(&c));
+    if (st == DG_OK && result)
+        st = dgi_result_reserve(result, ch.count, c.tunnel_count, 0, 0);
     if (st == DG_OK)
     {
         dg_metrics m;
         memset(&m, 0, sizeof m);
         write_tiles(&c, grid, &m);
         if (result)
-            fill_result(&c, result, &m);
+            fill_result(&c, &ch, result, &m);
     }
+    chambers_free(&c, &ch);
     cave_free(&c);
     if (st == DG_E_NOSPACE)
         return dgi_fail(diag, st, "cave: the reserved cells leave no two neighbouring cells for a "
