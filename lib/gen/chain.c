@@ -293,10 +293,10 @@ static void wall_ring(dg_grid *g, dg_rect r)
         wall_span(&DG_CELL(g, x0, r.y + r.h), x1 - x0 + 1);
     for (int32_t y = r.y; y < r.y + r.h; y++)
     {
-        if (r.x >= 1)
-            wall_span(&DG_CELL(g, r.x - 1, y), 1);
-        if (r.x + r.w < g->width)
-            wall_span(&DG_CELL(g, r.x + r.w, y), 1);
+        if (r.x >= 1 && DG_CELL(g, r.x - 1, y) == DG_TILE_VOID)
+            DG_CELL(g, r.x - 1, y) = DG_TILE_WALL;
+        if (r.x + r.w < g->width && DG_CELL(g, r.x + r.w, y) == DG_TILE_VOID)
+            DG_CELL(g, r.x + r.w, y) = DG_TILE_WALL;
     }
 }
 
