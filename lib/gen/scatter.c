@@ -29,7 +29,8 @@ enum {
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 
 typedef struct sc_edge {
-    int64_t d;    /* squared distance between the doubled centres */
+    uint64_t key; /* squared distance between the doubled centres, shifted left by
+                   * scatter.dshift with a and b below it when they fit (one compare) */
     int32_t a, b; /* rooms, a < b */
     int32_t tree; /* 1 once a tree corridor joins a and b */
     int32_t at;   /* index in the order the edges were listed (bucket by bucket) */
@@ -53,6 +54,7 @@ typedef struct scatter {
     sc_edge *edges, *tmp;    int32_t ne;
     uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
     int32_t ks;              /* stride of the candidate lists */
+    int32_t dshift, rbits;   /* edge keys: distance << dshift | a << rbits | b; dshift 0: distance only */
     int32_t *uf;             /* union-find parents */
     int32_t *tree_a, *tree_b; int32_t nt; /* tree links (for the start room) */
     int32_t *head, *next;    int32_t bw, bh, bs, bw_alloc; /* bucket grid over room centres */
@@ -736,10 +738,38 @@ static int32_t nearest(const scatter *s, int32_t i, int32_t k, int32_t *best, in
     return count;
 }
 
+static int64_t edge_d(const scatter *s, const sc_edge *e)
+{
+    return (int64_t)(e->key >> s->dshift);
+}
+
+/* How edge keys are packed: a and b in rbits bits each under the distance
+ * when the three fit in 64 bits (then keys are unique and one compare
+ * orders them), else the distance alone with a and b as tie-breaks. */
+static void set_key_bits(scatter *s)
+{
+    int64_t dx = 2 * (int64_t)s->w, dy = 2 * (int64_t)s->h;
+    uint64_t dmax = (uint64_t)(dx * dx + dy * dy);
+    int32_t rbits = 1, dbits = 1;
+    while (rbits < 32 && ((int64_t)1 << rbits) < s->n)
+        rbits++;
+    while (dbits < 64 && (dmax >> dbits) != 0)
+        dbits++;
+    s->rbits = rbits;
+    s->dshift = dbits + 2 * rbits <= 64 ? 2 * rbits : 0;
+}
+
+static uint64_t edge_key(const scatter *s, int64_t d, int32_t a, int32_t b)
+{
+    if (s->dshift == 0)
+        return (uint64_t)d;
+    return (uint64_t)d << s->dshift | (uint64_t)a << s->rbits | (uint64_t)b;
+}
+
 static int edge_before(const sc_edge *x, const sc_edge *y)
 {
-    if (x->d != y->d)
-        return x->d < y->d;
+    if (x->key != y->key)
+        return x->key < y->key;
     if (x->a != y->a)
         return x->a < y->a;
     return x->b < y->b;
@@ -797,6 +827,7 @@ static void build_edges(scatter *s, int32_t k)
     int64_t bd[RETRY_K];
     s->k = k;
     s->ne = 0;
+    set_key_bits(s);
     for (int32_t i = 0; i < s->n; i++)
     {
         int32_t c = nearest(s, i, k, best, bd), *list = &s->knn[(size_t)i * (size_t)s->ks];
@@ -807,7 +838,8 @@ static void build_edges(scatter *s, int32_t k)
             int32_t j = best[t];
             if (j < i && lists(s, j, i))
                 continue; /* listed from j already (its list is complete) */
-            sc_edge e = {bd[t], DG_MIN(i, j), DG_MAX(i, j), 0, s->ne};
+            sc_edge e = {edge_key(s, bd[t], DG_MIN(i, j), DG_MAX(i, j)), DG_MIN(i, j), DG_MAX(i, j), 0,
+                         s->ne};
             s->edges[s->ne++] = e;
         }
     }
@@ -1139,6 +1171,7 @@ static dg_status first_tree(scatter *s)
  * each other (the relative neighbourhood graph, among the candidates). */
 static int relative_neighbours(const scatter *s, const sc_edge *e)
 {
+    int64_t d = edge_d(s, e);
     for (int side = 0; side < 2; side++)
     {
         int32_t from = side ? e->b : e->a;
@@ -1146,7 +1179,7 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
         for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
         {
             int32_t c = list[t];
-            if (c != e->a && c != e->b && dist2(s, e->a, c) < e->d && dist2(s, e->b, c) < e->d)
+            if (c != e->a && c != e->b && dist2(s, e->a, c) < d && dist2(s, e->b, c) < d)
                 return 0;
         }
     }
