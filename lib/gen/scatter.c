@@ -1261,8 +1261,15 @@ static void wall_leg(scatter *s, dg_point a, dg_point b)
     for (int32_t y = ya; y <= yb; y++)
     {
         uint8_t *row = at(s, 0, y);
-        for (int32_t x = xa; x <= xb; x++)
-            row[x] = row[x] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[x];
+        if (xb - xa < 3) /* a vertical leg's three cells: too few for a vector loop's set-up */
+            for (int32_t x = xa; x <= xb; x++)
+            {
+                if (row[x] == DG_TILE_VOID)
+                    row[x] = DG_TILE_WALL;
+            }
+        else
+            for (int32_t x = xa; x <= xb; x++)
+                row[x] = row[x] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[x];
     }
 }
 
@@ -1275,11 +1282,21 @@ static void unwall_shapes(scatter *s)
         dg_rect r = s->rooms[i].rect;
         if (s->rooms[i].shape == DG_SHAPE_RECT)
             continue;
+        int inner = r.x > 0 && r.y > 0 && r.x + r.w < s->w && r.y + r.h < s->h;
         for (int32_t y = r.y; y < r.y + r.h; y++)
             for (int32_t x = r.x; x < r.x + r.w; x++)
             {
-                int open = dgi_passable_default[*at(s, x, y)];
-                for (int32_t k = 0; k < 9 && !open; k++)
+                if (dgi_passable_default[*at(s, x, y)])
+                    continue;
+                int open = 0;
+                if (inner) /* the ring is on the board: three rows, no bounds to test */
+                    for (int32_t ny = y - 1; ny <= y + 1 && !open; ny++)
+                    {
+                        const uint8_t *q = at(s, x - 1, ny);
+                        open = dgi_passable_default[q[0]] | dgi_passable_default[q[1]] |
+                               dgi_passable_default[q[2]];
+                    }
+                for (int32_t k = 0; !inner && k < 9 && !open; k++)
                 {
                     int32_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
                     open = nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
