@@ -622,14 +622,15 @@ static int step_on_rock(const chain *c, const step *s)
 
 /* Overlap allowed: up to STEP_CANDIDATES steps are drawn and the first on
  * untouched rock is kept, else the first drawn, so the chain spreads into
- * free space before it cuts into itself. Returns 1 if *s overlaps. */
+ * free space before it cuts into itself. Returns 1 if *s overlaps. n > 0
+ * (callers stop when no direction is feasible), so the inline draw serves. */
 static int draw_on_rock(chain *c, int32_t src, const int *dirs, int n, step *s)
 {
     int have = 0; /* (around reserved cells the first clear step, else 2: none) */
     for (int k = 0; k < STEP_CANDIDATES; k++)
     {
         step t;
-        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &t);
+        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dgi_rng_below(&c->layout, (uint32_t)n)], &t);
         if (!have && step_clear(c, &t))
             *s = t, have = 1;
         if (step_on_rock(c, &t))
@@ -698,7 +699,7 @@ static dg_status try_step(chain *c, int32_t src, int *placed)
     for (int32_t k = 0; k < c->p->max_tries; k++)
     {
         step s;
-        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dg_rng_below(&c->layout, (uint32_t)n)], &s);
+        draw_step(c, &c->layout, c->rooms[src].room.rect, dirs[dgi_rng_below(&c->layout, (uint32_t)n)], &s);
         c->attempts++;
         if (!step_on_rock(c, &s) || !step_clear(c, &s))
         {
