@@ -688,7 +688,7 @@ static int route_pass(dg_grid *g, const route *r, int pass)
         dg_point a = r->p[i], b = r->p[i + 1];
         ptrdiff_t d = (ptrdiff_t)step(a.y, b.y) * s + step(a.x, b.x);
         uint8_t *c = &DG_CELL(g, a.x, a.y);
-        for (int32_t k = leg_cells(a, b); k >= 0; k--, c += d)
+        for (int32_t k = leg_cells(a, b); k >= 0 && (ok || pass == UNMARK_CELLS); k--, c += d)
         {
             if (pass == MARK_CELLS)
             {

@@ -29,7 +29,8 @@ enum {
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 
 typedef struct sc_edge {
-    int64_t d;    /* squared distance between the doubled centres */
+    uint64_t key; /* squared distance between the doubled centres, shifted left by
+                   * scatter.dshift with a and b below it when they fit (one compare) */
     int32_t a, b; /* rooms, a < b */
     int32_t tree; /* 1 once a tree corridor joins a and b */
     int32_t at;   /* index in the order the edges were listed (bucket by bucket) */
@@ -53,6 +54,7 @@ typedef struct scatter {
     sc_edge *edges, *tmp;    int32_t ne;
     uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
     int32_t ks;              /* stride of the candidate lists */
+    int32_t dshift, rbits;   /* edge keys: distance << dshift | a << rbits | b; dshift 0: distance only */
     int32_t *uf;             /* union-find parents */
     int32_t *tree_a, *tree_b; int32_t nt; /* tree links (for the start room) */
     int32_t *head, *next;    int32_t bw, bh, bs, bw_alloc; /* bucket grid over room centres */
@@ -60,6 +62,18 @@ typedef struct scatter {
     int64_t work, budget, attempts, failures;
     const dgi_mask *reserved; /* NULL: none */
 } scatter;
+
+/* dg_rng_range inline, for the hot draws (the same numbers: no draw when
+ * hi <= lo, the whole range when the span wraps). */
+static DGI_ALWAYS_INLINE int32_t draw_range(dg_rng *rng, int32_t lo, int32_t hi)
+{
+    if (hi <= lo)
+        return lo;
+    uint32_t span = (uint32_t)((int64_t)hi - (int64_t)lo + 1);
+    if (span == 0)
+        return (int32_t)((int64_t)lo + (int64_t)dgi_rng_next(rng));
+    return (int32_t)((int64_t)lo + dgi_rng_below(rng, span));
+}
 
 /* ---- parameters ------------------------------------------------------------ */
 
@@ -392,13 +406,13 @@ static dg_status add_room(scatter *s, dg_rect r)
 static dg_status place_one(scatter *s, int *placed)
 {
     const dg_scatter_params *p = s->p;
-    int32_t rw = dg_rng_range(&s->place, p->room_min_w, s->max_w);
-    int32_t rh = dg_rng_range(&s->place, p->room_min_h, s->max_h);
+    int32_t rw = draw_range(&s->place, p->room_min_w, s->max_w);
+    int32_t rh = draw_range(&s->place, p->room_min_h, s->max_h);
     int32_t b = p->border;
     *placed = 0;
     for (int32_t t = 0; t < p->max_tries && s->work < s->budget; t++)
     {
-        dg_rect r = {dg_rng_range(&s->place, b, s->w - b - rw), dg_rng_range(&s->place, b, s->h - b - rh),
+        dg_rect r = {draw_range(&s->place, b, s->w - b - rw), draw_range(&s->place, b, s->h - b - rh),
                      rw, rh};
         s->attempts++;
         if (spot_free(s, r))
@@ -444,8 +458,8 @@ static dg_status fill_holes(scatter *s)
                 continue;
             }
             dg_rect r = {x, y, fw, fh};
-            int32_t rw = dg_rng_range(&s->place, fw, s->max_w);
-            int32_t rh = dg_rng_range(&s->place, fh, s->max_h);
+            int32_t rw = draw_range(&s->place, fw, s->max_w);
+            int32_t rh = draw_range(&s->place, fh, s->max_h);
             rw = DG_MIN(rw, s->w - b - x); /* (DG_MIN evaluates its arguments twice) */
             rh = DG_MIN(rh, s->h - b - y);
             for (int32_t t = 0; rw > r.w || rh > r.h; t++)
@@ -475,12 +489,12 @@ static int32_t draw_room_count(const scatter *s)
     const dg_scatter_params *p = s->p;
     dg_rng rng = s->place;
     if (p->rooms_min && p->rooms_max < DG_SCATTER_MAX_ROOMS)
-        return dg_rng_range(&rng, p->rooms_min, p->rooms_max);
+        return draw_range(&rng, p->rooms_min, p->rooms_max);
     int64_t usable = (int64_t)(s->w - 2 * p->border) * (s->h - 2 * p->border);
     int64_t lo = DG_MAX(2, usable * DENSITY_LO / 1000), hi = DG_MAX(lo, usable * DENSITY_HI / 1000);
     if (p->rooms_min) /* given alone: up to the area's high end, never below it */
-        return dg_rng_range(&rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
-    return dg_rng_range(&rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
+        return draw_range(&rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
+    return draw_range(&rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
 }
 
 /* The smallest room at two opposite corners: the fallback when random
@@ -736,10 +750,38 @@ static int32_t nearest(const scatter *s, int32_t i, int32_t k, int32_t *best, in
     return count;
 }
 
+static int64_t edge_d(const scatter *s, const sc_edge *e)
+{
+    return (int64_t)(e->key >> s->dshift);
+}
+
+/* How edge keys are packed: a and b in rbits bits each under the distance
+ * when the three fit in 64 bits (then keys are unique and one compare
+ * orders them), else the distance alone with a and b as tie-breaks. */
+static void set_key_bits(scatter *s)
+{
+    int64_t dx = 2 * (int64_t)s->w, dy = 2 * (int64_t)s->h;
+    uint64_t dmax = (uint64_t)(dx * dx + dy * dy);
+    int32_t rbits = 1, dbits = 1;
+    while (rbits < 32 && ((int64_t)1 << rbits) < s->n)
+        rbits++;
+    while (dbits < 64 && (dmax >> dbits) != 0)
+        dbits++;
+    s->rbits = rbits;
+    s->dshift = dbits + 2 * rbits <= 64 ? 2 * rbits : 0;
+}
+
+static uint64_t edge_key(const scatter *s, int64_t d, int32_t a, int32_t b)
+{
+    if (s->dshift == 0)
+        return (uint64_t)d;
+    return (uint64_t)d << s->dshift | (uint64_t)a << s->rbits | (uint64_t)b;
+}
+
 static int edge_before(const sc_edge *x, const sc_edge *y)
 {
-    if (x->d != y->d)
-        return x->d < y->d;
+    if (x->key != y->key)
+        return x->key < y->key;
     if (x->a != y->a)
         return x->a < y->a;
     return x->b < y->b;
@@ -797,6 +839,7 @@ static void build_edges(scatter *s, int32_t k)
     int64_t bd[RETRY_K];
     s->k = k;
     s->ne = 0;
+    set_key_bits(s);
     for (int32_t i = 0; i < s->n; i++)
     {
         int32_t c = nearest(s, i, k, best, bd), *list = &s->knn[(size_t)i * (size_t)s->ks];
@@ -807,7 +850,8 @@ static void build_edges(scatter *s, int32_t k)
             int32_t j = best[t];
             if (j < i && lists(s, j, i))
                 continue; /* listed from j already (its list is complete) */
-            sc_edge e = {bd[t], DG_MIN(i, j), DG_MAX(i, j), 0, s->ne};
+            sc_edge e = {edge_key(s, bd[t], DG_MIN(i, j), DG_MAX(i, j)), DG_MIN(i, j), DG_MAX(i, j), 0,
+                         s->ne};
             s->edges[s->ne++] = e;
         }
     }
@@ -1139,6 +1183,7 @@ static dg_status first_tree(scatter *s)
  * each other (the relative neighbourhood graph, among the candidates). */
 static int relative_neighbours(const scatter *s, const sc_edge *e)
 {
+    int64_t d = edge_d(s, e);
     for (int side = 0; side < 2; side++)
     {
         int32_t from = side ? e->b : e->a;
@@ -1146,7 +1191,7 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
         for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
         {
             int32_t c = list[t];
-            if (c != e->a && c != e->b && dist2(s, e->a, c) < e->d && dist2(s, e->b, c) < e->d)
+            if (c != e->a && c != e->b && dist2(s, e->a, c) < d && dist2(s, e->b, c) < d)
                 return 0;
         }
     }
@@ -1228,8 +1273,15 @@ static void wall_leg(scatter *s, dg_point a, dg_point b)
     for (int32_t y = ya; y <= yb; y++)
     {
         uint8_t *row = at(s, 0, y);
-        for (int32_t x = xa; x <= xb; x++)
-            row[x] = row[x] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[x];
+        if (xb - xa < 3) /* a vertical leg's three cells: too few for a vector loop's set-up */
+            for (int32_t x = xa; x <= xb; x++)
+            {
+                if (row[x] == DG_TILE_VOID)
+                    row[x] = DG_TILE_WALL;
+            }
+        else
+            for (int32_t x = xa; x <= xb; x++)
+                row[x] = row[x] == DG_TILE_VOID ? (uint8_t)DG_TILE_WALL : row[x];
     }
 }
 
@@ -1242,11 +1294,21 @@ static void unwall_shapes(scatter *s)
         dg_rect r = s->rooms[i].rect;
         if (s->rooms[i].shape == DG_SHAPE_RECT)
             continue;
+        int inner = r.x > 0 && r.y > 0 && r.x + r.w < s->w && r.y + r.h < s->h;
         for (int32_t y = r.y; y < r.y + r.h; y++)
             for (int32_t x = r.x; x < r.x + r.w; x++)
             {
-                int open = dgi_passable_default[*at(s, x, y)];
-                for (int32_t k = 0; k < 9 && !open; k++)
+                if (dgi_passable_default[*at(s, x, y)])
+                    continue;
+                int open = 0;
+                if (inner) /* the ring is on the board: three rows, no bounds to test */
+                    for (int32_t ny = y - 1; ny <= y + 1 && !open; ny++)
+                    {
+                        const uint8_t *q = at(s, x - 1, ny);
+                        open = dgi_passable_default[q[0]] | dgi_passable_default[q[1]] |
+                               dgi_passable_default[q[2]];
+                    }
+                for (int32_t k = 0; !inner && k < 9 && !open; k++)
                 {
                     int32_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
                     open = nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
