@@ -28,14 +28,14 @@ typedef struct golden_pin {
 #define GOLDEN_ODD_H 23
 
 static const golden_pin pins[] = {
-    {"attach", 0, 0, 0x68DBC4AF0A00ED8AULL},
-    {"attach", 0, 1, 0xCDE73CA40EF3FE9BULL},
-    {"attach", 1, 0, 0x0F925D30A2275469ULL},
-    {"attach", 1, 1, 0xD304A91A10ADB9DEULL},
-    {"attach", 2, 0, 0xE1A970B649727C3DULL},
-    {"attach", 2, 1, 0x15B6890D09E9A42CULL},
+    {"attach", 0, 0, 0x1F80260F9759B0CFULL},
+    {"attach", 0, 1, 0xA2F3E7F74478B9A0ULL},
+    {"attach", 1, 0, 0xBE5F945739FC3170ULL},
+    {"attach", 1, 1, 0x3023ABE8A7FE6C1EULL},
+    {"attach", 2, 0, 0xBAA171D55E21FB53ULL},
+    {"attach", 2, 1, 0x2EBE25B022656937ULL},
     {"attach", 3, 0, 0x0B7F950EBEF62C69ULL},
-    {"attach", 3, 1, 0x24445C3815623CAEULL},
+    {"attach", 3, 1, 0x1AB95412D761AB03ULL},
     {"chain", 0, 0, 0x77C691482C23DD01ULL},
     {"chain", 0, 1, 0x3515EA44ACA80831ULL},
     {"chain", 1, 0, 0xB818B283BC2C47DCULL},

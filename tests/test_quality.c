@@ -172,8 +172,9 @@ static void contract(const char *gen, const char *prefabs, int32_t w, int32_t h,
  * 80x25, 80x50 and 200x200 (the issue's sizes; the smallest sizes keep only
  * the 0.4 contract): enable a line in a row once that row's maps keep it. */
 QUALITY(attach, "attach", NULL, 80, 25, 1,
-        LINE(LOOPS) | LINE(DEAD_END_ROOMS) | LINE(STRAIGHT) | LINE(PARALLEL) |
-        LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) | LINE(START_EXIT))
+        LINE(LOOPS) | LINE(DEAD_END_ROOMS) | LINE(SPACE_P95) | LINE(SPACE_WORST) |
+        LINE(STRAIGHT) | LINE(PARALLEL) | LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) |
+        LINE(SHAPES) | LINE(START_EXIT))
 QUALITY(attach, "attach", NULL, 80, 50, 1,
         LINE(LOOPS) | LINE(DEAD_END_ROOMS) | LINE(SPACE_P95) | LINE(SPACE_WORST) |
         LINE(STRAIGHT) | LINE(PARALLEL) | LINE(CORRIDOR_PER_ROOM) | LINE(DEAD_END_PASSAGES) |

@@ -34,7 +34,7 @@ int32_t dgi_att_dead_end_count(const att_ctx *c)
         const att_feat *f = &c->feats[i];
         if (f->shape != DG_SHAPE_RECT)
         {
-            n += shape_dead_ends(c, f);
+            n += f->no_tips ? 0 : shape_dead_ends(c, f);
             continue;
         }
         if ((f->w > 1 && f->h > 1) || (f->kind == ATT_CORRIDOR && f->end_child >= 0))
@@ -305,6 +305,16 @@ static int32_t loop_budget(const att_ctx *c)
     return DG_MAX(1, rooms / LOOP_ROOMS);
 }
 
+/* Steps a loop must save: loop_min_gain, but with the budget left to the map
+ * (loop_max 0) at most half the map's shorter side, since on a small map few
+ * walks are long enough to save 16 steps (80x25 got 0.14 loops per room). */
+static int32_t loop_gain(const att_ctx *c)
+{
+    if (c->p->loop_max > 0)
+        return c->p->loop_min_gain;
+    return DG_MAX(1, DG_MIN(c->p->loop_min_gain, DG_MIN(c->w, c->h) / 2));
+}
+
 /* The feature on the far side of candidate s, or -1 where it can never open:
  * no feature there (a junction), or a room's door would leave the middle half
  * of its wall (kept for its shape). Neither changes as loops open, so the
@@ -343,8 +353,8 @@ static int try_loop(att_ctx *c, const loop_pass *lp, loop_site *sp, int leaves)
     if (s.len + att_corridor_run(c, s.x - ux, s.y - uy, s.dir ^ 2) +
             att_corridor_run(c, s.x + ux * s.len, s.y + uy * s.len, s.dir) > MAX_STRAIGHT)
         return 0; /* it would join two corridors end to end into one too long */
-    /* the walk through the opening is len + 1 steps; it must save loop_min_gain */
-    int32_t limit = c->p->loop_min_gain + s.len + 1;
+    /* the walk through the opening is len + 1 steps; it must save the gain */
+    int32_t limit = loop_gain(c) + s.len + 1;
     int32_t walk = dgi_att_walk_distance(c, s.feat, s.x - ux, s.y - uy, other,
                                          s.x + ux * s.len, s.y + uy * s.len, limit);
     if (walk < 0)

@@ -70,17 +70,20 @@ static inline int32_t floor_around(const uint8_t *p, ptrdiff_t s)
 /* A floor cell with one way out (the tip of a circle's end row, a cavern's
  * spur) reads as a dead end: the cells beside it, across that way, become
  * floor too. A few rounds settle every tip a shape has. Returns the cells
- * widened. */
+ * widened; *no_tips is 1 if the last round found no tip at all (the room's
+ * cells do not change after the shape pass, so the dead-end count can skip it). */
 #define TIP_ROUNDS 3
-static int32_t widen_tips(const att_ctx *c, const att_feat *f)
+static int32_t widen_tips(const att_ctx *c, const att_feat *f, uint8_t *no_tips)
 {
     const ptrdiff_t s = c->stride;
     uint8_t *const top = att_at(c, f->x, f->y);
     const int32_t w = f->w, h = f->h;
     int32_t added = 0, widened = 1;
+    *no_tips = 0;
     for (int round = 0; round < TIP_ROUNDS && widened; round++)
     {
         widened = 0;
+        int32_t tips = 0;
         for (int32_t y = 0; y < h; y++)
         {
             uint8_t *row = top + (ptrdiff_t)y * s;
@@ -89,6 +92,7 @@ static int32_t widen_tips(const att_ctx *c, const att_feat *f)
                 uint8_t *p = row + x;
                 if (*p != DG_TILE_FLOOR || floor_around(p, s) != 1)
                     continue;
+                tips++;
                 int horizontal = att_passable(p[-1]) || att_passable(p[1]); /* its way out */
                 ptrdiff_t across = horizontal ? s : 1;
                 int32_t pos = horizontal ? y : x, len = horizontal ? h : w;
@@ -104,6 +108,7 @@ static int32_t widen_tips(const att_ctx *c, const att_feat *f)
                 }
             }
         }
+        *no_tips = tips == 0;
     }
     return added;
 }
@@ -111,9 +116,11 @@ static int32_t widen_tips(const att_ctx *c, const att_feat *f)
 /* Bit i: the cell row[i - 2] is passable, for the n cells from row[-2] on (n <= 64). */
 static inline uint64_t passable_bits(const uint8_t *row, int32_t n)
 {
+    static const uint8_t pass[256] = {[DG_TILE_FLOOR] = 1, [DG_TILE_CORRIDOR] = 1,
+                                      [DG_TILE_DOOR] = 1};
     uint64_t bits = 0;
     for (int32_t i = 0; i < n; i++)
-        bits |= (uint64_t)att_passable(row[i - 2]) << i;
+        bits |= (uint64_t)pass[row[i - 2]] << i;
     return bits;
 }
 
@@ -141,7 +148,7 @@ static void rederive_walls_narrow(uint8_t *top, ptrdiff_t s, int32_t w, int32_t 
 /* Cuts room f to shape s (tips widened): the cells outside it, and the walls
  * left with nothing passable beside them, become wall where they touch floor,
  * rock where they do not. Returns its floor cells. */
-static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *sh)
+static int32_t carve_shape(att_ctx *c, att_feat *f, const dgi_shape *sh)
 {
     const ptrdiff_t s = c->stride;
     uint8_t *const top = att_at(c, f->x, f->y);
@@ -168,7 +175,7 @@ static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *sh)
         memset(row + hi, DG_TILE_VOID, (size_t)(w - hi));
         cut += lo + (w - hi);
     }
-    int32_t widened = widen_tips(c, f);
+    int32_t widened = widen_tips(c, f, &f->no_tips);
     c->floor += widened - cut;
     int32_t cells = w * h - cut + widened;
     if (w + 4 <= 64)
@@ -187,6 +194,72 @@ static int32_t carve_shape(att_ctx *c, const att_feat *f, const dgi_shape *sh)
     return cells;
 }
 
+/* Rooms too small for every kind (most of them: a side below 5) take a
+ * chunky shape with this chance, if at least SMALL_SHAPE_CELLS large; else
+ * three quarters of the rooms of a small map stayed plain rectangles. */
+#define SMALL_SHAPE_PERMILLE 100
+#define SMALL_SHAPE_CELLS 12
+
+/* Cut corner k of s (NW, NE, SE, SW) no longer covers interior cell (x, y):
+ * its rows stop short of a door on a side wall, its columns of one on the top
+ * or bottom wall. */
+static void clear_corner(dgi_shape *s, int k, int32_t x, int32_t y)
+{
+    int32_t nw = s->notch_w[k], nh = s->notch_h[k];
+    int32_t from_x = k == 0 || k == 3 ? x : s->w - 1 - x; /* columns from the corner's side */
+    int32_t from_y = k <= 1 ? y : s->h - 1 - y;
+    if (from_x >= nw || from_y >= nh)
+        return;
+    if (x == 0 || x == s->w - 1)
+        s->notch_h[k] = from_y;
+    else
+        s->notch_w[k] = from_x;
+    if (s->notch_w[k] == 0 || s->notch_h[k] == 0)
+        s->notch_w[k] = s->notch_h[k] = 0;
+}
+
+/* A chunky shape for small room fi whose corners keep clear of its doors, so
+ * one draw fits; 1 if a corner is still cut. */
+static int small_shape(const att_ctx *c, int32_t fi, dgi_shape *s, dg_rng *rng)
+{
+    const att_feat *f = &c->feats[fi];
+    dgi_shape_chunky(s, f->w, f->h, rng);
+    for (int32_t d = f->doors_head; d >= 0; d = next_door(c, d, fi))
+    {
+        int32_t x, y;
+        door_inside(f, &c->doors[d], &x, &y);
+        for (int k = 0; k < 4; k++)
+            clear_corner(s, k, x - f->x, y - f->y);
+    }
+    int32_t cut = 0;
+    for (int k = 0; k < 4; k++)
+        cut += s->notch_w[k];
+    return cut > 0;
+}
+
+/* One draw of a shape for room fi (a chunky one when small): 1 if it fits its doors. */
+static int draw_shape(const att_ctx *c, int32_t fi, uint32_t kinds, int small, dgi_shape *s,
+                      dg_rng *rng)
+{
+    const att_feat *f = &c->feats[fi];
+    if (small)
+        return small_shape(c, fi, s, rng);
+    dgi_shape_pick(s, f->w, f->h, kinds, 1000, rng);
+    return s->kind != DG_SHAPE_RECT && doors_fit(c, fi, s);
+}
+
+/* 1: room fi is too small for any kind but may take a small chunky shape. */
+static int small_chunky(const att_ctx *c, int32_t fi, uint32_t kinds, dg_rng *rng)
+{
+    const att_feat *f = &c->feats[fi];
+    if (f->w < 3 || f->h < 3 || f->w * f->h < SMALL_SHAPE_CELLS || !(kinds >> DG_SHAPE_CHUNKY & 1u))
+        return 0;
+    for (int32_t k = DG_SHAPE_RECT + 1; k < DGI_SHAPE_KINDS; k++)
+        if ((kinds >> k & 1u) && dgi_shape_fits(k, f->w, f->h))
+            return 0;
+    return dgi_rng_below(rng, 1000) < SMALL_SHAPE_PERMILLE;
+}
+
 void dgi_att_shapes(att_ctx *c, uint64_t seed)
 {
     dg_rng rng;
@@ -200,14 +273,16 @@ void dgi_att_shapes(att_ctx *c, uint64_t seed)
         if (dgi_rng_below(&rng, 1000) >= (uint32_t)c->p->shape_share)
             continue;
         uint32_t kinds = kinds_for(c, fi);
+        int small = small_chunky(c, fi, kinds, &rng);
         dgi_shape s;
         for (int t = 0; t < SHAPE_TRIES; t++)
         {
-            dgi_shape_pick(&s, f->w, f->h, kinds, 1000, &rng);
-            if (s.kind == DG_SHAPE_RECT)
-                break; /* no kind fits the room */
-            if (!doors_fit(c, fi, &s))
+            if (!draw_shape(c, fi, kinds, small, &s, &rng))
+            {
+                if (s.kind == DG_SHAPE_RECT || small)
+                    break; /* no kind fits the room, or its doors leave no corner */
                 continue;
+            }
             f->cells = carve_shape(c, f, &s);
             /* widened tips may give a small room all its cells back */
             f->shape = (uint8_t)(f->cells == f->w * f->h ? DG_SHAPE_RECT : s.kind);

@@ -35,6 +35,7 @@ typedef struct att_feat {
     uint8_t kind;        /* ATT_ROOM / ATT_CORRIDOR */
     uint8_t shape;       /* rooms: DG_SHAPE_* */
     uint8_t dir;         /* corridors: DG_DIR_* pointing away from the parent door */
+    uint8_t no_tips;     /* shaped rooms: the shape pass saw no floor cell with one way out */
 } att_feat;
 
 typedef struct att_door { /* 28 bytes: a map's cells all lie in 0..DG_GRID_MAX_DIM - 1 */
@@ -171,6 +172,12 @@ void dgi_att_shapes(att_ctx *c, uint64_t seed);
 /* Farthest floor cell of a room with a single entrance, walked cell by cell;
  * returns its walking distance from the start (its door's dist must be set). */
 int32_t dgi_att_shaped_farthest(const att_ctx *c, int32_t fi, int32_t *fx, int32_t *fy);
+
+/* attach_space.c: the space check of small maps (both sides at most ATT_SPACE_MAX_SIDE). */
+#define ATT_SPACE_MAX_SIDE 128
+/* 1 and its top left corner if a side x side square holds no room or
+ * corridor cell (the first such square in row order), else 0. */
+int dgi_att_empty_square(const att_ctx *c, int32_t side, int32_t *sx, int32_t *sy);
 
 /* attach_graph.c: walking distances over the door graph. */
 /* Walking distance from p (inside feature fa) to q (inside fb), or limit if it is

@@ -47,6 +47,9 @@ void dgi_shape_rect(dgi_shape *s, int32_t w, int32_t h); /* the plain rectangle 
  * picks one of the kinds in the mask (1u << DG_SHAPE_*) that fits w x h. */
 void dgi_shape_pick(dgi_shape *s, int32_t w, int32_t h, uint32_t kinds, int32_t share_permille,
                     dg_rng *rng);
+/* A chunky room at any size (corners cut inside the halves), for rooms too
+ * small for dgi_shape_pick's kinds. */
+void dgi_shape_chunky(dgi_shape *s, int32_t w, int32_t h, dg_rng *rng);
 int dgi_shape_has(const dgi_shape *s, int32_t x, int32_t y); /* 1: interior cell (x, y) is floor */
 /* Row y's floor span [lo, hi) (a pillared hall's pillars aside). */
 void dgi_shape_row(const dgi_shape *s, int32_t y, int32_t *lo, int32_t *hi);

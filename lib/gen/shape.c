@@ -75,6 +75,13 @@ static void make_chunky(dgi_shape *s, dg_rng *rng)
     }
 }
 
+void dgi_shape_chunky(dgi_shape *s, int32_t w, int32_t h, dg_rng *rng)
+{
+    dgi_shape_rect(s, w, h);
+    s->kind = DG_SHAPE_CHUNKY;
+    make_chunky(s, rng);
+}
+
 void dgi_shape_pick(dgi_shape *s, int32_t w, int32_t h, uint32_t kinds, int32_t share_permille,
                     dg_rng *rng)
 {
