@@ -205,7 +205,7 @@ TEST(autotile_golden)
         CHECK(dg_grid_init(&og, out, 80 + c, 50 + c, 0) == DG_OK);
         h = dg_hash_combine(h, dg_grid_hash(&og));
     }
-    CHECK_EQ_U64(h, 0xee95f7ffa1daeb89ull);
+    CHECK_EQ_U64(h, 0x9da8efbdf46750e3ull);
 }
 
 /* Calls dg_autotile on an output of PAD_BYTE and checks the status, that a
@@ -318,5 +318,5 @@ TEST(autotile_art_render_is_pinned)
     CHECK(dg_render_art_rgba(&g, NULL, 65, px, sizeof px, NULL, NULL) == DG_E_INVALID);
     CHECK(dg_render_art_rgba(&g, NULL, 8, px, sizeof px - 1, NULL, NULL) == DG_E_BUFFER);
     CHECK(dg_render_art_rgba(&g, NULL, 8, px, sizeof px, NULL, NULL) == DG_OK);
-    CHECK_EQ_U64(bytes_hash(px, sizeof px), 0x3d5a361667ce9e99ull);
+    CHECK_EQ_U64(bytes_hash(px, sizeof px), 0x16e5f766fdd74b11ull);
 }
