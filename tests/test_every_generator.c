@@ -414,6 +414,43 @@ TEST(every_generator_tiles_do_not_depend_on_asking_for_a_result)
     hard_ctx_close(&ctx);
 }
 
+/* ---- a reused result ---------------------------------------------------------------- */
+/* A result that held another map, with room labels from dg_roles, is filled
+ * exactly as a fresh one: no count of the old map is left behind. */
+TEST(every_generator_fills_a_reused_result_as_a_fresh_one)
+{
+    hard_ctx ctx;
+    CHECK(hard_ctx_open(&ctx) == DG_OK);
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t rule_count = 0;
+    CHECK(dg_roles_builtin(rules, DG_ROLES_MAX, &rule_count) == DG_OK);
+    for (const hard_gen *g = hard_gens; g->name && ctx.ready; g++)
+    {
+        if (!g->has_result)
+            continue;
+        uint8_t *cells = malloc((size_t)g->width * (size_t)g->height);
+        dg_grid grid;
+        CHECK(cells && dg_grid_init(&grid, cells, g->width, g->height, 0) == DG_OK);
+        dg_result reused, fresh;
+        dg_result_init(&reused, NULL);
+        dg_result_init(&fresh, NULL);
+        int ok = cells && g->run(&ctx, 0, &grid, 1, &reused, NULL, NULL, NULL) == DG_OK;
+        if (ok)
+            dg_roles(&grid, rules, rule_count, 1, &reused, NULL, NULL, NULL);
+        ok = ok && g->run(&ctx, 0, &grid, 2, &reused, NULL, NULL, NULL) == DG_OK &&
+             g->run(&ctx, 0, &grid, 2, &fresh, NULL, NULL, NULL) == DG_OK;
+        CHECKF(ok && reused.label_count == fresh.label_count &&
+                   reused.corridor_edge_count == fresh.corridor_edge_count &&
+                   hard_result_hash(&reused) == hard_result_hash(&fresh),
+               "%s: a reused result keeps %d labels of the last map (fresh: %d)", g->name,
+               (int)reused.label_count, (int)fresh.label_count);
+        dg_result_free(&reused);
+        dg_result_free(&fresh);
+        free(cells);
+    }
+    hard_ctx_close(&ctx);
+}
+
 /* ---- markers ------------------------------------------------------------------------ */
 /* The prefab set each prefab generator is run with here (as the docs show them). */
 static dg_prefab_set *marker_set(const char *gen)

@@ -1407,6 +1407,7 @@ static dg_status copy_result(const dg_result *t, dg_result *r)
     dg_status st = dgi_result_reserve(r, t->room_count, t->corridor_count, t->door_count, 0);
     if (st != DG_OK)
         return st;
+    dgi_result_reset(r); /* a reused result keeps no labels or counts of its last map */
     if (t->room_count > 0) /* (an empty list may have no array) */
         memcpy(r->rooms, t->rooms, (size_t)t->room_count * sizeof *r->rooms);
     if (t->corridor_count > 0)
@@ -1416,7 +1417,6 @@ static dg_status copy_result(const dg_result *t, dg_result *r)
     r->room_count = t->room_count;
     r->corridor_count = t->corridor_count;
     r->door_count = t->door_count;
-    r->marker_count = 0;
     r->start = t->start;
     r->exit = t->exit;
     r->start_room = t->start_room;
