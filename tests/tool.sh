@@ -316,7 +316,7 @@ expect graph_missing 2 "needs --graph FILE" -- --gen graph
 expect graph_floors 2 "not with --floors" -- --gen graph --graph $Z --floors 2 -o "$tmp"
 expect graph_not_for 2 "--graph is for --gen graph" -- --gen attach --graph $Z
 expect graph_nospace 1 "no place found" -- --gen graph --graph examples/graphs/big.txt --width 40 --height 30
-for g in linear hub loop_lock zelda big; do
+for g in linear hub loop_lock zelda templates big; do
     size=""
     [ $g = big ] && size="--width 120 --height 80" # forty rooms need more than 80x50
     expect "graph_survey_$g" 0 "PASS start-exit" -- --gen graph --graph examples/graphs/$g.txt $size --survey 50

@@ -82,7 +82,7 @@ d site-bsp --gen bsp --seed 3 --reserve 30,15,20,12 --reserve 8,38,40,3 --scale 
 d site-cave --gen cave --seed 3 --width 80 --height 50 --reserve 30,15,20,12 --reserve 8,38,14,6 --scale 6
 d site-world --gen world --width 81 --height 51 --seed 3 --reserve 30,15,20,12 --reserve 60,5,3,30 --scale 6 --markers
 # docs/graph.md: each example level graph laid out (big.txt needs more room)
-for g in linear hub loop_lock zelda; do
+for g in linear hub loop_lock zelda templates; do
     d graph-$g --gen graph --graph examples/graphs/$g.txt --markers --scale 8
 done
 d graph-big --gen graph --graph examples/graphs/big.txt --width 120 --height 80 --markers --scale 8

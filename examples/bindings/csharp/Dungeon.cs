@@ -969,6 +969,8 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_populate(Grid* grid, IntPtr table, PopulateParams* @params, ulong seed, Result* result, PopulateStats* stats, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int dg_roles_populate(Grid* grid, RoleRule* rules, int count, IntPtr table, PopulateParams* @params, ulong seed, Result* result, RoleReport* report, PopulateStats* stats, Allocator* allocator, Diag* diag);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_init(Sched* s, SchedActor* storage, int capacity);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_sched_add(Sched* s, int id, int speed, int threshold, long energy);

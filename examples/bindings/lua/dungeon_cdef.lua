@@ -877,6 +877,11 @@ typedef struct dg_populate_stats {
                              const dg_populate_params *params, uint64_t seed, dg_result *result,
                              dg_populate_stats *stats, const dg_allocator *allocator,
                              dg_diag *diag);
+ dg_status dg_roles_populate(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
+                                   const dg_spawn_table *table, const dg_populate_params *params,
+                                   uint64_t seed, dg_result *result, dg_role_report *report,
+                                   dg_populate_stats *stats, const dg_allocator *allocator,
+                                   dg_diag *diag);
 typedef struct dg_sched_actor {
     int64_t ready;
     int32_t next;
