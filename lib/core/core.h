@@ -113,6 +113,18 @@ static inline uint32_t dgi_rng_below(dg_rng *rng, uint32_t bound)
     return (uint32_t)(m >> 32);
 }
 
+/* dg_rng_range inline, for the hot draws (no draw when hi <= lo, the whole
+ * range when the span wraps); the public dg_rng_range is this. */
+static inline int32_t dgi_rng_range(dg_rng *rng, int32_t lo, int32_t hi)
+{
+    if (hi <= lo)
+        return lo;
+    uint32_t span = (uint32_t)((int64_t)hi - (int64_t)lo + 1);
+    if (span == 0)
+        return (int32_t)((int64_t)lo + (int64_t)dgi_rng_next(rng));
+    return (int32_t)((int64_t)lo + dgi_rng_below(rng, span));
+}
+
 /* rng.c's seeding and hashes, inline so that a constant stream folds: the
  * public dg_rng_seed, dg_hash64 and dg_hash_combine are these. */
 static inline uint64_t dgi_hash64(uint64_t x)

@@ -31,12 +31,7 @@ uint32_t dg_rng_below(dg_rng *rng, uint32_t bound)
 
 int32_t dg_rng_range(dg_rng *rng, int32_t lo, int32_t hi)
 {
-    if (hi <= lo)
-        return lo;
-    uint32_t span = (uint32_t)((int64_t)hi - (int64_t)lo + 1);
-    if (span == 0) /* the whole int32 range */
-        return (int32_t)((int64_t)lo + (int64_t)dg_rng_next(rng));
-    return (int32_t)((int64_t)lo + dg_rng_below(rng, span));
+    return rng ? dgi_rng_range(rng, lo, hi) : lo; /* a NULL rng draws zeros */
 }
 
 int dg_rng_chance(dg_rng *rng, int32_t permille)

@@ -196,18 +196,6 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
     return DG_OK;
 }
 
-/* dg_rng_range inline, for the hot draws (the same numbers: no draw when
- * hi <= lo, the whole range when the span wraps). */
-static DGI_ALWAYS_INLINE int32_t draw_range(dg_rng *rng, int32_t lo, int32_t hi)
-{
-    if (hi <= lo)
-        return lo;
-    uint32_t span = (uint32_t)((int64_t)hi - (int64_t)lo + 1);
-    if (span == 0)
-        return (int32_t)((int64_t)lo + (int64_t)dgi_rng_next(rng));
-    return (int32_t)((int64_t)lo + dgi_rng_below(rng, span));
-}
-
 /* The room count to aim for (check_rooms says how the ends resolve). */
 /* 1 when the room count follows the area (not both ends of the range given). */
 static int by_area(const dg_chain_params *p)
@@ -218,12 +206,12 @@ static int by_area(const dg_chain_params *p)
 static int32_t draw_room_count(const dg_grid *g, const dg_chain_params *p, dg_rng *rng)
 {
     if (!by_area(p))
-        return draw_range(rng, p->rooms_min, p->rooms_max);
+        return dgi_rng_range(rng, p->rooms_min, p->rooms_max);
     int64_t usable = (int64_t)(g->width - 2 * p->border) * (g->height - 2 * p->border);
     int64_t lo = DG_MAX(2, usable * 6 / 1000), hi = DG_MAX(lo, usable * 8 / 1000);
     if (p->rooms_min) /* given alone: up to the area's high end, never below it */
-        return draw_range(rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
-    return draw_range(rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
+        return dgi_rng_range(rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
+    return dgi_rng_range(rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
 }
 
 /* ---- grid painting ------------------------------------------------------------ */
@@ -513,8 +501,8 @@ static int site_spot(chain *c, dg_rect *r)
         dg_rect t = *r;
         if (k >= SITE_SPOTS / 2)
             t.w = c->p->room_min_w, t.h = c->p->room_min_h;
-        t.x = draw_range(&c->site, m, g->width - m - t.w);
-        t.y = draw_range(&c->site, m, g->height - m - t.h);
+        t.x = dgi_rng_range(&c->site, m, g->width - m - t.w);
+        t.y = dgi_rng_range(&c->site, m, g->height - m - t.h);
         int dirs[4];
         if (room_spot_clear(c, t) && (c->requested < 2 || dirs_out(c, t, -1, dirs) > 0))
         {
@@ -529,11 +517,11 @@ static int first_room(chain *c)
 {
     const dg_grid *g = c->g;
     int32_t m = c->margin;
-    int32_t w = draw_range(&c->layout, c->p->room_min_w, c->max_w);
-    int32_t h = draw_range(&c->layout, c->p->room_min_h, c->max_h);
+    int32_t w = dgi_rng_range(&c->layout, c->p->room_min_w, c->max_w);
+    int32_t h = dgi_rng_range(&c->layout, c->p->room_min_h, c->max_h);
     int32_t jx = (g->width - 2 * m - w) / 8, jy = (g->height - 2 * m - h) / 8;
-    int32_t x = (g->width - w) / 2 + draw_range(&c->layout, -jx, jx);
-    int32_t y = (g->height - h) / 2 + draw_range(&c->layout, -jy, jy);
+    int32_t x = (g->width - w) / 2 + dgi_rng_range(&c->layout, -jx, jx);
+    int32_t y = (g->height - h) / 2 + dgi_rng_range(&c->layout, -jy, jy);
     dg_rect r = {DG_MAX(m, DG_MIN(x, g->width - m - w)), DG_MAX(m, DG_MIN(y, g->height - m - h)),
                  w, h};
     int dirs[4];
@@ -560,12 +548,12 @@ static void draw_step(chain *c, dg_rng *rng, dg_rect src, int d, step *s)
     int32_t space = space_ahead(c, src, d);
     int32_t amin = along_min(c, d), amax = v ? c->max_h : c->max_w;
     int32_t pmin = v ? c->p->room_min_w : c->p->room_min_h, pmax = v ? c->max_w : c->max_h;
-    int32_t len = draw_range(rng, c->p->corridor_min,
+    int32_t len = dgi_rng_range(rng, c->p->corridor_min,
                                DG_MIN(c->p->corridor_max, space - 2 - amin));
-    int32_t along = draw_range(rng, amin, DG_MIN(amax, space - 2 - len));
-    int32_t perp = draw_range(rng, pmin, pmax);
-    int32_t t = v ? draw_range(rng, src.x, src.x + src.w - 1)
-                  : draw_range(rng, src.y, src.y + src.h - 1);
+    int32_t along = dgi_rng_range(rng, amin, DG_MIN(amax, space - 2 - len));
+    int32_t perp = dgi_rng_range(rng, pmin, pmax);
+    int32_t t = v ? dgi_rng_range(rng, src.x, src.x + src.w - 1)
+                  : dgi_rng_range(rng, src.y, src.y + src.h - 1);
     s->dir = d;
     s->door0.x = d == DG_DIR_E ? src.x + src.w : d == DG_DIR_W ? src.x - 1 : t;
     s->door0.y = d == DG_DIR_S ? src.y + src.h : d == DG_DIR_N ? src.y - 1 : t;
@@ -578,7 +566,7 @@ static void draw_step(chain *c, dg_rng *rng, dg_rect src, int d, step *s)
     /* slide the room along the entry side so that door1 opens into it */
     int32_t extent = v ? c->g->width : c->g->height;
     int32_t lo = DG_MAX(c->margin, t - perp + 1), hi = DG_MIN(extent - c->margin - perp, t);
-    int32_t slide = draw_range(rng, lo, hi);
+    int32_t slide = dgi_rng_range(rng, lo, hi);
     int32_t nx = s->door1.x + DX[d], ny = s->door1.y + DY[d]; /* first room cell */
     if (v)
     {
@@ -748,7 +736,7 @@ static int route_across(dg_rect a, dg_rect b, int sa, int sb, dg_rng *rng, route
             return 0;
         if (!rng)
             return 1;
-        ya = yb = draw_range(rng, alo, ahi);
+        ya = yb = dgi_rng_range(rng, alo, ahi);
         xb = bx;
     }
     else if (vertical(sb))
@@ -768,8 +756,8 @@ static int route_across(dg_rect a, dg_rect b, int sa, int sb, dg_rng *rng, route
             return 0;
         if (!rng)
             return 1;
-        ya = draw_range(rng, alo, ahi);
-        xb = draw_range(rng, blo, bhi);
+        ya = dgi_rng_range(rng, alo, ahi);
+        xb = dgi_rng_range(rng, blo, bhi);
     }
     else
         return 0;

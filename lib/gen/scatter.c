@@ -63,18 +63,6 @@ typedef struct scatter {
     const dgi_mask *reserved; /* NULL: none */
 } scatter;
 
-/* dg_rng_range inline, for the hot draws (the same numbers: no draw when
- * hi <= lo, the whole range when the span wraps). */
-static DGI_ALWAYS_INLINE int32_t draw_range(dg_rng *rng, int32_t lo, int32_t hi)
-{
-    if (hi <= lo)
-        return lo;
-    uint32_t span = (uint32_t)((int64_t)hi - (int64_t)lo + 1);
-    if (span == 0)
-        return (int32_t)((int64_t)lo + (int64_t)dgi_rng_next(rng));
-    return (int32_t)((int64_t)lo + dgi_rng_below(rng, span));
-}
-
 /* ---- parameters ------------------------------------------------------------ */
 
 void dg_scatter_defaults(dg_scatter_params *p)
@@ -406,13 +394,13 @@ static dg_status add_room(scatter *s, dg_rect r)
 static dg_status place_one(scatter *s, int *placed)
 {
     const dg_scatter_params *p = s->p;
-    int32_t rw = draw_range(&s->place, p->room_min_w, s->max_w);
-    int32_t rh = draw_range(&s->place, p->room_min_h, s->max_h);
+    int32_t rw = dgi_rng_range(&s->place, p->room_min_w, s->max_w);
+    int32_t rh = dgi_rng_range(&s->place, p->room_min_h, s->max_h);
     int32_t b = p->border;
     *placed = 0;
     for (int32_t t = 0; t < p->max_tries && s->work < s->budget; t++)
     {
-        dg_rect r = {draw_range(&s->place, b, s->w - b - rw), draw_range(&s->place, b, s->h - b - rh),
+        dg_rect r = {dgi_rng_range(&s->place, b, s->w - b - rw), dgi_rng_range(&s->place, b, s->h - b - rh),
                      rw, rh};
         s->attempts++;
         if (spot_free(s, r))
@@ -458,8 +446,8 @@ static dg_status fill_holes(scatter *s)
                 continue;
             }
             dg_rect r = {x, y, fw, fh};
-            int32_t rw = draw_range(&s->place, fw, s->max_w);
-            int32_t rh = draw_range(&s->place, fh, s->max_h);
+            int32_t rw = dgi_rng_range(&s->place, fw, s->max_w);
+            int32_t rh = dgi_rng_range(&s->place, fh, s->max_h);
             rw = DG_MIN(rw, s->w - b - x); /* (DG_MIN evaluates its arguments twice) */
             rh = DG_MIN(rh, s->h - b - y);
             for (int32_t t = 0; rw > r.w || rh > r.h; t++)
@@ -489,12 +477,12 @@ static int32_t draw_room_count(const scatter *s)
     const dg_scatter_params *p = s->p;
     dg_rng rng = s->place;
     if (p->rooms_min && p->rooms_max < DG_SCATTER_MAX_ROOMS)
-        return draw_range(&rng, p->rooms_min, p->rooms_max);
+        return dgi_rng_range(&rng, p->rooms_min, p->rooms_max);
     int64_t usable = (int64_t)(s->w - 2 * p->border) * (s->h - 2 * p->border);
     int64_t lo = DG_MAX(2, usable * DENSITY_LO / 1000), hi = DG_MAX(lo, usable * DENSITY_HI / 1000);
     if (p->rooms_min) /* given alone: up to the area's high end, never below it */
-        return draw_range(&rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
-    return draw_range(&rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
+        return dgi_rng_range(&rng, p->rooms_min, (int32_t)DG_MAX(p->rooms_min, DG_MIN(hi, p->rooms_max)));
+    return dgi_rng_range(&rng, (int32_t)DG_MIN(lo, p->rooms_max), (int32_t)DG_MIN(hi, p->rooms_max));
 }
 
 /* The smallest room at two opposite corners: the fallback when random
