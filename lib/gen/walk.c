@@ -19,6 +19,7 @@ enum {
     JOIN_REACH = 6,       /* a dead end digs on at most this far to reach other floor */
     DEAD_END_MAX = 12,    /* a dead-end passage longer than this goes back to rock */
     TIDY_ROUNDS = 8,      /* rounds of walking on after trimming, to win the floor back */
+    TRIM_PASSES = 16,     /* trims in a row at most, each cutting what the last left too long */
     PAD = 8               /* bits of rock before cell 0 of a plane line (and at least as many after) */
 };
 
@@ -731,6 +732,19 @@ static void trim_dead_ends(drunk *d)
             }
 }
 
+/* Trims again while a pass cut something: a junction whose other branch was
+ * cut joins two short dead ends into one that may be too long. */
+static void trim_until_short(drunk *d)
+{
+    for (int pass = 0; pass < TRIM_PASSES; pass++)
+    {
+        int64_t before = d->carved;
+        trim_dead_ends(d);
+        if (d->carved == before)
+            break;
+    }
+}
+
 /* The floor's bounding box, read off the row plane in the rows it held. */
 static void shrink_bounds(drunk *d)
 {
@@ -778,7 +792,7 @@ static dg_status tidy_dead_ends(drunk *d)
     for (int round = 0; st == DG_OK; round++)
     {
         join_dead_ends(d);
-        trim_dead_ends(d);
+        trim_until_short(d);
         if (round == TIDY_ROUNDS || d->carved >= d->target || d->steps >= d->max_steps)
             break;
         drop_trimmed_frontier(d);
