@@ -309,8 +309,8 @@ BENCH(bench_prefab_generators)
 /* ---- prefab-mixed as the tool runs it, beside its base ------------------------------ */
 
 /* What `dungeon --gen prefab-mixed` does (the recipe, attach as the base, a
- * result asked, so the vaults go into the attach rooms) and what a tiles-only
- * recipe does (no result: no host rooms, vaults anywhere on open floor),
+ * result asked) and a tiles-only recipe (no result asked: the same tiles,
+ * the vaults still in the attach rooms, without the caller's result lists),
  * each beside attach made the same way, in alternating batches: the medians
  * and the ratio to attach, the target of issue 30 (at most 1.5). */
 typedef struct mixed_pair {
