@@ -531,7 +531,7 @@ typedef struct dg_chain_params {
     int32_t max_tries;                  /* draws per room when forbidding overlap, rooms tried when stuck, 1..1000 (default 20) */
     int32_t on_stuck;                   /* DG_CHAIN_STUCK_* (default branch) */
     int32_t branch_chance;              /* permille: a corridor leaves a random earlier room instead of the last (default 0) */
-    int32_t loop_chance;                /* permille per room: an L corridor to a nearby earlier room (default 300) */
+    int32_t loop_chance;                /* permille per room: an L corridor to a nearby earlier room (default 350) */
     int32_t loop_reach;                 /* longest loop corridor, >= corridor_min; 0 = 2 * corridor_max (default 0) */
     int32_t start;                      /* DG_CHAIN_START_* (default middle) */
     int32_t border;                     /* 1 = a wall frame around the board, 0 = rooms may touch the edge (default 1) */

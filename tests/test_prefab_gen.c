@@ -856,6 +856,7 @@ static uint64_t mixed_sizes_hash(void)
     p.count = 14;
     dg_chain_params cp;
     dg_chain_defaults(&cp);
+    cp.loop_chance = 300; /* the host maps of the pin (0.10's default) */
     uint64_t hash = 0;
     for (uint64_t seed = 1; set && seed <= 6; seed++)
     {

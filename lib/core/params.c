@@ -58,7 +58,7 @@ const dg_param_desc dgi_chain_table[] = {
     P_ENUM(dg_chain_params, on_stuck, "stop|branch", 2, DG_CHAIN_STUCK_BRANCH,
            "when no direction fits: stop, or continue from earlier rooms"),
     P_INT(dg_chain_params, branch_chance, 0, 1000, 0, "permille: a corridor leaves a random earlier room"),
-    P_INT(dg_chain_params, loop_chance, 0, 1000, 300, "permille per room: an L corridor to a nearby earlier room"),
+    P_INT(dg_chain_params, loop_chance, 0, 1000, 350, "permille per room: an L corridor to a nearby earlier room"),
     P_INT(dg_chain_params, loop_reach, 0, 2 * DG_GRID_MAX_DIM, 0, "longest loop corridor (0 = 2 * corridor_max)"),
     P_ENUM(dg_chain_params, start, "middle|first", 2, DG_CHAIN_START_MIDDLE,
            "start room: halfway along the chain, or the first"),
