@@ -1,7 +1,7 @@
 /* The dungeon tool's level content (included by dungeon.c): --roles, --spawns
  * and --depth. The tables are loaded once, recorded in the recipe (a file hint
  * and a hash, docs/recipes.md) and applied to every map after generation and
- * locks: dg_roles, then dg_populate. A recipe that records a table is replayed
+ * locks: dg_roles_populate (or either alone). A recipe that records a table is replayed
  * with that table only: the file it names, or the one given, if its hash agrees. */
 #ifndef DUNGEON_CONTENT_H
 #define DUNGEON_CONTENT_H
@@ -123,27 +123,48 @@ static void content_free(content *c)
     c->spawns = NULL;
 }
 
-/* Roles, then population, on a generated map; what fell short goes to
+/* The roles that fell short, from the report: "boss 0 (rank), ...". */
+static void content_print_short(const content *c, const dg_role_report *rep, const char *where)
+{
+    static const char *const words[] = {"", "unreachable", "holds", "rank", "route",
+                                        "dead_end", "behind", "area", "entrances", "taken",
+                                        "few"};
+    if (rep->short_count == 0)
+        return;
+    fprintf(stderr, "dungeon: %sroles short:", where);
+    for (int32_t j = 0, n = 0; j < rep->rules && j < c->role_count; j++)
+    {
+        int32_t why = rep->shortfall[j];
+        if (why == DG_ROLE_SHORT_NONE)
+            continue;
+        fprintf(stderr, "%s %s %d (%s)", n++ ? "," : "", c->roles[j].name, (int)rep->placed[j],
+                why > 0 && why <= DG_ROLE_SHORT_FEW ? words[why] : "?");
+    }
+    fprintf(stderr, "\n");
+}
+
+/* Roles and population on a generated map, in one call when both are asked
+ * (dg_roles_populate measures the map once); the roles that fell short go to
  * stderr prefixed by where. DG_OK or the failing call's status. */
 static dg_status content_apply(const content *c, const dg_grid *grid, uint64_t seed,
                                int32_t depth_offset, dg_result *result, const char *where)
 {
     dg_diag diag = {0, 0, 0, ""};
+    dg_role_report rep;
+    memset(&rep, 0, sizeof rep);
+    dg_populate_params p;
+    dg_populate_defaults(&p);
+    p.depth = c->depth + depth_offset;
     dg_status st = DG_OK;
-    if (c->role_count)
-    {
-        st = dg_roles(grid, c->roles, c->role_count, seed, result, NULL, NULL, &diag);
-        if (st == DG_OK && diag.message[0])
-            fprintf(stderr, "dungeon: %s%s\n", where, diag.message);
-    }
-    if (st == DG_OK && c->spawns)
-    {
-        dg_populate_params p;
-        dg_populate_defaults(&p);
-        p.depth = c->depth + depth_offset;
-        diag.message[0] = '\0';
+    if (c->role_count && c->spawns)
+        st = dg_roles_populate(grid, c->roles, c->role_count, c->spawns, &p, seed, result, &rep,
+                               NULL, NULL, &diag);
+    else if (c->role_count)
+        st = dg_roles(grid, c->roles, c->role_count, seed, result, &rep, NULL, &diag);
+    else if (c->spawns)
         st = dg_populate(grid, c->spawns, &p, seed, result, NULL, NULL, &diag);
-    }
+    if (rep.rules && st != DG_E_NOSPACE) /* NOSPACE: the message below names them */
+        content_print_short(c, &rep, where);
     if (st != DG_OK)
         fprintf(stderr, "dungeon: %s%s: %s\n", where, dg_status_str(st), diag.message);
     return st;
