@@ -274,52 +274,140 @@ static void gate_pass(const dg_grid *g, const dg_result *r, const room_cells *rc
     mark_unreached(rc, g->width, seen, f, r->room_count, flag);
 }
 
-/* Room k's facts read off its cells in one pass: area, walking distance
- * (its nearest reached cell; ds as dgi_walk_from gives it), reach, route
- * (a cell marked in route, NULL: not asked), and its entrances: the distinct
- * openings, open cells outside it 4-next to one of its cells, grouped
- * 8-connected. tag[c] is 1 for an opening found, 2 for one already grouped,
- * and back to 0 for each cell listed when the room is done. list has room
- * for twice the openings (the list, then the flood's stack). */
-static void measure_room(const dg_grid *g, const int32_t *owner, int32_t k, const room_cells *rc,
-                         const int32_t *ds, const uint8_t *route, uint8_t *tag, int32_t *list,
-                         dgi_room_facts *f)
+/* What measure_room gathers over a room's cells: the nearest reached cell's
+ * distance, whether one is on the route, and the openings (tag and list). */
+typedef struct room_scan {
+    const dg_grid *g;
+    const int32_t *owner, *ds;
+    const uint8_t *route; /* NULL: not asked */
+    uint8_t *tag;
+    int32_t *list;
+    int32_t k, n, best, on_route;
+} room_scan;
+
+/* One cell (x, y) of room k: its distance and route mark, and the open cells
+ * outside the room 4-next to it, tagged found and listed. */
+static void scan_cell(room_scan *s, int32_t x, int32_t y)
 {
-    const int32_t w = g->width, h = g->height;
-    int32_t n = 0, best = -1, on_route = 0;
-    const uint8_t found = 1, grouped = 2;
-    const int32_t cell_step[4] = {-w, 1, w, -1};
-    const ptrdiff_t tile_step[4] = {-(ptrdiff_t)g->stride, 1, g->stride, -1};
-    for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
+    const int32_t w = s->g->width, h = s->g->height, k = s->k, c = y * w + x;
+    const int32_t *owner = s->owner;
+    if (s->ds[c] >= 0)
     {
-        int32_t x = DGI_PX(rc->cells[i]), y = DGI_PY(rc->cells[i]), c = y * w + x;
-        if (ds[c] >= 0)
+        s->best = s->best < 0 || s->ds[c] < s->best ? s->ds[c] : s->best;
+        s->on_route |= s->route && s->route[c];
+    }
+    /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
+    int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
+    if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k && owner[c + w] == k)
+        return; /* inside the room: most cells */
+    const int32_t cell_step[4] = {-w, 1, w, -1};
+    const ptrdiff_t tile_step[4] = {-(ptrdiff_t)s->g->stride, 1, s->g->stride, -1};
+    const uint8_t *t = &DG_CELL(s->g, x, y);
+    for (int d = 0; d < 4; d++)
+    {
+        int32_t e = c + cell_step[d];
+        if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
+            continue;
+        if (owner[e] != k && !s->tag[e] && dgi_passable_default[t[tile_step[d]]])
         {
-            best = best < 0 || ds[c] < best ? ds[c] : best;
-            on_route |= route && route[c];
-        }
-        /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
-        int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
-        if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
-            owner[c + w] == k)
-            continue; /* inside the room: most cells */
-        const uint8_t *t = &DG_CELL(g, x, y);
-        for (int d = 0; d < 4; d++)
-        {
-            int32_t e = c + cell_step[d];
-            if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
-                continue;
-            if (owner[e] != k && !tag[e] && dgi_passable_default[t[tile_step[d]]])
-            {
-                tag[e] = found;
-                list[n++] = e;
-            }
+            s->tag[e] = 1;
+            s->list[s->n++] = e;
         }
     }
-    f[k].area = rc->first[k + 1] - rc->first[k];
+}
+
+/* count cells of one side of a rect room from (x, y), a step of `step`
+ * cells apart: their distances and route marks, and the open cell beyond each
+ * (out cells further, outside the room) tagged found and listed; `beyond` 0
+ * when the side lies on the grid's border. */
+static void scan_side(room_scan *s, int32_t x, int32_t y, int32_t step, int32_t count,
+                      int32_t out, ptrdiff_t tile_out, int beyond)
+{
+    const uint8_t *t = &DG_CELL(s->g, x, y);
+    const ptrdiff_t tile_step = step == 1 ? 1 : s->g->stride;
+    for (int32_t i = 0, c = y * s->g->width + x; i < count; i++, c += step, t += tile_step)
+    {
+        int32_t d = s->ds[c];
+        if (d >= 0)
+        {
+            s->best = s->best < 0 || d < s->best ? d : s->best;
+            s->on_route |= s->route && s->route[c];
+        }
+        if (beyond && !s->tag[c + out] && dgi_passable_default[t[tile_out]])
+        {
+            s->tag[c + out] = 1;
+            s->list[s->n++] = c + out;
+        }
+    }
+}
+
+/* A room whose cells are every cell of rect q: only the rect's rim meets
+ * the outside, each rim cell on the side it faces. Entering the rect from the
+ * start crosses the rim, so the nearest reached cell and any route cell are
+ * on the rim, unless the start is inside (distance 0, on the route if any
+ * cell is). */
+static void scan_rim(room_scan *s, dg_rect q, dg_point start)
+{
+    const int32_t w = s->g->width, x1 = q.x + q.w - 1, y1 = q.y + q.h - 1;
+    const ptrdiff_t stride = s->g->stride;
+    scan_side(s, q.x, q.y, 1, q.w, -w, -stride, q.y > 0);
+    scan_side(s, q.x, y1, 1, q.w, w, stride, y1 < s->g->height - 1);
+    scan_side(s, q.x, q.y, w, q.h, -1, -1, q.x > 0);
+    scan_side(s, x1, q.y, w, q.h, 1, 1, x1 < w - 1);
+    if (start.x >= q.x && start.x <= x1 && start.y >= q.y && start.y <= y1)
+    {
+        s->best = 0;
+        s->on_route |= s->route && s->route[start.y * w + start.x];
+    }
+}
+
+/* 1 if the count cells (packed, in row order) are every cell of one
+ * rectangle, into *q: the first and last cells are its corners, and each of
+ * its rows starts and ends where it must (cells rise within a row, so the
+ * row between holds each cell once). O(rows). */
+static int cells_fill_rect(const int32_t *cells, int32_t count, dg_rect *q)
+{
+    if (count <= 0)
+        return 0;
+    int32_t x0 = DGI_PX(cells[0]), y0 = DGI_PY(cells[0]);
+    int32_t x1 = DGI_PX(cells[count - 1]), y1 = DGI_PY(cells[count - 1]);
+    if (x1 < x0 || (int64_t)(x1 - x0 + 1) * (y1 - y0 + 1) != count)
+        return 0;
+    const int32_t bw = x1 - x0 + 1;
+    for (int32_t y = y0, i = 0; y <= y1; y++, i += bw)
+        if (cells[i] != DGI_PACK(x0, y) || cells[i + bw - 1] != DGI_PACK(x1, y))
+            return 0;
+    q->x = x0, q->y = y0, q->w = bw, q->h = y1 - y0 + 1;
+    return 1;
+}
+
+/* Room k's facts read off its cells in one pass (only its rim when its
+ * cells fill a rectangle): area, walking distance (its nearest reached cell; ds as
+ * dgi_walk_from gives it), reach, route (a cell marked in route, NULL: not
+ * asked), and its entrances: the distinct openings, open cells outside it
+ * 4-next to one of its cells, grouped 8-connected. tag[c] is 1 for an
+ * opening found, 2 for one already grouped, and back to 0 for each cell
+ * listed when the room is done. list has room for twice the openings (the
+ * list, then the flood's stack). */
+static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *owner, int32_t k,
+                         const room_cells *rc, const int32_t *ds, const uint8_t *route,
+                         uint8_t *tag, int32_t *list, dgi_room_facts *f)
+{
+    const int32_t w = g->width, h = g->height;
+    const uint8_t found = 1, grouped = 2;
+    room_scan s = {g, owner, ds, route, tag, list, k, 0, -1, 0};
+    dg_rect q;
+    int32_t area = rc->first[k + 1] - rc->first[k];
+    if (cells_fill_rect(rc->cells + rc->first[k], area, &q))
+        scan_rim(&s, q, r->start);
+    else
+        for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
+            scan_cell(&s, DGI_PX(rc->cells[i]), DGI_PY(rc->cells[i]));
+    int32_t n = s.n, best = s.best;
+    f[k].area = area;
     f[k].distance = best;
     if (best >= 0)
-        f[k].flags |= DGI_RF_REACHABLE | (on_route ? DGI_RF_ROUTE : 0);
+        f[k].flags |= DGI_RF_REACHABLE | (s.on_route ? DGI_RF_ROUTE : 0);
     int32_t groups = 0;
     for (int32_t i = 0; i < n; i++)
     {
@@ -498,7 +586,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     if (exit_in)
         mark_route(g, ds, r->exit, route, queue);
     for (int32_t k = 0; k < rooms; k++)
-        measure_room(g, owner, k, &rc, ds, exit_in ? route : NULL, tag, queue, f);
+        measure_room(g, r, owner, k, &rc, ds, exit_in ? route : NULL, tag, queue, f);
     fill_holdings(g, r, owner, f);
     /* the gate floods overwrite the route marks (read above) */
     fill_gates(g, r, &rc, route, queue, f, asked);
