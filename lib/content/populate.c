@@ -169,7 +169,8 @@ typedef struct pop {
     int32_t *queue;     /* the search's queue (n); then a room's free cells */
     uint8_t *visible;   /* in view of the start (n) */
     uint8_t *taken;     /* a marker's or spawn's cell (n) */
-    uint8_t *clear;     /* a room rect's clearance (n at most) */
+    uint8_t *clear;     /* a room rect's clearance ((width + 1) * (height + 1) at most) */
+    uint8_t *cols;      /* a rect row's column bits (width + 2) */
     uint8_t open[256];      /* per tile: 1 if passable */
     uint8_t spawnable[256]; /* per tile: 1 if a spawn may stand on it (dgi_spawn_tile) */
     int32_t *room_dist; /* per room, -1: unreached */
@@ -262,53 +263,59 @@ static const uint64_t CUT[8] = {
     0x7F0C7F0C44004400ULL, 0x7F0C7F0C44004400ULL, 0xFFFFFFFFFFCCFFCCULL, 0x7FFF7FFF44CC44CCULL,
     0x7F0C7F0C44004400ULL, 0x7F0C7F0C44004400ULL, 0x7F0C7F0CFFCCFFCCULL, 0x040C040C44CC44CCULL};
 
-/* The open cells of column x of rows up, mid and down (NULL: off the grid) as
- * col bits; 0 off the grid. */
-static unsigned column(const pop *q, const uint8_t *up, const uint8_t *mid, const uint8_t *down,
-                       int32_t x)
+/* The open cells of columns x0 .. x0 + count - 1 of rows up, mid and down
+ * (NULL: off the grid) as col bits into cols; 0 off the grid. */
+static void row_columns(const pop *q, const uint8_t *up, const uint8_t *mid, const uint8_t *down,
+                        int32_t x0, int32_t count, uint8_t *cols)
 {
-    if (x < 0 || x >= q->w.width)
-        return 0;
-    return (up ? q->open[up[x]] : 0u) | (unsigned)q->open[mid[x]] << 1 |
-           (down ? (unsigned)q->open[down[x]] << 2 : 0u);
+    const uint8_t *u = up ? up : mid, *d = down ? down : mid; /* masked out when NULL */
+    const unsigned um = up ? 1u : 0u, dm = down ? 4u : 0u;
+    int32_t lo = x0 < 0 ? -x0 : 0, hi = DG_MIN(count, q->w.width - x0);
+    for (int32_t j = 0; j < lo; j++)
+        cols[j] = 0;
+    for (int32_t j = DG_MAX(hi, 0); j < count; j++)
+        cols[j] = 0;
+    for (int32_t j = lo, x = x0 + lo; j < hi; j++, x++)
+        cols[j] = (uint8_t)((q->open[u[x]] & um) | (unsigned)q->open[mid[x]] << 1 |
+                            (((unsigned)q->open[d[x]] << 2) & dm));
 }
 
-/* The clearance of the rect's free cells into q->clear, rect.w per row (as
- * dgi_clearance_fill, capped at DG_CREATURE_SIZE_MAX); footprints stay
- * inside the rect, so it sees nothing outside. A cell is free unless it is
- * no spawn tile, taken, unreached, in the start's view, or a possible
- * chokepoint (may_cut, by the sliding window). */
+/* The clearance of the rect's free cells into q->clear, rect.w + 1 per row
+ * (a 0 after each row's last cell, and a row of 0 below the last: the
+ * clearance of what lies outside), as dgi_clearance_fill, capped at
+ * DG_CREATURE_SIZE_MAX; footprints stay inside the rect, so it sees nothing
+ * outside. A cell is free unless it is in the start's view, unreached, no
+ * spawn tile, taken, or a possible chokepoint (may_cut, by the sliding
+ * window of q->cols). */
 static void rect_clearance(pop *q, dg_rect c)
 {
-    const size_t w = (size_t)c.w;
+    const size_t w = (size_t)c.w + 1;
+    uint8_t *cols = q->cols;
+    memset(q->clear + (size_t)c.h * w, 0, w);
     for (int32_t y = c.h - 1; y >= 0; y--)
     {
         int32_t gy = c.y + y;
         const uint8_t *mid = &DG_CELL(&q->w, 0, gy);
         const uint8_t *up = gy > 0 ? mid - q->w.stride : NULL;
         const uint8_t *down = gy + 1 < q->w.height ? mid + q->w.stride : NULL;
-        size_t base = cell_index(q, 0, gy);
+        row_columns(q, up, mid, down, c.x - 1, c.w + 2, cols);
+        const size_t base = cell_index(q, (int32_t)c.x, gy);
+        const uint8_t *tile = mid + c.x;
         uint8_t *row = q->clear + (size_t)y * w;
-        const uint8_t *below = y + 1 < c.h ? row + w : NULL;
-        unsigned right = column(q, up, mid, down, c.x + c.w);
-        unsigned here = column(q, up, mid, down, c.x + c.w - 1);
+        const uint8_t *below = row + w;
+        row[c.w] = 0;
         for (int32_t x = c.w - 1; x >= 0; x--)
         {
-            int32_t gx = c.x + x;
-            size_t i = base + (size_t)gx;
-            unsigned left = column(q, up, mid, down, gx - 1);
-            unsigned win = left | here << 3 | right << 6;
-            right = here, here = left;
-            if (!q->spawnable[mid[gx]] || q->taken[i] || q->dist[i] < 0 || q->visible[i] ||
+            size_t i = base + (size_t)x;
+            unsigned win = cols[x] | (unsigned)cols[x + 1] << 3 | (unsigned)cols[x + 2] << 6;
+            if (q->visible[i] || q->dist[i] < 0 || !q->spawnable[tile[x]] || q->taken[i] ||
                 ((CUT[win >> 6] >> (win & 63)) & 1u))
             {
                 row[x] = 0;
                 continue;
             }
-            int32_t r = x + 1 < c.w ? row[x + 1] : 0;
-            int32_t down_c = below ? below[x] : 0;
-            int32_t corner = below && x + 1 < c.w ? below[x + 1] : 0;
-            row[x] = (uint8_t)DG_MIN(DG_MIN(r, DG_MIN(down_c, corner)) + 1, DG_CREATURE_SIZE_MAX);
+            int32_t least = DG_MIN(row[x + 1], DG_MIN(below[x], below[x + 1]));
+            row[x] = (uint8_t)(least < DG_CREATURE_SIZE_MAX ? least + 1 : DG_CREATURE_SIZE_MAX);
         }
     }
 }
@@ -351,7 +358,7 @@ typedef struct room_state {
 static int fits(const pop *q, const room_state *rs, int32_t c, int32_t side)
 {
     int32_t x = DGI_PX(c), y = DGI_PY(c);
-    if (q->clear[(size_t)(y - rs->rect.y) * (size_t)rs->rect.w + (size_t)(x - rs->rect.x)] < side)
+    if (q->clear[(size_t)(y - rs->rect.y) * ((size_t)rs->rect.w + 1) + (size_t)(x - rs->rect.x)] < side)
         return 0;
     for (int32_t dy = 0; dy < side; dy++)
         for (int32_t dx = 0; dx < side; dx++)
@@ -568,7 +575,7 @@ static int32_t room_cells(pop *q, dg_rect c)
     int32_t count = 0;
     for (int32_t y = 0; y < c.h; y++)
         for (int32_t x = 0; x < c.w; x++)
-            if (q->clear[(size_t)y * (size_t)c.w + (size_t)x] > 0)
+            if (q->clear[(size_t)y * ((size_t)c.w + 1) + (size_t)x] > 0)
                 q->queue[count++] = DGI_PACK(c.x + x, c.y + y);
     return count;
 }
@@ -677,14 +684,15 @@ static void tile_tables(pop *q)
     }
 }
 
-/* One block: dist and queue (int32 per cell), visible, taken and clear (a
- * byte per cell), room distances and the entries' flags and fit. */
+/* One block: dist and queue (int32 per cell), visible and taken (a byte
+ * per cell), clear and cols, room distances and the entries' flags and fit. */
 static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
-    q->block_size = n * (2 * sizeof(int32_t) + 3) + rooms * sizeof(int32_t) +
-                    entries * (5 * sizeof(int32_t) + 1);
+    size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
+    q->block_size = n * (2 * sizeof(int32_t) + 2) + clear + (size_t)q->w.width + 2 +
+                    rooms * sizeof(int32_t) + entries * (5 * sizeof(int32_t) + 1);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
@@ -700,7 +708,8 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     q->visible = (uint8_t *)(q->need + entries);
     q->taken = q->visible + n;
     q->clear = q->taken + n;
-    q->flags = q->clear + n;
+    q->cols = q->clear + clear;
+    q->flags = q->cols + q->w.width + 2;
     memset(q->visible, 0, 2 * n); /* visible and taken */
     if (!walk)
         dgi_walk_from(&q->w, q->r->start, own, q->queue);

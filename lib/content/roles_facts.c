@@ -323,22 +323,26 @@ static void scan_cell(room_scan *s, int32_t x, int32_t y)
 static void scan_side(room_scan *s, int32_t x, int32_t y, int32_t step, int32_t count,
                       int32_t out, ptrdiff_t tile_out, int beyond)
 {
+    const int32_t *ds = s->ds, first = y * s->g->width + x, end = first + count * step;
+    int32_t best = s->best;
+    for (int32_t c = first; c != end; c += step)
+        if (ds[c] >= 0 && (best < 0 || ds[c] < best))
+            best = ds[c];
+    s->best = best;
+    if (s->route && !s->on_route)
+        for (int32_t c = first; c != end && !s->on_route; c += step)
+            s->on_route = s->route[c] && ds[c] >= 0;
+    if (!beyond)
+        return;
     const uint8_t *t = &DG_CELL(s->g, x, y);
     const ptrdiff_t tile_step = step == 1 ? 1 : s->g->stride;
-    for (int32_t i = 0, c = y * s->g->width + x; i < count; i++, c += step, t += tile_step)
-    {
-        int32_t d = s->ds[c];
-        if (d >= 0)
+    uint8_t *tag = s->tag + out;
+    for (int32_t c = first; c != end; c += step, t += tile_step)
+        if (!tag[c] && dgi_passable_default[t[tile_out]])
         {
-            s->best = s->best < 0 || d < s->best ? d : s->best;
-            s->on_route |= s->route && s->route[c];
-        }
-        if (beyond && !s->tag[c + out] && dgi_passable_default[t[tile_out]])
-        {
-            s->tag[c + out] = 1;
+            tag[c] = 1;
             s->list[s->n++] = c + out;
         }
-    }
 }
 
 /* A room whose cells are every cell of rect q: only the rect's rim meets
