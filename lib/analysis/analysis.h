@@ -119,6 +119,10 @@ void dgi_bfs_move(const dgi_move *w, const dg_point *sources, int32_t source_cou
  * dg_populate and dg_roles walk from the start this way. queue has
  * width*height entries. Returns the cells reached. */
 int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue);
+/* dgi_walk_from's distances and count, faster where the grid's outer ring is
+ * shut (most maps): the walk then needs no bounds checks. The queue's
+ * contents afterwards differ (scratch either way). */
+int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue);
 /* Union-find labelling (see dg_regions); returns the region count. */
 int32_t dgi_regions_move(const dgi_move *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
                          int32_t *largest);

@@ -533,3 +533,50 @@ int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *
     }
     return tail;
 }
+
+/* 1 if every cell of the grid's outer ring is shut in dist (-2). */
+static int ring_shut(const int32_t *dist, int32_t width, int32_t height)
+{
+    const int32_t *last = dist + (ptrdiff_t)(height - 1) * width;
+    for (int32_t x = 0; x < width; x++)
+        if (dist[x] != -2 || last[x] != -2)
+            return 0;
+    for (int32_t y = 1; y < height - 1; y++)
+        if (dist[(ptrdiff_t)y * width] != -2 || dist[(ptrdiff_t)y * width + width - 1] != -2)
+            return 0;
+    return 1;
+}
+
+int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue)
+{
+    const int32_t width = w->width, height = w->height;
+    if (width < 3 || height < 3)
+        return dgi_walk_from(w, from, dist, queue);
+    for (int32_t y = 0; y < height; y++) /* -1: open, not reached yet; -2: shut */
+    {
+        const uint8_t *row = w->cells + (ptrdiff_t)y * w->stride;
+        int32_t *d = dist + (ptrdiff_t)y * width;
+        for (int32_t x = 0; x < width; x++)
+            d[x] = w->pass[row[x]] ? -1 : -2;
+    }
+    if (!ring_shut(dist, width, height) || dist[(ptrdiff_t)from.y * width + from.x] != -1)
+        return dgi_walk_from(w, from, dist, queue); /* (a shut start: as it does) */
+    /* the ring is shut, so no cell the walk reaches is on it and each of
+     * its 4 neighbours is a cell of the grid: plain cell indices, no bounds */
+    int32_t head = 0, tail = 0, start = from.y * width + from.x;
+    dist[start] = 0;
+    queue[tail++] = start;
+    while (head < tail)
+    {
+        int32_t c = queue[head++], nd = dist[c] + 1;
+        if (dist[c - width] == -1)
+            dist[c - width] = nd, queue[tail++] = c - width;
+        if (dist[c + 1] == -1)
+            dist[c + 1] = nd, queue[tail++] = c + 1;
+        if (dist[c + width] == -1)
+            dist[c + width] = nd, queue[tail++] = c + width;
+        if (dist[c - 1] == -1)
+            dist[c - 1] = nd, queue[tail++] = c - 1;
+    }
+    return tail;
+}

@@ -38,7 +38,7 @@ dg_status dg_roles_populate(const dg_grid *grid, const dg_role_rule *rules, int3
         {
             dgi_move w;
             dgi_move_basic(&w, grid, NULL);
-            dgi_walk_from(&w, result->start, walk, walk + n);
+            dgi_walk_from_walled(&w, result->start, walk, walk + n);
         }
     }
     dg_status st = dgi_roles_run(grid, rules, count, seed, result, report, walk, allocator, diag);

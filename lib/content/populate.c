@@ -712,7 +712,7 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     q->flags = q->cols + q->w.width + 2;
     memset(q->visible, 0, 2 * n); /* visible and taken */
     if (!walk)
-        dgi_walk_from(&q->w, q->r->start, own, q->queue);
+        dgi_walk_from_walled(&q->w, q->r->start, own, q->queue);
     dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
     if (st != DG_OK)
         return st;

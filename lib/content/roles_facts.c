@@ -214,7 +214,7 @@ static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t
             dist[i] = -1;
         return;
     }
-    dgi_walk_from(&w, p, dist, queue);
+    dgi_walk_from_walled(&w, p, dist, queue);
 }
 
 /* Sets `flag` on every reachable room none of whose cells is marked in seen. */
