@@ -5,7 +5,7 @@
  * POPULATE_SEEDS=N build/test-plain/runner populate_measure runs the
  * measurement over N seeds per generator at 80x50 and prints it. */
 #include "test.h"
-#include "core/core.h" /* dgi_result_label_rooms */
+#include "analysis/analysis.h" /* dgi_walk_from, dgi_result_label_rooms */
 
 #include <stdlib.h>
 #include <string.h>
@@ -624,4 +624,53 @@ TEST(populate_roles_in_one_call_out_of_memory)
     }
     CHECK(ok);
     dg_spawn_table_free(t);
+}
+
+/* The walled walk (no bounds checks when the outer ring is shut) gives the
+ * distances and count of dgi_walk_from: every generator's maps, and grids
+ * whose ring is open (it falls back) or whose start is shut. */
+static int walks_agree(const dg_grid *g, dg_point from)
+{
+    size_t n = (size_t)g->width * (size_t)g->height;
+    int32_t *a = malloc(n * 4 * sizeof *a);
+    if (!a)
+        return 0;
+    dgi_move w;
+    dgi_move_basic(&w, g, NULL);
+    int32_t ca = dgi_walk_from(&w, from, a, a + n);
+    int32_t cb = dgi_walk_from_walled(&w, from, a + 2 * n, a + 3 * n);
+    int same = ca == cb && memcmp(a, a + 2 * n, n * sizeof *a) == 0;
+    free(a);
+    return same;
+}
+
+TEST(populate_walled_walk_matches)
+{
+    for (int g = 0; g < GENS; g++)
+        for (uint64_t seed = 1; seed <= 6; seed++)
+        {
+            map m;
+            if (map_make(&m, gens[g], seed, 60 + (int32_t)seed, 31 + (int32_t)seed))
+                CHECKF(walks_agree(&m.grid, m.result.start), "%s seed %d", gens[g], (int)seed);
+            else
+                CHECKF(0, "%s seed %d: no map", gens[g], (int)seed);
+            map_free(&m);
+        }
+    uint8_t cells[7 * 5];
+    dg_grid grid;
+    CHECK(dg_grid_init(&grid, cells, 7, 5, 0) == DG_OK);
+    memset(cells, DG_TILE_FLOOR, sizeof cells); /* the ring open */
+    cells[2 * 7 + 3] = DG_TILE_WALL;
+    dg_point corner = {0, 0}, mid = {1, 1}, wall = {3, 2};
+    CHECK(walks_agree(&grid, corner));
+    CHECK(walks_agree(&grid, mid));
+    for (int32_t x = 0; x < 7; x++) /* the ring shut */
+        cells[x] = cells[4 * 7 + x] = DG_TILE_WALL;
+    for (int32_t y = 0; y < 5; y++)
+        cells[y * 7] = cells[y * 7 + 6] = DG_TILE_WALL;
+    CHECK(walks_agree(&grid, mid));
+    CHECK(walks_agree(&grid, wall));
+    uint8_t tiny[2 * 2] = {DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_WALL};
+    CHECK(dg_grid_init(&grid, tiny, 2, 2, 0) == DG_OK);
+    CHECK(walks_agree(&grid, corner));
 }
