@@ -500,39 +500,10 @@ static int may_fill(const pop *q, const room_state *rs, int32_t k)
            !(q->flags[k] & ENTRY_PICKED);
 }
 
-/* The least cost an entry picked now may have: the budget left per slot
- * left, or the costliest entry that fits if that is less, so that a room far
- * from the start spends its budget on harder spawns rather than on more of
- * them. */
-static int32_t least_cost(const pop *q, room_state *rs)
+/* A weighted pick among the entries listed in q->pickable[0 .. n) (weights
+ * summing to total); -1 if total is 0 (no number drawn). */
+static int32_t roll_pick(const pop *q, int32_t n, uint64_t total, dg_rng *rng)
 {
-    rs->least = 0;
-    int32_t want = rs->left / DG_MAX(rs->slots_left, 1), most = 0;
-    for (int32_t i = 0; i < rs->fit_count; i++)
-    {
-        int32_t k = q->fit[i];
-        if (q->cost[k] > most && may_fill(q, rs, k))
-            most = q->cost[k];
-    }
-    return DG_MIN(want, most);
-}
-
-/* A weighted pick: boss 1 among the boss entries at this depth, else among
- * the room's entries that may_fill (listed in q->pickable); -1 if none. */
-static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *rng)
-{
-    int32_t count = boss ? q->table->count : rs->fit_count, n = 0;
-    uint64_t total = 0;
-    for (int32_t i = 0; i < count; i++)
-    {
-        int32_t k = boss ? i : q->fit[i];
-        if (boss ? (q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH)
-                 : may_fill(q, rs, k))
-        {
-            q->pickable[n++] = k;
-            total += (uint64_t)q->table->entries[k].weight;
-        }
-    }
     if (total == 0)
         return -1;
     uint64_t roll = dgi_rng_below(rng, (uint32_t)total); /* at most 4096 * 10^6 < 2^32 */
@@ -544,6 +515,54 @@ static int32_t pick_entry(const pop *q, const room_state *rs, int boss, dg_rng *
         roll -= weight;
     }
     return -1;
+}
+
+/* The room's next pick, among its entries that may_fill with rs->least set
+ * first to the least cost an entry picked now may have: the budget left per
+ * slot left, or the costliest entry that fits if that is less, so that a
+ * room far from the start spends its budget on harder spawns rather than on
+ * more of them. One pass lists the entries that fit with no least cost, a
+ * second keeps those that cost enough. -1 if none. */
+static int32_t pick_filler(const pop *q, room_state *rs, dg_rng *rng)
+{
+    rs->least = 0;
+    int32_t n = 0, most = 0;
+    for (int32_t i = 0; i < rs->fit_count; i++)
+    {
+        int32_t k = q->fit[i];
+        if (may_fill(q, rs, k))
+        {
+            q->pickable[n++] = k;
+            most = DG_MAX(most, q->cost[k]);
+        }
+    }
+    rs->least = DG_MIN(rs->left / DG_MAX(rs->slots_left, 1), most);
+    int32_t m = 0;
+    uint64_t total = 0;
+    for (int32_t i = 0; i < n; i++)
+    {
+        int32_t k = q->pickable[i];
+        if (q->cost[k] >= rs->least)
+        {
+            q->pickable[m++] = k;
+            total += (uint64_t)q->table->entries[k].weight;
+        }
+    }
+    return roll_pick(q, m, total, rng);
+}
+
+/* A weighted pick of a boss among the boss entries at this depth; -1 if none. */
+static int32_t pick_boss(const pop *q, dg_rng *rng)
+{
+    int32_t n = 0;
+    uint64_t total = 0;
+    for (int32_t k = 0; k < q->table->count; k++)
+        if ((q->flags[k] & (ENTRY_BOSS | ENTRY_AT_DEPTH)) == (ENTRY_BOSS | ENTRY_AT_DEPTH))
+        {
+            q->pickable[n++] = k;
+            total += (uint64_t)q->table->entries[k].weight;
+        }
+    return roll_pick(q, n, total, rng);
 }
 
 /* Members of a group of e the room can still pay and hold. */
@@ -589,7 +608,7 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
         /* a boss that does not fit makes way for another (q->fit lists
          * those tried, whose depth flag is set again afterwards) */
         int32_t tried = 0, k;
-        while (st == DG_OK && placed == 0 && (k = pick_entry(q, rs, 1, rng)) >= 0)
+        while (st == DG_OK && placed == 0 && (k = pick_boss(q, rng)) >= 0)
         {
             st = spend(q, rs, k, 1, rng, &placed);
             q->flags[k] &= (uint8_t)~ENTRY_AT_DEPTH;
@@ -604,8 +623,7 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
     room_entries(q, rs);
     for (int32_t fails = 0; st == DG_OK && fails < FAILS_MAX && rs->slots_left > 0;)
     {
-        rs->least = least_cost(q, rs);
-        int32_t k = pick_entry(q, rs, 0, rng);
+        int32_t k = pick_filler(q, rs, rng);
         if (k < 0)
             break;
         st = spend(q, rs, k, 0, rng, &placed);

@@ -164,12 +164,13 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
         }
         dg_rect q = clip_rect(g, r->rooms[k].rect);
         for (int32_t y = q.y; y < q.y + q.h; y++)
-            for (int32_t x = q.x; x < q.x + q.w; x++)
-            {
-                int32_t c = y * g->width + x;
-                if (owner[c] < 0 && open[DG_CELL(g, x, y)])
-                    owner[c] = k, cells[m++] = DGI_PACK(x, y);
-            }
+        {
+            const uint8_t *t = &DG_CELL(g, q.x, y);
+            int32_t *o = owner + (ptrdiff_t)y * g->width + q.x, packed = DGI_PACK(q.x, y);
+            for (int32_t x = 0; x < q.w; x++)
+                if (o[x] < 0 && open[t[x]])
+                    o[x] = k, cells[m++] = packed + x;
+        }
     }
     first[r->room_count] = m;
     if (caves)
