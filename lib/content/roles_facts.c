@@ -95,12 +95,33 @@ static int32_t cave_for_cell(const dg_result *r, const near_caves *nc, int32_t x
     return -1;
 }
 
+/* stamp[c] for each cell c of box b: the first cave of nc (smallest, then
+ * first) whose rect holds it, else -1, as cave_for_cell gives it: the rects
+ * stamped largest first, so the smaller overwrite. nc->count >= 0. */
+static void stamp_near_caves(const dg_result *r, const near_caves *nc, dg_rect b, int32_t w,
+                             int32_t *stamp)
+{
+    for (int32_t y = b.y; y < b.y + b.h; y++)
+        for (int32_t x = b.x; x < b.x + b.w; x++)
+            stamp[y * w + x] = -1;
+    for (int32_t i = nc->count - 1; i >= 0; i--)
+    {
+        dg_rect q = r->rooms[nc->room[i]].rect;
+        int64_t x0 = DG_MAX(q.x, b.x), y0 = DG_MAX(q.y, b.y);
+        int64_t x1 = DG_MIN((int64_t)q.x + q.w, (int64_t)b.x + b.w);
+        int64_t y1 = DG_MIN((int64_t)q.y + q.h, (int64_t)b.y + b.h);
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++)
+                stamp[y * w + x] = nc->room[i];
+    }
+}
+
 /* Open cells no plain room owns, 4-connected components of them, each to its
  * cave (cell by cell when no cave holds the whole component); a cell of no
  * room keeps a negative owner (-1, or -3 for an open cell no cave holds). The
  * queue holds packed cells (DGI_PACK). */
 static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open, int32_t *owner,
-                      int32_t *queue)
+                      int32_t *queue, int32_t *stamp)
 {
     const int32_t w = g->width, h = g->height;
     for (int32_t y0 = 0; y0 < h; y0++)
@@ -129,13 +150,17 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
             }
             dg_rect b = {xa, ya, xb - xa + 1, yb - ya + 1};
             int32_t k = cave_for(r, b);
-            near_caves nc;
+            near_caves nc = {0, {0}};
             if (k < 0)
                 list_near_caves(r, b, &nc);
+            if (k < 0 && nc.count >= 0) /* each cell's cave read off the stamped rects */
+                stamp_near_caves(r, &nc, b, w, stamp);
             for (int32_t i = 0; i < tail; i++)
             {
                 int32_t x = DGI_PX(queue[i]), y = DGI_PY(queue[i]);
-                int32_t own = k >= 0 ? k : cave_for_cell(r, &nc, x, y);
+                int32_t own = k >= 0         ? k
+                              : nc.count >= 0 ? stamp[y * w + x]
+                                              : cave_for_cell(r, &nc, x, y);
                 owner[y * w + x] = own < 0 ? -3 : own;
             }
         }
@@ -145,7 +170,7 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
  * room (in array order) whose rect holds it, else the cave its component
  * belongs to (own_caves). */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
-                       int32_t *cells, int32_t *first)
+                       int32_t *stamp, int32_t *cells, int32_t *first)
 {
     uint8_t open[256];
     room_tiles(open);
@@ -174,7 +199,7 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
     }
     first[r->room_count] = m;
     if (caves)
-        own_caves(g, r, open, owner, queue);
+        own_caves(g, r, open, owner, queue, stamp);
     return caves;
 }
 
@@ -573,7 +598,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
     memset(tag, 0, (size_t)n);
     /* without caves the rect scan lists each room's cells in order already */
-    if (fill_owners(g, r, owner, queue, rc.cells, rc.first))
+    if (fill_owners(g, r, owner, queue, buf + n, rc.cells, rc.first)) /* buf + n: free till the walk */
         group_cells(owner, w, n, rooms, &rc);
     for (int32_t k = 0; k < rooms; k++)
     {
