@@ -311,35 +311,44 @@ typedef struct room_scan {
     int32_t k, n, best, on_route;
 } room_scan;
 
-/* One cell (x, y) of room k: its distance and route mark, and the open cells
- * outside the room 4-next to it, tagged found and listed. */
-static void scan_cell(room_scan *s, int32_t x, int32_t y)
+/* The count cells of room k (packed): their distances and route marks, and
+ * the open cells outside the room 4-next to them, tagged found and listed. */
+static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
 {
-    const int32_t w = s->g->width, h = s->g->height, k = s->k, c = y * w + x;
-    const int32_t *owner = s->owner;
-    if (s->ds[c] >= 0)
-    {
-        s->best = s->best < 0 || s->ds[c] < s->best ? s->ds[c] : s->best;
-        s->on_route |= s->route && s->route[c];
-    }
-    /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
-    int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
-    if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k && owner[c + w] == k)
-        return; /* inside the room: most cells */
+    const int32_t w = s->g->width, h = s->g->height, k = s->k;
+    const int32_t *owner = s->owner, *ds = s->ds;
+    const uint8_t *route = s->route;
+    uint8_t *tag = s->tag;
     const int32_t cell_step[4] = {-w, 1, w, -1};
     const ptrdiff_t tile_step[4] = {-(ptrdiff_t)s->g->stride, 1, s->g->stride, -1};
-    const uint8_t *t = &DG_CELL(s->g, x, y);
-    for (int d = 0; d < 4; d++)
+    int32_t best = s->best, n = s->n, on_route = s->on_route;
+    for (int32_t i = 0; i < count; i++)
     {
-        int32_t e = c + cell_step[d];
-        if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
-            continue;
-        if (owner[e] != k && !s->tag[e] && dgi_passable_default[t[tile_step[d]]])
+        int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
+        if (ds[c] >= 0)
         {
-            s->tag[e] = 1;
-            s->list[s->n++] = e;
+            best = best < 0 || ds[c] < best ? ds[c] : best;
+            on_route |= route && route[c];
+        }
+        /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
+        int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
+        if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
+            owner[c + w] == k)
+            continue; /* inside the room: most cells */
+        const uint8_t *t = &DG_CELL(s->g, x, y);
+        for (int d = 0; d < 4; d++)
+        {
+            int32_t e = c + cell_step[d];
+            if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
+                continue;
+            if (owner[e] != k && !tag[e] && dgi_passable_default[t[tile_step[d]]])
+            {
+                tag[e] = 1;
+                s->list[n++] = e;
+            }
         }
     }
+    s->best = best, s->n = n, s->on_route = on_route;
 }
 
 /* count cells of one side of a rect room from (x, y), a step of `step`
@@ -431,8 +440,7 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
     if (cells_fill_rect(rc->cells + rc->first[k], area, &q))
         scan_rim(&s, q, r->start);
     else
-        for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
-            scan_cell(&s, DGI_PX(rc->cells[i]), DGI_PY(rc->cells[i]));
+        scan_cells(&s, rc->cells + rc->first[k], area);
     int32_t n = s.n, best = s.best;
     f[k].area = area;
     f[k].distance = best;
