@@ -125,9 +125,12 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
 {
     const int32_t w = g->width, h = g->height;
     for (int32_t y0 = 0; y0 < h; y0++)
+    {
+        const int32_t *own_row = owner + (ptrdiff_t)y0 * w;
+        const uint8_t *tile_row = &DG_CELL(g, 0, y0);
         for (int32_t x0 = 0; x0 < w; x0++)
         {
-            if (owner[y0 * w + x0] != -1 || !open[DG_CELL(g, x0, y0)])
+            if (own_row[x0] != -1 || !open[tile_row[x0]])
                 continue;
             int32_t head = 0, tail = 0, xa = x0, ya = y0, xb = x0, yb = y0;
             owner[y0 * w + x0] = -2; /* seen */
@@ -164,6 +167,7 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
                 owner[y * w + x] = own < 0 ? -3 : own;
             }
         }
+    }
 }
 
 /* owner[cell] = the room that owns the open cell, else negative: the first plain
@@ -328,7 +332,7 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
         if (ds[c] >= 0)
         {
             best = best < 0 || ds[c] < best ? ds[c] : best;
-            on_route |= route && route[c];
+            on_route |= route ? route[c] : 0;
         }
         /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
         int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
