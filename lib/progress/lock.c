@@ -1181,18 +1181,44 @@ static void cut_push(placer *s, const int32_t *from)
     }
 }
 
-/* One search of the residual graph from the source cells; pushes a unit and
- * returns 1 if it reaches the exit. */
-static int cut_augment(placer *s)
+/* Marks every source cell entered and left, and lists in q[] the exit sides of
+ * those with a neighbour a search may enter, in cell order (from[] -1): a
+ * source among sources adds nothing to a search, the queue's other states come
+ * in the same order without it. Returns how many. */
+static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 {
-    int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0, tail = 0;
+    int32_t *fl = s->aux, count = 0;
     for (int32_t c = 0; c < s->n; c++)
     {
         fl[c] &= ~(CF_VIN | CF_VOUT);
-        if (fl[c] & CF_SRC)
-            cut_visit(s, q, from, &tail, 2 * c + 1, -1), fl[c] |= CF_VIN;
+        if (!(fl[c] & CF_SRC))
+            continue;
+        fl[c] |= CF_VIN | CF_VOUT;
+        for (int k = 0; k < 4; k++)
+        {
+            int32_t u = step(s, c, k);
+            if ((s->flag[u] & F_OPEN) && !(fl[u] & (CF_SHUT | CF_SRC)))
+            {
+                from[2 * c + 1] = -1;
+                q[count++] = 2 * c + 1;
+                break;
+            }
+        }
     }
-    while (head < tail)
+    return count;
+}
+
+/* One search of the residual graph from the sources q[0..sources) (the
+ * cells the last search reached, q[sources..*last), unmarked first); pushes a
+ * unit and returns 1 if it reaches the sink. */
+static int cut_augment(placer *s, int32_t sources, int32_t *last)
+{
+    int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0;
+    for (int32_t i = sources; i < *last; i++)
+        fl[q[i] >> 1] &= ~(CF_VIN | CF_VOUT);
+    int32_t tail = sources;
+    int found = 0;
+    while (head < tail && !found)
     {
         int32_t st = q[head++], c = st >> 1;
         for (int k = 0; k < 4; k++)
@@ -1205,20 +1231,25 @@ static int cut_augment(placer *s)
                 cut_visit(s, q, from, &tail, 2 * u, st);
                 if (u == s->sink)
                 {
-                    cut_push(s, from);
-                    return 1;
+                    found = 1;
+                    break;
                 }
             }
             if (!(st & 1) && (fl[u] & (1 << ((k + 2) & 3))) && !(fl[u] & CF_VOUT))
                 cut_visit(s, q, from, &tail, 2 * u + 1, st); /* undo u -> c */
         }
+        if (found)
+            break;
         int inner = (fl[c] & CF_INNER) != 0;
         if ((st & 1) && inner && !(fl[c] & CF_VIN))
             cut_visit(s, q, from, &tail, 2 * c, st);
         if (!(st & 1) && ((fl[c] & CF_FREE) || !inner) && !(fl[c] & CF_VOUT))
             cut_visit(s, q, from, &tail, 2 * c + 1, st);
     }
-    return 0;
+    *last = tail;
+    if (found)
+        cut_push(s, from);
+    return found;
 }
 
 static int32_t cut_run(placer *s, int32_t *cut);
@@ -1243,7 +1274,8 @@ static int32_t find_cut(placer *s, int32_t d, int32_t *cut)
 static int32_t cut_run(placer *s, int32_t *cut)
 {
     int32_t *fl = s->aux, flows = 0, m = 0;
-    while (cut_augment(s))
+    int32_t sources = cut_sources(s, s->link, s->link + 2 * (size_t)s->n), last = sources;
+    while (cut_augment(s, sources, &last))
         if (++flows > s->p->gate_max)
             return 0;
     for (int32_t c = 0; c < s->n; c++)
