@@ -15,6 +15,9 @@
  * keys add. A key's wave is thus a property of the map, not of the order the
  * cells are visited in, and any search (cell by cell here, area by area in
  * lock.c) lists the keys in the same order: by wave, then by lock number.
+ * Which keys are listed follows the parent chains, and so the visit order
+ * (north, east, south, west): where two sets of keys open the way in one wave,
+ * a mirrored map may list the other set (both work).
  * dg_solve runs that search over regions first (solve_regions.c) and falls
  * back to the cell search here where the region graph cannot tell the order. */
 #include "analysis/analysis.h"
