@@ -58,6 +58,8 @@ typedef struct placer {
     int32_t locked_count;
     int32_t *secret; /* the secret doors chosen */
     int32_t secrets;
+    int labelled;    /* the node graph plan() built last: narrow cells gate (1) or not
+                        (0); -1 when none or plan_cuts built its own since */
 } placer;
 
 static int32_t lock_number(const placer *s, int32_t c);
@@ -1016,14 +1018,28 @@ static void lock_exit_area(placer *s)
     s->placed = ok;
 }
 
+/* The node graph of plan(): built once per kind of gate and kept across
+ * plans (only the marks of the last plan are taken off). */
+static void build_nodes(placer *s, int narrow)
+{
+    if (s->labelled == narrow)
+    {
+        for (int32_t c = 0, n = s->n; c < n; c++)
+            s->flag[c] &= F_OPEN | F_GATE | F_ROOM;
+        return;
+    }
+    label_nodes(s, narrow);
+    mark_rooms(s);
+    link_nodes(s);
+    s->labelled = narrow;
+}
+
 static void plan(placer *s, uint64_t seed, int narrow)
 {
     s->exit_area = s->cut_mode = s->pockets = 0;
     s->locked_count = 0;
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
-    label_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
-    mark_rooms(s);
-    link_nodes(s);
+    build_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
     find_core(s, (uint8_t *)s->iter);
     depth_nodes(s);
     s->placed = s->locked_count = 0;
@@ -1553,6 +1569,7 @@ static void plan_cuts(placer *s, uint64_t seed)
 {
     s->exit_area = s->cut_mode = 0;
     s->placed = s->locked_count = s->pockets = 0;
+    s->labelled = -1; /* its cut searches use the links' memory, its graph gates locks */
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
     mark_cells(s, 0);
     for (int32_t c = 0; c < s->n; c++)
@@ -1946,6 +1963,7 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
     s.n = s.pw * (grid->height + 2);
     s.start = (result->start.y + 1) * s.pw + result->start.x + 1;
     s.exit = (result->exit.y + 1) * s.pw + result->exit.x + 1;
+    s.labelled = -1;
     void *block = NULL;
     size_t bytes = 0;
     if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
