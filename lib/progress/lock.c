@@ -1104,7 +1104,8 @@ enum {
     CF_SHUT = 4096,  /* outside the search (another lock's side, a pocket) */
     CF_POCKET = 8192, /* held back by a pocket's lock */
     CF_TRIED = 16384, /* tried as a pocket's far end */
-    CF_NEAR = 32768  /* fewer than KEY_CLEAR steps from the cut being weighed */
+    CF_NEAR = 32768, /* fewer than KEY_CLEAR steps from the cut being weighed */
+    CF_WALL = 65536  /* closed or CF_SHUT: no search enters it (set per cut_run) */
 };
 
 /* Cells of the region ((aux & mask) == want, open) a key could lie on clear of
@@ -1197,16 +1198,18 @@ static void cut_push(placer *s, const int32_t *from)
     }
 }
 
-/* Marks every source cell entered and left, and lists in q[] the exit sides of
- * those with a neighbour a search may enter, in cell order (from[] -1): a
- * source among sources adds nothing to a search, the queue's other states come
- * in the same order without it. Returns how many. */
+/* Marks every source cell entered and left (CF_WALL on the cells no search
+ * enters), and lists in q[] the exit sides of the sources with a neighbour a
+ * search may enter, in cell order (from[] -1): a source among sources adds
+ * nothing to a search, the queue's other states come in the same order
+ * without it. Returns how many. */
 static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 {
     int32_t *fl = s->aux, count = 0;
     for (int32_t c = 0; c < s->n; c++)
     {
-        fl[c] &= ~(CF_VIN | CF_VOUT);
+        int wall = !(s->flag[c] & F_OPEN) || (fl[c] & CF_SHUT);
+        fl[c] = (fl[c] & ~(CF_VIN | CF_VOUT | CF_WALL)) | (wall ? CF_WALL : 0);
         if (!(fl[c] & CF_SRC))
             continue;
         fl[c] |= CF_VIN | CF_VOUT;
@@ -1226,46 +1229,49 @@ static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 
 /* One search of the residual graph from the sources q[0..sources) (the
  * cells the last search reached, q[sources..*last), unmarked first); pushes a
- * unit and returns 1 if it reaches the sink. */
+ * unit and returns 1 if it reaches the sink. A state is a cell's entry side
+ * (st even) or exit side (st odd). */
 static int cut_augment(placer *s, int32_t sources, int32_t *last)
 {
     int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0;
     for (int32_t i = sources; i < *last; i++)
         fl[q[i] >> 1] &= ~(CF_VIN | CF_VOUT);
     int32_t tail = sources;
-    int found = 0;
-    while (head < tail && !found)
+    while (head < tail)
     {
         int32_t st = q[head++], c = st >> 1;
-        for (int k = 0; k < 4; k++)
+        if (st & 1) /* on to the neighbours' entries, or back through c */
         {
-            int32_t u = step(s, c, k);
-            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_SHUT))
-                continue;
-            if ((st & 1) && !(fl[u] & CF_VIN))
+            for (int k = 0; k < 4; k++)
             {
+                int32_t u = step(s, c, k);
+                if (fl[u] & (CF_WALL | CF_VIN))
+                    continue;
                 cut_visit(s, q, from, &tail, 2 * u, st);
                 if (u == s->sink)
                 {
-                    found = 1;
-                    break;
+                    *last = tail;
+                    cut_push(s, from);
+                    return 1;
                 }
             }
-            if (!(st & 1) && (fl[u] & (1 << ((k + 2) & 3))) && !(fl[u] & CF_VOUT))
-                cut_visit(s, q, from, &tail, 2 * u + 1, st); /* undo u -> c */
+            if ((fl[c] & (CF_INNER | CF_VIN)) == CF_INNER)
+                cut_visit(s, q, from, &tail, 2 * c, st);
         }
-        if (found)
-            break;
-        int inner = (fl[c] & CF_INNER) != 0;
-        if ((st & 1) && inner && !(fl[c] & CF_VIN))
-            cut_visit(s, q, from, &tail, 2 * c, st);
-        if (!(st & 1) && ((fl[c] & CF_FREE) || !inner) && !(fl[c] & CF_VOUT))
-            cut_visit(s, q, from, &tail, 2 * c + 1, st);
+        else /* back along a flow into c, or through c */
+        {
+            for (int k = 0; k < 4; k++)
+            {
+                int32_t u = step(s, c, k);
+                if (!(fl[u] & (CF_WALL | CF_VOUT)) && (fl[u] & (1 << ((k + 2) & 3))))
+                    cut_visit(s, q, from, &tail, 2 * u + 1, st); /* undo u -> c */
+            }
+            if (((fl[c] & CF_FREE) || !(fl[c] & CF_INNER)) && !(fl[c] & CF_VOUT))
+                cut_visit(s, q, from, &tail, 2 * c + 1, st);
+        }
     }
     *last = tail;
-    if (found)
-        cut_push(s, from);
-    return found;
+    return 0;
 }
 
 static int32_t cut_run(placer *s, int32_t *cut);
@@ -1286,18 +1292,29 @@ static int32_t find_cut(placer *s, int32_t d, int32_t *cut)
 }
 
 /* Augments from the CF_SRC cells to the sink; the cut nearest the sources
- * into cut[], returns its size, 0 if more than gate_max cells. */
+ * into cut[] in cell order, returns its size, 0 if more than gate_max cells.
+ * The cut's cells are those whose entry the last search reached but not
+ * their exit: all among the cells it reached. */
 static int32_t cut_run(placer *s, int32_t *cut)
 {
-    int32_t *fl = s->aux, flows = 0, m = 0;
-    int32_t sources = cut_sources(s, s->link, s->link + 2 * (size_t)s->n), last = sources;
+    int32_t *fl = s->aux, *q = s->link, flows = 0, m = 0;
+    int32_t sources = cut_sources(s, q, q + 2 * (size_t)s->n), last = sources;
     while (cut_augment(s, sources, &last))
         if (++flows > s->p->gate_max)
             return 0;
-    for (int32_t c = 0; c < s->n; c++)
-        if ((fl[c] & (CF_VIN | CF_VOUT | CF_FREE)) == CF_VIN && m++ < 8)
-            cut[m - 1] = c; /* in cell order */
-    return m <= s->p->gate_max ? m : 0;
+    for (int32_t i = sources; i < last; i++)
+    {
+        int32_t c = q[i] >> 1;
+        if ((fl[c] & (CF_VIN | CF_VOUT | CF_FREE)) != CF_VIN || (q[i] & 1))
+            continue; /* each such cell is listed once, by its entry */
+        if (++m > s->p->gate_max)
+            return 0;
+        int32_t j = m - 1;
+        for (; j > 0 && cut[j - 1] > c; j--)
+            cut[j] = cut[j - 1];
+        cut[j] = c;
+    }
+    return m;
 }
 
 /* Takes cut[0..m) as lock `number` if it leaves room for a key before it
