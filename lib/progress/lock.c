@@ -1206,6 +1206,7 @@ static void cut_push(placer *s, const int32_t *from)
 static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 {
     int32_t *fl = s->aux, count = 0;
+    const int32_t off[4] = {-s->pw, 1, s->pw, -1}; /* step(), unrolled below */
     for (int32_t c = 0; c < s->n; c++)
     {
         int wall = !(s->flag[c] & F_OPEN) || (fl[c] & CF_SHUT);
@@ -1215,7 +1216,7 @@ static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
         fl[c] |= CF_VIN | CF_VOUT;
         for (int k = 0; k < 4; k++)
         {
-            int32_t u = step(s, c, k);
+            int32_t u = c + off[k];
             if ((s->flag[u] & F_OPEN) && !(fl[u] & (CF_SHUT | CF_SRC)))
             {
                 from[2 * c + 1] = -1;
@@ -1234,6 +1235,7 @@ static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 static int cut_augment(placer *s, int32_t sources, int32_t *last)
 {
     int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0;
+    const int32_t off[4] = {-s->pw, 1, s->pw, -1}; /* step(), unrolled below */
     for (int32_t i = sources; i < *last; i++)
         fl[q[i] >> 1] &= ~(CF_VIN | CF_VOUT);
     int32_t tail = sources;
@@ -1244,7 +1246,7 @@ static int cut_augment(placer *s, int32_t sources, int32_t *last)
         {
             for (int k = 0; k < 4; k++)
             {
-                int32_t u = step(s, c, k);
+                int32_t u = c + off[k];
                 if (fl[u] & (CF_WALL | CF_VIN))
                     continue;
                 cut_visit(s, q, from, &tail, 2 * u, st);
@@ -1262,7 +1264,7 @@ static int cut_augment(placer *s, int32_t sources, int32_t *last)
         {
             for (int k = 0; k < 4; k++)
             {
-                int32_t u = step(s, c, k);
+                int32_t u = c + off[k];
                 if (!(fl[u] & (CF_WALL | CF_VOUT)) && (fl[u] & (1 << ((k + 2) & 3))))
                     cut_visit(s, q, from, &tail, 2 * u + 1, st); /* undo u -> c */
             }
