@@ -1147,11 +1147,9 @@ static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, in
 {
     int32_t *fl = s->aux, *q = s->queue, head = 0, tail = 0;
     for (int32_t c = 0; c < s->n; c++)
-    {
         fl[c] &= ~mark;
-        if (dist)
-            dist[c] = -1;
-    }
+    for (int32_t c = 0; c < s->n && dist; c++)
+        dist[c] = -1;
     fl[from] |= mark;
     if (dist)
         dist[from] = 0;
@@ -1503,8 +1501,9 @@ static int32_t find_pocket(placer *s, const int32_t *next, int32_t count, int ki
 {
     int32_t *fl = s->aux, far = -1, m = 0;
     for (int32_t c = 0; c < s->n; c++)
-        if ((fl[c] & (CF_HOME | CF_POCKET | CF_TRIED)) == CF_HOME && cut_allowed(s, c) &&
-            (far < 0 || s->depth[c] > s->depth[far]) && (kind != POCKET_DOOR || inside_door(s, c)))
+        if ((fl[c] & (CF_HOME | CF_POCKET | CF_TRIED)) == CF_HOME &&
+            (far < 0 || s->depth[c] > s->depth[far]) && cut_allowed(s, c) &&
+            (kind != POCKET_DOOR || inside_door(s, c))) /* the cheap tests first */
             far = c;
     if (far < 0)
         return 0;
