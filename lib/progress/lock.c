@@ -149,6 +149,10 @@ static int32_t step(const placer *s, int32_t c, int k)
     return c + ((k & 1) ? 2 - k : (k - 1) * s->pw); /* no table: this runs per step of every walk */
 }
 
+/* step()'s four offsets as a table, for the loops that run per cell of a
+ * walk: held in a local, the offsets stay in registers (step() branches). */
+#define STEP_OFFSETS(s) {-(s)->pw, 1, (s)->pw, -1}
+
 /* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
  * closed); returns 4. */
 static int neighbours(const placer *s, int32_t c, int32_t nb[4])
@@ -432,13 +436,14 @@ static void depth_nodes(placer *s)
  * into q[]; returns how many. */
 static int32_t walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS])
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t steps[NEAR_CELLS], tail = 0;
     s->flag[from] |= F_NEAR;
     q[tail] = from, steps[tail++] = 0;
     for (int32_t head = 0; head < tail && steps[head] + 1 < KEY_CLEAR; head++)
         for (int k = 0; k < 4; k++) /* steps only grow along the queue */
         {
-            int32_t u = step(s, q[head], k);
+            int32_t u = q[head] + off[k];
             if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
                 continue;
             s->flag[u] |= F_NEAR;
@@ -665,6 +670,7 @@ static int dead_end(const placer *s, int32_t c)
 static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t region,
                       int32_t *near, int32_t *dist)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *q = s->queue, head = 0, tail = 0;
     uint8_t *flag = s->flag;
     for (int32_t i = 0; i < count; i++)
@@ -672,7 +678,7 @@ static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t reg
     while (head < tail && dist[q[head]] + 1 < KEY_CLEAR) /* dist only grows along the queue */
         for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
-            int32_t u = step(s, c, k);
+            int32_t u = c + off[k];
             if ((flag[u] & (F_OPEN | F_WALK)) != F_OPEN)
                 continue; /* through locks too: every door open, as a player measures */
             flag[u] |= F_WALK;
@@ -1113,13 +1119,14 @@ enum {
  * a walk from the cut bounded by KEY_CLEAR marks the near ones. */
 static int32_t clear_room(placer *s, const int32_t *cut, int32_t m, int32_t mask, int32_t want)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
     for (int32_t i = 0; i < m; i++)
         fl[cut[i]] |= CF_NEAR, q[tail] = cut[i], steps[tail++] = 0;
     for (; head < tail; head++)
         for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
         {
-            int32_t u = step(s, q[head], k);
+            int32_t u = q[head] + off[k];
             if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR) || (fl[u] & mask) != want)
                 continue;
             fl[u] |= CF_NEAR;
@@ -1145,6 +1152,7 @@ static int cut_allowed(const placer *s, int32_t c)
  * given, writes their steps there (-1 elsewhere). Returns the cells reached. */
 static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, int32_t *dist)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, head = 0, tail = 0;
     for (int32_t c = 0; c < s->n; c++)
         fl[c] &= ~mark;
@@ -1157,7 +1165,7 @@ static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, in
     while (head < tail)
         for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
-            int32_t u = step(s, c, k);
+            int32_t u = c + off[k];
             if (!(s->flag[u] & F_OPEN) || (fl[u] & (stop | mark)))
                 continue;
             fl[u] |= mark;
@@ -1204,7 +1212,7 @@ static void cut_push(placer *s, const int32_t *from)
 static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 {
     int32_t *fl = s->aux, count = 0;
-    const int32_t off[4] = {-s->pw, 1, s->pw, -1}; /* step(), unrolled below */
+    const int32_t off[4] = STEP_OFFSETS(s);
     for (int32_t c = 0; c < s->n; c++)
     {
         int wall = !(s->flag[c] & F_OPEN) || (fl[c] & CF_SHUT);
@@ -1233,7 +1241,7 @@ static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 static int cut_augment(placer *s, int32_t sources, int32_t *last)
 {
     int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0;
-    const int32_t off[4] = {-s->pw, 1, s->pw, -1}; /* step(), unrolled below */
+    const int32_t off[4] = STEP_OFFSETS(s);
     for (int32_t i = sources; i < *last; i++)
         fl[q[i] >> 1] &= ~(CF_VIN | CF_VOUT);
     int32_t tail = sources;
@@ -1366,6 +1374,7 @@ enum { POCKET_DEEP, POCKET_DOOR, POCKET_ANY };
 static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const int32_t *cut,
                            int32_t m, int deep)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
     for (int32_t i = 0; i < count + (deep ? m : 0); i++)
     {
@@ -1376,7 +1385,7 @@ static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const 
     for (; head < tail; head++)
         for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
         {
-            int32_t u = step(s, q[head], k);
+            int32_t u = q[head] + off[k];
             if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR))
                 continue;
             fl[u] |= CF_NEAR;
