@@ -43,6 +43,7 @@ typedef struct placer {
     int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
     int32_t runs;
     uint8_t *flag;   /* F_* per cell */
+    uint8_t *core;   /* per node: find_core's answer, kept with the node graph */
     int32_t nodes, max_depth;
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
     int32_t key_cell[DG_LOCKS_MAX];
@@ -388,7 +389,7 @@ static void find_core(placer *s, uint8_t *core)
  * depth of the core node it hangs from. */
 static void depth_nodes(placer *s)
 {
-    uint8_t *core = (uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t i = 0; i < s->nodes; i++)
         s->depth[i] = -1;
     int32_t from = s->node[s->start];
@@ -475,7 +476,7 @@ static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys
         gates[d] = keys[d] = 0;
         cut[d] = -1;
     }
-    const uint8_t *core = (const uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t i = 0; i < s->nodes; i++)
     {
         int32_t d = s->depth[i];
@@ -522,7 +523,7 @@ static int32_t key_room(const int32_t *keys, const int32_t *near, const int32_t 
 static void count_near_gates(placer *s, const int32_t *cut, const int32_t *cand, int32_t m,
                              int32_t *of_depth, int32_t *near)
 {
-    const uint8_t *core = (const uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t d = 0; d <= s->max_depth; d++)
         of_depth[d] = -1;
     for (int32_t j = 0; j < m; j++)
@@ -958,10 +959,10 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
                               dg_diag *diag)
 {
     size_t n = (size_t)s->n + 2; /* depth tables use max_depth + 2 entries */
-    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 2))
+    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 3))
         return dgi_fail(diag, DG_E_TOO_LARGE, "a %dx%d grid is too large to lock here",
                         (int)s->w, (int)s->h);
-    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 2);
+    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 3); /* flag, tile, core */
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
@@ -974,6 +975,7 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
+    s->core = s->tile + n;
     return DG_OK;
 }
 
@@ -1024,8 +1026,9 @@ static void lock_exit_area(placer *s)
     s->placed = ok;
 }
 
-/* The node graph of plan(): built once per kind of gate and kept across
- * plans (only the marks of the last plan are taken off). */
+/* The node graph of plan(), its core and depths: built once per kind of
+ * gate and kept across plans (only the marks of the last plan are taken off;
+ * the plans write neither core nor depth). */
 static void build_nodes(placer *s, int narrow)
 {
     if (s->labelled == narrow)
@@ -1037,6 +1040,8 @@ static void build_nodes(placer *s, int narrow)
     label_nodes(s, narrow);
     mark_rooms(s);
     link_nodes(s);
+    find_core(s, s->core);
+    depth_nodes(s);
     s->labelled = narrow;
 }
 
@@ -1046,8 +1051,6 @@ static void plan(placer *s, uint64_t seed, int narrow)
     s->locked_count = 0;
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
     build_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
-    find_core(s, (uint8_t *)s->iter);
-    depth_nodes(s);
     s->placed = s->locked_count = 0;
     if (s->p->locks == 0 || s->depth[s->node[s->exit]] < 0)
         return;
@@ -1073,7 +1076,7 @@ static void plan(placer *s, uint64_t seed, int narrow)
             memcpy(s->lock_depth, clear_depth, sizeof clear_depth);
         }
     }
-    const uint8_t *core = (const uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
         int32_t c = s->cell_of[v];
@@ -1625,7 +1628,7 @@ static void plan_cuts(placer *s, uint64_t seed)
     s->has_doors = doors;
     mark_rooms(s);
     link_nodes(s);
-    find_core(s, (uint8_t *)s->iter);
+    find_core(s, s->core);
     depth_nodes(s);
 }
 
