@@ -182,3 +182,99 @@ TEST(solve_regions_agree_on_random_maps)
            (int)t.decided, (int)t.maps);
     printf("    random maps: %d, region search decided %d\n", (int)t.maps, (int)t.decided);
 }
+
+/* Map rows into g (# wall, + locked door, anything else floor), markers: S the
+ * start, E the exit, digits d a "key d" on floor; a locked door at column x
+ * carries "lock <locks[x]>". mirror reads every row right to left. */
+static int32_t draw_map(const char *const *rows, int32_t w, int32_t h, int mirror,
+                        const int32_t *locks, dg_grid *g, dg_result *r, dg_marker *marks)
+{
+    int32_t count = 0;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+        {
+            int32_t from = mirror ? w - 1 - x : x;
+            char ch = rows[y][from];
+            dg_grid_set(g, x, y, ch == '#' ? DG_TILE_WALL : ch == '+' ? DG_TILE_DOOR_LOCKED
+                                                                      : DG_TILE_FLOOR);
+            dg_marker m = {{x, y}, DG_MARKER_KEY, -1, "", 0, 0, 0, {0}};
+            if (ch >= '1' && ch <= '9')
+                snprintf(m.name, sizeof m.name, "key %c", ch);
+            else if (ch == '+')
+            {
+                m.kind = DG_MARKER_LOCK;
+                snprintf(m.name, sizeof m.name, "lock %d", (int)locks[from]);
+            }
+            else if (ch == 'S')
+                r->start = m.pos;
+            else if (ch == 'E')
+                r->exit = m.pos;
+            if (m.name[0])
+                marks[count++] = m;
+        }
+    r->markers = marks;
+    r->marker_count = count;
+    return count;
+}
+
+/* 1 if order works: each key listed is reached holding only the keys before it,
+ * the exit holding them all (the locks off the list stay shut). */
+static int order_works(const dg_grid *g, const dg_result *r, const dg_progress *p)
+{
+    dg_marker marks[16];
+    dg_result q = *r;
+    q.markers = marks;
+    for (int32_t k = 0; k <= p->order_count; k++)
+    {
+        int32_t count = 0, target = k < p->order_count ? p->order[k] : 0;
+        dg_point goal = r->exit;
+        for (int32_t i = 0; i < r->marker_count && count < 16; i++)
+        {
+            const dg_marker *m = &r->markers[i];
+            int32_t n = m->kind == DG_MARKER_KEY ? dgi_progress_number(m, "key") : 0, held = 0;
+            for (int32_t j = 0; j < k; j++)
+                held |= p->order[j] == n;
+            if (n == target && target)
+                goal = m->pos;
+            if (m->kind != DG_MARKER_KEY || held)
+                marks[count++] = *m;
+        }
+        q.marker_count = count;
+        q.exit = goal;
+        dg_progress got;
+        if (dg_solve(g, &q, &got, NULL, NULL) != DG_OK || !got.solvable)
+            return 0;
+    }
+    return 1;
+}
+
+/* `order` is the keys of the ways the search follows: where two sets of keys
+ * open the way to the exit in the same wave, the one listed depends on the
+ * order the cells are visited in (north, east, south, west), so a mirrored map
+ * lists the other set. Both work; solvable, keys_reached and steps are the
+ * map's own and do not move (docs/progression.md). */
+TEST(solve_order_follows_the_search)
+{
+    static const char *const rows[] = {"###########", "#1...S...2#", "#.#######.#",
+                                       "#+#######+#", "#.#######.#", "#....E....#",
+                                       "###########"};
+    const int32_t locks[11] = {0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0}; /* key 1's side has lock 1 */
+    uint8_t cells[11 * 7];
+    dg_progress p[2];
+    for (int mirror = 0; mirror < 2; mirror++)
+    {
+        dg_grid g;
+        dg_result r;
+        dg_marker marks[8];
+        dg_grid_init(&g, cells, 11, 7, 0);
+        memset(&r, 0, sizeof r);
+        draw_map(rows, 11, 7, mirror, locks, &g, &r, marks);
+        CHECK(dg_solve(&g, &r, &p[mirror], NULL, NULL) == DG_OK);
+        CHECK(p[mirror].solvable == 1 && p[mirror].order_count == 1);
+        CHECK(order_works(&g, &r, &p[mirror]));
+    }
+    CHECK(p[0].keys_reached == p[1].keys_reached && p[0].steps == p[1].steps);
+    /* the east side is searched first: its key and lock are listed */
+    CHECKF(p[0].order[0] == 2 && p[1].order[0] == 1, "order %d, mirrored %d",
+           (int)p[0].order[0], (int)p[1].order[0]);
+}

@@ -43,6 +43,7 @@ typedef struct placer {
     int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
     int32_t runs;
     uint8_t *flag;   /* F_* per cell */
+    uint8_t *core;   /* per node: find_core's answer, kept with the node graph */
     int32_t nodes, max_depth;
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
     int32_t key_cell[DG_LOCKS_MAX];
@@ -58,6 +59,8 @@ typedef struct placer {
     int32_t locked_count;
     int32_t *secret; /* the secret doors chosen */
     int32_t secrets;
+    int labelled;    /* the node graph plan() built last: narrow cells gate (1) or not
+                        (0); -1 when none or plan_cuts built its own since */
 } placer;
 
 static int32_t lock_number(const placer *s, int32_t c);
@@ -146,6 +149,10 @@ static int32_t step(const placer *s, int32_t c, int k)
 {
     return c + ((k & 1) ? 2 - k : (k - 1) * s->pw); /* no table: this runs per step of every walk */
 }
+
+/* step()'s four offsets as a table, for the loops that run per cell of a
+ * walk: held in a local, the offsets stay in registers (step() branches). */
+#define STEP_OFFSETS(s) {-(s)->pw, 1, (s)->pw, -1}
 
 /* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
  * closed); returns 4. */
@@ -382,7 +389,7 @@ static void find_core(placer *s, uint8_t *core)
  * depth of the core node it hangs from. */
 static void depth_nodes(placer *s)
 {
-    uint8_t *core = (uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t i = 0; i < s->nodes; i++)
         s->depth[i] = -1;
     int32_t from = s->node[s->start];
@@ -430,13 +437,14 @@ static void depth_nodes(placer *s)
  * into q[]; returns how many. */
 static int32_t walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS])
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t steps[NEAR_CELLS], tail = 0;
     s->flag[from] |= F_NEAR;
     q[tail] = from, steps[tail++] = 0;
     for (int32_t head = 0; head < tail && steps[head] + 1 < KEY_CLEAR; head++)
         for (int k = 0; k < 4; k++) /* steps only grow along the queue */
         {
-            int32_t u = step(s, q[head], k);
+            int32_t u = q[head] + off[k];
             if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
                 continue;
             s->flag[u] |= F_NEAR;
@@ -468,7 +476,7 @@ static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys
         gates[d] = keys[d] = 0;
         cut[d] = -1;
     }
-    const uint8_t *core = (const uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t i = 0; i < s->nodes; i++)
     {
         int32_t d = s->depth[i];
@@ -515,7 +523,7 @@ static int32_t key_room(const int32_t *keys, const int32_t *near, const int32_t 
 static void count_near_gates(placer *s, const int32_t *cut, const int32_t *cand, int32_t m,
                              int32_t *of_depth, int32_t *near)
 {
-    const uint8_t *core = (const uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t d = 0; d <= s->max_depth; d++)
         of_depth[d] = -1;
     for (int32_t j = 0; j < m; j++)
@@ -663,6 +671,7 @@ static int dead_end(const placer *s, int32_t c)
 static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t region,
                       int32_t *near, int32_t *dist)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *q = s->queue, head = 0, tail = 0;
     uint8_t *flag = s->flag;
     for (int32_t i = 0; i < count; i++)
@@ -670,7 +679,7 @@ static void near_walk(placer *s, const int32_t *from, int32_t count, int32_t reg
     while (head < tail && dist[q[head]] + 1 < KEY_CLEAR) /* dist only grows along the queue */
         for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
-            int32_t u = step(s, c, k);
+            int32_t u = c + off[k];
             if ((flag[u] & (F_OPEN | F_WALK)) != F_OPEN)
                 continue; /* through locks too: every door open, as a player measures */
             flag[u] |= F_WALK;
@@ -950,10 +959,10 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
                               dg_diag *diag)
 {
     size_t n = (size_t)s->n + 2; /* depth tables use max_depth + 2 entries */
-    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 2))
+    if (n > SIZE_MAX / (SCRATCH_INTS * sizeof(int32_t) + 3))
         return dgi_fail(diag, DG_E_TOO_LARGE, "a %dx%d grid is too large to lock here",
                         (int)s->w, (int)s->h);
-    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 2);
+    *bytes = n * (SCRATCH_INTS * sizeof(int32_t) + 3); /* flag, tile, core */
     int32_t *p = *block = dgi_alloc(a, *bytes);
     if (!p)
         return dgi_fail(diag, DG_E_NOMEM, "locks need %zu bytes of scratch", *bytes);
@@ -966,6 +975,7 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
         *arrays[i] = p + (size_t)i * n;
     s->flag = (uint8_t *)(p + SCRATCH_INTS * n);
     s->tile = s->flag + n;
+    s->core = s->tile + n;
     return DG_OK;
 }
 
@@ -1016,16 +1026,31 @@ static void lock_exit_area(placer *s)
     s->placed = ok;
 }
 
+/* The node graph of plan(), its core and depths: built once per kind of
+ * gate and kept across plans (only the marks of the last plan are taken off;
+ * the plans write neither core nor depth). */
+static void build_nodes(placer *s, int narrow)
+{
+    if (s->labelled == narrow)
+    {
+        for (int32_t c = 0, n = s->n; c < n; c++)
+            s->flag[c] &= F_OPEN | F_GATE | F_ROOM;
+        return;
+    }
+    label_nodes(s, narrow);
+    mark_rooms(s);
+    link_nodes(s);
+    find_core(s, s->core);
+    depth_nodes(s);
+    s->labelled = narrow;
+}
+
 static void plan(placer *s, uint64_t seed, int narrow)
 {
     s->exit_area = s->cut_mode = s->pockets = 0;
     s->locked_count = 0;
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
-    label_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
-    mark_rooms(s);
-    link_nodes(s);
-    find_core(s, (uint8_t *)s->iter);
-    depth_nodes(s);
+    build_nodes(s, narrow || !s->has_doors); /* with no doors, narrow passages gate */
     s->placed = s->locked_count = 0;
     if (s->p->locks == 0 || s->depth[s->node[s->exit]] < 0)
         return;
@@ -1051,7 +1076,7 @@ static void plan(placer *s, uint64_t seed, int narrow)
             memcpy(s->lock_depth, clear_depth, sizeof clear_depth);
         }
     }
-    const uint8_t *core = (const uint8_t *)s->iter;
+    const uint8_t *core = s->core;
     for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
         int32_t c = s->cell_of[v];
@@ -1088,7 +1113,8 @@ enum {
     CF_SHUT = 4096,  /* outside the search (another lock's side, a pocket) */
     CF_POCKET = 8192, /* held back by a pocket's lock */
     CF_TRIED = 16384, /* tried as a pocket's far end */
-    CF_NEAR = 32768  /* fewer than KEY_CLEAR steps from the cut being weighed */
+    CF_NEAR = 32768, /* fewer than KEY_CLEAR steps from the cut being weighed */
+    CF_WALL = 65536  /* closed or CF_SHUT: no search enters it (set per cut_run) */
 };
 
 /* Cells of the region ((aux & mask) == want, open) a key could lie on clear of
@@ -1096,13 +1122,14 @@ enum {
  * a walk from the cut bounded by KEY_CLEAR marks the near ones. */
 static int32_t clear_room(placer *s, const int32_t *cut, int32_t m, int32_t mask, int32_t want)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
     for (int32_t i = 0; i < m; i++)
         fl[cut[i]] |= CF_NEAR, q[tail] = cut[i], steps[tail++] = 0;
     for (; head < tail; head++)
         for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
         {
-            int32_t u = step(s, q[head], k);
+            int32_t u = q[head] + off[k];
             if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR) || (fl[u] & mask) != want)
                 continue;
             fl[u] |= CF_NEAR;
@@ -1128,13 +1155,12 @@ static int cut_allowed(const placer *s, int32_t c)
  * given, writes their steps there (-1 elsewhere). Returns the cells reached. */
 static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, int32_t *dist)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, head = 0, tail = 0;
     for (int32_t c = 0; c < s->n; c++)
-    {
         fl[c] &= ~mark;
-        if (dist)
-            dist[c] = -1;
-    }
+    for (int32_t c = 0; c < s->n && dist; c++)
+        dist[c] = -1;
     fl[from] |= mark;
     if (dist)
         dist[from] = 0;
@@ -1142,7 +1168,7 @@ static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, in
     while (head < tail)
         for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
-            int32_t u = step(s, c, k);
+            int32_t u = c + off[k];
             if (!(s->flag[u] & F_OPEN) || (fl[u] & (stop | mark)))
                 continue;
             fl[u] |= mark;
@@ -1181,43 +1207,81 @@ static void cut_push(placer *s, const int32_t *from)
     }
 }
 
-/* One search of the residual graph from the source cells; pushes a unit and
- * returns 1 if it reaches the exit. */
-static int cut_augment(placer *s)
+/* Marks every source cell entered and left (CF_WALL on the cells no search
+ * enters), and lists in q[] the exit sides of the sources with a neighbour a
+ * search may enter, in cell order (from[] -1): a source among sources adds
+ * nothing to a search, the queue's other states come in the same order
+ * without it. Returns how many. */
+static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
 {
-    int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0, tail = 0;
+    int32_t *fl = s->aux, count = 0;
+    const int32_t off[4] = STEP_OFFSETS(s);
     for (int32_t c = 0; c < s->n; c++)
     {
-        fl[c] &= ~(CF_VIN | CF_VOUT);
-        if (fl[c] & CF_SRC)
-            cut_visit(s, q, from, &tail, 2 * c + 1, -1), fl[c] |= CF_VIN;
+        int wall = !(s->flag[c] & F_OPEN) || (fl[c] & CF_SHUT);
+        fl[c] = (fl[c] & ~(CF_VIN | CF_VOUT | CF_WALL)) | (wall ? CF_WALL : 0);
+        if (!(fl[c] & CF_SRC))
+            continue;
+        fl[c] |= CF_VIN | CF_VOUT;
+        for (int k = 0; k < 4; k++)
+        {
+            int32_t u = c + off[k];
+            if ((s->flag[u] & F_OPEN) && !(fl[u] & (CF_SHUT | CF_SRC)))
+            {
+                from[2 * c + 1] = -1;
+                q[count++] = 2 * c + 1;
+                break;
+            }
+        }
     }
+    return count;
+}
+
+/* One search of the residual graph from the sources q[0..sources) (the
+ * cells the last search reached, q[sources..*last), unmarked first); pushes a
+ * unit and returns 1 if it reaches the sink. A state is a cell's entry side
+ * (st even) or exit side (st odd). */
+static int cut_augment(placer *s, int32_t sources, int32_t *last)
+{
+    int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0;
+    const int32_t off[4] = STEP_OFFSETS(s);
+    for (int32_t i = sources; i < *last; i++)
+        fl[q[i] >> 1] &= ~(CF_VIN | CF_VOUT);
+    int32_t tail = sources;
     while (head < tail)
     {
         int32_t st = q[head++], c = st >> 1;
-        for (int k = 0; k < 4; k++)
+        if (st & 1) /* on to the neighbours' entries, or back through c */
         {
-            int32_t u = step(s, c, k);
-            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_SHUT))
-                continue;
-            if ((st & 1) && !(fl[u] & CF_VIN))
+            for (int k = 0; k < 4; k++)
             {
+                int32_t u = c + off[k];
+                if (fl[u] & (CF_WALL | CF_VIN))
+                    continue;
                 cut_visit(s, q, from, &tail, 2 * u, st);
                 if (u == s->sink)
                 {
+                    *last = tail;
                     cut_push(s, from);
                     return 1;
                 }
             }
-            if (!(st & 1) && (fl[u] & (1 << ((k + 2) & 3))) && !(fl[u] & CF_VOUT))
-                cut_visit(s, q, from, &tail, 2 * u + 1, st); /* undo u -> c */
+            if ((fl[c] & (CF_INNER | CF_VIN)) == CF_INNER)
+                cut_visit(s, q, from, &tail, 2 * c, st);
         }
-        int inner = (fl[c] & CF_INNER) != 0;
-        if ((st & 1) && inner && !(fl[c] & CF_VIN))
-            cut_visit(s, q, from, &tail, 2 * c, st);
-        if (!(st & 1) && ((fl[c] & CF_FREE) || !inner) && !(fl[c] & CF_VOUT))
-            cut_visit(s, q, from, &tail, 2 * c + 1, st);
+        else /* back along a flow into c, or through c */
+        {
+            for (int k = 0; k < 4; k++)
+            {
+                int32_t u = c + off[k];
+                if (!(fl[u] & (CF_WALL | CF_VOUT)) && (fl[u] & (1 << ((k + 2) & 3))))
+                    cut_visit(s, q, from, &tail, 2 * u + 1, st); /* undo u -> c */
+            }
+            if (((fl[c] & CF_FREE) || !(fl[c] & CF_INNER)) && !(fl[c] & CF_VOUT))
+                cut_visit(s, q, from, &tail, 2 * c + 1, st);
+        }
     }
+    *last = tail;
     return 0;
 }
 
@@ -1239,17 +1303,29 @@ static int32_t find_cut(placer *s, int32_t d, int32_t *cut)
 }
 
 /* Augments from the CF_SRC cells to the sink; the cut nearest the sources
- * into cut[], returns its size, 0 if more than gate_max cells. */
+ * into cut[] in cell order, returns its size, 0 if more than gate_max cells.
+ * The cut's cells are those whose entry the last search reached but not
+ * their exit: all among the cells it reached. */
 static int32_t cut_run(placer *s, int32_t *cut)
 {
-    int32_t *fl = s->aux, flows = 0, m = 0;
-    while (cut_augment(s))
+    int32_t *fl = s->aux, *q = s->link, flows = 0, m = 0;
+    int32_t sources = cut_sources(s, q, q + 2 * (size_t)s->n), last = sources;
+    while (cut_augment(s, sources, &last))
         if (++flows > s->p->gate_max)
             return 0;
-    for (int32_t c = 0; c < s->n; c++)
-        if ((fl[c] & (CF_VIN | CF_VOUT | CF_FREE)) == CF_VIN && m++ < 8)
-            cut[m - 1] = c; /* in cell order */
-    return m <= s->p->gate_max ? m : 0;
+    for (int32_t i = sources; i < last; i++)
+    {
+        int32_t c = q[i] >> 1;
+        if ((fl[c] & (CF_VIN | CF_VOUT | CF_FREE)) != CF_VIN || (q[i] & 1))
+            continue; /* each such cell is listed once, by its entry */
+        if (++m > s->p->gate_max)
+            return 0;
+        int32_t j = m - 1;
+        for (; j > 0 && cut[j - 1] > c; j--)
+            cut[j] = cut[j - 1];
+        cut[j] = c;
+    }
+    return m;
 }
 
 /* Takes cut[0..m) as lock `number` if it leaves room for a key before it
@@ -1301,6 +1377,7 @@ enum { POCKET_DEEP, POCKET_DOOR, POCKET_ANY };
 static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const int32_t *cut,
                            int32_t m, int deep)
 {
+    const int32_t off[4] = STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
     for (int32_t i = 0; i < count + (deep ? m : 0); i++)
     {
@@ -1311,7 +1388,7 @@ static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const 
     for (; head < tail; head++)
         for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
         {
-            int32_t u = step(s, q[head], k);
+            int32_t u = q[head] + off[k];
             if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR))
                 continue;
             fl[u] |= CF_NEAR;
@@ -1436,8 +1513,9 @@ static int32_t find_pocket(placer *s, const int32_t *next, int32_t count, int ki
 {
     int32_t *fl = s->aux, far = -1, m = 0;
     for (int32_t c = 0; c < s->n; c++)
-        if ((fl[c] & (CF_HOME | CF_POCKET | CF_TRIED)) == CF_HOME && cut_allowed(s, c) &&
-            (far < 0 || s->depth[c] > s->depth[far]) && (kind != POCKET_DOOR || inside_door(s, c)))
+        if ((fl[c] & (CF_HOME | CF_POCKET | CF_TRIED)) == CF_HOME &&
+            (far < 0 || s->depth[c] > s->depth[far]) && cut_allowed(s, c) &&
+            (kind != POCKET_DOOR || inside_door(s, c))) /* the cheap tests first */
             far = c;
     if (far < 0)
         return 0;
@@ -1521,6 +1599,7 @@ static void plan_cuts(placer *s, uint64_t seed)
 {
     s->exit_area = s->cut_mode = 0;
     s->placed = s->locked_count = s->pockets = 0;
+    s->labelled = -1; /* its cut searches use the links' memory, its graph gates locks */
     dgi_rng_seed(&s->rng, seed, 0x6c6f636bu /* "lock" */);
     mark_cells(s, 0);
     for (int32_t c = 0; c < s->n; c++)
@@ -1549,7 +1628,7 @@ static void plan_cuts(placer *s, uint64_t seed)
     s->has_doors = doors;
     mark_rooms(s);
     link_nodes(s);
-    find_core(s, (uint8_t *)s->iter);
+    find_core(s, s->core);
     depth_nodes(s);
 }
 
@@ -1914,6 +1993,7 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
     s.n = s.pw * (grid->height + 2);
     s.start = (result->start.y + 1) * s.pw + result->start.x + 1;
     s.exit = (result->exit.y + 1) * s.pw + result->exit.x + 1;
+    s.labelled = -1;
     void *block = NULL;
     size_t bytes = 0;
     if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)
