@@ -24,9 +24,16 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
                          dg_result *result, dg_progress *progress, const dgi_mask *reserved,
                          const dg_allocator *allocator, dg_diag *diag);
 
-/* solve.c: the progression solver, shared with lock.c (which calls down into it). */
+/* solve_regions.c: dg_solve's search over regions and locked doors. */
 /* Lock or key number N (1..DG_LOCKS_MAX) of a marker named "<word> N", else 0. */
 int32_t dgi_progress_number(const dg_marker *m, const char *word);
+/* dg_solve on checked input over regions and locked doors, in a scratch block
+ * of `bytes`: 1 with p's solver fields filled, 0 (p untouched) when the block
+ * is too small or the key order needs dgi_solve_run's cell search. */
+int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t bytes,
+                      dg_progress *p);
+
+/* solve.c: the progression solver, shared with lock.c (which calls down into it). */
 /* DG_OK if the result's start and exit are passable cells inside the grid. */
 dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag *diag);
 /* dg_solve on checked input (the start open, not a locked or secret door), on
@@ -34,11 +41,6 @@ dg_status dgi_progress_check_ends(const dg_grid *g, const dg_result *r, dg_diag 
  * (width+2)*(height+2) int32, sets of as many uint32, tag of as many bytes. */
 void dgi_solve_run(const uint8_t *tile, int32_t width, int32_t height, const dg_result *r,
                    int32_t *parent, int32_t *queue, uint32_t *sets, uint8_t *tag, dg_progress *p);
-/* dg_solve on checked input over regions and locked doors, in a scratch block
- * of `bytes`: 1 with p's solver fields filled, 0 (p untouched) when the block
- * is too small or the key order needs dgi_solve_run's cell search. */
-int dgi_solve_regions(const dg_grid *g, const dg_result *r, void *block, size_t bytes,
-                      dg_progress *p);
 /* The grid's tiles into tile[] ((width+2)*(height+2)), framed by a ring of rock. */
 void dgi_frame_tiles(const dg_grid *g, uint8_t *tile);
 
