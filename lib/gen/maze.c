@@ -320,19 +320,26 @@ static DGI_ALWAYS_INLINE int room_fits(const maze *m, mroom r, int64_t *budget)
     return 1;
 }
 
-/* Marks room id's cells and opens the passages inside it. */
+/* Marks room id's cells and opens the passages inside it, a row at a time
+ * (the lattice arrays in locals: byte stores would reload them otherwise). */
 static void mark_room(maze *m, int32_t id)
 {
     mroom r = m->rooms[id];
+    uint8_t *cls = m->cls, *open = m->open;
+    int32_t *region = m->region;
     for (int32_t y = r.y; y < r.y + r.h; y++)
-        for (int32_t x = r.x; x < r.x + r.w; x++)
+    {
+        int32_t i = at(m, r.x, y), last = r.w - 1;
+        unsigned inner = (y > r.y ? PASS(N) : 0) | (y < r.y + r.h - 1 ? PASS(S) : 0);
+        for (int32_t x = 0; x <= last; x++)
         {
-            int32_t i = at(m, x, y);
-            m->cls[i] = ROOM;
-            m->region[i] = id;
-            m->open[i] = (uint8_t)((y > r.y ? PASS(N) : 0) | (x < r.x + r.w - 1 ? PASS(E) : 0) |
-                                   (y < r.y + r.h - 1 ? PASS(S) : 0) | (x > r.x ? PASS(W) : 0));
+            cls[i + x] = ROOM;
+            region[i + x] = id;
+            open[i + x] = (uint8_t)(inner | PASS(E) | PASS(W));
         }
+        open[i] &= (uint8_t)~PASS(W);
+        open[i + last] &= (uint8_t)~PASS(E);
+    }
 }
 
 static dg_status add_room(maze *m, mroom r)
@@ -689,36 +696,47 @@ static DGI_ALWAYS_INLINE void add_link(maze *m, int32_t c, int d)
         m->links[m->link_count++] = c * 2 + (d == S);
 }
 
-/* add_link for room i's side: in the first pass only walls to a room after
- * it (a door straight into the next room; each such wall looked at once), in
- * the second only the walls to the maze. */
-static DGI_ALWAYS_INLINE void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
+/* 1 if room i's wall c -> nb goes on its list: in the first pass only walls
+ * to a room after it (a door straight into the next room; each such wall
+ * looked at once), in the second only the walls to the maze; always only
+ * walls between two regions. */
+static DGI_ALWAYS_INLINE int side_link(const uint8_t *cls, const int32_t *region, int32_t i,
+                                       int32_t c, int32_t nb, int rooms_only)
 {
-    int32_t nb = c + m->off[d];
-    int both = m->cls[c] == ROOM && m->cls[nb] == ROOM;
-    if (both == rooms_only && (!both || DG_MAX(m->region[c], m->region[nb]) > i))
-        add_link(m, c, d);
+    int both = cls[c] == ROOM && cls[nb] == ROOM;
+    if (both != rooms_only || (both && DG_MAX(region[c], region[nb]) <= i))
+        return 0;
+    return cls[c] != CLOSED && cls[nb] != CLOSED && region[nb] != region[c];
 }
 
 /* The walls around room i: its perimeter, a local list (the lattice is
- * read near the room only, so large maps stay in cache). */
+ * read near the room only, so large maps stay in cache). The arrays sit in
+ * locals, as each store to the list would reload them from m. */
 static void room_links(maze *m, int32_t i, int rooms_only)
 {
     mroom r = m->rooms[i];
-    m->link_count = 0;
+    const uint8_t *cls = m->cls;
+    const int32_t *region = m->region;
+    int32_t *links = m->links, n = 0, lw = m->lw;
     for (int32_t x = r.x; x < r.x + r.w; x++)
     {
-        add_side_link(m, i, at(m, x, r.y - 1), S, rooms_only);
-        add_side_link(m, i, at(m, x, r.y + r.h - 1), S, rooms_only);
+        int32_t top = at(m, x, r.y - 1), bottom = at(m, x, r.y + r.h - 1);
+        if (side_link(cls, region, i, top, top + lw, rooms_only))
+            links[n++] = top * 2 + 1;
+        if (side_link(cls, region, i, bottom, bottom + lw, rooms_only))
+            links[n++] = bottom * 2 + 1;
     }
     for (int32_t y = r.y; y < r.y + r.h; y++)
     {
-        add_side_link(m, i, at(m, r.x - 1, y), E, rooms_only);
-        add_side_link(m, i, at(m, r.x + r.w - 1, y), E, rooms_only);
+        int32_t left = at(m, r.x - 1, y), right = at(m, r.x + r.w - 1, y);
+        if (side_link(cls, region, i, left, left + 1, rooms_only))
+            links[n++] = left * 2;
+        if (side_link(cls, region, i, right, right + 1, rooms_only))
+            links[n++] = right * 2;
     }
+    m->link_count = n;
 }
 
-/* 1 if no door is near the wall c -> d: none on either cell, none beside it. */
 static int door_free(const maze *m, int32_t c, int d)
 {
     int32_t nb = c + m->off[d], side = m->off[(d + 1) & 3];
