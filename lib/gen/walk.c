@@ -41,6 +41,7 @@ typedef struct drunk {
     const dg_allocator *a;
     const dgi_mask *reserved; /* NULL: no reserved cells */
     int32_t w, h;
+    uint32_t deep_w, deep_h;   /* columns and rows at least two cells inside the edge */
     int32_t sx, sy;            /* where the walk starts (the centre without a mask) */
     uint8_t *cells;            /* w * h scratch tiles: VOID, FLOOR (then WALL) */
     size_t cell_count;
@@ -248,7 +249,8 @@ static int floor_at(const drunk *d, int32_t x, int32_t y)
  * neighbours are inside the ring, so no bounds need checking. */
 static DGI_ALWAYS_INLINE int deep_inside(const drunk *d, int32_t x, int32_t y)
 {
-    return x >= 2 && y >= 2 && x <= d->w - 3 && y <= d->h - 3;
+    /* one unsigned compare a coordinate: below 2 wraps past any grid size */
+    return (uint32_t)(x - 2) < d->deep_w && (uint32_t)(y - 2) < d->deep_h;
 }
 
 /* Directions whose next cell stays inside the ring, as a 4-bit mask. */
@@ -322,13 +324,19 @@ static DGI_ALWAYS_INLINE int rock_beside_floor(uint32_t side)
     return !(side >> ALONGSIDE & 1u) && side != 0;
 }
 
-/* The directions in mask whose step from (x, y) a tunneler may take. */
+/* The directions in mask whose step from (x, y) a tunneler may take:
+ * runs_alongside for each, the four lines across the steps read straight. */
 static int clear_dirs(const drunk *d, int32_t x, int32_t y, int mask)
 {
     int clear = 0;
-    for (int k = 0; k < 4; k++)
-        if (mask >> k & 1 && !runs_alongside(d, x, y, k))
-            clear |= 1 << k;
+    if (mask & 1 && !rock_beside_floor(line_window(row_line(d, y - 1), x, ALONGSIDE)))
+        clear |= 1;
+    if (mask & 2 && !rock_beside_floor(line_window(col_line(d, x + 1), y, ALONGSIDE)))
+        clear |= 2;
+    if (mask & 4 && !rock_beside_floor(line_window(row_line(d, y + 1), x, ALONGSIDE)))
+        clear |= 4;
+    if (mask & 8 && !rock_beside_floor(line_window(col_line(d, x - 1), y, ALONGSIDE)))
+        clear |= 8;
     return clear;
 }
 
@@ -1035,6 +1043,8 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint
     d->a = a;
     d->w = g->width;
     d->h = g->height;
+    d->deep_w = (uint32_t)DG_MAX(d->w - 4, 0);
+    d->deep_h = (uint32_t)DG_MAX(d->h - 4, 0);
     int64_t cells = (int64_t)g->width * g->height, interior = (int64_t)(d->w - 2) * (d->h - 2);
     d->target = DG_MIN(DG_MAX(2, cells * p->target_floor / 1000), interior);
     d->room_budget = d->target;
