@@ -434,8 +434,8 @@ static dg_status place_rooms(maze *m)
             break;
         }
         mroom r;
-        r.w = dg_rng_range(rng, m->kmin_w, m->kmax_w);
-        r.h = dg_rng_range(rng, m->kmin_h, m->kmax_h);
+        r.w = dgi_rng_range(rng, m->kmin_w, m->kmax_w);
+        r.h = dgi_rng_range(rng, m->kmin_h, m->kmax_h);
         r.x = (int32_t)dgi_rng_below(rng, (uint32_t)(m->cols - r.w + 1));
         r.y = (int32_t)dgi_rng_below(rng, (uint32_t)(m->rows - r.h + 1));
         m->attempts++;
@@ -476,14 +476,20 @@ static const uint8_t BITS4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
 
 static int nth_dir(unsigned mask, uint32_t k) { return NTH_DIR[mask & 15u][k & 3u]; }
 
+/* dg_rng_chance inline (the same draws: none at 0 or 1000). */
+static DGI_ALWAYS_INLINE int chance(dg_rng *rng, int32_t permille)
+{
+    return permille > 0 && (permille >= 1000 || dgi_rng_below(rng, 1000) < (uint32_t)permille);
+}
+
 /* A permille as a threshold for a 16-bit roll (1000 -> 65536: always). */
 static uint32_t roll16(int32_t permille) { return (uint32_t)permille * 65536u / 1000u; }
 
-static unsigned free_dirs(const maze *m, int32_t c)
+/* The FREE neighbours of lattice cell c (rows lw apart), as a 4-bit mask. */
+static DGI_ALWAYS_INLINE unsigned free_dirs(const uint8_t *k, int32_t c, int32_t lw)
 {
-    const uint8_t *k = m->cls;
-    return (unsigned)(k[c + m->off[N]] == FREE) | (unsigned)(k[c + m->off[E]] == FREE) << 1 |
-           (unsigned)(k[c + m->off[S]] == FREE) << 2 | (unsigned)(k[c + m->off[W]] == FREE) << 3;
+    return (unsigned)(k[c - lw] == FREE) | (unsigned)(k[c + 1] == FREE) << 1 |
+           (unsigned)(k[c + lw] == FREE) << 2 | (unsigned)(k[c - 1] == FREE) << 3;
 }
 
 static void link_cells(maze *m, int32_t c, int d)
@@ -500,11 +506,12 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
     const int32_t newest = m->p->newest;
     const uint32_t straight = roll16(m->p->straight);
     dg_rng *rng = &m->maze_rng;
-    int32_t *stack = m->stack, n = 0;
+    int32_t *stack = m->stack, *region = m->region, n = 0, lw = m->lw;
     uint8_t *cls = m->cls, *open = m->open, *dir = m->dir;
-    m->cls[start] = MAZE;
-    m->region[start] = reg;
-    m->dir[start] = NO_DIR;
+    const int32_t off[4] = {-lw, 1, lw, -1}; /* m->off, in locals: the byte stores would reload it */
+    cls[start] = MAZE;
+    region[start] = reg;
+    dir[start] = NO_DIR;
     stack[n++] = start;
     while (n > 0)
     {
@@ -512,7 +519,7 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
         if (newest < 1000 && (newest == 0 || dgi_rng_below(rng, 1000) >= (uint32_t)newest))
             k = (int32_t)dgi_rng_below(rng, (uint32_t)n);
         int32_t c = stack[k];
-        unsigned avail = free_dirs(m, c);
+        unsigned avail = free_dirs(cls, c, lw);
         if (!avail)
         {
             stack[k] = stack[--n]; /* the newest stays last unless it is the one removed */
@@ -522,11 +529,11 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
         int d = dir[c];
         int keep = d != NO_DIR && (avail >> d & 1u) && (roll >> 16) < straight;
         d = keep ? d : nth_dir(avail, ((roll & 0xFFFFu) * BITS4[avail]) >> 16);
-        int32_t next = c + m->off[d];
+        int32_t next = c + off[d];
         open[c] |= (uint8_t)PASS(d);
         open[next] |= (uint8_t)PASS((d + 2) & 3);
         cls[next] = MAZE;
-        m->region[next] = reg;
+        region[next] = reg;
         dir[next] = (uint8_t)d;
         stack[n++] = next;
     }
@@ -778,7 +785,7 @@ static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
      * corridor squeezed between rooms that pruning would remove */
     if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
         (!m->p->room_grow || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
-        door_free(m, c, d) && dg_rng_chance(rng, m->p->extra_doors))
+        door_free(m, c, d) && chance(rng, m->p->extra_doors))
         return open_link(m, c, d);
     return DG_OK;
 }
@@ -844,7 +851,7 @@ static void braid(maze *m)
         for (int32_t x = 0; x < m->cols; x++)
         {
             int32_t c = at(m, x, y);
-            if (m->cls[c] != MAZE || degree(m, c) != 1 || !dg_rng_chance(rng, m->p->braid))
+            if (m->cls[c] != MAZE || degree(m, c) != 1 || !chance(rng, m->p->braid))
                 continue;
             unsigned any = 0, ends = 0;
             for (int d = 0; d < 4; d++)
@@ -870,7 +877,7 @@ static void prune(maze *m)
         for (int32_t x = 0; x < m->cols; x++)
         {
             int32_t c = at(m, x, y);
-            if (m->cls[c] != MAZE || degree(m, c) > 1 || !dg_rng_chance(rng, m->p->dead_ends))
+            if (m->cls[c] != MAZE || degree(m, c) > 1 || !chance(rng, m->p->dead_ends))
                 continue;
             while (m->cls[c] == MAZE && degree(m, c) <= 1)
             {
