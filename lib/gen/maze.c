@@ -355,9 +355,10 @@ static DGI_ALWAYS_INLINE int side_free(const maze *m, mroom r, int d)
 {
     int32_t x0 = d == E ? r.x + r.w : d == W ? r.x - 1 : r.x;
     int32_t y0 = d == S ? r.y + r.h : d == N ? r.y - 1 : r.y;
-    int32_t len = d == N || d == S ? r.w : r.h;
-    for (int32_t k = 0; k < len; k++)
-        if (m->cls[at(m, x0 + (d == N || d == S ? k : 0), y0 + (d == E || d == W ? k : 0))] != FREE)
+    int32_t len = d == N || d == S ? r.w : r.h, step = d == N || d == S ? 1 : m->lw;
+    const uint8_t *c = m->cls + at(m, x0, y0);
+    for (int32_t k = 0; k < len; k++, c += step)
+        if (*c != FREE)
             return 0;
     return 1;
 }
@@ -573,9 +574,9 @@ static void grow_forest(maze *m)
         return;
     }
     for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t x = 0; x < m->cols; x++)
-            if (m->cls[at(m, x, y)] == FREE)
-                grow_tree(m, at(m, x, y), m->regions++);
+        for (int32_t c = at(m, 0, y), end = c + m->cols; c < end; c++)
+            if (m->cls[c] == FREE)
+                grow_tree(m, c, m->regions++);
 }
 
 /* ---- recursive division ------------------------------------------------------------------- */
@@ -840,7 +841,7 @@ static dg_status join_regions(maze *m)
 
 /* ---- braid and prune --------------------------------------------------------------------- */
 
-static int degree(const maze *m, int32_t c) { return dgi_popcount64(m->open[c] & 15u); }
+static int degree(const maze *m, int32_t c) { return BITS4[m->open[c] & 15u]; }
 
 /* A share of the dead ends opened into a neighbouring maze cell, another dead
  * end when there is one (that removes two at once). */
@@ -848,9 +849,9 @@ static void braid(maze *m)
 {
     dg_rng *rng = &m->braid_rng;
     for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t x = 0; x < m->cols; x++)
+        for (int32_t i = at(m, 0, y), end = i + m->cols; i < end; i++)
         {
-            int32_t c = at(m, x, y);
+            int32_t c = i;
             if (m->cls[c] != MAZE || degree(m, c) != 1 || !chance(rng, m->p->braid))
                 continue;
             unsigned any = 0, ends = 0;
@@ -864,7 +865,7 @@ static void braid(maze *m)
             }
             unsigned pick = ends ? ends : any;
             if (pick)
-                link_cells(m, c, nth_dir(pick, dgi_rng_below(rng, (uint32_t)dgi_popcount64(pick))));
+                link_cells(m, c, nth_dir(pick, dgi_rng_below(rng, BITS4[pick])));
         }
 }
 
@@ -874,9 +875,9 @@ static void prune(maze *m)
 {
     dg_rng *rng = &m->prune_rng;
     for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t x = 0; x < m->cols; x++)
+        for (int32_t i = at(m, 0, y), end = i + m->cols; i < end; i++)
         {
-            int32_t c = at(m, x, y);
+            int32_t c = i;
             if (m->cls[c] != MAZE || degree(m, c) > 1 || !chance(rng, m->p->dead_ends))
                 continue;
             while (m->cls[c] == MAZE && degree(m, c) <= 1)
