@@ -324,20 +324,14 @@ static DGI_ALWAYS_INLINE int rock_beside_floor(uint32_t side)
     return !(side >> ALONGSIDE & 1u) && side != 0;
 }
 
-/* The directions in mask whose step from (x, y) a tunneler may take:
- * runs_alongside for each, the four lines across the steps read straight. */
+/* The directions in mask whose step from (x, y) a tunneler may take, one
+ * test a direction written out (each folds to its own line's read). */
 static int clear_dirs(const drunk *d, int32_t x, int32_t y, int mask)
 {
-    int clear = 0;
-    if (mask & 1 && !rock_beside_floor(line_window(row_line(d, y - 1), x, ALONGSIDE)))
-        clear |= 1;
-    if (mask & 2 && !rock_beside_floor(line_window(col_line(d, x + 1), y, ALONGSIDE)))
-        clear |= 2;
-    if (mask & 4 && !rock_beside_floor(line_window(row_line(d, y + 1), x, ALONGSIDE)))
-        clear |= 4;
-    if (mask & 8 && !rock_beside_floor(line_window(col_line(d, x - 1), y, ALONGSIDE)))
-        clear |= 8;
-    return clear;
+    return (mask & 1 && !runs_alongside(d, x, y, DG_DIR_N)) |
+           (mask & 2 && !runs_alongside(d, x, y, DG_DIR_E)) << 1 |
+           (mask & 4 && !runs_alongside(d, x, y, DG_DIR_S)) << 2 |
+           (mask & 8 && !runs_alongside(d, x, y, DG_DIR_W)) << 3;
 }
 
 /* An index into the frontier list: mostly among its newest RESTART_WINDOW
@@ -482,10 +476,15 @@ static int drunk_dir(drunk *d, const walker *v)
  * leave a thin wall, a row of pillars or a band of parallel passages. */
 static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
 {
-    int32_t nx = x + DX[dir], ny = y + DY[dir];
     /* the cells beside the step lie across it: a column for east and west, a row otherwise */
-    uint32_t side = dir & 1 ? line_window(col_line(d, nx), ny, ALONGSIDE)
-                            : line_window(row_line(d, ny), nx, ALONGSIDE);
+    uint32_t side;
+    switch (dir)
+    {
+    case DG_DIR_N: side = line_window(row_line(d, y - 1), x, ALONGSIDE); break;
+    case DG_DIR_E: side = line_window(col_line(d, x + 1), y, ALONGSIDE); break;
+    case DG_DIR_S: side = line_window(row_line(d, y + 1), x, ALONGSIDE); break;
+    default: side = line_window(col_line(d, x - 1), y, ALONGSIDE); break;
+    }
     return rock_beside_floor(side);
 }
 
