@@ -38,6 +38,7 @@ typedef struct walker {
 
 typedef struct drunk {
     const dg_walk_params *p;
+    int mode, sym;             /* p->mode and p->symmetry, one load fewer on every step */
     const dg_allocator *a;
     const dgi_mask *reserved; /* NULL: no reserved cells */
     int32_t w, h;
@@ -227,7 +228,7 @@ static DGI_ALWAYS_INLINE int64_t carve(drunk *d, int32_t x, int32_t y)
 {
     int64_t before = d->carved;
     int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
-    int sym = d->p->symmetry;
+    int sym = d->sym;
     carve_one(d, x, y);
     if (!sym)
         return d->carved - before;
@@ -313,7 +314,7 @@ static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y
  * parameters never change a drunk map. */
 static int32_t draw_run(drunk *d)
 {
-    if (d->p->mode != DG_WALK_TUNNELER)
+    if (d->mode != DG_WALK_TUNNELER)
         return 0;
     return draw_between(&d->walk, d->p->step_min, d->p->step_max);
 }
@@ -365,7 +366,7 @@ static void place_walker(drunk *d, walker *v, int32_t x, int32_t y, int mask)
  * Returns 0 if no carved cell touches rock any more. */
 static int restart(drunk *d, walker *v)
 {
-    int looks = d->p->mode == DG_WALK_TUNNELER ? RESTART_LOOKS : 0;
+    int looks = d->mode == DG_WALK_TUNNELER ? RESTART_LOOKS : 0;
     while (d->frontier_count > 0)
     {
         int32_t k = pick_frontier(d);
@@ -518,7 +519,7 @@ static dg_status step(drunk *d, walker *v)
         v->run--;
     }
     else
-        dir = d->p->mode == DG_WALK_DRUNK ? drunk_dir(d, v) : tunnel_dir(d, v);
+        dir = d->mode == DG_WALK_DRUNK ? drunk_dir(d, v) : tunnel_dir(d, v);
     d->steps++;
     if (dir < 0) /* the tunnel ends: a step that carved nothing */
     {
@@ -658,7 +659,7 @@ static void join_dead_ends(drunk *d)
  * walk began: trimming keeps the floor around the origin. */
 static DGI_ALWAYS_INLINE int near_origin(const drunk *d, int32_t x, int32_t y)
 {
-    int sym = d->p->symmetry;
+    int sym = d->sym;
     if (!sym)
         return x >= d->sx - 1 && x <= d->sx + 1 && y >= d->sy - 1 && y <= d->sy + 1;
     for (int k = 0; k < 4; k++)
@@ -1039,6 +1040,8 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint
 {
     memset(d, 0, sizeof *d);
     d->p = p;
+    d->mode = p->mode;
+    d->sym = p->symmetry;
     d->a = a;
     d->w = g->width;
     d->h = g->height;
@@ -1078,7 +1081,7 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint
 static void forbid(drunk *d, int32_t x, int32_t y)
 {
     int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
-    int sym = d->p->symmetry;
+    int sym = d->sym;
     d->cells[(size_t)y * (size_t)d->w + (size_t)x] = FORBIDDEN;
     if (sym & DG_WALK_SYM_X)
         d->cells[(size_t)y * (size_t)d->w + (size_t)mx] = FORBIDDEN;
