@@ -221,24 +221,22 @@ static DGI_ALWAYS_INLINE void carve_one(drunk *d, int32_t x, int32_t y)
     d->frontier[d->frontier_count++] = DGI_PACK(x, y); /* each cell once */
 }
 
-/* Carves (x, y) and its mirror images; returns the cells newly carved. The
+/* Carves (x, y) and its mirror images (d->carved counts the new cells). The
  * images of a connected set are connected, and the centre cell touches its
  * own images, so symmetry keeps the floor in one piece. */
-static DGI_ALWAYS_INLINE int64_t carve(drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE void carve(drunk *d, int32_t x, int32_t y)
 {
-    int64_t before = d->carved;
-    int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
     int sym = d->sym;
     carve_one(d, x, y);
     if (!sym)
-        return d->carved - before;
+        return;
+    int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
     if (sym & DG_WALK_SYM_X)
         carve_one(d, mx, y);
     if (sym & DG_WALK_SYM_Y)
         carve_one(d, x, my);
     if (sym == DG_WALK_SYM_XY)
         carve_one(d, mx, my);
-    return d->carved - before;
 }
 
 static int floor_at(const drunk *d, int32_t x, int32_t y)
@@ -598,7 +596,7 @@ static int32_t gap_to_floor(const drunk *d, int32_t x, int32_t y, int dir)
     for (int32_t k = 1; k <= JOIN_REACH; k++)
     {
         int32_t cx = x + k * DX[dir], cy = y + k * DY[dir];
-        if (!walkable(d, cx, cy))
+        if ((d->reserved || !deep_inside(d, cx, cy)) && !walkable(d, cx, cy))
             return 0;
         if (floor_at(d, cx, cy))
             return k - 1;
