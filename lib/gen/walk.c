@@ -563,12 +563,14 @@ static dg_status walk_all(drunk *d)
 static dg_status walk_on(drunk *d)
 {
     int32_t n = d->p->walkers;
+    walker *walkers = d->walkers;
+    const int64_t target = d->target, max_steps = d->max_steps; /* fixed while walking */
     /* the frontier empties only when reserved cells wall the floor in */
-    while (d->carved < d->target && d->steps < d->max_steps &&
+    while (d->carved < target && d->steps < max_steps &&
            d->frontier_count + d->blocked_count > 0 && !d->nomem)
-        for (int32_t i = 0; i < n && d->carved < d->target && d->steps < d->max_steps; i++)
+        for (int32_t i = 0; i < n && d->carved < target && d->steps < max_steps; i++)
         {
-            dg_status st = step(d, &d->walkers[i]);
+            dg_status st = step(d, &walkers[i]);
             if (st != DG_OK)
                 return st;
         }
