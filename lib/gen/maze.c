@@ -320,19 +320,26 @@ static DGI_ALWAYS_INLINE int room_fits(const maze *m, mroom r, int64_t *budget)
     return 1;
 }
 
-/* Marks room id's cells and opens the passages inside it. */
+/* Marks room id's cells and opens the passages inside it, a row at a time
+ * (the lattice arrays in locals: byte stores would reload them otherwise). */
 static void mark_room(maze *m, int32_t id)
 {
     mroom r = m->rooms[id];
+    uint8_t *cls = m->cls, *open = m->open;
+    int32_t *region = m->region;
     for (int32_t y = r.y; y < r.y + r.h; y++)
-        for (int32_t x = r.x; x < r.x + r.w; x++)
+    {
+        int32_t i = at(m, r.x, y), last = r.w - 1;
+        unsigned inner = (y > r.y ? PASS(N) : 0) | (y < r.y + r.h - 1 ? PASS(S) : 0);
+        for (int32_t x = 0; x <= last; x++)
         {
-            int32_t i = at(m, x, y);
-            m->cls[i] = ROOM;
-            m->region[i] = id;
-            m->open[i] = (uint8_t)((y > r.y ? PASS(N) : 0) | (x < r.x + r.w - 1 ? PASS(E) : 0) |
-                                   (y < r.y + r.h - 1 ? PASS(S) : 0) | (x > r.x ? PASS(W) : 0));
+            cls[i + x] = ROOM;
+            region[i + x] = id;
+            open[i + x] = (uint8_t)(inner | PASS(E) | PASS(W));
         }
+        open[i] &= (uint8_t)~PASS(W);
+        open[i + last] &= (uint8_t)~PASS(E);
+    }
 }
 
 static dg_status add_room(maze *m, mroom r)
@@ -348,9 +355,10 @@ static DGI_ALWAYS_INLINE int side_free(const maze *m, mroom r, int d)
 {
     int32_t x0 = d == E ? r.x + r.w : d == W ? r.x - 1 : r.x;
     int32_t y0 = d == S ? r.y + r.h : d == N ? r.y - 1 : r.y;
-    int32_t len = d == N || d == S ? r.w : r.h;
-    for (int32_t k = 0; k < len; k++)
-        if (m->cls[at(m, x0 + (d == N || d == S ? k : 0), y0 + (d == E || d == W ? k : 0))] != FREE)
+    int32_t len = d == N || d == S ? r.w : r.h, step = d == N || d == S ? 1 : m->lw;
+    const uint8_t *c = m->cls + at(m, x0, y0);
+    for (int32_t k = 0; k < len; k++, c += step)
+        if (*c != FREE)
             return 0;
     return 1;
 }
@@ -427,8 +435,8 @@ static dg_status place_rooms(maze *m)
             break;
         }
         mroom r;
-        r.w = dg_rng_range(rng, m->kmin_w, m->kmax_w);
-        r.h = dg_rng_range(rng, m->kmin_h, m->kmax_h);
+        r.w = dgi_rng_range(rng, m->kmin_w, m->kmax_w);
+        r.h = dgi_rng_range(rng, m->kmin_h, m->kmax_h);
         r.x = (int32_t)dgi_rng_below(rng, (uint32_t)(m->cols - r.w + 1));
         r.y = (int32_t)dgi_rng_below(rng, (uint32_t)(m->rows - r.h + 1));
         m->attempts++;
@@ -469,14 +477,20 @@ static const uint8_t BITS4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
 
 static int nth_dir(unsigned mask, uint32_t k) { return NTH_DIR[mask & 15u][k & 3u]; }
 
+/* dg_rng_chance inline (the same draws: none at 0 or 1000). */
+static DGI_ALWAYS_INLINE int chance(dg_rng *rng, int32_t permille)
+{
+    return permille > 0 && (permille >= 1000 || dgi_rng_below(rng, 1000) < (uint32_t)permille);
+}
+
 /* A permille as a threshold for a 16-bit roll (1000 -> 65536: always). */
 static uint32_t roll16(int32_t permille) { return (uint32_t)permille * 65536u / 1000u; }
 
-static unsigned free_dirs(const maze *m, int32_t c)
+/* The FREE neighbours of lattice cell c (rows lw apart), as a 4-bit mask. */
+static DGI_ALWAYS_INLINE unsigned free_dirs(const uint8_t *k, int32_t c, int32_t lw)
 {
-    const uint8_t *k = m->cls;
-    return (unsigned)(k[c + m->off[N]] == FREE) | (unsigned)(k[c + m->off[E]] == FREE) << 1 |
-           (unsigned)(k[c + m->off[S]] == FREE) << 2 | (unsigned)(k[c + m->off[W]] == FREE) << 3;
+    return (unsigned)(k[c - lw] == FREE) | (unsigned)(k[c + 1] == FREE) << 1 |
+           (unsigned)(k[c + lw] == FREE) << 2 | (unsigned)(k[c - 1] == FREE) << 3;
 }
 
 static void link_cells(maze *m, int32_t c, int d)
@@ -493,11 +507,12 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
     const int32_t newest = m->p->newest;
     const uint32_t straight = roll16(m->p->straight);
     dg_rng *rng = &m->maze_rng;
-    int32_t *stack = m->stack, n = 0;
+    int32_t *stack = m->stack, *region = m->region, n = 0, lw = m->lw;
     uint8_t *cls = m->cls, *open = m->open, *dir = m->dir;
-    m->cls[start] = MAZE;
-    m->region[start] = reg;
-    m->dir[start] = NO_DIR;
+    const int32_t off[4] = {-lw, 1, lw, -1}; /* m->off, in locals: the byte stores would reload it */
+    cls[start] = MAZE;
+    region[start] = reg;
+    dir[start] = NO_DIR;
     stack[n++] = start;
     while (n > 0)
     {
@@ -505,7 +520,7 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
         if (newest < 1000 && (newest == 0 || dgi_rng_below(rng, 1000) >= (uint32_t)newest))
             k = (int32_t)dgi_rng_below(rng, (uint32_t)n);
         int32_t c = stack[k];
-        unsigned avail = free_dirs(m, c);
+        unsigned avail = free_dirs(cls, c, lw);
         if (!avail)
         {
             stack[k] = stack[--n]; /* the newest stays last unless it is the one removed */
@@ -515,11 +530,11 @@ static void grow_tree(maze *m, int32_t start, int32_t reg)
         int d = dir[c];
         int keep = d != NO_DIR && (avail >> d & 1u) && (roll >> 16) < straight;
         d = keep ? d : nth_dir(avail, ((roll & 0xFFFFu) * BITS4[avail]) >> 16);
-        int32_t next = c + m->off[d];
+        int32_t next = c + off[d];
         open[c] |= (uint8_t)PASS(d);
         open[next] |= (uint8_t)PASS((d + 2) & 3);
         cls[next] = MAZE;
-        m->region[next] = reg;
+        region[next] = reg;
         dir[next] = (uint8_t)d;
         stack[n++] = next;
     }
@@ -559,9 +574,9 @@ static void grow_forest(maze *m)
         return;
     }
     for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t x = 0; x < m->cols; x++)
-            if (m->cls[at(m, x, y)] == FREE)
-                grow_tree(m, at(m, x, y), m->regions++);
+        for (int32_t c = at(m, 0, y), end = c + m->cols; c < end; c++)
+            if (m->cls[c] == FREE)
+                grow_tree(m, c, m->regions++);
 }
 
 /* ---- recursive division ------------------------------------------------------------------- */
@@ -689,36 +704,47 @@ static DGI_ALWAYS_INLINE void add_link(maze *m, int32_t c, int d)
         m->links[m->link_count++] = c * 2 + (d == S);
 }
 
-/* add_link for room i's side: in the first pass only walls to a room after
- * it (a door straight into the next room; each such wall looked at once), in
- * the second only the walls to the maze. */
-static DGI_ALWAYS_INLINE void add_side_link(maze *m, int32_t i, int32_t c, int d, int rooms_only)
+/* 1 if room i's wall c -> nb goes on its list: in the first pass only walls
+ * to a room after it (a door straight into the next room; each such wall
+ * looked at once), in the second only the walls to the maze; always only
+ * walls between two regions. */
+static DGI_ALWAYS_INLINE int side_link(const uint8_t *cls, const int32_t *region, int32_t i,
+                                       int32_t c, int32_t nb, int rooms_only)
 {
-    int32_t nb = c + m->off[d];
-    int both = m->cls[c] == ROOM && m->cls[nb] == ROOM;
-    if (both == rooms_only && (!both || DG_MAX(m->region[c], m->region[nb]) > i))
-        add_link(m, c, d);
+    int both = cls[c] == ROOM && cls[nb] == ROOM;
+    if (both != rooms_only || (both && DG_MAX(region[c], region[nb]) <= i))
+        return 0;
+    return cls[c] != CLOSED && cls[nb] != CLOSED && region[nb] != region[c];
 }
 
 /* The walls around room i: its perimeter, a local list (the lattice is
- * read near the room only, so large maps stay in cache). */
+ * read near the room only, so large maps stay in cache). The arrays sit in
+ * locals, as each store to the list would reload them from m. */
 static void room_links(maze *m, int32_t i, int rooms_only)
 {
     mroom r = m->rooms[i];
-    m->link_count = 0;
+    const uint8_t *cls = m->cls;
+    const int32_t *region = m->region;
+    int32_t *links = m->links, n = 0, lw = m->lw;
     for (int32_t x = r.x; x < r.x + r.w; x++)
     {
-        add_side_link(m, i, at(m, x, r.y - 1), S, rooms_only);
-        add_side_link(m, i, at(m, x, r.y + r.h - 1), S, rooms_only);
+        int32_t top = at(m, x, r.y - 1), bottom = at(m, x, r.y + r.h - 1);
+        if (side_link(cls, region, i, top, top + lw, rooms_only))
+            links[n++] = top * 2 + 1;
+        if (side_link(cls, region, i, bottom, bottom + lw, rooms_only))
+            links[n++] = bottom * 2 + 1;
     }
     for (int32_t y = r.y; y < r.y + r.h; y++)
     {
-        add_side_link(m, i, at(m, r.x - 1, y), E, rooms_only);
-        add_side_link(m, i, at(m, r.x + r.w - 1, y), E, rooms_only);
+        int32_t left = at(m, r.x - 1, y), right = at(m, r.x + r.w - 1, y);
+        if (side_link(cls, region, i, left, left + 1, rooms_only))
+            links[n++] = left * 2;
+        if (side_link(cls, region, i, right, right + 1, rooms_only))
+            links[n++] = right * 2;
     }
+    m->link_count = n;
 }
 
-/* 1 if no door is near the wall c -> d: none on either cell, none beside it. */
 static int door_free(const maze *m, int32_t c, int d)
 {
     int32_t nb = c + m->off[d], side = m->off[(d + 1) & 3];
@@ -760,7 +786,7 @@ static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
      * corridor squeezed between rooms that pruning would remove */
     if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
         (!m->p->room_grow || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
-        door_free(m, c, d) && dg_rng_chance(rng, m->p->extra_doors))
+        door_free(m, c, d) && chance(rng, m->p->extra_doors))
         return open_link(m, c, d);
     return DG_OK;
 }
@@ -815,7 +841,7 @@ static dg_status join_regions(maze *m)
 
 /* ---- braid and prune --------------------------------------------------------------------- */
 
-static int degree(const maze *m, int32_t c) { return dgi_popcount64(m->open[c] & 15u); }
+static int degree(const maze *m, int32_t c) { return BITS4[m->open[c] & 15u]; }
 
 /* A share of the dead ends opened into a neighbouring maze cell, another dead
  * end when there is one (that removes two at once). */
@@ -823,10 +849,10 @@ static void braid(maze *m)
 {
     dg_rng *rng = &m->braid_rng;
     for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t x = 0; x < m->cols; x++)
+        for (int32_t i = at(m, 0, y), end = i + m->cols; i < end; i++)
         {
-            int32_t c = at(m, x, y);
-            if (m->cls[c] != MAZE || degree(m, c) != 1 || !dg_rng_chance(rng, m->p->braid))
+            int32_t c = i;
+            if (m->cls[c] != MAZE || degree(m, c) != 1 || !chance(rng, m->p->braid))
                 continue;
             unsigned any = 0, ends = 0;
             for (int d = 0; d < 4; d++)
@@ -839,7 +865,7 @@ static void braid(maze *m)
             }
             unsigned pick = ends ? ends : any;
             if (pick)
-                link_cells(m, c, nth_dir(pick, dgi_rng_below(rng, (uint32_t)dgi_popcount64(pick))));
+                link_cells(m, c, nth_dir(pick, dgi_rng_below(rng, BITS4[pick])));
         }
 }
 
@@ -849,10 +875,10 @@ static void prune(maze *m)
 {
     dg_rng *rng = &m->prune_rng;
     for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t x = 0; x < m->cols; x++)
+        for (int32_t i = at(m, 0, y), end = i + m->cols; i < end; i++)
         {
-            int32_t c = at(m, x, y);
-            if (m->cls[c] != MAZE || degree(m, c) > 1 || !dg_rng_chance(rng, m->p->dead_ends))
+            int32_t c = i;
+            if (m->cls[c] != MAZE || degree(m, c) > 1 || !chance(rng, m->p->dead_ends))
                 continue;
             while (m->cls[c] == MAZE && degree(m, c) <= 1)
             {

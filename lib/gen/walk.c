@@ -38,9 +38,11 @@ typedef struct walker {
 
 typedef struct drunk {
     const dg_walk_params *p;
+    int mode, sym;             /* p->mode and p->symmetry, one load fewer on every step */
     const dg_allocator *a;
     const dgi_mask *reserved; /* NULL: no reserved cells */
     int32_t w, h;
+    uint32_t deep_w, deep_h;   /* columns and rows at least two cells inside the edge */
     int32_t sx, sy;            /* where the walk starts (the centre without a mask) */
     uint8_t *cells;            /* w * h scratch tiles: VOID, FLOOR (then WALL) */
     size_t cell_count;
@@ -62,6 +64,11 @@ typedef struct drunk {
     int64_t room_cells, room_budget; /* room cells written (images too) and their cap */
     int64_t steps, max_steps;
     int32_t min_x, min_y, max_x, max_y; /* bounding box of the floor, set after walking */
+    /* trimming: tips of the passages cut in a pass, the cells the cuts
+     * stopped at, and the tips the next pass looks at (a count of -1: the
+     * list could not grow, and the next pass reads every dead end) */
+    int32_t *cut_tips, *ends, *tips;
+    int32_t cut_count, cut_cap, end_count, end_cap, tip_cap;
     dg_rng walk, room;
 } drunk;
 
@@ -214,24 +221,22 @@ static DGI_ALWAYS_INLINE void carve_one(drunk *d, int32_t x, int32_t y)
     d->frontier[d->frontier_count++] = DGI_PACK(x, y); /* each cell once */
 }
 
-/* Carves (x, y) and its mirror images; returns the cells newly carved. The
+/* Carves (x, y) and its mirror images (d->carved counts the new cells). The
  * images of a connected set are connected, and the centre cell touches its
  * own images, so symmetry keeps the floor in one piece. */
-static DGI_ALWAYS_INLINE int64_t carve(drunk *d, int32_t x, int32_t y)
+static DGI_ALWAYS_INLINE void carve(drunk *d, int32_t x, int32_t y)
 {
-    int64_t before = d->carved;
-    int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
-    int sym = d->p->symmetry;
+    int sym = d->sym;
     carve_one(d, x, y);
     if (!sym)
-        return d->carved - before;
+        return;
+    int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
     if (sym & DG_WALK_SYM_X)
         carve_one(d, mx, y);
     if (sym & DG_WALK_SYM_Y)
         carve_one(d, x, my);
     if (sym == DG_WALK_SYM_XY)
         carve_one(d, mx, my);
-    return d->carved - before;
 }
 
 static int floor_at(const drunk *d, int32_t x, int32_t y)
@@ -243,7 +248,8 @@ static int floor_at(const drunk *d, int32_t x, int32_t y)
  * neighbours are inside the ring, so no bounds need checking. */
 static DGI_ALWAYS_INLINE int deep_inside(const drunk *d, int32_t x, int32_t y)
 {
-    return x >= 2 && y >= 2 && x <= d->w - 3 && y <= d->h - 3;
+    /* one unsigned compare a coordinate: below 2 wraps past any grid size */
+    return (uint32_t)(x - 2) < d->deep_w && (uint32_t)(y - 2) < d->deep_h;
 }
 
 /* Directions whose next cell stays inside the ring, as a 4-bit mask. */
@@ -306,7 +312,7 @@ static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y
  * parameters never change a drunk map. */
 static int32_t draw_run(drunk *d)
 {
-    if (d->p->mode != DG_WALK_TUNNELER)
+    if (d->mode != DG_WALK_TUNNELER)
         return 0;
     return draw_between(&d->walk, d->p->step_min, d->p->step_max);
 }
@@ -317,14 +323,14 @@ static DGI_ALWAYS_INLINE int rock_beside_floor(uint32_t side)
     return !(side >> ALONGSIDE & 1u) && side != 0;
 }
 
-/* The directions in mask whose step from (x, y) a tunneler may take. */
+/* The directions in mask whose step from (x, y) a tunneler may take, one
+ * test a direction written out (each folds to its own line's read). */
 static int clear_dirs(const drunk *d, int32_t x, int32_t y, int mask)
 {
-    int clear = 0;
-    for (int k = 0; k < 4; k++)
-        if (mask >> k & 1 && !runs_alongside(d, x, y, k))
-            clear |= 1 << k;
-    return clear;
+    return (mask & 1 && !runs_alongside(d, x, y, DG_DIR_N)) |
+           (mask & 2 && !runs_alongside(d, x, y, DG_DIR_E)) << 1 |
+           (mask & 4 && !runs_alongside(d, x, y, DG_DIR_S)) << 2 |
+           (mask & 8 && !runs_alongside(d, x, y, DG_DIR_W)) << 3;
 }
 
 /* An index into the frontier list: mostly among its newest RESTART_WINDOW
@@ -358,7 +364,7 @@ static void place_walker(drunk *d, walker *v, int32_t x, int32_t y, int mask)
  * Returns 0 if no carved cell touches rock any more. */
 static int restart(drunk *d, walker *v)
 {
-    int looks = d->p->mode == DG_WALK_TUNNELER ? RESTART_LOOKS : 0;
+    int looks = d->mode == DG_WALK_TUNNELER ? RESTART_LOOKS : 0;
     while (d->frontier_count > 0)
     {
         int32_t k = pick_frontier(d);
@@ -469,10 +475,15 @@ static int drunk_dir(drunk *d, const walker *v)
  * leave a thin wall, a row of pillars or a band of parallel passages. */
 static DGI_ALWAYS_INLINE int runs_alongside(const drunk *d, int32_t x, int32_t y, int dir)
 {
-    int32_t nx = x + DX[dir], ny = y + DY[dir];
     /* the cells beside the step lie across it: a column for east and west, a row otherwise */
-    uint32_t side = dir & 1 ? line_window(col_line(d, nx), ny, ALONGSIDE)
-                            : line_window(row_line(d, ny), nx, ALONGSIDE);
+    uint32_t side;
+    switch (dir)
+    {
+    case DG_DIR_N: side = line_window(row_line(d, y - 1), x, ALONGSIDE); break;
+    case DG_DIR_E: side = line_window(col_line(d, x + 1), y, ALONGSIDE); break;
+    case DG_DIR_S: side = line_window(row_line(d, y + 1), x, ALONGSIDE); break;
+    default: side = line_window(col_line(d, x - 1), y, ALONGSIDE); break;
+    }
     return rock_beside_floor(side);
 }
 
@@ -506,7 +517,7 @@ static dg_status step(drunk *d, walker *v)
         v->run--;
     }
     else
-        dir = d->p->mode == DG_WALK_DRUNK ? drunk_dir(d, v) : tunnel_dir(d, v);
+        dir = d->mode == DG_WALK_DRUNK ? drunk_dir(d, v) : tunnel_dir(d, v);
     d->steps++;
     if (dir < 0) /* the tunnel ends: a step that carved nothing */
     {
@@ -552,12 +563,14 @@ static dg_status walk_all(drunk *d)
 static dg_status walk_on(drunk *d)
 {
     int32_t n = d->p->walkers;
+    walker *walkers = d->walkers;
+    const int64_t target = d->target, max_steps = d->max_steps; /* fixed while walking */
     /* the frontier empties only when reserved cells wall the floor in */
-    while (d->carved < d->target && d->steps < d->max_steps &&
+    while (d->carved < target && d->steps < max_steps &&
            d->frontier_count + d->blocked_count > 0 && !d->nomem)
-        for (int32_t i = 0; i < n && d->carved < d->target && d->steps < d->max_steps; i++)
+        for (int32_t i = 0; i < n && d->carved < target && d->steps < max_steps; i++)
         {
-            dg_status st = step(d, &d->walkers[i]);
+            dg_status st = step(d, &walkers[i]);
             if (st != DG_OK)
                 return st;
         }
@@ -585,7 +598,7 @@ static int32_t gap_to_floor(const drunk *d, int32_t x, int32_t y, int dir)
     for (int32_t k = 1; k <= JOIN_REACH; k++)
     {
         int32_t cx = x + k * DX[dir], cy = y + k * DY[dir];
-        if (!walkable(d, cx, cy))
+        if ((d->reserved || !deep_inside(d, cx, cy)) && !walkable(d, cx, cy))
             return 0;
         if (floor_at(d, cx, cy))
             return k - 1;
@@ -646,7 +659,7 @@ static void join_dead_ends(drunk *d)
  * walk began: trimming keeps the floor around the origin. */
 static DGI_ALWAYS_INLINE int near_origin(const drunk *d, int32_t x, int32_t y)
 {
-    int sym = d->p->symmetry;
+    int sym = d->sym;
     if (!sym)
         return x >= d->sx - 1 && x <= d->sx + 1 && y >= d->sy - 1 && y <= d->sy + 1;
     for (int k = 0; k < 4; k++)
@@ -690,36 +703,68 @@ static int32_t dead_end_length(const drunk *d, int32_t x, int32_t y)
     return len;
 }
 
-/* Dead ends longer than DEAD_END_MAX go back to rock up to their junction:
- * a long walk back to nothing is worse than less floor. Cut cells count as
- * floor until the pass ends, so the result does not hang on the scan order
- * (and stays symmetric). */
-static void trim_dead_ends(drunk *d)
+/* 1 if (x, y) has exactly one floor or cut cell among its four neighbours. */
+static int plane_dead_end(const drunk *d, int32_t x, int32_t y)
 {
-    int32_t cut_y0 = d->max_y + 1, cut_y1 = d->min_y - 1; /* rows holding cut cells */
-    /* The planes hold floor and cut cells, which do not change in this pass,
-     * so their dead ends are found once a word. A cell the bytes call a dead
-     * end but the planes do not lies beside a cut cell: the end of a cut
-     * passage (a junction, or floor with none left around it), never cut. */
-    for (int32_t y = d->min_y; y <= d->max_y; y++)
-        for (int32_t i = 0; i < d->row_words; i++)
-            for (uint64_t ends = dead_end_bits(d, y, i); ends; ends &= ends - 1)
-            {
-                int32_t x = i * 64 + dgi_lowest_bit64(ends) - PAD;
-                if (!floor_at(d, x, y) || DIR_COUNT[floor_dirs(d, x, y)] != 1 ||
-                    dead_end_length(d, x, y) <= DEAD_END_MAX)
-                    continue;
-                int32_t cx = x, cy = y;
-                while (!passage_ends(d, cx, cy) && DIR_COUNT[floor_dirs(d, cx, cy)] == 1)
-                {
-                    int dir = LOWEST_DIR[floor_dirs(d, cx, cy)];
-                    d->cells[(size_t)cy * (size_t)d->w + (size_t)cx] = CUT;
-                    d->carved--;
-                    cut_y0 = DG_MIN(cut_y0, cy), cut_y1 = DG_MAX(cut_y1, cy);
-                    cx += DX[dir], cy += DY[dir];
-                }
-            }
-    for (int32_t y = cut_y0; y <= cut_y1; y++)
+    int32_t pos = x + PAD;
+    return (int)(dead_end_bits(d, y, pos >> 6) >> (pos & 63) & 1u);
+}
+
+/* Pushes cell i onto a list; a list that cannot grow is marked full (-1). */
+static void push_cell(drunk *d, int32_t **list, int32_t *count, int32_t *cap, int32_t i)
+{
+    if (*count < 0)
+        return;
+    void *arr = *list;
+    if (dgi_grow(d->a, &arr, cap, *count + 1, sizeof **list) != DG_OK)
+    {
+        *count = -1;
+        return;
+    }
+    *list = arr;
+    (*list)[(*count)++] = i;
+}
+
+/* The dead end at (x, y), if longer than DEAD_END_MAX, goes back to rock up
+ * to its junction: its cells become CUT, its tip goes on the cut list and
+ * the cell it stopped at on the list of ends, where the next pass looks. */
+static void cut_dead_end(drunk *d, int32_t x, int32_t y)
+{
+    if (!floor_at(d, x, y) || DIR_COUNT[floor_dirs(d, x, y)] != 1 || !plane_dead_end(d, x, y) ||
+        dead_end_length(d, x, y) <= DEAD_END_MAX)
+        return;
+    int32_t cx = x, cy = y;
+    while (!passage_ends(d, cx, cy) && DIR_COUNT[floor_dirs(d, cx, cy)] == 1)
+    {
+        int dir = LOWEST_DIR[floor_dirs(d, cx, cy)];
+        d->cells[(size_t)cy * (size_t)d->w + (size_t)cx] = CUT;
+        d->carved--;
+        cx += DX[dir], cy += DY[dir];
+    }
+    push_cell(d, &d->cut_tips, &d->cut_count, &d->cut_cap, DGI_PACK(x, y));
+    push_cell(d, &d->ends, &d->end_count, &d->end_cap, DGI_PACK(cx, cy));
+}
+
+/* Cut cells go back to rock, each cut passage followed from its tip (a cut
+ * cell's only cut neighbours are its passage's: a third floor neighbour
+ * would have made it a junction); every row of the floor's box is read
+ * instead when the tip list could not grow. */
+static void clear_cut(drunk *d)
+{
+    for (int32_t k = 0; k < d->cut_count; k++)
+    {
+        int32_t x = DGI_PX(d->cut_tips[k]), y = DGI_PY(d->cut_tips[k]);
+        for (int more = 1; more;)
+        {
+            d->cells[(size_t)y * (size_t)d->w + (size_t)x] = DG_TILE_VOID;
+            clear_floor_bits(d, x, y);
+            more = 0;
+            for (int dir = 0; dir < 4 && !more; dir++)
+                if (d->cells[(size_t)(y + DY[dir]) * (size_t)d->w + (size_t)(x + DX[dir])] == CUT)
+                    x += DX[dir], y += DY[dir], more = 1;
+        }
+    }
+    for (int32_t y = d->min_y; d->cut_count < 0 && y <= d->max_y; y++)
         for (int32_t i = 0; i < d->row_words; i++)
             for (uint64_t bits = row_line(d, y)[i]; bits; bits &= bits - 1)
             {
@@ -732,14 +777,87 @@ static void trim_dead_ends(drunk *d)
             }
 }
 
-/* Trims again while a pass cut something: a junction whose other branch was
- * cut joins two short dead ends into one that may be too long. */
+/* Every dead end, in row order, looked at by cut_dead_end. */
+static void cut_all_dead_ends(drunk *d)
+{
+    for (int32_t y = d->min_y; y <= d->max_y; y++)
+        for (int32_t i = 0; i < d->row_words; i++)
+            for (uint64_t ends = dead_end_bits(d, y, i); ends; ends &= ends - 1)
+                cut_dead_end(d, i * 64 + dgi_lowest_bit64(ends) - PAD, y);
+}
+
+/* The tip of the passage from (x, y) on in direction dir, if one lies within
+ * DEAD_END_MAX + 1 cells before the passage ends; -1 if none. */
+static int32_t tip_along(const drunk *d, int32_t x, int32_t y, int dir)
+{
+    for (int32_t k = 0; k <= DEAD_END_MAX; k++)
+    {
+        x += DX[dir], y += DY[dir];
+        if (passage_ends(d, x, y))
+            return -1;
+        int on = floor_dirs(d, x, y) & ~(1 << ((dir + 2) & 3));
+        if (!on)
+            return DGI_PACK(x, y);
+        dir = LOWEST_DIR[on];
+    }
+    return -1;
+}
+
+/* The dead ends the last pass may have made too long: a cut changes a
+ * passage only where it stopped, at a junction that lost a branch, so only
+ * the tips within reach of those cells are looked at (a tip farther off was
+ * too long before, and cut). The same cuts as a pass over every dead end. */
+static void cut_near_ends(drunk *d)
+{
+    int32_t tips = 0;
+    for (int32_t k = 0; k < d->end_count && tips >= 0; k++)
+    {
+        int32_t x = DGI_PX(d->ends[k]), y = DGI_PY(d->ends[k]);
+        if (!floor_at(d, x, y) || passage_ends(d, x, y))
+            continue;
+        int on = floor_dirs(d, x, y);
+        if (DIR_COUNT[on] == 1) /* the junction is now a tip itself */
+            push_cell(d, &d->tips, &tips, &d->tip_cap, d->ends[k]);
+        for (int dir = 0; dir < 4 && DIR_COUNT[on] == 2; dir++)
+        {
+            int32_t tip = on >> dir & 1 ? tip_along(d, x, y, dir) : -1;
+            if (tip >= 0)
+                push_cell(d, &d->tips, &tips, &d->tip_cap, tip);
+        }
+    }
+    d->end_count = 0;
+    if (tips < 0)
+    {
+        cut_all_dead_ends(d);
+        return;
+    }
+    for (int32_t k = 0; k < tips; k++)
+        cut_dead_end(d, DGI_PX(d->tips[k]), DGI_PY(d->tips[k]));
+}
+
+/* Dead ends longer than DEAD_END_MAX go back to rock up to their junction,
+ * a long walk back to nothing being worse than less floor, in passes while
+ * a pass cuts something (a junction whose other branch was cut joins two
+ * short dead ends into one that may be too long). Cut cells count as floor
+ * until the pass ends, so the result does not hang on the scan order (and
+ * stays symmetric). The first pass reads every dead end, the next ones only
+ * those near where the last pass stopped cutting. */
 static void trim_until_short(drunk *d)
 {
+    d->end_count = 0;
     for (int pass = 0; pass < TRIM_PASSES; pass++)
     {
         int64_t before = d->carved;
-        trim_dead_ends(d);
+        int full = pass == 0 || d->end_count < 0;
+        d->cut_count = 0;
+        if (full)
+        {
+            d->end_count = 0;
+            cut_all_dead_ends(d);
+        }
+        else
+            cut_near_ends(d);
+        clear_cut(d);
         if (d->carved == before)
             break;
     }
@@ -904,6 +1022,9 @@ static void drunk_free(drunk *d)
     dgi_free(d->a, d->rows, d->rows ? d->plane_words * sizeof *d->rows : 0);
     dgi_free(d->a, d->walkers, (size_t)d->p->walkers * sizeof *d->walkers);
     dgi_free(d->a, d->rooms, (size_t)d->room_cap * sizeof *d->rooms);
+    dgi_free(d->a, d->cut_tips, (size_t)d->cut_cap * sizeof *d->cut_tips);
+    dgi_free(d->a, d->ends, (size_t)d->end_cap * sizeof *d->ends);
+    dgi_free(d->a, d->tips, (size_t)d->tip_cap * sizeof *d->tips);
 }
 
 /* The bound on steps: each walker's steps over carved floor come in runs of at
@@ -919,9 +1040,13 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint
 {
     memset(d, 0, sizeof *d);
     d->p = p;
+    d->mode = p->mode;
+    d->sym = p->symmetry;
     d->a = a;
     d->w = g->width;
     d->h = g->height;
+    d->deep_w = (uint32_t)DG_MAX(d->w - 4, 0);
+    d->deep_h = (uint32_t)DG_MAX(d->h - 4, 0);
     int64_t cells = (int64_t)g->width * g->height, interior = (int64_t)(d->w - 2) * (d->h - 2);
     d->target = DG_MIN(DG_MAX(2, cells * p->target_floor / 1000), interior);
     d->room_budget = d->target;
@@ -956,7 +1081,7 @@ static dg_status setup(drunk *d, const dg_grid *g, const dg_walk_params *p, uint
 static void forbid(drunk *d, int32_t x, int32_t y)
 {
     int32_t mx = d->w - 1 - x, my = d->h - 1 - y;
-    int sym = d->p->symmetry;
+    int sym = d->sym;
     d->cells[(size_t)y * (size_t)d->w + (size_t)x] = FORBIDDEN;
     if (sym & DG_WALK_SYM_X)
         d->cells[(size_t)y * (size_t)d->w + (size_t)mx] = FORBIDDEN;
