@@ -125,6 +125,12 @@ static inline int32_t dgi_rng_range(dg_rng *rng, int32_t lo, int32_t hi)
     return (int32_t)((int64_t)lo + dgi_rng_below(rng, span));
 }
 
+/* dg_rng_chance inline, for the hot draws (no draw at 0 or 1000 permille). */
+static inline int dgi_rng_chance(dg_rng *rng, int32_t permille)
+{
+    return permille > 0 && (permille >= 1000 || dgi_rng_below(rng, 1000) < (uint32_t)permille);
+}
+
 /* rng.c's seeding and hashes, inline so that a constant stream folds: the
  * public dg_rng_seed, dg_hash64 and dg_hash_combine are these. */
 static inline uint64_t dgi_hash64(uint64_t x)

@@ -36,11 +36,7 @@ int32_t dg_rng_range(dg_rng *rng, int32_t lo, int32_t hi)
 
 int dg_rng_chance(dg_rng *rng, int32_t permille)
 {
-    if (permille <= 0)
-        return 0;
-    if (permille >= 1000)
-        return 1;
     if (!rng)
-        return 0;
-    return dg_rng_below(rng, 1000) < (uint32_t)permille;
+        return permille >= 1000; /* a NULL rng draws nothing */
+    return dgi_rng_chance(rng, permille);
 }

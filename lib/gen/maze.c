@@ -477,12 +477,6 @@ static const uint8_t BITS4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4
 
 static int nth_dir(unsigned mask, uint32_t k) { return NTH_DIR[mask & 15u][k & 3u]; }
 
-/* dg_rng_chance inline (the same draws: none at 0 or 1000). */
-static DGI_ALWAYS_INLINE int chance(dg_rng *rng, int32_t permille)
-{
-    return permille > 0 && (permille >= 1000 || dgi_rng_below(rng, 1000) < (uint32_t)permille);
-}
-
 /* A permille as a threshold for a 16-bit roll (1000 -> 65536: always). */
 static uint32_t roll16(int32_t permille) { return (uint32_t)permille * 65536u / 1000u; }
 
@@ -786,7 +780,7 @@ static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
      * corridor squeezed between rooms that pruning would remove */
     if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
         (!m->p->room_grow || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
-        door_free(m, c, d) && chance(rng, m->p->extra_doors))
+        door_free(m, c, d) && dgi_rng_chance(rng, m->p->extra_doors))
         return open_link(m, c, d);
     return DG_OK;
 }
@@ -852,7 +846,7 @@ static void braid(maze *m)
         for (int32_t i = at(m, 0, y), end = i + m->cols; i < end; i++)
         {
             int32_t c = i;
-            if (m->cls[c] != MAZE || degree(m, c) != 1 || !chance(rng, m->p->braid))
+            if (m->cls[c] != MAZE || degree(m, c) != 1 || !dgi_rng_chance(rng, m->p->braid))
                 continue;
             unsigned any = 0, ends = 0;
             for (int d = 0; d < 4; d++)
@@ -878,7 +872,7 @@ static void prune(maze *m)
         for (int32_t i = at(m, 0, y), end = i + m->cols; i < end; i++)
         {
             int32_t c = i;
-            if (m->cls[c] != MAZE || degree(m, c) > 1 || !chance(rng, m->p->dead_ends))
+            if (m->cls[c] != MAZE || degree(m, c) > 1 || !dgi_rng_chance(rng, m->p->dead_ends))
                 continue;
             while (m->cls[c] == MAZE && degree(m, c) <= 1)
             {

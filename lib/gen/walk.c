@@ -283,19 +283,6 @@ static DGI_ALWAYS_INLINE int rock_dirs(const drunk *d, int32_t x, int32_t y)
     return mask;
 }
 
-/* dg_rng_chance and dg_rng_range, inline for the walkers' steps (the same draws). */
-static DGI_ALWAYS_INLINE int chance(dg_rng *rng, int32_t permille)
-{
-    if (permille <= 0)
-        return 0;
-    return permille >= 1000 || dgi_rng_below(rng, 1000) < (uint32_t)permille;
-}
-
-static DGI_ALWAYS_INLINE int32_t draw_between(dg_rng *rng, int32_t lo, int32_t hi)
-{
-    return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(rng, (uint32_t)(hi - lo + 1));
-}
-
 /* A uniformly drawn set bit of mask (mask != 0). */
 static int pick_dir(dg_rng *rng, int mask)
 {
@@ -314,7 +301,7 @@ static int32_t draw_run(drunk *d)
 {
     if (d->mode != DG_WALK_TUNNELER)
         return 0;
-    return draw_between(&d->walk, d->p->step_min, d->p->step_max);
+    return dgi_rng_range(&d->walk, d->p->step_min, d->p->step_max);
 }
 
 /* 1 if a window across a step (its cell at bit ALONGSIDE) holds floor beside rock. */
@@ -496,7 +483,7 @@ static int tunnel_dir(drunk *d, walker *v)
     if (v->run <= 0)
     {
         int side = (1 << ((dir + 1) & 3) | 1 << ((dir + 3) & 3)) & open;
-        if (side && chance(&d->walk, d->p->turn_chance))
+        if (side && dgi_rng_chance(&d->walk, d->p->turn_chance))
             dir = pick_dir(&d->walk, side);
         v->run = draw_run(d);
     }
@@ -525,7 +512,7 @@ static dg_status step(drunk *d, walker *v)
         return DG_OK;
     }
     int64_t before = d->carved;
-    if (dir != v->dir && d->room_cells < d->room_budget && chance(&d->room, d->p->room_chance))
+    if (dir != v->dir && d->room_cells < d->room_budget && dgi_rng_chance(&d->room, d->p->room_chance))
     {
         dg_status st = drop_room(d, v->x, v->y);
         if (st != DG_OK)
