@@ -671,41 +671,29 @@ static int32_t leg_cells(dg_point a, dg_point b)
     return DG_MAX(a.x - b.x, b.x - a.x) + DG_MAX(a.y - b.y, b.y - a.y);
 }
 
-#define MARK 0xFF /* a route cell while its surroundings are checked */
-enum { MARK_CELLS, CHECK_AROUND, UNMARK_CELLS };
+/* 1 if cell c is rock or one of the route's two doors. */
+static int rock_or_door(const uint8_t *c, const uint8_t *da, const uint8_t *db)
+{
+    return *c == DG_TILE_VOID || c == da || c == db;
+}
 
-/* One pass over a route's cells (bends twice): marks them (0 if one is not
- * rock), checks that their neighbours are rock, marked or one of the two
- * doors, or clears the marks. */
-static int route_pass(dg_grid *g, const route *r, int pass)
+/* 1 if every cell of leg a -> b is rock and its four neighbours are rock or a
+ * door: along the leg only the cells beside it and the two beyond its ends
+ * need a look (a neighbour on the route is itself held to rock). Reads only. */
+static int leg_clear(const dg_grid *g, dg_point a, dg_point b, const uint8_t *da, const uint8_t *db)
 {
     const ptrdiff_t s = g->stride;
-    const uint8_t *da = &DG_CELL(g, r->door_a.x, r->door_a.y);
-    const uint8_t *db = &DG_CELL(g, r->door_b.x, r->door_b.y);
-    int ok = 1;
-    for (int32_t i = 0; i + 1 < r->n; i++)
-    {
-        dg_point a = r->p[i], b = r->p[i + 1];
-        ptrdiff_t d = (ptrdiff_t)step(a.y, b.y) * s + step(a.x, b.x);
-        uint8_t *c = &DG_CELL(g, a.x, a.y);
-        for (int32_t k = leg_cells(a, b); k >= 0 && (ok || pass == UNMARK_CELLS); k--, c += d)
-        {
-            if (pass == MARK_CELLS)
-            {
-                ok &= *c == DG_TILE_VOID || *c == MARK;
-                *c = *c == DG_TILE_VOID ? (uint8_t)MARK : *c;
-            }
-            else if (pass == UNMARK_CELLS)
-                *c = *c == MARK ? (uint8_t)DG_TILE_VOID : *c;
-            else
-            {
-                const uint8_t *nb[4] = {c - s, c + 1, c + s, c - 1};
-                for (int q = 0; q < 4; q++)
-                    ok &= *nb[q] == DG_TILE_VOID || *nb[q] == MARK || nb[q] == da || nb[q] == db;
-            }
-        }
-    }
-    return ok;
+    ptrdiff_t d = (ptrdiff_t)step(a.y, b.y) * s + step(a.x, b.x), e = a.y == b.y ? s : 1;
+    const uint8_t *c = &DG_CELL(g, a.x, a.y);
+    if (d == 0) /* a single cell: all four neighbours */
+        return *c == DG_TILE_VOID && rock_or_door(c - s, da, db) && rock_or_door(c + s, da, db) &&
+               rock_or_door(c - 1, da, db) && rock_or_door(c + 1, da, db);
+    if (!rock_or_door(c - d, da, db))
+        return 0;
+    for (int32_t k = leg_cells(a, b); k >= 0; k--, c += d)
+        if (*c != DG_TILE_VOID || !rock_or_door(c - e, da, db) || !rock_or_door(c + e, da, db))
+            return 0;
+    return rock_or_door(c, da, db);
 }
 
 /* A door goes in a plain wall cell with no door beside it. */
@@ -720,14 +708,16 @@ static int door_ok(const dg_grid *g, dg_point d)
 /* 1 if every cell of the route is rock and touches nothing but rock, the
  * route and its two doors: no room, wall or corridor (nor a corridor's wall)
  * is crossed or run along. */
-static int route_clear(dg_grid *g, const route *r)
+static int route_clear(const dg_grid *g, const route *r)
 {
     if (!door_ok(g, r->door_a) || !door_ok(g, r->door_b))
         return 0;
-    int ok = route_pass(g, r, MARK_CELLS);
-    ok = ok && route_pass(g, r, CHECK_AROUND);
-    route_pass(g, r, UNMARK_CELLS);
-    return ok;
+    const uint8_t *da = &DG_CELL(g, r->door_a.x, r->door_a.y);
+    const uint8_t *db = &DG_CELL(g, r->door_b.x, r->door_b.y);
+    for (int32_t i = 0; i + 1 < r->n; i++)
+        if (!leg_clear(g, r->p[i], r->p[i + 1], da, db))
+            return 0;
+    return 1;
 }
 
 static uint8_t rock_to_wall(uint8_t t)
@@ -825,28 +815,54 @@ typedef struct pair {
     span sa, sb;
 } pair;
 
-/* The candidate pairs across node n's cut, cheapest first (stable). */
-static int32_t list_pairs(const bsp *b, const bsp_node *n, pair *out)
-{
-    const int32_t *la = n->near[0], *lb = n->near[1];
+/* The candidate pairs across a cut: the rooms nearest it on each side and
+ * the order of their pairs, cheapest first (stable); a pair is built only
+ * when it is tried. */
+typedef struct pair_list {
+    int32_t a[KEEP], b[KEEP];
     span sa[KEEP], sb[KEEP];
+    uint8_t order[KEEP * KEEP]; /* i * KEEP + j */
+    int32_t count;
+} pair_list;
+
+static int32_t pair_cost(const span *sa, const span *sb)
+{
+    int32_t apart = DG_MAX(sa->v0, sb->v0) - DG_MIN(sa->v1, sb->v1);
+    return sb->u0 - sa->u1 + DG_MAX(apart, 0);
+}
+
+static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
+{
     int na = 0, nb = 0;
-    for (; na < KEEP && la[na] >= 0; na++)
-        sa[na] = span_of(b->rooms[la[na]].rect, n->across);
-    for (; nb < KEEP && lb[nb] >= 0; nb++)
-        sb[nb] = span_of(b->rooms[lb[nb]].rect, n->across);
-    int32_t count = 0;
+    for (; na < KEEP && n->near[0][na] >= 0; na++)
+    {
+        out->a[na] = n->near[0][na];
+        out->sa[na] = span_of(b->rooms[out->a[na]].rect, n->across);
+    }
+    for (; nb < KEEP && n->near[1][nb] >= 0; nb++)
+    {
+        out->b[nb] = n->near[1][nb];
+        out->sb[nb] = span_of(b->rooms[out->b[nb]].rect, n->across);
+    }
+    int32_t cost[KEEP * KEEP], count = 0;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++)
         {
-            int32_t apart = DG_MAX(sa[i].v0, sb[j].v0) - DG_MIN(sa[i].v1, sb[j].v1);
-            pair q = {la[i], lb[j], sb[j].u0 - sa[i].u1 + DG_MAX(apart, 0), sa[i], sb[j]};
-            int32_t k = count++;
-            for (; k > 0 && out[k - 1].cost > q.cost; k--)
-                out[k] = out[k - 1];
-            out[k] = q;
+            int32_t c = pair_cost(&out->sa[i], &out->sb[j]), k = count++;
+            for (; k > 0 && cost[k - 1] > c; k--)
+                cost[k] = cost[k - 1], out->order[k] = out->order[k - 1];
+            cost[k] = c;
+            out->order[k] = (uint8_t)(i * KEEP + j);
         }
-    return count;
+    return out->count = count;
+}
+
+/* The k-th cheapest pair of l. */
+static pair pair_at(const pair_list *l, int32_t k)
+{
+    int i = l->order[k] / KEEP, j = l->order[k] % KEEP;
+    pair q = {l->a[i], l->b[j], pair_cost(&l->sa[i], &l->sb[j]), l->sa[i], l->sb[j]};
+    return q;
 }
 
 /* 1 if no leg of the route runs longer than LEG_MAX cells: with its doors
@@ -946,8 +962,7 @@ static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb,
         span sa = span_of(b->rooms[ra[i]].rect, n->across);
         for (int32_t j = 0; j < nb; j++)
         {
-            int32_t apart = DG_MAX(sa.v0, sb[j].v0) - DG_MIN(sa.v1, sb[j].v1);
-            pair p = {ra[i], rb[j], sb[j].u0 - sa.u1 + DG_MAX(apart, 0), sa, sb[j]};
+            pair p = {ra[i], rb[j], pair_cost(&sa, &sb[j]), sa, sb[j]};
             keep_cheapest(best, &count, &p);
         }
     }
@@ -982,15 +997,18 @@ static void join(bsp *b, bsp_node *n)
             return;
         }
     }
-    pair pairs[KEEP * KEEP];
-    int32_t count = list_pairs(b, n, pairs);
+    pair_list pl;
+    int32_t count = list_pairs(b, n, &pl);
     for (int32_t i = 0; i < count; i++)
-        if (try_pair(b, n->across, &pairs[i], &b->route, &r))
+    {
+        pair q = pair_at(&pl, i);
+        if (try_pair(b, n->across, &q, &b->route, &r))
         {
-            carve_route(b, &r, pairs[i].a, pairs[i].b);
-            n->ja = pairs[i].a, n->jb = pairs[i].b;
+            carve_route(b, &r, q.a, q.b);
+            n->ja = q.a, n->jb = q.b;
             return;
         }
+    }
     pair q;
     if (join_along(b, n, &sa, &sb, &r, &q))
     {
@@ -1188,23 +1206,27 @@ static void join_around(bsp *b, bsp_node *n)
     n->ja = n->jb = -1;
     if (!has_rooms(b, c0) || !has_rooms(b, c1))
         return;
-    pair pairs[KEEP * KEEP];
-    int32_t count = list_pairs(b, n, pairs);
+    pair_list pl;
+    int32_t count = list_pairs(b, n, &pl);
     route r;
     for (int32_t i = 0; i < count; i++)
-        if (try_pair(b, n->across, &pairs[i], &b->route, &r))
+    {
+        pair q = pair_at(&pl, i);
+        if (try_pair(b, n->across, &q, &b->route, &r))
         {
-            carve_route(b, &r, pairs[i].a, pairs[i].b);
-            n->ja = pairs[i].a, n->jb = pairs[i].b;
+            carve_route(b, &r, q.a, q.b);
+            n->ja = q.a, n->jb = q.b;
             return;
         }
-    if (count > 0 && !overlap(&pairs[0].sa, &pairs[0].sb))
+    }
+    pair first = count > 0 ? pair_at(&pl, 0) : (pair){0};
+    if (count > 0 && !overlap(&first.sa, &first.sb))
     {
-        plan_band(&pairs[0].sa, &pairs[0].sb, n->across, &b->route, &r);
+        plan_band(&first.sa, &first.sb, n->across, &b->route, &r);
         if (route_clear(b->g, &r))
         {
-            carve_route(b, &r, pairs[0].a, pairs[0].b);
-            n->ja = pairs[0].a, n->jb = pairs[0].b;
+            carve_route(b, &r, first.a, first.b);
+            n->ja = first.a, n->jb = first.b;
             return;
         }
     }
@@ -1231,16 +1253,18 @@ static void loop_across(bsp *b, const bsp_node *n)
 {
     if (!dg_rng_chance(&b->loop, b->p->loop_chance))
         return;
-    pair pairs[KEEP * KEEP];
-    int32_t count = list_pairs(b, n, pairs);
+    pair_list pl;
+    int32_t count = list_pairs(b, n, &pl);
     route r;
     for (int32_t k = 0; k < count; k++)
-        if ((pairs[k].a != n->ja || pairs[k].b != n->jb) &&
-            try_pair(b, n->across, &pairs[k], &b->loop, &r))
+    {
+        pair q = pair_at(&pl, k);
+        if ((q.a != n->ja || q.b != n->jb) && try_pair(b, n->across, &q, &b->loop, &r))
         {
-            carve_route(b, &r, pairs[k].a, pairs[k].b);
+            carve_route(b, &r, q.a, q.b);
             return;
         }
+    }
 }
 
 /* Children before parents: each leaf painted, each cut joined.
