@@ -529,11 +529,13 @@ static void leaf_candidates(const bsp_node *n, dg_rect r, cands *out)
  * whose rooms come first in leaf order. Unused entries sort last. */
 static void merge_best(const cand *a, const cand *b, cand *out)
 {
-    int ia = 0, ib = 0;
+    int ia = 0, ib = 0; /* ia + ib = k < KEEP: neither list runs out */
     for (int k = 0; k < KEEP; k++)
     {
-        int take_a = ib >= KEEP || (ia < KEEP && a[ia].key >= b[ib].key);
-        out[k] = take_a ? a[ia++] : b[ib++];
+        int take_a = a[ia].key >= b[ib].key;
+        out[k] = *(take_a ? &a[ia] : &b[ib]); /* a select, not a branch: keys are random */
+        ia += take_a;
+        ib += 1 - take_a;
     }
 }
 
