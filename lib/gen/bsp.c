@@ -474,9 +474,8 @@ static void fill_span(uint8_t *p, int32_t n, uint8_t v)
     }
 }
 
-/* Paints a leaf: rock, with its room's floor inside a wall ring. Leaves tile
- * the board, so the leaves paint every cell once. */
-static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
+/* Paints a leaf row by row: rock, with its room's floor inside a wall ring. */
+static void paint_leaf_rows(dg_grid *g, const bsp_node *n, dg_rect r)
 {
     for (int32_t y = n->y; y < n->y + n->h; y++)
     {
@@ -492,6 +491,41 @@ static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
             fill_span(in + 1, r.w, DG_TILE_FLOOR);
             in[0] = in[r.w + 1] = DG_TILE_WALL;
         }
+    }
+}
+
+enum { ROW_MAX = 64 }; /* leaves up to this wide are painted from row patterns */
+
+/* n (8..ROW_MAX) bytes from src, eight at a time, the last eight overlapping. */
+static void copy_row(uint8_t *dst, const uint8_t *src, int32_t n)
+{
+    for (int32_t i = 0; i + 8 <= n; i += 8)
+        memcpy(dst + i, src + i, 8);
+    memcpy(dst + n - 8, src + n - 8, 8);
+}
+
+/* Paints a leaf: rock, with its room's floor inside a wall ring. Leaves tile
+ * the board, so the leaves paint every cell once. Each row is one of three
+ * patterns (rock, wall row, room row) made once per leaf and picked by a
+ * select, so the rows of one leaf cost the same few predictable branches. */
+static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
+{
+    if (r.w == 0 || n->w < 8 || n->w > ROW_MAX)
+    {
+        paint_leaf_rows(g, n, r);
+        return;
+    }
+    uint8_t pattern[3][ROW_MAX]; /* rock, wall, room */
+    int32_t in = r.x - 1 - n->x;
+    memset(pattern[0], DG_TILE_VOID, ROW_MAX);
+    memset(pattern[1], DG_TILE_VOID, ROW_MAX);
+    memset(pattern[1] + in, DG_TILE_WALL, (size_t)r.w + 2);
+    memcpy(pattern[2], pattern[1], ROW_MAX);
+    memset(pattern[2] + in + 1, DG_TILE_FLOOR, (size_t)r.w);
+    for (int32_t y = n->y; y < n->y + n->h; y++)
+    {
+        int kind = (y >= r.y - 1 && y <= r.y + r.h) + (y >= r.y && y < r.y + r.h);
+        copy_row(&DG_CELL(g, n->x, y), pattern[kind], n->w);
     }
 }
 
@@ -846,16 +880,22 @@ static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
         out->b[nb] = n->near[1][nb];
         out->sb[nb] = span_of(b->rooms[out->b[nb]].rect, n->across);
     }
-    int32_t cost[KEEP * KEEP], count = 0;
+    /* cost and listing position in one key (unique), each pair placed at its
+     * rank: a stable order by cost without a branch on the random costs */
+    int32_t key[KEEP * KEEP], code[KEEP * KEEP], count = 0;
     for (int i = 0; i < na; i++)
-        for (int j = 0; j < nb; j++)
+        for (int j = 0; j < nb; j++, count++)
         {
-            int32_t c = pair_cost(&out->sa[i], &out->sb[j]), k = count++;
-            for (; k > 0 && cost[k - 1] > c; k--)
-                cost[k] = cost[k - 1], out->order[k] = out->order[k - 1];
-            cost[k] = c;
-            out->order[k] = (uint8_t)(i * KEEP + j);
+            key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
+            code[count] = i * KEEP + j;
         }
+    for (int32_t k = 0; k < count; k++)
+    {
+        int32_t rank = 0;
+        for (int32_t m = 0; m < count; m++)
+            rank += key[m] < key[k];
+        out->order[rank] = (uint8_t)code[k];
+    }
     return out->count = count;
 }
 
