@@ -474,9 +474,8 @@ static void fill_span(uint8_t *p, int32_t n, uint8_t v)
     }
 }
 
-/* Paints a leaf: rock, with its room's floor inside a wall ring. Leaves tile
- * the board, so the leaves paint every cell once. */
-static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
+/* Paints a leaf row by row: rock, with its room's floor inside a wall ring. */
+static void paint_leaf_rows(dg_grid *g, const bsp_node *n, dg_rect r)
 {
     for (int32_t y = n->y; y < n->y + n->h; y++)
     {
@@ -492,6 +491,41 @@ static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
             fill_span(in + 1, r.w, DG_TILE_FLOOR);
             in[0] = in[r.w + 1] = DG_TILE_WALL;
         }
+    }
+}
+
+enum { ROW_MAX = 64 }; /* leaves up to this wide are painted from row patterns */
+
+/* n (8..ROW_MAX) bytes from src, eight at a time, the last eight overlapping. */
+static void copy_row(uint8_t *dst, const uint8_t *src, int32_t n)
+{
+    for (int32_t i = 0; i + 8 <= n; i += 8)
+        memcpy(dst + i, src + i, 8);
+    memcpy(dst + n - 8, src + n - 8, 8);
+}
+
+/* Paints a leaf: rock, with its room's floor inside a wall ring. Leaves tile
+ * the board, so the leaves paint every cell once. Each row is one of three
+ * patterns (rock, wall row, room row) made once per leaf and picked by a
+ * select, so the rows of one leaf cost the same few predictable branches. */
+static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
+{
+    if (r.w == 0 || n->w < 8 || n->w > ROW_MAX)
+    {
+        paint_leaf_rows(g, n, r);
+        return;
+    }
+    uint8_t pattern[3][ROW_MAX]; /* rock, wall, room */
+    int32_t in = r.x - 1 - n->x;
+    memset(pattern[0], DG_TILE_VOID, ROW_MAX);
+    memset(pattern[1], DG_TILE_VOID, ROW_MAX);
+    memset(pattern[1] + in, DG_TILE_WALL, (size_t)r.w + 2);
+    memcpy(pattern[2], pattern[1], ROW_MAX);
+    memset(pattern[2] + in + 1, DG_TILE_FLOOR, (size_t)r.w);
+    for (int32_t y = n->y; y < n->y + n->h; y++)
+    {
+        int kind = (y >= r.y - 1 && y <= r.y + r.h) + (y >= r.y && y < r.y + r.h);
+        copy_row(&DG_CELL(g, n->x, y), pattern[kind], n->w);
     }
 }
 
@@ -529,11 +563,13 @@ static void leaf_candidates(const bsp_node *n, dg_rect r, cands *out)
  * whose rooms come first in leaf order. Unused entries sort last. */
 static void merge_best(const cand *a, const cand *b, cand *out)
 {
-    int ia = 0, ib = 0;
+    int ia = 0, ib = 0; /* ia + ib = k < KEEP: neither list runs out */
     for (int k = 0; k < KEEP; k++)
     {
-        int take_a = ib >= KEEP || (ia < KEEP && a[ia].key >= b[ib].key);
-        out[k] = take_a ? a[ia++] : b[ib++];
+        int take_a = a[ia].key >= b[ib].key;
+        out[k] = *(take_a ? &a[ia] : &b[ib]); /* a select, not a branch: keys are random */
+        ia += take_a;
+        ib += 1 - take_a;
     }
 }
 
@@ -671,41 +707,29 @@ static int32_t leg_cells(dg_point a, dg_point b)
     return DG_MAX(a.x - b.x, b.x - a.x) + DG_MAX(a.y - b.y, b.y - a.y);
 }
 
-#define MARK 0xFF /* a route cell while its surroundings are checked */
-enum { MARK_CELLS, CHECK_AROUND, UNMARK_CELLS };
+/* 1 if cell c is rock or one of the route's two doors. */
+static int rock_or_door(const uint8_t *c, const uint8_t *da, const uint8_t *db)
+{
+    return *c == DG_TILE_VOID || c == da || c == db;
+}
 
-/* One pass over a route's cells (bends twice): marks them (0 if one is not
- * rock), checks that their neighbours are rock, marked or one of the two
- * doors, or clears the marks. */
-static int route_pass(dg_grid *g, const route *r, int pass)
+/* 1 if every cell of leg a -> b is rock and its four neighbours are rock or a
+ * door: along the leg only the cells beside it and the two beyond its ends
+ * need a look (a neighbour on the route is itself held to rock). Reads only. */
+static int leg_clear(const dg_grid *g, dg_point a, dg_point b, const uint8_t *da, const uint8_t *db)
 {
     const ptrdiff_t s = g->stride;
-    const uint8_t *da = &DG_CELL(g, r->door_a.x, r->door_a.y);
-    const uint8_t *db = &DG_CELL(g, r->door_b.x, r->door_b.y);
-    int ok = 1;
-    for (int32_t i = 0; i + 1 < r->n; i++)
-    {
-        dg_point a = r->p[i], b = r->p[i + 1];
-        ptrdiff_t d = (ptrdiff_t)step(a.y, b.y) * s + step(a.x, b.x);
-        uint8_t *c = &DG_CELL(g, a.x, a.y);
-        for (int32_t k = leg_cells(a, b); k >= 0 && (ok || pass == UNMARK_CELLS); k--, c += d)
-        {
-            if (pass == MARK_CELLS)
-            {
-                ok &= *c == DG_TILE_VOID || *c == MARK;
-                *c = *c == DG_TILE_VOID ? (uint8_t)MARK : *c;
-            }
-            else if (pass == UNMARK_CELLS)
-                *c = *c == MARK ? (uint8_t)DG_TILE_VOID : *c;
-            else
-            {
-                const uint8_t *nb[4] = {c - s, c + 1, c + s, c - 1};
-                for (int q = 0; q < 4; q++)
-                    ok &= *nb[q] == DG_TILE_VOID || *nb[q] == MARK || nb[q] == da || nb[q] == db;
-            }
-        }
-    }
-    return ok;
+    ptrdiff_t d = (ptrdiff_t)step(a.y, b.y) * s + step(a.x, b.x), e = a.y == b.y ? s : 1;
+    const uint8_t *c = &DG_CELL(g, a.x, a.y);
+    if (d == 0) /* a single cell: all four neighbours */
+        return *c == DG_TILE_VOID && rock_or_door(c - s, da, db) && rock_or_door(c + s, da, db) &&
+               rock_or_door(c - 1, da, db) && rock_or_door(c + 1, da, db);
+    if (!rock_or_door(c - d, da, db))
+        return 0;
+    for (int32_t k = leg_cells(a, b); k >= 0; k--, c += d)
+        if (*c != DG_TILE_VOID || !rock_or_door(c - e, da, db) || !rock_or_door(c + e, da, db))
+            return 0;
+    return rock_or_door(c, da, db);
 }
 
 /* A door goes in a plain wall cell with no door beside it. */
@@ -720,14 +744,16 @@ static int door_ok(const dg_grid *g, dg_point d)
 /* 1 if every cell of the route is rock and touches nothing but rock, the
  * route and its two doors: no room, wall or corridor (nor a corridor's wall)
  * is crossed or run along. */
-static int route_clear(dg_grid *g, const route *r)
+static int route_clear(const dg_grid *g, const route *r)
 {
     if (!door_ok(g, r->door_a) || !door_ok(g, r->door_b))
         return 0;
-    int ok = route_pass(g, r, MARK_CELLS);
-    ok = ok && route_pass(g, r, CHECK_AROUND);
-    route_pass(g, r, UNMARK_CELLS);
-    return ok;
+    const uint8_t *da = &DG_CELL(g, r->door_a.x, r->door_a.y);
+    const uint8_t *db = &DG_CELL(g, r->door_b.x, r->door_b.y);
+    for (int32_t i = 0; i + 1 < r->n; i++)
+        if (!leg_clear(g, r->p[i], r->p[i + 1], da, db))
+            return 0;
+    return 1;
 }
 
 static uint8_t rock_to_wall(uint8_t t)
@@ -825,28 +851,60 @@ typedef struct pair {
     span sa, sb;
 } pair;
 
-/* The candidate pairs across node n's cut, cheapest first (stable). */
-static int32_t list_pairs(const bsp *b, const bsp_node *n, pair *out)
-{
-    const int32_t *la = n->near[0], *lb = n->near[1];
+/* The candidate pairs across a cut: the rooms nearest it on each side and
+ * the order of their pairs, cheapest first (stable); a pair is built only
+ * when it is tried. */
+typedef struct pair_list {
+    int32_t a[KEEP], b[KEEP];
     span sa[KEEP], sb[KEEP];
+    uint8_t order[KEEP * KEEP]; /* i * KEEP + j */
+    int32_t count;
+} pair_list;
+
+static int32_t pair_cost(const span *sa, const span *sb)
+{
+    int32_t apart = DG_MAX(sa->v0, sb->v0) - DG_MIN(sa->v1, sb->v1);
+    return sb->u0 - sa->u1 + DG_MAX(apart, 0);
+}
+
+static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
+{
     int na = 0, nb = 0;
-    for (; na < KEEP && la[na] >= 0; na++)
-        sa[na] = span_of(b->rooms[la[na]].rect, n->across);
-    for (; nb < KEEP && lb[nb] >= 0; nb++)
-        sb[nb] = span_of(b->rooms[lb[nb]].rect, n->across);
-    int32_t count = 0;
+    for (; na < KEEP && n->near[0][na] >= 0; na++)
+    {
+        out->a[na] = n->near[0][na];
+        out->sa[na] = span_of(b->rooms[out->a[na]].rect, n->across);
+    }
+    for (; nb < KEEP && n->near[1][nb] >= 0; nb++)
+    {
+        out->b[nb] = n->near[1][nb];
+        out->sb[nb] = span_of(b->rooms[out->b[nb]].rect, n->across);
+    }
+    /* cost and listing position in one key (unique), each pair placed at its
+     * rank: a stable order by cost without a branch on the random costs */
+    int32_t key[KEEP * KEEP], code[KEEP * KEEP], count = 0;
     for (int i = 0; i < na; i++)
-        for (int j = 0; j < nb; j++)
+        for (int j = 0; j < nb; j++, count++)
         {
-            int32_t apart = DG_MAX(sa[i].v0, sb[j].v0) - DG_MIN(sa[i].v1, sb[j].v1);
-            pair q = {la[i], lb[j], sb[j].u0 - sa[i].u1 + DG_MAX(apart, 0), sa[i], sb[j]};
-            int32_t k = count++;
-            for (; k > 0 && out[k - 1].cost > q.cost; k--)
-                out[k] = out[k - 1];
-            out[k] = q;
+            key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
+            code[count] = i * KEEP + j;
         }
-    return count;
+    for (int32_t k = 0; k < count; k++)
+    {
+        int32_t rank = 0;
+        for (int32_t m = 0; m < count; m++)
+            rank += key[m] < key[k];
+        out->order[rank] = (uint8_t)code[k];
+    }
+    return out->count = count;
+}
+
+/* The k-th cheapest pair of l. */
+static pair pair_at(const pair_list *l, int32_t k)
+{
+    int i = l->order[k] / KEEP, j = l->order[k] % KEEP;
+    pair q = {l->a[i], l->b[j], pair_cost(&l->sa[i], &l->sb[j]), l->sa[i], l->sb[j]};
+    return q;
 }
 
 /* 1 if no leg of the route runs longer than LEG_MAX cells: with its doors
@@ -946,8 +1004,7 @@ static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb,
         span sa = span_of(b->rooms[ra[i]].rect, n->across);
         for (int32_t j = 0; j < nb; j++)
         {
-            int32_t apart = DG_MAX(sa.v0, sb[j].v0) - DG_MIN(sa.v1, sb[j].v1);
-            pair p = {ra[i], rb[j], sb[j].u0 - sa.u1 + DG_MAX(apart, 0), sa, sb[j]};
+            pair p = {ra[i], rb[j], pair_cost(&sa, &sb[j]), sa, sb[j]};
             keep_cheapest(best, &count, &p);
         }
     }
@@ -982,15 +1039,18 @@ static void join(bsp *b, bsp_node *n)
             return;
         }
     }
-    pair pairs[KEEP * KEEP];
-    int32_t count = list_pairs(b, n, pairs);
+    pair_list pl;
+    int32_t count = list_pairs(b, n, &pl);
     for (int32_t i = 0; i < count; i++)
-        if (try_pair(b, n->across, &pairs[i], &b->route, &r))
+    {
+        pair q = pair_at(&pl, i);
+        if (try_pair(b, n->across, &q, &b->route, &r))
         {
-            carve_route(b, &r, pairs[i].a, pairs[i].b);
-            n->ja = pairs[i].a, n->jb = pairs[i].b;
+            carve_route(b, &r, q.a, q.b);
+            n->ja = q.a, n->jb = q.b;
             return;
         }
+    }
     pair q;
     if (join_along(b, n, &sa, &sb, &r, &q))
     {
@@ -1188,23 +1248,27 @@ static void join_around(bsp *b, bsp_node *n)
     n->ja = n->jb = -1;
     if (!has_rooms(b, c0) || !has_rooms(b, c1))
         return;
-    pair pairs[KEEP * KEEP];
-    int32_t count = list_pairs(b, n, pairs);
+    pair_list pl;
+    int32_t count = list_pairs(b, n, &pl);
     route r;
     for (int32_t i = 0; i < count; i++)
-        if (try_pair(b, n->across, &pairs[i], &b->route, &r))
+    {
+        pair q = pair_at(&pl, i);
+        if (try_pair(b, n->across, &q, &b->route, &r))
         {
-            carve_route(b, &r, pairs[i].a, pairs[i].b);
-            n->ja = pairs[i].a, n->jb = pairs[i].b;
+            carve_route(b, &r, q.a, q.b);
+            n->ja = q.a, n->jb = q.b;
             return;
         }
-    if (count > 0 && !overlap(&pairs[0].sa, &pairs[0].sb))
+    }
+    pair first = count > 0 ? pair_at(&pl, 0) : (pair){0};
+    if (count > 0 && !overlap(&first.sa, &first.sb))
     {
-        plan_band(&pairs[0].sa, &pairs[0].sb, n->across, &b->route, &r);
+        plan_band(&first.sa, &first.sb, n->across, &b->route, &r);
         if (route_clear(b->g, &r))
         {
-            carve_route(b, &r, pairs[0].a, pairs[0].b);
-            n->ja = pairs[0].a, n->jb = pairs[0].b;
+            carve_route(b, &r, first.a, first.b);
+            n->ja = first.a, n->jb = first.b;
             return;
         }
     }
@@ -1231,16 +1295,18 @@ static void loop_across(bsp *b, const bsp_node *n)
 {
     if (!dg_rng_chance(&b->loop, b->p->loop_chance))
         return;
-    pair pairs[KEEP * KEEP];
-    int32_t count = list_pairs(b, n, pairs);
+    pair_list pl;
+    int32_t count = list_pairs(b, n, &pl);
     route r;
     for (int32_t k = 0; k < count; k++)
-        if ((pairs[k].a != n->ja || pairs[k].b != n->jb) &&
-            try_pair(b, n->across, &pairs[k], &b->loop, &r))
+    {
+        pair q = pair_at(&pl, k);
+        if ((q.a != n->ja || q.b != n->jb) && try_pair(b, n->across, &q, &b->loop, &r))
         {
-            carve_route(b, &r, pairs[k].a, pairs[k].b);
+            carve_route(b, &r, q.a, q.b);
             return;
         }
+    }
 }
 
 /* Children before parents: each leaf painted, each cut joined.

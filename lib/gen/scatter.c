@@ -796,7 +796,12 @@ static void sort_edges(sc_edge *e, sc_edge *tmp, int32_t n)
         {
             int32_t mid = DG_MIN(lo + width, n), hi = DG_MIN(lo + 2 * width, n), i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                dst[k++] = edge_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            {
+                int take_j = edge_before(&src[j], &src[i]); /* a select: the order is random */
+                dst[k++] = *(take_j ? &src[j] : &src[i]);
+                j += take_j;
+                i += 1 - take_j;
+            }
             while (i < mid)
                 dst[k++] = src[i++];
             while (j < hi)
