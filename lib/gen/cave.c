@@ -1336,6 +1336,7 @@ typedef struct chamber {
     int32_t x0, y0, x1, y1; /* area coordinates, inclusive */
     int32_t cells;
     int32_t node;           /* its node in the tree of cuts */
+    int32_t counts;         /* where its line counts start in chambers.counts */
 } chamber;
 
 /* The tree of cuts: a cut sends cells before `at` (x if vertical, else y)
@@ -1357,8 +1358,9 @@ typedef struct chambers {
     chamber *list;  int32_t count, cap;
     chamber *stack; /* pieces still to cut (cap entries) */
     cut_node *nodes; int32_t node_count; /* 2 x cap entries */
-    int32_t *row_open, *col_open; /* a piece's open cells per row and per column */
-    int32_t *buf;   size_t buf_size;
+    int32_t *counts; int32_t counts_cap; /* the line counts of the pieces on the stack,
+                                          * in stack order */
+    size_t buf_size;
 } chambers;
 
 /* out[j] bit k = in[k] bit j, for a 64 x 64 block (the classic halving swaps). */
@@ -1403,63 +1405,75 @@ static void make_bit_lines(const cave *c, chambers *ch)
         }
 }
 
-/* Lines a..b of m, bits lo..hi: each line's open cells, from line a. */
+/* Lines a..b of m, bits lo..hi: each line's open cells, and the open pairs
+ * across to the next line (none after b). */
 static void count_axis(const bit_lines *m, int32_t a, int32_t b, int32_t lo, int32_t hi,
-                       int32_t *open)
+                       int32_t *open, int32_t *pairs)
 {
     int32_t i0 = lo >> 6, i1 = hi >> 6;
     uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63));
     for (int32_t k = a; k <= b; k++)
     {
-        const uint64_t *line = m->bits + (size_t)k * (size_t)m->words;
-        int32_t n = 0;
+        const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
+        int32_t n = 0, across = 0;
         for (int32_t i = i0; i <= i1; i++)
-            n += dgi_popcount64(line[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL));
-        open[k - a] = n;
+        {
+            uint64_t w = line[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
+            n += dgi_popcount64(w);
+            if (k < b)
+                across += dgi_popcount64(w & next[i]);
+        }
+        open[k - a] = n, pairs[k - a] = across;
     }
 }
 
-/* The open pairs across from line k to line k + 1 of m, bits lo..hi, and
- * (runs not NULL) the runs they form side by side. */
-static int32_t pairs_across(const bit_lines *m, int32_t k, int32_t lo, int32_t hi, int32_t *runs)
+/* The runs of open pairs side by side across from line k to line k + 1 of
+ * m, bits lo..hi. */
+static int32_t runs_across(const bit_lines *m, int32_t k, int32_t lo, int32_t hi)
 {
     const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
-    int32_t i0 = lo >> 6, i1 = hi >> 6, cross = 0, starts = 0;
+    int32_t i0 = lo >> 6, i1 = hi >> 6, starts = 0;
     uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63)), carry = 0;
     for (int32_t i = i0; i <= i1; i++)
     {
         uint64_t both = line[i] & next[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
-        cross += dgi_popcount64(both);
-        if (runs)
-            starts += dgi_popcount64(both & ~(both << 1 | carry));
+        starts += dgi_popcount64(both & ~(both << 1 | carry));
         carry = both >> 63;
     }
-    if (runs)
-        *runs = starts;
-    return cross;
+    return starts;
 }
 
-/* Counts the piece's lines (indexes from its rect's corner). */
-static void count_lines(const chamber *p, chambers *ch)
+/* A piece's line counts in ch->counts from `at`: per row (h) its open cells,
+ * per row its open pairs to the next row, then the same per column (w). */
+typedef struct line_counts {
+    int32_t *row_open, *row_pairs, *col_open, *col_pairs;
+} line_counts;
+
+static line_counts counts_of(const chambers *ch, int32_t at, int32_t w, int32_t h)
 {
-    count_axis(&ch->by_row, p->y0, p->y1, p->x0, p->x1, ch->row_open);
-    count_axis(&ch->by_col, p->x0, p->x1, p->y0, p->y1, ch->col_open);
+    int32_t *b = ch->counts + at;
+    line_counts lc = {b, b + h, b + 2 * h, b + 2 * h + w};
+    return lc;
 }
 
-/* Shrinks the piece's rect to its open cells (the counts stay indexed from
- * the old corner: *dx, *dy are the shift). */
-static void trim_piece(chamber *p, const chambers *ch, int32_t *dx, int32_t *dy)
+static int32_t counts_size(const chamber *p)
+{
+    return 2 * (p->x1 - p->x0 + 1 + p->y1 - p->y0 + 1);
+}
+
+/* Shrinks the piece's rect to its open cells; lc moves to the new corner. */
+static void trim_piece(chamber *p, line_counts *lc)
 {
     int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1, a = 0, b = w - 1, t = 0, d = h - 1;
-    while (a < b && ch->col_open[a] == 0)
+    while (a < b && lc->col_open[a] == 0)
         a++;
-    while (b > a && ch->col_open[b] == 0)
+    while (b > a && lc->col_open[b] == 0)
         b--;
-    while (t < d && ch->row_open[t] == 0)
+    while (t < d && lc->row_open[t] == 0)
         t++;
-    while (d > t && ch->row_open[d] == 0)
+    while (d > t && lc->row_open[d] == 0)
         d--;
-    *dx = a, *dy = t;
+    lc->col_open += a, lc->col_pairs += a, lc->row_open += t, lc->row_pairs += t;
     p->x1 = p->x0 + b, p->x0 += a, p->y1 = p->y0 + d, p->y0 += t;
 }
 
@@ -1471,27 +1485,26 @@ typedef struct cut {
     int64_t score;   /* narrower first, then more even */
 } cut;
 
-/* The best cut of piece p across one axis (m, its open counts per line
- * from line `base`): between lines k and k + 1 for k in first..last - 1,
- * leaving side_min cells or more on each side. The pairs across a line are
- * counted only where the cut may go, their runs only where it may win. */
-static void best_cut(const bit_lines *m, const int32_t *open, int32_t base, int32_t first,
+/* The best cut of piece p across one axis (m, its open cells and pairs per
+ * line from line `first`): between lines k and k + 1 for k in first..last - 1,
+ * leaving side_min cells or more on each side. The runs of pairs across a
+ * line are counted only where the cut may win. */
+static void best_cut(const bit_lines *m, const int32_t *open, const int32_t *pairs, int32_t first,
                      int32_t last, int32_t lo, int32_t hi, int32_t cells, int32_t side_min,
                      int32_t vertical, cut *best)
 {
     int32_t before = 0;
     for (int32_t k = first; k < last; k++)
     {
-        before += open[k - base];
+        before += open[k - first];
         int32_t after = cells - before;
         if (before < side_min || after < side_min || k - first + 1 < CHAMBER_SPAN ||
             last - k < CHAMBER_SPAN)
             continue;
-        int32_t runs = 0, width = pairs_across(m, k, lo, hi, NULL);
+        int32_t width = pairs[k - first];
         if (best->at >= 0 && width > best->width)
             continue;
-        pairs_across(m, k, lo, hi, &runs);
-        width += CHAMBER_RUN_COST * DG_MAX(runs - 1, 0);
+        width += CHAMBER_RUN_COST * DG_MAX(runs_across(m, k, lo, hi) - 1, 0);
         int64_t score = (int64_t)width << 32 | (uint32_t)abs(before - after);
         if (best->at < 0 || score < best->score)
         {
@@ -1501,34 +1514,73 @@ static void best_cut(const bit_lines *m, const int32_t *open, int32_t base, int3
     }
 }
 
-/* Cuts the piece on top of the stack in two (both back on the stack), or
- * moves it to the list when it is small enough or has no cut. */
-static void split_piece(chambers *ch, int32_t *top)
+/* The counts of the two halves of piece p (trimmed, counts lc) cut as in
+ * node: the lines along the cut are the parent's; across it, the first
+ * half's are counted and the second's are the parent's less those. */
+static void split_counts(const chambers *ch, const chamber *p, line_counts lc, const chamber *a,
+                         line_counts la, line_counts lb, int32_t vertical)
+{
+    int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1;
+    const int32_t *along_open = vertical ? lc.col_open : lc.row_open;
+    const int32_t *along_pairs = vertical ? lc.col_pairs : lc.row_pairs;
+    int32_t *a_open = vertical ? la.col_open : la.row_open, *b_open = vertical ? lb.col_open : lb.row_open;
+    int32_t *a_pairs = vertical ? la.col_pairs : la.row_pairs;
+    int32_t *b_pairs = vertical ? lb.col_pairs : lb.row_pairs;
+    int32_t n = vertical ? w : h, na = vertical ? a->x1 - a->x0 + 1 : a->y1 - a->y0 + 1;
+    memcpy(a_open, along_open, (size_t)na * sizeof *a_open);
+    memcpy(a_pairs, along_pairs, (size_t)na * sizeof *a_pairs);
+    a_pairs[na - 1] = 0;
+    memcpy(b_open, along_open + na, (size_t)(n - na) * sizeof *b_open);
+    memcpy(b_pairs, along_pairs + na, (size_t)(n - na) * sizeof *b_pairs);
+    const int32_t *cross_open = vertical ? lc.row_open : lc.col_open;
+    const int32_t *cross_pairs = vertical ? lc.row_pairs : lc.col_pairs;
+    int32_t *ca_open = vertical ? la.row_open : la.col_open, *cb_open = vertical ? lb.row_open : lb.col_open;
+    int32_t *ca_pairs = vertical ? la.row_pairs : la.col_pairs;
+    int32_t *cb_pairs = vertical ? lb.row_pairs : lb.col_pairs;
+    int32_t cross = vertical ? h : w;
+    if (vertical)
+        count_axis(&ch->by_row, p->y0, p->y1, a->x0, a->x1, ca_open, ca_pairs);
+    else
+        count_axis(&ch->by_col, p->x0, p->x1, a->y0, a->y1, ca_open, ca_pairs);
+    for (int32_t k = 0; k < cross; k++)
+        cb_open[k] = cross_open[k] - ca_open[k], cb_pairs[k] = cross_pairs[k] - ca_pairs[k];
+}
+
+/* Cuts the piece on top of the stack in two (both back on the stack, their
+ * counts in its place), or moves it to the list when it is small enough or
+ * has no cut. */
+static dg_status split_piece(const cave *c, chambers *ch, int32_t *top)
 {
     chamber p = ch->stack[--*top];
-    int32_t dx, dy, y0 = p.y0, x0 = p.x0;
-    count_lines(&p, ch);
-    trim_piece(&p, ch, &dx, &dy);
+    int32_t here = p.counts, free_at = here + counts_size(&p);
+    void *arr = ch->counts; /* room for the halves' counts, each no more than the parent's */
+    dg_status st = dgi_grow(c->a, &arr, &ch->counts_cap, free_at + 2 * counts_size(&p),
+                            sizeof *ch->counts);
+    ch->counts = arr;
+    if (st != DG_OK)
+        return st;
+    line_counts lc = counts_of(ch, here, p.x1 - p.x0 + 1, p.y1 - p.y0 + 1);
+    trim_piece(&p, &lc);
     p.cells = 0;
-    for (int32_t j = dy; j <= dy + p.y1 - p.y0; j++)
-        p.cells += ch->row_open[j];
+    for (int32_t j = 0; j <= p.y1 - p.y0; j++)
+        p.cells += lc.row_open[j];
     cut best = {-1, 0, 0, 0, 0};
     /* a big piece is cut near its middle, so the cuts go log(cells) deep */
     int32_t side_min = p.cells > CHAMBER_BALANCE * CHAMBER_MAX ? p.cells / CHAMBER_BALANCE
                                                                : CHAMBER_MIN;
     if (p.cells >= 2 * CHAMBER_MIN)
     {
-        best_cut(&ch->by_row, ch->row_open, y0, p.y0, p.y1, p.x0, p.x1, p.cells, side_min, 0,
-                 &best);
-        best_cut(&ch->by_col, ch->col_open, x0, p.x0, p.x1, p.y0, p.y1, p.cells, side_min, 1,
-                 &best);
+        best_cut(&ch->by_row, lc.row_open, lc.row_pairs, p.y0, p.y1, p.x0, p.x1, p.cells,
+                 side_min, 0, &best);
+        best_cut(&ch->by_col, lc.col_open, lc.col_pairs, p.x0, p.x1, p.y0, p.y1, p.cells,
+                 side_min, 1, &best);
     }
     cut_node *node = &ch->nodes[p.node];
     if (best.at < 0 || (p.cells <= CHAMBER_MAX && best.width > CHAMBER_NARROW))
     {
         node->vertical = -1;
         ch->list[ch->count++] = p;
-        return;
+        return DG_OK;
     }
     chamber a = p, b = p;
     if (best.vertical)
@@ -1539,8 +1591,16 @@ static void split_piece(chambers *ch, int32_t *top)
     a.cells = best.before, b.cells = p.cells - best.before;
     node->first = a.node = ch->node_count++;
     node->second = b.node = ch->node_count++;
+    /* the halves' counts go above the parent's, then down in its place */
+    int32_t size_a = counts_size(&a), size_b = counts_size(&b);
+    line_counts lb = counts_of(ch, free_at, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
+    line_counts la = counts_of(ch, free_at + size_b, a.x1 - a.x0 + 1, a.y1 - a.y0 + 1);
+    split_counts(ch, &p, lc, &a, la, lb, best.vertical);
+    memmove(ch->counts + here, ch->counts + free_at, (size_t)(size_a + size_b) * sizeof *ch->counts);
+    b.counts = here, a.counts = here + size_b;
     ch->stack[(*top)++] = b;
     ch->stack[(*top)++] = a;
+    return DG_OK;
 }
 
 static int chamber_order(const void *pa, const void *pb)
@@ -1552,6 +1612,7 @@ static int chamber_order(const void *pa, const void *pb)
 static void chambers_free(const cave *c, chambers *ch)
 {
     dgi_free(c->a, ch->by_row.bits, ch->buf_size);
+    dgi_free(c->a, ch->counts, (size_t)ch->counts_cap * sizeof *ch->counts);
     memset(ch, 0, sizeof *ch);
 }
 
@@ -1561,30 +1622,41 @@ static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
 {
     memset(ch, 0, sizeof *ch);
     ch->cap = open_cells / CHAMBER_MIN + 2; /* every piece but the first holds CHAMBER_MIN */
-    size_t lines = (size_t)c->iw + (size_t)c->ih;
     ch->by_row.words = (c->iw + 63) / 64, ch->by_col.words = (c->ih + 63) / 64;
-    /* one spare line each: count_axis reads the line after the last */
+    /* one spare line each: count_axis points past the last line */
     size_t bit_words = ((size_t)c->ih + 1) * (size_t)ch->by_row.words +
                        ((size_t)c->iw + 1) * (size_t)ch->by_col.words;
-    ch->buf_size = bit_words * sizeof(uint64_t) + lines * sizeof(int32_t) +
+    ch->buf_size = bit_words * sizeof(uint64_t) +
                    2 * (size_t)ch->cap * (sizeof(chamber) + sizeof(cut_node));
     uint64_t *bits = dgi_alloc(c->a, ch->buf_size);
-    if (!bits)
+    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0, 0};
+    void *arr = NULL;
+    if (!bits || dgi_grow(c->a, &arr, &ch->counts_cap, 4 * counts_size(&all),
+                          sizeof *ch->counts) != DG_OK)
+    {
+        ch->counts = arr;
+        dgi_free(c->a, bits, ch->buf_size);
+        ch->buf_size = 0;
         return DG_E_NOMEM;
+    }
+    ch->counts = arr;
     ch->by_row.bits = bits;
     ch->by_col.bits = bits + ((size_t)c->ih + 1) * (size_t)ch->by_row.words;
-    ch->buf = (int32_t *)(void *)(bits + bit_words);
-    ch->col_open = ch->buf, ch->row_open = ch->buf + c->iw;
-    ch->nodes = (cut_node *)(void *)(ch->buf + lines);
+    ch->nodes = (cut_node *)(void *)(bits + bit_words);
     ch->list = (chamber *)(void *)(ch->nodes + 2 * (size_t)ch->cap);
     ch->stack = ch->list + ch->cap;
     make_bit_lines(c, ch);
-    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0};
+    line_counts lc = counts_of(ch, 0, c->iw, c->ih);
+    count_axis(&ch->by_row, 0, c->ih - 1, 0, c->iw - 1, lc.row_open, lc.row_pairs);
+    count_axis(&ch->by_col, 0, c->iw - 1, 0, c->ih - 1, lc.col_open, lc.col_pairs);
     ch->node_count = 1;
     int32_t top = 0;
     ch->stack[top++] = all;
-    while (top > 0)
-        split_piece(ch, &top);
+    dg_status st = DG_OK;
+    while (top > 0 && st == DG_OK)
+        st = split_piece(c, ch, &top);
+    if (st != DG_OK)
+        return st;
     qsort(ch->list, (size_t)ch->count, sizeof *ch->list, chamber_order);
     for (int32_t k = 0; k < ch->count; k++)
         ch->nodes[ch->list[k].node].first = k;
