@@ -1405,75 +1405,82 @@ static void make_bit_lines(const cave *c, chambers *ch)
         }
 }
 
-/* Lines a..b of m, bits lo..hi: each line's open cells, and the open pairs
- * across to the next line (none after b). */
+/* A piece's counts per line, from its rect's corner: open cells, the open
+ * pairs across to the next line and the runs those pairs form side by side
+ * (the last line has none). */
+typedef struct axis_counts {
+    int32_t *open, *pairs, *runs;
+} axis_counts;
+
+/* Lines a..b of m, bits lo..hi: their counts into out. */
 static void count_axis(const bit_lines *m, int32_t a, int32_t b, int32_t lo, int32_t hi,
-                       int32_t *open, int32_t *pairs)
+                       axis_counts out)
 {
     int32_t i0 = lo >> 6, i1 = hi >> 6;
     uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63));
     for (int32_t k = a; k <= b; k++)
     {
         const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
-        int32_t n = 0, across = 0;
+        int32_t n = 0, across = 0, starts = 0;
+        uint64_t carry = 0;
         for (int32_t i = i0; i <= i1; i++)
         {
             uint64_t w = line[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
             n += dgi_popcount64(w);
             if (k < b)
-                across += dgi_popcount64(w & next[i]);
+            {
+                uint64_t both = w & next[i];
+                across += dgi_popcount64(both);
+                starts += dgi_popcount64(both & ~(both << 1 | carry));
+                carry = both >> 63;
+            }
         }
-        open[k - a] = n, pairs[k - a] = across;
+        out.open[k - a] = n, out.pairs[k - a] = across, out.runs[k - a] = starts;
     }
 }
 
-/* The runs of open pairs side by side across from line k to line k + 1 of
- * m, bits lo..hi. */
-static int32_t runs_across(const bit_lines *m, int32_t k, int32_t lo, int32_t hi)
+/* 1 if bit j is open in lines k and k + 1 of m. */
+static int pair_at(const bit_lines *m, int32_t k, int32_t j)
 {
-    const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
-    int32_t i0 = lo >> 6, i1 = hi >> 6, starts = 0;
-    uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63)), carry = 0;
-    for (int32_t i = i0; i <= i1; i++)
-    {
-        uint64_t both = line[i] & next[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
-        starts += dgi_popcount64(both & ~(both << 1 | carry));
-        carry = both >> 63;
-    }
-    return starts;
+    const uint64_t *line = m->bits + (size_t)k * (size_t)m->words + (j >> 6);
+    return (int)((line[0] & line[m->words]) >> (j & 63) & 1);
 }
 
-/* A piece's line counts in ch->counts from `at`: per row (h) its open cells,
- * per row its open pairs to the next row, then the same per column (w). */
+/* A piece's counts, rows then columns, in ch->counts from `at`. */
 typedef struct line_counts {
-    int32_t *row_open, *row_pairs, *col_open, *col_pairs;
+    axis_counts rows, cols;
 } line_counts;
 
 static line_counts counts_of(const chambers *ch, int32_t at, int32_t w, int32_t h)
 {
     int32_t *b = ch->counts + at;
-    line_counts lc = {b, b + h, b + 2 * h, b + 2 * h + w};
+    line_counts lc = {{b, b + h, b + 2 * h}, {b + 3 * h, b + 3 * h + w, b + 3 * h + 2 * w}};
     return lc;
 }
 
 static int32_t counts_size(const chamber *p)
 {
-    return 2 * (p->x1 - p->x0 + 1 + p->y1 - p->y0 + 1);
+    return 3 * (p->x1 - p->x0 + 1 + p->y1 - p->y0 + 1);
+}
+
+static void skip_lines(axis_counts *a, int32_t n)
+{
+    a->open += n, a->pairs += n, a->runs += n;
 }
 
 /* Shrinks the piece's rect to its open cells; lc moves to the new corner. */
 static void trim_piece(chamber *p, line_counts *lc)
 {
     int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1, a = 0, b = w - 1, t = 0, d = h - 1;
-    while (a < b && lc->col_open[a] == 0)
+    while (a < b && lc->cols.open[a] == 0)
         a++;
-    while (b > a && lc->col_open[b] == 0)
+    while (b > a && lc->cols.open[b] == 0)
         b--;
-    while (t < d && lc->row_open[t] == 0)
+    while (t < d && lc->rows.open[t] == 0)
         t++;
-    while (d > t && lc->row_open[d] == 0)
+    while (d > t && lc->rows.open[d] == 0)
         d--;
-    lc->col_open += a, lc->col_pairs += a, lc->row_open += t, lc->row_pairs += t;
+    skip_lines(&lc->cols, a), skip_lines(&lc->rows, t);
     p->x1 = p->x0 + b, p->x0 += a, p->y1 = p->y0 + d, p->y0 += t;
 }
 
@@ -1485,26 +1492,22 @@ typedef struct cut {
     int64_t score;   /* narrower first, then more even */
 } cut;
 
-/* The best cut of piece p across one axis (m, its open cells and pairs per
- * line from line `first`): between lines k and k + 1 for k in first..last - 1,
- * leaving side_min cells or more on each side. The runs of pairs across a
- * line are counted only where the cut may win. */
-static void best_cut(const bit_lines *m, const int32_t *open, const int32_t *pairs, int32_t first,
-                     int32_t last, int32_t lo, int32_t hi, int32_t cells, int32_t side_min,
+/* The best cut of piece p across one axis (its counts per line from line
+ * `first`): between lines k and k + 1 for k in first..last - 1, leaving
+ * side_min cells or more on each side. */
+static void best_cut(axis_counts n, int32_t first, int32_t last, int32_t cells, int32_t side_min,
                      int32_t vertical, cut *best)
 {
     int32_t before = 0;
     for (int32_t k = first; k < last; k++)
     {
-        before += open[k - first];
+        before += n.open[k - first];
         int32_t after = cells - before;
-        if (before < side_min || after < side_min || k - first + 1 < CHAMBER_SPAN ||
-            last - k < CHAMBER_SPAN)
+        if (after < side_min || last - k < CHAMBER_SPAN)
+            break; /* both only fall from here */
+        if (before < side_min || k - first + 1 < CHAMBER_SPAN)
             continue;
-        int32_t width = pairs[k - first];
-        if (best->at >= 0 && width > best->width)
-            continue;
-        width += CHAMBER_RUN_COST * DG_MAX(runs_across(m, k, lo, hi) - 1, 0);
+        int32_t width = n.pairs[k - first] + CHAMBER_RUN_COST * DG_MAX(n.runs[k - first] - 1, 0);
         int64_t score = (int64_t)width << 32 | (uint32_t)abs(before - after);
         if (best->at < 0 || score < best->score)
         {
@@ -1514,36 +1517,54 @@ static void best_cut(const bit_lines *m, const int32_t *open, const int32_t *pai
     }
 }
 
-/* The counts of the two halves of piece p (trimmed, counts lc) cut as in
- * node: the lines along the cut are the parent's; across it, the first
- * half's are counted and the second's are the parent's less those. */
-static void split_counts(const chambers *ch, const chamber *p, line_counts lc, const chamber *a,
-                         line_counts la, line_counts lb, int32_t vertical)
+/* Counts of the halves lo, hi of the cross axis (lines `cross`, bits
+ * split before `mid`): the counted half `done` is subtracted from the
+ * parent's p into `rest`; a run of pairs through the split is one in the
+ * parent but one in each half. */
+static void subtract_counts(const bit_lines *m, int32_t first, int32_t cross, int32_t mid,
+                            axis_counts p, axis_counts done, axis_counts rest)
 {
-    int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1;
-    const int32_t *along_open = vertical ? lc.col_open : lc.row_open;
-    const int32_t *along_pairs = vertical ? lc.col_pairs : lc.row_pairs;
-    int32_t *a_open = vertical ? la.col_open : la.row_open, *b_open = vertical ? lb.col_open : lb.row_open;
-    int32_t *a_pairs = vertical ? la.col_pairs : la.row_pairs;
-    int32_t *b_pairs = vertical ? lb.col_pairs : lb.row_pairs;
-    int32_t n = vertical ? w : h, na = vertical ? a->x1 - a->x0 + 1 : a->y1 - a->y0 + 1;
-    memcpy(a_open, along_open, (size_t)na * sizeof *a_open);
-    memcpy(a_pairs, along_pairs, (size_t)na * sizeof *a_pairs);
-    a_pairs[na - 1] = 0;
-    memcpy(b_open, along_open + na, (size_t)(n - na) * sizeof *b_open);
-    memcpy(b_pairs, along_pairs + na, (size_t)(n - na) * sizeof *b_pairs);
-    const int32_t *cross_open = vertical ? lc.row_open : lc.col_open;
-    const int32_t *cross_pairs = vertical ? lc.row_pairs : lc.col_pairs;
-    int32_t *ca_open = vertical ? la.row_open : la.col_open, *cb_open = vertical ? lb.row_open : lb.col_open;
-    int32_t *ca_pairs = vertical ? la.row_pairs : la.col_pairs;
-    int32_t *cb_pairs = vertical ? lb.row_pairs : lb.col_pairs;
-    int32_t cross = vertical ? h : w;
-    if (vertical)
-        count_axis(&ch->by_row, p->y0, p->y1, a->x0, a->x1, ca_open, ca_pairs);
-    else
-        count_axis(&ch->by_col, p->x0, p->x1, a->y0, a->y1, ca_open, ca_pairs);
     for (int32_t k = 0; k < cross; k++)
-        cb_open[k] = cross_open[k] - ca_open[k], cb_pairs[k] = cross_pairs[k] - ca_pairs[k];
+    {
+        rest.open[k] = p.open[k] - done.open[k];
+        rest.pairs[k] = p.pairs[k] - done.pairs[k];
+        rest.runs[k] = p.runs[k] - done.runs[k];
+        if (k + 1 < cross && pair_at(m, first + k, mid - 1) && pair_at(m, first + k, mid))
+            rest.runs[k]++;
+    }
+}
+
+static void copy_lines(axis_counts to, axis_counts from, int32_t n)
+{
+    memcpy(to.open, from.open, (size_t)n * sizeof *to.open);
+    memcpy(to.pairs, from.pairs, (size_t)n * sizeof *to.pairs);
+    memcpy(to.runs, from.runs, (size_t)n * sizeof *to.runs);
+}
+
+/* The counts of the halves a, b of piece p (trimmed, counts lc), cut
+ * across rows (or columns, vertical): the lines along the cut are the
+ * parent's; across it, the half spanning fewer words is counted and the
+ * other's are the parent's less those. */
+static void split_counts(const chambers *ch, const chamber *p, line_counts lc, const chamber *a,
+                         const chamber *b, line_counts la, line_counts lb, int32_t vertical)
+{
+    axis_counts along = vertical ? lc.cols : lc.rows, cross = vertical ? lc.rows : lc.cols;
+    axis_counts a_along = vertical ? la.cols : la.rows, a_cross = vertical ? la.rows : la.cols;
+    axis_counts b_along = vertical ? lb.cols : lb.rows, b_cross = vertical ? lb.rows : lb.cols;
+    int32_t na = vertical ? a->x1 - a->x0 + 1 : a->y1 - a->y0 + 1;
+    int32_t nb = vertical ? b->x1 - b->x0 + 1 : b->y1 - b->y0 + 1;
+    copy_lines(a_along, along, na);
+    a_along.pairs[na - 1] = a_along.runs[na - 1] = 0;
+    skip_lines(&along, na);
+    copy_lines(b_along, along, nb);
+    const bit_lines *m = vertical ? &ch->by_row : &ch->by_col;
+    int32_t first = vertical ? p->y0 : p->x0, last = vertical ? p->y1 : p->x1;
+    int32_t a0 = vertical ? a->x0 : a->y0, a1 = vertical ? a->x1 : a->y1;
+    int32_t b0 = vertical ? b->x0 : b->y0, b1 = vertical ? b->x1 : b->y1;
+    int count_a = (a1 >> 6) - (a0 >> 6) <= (b1 >> 6) - (b0 >> 6);
+    count_axis(m, first, last, count_a ? a0 : b0, count_a ? a1 : b1, count_a ? a_cross : b_cross);
+    subtract_counts(m, first, last - first + 1, b0, cross, count_a ? a_cross : b_cross,
+                    count_a ? b_cross : a_cross);
 }
 
 /* Cuts the piece on top of the stack in two (both back on the stack, their
@@ -1563,17 +1584,15 @@ static dg_status split_piece(const cave *c, chambers *ch, int32_t *top)
     trim_piece(&p, &lc);
     p.cells = 0;
     for (int32_t j = 0; j <= p.y1 - p.y0; j++)
-        p.cells += lc.row_open[j];
+        p.cells += lc.rows.open[j];
     cut best = {-1, 0, 0, 0, 0};
     /* a big piece is cut near its middle, so the cuts go log(cells) deep */
     int32_t side_min = p.cells > CHAMBER_BALANCE * CHAMBER_MAX ? p.cells / CHAMBER_BALANCE
                                                                : CHAMBER_MIN;
     if (p.cells >= 2 * CHAMBER_MIN)
     {
-        best_cut(&ch->by_row, lc.row_open, lc.row_pairs, p.y0, p.y1, p.x0, p.x1, p.cells,
-                 side_min, 0, &best);
-        best_cut(&ch->by_col, lc.col_open, lc.col_pairs, p.x0, p.x1, p.y0, p.y1, p.cells,
-                 side_min, 1, &best);
+        best_cut(lc.rows, p.y0, p.y1, p.cells, side_min, 0, &best);
+        best_cut(lc.cols, p.x0, p.x1, p.cells, side_min, 1, &best);
     }
     cut_node *node = &ch->nodes[p.node];
     if (best.at < 0 || (p.cells <= CHAMBER_MAX && best.width > CHAMBER_NARROW))
@@ -1595,7 +1614,7 @@ static dg_status split_piece(const cave *c, chambers *ch, int32_t *top)
     int32_t size_a = counts_size(&a), size_b = counts_size(&b);
     line_counts lb = counts_of(ch, free_at, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
     line_counts la = counts_of(ch, free_at + size_b, a.x1 - a.x0 + 1, a.y1 - a.y0 + 1);
-    split_counts(ch, &p, lc, &a, la, lb, best.vertical);
+    split_counts(ch, &p, lc, &a, &b, la, lb, best.vertical);
     memmove(ch->counts + here, ch->counts + free_at, (size_t)(size_a + size_b) * sizeof *ch->counts);
     b.counts = here, a.counts = here + size_b;
     ch->stack[(*top)++] = b;
@@ -1647,8 +1666,8 @@ static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
     ch->stack = ch->list + ch->cap;
     make_bit_lines(c, ch);
     line_counts lc = counts_of(ch, 0, c->iw, c->ih);
-    count_axis(&ch->by_row, 0, c->ih - 1, 0, c->iw - 1, lc.row_open, lc.row_pairs);
-    count_axis(&ch->by_col, 0, c->iw - 1, 0, c->ih - 1, lc.col_open, lc.col_pairs);
+    count_axis(&ch->by_row, 0, c->ih - 1, 0, c->iw - 1, lc.rows);
+    count_axis(&ch->by_col, 0, c->iw - 1, 0, c->ih - 1, lc.cols);
     ch->node_count = 1;
     int32_t top = 0;
     ch->stack[top++] = all;
