@@ -740,9 +740,10 @@ static dg_status meet_row(cave *c, int32_t y, near_row here, near_row down)
     for (int32_t x = 0; x <= last && st == DG_OK; x++)
     {
         int32_t o = own[x];
-        if ((x < last && own[x + 1] == o && below[x] == o) || o < 0)
-            continue; /* inside one cave's area (most cells), or around reserved cells
-                       * a cell of no cave */
+        while (x < last && own[x + 1] == o && below[x] == o)
+            x++; /* inside one cave's area (most cells) */
+        if (o < 0)
+            continue; /* around reserved cells, a cell of no cave */
         if (x < last && own[x + 1] >= 0 && own[x + 1] != o)
             st = touch(c, i0 + x, i0 + x + 1, here, x, here, x + 1, &across);
         if (st == DG_OK && below[x] >= 0 && below[x] != o)
