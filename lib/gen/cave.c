@@ -1772,8 +1772,9 @@ static dg_status setup_forbid(cave *c, const dg_grid *g, int64_t *cells)
     return DG_OK;
 }
 
-/* Everything but writing the caller's grid and result. */
-static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
+/* Everything but writing the caller's grid and result (the start and exit
+ * only when a result is asked: the tiles do not depend on them). */
+static dg_status build(cave *c, uint64_t seed, int64_t grid_cells, int with_result)
 {
     dg_status st = cave_alloc(c);
     for (int draw = 0; st == DG_OK && draw <= DRAWS; draw++)
@@ -1799,6 +1800,8 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
     st = connect_caves(c);
     if (st != DG_OK)
         return st;
+    if (!with_result)
+        return DG_OK;
     pick_start(c, seed); /* after the caves around reserved cells that cannot be joined went */
     pick_exit(c);
     return DG_OK;
@@ -1835,7 +1838,7 @@ dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_
     if (reserved)
         st = setup_forbid(&c, grid, &cells);
     if (st == DG_OK)
-        st = build(&c, seed, cells);
+        st = build(&c, seed, cells, result != NULL);
     chambers ch;
     memset(&ch, 0, sizeof ch);
     if (st == DG_OK && result)
