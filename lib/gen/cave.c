@@ -251,10 +251,43 @@ typedef struct rule {
     int count;
     uint64_t eq[9][4]; /* per entry: the four count bits to match, as all-0 / all-1 words */
     int sel[9];        /* 1 rock cells, 2 open cells, 3 both */
+    /* when both sets are "n or more" (as the defaults): n for rock cells
+     * and for open cells; else threshold is 0 */
+    int threshold, rock_at_least, open_at_least;
 } rule;
+
+/* n when mask holds exactly the counts n..8 (9: none), else -1. */
+static int threshold_of(int32_t mask)
+{
+    for (int n = 0; n <= 9; n++)
+        if (mask == (0x1FF & (0x1FF << n)))
+            return n;
+    return -1;
+}
+
+/* Lanes whose neighbour count (0..8, bit planes t0..t3) is at least n. */
+static uint64_t count_at_least(int n, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3)
+{
+    switch (n)
+    {
+    case 0: return ~0ULL;
+    case 1: return t3 | t2 | t1 | t0;
+    case 2: return t3 | t2 | t1;
+    case 3: return t3 | t2 | (t1 & t0);
+    case 4: return t3 | t2;
+    case 5: return t3 | (t2 & (t1 | t0));
+    case 6: return t3 | (t2 & t1);
+    case 7: return t3 | (t2 & t1 & t0);
+    case 8: return t3;
+    default: return 0;
+    }
+}
 
 static void make_rule(rule *r, int32_t birth, int32_t survival)
 {
+    int ts = threshold_of(survival), tb = threshold_of(birth);
+    r->threshold = ts >= 0 && tb >= 0;
+    r->rock_at_least = ts, r->open_at_least = tb;
     r->count = 0;
     for (int n = 0; n <= 8; n++)
     {
@@ -289,6 +322,12 @@ static void automaton_step(cave *c, const rule *rl)
             uint64_t t1 = s1 ^ b1 ^ j0, j1 = (s1 & b1) | (j0 & (s1 ^ b1));
             uint64_t t2 = s2 ^ j1, t3 = s2 & j1;
             uint64_t rock = mid[i], res = 0;
+            if (rl->threshold)
+            {
+                out[i] = (rock & count_at_least(rl->rock_at_least, t0, t1, t2, t3)) |
+                         (~rock & count_at_least(rl->open_at_least, t0, t1, t2, t3));
+                continue;
+            }
             for (int k = 0; k < rl->count; k++)
             {
                 const uint64_t *e = rl->eq[k];
