@@ -1220,8 +1220,16 @@ static void pick_exit(cave *c)
     uint8_t *map = c->map;
     int32_t *queue = c->queue;
     const ptrdiff_t pw = c->pw; /* pointer-sized: no widening per cell */
-    for (size_t i = 0, n = c->cells; i < n; i++)
-        map[i] &= M_OPEN; /* EDGE (4) and the marks go */
+    size_t i = 0, n = c->cells; /* EDGE (4) and the marks go, eight cells a step */
+    for (; i + 8 <= n; i += 8)
+    {
+        uint64_t w;
+        memcpy(&w, map + i, 8);
+        w &= 0x0101010101010101ULL * M_OPEN;
+        memcpy(map + i, &w, 8);
+    }
+    for (; i < n; i++)
+        map[i] &= M_OPEN;
     size_t head = 0, tail = 1;
     queue[0] = c->start;
     map[c->start] |= W_SEEN;
