@@ -817,16 +817,14 @@ static void sweep_down_rock(uint32_t *near, int32_t *d, uint32_t *g, int32_t x0,
     *pd = dl, *pg = gl;
 }
 
-/* The cave cells x0..x1 of area row y, region `set`, in either sweep. */
-static void sweep_cave(int32_t *d, uint32_t *g, int32_t *own, int32_t set, int32_t x0, int32_t x1,
+/* The cave cells x0..x1 of area row y, region `set` (in own: the owner of
+ * the second sweep, the first sweep's near), in either sweep. */
+static void sweep_cave(int32_t *d, uint32_t *g, uint32_t *own, int32_t set, int32_t x0, int32_t x1,
                        int32_t y)
 {
+    uint32_t p = XY(x0 + PAD, y + PAD);
     for (int32_t x = x0; x <= x1; x++)
-    {
-        d[x] = 0, g[x] = XY(x + PAD, y + PAD);
-        if (own)
-            own[x] = set;
-    }
+        d[x] = 0, g[x] = p++, own[x] = (uint32_t)set;
 }
 
 /* Second sweep, area row y, columns x1 down to x0 of rock (up and left): each
@@ -880,9 +878,7 @@ static dg_status nearest_caves(cave *c)
             if (c->keep[rn->set] < 0)
                 continue;
             sweep_down_rock(near, d, g, x, rn->x0 - 1, &pd, &pg);
-            sweep_cave(d, g, NULL, 0, rn->x0, rn->x1, y);
-            for (int32_t k = rn->x0; k <= rn->x1; k++)
-                near[k] = (uint32_t)rn->set;
+            sweep_cave(d, g, near, rn->set, rn->x0, rn->x1, y);
             pd = 0, pg = g[rn->x1], x = rn->x1 + 1;
         }
         sweep_down_rock(near, d, g, x, iw - 1, &pd, &pg);
@@ -902,7 +898,7 @@ static dg_status nearest_caves(cave *c)
             if (c->keep[rn->set] < 0)
                 continue;
             sweep_up_rock(c, y, dn, dd, d, g, own, rn->x1 + 1, x, &pd, &pg, &po);
-            sweep_cave(d, g, own, rn->set, rn->x0, rn->x1, y);
+            sweep_cave(d, g, (uint32_t *)own, rn->set, rn->x0, rn->x1, y);
             pd = 0, pg = g[rn->x0], po = rn->set, x = rn->x0 - 1;
         }
         sweep_up_rock(c, y, dn, dd, d, g, own, 0, x, &pd, &pg, &po);
