@@ -1380,7 +1380,10 @@ typedef struct chamber {
     int32_t x0, y0, x1, y1; /* area coordinates, inclusive */
     int32_t cells;
     int32_t node;           /* its node in the tree of cuts */
-    int32_t counts;         /* where its line counts start in chambers.counts */
+    /* its line counts in chambers.counts: per row from `rows` its open cells,
+     * row_stride on its pairs, two strides on its runs; the same per column */
+    int32_t rows, row_stride, cols, col_stride;
+    int32_t end;            /* the end of the counts it holds itself */
 } chamber;
 
 /* The tree of cuts: a cut sends cells before `at` (x if vertical, else y)
@@ -1490,21 +1493,22 @@ static int pair_at(const bit_lines *m, int32_t k, int32_t j)
     return (int)((line[0] & line[m->words]) >> (j & 63) & 1);
 }
 
-/* A piece's counts, rows then columns, in ch->counts from `at`. */
+/* A piece's counts, rows then columns. */
 typedef struct line_counts {
     axis_counts rows, cols;
 } line_counts;
 
-static line_counts counts_of(const chambers *ch, int32_t at, int32_t w, int32_t h)
+static axis_counts axis_at(const chambers *ch, int32_t at, int32_t stride)
 {
     int32_t *b = ch->counts + at;
-    line_counts lc = {{b, b + h, b + 2 * h}, {b + 3 * h, b + 3 * h + w, b + 3 * h + 2 * w}};
-    return lc;
+    axis_counts n = {b, b + stride, b + 2 * stride};
+    return n;
 }
 
-static int32_t counts_size(const chamber *p)
+static line_counts counts_of(const chambers *ch, const chamber *p)
 {
-    return 3 * (p->x1 - p->x0 + 1 + p->y1 - p->y0 + 1);
+    line_counts lc = {axis_at(ch, p->rows, p->row_stride), axis_at(ch, p->cols, p->col_stride)};
+    return lc;
 }
 
 static void skip_lines(axis_counts *a, int32_t n)
@@ -1578,53 +1582,52 @@ static void subtract_counts(const bit_lines *m, int32_t first, int32_t cross, in
     }
 }
 
-static void copy_lines(axis_counts to, axis_counts from, int32_t n)
-{
-    memcpy(to.open, from.open, (size_t)n * sizeof *to.open);
-    memcpy(to.pairs, from.pairs, (size_t)n * sizeof *to.pairs);
-    memcpy(to.runs, from.runs, (size_t)n * sizeof *to.runs);
-}
-
 /* The counts of the halves a, b of piece p (trimmed, counts lc), cut
  * across rows (or columns, vertical): the lines along the cut are the
- * parent's; across it, the half spanning fewer words is counted and the
- * other's are the parent's less those. */
-static void split_counts(const chambers *ch, const chamber *p, line_counts lc, const chamber *a,
-                         const chamber *b, line_counts la, line_counts lb, int32_t vertical)
+ * parent's own (the halves point into them); across it, the half spanning
+ * fewer words is counted into its place at `at` and the other's, beside
+ * it, are the parent's less those. */
+static void split_counts(const chambers *ch, const chamber *p, line_counts lc, chamber *a,
+                         chamber *b, int32_t vertical, int32_t at)
 {
     axis_counts along = vertical ? lc.cols : lc.rows, cross = vertical ? lc.rows : lc.cols;
-    axis_counts a_along = vertical ? la.cols : la.rows, a_cross = vertical ? la.rows : la.cols;
-    axis_counts b_along = vertical ? lb.cols : lb.rows, b_cross = vertical ? lb.rows : lb.cols;
     int32_t na = vertical ? a->x1 - a->x0 + 1 : a->y1 - a->y0 + 1;
-    int32_t nb = vertical ? b->x1 - b->x0 + 1 : b->y1 - b->y0 + 1;
-    copy_lines(a_along, along, na);
-    a_along.pairs[na - 1] = a_along.runs[na - 1] = 0;
-    skip_lines(&along, na);
-    copy_lines(b_along, along, nb);
+    int32_t along_at = (int32_t)(along.open - ch->counts), n = vertical ? p->y1 - p->y0 + 1
+                                                                        : p->x1 - p->x0 + 1;
+    int32_t *a_along = vertical ? &a->cols : &a->rows, *b_along = vertical ? &b->cols : &b->rows;
+    int32_t *a_cross = vertical ? &a->rows : &a->cols, *b_cross = vertical ? &b->rows : &b->cols;
+    *a_along = along_at, *b_along = along_at + na;
+    *a_cross = at, *b_cross = at + 3 * n;
+    if (vertical)
+        a->row_stride = b->row_stride = n;
+    else
+        a->col_stride = b->col_stride = n;
+    a->end = b->end = at + 6 * n;
     const bit_lines *m = vertical ? &ch->by_row : &ch->by_col;
     int32_t first = vertical ? p->y0 : p->x0, last = vertical ? p->y1 : p->x1;
     int32_t a0 = vertical ? a->x0 : a->y0, a1 = vertical ? a->x1 : a->y1;
     int32_t b0 = vertical ? b->x0 : b->y0, b1 = vertical ? b->x1 : b->y1;
     int count_a = (a1 >> 6) - (a0 >> 6) <= (b1 >> 6) - (b0 >> 6);
-    count_axis(m, first, last, count_a ? a0 : b0, count_a ? a1 : b1, count_a ? a_cross : b_cross);
-    subtract_counts(m, first, last - first + 1, b0, cross, count_a ? a_cross : b_cross,
-                    count_a ? b_cross : a_cross);
+    axis_counts ca = axis_at(ch, *a_cross, n), cb = axis_at(ch, *b_cross, n);
+    count_axis(m, first, last, count_a ? a0 : b0, count_a ? a1 : b1, count_a ? ca : cb);
+    subtract_counts(m, first, n, b0, cross, count_a ? ca : cb, count_a ? cb : ca);
 }
 
 /* Cuts the piece on top of the stack in two (both back on the stack, their
- * counts in its place), or moves it to the list when it is small enough or
+ * counts above its own), or moves it to the list when it is small enough or
  * has no cut. */
 static dg_status split_piece(const cave *c, chambers *ch, int32_t *top)
 {
     chamber p = ch->stack[--*top];
-    int32_t here = p.counts, free_at = here + counts_size(&p);
-    void *arr = ch->counts; /* room for the halves' counts, each no more than the parent's */
-    dg_status st = dgi_grow(c->a, &arr, &ch->counts_cap, free_at + 2 * counts_size(&p),
+    int32_t free_at = p.end;
+    void *arr = ch->counts; /* room for the halves' counts across the cut */
+    dg_status st = dgi_grow(c->a, &arr, &ch->counts_cap,
+                            free_at + 6 * DG_MAX(p.x1 - p.x0 + 1, p.y1 - p.y0 + 1),
                             sizeof *ch->counts);
     ch->counts = arr;
     if (st != DG_OK)
         return st;
-    line_counts lc = counts_of(ch, here, p.x1 - p.x0 + 1, p.y1 - p.y0 + 1);
+    line_counts lc = counts_of(ch, &p);
     trim_piece(&p, &lc);
     p.cells = 0;
     for (int32_t j = 0; j <= p.y1 - p.y0; j++)
@@ -1654,13 +1657,9 @@ static dg_status split_piece(const cave *c, chambers *ch, int32_t *top)
     a.cells = best.before, b.cells = p.cells - best.before;
     node->first = a.node = ch->node_count++;
     node->second = b.node = ch->node_count++;
-    /* the halves' counts go above the parent's, then down in its place */
-    int32_t size_a = counts_size(&a), size_b = counts_size(&b);
-    line_counts lb = counts_of(ch, free_at, b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
-    line_counts la = counts_of(ch, free_at + size_b, a.x1 - a.x0 + 1, a.y1 - a.y0 + 1);
-    split_counts(ch, &p, lc, &a, &b, la, lb, best.vertical);
-    memmove(ch->counts + here, ch->counts + free_at, (size_t)(size_a + size_b) * sizeof *ch->counts);
-    b.counts = here, a.counts = here + size_b;
+    /* the halves' counts go above the parent's (the stack's counts stay in
+     * stack order, and the next piece cut writes over those of the last) */
+    split_counts(ch, &p, lc, &a, &b, best.vertical, free_at);
     ch->stack[(*top)++] = b;
     ch->stack[(*top)++] = a;
     return DG_OK;
@@ -1692,9 +1691,10 @@ static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
     ch->buf_size = bit_words * sizeof(uint64_t) +
                    2 * (size_t)ch->cap * (sizeof(chamber) + sizeof(cut_node));
     uint64_t *bits = dgi_alloc(c->a, ch->buf_size);
-    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0, 0};
+    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0,
+                   0, c->ih, 3 * c->ih, c->iw, 3 * (c->iw + c->ih)};
     void *arr = NULL;
-    if (!bits || dgi_grow(c->a, &arr, &ch->counts_cap, 4 * counts_size(&all),
+    if (!bits || dgi_grow(c->a, &arr, &ch->counts_cap, 4 * all.end,
                           sizeof *ch->counts) != DG_OK)
     {
         ch->counts = arr;
@@ -1709,7 +1709,7 @@ static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
     ch->list = (chamber *)(void *)(ch->nodes + 2 * (size_t)ch->cap);
     ch->stack = ch->list + ch->cap;
     make_bit_lines(c, ch);
-    line_counts lc = counts_of(ch, 0, c->iw, c->ih);
+    line_counts lc = counts_of(ch, &all);
     count_axis(&ch->by_row, 0, c->ih - 1, 0, c->iw - 1, lc.rows);
     count_axis(&ch->by_col, 0, c->iw - 1, 0, c->ih - 1, lc.cols);
     ch->node_count = 1;
