@@ -158,13 +158,14 @@ static void cave_free(cave *c)
 
 /* One block: bit rows (two buffers of (ih + 2) rows, two row sums), the
  * sweeps' rows, the tunnels' row spans, near (4 bytes per area cell, later
- * the queue) and the map. */
-static dg_status cave_alloc(cave *c)
+ * the queue) and the map, which only the exit walk and the tunnels around
+ * reserved cells read (without them it is not made: map NULL). */
+static dg_status cave_alloc(cave *c, int with_map)
 {
     size_t words = (size_t)c->nw * (size_t)(c->ih + 2), area = (size_t)c->iw * (size_t)c->ih;
     size_t bit_bytes = (2 * words + 2 * (size_t)c->nw) * sizeof(uint64_t);
     size_t ints = 6 * (size_t)c->iw + 2 * (size_t)c->ih + area + 2;
-    c->block_size = bit_bytes + ints * sizeof(int32_t) + c->cells;
+    c->block_size = bit_bytes + ints * sizeof(int32_t) + (with_map ? c->cells : 0);
     uint8_t *b = dgi_alloc(c->a, c->block_size);
     if (!b)
         return DG_E_NOMEM;
@@ -179,7 +180,7 @@ static dg_status cave_alloc(cave *c)
     c->row_end = c->row_first + c->ih;
     c->queue = c->row_end + c->ih;
     c->near = (uint32_t *)c->queue;
-    c->map = (uint8_t *)(c->queue + area + 2);
+    c->map = with_map ? (uint8_t *)(c->queue + area + 2) : NULL;
     return DG_OK;
 }
 
@@ -673,7 +674,8 @@ static void fill_pockets(cave *c)
         for (int32_t x = rn->x0; x <= rn->x1; x++)
             set_rock(c, XY(x + PAD, rn->y + PAD), 1);
     }
-    build_map(c);
+    if (c->map)
+        build_map(c);
 }
 
 /* The free cell nearest (*x, *y) with a free side (ties in row order), as
@@ -969,13 +971,21 @@ static void spanning_tree(cave *c)
     }
 }
 
-/* Opens the brush (tunnel_width cells square) at map cell (x, y), inside the area. */
+/* Opens the brush (tunnel_width cells square) at map cell (x, y), inside the
+ * area (without the map, the area's bounds and the bit rows tell the same). */
 static void open_brush(cave *c, int32_t x, int32_t y)
 {
     int32_t w = c->p->tunnel_width, lo = w == 3 ? -1 : 0;
     for (int32_t dy = lo; dy < lo + w; dy++)
         for (int32_t dx = lo; dx < lo + w; dx++)
         {
+            if (!c->map)
+            {
+                int32_t ax = x + dx - PAD, ay = y + dy - PAD;
+                if (ax >= 0 && ax < c->iw && ay >= 0 && ay < c->ih)
+                    set_rock(c, XY(x + dx, y + dy), 0);
+                continue;
+            }
             uint8_t *m = &c->map[(y + dy) * c->pw + x + dx];
             if ((*m & M_KIND) == M_ROCK)
             {
@@ -1819,7 +1829,7 @@ static dg_status setup_forbid(cave *c, const dg_grid *g, int64_t *cells)
  * only when a result is asked: the tiles do not depend on them). */
 static dg_status build(cave *c, uint64_t seed, int64_t grid_cells, int with_result)
 {
-    dg_status st = cave_alloc(c);
+    dg_status st = cave_alloc(c, with_result || c->forbid);
     for (int draw = 0; st == DG_OK && draw <= DRAWS; draw++)
     {
         if (draw < DRAWS)
