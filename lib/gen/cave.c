@@ -1413,7 +1413,7 @@ typedef struct bit_lines {
 typedef struct chambers {
     bit_lines by_row, by_col;
     chamber *list;  int32_t count, cap;
-    chamber *stack; /* pieces still to cut (cap entries) */
+    chamber *stack; int32_t stack_cap; /* pieces still to cut (about one per level) */
     cut_node *nodes; int32_t node_count; /* 2 x cap entries */
     int32_t *counts; int32_t counts_cap; /* the line counts of the pieces on the stack,
                                           * in stack order */
@@ -1670,6 +1670,10 @@ static dg_status split_piece(const cave *c, chambers *ch, int32_t *top)
     /* the halves' counts go above the parent's (the stack's counts stay in
      * stack order, and the next piece cut writes over those of the last) */
     split_counts(ch, &p, lc, &a, &b, best.vertical, free_at);
+    arr = ch->stack;
+    if ((st = dgi_grow(c->a, &arr, &ch->stack_cap, *top + 2, sizeof *ch->stack)) != DG_OK)
+        return st;
+    ch->stack = arr;
     ch->stack[(*top)++] = b;
     ch->stack[(*top)++] = a;
     return DG_OK;
@@ -1685,6 +1689,7 @@ static void chambers_free(const cave *c, chambers *ch)
 {
     dgi_free(c->a, ch->by_row.bits, ch->buf_size);
     dgi_free(c->a, ch->counts, (size_t)ch->counts_cap * sizeof *ch->counts);
+    dgi_free(c->a, ch->stack, (size_t)ch->stack_cap * sizeof *ch->stack);
     memset(ch, 0, sizeof *ch);
 }
 
@@ -1699,25 +1704,27 @@ static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
     size_t bit_words = ((size_t)c->ih + 1) * (size_t)ch->by_row.words +
                        ((size_t)c->iw + 1) * (size_t)ch->by_col.words;
     ch->buf_size = bit_words * sizeof(uint64_t) +
-                   2 * (size_t)ch->cap * (sizeof(chamber) + sizeof(cut_node));
+                   (size_t)ch->cap * (sizeof(chamber) + 2 * sizeof(cut_node));
     uint64_t *bits = dgi_alloc(c->a, ch->buf_size);
     chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0,
                    0, c->ih, 3 * c->ih, c->iw, 3 * (c->iw + c->ih)};
-    void *arr = NULL;
-    if (!bits || dgi_grow(c->a, &arr, &ch->counts_cap, 4 * all.end,
-                          sizeof *ch->counts) != DG_OK)
+    void *arr = NULL, *stack = NULL;
+    dg_status st = bits ? dgi_grow(c->a, &arr, &ch->counts_cap, 4 * all.end, sizeof *ch->counts)
+                        : DG_E_NOMEM;
+    ch->counts = arr;
+    if (st == DG_OK)
+        st = dgi_grow(c->a, &stack, &ch->stack_cap, 64, sizeof *ch->stack);
+    ch->stack = stack;
+    if (st != DG_OK)
     {
-        ch->counts = arr;
         dgi_free(c->a, bits, ch->buf_size);
         ch->buf_size = 0;
         return DG_E_NOMEM;
     }
-    ch->counts = arr;
     ch->by_row.bits = bits;
     ch->by_col.bits = bits + ((size_t)c->ih + 1) * (size_t)ch->by_row.words;
     ch->nodes = (cut_node *)(void *)(bits + bit_words);
     ch->list = (chamber *)(void *)(ch->nodes + 2 * (size_t)ch->cap);
-    ch->stack = ch->list + ch->cap;
     make_bit_lines(c, ch);
     line_counts lc = counts_of(ch, &all);
     count_axis(&ch->by_row, 0, c->ih - 1, 0, c->iw - 1, lc.rows);
@@ -1725,7 +1732,6 @@ static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
     ch->node_count = 1;
     int32_t top = 0;
     ch->stack[top++] = all;
-    dg_status st = DG_OK;
     while (top > 0 && st == DG_OK)
         st = split_piece(c, ch, &top);
     if (st != DG_OK)
