@@ -1475,6 +1475,18 @@ static void count_axis(const bit_lines *m, int32_t a, int32_t b, int32_t lo, int
 {
     int32_t i0 = lo >> 6, i1 = hi >> 6;
     uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63));
+    if (i0 == i1) /* most pieces: one word a line */
+    {
+        const uint64_t *line = m->bits + (size_t)a * (size_t)m->words + i0, mask = first & end;
+        for (int32_t k = a; k <= b; k++, line += m->words)
+        {
+            uint64_t w = *line & mask, both = k < b ? w & line[m->words] : 0;
+            out.open[k - a] = dgi_popcount64(w);
+            out.pairs[k - a] = dgi_popcount64(both);
+            out.runs[k - a] = dgi_popcount64(both & ~(both << 1));
+        }
+        return;
+    }
     for (int32_t k = a; k <= b; k++)
     {
         const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
