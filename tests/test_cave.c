@@ -1,6 +1,7 @@
 /* Cave generator: properties over many seeds and parameter sets, what each
  * option does, golden hashes, bad input, smallest grids and allocation
  * failures. */
+#include "core/core.h" /* dgi_popcount64: the chambers' line counts */
 #include "hard.h"
 #include "test.h"
 
@@ -668,4 +669,21 @@ TEST(cave_scratch_per_cell)
     CHECK(ha.peak_bytes > 0 && ha.peak_bytes < 8 * (int64_t)w * h);
     CHECK(hard_alloc_clean(&ha));
     free(cells);
+}
+
+/* The popcount the chambers count lines with (one instruction where the
+ * compiler offers it, bit-parallel sums elsewhere) against a bit by bit count. */
+TEST(cave_popcount_counts_every_bit)
+{
+    uint64_t w = 0x9E3779B97F4A7C15ULL;
+    for (int k = 0; k < 2000; k++)
+    {
+        w ^= w << 13, w ^= w >> 7, w ^= w << 17;
+        uint64_t v = k < 65 ? (k == 64 ? ~0ULL : (1ULL << k) - 1) : k % 3 ? w : w & (w >> 1);
+        int32_t n = 0;
+        for (int b = 0; b < 64; b++)
+            n += (int32_t)(v >> b & 1);
+        CHECKF(dgi_popcount64(v) == n, "word %016llx: %d, not %d", (unsigned long long)v,
+               (int)dgi_popcount64(v), (int)n);
+    }
 }

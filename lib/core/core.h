@@ -156,7 +156,9 @@ static inline void dgi_rng_seed(dg_rng *rng, uint64_t seed, uint64_t stream)
 /* Set bits of a word, and the index of its lowest set bit (w != 0). */
 static inline int32_t dgi_popcount64(uint64_t w)
 {
-#if defined(__POPCNT__)
+#if (defined(__GNUC__) || defined(__clang__)) &&                                             \
+    (defined(__POPCNT__) || defined(__aarch64__) || defined(__wasm__))
+    /* one instruction (x86 with POPCNT, AArch64's vector count, WebAssembly) */
     return __builtin_popcountll(w);
 #else /* bit-parallel sums: a libgcc call without the instruction is slower */
     w -= (w >> 1) & 0x5555555555555555ULL;

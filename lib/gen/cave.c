@@ -158,13 +158,14 @@ static void cave_free(cave *c)
 
 /* One block: bit rows (two buffers of (ih + 2) rows, two row sums), the
  * sweeps' rows, the tunnels' row spans, near (4 bytes per area cell, later
- * the queue) and the map. */
-static dg_status cave_alloc(cave *c)
+ * the queue) and the map, which only the exit walk and the tunnels around
+ * reserved cells read (without them it is not made: map NULL). */
+static dg_status cave_alloc(cave *c, int with_map)
 {
     size_t words = (size_t)c->nw * (size_t)(c->ih + 2), area = (size_t)c->iw * (size_t)c->ih;
     size_t bit_bytes = (2 * words + 2 * (size_t)c->nw) * sizeof(uint64_t);
     size_t ints = 6 * (size_t)c->iw + 2 * (size_t)c->ih + area + 2;
-    c->block_size = bit_bytes + ints * sizeof(int32_t) + c->cells;
+    c->block_size = bit_bytes + ints * sizeof(int32_t) + (with_map ? c->cells : 0);
     uint8_t *b = dgi_alloc(c->a, c->block_size);
     if (!b)
         return DG_E_NOMEM;
@@ -179,7 +180,7 @@ static dg_status cave_alloc(cave *c)
     c->row_end = c->row_first + c->ih;
     c->queue = c->row_end + c->ih;
     c->near = (uint32_t *)c->queue;
-    c->map = (uint8_t *)(c->queue + area + 2);
+    c->map = with_map ? (uint8_t *)(c->queue + area + 2) : NULL;
     return DG_OK;
 }
 
@@ -251,10 +252,43 @@ typedef struct rule {
     int count;
     uint64_t eq[9][4]; /* per entry: the four count bits to match, as all-0 / all-1 words */
     int sel[9];        /* 1 rock cells, 2 open cells, 3 both */
+    /* when both sets are "n or more" (as the defaults): n for rock cells
+     * and for open cells; else threshold is 0 */
+    int threshold, rock_at_least, open_at_least;
 } rule;
+
+/* n when mask holds exactly the counts n..8 (9: none), else -1. */
+static int threshold_of(int32_t mask)
+{
+    for (int n = 0; n <= 9; n++)
+        if (mask == (0x1FF & (0x1FF << n)))
+            return n;
+    return -1;
+}
+
+/* Lanes whose neighbour count (0..8, bit planes t0..t3) is at least n. */
+static uint64_t count_at_least(int n, uint64_t t0, uint64_t t1, uint64_t t2, uint64_t t3)
+{
+    switch (n)
+    {
+    case 0: return ~0ULL;
+    case 1: return t3 | t2 | t1 | t0;
+    case 2: return t3 | t2 | t1;
+    case 3: return t3 | t2 | (t1 & t0);
+    case 4: return t3 | t2;
+    case 5: return t3 | (t2 & (t1 | t0));
+    case 6: return t3 | (t2 & t1);
+    case 7: return t3 | (t2 & t1 & t0);
+    case 8: return t3;
+    default: return 0;
+    }
+}
 
 static void make_rule(rule *r, int32_t birth, int32_t survival)
 {
+    int ts = threshold_of(survival), tb = threshold_of(birth);
+    r->threshold = ts >= 0 && tb >= 0;
+    r->rock_at_least = ts, r->open_at_least = tb;
     r->count = 0;
     for (int n = 0; n <= 8; n++)
     {
@@ -289,6 +323,12 @@ static void automaton_step(cave *c, const rule *rl)
             uint64_t t1 = s1 ^ b1 ^ j0, j1 = (s1 & b1) | (j0 & (s1 ^ b1));
             uint64_t t2 = s2 ^ j1, t3 = s2 & j1;
             uint64_t rock = mid[i], res = 0;
+            if (rl->threshold)
+            {
+                out[i] = (rock & count_at_least(rl->rock_at_least, t0, t1, t2, t3)) |
+                         (~rock & count_at_least(rl->open_at_least, t0, t1, t2, t3));
+                continue;
+            }
             for (int k = 0; k < rl->count; k++)
             {
                 const uint64_t *e = rl->eq[k];
@@ -634,7 +674,8 @@ static void fill_pockets(cave *c)
         for (int32_t x = rn->x0; x <= rn->x1; x++)
             set_rock(c, XY(x + PAD, rn->y + PAD), 1);
     }
-    build_map(c);
+    if (c->map)
+        build_map(c);
 }
 
 /* The free cell nearest (*x, *y) with a free side (ties in row order), as
@@ -740,9 +781,10 @@ static dg_status meet_row(cave *c, int32_t y, near_row here, near_row down)
     for (int32_t x = 0; x <= last && st == DG_OK; x++)
     {
         int32_t o = own[x];
-        if ((x < last && own[x + 1] == o && below[x] == o) || o < 0)
-            continue; /* inside one cave's area (most cells), or around reserved cells
-                       * a cell of no cave */
+        while (x < last && own[x + 1] == o && below[x] == o)
+            x++; /* inside one cave's area (most cells) */
+        if (o < 0)
+            continue; /* around reserved cells, a cell of no cave */
         if (x < last && own[x + 1] >= 0 && own[x + 1] != o)
             st = touch(c, i0 + x, i0 + x + 1, here, x, here, x + 1, &across);
         if (st == DG_OK && below[x] >= 0 && below[x] != o)
@@ -777,16 +819,14 @@ static void sweep_down_rock(uint32_t *near, int32_t *d, uint32_t *g, int32_t x0,
     *pd = dl, *pg = gl;
 }
 
-/* The cave cells x0..x1 of area row y, region `set`, in either sweep. */
-static void sweep_cave(int32_t *d, uint32_t *g, int32_t *own, int32_t set, int32_t x0, int32_t x1,
+/* The cave cells x0..x1 of area row y, region `set` (in own: the owner of
+ * the second sweep, the first sweep's near), in either sweep. */
+static void sweep_cave(int32_t *d, uint32_t *g, uint32_t *own, int32_t set, int32_t x0, int32_t x1,
                        int32_t y)
 {
+    uint32_t p = XY(x0 + PAD, y + PAD);
     for (int32_t x = x0; x <= x1; x++)
-    {
-        d[x] = 0, g[x] = XY(x + PAD, y + PAD);
-        if (own)
-            own[x] = set;
-    }
+        d[x] = 0, g[x] = p++, own[x] = (uint32_t)set;
 }
 
 /* Second sweep, area row y, columns x1 down to x0 of rock (up and left): each
@@ -840,9 +880,7 @@ static dg_status nearest_caves(cave *c)
             if (c->keep[rn->set] < 0)
                 continue;
             sweep_down_rock(near, d, g, x, rn->x0 - 1, &pd, &pg);
-            sweep_cave(d, g, NULL, 0, rn->x0, rn->x1, y);
-            for (int32_t k = rn->x0; k <= rn->x1; k++)
-                near[k] = (uint32_t)rn->set;
+            sweep_cave(d, g, near, rn->set, rn->x0, rn->x1, y);
             pd = 0, pg = g[rn->x1], x = rn->x1 + 1;
         }
         sweep_down_rock(near, d, g, x, iw - 1, &pd, &pg);
@@ -862,7 +900,7 @@ static dg_status nearest_caves(cave *c)
             if (c->keep[rn->set] < 0)
                 continue;
             sweep_up_rock(c, y, dn, dd, d, g, own, rn->x1 + 1, x, &pd, &pg, &po);
-            sweep_cave(d, g, own, rn->set, rn->x0, rn->x1, y);
+            sweep_cave(d, g, (uint32_t *)own, rn->set, rn->x0, rn->x1, y);
             pd = 0, pg = g[rn->x0], po = rn->set, x = rn->x0 - 1;
         }
         sweep_up_rock(c, y, dn, dd, d, g, own, 0, x, &pd, &pg, &po);
@@ -933,13 +971,21 @@ static void spanning_tree(cave *c)
     }
 }
 
-/* Opens the brush (tunnel_width cells square) at map cell (x, y), inside the area. */
+/* Opens the brush (tunnel_width cells square) at map cell (x, y), inside the
+ * area (without the map, the area's bounds and the bit rows tell the same). */
 static void open_brush(cave *c, int32_t x, int32_t y)
 {
     int32_t w = c->p->tunnel_width, lo = w == 3 ? -1 : 0;
     for (int32_t dy = lo; dy < lo + w; dy++)
         for (int32_t dx = lo; dx < lo + w; dx++)
         {
+            if (!c->map)
+            {
+                int32_t ax = x + dx - PAD, ay = y + dy - PAD;
+                if (ax >= 0 && ax < c->iw && ay >= 0 && ay < c->ih)
+                    set_rock(c, XY(x + dx, y + dy), 0);
+                continue;
+            }
             uint8_t *m = &c->map[(y + dy) * c->pw + x + dx];
             if ((*m & M_KIND) == M_ROCK)
             {
@@ -1180,8 +1226,16 @@ static void pick_exit(cave *c)
     uint8_t *map = c->map;
     int32_t *queue = c->queue;
     const ptrdiff_t pw = c->pw; /* pointer-sized: no widening per cell */
-    for (size_t i = 0, n = c->cells; i < n; i++)
-        map[i] &= M_OPEN; /* EDGE (4) and the marks go */
+    size_t i = 0, n = c->cells; /* EDGE (4) and the marks go, eight cells a step */
+    for (; i + 8 <= n; i += 8)
+    {
+        uint64_t w;
+        memcpy(&w, map + i, 8);
+        w &= 0x0101010101010101ULL * M_OPEN;
+        memcpy(map + i, &w, 8);
+    }
+    for (; i < n; i++)
+        map[i] &= M_OPEN;
     size_t head = 0, tail = 1;
     queue[0] = c->start;
     map[c->start] |= W_SEEN;
@@ -1336,6 +1390,10 @@ typedef struct chamber {
     int32_t x0, y0, x1, y1; /* area coordinates, inclusive */
     int32_t cells;
     int32_t node;           /* its node in the tree of cuts */
+    /* its line counts in chambers.counts: per row from `rows` its open cells,
+     * row_stride on its pairs, two strides on its runs; the same per column */
+    int32_t rows, row_stride, cols, col_stride;
+    int32_t end;            /* the end of the counts it holds itself */
 } chamber;
 
 /* The tree of cuts: a cut sends cells before `at` (x if vertical, else y)
@@ -1355,10 +1413,11 @@ typedef struct bit_lines {
 typedef struct chambers {
     bit_lines by_row, by_col;
     chamber *list;  int32_t count, cap;
-    chamber *stack; /* pieces still to cut (cap entries) */
+    chamber *stack; int32_t stack_cap; /* pieces still to cut (about one per level) */
     cut_node *nodes; int32_t node_count; /* 2 x cap entries */
-    int32_t *row_open, *col_open; /* a piece's open cells per row and per column */
-    int32_t *buf;   size_t buf_size;
+    int32_t *counts; int32_t counts_cap; /* the line counts of the pieces on the stack,
+                                          * in stack order */
+    size_t buf_size;
 } chambers;
 
 /* out[j] bit k = in[k] bit j, for a 64 x 64 block (the classic halving swaps). */
@@ -1403,63 +1462,95 @@ static void make_bit_lines(const cave *c, chambers *ch)
         }
 }
 
-/* Lines a..b of m, bits lo..hi: each line's open cells, from line a. */
+/* A piece's counts per line, from its rect's corner: open cells, the open
+ * pairs across to the next line and the runs those pairs form side by side
+ * (the last line has none). */
+typedef struct axis_counts {
+    int32_t *open, *pairs, *runs;
+} axis_counts;
+
+/* Lines a..b of m, bits lo..hi: their counts into out. */
 static void count_axis(const bit_lines *m, int32_t a, int32_t b, int32_t lo, int32_t hi,
-                       int32_t *open)
+                       axis_counts out)
 {
     int32_t i0 = lo >> 6, i1 = hi >> 6;
     uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63));
+    if (i0 == i1) /* most pieces: one word a line */
+    {
+        const uint64_t *line = m->bits + (size_t)a * (size_t)m->words + i0, mask = first & end;
+        for (int32_t k = a; k <= b; k++, line += m->words)
+        {
+            uint64_t w = *line & mask, both = k < b ? w & line[m->words] : 0;
+            out.open[k - a] = dgi_popcount64(w);
+            out.pairs[k - a] = dgi_popcount64(both);
+            out.runs[k - a] = dgi_popcount64(both & ~(both << 1));
+        }
+        return;
+    }
     for (int32_t k = a; k <= b; k++)
     {
-        const uint64_t *line = m->bits + (size_t)k * (size_t)m->words;
-        int32_t n = 0;
+        const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
+        int32_t n = 0, across = 0, starts = 0;
+        uint64_t carry = 0;
         for (int32_t i = i0; i <= i1; i++)
-            n += dgi_popcount64(line[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL));
-        open[k - a] = n;
+        {
+            uint64_t w = line[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
+            n += dgi_popcount64(w);
+            if (k < b)
+            {
+                uint64_t both = w & next[i];
+                across += dgi_popcount64(both);
+                starts += dgi_popcount64(both & ~(both << 1 | carry));
+                carry = both >> 63;
+            }
+        }
+        out.open[k - a] = n, out.pairs[k - a] = across, out.runs[k - a] = starts;
     }
 }
 
-/* The open pairs across from line k to line k + 1 of m, bits lo..hi, and
- * (runs not NULL) the runs they form side by side. */
-static int32_t pairs_across(const bit_lines *m, int32_t k, int32_t lo, int32_t hi, int32_t *runs)
+/* 1 if bit j is open in lines k and k + 1 of m. */
+static int pair_at(const bit_lines *m, int32_t k, int32_t j)
 {
-    const uint64_t *line = m->bits + (size_t)k * (size_t)m->words, *next = line + m->words;
-    int32_t i0 = lo >> 6, i1 = hi >> 6, cross = 0, starts = 0;
-    uint64_t first = ~0ULL << (lo & 63), end = ~0ULL >> (63 - (hi & 63)), carry = 0;
-    for (int32_t i = i0; i <= i1; i++)
-    {
-        uint64_t both = line[i] & next[i] & (i == i0 ? first : ~0ULL) & (i == i1 ? end : ~0ULL);
-        cross += dgi_popcount64(both);
-        if (runs)
-            starts += dgi_popcount64(both & ~(both << 1 | carry));
-        carry = both >> 63;
-    }
-    if (runs)
-        *runs = starts;
-    return cross;
+    const uint64_t *line = m->bits + (size_t)k * (size_t)m->words + (j >> 6);
+    return (int)((line[0] & line[m->words]) >> (j & 63) & 1);
 }
 
-/* Counts the piece's lines (indexes from its rect's corner). */
-static void count_lines(const chamber *p, chambers *ch)
+/* A piece's counts, rows then columns. */
+typedef struct line_counts {
+    axis_counts rows, cols;
+} line_counts;
+
+static axis_counts axis_at(const chambers *ch, int32_t at, int32_t stride)
 {
-    count_axis(&ch->by_row, p->y0, p->y1, p->x0, p->x1, ch->row_open);
-    count_axis(&ch->by_col, p->x0, p->x1, p->y0, p->y1, ch->col_open);
+    int32_t *b = ch->counts + at;
+    axis_counts n = {b, b + stride, b + 2 * stride};
+    return n;
 }
 
-/* Shrinks the piece's rect to its open cells (the counts stay indexed from
- * the old corner: *dx, *dy are the shift). */
-static void trim_piece(chamber *p, const chambers *ch, int32_t *dx, int32_t *dy)
+static line_counts counts_of(const chambers *ch, const chamber *p)
+{
+    line_counts lc = {axis_at(ch, p->rows, p->row_stride), axis_at(ch, p->cols, p->col_stride)};
+    return lc;
+}
+
+static void skip_lines(axis_counts *a, int32_t n)
+{
+    a->open += n, a->pairs += n, a->runs += n;
+}
+
+/* Shrinks the piece's rect to its open cells; lc moves to the new corner. */
+static void trim_piece(chamber *p, line_counts *lc)
 {
     int32_t w = p->x1 - p->x0 + 1, h = p->y1 - p->y0 + 1, a = 0, b = w - 1, t = 0, d = h - 1;
-    while (a < b && ch->col_open[a] == 0)
+    while (a < b && lc->cols.open[a] == 0)
         a++;
-    while (b > a && ch->col_open[b] == 0)
+    while (b > a && lc->cols.open[b] == 0)
         b--;
-    while (t < d && ch->row_open[t] == 0)
+    while (t < d && lc->rows.open[t] == 0)
         t++;
-    while (d > t && ch->row_open[d] == 0)
+    while (d > t && lc->rows.open[d] == 0)
         d--;
-    *dx = a, *dy = t;
+    skip_lines(&lc->cols, a), skip_lines(&lc->rows, t);
     p->x1 = p->x0 + b, p->x0 += a, p->y1 = p->y0 + d, p->y0 += t;
 }
 
@@ -1471,27 +1562,22 @@ typedef struct cut {
     int64_t score;   /* narrower first, then more even */
 } cut;
 
-/* The best cut of piece p across one axis (m, its open counts per line
- * from line `base`): between lines k and k + 1 for k in first..last - 1,
- * leaving side_min cells or more on each side. The pairs across a line are
- * counted only where the cut may go, their runs only where it may win. */
-static void best_cut(const bit_lines *m, const int32_t *open, int32_t base, int32_t first,
-                     int32_t last, int32_t lo, int32_t hi, int32_t cells, int32_t side_min,
+/* The best cut of piece p across one axis (its counts per line from line
+ * `first`): between lines k and k + 1 for k in first..last - 1, leaving
+ * side_min cells or more on each side. */
+static void best_cut(axis_counts n, int32_t first, int32_t last, int32_t cells, int32_t side_min,
                      int32_t vertical, cut *best)
 {
     int32_t before = 0;
     for (int32_t k = first; k < last; k++)
     {
-        before += open[k - base];
+        before += n.open[k - first];
         int32_t after = cells - before;
-        if (before < side_min || after < side_min || k - first + 1 < CHAMBER_SPAN ||
-            last - k < CHAMBER_SPAN)
+        if (after < side_min || last - k < CHAMBER_SPAN)
+            break; /* both only fall from here */
+        if (before < side_min || k - first + 1 < CHAMBER_SPAN)
             continue;
-        int32_t runs = 0, width = pairs_across(m, k, lo, hi, NULL);
-        if (best->at >= 0 && width > best->width)
-            continue;
-        pairs_across(m, k, lo, hi, &runs);
-        width += CHAMBER_RUN_COST * DG_MAX(runs - 1, 0);
+        int32_t width = n.pairs[k - first] + CHAMBER_RUN_COST * DG_MAX(n.runs[k - first] - 1, 0);
         int64_t score = (int64_t)width << 32 | (uint32_t)abs(before - after);
         if (best->at < 0 || score < best->score)
         {
@@ -1501,34 +1587,88 @@ static void best_cut(const bit_lines *m, const int32_t *open, int32_t base, int3
     }
 }
 
-/* Cuts the piece on top of the stack in two (both back on the stack), or
- * moves it to the list when it is small enough or has no cut. */
-static void split_piece(chambers *ch, int32_t *top)
+/* Counts of the halves lo, hi of the cross axis (lines `cross`, bits
+ * split before `mid`): the counted half `done` is subtracted from the
+ * parent's p into `rest`; a run of pairs through the split is one in the
+ * parent but one in each half. */
+static void subtract_counts(const bit_lines *m, int32_t first, int32_t cross, int32_t mid,
+                            axis_counts p, axis_counts done, axis_counts rest)
+{
+    for (int32_t k = 0; k < cross; k++)
+    {
+        rest.open[k] = p.open[k] - done.open[k];
+        rest.pairs[k] = p.pairs[k] - done.pairs[k];
+        rest.runs[k] = p.runs[k] - done.runs[k];
+        if (k + 1 < cross && pair_at(m, first + k, mid - 1) && pair_at(m, first + k, mid))
+            rest.runs[k]++;
+    }
+}
+
+/* The counts of the halves a, b of piece p (trimmed, counts lc), cut
+ * across rows (or columns, vertical): the lines along the cut are the
+ * parent's own (the halves point into them); across it, the half spanning
+ * fewer words is counted into its place at `at` and the other's, beside
+ * it, are the parent's less those. */
+static void split_counts(const chambers *ch, const chamber *p, line_counts lc, chamber *a,
+                         chamber *b, int32_t vertical, int32_t at)
+{
+    axis_counts along = vertical ? lc.cols : lc.rows, cross = vertical ? lc.rows : lc.cols;
+    int32_t na = vertical ? a->x1 - a->x0 + 1 : a->y1 - a->y0 + 1;
+    int32_t along_at = (int32_t)(along.open - ch->counts), n = vertical ? p->y1 - p->y0 + 1
+                                                                        : p->x1 - p->x0 + 1;
+    int32_t *a_along = vertical ? &a->cols : &a->rows, *b_along = vertical ? &b->cols : &b->rows;
+    int32_t *a_cross = vertical ? &a->rows : &a->cols, *b_cross = vertical ? &b->rows : &b->cols;
+    *a_along = along_at, *b_along = along_at + na;
+    *a_cross = at, *b_cross = at + 3 * n;
+    if (vertical)
+        a->row_stride = b->row_stride = n;
+    else
+        a->col_stride = b->col_stride = n;
+    a->end = b->end = at + 6 * n;
+    const bit_lines *m = vertical ? &ch->by_row : &ch->by_col;
+    int32_t first = vertical ? p->y0 : p->x0, last = vertical ? p->y1 : p->x1;
+    int32_t a0 = vertical ? a->x0 : a->y0, a1 = vertical ? a->x1 : a->y1;
+    int32_t b0 = vertical ? b->x0 : b->y0, b1 = vertical ? b->x1 : b->y1;
+    int count_a = (a1 >> 6) - (a0 >> 6) <= (b1 >> 6) - (b0 >> 6);
+    axis_counts ca = axis_at(ch, *a_cross, n), cb = axis_at(ch, *b_cross, n);
+    count_axis(m, first, last, count_a ? a0 : b0, count_a ? a1 : b1, count_a ? ca : cb);
+    subtract_counts(m, first, n, b0, cross, count_a ? ca : cb, count_a ? cb : ca);
+}
+
+/* Cuts the piece on top of the stack in two (both back on the stack, their
+ * counts above its own), or moves it to the list when it is small enough or
+ * has no cut. */
+static dg_status split_piece(const cave *c, chambers *ch, int32_t *top)
 {
     chamber p = ch->stack[--*top];
-    int32_t dx, dy, y0 = p.y0, x0 = p.x0;
-    count_lines(&p, ch);
-    trim_piece(&p, ch, &dx, &dy);
+    int32_t free_at = p.end;
+    void *arr = ch->counts; /* room for the halves' counts across the cut */
+    dg_status st = dgi_grow(c->a, &arr, &ch->counts_cap,
+                            free_at + 6 * DG_MAX(p.x1 - p.x0 + 1, p.y1 - p.y0 + 1),
+                            sizeof *ch->counts);
+    ch->counts = arr;
+    if (st != DG_OK)
+        return st;
+    line_counts lc = counts_of(ch, &p);
+    trim_piece(&p, &lc);
     p.cells = 0;
-    for (int32_t j = dy; j <= dy + p.y1 - p.y0; j++)
-        p.cells += ch->row_open[j];
+    for (int32_t j = 0; j <= p.y1 - p.y0; j++)
+        p.cells += lc.rows.open[j];
     cut best = {-1, 0, 0, 0, 0};
     /* a big piece is cut near its middle, so the cuts go log(cells) deep */
     int32_t side_min = p.cells > CHAMBER_BALANCE * CHAMBER_MAX ? p.cells / CHAMBER_BALANCE
                                                                : CHAMBER_MIN;
     if (p.cells >= 2 * CHAMBER_MIN)
     {
-        best_cut(&ch->by_row, ch->row_open, y0, p.y0, p.y1, p.x0, p.x1, p.cells, side_min, 0,
-                 &best);
-        best_cut(&ch->by_col, ch->col_open, x0, p.x0, p.x1, p.y0, p.y1, p.cells, side_min, 1,
-                 &best);
+        best_cut(lc.rows, p.y0, p.y1, p.cells, side_min, 0, &best);
+        best_cut(lc.cols, p.x0, p.x1, p.cells, side_min, 1, &best);
     }
     cut_node *node = &ch->nodes[p.node];
     if (best.at < 0 || (p.cells <= CHAMBER_MAX && best.width > CHAMBER_NARROW))
     {
         node->vertical = -1;
         ch->list[ch->count++] = p;
-        return;
+        return DG_OK;
     }
     chamber a = p, b = p;
     if (best.vertical)
@@ -1539,8 +1679,16 @@ static void split_piece(chambers *ch, int32_t *top)
     a.cells = best.before, b.cells = p.cells - best.before;
     node->first = a.node = ch->node_count++;
     node->second = b.node = ch->node_count++;
+    /* the halves' counts go above the parent's (the stack's counts stay in
+     * stack order, and the next piece cut writes over those of the last) */
+    split_counts(ch, &p, lc, &a, &b, best.vertical, free_at);
+    arr = ch->stack;
+    if ((st = dgi_grow(c->a, &arr, &ch->stack_cap, *top + 2, sizeof *ch->stack)) != DG_OK)
+        return st;
+    ch->stack = arr;
     ch->stack[(*top)++] = b;
     ch->stack[(*top)++] = a;
+    return DG_OK;
 }
 
 static int chamber_order(const void *pa, const void *pb)
@@ -1552,6 +1700,8 @@ static int chamber_order(const void *pa, const void *pb)
 static void chambers_free(const cave *c, chambers *ch)
 {
     dgi_free(c->a, ch->by_row.bits, ch->buf_size);
+    dgi_free(c->a, ch->counts, (size_t)ch->counts_cap * sizeof *ch->counts);
+    dgi_free(c->a, ch->stack, (size_t)ch->stack_cap * sizeof *ch->stack);
     memset(ch, 0, sizeof *ch);
 }
 
@@ -1561,30 +1711,43 @@ static dg_status find_chambers(cave *c, chambers *ch, int32_t open_cells)
 {
     memset(ch, 0, sizeof *ch);
     ch->cap = open_cells / CHAMBER_MIN + 2; /* every piece but the first holds CHAMBER_MIN */
-    size_t lines = (size_t)c->iw + (size_t)c->ih;
     ch->by_row.words = (c->iw + 63) / 64, ch->by_col.words = (c->ih + 63) / 64;
-    /* one spare line each: count_axis reads the line after the last */
+    /* one spare line each: count_axis points past the last line */
     size_t bit_words = ((size_t)c->ih + 1) * (size_t)ch->by_row.words +
                        ((size_t)c->iw + 1) * (size_t)ch->by_col.words;
-    ch->buf_size = bit_words * sizeof(uint64_t) + lines * sizeof(int32_t) +
-                   2 * (size_t)ch->cap * (sizeof(chamber) + sizeof(cut_node));
+    ch->buf_size = bit_words * sizeof(uint64_t) +
+                   (size_t)ch->cap * (sizeof(chamber) + 2 * sizeof(cut_node));
     uint64_t *bits = dgi_alloc(c->a, ch->buf_size);
-    if (!bits)
+    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0,
+                   0, c->ih, 3 * c->ih, c->iw, 3 * (c->iw + c->ih)};
+    void *arr = NULL, *stack = NULL;
+    dg_status st = bits ? dgi_grow(c->a, &arr, &ch->counts_cap, 4 * all.end, sizeof *ch->counts)
+                        : DG_E_NOMEM;
+    ch->counts = arr;
+    if (st == DG_OK)
+        st = dgi_grow(c->a, &stack, &ch->stack_cap, 64, sizeof *ch->stack);
+    ch->stack = stack;
+    if (st != DG_OK)
+    {
+        dgi_free(c->a, bits, ch->buf_size);
+        ch->buf_size = 0;
         return DG_E_NOMEM;
+    }
     ch->by_row.bits = bits;
     ch->by_col.bits = bits + ((size_t)c->ih + 1) * (size_t)ch->by_row.words;
-    ch->buf = (int32_t *)(void *)(bits + bit_words);
-    ch->col_open = ch->buf, ch->row_open = ch->buf + c->iw;
-    ch->nodes = (cut_node *)(void *)(ch->buf + lines);
+    ch->nodes = (cut_node *)(void *)(bits + bit_words);
     ch->list = (chamber *)(void *)(ch->nodes + 2 * (size_t)ch->cap);
-    ch->stack = ch->list + ch->cap;
     make_bit_lines(c, ch);
-    chamber all = {0, 0, c->iw - 1, c->ih - 1, open_cells, 0};
+    line_counts lc = counts_of(ch, &all);
+    count_axis(&ch->by_row, 0, c->ih - 1, 0, c->iw - 1, lc.rows);
+    count_axis(&ch->by_col, 0, c->iw - 1, 0, c->ih - 1, lc.cols);
     ch->node_count = 1;
     int32_t top = 0;
     ch->stack[top++] = all;
-    while (top > 0)
-        split_piece(ch, &top);
+    while (top > 0 && st == DG_OK)
+        st = split_piece(c, ch, &top);
+    if (st != DG_OK)
+        return st;
     qsort(ch->list, (size_t)ch->count, sizeof *ch->list, chamber_order);
     for (int32_t k = 0; k < ch->count; k++)
         ch->nodes[ch->list[k].node].first = k;
@@ -1680,10 +1843,11 @@ static dg_status setup_forbid(cave *c, const dg_grid *g, int64_t *cells)
     return DG_OK;
 }
 
-/* Everything but writing the caller's grid and result. */
-static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
+/* Everything but writing the caller's grid and result (the start and exit
+ * only when a result is asked: the tiles do not depend on them). */
+static dg_status build(cave *c, uint64_t seed, int64_t grid_cells, int with_result)
 {
-    dg_status st = cave_alloc(c);
+    dg_status st = cave_alloc(c, with_result || c->forbid);
     for (int draw = 0; st == DG_OK && draw <= DRAWS; draw++)
     {
         if (draw < DRAWS)
@@ -1707,6 +1871,8 @@ static dg_status build(cave *c, uint64_t seed, int64_t grid_cells)
     st = connect_caves(c);
     if (st != DG_OK)
         return st;
+    if (!with_result)
+        return DG_OK;
     pick_start(c, seed); /* after the caves around reserved cells that cannot be joined went */
     pick_exit(c);
     return DG_OK;
@@ -1743,7 +1909,7 @@ dg_status dgi_cave_generate(dg_grid *grid, const dg_cave_params *params, uint64_
     if (reserved)
         st = setup_forbid(&c, grid, &cells);
     if (st == DG_OK)
-        st = build(&c, seed, cells);
+        st = build(&c, seed, cells, result != NULL);
     chambers ch;
     memset(&ch, 0, sizeof ch);
     if (st == DG_OK && result)
