@@ -25,10 +25,11 @@
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
 #define ROOM_KEEP 4          /* valid candidates compared by their pull */
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
-#define BACKJUMPS 16         /* steps back within one attempt */
+#define BACKJUMPS 32         /* steps back within one attempt */
 #define EXTRA_REACH 4        /* longest extra corridor (extra_connections) */
 #define LOOK_DRAWS 8         /* draws that test a closing neighbour ahead */
 #define PULL_HOPS 6          /* cycles longer than this are not pulled shut */
+#define RECENTRE_MIN 2       /* cells off the middle that make a stuck layout move */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 /* ---- order ---------------------------------------------------------------- */
@@ -905,9 +906,15 @@ static void room_remove(dgi_layout *L, int32_t n)
     room_set(L, n, 0);
 }
 
+static int recentre(dgi_layout *L);
+
 /* One whole attempt; -1 on success, else the node that did not fit. A node
- * that does not fit first takes back the last 2, 4, ... rooms placed before
- * it (BACKJUMPS times), then the attempt is given up. */
+ * that does not fit first moves the placed rooms to the middle of the grid
+ * if they lie off it (the layout grows from wherever it began, and a room
+ * stuck at the grid's edge fits once the rest moves away from it), else
+ * takes back the rooms from its parent on (the first time) or 2, 4, 8, 16
+ * rooms before its parent (after that); BACKJUMPS such steps, then the
+ * attempt is given up. */
 static int32_t attempt(dgi_layout *L)
 {
     memset(L->placed, 0, sizeof L->placed);
@@ -918,14 +925,22 @@ static int32_t attempt(dgi_layout *L)
     int32_t jumps = 0, front = 0, streak = 0;
     for (int32_t i = 1; i < L->g->node_count; i++)
     {
+        int32_t n = L->order[i];
         if (i > front)
             front = i, streak = 0;
-        if (room_place(L, L->order[i]))
+        if (room_place(L, n))
             continue;
         if (++jumps > BACKJUMPS)
-            return L->order[i];
-        L->fails[L->order[i]]++;
-        int32_t back = imax(1, i - (2 << imin(streak++, 3)));
+            return n;
+        L->fails[n]++;
+        if (recentre(L))
+        {
+            i--;
+            continue;
+        }
+        int32_t parent = other_end(&L->g->edges[L->parent_edge[n]], n);
+        int32_t back = imax(1, imin(i - 1, L->rank[parent] - (streak ? 1 << imin(streak, 4) : 0)));
+        streak++;
         while (i > back)
             room_remove(L, L->order[--i]);
         i--;
@@ -1035,6 +1050,42 @@ static void centre(dgi_layout *L)
     }
     for (int32_t k = 0; k < L->extras; k++)
         shift_route(&L->extra[k], dx, dy);
+}
+
+/* Moves the placed rooms with their corridors and doors so that together
+ * they sit in the middle of the grid; 0 if they already do (within
+ * RECENTRE_MIN cells). The layout's shape is unchanged, so every tie holds. */
+static int recentre(dgi_layout *L)
+{
+    const dg_graph *g = L->g;
+    dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
+    for (int32_t n = 0; n < g->node_count; n++)
+        if (L->placed[n])
+            extend(&all, grow(L->room[n], 1));
+    for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+            extend(&all, grow(L->corr[e].leg[i], 1));
+    int32_t dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
+    int32_t dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+    if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) < RECENTRE_MIN)
+        return 0;
+    bucket_reset(L);
+    for (int32_t n = 0; n < g->node_count; n++)
+        if (L->placed[n])
+            shift_box(&L->room[n], dx, dy), room_set(L, n, 1);
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        if (L->placed[g->edges[e].a] && L->placed[g->edges[e].b])
+            shift_box(&L->door[e], dx, dy);
+        if (L->has_corr[e])
+        {
+            dgi_route r = L->corr[e];
+            shift_route(&r, dx, dy);
+            L->has_corr[e] = 0;
+            corr_set(L, e, &r);
+        }
+    }
+    return 1;
 }
 
 /* ---- the call ------------------------------------------------------------- */
