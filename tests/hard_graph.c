@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* 0: a loop with a lock and its key; 1: a hub of corridors, two wide, with a
+/* 0: a loop with a lock and its key, two of its rooms templates (a
+ * four-door hall and a corner room of hard_prefab_text); 1: a hub of corridors, two wide, with a
  * secret room, rooms touching; 2: twelve rooms joined by doors only, two
  * cycles, far apart. */
 static const char *const samples[] = {
     "graph 1\nlevel room_distance=1\n"
-    "node court role=start size=6..9x5..7\nnode gallery size=7..10x4..5\n"
-    "node cellar role=key size=4..6x4..5\nnode well size=4..6x4..6\n"
+    "node court role=start size=6..9x5..7\nnode gallery templates=cross4\n"
+    "node cellar role=key templates=bend\nnode well size=4..6x4..6\n"
     "node vault role=treasure size=4..6x4..5\nnode tower role=exit size=3..4x3..4\n"
     "edge court gallery corridor length=2..5\nedge gallery cellar door\n"
     "edge cellar well corridor length=2..6\nedge well vault door\n"
@@ -41,18 +42,39 @@ static const char *const samples[] = {
 };
 #define SAMPLES (int)(sizeof samples / sizeof samples[0])
 
-/* Parses text[0..length) through alloc and lays it out; the graph is freed. */
+/* The room templates every parsed graph gets as its prefab set. */
+static const char hard_prefab_text[] =
+    "prefabs 1\n"
+    "prefab cross4\n  tags room\nmap\n"
+    "###+###\n#.....#\n#.#.#.#\n+.....+\n#.#.#.#\n#.....#\n###+###\nend\n"
+    "prefab bend\n  tags room\nmap\n"
+    "##+###\n#....#\n#....+\n#....#\n######\nend\n";
+
+/* Parses text[0..length) and the template set through alloc and lays the
+ * graph out with those templates; the graph and the set are freed. */
 static dg_status parse_and_lay_out(const char *text, size_t length, dg_grid *grid, uint64_t seed,
                                    dg_result *result, const dg_allocator *alloc, dg_diag *diag,
                                    uint64_t *hash)
 {
     dg_graph g;
+    dg_prefab_set *set = NULL;
     dg_status st = dg_graph_parse(text, length, "hard", alloc, &g, diag);
     if (hash)
-        *hash = st == DG_OK ? dg_graph_hash(&g) : 0;
+        *hash = 0;
+    if (st == DG_OK)
+    {
+        st = dg_prefab_parse(hard_prefab_text, sizeof hard_prefab_text - 1, "hard", alloc, NULL,
+                             NULL, &set, diag);
+        g.prefabs = set;
+    }
+    if (st == DG_OK && hash)
+        *hash = dg_graph_hash(&g);
     if (st == DG_OK)
         st = dg_graph_generate(grid, &g, seed, result, alloc, diag);
+    if (set)
+        g.prefabs = NULL;
     dg_graph_free(&g);
+    dg_prefab_set_free(set);
     return st;
 }
 
@@ -67,7 +89,8 @@ dg_status hard_graph_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64
 
 /* A graph built in C from fuzz bytes: mostly a tree with a few chords, but
  * any field may be hostile (counts out of range, rooms too big for any grid,
- * edges to no node, locks without keys). */
+ * edges to no node, locks without keys); about one node in eight is a
+ * template room (a word of the set, or one it lacks). */
 static dg_status built_graph(hard_input *in, dg_grid *grid, uint64_t seed, dg_result *result,
                              const dg_allocator *alloc, dg_diag *diag)
 {
@@ -97,6 +120,12 @@ static dg_status built_graph(hard_input *in, dg_grid *grid, uint64_t seed, dg_re
         nodes[i].width_max = hard_param(in, 1, 16);
         nodes[i].height_min = hard_param(in, 1, 12);
         nodes[i].height_max = hard_param(in, 1, 16);
+        if (hard_u8(in) % 8 == 0)
+        {
+            static const char *const words[] = {"room", "cross4", "bend", "none"};
+            snprintf(nodes[i].templates, DG_NAME_MAX, "%s", words[hard_u8(in) % 4]);
+            nodes[i].width_min = nodes[i].width_max = nodes[i].height_min = nodes[i].height_max = 0;
+        }
     }
     for (int32_t e = 0; e < m; e++)
     {
@@ -117,7 +146,14 @@ static dg_status built_graph(hard_input *in, dg_grid *grid, uint64_t seed, dg_re
         if (how % 16 == 2)
             x->secret = 1;
     }
-    return dg_graph_generate(grid, hard_u8(in) == 0xFF ? NULL : &g, seed, result, alloc, diag);
+    dg_prefab_set *set = NULL;
+    if (hard_u8(in) != 0xFF) /* else templates meet a graph without prefabs */
+        dg_prefab_parse(hard_prefab_text, sizeof hard_prefab_text - 1, "hard", alloc, NULL, NULL,
+                        &set, NULL);
+    g.prefabs = set;
+    dg_status st = dg_graph_generate(grid, hard_u8(in) == 0xFF ? NULL : &g, seed, result, alloc, diag);
+    dg_prefab_set_free(set);
+    return st;
 }
 
 dg_status hard_graph_fuzz(const hard_ctx *ctx, hard_input *in, dg_grid *grid, uint64_t seed,

@@ -25,10 +25,11 @@
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
 #define ROOM_KEEP 4          /* valid candidates compared by their pull */
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
-#define BACKJUMPS 16         /* steps back within one attempt */
+#define BACKJUMPS 32         /* steps back within one attempt */
 #define EXTRA_REACH 4        /* longest extra corridor (extra_connections) */
 #define LOOK_DRAWS 8         /* draws that test a closing neighbour ahead */
 #define PULL_HOPS 6          /* cycles longer than this are not pulled shut */
+#define RECENTRE_MIN 2       /* cells off the middle that make a stuck layout move */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 /* ---- order ---------------------------------------------------------------- */
@@ -109,14 +110,109 @@ static int meets(dgi_box p, dgi_box q)
     return p.x0 <= q.x1 && q.x0 <= p.x1 && p.y0 <= q.y1 && q.y0 <= p.y1;
 }
 
+/* The footprints are also indexed by square buckets of the grid, so a test
+ * compares only the boxes near it (the same answer as comparing all). */
+
+static void bucket_reset(dgi_layout *L)
+{
+    L->bshift = 3;
+    while ((L->w - 1) >> L->bshift >= DGI_BUCKET_SIDE || (L->h - 1) >> L->bshift >= DGI_BUCKET_SIDE)
+        L->bshift++;
+    L->bcols = ((L->w - 1) >> L->bshift) + 1, L->brows = ((L->h - 1) >> L->bshift) + 1;
+    memset(L->bucket, 0, sizeof *L->bucket * (size_t)(L->bcols * L->brows));
+}
+
+/* The buckets q meets (clamped to the grid: a box beyond it meets its edge's). */
+static void bucket_span(const dgi_layout *L, dgi_box q, int32_t *c0, int32_t *r0, int32_t *c1, int32_t *r1)
+{
+    *c0 = imin(imax(q.x0, 0), L->w - 1) >> L->bshift, *c1 = imin(imax(q.x1, 0), L->w - 1) >> L->bshift;
+    *r0 = imin(imax(q.y0, 0), L->h - 1) >> L->bshift, *r1 = imin(imax(q.y1, 0), L->h - 1) >> L->bshift;
+}
+
+/* Sets (on) or clears bit `bit` of word `word` of every bucket q meets
+ * (word -1: the rooms word). */
+static void bucket_mark(dgi_layout *L, dgi_box q, int32_t word, int32_t bit, int on)
+{
+    int32_t c0, r0, c1, r1;
+    bucket_span(L, q, &c0, &r0, &c1, &r1);
+    uint64_t m = 1ULL << bit;
+    for (int32_t r = r0; r <= r1; r++)
+        for (int32_t c = c0; c <= c1; c++)
+        {
+            dgi_bucket *b = &L->bucket[r * L->bcols + c];
+            uint64_t *w = word < 0 ? &b->rooms : &b->corr[word];
+            *w = on ? *w | m : *w & ~m;
+        }
+}
+
+/* The placed rooms whose footprints may meet q (bit m: room m). */
+static uint64_t rooms_near(const dgi_layout *L, dgi_box q)
+{
+    uint64_t u = 0;
+    int32_t c0, r0, c1, r1;
+    bucket_span(L, q, &c0, &r0, &c1, &r1);
+    for (int32_t r = r0; r <= r1; r++)
+        for (int32_t c = c0; c <= c1; c++)
+            u |= L->bucket[r * L->bcols + c].rooms;
+    return u;
+}
+
+/* Word k of the corridors whose footprints may meet q (bit e & 63: edge e). */
+static uint64_t corridors_near(const dgi_layout *L, dgi_box q, int32_t k)
+{
+    uint64_t u = 0;
+    int32_t c0, r0, c1, r1;
+    bucket_span(L, q, &c0, &r0, &c1, &r1);
+    for (int32_t r = r0; r <= r1; r++)
+        for (int32_t c = c0; c <= c1; c++)
+            u |= L->bucket[r * L->bcols + c].corr[k];
+    return u;
+}
+
+static void room_set(dgi_layout *L, int32_t n, int on)
+{
+    L->placed[n] = (uint8_t)on;
+    bucket_mark(L, grow(L->room[n], 1), -1, n, on);
+}
+
+static void corr_clear(dgi_layout *L, int32_t e)
+{
+    for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+        bucket_mark(L, grow(L->corr[e].leg[i], 1), e >> 6, e & 63, 0);
+    L->has_corr[e] = 0;
+}
+
+static void corr_set(dgi_layout *L, int32_t e, const dgi_route *r)
+{
+    corr_clear(L, e);
+    L->corr[e] = *r;
+    L->has_corr[e] = 1;
+    for (int32_t i = 0; i < r->legs; i++)
+        bucket_mark(L, grow(r->leg[i], 1), e >> 6, e & 63, 1);
+}
+
+/* The index of m's lowest set bit (m != 0), by a de Bruijn sequence. */
+static int32_t lowest_bit(uint64_t m)
+{
+    static const uint8_t at[64] = {
+        0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28, 62, 5,  39, 46, 44, 42,
+        22, 9,  24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21,
+        23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
+    return at[((m & (0 - m)) * 0x022FDD63CC95386DULL) >> 58];
+}
+
 /* 1 if a corridor's footprint (other than edge skip) meets q. */
 static int corridors_meet(const dgi_layout *L, dgi_box q, int32_t skip)
 {
-    for (int32_t e = 0; e < L->g->edge_count; e++)
-        if (L->has_corr[e] && e != skip)
-            for (int32_t i = 0; i < L->corr[e].legs; i++)
-                if (meets(q, grow(L->corr[e].leg[i], 1)))
-                    return 1;
+    for (int32_t k = 0; k * 64 < L->g->edge_count; k++)
+        for (uint64_t m = corridors_near(L, q, k); m; m &= m - 1)
+        {
+            int32_t e = k * 64 + lowest_bit(m);
+            if (e != skip)
+                for (int32_t i = 0; i < L->corr[e].legs; i++)
+                    if (meets(q, grow(L->corr[e].leg[i], 1)))
+                        return 1;
+        }
     for (int32_t k = 0; k < L->extras; k++)
         if (meets(q, grow(L->extra[k].leg[0], 1)))
             return 1;
@@ -231,9 +327,12 @@ static int route_fits(const dgi_layout *L, const dgi_route *r, int32_t e)
         dgi_box leg = r->leg[i], walls = grow(leg, 1);
         if (!inside(L, leg) || corridors_meet(L, walls, e))
             return 0;
-        for (int32_t m = 0; m < L->g->node_count; m++)
-            if (L->placed[m] && meets(m == r->a || m == r->b ? leg : walls, grow(L->room[m], 1)))
+        for (uint64_t near = rooms_near(L, walls); near; near &= near - 1)
+        {
+            int32_t m = lowest_bit(near);
+            if (meets(m == r->a || m == r->b ? leg : walls, grow(L->room[m], 1)))
                 return 0;
+        }
     }
     return at_door_cell(L, r->a, r->door[0]) && at_door_cell(L, r->b, r->door[1]);
 }
@@ -337,8 +436,7 @@ static int route_close(dgi_layout *L, int32_t e)
         if (route_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
             r.length <= x->length_max && route_fits(L, &r, e))
         {
-            L->corr[e] = r;
-            L->has_corr[e] = 1;
+            corr_set(L, e, &r);
             return 1;
         }
     return 0;
@@ -537,10 +635,9 @@ static int room_fits(const dgi_layout *L, int32_t n, dgi_box q, const tie *t, in
     for (int32_t k = 0; k < L->deg[n]; k++)
         near |= 1ULL << other_end(&L->g->edges[L->adj[n][k]], n);
     dgi_box walls = grow(q, 1), reach = grow(q, 1 + L->d);
-    for (int32_t m = 0; m < L->g->node_count; m++)
+    for (uint64_t placed = rooms_near(L, reach); placed; placed &= placed - 1)
     {
-        if (!L->placed[m])
-            continue;
+        int32_t m = lowest_bit(placed);
         dgi_box f = grow(L->room[m], 1);
         if (meets(wall >> m & 1 ? q : walls, f) || (!(near >> m & 1) && meets(reach, f)))
             return 0;
@@ -642,6 +739,13 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
     return k;
 }
 
+static void take_back(dgi_layout *L, int32_t n, const int32_t *tied_edge, int32_t ntied)
+{
+    for (int32_t i = 0; i < ntied; i++)
+        corr_clear(L, tied_edge[i]);
+    room_set(L, n, 0);
+}
+
 /* Tries one candidate for n: draws, checks and marks it with its corridors;
  * on failure everything it marked is undone. */
 static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *tied, int32_t *tied_edge,
@@ -653,7 +757,7 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
     if (ties < 0 || !room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
         return 0;
     L->room[n] = *q;
-    L->placed[n] = 1;
+    room_set(L, n, 1);
     int ok = 1;
     for (int32_t i = 0; ok && i < ties; i++)
     {
@@ -675,8 +779,7 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
         ok = tie_route(L, n, &t[i], &r);
         if (ok)
         {
-            L->corr[t[i].e] = r;
-            L->has_corr[t[i].e] = 1;
+            corr_set(L, t[i].e, &r);
             tied[*ntied] = r;
             tied_edge[(*ntied)++] = t[i].e;
         }
@@ -698,18 +801,10 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
     }
     if (ok)
         return 1;
-    for (int32_t i = 0; i < *ntied; i++)
-        L->has_corr[tied_edge[i]] = 0;
-    L->placed[n] = 0;
+    take_back(L, n, tied_edge, *ntied);
     return 0;
 }
 
-static void take_back(dgi_layout *L, int32_t n, const int32_t *tied_edge, int32_t ntied)
-{
-    for (int32_t i = 0; i < ntied; i++)
-        L->has_corr[tied_edge[i]] = 0;
-    L->placed[n] = 0;
-}
 
 /* 1 if every unplaced neighbour of n (just placed) that would close a cycle
  * with another placed room still finds a place in LOOK_DRAWS draws. */
@@ -799,7 +894,7 @@ static int place_root(dgi_layout *L, int32_t n)
     if (!inside(L, q))
         return 0;
     L->room[n] = q;
-    L->placed[n] = 1;
+    room_set(L, n, 1);
     return 1;
 }
 
@@ -807,36 +902,45 @@ static int place_root(dgi_layout *L, int32_t n)
 static void room_remove(dgi_layout *L, int32_t n)
 {
     for (int32_t k = 0; k < L->deg[n]; k++)
-    {
-        int32_t e = L->adj[n][k];
-        if (L->has_corr[e])
-        {
-            L->has_corr[e] = 0;
-        }
-    }
-    L->placed[n] = 0;
+        corr_clear(L, L->adj[n][k]);
+    room_set(L, n, 0);
 }
 
+static int recentre(dgi_layout *L);
+
 /* One whole attempt; -1 on success, else the node that did not fit. A node
- * that does not fit first takes back the last 2, 4, ... rooms placed before
- * it (BACKJUMPS times), then the attempt is given up. */
+ * that does not fit first moves the placed rooms to the middle of the grid
+ * if they lie off it (the layout grows from wherever it began, and a room
+ * stuck at the grid's edge fits once the rest moves away from it), else
+ * takes back the rooms from its parent on (the first time) or 2, 4, 8, 16
+ * rooms before its parent (after that); BACKJUMPS such steps, then the
+ * attempt is given up. */
 static int32_t attempt(dgi_layout *L)
 {
     memset(L->placed, 0, sizeof L->placed);
     memset(L->has_corr, 0, sizeof L->has_corr);
+    bucket_reset(L);
     if (!place_root(L, L->order[0]))
         return L->order[0];
     int32_t jumps = 0, front = 0, streak = 0;
     for (int32_t i = 1; i < L->g->node_count; i++)
     {
+        int32_t n = L->order[i];
         if (i > front)
             front = i, streak = 0;
-        if (room_place(L, L->order[i]))
+        if (room_place(L, n))
             continue;
         if (++jumps > BACKJUMPS)
-            return L->order[i];
-        L->fails[L->order[i]]++;
-        int32_t back = imax(1, i - (2 << imin(streak++, 3)));
+            return n;
+        L->fails[n]++;
+        if (recentre(L))
+        {
+            i--;
+            continue;
+        }
+        int32_t parent = other_end(&L->g->edges[L->parent_edge[n]], n);
+        int32_t back = imax(1, imin(i - 1, L->rank[parent] - (streak ? 1 << imin(streak, 4) : 0)));
+        streak++;
         while (i > back)
             room_remove(L, L->order[--i]);
         i--;
@@ -946,6 +1050,42 @@ static void centre(dgi_layout *L)
     }
     for (int32_t k = 0; k < L->extras; k++)
         shift_route(&L->extra[k], dx, dy);
+}
+
+/* Moves the placed rooms with their corridors and doors so that together
+ * they sit in the middle of the grid; 0 if they already do (within
+ * RECENTRE_MIN cells). The layout's shape is unchanged, so every tie holds. */
+static int recentre(dgi_layout *L)
+{
+    const dg_graph *g = L->g;
+    dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
+    for (int32_t n = 0; n < g->node_count; n++)
+        if (L->placed[n])
+            extend(&all, grow(L->room[n], 1));
+    for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+            extend(&all, grow(L->corr[e].leg[i], 1));
+    int32_t dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
+    int32_t dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+    if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) < RECENTRE_MIN)
+        return 0;
+    bucket_reset(L);
+    for (int32_t n = 0; n < g->node_count; n++)
+        if (L->placed[n])
+            shift_box(&L->room[n], dx, dy), room_set(L, n, 1);
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        if (L->placed[g->edges[e].a] && L->placed[g->edges[e].b])
+            shift_box(&L->door[e], dx, dy);
+        if (L->has_corr[e])
+        {
+            dgi_route r = L->corr[e];
+            shift_route(&r, dx, dy);
+            L->has_corr[e] = 0;
+            corr_set(L, e, &r);
+        }
+    }
+    return 1;
 }
 
 /* ---- the call ------------------------------------------------------------- */
@@ -1068,15 +1208,18 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     size_t cells = (size_t)grid->width * (size_t)grid->height;
     dgi_layout *L = dgi_calloc(allocator, 1, sizeof *L);
     uint8_t *tiles = dgi_calloc(allocator, cells, 1);
+    size_t bucket_bytes = sizeof(dgi_bucket) * DGI_BUCKET_SIDE * DGI_BUCKET_SIDE;
+    dgi_bucket *bucket = dgi_alloc(allocator, bucket_bytes);
     int32_t *list = NULL;
     size_t list_bytes = 0;
-    st = L && tiles ? DG_OK : DG_E_NOMEM;
+    st = L && tiles && bucket ? DG_OK : DG_E_NOMEM;
     if (st == DG_OK)
     {
         L->g = graph;
         L->w = grid->width, L->h = grid->height;
         L->d = graph->room_distance, L->cw = graph->corridor_width;
         L->seed = seed;
+        L->bucket = bucket;
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
         place_order(L);
         st = template_setup(L, allocator, &list, &list_bytes, diag);
@@ -1100,6 +1243,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     }
     dgi_free(allocator, list, list_bytes);
     dgi_free(allocator, tiles, cells);
+    dgi_free(allocator, bucket, bucket_bytes);
     dgi_free(allocator, L, sizeof *L);
     return st;
 }

@@ -19,6 +19,11 @@ typedef struct dgi_route {
 #define DGI_EXTRA_MAX 16 /* extra corridors at most (extra_connections) */
 #define DGI_TEMPLATE_DOORS 32 /* door cells of one template room an edge may use */
 
+/* Which footprints meet a square of the grid (bucket_index in layout.c): bit m
+ * of rooms for placed room m, bit e of corr for edge e's corridor. */
+typedef struct dgi_bucket { uint64_t rooms, corr[DG_GRAPH_EDGES_MAX / 64]; } dgi_bucket;
+#define DGI_BUCKET_SIDE 32 /* buckets across and down at most */
+
 typedef struct dgi_layout {
     const dg_graph *g;
     int32_t w, h, d, cw;
@@ -45,6 +50,8 @@ typedef struct dgi_layout {
     dgi_tdoor (*tdoor)[DGI_TEMPLATE_DOORS]; /* per node; allocated only for a graph with templates */
     int32_t tdoors[DG_GRAPH_NODES_MAX];
     uint64_t seed;
+    dgi_bucket *bucket;        /* bcols x brows, each 1 << bshift cells square */
+    int32_t bshift, bcols, brows;
 } dgi_layout;
 
 static inline int is_template(const dgi_layout *L, int32_t n) { return L->tpl_count[n] > 0; }
