@@ -203,40 +203,38 @@ static dg_status build_buckets(att_ctx *c, loop_pass *lp)
         return DG_E_NOMEM;
     int32_t *start = lp->bucket_start;
     const int32_t last = (1 << BUCKET_SHIFT) - 1;
-    for (int pass = 0; pass < 2; pass++)
+    for (int32_t i = 0; i < c->nfeat; i++) /* entries per bucket, one bucket on */
     {
-        for (int32_t i = 0; i < c->nfeat; i++)
+        const att_feat *f = &c->feats[i];
+        int32_t bx0 = f->x >> BUCKET_SHIFT, bx1 = (f->x + f->w - 1) >> BUCKET_SHIFT;
+        int32_t by1 = (f->y + f->h - 1) >> BUCKET_SHIFT;
+        for (int32_t by = f->y >> BUCKET_SHIFT; by <= by1; by++)
+            for (int32_t bx = bx0; bx <= bx1; bx++)
+                start[(size_t)by * (size_t)lp->nbx + (size_t)bx + 1]++;
+    }
+    for (size_t b = 0; b < nb; b++)
+        start[b + 1] += start[b];
+    lp->feat_bytes = (size_t)start[nb] * sizeof *lp->bucket_feat;
+    lp->bucket_feat = dgi_alloc(c->a, lp->feat_bytes);
+    if (!lp->bucket_feat)
+        return DG_E_NOMEM;
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        const att_feat f = c->feats[i]; /* a copy: the entries' bytes alias nothing then */
+        int32_t fx1 = f.x + f.w - 1, fy1 = f.y + f.h - 1;
+        int32_t bx0 = f.x >> BUCKET_SHIFT, bx1 = fx1 >> BUCKET_SHIFT;
+        for (int32_t by = f.y >> BUCKET_SHIFT; by <= fy1 >> BUCKET_SHIFT; by++)
         {
-            const att_feat f = c->feats[i]; /* a copy: the entries' bytes alias nothing then */
-            int32_t fx1 = f.x + f.w - 1, fy1 = f.y + f.h - 1;
-            int32_t bx0 = f.x >> BUCKET_SHIFT, bx1 = fx1 >> BUCKET_SHIFT;
-            for (int32_t by = f.y >> BUCKET_SHIFT; by <= fy1 >> BUCKET_SHIFT; by++)
+            int32_t *row = start + (size_t)by * (size_t)lp->nbx;
+            int32_t oy = by << BUCKET_SHIFT;
+            uint8_t y0 = (uint8_t)DG_MAX(0, f.y - oy), y1 = (uint8_t)DG_MIN(last, fy1 - oy);
+            for (int32_t bx = bx0; bx <= bx1; bx++)
             {
-                int32_t *row = start + (size_t)by * (size_t)lp->nbx;
-                int32_t oy = by << BUCKET_SHIFT;
-                uint8_t y0 = (uint8_t)DG_MAX(0, f.y - oy), y1 = (uint8_t)DG_MIN(last, fy1 - oy);
-                for (int32_t bx = bx0; bx <= bx1; bx++)
-                {
-                    if (pass == 0)
-                    {
-                        row[bx + 1]++;
-                        continue;
-                    }
-                    int32_t ox = bx << BUCKET_SHIFT;
-                    bucket_entry e = {(uint8_t)DG_MAX(0, f.x - ox), y0, (uint8_t)DG_MIN(last, fx1 - ox),
-                                      y1, i};
-                    lp->bucket_feat[row[bx]++] = e;
-                }
+                int32_t ox = bx << BUCKET_SHIFT;
+                bucket_entry e = {(uint8_t)DG_MAX(0, f.x - ox), y0, (uint8_t)DG_MIN(last, fx1 - ox),
+                                  y1, i};
+                lp->bucket_feat[row[bx]++] = e;
             }
-        }
-        if (pass == 0)
-        {
-            for (size_t b = 0; b < nb; b++)
-                start[b + 1] += start[b];
-            lp->feat_bytes = (size_t)start[nb] * sizeof *lp->bucket_feat;
-            lp->bucket_feat = dgi_alloc(c->a, lp->feat_bytes);
-            if (!lp->bucket_feat)
-                return DG_E_NOMEM;
         }
     }
     for (size_t b = nb; b > 0; b--) /* the fill advanced each start to the next one's */
