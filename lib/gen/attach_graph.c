@@ -83,8 +83,22 @@ static att_heap_item heap_pop(att_ctx *c)
     return top;
 }
 
-/* Lowers door d's distance to dist if shorter, remembering it for reset. */
-static dg_status relax(att_ctx *c, int32_t d, int32_t dist, int track)
+/* A search's goal: the point (qx, qy) inside feature fb, or none (fb < 0). */
+typedef struct goal {
+    int32_t fb, qx, qy;
+} goal;
+
+/* Lower bound of the walk left from door d to the goal: a door of fb is
+ * exactly that far, and no step between doors is shorter than the Manhattan
+ * distance it covers, so the bound never drops by more than a step costs. */
+static inline int32_t to_goal(const goal *g, const att_door *d)
+{
+    return g->fb < 0 ? 0 : manhattan(d->x, d->y, g->qx, g->qy);
+}
+
+/* Lowers door d's distance to dist if shorter (it is queued by dist plus its
+ * bound to the goal), remembering it for reset. */
+static dg_status relax(att_ctx *c, const goal *g, int32_t d, int32_t dist, int track)
 {
     att_door *door = &c->doors[d];
     if (dist >= door->dist)
@@ -98,7 +112,7 @@ static dg_status relax(att_ctx *c, int32_t d, int32_t dist, int track)
         c->touched[c->ntouched++] = d;
     }
     door->dist = dist;
-    return heap_push(c, dist, d);
+    return heap_push(c, dist + to_goal(g, door), d);
 }
 
 /* The interior cell of feature f (one of its two) that door d touches. */
@@ -110,12 +124,13 @@ static void rim_of(const att_door *d, int32_t f, int32_t *x, int32_t *y)
     *y = d->y + dy[dir];
 }
 
-/* Pops doors in distance order and relaxes the doors they share a feature
- * with, until the heap is empty or no shorter way than best can remain; if
- * fb >= 0 best also takes the way to (qx, qy) inside fb. See search. Between
- * two doors of a feature the walk is a step in, the Manhattan distance
- * between the cells they touch, and a step out. */
-static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t best, int track)
+/* Pops doors in order of distance plus bound to the goal (A*; plain Dijkstra
+ * without a goal) and relaxes the doors they share a feature with, until the
+ * heap is empty or no shorter way than best can remain; with a goal best also
+ * takes the way to it. See search. Between two doors of a feature the walk is
+ * a step in, the Manhattan distance between the cells they touch, and a step
+ * out. The distance found is exact either way: only the doors visited differ. */
+static int32_t drain(att_ctx *c, const goal *g, int32_t best, int track)
 {
     while (c->nheap > 0)
     {
@@ -123,7 +138,8 @@ static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t bes
             return -2; /* the loop pass has used up its work bound */
         att_heap_item it = heap_pop(c);
         const att_door *d = &c->doors[it.door];
-        if (it.dist > d->dist)
+        int32_t h = to_goal(g, d), dist = it.dist - h;
+        if (dist > d->dist)
             continue; /* stale entry */
         if (it.dist >= best)
             break;
@@ -131,10 +147,10 @@ static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t bes
         for (int s = 0; s < 2; s++)
         {
             int32_t fs = side[s], rx, ry;
-            if (fs == fb)
-                best = DG_MIN(best, it.dist + manhattan(d->x, d->y, qx, qy));
+            if (fs == g->fb)
+                best = DG_MIN(best, dist + h);
             rim_of(d, fs, &rx, &ry);
-            int32_t base = it.dist + 2;
+            int32_t base = dist + 2;
             for (int32_t e = c->feats[fs].doors_head; e >= 0; e = door_next(&c->doors[e], fs))
             {
                 const att_door *o = &c->doors[e];
@@ -143,7 +159,7 @@ static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t bes
                 int32_t ox, oy;
                 rim_of(o, fs, &ox, &oy);
                 int32_t nd = base + manhattan(rx, ry, ox, oy);
-                if (nd < best && nd < o->dist && relax(c, e, nd, track) != DG_OK)
+                if (nd < o->dist && nd + to_goal(g, o) < best && relax(c, g, e, nd, track) != DG_OK)
                     return -1;
             }
         }
@@ -151,19 +167,21 @@ static int32_t drain(att_ctx *c, int32_t fb, int32_t qx, int32_t qy, int32_t bes
     return best;
 }
 
-/* Dijkstra over the doors from the point (px, py) inside feature fa. Stops at
- * distance `limit`; if fb >= 0 also once no shorter way to (qx, qy) inside fb
- * can exist, and returns that distance (or limit). track: a loop-pass search
- * (record touched doors, spend c->loop_work; -2 once it is spent). -1: no memory. */
+/* Shortest walks over the doors from the point (px, py) inside feature fa.
+ * Stops at distance `limit`; if fb >= 0 also once no shorter way to (qx, qy)
+ * inside fb can exist, and returns that distance (or limit). track: a
+ * loop-pass search (record touched doors, spend c->loop_work; -2 once it is
+ * spent). -1: no memory. */
 static int32_t search(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb, int32_t qx,
                       int32_t qy, int32_t limit, int track)
 {
+    const goal g = {fb, qx, qy};
     c->nheap = 0;
     for (int32_t d = c->feats[fa].doors_head; d >= 0; d = door_next(&c->doors[d], fa))
-        if (relax(c, d, through(&c->feats[fa], px, py, c->doors[d].x, c->doors[d].y), track) !=
-            DG_OK)
+        if (relax(c, &g, d, through(&c->feats[fa], px, py, c->doors[d].x, c->doors[d].y),
+                  track) != DG_OK)
             return -1;
-    return drain(c, fb, qx, qy, limit, track);
+    return drain(c, &g, limit, track);
 }
 
 int32_t dgi_att_walk_distance(att_ctx *c, int32_t fa, int32_t px, int32_t py, int32_t fb,

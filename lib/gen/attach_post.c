@@ -76,6 +76,7 @@ typedef struct loop_pass {
     int32_t *bucket_start; size_t bucket_bytes; /* (buckets + 1) offsets */
     bucket_entry *bucket_feat; size_t feat_bytes;
     int32_t nbx, nby;
+    uint8_t *leaf; size_t leaf_bytes; /* per feature of growth: 1 a room with a single entrance */
 } loop_pass;
 
 /* len solid cells (rock or wall) from (x, y) along dir, walls at both ends,
@@ -202,40 +203,38 @@ static dg_status build_buckets(att_ctx *c, loop_pass *lp)
         return DG_E_NOMEM;
     int32_t *start = lp->bucket_start;
     const int32_t last = (1 << BUCKET_SHIFT) - 1;
-    for (int pass = 0; pass < 2; pass++)
+    for (int32_t i = 0; i < c->nfeat; i++) /* entries per bucket, one bucket on */
     {
-        for (int32_t i = 0; i < c->nfeat; i++)
+        const att_feat *f = &c->feats[i];
+        int32_t bx0 = f->x >> BUCKET_SHIFT, bx1 = (f->x + f->w - 1) >> BUCKET_SHIFT;
+        int32_t by1 = (f->y + f->h - 1) >> BUCKET_SHIFT;
+        for (int32_t by = f->y >> BUCKET_SHIFT; by <= by1; by++)
+            for (int32_t bx = bx0; bx <= bx1; bx++)
+                start[(size_t)by * (size_t)lp->nbx + (size_t)bx + 1]++;
+    }
+    for (size_t b = 0; b < nb; b++)
+        start[b + 1] += start[b];
+    lp->feat_bytes = (size_t)start[nb] * sizeof *lp->bucket_feat;
+    lp->bucket_feat = dgi_alloc(c->a, lp->feat_bytes);
+    if (!lp->bucket_feat)
+        return DG_E_NOMEM;
+    for (int32_t i = 0; i < c->nfeat; i++)
+    {
+        const att_feat f = c->feats[i]; /* a copy: the entries' bytes alias nothing then */
+        int32_t fx1 = f.x + f.w - 1, fy1 = f.y + f.h - 1;
+        int32_t bx0 = f.x >> BUCKET_SHIFT, bx1 = fx1 >> BUCKET_SHIFT;
+        for (int32_t by = f.y >> BUCKET_SHIFT; by <= fy1 >> BUCKET_SHIFT; by++)
         {
-            const att_feat f = c->feats[i]; /* a copy: the entries' bytes alias nothing then */
-            int32_t fx1 = f.x + f.w - 1, fy1 = f.y + f.h - 1;
-            int32_t bx0 = f.x >> BUCKET_SHIFT, bx1 = fx1 >> BUCKET_SHIFT;
-            for (int32_t by = f.y >> BUCKET_SHIFT; by <= fy1 >> BUCKET_SHIFT; by++)
+            int32_t *row = start + (size_t)by * (size_t)lp->nbx;
+            int32_t oy = by << BUCKET_SHIFT;
+            uint8_t y0 = (uint8_t)DG_MAX(0, f.y - oy), y1 = (uint8_t)DG_MIN(last, fy1 - oy);
+            for (int32_t bx = bx0; bx <= bx1; bx++)
             {
-                int32_t *row = start + (size_t)by * (size_t)lp->nbx;
-                int32_t oy = by << BUCKET_SHIFT;
-                uint8_t y0 = (uint8_t)DG_MAX(0, f.y - oy), y1 = (uint8_t)DG_MIN(last, fy1 - oy);
-                for (int32_t bx = bx0; bx <= bx1; bx++)
-                {
-                    if (pass == 0)
-                    {
-                        row[bx + 1]++;
-                        continue;
-                    }
-                    int32_t ox = bx << BUCKET_SHIFT;
-                    bucket_entry e = {(uint8_t)DG_MAX(0, f.x - ox), y0, (uint8_t)DG_MIN(last, fx1 - ox),
-                                      y1, i};
-                    lp->bucket_feat[row[bx]++] = e;
-                }
+                int32_t ox = bx << BUCKET_SHIFT;
+                bucket_entry e = {(uint8_t)DG_MAX(0, f.x - ox), y0, (uint8_t)DG_MIN(last, fx1 - ox),
+                                  y1, i};
+                lp->bucket_feat[row[bx]++] = e;
             }
-        }
-        if (pass == 0)
-        {
-            for (size_t b = 0; b < nb; b++)
-                start[b + 1] += start[b];
-            lp->feat_bytes = (size_t)start[nb] * sizeof *lp->bucket_feat;
-            lp->bucket_feat = dgi_alloc(c->a, lp->feat_bytes);
-            if (!lp->bucket_feat)
-                return DG_E_NOMEM;
         }
     }
     for (size_t b = nb; b > 0; b--) /* the fill advanced each start to the next one's */
@@ -270,16 +269,24 @@ static void shuffle_sites(loop_pass *lp, dg_rng *rng)
     }
 }
 
-/* A room with a single entrance: a dead end a loop should open first. */
-static int leaf_room(const att_ctx *c, int32_t f)
+/* Marks the rooms with a single entrance, the dead ends a loop should open
+ * first, from one pass over the doors: the tries then read a byte per
+ * feature, not its door list in some far part of memory. */
+static dg_status mark_leaves(att_ctx *c, loop_pass *lp)
 {
-    const att_feat *ft = &c->feats[f];
-    if (ft->kind != ATT_ROOM)
-        return 0;
-    int32_t n = 0;
-    for (int32_t d = ft->doors_head; d >= 0 && n < 2; n++)
-        d = c->doors[d].a == f ? c->doors[d].next_a : c->doors[d].next_b;
-    return n == 1;
+    lp->leaf_bytes = (size_t)c->nfeat;
+    lp->leaf = dgi_calloc(c->a, lp->leaf_bytes, 1);
+    if (!lp->leaf)
+        return DG_E_NOMEM;
+    uint8_t *n = lp->leaf; /* first the doors of each feature, up to 2 */
+    for (int32_t i = 0; i < c->ndoor; i++)
+    {
+        n[c->doors[i].a] += n[c->doors[i].a] < 2;
+        n[c->doors[i].b] += n[c->doors[i].b] < 2;
+    }
+    for (int32_t i = 0; i < c->nfeat; i++)
+        n[i] = c->feats[i].kind == ATT_ROOM && n[i] == 1;
+    return DG_OK;
 }
 
 /* 1: the wall cell (x, y) of room f is outside the middle half of its wall. */
@@ -337,19 +344,23 @@ static int32_t paired_feature(const att_ctx *c, const loop_pass *lp, loop_site *
  * loop_min_gain steps longer than the steps through the opening. On the
  * first pass (leaves) only candidates beside a room with a single entrance.
  * 1 opened, 0 not, -1 no memory, -2 work bound reached. */
-static int try_loop(att_ctx *c, const loop_pass *lp, loop_site *sp, int leaves)
+static int try_loop(att_ctx *c, loop_pass *lp, loop_site *sp, int leaves)
 {
     loop_site s = *sp;
-    if (s.state == SITE_NEVER || !loop_candidate(c, s.x, s.y, s.dir, s.len))
-        return 0; /* an earlier opening is next to it */
+    if (s.state == SITE_NEVER)
+        return 0;
     if (s.len > 1 && c->live >= c->budget)
         return 0; /* a passage is a corridor: it counts in the feature budget */
-    int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
+    /* the cheap tests first, the map around the candidate last: each answer
+     * is the same whichever comes first */
     int32_t other = paired_feature(c, lp, sp);
     if (other < 0)
         return 0;
-    if (leaves != (leaf_room(c, s.feat) || leaf_room(c, other)))
+    if (leaves != (lp->leaf[s.feat] || lp->leaf[other]))
         return 0; /* leaves: the first pass; the others: the second */
+    if (!loop_candidate(c, s.x, s.y, s.dir, s.len))
+        return 0; /* an earlier opening is next to it */
+    int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
     if (s.len + att_corridor_run(c, s.x - ux, s.y - uy, s.dir ^ 2) +
             att_corridor_run(c, s.x + ux * s.len, s.y + uy * s.len, s.dir) > MAX_STRAIGHT)
         return 0; /* it would join two corridors end to end into one too long */
@@ -364,6 +375,7 @@ static int try_loop(att_ctx *c, const loop_pass *lp, loop_site *sp, int leaves)
     if (s.len > 1 ? open_passage(c, &s, s.feat, other) < 0
                   : dgi_att_door_add(c, s.x, s.y, DG_MIN(s.feat, other), DG_MAX(s.feat, other)) < 0)
         return -1;
+    lp->leaf[s.feat] = lp->leaf[other] = 0; /* each has another entrance now */
     return 1;
 }
 
@@ -406,10 +418,13 @@ dg_status dgi_att_loops(att_ctx *c, uint64_t seed)
     if (st == DG_OK && lp.nsites > 0)
         st = build_buckets(c, &lp);
     if (st == DG_OK && lp.nsites > 0)
+        st = mark_leaves(c, &lp);
+    if (st == DG_OK && lp.nsites > 0)
         st = open_loops(c, &lp, &rng);
     if (!lp.borrowed)
         dgi_free(c->a, lp.sites, (size_t)lp.cap_sites * sizeof *lp.sites);
     dgi_free(c->a, lp.bucket_start, lp.bucket_bytes);
     dgi_free(c->a, lp.bucket_feat, lp.feat_bytes);
+    dgi_free(c->a, lp.leaf, lp.leaf_bytes);
     return st;
 }

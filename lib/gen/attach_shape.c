@@ -113,18 +113,48 @@ static int32_t widen_tips(const att_ctx *c, const att_feat *f, uint8_t *no_tips)
     return added;
 }
 
-/* Bit i: the cell row[i - 2] is passable, for the n cells from row[-2] on (n <= 64). */
-static inline uint64_t passable_bits(const uint8_t *row, int32_t n)
+/* Little-endian word of the 8 cells from p, whatever the machine's byte order. */
+static inline uint64_t cells_le(const uint8_t *p)
 {
-    static const uint8_t pass[256] = {[DG_TILE_FLOOR] = 1, [DG_TILE_CORRIDOR] = 1,
-                                      [DG_TILE_DOOR] = 1};
-    uint64_t bits = 0;
-    for (int32_t i = 0; i < n; i++)
-        bits |= (uint64_t)pass[row[i - 2]] << i;
-    return bits;
+    uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, sizeof v);
+#else
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+#endif
+    return v;
 }
 
-/* The room's box and its ring (interior at top, w x h, w + 4 <= 64): every
+/* Byte i of v is 0x80 where byte i of v is 0 (exact: no carries across bytes). */
+static inline uint64_t zero_bytes(uint64_t v)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    return ~(((v & low7) + low7) | v) & ~low7;
+}
+
+/* Bit i: cell p[i] of 8 is passable (floor, corridor or door: 1, 2, 4). */
+static inline uint64_t passable8(const uint8_t *p)
+{
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t v = cells_le(p);
+    uint64_t m = zero_bytes(v ^ ones * DG_TILE_FLOOR) | zero_bytes(v ^ ones * DG_TILE_CORRIDOR) |
+                 zero_bytes(v ^ ones * DG_TILE_DOOR);
+    return ((m >> 7) * 0x0102040810204080ull) >> 56; /* byte i's flag to bit i */
+}
+
+/* Bit i: the cell row[i - 2] is passable, for the n cells from row[-2] on
+ * (8 <= n <= 64), eight at a time; the last word overlaps the one before it. */
+static inline uint64_t passable_bits(const uint8_t *row, int32_t n)
+{
+    const uint8_t *p = row - 2;
+    uint64_t bits = 0;
+    for (int32_t i = 0; i < n - 8; i += 8)
+        bits |= passable8(p + i) << i;
+    return bits | passable8(p + n - 8) << (n - 8);
+}
+
+/* The room's box and its ring (interior at top, w x h, 8 <= w + 4 <= 64): every
  * solid cell becomes wall if one of its 8 neighbours is passable, else rock.
  * Solid cells never turn passable here, so the rows' bits are read once. */
 static void rederive_walls_narrow(uint8_t *top, ptrdiff_t s, int32_t w, int32_t h)
@@ -178,7 +208,7 @@ static int32_t carve_shape(att_ctx *c, att_feat *f, const dgi_shape *sh)
     int32_t widened = widen_tips(c, f, &f->no_tips);
     c->floor += widened - cut;
     int32_t cells = w * h - cut + widened;
-    if (w + 4 <= 64)
+    if (w + 4 >= 8 && w + 4 <= 64)
         rederive_walls_narrow(top, s, w, h);
     else
         for (int32_t y = -1; y <= h; y++)

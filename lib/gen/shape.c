@@ -105,6 +105,11 @@ void dgi_shape_pick(dgi_shape *s, int32_t w, int32_t h, uint32_t kinds, int32_t 
 static int32_t isqrt64(int64_t v)
 {
     int64_t r = 0, bit = (int64_t)1 << 62;
+#if defined(__GNUC__) || defined(__clang__)
+    if (v <= 0)
+        return 0;
+    bit = (int64_t)1 << ((63 - __builtin_clzll((unsigned long long)v)) & ~1); /* the loop's start */
+#endif
     while (bit > v)
         bit >>= 2;
     while (bit != 0)
