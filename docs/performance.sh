@@ -2,8 +2,9 @@
 # Writes docs/performance.md (run from the repository root): every generator
 # at its defaults beside libtcod's BSP, from `bench peers` run ROUNDS times
 # (default 3; the median of the runs' ratios is kept), and the instructions
-# per cell callgrind counts at 200x200 where valgrind is installed. Needs
-# libtcod-dev for the peer (make deps-bench installs it).
+# per cell callgrind counts at 200x200 where valgrind is installed (tiles
+# only and with the structured result; `bench --once` makes exactly N maps).
+# Needs libtcod-dev for the peer (make deps-bench installs it).
 set -e
 ROUNDS=${ROUNDS:-3}
 DOC=docs/performance.md
@@ -18,16 +19,24 @@ while [ "$r" -lt "$ROUNDS" ]; do
 done
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 
-# instructions per cell: N maps minus none, divided by N x cells
+# callgrind's instruction count of `bench --once GEN WxH N`, or nothing if the
+# run failed (a run that stops early still prints a count: that of loading)
+count() { # count GEN WxH N
+    out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/bench/bench --once "$1" "$2" "$3" 2>&1) ||
+        { echo "performance.sh: bench --once $1 $2 $3 failed" >&2; return 0; }
+    echo "$out" | grep -q "^once $1 $2: $3 maps" || return 0
+    echo "$out" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+# instructions per cell: `--once` makes exactly N maps (none in setup), so N
+# maps minus none, divided by N x cells, is the cost of one map's cell
 ipc() { # ipc GEN WxH N
     command -v valgrind >/dev/null || { echo "-"; return; }
     w=${2%x*}
     h=${2#*x}
-    one=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/bench/bench --once "$1" "$2" "$3" 2>&1 |
-          sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
-    none=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null build/bench/bench --once "$1" "$2" 0 2>&1 |
-           sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
-    [ -n "$one" ] && [ -n "$none" ] && echo $(( (one - none) / ($3 * w * h) )) || echo "-"
+    some=$(count "$1" "$2" "$3")
+    none=$(count "$1" "$2" 0)
+    [ -n "$some" ] && [ -n "$none" ] && echo $(( (some - none) / ($3 * w * h) )) || echo "-"
 }
 
 {
@@ -41,9 +50,12 @@ ipc() { # ipc GEN WxH N
     echo "measured on the same machine at the same moment; the ratio shown is the"
     echo "median of $ROUNDS runs of \`build/bench/bench peers\`. Scratch is the peak the"
     echo "library allocated for one map, per cell. Instructions per cell are"
-    echo "callgrind's count for maps at 200x200 (\`bench --once GEN 200x200 N\`), the"
-    echo "figure a shared machine cannot disturb. \`bench peers GEN\` times one"
-    echo "generator's rows only."
+    echo "callgrind's count for maps at 200x200, the figure a shared machine cannot"
+    echo "disturb: \`bench --once GEN 200x200 N\` makes exactly N maps (seeds 1..N),"
+    echo "and the count of N maps minus that of none (\`... 200x200 0\`: loading and"
+    echo "setup) is divided by N x 40000. \"+result\" is the same with the structured"
+    echo "result asked for (\`bench --once GEN+result 200x200 N\`). \`bench peers GEN\`"
+    echo "times one generator's rows only; \`bench --help\` lists the options."
     echo
     echo "Written by \`sh docs/performance.sh\`; load average at the end of the runs: $load."
     echo "Times depend on the machine; ratios and instruction counts much less."
@@ -62,10 +74,11 @@ ipc() { # ipc GEN WxH N
     echo
     echo "## Instructions per cell at 200x200"
     echo
-    echo "| generator | instructions per cell |"
-    echo "|---|---|"
-    for gen in $(cut -c1-28 "$tmp/run1" | awk '{ print $1 }' | uniq) libtcod; do
-        echo "| $gen | $(ipc "$gen" 200x200 4) |"
+    echo "| generator | instructions per cell, tiles only | +result |"
+    echo "|---|---|---|"
+    for gen in $(cut -c1-28 "$tmp/run1" | awk '{ print $1 }' | uniq); do
+        echo "| $gen | $(ipc "$gen" 200x200 4) | $(ipc "$gen+result" 200x200 4) |"
     done
+    echo "| libtcod | $(ipc libtcod 200x200 4) | - |"
 } >"$DOC"
 echo "wrote $DOC"

@@ -6,6 +6,7 @@
 #include "dungeon.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 typedef void (*bench_fn)(void);
 void bench_register(const char *name, bench_fn fn);
@@ -43,8 +44,10 @@ void bench_run(const char *name, const char *size, int64_t cells, int reps, int6
 void bench_tcod_bsp(uint8_t *cells, int32_t w, int32_t h, uint32_t seed);
 #endif
 
-/* bench --once GEN WxH N (bench_peers.c): N maps untimed, for callgrind. */
+/* bench --once GEN[+result] WxH N (bench_peers.c): exactly N maps untimed,
+ * for callgrind; its usage text goes to out. */
 int bench_once(int argc, char **argv);
+void bench_once_usage(FILE *out);
 
 /* Monotonic nanoseconds. */
 int64_t bench_now_ns(void);

@@ -123,10 +123,26 @@ void bench_run(const char *name, const char *size, int64_t cells, int reps, int6
 
 const char *bench_subject;
 
+static int usage(void)
+{
+    printf("usage: bench [NAME [SUBJECT]]\n"
+           "  runs every benchmark whose name contains NAME (all without it), one row\n"
+           "  per case: median and min time, throughput, scratch memory; SUBJECT\n"
+           "  narrows a bench that reads it (`bench peers walk`).\n"
+           "benchmarks:");
+    for (int i = 0; i < bench_count; i++)
+        printf(" %s", benches[i].name);
+    printf("\n");
+    bench_once_usage(stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--once") == 0)
         return bench_once(argc, argv);
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+        return usage();
     const char *filter = argc > 1 ? argv[1] : NULL;
     bench_subject = argc > 2 ? argv[2] : NULL;
     printf("%-28s %-10s %12s %12s %18s %s\n", "benchmark", "size", "median", "min",

@@ -3,8 +3,8 @@
  * of the thread, so a shared machine's waits do not count): the medians,
  * their ratio, and the scratch bytes per cell one map needs. The
  * rows docs/performance.sh turns into docs/performance.md. Also `bench
- * --once GEN WxH N`, which makes N maps untimed so that callgrind can count
- * the instructions per cell. */
+ * --once GEN[+result] WxH N`, which makes exactly N maps untimed so that
+ * callgrind can count the instructions per cell. */
 #include "bench.h"
 
 #include <stdio.h>
@@ -16,6 +16,8 @@ typedef struct peer_ctx {
     dg_recipe recipe;
     dg_grid grid;
     const dg_prefab_set *set;
+    const dg_site *site; /* NULL: none (all but generator graph) */
+    dg_result *result;   /* NULL: tiles only */
     dg_allocator alloc;
     dg_status st;
 } peer_ctx;
@@ -24,7 +26,11 @@ static void ours_op(void *p, int64_t i)
 {
     peer_ctx *c = p;
     c->recipe.seed = (uint64_t)i;
-    c->st = dg_recipe_generate(&c->recipe, &c->grid, c->set, NULL, &c->alloc, NULL);
+    if (c->site)
+        c->st = dg_recipe_generate_site(&c->recipe, c->site, &c->grid, c->set, c->result,
+                                        &c->alloc, NULL);
+    else
+        c->st = dg_recipe_generate(&c->recipe, &c->grid, c->set, c->result, &c->alloc, NULL);
 }
 
 static const struct {
@@ -42,8 +48,23 @@ static int cmp_ns(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The prefab set a generator is shown with (docs/quality.sh uses the same), or NULL. */
-static dg_prefab_set *peer_set(const char *gen)
+/* Where the bench finds the repository's files: "" (the working directory)
+ * or the root two folders above the binary (build/bench/bench). */
+static char repo_root[512];
+
+static void find_repo_root(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    FILE *f = fopen("examples/prefabs/vaults.txt", "r");
+    repo_root[0] = 0;
+    if (f)
+        fclose(f);
+    else if (slash)
+        snprintf(repo_root, sizeof repo_root, "%.*s/../../", (int)(slash - argv0), argv0);
+}
+
+/* The prefab file a generator is shown with (docs/quality.sh uses the same), or NULL. */
+static const char *peer_set_file(const char *gen)
 {
     static const char *const files[][2] = {
         {"prefab-full", "examples/prefabs/shaft.txt"},
@@ -51,26 +72,74 @@ static dg_prefab_set *peer_set(const char *gen)
         {"prefab-islands", "examples/prefabs/factory.txt"},
         {"prefab-mixed", "examples/prefabs/vaults.txt"},
     };
-    dg_prefab_set *set = NULL;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (strcmp(files[i][0], gen) == 0 &&
-            dg_prefab_load(files[i][1], NULL, NULL, NULL, &set, NULL) != DG_OK)
-            set = NULL;
-    return set;
+        if (strcmp(files[i][0], gen) == 0)
+            return files[i][1];
+    return NULL;
 }
 
-/* Sets up c for generator gen on cells (w x h); 0 if it cannot run there. */
-static int peer_setup(peer_ctx *c, const char *gen, uint8_t *cells, int32_t w, int32_t h,
-                      const dg_prefab_set *set, bench_mem *mem)
+/* What a generator needs beside its parameters: the prefab set it is shown
+ * with, and for generator graph the level graph of docs/graph.md's example. */
+typedef struct peer_inputs {
+    dg_prefab_set *set; /* NULL: none, or it did not load (said on stderr) */
+    dg_graph graph;
+    dg_site site; /* site.graph is NULL unless the graph loaded */
+} peer_inputs;
+
+static void peer_inputs_load(peer_inputs *in, const char *gen)
+{
+    const char *file = peer_set_file(gen);
+    char path[1024];
+    in->set = NULL;
+    dg_graph_init(&in->graph);
+    dg_site_init(&in->site);
+    if (file)
+    {
+        snprintf(path, sizeof path, "%s%s", repo_root, file);
+        if (dg_prefab_load(path, NULL, NULL, NULL, &in->set, NULL) != DG_OK)
+            in->set = NULL;
+    }
+    else if (strcmp(gen, "graph") == 0)
+    {
+        snprintf(path, sizeof path, "%s%s", repo_root, "examples/graphs/zelda.txt");
+        if (dg_graph_load(path, NULL, &in->graph, NULL) == DG_OK)
+            in->site.graph = &in->graph;
+    }
+    else
+        return;
+    if (!in->set && !in->site.graph)
+        fprintf(stderr, "bench: cannot load %s (run from the repository root)\n", path);
+}
+
+static void peer_inputs_free(peer_inputs *in)
+{
+    dg_prefab_set_free(in->set);
+    dg_graph_free(&in->graph);
+}
+
+/* Prepares c for generator gen on cells (w x h) without making a map; 0 if
+ * gen is unknown or lacks its prefab set or level graph. */
+static int peer_prepare(peer_ctx *c, const char *gen, uint8_t *cells, int32_t w, int32_t h,
+                        const peer_inputs *in, bench_mem *mem)
 {
     dg_generator_info info;
     if (dg_generator_get(dg_generator_find(gen), &info) != DG_OK ||
         dg_recipe_init(&c->recipe, gen, 1, w, h) != DG_OK ||
         dg_grid_init(&c->grid, cells, w, h, 0) != DG_OK)
         return 0;
-    c->set = info.needs_prefabs ? set : NULL;
+    c->set = info.needs_prefabs ? in->set : NULL;
+    c->site = info.needs_graph ? &in->site : NULL;
+    c->result = NULL;
     c->alloc = bench_allocator(mem);
-    if (info.needs_prefabs && !set)
+    return (!info.needs_prefabs || in->set) && (!info.needs_graph || in->site.graph);
+}
+
+/* Sets up c for generator gen on cells (w x h) and makes one map (seed 0);
+ * 0 if it cannot run there. */
+static int peer_setup(peer_ctx *c, const char *gen, uint8_t *cells, int32_t w, int32_t h,
+                      const peer_inputs *in, bench_mem *mem)
+{
+    if (!peer_prepare(c, gen, cells, w, h, in, mem))
         return 0;
     ours_op(c, 0);
     return c->st == DG_OK;
@@ -106,7 +175,7 @@ static void peer_times(peer_ctx *c, uint8_t *peer_cells, int k, int64_t *ours, i
     free(b);
 }
 
-static void peer_row(const char *gen, int k, const dg_prefab_set *set)
+static void peer_row(const char *gen, int k, const peer_inputs *in)
 {
     int32_t w = peer_sizes[k].w, h = peer_sizes[k].h;
     uint8_t *cells = malloc((size_t)w * (size_t)h), *peer = malloc((size_t)w * (size_t)h);
@@ -114,7 +183,7 @@ static void peer_row(const char *gen, int k, const dg_prefab_set *set)
     bench_mem mem = {0, 0, 0};
     char size[32];
     snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
-    if (cells && peer && peer_setup(&c, gen, cells, w, h, set, &mem))
+    if (cells && peer && peer_setup(&c, gen, cells, w, h, in, &mem))
     {
         int64_t ours = 0, theirs = 1;
         mem.peak = 0;
@@ -142,14 +211,25 @@ BENCH(bench_peers)
         if (dg_generator_get(g, &info) != DG_OK ||
             (bench_subject && strcmp(bench_subject, info.name) != 0))
             continue;
-        dg_prefab_set *set = peer_set(info.name);
+        peer_inputs in;
+        peer_inputs_load(&in, info.name);
         for (int k = 0; k < PEER_SIZES; k++)
-            peer_row(info.name, k, set);
-        dg_prefab_set_free(set);
+            peer_row(info.name, k, &in);
+        peer_inputs_free(&in);
     }
 #else
     printf("%-28s (libtcod-dev is not installed: no peer rows)\n", "peers");
 #endif
+}
+
+/* Passable cells of a map: printed after --once so that a run which made
+ * no map (or an empty one) shows. */
+static long passable_cells(const uint8_t *cells, long n)
+{
+    long open = 0;
+    for (long i = 0; i < n; i++)
+        open += dg_tile_passable(cells[i]) != 0;
+    return open;
 }
 
 /* N maps of libtcod's BSP (the peer) at w x h; 0 without libtcod. */
@@ -161,37 +241,96 @@ static int tcod_once(uint8_t *cells, int w, int h, long n)
     return cells != NULL;
 #else
     (void)cells, (void)w, (void)h, (void)n;
+    fprintf(stderr, "bench: built without libtcod-dev: no peer\n");
     return 0;
 #endif
 }
 
-/* bench --once GEN WxH N: N maps of GEN (or "libtcod", the peer) at WxH,
- * seeds 1..N, untimed. */
+/* N maps of c's generator, seeds 1..N; 0 (said on stderr) if one fails. */
+static int gen_once(peer_ctx *c, const char *gen, long n)
+{
+    for (long i = 1; i <= n; i++)
+    {
+        ours_op(c, i);
+        if (c->st != DG_OK)
+        {
+            fprintf(stderr, "bench: %s at %dx%d, seed %ld: %s\n", gen, (int)c->grid.width,
+                    (int)c->grid.height, i, dg_status_str(c->st));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void bench_once_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: bench --once GENERATOR[+result]|libtcod WxH COUNT\n"
+            "  makes exactly COUNT maps (seeds 1..COUNT) at WxH, untimed, for\n"
+            "  valgrind --tool=callgrind; COUNT 0 makes none (loading and setup only),\n"
+            "  so COUNT maps minus 0 maps is the cost of COUNT maps. +result also asks\n"
+            "  for the structured result (rooms, doors, metrics), as the +result rows.\n"
+            "  Prints the maps made and the last map's passable cells and tile hash.\n"
+            "  Prefab generators load their set from examples/prefabs/, generator graph\n"
+            "  examples/graphs/zelda.txt (from the repository root or two folders above\n"
+            "  the binary).\n");
+}
+
+/* bench --once GEN[+result] WxH N: exactly N maps of GEN (or "libtcod", the
+ * peer) at WxH, seeds 1..N, untimed; no map is made in setup. */
 int bench_once(int argc, char **argv)
 {
     int w = 0, h = 0;
-    if (argc < 5 || sscanf(argv[3], "%dx%d", &w, &h) != 2 || w < 1 || h < 1)
+    char gen[64], *end = NULL;
+    long n = argc > 4 ? strtol(argv[4], &end, 10) : -1;
+    if (argc < 5 || sscanf(argv[3], "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || n < 0 ||
+        *end || strlen(argv[2]) >= sizeof gen)
     {
-        fprintf(stderr, "usage: bench --once GENERATOR|libtcod WxH COUNT\n");
+        bench_once_usage(stderr);
         return 2;
     }
-    long n = strtol(argv[4], NULL, 10);
-    uint8_t *cells = malloc((size_t)w * (size_t)h);
-    if (strcmp(argv[2], "libtcod") == 0)
+    find_repo_root(argv[0]);
+    strcpy(gen, argv[2]);
+    size_t len = strlen(gen);
+    int with_result = len > 7 && strcmp(gen + len - 7, "+result") == 0;
+    if (with_result)
+        gen[len - 7] = 0;
+    uint8_t *cells = calloc((size_t)w * (size_t)h, 1);
+    int ok;
+    if (strcmp(gen, "libtcod") == 0 && !with_result)
+        ok = tcod_once(cells, w, h, n);
+    else
     {
-        int ok = tcod_once(cells, w, h, n);
+        peer_inputs in;
+        peer_inputs_load(&in, gen);
+        peer_ctx c;
+        bench_mem mem;
+        dg_result result;
+        dg_result_init(&result, NULL);
+        ok = cells && peer_prepare(&c, gen, cells, w, h, &in, &mem);
+        if (!ok)
+            fprintf(stderr, "bench: %s: unknown generator, or its input did not load\n", argv[2]);
+        if (ok && with_result)
+            c.result = &result;
+        ok = ok && gen_once(&c, gen, n);
+        /* printed for N = 0 too (of the empty grid), so N maps minus none
+         * cancels the cost of the summary */
+        if (ok)
+            printf("once %s %dx%d: %ld maps; last: %ld passable cells, hash %016llx", argv[2], w,
+                   h, n, passable_cells(cells, (long)w * h),
+                   (unsigned long long)dg_grid_hash(&c.grid));
+        if (ok && with_result)
+            printf(", %d rooms, %d doors", (int)result.room_count, (int)result.door_count);
+        if (ok)
+            printf("\n");
+        dg_result_free(&result);
+        peer_inputs_free(&in);
         free(cells);
         return ok ? 0 : 1;
     }
-    dg_prefab_set *set = peer_set(argv[2]);
-    peer_ctx c;
-    bench_mem mem;
-    int ok = cells && peer_setup(&c, argv[2], cells, w, h, set, &mem);
-    for (long i = 1; ok && i <= n; i++)
-        ours_op(&c, i);
-    dg_prefab_set_free(set);
+    if (ok)
+        printf("once libtcod %dx%d: %ld maps; last: %ld passable cells\n", w, h, n,
+               passable_cells(cells, (long)w * h));
     free(cells);
-    if (!ok)
-        fprintf(stderr, "bench: %s does not run at %dx%d\n", argv[2], w, h);
     return ok ? 0 : 1;
 }
