@@ -57,6 +57,13 @@ ipc() { # ipc GEN WxH N
     echo "result asked for (\`bench --once GEN+result 200x200 N\`). \`bench peers GEN\`"
     echo "times one generator's rows only; \`bench --help\` lists the options."
     echo
+    echo "The prefab generators run with the sets docs/quality.sh shows them with"
+    echo "(examples/prefabs/: shaft for prefab-full, forest for prefab-jigsaw, factory"
+    echo "for prefab-islands, vaults for prefab-mixed), generator graph lays out"
+    echo "examples/graphs/zelda.txt. A generator without rows does not run at its"
+    echo "defaults at these sizes (prefab-full: the 48x20 shaft must cover half the"
+    echo "grid)."
+    echo
     echo "Written by \`sh docs/performance.sh\`; load average at the end of the runs: $load."
     echo "Times depend on the machine; ratios and instruction counts much less."
     echo
