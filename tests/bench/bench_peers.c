@@ -18,6 +18,7 @@ typedef struct peer_ctx {
     const dg_prefab_set *set;
     const dg_site *site; /* NULL: none (all but generator graph) */
     dg_result *result;   /* NULL: tiles only */
+    dg_diag *diag;       /* NULL: none (only to say why a map failed) */
     dg_allocator alloc;
     dg_status st;
 } peer_ctx;
@@ -28,9 +29,9 @@ static void ours_op(void *p, int64_t i)
     c->recipe.seed = (uint64_t)i;
     if (c->site)
         c->st = dg_recipe_generate_site(&c->recipe, c->site, &c->grid, c->set, c->result,
-                                        &c->alloc, NULL);
+                                        &c->alloc, c->diag);
     else
-        c->st = dg_recipe_generate(&c->recipe, &c->grid, c->set, c->result, &c->alloc, NULL);
+        c->st = dg_recipe_generate(&c->recipe, &c->grid, c->set, c->result, &c->alloc, c->diag);
 }
 
 static const struct {
@@ -130,6 +131,7 @@ static int peer_prepare(peer_ctx *c, const char *gen, uint8_t *cells, int32_t w,
     c->set = info.needs_prefabs ? in->set : NULL;
     c->site = info.needs_graph ? &in->site : NULL;
     c->result = NULL;
+    c->diag = NULL;
     c->alloc = bench_allocator(mem);
     return (!info.needs_prefabs || in->set) && (!info.needs_graph || in->site.graph);
 }
@@ -246,7 +248,8 @@ static int tcod_once(uint8_t *cells, int w, int h, long n)
 #endif
 }
 
-/* N maps of c's generator, seeds 1..N; 0 (said on stderr) if one fails. */
+/* N maps of c's generator, seeds 1..N; 0 (with the library's reason on
+ * stderr, from the failed seed made again with a diag) if one fails. */
 static int gen_once(peer_ctx *c, const char *gen, long n)
 {
     for (long i = 1; i <= n; i++)
@@ -254,8 +257,12 @@ static int gen_once(peer_ctx *c, const char *gen, long n)
         ours_op(c, i);
         if (c->st != DG_OK)
         {
-            fprintf(stderr, "bench: %s at %dx%d, seed %ld: %s\n", gen, (int)c->grid.width,
-                    (int)c->grid.height, i, dg_status_str(c->st));
+            dg_diag diag;
+            memset(&diag, 0, sizeof diag);
+            c->diag = &diag;
+            ours_op(c, i);
+            fprintf(stderr, "bench: %s at %dx%d, seed %ld: %s: %s\n", gen, (int)c->grid.width,
+                    (int)c->grid.height, i, dg_status_str(c->st), diag.message);
             return 0;
         }
     }
