@@ -70,9 +70,9 @@ typedef struct cave {
     size_t cells;
     void *block;      size_t block_size; /* the scratch below, one allocation */
     uint8_t *map;
-    int32_t span;     /* rows per band of the first sweep (about the root of 1.5 ih) */
-    int32_t *marks;   /* per band: the first sweep's rows before it (distance, origin,
-                       * owner) and its first run: (3 iw + 1) each */
+    int32_t span;     /* rows per band of the first sweep (about the root of ih) */
+    int32_t *marks;   /* per band: the first sweep's row before it (origin, owner; the
+                       * distance is the origin's) and its first run: 2 iw + 1 each */
     uint32_t *near;   /* per cell of one band (span x iw): the nearest cave cell (packed)
                        * by the first sweep, NO_CAVE for none */
     int32_t *near_owner; /* the same cells: that cave's region (-1 for none) */
@@ -161,12 +161,12 @@ static void cave_free(cave *c)
     dgi_free(a, c->order, (size_t)c->edge_cap * sizeof *c->order);
 }
 
-/* Rows per band of the first sweep: near holds a band, marks one entry per
- * band, so about the root of 1.5 ih keeps both small. */
+/* Rows per band of the first sweep: near holds a band, marks one row per
+ * band, so about the root of ih keeps both small. */
 static int32_t band_rows(int32_t ih)
 {
     int32_t k = 1;
-    while ((int64_t)k * k < (int64_t)ih * 3 / 2)
+    while ((int64_t)k * k < (int64_t)ih)
         k++;
     return k;
 }
@@ -182,7 +182,7 @@ static dg_status cave_alloc(cave *c, int with_map)
     size_t bit_bytes = (2 * words + 2 * (size_t)c->nw) * sizeof(uint64_t);
     c->span = band_rows(c->ih);
     size_t bands = (size_t)((c->ih + c->span - 1) / c->span);
-    size_t mark_ints = bands * (3 * (size_t)c->iw + 1), band_ints = 2 * (size_t)c->span * (size_t)c->iw;
+    size_t mark_ints = bands * (2 * (size_t)c->iw + 1), band_ints = 2 * (size_t)c->span * (size_t)c->iw;
     size_t shared = DG_MAX(mark_ints + band_ints, with_map ? area + 2 : 0);
     size_t ints = 9 * (size_t)c->iw + 2 * (size_t)c->ih + shared;
     c->block_size = bit_bytes + ints * sizeof(int32_t) + (with_map ? c->cells : 0);
@@ -914,23 +914,24 @@ static void mark_bands(cave *c, sweep_row s)
         s.d[x] = FAR, s.g[x] = NO_CAVE, s.own[x] = -1;
     for (int32_t y0 = 0; y0 < c->ih; y0 += c->span)
     {
-        int32_t *m = c->marks + (size_t)(y0 / c->span) * (3 * (size_t)iw + 1);
-        memcpy(m, s.d, (size_t)iw * sizeof *m);
-        memcpy(m + iw, s.g, (size_t)iw * sizeof *m);
-        memcpy(m + 2 * iw, s.own, (size_t)iw * sizeof *m);
-        m[3 * iw] = r;
+        int32_t *m = c->marks + (size_t)(y0 / c->span) * (2 * (size_t)iw + 1);
+        memcpy(m, s.g, (size_t)iw * sizeof *m);
+        memcpy(m + iw, s.own, (size_t)iw * sizeof *m);
+        m[2 * iw] = r;
         sweep_down_band(c, s, y0, DG_MIN(y0 + c->span, c->ih), &r);
     }
 }
 
-/* The first sweep again over the band from row y0, from its mark. */
+/* The first sweep again over the band from row y0, from its mark: the
+ * distance of row y0 - 1 is the Manhattan distance to its origin. */
 static void redo_band(cave *c, sweep_row s, int32_t y0)
 {
-    int32_t iw = c->iw, *m = c->marks + (size_t)(y0 / c->span) * (3 * (size_t)iw + 1);
-    int32_t r = m[3 * iw];
-    memcpy(s.d, m, (size_t)iw * sizeof *m);
-    memcpy(s.g, m + iw, (size_t)iw * sizeof *m);
-    memcpy(s.own, m + 2 * iw, (size_t)iw * sizeof *m);
+    int32_t iw = c->iw, *m = c->marks + (size_t)(y0 / c->span) * (2 * (size_t)iw + 1);
+    int32_t r = m[2 * iw], Y = y0 - 1 + PAD;
+    memcpy(s.g, m, (size_t)iw * sizeof *m);
+    memcpy(s.own, m + iw, (size_t)iw * sizeof *m);
+    for (int32_t x = 0; x < iw; x++)
+        s.d[x] = s.g[x] == NO_CAVE ? FAR : x + PAD - XY_X(s.g[x]) + Y - XY_Y(s.g[x]);
     sweep_down_band(c, s, y0, DG_MIN(y0 + c->span, c->ih), &r);
 }
 
