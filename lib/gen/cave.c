@@ -70,11 +70,16 @@ typedef struct cave {
     size_t cells;
     void *block;      size_t block_size; /* the scratch below, one allocation */
     uint8_t *map;
-    uint32_t *near;   /* per area cell (iw x ih): the region of a cave cell, the nearest
-                       * cave cell (packed) of a rock cell by the first sweep */
+    int32_t span;     /* rows per band of the first sweep (about the root of ih) */
+    int32_t *marks;   /* per band: the first sweep's row before it (origin, owner; the
+                       * distance is the origin's) and its first run: 2 iw + 1 each */
+    uint32_t *near;   /* per cell of one band (span x iw): the nearest cave cell (packed)
+                       * by the first sweep, NO_CAVE for none */
+    int32_t *near_owner; /* the same cells: that cave's region (-1 for none) */
     int32_t *queue;   /* the exit walk's queue (one spare entry: it writes ahead); the
-                       * same memory as near, which is done with by then */
-    int32_t *rows;    /* the sweeps' rows: 6 x iw (distance, origin, owner, two rows) */
+                       * same memory as marks and near, which are done with by then */
+    int32_t *rows;    /* the sweeps' rows: 9 x iw (distance, origin, owner: the first
+                       * sweep's row, the second's two rows) */
     int32_t *row_first, *row_end; /* per area row: its candidate tunnels in edges */
     int32_t *owner;   /* around reserved cells, per map cell: the region of the cave
                        * nearest by a walk (or -1) */
@@ -156,15 +161,30 @@ static void cave_free(cave *c)
     dgi_free(a, c->order, (size_t)c->edge_cap * sizeof *c->order);
 }
 
+/* Rows per band of the first sweep: near holds a band, marks one row per
+ * band, so about the root of ih keeps both small. */
+static int32_t band_rows(int32_t ih)
+{
+    int32_t k = 1;
+    while ((int64_t)k * k < (int64_t)ih)
+        k++;
+    return k;
+}
+
 /* One block: bit rows (two buffers of (ih + 2) rows, two row sums), the
- * sweeps' rows, the tunnels' row spans, near (4 bytes per area cell, later
- * the queue) and the map, which only the exit walk and the tunnels around
+ * sweeps' rows, the tunnels' row spans, the marks and near of the first
+ * sweep's bands (with a result, later the exit walk's queue, 4 bytes per area
+ * cell) and the map, which only the exit walk and the tunnels around
  * reserved cells read (without them it is not made: map NULL). */
 static dg_status cave_alloc(cave *c, int with_map)
 {
     size_t words = (size_t)c->nw * (size_t)(c->ih + 2), area = (size_t)c->iw * (size_t)c->ih;
     size_t bit_bytes = (2 * words + 2 * (size_t)c->nw) * sizeof(uint64_t);
-    size_t ints = 6 * (size_t)c->iw + 2 * (size_t)c->ih + area + 2;
+    c->span = band_rows(c->ih);
+    size_t bands = (size_t)((c->ih + c->span - 1) / c->span);
+    size_t mark_ints = bands * (2 * (size_t)c->iw + 1), band_ints = 2 * (size_t)c->span * (size_t)c->iw;
+    size_t shared = DG_MAX(mark_ints + band_ints, with_map ? area + 2 : 0);
+    size_t ints = 9 * (size_t)c->iw + 2 * (size_t)c->ih + shared;
     c->block_size = bit_bytes + ints * sizeof(int32_t) + (with_map ? c->cells : 0);
     uint8_t *b = dgi_alloc(c->a, c->block_size);
     if (!b)
@@ -176,11 +196,13 @@ static dg_status cave_alloc(cave *c, int with_map)
     c->sum1 = c->sum0 + c->nw;
     b += bit_bytes;
     c->rows = (int32_t *)(void *)b;
-    c->row_first = c->rows + 6 * (size_t)c->iw;
+    c->row_first = c->rows + 9 * (size_t)c->iw;
     c->row_end = c->row_first + c->ih;
     c->queue = c->row_end + c->ih;
-    c->near = (uint32_t *)c->queue;
-    c->map = with_map ? (uint8_t *)(c->queue + area + 2) : NULL;
+    c->marks = c->queue;
+    c->near = (uint32_t *)c->marks + mark_ints;
+    c->near_owner = (int32_t *)c->near + (size_t)c->span * (size_t)c->iw;
+    c->map = with_map ? (uint8_t *)(c->queue + shared) : NULL;
     return DG_OK;
 }
 
@@ -797,100 +819,149 @@ static dg_status meet_row(cave *c, int32_t y, near_row here, near_row down)
 enum { FAR = INT32_MAX / 2 };
 #define NO_CAVE 0xFFFFFFFFu /* the origin of a cell the first sweep reached from no cave */
 
+/* The first sweep's row: per column the distance to the nearest cave cell
+ * found so far, that cell (packed) and its region. */
+typedef struct sweep_row {
+    int32_t *d;
+    uint32_t *g;
+    int32_t *own;
+} sweep_row;
+
 /* First sweep, area row y, columns x0..x1 of rock (down and right): each cell
  * takes the nearer of the cell above and the cell before it (the one above
- * on a tie); d, g: distance and origin of the row above, updated in place;
- * *pd, *pg those of the cell before. */
-static void sweep_down_rock(uint32_t *near, int32_t *d, uint32_t *g, int32_t x0, int32_t x1,
-                            int32_t *pd, uint32_t *pg)
+ * on a tie); s: the row above, updated in place; near, nown: this row's
+ * cells in the band; *pd, *pg, *po those of the cell before. */
+static void sweep_down_rock(uint32_t *near, int32_t *nown, sweep_row s, int32_t x0, int32_t x1,
+                            int32_t *pd, uint32_t *pg, int32_t *po)
 {
-    int32_t dl = *pd;
+    int32_t dl = *pd, ol = *po;
     uint32_t gl = *pg;
     for (int32_t x = x0; x <= x1; x++)
     {
-        int32_t du = d[x] + 1, dist = FAR;
+        int32_t du = s.d[x] + 1, dist = FAR, ow = -1;
         uint32_t o = NO_CAVE;
         if (du < dist)
-            dist = du, o = g[x];
+            dist = du, o = s.g[x], ow = s.own[x];
         if (dl + 1 < dist)
-            dist = dl + 1, o = gl;
-        d[x] = dl = dist, g[x] = gl = near[x] = o;
+            dist = dl + 1, o = gl, ow = ol;
+        s.d[x] = dl = dist, s.g[x] = gl = near[x] = o, s.own[x] = ol = nown[x] = ow;
     }
-    *pd = dl, *pg = gl;
+    *pd = dl, *pg = gl, *po = ol;
 }
 
-/* The cave cells x0..x1 of area row y, region `set` (in own: the owner of
- * the second sweep, the first sweep's near), in either sweep. */
-static void sweep_cave(int32_t *d, uint32_t *g, uint32_t *own, int32_t set, int32_t x0, int32_t x1,
+/* The cave cells x0..x1 of area row y, region `set`, in either sweep. */
+static void sweep_cave(int32_t *d, uint32_t *g, int32_t *own, int32_t set, int32_t x0, int32_t x1,
                        int32_t y)
 {
     uint32_t p = XY(x0 + PAD, y + PAD);
     for (int32_t x = x0; x <= x1; x++)
-        d[x] = 0, g[x] = p++, own[x] = (uint32_t)set;
+        d[x] = 0, g[x] = p++, own[x] = set;
+}
+
+/* The first sweep over the rows y0..y1 - 1 (a band), from the runs of row y0
+ * on (*r), into near and near_owner. */
+static void sweep_down_band(cave *c, sweep_row s, int32_t y0, int32_t y1, int32_t *r)
+{
+    int32_t iw = c->iw;
+    for (int32_t y = y0; y < y1; y++)
+    {
+        size_t at = (size_t)(y - y0) * (size_t)iw;
+        uint32_t *near = c->near + at, pg = NO_CAVE;
+        int32_t *nown = c->near_owner + at, x = 0, pd = FAR, po = -1;
+        for (; *r < c->run_count && c->runs[*r].y == y; (*r)++)
+        {
+            const run *rn = &c->runs[*r];
+            if (c->keep[rn->set] < 0)
+                continue;
+            sweep_down_rock(near, nown, s, x, rn->x0 - 1, &pd, &pg, &po);
+            sweep_cave(s.d, s.g, s.own, rn->set, rn->x0, rn->x1, y);
+            pd = 0, pg = s.g[rn->x1], po = rn->set, x = rn->x1 + 1;
+        }
+        sweep_down_rock(near, nown, s, x, iw - 1, &pd, &pg, &po);
+    }
 }
 
 /* Second sweep, area row y, columns x1 down to x0 of rock (up and left): each
  * cell keeps its first sweep's cave unless the cell below, then the cell after
  * it, is strictly nearer. The first sweep's distance is the Manhattan distance
- * to its cave (up and left of the cell), and a kept cave's region is read at
- * that cave's cell. dn: the row below; out: this row; *pd.. the cell after. */
-static void sweep_up_rock(const cave *c, int32_t y, near_row dn, const int32_t *ddn,
-                          int32_t *d, uint32_t *g, int32_t *own, int32_t x0, int32_t x1,
-                          int32_t *pd, uint32_t *pg, int32_t *po)
+ * to its cave (up and left of the cell). near, nown: this row's first sweep;
+ * dn: the row below; out: this row; *pd.. the cell after. */
+static void sweep_up_rock(const uint32_t *near, const int32_t *nown, int32_t y, near_row dn,
+                          const int32_t *ddn, int32_t *d, uint32_t *g, int32_t *own, int32_t x0,
+                          int32_t x1, int32_t *pd, uint32_t *pg, int32_t *po)
 {
-    const uint32_t *near = c->near + (size_t)y * (size_t)c->iw;
     int32_t dr = *pd, orr = *po, Y = y + PAD;
     uint32_t gr = *pg;
     for (int32_t x = x1; x >= x0; x--)
     {
         uint32_t o = near[x];
-        int32_t dist = o == NO_CAVE ? FAR : x + PAD - XY_X(o) + Y - XY_Y(o), owner = -1;
-        int kept = 1;
+        int32_t dist = o == NO_CAVE ? FAR : x + PAD - XY_X(o) + Y - XY_Y(o), owner = nown[x];
         if (ddn[x] + 1 < dist)
-            dist = ddn[x] + 1, o = dn.origin[x], owner = dn.owner[x], kept = 0;
+            dist = ddn[x] + 1, o = dn.origin[x], owner = dn.owner[x];
         if (dr + 1 < dist)
-            dist = dr + 1, o = gr, owner = orr, kept = 0;
-        if (kept && o != NO_CAVE)
-            owner = (int32_t)c->near[(size_t)(XY_Y(o) - PAD) * (size_t)c->iw + (size_t)(XY_X(o) - PAD)];
+            dist = dr + 1, o = gr, owner = orr;
         d[x] = dr = dist, g[x] = gr = o, own[x] = orr = owner;
     }
     *pd = dr, *pg = gr, *po = orr;
 }
 
+/* The first sweep's rows before each band into marks (and its first run),
+ * leaving the last band in near. */
+static void mark_bands(cave *c, sweep_row s)
+{
+    int32_t iw = c->iw, r = 0;
+    for (int32_t x = 0; x < iw; x++)
+        s.d[x] = FAR, s.g[x] = NO_CAVE, s.own[x] = -1;
+    for (int32_t y0 = 0; y0 < c->ih; y0 += c->span)
+    {
+        int32_t *m = c->marks + (size_t)(y0 / c->span) * (2 * (size_t)iw + 1);
+        memcpy(m, s.g, (size_t)iw * sizeof *m);
+        memcpy(m + iw, s.own, (size_t)iw * sizeof *m);
+        m[2 * iw] = r;
+        sweep_down_band(c, s, y0, DG_MIN(y0 + c->span, c->ih), &r);
+    }
+}
+
+/* The first sweep again over the band from row y0, from its mark: the
+ * distance of row y0 - 1 is the Manhattan distance to its origin. */
+static void redo_band(cave *c, sweep_row s, int32_t y0)
+{
+    int32_t iw = c->iw, *m = c->marks + (size_t)(y0 / c->span) * (2 * (size_t)iw + 1);
+    int32_t r = m[2 * iw], Y = y0 - 1 + PAD;
+    memcpy(s.g, m, (size_t)iw * sizeof *m);
+    memcpy(s.own, m + iw, (size_t)iw * sizeof *m);
+    for (int32_t x = 0; x < iw; x++)
+        s.d[x] = s.g[x] == NO_CAVE ? FAR : x + PAD - XY_X(s.g[x]) + Y - XY_Y(s.g[x]);
+    sweep_down_band(c, s, y0, DG_MIN(y0 + c->span, c->ih), &r);
+}
+
 /* Nearest cave cell of every area cell by Manhattan distance, with its cave:
  * the classic two raster passes (down and right, then up and left), exact
- * for 4-way steps in an open rectangle. The first keeps per cell only the
- * cave cell it found (near), the second runs on rows, bottom up, and meets
- * the caves (meet_row) as each row is done, so the scratch is 4 bytes a cell.
- * Cave cells are whole runs, so only rock is swept cell by cell. */
+ * for 4-way steps in an open rectangle. The first runs in bands of rows,
+ * keeping only the rows before each band (marks) and the cells of one band
+ * (near); the second runs on rows, bottom up, redoing each band's first sweep
+ * from its mark as it reaches it, and meets the caves (meet_row) as each row
+ * is done. So the scratch is a few rows of the area, at the cost of a second
+ * first sweep. Cave cells are whole runs, so only rock is swept cell by cell. */
 static dg_status nearest_caves(cave *c)
 {
     int32_t iw = c->iw, *d = c->rows, *dd = c->rows + 3 * iw;
     uint32_t *g = (uint32_t *)d + iw, *gd = (uint32_t *)dd + iw;
-    int32_t *own = d + 2 * iw, *ownd = dd + 2 * iw;
-    for (int32_t x = 0; x < iw; x++)
-        d[x] = FAR;
-    for (int32_t y = 0, r = 0; y < c->ih; y++)
-    {
-        uint32_t *near = c->near + (size_t)y * (size_t)iw, pg = NO_CAVE;
-        int32_t x = 0, pd = FAR;
-        for (; r < c->run_count && c->runs[r].y == y; r++)
-        {
-            const run *rn = &c->runs[r];
-            if (c->keep[rn->set] < 0)
-                continue;
-            sweep_down_rock(near, d, g, x, rn->x0 - 1, &pd, &pg);
-            sweep_cave(d, g, near, rn->set, rn->x0, rn->x1, y);
-            pd = 0, pg = g[rn->x1], x = rn->x1 + 1;
-        }
-        sweep_down_rock(near, d, g, x, iw - 1, &pd, &pg);
-    }
+    int32_t *own = d + 2 * iw, *ownd = dd + 2 * iw, *f = c->rows + 6 * iw;
+    sweep_row first = {f, (uint32_t *)f + iw, f + 2 * iw};
+    mark_bands(c, first);
     for (int32_t x = 0; x < iw; x++)
         dd[x] = FAR;
     dg_status st = DG_OK;
     c->edge_count = 0;
+    int32_t y0 = (c->ih - 1) / c->span * c->span; /* the last band, in near already */
     for (int32_t y = c->ih - 1, r = c->run_count - 1; y >= 0 && st == DG_OK; y--)
     {
+        if (y < y0)
+            redo_band(c, first, y0 -= c->span);
+        size_t at = (size_t)(y - y0) * (size_t)iw;
+        const uint32_t *near = c->near + at;
+        const int32_t *nown = c->near_owner + at;
         near_row dn = {ownd, gd}, here = {own, g};
         int32_t x = iw - 1, pd = FAR, po = -1;
         uint32_t pg = NO_CAVE;
@@ -899,11 +970,11 @@ static dg_status nearest_caves(cave *c)
             const run *rn = &c->runs[r];
             if (c->keep[rn->set] < 0)
                 continue;
-            sweep_up_rock(c, y, dn, dd, d, g, own, rn->x1 + 1, x, &pd, &pg, &po);
-            sweep_cave(d, g, (uint32_t *)own, rn->set, rn->x0, rn->x1, y);
+            sweep_up_rock(near, nown, y, dn, dd, d, g, own, rn->x1 + 1, x, &pd, &pg, &po);
+            sweep_cave(d, g, own, rn->set, rn->x0, rn->x1, y);
             pd = 0, pg = g[rn->x0], po = rn->set, x = rn->x0 - 1;
         }
-        sweep_up_rock(c, y, dn, dd, d, g, own, 0, x, &pd, &pg, &po);
+        sweep_up_rock(near, nown, y, dn, dd, d, g, own, 0, x, &pd, &pg, &po);
         st = meet_row(c, y, here, dn);
         int32_t *t = d; /* this row is the next one's row below */
         d = dd, dd = t, t = own, own = ownd, ownd = t;
