@@ -601,9 +601,9 @@ DG_API void dg_cave_defaults(dg_cave_params *params);
  * from/to: the chambers holding them), no doors, start (the cell of the largest cave nearest its
  * rectangle's centre), exit (a farthest cave cell by walking) and metrics
  * (requested = open regions the automaton left, placed = caves kept,
- * attempts = 0). allocator and diag are optional; scratch memory is 13
- * bytes per cell plus 16 per run of open cells and per candidate tunnel
- * (about 17 bytes per cell in all at the defaults).
+ * attempts = 0). allocator and diag are optional; scratch memory at the
+ * defaults is 7.7 bytes per cell at 80x25 down to 2.3 at 2048x2048 without a
+ * result, and up to 8.7 with one (docs/cave.md, Cost).
  * If no cave of two cells survives four fresh draws, a 3x3 cave is opened at
  * the centre. Errors: DG_E_NULL, DG_E_INVALID (a parameter), DG_E_TOO_SMALL
  * (less than 3x3 cells inside the border), DG_E_NOMEM; on any error the grid
