@@ -49,9 +49,9 @@ typedef struct scatter {
     dg_door *doors;          int32_t nd, door_cap;
     int32_t *knn;            int32_t k;     /* k nearest rooms of each room, -1 padded */
     int32_t *cx, *cy;        /* doubled room centres (2x + w, 2y + h) */
-    sc_edge *edges, *tmp;    int32_t ne; /* candidates, shortest first; tmp: the sort's buffer */
+    sc_edge *edges;          int32_t ne; /* candidates, shortest first */
     int32_t *order;          /* sorted index of each edge in listing order (bucket by bucket) */
-    uint8_t *tree;           /* per sorted edge: 1 in the tree, 2 a loop (order and tree sit in tmp) */
+    uint8_t *tree;           /* per sorted edge: 1 in the tree, 2 a loop */
     uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
     int32_t ks;              /* stride of the candidate lists */
     int32_t dshift, rbits;   /* edge keys: distance << dshift | a << rbits | b; dshift 0: distance only */
@@ -200,31 +200,30 @@ static void scatter_free(scatter *s)
     dgi_free(s->a, s->head, (size_t)s->bw_alloc * sizeof *s->head);
 }
 
-/* The per-room arrays in one block, sized once the rooms are placed: two
- * edge lists of up to k per room (the second for sorting, then the listing
- * order and tree flags; both at least a room copy long: the bucket pass
- * borrows them), the candidate lists (at least 4 per room: the start search
- * borrows them), union-find, tree links, bucket keys and centres. */
+/* The per-room arrays in one block, sized once the rooms are placed: the
+ * edge list of up to k per room (at least a room copy long: the bucket pass
+ * borrows it), the candidate lists (at least 4 per room: the start search
+ * borrows them), union-find, tree links, bucket keys, centres, and the
+ * listing order and tree flags of the edges. */
 static dg_status alloc_links(scatter *s, int32_t k)
 {
-    size_t n = (size_t)s->n, per = (size_t)k, rooms = (n * sizeof(dg_room) + 31) / 32;
-    size_t half = DG_MAX(n * per, rooms), lists = n * (size_t)DG_MAX(k, 4) + 1;
-    s->links_bytes = 2 * half * sizeof(sc_edge) + (lists + 6 * n) * sizeof(int32_t);
+    size_t n = (size_t)s->n, per = (size_t)k, rooms = (n * sizeof(dg_room) + 15) / 16;
+    size_t nedges = DG_MAX(n * per, rooms), lists = n * (size_t)DG_MAX(k, 4) + 1;
+    s->links_bytes = nedges * sizeof(sc_edge) + (lists + 6 * n + n * per) * sizeof(int32_t) + n * per;
     s->links = dgi_alloc(s->a, s->links_bytes);
     if (!s->links)
         return DG_E_NOMEM;
     s->ks = k;
     s->edges = (sc_edge *)(void *)s->links;
-    s->tmp = s->edges + half;
-    s->order = (int32_t *)(void *)s->tmp;
-    s->tree = (uint8_t *)(s->order + half);
-    s->knn = (int32_t *)(void *)(s->tmp + half);
+    s->knn = (int32_t *)(void *)(s->edges + nedges);
     s->uf = s->knn + lists;
     s->tree_a = s->uf + n;
     s->tree_b = s->tree_a + n;
     s->next = s->tree_b + n;
     s->cx = s->next + n;
     s->cy = s->cx + n;
+    s->order = s->cy + n;
+    s->tree = (uint8_t *)(s->order + n * per);
     return DG_OK;
 }
 
@@ -908,11 +907,27 @@ static void set_order(scatter *s)
     }
 }
 
-/* Candidate edges: every room with its k nearest, each pair once (from the
- * lower room when both list each other), shortest first. */
-static void build_edges(scatter *s, int32_t k)
+/* Sorts the listed edges through a buffer of their own (freed at once: the
+ * corridors are not yet made on the first pass). */
+static dg_status sort_listed(scatter *s)
 {
     enum { RADIX_MIN = 256 }; /* below it the merge sort is as quick */
+    size_t bytes = (size_t)DG_MAX(s->ne, 1) * sizeof(sc_edge);
+    sc_edge *tmp = dgi_alloc(s->a, bytes);
+    if (!tmp)
+        return DG_E_NOMEM;
+    if (s->dshift != 0 && s->ne >= RADIX_MIN)
+        radix_sort_keys(s->edges, tmp, s->ne);
+    else
+        sort_edges(s->edges, tmp, s->ne);
+    dgi_free(s->a, tmp, bytes);
+    return DG_OK;
+}
+
+/* Candidate edges: every room with its k nearest, each pair once (from the
+ * lower room when both list each other), shortest first. */
+static dg_status build_edges(scatter *s, int32_t k)
+{
     int32_t best[RETRY_K];
     int64_t bd[RETRY_K];
     s->k = k;
@@ -932,12 +947,12 @@ static void build_edges(scatter *s, int32_t k)
             s->edges[s->ne++] = e;
         }
     }
-    if (s->dshift != 0 && s->ne >= RADIX_MIN)
-        radix_sort_keys(s->edges, s->tmp, s->ne);
-    else
-        sort_edges(s->edges, s->tmp, s->ne);
+    dg_status st = sort_listed(s);
+    if (st != DG_OK)
+        return st;
     set_order(s);
     memset(s->tree, 0, (size_t)s->ne);
+    return DG_OK;
 }
 
 /* ---- corridors ------------------------------------------------------------------------ */
@@ -1322,7 +1337,11 @@ static dg_status retry_tree(scatter *s)
         dgi_free(s->a, keys, n * sizeof *keys);
         return st;
     }
-    build_edges(s, RETRY_K);
+    if ((st = build_edges(s, RETRY_K)) != DG_OK)
+    {
+        dgi_free(s->a, keys, n * sizeof *keys);
+        return st;
+    }
     for (int32_t i = 0; i < s->ne; i++)
     {
         int64_t key = (int64_t)s->edges[i].a << 32 | s->edges[i].b;
@@ -1509,10 +1528,12 @@ static dg_status build(scatter *s)
         return st;
     for (int32_t i = 0; i < s->n; i++)
         s->uf[i] = i;
-    /* room for a tree and some loops, so corridors rarely need to grow */
-    GROW(s, cors, cor_cap, 2 * s->n + 16);
-    GROW(s, doors, door_cap, 2 * s->n + 16);
-    build_edges(s, s->p->neighbours);
+    if ((st = build_edges(s, s->p->neighbours)) != DG_OK)
+        return st;
+    /* room for a tree and the loops of a default map (about a fifth of the
+     * rooms), two doors a corridor: growing doubles, so a spare third costs less */
+    GROW(s, cors, cor_cap, s->n + s->n / 3 + 16);
+    GROW(s, doors, door_cap, 2 * (s->n + s->n / 3) + 16);
     st = first_tree(s);
     if (st == DG_OK && s->nt < s->n - 1)
         st = retry_tree(s);
