@@ -559,3 +559,23 @@ TEST(scatter_golden_hashes)
         CHECK_EQ_U64(got, want[k]);
     }
 }
+
+/* A wide board of many small rooms: the edge keys cannot hold the length and
+ * both rooms in 64 bits (33 + 2 x 16 bits), so the edges take the merge sort
+ * and the listing order is found again; pinned (tiles and result) as the
+ * 24-byte edges made them. */
+TEST(scatter_wide_board_unpacked_keys)
+{
+    dg_scatter_params p;
+    dg_scatter_defaults(&p);
+    p.room_min_w = p.room_min_h = 1;
+    p.room_max_w = p.room_max_h = 2;
+    p.gap = 1;
+    p.rooms_min = p.rooms_max = 34000;
+    uint64_t result_hash = 0, got = gen_hash("scatter", &p, 32768, 64, 1, 0, &result_hash, 1);
+    if (getenv("DG_PRINT_GOLDEN"))
+        printf("        0x%016llxULL, 0x%016llxULL\n", (unsigned long long)got,
+               (unsigned long long)result_hash);
+    CHECK_EQ_U64(got, 0x06d21e420123a010ULL);
+    CHECK_EQ_U64(result_hash, 0xf2d47b8adc54591aULL);
+}

@@ -31,9 +31,7 @@ enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 typedef struct sc_edge {
     uint64_t key; /* squared distance between the doubled centres, shifted left by
                    * scatter.dshift with a and b below it when they fit (one compare) */
-    int32_t a, b; /* rooms, a < b */
-    int32_t tree; /* 1 once a tree corridor joins a and b */
-    int32_t at;   /* index in the order the edges were listed (bucket by bucket) */
+    int32_t a, b; /* rooms, a < b; while a packed key is sorted, a is the listing index */
 } sc_edge;
 
 typedef struct scatter {
@@ -51,7 +49,9 @@ typedef struct scatter {
     dg_door *doors;          int32_t nd, door_cap;
     int32_t *knn;            int32_t k;     /* k nearest rooms of each room, -1 padded */
     int32_t *cx, *cy;        /* doubled room centres (2x + w, 2y + h) */
-    sc_edge *edges, *tmp;    int32_t ne;
+    sc_edge *edges;          int32_t ne; /* candidates, shortest first */
+    int32_t *order;          /* sorted index of each edge in listing order (bucket by bucket) */
+    uint8_t *tree;           /* per sorted edge: 1 in the tree, 2 a loop */
     uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
     int32_t ks;              /* stride of the candidate lists */
     int32_t dshift, rbits;   /* edge keys: distance << dshift | a << rbits | b; dshift 0: distance only */
@@ -200,28 +200,30 @@ static void scatter_free(scatter *s)
     dgi_free(s->a, s->head, (size_t)s->bw_alloc * sizeof *s->head);
 }
 
-/* The per-room arrays in one block, sized once the rooms are placed: two
- * edge lists of up to k per room (the second for sorting), the candidate
- * lists (at least 4 per room: the start search borrows them), union-find,
- * tree links, bucket keys and centres. */
+/* The per-room arrays in one block, sized once the rooms are placed: the
+ * edge list of up to k per room (at least a room copy long: the bucket pass
+ * borrows it), the candidate lists (at least 4 per room: the start search
+ * borrows them), union-find, tree links, bucket keys, centres, and the
+ * listing order and tree flags of the edges. */
 static dg_status alloc_links(scatter *s, int32_t k)
 {
-    size_t n = (size_t)s->n, per = (size_t)k, edges = n * per * sizeof(sc_edge);
-    size_t lists = n * (size_t)DG_MAX(k, 4) + 1;
-    s->links_bytes = 2 * edges + (lists + 6 * n) * sizeof(int32_t);
+    size_t n = (size_t)s->n, per = (size_t)k, rooms = (n * sizeof(dg_room) + 15) / 16;
+    size_t nedges = DG_MAX(n * per, rooms), lists = n * (size_t)DG_MAX(k, 4) + 1;
+    s->links_bytes = nedges * sizeof(sc_edge) + (lists + 6 * n + n * per) * sizeof(int32_t) + n * per;
     s->links = dgi_alloc(s->a, s->links_bytes);
     if (!s->links)
         return DG_E_NOMEM;
     s->ks = k;
     s->edges = (sc_edge *)(void *)s->links;
-    s->tmp = s->edges + n * per;
-    s->knn = (int32_t *)(void *)(s->tmp + n * per);
+    s->knn = (int32_t *)(void *)(s->edges + nedges);
     s->uf = s->knn + lists;
     s->tree_a = s->uf + n;
     s->tree_b = s->tree_a + n;
     s->next = s->tree_b + n;
     s->cx = s->next + n;
     s->cy = s->cx + n;
+    s->order = s->cy + n;
+    s->tree = (uint8_t *)(s->order + n * per);
     return DG_OK;
 }
 
@@ -824,9 +826,107 @@ static int lists(const scatter *s, int32_t i, int32_t j)
     return 0;
 }
 
+/* Sorts packed keys (unique: a and b are in them) with an LSD radix sort,
+ * a byte a pass, through tmp; bytes every key shares are skipped. */
+static void radix_sort_keys(sc_edge *e, sc_edge *tmp, int32_t n)
+{
+    static const int BYTES = 8;
+    int32_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (int32_t i = 0; i < n; i++)
+        for (int d = 0; d < BYTES; d++)
+            count[d][(e[i].key >> (8 * d)) & 255]++;
+    sc_edge *src = e, *dst = tmp;
+    for (int d = 0; d < BYTES; d++)
+    {
+        if (count[d][(e[0].key >> (8 * d)) & 255] == n)
+            continue; /* one value: the pass would not move anything */
+        int32_t sum = 0;
+        for (int v = 0; v < 256; v++)
+        {
+            int32_t c = count[d][v];
+            count[d][v] = sum;
+            sum += c;
+        }
+        for (int32_t i = 0; i < n; i++)
+            dst[count[d][(src[i].key >> (8 * d)) & 255]++] = src[i];
+        sc_edge *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != e)
+        memcpy(e, src, (size_t)n * sizeof *e);
+}
+
+/* 1 if room i lists its candidate j as an edge: each pair once, from the
+ * lower room when both list each other. */
+static int lists_edge(const scatter *s, int32_t i, int32_t j)
+{
+    return j > i || !lists(s, j, i);
+}
+
+/* The sorted index of edge (a, b) (present; keys are the distance alone). */
+static int32_t find_edge(const scatter *s, int32_t a, int32_t b)
+{
+    sc_edge x = {(uint64_t)dist2(s, a, b), a, b};
+    int32_t lo = 0, hi = s->ne;
+    while (hi - lo > 1)
+    {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (edge_before(&x, &s->edges[mid]))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return lo;
+}
+
+/* order[] from the sorted edges: when keys hold a and b, a carried the
+ * listing index through the sort; else the listing is walked again. */
+static void set_order(scatter *s)
+{
+    if (s->dshift != 0)
+    {
+        uint64_t mask = ((uint64_t)1 << s->rbits) - 1;
+        for (int32_t i = 0; i < s->ne; i++)
+        {
+            sc_edge *e = &s->edges[i];
+            s->order[e->a] = i;
+            e->a = (int32_t)((e->key >> s->rbits) & mask);
+            e->b = (int32_t)(e->key & mask);
+        }
+        return;
+    }
+    int32_t at = 0;
+    for (int32_t i = 0; i < s->n; i++)
+    {
+        const int32_t *list = &s->knn[(size_t)i * (size_t)s->ks];
+        for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
+            if (lists_edge(s, i, list[t]))
+                s->order[at++] = find_edge(s, DG_MIN(i, list[t]), DG_MAX(i, list[t]));
+    }
+}
+
+/* Sorts the listed edges through a buffer of their own (freed at once: the
+ * corridors are not yet made on the first pass). */
+static dg_status sort_listed(scatter *s)
+{
+    enum { RADIX_MIN = 256 }; /* below it the merge sort is as quick */
+    size_t bytes = (size_t)DG_MAX(s->ne, 1) * sizeof(sc_edge);
+    sc_edge *tmp = dgi_alloc(s->a, bytes);
+    if (!tmp)
+        return DG_E_NOMEM;
+    if (s->dshift != 0 && s->ne >= RADIX_MIN)
+        radix_sort_keys(s->edges, tmp, s->ne);
+    else
+        sort_edges(s->edges, tmp, s->ne);
+    dgi_free(s->a, tmp, bytes);
+    return DG_OK;
+}
+
 /* Candidate edges: every room with its k nearest, each pair once (from the
  * lower room when both list each other), shortest first. */
-static void build_edges(scatter *s, int32_t k)
+static dg_status build_edges(scatter *s, int32_t k)
 {
     int32_t best[RETRY_K];
     int64_t bd[RETRY_K];
@@ -840,15 +940,19 @@ static void build_edges(scatter *s, int32_t k)
             list[t] = t < c ? best[t] : -1;
         for (int32_t t = 0; t < c; t++)
         {
-            int32_t j = best[t];
-            if (j < i && lists(s, j, i))
+            int32_t j = best[t], a = DG_MIN(i, j), b = DG_MAX(i, j);
+            if (!lists_edge(s, i, j))
                 continue; /* listed from j already (its list is complete) */
-            sc_edge e = {edge_key(s, bd[t], DG_MIN(i, j), DG_MAX(i, j)), DG_MIN(i, j), DG_MAX(i, j), 0,
-                         s->ne};
+            sc_edge e = {edge_key(s, bd[t], a, b), s->dshift ? s->ne : a, b};
             s->edges[s->ne++] = e;
         }
     }
-    sort_edges(s->edges, s->tmp, s->ne);
+    dg_status st = sort_listed(s);
+    if (st != DG_OK)
+        return st;
+    set_order(s);
+    memset(s->tree, 0, (size_t)s->ne);
+    return DG_OK;
 }
 
 /* ---- corridors ------------------------------------------------------------------------ */
@@ -1107,25 +1211,12 @@ static dg_status grow_tree(scatter *s, int draws)
         if (ra == rb || !find_route(s, s->edges[i].a, s->edges[i].b, draws, &s->route, &r))
             continue;
         st = carve_route(s, s->edges[i].a, s->edges[i].b, &r);
-        s->edges[i].tree = 1;
+        s->tree[i] = 1;
         s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb); /* the lower index is the root: a fixed order */
         s->tree_a[s->nt] = s->edges[i].a;
         s->tree_b[s->nt++] = s->edges[i].b;
     }
     return st;
-}
-
-/* The edges in listing order (rooms bucket by bucket, so neighbours in the
- * map are neighbours here) into tmp; tmp[j].at gets the edge's sorted index. */
-static void spatial_order(scatter *s)
-{
-    for (int32_t i = 0; i < s->ne; i++)
-    {
-        sc_edge e = s->edges[i];
-        int32_t j = e.at;
-        e.at = i;
-        s->tmp[j] = e;
-    }
 }
 
 /* The tree as Kruskal would make it if every edge could be routed, then
@@ -1140,20 +1231,20 @@ static dg_status first_tree(scatter *s)
         if (ra == rb)
             continue;
         s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb);
-        s->edges[i].tree = 1;
+        s->tree[i] = 1;
         joined++;
     }
-    spatial_order(s);
     dg_status st = DG_OK;
-    for (int32_t j = 0; j < s->ne && st == DG_OK; j++)
+    for (int32_t j = 0; j < s->ne && st == DG_OK; j++) /* in listing order: memory stays near */
     {
-        const sc_edge *e = &s->tmp[j];
+        int32_t i = s->order[j];
+        const sc_edge *e = &s->edges[i];
         route r;
-        if (!e->tree)
+        if (!s->tree[i])
             continue;
         if (!find_route(s, e->a, e->b, ROUTE_DRAWS, &s->route, &r))
         {
-            s->edges[e->at].tree = 0;
+            s->tree[i] = 0;
             continue;
         }
         st = carve_route(s, e->a, e->b, &r);
@@ -1198,16 +1289,16 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
 static dg_status add_loops(scatter *s)
 {
     dg_status st = DG_OK;
-    spatial_order(s);
-    for (int32_t i = 0; i < s->ne && st == DG_OK && s->p->loop_permille > 0; i++)
+    for (int32_t j = 0; j < s->ne && st == DG_OK && s->p->loop_permille > 0; j++)
     {
-        const sc_edge *e = &s->tmp[i];
+        int32_t i = s->order[j];
+        const sc_edge *e = &s->edges[i];
         route r;
-        if (e->tree || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
+        if (s->tree[i] || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
             !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
             continue;
         st = carve_route(s, e->a, e->b, &r);
-        s->edges[e->at].tree = 2;
+        s->tree[i] = 2;
         s->loops++;
     }
     int32_t floor = s->p->loop_permille > 0 ? (int32_t)(((int64_t)s->n * LOOP_FLOOR + 999) / 1000) : 0;
@@ -1215,7 +1306,7 @@ static dg_status add_loops(scatter *s)
     {
         const sc_edge *e = &s->edges[i];
         route r;
-        if (e->tree || !relative_neighbours(s, e) || !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
+        if (s->tree[i] || !relative_neighbours(s, e) || !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
             continue;
         st = carve_route(s, e->a, e->b, &r);
         s->loops++;
@@ -1246,11 +1337,15 @@ static dg_status retry_tree(scatter *s)
         dgi_free(s->a, keys, n * sizeof *keys);
         return st;
     }
-    build_edges(s, RETRY_K);
+    if ((st = build_edges(s, RETRY_K)) != DG_OK)
+    {
+        dgi_free(s->a, keys, n * sizeof *keys);
+        return st;
+    }
     for (int32_t i = 0; i < s->ne; i++)
     {
         int64_t key = (int64_t)s->edges[i].a << 32 | s->edges[i].b;
-        s->edges[i].tree = s->nt > 0 && bsearch(&key, keys, (size_t)s->nt, sizeof *keys, key_cmp) != NULL;
+        s->tree[i] = s->nt > 0 && bsearch(&key, keys, (size_t)s->nt, sizeof *keys, key_cmp) != NULL;
     }
     dgi_free(s->a, keys, n * sizeof *keys);
     return grow_tree(s, RETRY_DRAWS);
@@ -1433,10 +1528,12 @@ static dg_status build(scatter *s)
         return st;
     for (int32_t i = 0; i < s->n; i++)
         s->uf[i] = i;
-    /* room for a tree and some loops, so corridors rarely need to grow */
-    GROW(s, cors, cor_cap, 2 * s->n + 16);
-    GROW(s, doors, door_cap, 2 * s->n + 16);
-    build_edges(s, s->p->neighbours);
+    if ((st = build_edges(s, s->p->neighbours)) != DG_OK)
+        return st;
+    /* room for a tree and the loops of a default map (about a fifth of the
+     * rooms), two doors a corridor: growing doubles, so a spare third costs less */
+    GROW(s, cors, cor_cap, s->n + s->n / 3 + 16);
+    GROW(s, doors, door_cap, 2 * (s->n + s->n / 3) + 16);
     st = first_tree(s);
     if (st == DG_OK && s->nt < s->n - 1)
         st = retry_tree(s);
