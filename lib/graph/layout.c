@@ -111,10 +111,17 @@ static int meets(dgi_box p, dgi_box q)
 }
 
 /* The footprints are also indexed by square buckets of the grid, so a test
- * compares only the boxes near it (the same answer as comparing all). */
+ * compares only the boxes near it (the same answer as comparing all). A
+ * graph of few rooms is not indexed: comparing all its boxes costs less
+ * than keeping the index. */
+#define INDEX_MIN_ROOMS 20 /* about where the index starts to pay (callgrind) */
 
 static void bucket_reset(dgi_layout *L)
 {
+    L->rooms_placed = 0;
+    memset(L->corr_placed, 0, sizeof L->corr_placed);
+    if (!L->bucket)
+        return;
     L->bshift = 3;
     while ((L->w - 1) >> L->bshift >= DGI_BUCKET_SIDE || (L->h - 1) >> L->bshift >= DGI_BUCKET_SIDE)
         L->bshift++;
@@ -148,6 +155,8 @@ static void bucket_mark(dgi_layout *L, dgi_box q, int32_t word, int32_t bit, int
 /* The placed rooms whose footprints may meet q (bit m: room m). */
 static uint64_t rooms_near(const dgi_layout *L, dgi_box q)
 {
+    if (!L->bucket)
+        return L->rooms_placed;
     uint64_t u = 0;
     int32_t c0, r0, c1, r1;
     bucket_span(L, q, &c0, &r0, &c1, &r1);
@@ -160,6 +169,8 @@ static uint64_t rooms_near(const dgi_layout *L, dgi_box q)
 /* Word k of the corridors whose footprints may meet q (bit e & 63: edge e). */
 static uint64_t corridors_near(const dgi_layout *L, dgi_box q, int32_t k)
 {
+    if (!L->bucket)
+        return L->corr_placed[k];
     uint64_t u = 0;
     int32_t c0, r0, c1, r1;
     bucket_span(L, q, &c0, &r0, &c1, &r1);
@@ -172,14 +183,17 @@ static uint64_t corridors_near(const dgi_layout *L, dgi_box q, int32_t k)
 static void room_set(dgi_layout *L, int32_t n, int on)
 {
     L->placed[n] = (uint8_t)on;
-    bucket_mark(L, grow(L->room[n], 1), -1, n, on);
+    L->rooms_placed = on ? L->rooms_placed | 1ULL << n : L->rooms_placed & ~(1ULL << n);
+    if (L->bucket)
+        bucket_mark(L, grow(L->room[n], 1), -1, n, on);
 }
 
 static void corr_clear(dgi_layout *L, int32_t e)
 {
-    for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+    for (int32_t i = 0; L->bucket && L->has_corr[e] && i < L->corr[e].legs; i++)
         bucket_mark(L, grow(L->corr[e].leg[i], 1), e >> 6, e & 63, 0);
     L->has_corr[e] = 0;
+    L->corr_placed[e >> 6] &= ~(1ULL << (e & 63));
 }
 
 static void corr_set(dgi_layout *L, int32_t e, const dgi_route *r)
@@ -187,7 +201,8 @@ static void corr_set(dgi_layout *L, int32_t e, const dgi_route *r)
     corr_clear(L, e);
     L->corr[e] = *r;
     L->has_corr[e] = 1;
-    for (int32_t i = 0; i < r->legs; i++)
+    L->corr_placed[e >> 6] |= 1ULL << (e & 63);
+    for (int32_t i = 0; L->bucket && i < r->legs; i++)
         bucket_mark(L, grow(r->leg[i], 1), e >> 6, e & 63, 1);
 }
 
@@ -1208,11 +1223,13 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     size_t cells = (size_t)grid->width * (size_t)grid->height;
     dgi_layout *L = dgi_calloc(allocator, 1, sizeof *L);
     uint8_t *tiles = dgi_calloc(allocator, cells, 1);
-    size_t bucket_bytes = sizeof(dgi_bucket) * DGI_BUCKET_SIDE * DGI_BUCKET_SIDE;
-    dgi_bucket *bucket = dgi_alloc(allocator, bucket_bytes);
+    size_t bucket_bytes = graph->node_count >= INDEX_MIN_ROOMS
+                              ? sizeof(dgi_bucket) * DGI_BUCKET_SIDE * DGI_BUCKET_SIDE
+                              : 0;
+    dgi_bucket *bucket = bucket_bytes ? dgi_alloc(allocator, bucket_bytes) : NULL;
     int32_t *list = NULL;
     size_t list_bytes = 0;
-    st = L && tiles && bucket ? DG_OK : DG_E_NOMEM;
+    st = L && tiles && (bucket || !bucket_bytes) ? DG_OK : DG_E_NOMEM;
     if (st == DG_OK)
     {
         L->g = graph;

@@ -50,8 +50,9 @@ typedef struct dgi_layout {
     dgi_tdoor (*tdoor)[DGI_TEMPLATE_DOORS]; /* per node; allocated only for a graph with templates */
     int32_t tdoors[DG_GRAPH_NODES_MAX];
     uint64_t seed;
-    dgi_bucket *bucket;        /* bcols x brows, each 1 << bshift cells square */
+    dgi_bucket *bucket;        /* bcols x brows, each 1 << bshift cells square; NULL: not indexed */
     int32_t bshift, bcols, brows;
+    uint64_t rooms_placed, corr_placed[DG_GRAPH_EDGES_MAX / 64]; /* placed[] and has_corr[] as bits */
 } dgi_layout;
 
 static inline int is_template(const dgi_layout *L, int32_t n) { return L->tpl_count[n] > 0; }
