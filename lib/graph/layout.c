@@ -1044,18 +1044,28 @@ static void extend(dgi_box *all, dgi_box q)
     *all = (dgi_box){imin(all->x0, q.x0), imin(all->y0, q.y0), imax(all->x1, q.x1), imax(all->y1, q.y1)};
 }
 
+/* The shift that puts the rooms (placed_only: the placed ones) and the
+ * corridors, with their walls, in the middle of the grid. */
+static void shift_to_middle(const dgi_layout *L, int placed_only, int32_t *dx, int32_t *dy)
+{
+    const dg_graph *g = L->g;
+    dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
+    for (int32_t n = 0; n < g->node_count; n++)
+        if (!placed_only || L->placed[n])
+            extend(&all, grow(L->room[n], 1));
+    for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+            extend(&all, grow(L->corr[e].leg[i], 1));
+    *dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
+    *dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+}
+
 /* Moves the finished layout to the middle of the grid. */
 static void centre(dgi_layout *L)
 {
     const dg_graph *g = L->g;
-    dgi_box all = grow(L->room[0], 1);
-    for (int32_t n = 1; n < g->node_count; n++)
-        extend(&all, grow(L->room[n], 1));
-    for (int32_t e = 0; e < g->edge_count; e++)
-        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
-            extend(&all, grow(L->corr[e].leg[i], 1));
-    int32_t dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
-    int32_t dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+    int32_t dx, dy;
+    shift_to_middle(L, 0, &dx, &dy);
     for (int32_t n = 0; n < g->node_count; n++)
         shift_box(&L->room[n], dx, dy);
     for (int32_t e = 0; e < g->edge_count; e++)
@@ -1073,15 +1083,8 @@ static void centre(dgi_layout *L)
 static int recentre(dgi_layout *L)
 {
     const dg_graph *g = L->g;
-    dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
-    for (int32_t n = 0; n < g->node_count; n++)
-        if (L->placed[n])
-            extend(&all, grow(L->room[n], 1));
-    for (int32_t e = 0; e < g->edge_count; e++)
-        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
-            extend(&all, grow(L->corr[e].leg[i], 1));
-    int32_t dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
-    int32_t dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+    int32_t dx, dy;
+    shift_to_middle(L, 1, &dx, &dy);
     if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) < RECENTRE_MIN)
         return 0;
     bucket_reset(L);
