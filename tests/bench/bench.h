@@ -49,6 +49,13 @@ void bench_tcod_bsp(uint8_t *cells, int32_t w, int32_t h, uint32_t seed);
 int bench_once(int argc, char **argv);
 void bench_once_usage(FILE *out);
 
+/* The repository's files (examples/) from the working directory, or else from
+ * two folders above the binary (build/bench/bench): bench_find_root(argv[0])
+ * once in main, then bench_path writes root + file (e.g. "examples/...") into
+ * out and returns it. */
+void bench_find_root(const char *argv0);
+const char *bench_path(char *out, size_t size, const char *file);
+
 /* Monotonic nanoseconds. */
 int64_t bench_now_ns(void);
 /* CPU nanoseconds of the calling thread: what a run costs when the machine

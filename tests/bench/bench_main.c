@@ -41,6 +41,25 @@ int64_t bench_cpu_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+static char repo_root[512]; /* "" (the working directory) or "DIR/../../" */
+
+void bench_find_root(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    FILE *f = fopen("examples/prefabs/vaults.txt", "r");
+    repo_root[0] = 0;
+    if (f)
+        fclose(f);
+    else if (slash)
+        snprintf(repo_root, sizeof repo_root, "%.*s/../../", (int)(slash - argv0), argv0);
+}
+
+const char *bench_path(char *out, size_t size, const char *file)
+{
+    snprintf(out, size, "%s%s", repo_root, file);
+    return out;
+}
+
 static void *count_alloc(void *user, size_t size)
 {
     bench_mem *m = user;
@@ -139,6 +158,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
+    bench_find_root(argv[0]);
     if (argc > 1 && strcmp(argv[1], "--once") == 0)
         return bench_once(argc, argv);
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))

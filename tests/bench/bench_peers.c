@@ -1,4 +1,5 @@
-/* Every registered generator at its defaults, tiles only, beside libtcod's
+/* Every registered generator at its defaults (prefab-full with cover = 0,
+ * see peer_set_file), tiles only, beside libtcod's
  * BSP in the same rounds (alternating batches, each timed alone in CPU time
  * of the thread, so a shared machine's waits do not count): the medians,
  * their ratio, and the scratch bytes per cell one map needs. The
@@ -49,33 +50,25 @@ static int cmp_ns(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Where the bench finds the repository's files: "" (the working directory)
- * or the root two folders above the binary (build/bench/bench). */
-static char repo_root[512];
-
-static void find_repo_root(const char *argv0)
+/* The prefab set a generator is shown with (docs/quality.sh uses the same)
+ * and the parameter it needs at the peer sizes, or NULL. prefab-full: the
+ * shaft (48x20) covers half of at most 1920 cells, less than 80x25, so it
+ * runs with cover = 0 (any prefab that fits, docs/prefabs.md). */
+static const char *peer_set_file(const char *gen, const char **cover)
 {
-    const char *slash = strrchr(argv0, '/');
-    FILE *f = fopen("examples/prefabs/vaults.txt", "r");
-    repo_root[0] = 0;
-    if (f)
-        fclose(f);
-    else if (slash)
-        snprintf(repo_root, sizeof repo_root, "%.*s/../../", (int)(slash - argv0), argv0);
-}
-
-/* The prefab file a generator is shown with (docs/quality.sh uses the same), or NULL. */
-static const char *peer_set_file(const char *gen)
-{
-    static const char *const files[][2] = {
-        {"prefab-full", "examples/prefabs/shaft.txt"},
-        {"prefab-jigsaw", "examples/prefabs/forest.txt"},
-        {"prefab-islands", "examples/prefabs/factory.txt"},
-        {"prefab-mixed", "examples/prefabs/vaults.txt"},
+    static const char *const files[][3] = {
+        {"prefab-full", "examples/prefabs/shaft.txt", "0"},
+        {"prefab-jigsaw", "examples/prefabs/forest.txt", NULL},
+        {"prefab-islands", "examples/prefabs/factory.txt", NULL},
+        {"prefab-mixed", "examples/prefabs/vaults.txt", NULL},
     };
+    *cover = NULL;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (strcmp(files[i][0], gen) == 0)
+        {
+            *cover = files[i][2];
             return files[i][1];
+        }
     return NULL;
 }
 
@@ -85,31 +78,39 @@ typedef struct peer_inputs {
     dg_prefab_set *set; /* NULL: none, or it did not load (said on stderr) */
     dg_graph graph;
     dg_site site; /* site.graph is NULL unless the graph loaded */
+    const char *cover; /* the cover parameter to set, or NULL */
+    char missing[1024]; /* the file that did not load, or "" */
 } peer_inputs;
 
 static void peer_inputs_load(peer_inputs *in, const char *gen)
 {
-    const char *file = peer_set_file(gen);
+    const char *file = peer_set_file(gen, &in->cover);
     char path[1024];
     in->set = NULL;
+    in->missing[0] = 0;
     dg_graph_init(&in->graph);
     dg_site_init(&in->site);
     if (file)
     {
-        snprintf(path, sizeof path, "%s%s", repo_root, file);
-        if (dg_prefab_load(path, NULL, NULL, NULL, &in->set, NULL) != DG_OK)
+        if (dg_prefab_load(bench_path(path, sizeof path, file), NULL, NULL, NULL, &in->set, NULL) != DG_OK)
             in->set = NULL;
     }
     else if (strcmp(gen, "graph") == 0)
     {
-        snprintf(path, sizeof path, "%s%s", repo_root, "examples/graphs/zelda.txt");
-        if (dg_graph_load(path, NULL, &in->graph, NULL) == DG_OK)
+        if (dg_graph_load(bench_path(path, sizeof path, "examples/graphs/zelda.txt"), NULL,
+                          &in->graph, NULL) == DG_OK)
             in->site.graph = &in->graph;
     }
     else
         return;
     if (!in->set && !in->site.graph)
-        fprintf(stderr, "bench: cannot load %s (run from the repository root)\n", path);
+    {
+        snprintf(in->missing, sizeof in->missing, "%s", path);
+        fprintf(stderr,
+                "bench: cannot load %s (looked in the working directory, then two folders "
+                "above the binary)\n",
+                path);
+    }
 }
 
 static void peer_inputs_free(peer_inputs *in)
@@ -126,7 +127,8 @@ static int peer_prepare(peer_ctx *c, const char *gen, uint8_t *cells, int32_t w,
     dg_generator_info info;
     if (dg_generator_get(dg_generator_find(gen), &info) != DG_OK ||
         dg_recipe_init(&c->recipe, gen, 1, w, h) != DG_OK ||
-        dg_grid_init(&c->grid, cells, w, h, 0) != DG_OK)
+        dg_grid_init(&c->grid, cells, w, h, 0) != DG_OK ||
+        (in->cover && dg_recipe_set(&c->recipe, "cover", in->cover, NULL) != DG_OK))
         return 0;
     c->set = info.needs_prefabs ? in->set : NULL;
     c->site = info.needs_graph ? &in->site : NULL;
@@ -196,6 +198,8 @@ static void peer_row(const char *gen, int k, const peer_inputs *in)
                gen, size, (double)ours / 1000.0, (double)theirs / 1000.0,
                (double)ours / (double)theirs, per_cell);
     }
+    else if (in->missing[0])
+        printf("%-28s %-10s (cannot load %s)\n", gen, size, in->missing);
     else
         printf("%-28s %-10s (does not run at the defaults here)\n", gen, size);
     fflush(stdout);
@@ -278,9 +282,10 @@ void bench_once_usage(FILE *out)
             "  so COUNT maps minus 0 maps is the cost of COUNT maps. +result also asks\n"
             "  for the structured result (rooms, doors, metrics), as the +result rows.\n"
             "  Prints the maps made and the last map's passable cells and tile hash.\n"
-            "  Prefab generators load their set from examples/prefabs/, generator graph\n"
-            "  examples/graphs/zelda.txt (from the repository root or two folders above\n"
-            "  the binary).\n");
+            "  Prefab generators load their set from examples/prefabs/ (prefab-full:\n"
+            "  shaft.txt with cover=0), generator graph examples/graphs/zelda.txt (from\n"
+            "  the working directory, else two folders above the binary); bench peers\n"
+            "  does the same.\n");
 }
 
 /* bench --once GEN[+result] WxH N: exactly N maps of GEN (or "libtcod", the
@@ -296,7 +301,6 @@ int bench_once(int argc, char **argv)
         bench_once_usage(stderr);
         return 2;
     }
-    find_repo_root(argv[0]);
     strcpy(gen, argv[2]);
     size_t len = strlen(gen);
     int with_result = len > 7 && strcmp(gen + len - 7, "+result") == 0;
@@ -316,7 +320,8 @@ int bench_once(int argc, char **argv)
         dg_result_init(&result, NULL);
         ok = cells && peer_prepare(&c, gen, cells, w, h, &in, &mem);
         if (!ok)
-            fprintf(stderr, "bench: %s: unknown generator, or its input did not load\n", argv[2]);
+            fprintf(stderr, "bench: %s: %s%s\n", argv[2],
+                    in.missing[0] ? "cannot load " : "unknown generator", in.missing);
         if (ok && with_result)
             c.result = &result;
         ok = ok && gen_once(&c, gen, n);
