@@ -326,7 +326,11 @@ static int template_pick(dgi_layout *L, int32_t n)
             break;
     L->tpl[n] = i;
     L->tpl_orient[n] = o;
-    L->tdoors[n] = dgi_template_doors(set, i, o, L->tdoor[n], DGI_TEMPLATE_DOORS);
+    int32_t at = L->tpl_row[i] * 8 + o; /* the same prefab and orientation, the same cells */
+    if (L->tdoor_found[at] < 0)
+        L->tdoor_found[at] = dgi_template_doors(set, i, o, L->tdoor_cache[at], DGI_TEMPLATE_DOORS);
+    L->tdoors[n] = L->tdoor_found[at];
+    memcpy(L->tdoor[n], L->tdoor_cache[at], (size_t)L->tdoors[n] * sizeof L->tdoor[n][0]);
     return L->tdoors[n] >= L->deg[n];
 }
 
@@ -1130,6 +1134,20 @@ static int32_t template_lists(dgi_layout *L, const int32_t *doors, int32_t *list
     return total;
 }
 
+/* A row of the door cache for each prefab in the lists (at most rows), in
+ * the order they first appear, every entry not yet found. */
+static void template_rows(dgi_layout *L, size_t total, size_t prefabs, size_t rows)
+{
+    int32_t next = 0;
+    for (size_t i = 0; i < prefabs; i++)
+        L->tpl_row[i] = -1;
+    for (size_t k = 0; k < total; k++)
+        if (L->tpl_row[L->tpl_list[k]] < 0)
+            L->tpl_row[L->tpl_list[k]] = next++;
+    for (size_t k = 0; k < rows * 8; k++)
+        L->tdoor_found[k] = -1;
+}
+
 /* The prefab lists of the template nodes, and room for their door cells,
  * in one block (*list, *bytes; none for a graph without templates). */
 static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **list, size_t *bytes,
@@ -1146,17 +1164,27 @@ static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **
     size_t door_bytes = sizeof *L->tdoor * DG_GRAPH_NODES_MAX;
     int32_t *doors = dgi_alloc(a, count * sizeof *doors);
     dg_status st = doors ? dgi_template_rooms(g->prefabs, a, doors) : DG_E_NOMEM;
+    size_t total = 0, rows = 0, prefabs = count - 1;
     if (st == DG_OK)
     {
-        *bytes = door_bytes + ((size_t)template_lists(L, doors, NULL) + 1) * sizeof **list;
+        total = (size_t)template_lists(L, doors, NULL);
+        rows = total < prefabs ? total : prefabs;
+        *bytes = door_bytes + rows * 8 * sizeof *L->tdoor_cache +
+                 (total + 1 + prefabs + rows * 8) * sizeof **list;
         *list = dgi_alloc(a, *bytes);
         st = *list ? DG_OK : DG_E_NOMEM;
     }
     if (st == DG_OK)
     {
-        L->tdoor = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)*list;
-        L->tpl_list = (const int32_t *)((const uint8_t *)*list + door_bytes);
-        template_lists(L, doors, (int32_t *)((uint8_t *)*list + door_bytes));
+        uint8_t *at = (uint8_t *)*list;
+        L->tdoor = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)at;
+        L->tdoor_cache = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)(at += door_bytes);
+        int32_t *tpl_list = (int32_t *)(void *)(at += rows * 8 * sizeof *L->tdoor_cache);
+        L->tpl_row = tpl_list + total + 1;
+        L->tdoor_found = L->tpl_row + prefabs;
+        template_lists(L, doors, tpl_list);
+        L->tpl_list = tpl_list;
+        template_rows(L, total, prefabs, rows);
     }
     dgi_free(a, doors, count * sizeof *doors);
     for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
@@ -1222,7 +1250,8 @@ static void layout_clear(dgi_layout *L, const dg_graph *g)
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
     L->extras = 0;
-    L->tpl_list = NULL, L->tdoor = NULL;
+    L->tpl_list = NULL, L->tdoor = NULL, L->tdoor_cache = NULL;
+    L->tpl_row = L->tdoor_found = NULL;
     L->bshift = L->bcols = L->brows = 0;
     L->rooms_placed = 0;
     memset(L->corr_placed, 0, sizeof L->corr_placed);
