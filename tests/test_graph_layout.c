@@ -6,6 +6,7 @@
  * (K5, K3,3, templates, a grid too small) with the grid untouched, and
  * golden hashes. */
 #include "graph_samples.h"
+#include "hard.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -498,6 +499,57 @@ TEST(graph_layout_deterministic)
     dg_result_free(&rb);
     free(a);
     free(b);
+}
+
+/* An allocator that hands out blocks full of the byte *user, not zeros. */
+static void *dirty_alloc(void *user, size_t size)
+{
+    void *p = malloc(size);
+    if (p)
+        memset(p, *(const uint8_t *)user, size);
+    return p;
+}
+
+static void dirty_free(void *user, void *ptr, size_t size)
+{
+    (void)user, (void)size;
+    free(ptr);
+}
+
+/* The layout clears only the share of its state the graph uses: every
+ * sample lays out the same, tiles and result, on memory full of 0x00 or
+ * of 0x5A or 0xA5 (a field read before it is written would differ). */
+TEST(graph_layout_dirty_memory)
+{
+    static const uint8_t fills[] = {0x00, 0x5A, 0xA5};
+    for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
+        for (int32_t d = 0; d <= 1; d++)
+        {
+            sample_graph s;
+            sample_graphs[i].make(&s, d);
+            uint8_t *cells = malloc((size_t)(s.width * s.height));
+            dg_grid g = {cells, s.width, s.height, s.width};
+            for (uint64_t seed = 1; seed <= 2; seed++)
+            {
+                uint64_t want = 0, want_result = 0;
+                for (size_t f = 0; f < sizeof fills; f++)
+                {
+                    uint8_t fill = fills[f];
+                    dg_allocator a = {dirty_alloc, dirty_free, &fill};
+                    dg_result r;
+                    dg_result_init(&r, NULL);
+                    memset(cells, 0, (size_t)(s.width * s.height));
+                    CHECK(dg_graph_generate(&g, &s.g, seed, &r, &a, NULL) == DG_OK);
+                    if (f == 0)
+                        want = dg_grid_hash(&g), want_result = hard_result_hash(&r);
+                    CHECKF(dg_grid_hash(&g) == want && hard_result_hash(&r) == want_result,
+                           "%s d=%d seed %d: fill 0x%02X changes the layout", sample_graphs[i].name,
+                           (int)d, (int)seed, (unsigned)fill);
+                    dg_result_free(&r);
+                }
+            }
+            free(cells);
+        }
 }
 
 /* K5 and K3,3 cannot be drawn without crossings: refused with a message,

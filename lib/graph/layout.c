@@ -326,7 +326,11 @@ static int template_pick(dgi_layout *L, int32_t n)
             break;
     L->tpl[n] = i;
     L->tpl_orient[n] = o;
-    L->tdoors[n] = dgi_template_doors(set, i, o, L->tdoor[n], DGI_TEMPLATE_DOORS);
+    int32_t at = L->tpl_row[i] * 8 + o; /* the same prefab and orientation, the same cells */
+    if (L->tdoor_found[at] < 0)
+        L->tdoor_found[at] = dgi_template_doors(set, i, o, L->tdoor_cache[at], DGI_TEMPLATE_DOORS);
+    L->tdoors[n] = L->tdoor_found[at];
+    memcpy(L->tdoor[n], L->tdoor_cache[at], (size_t)L->tdoors[n] * sizeof L->tdoor[n][0]);
     return L->tdoors[n] >= L->deg[n];
 }
 
@@ -932,8 +936,8 @@ static int recentre(dgi_layout *L);
  * attempt is given up. */
 static int32_t attempt(dgi_layout *L)
 {
-    memset(L->placed, 0, sizeof L->placed);
-    memset(L->has_corr, 0, sizeof L->has_corr);
+    memset(L->placed, 0, (size_t)L->g->node_count * sizeof L->placed[0]);
+    memset(L->has_corr, 0, (size_t)L->g->edge_count * sizeof L->has_corr[0]);
     bucket_reset(L);
     if (!place_root(L, L->order[0]))
         return L->order[0];
@@ -1130,6 +1134,20 @@ static int32_t template_lists(dgi_layout *L, const int32_t *doors, int32_t *list
     return total;
 }
 
+/* A row of the door cache for each prefab in the lists (at most rows), in
+ * the order they first appear, every entry not yet found. */
+static void template_rows(dgi_layout *L, size_t total, size_t prefabs, size_t rows)
+{
+    int32_t next = 0;
+    for (size_t i = 0; i < prefabs; i++)
+        L->tpl_row[i] = -1;
+    for (size_t k = 0; k < total; k++)
+        if (L->tpl_row[L->tpl_list[k]] < 0)
+            L->tpl_row[L->tpl_list[k]] = next++;
+    for (size_t k = 0; k < rows * 8; k++)
+        L->tdoor_found[k] = -1;
+}
+
 /* The prefab lists of the template nodes, and room for their door cells,
  * in one block (*list, *bytes; none for a graph without templates). */
 static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **list, size_t *bytes,
@@ -1146,17 +1164,27 @@ static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **
     size_t door_bytes = sizeof *L->tdoor * DG_GRAPH_NODES_MAX;
     int32_t *doors = dgi_alloc(a, count * sizeof *doors);
     dg_status st = doors ? dgi_template_rooms(g->prefabs, a, doors) : DG_E_NOMEM;
+    size_t total = 0, rows = 0, prefabs = count - 1;
     if (st == DG_OK)
     {
-        *bytes = door_bytes + ((size_t)template_lists(L, doors, NULL) + 1) * sizeof **list;
+        total = (size_t)template_lists(L, doors, NULL);
+        rows = total < prefabs ? total : prefabs;
+        *bytes = door_bytes + rows * 8 * sizeof *L->tdoor_cache +
+                 (total + 1 + prefabs + rows * 8) * sizeof **list;
         *list = dgi_alloc(a, *bytes);
         st = *list ? DG_OK : DG_E_NOMEM;
     }
     if (st == DG_OK)
     {
-        L->tdoor = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)*list;
-        L->tpl_list = (const int32_t *)((const uint8_t *)*list + door_bytes);
-        template_lists(L, doors, (int32_t *)((uint8_t *)*list + door_bytes));
+        uint8_t *at = (uint8_t *)*list;
+        L->tdoor = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)at;
+        L->tdoor_cache = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)(at += door_bytes);
+        int32_t *tpl_list = (int32_t *)(void *)(at += rows * 8 * sizeof *L->tdoor_cache);
+        L->tpl_row = tpl_list + total + 1;
+        L->tdoor_found = L->tpl_row + prefabs;
+        template_lists(L, doors, tpl_list);
+        L->tpl_list = tpl_list;
+        template_rows(L, total, prefabs, rows);
     }
     dgi_free(a, doors, count * sizeof *doors);
     for (int32_t n = 0; st == DG_OK && n < g->node_count; n++)
@@ -1209,6 +1237,26 @@ static dg_status search(dgi_layout *L, dg_diag *diag)
                     L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
 }
 
+/* Clears the layout state up to the graph's node and edge counts (every
+ * reader stays below them): clearing all of it, about 36 KB, cost a small
+ * graph a tenth of its layout (callgrind). */
+static void layout_clear(dgi_layout *L, const dg_graph *g)
+{
+    size_t n = (size_t)g->node_count, e = (size_t)g->edge_count;
+#define CLEAR(field, count) memset(L->field, 0, (count) * sizeof L->field[0])
+    CLEAR(room, n), CLEAR(placed, n), CLEAR(order, n), CLEAR(parent_edge, n);
+    CLEAR(corr, e), CLEAR(has_corr, e), CLEAR(door, e);
+    CLEAR(fails, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
+    CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
+#undef CLEAR
+    L->extras = 0;
+    L->tpl_list = NULL, L->tdoor = NULL, L->tdoor_cache = NULL;
+    L->tpl_row = L->tdoor_found = NULL;
+    L->bshift = L->bcols = L->brows = 0;
+    L->rooms_placed = 0;
+    memset(L->corr_placed, 0, sizeof L->corr_placed);
+}
+
 static void copy_out(const dg_grid *from, dg_grid *to)
 {
     for (int32_t y = 0; y < to->height; y++)
@@ -1224,7 +1272,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     if (st != DG_OK)
         return st;
     size_t cells = (size_t)grid->width * (size_t)grid->height;
-    dgi_layout *L = dgi_calloc(allocator, 1, sizeof *L);
+    dgi_layout *L = dgi_alloc(allocator, sizeof *L);
     uint8_t *tiles = dgi_calloc(allocator, cells, 1);
     size_t bucket_bytes = graph->node_count >= INDEX_MIN_ROOMS
                               ? sizeof(dgi_bucket) * DGI_BUCKET_SIDE * DGI_BUCKET_SIDE
@@ -1235,6 +1283,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     st = L && tiles && (bucket || !bucket_bytes) ? DG_OK : DG_E_NOMEM;
     if (st == DG_OK)
     {
+        layout_clear(L, graph);
         L->g = graph;
         L->w = grid->width, L->h = grid->height;
         L->d = graph->room_distance, L->cw = graph->corridor_width;

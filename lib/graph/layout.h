@@ -49,6 +49,11 @@ typedef struct dgi_layout {
     int32_t tpl[DG_GRAPH_NODES_MAX], tpl_orient[DG_GRAPH_NODES_MAX];
     dgi_tdoor (*tdoor)[DGI_TEMPLATE_DOORS]; /* per node; allocated only for a graph with templates */
     int32_t tdoors[DG_GRAPH_NODES_MAX];
+    /* the door cells of each prefab a node may be, in each orientation, found
+     * once per call: row tpl_row[prefab] (-1: no node may be it), entry
+     * row * 8 + orientation of tdoor_cache, tdoor_found of them (-1: not yet) */
+    int32_t *tpl_row, *tdoor_found;
+    dgi_tdoor (*tdoor_cache)[DGI_TEMPLATE_DOORS];
     uint64_t seed;
     dgi_bucket *bucket;        /* bcols x brows, each 1 << bshift cells square; NULL: not indexed */
     int32_t bshift, bcols, brows;
