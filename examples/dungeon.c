@@ -99,7 +99,7 @@ static void list_generators(FILE *f, int with_params)
             fprintf(f, " %s", info.params[k].name);
             col += len;
         }
-        fprintf(f, "%s\n", info.param_count ? "" : " none (the --graph file sets its options)");
+        fprintf(f, "%s\n", info.param_count ? "" : " none");
     }
 }
 
@@ -123,7 +123,8 @@ static void usage(FILE *f)
             "                      directory: the recipe's file by its base name in it\n"
             "  --graph FILE        level graph for generator 'graph' (docs/graph-format.md;\n"
             "                      default with --recipe: the file the recipe names); the\n"
-            "                      recipe records its hash and file\n"
+            "                      recipe records its hash and file; its level line sets the\n"
+            "                      options, --param room_distance=N (0..4) overrides it\n"
             "  --format FMT        ascii, png, json, tmj, tmx or recipe (default: from the\n"
             "                      -o extension in any case, ascii for none; an unknown\n"
             "                      extension needs --format, a known one must agree)\n"

@@ -100,7 +100,75 @@ TEST(recipe_graph_refuses_missing_or_wrong_graph)
     refused(&r, &zelda, reserved, 0, DG_E_INVALID, "takes no reserved cells");
     dg_generator_info info;
     CHECK(dg_generator_get(dg_generator_find("graph"), &info) == DG_OK);
-    CHECK(info.needs_graph == 1 && info.needs_prefabs == 0 && info.param_count == 0);
+    CHECK(info.needs_graph == 1 && info.needs_prefabs == 0 && info.param_count == 1);
     dg_graph_free(&zelda);
     dg_graph_free(&linear);
+}
+
+/* Lays the graph out through a recipe with parameter room_distance set to
+ * value (NULL: the default) into cells; the grid's hash, 0 on failure. */
+static uint64_t recipe_hash(const dg_graph *graph, uint64_t seed, const char *value, uint8_t *cells)
+{
+    dg_recipe r;
+    CHECK(dg_recipe_init(&r, "graph", seed, W, H) == DG_OK);
+    dg_diag diag;
+    if (value)
+        CHECKF(dg_recipe_set(&r, "room_distance", value, &diag) == DG_OK, "%s", diag.message);
+    dg_grid grid;
+    dg_grid_init(&grid, cells, W, H, 0);
+    dg_status st = run(&r, graph, NULL, &grid, NULL, &diag);
+    CHECKF(st == DG_OK, "seed %d room_distance=%s: %s", (int)seed, value ? value : "-", diag.message);
+    return st == DG_OK ? dg_grid_hash(&grid) : 0;
+}
+
+/* Parameter room_distance replaces the graph's level line: the same map as
+ * the graph edited to that distance; its default (-1) keeps the graph's own,
+ * the map of dg_graph_generate with the graph as it is (0.12's bytes: the
+ * golden pins). */
+TEST(recipe_graph_room_distance_overrides_the_level_line)
+{
+    dg_graph graph;
+    if (!load(ZELDA, &graph))
+        return;
+    static uint8_t a[W * H], b[W * H];
+    for (uint64_t seed = 1; seed <= 3; seed++)
+    {
+        dg_grid direct;
+        dg_grid_init(&direct, b, W, H, 0);
+        CHECK(dg_graph_generate(&direct, &graph, seed, NULL, NULL, NULL) == DG_OK);
+        CHECK_EQ_U64(recipe_hash(&graph, seed, NULL, a), dg_grid_hash(&direct));
+        CHECK_EQ_U64(recipe_hash(&graph, seed, "-1", a), dg_grid_hash(&direct));
+        for (int32_t d = 0; d <= 3; d++)
+        {
+            char value[4];
+            snprintf(value, sizeof value, "%d", (int)d);
+            dg_graph edited = graph;
+            edited.room_distance = d;
+            CHECK(dg_graph_generate(&direct, &edited, seed, NULL, NULL, NULL) == DG_OK);
+            CHECK_EQ_U64(recipe_hash(&graph, seed, value, a), dg_grid_hash(&direct));
+        }
+    }
+    CHECK(graph.room_distance == 1); /* the caller's graph is not changed */
+    dg_graph_free(&graph);
+}
+
+TEST(recipe_graph_room_distance_out_of_range_refused)
+{
+    const char *bad[] = {"5", "-2", "100"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+        dg_recipe r, before;
+        CHECK(dg_recipe_init(&r, "graph", 1, W, H) == DG_OK);
+        before = r;
+        dg_diag diag;
+        diag.message[0] = '\0';
+        dg_status st = dg_recipe_set(&r, "room_distance", bad[i], &diag);
+        CHECKF(st == DG_E_INVALID && strstr(diag.message, "room_distance") && strstr(diag.message, "-1..4"),
+               "%s: %s \"%s\"", bad[i], dg_status_str(st), diag.message);
+        CHECK(memcmp(&r, &before, sizeof r) == 0);
+        char line[96];
+        snprintf(line, sizeof line, "graph seed=1 room_distance=%s", bad[i]);
+        CHECK(dg_recipe_parse(line, strlen(line), &r, &diag) == DG_E_INVALID);
+        CHECKF(strstr(diag.message, "room_distance"), "%s", diag.message);
+    }
 }

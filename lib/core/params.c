@@ -228,3 +228,9 @@ const dg_param_desc dgi_world_table[] = {
     P_INT(dg_world_params, furnish_permille, 0, 1000, 400, "permille chance that a room is furnished (with --prefabs)"),
     P_INT(dg_world_params, variants, 1, DG_WORLD_VARIANTS_MAX, 8, "randomisations stamped per prefab and orientation"),
 };
+
+/* ---- graph (lib/recipe/registry.c; the level graph's own options are its level line) */
+const dg_param_desc dgi_graph_table[] = {
+    P_INT(dgi_graph_params, room_distance, -1, 4, -1,
+          "minimum cells of rock between unconnected rooms (-1 = the graph's own level line)"),
+};

@@ -31,6 +31,15 @@
 #define DGI_PREFAB_ISLANDS_TABLE_LEN 9
 #define DGI_PREFAB_MIXED_TABLE_LEN 8
 #define DGI_WORLD_TABLE_LEN 7
+#define DGI_GRAPH_TABLE_LEN 1
+
+/* Generator graph's parameters: overrides of the level graph's own options
+ * (its dg_graph fields and `level` line), -1 = the graph's. Private: the
+ * public entry point is dg_graph_generate, which takes the graph alone. */
+typedef struct dgi_graph_params {
+    int32_t room_distance; /* -1 or 0..4: replaces dg_graph.room_distance */
+    int32_t spare[DG_SPARE_SLOTS];
+} dgi_graph_params;
 
 extern const dg_param_desc dgi_attach_table[DGI_ATTACH_TABLE_LEN];
 extern const dg_param_desc dgi_chain_table[DGI_CHAIN_TABLE_LEN];
@@ -44,6 +53,7 @@ extern const dg_param_desc dgi_prefab_jigsaw_table[DGI_PREFAB_JIGSAW_TABLE_LEN];
 extern const dg_param_desc dgi_prefab_islands_table[DGI_PREFAB_ISLANDS_TABLE_LEN];
 extern const dg_param_desc dgi_prefab_mixed_table[DGI_PREFAB_MIXED_TABLE_LEN];
 extern const dg_param_desc dgi_world_table[DGI_WORLD_TABLE_LEN];
+extern const dg_param_desc dgi_graph_table[DGI_GRAPH_TABLE_LEN];
 
 /* Writes every row's default into params (a struct of the table's generator). */
 void dgi_params_fill(const dg_param_desc *table, int32_t count, void *params);

@@ -742,6 +742,6 @@ dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab
     if (st != DG_OK)
         return dgi_fail(diag, st, "cannot fill the parameters of '%s'", g->name);
     if (g->needs_graph)
-        return dgi_graph_run(grid, graph, recipe->seed, reserved, result, allocator, diag);
+        return dgi_graph_run(grid, graph, params, recipe->seed, reserved, result, allocator, diag);
     return g->run(grid, params, recipe->seed, prefabs, reserved, result, allocator, diag);
 }

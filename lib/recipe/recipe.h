@@ -36,8 +36,9 @@ int dgi_recipe_depth(const dg_recipe *r, int32_t *depth);
 dg_status dgi_recipe_run(const dg_recipe *recipe, dg_grid *grid, const dg_prefab_set *prefabs,
                          const dg_graph *graph, const dgi_mask *reserved, dg_result *result,
                          const dg_allocator *allocator, dg_diag *diag);
-/* Generator 'graph' (registry.c): lays out graph, which dgi_recipe_run has checked. */
-dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+/* Generator 'graph' (registry.c): lays out graph, which dgi_recipe_run has checked,
+ * with params (its table's struct) overriding the graph's options. */
+dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, const void *params, uint64_t seed,
                         const dgi_mask *reserved, dg_result *result, const dg_allocator *a,
                         dg_diag *diag);
 const dg_param_desc *dgi_param_lookup(const dgi_generator *g, const char *key, size_t key_len);

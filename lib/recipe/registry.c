@@ -193,13 +193,13 @@ static dg_status scatter_run(dg_grid *g, const void *p, uint64_t seed, const dg_
 }
 
 /* ---- graph: the caller's level graph, laid out exactly (docs/graph.md) -------------- */
-/* Its parameters are the graph file's own (room distance, corridor width, ...):
- * the table is empty and the params struct only a spare block. */
-typedef struct graph_params {
-    int32_t spare[DG_SPARE_SLOTS];
-} graph_params;
-static const dg_param_desc graph_table[1]; /* no row: a known name still has a table */
-static void graph_defaults(void *p) { memset(p, 0, sizeof(graph_params)); }
+/* The graph carries its own options (room distance, corridor width, ...); the
+ * table's rows override them, -1 keeping the graph's. */
+static void graph_defaults(void *p)
+{
+    memset(p, 0, sizeof(dgi_graph_params));
+    DGI_PARAMS_FILL(dgi_graph_table, p);
+}
 /* Reached only through dgi_recipe_run, which passes the graph to dgi_graph_run. */
 static dg_status graph_run(dg_grid *g, const void *p, uint64_t seed, const dg_prefab_set *s,
                            const dgi_mask *m, dg_result *r, const dg_allocator *a, dg_diag *d)
@@ -208,7 +208,7 @@ static dg_status graph_run(dg_grid *g, const void *p, uint64_t seed, const dg_pr
     return dgi_fail(d, DG_E_NULL, "generator 'graph' needs a level graph (dg_site.graph)");
 }
 
-dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, const void *params, uint64_t seed,
                         const dgi_mask *reserved, dg_result *result, const dg_allocator *a,
                         dg_diag *diag)
 {
@@ -216,7 +216,11 @@ dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         return dgi_fail(diag, DG_E_INVALID,
                         "generator 'graph' takes no reserved cells: lay the graph out on a "
                         "grid of its own and copy it into place");
-    return dg_graph_generate(grid, graph, seed, result, a, diag);
+    const dgi_graph_params *p = params;
+    dg_graph with = *graph; /* a shallow copy, read only: the caller's graph stays as it is */
+    if (p->room_distance >= 0)
+        with.room_distance = p->room_distance;
+    return dg_graph_generate(grid, &with, seed, result, a, diag);
 }
 
 /* ---- the registry: one line per generator ------------------------------------ */
@@ -249,7 +253,7 @@ static const dgi_generator generators[] = {
     {"scatter", "rooms scattered without overlap, joined by a spanning tree plus loops",
      TABLE(dgi_scatter_table), SIZES(dg_scatter_params), scatter_defaults, scatter_run, 0, 0},
     {"graph", "lays out a level graph exactly: its rooms, roles, doors, corridors and locks",
-     graph_table, 0, SIZES(graph_params), graph_defaults, graph_run, 0, 1},
+     TABLE(dgi_graph_table), SIZES(dgi_graph_params), graph_defaults, graph_run, 0, 1},
 };
 #define GEN_COUNT ((int32_t)(sizeof generators / sizeof generators[0]))
 
