@@ -201,7 +201,9 @@ enum { /* dg_room.shape: the floor inside the room's rect (docs/api.md) */
     DG_SHAPE_OCTAGON = 3, /* corners cut diagonally */
     DG_SHAPE_CHUNKY = 4,  /* corners cut by rectangles of their own */
     DG_SHAPE_PILLARS = 5, /* a hall with free-standing pillars */
-    DG_SHAPE_CAVERN = 6   /* rough-edged, like a cave */
+    DG_SHAPE_CAVERN = 6,  /* rough-edged, like a cave */
+    DG_SHAPE_PREFAB = 7   /* the floor is what a prefab stamped: read the grid (0.13;
+                           * never drawn by a `shapes` mask, whose range ends at 127) */
 };
 enum { /* dg_ref.kind: what a door joins */
     DG_REF_NONE = 0,
@@ -222,7 +224,8 @@ typedef struct dg_room {
     int32_t cells;       /* cells the room covers: rect.w * rect.h for rectangles,
                           * the open cells of a shaped or irregular room (a cave) */
     int32_t shape;       /* DG_SHAPE_*: its floor always holds the rect's middle
-                          * row and column, so every side has floor at its middle */
+                          * row and column, so every side has floor at its middle
+                          * (DG_SHAPE_PREFAB aside: the prefab's own floor) */
 } dg_room;
 
 /* A corridor is a path of one or two straight legs: start -> bend -> end

@@ -4,6 +4,7 @@
 #define FUZZ_GRAPH_NO_ENTRY
 #include "fuzz/fuzz_graph.c" /* graph_write, same_graph, graph_empty, the fuzz checks */
 #include "graph/graph.h" /* dgi_graph_planar, the witness and their work bounds */
+#include "export/export.h" /* dgi_room_shape_name */
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -1212,4 +1213,85 @@ TEST(graph_parse_counts_at_their_limits)
     CHECK(dg_graph_parse(text, n, "t", NULL, &g, &d) == DG_E_PARSE && d.line == 2 + 64 + 256 &&
           strstr(d.message, "more than 256 edges"));
     CHECK(graph_empty(&g));
+}
+
+/* ---- room shapes of template rooms ------------------------------------------------------- */
+
+static int32_t count_text(const char *text, const char *word)
+{
+    int32_t k = 0;
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+        k++;
+    return k;
+}
+
+/* A template room's floor is the prefab's, not its rect: it says DG_SHAPE_PREFAB,
+ * a size-range room DG_SHAPE_RECT, and JSON and Tiled name both. */
+TEST(graph_template_rooms_report_shape_prefab)
+{
+    dg_graph g;
+    dg_diag d;
+    CHECKF(dg_graph_load(EXAMPLES "templates.txt", NULL, &g, &d) == DG_OK, "%s", d.message);
+    if (!g.prefabs)
+        return;
+    enum { W = 80, H = 50 };
+    static uint8_t cells[W * H];
+    static char text[1 << 18];
+    int32_t templated = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++)
+    {
+        dg_grid grid;
+        dg_grid_init(&grid, cells, W, H, 0);
+        dg_result r;
+        dg_result_init(&r, NULL);
+        CHECKF(dg_graph_generate(&grid, &g, seed, &r, NULL, &d) == DG_OK, "%s", d.message);
+        int32_t prefab_rooms = 0;
+        for (int32_t i = 0; i < r.room_count; i++)
+        {
+            int from_prefab = g.nodes[i].templates[0] != '\0';
+            CHECK(r.rooms[i].kind == (from_prefab ? DG_ROOM_PREFAB : DG_ROOM_NORMAL));
+            CHECK(r.rooms[i].shape == (from_prefab ? DG_SHAPE_PREFAB : DG_SHAPE_RECT));
+            prefab_rooms += from_prefab;
+        }
+        templated += prefab_rooms;
+        dg_export_options o;
+        dg_export_defaults(&o);
+        o.format = DG_EXPORT_JSON;
+        CHECK(dg_export_buffer(&grid, &r, &o, text, sizeof text, NULL, &d) == DG_OK);
+        CHECK(count_text(text, "\"shape\": \"prefab\"") == prefab_rooms);
+        CHECK(count_text(text, "\"shape\": \"rect\"") == r.room_count - prefab_rooms);
+        o.format = DG_EXPORT_TMJ;
+        CHECK(dg_export_buffer(&grid, &r, &o, text, sizeof text, NULL, &d) == DG_OK);
+        CHECK(count_text(text, "{\"name\": \"shape\", \"type\": \"string\", \"value\": \"prefab\"}") ==
+              prefab_rooms);
+        dg_result_free(&r);
+    }
+    CHECK(templated > 0);
+    dg_graph_free(&g);
+    /* every shape has a name of its own; a value past the last one is "other" */
+    for (int32_t a = DG_SHAPE_RECT; a <= DG_SHAPE_PREFAB; a++)
+    {
+        CHECK(strcmp(dgi_room_shape_name(a), "other") != 0);
+        for (int32_t b = DG_SHAPE_RECT; b < a; b++)
+            CHECK(strcmp(dgi_room_shape_name(a), dgi_room_shape_name(b)) != 0);
+    }
+    CHECK(strcmp(dgi_room_shape_name(DG_SHAPE_PREFAB), "prefab") == 0);
+    CHECK(strcmp(dgi_room_shape_name(DG_SHAPE_PREFAB + 1), "other") == 0);
+}
+
+/* No shape mask draws DG_SHAPE_PREFAB: attach's `shapes` ends at bit 6. */
+TEST(graph_shape_prefab_is_never_drawn)
+{
+    dg_recipe r;
+    CHECK(dg_recipe_init(&r, "attach", 1, 40, 30) == DG_OK);
+    CHECK(dg_recipe_set(&r, "shapes", "128", NULL) == DG_E_INVALID);
+    dg_attach_params p;
+    dg_attach_defaults(&p);
+    p.shapes = 1 << DG_SHAPE_PREFAB;
+    static uint8_t cells[40 * 30];
+    dg_grid grid;
+    dg_grid_init(&grid, cells, 40, 30, 0);
+    dg_diag d;
+    CHECK(dg_attach_generate(&grid, &p, 1, NULL, NULL, &d) == DG_E_INVALID);
+    CHECKF(strstr(d.message, "shapes"), "%s", d.message);
 }

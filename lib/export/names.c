@@ -14,7 +14,7 @@ const char *dgi_room_kind_name(int32_t kind)
 const char *dgi_room_shape_name(int32_t shape)
 {
     static const char *const names[] = {"rect", "cross", "circle", "octagon", "chunky", "pillars",
-                                         "cavern"};
+                                         "cavern", "prefab"};
     return shape >= 0 && shape < (int32_t)(sizeof names / sizeof names[0]) ? names[shape] : "other";
 }
 

@@ -130,8 +130,9 @@ static dg_status add_rooms(const dgi_layout *L, dg_result *r, const dg_grid *gri
         room.parent = L->parent_edge[n] >= 0 ? other_end(&g->edges[L->parent_edge[n]], n) : -1;
         room.cells = room.rect.w * room.rect.h;
         room.shape = DG_SHAPE_RECT;
-        if (is_template(L, n)) /* the shape stays RECT: no DG_SHAPE_* names a prefab's floor */
+        if (is_template(L, n))
         {
+            room.shape = DG_SHAPE_PREFAB;
             room.kind = DG_ROOM_PREFAB;
             room.prefab = L->tpl[n];
             room.orientation = L->tpl_orient[n];

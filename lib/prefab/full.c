@@ -191,7 +191,7 @@ dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g
     room.orientation = o;
     room.parent = parent;
     room.cells = 0; /* the whole stamped box */
-    room.shape = DG_SHAPE_RECT;
+    room.shape = DG_SHAPE_PREFAB;
     dg_status st = dgi_result_add_room(&gen->r, &room);
     int32_t ri = gen->r.room_count - 1;
     if (st == DG_OK)

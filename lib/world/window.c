@@ -108,7 +108,7 @@ static dg_status add_room(world_map *m, const dg_grid *g, const dg_world_room *i
     int64_t py = info->y + (info->parent == DG_SIDE_S) - (info->parent == DG_SIDE_N);
     room.parent = info->parent ? room_index(m, px, py) : -1;
     room.cells = 0; /* its rect */
-    room.shape = DG_SHAPE_RECT;
+    room.shape = info->prefab >= 0 ? DG_SHAPE_PREFAB : DG_SHAPE_RECT;
     return dgi_result_add_room(r, &room);
 }
 
