@@ -126,9 +126,6 @@ static void content_free(content *c)
 /* The roles that fell short, from the report: "boss 0 (rank), ...". */
 static void content_print_short(const content *c, const dg_role_report *rep, const char *where)
 {
-    static const char *const words[] = {"", "unreachable", "holds", "rank", "route",
-                                        "dead_end", "behind", "area", "entrances", "taken",
-                                        "few"};
     if (rep->short_count == 0)
         return;
     fprintf(stderr, "dungeon: %sroles short:", where);
@@ -138,7 +135,7 @@ static void content_print_short(const content *c, const dg_role_report *rep, con
         if (why == DG_ROLE_SHORT_NONE)
             continue;
         fprintf(stderr, "%s %s %d (%s)", n++ ? "," : "", c->roles[j].name, (int)rep->placed[j],
-                why > 0 && why <= DG_ROLE_SHORT_FEW ? words[why] : "?");
+                dg_role_short_str(why));
     }
     fprintf(stderr, "\n");
 }

@@ -1685,6 +1685,9 @@ typedef struct dg_role_report {
     int32_t reachable;                   /* of those, reachable from the start */
     int32_t spare[DG_SPARE_SLOTS];
 } dg_role_report;
+/* A DG_ROLE_SHORT_* value as the word dg_roles' message uses ("rank",
+ * "dead_end", ...; "none" for DG_ROLE_SHORT_NONE, "unknown" for any other value; never NULL). */
+DG_API const char *dg_role_short_str(int32_t reason);
 
 /* Fills *rule with "any room": count 1..1, weight 1, every range open, name
  * copied (truncated to DG_NAME_MAX - 1). */

@@ -676,7 +676,7 @@ TEST(roles_behind_locks_and_secrets)
     }
     /* only room 2 (behind the lock and the secret) is ranked 900.. */
     CHECK(rep.placed[3] == 0 && rep.shortfall[3] == DG_ROLE_SHORT_BEHIND);
-    CHECKF(d.status == DG_OK && strstr(d.message, "none 0") != NULL, "%s", d.message);
+    CHECKF(d.status == DG_OK && strstr(d.message, "none 0 (behind)") != NULL, "%s", d.message);
     /* required: NOSPACE, the result untouched */
     rules[3].require = 1;
     for (int32_t k = 0; k < 6; k++)
@@ -720,4 +720,25 @@ TEST(roles_out_of_memory)
     }
     CHECK(ok);
     rmap_free(&m);
+}
+
+/* dg_role_short_str: the word of each DG_ROLE_SHORT_*, distinct, never NULL. */
+TEST(roles_short_str_names_every_reason)
+{
+    static const char *const want[] = {"none", "unreachable", "holds", "rank", "route",
+                                       "dead_end", "behind", "area", "entrances", "taken", "few"};
+    CHECK((int32_t)(sizeof want / sizeof want[0]) == DG_ROLE_SHORT_FEW + 1);
+    for (int32_t i = DG_ROLE_SHORT_NONE; i <= DG_ROLE_SHORT_FEW; i++)
+    {
+        const char *w = dg_role_short_str(i);
+        CHECKF(w && strcmp(w, want[i]) == 0, "%d: %s", (int)i, w ? w : "NULL");
+        for (int32_t j = DG_ROLE_SHORT_NONE; w && j < i; j++)
+            CHECK(strcmp(w, dg_role_short_str(j)) != 0);
+    }
+    const int32_t unknown[] = {-1, DG_ROLE_SHORT_FEW + 1, INT32_MIN, INT32_MAX};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+    {
+        const char *w = dg_role_short_str(unknown[i]);
+        CHECK(w && strcmp(w, "unknown") == 0);
+    }
 }

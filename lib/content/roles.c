@@ -240,13 +240,12 @@ static void keep_roles(role_state *s, const dg_result *r)
     }
 }
 
-/* The shortfall in a word or two, for the message. */
-static const char *short_words(int32_t why)
+const char *dg_role_short_str(int32_t reason)
 {
-    static const char *const words[] = {"", "unreachable", "holds", "rank", "route",
+    static const char *const words[] = {"none", "unreachable", "holds", "rank", "route",
                                         "dead_end", "behind", "area", "entrances", "taken",
                                         "few"};
-    return why >= 0 && why <= DG_ROLE_SHORT_FEW ? words[why] : "?";
+    return reason >= 0 && reason <= DG_ROLE_SHORT_FEW ? words[reason] : "unknown";
 }
 
 /* Shortfalls into the report and one message naming each role short. Returns
@@ -270,7 +269,7 @@ static int report_shortfalls(role_state *s, const dgi_room_facts *f, dg_diag *di
         required |= r->require && placed < r->count_min;
         size_t len = strlen(msg);
         snprintf(msg + len, sizeof msg - len, "%s%s %d (%s)", n++ ? ", " : "", r->name,
-                 (int)placed, short_words(why));
+                 (int)placed, dg_role_short_str(why));
     }
     if (n)
         dgi_fail(diag, required ? DG_E_NOSPACE : DG_OK, "roles short: %s", msg);
