@@ -1975,6 +1975,13 @@ BADV(roles_hash_null, dg_roles_hash, "rules NULL; count -1 or 33", 0, "0")
     uint64_t c = dg_roles_hash(&rule, DG_ROLES_MAX + 1);
     return (int64_t)(a | b | c);
 }
+BADV(role_short_str_unknown, dg_role_short_str, "reason -1, 11, INT32_MIN", 1, "\"unknown\"")
+{
+    UNUSED_ENV;
+    return strcmp(dg_role_short_str(-1), "unknown") == 0 &&
+           strcmp(dg_role_short_str(DG_ROLE_SHORT_FEW + 1), "unknown") == 0 &&
+           strcmp(dg_role_short_str(INT32_MIN), "unknown") == 0;
+}
 BADV(prefab_set_hash_null, dg_prefab_set_hash, "set NULL", 0, "0")
 {
     (void)e;
