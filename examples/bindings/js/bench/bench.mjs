@@ -5,10 +5,11 @@
 // read into objects, as a game gets it) and as tiles only (the module's
 // dg_recipe_generate with no result, cells copied out): the gap between the
 // two is the wrapper's cost. Every round runs a batch of each generator in
-// turn (about 25 ms of its maps), starting with a different one each round, each map timed alone; a
-// generator's time is the median over all its maps, and its ratio to attach
-// is the median over the rounds of (its round median / attach's round
-// median), so that drift and other jobs on the machine hit both sides alike.
+// turn (about 25 ms of its maps), starting with a different one each round,
+// each map timed alone; a generator's time is the median over all its maps,
+// and its ratios to both attach rows are the medians over the rounds of (its
+// round median / that attach's round median), so that drift and other jobs
+// on the machine hit both sides alike.
 //   npm install   (once, with network: rot-js, the peer)
 //   node bench/bench.mjs [ROUNDS] [SIZES]      e.g. node bench/bench.mjs 11 80x25,200x200
 import { readFileSync } from 'node:fs';
@@ -112,12 +113,15 @@ function benchSize(dungeon, ROT, width, height) {
     console.log(`\n${width}x${height}: ${ROUNDS} rounds, load average `
         + `${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`${'generator'.padEnd(28)} ${'maps/round'.padStart(10)} ${'median/map'.padStart(11)} `
-        + `${'maps/s'.padStart(8)}  vs ${BASE}: median of rounds (min-max)`);
+        + `${'maps/s'.padStart(8)}  median over rounds (min-max) of the ratio to attach: wrapper | tiles only`);
+    const ratio = (k, base) => {
+        const ratios = roundMedians[k].map((t, r) => t / roundMedians[base][r]);
+        return `${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
+    };
     runners.forEach(([name], k) => {
         const ms = median(times[k]) / 1e6;
-        const ratios = roundMedians[k].map((t, r) => t / roundMedians[0][r]);
-        console.log(`${name.padEnd(28)} ${String(per[k]).padStart(10)} ${ms.toFixed(3).padStart(8)} ms ${(1000 / ms).toFixed(0).padStart(8)}  `
-            + `${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`);
+        console.log(`${name.padEnd(28)} ${String(per[k]).padStart(10)} ${ms.toFixed(3).padStart(8)} ms `
+            + `${(1000 / ms).toFixed(0).padStart(8)}  ${ratio(k, 0).padEnd(20)} | ${ratio(k, 1)}`);
     });
 }
 
@@ -132,7 +136,7 @@ console.log = (...args) => { // rot.js's Rogue logs "-- Unable to connect room."
         say(...args);
 };
 console.log(`node ${process.version}, libdungeon ${dungeon.version}, rot.js ${ROT ? rotVersion() : 'absent'}; `
-    + 'time per map (process.hrtime), ratios > 1: slower than attach through the wrapper');
+    + 'time per map (process.hrtime); a ratio above 1: slower than that attach');
 for (const [width, height] of SIZES)
     benchSize(dungeon, ROT, width, height);
 if (rotMessages)
