@@ -470,7 +470,7 @@ TEST(graph_layout_extra_connections)
     for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
         if (strcmp(sample_graphs[i].name, "zelda") == 0 || strcmp(sample_graphs[i].name, "forty") == 0)
             for (int32_t d = 0; d <= 2; d++)
-                CHECKF(layout_run(i, d, 1, 1, 10) > 0, "%s d=%d: no extra corridor in 10 seeds",
+                CHECKF(layout_run(i, d, 1, 1, 30) > 0, "%s d=%d: no extra corridor in 30 seeds",
                        sample_graphs[i].name, (int)d);
 }
 
@@ -626,8 +626,8 @@ TEST(graph_layout_golden)
     static const struct { const char *graph; int32_t d; uint64_t seed, hash; } pins[] = {
         {"path", 1, 1, 0xb285c43cbf7753dfULL},
         {"lockloop", 0, 2, 0x8ba2fef61598c7a4ULL},
-        {"zelda", 1, 3, 0x8c6d83dd1996dfa9ULL},
-        {"forty", 2, 4, 0x968bb9a468fb982aULL},
+        {"zelda", 1, 3, 0x8e8ac3f09f665da2ULL},
+        {"forty", 2, 4, 0xc8838a7d800c19efULL},
         {"mixed", 1, 5, 0x22a3c2714ff5b837ULL},
     };
     for (size_t p = 0; p < sizeof pins / sizeof pins[0]; p++)

@@ -32,7 +32,8 @@
 #define PULL_HOPS 6          /* cycles longer than this are not pulled shut */
 #define RECENTRE_MIN 2       /* cells off the middle that make a stuck layout move */
 #define SCAN_TIES 2          /* ties whose every side a scan tries (4^SCAN_TIES ways) */
-#define SCAN_STEPS 96        /* places a scan checks per way */
+#define SCAN_STEPS 24        /* places a scan checks per way */
+#define SCAN_STEPS_FAR 96    /* the same from room_distance 3 on, where free places are rarer */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 /* ---- order ---------------------------------------------------------------- */
@@ -879,7 +880,7 @@ static int room_scan(dgi_layout *L, int32_t n)
         if (x0 > x1 || y0 > y1)
             continue;
         int64_t cols = x1 - x0 + 1, places = cols * (y1 - y0 + 1);
-        int64_t step = places / SCAN_STEPS + 1;
+        int64_t step = places / (L->d >= 3 ? SCAN_STEPS_FAR : SCAN_STEPS) + 1;
         int64_t at = draw(L, 0, (int32_t)(step < INT32_MAX ? step : INT32_MAX) - 1);
         for (; at < places; at += step)
         {
