@@ -8,9 +8,12 @@
  * drawn to meet both ends. Footprints (room or corridor, walls included) are
  * boxes; rooms that no edge joins stay room_distance cells apart. A room whose
  * cycle is still open is pulled toward the placed rooms it must meet, and a
- * candidate after which the neighbour closing a cycle cannot be placed is
- * taken last. Every loop is bounded by counts: a room that does not fit takes
- * back 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
+ * candidate after which the neighbour closing a cycle (from room distance 4
+ * on also a door neighbour) cannot be placed is taken last. A room none of
+ * whose drawn candidates fits is scanned for: every side of each room it is
+ * tied to, at places spread over the range, the smallest room at each.
+ * Every loop is bounded by counts: a room that does not fit takes back
+ * 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
  * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
  * most often is named (with the smallest larger grid the seed fits, if any).
  * A template node is a prefab's box instead of a drawn rectangle: its place
