@@ -122,6 +122,20 @@ static inline int32_t att_corridor_run(const att_ctx *c, int32_t x, int32_t y, i
     return n;
 }
 
+/* Little-endian word of the 8 cells from p (byte i: p[i]), whatever the
+ * machine's byte order, so bit positions name cells the same everywhere. */
+static inline uint64_t att_cells_le(const uint8_t *p)
+{
+    uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, sizeof v);
+#else
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+#endif
+    return v;
+}
+
 /* Draws from the layout stream (same rules as dg_rng_below/range/chance). */
 static inline int32_t att_below(att_ctx *c, int32_t n) /* n >= 1 */
 {
