@@ -185,6 +185,42 @@ static int32_t widen_tips(const att_ctx *c, const att_feat *f, uint8_t *no_tips)
     return added;
 }
 
+/* Byte i of the result is bit i of b (b < 256). */
+static inline uint64_t bits_to_bytes(uint64_t b)
+{
+    b = (b | b << 28) & 0x0000000F0000000Full;
+    b = (b | b << 14) & 0x0003000300030003ull;
+    return (b | b << 7) & 0x0101010101010101ull;
+}
+
+/* Columns -1 .. w of row (w + 2 >= 6 cells): every solid cell becomes wall
+ * where bit x + 2 of near is set, else rock; eight cells a word where the
+ * machine is little-endian (the last word overlaps the one before it, which
+ * changes nothing twice: the rule gives a cell it made the same tile again). */
+static inline void rederive_row(uint8_t *row, int32_t w, uint64_t near)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const int32_t n = w + 2;
+    const uint64_t ones = 0x0101010101010101ull;
+    for (int32_t i = 0; i < n; i += 8)
+    {
+        int32_t at = n >= 8 ? DG_MIN(i, n - 8) : 0; /* the word's first column, from -1 */
+        uint64_t lanes = n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+        uint8_t *p = row - 1 + at;
+        uint64_t v = att_cells_le(p);
+        uint64_t not_solid = (v & 0xFCFCFCFCFCFCFCFCull) | ((v ^ (v >> 1)) & ones);
+        uint64_t solid = ((zero_bytes(not_solid) >> 7) * 0xFF) & lanes; /* 0xFF: rock or wall */
+        uint64_t walls = bits_to_bytes((near >> (at + 1)) & 0xFF) * DG_TILE_WALL;
+        v = (v & ~solid) | (walls & solid);
+        memcpy(p, &v, sizeof v);
+    }
+#else
+    for (int32_t x = -1; x <= w; x++)
+        if (att_solid(row[x]))
+            row[x] = (near >> (x + 2)) & 1 ? DG_TILE_WALL : DG_TILE_VOID;
+#endif
+}
+
 /* The room's box and its ring (interior at top, w x h, 8 <= w + 4 <= 64): every
  * solid cell becomes wall if one of its 8 neighbours is passable, else rock.
  * Solid cells never turn passable here, so the rows' bits are read once. */
@@ -197,10 +233,7 @@ static void rederive_walls_narrow(uint8_t *top, ptrdiff_t s, int32_t w, int32_t 
         uint64_t below = passable_bits(top + (ptrdiff_t)(y + 1) * s, n);
         uint64_t band = above | here | below;
         uint64_t near = band | band << 1 | band >> 1; /* bit i + 2: a neighbour of column i */
-        uint8_t *row = top + (ptrdiff_t)y * s;
-        for (int32_t x = -1; x <= w; x++)
-            if (att_solid(row[x]))
-                row[x] = (near >> (x + 2)) & 1 ? DG_TILE_WALL : DG_TILE_VOID;
+        rederive_row(top + (ptrdiff_t)y * s, w, near);
         above = here;
         here = below;
     }
