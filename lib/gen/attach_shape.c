@@ -74,14 +74,19 @@ static inline uint64_t zero_bytes(uint64_t v)
     return ~(((v & low7) + low7) | v) & ~low7;
 }
 
-/* Bit i: cell p[i] of 8 is passable (floor, corridor or door: 1, 2, 4). */
+/* Bit i: cell p[i] of 8 is passable. The scratch map holds only rock 0,
+ * floor 1, corridor 2, wall 3, door 4 and ATT_EDGE 0xFF, so a cell is
+ * passable when it is not 0 and its two low bits are not both set. */
+_Static_assert(DG_TILE_VOID == 0 && DG_TILE_FLOOR == 1 && DG_TILE_CORRIDOR == 2 &&
+                   DG_TILE_WALL == 3 && DG_TILE_DOOR == 4 && ATT_EDGE == 0xFF,
+               "passable8 reads the scratch map's tile values");
 static inline uint64_t passable8(const uint8_t *p)
 {
-    const uint64_t ones = 0x0101010101010101ull;
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, ones = 0x0101010101010101ull;
     uint64_t v = att_cells_le(p);
-    uint64_t m = zero_bytes(v ^ ones * DG_TILE_FLOOR) | zero_bytes(v ^ ones * DG_TILE_CORRIDOR) |
-                 zero_bytes(v ^ ones * DG_TILE_DOOR);
-    return ((m >> 7) * 0x0102040810204080ull) >> 56; /* byte i's flag to bit i */
+    uint64_t nonzero = (((v & low7) + low7) | v) & ~low7; /* 0x80 where the byte is not 0 */
+    uint64_t wall_or_edge = (v & (v >> 1) & ones) << 7; /* 0x80 where bits 0 and 1 are set */
+    return att_flags_to_bits(nonzero & ~wall_or_edge);
 }
 
 /* Bit i: the cell row[i - 2] is passable, for the n cells from row[-2] on

@@ -136,6 +136,12 @@ static inline uint64_t att_cells_le(const uint8_t *p)
     return v;
 }
 
+/* Bit i of the result: byte i of m is 0x80 (m has no other bits set). */
+static inline uint64_t att_flags_to_bits(uint64_t m)
+{
+    return ((m >> 7) * 0x0102040810204080ull) >> 56;
+}
+
 /* Draws from the layout stream (same rules as dg_rng_below/range/chance). */
 static inline int32_t att_below(att_ctx *c, int32_t n) /* n >= 1 */
 {
