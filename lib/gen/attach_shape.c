@@ -67,65 +67,6 @@ static inline int32_t floor_around(const uint8_t *p, ptrdiff_t s)
     return att_passable(p[-s]) + att_passable(p[1]) + att_passable(p[s]) + att_passable(p[-1]);
 }
 
-/* A floor cell with one way out (the tip of a circle's end row, a cavern's
- * spur) reads as a dead end: the cells beside it, across that way, become
- * floor too. A few rounds settle every tip a shape has. Returns the cells
- * widened; *no_tips is 1 if the last round found no tip at all (the room's
- * cells do not change after the shape pass, so the dead-end count can skip it). */
-#define TIP_ROUNDS 3
-static int32_t widen_tips(const att_ctx *c, const att_feat *f, uint8_t *no_tips)
-{
-    const ptrdiff_t s = c->stride;
-    uint8_t *const top = att_at(c, f->x, f->y);
-    const int32_t w = f->w, h = f->h;
-    int32_t added = 0, widened = 1;
-    *no_tips = 0;
-    for (int round = 0; round < TIP_ROUNDS && widened; round++)
-    {
-        widened = 0;
-        int32_t tips = 0;
-        for (int32_t y = 0; y < h; y++)
-        {
-            uint8_t *row = top + (ptrdiff_t)y * s;
-            for (int32_t x = 0; x < w; x++)
-            {
-                uint8_t *p = row + x;
-                if (*p != DG_TILE_FLOOR || floor_around(p, s) != 1)
-                    continue;
-                tips++;
-                int horizontal = att_passable(p[-1]) || att_passable(p[1]); /* its way out */
-                ptrdiff_t across = horizontal ? s : 1;
-                int32_t pos = horizontal ? y : x, len = horizontal ? h : w;
-                for (int k = -1; k <= 1; k += 2)
-                {
-                    uint8_t *q = p + across * k;
-                    if (pos + k >= 0 && pos + k < len && *q == DG_TILE_VOID)
-                    {
-                        *q = DG_TILE_FLOOR;
-                        added++;
-                        widened = 1;
-                    }
-                }
-            }
-        }
-        *no_tips = tips == 0;
-    }
-    return added;
-}
-
-/* Little-endian word of the 8 cells from p, whatever the machine's byte order. */
-static inline uint64_t cells_le(const uint8_t *p)
-{
-    uint64_t v = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(&v, p, sizeof v);
-#else
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-#endif
-    return v;
-}
-
 /* Byte i of v is 0x80 where byte i of v is 0 (exact: no carries across bytes). */
 static inline uint64_t zero_bytes(uint64_t v)
 {
@@ -133,14 +74,19 @@ static inline uint64_t zero_bytes(uint64_t v)
     return ~(((v & low7) + low7) | v) & ~low7;
 }
 
-/* Bit i: cell p[i] of 8 is passable (floor, corridor or door: 1, 2, 4). */
+/* Bit i: cell p[i] of 8 is passable. The scratch map holds only rock 0,
+ * floor 1, corridor 2, wall 3, door 4 and ATT_EDGE 0xFF, so a cell is
+ * passable when it is not 0 and its two low bits are not both set. */
+_Static_assert(DG_TILE_VOID == 0 && DG_TILE_FLOOR == 1 && DG_TILE_CORRIDOR == 2 &&
+                   DG_TILE_WALL == 3 && DG_TILE_DOOR == 4 && ATT_EDGE == 0xFF,
+               "passable8 reads the scratch map's tile values");
 static inline uint64_t passable8(const uint8_t *p)
 {
-    const uint64_t ones = 0x0101010101010101ull;
-    uint64_t v = cells_le(p);
-    uint64_t m = zero_bytes(v ^ ones * DG_TILE_FLOOR) | zero_bytes(v ^ ones * DG_TILE_CORRIDOR) |
-                 zero_bytes(v ^ ones * DG_TILE_DOOR);
-    return ((m >> 7) * 0x0102040810204080ull) >> 56; /* byte i's flag to bit i */
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, ones = 0x0101010101010101ull;
+    uint64_t v = att_cells_le(p);
+    uint64_t nonzero = (((v & low7) + low7) | v) & ~low7; /* 0x80 where the byte is not 0 */
+    uint64_t wall_or_edge = (v & (v >> 1) & ones) << 7; /* 0x80 where bits 0 and 1 are set */
+    return att_flags_to_bits(nonzero & ~wall_or_edge);
 }
 
 /* Bit i: the cell row[i - 2] is passable, for the n cells from row[-2] on
@@ -152,6 +98,132 @@ static inline uint64_t passable_bits(const uint8_t *row, int32_t n)
     for (int32_t i = 0; i < n - 8; i += 8)
         bits |= passable8(p + i) << i;
     return bits | passable8(p + n - 8) << (n - 8);
+}
+
+/* A floor cell with one way out (the tip of a circle's end row, a cavern's
+ * spur) reads as a dead end: the cells beside it, across that way, become
+ * floor too. Widens the tips of row y of the room (w x h, interior at top)
+ * in order, each seeing what the ones before it opened. Returns the tips;
+ * *added counts the cells widened. */
+static int32_t widen_row(uint8_t *top, ptrdiff_t s, int32_t w, int32_t h, int32_t y,
+                         int32_t *added)
+{
+    int32_t tips = 0;
+    uint8_t *row = top + (ptrdiff_t)y * s;
+    for (int32_t x = 0; x < w; x++)
+    {
+        uint8_t *p = row + x;
+        if (*p != DG_TILE_FLOOR || floor_around(p, s) != 1)
+            continue;
+        tips++;
+        int horizontal = att_passable(p[-1]) || att_passable(p[1]); /* its way out */
+        ptrdiff_t across = horizontal ? s : 1;
+        int32_t pos = horizontal ? y : x, len = horizontal ? h : w;
+        for (int k = -1; k <= 1; k += 2)
+        {
+            uint8_t *q = p + across * k;
+            if (pos + k >= 0 && pos + k < len && *q == DG_TILE_VOID)
+            {
+                *q = DG_TILE_FLOOR;
+                (*added)++;
+            }
+        }
+    }
+    return tips;
+}
+
+/* Bits x + 2 of the interior cells x of a row that are passable with exactly
+ * one passable neighbour (up, here and down: the rows' passable_bits). */
+static inline uint64_t one_way_bits(uint64_t up, uint64_t here, uint64_t down, int32_t w)
+{
+    uint64_t a = up, b = down, l = here << 1, r = here >> 1;
+    uint64_t two = (a & b) | (l & r) | ((a | b) & (l | r));
+    uint64_t interior = (((uint64_t)1 << w) - 1) << 2; /* w <= 60 */
+    return here & (a | b | l | r) & ~two & interior;
+}
+
+/* The tips of a room, round after round (TIP_ROUNDS at most, until a round
+ * widens nothing). Returns the cells widened; *no_tips is 1 if the last round
+ * found no tip at all (the room's cells do not change after the shape pass,
+ * so the dead-end count can skip it). Rooms 4 to 60 wide skip, by the rows'
+ * bits, every row where no cell can be a tip, which is most of them. */
+#define TIP_ROUNDS 3
+static int32_t widen_tips(const att_ctx *c, const att_feat *f, uint8_t *no_tips)
+{
+    const ptrdiff_t s = c->stride;
+    uint8_t *const top = att_at(c, f->x, f->y);
+    const int32_t w = f->w, h = f->h, n = w + 4;
+    int32_t added = 0, widened = 1;
+    *no_tips = 0;
+    for (int round = 0; round < TIP_ROUNDS && widened; round++)
+    {
+        int32_t before = added, tips = 0;
+        if (n < 8 || n > 64)
+        {
+            for (int32_t y = 0; y < h; y++)
+                tips += widen_row(top, s, w, h, y, &added);
+        }
+        else
+        {
+            uint64_t up = passable_bits(top - s, n), here = passable_bits(top, n);
+            for (int32_t y = 0; y < h; y++)
+            {
+                uint8_t *next = top + (ptrdiff_t)(y + 1) * s;
+                uint64_t down = passable_bits(next, n);
+                if (one_way_bits(up, here, down, w))
+                {
+                    int32_t was = added;
+                    tips += widen_row(top, s, w, h, y, &added);
+                    if (added != was) /* rows y and y + 1 may have changed */
+                    {
+                        here = passable_bits(next - s, n);
+                        down = passable_bits(next, n);
+                    }
+                }
+                up = here;
+                here = down;
+            }
+        }
+        widened = added != before;
+        *no_tips = tips == 0;
+    }
+    return added;
+}
+
+/* Byte i of the result is bit i of b (b < 256). */
+static inline uint64_t bits_to_bytes(uint64_t b)
+{
+    b = (b | b << 28) & 0x0000000F0000000Full;
+    b = (b | b << 14) & 0x0003000300030003ull;
+    return (b | b << 7) & 0x0101010101010101ull;
+}
+
+/* Columns -1 .. w of row (w + 2 >= 6 cells): every solid cell becomes wall
+ * where bit x + 2 of near is set, else rock; eight cells a word where the
+ * machine is little-endian (the last word overlaps the one before it, which
+ * changes nothing twice: the rule gives a cell it made the same tile again). */
+static inline void rederive_row(uint8_t *row, int32_t w, uint64_t near)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const int32_t n = w + 2;
+    const uint64_t ones = 0x0101010101010101ull;
+    for (int32_t i = 0; i < n; i += 8)
+    {
+        int32_t at = n >= 8 ? DG_MIN(i, n - 8) : 0; /* the word's first column, from -1 */
+        uint64_t lanes = n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+        uint8_t *p = row - 1 + at;
+        uint64_t v = att_cells_le(p);
+        uint64_t not_solid = (v & 0xFCFCFCFCFCFCFCFCull) | ((v ^ (v >> 1)) & ones);
+        uint64_t solid = ((zero_bytes(not_solid) >> 7) * 0xFF) & lanes; /* 0xFF: rock or wall */
+        uint64_t walls = bits_to_bytes((near >> (at + 1)) & 0xFF) * DG_TILE_WALL;
+        v = (v & ~solid) | (walls & solid);
+        memcpy(p, &v, sizeof v);
+    }
+#else
+    for (int32_t x = -1; x <= w; x++)
+        if (att_solid(row[x]))
+            row[x] = (near >> (x + 2)) & 1 ? DG_TILE_WALL : DG_TILE_VOID;
+#endif
 }
 
 /* The room's box and its ring (interior at top, w x h, 8 <= w + 4 <= 64): every
@@ -166,10 +238,7 @@ static void rederive_walls_narrow(uint8_t *top, ptrdiff_t s, int32_t w, int32_t 
         uint64_t below = passable_bits(top + (ptrdiff_t)(y + 1) * s, n);
         uint64_t band = above | here | below;
         uint64_t near = band | band << 1 | band >> 1; /* bit i + 2: a neighbour of column i */
-        uint8_t *row = top + (ptrdiff_t)y * s;
-        for (int32_t x = -1; x <= w; x++)
-            if (att_solid(row[x]))
-                row[x] = (near >> (x + 2)) & 1 ? DG_TILE_WALL : DG_TILE_VOID;
+        rederive_row(top + (ptrdiff_t)y * s, w, near);
         above = here;
         here = below;
     }

@@ -122,6 +122,26 @@ static inline int32_t att_corridor_run(const att_ctx *c, int32_t x, int32_t y, i
     return n;
 }
 
+/* Little-endian word of the 8 cells from p (byte i: p[i]), whatever the
+ * machine's byte order, so bit positions name cells the same everywhere. */
+static inline uint64_t att_cells_le(const uint8_t *p)
+{
+    uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, sizeof v);
+#else
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+#endif
+    return v;
+}
+
+/* Bit i of the result: byte i of m is 0x80 (m has no other bits set). */
+static inline uint64_t att_flags_to_bits(uint64_t m)
+{
+    return ((m >> 7) * 0x0102040810204080ull) >> 56;
+}
+
 /* Draws from the layout stream (same rules as dg_rng_below/range/chance). */
 static inline int32_t att_below(att_ctx *c, int32_t n) /* n >= 1 */
 {
