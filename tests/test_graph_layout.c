@@ -421,6 +421,21 @@ LAYOUT_TEST(zelda, 100)
 LAYOUT_TEST(forty, 20)
 LAYOUT_TEST(triangles, 100)
 
+/* The sized graphs of the benchmark at room distances 3 and 4, where free
+ * places are rare (the scan and the look-ahead for door neighbours): every
+ * property holds, 40 rooms over 8 seeds, 64 rooms over 4. */
+TEST(graph_layout_far)
+{
+    static sample_graph s;
+    for (int32_t rooms = 40; rooms <= 64; rooms += 24)
+        for (int32_t d = 3; d <= 4; d++)
+        {
+            sample_sized(&s, rooms, d);
+            layout_graph(&s.g, rooms == 40 ? "40 rooms" : "64 rooms", s.width, s.height,
+                         rooms == 40 ? 8 : 4);
+        }
+}
+
 /* Template nodes (prefabs with their door cells, turned to fit), alone and
  * among rectangles, at distances 0..2: 100 seeds each, DG_GRAPH_SEEDS more. */
 TEST(graph_layout_templates)
@@ -471,7 +486,7 @@ TEST(graph_layout_extra_connections)
     for (size_t i = 0; i < SAMPLE_GRAPHS; i++)
         if (strcmp(sample_graphs[i].name, "zelda") == 0 || strcmp(sample_graphs[i].name, "forty") == 0)
             for (int32_t d = 0; d <= 2; d++)
-                CHECKF(layout_run(i, d, 1, 1, 10) > 0, "%s d=%d: no extra corridor in 10 seeds",
+                CHECKF(layout_run(i, d, 1, 1, 30) > 0, "%s d=%d: no extra corridor in 30 seeds",
                        sample_graphs[i].name, (int)d);
 }
 
@@ -627,9 +642,9 @@ TEST(graph_layout_golden)
     static const struct { const char *graph; int32_t d; uint64_t seed, hash; } pins[] = {
         {"path", 1, 1, 0xb285c43cbf7753dfULL},
         {"lockloop", 0, 2, 0x8ba2fef61598c7a4ULL},
-        {"zelda", 1, 3, 0xfba8d3ace35eb68cULL},
-        {"forty", 2, 4, 0xea3584027c23a08bULL},
-        {"mixed", 1, 5, 0x00332ddd8244a354ULL},
+        {"zelda", 1, 3, 0x8e8ac3f09f665da2ULL},
+        {"forty", 2, 4, 0xc8838a7d800c19efULL},
+        {"mixed", 1, 5, 0x22a3c2714ff5b837ULL},
     };
     for (size_t p = 0; p < sizeof pins / sizeof pins[0]; p++)
         for (size_t k = 0; k < SAMPLE_GRAPHS; k++)

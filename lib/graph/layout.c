@@ -8,9 +8,12 @@
  * drawn to meet both ends. Footprints (room or corridor, walls included) are
  * boxes; rooms that no edge joins stay room_distance cells apart. A room whose
  * cycle is still open is pulled toward the placed rooms it must meet, and a
- * candidate after which the neighbour closing a cycle cannot be placed is
- * taken last. Every loop is bounded by counts: a room that does not fit takes
- * back 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
+ * candidate after which the neighbour closing a cycle (from room distance 4
+ * on also a door neighbour) cannot be placed is taken last. A room none of
+ * whose drawn candidates fits is scanned for: every side of each room it is
+ * tied to, at places spread over the range, the smallest room at each.
+ * Every loop is bounded by counts: a room that does not fit takes back
+ * 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
  * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
  * most often is named (with the smallest larger grid the seed fits, if any).
  * A template node is a prefab's box instead of a drawn rectangle: its place
@@ -23,6 +26,7 @@
 
 #define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
+#define DOOR_LOOK_DISTANCE 4 /* room_distance from which door neighbours are looked ahead for */
 #define ROOM_KEEP 4          /* valid candidates compared by their pull */
 #define ROUTE_DRAWS 24       /* corridor routes drawn per closing edge */
 #define BACKJUMPS 32         /* steps back within one attempt */
@@ -30,6 +34,9 @@
 #define LOOK_DRAWS 8         /* draws that test a closing neighbour ahead */
 #define PULL_HOPS 6          /* cycles longer than this are not pulled shut */
 #define RECENTRE_MIN 2       /* cells off the middle that make a stuck layout move */
+#define SCAN_TIES 2          /* ties whose every side a scan tries (4^SCAN_TIES ways) */
+#define SCAN_STEPS 24        /* places a scan checks per way */
+#define SCAN_STEPS_FAR 96    /* the same from room_distance 3 on, where free places are rarer */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 
 /* ---- order ---------------------------------------------------------------- */
@@ -758,6 +765,14 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
     return k;
 }
 
+/* Takes node n off the map with the corridors it was given. */
+static void room_remove(dgi_layout *L, int32_t n)
+{
+    for (int32_t k = 0; k < L->deg[n]; k++)
+        corr_clear(L, L->adj[n][k]);
+    room_set(L, n, 0);
+}
+
 static void take_back(dgi_layout *L, int32_t n, const int32_t *tied_edge, int32_t ntied)
 {
     for (int32_t i = 0; i < ntied; i++)
@@ -765,16 +780,13 @@ static void take_back(dgi_layout *L, int32_t n, const int32_t *tied_edge, int32_
     room_set(L, n, 0);
 }
 
-/* Tries one candidate for n: draws, checks and marks it with its corridors;
- * on failure everything it marked is undone. */
-static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *tied, int32_t *tied_edge,
-                    int32_t *ntied)
+/* Marks n at q (which fits) with the doors and corridors of its ties t and
+ * routes its other corridor edges to placed rooms; on failure everything it
+ * marked is undone. */
+static int room_commit(dgi_layout *L, int32_t n, const dgi_box *q, const tie *t, int32_t ties,
+                       dgi_route *tied, int32_t *tied_edge, int32_t *ntied)
 {
-    tie t[DG_GRAPH_DEGREE_MAX];
-    int32_t ties = collect_ties(L, n, mode, t);
     *ntied = 0;
-    if (ties < 0 || !room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
-        return 0;
     L->room[n] = *q;
     room_set(L, n, 1);
     int ok = 1;
@@ -824,20 +836,88 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
     return 0;
 }
 
+/* Tries one candidate for n: draws, checks and marks it with its corridors;
+ * on failure everything it marked is undone. */
+static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *tied, int32_t *tied_edge,
+                    int32_t *ntied)
+{
+    tie t[DG_GRAPH_DEGREE_MAX];
+    int32_t ties = collect_ties(L, n, mode, t);
+    *ntied = 0;
+    if (ties < 0 || !room_draw(L, n, t, ties, q) || !room_fits(L, n, *q, t, ties))
+        return 0;
+    return room_commit(L, n, q, t, ties, tied, tied_edge, ntied);
+}
+
+/* The smallest span lo..hi of a size in smin..smax starting at lo within
+ * b's intervals on axis k; 0 if there is none. */
+static int axis_fit(const bounds *b, int k, int32_t lo, int32_t smin, int32_t smax, int32_t *hi)
+{
+    *hi = imax(lo + smin - 1, b->lo[k + 1]);
+    return lo >= b->lo[k] && lo <= b->hi[k] && *hi <= imin(b->hi[k + 1], lo + smax - 1);
+}
+
+/* Looks for a room of n among SCAN_STEPS places spread over each way its
+ * ties can sit (every side of each tied room, when at most SCAN_TIES are),
+ * each the smallest room at that corner; the first that fits is placed. */
+static int room_scan(dgi_layout *L, int32_t n)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    tie t[DG_GRAPH_DEGREE_MAX];
+    int32_t ties = collect_ties(L, n, TIE_ALL, t);
+    if (ties <= 0 || ties > SCAN_TIES || is_template(L, n))
+        return 0;
+    int32_t combos = 1 << (2 * ties), first = draw(L, 0, combos - 1);
+    for (int32_t c = 0; c < combos; c++)
+    {
+        int32_t combo = (first + c) % combos;
+        bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
+        for (int32_t i = 0; i < ties; i++)
+        {
+            if (!is_template(L, t[i].m)) /* a template's tie keeps its door cell's side */
+                t[i].side = combo >> (2 * i) & 3;
+            tie_bound(L, &t[i], &b);
+        }
+        int32_t x0 = imax(b.lo[0], b.lo[1] - node->width_max + 1), x1 = imin(b.hi[0], b.hi[1] - node->width_min + 1);
+        int32_t y0 = imax(b.lo[2], b.lo[3] - node->height_max + 1), y1 = imin(b.hi[2], b.hi[3] - node->height_min + 1);
+        if (x0 > x1 || y0 > y1)
+            continue;
+        int64_t cols = x1 - x0 + 1, places = cols * (y1 - y0 + 1);
+        int64_t step = places / (L->d >= 3 ? SCAN_STEPS_FAR : SCAN_STEPS) + 1;
+        int64_t at = draw(L, 0, (int32_t)(step < INT32_MAX ? step : INT32_MAX) - 1);
+        for (; at < places; at += step)
+        {
+            dgi_box q;
+            q.x0 = x0 + (int32_t)(at % cols), q.y0 = y0 + (int32_t)(at / cols);
+            dgi_route tied[DG_GRAPH_DEGREE_MAX];
+            int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
+            if (axis_fit(&b, 0, q.x0, node->width_min, node->width_max, &q.x1) &&
+                axis_fit(&b, 2, q.y0, node->height_min, node->height_max, &q.y1) &&
+                room_fits(L, n, q, t, ties) && room_commit(L, n, &q, t, ties, tied, tied_edge, &ntied))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 
 /* 1 if every unplaced neighbour of n (just placed) that would close a cycle
- * with another placed room still finds a place in LOOK_DRAWS draws. */
+ * with another placed room still finds a place in LOOK_DRAWS draws; from
+ * DOOR_LOOK_DISTANCE on also every one joined to n by a door (it must find a
+ * side of n far enough from n's other neighbours), drawn or else scanned. */
 static int closers_fit(dgi_layout *L, int32_t n)
 {
     for (int32_t j = 0; j < L->deg[n]; j++)
     {
-        int32_t c = other_end(&L->g->edges[L->adj[n][j]], n), closing = 0;
+        const dg_graph_edge *x = &L->g->edges[L->adj[n][j]];
+        int32_t c = other_end(x, n), closing = 0;
         if (L->placed[c])
             continue;
         for (int32_t k = 0; k < L->deg[c]; k++)
             closing |= other_end(&L->g->edges[L->adj[c][k]], c) != n &&
                        L->placed[other_end(&L->g->edges[L->adj[c][k]], c)];
-        int fits = !closing;
+        int rigid = !closing && L->d >= DOOR_LOOK_DISTANCE && x->kind == DG_EDGE_DOOR;
+        int fits = !closing && !rigid;
         for (int32_t k = 0; !fits && k < LOOK_DRAWS; k++)
         {
             dgi_box q;
@@ -847,6 +927,8 @@ static int closers_fit(dgi_layout *L, int32_t n)
             if (fits)
                 take_back(L, c, tied_edge, ntied);
         }
+        if (!fits && rigid && room_scan(L, c))
+            room_remove(L, c), fits = 1;
         if (!fits)
             return 0;
     }
@@ -879,7 +961,7 @@ static int room_place(dgi_layout *L, int32_t n)
         kept += s < INT32_MAX / 2;
     }
     if (best < 0)
-        return 0;
+        return room_scan(L, n);
     /* replay the best candidate's draws */
     dg_rng after = L->rng;
     L->rng = best_rng;
@@ -917,13 +999,6 @@ static int place_root(dgi_layout *L, int32_t n)
     return 1;
 }
 
-/* Takes node n off the map with the corridors it was given. */
-static void room_remove(dgi_layout *L, int32_t n)
-{
-    for (int32_t k = 0; k < L->deg[n]; k++)
-        corr_clear(L, L->adj[n][k]);
-    room_set(L, n, 0);
-}
 
 static int recentre(dgi_layout *L);
 

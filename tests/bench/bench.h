@@ -50,7 +50,8 @@ int bench_once(int argc, char **argv);
 void bench_once_usage(FILE *out);
 
 /* The repository's files (examples/) from the working directory, or else from
- * two folders above the binary (build/bench/bench): bench_find_root(argv[0])
+ * two folders above the binary (build/bench/bench, found by /proc/self/exe or
+ * else argv[0]): bench_find_root(argv[0])
  * once in main, then bench_path writes root + file (e.g. "examples/...") into
  * out and returns it. */
 void bench_find_root(const char *argv0);

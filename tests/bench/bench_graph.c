@@ -108,7 +108,8 @@ static int by_name(const void *a, const void *b)
 static void file_rows(const char *name)
 {
     char path[512];
-    snprintf(path, sizeof path, EXAMPLES "%s", name);
+    size_t folder = strlen(bench_path(path, sizeof path, EXAMPLES));
+    snprintf(path + folder, sizeof path - folder, "%s", name);
     file_bench b;
     memset(&b, 0, sizeof b);
     b.text = read_text(path, &b.length);
@@ -137,7 +138,7 @@ static void file_rows(const char *name)
         b.distance = d;
         b.laid = b.runs = 0;
         char row[64], size[32];
-        snprintf(row, sizeof row, "graph %s d=%d", name, (int)d);
+        snprintf(row, sizeof row, "graph %.48s d=%d", name, (int)d);
         snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
         bench_run(row, size, (int64_t)w * h, 101, 1, file_op, &b, &mem);
         printf("%-28s %-10s %d rooms, %s, %lld of %lld seeds laid out\n", "", size, (int)rooms,
@@ -155,7 +156,8 @@ static void example_files(void)
 {
     static char names[EXAMPLES_MAX][256];
     int n = 0;
-    DIR *dir = opendir(EXAMPLES);
+    char folder[512];
+    DIR *dir = opendir(bench_path(folder, sizeof folder, EXAMPLES));
     for (struct dirent *e; dir && n < EXAMPLES_MAX && (e = readdir(dir)) != NULL;)
     {
         size_t len = strlen(e->d_name);

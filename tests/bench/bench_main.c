@@ -1,12 +1,13 @@
 /* Benchmark runner: runs every BENCH (or those whose name contains argv[1]);
  * argv[2] narrows a bench that reads bench_subject (`bench peers walk`). */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L
 #include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_BENCHES 128
 
@@ -43,15 +44,32 @@ int64_t bench_cpu_ns(void)
 
 static char repo_root[512]; /* "" (the working directory) or "DIR/../../" */
 
+/* The binary's folder (build/bench): from /proc/self/exe where the system has
+ * it, so a bench found through PATH or started from another folder still finds
+ * examples/; else from argv[0]. */
+static int binary_dir(const char *argv0, char *out, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n > 0 && (size_t)n < size - 1)
+        out[n] = 0;
+    else
+        snprintf(out, size, "%s", argv0);
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        return 0;
+    *slash = 0;
+    return 1;
+}
+
 void bench_find_root(const char *argv0)
 {
-    const char *slash = strrchr(argv0, '/');
+    char dir[400];
     FILE *f = fopen("examples/prefabs/vaults.txt", "r");
     repo_root[0] = 0;
     if (f)
         fclose(f);
-    else if (slash)
-        snprintf(repo_root, sizeof repo_root, "%.*s/../../", (int)(slash - argv0), argv0);
+    else if (binary_dir(argv0, dir, sizeof dir))
+        snprintf(repo_root, sizeof repo_root, "%s/../../", dir);
 }
 
 const char *bench_path(char *out, size_t size, const char *file)

@@ -143,11 +143,14 @@ BENCH(bench_populate)
 {
     dg_spawn_table *table = NULL;
     dg_prefab_set *vaults = NULL;
-    if (dg_spawn_load("examples/spawns/dungeon.txt", NULL, NULL, NULL, &table, NULL) != DG_OK ||
-        dg_prefab_load("examples/prefabs/vaults.txt", NULL, NULL, NULL, &vaults, NULL) != DG_OK)
+    char spawns[512], prefabs[512];
+    if (dg_spawn_load(bench_path(spawns, sizeof spawns, "examples/spawns/dungeon.txt"), NULL, NULL,
+                      NULL, &table, NULL) != DG_OK ||
+        dg_prefab_load(bench_path(prefabs, sizeof prefabs, "examples/prefabs/vaults.txt"), NULL,
+                       NULL, NULL, &vaults, NULL) != DG_OK)
     {
         printf("bench_populate: examples/spawns/dungeon.txt or examples/prefabs/vaults.txt not "
-               "found (run from the source tree)\n");
+               "found (neither from here nor from the binary)\n");
         dg_spawn_table_free(table);
         return;
     }

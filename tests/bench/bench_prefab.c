@@ -130,7 +130,8 @@ static int read_examples(example_bench *b)
 {
     glob_t g;
     memset(b, 0, sizeof *b);
-    if (glob("examples/prefabs/*.txt", 0, NULL, &g) != 0)
+    char pattern[512];
+    if (glob(bench_path(pattern, sizeof pattern, "examples/prefabs/*.txt"), 0, NULL, &g) != 0)
         return 0;
     int ok = g.gl_pathc > 0 && g.gl_pathc <= 32;
     for (size_t i = 0; ok && i < g.gl_pathc; i++)
@@ -159,7 +160,7 @@ BENCH(bench_prefab_parse_examples)
     example_bench b;
     if (!read_examples(&b))
     {
-        printf("prefab parse examples: cannot read examples/prefabs/*.txt (run from the repository root)\n");
+        printf("prefab parse examples: cannot read examples/prefabs/*.txt (not found from here nor from the binary)\n");
         free(b.text);
         return;
     }
@@ -183,12 +184,13 @@ typedef struct stamp_bench {
 
 static dg_prefab_set *load(const char *name)
 {
-    char path[128];
-    snprintf(path, sizeof path, "examples/prefabs/%s", name);
+    char file[128], path[512];
+    snprintf(file, sizeof file, "examples/prefabs/%s", name);
+    bench_path(path, sizeof path, file);
     dg_prefab_set *set = NULL;
     dg_diag d;
     if (dg_prefab_load(path, NULL, NULL, NULL, &set, &d) != DG_OK)
-        printf("bench_prefab: %s (run from the repository root)\n", d.message);
+        printf("bench_prefab: %s (not found from here nor from the binary)\n", d.message);
     return set;
 }
 

@@ -57,8 +57,13 @@ static void enter_room(void *p, int64_t i)
     c->sink += (uint64_t)r.revealed_count;
 }
 
-/* The sample furnishings, when the bench runs from the source tree. */
-#define FURNISH_FILE "examples/prefabs/furnish.txt"
+/* The sample furnishings, found from the working directory or the binary. */
+static dg_status load_furnish(dg_prefab_set **set)
+{
+    char path[512];
+    return dg_prefab_load(bench_path(path, sizeof path, "examples/prefabs/furnish.txt"), NULL, NULL,
+                          NULL, set, NULL);
+}
 
 static dg_world *bench_world(int32_t loops, int32_t fix, const dg_prefab_set *furnishing)
 {
@@ -81,7 +86,7 @@ BENCH(bench_world_room_query)
     } cases[] = {{"tree", 0, 0, 0},           {"loops", 100, 0, 0},
                  {"fix-1000", 100, 1000, 0},  {"furnished", 100, 0, 1}};
     dg_prefab_set *set = NULL;
-    dg_prefab_load(FURNISH_FILE, NULL, NULL, NULL, &set, NULL);
+    load_furnish(&set);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
     {
         if (cases[k].furnished && !set)
@@ -101,7 +106,7 @@ BENCH(bench_world_render)
 {
     static uint8_t cells[256 * 256];
     dg_prefab_set *set = NULL;
-    dg_prefab_load(FURNISH_FILE, NULL, NULL, NULL, &set, NULL);
+    load_furnish(&set);
     for (int furnished = 0; furnished <= (set != NULL); furnished++)
     {
         world_ctx c = {0};
@@ -118,7 +123,7 @@ BENCH(bench_world_render)
 BENCH(bench_world_create_furnished)
 {
     dg_prefab_set *set = NULL;
-    if (dg_prefab_load(FURNISH_FILE, NULL, NULL, NULL, &set, NULL) != DG_OK)
+    if (load_furnish(&set) != DG_OK)
         return;
     bench_mem mem;
     dg_allocator a = bench_allocator(&mem);
