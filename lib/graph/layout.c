@@ -1304,11 +1304,12 @@ static dg_status search(dgi_layout *L, dg_diag *diag)
     int32_t fw = L->w, fh = L->h;
     L->w = w, L->h = h;
     if (fit)
-        return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (rooms "
-                        "too large for the grid; this seed lays out on %dx%d)",
+        return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (the "
+                        "grid is too tight; this seed lays out on %dx%d)",
                         L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
-    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (a graph "
-                    "that is not planar, or rooms too large for the grid; not on %dx%d either)",
+    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d, nor on "
+                    "%dx%d (the search gives up: longer corridors or larger rooms next to it may "
+                    "help; docs/graph.md, Limits)",
                     L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
 }
 
