@@ -914,10 +914,6 @@ static void edge_table(uint8_t lut[64])
     }
 }
 
-/* The wall line above lattice row j (j = rows: the bottom line). A post is
- * room floor when the four cells around it are one room: then the top-left
- * cell's east and south and the bottom-right's north and west are plain
- * passages (between a room and anything else there is only ever a door). */
 /* The lut index of the wall segment from a cell (class ka, open bits oa)
  * towards d, to a cell of class kb. */
 static DGI_ALWAYS_INLINE unsigned edge_index(unsigned oa, unsigned ka, unsigned kb, int d)
@@ -925,51 +921,74 @@ static DGI_ALWAYS_INLINE unsigned edge_index(unsigned oa, unsigned ka, unsigned 
     return (oa >> d & 1u) << 4 | (oa >> (d + 4) & 1u) << 5 | ka << 2 | kb;
 }
 
-/* The fields are read into locals and the cells before carried along: the
- * tile row is bytes, which the compiler must assume may alias them all. */
-static void paint_line(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
+/* The wall line above lattice row j without its room posts (room_posts
+ * paints those). With one-tile cells a post and the edge after it are one
+ * lookup of two tiles (line, by edge_index and whether a cell left of the
+ * post is open). The fields are read into locals and the cells before
+ * carried along: the tile row is bytes, which may alias them all. */
+static void paint_line(const maze *m, const uint8_t *lut, const uint8_t (*line)[2], int32_t j,
+                       uint8_t *row)
 {
     const uint8_t *up = m->cls + (size_t)j * (size_t)m->lw, *dn = up + m->lw;
-    const uint8_t *oup = m->open + (size_t)j * (size_t)m->lw, *odn = oup + m->lw;
-    const unsigned ul_in = PASS(E) | PASS(S), ul_mask = ul_in | DOOR(E) | DOOR(S);
-    const unsigned dr_in = PASS(N) | PASS(W), dr_mask = dr_in | DOOR(N) | DOOR(W);
+    const uint8_t *oup = m->open + (size_t)j * (size_t)m->lw;
     const int32_t cols = m->cols, cw = m->cw;
-    /* cells (i - 1, j - 1) and (i - 1, j): the padding left of column 0 */
-    unsigned kul = up[0], kdl = dn[0], oul = oup[0];
-    for (int32_t i = 1;; i++)
+    unsigned left = (up[0] | dn[0]) != 0; /* cells (i - 1, j - 1) and (i - 1, j): the padding */
+    int32_t i = 1;
+    if (cw == 1)
+        for (; i <= cols; i++, row += 2)
+        {
+            unsigned kur = up[i], kdr = dn[i];
+            memcpy(row, line[left << 6 | edge_index(oup[i], kur, kdr, S)], 2);
+            left = (kur | kdr) != 0;
+        }
+    for (;; i++)
     {
-        unsigned kur = up[i], kdr = dn[i], our = oup[i], odr = odn[i];
-        int room = kul == ROOM && kdr == ROOM && (oul & ul_mask) == ul_in && (odr & dr_mask) == dr_in;
-        uint8_t post = (kul | kur | kdl | kdr) != 0 ? DG_TILE_WALL : DG_TILE_VOID;
-        *row++ = room ? DG_TILE_FLOOR : post;
+        unsigned kur = up[i], kdr = dn[i];
+        *row++ = line[left << 6 | (kur << 2 | kdr)][0];
         if (i > cols)
             break;
-        uint8_t edge = lut[edge_index(our, kur, kdr, S)];
-        if (cw == 1)
-            *row++ = edge;
-        else
-            memset(row, edge, (size_t)cw), row += cw;
-        kul = kur, kdl = kdr, oul = our;
+        memset(row, lut[edge_index(oup[i], kur, kdr, S)], (size_t)cw), row += cw;
+        left = (kur | kdr) != 0;
     }
 }
 
-/* The first tile row of lattice row j: vertical edges and blocks. */
-static void paint_blocks(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
+/* The posts inside each room are floor (its four cells around them are the
+ * room, joined by plain passages: doors are only ever on a room's rim). */
+static void room_posts(const maze *m, dg_grid *g)
 {
-    static const uint8_t block[4] = {DG_TILE_VOID, DG_TILE_CORRIDOR, DG_TILE_FLOOR, DG_TILE_VOID};
+    for (int32_t i = 0; i < m->room_count; i++)
+    {
+        mroom r = m->rooms[i];
+        int32_t x = m->ox + 1 + r.x * m->period, w = r.w * m->period - 1;
+        for (int32_t k = 1; k < r.h; k++)
+            memset(&DG_CELL(g, x, m->oy + (r.y + k) * m->period), DG_TILE_FLOOR, (size_t)w);
+    }
+}
+
+/* The first tile row of lattice row j: vertical edges and blocks; with
+ * one-tile cells each edge and the block after it are one lookup of two
+ * tiles (pair, by edge_index). */
+static void paint_blocks(const maze *m, const uint8_t *lut, const uint8_t (*pair)[2], int32_t j,
+                         uint8_t *row)
+{
     const uint8_t *k = m->cls + (size_t)(j + 1) * (size_t)m->lw, *o = m->open + (size_t)(j + 1) * (size_t)m->lw;
     const int32_t cols = m->cols, cw = m->cw;
     unsigned kl = k[0], ol = o[0]; /* cell (i - 1, j) */
-    for (int32_t i = 1;; i++)
+    int32_t i = 1;
+    if (cw == 1)
+        for (; i <= cols; i++, row += 2)
+        {
+            unsigned kr = k[i];
+            memcpy(row, pair[edge_index(ol, kl, kr, E)], 2);
+            kl = kr, ol = o[i];
+        }
+    for (;; i++)
     {
         unsigned kr = k[i];
         *row++ = lut[edge_index(ol, kl, kr, E)];
         if (i > cols)
             break;
-        if (cw == 1)
-            *row++ = block[kr];
-        else
-            memset(row, block[kr], (size_t)cw), row += cw;
+        memset(row, pair[kr][1], (size_t)cw), row += cw; /* pair[kr]: an edge to a cell of class kr */
         kl = kr, ol = o[i];
     }
 }
@@ -988,8 +1007,14 @@ static dg_point door_tile(const maze *m, int32_t c, int d)
 
 static void paint(const maze *m, dg_grid *g)
 {
-    uint8_t lut[64];
+    static const uint8_t block[4] = {DG_TILE_VOID, DG_TILE_CORRIDOR, DG_TILE_FLOOR, DG_TILE_VOID};
+    uint8_t lut[64], pair[64][2], line[128][2];
     edge_table(lut);
+    for (int i = 0; i < 128; i++) /* i: open cell left of the post (bit 6), edge_index */
+    {
+        pair[i & 63][0] = lut[i & 63], pair[i & 63][1] = block[i & 3];
+        line[i][0] = (i & 64) || (i & 15) ? DG_TILE_WALL : DG_TILE_VOID, line[i][1] = lut[i & 63];
+    }
     int32_t ext_w = m->cols * m->period + 1, ext_h = m->rows * m->period + 1;
     for (int32_t y = 0; y < g->height; y++)
     {
@@ -1003,12 +1028,13 @@ static void paint(const maze *m, dg_grid *g)
         memset(row + m->ox + ext_w, DG_TILE_VOID, (size_t)(g->width - m->ox - ext_w));
         int32_t j = (y - m->oy) / m->period, t = (y - m->oy) % m->period;
         if (t == 0)
-            paint_line(m, lut, j, row + m->ox);
+            paint_line(m, lut, (const uint8_t (*)[2])line, j, row + m->ox);
         else if (t == 1)
-            paint_blocks(m, lut, j, row + m->ox);
+            paint_blocks(m, lut, (const uint8_t (*)[2])pair, j, row + m->ox);
         else
             memcpy(row + m->ox, &DG_CELL(g, m->ox, y - 1), (size_t)ext_w);
     }
+    room_posts(m, g);
     for (int32_t i = 0; i < m->door_count; i++)
     {
         dg_point p = door_tile(m, m->doors[i].cell, m->doors[i].dir);
