@@ -567,10 +567,9 @@ static void grow_forest(maze *m)
         grow_tree(m, at(m, x, y), m->regions++);
         return;
     }
-    for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t c = at(m, 0, y), end = c + m->cols; c < end; c++)
-            if (m->cls[c] == FREE)
-                grow_tree(m, c, m->regions++);
+    /* in lattice order (the padding is CLOSED, so one scan of the array) */
+    for (const uint8_t *c = m->cls, *end = m->cls + m->n; (c = memchr(c, FREE, (size_t)(end - c))); c++)
+        grow_tree(m, (int32_t)(c - m->cls), m->regions++);
 }
 
 /* ---- recursive division ------------------------------------------------------------------- */
@@ -698,17 +697,15 @@ static DGI_ALWAYS_INLINE void add_link(maze *m, int32_t c, int d)
         m->links[m->link_count++] = c * 2 + (d == S);
 }
 
-/* 1 if room i's wall c -> nb goes on its list: in the first pass only walls
- * to a room after it (a door straight into the next room; each such wall
- * looked at once), in the second only the walls to the maze; always only
- * walls between two regions. */
+/* 1 if room i's wall to the cell o outside it goes on its list: in the
+ * first pass only walls to a room after it (a door straight into the next
+ * room; each such wall looked at once), in the second only the walls to the
+ * maze. Every wall between two regions is one of those (no FREE cell is left
+ * once the maze is grown, and a maze region is never a room's). */
 static DGI_ALWAYS_INLINE int side_link(const uint8_t *cls, const int32_t *region, int32_t i,
-                                       int32_t c, int32_t nb, int rooms_only)
+                                       int32_t o, int rooms_only)
 {
-    int both = cls[c] == ROOM && cls[nb] == ROOM;
-    if (both != rooms_only || (both && DG_MAX(region[c], region[nb]) <= i))
-        return 0;
-    return cls[c] != CLOSED && cls[nb] != CLOSED && region[nb] != region[c];
+    return rooms_only ? cls[o] == ROOM && region[o] > i : cls[o] == MAZE;
 }
 
 /* The walls around room i: its perimeter, a local list (the lattice is
@@ -723,17 +720,17 @@ static void room_links(maze *m, int32_t i, int rooms_only)
     for (int32_t x = r.x; x < r.x + r.w; x++)
     {
         int32_t top = at(m, x, r.y - 1), bottom = at(m, x, r.y + r.h - 1);
-        if (side_link(cls, region, i, top, top + lw, rooms_only))
+        if (side_link(cls, region, i, top, rooms_only))
             links[n++] = top * 2 + 1;
-        if (side_link(cls, region, i, bottom, bottom + lw, rooms_only))
+        if (side_link(cls, region, i, bottom + lw, rooms_only))
             links[n++] = bottom * 2 + 1;
     }
     for (int32_t y = r.y; y < r.y + r.h; y++)
     {
         int32_t left = at(m, r.x - 1, y), right = at(m, r.x + r.w - 1, y);
-        if (side_link(cls, region, i, left, left + 1, rooms_only))
+        if (side_link(cls, region, i, left, rooms_only))
             links[n++] = left * 2;
-        if (side_link(cls, region, i, right, right + 1, rooms_only))
+        if (side_link(cls, region, i, right + 1, rooms_only))
             links[n++] = right * 2;
     }
     m->link_count = n;
