@@ -371,19 +371,22 @@ static void grow_rooms(maze *m)
     for (int32_t i = 0; i < m->room_count; i++)
     {
         mroom r = m->rooms[i];
-        for (int grew = 1; grew;)
-        {
-            grew = 0;
+        /* a side that cannot grow never can: its strip only gets longer
+         * (a superset) and the classes do not change until the room is claimed */
+        for (unsigned live = 15; live;)
             for (int d = 0; d < 4; d++)
             {
                 int wide = d == E || d == W;
-                if ((wide ? r.w >= m->kmax_w : r.h >= m->kmax_h) || !side_free(m, r, d))
+                if (!(live >> d & 1u))
                     continue;
+                if ((wide ? r.w >= m->kmax_w : r.h >= m->kmax_h) || !side_free(m, r, d))
+                {
+                    live &= ~(1u << d);
+                    continue;
+                }
                 r.x -= d == W, r.y -= d == N;
                 r.w += wide, r.h += !wide;
-                grew = 1;
             }
-        }
         if (memcmp(&r, &m->rooms[i], sizeof r) != 0)
         {
             m->rooms[i] = r;
