@@ -765,7 +765,9 @@ static dg_status open_link(maze *m, int32_t c, int d)
  * extra_doors chance, too. Walls between two maze components (only division
  * leaves those) come last, in scan order. Every wall between regions is
  * looked at once, so every region ends up joined. */
-static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
+enum { LOOPS_NONE = 0, LOOPS_ANY = 1, LOOPS_ROOM_TO_ROOM = 2 }; /* where extra doors may go */
+
+static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng, int loops)
 {
     int32_t c = link >> 1;
     int d = link & 1 ? S : E;
@@ -778,8 +780,8 @@ static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
     /* a perfect maze (split by reserved cells) is joined without loops; grown
      * rooms loop room to room, as a loop through the maze would keep a
      * corridor squeezed between rooms that pruning would remove */
-    if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
-        (!m->p->room_grow || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
+    if (loops != LOOPS_NONE &&
+        (loops == LOOPS_ANY || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
         door_free(m, c, d) && dgi_rng_chance(rng, m->p->extra_doors))
         return open_link(m, c, d);
     return DG_OK;
@@ -801,6 +803,8 @@ static dg_status join_regions(maze *m)
     for (int32_t i = 0; i < m->regions; i++)
         m->parent[i] = i;
     dg_rng *rng = &m->join_rng;
+    int loops = m->p->layout != DG_MAZE_LAYOUT_ROOMS || m->p->extra_doors <= 0 ? LOOPS_NONE
+              : m->p->room_grow ? LOOPS_ROOM_TO_ROOM : LOOPS_ANY;
     for (int pass = 0; pass < 2; pass++)
         for (int32_t r = 0; r < m->room_count && st == DG_OK; r++)
         {
@@ -812,7 +816,7 @@ static dg_status join_regions(maze *m)
                 m->links[j] = t;
             }
             for (int32_t i = 0; i < m->link_count && st == DG_OK; i++)
-                st = join_link(m, m->links[i], rng);
+                st = join_link(m, m->links[i], rng, loops);
         }
     if (m->p->algorithm != DG_MAZE_DIVISION)
         return st; /* grown trees are never next to each other */
@@ -827,7 +831,7 @@ static dg_status join_regions(maze *m)
                 if (m->cls[c + m->off[d]] == MAZE)
                     add_link(m, c, d);
                 if (m->link_count)
-                    st = join_link(m, m->links[0], rng);
+                    st = join_link(m, m->links[0], rng, loops);
             }
         }
     return st;
