@@ -371,19 +371,22 @@ static void grow_rooms(maze *m)
     for (int32_t i = 0; i < m->room_count; i++)
     {
         mroom r = m->rooms[i];
-        for (int grew = 1; grew;)
-        {
-            grew = 0;
+        /* a side that cannot grow never can: its strip only gets longer
+         * (a superset) and the classes do not change until the room is claimed */
+        for (unsigned live = 15; live;)
             for (int d = 0; d < 4; d++)
             {
                 int wide = d == E || d == W;
-                if ((wide ? r.w >= m->kmax_w : r.h >= m->kmax_h) || !side_free(m, r, d))
+                if (!(live >> d & 1u))
                     continue;
+                if ((wide ? r.w >= m->kmax_w : r.h >= m->kmax_h) || !side_free(m, r, d))
+                {
+                    live &= ~(1u << d);
+                    continue;
+                }
                 r.x -= d == W, r.y -= d == N;
                 r.w += wide, r.h += !wide;
-                grew = 1;
             }
-        }
         if (memcmp(&r, &m->rooms[i], sizeof r) != 0)
         {
             m->rooms[i] = r;
@@ -567,10 +570,9 @@ static void grow_forest(maze *m)
         grow_tree(m, at(m, x, y), m->regions++);
         return;
     }
-    for (int32_t y = 0; y < m->rows; y++)
-        for (int32_t c = at(m, 0, y), end = c + m->cols; c < end; c++)
-            if (m->cls[c] == FREE)
-                grow_tree(m, c, m->regions++);
+    /* in lattice order (the padding is CLOSED, so one scan of the array) */
+    for (const uint8_t *c = m->cls, *end = m->cls + m->n; (c = memchr(c, FREE, (size_t)(end - c))); c++)
+        grow_tree(m, (int32_t)(c - m->cls), m->regions++);
 }
 
 /* ---- recursive division ------------------------------------------------------------------- */
@@ -698,17 +700,15 @@ static DGI_ALWAYS_INLINE void add_link(maze *m, int32_t c, int d)
         m->links[m->link_count++] = c * 2 + (d == S);
 }
 
-/* 1 if room i's wall c -> nb goes on its list: in the first pass only walls
- * to a room after it (a door straight into the next room; each such wall
- * looked at once), in the second only the walls to the maze; always only
- * walls between two regions. */
+/* 1 if room i's wall to the cell o outside it goes on its list: in the
+ * first pass only walls to a room after it (a door straight into the next
+ * room; each such wall looked at once), in the second only the walls to the
+ * maze. Every wall between two regions is one of those (no FREE cell is left
+ * once the maze is grown, and a maze region is never a room's). */
 static DGI_ALWAYS_INLINE int side_link(const uint8_t *cls, const int32_t *region, int32_t i,
-                                       int32_t c, int32_t nb, int rooms_only)
+                                       int32_t o, int rooms_only)
 {
-    int both = cls[c] == ROOM && cls[nb] == ROOM;
-    if (both != rooms_only || (both && DG_MAX(region[c], region[nb]) <= i))
-        return 0;
-    return cls[c] != CLOSED && cls[nb] != CLOSED && region[nb] != region[c];
+    return rooms_only ? cls[o] == ROOM && region[o] > i : cls[o] == MAZE;
 }
 
 /* The walls around room i: its perimeter, a local list (the lattice is
@@ -723,17 +723,17 @@ static void room_links(maze *m, int32_t i, int rooms_only)
     for (int32_t x = r.x; x < r.x + r.w; x++)
     {
         int32_t top = at(m, x, r.y - 1), bottom = at(m, x, r.y + r.h - 1);
-        if (side_link(cls, region, i, top, top + lw, rooms_only))
+        if (side_link(cls, region, i, top, rooms_only))
             links[n++] = top * 2 + 1;
-        if (side_link(cls, region, i, bottom, bottom + lw, rooms_only))
+        if (side_link(cls, region, i, bottom + lw, rooms_only))
             links[n++] = bottom * 2 + 1;
     }
     for (int32_t y = r.y; y < r.y + r.h; y++)
     {
         int32_t left = at(m, r.x - 1, y), right = at(m, r.x + r.w - 1, y);
-        if (side_link(cls, region, i, left, left + 1, rooms_only))
+        if (side_link(cls, region, i, left, rooms_only))
             links[n++] = left * 2;
-        if (side_link(cls, region, i, right, right + 1, rooms_only))
+        if (side_link(cls, region, i, right + 1, rooms_only))
             links[n++] = right * 2;
     }
     m->link_count = n;
@@ -765,7 +765,9 @@ static dg_status open_link(maze *m, int32_t c, int d)
  * extra_doors chance, too. Walls between two maze components (only division
  * leaves those) come last, in scan order. Every wall between regions is
  * looked at once, so every region ends up joined. */
-static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
+enum { LOOPS_NONE = 0, LOOPS_ANY = 1, LOOPS_ROOM_TO_ROOM = 2 }; /* where extra doors may go */
+
+static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng, int loops)
 {
     int32_t c = link >> 1;
     int d = link & 1 ? S : E;
@@ -778,8 +780,8 @@ static DGI_ALWAYS_INLINE dg_status join_link(maze *m, int32_t link, dg_rng *rng)
     /* a perfect maze (split by reserved cells) is joined without loops; grown
      * rooms loop room to room, as a loop through the maze would keep a
      * corridor squeezed between rooms that pruning would remove */
-    if (m->p->layout == DG_MAZE_LAYOUT_ROOMS && m->p->extra_doors > 0 &&
-        (!m->p->room_grow || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
+    if (loops != LOOPS_NONE &&
+        (loops == LOOPS_ANY || (m->cls[c] == ROOM && m->cls[c + m->off[d]] == ROOM)) &&
         door_free(m, c, d) && dgi_rng_chance(rng, m->p->extra_doors))
         return open_link(m, c, d);
     return DG_OK;
@@ -801,6 +803,8 @@ static dg_status join_regions(maze *m)
     for (int32_t i = 0; i < m->regions; i++)
         m->parent[i] = i;
     dg_rng *rng = &m->join_rng;
+    int loops = m->p->layout != DG_MAZE_LAYOUT_ROOMS || m->p->extra_doors <= 0 ? LOOPS_NONE
+              : m->p->room_grow ? LOOPS_ROOM_TO_ROOM : LOOPS_ANY;
     for (int pass = 0; pass < 2; pass++)
         for (int32_t r = 0; r < m->room_count && st == DG_OK; r++)
         {
@@ -812,7 +816,7 @@ static dg_status join_regions(maze *m)
                 m->links[j] = t;
             }
             for (int32_t i = 0; i < m->link_count && st == DG_OK; i++)
-                st = join_link(m, m->links[i], rng);
+                st = join_link(m, m->links[i], rng, loops);
         }
     if (m->p->algorithm != DG_MAZE_DIVISION)
         return st; /* grown trees are never next to each other */
@@ -827,7 +831,7 @@ static dg_status join_regions(maze *m)
                 if (m->cls[c + m->off[d]] == MAZE)
                     add_link(m, c, d);
                 if (m->link_count)
-                    st = join_link(m, m->links[0], rng);
+                    st = join_link(m, m->links[0], rng, loops);
             }
         }
     return st;
@@ -914,10 +918,6 @@ static void edge_table(uint8_t lut[64])
     }
 }
 
-/* The wall line above lattice row j (j = rows: the bottom line). A post is
- * room floor when the four cells around it are one room: then the top-left
- * cell's east and south and the bottom-right's north and west are plain
- * passages (between a room and anything else there is only ever a door). */
 /* The lut index of the wall segment from a cell (class ka, open bits oa)
  * towards d, to a cell of class kb. */
 static DGI_ALWAYS_INLINE unsigned edge_index(unsigned oa, unsigned ka, unsigned kb, int d)
@@ -925,51 +925,74 @@ static DGI_ALWAYS_INLINE unsigned edge_index(unsigned oa, unsigned ka, unsigned 
     return (oa >> d & 1u) << 4 | (oa >> (d + 4) & 1u) << 5 | ka << 2 | kb;
 }
 
-/* The fields are read into locals and the cells before carried along: the
- * tile row is bytes, which the compiler must assume may alias them all. */
-static void paint_line(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
+/* The wall line above lattice row j without its room posts (room_posts
+ * paints those). With one-tile cells a post and the edge after it are one
+ * lookup of two tiles (line, by edge_index and whether a cell left of the
+ * post is open). The fields are read into locals and the cells before
+ * carried along: the tile row is bytes, which may alias them all. */
+static void paint_line(const maze *m, const uint8_t *lut, const uint8_t (*line)[2], int32_t j,
+                       uint8_t *row)
 {
     const uint8_t *up = m->cls + (size_t)j * (size_t)m->lw, *dn = up + m->lw;
-    const uint8_t *oup = m->open + (size_t)j * (size_t)m->lw, *odn = oup + m->lw;
-    const unsigned ul_in = PASS(E) | PASS(S), ul_mask = ul_in | DOOR(E) | DOOR(S);
-    const unsigned dr_in = PASS(N) | PASS(W), dr_mask = dr_in | DOOR(N) | DOOR(W);
+    const uint8_t *oup = m->open + (size_t)j * (size_t)m->lw;
     const int32_t cols = m->cols, cw = m->cw;
-    /* cells (i - 1, j - 1) and (i - 1, j): the padding left of column 0 */
-    unsigned kul = up[0], kdl = dn[0], oul = oup[0];
-    for (int32_t i = 1;; i++)
+    unsigned left = (up[0] | dn[0]) != 0; /* cells (i - 1, j - 1) and (i - 1, j): the padding */
+    int32_t i = 1;
+    if (cw == 1)
+        for (; i <= cols; i++, row += 2)
+        {
+            unsigned kur = up[i], kdr = dn[i];
+            memcpy(row, line[left << 6 | edge_index(oup[i], kur, kdr, S)], 2);
+            left = (kur | kdr) != 0;
+        }
+    for (;; i++)
     {
-        unsigned kur = up[i], kdr = dn[i], our = oup[i], odr = odn[i];
-        int room = kul == ROOM && kdr == ROOM && (oul & ul_mask) == ul_in && (odr & dr_mask) == dr_in;
-        uint8_t post = (kul | kur | kdl | kdr) != 0 ? DG_TILE_WALL : DG_TILE_VOID;
-        *row++ = room ? DG_TILE_FLOOR : post;
+        unsigned kur = up[i], kdr = dn[i];
+        *row++ = line[left << 6 | (kur << 2 | kdr)][0];
         if (i > cols)
             break;
-        uint8_t edge = lut[edge_index(our, kur, kdr, S)];
-        if (cw == 1)
-            *row++ = edge;
-        else
-            memset(row, edge, (size_t)cw), row += cw;
-        kul = kur, kdl = kdr, oul = our;
+        memset(row, lut[edge_index(oup[i], kur, kdr, S)], (size_t)cw), row += cw;
+        left = (kur | kdr) != 0;
     }
 }
 
-/* The first tile row of lattice row j: vertical edges and blocks. */
-static void paint_blocks(const maze *m, const uint8_t *lut, int32_t j, uint8_t *row)
+/* The posts inside each room are floor (its four cells around them are the
+ * room, joined by plain passages: doors are only ever on a room's rim). */
+static void room_posts(const maze *m, dg_grid *g)
 {
-    static const uint8_t block[4] = {DG_TILE_VOID, DG_TILE_CORRIDOR, DG_TILE_FLOOR, DG_TILE_VOID};
+    for (int32_t i = 0; i < m->room_count; i++)
+    {
+        mroom r = m->rooms[i];
+        int32_t x = m->ox + 1 + r.x * m->period, w = r.w * m->period - 1;
+        for (int32_t k = 1; k < r.h; k++)
+            memset(&DG_CELL(g, x, m->oy + (r.y + k) * m->period), DG_TILE_FLOOR, (size_t)w);
+    }
+}
+
+/* The first tile row of lattice row j: vertical edges and blocks; with
+ * one-tile cells each edge and the block after it are one lookup of two
+ * tiles (pair, by edge_index). */
+static void paint_blocks(const maze *m, const uint8_t *lut, const uint8_t (*pair)[2], int32_t j,
+                         uint8_t *row)
+{
     const uint8_t *k = m->cls + (size_t)(j + 1) * (size_t)m->lw, *o = m->open + (size_t)(j + 1) * (size_t)m->lw;
     const int32_t cols = m->cols, cw = m->cw;
     unsigned kl = k[0], ol = o[0]; /* cell (i - 1, j) */
-    for (int32_t i = 1;; i++)
+    int32_t i = 1;
+    if (cw == 1)
+        for (; i <= cols; i++, row += 2)
+        {
+            unsigned kr = k[i];
+            memcpy(row, pair[edge_index(ol, kl, kr, E)], 2);
+            kl = kr, ol = o[i];
+        }
+    for (;; i++)
     {
         unsigned kr = k[i];
         *row++ = lut[edge_index(ol, kl, kr, E)];
         if (i > cols)
             break;
-        if (cw == 1)
-            *row++ = block[kr];
-        else
-            memset(row, block[kr], (size_t)cw), row += cw;
+        memset(row, pair[kr][1], (size_t)cw), row += cw; /* pair[kr]: an edge to a cell of class kr */
         kl = kr, ol = o[i];
     }
 }
@@ -988,8 +1011,14 @@ static dg_point door_tile(const maze *m, int32_t c, int d)
 
 static void paint(const maze *m, dg_grid *g)
 {
-    uint8_t lut[64];
+    static const uint8_t block[4] = {DG_TILE_VOID, DG_TILE_CORRIDOR, DG_TILE_FLOOR, DG_TILE_VOID};
+    uint8_t lut[64], pair[64][2], line[128][2];
     edge_table(lut);
+    for (int i = 0; i < 128; i++) /* i: open cell left of the post (bit 6), edge_index */
+    {
+        pair[i & 63][0] = lut[i & 63], pair[i & 63][1] = block[i & 3];
+        line[i][0] = (i & 64) || (i & 15) ? DG_TILE_WALL : DG_TILE_VOID, line[i][1] = lut[i & 63];
+    }
     int32_t ext_w = m->cols * m->period + 1, ext_h = m->rows * m->period + 1;
     for (int32_t y = 0; y < g->height; y++)
     {
@@ -1003,12 +1032,13 @@ static void paint(const maze *m, dg_grid *g)
         memset(row + m->ox + ext_w, DG_TILE_VOID, (size_t)(g->width - m->ox - ext_w));
         int32_t j = (y - m->oy) / m->period, t = (y - m->oy) % m->period;
         if (t == 0)
-            paint_line(m, lut, j, row + m->ox);
+            paint_line(m, lut, (const uint8_t (*)[2])line, j, row + m->ox);
         else if (t == 1)
-            paint_blocks(m, lut, j, row + m->ox);
+            paint_blocks(m, lut, (const uint8_t (*)[2])pair, j, row + m->ox);
         else
             memcpy(row + m->ox, &DG_CELL(g, m->ox, y - 1), (size_t)ext_w);
     }
+    room_posts(m, g);
     for (int32_t i = 0; i < m->door_count; i++)
     {
         dg_point p = door_tile(m, m->doors[i].cell, m->doors[i].dir);
