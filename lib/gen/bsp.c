@@ -66,10 +66,12 @@ typedef struct bsp {
     int32_t node_count, node_cap;
     int32_t height;        /* the deepest node's depth */
     int32_t edge_rooms;    /* rooms in leaves against the board's edge */
+    int32_t start_back;    /* (stacked) the start room's edge leaf, counted from the last; -1 none */
     cands *cands;          /* a stack (depth-first, nothing reserved) or one per node */
     int32_t cand_cap;
     int stacked;
     int32_t leaf_count;
+    int32_t leaves_seen;   /* leaves made so far, while partitioning depth first */
     int32_t room_count;    /* leaf_count, less leaves left empty beside reserved cells */
     int32_t stopped_early;
     dg_room *rooms;
@@ -263,6 +265,8 @@ static dg_status append_node(bsp *b, const pending *q, int32_t *index)
     n->x = q->x, n->y = q->y, n->w = q->w, n->h = q->h;
     n->child[0] = n->child[1] = -1;
     n->depth = q->depth;
+    n->first = b->leaves_seen; /* depth first: every leaf before it in pre-order is before it in leaf order */
+    n->leaves = 1;
     n->across = 0;
     b->height = DG_MAX(b->height, q->depth);
     if (q->parent >= 0)
@@ -288,7 +292,10 @@ static dg_status partition_depth_first(bsp *b, pending root)
         if ((st = append_node(b, &q, &i)) != DG_OK)
             break;
         if (!decide_cut(b, &q, &across, &at))
+        {
+            b->leaves_seen++;
             continue;
+        }
         b->nodes[i].across = across;
         b->leaf_count++;
         halves(&q, across, at, i, c);
@@ -354,7 +361,8 @@ static dg_status partition(bsp *b)
 }
 
 /* Rooms in leaf order (a first half's rooms before the second's): leaf
- * counts bottom-up, then first room indexes top-down. */
+ * counts bottom-up, then first room indexes top-down. Only breadth first:
+ * depth first numbers the leaves as it makes them (and join_all counts them). */
 static void number_leaves(bsp *b)
 {
     for (int32_t i = b->node_count - 1; i >= 0; i--)
@@ -423,6 +431,17 @@ static int edge_room(const bsp *b, const bsp_node *n)
            (n->x == 0 || n->y == 0 || n->x + n->w == g->width || n->y + n->h == g->height);
 }
 
+/* Depth first with nothing reserved, no room is dropped later and the
+ * layout stream is not drawn again: the start room is drawn now (the draw
+ * site_start would make) and found by join_all's walk, not by a pass of
+ * its own. */
+static void draw_start(bsp *b)
+{
+    b->start_back = -1;
+    if (b->stacked && b->edge_rooms > 0)
+        b->start_back = b->edge_rooms - 1 - (int32_t)dgi_rng_below(&b->layout, (uint32_t)b->edge_rooms);
+}
+
 static void place_rooms(bsp *b)
 {
     const dg_bsp_params *p = b->p;
@@ -449,6 +468,7 @@ static void place_rooms(bsp *b)
         r->cells = r->rect.w * r->rect.h;
         r->shape = DG_SHAPE_RECT;
     }
+    draw_start(b);
 }
 
 /* n cells of v from p: eight at a time, the last eight overlapping, so
@@ -496,18 +516,33 @@ static void paint_leaf_rows(dg_grid *g, const bsp_node *n, dg_rect r)
 
 enum { ROW_MAX = 64 }; /* leaves up to this wide are painted from row patterns */
 
-/* n (8..ROW_MAX) bytes from src, eight at a time, the last eight overlapping. */
+/* n (8..ROW_MAX) bytes from src, sixteen at a time, the last sixteen (or
+ * for fewer than sixteen, the last eight) overlapping. */
 static void copy_row(uint8_t *dst, const uint8_t *src, int32_t n)
 {
-    for (int32_t i = 0; i + 8 <= n; i += 8)
-        memcpy(dst + i, src + i, 8);
-    memcpy(dst + n - 8, src + n - 8, 8);
+    if (n < 16)
+    {
+        memcpy(dst, src, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+        return;
+    }
+    for (int32_t i = 0; i + 16 <= n; i += 16)
+        memcpy(dst + i, src + i, 16);
+    memcpy(dst + n - 16, src + n - 16, 16);
+}
+
+/* `count` rows of n cells from row on, each a copy of src; returns the row after. */
+static uint8_t *copy_rows(uint8_t *row, ptrdiff_t stride, int32_t count, const uint8_t *src, int32_t n)
+{
+    for (int32_t k = 0; k < count; k++, row += stride)
+        copy_row(row, src, n);
+    return row;
 }
 
 /* Paints a leaf: rock, with its room's floor inside a wall ring. Leaves tile
  * the board, so the leaves paint every cell once. Each row is one of three
- * patterns (rock, wall row, room row) made once per leaf and picked by a
- * select, so the rows of one leaf cost the same few predictable branches. */
+ * patterns (rock, wall row, room row) made once per leaf, the rows in five
+ * runs from the top: rock, wall, room, wall, rock. */
 static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
 {
     if (r.w == 0 || n->w < 8 || n->w > ROW_MAX)
@@ -517,16 +552,18 @@ static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
     }
     uint8_t pattern[3][ROW_MAX]; /* rock, wall, room */
     int32_t in = r.x - 1 - n->x;
+    ptrdiff_t stride = g->stride;
     memset(pattern[0], DG_TILE_VOID, ROW_MAX);
     memset(pattern[1], DG_TILE_VOID, ROW_MAX);
     memset(pattern[1] + in, DG_TILE_WALL, (size_t)r.w + 2);
     memcpy(pattern[2], pattern[1], ROW_MAX);
     memset(pattern[2] + in + 1, DG_TILE_FLOOR, (size_t)r.w);
-    for (int32_t y = n->y; y < n->y + n->h; y++)
-    {
-        int kind = (y >= r.y - 1 && y <= r.y + r.h) + (y >= r.y && y < r.y + r.h);
-        copy_row(&DG_CELL(g, n->x, y), pattern[kind], n->w);
-    }
+    uint8_t *row = &DG_CELL(g, n->x, n->y);
+    row = copy_rows(row, stride, r.y - 1 - n->y, pattern[0], n->w);
+    row = copy_rows(row, stride, 1, pattern[1], n->w);
+    row = copy_rows(row, stride, r.h, pattern[2], n->w);
+    row = copy_rows(row, stride, 1, pattern[1], n->w);
+    copy_rows(row, stride, n->y + n->h - (r.y + r.h + 1), pattern[0], n->w);
 }
 
 /* ---- candidates: the rooms of a subtree nearest each of its sides ------------------- */
@@ -858,6 +895,7 @@ typedef struct pair_list {
     int32_t a[KEEP], b[KEEP];
     span sa[KEEP], sb[KEEP];
     uint8_t order[KEEP * KEEP]; /* i * KEEP + j */
+    int32_t cost[KEEP * KEEP];  /* by rank */
     int32_t count;
 } pair_list;
 
@@ -881,20 +919,27 @@ static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
         out->sb[nb] = span_of(b->rooms[out->b[nb]].rect, n->across);
     }
     /* cost and listing position in one key (unique), each pair placed at its
-     * rank: a stable order by cost without a branch on the random costs */
-    int32_t key[KEEP * KEEP], code[KEEP * KEEP], count = 0;
+     * rank: a stable order by cost without a branch on the random costs; one
+     * comparison per two pairs counts for both */
+    int32_t key[KEEP * KEEP], rank[KEEP * KEEP], code[KEEP * KEEP], count = 0;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++, count++)
         {
             key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
             code[count] = i * KEEP + j;
+            rank[count] = 0;
+        }
+    for (int32_t k = 1; k < count; k++)
+        for (int32_t m = 0; m < k; m++)
+        {
+            int32_t below = key[m] < key[k];
+            rank[k] += below;
+            rank[m] += 1 - below;
         }
     for (int32_t k = 0; k < count; k++)
     {
-        int32_t rank = 0;
-        for (int32_t m = 0; m < count; m++)
-            rank += key[m] < key[k];
-        out->order[rank] = (uint8_t)code[k];
+        out->order[rank[k]] = (uint8_t)code[k];
+        out->cost[rank[k]] = key[k] >> 4;
     }
     return out->count = count;
 }
@@ -903,7 +948,7 @@ static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
 static pair pair_at(const pair_list *l, int32_t k)
 {
     int i = l->order[k] / KEEP, j = l->order[k] % KEEP;
-    pair q = {l->a[i], l->b[j], pair_cost(&l->sa[i], &l->sb[j]), l->sa[i], l->sb[j]};
+    pair q = {l->a[i], l->b[j], l->cost[k], l->sa[i], l->sb[j]};
     return q;
 }
 
@@ -1324,10 +1369,13 @@ static void join_all(bsp *b)
         {
             if (!b->reserved) /* (painted beforehand around reserved cells) */
                 paint_leaf(b->g, n, b->rooms[n->first].rect);
+            if (b->start_back >= 0 && edge_room(b, n) && b->start_back-- == 0)
+                b->start_room = n->first;
             leaf_candidates(n, b->rooms[n->first].rect, &mine);
         }
         else
         {
+            n->leaves = b->nodes[n->child[0]].leaves + b->nodes[n->child[1]].leaves;
             keep_near(b, n);
             if (b->reserved)
                 join_around(b, n);
@@ -1505,6 +1553,8 @@ static void compact_rooms(bsp *b)
 static void site_start(bsp *b)
 {
     int32_t edge = 0;
+    if (b->stacked && b->edge_rooms > 0) /* drawn by draw_start, found by join_all */
+        return;
     if (b->reserved) /* (prune may have emptied some) */
         for (int32_t i = 0; i < b->node_count; i++)
             edge += edge_room(b, &b->nodes[i]);
@@ -1760,7 +1810,8 @@ dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t 
     st = partition(&b);
     if (st == DG_OK)
     {
-        number_leaves(&b);
+        if (b.p->max_leaves > 0)
+            number_leaves(&b);
         st = alloc_lists(&b);
     }
     if (st == DG_OK)
