@@ -30,14 +30,22 @@ typedef struct cand {
 typedef struct bsp_node {
     int32_t x, y, w, h;
     int32_t child[2];      /* the two halves, -1 for a leaf */
-    int32_t depth;
     int32_t across;        /* 1: cut by a column (children side by side), 0: by a row */
     int32_t first, leaves; /* its rooms are first .. first + leaves - 1 (leaf order) */
     int32_t entry;         /* the room the walk from the start room enters it by */
     int32_t ja, jb;        /* the rooms its tree corridor joins (first child, second child) */
-    int32_t slot;          /* its candidates in bsp.cands, while the joins need them */
-    int32_t near[2][KEEP]; /* the candidates nearest its cut, each side (-1: none), for loops */
+    int32_t slot;          /* its candidates in bsp.cands, while the joins need them;
+                            * while cutting breadth first, its depth */
 } bsp_node;
+
+/* A cut as its join left it, for its pairs and its loop: the cuts are kept
+ * in the order they were joined (children before parents), so the loops
+ * walk them in order, apart from the larger nodes. */
+typedef struct bsp_cut {
+    int32_t near[2][KEEP]; /* the candidates nearest the cut, each side (-1: none) */
+    int32_t ja, jb;        /* the rooms its tree corridor joins (-1: none) */
+    int32_t across;
+} bsp_cut;
 
 /* Per side, the rooms of a subtree reaching farthest out that way, best first. */
 typedef struct cands {
@@ -68,6 +76,8 @@ typedef struct bsp {
     int32_t edge_rooms;    /* rooms in leaves against the board's edge */
     int32_t start_back;    /* (stacked) the start room's edge leaf, counted from the last; -1 none */
     cands *cands;          /* a stack (depth-first, nothing reserved) or one per node */
+    bsp_cut *cuts;         /* leaf_count - 1, in join order */
+    int32_t cut_count;
     int32_t cand_cap;
     int stacked;
     int32_t leaf_count;
@@ -264,7 +274,7 @@ static dg_status append_node(bsp *b, const pending *q, int32_t *index)
     bsp_node *n = &b->nodes[b->node_count];
     n->x = q->x, n->y = q->y, n->w = q->w, n->h = q->h;
     n->child[0] = n->child[1] = -1;
-    n->depth = q->depth;
+    n->slot = q->depth;
     n->first = b->leaves_seen; /* depth first: every leaf before it in pre-order is before it in leaf order */
     n->leaves = 1;
     n->across = 0;
@@ -326,7 +336,7 @@ static dg_status partition_breadth_first(bsp *b, pending root)
     for (i = 0; i < b->node_count && st == DG_OK; i++)
     {
         const bsp_node *n = &b->nodes[i];
-        pending q = {n->x, n->y, n->w, n->h, n->depth, -1, 0}, c[2];
+        pending q = {n->x, n->y, n->w, n->h, n->slot, -1, 0}, c[2];
         int32_t at = 0, k;
         int across = 0;
         if (!decide_cut(b, &q, &across, &at))
@@ -618,21 +628,28 @@ static int has_rooms(const bsp *b, const bsp_node *n)
     return best_of(b, n, 0)[0].room >= 0;
 }
 
-/* Node n's candidates from its children's, into *out (which may not be theirs). */
+/* Node n's candidates from its children's, into *out, which may be the
+ * second child's (on the stack, the node takes that entry). */
 static void node_candidates(const bsp *b, const bsp_node *n, cands *out)
 {
     const cands *c0 = &b->cands[b->nodes[n->child[0]].slot], *c1 = &b->cands[b->nodes[n->child[1]].slot];
     if (c0->side[0][0].room < 0 || c1->side[0][0].room < 0) /* leaves without rooms: only beside reserved cells */
     {
-        *out = c0->side[0][0].room >= 0 ? *c0 : *c1;
+        const cands *with = c0->side[0][0].room >= 0 ? c0 : c1;
+        if (with != out)
+            *out = *with;
         return;
     }
     int far = n->across ? SIDE_E : SIDE_S, near = n->across ? SIDE_W : SIDE_N;
     int m0 = n->across ? SIDE_N : SIDE_W, m1 = n->across ? SIDE_S : SIDE_E;
-    memcpy(out->side[far], c1->side[far], sizeof out->side[far]);
+    cand b0[KEEP], b1[KEEP]; /* the second child's lists to merge, before out overwrites them */
+    memcpy(b0, c1->side[m0], sizeof b0);
+    memcpy(b1, c1->side[m1], sizeof b1);
+    if (out != c1)
+        memcpy(out->side[far], c1->side[far], sizeof out->side[far]);
     memcpy(out->side[near], c0->side[near], sizeof out->side[near]);
-    merge_best(c0->side[m0], c1->side[m0], out->side[m0]);
-    merge_best(c0->side[m1], c1->side[m1], out->side[m1]);
+    merge_best(c0->side[m0], b0, out->side[m0]);
+    merge_best(c0->side[m1], b1, out->side[m1]);
 }
 
 static span span_of(dg_rect r, int across)
@@ -905,7 +922,7 @@ static int32_t pair_cost(const span *sa, const span *sb)
     return sb->u0 - sa->u1 + DG_MAX(apart, 0);
 }
 
-static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
+static int32_t list_pairs(const bsp *b, const bsp_cut *n, pair_list *out)
 {
     int na = 0, nb = 0;
     for (; na < KEEP && n->near[0][na] >= 0; na++)
@@ -1067,7 +1084,7 @@ static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb,
  * band between them keeps clear, unless it would run longer than LEG_MAX;
  * otherwise the cheapest pair with a clear and short straight or L route,
  * else those two rooms through the band. */
-static void join(bsp *b, bsp_node *n)
+static void join(bsp *b, bsp_node *n, const bsp_cut *cut)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     int32_t ra = best_of(b, c0, n->across ? SIDE_E : SIDE_S)[0].room;
@@ -1085,7 +1102,7 @@ static void join(bsp *b, bsp_node *n)
         }
     }
     pair_list pl;
-    int32_t count = list_pairs(b, n, &pl);
+    int32_t count = list_pairs(b, cut, &pl);
     for (int32_t i = 0; i < count; i++)
     {
         pair q = pair_at(&pl, i);
@@ -1287,14 +1304,14 @@ static int join_by_search(bsp *b, bsp_node *n)
 /* join() with reserved cells on the board: no route is free by construction,
  * so every one is checked, and when none of the planned shapes is clear a
  * search finds a way round. A half without rooms needs no join. */
-static void join_around(bsp *b, bsp_node *n)
+static void join_around(bsp *b, bsp_node *n, const bsp_cut *cut)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     n->ja = n->jb = -1;
     if (!has_rooms(b, c0) || !has_rooms(b, c1))
         return;
     pair_list pl;
-    int32_t count = list_pairs(b, n, &pl);
+    int32_t count = list_pairs(b, cut, &pl);
     route r;
     for (int32_t i = 0; i < count; i++)
     {
@@ -1325,18 +1342,19 @@ static void join_around(bsp *b, bsp_node *n)
  * candidate on every side; a node's candidates come from its children's, then
  * its halves are joined. In pre-order every corridor is dug right after the
  * rooms it joins are painted, while their rows are still in cache. */
-/* The candidates nearest n's cut from each side, kept for its loop. */
-static void keep_near(const bsp *b, bsp_node *n)
+/* The candidates nearest n's cut from each side, kept for its pairs and loop. */
+static void keep_near(const bsp *b, const bsp_node *n, bsp_cut *cut)
 {
     const cand *la = best_of(b, &b->nodes[n->child[0]], n->across ? SIDE_E : SIDE_S);
     const cand *lb = best_of(b, &b->nodes[n->child[1]], n->across ? SIDE_W : SIDE_N);
     for (int k = 0; k < KEEP; k++)
-        n->near[0][k] = la[k].room, n->near[1][k] = lb[k].room;
+        cut->near[0][k] = la[k].room, cut->near[1][k] = lb[k].room;
+    cut->across = n->across;
 }
 
 /* A cut's loop: with loop_chance, a second clear corridor between two rooms
  * other than its join's pair. */
-static void loop_across(bsp *b, const bsp_node *n)
+static void loop_across(bsp *b, const bsp_cut *n)
 {
     if (!dg_rng_chance(&b->loop, b->p->loop_chance))
         return;
@@ -1364,28 +1382,31 @@ static void join_all(bsp *b)
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
         bsp_node *n = &b->nodes[i];
-        cands mine;
+        /* the candidates are written in place: a copy of a local made by
+         * small stores would be read back in larger loads, which stall */
         if (n->child[0] < 0)
         {
+            n->slot = b->stacked ? top++ : i;
             if (!b->reserved) /* (painted beforehand around reserved cells) */
                 paint_leaf(b->g, n, b->rooms[n->first].rect);
             if (b->start_back >= 0 && edge_room(b, n) && b->start_back-- == 0)
                 b->start_room = n->first;
-            leaf_candidates(n, b->rooms[n->first].rect, &mine);
+            leaf_candidates(n, b->rooms[n->first].rect, &b->cands[n->slot]);
         }
         else
         {
             n->leaves = b->nodes[n->child[0]].leaves + b->nodes[n->child[1]].leaves;
-            keep_near(b, n);
+            bsp_cut *cut = &b->cuts[b->cut_count++];
+            keep_near(b, n, cut);
             if (b->reserved)
-                join_around(b, n);
+                join_around(b, n, cut);
             else
-                join(b, n);
-            node_candidates(b, n, &mine);
-            top -= 2 * b->stacked;
+                join(b, n, cut);
+            cut->ja = n->ja, cut->jb = n->jb;
+            top -= 2 * b->stacked; /* the children's entries: the node takes the second's */
+            node_candidates(b, n, &b->cands[b->stacked ? top : i]);
+            n->slot = b->stacked ? top++ : i;
         }
-        n->slot = b->stacked ? top++ : i;
-        b->cands[n->slot] = mine;
     }
 }
 
@@ -1394,9 +1415,8 @@ static void add_loops(bsp *b)
 {
     if (b->p->loop_chance == 0)
         return;
-    for (int32_t i = b->node_count - 1; i >= 0; i--)
-        if (b->nodes[i].child[0] >= 0)
-            loop_across(b, &b->nodes[i]);
+    for (int32_t i = 0; i < b->cut_count; i++)
+        loop_across(b, &b->cuts[i]);
 }
 
 /* ---- reserved cells ------------------------------------------------------------------ */
@@ -1652,6 +1672,7 @@ static void bsp_free(bsp *b)
 {
     dgi_free(b->a, b->nodes, (size_t)b->node_cap * sizeof *b->nodes);
     dgi_free(b->a, b->cands, (size_t)b->cand_cap * sizeof *b->cands);
+    dgi_free(b->a, b->cuts, b->cuts ? (size_t)b->leaf_count * sizeof *b->cuts : 0);
     dgi_free(b->a, b->block, b->block_size);
 }
 
@@ -1662,7 +1683,8 @@ static dg_status alloc_lists(bsp *b)
     b->stacked = !b->reserved && b->p->max_leaves == 0;
     b->cand_cap = b->stacked ? b->height + 2 : b->node_count;
     b->cands = dgi_alloc(b->a, (size_t)b->cand_cap * sizeof *b->cands);
-    if (!b->cands)
+    b->cuts = dgi_alloc(b->a, (size_t)b->leaf_count * sizeof *b->cuts); /* (one spare: never 0 bytes) */
+    if (!b->cands || !b->cuts)
         return DG_E_NOMEM;
     size_t rooms = (size_t)b->leaf_count, cuts = rooms - 1;
     size_t room_bytes = rooms * sizeof(dg_room), cor_bytes = 3 * cuts * sizeof(dg_corridor);
