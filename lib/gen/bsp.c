@@ -907,12 +907,15 @@ typedef struct pair {
 
 /* The candidate pairs across a cut: the rooms nearest it on each side and
  * the order of their pairs, cheapest first (stable); a pair is built only
- * when it is tried. */
+ * when it is tried, and ranked only when it is asked for (most cuts take
+ * one of the first few). */
 typedef struct pair_list {
     int32_t a[KEEP], b[KEEP];
     span sa[KEEP], sb[KEEP];
-    uint8_t order[KEEP * KEEP]; /* i * KEEP + j */
-    int32_t cost[KEEP * KEEP];  /* by rank */
+    int32_t key[KEEP * KEEP];    /* cost * 16 + listing position: unique, so the order is stable */
+    uint8_t code[KEEP * KEEP];   /* i * KEEP + j, by listing position */
+    int32_t ranked[KEEP * KEEP]; /* the keys of the cheapest pairs found so far, in order */
+    int32_t done;                /* pairs ranked */
     int32_t count;
 } pair_list;
 
@@ -924,7 +927,7 @@ static int32_t pair_cost(const span *sa, const span *sb)
 
 static int32_t list_pairs(const bsp *b, const bsp_cut *n, pair_list *out)
 {
-    int na = 0, nb = 0;
+    int na = 0, nb = 0, count = 0;
     for (; na < KEEP && n->near[0][na] >= 0; na++)
     {
         out->a[na] = n->near[0][na];
@@ -935,37 +938,31 @@ static int32_t list_pairs(const bsp *b, const bsp_cut *n, pair_list *out)
         out->b[nb] = n->near[1][nb];
         out->sb[nb] = span_of(b->rooms[out->b[nb]].rect, n->across);
     }
-    /* cost and listing position in one key (unique), each pair placed at its
-     * rank: a stable order by cost without a branch on the random costs; one
-     * comparison per two pairs counts for both */
-    int32_t key[KEEP * KEEP], rank[KEEP * KEEP], code[KEEP * KEEP], count = 0;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++, count++)
         {
-            key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
-            code[count] = i * KEEP + j;
-            rank[count] = 0;
+            out->key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
+            out->code[count] = (uint8_t)(i * KEEP + j);
         }
-    for (int32_t k = 1; k < count; k++)
-        for (int32_t m = 0; m < k; m++)
-        {
-            int32_t below = key[m] < key[k];
-            rank[k] += below;
-            rank[m] += 1 - below;
-        }
-    for (int32_t k = 0; k < count; k++)
-    {
-        out->order[rank[k]] = (uint8_t)code[k];
-        out->cost[rank[k]] = key[k] >> 4;
-    }
+    out->done = 0;
     return out->count = count;
 }
 
-/* The k-th cheapest pair of l. */
-static pair pair_at(const pair_list *l, int32_t k)
+/* The k-th cheapest pair of l (k at most one past those asked for before):
+ * the next is the smallest key above the last, found by selects rather
+ * than branches on the random costs. */
+static pair pair_at(pair_list *l, int32_t k)
 {
-    int i = l->order[k] / KEEP, j = l->order[k] % KEEP;
-    pair q = {l->a[i], l->b[j], l->cost[k], l->sa[i], l->sb[j]};
+    while (l->done <= k)
+    {
+        int32_t after = l->done > 0 ? l->ranked[l->done - 1] : INT32_MIN, best = INT32_MAX;
+        for (int32_t m = 0; m < l->count; m++)
+            best = l->key[m] > after && l->key[m] < best ? l->key[m] : best;
+        l->ranked[l->done++] = best;
+    }
+    int32_t key = l->ranked[k], code = l->code[key & 15];
+    int i = code / KEEP, j = code % KEEP;
+    pair q = {l->a[i], l->b[j], key >> 4, l->sa[i], l->sb[j]};
     return q;
 }
 
