@@ -76,7 +76,7 @@ typedef struct bsp {
     int32_t edge_rooms;    /* rooms in leaves against the board's edge */
     int32_t start_back;    /* (stacked) the start room's edge leaf, counted from the last; -1 none */
     cands *cands;          /* a stack (depth-first, nothing reserved) or one per node */
-    bsp_cut *cuts;         /* leaf_count - 1, in join order */
+    bsp_cut *cuts;         /* leaf_count - 1, in join order (in the block of cands) */
     int32_t cut_count;
     int32_t cand_cap;
     int stacked;
@@ -1668,8 +1668,8 @@ static dg_status fill_result(const bsp *b, dg_result *r)
 static void bsp_free(bsp *b)
 {
     dgi_free(b->a, b->nodes, (size_t)b->node_cap * sizeof *b->nodes);
-    dgi_free(b->a, b->cands, (size_t)b->cand_cap * sizeof *b->cands);
-    dgi_free(b->a, b->cuts, b->cuts ? (size_t)b->leaf_count * sizeof *b->cuts : 0);
+    size_t cand_bytes = (size_t)b->cand_cap * sizeof *b->cands;
+    dgi_free(b->a, b->cands, b->cands ? cand_bytes + (size_t)b->leaf_count * sizeof *b->cuts : 0);
     dgi_free(b->a, b->block, b->block_size);
 }
 
@@ -1679,10 +1679,11 @@ static dg_status alloc_lists(bsp *b)
 {
     b->stacked = !b->reserved && b->p->max_leaves == 0;
     b->cand_cap = b->stacked ? b->height + 2 : b->node_count;
-    b->cands = dgi_alloc(b->a, (size_t)b->cand_cap * sizeof *b->cands);
-    b->cuts = dgi_alloc(b->a, (size_t)b->leaf_count * sizeof *b->cuts); /* (one spare: never 0 bytes) */
-    if (!b->cands || !b->cuts)
+    size_t cand_bytes = (size_t)b->cand_cap * sizeof *b->cands;
+    b->cands = dgi_alloc(b->a, cand_bytes + (size_t)b->leaf_count * sizeof *b->cuts); /* cuts behind */
+    if (!b->cands)
         return DG_E_NOMEM;
+    b->cuts = (bsp_cut *)(void *)((char *)b->cands + cand_bytes);
     size_t rooms = (size_t)b->leaf_count, cuts = rooms - 1;
     size_t room_bytes = rooms * sizeof(dg_room), cor_bytes = 3 * cuts * sizeof(dg_corridor);
     b->block_size = room_bytes + cor_bytes + 4 * cuts * sizeof(dg_door);
