@@ -30,14 +30,22 @@ typedef struct cand {
 typedef struct bsp_node {
     int32_t x, y, w, h;
     int32_t child[2];      /* the two halves, -1 for a leaf */
-    int32_t depth;
     int32_t across;        /* 1: cut by a column (children side by side), 0: by a row */
     int32_t first, leaves; /* its rooms are first .. first + leaves - 1 (leaf order) */
     int32_t entry;         /* the room the walk from the start room enters it by */
     int32_t ja, jb;        /* the rooms its tree corridor joins (first child, second child) */
-    int32_t slot;          /* its candidates in bsp.cands, while the joins need them */
-    int32_t near[2][KEEP]; /* the candidates nearest its cut, each side (-1: none), for loops */
+    int32_t slot;          /* its candidates in bsp.cands, while the joins need them;
+                            * while cutting breadth first, its depth */
 } bsp_node;
+
+/* A cut as its join left it, for its pairs and its loop: the cuts are kept
+ * in the order they were joined (children before parents), so the loops
+ * walk them in order, apart from the larger nodes. */
+typedef struct bsp_cut {
+    int32_t near[2][KEEP]; /* the candidates nearest the cut, each side (-1: none) */
+    int32_t ja, jb;        /* the rooms its tree corridor joins (-1: none) */
+    int32_t across;
+} bsp_cut;
 
 /* Per side, the rooms of a subtree reaching farthest out that way, best first. */
 typedef struct cands {
@@ -66,10 +74,14 @@ typedef struct bsp {
     int32_t node_count, node_cap;
     int32_t height;        /* the deepest node's depth */
     int32_t edge_rooms;    /* rooms in leaves against the board's edge */
+    int32_t start_back;    /* (stacked) the start room's edge leaf, counted from the last; -1 none */
     cands *cands;          /* a stack (depth-first, nothing reserved) or one per node */
+    bsp_cut *cuts;         /* leaf_count - 1, in join order (in the block of cands) */
+    int32_t cut_count;
     int32_t cand_cap;
     int stacked;
     int32_t leaf_count;
+    int32_t leaves_seen;   /* leaves made so far, while partitioning depth first */
     int32_t room_count;    /* leaf_count, less leaves left empty beside reserved cells */
     int32_t stopped_early;
     dg_room *rooms;
@@ -262,7 +274,9 @@ static dg_status append_node(bsp *b, const pending *q, int32_t *index)
     bsp_node *n = &b->nodes[b->node_count];
     n->x = q->x, n->y = q->y, n->w = q->w, n->h = q->h;
     n->child[0] = n->child[1] = -1;
-    n->depth = q->depth;
+    n->slot = q->depth;
+    n->first = b->leaves_seen; /* depth first: every leaf before it in pre-order is before it in leaf order */
+    n->leaves = 1;
     n->across = 0;
     b->height = DG_MAX(b->height, q->depth);
     if (q->parent >= 0)
@@ -288,7 +302,10 @@ static dg_status partition_depth_first(bsp *b, pending root)
         if ((st = append_node(b, &q, &i)) != DG_OK)
             break;
         if (!decide_cut(b, &q, &across, &at))
+        {
+            b->leaves_seen++;
             continue;
+        }
         b->nodes[i].across = across;
         b->leaf_count++;
         halves(&q, across, at, i, c);
@@ -319,7 +336,7 @@ static dg_status partition_breadth_first(bsp *b, pending root)
     for (i = 0; i < b->node_count && st == DG_OK; i++)
     {
         const bsp_node *n = &b->nodes[i];
-        pending q = {n->x, n->y, n->w, n->h, n->depth, -1, 0}, c[2];
+        pending q = {n->x, n->y, n->w, n->h, n->slot, -1, 0}, c[2];
         int32_t at = 0, k;
         int across = 0;
         if (!decide_cut(b, &q, &across, &at))
@@ -354,7 +371,8 @@ static dg_status partition(bsp *b)
 }
 
 /* Rooms in leaf order (a first half's rooms before the second's): leaf
- * counts bottom-up, then first room indexes top-down. */
+ * counts bottom-up, then first room indexes top-down. Only breadth first:
+ * depth first numbers the leaves as it makes them (and join_all counts them). */
 static void number_leaves(bsp *b)
 {
     for (int32_t i = b->node_count - 1; i >= 0; i--)
@@ -423,6 +441,17 @@ static int edge_room(const bsp *b, const bsp_node *n)
            (n->x == 0 || n->y == 0 || n->x + n->w == g->width || n->y + n->h == g->height);
 }
 
+/* Depth first with nothing reserved, no room is dropped later and the
+ * layout stream is not drawn again: the start room is drawn now (the draw
+ * site_start would make) and found by join_all's walk, not by a pass of
+ * its own. */
+static void draw_start(bsp *b)
+{
+    b->start_back = -1;
+    if (b->stacked && b->edge_rooms > 0)
+        b->start_back = b->edge_rooms - 1 - (int32_t)dgi_rng_below(&b->layout, (uint32_t)b->edge_rooms);
+}
+
 static void place_rooms(bsp *b)
 {
     const dg_bsp_params *p = b->p;
@@ -449,6 +478,7 @@ static void place_rooms(bsp *b)
         r->cells = r->rect.w * r->rect.h;
         r->shape = DG_SHAPE_RECT;
     }
+    draw_start(b);
 }
 
 /* n cells of v from p: eight at a time, the last eight overlapping, so
@@ -496,18 +526,33 @@ static void paint_leaf_rows(dg_grid *g, const bsp_node *n, dg_rect r)
 
 enum { ROW_MAX = 64 }; /* leaves up to this wide are painted from row patterns */
 
-/* n (8..ROW_MAX) bytes from src, eight at a time, the last eight overlapping. */
+/* n (8..ROW_MAX) bytes from src, sixteen at a time, the last sixteen (or
+ * for fewer than sixteen, the last eight) overlapping. */
 static void copy_row(uint8_t *dst, const uint8_t *src, int32_t n)
 {
-    for (int32_t i = 0; i + 8 <= n; i += 8)
-        memcpy(dst + i, src + i, 8);
-    memcpy(dst + n - 8, src + n - 8, 8);
+    if (n < 16)
+    {
+        memcpy(dst, src, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+        return;
+    }
+    for (int32_t i = 0; i + 16 <= n; i += 16)
+        memcpy(dst + i, src + i, 16);
+    memcpy(dst + n - 16, src + n - 16, 16);
+}
+
+/* `count` rows of n cells from row on, each a copy of src; returns the row after. */
+static uint8_t *copy_rows(uint8_t *row, ptrdiff_t stride, int32_t count, const uint8_t *src, int32_t n)
+{
+    for (int32_t k = 0; k < count; k++, row += stride)
+        copy_row(row, src, n);
+    return row;
 }
 
 /* Paints a leaf: rock, with its room's floor inside a wall ring. Leaves tile
  * the board, so the leaves paint every cell once. Each row is one of three
- * patterns (rock, wall row, room row) made once per leaf and picked by a
- * select, so the rows of one leaf cost the same few predictable branches. */
+ * patterns (rock, wall row, room row) made once per leaf, the rows in five
+ * runs from the top: rock, wall, room, wall, rock. */
 static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
 {
     if (r.w == 0 || n->w < 8 || n->w > ROW_MAX)
@@ -517,16 +562,18 @@ static void paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r)
     }
     uint8_t pattern[3][ROW_MAX]; /* rock, wall, room */
     int32_t in = r.x - 1 - n->x;
+    ptrdiff_t stride = g->stride;
     memset(pattern[0], DG_TILE_VOID, ROW_MAX);
     memset(pattern[1], DG_TILE_VOID, ROW_MAX);
     memset(pattern[1] + in, DG_TILE_WALL, (size_t)r.w + 2);
     memcpy(pattern[2], pattern[1], ROW_MAX);
     memset(pattern[2] + in + 1, DG_TILE_FLOOR, (size_t)r.w);
-    for (int32_t y = n->y; y < n->y + n->h; y++)
-    {
-        int kind = (y >= r.y - 1 && y <= r.y + r.h) + (y >= r.y && y < r.y + r.h);
-        copy_row(&DG_CELL(g, n->x, y), pattern[kind], n->w);
-    }
+    uint8_t *row = &DG_CELL(g, n->x, n->y);
+    row = copy_rows(row, stride, r.y - 1 - n->y, pattern[0], n->w);
+    row = copy_rows(row, stride, 1, pattern[1], n->w);
+    row = copy_rows(row, stride, r.h, pattern[2], n->w);
+    row = copy_rows(row, stride, 1, pattern[1], n->w);
+    copy_rows(row, stride, n->y + n->h - (r.y + r.h + 1), pattern[0], n->w);
 }
 
 /* ---- candidates: the rooms of a subtree nearest each of its sides ------------------- */
@@ -581,21 +628,28 @@ static int has_rooms(const bsp *b, const bsp_node *n)
     return best_of(b, n, 0)[0].room >= 0;
 }
 
-/* Node n's candidates from its children's, into *out (which may not be theirs). */
+/* Node n's candidates from its children's, into *out, which may be the
+ * second child's (on the stack, the node takes that entry). */
 static void node_candidates(const bsp *b, const bsp_node *n, cands *out)
 {
     const cands *c0 = &b->cands[b->nodes[n->child[0]].slot], *c1 = &b->cands[b->nodes[n->child[1]].slot];
     if (c0->side[0][0].room < 0 || c1->side[0][0].room < 0) /* leaves without rooms: only beside reserved cells */
     {
-        *out = c0->side[0][0].room >= 0 ? *c0 : *c1;
+        const cands *with = c0->side[0][0].room >= 0 ? c0 : c1;
+        if (with != out)
+            *out = *with;
         return;
     }
     int far = n->across ? SIDE_E : SIDE_S, near = n->across ? SIDE_W : SIDE_N;
     int m0 = n->across ? SIDE_N : SIDE_W, m1 = n->across ? SIDE_S : SIDE_E;
-    memcpy(out->side[far], c1->side[far], sizeof out->side[far]);
+    cand b0[KEEP], b1[KEEP]; /* the second child's lists to merge, before out overwrites them */
+    memcpy(b0, c1->side[m0], sizeof b0);
+    memcpy(b1, c1->side[m1], sizeof b1);
+    if (out != c1)
+        memcpy(out->side[far], c1->side[far], sizeof out->side[far]);
     memcpy(out->side[near], c0->side[near], sizeof out->side[near]);
-    merge_best(c0->side[m0], c1->side[m0], out->side[m0]);
-    merge_best(c0->side[m1], c1->side[m1], out->side[m1]);
+    merge_best(c0->side[m0], b0, out->side[m0]);
+    merge_best(c0->side[m1], b1, out->side[m1]);
 }
 
 static span span_of(dg_rect r, int across)
@@ -853,11 +907,15 @@ typedef struct pair {
 
 /* The candidate pairs across a cut: the rooms nearest it on each side and
  * the order of their pairs, cheapest first (stable); a pair is built only
- * when it is tried. */
+ * when it is tried, and ranked only when it is asked for (most cuts take
+ * one of the first few). */
 typedef struct pair_list {
     int32_t a[KEEP], b[KEEP];
     span sa[KEEP], sb[KEEP];
-    uint8_t order[KEEP * KEEP]; /* i * KEEP + j */
+    int32_t key[KEEP * KEEP];    /* cost * 16 + listing position: unique, so the order is stable */
+    uint8_t code[KEEP * KEEP];   /* i * KEEP + j, by listing position */
+    int32_t ranked[KEEP * KEEP]; /* the keys of the cheapest pairs found so far, in order */
+    int32_t done;                /* pairs ranked */
     int32_t count;
 } pair_list;
 
@@ -867,9 +925,9 @@ static int32_t pair_cost(const span *sa, const span *sb)
     return sb->u0 - sa->u1 + DG_MAX(apart, 0);
 }
 
-static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
+static int32_t list_pairs(const bsp *b, const bsp_cut *n, pair_list *out)
 {
-    int na = 0, nb = 0;
+    int na = 0, nb = 0, count = 0;
     for (; na < KEEP && n->near[0][na] >= 0; na++)
     {
         out->a[na] = n->near[0][na];
@@ -880,30 +938,31 @@ static int32_t list_pairs(const bsp *b, const bsp_node *n, pair_list *out)
         out->b[nb] = n->near[1][nb];
         out->sb[nb] = span_of(b->rooms[out->b[nb]].rect, n->across);
     }
-    /* cost and listing position in one key (unique), each pair placed at its
-     * rank: a stable order by cost without a branch on the random costs */
-    int32_t key[KEEP * KEEP], code[KEEP * KEEP], count = 0;
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++, count++)
         {
-            key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
-            code[count] = i * KEEP + j;
+            out->key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
+            out->code[count] = (uint8_t)(i * KEEP + j);
         }
-    for (int32_t k = 0; k < count; k++)
-    {
-        int32_t rank = 0;
-        for (int32_t m = 0; m < count; m++)
-            rank += key[m] < key[k];
-        out->order[rank] = (uint8_t)code[k];
-    }
+    out->done = 0;
     return out->count = count;
 }
 
-/* The k-th cheapest pair of l. */
-static pair pair_at(const pair_list *l, int32_t k)
+/* The k-th cheapest pair of l (k at most one past those asked for before):
+ * the next is the smallest key above the last, found by selects rather
+ * than branches on the random costs. */
+static pair pair_at(pair_list *l, int32_t k)
 {
-    int i = l->order[k] / KEEP, j = l->order[k] % KEEP;
-    pair q = {l->a[i], l->b[j], pair_cost(&l->sa[i], &l->sb[j]), l->sa[i], l->sb[j]};
+    while (l->done <= k)
+    {
+        int32_t after = l->done > 0 ? l->ranked[l->done - 1] : INT32_MIN, best = INT32_MAX;
+        for (int32_t m = 0; m < l->count; m++)
+            best = l->key[m] > after && l->key[m] < best ? l->key[m] : best;
+        l->ranked[l->done++] = best;
+    }
+    int32_t key = l->ranked[k], code = l->code[key & 15];
+    int i = code / KEEP, j = code % KEEP;
+    pair q = {l->a[i], l->b[j], key >> 4, l->sa[i], l->sb[j]};
     return q;
 }
 
@@ -1022,7 +1081,7 @@ static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb,
  * band between them keeps clear, unless it would run longer than LEG_MAX;
  * otherwise the cheapest pair with a clear and short straight or L route,
  * else those two rooms through the band. */
-static void join(bsp *b, bsp_node *n)
+static void join(bsp *b, bsp_node *n, const bsp_cut *cut)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     int32_t ra = best_of(b, c0, n->across ? SIDE_E : SIDE_S)[0].room;
@@ -1040,7 +1099,7 @@ static void join(bsp *b, bsp_node *n)
         }
     }
     pair_list pl;
-    int32_t count = list_pairs(b, n, &pl);
+    int32_t count = list_pairs(b, cut, &pl);
     for (int32_t i = 0; i < count; i++)
     {
         pair q = pair_at(&pl, i);
@@ -1242,14 +1301,14 @@ static int join_by_search(bsp *b, bsp_node *n)
 /* join() with reserved cells on the board: no route is free by construction,
  * so every one is checked, and when none of the planned shapes is clear a
  * search finds a way round. A half without rooms needs no join. */
-static void join_around(bsp *b, bsp_node *n)
+static void join_around(bsp *b, bsp_node *n, const bsp_cut *cut)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     n->ja = n->jb = -1;
     if (!has_rooms(b, c0) || !has_rooms(b, c1))
         return;
     pair_list pl;
-    int32_t count = list_pairs(b, n, &pl);
+    int32_t count = list_pairs(b, cut, &pl);
     route r;
     for (int32_t i = 0; i < count; i++)
     {
@@ -1280,18 +1339,19 @@ static void join_around(bsp *b, bsp_node *n)
  * candidate on every side; a node's candidates come from its children's, then
  * its halves are joined. In pre-order every corridor is dug right after the
  * rooms it joins are painted, while their rows are still in cache. */
-/* The candidates nearest n's cut from each side, kept for its loop. */
-static void keep_near(const bsp *b, bsp_node *n)
+/* The candidates nearest n's cut from each side, kept for its pairs and loop. */
+static void keep_near(const bsp *b, const bsp_node *n, bsp_cut *cut)
 {
     const cand *la = best_of(b, &b->nodes[n->child[0]], n->across ? SIDE_E : SIDE_S);
     const cand *lb = best_of(b, &b->nodes[n->child[1]], n->across ? SIDE_W : SIDE_N);
     for (int k = 0; k < KEEP; k++)
-        n->near[0][k] = la[k].room, n->near[1][k] = lb[k].room;
+        cut->near[0][k] = la[k].room, cut->near[1][k] = lb[k].room;
+    cut->across = n->across;
 }
 
 /* A cut's loop: with loop_chance, a second clear corridor between two rooms
  * other than its join's pair. */
-static void loop_across(bsp *b, const bsp_node *n)
+static void loop_across(bsp *b, const bsp_cut *n)
 {
     if (!dg_rng_chance(&b->loop, b->p->loop_chance))
         return;
@@ -1319,25 +1379,31 @@ static void join_all(bsp *b)
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
         bsp_node *n = &b->nodes[i];
-        cands mine;
+        /* the candidates are written in place: a copy of a local made by
+         * small stores would be read back in larger loads, which stall */
         if (n->child[0] < 0)
         {
+            n->slot = b->stacked ? top++ : i;
             if (!b->reserved) /* (painted beforehand around reserved cells) */
                 paint_leaf(b->g, n, b->rooms[n->first].rect);
-            leaf_candidates(n, b->rooms[n->first].rect, &mine);
+            if (b->start_back >= 0 && edge_room(b, n) && b->start_back-- == 0)
+                b->start_room = n->first;
+            leaf_candidates(n, b->rooms[n->first].rect, &b->cands[n->slot]);
         }
         else
         {
-            keep_near(b, n);
+            n->leaves = b->nodes[n->child[0]].leaves + b->nodes[n->child[1]].leaves;
+            bsp_cut *cut = &b->cuts[b->cut_count++];
+            keep_near(b, n, cut);
             if (b->reserved)
-                join_around(b, n);
+                join_around(b, n, cut);
             else
-                join(b, n);
-            node_candidates(b, n, &mine);
-            top -= 2 * b->stacked;
+                join(b, n, cut);
+            cut->ja = n->ja, cut->jb = n->jb;
+            top -= 2 * b->stacked; /* the children's entries: the node takes the second's */
+            node_candidates(b, n, &b->cands[b->stacked ? top : i]);
+            n->slot = b->stacked ? top++ : i;
         }
-        n->slot = b->stacked ? top++ : i;
-        b->cands[n->slot] = mine;
     }
 }
 
@@ -1346,9 +1412,8 @@ static void add_loops(bsp *b)
 {
     if (b->p->loop_chance == 0)
         return;
-    for (int32_t i = b->node_count - 1; i >= 0; i--)
-        if (b->nodes[i].child[0] >= 0)
-            loop_across(b, &b->nodes[i]);
+    for (int32_t i = 0; i < b->cut_count; i++)
+        loop_across(b, &b->cuts[i]);
 }
 
 /* ---- reserved cells ------------------------------------------------------------------ */
@@ -1505,6 +1570,8 @@ static void compact_rooms(bsp *b)
 static void site_start(bsp *b)
 {
     int32_t edge = 0;
+    if (b->stacked && b->edge_rooms > 0) /* drawn by draw_start, found by join_all */
+        return;
     if (b->reserved) /* (prune may have emptied some) */
         for (int32_t i = 0; i < b->node_count; i++)
             edge += edge_room(b, &b->nodes[i]);
@@ -1601,7 +1668,8 @@ static dg_status fill_result(const bsp *b, dg_result *r)
 static void bsp_free(bsp *b)
 {
     dgi_free(b->a, b->nodes, (size_t)b->node_cap * sizeof *b->nodes);
-    dgi_free(b->a, b->cands, (size_t)b->cand_cap * sizeof *b->cands);
+    size_t cand_bytes = (size_t)b->cand_cap * sizeof *b->cands;
+    dgi_free(b->a, b->cands, b->cands ? cand_bytes + (size_t)b->leaf_count * sizeof *b->cuts : 0);
     dgi_free(b->a, b->block, b->block_size);
 }
 
@@ -1611,9 +1679,11 @@ static dg_status alloc_lists(bsp *b)
 {
     b->stacked = !b->reserved && b->p->max_leaves == 0;
     b->cand_cap = b->stacked ? b->height + 2 : b->node_count;
-    b->cands = dgi_alloc(b->a, (size_t)b->cand_cap * sizeof *b->cands);
+    size_t cand_bytes = (size_t)b->cand_cap * sizeof *b->cands;
+    b->cands = dgi_alloc(b->a, cand_bytes + (size_t)b->leaf_count * sizeof *b->cuts); /* cuts behind */
     if (!b->cands)
         return DG_E_NOMEM;
+    b->cuts = (bsp_cut *)(void *)((char *)b->cands + cand_bytes);
     size_t rooms = (size_t)b->leaf_count, cuts = rooms - 1;
     size_t room_bytes = rooms * sizeof(dg_room), cor_bytes = 3 * cuts * sizeof(dg_corridor);
     b->block_size = room_bytes + cor_bytes + 4 * cuts * sizeof(dg_door);
@@ -1760,7 +1830,8 @@ dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t 
     st = partition(&b);
     if (st == DG_OK)
     {
-        number_leaves(&b);
+        if (b.p->max_leaves > 0)
+            number_leaves(&b);
         st = alloc_lists(&b);
     }
     if (st == DG_OK)
