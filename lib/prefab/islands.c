@@ -330,11 +330,13 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
 {
     s->check = s->p->connected && !s->p->keep;
     s->words = (s->w + 63) / 64;
+    s->most_runs = 1;
     for (int32_t i = 0; i < s->set->count; i++)
     {
         const dgi_prefab *q = &s->set->prefabs[i];
         size_t w = (size_t)q->width, h = (size_t)q->height;
-        s->most_runs = DG_MAX(s->most_runs, DG_MAX(h * ((w + 1) / 2), w * ((h + 1) / 2)));
+        if (q->has_void) /* else one rectangle */
+            s->most_runs = DG_MAX(s->most_runs, DG_MAX(h * ((w + 1) / 2), w * ((h + 1) / 2)));
         s->most_exits = DG_MAX(s->most_exits, 2 * (q->width + q->height));
         if ((q->modes & DG_PREFAB_ISLAND) && q->sub_count)
             s->glyphs_size = DG_MAX(s->glyphs_size, w * h + (size_t)q->random_count);
@@ -545,12 +547,14 @@ static dg_status find_exits(islands *s, int32_t index, int32_t o)
     const dgi_prefab *q = &s->set->prefabs[index];
     if (s->exit_first[index] < 0)
     {
-        if (dgi_grow(s->alloc, (void **)&s->door_exits, &s->door_exits_cap,
-                     s->door_exits_n + 2 * (q->width + q->height), 2 * sizeof *s->door_exits) != DG_OK)
+        int32_t n = find_door_exits(s, q, s->exits); /* s->exits has room for any prefab's */
+        if (dgi_grow(s->alloc, (void **)&s->door_exits, &s->door_exits_cap, s->door_exits_n + n,
+                     2 * sizeof *s->door_exits) != DG_OK)
             return DG_E_NOMEM;
+        memcpy(s->door_exits + 2 * (size_t)s->door_exits_n, s->exits, (size_t)n * 2 * sizeof *s->exits);
         s->exit_first[index] = s->door_exits_n;
-        s->exit_count[index] = find_door_exits(s, q, s->door_exits + 2 * (size_t)s->door_exits_n);
-        s->door_exits_n += s->exit_count[index];
+        s->exit_count[index] = n;
+        s->door_exits_n += n;
     }
     int32_t first = s->exit_first[index];
     s->exits_n = s->exit_count[index];
@@ -641,7 +645,7 @@ static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 static dg_status grow_margins(islands *s, int32_t more)
 {
     /* first room for about one building per 64 cells: one allocation per call */
-    int32_t guess = (int32_t)DG_MAX(64, DG_MIN((int64_t)s->w * s->h / 64, 4096));
+    int32_t guess = (int32_t)DG_MAX(16, DG_MIN((int64_t)s->w * s->h / 64, 4096));
     return dgi_grow(s->alloc, (void **)&s->margins, &s->margins_cap, DG_MAX(s->margins_n + more, guess),
                     4 * sizeof *s->margins);
 }
@@ -867,7 +871,7 @@ static dg_point first_start_marker(const islands *s, const dgi_prefab *q, const 
 /* Records a building's box (its room's rect); the first of a start group is the start building. */
 static dg_status add_box(islands *s, int32_t x, int32_t y, int32_t w, int32_t h, int32_t start_group)
 {
-    dg_status st = dgi_grow(s->alloc, (void **)&s->boxes, &s->boxes_cap, DG_MAX(s->boxes_n + 1, 64),
+    dg_status st = dgi_grow(s->alloc, (void **)&s->boxes, &s->boxes_cap, DG_MAX(s->boxes_n + 1, 16),
                             4 * sizeof *s->boxes);
     if (st != DG_OK)
         return st;
@@ -1299,20 +1303,29 @@ static int32_t walk(islands *s, int32_t from, int32_t *best, int32_t *best_end)
     s->level[0][0] = from;
     while (n > 0)
     {
-        /* a level's cells are new ones, four per cell of the last at most */
-        int32_t room = (int32_t)DG_MIN(4 * (int64_t)n, cells - total) + 1;
-        if (dgi_grow(s->alloc, (void **)&s->level[1], &s->level_cap[1], room, sizeof **s->level) != DG_OK)
-            return -1;
-        const int32_t *cur = s->level[0];
-        int32_t *next = s->level[1], k = 0, i = 0, found = -1;
-        for (; i < n && found < 0; i++)
+        int32_t k = 0, i = 0, found = -1;
+        while (i < n)
         {
-            int32_t c = cur[i];
-            found = (box[c >> 6] >> (c & 63)) & 1 ? c : -1;
-            k = queue_open(m, pw, c, next, k);
+            /* a cell queues four at most: the cells that surely have room, without a check */
+            int32_t sure = DG_MIN(n - i, (s->level_cap[1] - k) / 4);
+            if (sure == 0)
+            {
+                int32_t room = (int32_t)DG_MIN((int64_t)k + 4, cells - total + 1); /* one written past the last */
+                if (dgi_grow(s->alloc, (void **)&s->level[1], &s->level_cap[1], room, sizeof **s->level) != DG_OK)
+                    return -1;
+                sure = s->level_cap[1] - k >= 4 ? DG_MIN(n - i, (s->level_cap[1] - k) / 4) : 1;
+            }
+            const int32_t *cur = s->level[0];
+            int32_t *next = s->level[1], end = i + sure;
+            for (; i < end && found < 0; i++)
+            {
+                int32_t c = cur[i];
+                found = (box[c >> 6] >> (c & 63)) & 1 ? c : -1;
+                k = queue_open(m, pw, c, next, k);
+            }
+            for (; i < end; i++)
+                k = queue_open(m, pw, cur[i], next, k);
         }
-        for (; i < n; i++)
-            k = queue_open(m, pw, cur[i], next, k);
         if (found >= 0)
         {
             *best = found;
@@ -1397,9 +1410,7 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     dg_status st = check_params(set, &p, diag);
     if (st != DG_OK)
         return st;
-    islands *s = dgi_alloc(allocator, sizeof *s);
-    if (!s)
-        return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+    islands state, *s = &state; /* a fixed size: on the stack */
     memset(s, 0, sizeof *s);
     s->set = set;
     s->p = &p;
@@ -1486,6 +1497,5 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     dgi_free(allocator, s->door_exits, (size_t)s->door_exits_cap * 2 * sizeof *s->door_exits);
     dgi_free(allocator, s->margins, (size_t)s->margins_cap * 4 * sizeof *s->margins);
     dgi_free(allocator, s->boxes, (size_t)s->boxes_cap * 4 * sizeof *s->boxes);
-    dgi_free(allocator, s, sizeof *s);
     return st;
 }
