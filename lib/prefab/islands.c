@@ -551,7 +551,8 @@ static dg_status find_exits(islands *s, int32_t index, int32_t o)
         if (dgi_grow(s->alloc, (void **)&s->door_exits, &s->door_exits_cap, s->door_exits_n + n,
                      2 * sizeof *s->door_exits) != DG_OK)
             return DG_E_NOMEM;
-        memcpy(s->door_exits + 2 * (size_t)s->door_exits_n, s->exits, (size_t)n * 2 * sizeof *s->exits);
+        if (n > 0) /* the list stays NULL while no prefab has a door */
+            memcpy(s->door_exits + 2 * (size_t)s->door_exits_n, s->exits, (size_t)n * 2 * sizeof *s->exits);
         s->exit_first[index] = s->door_exits_n;
         s->exit_count[index] = n;
         s->door_exits_n += n;
