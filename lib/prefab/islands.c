@@ -1091,30 +1091,71 @@ static void seal_site(islands *s, dgi_gen *gen)
             }
 }
 
-/* DG_OK if the passable cells of the try's map are connected, DG_E_LIMIT if
- * not. Its scratch is made only now: most maps are connected by construction.
- * Without a passability grid of its own, it is made from the tiles in the
- * try's area (its position maps are done with). */
-static dg_status check_connected(islands *s, dgi_gen *gen)
+/* The runs of open cells of a row as (start, end past it, run id) from id
+ * on; how many. */
+static int32_t row_runs(const uint8_t *row, int32_t w, const uint8_t *open, int32_t id, int32_t *runs)
 {
-    size_t size = dgi_gen_connected_scratch(s->w, s->h);
-    int32_t *scratch = dgi_alloc(s->alloc, size);
-    if (!scratch)
-        return DG_E_NOMEM;
-    int connected;
-    if (gen->pass.cells)
-        connected = dgi_gen_connected(gen, scratch);
-    else
+    int32_t n = 0;
+    for (int32_t x = 0; x < w;)
     {
-        dg_grid_init(&gen->pass, s->area, s->w, s->h, 0);
-        for (int32_t y = 0; y < s->h; y++)
-            for (int32_t x = 0; x < s->w; x++)
-                DG_CELL(&gen->pass, x, y) = dg_tile_passable(DG_CELL(&gen->g, x, y)) ? DG_TILE_FLOOR : DG_TILE_WALL;
-        connected = dgi_gen_connected(gen, scratch);
-        gen->pass.cells = NULL;
+        while (x < w && !open[row[x]])
+            x++;
+        if (x == w)
+            break;
+        runs[3 * n] = x;
+        while (x < w && open[row[x]])
+            x++;
+        runs[3 * n + 1] = x;
+        runs[3 * n++ + 2] = id++;
     }
-    dgi_free(s->alloc, scratch, size);
-    return connected ? DG_OK : DG_E_LIMIT;
+    return n;
+}
+
+/* DG_OK if the passable cells of the try's map (by its passability grid if
+ * it has one, else by its tiles) are connected, DG_E_LIMIT if not: runs of
+ * each row joined to the runs they touch on the row above (union-find), as
+ * dgi_gen_connected counts regions, with room for the runs there are (the
+ * parents in s->level[0], two rows of runs in s->level[1]). */
+static dg_status check_connected(islands *s, const dgi_gen *gen)
+{
+    const dg_grid *g = gen->pass.cells ? &gen->pass : &gen->g;
+    uint8_t open[256];
+    for (int t = 0; t < 256; t++)
+        open[t] = gen->pass.cells ? t == DG_TILE_FLOOR : dgi_passable_default[t];
+    int32_t per_row = s->w / 2 + 1, runs = 0, joins = 0, prev_n = 0;
+    if (dgi_grow(s->alloc, (void **)&s->level[1], &s->level_cap[1], 6 * per_row, sizeof **s->level) != DG_OK)
+        return DG_E_NOMEM;
+    int32_t *prev = s->level[1], *cur = prev + 3 * per_row;
+    for (int32_t y = 0; y < s->h; y++)
+    {
+        int32_t n = row_runs(&DG_CELL(g, 0, y), s->w, open, runs, cur);
+        if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], runs + n, sizeof **s->level) != DG_OK)
+            return DG_E_NOMEM;
+        int32_t *parent = s->level[0];
+        for (int32_t k = 0; k < n; k++, runs++)
+            parent[runs] = runs;
+        for (int32_t a = 0, b = 0; a < prev_n && b < n;)
+        {
+            if (prev[3 * a] < cur[3 * b + 1] && cur[3 * b] < prev[3 * a + 1])
+            {
+                int32_t ra = dgi_uf_find(parent, prev[3 * a + 2]), rb = dgi_uf_find(parent, cur[3 * b + 2]);
+                if (ra != rb) /* the older run stays the root: trees stay shallow */
+                {
+                    parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+                    joins++;
+                }
+            }
+            if (prev[3 * a + 1] < cur[3 * b + 1])
+                a++;
+            else
+                b++;
+        }
+        int32_t *t = prev;
+        prev = cur;
+        cur = t;
+        prev_n = n;
+    }
+    return runs - joins <= 1 ? DG_OK : DG_E_LIMIT;
 }
 
 /* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
