@@ -32,7 +32,7 @@ typedef struct islands {
     const dg_prefab_set *set;
     const dg_prefab_islands_params *p;
     int32_t w, h;
-    group groups[MAX_GROUPS];
+    group *groups;  /* group_count of them */
     int32_t group_count;
     /* bit maps have `words` 64-bit words per row */
     uint64_t *occ;  /* the buildings' footprints */
@@ -50,8 +50,11 @@ typedef struct islands {
         int32_t *block_free;  /* their sums per ROW_BLOCK rows, so finding a row skips blocks */
         int32_t free_total;   /* their sum */
         int counted;          /* free is kept (from the map's first count on) */
+        uint8_t *own;         /* its memory when it is not in s->area (slot_size bytes), or NULL */
     } maps[POSITION_MAPS];
     int32_t maps_n, maps_next;
+    size_t slot_size;         /* bytes of one position map: bits, free, block_free */
+    int32_t area_slots;       /* position maps that live in s->area after occ */
     struct position_map *map; /* the current building's if it is one rectangle, else NULL */
     const struct position_map *cells_map; /* the 1 x 1 map if it is several, else NULL */
     int32_t *margins;       /* x0, y0, x1, y1 per grown rectangle placed */
@@ -59,22 +62,30 @@ typedef struct islands {
     const dg_allocator *alloc;
     int32_t *fit;   /* per prefab: distinct allowed orientations that fit the map */
     int32_t *members; /* per group: the prefabs it may use, members_n[k] from members[k * count] */
-    int32_t members_n[MAX_GROUPS];
+    int32_t *members_n;
     int64_t *member_weights; /* per group: its members' weights, laid out as members */
-    int has_unique[MAX_GROUPS]; /* a member is `unique`: its weight drops to 0 once used */
+    uint8_t *has_unique; /* per group: a member is `unique`: its weight drops to 0 once used */
+    int check;      /* the map must be connected (connected and not keep) */
     int proven;     /* pure mode: connected by construction so far (no flood fill needed) */
     int tiles_pass; /* every glyph's tile is passable exactly when its class is */
-    uint8_t *pass;  /* the passability grid, filled from the tiles only if a flood fill is needed */
     int64_t *weights;
     uint8_t *used;  /* per prefab, for `unique` */
     uint8_t *dead;  /* per prefab: orientations that fit nowhere any more in this try */
     int64_t try_left, call_left; /* work units left (docs/prefabs.md) */
-    int32_t *stack; /* connectivity check */
     int tiles_only;   /* no result wanted: buildings are stamped from templates where they can be */
     int ring;         /* border in pure mode: footprints keep `inset` cells off the grid's edge */
     int32_t inset;    /* RING_INSET, one more from WIDE_PATH_SIDE on */
-    int32_t *queue;   /* the walk that picks the exit: width x height cells */
-    uint8_t *mark;    /* the exit's walk: open cells, then building cells (padded grid) */
+    /* One try's scratch, used twice: while buildings are placed, occ and the
+     * position maps that fit; once they are, the walks over the grid padded
+     * by one closed cell (open: 1 on the open cells not yet reached; box: a
+     * bit per padded cell in a building's box), or the passability grid of
+     * the connectivity check. */
+    uint8_t *area;
+    size_t area_size;
+    uint8_t *open;
+    uint64_t *box;
+    int32_t *level[2]; /* the walks' current and next level of cells (padded indices) */
+    int32_t level_cap[2];
     uint8_t *may_start; /* per prefab: its legend has a `start` marker glyph */
     int exit_fixed;   /* an island prefab's legend has an `exit` marker glyph: it gives the exit */
     int32_t *boxes;   /* x, y, w, h of every building placed in this try, in order */
@@ -88,18 +99,22 @@ typedef struct islands {
     int32_t *rects, *exits;
     int32_t rects_n, exits_n;
     int32_t lo_x, lo_y, hi_x, hi_y;
-    int32_t *exit_first, *door_exits; /* per prefab: the cells outside it its border doors open
-                                       * onto, (x, y) pairs of the identity orientation from
-                                       * door_exits[2 * exit_first[i]] */
-    size_t shape_size;  /* cells of the largest prefab */
-    size_t border;      /* border cells of all prefabs */
+    int32_t *exit_first, *exit_count; /* per prefab: its door exits are exit_count[i] (x, y)
+                                       * pairs from door_exits[2 * exit_first[i]] (-1: not
+                                       * found yet) */
+    int32_t *door_exits; /* the cells outside a prefab its border doors open onto, in the
+                          * identity orientation, found on the prefab's first use */
+    int32_t door_exits_n, door_exits_cap; /* pairs */
+    size_t most_runs;   /* row runs of the largest prefab's cells, at most */
+    int32_t most_exits; /* door exits of one prefab, at most (cells around it) */
+    uint8_t *glyphs;    /* a building's resolved glyphs (glyphs_size bytes), or NULL */
+    size_t glyphs_size;
     int32_t min_margin; /* smallest margin of the buildings placed so far */
     const dgi_mask *reserved; /* NULL: none */
     uint8_t *pocket;    /* with reserved cells and open ground: 1 on ground cut off from the
                          * largest stretch (left as rock), else 0 */
-    uint8_t *block;     /* all scratch arrays above, one allocation */
+    uint8_t *block;     /* all per-call scratch arrays above, one allocation */
     size_t block_size;
-    uint8_t buf[4096];
 } islands;
 
 void dg_prefab_islands_defaults(dg_prefab_islands_params *p)
@@ -148,6 +163,14 @@ static dg_status check_params(const dg_prefab_set *set,
     return DG_OK;
 }
 
+/* Groups the call uses: the params', else the set's, else one of every island prefab. */
+static int32_t groups_wanted(const islands *s)
+{
+    if (s->p->group_count > 0)
+        return s->p->group_count;
+    return s->set->group_count > 0 ? DG_MIN(s->set->group_count, MAX_GROUPS) : 1;
+}
+
 static void load_groups(islands *s)
 {
     const dg_prefab_islands_params *p = s->p;
@@ -172,60 +195,71 @@ static void load_groups(islands *s)
     }
 }
 
-/* Bytes of a scratch array, rounded so the next one stays 8-byte aligned. */
-/* Hands out the scratch arrays from one block: sizes first (block NULL), then
- * pointers. Returns the block size. */
-static size_t carve(islands *s, uint8_t *block, int check)
+/* Bytes of one position map: its bits, then its free counts per row and per block of rows. */
+static size_t slot_bytes(const islands *s)
 {
-    enum { OCC, WEIGHTS, FIT, EXIT_FIRST, DOOR_EXITS, RECTS, EXITS, STACK, FLAGS, DEAD, MEMBER, MEMBER_WEIGHTS, MAPS,
-           FREE, BLOCK_FREE, STAMPS, QUEUE, MARK, MAY_START, PARTS };
     size_t blocks = (size_t)s->h / ROW_BLOCK + 1;
+    return (size_t)s->h * (size_t)s->words * sizeof(uint64_t) + (((size_t)s->h * 4 + 7) & ~(size_t)7) +
+           ((blocks * 4 + 7) & ~(size_t)7);
+}
+
+/* Points map at its memory: bits, then free counts per row and per block. */
+static void slot_at(const islands *s, struct position_map *map, uint8_t *mem)
+{
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
-    size_t n = (size_t)DG_MAX(s->set->count, 1);
+    map->bits = (uint64_t *)mem;
+    map->free = (int32_t *)(mem + rows);
+    map->block_free = (int32_t *)(mem + rows + (((size_t)s->h * 4 + 7) & ~(size_t)7));
+}
+
+/* Bytes of the walks' planes (open, then box), after which the try's area is sized. */
+static size_t walk_bytes(const islands *s)
+{
+    size_t padded = (size_t)(s->w + 2) * (size_t)(s->h + 2);
+    return ((padded + 7) & ~(size_t)7) + (padded + 63) / 64 * sizeof(uint64_t);
+}
+
+/* Hands out the per-call scratch arrays from one block: sizes first (block
+ * NULL), then pointers. Returns the block size. */
+static size_t carve(islands *s, uint8_t *block)
+{
+    enum { WEIGHTS, MEMBER_WEIGHTS, FIT, EXIT_FIRST, EXIT_COUNT, RECTS, EXITS, MEMBER, MEMBERS_N, GROUPS, FLAGS,
+           DEAD, UNIQUE, STAMPS, MAY_START, GLYPHS, PARTS };
+    size_t n = (size_t)DG_MAX(s->set->count, 1), groups = (size_t)groups_wanted(s);
     uint8_t *part[PARTS];
     size_t size[PARTS] = {
-        rows, n * sizeof *s->weights, n * sizeof *s->fit, (n + 1) * sizeof *s->exit_first,
-        s->border * 2 * sizeof *s->door_exits, s->shape_size * 4 * sizeof *s->rects,
-        s->shape_size * 4 * sizeof *s->exits, /* two faces per door at most */
-        check ? dgi_gen_connected_scratch(s->w, s->h) : 0, n, n, n * (size_t)s->group_count * sizeof *s->members,
-        n * (size_t)s->group_count * sizeof *s->member_weights,
-        POSITION_MAPS * rows, POSITION_MAPS * (size_t)s->h * sizeof(int32_t), POSITION_MAPS * blocks * sizeof(int32_t),
-        s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0,
-        ((size_t)s->w * (size_t)s->h + 1) * sizeof *s->queue, /* one past the region */
-        2 * (size_t)(s->w + 2) * (size_t)(s->h + 2), n};
+        n * sizeof *s->weights, n * groups * sizeof *s->member_weights, n * sizeof *s->fit,
+        n * sizeof *s->exit_first, n * sizeof *s->exit_count,
+        s->most_runs * 4 * sizeof *s->rects, (size_t)DG_MAX(s->most_exits, 1) * 2 * sizeof *s->exits,
+        n * groups * sizeof *s->members, groups * sizeof *s->members_n, groups * sizeof *s->groups, n, n, groups,
+        s->tiles_only ? dgi_stamps_size(s->set, DG_PREFAB_ISLAND) : 0, n, s->glyphs_size};
     size_t at = dgi_carve(block, size, part, PARTS);
     if (!block)
         return at;
-    s->occ = (uint64_t *)part[OCC];
     s->weights = (int64_t *)part[WEIGHTS];
+    s->member_weights = (int64_t *)part[MEMBER_WEIGHTS];
     s->fit = (int32_t *)part[FIT];
     s->exit_first = (int32_t *)part[EXIT_FIRST];
-    s->door_exits = (int32_t *)part[DOOR_EXITS];
+    s->exit_count = (int32_t *)part[EXIT_COUNT];
     s->rects = (int32_t *)part[RECTS];
     s->exits = (int32_t *)part[EXITS];
-    s->stack = (int32_t *)part[STACK];
+    s->members = (int32_t *)part[MEMBER];
+    s->members_n = (int32_t *)part[MEMBERS_N];
+    s->groups = (group *)part[GROUPS];
     s->used = part[FLAGS];
     s->dead = part[DEAD];
-    s->members = (int32_t *)part[MEMBER];
-    s->member_weights = (int64_t *)part[MEMBER_WEIGHTS];
-    s->queue = (int32_t *)part[QUEUE];
-    s->mark = part[MARK];
+    s->has_unique = part[UNIQUE];
     s->may_start = part[MAY_START];
+    s->glyphs = part[GLYPHS];
     if (part[STAMPS])
         dgi_stamps_init(&s->stamps, s->set, DG_PREFAB_ISLAND, s->w, part[STAMPS]);
-    for (int k = 0; k < POSITION_MAPS; k++)
-    {
-        s->maps[k].bits = (uint64_t *)part[MAPS] + (size_t)k * rows / sizeof(uint64_t);
-        s->maps[k].free = (int32_t *)part[FREE] + (size_t)k * (size_t)s->h;
-        s->maps[k].block_free = (int32_t *)part[BLOCK_FREE] + (size_t)k * blocks;
-    }
     return at;
 }
 
 /* The cells just outside prefab q (identity orientation) that its border
  * doors open onto, one per side a door is on, as (x, y) pairs; returns how
- * many (at most one per cell around q). Doors are never substituted, so they
- * hold for every outcome of the random glyphs. */
+ * many (at most one per cell around q). Doors are never substituted, so
+ * they hold for every outcome of the random glyphs. */
 static int32_t find_door_exits(const islands *s, const dgi_prefab *q, int32_t *exits)
 {
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
@@ -294,29 +328,49 @@ static void find_marker_glyphs(islands *s)
 
 static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
 {
-    int check = s->p->connected && !s->p->keep;
+    s->check = s->p->connected && !s->p->keep;
     s->words = (s->w + 63) / 64;
+    s->most_runs = 1;
     for (int32_t i = 0; i < s->set->count; i++)
     {
         const dgi_prefab *q = &s->set->prefabs[i];
-        s->shape_size = DG_MAX(s->shape_size, (size_t)q->width * (size_t)q->height);
-        s->border += 2 * ((size_t)q->width + (size_t)q->height);
+        size_t w = (size_t)q->width, h = (size_t)q->height;
+        if (q->has_void) /* else one rectangle */
+            s->most_runs = DG_MAX(s->most_runs, DG_MAX(h * ((w + 1) / 2), w * ((h + 1) / 2)));
+        s->most_exits = DG_MAX(s->most_exits, 2 * (q->width + q->height));
+        if ((q->modes & DG_PREFAB_ISLAND) && q->sub_count)
+            s->glyphs_size = DG_MAX(s->glyphs_size, w * h + (size_t)q->random_count);
     }
-    s->block_size = carve(s, NULL, check);
+    s->block_size = carve(s, NULL);
     s->block = dgi_alloc(a, s->block_size);
     if (!s->block)
         return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
-    carve(s, s->block, check);
-    s->exit_first[0] = 0;
+    carve(s, s->block);
+    load_groups(s);
+    memset(s->members_n, 0, (size_t)s->group_count * sizeof *s->members_n);
+    memset(s->has_unique, 0, (size_t)s->group_count);
+    /* the try's area: occ and as many position maps as fit beside the walks' planes */
+    size_t occ = (size_t)s->h * (size_t)s->words * sizeof *s->occ, padded = (size_t)(s->w + 2) * (size_t)(s->h + 2);
+    s->slot_size = slot_bytes(s);
+    s->area_size = DG_MAX(walk_bytes(s), occ + s->slot_size);
+    s->area = dgi_alloc(a, s->area_size);
+    if (!s->area)
+        return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
+    s->occ = (uint64_t *)s->area;
+    s->open = s->area;
+    s->box = (uint64_t *)(s->area + ((padded + 7) & ~(size_t)7));
+    s->area_slots = (int32_t)DG_MIN((s->area_size - occ) / s->slot_size, POSITION_MAPS);
+    for (int32_t k = 0; k < s->area_slots; k++)
+        slot_at(s, &s->maps[k], s->area + occ + (size_t)k * s->slot_size);
     for (int32_t i = 0; i < s->set->count; i++)
     {
         const dgi_prefab *q = &s->set->prefabs[i];
         s->fit[i] = (q->modes & DG_PREFAB_ISLAND) && q->weight > 0
                         ? dgi_orient_fit(q, q->distinct & s->p->orientations, s->w, s->h)
                         : 0;
-        s->exit_first[i + 1] = s->exit_first[i] + find_door_exits(s, q, s->door_exits + 2 * s->exit_first[i]);
+        s->exit_first[i] = -1;
     }
-    s->tiles_pass = check && tiles_tell_passability(s);
+    s->tiles_pass = s->check && tiles_tell_passability(s);
     find_marker_glyphs(s);
     for (int32_t k = 0; k < s->group_count; k++)
     {
@@ -436,7 +490,7 @@ static void mark_positions(const islands *s, struct position_map *map, const int
 }
 
 /* The position map of a w x h rectangle, up to date: a kept one, or a new
- * one in the next slot. */
+ * one in the next slot (its memory made on first use); NULL out of memory. */
 static struct position_map *position_map(islands *s, int32_t w, int32_t h)
 {
     struct position_map *map = NULL;
@@ -446,6 +500,12 @@ static struct position_map *position_map(islands *s, int32_t w, int32_t h)
     if (!map)
     {
         map = &s->maps[s->maps_next];
+        if (!map->bits)
+        {
+            if (!(map->own = dgi_alloc(s->alloc, s->slot_size)))
+                return NULL;
+            slot_at(s, map, map->own);
+        }
         s->maps_next = (s->maps_next + 1) % POSITION_MAPS;
         s->maps_n = DG_MIN(s->maps_n + 1, POSITION_MAPS);
         map->w = w;
@@ -480,13 +540,25 @@ static void add_run(islands *s, int32_t Y, int32_t X0, int32_t X1)
     s->hi_y = Y;
 }
 
-/* The door exits of prefab index in orientation o: the identity ones turned
- * as cells of the prefab grown by one cell on every side. */
-static void find_exits(islands *s, int32_t index, int32_t o)
+/* The door exits of prefab index in orientation o: the identity ones (found
+ * on first use) turned as cells of the prefab grown by one cell on every side. */
+static dg_status find_exits(islands *s, int32_t index, int32_t o)
 {
     const dgi_prefab *q = &s->set->prefabs[index];
+    if (s->exit_first[index] < 0)
+    {
+        int32_t n = find_door_exits(s, q, s->exits); /* s->exits has room for any prefab's */
+        if (dgi_grow(s->alloc, (void **)&s->door_exits, &s->door_exits_cap, s->door_exits_n + n,
+                     2 * sizeof *s->door_exits) != DG_OK)
+            return DG_E_NOMEM;
+        if (n > 0) /* the list stays NULL while no prefab has a door */
+            memcpy(s->door_exits + 2 * (size_t)s->door_exits_n, s->exits, (size_t)n * 2 * sizeof *s->exits);
+        s->exit_first[index] = s->door_exits_n;
+        s->exit_count[index] = n;
+        s->door_exits_n += n;
+    }
     int32_t first = s->exit_first[index];
-    s->exits_n = s->exit_first[index + 1] - first;
+    s->exits_n = s->exit_count[index];
     for (int32_t k = 0; k < s->exits_n; k++)
     {
         dg_point e = {s->door_exits[2 * (first + k)] + 1, s->door_exits[2 * (first + k) + 1] + 1};
@@ -494,11 +566,12 @@ static void find_exits(islands *s, int32_t index, int32_t o)
         s->exits[2 * k] = e.x - 1;
         s->exits[2 * k + 1] = e.y - 1;
     }
+    return DG_OK;
 }
 
 /* The oriented building: its footprint (non-void cells) as rectangles of
  * equal runs on consecutive rows, their bounds, and its door exits. */
-static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, const dgi_xform *t)
+static dg_status make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, const dgi_xform *t)
 {
     const dgi_prefab *q = &s->set->prefabs[index];
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
@@ -525,14 +598,15 @@ static void make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, c
             }
         }
     }
-    find_exits(s, index, o);
+    return find_exits(s, index, o);
 }
 
 /* The position maps make_shape's building is checked with, brought up to date. */
-static void use_position_maps(islands *s)
+static dg_status use_position_maps(islands *s)
 {
     s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
     s->cells_map = s->rects_n > 1 ? position_map(s, 1, 1) : NULL;
+    return (s->rects_n == 1 && !s->map) || (s->rects_n > 1 && !s->cells_map) ? DG_E_NOMEM : DG_OK;
 }
 
 /* Footprint rectangle r at (x, y), grown by m and clipped to the map, as
@@ -572,7 +646,7 @@ static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 static dg_status grow_margins(islands *s, int32_t more)
 {
     /* first room for about one building per 64 cells: one allocation per call */
-    int32_t guess = (int32_t)DG_MAX(64, DG_MIN((int64_t)s->w * s->h / 64, 4096));
+    int32_t guess = (int32_t)DG_MAX(16, DG_MIN((int64_t)s->w * s->h / 64, 4096));
     return dgi_grow(s->alloc, (void **)&s->margins, &s->margins_cap, DG_MAX(s->margins_n + more, guess),
                     4 * sizeof *s->margins);
 }
@@ -798,7 +872,7 @@ static dg_point first_start_marker(const islands *s, const dgi_prefab *q, const 
 /* Records a building's box (its room's rect); the first of a start group is the start building. */
 static dg_status add_box(islands *s, int32_t x, int32_t y, int32_t w, int32_t h, int32_t start_group)
 {
-    dg_status st = dgi_grow(s->alloc, (void **)&s->boxes, &s->boxes_cap, DG_MAX(s->boxes_n + 1, 64),
+    dg_status st = dgi_grow(s->alloc, (void **)&s->boxes, &s->boxes_cap, DG_MAX(s->boxes_n + 1, 16),
                             4 * sizeof *s->boxes);
     if (st != DG_OK)
         return st;
@@ -847,16 +921,24 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
     uint64_t seed = later ? 0 : dgi_hash_combine(map_seed, building); /* its random glyphs' */
     uint8_t *heap = NULL;
     const uint8_t *g = later ? s->set->cells + q->cells
-                             : dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err);
+                             : dgi_prefab_glyphs(s->set, q, seed, s->glyphs, s->glyphs_size, &heap, err);
     if (!g)
         return *err == DG_E_LIMIT ? 0 : -2;
-    make_shape(s, index, o, g, &t);
+    if ((*err = make_shape(s, index, o, g, &t)) != DG_OK)
+    {
+        dgi_prefab_glyphs_free(s->set, q, heap);
+        return -2;
+    }
     if ((s->dead[index] >> o) & 1)
     {
         skip_dead(s, gen, q, &t, rng);
         return 0;
     }
-    use_position_maps(s);
+    if ((*err = use_position_maps(s)) != DG_OK)
+    {
+        dgi_prefab_glyphs_free(s->set, q, heap);
+        return -2;
+    }
     /* an outcome with every cell void has no footprint: it would fit anywhere
      * and never fill the map, so it counts as a try without a place */
     int found = s->rects_n ? find_position(s, gen, q, &t, &x, &y, rng) : 0;
@@ -876,7 +958,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
         return 0;
     if (!stamped)
     {
-        if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->buf, sizeof s->buf, &heap, err)))
+        if (later && !(g = dgi_prefab_glyphs(s->set, q, seed, s->glyphs, s->glyphs_size, &heap, err)))
             return *err == DG_E_LIMIT ? 0 : -2;
         *err = dgi_gen_place(gen, index, o, g, x, y, s->groups[group_index].start ? DG_ROOM_START : DG_ROOM_PREFAB, -1);
         if (seek_start)
@@ -909,44 +991,53 @@ static int ground_cell(const islands *s, const dg_grid *g, int32_t x, int32_t y)
     return !(s->ring && edge) && !dgi_mask_near(s->reserved, g, x, y);
 }
 
-/* Labels the 4-way stretch of cells labelled `from` around i as `to`; its size. */
+/* Labels the 4-way stretch of cells labelled `from` around i as `to`; its
+ * size, or -1 out of memory. s->level[0] is the stack of cells to look around. */
 static int32_t relabel(islands *s, int32_t i, uint8_t from, uint8_t to)
 {
-    int32_t head = 0, tail = 0;
+    int32_t top = 0, size = 1;
     s->pocket[i] = to;
-    s->queue[tail++] = i;
-    while (head < tail)
+    s->level[0][top++] = i;
+    while (top > 0)
     {
-        int32_t c = s->queue[head++], x = c % s->w, y = c / s->w;
+        int32_t c = s->level[0][--top], x = c % s->w, y = c / s->w;
         int32_t next[4] = {y > 0 ? c - s->w : -1, y + 1 < s->h ? c + s->w : -1,
                            x > 0 ? c - 1 : -1, x + 1 < s->w ? c + 1 : -1};
+        if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], top + 4, sizeof **s->level) != DG_OK)
+            return -1;
         for (int d = 0; d < 4; d++)
             if (next[d] >= 0 && s->pocket[next[d]] == from)
             {
                 s->pocket[next[d]] = to;
-                s->queue[tail++] = next[d];
+                s->level[0][top++] = next[d];
+                size++;
             }
     }
-    return tail;
+    return size;
 }
 
 /* s->pocket: the ground outside the largest 4-way stretch of it (a walled-in
  * area of the caller's, a strip the reserved cells cut off). Once per call. */
-static void find_pockets(islands *s, const dg_grid *g)
+static dg_status find_pockets(islands *s, const dg_grid *g)
 {
     int32_t n = s->w * s->h, best = -1, best_n = 0;
+    if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], 64, sizeof **s->level) != DG_OK)
+        return DG_E_NOMEM;
     for (int32_t i = 0; i < n; i++)
         s->pocket[i] = ground_cell(s, g, i % s->w, i / s->w) ? 0 : 3;
     for (int32_t i = 0; i < n; i++)
     {
         int32_t size = s->pocket[i] == 0 ? relabel(s, i, 0, 2) : 0;
+        if (size < 0)
+            return DG_E_NOMEM;
         if (size > best_n)
             best_n = size, best = i;
     }
-    if (best >= 0)
-        relabel(s, best, 2, 4);
+    if (best >= 0 && relabel(s, best, 2, 4) < 0)
+        return DG_E_NOMEM;
     for (int32_t i = 0; i < n; i++)
         s->pocket[i] = s->pocket[i] == 2;
+    return DG_OK;
 }
 
 /* Margins no footprint may overlap: the reserved cells grown by two (their
@@ -998,6 +1089,73 @@ static void seal_site(islands *s, dgi_gen *gen)
                 if (gen->pass.cells)
                     DG_CELL(&gen->pass, x, y) = DG_TILE_WALL;
             }
+}
+
+/* The runs of open cells of a row as (start, end past it, run id) from id
+ * on; how many. */
+static int32_t row_runs(const uint8_t *row, int32_t w, const uint8_t *open, int32_t id, int32_t *runs)
+{
+    int32_t n = 0;
+    for (int32_t x = 0; x < w;)
+    {
+        while (x < w && !open[row[x]])
+            x++;
+        if (x == w)
+            break;
+        runs[3 * n] = x;
+        while (x < w && open[row[x]])
+            x++;
+        runs[3 * n + 1] = x;
+        runs[3 * n++ + 2] = id++;
+    }
+    return n;
+}
+
+/* DG_OK if the passable cells of the try's map (by its passability grid if
+ * it has one, else by its tiles) are connected, DG_E_LIMIT if not: runs of
+ * each row joined to the runs they touch on the row above (union-find), as
+ * dgi_gen_connected counts regions, with room for the runs there are (the
+ * parents in s->level[0], two rows of runs in s->level[1]). */
+static dg_status check_connected(islands *s, const dgi_gen *gen)
+{
+    const dg_grid *g = gen->pass.cells ? &gen->pass : &gen->g;
+    uint8_t open[256];
+    for (int t = 0; t < 256; t++)
+        open[t] = gen->pass.cells ? t == DG_TILE_FLOOR : dgi_passable_default[t];
+    int32_t per_row = s->w / 2 + 1, runs = 0, joins = 0, prev_n = 0;
+    if (dgi_grow(s->alloc, (void **)&s->level[1], &s->level_cap[1], 6 * per_row, sizeof **s->level) != DG_OK)
+        return DG_E_NOMEM;
+    int32_t *prev = s->level[1], *cur = prev + 3 * per_row;
+    for (int32_t y = 0; y < s->h; y++)
+    {
+        int32_t n = row_runs(&DG_CELL(g, 0, y), s->w, open, runs, cur);
+        if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], runs + n, sizeof **s->level) != DG_OK)
+            return DG_E_NOMEM;
+        int32_t *parent = s->level[0];
+        for (int32_t k = 0; k < n; k++, runs++)
+            parent[runs] = runs;
+        for (int32_t a = 0, b = 0; a < prev_n && b < n;)
+        {
+            if (prev[3 * a] < cur[3 * b + 1] && cur[3 * b] < prev[3 * a + 1])
+            {
+                int32_t ra = dgi_uf_find(parent, prev[3 * a + 2]), rb = dgi_uf_find(parent, cur[3 * b + 2]);
+                if (ra != rb) /* the older run stays the root: trees stay shallow */
+                {
+                    parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+                    joins++;
+                }
+            }
+            if (prev[3 * a + 1] < cur[3 * b + 1])
+                a++;
+            else
+                b++;
+        }
+        int32_t *t = prev;
+        prev = cur;
+        cur = t;
+        prev_n = n;
+    }
+    return runs - joins <= 1 ? DG_OK : DG_E_LIMIT;
 }
 
 /* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
@@ -1067,21 +1225,7 @@ static dg_status one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t
         if (placed < gr->min)
             return DG_E_NOSPACE;
     }
-    if (!s->stack || s->proven)
-        return DG_OK;
-    int connected;
-    if (gen->pass.cells)
-        connected = dgi_gen_connected(gen, s->stack);
-    else
-    {
-        gen->pass.cells = s->pass;
-        for (int32_t y = 0; y < s->h; y++)
-            for (int32_t x = 0; x < s->w; x++)
-                DG_CELL(&gen->pass, x, y) = dg_tile_passable(DG_CELL(&gen->g, x, y)) ? DG_TILE_FLOOR : DG_TILE_WALL;
-        connected = dgi_gen_connected(gen, s->stack);
-        gen->pass.cells = NULL;
-    }
-    return connected ? DG_OK : DG_E_LIMIT;
+    return s->check && !s->proven ? check_connected(s, gen) : DG_OK;
 }
 
 /* Walls the grid's outer ring when the ground is open: buildings keep
@@ -1130,72 +1274,138 @@ static dg_point start_in_building(const islands *s, const dg_grid *g)
     return door;
 }
 
-/* Over the grid padded by one closed cell on every side: s->mark is 1 on open
- * cells, s->mark + padded is 1 on the cells of every building's box. */
-static void mark_cells(islands *s, const dg_grid *g, size_t padded)
+/* Sets bits at..at + n - 1 of a bit row. */
+static void set_bit_run(uint64_t *bits, size_t at, size_t n)
+{
+    for (; n > 0 && (at & 63); at++, n--)
+        bits[at >> 6] |= (uint64_t)1 << (at & 63);
+    for (; n >= 64; at += 64, n -= 64)
+        bits[at >> 6] = ~(uint64_t)0;
+    for (; n > 0; at++, n--)
+        bits[at >> 6] |= (uint64_t)1 << (at & 63);
+}
+
+/* Over the grid padded by one closed cell on every side: s->open is 1 on
+ * open cells, s->box has the bits of the cells of every building's box. */
+static void mark_cells(islands *s, const dg_grid *g)
 {
     int32_t pw = s->w + 2;
-    memset(s->mark, 0, 2 * padded);
+    size_t padded = (size_t)pw * (size_t)(s->h + 2);
+    memset(s->open, 0, (size_t)pw + 1); /* the top row, the left end of the first */
     for (int32_t y = 0; y < s->h; y++)
     {
-        uint8_t *m = s->mark + (size_t)(y + 1) * (size_t)pw + 1;
+        uint8_t *m = s->open + (size_t)(y + 1) * (size_t)pw + 1;
         const uint8_t *row = &DG_CELL(g, 0, y);
         for (int32_t x = 0; x < s->w; x++)
             m[x] = dgi_passable_default[row[x]] != 0;
+        m[s->w] = m[s->w + 1] = 0; /* this row's right end, the next one's left end */
     }
+    memset(s->open + (size_t)(s->h + 1) * (size_t)pw, 0, (size_t)pw);
+    memset(s->box, 0, (padded + 63) / 64 * sizeof *s->box);
     for (int32_t i = 0; i < s->boxes_n; i++)
     {
         const int32_t *b = &s->boxes[4 * i];
         for (int32_t y = b[1]; y < b[1] + b[3]; y++)
-            memset(s->mark + padded + (size_t)(y + 1) * (size_t)pw + (size_t)b[0] + 1, 1, (size_t)b[2]);
+            set_bit_run(s->box, (size_t)(y + 1) * (size_t)pw + (size_t)b[0] + 1, (size_t)b[2]);
     }
+}
+
+/* Queues the open neighbours of padded cell c (north, east, south, west) at
+ * next[k] on and closes them; returns k past them. No branch per neighbour:
+ * each is written, and kept only if it was open. */
+static inline int32_t queue_open(uint8_t *m, int32_t pw, int32_t c, int32_t *next, int32_t k)
+{
+    uint8_t n = m[c - pw], e = m[c + 1], so = m[c + pw], w = m[c - 1];
+    m[c - pw] = m[c + 1] = m[c + pw] = m[c - 1] = 0;
+    next[k] = c - pw;
+    k += n;
+    next[k] = c + 1;
+    k += e;
+    next[k] = c + pw;
+    k += so;
+    next[k] = c - 1;
+    return k + w;
+}
+
+/* Breadth-first walk over s->open from padded cell `from` (closed by the
+ * caller), level by level, keeping only the current level and the next
+ * (the order of a single queue). Returns the cells reached, -1 out of
+ * memory; *best: the first cell in a box of the farthest level that has one
+ * (-1: none), *best_end: the cells of the levels up to that one. */
+static int32_t walk(islands *s, int32_t from, int32_t *best, int32_t *best_end)
+{
+    int32_t pw = s->w + 2, n = 1, total = 1;
+    int64_t cells = (int64_t)s->w * s->h;
+    uint8_t *m = s->open;
+    const uint64_t *box = s->box;
+    *best = -1;
+    *best_end = 0;
+    if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], 1, sizeof **s->level) != DG_OK)
+        return -1;
+    s->level[0][0] = from;
+    while (n > 0)
+    {
+        int32_t k = 0, i = 0, found = -1;
+        while (i < n)
+        {
+            /* a cell queues four at most: the cells that surely have room, without a check */
+            int32_t sure = DG_MIN(n - i, (s->level_cap[1] - k) / 4);
+            if (sure == 0)
+            {
+                int32_t room = (int32_t)DG_MIN((int64_t)k + 4, cells - total + 1); /* one written past the last */
+                if (dgi_grow(s->alloc, (void **)&s->level[1], &s->level_cap[1], room, sizeof **s->level) != DG_OK)
+                    return -1;
+                sure = s->level_cap[1] - k >= 4 ? DG_MIN(n - i, (s->level_cap[1] - k) / 4) : 1;
+            }
+            const int32_t *cur = s->level[0];
+            int32_t *next = s->level[1], end = i + sure;
+            for (; i < end && found < 0; i++)
+            {
+                int32_t c = cur[i];
+                found = (box[c >> 6] >> (c & 63)) & 1 ? c : -1;
+                k = queue_open(m, pw, c, next, k);
+            }
+            for (; i < end; i++)
+                k = queue_open(m, pw, cur[i], next, k);
+        }
+        if (found >= 0)
+        {
+            *best = found;
+            *best_end = total;
+        }
+        total += k;
+        n = k;
+        int32_t *t = s->level[0], cap = s->level_cap[0];
+        s->level[0] = s->level[1];
+        s->level_cap[0] = s->level_cap[1];
+        s->level[1] = t;
+        s->level_cap[1] = cap;
+    }
+    return total;
 }
 
 /* s->exit: the building cell (in a box, open, not the start) farthest from
  * s->start by 4-way walking, the first reached of its level; (-1, -1) if
  * none. Returns 1 if no more than a tenth of the cells reached lie farther
- * (or there is no exit to choose), else 0. The walk branches on no cell (as
- * finish.c's flood): every neighbour is queued, kept only if it was open. */
+ * (or there is no exit to choose), 0 if not, -1 out of memory. */
 static int choose_exit(islands *s, const dg_grid *g)
 {
-    int32_t pw = s->w + 2, head = 0, tail = 1, best = -1, best_end = 0;
+    int32_t pw = s->w + 2, best, best_end;
     int32_t start = (s->start.y + 1) * pw + s->start.x + 1;
-    size_t padded = (size_t)pw * (size_t)(s->h + 2);
-    uint8_t *m = s->mark, *box = s->mark + padded;
-    int32_t *queue = s->queue;
-    mark_cells(s, g, padded);
-    m[start] = box[start] = 0; /* the start is no candidate */
-    queue[0] = start;
-    while (head < tail)
-    {
-        int32_t level_end = tail, found = -1;
-        for (; head < level_end; head++)
-        {
-            int32_t c = queue[head];
-            found = found < 0 && box[c] ? c : found;
-            uint8_t n = m[c - pw], e = m[c + 1], so = m[c + pw], w = m[c - 1];
-            m[c - pw] = m[c + 1] = m[c + pw] = m[c - 1] = 0;
-            queue[tail] = c - pw;
-            tail += n;
-            queue[tail] = c + 1;
-            tail += e;
-            queue[tail] = c + pw;
-            tail += so;
-            queue[tail] = c - 1;
-            tail += w;
-        }
-        best_end = found >= 0 ? level_end : best_end;
-        best = found >= 0 ? found : best;
-    }
-    if (best < 0)
-        return 1;
+    mark_cells(s, g);
+    s->open[start] = 0; /* the start is no candidate */
+    s->box[start >> 6] &= ~((uint64_t)1 << (start & 63));
+    int32_t reached = walk(s, start, &best, &best_end);
+    if (reached < 0 || best < 0)
+        return reached < 0 ? -1 : 1;
     s->exit.x = best % pw - 1;
     s->exit.y = best / pw - 1;
-    return (int64_t)(tail - best_end) * 1000 <= (int64_t)tail * 100;
+    return (int64_t)(reached - best_end) * 1000 <= (int64_t)reached * 100;
 }
 
 /* The start and exit of a map a try made (the ring closed first); 0 if the
- * exit would lie outside the farthest tenth, so the map is worth redoing. */
+ * exit would lie outside the farthest tenth, so the map is worth redoing;
+ * -1 out of memory. */
 static int choose_ends(islands *s, dgi_gen *gen)
 {
     if (s->ring)
@@ -1209,7 +1419,8 @@ static int choose_ends(islands *s, dgi_gen *gen)
         return 1; /* a marker on a closed cell: the result's own rules choose */
     if (!marked)
         gen->r.start = s->start;
-    return choose_exit(s, &gen->g) || s->exit_fixed;
+    int far = choose_exit(s, &gen->g);
+    return far < 0 ? -1 : far || s->exit_fixed;
 }
 
 static int32_t first_start_room(const dg_result *r)
@@ -1241,10 +1452,8 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     dg_status st = check_params(set, &p, diag);
     if (st != DG_OK)
         return st;
-    islands *s = dgi_alloc(allocator, sizeof *s);
-    if (!s)
-        return dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
-    memset(s, 0, offsetof(islands, buf)); /* the glyph buffer needs no clearing */
+    islands state, *s = &state; /* a fixed size: on the stack */
+    memset(s, 0, sizeof *s);
     s->set = set;
     s->p = &p;
     s->alloc = allocator;
@@ -1254,7 +1463,6 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     s->ring = !p.keep && p.border;
     s->inset = RING_INSET + (DG_MIN(s->w, s->h) >= WIDE_PATH_SIDE);
     s->reserved = reserved;
-    load_groups(s);
     st = islands_setup(s, allocator, diag);
     size_t cells_n = (size_t)s->w * (size_t)s->h;
     if (st == DG_OK && reserved && !p.keep && dg_tile_passable((uint8_t)p.fill))
@@ -1262,16 +1470,13 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
         s->pocket = dgi_alloc(allocator, cells_n);
         if (!s->pocket)
             st = dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
-        else
-            find_pockets(s, grid);
+        else if (find_pockets(s, grid) != DG_OK)
+            st = dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
     }
     dgi_gen gen;
     memset(&gen, 0, sizeof gen);
     if (st == DG_OK)
-        st = dgi_gen_begin(&gen, set, grid, result, allocator, p.keep, s->stack != NULL, 0);
-    s->pass = gen.pass.cells;
-    if (s->tiles_pass) /* filled from the tiles only if a flood fill is needed */
-        gen.pass.cells = NULL;
+        st = dgi_gen_begin(&gen, set, grid, result, allocator, p.keep, s->check && !s->tiles_pass, 0);
     int32_t tries = 0;
     int64_t attempts = 0; /* up to the call's budget, past INT32_MAX on the largest grids */
     dg_status last = DG_OK;
@@ -1290,9 +1495,13 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
         {
             s->call_left -= cells; /* the walk that picks the exit */
             /* an exit short of the farthest tenth is worth another map while tries remain */
-            if (choose_ends(s, &gen) || tries >= p.max_tries || s->call_left <= 0)
+            int ends = choose_ends(s, &gen);
+            if (ends < 0)
+                last = DG_E_NOMEM;
+            else if (ends || tries >= p.max_tries || s->call_left <= 0)
                 break;
-            last = DG_E_LIMIT;
+            else
+                last = DG_E_LIMIT;
         }
         if (last == DG_E_NOMEM)
             break;
@@ -1322,8 +1531,13 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     }
     dgi_free(allocator, s->pocket, s->pocket ? cells_n : 0);
     dgi_free(allocator, s->block, s->block_size);
+    dgi_free(allocator, s->area, s->area_size);
+    for (int k = 0; k < POSITION_MAPS; k++)
+        dgi_free(allocator, s->maps[k].own, s->maps[k].own ? s->slot_size : 0);
+    for (int k = 0; k < 2; k++)
+        dgi_free(allocator, s->level[k], (size_t)s->level_cap[k] * sizeof **s->level);
+    dgi_free(allocator, s->door_exits, (size_t)s->door_exits_cap * 2 * sizeof *s->door_exits);
     dgi_free(allocator, s->margins, (size_t)s->margins_cap * 4 * sizeof *s->margins);
     dgi_free(allocator, s->boxes, (size_t)s->boxes_cap * 4 * sizeof *s->boxes);
-    dgi_free(allocator, s, sizeof *s);
     return st;
 }
