@@ -937,6 +937,8 @@ namespace LibDungeon {
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_graph_generate(Grid* grid, Graph* graph, ulong seed, Result* result, Allocator* allocator, Diag* diag);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern IntPtr dg_role_short_str(int reason);
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void dg_role_rule_init(RoleRule* rule, byte* name);
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int dg_roles_builtin(RoleRule* rules, int cap, int* count);

@@ -87,7 +87,8 @@ enum {
     DG_SHAPE_OCTAGON = 3,
     DG_SHAPE_CHUNKY = 4,
     DG_SHAPE_PILLARS = 5,
-    DG_SHAPE_CAVERN = 6
+    DG_SHAPE_CAVERN = 6,
+    DG_SHAPE_PREFAB = 7
 };
 enum {
     DG_REF_NONE = 0,
@@ -811,6 +812,7 @@ typedef struct dg_role_report {
     int32_t reachable;
     int32_t spare[8];
 } dg_role_report;
+ const char *dg_role_short_str(int32_t reason);
  void dg_role_rule_init(dg_role_rule *rule, const char *name);
  dg_status dg_roles_builtin(dg_role_rule *rules, int32_t cap, int32_t *count);
  dg_status dg_roles_parse(const char *text, size_t length, const char *source_name,
