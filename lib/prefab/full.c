@@ -331,6 +331,31 @@ size_t dgi_gen_connected_scratch(int32_t w, int32_t h)
     return ((size_t)h * (size_t)(w / 2 + 1) + 6 * ((size_t)w / 2 + 1)) * sizeof(int32_t);
 }
 
+/* Joins each run of cur (n runs: start, end, label) to every run of prev
+ * (prev_n runs) it overlaps, by union-find over parent; returns the joins
+ * made (regions = runs - joins). */
+int32_t dgi_join_runs(int32_t *parent, const int32_t *prev, int32_t prev_n, const int32_t *cur, int32_t n)
+{
+    int32_t joins = 0;
+    for (int32_t a = 0, b = 0; a < prev_n && b < n;)
+    {
+        if (prev[3 * a] < cur[3 * b + 1] && cur[3 * b] < prev[3 * a + 1])
+        {
+            int32_t ra = dgi_uf_find(parent, prev[3 * a + 2]), rb = dgi_uf_find(parent, cur[3 * b + 2]);
+            if (ra != rb) /* the older run stays the root: trees stay shallow */
+            {
+                parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+                joins++;
+            }
+        }
+        if (prev[3 * a + 1] < cur[3 * b + 1])
+            a++;
+        else
+            b++;
+    }
+    return joins;
+}
+
 /* Runs of passable cells row by row; runs that overlap a run of the row above
  * are joined (union-find). Regions = runs - joins. */
 int dgi_gen_connected(dgi_gen *gen, int32_t *scratch)
@@ -358,22 +383,7 @@ int dgi_gen_connected(dgi_gen *gen, int32_t *scratch)
             cur[3 * n + 2] = runs++;
             n++;
         }
-        for (int32_t a = 0, b = 0; a < prev_n && b < n;)
-        {
-            if (prev[3 * a] < cur[3 * b + 1] && cur[3 * b] < prev[3 * a + 1])
-            {
-                int32_t ra = dgi_uf_find(parent, prev[3 * a + 2]), rb = dgi_uf_find(parent, cur[3 * b + 2]);
-                if (ra != rb) /* the older run stays the root: trees stay shallow */
-                {
-                    parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
-                    joins++;
-                }
-            }
-            if (prev[3 * a + 1] < cur[3 * b + 1])
-                a++;
-            else
-                b++;
-        }
+        joins += dgi_join_runs(parent, prev, prev_n, cur, n);
         int32_t *t = prev;
         prev = cur;
         cur = t;

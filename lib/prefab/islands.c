@@ -1134,22 +1134,7 @@ static dg_status check_connected(islands *s, const dgi_gen *gen)
         int32_t *parent = s->level[0];
         for (int32_t k = 0; k < n; k++, runs++)
             parent[runs] = runs;
-        for (int32_t a = 0, b = 0; a < prev_n && b < n;)
-        {
-            if (prev[3 * a] < cur[3 * b + 1] && cur[3 * b] < prev[3 * a + 1])
-            {
-                int32_t ra = dgi_uf_find(parent, prev[3 * a + 2]), rb = dgi_uf_find(parent, cur[3 * b + 2]);
-                if (ra != rb) /* the older run stays the root: trees stay shallow */
-                {
-                    parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
-                    joins++;
-                }
-            }
-            if (prev[3 * a + 1] < cur[3 * b + 1])
-                a++;
-            else
-                b++;
-        }
+        joins += dgi_join_runs(parent, prev, prev_n, cur, n);
         int32_t *t = prev;
         prev = cur;
         cur = t;

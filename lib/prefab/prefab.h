@@ -375,6 +375,9 @@ dg_status dgi_gen_place(dgi_gen *gen, int32_t index, int32_t o, const uint8_t *g
  * scratch holds dgi_gen_connected_scratch(width, height) bytes. */
 int dgi_gen_connected(dgi_gen *gen, int32_t *scratch);
 size_t dgi_gen_connected_scratch(int32_t w, int32_t h);
+/* Joins the runs (start, end, label triples) of a row to the overlapping runs
+ * of the row before it by union-find over parent; returns the joins made. */
+int32_t dgi_join_runs(int32_t *parent, const int32_t *prev, int32_t prev_n, const int32_t *cur, int32_t n);
 /* Fills every cell of the scratch tiles (and passability). */
 void dgi_gen_fill(dgi_gen *gen, uint8_t tile, int passable);
 /* Walls every open cell on the ring of q (a rect inside the grid), mends the
