@@ -156,7 +156,7 @@ def test_graph_from_text_and_file_agree_and_replay():
 def test_graph_generator_needs_a_graph_and_stays_out_of_the_lists():
     assert dungeon.needs_graph("graph") and not dungeon.needs_graph("attach")
     assert "graph" not in dungeon.generators() and not hasattr(dungeon, "graph")
-    assert dungeon.generator_params("graph") == []
+    assert [p.name for p in dungeon.generator_params("graph")] == ["room_distance"]
     with pytest.raises(dungeon.DungeonError) as e:
         dungeon.generate("graph", 80, 50, 1)
     assert e.value.status_name == "DG_E_NULL" and "level graph" in e.value.message
