@@ -297,7 +297,7 @@ static inline void sample_k5(sample_graph *s, int32_t distance)
     sample_begin(s, 80, 50, distance);
     for (int32_t i = 0; i < 5; i++)
     {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "k%d", (int)i);
         sample_node(s, name, "", 3, 5);
     }

@@ -140,7 +140,7 @@ TEST(recipe_graph_room_distance_overrides_the_level_line)
         CHECK_EQ_U64(recipe_hash(&graph, seed, "-1", a), dg_grid_hash(&direct));
         for (int32_t d = 0; d <= 3; d++)
         {
-            char value[4];
+            char value[12];
             snprintf(value, sizeof value, "%d", (int)d);
             dg_graph edited = graph;
             edited.room_distance = d;

@@ -67,12 +67,6 @@ static inline int32_t floor_around(const uint8_t *p, ptrdiff_t s)
     return att_passable(p[-s]) + att_passable(p[1]) + att_passable(p[s]) + att_passable(p[-1]);
 }
 
-/* Byte i of v is 0x80 where byte i of v is 0 (exact: no carries across bytes). */
-static inline uint64_t zero_bytes(uint64_t v)
-{
-    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
-    return ~(((v & low7) + low7) | v) & ~low7;
-}
 
 /* Bit i: cell p[i] of 8 is passable. The scratch map holds only rock 0,
  * floor 1, corridor 2, wall 3, door 4 and ATT_EDGE 0xFF, so a cell is
@@ -190,6 +184,14 @@ static int32_t widen_tips(const att_ctx *c, const att_feat *f, uint8_t *no_tips)
     return added;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Byte i of v is 0x80 where byte i of v is 0 (exact: no carries across bytes). */
+static inline uint64_t zero_bytes(uint64_t v)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    return ~(((v & low7) + low7) | v) & ~low7;
+}
+
 /* Byte i of the result is bit i of b (b < 256). */
 static inline uint64_t bits_to_bytes(uint64_t b)
 {
@@ -197,6 +199,7 @@ static inline uint64_t bits_to_bytes(uint64_t b)
     b = (b | b << 14) & 0x0003000300030003ull;
     return (b | b << 7) & 0x0101010101010101ull;
 }
+#endif
 
 /* Columns -1 .. w of row (w + 2 >= 6 cells): every solid cell becomes wall
  * where bit x + 2 of near is set, else rock; eight cells a word where the
