@@ -67,7 +67,6 @@ static inline int32_t floor_around(const uint8_t *p, ptrdiff_t s)
     return att_passable(p[-s]) + att_passable(p[1]) + att_passable(p[s]) + att_passable(p[-1]);
 }
 
-
 /* Bit i: cell p[i] of 8 is passable. The scratch map holds only rock 0,
  * floor 1, corridor 2, wall 3, door 4 and ATT_EDGE 0xFF, so a cell is
  * passable when it is not 0 and its two low bits are not both set. */

@@ -900,7 +900,6 @@ static int room_scan(dgi_layout *L, int32_t n)
     return 0;
 }
 
-
 /* 1 if every unplaced neighbour of n (just placed) that would close a cycle
  * with another placed room still finds a place in LOOK_DRAWS draws; from
  * DOOR_LOOK_DISTANCE on also every one joined to n by a door (it must find a
@@ -998,7 +997,6 @@ static int place_root(dgi_layout *L, int32_t n)
     room_set(L, n, 1);
     return 1;
 }
-
 
 static int recentre(dgi_layout *L);
 
