@@ -1,7 +1,12 @@
 /* Level-graph layout (dg_graph_generate): time per layout of each test graph
  * (tests/graph_samples.h) at room distance 0..2, of graphs of 10, 20, 40 and
  * 64 rooms at distance 0..4, and of each .txt file of examples/graphs/ (parsed
- * from its text, then laid out, at distance 0..2), with the share laid out. */
+ * from its text, then laid out, at distance 0..2), with the share laid out.
+ *
+ * `bench graph worst`: the tail instead of the median (issue 31's "worst of
+ * 1000 seeds"): the 10/20/40/64-room graphs at distance 0..4, seeds 1..1000
+ * laid out once each, one row each with the median, p99 and worst thread CPU
+ * time of one layout and the count laid out. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "../graph_samples.h"
@@ -173,11 +178,74 @@ static void example_files(void)
         file_rows(names[i]);
 }
 
+/* ---- `bench graph worst`: every seed of 1..WORST_SEEDS once, its tail ------------ */
+#define WORST_SEEDS 1000
+
+static int cmp_ns(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void worst_row(graph_bench *b, int32_t rooms, int32_t distance, int64_t *ns)
+{
+    uint8_t *cells = malloc((size_t)b->s.width * (size_t)b->s.height);
+    if (!cells || dg_grid_init(&b->grid, cells, b->s.width, b->s.height, 0) != DG_OK)
+    {
+        free(cells);
+        return;
+    }
+    bench_mem mem;
+    b->alloc = bench_allocator(&mem); /* as the median rows: the same counting allocator */
+    dg_result_init(&b->result, NULL);
+    graph_op(b, 0); /* warm-up, not counted */
+    b->failed = 0;
+    for (int i = 0; i < WORST_SEEDS; i++)
+    {
+        int64_t t0 = bench_cpu_ns();
+        graph_op(b, i + 1);
+        ns[i] = bench_cpu_ns() - t0;
+    }
+    qsort(ns, WORST_SEEDS, sizeof *ns, cmp_ns);
+    char name[64], size[32];
+    snprintf(name, sizeof name, "graph %d rooms d=%d", (int)rooms, (int)distance);
+    snprintf(size, sizeof size, "%dx%d", (int)b->s.width, (int)b->s.height);
+    printf("%-28s %-10s %9.3f ms %9.3f ms %9.3f ms %5lld of %d\n", name, size,
+           (double)ns[WORST_SEEDS / 2] / 1e6, (double)ns[WORST_SEEDS * 99 / 100] / 1e6,
+           (double)ns[WORST_SEEDS - 1] / 1e6, (long long)(WORST_SEEDS - b->failed), WORST_SEEDS);
+    fflush(stdout);
+    dg_result_free(&b->result);
+    free(cells);
+}
+
+static void graph_worst(graph_bench *b)
+{
+    int64_t *ns = malloc(WORST_SEEDS * sizeof *ns);
+    if (!ns)
+        return;
+    printf("%-28s %-10s %12s %12s %12s %s\n", "graph, seeds 1..1000", "size", "median",
+           "p99", "worst", "laid out (thread CPU time per layout)");
+    static const int32_t sizes[] = {10, 20, 40, 64};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int32_t d = 0; d <= 4; d++)
+        {
+            sample_sized(&b->s, sizes[k], d);
+            worst_row(b, sizes[k], d, ns);
+        }
+    free(ns);
+}
+
 BENCH(bench_graph)
 {
     graph_bench *b = malloc(sizeof *b);
     if (!b)
         return;
+    if (bench_subject && strcmp(bench_subject, "worst") == 0)
+    {
+        graph_worst(b);
+        free(b);
+        return;
+    }
     for (size_t k = 0; k < SAMPLE_GRAPHS; k++)
         for (int32_t d = 0; d <= 2; d++)
         {
