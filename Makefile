@@ -224,6 +224,12 @@ check-bindings: all
 	@sh tests/ports/bindings.sh $(B)
 check-ports: check-windows check-wasm check-bindings
 
+# ---- the same-bytes series (tests/series.sh, run by `make check`) -----------
+$(B)/series/series: tests/series/series.c $(STATIC) include/dungeon.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) $(CFLAGS) -Iinclude $< -o $@ $(STATIC) -lm
+check-builds: $(B)/series/series
+
 # ---- demo -------------------------------------------------------------------
 demo: all | $(B)/demo
 	@sh examples/demo.sh $(B)
