@@ -5,7 +5,9 @@
 # population on a few generators; the tiles and the whole result are in each
 # digest. The lines are compared with the newest stored file,
 # tests/series/VERSION.txt (sort -V), which holds what that release printed:
-# a row that moved is listed with both digests, and fails.
+# a row that moved is listed with both digests, and fails. The inputs are
+# read from examples/ (prefabs, graphs, spawns), so editing those files moves
+# the rows that use them just as a library change does.
 #
 # When a release moves outputs on purpose, store its file and commit it with
 # the change: `sh tests/series.sh build --store 0.14` writes

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #define SEEDS 32
-#define STATUSES 11 /* DG_OK and DG_E_INVALID (-1) .. DG_E_LIMIT (-10) */
+#define STATUSES 12 /* DG_OK, DG_E_INVALID (-1) .. DG_E_LIMIT (-10), any other */
 
 static const char *repo = ".";
 
@@ -152,7 +152,7 @@ static void tally_init(tally *t)
 
 static void tally_add(tally *t, dg_status st, const dg_grid *grid, const dg_result *r)
 {
-    int k = st <= 0 && -st < STATUSES ? -st : DG_E_INVALID * -1; /* none other exists */
+    int k = st <= 0 && -st < STATUSES - 1 ? -st : STATUSES - 1;
     t->count[k]++;
     mix(&t->d, st);
     if (st == DG_OK)
@@ -168,7 +168,7 @@ static void tally_print(const tally *t, const char *name, int32_t w, int32_t h, 
 {
     static const char *const names[STATUSES] = {
         "ok",        "E_INVALID", "E_NULL",  "E_NOMEM",  "E_TOO_SMALL", "E_TOO_LARGE",
-        "E_NOSPACE", "E_PARSE",   "E_NOPATH", "E_BUFFER", "E_LIMIT"};
+        "E_NOSPACE", "E_PARSE",   "E_NOPATH", "E_BUFFER", "E_LIMIT",     "other status"};
     char size[32];
     snprintf(size, sizeof size, "%dx%d", (int)w, (int)h);
     printf("%-22s %-8s %-7s %016llx ", name, size, set, (unsigned long long)t->d.h);
