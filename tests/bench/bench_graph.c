@@ -6,7 +6,8 @@
  * `bench graph worst`: the tail instead of the median (issue 31's "worst of
  * 1000 seeds"): the 10/20/40/64-room graphs at distance 0..4, seeds 1..1000
  * laid out once each, one row each with the median, p99 and worst thread CPU
- * time of one layout and the count laid out. */
+ * time of one layout (the slowest seeds timed three times, the least kept),
+ * the count laid out and the seed of the worst. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "../graph_samples.h"
@@ -180,14 +181,30 @@ static void example_files(void)
 
 /* ---- `bench graph worst`: every seed of 1..WORST_SEEDS once, its tail ------------ */
 #define WORST_SEEDS 1000
+#define WORST_RETIME 11 /* the slowest seeds, timed twice more (the p99 and worst among them) */
 
-static int cmp_ns(const void *a, const void *b)
+typedef struct seed_time {
+    int64_t ns;
+    int64_t seed;
+} seed_time;
+
+static int by_time(const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
+    const seed_time *x = a, *y = b;
+    return (x->ns > y->ns) - (x->ns < y->ns);
 }
 
-static void worst_row(graph_bench *b, int32_t rooms, int32_t distance, int64_t *ns)
+static int64_t time_seed(graph_bench *b, int64_t seed)
+{
+    int64_t t0 = bench_cpu_ns();
+    graph_op(b, seed);
+    return bench_cpu_ns() - t0;
+}
+
+/* A one-off stall (a page fault, a shared core) can make any seed look like
+ * the worst: the slowest seeds keep the least of three timings, so the tail
+ * printed is the layouts' own. */
+static void worst_row(graph_bench *b, int32_t rooms, int32_t distance, seed_time *t)
 {
     uint8_t *cells = malloc((size_t)b->s.width * (size_t)b->s.height);
     if (!cells || dg_grid_init(&b->grid, cells, b->s.width, b->s.height, 0) != DG_OK)
@@ -201,18 +218,23 @@ static void worst_row(graph_bench *b, int32_t rooms, int32_t distance, int64_t *
     graph_op(b, 0); /* warm-up, not counted */
     b->failed = 0;
     for (int i = 0; i < WORST_SEEDS; i++)
-    {
-        int64_t t0 = bench_cpu_ns();
-        graph_op(b, i + 1);
-        ns[i] = bench_cpu_ns() - t0;
-    }
-    qsort(ns, WORST_SEEDS, sizeof *ns, cmp_ns);
+        t[i] = (seed_time){time_seed(b, i + 1), i + 1};
+    int64_t laid = WORST_SEEDS - b->failed;
+    qsort(t, WORST_SEEDS, sizeof *t, by_time);
+    for (int i = WORST_SEEDS - WORST_RETIME; i < WORST_SEEDS; i++)
+        for (int k = 0; k < 2; k++)
+        {
+            int64_t again = time_seed(b, t[i].seed);
+            t[i].ns = again < t[i].ns ? again : t[i].ns;
+        }
+    qsort(t, WORST_SEEDS, sizeof *t, by_time);
     char name[64], size[32];
     snprintf(name, sizeof name, "graph %d rooms d=%d", (int)rooms, (int)distance);
     snprintf(size, sizeof size, "%dx%d", (int)b->s.width, (int)b->s.height);
-    printf("%-28s %-10s %9.3f ms %9.3f ms %9.3f ms %5lld of %d\n", name, size,
-           (double)ns[WORST_SEEDS / 2] / 1e6, (double)ns[WORST_SEEDS * 99 / 100] / 1e6,
-           (double)ns[WORST_SEEDS - 1] / 1e6, (long long)(WORST_SEEDS - b->failed), WORST_SEEDS);
+    printf("%-28s %-10s %9.3f ms %9.3f ms %9.3f ms %5lld of %d  seed %lld\n", name, size,
+           (double)t[WORST_SEEDS / 2].ns / 1e6, (double)t[WORST_SEEDS * 99 / 100].ns / 1e6,
+           (double)t[WORST_SEEDS - 1].ns / 1e6, (long long)laid, WORST_SEEDS,
+           (long long)t[WORST_SEEDS - 1].seed);
     fflush(stdout);
     dg_result_free(&b->result);
     free(cells);
@@ -220,19 +242,19 @@ static void worst_row(graph_bench *b, int32_t rooms, int32_t distance, int64_t *
 
 static void graph_worst(graph_bench *b)
 {
-    int64_t *ns = malloc(WORST_SEEDS * sizeof *ns);
-    if (!ns)
+    seed_time *t = malloc(WORST_SEEDS * sizeof *t);
+    if (!t)
         return;
     printf("%-28s %-10s %12s %12s %12s %s\n", "graph, seeds 1..1000", "size", "median",
-           "p99", "worst", "laid out (thread CPU time per layout)");
+           "p99", "worst", "laid out, worst seed (thread CPU time per layout)");
     static const int32_t sizes[] = {10, 20, 40, 64};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
         for (int32_t d = 0; d <= 4; d++)
         {
             sample_sized(&b->s, sizes[k], d);
-            worst_row(b, sizes[k], d, ns);
+            worst_row(b, sizes[k], d, t);
         }
-    free(ns);
+    free(t);
 }
 
 BENCH(bench_graph)
