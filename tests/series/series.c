@@ -236,16 +236,23 @@ static void shift_params(dg_recipe *r, int set)
             v += set == SET_UP ? 1 : -1;
         r->values[i] = v; /* within the table's range; cross-checks are the generator's */
     }
-    /* where one step is refused: world's room_size is odd, prefab-mixed's mode one
-     * bit; the forest set is too small for a unique jigsaw */
+    /* where one step is refused (world's room_size is odd, prefab-mixed's mode one
+     * bit; the forest set is too small for a unique jigsaw) or moves nothing
+     * (prefab-full's cover, graph's "the graph's own" distance); NULL: as shifted */
     static const char *const fixes[][4] = {
         {"world", "room_size", "11", "7"},
         {"prefab-mixed", "mode", "8", "2"},
         {"prefab-jigsaw", "unique", "0", "0"},
+        {"prefab-full", "cover", "0", "0"},
+        {"prefab-full", "orientations", NULL, "1"},
+        {"graph", "room_distance", "3", "0"},
     };
     for (size_t i = 0; set != SET_DEFAULT && i < sizeof fixes / sizeof fixes[0]; i++)
-        if (strcmp(r->generator, fixes[i][0]) == 0)
-            dg_recipe_set(r, fixes[i][1], fixes[i][set == SET_UP ? 2 : 3], NULL);
+    {
+        const char *value = fixes[i][set == SET_UP ? 2 : 3];
+        if (value && strcmp(r->generator, fixes[i][0]) == 0)
+            dg_recipe_set(r, fixes[i][1], value, NULL);
+    }
 }
 
 /* ---- the cases ------------------------------------------------------------------------- */
