@@ -165,7 +165,8 @@ static int usage(void)
     printf("usage: bench [NAME [SUBJECT]]\n"
            "  runs every benchmark whose name contains NAME (all without it), one row\n"
            "  per case: median and min time, throughput, scratch memory; SUBJECT\n"
-           "  narrows a bench that reads it (`bench peers walk`).\n"
+           "  narrows a bench that reads it (`bench peers walk`; `bench graph worst`:\n"
+           "  the level-graph layouts' median, p99 and worst over seeds 1..1000).\n"
            "benchmarks:");
     for (int i = 0; i < bench_count; i++)
         printf(" %s", benches[i].name);
