@@ -167,12 +167,13 @@ typedef struct pop {
     size_t block_size;
     const int32_t *dist; /* walking distance from the start (n; the caller's or own) */
     int32_t *queue;     /* the search's queue (n); then a room's free cells */
-    uint8_t *visible;   /* in view of the start (n) */
-    uint8_t *taken;     /* a marker's or spawn's cell (n) */
+    uint8_t *kept;      /* kept empty (n): in view of the start, or a marker's or
+                         * spawn's cell; a footprint on free cells is out of
+                         * view, so fits reads it as taken */
     uint8_t *clear;     /* a room rect's clearance ((width + 1) * (height + 1) at most) */
     uint8_t *cols;      /* a rect row's column bits (width + 2) */
     uint8_t open[256];      /* per tile: 1 if passable */
-    uint8_t spawnable[256]; /* per tile: 1 if a spawn may stand on it (dgi_spawn_tile) */
+    uint8_t unspawnable[256]; /* per tile: 1 unless a spawn may stand on it (dgi_spawn_tile) */
     int32_t *room_dist; /* per room, -1: unreached */
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
@@ -216,16 +217,15 @@ static void room_distances(pop *q)
     for (int32_t i = 0; i < q->r->room_count; i++)
     {
         dg_rect c = room_rect(q, i);
-        int32_t best = -1;
+        uint32_t best = UINT32_MAX; /* unreached and shut cells (< 0) read as huge */
         for (int32_t y = c.y; y < c.y + c.h; y++)
-            for (int32_t x = c.x; x < c.x + c.w; x++)
-            {
-                int32_t d = q->dist[cell_index(q, x, y)];
-                if (d >= 0 && (best < 0 || d < best))
-                    best = d;
-            }
-        q->room_dist[i] = best;
-        q->max_dist = DG_MAX(q->max_dist, best);
+        {
+            const int32_t *d = q->dist + cell_index(q, c.x, y);
+            for (int32_t x = 0; x < c.w; x++)
+                best = DG_MIN(best, (uint32_t)d[x]);
+        }
+        q->room_dist[i] = best > (uint32_t)INT32_MAX ? -1 : (int32_t)best;
+        q->max_dist = DG_MAX(q->max_dist, q->room_dist[i]);
     }
 }
 
@@ -236,7 +236,7 @@ static void mark_taken(pop *q)
     for (int k = 0; k < 2; k++)
         if (open_at(q, ends[k].x, ends[k].y) || (ends[k].x >= 0 && ends[k].y >= 0 &&
                                                 ends[k].x < q->w.width && ends[k].y < q->w.height))
-            q->taken[cell_index(q, ends[k].x, ends[k].y)] = 1;
+            q->kept[cell_index(q, ends[k].x, ends[k].y)] = 1;
     for (int32_t m = 0; m < q->r->marker_count; m++)
     {
         dg_point c = q->r->markers[m].pos;
@@ -244,7 +244,7 @@ static void mark_taken(pop *q)
         for (int32_t dy = 0; dy < side; dy++)
             for (int32_t dx = 0; dx < side; dx++)
                 if (c.x + dx >= 0 && c.y + dy >= 0 && c.x + dx < q->w.width && c.y + dy < q->w.height)
-                    q->taken[cell_index(q, c.x + dx, c.y + dy)] = 1;
+                    q->kept[cell_index(q, c.x + dx, c.y + dy)] = 1;
     }
 }
 
@@ -280,17 +280,35 @@ static void row_columns(const pop *q, const uint8_t *up, const uint8_t *mid, con
                             (((unsigned)q->open[d[x]] << 2) & dm));
 }
 
+/* The col bits of the row above those in cols: each column's moves up one
+ * row (the row below drops out) and the row `up` (NULL: off the grid) comes
+ * in; columns off the grid stay 0. */
+static void row_columns_up(const pop *q, const uint8_t *up, int32_t x0, int32_t count,
+                           uint8_t *cols)
+{
+    int32_t lo = x0 < 0 ? -x0 : 0, hi = DG_MIN(count, q->w.width - x0);
+    if (!up)
+        for (int32_t j = lo; j < hi; j++)
+            cols[j] = (uint8_t)((cols[j] << 1) & 6u);
+    else
+        for (int32_t j = lo, x = x0 + lo; j < hi; j++, x++)
+            cols[j] = (uint8_t)(((cols[j] << 1) & 6u) | q->open[up[x]]);
+}
+
 /* The clearance of the rect's free cells into q->clear, rect.w + 1 per row
  * (a 0 after each row's last cell, and a row of 0 below the last: the
  * clearance of what lies outside), as dgi_clearance_fill, capped at
  * DG_CREATURE_SIZE_MAX; footprints stay inside the rect, so it sees nothing
- * outside. A cell is free unless it is in the start's view, unreached, no
- * spawn tile, taken, or a possible chokepoint (may_cut, by the sliding
- * window of q->cols). */
-static void rect_clearance(pop *q, dg_rect c)
+ * outside. A cell is free unless it is kept (in the start's view or taken),
+ * unreached, no spawn tile, or a possible chokepoint (may_cut, by the sliding
+ * window of q->cols). The free cells go, packed and row by row, to the end
+ * of q->queue (written backwards as the rows are read from the bottom up);
+ * returns their number. */
+static int32_t rect_clearance(pop *q, dg_rect c)
 {
     const size_t w = (size_t)c.w + 1;
     uint8_t *cols = q->cols;
+    int32_t *cell = q->queue + q->n; /* the next free cell goes before this */
     memset(q->clear + (size_t)c.h * w, 0, w);
     for (int32_t y = c.h - 1; y >= 0; y--)
     {
@@ -298,17 +316,20 @@ static void rect_clearance(pop *q, dg_rect c)
         const uint8_t *mid = &DG_CELL(&q->w, 0, gy);
         const uint8_t *up = gy > 0 ? mid - q->w.stride : NULL;
         const uint8_t *down = gy + 1 < q->w.height ? mid + q->w.stride : NULL;
-        row_columns(q, up, mid, down, c.x - 1, c.w + 2, cols);
+        if (y == c.h - 1)
+            row_columns(q, up, mid, down, c.x - 1, c.w + 2, cols);
+        else
+            row_columns_up(q, up, c.x - 1, c.w + 2, cols);
         const size_t base = cell_index(q, (int32_t)c.x, gy);
-        const uint8_t *tile = mid + c.x;
+        const uint8_t *tile = mid + c.x, *kept = q->kept + base;
+        const int32_t *dist = q->dist + base;
         uint8_t *row = q->clear + (size_t)y * w;
         const uint8_t *below = row + w;
         row[c.w] = 0;
         for (int32_t x = c.w - 1; x >= 0; x--)
         {
-            size_t i = base + (size_t)x;
             unsigned win = cols[x] | (unsigned)cols[x + 1] << 3 | (unsigned)cols[x + 2] << 6;
-            if (q->visible[i] || q->dist[i] < 0 || !q->spawnable[tile[x]] || q->taken[i] ||
+            if ((kept[x] | q->unspawnable[tile[x]] | ((uint32_t)dist[x] >> 31)) ||
                 ((CUT[win >> 6] >> (win & 63)) & 1u))
             {
                 row[x] = 0;
@@ -316,8 +337,10 @@ static void rect_clearance(pop *q, dg_rect c)
             }
             int32_t least = DG_MIN(row[x + 1], DG_MIN(below[x], below[x + 1]));
             row[x] = (uint8_t)(least < DG_CREATURE_SIZE_MAX ? least + 1 : DG_CREATURE_SIZE_MAX);
+            *--cell = DGI_PACK(c.x + x, gy);
         }
     }
+    return (int32_t)(q->queue + q->n - cell);
 }
 
 static int32_t curve_at(const dg_populate_params *p, int32_t depth)
@@ -351,6 +374,7 @@ typedef struct room_state {
     int32_t fit_count; /* entries in q->fit */
     int boss, treasure;
     dg_rect rect;
+    const int32_t *cells; /* the room's free cells, packed, row by row (count) */
 } room_state;
 
 /* 1 if a size-`side` footprint fits at packed cell c of the room: its free
@@ -362,7 +386,7 @@ static int fits(const pop *q, const room_state *rs, int32_t c, int32_t side)
         return 0;
     for (int32_t dy = 0; dy < side; dy++)
         for (int32_t dx = 0; dx < side; dx++)
-            if (q->taken[cell_index(q, x + dx, y + dy)])
+            if (q->kept[cell_index(q, x + dx, y + dy)])
                 return 0;
     return 1;
 }
@@ -410,7 +434,7 @@ static int32_t find_cell(const pop *q, const room_state *rs, int32_t side, int32
 {
     if (near >= 0)
         return nearest_cell(q, rs, side, near);
-    const int32_t *cells = q->queue;
+    const int32_t *cells = rs->cells;
     int32_t from = (int32_t)dgi_rng_below(rng, (uint32_t)rs->count);
     for (int32_t k = 0; k < rs->count; k++)
     {
@@ -439,7 +463,7 @@ static dg_status add_spawn(pop *q, const dg_spawn_entry *e, int32_t room, int32_
     m->cost = e->cost;
     for (int32_t dy = 0; dy < e->size; dy++)
         for (int32_t dx = 0; dx < e->size; dx++)
-            q->taken[cell_index(q, m->pos.x + dx, m->pos.y + dy)] = 1;
+            q->kept[cell_index(q, m->pos.x + dx, m->pos.y + dy)] = 1;
     return DG_OK;
 }
 
@@ -587,15 +611,12 @@ static dg_status spend(pop *q, room_state *rs, int32_t k, int boss, dg_rng *rng,
     return st;
 }
 
-/* The rect's free cells (clearance >= 1) into q->queue, packed; their number. */
-static int32_t room_cells(pop *q, dg_rect c)
+/* The room's free cells (clearance >= 1), packed, row by row, into rs->cells;
+ * their number. */
+static int32_t room_cells(pop *q, room_state *rs)
 {
-    rect_clearance(q, c);
-    int32_t count = 0;
-    for (int32_t y = 0; y < c.h; y++)
-        for (int32_t x = 0; x < c.w; x++)
-            if (q->clear[(size_t)y * ((size_t)c.w + 1) + (size_t)x] > 0)
-                q->queue[count++] = DGI_PACK(c.x + x, c.y + y);
+    int32_t count = rect_clearance(q, rs->rect);
+    rs->cells = q->queue + q->n - count;
     return count;
 }
 
@@ -647,7 +668,7 @@ static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
         return DG_OK;
     }
     rs.rect = room_rect(q, room);
-    rs.count = q->room_dist[room] < 0 ? 0 : room_cells(q, rs.rect);
+    rs.count = q->room_dist[room] < 0 ? 0 : room_cells(q, &rs);
     if (rs.count == 0)
     {
         q->stats.skipped_no_cell++;
@@ -689,27 +710,27 @@ static void entry_flags(pop *q)
     }
 }
 
-/* The tile tables: open (passable) and spawnable (as dgi_spawn_tile: passable,
- * a room tile, not a door). */
+/* The tile tables: open (passable) and unspawnable (not as dgi_spawn_tile:
+ * passable, a room tile, not a door). */
 static void tile_tables(pop *q)
 {
     const uint8_t *room = q->p->room_tiles;
     for (int t = 0; t < 256; t++)
     {
         q->open[t] = q->w.pass[t] != 0;
-        q->spawnable[t] = (uint8_t)(q->open[t] && (room ? room[t] != 0 : t == DG_TILE_FLOOR) &&
-                                    t != DG_TILE_DOOR);
+        q->unspawnable[t] = (uint8_t)!(q->open[t] && (room ? room[t] != 0 : t == DG_TILE_FLOOR) &&
+                                       t != DG_TILE_DOOR);
     }
 }
 
-/* One block: dist and queue (int32 per cell), visible and taken (a byte
- * per cell), clear and cols, room distances and the entries' flags and fit. */
+/* One block: dist and queue (int32 per cell), kept (a byte per cell), clear
+ * and cols, room distances and the entries' flags and fit. */
 static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
-    q->block_size = n * (2 * sizeof(int32_t) + 2) + clear + (size_t)q->w.width + 2 +
+    q->block_size = n * (2 * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
                     rooms * sizeof(int32_t) + entries * (5 * sizeof(int32_t) + 1);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
@@ -723,15 +744,15 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     q->cost = q->pickable + entries;
     q->group_min = q->cost + entries;
     q->need = q->group_min + entries;
-    q->visible = (uint8_t *)(q->need + entries);
-    q->taken = q->visible + n;
-    q->clear = q->taken + n;
+    q->kept = (uint8_t *)(q->need + entries);
+    q->clear = q->kept + n;
     q->cols = q->clear + clear;
     q->flags = q->cols + q->w.width + 2;
-    memset(q->visible, 0, 2 * n); /* visible and taken */
+    if (q->p->view_radius > 0) /* else dg_fov writes every cell */
+        memset(q->kept, 0, n);
     if (!walk)
         dgi_walk_from_walled(&q->w, q->r->start, own, q->queue);
-    dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
+    dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->kept, n, q->a, diag);
     if (st != DG_OK)
         return st;
     tile_tables(q);
