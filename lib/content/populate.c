@@ -74,10 +74,18 @@ static const char *role_of(const dg_result *r, int32_t room)
     return r->labels && r->label_count == r->room_count ? r->labels[room].role : "";
 }
 
+enum { KIND_NAMES = 6 }; /* the room kinds' names, and "" for any other kind */
+static const char *const kind_names[KIND_NAMES] = {"normal", "prefab",   "cave",
+                                                   "start",  "junction", ""};
+
+static int kind_index(int32_t kind)
+{
+    return kind >= 0 && kind < KIND_NAMES - 1 ? (int)kind : KIND_NAMES - 1;
+}
+
 static const char *kind_name(int32_t kind)
 {
-    static const char *const names[] = {"normal", "prefab", "cave", "start", "junction"};
-    return kind >= 0 && kind < 5 ? names[kind] : "";
+    return kind_names[kind_index(kind)];
 }
 
 /* 1 if the room's role is `word`; most rooms have none, and no call then. */
@@ -177,6 +185,8 @@ typedef struct pop {
     int32_t *room_dist; /* per room, -1: unreached */
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
+    uint8_t *kinds;     /* per entry: bit i if it lists kind_names[i] ... */
+    uint8_t *kinds_known; /* ... once bit i here says it was looked up */
     int32_t *cost, *group_min; /* per entry, beside each other for the picks */
     int32_t *need;      /* per entry: cost * group_min, the least a group of it spends */
     int32_t *fit;       /* per entry: the entries that fit the room being filled */
@@ -328,13 +338,12 @@ static int32_t rect_clearance(pop *q, dg_rect c)
         row[c.w] = 0;
         for (int32_t x = c.w - 1; x >= 0; x--)
         {
-            unsigned win = cols[x] | (unsigned)cols[x + 1] << 3 | (unsigned)cols[x + 2] << 6;
-            if ((kept[x] | q->unspawnable[tile[x]] | ((uint32_t)dist[x] >> 31)) ||
-                ((CUT[win >> 6] >> (win & 63)) & 1u))
-            {
-                row[x] = 0;
+            row[x] = 0;
+            if (kept[x] | q->unspawnable[tile[x]] | ((uint32_t)dist[x] >> 31))
                 continue;
-            }
+            unsigned win = cols[x] | (unsigned)cols[x + 1] << 3 | (unsigned)cols[x + 2] << 6;
+            if ((CUT[win >> 6] >> (win & 63)) & 1u)
+                continue;
             int32_t least = DG_MIN(row[x + 1], DG_MIN(below[x], below[x + 1]));
             row[x] = (uint8_t)(least < DG_CREATURE_SIZE_MAX ? least + 1 : DG_CREATURE_SIZE_MAX);
             *--cell = DGI_PACK(c.x + x, gy);
@@ -490,12 +499,24 @@ static dg_status place_group(pop *q, const dg_spawn_entry *e, const room_state *
 
 /* ---- one room ---------------------------------------------------------------- */
 
+/* 1 if entry k lists the room kind kind_names[i], looked up once a call. */
+static int lists_kind(pop *q, int32_t k, int i)
+{
+    if (!((q->kinds_known[k] >> i) & 1))
+    {
+        q->kinds_known[k] |= (uint8_t)(1u << i);
+        q->kinds[k] |= (uint8_t)(dgi_spawn_lists(&q->table->entries[k], kind_names[i]) << i);
+    }
+    return (q->kinds[k] >> i) & 1;
+}
+
 /* The entries that may ever fill this room (depth, role and kind, items only
  * in a treasure room, bosses apart) into q->fit, in table order; kept for the
  * next room when its role, kind and treasure flag are the same. */
 static void room_entries(pop *q, room_state *rs)
 {
-    const char *role = role_of(q->r, rs->room), *kind = kind_name(q->r->rooms[rs->room].kind);
+    const int kind_bit = kind_index(q->r->rooms[rs->room].kind);
+    const char *role = role_of(q->r, rs->room), *kind = kind_names[kind_bit];
     if (q->fit_role && q->fit_kind == kind && q->fit_treasure == rs->treasure &&
         strcmp(q->fit_role, role) == 0)
     {
@@ -507,7 +528,8 @@ static void room_entries(pop *q, room_state *rs)
     {
         uint8_t f = q->flags[k];
         if ((f & ENTRY_AT_DEPTH) && !(f & ENTRY_BOSS) && (!rs->treasure || (f & ENTRY_ITEM)) &&
-            ((f & ENTRY_ANY) || dgi_spawn_fits_room(&q->table->entries[k], role, kind)))
+            ((f & ENTRY_ANY) || lists_kind(q, k, kind_bit) ||
+             (role[0] && dgi_spawn_lists(&q->table->entries[k], role)))) /* dgi_spawn_fits_room */
             q->fit[rs->fit_count++] = k;
     }
     q->fit_role = role;
@@ -704,6 +726,7 @@ static void entry_flags(pop *q)
                                 (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0) |
                                 (dgi_spawn_marker_kind(e) == DG_MARKER_ACTOR ? ENTRY_ACTOR : 0) |
                                 (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
+        q->kinds[k] = q->kinds_known[k] = 0;
         q->cost[k] = e->cost;
         q->group_min[k] = e->group_min;
         q->need[k] = e->cost * e->group_min; /* <= DG_SPAWN_COST_MAX * DG_SPAWN_GROUP_MAX */
@@ -731,7 +754,7 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
     q->block_size = n * (2 * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
-                    rooms * sizeof(int32_t) + entries * (5 * sizeof(int32_t) + 1);
+                    rooms * sizeof(int32_t) + entries * (5 * sizeof(int32_t) + 3);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
@@ -748,6 +771,8 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     q->clear = q->kept + n;
     q->cols = q->clear + clear;
     q->flags = q->cols + q->w.width + 2;
+    q->kinds = q->flags + entries;
+    q->kinds_known = q->kinds + entries;
     if (q->p->view_radius > 0) /* else dg_fov writes every cell */
         memset(q->kept, 0, n);
     if (!walk)
