@@ -746,21 +746,22 @@ static void tile_tables(pop *q)
     }
 }
 
-/* One block: dist and queue (int32 per cell), kept (a byte per cell), clear
- * and cols, room distances and the entries' flags and fit. */
+/* One block: dist (int32 per cell, unless the caller's walk gives it) and
+ * queue (int32 per cell), kept (a byte per cell), clear and cols, room
+ * distances and the entries' flags and fit. */
 static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
-    q->block_size = n * (2 * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
+    q->block_size = n * ((walk ? 1 : 2) * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
                     rooms * sizeof(int32_t) + entries * (5 * sizeof(int32_t) + 3);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
-    int32_t *own = (int32_t *)(void *)b;
+    int32_t *own = walk ? NULL : (int32_t *)(void *)b;
     q->dist = walk ? walk : own;
-    q->queue = own + n;
+    q->queue = walk ? (int32_t *)(void *)b : own + n;
     q->room_dist = q->queue + n;
     q->fit = q->room_dist + rooms;
     q->pickable = q->fit + entries;
