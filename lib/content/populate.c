@@ -116,8 +116,8 @@ static dg_status check_roles(const dg_spawn_table *t, const dg_result *r, dg_dia
         for (int32_t k = 0; k < t->count && !found; k++)
         {
             const dg_spawn_entry *e = &t->entries[k];
-            found = boss ? dgi_spawn_lists(e, "boss")
-                         : dgi_spawn_marker_kind(e) == DG_MARKER_ITEM &&
+            found = boss ? (t->facts[k] & DGI_SPAWN_BOSS) != 0
+                         : (t->facts[k] & DGI_SPAWN_ITEM) &&
                                dgi_spawn_fits_room(e, "treasure", kind_name(r->rooms[i].kind));
         }
         if (!found)
@@ -155,13 +155,14 @@ static dg_status check_input(const dg_grid *g, const dg_spawn_table *t, const dg
 
 /* ---- the populating state ---------------------------------------------------- */
 
-enum { /* what populate knows of an entry before the rooms (pop.flags) */
-    ENTRY_AT_DEPTH = 1, /* appears at params->depth */
-    ENTRY_BOSS = 2,     /* lists "boss": placed once, first, in each boss room */
-    ENTRY_ITEM = 4,     /* kind "item" */
-    ENTRY_ANY = 8,      /* fits every room (no room words, or "any") */
-    ENTRY_ACTOR = 16,   /* kind "monster" */
-    ENTRY_PICKED = 32   /* cost 0 and picked in the room being filled */
+enum { /* what populate knows of an entry before the rooms (pop.flags): the
+        * table's facts (spawn.h) and two of its own */
+    ENTRY_AT_DEPTH = 1,             /* appears at params->depth */
+    ENTRY_BOSS = DGI_SPAWN_BOSS,    /* lists "boss": placed once, first, in each boss room */
+    ENTRY_ITEM = DGI_SPAWN_ITEM,    /* kind "item" */
+    ENTRY_ANY = DGI_SPAWN_ANY,      /* fits every room (no room words, or "any") */
+    ENTRY_ACTOR = DGI_SPAWN_ACTOR,  /* kind "monster" */
+    ENTRY_PICKED = 32               /* cost 0 and picked in the room being filled */
 };
 
 typedef struct pop {
@@ -722,10 +723,7 @@ static void entry_flags(pop *q)
     {
         const dg_spawn_entry *e = &q->table->entries[k];
         q->flags[k] = (uint8_t)((dgi_spawn_at_depth(e, q->p->depth) ? ENTRY_AT_DEPTH : 0) |
-                                (dgi_spawn_lists(e, "boss") ? ENTRY_BOSS : 0) |
-                                (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0) |
-                                (dgi_spawn_marker_kind(e) == DG_MARKER_ACTOR ? ENTRY_ACTOR : 0) |
-                                (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
+                                q->table->facts[k]);
         q->kinds[k] = q->kinds_known[k] = 0;
         q->cost[k] = e->cost;
         q->group_min[k] = e->group_min;
