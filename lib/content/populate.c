@@ -6,6 +6,7 @@
 
 #define POPULATE_STREAM 0x706F70756CULL /* one random stream per room, from this */
 #define FAILS_MAX 8                     /* failed picks that end a room */
+#define RESERVE_MAX 128                 /* spawns reserved before the rooms, at most */
 
 void dg_populate_defaults(dg_populate_params *params)
 {
@@ -744,6 +745,22 @@ static void tile_tables(pop *q)
     }
 }
 
+/* Room for the spawns at once, rather than growing as they come: each room
+ * holds about its free cells / cells_per_spawn (its cells bound those), up to
+ * RESERVE_MAX so a map of large rooms with few spawns does not hold much
+ * unused; more still grow the array. */
+static dg_status reserve_spawns(pop *q, dg_diag *diag)
+{
+    int64_t most = 0;
+    for (int32_t i = 0; i < q->r->room_count; i++)
+        if (q->room_dist[i] >= 0)
+            most += DG_MAX(q->r->rooms[i].cells / q->p->cells_per_spawn, 1);
+    most = DG_MIN(most, RESERVE_MAX);
+    if (most > 0 && dgi_grow(q->a, (void **)&q->out, &q->out_cap, (int32_t)most, sizeof *q->out) != DG_OK)
+        return dgi_fail(diag, DG_E_NOMEM, "out of memory for the spawns");
+    return DG_OK;
+}
+
 /* One block: dist (int32 per cell, unless the caller's walk gives it) and
  * queue (int32 per cell), kept (a byte per cell), clear and cols, room
  * distances and the entries' flags and fit. */
@@ -783,7 +800,7 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     mark_taken(q);
     room_distances(q);
     entry_flags(q);
-    return DG_OK;
+    return reserve_spawns(q, diag);
 }
 
 /* Appends the spawns; on failure the result keeps its markers. */
