@@ -185,6 +185,7 @@ typedef struct pop {
     uint8_t open[256];      /* per tile: 1 if passable */
     uint8_t unspawnable[256]; /* per tile: 1 unless a spawn may stand on it (dgi_spawn_tile) */
     int32_t *room_dist; /* per room, -1: unreached */
+    dg_rect *rects;     /* per room, its rect clipped to the grid (room_rect) */
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
     uint8_t *kinds;     /* per entry: bit i if it lists kind_names[i] ... */
@@ -228,7 +229,7 @@ static void room_distances(pop *q)
     q->max_dist = 0;
     for (int32_t i = 0; i < q->r->room_count; i++)
     {
-        dg_rect c = room_rect(q, i);
+        dg_rect c = q->rects[i] = room_rect(q, i);
         uint32_t best = UINT32_MAX; /* unreached and shut cells (< 0) read as huge */
         for (int32_t y = c.y; y < c.y + c.h; y++)
         {
@@ -666,6 +667,7 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
             q->stats.boss_missing++;
     }
     room_entries(q, rs);
+    int picked = 0; /* an entry got ENTRY_PICKED */
     for (int32_t fails = 0; st == DG_OK && fails < FAILS_MAX && rs->slots_left > 0;)
     {
         int32_t k = pick_filler(q, rs, rng);
@@ -674,9 +676,12 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
         st = spend(q, rs, k, 0, rng, &placed);
         fails += placed == 0 || q->cost[k] == 0;
         if (q->cost[k] == 0)
+        {
             q->flags[k] |= ENTRY_PICKED;
+            picked = 1;
+        }
     }
-    for (int32_t i = 0; i < rs->fit_count; i++)
+    for (int32_t i = 0; picked && i < rs->fit_count; i++)
         q->flags[q->fit[i]] &= (uint8_t)~ENTRY_PICKED;
     return st;
 }
@@ -691,7 +696,7 @@ static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
         q->stats.skipped_start++;
         return DG_OK;
     }
-    rs.rect = room_rect(q, room);
+    rs.rect = q->rects[room];
     rs.count = q->room_dist[room] < 0 ? 0 : room_cells(q, &rs);
     if (rs.count == 0)
     {
@@ -762,15 +767,15 @@ static dg_status reserve_spawns(pop *q, dg_diag *diag)
 }
 
 /* One block: dist (int32 per cell, unless the caller's walk gives it) and
- * queue (int32 per cell), kept (a byte per cell), clear and cols, room
- * distances and the entries' flags and fit. */
+ * queue (int32 per cell), kept (a byte per cell), clear and cols, rooms'
+ * distances and rects, the entries' flags and fit. */
 static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
     q->block_size = n * ((walk ? 1 : 2) * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
-                    rooms * sizeof(int32_t) + entries * (5 * sizeof(int32_t) + 3);
+                    rooms * (sizeof(int32_t) + sizeof(dg_rect)) + entries * (5 * sizeof(int32_t) + 3);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
@@ -778,7 +783,8 @@ static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
     q->dist = walk ? walk : own;
     q->queue = walk ? (int32_t *)(void *)b : own + n;
     q->room_dist = q->queue + n;
-    q->fit = q->room_dist + rooms;
+    q->rects = (dg_rect *)(void *)(q->room_dist + rooms);
+    q->fit = (int32_t *)(void *)(q->rects + rooms);
     q->pickable = q->fit + entries;
     q->cost = q->pickable + entries;
     q->group_min = q->cost + entries;
