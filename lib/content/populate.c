@@ -223,21 +223,49 @@ static int open_at(const pop *q, int32_t x, int32_t y)
     return x >= 0 && y >= 0 && x < q->w.width && y < q->w.height && q->w.pass[DG_CELL(&q->w, x, y)];
 }
 
-/* Walking distance of each room: its nearest reached cell. */
+/* The least walking distance over rows y0 .. y1 - 1 of the rect, every
+ * cell (all) or the first and last of each; unreached and shut cells (< 0)
+ * read as huge. */
+static uint32_t rect_rows_nearest(const pop *q, dg_rect c, int32_t y0, int32_t y1, int all)
+{
+    uint32_t best = UINT32_MAX;
+    for (int32_t y = y0; y < y1; y++)
+    {
+        const int32_t *d = q->dist + cell_index(q, c.x, y);
+        if (!all)
+            best = DG_MIN(best, DG_MIN((uint32_t)d[0], (uint32_t)d[c.w - 1]));
+        else
+            for (int32_t x = 0; x < c.w; x++)
+                best = DG_MIN(best, (uint32_t)d[x]);
+    }
+    return best;
+}
+
+/* Walking distance of a room: its nearest reached cell. The walk takes unit
+ * steps, so a walk from outside the rect reaches its border first: unless
+ * the start is inside, the border's nearest cell is the rect's. */
+static int32_t room_distance(const pop *q, dg_rect c)
+{
+    const dg_point s = q->r->start;
+    int inside = s.x >= c.x && s.y >= c.y && s.x < c.x + c.w && s.y < c.y + c.h;
+    uint32_t best;
+    if (inside || c.w <= 8 || c.h <= 8) /* a small rect: its border is most of it */
+        best = rect_rows_nearest(q, c, c.y, c.y + c.h, 1);
+    else
+        best = DG_MIN(rect_rows_nearest(q, c, c.y, c.y + 1, 1),
+                      DG_MIN(rect_rows_nearest(q, c, c.y + 1, c.y + c.h - 1, 0),
+                             rect_rows_nearest(q, c, c.y + c.h - 1, c.y + c.h, 1)));
+    return best > (uint32_t)INT32_MAX ? -1 : (int32_t)best;
+}
+
+/* Walking distance of each room, and the farthest. */
 static void room_distances(pop *q)
 {
     q->max_dist = 0;
     for (int32_t i = 0; i < q->r->room_count; i++)
     {
-        dg_rect c = q->rects[i] = room_rect(q, i);
-        uint32_t best = UINT32_MAX; /* unreached and shut cells (< 0) read as huge */
-        for (int32_t y = c.y; y < c.y + c.h; y++)
-        {
-            const int32_t *d = q->dist + cell_index(q, c.x, y);
-            for (int32_t x = 0; x < c.w; x++)
-                best = DG_MIN(best, (uint32_t)d[x]);
-        }
-        q->room_dist[i] = best > (uint32_t)INT32_MAX ? -1 : (int32_t)best;
+        q->rects[i] = room_rect(q, i);
+        q->room_dist[i] = room_distance(q, q->rects[i]);
         q->max_dist = DG_MAX(q->max_dist, q->room_dist[i]);
     }
 }
