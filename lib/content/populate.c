@@ -330,10 +330,10 @@ static void row_columns_up(const pop *q, const uint8_t *up, int32_t x0, int32_t 
     int32_t lo = x0 < 0 ? -x0 : 0, hi = DG_MIN(count, q->w.width - x0);
     if (!up)
         for (int32_t j = lo; j < hi; j++)
-            cols[j] = (uint8_t)((cols[j] << 1) & 6u);
+            cols[j] = (uint8_t)(((unsigned)cols[j] << 1) & 6u);
     else
         for (int32_t j = lo, x = x0 + lo; j < hi; j++, x++)
-            cols[j] = (uint8_t)(((cols[j] << 1) & 6u) | q->open[up[x]]);
+            cols[j] = (uint8_t)((((unsigned)cols[j] << 1) & 6u) | q->open[up[x]]);
 }
 
 /* The clearance of the rect's free cells into q->clear, rect.w + 1 per row
