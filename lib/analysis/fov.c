@@ -66,18 +66,6 @@ typedef struct fov {
     ptrdiff_t sight_stride;
 } fov;
 
-/* Whether light stops at (x, y): the sight mask where it says so, else the tile. */
-static DGI_ALWAYS_INLINE int cell_opaque(const fov *f, int32_t x, int32_t y, const int masked)
-{
-    if (masked)
-    {
-        uint8_t s = f->sight[(ptrdiff_t)y * f->sight_stride + x];
-        if (s != DG_SIGHT_TILE)
-            return s == DG_SIGHT_OPAQUE;
-    }
-    return !f->clear[DG_CELL(f->g, x, y)];
-}
-
 static int64_t floor_div(int64_t a, int64_t b)
 {
     int64_t q = a / b;
@@ -109,12 +97,61 @@ static void row_child(fov_row *child, const fov_row *r, int32_t en, int32_t ed,
     row_begin(child, q);
 }
 
+/* The cells of one row from r->col on, until its end or until a wall after
+ * lit cells opens a deeper row: that child goes to child and 1 is returned
+ * (the row resumes after the wall later), else 0. The row's state is held in
+ * locals while scanning: the stores into vis may alias any byte, so fields
+ * read through pointers would be read again after each. */
+static DGI_ALWAYS_INLINE int scan_row(const fov *f, const fov_quadrant *q, fov_row *r,
+                                      fov_row *child, const int masked)
+{
+    const uint8_t *clear = f->clear, *cells = f->g->cells, *sight = f->sight;
+    uint8_t *vis = f->vis;
+    const ptrdiff_t width = f->g->width, stride = f->g->stride, sight_stride = f->sight_stride;
+    const int64_t range2 = f->range2, d = r->depth;
+    const int32_t depth = r->depth, last = r->last, en = r->en, ed = r->ed;
+    const int32_t x0 = f->ox + depth * q->dx, y0 = f->oy + depth * q->dy;
+    int32_t col = r->col, prev = r->prev, sn = r->sn, sd = r->sd;
+    for (; col <= last; col++)
+    {
+        const ptrdiff_t x = x0 + col * q->cx, y = y0 + col * q->cy;
+        int opaque;
+        uint8_t s = masked ? sight[y * sight_stride + x] : DG_SIGHT_TILE;
+        if (masked && s != DG_SIGHT_TILE)
+            opaque = s == DG_SIGHT_OPAQUE;
+        else
+            opaque = !clear[cells[y * stride + x]];
+        if ((opaque || ((int64_t)col * sd >= d * sn && (int64_t)col * ed <= d * en)) &&
+            (range2 < 0 || (int64_t)col * col + d * d <= range2))
+            vis[y * width + x] = 1;
+        if (prev == PREV_WALL && !opaque)
+        {
+            sn = 2 * col - 1;
+            sd = 2 * depth;
+        }
+        if (prev == PREV_FLOOR && opaque && depth < q->max_depth)
+        {
+            r->col = col + 1;
+            r->prev = PREV_WALL;
+            r->sn = sn;
+            r->sd = sd;
+            row_child(child, r, 2 * col - 1, 2 * depth, q);
+            return 1;
+        }
+        prev = opaque ? PREV_WALL : PREV_FLOOR;
+    }
+    r->col = col;
+    r->prev = prev;
+    r->sn = sn;
+    r->sd = sd;
+    return 0;
+}
+
 /* Inlined with a constant `masked` so the plain scan reads no mask. */
 static DGI_ALWAYS_INLINE void scan_quadrant(const fov *f, const fov_quadrant *q, const int masked)
 {
     if (q->max_depth < 1)
         return;
-    const size_t width = (size_t)f->g->width;
     fov_row *stack = f->stack;
     int32_t top = 0;
     stack[0].depth = 1;
@@ -126,37 +163,19 @@ static DGI_ALWAYS_INLINE void scan_quadrant(const fov *f, const fov_quadrant *q,
     while (top >= 0)
     {
         fov_row *r = &stack[top];
-        if (r->col > r->last)
+        if (scan_row(f, q, r, &stack[top + 1], masked))
         {
-            /* The row ends lit: carry on one row deeper (in place: this row is done). */
-            if (r->prev == PREV_FLOOR && r->depth < q->max_depth)
-            {
-                fov_row next = *r;
-                row_child(r, &next, next.en, next.ed, q);
-            }
-            else
-                top--;
+            top++;
             continue;
         }
-        int32_t col = r->col++;
-        int32_t x = f->ox + col * q->cx + r->depth * q->dx;
-        int32_t y = f->oy + col * q->cy + r->depth * q->dy;
-        int opaque = cell_opaque(f, x, y, masked);
-        int64_t d = r->depth;
-        if ((opaque || ((int64_t)col * r->sd >= d * r->sn && (int64_t)col * r->ed <= d * r->en)) &&
-            (f->range2 < 0 || (int64_t)col * col + d * d <= f->range2))
-            f->vis[(size_t)y * width + (size_t)x] = 1;
-        if (r->prev == PREV_WALL && !opaque)
+        /* The row ends lit: carry on one row deeper (in place: this row is done). */
+        if (r->prev == PREV_FLOOR && r->depth < q->max_depth)
         {
-            r->sn = 2 * col - 1;
-            r->sd = 2 * r->depth;
+            fov_row next = *r;
+            row_child(r, &next, next.en, next.ed, q);
         }
-        if (r->prev == PREV_FLOOR && opaque && r->depth < q->max_depth)
-        {
-            row_child(&stack[top + 1], r, 2 * col - 1, 2 * r->depth, q);
-            top++;
-        }
-        r->prev = opaque ? PREV_WALL : PREV_FLOOR;
+        else
+            top--;
     }
 }
 

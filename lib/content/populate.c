@@ -6,6 +6,7 @@
 
 #define POPULATE_STREAM 0x706F70756CULL /* one random stream per room, from this */
 #define FAILS_MAX 8                     /* failed picks that end a room */
+#define RESERVE_MAX 128                 /* spawns reserved before the rooms, at most */
 
 void dg_populate_defaults(dg_populate_params *params)
 {
@@ -74,10 +75,18 @@ static const char *role_of(const dg_result *r, int32_t room)
     return r->labels && r->label_count == r->room_count ? r->labels[room].role : "";
 }
 
+enum { KIND_NAMES = 6 }; /* the room kinds' names, and "" for any other kind */
+static const char *const kind_names[KIND_NAMES] = {"normal", "prefab",   "cave",
+                                                   "start",  "junction", ""};
+
+static int kind_index(int32_t kind)
+{
+    return kind >= 0 && kind < KIND_NAMES - 1 ? (int)kind : KIND_NAMES - 1;
+}
+
 static const char *kind_name(int32_t kind)
 {
-    static const char *const names[] = {"normal", "prefab", "cave", "start", "junction"};
-    return kind >= 0 && kind < 5 ? names[kind] : "";
+    return kind_names[kind_index(kind)];
 }
 
 /* 1 if the room's role is `word`; most rooms have none, and no call then. */
@@ -108,8 +117,8 @@ static dg_status check_roles(const dg_spawn_table *t, const dg_result *r, dg_dia
         for (int32_t k = 0; k < t->count && !found; k++)
         {
             const dg_spawn_entry *e = &t->entries[k];
-            found = boss ? dgi_spawn_lists(e, "boss")
-                         : dgi_spawn_marker_kind(e) == DG_MARKER_ITEM &&
+            found = boss ? (t->facts[k] & DGI_SPAWN_BOSS) != 0
+                         : (t->facts[k] & DGI_SPAWN_ITEM) &&
                                dgi_spawn_fits_room(e, "treasure", kind_name(r->rooms[i].kind));
         }
         if (!found)
@@ -147,13 +156,14 @@ static dg_status check_input(const dg_grid *g, const dg_spawn_table *t, const dg
 
 /* ---- the populating state ---------------------------------------------------- */
 
-enum { /* what populate knows of an entry before the rooms (pop.flags) */
-    ENTRY_AT_DEPTH = 1, /* appears at params->depth */
-    ENTRY_BOSS = 2,     /* lists "boss": placed once, first, in each boss room */
-    ENTRY_ITEM = 4,     /* kind "item" */
-    ENTRY_ANY = 8,      /* fits every room (no room words, or "any") */
-    ENTRY_ACTOR = 16,   /* kind "monster" */
-    ENTRY_PICKED = 32   /* cost 0 and picked in the room being filled */
+enum { /* what populate knows of an entry before the rooms (pop.flags): the
+        * table's facts (spawn.h) and two of its own */
+    ENTRY_AT_DEPTH = 1,             /* appears at params->depth */
+    ENTRY_BOSS = DGI_SPAWN_BOSS,    /* lists "boss": placed once, first, in each boss room */
+    ENTRY_ITEM = DGI_SPAWN_ITEM,    /* kind "item" */
+    ENTRY_ANY = DGI_SPAWN_ANY,      /* fits every room (no room words, or "any") */
+    ENTRY_ACTOR = DGI_SPAWN_ACTOR,  /* kind "monster" */
+    ENTRY_PICKED = 32               /* cost 0 and picked in the room being filled */
 };
 
 typedef struct pop {
@@ -167,15 +177,19 @@ typedef struct pop {
     size_t block_size;
     const int32_t *dist; /* walking distance from the start (n; the caller's or own) */
     int32_t *queue;     /* the search's queue (n); then a room's free cells */
-    uint8_t *visible;   /* in view of the start (n) */
-    uint8_t *taken;     /* a marker's or spawn's cell (n) */
+    uint8_t *kept;      /* kept empty (n): in view of the start, or a marker's or
+                         * spawn's cell; a footprint on free cells is out of
+                         * view, so fits reads it as taken */
     uint8_t *clear;     /* a room rect's clearance ((width + 1) * (height + 1) at most) */
     uint8_t *cols;      /* a rect row's column bits (width + 2) */
     uint8_t open[256];      /* per tile: 1 if passable */
-    uint8_t spawnable[256]; /* per tile: 1 if a spawn may stand on it (dgi_spawn_tile) */
+    uint8_t unspawnable[256]; /* per tile: 1 unless a spawn may stand on it (dgi_spawn_tile) */
     int32_t *room_dist; /* per room, -1: unreached */
+    dg_rect *rects;     /* per room, its rect clipped to the grid (room_rect) */
     int32_t max_dist;
     uint8_t *flags;     /* per entry, ENTRY_* */
+    uint8_t *kinds;     /* per entry: bit i if it lists kind_names[i] ... */
+    uint8_t *kinds_known; /* ... once bit i here says it was looked up */
     int32_t *cost, *group_min; /* per entry, beside each other for the picks */
     int32_t *need;      /* per entry: cost * group_min, the least a group of it spends */
     int32_t *fit;       /* per entry: the entries that fit the room being filled */
@@ -209,23 +223,50 @@ static int open_at(const pop *q, int32_t x, int32_t y)
     return x >= 0 && y >= 0 && x < q->w.width && y < q->w.height && q->w.pass[DG_CELL(&q->w, x, y)];
 }
 
-/* Walking distance of each room: its nearest reached cell. */
+/* The least walking distance over rows y0 .. y1 - 1 of the rect, every
+ * cell (all) or the first and last of each; unreached and shut cells (< 0)
+ * read as huge. */
+static uint32_t rect_rows_nearest(const pop *q, dg_rect c, int32_t y0, int32_t y1, int all)
+{
+    uint32_t best = UINT32_MAX;
+    for (int32_t y = y0; y < y1; y++)
+    {
+        const int32_t *d = q->dist + cell_index(q, c.x, y);
+        if (!all)
+            best = DG_MIN(best, DG_MIN((uint32_t)d[0], (uint32_t)d[c.w - 1]));
+        else
+            for (int32_t x = 0; x < c.w; x++)
+                best = DG_MIN(best, (uint32_t)d[x]);
+    }
+    return best;
+}
+
+/* Walking distance of a room: its nearest reached cell. The walk takes unit
+ * steps, so a walk from outside the rect reaches its border first: unless
+ * the start is inside, the border's nearest cell is the rect's. */
+static int32_t room_distance(const pop *q, dg_rect c)
+{
+    const dg_point s = q->r->start;
+    int inside = s.x >= c.x && s.y >= c.y && s.x < c.x + c.w && s.y < c.y + c.h;
+    uint32_t best;
+    if (inside || c.w <= 8 || c.h <= 8) /* a small rect: its border is most of it */
+        best = rect_rows_nearest(q, c, c.y, c.y + c.h, 1);
+    else
+        best = DG_MIN(rect_rows_nearest(q, c, c.y, c.y + 1, 1),
+                      DG_MIN(rect_rows_nearest(q, c, c.y + 1, c.y + c.h - 1, 0),
+                             rect_rows_nearest(q, c, c.y + c.h - 1, c.y + c.h, 1)));
+    return best > (uint32_t)INT32_MAX ? -1 : (int32_t)best;
+}
+
+/* Walking distance of each room, and the farthest. */
 static void room_distances(pop *q)
 {
     q->max_dist = 0;
     for (int32_t i = 0; i < q->r->room_count; i++)
     {
-        dg_rect c = room_rect(q, i);
-        int32_t best = -1;
-        for (int32_t y = c.y; y < c.y + c.h; y++)
-            for (int32_t x = c.x; x < c.x + c.w; x++)
-            {
-                int32_t d = q->dist[cell_index(q, x, y)];
-                if (d >= 0 && (best < 0 || d < best))
-                    best = d;
-            }
-        q->room_dist[i] = best;
-        q->max_dist = DG_MAX(q->max_dist, best);
+        q->rects[i] = room_rect(q, i);
+        q->room_dist[i] = room_distance(q, q->rects[i]);
+        q->max_dist = DG_MAX(q->max_dist, q->room_dist[i]);
     }
 }
 
@@ -236,7 +277,7 @@ static void mark_taken(pop *q)
     for (int k = 0; k < 2; k++)
         if (open_at(q, ends[k].x, ends[k].y) || (ends[k].x >= 0 && ends[k].y >= 0 &&
                                                 ends[k].x < q->w.width && ends[k].y < q->w.height))
-            q->taken[cell_index(q, ends[k].x, ends[k].y)] = 1;
+            q->kept[cell_index(q, ends[k].x, ends[k].y)] = 1;
     for (int32_t m = 0; m < q->r->marker_count; m++)
     {
         dg_point c = q->r->markers[m].pos;
@@ -244,7 +285,7 @@ static void mark_taken(pop *q)
         for (int32_t dy = 0; dy < side; dy++)
             for (int32_t dx = 0; dx < side; dx++)
                 if (c.x + dx >= 0 && c.y + dy >= 0 && c.x + dx < q->w.width && c.y + dy < q->w.height)
-                    q->taken[cell_index(q, c.x + dx, c.y + dy)] = 1;
+                    q->kept[cell_index(q, c.x + dx, c.y + dy)] = 1;
     }
 }
 
@@ -280,17 +321,35 @@ static void row_columns(const pop *q, const uint8_t *up, const uint8_t *mid, con
                             (((unsigned)q->open[d[x]] << 2) & dm));
 }
 
+/* The col bits of the row above those in cols: each column's moves up one
+ * row (the row below drops out) and the row `up` (NULL: off the grid) comes
+ * in; columns off the grid stay 0. */
+static void row_columns_up(const pop *q, const uint8_t *up, int32_t x0, int32_t count,
+                           uint8_t *cols)
+{
+    int32_t lo = x0 < 0 ? -x0 : 0, hi = DG_MIN(count, q->w.width - x0);
+    if (!up)
+        for (int32_t j = lo; j < hi; j++)
+            cols[j] = (uint8_t)(((unsigned)cols[j] << 1) & 6u);
+    else
+        for (int32_t j = lo, x = x0 + lo; j < hi; j++, x++)
+            cols[j] = (uint8_t)((((unsigned)cols[j] << 1) & 6u) | q->open[up[x]]);
+}
+
 /* The clearance of the rect's free cells into q->clear, rect.w + 1 per row
  * (a 0 after each row's last cell, and a row of 0 below the last: the
  * clearance of what lies outside), as dgi_clearance_fill, capped at
  * DG_CREATURE_SIZE_MAX; footprints stay inside the rect, so it sees nothing
- * outside. A cell is free unless it is in the start's view, unreached, no
- * spawn tile, taken, or a possible chokepoint (may_cut, by the sliding
- * window of q->cols). */
-static void rect_clearance(pop *q, dg_rect c)
+ * outside. A cell is free unless it is kept (in the start's view or taken),
+ * unreached, no spawn tile, or a possible chokepoint (may_cut, by the sliding
+ * window of q->cols). The free cells go, packed and row by row, to the end
+ * of q->queue (written backwards as the rows are read from the bottom up);
+ * returns their number. */
+static int32_t rect_clearance(pop *q, dg_rect c)
 {
     const size_t w = (size_t)c.w + 1;
     uint8_t *cols = q->cols;
+    int32_t *cell = q->queue + q->n; /* the next free cell goes before this */
     memset(q->clear + (size_t)c.h * w, 0, w);
     for (int32_t y = c.h - 1; y >= 0; y--)
     {
@@ -298,26 +357,30 @@ static void rect_clearance(pop *q, dg_rect c)
         const uint8_t *mid = &DG_CELL(&q->w, 0, gy);
         const uint8_t *up = gy > 0 ? mid - q->w.stride : NULL;
         const uint8_t *down = gy + 1 < q->w.height ? mid + q->w.stride : NULL;
-        row_columns(q, up, mid, down, c.x - 1, c.w + 2, cols);
+        if (y == c.h - 1)
+            row_columns(q, up, mid, down, c.x - 1, c.w + 2, cols);
+        else
+            row_columns_up(q, up, c.x - 1, c.w + 2, cols);
         const size_t base = cell_index(q, (int32_t)c.x, gy);
-        const uint8_t *tile = mid + c.x;
+        const uint8_t *tile = mid + c.x, *kept = q->kept + base;
+        const int32_t *dist = q->dist + base;
         uint8_t *row = q->clear + (size_t)y * w;
         const uint8_t *below = row + w;
         row[c.w] = 0;
         for (int32_t x = c.w - 1; x >= 0; x--)
         {
-            size_t i = base + (size_t)x;
-            unsigned win = cols[x] | (unsigned)cols[x + 1] << 3 | (unsigned)cols[x + 2] << 6;
-            if (q->visible[i] || q->dist[i] < 0 || !q->spawnable[tile[x]] || q->taken[i] ||
-                ((CUT[win >> 6] >> (win & 63)) & 1u))
-            {
-                row[x] = 0;
+            row[x] = 0;
+            if (kept[x] | q->unspawnable[tile[x]] | ((uint32_t)dist[x] >> 31))
                 continue;
-            }
+            unsigned win = cols[x] | (unsigned)cols[x + 1] << 3 | (unsigned)cols[x + 2] << 6;
+            if ((CUT[win >> 6] >> (win & 63)) & 1u)
+                continue;
             int32_t least = DG_MIN(row[x + 1], DG_MIN(below[x], below[x + 1]));
             row[x] = (uint8_t)(least < DG_CREATURE_SIZE_MAX ? least + 1 : DG_CREATURE_SIZE_MAX);
+            *--cell = DGI_PACK(c.x + x, gy);
         }
     }
+    return (int32_t)(q->queue + q->n - cell);
 }
 
 static int32_t curve_at(const dg_populate_params *p, int32_t depth)
@@ -351,6 +414,7 @@ typedef struct room_state {
     int32_t fit_count; /* entries in q->fit */
     int boss, treasure;
     dg_rect rect;
+    const int32_t *cells; /* the room's free cells, packed, row by row (count) */
 } room_state;
 
 /* 1 if a size-`side` footprint fits at packed cell c of the room: its free
@@ -362,7 +426,7 @@ static int fits(const pop *q, const room_state *rs, int32_t c, int32_t side)
         return 0;
     for (int32_t dy = 0; dy < side; dy++)
         for (int32_t dx = 0; dx < side; dx++)
-            if (q->taken[cell_index(q, x + dx, y + dy)])
+            if (q->kept[cell_index(q, x + dx, y + dy)])
                 return 0;
     return 1;
 }
@@ -410,7 +474,7 @@ static int32_t find_cell(const pop *q, const room_state *rs, int32_t side, int32
 {
     if (near >= 0)
         return nearest_cell(q, rs, side, near);
-    const int32_t *cells = q->queue;
+    const int32_t *cells = rs->cells;
     int32_t from = (int32_t)dgi_rng_below(rng, (uint32_t)rs->count);
     for (int32_t k = 0; k < rs->count; k++)
     {
@@ -439,7 +503,7 @@ static dg_status add_spawn(pop *q, const dg_spawn_entry *e, int32_t room, int32_
     m->cost = e->cost;
     for (int32_t dy = 0; dy < e->size; dy++)
         for (int32_t dx = 0; dx < e->size; dx++)
-            q->taken[cell_index(q, m->pos.x + dx, m->pos.y + dy)] = 1;
+            q->kept[cell_index(q, m->pos.x + dx, m->pos.y + dy)] = 1;
     return DG_OK;
 }
 
@@ -466,12 +530,24 @@ static dg_status place_group(pop *q, const dg_spawn_entry *e, const room_state *
 
 /* ---- one room ---------------------------------------------------------------- */
 
+/* 1 if entry k lists the room kind kind_names[i], looked up once a call. */
+static int lists_kind(pop *q, int32_t k, int i)
+{
+    if (!((q->kinds_known[k] >> i) & 1))
+    {
+        q->kinds_known[k] |= (uint8_t)(1u << i);
+        q->kinds[k] |= (uint8_t)(dgi_spawn_lists(&q->table->entries[k], kind_names[i]) << i);
+    }
+    return (q->kinds[k] >> i) & 1;
+}
+
 /* The entries that may ever fill this room (depth, role and kind, items only
  * in a treasure room, bosses apart) into q->fit, in table order; kept for the
  * next room when its role, kind and treasure flag are the same. */
 static void room_entries(pop *q, room_state *rs)
 {
-    const char *role = role_of(q->r, rs->room), *kind = kind_name(q->r->rooms[rs->room].kind);
+    const int kind_bit = kind_index(q->r->rooms[rs->room].kind);
+    const char *role = role_of(q->r, rs->room), *kind = kind_names[kind_bit];
     if (q->fit_role && q->fit_kind == kind && q->fit_treasure == rs->treasure &&
         strcmp(q->fit_role, role) == 0)
     {
@@ -483,7 +559,8 @@ static void room_entries(pop *q, room_state *rs)
     {
         uint8_t f = q->flags[k];
         if ((f & ENTRY_AT_DEPTH) && !(f & ENTRY_BOSS) && (!rs->treasure || (f & ENTRY_ITEM)) &&
-            ((f & ENTRY_ANY) || dgi_spawn_fits_room(&q->table->entries[k], role, kind)))
+            ((f & ENTRY_ANY) || lists_kind(q, k, kind_bit) ||
+             (role[0] && dgi_spawn_lists(&q->table->entries[k], role)))) /* dgi_spawn_fits_room */
             q->fit[rs->fit_count++] = k;
     }
     q->fit_role = role;
@@ -587,15 +664,12 @@ static dg_status spend(pop *q, room_state *rs, int32_t k, int boss, dg_rng *rng,
     return st;
 }
 
-/* The rect's free cells (clearance >= 1) into q->queue, packed; their number. */
-static int32_t room_cells(pop *q, dg_rect c)
+/* The room's free cells (clearance >= 1), packed, row by row, into rs->cells;
+ * their number. */
+static int32_t room_cells(pop *q, room_state *rs)
 {
-    rect_clearance(q, c);
-    int32_t count = 0;
-    for (int32_t y = 0; y < c.h; y++)
-        for (int32_t x = 0; x < c.w; x++)
-            if (q->clear[(size_t)y * ((size_t)c.w + 1) + (size_t)x] > 0)
-                q->queue[count++] = DGI_PACK(c.x + x, c.y + y);
+    int32_t count = rect_clearance(q, rs->rect);
+    rs->cells = q->queue + q->n - count;
     return count;
 }
 
@@ -621,6 +695,7 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
             q->stats.boss_missing++;
     }
     room_entries(q, rs);
+    int picked = 0; /* an entry got ENTRY_PICKED */
     for (int32_t fails = 0; st == DG_OK && fails < FAILS_MAX && rs->slots_left > 0;)
     {
         int32_t k = pick_filler(q, rs, rng);
@@ -629,9 +704,12 @@ static dg_status fill_room(pop *q, room_state *rs, dg_rng *rng)
         st = spend(q, rs, k, 0, rng, &placed);
         fails += placed == 0 || q->cost[k] == 0;
         if (q->cost[k] == 0)
+        {
             q->flags[k] |= ENTRY_PICKED;
+            picked = 1;
+        }
     }
-    for (int32_t i = 0; i < rs->fit_count; i++)
+    for (int32_t i = 0; picked && i < rs->fit_count; i++)
         q->flags[q->fit[i]] &= (uint8_t)~ENTRY_PICKED;
     return st;
 }
@@ -646,8 +724,8 @@ static dg_status populate_room(pop *q, int32_t room, uint64_t seed)
         q->stats.skipped_start++;
         return DG_OK;
     }
-    rs.rect = room_rect(q, room);
-    rs.count = q->room_dist[room] < 0 ? 0 : room_cells(q, rs.rect);
+    rs.rect = q->rects[room];
+    rs.count = q->room_dist[room] < 0 ? 0 : room_cells(q, &rs);
     if (rs.count == 0)
     {
         q->stats.skipped_no_cell++;
@@ -679,66 +757,84 @@ static void entry_flags(pop *q)
     {
         const dg_spawn_entry *e = &q->table->entries[k];
         q->flags[k] = (uint8_t)((dgi_spawn_at_depth(e, q->p->depth) ? ENTRY_AT_DEPTH : 0) |
-                                (dgi_spawn_lists(e, "boss") ? ENTRY_BOSS : 0) |
-                                (dgi_spawn_marker_kind(e) == DG_MARKER_ITEM ? ENTRY_ITEM : 0) |
-                                (dgi_spawn_marker_kind(e) == DG_MARKER_ACTOR ? ENTRY_ACTOR : 0) |
-                                (!e->room_count || dgi_spawn_lists(e, "any") ? ENTRY_ANY : 0));
+                                q->table->facts[k]);
+        q->kinds[k] = q->kinds_known[k] = 0;
         q->cost[k] = e->cost;
         q->group_min[k] = e->group_min;
         q->need[k] = e->cost * e->group_min; /* <= DG_SPAWN_COST_MAX * DG_SPAWN_GROUP_MAX */
     }
 }
 
-/* The tile tables: open (passable) and spawnable (as dgi_spawn_tile: passable,
- * a room tile, not a door). */
+/* The tile tables: open (passable) and unspawnable (not as dgi_spawn_tile:
+ * passable, a room tile, not a door). */
 static void tile_tables(pop *q)
 {
     const uint8_t *room = q->p->room_tiles;
     for (int t = 0; t < 256; t++)
     {
         q->open[t] = q->w.pass[t] != 0;
-        q->spawnable[t] = (uint8_t)(q->open[t] && (room ? room[t] != 0 : t == DG_TILE_FLOOR) &&
-                                    t != DG_TILE_DOOR);
+        q->unspawnable[t] = (uint8_t)!(q->open[t] && (room ? room[t] != 0 : t == DG_TILE_FLOOR) &&
+                                       t != DG_TILE_DOOR);
     }
 }
 
-/* One block: dist and queue (int32 per cell), visible and taken (a byte
- * per cell), clear and cols, room distances and the entries' flags and fit. */
+/* Room for the spawns at once, rather than growing as they come: each room
+ * holds about its free cells / cells_per_spawn (its cells bound those), up to
+ * RESERVE_MAX so a map of large rooms with few spawns does not hold much
+ * unused; more still grow the array. */
+static dg_status reserve_spawns(pop *q, dg_diag *diag)
+{
+    int64_t most = 0;
+    for (int32_t i = 0; i < q->r->room_count; i++)
+        if (q->room_dist[i] >= 0)
+            most += DG_MAX(q->r->rooms[i].cells / q->p->cells_per_spawn, 1);
+    most = DG_MIN(most, RESERVE_MAX);
+    if (most > 0 && dgi_grow(q->a, (void **)&q->out, &q->out_cap, (int32_t)most, sizeof *q->out) != DG_OK)
+        return dgi_fail(diag, DG_E_NOMEM, "out of memory for the spawns");
+    return DG_OK;
+}
+
+/* One block: dist (int32 per cell, unless the caller's walk gives it) and
+ * queue (int32 per cell), kept (a byte per cell), clear and cols, rooms'
+ * distances and rects, the entries' flags and fit. */
 static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
-    q->block_size = n * (2 * sizeof(int32_t) + 2) + clear + (size_t)q->w.width + 2 +
-                    rooms * sizeof(int32_t) + entries * (5 * sizeof(int32_t) + 1);
+    q->block_size = n * ((walk ? 1 : 2) * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
+                    rooms * (sizeof(int32_t) + sizeof(dg_rect)) + entries * (5 * sizeof(int32_t) + 3);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
-    int32_t *own = (int32_t *)(void *)b;
+    int32_t *own = walk ? NULL : (int32_t *)(void *)b;
     q->dist = walk ? walk : own;
-    q->queue = own + n;
+    q->queue = walk ? (int32_t *)(void *)b : own + n;
     q->room_dist = q->queue + n;
-    q->fit = q->room_dist + rooms;
+    q->rects = (dg_rect *)(void *)(q->room_dist + rooms);
+    q->fit = (int32_t *)(void *)(q->rects + rooms);
     q->pickable = q->fit + entries;
     q->cost = q->pickable + entries;
     q->group_min = q->cost + entries;
     q->need = q->group_min + entries;
-    q->visible = (uint8_t *)(q->need + entries);
-    q->taken = q->visible + n;
-    q->clear = q->taken + n;
+    q->kept = (uint8_t *)(q->need + entries);
+    q->clear = q->kept + n;
     q->cols = q->clear + clear;
     q->flags = q->cols + q->w.width + 2;
-    memset(q->visible, 0, 2 * n); /* visible and taken */
+    q->kinds = q->flags + entries;
+    q->kinds_known = q->kinds + entries;
+    if (q->p->view_radius > 0) /* else dg_fov writes every cell */
+        memset(q->kept, 0, n);
     if (!walk)
         dgi_walk_from_walled(&q->w, q->r->start, own, q->queue);
-    dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->visible, n, q->a, diag);
+    dg_status st = dg_fov(q->grid, NULL, q->r->start, q->p->view_radius, q->kept, n, q->a, diag);
     if (st != DG_OK)
         return st;
     tile_tables(q);
     mark_taken(q);
     room_distances(q);
     entry_flags(q);
-    return DG_OK;
+    return reserve_spawns(q, diag);
 }
 
 /* Appends the spawns; on failure the result keeps its markers. */
@@ -747,8 +843,9 @@ static dg_status commit(pop *q, dg_result *r, dg_diag *diag)
     if (dgi_result_reserve(r, r->room_count, r->corridor_count, r->door_count,
                            r->marker_count + q->out_count) != DG_OK)
         return dgi_fail(diag, DG_E_NOMEM, "cannot grow the result's markers");
-    for (int32_t i = 0; i < q->out_count; i++)
-        (void)dgi_result_add_marker(r, &q->out[i]);
+    if (q->out_count > 0) /* reserved: one copy, as adding them one by one would */
+        memcpy(r->markers + r->marker_count, q->out, (size_t)q->out_count * sizeof *q->out);
+    r->marker_count += q->out_count;
     return DG_OK;
 }
 

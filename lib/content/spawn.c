@@ -417,6 +417,16 @@ static uint64_t table_hash(const dg_spawn_entry *entries, int32_t count)
 
 /* ---- public calls ------------------------------------------------------------ */
 
+/* The DGI_SPAWN_* facts of an entry. */
+static uint8_t entry_facts(const dg_spawn_entry *e)
+{
+    int32_t kind = dgi_spawn_marker_kind(e);
+    return (uint8_t)((dgi_spawn_lists(e, "boss") ? DGI_SPAWN_BOSS : 0) |
+                     (kind == DG_MARKER_ITEM ? DGI_SPAWN_ITEM : 0) |
+                     (kind == DG_MARKER_ACTOR ? DGI_SPAWN_ACTOR : 0) |
+                     (!e->room_count || dgi_spawn_lists(e, "any") ? DGI_SPAWN_ANY : 0));
+}
+
 dg_status dg_spawn_parse(const char *text, size_t length, const char *source_name,
                          const dg_allocator *allocator, dg_diag_fn on_error, void *user,
                          dg_spawn_table **table, dg_diag *diag)
@@ -437,7 +447,7 @@ dg_status dg_spawn_parse(const char *text, size_t length, const char *source_nam
     ps.a = allocator;
     run(&ps);
     dg_spawn_table *t = NULL;
-    if (ps.status == DG_OK && !(t = dgi_calloc(allocator, 1, sizeof *t)))
+    if (ps.status == DG_OK && !(t = dgi_calloc(allocator, 1, sizeof *t + (size_t)ps.count)))
     {
         ps.status = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while parsing spawns",
                              ps.source);
@@ -454,6 +464,9 @@ dg_status dg_spawn_parse(const char *text, size_t length, const char *source_nam
     /* the array keeps its capacity: free receives the size alloc was given */
     t->hash = table_hash(ps.entries, ps.count);
     t->entries_cap_ = ps.cap;
+    t->facts = (uint8_t *)(t + 1);
+    for (int32_t k = 0; k < t->count; k++)
+        t->facts[k] = entry_facts(&t->entries[k]);
     *table = t;
     dgi_diag_ok(diag);
     return DG_OK;
@@ -466,7 +479,7 @@ void dg_spawn_table_free(dg_spawn_table *table)
     dg_allocator a = table->allocator;
     const dg_allocator *ap = a.alloc ? &a : NULL;
     dgi_free(ap, table->entries, (size_t)table->entries_cap_ * sizeof *table->entries);
-    dgi_free(ap, table, sizeof *table);
+    dgi_free(ap, table, sizeof *table + (size_t)table->count);
 }
 
 dg_status dg_spawn_load(const char *path, const dg_allocator *allocator, dg_diag_fn on_error,

@@ -5,12 +5,21 @@
 
 #include "analysis/analysis.h"
 
+/* What an entry's words say, found once when the table is made (facts). */
+enum {
+    DGI_SPAWN_BOSS = 2,  /* its rooms list "boss" */
+    DGI_SPAWN_ITEM = 4,  /* kind "item" (DG_MARKER_ITEM) */
+    DGI_SPAWN_ANY = 8,   /* fits every room: no room words, or "any" */
+    DGI_SPAWN_ACTOR = 16 /* kind "monster" (DG_MARKER_ACTOR) */
+};
+
 struct dg_spawn_table {
     dg_allocator allocator;
     dg_spawn_entry *entries; /* count entries, in file order */
     int32_t count;
     uint64_t hash;           /* dg_spawn_table_hash, computed once */
     int32_t entries_cap_;    /* entries allocated (free gets their size) */
+    uint8_t *facts;          /* per entry, DGI_SPAWN_* (count bytes after the struct) */
 };
 
 /* The DG_MARKER_* an entry's kind word gives: ACTOR for "monster", ITEM for
