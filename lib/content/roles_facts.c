@@ -116,42 +116,75 @@ static void stamp_near_caves(const dg_result *r, const near_caves *nc, dg_rect b
     }
 }
 
+/* The cells a cave may own (open, no plain room's), 1 in a byte mask with a
+ * closed one-cell border around the grid (pw = width + 2), so the flood
+ * below needs no bounds checks. */
+static void cave_candidates(const dg_grid *g, const uint8_t *open, const int32_t *owner,
+                            uint8_t *mask, int32_t pw)
+{
+    const int32_t w = g->width, h = g->height;
+    memset(mask, 0, (size_t)pw);
+    for (int32_t y = 0; y < h; y++)
+    {
+        uint8_t *row = mask + (size_t)(y + 1) * (size_t)pw;
+        const uint8_t *tiles = &DG_CELL(g, 0, y);
+        const int32_t *own = owner + (ptrdiff_t)y * w;
+        row[0] = row[w + 1] = 0;
+        for (int32_t x = 0; x < w; x++)
+            row[x + 1] = (uint8_t)((own[x] == -1) & open[tiles[x]]);
+    }
+    memset(mask + (size_t)(h + 1) * (size_t)pw, 0, (size_t)pw);
+}
+
+/* The 4-connected component of mask cells holding packed cell p (DGI_PACK),
+ * cleared in mask and listed in queue; *b gets its bounding box. No branch
+ * depends on the map: each neighbour is written and kept if it was a mask
+ * cell, so queue needs one entry more than the component. Returns its size. */
+static int32_t flood_component(uint8_t *mask, int32_t pw, int32_t p, int32_t *queue, dg_rect *b)
+{
+    const int32_t up = 1 << 15; /* DGI_PACK's step of one row */
+    int32_t head = 0, tail = 1, xa = DGI_PX(p), xb = xa, yb = DGI_PY(p);
+    queue[0] = p;
+    mask[(DGI_PY(p) + 1) * pw + DGI_PX(p) + 1] = 0;
+    while (head < tail)
+    {
+        int32_t q = queue[head++], x = DGI_PX(q), y = DGI_PY(q);
+        uint8_t *m = mask + (y + 1) * pw + x + 1;
+        uint8_t n = m[-pw], e = m[1], s = m[pw], wv = m[-1];
+        m[-pw] = m[1] = m[pw] = m[-1] = 0;
+        xa = DG_MIN(xa, x), xb = DG_MAX(xb, x), yb = DG_MAX(yb, y);
+        queue[tail] = q - up;
+        tail += n;
+        queue[tail] = q + 1;
+        tail += e;
+        queue[tail] = q + up;
+        tail += s;
+        queue[tail] = q - 1;
+        tail += wv;
+    }
+    b->x = xa, b->y = DGI_PY(p), b->w = xb - xa + 1, b->h = yb - DGI_PY(p) + 1;
+    return tail;
+}
+
 /* Open cells no plain room owns, 4-connected components of them, each to its
  * cave (cell by cell when no cave holds the whole component); a cell of no
  * room keeps a negative owner (-1, or -3 for an open cell no cave holds). The
- * queue holds packed cells (DGI_PACK). */
+ * queue holds packed cells (DGI_PACK) and has room for n + 1; mask has
+ * (width + 2) * (height + 2) bytes. */
 static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open, int32_t *owner,
-                      int32_t *queue, int32_t *stamp)
+                      int32_t *queue, int32_t *stamp, uint8_t *mask)
 {
-    const int32_t w = g->width, h = g->height;
+    const int32_t w = g->width, h = g->height, pw = w + 2;
+    cave_candidates(g, open, owner, mask, pw);
     for (int32_t y0 = 0; y0 < h; y0++)
     {
-        const int32_t *own_row = owner + (ptrdiff_t)y0 * w;
-        const uint8_t *tile_row = &DG_CELL(g, 0, y0);
+        const uint8_t *row = mask + (size_t)(y0 + 1) * (size_t)pw + 1;
         for (int32_t x0 = 0; x0 < w; x0++)
         {
-            if (own_row[x0] != -1 || !open[tile_row[x0]])
+            if (!row[x0])
                 continue;
-            int32_t head = 0, tail = 0, xa = x0, ya = y0, xb = x0, yb = y0;
-            owner[y0 * w + x0] = -2; /* seen */
-            queue[tail++] = DGI_PACK(x0, y0);
-            while (head < tail)
-            {
-                int32_t x = DGI_PX(queue[head]), y = DGI_PY(queue[head]);
-                head++;
-                xa = DG_MIN(xa, x), xb = DG_MAX(xb, x), yb = DG_MAX(yb, y);
-                int32_t c = y * w + x;
-                const uint8_t *t = &DG_CELL(g, x, y);
-                if (y > 0 && owner[c - w] == -1 && open[t[-g->stride]])
-                    owner[c - w] = -2, queue[tail++] = DGI_PACK(x, y - 1);
-                if (x < w - 1 && owner[c + 1] == -1 && open[t[1]])
-                    owner[c + 1] = -2, queue[tail++] = DGI_PACK(x + 1, y);
-                if (y < h - 1 && owner[c + w] == -1 && open[t[g->stride]])
-                    owner[c + w] = -2, queue[tail++] = DGI_PACK(x, y + 1);
-                if (x > 0 && owner[c - 1] == -1 && open[t[-1]])
-                    owner[c - 1] = -2, queue[tail++] = DGI_PACK(x - 1, y);
-            }
-            dg_rect b = {xa, ya, xb - xa + 1, yb - ya + 1};
+            dg_rect b;
+            int32_t tail = flood_component(mask, pw, DGI_PACK(x0, y0), queue, &b);
             int32_t k = cave_for(r, b);
             near_caves nc = {0, {0}};
             if (k < 0)
@@ -172,9 +205,9 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
 
 /* owner[cell] = the room that owns the open cell, else negative: the first plain
  * room (in array order) whose rect holds it, else the cave its component
- * belongs to (own_caves). */
+ * belongs to (own_caves, with its scratch mask). */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
-                       int32_t *stamp, int32_t *cells, int32_t *first)
+                       int32_t *stamp, uint8_t *mask, int32_t *cells, int32_t *first)
 {
     uint8_t open[256];
     room_tiles(open);
@@ -203,7 +236,7 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
     }
     first[r->room_count] = m;
     if (caves)
-        own_caves(g, r, open, owner, queue, stamp);
+        own_caves(g, r, open, owner, queue, stamp, mask);
     return caves;
 }
 
@@ -596,22 +629,25 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
     /* owner, start walk, cells, queue and one more (an opening list and its
      * flood stack), first cells and rank order; route (then gate) marks and
-     * opening tags */
-    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n * 2;
+     * opening tags, which the caves' padded mask uses first */
+    uint64_t padded = (uint64_t)(w + 2) * (uint64_t)(g->height + 2);
+    uint64_t marks = DG_MAX((uint64_t)n * 2, padded);
+    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + marks;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
     size_t words = (size_t)n * 5 + (size_t)rooms * 2 + 1;
-    int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n * 2);
+    int32_t *buf = dgi_alloc(a, (size_t)bytes);
     if (!buf)
         return DG_E_NOMEM;
     int32_t *owner = buf, *queue = buf + 3 * (size_t)n;
     room_cells rc = {buf + 2 * (size_t)n, buf + 5 * (size_t)n};
     int32_t *order = rc.first + rooms + 1;
     uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
-    memset(tag, 0, (size_t)n);
-    /* without caves the rect scan lists each room's cells in order already */
-    if (fill_owners(g, r, owner, queue, buf + n, rc.cells, rc.first)) /* buf + n: free till the walk */
+    /* without caves the rect scan lists each room's cells in order already;
+     * buf + n is free till the walk */
+    if (fill_owners(g, r, owner, queue, buf + n, route, rc.cells, rc.first))
         group_cells(owner, w, n, rooms, &rc);
+    memset(tag, 0, (size_t)n);
     for (int32_t k = 0; k < rooms; k++)
     {
         f[k].distance = f[k].rank = -1;
@@ -637,6 +673,6 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
     fill_ranks(f, rooms, count, order);
     *reachable = count;
-    dgi_free(a, buf, words * sizeof *buf + (size_t)n * 2);
+    dgi_free(a, buf, (size_t)bytes);
     return DG_OK;
 }
