@@ -264,22 +264,6 @@ static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t room
     rc->first[0] = 0;
 }
 
-/* Walking distances from p over the tiles of pass: -1 for an open cell not
- * reached, -2 for a shut one (every cell -1 if p is shut). */
-static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t *dist,
-                      int32_t *queue)
-{
-    dgi_move w;
-    dgi_move_basic(&w, g, pass);
-    if (!pass[DG_CELL(g, p.x, p.y)])
-    {
-        for (int32_t i = 0; i < g->width * g->height; i++)
-            dist[i] = -1;
-        return;
-    }
-    dgi_walk_from_walled(&w, p, dist, queue);
-}
-
 /* Sets `flag` on every reachable room none of whose cells is marked in seen. */
 static void mark_unreached(const room_cells *rc, int32_t w, const uint8_t *seen,
                            dgi_room_facts *f, int32_t rooms, int32_t flag)
@@ -656,7 +640,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     const int32_t *ds = walk;
     if (!ds)
     {
-        walk_from(g, dgi_passable_default, r->start, buf + n, queue);
+        dgi_walk_default(g, r->start, buf + n, queue); /* the caller checked the start */
         ds = buf + n;
     }
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
