@@ -170,9 +170,10 @@ static int32_t flood_component(uint8_t *mask, int32_t pw, int32_t p, int32_t *qu
  * cave (cell by cell when no cave holds the whole component); a cell of no
  * room keeps a negative owner (-1, or -3 for an open cell no cave holds). The
  * queue holds packed cells (DGI_PACK) and has room for n + 1; mask has
- * (width + 2) * (height + 2) bytes. */
+ * (width + 2) * (height + 2) bytes; counts[room] grows by the cells given
+ * to it. */
 static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open, int32_t *owner,
-                      int32_t *queue, int32_t *stamp, uint8_t *mask)
+                      int32_t *queue, int32_t *stamp, uint8_t *mask, int32_t *counts)
 {
     const int32_t w = g->width, h = g->height, pw = w + 2;
     cave_candidates(g, open, owner, mask, pw);
@@ -197,6 +198,8 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
                 int32_t own = k >= 0         ? k
                               : nc.count >= 0 ? stamp[y * w + x]
                                               : cave_for_cell(r, &nc, x, y);
+                if (own >= 0)
+                    counts[own]++;
                 owner[y * w + x] = own < 0 ? -3 : own;
             }
         }
@@ -205,9 +208,12 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
 
 /* owner[cell] = the room that owns the open cell, else negative: the first plain
  * room (in array order) whose rect holds it, else the cave its component
- * belongs to (own_caves, with its scratch mask). */
+ * belongs to (own_caves, with its scratch mask). With caves, counts[room]
+ * gets the cells each room owns (cells and first then list only the plain
+ * rooms': group_cells lists them all). Returns 1 if there are caves. */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
-                       int32_t *stamp, uint8_t *mask, int32_t *cells, int32_t *first)
+                       int32_t *stamp, uint8_t *mask, int32_t *cells, int32_t *first,
+                       int32_t *counts)
 {
     uint8_t open[256];
     room_tiles(open);
@@ -235,8 +241,11 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
         }
     }
     first[r->room_count] = m;
-    if (caves)
-        own_caves(g, r, open, owner, queue, stamp, mask);
+    if (!caves)
+        return 0;
+    for (int32_t k = 0; k < r->room_count; k++)
+        counts[k] = first[k + 1] - first[k];
+    own_caves(g, r, open, owner, queue, stamp, mask, counts);
     return caves;
 }
 
@@ -246,15 +255,12 @@ typedef struct room_cells {
     int32_t *cells, *first;
 } room_cells;
 
-static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t rooms, room_cells *rc)
+static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t rooms,
+                        const int32_t *counts, room_cells *rc)
 {
-    for (int32_t k = 0; k <= rooms; k++)
-        rc->first[k] = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (owner[i] >= 0)
-            rc->first[owner[i] + 1]++;
+    rc->first[0] = 0;
     for (int32_t k = 0; k < rooms; k++)
-        rc->first[k + 1] += rc->first[k];
+        rc->first[k + 1] = rc->first[k] + counts[k];
     for (int32_t y = 0, i = 0; i < n; y++) /* first[k] walks up to the old first[k + 1] */
         for (int32_t x = 0; x < w; x++, i++)
             if (owner[i] >= 0)
@@ -611,6 +617,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
                               const dg_allocator *a)
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
+    const size_t cells = (size_t)w * (size_t)g->height; /* n, as a size */
     /* owner, start walk, cells, queue and one more (an opening list and its
      * flood stack), first cells and rank order; route (then gate) marks and
      * opening tags, which the caves' padded mask uses first */
@@ -629,9 +636,9 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
     /* without caves the rect scan lists each room's cells in order already;
      * buf + n is free till the walk */
-    if (fill_owners(g, r, owner, queue, buf + n, route, rc.cells, rc.first))
-        group_cells(owner, w, n, rooms, &rc);
-    memset(tag, 0, (size_t)n);
+    if (fill_owners(g, r, owner, queue, buf + n, route, rc.cells, rc.first, order))
+        group_cells(owner, w, n, rooms, order, &rc); /* order: the counts till the ranks */
+    memset(tag, 0, cells);
     for (int32_t k = 0; k < rooms; k++)
     {
         f[k].distance = f[k].rank = -1;
