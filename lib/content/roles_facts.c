@@ -618,25 +618,28 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
     const size_t cells = (size_t)w * (size_t)g->height; /* n, as a size */
-    /* owner, start walk, cells, queue and one more (an opening list and its
-     * flood stack), first cells and rank order; route (then gate) marks and
-     * opening tags, which the caves' padded mask uses first */
+    /* owner, cells, queue and one more (an opening list and its flood
+     * stack), the start's walk unless given, first cells and rank order;
+     * route (then gate) marks and opening tags, which the caves' padded mask
+     * uses first */
+    const int planes = walk ? 4 : 5;
     uint64_t padded = (uint64_t)(w + 2) * (uint64_t)(g->height + 2);
     uint64_t marks = DG_MAX((uint64_t)n * 2, padded);
-    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + marks;
+    uint64_t bytes = ((uint64_t)n * planes + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + marks;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
-    size_t words = (size_t)n * 5 + (size_t)rooms * 2 + 1;
+    size_t words = cells * (size_t)planes + (size_t)rooms * 2 + 1;
     int32_t *buf = dgi_alloc(a, (size_t)bytes);
     if (!buf)
         return DG_E_NOMEM;
-    int32_t *owner = buf, *queue = buf + 3 * (size_t)n;
-    room_cells rc = {buf + 2 * (size_t)n, buf + 5 * (size_t)n};
+    int32_t *owner = buf, *queue = buf + 2 * cells, *own_walk = buf + 4 * cells;
+    room_cells rc = {buf + cells, buf + cells * (size_t)planes};
     int32_t *order = rc.first + rooms + 1;
     uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
     /* without caves the rect scan lists each room's cells in order already;
-     * buf + n is free till the walk */
-    if (fill_owners(g, r, owner, queue, buf + n, route, rc.cells, rc.first, order))
+     * with caves group_cells lists them anew, so the caves' stamps may use
+     * the cells plane till then */
+    if (fill_owners(g, r, owner, queue, rc.cells, route, rc.cells, rc.first, order))
         group_cells(owner, w, n, rooms, order, &rc); /* order: the counts till the ranks */
     memset(tag, 0, cells);
     for (int32_t k = 0; k < rooms; k++)
@@ -647,8 +650,8 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     const int32_t *ds = walk;
     if (!ds)
     {
-        dgi_walk_default(g, r->start, buf + n, queue); /* the caller checked the start */
-        ds = buf + n;
+        dgi_walk_default(g, r->start, own_walk, queue); /* the caller checked the start */
+        ds = own_walk;
     }
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
                   (asked & DGI_RF_ROUTE);
