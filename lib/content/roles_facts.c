@@ -379,39 +379,42 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
 }
 
 /* count cells of one side of a rect room from (x, y), a step of `step`
- * cells apart: their distances and route marks, and the open cell beyond each
- * (out cells further, outside the room) tagged found and listed; `beyond` 0
- * when the side lies on the grid's border. */
+ * cells apart: the open cell beyond each (out cells further, outside the
+ * room) tagged found and listed, read for the distance and route as
+ * scan_rim says; `beyond` 0 when the side lies on the grid's border. */
 static void scan_side(room_scan *s, int32_t x, int32_t y, int32_t step, int32_t count,
                       int32_t out, ptrdiff_t tile_out, int beyond)
 {
-    const int32_t *ds = s->ds, first = y * s->g->width + x, end = first + count * step;
-    int32_t best = s->best;
-    for (int32_t c = first; c != end; c += step)
-        if (ds[c] >= 0 && (best < 0 || ds[c] < best))
-            best = ds[c];
-    s->best = best;
-    if (s->route && !s->on_route)
-        for (int32_t c = first; c != end && !s->on_route; c += step)
-            s->on_route = s->route[c] && ds[c] >= 0;
     if (!beyond)
         return;
-    const uint8_t *t = &DG_CELL(s->g, x, y);
+    const int32_t *ds = s->ds, first = y * s->g->width + x, end = first + count * step;
+    const uint8_t *t = &DG_CELL(s->g, x, y) + tile_out, *route = s->route;
     const ptrdiff_t tile_step = step == 1 ? 1 : s->g->stride;
-    uint8_t *tag = s->tag + out;
     for (int32_t c = first; c != end; c += step, t += tile_step)
-        if (!tag[c] && dgi_passable_default[t[tile_out]])
+    {
+        if (!dgi_passable_default[*t])
+            continue;
+        int32_t o = c + out, d = ds[o];
+        if (d >= 0 && (s->best < 0 || d + 1 < s->best))
+            s->best = d + 1;
+        s->on_route |= route && route[c] && route[o];
+        if (!s->tag[o])
         {
-            tag[c] = 1;
-            s->list[s->n++] = c + out;
+            s->tag[o] = 1;
+            s->list[s->n++] = o;
         }
+    }
 }
 
 /* A room whose cells are every cell of rect q: only the rect's rim meets
- * the outside, each rim cell on the side it faces. Entering the rect from the
- * start crosses the rim, so the nearest reached cell and any route cell are
- * on the rim, unless the start is inside (distance 0, on the route if any
- * cell is). */
+ * the outside, each rim cell through the cell beyond it on the side it
+ * faces. With the start outside, a shortest walk to the room's nearest cell
+ * comes from an opening, the cell before it, and any open cell beyond a rim
+ * cell is at most one step nearer: the nearest distance is one more than the
+ * nearest opening's. A shortest start-exit walk through the room enters it
+ * the same way, so the room is on the route if and only if an opening and
+ * the rim cell it meets are both marked. With the start inside: distance 0,
+ * and on the route if the start is (every route cell's walk starts there). */
 static void scan_rim(room_scan *s, dg_rect q, dg_point start)
 {
     const int32_t w = s->g->width, x1 = q.x + q.w - 1, y1 = q.y + q.h - 1;
@@ -423,7 +426,7 @@ static void scan_rim(room_scan *s, dg_rect q, dg_point start)
     if (start.x >= q.x && start.x <= x1 && start.y >= q.y && start.y <= y1)
     {
         s->best = 0;
-        s->on_route |= s->route && s->route[start.y * w + start.x];
+        s->on_route = s->route && s->route[start.y * w + start.x];
     }
 }
 
