@@ -338,9 +338,11 @@ typedef struct room_scan {
     int32_t k, n, best, on_route;
 } room_scan;
 
-/* The count cells of room k (packed): their distances and route marks, and
- * the open cells outside the room 4-next to them, tagged found and listed. */
-static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
+/* The count cells of room k (packed): the open cells outside the room
+ * 4-next to them tagged found and listed, and read for the distance and the
+ * route as scan_rim says (a cell before the room's nearest cell on a
+ * shortest walk is such a cell, whatever the room's shape). */
+static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start)
 {
     const int32_t w = s->g->width, h = s->g->height, k = s->k;
     const int32_t *owner = s->owner, *ds = s->ds;
@@ -352,11 +354,6 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
     for (int32_t i = 0; i < count; i++)
     {
         int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
-        if (ds[c] >= 0)
-        {
-            best = best < 0 || ds[c] < best ? ds[c] : best;
-            on_route |= route ? route[c] : 0;
-        }
         /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
         int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
         if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
@@ -368,13 +365,20 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
             int32_t e = c + cell_step[d];
             if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
                 continue;
-            if (owner[e] != k && !tag[e] && dgi_passable_default[t[tile_step[d]]])
+            if (owner[e] == k || !dgi_passable_default[t[tile_step[d]]])
+                continue;
+            if (ds[e] >= 0 && (best < 0 || ds[e] + 1 < best))
+                best = ds[e] + 1;
+            on_route |= route && route[c] && route[e];
+            if (!tag[e])
             {
                 tag[e] = 1;
                 s->list[n++] = e;
             }
         }
     }
+    if (owner[start.y * w + start.x] == k)
+        best = 0, on_route = route && route[start.y * w + start.x];
     s->best = best, s->n = n, s->on_route = on_route;
 }
 
@@ -470,7 +474,7 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
     if (cells_fill_rect(rc->cells + rc->first[k], area, &q))
         scan_rim(&s, q, r->start);
     else
-        scan_cells(&s, rc->cells + rc->first[k], area);
+        scan_cells(&s, rc->cells + rc->first[k], area, r->start);
     int32_t n = s.n, best = s.best;
     f[k].area = area;
     f[k].distance = best;
