@@ -455,10 +455,11 @@ static int cells_fill_rect(const int32_t *cells, int32_t count, dg_rect *q)
 }
 
 /* Room k's facts read off its cells in one pass (only its rim when its
- * cells fill a rectangle): area, walking distance (its nearest reached cell; ds as
- * dgi_walk_from gives it), reach, route (a cell marked in route, NULL: not
- * asked), and its entrances: the distinct openings, open cells outside it
- * 4-next to one of its cells, grouped 8-connected. tag[c] is 1 for an
+ * cells fill a rectangle): area, and its openings, open cells outside it
+ * 4-next to one of its cells, which give its walking distance (of its
+ * nearest reached cell; ds as dgi_walk_from gives it), reach and route (a
+ * cell marked in route, NULL: not asked; scan_rim), and its entrances: the
+ * distinct openings, grouped 8-connected. tag[c] is 1 for an
  * opening found, 2 for one already grouped, and back to 0 for each cell
  * listed when the room is done. list has room for twice the openings (the
  * list, then the flood's stack). */
