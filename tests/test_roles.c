@@ -6,6 +6,7 @@
  * always reported; the same input gives the same roles; the text format and
  * the built-in table agree; golden pins. DG_ROLES_SEEDS=N (default 40) runs
  * the property test over N seeds per generator and prints the rates. */
+#include "analysis/analysis.h" /* dgi_walk_default, dgi_walk_from */
 #include "hard.h"
 #include "test.h"
 
@@ -740,5 +741,44 @@ TEST(roles_short_str_names_every_reason)
     {
         const char *w = dg_role_short_str(unknown[i]);
         CHECK(w && strcmp(w, "unknown") == 0);
+    }
+}
+
+/* The start's walk roles and population read (dgi_walk_default, eight
+ * tiles at a time) gives dgi_walk_from's distances and count: random grids
+ * of every tile value, 1..13 cells a side, the outer ring shut or not. */
+TEST(roles_default_walk_matches_the_reference)
+{
+    uint8_t cells[13 * 13];
+    int32_t a[13 * 13 * 4];
+    uint64_t state = 0x726F6C6573ULL;
+    for (int round = 0; round < 3000 && !test_failures(); round++)
+    {
+        int32_t w = 1 + (int32_t)(round % 13), h = 1 + (int32_t)(round / 13 % 13);
+        dg_grid g;
+        CHECK(dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+        for (int32_t i = 0; i < w * h; i++)
+        {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            uint32_t r = (uint32_t)(state >> 33);
+            cells[i] = (uint8_t)(r % 4 == 0 ? r >> 8 : r % 4 == 1 ? DG_TILE_WALL : DG_TILE_FLOOR);
+        }
+        if (round % 2)
+            for (int32_t i = 0; i < w * h; i++)
+                if (i < w || i >= w * (h - 1) || i % w == 0 || i % w == w - 1)
+                    cells[i] = DG_TILE_WALL;
+        int32_t start = -1;
+        for (int32_t i = 0; i < w * h && start < 0; i++)
+            if (dg_tile_passable(cells[(i * 7 + round) % (w * h)]))
+                start = (i * 7 + round) % (w * h);
+        if (start < 0)
+            continue;
+        dg_point p = {start % w, start / w};
+        dgi_move mv;
+        dgi_move_basic(&mv, &g, NULL);
+        int32_t n = w * h, ca = dgi_walk_from(&mv, p, a, a + n);
+        int32_t cb = dgi_walk_default(&g, p, a + 2 * n, a + 3 * n);
+        CHECKF(ca == cb && memcmp(a, a + 2 * n, (size_t)n * sizeof *a) == 0, "round %d, %dx%d",
+               round, (int)w, (int)h);
     }
 }

@@ -123,6 +123,10 @@ int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *
  * shut (most maps): the walk then needs no bounds checks. The queue's
  * contents afterwards differ (scratch either way). */
 int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue);
+/* dgi_walk_from_walled's distances over dgi_passable_default (the
+ * dgi_move_basic walk with no table) from a passable cell, the walls read
+ * eight tiles at a time (finish.c). */
+int32_t dgi_walk_default(const dg_grid *grid, dg_point from, int32_t *dist, int32_t *queue);
 /* Union-find labelling (see dg_regions); returns the region count. */
 int32_t dgi_regions_move(const dgi_move *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
                          int32_t *largest);

@@ -334,12 +334,16 @@ dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t 
     memset(&s, 0, sizeof s);
     s.rules = rules, s.count = count, s.rooms = result->room_count;
     size_t rooms = (size_t)s.rooms + 1;
-    dgi_room_facts *f = dgi_calloc(allocator, rooms, sizeof *f);
-    s.mask = dgi_calloc(allocator, rooms, sizeof *s.mask);
-    s.role = dgi_calloc(allocator, rooms * 3, sizeof *s.role); /* role, from, queue */
+    /* one block: the facts, then per room its mask, role, from and queue entry */
+    size_t per_room = sizeof(dgi_room_facts) + sizeof *s.mask + 3 * sizeof *s.role;
+    dgi_room_facts *f = dgi_calloc(allocator, rooms, per_room);
+    if (f)
+    {
+        s.mask = (uint32_t *)(f + rooms);
+        s.role = (int32_t *)(s.mask + rooms); /* role, from, queue */
+    }
     int32_t reachable = 0;
-    st = f && s.mask && s.role
-             ? dgi_room_facts_fill(grid, result, walk, f, facts_asked(rules, count), &reachable,
+    st = f ? dgi_room_facts_fill(grid, result, walk, f, facts_asked(rules, count), &reachable,
                                    allocator)
              : DG_E_NOMEM;
     if (st == DG_OK)
@@ -370,8 +374,6 @@ dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t 
     }
     if ((st == DG_OK || st == DG_E_NOSPACE) && report)
         *report = s.rep;
-    dgi_free(allocator, f, rooms * sizeof *f);
-    dgi_free(allocator, s.mask, rooms * sizeof *s.mask);
-    dgi_free(allocator, s.role, rooms * 3 * sizeof *s.role);
+    dgi_free(allocator, f, rooms * per_room);
     return st;
 }

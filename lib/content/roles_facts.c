@@ -116,42 +116,76 @@ static void stamp_near_caves(const dg_result *r, const near_caves *nc, dg_rect b
     }
 }
 
+/* The cells a cave may own (open, no plain room's), 1 in a byte mask with a
+ * closed one-cell border around the grid (pw = width + 2), so the flood
+ * below needs no bounds checks. */
+static void cave_candidates(const dg_grid *g, const uint8_t *open, const int32_t *owner,
+                            uint8_t *mask, int32_t pw)
+{
+    const int32_t w = g->width, h = g->height;
+    memset(mask, 0, (size_t)pw);
+    for (int32_t y = 0; y < h; y++)
+    {
+        uint8_t *row = mask + (size_t)(y + 1) * (size_t)pw;
+        const uint8_t *tiles = &DG_CELL(g, 0, y);
+        const int32_t *own = owner + (ptrdiff_t)y * w;
+        row[0] = row[w + 1] = 0;
+        for (int32_t x = 0; x < w; x++)
+            row[x + 1] = (uint8_t)((own[x] == -1) & open[tiles[x]]);
+    }
+    memset(mask + (size_t)(h + 1) * (size_t)pw, 0, (size_t)pw);
+}
+
+/* The 4-connected component of mask cells holding packed cell p (DGI_PACK),
+ * cleared in mask and listed in queue; *b gets its bounding box. No branch
+ * depends on the map: each neighbour is written and kept if it was a mask
+ * cell, so queue needs one entry more than the component. Returns its size. */
+static int32_t flood_component(uint8_t *mask, int32_t pw, int32_t p, int32_t *queue, dg_rect *b)
+{
+    const int32_t up = 1 << 15; /* DGI_PACK's step of one row */
+    int32_t head = 0, tail = 1, xa = DGI_PX(p), xb = xa, yb = DGI_PY(p);
+    queue[0] = p;
+    mask[(DGI_PY(p) + 1) * pw + DGI_PX(p) + 1] = 0;
+    while (head < tail)
+    {
+        int32_t q = queue[head++], x = DGI_PX(q), y = DGI_PY(q);
+        uint8_t *m = mask + (y + 1) * pw + x + 1;
+        uint8_t n = m[-pw], e = m[1], s = m[pw], wv = m[-1];
+        m[-pw] = m[1] = m[pw] = m[-1] = 0;
+        xa = DG_MIN(xa, x), xb = DG_MAX(xb, x), yb = DG_MAX(yb, y);
+        queue[tail] = q - up;
+        tail += n;
+        queue[tail] = q + 1;
+        tail += e;
+        queue[tail] = q + up;
+        tail += s;
+        queue[tail] = q - 1;
+        tail += wv;
+    }
+    b->x = xa, b->y = DGI_PY(p), b->w = xb - xa + 1, b->h = yb - DGI_PY(p) + 1;
+    return tail;
+}
+
 /* Open cells no plain room owns, 4-connected components of them, each to its
  * cave (cell by cell when no cave holds the whole component); a cell of no
  * room keeps a negative owner (-1, or -3 for an open cell no cave holds). The
- * queue holds packed cells (DGI_PACK). */
+ * queue holds packed cells (DGI_PACK) and has room for n + 1; mask has
+ * (width + 2) * (height + 2) bytes; counts[room] grows by the cells given
+ * to it. */
 static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open, int32_t *owner,
-                      int32_t *queue, int32_t *stamp)
+                      int32_t *queue, int32_t *stamp, uint8_t *mask, int32_t *counts)
 {
-    const int32_t w = g->width, h = g->height;
+    const int32_t w = g->width, h = g->height, pw = w + 2;
+    cave_candidates(g, open, owner, mask, pw);
     for (int32_t y0 = 0; y0 < h; y0++)
     {
-        const int32_t *own_row = owner + (ptrdiff_t)y0 * w;
-        const uint8_t *tile_row = &DG_CELL(g, 0, y0);
+        const uint8_t *row = mask + (size_t)(y0 + 1) * (size_t)pw + 1;
         for (int32_t x0 = 0; x0 < w; x0++)
         {
-            if (own_row[x0] != -1 || !open[tile_row[x0]])
+            if (!row[x0])
                 continue;
-            int32_t head = 0, tail = 0, xa = x0, ya = y0, xb = x0, yb = y0;
-            owner[y0 * w + x0] = -2; /* seen */
-            queue[tail++] = DGI_PACK(x0, y0);
-            while (head < tail)
-            {
-                int32_t x = DGI_PX(queue[head]), y = DGI_PY(queue[head]);
-                head++;
-                xa = DG_MIN(xa, x), xb = DG_MAX(xb, x), yb = DG_MAX(yb, y);
-                int32_t c = y * w + x;
-                const uint8_t *t = &DG_CELL(g, x, y);
-                if (y > 0 && owner[c - w] == -1 && open[t[-g->stride]])
-                    owner[c - w] = -2, queue[tail++] = DGI_PACK(x, y - 1);
-                if (x < w - 1 && owner[c + 1] == -1 && open[t[1]])
-                    owner[c + 1] = -2, queue[tail++] = DGI_PACK(x + 1, y);
-                if (y < h - 1 && owner[c + w] == -1 && open[t[g->stride]])
-                    owner[c + w] = -2, queue[tail++] = DGI_PACK(x, y + 1);
-                if (x > 0 && owner[c - 1] == -1 && open[t[-1]])
-                    owner[c - 1] = -2, queue[tail++] = DGI_PACK(x - 1, y);
-            }
-            dg_rect b = {xa, ya, xb - xa + 1, yb - ya + 1};
+            dg_rect b;
+            int32_t tail = flood_component(mask, pw, DGI_PACK(x0, y0), queue, &b);
             int32_t k = cave_for(r, b);
             near_caves nc = {0, {0}};
             if (k < 0)
@@ -164,6 +198,8 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
                 int32_t own = k >= 0         ? k
                               : nc.count >= 0 ? stamp[y * w + x]
                                               : cave_for_cell(r, &nc, x, y);
+                if (own >= 0)
+                    counts[own]++;
                 owner[y * w + x] = own < 0 ? -3 : own;
             }
         }
@@ -172,9 +208,12 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
 
 /* owner[cell] = the room that owns the open cell, else negative: the first plain
  * room (in array order) whose rect holds it, else the cave its component
- * belongs to (own_caves). */
+ * belongs to (own_caves, with its scratch mask). With caves, counts[room]
+ * gets the cells each room owns (cells and first then list only the plain
+ * rooms': group_cells lists them all). Returns 1 if there are caves. */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
-                       int32_t *stamp, int32_t *cells, int32_t *first)
+                       int32_t *stamp, uint8_t *mask, int32_t *cells, int32_t *first,
+                       int32_t *counts)
 {
     uint8_t open[256];
     room_tiles(open);
@@ -202,8 +241,11 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
         }
     }
     first[r->room_count] = m;
-    if (caves)
-        own_caves(g, r, open, owner, queue, stamp);
+    if (!caves)
+        return 0;
+    for (int32_t k = 0; k < r->room_count; k++)
+        counts[k] = first[k + 1] - first[k];
+    own_caves(g, r, open, owner, queue, stamp, mask, counts);
     return caves;
 }
 
@@ -213,15 +255,12 @@ typedef struct room_cells {
     int32_t *cells, *first;
 } room_cells;
 
-static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t rooms, room_cells *rc)
+static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t rooms,
+                        const int32_t *counts, room_cells *rc)
 {
-    for (int32_t k = 0; k <= rooms; k++)
-        rc->first[k] = 0;
-    for (int32_t i = 0; i < n; i++)
-        if (owner[i] >= 0)
-            rc->first[owner[i] + 1]++;
+    rc->first[0] = 0;
     for (int32_t k = 0; k < rooms; k++)
-        rc->first[k + 1] += rc->first[k];
+        rc->first[k + 1] = rc->first[k] + counts[k];
     for (int32_t y = 0, i = 0; i < n; y++) /* first[k] walks up to the old first[k + 1] */
         for (int32_t x = 0; x < w; x++, i++)
             if (owner[i] >= 0)
@@ -229,22 +268,6 @@ static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t room
     for (int32_t k = rooms; k > 0; k--)
         rc->first[k] = rc->first[k - 1];
     rc->first[0] = 0;
-}
-
-/* Walking distances from p over the tiles of pass: -1 for an open cell not
- * reached, -2 for a shut one (every cell -1 if p is shut). */
-static void walk_from(const dg_grid *g, const uint8_t *pass, dg_point p, int32_t *dist,
-                      int32_t *queue)
-{
-    dgi_move w;
-    dgi_move_basic(&w, g, pass);
-    if (!pass[DG_CELL(g, p.x, p.y)])
-    {
-        for (int32_t i = 0; i < g->width * g->height; i++)
-            dist[i] = -1;
-        return;
-    }
-    dgi_walk_from_walled(&w, p, dist, queue);
 }
 
 /* Sets `flag` on every reachable room none of whose cells is marked in seen. */
@@ -315,9 +338,11 @@ typedef struct room_scan {
     int32_t k, n, best, on_route;
 } room_scan;
 
-/* The count cells of room k (packed): their distances and route marks, and
- * the open cells outside the room 4-next to them, tagged found and listed. */
-static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
+/* The count cells of room k (packed): the open cells outside the room
+ * 4-next to them tagged found and listed, and read for the distance and the
+ * route as scan_rim says (a cell before the room's nearest cell on a
+ * shortest walk is such a cell, whatever the room's shape). */
+static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start)
 {
     const int32_t w = s->g->width, h = s->g->height, k = s->k;
     const int32_t *owner = s->owner, *ds = s->ds;
@@ -329,11 +354,6 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
     for (int32_t i = 0; i < count; i++)
     {
         int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
-        if (ds[c] >= 0)
-        {
-            best = best < 0 || ds[c] < best ? ds[c] : best;
-            on_route |= route ? route[c] : 0;
-        }
         /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
         int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
         if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
@@ -345,50 +365,60 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count)
             int32_t e = c + cell_step[d];
             if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
                 continue;
-            if (owner[e] != k && !tag[e] && dgi_passable_default[t[tile_step[d]]])
+            if (owner[e] == k || !dgi_passable_default[t[tile_step[d]]])
+                continue;
+            if (ds[e] >= 0 && (best < 0 || ds[e] + 1 < best))
+                best = ds[e] + 1;
+            on_route |= route && route[c] && route[e];
+            if (!tag[e])
             {
                 tag[e] = 1;
                 s->list[n++] = e;
             }
         }
     }
+    if (owner[start.y * w + start.x] == k)
+        best = 0, on_route = route && route[start.y * w + start.x];
     s->best = best, s->n = n, s->on_route = on_route;
 }
 
 /* count cells of one side of a rect room from (x, y), a step of `step`
- * cells apart: their distances and route marks, and the open cell beyond each
- * (out cells further, outside the room) tagged found and listed; `beyond` 0
- * when the side lies on the grid's border. */
+ * cells apart: the open cell beyond each (out cells further, outside the
+ * room) tagged found and listed, read for the distance and route as
+ * scan_rim says; `beyond` 0 when the side lies on the grid's border. */
 static void scan_side(room_scan *s, int32_t x, int32_t y, int32_t step, int32_t count,
                       int32_t out, ptrdiff_t tile_out, int beyond)
 {
-    const int32_t *ds = s->ds, first = y * s->g->width + x, end = first + count * step;
-    int32_t best = s->best;
-    for (int32_t c = first; c != end; c += step)
-        if (ds[c] >= 0 && (best < 0 || ds[c] < best))
-            best = ds[c];
-    s->best = best;
-    if (s->route && !s->on_route)
-        for (int32_t c = first; c != end && !s->on_route; c += step)
-            s->on_route = s->route[c] && ds[c] >= 0;
     if (!beyond)
         return;
-    const uint8_t *t = &DG_CELL(s->g, x, y);
+    const int32_t *ds = s->ds, first = y * s->g->width + x, end = first + count * step;
+    const uint8_t *t = &DG_CELL(s->g, x, y) + tile_out, *route = s->route;
     const ptrdiff_t tile_step = step == 1 ? 1 : s->g->stride;
-    uint8_t *tag = s->tag + out;
     for (int32_t c = first; c != end; c += step, t += tile_step)
-        if (!tag[c] && dgi_passable_default[t[tile_out]])
+    {
+        if (!dgi_passable_default[*t])
+            continue;
+        int32_t o = c + out, d = ds[o];
+        if (d >= 0 && (s->best < 0 || d + 1 < s->best))
+            s->best = d + 1;
+        s->on_route |= route && route[c] && route[o];
+        if (!s->tag[o])
         {
-            tag[c] = 1;
-            s->list[s->n++] = c + out;
+            s->tag[o] = 1;
+            s->list[s->n++] = o;
         }
+    }
 }
 
 /* A room whose cells are every cell of rect q: only the rect's rim meets
- * the outside, each rim cell on the side it faces. Entering the rect from the
- * start crosses the rim, so the nearest reached cell and any route cell are
- * on the rim, unless the start is inside (distance 0, on the route if any
- * cell is). */
+ * the outside, each rim cell through the cell beyond it on the side it
+ * faces. With the start outside, a shortest walk to the room's nearest cell
+ * comes from an opening, the cell before it, and any open cell beyond a rim
+ * cell is at most one step nearer: the nearest distance is one more than the
+ * nearest opening's. A shortest start-exit walk through the room enters it
+ * the same way, so the room is on the route if and only if an opening and
+ * the rim cell it meets are both marked. With the start inside: distance 0,
+ * and on the route if the start is (every route cell's walk starts there). */
 static void scan_rim(room_scan *s, dg_rect q, dg_point start)
 {
     const int32_t w = s->g->width, x1 = q.x + q.w - 1, y1 = q.y + q.h - 1;
@@ -400,7 +430,7 @@ static void scan_rim(room_scan *s, dg_rect q, dg_point start)
     if (start.x >= q.x && start.x <= x1 && start.y >= q.y && start.y <= y1)
     {
         s->best = 0;
-        s->on_route |= s->route && s->route[start.y * w + start.x];
+        s->on_route = s->route && s->route[start.y * w + start.x];
     }
 }
 
@@ -425,10 +455,11 @@ static int cells_fill_rect(const int32_t *cells, int32_t count, dg_rect *q)
 }
 
 /* Room k's facts read off its cells in one pass (only its rim when its
- * cells fill a rectangle): area, walking distance (its nearest reached cell; ds as
- * dgi_walk_from gives it), reach, route (a cell marked in route, NULL: not
- * asked), and its entrances: the distinct openings, open cells outside it
- * 4-next to one of its cells, grouped 8-connected. tag[c] is 1 for an
+ * cells fill a rectangle): area, and its openings, open cells outside it
+ * 4-next to one of its cells, which give its walking distance (of its
+ * nearest reached cell; ds as dgi_walk_from gives it), reach and route (a
+ * cell marked in route, NULL: not asked; scan_rim), and its entrances: the
+ * distinct openings, grouped 8-connected. tag[c] is 1 for an
  * opening found, 2 for one already grouped, and back to 0 for each cell
  * listed when the room is done. list has room for twice the openings (the
  * list, then the flood's stack). */
@@ -444,7 +475,7 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
     if (cells_fill_rect(rc->cells + rc->first[k], area, &q))
         scan_rim(&s, q, r->start);
     else
-        scan_cells(&s, rc->cells + rc->first[k], area);
+        scan_cells(&s, rc->cells + rc->first[k], area, r->start);
     int32_t n = s.n, best = s.best;
     f[k].area = area;
     f[k].distance = best;
@@ -594,24 +625,31 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
                               const dg_allocator *a)
 {
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
-    /* owner, start walk, cells, queue and one more (an opening list and its
-     * flood stack), first cells and rank order; route (then gate) marks and
-     * opening tags */
-    uint64_t bytes = ((uint64_t)n * 5 + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + (uint64_t)n * 2;
+    const size_t cells = (size_t)w * (size_t)g->height; /* n, as a size */
+    /* owner, cells, queue and one more (an opening list and its flood
+     * stack), the start's walk unless given, first cells and rank order;
+     * route (then gate) marks and opening tags, which the caves' padded mask
+     * uses first */
+    const int planes = walk ? 4 : 5;
+    uint64_t padded = (uint64_t)(w + 2) * (uint64_t)(g->height + 2);
+    uint64_t marks = DG_MAX((uint64_t)n * 2, padded);
+    uint64_t bytes = ((uint64_t)n * planes + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + marks;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
-    size_t words = (size_t)n * 5 + (size_t)rooms * 2 + 1;
-    int32_t *buf = dgi_alloc(a, words * sizeof *buf + (size_t)n * 2);
+    size_t words = cells * (size_t)planes + (size_t)rooms * 2 + 1;
+    int32_t *buf = dgi_alloc(a, (size_t)bytes);
     if (!buf)
         return DG_E_NOMEM;
-    int32_t *owner = buf, *queue = buf + 3 * (size_t)n;
-    room_cells rc = {buf + 2 * (size_t)n, buf + 5 * (size_t)n};
+    int32_t *owner = buf, *queue = buf + 2 * cells, *own_walk = buf + 4 * cells;
+    room_cells rc = {buf + cells, buf + cells * (size_t)planes};
     int32_t *order = rc.first + rooms + 1;
     uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
-    memset(tag, 0, (size_t)n);
-    /* without caves the rect scan lists each room's cells in order already */
-    if (fill_owners(g, r, owner, queue, buf + n, rc.cells, rc.first)) /* buf + n: free till the walk */
-        group_cells(owner, w, n, rooms, &rc);
+    /* without caves the rect scan lists each room's cells in order already;
+     * with caves group_cells lists them anew, so the caves' stamps may use
+     * the cells plane till then */
+    if (fill_owners(g, r, owner, queue, rc.cells, route, rc.cells, rc.first, order))
+        group_cells(owner, w, n, rooms, order, &rc); /* order: the counts till the ranks */
+    memset(tag, 0, cells);
     for (int32_t k = 0; k < rooms; k++)
     {
         f[k].distance = f[k].rank = -1;
@@ -620,8 +658,8 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     const int32_t *ds = walk;
     if (!ds)
     {
-        walk_from(g, dgi_passable_default, r->start, buf + n, queue);
-        ds = buf + n;
+        dgi_walk_default(g, r->start, own_walk, queue); /* the caller checked the start */
+        ds = own_walk;
     }
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
                   (asked & DGI_RF_ROUTE);
@@ -637,6 +675,6 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
         count += (f[k].flags & DGI_RF_REACHABLE) != 0;
     fill_ranks(f, rooms, count, order);
     *reachable = count;
-    dgi_free(a, buf, words * sizeof *buf + (size_t)n * 2);
+    dgi_free(a, buf, (size_t)bytes);
     return DG_OK;
 }
