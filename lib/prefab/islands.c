@@ -78,8 +78,8 @@ typedef struct islands {
     /* One try's scratch, used twice: while buildings are placed, occ and the
      * position maps that fit; once they are, the walks over the grid padded
      * by one closed cell (open: 1 on the open cells not yet reached; box: a
-     * bit per padded cell in a building's box), or the passability grid of
-     * the connectivity check. */
+     * bit per padded cell in a building's box; then the exit walk's two
+     * level lists), or the passability grid of the connectivity check. */
     uint8_t *area;
     size_t area_size;
     uint8_t *open;
@@ -359,7 +359,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     load_groups(s);
     memset(s->members_n, 0, (size_t)s->group_count * sizeof *s->members_n);
     memset(s->has_unique, 0, (size_t)s->group_count);
-    /* the try's area: occ and as many position maps as fit beside the walks' planes */
+    /* the try's area: occ and as many position maps as fit in the walk's planes and lists */
     size_t occ = (size_t)s->h * (size_t)s->words * sizeof *s->occ, padded = (size_t)(s->w + 2) * (size_t)(s->h + 2);
     s->slot_size = slot_bytes(s);
     s->walk_cap = s->w + s->h + 8;
