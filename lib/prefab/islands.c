@@ -78,14 +78,16 @@ typedef struct islands {
     /* One try's scratch, used twice: while buildings are placed, occ and the
      * position maps that fit; once they are, the walks over the grid padded
      * by one closed cell (open: 1 on the open cells not yet reached; box: a
-     * bit per padded cell in a building's box), or the passability grid of
-     * the connectivity check. */
+     * bit per padded cell in a building's box; then the exit walk's two
+     * level lists), or the passability grid of the connectivity check. */
     uint8_t *area;
     size_t area_size;
     uint8_t *open;
     uint64_t *box;
-    int32_t *level[2]; /* the walks' current and next level of cells (padded indices) */
+    int32_t *level[2]; /* heap lists: the pockets' stack, the connectivity runs, a walk's
+                        * level that outgrew its list in the area */
     int32_t level_cap[2];
+    int32_t walk_cap;  /* cells of each of the walk's two level lists in the area, after the planes */
     uint8_t *may_start; /* per prefab: its legend has a `start` marker glyph */
     int exit_fixed;   /* an island prefab's legend has an `exit` marker glyph: it gives the exit */
     int32_t *boxes;   /* x, y, w, h of every building placed in this try, in order */
@@ -212,11 +214,19 @@ static void slot_at(const islands *s, struct position_map *map, uint8_t *mem)
     map->block_free = (int32_t *)(mem + rows + (((size_t)s->h * 4 + 7) & ~(size_t)7));
 }
 
-/* Bytes of the walks' planes (open, then box), after which the try's area is sized. */
-static size_t walk_bytes(const islands *s)
+/* Bytes of the walks' planes (open, then box), after which their level lists lie. */
+static size_t plane_bytes(const islands *s)
 {
     size_t padded = (size_t)(s->w + 2) * (size_t)(s->h + 2);
     return ((padded + 7) & ~(size_t)7) + (padded + 63) / 64 * sizeof(uint64_t);
+}
+
+/* Bytes of the walk: its planes and two level lists of walk_cap cells (a
+ * level of open ground is at most about a diamond's side across the map;
+ * one that outgrows its list moves to the heap). */
+static size_t walk_bytes(const islands *s)
+{
+    return plane_bytes(s) + 2 * (size_t)s->walk_cap * sizeof(int32_t);
 }
 
 /* Hands out the per-call scratch arrays from one block: sizes first (block
@@ -349,9 +359,10 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
     load_groups(s);
     memset(s->members_n, 0, (size_t)s->group_count * sizeof *s->members_n);
     memset(s->has_unique, 0, (size_t)s->group_count);
-    /* the try's area: occ and as many position maps as fit beside the walks' planes */
+    /* the try's area: occ and as many position maps as fit in the walk's planes and lists */
     size_t occ = (size_t)s->h * (size_t)s->words * sizeof *s->occ, padded = (size_t)(s->w + 2) * (size_t)(s->h + 2);
     s->slot_size = slot_bytes(s);
+    s->walk_cap = s->w + s->h + 8;
     s->area_size = DG_MAX(walk_bytes(s), occ + s->slot_size);
     s->area = dgi_alloc(a, s->area_size);
     if (!s->area)
@@ -1259,15 +1270,20 @@ static dg_point start_in_building(const islands *s, const dg_grid *g)
     return door;
 }
 
-/* Sets bits at..at + n - 1 of a bit row. */
+/* Sets bits at..at + n - 1 (n >= 1) of a bit row, a word at a time. */
 static void set_bit_run(uint64_t *bits, size_t at, size_t n)
 {
-    for (; n > 0 && (at & 63); at++, n--)
-        bits[at >> 6] |= (uint64_t)1 << (at & 63);
-    for (; n >= 64; at += 64, n -= 64)
-        bits[at >> 6] = ~(uint64_t)0;
-    for (; n > 0; at++, n--)
-        bits[at >> 6] |= (uint64_t)1 << (at & 63);
+    size_t first = at >> 6, last = (at + n - 1) >> 6;
+    uint64_t lo = ~(uint64_t)0 << (at & 63), hi = ~(uint64_t)0 >> (63 - ((at + n - 1) & 63));
+    if (first == last)
+    {
+        bits[first] |= lo & hi;
+        return;
+    }
+    bits[first] |= lo;
+    for (size_t i = first + 1; i < last; i++)
+        bits[i] = ~(uint64_t)0;
+    bits[last] |= hi;
 }
 
 /* Over the grid padded by one closed cell on every side: s->open is 1 on
@@ -1312,38 +1328,55 @@ static inline int32_t queue_open(uint8_t *m, int32_t pw, int32_t c, int32_t *nex
     return k + w;
 }
 
+/* Gives the walk's level list j (list[j], cap[j], k cells in it) room for
+ * `room` cells: it moves to (or grows in) the heap list s->level[j]. */
+static dg_status widen_list(islands *s, int j, int32_t *list[2], int32_t cap[2], int32_t k, int32_t room)
+{
+    int on_heap = list[j] == s->level[j];
+    if (dgi_grow(s->alloc, (void **)&s->level[j], &s->level_cap[j], room, sizeof **s->level) != DG_OK)
+        return DG_E_NOMEM;
+    if (!on_heap)
+        memcpy(s->level[j], list[j], (size_t)k * sizeof **s->level);
+    list[j] = s->level[j];
+    cap[j] = s->level_cap[j];
+    return DG_OK;
+}
+
 /* Breadth-first walk over s->open from padded cell `from` (closed by the
  * caller), level by level, keeping only the current level and the next
- * (the order of a single queue). Returns the cells reached, -1 out of
- * memory; *best: the first cell in a box of the farthest level that has one
- * (-1: none), *best_end: the cells of the levels up to that one. */
+ * (the order of a single queue) in two lists sized once per call in the
+ * area. Returns the cells reached, -1 out of memory; *best: the first cell
+ * in a box of the farthest level that has one (-1: none), *best_end: the
+ * cells of the levels up to that one. */
 static int32_t walk(islands *s, int32_t from, int32_t *best, int32_t *best_end)
 {
     int32_t pw = s->w + 2, n = 1, total = 1;
     int64_t cells = (int64_t)s->w * s->h;
     uint8_t *m = s->open;
     const uint64_t *box = s->box;
+    int32_t *list[2], cap[2] = {s->walk_cap, s->walk_cap};
+    list[0] = (int32_t *)(s->area + plane_bytes(s));
+    list[1] = list[0] + s->walk_cap;
+    int cur_j = 0;
     *best = -1;
     *best_end = 0;
-    if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], 1, sizeof **s->level) != DG_OK)
-        return -1;
-    s->level[0][0] = from;
+    list[0][0] = from;
     while (n > 0)
     {
-        int32_t k = 0, i = 0, found = -1;
+        int32_t k = 0, i = 0, found = -1, nj = 1 - cur_j;
         while (i < n)
         {
             /* a cell queues four at most: the cells that surely have room, without a check */
-            int32_t sure = DG_MIN(n - i, (s->level_cap[1] - k) / 4);
+            int32_t sure = DG_MIN(n - i, (cap[nj] - k) / 4);
             if (sure == 0)
             {
                 int32_t room = (int32_t)DG_MIN((int64_t)k + 4, cells - total + 1); /* one written past the last */
-                if (dgi_grow(s->alloc, (void **)&s->level[1], &s->level_cap[1], room, sizeof **s->level) != DG_OK)
+                if (room > cap[nj] && widen_list(s, nj, list, cap, k, room) != DG_OK)
                     return -1;
-                sure = s->level_cap[1] - k >= 4 ? DG_MIN(n - i, (s->level_cap[1] - k) / 4) : 1;
+                sure = cap[nj] - k >= 4 ? DG_MIN(n - i, (cap[nj] - k) / 4) : 1;
             }
-            const int32_t *cur = s->level[0];
-            int32_t *next = s->level[1], end = i + sure;
+            const int32_t *cur = list[cur_j];
+            int32_t *next = list[nj], end = i + sure;
             for (; i < end && found < 0; i++)
             {
                 int32_t c = cur[i];
@@ -1360,11 +1393,7 @@ static int32_t walk(islands *s, int32_t from, int32_t *best, int32_t *best_end)
         }
         total += k;
         n = k;
-        int32_t *t = s->level[0], cap = s->level_cap[0];
-        s->level[0] = s->level[1];
-        s->level_cap[0] = s->level_cap[1];
-        s->level[1] = t;
-        s->level_cap[1] = cap;
+        cur_j = nj;
     }
     return total;
 }
