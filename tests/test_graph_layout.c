@@ -713,8 +713,8 @@ TEST(graph_layout_golden)
  * rooms, at distances 0..2. The search does not lay out every one of them
  * (docs/graph.md, "Limits"): each graph either lays out with every property
  * (checked on seed 0) or is refused with DG_E_NOSPACE, a message naming a
- * node and the grid untouched; and at least 70% of them lay out (about 80%
- * in 0.13), so a weaker search fails here. One graph per family, size and
+ * node and the grid untouched; and at least 75% of them lay out (80% of the
+ * default set, 79% of three graphs each in 0.14), so a weaker search fails here. One graph per family, size and
  * distance; DG_GRAPH_FAMILY_SEEDS graphs each (default: one distance each). */
 TEST(graph_layout_random_families)
 {
@@ -757,7 +757,7 @@ TEST(graph_layout_random_families)
                     }
                     free(cells);
                 }
-    CHECKF(laid * 10 >= tried * 7, "%d of %d family graphs laid out", laid, tried);
+    CHECKF(laid * 4 >= tried * 3, "%d of %d family graphs laid out", laid, tried);
     if (getenv("DG_GRAPH_FAMILY_SEEDS"))
         printf("    %d of %d family graphs laid out\n", laid, tried);
 }
