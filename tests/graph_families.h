@@ -189,6 +189,11 @@ static inline void family_wheel(sample_graph *s, int32_t n, int32_t distance, ui
         family_edge(s, &r, i, i + 1);
     if (n > 3)
         family_edge(s, &r, n - 1, 1);
+    if (dg_graph_check(&s->g, NULL) != DG_OK) /* a wheel of three, all doors: a K4 of doors */
+    {
+        s->g.edge_count--;
+        sample_edge(s, n - 1, 1, DG_EDGE_CORRIDOR, 2, 8);
+    }
 }
 
 typedef void (*family_fn)(sample_graph *s, int32_t n, int32_t distance, uint64_t seed);

@@ -518,7 +518,8 @@ TEST(graph_check_accepts_planar_extremes)
 }
 
 /* ---- planarity ------------------------------------------------------------------------------ */
-/* A graph of up to 64 rooms named n0, n1, ... built edge by edge (doors). */
+/* A graph of up to 64 rooms named n0, n1, ... built edge by edge (corridors,
+ * so the planar extremes are not refused as a K4 of doors). */
 typedef struct big_graph {
     dg_graph g;
     dg_graph_node nodes[DG_GRAPH_NODES_MAX];
@@ -537,7 +538,7 @@ static void big_begin(big_graph *b, int nodes)
 
 static void big_edge(big_graph *b, int x, int y)
 {
-    edge_make(&b->edges[b->g.edge_count++], x, y, DG_EDGE_DOOR, 0, 0);
+    edge_make(&b->edges[b->g.edge_count++], x, y, DG_EDGE_CORRIDOR, 2, 6);
 }
 
 static int big_has(const big_graph *b, int x, int y)
@@ -647,6 +648,46 @@ TEST(graph_check_refuses_graphs_that_are_not_planar)
     /* sides: n0, n1, n2 against n3, n4, n5 */
     CHECK(w.branch[0] == 0 && w.branch[1] == 1 && w.branch[2] == 2 && w.branch[3] == 3 &&
           w.branch[4] == 4 && w.branch[5] == 5);
+}
+
+/* Four rooms joined pairwise by doors cannot be rectangles: refused at the
+ * door that closes the K4, naming all four, on that edge's line in the text;
+ * one corridor among the six edges, or a wheel of doors, passes. */
+TEST(graph_check_refuses_a_k4_of_doors)
+{
+    static big_graph b;
+    static const int k4[6][2] = {{0, 1}, {1, 2}, {2, 0}, {0, 3}, {1, 3}, {2, 3}};
+    for (int corridor = -1; corridor < 6; corridor++)
+    {
+        big_begin(&b, 6);
+        big_edge(&b, 4, 0), big_edge(&b, 5, 4); /* rooms before it: the K4 is found among more */
+        for (int i = 0; i < 6; i++)
+            edge_make(&b.edges[b.g.edge_count++], k4[i][0], k4[i][1],
+                      i == corridor ? DG_EDGE_CORRIDOR : DG_EDGE_DOOR, i == corridor ? 2 : 0,
+                      i == corridor ? 6 : 0);
+        dg_diag d;
+        dg_status st = dg_graph_check(&b.g, &d);
+        if (corridor >= 0)
+        {
+            CHECKF(st == DG_OK, "corridor %d: %s", corridor, d.message);
+            continue;
+        }
+        CHECKF(st == DG_E_INVALID && strncmp(d.message, "edge n2-n3:", 11) == 0 &&
+                   strstr(d.message, "n2, n3, n0 and n1 are joined pairwise by doors (a K4)"),
+               "%s", d.message);
+        static char text[4096];
+        size_t n = graph_write(&b.g, text, sizeof text);
+        dg_graph g;
+        CHECK(dg_graph_parse(text, n, "w", NULL, &g, &d) == DG_E_INVALID && graph_empty(&g));
+        CHECKF(d.line == 3 + 6 + 7 && strstr(d.message, "(a K4)"), "text says %d: %s",
+               (int)d.line, d.message);
+    }
+    /* a hub with a rim of four, all doors: triangles, no K4 */
+    big_begin(&b, 5);
+    for (int i = 1; i <= 4; i++)
+        edge_make(&b.edges[b.g.edge_count++], 0, i, DG_EDGE_DOOR, 0, 0),
+            edge_make(&b.edges[b.g.edge_count++], i, i % 4 + 1, DG_EDGE_DOOR, 0, 0);
+    CHECK(dg_graph_check(&b.g, NULL) == DG_OK);
 }
 
 /* Small deterministic generator of the tests' own. */

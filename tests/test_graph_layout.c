@@ -421,6 +421,50 @@ LAYOUT_TEST(zelda, 100)
 LAYOUT_TEST(forty, 20)
 LAYOUT_TEST(triangles, 100)
 
+/* A wheel of three (K4) of corridors: one rim corridor must go round a room,
+ * as three legs, written as two corridor records of the same edge; a lock on
+ * a rim edge still solves. Every property over 20 seeds, and three-legged
+ * corridors in some of them. */
+TEST(graph_layout_three_legs)
+{
+    static sample_graph s;
+    int three = 0;
+    for (int32_t d = 0; d <= 1; d++)
+    {
+        sample_begin(&s, 70, 46, d);
+        sample_node(&s, "hub", "start", 6, 8);
+        for (int i = 0; i < 3; i++)
+            sample_node(&s, i == 0 ? "a" : i == 1 ? "b" : "c", i == 2 ? "exit" : "", 3, 6);
+        for (int32_t i = 1; i <= 3; i++)
+            sample_edge(&s, 0, i, DG_EDGE_CORRIDOR, 2, 14);
+        for (int32_t i = 1; i <= 3; i++)
+            sample_edge(&s, i, i % 3 + 1, DG_EDGE_CORRIDOR, 2, 14);
+        sample_lock(&s.edges[4], 1, 1); /* b-c, its key in a */
+        layout_graph(&s.g, "wheel of three", s.width, s.height, 20);
+        uint8_t *cells = malloc((size_t)(s.width * s.height));
+        dg_grid g = {cells, s.width, s.height, s.width};
+        dg_result r;
+        dg_result_init(&r, NULL);
+        for (uint64_t seed = 0; seed < 20; seed++)
+        {
+            if (dg_graph_generate(&g, &s.g, seed, &r, NULL, NULL) != DG_OK)
+                continue;
+            for (int32_t c = 0; c + 1 < r.corridor_count; c++)
+                if (r.corridor_edges[c] == r.corridor_edges[c + 1])
+                {
+                    const dg_corridor *k = &r.corridors[c], *n = &r.corridors[c + 1];
+                    CHECK(k->from.kind == DG_REF_ROOM && k->to.kind == DG_REF_CORRIDOR &&
+                          k->to.index == c + 1 && n->from.kind == DG_REF_CORRIDOR &&
+                          n->from.index == c && n->to.kind == DG_REF_ROOM);
+                    three++;
+                }
+        }
+        dg_result_free(&r);
+        free(cells);
+    }
+    CHECKF(three > 0, "%d three-legged corridors", three);
+}
+
 /* The sized graphs of the benchmark at room distances 3 and 4, where free
  * places are rare (the scan and the look-ahead for door neighbours): every
  * property holds, 40 rooms over 8 seeds, 64 rooms over 4. */
@@ -641,10 +685,10 @@ TEST(graph_layout_golden)
 {
     static const struct { const char *graph; int32_t d; uint64_t seed, hash; } pins[] = {
         {"path", 1, 1, 0xb285c43cbf7753dfULL},
-        {"lockloop", 0, 2, 0x8ba2fef61598c7a4ULL},
-        {"zelda", 1, 3, 0x8e8ac3f09f665da2ULL},
-        {"forty", 2, 4, 0xc8838a7d800c19efULL},
-        {"mixed", 1, 5, 0x22a3c2714ff5b837ULL},
+        {"lockloop", 0, 2, 0x975092a1aff533abULL},
+        {"zelda", 1, 3, 0x5e62568ce404d2cbULL},
+        {"forty", 2, 4, 0x91afa46babd374a6ULL},
+        {"mixed", 1, 5, 0x98b9bf9d8adc7120ULL},
     };
     for (size_t p = 0; p < sizeof pins / sizeof pins[0]; p++)
         for (size_t k = 0; k < SAMPLE_GRAPHS; k++)
@@ -669,8 +713,8 @@ TEST(graph_layout_golden)
  * rooms, at distances 0..2. The search does not lay out every one of them
  * (docs/graph.md, "Limits"): each graph either lays out with every property
  * (checked on seed 0) or is refused with DG_E_NOSPACE, a message naming a
- * node and the grid untouched; and at least 70% of them lay out (about 80%
- * in 0.13), so a weaker search fails here. One graph per family, size and
+ * node and the grid untouched; and at least 75% of them lay out (80% of the
+ * default set, 79% of three graphs each in 0.14), so a weaker search fails here. One graph per family, size and
  * distance; DG_GRAPH_FAMILY_SEEDS graphs each (default: one distance each). */
 TEST(graph_layout_random_families)
 {
@@ -713,7 +757,7 @@ TEST(graph_layout_random_families)
                     }
                     free(cells);
                 }
-    CHECKF(laid * 10 >= tried * 7, "%d of %d family graphs laid out", laid, tried);
+    CHECKF(laid * 4 >= tried * 3, "%d of %d family graphs laid out", laid, tried);
     if (getenv("DG_GRAPH_FAMILY_SEEDS"))
         printf("    %d of %d family graphs laid out\n", laid, tried);
 }

@@ -311,6 +311,37 @@ static dg_status check_planar(const checker *c)
                      n[3], n[4], n[5]);
 }
 
+/* Four rooms joined pairwise by doors (a K4 of doors) cannot be drawn: three
+ * rectangles that touch pairwise leave no room touching all three. Named at
+ * the door edge that closes it. */
+static dg_status check_door_k4(const checker *c)
+{
+    const dg_graph *g = c->g;
+    uint64_t doors[DG_GRAPH_NODES_MAX] = {0};
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &g->edges[e];
+        if (x->kind != DG_EDGE_DOOR)
+            continue;
+        uint64_t common = doors[x->a] & doors[x->b];
+        for (int32_t u = 0; u < g->node_count; u++)
+            if ((common >> u & 1) && (doors[u] & common))
+            {
+                int32_t v = 0;
+                while (!((doors[u] & common) >> v & 1))
+                    v++;
+                return EDGE_FAIL(c, e, "edge %s-%s: with the doors before it, %s, %s, %s and %s "
+                                 "are joined pairwise by doors (a K4), which four rectangle "
+                                 "rooms cannot realise; make one of these edges a corridor",
+                                 g->nodes[x->a].name, g->nodes[x->b].name, g->nodes[x->a].name,
+                                 g->nodes[x->b].name, g->nodes[u].name, g->nodes[v].name);
+            }
+        doors[x->a] |= (uint64_t)1 << x->b;
+        doors[x->b] |= (uint64_t)1 << x->a;
+    }
+    return DG_OK;
+}
+
 /* Floods from the start through open edges, and through locked ones once
  * keys_count allows (1: the lock's key node is reached), until nothing
  * changes: what stays dark is cut off, or behind a lock whose key lies behind it. */
@@ -410,6 +441,8 @@ dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault 
         st = check_reach(&c);
     if (st == DG_OK)
         st = check_planar(&c);
+    if (st == DG_OK)
+        st = check_door_k4(&c);
     if (st == DG_OK)
         dgi_diag_ok(diag);
     return st;

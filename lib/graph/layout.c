@@ -446,6 +446,64 @@ static int route_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
     return 1;
 }
 
+static dgi_box transpose(dgi_box q) { return (dgi_box){q.y0, q.x0, q.y1, q.x1}; }
+
+/* A corridor of three legs: leaves p vertically at column xa and q at column
+ * xb, both toward row yc, which joins them (round a room between them, or
+ * across between them). */
+static int route_three(int32_t cw, dgi_box p, dgi_box q, int32_t xa, int32_t xb, int32_t yc,
+                       dgi_route *r)
+{
+    if (xa < p.x0 || xa + cw - 1 > p.x1 || xb < q.x0 || xb + cw - 1 > q.x1 ||
+        imax(xa, xb) - imin(xa, xb) < cw + 1)
+        return 0;
+    dgi_box room[2] = {p, q};
+    int32_t at[2] = {xa, xb}, cells = 0;
+    for (int i = 0; i < 2; i++)
+    {
+        dgi_box m = room[i];
+        int down = yc > m.y1;
+        if (down ? yc < m.y1 + 2 : yc + cw - 1 > m.y0 - 2)
+            return 0;
+        int32_t wy = down ? m.y1 + 1 : m.y0 - 1;
+        r->door[i] = (dgi_box){at[i], wy, at[i] + cw - 1, wy};
+        r->leg[2 * i] = down ? (dgi_box){at[i], wy + 1, at[i] + cw - 1, yc + cw - 1}
+                             : (dgi_box){at[i], yc, at[i] + cw - 1, wy - 1};
+        cells += r->leg[2 * i].y1 - r->leg[2 * i].y0 + 1;
+    }
+    r->leg[1] = (dgi_box){imin(xa, xb) + cw, yc, imax(xa, xb) - 1, yc + cw - 1};
+    r->legs = 3;
+    r->length = cells + r->leg[1].x1 - r->leg[1].x0 + 1;
+    return 1;
+}
+
+/* Draws a three-legged dgi_route between placed rooms a and b: both leave
+ * through their north or south walls (or both east or west), the middle leg
+ * beyond both rooms or between them. */
+static int route_three_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
+{
+    int across = draw(L, 0, 1), where = draw(L, 0, 2), slack = draw(L, 0, 3);
+    int32_t cw = L->cw, sides = across ? 2 | 8 : 1 | 4;
+    dgi_box p = across ? transpose(L->room[a]) : L->room[a];
+    dgi_box q = across ? transpose(L->room[b]) : L->room[b];
+    int32_t xa = attach_coord(L, a, sides, p.x0, p.x1 - cw + 1, -1);
+    int32_t xb = attach_coord(L, b, sides, q.x0, q.x1 - cw + 1, -1);
+    int32_t yc = where == 0 ? imin(p.y0, q.y0) - 1 - cw - slack
+               : where == 1 ? imax(p.y1, q.y1) + 2 + slack
+               : draw(L, imin(p.y1, q.y1) + 2, imax(p.y0, q.y0) - 1 - cw);
+    memset(r, 0, sizeof *r);
+    r->a = a, r->b = b;
+    if (!route_three(cw, p, q, xa, xb, yc, r))
+        return 0;
+    if (across)
+    {
+        for (int i = 0; i < 3; i++)
+            r->leg[i] = transpose(r->leg[i]);
+        r->door[0] = transpose(r->door[0]), r->door[1] = transpose(r->door[1]);
+    }
+    return 1;
+}
+
 /* Routes closing edge e between placed rooms; marks it on success. */
 static int route_close(dgi_layout *L, int32_t e)
 {
@@ -460,6 +518,14 @@ static int route_close(dgi_layout *L, int32_t e)
     dgi_route r;
     for (int32_t t = 0; t < ROUTE_DRAWS; t++)
         if (route_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
+            r.length <= x->length_max && route_fits(L, &r, e))
+        {
+            corr_set(L, e, &r);
+            return 1;
+        }
+    /* all failed: a corridor round a room between them, or with a step */
+    for (int32_t t = 0; t < ROUTE_DRAWS; t++)
+        if (route_three_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
             r.length <= x->length_max && route_fits(L, &r, e))
         {
             corr_set(L, e, &r);
@@ -1112,8 +1178,9 @@ static void shift_box(dgi_box *q, int32_t dx, int32_t dy)
 
 static void shift_route(dgi_route *r, int32_t dx, int32_t dy)
 {
-    for (int32_t i = 0; i < 2; i++)
-        shift_box(&r->leg[i], dx, dy), shift_box(&r->door[i], dx, dy);
+    for (int32_t i = 0; i < r->legs; i++)
+        shift_box(&r->leg[i], dx, dy);
+    shift_box(&r->door[0], dx, dy), shift_box(&r->door[1], dx, dy);
 }
 
 static void extend(dgi_box *all, dgi_box q)

@@ -7,9 +7,9 @@
 
 typedef struct dgi_box { int32_t x0, y0, x1, y1; } dgi_box; /* interior cells, inclusive */
 
-/* A corridor: up to two legs of cells and its two door runs (in the walls). */
+/* A corridor: up to three legs of cells and its two door runs (in the walls). */
 typedef struct dgi_route {
-    dgi_box leg[2];
+    dgi_box leg[3];
     int32_t legs;
     dgi_box door[2];       /* door[0] in room a's wall, door[1] in room b's */
     int32_t a, b;      /* nodes, in the order of door[] */

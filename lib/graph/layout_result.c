@@ -163,29 +163,57 @@ static dg_status add_door_run(dg_result *r, dgi_box q, dg_ref a, dg_ref b)
     return st;
 }
 
-/* Adds corridor c with its two door runs; edge: the graph edge it
- * realises, -1 for an extra connection. */
-static dg_status add_route(dg_result *r, const dgi_route *c, int32_t edge)
+/* Adds one dg_corridor record for edge (-1: an extra connection); its index in *at. */
+static dg_status add_record(dg_result *r, dg_point start, dg_point bend, dg_point end, int32_t length,
+                            dg_ref from, dg_ref to, int32_t edge, int32_t *at)
 {
     dg_corridor k;
     memset(&k, 0, sizeof k);
-    k.start = (dg_point){c->leg[0].x0, c->leg[0].y0};
-    k.end = (dg_point){c->leg[c->legs - 1].x1, c->leg[c->legs - 1].y1};
-    k.bend = c->legs == 2 ? (dg_point){c->door[0].x0, c->door[1].y0} : k.end;
-    k.length = c->length;
-    k.from = (dg_ref){DG_REF_ROOM, c->a};
-    k.to = (dg_ref){DG_REF_ROOM, c->b};
-    int32_t ci = r->corridor_count;
+    k.start = start, k.bend = bend, k.end = end;
+    k.length = length;
+    k.from = from, k.to = to;
+    *at = r->corridor_count;
     dg_status st = dgi_result_add_corridor(r, &k);
     if (st == DG_OK)
         st = dgi_result_edge_corridors(r);
-    if (st != DG_OK)
-        return st;
-    r->corridor_edges[ci] = edge;
-    dg_ref cr = {DG_REF_CORRIDOR, ci};
-    st = add_door_run(r, c->door[0], (dg_ref){DG_REF_ROOM, c->a}, cr);
     if (st == DG_OK)
-        st = add_door_run(r, c->door[1], (dg_ref){DG_REF_ROOM, c->b}, cr);
+        r->corridor_edges[*at] = edge;
+    return st;
+}
+
+/* Adds corridor c with its two door runs; edge: the graph edge it
+ * realises, -1 for an extra connection. A corridor of three legs is two
+ * records of the same edge: its first two legs, then its last. */
+static dg_status add_route(dg_result *r, const dgi_route *c, int32_t edge)
+{
+    dg_ref ra = {DG_REF_ROOM, c->a}, rb = {DG_REF_ROOM, c->b};
+    dgi_box l0 = c->leg[0], l1 = c->leg[1], l2 = c->leg[2];
+    dg_point start = {l0.x0, l0.y0}, end = {c->leg[c->legs - 1].x1, c->leg[c->legs - 1].y1};
+    int32_t first, last;
+    dg_status st;
+    if (c->legs < 3)
+    {
+        dg_point bend = c->legs == 2 ? (dg_point){c->door[0].x0, c->door[1].y0} : end;
+        st = add_record(r, start, bend, end, c->length, ra, rb, edge, &first);
+        last = first;
+    }
+    else
+    {
+        /* the first leg leaves a's north or south wall when the door lies above or below it */
+        int vertical = c->door[0].y0 < l0.y0 || c->door[0].y0 > l0.y1;
+        int32_t cw = vertical ? l1.y1 - l1.y0 + 1 : l1.x1 - l1.x0 + 1;
+        int32_t tail = (l2.x1 - l2.x0 + 1) * (l2.y1 - l2.y0 + 1) / cw;
+        dg_point bend = vertical ? (dg_point){l0.x0, l1.y0} : (dg_point){l1.x0, l0.y0};
+        st = add_record(r, start, bend, (dg_point){l1.x1, l1.y1}, c->length - tail, ra,
+                        (dg_ref){DG_REF_CORRIDOR, r->corridor_count + 1}, edge, &first);
+        if (st == DG_OK)
+            st = add_record(r, (dg_point){l2.x0, l2.y0}, end, end, tail,
+                            (dg_ref){DG_REF_CORRIDOR, first}, rb, edge, &last);
+    }
+    if (st == DG_OK)
+        st = add_door_run(r, c->door[0], ra, (dg_ref){DG_REF_CORRIDOR, first});
+    if (st == DG_OK)
+        st = add_door_run(r, c->door[1], rb, (dg_ref){DG_REF_CORRIDOR, last});
     return st;
 }
 
