@@ -123,10 +123,13 @@ int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *
  * shut (most maps): the walk then needs no bounds checks. The queue's
  * contents afterwards differ (scratch either way). */
 int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue);
-/* dgi_walk_from_walled's distances over dgi_passable_default (the
- * dgi_move_basic walk with no table) from a passable cell, the walls read
- * eight tiles at a time (finish.c). */
+/* dgi_walk_from_walled with the dgi_move_basic walk over dgi_passable_default. */
 int32_t dgi_walk_default(const dg_grid *grid, dg_point from, int32_t *dist, int32_t *queue);
+/* The walk's starting plane over dgi_passable_default: dist[y * width + x] is
+ * -1 where the tile is passable, else -2; the tiles read eight at a time
+ * (finish.c, beside the finishing pass's mask). */
+void dgi_walk_plane_default(const uint8_t *cells, ptrdiff_t stride, int32_t width,
+                            int32_t height, int32_t *dist);
 /* Union-find labelling (see dg_regions); returns the region count. */
 int32_t dgi_regions_move(const dgi_move *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
                          int32_t *largest);

@@ -217,48 +217,11 @@ static void walk_row(const uint8_t *cells, int32_t w, int32_t *d)
         d[x] = dgi_passable_default[cells[x]] ? -1 : -2;
 }
 
-/* 1 if every cell of the outer ring of a w x h (both >= 3) plane is -2. */
-static int ring_closed(const int32_t *dist, int32_t w, int32_t h)
+void dgi_walk_plane_default(const uint8_t *cells, ptrdiff_t stride, int32_t width,
+                            int32_t height, int32_t *dist)
 {
-    const int32_t *last = dist + (ptrdiff_t)(h - 1) * w;
-    for (int32_t x = 0; x < w; x++)
-        if ((dist[x] | last[x]) != -2) /* of -1 and -2, only two -2 give -2 */
-            return 0;
-    for (int32_t y = 1; y < h - 1; y++)
-        if ((dist[(ptrdiff_t)y * w] | dist[(ptrdiff_t)y * w + w - 1]) != -2)
-            return 0;
-    return 1;
-}
-
-int32_t dgi_walk_default(const dg_grid *g, dg_point from, int32_t *dist, int32_t *queue)
-{
-    const int32_t w = g->width, h = g->height;
-    dgi_move basic;
-    dgi_move_basic(&basic, g, NULL);
-    if (w < 3 || h < 3)
-        return dgi_walk_from_walled(&basic, from, dist, queue);
-    for (int32_t y = 0; y < h; y++)
-        walk_row(&DG_CELL(g, 0, y), w, dist + (ptrdiff_t)y * w);
-    int32_t start = from.y * w + from.x;
-    if (!ring_closed(dist, w, h) || dist[start] != -1)
-        return dgi_walk_from_walled(&basic, from, dist, queue);
-    /* the ring is shut: each cell reached has its four neighbours on the grid */
-    int32_t head = 0, tail = 0;
-    dist[start] = 0;
-    queue[tail++] = start;
-    while (head < tail)
-    {
-        int32_t c = queue[head++], nd = dist[c] + 1;
-        if (dist[c - w] == -1)
-            dist[c - w] = nd, queue[tail++] = c - w;
-        if (dist[c + 1] == -1)
-            dist[c + 1] = nd, queue[tail++] = c + 1;
-        if (dist[c + w] == -1)
-            dist[c + w] = nd, queue[tail++] = c + w;
-        if (dist[c - 1] == -1)
-            dist[c - 1] = nd, queue[tail++] = c - 1;
-    }
-    return tail;
+    for (int32_t y = 0; y < height; y++)
+        walk_row(cells + (ptrdiff_t)y * stride, width, dist + (ptrdiff_t)y * width);
 }
 
 dg_status dgi_count_cells(const dg_grid *g, const uint8_t *passable, dgi_cell_counts *out,

@@ -552,13 +552,16 @@ int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, in
     const int32_t width = w->width, height = w->height;
     if (width < 3 || height < 3)
         return dgi_walk_from(w, from, dist, queue);
-    for (int32_t y = 0; y < height; y++) /* -1: open, not reached yet; -2: shut */
-    {
-        const uint8_t *row = w->cells + (ptrdiff_t)y * w->stride;
-        int32_t *d = dist + (ptrdiff_t)y * width;
-        for (int32_t x = 0; x < width; x++)
-            d[x] = w->pass[row[x]] ? -1 : -2;
-    }
+    if (w->pass == dgi_passable_default) /* the library's tiles: eight at a time */
+        dgi_walk_plane_default(w->cells, w->stride, width, height, dist);
+    else
+        for (int32_t y = 0; y < height; y++) /* -1: open, not reached yet; -2: shut */
+        {
+            const uint8_t *row = w->cells + (ptrdiff_t)y * w->stride;
+            int32_t *d = dist + (ptrdiff_t)y * width;
+            for (int32_t x = 0; x < width; x++)
+                d[x] = w->pass[row[x]] ? -1 : -2;
+        }
     if (!ring_shut(dist, width, height) || dist[(ptrdiff_t)from.y * width + from.x] != -1)
         return dgi_walk_from(w, from, dist, queue); /* (a shut start: as it does) */
     /* the ring is shut, so no cell the walk reaches is on it and each of
@@ -579,4 +582,11 @@ int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, in
             dist[c - 1] = nd, queue[tail++] = c - 1;
     }
     return tail;
+}
+
+int32_t dgi_walk_default(const dg_grid *g, dg_point from, int32_t *dist, int32_t *queue)
+{
+    dgi_move basic;
+    dgi_move_basic(&basic, g, NULL);
+    return dgi_walk_from_walled(&basic, from, dist, queue);
 }
