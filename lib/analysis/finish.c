@@ -25,21 +25,6 @@ static uint64_t nonzero_lanes(uint64_t v)
     return ((v & LANES(0x7F)) + LANES(0x7F)) | v;
 }
 
-/* dgi_passable_default of eight tiles at once: 1 in the byte lanes holding
- * FLOOR..STAIRS_DOWN (1..7) except WALL (3), or DOOR_LOCKED, DOOR_SECRET
- * (10, 11), else 0. The sums use each lane's low seven bits, so they never
- * carry into the next lane. (A test feeds every tile value through
- * dgi_result_finish to keep this equal to the table.) */
-static uint64_t passable_lanes(uint64_t tiles)
-{
-    uint64_t low = tiles & LANES(0x7F);
-    uint64_t at_least_1 = low + LANES(0x7F), at_least_8 = low + LANES(0x78);
-    uint64_t not_wall = (low ^ LANES(DG_TILE_WALL)) + LANES(0x7F);
-    uint64_t not_10_11 = ((low ^ LANES(DG_TILE_DOOR_LOCKED)) & LANES(0x7E)) + LANES(0x7F);
-    uint64_t doors = ~(not_10_11 | tiles);
-    return ((at_least_1 & not_wall & ~(at_least_8 | tiles)) | doors) >> 7 & LANES(1);
-}
-
 /* The grid's passability under the 256-entry table pass (1 open, 0 closed)
  * with a one-cell border of 0 around it (and 0 up to size), so the passes
  * below need no bounds checks. */
@@ -57,7 +42,7 @@ static void build_mask(const dg_grid *g, const uint8_t *pass, uint8_t *mask, int
         row[-1] = 0;
         for (; x < lanes_end; x += 8)
         {
-            uint64_t open = passable_lanes(load8(cells + x));
+            uint64_t open = dgi_passable_lanes(load8(cells + x));
             memcpy(row + x, &open, sizeof open);
         }
         for (; x < w; x++)
@@ -198,30 +183,6 @@ static dg_point unpad(int32_t i, int32_t pw)
 {
     dg_point p = {i % pw - 1, i / pw - 1};
     return p;
-}
-
-/* d[x] = -1 for the passable tiles of a row of w cells, -2 for the others,
- * eight at a time (the lanes' bytes read back in memory order). */
-static void walk_row(const uint8_t *cells, int32_t w, int32_t *d)
-{
-    int32_t x = 0;
-    for (; x + 8 <= w; x += 8)
-    {
-        uint8_t open[8];
-        uint64_t lanes = passable_lanes(load8(cells + x));
-        memcpy(open, &lanes, sizeof open);
-        for (int k = 0; k < 8; k++)
-            d[x + k] = (int32_t)open[k] - 2;
-    }
-    for (; x < w; x++)
-        d[x] = dgi_passable_default[cells[x]] ? -1 : -2;
-}
-
-void dgi_walk_plane_default(const uint8_t *cells, ptrdiff_t stride, int32_t width,
-                            int32_t height, int32_t *dist)
-{
-    for (int32_t y = 0; y < height; y++)
-        walk_row(cells + (ptrdiff_t)y * stride, width, dist + (ptrdiff_t)y * width);
 }
 
 dg_status dgi_count_cells(const dg_grid *g, const uint8_t *passable, dgi_cell_counts *out,
