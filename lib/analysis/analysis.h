@@ -123,9 +123,27 @@ int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *
  * shut (most maps): the walk then needs no bounds checks. The queue's
  * contents afterwards differ (scratch either way). */
 int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue);
-/* dgi_walk_from_walled's distances over dgi_passable_default (the
- * dgi_move_basic walk with no table) from a passable cell, the walls read
- * eight tiles at a time (finish.c). */
+
+#define DGI_LANES(byte) (0x0101010101010101ULL * (byte))
+/* dgi_passable_default of eight tiles at once: 1 in the byte lanes holding
+ * FLOOR..STAIRS_DOWN (1..7) except WALL (3), or DOOR_LOCKED, DOOR_SECRET
+ * (10, 11), else 0. The sums use each lane's low seven bits, so they never
+ * carry into the next lane. (A test feeds every tile value through
+ * dgi_result_finish to keep this equal to the table.) finish.c's mask and
+ * search.c's walk read the tiles this way. */
+static inline uint64_t dgi_passable_lanes(uint64_t tiles)
+{
+    uint64_t low = tiles & DGI_LANES(0x7F);
+    uint64_t at_least_1 = low + DGI_LANES(0x7F), at_least_8 = low + DGI_LANES(0x78);
+    uint64_t not_wall = (low ^ DGI_LANES(DG_TILE_WALL)) + DGI_LANES(0x7F);
+    uint64_t not_10_11 =
+        ((low ^ DGI_LANES(DG_TILE_DOOR_LOCKED)) & DGI_LANES(0x7E)) + DGI_LANES(0x7F);
+    uint64_t doors = ~(not_10_11 | tiles);
+    return ((at_least_1 & not_wall & ~(at_least_8 | tiles)) | doors) >> 7 & DGI_LANES(1);
+}
+
+
+/* dgi_walk_from_walled with the dgi_move_basic walk over dgi_passable_default. */
 int32_t dgi_walk_default(const dg_grid *grid, dg_point from, int32_t *dist, int32_t *queue);
 /* Union-find labelling (see dg_regions); returns the region count. */
 int32_t dgi_regions_move(const dgi_move *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,

@@ -25,21 +25,6 @@ static uint64_t nonzero_lanes(uint64_t v)
     return ((v & LANES(0x7F)) + LANES(0x7F)) | v;
 }
 
-/* dgi_passable_default of eight tiles at once: 1 in the byte lanes holding
- * FLOOR..STAIRS_DOWN (1..7) except WALL (3), or DOOR_LOCKED, DOOR_SECRET
- * (10, 11), else 0. The sums use each lane's low seven bits, so they never
- * carry into the next lane. (A test feeds every tile value through
- * dgi_result_finish to keep this equal to the table.) */
-static uint64_t passable_lanes(uint64_t tiles)
-{
-    uint64_t low = tiles & LANES(0x7F);
-    uint64_t at_least_1 = low + LANES(0x7F), at_least_8 = low + LANES(0x78);
-    uint64_t not_wall = (low ^ LANES(DG_TILE_WALL)) + LANES(0x7F);
-    uint64_t not_10_11 = ((low ^ LANES(DG_TILE_DOOR_LOCKED)) & LANES(0x7E)) + LANES(0x7F);
-    uint64_t doors = ~(not_10_11 | tiles);
-    return ((at_least_1 & not_wall & ~(at_least_8 | tiles)) | doors) >> 7 & LANES(1);
-}
-
 /* The grid's passability under the 256-entry table pass (1 open, 0 closed)
  * with a one-cell border of 0 around it (and 0 up to size), so the passes
  * below need no bounds checks. */
@@ -57,7 +42,7 @@ static void build_mask(const dg_grid *g, const uint8_t *pass, uint8_t *mask, int
         row[-1] = 0;
         for (; x < lanes_end; x += 8)
         {
-            uint64_t open = passable_lanes(load8(cells + x));
+            uint64_t open = dgi_passable_lanes(load8(cells + x));
             memcpy(row + x, &open, sizeof open);
         }
         for (; x < w; x++)
@@ -198,67 +183,6 @@ static dg_point unpad(int32_t i, int32_t pw)
 {
     dg_point p = {i % pw - 1, i / pw - 1};
     return p;
-}
-
-/* d[x] = -1 for the passable tiles of a row of w cells, -2 for the others,
- * eight at a time (the lanes' bytes read back in memory order). */
-static void walk_row(const uint8_t *cells, int32_t w, int32_t *d)
-{
-    int32_t x = 0;
-    for (; x + 8 <= w; x += 8)
-    {
-        uint8_t open[8];
-        uint64_t lanes = passable_lanes(load8(cells + x));
-        memcpy(open, &lanes, sizeof open);
-        for (int k = 0; k < 8; k++)
-            d[x + k] = (int32_t)open[k] - 2;
-    }
-    for (; x < w; x++)
-        d[x] = dgi_passable_default[cells[x]] ? -1 : -2;
-}
-
-/* 1 if every cell of the outer ring of a w x h (both >= 3) plane is -2. */
-static int ring_closed(const int32_t *dist, int32_t w, int32_t h)
-{
-    const int32_t *last = dist + (ptrdiff_t)(h - 1) * w;
-    for (int32_t x = 0; x < w; x++)
-        if ((dist[x] | last[x]) != -2) /* of -1 and -2, only two -2 give -2 */
-            return 0;
-    for (int32_t y = 1; y < h - 1; y++)
-        if ((dist[(ptrdiff_t)y * w] | dist[(ptrdiff_t)y * w + w - 1]) != -2)
-            return 0;
-    return 1;
-}
-
-int32_t dgi_walk_default(const dg_grid *g, dg_point from, int32_t *dist, int32_t *queue)
-{
-    const int32_t w = g->width, h = g->height;
-    dgi_move basic;
-    dgi_move_basic(&basic, g, NULL);
-    if (w < 3 || h < 3)
-        return dgi_walk_from_walled(&basic, from, dist, queue);
-    for (int32_t y = 0; y < h; y++)
-        walk_row(&DG_CELL(g, 0, y), w, dist + (ptrdiff_t)y * w);
-    int32_t start = from.y * w + from.x;
-    if (!ring_closed(dist, w, h) || dist[start] != -1)
-        return dgi_walk_from_walled(&basic, from, dist, queue);
-    /* the ring is shut: each cell reached has its four neighbours on the grid */
-    int32_t head = 0, tail = 0;
-    dist[start] = 0;
-    queue[tail++] = start;
-    while (head < tail)
-    {
-        int32_t c = queue[head++], nd = dist[c] + 1;
-        if (dist[c - w] == -1)
-            dist[c - w] = nd, queue[tail++] = c - w;
-        if (dist[c + 1] == -1)
-            dist[c + 1] = nd, queue[tail++] = c + 1;
-        if (dist[c + w] == -1)
-            dist[c + w] = nd, queue[tail++] = c + w;
-        if (dist[c - 1] == -1)
-            dist[c - 1] = nd, queue[tail++] = c - 1;
-    }
-    return tail;
 }
 
 dg_status dgi_count_cells(const dg_grid *g, const uint8_t *passable, dgi_cell_counts *out,

@@ -534,6 +534,30 @@ int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *
     return tail;
 }
 
+static uint64_t load8(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* d[x] = -1 for the passable tiles of a row of w cells, -2 for the others,
+ * eight at a time (the lanes' bytes read back in memory order). */
+static void walk_row(const uint8_t *cells, int32_t w, int32_t *d)
+{
+    int32_t x = 0;
+    for (; x + 8 <= w; x += 8)
+    {
+        uint8_t open[8];
+        uint64_t lanes = dgi_passable_lanes(load8(cells + x));
+        memcpy(open, &lanes, sizeof open);
+        for (int k = 0; k < 8; k++)
+            d[x + k] = (int32_t)open[k] - 2;
+    }
+    for (; x < w; x++)
+        d[x] = dgi_passable_default[cells[x]] ? -1 : -2;
+}
+
 /* 1 if every cell of the grid's outer ring is shut in dist (-2). */
 static int ring_shut(const int32_t *dist, int32_t width, int32_t height)
 {
@@ -552,13 +576,17 @@ int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, in
     const int32_t width = w->width, height = w->height;
     if (width < 3 || height < 3)
         return dgi_walk_from(w, from, dist, queue);
-    for (int32_t y = 0; y < height; y++) /* -1: open, not reached yet; -2: shut */
-    {
-        const uint8_t *row = w->cells + (ptrdiff_t)y * w->stride;
-        int32_t *d = dist + (ptrdiff_t)y * width;
-        for (int32_t x = 0; x < width; x++)
-            d[x] = w->pass[row[x]] ? -1 : -2;
-    }
+    if (w->pass == dgi_passable_default) /* the library's tiles: eight at a time */
+        for (int32_t y = 0; y < height; y++)
+            walk_row(w->cells + (ptrdiff_t)y * w->stride, width, dist + (ptrdiff_t)y * width);
+    else
+        for (int32_t y = 0; y < height; y++) /* -1: open, not reached yet; -2: shut */
+        {
+            const uint8_t *row = w->cells + (ptrdiff_t)y * w->stride;
+            int32_t *d = dist + (ptrdiff_t)y * width;
+            for (int32_t x = 0; x < width; x++)
+                d[x] = w->pass[row[x]] ? -1 : -2;
+        }
     if (!ring_shut(dist, width, height) || dist[(ptrdiff_t)from.y * width + from.x] != -1)
         return dgi_walk_from(w, from, dist, queue); /* (a shut start: as it does) */
     /* the ring is shut, so no cell the walk reaches is on it and each of
@@ -579,4 +607,11 @@ int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, in
             dist[c - 1] = nd, queue[tail++] = c - 1;
     }
     return tail;
+}
+
+int32_t dgi_walk_default(const dg_grid *g, dg_point from, int32_t *dist, int32_t *queue)
+{
+    dgi_move basic;
+    dgi_move_basic(&basic, g, NULL);
+    return dgi_walk_from_walled(&basic, from, dist, queue);
 }

@@ -48,10 +48,11 @@ dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t 
                         const int32_t *walk, const dg_allocator *allocator, dg_diag *diag);
 
 /* populate.c: dg_populate, with the start's walk over the params' passable
- * tiles measured already (dgi_walk_from's distances, or NULL). */
+ * tiles measured already (dgi_walk_from's distances, or NULL), and a
+ * width*height scratch of int32 for its queue (or NULL: its own). */
 dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
                            const dg_populate_params *params, uint64_t seed, dg_result *result,
-                           dg_populate_stats *stats, const int32_t *walk,
+                           dg_populate_stats *stats, const int32_t *walk, int32_t *queue,
                            const dg_allocator *allocator, dg_diag *diag);
 
 #endif

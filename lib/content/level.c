@@ -42,8 +42,9 @@ dg_status dg_roles_populate(const dg_grid *grid, const dg_role_rule *rules, int3
     {
         dg_diag own; /* a roles shortfall's message stays when population succeeds */
         memset(&own, 0, sizeof own);
+        int32_t *queue = walk ? walk + bytes / 2 / sizeof *walk : NULL; /* free now */
         st = dgi_populate_run(grid, table, params, seed, result, stats,
-                              same_tiles(params) ? walk : NULL, allocator, &own);
+                              same_tiles(params) ? walk : NULL, queue, allocator, &own);
         if (st != DG_OK && diag)
             *diag = own;
     }

@@ -795,22 +795,25 @@ static dg_status reserve_spawns(pop *q, dg_diag *diag)
 }
 
 /* One block: dist (int32 per cell, unless the caller's walk gives it) and
- * queue (int32 per cell), kept (a byte per cell), clear and cols, rooms'
- * distances and rects, the entries' flags and fit. */
-static dg_status prepare(pop *q, const int32_t *walk, dg_diag *diag)
+ * queue (int32 per cell, unless the caller lends one), kept (a byte per
+ * cell), clear and cols, rooms' distances and rects, the entries' flags and
+ * fit. */
+static dg_status prepare(pop *q, const int32_t *walk, int32_t *queue, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
     size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
-    q->block_size = n * ((walk ? 1 : 2) * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
+    size_t planes = (size_t)(walk == NULL) + (size_t)(queue == NULL);
+    q->block_size = n * (planes * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
                     rooms * (sizeof(int32_t) + sizeof(dg_rect)) + entries * (5 * sizeof(int32_t) + 3);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
         return dgi_fail(diag, DG_E_NOMEM, "out of memory for dg_populate's scratch");
-    int32_t *own = walk ? NULL : (int32_t *)(void *)b;
+    int32_t *next = (int32_t *)(void *)b, *own = walk ? NULL : next;
+    next += walk ? 0 : n;
     q->dist = walk ? walk : own;
-    q->queue = walk ? (int32_t *)(void *)b : own + n;
-    q->room_dist = q->queue + n;
+    q->queue = queue ? queue : next;
+    q->room_dist = next + (queue ? 0 : n);
     q->rects = (dg_rect *)(void *)(q->room_dist + rooms);
     q->fit = (int32_t *)(void *)(q->rects + rooms);
     q->pickable = q->fit + entries;
@@ -853,12 +856,12 @@ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
                       const dg_populate_params *params, uint64_t seed, dg_result *result,
                       dg_populate_stats *stats, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_populate_run(grid, table, params, seed, result, stats, NULL, allocator, diag);
+    return dgi_populate_run(grid, table, params, seed, result, stats, NULL, NULL, allocator, diag);
 }
 
 dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
                            const dg_populate_params *params, uint64_t seed, dg_result *result,
-                           dg_populate_stats *stats, const int32_t *walk,
+                           dg_populate_stats *stats, const int32_t *walk, int32_t *queue,
                            const dg_allocator *allocator, dg_diag *diag)
 {
     dg_populate_params def;
@@ -874,7 +877,7 @@ dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
     q.r = result;
     q.a = allocator;
     dgi_move_basic(&q.w, grid, q.p->passable);
-    st = prepare(&q, walk, diag);
+    st = prepare(&q, walk, queue, diag);
     for (int32_t i = 0; st == DG_OK && i < result->room_count; i++)
         if ((st = populate_room(&q, i, seed)) != DG_OK)
             dgi_fail(diag, st, "out of memory for the spawns");
