@@ -633,7 +633,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     const int planes = walk ? 4 : 5;
     uint64_t padded = (uint64_t)(w + 2) * (uint64_t)(g->height + 2);
     uint64_t marks = DG_MAX((uint64_t)n * 2, padded);
-    uint64_t bytes = ((uint64_t)n * planes + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + marks;
+    uint64_t bytes = ((uint64_t)n * (uint64_t)planes + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + marks;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
     size_t words = cells * (size_t)planes + (size_t)rooms * 2 + 1;
