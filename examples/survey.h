@@ -63,7 +63,9 @@ static const survey_line survey_lines[] = {
     SL("corridor per room", corridor_per_room_permille, SURVEY_MEDIAN_MAX, 8000, SURVEY_CORRIDORS, NULL, 0),
     SL("dead-end passages", dead_end_max, SURVEY_P95_MAX, 12, NULL, NULL, 0),
     SL("shapes", shaped_room_permille, SURVEY_MEDIAN_MIN, 250, " attach scatter ", NULL, 0),
-    SL("start-exit", route_diameter_permille, SURVEY_MEDIAN_MIN, 600, NULL, NULL, 0),
+    /* graph: a level graph's start and exit are the rooms its roles name (without
+     * an exit role the farthest room is the exit, as everywhere) */
+    SL("start-exit", route_diameter_permille, SURVEY_MEDIAN_MIN, 600, NULL, " graph ", 0),
     SL("locks placed", locks_placed, SURVEY_MEAN_ASKED, 900, NULL, NULL, 1),
     SL("key from start", key_start_min, SURVEY_P5_MIN, 8, NULL, NULL, 1),
     SL("key from lock", key_lock_min, SURVEY_P5_MIN, 8, NULL, NULL, 1),

@@ -319,7 +319,7 @@ expect graph_nospace 1 "no place found" -- --gen graph --graph examples/graphs/b
 for g in linear hub loop_lock zelda templates big; do
     size=""
     [ $g = big ] && size="--width 120 --height 80" # forty rooms need more than 80x50
-    expect "graph_survey_$g" 0 "PASS start-exit" -- --gen graph --graph examples/graphs/$g.txt $size --survey 50
+    expect "graph_survey_$g" 0 "PASS parallel" -- --gen graph --graph examples/graphs/$g.txt $size --survey 50
     grep -q "^FAIL" "$tmp/out" && { fail=$((fail + 1)); echo "FAIL graph_survey_$g has a FAIL line"; grep "^FAIL" "$tmp/out"; }
     for f in border_open unreachable doorless_joins; do
         grep -Eq "^$f +0 +0 +0 +0 " "$tmp/out" || { fail=$((fail + 1)); echo "FAIL graph_survey_$g $f"; }
