@@ -772,3 +772,31 @@ TEST(lock_numbers_are_data)
     }
     lmap_free(&m);
 }
+
+/* A door that opens onto another door hides no dead-end room: on this cave
+ * the one-cell room of the third anchor has its door just outside the start
+ * room's door, and hiding it shut the start in (0.13 and 0.14). */
+TEST(secret_room_door_beside_a_door_stays_open)
+{
+    static uint8_t cells[36 * 22];
+    const char *text = "cave seed=4412502492348966565 width=36 height=22 locks=3 keys=on-path "
+                       "kinds=1 gates=1 secrets=427";
+    dg_recipe rc;
+    CHECK(dg_recipe_parse(text, strlen(text), &rc, NULL) == DG_OK);
+    dg_site site;
+    dg_site_init(&site);
+    site.anchor_count = 3;
+    site.anchors[0] = (dg_point){3, 16};
+    site.anchors[1] = (dg_point){1, 0};
+    site.anchors[2] = (dg_point){1, 13};
+    dg_grid g;
+    dg_grid_init(&g, cells, 36, 22, 0);
+    dg_result r;
+    dg_result_init(&r, NULL);
+    CHECK(dg_recipe_generate_site(&rc, &site, &g, NULL, &r, NULL, NULL) == DG_OK);
+    CHECK(dg_grid_get(&g, 2, 14) == DG_TILE_DOOR && dg_grid_get(&g, 2, 13) == DG_TILE_DOOR);
+    dg_progress pr;
+    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK);
+    CHECK(pr.solvable);
+    dg_result_free(&r);
+}
