@@ -125,6 +125,13 @@ int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *
 int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, int32_t *queue);
 
 #define DGI_LANES(byte) (0x0101010101010101ULL * (byte))
+/* Eight bytes from p in the machine's order (lane k is p[k] read back by memcpy). */
+static inline uint64_t dgi_load8(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
 /* dgi_passable_default of eight tiles at once: 1 in the byte lanes holding
  * FLOOR..STAIRS_DOWN (1..7) except WALL (3), or DOOR_LOCKED, DOOR_SECRET
  * (10, 11), else 0. The sums use each lane's low seven bits, so they never
@@ -142,6 +149,24 @@ static inline uint64_t dgi_passable_lanes(uint64_t tiles)
     return ((at_least_1 & not_wall & ~(at_least_8 | tiles)) | doors) >> 7 & DGI_LANES(1);
 }
 
+/* Queues the open (1) neighbours of cell c of a bordered 0/1 mask m, pw wide
+ * (north, east, south, west), at next[k] on and closes them; returns k past
+ * them. No branch per neighbour: each is written, and kept only if it was
+ * open; the four loads come before the stores, which the compiler could not
+ * move across them (a byte store may alias anything). */
+static inline int32_t dgi_queue_open(uint8_t *m, int32_t pw, int32_t c, int32_t *next, int32_t k)
+{
+    uint8_t n = m[c - pw], e = m[c + 1], so = m[c + pw], w = m[c - 1];
+    m[c - pw] = m[c + 1] = m[c + pw] = m[c - 1] = 0;
+    next[k] = c - pw;
+    k += n;
+    next[k] = c + 1;
+    k += e;
+    next[k] = c + pw;
+    k += so;
+    next[k] = c - 1;
+    return k + w;
+}
 
 /* dgi_walk_from_walled with the dgi_move_basic walk over dgi_passable_default. */
 int32_t dgi_walk_default(const dg_grid *grid, dg_point from, int32_t *dist, int32_t *queue);

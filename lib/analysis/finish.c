@@ -3,15 +3,6 @@
  * bordered passability mask. */
 #include "analysis/analysis.h"
 
-static uint64_t load8(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-    return w;
-}
-
-#define LANES(byte) (0x0101010101010101ULL * (byte))
-
 static int32_t lane_sum(uint64_t lanes) /* the eight byte lanes added up */
 {
     const uint64_t even = 0x00FF00FF00FF00FFULL;
@@ -22,7 +13,7 @@ static int32_t lane_sum(uint64_t lanes) /* the eight byte lanes added up */
 /* Bit 7 of each byte lane set where the lane is not zero. */
 static uint64_t nonzero_lanes(uint64_t v)
 {
-    return ((v & LANES(0x7F)) + LANES(0x7F)) | v;
+    return ((v & DGI_LANES(0x7F)) + DGI_LANES(0x7F)) | v;
 }
 
 /* The grid's passability under the 256-entry table pass (1 open, 0 closed)
@@ -42,7 +33,7 @@ static void build_mask(const dg_grid *g, const uint8_t *pass, uint8_t *mask, int
         row[-1] = 0;
         for (; x < lanes_end; x += 8)
         {
-            uint64_t open = dgi_passable_lanes(load8(cells + x));
+            uint64_t open = dgi_passable_lanes(dgi_load8(cells + x));
             memcpy(row + x, &open, sizeof open);
         }
         for (; x < w; x++)
@@ -62,13 +53,13 @@ typedef struct lane_tallies {
 
 static void count_word(const uint8_t *at, int32_t pw, lane_tallies *t)
 {
-    uint64_t here = load8(at), right = load8(at + 1), down = load8(at + pw);
-    uint64_t sum = load8(at - pw) + down + load8(at - 1) + right;
+    uint64_t here = dgi_load8(at), right = dgi_load8(at + 1), down = dgi_load8(at + pw);
+    uint64_t sum = dgi_load8(at - pw) + down + dgi_load8(at - 1) + right;
     uint64_t across = here & right, along = here & down;
     t->open += here;
-    t->dead += ~nonzero_lanes(sum ^ LANES(1)) >> 7 & here;
+    t->dead += ~nonzero_lanes(sum ^ DGI_LANES(1)) >> 7 & here;
     t->edges += across + along;
-    t->squares += across & along & load8(at + pw + 1);
+    t->squares += across & along & dgi_load8(at + pw + 1);
 }
 
 /* The counts in steps of 32 cells, skipping steps of rock (a test per step
@@ -86,7 +77,7 @@ static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, dgi_cell_co
         for (int k = 0; k < 16 && i + 32 <= end; k++, i += 32)
         {
             const uint8_t *at = mask + i;
-            if ((load8(at) | load8(at + 8) | load8(at + 16) | load8(at + 24)) == 0)
+            if ((dgi_load8(at) | dgi_load8(at + 8) | dgi_load8(at + 16) | dgi_load8(at + 24)) == 0)
                 continue;
             for (int j = 0; j < 32; j += 8)
                 count_word(at + j, pw, &t);
@@ -114,35 +105,22 @@ static void count_cells(const uint8_t *mask, int32_t pw, int32_t ph, dgi_cell_co
 /* Breadth-first flood in N, E, S, W order (the order dgi_bfs uses, so the
  * last cell queued is dgi_bfs's farthest one). Reached cells are cleared in
  * mask. No branch depends on the map: every neighbour is written to the queue
- * and kept only if it was open, so queue needs one entry more than the region;
- * the four loads come before the stores, which the compiler could not move
- * across them (a byte store may alias anything). Returns the cells reached. */
+ * and kept only if it was open (dgi_queue_open), so queue needs one entry
+ * more than the region. Returns the cells reached. */
 static int32_t flood(uint8_t *mask, int32_t *queue, int32_t pw, int32_t start)
 {
     int32_t head = 0, tail = 1;
     mask[start] = 0;
     queue[0] = start;
     while (head < tail)
-    {
-        int32_t c = queue[head++];
-        uint8_t n = mask[c - pw], e = mask[c + 1], s = mask[c + pw], w = mask[c - 1];
-        mask[c - pw] = mask[c + 1] = mask[c + pw] = mask[c - 1] = 0;
-        queue[tail] = c - pw;
-        tail += n;
-        queue[tail] = c + 1;
-        tail += e;
-        queue[tail] = c + pw;
-        tail += s;
-        queue[tail] = c - 1;
-        tail += w;
-    }
+        tail = dgi_queue_open(mask, pw, queue[head++], queue, tail);
     return tail;
 }
 
 /* First index >= from whose mask byte is set, or `end`; eight bytes a step. */
 static int32_t next_open(const uint8_t *mask, int32_t from, int32_t end)
 {
-    while (from + 8 <= end && load8(mask + from) == 0)
+    while (from + 8 <= end && dgi_load8(mask + from) == 0)
         from += 8;
     while (from < end && !mask[from])
         from++;

@@ -534,13 +534,6 @@ int32_t dgi_walk_from(const dgi_move *w, dg_point from, int32_t *dist, int32_t *
     return tail;
 }
 
-static uint64_t load8(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
 /* d[x] = -1 for the passable tiles of a row of w cells, -2 for the others,
  * eight at a time (the lanes' bytes read back in memory order). */
 static void walk_row(const uint8_t *cells, int32_t w, int32_t *d)
@@ -549,7 +542,7 @@ static void walk_row(const uint8_t *cells, int32_t w, int32_t *d)
     for (; x + 8 <= w; x += 8)
     {
         uint8_t open[8];
-        uint64_t lanes = dgi_passable_lanes(load8(cells + x));
+        uint64_t lanes = dgi_passable_lanes(dgi_load8(cells + x));
         memcpy(open, &lanes, sizeof open);
         for (int k = 0; k < 8; k++)
             d[x + k] = (int32_t)open[k] - 2;

@@ -515,22 +515,18 @@ static int route_close(dgi_layout *L, int32_t e)
     int32_t gy = imax(0, imax(q.y0 - p.y1 - 1, p.y0 - q.y1 - 1));
     if (gx + gy - 4 > x->length_max)
         return 0;
+    /* straight or L routes first; all failed: round a room between them, or with a step */
+    static int (*const drawers[2])(dgi_layout *, int32_t, int32_t, dgi_route *) = {route_draw,
+                                                                                 route_three_draw};
     dgi_route r;
-    for (int32_t t = 0; t < ROUTE_DRAWS; t++)
-        if (route_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
-            r.length <= x->length_max && route_fits(L, &r, e))
-        {
-            corr_set(L, e, &r);
-            return 1;
-        }
-    /* all failed: a corridor round a room between them, or with a step */
-    for (int32_t t = 0; t < ROUTE_DRAWS; t++)
-        if (route_three_draw(L, x->a, x->b, &r) && r.length >= x->length_min &&
-            r.length <= x->length_max && route_fits(L, &r, e))
-        {
-            corr_set(L, e, &r);
-            return 1;
-        }
+    for (int k = 0; k < 2; k++)
+        for (int32_t t = 0; t < ROUTE_DRAWS; t++)
+            if (drawers[k](L, x->a, x->b, &r) && r.length >= x->length_min &&
+                r.length <= x->length_max && route_fits(L, &r, e))
+            {
+                corr_set(L, e, &r);
+                return 1;
+            }
     return 0;
 }
 

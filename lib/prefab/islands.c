@@ -1311,23 +1311,6 @@ static void mark_cells(islands *s, const dg_grid *g)
     }
 }
 
-/* Queues the open neighbours of padded cell c (north, east, south, west) at
- * next[k] on and closes them; returns k past them. No branch per neighbour:
- * each is written, and kept only if it was open. */
-static inline int32_t queue_open(uint8_t *m, int32_t pw, int32_t c, int32_t *next, int32_t k)
-{
-    uint8_t n = m[c - pw], e = m[c + 1], so = m[c + pw], w = m[c - 1];
-    m[c - pw] = m[c + 1] = m[c + pw] = m[c - 1] = 0;
-    next[k] = c - pw;
-    k += n;
-    next[k] = c + 1;
-    k += e;
-    next[k] = c + pw;
-    k += so;
-    next[k] = c - 1;
-    return k + w;
-}
-
 /* Gives the walk's level list j (list[j], cap[j], k cells in it) room for
  * `room` cells: it moves to (or grows in) the heap list s->level[j]. */
 static dg_status widen_list(islands *s, int j, int32_t *list[2], int32_t cap[2], int32_t k, int32_t room)
@@ -1381,10 +1364,10 @@ static int32_t walk(islands *s, int32_t from, int32_t *best, int32_t *best_end)
             {
                 int32_t c = cur[i];
                 found = (box[c >> 6] >> (c & 63)) & 1 ? c : -1;
-                k = queue_open(m, pw, c, next, k);
+                k = dgi_queue_open(m, pw, c, next, k);
             }
             for (; i < end; i++)
-                k = queue_open(m, pw, cur[i], next, k);
+                k = dgi_queue_open(m, pw, cur[i], next, k);
         }
         if (found >= 0)
         {
