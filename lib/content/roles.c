@@ -268,8 +268,10 @@ static int report_shortfalls(role_state *s, const dgi_room_facts *f, dg_diag *di
         s->rep.short_count++;
         required |= r->require && placed < r->count_min;
         size_t len = strlen(msg);
-        snprintf(msg + len, sizeof msg - len, "%s%s %d (%s)", n++ ? ", " : "", r->name,
-                 (int)placed, dg_role_short_str(why));
+        if (diag) /* the message only: nobody reads it without a diag */
+            snprintf(msg + len, sizeof msg - len, "%s%s %d (%s)", n ? ", " : "", r->name,
+                     (int)placed, dg_role_short_str(why));
+        n++;
     }
     if (n)
         dgi_fail(diag, required ? DG_E_NOSPACE : DG_OK, "roles short: %s", msg);

@@ -261,10 +261,22 @@ static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t room
     rc->first[0] = 0;
     for (int32_t k = 0; k < rooms; k++)
         rc->first[k + 1] = rc->first[k] + counts[k];
-    for (int32_t y = 0, i = 0; i < n; y++) /* first[k] walks up to the old first[k + 1] */
-        for (int32_t x = 0; x < w; x++, i++)
-            if (owner[i] >= 0)
-                rc->cells[rc->first[owner[i]]++] = DGI_PACK(x, y);
+    /* first[k] walks up to the old first[k + 1], once a run of a row's cells
+     * of room k (a register, not a store and a load back per cell) */
+    for (int32_t y = 0, i = 0; i < n; y++)
+        for (int32_t x = 0; x < w;)
+        {
+            int32_t k = owner[i];
+            if (k < 0)
+            {
+                x++, i++;
+                continue;
+            }
+            int32_t at = rc->first[k];
+            for (; x < w && owner[i] == k; x++, i++)
+                rc->cells[at++] = DGI_PACK(x, y);
+            rc->first[k] = at;
+        }
     for (int32_t k = rooms; k > 0; k--)
         rc->first[k] = rc->first[k - 1];
     rc->first[0] = 0;
