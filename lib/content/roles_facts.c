@@ -350,34 +350,54 @@ typedef struct room_scan {
     int32_t k, n, best, on_route;
 } room_scan;
 
+/* Bit d (0 up, 1 right, 2 down, 3 left) set if the cell next to room cell
+ * (x, y) on side d is an opening: on the grid, passable, not room k's. No
+ * branch on the map off the grid's border, where most cells of a cave
+ * room's ragged edge are: the mask is 0 for most cells. */
+static unsigned opening_sides(const room_scan *s, int32_t x, int32_t y)
+{
+    const int32_t w = s->g->width, h = s->g->height, k = s->k, c = y * w + x;
+    const int32_t *o = s->owner + c;
+    const uint8_t *t = &DG_CELL(s->g, x, y), *pass = dgi_passable_default;
+    const ptrdiff_t stride = s->g->stride;
+    /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
+    if ((uint32_t)(x - 1) < (uint32_t)(w - 2) && (uint32_t)(y - 1) < (uint32_t)(h - 2))
+        return (unsigned)((o[-w] != k) & (pass[t[-stride]] != 0)) |
+               (unsigned)((o[1] != k) & (pass[t[1]] != 0)) << 1 |
+               (unsigned)((o[w] != k) & (pass[t[stride]] != 0)) << 2 |
+               (unsigned)((o[-1] != k) & (pass[t[-1]] != 0)) << 3;
+    unsigned sides = 0;
+    if (y > 0 && o[-w] != k && pass[t[-stride]])
+        sides |= 1;
+    if (x < w - 1 && o[1] != k && pass[t[1]])
+        sides |= 2;
+    if (y < h - 1 && o[w] != k && pass[t[stride]])
+        sides |= 4;
+    if (x > 0 && o[-1] != k && pass[t[-1]])
+        sides |= 8;
+    return sides;
+}
+
 /* The count cells of room k (packed): the open cells outside the room
  * 4-next to them tagged found and listed, and read for the distance and the
  * route as scan_rim says (a cell before the room's nearest cell on a
  * shortest walk is such a cell, whatever the room's shape). */
 static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start)
 {
-    const int32_t w = s->g->width, h = s->g->height, k = s->k;
+    const int32_t w = s->g->width, k = s->k;
     const int32_t *owner = s->owner, *ds = s->ds;
     const uint8_t *route = s->route;
     uint8_t *tag = s->tag;
     const int32_t cell_step[4] = {-w, 1, w, -1};
-    const ptrdiff_t tile_step[4] = {-(ptrdiff_t)s->g->stride, 1, s->g->stride, -1};
     int32_t best = s->best, n = s->n, on_route = s->on_route;
     for (int32_t i = 0; i < count; i++)
     {
         int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
-        /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
-        int edge = (uint32_t)(x - 1) >= (uint32_t)(w - 2) || (uint32_t)(y - 1) >= (uint32_t)(h - 2);
-        if (!edge && owner[c - 1] == k && owner[c + 1] == k && owner[c - w] == k &&
-            owner[c + w] == k)
-            continue; /* inside the room: most cells */
-        const uint8_t *t = &DG_CELL(s->g, x, y);
-        for (int d = 0; d < 4; d++)
+        unsigned sides = opening_sides(s, x, y);
+        for (int d = 0; sides; d++, sides >>= 1) /* most cells: none */
         {
             int32_t e = c + cell_step[d];
-            if (edge && (d == 0 ? y == 0 : d == 1 ? x == w - 1 : d == 2 ? y == h - 1 : x == 0))
-                continue;
-            if (owner[e] == k || !dgi_passable_default[t[tile_step[d]]])
+            if (!(sides & 1u))
                 continue;
             if (ds[e] >= 0 && (best < 0 || ds[e] + 1 < best))
                 best = ds[e] + 1;
