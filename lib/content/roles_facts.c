@@ -179,11 +179,11 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
     cave_candidates(g, open, owner, mask, pw);
     for (int32_t y0 = 0; y0 < h; y0++)
     {
-        const uint8_t *row = mask + (size_t)(y0 + 1) * (size_t)pw + 1;
-        for (int32_t x0 = 0; x0 < w; x0++)
+        const uint8_t *row = mask + (size_t)(y0 + 1) * (size_t)pw + 1, *next;
+        /* mask cells are 0 or 1: memchr skips a row's cleared cells */
+        for (int32_t x0 = 0; (next = memchr(row + x0, 1, (size_t)(w - x0))) != NULL; x0++)
         {
-            if (!row[x0])
-                continue;
+            x0 = (int32_t)(next - row);
             dg_rect b;
             int32_t tail = flood_component(mask, pw, DGI_PACK(x0, y0), queue, &b);
             int32_t k = cave_for(r, b);
