@@ -249,7 +249,7 @@ static int32_t room_distance(const pop *q, dg_rect c)
     const dg_point s = q->r->start;
     int inside = s.x >= c.x && s.y >= c.y && s.x < c.x + c.w && s.y < c.y + c.h;
     uint32_t best;
-    if (inside || c.w <= 8 || c.h <= 8) /* a small rect: its border is most of it */
+    if (inside || c.w <= 2 || c.h <= 2) /* every cell on the border (or none) */
         best = rect_rows_nearest(q, c, c.y, c.y + c.h, 1);
     else
         best = DG_MIN(rect_rows_nearest(q, c, c.y, c.y + 1, 1),
