@@ -489,8 +489,7 @@ static dg_status add_spawn(pop *q, const dg_spawn_entry *e, int32_t room, int32_
 {
     if (dgi_grow(q->a, (void **)&q->out, &q->out_cap, q->out_count + 1, sizeof *q->out) != DG_OK)
         return DG_E_NOMEM;
-    dg_marker *m = &q->out[q->out_count++];
-    memset(m, 0, sizeof *m);
+    dg_marker *m = &q->out[q->out_count++]; /* every field set below, no padding */
     m->pos.x = DGI_PX(c);
     m->pos.y = DGI_PY(c);
     uint8_t f = q->flags[e - q->table->entries];
