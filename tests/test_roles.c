@@ -102,7 +102,7 @@ static int32_t *walk(const dg_grid *g, dg_point p, int lock, int secret)
 static int32_t ref_entrances(const dg_grid *g, const int32_t *owner, int32_t k, uint8_t *mark)
 {
     int32_t w = g->width, h = g->height, n = w * h, groups = 0;
-    memset(mark, 0, (size_t)n);
+    memset(mark, 0, (size_t)(uint32_t)n);
     for (int32_t c = 0; c < n; c++)
     {
         if (owner[c] == k || !dg_tile_passable(g->cells[(c / w) * g->stride + c % w]))

@@ -62,10 +62,8 @@ static dg_point stair_cell(dg_rng *rng, dg_rect q, const dg_point *placed, int32
 }
 
 static dg_status check_stairs(int32_t link, int32_t width, int32_t height, int32_t count,
-                              const dg_point *stairs, dg_diag *diag)
+                              dg_diag *diag)
 {
-    if (!stairs)
-        return dgi_fail(diag, DG_E_NULL, "stairs is NULL");
     if (link < 0 || link >= DG_FLOORS_MAX - 1)
         return dgi_fail(diag, DG_E_INVALID, "link %d: 0..%d are allowed", (int)link,
                         DG_FLOORS_MAX - 2);
@@ -86,7 +84,9 @@ static dg_status check_stairs(int32_t link, int32_t width, int32_t height, int32
 dg_status dg_floor_stairs(uint64_t master, int32_t link, int32_t width, int32_t height,
                           int32_t count, dg_point *stairs, dg_diag *diag)
 {
-    dg_status st = check_stairs(link, width, height, count, stairs, diag);
+    if (!stairs)
+        return dgi_fail(diag, DG_E_NULL, "stairs is NULL");
+    dg_status st = check_stairs(link, width, height, count, diag);
     if (st != DG_OK)
         return st;
     dg_rng rng;
@@ -114,8 +114,7 @@ static dg_status check_floor(const dg_recipe *recipe, int32_t floor, int32_t flo
     if (floor < 0 || floor >= floors)
         return dgi_fail(diag, DG_E_INVALID, "floor %d of %d: 0..%d are allowed", (int)floor,
                         (int)floors, (int)floors - 1);
-    dg_point unused[DG_STAIRS_MAX];
-    return floors > 1 ? check_stairs(0, grid->width, grid->height, stairs, unused, diag) : DG_OK;
+    return floors > 1 ? check_stairs(0, grid->width, grid->height, stairs, diag) : DG_OK;
 }
 
 static dg_status add_stairs_marker(dg_result *r, dg_point p, int up, int32_t to)

@@ -57,8 +57,9 @@ static void make_name(dg_marker *m, const char *word, uint8_t number, uint8_t st
         break;
     case 14: /* broken: no number, a sign, a trailing blank, the other word */
     {
-        static const char *const odd[] = {"%s", "%s ", "%s +1", "%s 1 ", "%s x", "%s1", "%s -2", "key 2"};
-        snprintf(m->name, sizeof m->name, odd[number % 8], word);
+        static const char *const odd[] = {"", " ", " +1", " 1 ", " x", "1", " -2", NULL};
+        const char *tail = odd[number % 8];
+        snprintf(m->name, sizeof m->name, "%s%s", tail ? word : "key 2", tail ? tail : "");
         break;
     }
     case 15: /* no NUL in the whole array: "word 000...0" or "word 1xxx..." */
