@@ -773,30 +773,44 @@ TEST(lock_numbers_are_data)
     lmap_free(&m);
 }
 
-/* A door that opens onto another door hides no dead-end room: on this cave
- * the one-cell room of the third anchor has its door just outside the start
- * room's door, and hiding it shut the start in (0.13 and 0.14). */
-TEST(secret_room_door_beside_a_door_stays_open)
+/* The site of a fuzz input, anchors only: placed, locked and solvable. */
+static void site_solvable(const char *text, int32_t w, int32_t h, const dg_point *anchors,
+                          int32_t count, dg_grid *g, uint8_t *cells)
 {
-    static uint8_t cells[36 * 22];
-    const char *text = "cave seed=4412502492348966565 width=36 height=22 locks=3 keys=on-path "
-                       "kinds=1 gates=1 secrets=427";
     dg_recipe rc;
     CHECK(dg_recipe_parse(text, strlen(text), &rc, NULL) == DG_OK);
     dg_site site;
     dg_site_init(&site);
-    site.anchor_count = 3;
-    site.anchors[0] = (dg_point){3, 16};
-    site.anchors[1] = (dg_point){1, 0};
-    site.anchors[2] = (dg_point){1, 13};
-    dg_grid g;
-    dg_grid_init(&g, cells, 36, 22, 0);
+    site.anchor_count = count;
+    for (int32_t i = 0; i < count; i++)
+        site.anchors[i] = anchors[i];
+    dg_grid_init(g, cells, w, h, 0);
     dg_result r;
     dg_result_init(&r, NULL);
-    CHECK(dg_recipe_generate_site(&rc, &site, &g, NULL, &r, NULL, NULL) == DG_OK);
-    CHECK(dg_grid_get(&g, 2, 14) == DG_TILE_DOOR && dg_grid_get(&g, 2, 13) == DG_TILE_DOOR);
+    CHECK(dg_recipe_generate_site(&rc, &site, g, NULL, &r, NULL, NULL) == DG_OK);
     dg_progress pr;
-    CHECK(dg_solve(&g, &r, &pr, NULL, NULL) == DG_OK);
-    CHECK(pr.solvable);
+    CHECK(dg_solve(g, &r, &pr, NULL, NULL) == DG_OK);
+    CHECKF(pr.solvable, "%s", text);
     dg_result_free(&r);
+}
+
+/* A dead-end room's door hides it only when it opens onto one open cell
+ * outside the room, no door (0.13 and 0.14 walled the start in). */
+TEST(secret_room_doors_never_shut_the_start_in)
+{
+    static uint8_t cells[43 * 24];
+    dg_grid g;
+    /* the one-cell room of the third anchor has its door just outside the
+     * start room's door: a door onto a door */
+    const dg_point cave[3] = {{3, 16}, {1, 0}, {1, 13}};
+    site_solvable("cave seed=4412502492348966565 width=36 height=22 locks=3 keys=on-path "
+                  "kinds=1 gates=1 secrets=427",
+                  36, 22, cave, 3, &g, cells);
+    CHECK(dg_grid_get(&g, 2, 14) == DG_TILE_DOOR && dg_grid_get(&g, 2, 13) == DG_TILE_DOOR);
+    /* the start in the top border opens onto the door of a dead-end room */
+    const dg_point world[1] = {{3, 0}};
+    site_solvable("world seed=4294067445577285826 width=43 height=24 locks=6 keys=branch "
+                  "kinds=8 gates=8 secrets=385",
+                  43, 24, world, 1, &g, cells);
+    CHECK(dg_grid_get(&g, 3, 1) == DG_TILE_DOOR);
 }

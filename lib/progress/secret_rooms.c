@@ -3,10 +3,11 @@
  * nothing the way to the exit needs. The open cells other than doors fall
  * into areas (4-connected); an area next to exactly one door, holding no
  * start, exit, key or lock, no larger than an eighth of the map, starting
- * inside a room's rect at that door and whose door opens onto no other door,
- * is a dead-end room: shutting its door cuts off that area alone. One such
- * room in four (rounded up) times the secret share is hidden, drawn with
- * the placement's random stream. Work: one pass over the cells. */
+ * inside a room's rect at that door, whose door opens onto just one open
+ * cell outside it (and that no door), is a dead-end room: shutting its door
+ * cuts off that area alone. One such room in four (rounded up) times the
+ * secret share is hidden, drawn with the placement's random stream. Work:
+ * one pass over the cells. */
 #include "analysis/analysis.h"
 #include "progress/progress.h"
 
@@ -63,10 +64,10 @@ static int32_t flood_area(const dgi_hide *h, int32_t c0, int32_t a, int32_t *lab
     return bad || door < 0 || label[door] == KEEP || size > h->n / 8 ? -1 : door;
 }
 
-/* 1 if the door leads out of area a (some open cell beside it is not a's)
- * and a's cell beside it lies in a room's rect. A door that opens onto
- * another door does not hide a room: shutting it would also shut whatever
- * lies behind that door (a start room reached through both, say). */
+/* 1 if shutting the door cuts off area a alone: exactly one open cell
+ * beside it lies outside a and it is no door (a door onto another door, or
+ * one that a third open cell such as an alcove also opens onto, would shut
+ * more than a), and a's cell beside it lies in a room's rect. */
 static int hides_room(const dgi_hide *h, int32_t door, int32_t a, const int32_t *label)
 {
     const int32_t side[4] = {-h->pw, 1, h->pw, -1};
@@ -76,12 +77,10 @@ static int hides_room(const dgi_hide *h, int32_t door, int32_t a, const int32_t 
         int32_t d = door + side[k];
         if (!dgi_passable_default[h->tile[d]])
             continue;
-        if (label[d] != a && !room_cell(h->tile[d]))
-            return 0;
-        if (label[d] != a)
-            out = 1;
-        else
+        if (label[d] == a)
             room |= dgi_result_room_at(h->result, (dg_point){d % h->pw - 1, d / h->pw - 1}) >= 0;
+        else if (!room_cell(h->tile[d]) || out++)
+            return 0;
     }
     return out && room;
 }
