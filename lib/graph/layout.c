@@ -61,15 +61,10 @@ static int connected_without(const dgi_layout *L, int32_t a, int32_t b, int32_t 
     return seen[b];
 }
 
-/* The order rooms are placed in: from the start node, always a node next to
- * the placed ones, nodes on a cycle before the rest (so a cycle closes before
- * branches fill the space it needs), else in the order they were reached.
- * parent_edge[n] is the edge n was reached by. */
-static void place_order(dgi_layout *L)
+/* The edges at each node (adj, deg) and the nodes on a cycle (on_cycle). */
+static void graph_setup(dgi_layout *L)
 {
     const dg_graph *g = L->g;
-    uint8_t on_cycle[DG_GRAPH_NODES_MAX] = {0}, done[DG_GRAPH_NODES_MAX] = {0};
-    int32_t reached[DG_GRAPH_NODES_MAX], count = 0, n = dgi_graph_start_node(g);
     for (int32_t e = 0; e < g->edge_count; e++) /* dg_graph_check bounds the degrees */
     {
         L->adj[g->edges[e].a][L->deg[g->edges[e].a]++] = e;
@@ -77,7 +72,19 @@ static void place_order(dgi_layout *L)
     }
     for (int32_t e = 0; e < g->edge_count; e++)
         if (connected_without(L, g->edges[e].a, g->edges[e].b, e))
-            on_cycle[g->edges[e].a] = on_cycle[g->edges[e].b] = 1;
+            L->on_cycle[g->edges[e].a] = L->on_cycle[g->edges[e].b] = 1;
+}
+
+/* The order rooms are placed in: from node n (the start node but after a
+ * failed attempt), always a node next to the placed ones, nodes on a cycle
+ * before the rest (so a cycle closes before branches fill the space it
+ * needs), else in the order they were reached. parent_edge[n] is the edge
+ * n was reached by. */
+static void place_order(dgi_layout *L, int32_t n)
+{
+    const dg_graph *g = L->g;
+    uint8_t done[DG_GRAPH_NODES_MAX] = {0};
+    int32_t reached[DG_GRAPH_NODES_MAX], count = 0;
     for (int32_t i = 0; i < g->node_count; i++)
         reached[i] = -1;
     L->parent_edge[n] = -1;
@@ -87,20 +94,17 @@ static void place_order(dgi_layout *L)
         L->rank[n] = k;
         L->order[k] = n;
         done[n] = 1;
-        for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t j = 0; j < L->deg[n]; j++)
         {
-            const dg_graph_edge *x = &g->edges[e];
-            if ((x->a == n || x->b == n) && reached[other_end(x, n)] < 0)
-            {
-                reached[other_end(x, n)] = count++;
-                L->parent_edge[other_end(x, n)] = e;
-            }
+            int32_t e = L->adj[n][j], m = other_end(&g->edges[e], n);
+            if (reached[m] < 0)
+                reached[m] = count++, L->parent_edge[m] = e;
         }
         int32_t best = -1;
         for (int32_t m = 0; m < g->node_count; m++)
             if (!done[m] && reached[m] >= 0 &&
-                (best < 0 || on_cycle[m] > on_cycle[best] ||
-                 (on_cycle[m] == on_cycle[best] && reached[m] < reached[best])))
+                (best < 0 || L->on_cycle[m] > L->on_cycle[best] ||
+                 (L->on_cycle[m] == L->on_cycle[best] && reached[m] < reached[best])))
                 best = m;
         n = best;
     }
@@ -1332,17 +1336,34 @@ static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **
     return st;
 }
 
-/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. */
+/* The node that failed most often (the lowest of a tie). */
+static int32_t most_failed(const dgi_layout *L)
+{
+    int32_t worst = 0;
+    for (int32_t n = 1; n < L->g->node_count; n++)
+        if (L->fails[n] > L->fails[worst])
+            worst = n;
+    return worst;
+}
+
+/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. After a
+ * failed attempt every other one starts from the node that failed most: a
+ * room crowded by its neighbours fits when it comes first and they come
+ * after it. The order from the start node is restored for the result. */
 static int lays_out(dgi_layout *L)
 {
-    for (int32_t t = 0; t < LAYOUT_ATTEMPTS; t++)
+    int32_t start = dgi_graph_start_node(L->g), ok = 0;
+    for (int32_t t = 0; t < LAYOUT_ATTEMPTS && !ok; t++)
     {
+        if (t > 0)
+            place_order(L, t & 1 ? most_failed(L) : start);
         int32_t bad = attempt(L);
-        if (bad < 0)
-            return 1;
-        L->fails[bad]++;
+        ok = bad < 0;
+        if (!ok)
+            L->fails[bad]++;
     }
-    return 0;
+    place_order(L, start);
+    return ok;
 }
 
 /* On failure the message names the node that failed most often and the
@@ -1352,10 +1373,7 @@ static dg_status search(dgi_layout *L, dg_diag *diag)
 {
     if (lays_out(L))
         return DG_OK;
-    int32_t worst = 0, w = L->w, h = L->h, fit = 0;
-    for (int32_t n = 1; n < L->g->node_count; n++)
-        if (L->fails[n] > L->fails[worst])
-            worst = n;
+    int32_t worst = most_failed(L), w = L->w, h = L->h, fit = 0;
     for (int32_t k = 1; k <= 4 && !fit; k++)
     {
         L->w = (int32_t)(w + (int64_t)w * k / 4), L->h = (int32_t)(h + (int64_t)h * k / 4);
@@ -1383,7 +1401,7 @@ static void layout_clear(dgi_layout *L, const dg_graph *g)
 #define CLEAR(field, count) memset(L->field, 0, (count) * sizeof L->field[0])
     CLEAR(room, n), CLEAR(placed, n), CLEAR(order, n), CLEAR(parent_edge, n);
     CLEAR(corr, e), CLEAR(has_corr, e), CLEAR(door, e);
-    CLEAR(fails, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
+    CLEAR(fails, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
     L->extras = 0;
@@ -1427,7 +1445,8 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         L->seed = seed;
         L->bucket = bucket;
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
-        place_order(L);
+        graph_setup(L);
+        place_order(L, dgi_graph_start_node(graph));
         st = template_setup(L, allocator, &list, &list_bytes, diag);
     }
     if (st == DG_OK)
