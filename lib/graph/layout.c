@@ -1366,6 +1366,70 @@ static int lays_out(dgi_layout *L)
     return ok;
 }
 
+/* ---- the size bound ------------------------------------------------------ */
+/* A lower bound on the cells a layout takes, checked before any search.
+ * Give each room its interior with the wall column east of it and the wall
+ * row south of it: [x0, x1 + 1] x [y0, y1 + 1]. Two such boxes A', B' meet
+ * exactly when A's interior meets B's footprint (on each axis, x0a <= x1b + 1
+ * and x0b <= x1a + 1 say both), which room_fits never allows (a door
+ * neighbour's interior may meet only the other's walls), so the boxes are
+ * disjoint. A corridor's cells (length * width of them; a route has at
+ * least one cell along) lie in no room's footprint (route_fits) and in no
+ * other corridor's, and every interior and corridor cell lies inside the
+ * border, so every box and corridor lies in [1, w - 1] x [1, h - 1]. So a
+ * layout needs at least the sum of the smallest boxes plus the smallest
+ * corridors, and (w - 1) * (h - 1) cells at most hold them; a template
+ * room's box is its prefab's (w - 1) * (h - 1) in any orientation. */
+static int64_t room_box_min(const dgi_layout *L, int32_t n)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    if (!is_template(L, n))
+        return (int64_t)(node->width_min + 1) * (node->height_min + 1);
+    int64_t least = INT64_MAX;
+    for (int32_t k = 0; k < L->tpl_count[n]; k++)
+    {
+        int32_t w, h;
+        dgi_template_size(L->g->prefabs, L->tpl_list[L->tpl_first[n] + k], 0, &w, &h);
+        least = least < (int64_t)(w - 1) * (h - 1) ? least : (int64_t)(w - 1) * (h - 1);
+    }
+    return least;
+}
+
+static int64_t cells_needed(const dgi_layout *L)
+{
+    int64_t need = 0;
+    for (int32_t n = 0; n < L->g->node_count; n++)
+        need += room_box_min(L, n);
+    for (int32_t e = 0; e < L->g->edge_count; e++)
+        if (L->g->edges[e].kind == DG_EDGE_CORRIDOR)
+            need += (int64_t)imax(1, L->g->edges[e].length_min) * L->cw;
+    return need;
+}
+
+static int64_t cells_held(int32_t w, int32_t h) { return (int64_t)(w - 1) * (h - 1); }
+
+/* DG_E_NOSPACE at once when the graph cannot fit the grid by the bound
+ * above, naming both areas and the smallest grid of the same shape (each
+ * side 1.25, 1.5, ... up to 16 times) the bound lets through, if any. */
+static dg_status size_check(const dgi_layout *L, dg_diag *diag)
+{
+    int64_t need = cells_needed(L), w = L->w, h = L->h;
+    if (need <= cells_held(L->w, L->h))
+        return DG_OK;
+    int32_t k = 5;
+    while (k <= 64 && need > cells_held((int32_t)(w * k / 4), (int32_t)(h * k / 4)))
+        k++;
+    if (k > 64)
+        return dgi_fail(diag, DG_E_NOSPACE, "graph: its rooms and corridors need at least %lld "
+                        "cells with their walls, and a %dx%d grid holds %lld inside its border "
+                        "(no layout tried)", (long long)need, (int)w, (int)h,
+                        (long long)cells_held(L->w, L->h));
+    return dgi_fail(diag, DG_E_NOSPACE, "graph: its rooms and corridors need at least %lld cells "
+                    "with their walls, and a %dx%d grid holds %lld inside its border (no layout "
+                    "tried; a grid of %dx%d may fit)", (long long)need, (int)w, (int)h,
+                    (long long)cells_held(L->w, L->h), (int)(w * k / 4), (int)(h * k / 4));
+}
+
 /* On failure the message names the node that failed most often and the
  * smallest of four larger grids (1.25 to 2 times each side) the same seed
  * lays out on, if any: at most four more searches, and only on failure. */
@@ -1449,6 +1513,8 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         place_order(L, dgi_graph_start_node(graph));
         st = template_setup(L, allocator, &list, &list_bytes, diag);
     }
+    if (st == DG_OK)
+        st = size_check(L, diag);
     if (st == DG_OK)
         st = search(L, diag);
     if (st == DG_OK)
