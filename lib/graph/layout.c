@@ -84,7 +84,7 @@ static void place_order(dgi_layout *L, int32_t n)
 {
     const dg_graph *g = L->g;
     uint8_t done[DG_GRAPH_NODES_MAX] = {0};
-    int32_t reached[DG_GRAPH_NODES_MAX], count = 0;
+    int32_t reached[DG_GRAPH_NODES_MAX], ties[DG_GRAPH_NODES_MAX] = {0}, count = 0;
     for (int32_t i = 0; i < g->node_count; i++)
         reached[i] = -1;
     L->parent_edge[n] = -1;
@@ -97,6 +97,7 @@ static void place_order(dgi_layout *L, int32_t n)
         for (int32_t j = 0; j < L->deg[n]; j++)
         {
             int32_t e = L->adj[n][j], m = other_end(&g->edges[e], n);
+            ties[m]++;
             if (reached[m] < 0)
                 reached[m] = count++, L->parent_edge[m] = e;
         }
@@ -104,7 +105,8 @@ static void place_order(dgi_layout *L, int32_t n)
         for (int32_t m = 0; m < g->node_count; m++)
             if (!done[m] && reached[m] >= 0 &&
                 (best < 0 || L->on_cycle[m] > L->on_cycle[best] ||
-                 (L->on_cycle[m] == L->on_cycle[best] && reached[m] < reached[best])))
+                 (L->on_cycle[m] == L->on_cycle[best] &&
+                  (ties[m] > ties[best] || (ties[m] == ties[best] && reached[m] < reached[best])))))
                 best = m;
         n = best;
     }
