@@ -1,5 +1,6 @@
 /* Laying out a level graph (DESIGN.md section 11): rooms are rectangles
- * placed one by one from the start node (the nodes on cycles first), each against
+ * placed one by one from the start node (the nodes on cycles first, the one
+ * tied to most placed rooms first among them), each against
  * its already placed neighbours: a door edge makes the two rooms share a wall,
  * the edge to the room's parent may be a straight corridor, and the other
  * corridor edges to placed rooms (the edges that close cycles) are routed as a
@@ -14,8 +15,11 @@
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
- * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
- * most often is named (with the smallest larger grid the seed fits, if any).
+ * over with the next draws (every other one from the room that failed most
+ * often), and after LAYOUT_ATTEMPTS the node that failed most often is
+ * named (with the smallest larger grid the seed fits, if any). A graph
+ * whose smallest rooms and corridors cannot fit the grid's area is refused
+ * before any search (size_check, with the proof of its bound).
  * A template node is a prefab's box instead of a drawn rectangle: its place
  * comes from its first tie, which puts one of its door cells against the
  * other room's door cell or wall, and every door or corridor at it uses one
@@ -78,8 +82,9 @@ static void graph_setup(dgi_layout *L)
 /* The order rooms are placed in: from node n (the start node but after a
  * failed attempt), always a node next to the placed ones, nodes on a cycle
  * before the rest (so a cycle closes before branches fill the space it
- * needs), else in the order they were reached. parent_edge[n] is the edge
- * n was reached by. */
+ * needs), among them the one with most placed neighbours (it closes a
+ * cycle now, while its ends are near), else in the order they were
+ * reached. parent_edge[n] is the edge n was reached by. */
 static void place_order(dgi_layout *L, int32_t n)
 {
     const dg_graph *g = L->g;
