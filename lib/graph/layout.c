@@ -1,6 +1,5 @@
 /* Laying out a level graph (DESIGN.md section 11): rooms are rectangles
- * placed one by one from the start node (the nodes on cycles first, the one
- * tied to most placed rooms first among them), each against
+ * placed one by one from the start node (the nodes on cycles first), each against
  * its already placed neighbours: a door edge makes the two rooms share a wall,
  * the edge to the room's parent may be a straight corridor, and the other
  * corridor edges to placed rooms (the edges that close cycles) are routed as a
@@ -15,8 +14,8 @@
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
- * over with the next draws (every other one from the room that failed most
- * often), and after LAYOUT_ATTEMPTS the node that failed most often is
+ * over with the next draws (and an order that closes cycles sooner, every
+ * other time from the room that failed most often), and after LAYOUT_ATTEMPTS the node that failed most often is
  * named (with the smallest larger grid the seed fits, if any). A graph
  * whose smallest rooms and corridors cannot fit the grid's area is refused
  * before any search (size_check, with the proof of its bound).
@@ -82,10 +81,10 @@ static void graph_setup(dgi_layout *L)
 /* The order rooms are placed in: from node n (the start node but after a
  * failed attempt), always a node next to the placed ones, nodes on a cycle
  * before the rest (so a cycle closes before branches fill the space it
- * needs), among them the one with most placed neighbours (it closes a
- * cycle now, while its ends are near), else in the order they were
- * reached. parent_edge[n] is the edge n was reached by. */
-static void place_order(dgi_layout *L, int32_t n)
+ * needs), with most_tied among them the one with most placed neighbours
+ * (it closes a cycle now, while its ends are near), else in the order
+ * they were reached. parent_edge[n] is the edge n was reached by. */
+static void place_order(dgi_layout *L, int32_t n, int most_tied)
 {
     const dg_graph *g = L->g;
     uint8_t done[DG_GRAPH_NODES_MAX] = {0};
@@ -111,7 +110,8 @@ static void place_order(dgi_layout *L, int32_t n)
             if (!done[m] && reached[m] >= 0 &&
                 (best < 0 || L->on_cycle[m] > L->on_cycle[best] ||
                  (L->on_cycle[m] == L->on_cycle[best] &&
-                  (ties[m] > ties[best] || (ties[m] == ties[best] && reached[m] < reached[best])))))
+                  ((most_tied && ties[m] > ties[best]) ||
+                   ((!most_tied || ties[m] == ties[best]) && reached[m] < reached[best])))))
                 best = m;
         n = best;
     }
@@ -1353,23 +1353,26 @@ static int32_t most_failed(const dgi_layout *L)
     return worst;
 }
 
-/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. After a
- * failed attempt every other one starts from the node that failed most: a
- * room crowded by its neighbours fits when it comes first and they come
- * after it. The order from the start node is restored for the result. */
+/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. The
+ * first keeps the plain order (most graphs lay out at once, and it is the
+ * cheaper one); the others close each cycle as soon as they can, and every
+ * other one starts from the node that failed most: a room crowded by its
+ * neighbours fits when it comes first and they come after it. The order
+ * from the start node is restored for the result. */
 static int lays_out(dgi_layout *L)
 {
-    int32_t start = dgi_graph_start_node(L->g), ok = 0;
-    for (int32_t t = 0; t < LAYOUT_ATTEMPTS && !ok; t++)
+    int32_t start = dgi_graph_start_node(L->g), ok = 0, t = 0;
+    for (; t < LAYOUT_ATTEMPTS && !ok; t++)
     {
         if (t > 0)
-            place_order(L, t & 1 ? most_failed(L) : start);
+            place_order(L, t & 1 ? most_failed(L) : start, 1);
         int32_t bad = attempt(L);
         ok = bad < 0;
         if (!ok)
             L->fails[bad]++;
     }
-    place_order(L, start);
+    if (t > 1) /* the first attempt keeps the plain order */
+        place_order(L, start, 0);
     return ok;
 }
 
@@ -1517,7 +1520,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         L->bucket = bucket;
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
         graph_setup(L);
-        place_order(L, dgi_graph_start_node(graph));
+        place_order(L, dgi_graph_start_node(graph), 0);
         st = template_setup(L, allocator, &list, &list_bytes, diag);
     }
     if (st == DG_OK)
