@@ -14,8 +14,11 @@
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
- * over with the next draws, and after LAYOUT_ATTEMPTS the node that failed
- * most often is named (with the smallest larger grid the seed fits, if any).
+ * over with the next draws (and an order that closes cycles sooner, every
+ * other time from the room that failed most often), and after LAYOUT_ATTEMPTS the node that failed most often is
+ * named (with the smallest larger grid the seed fits, if any). A graph
+ * whose smallest rooms and corridors cannot fit the grid's area is refused
+ * before any search (size_check, with the proof of its bound).
  * A template node is a prefab's box instead of a drawn rectangle: its place
  * comes from its first tie, which puts one of its door cells against the
  * other room's door cell or wall, and every door or corridor at it uses one
@@ -61,15 +64,10 @@ static int connected_without(const dgi_layout *L, int32_t a, int32_t b, int32_t 
     return seen[b];
 }
 
-/* The order rooms are placed in: from the start node, always a node next to
- * the placed ones, nodes on a cycle before the rest (so a cycle closes before
- * branches fill the space it needs), else in the order they were reached.
- * parent_edge[n] is the edge n was reached by. */
-static void place_order(dgi_layout *L)
+/* The edges at each node (adj, deg) and the nodes on a cycle (on_cycle). */
+static void graph_setup(dgi_layout *L)
 {
     const dg_graph *g = L->g;
-    uint8_t on_cycle[DG_GRAPH_NODES_MAX] = {0}, done[DG_GRAPH_NODES_MAX] = {0};
-    int32_t reached[DG_GRAPH_NODES_MAX], count = 0, n = dgi_graph_start_node(g);
     for (int32_t e = 0; e < g->edge_count; e++) /* dg_graph_check bounds the degrees */
     {
         L->adj[g->edges[e].a][L->deg[g->edges[e].a]++] = e;
@@ -77,7 +75,20 @@ static void place_order(dgi_layout *L)
     }
     for (int32_t e = 0; e < g->edge_count; e++)
         if (connected_without(L, g->edges[e].a, g->edges[e].b, e))
-            on_cycle[g->edges[e].a] = on_cycle[g->edges[e].b] = 1;
+            L->on_cycle[g->edges[e].a] = L->on_cycle[g->edges[e].b] = 1;
+}
+
+/* The order rooms are placed in: from node n (the start node but after a
+ * failed attempt), always a node next to the placed ones, nodes on a cycle
+ * before the rest (so a cycle closes before branches fill the space it
+ * needs), with most_tied among them the one with most placed neighbours
+ * (it closes a cycle now, while its ends are near), else in the order
+ * they were reached. parent_edge[n] is the edge n was reached by. */
+static void place_order(dgi_layout *L, int32_t n, int most_tied)
+{
+    const dg_graph *g = L->g;
+    uint8_t done[DG_GRAPH_NODES_MAX] = {0};
+    int32_t reached[DG_GRAPH_NODES_MAX], ties[DG_GRAPH_NODES_MAX] = {0}, count = 0;
     for (int32_t i = 0; i < g->node_count; i++)
         reached[i] = -1;
     L->parent_edge[n] = -1;
@@ -87,20 +98,20 @@ static void place_order(dgi_layout *L)
         L->rank[n] = k;
         L->order[k] = n;
         done[n] = 1;
-        for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t j = 0; j < L->deg[n]; j++)
         {
-            const dg_graph_edge *x = &g->edges[e];
-            if ((x->a == n || x->b == n) && reached[other_end(x, n)] < 0)
-            {
-                reached[other_end(x, n)] = count++;
-                L->parent_edge[other_end(x, n)] = e;
-            }
+            int32_t e = L->adj[n][j], m = other_end(&g->edges[e], n);
+            ties[m]++;
+            if (reached[m] < 0)
+                reached[m] = count++, L->parent_edge[m] = e;
         }
         int32_t best = -1;
         for (int32_t m = 0; m < g->node_count; m++)
             if (!done[m] && reached[m] >= 0 &&
-                (best < 0 || on_cycle[m] > on_cycle[best] ||
-                 (on_cycle[m] == on_cycle[best] && reached[m] < reached[best])))
+                (best < 0 || L->on_cycle[m] > L->on_cycle[best] ||
+                 (L->on_cycle[m] == L->on_cycle[best] &&
+                  ((most_tied && ties[m] > ties[best]) ||
+                   ((!most_tied || ties[m] == ties[best]) && reached[m] < reached[best])))))
                 best = m;
         n = best;
     }
@@ -1332,17 +1343,101 @@ static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **
     return st;
 }
 
-/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. */
+/* The node that failed most often (the lowest of a tie). */
+static int32_t most_failed(const dgi_layout *L)
+{
+    int32_t worst = 0;
+    for (int32_t n = 1; n < L->g->node_count; n++)
+        if (L->fails[n] > L->fails[worst])
+            worst = n;
+    return worst;
+}
+
+/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. The
+ * first keeps the plain order (most graphs lay out at once, and it is the
+ * cheaper one); the others close each cycle as soon as they can, and every
+ * other one starts from the node that failed most: a room crowded by its
+ * neighbours fits when it comes first and they come after it. The order
+ * from the start node is restored for the result. */
 static int lays_out(dgi_layout *L)
 {
-    for (int32_t t = 0; t < LAYOUT_ATTEMPTS; t++)
+    int32_t start = dgi_graph_start_node(L->g), ok = 0, t = 0;
+    for (; t < LAYOUT_ATTEMPTS && !ok; t++)
     {
+        if (t > 0)
+            place_order(L, t & 1 ? most_failed(L) : start, 1);
         int32_t bad = attempt(L);
-        if (bad < 0)
-            return 1;
-        L->fails[bad]++;
+        ok = bad < 0;
+        if (!ok)
+            L->fails[bad]++;
     }
-    return 0;
+    if (t > 1) /* the first attempt keeps the plain order */
+        place_order(L, start, 0);
+    return ok;
+}
+
+/* ---- the size bound ------------------------------------------------------ */
+/* A lower bound on the cells a layout takes, checked before any search.
+ * Give each room its interior with the wall column east of it and the wall
+ * row south of it: [x0, x1 + 1] x [y0, y1 + 1]. Two such boxes A', B' meet
+ * exactly when A's interior meets B's footprint (on each axis, x0a <= x1b + 1
+ * and x0b <= x1a + 1 say both), which room_fits never allows (a door
+ * neighbour's interior may meet only the other's walls), so the boxes are
+ * disjoint. A corridor's cells (length * width of them; a route has at
+ * least one cell along) lie in no room's footprint (route_fits) and in no
+ * other corridor's, and every interior and corridor cell lies inside the
+ * border, so every box and corridor lies in [1, w - 1] x [1, h - 1]. So a
+ * layout needs at least the sum of the smallest boxes plus the smallest
+ * corridors, and (w - 1) * (h - 1) cells at most hold them; a template
+ * room's box is its prefab's (w - 1) * (h - 1) in any orientation. */
+static int64_t room_box_min(const dgi_layout *L, int32_t n)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    if (!is_template(L, n))
+        return (int64_t)(node->width_min + 1) * (node->height_min + 1);
+    int64_t least = INT64_MAX;
+    for (int32_t k = 0; k < L->tpl_count[n]; k++)
+    {
+        int32_t w, h;
+        dgi_template_size(L->g->prefabs, L->tpl_list[L->tpl_first[n] + k], 0, &w, &h);
+        least = least < (int64_t)(w - 1) * (h - 1) ? least : (int64_t)(w - 1) * (h - 1);
+    }
+    return least;
+}
+
+static int64_t cells_needed(const dgi_layout *L)
+{
+    int64_t need = 0;
+    for (int32_t n = 0; n < L->g->node_count; n++)
+        need += room_box_min(L, n);
+    for (int32_t e = 0; e < L->g->edge_count; e++)
+        if (L->g->edges[e].kind == DG_EDGE_CORRIDOR)
+            need += (int64_t)imax(1, L->g->edges[e].length_min) * L->cw;
+    return need;
+}
+
+static int64_t cells_held(int32_t w, int32_t h) { return (int64_t)(w - 1) * (h - 1); }
+
+/* DG_E_NOSPACE at once when the graph cannot fit the grid by the bound
+ * above, naming both areas and the smallest grid of the same shape (each
+ * side 1.25, 1.5, ... up to 16 times) the bound lets through, if any. */
+static dg_status size_check(const dgi_layout *L, dg_diag *diag)
+{
+    int64_t need = cells_needed(L), w = L->w, h = L->h;
+    if (need <= cells_held(L->w, L->h))
+        return DG_OK;
+    int32_t k = 5;
+    while (k <= 64 && need > cells_held((int32_t)(w * k / 4), (int32_t)(h * k / 4)))
+        k++;
+    if (k > 64)
+        return dgi_fail(diag, DG_E_NOSPACE, "graph: its rooms and corridors need at least %lld "
+                        "cells with their walls, and a %dx%d grid holds %lld inside its border "
+                        "(no layout tried)", (long long)need, (int)w, (int)h,
+                        (long long)cells_held(L->w, L->h));
+    return dgi_fail(diag, DG_E_NOSPACE, "graph: its rooms and corridors need at least %lld cells "
+                    "with their walls, and a %dx%d grid holds %lld inside its border (no layout "
+                    "tried; a grid of %dx%d may fit)", (long long)need, (int)w, (int)h,
+                    (long long)cells_held(L->w, L->h), (int)(w * k / 4), (int)(h * k / 4));
 }
 
 /* On failure the message names the node that failed most often and the
@@ -1352,10 +1447,7 @@ static dg_status search(dgi_layout *L, dg_diag *diag)
 {
     if (lays_out(L))
         return DG_OK;
-    int32_t worst = 0, w = L->w, h = L->h, fit = 0;
-    for (int32_t n = 1; n < L->g->node_count; n++)
-        if (L->fails[n] > L->fails[worst])
-            worst = n;
+    int32_t worst = most_failed(L), w = L->w, h = L->h, fit = 0;
     for (int32_t k = 1; k <= 4 && !fit; k++)
     {
         L->w = (int32_t)(w + (int64_t)w * k / 4), L->h = (int32_t)(h + (int64_t)h * k / 4);
@@ -1383,7 +1475,7 @@ static void layout_clear(dgi_layout *L, const dg_graph *g)
 #define CLEAR(field, count) memset(L->field, 0, (count) * sizeof L->field[0])
     CLEAR(room, n), CLEAR(placed, n), CLEAR(order, n), CLEAR(parent_edge, n);
     CLEAR(corr, e), CLEAR(has_corr, e), CLEAR(door, e);
-    CLEAR(fails, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
+    CLEAR(fails, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
     L->extras = 0;
@@ -1427,9 +1519,12 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
         L->seed = seed;
         L->bucket = bucket;
         dgi_rng_seed(&L->rng, seed, STREAM_LAYOUT);
-        place_order(L);
+        graph_setup(L);
+        place_order(L, dgi_graph_start_node(graph), 0);
         st = template_setup(L, allocator, &list, &list_bytes, diag);
     }
+    if (st == DG_OK)
+        st = size_check(L, diag);
     if (st == DG_OK)
         st = search(L, diag);
     if (st == DG_OK)

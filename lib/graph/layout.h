@@ -37,6 +37,7 @@ typedef struct dgi_layout {
     int32_t extras;
     int32_t fails[DG_GRAPH_NODES_MAX];
     int32_t rank[DG_GRAPH_NODES_MAX];  /* position in order */
+    uint8_t on_cycle[DG_GRAPH_NODES_MAX];
     int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
     int32_t deg[DG_GRAPH_NODES_MAX];
     dg_rng rng;
