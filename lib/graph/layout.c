@@ -15,8 +15,9 @@
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
  * over with the next draws (and an order that closes cycles sooner, every
- * other time from the room that failed most often), and after LAYOUT_ATTEMPTS the node that failed most often is
- * named (with the smallest larger grid the seed fits, if any). A graph
+ * other time from the room that failed most often), and after
+ * LAYOUT_ATTEMPTS the node that failed most often is named (with the
+ * smallest larger grid the seed fits, if any). A graph
  * whose smallest rooms and corridors cannot fit the grid's area is refused
  * before any search (size_check, with the proof of its bound).
  * A template node is a prefab's box instead of a drawn rectangle: its place
