@@ -315,7 +315,8 @@ expect graph_other 2 "not the level graph the recipe was made with" -- --recipe 
 expect graph_missing 2 "needs --graph FILE" -- --gen graph
 expect graph_floors 2 "not with --floors" -- --gen graph --graph $Z --floors 2 -o "$tmp"
 expect graph_not_for 2 "--graph is for --gen graph" -- --gen attach --graph $Z
-expect graph_nospace 1 "no place found" -- --gen graph --graph examples/graphs/big.txt --width 40 --height 30
+expect graph_too_small 1 "need at least 1530 cells" -- --gen graph --graph examples/graphs/big.txt --width 40 --height 30
+expect graph_nospace 1 "no place found" -- --gen graph --graph examples/graphs/big.txt --width 80 --height 25
 for g in linear hub loop_lock zelda templates big; do
     size=""
     [ $g = big ] && size="--width 120 --height 80" # forty rooms need more than 80x50
