@@ -59,6 +59,7 @@ typedef struct placer {
     int32_t locked_count;
     int32_t *secret; /* the secret doors chosen */
     int32_t secrets;
+    const dgi_lock_site *site; /* NULL: none */
     int labelled;    /* the node graph plan() built last: narrow cells gate (1) or not
                         (0); -1 when none or plan_cuts built its own since */
 } placer;
@@ -164,7 +165,8 @@ static int neighbours(const placer *s, int32_t c, int32_t nb[4])
 }
 
 /* F_OPEN on the open cells, F_GATE besides on a door (or, narrow set, a
- * narrow passage too) other than the start and the exit. */
+ * narrow passage too) other than the start, the exit and a site's anchors
+ * (no lock or secret door lands on one). */
 static void mark_cells(placer *s, int narrow)
 {
     uint8_t mark[256];
@@ -180,6 +182,11 @@ static void mark_cells(placer *s, int narrow)
             s->flag[c] |= F_GATE;
     s->flag[s->start] &= (uint8_t)~F_GATE;
     s->flag[s->exit] &= (uint8_t)~F_GATE;
+    for (int32_t i = 0; s->site && i < s->site->anchor_count; i++)
+    {
+        dg_point a = s->site->anchors[i];
+        s->flag[(a.y + 1) * s->pw + a.x + 1] &= (uint8_t)~F_GATE;
+    }
     for (int32_t j = 0; j < s->locked_count && s->cut_mode; j++)
         s->flag[s->locked[j]] |= F_GATE | F_LOCK;
 }
@@ -869,8 +876,10 @@ static int32_t choose_secrets(placer *s)
 /* Dead-end rooms go behind secret doors too (secret_rooms.c). */
 static dg_status hide_rooms(placer *s, const dg_allocator *a)
 {
+    const dgi_lock_site none = {NULL, NULL, 0}, *site = s->site ? s->site : &none;
     dgi_hide h = {s->tile, s->pw, s->n, s->start, s->exit, s->key_cell, s->locked, s->placed,
-                  s->locked_count, s->r, s->p->secret_permille, s->secret, &s->secrets};
+                  s->locked_count, site->anchors, site->anchor_count, s->r,
+                  s->p->secret_permille, s->secret, &s->secrets};
     return dgi_secret_rooms(&h, &s->rng, a);
 }
 
@@ -1973,9 +1982,10 @@ dg_status dg_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t se
 }
 
 dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
-                         dg_result *result, dg_progress *progress, const dgi_mask *reserved,
+                         dg_result *result, dg_progress *progress, const dgi_lock_site *site,
                          const dg_allocator *allocator, dg_diag *diag)
 {
+    const dgi_mask *reserved = site ? site->reserved : NULL;
     if (!grid || !result || !params)
         return dgi_fail(diag, DG_E_NULL, "dg_lock_place: grid, result and params must not be NULL");
     dg_status st;
@@ -1994,6 +2004,7 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
     s.start = (result->start.y + 1) * s.pw + result->start.x + 1;
     s.exit = (result->exit.y + 1) * s.pw + result->exit.x + 1;
     s.labelled = -1;
+    s.site = site;
     void *block = NULL;
     size_t bytes = 0;
     if ((st = scratch_take(&s, allocator, &block, &bytes, diag)) != DG_OK)

@@ -16,12 +16,20 @@ dg_status dgi_anchor_place_own(dg_grid *grid, dg_result *result, const dg_point 
                                int32_t count, int exit_set, const dg_allocator *allocator,
                                dg_diag *diag);
 
-/* dg_lock_place that leaves reserved cells exactly as they are (lock.c): the
- * placement reads them as rock, so no lock, secret door or key lands on them,
- * and a locked door among them is the caller's own, not a sign that the map is
- * locked already. DG_E_INVALID when the start or exit is reserved. */
+/* What a site adds to dg_lock_place: reserved cells (NULL: none) and the
+ * anchors, which stay in reach (no secret door hides one). */
+typedef struct dgi_lock_site {
+    const dgi_mask *reserved;
+    const dg_point *anchors;
+    int32_t anchor_count;
+} dgi_lock_site;
+/* dg_lock_place on a site (NULL: none) that leaves reserved cells exactly as
+ * they are (lock.c): the placement reads them as rock, so no lock, secret door
+ * or key lands on them, and a locked door among them is the caller's own, not
+ * a sign that the map is locked already. DG_E_INVALID when the start or exit
+ * is reserved. */
 dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t seed,
-                         dg_result *result, dg_progress *progress, const dgi_mask *reserved,
+                         dg_result *result, dg_progress *progress, const dgi_lock_site *site,
                          const dg_allocator *allocator, dg_diag *diag);
 
 /* solve_regions.c: dg_solve's search over regions and locked doors. */
@@ -46,12 +54,15 @@ void dgi_frame_tiles(const dg_grid *g, uint8_t *tile);
 
 /* secret_rooms.c: dead-end rooms dg_lock_place hides behind secret doors. The
  * tiles are framed (pw per row, n cells, a closed ring around); start, exit,
- * keys and locked cells are framed cell numbers and stay in reach. */
+ * keys and locked cells are framed cell numbers and stay in reach, as do the
+ * anchors (grid points) and the result's stairs. */
 typedef struct dgi_hide {
     const uint8_t *tile;
     int32_t pw, n, start, exit;
     const int32_t *keys, *locked; /* key cells (-1: none), locked cells */
     int32_t key_count, locked_count;
+    const dg_point *anchors;
+    int32_t anchor_count;
     const dg_result *result;      /* a hidden area starts inside one of its rooms */
     int32_t permille;             /* dg_lock_params.secret_permille */
     int32_t *secret, *secret_count; /* the secret doors so far; those hiding rooms are added */

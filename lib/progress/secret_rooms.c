@@ -2,11 +2,11 @@
  * dg_lock_place hides some rooms that only one door leads to and that hold
  * nothing the way to the exit needs. The open cells other than doors fall
  * into areas (4-connected); an area next to exactly one door, holding no
- * start, exit, key or lock, no larger than an eighth of the map, starting
- * inside a room's rect at that door, whose door opens onto just one open
- * cell outside it (and that no door), is a dead-end room: shutting its door
- * cuts off that area alone. One such room in four (rounded up) times the
- * secret share is hidden, drawn with the placement's random stream. Work:
+ * start, exit, key, lock, anchor or stairs, no larger than an eighth of the
+ * map, starting inside a room's rect at that door, whose door opens onto just
+ * one open cell outside it (and that no door), is a dead-end room: shutting
+ * its door cuts off that area alone. One such room in four (rounded up) times
+ * the secret share is hidden, drawn with the placement's random stream. Work:
  * one pass over the cells. */
 #include "analysis/analysis.h"
 #include "progress/progress.h"
@@ -32,6 +32,14 @@ static void mark_keep(const dgi_hide *h, int32_t *label)
         label[h->locked[i]] = KEEP;
     for (int32_t i = 0; i < *h->secret_count; i++)
         label[h->secret[i]] = KEEP;
+    for (int32_t i = 0; i < h->anchor_count; i++)
+        label[(h->anchors[i].y + 1) * h->pw + h->anchors[i].x + 1] = KEEP;
+    for (int32_t i = 0; i < h->result->marker_count; i++) /* a floor's other stairs */
+    {
+        const dg_marker *m = &h->result->markers[i];
+        if (m->kind == DG_MARKER_STAIRS_UP || m->kind == DG_MARKER_STAIRS_DOWN)
+            label[(m->pos.y + 1) * h->pw + m->pos.x + 1] = KEEP;
+    }
 }
 
 /* The area of cell c0 (label a): returns its only door if it is a dead end

@@ -77,7 +77,10 @@ static dg_status run_site(const dg_recipe *recipe, const dg_site *site, dg_grid 
         st = dgi_anchor_place(copy, r, site->anchors, site->anchor_count, reserved, a, diag);
     dg_lock_params locks;
     if (st == DG_OK && dgi_recipe_locks(recipe, &locks))
-        st = dgi_lock_place(copy, &locks, seed, r, NULL, reserved, a, diag);
+    {
+        const dgi_lock_site where = {reserved, site->anchors, site->anchor_count};
+        st = dgi_lock_place(copy, &locks, seed, r, NULL, &where, a, diag);
+    }
     return st;
 }
 
