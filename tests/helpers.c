@@ -57,6 +57,22 @@ int32_t grid_passable_count(const dg_grid *g)
     return n;
 }
 
+int32_t grid_open_to_void(const dg_grid *g, const uint8_t *skip)
+{
+    int32_t n = 0;
+    for (int32_t y = 0; y < g->height; y++)
+        for (int32_t x = 0; x < g->width; x++)
+        {
+            if (!dg_tile_passable(dg_grid_get(g, x, y)) || (skip && skip[y * g->width + x]))
+                continue;
+            int edge = x == 0 || y == 0 || x == g->width - 1 || y == g->height - 1;
+            n += edge || dg_grid_get(g, x - 1, y) == DG_TILE_VOID ||
+                 dg_grid_get(g, x + 1, y) == DG_TILE_VOID || dg_grid_get(g, x, y - 1) == DG_TILE_VOID ||
+                 dg_grid_get(g, x, y + 1) == DG_TILE_VOID;
+        }
+    return n;
+}
+
 int grid_connected(const dg_grid *g)
 {
     /* through the public analysis API, so every generator test exercises it */

@@ -161,6 +161,10 @@ static const char *broken(const run *u, const site_case *c, const dg_site *site)
     }
     if (site->anchor_count && (r->start.x != site->anchors[0].x || r->start.y != site->anchors[0].y))
         return "the first anchor is not the start";
+    /* walled in (the reserved cells are the caller's; border=0 opens the edge) */
+    int open_edge = c->params && strstr(c->params, "border=0");
+    if (!open_edge && grid_open_to_void(&u->g, m))
+        return "an open cell on the grid's edge or beside void";
     return NULL;
 }
 

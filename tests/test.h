@@ -61,6 +61,9 @@ int guard_intact(const guarded_grid *gg);
 void guard_free(guarded_grid *gg);
 /* 1 if every passable cell is 4-connected to every other. */
 int grid_connected(const dg_grid *grid);
+/* Open cells on the grid's edge or beside void (4-way), those skip marks
+ * (width per row; NULL: none) left out: 0 on a walled-in map. */
+int32_t grid_open_to_void(const dg_grid *grid, const uint8_t *skip);
 /* Number of passable cells. */
 int32_t grid_passable_count(const dg_grid *grid);
 /* The tests' one breadth-first search, over a w x h lattice of cells

@@ -153,12 +153,12 @@ static const golden_pin pins[] = {
     {"analysis.place", 1, 1, 0xB46BECBBAF908232ULL},
     {"analysis.place", 2, 0, 0x4B514B99DF3076F8ULL},
     {"analysis.place", 2, 1, 0x6825DCA42C594373ULL},
-    {"analysis.anchor", 0, 0, 0x0F72E5B07229715CULL},
-    {"analysis.anchor", 0, 1, 0xD434E0069893002CULL},
+    {"analysis.anchor", 0, 0, 0xF85309862752C537ULL},
+    {"analysis.anchor", 0, 1, 0x50AE5C8E38302EF7ULL},
     {"analysis.anchor", 1, 0, 0x27B3C94EA7BE14BDULL},
     {"analysis.anchor", 1, 1, 0xD9EDA49986606933ULL},
-    {"analysis.anchor", 2, 0, 0xB3F362D2799307E2ULL},
-    {"analysis.anchor", 2, 1, 0x032B1A84D6AD2A2FULL},
+    {"analysis.anchor", 2, 0, 0xEF05262922A24030ULL},
+    {"analysis.anchor", 2, 1, 0x31E0E53B347A9F9FULL},
 };
 
 static const uint64_t golden_seeds[16] = {

@@ -163,9 +163,20 @@ static int touches_room_floor(const anchor_ctx *c, int32_t x, int32_t y)
     return 0;
 }
 
+/* The void around a cell the anchors opened becomes wall (never a reserved
+ * cell), so no open cell faces void. */
+static void wall_in(anchor_ctx *c, int32_t x0, int32_t y0)
+{
+    for (int32_t y = y0 - 1; y <= y0 + 1; y++)
+        for (int32_t x = x0 - 1; x <= x0 + 1; x++)
+            if (x >= 0 && y >= 0 && x < c->g->width && y < c->g->height &&
+                DG_CELL(c->g, x, y) == DG_TILE_VOID && !dgi_mask_at(c->reserved, x, y))
+                DG_CELL(c->g, x, y) = DG_TILE_WALL;
+}
+
 /* Carves the corridor the search found, back from its end to the area: a
- * door where it meets room floor at either end, corridor elsewhere. Its cells
- * join the start's region. */
+ * door where it meets room floor at either end, corridor elsewhere, walled
+ * in. Its cells join the start's region. */
 static void carve_corridor(anchor_ctx *c, int32_t end)
 {
     for (int32_t at = end; *zone_of(c, at) != ZONE_AREA;)
@@ -173,6 +184,7 @@ static void carve_corridor(anchor_ctx *c, int32_t end)
         int32_t x = DGI_PX(at), y = DGI_PY(at), prev = c->from[cell(c, x, y)];
         int ends = at == end || *zone_of(c, prev) == ZONE_AREA;
         DG_CELL(c->g, x, y) = ends && touches_room_floor(c, x, y) ? DG_TILE_DOOR : DG_TILE_CORRIDOR;
+        wall_in(c, x, y);
         *zone_at(c, x, y) = ZONE_MAIN;
         c->main_cells++;
         at = prev;
@@ -387,6 +399,13 @@ static dg_status carve_room(anchor_ctx *c, dg_rect q)
     return dgi_result_add_room(c->rooms, &room);
 }
 
+/* One open cell where no room fits (an alcove in a room's wall, say). */
+static void open_cell(anchor_ctx *c, dg_point p)
+{
+    DG_CELL(c->g, p.x, p.y) = DG_TILE_FLOOR;
+    wall_in(c, p.x, p.y);
+}
+
 /* A room around an anchor in rock (or widening the corridor it lies on or
  * beside); one open cell where no room fits. */
 static dg_status open_anchor(anchor_ctx *c, dg_point p)
@@ -397,7 +416,7 @@ static dg_status open_anchor(anchor_ctx *c, dg_point p)
     if (pick_room(c, p, 1, &q))
         return carve_room(c, q);
     if (is_rock(DG_CELL(c->g, p.x, p.y)))
-        DG_CELL(c->g, p.x, p.y) = DG_TILE_FLOOR;
+        open_cell(c, p);
     return DG_OK;
 }
 
