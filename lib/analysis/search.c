@@ -608,3 +608,269 @@ int32_t dgi_walk_default(const dg_grid *g, dg_point from, int32_t *dist, int32_t
     dgi_move_basic(&basic, g, NULL);
     return dgi_walk_from_walled(&basic, from, dist, queue);
 }
+
+/* ---- the start's walk, crossing open rect rooms in one step ---------------- */
+
+/* A rect room whose every cell is open is convex: inside it the walking
+ * distance from a cell entered at distance d is d plus the taxicab distance.
+ * So the walk queues none of its cells but its ports (the cells with an open
+ * neighbour outside the rect): a port reached from outside is an entry, and
+ * the other ports' distances follow from the entries', kept in a small heap
+ * beside the queue and taken in order with it. The cells inside are written
+ * once at the end, from the entries. Rooms past these bounds walk as cells. */
+enum { WR_ROOMS = 128, WR_PORTS = 256, WR_ROOM_PORTS = 12, WR_HEAP = 1024 };
+
+typedef struct walk_room {
+    int32_t x0, y0, x1, y1; /* the rect, x1 and y1 past its last cell */
+    int32_t port0, ports, entries;
+} walk_room;
+
+typedef struct walk_port {
+    int32_t x, y, best; /* best: the least distance known yet */
+    int entry;          /* reached from outside the room */
+} walk_port;
+
+typedef struct room_walk {
+    int32_t *dist, width;
+    walk_room room[WR_ROOMS];
+    walk_port port[WR_PORTS];
+    uint64_t heap[WR_HEAP]; /* distance << 32 | port */
+    int32_t rooms, ports, heap_n;
+} room_walk;
+
+static int32_t taxicab(int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+}
+
+static void heap_push(room_walk *rw, uint64_t v)
+{
+    int32_t i = rw->heap_n++;
+    while (i > 0 && rw->heap[(i - 1) / 2] > v)
+        rw->heap[i] = rw->heap[(i - 1) / 2], i = (i - 1) / 2;
+    rw->heap[i] = v;
+}
+
+static uint64_t heap_pop(room_walk *rw)
+{
+    uint64_t top = rw->heap[0], last = rw->heap[--rw->heap_n];
+    int32_t i = 0, n = rw->heap_n;
+    for (int32_t k; (k = 2 * i + 1) < n; i = k)
+    {
+        k += k + 1 < n && rw->heap[k + 1] < rw->heap[k];
+        if (rw->heap[k] >= last)
+            break;
+        rw->heap[i] = rw->heap[k];
+    }
+    rw->heap[i] = last;
+    return top;
+}
+
+/* 1 if every cell of the rect is open and in no room yet (-1). */
+static int rect_open(const room_walk *rw, const walk_room *r)
+{
+    const int32_t x0 = r->x0, x1 = r->x1;
+    for (int32_t y = r->y0; y < r->y1; y++)
+    {
+        const int32_t *d = rw->dist + (ptrdiff_t)y * rw->width;
+        int32_t all = -1;
+        for (int32_t x = x0; x < x1; x++)
+            all &= d[x];
+        if (all != -1) /* the AND of -1s alone is -1 */
+            return 0;
+    }
+    return 1;
+}
+
+/* Adds room r's ports (border cells with an open neighbour outside); 0 if too many. */
+static int room_ports(room_walk *rw, walk_room *r)
+{
+    r->port0 = rw->ports;
+    r->ports = r->entries = 0;
+    for (int32_t y = r->y0; y < r->y1; y++)
+        for (int32_t x = r->x0; x < r->x1; x++)
+        {
+            if (y > r->y0 && y < r->y1 - 1 && x > r->x0 && x < r->x1 - 1)
+                x = r->x1 - 1; /* the inside has no neighbour outside */
+            const int32_t *d = rw->dist + (ptrdiff_t)y * rw->width + x;
+            int out = (y == r->y0 && d[-rw->width] != -2) || (y == r->y1 - 1 && d[rw->width] != -2) ||
+                      (x == r->x0 && d[-1] != -2) || (x == r->x1 - 1 && d[1] != -2);
+            if (!out)
+                continue;
+            if (r->ports == WR_ROOM_PORTS || rw->ports == WR_PORTS)
+                return 0;
+            walk_port *p = &rw->port[rw->ports++];
+            p->x = x, p->y = y, p->best = INT32_MAX, p->entry = 0;
+            r->ports++;
+        }
+    return 1;
+}
+
+/* Takes the rooms the walk may cross in one step; their cells get -3 - room. */
+static void take_rooms(room_walk *rw, const dg_room *rooms, int32_t count, dg_point from,
+                       int32_t height)
+{
+    rw->rooms = rw->ports = rw->heap_n = 0;
+    int32_t pushes = 0;
+    for (int32_t k = 0; k < count && rw->rooms < WR_ROOMS; k++)
+    {
+        dg_rect c = rooms[k].rect;
+        walk_room *r = &rw->room[rw->rooms];
+        if (c.w < 2 || c.h < 2 || c.x < 1 || c.y < 1 || c.w > rw->width - 1 - c.x ||
+            c.h > height - 1 - c.y)
+            continue; /* small, or touching the ring (shut anyway) */
+        r->x0 = c.x, r->y0 = c.y, r->x1 = c.x + c.w, r->y1 = c.y + c.h;
+        if ((from.x >= r->x0 && from.x < r->x1 && from.y >= r->y0 && from.y < r->y1) ||
+            !rect_open(rw, r))
+            continue;
+        int32_t ports = rw->ports;
+        if (!room_ports(rw, r) || pushes + r->ports * r->ports > WR_HEAP)
+        {
+            rw->ports = ports;
+            continue;
+        }
+        pushes += r->ports * r->ports; /* each entry pushes each other port once at most */
+        const int32_t mark = -3 - rw->rooms++, x0 = r->x0, x1 = r->x1, width = rw->width;
+        for (int32_t y = r->y0; y < r->y1; y++)
+        {
+            int32_t *d = rw->dist + (ptrdiff_t)y * width; /* locals: d may alias any int32_t */
+            for (int32_t x = x0; x < x1; x++)
+                d[x] = mark;
+        }
+    }
+}
+
+/* Cell n of room k is reached at distance nd from cell c: an entry unless c
+ * is in the room too. The room's other ports learn their distance from it. */
+static int32_t enter_room(room_walk *rw, int32_t k, int32_t n, int32_t c, int32_t nd,
+                          int32_t *queue, int32_t tail)
+{
+    walk_room *r = &rw->room[k];
+    int32_t cx = c % rw->width, cy = c / rw->width, nx = n % rw->width, ny = n / rw->width;
+    if (cx >= r->x0 && cx < r->x1 && cy >= r->y0 && cy < r->y1)
+        return tail;
+    rw->dist[n] = nd;
+    queue[tail++] = n;
+    r->entries++;
+    for (int32_t i = r->port0; i < r->port0 + r->ports; i++)
+    {
+        walk_port *p = &rw->port[i];
+        if (p->x == nx && p->y == ny)
+            p->best = nd, p->entry = 1;
+        else if (rw->dist[(ptrdiff_t)p->y * rw->width + p->x] < 0)
+        {
+            int32_t cand = nd + taxicab(nx, ny, p->x, p->y);
+            if (cand < p->best)
+                p->best = cand, heap_push(rw, (uint64_t)cand << 32 | (uint32_t)i);
+        }
+    }
+    return tail;
+}
+
+/* The room's cells from its entries (the ports' distances among them), or
+ * open and unreached (-1) without one; returns the cells reached and not
+ * queued. Locals throughout: a store to dist could alias any int32_t. */
+static int32_t fill_room(const room_walk *rw, const walk_room *r)
+{
+    const int32_t x0 = r->x0, x1 = r->x1, width = rw->width;
+    int32_t ex[WR_ROOM_PORTS], ey[WR_ROOM_PORTS], ed[WR_ROOM_PORTS], entries = 0;
+    for (int32_t i = r->port0; i < r->port0 + r->ports; i++)
+        if (rw->port[i].entry)
+            ex[entries] = rw->port[i].x, ey[entries] = rw->port[i].y,
+            ed[entries++] = rw->port[i].best;
+    for (int32_t y = r->y0; y < r->y1; y++)
+    {
+        int32_t *d = rw->dist + (ptrdiff_t)y * width;
+        const int32_t none = entries ? INT32_MAX : -1;
+        for (int32_t x = x0; x < x1; x++)
+            d[x] = none;
+        for (int32_t e = 0; e < entries; e++)
+        {
+            const int32_t px = ex[e], base = ed[e] + (y > ey[e] ? y - ey[e] : ey[e] - y);
+            for (int32_t x = x0; x < x1; x++)
+            {
+                int32_t v = base + (x > px ? x - px : px - x);
+                d[x] = v < d[x] ? v : d[x];
+            }
+        }
+    }
+    return entries ? (x1 - x0) * (r->y1 - r->y0) - entries : 0;
+}
+
+/* The heap's least distance, INT32_MAX when empty. */
+static int32_t heap_least(const room_walk *rw)
+{
+    return rw->heap_n ? (int32_t)(rw->heap[0] >> 32) : INT32_MAX;
+}
+
+/* The walled walk's step to neighbour n of cell c (distance nd - 1), and
+ * a room's entry if n is a room's cell: the 1 returned says the heap's
+ * least distance may have changed. */
+#define WALK_TO(n)                                                      \
+    do {                                                                \
+        int32_t v_ = dist[n];                                           \
+        if (v_ == -1)                                                   \
+            dist[n] = nd, queue[tail++] = (n);                          \
+        else if (v_ < -2)                                               \
+        {                                                               \
+            tail = enter_room(rw, -3 - v_, n, c, nd, queue, tail);      \
+            least = heap_least(rw);                                     \
+        }                                                               \
+    } while (0)
+
+/* The walled walk from start over dist (-1 open, -2 shut, rooms marked): the
+ * queue's cells in order, the heap's ports before any cell farther. */
+static int32_t walk_rooms_run(room_walk *rw, int32_t start, int32_t *queue)
+{
+    int32_t *const dist = rw->dist;
+    const int32_t width = rw->width;
+    int32_t head = 0, tail = 0, least = INT32_MAX;
+    dist[start] = 0;
+    queue[tail++] = start;
+    for (;;)
+    {
+        int32_t c;
+        if (head < tail && dist[queue[head]] < least)
+            c = queue[head++];
+        else if (rw->heap_n)
+        {
+            uint64_t top = heap_pop(rw);
+            least = heap_least(rw);
+            const walk_port *p = &rw->port[(uint32_t)top];
+            c = p->y * width + p->x;
+            if (dist[c] >= 0)
+                continue; /* reached at least as near already */
+            dist[c] = (int32_t)(top >> 32);
+        }
+        else
+            break;
+        const int32_t nd = dist[c] + 1;
+        WALK_TO(c - width);
+        WALK_TO(c + 1);
+        WALK_TO(c + width);
+        WALK_TO(c - 1);
+    }
+    for (int32_t k = 0; k < rw->rooms; k++)
+        tail += fill_room(rw, &rw->room[k]);
+    return tail;
+}
+#undef WALK_TO
+
+int32_t dgi_walk_rooms(const dg_grid *g, dg_point from, const dg_room *rooms, int32_t room_count,
+                       int32_t *dist, int32_t *queue)
+{
+    dgi_move w;
+    dgi_move_basic(&w, g, NULL);
+    const int32_t width = w.width, height = w.height;
+    if (width < 3 || height < 3 || room_count <= 0)
+        return dgi_walk_from_walled(&w, from, dist, queue);
+    for (int32_t y = 0; y < height; y++)
+        walk_row(w.cells + (ptrdiff_t)y * w.stride, width, dist + (ptrdiff_t)y * width);
+    if (!ring_shut(dist, width, height) || dist[(ptrdiff_t)from.y * width + from.x] != -1)
+        return dgi_walk_from(&w, from, dist, queue);
+    room_walk rw;
+    rw.dist = dist;
+    rw.width = width;
+    take_rooms(&rw, rooms, room_count, from, height);
+    return walk_rooms_run(&rw, from.y * width + from.x, queue);
+}
