@@ -170,10 +170,6 @@ static inline int32_t dgi_queue_open(uint8_t *m, int32_t pw, int32_t c, int32_t 
 
 /* dgi_walk_from_walled with the dgi_move_basic walk over dgi_passable_default. */
 int32_t dgi_walk_default(const dg_grid *grid, dg_point from, int32_t *dist, int32_t *queue);
-/* dgi_walk_default's distances and count, crossing each rect room whose cells
- * are all open in one step (its cells' distances follow from its entries'). */
-int32_t dgi_walk_rooms(const dg_grid *grid, dg_point from, const dg_room *rooms,
-                       int32_t room_count, int32_t *dist, int32_t *queue);
 /* Union-find labelling (see dg_regions); returns the region count. */
 int32_t dgi_regions_move(const dgi_move *w, int32_t *labels, int32_t *sizes, int32_t sizes_cap,
                          int32_t *largest);

@@ -35,8 +35,7 @@ dg_status dg_roles_populate(const dg_grid *grid, const dg_role_rule *rules, int3
         bytes = n * 2 * sizeof *walk; /* the distances, then the search's queue */
         walk = dgi_alloc(allocator, bytes); /* NULL: each step measures its own */
         if (walk)
-            dgi_walk_rooms(grid, result->start, result->rooms, result->room_count, walk,
-                           walk + n);
+            dgi_walk_default(grid, result->start, walk, walk + n);
     }
     dg_status st = dgi_roles_run(grid, rules, count, seed, result, report, walk, allocator, diag);
     if (st == DG_OK)

@@ -690,7 +690,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     const int32_t *ds = walk;
     if (!ds)
     {
-        dgi_walk_rooms(g, r->start, r->rooms, r->room_count, own_walk, queue); /* start checked */
+        dgi_walk_default(g, r->start, own_walk, queue); /* the caller checked the start */
         ds = own_walk;
     }
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
