@@ -873,3 +873,27 @@ TEST(secrets_never_hide_anchors_or_stairs)
         }
     CHECKF(hidden == 0 && maps >= 600, "%d of %d maps hide an anchor or stairs", hidden, maps);
 }
+
+/* A caller's stairs marker off the grid is no cell to keep: dg_lock_place
+ * skips it (and writes nothing outside its scratch). */
+TEST(secrets_skip_a_stairs_marker_off_the_grid)
+{
+    const char *text = "attach seed=5 width=80 height=50 floors=3 floor=1 stairs=2";
+    dg_recipe rc;
+    CHECK(dg_recipe_parse(text, strlen(text), &rc, NULL) == DG_OK);
+    lmap m = {calloc(80 * 50, 1), {0}, {0}, 80, 50};
+    dg_grid_init(&m.g, m.cells, 80, 50, 0);
+    dg_result_init(&m.r, NULL);
+    CHECK(dg_recipe_generate(&rc, &m.g, NULL, &m.r, NULL, NULL) == DG_OK);
+    int moved = 0;
+    for (int32_t i = 0; i < m.r.marker_count; i++)
+        if (m.r.markers[i].kind == DG_MARKER_STAIRS_DOWN && !moved++)
+            m.r.markers[i].pos = (dg_point){-1000, 5000};
+    CHECK(moved > 0);
+    dg_lock_params p;
+    dg_lock_defaults(&p);
+    p.secret_permille = 1000;
+    dg_progress pr;
+    CHECK(dg_lock_place(&m.g, &p, 5, &m.r, &pr, NULL, NULL) == DG_OK);
+    lmap_free(&m);
+}

@@ -19,6 +19,14 @@ static int room_cell(uint8_t t)
            t != DG_TILE_DOOR_SECRET;
 }
 
+/* Grid point p stays in reach (a caller's marker may lie off the grid: skipped). */
+static void keep_point(const dgi_hide *h, int32_t *label, dg_point p)
+{
+    int32_t w = h->pw - 2, rows = h->n / h->pw - 2;
+    if (p.x >= 0 && p.y >= 0 && p.x < w && p.y < rows)
+        label[(p.y + 1) * h->pw + p.x + 1] = KEEP;
+}
+
 /* Cells that must stay in reach, and doors that may not turn secret: KEEP. */
 static void mark_keep(const dgi_hide *h, int32_t *label)
 {
@@ -33,12 +41,12 @@ static void mark_keep(const dgi_hide *h, int32_t *label)
     for (int32_t i = 0; i < *h->secret_count; i++)
         label[h->secret[i]] = KEEP;
     for (int32_t i = 0; i < h->anchor_count; i++)
-        label[(h->anchors[i].y + 1) * h->pw + h->anchors[i].x + 1] = KEEP;
+        keep_point(h, label, h->anchors[i]);
     for (int32_t i = 0; i < h->result->marker_count; i++) /* a floor's other stairs */
     {
         const dg_marker *m = &h->result->markers[i];
         if (m->kind == DG_MARKER_STAIRS_UP || m->kind == DG_MARKER_STAIRS_DOWN)
-            label[(m->pos.y + 1) * h->pw + m->pos.x + 1] = KEEP;
+            keep_point(h, label, m->pos);
     }
 }
 
