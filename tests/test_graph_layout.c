@@ -772,7 +772,7 @@ TEST(graph_layout_size_bound)
     sample_begin(&s, 30, 12, 0);
     for (int32_t i = 0; i < 8; i++)
     {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "r%d", (int)i);
         sample_node(&s, name, i == 0 ? "start" : "", 6, 8);
         if (i > 0)
