@@ -152,6 +152,7 @@ static const survey_figure survey_figures[] = {
     SF(loops, "independent cycles around walls"),
     SF(regions, "4-connected passable regions"),
     SF(border_open, "passable cells on the outer ring"),
+    SF(void_open, "passable cells beside void (not walled in)"),
     SF(unreachable, "passable cells the start cannot reach"),
     SF(route, "walking steps from start to exit"),
     SF(route_permille, "route per mille of the map diagonal"),

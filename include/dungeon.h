@@ -1110,7 +1110,9 @@ typedef struct dg_quality {
                                         * (-1: no reachable key) */
     int32_t key_lock_min;              /* fewest steps from a key to a door of its own
                                         * lock, over the keys (-1: none) */
-    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+    int32_t void_open;                 /* passable cells beside (4-way) a DG_TILE_VOID
+                                        * cell: the map is not walled in there (0.16) */
+    int32_t spare[DG_SPARE_SLOTS - 1]; /* 0 (room for later fields, docs/abi.md) */
 } dg_quality;
 
 /* Measures one map: grid plus the result a generator filled for it (rooms,

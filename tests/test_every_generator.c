@@ -361,7 +361,7 @@ TEST(every_generator_reaches_every_passable_cell_from_the_start)
                        "%s seed %d: survey unreachable %d route %d, search %d %d", info.name,
                        (int)seed, (int)q.unreachable, (int)q.route, (int)(open - reached),
                        dist ? (int)dist[r.exit.y * w + r.exit.x] : -2);
-                CHECKF(q.border_open == 0 && q.start_in_room && q.exit_in_room &&
+                CHECKF(q.border_open == 0 && q.void_open == 0 && q.start_in_room && q.exit_in_room &&
                            !q.start_is_exit && q.exit_rank_permille <= 100,
                        "%s seed %d: quality contract broken", info.name, (int)seed);
                 free(dist);

@@ -1,7 +1,8 @@
 /* The quality contract (docs/quality.md), checked with dg_survey_map, the
  * measurement `dungeon --survey` prints: every registered generator at its
  * defaults, over 500 seeds at 80x25, 80x50, 200x200 and its smallest size,
- * makes maps with a closed border, every passable cell reachable from the
+ * makes maps with a closed border (no open cell on the outer ring or beside
+ * void), every passable cell reachable from the
  * start, start and exit in rooms and apart, the exit among the farthest
  * tenth, no doorless joins and no doors leading nowhere. DG_QUALITY_SEEDS
  * (environment) changes the seed count for a quicker local run. */
@@ -40,6 +41,8 @@ static int judge(const char *gen, int32_t w, int32_t h, uint64_t seed, const dg_
     int before = test_failures();
     CHECKF(q->border_open == 0, "%s %dx%d seed %llu: %d open border cells", gen, (int)w, (int)h,
            (unsigned long long)seed, (int)q->border_open);
+    CHECKF(q->void_open == 0, "%s %dx%d seed %llu: %d open cells beside void", gen, (int)w, (int)h,
+           (unsigned long long)seed, (int)q->void_open);
     CHECKF(q->unreachable == 0, "%s %dx%d seed %llu: %d unreachable cells", gen, (int)w, (int)h,
            (unsigned long long)seed, (int)q->unreachable);
     CHECKF(q->doorless_joins == 0, "%s %dx%d seed %llu: %d doorless joins", gen, (int)w, (int)h,
@@ -411,7 +414,7 @@ TEST(quality_survey_known_map)
         "#...#,####,#",
         "#####,,,,,,.",
         "+####,######",
-        "############",
+        "##### ######",
     };
     uint8_t cells[12 * 7];
     dg_grid g;
@@ -426,6 +429,7 @@ TEST(quality_survey_known_map)
     dg_quality q;
     CHECK(dg_survey_map(&g, &r, &q, NULL, NULL) == DG_OK);
     CHECK(q.border_open == 2);   /* the floor at (11,4) and the door at (0,5) */
+    CHECK(q.void_open == 1);     /* the corridor at (5,5): void below it at (5,6) */
     CHECK(q.dead_doors == 1);    /* the door on the ring */
     CHECK(q.doors == 2);
     CHECK(q.doorless_joins == 0);

@@ -39,7 +39,8 @@ enum {
     DGI_V_CORRIDOR = 2,   /* DG_TILE_CORRIDOR */
     DGI_V_DOOR = 4,       /* DG_TILE_DOOR */
     DGI_V_ROOM = 8,       /* in some room's rect */
-    DGI_V_PLAIN_ROOM = 16 /* in the rect of a room other than a cave (whose rect only bounds it) */
+    DGI_V_PLAIN_ROOM = 16, /* in the rect of a room other than a cave (whose rect only bounds it) */
+    DGI_V_VOID = 32        /* DG_TILE_VOID (the padding is not: the outer ring has its own figure) */
 };
 typedef struct dgi_view {
     uint8_t *cells;

@@ -38,7 +38,8 @@ void dgi_view_fill(dgi_view *v, uint8_t *buf, const dg_grid *g, const dg_result 
         uint8_t *out = &AT(v, 0, y);
         for (int32_t x = 0; x < g->width; x++)
             out[x] = (uint8_t)(dgi_passable_default[row[x]] | (row[x] == DG_TILE_CORRIDOR ? DGI_V_CORRIDOR : 0) |
-                               (row[x] == DG_TILE_DOOR ? DGI_V_DOOR : 0));
+                               (row[x] == DG_TILE_DOOR ? DGI_V_DOOR : 0) |
+                               (row[x] == DG_TILE_VOID ? DGI_V_VOID : 0));
     }
     for (int32_t i = 0; r && i < r->room_count; i++)
         mark_room(v, &r->rooms[i]);

@@ -110,6 +110,14 @@ static int32_t parallel_runs(const dgi_view *v, int32_t *columns)
     return total;
 }
 
+/* 1 if a 4-neighbour of (x, y) is DG_TILE_VOID: nothing walls the map in there. */
+static int beside_void(const dgi_view *v, int32_t x, int32_t y)
+{
+    return ((DGI_VIEW(v, x, y - 1) | DGI_VIEW(v, x + 1, y) | DGI_VIEW(v, x, y + 1) |
+             DGI_VIEW(v, x - 1, y)) &
+            DGI_V_VOID) != 0;
+}
+
 static void count_tiles(const dgi_view *v, dg_quality *q)
 {
     for (int32_t y = 0; y < v->height; y++)
@@ -118,6 +126,8 @@ static void count_tiles(const dgi_view *v, dg_quality *q)
             uint8_t f = DGI_VIEW(v, x, y);
             if ((f & DGI_V_OPEN) && (x == 0 || y == 0 || x == v->width - 1 || y == v->height - 1))
                 q->border_open++;
+            if (f & DGI_V_OPEN)
+                q->void_open += beside_void(v, x, y);
             if (f & DGI_V_DOOR)
             {
                 q->doors++;

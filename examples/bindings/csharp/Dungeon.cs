@@ -342,7 +342,8 @@ namespace LibDungeon {
         public int locks_placed;
         public int key_start_min;
         public int key_lock_min;
-        public fixed int spare[8];
+        public int void_open;
+        public fixed int spare[7];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct PlaceParams {

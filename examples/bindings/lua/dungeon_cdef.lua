@@ -497,7 +497,8 @@ typedef struct dg_quality {
     int32_t locks_placed;
     int32_t key_start_min;
     int32_t key_lock_min;
-    int32_t spare[8];
+    int32_t void_open;
+    int32_t spare[8 - 1];
 } dg_quality;
  dg_status dg_survey_map(const dg_grid *grid, const dg_result *result, dg_quality *quality,
                                const dg_allocator *allocator, dg_diag *diag);

@@ -211,7 +211,8 @@ class Quality(C.Structure):
         "parallel_cells", "loops_per_room_permille", "single_entrance_permille",
         "shaped_room_permille", "empty_square_permille", "straight_max", "parallel_permille",
         "corridor_per_room_permille", "dead_end_max", "diameter", "route_diameter_permille",
-        "locks_placed", "key_start_min", "key_lock_min")] + [("spare", C.c_int32 * DG_SPARE_SLOTS)]
+        "locks_placed", "key_start_min", "key_lock_min", "void_open")] + [
+        ("spare", C.c_int32 * (DG_SPARE_SLOTS - 1))]
 
 def named(struct):
     """The field names of a struct mirror without its spare slots (docs/abi.md)."""
