@@ -165,9 +165,24 @@ TEST(floor_stairs_cells)
     CHECKF(bad == 0, "%d misplaced stairs", bad);
 }
 
+/* The distinct points of an[0..n) on the outer ring of a w x h grid. */
+static int32_t anchors_on_ring(const dg_point *an, int n, int32_t w, int32_t h)
+{
+    int32_t count = 0;
+    for (int i = 0; i < n; i++)
+    {
+        int repeat = 0;
+        for (int j = 0; j < i; j++)
+            repeat |= same_point(an[i], an[j]);
+        count += !repeat && (an[i].x == 0 || an[i].y == 0 || an[i].x == w - 1 || an[i].y == h - 1);
+    }
+    return count;
+}
+
 /* dg_anchor_place on plain maps: only rock changes (to open or wall) and
  * corridor (widened into a room: floor, or a door on its wall), every anchor
- * ends open and reachable from the first, which is the start. */
+ * ends open and reachable from the first, which is the start; no open cell
+ * faces void, and the outer ring is open only at anchors on it. */
 TEST(anchor_opens_only_rock)
 {
     int bad = 0;
@@ -208,6 +223,9 @@ TEST(anchor_opens_only_rock)
                     bad += dist[an[i].y * f->w + an[i].x] < 0;
                 bad += !same_point(r.start, an[0]) || dist[r.exit.y * f->w + r.exit.x] < 0;
                 free(dist);
+                dg_quality q; /* walled in; the border opens at an anchor on it, nowhere else */
+                bad += dg_survey_map(&g, &r, &q, NULL, NULL) != DG_OK || q.void_open != 0 ||
+                       q.border_open != anchors_on_ring(an, 5, f->w, f->h);
             }
             dg_result_free(&r);
             free(cells);
