@@ -11,10 +11,12 @@
 # committed baseline abi/SONAME.abi with libabigail's abidiff. A soname other
 # than the baseline's fails (an intended break regenerates the baseline with the
 # soname in the same commit); an incompatible change under the same soname fails;
-# compatible additions pass, a new field in a growable struct's spare slot too. The proofs build variants of the library (a struct
-# that grows, two fields swapped, a function removed, a function added) and
-# assert what the check says of each (and a field in a spare slot), and a probe program asserts that nonzero
-# spare slots are refused and that the _defaults functions leave them 0.
+# compatible additions pass, and so does a new field in a growable struct's
+# first spare slot. The proofs build variants of the library (a struct that
+# grows, two fields swapped, a function removed, a function added, a field in
+# a spare slot) and assert what the check says of each, and a probe program
+# asserts that nonzero spare slots are refused and that the _defaults
+# functions leave them 0.
 # Ends with "N passed, N failed".
 mode=all
 case "$1" in
