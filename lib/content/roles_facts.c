@@ -519,18 +519,18 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
         if (tag[list[i]] != found)
             continue;
         groups++;
-        int32_t top = 0, *stack = list + n;
-        stack[top++] = list[i];
+        int32_t top = 0, *stack = list + n; /* packed cells: one division a group */
+        stack[top++] = DGI_PACK(list[i] % w, list[i] / w);
         tag[list[i]] = grouped;
         while (top > 0)
         {
-            int32_t c = stack[--top], cx = c % w, cy = c / w;
+            int32_t c = stack[--top], cx = DGI_PX(c), cy = DGI_PY(c);
             for (int32_t ny = DG_MAX(cy - 1, 0); ny <= DG_MIN(cy + 1, h - 1); ny++)
                 for (int32_t nx = DG_MAX(cx - 1, 0); nx <= DG_MIN(cx + 1, w - 1); nx++)
                     if (tag[ny * w + nx] == found)
                     {
                         tag[ny * w + nx] = grouped;
-                        stack[top++] = ny * w + nx;
+                        stack[top++] = DGI_PACK(nx, ny);
                     }
         }
     }
