@@ -623,12 +623,15 @@ static void fill_holdings(const dg_grid *g, const dg_result *r, const int32_t *o
 /* Locked and secret doors on the grid: bit 1 and bit 2. */
 static int gates_present(const dg_grid *g)
 {
+    /* rows without a gap between them (most grids): one search of them all */
+    const int whole = g->stride == g->width;
+    const size_t span = whole ? (size_t)g->width * (size_t)g->height : (size_t)g->width;
     int found = 0;
-    for (int32_t y = 0; y < g->height && found != 3; y++)
+    for (int32_t y = 0; y < (whole ? 1 : g->height) && found != 3; y++)
     {
         const uint8_t *row = &DG_CELL(g, 0, y);
-        found |= (memchr(row, DG_TILE_DOOR_LOCKED, (size_t)g->width) != NULL) |
-                 (memchr(row, DG_TILE_DOOR_SECRET, (size_t)g->width) != NULL) << 1;
+        found |= (memchr(row, DG_TILE_DOOR_LOCKED, span) != NULL) |
+                 (memchr(row, DG_TILE_DOOR_SECRET, span) != NULL) << 1;
     }
     return found;
 }
