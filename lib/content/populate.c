@@ -187,6 +187,7 @@ typedef struct pop {
     int32_t *room_dist; /* per room, -1: unreached */
     dg_rect *rects;     /* per room, its rect clipped to the grid (room_rect) */
     int32_t max_dist;
+    int32_t base_budget; /* the curve at params->depth (curve_at) */
     uint8_t *flags;     /* per entry, ENTRY_* */
     uint8_t *kinds;     /* per entry: bit i if it lists kind_names[i] ... */
     uint8_t *kinds_known; /* ... once bit i here says it was looked up */
@@ -399,7 +400,7 @@ static int32_t curve_at(const dg_populate_params *p, int32_t depth)
 
 static int32_t room_budget(const pop *q, int32_t room)
 {
-    int64_t base = curve_at(q->p, q->p->depth);
+    int64_t base = q->base_budget;
     int64_t grow = q->max_dist > 0
                        ? (int64_t)q->p->distance_permille * q->room_dist[room] / q->max_dist
                        : 0;
@@ -835,6 +836,7 @@ static dg_status prepare(pop *q, const int32_t *walk, int32_t *queue, dg_diag *d
     tile_tables(q);
     mark_taken(q);
     room_distances(q);
+    q->base_budget = curve_at(q->p, q->p->depth);
     entry_flags(q);
     return reserve_spawns(q, diag);
 }
