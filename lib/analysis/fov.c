@@ -66,15 +66,8 @@ typedef struct fov {
     ptrdiff_t sight_stride;
 } fov;
 
-/* a / b rounded down (b > 0); in 32 bits when a fits, as on most maps: a
- * 64-bit division costs several times a 32-bit one on many machines. */
 static int64_t floor_div(int64_t a, int64_t b)
 {
-    if (a >= INT32_MIN && a <= INT32_MAX && b <= INT32_MAX)
-    {
-        int32_t a32 = (int32_t)a, b32 = (int32_t)b, q32 = a32 / b32;
-        return a32 % b32 != 0 && a32 < 0 ? q32 - 1 : q32;
-    }
     int64_t q = a / b;
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
