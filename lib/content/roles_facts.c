@@ -505,7 +505,12 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
     dg_rect q;
     int32_t area = rc->first[k + 1] - rc->first[k];
     if (cells_fill_rect(rc->cells + rc->first[k], area, &q))
+    {
+        dg_rect whole = clip_rect(g, r->rooms[k].rect);
         scan_rim(&s, q, r->start);
+        if (q.x == whole.x && q.y == whole.y && q.w == whole.w && q.h == whole.h)
+            f[k].flags |= DGI_RF_WHOLE;
+    }
     else
         scan_cells(&s, rc->cells + rc->first[k], area, r->start);
     int32_t n = s.n, best = s.best;
