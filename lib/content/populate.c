@@ -185,7 +185,8 @@ typedef struct pop {
     uint8_t open[256];      /* per tile: 1 if passable */
     uint8_t unspawnable[256]; /* per tile: 1 unless a spawn may stand on it (dgi_spawn_tile) */
     int32_t *room_dist; /* per room, -1: unreached */
-    const int32_t *known_dist; /* per room, from the roles (or NULL): DGI_DIST_UNKNOWN or room_dist's */
+    const int32_t *known_dist; /* per room from the roles (NULL: none): room_dist's, or
+                                * DGI_DIST_UNKNOWN where it is measured here */
     dg_rect *rects;     /* per room, its rect clipped to the grid (room_rect) */
     int32_t max_dist;
     int32_t base_budget; /* the curve at params->depth (curve_at) */
