@@ -6,6 +6,7 @@
  * measurement over N seeds per generator at 80x50 and prints it. */
 #include "test.h"
 #include "analysis/analysis.h" /* dgi_walk_from, dgi_result_label_rooms */
+#include "content/content.h"   /* dgi_roles_run's room distances */
 
 #include <stdlib.h>
 #include <string.h>
@@ -591,6 +592,56 @@ TEST(populate_roles_in_one_call)
     map_free(&m);
     dg_spawn_table_free(noboss);
     dg_spawn_table_free(t);
+}
+
+/* The rooms' distances the roles hand to population (dgi_roles_run's
+ * room_dist, where a room's cells are its whole rect) are the least walking
+ * distance over the rect's cells, as population would read it off the
+ * rect, and every rect room of bsp and world has one. */
+TEST(populate_room_distances_from_roles)
+{
+    dg_role_rule rules[DG_ROLES_MAX];
+    int32_t count = 0;
+    CHECK(dg_roles_builtin(rules, DG_ROLES_MAX, &count) == DG_OK);
+    for (int g = 0; g < GENS; g++)
+        for (uint64_t seed = 1; seed <= 12; seed++)
+        {
+            map m;
+            int32_t *known = NULL;
+            if (!map_make(&m, gens[g], seed, 80, 50) ||
+                !(known = malloc(((size_t)m.result.room_count + 1) * sizeof *known)))
+            {
+                map_free(&m), free(known);
+                continue;
+            }
+            int32_t *queue = malloc((size_t)80 * 50 * sizeof *queue);
+            CHECK(queue != NULL);
+            if (queue)
+                dgi_walk_default(&m.grid, m.result.start, m.dist, queue);
+            dg_status st = queue ? dgi_roles_run(&m.grid, rules, count, seed, &m.result, NULL,
+                                                 m.dist, known, NULL, NULL)
+                                 : DG_E_NOMEM;
+            int32_t found = 0;
+            for (int32_t k = 0; st == DG_OK && k < m.result.room_count; k++)
+            {
+                dg_rect q = m.result.rooms[k].rect;
+                if (known[k] == DGI_DIST_UNKNOWN)
+                {
+                    CHECK(strcmp(gens[g], "bsp") != 0 && strcmp(gens[g], "world") != 0);
+                    continue;
+                }
+                int64_t least = -1;
+                for (int32_t y = DG_MAX(q.y, 0); y < DG_MIN(q.y + q.h, 50); y++)
+                    for (int32_t x = DG_MAX(q.x, 0); x < DG_MIN(q.x + q.w, 80); x++)
+                        if (m.dist[y * 80 + x] >= 0 && (least < 0 || m.dist[y * 80 + x] < least))
+                            least = m.dist[y * 80 + x];
+                CHECK_EQ_U64((uint64_t)(least + 1), (uint64_t)((int64_t)known[k] + 1));
+                found++;
+            }
+            CHECK(st != DG_OK || found > 0 || strcmp(gens[g], "cave") == 0);
+            free(queue), free(known);
+            map_free(&m);
+        }
 }
 
 /* Out of memory at any allocation of dg_roles_populate: DG_E_NOMEM and no

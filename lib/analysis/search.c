@@ -587,18 +587,21 @@ int32_t dgi_walk_from_walled(const dgi_move *w, dg_point from, int32_t *dist, in
     int32_t head = 0, tail = 0, start = from.y * width + from.x;
     dist[start] = 0;
     queue[tail++] = start;
-    while (head < tail)
-    {
-        int32_t c = queue[head++], nd = dist[c] + 1;
-        if (dist[c - width] == -1)
-            dist[c - width] = nd, queue[tail++] = c - width;
-        if (dist[c + 1] == -1)
-            dist[c + 1] = nd, queue[tail++] = c + 1;
-        if (dist[c + width] == -1)
-            dist[c + width] = nd, queue[tail++] = c + width;
-        if (dist[c - 1] == -1)
-            dist[c - 1] = nd, queue[tail++] = c - 1;
-    }
+    /* one distance at a time (the queue holds the cells at nd - 1 up to
+     * end): nd in a register, not read back from the cell just popped */
+    for (int32_t nd = 1; head < tail; nd++)
+        for (const int32_t end = tail; head < end; head++)
+        {
+            int32_t c = queue[head], *here = dist + c;
+            if (here[-width] == -1)
+                here[-width] = nd, queue[tail++] = c - width;
+            if (here[1] == -1)
+                here[1] = nd, queue[tail++] = c + 1;
+            if (here[width] == -1)
+                here[width] = nd, queue[tail++] = c + width;
+            if (here[-1] == -1)
+                here[-1] = nd, queue[tail++] = c - 1;
+        }
     return tail;
 }
 

@@ -22,7 +22,8 @@ enum { /* dgi_room_facts.flags */
     DGI_RF_SHUT = 16,     /* unreachable with both shut */
     DGI_RF_START = 32,    /* holds result->start */
     DGI_RF_EXIT = 64,     /* holds result->exit */
-    DGI_RF_KEY = 128      /* holds a key marker */
+    DGI_RF_KEY = 128,     /* holds a key marker */
+    DGI_RF_WHOLE = 256    /* its open cells are every cell of its rect (clipped to the grid) */
 };
 typedef struct dgi_room_facts {
     int32_t distance;  /* walking steps from the start to its nearest open cell, -1 unreachable */
@@ -41,18 +42,27 @@ dg_status dgi_room_facts_fill(const dg_grid *grid, const dg_result *result,
                               const int32_t *walk, dgi_room_facts *facts, int32_t asked, int32_t *reachable,
                               const dg_allocator *allocator);
 
+/* What room_dist holds for a room whose distance population measures itself. */
+#define DGI_DIST_UNKNOWN INT32_MIN
+
 /* roles.c: dg_roles, with the start's walk measured already (walk as for
- * dgi_room_facts_fill, or NULL). */
+ * dgi_room_facts_fill, or NULL). room_dist (NULL: not asked) gets per room
+ * the walking distance population reads off its rect (the least over the
+ * rect's cells, -1 none reached) where the room's cells are its whole rect,
+ * the nearest of them being its distance; DGI_DIST_UNKNOWN elsewhere. */
 dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
                         uint64_t seed, dg_result *result, dg_role_report *report,
-                        const int32_t *walk, const dg_allocator *allocator, dg_diag *diag);
+                        const int32_t *walk, int32_t *room_dist, const dg_allocator *allocator,
+                        dg_diag *diag);
 
 /* populate.c: dg_populate, with the start's walk over the params' passable
- * tiles measured already (dgi_walk_from's distances, or NULL), and a
- * width*height scratch of int32 for its queue (or NULL: its own). */
+ * tiles measured already (dgi_walk_from's distances, or NULL), the rooms'
+ * distances read off that walk where known (dgi_roles_run's room_dist, or
+ * NULL), and a width*height scratch of int32 for its queue (or NULL: its own). */
 dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
                            const dg_populate_params *params, uint64_t seed, dg_result *result,
-                           dg_populate_stats *stats, const int32_t *walk, int32_t *queue,
+                           dg_populate_stats *stats, const int32_t *walk,
+                           const int32_t *room_dist, int32_t *queue,
                            const dg_allocator *allocator, dg_diag *diag);
 
 #endif

@@ -27,24 +27,27 @@ dg_status dg_roles_populate(const dg_grid *grid, const dg_role_rule *rules, int3
                             dg_populate_stats *stats, const dg_allocator *allocator,
                             dg_diag *diag)
 {
-    int32_t *walk = NULL;
-    size_t bytes = 0;
-    if (walk_possible(grid, result))
+    int32_t *walk = NULL, *room_dist = NULL;
+    size_t bytes = 0, n = 0;
+    if (walk_possible(grid, result) && result->room_count >= 0)
     {
-        size_t n = (size_t)grid->width * (size_t)grid->height;
-        bytes = n * 2 * sizeof *walk; /* the distances, then the search's queue */
+        n = (size_t)grid->width * (size_t)grid->height;
+        /* the distances, then the search's queue, then the rooms' distances */
+        bytes = (n * 2 + (size_t)result->room_count) * sizeof *walk;
         walk = dgi_alloc(allocator, bytes); /* NULL: each step measures its own */
         if (walk)
-            dgi_walk_default(grid, result->start, walk, walk + n);
+            dgi_walk_default(grid, result->start, walk, walk + n), room_dist = walk + 2 * n;
     }
-    dg_status st = dgi_roles_run(grid, rules, count, seed, result, report, walk, allocator, diag);
+    dg_status st =
+        dgi_roles_run(grid, rules, count, seed, result, report, walk, room_dist, allocator, diag);
     if (st == DG_OK)
     {
         dg_diag own; /* a roles shortfall's message stays when population succeeds */
         memset(&own, 0, sizeof own);
-        int32_t *queue = walk ? walk + bytes / 2 / sizeof *walk : NULL; /* free now */
-        st = dgi_populate_run(grid, table, params, seed, result, stats,
-                              same_tiles(params) ? walk : NULL, queue, allocator, &own);
+        int32_t *queue = walk ? walk + n : NULL; /* free now */
+        int same = same_tiles(params); /* else population walks its own tiles */
+        st = dgi_populate_run(grid, table, params, seed, result, stats, same ? walk : NULL,
+                              same ? room_dist : NULL, queue, allocator, &own);
         if (st != DG_OK && diag)
             *diag = own;
     }

@@ -185,8 +185,11 @@ typedef struct pop {
     uint8_t open[256];      /* per tile: 1 if passable */
     uint8_t unspawnable[256]; /* per tile: 1 unless a spawn may stand on it (dgi_spawn_tile) */
     int32_t *room_dist; /* per room, -1: unreached */
+    const int32_t *known_dist; /* per room from the roles (NULL: none): room_dist's, or
+                                * DGI_DIST_UNKNOWN where it is measured here */
     dg_rect *rects;     /* per room, its rect clipped to the grid (room_rect) */
     int32_t max_dist;
+    int32_t base_budget; /* the curve at params->depth (curve_at) */
     uint8_t *flags;     /* per entry, ENTRY_* */
     uint8_t *kinds;     /* per entry: bit i if it lists kind_names[i] ... */
     uint8_t *kinds_known; /* ... once bit i here says it was looked up */
@@ -265,7 +268,8 @@ static void room_distances(pop *q)
     for (int32_t i = 0; i < q->r->room_count; i++)
     {
         q->rects[i] = room_rect(q, i);
-        q->room_dist[i] = room_distance(q, q->rects[i]);
+        int known = q->known_dist && q->known_dist[i] != DGI_DIST_UNKNOWN;
+        q->room_dist[i] = known ? q->known_dist[i] : room_distance(q, q->rects[i]);
         q->max_dist = DG_MAX(q->max_dist, q->room_dist[i]);
     }
 }
@@ -399,7 +403,7 @@ static int32_t curve_at(const dg_populate_params *p, int32_t depth)
 
 static int32_t room_budget(const pop *q, int32_t room)
 {
-    int64_t base = curve_at(q->p, q->p->depth);
+    int64_t base = q->base_budget;
     int64_t grow = q->max_dist > 0
                        ? (int64_t)q->p->distance_permille * q->room_dist[room] / q->max_dist
                        : 0;
@@ -835,6 +839,7 @@ static dg_status prepare(pop *q, const int32_t *walk, int32_t *queue, dg_diag *d
     tile_tables(q);
     mark_taken(q);
     room_distances(q);
+    q->base_budget = curve_at(q->p, q->p->depth);
     entry_flags(q);
     return reserve_spawns(q, diag);
 }
@@ -855,12 +860,14 @@ dg_status dg_populate(const dg_grid *grid, const dg_spawn_table *table,
                       const dg_populate_params *params, uint64_t seed, dg_result *result,
                       dg_populate_stats *stats, const dg_allocator *allocator, dg_diag *diag)
 {
-    return dgi_populate_run(grid, table, params, seed, result, stats, NULL, NULL, allocator, diag);
+    return dgi_populate_run(grid, table, params, seed, result, stats, NULL, NULL, NULL, allocator,
+                            diag);
 }
 
 dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
                            const dg_populate_params *params, uint64_t seed, dg_result *result,
-                           dg_populate_stats *stats, const int32_t *walk, int32_t *queue,
+                           dg_populate_stats *stats, const int32_t *walk,
+                           const int32_t *room_dist, int32_t *queue,
                            const dg_allocator *allocator, dg_diag *diag)
 {
     dg_populate_params def;
@@ -875,6 +882,7 @@ dg_status dgi_populate_run(const dg_grid *grid, const dg_spawn_table *table,
     q.table = table;
     q.r = result;
     q.a = allocator;
+    q.known_dist = room_dist;
     dgi_move_basic(&q.w, grid, q.p->passable);
     st = prepare(&q, walk, queue, diag);
     for (int32_t i = 0; st == DG_OK && i < result->room_count; i++)

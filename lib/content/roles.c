@@ -322,12 +322,13 @@ dg_status dg_roles(const dg_grid *grid, const dg_role_rule *rules, int32_t count
                    dg_result *result, dg_role_report *report, const dg_allocator *allocator,
                    dg_diag *diag)
 {
-    return dgi_roles_run(grid, rules, count, seed, result, report, NULL, allocator, diag);
+    return dgi_roles_run(grid, rules, count, seed, result, report, NULL, NULL, allocator, diag);
 }
 
 dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t count,
                         uint64_t seed, dg_result *result, dg_role_report *report,
-                        const int32_t *walk, const dg_allocator *allocator, dg_diag *diag)
+                        const int32_t *walk, int32_t *room_dist, const dg_allocator *allocator,
+                        dg_diag *diag)
 {
     dg_status st = check_input(grid, rules, count, result, diag);
     if (st != DG_OK)
@@ -350,6 +351,8 @@ dg_status dgi_roles_run(const dg_grid *grid, const dg_role_rule *rules, int32_t 
              : DG_E_NOMEM;
     if (st == DG_OK)
     {
+        for (int32_t k = 0; room_dist && k < s.rooms; k++)
+            room_dist[k] = f[k].flags & DGI_RF_WHOLE ? f[k].distance : DGI_DIST_UNKNOWN;
         dgi_rng_seed(&s.rng, seed, ROLE_STREAM);
         s.rep.rules = count, s.rep.rooms = s.rooms, s.rep.reachable = reachable;
         for (int32_t k = 0; k < s.rooms; k++)

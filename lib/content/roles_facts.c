@@ -505,7 +505,12 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
     dg_rect q;
     int32_t area = rc->first[k + 1] - rc->first[k];
     if (cells_fill_rect(rc->cells + rc->first[k], area, &q))
+    {
+        dg_rect whole = clip_rect(g, r->rooms[k].rect);
         scan_rim(&s, q, r->start);
+        if (q.x == whole.x && q.y == whole.y && q.w == whole.w && q.h == whole.h)
+            f[k].flags |= DGI_RF_WHOLE;
+    }
     else
         scan_cells(&s, rc->cells + rc->first[k], area, r->start);
     int32_t n = s.n, best = s.best;
@@ -519,18 +524,18 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
         if (tag[list[i]] != found)
             continue;
         groups++;
-        int32_t top = 0, *stack = list + n;
-        stack[top++] = list[i];
+        int32_t top = 0, *stack = list + n; /* packed cells: one division a group */
+        stack[top++] = DGI_PACK(list[i] % w, list[i] / w);
         tag[list[i]] = grouped;
         while (top > 0)
         {
-            int32_t c = stack[--top], cx = c % w, cy = c / w;
+            int32_t c = stack[--top], cx = DGI_PX(c), cy = DGI_PY(c);
             for (int32_t ny = DG_MAX(cy - 1, 0); ny <= DG_MIN(cy + 1, h - 1); ny++)
                 for (int32_t nx = DG_MAX(cx - 1, 0); nx <= DG_MIN(cx + 1, w - 1); nx++)
                     if (tag[ny * w + nx] == found)
                     {
                         tag[ny * w + nx] = grouped;
-                        stack[top++] = ny * w + nx;
+                        stack[top++] = DGI_PACK(nx, ny);
                     }
         }
     }
@@ -623,12 +628,15 @@ static void fill_holdings(const dg_grid *g, const dg_result *r, const int32_t *o
 /* Locked and secret doors on the grid: bit 1 and bit 2. */
 static int gates_present(const dg_grid *g)
 {
+    /* rows without a gap between them (most grids): one search of them all */
+    const int whole = g->stride == g->width;
+    const size_t span = whole ? (size_t)g->width * (size_t)g->height : (size_t)g->width;
     int found = 0;
-    for (int32_t y = 0; y < g->height && found != 3; y++)
+    for (int32_t y = 0; y < (whole ? 1 : g->height) && found != 3; y++)
     {
         const uint8_t *row = &DG_CELL(g, 0, y);
-        found |= (memchr(row, DG_TILE_DOOR_LOCKED, (size_t)g->width) != NULL) |
-                 (memchr(row, DG_TILE_DOOR_SECRET, (size_t)g->width) != NULL) << 1;
+        found |= (memchr(row, DG_TILE_DOOR_LOCKED, span) != NULL) |
+                 (memchr(row, DG_TILE_DOOR_SECRET, span) != NULL) << 1;
     }
     return found;
 }

@@ -145,8 +145,9 @@ dg_status dg_roles_check(const dg_role_rule *rules, int32_t count, dg_diag *diag
         dg_status st = dgi_role_rule_check(&rules[i], i, NULL, diag);
         if (st != DG_OK)
             return st;
-        for (int32_t j = 0; j < i; j++)
-            if (strncmp(rules[i].name, rules[j].name, DG_NAME_MAX) == 0)
+        for (int32_t j = 0; j < i; j++) /* the first letters differ for most pairs */
+            if (rules[i].name[0] == rules[j].name[0] &&
+                strncmp(rules[i].name, rules[j].name, DG_NAME_MAX) == 0)
                 return bad(diag, NULL, i, &rules[i], "the name of an earlier rule");
     }
     dgi_diag_ok(diag);
