@@ -9,7 +9,9 @@
  * boxes; rooms that no edge joins stay room_distance cells apart. A room whose
  * cycle is still open is pulled toward the placed rooms it must meet, and a
  * candidate after which the neighbour closing a cycle (from room distance 4
- * on also a door neighbour) cannot be placed is taken last. A room none of
+ * on also a door neighbour) cannot be placed is taken last; after the first
+ * attempt, so is one after which a placed room near it keeps no place for a
+ * neighbour that waits for that room alone. A room none of
  * whose drawn candidates fits is scanned for: every side of each room it is
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
@@ -1416,9 +1418,10 @@ static int32_t most_failed(const dgi_layout *L)
 
 /* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. The
  * first keeps the plain order (most graphs lay out at once, and it is the
- * cheaper one); the others close each cycle as soon as they can, and every
- * other one starts from the node that failed most: a room crowded by its
- * neighbours fits when it comes first and they come after it. The order
+ * cheaper one); the others close each cycle as soon as they can, look
+ * ahead for the rooms next to each one placed, and every other one starts
+ * from the node that failed most: a room crowded by its neighbours fits
+ * when it comes first and they come after it. The order
  * from the start node is restored for the result. */
 static int lays_out(dgi_layout *L)
 {
