@@ -763,6 +763,24 @@ TEST(graph_layout_random_families)
         printf("    %d of %d family graphs laid out\n", laid, tried);
 }
 
+/* Trees of the families test that 0.15 did not lay out (seed 0): a room's
+ * placed neighbour had lost its last free side to the rooms placed around
+ * it before the room's turn. The attempts after the first look ahead for
+ * such waiting rooms, and these lay out. */
+TEST(graph_layout_waiting_neighbours)
+{
+    static const struct { int32_t n, graph, d; } cases[] = {{24, 0, 4}, {33, 1, 2}, {40, 2, 0}, {47, 1, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    {
+        sample_graph s;
+        int32_t n = cases[c].n;
+        family_tree(&s, n, cases[c].d, (uint64_t)((size_t)n * 1009u + (size_t)cases[c].graph * 7u + 1u));
+        char name[48];
+        snprintf(name, sizeof name, "tree n=%d graph %d", (int)n, (int)cases[c].graph);
+        layout_graph(&s.g, name, s.width, s.height, 1);
+    }
+}
+
 /* A graph whose smallest rooms and corridors cannot fit the grid is refused
  * before any search (the size bound), naming both areas, the grid untouched;
  * where the bound is met exactly the layout may still exist and is searched. */

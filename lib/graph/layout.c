@@ -9,7 +9,9 @@
  * boxes; rooms that no edge joins stay room_distance cells apart. A room whose
  * cycle is still open is pulled toward the placed rooms it must meet, and a
  * candidate after which the neighbour closing a cycle (from room distance 4
- * on also a door neighbour) cannot be placed is taken last. A room none of
+ * on also a door neighbour) cannot be placed is taken last; after the first
+ * attempt, so is one after which a placed room near it keeps no place for a
+ * neighbour that waits for that room alone. A room none of
  * whose drawn candidates fits is scanned for: every side of each room it is
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
@@ -127,6 +129,12 @@ static void place_order(dgi_layout *L, int32_t n, int most_tied)
 static int meets(dgi_box p, dgi_box q)
 {
     return p.x0 <= q.x1 && q.x0 <= p.x1 && p.y0 <= q.y1 && q.y0 <= p.y1;
+}
+
+/* Grows all to cover q too. */
+static void extend(dgi_box *all, dgi_box q)
+{
+    *all = (dgi_box){imin(all->x0, q.x0), imin(all->y0, q.y0), imax(all->x1, q.x1), imax(all->y1, q.y1)};
 }
 
 /* The footprints are also indexed by square buckets of the grid, so a test
@@ -1008,6 +1016,64 @@ static int closers_fit(dgi_layout *L, int32_t n)
     return 1;
 }
 
+/* 1 if placed neighbour m is all of c's placed neighbours. */
+static int waits_for_only(const dgi_layout *L, int32_t c, int32_t m)
+{
+    for (int32_t k = 0; k < L->deg[c]; k++)
+    {
+        int32_t v = other_end(&L->g->edges[L->adj[c][k]], c);
+        if (L->placed[v] && v != m)
+            return 0;
+    }
+    return 1;
+}
+
+/* 1 if unplaced node c still finds a place, drawn or else scanned. */
+static int still_fits(dgi_layout *L, int32_t c)
+{
+    for (int32_t k = 0; k < LOOK_DRAWS; k++)
+    {
+        dgi_box q;
+        dgi_route tied[DG_GRAPH_DEGREE_MAX];
+        int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
+        if (room_try(L, c, k % TIE_MODES, &q, tied, tied_edge, &ntied))
+        {
+            take_back(L, c, tied_edge, ntied);
+            return 1;
+        }
+    }
+    if (!room_scan(L, c))
+        return 0;
+    room_remove(L, c);
+    return 1;
+}
+
+/* 1 if every placed room next to n (just placed) keeps a place for each
+ * neighbour that waits for it alone: n may take the last free side of a
+ * room whose own rooms come later in the order. */
+static int others_keep_room(dgi_layout *L, int32_t n)
+{
+    dgi_box near = L->room[n];
+    for (int32_t k = 0; k < L->deg[n]; k++) /* with n's corridors */
+        if (L->has_corr[L->adj[n][k]])
+            for (int32_t i = 0; i < L->corr[L->adj[n][k]].legs; i++)
+                extend(&near, L->corr[L->adj[n][k]].leg[i]);
+    near = grow(near, 2 + L->d);
+    for (uint64_t placed = rooms_near(L, near); placed; placed &= placed - 1)
+    {
+        int32_t m = lowest_bit(placed);
+        if (m == n || !meets(near, grow(L->room[m], 1)))
+            continue;
+        for (int32_t k = 0; k < L->deg[m]; k++)
+        {
+            int32_t c = other_end(&L->g->edges[L->adj[m][k]], m);
+            if (!L->placed[c] && waits_for_only(L, c, m) && !still_fits(L, c))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Places node n: the first fitting candidate after which the cycles it
  * leads into can still close; while n has a cycle to close further on, the
  * one of ROOM_KEEP such candidates nearest the rooms it must meet. */
@@ -1027,7 +1093,8 @@ static int room_place(dgi_layout *L, int32_t n)
         if (!room_try(L, n, k % TIE_MODES, &q, tied, tied_edge, &ntied))
             continue;
         /* a candidate that blocks a closing neighbour scores last */
-        int32_t s = pull_score(L, q, who, hops, targets) + (closers_fit(L, n) ? 0 : INT32_MAX / 2);
+        int fine = closers_fit(L, n) && (!L->look_near || others_keep_room(L, n));
+        int32_t s = pull_score(L, q, who, hops, targets) + (fine ? 0 : INT32_MAX / 2);
         take_back(L, n, tied_edge, ntied);
         if (best < 0 || s < best)
             best = s, best_rng = before, best_mode = k % TIE_MODES;
@@ -1191,11 +1258,6 @@ static void shift_route(dgi_route *r, int32_t dx, int32_t dy)
     shift_box(&r->door[0], dx, dy), shift_box(&r->door[1], dx, dy);
 }
 
-static void extend(dgi_box *all, dgi_box q)
-{
-    *all = (dgi_box){imin(all->x0, q.x0), imin(all->y0, q.y0), imax(all->x1, q.x1), imax(all->y1, q.y1)};
-}
-
 /* The shift that puts the rooms (placed_only: the placed ones) and the
  * corridors, with their walls, in the middle of the grid. */
 static void shift_to_middle(const dgi_layout *L, int placed_only, int32_t *dx, int32_t *dy)
@@ -1356,9 +1418,10 @@ static int32_t most_failed(const dgi_layout *L)
 
 /* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. The
  * first keeps the plain order (most graphs lay out at once, and it is the
- * cheaper one); the others close each cycle as soon as they can, and every
- * other one starts from the node that failed most: a room crowded by its
- * neighbours fits when it comes first and they come after it. The order
+ * cheaper one); the others close each cycle as soon as they can, look
+ * ahead for the rooms next to each one placed, and every other one starts
+ * from the node that failed most: a room crowded by its neighbours fits
+ * when it comes first and they come after it. The order
  * from the start node is restored for the result. */
 static int lays_out(dgi_layout *L)
 {
@@ -1367,6 +1430,7 @@ static int lays_out(dgi_layout *L)
     {
         if (t > 0)
             place_order(L, t & 1 ? most_failed(L) : start, 1);
+        L->look_near = t > 0;
         int32_t bad = attempt(L);
         ok = bad < 0;
         if (!ok)
@@ -1479,7 +1543,7 @@ static void layout_clear(dgi_layout *L, const dg_graph *g)
     CLEAR(fails, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
-    L->extras = 0;
+    L->extras = 0, L->look_near = 0;
     L->tpl_list = NULL, L->tdoor = NULL, L->tdoor_cache = NULL;
     L->tpl_row = L->tdoor_found = NULL;
     L->bshift = L->bcols = L->brows = 0;

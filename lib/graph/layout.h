@@ -58,6 +58,7 @@ typedef struct dgi_layout {
     uint64_t seed;
     dgi_bucket *bucket;        /* bcols x brows, each 1 << bshift cells square; NULL: not indexed */
     int32_t bshift, bcols, brows;
+    int look_near; /* room_place also looks ahead for the rooms next to the one placed */
     uint64_t rooms_placed, corr_placed[DG_GRAPH_EDGES_MAX / 64]; /* placed[] and has_corr[] as bits */
 } dgi_layout;
 
