@@ -325,11 +325,12 @@ static int contract_ok(const dg_grid *g, const dg_result *r, char *why, size_t w
     dg_quality q;
     if (dg_survey_map(g, r, &q, NULL, NULL) != DG_OK)
         return snprintf(why, why_size, "survey failed"), 0;
-    if (q.border_open || q.unreachable || q.doorless_joins || q.dead_doors || !q.start_in_room ||
-        !q.exit_in_room || q.start_is_exit || q.regions != 1)
+    if (q.border_open || q.void_open || q.unreachable || q.doorless_joins || q.dead_doors ||
+        !q.start_in_room || !q.exit_in_room || q.start_is_exit || q.regions != 1)
     {
-        snprintf(why, why_size, "survey: border %d unreachable %d doorless %d dead doors %d "
-                 "start/exit in room %d/%d regions %d", (int)q.border_open, (int)q.unreachable,
+        snprintf(why, why_size, "survey: border %d beside void %d unreachable %d doorless %d "
+                 "dead doors %d start/exit in room %d/%d regions %d", (int)q.border_open,
+                 (int)q.void_open, (int)q.unreachable,
                  (int)q.doorless_joins, (int)q.dead_doors, (int)q.start_in_room,
                  (int)q.exit_in_room, (int)q.regions);
         return 0;
