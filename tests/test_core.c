@@ -1,6 +1,8 @@
 /* Core API: version, status, grid, RNG, result, rendering. */
 #include "test.h"
 
+#include "core/core.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +10,23 @@ TEST(version_matches_header)
 {
     CHECK(dg_version_number() == DG_VERSION_NUMBER);
     CHECK(strcmp(dg_version(), "0.1.0") == 0 || DG_VERSION_MINOR != 1);
+}
+
+/* The spare check counts the slots a struct has left: a field that took the
+ * first slot is not read as a spare one, and the last slot still is. */
+TEST(spare_check_counts_the_slots_left)
+{
+    struct grown {
+        int32_t field;
+        int32_t spare[DG_SPARE_SLOTS - 1];
+    } g;
+    memset(&g, 0, sizeof g);
+    g.field = 7;
+    dg_diag d;
+    CHECK(DGI_SPARE_CHECK(g.spare, "grown", &d) == DG_OK);
+    g.spare[DG_SPARE_SLOTS - 2] = 1;
+    CHECK(DGI_SPARE_CHECK(g.spare, "grown", &d) == DG_E_INVALID);
+    CHECK(strstr(d.message, "grown spare[6] is 1") != NULL);
 }
 
 TEST(status_names_are_distinct)

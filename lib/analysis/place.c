@@ -28,7 +28,7 @@ static dg_status check_params(const dg_grid *g, const dg_place_params *p, const 
 {
     if (!out)
         return dgi_fail(diag, DG_E_NULL, "placement is NULL");
-    if (dgi_spare_check(p->spare, "place params", diag) != DG_OK)
+    if (DGI_SPARE_CHECK(p->spare, "place params", diag) != DG_OK)
         return DG_E_INVALID;
     if (p->spawn_count < 0 || p->spawn_min_distance < 0)
         return dgi_fail(diag, DG_E_INVALID,

@@ -60,7 +60,7 @@ static dg_status walk_check_rule(const dg_move *r, dg_diag *diag)
     if (r->size < 0 || r->size > DG_CREATURE_SIZE_MAX)
         return dgi_fail(diag, DG_E_INVALID, "walk size is %d: must be 1..%d (0: 1)", (int)r->size,
                         DG_CREATURE_SIZE_MAX);
-    return dgi_spare_check(r->spare, "move", diag);
+    return DGI_SPARE_CHECK(r->spare, "move", diag);
 }
 
 static const char *overlay_first_mask(uint32_t flags)

@@ -54,7 +54,7 @@ static dg_status check_curve(const dg_populate_params *p, dg_diag *diag)
 
 static dg_status check_params(const dg_populate_params *p, dg_diag *diag)
 {
-    if (dgi_spare_check(p->spare, "populate params", diag) != DG_OK)
+    if (DGI_SPARE_CHECK(p->spare, "populate params", diag) != DG_OK)
         return DG_E_INVALID;
     if (p->depth < 0 || p->depth > DG_SPAWN_DEPTH_MAX)
         return dgi_fail(diag, DG_E_INVALID, "depth (%d) must be in 0..%d", (int)p->depth,

@@ -101,7 +101,7 @@ static dg_status check_params(const dg_grid *grid, const dg_autotile_params *p, 
     if (p->outside_class < 0 || p->outside_class > 255)
         return dgi_fail(diag, DG_E_INVALID, "autotile outside_class %d is not 0..255",
                         (int)p->outside_class);
-    if (dgi_spare_check(p->spare, "autotile params", diag) != DG_OK)
+    if (DGI_SPARE_CHECK(p->spare, "autotile params", diag) != DG_OK)
         return DG_E_INVALID;
     if (p->self_class == DG_AUTOTILE_OWN_CLASS)
     {

@@ -51,9 +51,13 @@ dg_status dgi_fail_at(dg_diag *diag, dg_status status, int32_t line, int32_t col
 #endif
     ;
 void dgi_diag_ok(dg_diag *diag);
-/* status.c: DG_OK if every spare slot of a growable input struct (docs/abi.md)
- * is 0, else DG_E_INVALID naming the struct (what) and the slot. */
-dg_status dgi_spare_check(const int32_t spare[DG_SPARE_SLOTS], const char *what, dg_diag *diag);
+/* status.c: DG_OK if each of the count spare slots of a growable input struct
+ * (docs/abi.md) is 0, else DG_E_INVALID naming the struct (what) and the slot. */
+dg_status dgi_spare_check_n(const int32_t *spare, int32_t count, const char *what, dg_diag *diag);
+/* dgi_spare_check_n over a struct's spare array (an array, not a pointer),
+ * counting its slots: a field that takes a slot shortens the check with it. */
+#define DGI_SPARE_CHECK(spare, what, diag) \
+    dgi_spare_check_n((spare), (int32_t)(sizeof(spare) / sizeof((spare)[0])), (what), (diag))
 
 /* autotile.c: the blob index (0..46) of any 8-bit neighbour mask. */
 uint8_t dgi_blob_index(uint32_t mask);

@@ -83,9 +83,9 @@ void dgi_diag_ok(dg_diag *diag)
     }
 }
 
-dg_status dgi_spare_check(const int32_t spare[DG_SPARE_SLOTS], const char *what, dg_diag *diag)
+dg_status dgi_spare_check_n(const int32_t *spare, int32_t count, const char *what, dg_diag *diag)
 {
-    for (int i = 0; i < DG_SPARE_SLOTS; i++)
+    for (int32_t i = 0; i < count; i++)
         if (spare[i] != 0)
             return dgi_fail(diag, DG_E_INVALID,
                             "%s spare[%d] is %d: spare slots must be 0 (a later libdungeon's "

@@ -1378,7 +1378,7 @@ dg_status dgi_attach_generate(dg_grid *grid, const dg_attach_params *params, uin
     dg_status st;
     if (!params)
         return dgi_fail(diag, DG_E_NULL, "attach: params is NULL");
-    st = dgi_spare_check(params->spare, "attach params", diag);
+    st = DGI_SPARE_CHECK(params->spare, "attach params", diag);
     if (st == DG_OK)
         st = validate(params, grid, diag);
     if (st != DG_OK)

@@ -173,7 +173,7 @@ static dg_status check_params(const dg_grid *g, const dg_bsp_params *p, dg_diag 
     dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "bsp: params is NULL");
-    if ((st = dgi_spare_check(p->spare, "bsp params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "bsp params", diag)) != DG_OK)
         return st;
     if ((st = check_room_range(diag, "room_min_w", "room_max_w", p->room_min_w, p->room_max_w)) ||
         (st = check_room_range(diag, "room_min_h", "room_max_h", p->room_min_h, p->room_max_h)) ||

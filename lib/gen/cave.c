@@ -120,7 +120,7 @@ static dg_status check_params(const dg_grid *g, const dg_cave_params *p, dg_diag
     dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "cave: params is NULL");
-    if ((st = dgi_spare_check(p->spare, "cave params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "cave params", diag)) != DG_OK)
         return st;
     if ((st = check_one(diag, "fill_permille", p->fill_permille, 0, 1000)) ||
         (st = check_one(diag, "birth", p->birth, 0, 511)) ||

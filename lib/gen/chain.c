@@ -152,7 +152,7 @@ static dg_status check_params(const dg_grid *g, const dg_chain_params *p, dg_dia
     dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "chain: params is NULL");
-    if ((st = dgi_spare_check(p->spare, "chain params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "chain params", diag)) != DG_OK)
         return st;
     if ((st = check_rooms(diag, p)) ||
         (st = check_range(diag, "room width", p->room_min_w, p->room_max_w, DG_GRID_MAX_DIM)) ||

@@ -114,7 +114,7 @@ static dg_status check_params(const dg_grid *g, const dg_maze_params *p, dg_diag
     dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "maze: params is NULL");
-    if ((st = dgi_spare_check(p->spare, "maze params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "maze params", diag)) != DG_OK)
         return st;
     if ((st = check_fields(p, diag)) != DG_OK)
         return st;

@@ -164,7 +164,7 @@ static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_d
     dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "scatter: params is NULL");
-    if ((st = dgi_spare_check(p->spare, "scatter params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "scatter params", diag)) != DG_OK)
         return st;
     if ((st = check_rooms(diag, p)) ||
         (st = check_span(diag, "room_min_w", p->room_min_w, "room_max_w", p->room_max_w)) ||

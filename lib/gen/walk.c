@@ -107,7 +107,7 @@ static dg_status check_params(const dg_grid *g, const dg_walk_params *p, dg_diag
     dg_status st;
     if (!p)
         return dgi_fail(diag, DG_E_NULL, "walk: params is NULL");
-    if ((st = dgi_spare_check(p->spare, "walk params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "walk params", diag)) != DG_OK)
         return st;
     if ((st = check_value(diag, "mode", p->mode, 0, 1)) ||
         (st = check_value(diag, "target_floor (permille)", p->target_floor, 1, 1000)) ||

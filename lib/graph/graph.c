@@ -121,7 +121,7 @@ static dg_status check_options(const checker *c)
     if (g->extra_connections != 0 && g->extra_connections != 1)
         return dgi_fail(diag, DG_E_INVALID, "graph: extra_connections %d; 0 or 1",
                         (int)g->extra_connections);
-    return dgi_spare_check(g->spare, "dg_graph", diag);
+    return DGI_SPARE_CHECK(g->spare, "dg_graph", diag);
 }
 
 static dg_status check_range(const checker *c, int32_t i, const char *what, int32_t lo,

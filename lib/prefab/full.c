@@ -618,7 +618,7 @@ static dg_status full_check(const dg_prefab_set *set,
     if (!set)
         return dgi_fail(diag, DG_E_NULL, "prefab_full: set is NULL");
     dg_status st;
-    if ((st = dgi_spare_check(p->spare, "prefab_full params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "prefab_full params", diag)) != DG_OK)
         return st;
     if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
         return dgi_fail(diag, DG_E_INVALID, "prefab_full: orientations 0x%X must be a non-empty "

@@ -91,7 +91,7 @@ static dg_status check_params(const dg_prefab_set *set,
     if (!set)
         return dgi_fail(diag, DG_E_NULL, "prefab_jigsaw: set is NULL");
     dg_status st;
-    if ((st = dgi_spare_check(p->spare, "prefab_jigsaw params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "prefab_jigsaw params", diag)) != DG_OK)
         return st;
     if ((p->orientations & DG_ORIENT_MASK_ALL) == 0 || (p->orientations & ~DG_ORIENT_MASK_ALL))
         return dgi_fail(diag, DG_E_INVALID, "prefab_jigsaw: orientations 0x%X must be a non-empty "

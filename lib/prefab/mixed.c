@@ -83,7 +83,7 @@ static dg_status check_params(const dg_prefab_set *set,
     if (!set)
         return dgi_fail(diag, DG_E_NULL, "prefab_mixed: set is NULL");
     dg_status st;
-    if ((st = dgi_spare_check(p->spare, "prefab_mixed params", diag)) != DG_OK)
+    if ((st = DGI_SPARE_CHECK(p->spare, "prefab_mixed params", diag)) != DG_OK)
         return st;
     if (p->mode != DG_PREFAB_FULL && p->mode != DG_PREFAB_JIGSAW && p->mode != DG_PREFAB_ISLAND &&
         p->mode != DG_PREFAB_FURNISH)

@@ -887,7 +887,7 @@ static dg_status hide_rooms(placer *s, const dg_allocator *a)
 
 static dg_status check_params(const dg_lock_params *p, dg_diag *diag)
 {
-    if (dgi_spare_check(p->spare, "lock params", diag) != DG_OK)
+    if (DGI_SPARE_CHECK(p->spare, "lock params", diag) != DG_OK)
         return DG_E_INVALID;
     if (p->locks < 0 || p->locks > DG_LOCKS_MAX)
         return dgi_fail(diag, DG_E_INVALID, "locks is %d: must be 0..%d", (int)p->locks,

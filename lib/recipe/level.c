@@ -13,7 +13,7 @@ void dg_site_init(dg_site *site)
 
 static dg_status check_site(const dg_site *s, const dg_grid *g, dg_diag *diag)
 {
-    dg_status st = dgi_spare_check(s->spare, "site", diag);
+    dg_status st = DGI_SPARE_CHECK(s->spare, "site", diag);
     if (st != DG_OK)
         return st;
     int32_t stride = s->reserved_stride ? s->reserved_stride : g->width;

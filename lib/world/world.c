@@ -343,7 +343,7 @@ static dg_status check_curve(const dg_world_params *p, dg_diag *diag)
 
 static dg_status check_params(const dg_world_params *p, dg_diag *diag)
 {
-    if (dgi_spare_check(p->spare, "world params", diag) != DG_OK)
+    if (DGI_SPARE_CHECK(p->spare, "world params", diag) != DG_OK)
         return DG_E_INVALID;
     if (p->room_size < DG_WORLD_ROOM_MIN || p->room_size > DG_WORLD_ROOM_MAX ||
         p->room_size % 2 == 0)
