@@ -601,10 +601,10 @@ dg_status dg_recipe_from_params(dg_recipe *recipe, const char *generator, const 
     dg_status st = dgi_params_check_size(g, generator, params, params_size, diag);
     if (st != DG_OK)
         return st;
-    int32_t spare[DG_SPARE_SLOTS]; /* the slots no field has taken: up to the struct's end */
-    int32_t slots = (int32_t)((g->params_size - g->spare_offset) / sizeof *spare);
-    memcpy(spare, (const unsigned char *)params + g->spare_offset, (size_t)slots * sizeof *spare);
-    if ((st = dgi_spare_check_n(spare, slots, g->name, diag)) != DG_OK)
+    int32_t spare[DG_SPARE_SLOTS];
+    memcpy(spare, (const unsigned char *)params + g->spare_offset,
+           (size_t)g->spare_slots * sizeof *spare);
+    if ((st = dgi_spare_check_n(spare, g->spare_slots, g->name, diag)) != DG_OK)
         return st;
     dg_recipe r;
     st = dg_recipe_init(&r, g->name, seed, width, height);

@@ -15,6 +15,7 @@ typedef struct dgi_generator {
     int32_t param_count;
     size_t params_size;
     size_t spare_offset; /* offsetof its spare[] (docs/abi.md) */
+    int32_t spare_slots; /* the slots of that spare[] no field has taken */
     void (*defaults)(void *params);
     dgi_gen_run run;
     int32_t needs_prefabs;

@@ -20,7 +20,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#define SIZES(T) sizeof(T), offsetof(T, spare)
+#define SIZES(T) sizeof(T), offsetof(T, spare), (int32_t)(sizeof(((T *)0)->spare) / sizeof(int32_t))
 #define TABLE(t) (t), (int32_t)(sizeof(t) / sizeof((t)[0]))
 
 /* A table entry whose help says "[<= other]" must not exceed parameter other:
