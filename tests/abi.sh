@@ -353,4 +353,24 @@ if ${CC:-cc} -std=c11 -Wall -Wextra -Iinclude "$tmp/spare.c" -o "$tmp/spare" "$B
 else
     bad "the spare-slot probe does not build"
 fi
+
+# The readers count a struct's slots with DGI_SPARE_CHECK, which must refuse a
+# pointer (its sizeof would count 2 or 1 slots) at compile time.
+cat >"$tmp/slots.c" <<'C'
+#include "core/core.h"
+struct probe { int32_t spare[6]; };
+int probe_array(struct probe *p, dg_diag *d);
+int probe_array(struct probe *p, dg_diag *d) { return DGI_SPARE_CHECK(p->spare, "probe", d); }
+#ifdef GIVE_POINTER
+int probe_pointer(int32_t *q, dg_diag *d);
+int probe_pointer(int32_t *q, dg_diag *d) { return DGI_SPARE_CHECK(q, "probe", d); }
+#endif
+C
+slots() { ${CC:-cc} -std=c11 -Iinclude -Ilib "$@" -c "$tmp/slots.c" -o "$tmp/slots.o" 2>"$tmp/slots.err"; }
+if slots && ! slots -DGIVE_POINTER; then
+    ok "DGI_SPARE_CHECK takes a spare array and refuses a pointer at compile time"
+else
+    bad "DGI_SPARE_CHECK: an array must compile and a pointer must not"
+    sed 's/^/      /' "$tmp/slots.err"
+fi
 finish

@@ -57,7 +57,21 @@ dg_status dgi_spare_check_n(const int32_t *spare, int32_t count, const char *wha
 /* dgi_spare_check_n over a struct's spare array (an array, not a pointer),
  * counting its slots: a field that takes a slot shortens the check with it. */
 #define DGI_SPARE_CHECK(spare, what, diag) \
-    dgi_spare_check_n((spare), (int32_t)(sizeof(spare) / sizeof((spare)[0])), (what), (diag))
+    dgi_spare_check_n((spare), DGI_ARRAY_SLOTS(spare), (what), (diag))
+/* The slots of an array; under gcc and clang a pointer (whose sizeof would
+ * count 2 or 1 slots silently) does not compile. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DGI_ARRAY_SLOTS(a)                                                            \
+    ((int32_t)(sizeof(a) / sizeof((a)[0]) +                                          \
+               0 * sizeof(struct {                                                   \
+                   _Static_assert(!__builtin_types_compatible_p(__typeof__(a),       \
+                                                                __typeof__(&(a)[0])), \
+                                  "an array, not a pointer");                        \
+                   int slot;                                                         \
+               })))
+#else
+#define DGI_ARRAY_SLOTS(a) ((int32_t)(sizeof(a) / sizeof((a)[0])))
+#endif
 
 /* autotile.c: the blob index (0..46) of any 8-bit neighbour mask. */
 uint8_t dgi_blob_index(uint32_t mask);
