@@ -396,6 +396,66 @@ TEST(populate_deterministic_and_pinned)
     dg_spawn_table_free(t);
 }
 
+/* Footprints of 2 to 4 cells a side, in groups: each inside its room's
+ * rect and on free cells (violations), and the same markers as 0.16 placed
+ * (pins), where footprints were read off a clearance map. */
+TEST(populate_large_footprints_pinned)
+{
+    static const char text[] = "spawns 1\n"
+                               "giant monster weight 5 cost 3 size 4\n"
+                               "ogre monster weight 5 cost 2 size 3 group 1..3\n"
+                               "crate item weight 5 cost 1 size 2 group 2..5\n"
+                               "rat monster weight 5 cost 1 group 1..6\n"
+                               "titan monster weight 1 cost 9 size 4 rooms boss\n"
+                               "troll monster weight 1 cost 5 size 2 rooms boss\n";
+    dg_spawn_table *t = NULL;
+    CHECK(dg_spawn_parse(text, sizeof text - 1, "t", NULL, NULL, NULL, &t, NULL) == DG_OK);
+    static const uint64_t pins[GENS] = {
+        0x14F1A2B12232D116ULL, /* attach */
+        0xC71E55BD7FC58E1DULL, /* bsp */
+        0x957ED71BF0CB504AULL, /* cave */
+        0xC1C8D898C76C3106ULL, /* chain */
+        0xA2D84B6BF314A6F9ULL, /* maze */
+        0x2A83DB8CAD25798DULL, /* scatter */
+        0xF43F68649ACC6910ULL, /* walk */
+        0x39A8A56FD329FE4CULL, /* world */
+    };
+    for (int g = 0; t && g < GENS; g++)
+    {
+        uint64_t x = 0xCBF29CE484222325ULL;
+        for (uint64_t seed = 1; seed <= 4; seed++)
+        {
+            map m;
+            if (map_make(&m, gens[g], seed, 80, 50))
+            {
+                label(&m);
+                dg_populate_params p;
+                dg_populate_defaults(&p);
+                p.cells_per_spawn = 2;
+                int32_t first = m.result.marker_count;
+                const char *why = "";
+                CHECK(dg_populate(&m.grid, t, &p, seed, &m.result, NULL, NULL, NULL) == DG_OK);
+                CHECKF(!violations(&m, first, &why), "%s seed %d: %s", gens[g], (int)seed, why);
+                for (int32_t i = first; i < m.result.marker_count; i++)
+                {
+                    const dg_marker *k = &m.result.markers[i];
+                    dg_rect r = m.result.rooms[k->room].rect;
+                    CHECK(k->pos.x >= r.x && k->pos.y >= r.y && k->pos.x + k->size <= r.x + r.w &&
+                          k->pos.y + k->size <= r.y + r.h);
+                    int32_t v[4] = {k->pos.x, k->pos.y, k->size, k->number};
+                    for (int j = 0; j < 4; j++)
+                        x = (x ^ (uint32_t)v[j]) * 0x100000001B3ULL;
+                }
+            }
+            map_free(&m);
+        }
+        if (getenv("POPULATE_PRINT_PINS"))
+            printf("        0x%016llXULL, /* %s */\n", (unsigned long long)x, gens[g]);
+        CHECK_EQ_U64(x, pins[g]);
+    }
+    dg_spawn_table_free(t);
+}
+
 /* An entry of cost 0 spends no budget, so it stands at most once in a room
  * (one shopkeeper a shop), however its weight outbids the rest. */
 TEST(populate_zero_cost_once_per_room)

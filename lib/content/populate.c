@@ -180,7 +180,7 @@ typedef struct pop {
     uint8_t *kept;      /* kept empty (n): in view of the start, or a marker's or
                          * spawn's cell; a footprint on free cells is out of
                          * view, so fits reads it as taken */
-    uint8_t *clear;     /* a room rect's clearance ((width + 1) * (height + 1) at most) */
+    uint8_t *free;      /* a room rect's free cells (rect_free_cells; n at most) */
     uint8_t *cols;      /* a rect row's column bits (width + 2) */
     uint8_t open[256];      /* per tile: 1 if passable */
     uint8_t unspawnable[256]; /* per tile: 1 unless a spawn may stand on it (dgi_spawn_tile) */
@@ -340,21 +340,18 @@ static void row_columns_up(const pop *q, const uint8_t *up, int32_t x0, int32_t 
             cols[j] = (uint8_t)((((unsigned)cols[j] << 1) & 6u) | q->open[up[x]]);
 }
 
-/* The clearance of the rect's free cells into q->clear, rect.w + 1 per row
- * (a 0 after each row's last cell, and a row of 0 below the last: the
- * clearance of what lies outside), as dgi_clearance_fill, capped at
- * DG_CREATURE_SIZE_MAX; footprints stay inside the rect, so it sees nothing
- * outside. A cell is free unless it is kept (in the start's view or taken),
+/* The rect's free cells: 1 in q->free (rect.w per row), 0 for the others.
+ * A cell is free unless it is kept (in the start's view or taken),
  * unreached, no spawn tile, or a possible chokepoint (may_cut, by the sliding
- * window of q->cols). The free cells go, packed and row by row, to the end
- * of q->queue (written backwards as the rows are read from the bottom up);
- * returns their number. */
-static int32_t rect_clearance(pop *q, dg_rect c)
+ * window of q->cols). No clearance is measured: a footprint's cells are read
+ * when one larger than a cell is placed (fits), which few are, and a cell
+ * that waits on its right neighbour's clearance waits on a store. The free
+ * cells go, packed and row by row, to the end of q->queue (written backwards
+ * as the rows are read from the bottom up); returns their number. */
+static int32_t rect_free_cells(pop *q, dg_rect c)
 {
-    const size_t w = (size_t)c.w + 1;
     uint8_t *cols = q->cols;
     int32_t *cell = q->queue + q->n; /* the next free cell goes before this */
-    memset(q->clear + (size_t)c.h * w, 0, w);
     for (int32_t y = c.h - 1; y >= 0; y--)
     {
         int32_t gy = c.y + y;
@@ -368,9 +365,7 @@ static int32_t rect_clearance(pop *q, dg_rect c)
         const size_t base = cell_index(q, (int32_t)c.x, gy);
         const uint8_t *tile = mid + c.x, *kept = q->kept + base;
         const int32_t *dist = q->dist + base;
-        uint8_t *row = q->clear + (size_t)y * w;
-        const uint8_t *below = row + w;
-        row[c.w] = 0;
+        uint8_t *row = q->free + (size_t)y * (size_t)c.w;
         for (int32_t x = c.w - 1; x >= 0; x--)
         {
             row[x] = 0;
@@ -379,8 +374,7 @@ static int32_t rect_clearance(pop *q, dg_rect c)
             unsigned win = cols[x] | (unsigned)cols[x + 1] << 3 | (unsigned)cols[x + 2] << 6;
             if ((CUT[win >> 6] >> (win & 63)) & 1u)
                 continue;
-            int32_t least = DG_MIN(row[x + 1], DG_MIN(below[x], below[x + 1]));
-            row[x] = (uint8_t)(least < DG_CREATURE_SIZE_MAX ? least + 1 : DG_CREATURE_SIZE_MAX);
+            row[x] = 1;
             *--cell = DGI_PACK(c.x + x, gy);
         }
     }
@@ -421,17 +415,21 @@ typedef struct room_state {
     const int32_t *cells; /* the room's free cells, packed, row by row (count) */
 } room_state;
 
-/* 1 if a size-`side` footprint fits at packed cell c of the room: its free
- * cells (the clearance) not taken by a spawn placed since. */
+/* 1 if a size-`side` footprint fits at packed cell c of the room: inside
+ * its rect, on its free cells, none taken by a spawn placed since. */
 static int fits(const pop *q, const room_state *rs, int32_t c, int32_t side)
 {
-    int32_t x = DGI_PX(c), y = DGI_PY(c);
-    if (q->clear[(size_t)(y - rs->rect.y) * ((size_t)rs->rect.w + 1) + (size_t)(x - rs->rect.x)] < side)
+    int32_t x = DGI_PX(c), y = DGI_PY(c), bx = x - rs->rect.x, by = y - rs->rect.y;
+    if (bx + side > rs->rect.w || by + side > rs->rect.h)
         return 0;
     for (int32_t dy = 0; dy < side; dy++)
+    {
+        const uint8_t *free = q->free + (size_t)(by + dy) * (size_t)rs->rect.w + (size_t)bx;
+        const uint8_t *kept = q->kept + cell_index(q, x, y + dy);
         for (int32_t dx = 0; dx < side; dx++)
-            if (q->kept[cell_index(q, x + dx, y + dy)])
+            if (!free[dx] || kept[dx])
                 return 0;
+    }
     return 1;
 }
 
@@ -667,11 +665,10 @@ static dg_status spend(pop *q, room_state *rs, int32_t k, int boss, dg_rng *rng,
     return st;
 }
 
-/* The room's free cells (clearance >= 1), packed, row by row, into rs->cells;
- * their number. */
+/* The room's free cells, packed, row by row, into rs->cells; their number. */
 static int32_t room_cells(pop *q, room_state *rs)
 {
-    int32_t count = rect_clearance(q, rs->rect);
+    int32_t count = rect_free_cells(q, rs->rect);
     rs->cells = q->queue + q->n - count;
     return count;
 }
@@ -799,15 +796,14 @@ static dg_status reserve_spawns(pop *q, dg_diag *diag)
 
 /* One block: dist (int32 per cell, unless the caller's walk gives it) and
  * queue (int32 per cell, unless the caller lends one), kept (a byte per
- * cell), clear and cols, rooms' distances and rects, the entries' flags and
- * fit. */
+ * cell), free (a byte per cell) and cols, rooms' distances and rects, the
+ * entries' flags and fit. */
 static dg_status prepare(pop *q, const int32_t *walk, int32_t *queue, dg_diag *diag)
 {
     size_t n = q->n = (size_t)q->w.width * (size_t)q->w.height;
     size_t rooms = (size_t)q->r->room_count, entries = (size_t)q->table->count;
-    size_t clear = ((size_t)q->w.width + 1) * ((size_t)q->w.height + 1);
     size_t planes = (size_t)(walk == NULL) + (size_t)(queue == NULL);
-    q->block_size = n * (planes * sizeof(int32_t) + 1) + clear + (size_t)q->w.width + 2 +
+    q->block_size = n * (planes * sizeof(int32_t) + 2) + (size_t)q->w.width + 2 +
                     rooms * (sizeof(int32_t) + sizeof(dg_rect)) + entries * (5 * sizeof(int32_t) + 3);
     uint8_t *b = q->block = dgi_alloc(q->a, q->block_size);
     if (!b)
@@ -824,8 +820,8 @@ static dg_status prepare(pop *q, const int32_t *walk, int32_t *queue, dg_diag *d
     q->group_min = q->cost + entries;
     q->need = q->group_min + entries;
     q->kept = (uint8_t *)(q->need + entries);
-    q->clear = q->kept + n;
-    q->cols = q->clear + clear;
+    q->free = q->kept + n;
+    q->cols = q->free + n;
     q->flags = q->cols + q->w.width + 2;
     q->kinds = q->flags + entries;
     q->kinds_known = q->kinds + entries;
