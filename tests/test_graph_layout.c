@@ -782,6 +782,27 @@ TEST(graph_layout_waiting_neighbours)
     }
 }
 
+/* Family graphs that 0.16 did not lay out (seed 0): the room closing a loop
+ * was drawn on any side of its parent, most draws then too far from the
+ * loop's other end for the closing corridor. The attempts after the first
+ * draw it within reach of that end too, and these lay out. */
+TEST(graph_layout_closing_reach)
+{
+    static const struct { size_t family; int32_t n, graph, d; } cases[] = {
+        {2, 64, 0, 0}, {2, 64, 0, 1}, {2, 64, 1, 3}, {4, 5, 1, 0}, {4, 5, 1, 4}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    {
+        sample_graph s;
+        size_t f = cases[c].family;
+        int32_t n = cases[c].n;
+        graph_families[f].make(&s, n, cases[c].d,
+                               (uint64_t)(f * 1000003u + (size_t)n * 1009u + (size_t)cases[c].graph * 7u + 1u));
+        char name[48];
+        snprintf(name, sizeof name, "%s n=%d graph %d", graph_families[f].name, (int)n, (int)cases[c].graph);
+        layout_graph(&s.g, name, s.width, s.height, 1);
+    }
+}
+
 /* A graph whose smallest rooms and corridors cannot fit the grid is refused
  * before any search (the size bound), naming both areas, the grid untouched;
  * where the bound is met exactly the layout may still exist and is searched. */

@@ -11,7 +11,8 @@
  * candidate after which the neighbour closing a cycle (from room distance 4
  * on also a door neighbour) cannot be placed is taken last; after the first
  * attempt, so is one after which a placed room near it keeps no place for a
- * neighbour that waits for that room alone. A room none of
+ * neighbour that waits for that room alone, and a room closing a loop is
+ * drawn within reach of the loop's other end. A room none of
  * whose drawn candidates fits is scanned for: every side of each room it is
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
@@ -809,7 +810,10 @@ static int32_t pull_score(const dgi_layout *L, dgi_box q, const int32_t *who, co
 }
 
 /* The ties of n to its placed neighbours under `mode`; the corridor edges
- * left untied close cycles and are routed. */
+ * left untied close cycles and are routed. After the first attempt such an
+ * edge still ties n loosely (each axis within its longest straight
+ * corridor of the other room), so n is drawn where the corridor can reach:
+ * else most draws closing a loop fail with the two ends too far apart. */
 static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
 {
     int32_t k = 0;
@@ -820,7 +824,8 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
         if (!L->placed[other_end(x, n)])
             continue;
         int corridor = x->kind == DG_EDGE_CORRIDOR, parent = e == L->parent_edge[n];
-        if (corridor && !parent && mode != TIE_ALL)
+        int closing = corridor && !parent && mode != TIE_ALL;
+        if (closing && !L->look_near)
             continue;
         t[k].m = other_end(x, n);
         t[k].e = e;
@@ -829,7 +834,12 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
         t[k].gap1 = corridor ? x->length_max : 0;
         t[k].overlap = corridor ? L->cw : 1;
         t[k].at = AT_NONE;
-        if (corridor && parent && mode == TIE_LOOSE)
+        if (closing)
+        {
+            t[k].side = SIDE_LOOSE;
+            t[k].gap1 = x->length_max + 2;
+        }
+        else if (corridor && parent && mode == TIE_LOOSE)
         {
             t[k].side = SIDE_LOOSE;
             t[k].gap1 = x->length_max / 2 + 2;
