@@ -671,20 +671,18 @@ static int32_t group_openings(uint8_t *tag, int32_t *list, int32_t n, int32_t w,
  * cell marked in route, NULL: not asked; scan_rim), and its entrances: the
  * distinct openings, grouped 8-connected. tag is 0 on every cell and so
  * left; list has room for twice the openings. start_room: the start's
- * owner. */
+ * owner. by_cells: every room read cell by cell (DGI_FACTS_BY_CELLS). */
 static void measure_room(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t k,
                          int32_t start_room, const int32_t *ds, const uint8_t *route,
-                         uint8_t *tag, int32_t *list, dgi_room_facts *f)
+                         uint8_t *tag, int32_t *list, dgi_room_facts *f, int by_cells)
 {
     const dg_rect q = rc->fill[k], whole = rc->clip[k];
     int32_t groups;
     room_scan s = {g, rc->owner, ds, route, tag, list, k, 0, -1, 0, 0, 0};
-    if (q.w > 0)
-    {
+    if (q.w > 0 && q.x == whole.x && q.y == whole.y && q.w == whole.w && q.h == whole.h)
+        f[k].flags |= DGI_RF_WHOLE;
+    if (q.w > 0 && !by_cells)
         groups = scan_rim(&s, q, r->start);
-        if (q.x == whole.x && q.y == whole.y && q.w == whole.w && q.h == whole.h)
-            f[k].flags |= DGI_RF_WHOLE;
-    }
     else
     {
         if (!rc->owner) /* rooms apart: room k's owners where its cells are read */
@@ -889,7 +887,8 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     for (int32_t k = 0; k < rooms; k++)
         rc.clip[k] = clip_rect(g, r->rooms[k].rect);
     memset(route, 0, cells); /* the claims; tag follows, 7 bytes to spare */
-    if (any_cave(r) || !list_apart(g, r, &rc, owner, route))
+    const int by_cells = (asked & DGI_FACTS_BY_CELLS) != 0;
+    if (by_cells || any_cave(r) || !list_apart(g, r, &rc, owner, route))
         list_owned(g, r, &rc, owner, queue, route, order);
     memset(tag, 0, cells);
     for (int32_t k = 0; k < rooms; k++)
@@ -909,7 +908,8 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
         mark_route(g, ds, r->exit, route, queue);
     int32_t start_room = owner_at(g, r, &rc, r->start);
     for (int32_t k = 0; k < rooms; k++)
-        measure_room(g, r, &rc, k, start_room, ds, exit_in ? route : NULL, tag, queue, f);
+        measure_room(g, r, &rc, k, start_room, ds, exit_in ? route : NULL, tag, queue, f,
+                     by_cells);
     fill_holdings(g, r, &rc, f);
     /* the gate floods overwrite the route marks (read above) */
     fill_gates(g, r, &rc, route, queue, f, asked);
