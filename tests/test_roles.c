@@ -849,7 +849,7 @@ TEST(roles_facts_fast_paths_match_on_random_rooms)
             q->rect.x = (int32_t)(NEXT() % (uint32_t)(w + 2)) - 1;
             q->rect.y = (int32_t)(NEXT() % (uint32_t)(h + 2)) - 1;
             q->rect.w = 1 + (int32_t)(NEXT() % 6), q->rect.h = 1 + (int32_t)(NEXT() % 6);
-            q->kind = NEXT() % 16 == 0 ? DG_ROOM_CAVE : DG_ROOM_NORMAL;
+            q->kind = NEXT() % 4 == 0 ? DG_ROOM_CAVE : DG_ROOM_NORMAL;
             for (int32_t y = DG_MAX(q->rect.y, 0); y < DG_MIN(q->rect.y + q->rect.h, h); y++)
                 for (int32_t x = DG_MAX(q->rect.x, 0); x < DG_MIN(q->rect.x + q->rect.w, w); x++)
                     if (NEXT() % 8 != 0 || !sparse)

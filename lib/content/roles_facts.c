@@ -206,14 +206,71 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
     }
 }
 
+/* 1 if no two caves' rects (clipped) share a cell. */
+static int caves_apart(const dg_grid *g, const dg_result *r)
+{
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        if (r->rooms[i].kind != DG_ROOM_CAVE)
+            continue;
+        dg_rect a = clip_rect(g, r->rooms[i].rect);
+        for (int32_t j = i + 1; j < r->room_count && a.w > 0; j++)
+        {
+            dg_rect b = clip_rect(g, r->rooms[j].rect);
+            if (r->rooms[j].kind == DG_ROOM_CAVE && b.w > 0 && a.x < b.x + b.w &&
+                b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Caves apart (caves_apart), the plain rooms' owners set: each open cell no
+ * plain room owns goes to the one cave whose rect holds it, which is what
+ * own_caves gives then (a component within one cave's rect is that cave's,
+ * one spread over several has each cell read off the rect that holds it),
+ * and every room's cells are listed by room, rows in order, as group_cells
+ * lists them. One pass over the rects, no flood. */
+static void own_caves_apart(const dg_grid *g, const dg_result *r, const uint8_t *open,
+                            int32_t *owner, int32_t *cells, int32_t *first)
+{
+    int32_t m = 0;
+    for (int32_t k = 0; k < r->room_count; k++)
+    {
+        first[k] = m;
+        dg_rect q = clip_rect(g, r->rooms[k].rect);
+        const int cave = r->rooms[k].kind == DG_ROOM_CAVE;
+        for (int32_t y = q.y; y < q.y + q.h; y++)
+        {
+            const uint8_t *t = &DG_CELL(g, q.x, y);
+            int32_t *o = owner + (ptrdiff_t)y * g->width + q.x, packed = DGI_PACK(q.x, y);
+            if (cave)
+            {
+                for (int32_t x = 0; x < q.w; x++)
+                    if (o[x] < 0 && open[t[x]])
+                        o[x] = k, cells[m++] = packed + x;
+            }
+            else
+            {
+                for (int32_t x = 0; x < q.w; x++)
+                    if (o[x] == k)
+                        cells[m++] = packed + x;
+            }
+        }
+    }
+    first[r->room_count] = m;
+}
+
 /* owner[cell] = the room that owns the open cell, else negative: the first plain
  * room (in array order) whose rect holds it, else the cave its component
  * belongs to (own_caves, with its scratch mask). With caves, counts[room]
  * gets the cells each room owns (cells and first then list only the plain
- * rooms': group_cells lists them all). Returns 1 if there are caves. */
+ * rooms': group_cells lists them all). Returns 1 if there are caves and
+ * group_cells is to list the cells (not when the caves lie apart: then
+ * own_caves_apart lists them, unless `flood` asks for own_caves). */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
                        int32_t *stamp, uint8_t *mask, int32_t *cells, int32_t *first,
-                       int32_t *counts)
+                       int32_t *counts, int flood)
 {
     uint8_t open[256];
     room_tiles(open);
@@ -243,6 +300,11 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
     first[r->room_count] = m;
     if (!caves)
         return 0;
+    if (!flood && caves_apart(g, r))
+    {
+        own_caves_apart(g, r, open, owner, cells, first);
+        return 0;
+    }
     for (int32_t k = 0; k < r->room_count; k++)
         counts[k] = first[k + 1] - first[k];
     own_caves(g, r, open, owner, queue, stamp, mask, counts);
@@ -714,11 +776,18 @@ static void fill_ranks(dgi_room_facts *f, int32_t rooms, int32_t reachable, int3
             order[j] = order[j - 1];
         order[j] = v;
     }
-    for (int32_t i = m - 1, le = m; i >= 0; i--)
+    /* a 32-bit division where the product fits (the same quotient, cheaper) */
+    const int narrow = (int64_t)m * 1000 <= INT32_MAX;
+    for (int32_t i = m - 1, le = m, rank = 0; i >= 0; i--)
     {
-        if (i < m - 1 && f[order[i]].distance != f[order[i + 1]].distance)
-            le = i + 1;
-        f[order[i]].rank = reachable > 1 ? (int32_t)((int64_t)(le - 1) * 1000 / (reachable - 1)) : 0;
+        if (i == m - 1 || f[order[i]].distance != f[order[i + 1]].distance)
+        {
+            le = i == m - 1 ? m : i + 1;
+            rank = reachable <= 1 ? 0
+                   : narrow     ? (int32_t)((uint32_t)(le - 1) * 1000u / (uint32_t)(reachable - 1))
+                                : (int32_t)((int64_t)(le - 1) * 1000 / (reachable - 1));
+        }
+        f[order[i]].rank = rank;
     }
 }
 
@@ -837,15 +906,15 @@ static int list_apart(const dg_grid *g, const dg_result *r, room_cells *rc, int3
 
 /* Rooms that may share open cells, or caves: the owner map (fill_owners),
  * each room's cells listed, and the rect they fill where they do. queue,
- * marks and counts: fill_owners' scratch. */
+ * marks and counts: fill_owners' scratch; flood: the caves by own_caves. */
 static void list_owned(const dg_grid *g, const dg_result *r, room_cells *rc, int32_t *owner,
-                       int32_t *queue, uint8_t *marks, int32_t *counts)
+                       int32_t *queue, uint8_t *marks, int32_t *counts, int flood)
 {
     const int32_t w = g->width, n = w * g->height;
     /* without caves the rect scan lists each room's cells in order already;
      * with caves group_cells lists them anew, so the caves' stamps may use
      * the cells plane till then */
-    if (fill_owners(g, r, owner, queue, rc->cells, marks, rc->cells, rc->first, counts))
+    if (fill_owners(g, r, owner, queue, rc->cells, marks, rc->cells, rc->first, counts, flood))
         group_cells(owner, w, n, r->room_count, counts, rc);
     for (int32_t k = 0; k < r->room_count; k++)
     {
@@ -889,7 +958,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     memset(route, 0, cells); /* the claims; tag follows, 7 bytes to spare */
     const int by_cells = (asked & DGI_FACTS_BY_CELLS) != 0;
     if (by_cells || any_cave(r) || !list_apart(g, r, &rc, owner, route))
-        list_owned(g, r, &rc, owner, queue, route, order);
+        list_owned(g, r, &rc, owner, queue, route, order, by_cells);
     memset(tag, 0, cells);
     for (int32_t k = 0; k < rooms; k++)
     {
