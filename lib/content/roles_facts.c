@@ -340,48 +340,55 @@ static uint64_t first_lanes(int32_t len)
     return dgi_load8(ramp + 8 - len);
 }
 
-/* Row y of rect q claimed in `claimed` (a byte per cell, width wide, with
- * 7 bytes to spare after it) eight cells at a time: 0 if a cell was
- * claimed already (two rects meet), else 1. *floor gets 1 if the row's
- * tiles are all floor, read the same way where the grid has 8 bytes left. */
-static int claim_row(const dg_grid *g, dg_rect q, int32_t y, uint8_t *claimed, int *floor)
+/* Rect q claimed in `claimed` (a byte per cell, width wide, with 7 bytes
+ * to spare after it) eight cells at a time: 0 if a cell was claimed
+ * already (two rects meet), else 1. */
+static int claim_rect(const dg_grid *g, dg_rect q, uint8_t *claimed)
+{
+    for (int32_t y = q.y; y < q.y + q.h; y++)
+    {
+        uint8_t *c = claimed + (size_t)y * (size_t)g->width + q.x;
+        for (int32_t x = 0; x < q.w; x += 8)
+        {
+            uint64_t mask = first_lanes(DG_MIN(q.w - x, 8)), had = dgi_load8(c + x);
+            if (had & mask)
+                return 0;
+            had |= mask;
+            memcpy(c + x, &had, sizeof had);
+        }
+    }
+    return 1;
+}
+
+/* 1 if row y of rect q is floor only, read eight tiles at a time where the
+ * grid has eight bytes left (else 0: the caller reads it cell by cell). */
+static int floor_row(const dg_grid *g, dg_rect q, int32_t y)
 {
     const uint8_t *t = &DG_CELL(g, q.x, y);
     const uint8_t *end = &DG_CELL(g, 0, 0) + (size_t)g->stride * (size_t)(g->height - 1) + g->width;
-    uint8_t *c = claimed + (size_t)y * (size_t)g->width + q.x;
     uint64_t differ = 0;
     for (int32_t x = 0; x < q.w; x += 8)
     {
-        uint64_t mask = first_lanes(DG_MIN(q.w - x, 8)), had = dgi_load8(c + x);
-        if (had & mask)
+        if (end - (t + x) < 8)
             return 0;
-        had |= mask;
-        memcpy(c + x, &had, sizeof had);
-        if (end - (t + x) >= 8)
-            differ |= (dgi_load8(t + x) ^ DGI_LANES(DG_TILE_FLOOR)) & mask;
-        else
-            differ = 1; /* too near the grid's end: the caller reads cell by cell */
+        differ |= (dgi_load8(t + x) ^ DGI_LANES(DG_TILE_FLOOR)) & first_lanes(DG_MIN(q.w - x, 8));
     }
-    *floor = differ == 0;
-    return 1;
+    return differ == 0;
 }
 
 /* The open cells of rect q (rooms apart: room k's cells): their count, and
  * the rect they fill into *fill (w 0 if they fill none, as cells_fill_rect
- * says); cells that fill none are listed at cells[*m] on. -1 if q meets a
- * rect claimed before (claim_row). O(area of q), a row of floor O(1) per 8. */
+ * says); cells that fill none are listed at cells[*m] on. O(area of q), a
+ * row of floor O(1) per 8 cells. */
 static int32_t rect_shape(const dg_grid *g, const uint8_t *open, dg_rect q, dg_rect *fill,
-                          int32_t *cells, int32_t *m, uint8_t *claimed)
+                          int32_t *cells, int32_t *m)
 {
     int32_t area = 0, fx0 = 0, fx1 = 0, fy0 = -1, fy1 = -1, filled = 1;
     for (int32_t y = q.y; y < q.y + q.h; y++)
     {
         const uint8_t *t = &DG_CELL(g, q.x, y);
-        int floor;
-        if (!claim_row(g, q, y, claimed, &floor))
-            return -1;
         int32_t c = q.w, a = 0, b = q.w - 1;
-        if (!floor)
+        if (!floor_row(g, q, y))
         {
             c = 0;
             for (int32_t x = 0; x < q.w; x++)
@@ -891,13 +898,16 @@ static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *r
 static int list_apart(const dg_grid *g, const dg_result *r, room_cells *rc, int32_t *owner,
                       uint8_t *claimed)
 {
+    /* every rect claimed before any is read: on prefab maps the rooms that
+     * meet another come last */
+    for (int32_t k = 0; k < r->room_count; k++)
+        if (!claim_rect(g, rc->clip[k], claimed))
+            return 0;
     int32_t m = 0;
     for (int32_t k = 0; k < r->room_count; k++)
     {
         rc->first[k] = m;
-        rc->area[k] = rect_shape(g, rc->open, rc->clip[k], &rc->fill[k], rc->cells, &m, claimed);
-        if (rc->area[k] < 0)
-            return 0;
+        rc->area[k] = rect_shape(g, rc->open, rc->clip[k], &rc->fill[k], rc->cells, &m);
     }
     rc->first[r->room_count] = m;
     rc->owner = NULL, rc->scratch = owner;
