@@ -312,15 +312,14 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
 }
 
 /* The rooms' cells: the open cells of a room (packed, DGI_PACK) listed at
- * cells[first[k] .. first[k + 1]), or, where they fill a rectangle, that
+ * cells[first[k] .. first[k + 1]), and where they fill a rectangle that
  * rect in fill[k] (w 0 where they fill none); with an owner map every
- * room's are listed, without one (list_apart) only those that fill none.
- * owner: the owner map, NULL without one (a scratch plane then, scratch). */
+ * room's are listed, without one (list_apart: every room's fill a rect or
+ * are none) none are. owner: the owner map, NULL without one. */
 typedef struct room_cells {
     int32_t *cells, *first, *area; /* area[k]: the open cells room k owns */
     dg_rect *fill, *clip;          /* clip[k]: room k's rect clipped to the grid */
     const int32_t *owner;
-    int32_t *scratch;
     uint8_t open[256]; /* room_tiles */
 } room_cells;
 
@@ -378,10 +377,8 @@ static int floor_row(const dg_grid *g, dg_rect q, int32_t y)
 
 /* The open cells of rect q (rooms apart: room k's cells): their count, and
  * the rect they fill into *fill (w 0 if they fill none, as cells_fill_rect
- * says); cells that fill none are listed at cells[*m] on. O(area of q), a
- * row of floor O(1) per 8 cells. */
-static int32_t rect_shape(const dg_grid *g, const uint8_t *open, dg_rect q, dg_rect *fill,
-                          int32_t *cells, int32_t *m)
+ * says). O(area of q), a row of floor O(1) per 8 cells. */
+static int32_t rect_shape(const dg_grid *g, const uint8_t *open, dg_rect q, dg_rect *fill)
 {
     int32_t area = 0, fx0 = 0, fx1 = 0, fy0 = -1, fy1 = -1, filled = 1;
     for (int32_t y = q.y; y < q.y + q.h; y++)
@@ -409,27 +406,7 @@ static int32_t rect_shape(const dg_grid *g, const uint8_t *open, dg_rect q, dg_r
     }
     dg_rect none = {0, 0, 0, 0}, full = {q.x + fx0, fy0, fx1 - fx0 + 1, fy1 - fy0 + 1};
     *fill = area > 0 && filled ? full : none;
-    for (int32_t y = q.y; !fill->w && y < q.y + q.h; y++)
-    {
-        const uint8_t *t = &DG_CELL(g, q.x, y);
-        for (int32_t x = 0; x < q.w; x++)
-            if (open[t[x]])
-                cells[(*m)++] = DGI_PACK(q.x + x, y);
-    }
     return area;
-}
-
-/* Without an owner map, room k's owners as opening_sides reads them: over
- * its rect grown by a cell (clipped), k on its cells (listed), -1 elsewhere. */
-static void stamp_room(const dg_grid *g, const room_cells *rc, int32_t k, int32_t *owner)
-{
-    const dg_rect q = rc->clip[k];
-    const int32_t w = g->width, x0 = DG_MAX(q.x - 1, 0), x1 = DG_MIN(q.x + q.w + 1, w);
-    for (int32_t y = DG_MAX(q.y - 1, 0); y < DG_MIN(q.y + q.h + 1, g->height); y++)
-        for (int32_t x = x0; x < x1; x++)
-            owner[y * w + x] = -1;
-    for (int32_t i = rc->first[k]; i < rc->first[k + 1]; i++)
-        owner[DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i])] = k;
 }
 
 /* The room that owns cell p (on the grid), else -1. */
@@ -752,10 +729,8 @@ static void measure_room(const dg_grid *g, const dg_result *r, const room_cells 
         f[k].flags |= DGI_RF_WHOLE;
     if (q.w > 0 && !by_cells)
         groups = scan_rim(&s, q, r->start);
-    else
+    else /* with an owner map, or no cells */
     {
-        if (!rc->owner) /* rooms apart: room k's owners where its cells are read */
-            stamp_room(g, rc, k, rc->scratch), s.owner = rc->scratch;
         scan_cells(&s, rc->cells + rc->first[k], rc->first[k + 1] - rc->first[k], r->start,
                    start_room == k);
         groups = group_openings(tag, list, s.n, g->width, g->height);
@@ -891,26 +866,27 @@ static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *r
                 f[k].flags |= DGI_RF_SHUT;
 }
 
-/* Without caves, each room's cells read off its rect, no owner map (owner
- * is left as scratch for stamp_room); 0 if two rects meet (then a cell may
- * have two rooms, and the owner map says which). claimed: a zeroed byte
- * per cell and 7 to spare. */
-static int list_apart(const dg_grid *g, const dg_result *r, room_cells *rc, int32_t *owner,
-                      uint8_t *claimed)
+/* Without caves, each room's cells read off its rect, no owner map; 0 if
+ * two rects meet (then a cell may have two rooms, and the owner map says
+ * which) or a room's cells fill no rect (then they are read cell by cell,
+ * against the owner map: attach's and scatter's rounded rooms).
+ * claimed: a zeroed byte per cell and 7 to spare. */
+static int list_apart(const dg_grid *g, const dg_result *r, room_cells *rc, uint8_t *claimed)
 {
     /* every rect claimed before any is read: on prefab maps the rooms that
      * meet another come last */
     for (int32_t k = 0; k < r->room_count; k++)
         if (!claim_rect(g, rc->clip[k], claimed))
             return 0;
-    int32_t m = 0;
+    for (int32_t k = 0; k <= r->room_count; k++)
+        rc->first[k] = 0; /* no cells listed */
     for (int32_t k = 0; k < r->room_count; k++)
     {
-        rc->first[k] = m;
-        rc->area[k] = rect_shape(g, rc->open, rc->clip[k], &rc->fill[k], rc->cells, &m);
+        rc->area[k] = rect_shape(g, rc->open, rc->clip[k], &rc->fill[k]);
+        if (rc->area[k] > 0 && rc->fill[k].w == 0)
+            return 0;
     }
-    rc->first[r->room_count] = m;
-    rc->owner = NULL, rc->scratch = owner;
+    rc->owner = NULL;
     return 1;
 }
 
@@ -957,7 +933,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     if (!buf)
         return DG_E_NOMEM;
     int32_t *owner = buf, *queue = buf + 2 * cells, *own_walk = buf + 4 * cells;
-    room_cells rc = {buf + cells, buf + cells * (size_t)planes, NULL, NULL, NULL, NULL, NULL, {0}};
+    room_cells rc = {buf + cells, buf + cells * (size_t)planes, NULL, NULL, NULL, NULL, {0}};
     int32_t *order = rc.first + rooms + 1;
     rc.area = order + rooms;
     rc.fill = (dg_rect *)(rc.area + rooms), rc.clip = rc.fill + rooms;
@@ -967,7 +943,7 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
         rc.clip[k] = clip_rect(g, r->rooms[k].rect);
     memset(route, 0, cells); /* the claims; tag follows, 7 bytes to spare */
     const int by_cells = (asked & DGI_FACTS_BY_CELLS) != 0;
-    if (by_cells || any_cave(r) || !list_apart(g, r, &rc, owner, route))
+    if (by_cells || any_cave(r) || !list_apart(g, r, &rc, route))
         list_owned(g, r, &rc, owner, queue, route, order, by_cells);
     memset(tag, 0, cells);
     for (int32_t k = 0; k < rooms; k++)
