@@ -869,21 +869,16 @@ static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *r
 /* Without caves, each room's cells read off its rect, no owner map; 0 if
  * two rects meet (then a cell may have two rooms, and the owner map says
  * which) or a room's cells fill no rect (then they are read cell by cell,
- * against the owner map: attach's and scatter's rounded rooms).
- * claimed: a zeroed byte per cell and 7 to spare. */
+ * against the owner map: attach's and scatter's rounded rooms), found at
+ * the first such room. claimed: a zeroed byte per cell and 7 to spare. */
 static int list_apart(const dg_grid *g, const dg_result *r, room_cells *rc, uint8_t *claimed)
 {
-    /* every rect claimed before any is read: on prefab maps the rooms that
-     * meet another come last */
-    for (int32_t k = 0; k < r->room_count; k++)
-        if (!claim_rect(g, rc->clip[k], claimed))
-            return 0;
     for (int32_t k = 0; k <= r->room_count; k++)
         rc->first[k] = 0; /* no cells listed */
     for (int32_t k = 0; k < r->room_count; k++)
     {
         rc->area[k] = rect_shape(g, rc->open, rc->clip[k], &rc->fill[k]);
-        if (rc->area[k] > 0 && rc->fill[k].w == 0)
+        if ((rc->area[k] > 0 && rc->fill[k].w == 0) || !claim_rect(g, rc->clip[k], claimed))
             return 0;
     }
     rc->owner = NULL;
