@@ -425,6 +425,8 @@ static int32_t owner_at(const dg_grid *g, const dg_result *r, const room_cells *
     return -1;
 }
 
+/* Each room's cells off the owner map into rc, by room (counts[k] each),
+ * rows in order. */
 static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t rooms,
                         const int32_t *counts, room_cells *rc)
 {
