@@ -7,6 +7,7 @@
  * the built-in table agree; golden pins. DG_ROLES_SEEDS=N (default 40) runs
  * the property test over N seeds per generator and prints the rates. */
 #include "analysis/analysis.h" /* dgi_walk_default, dgi_walk_from */
+#include "content/content.h"   /* dgi_room_facts_fill */
 #include "hard.h"
 #include "test.h"
 
@@ -780,5 +781,91 @@ TEST(roles_default_walk_matches_the_reference)
         int32_t cb = dgi_walk_default(&g, p, a + 2 * n, a + 3 * n);
         CHECKF(ca == cb && memcmp(a, a + 2 * n, (size_t)n * sizeof *a) == 0, "round %d, %dx%d",
                round, (int)w, (int)h);
+    }
+}
+
+/* 1 if the rooms' facts measured the short way (rooms apart read off their
+ * rects, a rect room's entrances counted round its ring) equal those
+ * measured cell by cell with an owner map (DGI_FACTS_BY_CELLS). */
+static int facts_agree(const dg_grid *g, const dg_result *r)
+{
+    const int32_t asked = DGI_RF_ROUTE | DGI_RF_LOCK | DGI_RF_SECRET | DGI_RF_SHUT;
+    size_t bytes = (size_t)(r->room_count + 1) * sizeof(dgi_room_facts);
+    dgi_room_facts *a = calloc(1, bytes), *b = calloc(1, bytes);
+    int32_t ra = -1, rb = -2;
+    int same = a && b && dgi_room_facts_fill(g, r, NULL, a, asked, &ra, NULL) == DG_OK &&
+               dgi_room_facts_fill(g, r, NULL, b, asked | DGI_FACTS_BY_CELLS, &rb, NULL) == DG_OK &&
+               ra == rb && memcmp(a, b, bytes) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* The two ways agree on every generator's maps, locked or not. */
+TEST(roles_facts_fast_paths_match_cell_by_cell)
+{
+    for (int g = 0; g < GENS; g++)
+    {
+        dg_prefab_set *set = load_set(g);
+        for (int s = 1; s <= 12; s++)
+        {
+            rmap m;
+            if (rmap_make(&m, g, set, (uint64_t)s, s % 2 == 0))
+                CHECKF(facts_agree(&m.g, &m.r), "%s seed %d", gens[g].name, s);
+            rmap_free(&m);
+        }
+        dg_prefab_set_free(set);
+    }
+}
+
+/* And on random grids with random rects: rooms on the grid's border, off
+ * it in part, one cell wide, with walls and doors inside, meeting on walls
+ * or on floor, a cave now and then. */
+TEST(roles_facts_fast_paths_match_on_random_rooms)
+{
+    static const uint8_t tiles[] = {DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_FLOOR, DG_TILE_FLOOR,
+                                    DG_TILE_WALL,  DG_TILE_DOOR,  DG_TILE_CORRIDOR,
+                                    DG_TILE_DOOR_SECRET, DG_TILE_DOOR_LOCKED, DG_TILE_WATER};
+    uint8_t cells[16 * 16];
+    dg_room rooms[8];
+    uint64_t state = 0x66616374ULL;
+    for (int round = 0; round < 4000 && !test_failures(); round++)
+    {
+#define NEXT() (state = state * 6364136223846793005ULL + 1442695040888963407ULL, (uint32_t)(state >> 33))
+        int32_t w = 1 + (int32_t)(NEXT() % 16), h = 1 + (int32_t)(NEXT() % 16);
+        dg_grid g;
+        CHECK(dg_grid_init(&g, cells, w, h, 0) == DG_OK);
+        uint32_t sparse = NEXT() % 4; /* 0: mostly walls between the rooms */
+        for (int32_t i = 0; i < w * h; i++)
+            cells[i] = sparse ? tiles[NEXT() % sizeof tiles] : DG_TILE_WALL;
+        dg_result r;
+        memset(&r, 0, sizeof r);
+        r.rooms = rooms;
+        r.room_count = (int32_t)(NEXT() % 9);
+        for (int32_t k = 0; k < r.room_count; k++)
+        {
+            dg_room *q = &rooms[k];
+            memset(q, 0, sizeof *q);
+            q->rect.x = (int32_t)(NEXT() % (uint32_t)(w + 2)) - 1;
+            q->rect.y = (int32_t)(NEXT() % (uint32_t)(h + 2)) - 1;
+            q->rect.w = 1 + (int32_t)(NEXT() % 6), q->rect.h = 1 + (int32_t)(NEXT() % 6);
+            q->kind = NEXT() % 4 == 0 ? DG_ROOM_CAVE : DG_ROOM_NORMAL;
+            for (int32_t y = DG_MAX(q->rect.y, 0); y < DG_MIN(q->rect.y + q->rect.h, h); y++)
+                for (int32_t x = DG_MAX(q->rect.x, 0); x < DG_MIN(q->rect.x + q->rect.w, w); x++)
+                    if (NEXT() % 8 != 0 || !sparse)
+                        cells[y * w + x] = DG_TILE_FLOOR;
+        }
+        int32_t start = -1;
+        for (int32_t i = 0, o = (int32_t)(NEXT() % (uint32_t)(w * h)); i < w * h && start < 0; i++)
+            if (dg_tile_passable(cells[(i + o) % (w * h)]))
+                start = (i + o) % (w * h);
+        if (start < 0)
+            continue;
+        r.start = (dg_point){start % w, start / w};
+        r.exit = (dg_point){(int32_t)(NEXT() % (uint32_t)w), (int32_t)(NEXT() % (uint32_t)h)};
+        r.start_room = r.exit_room = -1;
+        CHECKF(facts_agree(&g, &r), "round %d, %dx%d, %d rooms", round, (int)w, (int)h,
+               (int)r.room_count);
+#undef NEXT
     }
 }

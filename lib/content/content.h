@@ -25,6 +25,10 @@ enum { /* dgi_room_facts.flags */
     DGI_RF_KEY = 128,     /* holds a key marker */
     DGI_RF_WHOLE = 256    /* its open cells are every cell of its rect (clipped to the grid) */
 };
+/* In dgi_room_facts_fill's `asked`: the facts measured the long way, with an
+ * owner map, the caves' cells flooded and every room read cell by cell
+ * (tests compare the two ways). */
+#define DGI_FACTS_BY_CELLS (1 << 16)
 typedef struct dgi_room_facts {
     int32_t distance;  /* walking steps from the start to its nearest open cell, -1 unreachable */
     int32_t rank;      /* permille among reachable rooms (0 nearest, 1000 farthest) */

@@ -206,14 +206,71 @@ static void own_caves(const dg_grid *g, const dg_result *r, const uint8_t *open,
     }
 }
 
+/* 1 if no two caves' rects (clipped) share a cell. */
+static int caves_apart(const dg_grid *g, const dg_result *r)
+{
+    for (int32_t i = 0; i < r->room_count; i++)
+    {
+        if (r->rooms[i].kind != DG_ROOM_CAVE)
+            continue;
+        dg_rect a = clip_rect(g, r->rooms[i].rect);
+        for (int32_t j = i + 1; j < r->room_count && a.w > 0; j++)
+        {
+            dg_rect b = clip_rect(g, r->rooms[j].rect);
+            if (r->rooms[j].kind == DG_ROOM_CAVE && b.w > 0 && a.x < b.x + b.w &&
+                b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Caves apart (caves_apart), the plain rooms' owners set: each open cell no
+ * plain room owns goes to the one cave whose rect holds it, which is what
+ * own_caves gives then (a component within one cave's rect is that cave's,
+ * one spread over several has each cell read off the rect that holds it),
+ * and every room's cells are listed by room, rows in order, as group_cells
+ * lists them. One pass over the rects, no flood. */
+static void own_caves_apart(const dg_grid *g, const dg_result *r, const uint8_t *open,
+                            int32_t *owner, int32_t *cells, int32_t *first)
+{
+    int32_t m = 0;
+    for (int32_t k = 0; k < r->room_count; k++)
+    {
+        first[k] = m;
+        dg_rect q = clip_rect(g, r->rooms[k].rect);
+        const int cave = r->rooms[k].kind == DG_ROOM_CAVE;
+        for (int32_t y = q.y; y < q.y + q.h; y++)
+        {
+            const uint8_t *t = &DG_CELL(g, q.x, y);
+            int32_t *o = owner + (ptrdiff_t)y * g->width + q.x, packed = DGI_PACK(q.x, y);
+            if (cave)
+            {
+                for (int32_t x = 0; x < q.w; x++)
+                    if (o[x] < 0 && open[t[x]])
+                        o[x] = k, cells[m++] = packed + x;
+            }
+            else
+            {
+                for (int32_t x = 0; x < q.w; x++)
+                    if (o[x] == k)
+                        cells[m++] = packed + x;
+            }
+        }
+    }
+    first[r->room_count] = m;
+}
+
 /* owner[cell] = the room that owns the open cell, else negative: the first plain
  * room (in array order) whose rect holds it, else the cave its component
  * belongs to (own_caves, with its scratch mask). With caves, counts[room]
  * gets the cells each room owns (cells and first then list only the plain
- * rooms': group_cells lists them all). Returns 1 if there are caves. */
+ * rooms': group_cells lists them all). Returns 1 if there are caves and
+ * group_cells is to list the cells (not when the caves lie apart: then
+ * own_caves_apart lists them, unless `flood` asks for own_caves). */
 static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int32_t *queue,
                        int32_t *stamp, uint8_t *mask, int32_t *cells, int32_t *first,
-                       int32_t *counts)
+                       int32_t *counts, int flood)
 {
     uint8_t open[256];
     room_tiles(open);
@@ -243,18 +300,133 @@ static int fill_owners(const dg_grid *g, const dg_result *r, int32_t *owner, int
     first[r->room_count] = m;
     if (!caves)
         return 0;
+    if (!flood && caves_apart(g, r))
+    {
+        own_caves_apart(g, r, open, owner, cells, first);
+        return 0;
+    }
     for (int32_t k = 0; k < r->room_count; k++)
         counts[k] = first[k + 1] - first[k];
     own_caves(g, r, open, owner, queue, stamp, mask, counts);
     return caves;
 }
 
-/* The open cells of every room (packed, DGI_PACK), grouped by room:
- * cells[first[k] .. first[k + 1]). */
+/* The rooms' cells: the open cells of a room (packed, DGI_PACK) listed at
+ * cells[first[k] .. first[k + 1]), and where they fill a rectangle that
+ * rect in fill[k] (w 0 where they fill none); with an owner map every
+ * room's are listed, without one (list_apart: every room's fill a rect or
+ * are none) none are. owner: the owner map, NULL without one. */
 typedef struct room_cells {
-    int32_t *cells, *first;
+    int32_t *cells, *first, *area; /* area[k]: the open cells room k owns */
+    dg_rect *fill, *clip;          /* clip[k]: room k's rect clipped to the grid */
+    const int32_t *owner;
+    uint8_t open[256]; /* room_tiles */
 } room_cells;
 
+/* 1 if some room is a cave (its cells are not its rect's). */
+static int any_cave(const dg_result *r)
+{
+    for (int32_t k = 0; k < r->room_count; k++)
+        if (r->rooms[k].kind == DG_ROOM_CAVE)
+            return 1;
+    return 0;
+}
+
+/* The first `len` (0..8) byte lanes of a word set, in the machine's order. */
+static uint64_t first_lanes(int32_t len)
+{
+    static const uint8_t ramp[16] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    return dgi_load8(ramp + 8 - len);
+}
+
+/* Rect q claimed in `claimed` (a byte per cell, width wide, with 7 bytes
+ * to spare after it) eight cells at a time: 0 if a cell was claimed
+ * already (two rects meet), else 1. */
+static int claim_rect(const dg_grid *g, dg_rect q, uint8_t *claimed)
+{
+    for (int32_t y = q.y; y < q.y + q.h; y++)
+    {
+        uint8_t *c = claimed + (size_t)y * (size_t)g->width + q.x;
+        for (int32_t x = 0; x < q.w; x += 8)
+        {
+            uint64_t mask = first_lanes(DG_MIN(q.w - x, 8)), had = dgi_load8(c + x);
+            if (had & mask)
+                return 0;
+            had |= mask;
+            memcpy(c + x, &had, sizeof had);
+        }
+    }
+    return 1;
+}
+
+/* 1 if row y of rect q is floor only, read eight tiles at a time where the
+ * grid has eight bytes left (else 0: the caller reads it cell by cell). */
+static int floor_row(const dg_grid *g, dg_rect q, int32_t y)
+{
+    const uint8_t *t = &DG_CELL(g, q.x, y);
+    const uint8_t *end = &DG_CELL(g, 0, 0) + (size_t)g->stride * (size_t)(g->height - 1) + g->width;
+    uint64_t differ = 0;
+    for (int32_t x = 0; x < q.w; x += 8)
+    {
+        if (end - (t + x) < 8)
+            return 0;
+        differ |= (dgi_load8(t + x) ^ DGI_LANES(DG_TILE_FLOOR)) & first_lanes(DG_MIN(q.w - x, 8));
+    }
+    return differ == 0;
+}
+
+/* The open cells of rect q (rooms apart: room k's cells): their count, and
+ * the rect they fill into *fill (w 0 if they fill none, as cells_fill_rect
+ * says). O(area of q), a row of floor O(1) per 8 cells. */
+static int32_t rect_shape(const dg_grid *g, const uint8_t *open, dg_rect q, dg_rect *fill)
+{
+    int32_t area = 0, fx0 = 0, fx1 = 0, fy0 = -1, fy1 = -1, filled = 1;
+    for (int32_t y = q.y; y < q.y + q.h; y++)
+    {
+        const uint8_t *t = &DG_CELL(g, q.x, y);
+        int32_t c = q.w, a = 0, b = q.w - 1;
+        if (!floor_row(g, q, y))
+        {
+            c = 0;
+            for (int32_t x = 0; x < q.w; x++)
+                c += open[t[x]];
+            if (c == 0)
+                continue;
+            while (!open[t[a]])
+                a++;
+            while (!open[t[b]])
+                b--;
+        }
+        if (fy0 < 0)
+            fy0 = y, fx0 = a, fx1 = b;
+        else /* a row of the same span right below the last */
+            filled &= (fy1 == y - 1) & (a == fx0) & (b == fx1);
+        filled &= c == b - a + 1;
+        fy1 = y, area += c;
+    }
+    dg_rect none = {0, 0, 0, 0}, full = {q.x + fx0, fy0, fx1 - fx0 + 1, fy1 - fy0 + 1};
+    *fill = area > 0 && filled ? full : none;
+    return area;
+}
+
+/* The room that owns cell p (on the grid), else -1. */
+static int32_t owner_at(const dg_grid *g, const dg_result *r, const room_cells *rc, dg_point p)
+{
+    if (rc->owner)
+        return rc->owner[p.y * g->width + p.x];
+    if (!rc->open[DG_CELL(g, p.x, p.y)])
+        return -1;
+    for (int32_t k = 0; k < r->room_count; k++)
+    {
+        dg_rect q = rc->clip[k];
+        if (p.x >= q.x && p.y >= q.y && p.x < q.x + q.w && p.y < q.y + q.h)
+            return k;
+    }
+    return -1;
+}
+
+/* Each room's cells off the owner map into rc, by room (counts[k] each),
+ * rows in order. */
 static void group_cells(const int32_t *owner, int32_t w, int32_t n, int32_t rooms,
                         const int32_t *counts, room_cells *rc)
 {
@@ -290,6 +462,12 @@ static void mark_unreached(const room_cells *rc, int32_t w, const uint8_t *seen,
     {
         if (!(f[k].flags & DGI_RF_REACHABLE))
             continue;
+        if (rc->fill[k].w > 0) /* a rect of open cells is reached whole or not at all */
+        {
+            if (!seen[rc->fill[k].y * w + rc->fill[k].x])
+                f[k].flags |= flag;
+            continue;
+        }
         int32_t i = rc->first[k];
         while (i < rc->first[k + 1] && !seen[DGI_PY(rc->cells[i]) * w + DGI_PX(rc->cells[i])])
             i++;
@@ -348,6 +526,7 @@ typedef struct room_scan {
     uint8_t *tag;
     int32_t *list;
     int32_t k, n, best, on_route;
+    int32_t runs, ring_prev; /* scan_rim's runs of openings */
 } room_scan;
 
 /* Bit d (0 up, 1 right, 2 down, 3 left) set if the cell next to room cell
@@ -382,10 +561,11 @@ static unsigned opening_sides(const room_scan *s, int32_t x, int32_t y)
  * 4-next to them tagged found and listed, and read for the distance and the
  * route as scan_rim says (a cell before the room's nearest cell on a
  * shortest walk is such a cell, whatever the room's shape). */
-static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start)
+static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start,
+                       int start_in)
 {
-    const int32_t w = s->g->width, k = s->k;
-    const int32_t *owner = s->owner, *ds = s->ds;
+    const int32_t w = s->g->width;
+    const int32_t *ds = s->ds;
     const uint8_t *route = s->route;
     uint8_t *tag = s->tag;
     const int32_t cell_step[4] = {-w, 1, w, -1};
@@ -409,37 +589,44 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_poi
             }
         }
     }
-    if (owner[start.y * w + start.x] == k)
+    if (start_in)
         best = 0, on_route = route && route[start.y * w + start.x];
     s->best = best, s->n = n, s->on_route = on_route;
 }
 
 /* count cells of one side of a rect room from (x, y), a step of `step`
- * cells apart: the open cell beyond each (out cells further, outside the
- * room) tagged found and listed, read for the distance and route as
- * scan_rim says; `beyond` 0 when the side lies on the grid's border. */
-static void scan_side(room_scan *s, int32_t x, int32_t y, int32_t step, int32_t count,
-                      int32_t out, ptrdiff_t tile_out, int beyond)
+ * cells (tile_step tiles) apart, the ring around the room walked clockwise:
+ * the open cell beyond each (out cells further, outside the room) counted
+ * and read for the distance and route as scan_rim says, and a run of them
+ * counted where one starts; `beyond` 0 when the side lies on the grid's
+ * border. */
+static void scan_side(room_scan *s, int32_t x, int32_t y, int32_t step, ptrdiff_t tile_step,
+                      int32_t count, int32_t out, ptrdiff_t tile_out, int beyond)
 {
     if (!beyond)
+    {
+        s->ring_prev = 0;
         return;
+    }
     const int32_t *ds = s->ds, first = y * s->g->width + x, end = first + count * step;
     const uint8_t *t = &DG_CELL(s->g, x, y) + tile_out, *route = s->route;
-    const ptrdiff_t tile_step = step == 1 ? 1 : s->g->stride;
+    /* in registers: a byte read may alias the scan's fields */
+    int32_t prev = s->ring_prev, runs = s->runs, best = s->best, n = s->n, on_route = s->on_route;
     for (int32_t c = first; c != end; c += step, t += tile_step)
     {
-        if (!dgi_passable_default[*t])
+        int32_t open = dgi_passable_default[*t] != 0;
+        runs += open & !prev;
+        prev = open;
+        if (!open)
             continue;
         int32_t o = c + out, d = ds[o];
-        if (d >= 0 && (s->best < 0 || d + 1 < s->best))
-            s->best = d + 1;
-        s->on_route |= route && route[c] && route[o];
-        if (!s->tag[o])
-        {
-            s->tag[o] = 1;
-            s->list[s->n++] = o;
-        }
+        if (d >= 0 && (best < 0 || d + 1 < best))
+            best = d + 1;
+        on_route |= route && route[c] && route[o];
+        n++;
     }
+    s->best = best, s->n = n, s->on_route = on_route;
+    s->ring_prev = prev, s->runs = runs;
 }
 
 /* A room whose cells are every cell of rect q: only the rect's rim meets
@@ -450,20 +637,27 @@ static void scan_side(room_scan *s, int32_t x, int32_t y, int32_t step, int32_t 
  * nearest opening's. A shortest start-exit walk through the room enters it
  * the same way, so the room is on the route if and only if an opening and
  * the rim cell it meets are both marked. With the start inside: distance 0,
- * and on the route if the start is (every route cell's walk starts there). */
-static void scan_rim(room_scan *s, dg_rect q, dg_point start)
+ * and on the route if the start is (every route cell's walk starts there).
+ * Its openings, one beyond each rim cell, lie on a ring around the rect
+ * where two are 8-next to each other only when next on the ring (the last
+ * of a side and the first of the next meet at a corner): their groups are
+ * the ring's runs, counted from the ring's last cell (beyond the top left
+ * cell, to its left). Returns the groups. */
+static int32_t scan_rim(room_scan *s, dg_rect q, dg_point start)
 {
     const int32_t w = s->g->width, x1 = q.x + q.w - 1, y1 = q.y + q.h - 1;
     const ptrdiff_t stride = s->g->stride;
-    scan_side(s, q.x, q.y, 1, q.w, -w, -stride, q.y > 0);
-    scan_side(s, q.x, y1, 1, q.w, w, stride, y1 < s->g->height - 1);
-    scan_side(s, q.x, q.y, w, q.h, -1, -1, q.x > 0);
-    scan_side(s, x1, q.y, w, q.h, 1, 1, x1 < w - 1);
+    s->ring_prev = q.x > 0 && dgi_passable_default[DG_CELL(s->g, q.x - 1, q.y)];
+    scan_side(s, q.x, q.y, 1, 1, q.w, -w, -stride, q.y > 0);
+    scan_side(s, x1, q.y, w, stride, q.h, 1, 1, x1 < w - 1);
+    scan_side(s, x1, y1, -1, -1, q.w, w, stride, y1 < s->g->height - 1);
+    scan_side(s, q.x, y1, -w, -stride, q.h, -1, -1, q.x > 0);
     if (start.x >= q.x && start.x <= x1 && start.y >= q.y && start.y <= y1)
     {
         s->best = 0;
         s->on_route = s->route && s->route[start.y * w + start.x];
     }
+    return s->runs > 0 ? s->runs : s->n > 0; /* every ring cell open: one group */
 }
 
 /* 1 if the count cells (packed, in row order) are every cell of one
@@ -486,38 +680,12 @@ static int cells_fill_rect(const int32_t *cells, int32_t count, dg_rect *q)
     return 1;
 }
 
-/* Room k's facts read off its cells in one pass (only its rim when its
- * cells fill a rectangle): area, and its openings, open cells outside it
- * 4-next to one of its cells, which give its walking distance (of its
- * nearest reached cell; ds as dgi_walk_from gives it), reach and route (a
- * cell marked in route, NULL: not asked; scan_rim), and its entrances: the
- * distinct openings, grouped 8-connected. tag[c] is 1 for an
- * opening found, 2 for one already grouped, and back to 0 for each cell
- * listed when the room is done. list has room for twice the openings (the
+/* The 8-connected groups of the n openings listed (tagged found), each
+ * cell's tag back to 0 after. list has room for twice the openings (the
  * list, then the flood's stack). */
-static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *owner, int32_t k,
-                         const room_cells *rc, const int32_t *ds, const uint8_t *route,
-                         uint8_t *tag, int32_t *list, dgi_room_facts *f)
+static int32_t group_openings(uint8_t *tag, int32_t *list, int32_t n, int32_t w, int32_t h)
 {
-    const int32_t w = g->width, h = g->height;
     const uint8_t found = 1, grouped = 2;
-    room_scan s = {g, owner, ds, route, tag, list, k, 0, -1, 0};
-    dg_rect q;
-    int32_t area = rc->first[k + 1] - rc->first[k];
-    if (cells_fill_rect(rc->cells + rc->first[k], area, &q))
-    {
-        dg_rect whole = clip_rect(g, r->rooms[k].rect);
-        scan_rim(&s, q, r->start);
-        if (q.x == whole.x && q.y == whole.y && q.w == whole.w && q.h == whole.h)
-            f[k].flags |= DGI_RF_WHOLE;
-    }
-    else
-        scan_cells(&s, rc->cells + rc->first[k], area, r->start);
-    int32_t n = s.n, best = s.best;
-    f[k].area = area;
-    f[k].distance = best;
-    if (best >= 0)
-        f[k].flags |= DGI_RF_REACHABLE | (s.on_route ? DGI_RF_ROUTE : 0);
     int32_t groups = 0;
     for (int32_t i = 0; i < n; i++)
     {
@@ -541,6 +709,38 @@ static void measure_room(const dg_grid *g, const dg_result *r, const int32_t *ow
     }
     for (int32_t i = 0; i < n; i++)
         tag[list[i]] = 0;
+    return groups;
+}
+
+/* Room k's facts read off its cells in one pass (only its rim when its
+ * cells fill a rectangle): area, and its openings, open cells outside it
+ * 4-next to one of its cells, which give its walking distance (of its
+ * nearest reached cell; ds as dgi_walk_from gives it), reach and route (a
+ * cell marked in route, NULL: not asked; scan_rim), and its entrances: the
+ * distinct openings, grouped 8-connected. tag is 0 on every cell and so
+ * left; list has room for twice the openings. start_room: the start's
+ * owner. by_cells: every room read cell by cell (DGI_FACTS_BY_CELLS). */
+static void measure_room(const dg_grid *g, const dg_result *r, const room_cells *rc, int32_t k,
+                         int32_t start_room, const int32_t *ds, const uint8_t *route,
+                         uint8_t *tag, int32_t *list, dgi_room_facts *f, int by_cells)
+{
+    const dg_rect q = rc->fill[k], whole = rc->clip[k];
+    int32_t groups;
+    room_scan s = {g, rc->owner, ds, route, tag, list, k, 0, -1, 0, 0, 0};
+    if (q.w > 0 && q.x == whole.x && q.y == whole.y && q.w == whole.w && q.h == whole.h)
+        f[k].flags |= DGI_RF_WHOLE;
+    if (q.w > 0 && !by_cells)
+        groups = scan_rim(&s, q, r->start);
+    else /* with an owner map, or no cells */
+    {
+        scan_cells(&s, rc->cells + rc->first[k], rc->first[k + 1] - rc->first[k], r->start,
+                   start_room == k);
+        groups = group_openings(tag, list, s.n, g->width, g->height);
+    }
+    f[k].area = rc->area[k];
+    f[k].distance = s.best;
+    if (s.best >= 0)
+        f[k].flags |= DGI_RF_REACHABLE | (s.on_route ? DGI_RF_ROUTE : 0);
     f[k].entrances = groups;
 }
 
@@ -560,11 +760,18 @@ static void fill_ranks(dgi_room_facts *f, int32_t rooms, int32_t reachable, int3
             order[j] = order[j - 1];
         order[j] = v;
     }
-    for (int32_t i = m - 1, le = m; i >= 0; i--)
+    /* a 32-bit division where the product fits (the same quotient, cheaper) */
+    const int narrow = (int64_t)m * 1000 <= INT32_MAX;
+    for (int32_t i = m - 1, le = m, rank = 0; i >= 0; i--)
     {
-        if (i < m - 1 && f[order[i]].distance != f[order[i + 1]].distance)
-            le = i + 1;
-        f[order[i]].rank = reachable > 1 ? (int32_t)((int64_t)(le - 1) * 1000 / (reachable - 1)) : 0;
+        if (i == m - 1 || f[order[i]].distance != f[order[i + 1]].distance)
+        {
+            le = i == m - 1 ? m : i + 1;
+            rank = reachable <= 1 ? 0
+                   : narrow     ? (int32_t)((uint32_t)(le - 1) * 1000u / (uint32_t)(reachable - 1))
+                                : (int32_t)((int64_t)(le - 1) * 1000 / (reachable - 1));
+        }
+        f[order[i]].rank = rank;
     }
 }
 
@@ -599,19 +806,20 @@ static void mark_route(const dg_grid *g, const int32_t *ds, dg_point exit, uint8
 }
 
 /* The room that holds cell p: its owner, else `fallback` (the result's room). */
-static int32_t holder(const dg_grid *g, const int32_t *owner, dg_point p, int32_t fallback,
-                      int32_t rooms)
+static int32_t holder(const dg_grid *g, const dg_result *r, const room_cells *rc, dg_point p,
+                      int32_t fallback)
 {
-    if (p.x >= 0 && p.y >= 0 && p.x < g->width && p.y < g->height && owner[p.y * g->width + p.x] >= 0)
-        return owner[p.y * g->width + p.x];
-    return fallback >= 0 && fallback < rooms ? fallback : -1;
+    int32_t k = p.x >= 0 && p.y >= 0 && p.x < g->width && p.y < g->height ? owner_at(g, r, rc, p) : -1;
+    if (k >= 0)
+        return k;
+    return fallback >= 0 && fallback < r->room_count ? fallback : -1;
 }
 
-static void fill_holdings(const dg_grid *g, const dg_result *r, const int32_t *owner,
+static void fill_holdings(const dg_grid *g, const dg_result *r, const room_cells *rc,
                           dgi_room_facts *f)
 {
-    int32_t s = holder(g, owner, r->start, r->start_room, r->room_count);
-    int32_t e = holder(g, owner, r->exit, r->exit_room, r->room_count);
+    int32_t s = holder(g, r, rc, r->start, r->start_room);
+    int32_t e = holder(g, r, rc, r->exit, r->exit_room);
     if (s >= 0)
         f[s].flags |= DGI_RF_START;
     if (e >= 0)
@@ -619,9 +827,9 @@ static void fill_holdings(const dg_grid *g, const dg_result *r, const int32_t *o
     for (int32_t i = 0; i < r->marker_count; i++)
     {
         dg_point p = r->markers[i].pos;
-        if (r->markers[i].kind == DG_MARKER_KEY && p.x >= 0 && p.y >= 0 && p.x < g->width &&
-            p.y < g->height && owner[p.y * g->width + p.x] >= 0)
-            f[owner[p.y * g->width + p.x]].flags |= DGI_RF_KEY;
+        int32_t k = r->markers[i].kind == DG_MARKER_KEY ? holder(g, r, rc, p, -1) : -1;
+        if (k >= 0)
+            f[k].flags |= DGI_RF_KEY;
     }
 }
 
@@ -660,6 +868,46 @@ static void fill_gates(const dg_grid *g, const dg_result *r, const room_cells *r
                 f[k].flags |= DGI_RF_SHUT;
 }
 
+/* Without caves, each room's cells read off its rect, no owner map; 0 if
+ * two rects meet (then a cell may have two rooms, and the owner map says
+ * which) or a room's cells fill no rect (then they are read cell by cell,
+ * against the owner map: attach's and scatter's rounded rooms), found at
+ * the first such room. claimed: a zeroed byte per cell and 7 to spare. */
+static int list_apart(const dg_grid *g, const dg_result *r, room_cells *rc, uint8_t *claimed)
+{
+    for (int32_t k = 0; k <= r->room_count; k++)
+        rc->first[k] = 0; /* no cells listed */
+    for (int32_t k = 0; k < r->room_count; k++)
+    {
+        rc->area[k] = rect_shape(g, rc->open, rc->clip[k], &rc->fill[k]);
+        if ((rc->area[k] > 0 && rc->fill[k].w == 0) || !claim_rect(g, rc->clip[k], claimed))
+            return 0;
+    }
+    rc->owner = NULL;
+    return 1;
+}
+
+/* Rooms that may share open cells, or caves: the owner map (fill_owners),
+ * each room's cells listed, and the rect they fill where they do. queue,
+ * marks and counts: fill_owners' scratch; flood: the caves by own_caves. */
+static void list_owned(const dg_grid *g, const dg_result *r, room_cells *rc, int32_t *owner,
+                       int32_t *queue, uint8_t *marks, int32_t *counts, int flood)
+{
+    const int32_t w = g->width, n = w * g->height;
+    /* without caves the rect scan lists each room's cells in order already;
+     * with caves group_cells lists them anew, so the caves' stamps may use
+     * the cells plane till then */
+    if (fill_owners(g, r, owner, queue, rc->cells, marks, rc->cells, rc->first, counts, flood))
+        group_cells(owner, w, n, r->room_count, counts, rc);
+    for (int32_t k = 0; k < r->room_count; k++)
+    {
+        rc->area[k] = rc->first[k + 1] - rc->first[k];
+        if (!cells_fill_rect(rc->cells + rc->first[k], rc->area[k], &rc->fill[k]))
+            rc->fill[k].w = 0;
+    }
+    rc->owner = owner;
+}
+
 dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_t *walk,
                               dgi_room_facts *f, int32_t asked, int32_t *reachable,
                               const dg_allocator *a)
@@ -667,28 +915,33 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     const int32_t w = g->width, n = w * g->height, rooms = r->room_count;
     const size_t cells = (size_t)w * (size_t)g->height; /* n, as a size */
     /* owner, cells, queue and one more (an opening list and its flood
-     * stack), the start's walk unless given, first cells and rank order;
-     * route (then gate) marks and opening tags, which the caves' padded mask
+     * stack), the start's walk unless given, first cells, rank order, areas,
+     * filled and clipped rects; route (then gate) marks and opening tags, which the caves' padded mask
      * uses first */
     const int planes = walk ? 4 : 5;
+    const uint64_t room_words = (uint64_t)rooms * 11 + 1; /* first, order, area, fill, clip */
     uint64_t padded = (uint64_t)(w + 2) * (uint64_t)(g->height + 2);
     uint64_t marks = DG_MAX((uint64_t)n * 2, padded);
-    uint64_t bytes = ((uint64_t)n * (uint64_t)planes + (uint64_t)rooms * 2 + 1) * sizeof(int32_t) + marks;
+    uint64_t bytes = ((uint64_t)n * (uint64_t)planes + room_words) * sizeof(int32_t) + marks;
     if (bytes > (uint64_t)SIZE_MAX)
         return DG_E_NOMEM; /* a 32-bit build and a grid near the cell limit */
-    size_t words = cells * (size_t)planes + (size_t)rooms * 2 + 1;
+    size_t words = cells * (size_t)planes + (size_t)room_words;
     int32_t *buf = dgi_alloc(a, (size_t)bytes);
     if (!buf)
         return DG_E_NOMEM;
     int32_t *owner = buf, *queue = buf + 2 * cells, *own_walk = buf + 4 * cells;
-    room_cells rc = {buf + cells, buf + cells * (size_t)planes};
+    room_cells rc = {buf + cells, buf + cells * (size_t)planes, NULL, NULL, NULL, NULL, {0}};
     int32_t *order = rc.first + rooms + 1;
+    rc.area = order + rooms;
+    rc.fill = (dg_rect *)(rc.area + rooms), rc.clip = rc.fill + rooms;
     uint8_t *route = (uint8_t *)(buf + words), *tag = route + n;
-    /* without caves the rect scan lists each room's cells in order already;
-     * with caves group_cells lists them anew, so the caves' stamps may use
-     * the cells plane till then */
-    if (fill_owners(g, r, owner, queue, rc.cells, route, rc.cells, rc.first, order))
-        group_cells(owner, w, n, rooms, order, &rc); /* order: the counts till the ranks */
+    room_tiles(rc.open);
+    for (int32_t k = 0; k < rooms; k++)
+        rc.clip[k] = clip_rect(g, r->rooms[k].rect);
+    memset(route, 0, cells); /* the claims; tag follows, 7 bytes to spare */
+    const int by_cells = (asked & DGI_FACTS_BY_CELLS) != 0;
+    if (by_cells || any_cave(r) || !list_apart(g, r, &rc, route))
+        list_owned(g, r, &rc, owner, queue, route, order, by_cells);
     memset(tag, 0, cells);
     for (int32_t k = 0; k < rooms; k++)
     {
@@ -705,9 +958,11 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
                   (asked & DGI_RF_ROUTE);
     if (exit_in)
         mark_route(g, ds, r->exit, route, queue);
+    int32_t start_room = owner_at(g, r, &rc, r->start);
     for (int32_t k = 0; k < rooms; k++)
-        measure_room(g, r, owner, k, &rc, ds, exit_in ? route : NULL, tag, queue, f);
-    fill_holdings(g, r, owner, f);
+        measure_room(g, r, &rc, k, start_room, ds, exit_in ? route : NULL, tag, queue, f,
+                     by_cells);
+    fill_holdings(g, r, &rc, f);
     /* the gate floods overwrite the route marks (read above) */
     fill_gates(g, r, &rc, route, queue, f, asked);
     int32_t count = 0;
