@@ -24,7 +24,7 @@ $(AMALG)/check-%.o: $(AMALG_C)
 	  -O1 -c $< -o $@
 # the golden tests (tests/test_golden.c) with the amalgamation instead of lib/
 $(AMALG)/golden: $(AMALG_C) $(GOLDEN_SRC) $(wildcard tests/*.h)
-	$(CC) $(AMALG_FLAGS) $(WARN) -O2 -I$(AMALG) -Itests $(AMALG_C) $(GOLDEN_SRC) -o $@ -lm -lpthread
+	$(CC) $(AMALG_FLAGS) $(WARN) -O2 -I$(AMALG) -Ilib -Itests $(AMALG_C) $(GOLDEN_SRC) -o $@ -lm -lpthread
 check-amalgamation: $(AMALG)/check-gcc.o $(AMALG)/check-clang.o $(AMALG)/check-gcc-noapi.o \
 	  $(AMALG)/check-clang-noapi.o $(AMALG)/golden
 	$(AMALG)/golden golden
