@@ -621,16 +621,16 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_poi
             j = i + 1;
             continue;
         }
-        for (j = i + 1; j < count && cells[j] == cells[i] + (j - i); j++)
-            ; /* cells i .. j - 1: a run */
-        const int32_t len = j - i, *o = owner + c;
+        const int32_t *o = owner + c;
         const uint8_t *t = tiles + (ptrdiff_t)y * stride + x;
-        for (int32_t e = 0; e < len; e++)
+        j = i;
+        do /* cells i .. j - 1: a run, one loop (one branch missed at its end) */
         {
-            unsigned sides = sides_up_down(o + e, t + e, w, stride, k);
+            unsigned sides = sides_up_down(o + (j - i), t + (j - i), w, stride, k);
             if (sides)
-                note_openings(s, &sum, c + e, sides);
-        }
+                note_openings(s, &sum, c + (j - i), sides);
+        } while (++j < count && cells[j] == cells[i] + (j - i));
+        const int32_t len = j - i;
         if (x > 0 && pass[t[-1]])
             note_openings(s, &sum, c, 8u);
         if (x + len < w && pass[t[len]])
