@@ -594,31 +594,49 @@ static void note_openings(const room_scan *s, scan_sum *sum, int32_t c, unsigned
     }
 }
 
-/* The count cells of room k (packed, rising): the open cells outside the
- * room 4-next to them tagged found and listed, and read for the distance
- * and the route as scan_rim says (a cell before the room's nearest cell on
- * a shortest walk is such a cell, whatever the room's shape). Read by a
- * row's runs of the room's cells off the grid's top and bottom rows unless
- * by_cells: each cell tests the cells above and below it, the run's ends
- * the cells beyond them (never the room's: the list would hold them next);
- * the openings listed in another order, the same groups. */
-static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start,
-                       int start_in, int by_cells)
+/* scan_cells' cells one by one, each its four sides. */
+static void scan_each_cell(const room_scan *s, scan_sum *sum, const int32_t *cells,
+                           int32_t count)
 {
     /* in registers: a tag store may alias the scan's fields */
     const int32_t w = s->g->width, h = s->g->height, k = s->k, *owner = s->owner;
     const uint8_t *tiles = s->g->cells, *pass = dgi_passable_default;
     const ptrdiff_t stride = s->g->stride;
-    scan_sum sum = {s->best, s->n, s->on_route};
+    for (int32_t i = 0; i < count; i++)
+    {
+        int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
+        const int32_t *o = owner + c;
+        const uint8_t *t = tiles + (ptrdiff_t)y * stride + x;
+        unsigned sides;
+        if ((uint32_t)(x - 1) < (uint32_t)(w - 2) && (uint32_t)(y - 1) < (uint32_t)(h - 2))
+            sides = sides_up_down(o, t, w, stride, k) |
+                    (unsigned)((o[1] != k) & (pass[t[1]] != 0)) << 1 |
+                    (unsigned)((o[-1] != k) & (pass[t[-1]] != 0)) << 3;
+        else
+            sides = opening_sides(s, x, y);
+        if (sides) /* most cells: none */
+            note_openings(s, sum, c, sides);
+    }
+}
+
+/* scan_cells' cells by a row's runs of them: each cell tests the cells
+ * above and below it, the run's ends the cells beyond them (never the
+ * room's: the list would hold them next); the openings listed in another
+ * order, the same groups. Cells on the grid's top and bottom rows one by
+ * one. */
+static void scan_runs(const room_scan *s, scan_sum *sum, const int32_t *cells, int32_t count)
+{
+    /* in registers: a tag store may alias the scan's fields */
+    const int32_t w = s->g->width, h = s->g->height, k = s->k, *owner = s->owner;
+    const uint8_t *tiles = s->g->cells, *pass = dgi_passable_default;
+    const ptrdiff_t stride = s->g->stride;
     for (int32_t i = 0, j; i < count; i = j)
     {
         int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
-        if (by_cells || (uint32_t)(y - 1) >= (uint32_t)(h - 2))
+        if ((uint32_t)(y - 1) >= (uint32_t)(h - 2))
         {
-            unsigned sides = opening_sides(s, x, y);
-            if (sides) /* most cells: none */
-                note_openings(s, &sum, c, sides);
             j = i + 1;
+            scan_each_cell(s, sum, cells + i, 1);
             continue;
         }
         const int32_t *o = owner + c;
@@ -628,16 +646,31 @@ static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_poi
         {
             unsigned sides = sides_up_down(o + (j - i), t + (j - i), w, stride, k);
             if (sides)
-                note_openings(s, &sum, c + (j - i), sides);
+                note_openings(s, sum, c + (j - i), sides);
         } while (++j < count && cells[j] == cells[i] + (j - i));
         const int32_t len = j - i;
         if (x > 0 && pass[t[-1]])
-            note_openings(s, &sum, c, 8u);
+            note_openings(s, sum, c, 8u);
         if (x + len < w && pass[t[len]])
-            note_openings(s, &sum, c + len - 1, 2u);
+            note_openings(s, sum, c + len - 1, 2u);
     }
+}
+
+/* The count cells of room k (packed, rising): the open cells outside the
+ * room 4-next to them tagged found and listed, and read for the distance
+ * and the route as scan_rim says (a cell before the room's nearest cell on
+ * a shortest walk is such a cell, whatever the room's shape); by a row's
+ * runs of them unless by_cells. */
+static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start,
+                       int start_in, int by_cells)
+{
+    scan_sum sum = {s->best, s->n, s->on_route};
+    if (by_cells)
+        scan_each_cell(s, &sum, cells, count);
+    else
+        scan_runs(s, &sum, cells, count);
     if (start_in)
-        sum.best = 0, sum.on_route = s->route && s->route[start.y * w + start.x];
+        sum.best = 0, sum.on_route = s->route && s->route[start.y * s->g->width + start.x];
     s->best = sum.best, s->n = sum.n, s->on_route = sum.on_route;
 }
 
@@ -780,8 +813,11 @@ static void measure_room(const dg_grid *g, const dg_result *r, const room_cells 
         groups = scan_rim(&s, q, r->start);
     else /* with an owner map, or no cells */
     {
+        /* less than half its rect (walk's caves): runs of a cell or two,
+         * each a branch missed, which costs more than the tests saved */
+        int sparse = (int64_t)rc->area[k] * 2 < (int64_t)whole.w * whole.h;
         scan_cells(&s, rc->cells + rc->first[k], rc->first[k + 1] - rc->first[k], r->start,
-                   start_room == k, by_cells);
+                   start_room == k, by_cells || sparse);
         groups = group_openings(tag, list, s.n, g->width, g->height);
     }
     f[k].area = rc->area[k];
