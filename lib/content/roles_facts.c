@@ -529,6 +529,16 @@ typedef struct room_scan {
     int32_t runs, ring_prev; /* scan_rim's runs of openings */
 } room_scan;
 
+/* Bits 0 (up) and 2 (down) of opening_sides for a room-k cell off the
+ * grid's top and bottom rows, o and t at its owner and tile. */
+static unsigned sides_up_down(const int32_t *o, const uint8_t *t, int32_t w, ptrdiff_t stride,
+                              int32_t k)
+{
+    const uint8_t *pass = dgi_passable_default;
+    return (unsigned)((o[-w] != k) & (pass[t[-stride]] != 0)) |
+           (unsigned)((o[w] != k) & (pass[t[stride]] != 0)) << 2;
+}
+
 /* Bit d (0 up, 1 right, 2 down, 3 left) set if the cell next to room cell
  * (x, y) on side d is an opening: on the grid, passable, not room k's. No
  * branch on the map off the grid's border, where most cells of a cave
@@ -541,9 +551,8 @@ static unsigned opening_sides(const room_scan *s, int32_t x, int32_t y)
     const ptrdiff_t stride = s->g->stride;
     /* on the grid's border: x or y outside 1 .. size - 2 (one compare each) */
     if ((uint32_t)(x - 1) < (uint32_t)(w - 2) && (uint32_t)(y - 1) < (uint32_t)(h - 2))
-        return (unsigned)((o[-w] != k) & (pass[t[-stride]] != 0)) |
+        return sides_up_down(o, t, w, stride, k) |
                (unsigned)((o[1] != k) & (pass[t[1]] != 0)) << 1 |
-               (unsigned)((o[w] != k) & (pass[t[stride]] != 0)) << 2 |
                (unsigned)((o[-1] != k) & (pass[t[-1]] != 0)) << 3;
     unsigned sides = 0;
     if (y > 0 && o[-w] != k && pass[t[-stride]])
@@ -557,41 +566,112 @@ static unsigned opening_sides(const room_scan *s, int32_t x, int32_t y)
     return sides;
 }
 
-/* The count cells of room k (packed): the open cells outside the room
- * 4-next to them tagged found and listed, and read for the distance and the
- * route as scan_rim says (a cell before the room's nearest cell on a
- * shortest walk is such a cell, whatever the room's shape). */
-static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start,
-                       int start_in)
+/* What scan_cells gathers, kept apart from the scan so that the tag stores
+ * cannot alias it. */
+typedef struct scan_sum {
+    int32_t best, n, on_route;
+} scan_sum;
+
+/* The openings on the sides of room cell c (opening_sides' bits): tagged
+ * found and listed, and read for the distance and the route. */
+static void note_openings(const room_scan *s, scan_sum *sum, int32_t c, unsigned sides)
 {
-    const int32_t w = s->g->width;
-    const int32_t *ds = s->ds;
-    const uint8_t *route = s->route;
-    uint8_t *tag = s->tag;
-    const int32_t cell_step[4] = {-w, 1, w, -1};
-    int32_t best = s->best, n = s->n, on_route = s->on_route;
+    const int32_t w = s->g->width, cell_step[4] = {-w, 1, w, -1};
+    for (int d = 0; sides; d++, sides >>= 1)
+    {
+        int32_t e = c + cell_step[d];
+        if (!(sides & 1u))
+            continue;
+        int32_t de = s->ds[e];
+        if (de >= 0 && (sum->best < 0 || de + 1 < sum->best))
+            sum->best = de + 1;
+        sum->on_route |= s->route && s->route[c] && s->route[e];
+        if (!s->tag[e])
+        {
+            s->tag[e] = 1;
+            s->list[sum->n++] = e;
+        }
+    }
+}
+
+/* scan_cells' cells one by one, each its four sides. */
+static void scan_each_cell(const room_scan *s, scan_sum *sum, const int32_t *cells,
+                           int32_t count)
+{
+    /* in registers: a tag store may alias the scan's fields */
+    const int32_t w = s->g->width, h = s->g->height, k = s->k, *owner = s->owner;
+    const uint8_t *tiles = s->g->cells, *pass = dgi_passable_default;
+    const ptrdiff_t stride = s->g->stride;
     for (int32_t i = 0; i < count; i++)
     {
         int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
-        unsigned sides = opening_sides(s, x, y);
-        for (int d = 0; sides; d++, sides >>= 1) /* most cells: none */
-        {
-            int32_t e = c + cell_step[d];
-            if (!(sides & 1u))
-                continue;
-            if (ds[e] >= 0 && (best < 0 || ds[e] + 1 < best))
-                best = ds[e] + 1;
-            on_route |= route && route[c] && route[e];
-            if (!tag[e])
-            {
-                tag[e] = 1;
-                s->list[n++] = e;
-            }
-        }
+        const int32_t *o = owner + c;
+        const uint8_t *t = tiles + (ptrdiff_t)y * stride + x;
+        unsigned sides;
+        if ((uint32_t)(x - 1) < (uint32_t)(w - 2) && (uint32_t)(y - 1) < (uint32_t)(h - 2))
+            sides = sides_up_down(o, t, w, stride, k) |
+                    (unsigned)((o[1] != k) & (pass[t[1]] != 0)) << 1 |
+                    (unsigned)((o[-1] != k) & (pass[t[-1]] != 0)) << 3;
+        else
+            sides = opening_sides(s, x, y);
+        if (sides) /* most cells: none */
+            note_openings(s, sum, c, sides);
     }
+}
+
+/* scan_cells' cells by a row's runs of them: each cell tests the cells
+ * above and below it, the run's ends the cells beyond them (never the
+ * room's: the list would hold them next); the openings listed in another
+ * order, the same groups. Cells on the grid's top and bottom rows one by
+ * one. */
+static void scan_runs(const room_scan *s, scan_sum *sum, const int32_t *cells, int32_t count)
+{
+    /* in registers: a tag store may alias the scan's fields */
+    const int32_t w = s->g->width, h = s->g->height, k = s->k, *owner = s->owner;
+    const uint8_t *tiles = s->g->cells, *pass = dgi_passable_default;
+    const ptrdiff_t stride = s->g->stride;
+    for (int32_t i = 0, j; i < count; i = j)
+    {
+        int32_t x = DGI_PX(cells[i]), y = DGI_PY(cells[i]), c = y * w + x;
+        if ((uint32_t)(y - 1) >= (uint32_t)(h - 2))
+        {
+            j = i + 1;
+            scan_each_cell(s, sum, cells + i, 1);
+            continue;
+        }
+        const int32_t *o = owner + c;
+        const uint8_t *t = tiles + (ptrdiff_t)y * stride + x;
+        j = i;
+        do /* cells i .. j - 1: a run, one loop (one branch missed at its end) */
+        {
+            unsigned sides = sides_up_down(o + (j - i), t + (j - i), w, stride, k);
+            if (sides)
+                note_openings(s, sum, c + (j - i), sides);
+        } while (++j < count && cells[j] == cells[i] + (j - i));
+        const int32_t len = j - i;
+        if (x > 0 && pass[t[-1]])
+            note_openings(s, sum, c, 8u);
+        if (x + len < w && pass[t[len]])
+            note_openings(s, sum, c + len - 1, 2u);
+    }
+}
+
+/* The count cells of room k (packed, rising): the open cells outside the
+ * room 4-next to them tagged found and listed, and read for the distance
+ * and the route as scan_rim says (a cell before the room's nearest cell on
+ * a shortest walk is such a cell, whatever the room's shape); by a row's
+ * runs of them unless by_cells. */
+static void scan_cells(room_scan *s, const int32_t *cells, int32_t count, dg_point start,
+                       int start_in, int by_cells)
+{
+    scan_sum sum = {s->best, s->n, s->on_route};
+    if (by_cells)
+        scan_each_cell(s, &sum, cells, count);
+    else
+        scan_runs(s, &sum, cells, count);
     if (start_in)
-        best = 0, on_route = route && route[start.y * w + start.x];
-    s->best = best, s->n = n, s->on_route = on_route;
+        sum.best = 0, sum.on_route = s->route && s->route[start.y * s->g->width + start.x];
+    s->best = sum.best, s->n = sum.n, s->on_route = sum.on_route;
 }
 
 /* count cells of one side of a rect room from (x, y), a step of `step`
@@ -733,8 +813,11 @@ static void measure_room(const dg_grid *g, const dg_result *r, const room_cells 
         groups = scan_rim(&s, q, r->start);
     else /* with an owner map, or no cells */
     {
+        /* less than half its rect (walk's caves): runs of a cell or two,
+         * each a branch missed, which costs more than the tests saved */
+        int sparse = (int64_t)rc->area[k] * 2 < (int64_t)whole.w * whole.h;
         scan_cells(&s, rc->cells + rc->first[k], rc->first[k + 1] - rc->first[k], r->start,
-                   start_room == k);
+                   start_room == k, by_cells || sparse);
         groups = group_openings(tag, list, s.n, g->width, g->height);
     }
     f[k].area = rc->area[k];
