@@ -862,7 +862,8 @@ TEST(roles_facts_fast_paths_match_on_random_rooms)
         if (start < 0)
             continue;
         r.start = (dg_point){start % w, start / w};
-        r.exit = (dg_point){(int32_t)(NEXT() % (uint32_t)w), (int32_t)(NEXT() % (uint32_t)h)};
+        r.exit.x = (int32_t)(NEXT() % (uint32_t)w);
+        r.exit.y = (int32_t)(NEXT() % (uint32_t)h);
         r.start_room = r.exit_room = -1;
         CHECKF(facts_agree(&g, &r), "round %d, %dx%d, %d rooms", round, (int)w, (int)h,
                (int)r.room_count);
