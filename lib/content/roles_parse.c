@@ -25,19 +25,10 @@ static dg_status perr(const rparser *p, dg_status st, int32_t col, const char *f
 {
     if (p->diag)
     {
-        dg_diag *d = p->diag;
-        d->status = st;
-        d->line = p->line;
-        d->column = col;
-        int k = snprintf(d->message, sizeof d->message, "%s:%d:%d: ", p->source, (int)p->line,
-                         (int)col);
-        if (k >= 0 && (size_t)k < sizeof d->message)
-        {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(d->message + k, sizeof d->message - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
+        va_list ap;
+        va_start(ap, fmt);
+        dgi_diag_vsource(p->diag, st, p->source, p->line, col, fmt, ap);
+        va_end(ap);
     }
     return st;
 }

@@ -73,12 +73,8 @@ int dgi_role_name_ok(const char *name, size_t length)
     if (length == 0 || length >= DG_NAME_MAX)
         return 0;
     for (size_t i = 0; i < length; i++)
-    {
-        char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-' || c == '.'))
+        if (!dgi_name_char((uint8_t)name[i]))
             return 0;
-    }
     return 1;
 }
 

@@ -45,18 +45,10 @@ static void perr(parser *ps, int32_t col, const char *fmt, ...)
     if (ps->errors >= DG_SPAWN_MAX_ERRORS)
         return;
     dg_diag d;
-    d.status = DG_E_PARSE;
-    d.line = ps->line;
-    d.column = col;
-    int k = snprintf(d.message, sizeof d.message, "%s:%d:%d: ", ps->source, (int)ps->line,
-                     (int)col);
-    if (k >= 0 && (size_t)k < sizeof d.message)
-    {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d.message + k, sizeof d.message - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dgi_diag_vsource(&d, DG_E_PARSE, ps->source, ps->line, col, fmt, ap);
+    va_end(ap);
     if (ps->errors == 0)
     {
         ps->status = DG_E_PARSE;
@@ -110,22 +102,6 @@ static int tokenize(parser *ps, const char *l, int32_t n)
     return 1;
 }
 
-/* A decimal number of at most 9 digits into *v; 0 if the bytes are not one. */
-static int number(const char *s, int32_t n, int32_t *v)
-{
-    if (n < 1 || n > 9)
-        return 0;
-    int32_t x = 0;
-    for (int32_t i = 0; i < n; i++)
-    {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        x = x * 10 + (s[i] - '0');
-    }
-    *v = x;
-    return 1;
-}
-
 /* N, N..M or N.. (hi -1: open) into lo and hi; 0 if malformed. */
 static int range(const token *t, int32_t *lo, int32_t *hi, int open_ok)
 {
@@ -135,20 +111,20 @@ static int range(const token *t, int32_t *lo, int32_t *hi, int open_ok)
             dots = t->s + i;
     if (!dots)
     {
-        if (!number(t->s, t->n, lo))
+        if (!dgi_parse_uint(t->s, t->n, lo))
             return 0;
         *hi = *lo;
         return 1;
     }
     int32_t left = (int32_t)(dots - t->s), right = t->n - left - 2;
-    if (!number(t->s, left, lo))
+    if (!dgi_parse_uint(t->s, left, lo))
         return 0;
     if (right == 0)
     {
         *hi = -1;
         return open_ok;
     }
-    return number(dots + 2, right, hi);
+    return dgi_parse_uint(dots + 2, right, hi);
 }
 
 static int copy_word(parser *ps, const token *t, char *out, const char *what)
@@ -195,7 +171,7 @@ static void bounded(parser *ps, const token *t, const char *what, int32_t lo, in
                     int32_t *out)
 {
     int32_t v;
-    if (!number(t->s, t->n, &v) || v < lo || v > hi)
+    if (!dgi_parse_uint(t->s, t->n, &v) || v < lo || v > hi)
         perr(ps, t->col, "%s '%.*s' is not a number in %d..%d", what, (int)DG_MIN(t->n, 40), t->s,
              (int)lo, (int)hi);
     else

@@ -51,6 +51,21 @@ dg_status dgi_fail_at(dg_diag *diag, dg_status status, int32_t line, int32_t col
 #endif
     ;
 void dgi_diag_ok(dg_diag *diag);
+
+/* textin.c: for the readers of the text formats. A name's characters
+ * (letters, digits, '_', '.', '-'); a decimal number of 1 to 9 digits in
+ * s[0..n) into *out (0 if it is not one); s[0..n) for a message, at most
+ * size - 1 bytes, '?' for a byte that does not print; *d filled with status
+ * and "source:line:col: " then the message. */
+int dgi_name_char(int c);
+int dgi_parse_uint(const char *s, int32_t n, int32_t *out);
+const char *dgi_printable(const char *s, int32_t n, char *buf, size_t size);
+void dgi_diag_vsource(dg_diag *d, dg_status status, const char *source, int32_t line,
+                      int32_t col, const char *fmt, va_list ap)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(DGI_PRINTF_FORMAT, 6, 0)))
+#endif
+    ;
 /* status.c: DG_OK if each of the count spare slots of a growable input struct
  * (docs/abi.md) is 0, else DG_E_INVALID naming the struct (what) and the slot. */
 dg_status dgi_spare_check_n(const int32_t *spare, int32_t count, const char *what, dg_diag *diag);

@@ -78,12 +78,6 @@ static void at(const checker *c, int32_t node, int32_t edge)
     c->fault->edge = edge;
 }
 
-int dgi_graph_name_char(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
-}
-
 /* "" if s is a word the text format can carry (empty allowed when may_be_empty),
  * else why not. */
 static const char *word_fault(const char s[DG_NAME_MAX], int may_be_empty)
@@ -93,7 +87,7 @@ static const char *word_fault(const char s[DG_NAME_MAX], int may_be_empty)
     if (!s[0] && !may_be_empty)
         return "is empty";
     for (size_t i = 0; s[i]; i++)
-        if (!dgi_graph_name_char((uint8_t)s[i]))
+        if (!dgi_name_char((uint8_t)s[i]))
             return "has a character other than letters, digits, '_', '.', '-'";
     return "";
 }

@@ -50,9 +50,6 @@ typedef struct dgi_planar_witness {
 void dgi_graph_nonplanar_witness(int32_t nodes, const dg_graph_edge *edges, int32_t edge_count,
                                  dgi_planar_witness *out, int64_t *work);
 #define DGI_PLANAR_WITNESS_WORK(v, e) ((int64_t)((e) + 9) * DGI_PLANAR_WORK(v, e))
-/* A name, role or template word: 1..DG_NAME_MAX-1 bytes of letters, digits,
- * '_', '.', '-' (what the text format and the exports can carry). */
-int dgi_graph_name_char(int c);
 /* The one block dg_graph_parse allocates: a header (the prefab set that
  * dg_graph_load read, or NULL) then the nodes then the edges. */
 typedef union dgi_graph_block {

@@ -60,18 +60,10 @@ static void perr(parser *ps, dg_status status, int32_t line, int32_t col, const 
     ps->status = status;
     if (!ps->diag)
         return;
-    dg_diag *d = ps->diag;
-    d->status = status;
-    d->line = line;
-    d->column = col;
-    int k = snprintf(d->message, sizeof d->message, "%s:%d:%d: ", ps->source, (int)line, (int)col);
-    if (k >= 0 && (size_t)k < sizeof d->message)
-    {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d->message + k, sizeof d->message - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dgi_diag_vsource(ps->diag, status, ps->source, line, col, fmt, ap);
+    va_end(ap);
 }
 
 #define PERR(ps, t, ...) perr((ps), DG_E_PARSE, (ps)->line, (t)->col, __VA_ARGS__)
@@ -79,11 +71,7 @@ static void perr(parser *ps, dg_status status, int32_t line, int32_t col, const 
 /* A token for messages: bounded, printable. */
 static const char *tok_str(const token *t, char *buf, size_t size)
 {
-    size_t n = DG_MIN((size_t)t->n, size - 1);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = (t->s[i] > ' ' && t->s[i] < 127) ? t->s[i] : '?';
-    buf[n] = '\0';
-    return buf;
+    return dgi_printable(t->s, t->n, buf, size);
 }
 
 /* ---- words ----------------------------------------------------------------- */
@@ -136,7 +124,7 @@ static int take_name(parser *ps, const token *t, const char *what, char *out)
         return 0;
     }
     for (int32_t i = 0; i < t->n; i++)
-        if (!dgi_graph_name_char((uint8_t)t->s[i]))
+        if (!dgi_name_char((uint8_t)t->s[i]))
         {
             perr(ps, DG_E_PARSE, ps->line, t->col + i,
                  "invalid character in %s (allowed: letters, digits, '_', '.', '-')", what);
@@ -152,29 +140,13 @@ static int take_name(parser *ps, const token *t, const char *what, char *out)
     return 1;
 }
 
-/* A decimal number of at most 9 digits in s[0..n). */
-static int parse_uint(const char *s, int32_t n, int32_t *out)
-{
-    if (n <= 0 || n > 9)
-        return 0;
-    int32_t v = 0;
-    for (int32_t i = 0; i < n; i++)
-    {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return 1;
-}
-
 /* "N" or "N..M" in s[0..n). */
 static int parse_range(const char *s, int32_t n, int32_t *lo, int32_t *hi)
 {
     for (int32_t i = 0; i + 1 < n; i++)
         if (s[i] == '.' && s[i + 1] == '.')
-            return parse_uint(s, i, lo) && parse_uint(s + i + 2, n - i - 2, hi);
-    if (!parse_uint(s, n, lo))
+            return dgi_parse_uint(s, i, lo) && dgi_parse_uint(s + i + 2, n - i - 2, hi);
+    if (!dgi_parse_uint(s, n, lo))
         return 0;
     *hi = *lo;
     return 1;
@@ -203,7 +175,7 @@ static int take_number(parser *ps, const token *v, const char *key, int32_t lo, 
 {
     char b[40];
     int32_t x;
-    if (!parse_uint(v->s, v->n, &x) || x < lo || x > hi)
+    if (!dgi_parse_uint(v->s, v->n, &x) || x < lo || x > hi)
     {
         PERR(ps, v, "%s must be a number from %d to %d, got '%s'", key, (int)lo, (int)hi,
              tok_str(v, b, sizeof b));

@@ -99,17 +99,10 @@ static void perr(parser *ps, int32_t line, int32_t col, const char *fmt, ...)
     if (ps->errors >= DG_PREFAB_MAX_ERRORS)
         return;
     dg_diag d;
-    d.status = DG_E_PARSE;
-    d.line = line;
-    d.column = col;
-    int k = snprintf(d.message, sizeof d.message, "%s:%d:%d: ", ps->source, (int)line, (int)col);
-    if (k >= 0 && (size_t)k < sizeof d.message)
-    {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(d.message + k, sizeof d.message - (size_t)k, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dgi_diag_vsource(&d, DG_E_PARSE, ps->source, line, col, fmt, ap);
+    va_end(ap);
     if (ps->errors == 0)
     {
         ps->status = DG_E_PARSE;
@@ -151,11 +144,7 @@ static int tok_is_word(const token *t, const char *word)
 /* Copies a token for messages (bounded, printable). */
 static const char *tok_str(const token *t, char *buf, size_t size)
 {
-    size_t n = DG_MIN((size_t)t->n, size - 1);
-    for (size_t i = 0; i < n; i++)
-        buf[i] = (t->s[i] > ' ' && t->s[i] < 127) ? t->s[i] : '?';
-    buf[n] = '\0';
-    return buf;
+    return dgi_printable(t->s, t->n, buf, size);
 }
 
 /* ---- storage ------------------------------------------------------------------ */
@@ -258,12 +247,6 @@ static int is_glyph(int c)
     return c > ' ' && c < 127 && c != ';';
 }
 
-static int name_char(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
-}
-
 /* Checks a name token; copies it to out (DG_NAME_MAX bytes). */
 static int take_name(parser *ps, const token *t, const char *what, char *out)
 {
@@ -273,7 +256,7 @@ static int take_name(parser *ps, const token *t, const char *what, char *out)
         return 0;
     }
     for (int32_t i = 0; i < t->n; i++)
-        if (!name_char((uint8_t)t->s[i]))
+        if (!dgi_name_char((uint8_t)t->s[i]))
         {
             perr(ps, ps->line, t->col + i,
                  "invalid character in %s (allowed: letters, digits, '_', '.', '-')", what);
@@ -284,27 +267,11 @@ static int take_name(parser *ps, const token *t, const char *what, char *out)
     return 1;
 }
 
-/* Decimal number of at most 9 digits in s[0..n). */
-static int parse_uint(const char *s, int32_t n, int32_t *out)
-{
-    if (n <= 0 || n > 9)
-        return 0;
-    int32_t v = 0;
-    for (int32_t i = 0; i < n; i++)
-    {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        v = v * 10 + (s[i] - '0');
-    }
-    *out = v;
-    return 1;
-}
-
 static int take_number(parser *ps, const token *t, int32_t lo, int32_t hi, const char *what,
                        int32_t *out)
 {
     int32_t v;
-    if (!parse_uint(t->s, t->n, &v) || v < lo || v > hi)
+    if (!dgi_parse_uint(t->s, t->n, &v) || v < lo || v > hi)
     {
         char b[40];
         perr(ps, ps->line, t->col, "%s must be a number from %d to %d, got '%s'", what, (int)lo,
@@ -325,16 +292,16 @@ static int parse_range(const token *t, int32_t *lo, int32_t *hi)
     if (t->n >= 2 && t->s[t->n - 1] == '+')
     {
         *hi = -1;
-        return parse_uint(t->s, t->n - 1, lo);
+        return dgi_parse_uint(t->s, t->n - 1, lo);
     }
     if (dash < 0)
     {
-        if (!parse_uint(t->s, t->n, lo))
+        if (!dgi_parse_uint(t->s, t->n, lo))
             return 0;
         *hi = *lo;
         return 1;
     }
-    return parse_uint(t->s, dash, lo) && parse_uint(t->s + dash + 1, t->n - dash - 1, hi) &&
+    return dgi_parse_uint(t->s, dash, lo) && dgi_parse_uint(t->s + dash + 1, t->n - dash - 1, hi) &&
            *lo <= *hi;
 }
 
@@ -467,7 +434,7 @@ static int lookup_word(const token *t, const char *const *words, int n)
 
 static int parse_tile(const token *t, int32_t *tile)
 {
-    if (parse_uint(t->s, t->n, tile))
+    if (dgi_parse_uint(t->s, t->n, tile))
         return *tile <= 255;
     for (int v = 0; v < DG_TILE_COUNT; v++)
     {
@@ -719,7 +686,7 @@ static void key_size(parser *ps)
     for (int32_t i = 0; i < t->n; i++)
         if (t->s[i] == 'x')
             x = i;
-    if (x < 0 || !parse_uint(t->s, x, &w) || !parse_uint(t->s + x + 1, t->n - x - 1, &h))
+    if (x < 0 || !dgi_parse_uint(t->s, x, &w) || !dgi_parse_uint(t->s + x + 1, t->n - x - 1, &h))
     {
         char b[40];
         perr(ps, ps->line, t->col, "size must be WxH (e.g. 7x5), got '%s'", tok_str(t, b, sizeof b));
@@ -836,7 +803,7 @@ static void key_sub(parser *ps, int kind)
                     colon = k;
             int rest = colon == 4 && memcmp(t->s, "rest", 4) == 0;
             if (colon < 0 || t->n != colon + 2 || !is_glyph((uint8_t)t->s[colon + 1]) ||
-                (!rest && !parse_uint(t->s, colon, &amount)))
+                (!rest && !dgi_parse_uint(t->s, colon, &amount)))
             {
                 perr(ps, ps->line, t->col, "expected N:G or rest:G, got '%s'", tok_str(t, b, sizeof b));
                 return;
@@ -857,7 +824,7 @@ static void key_sub(parser *ps, int kind)
         else
         {
             if (!is_glyph((uint8_t)t->s[0]) ||
-                (t->n > 1 && (t->s[1] != ':' || !parse_uint(t->s + 2, t->n - 2, &amount))))
+                (t->n > 1 && (t->s[1] != ':' || !dgi_parse_uint(t->s + 2, t->n - 2, &amount))))
             {
                 perr(ps, ps->line, t->col, "expected G or G:weight, got '%s'", tok_str(t, b, sizeof b));
                 return;
