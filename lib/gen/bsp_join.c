@@ -68,23 +68,23 @@ static int32_t side_key(dg_rect r, int side)
     }
 }
 
-static void leaf_candidates(const bsp_node *n, dg_rect r, cands *out)
+static void leaf_candidates(const bsp_node *n, dg_rect r, bsp_cands *out)
 {
     for (int s = 0; s < 4; s++)
     {
         out->side[s][0].room = r.w > 0 ? n->first : -1;
         out->side[s][0].key = r.w > 0 ? side_key(r, s) : INT32_MIN;
-        for (int k = 1; k < KEEP; k++)
+        for (int k = 1; k < BSP_KEEP; k++)
             out->side[s][k].room = -1, out->side[s][k].key = INT32_MIN;
     }
 }
 
-/* out = the KEEP best of two best-first lists; ties go to the first list,
+/* out = the BSP_KEEP best of two best-first lists; ties go to the first list,
  * whose rooms come first in leaf order. Unused entries sort last. */
-static void merge_best(const cand *a, const cand *b, cand *out)
+static void merge_best(const bsp_cand *a, const bsp_cand *b, bsp_cand *out)
 {
-    int ia = 0, ib = 0; /* ia + ib = k < KEEP: neither list runs out */
-    for (int k = 0; k < KEEP; k++)
+    int ia = 0, ib = 0; /* ia + ib = k < BSP_KEEP: neither list runs out */
+    for (int k = 0; k < BSP_KEEP; k++)
     {
         int take_a = a[ia].key >= b[ib].key;
         out[k] = *(take_a ? &a[ia] : &b[ib]); /* a select, not a branch: keys are random */
@@ -103,19 +103,19 @@ static int has_rooms(const bsp *b, const bsp_node *n)
 
 /* Node n's candidates from its children's, into *out, which may be the
  * second child's (on the stack, the node takes that entry). */
-static void node_candidates(const bsp *b, const bsp_node *n, cands *out)
+static void node_candidates(const bsp *b, const bsp_node *n, bsp_cands *out)
 {
-    const cands *c0 = &b->cands[b->nodes[n->child[0]].slot], *c1 = &b->cands[b->nodes[n->child[1]].slot];
+    const bsp_cands *c0 = &b->cands[b->nodes[n->child[0]].slot], *c1 = &b->cands[b->nodes[n->child[1]].slot];
     if (c0->side[0][0].room < 0 || c1->side[0][0].room < 0) /* leaves without rooms: only beside reserved cells */
     {
-        const cands *with = c0->side[0][0].room >= 0 ? c0 : c1;
+        const bsp_cands *with = c0->side[0][0].room >= 0 ? c0 : c1;
         if (with != out)
             *out = *with;
         return;
     }
     int far = n->across ? SIDE_E : SIDE_S, near = n->across ? SIDE_W : SIDE_N;
     int m0 = n->across ? SIDE_N : SIDE_W, m1 = n->across ? SIDE_S : SIDE_E;
-    cand b0[KEEP], b1[KEEP]; /* the second child's lists to merge, before out overwrites them */
+    bsp_cand b0[BSP_KEEP], b1[BSP_KEEP]; /* the second child's lists to merge, before out overwrites them */
     memcpy(b0, c1->side[m0], sizeof b0);
     memcpy(b1, c1->side[m1], sizeof b1);
     if (out != c1)
@@ -381,11 +381,11 @@ typedef struct pair {
  * when it is tried, and ranked only when it is asked for (most cuts take
  * one of the first few). */
 typedef struct pair_list {
-    int32_t a[KEEP], b[KEEP];
-    span sa[KEEP], sb[KEEP];
-    int32_t key[KEEP * KEEP];    /* cost * 16 + listing position: unique, so the order is stable */
-    uint8_t code[KEEP * KEEP];   /* i * KEEP + j, by listing position */
-    int32_t ranked[KEEP * KEEP]; /* the keys of the cheapest pairs found so far, in order */
+    int32_t a[BSP_KEEP], b[BSP_KEEP];
+    span sa[BSP_KEEP], sb[BSP_KEEP];
+    int32_t key[BSP_KEEP * BSP_KEEP];    /* cost * 16 + listing position: unique, so the order is stable */
+    uint8_t code[BSP_KEEP * BSP_KEEP];   /* i * BSP_KEEP + j, by listing position */
+    int32_t ranked[BSP_KEEP * BSP_KEEP]; /* the keys of the cheapest pairs found so far, in order */
     int32_t done;                /* pairs ranked */
     int32_t count;
 } pair_list;
@@ -399,12 +399,12 @@ static int32_t pair_cost(const span *sa, const span *sb)
 static int32_t list_pairs(const bsp *b, const bsp_cut *n, pair_list *out)
 {
     int na = 0, nb = 0, count = 0;
-    for (; na < KEEP && n->near[0][na] >= 0; na++)
+    for (; na < BSP_KEEP && n->near[0][na] >= 0; na++)
     {
         out->a[na] = n->near[0][na];
         out->sa[na] = span_of(b->rooms[out->a[na]].rect, n->across);
     }
-    for (; nb < KEEP && n->near[1][nb] >= 0; nb++)
+    for (; nb < BSP_KEEP && n->near[1][nb] >= 0; nb++)
     {
         out->b[nb] = n->near[1][nb];
         out->sb[nb] = span_of(b->rooms[out->b[nb]].rect, n->across);
@@ -413,7 +413,7 @@ static int32_t list_pairs(const bsp *b, const bsp_cut *n, pair_list *out)
         for (int j = 0; j < nb; j++, count++)
         {
             out->key[count] = pair_cost(&out->sa[i], &out->sb[j]) * 16 + count;
-            out->code[count] = (uint8_t)(i * KEEP + j);
+            out->code[count] = (uint8_t)(i * BSP_KEEP + j);
         }
     out->done = 0;
     return out->count = count;
@@ -432,7 +432,7 @@ static pair pair_at(pair_list *l, int32_t k)
         l->ranked[l->done++] = best;
     }
     int32_t key = l->ranked[k], code = l->code[key & 15];
-    int i = code / KEEP, j = code % KEEP;
+    int i = code / BSP_KEEP, j = code % BSP_KEEP;
     pair q = {l->a[i], l->b[j], key >> 4, l->sa[i], l->sb[j]};
     return q;
 }
@@ -813,9 +813,9 @@ static void join_around(bsp *b, bsp_node *n, const bsp_cut *cut)
 /* The candidates nearest n's cut from each side, kept for its pairs and loop. */
 static void keep_near(const bsp *b, const bsp_node *n, bsp_cut *cut)
 {
-    const cand *la = dgi_bsp_best_of(b, &b->nodes[n->child[0]], n->across ? SIDE_E : SIDE_S);
-    const cand *lb = dgi_bsp_best_of(b, &b->nodes[n->child[1]], n->across ? SIDE_W : SIDE_N);
-    for (int k = 0; k < KEEP; k++)
+    const bsp_cand *la = dgi_bsp_best_of(b, &b->nodes[n->child[0]], n->across ? SIDE_E : SIDE_S);
+    const bsp_cand *lb = dgi_bsp_best_of(b, &b->nodes[n->child[1]], n->across ? SIDE_W : SIDE_N);
+    for (int k = 0; k < BSP_KEEP; k++)
         cut->near[0][k] = la[k].room, cut->near[1][k] = lb[k].room;
     cut->across = n->across;
 }

@@ -8,12 +8,12 @@
 
 #include "gen/gen.h"
 
-enum { KEEP = 3 }; /* rooms kept per side of a node: the candidates of the joins across its cuts */
+enum { BSP_KEEP = 3 }; /* rooms kept per side of a node: the candidates of the joins across its cuts */
 
 /* A room and how far it reaches out on one side of its subtree. */
-typedef struct cand {
+typedef struct bsp_cand {
     int32_t room, key;
-} cand;
+} bsp_cand;
 
 typedef struct bsp_node {
     int32_t x, y, w, h;
@@ -30,15 +30,15 @@ typedef struct bsp_node {
  * in the order they were joined (children before parents), so the loops
  * walk them in order, apart from the larger nodes. */
 typedef struct bsp_cut {
-    int32_t near[2][KEEP]; /* the candidates nearest the cut, each side (-1: none) */
+    int32_t near[2][BSP_KEEP]; /* the candidates nearest the cut, each side (-1: none) */
     int32_t ja, jb;        /* the rooms its tree corridor joins (-1: none) */
     int32_t across;
 } bsp_cut;
 
 /* Per side, the rooms of a subtree reaching farthest out that way, best first. */
-typedef struct cands {
-    cand side[4][KEEP];
-} cands;
+typedef struct bsp_cands {
+    bsp_cand side[4][BSP_KEEP];
+} bsp_cands;
 
 typedef struct bsp {
     dg_grid *g;
@@ -49,7 +49,7 @@ typedef struct bsp {
     int32_t height;        /* the deepest node's depth */
     int32_t edge_rooms;    /* rooms in leaves against the board's edge */
     int32_t start_back;    /* (stacked) the start room's edge leaf, counted from the last; -1 none */
-    cands *cands;          /* a stack (depth-first, nothing reserved) or one per node */
+    bsp_cands *cands;      /* a stack (depth-first, nothing reserved) or one per node */
     bsp_cut *cuts;         /* leaf_count - 1, in join order (in the block of cands) */
     int32_t cut_count;
     int32_t cand_cap;
@@ -108,7 +108,7 @@ static inline int dgi_bsp_edge_room(const bsp *b, const bsp_node *n)
 }
 
 /* A node's candidates on one side, best first. */
-static inline cand *dgi_bsp_best_of(const bsp *b, const bsp_node *n, int side)
+static inline bsp_cand *dgi_bsp_best_of(const bsp *b, const bsp_node *n, int side)
 {
     return b->cands[n->slot].side[side];
 }
