@@ -421,6 +421,49 @@ static void mark_route(const dg_grid *g, const int32_t *ds, dg_point exit, uint8
     }
 }
 
+/* 1 if no cell of the grid's outer ring is passable: the walk reaches none,
+ * so a route cell has its four neighbours on the grid. */
+static int ring_shut(const dg_grid *g)
+{
+    const int32_t w = g->width, h = g->height;
+    const uint8_t *pass = dgi_passable_default;
+    unsigned open = 0;
+    for (int32_t x = 0; x < w; x++)
+        open |= pass[DG_CELL(g, x, 0)] | pass[DG_CELL(g, x, h - 1)];
+    for (int32_t y = 1; y < h - 1; y++)
+        open |= pass[DG_CELL(g, 0, y)] | pass[DG_CELL(g, w - 1, y)];
+    return open == 0;
+}
+
+/* mark_route where the ring is shut (ring_shut): no bounds
+ * tests, and plain cell indices on the stack. The same marks: a cell is
+ * marked when some marked neighbour is one step farther, in any order. */
+static void mark_route_walled(const dg_grid *g, const int32_t *ds, dg_point exit, uint8_t *mark,
+                              int32_t *stack)
+{
+    const int32_t w = g->width;
+    memset(mark, 0, (size_t)w * (size_t)g->height);
+    int32_t e = exit.y * w + exit.x, top = 0;
+    if (ds[e] < 0)
+        return;
+    mark[e] = 1;
+    stack[top++] = e;
+    while (top > 0)
+    {
+        int32_t c = stack[--top], nearer = ds[c] - 1; /* -1 at the start */
+        if (nearer < 0)
+            continue;
+        if (ds[c - w] == nearer && !mark[c - w])
+            mark[c - w] = 1, stack[top++] = c - w;
+        if (ds[c + 1] == nearer && !mark[c + 1])
+            mark[c + 1] = 1, stack[top++] = c + 1;
+        if (ds[c + w] == nearer && !mark[c + w])
+            mark[c + w] = 1, stack[top++] = c + w;
+        if (ds[c - 1] == nearer && !mark[c - 1])
+            mark[c - 1] = 1, stack[top++] = c - 1;
+    }
+}
+
 /* The room that holds cell p: its owner, else `fallback` (the result's room). */
 static int32_t holder(const dg_grid *g, const dg_result *r, const dgi_room_cells *rc, dg_point p,
                       int32_t fallback)
@@ -530,7 +573,9 @@ dg_status dgi_room_facts_fill(const dg_grid *g, const dg_result *r, const int32_
     }
     int exit_in = r->exit.x >= 0 && r->exit.y >= 0 && r->exit.x < w && r->exit.y < g->height &&
                   (asked & DGI_RF_ROUTE);
-    if (exit_in)
+    if (exit_in && !by_cells && ring_shut(g))
+        mark_route_walled(g, ds, r->exit, route, queue);
+    else if (exit_in) /* and the long way, which tests compare with */
         mark_route(g, ds, r->exit, route, queue);
     int32_t start_room = dgi_room_owner_at(g, r, &rc, r->start);
     for (int32_t k = 0; k < rooms; k++)
