@@ -46,6 +46,29 @@ dg_status dgi_room_facts_fill(const dg_grid *grid, const dg_result *result,
                               const int32_t *walk, dgi_room_facts *facts, int32_t asked, int32_t *reachable,
                               const dg_allocator *allocator);
 
+/* roles_cells.c: the rooms' cells, the open cells of a room (packed,
+ * DGI_PACK) listed at cells[first[k] .. first[k + 1]), and where they fill a
+ * rectangle that rect in fill[k] (w 0 where they fill none); with an owner
+ * map every room's are listed, without one (the rooms' rects apart, every
+ * room's cells filling its rect or none) none are. owner: the owner map, NULL
+ * without one. */
+typedef struct dgi_room_cells {
+    int32_t *cells, *first, *area; /* area[k]: the open cells room k owns */
+    dg_rect *fill, *clip;          /* clip[k]: room k's rect clipped to the grid */
+    const int32_t *owner;
+    uint8_t open[256]; /* the tiles a room can own */
+} dgi_room_cells;
+/* Fills rc (its planes given: cells of width*height, first of rooms + 1,
+ * area, fill and clip of rooms). Scratch: owner and queue of width*height
+ * int32 (queue twice that), marks of the larger of 2*width*height and
+ * (width + 2)*(height + 2) bytes, counts of rooms. by_cells: the owner map
+ * and the caves flooded, whatever the map (DGI_FACTS_BY_CELLS). */
+void dgi_room_cells_list(const dg_grid *g, const dg_result *r, dgi_room_cells *rc, int32_t *owner,
+                         int32_t *queue, uint8_t *marks, int32_t *counts, int by_cells);
+/* The room that owns cell p (on the grid), else -1. */
+int32_t dgi_room_owner_at(const dg_grid *g, const dg_result *r, const dgi_room_cells *rc,
+                          dg_point p);
+
 /* What room_dist holds for a room whose distance population measures itself. */
 #define DGI_DIST_UNKNOWN INT32_MIN
 
