@@ -11,60 +11,7 @@
  * has no such depth, lock at cuts of the cell graph and at pockets off the
  * way instead (plan_cuts); choose_plan weighs the ways by locks placed and
  * keys kept 8 steps clear of the start and of their own lock. */
-#include "analysis/analysis.h"
-#include "progress/progress.h"
-
-/* F_NEAR, F_WALK: marks of a bounded walk; F_CLOSE: a key's clearance is set */
-enum { F_GATE = 1, F_ROOM = 2, F_LOCK = 4, F_REACH = 8, F_OPEN = 16, F_NEAR = 32, F_CLOSE = 64,
-       F_WALK = 128 };
-
-typedef struct placer {
-    dg_grid *g;
-    const dg_result *r;
-    const dg_lock_params *p;
-    dg_rng rng;
-    int32_t w, h;    /* the grid's size */
-    int32_t pw, n;   /* cells are numbered over the grid and a closed one-cell
-                        frame, pw = w + 2 per row: neighbours are c +- 1, c +- pw */
-    uint8_t *tile;   /* the tiles, framed */
-    int32_t start, exit;
-    int has_doors;
-    int32_t *node;   /* node of a cell, -1 if impassable */
-    int32_t *cell_of; /* the first cell of each node; later: the solver's parents */
-    int32_t *size;    /* cells of each node */
-    int32_t *depth;  /* depth of each node */
-    int32_t *queue;
-    int32_t *aux;    /* union-find of the labelling, the search stack, per depth, then
-                        per node hops off the route */
-    int32_t *disc, *low, *parent, *iter; /* per node: the block search */
-    int32_t *clear;  /* per depth: key cells clear of the start (survey_depths) */
-    int32_t *near_gate; /* per candidate depth: key cells beside its gates */
-    int32_t *link_first, *link; /* per node: its neighbour nodes, link[link_first[v]..[v + 1]) */
-    int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
-    int32_t runs;
-    uint8_t *flag;   /* F_* per cell */
-    uint8_t *core;   /* per node: find_core's answer, kept with the node graph */
-    int32_t nodes, max_depth;
-    int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
-    int32_t key_cell[DG_LOCKS_MAX];
-    int32_t placed;
-    int exit_area;   /* the one lock closes the exit's own area (F_REACH: its key region) */
-    int cut_mode;    /* the locks are cuts of the cell graph (plan_cuts): numbered by locked_number */
-    int32_t sink;    /* plan_cuts: the cell a cut parts from the sources */
-    int32_t pockets; /* plan_cuts: locks 1..pockets close pockets off the way */
-    int strict;      /* plan: only depths with room for keys clear of start and lock
-                        (else clear of the start first, then anywhere) */
-    int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
-    int32_t locked_number[DG_LOCKS_MAX * 8]; /* cut_mode: the lock number of locked[j] */
-    int32_t locked_count;
-    int32_t *secret; /* the secret doors chosen */
-    int32_t secrets;
-    const dgi_lock_site *site; /* NULL: none */
-    int labelled;    /* the node graph plan() built last: narrow cells gate (1) or not
-                        (0); -1 when none or plan_cuts built its own since */
-} placer;
-
-static int32_t lock_number(const placer *s, int32_t c);
+#include "progress/lock_state.h"
 
 void dg_lock_defaults(dg_lock_params *p)
 {
@@ -75,19 +22,6 @@ void dg_lock_defaults(dg_lock_params *p)
     p->key_place = DG_KEYS_BRANCH;
     p->kinds = 3;
     p->gate_max = 2;
-}
-
-/* The grid cell of a framed cell number. */
-static dg_point grid_point(const placer *s, int32_t c)
-{
-    return (dg_point){c % s->pw - 1, c / s->pw - 1};
-}
-
-/* 1 if c is on the grid's outer ring, where no door may go. */
-static int on_ring(const placer *s, int32_t c)
-{
-    dg_point p = grid_point(s, c);
-    return p.x < 1 || p.y < 1 || p.x >= s->w - 1 || p.y >= s->h - 1;
 }
 
 /* Secret doors count as wall until found; locked doors do not occur here. */
@@ -143,25 +77,6 @@ static int narrow_at(const placer *s, int32_t c)
 {
     return passage(s, c, s->pw, 1) || passage(s, c, 1, s->pw) ||
            (!on_ring(s, c) && pinch_at(s, c));
-}
-
-/* The neighbour of a grid cell in direction k (N, E, S, W). */
-static int32_t step(const placer *s, int32_t c, int k)
-{
-    return c + ((k & 1) ? 2 - k : (k - 1) * s->pw); /* no table: this runs per step of every walk */
-}
-
-/* step()'s four offsets as a table, for the loops that run per cell of a
- * walk: held in a local, the offsets stay in registers (step() branches). */
-#define STEP_OFFSETS(s) {-(s)->pw, 1, (s)->pw, -1}
-
-/* The 4-neighbours of a grid cell into nb[] (frame cells included: they are
- * closed); returns 4. */
-static int neighbours(const placer *s, int32_t c, int32_t nb[4])
-{
-    for (int k = 0; k < 4; k++)
-        nb[k] = step(s, c, k);
-    return 4;
 }
 
 /* F_OPEN on the open cells, F_GATE besides on a door (or, narrow set, a
@@ -289,11 +204,6 @@ static void label_nodes(placer *s, int narrow)
     }
     while (filled < s->n)
         node[filled++] = -1;
-}
-
-static int gate_node(const placer *s, int32_t v)
-{
-    return (s->flag[s->cell_of[v]] & F_GATE) != 0;
 }
 
 /* The node graph. Two areas never touch (they would be one), so every edge
@@ -434,11 +344,6 @@ static void depth_nodes(placer *s)
 }
 
 /* ---- choosing the locked depths ----------------------------------------- */
-
-/* The fewer steps a key lies from the start or its lock, up to KEY_CLEAR, the worse. */
-#define KEY_CLEAR 8
-
-#define NEAR_CELLS (2 * KEY_CLEAR * KEY_CLEAR) /* > cells fewer than KEY_CLEAR steps away */
 
 /* The open cells fewer than KEY_CLEAR steps from cell `from` (itself first)
  * into q[]; returns how many. */
@@ -1713,21 +1618,6 @@ static void plan_keys(placer *s)
     for (int32_t i = 0; i < s->placed; i++)
         if (s->key_cell[i] < 0) /* pockets alone would not gate the exit */
             keep_locks(s, s->cut_mode && i <= s->pockets ? 0 : i);
-}
-
-static int32_t lock_number(const placer *s, int32_t c)
-{
-    if (s->exit_area)
-        return 1;
-    for (int32_t j = 0; j < s->locked_count && s->cut_mode; j++)
-        if (s->locked[j] == c)
-            return s->locked_number[j];
-    if (s->cut_mode)
-        return 0;
-    for (int32_t i = 0; i < s->placed; i++)
-        if (s->depth[s->node[c]] == s->lock_depth[i])
-            return i + 1;
-    return 0;
 }
 
 static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char *word, int32_t n)
