@@ -40,7 +40,7 @@ typedef struct placer {
     int32_t *run_first, *run_end, *run_node; /* the labelling's runs (cells and node) */
     int32_t runs;
     uint8_t *flag;   /* F_* per cell */
-    uint8_t *core;   /* per node: find_core's answer, kept with the node graph */
+    uint8_t *core;   /* per node: dgi_lock_find_core's answer, kept with the node graph */
     int32_t nodes, max_depth;
     int32_t lock_depth[DG_LOCKS_MAX]; /* chosen depths, shallow first */
     int32_t key_cell[DG_LOCKS_MAX];
@@ -119,5 +119,23 @@ static inline int32_t lock_number(const placer *s, int32_t c)
             return i + 1;
     return 0;
 }
+
+/* lock_nodes.c: the cells into nodes, the node graph, its core and depths. */
+/* F_OPEN on the open cells, F_GATE on the doors (with narrow, narrow passages too). */
+void dgi_lock_mark_cells(placer *s, int narrow);
+/* F_ROOM on the cells of the result's rooms. */
+void dgi_lock_mark_rooms(placer *s);
+/* Numbers the nodes: one per gate cell, one per connected stretch of the rest. */
+void dgi_lock_label_nodes(placer *s, int narrow);
+/* The node graph: node v's neighbours are link[link_first[v]..link_first[v + 1]). */
+void dgi_lock_link_nodes(placer *s);
+/* core[v] != 0 for the nodes on some way from the start to the exit. */
+void dgi_lock_find_core(placer *s, uint8_t *core);
+/* The depth of each node over the core from the start's node (max_depth too). */
+void dgi_lock_depth_nodes(placer *s);
+/* The node graph of plan(), its core and depths, built once per kind of gate. */
+void dgi_lock_build_nodes(placer *s, int narrow);
+/* The open cells fewer than KEY_CLEAR steps from `from` (itself first) into q[]. */
+int32_t dgi_lock_walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS]);
 
 #endif
