@@ -46,9 +46,10 @@ typedef struct placer {
     int32_t key_cell[DG_LOCKS_MAX];
     int32_t placed;
     int exit_area;   /* the one lock closes the exit's own area (F_REACH: its key region) */
-    int cut_mode;    /* the locks are cuts of the cell graph (plan_cuts): numbered by locked_number */
-    int32_t sink;    /* plan_cuts: the cell a cut parts from the sources */
-    int32_t pockets; /* plan_cuts: locks 1..pockets close pockets off the way */
+    int cut_mode;    /* the locks are cuts of the cell graph (dgi_lock_plan_cuts):
+                        numbered by locked_number */
+    int32_t sink;    /* dgi_lock_plan_cuts: the cell a cut parts from the sources */
+    int32_t pockets; /* dgi_lock_plan_cuts: locks 1..pockets close pockets off the way */
     int strict;      /* plan: only depths with room for keys clear of start and lock
                         (else clear of the start first, then anywhere) */
     int32_t locked[DG_LOCKS_MAX * 8]; /* the F_LOCK cells in cell order (gate_max <= 8) */
@@ -58,7 +59,7 @@ typedef struct placer {
     int32_t secrets;
     const dgi_lock_site *site; /* NULL: none */
     int labelled;    /* the node graph plan() built last: narrow cells gate (1) or not
-                        (0); -1 when none or plan_cuts built its own since */
+                        (0); -1 when none or dgi_lock_plan_cuts built its own since */
 } placer;
 
 /* The fewer steps a key lies from the start or its lock, up to KEY_CLEAR, the worse. */
@@ -137,5 +138,9 @@ void dgi_lock_depth_nodes(placer *s);
 void dgi_lock_build_nodes(placer *s, int narrow);
 /* The open cells fewer than KEY_CLEAR steps from `from` (itself first) into q[]. */
 int32_t dgi_lock_walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS]);
+
+/* lock_cuts.c: locks at cuts of the cell graph, and pockets off the way. */
+/* Locks at cuts spread from the start toward the exit, then pockets; its own node graph. */
+void dgi_lock_plan_cuts(placer *s, uint64_t seed);
 
 #endif
