@@ -121,6 +121,10 @@ static inline int32_t lock_number(const placer *s, int32_t c)
     return 0;
 }
 
+/* Every function shared between the lock files is dgi_lock_*, and calls point
+ * one way only: lock.c uses the other files, lock_cuts.c uses lock_nodes.c,
+ * and lock_nodes.c, lock_keys.c and lock_play.c use none of them. */
+
 /* lock_nodes.c: the cells into nodes, the node graph, its core and depths. */
 /* F_OPEN on the open cells, F_GATE on the doors (with narrow, narrow passages too). */
 void dgi_lock_mark_cells(placer *s, int narrow);
@@ -148,5 +152,11 @@ void dgi_lock_plan_cuts(placer *s, uint64_t seed);
 void dgi_lock_plan_keys(placer *s);
 /* A key cell's steps to the start or its own lock, up to KEY_CLEAR (keys planned). */
 int32_t dgi_lock_clearance(const placer *s, int32_t c);
+
+/* lock_play.c: the locked map written out and played. */
+/* Writes the locked doors, secret doors and markers (room reserved) and pr's counts. */
+void dgi_lock_commit(placer *s, dg_result *r, dg_progress *pr);
+/* Fills the solver's part of pr for the committed map, as dg_solve would. */
+void dgi_lock_play_nodes(placer *s, dg_progress *pr);
 
 #endif
