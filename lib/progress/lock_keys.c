@@ -1,9 +1,8 @@
 /* The keys of a plan (lock.c): each lock's key region, found by opening the
  * locks in order, and the best cell in it by clearance from the start and the
- * lock, then key_place; from the first region without a cell on, the locks go. */
+ * lock, then key_place; a lock whose region holds no key cell goes, with the
+ * locks after it. */
 #include "progress/lock_state.h"
-
-/* ---- keys --------------------------------------------------------------- */
 
 /* aux[v] = hops over the node graph from node v to the nearest node of the
  * walk from the start's node to the exit's (a shortest one, every gate open);

@@ -148,7 +148,7 @@ int32_t dgi_lock_walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS]);
 void dgi_lock_plan_cuts(placer *s, uint64_t seed);
 
 /* lock_keys.c: the keys of a plan. */
-/* The keys of the plan; the locks from the first whose region holds no key cell go. */
+/* The keys of the plan; a lock whose region holds no key cell goes, with those after it. */
 void dgi_lock_plan_keys(placer *s);
 /* A key cell's steps to the start or its own lock, up to KEY_CLEAR (keys planned). */
 int32_t dgi_lock_clearance(const placer *s, int32_t c);
