@@ -29,7 +29,7 @@
  * of its door cells. The finished layout gets its extra connections (when
  * the graph allows them) and is centred; the grid is written only on success
  * (layout_result.c). */
-#include "graph/layout.h"
+#include "graph/layout_state.h"
 
 #define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */

@@ -1,7 +1,7 @@
 /* A finished level-graph layout drawn on the grid and reported in the
  * result: tiles, rooms with their node labels, corridors with their edges,
  * doors, lock and key markers, start and exit (DESIGN.md section 11). */
-#include "graph/layout.h"
+#include "graph/layout_state.h"
 #include "analysis/analysis.h"
 #include "prefab/prefab.h"
 

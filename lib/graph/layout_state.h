@@ -1,7 +1,7 @@
 /* The level-graph layout's private state, shared by its search (layout.c)
  * and its drawing and result (layout_result.c). Private. */
-#ifndef DG_GRAPH_LAYOUT_H
-#define DG_GRAPH_LAYOUT_H
+#ifndef DG_GRAPH_LAYOUT_STATE_H
+#define DG_GRAPH_LAYOUT_STATE_H
 
 #include "graph/graph.h"
 
