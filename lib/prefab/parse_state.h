@@ -1,0 +1,132 @@
+/* Private state of the text prefab parser (parse*.c): the parser every part
+ * works on, its tokens, and what the parts share. parse.c reads the lines,
+ * prefab headers and maps and holds the entry points; parse_legend.c the
+ * legends; parse_flow.c the load-time analysis of substitutions;
+ * parse_lex.c, below them all, errors and the words of a line. */
+#ifndef DG_PARSE_STATE_H
+#define DG_PARSE_STATE_H
+
+#include "prefab/prefab.h"
+
+#define PREFAB_MAX_TOKENS 128 /* words on one header line */
+
+enum { PREFAB_ST_TOP, PREFAB_ST_LEGEND, PREFAB_ST_HEADER, PREFAB_ST_MAP };
+
+typedef struct prefab_token {
+    const char *s;
+    int32_t n, col;
+} prefab_token;
+
+/* Load-time analysis of substitutions: glyph count intervals [lo, hi], where
+ * each result glyph was first written, and which final glyphs each drawn glyph
+ * can become. No glyph can cover more than the map's cells, so both bounds are
+ * kept at most `cells`: chained picks would otherwise multiply them past any
+ * integer width. counts, lo and hi are zero between maps (flow_clear resets
+ * the entries a map wrote), which spares clearing them whole per map. */
+typedef struct prefab_flow {
+    int64_t cells;
+    int32_t counts[256];  /* cells per byte as the map draws them */
+    int32_t lanes[3][256]; /* counts of every 4th cell but the first, summed into counts */
+    uint32_t random[4];   /* the glyphs substitutions replace */
+    int64_t lo[128], hi[128];
+    uint32_t known[4]; /* glyphs a substitution writes, with where it first did */
+    int32_t from_line[128], from_col[128];
+    uint32_t can_be[128][4];
+} prefab_flow;
+
+typedef struct prefab_parser {
+    const char *src;
+    size_t len, pos;
+    const char *source;
+    int32_t line;
+    dg_diag_fn on_error;
+    void *user;
+    dg_diag *diag;
+    int32_t errors;
+    dg_status status;
+    dg_prefab_set *set;
+    int state, legend_in_prefab, seen_magic;
+    int32_t legend_line;
+    const char *l; /* current line (without line end) */
+    int32_t ll;
+    int32_t ntok;
+    int32_t file_snapshot; /* set->legends index of file_legend, -1 if changed */
+    int cur_custom;
+    /* the prefab being read */
+    dgi_prefab *p;
+    int32_t pi;
+    int p_bad, shape_bad, keys;
+    int32_t map_line, first_row, rows;
+    int32_t size_w, size_h, size_line, size_col;
+    int32_t exits, exits_line, exits_col;
+    int32_t allowed_legend; /* set->legends index that `allowed` was made from, -1: none */
+    /* From here on each field is set before it is read (tokenize, the legend
+     * and map starts, check_flow) or zeroed once by dg_prefab_parse (the flow's
+     * counts and bounds, passable), so a new parser zeroes only the fields above. */
+    prefab_token tok[PREFAB_MAX_TOKENS];
+    dgi_legend file_legend, cur;
+    uint8_t legend_seen[128];
+    uint8_t cell_state[256]; /* per byte: CELL_* bits for the current map */
+    uint8_t allowed[256];    /* per byte: CELL_ALLOWED if legend allowed_legend has it */
+    uint8_t used[128]; /* the glyphs ('!'..'~') the map holds, as first met */
+    int32_t used_count;
+    uint8_t met[256]; /* every byte the map holds, as first met */
+    int32_t met_count;
+    uint8_t passable[256]; /* per glyph of the map: passable in every outcome */
+    prefab_flow flow;
+} prefab_parser;
+
+/* Room for one more element (dgi_grow called only when full). */
+#define PREFAB_GROW(ps, arr, count, cap)                                                 \
+    ((ps)->set->count < (ps)->set->cap ||                                                 \
+             dgi_grow(dgi_set_alloc((ps)->set), (void **)&(ps)->set->arr, &(ps)->set->cap, \
+                      (ps)->set->count + 1, sizeof *(ps)->set->arr) == DG_OK              \
+         ? 1                                                                              \
+         : (dgi_parse_oom(ps), 0))
+
+/* 1 for '!'..'~': one unsigned compare per byte of a word. */
+static inline int prefab_is_word_byte(uint8_t c)
+{
+    return (uint8_t)(c - 0x21u) < 0x5Eu;
+}
+
+/* parse_lex.c: errors and the words of a line. */
+/* Reports an error at line:col (counted, the first kept in diag; marks the prefab bad). */
+void dgi_parse_error(prefab_parser *ps, int32_t line, int32_t col, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(DGI_PRINTF_FORMAT, 4, 5)))
+#endif
+    ;
+/* Reports running out of memory (once). */
+void dgi_parse_oom(prefab_parser *ps);
+/* 1 if the token is the NUL-terminated word. */
+int dgi_parse_tok_is_word(const prefab_token *t, const char *word);
+/* The token, bounded and printable, for messages. */
+const char *dgi_parse_tok_str(const prefab_token *t, char *buf, size_t size);
+/* 1 for a byte a glyph may be. */
+int dgi_parse_is_glyph(int c);
+/* Checks a name token and copies it to out (DG_NAME_MAX bytes); 0 (reported) if bad. */
+int dgi_parse_take_name(prefab_parser *ps, const prefab_token *t, const char *what, char *out);
+/* A number lo..hi into out; 0 (reported) if not. */
+int dgi_parse_take_number(prefab_parser *ps, const prefab_token *t, int32_t lo, int32_t hi,
+                          const char *what, int32_t *out);
+/* "N", "N-M" or "N+" (max -1); 0 if none of them. */
+int dgi_parse_range(const prefab_token *t, int32_t *lo, int32_t *hi);
+/* Splits the current line into ps->tok; 0 (reported) on a bad byte. */
+int dgi_parse_tokenize(prefab_parser *ps);
+/* The index of the token among words[0..n), or -1. */
+int dgi_parse_lookup_word(const prefab_token *t, const char *const *words, int n);
+
+/* parse_legend.c: legends. */
+/* The class names (glyph names 0..7) and the built-in glyphs; 0 out of memory. */
+int dgi_parse_default_legend(prefab_parser *ps);
+/* `legend`: the file's (in_prefab 0) or the prefab's own legend starts. */
+void dgi_parse_legend_begin(prefab_parser *ps, int in_prefab);
+/* One entry line of the open legend. */
+void dgi_parse_legend_entry(prefab_parser *ps);
+
+/* parse_flow.c: load-time analysis of substitutions. */
+/* Checks the substitutions and requires of the ended map g and indexes it. */
+void dgi_parse_check_flow(prefab_parser *ps, const uint8_t *g, const dgi_legend *lg);
+
+#endif
