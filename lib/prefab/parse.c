@@ -1,35 +1,20 @@
 /* The text prefab parser (docs/prefab-format.md): one pass over a buffer that
  * need not be NUL-terminated, every error reported as name:line:col. This
- * file reads the lines, the group lines, the prefab header keys and the maps,
- * and holds the entry points; the legends, the analysis of substitutions and
- * the words of a line are its parts (parse_state.h). */
+ * file reads the lines and the group lines, starts and ends prefabs, reads
+ * their maps and holds the entry points; the legends, the header keys, the
+ * analysis of substitutions and the words of a line are its parts
+ * (parse_state.h). */
 #include "prefab/parse_state.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-#define MAX_TAGS 16
-#define MAX_SUBS 64
-#define MAX_REQS 32
 #define MAX_GROUPS 64
-#define MAX_WEIGHT 1000000
 #define MAX_PREFABS 1000000
 
 enum { /* what a map row byte is: a row of seen, allowed bytes takes one test per byte */
     CELL_ALLOWED = 1, CELL_SEEN = 2, CELL_REPORTED = 4
 };
-enum { /* header keys that may appear once */
-    KEY_MODE = 1, KEY_ORIENT = 2, KEY_WEIGHT = 4, KEY_SIZE = 8, KEY_UNIQUE = 16,
-    KEY_MARGIN = 32, KEY_EDGE = 64, KEY_EXITS = 128
-};
-
-static int tok_eq(const prefab_token *t, const char *word, size_t n)
-{
-    return (size_t)t->n == n && (n == 0 || t->s[0] == word[0]) && memcmp(t->s, word, n) == 0;
-}
-
-/* A token against a string literal: its length is known at compile time. */
-#define TOK_IS(t, literal) tok_eq((t), "" literal, sizeof(literal) - 1)
 
 /* ---- storage ------------------------------------------------------------------ */
 
@@ -114,295 +99,6 @@ static int names_insert(prefab_parser *ps, int32_t index, uint32_t h)
         ;
     s->names[i] = index;
     return 1;
-}
-
-/* ---- prefab header keys -------------------------------------------------------------- */
-
-static int once(prefab_parser *ps, int key)
-{
-    if (ps->keys & key)
-    {
-        char b[40];
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "'%s' is given twice", dgi_parse_tok_str(&ps->tok[0], b, sizeof b));
-        return 0;
-    }
-    ps->keys |= key;
-    return 1;
-}
-
-static int need_args(prefab_parser *ps, int32_t min)
-{
-    if (ps->ntok - 1 >= min)
-        return 1;
-    char b[40];
-    dgi_parse_error(ps, ps->line, ps->tok[0].col + ps->tok[0].n, "'%s' needs %s",
-         dgi_parse_tok_str(&ps->tok[0], b, sizeof b), min == 1 ? "a value" : "more values");
-    return 0;
-}
-
-static void key_mode(prefab_parser *ps)
-{
-    static const char *const modes[] = {"full", "jigsaw", "island", "furnish"};
-    if (!once(ps, KEY_MODE) || !need_args(ps, 1))
-        return;
-    ps->p->modes = 0;
-    for (int32_t i = 1; i < ps->ntok; i++)
-    {
-        int m = dgi_parse_lookup_word(&ps->tok[i], modes, 4);
-        if (m < 0)
-        {
-            char b[40];
-            dgi_parse_error(ps, ps->line, ps->tok[i].col,
-                 "unknown mode '%s' (expected full jigsaw island furnish)",
-                 dgi_parse_tok_str(&ps->tok[i], b, sizeof b));
-            return;
-        }
-        ps->p->modes |= 1 << m;
-    }
-}
-
-static void key_orient(prefab_parser *ps)
-{
-    static const char *const words[] = {"r0", "r90", "r180", "r270", "h", "v", "d", "a",
-                                        "all", "rot", "flip", "none"};
-    static const int32_t masks[] = {1, 2, 4, 8, 16, 32, 64, 128, 0xFF, 0x0F, 0x35, 1};
-    if (!once(ps, KEY_ORIENT) || !need_args(ps, 1))
-        return;
-    ps->p->orientations = 0;
-    for (int32_t i = 1; i < ps->ntok; i++)
-    {
-        int w = dgi_parse_lookup_word(&ps->tok[i], words, 12);
-        if (w < 0)
-        {
-            char b[40];
-            dgi_parse_error(ps, ps->line, ps->tok[i].col,
-                 "unknown orientation '%s' (expected r0 r90 r180 r270 h v d a all rot flip none)",
-                 dgi_parse_tok_str(&ps->tok[i], b, sizeof b));
-            return;
-        }
-        ps->p->orientations |= masks[w];
-    }
-}
-
-static void key_size(prefab_parser *ps)
-{
-    if (!once(ps, KEY_SIZE) || !need_args(ps, 1))
-        return;
-    const prefab_token *t = &ps->tok[1];
-    int32_t x = -1, w, h;
-    for (int32_t i = 0; i < t->n; i++)
-        if (t->s[i] == 'x')
-            x = i;
-    if (x < 0 || !dgi_parse_uint(t->s, x, &w) || !dgi_parse_uint(t->s + x + 1, t->n - x - 1, &h))
-    {
-        char b[40];
-        dgi_parse_error(ps, ps->line, t->col, "size must be WxH (e.g. 7x5), got '%s'", dgi_parse_tok_str(t, b, sizeof b));
-        return;
-    }
-    ps->size_w = w;
-    ps->size_h = h;
-    ps->size_line = ps->line;
-    ps->size_col = t->col;
-}
-
-static void key_exits(prefab_parser *ps)
-{
-    static const char *const sides[] = {"N", "E", "S", "W"};
-    if (!once(ps, KEY_EXITS) || !need_args(ps, 1))
-        return;
-    ps->exits = 0;
-    ps->exits_line = ps->line;
-    ps->exits_col = ps->tok[1].col;
-    if (ps->ntok == 2 && TOK_IS(&ps->tok[1], "none"))
-        return;
-    for (int32_t i = 1; i < ps->ntok; i++)
-    {
-        int s = dgi_parse_lookup_word(&ps->tok[i], sides, 4);
-        if (s < 0)
-        {
-            char b[40];
-            dgi_parse_error(ps, ps->line, ps->tok[i].col, "unknown side '%s' (expected N E S W or none)",
-                 dgi_parse_tok_str(&ps->tok[i], b, sizeof b));
-            ps->exits = -1;
-            return;
-        }
-        ps->exits |= 1 << s;
-    }
-}
-
-static void key_tags(prefab_parser *ps)
-{
-    if (!need_args(ps, 1))
-        return;
-    for (int32_t i = 1; i < ps->ntok; i++)
-    {
-        if (ps->p->tag_count >= MAX_TAGS)
-        {
-            dgi_parse_error(ps, ps->line, ps->tok[i].col, "more than %d tags", MAX_TAGS);
-            return;
-        }
-        dgi_tag tag;
-        memset(&tag, 0, sizeof tag);
-        if (!dgi_parse_take_name(ps, &ps->tok[i], "tag", tag.name) || !PREFAB_GROW(ps, tags, tag_count, cap_tags))
-            return;
-        ps->set->tags[ps->set->tag_count++] = tag;
-        ps->p->tag_count++;
-    }
-}
-
-/* A glyph operand of pick/count/require: exactly one glyph character. */
-static int take_glyph(prefab_parser *ps, const prefab_token *t, uint8_t *out)
-{
-    if (t->n != 1 || !dgi_parse_is_glyph((uint8_t)t->s[0]))
-    {
-        char b[40];
-        dgi_parse_error(ps, ps->line, t->col, "expected one glyph character, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
-        return 0;
-    }
-    *out = (uint8_t)t->s[0];
-    return 1;
-}
-
-static int add_choice(prefab_parser *ps, uint8_t glyph, int32_t amount, int32_t col)
-{
-    if (!PREFAB_GROW(ps, choices, choice_count, cap_choices))
-        return 0;
-    dgi_choice ch = {glyph, amount, ps->line, col};
-    ps->set->choices[ps->set->choice_count++] = ch;
-    return 1;
-}
-
-/* pick G = A[:w] ... | pick-once G = ... | count G = N:A ... [rest:B] */
-static void key_sub(prefab_parser *ps, int kind)
-{
-    char b[40];
-    if (!need_args(ps, 2))
-        return;
-    if (ps->p->sub_count >= MAX_SUBS)
-    {
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "more than %d substitutions", MAX_SUBS);
-        return;
-    }
-    dgi_sub sub;
-    memset(&sub, 0, sizeof sub);
-    sub.kind = (uint8_t)kind;
-    sub.line = ps->line;
-    sub.column = ps->tok[1].col;
-    sub.first = ps->set->choice_count;
-    if (!take_glyph(ps, &ps->tok[1], &sub.glyph))
-        return;
-    if (!TOK_IS(&ps->tok[2], "="))
-    {
-        dgi_parse_error(ps, ps->line, ps->tok[2].col, "expected '=' after the glyph, got '%s'",
-             dgi_parse_tok_str(&ps->tok[2], b, sizeof b));
-        return;
-    }
-    for (int32_t i = 3; i < ps->ntok; i++)
-    {
-        const prefab_token *t = &ps->tok[i];
-        uint8_t g;
-        int32_t amount = 1;
-        if (kind == DGI_SUB_COUNT)
-        {
-            int32_t colon = -1;
-            for (int32_t k = 0; k < t->n && colon < 0; k++)
-                if (t->s[k] == ':')
-                    colon = k;
-            int rest = colon == 4 && memcmp(t->s, "rest", 4) == 0;
-            if (colon < 0 || t->n != colon + 2 || !dgi_parse_is_glyph((uint8_t)t->s[colon + 1]) ||
-                (!rest && !dgi_parse_uint(t->s, colon, &amount)))
-            {
-                dgi_parse_error(ps, ps->line, t->col, "expected N:G or rest:G, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
-                return;
-            }
-            g = (uint8_t)t->s[colon + 1];
-            if (rest)
-            {
-                if (i != ps->ntok - 1)
-                {
-                    dgi_parse_error(ps, ps->line, t->col, "'rest:' must come last");
-                    return;
-                }
-                sub.rest = g;
-                sub.rest_column = t->col + colon + 1;
-                continue;
-            }
-        }
-        else
-        {
-            if (!dgi_parse_is_glyph((uint8_t)t->s[0]) ||
-                (t->n > 1 && (t->s[1] != ':' || !dgi_parse_uint(t->s + 2, t->n - 2, &amount))))
-            {
-                dgi_parse_error(ps, ps->line, t->col, "expected G or G:weight, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
-                return;
-            }
-            g = (uint8_t)t->s[0];
-            if (amount > MAX_WEIGHT)
-            {
-                dgi_parse_error(ps, ps->line, t->col, "weight must be at most %d", MAX_WEIGHT);
-                return;
-            }
-        }
-        if (!add_choice(ps, g, amount, kind == DGI_SUB_COUNT ? t->col + t->n - 1 : t->col))
-            return;
-        sub.total += amount;
-        sub.count++;
-    }
-    if (sub.count == 0)
-    {
-        dgi_parse_error(ps, ps->line, ps->tok[2].col + 1, "no choices after '='");
-        return;
-    }
-    if (kind != DGI_SUB_COUNT && sub.total == 0)
-    {
-        dgi_parse_error(ps, ps->line, ps->tok[3].col, "the weights add up to 0");
-        return;
-    }
-    if (!PREFAB_GROW(ps, subs, sub_count, cap_subs))
-        return;
-    ps->set->subs[ps->set->sub_count++] = sub;
-    ps->p->sub_count++;
-}
-
-/* require G|NAME MIN[-MAX|+] */
-static void key_require(prefab_parser *ps)
-{
-    if (!need_args(ps, 2))
-        return;
-    if (ps->ntok > 3)
-    {
-        dgi_parse_error(ps, ps->line, ps->tok[3].col, "'require' takes a glyph or name and a count");
-        return;
-    }
-    if (ps->p->req_count >= MAX_REQS)
-    {
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "more than %d requirements", MAX_REQS);
-        return;
-    }
-    dgi_require r;
-    memset(&r, 0, sizeof r);
-    r.line = ps->line;
-    r.column = ps->tok[1].col;
-    if (ps->tok[1].n == 1)
-    {
-        if (!take_glyph(ps, &ps->tok[1], &r.glyph))
-            return;
-    }
-    else if (!dgi_parse_take_name(ps, &ps->tok[1], "name", r.name))
-        return;
-    if (!dgi_parse_range(&ps->tok[2], &r.min, &r.max))
-    {
-        char b[40];
-        dgi_parse_error(ps, ps->line, ps->tok[2].col, "count must be N, N-M or N+, got '%s'",
-             dgi_parse_tok_str(&ps->tok[2], b, sizeof b));
-        return;
-    }
-    if (r.max < 0)
-        r.max = INT32_MAX;
-    if (!PREFAB_GROW(ps, reqs, req_count, cap_reqs))
-        return;
-    ps->set->reqs[ps->set->req_count++] = r;
-    ps->p->req_count++;
 }
 
 /* ---- prefab start and end --------------------------------------------------------------- */
@@ -789,7 +485,7 @@ static void group_line(prefab_parser *ps)
     }
     if (ps->ntok == 4)
     {
-        if (!TOK_IS(&ps->tok[3], "start"))
+        if (!PREFAB_TOK_IS(&ps->tok[3], "start"))
         {
             dgi_parse_error(ps, ps->line, ps->tok[3].col, "expected 'start', got '%s'", dgi_parse_tok_str(&ps->tok[3], b, sizeof b));
             return;
@@ -809,15 +505,15 @@ static void top_line(prefab_parser *ps)
 {
     char b[40];
     const prefab_token *t = &ps->tok[0];
-    if (TOK_IS(t, "legend"))
+    if (PREFAB_TOK_IS(t, "legend"))
         dgi_parse_legend_begin(ps, 0);
-    else if (TOK_IS(t, "prefab"))
+    else if (PREFAB_TOK_IS(t, "prefab"))
         prefab_begin(ps);
-    else if (TOK_IS(t, "group"))
+    else if (PREFAB_TOK_IS(t, "group"))
         group_line(ps);
-    else if (TOK_IS(t, "prefabs"))
+    else if (PREFAB_TOK_IS(t, "prefabs"))
         dgi_parse_error(ps, ps->line, t->col, "'prefabs' header repeated");
-    else if (TOK_IS(t, "map") || TOK_IS(t, "end"))
+    else if (PREFAB_TOK_IS(t, "map") || PREFAB_TOK_IS(t, "end"))
         dgi_parse_error(ps, ps->line, t->col, "'%s' outside a prefab", dgi_parse_tok_str(t, b, sizeof b));
     else
         dgi_parse_error(ps, ps->line, t->col, "unknown keyword '%s' (expected legend, prefab or group)",
@@ -828,54 +524,54 @@ static void header_line(prefab_parser *ps)
 {
     char b[40];
     const prefab_token *t = &ps->tok[0];
-    if (TOK_IS(t, "map"))
+    if (PREFAB_TOK_IS(t, "map"))
         map_begin(ps);
-    else if (TOK_IS(t, "legend"))
+    else if (PREFAB_TOK_IS(t, "legend"))
         dgi_parse_legend_begin(ps, 1);
-    else if (TOK_IS(t, "mode"))
-        key_mode(ps);
-    else if (TOK_IS(t, "orient"))
-        key_orient(ps);
-    else if (TOK_IS(t, "weight"))
+    else if (PREFAB_TOK_IS(t, "mode"))
+        dgi_parse_key_mode(ps);
+    else if (PREFAB_TOK_IS(t, "orient"))
+        dgi_parse_key_orient(ps);
+    else if (PREFAB_TOK_IS(t, "weight"))
     {
-        if (once(ps, KEY_WEIGHT) && need_args(ps, 1))
-            dgi_parse_take_number(ps, &ps->tok[1], 0, MAX_WEIGHT, "weight", &ps->p->weight);
+        if (dgi_parse_once(ps, PREFAB_KEY_WEIGHT) && dgi_parse_need_args(ps, 1))
+            dgi_parse_take_number(ps, &ps->tok[1], 0, PREFAB_MAX_WEIGHT, "weight", &ps->p->weight);
     }
-    else if (TOK_IS(t, "margin"))
+    else if (PREFAB_TOK_IS(t, "margin"))
     {
-        if (once(ps, KEY_MARGIN) && need_args(ps, 1))
+        if (dgi_parse_once(ps, PREFAB_KEY_MARGIN) && dgi_parse_need_args(ps, 1))
             dgi_parse_take_number(ps, &ps->tok[1], 0, 255, "margin", &ps->p->margin);
     }
-    else if (TOK_IS(t, "edge"))
+    else if (PREFAB_TOK_IS(t, "edge"))
     {
-        if (once(ps, KEY_EDGE) && need_args(ps, 1))
+        if (dgi_parse_once(ps, PREFAB_KEY_EDGE) && dgi_parse_need_args(ps, 1))
         {
-            if (TOK_IS(&ps->tok[1], "avoid") || TOK_IS(&ps->tok[1], "touch"))
-                ps->p->edge_avoid = TOK_IS(&ps->tok[1], "avoid");
+            if (PREFAB_TOK_IS(&ps->tok[1], "avoid") || PREFAB_TOK_IS(&ps->tok[1], "touch"))
+                ps->p->edge_avoid = PREFAB_TOK_IS(&ps->tok[1], "avoid");
             else
                 dgi_parse_error(ps, ps->line, ps->tok[1].col, "edge must be touch or avoid");
         }
     }
-    else if (TOK_IS(t, "unique"))
+    else if (PREFAB_TOK_IS(t, "unique"))
     {
-        if (once(ps, KEY_UNIQUE))
+        if (dgi_parse_once(ps, PREFAB_KEY_UNIQUE))
             ps->p->unique = 1;
     }
-    else if (TOK_IS(t, "size"))
-        key_size(ps);
-    else if (TOK_IS(t, "exits"))
-        key_exits(ps);
-    else if (TOK_IS(t, "tags"))
-        key_tags(ps);
-    else if (TOK_IS(t, "pick"))
-        key_sub(ps, DGI_SUB_PICK);
-    else if (TOK_IS(t, "pick-once"))
-        key_sub(ps, DGI_SUB_ONCE);
-    else if (TOK_IS(t, "count"))
-        key_sub(ps, DGI_SUB_COUNT);
-    else if (TOK_IS(t, "require"))
-        key_require(ps);
-    else if (TOK_IS(t, "prefab"))
+    else if (PREFAB_TOK_IS(t, "size"))
+        dgi_parse_key_size(ps);
+    else if (PREFAB_TOK_IS(t, "exits"))
+        dgi_parse_key_exits(ps);
+    else if (PREFAB_TOK_IS(t, "tags"))
+        dgi_parse_key_tags(ps);
+    else if (PREFAB_TOK_IS(t, "pick"))
+        dgi_parse_key_sub(ps, DGI_SUB_PICK);
+    else if (PREFAB_TOK_IS(t, "pick-once"))
+        dgi_parse_key_sub(ps, DGI_SUB_ONCE);
+    else if (PREFAB_TOK_IS(t, "count"))
+        dgi_parse_key_sub(ps, DGI_SUB_COUNT);
+    else if (PREFAB_TOK_IS(t, "require"))
+        dgi_parse_key_require(ps);
+    else if (PREFAB_TOK_IS(t, "prefab"))
     {
         prefab_abandon(ps, "has no 'map'");
         top_line(ps);
@@ -889,9 +585,9 @@ static void header_line(prefab_parser *ps)
              dgi_parse_tok_str(t, b, sizeof b));
         return;
     }
-    int32_t max_args = TOK_IS(t, "unique") ? 0 : 1;
-    int single = max_args == 0 || TOK_IS(t, "weight") || TOK_IS(t, "margin") ||
-                 TOK_IS(t, "edge") || TOK_IS(t, "size");
+    int32_t max_args = PREFAB_TOK_IS(t, "unique") ? 0 : 1;
+    int single = max_args == 0 || PREFAB_TOK_IS(t, "weight") || PREFAB_TOK_IS(t, "margin") ||
+                 PREFAB_TOK_IS(t, "edge") || PREFAB_TOK_IS(t, "size");
     if (single && ps->ntok > max_args + 1)
         dgi_parse_error(ps, ps->line, ps->tok[max_args + 1].col, "unexpected '%s'",
              dgi_parse_tok_str(&ps->tok[max_args + 1], b, sizeof b));
@@ -934,9 +630,9 @@ static void line(prefab_parser *ps)
     if (!ps->seen_magic)
     {
         ps->seen_magic = 1;
-        if (TOK_IS(&ps->tok[0], "prefabs"))
+        if (PREFAB_TOK_IS(&ps->tok[0], "prefabs"))
         {
-            if (ps->ntok != 2 || !TOK_IS(&ps->tok[1], "1"))
+            if (ps->ntok != 2 || !PREFAB_TOK_IS(&ps->tok[1], "1"))
                 dgi_parse_error(ps, ps->line, ps->ntok > 1 ? ps->tok[1].col : ps->tok[0].col + 7,
                      "unsupported format version (expected 'prefabs 1')");
             return;
@@ -945,7 +641,7 @@ static void line(prefab_parser *ps)
     }
     if (ps->state == PREFAB_ST_LEGEND)
     {
-        if (TOK_IS(&ps->tok[0], "end"))
+        if (PREFAB_TOK_IS(&ps->tok[0], "end"))
         {
             if (ps->ntok > 1)
                 dgi_parse_error(ps, ps->line, ps->tok[1].col, "'end' takes no arguments");
@@ -1105,3 +801,4 @@ dg_status dg_prefab_load(const char *path, const dg_allocator *allocator, dg_dia
     dgi_free(allocator, buf, cap);
     return st;
 }
+

@@ -1,8 +1,9 @@
 /* Private state of the text prefab parser (parse*.c): the parser every part
  * works on, its tokens, and what the parts share. parse.c reads the lines,
- * prefab headers and maps and holds the entry points; parse_legend.c the
- * legends; parse_flow.c the load-time analysis of substitutions;
- * parse_lex.c, below them all, errors and the words of a line. */
+ * starts and ends prefabs, reads their maps and holds the entry points;
+ * parse_legend.c reads the legends, parse_keys.c the prefab header keys,
+ * parse_flow.c analyses substitutions at load time; parse_lex.c, below them
+ * all, holds errors and the words of a line. */
 #ifndef DG_PARSE_STATE_H
 #define DG_PARSE_STATE_H
 
@@ -84,6 +85,21 @@ typedef struct prefab_parser {
          ? 1                                                                              \
          : (dgi_parse_oom(ps), 0))
 
+#define PREFAB_MAX_WEIGHT 1000000 /* of a prefab or a substitution's choice */
+
+enum { /* header keys that may appear once */
+    PREFAB_KEY_MODE = 1, PREFAB_KEY_ORIENT = 2, PREFAB_KEY_WEIGHT = 4, PREFAB_KEY_SIZE = 8,
+    PREFAB_KEY_UNIQUE = 16, PREFAB_KEY_MARGIN = 32, PREFAB_KEY_EDGE = 64, PREFAB_KEY_EXITS = 128
+};
+
+static inline int prefab_tok_eq(const prefab_token *t, const char *word, size_t n)
+{
+    return (size_t)t->n == n && (n == 0 || t->s[0] == word[0]) && memcmp(t->s, word, n) == 0;
+}
+
+/* A token against a string literal: its length is known at compile time. */
+#define PREFAB_TOK_IS(t, literal) prefab_tok_eq((t), "" literal, sizeof(literal) - 1)
+
 /* 1 for '!'..'~': one unsigned compare per byte of a word. */
 static inline int prefab_is_word_byte(uint8_t c)
 {
@@ -124,6 +140,21 @@ int dgi_parse_default_legend(prefab_parser *ps);
 void dgi_parse_legend_begin(prefab_parser *ps, int in_prefab);
 /* One entry line of the open legend. */
 void dgi_parse_legend_entry(prefab_parser *ps);
+
+/* parse_keys.c: the prefab header keys. */
+/* 1 if ps->tok[0] is the first of its key (bit `key`), else 0 (reported). */
+int dgi_parse_once(prefab_parser *ps, int key);
+/* 1 if the key has at least min values, else 0 (reported). */
+int dgi_parse_need_args(prefab_parser *ps, int32_t min);
+/* The keys with a reader of their own: mode, orient, size, exits, tags, the
+ * substitutions (kind DGI_SUB_*) and require. */
+void dgi_parse_key_mode(prefab_parser *ps);
+void dgi_parse_key_orient(prefab_parser *ps);
+void dgi_parse_key_size(prefab_parser *ps);
+void dgi_parse_key_exits(prefab_parser *ps);
+void dgi_parse_key_tags(prefab_parser *ps);
+void dgi_parse_key_sub(prefab_parser *ps, int kind);
+void dgi_parse_key_require(prefab_parser *ps);
 
 /* parse_flow.c: load-time analysis of substitutions. */
 /* Checks the substitutions and requires of the ended map g and indexes it. */
