@@ -1,8 +1,8 @@
 /* The text prefab parser (docs/prefab-format.md): one pass over a buffer that
  * need not be NUL-terminated, every error reported as name:line:col. This
- * file reads the lines and the group lines, starts and ends prefabs, reads
- * their maps and holds the entry points; the legends, the header keys, the
- * analysis of substitutions and the words of a line are its parts
+ * file splits the lines into words, reads the group lines, starts and ends
+ * prefabs, reads their maps and holds the entry points; the legends, the
+ * header keys, the analysis of substitutions and the errors are its parts
  * (parse_state.h). */
 #include "prefab/parse_state.h"
 
@@ -99,6 +99,61 @@ static int names_insert(prefab_parser *ps, int32_t index, uint32_t h)
         ;
     s->names[i] = index;
     return 1;
+}
+
+/* ---- the words of a header line ------------------------------------------------------- */
+
+static int is_blank(uint8_t c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* 1 for '!'..'~': one unsigned compare per byte of a word. */
+static int is_word_byte(uint8_t c)
+{
+    return (uint8_t)(c - 0x21u) < 0x5Eu;
+}
+
+/* The byte that stopped a word is neither blank nor the line end: report it. */
+static void bad_word_byte(prefab_parser *ps, uint8_t c, int32_t col)
+{
+    if (c >= 0x80)
+        dgi_parse_error(ps, ps->line, col, "non-ASCII byte 0x%02X outside a comment", c);
+    else
+        dgi_parse_error(ps, ps->line, col, "control byte 0x%02X", c);
+}
+
+/* Splits the current header line into tokens; `;` at a token start begins a
+ * comment. Returns 0 (and reports) on a bad byte. */
+static int tokenize(prefab_parser *ps)
+{
+    const uint8_t *l = (const uint8_t *)ps->l;
+    int32_t n = ps->ll, i = 0;
+    ps->ntok = 0;
+    for (;;)
+    {
+        while (i < n && is_blank(l[i]))
+            i++;
+        if (i == n || l[i] == ';')
+            return 1;
+        int32_t start = i;
+        while (i < n && is_word_byte(l[i]))
+            i++;
+        if (i < n && !is_blank(l[i]))
+        {
+            bad_word_byte(ps, l[i], i + 1);
+            return 0;
+        }
+        if (ps->ntok == PREFAB_MAX_TOKENS)
+        {
+            dgi_parse_error(ps, ps->line, start + 1, "more than %d words on one line", PREFAB_MAX_TOKENS);
+            return 0;
+        }
+        prefab_token *t = &ps->tok[ps->ntok++];
+        t->s = ps->l + start;
+        t->n = i - start;
+        t->col = start + 1;
+    }
 }
 
 /* ---- prefab start and end --------------------------------------------------------------- */
@@ -233,7 +288,7 @@ static void unusual_byte(prefab_parser *ps, uint8_t c, int32_t col)
     {
         ps->cell_state[c] |= CELL_SEEN;
         ps->met[ps->met_count++] = c;
-        if (prefab_is_word_byte(c))
+        if (is_word_byte(c))
             ps->used[ps->used_count++] = c;
     }
     if (!(ps->cell_state[c] & CELL_ALLOWED))
@@ -625,7 +680,7 @@ static void line(prefab_parser *ps)
         }
         prefab_abandon(ps, "has no 'end' after its map");
     }
-    if (!dgi_parse_tokenize(ps) || ps->ntok == 0)
+    if (!tokenize(ps) || ps->ntok == 0)
         return;
     if (!ps->seen_magic)
     {
@@ -649,7 +704,7 @@ static void line(prefab_parser *ps)
             return;
         }
         static const char *const closers[] = {"prefab", "map", "legend", "group", "prefabs"};
-        if (dgi_parse_lookup_word(&ps->tok[0], closers, 5) < 0)
+        if (prefab_lookup_word(&ps->tok[0], closers, 5) < 0)
         {
             dgi_parse_legend_entry(ps);
             return;

@@ -39,7 +39,7 @@ void dgi_parse_key_mode(prefab_parser *ps)
     ps->p->modes = 0;
     for (int32_t i = 1; i < ps->ntok; i++)
     {
-        int m = dgi_parse_lookup_word(&ps->tok[i], modes, 4);
+        int m = prefab_lookup_word(&ps->tok[i], modes, 4);
         if (m < 0)
         {
             char b[40];
@@ -62,7 +62,7 @@ void dgi_parse_key_orient(prefab_parser *ps)
     ps->p->orientations = 0;
     for (int32_t i = 1; i < ps->ntok; i++)
     {
-        int w = dgi_parse_lookup_word(&ps->tok[i], words, 12);
+        int w = prefab_lookup_word(&ps->tok[i], words, 12);
         if (w < 0)
         {
             char b[40];
@@ -108,7 +108,7 @@ void dgi_parse_key_exits(prefab_parser *ps)
         return;
     for (int32_t i = 1; i < ps->ntok; i++)
     {
-        int s = dgi_parse_lookup_word(&ps->tok[i], sides, 4);
+        int s = prefab_lookup_word(&ps->tok[i], sides, 4);
         if (s < 0)
         {
             char b[40];
@@ -144,7 +144,7 @@ void dgi_parse_key_tags(prefab_parser *ps)
 /* A glyph operand of pick/count/require: exactly one glyph character. */
 static int take_glyph(prefab_parser *ps, const prefab_token *t, uint8_t *out)
 {
-    if (t->n != 1 || !dgi_parse_is_glyph((uint8_t)t->s[0]))
+    if (t->n != 1 || !prefab_is_glyph((uint8_t)t->s[0]))
     {
         char b[40];
         dgi_parse_error(ps, ps->line, t->col, "expected one glyph character, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
@@ -200,7 +200,7 @@ void dgi_parse_key_sub(prefab_parser *ps, int kind)
                 if (t->s[k] == ':')
                     colon = k;
             int rest = colon == 4 && memcmp(t->s, "rest", 4) == 0;
-            if (colon < 0 || t->n != colon + 2 || !dgi_parse_is_glyph((uint8_t)t->s[colon + 1]) ||
+            if (colon < 0 || t->n != colon + 2 || !prefab_is_glyph((uint8_t)t->s[colon + 1]) ||
                 (!rest && !dgi_parse_uint(t->s, colon, &amount)))
             {
                 dgi_parse_error(ps, ps->line, t->col, "expected N:G or rest:G, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
@@ -221,7 +221,7 @@ void dgi_parse_key_sub(prefab_parser *ps, int kind)
         }
         else
         {
-            if (!dgi_parse_is_glyph((uint8_t)t->s[0]) ||
+            if (!prefab_is_glyph((uint8_t)t->s[0]) ||
                 (t->n > 1 && (t->s[1] != ':' || !dgi_parse_uint(t->s + 2, t->n - 2, &amount))))
             {
                 dgi_parse_error(ps, ps->line, t->col, "expected G or G:weight, got '%s'", dgi_parse_tok_str(t, b, sizeof b));

@@ -74,7 +74,7 @@ static int parse_tile(const prefab_token *t, int32_t *tile)
         return *tile <= 255;
     for (int v = 0; v < DG_TILE_COUNT; v++)
     {
-        if (dgi_parse_tok_is_word(t, dg_tile_name((uint8_t)v)))
+        if (prefab_tok_is_word(t, dg_tile_name((uint8_t)v)))
         {
             *tile = v;
             return 1;
@@ -118,7 +118,7 @@ static int legend_tile(prefab_parser *ps, const prefab_token *v, dgi_glyph *g)
 /* `on CLASS` of a trap, actor or marker: what the cell is underneath. */
 static int legend_on(prefab_parser *ps, const prefab_token *v, int tile_given, dgi_glyph *g)
 {
-    int on = dgi_parse_lookup_word(v, class_names + 1, 7) + 1;
+    int on = prefab_lookup_word(v, class_names + 1, 7) + 1;
     if (on != DGI_CLASS_GROUND && on != DGI_CLASS_WALL && on != DGI_CLASS_TRAP)
     {
         char b[40];
@@ -139,7 +139,7 @@ static int legend_option(prefab_parser *ps, int cls, const prefab_token *key, dg
 {
     char b[40];
     const prefab_token *v = key + 1;
-    int k = dgi_parse_lookup_word(key, legend_keys, 3);
+    int k = prefab_lookup_word(key, legend_keys, 3);
     int marks = cls == DGI_CLASS_TRAP || cls == DGI_CLASS_ACTOR || cls == DGI_CLASS_MARKER;
     if (k < 0 || (k == 0 && cls == DGI_CLASS_VOID) || (k > 0 && !marks))
     {
@@ -157,7 +157,7 @@ static int legend_option(prefab_parser *ps, int cls, const prefab_token *key, dg
         return legend_tile(ps, v, g);
     if (k == 1)
         return legend_on(ps, v, *seen & 1, g);
-    int kind = dgi_parse_lookup_word(v, kind_names, 7);
+    int kind = prefab_lookup_word(v, kind_names, 7);
     if (kind < 0)
     {
         dgi_parse_error(ps, ps->line, v->col,
@@ -174,7 +174,7 @@ void dgi_parse_legend_entry(prefab_parser *ps)
 {
     const prefab_token *t = ps->tok;
     char b[40];
-    if (t[0].n != 1 || !dgi_parse_is_glyph((uint8_t)t[0].s[0]))
+    if (t[0].n != 1 || !prefab_is_glyph((uint8_t)t[0].s[0]))
     {
         dgi_parse_error(ps, ps->line, t[0].col, "legend glyph must be one printable character, got '%s'",
              dgi_parse_tok_str(&t[0], b, sizeof b));
@@ -193,7 +193,7 @@ void dgi_parse_legend_entry(prefab_parser *ps)
              "legend entry needs a class (ground wall door trap actor marker void)");
         return;
     }
-    int cls = dgi_parse_lookup_word(&t[1], class_names + 1, 7) + 1;
+    int cls = prefab_lookup_word(&t[1], class_names + 1, 7) + 1;
     if (cls <= 0)
     {
         dgi_parse_error(ps, ps->line, t[1].col,
@@ -206,7 +206,7 @@ void dgi_parse_legend_entry(prefab_parser *ps)
     set_glyph(&tmp, c, (uint8_t)cls, -1);
     g = tmp.glyph[c];
     int32_t i = 2;
-    if (i < ps->ntok && dgi_parse_lookup_word(&t[i], legend_keys, 3) < 0)
+    if (i < ps->ntok && prefab_lookup_word(&t[i], legend_keys, 3) < 0)
     {
         char name[DG_NAME_MAX];
         if (!dgi_parse_take_name(ps, &t[i], "glyph name", name) || (g.name = add_glyph_name(ps, name)) < 0)

@@ -1,6 +1,5 @@
-/* Errors and the words of a line, for every part of the prefab parser
- * (parse_state.h): reporting, token comparisons, names, numbers, ranges and
- * the splitting of a header line into tokens. */
+/* Errors and the checked words, for every part of the prefab parser
+ * (parse_state.h): reporting, tokens in messages, names, numbers, ranges. */
 #include "prefab/parse_state.h"
 
 #include <stdio.h>
@@ -36,16 +35,6 @@ void dgi_parse_oom(prefab_parser *ps)
     ps->status = DG_E_NOMEM;
 }
 
-/* A token against a NUL-terminated word, without measuring the word first:
- * token bytes are never NUL, so the scan stops at the word's end. */
-int dgi_parse_tok_is_word(const prefab_token *t, const char *word)
-{
-    for (int32_t i = 0; i < t->n; i++)
-        if (word[i] != t->s[i])
-            return 0;
-    return word[t->n] == '\0';
-}
-
 /* Copies a token for messages (bounded, printable). */
 const char *dgi_parse_tok_str(const prefab_token *t, char *buf, size_t size)
 {
@@ -53,11 +42,6 @@ const char *dgi_parse_tok_str(const prefab_token *t, char *buf, size_t size)
 }
 
 /* ---- lexical helpers ------------------------------------------------------------ */
-
-int dgi_parse_is_glyph(int c)
-{
-    return c > ' ' && c < 127 && c != ';';
-}
 
 /* Checks a name token; copies it to out (DG_NAME_MAX bytes). */
 int dgi_parse_take_name(prefab_parser *ps, const prefab_token *t, const char *what, char *out)
@@ -117,57 +101,3 @@ int dgi_parse_range(const prefab_token *t, int32_t *lo, int32_t *hi)
            *lo <= *hi;
 }
 
-static int is_blank(uint8_t c)
-{
-    return c == ' ' || c == '\t';
-}
-
-/* The byte that stopped a word is neither blank nor the line end: report it. */
-static void bad_word_byte(prefab_parser *ps, uint8_t c, int32_t col)
-{
-    if (c >= 0x80)
-        dgi_parse_error(ps, ps->line, col, "non-ASCII byte 0x%02X outside a comment", c);
-    else
-        dgi_parse_error(ps, ps->line, col, "control byte 0x%02X", c);
-}
-
-/* Splits the current header line into tokens; `;` at a token start begins a
- * comment. Returns 0 (and reports) on a bad byte. */
-int dgi_parse_tokenize(prefab_parser *ps)
-{
-    const uint8_t *l = (const uint8_t *)ps->l;
-    int32_t n = ps->ll, i = 0;
-    ps->ntok = 0;
-    for (;;)
-    {
-        while (i < n && is_blank(l[i]))
-            i++;
-        if (i == n || l[i] == ';')
-            return 1;
-        int32_t start = i;
-        while (i < n && prefab_is_word_byte(l[i]))
-            i++;
-        if (i < n && !is_blank(l[i]))
-        {
-            bad_word_byte(ps, l[i], i + 1);
-            return 0;
-        }
-        if (ps->ntok == PREFAB_MAX_TOKENS)
-        {
-            dgi_parse_error(ps, ps->line, start + 1, "more than %d words on one line", PREFAB_MAX_TOKENS);
-            return 0;
-        }
-        prefab_token *t = &ps->tok[ps->ntok++];
-        t->s = ps->l + start;
-        t->n = i - start;
-        t->col = start + 1;
-    }
-}
-
-int dgi_parse_lookup_word(const prefab_token *t, const char *const *words, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (dgi_parse_tok_is_word(t, words[i]))
-            return i;
-    return -1;
-}

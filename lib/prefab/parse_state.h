@@ -3,7 +3,7 @@
  * starts and ends prefabs, reads their maps and holds the entry points;
  * parse_legend.c reads the legends, parse_keys.c the prefab header keys,
  * parse_flow.c analyses substitutions at load time; parse_lex.c, below them
- * all, holds errors and the words of a line. */
+ * all, holds errors and what the parts read words with. */
 #ifndef DG_PARSE_STATE_H
 #define DG_PARSE_STATE_H
 
@@ -100,13 +100,32 @@ static inline int prefab_tok_eq(const prefab_token *t, const char *word, size_t 
 /* A token against a string literal: its length is known at compile time. */
 #define PREFAB_TOK_IS(t, literal) prefab_tok_eq((t), "" literal, sizeof(literal) - 1)
 
-/* 1 for '!'..'~': one unsigned compare per byte of a word. */
-static inline int prefab_is_word_byte(uint8_t c)
+/* A token against a NUL-terminated word, without measuring the word first:
+ * token bytes are never NUL, so the scan stops at the word's end. */
+static inline int prefab_tok_is_word(const prefab_token *t, const char *word)
 {
-    return (uint8_t)(c - 0x21u) < 0x5Eu;
+    for (int32_t i = 0; i < t->n; i++)
+        if (word[i] != t->s[i])
+            return 0;
+    return word[t->n] == '\0';
 }
 
-/* parse_lex.c: errors and the words of a line. */
+/* The index of the token among words[0..n), or -1. */
+static inline int prefab_lookup_word(const prefab_token *t, const char *const *words, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (prefab_tok_is_word(t, words[i]))
+            return i;
+    return -1;
+}
+
+/* 1 for a byte a glyph may be. */
+static inline int prefab_is_glyph(int c)
+{
+    return c > ' ' && c < 127 && c != ';';
+}
+
+/* parse_lex.c: errors, and reading words. */
 /* Reports an error at line:col (counted, the first kept in diag; marks the prefab bad). */
 void dgi_parse_error(prefab_parser *ps, int32_t line, int32_t col, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
@@ -115,12 +134,8 @@ void dgi_parse_error(prefab_parser *ps, int32_t line, int32_t col, const char *f
     ;
 /* Reports running out of memory (once). */
 void dgi_parse_oom(prefab_parser *ps);
-/* 1 if the token is the NUL-terminated word. */
-int dgi_parse_tok_is_word(const prefab_token *t, const char *word);
 /* The token, bounded and printable, for messages. */
 const char *dgi_parse_tok_str(const prefab_token *t, char *buf, size_t size);
-/* 1 for a byte a glyph may be. */
-int dgi_parse_is_glyph(int c);
 /* Checks a name token and copies it to out (DG_NAME_MAX bytes); 0 (reported) if bad. */
 int dgi_parse_take_name(prefab_parser *ps, const prefab_token *t, const char *what, char *out);
 /* A number lo..hi into out; 0 (reported) if not. */
@@ -128,10 +143,6 @@ int dgi_parse_take_number(prefab_parser *ps, const prefab_token *t, int32_t lo, 
                           const char *what, int32_t *out);
 /* "N", "N-M" or "N+" (max -1); 0 if none of them. */
 int dgi_parse_range(const prefab_token *t, int32_t *lo, int32_t *hi);
-/* Splits the current line into ps->tok; 0 (reported) on a bad byte. */
-int dgi_parse_tokenize(prefab_parser *ps);
-/* The index of the token among words[0..n), or -1. */
-int dgi_parse_lookup_word(const prefab_token *t, const char *const *words, int n);
 
 /* parse_legend.c: legends. */
 /* The class names (glyph names 0..7) and the built-in glyphs; 0 out of memory. */
