@@ -1,8 +1,8 @@
 /* Private state of the island generator (islands*.c): the generator every
- * part works on, its groups and its position maps. islands.c sets up, runs
- * the tries, handles reserved cells and chooses the start and exit;
- * islands_place.c, below it, places one building (position maps, fitting,
- * drawing a free position, occupying) and keeps the margins. */
+ * part works on, its groups and its position maps. islands.c checks the
+ * parameters, sets up, runs the tries and chooses the start and exit;
+ * islands_try.c, below it, makes one try's map: the margins, the reserved
+ * cells, the placing of buildings and the connectivity check. */
 #ifndef DG_ISLANDS_STATE_H
 #define DG_ISLANDS_STATE_H
 
@@ -108,16 +108,13 @@ typedef struct islands {
     size_t block_size;
 } islands;
 
-/* islands_place.c: placing a building and the margins. */
+/* islands_try.c: one try's map. */
 /* Points map at its memory (slot_size bytes): bits, then free counts per row and per block. */
 void dgi_islands_slot_at(const islands *s, struct position_map *map, uint8_t *mem);
-/* Adds a margin rectangle (inclusive) no footprint may overlap. */
-dg_status dgi_islands_add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int32_t y1);
-/* Pure mode's wall ring: margins that keep footprints `inset` cells off the edge. */
-dg_status dgi_islands_add_ring_margins(islands *s);
-/* One building of group group_index: 1 placed, 0 no place found, -1 no prefab
- * left in the group, -2 on error (*err). */
-int dgi_islands_place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed,
-                          uint64_t building, dg_rng *rng, dg_status *err);
+/* s->pocket: the ground cut off from its largest stretch. Once per call. */
+dg_status dgi_islands_find_pockets(islands *s, const dg_grid *g);
+/* One map from seed: DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if
+ * the map is not connected, DG_E_NOMEM. */
+dg_status dgi_islands_one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed);
 
 #endif

@@ -1,7 +1,8 @@
-/* Placing one building of the island generator (islands_state.h): the
- * position maps of where a rectangle may go, the fit of a footprint against
- * the margins, the draw of a free position, the occupied cells and the
- * margins they add, and the building's door exits. */
+/* One try's map of the island generator (islands_state.h): the margins
+ * (the wall ring's, the reserved cells' and their pockets'), the placing of
+ * buildings (position maps of where a rectangle may go, the fit of a
+ * footprint, the draw of a free position, the occupied cells, the door
+ * exits) group by group, and the connectivity check. */
 #include "prefab/islands_state.h"
 
 #define QUICK_DRAWS 4 /* positions drawn anywhere in the span before only among free ones */
@@ -304,7 +305,7 @@ static dg_status grow_margins(islands *s, int32_t more)
 }
 
 /* Adds a margin rectangle no footprint may overlap (columns x0..x1, rows y0..y1). */
-dg_status dgi_islands_add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+static dg_status add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
 {
     dg_status st = grow_margins(s, 1);
     if (st != DG_OK)
@@ -319,16 +320,16 @@ dg_status dgi_islands_add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1,
 
 /* The ring and the path inside it as margins, so the position maps never
  * offer a position there. */
-dg_status dgi_islands_add_ring_margins(islands *s)
+static dg_status add_ring_margins(islands *s)
 {
     int32_t in = s->inset - 1;
-    dg_status st = dgi_islands_add_margin(s, 0, 0, s->w - 1, in);
+    dg_status st = add_margin(s, 0, 0, s->w - 1, in);
     if (st == DG_OK)
-        st = dgi_islands_add_margin(s, 0, s->h - 1 - in, s->w - 1, s->h - 1);
+        st = add_margin(s, 0, s->h - 1 - in, s->w - 1, s->h - 1);
     if (st == DG_OK)
-        st = dgi_islands_add_margin(s, 0, 0, in, s->h - 1);
+        st = add_margin(s, 0, 0, in, s->h - 1);
     if (st == DG_OK)
-        st = dgi_islands_add_margin(s, s->w - 1 - in, 0, s->w - 1, s->h - 1);
+        st = add_margin(s, s->w - 1 - in, 0, s->w - 1, s->h - 1);
     return st;
 }
 
@@ -540,8 +541,8 @@ static dg_status add_box(islands *s, int32_t x, int32_t y, int32_t w, int32_t h,
 
 /* Tries to place one building of group k. 1 placed, 0 no place found, -1 no
  * prefab left in the group, -2 on error (*err). */
-int dgi_islands_place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed, uint64_t building,
-                          dg_rng *rng, dg_status *err)
+static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed, uint64_t building,
+                     dg_rng *rng, dg_status *err)
 {
     /* the draw over the group's members in index order is the draw over all
      * prefabs with the others weighing 0 */
@@ -631,4 +632,236 @@ int dgi_islands_place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_
                  (q->solid == 2 || (q->solid == 1 && s->exits_n > 0)) &&
                  !(x == 0 && x + t.w == s->w) && !(y == 0 && y + t.h == s->h);
     return 1;
+}
+
+/* ---- reserved cells ------------------------------------------------------------- */
+
+/* Ground a building may reach: off the reserved cells and their ring, and off
+ * the grid's outer ring when it is walled. */
+static int ground_cell(const islands *s, const dg_grid *g, int32_t x, int32_t y)
+{
+    int edge = x == 0 || y == 0 || x == s->w - 1 || y == s->h - 1;
+    return !(s->ring && edge) && !dgi_mask_near(s->reserved, g, x, y);
+}
+
+/* Labels the 4-way stretch of cells labelled `from` around i as `to`; its
+ * size, or -1 out of memory. s->level[0] is the stack of cells to look around. */
+static int32_t relabel(islands *s, int32_t i, uint8_t from, uint8_t to)
+{
+    int32_t top = 0, size = 1;
+    s->pocket[i] = to;
+    s->level[0][top++] = i;
+    while (top > 0)
+    {
+        int32_t c = s->level[0][--top], x = c % s->w, y = c / s->w;
+        int32_t next[4] = {y > 0 ? c - s->w : -1, y + 1 < s->h ? c + s->w : -1,
+                           x > 0 ? c - 1 : -1, x + 1 < s->w ? c + 1 : -1};
+        if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], top + 4, sizeof **s->level) != DG_OK)
+            return -1;
+        for (int d = 0; d < 4; d++)
+            if (next[d] >= 0 && s->pocket[next[d]] == from)
+            {
+                s->pocket[next[d]] = to;
+                s->level[0][top++] = next[d];
+                size++;
+            }
+    }
+    return size;
+}
+
+/* s->pocket: the ground outside the largest 4-way stretch of it (a walled-in
+ * area of the caller's, a strip the reserved cells cut off). Once per call. */
+dg_status dgi_islands_find_pockets(islands *s, const dg_grid *g)
+{
+    int32_t n = s->w * s->h, best = -1, best_n = 0;
+    if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], 64, sizeof **s->level) != DG_OK)
+        return DG_E_NOMEM;
+    for (int32_t i = 0; i < n; i++)
+        s->pocket[i] = ground_cell(s, g, i % s->w, i / s->w) ? 0 : 3;
+    for (int32_t i = 0; i < n; i++)
+    {
+        int32_t size = s->pocket[i] == 0 ? relabel(s, i, 0, 2) : 0;
+        if (size < 0)
+            return DG_E_NOMEM;
+        if (size > best_n)
+            best_n = size, best = i;
+    }
+    if (best >= 0 && relabel(s, best, 2, 4) < 0)
+        return DG_E_NOMEM;
+    for (int32_t i = 0; i < n; i++)
+        s->pocket[i] = s->pocket[i] == 2;
+    return DG_OK;
+}
+
+/* Margins no footprint may overlap: the reserved cells grown by two (their
+ * ring of wall and a path of ground) and the pockets grown by one, one
+ * rectangle per vertical stack of equal row runs. */
+static dg_status add_site_margins(islands *s, const uint8_t *cells, int32_t stride, int grow)
+{
+    dg_status st = DG_OK;
+    for (int32_t y = 0; y < s->h && st == DG_OK; y++)
+        for (int32_t x = 0; x < s->w && st == DG_OK; x++)
+        {
+            const uint8_t *row = cells + (size_t)y * (size_t)stride;
+            if (!row[x] || (x > 0 && row[x - 1]))
+                continue;
+            int32_t x1 = x;
+            while (x1 + 1 < s->w && row[x1 + 1])
+                x1++;
+            int same_above = y > 0 && row[x - stride] && (x == 0 || !row[x - 1 - stride]) &&
+                             (x1 + 1 == s->w || !row[x1 + 1 - stride]);
+            for (int32_t k = x; same_above && k <= x1; k++)
+                same_above = row[k - stride] != 0;
+            if (same_above)
+                continue;
+            int32_t y1 = y;
+            for (int more = 1; more && y1 + 1 < s->h;)
+            {
+                const uint8_t *next = row + (size_t)(y1 + 1 - y) * (size_t)stride;
+                more = (x == 0 || !next[x - 1]) && (x1 + 1 == s->w || !next[x1 + 1]);
+                for (int32_t k = x; more && k <= x1; k++)
+                    more = next[k] != 0;
+                y1 += more;
+            }
+            st = add_margin(s, x - grow, y - grow, x1 + grow, y1 + grow);
+        }
+    return st;
+}
+
+/* The reserved cells rock, the ground beside them wall, the pockets rock. */
+static void seal_site(islands *s, dgi_gen *gen)
+{
+    dgi_gen_seal(gen, s->reserved);
+    if (!s->pocket)
+        return;
+    for (int32_t y = 0; y < s->h; y++)
+        for (int32_t x = 0; x < s->w; x++)
+            if (s->pocket[y * s->w + x])
+            {
+                DG_CELL(&gen->g, x, y) = DG_TILE_VOID;
+                if (gen->pass.cells)
+                    DG_CELL(&gen->pass, x, y) = DG_TILE_WALL;
+            }
+}
+
+/* The runs of open cells of a row as (start, end past it, run id) from id
+ * on; how many. */
+static int32_t row_runs(const uint8_t *row, int32_t w, const uint8_t *open, int32_t id, int32_t *runs)
+{
+    int32_t n = 0;
+    for (int32_t x = 0; x < w;)
+    {
+        while (x < w && !open[row[x]])
+            x++;
+        if (x == w)
+            break;
+        runs[3 * n] = x;
+        while (x < w && open[row[x]])
+            x++;
+        runs[3 * n + 1] = x;
+        runs[3 * n++ + 2] = id++;
+    }
+    return n;
+}
+
+/* DG_OK if the passable cells of the try's map (by its passability grid if
+ * it has one, else by its tiles) are connected, DG_E_LIMIT if not: runs of
+ * each row joined to the runs they touch on the row above (union-find), as
+ * dgi_gen_connected counts regions, with room for the runs there are (the
+ * parents in s->level[0], two rows of runs in s->level[1]). */
+static dg_status check_connected(islands *s, const dgi_gen *gen)
+{
+    const dg_grid *g = gen->pass.cells ? &gen->pass : &gen->g;
+    uint8_t open[256];
+    for (int t = 0; t < 256; t++)
+        open[t] = gen->pass.cells ? t == DG_TILE_FLOOR : dgi_passable_default[t];
+    int32_t per_row = s->w / 2 + 1, runs = 0, joins = 0, prev_n = 0;
+    if (dgi_grow(s->alloc, (void **)&s->level[1], &s->level_cap[1], 6 * per_row, sizeof **s->level) != DG_OK)
+        return DG_E_NOMEM;
+    int32_t *prev = s->level[1], *cur = prev + 3 * per_row;
+    for (int32_t y = 0; y < s->h; y++)
+    {
+        int32_t n = row_runs(&DG_CELL(g, 0, y), s->w, open, runs, cur);
+        if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], runs + n, sizeof **s->level) != DG_OK)
+            return DG_E_NOMEM;
+        int32_t *parent = s->level[0];
+        for (int32_t k = 0; k < n; k++, runs++)
+            parent[runs] = runs;
+        joins += dgi_join_runs(parent, prev, prev_n, cur, n);
+        int32_t *t = prev;
+        prev = cur;
+        cur = t;
+        prev_n = n;
+    }
+    return runs - joins <= 1 ? DG_OK : DG_E_LIMIT;
+}
+
+/* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
+ * is not connected, DG_E_NOMEM. A try that spends its work budget ends there
+ * (metrics.stopped_early). */
+dg_status dgi_islands_one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed)
+{
+    dg_rng rng;
+    dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
+    size_t bits = (size_t)s->h * (size_t)s->words * sizeof *s->occ;
+    memset(s->occ, 0, bits);
+    memset(s->used, 0, (size_t)DG_MAX(s->set->count, 1));
+    memset(s->dead, 0, (size_t)DG_MAX(s->set->count, 1));
+    s->min_margin = INT32_MAX;
+    s->maps_n = s->maps_next = s->margins_n = s->boxes_n = 0;
+    s->start_box = -1;
+    s->start.x = s->start.y = s->exit.x = s->exit.y = -1;
+    s->proven = dg_tile_passable((uint8_t)s->p->fill) && !s->reserved;
+    dgi_result_reset(&gen->r);
+    if (s->ring)
+    {
+        dg_status st = add_ring_margins(s);
+        if (st != DG_OK)
+            return st;
+    }
+    if (s->reserved)
+    {
+        dg_status st = add_site_margins(s, s->reserved->cells, s->reserved->stride, 2);
+        if (st == DG_OK && s->pocket)
+            st = add_site_margins(s, s->pocket, s->w, 1);
+        if (st != DG_OK)
+            return st;
+    }
+    if (s->p->keep)
+        for (int32_t y = 0; y < s->h; y++)
+            memcpy(&DG_CELL(&gen->g, 0, y), &DG_CELL(grid, 0, y), (size_t)s->w);
+    else
+        dgi_gen_fill(gen, (uint8_t)s->p->fill, dg_tile_passable((uint8_t)s->p->fill));
+    if (s->reserved)
+        seal_site(s, gen);
+    uint64_t building = 0;
+    /* "as many as fit": buildings cover disjoint cells (at least one each), so
+     * no map holds more than it has cells; a count, not the map, ends the loop */
+    int32_t most = (int32_t)DG_MIN((int64_t)s->w * s->h, INT32_MAX);
+    for (int32_t k = 0; k < s->group_count; k++)
+    {
+        const islands_group *gr = &s->groups[k];
+        int32_t target = gr->max < 0 ? most
+                                     : gr->min + (int32_t)dg_rng_below(&rng, (uint32_t)(gr->max - gr->min + 1));
+        int32_t placed = 0, failures = 0;
+        while (placed < target && failures < s->p->max_failures && s->try_left > 0)
+        {
+            dg_status err = DG_OK;
+            int r = place_one(s, gen, k, seed, building++, &rng, &err);
+            if (r == -2)
+                return err;
+            if (r < 0)
+                break;
+            placed += r;
+            failures = r ? 0 : failures + 1;
+            gen->r.metrics.failures += !r;
+        }
+        gen->r.metrics.stopped_early |= s->try_left <= 0;
+        gen->r.metrics.placed += placed;
+        /* "as many as fit" asked for what fitted (its min if fewer) */
+        gen->r.metrics.requested += gr->max < 0 ? DG_MAX(placed, gr->min) : target;
+        if (placed < gr->min)
+            return DG_E_NOSPACE;
+    }
+    return s->check && !s->proven ? check_connected(s, gen) : DG_OK;
 }
