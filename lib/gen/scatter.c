@@ -1,11 +1,12 @@
 /* Scattered rooms (docs/scatter.md): rooms dropped at random free spots with a
- * rock gap between them, the k nearest rooms of each found through a bucket
- * grid as candidate edges, a minimum spanning tree over them (Kruskal with
- * union-find) plus a share of the relative-neighbourhood edges the tree left
- * out, each edge routed as a straight, L-shaped or three-legged corridor that
- * never enters or runs along another room and opens into its rooms by doors. */
+ * rock gap between them, a minimum spanning tree over the candidate edges
+ * (Kruskal with union-find) plus a share of the relative-neighbourhood edges
+ * the tree left out, each edge routed as a straight, L-shaped or three-legged
+ * corridor that never enters or runs along another room and opens into its
+ * rooms by doors. The candidates, the k nearest rooms of each through a
+ * bucket grid, are found in scatter_edges.c (scatter_state.h). */
 #include "analysis/analysis.h"
-#include "gen/gen.h"
+#include "gen/scatter_state.h"
 
 #include <stdlib.h>
 
@@ -18,8 +19,6 @@ enum {
     FAIL_RUN = 16,       /* rooms in a row that find no spot end the placing */
     ROUTE_DRAWS = 3,     /* door positions drawn per corridor shape */
     RETRY_DRAWS = 12,    /* the same on the second pass, for edges the first could not route */
-    RETRY_K = 16,        /* candidates per room on the second pass */
-    BRUTE_ROOMS = 48,    /* up to this many rooms, nearest rooms by a plain scan */
     WORK_PER_CELL = 16,  /* placement reads at most this many bitmap words per board cell */
     DENSITY_LO = 6,      /* rooms per 1000 cells inside the border, by area */
     DENSITY_HI = 8,
@@ -27,41 +26,6 @@ enum {
 };
 #define BLOCK 0xFE /* scratch tile: a reserved cell, its ring, or rock cut off by them */
 enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
-
-typedef struct sc_edge {
-    uint64_t key; /* squared distance between the doubled centres, shifted left by
-                   * scatter.dshift with a and b below it when they fit (one compare) */
-    int32_t a, b; /* rooms, a < b; while a packed key is sorted, a is the listing index */
-} sc_edge;
-
-typedef struct scatter {
-    const dg_scatter_params *p;
-    const dg_allocator *a;
-    uint8_t *map;             /* the tiles, w per row, copied to the grid at the end */
-    uint64_t *occ;            /* one bit per cell under a room or its walls, ow words per row */
-    size_t block;             /* bytes of the block holding occ and map */
-    int32_t w, h, ow;
-    int32_t x0, y0, x1, y1;   /* where corridor cells may go, inclusive */
-    int32_t max_w, max_h;     /* room maxima capped to the board */
-    dg_rng place, route, loop, shape;
-    dg_room *rooms;          int32_t n, room_cap;
-    dg_corridor *cors;       int32_t nc, cor_cap;
-    dg_door *doors;          int32_t nd, door_cap;
-    int32_t *knn;            int32_t k;     /* k nearest rooms of each room, -1 padded */
-    int32_t *cx, *cy;        /* doubled room centres (2x + w, 2y + h) */
-    sc_edge *edges;          int32_t ne; /* candidates, shortest first */
-    int32_t *order;          /* sorted index of each edge in listing order (bucket by bucket) */
-    uint8_t *tree;           /* per sorted edge: 1 in the tree, 2 a loop */
-    uint8_t *links;          size_t links_bytes; /* the block of the per-room arrays */
-    int32_t ks;              /* stride of the candidate lists */
-    int32_t dshift, rbits;   /* edge keys: distance << dshift | a << rbits | b; dshift 0: distance only */
-    int32_t *uf;             /* union-find parents */
-    int32_t *tree_a, *tree_b; int32_t nt; /* tree links (for the start room) */
-    int32_t *head, *next;    int32_t bw, bh, bs, bw_alloc; /* bucket grid over room centres */
-    int32_t requested, target, loops;
-    int64_t work, budget, attempts, failures;
-    const dgi_mask *reserved; /* NULL: none */
-} scatter;
 
 /* ---- parameters ------------------------------------------------------------ */
 
@@ -190,7 +154,7 @@ static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_d
             return st_;                                                                   \
     } while (0)
 
-static void scatter_free(scatter *s)
+static void scatter_free(scatter_ctx *s)
 {
     dgi_free(s->a, s->occ, s->block);
     dgi_free(s->a, s->rooms, (size_t)s->room_cap * sizeof *s->rooms);
@@ -205,16 +169,17 @@ static void scatter_free(scatter *s)
  * borrows it), the candidate lists (at least 4 per room: the start search
  * borrows them), union-find, tree links, bucket keys, centres, and the
  * listing order and tree flags of the edges. */
-static dg_status alloc_links(scatter *s, int32_t k)
+static dg_status alloc_links(scatter_ctx *s, int32_t k)
 {
     size_t n = (size_t)s->n, per = (size_t)k, rooms = (n * sizeof(dg_room) + 15) / 16;
     size_t nedges = DG_MAX(n * per, rooms), lists = n * (size_t)DG_MAX(k, 4) + 1;
-    s->links_bytes = nedges * sizeof(sc_edge) + (lists + 6 * n + n * per) * sizeof(int32_t) + n * per;
+    s->links_bytes =
+        nedges * sizeof(scatter_edge) + (lists + 6 * n + n * per) * sizeof(int32_t) + n * per;
     s->links = dgi_alloc(s->a, s->links_bytes);
     if (!s->links)
         return DG_E_NOMEM;
     s->ks = k;
-    s->edges = (sc_edge *)(void *)s->links;
+    s->edges = (scatter_edge *)(void *)s->links;
     s->knn = (int32_t *)(void *)(s->edges + nedges);
     s->uf = s->knn + lists;
     s->tree_a = s->uf + n;
@@ -227,22 +192,13 @@ static dg_status alloc_links(scatter *s, int32_t k)
     return DG_OK;
 }
 
-static void set_centres(scatter *s)
-{
-    for (int32_t i = 0; i < s->n; i++)
-    {
-        s->cx[i] = 2 * s->rooms[i].rect.x + s->rooms[i].rect.w;
-        s->cy[i] = 2 * s->rooms[i].rect.y + s->rooms[i].rect.h;
-    }
-}
-
 /* A block for RETRY_K candidates per room, keeping the tree made so far. */
-static dg_status widen_links(scatter *s)
+static dg_status widen_links(scatter_ctx *s)
 {
     uint8_t *old = s->links;
     size_t old_bytes = s->links_bytes, n = (size_t)s->n;
     int32_t *uf = s->uf;
-    dg_status st = alloc_links(s, RETRY_K);
+    dg_status st = alloc_links(s, SCATTER_RETRY_K);
     if (st != DG_OK)
     {
         s->links = old; /* freed by scatter_free */
@@ -250,14 +206,14 @@ static dg_status widen_links(scatter *s)
         return st;
     }
     memcpy(s->uf, uf, 3 * n * sizeof *uf); /* uf, tree_a, tree_b */
-    set_centres(s);
+    dgi_scatter_set_centres(s);
     dgi_free(s->a, old, old_bytes);
     return DG_OK;
 }
 
 /* ---- placing rooms ---------------------------------------------------------------- */
 
-static uint8_t *at(const scatter *s, int32_t x, int32_t y)
+static uint8_t *at(const scatter_ctx *s, int32_t x, int32_t y)
 {
     return &s->map[(size_t)y * (size_t)s->w + (size_t)x];
 }
@@ -321,7 +277,7 @@ static void row_set(uint64_t *row, int32_t xa, int32_t xb)
 
 /* 1 if r, its walls and `gap` cells of rock around them touch no room. The
  * middle row first: a spot that is taken is mostly taken there. */
-static inline int spot_free(scatter *s, dg_rect r)
+static inline int spot_free(scatter_ctx *s, dg_rect r)
 {
     int32_t m = 1 + s->p->gap;
     int32_t xa = DG_MAX(r.x - m, 0), xb = DG_MIN(r.x + r.w - 1 + m, s->w - 1);
@@ -344,7 +300,7 @@ static inline int spot_free(scatter *s, dg_rect r)
  * inside; the cells the shape leaves out are wall while corridors are
  * routed (nothing may enter them), the ones no floor touches become rock at
  * the end (unwall_shapes). */
-static void paint_room(scatter *s, dg_rect r, const dgi_shape *sh)
+static void paint_room(scatter_ctx *s, dg_rect r, const dgi_shape *sh)
 {
     int32_t xa = DG_MAX(r.x - 1, 0), xb = DG_MIN(r.x + r.w, s->w - 1);
     for (int32_t y = r.y - 1; y <= r.y + r.h; y++)
@@ -372,7 +328,7 @@ static void paint_room(scatter *s, dg_rect r, const dgi_shape *sh)
 /* Every kind of shape the helper offers. */
 #define SHAPE_KINDS ((1u << DGI_SHAPE_KINDS) - 2u)
 
-static dg_status add_room(scatter *s, dg_rect r)
+static dg_status add_room(scatter_ctx *s, dg_rect r)
 {
     GROW(s, rooms, room_cap, s->n + 1);
     dg_room *q = &s->rooms[s->n++];
@@ -393,7 +349,7 @@ static dg_status add_room(scatter *s, dg_rect r)
 }
 
 /* One room: a size, then up to max_tries positions; returns 1 if placed. */
-static dg_status place_one(scatter *s, int *placed)
+static dg_status place_one(scatter_ctx *s, int *placed)
 {
     const dg_scatter_params *p = s->p;
     int32_t rw = dgi_rng_range(&s->place, p->room_min_w, s->max_w);
@@ -427,7 +383,7 @@ static dg_status place_one(scatter *s, int *placed)
  * twice the work for the same space). Row-major: the order is fixed. band:
  * the rooms taken across a row's reach (an OR of bitmap rows), so a spot is
  * one row test, and a taken spot skips past the last room cell it met. */
-static dg_status fill_holes(scatter *s)
+static dg_status fill_holes(scatter_ctx *s)
 {
     const dg_scatter_params *p = s->p;
     int32_t b = p->border, m = 1 + p->gap, fw = p->room_min_w, fh = p->room_min_h;
@@ -474,7 +430,7 @@ static dg_status fill_holes(scatter *s)
 }
 
 /* The room count to aim for (check_rooms says how the ends resolve). */
-static int32_t draw_room_count(const scatter *s)
+static int32_t draw_room_count(const scatter_ctx *s)
 {
     const dg_scatter_params *p = s->p;
     dg_rng rng = s->place;
@@ -489,7 +445,7 @@ static int32_t draw_room_count(const scatter *s)
 
 /* The smallest room at two opposite corners: the fallback when random
  * placing found fewer than two spots (check_board proved they fit). */
-static dg_status place_corners(scatter *s)
+static dg_status place_corners(scatter_ctx *s)
 {
     const dg_scatter_params *p = s->p;
     int32_t b = p->border, rw = p->room_min_w, rh = p->room_min_h;
@@ -500,7 +456,7 @@ static dg_status place_corners(scatter *s)
     return st == DG_OK ? add_room(s, second) : st;
 }
 
-static dg_status place_rooms(scatter *s)
+static dg_status place_rooms(scatter_ctx *s)
 {
     const dg_scatter_params *p = s->p;
     s->requested = draw_room_count(s);
@@ -531,7 +487,7 @@ static dg_status place_rooms(scatter *s)
 
 /* 1 for a scratch cell a room or corridor may use before any is placed:
  * inside the corridor area and off the reserved cells and their ring. */
-static int usable(const scatter *s, int32_t i)
+static int usable(const scatter_ctx *s, int32_t i)
 {
     int32_t x = i % s->w, y = i / s->w;
     return x >= s->x0 && y >= s->y0 && x <= s->x1 && y <= s->y1 && s->map[i] != BLOCK;
@@ -539,7 +495,7 @@ static int usable(const scatter *s, int32_t i)
 
 /* Labels the 4-connected pieces of usable cells; returns the largest's label
  * (the first found among equals). label and queue have a cell each. */
-static int32_t largest_piece(const scatter *s, int32_t *label, int32_t *queue)
+static int32_t largest_piece(const scatter_ctx *s, int32_t *label, int32_t *queue)
 {
     int32_t cells = s->w * s->h, pieces = 0, best = -1, best_size = 0;
     if (s->w <= 0)
@@ -576,7 +532,7 @@ static int32_t largest_piece(const scatter *s, int32_t *label, int32_t *queue)
  * scratch map and taken in the room bitmap (rooms keep `gap` off them), and
  * so is every piece of the board they cut off from the largest one, so all
  * rooms can be joined. DG_E_NOSPACE when nothing is left. */
-static dg_status block_reserved(scatter *s)
+static dg_status block_reserved(scatter_ctx *s)
 {
     for (int32_t y = 0; y < s->h; y++)
         for (int32_t x = 0; x < s->w; x++)
@@ -601,7 +557,7 @@ static dg_status block_reserved(scatter *s)
     return keep < 0 ? DG_E_NOSPACE : DG_OK;
 }
 
-static int open_near(const scatter *s, int32_t x, int32_t y)
+static int open_near(const scatter_ctx *s, int32_t x, int32_t y)
 {
     for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, s->h - 1); yy++)
         for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, s->w - 1); xx++)
@@ -612,7 +568,7 @@ static int open_near(const scatter *s, int32_t x, int32_t y)
 
 /* The scratch tiles into the grid, reserved cells left as the caller drew
  * them; BLOCK becomes wall beside an open cell, rock elsewhere. */
-static void copy_around(const scatter *s, dg_grid *grid)
+static void copy_around(const scatter_ctx *s, dg_grid *grid)
 {
     for (int32_t y = 0; y < s->h; y++)
         for (int32_t x = 0; x < s->w; x++)
@@ -624,335 +580,6 @@ static void copy_around(const scatter *s, dg_grid *grid)
                 t = open_near(s, x, y) ? (uint8_t)DG_TILE_WALL : (uint8_t)DG_TILE_VOID;
             DG_CELL(grid, x, y) = t;
         }
-}
-
-/* ---- candidate edges: the k nearest rooms through a bucket grid --------------------- */
-
-static inline int64_t dist2(const scatter *s, int32_t i, int32_t j)
-{
-    int64_t dx = (int64_t)s->cx[i] - s->cx[j], dy = (int64_t)s->cy[i] - s->cy[j];
-    return dx * dx + dy * dy;
-}
-
-/* Inserts j into the sorted best list of i (by distance, then index). */
-static inline void offer(const scatter *s, int32_t i, int32_t j, int32_t *best, int64_t *bd, int32_t k,
-                  int32_t *count)
-{
-    int64_t d = dist2(s, i, j);
-    int32_t c = *count;
-    if (k <= 0)
-        return;
-    if (c == k && (d > bd[k - 1] || (d == bd[k - 1] && j > best[k - 1])))
-        return;
-    int32_t pos = c < k ? c : k - 1;
-    while (pos > 0 && (bd[pos - 1] > d || (bd[pos - 1] == d && best[pos - 1] > j)))
-    {
-        best[pos] = best[pos - 1];
-        bd[pos] = bd[pos - 1];
-        pos--;
-    }
-    best[pos] = j;
-    bd[pos] = d;
-    if (c < k)
-        *count = c + 1;
-}
-
-static void centre_bucket(const scatter *s, int32_t i, int32_t *bx, int32_t *by)
-{
-    *bx = s->cx[i] / (2 * s->bs);
-    *by = s->cy[i] / (2 * s->bs);
-}
-
-/* The bucket grid: squares holding about two room centres each. The rooms
- * are renumbered bucket by bucket (row-major, placement order within a
- * bucket), so a bucket's rooms are one run head[b]..head[b + 1] - 1 and rooms
- * near each other are near in memory. */
-static dg_status build_buckets(scatter *s)
-{
-    int64_t per = (int64_t)s->w * s->h * 2 / DG_MAX(s->n, 1);
-    int32_t side = 4;
-    while ((int64_t)(side + 1) * (side + 1) <= per && side < 32768)
-        side++;
-    s->bs = side;
-    s->bw = (s->w + side - 1) / side;
-    s->bh = (s->h + side - 1) / side;
-    size_t buckets = (size_t)s->bw * (size_t)s->bh;
-    s->head = dgi_calloc(s->a, buckets + 1, sizeof *s->head);
-    if (!s->head)
-        return DG_E_NOMEM;
-    s->bw_alloc = (int32_t)(buckets + 1);
-    dg_room *old = (dg_room *)(void *)s->edges; /* the edge lists are free until built */
-    memcpy(old, s->rooms, (size_t)s->n * sizeof *old);
-    for (int32_t i = 0; i < s->n; i++)
-    {
-        int32_t bx, by;
-        centre_bucket(s, i, &bx, &by);
-        s->next[i] = by * s->bw + bx;
-        s->head[s->next[i] + 1]++;
-    }
-    for (size_t b = 0; b < buckets; b++)
-        s->head[b + 1] += s->head[b];
-    for (int32_t i = 0; i < s->n; i++)
-        s->rooms[s->head[s->next[i]]++] = old[i];
-    for (size_t b = buckets; b > 0; b--) /* the fill moved each start to the next one's */
-        s->head[b] = s->head[b - 1];
-    s->head[0] = 0;
-    set_centres(s);
-    return DG_OK;
-}
-
-/* The k nearest rooms of room i into best (exact: rings of buckets grow until
- * no farther bucket can hold a nearer room). */
-static int32_t nearest(const scatter *s, int32_t i, int32_t k, int32_t *best, int64_t *bd)
-{
-    int32_t count = 0;
-    if (s->n <= BRUTE_ROOMS)
-    {
-        for (int32_t j = 0; j < s->n; j++)
-            if (j != i)
-                offer(s, i, j, best, bd, k, &count);
-        return count;
-    }
-    int32_t cx, cy;
-    centre_bucket(s, i, &cx, &cy);
-    int32_t rings = DG_MAX(s->bw, s->bh);
-    for (int32_t r = 0; r <= rings; r++)
-    {
-        for (int32_t by = cy - r; by <= cy + r; by++)
-        {
-            if (by < 0 || by >= s->bh)
-                continue;
-            int edge_row = by == cy - r || by == cy + r;
-            for (int32_t bx = cx - r; bx <= cx + r; bx += edge_row ? 1 : 2 * r)
-            {
-                if (bx >= 0 && bx < s->bw)
-                    for (int32_t j = s->head[by * s->bw + bx]; j < s->head[by * s->bw + bx + 1]; j++)
-                        if (j != i)
-                            offer(s, i, j, best, bd, k, &count);
-                if (r == 0)
-                    break;
-            }
-        }
-        int64_t reach = 2 * (int64_t)s->bs * r + 1; /* nearest a centre beyond ring r can be */
-        if (k > 0 && count == k && bd[k - 1] < reach * reach)
-            break;
-    }
-    return count;
-}
-
-static int64_t edge_d(const scatter *s, const sc_edge *e)
-{
-    return (int64_t)(e->key >> s->dshift);
-}
-
-/* How edge keys are packed: a and b in rbits bits each under the distance
- * when the three fit in 64 bits (then keys are unique and one compare
- * orders them), else the distance alone with a and b as tie-breaks. */
-static void set_key_bits(scatter *s)
-{
-    int64_t dx = 2 * (int64_t)s->w, dy = 2 * (int64_t)s->h;
-    uint64_t dmax = (uint64_t)(dx * dx + dy * dy);
-    int32_t rbits = 1, dbits = 1;
-    while (rbits < 32 && ((int64_t)1 << rbits) < s->n)
-        rbits++;
-    while (dbits < 64 && (dmax >> dbits) != 0)
-        dbits++;
-    s->rbits = rbits;
-    s->dshift = dbits + 2 * rbits <= 64 ? 2 * rbits : 0;
-}
-
-static uint64_t edge_key(const scatter *s, int64_t d, int32_t a, int32_t b)
-{
-    if (s->dshift == 0)
-        return (uint64_t)d;
-    return (uint64_t)d << s->dshift | (uint64_t)a << s->rbits | (uint64_t)b;
-}
-
-static int edge_before(const sc_edge *x, const sc_edge *y)
-{
-    if (x->key != y->key)
-        return x->key < y->key;
-    if (x->a != y->a)
-        return x->a < y->a;
-    return x->b < y->b;
-}
-
-/* Sorts e[0..n) by (distance, a, b): insertion sort on short runs, then
- * bottom-up merges through tmp (keys are unique, so the order is fixed). */
-static void sort_edges(sc_edge *e, sc_edge *tmp, int32_t n)
-{
-    enum { RUN = 16 };
-    for (int32_t lo = 0; lo < n; lo += RUN)
-        for (int32_t i = lo + 1; i < DG_MIN(lo + RUN, n); i++)
-        {
-            sc_edge x = e[i];
-            int32_t j = i;
-            for (; j > lo && edge_before(&x, &e[j - 1]); j--)
-                e[j] = e[j - 1];
-            e[j] = x;
-        }
-    sc_edge *src = e, *dst = tmp;
-    for (int32_t width = RUN; width < n; width *= 2)
-    {
-        for (int32_t lo = 0; lo < n; lo += 2 * width)
-        {
-            int32_t mid = DG_MIN(lo + width, n), hi = DG_MIN(lo + 2 * width, n), i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-            {
-                int take_j = edge_before(&src[j], &src[i]); /* a select: the order is random */
-                dst[k++] = *(take_j ? &src[j] : &src[i]);
-                j += take_j;
-                i += 1 - take_j;
-            }
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
-        }
-        sc_edge *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != e)
-        memcpy(e, src, (size_t)n * sizeof *e);
-}
-
-static int lists(const scatter *s, int32_t i, int32_t j)
-{
-    const int32_t *list = &s->knn[(size_t)i * (size_t)s->ks];
-    for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
-        if (list[t] == j)
-            return 1;
-    return 0;
-}
-
-/* Sorts packed keys (unique: a and b are in them) with an LSD radix sort,
- * a byte a pass, through tmp; bytes every key shares are skipped. */
-static void radix_sort_keys(sc_edge *e, sc_edge *tmp, int32_t n)
-{
-    static const int BYTES = 8;
-    int32_t count[8][256];
-    memset(count, 0, sizeof count);
-    for (int32_t i = 0; i < n; i++)
-        for (int d = 0; d < BYTES; d++)
-            count[d][(e[i].key >> (8 * d)) & 255]++;
-    sc_edge *src = e, *dst = tmp;
-    for (int d = 0; d < BYTES; d++)
-    {
-        if (count[d][(e[0].key >> (8 * d)) & 255] == n)
-            continue; /* one value: the pass would not move anything */
-        int32_t sum = 0;
-        for (int v = 0; v < 256; v++)
-        {
-            int32_t c = count[d][v];
-            count[d][v] = sum;
-            sum += c;
-        }
-        for (int32_t i = 0; i < n; i++)
-            dst[count[d][(src[i].key >> (8 * d)) & 255]++] = src[i];
-        sc_edge *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != e)
-        memcpy(e, src, (size_t)n * sizeof *e);
-}
-
-/* 1 if room i lists its candidate j as an edge: each pair once, from the
- * lower room when both list each other. */
-static int lists_edge(const scatter *s, int32_t i, int32_t j)
-{
-    return j > i || !lists(s, j, i);
-}
-
-/* The sorted index of edge (a, b) (present; keys are the distance alone). */
-static int32_t find_edge(const scatter *s, int32_t a, int32_t b)
-{
-    sc_edge x = {(uint64_t)dist2(s, a, b), a, b};
-    int32_t lo = 0, hi = s->ne;
-    while (hi - lo > 1)
-    {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (edge_before(&x, &s->edges[mid]))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return lo;
-}
-
-/* order[] from the sorted edges: when keys hold a and b, a carried the
- * listing index through the sort; else the listing is walked again. */
-static void set_order(scatter *s)
-{
-    if (s->dshift != 0)
-    {
-        uint64_t mask = ((uint64_t)1 << s->rbits) - 1;
-        for (int32_t i = 0; i < s->ne; i++)
-        {
-            sc_edge *e = &s->edges[i];
-            s->order[e->a] = i;
-            e->a = (int32_t)((e->key >> s->rbits) & mask);
-            e->b = (int32_t)(e->key & mask);
-        }
-        return;
-    }
-    int32_t at = 0;
-    for (int32_t i = 0; i < s->n; i++)
-    {
-        const int32_t *list = &s->knn[(size_t)i * (size_t)s->ks];
-        for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
-            if (lists_edge(s, i, list[t]))
-                s->order[at++] = find_edge(s, DG_MIN(i, list[t]), DG_MAX(i, list[t]));
-    }
-}
-
-/* Sorts the listed edges through a buffer of their own (freed at once: the
- * corridors are not yet made on the first pass). */
-static dg_status sort_listed(scatter *s)
-{
-    enum { RADIX_MIN = 256 }; /* below it the merge sort is as quick */
-    size_t bytes = (size_t)DG_MAX(s->ne, 1) * sizeof(sc_edge);
-    sc_edge *tmp = dgi_alloc(s->a, bytes);
-    if (!tmp)
-        return DG_E_NOMEM;
-    if (s->dshift != 0 && s->ne >= RADIX_MIN)
-        radix_sort_keys(s->edges, tmp, s->ne);
-    else
-        sort_edges(s->edges, tmp, s->ne);
-    dgi_free(s->a, tmp, bytes);
-    return DG_OK;
-}
-
-/* Candidate edges: every room with its k nearest, each pair once (from the
- * lower room when both list each other), shortest first. */
-static dg_status build_edges(scatter *s, int32_t k)
-{
-    int32_t best[RETRY_K];
-    int64_t bd[RETRY_K];
-    s->k = k;
-    s->ne = 0;
-    set_key_bits(s);
-    for (int32_t i = 0; i < s->n; i++)
-    {
-        int32_t c = nearest(s, i, k, best, bd), *list = &s->knn[(size_t)i * (size_t)s->ks];
-        for (int32_t t = 0; t < k; t++)
-            list[t] = t < c ? best[t] : -1;
-        for (int32_t t = 0; t < c; t++)
-        {
-            int32_t j = best[t], a = DG_MIN(i, j), b = DG_MAX(i, j);
-            if (!lists_edge(s, i, j))
-                continue; /* listed from j already (its list is complete) */
-            sc_edge e = {edge_key(s, bd[t], a, b), s->dshift ? s->ne : a, b};
-            s->edges[s->ne++] = e;
-        }
-    }
-    dg_status st = sort_listed(s);
-    if (st != DG_OK)
-        return st;
-    set_order(s);
-    memset(s->tree, 0, (size_t)s->ne);
-    return DG_OK;
 }
 
 /* ---- corridors ------------------------------------------------------------------------ */
@@ -981,7 +608,7 @@ static void door_site(dg_rect r, int side, int32_t t, dg_point *door, dg_point *
     out->y = door->y + DY[side];
 }
 
-static int in_area(const scatter *s, dg_point q)
+static int in_area(const scatter_ctx *s, dg_point q)
 {
     return q.x >= s->x0 && q.y >= s->y0 && q.x <= s->x1 && q.y <= s->y1;
 }
@@ -993,7 +620,7 @@ static int walkable(uint8_t t)
 
 /* A door may go at `door` (a wall cell, or a door already) when the cell
  * outside is free and no door stands beside it on the same wall. */
-static int site_ok(const scatter *s, int side, dg_point door, dg_point out)
+static int site_ok(const scatter_ctx *s, int side, dg_point door, dg_point out)
 {
     if (!in_area(s, out) || !walkable(*at(s, out.x, out.y)))
         return 0;
@@ -1013,7 +640,7 @@ static int site_ok(const scatter *s, int side, dg_point door, dg_point out)
 }
 
 /* 1 if every cell of the legs is in the corridor area on rock or corridor. */
-static int path_ok(const scatter *s, const route *r)
+static int path_ok(const scatter_ctx *s, const route *r)
 {
     for (int l = 0; l + 1 < r->npt; l++)
     {
@@ -1044,7 +671,7 @@ static int32_t span_of(dg_rect r, int side) { return side == SIDE_N || side == S
 /* Fills r for doors on side sa of a and sb of b (offsets ta, tb) joined by
  * `shape`: 0 = one L, bending where out_a's line meets out_b's; for a
  * straight or three-legged route, mid is the column (or row) of the middle leg. */
-static int make_route(const scatter *s, dg_rect a, int sa, int32_t ta, dg_rect b, int sb, int32_t tb,
+static int make_route(const scatter_ctx *s, dg_rect a, int sa, int32_t ta, dg_rect b, int sb, int32_t tb,
                       int three, int32_t mid, route *r)
 {
     dg_point oa, ob;
@@ -1081,7 +708,7 @@ static int make_route(const scatter *s, dg_rect a, int sa, int32_t ta, dg_rect b
 /* Tries the shapes between rooms ia and ib, `draws` door positions each:
  * straight (facing sides that overlap), the two L's, then three legs through
  * the rock between the rooms. Returns 1 with r filled if one fits. */
-static int find_route(scatter *s, int32_t ia, int32_t ib, int draws, dg_rng *rng, route *r)
+static int find_route(scatter_ctx *s, int32_t ia, int32_t ib, int draws, dg_rng *rng, route *r)
 {
     dg_rect a = s->rooms[ia].rect, b = s->rooms[ib].rect;
     int h = side_h(a, b), v = side_v(a, b);
@@ -1137,7 +764,7 @@ static int32_t leg_cells(dg_point a, dg_point b)
     return abs(b.x - a.x) + abs(b.y - a.y);
 }
 
-static void carve_leg(scatter *s, dg_point a, dg_point b)
+static void carve_leg(scatter_ctx *s, dg_point a, dg_point b)
 {
     int32_t sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
     for (dg_point q = a;; q.x += sx, q.y += sy)
@@ -1148,7 +775,7 @@ static void carve_leg(scatter *s, dg_point a, dg_point b)
     }
 }
 
-static void add_door(scatter *s, dg_point pos, int32_t room, int32_t cor)
+static void add_door(scatter_ctx *s, dg_point pos, int32_t room, int32_t cor)
 {
     uint8_t *c = at(s, pos.x, pos.y);
     if (*c == DG_TILE_DOOR)
@@ -1175,7 +802,7 @@ static dg_corridor corridor(dg_point start, dg_point bend, dg_point end, int32_t
 
 /* Carves route r from room ia to room ib: corridor cells, two doors and one
  * corridor record (two for three legs: the second starts beside the first's end). */
-static dg_status carve_route(scatter *s, int32_t ia, int32_t ib, const route *r)
+static dg_status carve_route(scatter_ctx *s, int32_t ia, int32_t ib, const route *r)
 {
     GROW(s, cors, cor_cap, s->nc + 2);
     GROW(s, doors, door_cap, s->nd + 2);
@@ -1201,7 +828,7 @@ static dg_status carve_route(scatter *s, int32_t ia, int32_t ib, const route *r)
 
 /* Kruskal over the candidates, in length order: an edge joining two parts
  * is routed, and kept if a route fits. */
-static dg_status grow_tree(scatter *s, int draws)
+static dg_status grow_tree(scatter_ctx *s, int draws)
 {
     dg_status st = DG_OK;
     for (int32_t i = 0; i < s->ne && s->nt < s->n - 1 && st == DG_OK; i++)
@@ -1222,7 +849,7 @@ static dg_status grow_tree(scatter *s, int draws)
 /* The tree as Kruskal would make it if every edge could be routed, then
  * routed sweeping over the map (memory stays near), the edges that fit no
  * route dropped; grow_tree then joins what they left apart. */
-static dg_status first_tree(scatter *s)
+static dg_status first_tree(scatter_ctx *s)
 {
     int32_t joined = 0;
     for (int32_t i = 0; i < s->ne && joined < s->n - 1; i++)
@@ -1238,7 +865,7 @@ static dg_status first_tree(scatter *s)
     for (int32_t j = 0; j < s->ne && st == DG_OK; j++) /* in listing order: memory stays near */
     {
         int32_t i = s->order[j];
-        const sc_edge *e = &s->edges[i];
+        const scatter_edge *e = &s->edges[i];
         route r;
         if (!s->tree[i])
             continue;
@@ -1265,9 +892,9 @@ static dg_status first_tree(scatter *s)
 
 /* 1 if no candidate neighbour of a or b is nearer to both than they are to
  * each other (the relative neighbourhood graph, among the candidates). */
-static int relative_neighbours(const scatter *s, const sc_edge *e)
+static int relative_neighbours(const scatter_ctx *s, const scatter_edge *e)
 {
-    int64_t d = edge_d(s, e);
+    int64_t d = dgi_scatter_edge_d(s, e);
     for (int side = 0; side < 2; side++)
     {
         int32_t from = side ? e->b : e->a;
@@ -1275,7 +902,8 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
         for (int32_t t = 0; t < s->k && list[t] >= 0; t++)
         {
             int32_t c = list[t];
-            if (c != e->a && c != e->b && dist2(s, e->a, c) < d && dist2(s, e->b, c) < d)
+            if (c != e->a && c != e->b && dgi_scatter_dist2(s, e->a, c) < d &&
+                dgi_scatter_dist2(s, e->b, c) < d)
                 return 0;
         }
     }
@@ -1286,13 +914,13 @@ static int relative_neighbours(const scatter *s, const sc_edge *e)
  * joined with chance loop_permille, in listing order; then, while the map
  * has fewer than LOOP_FLOOR loops per 1000 rooms (a small map may draw
  * none), the shortest of the others, so every map has a few short loops. */
-static dg_status add_loops(scatter *s)
+static dg_status add_loops(scatter_ctx *s)
 {
     dg_status st = DG_OK;
     for (int32_t j = 0; j < s->ne && st == DG_OK && s->p->loop_permille > 0; j++)
     {
         int32_t i = s->order[j];
-        const sc_edge *e = &s->edges[i];
+        const scatter_edge *e = &s->edges[i];
         route r;
         if (s->tree[i] || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
             !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
@@ -1304,7 +932,7 @@ static dg_status add_loops(scatter *s)
     int32_t floor = s->p->loop_permille > 0 ? (int32_t)(((int64_t)s->n * LOOP_FLOOR + 999) / 1000) : 0;
     for (int32_t i = 0; i < s->ne && st == DG_OK && s->loops < floor; i++)
     {
-        const sc_edge *e = &s->edges[i];
+        const scatter_edge *e = &s->edges[i];
         route r;
         if (s->tree[i] || !relative_neighbours(s, e) || !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
             continue;
@@ -1322,7 +950,7 @@ static int key_cmp(const void *x, const void *y)
 
 /* The second pass, when some parts are still apart: more candidates per room
  * (the tree edges made so far flagged among them) and more door draws. */
-static dg_status retry_tree(scatter *s)
+static dg_status retry_tree(scatter_ctx *s)
 {
     size_t n = (size_t)DG_MAX(s->nt, 1);
     int64_t *keys = dgi_alloc(s->a, n * sizeof *keys);
@@ -1337,7 +965,7 @@ static dg_status retry_tree(scatter *s)
         dgi_free(s->a, keys, n * sizeof *keys);
         return st;
     }
-    if ((st = build_edges(s, RETRY_K)) != DG_OK)
+    if ((st = dgi_scatter_build_edges(s, SCATTER_RETRY_K)) != DG_OK)
     {
         dgi_free(s->a, keys, n * sizeof *keys);
         return st;
@@ -1354,7 +982,7 @@ static dg_status retry_tree(scatter *s)
 /* ---- finishing -------------------------------------------------------------------------- */
 
 /* Walls on the rock around a corridor leg (clipped to the grid). */
-static void wall_leg(scatter *s, dg_point a, dg_point b)
+static void wall_leg(scatter_ctx *s, dg_point a, dg_point b)
 {
     int32_t xa = DG_MAX(DG_MIN(a.x, b.x) - 1, 0), xb = DG_MIN(DG_MAX(a.x, b.x) + 1, s->w - 1);
     int32_t ya = DG_MAX(DG_MIN(a.y, b.y) - 1, 0), yb = DG_MIN(DG_MAX(a.y, b.y) + 1, s->h - 1);
@@ -1375,7 +1003,7 @@ static void wall_leg(scatter *s, dg_point a, dg_point b)
 
 /* The cells of shaped rooms that no open cell touches (8-way) become rock
  * (an open cell itself stays: only the walls left out are looked around). */
-static void unwall_shapes(scatter *s)
+static void unwall_shapes(scatter_ctx *s)
 {
     for (int32_t i = 0; i < s->n; i++)
     {
@@ -1408,7 +1036,7 @@ static void unwall_shapes(scatter *s)
     }
 }
 
-static void wall_corridors(scatter *s)
+static void wall_corridors(scatter_ctx *s)
 {
     for (int32_t i = 0; i < s->nc; i++)
     {
@@ -1420,7 +1048,7 @@ static void wall_corridors(scatter *s)
 /* The start room: the room farthest along the tree from room 0 (centre to
  * centre), so the start sits at one end of the map. Scratch: the candidate
  * lists, no longer needed. */
-static int32_t start_room(scatter *s)
+static int32_t start_room(scatter_ctx *s)
 {
     int32_t n = s->n, *deg = s->knn, *adj = deg + n + 1, *stack = adj + 2 * s->nt;
     int64_t *dist = (int64_t *)(void *)s->edges;
@@ -1465,7 +1093,7 @@ static int32_t start_room(scatter *s)
 
 /* Start, exit and metrics measured on the scratch tiles, into a result that
  * borrows the scratch lists (nothing of the caller's is touched yet). */
-static dg_status measure(scatter *s, int32_t start, dg_result *t)
+static dg_status measure(scatter_ctx *s, int32_t start, dg_result *t)
 {
     dg_grid view = {s->map, s->w, s->h, s->w};
     memset(t, 0, sizeof *t);
@@ -1514,7 +1142,7 @@ static dg_status copy_result(const dg_result *t, dg_result *r)
 }
 
 /* Rooms, tree, loops and walls, all in scratch memory. */
-static dg_status build(scatter *s)
+static dg_status build(scatter_ctx *s)
 {
     dg_status st = place_rooms(s);
     if (st != DG_OK)
@@ -1523,12 +1151,12 @@ static dg_status build(scatter *s)
         return DG_E_NOSPACE;
     if ((st = alloc_links(s, s->p->neighbours)) != DG_OK)
         return st;
-    set_centres(s);
-    if (s->n > BRUTE_ROOMS && (st = build_buckets(s)) != DG_OK)
+    dgi_scatter_set_centres(s);
+    if (s->n > SCATTER_BRUTE_ROOMS && (st = dgi_scatter_build_buckets(s)) != DG_OK)
         return st;
     for (int32_t i = 0; i < s->n; i++)
         s->uf[i] = i;
-    if ((st = build_edges(s, s->p->neighbours)) != DG_OK)
+    if ((st = dgi_scatter_build_edges(s, s->p->neighbours)) != DG_OK)
         return st;
     /* room for a tree and the loops of a default map (about a fifth of the
      * rooms), two doors a corridor: growing doubles, so a spare third costs less */
@@ -1561,7 +1189,7 @@ dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, u
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;
-    scatter s;
+    scatter_ctx s;
     memset(&s, 0, sizeof s);
     s.p = params;
     s.a = allocator;
