@@ -1,10 +1,10 @@
 /* Scattered rooms (docs/scatter.md): rooms dropped at random free spots with a
  * rock gap between them, a minimum spanning tree over the candidate edges
  * (Kruskal with union-find) plus a share of the relative-neighbourhood edges
- * the tree left out, each edge routed as a straight, L-shaped or three-legged
- * corridor that never enters or runs along another room and opens into its
- * rooms by doors. The candidates, the k nearest rooms of each through a
- * bucket grid, are found in scatter_edges.c (scatter_state.h). */
+ * the tree left out, and the finishing. The candidates, the k nearest rooms
+ * of each through a bucket grid, are found in scatter_edges.c; each edge's
+ * straight, L-shaped or three-legged corridor, which never enters or runs
+ * along another room, is routed in scatter_corridors.c (scatter_state.h). */
 #include "analysis/analysis.h"
 #include "gen/scatter_state.h"
 
@@ -25,7 +25,6 @@ enum {
     LOOP_FLOOR = 160     /* loops per 1000 rooms the shortest candidates make up for */
 };
 #define BLOCK 0xFE /* scratch tile: a reserved cell, its ring, or rock cut off by them */
-enum { SIDE_N, SIDE_E, SIDE_S, SIDE_W };
 
 /* ---- parameters ------------------------------------------------------------ */
 
@@ -145,15 +144,6 @@ static dg_status check_params(const dg_grid *g, const dg_scatter_params *p, dg_d
 
 /* ---- memory ------------------------------------------------------------------- */
 
-#define GROW(s, field, cap, need)                                                         \
-    do {                                                                                  \
-        void *arr_ = (s)->field;                                                          \
-        dg_status st_ = dgi_grow((s)->a, &arr_, &(s)->cap, (need), sizeof *(s)->field);  \
-        (s)->field = arr_;                                                                \
-        if (st_ != DG_OK)                                                                 \
-            return st_;                                                                   \
-    } while (0)
-
 static void scatter_free(scatter_ctx *s)
 {
     dgi_free(s->a, s->occ, s->block);
@@ -212,11 +202,6 @@ static dg_status widen_links(scatter_ctx *s)
 }
 
 /* ---- placing rooms ---------------------------------------------------------------- */
-
-static uint8_t *at(const scatter_ctx *s, int32_t x, int32_t y)
-{
-    return &s->map[(size_t)y * (size_t)s->w + (size_t)x];
-}
 
 /* Mask of bits xa..xb (inclusive, 0..63) of a word. */
 static uint64_t bits(int32_t xa, int32_t xb)
@@ -307,7 +292,7 @@ static void paint_room(scatter_ctx *s, dg_rect r, const dgi_shape *sh)
     {
         if (y < 0 || y >= s->h)
             continue;
-        uint8_t *row = at(s, 0, y);
+        uint8_t *row = dgi_scatter_at(s, 0, y);
         row_set(s->occ + (size_t)y * (size_t)s->ow, xa, xb);
         memset(row + xa, DG_TILE_WALL, (size_t)xb - (size_t)xa + 1);
         if (y < r.y || y >= r.y + r.h)
@@ -330,7 +315,7 @@ static void paint_room(scatter_ctx *s, dg_rect r, const dgi_shape *sh)
 
 static dg_status add_room(scatter_ctx *s, dg_rect r)
 {
-    GROW(s, rooms, room_cap, s->n + 1);
+    SCATTER_GROW(s, rooms, room_cap, s->n + 1);
     dg_room *q = &s->rooms[s->n++];
     dgi_shape sh;
     if (s->p->shape_permille > 0)
@@ -467,7 +452,7 @@ static dg_status place_rooms(scatter_ctx *s)
     s->target = (int32_t)DG_MIN((int64_t)s->requested, fit);
     s->budget = WORK_PER_CELL * (int64_t)s->w * s->h + 65536;
     dg_status st = DG_OK;
-    GROW(s, rooms, room_cap, DG_MAX(s->target, 2));
+    SCATTER_GROW(s, rooms, room_cap, DG_MAX(s->target, 2));
     /* each room asked for gets one chance of max_tries positions */
     for (int32_t i = 0, misses = 0; st == DG_OK && i < s->target && misses < FAIL_RUN &&
                                     s->work < s->budget; i++)
@@ -538,7 +523,7 @@ static dg_status block_reserved(scatter_ctx *s)
         for (int32_t x = 0; x < s->w; x++)
             if (dgi_mask_at(s->reserved, x, y))
                 for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, s->h - 1); yy++)
-                    memset(at(s, DG_MAX(x - 1, 0), yy), BLOCK,
+                    memset(dgi_scatter_at(s, DG_MAX(x - 1, 0), yy), BLOCK,
                            (size_t)(DG_MIN(x + 1, s->w - 1) - DG_MAX(x - 1, 0) + 1));
     size_t cells = (size_t)s->w * (size_t)s->h;
     int32_t *label = dgi_alloc(s->a, 2 * cells * sizeof *label);
@@ -561,7 +546,8 @@ static int open_near(const scatter_ctx *s, int32_t x, int32_t y)
 {
     for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, s->h - 1); yy++)
         for (int32_t xx = DG_MAX(x - 1, 0); xx <= DG_MIN(x + 1, s->w - 1); xx++)
-            if (*at(s, xx, yy) != BLOCK && dg_tile_passable(*at(s, xx, yy)))
+            if (*dgi_scatter_at(s, xx, yy) != BLOCK &&
+                dg_tile_passable(*dgi_scatter_at(s, xx, yy)))
                 return 1;
     return 0;
 }
@@ -573,255 +559,13 @@ static void copy_around(const scatter_ctx *s, dg_grid *grid)
     for (int32_t y = 0; y < s->h; y++)
         for (int32_t x = 0; x < s->w; x++)
         {
-            uint8_t t = *at(s, x, y);
+            uint8_t t = *dgi_scatter_at(s, x, y);
             if (dgi_mask_at(s->reserved, x, y))
                 continue;
             if (t == BLOCK)
                 t = open_near(s, x, y) ? (uint8_t)DG_TILE_WALL : (uint8_t)DG_TILE_VOID;
             DG_CELL(grid, x, y) = t;
         }
-}
-
-/* ---- corridors ------------------------------------------------------------------------ */
-
-/* A route: a door on each room, the cells outside them, and the corridor's
- * corner points from out_a to out_b (2 to 4 of them). */
-typedef struct route {
-    dg_point door_a, door_b;
-    dg_point pt[4];
-    int npt;
-} route;
-
-static const int32_t DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
-
-/* Door cell at offset t along side `side` of r, and the cell outside it. */
-static void door_site(dg_rect r, int side, int32_t t, dg_point *door, dg_point *out)
-{
-    switch (side)
-    {
-    case SIDE_N: door->x = r.x + t, door->y = r.y - 1; break;
-    case SIDE_S: door->x = r.x + t, door->y = r.y + r.h; break;
-    case SIDE_W: door->x = r.x - 1, door->y = r.y + t; break;
-    default: door->x = r.x + r.w, door->y = r.y + t; break;
-    }
-    out->x = door->x + DX[side];
-    out->y = door->y + DY[side];
-}
-
-static int in_area(const scatter_ctx *s, dg_point q)
-{
-    return q.x >= s->x0 && q.y >= s->y0 && q.x <= s->x1 && q.y <= s->y1;
-}
-
-static int walkable(uint8_t t)
-{
-    return t == DG_TILE_VOID || t == DG_TILE_CORRIDOR;
-}
-
-/* A door may go at `door` (a wall cell, or a door already) when the cell
- * outside is free and no door stands beside it on the same wall. */
-static int site_ok(const scatter_ctx *s, int side, dg_point door, dg_point out)
-{
-    if (!in_area(s, out) || !walkable(*at(s, out.x, out.y)))
-        return 0;
-    uint8_t t = *at(s, door.x, door.y);
-    if (t == DG_TILE_DOOR)
-        return 1;
-    if (t != DG_TILE_WALL || *at(s, door.x - DX[side], door.y - DY[side]) != DG_TILE_FLOOR)
-        return 0; /* (a shaped room's floor may not reach its rect's side there) */
-    int along = (side + 1) & 3; /* the wall's direction */
-    for (int k = -1; k <= 1; k += 2)
-    {
-        int32_t x = door.x + k * DX[along], y = door.y + k * DY[along];
-        if (x >= 0 && y >= 0 && x < s->w && y < s->h && *at(s, x, y) == DG_TILE_DOOR)
-            return 0; /* (a flank off the grid is the edge: no door there) */
-    }
-    return 1;
-}
-
-/* 1 if every cell of the legs is in the corridor area on rock or corridor. */
-static int path_ok(const scatter_ctx *s, const route *r)
-{
-    for (int l = 0; l + 1 < r->npt; l++)
-    {
-        dg_point a = r->pt[l], b = r->pt[l + 1];
-        int32_t sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
-        for (dg_point q = a;; q.x += sx, q.y += sy)
-        {
-            if (!in_area(s, q) || !walkable(*at(s, q.x, q.y)))
-                return 0;
-            if (q.x == b.x && q.y == b.y)
-                break;
-        }
-    }
-    return 1;
-}
-
-static int32_t draw_in(dg_rng *rng, int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)dgi_rng_below(rng, (uint32_t)(hi - lo + 1));
-}
-
-/* Sides of a that face b: horizontal (E or W) and vertical (N or S), by centres. */
-static int side_h(dg_rect a, dg_rect b) { return 2 * b.x + b.w >= 2 * a.x + a.w ? SIDE_E : SIDE_W; }
-static int side_v(dg_rect a, dg_rect b) { return 2 * b.y + b.h >= 2 * a.y + a.h ? SIDE_S : SIDE_N; }
-static int opposite(int side) { return (side + 2) & 3; }
-static int32_t span_of(dg_rect r, int side) { return side == SIDE_N || side == SIDE_S ? r.w : r.h; }
-
-/* Fills r for doors on side sa of a and sb of b (offsets ta, tb) joined by
- * `shape`: 0 = one L, bending where out_a's line meets out_b's; for a
- * straight or three-legged route, mid is the column (or row) of the middle leg. */
-static int make_route(const scatter_ctx *s, dg_rect a, int sa, int32_t ta, dg_rect b, int sb, int32_t tb,
-                      int three, int32_t mid, route *r)
-{
-    dg_point oa, ob;
-    door_site(a, sa, ta, &r->door_a, &oa);
-    door_site(b, sb, tb, &r->door_b, &ob);
-    if (!site_ok(s, sa, r->door_a, oa) || !site_ok(s, sb, r->door_b, ob))
-        return 0;
-    r->pt[0] = oa;
-    int horizontal_a = sa == SIDE_E || sa == SIDE_W;
-    if (!three)
-    {
-        dg_point bend = horizontal_a ? (dg_point){ob.x, oa.y} : (dg_point){oa.x, ob.y};
-        r->pt[1] = bend;
-        r->pt[2] = ob;
-        r->npt = 3;
-    }
-    else if (horizontal_a)
-    {
-        r->pt[1] = (dg_point){mid, oa.y};
-        r->pt[2] = (dg_point){mid, ob.y};
-        r->pt[3] = ob;
-        r->npt = 4;
-    }
-    else
-    {
-        r->pt[1] = (dg_point){oa.x, mid};
-        r->pt[2] = (dg_point){ob.x, mid};
-        r->pt[3] = ob;
-        r->npt = 4;
-    }
-    return path_ok(s, r);
-}
-
-/* Tries the shapes between rooms ia and ib, `draws` door positions each:
- * straight (facing sides that overlap), the two L's, then three legs through
- * the rock between the rooms. Returns 1 with r filled if one fits. */
-static int find_route(scatter_ctx *s, int32_t ia, int32_t ib, int draws, dg_rng *rng, route *r)
-{
-    dg_rect a = s->rooms[ia].rect, b = s->rooms[ib].rect;
-    int h = side_h(a, b), v = side_v(a, b);
-    int apart_x = h == SIDE_E ? b.x - 1 > a.x + a.w : a.x - 1 > b.x + b.w;
-    int apart_y = v == SIDE_S ? b.y - 1 > a.y + a.h : a.y - 1 > b.y + b.h;
-    /* straight: a shared row (or column) of both interiors */
-    int32_t lo_y = DG_MAX(a.y, b.y), hi_y = DG_MIN(a.y + a.h, b.y + b.h) - 1;
-    int32_t lo_x = DG_MAX(a.x, b.x), hi_x = DG_MIN(a.x + a.w, b.x + b.w) - 1;
-    for (int k = 0; k < draws && apart_x && lo_y <= hi_y; k++)
-    {
-        int32_t y = draw_in(rng, lo_y, hi_y);
-        if (make_route(s, a, h, y - a.y, b, opposite(h), y - b.y, 0, 0, r))
-            return 1;
-    }
-    for (int k = 0; k < draws && apart_y && lo_x <= hi_x; k++)
-    {
-        int32_t x = draw_in(rng, lo_x, hi_x);
-        if (make_route(s, a, v, x - a.x, b, opposite(v), x - b.x, 0, 0, r))
-            return 1;
-    }
-    /* L: leave a sideways and enter b from above or below, or the other way */
-    for (int turn = 0; turn < 2; turn++)
-    {
-        int sa = turn ? v : h, sb = turn ? opposite(h) : opposite(v);
-        for (int k = 0; k < draws; k++)
-        {
-            int32_t ta = draw_in(rng, 0, span_of(a, sa) - 1), tb = draw_in(rng, 0, span_of(b, sb) - 1);
-            if (make_route(s, a, sa, ta, b, sb, tb, 0, 0, r))
-                return 1;
-        }
-    }
-    /* three legs, the middle one in the rock between the two walls */
-    for (int axis = 0; axis < 2; axis++)
-    {
-        int sa = axis ? v : h;
-        if (!(axis ? apart_y : apart_x))
-            continue;
-        int32_t lo = axis ? (sa == SIDE_S ? a.y + a.h + 1 : b.y + b.h + 1)
-                          : (sa == SIDE_E ? a.x + a.w + 1 : b.x + b.w + 1);
-        int32_t hi = axis ? (sa == SIDE_S ? b.y - 2 : a.y - 2) : (sa == SIDE_E ? b.x - 2 : a.x - 2);
-        for (int k = 0; k < draws && lo <= hi; k++)
-        {
-            int32_t ta = draw_in(rng, 0, span_of(a, sa) - 1), tb = draw_in(rng, 0, span_of(b, sa) - 1);
-            if (make_route(s, a, sa, ta, b, opposite(sa), tb, 1, draw_in(rng, lo, hi), r))
-                return 1;
-        }
-    }
-    return 0;
-}
-
-static int32_t leg_cells(dg_point a, dg_point b)
-{
-    return abs(b.x - a.x) + abs(b.y - a.y);
-}
-
-static void carve_leg(scatter_ctx *s, dg_point a, dg_point b)
-{
-    int32_t sx = (b.x > a.x) - (b.x < a.x), sy = (b.y > a.y) - (b.y < a.y);
-    for (dg_point q = a;; q.x += sx, q.y += sy)
-    {
-        *at(s, q.x, q.y) = DG_TILE_CORRIDOR;
-        if (q.x == b.x && q.y == b.y)
-            break;
-    }
-}
-
-static void add_door(scatter_ctx *s, dg_point pos, int32_t room, int32_t cor)
-{
-    uint8_t *c = at(s, pos.x, pos.y);
-    if (*c == DG_TILE_DOOR)
-        return;
-    *c = DG_TILE_DOOR;
-    dg_door d = {pos, {DG_REF_ROOM, room}, {DG_REF_CORRIDOR, cor}};
-    s->doors[s->nd++] = d;
-}
-
-static dg_corridor corridor(dg_point start, dg_point bend, dg_point end, int32_t fk, int32_t from,
-                            int32_t tk, int32_t to)
-{
-    dg_corridor c;
-    c.start = start;
-    c.bend = bend;
-    c.end = end;
-    c.length = leg_cells(start, bend) + leg_cells(bend, end) + 1;
-    c.from.kind = fk;
-    c.from.index = from;
-    c.to.kind = tk;
-    c.to.index = to;
-    return c;
-}
-
-/* Carves route r from room ia to room ib: corridor cells, two doors and one
- * corridor record (two for three legs: the second starts beside the first's end). */
-static dg_status carve_route(scatter_ctx *s, int32_t ia, int32_t ib, const route *r)
-{
-    GROW(s, cors, cor_cap, s->nc + 2);
-    GROW(s, doors, door_cap, s->nd + 2);
-    for (int l = 0; l + 1 < r->npt; l++)
-        carve_leg(s, r->pt[l], r->pt[l + 1]);
-    int32_t first = s->nc;
-    const dg_point *p = r->pt;
-    if (r->npt == 3 || (p[2].x == p[3].x && p[2].y == p[3].y))
-        s->cors[s->nc++] = corridor(p[0], p[1], p[2 + (r->npt == 4)], DG_REF_ROOM, ia, DG_REF_ROOM, ib);
-    else
-    {
-        int32_t sx = (p[3].x > p[2].x) - (p[3].x < p[2].x), sy = (p[3].y > p[2].y) - (p[3].y < p[2].y);
-        dg_point next = {p[2].x + sx, p[2].y + sy};
-        s->cors[s->nc++] = corridor(p[0], p[1], p[2], DG_REF_ROOM, ia, DG_REF_CORRIDOR, first + 1);
-        s->cors[s->nc++] = corridor(next, p[3], p[3], DG_REF_CORRIDOR, first, DG_REF_ROOM, ib);
-    }
-    add_door(s, r->door_a, ia, first);
-    add_door(s, r->door_b, ib, s->nc - 1);
-    return DG_OK;
 }
 
 /* ---- the tree and the loops --------------------------------------------------------------- */
@@ -834,10 +578,11 @@ static dg_status grow_tree(scatter_ctx *s, int draws)
     for (int32_t i = 0; i < s->ne && s->nt < s->n - 1 && st == DG_OK; i++)
     {
         int32_t ra = dgi_uf_find(s->uf, s->edges[i].a), rb = dgi_uf_find(s->uf, s->edges[i].b);
-        route r;
-        if (ra == rb || !find_route(s, s->edges[i].a, s->edges[i].b, draws, &s->route, &r))
+        scatter_route r;
+        if (ra == rb ||
+            !dgi_scatter_find_route(s, s->edges[i].a, s->edges[i].b, draws, &s->route, &r))
             continue;
-        st = carve_route(s, s->edges[i].a, s->edges[i].b, &r);
+        st = dgi_scatter_carve_route(s, s->edges[i].a, s->edges[i].b, &r);
         s->tree[i] = 1;
         s->uf[DG_MAX(ra, rb)] = DG_MIN(ra, rb); /* the lower index is the root: a fixed order */
         s->tree_a[s->nt] = s->edges[i].a;
@@ -866,15 +611,15 @@ static dg_status first_tree(scatter_ctx *s)
     {
         int32_t i = s->order[j];
         const scatter_edge *e = &s->edges[i];
-        route r;
+        scatter_route r;
         if (!s->tree[i])
             continue;
-        if (!find_route(s, e->a, e->b, ROUTE_DRAWS, &s->route, &r))
+        if (!dgi_scatter_find_route(s, e->a, e->b, ROUTE_DRAWS, &s->route, &r))
         {
             s->tree[i] = 0;
             continue;
         }
-        st = carve_route(s, e->a, e->b, &r);
+        st = dgi_scatter_carve_route(s, e->a, e->b, &r);
         s->tree_a[s->nt] = e->a;
         s->tree_b[s->nt++] = e->b;
     }
@@ -921,11 +666,11 @@ static dg_status add_loops(scatter_ctx *s)
     {
         int32_t i = s->order[j];
         const scatter_edge *e = &s->edges[i];
-        route r;
+        scatter_route r;
         if (s->tree[i] || !dg_rng_chance(&s->loop, s->p->loop_permille) || !relative_neighbours(s, e) ||
-            !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
+            !dgi_scatter_find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
             continue;
-        st = carve_route(s, e->a, e->b, &r);
+        st = dgi_scatter_carve_route(s, e->a, e->b, &r);
         s->tree[i] = 2;
         s->loops++;
     }
@@ -933,10 +678,11 @@ static dg_status add_loops(scatter_ctx *s)
     for (int32_t i = 0; i < s->ne && st == DG_OK && s->loops < floor; i++)
     {
         const scatter_edge *e = &s->edges[i];
-        route r;
-        if (s->tree[i] || !relative_neighbours(s, e) || !find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
+        scatter_route r;
+        if (s->tree[i] || !relative_neighbours(s, e) ||
+            !dgi_scatter_find_route(s, e->a, e->b, ROUTE_DRAWS, &s->loop, &r))
             continue;
-        st = carve_route(s, e->a, e->b, &r);
+        st = dgi_scatter_carve_route(s, e->a, e->b, &r);
         s->loops++;
     }
     return st;
@@ -988,7 +734,7 @@ static void wall_leg(scatter_ctx *s, dg_point a, dg_point b)
     int32_t ya = DG_MAX(DG_MIN(a.y, b.y) - 1, 0), yb = DG_MIN(DG_MAX(a.y, b.y) + 1, s->h - 1);
     for (int32_t y = ya; y <= yb; y++)
     {
-        uint8_t *row = at(s, 0, y);
+        uint8_t *row = dgi_scatter_at(s, 0, y);
         if (xb - xa < 3) /* a vertical leg's three cells: too few for a vector loop's set-up */
             for (int32_t x = xa; x <= xb; x++)
             {
@@ -1014,13 +760,13 @@ static void unwall_shapes(scatter_ctx *s)
         for (int32_t y = r.y; y < r.y + r.h; y++)
             for (int32_t x = r.x; x < r.x + r.w; x++)
             {
-                if (dgi_passable_default[*at(s, x, y)])
+                if (dgi_passable_default[*dgi_scatter_at(s, x, y)])
                     continue;
                 int open = 0;
                 if (inner) /* the ring is on the board: three rows, no bounds to test */
                     for (int32_t ny = y - 1; ny <= y + 1 && !open; ny++)
                     {
-                        const uint8_t *q = at(s, x - 1, ny);
+                        const uint8_t *q = dgi_scatter_at(s, x - 1, ny);
                         open = dgi_passable_default[q[0]] | dgi_passable_default[q[1]] |
                                dgi_passable_default[q[2]];
                     }
@@ -1028,10 +774,10 @@ static void unwall_shapes(scatter_ctx *s)
                 {
                     int32_t nx = x + k % 3 - 1, ny = y + k / 3 - 1;
                     open = nx >= 0 && ny >= 0 && nx < s->w && ny < s->h &&
-                           dgi_passable_default[*at(s, nx, ny)];
+                           dgi_passable_default[*dgi_scatter_at(s, nx, ny)];
                 }
                 if (!open)
-                    *at(s, x, y) = DG_TILE_VOID;
+                    *dgi_scatter_at(s, x, y) = DG_TILE_VOID;
             }
     }
 }
@@ -1160,8 +906,8 @@ static dg_status build(scatter_ctx *s)
         return st;
     /* room for a tree and the loops of a default map (about a fifth of the
      * rooms), two doors a corridor: growing doubles, so a spare third costs less */
-    GROW(s, cors, cor_cap, s->n + s->n / 3 + 16);
-    GROW(s, doors, door_cap, 2 * (s->n + s->n / 3) + 16);
+    SCATTER_GROW(s, cors, cor_cap, s->n + s->n / 3 + 16);
+    SCATTER_GROW(s, doors, door_cap, 2 * (s->n + s->n / 3) + 16);
     st = first_tree(s);
     if (st == DG_OK && s->nt < s->n - 1)
         st = retry_tree(s);
@@ -1224,7 +970,7 @@ dg_status dgi_scatter_generate(dg_grid *grid, const dg_scatter_params *params, u
         copy_around(&s, grid);
     else if (st == DG_OK)
         for (int32_t y = 0; y < s.h; y++)
-            memcpy(&DG_CELL(grid, 0, y), at(&s, 0, y), (size_t)s.w);
+            memcpy(&DG_CELL(grid, 0, y), dgi_scatter_at(&s, 0, y), (size_t)s.w);
     int32_t placed = s.n;
     scatter_free(&s);
     if (st == DG_E_NOSPACE)

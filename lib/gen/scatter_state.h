@@ -1,8 +1,9 @@
 /* Private state of the scattered-rooms generator (scatter*.c): the rooms,
  * corridors and doors made so far, the per-room arrays and the candidate
- * edges. scatter.c places the rooms, grows the tree and the loops, routes
- * the corridors and finishes; scatter_edges.c finds the candidate edges
- * (each room's nearest rooms through a bucket grid), shortest first. */
+ * edges. scatter.c places the rooms, grows the tree and the loops and
+ * finishes; scatter_edges.c finds the candidate edges (each room's nearest
+ * rooms through a bucket grid), shortest first; scatter_corridors.c routes
+ * and carves the corridor of an edge. */
 #ifndef DG_SCATTER_STATE_H
 #define DG_SCATTER_STATE_H
 
@@ -48,6 +49,31 @@ typedef struct scatter_ctx {
     const dgi_mask *reserved; /* NULL: none */
 } scatter_ctx;
 
+/* Grows the array s->field (cap entries) to need entries; returns the
+ * status from the calling function if memory runs out. */
+#define SCATTER_GROW(s, field, cap, need)                                               \
+    do {                                                                                \
+        void *arr_ = (s)->field;                                                        \
+        dg_status st_ = dgi_grow((s)->a, &arr_, &(s)->cap, (need), sizeof *(s)->field); \
+        (s)->field = arr_;                                                              \
+        if (st_ != DG_OK)                                                               \
+            return st_;                                                                 \
+    } while (0)
+
+/* A route: a door on each room, the cells outside them, and the corridor's
+ * corner points from out_a to out_b (2 to 4 of them). */
+typedef struct scatter_route {
+    dg_point door_a, door_b;
+    dg_point pt[4];
+    int npt;
+} scatter_route;
+
+/* The tile at (x, y) of the scratch map. */
+static inline uint8_t *dgi_scatter_at(const scatter_ctx *s, int32_t x, int32_t y)
+{
+    return &s->map[(size_t)y * (size_t)s->w + (size_t)x];
+}
+
 /* Squared distance between the doubled centres of rooms i and j. */
 static inline int64_t dgi_scatter_dist2(const scatter_ctx *s, int32_t i, int32_t j)
 {
@@ -66,5 +92,13 @@ static inline int64_t dgi_scatter_edge_d(const scatter_ctx *s, const scatter_edg
 void dgi_scatter_set_centres(scatter_ctx *s);
 dg_status dgi_scatter_build_buckets(scatter_ctx *s);
 dg_status dgi_scatter_build_edges(scatter_ctx *s, int32_t k);
+
+/* scatter_corridors.c: the corridor between rooms ia and ib, door positions
+ * drawn from rng (`draws` per shape): 1 with r filled if one fits; then
+ * carved, with its corridor records and doors. */
+int dgi_scatter_find_route(scatter_ctx *s, int32_t ia, int32_t ib, int draws, dg_rng *rng,
+                           scatter_route *r);
+dg_status dgi_scatter_carve_route(scatter_ctx *s, int32_t ia, int32_t ib,
+                                  const scatter_route *r);
 
 #endif
