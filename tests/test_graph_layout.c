@@ -759,7 +759,7 @@ TEST(graph_layout_random_families)
                     }
                     free(cells);
                 }
-    CHECKF(laid * 5 >= tried * 4, "%d of %d family graphs laid out", laid, tried);
+    CHECKF(laid * 20 >= tried * 17, "%d of %d family graphs laid out", laid, tried);
     if (getenv("DG_GRAPH_FAMILY_SEEDS"))
         printf("    %d of %d family graphs laid out\n", laid, tried);
 }
@@ -789,7 +789,7 @@ TEST(graph_layout_waiting_neighbours)
 TEST(graph_layout_closing_reach)
 {
     static const struct { size_t family; int32_t n, graph, d; } cases[] = {
-        {2, 64, 0, 0}, {2, 64, 0, 1}, {2, 64, 1, 3}, {4, 5, 1, 0}, {4, 5, 1, 4}};
+        {2, 17, 2, 4}, {2, 24, 2, 3}, {2, 33, 1, 4}, {2, 64, 0, 1}, {3, 47, 0, 0}, {4, 5, 1, 4}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     {
         sample_graph s;

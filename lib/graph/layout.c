@@ -12,7 +12,10 @@
  * on also a door neighbour) cannot be placed is taken last; after the first
  * attempt, so is one after which a placed room near it keeps no place for a
  * neighbour that waits for that room alone, and a room closing a loop is
- * drawn within reach of the loop's other end. A room none of
+ * drawn within reach of the loop's other end; there a room is also drawn
+ * larger each time a room that waited for it alone found no place, and one
+ * draw in CORNER_DRAWS puts a room at a corner of the room it is tied to
+ * (two rooms at sides that meet then keep apart). A room none of
  * whose drawn candidates fits is scanned for: every side of each room it is
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
@@ -45,6 +48,7 @@
 #define SCAN_STEPS 24        /* places a scan checks per way */
 #define SCAN_STEPS_FAR 96    /* the same from room_distance 3 on, where free places are rarer */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
+#define CORNER_DRAWS 3       /* one draw in this many, after the first attempt, at a corner */
 
 /* ---- order ---------------------------------------------------------------- */
 
@@ -716,6 +720,30 @@ static int template_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box
     return 1;
 }
 
+/* The smallest size n is drawn at on an axis of range smin..smax: after the
+ * first attempt one cell more each time a room that waited for n alone
+ * found no place next to it (a small room has too little wall to keep its
+ * neighbours room_distance apart: two door neighbours on sides that meet
+ * at a corner need a side of room_distance + 2 cells between them). */
+static int32_t room_min(const dgi_layout *L, int32_t n, int32_t smin, int32_t smax)
+{
+    return L->look_near ? imin(smax, smin + L->crowded[n]) : smin;
+}
+
+/* Narrows b so that n overlaps t's room by the least it may, at one end of
+ * its side drawn, and stretches away from it: two rooms at neighbouring
+ * sides of one room then keep apart. */
+static void corner_bound(dgi_layout *L, const tie *t, bounds *b)
+{
+    dgi_box m = L->room[t->m];
+    int across = t->side & 1 ? 2 : 0;
+    int32_t s0 = t->side & 1 ? m.y0 : m.x0, s1 = t->side & 1 ? m.y1 : m.x1;
+    if (draw(L, 0, 1))
+        bound(b, across, s1 - t->overlap + 1, s1 - t->overlap + 1);
+    else
+        bound(b, across + 1, s0 + t->overlap - 1, s0 + t->overlap - 1);
+}
+
 /* Draws a rectangle for n meeting every tie; 0 if the ties contradict. */
 static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
 {
@@ -725,9 +753,14 @@ static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *ou
     bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
     for (int32_t i = 0; i < ties; i++)
         tie_bound(L, &t[i], &b);
+    if (L->look_near && ties && t[0].side != SIDE_LOOSE && t[0].at == AT_NONE &&
+        draw(L, 0, CORNER_DRAWS - 1) == 0)
+        corner_bound(L, &t[0], &b);
     dgi_box m = ties ? L->room[t[0].m] : (dgi_box){0, 0, 0, 0};
-    if (!axis_pick(L, &b, 0, node->width_min, node->width_max, m.x0, m.x1, &out->x0, &out->x1) ||
-        !axis_pick(L, &b, 2, node->height_min, node->height_max, m.y0, m.y1, &out->y0, &out->y1))
+    int32_t wmin = room_min(L, n, node->width_min, node->width_max);
+    int32_t hmin = room_min(L, n, node->height_min, node->height_max);
+    if (!axis_pick(L, &b, 0, wmin, node->width_max, m.x0, m.x1, &out->x0, &out->x1) ||
+        !axis_pick(L, &b, 2, hmin, node->height_max, m.y0, m.y1, &out->y0, &out->y1))
         return 0;
     return 1;
 }
@@ -1136,8 +1169,8 @@ static int place_root(dgi_layout *L, int32_t n)
     }
     else
     {
-        w = draw(L, node->width_min, node->width_max);
-        h = draw(L, node->height_min, node->height_max);
+        w = draw(L, room_min(L, n, node->width_min, node->width_max), node->width_max);
+        h = draw(L, room_min(L, n, node->height_min, node->height_max), node->height_max);
     }
     int32_t x0 = (L->w - w) / 2 + draw(L, -L->w / 8, L->w / 8);
     int32_t y0 = (L->h - h) / 2 + draw(L, -L->h / 8, L->h / 8);
@@ -1176,12 +1209,13 @@ static int32_t attempt(dgi_layout *L)
         if (++jumps > BACKJUMPS)
             return n;
         L->fails[n]++;
+        int32_t parent = other_end(&L->g->edges[L->parent_edge[n]], n);
+        L->crowded[parent] += waits_for_only(L, n, parent);
         if (recentre(L))
         {
             i--;
             continue;
         }
-        int32_t parent = other_end(&L->g->edges[L->parent_edge[n]], n);
         int32_t back = imax(1, imin(i - 1, L->rank[parent] - (streak ? 1 << imin(streak, 4) : 0)));
         streak++;
         while (i > back)
@@ -1550,7 +1584,7 @@ static void layout_clear(dgi_layout *L, const dg_graph *g)
 #define CLEAR(field, count) memset(L->field, 0, (count) * sizeof L->field[0])
     CLEAR(room, n), CLEAR(placed, n), CLEAR(order, n), CLEAR(parent_edge, n);
     CLEAR(corr, e), CLEAR(has_corr, e), CLEAR(door, e);
-    CLEAR(fails, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
+    CLEAR(fails, n), CLEAR(crowded, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
     L->extras = 0, L->look_near = 0;

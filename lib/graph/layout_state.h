@@ -36,6 +36,7 @@ typedef struct dgi_layout {
     dgi_route extra[DGI_EXTRA_MAX];    /* corridors no edge asked for (extra_connections) */
     int32_t extras;
     int32_t fails[DG_GRAPH_NODES_MAX];
+    int32_t crowded[DG_GRAPH_NODES_MAX]; /* times a room waiting for this one alone found no place */
     int32_t rank[DG_GRAPH_NODES_MAX];  /* position in order */
     uint8_t on_cycle[DG_GRAPH_NODES_MAX];
     int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
