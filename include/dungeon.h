@@ -34,7 +34,7 @@ extern "C" {
 
 /* ---- version ---------------------------------------------------------- */
 #define DG_VERSION_MAJOR 0
-#define DG_VERSION_MINOR 17
+#define DG_VERSION_MINOR 18
 #define DG_VERSION_PATCH 0
 #define DG_VERSION_NUMBER (DG_VERSION_MAJOR * 10000 + DG_VERSION_MINOR * 100 + DG_VERSION_PATCH)
 /* The output series: versions with the same one give the same maps. It is the

@@ -12,7 +12,7 @@ only during the call they are passed to, on the calling thread.
 
 The library is found through $DUNGEON_LIB, then the copy the wheel bundles
 beside this file, then the repository's build/libdungeon.so, then the system
-(libdungeon.so.0.17, the ABI this package is written for).
+(libdungeon.so.0.18, the ABI this package is written for).
 """
 import ctypes as C
 import os
@@ -25,7 +25,7 @@ def _load():
     tries = [os.environ.get("DUNGEON_LIB"),
              os.path.join(here, "libdungeon.so"),
              os.path.join(here, "..", "..", "..", "..", "build", "libdungeon.so"),
-             "libdungeon.so.0.17", "libdungeon.so"]
+             "libdungeon.so.0.18", "libdungeon.so"]
     errors = []
     for path in tries:
         if not path:
