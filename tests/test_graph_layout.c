@@ -843,3 +843,35 @@ TEST(graph_layout_size_bound)
     CHECK(dg_graph_generate(&short_grid, &s.g, 0, NULL, NULL, &diag) == DG_E_NOSPACE);
     CHECKF(strstr(diag.message, "no layout tried") != NULL, "%s", diag.message);
 }
+
+/* A refusal that names a larger grid ("this seed lays out on WxH") is
+ * right: the same graph and seed lay out on that grid. */
+TEST(graph_layout_named_grid_lays_out)
+{
+    int named = 0;
+    for (size_t f = 0; f < GRAPH_FAMILIES; f += 3)
+        for (int32_t n = 20; n <= 40; n += 20)
+            for (int32_t d = 0; d <= 2; d += 2)
+                for (uint64_t seed = 0; seed < 3; seed++)
+                {
+                    sample_graph s;
+                    graph_families[f].make(&s, n, d, (uint64_t)(f * 31u + (size_t)n));
+                    int32_t w = s.width * 3 / 5, h = s.height * 3 / 5;
+                    int fw = 0, fh = 0;
+                    uint8_t *cells = malloc((size_t)s.width * (size_t)s.height * 4);
+                    dg_grid g = {cells, w, h, w};
+                    dg_diag diag;
+                    dg_status st = dg_graph_generate(&g, &s.g, seed, NULL, NULL, &diag);
+                    const char *at = st == DG_E_NOSPACE ? strstr(diag.message, "lays out on ") : NULL;
+                    if (at && sscanf(at, "lays out on %dx%d", &fw, &fh) == 2)
+                    {
+                        named++;
+                        dg_grid big = {cells, fw, fh, fw};
+                        CHECKF(dg_graph_generate(&big, &s.g, seed, NULL, NULL, &diag) == DG_OK,
+                               "%s n=%d d=%d seed %d: %dx%d named, %s", graph_families[f].name,
+                               (int)n, (int)d, (int)seed, (int)fw, (int)fh, diag.message);
+                    }
+                    free(cells);
+                }
+    CHECKF(named >= 6, "only %d refusals named a grid", named);
+}

@@ -35,6 +35,7 @@
 #include "graph/layout_state.h"
 
 #define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
+#define LARGER_ATTEMPTS 8    /* the same on each larger grid the message may name */
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
 #define DOOR_LOOK_DISTANCE 4 /* room_distance from which door neighbours are looked ahead for */
 #define ROOM_KEEP 4          /* valid candidates compared by their pull */
@@ -1460,17 +1461,17 @@ static int32_t most_failed(const dgi_layout *L)
     return worst;
 }
 
-/* 1 if one of LAYOUT_ATTEMPTS whole attempts lays the graph out. The
+/* 1 if one of `attempts` whole attempts lays the graph out. The
  * first keeps the plain order (most graphs lay out at once, and it is the
  * cheaper one); the others close each cycle as soon as they can, look
  * ahead for the rooms next to each one placed, and every other one starts
  * from the node that failed most: a room crowded by its neighbours fits
  * when it comes first and they come after it. The order
  * from the start node is restored for the result. */
-static int lays_out(dgi_layout *L)
+static int lays_out(dgi_layout *L, int32_t attempts)
 {
     int32_t start = dgi_graph_start_node(L->g), ok = 0, t = 0;
-    for (; t < LAYOUT_ATTEMPTS && !ok; t++)
+    for (; t < attempts && !ok; t++)
     {
         if (t > 0)
             place_order(L, t & 1 ? most_failed(L) : start, 1);
@@ -1551,17 +1552,22 @@ static dg_status size_check(const dgi_layout *L, dg_diag *diag)
 
 /* On failure the message names the node that failed most often and the
  * smallest of four larger grids (1.25 to 2 times each side) the same seed
- * lays out on, if any: at most four more searches, and only on failure. */
+ * lays out on within LARGER_ATTEMPTS, if any: at most four more short
+ * searches, and only on failure (a grid with room to spare mostly lays out
+ * at once). Each starts as a call on that grid would, so the grid named is
+ * one the seed lays out on. */
 static dg_status search(dgi_layout *L, dg_diag *diag)
 {
-    if (lays_out(L))
+    if (lays_out(L, LAYOUT_ATTEMPTS))
         return DG_OK;
     int32_t worst = most_failed(L), w = L->w, h = L->h, fit = 0;
     for (int32_t k = 1; k <= 4 && !fit; k++)
     {
         L->w = (int32_t)(w + (int64_t)w * k / 4), L->h = (int32_t)(h + (int64_t)h * k / 4);
         dgi_rng_seed(&L->rng, L->seed, STREAM_LAYOUT);
-        fit = lays_out(L);
+        memset(L->fails, 0, (size_t)L->g->node_count * sizeof L->fails[0]);
+        memset(L->crowded, 0, (size_t)L->g->node_count * sizeof L->crowded[0]);
+        fit = lays_out(L, LARGER_ATTEMPTS);
     }
     int32_t fw = L->w, fh = L->h;
     L->w = w, L->h = h;
