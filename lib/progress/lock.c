@@ -32,20 +32,20 @@ void dg_lock_defaults(dg_lock_params *p)
 
 /* ---- choosing the locked depths ----------------------------------------- */
 
-/* Takes the key cells fewer than KEY_CLEAR steps from the start off keys[]
+/* Takes the key cells fewer than LOCK_KEY_CLEAR steps from the start off keys[]
  * (per depth + 1). */
-static void uncount_near_start(placer *s, int32_t *keys)
+static void uncount_near_start(lock_placer *s, int32_t *keys)
 {
-    int32_t q[NEAR_CELLS];
+    int32_t q[LOCK_NEAR_CELLS];
     for (int32_t i = 1, n = dgi_lock_walk_near(s, s->start, q); i < n; i++)
-        if (!(s->flag[q[i]] & F_GATE) && q[i] != s->exit)
+        if (!(s->flag[q[i]] & LOCK_F_GATE) && q[i] != s->exit)
             keys[s->depth[s->node[q[i]]] + 1]--;
 }
 
 /* Per depth: gates[d] = the gate count if every core node at d is a gate, else -1;
  * cut[d] = a gate at d that alone separates start and exit, else -1;
  * keys[d + 1] = cells at depths <= d a key may lie on. */
-static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys)
+static void survey_depths(lock_placer *s, int32_t *gates, int32_t *cut, int32_t *keys)
 {
     int32_t levels = s->max_depth + 1;
     for (int32_t d = 0; d <= levels; d++)
@@ -59,7 +59,7 @@ static void survey_depths(placer *s, int32_t *gates, int32_t *cut, int32_t *keys
         int32_t d = s->depth[i];
         if (d < 0)
             continue;
-        int gate = s->size[i] == 1 && (s->flag[s->cell_of[i]] & F_GATE);
+        int gate = s->size[i] == 1 && (s->flag[s->cell_of[i]] & LOCK_F_GATE);
         if (core[i]) /* an area spoils its depth */
             gates[d] = gate && gates[d] >= 0 ? gates[d] + 1 : -1;
         if (core[i] == 3)
@@ -87,7 +87,7 @@ static int32_t keys_between(const int32_t *keys, int32_t a, int32_t b)
 }
 
 /* Key cells between depth a and candidate j's depth, less (near given) those
- * within KEY_CLEAR steps of candidate j's gates. */
+ * within LOCK_KEY_CLEAR steps of candidate j's gates. */
 static int32_t key_room(const int32_t *keys, const int32_t *near, const int32_t *cand, int32_t a,
                         int32_t j)
 {
@@ -95,9 +95,9 @@ static int32_t key_room(const int32_t *keys, const int32_t *near, const int32_t 
 }
 
 /* near[j] = key cells on the start's side of candidate j's gates (shallower)
- * fewer than KEY_CLEAR steps from them: a key there would lie beside its
+ * fewer than LOCK_KEY_CLEAR steps from them: a key there would lie beside its
  * lock. of_depth[d] = the candidate at depth d, else -1. */
-static void count_near_gates(placer *s, const int32_t *cut, const int32_t *cand, int32_t m,
+static void count_near_gates(lock_placer *s, const int32_t *cut, const int32_t *cand, int32_t m,
                              int32_t *of_depth, int32_t *near)
 {
     const uint8_t *core = s->core;
@@ -108,16 +108,16 @@ static void count_near_gates(placer *s, const int32_t *cut, const int32_t *cand,
     for (int32_t v = 0; v < s->nodes; v++)
     {
         int32_t d = s->depth[v], j = d >= 0 ? of_depth[d] : -1;
-        if (j < 0 || !core[v] || !gate_node(s, v) || (cut[d] >= 0 && cut[d] != v))
+        if (j < 0 || !core[v] || !lock_gate_node(s, v) || (cut[d] >= 0 && cut[d] != v))
             continue;
-        int32_t q[NEAR_CELLS];
+        int32_t q[LOCK_NEAR_CELLS];
         for (int32_t i = 1, n = dgi_lock_walk_near(s, s->cell_of[v], q); i < n; i++)
-            near[j] += !(s->flag[q[i]] & F_GATE) && s->depth[s->node[q[i]]] < d;
+            near[j] += !(s->flag[q[i]] & LOCK_F_GATE) && s->depth[s->node[q[i]]] < d;
     }
 }
 
 /* Candidate depths into cand[]; returns how many. */
-static int32_t candidates(const placer *s, const int32_t *gates, const int32_t *cut,
+static int32_t candidates(const lock_placer *s, const int32_t *gates, const int32_t *cut,
                           int32_t *cand)
 {
     int32_t m = 0, exit_depth = s->depth[s->node[s->exit]];
@@ -142,8 +142,8 @@ static void chain_lengths(const int32_t *keys, const int32_t *near, const int32_
     }
 }
 
-static void choose_depths(placer *s, const int32_t *keys, const int32_t *near, const int32_t *cand,
-                          int32_t m, const int32_t *chain)
+static void choose_depths(lock_placer *s, const int32_t *keys, const int32_t *near,
+                          const int32_t *cand, int32_t m, const int32_t *chain)
 {
     int32_t best = 0;
     for (int32_t i = 0; i < m; i++)
@@ -176,16 +176,16 @@ static void choose_depths(placer *s, const int32_t *keys, const int32_t *near, c
 /* ---- secret doors ------------------------------------------------------- */
 
 /* A door between two areas that face each other, open nowhere else. */
-static int simple_door(const placer *s, int32_t c, int32_t *a, int32_t *b)
+static int simple_door(const lock_placer *s, int32_t c, int32_t *a, int32_t *b)
 {
-    if (on_ring(s, c))
+    if (lock_on_ring(s, c))
         return 0;
     const int32_t pairs[2][2] = {{c - s->pw, c + s->pw}, {c - 1, c + 1}};
     for (int k = 0; k < 2; k++)
     {
         int32_t p = pairs[k][0], q = pairs[k][1], u = pairs[1 - k][0], v = pairs[1 - k][1];
-        if (s->node[p] >= 0 && s->node[q] >= 0 && !(s->flag[p] & F_GATE) &&
-            !(s->flag[q] & F_GATE) && s->node[u] < 0 && s->node[v] < 0)
+        if (s->node[p] >= 0 && s->node[q] >= 0 && !(s->flag[p] & LOCK_F_GATE) &&
+            !(s->flag[q] & LOCK_F_GATE) && s->node[u] < 0 && s->node[v] < 0)
         {
             *a = s->node[p];
             *b = s->node[q];
@@ -205,20 +205,20 @@ static void uf_join(int32_t *uf, int32_t a, int32_t b)
 
 /* Doors kept for sure join their neighbours first: every door that is not
  * simple, and (as gates) the locked ones stay out of the open graph. */
-static int32_t join_fixed_doors(placer *s, int32_t *uf, int32_t *simple)
+static int32_t join_fixed_doors(lock_placer *s, int32_t *uf, int32_t *simple)
 {
     int32_t count = 0, a, b, nb[4];
     for (int32_t c = 0; c < s->n; c++)
     {
-        if (!(s->flag[c] & F_GATE) || (s->flag[c] & F_LOCK))
+        if (!(s->flag[c] & LOCK_F_GATE) || (s->flag[c] & LOCK_F_LOCK))
             continue;
         if (simple_door(s, c, &a, &b))
         {
             simple[count++] = c;
             continue;
         }
-        for (int k = neighbours(s, c, nb); k-- > 0;)
-            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & F_LOCK))
+        for (int k = lock_neighbours(s, c, nb); k-- > 0;)
+            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & LOCK_F_LOCK))
                 uf_join(uf, s->node[c], s->node[nb[k]]);
     }
     return count;
@@ -228,7 +228,7 @@ static int32_t join_fixed_doors(placer *s, int32_t *uf, int32_t *simple)
  * whose two areas are already joined without it closes a loop, and removing
  * any set of such doors keeps every cell as reachable as before under every
  * set of keys. Returns how many. */
-static int32_t choose_secrets(placer *s)
+static int32_t choose_secrets(lock_placer *s)
 {
     if (!s->has_doors || s->p->secret_permille == 0)
         return 0;
@@ -259,7 +259,7 @@ static int32_t choose_secrets(placer *s)
 }
 
 /* Dead-end rooms go behind secret doors too (secret_rooms.c). */
-static dg_status hide_rooms(placer *s, const dg_allocator *a)
+static dg_status hide_rooms(lock_placer *s, const dg_allocator *a)
 {
     const dgi_lock_site none = {NULL, NULL, 0}, *site = s->site ? s->site : &none;
     dgi_hide h = {s->tile, s->pw, s->n, s->start, s->exit, s->key_cell, s->locked, s->placed,
@@ -337,7 +337,7 @@ static dg_status check_map(const dg_grid *g, const dg_result *r, const dgi_mask 
 
 /* Reserved cells read as rock to the placement, so no lock, secret door or
  * key lands on them. */
-static void mask_reserved(placer *s, const dgi_mask *reserved)
+static void mask_reserved(lock_placer *s, const dgi_mask *reserved)
 {
     for (int32_t y = 0; reserved && y < s->h; y++)
         for (int32_t x = 0; x < s->w; x++)
@@ -349,7 +349,7 @@ static void mask_reserved(placer *s, const dgi_mask *reserved)
                            run_first, run_end, run_node, clear, near_gate,
                            link_first, and link (4 per cell) */
 
-static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, size_t *bytes,
+static dg_status scratch_take(lock_placer *s, const dg_allocator *a, void **block, size_t *bytes,
                               dg_diag *diag)
 {
     size_t n = (size_t)s->n + 2; /* depth tables use max_depth + 2 entries */
@@ -373,21 +373,21 @@ static dg_status scratch_take(placer *s, const dg_allocator *a, void **block, si
     return DG_OK;
 }
 
-/* Marks F_REACH on the cells the start reaches with F_LOCK cells shut;
+/* Marks LOCK_F_REACH on the cells the start reaches with LOCK_F_LOCK cells shut;
  * returns how many a key may lie on. */
-static int32_t reach_before_locks(placer *s)
+static int32_t reach_before_locks(lock_placer *s)
 {
     int32_t head = 0, tail = 0, keys = 0, nb[4];
-    s->flag[s->start] |= F_REACH;
+    s->flag[s->start] |= LOCK_F_REACH;
     s->queue[tail++] = s->start;
     while (head < tail)
     {
         int32_t c = s->queue[head++];
-        keys += c != s->start && !(s->flag[c] & F_GATE);
-        for (int k = neighbours(s, c, nb); k-- > 0;)
-            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & (F_LOCK | F_REACH)))
+        keys += c != s->start && !(s->flag[c] & LOCK_F_GATE);
+        for (int k = lock_neighbours(s, c, nb); k-- > 0;)
+            if (s->node[nb[k]] >= 0 && !(s->flag[nb[k]] & (LOCK_F_LOCK | LOCK_F_REACH)))
             {
-                s->flag[nb[k]] |= F_REACH;
+                s->flag[nb[k]] |= LOCK_F_REACH;
                 s->queue[tail++] = nb[k];
             }
     }
@@ -397,30 +397,30 @@ static int32_t reach_before_locks(placer *s)
 /* When no depth of the way gates the exit (loops reach it from several
  * sides), the gates around the exit's own area, if few enough, hold back the
  * exit alone; its key goes anywhere else the start reaches. */
-static void lock_exit_area(placer *s)
+static void lock_exit_area(lock_placer *s)
 {
     int32_t target = s->node[s->exit], count = 0, nb[4];
     if (target == s->node[s->start])
         return;
     for (int32_t c = 0; c < s->n; c++)
-        if ((s->flag[c] & F_GATE) && s->node[c] >= 0)
-            for (int k = neighbours(s, c, nb); k-- > 0;)
-                if (s->node[nb[k]] == target && !(s->flag[c] & F_LOCK) &&
+        if ((s->flag[c] & LOCK_F_GATE) && s->node[c] >= 0)
+            for (int k = lock_neighbours(s, c, nb); k-- > 0;)
+                if (s->node[nb[k]] == target && !(s->flag[c] & LOCK_F_LOCK) &&
                     count < DG_LOCKS_MAX * 8)
                 {
-                    s->flag[c] |= F_LOCK;
+                    s->flag[c] |= LOCK_F_LOCK;
                     s->locked[count++] = c;
                 }
     int ok = count >= 1 && count <= s->p->gate_max && reach_before_locks(s) > 0 &&
-             !(s->flag[s->exit] & F_REACH);
+             !(s->flag[s->exit] & LOCK_F_REACH);
     for (int32_t c = 0; c < s->n && !ok; c++)
-        s->flag[c] &= (uint8_t)~(F_LOCK | F_REACH);
+        s->flag[c] &= (uint8_t)~(LOCK_F_LOCK | LOCK_F_REACH);
     s->locked_count = ok ? count : 0;
     s->exit_area = ok;
     s->placed = ok;
 }
 
-static void plan(placer *s, uint64_t seed, int narrow)
+static void plan(lock_placer *s, uint64_t seed, int narrow)
 {
     s->exit_area = s->cut_mode = s->pockets = 0;
     s->locked_count = 0;
@@ -455,12 +455,12 @@ static void plan(placer *s, uint64_t seed, int narrow)
     for (int32_t v = 0; v < s->nodes; v++) /* gates are numbered in cell order */
     {
         int32_t c = s->cell_of[v];
-        if (!(s->flag[c] & F_GATE) || !core[v])
+        if (!(s->flag[c] & LOCK_F_GATE) || !core[v])
             continue;
         for (int32_t i = 0; i < s->placed; i++)
             if (s->depth[v] == s->lock_depth[i] && (cut[s->depth[v]] < 0 || cut[s->depth[v]] == v))
             {
-                s->flag[c] |= F_LOCK;
+                s->flag[c] |= LOCK_F_LOCK;
                 s->locked[s->locked_count++] = c;
             }
     }
@@ -469,7 +469,7 @@ static void plan(placer *s, uint64_t seed, int narrow)
 }
 
 /* Fewer locks than asked: why, in progress and (status DG_OK) in diag. */
-static void report_shortfall(const placer *s, dg_progress *pr, dg_diag *diag)
+static void report_shortfall(const lock_placer *s, dg_progress *pr, dg_diag *diag)
 {
     pr->shortfall = s->placed == 0 ? DG_LOCKS_SHORT_OPEN : DG_LOCKS_SHORT_FEW;
     if (pr->shortfall == DG_LOCKS_SHORT_OPEN)
@@ -487,7 +487,7 @@ static void report_shortfall(const placer *s, dg_progress *pr, dg_diag *diag)
  * cells of the graph's cuts; narrow passages with keys anywhere. */
 enum { PLAN_QUICK, PLAN_DOORS, PLAN_NARROW, PLAN_CUTS, PLAN_NARROW_ANY, PLAN_WAYS };
 
-static void run_plan(placer *s, uint64_t seed, int way)
+static void run_plan(lock_placer *s, uint64_t seed, int way)
 {
     if (way == PLAN_CUTS)
         dgi_lock_plan_cuts(s, seed);
@@ -499,20 +499,20 @@ static void run_plan(placer *s, uint64_t seed, int way)
     dgi_lock_plan_keys(s);
 }
 
-/* A plan's worth: each lock counts 1 and each key fewer than KEY_CLEAR steps
+/* A plan's worth: each lock counts 1 and each key fewer than LOCK_KEY_CLEAR steps
  * from the start or its lock costs 2 (a key beside its door is no puzzle);
  * with require_all only the count matters. */
-static int32_t plan_worth(const placer *s)
+static int32_t plan_worth(const lock_placer *s)
 {
     int32_t weak = 0;
     for (int32_t i = 0; i < s->placed; i++)
-        weak += dgi_lock_clearance(s, s->key_cell[i]) < KEY_CLEAR;
+        weak += dgi_lock_clearance(s, s->key_cell[i]) < LOCK_KEY_CLEAR;
     return s->p->require_all ? s->placed : s->placed - 2 * weak;
 }
 
 /* Runs the ways in order until one places every lock with clear keys, and
  * keeps the best (ties: more locks, then the earlier way). */
-static void choose_plan(placer *s, uint64_t seed)
+static void choose_plan(lock_placer *s, uint64_t seed)
 {
     int32_t best = -1, best_worth = INT32_MIN, best_placed = -1, last = -1;
     for (int way = 0; way < PLAN_WAYS; way++)
@@ -554,7 +554,7 @@ dg_status dgi_lock_place(dg_grid *grid, const dg_lock_params *params, uint64_t s
     if ((st = check_params(params, diag)) != DG_OK ||
         (st = check_map(grid, result, reserved, diag)) != DG_OK)
         return st;
-    placer s;
+    lock_placer s;
     memset(&s, 0, sizeof s);
     s.g = grid;
     s.r = result;

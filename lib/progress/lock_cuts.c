@@ -23,49 +23,49 @@ enum {
     CF_SHUT = 4096,  /* outside the search (another lock's side, a pocket) */
     CF_POCKET = 8192, /* held back by a pocket's lock */
     CF_TRIED = 16384, /* tried as a pocket's far end */
-    CF_NEAR = 32768, /* fewer than KEY_CLEAR steps from the cut being weighed */
+    CF_NEAR = 32768, /* fewer than LOCK_KEY_CLEAR steps from the cut being weighed */
     CF_WALL = 65536  /* closed or CF_SHUT: no search enters it (set per cut_run) */
 };
 
 /* Cells of the region ((aux & mask) == want, open) a key could lie on clear of
  * the start (depth holds the steps from it) and of the cut[0..m) bounding it:
- * a walk from the cut bounded by KEY_CLEAR marks the near ones. */
-static int32_t clear_room(placer *s, const int32_t *cut, int32_t m, int32_t mask, int32_t want)
+ * a walk from the cut bounded by LOCK_KEY_CLEAR marks the near ones. */
+static int32_t clear_room(lock_placer *s, const int32_t *cut, int32_t m, int32_t mask, int32_t want)
 {
-    const int32_t off[4] = STEP_OFFSETS(s);
+    const int32_t off[4] = LOCK_STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
     for (int32_t i = 0; i < m; i++)
         fl[cut[i]] |= CF_NEAR, q[tail] = cut[i], steps[tail++] = 0;
     for (; head < tail; head++)
-        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+        for (int k = 0; k < 4 && steps[head] + 1 < LOCK_KEY_CLEAR; k++)
         {
             int32_t u = q[head] + off[k];
-            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR) || (fl[u] & mask) != want)
+            if (!(s->flag[u] & LOCK_F_OPEN) || (fl[u] & CF_NEAR) || (fl[u] & mask) != want)
                 continue;
             fl[u] |= CF_NEAR;
             q[tail] = u, steps[tail++] = steps[head] + 1;
         }
     for (int32_t c = 0; c < s->n; c++)
-        room += (s->flag[c] & F_OPEN) && (fl[c] & (mask | CF_NEAR)) == want &&
-                s->depth[c] >= KEY_CLEAR && c != s->exit;
+        room += (s->flag[c] & LOCK_F_OPEN) && (fl[c] & (mask | CF_NEAR)) == want &&
+                s->depth[c] >= LOCK_KEY_CLEAR && c != s->exit;
     for (int32_t i = 0; i < tail; i++)
         fl[q[i]] &= ~CF_NEAR;
     return room;
 }
 
-static int cut_allowed(const placer *s, int32_t c)
+static int cut_allowed(const lock_placer *s, int32_t c)
 {
     uint8_t t = s->tile[c];
-    return (t == DG_TILE_FLOOR || t == DG_TILE_CORRIDOR || t == DG_TILE_DOOR) && !on_ring(s, c) &&
-           c != s->start && c != s->exit;
+    return (t == DG_TILE_FLOOR || t == DG_TILE_CORRIDOR || t == DG_TILE_DOOR) &&
+           !lock_on_ring(s, c) && c != s->start && c != s->exit;
 }
 
 /* Breadth-first walk over the open cells from `from`, skipping cells with any
  * of the `stop` marks; marks the cells it reaches with `mark` and, when dist is
  * given, writes their steps there (-1 elsewhere). Returns the cells reached. */
-static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, int32_t *dist)
+static int32_t cut_flood(lock_placer *s, int32_t from, int32_t stop, int32_t mark, int32_t *dist)
 {
-    const int32_t off[4] = STEP_OFFSETS(s);
+    const int32_t off[4] = LOCK_STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, head = 0, tail = 0;
     for (int32_t c = 0; c < s->n; c++)
         fl[c] &= ~mark;
@@ -79,7 +79,7 @@ static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, in
         for (int32_t c = q[head++], k = 0; k < 4; k++)
         {
             int32_t u = c + off[k];
-            if (!(s->flag[u] & F_OPEN) || (fl[u] & (stop | mark)))
+            if (!(s->flag[u] & LOCK_F_OPEN) || (fl[u] & (stop | mark)))
                 continue;
             fl[u] |= mark;
             if (dist)
@@ -90,7 +90,8 @@ static int32_t cut_flood(placer *s, int32_t from, int32_t stop, int32_t mark, in
 }
 
 /* Reaches state st (cell * 2, + 1 for its exit side) from state `by`. */
-static void cut_visit(placer *s, int32_t *q, int32_t *from, int32_t *tail, int32_t st, int32_t by)
+static void cut_visit(lock_placer *s, int32_t *q, int32_t *from, int32_t *tail, int32_t st,
+                      int32_t by)
 {
     s->aux[st >> 1] |= (st & 1) ? CF_VOUT : CF_VIN;
     from[st] = by;
@@ -98,7 +99,7 @@ static void cut_visit(placer *s, int32_t *q, int32_t *from, int32_t *tail, int32
 }
 
 /* Pushes one unit along the states from[] leads back from the exit's entry. */
-static void cut_push(placer *s, const int32_t *from)
+static void cut_push(lock_placer *s, const int32_t *from)
 {
     int32_t *fl = s->aux;
     for (int32_t cur = 2 * s->sink; from[cur] >= 0; cur = from[cur])
@@ -109,9 +110,9 @@ static void cut_push(placer *s, const int32_t *from)
         else
             for (int k = 0; k < 4; k++)
             {
-                if ((prev & 1) && step(s, pc, k) == cc)
+                if ((prev & 1) && lock_step(s, pc, k) == cc)
                     fl[pc] |= 1 << k; /* along pc -> cc */
-                if (!(prev & 1) && step(s, cc, k) == pc)
+                if (!(prev & 1) && lock_step(s, cc, k) == pc)
                     fl[cc] &= ~(1 << k); /* cc -> pc undone */
             }
     }
@@ -122,13 +123,13 @@ static void cut_push(placer *s, const int32_t *from)
  * search may enter, in cell order (from[] -1): a source among sources adds
  * nothing to a search, the queue's other states come in the same order
  * without it. Returns how many. */
-static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
+static int32_t cut_sources(lock_placer *s, int32_t *q, int32_t *from)
 {
     int32_t *fl = s->aux, count = 0;
-    const int32_t off[4] = STEP_OFFSETS(s);
+    const int32_t off[4] = LOCK_STEP_OFFSETS(s);
     for (int32_t c = 0; c < s->n; c++)
     {
-        int wall = !(s->flag[c] & F_OPEN) || (fl[c] & CF_SHUT);
+        int wall = !(s->flag[c] & LOCK_F_OPEN) || (fl[c] & CF_SHUT);
         fl[c] = (fl[c] & ~(CF_VIN | CF_VOUT | CF_WALL)) | (wall ? CF_WALL : 0);
         if (!(fl[c] & CF_SRC))
             continue;
@@ -136,7 +137,7 @@ static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
         for (int k = 0; k < 4; k++)
         {
             int32_t u = c + off[k];
-            if ((s->flag[u] & F_OPEN) && !(fl[u] & (CF_SHUT | CF_SRC)))
+            if ((s->flag[u] & LOCK_F_OPEN) && !(fl[u] & (CF_SHUT | CF_SRC)))
             {
                 from[2 * c + 1] = -1;
                 q[count++] = 2 * c + 1;
@@ -151,10 +152,10 @@ static int32_t cut_sources(placer *s, int32_t *q, int32_t *from)
  * cells the last search reached, q[sources..*last), unmarked first); pushes a
  * unit and returns 1 if it reaches the sink. A state is a cell's entry side
  * (st even) or exit side (st odd). */
-static int cut_augment(placer *s, int32_t sources, int32_t *last)
+static int cut_augment(lock_placer *s, int32_t sources, int32_t *last)
 {
     int32_t *fl = s->aux, *q = s->link, *from = s->link + 2 * (size_t)s->n, head = 0;
-    const int32_t off[4] = STEP_OFFSETS(s);
+    const int32_t off[4] = LOCK_STEP_OFFSETS(s);
     for (int32_t i = sources; i < *last; i++)
         fl[q[i] >> 1] &= ~(CF_VIN | CF_VOUT);
     int32_t tail = sources;
@@ -195,11 +196,11 @@ static int cut_augment(placer *s, int32_t sources, int32_t *last)
     return 0;
 }
 
-static int32_t cut_run(placer *s, int32_t *cut);
+static int32_t cut_run(lock_placer *s, int32_t *cut);
 
 /* The cut nearest the cells before walking distance d (and those behind the
  * last cut) into cut[]; returns its size, 0 if more than gate_max cells. */
-static int32_t find_cut(placer *s, int32_t d, int32_t *cut)
+static int32_t find_cut(lock_placer *s, int32_t d, int32_t *cut)
 {
     int32_t *fl = s->aux;
     for (int32_t c = 0; c < s->n; c++)
@@ -216,7 +217,7 @@ static int32_t find_cut(placer *s, int32_t d, int32_t *cut)
  * into cut[] in cell order, returns its size, 0 if more than gate_max cells.
  * The cut's cells are those whose entry the last search reached but not
  * their exit: all among the cells it reached. */
-static int32_t cut_run(placer *s, int32_t *cut)
+static int32_t cut_run(lock_placer *s, int32_t *cut)
 {
     int32_t *fl = s->aux, *q = s->link, flows = 0, m = 0;
     int32_t sources = cut_sources(s, q, q + 2 * (size_t)s->n), last = sources;
@@ -240,7 +241,7 @@ static int32_t cut_run(placer *s, int32_t *cut)
 
 /* Takes cut[0..m) as lock `number` if it leaves room for a key before it
  * (cells newly held back, besides the start); returns 1 if taken. */
-static int take_cut(placer *s, const int32_t *cut, int32_t m, int32_t number)
+static int take_cut(lock_placer *s, const int32_t *cut, int32_t m, int32_t number)
 {
     int32_t *fl = s->aux, room = 0;
     for (int32_t i = 0; i < m; i++)
@@ -256,7 +257,7 @@ static int take_cut(placer *s, const int32_t *cut, int32_t m, int32_t number)
     if (room == 0)
         return 0;
     for (int32_t c = 0; c < s->n; c++)
-        if ((s->flag[c] & F_OPEN) && !(fl[c] & CF_TSIDE))
+        if ((s->flag[c] & LOCK_F_OPEN) && !(fl[c] & CF_TSIDE))
             fl[c] |= number == 1 ? CF_BEHIND | CF_HOME : CF_BEHIND;
     for (int32_t i = 0; i < m; i++)
     {
@@ -267,11 +268,11 @@ static int take_cut(placer *s, const int32_t *cut, int32_t m, int32_t number)
     return 1;
 }
 
-/* A far end whose pocket failed: its neighbours, fewer than KEY_CLEAR steps
+/* A far end whose pocket failed: its neighbours, fewer than LOCK_KEY_CLEAR steps
  * away, mostly fail alike; skipping them leaves the tries for other pockets. */
-static void try_around(placer *s, int32_t far)
+static void try_around(lock_placer *s, int32_t far)
 {
-    int32_t q[NEAR_CELLS];
+    int32_t q[LOCK_NEAR_CELLS];
     for (int32_t i = 0, n = dgi_lock_walk_near(s, far, q); i < n; i++)
         s->aux[q[i]] |= CF_TRIED;
 }
@@ -280,14 +281,14 @@ static void try_around(placer *s, int32_t far)
  * a mouth of door tiles (a store room, a building); any. */
 enum { POCKET_DEEP, POCKET_DOOR, POCKET_ANY };
 
-/* Cells of the pocket (CF_TSIDE) a key could lie on: at least KEY_CLEAR
+/* Cells of the pocket (CF_TSIDE) a key could lie on: at least LOCK_KEY_CLEAR
  * steps from the start and (a walk over every open cell) from the cells
  * next[0..count) of the lock the key opens; with `deep`, from the pocket's
  * own mouth cut[0..m) too. */
-static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const int32_t *cut,
+static int32_t pocket_room(lock_placer *s, const int32_t *next, int32_t count, const int32_t *cut,
                            int32_t m, int deep)
 {
-    const int32_t off[4] = STEP_OFFSETS(s);
+    const int32_t off[4] = LOCK_STEP_OFFSETS(s);
     int32_t *fl = s->aux, *q = s->queue, *steps = s->disc, head = 0, tail = 0, room = 0;
     for (int32_t i = 0; i < count + (deep ? m : 0); i++)
     {
@@ -296,16 +297,16 @@ static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const 
             fl[c] |= CF_NEAR, q[tail] = c, steps[tail++] = 0;
     }
     for (; head < tail; head++)
-        for (int k = 0; k < 4 && steps[head] + 1 < KEY_CLEAR; k++)
+        for (int k = 0; k < 4 && steps[head] + 1 < LOCK_KEY_CLEAR; k++)
         {
             int32_t u = q[head] + off[k];
-            if (!(s->flag[u] & F_OPEN) || (fl[u] & CF_NEAR))
+            if (!(s->flag[u] & LOCK_F_OPEN) || (fl[u] & CF_NEAR))
                 continue;
             fl[u] |= CF_NEAR;
             q[tail] = u, steps[tail++] = steps[head] + 1;
         }
     for (int32_t c = 0; c < s->n; c++)
-        room += (fl[c] & (CF_TSIDE | CF_NEAR)) == CF_TSIDE && s->depth[c] >= KEY_CLEAR &&
+        room += (fl[c] & (CF_TSIDE | CF_NEAR)) == CF_TSIDE && s->depth[c] >= LOCK_KEY_CLEAR &&
                 c != s->exit;
     for (int32_t i = 0; i < tail; i++)
         fl[q[i]] &= ~CF_NEAR;
@@ -314,12 +315,12 @@ static int32_t pocket_room(placer *s, const int32_t *next, int32_t count, const 
 
 /* 1 if cell c lies just inside a door (a door beside it, nearer the
  * start): where a pocket behind that door may end. */
-static int inside_door(const placer *s, int32_t c)
+static int inside_door(const lock_placer *s, int32_t c)
 {
     int inside = 0;
     for (int k = 0; k < 4; k++)
     {
-        int32_t u = step(s, c, k);
+        int32_t u = lock_step(s, c, k);
         inside |= s->tile[u] == DG_TILE_DOOR && s->depth[u] < s->depth[c];
     }
     return inside && s->tile[c] != DG_TILE_DOOR;
@@ -328,7 +329,7 @@ static int inside_door(const placer *s, int32_t c)
 /* Marks the cells of the pocket: the cut is sought beyond half the far
  * end's distance; its cells into cut[], their count into *m, CF_TSIDE on the
  * pocket (every cell is CF_SHUT outside home). Returns the pocket's cells. */
-static int32_t cut_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
+static int32_t cut_pocket(lock_placer *s, int32_t far, int32_t *cut, int32_t *m)
 {
     int32_t *fl = s->aux;
     for (int32_t c = 0; c < s->n; c++)
@@ -353,13 +354,13 @@ static int32_t cut_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
 /* 1 if the start reaches door c's outer side (its open neighbours off the
  * pocket, CF_TSIDE) without c: each is nearer the start than c. Then, for
  * every door of a pocket, the start reaches all cells off it without it. */
-static int opens_outward(const placer *s, int32_t c)
+static int opens_outward(const lock_placer *s, int32_t c)
 {
     int outer = 0, ok = 1;
     for (int k = 0; k < 4; k++)
     {
-        int32_t u = step(s, c, k);
-        if (!(s->flag[u] & F_OPEN) || (s->aux[u] & CF_TSIDE))
+        int32_t u = lock_step(s, c, k);
+        if (!(s->flag[u] & LOCK_F_OPEN) || (s->aux[u] & CF_TSIDE))
             continue;
         outer = 1;
         ok &= s->depth[u] >= 0 && s->depth[u] < s->depth[c];
@@ -372,7 +373,7 @@ static int opens_outward(const placer *s, int32_t c)
  * *m): a store room, a building. It must lie in home, hold no start, exit or
  * lock, and every door of it must open toward the start (opens_outward: no
  * room hangs behind it). Returns the pocket's cells, 0 if it fails. */
-static int32_t door_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
+static int32_t door_pocket(lock_placer *s, int32_t far, int32_t *cut, int32_t *m)
 {
     int32_t *fl = s->aux, *q = s->queue, head = 0, tail = 0, ok = 1;
     *m = 0;
@@ -383,8 +384,8 @@ static int32_t door_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
     while (head < tail && ok)
         for (int32_t c = q[head++], k = 0; k < 4 && ok; k++)
         {
-            int32_t u = step(s, c, k);
-            if (!(s->flag[u] & F_OPEN) || (fl[u] & (CF_TSIDE | CF_SHUT)))
+            int32_t u = lock_step(s, c, k);
+            if (!(s->flag[u] & LOCK_F_OPEN) || (fl[u] & (CF_TSIDE | CF_SHUT)))
                 continue;
             if (s->tile[u] == DG_TILE_DOOR)
             {
@@ -419,7 +420,8 @@ static int32_t door_pocket(placer *s, int32_t far, int32_t *cut, int32_t *m)
  * a door) is its far end. The pocket must hold a cell for the key of the
  * lock next[0..count) (see pocket_room). Returns the cut's size (its cells
  * into cut[]), 0 if none. */
-static int32_t find_pocket(placer *s, const int32_t *next, int32_t count, int kind, int32_t *cut)
+static int32_t find_pocket(lock_placer *s, const int32_t *next, int32_t count, int kind,
+                           int32_t *cut)
 {
     int32_t *fl = s->aux, far = -1, m = 0;
     for (int32_t c = 0; c < s->n; c++)
@@ -447,7 +449,7 @@ static int32_t find_pocket(placer *s, const int32_t *next, int32_t count, int ki
 }
 
 /* The cells of locked[] numbered `number` into next[]; returns how many. */
-static int32_t lock_cells(const placer *s, int32_t number, int32_t *next)
+static int32_t lock_cells(const lock_placer *s, int32_t number, int32_t *next)
 {
     int32_t count = 0;
     for (int32_t j = 0; j < s->locked_count; j++)
@@ -463,7 +465,7 @@ static int32_t lock_cells(const placer *s, int32_t number, int32_t *next)
  * the last pocket number), so each holds the key of a lock already known and
  * can keep it clear of that lock. The kinds of pocket are sought best
  * first (doors only where the map has doors). */
-static void add_pockets(placer *s)
+static void add_pockets(lock_placer *s)
 {
     int32_t want = s->p->locks - s->placed, got = 0, cut[8], next[8];
     for (int kind = POCKET_DEEP; kind <= POCKET_ANY && got < want; kind++)
@@ -492,7 +494,7 @@ static void add_pockets(placer *s)
 }
 
 /* Orders locked[] (and its numbers) by cell. */
-static void sort_locked(placer *s)
+static void sort_locked(lock_placer *s)
 {
     for (int32_t i = 1; i < s->locked_count; i++)
         for (int32_t j = i; j > 0 && s->locked[j - 1] > s->locked[j]; j--)
@@ -505,7 +507,7 @@ static void sort_locked(placer *s)
 
 /* Locks at cuts spread from the start toward the exit: lock i at the first cut
  * past i / (locks + 1) of the way, or further if none fits there. */
-void dgi_lock_plan_cuts(placer *s, uint64_t seed)
+void dgi_lock_plan_cuts(lock_placer *s, uint64_t seed)
 {
     s->exit_area = s->cut_mode = 0;
     s->placed = s->locked_count = s->pockets = 0;

@@ -6,21 +6,21 @@
 #include "progress/lock_state.h"
 
 /* Secret doors count as wall until found; locked doors do not occur here. */
-static int open_at(const placer *s, int32_t c)
+static int open_at(const lock_placer *s, int32_t c)
 {
     uint8_t t = s->tile[c];
     return dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET;
 }
 
 /* Open, inside the border, and open on both sides along `along`. */
-static int crossable(const placer *s, int32_t c, int32_t along)
+static int crossable(const lock_placer *s, int32_t c, int32_t along)
 {
-    return open_at(s, c) && open_at(s, c - along) && open_at(s, c + along) && !on_ring(s, c);
+    return open_at(s, c) && open_at(s, c - along) && open_at(s, c + along) && !lock_on_ring(s, c);
 }
 
 /* A passage at most two cells wide crossing c along `along` (its width runs
  * along `across`): every open cell of the run is crossable and walls end it. */
-static int passage(const placer *s, int32_t c, int32_t along, int32_t across)
+static int passage(const lock_placer *s, int32_t c, int32_t along, int32_t across)
 {
     if (!crossable(s, c, along))
         return 0;
@@ -39,7 +39,7 @@ static int passage(const placer *s, int32_t c, int32_t along, int32_t across)
 /* A pinch: c's open 4-neighbours fall apart without c (two 4-neighbours
  * side by side join through the cell between them), as on a bend of a
  * one-wide passage or a staircase tunnel, where no straight passage is. */
-static int pinch_at(const placer *s, int32_t c)
+static int pinch_at(const lock_placer *s, int32_t c)
 {
     const int32_t side[4] = {-s->pw, 1, s->pw, -1};
     int open[4], parts = 0;
@@ -54,40 +54,40 @@ static int pinch_at(const placer *s, int32_t c)
 }
 
 /* A cell a door fits in: a passage one or two cells wide, or a pinch. */
-static int narrow_at(const placer *s, int32_t c)
+static int narrow_at(const lock_placer *s, int32_t c)
 {
     return passage(s, c, s->pw, 1) || passage(s, c, 1, s->pw) ||
-           (!on_ring(s, c) && pinch_at(s, c));
+           (!lock_on_ring(s, c) && pinch_at(s, c));
 }
 
-/* F_OPEN on the open cells, F_GATE besides on a door (or, narrow set, a
+/* LOCK_F_OPEN on the open cells, LOCK_F_GATE besides on a door (or, narrow set, a
  * narrow passage too) other than the start, the exit and a site's anchors
  * (no lock or secret door lands on one). */
-void dgi_lock_mark_cells(placer *s, int narrow)
+void dgi_lock_mark_cells(lock_placer *s, int narrow)
 {
     uint8_t mark[256];
     for (int t = 0; t < 256; t++)
-        mark[t] = dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET ? F_OPEN : 0;
-    mark[DG_TILE_DOOR] |= F_GATE;
+        mark[t] = dgi_passable_default[t] && t != DG_TILE_DOOR_SECRET ? LOCK_F_OPEN : 0;
+    mark[DG_TILE_DOOR] |= LOCK_F_GATE;
     uint8_t *flag = s->flag; /* locals: a byte store could alias the struct */
     const uint8_t *tile = s->tile;
     for (int32_t c = 0, n = s->n; c < n; c++)
         flag[c] = mark[tile[c]];
     for (int32_t c = 0; c < s->n && narrow; c++)
-        if (s->flag[c] == F_OPEN && narrow_at(s, c))
-            s->flag[c] |= F_GATE;
-    s->flag[s->start] &= (uint8_t)~F_GATE;
-    s->flag[s->exit] &= (uint8_t)~F_GATE;
+        if (s->flag[c] == LOCK_F_OPEN && narrow_at(s, c))
+            s->flag[c] |= LOCK_F_GATE;
+    s->flag[s->start] &= (uint8_t)~LOCK_F_GATE;
+    s->flag[s->exit] &= (uint8_t)~LOCK_F_GATE;
     for (int32_t i = 0; s->site && i < s->site->anchor_count; i++)
     {
         dg_point a = s->site->anchors[i];
-        s->flag[(a.y + 1) * s->pw + a.x + 1] &= (uint8_t)~F_GATE;
+        s->flag[(a.y + 1) * s->pw + a.x + 1] &= (uint8_t)~LOCK_F_GATE;
     }
     for (int32_t j = 0; j < s->locked_count && s->cut_mode; j++)
-        s->flag[s->locked[j]] |= F_GATE | F_LOCK;
+        s->flag[s->locked[j]] |= LOCK_F_GATE | LOCK_F_LOCK;
 }
 
-void dgi_lock_mark_rooms(placer *s)
+void dgi_lock_mark_rooms(lock_placer *s)
 {
     for (int32_t i = 0; i < s->r->room_count; i++)
     {
@@ -98,7 +98,7 @@ void dgi_lock_mark_rooms(placer *s)
         {
             uint8_t *row = s->flag + (y + 1) * s->pw + 1;
             for (int64_t x = x0; x < x1; x++)
-                row[x] |= F_ROOM;
+                row[x] |= LOCK_F_ROOM;
         }
     }
 }
@@ -127,33 +127,34 @@ static void run_join(int32_t *up, int32_t a, int32_t b)
 
 /* Lists the runs of the row starting at cell `row`; an area run joins the
  * area runs of the row above (runs above..above_end) that touch it. */
-static void row_runs(const placer *s, runs *rs, int32_t row, int32_t above, int32_t above_end)
+static void row_runs(const lock_placer *s, runs *rs, int32_t row, int32_t above, int32_t above_end)
 {
     const uint8_t *flag = s->flag;
     for (int32_t c = row + 1, end = row + 1 + s->w, j = above; c < end; c++)
     {
-        if (!(flag[c] & F_OPEN))
+        if (!(flag[c] & LOCK_F_OPEN))
             continue;
         int32_t r = rs->count++, first = c;
         rs->up[r] = r;
         rs->first[r] = c;
-        if (!(flag[c] & F_GATE))
-            while ((flag[c + 1] & (F_OPEN | F_GATE)) == F_OPEN) /* the frame ends a run */
+        if (!(flag[c] & LOCK_F_GATE))
+            /* the frame ends a run */
+            while ((flag[c + 1] & (LOCK_F_OPEN | LOCK_F_GATE)) == LOCK_F_OPEN)
                 c++;
         rs->end[r] = c + 1;
-        if (flag[first] & F_GATE)
+        if (flag[first] & LOCK_F_GATE)
             continue;
         while (j < above_end && rs->end[j] + s->pw <= first)
             j++;
         for (int32_t k = j; k < above_end && rs->first[k] + s->pw <= c; k++)
-            if (!(flag[rs->first[k]] & F_GATE))
+            if (!(flag[rs->first[k]] & LOCK_F_GATE))
                 run_join(rs->up, r, k);
     }
 }
 
 /* Numbers the nodes: one per gate cell, one per connected stretch of the
  * rest, in the order of their first cell row by row (a set's first run). */
-void dgi_lock_label_nodes(placer *s, int narrow)
+void dgi_lock_label_nodes(lock_placer *s, int narrow)
 {
     dgi_lock_mark_cells(s, narrow);
     runs rs = {s->run_first, s->run_end, s->aux, 0};
@@ -190,38 +191,38 @@ void dgi_lock_label_nodes(placer *s, int narrow)
 /* The node graph. Two areas never touch (they would be one), so every edge
  * has a gate at one end and the gates' four neighbours give them all: a gate
  * lists its neighbours, an area the gates beside it (in gate order). */
-void dgi_lock_link_nodes(placer *s)
+void dgi_lock_link_nodes(lock_placer *s)
 {
     int32_t *count = s->link_first, *fill = s->iter;
     memset(count, 0, ((size_t)s->nodes + 1) * sizeof *count);
     for (int32_t v = 0; v < s->nodes; v++)
-        for (int k = 0, gate = gate_node(s, v); k < 4 && gate; k++)
+        for (int k = 0, gate = lock_gate_node(s, v); k < 4 && gate; k++)
         {
-            int32_t u = s->node[step(s, s->cell_of[v], k)];
+            int32_t u = s->node[lock_step(s, s->cell_of[v], k)];
             if (u < 0)
                 continue;
             count[v + 1]++;
-            count[u + 1] += !gate_node(s, u);
+            count[u + 1] += !lock_gate_node(s, u);
         }
     for (int32_t v = 0; v < s->nodes; v++)
         count[v + 1] += count[v];
     for (int32_t v = 0; v < s->nodes; v++)
         fill[v] = s->link_first[v];
     for (int32_t v = 0; v < s->nodes; v++)
-        for (int k = 0, gate = gate_node(s, v); k < 4 && gate; k++)
+        for (int k = 0, gate = lock_gate_node(s, v); k < 4 && gate; k++)
         {
-            int32_t u = s->node[step(s, s->cell_of[v], k)];
+            int32_t u = s->node[lock_step(s, s->cell_of[v], k)];
             if (u < 0)
                 continue;
             s->link[fill[v]++] = u;
-            if (!gate_node(s, u))
+            if (!lock_gate_node(s, u))
                 s->link[fill[u]++] = v;
         }
 }
 
 /* Depth-first search over nodes from the start's node (iterative): disc,
  * low and the tree parent of each node; pre lists the nodes in visit order. */
-static int32_t search_blocks(placer *s, int32_t *pre)
+static int32_t search_blocks(lock_placer *s, int32_t *pre)
 {
     int32_t *stack = s->aux, top = 0, time = 0, root = s->node[s->start];
     for (int32_t i = 0; i < s->nodes; i++)
@@ -261,7 +262,7 @@ static int32_t search_blocks(placer *s, int32_t *pre)
 /* core[v] = 1 for the nodes that lie on some way from the start to the exit:
  * the tree path, and the nodes sharing a block with it. What hangs off the
  * core at one node can never offer another way around a lock. */
-void dgi_lock_find_core(placer *s, uint8_t *core)
+void dgi_lock_find_core(lock_placer *s, uint8_t *core)
 {
     int32_t *pre = s->queue, seen = search_blocks(s, pre), root = s->node[s->start];
     for (int32_t i = 0; i < s->nodes; i++)
@@ -271,7 +272,7 @@ void dgi_lock_find_core(placer *s, uint8_t *core)
     for (int32_t v = s->node[s->exit], child = -1; v >= 0; child = v, v = s->parent[v])
     {
         core[v] = 2; /* the tree path */
-        int gate = s->flag[s->cell_of[v]] & F_GATE;
+        int gate = s->flag[s->cell_of[v]] & LOCK_F_GATE;
         if (gate && child >= 0 && v != root && s->low[child] >= s->disc[v])
             core[v] = 3; /* a gate every way from the start to the exit crosses */
     }
@@ -285,7 +286,7 @@ void dgi_lock_find_core(placer *s, uint8_t *core)
 
 /* Depths over the core from the start's node; every other node takes the
  * depth of the core node it hangs from. */
-void dgi_lock_depth_nodes(placer *s)
+void dgi_lock_depth_nodes(lock_placer *s)
 {
     const uint8_t *core = s->core;
     for (int32_t i = 0; i < s->nodes; i++)
@@ -327,12 +328,12 @@ void dgi_lock_depth_nodes(placer *s)
 /* The node graph of plan(), its core and depths: built once per kind of
  * gate and kept across plans (only the marks of the last plan are taken off;
  * the plans write neither core nor depth). */
-void dgi_lock_build_nodes(placer *s, int narrow)
+void dgi_lock_build_nodes(lock_placer *s, int narrow)
 {
     if (s->labelled == narrow)
     {
         for (int32_t c = 0, n = s->n; c < n; c++)
-            s->flag[c] &= F_OPEN | F_GATE | F_ROOM;
+            s->flag[c] &= LOCK_F_OPEN | LOCK_F_GATE | LOCK_F_ROOM;
         return;
     }
     dgi_lock_label_nodes(s, narrow);
@@ -343,24 +344,24 @@ void dgi_lock_build_nodes(placer *s, int narrow)
     s->labelled = narrow;
 }
 
-/* The open cells fewer than KEY_CLEAR steps from cell `from` (itself first)
+/* The open cells fewer than LOCK_KEY_CLEAR steps from cell `from` (itself first)
  * into q[]; returns how many. */
-int32_t dgi_lock_walk_near(placer *s, int32_t from, int32_t q[NEAR_CELLS])
+int32_t dgi_lock_walk_near(lock_placer *s, int32_t from, int32_t q[LOCK_NEAR_CELLS])
 {
-    const int32_t off[4] = STEP_OFFSETS(s);
-    int32_t steps[NEAR_CELLS], tail = 0;
-    s->flag[from] |= F_NEAR;
+    const int32_t off[4] = LOCK_STEP_OFFSETS(s);
+    int32_t steps[LOCK_NEAR_CELLS], tail = 0;
+    s->flag[from] |= LOCK_F_NEAR;
     q[tail] = from, steps[tail++] = 0;
-    for (int32_t head = 0; head < tail && steps[head] + 1 < KEY_CLEAR; head++)
+    for (int32_t head = 0; head < tail && steps[head] + 1 < LOCK_KEY_CLEAR; head++)
         for (int k = 0; k < 4; k++) /* steps only grow along the queue */
         {
             int32_t u = q[head] + off[k];
-            if ((s->flag[u] & (F_OPEN | F_NEAR)) != F_OPEN)
+            if ((s->flag[u] & (LOCK_F_OPEN | LOCK_F_NEAR)) != LOCK_F_OPEN)
                 continue;
-            s->flag[u] |= F_NEAR;
+            s->flag[u] |= LOCK_F_NEAR;
             q[tail] = u, steps[tail++] = steps[head] + 1;
         }
     for (int32_t i = 0; i < tail; i++)
-        s->flag[q[i]] &= (uint8_t)~F_NEAR;
+        s->flag[q[i]] &= (uint8_t)~LOCK_F_NEAR;
     return tail;
 }

@@ -3,11 +3,12 @@
  * dg_lock_place reports what the solver would find. */
 #include "progress/lock_state.h"
 
-static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char *word, int32_t n)
+static dg_marker marker_at(const lock_placer *s, int32_t c, int32_t kind, const char *word,
+                           int32_t n)
 {
     dg_marker m;
     memset(&m, 0, sizeof m);
-    m.pos = grid_point(s, c);
+    m.pos = lock_grid_point(s, c);
     m.kind = kind;
     m.room = dgi_result_room_at(s->r, m.pos);
     size_t len = strlen(word); /* "word n" by hand: snprintf cost more than the rest */
@@ -24,7 +25,7 @@ static dg_marker marker_at(const placer *s, int32_t c, int32_t kind, const char 
 }
 
 /* Writes tiles and markers; result has room for them already. */
-void dgi_lock_commit(placer *s, dg_result *r, dg_progress *pr)
+void dgi_lock_commit(lock_placer *s, dg_result *r, dg_progress *pr)
 {
     for (int32_t i = 0; i < s->placed; i++)
     {
@@ -36,7 +37,8 @@ void dgi_lock_commit(placer *s, dg_result *r, dg_progress *pr)
                 int32_t c = s->locked[j];
                 dg_marker lock = marker_at(s, c, DG_MARKER_LOCK, "lock", i + 1);
                 dgi_result_add_marker(r, &lock);
-                DG_CELL(s->g, grid_point(s, c).x, grid_point(s, c).y) = DG_TILE_DOOR_LOCKED;
+                dg_point p = lock_grid_point(s, c);
+                DG_CELL(s->g, p.x, p.y) = DG_TILE_DOOR_LOCKED;
                 s->tile[c] = DG_TILE_DOOR_LOCKED; /* the solver plays the framed copy */
                 pr->locked_doors++;
             }
@@ -44,7 +46,7 @@ void dgi_lock_commit(placer *s, dg_result *r, dg_progress *pr)
     }
     for (int32_t j = 0; j < s->secrets; j++)
     {
-        dg_point q = grid_point(s, s->secret[j]);
+        dg_point q = lock_grid_point(s, s->secret[j]);
         DG_CELL(s->g, q.x, q.y) = DG_TILE_DOOR_SECRET;
         s->tile[s->secret[j]] = DG_TILE_DOOR_SECRET;
     }
@@ -66,14 +68,14 @@ typedef struct node_play {
     int32_t held[DG_LOCKS_MAX + 1]; /* wave + 1 key N was picked up in, 0 if not held */
 } node_play;
 
-static void play_enter(const placer *s, node_play *q, int32_t v)
+static void play_enter(const lock_placer *s, node_play *q, int32_t v)
 {
     q->state[v] = 3;
     q->queue[q->tail++] = v;
     q->steps += s->size[v];
 }
 
-static void play_touch(const placer *s, node_play *q, int32_t from, int32_t v)
+static void play_touch(const lock_placer *s, node_play *q, int32_t from, int32_t v)
 {
     if (q->state[v] || s->tile[s->cell_of[v]] == DG_TILE_DOOR_SECRET)
         return;
@@ -85,7 +87,7 @@ static void play_touch(const placer *s, node_play *q, int32_t from, int32_t v)
 }
 
 /* Picks up the keys lying in node v. */
-static void play_pick_up(const placer *s, node_play *q, int32_t v)
+static void play_pick_up(const lock_placer *s, node_play *q, int32_t v)
 {
     for (int32_t i = 0; i < s->placed; i++)
         if (s->node[s->key_cell[i]] == v && !q->held[i + 1])
@@ -97,7 +99,7 @@ static void play_pick_up(const placer *s, node_play *q, int32_t v)
 
 /* Opens the waiting doors of the keys picked up in the wave just done;
  * returns 0 when that wave found no key. */
-static int play_next_wave(const placer *s, node_play *q)
+static int play_next_wave(const lock_placer *s, node_play *q)
 {
     int found = 0;
     for (int32_t n = 1; n <= s->placed; n++)
@@ -115,7 +117,7 @@ static int play_next_wave(const placer *s, node_play *q)
 }
 
 /* The keys the way to the exit needs, in pickup order, as dg_solve lists them. */
-static void play_order(const placer *s, const node_play *q, dg_progress *pr)
+static void play_order(const lock_placer *s, const node_play *q, dg_progress *pr)
 {
     uint8_t need[DG_LOCKS_MAX + 1] = {0};
     int32_t stack[DG_LOCKS_MAX + 1], top = 0;
@@ -141,7 +143,7 @@ static void play_order(const placer *s, const node_play *q, dg_progress *pr)
 
 /* Fills the solver's part of pr for the committed map (scratch: depth, disc,
  * parent, queue, iter are free by now). */
-void dgi_lock_play_nodes(placer *s, dg_progress *pr)
+void dgi_lock_play_nodes(lock_placer *s, dg_progress *pr)
 {
     node_play q;
     memset(&q, 0, sizeof q);
