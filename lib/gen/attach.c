@@ -818,7 +818,7 @@ static int32_t cap_fits(const att_ctx *c, const uint8_t *door, ptrdiff_t step, p
 
 /* Something at the far end of the new corridor fi, chained depth corridors
  * deep: a room with probability room_after_corridor (always once another
- * corridor would make the straight line longer than MAX_STRAIGHT), else
+ * corridor would make the straight line longer than ATT_MAX_STRAIGHT), else
  * another corridor; under the room policy, rooms once more before giving up.
  * Each try is an attempt. 1 placed, 0 nothing fits, -1 no memory. */
 /* NOLINTNEXTLINE(misc-no-recursion): with place_corridor, at most MAX_CHAIN deep */
@@ -837,7 +837,7 @@ static int grow_end(att_ctx *c, int32_t fi, int depth)
     {
         c->attempts++;
         int room = t >= TRIES_CORRIDOR_END || depth >= MAX_CHAIN || c->live + 2 > c->budget ||
-                   run + 1 + c->p->corridor_min > MAX_STRAIGHT ||
+                   run + 1 + c->p->corridor_min > ATT_MAX_STRAIGHT ||
                    att_chance(c, c->p->room_after_corridor);
         int32_t want = room ? 0 : att_range(c, c->p->corridor_min, c->p->corridor_max);
         int placed = room ? attach_room(c, fi, x, y, dir)
@@ -851,7 +851,7 @@ static int grow_end(att_ctx *c, int32_t fi, int depth)
 
 /* Corridor from the wall cell (dx, dy) in direction dir, at most want cells,
  * shortened to what is free but never below corridor_min, nor to a straight
- * line longer than MAX_STRAIGHT with the corridors behind it. Under eager ends
+ * line longer than ATT_MAX_STRAIGHT with the corridors behind it. Under eager ends
  * it also leaves space for the smallest room before the border, and is carved
  * only if the cell beyond its cap could take a door. */
 /* NOLINTNEXTLINE(misc-no-recursion): with grow_end, at most MAX_CHAIN deep */
@@ -866,7 +866,7 @@ static int place_corridor(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, in
         return 0; /* the door would touch another door */
     int32_t behind = att_corridor_run(c, dx - ux, dy - uy, dir ^ 2);
     if (behind > 0) /* the junction joins them in one line */
-        want = DG_MIN(want, MAX_STRAIGHT - behind - 1);
+        want = DG_MIN(want, ATT_MAX_STRAIGHT - behind - 1);
     /* Under eager ends the way must also hold its cap and the smallest room
      * beyond it, before the border and before anything in the way. */
     int eager = eager_ends(c);

@@ -362,7 +362,7 @@ static int try_loop(att_ctx *c, loop_pass *lp, loop_site *sp, int leaves)
         return 0; /* an earlier opening is next to it */
     int32_t ux = att_dx(s.dir), uy = att_dy(s.dir);
     if (s.len + att_corridor_run(c, s.x - ux, s.y - uy, s.dir ^ 2) +
-            att_corridor_run(c, s.x + ux * s.len, s.y + uy * s.len, s.dir) > MAX_STRAIGHT)
+            att_corridor_run(c, s.x + ux * s.len, s.y + uy * s.len, s.dir) > ATT_MAX_STRAIGHT)
         return 0; /* it would join two corridors end to end into one too long */
     /* the walk through the opening is len + 1 steps; it must save the gain */
     int32_t limit = loop_gain(c) + s.len + 1;

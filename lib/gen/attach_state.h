@@ -15,7 +15,7 @@
 #include "gen/gen.h"
 
 #define ATT_EDGE 0xFF /* scratch border and reserved cells: not void, not wall, not passable */
-#define MAX_STRAIGHT 38 /* cells of corridor in one straight line, junctions included */
+#define ATT_MAX_STRAIGHT 38 /* cells of corridor in one straight line, junctions included */
 #define ATT_WALK_CELLS 256 /* largest room the exit search walks cell by cell */
 #define ATT_BLOCK_SHIFT 3 /* growth leans toward emptier 8x8 blocks of the map */
 

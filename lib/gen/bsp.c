@@ -131,7 +131,7 @@ typedef struct pending {
 
 /* Where and how to cut a rectangle; 0 if it stays a leaf (a cap that stops a
  * cut that fits sets stopped_early). */
-static int decide_cut(bsp *b, const pending *q, int *across, int32_t *at)
+static int decide_cut(bsp_ctx *b, const pending *q, int *across, int32_t *at)
 {
     const dg_bsp_params *p = b->p;
     int cols = can_cut_columns(p, q->w, q->h), rows = can_cut_rows(p, q->w, q->h);
@@ -175,7 +175,7 @@ static void halves(const pending *q, int across, int32_t at, int32_t parent, pen
 }
 
 /* Appends node q (its children come later) and links it to its parent. */
-static dg_status append_node(bsp *b, const pending *q, int32_t *index)
+static dg_status append_node(bsp_ctx *b, const pending *q, int32_t *index)
 {
     if (b->node_count == b->node_cap)
     {
@@ -202,7 +202,7 @@ static dg_status append_node(bsp *b, const pending *q, int32_t *index)
 /* Depth first, the array in pre-order: every later pass that walks it meets
  * the board region by region (the grid stays in cache) and children after
  * their parents. A stack holds the second halves still to do. */
-static dg_status partition_depth_first(bsp *b, pending root)
+static dg_status partition_depth_first(bsp_ctx *b, pending root)
 {
     pending local[64], *stack = local, *heap = NULL; /* the heap only for deep trees */
     int32_t cap = 64, heap_cap = 0, top = 0;
@@ -243,7 +243,7 @@ static dg_status partition_depth_first(bsp *b, pending root)
 
 /* Breadth first, for a leaf cap: the array is its own queue, so the cap stops
  * the cutting evenly across the board. */
-static dg_status partition_breadth_first(bsp *b, pending root)
+static dg_status partition_breadth_first(bsp_ctx *b, pending root)
 {
     int32_t i;
     dg_status st = append_node(b, &root, &i);
@@ -264,7 +264,7 @@ static dg_status partition_breadth_first(bsp *b, pending root)
     return st;
 }
 
-static dg_status partition(bsp *b)
+static dg_status partition(bsp_ctx *b)
 {
     int64_t cells = (int64_t)b->g->width * b->g->height;
     /* about two nodes per leaf, and leaves average well over twice their
@@ -287,7 +287,7 @@ static dg_status partition(bsp *b)
 /* Rooms in leaf order (a first half's rooms before the second's): leaf
  * counts bottom-up, then first room indexes top-down. Only breadth first:
  * depth first numbers the leaves as it makes them (and dgi_bsp_join_all counts them). */
-static void number_leaves(bsp *b)
+static void number_leaves(bsp_ctx *b)
 {
     for (int32_t i = b->node_count - 1; i >= 0; i--)
     {
@@ -307,7 +307,7 @@ static void number_leaves(bsp *b)
 
 /* ---- reserved cells ------------------------------------------------------------------ */
 
-static void paint_all(bsp *b)
+static void paint_all(bsp_ctx *b)
 {
     for (int32_t i = 0; i < b->node_count; i++)
         if (b->nodes[i].child[0] < 0)
@@ -316,7 +316,7 @@ static void paint_all(bsp *b)
 
 /* Reserved cells and the rock around them become BLOCK, which no route
  * takes (room walls on the ring stay walls: rooms keep off the cells). */
-static void block_reserved(bsp *b)
+static void block_reserved(bsp_ctx *b)
 {
     dg_grid *g = b->g;
     for (int32_t y = 0; y < g->height; y++)
@@ -333,7 +333,7 @@ static void block_reserved(bsp *b)
         }
 }
 
-static int open_near(const bsp *b, int32_t x, int32_t y)
+static int open_near(const bsp_ctx *b, int32_t x, int32_t y)
 {
     const dg_grid *g = b->g;
     for (int32_t yy = DG_MAX(y - 1, 0); yy <= DG_MIN(y + 1, g->height - 1); yy++)
@@ -345,7 +345,7 @@ static int open_near(const bsp *b, int32_t x, int32_t y)
 
 /* The caller's cells back from the copy; the ring is wall beside the map's
  * open cells, rock elsewhere. */
-static void restore_reserved(bsp *b, const uint8_t *backup)
+static void restore_reserved(bsp_ctx *b, const uint8_t *backup)
 {
     dg_grid *g = b->g;
     size_t row = (size_t)g->width;
@@ -360,14 +360,14 @@ static void restore_reserved(bsp *b, const uint8_t *backup)
         }
 }
 
-static int32_t room_label(const bsp *b, const int32_t *label, dg_rect r)
+static int32_t room_label(const bsp_ctx *b, const int32_t *label, dg_rect r)
 {
     return label[(r.y + r.h / 2) * b->g->width + r.x + r.w / 2];
 }
 
 /* The part of the map holding the most room cells (reserved cells may have
  * cut the board into pieces no corridor joins). */
-static int32_t main_part(bsp *b, const int32_t *label, int32_t regions, int32_t *sum)
+static int32_t main_part(bsp_ctx *b, const int32_t *label, int32_t regions, int32_t *sum)
 {
     int32_t keep = 0;
     memset(sum, 0, (size_t)regions * sizeof *sum);
@@ -381,7 +381,7 @@ static int32_t main_part(bsp *b, const int32_t *label, int32_t regions, int32_t 
 
 /* Everything outside the main part goes back to rock: its rooms, corridors,
  * doors and the walls left beside nothing. */
-static void prune(bsp *b)
+static void prune(bsp_ctx *b)
 {
     dg_grid *g = b->g;
     int32_t w = g->width, *label = b->dist, *map = b->queue;
@@ -427,7 +427,7 @@ static void prune(bsp *b)
 
 /* The rooms without a room (rect 0) dropped from the list, every reference
  * renumbered. */
-static void compact_rooms(bsp *b)
+static void compact_rooms(bsp_ctx *b)
 {
     int32_t *map = b->queue, kept = 0;
     for (int32_t i = 0; i < b->leaf_count; i++)
@@ -456,7 +456,7 @@ static void compact_rooms(bsp *b)
 /* The start room: drawn among the rooms of leaves against the board's edge
  * (far from the rooms across the board, not always in a corner), or the
  * first room left if none is. */
-static void site_start(bsp *b)
+static void site_start(bsp_ctx *b)
 {
     int32_t edge = 0;
     if (b->stacked && b->edge_rooms > 0) /* drawn by draw_start, found by dgi_bsp_join_all */
@@ -480,7 +480,7 @@ static void site_start(bsp *b)
             b->start_room = b->nodes[i].first;
 }
 
-static int32_t count_rooms(const bsp *b)
+static int32_t count_rooms(const bsp_ctx *b)
 {
     int32_t n = 0;
     for (int32_t i = 0; i < b->leaf_count; i++)
@@ -492,7 +492,7 @@ static int32_t count_rooms(const bsp *b)
 
 /* Parents toward the start room: top-down, a half not holding its node's
  * entry room is entered through the tree corridor, from the other half. */
-static void link_parents(bsp *b)
+static void link_parents(bsp_ctx *b)
 {
     b->nodes[0].entry = b->start_room;
     for (int32_t i = 0; i < b->node_count; i++)
@@ -522,14 +522,14 @@ static void link_parents(bsp *b)
     }
 }
 
-static void drop_doors(bsp *b)
+static void drop_doors(bsp_ctx *b)
 {
     for (int32_t i = 0; i < b->door_count; i++)
         DG_CELL(b->g, b->doors[i].pos.x, b->doors[i].pos.y) = DG_TILE_CORRIDOR;
     b->door_count = 0;
 }
 
-static dg_status fill_result(const bsp *b, dg_result *r)
+static dg_status fill_result(const bsp_ctx *b, dg_result *r)
 {
     dg_status st = dgi_result_reserve(r, b->room_count, b->corridor_count, b->door_count, 0);
     if (st != DG_OK)
@@ -554,7 +554,7 @@ static dg_status fill_result(const bsp *b, dg_result *r)
     return st;
 }
 
-static void bsp_free(bsp *b)
+static void bsp_free(bsp_ctx *b)
 {
     dgi_free(b->a, b->nodes, (size_t)b->node_cap * sizeof *b->nodes);
     size_t cand_bytes = (size_t)b->cand_cap * sizeof *b->cands;
@@ -564,7 +564,7 @@ static void bsp_free(bsp *b)
 
 /* Rooms, corridors (a tree corridor may be two, a loop one per cut) and
  * doors (two per corridor route) in one block. */
-static dg_status alloc_lists(bsp *b)
+static dg_status alloc_lists(bsp_ctx *b)
 {
     b->stacked = !b->reserved && b->p->max_leaves == 0;
     b->cand_cap = b->stacked ? b->height + 2 : b->node_count;
@@ -589,7 +589,7 @@ static dg_status alloc_lists(bsp *b)
 
 /* With `shapes`, rooms drawn with a shape take it once every corridor is in
  * (from their own stream, so shapes never move a room or a corridor). */
-static void shape_rooms(bsp *b, uint64_t seed)
+static void shape_rooms(bsp_ctx *b, uint64_t seed)
 {
     if (b->p->shapes == 0)
         return;
@@ -613,7 +613,7 @@ static void shape_rooms(bsp *b, uint64_t seed)
  * fail. Around them: DG_E_NOSPACE when no leaf holds a room (before any
  * write), DG_E_NOMEM when the lists cannot grow; backup (the caller's cells)
  * puts the reserved cells back. */
-static dg_status build(bsp *b, const uint8_t *backup, uint64_t seed)
+static dg_status build(bsp_ctx *b, const uint8_t *backup, uint64_t seed)
 {
     dgi_bsp_place_rooms(b);
     b->room_count = b->leaf_count;
@@ -642,7 +642,7 @@ static dg_status build(bsp *b, const uint8_t *backup, uint64_t seed)
 }
 
 /* Scratch for routing around reserved cells: distances and a queue, a cell each. */
-static dg_status alloc_site(bsp *b)
+static dg_status alloc_site(bsp_ctx *b)
 {
     if (!b->reserved)
         return DG_OK;
@@ -652,7 +652,7 @@ static dg_status alloc_site(bsp *b)
     return b->dist ? DG_OK : DG_E_NOMEM;
 }
 
-static dg_status bsp_fail(const bsp *b, dg_status st, dg_diag *diag)
+static dg_status bsp_fail(const bsp_ctx *b, dg_status st, dg_diag *diag)
 {
     if (st == DG_E_NOSPACE)
         return dgi_fail(diag, st, "bsp: the reserved cells leave none of the %d leaves room for "
@@ -675,7 +675,7 @@ dg_status dgi_bsp_generate(dg_grid *grid, const dg_bsp_params *params, uint64_t 
     dg_status st = check_params(grid, params, diag);
     if (st != DG_OK)
         return st;
-    bsp b;
+    bsp_ctx b;
     memset(&b, 0, sizeof b);
     b.g = grid;
     b.p = params;

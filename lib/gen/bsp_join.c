@@ -26,7 +26,7 @@ typedef struct span {
 /* Around reserved cells a searched corridor may need more records than the
  * block holds: a larger block, the lists copied. 0 (and b->status set) if
  * memory ran out. */
-static int lists_fit(bsp *b, int32_t corridors, int32_t doors)
+static int lists_fit(bsp_ctx *b, int32_t corridors, int32_t doors)
 {
     if (b->corridor_count + corridors <= b->cor_cap && b->door_count + doors <= b->door_cap)
         return 1;
@@ -96,14 +96,14 @@ static void merge_best(const bsp_cand *a, const bsp_cand *b, bsp_cand *out)
 /* A node's candidates from its children's: across a cut by columns every
  * room of the second child is farther east than any of the first child's
  * (and the first's farther west), so only north and south are merged. */
-static int has_rooms(const bsp *b, const bsp_node *n)
+static int has_rooms(const bsp_ctx *b, const bsp_node *n)
 {
     return dgi_bsp_best_of(b, n, 0)[0].room >= 0;
 }
 
 /* Node n's candidates from its children's, into *out, which may be the
  * second child's (on the stack, the node takes that entry). */
-static void node_candidates(const bsp *b, const bsp_node *n, bsp_cands *out)
+static void node_candidates(const bsp_ctx *b, const bsp_node *n, bsp_cands *out)
 {
     const bsp_cands *c0 = &b->cands[b->nodes[n->child[0]].slot], *c1 = &b->cands[b->nodes[n->child[1]].slot];
     if (c0->side[0][0].room < 0 || c1->side[0][0].room < 0) /* leaves without rooms: only beside reserved cells */
@@ -316,7 +316,8 @@ static void carve_leg(dg_grid *g, dg_point a, dg_point b)
     mid[n - 1] = rock_to_wall(mid[n - 1]);
 }
 
-static int32_t add_corridor(bsp *b, dg_point s, dg_point bend, dg_point e, dg_ref from, dg_ref to)
+static int32_t add_corridor(bsp_ctx *b, dg_point s, dg_point bend, dg_point e, dg_ref from,
+                            dg_ref to)
 {
     dg_corridor *c = &b->corridors[b->corridor_count];
     c->start = s;
@@ -328,7 +329,7 @@ static int32_t add_corridor(bsp *b, dg_point s, dg_point bend, dg_point e, dg_re
     return b->corridor_count++;
 }
 
-static void add_door(bsp *b, dg_point pos, int32_t room, int32_t corridor)
+static void add_door(bsp_ctx *b, dg_point pos, int32_t room, int32_t corridor)
 {
     DG_CELL(b->g, pos.x, pos.y) = DG_TILE_DOOR;
     dg_door *d = &b->doors[b->door_count++];
@@ -341,7 +342,7 @@ static void add_door(bsp *b, dg_point pos, int32_t room, int32_t corridor)
 
 /* Carves route r from room ra to room rb and records it: one corridor, or
  * two for three legs (split halfway along the middle leg). */
-static void carve_route(bsp *b, const route *r, int32_t ra, int32_t rb)
+static void carve_route(bsp_ctx *b, const route *r, int32_t ra, int32_t rb)
 {
     if (b->reserved && !lists_fit(b, 2, 2))
         return;
@@ -396,7 +397,7 @@ static int32_t pair_cost(const span *sa, const span *sb)
     return sb->u0 - sa->u1 + DG_MAX(apart, 0);
 }
 
-static int32_t list_pairs(const bsp *b, const bsp_cut *n, pair_list *out)
+static int32_t list_pairs(const bsp_ctx *b, const bsp_cut *n, pair_list *out)
 {
     int na = 0, nb = 0, count = 0;
     for (; na < BSP_KEEP && n->near[0][na] >= 0; na++)
@@ -449,7 +450,7 @@ static int legs_short(const route *r)
 
 /* Tries the straight and L routes of one pair; 1 with *r filled if one is
  * clear and has no leg too long. */
-static int try_pair(bsp *b, int across, const pair *q, dg_rng *rng, route *r)
+static int try_pair(bsp_ctx *b, int across, const pair *q, dg_rng *rng, route *r)
 {
     if (overlap(&q->sa, &q->sb))
     {
@@ -480,7 +481,7 @@ static int against_cut(const bsp_node *c, int across, int32_t line, int second, 
 
 /* Up to ALONG_MAX rooms of the subtree at `node` whose leaves lie against
  * the cut within rows v0..v1 along it, in leaf order (a bounded stack). */
-static int32_t rooms_along(const bsp *b, int32_t node, int across, int32_t line, int second,
+static int32_t rooms_along(const bsp_ctx *b, int32_t node, int across, int32_t line, int second,
                            const int32_t v[2], int32_t *out)
 {
     int32_t stack[ALONG_STACK], top = 0, count = 0;
@@ -517,7 +518,8 @@ static void keep_cheapest(pair *best, int32_t *count, const pair *p)
  * the cheapest pairs first. 1 with *r and *q filled if one has a clear
  * route; this keeps the corridor through the band along the cut (which
  * can run far) for the rare cut where none has. */
-static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb, route *r, pair *q)
+static int join_along(bsp_ctx *b, const bsp_node *n, const span *ca, const span *cb, route *r,
+                      pair *q)
 {
     const bsp_node *c1 = &b->nodes[n->child[1]];
     int32_t line = n->across ? c1->x : c1->y, ra[ALONG_MAX], rb[ALONG_MAX];
@@ -552,7 +554,7 @@ static int join_along(bsp *b, const bsp_node *n, const span *ca, const span *cb,
  * band between them keeps clear, unless it would run longer than LEG_MAX;
  * otherwise the cheapest pair with a clear and short straight or L route,
  * else those two rooms through the band. */
-static void join(bsp *b, bsp_node *n, const bsp_cut *cut)
+static void join(bsp_ctx *b, bsp_node *n, const bsp_cut *cut)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     int32_t ra = dgi_bsp_best_of(b, c0, n->across ? SIDE_E : SIDE_S)[0].room;
@@ -617,7 +619,7 @@ static int door_into(const dg_grid *g, const bsp_node *n, int32_t x, int32_t y, 
 }
 
 /* The room of node n whose interior holds (x, y), or -1. */
-static int32_t room_in(const bsp *b, const bsp_node *n, int32_t x, int32_t y)
+static int32_t room_in(const bsp_ctx *b, const bsp_node *n, int32_t x, int32_t y)
 {
     for (int32_t i = n->first; i < n->first + n->leaves; i++)
     {
@@ -629,7 +631,7 @@ static int32_t room_in(const bsp *b, const bsp_node *n, int32_t x, int32_t y)
 }
 
 /* The rock cells in front of the door sites of node n's rooms, as sources. */
-static int32_t seed_sources(bsp *b, const bsp_node *n)
+static int32_t seed_sources(bsp_ctx *b, const bsp_node *n)
 {
     const dg_grid *g = b->g;
     int32_t tail = 0, w = g->width;
@@ -658,7 +660,7 @@ static int32_t seed_sources(bsp *b, const bsp_node *n)
 
 /* Walks back from cell `end` to a source down the distances, keeping its
  * direction while it can (few bends); the cells go to queue, end first. */
-static int32_t trace_back(bsp *b, int32_t end, int dir)
+static int32_t trace_back(bsp_ctx *b, int32_t end, int dir)
 {
     int32_t w = b->g->width, len = 0, at = end;
     b->queue[len++] = at;
@@ -682,7 +684,7 @@ static int32_t trace_back(bsp *b, int32_t end, int dir)
 
 /* Records the searched corridor: corners pts[0..m) (source side first), two
  * legs per corridor, each corridor starting one cell past the last's end. */
-static void record_search(bsp *b, const dg_point *pts, int32_t m, int32_t ra, int32_t rb,
+static void record_search(bsp_ctx *b, const dg_point *pts, int32_t m, int32_t ra, int32_t rb,
                           dg_point door_a, dg_point door_b)
 {
     int32_t k = b->corridor_count, count = m < 2 ? 1 : m / 2;
@@ -704,7 +706,7 @@ static void record_search(bsp *b, const dg_point *pts, int32_t m, int32_t ra, in
 
 /* Carves the path found from the search's cell `end` (door d of it) and
  * records it; 0 only when the lists could not grow. */
-static int carve_search(bsp *b, bsp_node *n, int32_t end, int d)
+static int carve_search(bsp_ctx *b, bsp_node *n, int32_t end, int d)
 {
     dg_grid *g = b->g;
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
@@ -743,7 +745,7 @@ static int carve_search(bsp *b, bsp_node *n, int32_t end, int d)
 /* Breadth-first through rock from the door sites of the first half's rooms
  * to a door site of the second half's: the way round reserved cells. 0 if
  * the rock holds no such way. */
-static int join_by_search(bsp *b, bsp_node *n)
+static int join_by_search(bsp_ctx *b, bsp_node *n)
 {
     const dg_grid *g = b->g;
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
@@ -772,7 +774,7 @@ static int join_by_search(bsp *b, bsp_node *n)
 /* join() with reserved cells on the board: no route is free by construction,
  * so every one is checked, and when none of the planned shapes is clear a
  * search finds a way round. A half without rooms needs no join. */
-static void join_around(bsp *b, bsp_node *n, const bsp_cut *cut)
+static void join_around(bsp_ctx *b, bsp_node *n, const bsp_cut *cut)
 {
     const bsp_node *c0 = &b->nodes[n->child[0]], *c1 = &b->nodes[n->child[1]];
     n->ja = n->jb = -1;
@@ -811,7 +813,7 @@ static void join_around(bsp *b, bsp_node *n, const bsp_cut *cut)
  * its halves are joined. In pre-order every corridor is dug right after the
  * rooms it joins are painted, while their rows are still in cache. */
 /* The candidates nearest n's cut from each side, kept for its pairs and loop. */
-static void keep_near(const bsp *b, const bsp_node *n, bsp_cut *cut)
+static void keep_near(const bsp_ctx *b, const bsp_node *n, bsp_cut *cut)
 {
     const bsp_cand *la = dgi_bsp_best_of(b, &b->nodes[n->child[0]], n->across ? SIDE_E : SIDE_S);
     const bsp_cand *lb = dgi_bsp_best_of(b, &b->nodes[n->child[1]], n->across ? SIDE_W : SIDE_N);
@@ -822,7 +824,7 @@ static void keep_near(const bsp *b, const bsp_node *n, bsp_cut *cut)
 
 /* A cut's loop: with loop_chance, a second clear corridor between two rooms
  * other than its join's pair. */
-static void loop_across(bsp *b, const bsp_cut *n)
+static void loop_across(bsp_ctx *b, const bsp_cut *n)
 {
     if (!dg_rng_chance(&b->loop, b->p->loop_chance))
         return;
@@ -844,7 +846,7 @@ static void loop_across(bsp *b, const bsp_cut *n)
  * Depth-first with nothing reserved, the candidates live on a stack (a
  * node's two children are its top two entries when it is reached);
  * otherwise one entry per node. */
-void dgi_bsp_join_all(bsp *b)
+void dgi_bsp_join_all(bsp_ctx *b)
 {
     int32_t top = 0;
     for (int32_t i = b->node_count - 1; i >= 0; i--)
@@ -879,7 +881,7 @@ void dgi_bsp_join_all(bsp *b)
 }
 
 /* Loops after every join, so they never move a tree corridor. */
-void dgi_bsp_add_loops(bsp *b)
+void dgi_bsp_add_loops(bsp_ctx *b)
 {
     if (b->p->loop_chance == 0)
         return;

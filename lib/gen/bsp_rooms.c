@@ -17,7 +17,7 @@ static void draw_side(dg_rng *rng, int32_t leaf, int32_t margin, int32_t lo_p, i
 }
 
 /* 1 if room r and its wall ring keep off every reserved cell. */
-static int room_clear(const bsp *b, dg_rect r)
+static int room_clear(const bsp_ctx *b, dg_rect r)
 {
     for (int32_t y = r.y - 1; y <= r.y + r.h; y++)
         for (int32_t x = r.x - 1; x <= r.x + r.w; x++)
@@ -28,7 +28,7 @@ static int room_clear(const bsp *b, dg_rect r)
 
 /* A room beside the reserved cells of its leaf: smaller rooms (fill 0) at
  * random spots from the site stream; an empty rect (no room) if none fits. */
-static dg_rect redraw_room(bsp *b, const bsp_node *n)
+static dg_rect redraw_room(bsp_ctx *b, const bsp_node *n)
 {
     const dg_bsp_params *p = b->p;
     for (int k = 0; k < SITE_DRAWS; k++)
@@ -48,14 +48,14 @@ static dg_rect redraw_room(bsp *b, const bsp_node *n)
  * layout stream is not drawn again: the start room is drawn now (the draw
  * site_start would make) and found by dgi_bsp_join_all's walk, not by a pass of
  * its own. */
-static void draw_start(bsp *b)
+static void draw_start(bsp_ctx *b)
 {
     b->start_back = -1;
     if (b->stacked && b->edge_rooms > 0)
         b->start_back = b->edge_rooms - 1 - (int32_t)dgi_rng_below(&b->layout, (uint32_t)b->edge_rooms);
 }
 
-void dgi_bsp_place_rooms(bsp *b)
+void dgi_bsp_place_rooms(bsp_ctx *b)
 {
     const dg_bsp_params *p = b->p;
     for (int32_t i = 0; i < b->node_count; i++)

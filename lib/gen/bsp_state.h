@@ -22,7 +22,7 @@ typedef struct bsp_node {
     int32_t first, leaves; /* its rooms are first .. first + leaves - 1 (leaf order) */
     int32_t entry;         /* the room the walk from the start room enters it by */
     int32_t ja, jb;        /* the rooms its tree corridor joins (first child, second child) */
-    int32_t slot;          /* its candidates in bsp.cands, while the joins need them;
+    int32_t slot;          /* its candidates in bsp_ctx.cands, while the joins need them;
                             * while cutting breadth first, its depth */
 } bsp_node;
 
@@ -40,7 +40,7 @@ typedef struct bsp_cands {
     bsp_cand side[4][BSP_KEEP];
 } bsp_cands;
 
-typedef struct bsp {
+typedef struct bsp_ctx {
     dg_grid *g;
     const dg_bsp_params *p;
     const dg_allocator *a;
@@ -74,7 +74,7 @@ typedef struct bsp {
     int32_t *dist, *queue;  /* a cell each */
     int32_t split;          /* a cut whose halves no corridor could join */
     dg_status status;       /* DG_E_NOMEM from growing the lists around reserved cells */
-} bsp;
+} bsp_ctx;
 
 /* n cells of v from p: eight at a time, the last eight overlapping, so
  * short spans cost a few stores rather than a memset call each. */
@@ -100,7 +100,7 @@ static inline void dgi_bsp_fill_span(uint8_t *p, int32_t n, uint8_t v)
 }
 
 /* 1 if leaf n has a room and lies against the board's edge. */
-static inline int dgi_bsp_edge_room(const bsp *b, const bsp_node *n)
+static inline int dgi_bsp_edge_room(const bsp_ctx *b, const bsp_node *n)
 {
     const dg_grid *g = b->g;
     return n->child[0] < 0 && b->rooms[n->first].rect.w > 0 &&
@@ -108,18 +108,18 @@ static inline int dgi_bsp_edge_room(const bsp *b, const bsp_node *n)
 }
 
 /* A node's candidates on one side, best first. */
-static inline bsp_cand *dgi_bsp_best_of(const bsp *b, const bsp_node *n, int side)
+static inline bsp_cand *dgi_bsp_best_of(const bsp_ctx *b, const bsp_node *n, int side)
 {
     return b->cands[n->slot].side[side];
 }
 
 /* bsp_rooms.c: each leaf's room drawn; a leaf painted (rock, the room's
  * floor in a wall ring). */
-void dgi_bsp_place_rooms(bsp *b);
+void dgi_bsp_place_rooms(bsp_ctx *b);
 void dgi_bsp_paint_leaf(dg_grid *g, const bsp_node *n, dg_rect r);
 /* bsp_join.c: every cut's halves joined (leaves painted as they are
  * reached); the loops across the cuts. */
-void dgi_bsp_join_all(bsp *b);
-void dgi_bsp_add_loops(bsp *b);
+void dgi_bsp_join_all(bsp_ctx *b);
+void dgi_bsp_add_loops(bsp_ctx *b);
 
 #endif

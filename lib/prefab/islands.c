@@ -68,14 +68,14 @@ static dg_status check_params(const dg_prefab_set *set,
 }
 
 /* Groups the call uses: the params', else the set's, else one of every island prefab. */
-static int32_t groups_wanted(const islands *s)
+static int32_t groups_wanted(const islands_ctx *s)
 {
     if (s->p->group_count > 0)
         return s->p->group_count;
     return s->set->group_count > 0 ? DG_MIN(s->set->group_count, MAX_GROUPS) : 1;
 }
 
-static void load_groups(islands *s)
+static void load_groups(islands_ctx *s)
 {
     const dg_prefab_islands_params *p = s->p;
     if (p->group_count > 0)
@@ -100,7 +100,7 @@ static void load_groups(islands *s)
 }
 
 /* Bytes of one position map: its bits, then its free counts per row and per block of rows. */
-static size_t slot_bytes(const islands *s)
+static size_t slot_bytes(const islands_ctx *s)
 {
     size_t blocks = (size_t)s->h / ISLANDS_ROW_BLOCK + 1;
     return (size_t)s->h * (size_t)s->words * sizeof(uint64_t) + (((size_t)s->h * 4 + 7) & ~(size_t)7) +
@@ -108,7 +108,7 @@ static size_t slot_bytes(const islands *s)
 }
 
 /* Bytes of the walks' planes (open, then box), after which their level lists lie. */
-static size_t plane_bytes(const islands *s)
+static size_t plane_bytes(const islands_ctx *s)
 {
     size_t padded = (size_t)(s->w + 2) * (size_t)(s->h + 2);
     return ((padded + 7) & ~(size_t)7) + (padded + 63) / 64 * sizeof(uint64_t);
@@ -117,14 +117,14 @@ static size_t plane_bytes(const islands *s)
 /* Bytes of the walk: its planes and two level lists of walk_cap cells (a
  * level of open ground is at most about a diamond's side across the map;
  * one that outgrows its list moves to the heap). */
-static size_t walk_bytes(const islands *s)
+static size_t walk_bytes(const islands_ctx *s)
 {
     return plane_bytes(s) + 2 * (size_t)s->walk_cap * sizeof(int32_t);
 }
 
 /* Hands out the per-call scratch arrays from one block: sizes first (block
  * NULL), then pointers. Returns the block size. */
-static size_t carve(islands *s, uint8_t *block)
+static size_t carve(islands_ctx *s, uint8_t *block)
 {
     enum { WEIGHTS, MEMBER_WEIGHTS, FIT, EXIT_FIRST, EXIT_COUNT, RECTS, EXITS, MEMBER, MEMBERS_N, GROUPS, FLAGS,
            DEAD, UNIQUE, STAMPS, MAY_START, GLYPHS, PARTS };
@@ -162,7 +162,7 @@ static size_t carve(islands *s, uint8_t *block)
 /* Does every glyph of the island prefabs' legends have a tile that is
  * passable exactly when its class is? Then passability follows from the
  * tiles and need not be written building by building. */
-static int tiles_tell_passability(const islands *s)
+static int tiles_tell_passability(const islands_ctx *s)
 {
     for (int32_t i = 0, last = -1; i < s->set->count; i++)
     {
@@ -181,7 +181,7 @@ static int tiles_tell_passability(const islands *s)
 }
 
 /* 1 if prefab q's legend has a glyph reported as a marker of that kind. */
-static int legend_has_marker(const islands *s, const dgi_prefab *q, int32_t kind)
+static int legend_has_marker(const islands_ctx *s, const dgi_prefab *q, int32_t kind)
 {
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
     for (int c = 33; c < 127 && q->has_markers; c++)
@@ -191,7 +191,7 @@ static int legend_has_marker(const islands *s, const dgi_prefab *q, int32_t kind
 }
 
 /* Which island prefabs may give the start, and whether one may give the exit. */
-static void find_marker_glyphs(islands *s)
+static void find_marker_glyphs(islands_ctx *s)
 {
     for (int32_t i = 0; i < s->set->count; i++)
     {
@@ -201,7 +201,7 @@ static void find_marker_glyphs(islands *s)
     }
 }
 
-static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
+static dg_status islands_setup(islands_ctx *s, const dg_allocator *a, dg_diag *diag)
 {
     s->check = s->p->connected && !s->p->keep;
     s->words = (s->w + 63) / 64;
@@ -269,7 +269,7 @@ static dg_status islands_setup(islands *s, const dg_allocator *a, dg_diag *diag)
 
 /* Walls the grid's outer ring when the ground is open: buildings keep
  * `inset` cells off it, so it is all ground and no door or marker is on it. */
-static void wall_ring(islands *s, dgi_gen *gen)
+static void wall_ring(islands_ctx *s, dgi_gen *gen)
 {
     if (!dg_tile_passable((uint8_t)s->p->fill))
         return;
@@ -293,7 +293,7 @@ static int has_marker(const dg_result *r, int32_t kind)
 /* The start when no `start` marker gives it: in the start building (else the
  * first), its centre if that is open and no door, else its first such cell,
  * else its first door (a lone door frame). */
-static dg_point start_in_building(const islands *s, const dg_grid *g)
+static dg_point start_in_building(const islands_ctx *s, const dg_grid *g)
 {
     const int32_t *b = &s->boxes[4 * (s->start_box >= 0 ? s->start_box : 0)];
     dg_point centre = {b[0] + b[2] / 2, b[1] + b[3] / 2}, door = {-1, -1};
@@ -331,7 +331,7 @@ static void set_bit_run(uint64_t *bits, size_t at, size_t n)
 
 /* Over the grid padded by one closed cell on every side: s->open is 1 on
  * open cells, s->box has the bits of the cells of every building's box. */
-static void mark_cells(islands *s, const dg_grid *g)
+static void mark_cells(islands_ctx *s, const dg_grid *g)
 {
     int32_t pw = s->w + 2;
     size_t padded = (size_t)pw * (size_t)(s->h + 2);
@@ -356,7 +356,8 @@ static void mark_cells(islands *s, const dg_grid *g)
 
 /* Gives the walk's level list j (list[j], cap[j], k cells in it) room for
  * `room` cells: it moves to (or grows in) the heap list s->level[j]. */
-static dg_status widen_list(islands *s, int j, int32_t *list[2], int32_t cap[2], int32_t k, int32_t room)
+static dg_status widen_list(islands_ctx *s, int j, int32_t *list[2], int32_t cap[2], int32_t k,
+                            int32_t room)
 {
     int on_heap = list[j] == s->level[j];
     if (dgi_grow(s->alloc, (void **)&s->level[j], &s->level_cap[j], room, sizeof **s->level) != DG_OK)
@@ -374,7 +375,7 @@ static dg_status widen_list(islands *s, int j, int32_t *list[2], int32_t cap[2],
  * area. Returns the cells reached, -1 out of memory; *best: the first cell
  * in a box of the farthest level that has one (-1: none), *best_end: the
  * cells of the levels up to that one. */
-static int32_t walk(islands *s, int32_t from, int32_t *best, int32_t *best_end)
+static int32_t walk(islands_ctx *s, int32_t from, int32_t *best, int32_t *best_end)
 {
     int32_t pw = s->w + 2, n = 1, total = 1;
     int64_t cells = (int64_t)s->w * s->h;
@@ -428,7 +429,7 @@ static int32_t walk(islands *s, int32_t from, int32_t *best, int32_t *best_end)
  * s->start by 4-way walking, the first reached of its level; (-1, -1) if
  * none. Returns 1 if no more than a tenth of the cells reached lie farther
  * (or there is no exit to choose), 0 if not, -1 out of memory. */
-static int choose_exit(islands *s, const dg_grid *g)
+static int choose_exit(islands_ctx *s, const dg_grid *g)
 {
     int32_t pw = s->w + 2, best, best_end;
     int32_t start = (s->start.y + 1) * pw + s->start.x + 1;
@@ -446,7 +447,7 @@ static int choose_exit(islands *s, const dg_grid *g)
 /* The start and exit of a map a try made (the ring closed first); 0 if the
  * exit would lie outside the farthest tenth, so the map is worth redoing;
  * -1 out of memory. */
-static int choose_ends(islands *s, dgi_gen *gen)
+static int choose_ends(islands_ctx *s, dgi_gen *gen)
 {
     if (s->ring)
         wall_ring(s, gen);
@@ -492,7 +493,7 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     dg_status st = check_params(set, &p, diag);
     if (st != DG_OK)
         return st;
-    islands state, *s = &state; /* a fixed size: on the stack */
+    islands_ctx state, *s = &state; /* a fixed size: on the stack */
     memset(s, 0, sizeof *s);
     s->set = set;
     s->p = &p;

@@ -17,7 +17,7 @@ typedef struct islands_group {
     int32_t min, max, start;
 } islands_group;
 
-typedef struct islands {
+typedef struct islands_ctx {
     const dg_prefab_set *set;
     const dg_prefab_islands_params *p;
     int32_t w, h;
@@ -31,7 +31,7 @@ typedef struct islands {
      * position of a building without void cells is one bit (the 1 x 1 map
      * marks the cells within a margin). Brought up to date from the list of
      * margins (grown footprint rectangles) when used. */
-    struct position_map {
+    struct islands_position_map {
         int32_t w, h;
         int32_t done; /* margins marked so far */
         uint64_t *bits;
@@ -44,8 +44,8 @@ typedef struct islands {
     int32_t maps_n, maps_next;
     size_t slot_size;         /* bytes of one position map: bits, free, block_free */
     int32_t area_slots;       /* position maps that live in s->area after occ */
-    struct position_map *map; /* the current building's if it is one rectangle, else NULL */
-    const struct position_map *cells_map; /* the 1 x 1 map if it is several, else NULL */
+    struct islands_position_map *map; /* the current building's if it is one rectangle, else NULL */
+    const struct islands_position_map *cells_map; /* the 1 x 1 map if it is several, else NULL */
     int32_t *margins;       /* x0, y0, x1, y1 per grown rectangle placed */
     int32_t margins_n, margins_cap;
     const dg_allocator *alloc;
@@ -106,15 +106,15 @@ typedef struct islands {
                          * largest stretch (left as rock), else 0 */
     uint8_t *block;     /* all per-call scratch arrays above, one allocation */
     size_t block_size;
-} islands;
+} islands_ctx;
 
 /* islands_try.c: one try's map. */
 /* Points map at its memory (slot_size bytes): bits, then free counts per row and per block. */
-void dgi_islands_slot_at(const islands *s, struct position_map *map, uint8_t *mem);
+void dgi_islands_slot_at(const islands_ctx *s, struct islands_position_map *map, uint8_t *mem);
 /* s->pocket: the ground cut off from its largest stretch. Once per call. */
-dg_status dgi_islands_find_pockets(islands *s, const dg_grid *g);
+dg_status dgi_islands_find_pockets(islands_ctx *s, const dg_grid *g);
 /* One map from seed: DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if
  * the map is not connected, DG_E_NOMEM. */
-dg_status dgi_islands_one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed);
+dg_status dgi_islands_one_try(islands_ctx *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed);
 
 #endif

@@ -11,7 +11,7 @@
  * doors open onto, one per side a door is on, as (x, y) pairs; returns how
  * many (at most one per cell around q). Doors are never substituted, so
  * they hold for every outcome of the random glyphs. */
-static int32_t find_door_exits(const islands *s, const dgi_prefab *q, int32_t *exits)
+static int32_t find_door_exits(const islands_ctx *s, const dgi_prefab *q, int32_t *exits)
 {
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
     const uint8_t *g = s->set->cells + q->cells;
@@ -36,7 +36,7 @@ static int32_t find_door_exits(const islands *s, const dgi_prefab *q, int32_t *e
 }
 
 /* Points map at its memory: bits, then free counts per row and per block. */
-void dgi_islands_slot_at(const islands *s, struct position_map *map, uint8_t *mem)
+void dgi_islands_slot_at(const islands_ctx *s, struct islands_position_map *map, uint8_t *mem)
 {
     size_t rows = (size_t)s->h * (size_t)s->words * sizeof(uint64_t);
     map->bits = (uint64_t *)mem;
@@ -44,18 +44,19 @@ void dgi_islands_slot_at(const islands *s, struct position_map *map, uint8_t *me
     map->block_free = (int32_t *)(mem + rows + (((size_t)s->h * 4 + 7) & ~(size_t)7));
 }
 
-static int32_t margin_of(const islands *s, const dgi_prefab *q)
+static int32_t margin_of(const islands_ctx *s, const dgi_prefab *q)
 {
     return s->p->margin >= 0 ? s->p->margin : q->margin;
 }
 
-static int bit_at(const islands *s, const uint64_t *bits, int32_t x, int32_t y)
+static int bit_at(const islands_ctx *s, const uint64_t *bits, int32_t x, int32_t y)
 {
     return (bits[(size_t)y * (size_t)s->words + (size_t)(x >> 6)] >> (x & 63)) & 1u;
 }
 
 /* Is any bit of columns a..b (a <= b) set on rows y0..y1 of a bit map? */
-static int any_in_rows(const islands *s, const uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+static int any_in_rows(const islands_ctx *s, const uint64_t *bits, int32_t a, int32_t b,
+                       int32_t y0, int32_t y1)
 {
     int32_t first = a >> 6, last = b >> 6;
     uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
@@ -78,7 +79,8 @@ static int any_in_rows(const islands *s, const uint64_t *bits, int32_t a, int32_
 }
 
 /* Sets the bits of columns a..b (a <= b) on rows y0..y1 of a bit map. */
-static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0, int32_t y1)
+static void set_in_rows(const islands_ctx *s, uint64_t *bits, int32_t a, int32_t b, int32_t y0,
+                        int32_t y1)
 {
     int32_t first = a >> 6, last = b >> 6;
     uint64_t lo = ~0ULL << (a & 63), hi = ~0ULL >> (63 - (b & 63));
@@ -101,7 +103,7 @@ static void set_in_rows(const islands *s, uint64_t *bits, int32_t a, int32_t b, 
 /* Marks the positions of map's rectangle that would overlap margin b (only
  * positions in the map: columns 0..W - w, rows 0..H - h), taking the newly
  * marked ones off the free counts once they are kept. */
-static void mark_positions(const islands *s, struct position_map *map, const int32_t *b)
+static void mark_positions(const islands_ctx *s, struct islands_position_map *map, const int32_t *b)
 {
     int32_t a = DG_MAX(0, b[0] - map->w + 1), z = DG_MIN(b[2], s->w - map->w);
     int32_t y0 = DG_MAX(0, b[1] - map->h + 1), y1 = DG_MIN(b[3], s->h - map->h);
@@ -144,9 +146,9 @@ static void mark_positions(const islands *s, struct position_map *map, const int
 
 /* The position map of a w x h rectangle, up to date: a kept one, or a new
  * one in the next slot (its memory made on first use); NULL out of memory. */
-static struct position_map *position_map(islands *s, int32_t w, int32_t h)
+static struct islands_position_map *position_map(islands_ctx *s, int32_t w, int32_t h)
 {
-    struct position_map *map = NULL;
+    struct islands_position_map *map = NULL;
     for (int32_t i = 0; i < s->maps_n && !map; i++)
         if (s->maps[i].w == w && s->maps[i].h == h)
             map = &s->maps[i];
@@ -175,7 +177,7 @@ static struct position_map *position_map(islands *s, int32_t w, int32_t h)
 
 /* Adds the run X0..X1 of row Y to the footprint: it extends the last
  * rectangle if that has the same columns and ends on the row above. */
-static void add_run(islands *s, int32_t Y, int32_t X0, int32_t X1)
+static void add_run(islands_ctx *s, int32_t Y, int32_t X0, int32_t X1)
 {
     int32_t *r = s->rects_n ? &s->rects[4 * (s->rects_n - 1)] : NULL;
     if (r && r[0] == X0 && r[2] == X1 && r[3] == Y - 1)
@@ -195,7 +197,7 @@ static void add_run(islands *s, int32_t Y, int32_t X0, int32_t X1)
 
 /* The door exits of prefab index in orientation o: the identity ones (found
  * on first use) turned as cells of the prefab grown by one cell on every side. */
-static dg_status find_exits(islands *s, int32_t index, int32_t o)
+static dg_status find_exits(islands_ctx *s, int32_t index, int32_t o)
 {
     const dgi_prefab *q = &s->set->prefabs[index];
     if (s->exit_first[index] < 0)
@@ -224,7 +226,8 @@ static dg_status find_exits(islands *s, int32_t index, int32_t o)
 
 /* The oriented building: its footprint (non-void cells) as rectangles of
  * equal runs on consecutive rows, their bounds, and its door exits. */
-static dg_status make_shape(islands *s, int32_t index, int32_t o, const uint8_t *g, const dgi_xform *t)
+static dg_status make_shape(islands_ctx *s, int32_t index, int32_t o, const uint8_t *g,
+                            const dgi_xform *t)
 {
     const dgi_prefab *q = &s->set->prefabs[index];
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
@@ -255,7 +258,7 @@ static dg_status make_shape(islands *s, int32_t index, int32_t o, const uint8_t 
 }
 
 /* The position maps make_shape's building is checked with, brought up to date. */
-static dg_status use_position_maps(islands *s)
+static dg_status use_position_maps(islands_ctx *s)
 {
     s->map = s->rects_n == 1 ? position_map(s, s->rects[2] - s->rects[0] + 1, s->rects[3] - s->rects[1] + 1) : NULL;
     s->cells_map = s->rects_n > 1 ? position_map(s, 1, 1) : NULL;
@@ -264,7 +267,8 @@ static dg_status use_position_maps(islands *s)
 
 /* Footprint rectangle r at (x, y), grown by m and clipped to the map, as
  * columns and rows b[0]..b[2] x b[1]..b[3]. */
-static void grown(const islands *s, const int32_t *r, int32_t x, int32_t y, int32_t m, int32_t *b)
+static void grown(const islands_ctx *s, const int32_t *r, int32_t x, int32_t y, int32_t m,
+                  int32_t *b)
 {
     b[0] = DG_MAX(0, x + r[0] - m);
     b[1] = DG_MAX(0, y + r[1] - m);
@@ -274,7 +278,7 @@ static void grown(const islands *s, const int32_t *r, int32_t x, int32_t y, int3
 
 /* Can the building of make_shape stand at (x, y) of its span? With a
  * position map the caller has checked the others' margins. */
-static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
+static int fits(const islands_ctx *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
     int32_t m = margin_of(s, q), b[4];
     for (int32_t k = 0; k < s->rects_n && s->cells_map; k++) /* the others' margins */
@@ -296,7 +300,7 @@ static int fits(const islands *s, const dgi_prefab *q, int32_t x, int32_t y)
 }
 
 /* Room for `more` margins past those listed. */
-static dg_status grow_margins(islands *s, int32_t more)
+static dg_status grow_margins(islands_ctx *s, int32_t more)
 {
     /* first room for about one building per 64 cells: one allocation per call */
     int32_t guess = (int32_t)DG_MAX(16, DG_MIN((int64_t)s->w * s->h / 64, 4096));
@@ -305,7 +309,7 @@ static dg_status grow_margins(islands *s, int32_t more)
 }
 
 /* Adds a margin rectangle no footprint may overlap (columns x0..x1, rows y0..y1). */
-static dg_status add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+static dg_status add_margin(islands_ctx *s, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
 {
     dg_status st = grow_margins(s, 1);
     if (st != DG_OK)
@@ -320,7 +324,7 @@ static dg_status add_margin(islands *s, int32_t x0, int32_t y0, int32_t x1, int3
 
 /* The ring and the path inside it as margins, so the position maps never
  * offer a position there. */
-static dg_status add_ring_margins(islands *s)
+static dg_status add_ring_margins(islands_ctx *s)
 {
     int32_t in = s->inset - 1;
     dg_status st = add_margin(s, 0, 0, s->w - 1, in);
@@ -334,7 +338,7 @@ static dg_status add_ring_margins(islands *s)
 }
 
 /* Marks the footprint and its margin. */
-static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
+static dg_status occupy(islands_ctx *s, const dgi_prefab *q, int32_t x, int32_t y)
 {
     int32_t m = margin_of(s, q);
     dg_status st = grow_margins(s, s->rects_n);
@@ -355,7 +359,8 @@ static dg_status occupy(islands *s, const dgi_prefab *q, int32_t x, int32_t y)
  * size t) lies in the map, its doors open onto cells of the map and, with
  * `edge avoid`, it keeps off the border (with the ring, `inset` cells off
  * it): x in span[0]..span[2], y in span[1]..span[3]. 0 if there are none. */
-static int position_span(const islands *s, const dgi_prefab *q, const dgi_xform *t, int32_t *span)
+static int position_span(const islands_ctx *s, const dgi_prefab *q, const dgi_xform *t,
+                         int32_t *span)
 {
     span[0] = span[1] = 0;
     span[2] = s->w - t->w;
@@ -405,7 +410,8 @@ static int32_t nth_clear_in_row(const uint64_t *row, int32_t b, int32_t k)
 
 /* Free positions of map on rows y0..y1; the first count of a map counts
  * every row, marking keeps the counts from then on. */
-static int32_t count_free(const islands *s, struct position_map *map, int32_t y0, int32_t y1)
+static int32_t count_free(const islands_ctx *s, struct islands_position_map *map, int32_t y0,
+                          int32_t y1)
 {
     int32_t last = s->h - map->h;
     if (!map->counted)
@@ -432,7 +438,7 @@ static int32_t count_free(const islands *s, struct position_map *map, int32_t y0
 }
 
 /* The k-th (from 0) free position of map counted from row y. */
-static void nth_free(const islands *s, const struct position_map *map, int32_t y, int32_t k, int32_t *mx,
+static void nth_free(const islands_ctx *s, const struct islands_position_map *map, int32_t y, int32_t k, int32_t *mx,
                      int32_t *my)
 {
     for (; y % ISLANDS_ROW_BLOCK && k >= map->free[y]; y++) /* up to a block's first row */
@@ -451,13 +457,13 @@ static void nth_free(const islands *s, const struct position_map *map, int32_t y
  * among the positions free on the span's rows (if there are none the building
  * gives up there), so on a crowded map a building that fits somewhere is
  * still placed. 1 found, 0 not, -1 if it has no free position at all. */
-static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
+static int find_position(islands_ctx *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
                          int32_t *x, int32_t *y, dg_rng *rng)
 {
     int32_t span[4], k = 0, free_n = -1;
     if (!position_span(s, q, t, span))
         return -1;
-    struct position_map *map = s->map;
+    struct islands_position_map *map = s->map;
     int32_t dx = map ? s->rects[0] : 0, dy = map ? s->rects[1] : 0;
     uint32_t span_x = (uint32_t)(span[2] - span[0] + 1), span_y = (uint32_t)(span[3] - span[1] + 1);
     int found = 0;
@@ -490,7 +496,8 @@ static int find_position(islands *s, dgi_gen *gen, const dgi_prefab *q, const dg
 /* A building known to fit nowhere (no free position in its span) makes the
  * draws find_position would, all on ruled-out positions, and counts them,
  * so the draws that follow and the metrics are the same, without testing. */
-static void skip_dead(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t, dg_rng *rng)
+static void skip_dead(islands_ctx *s, dgi_gen *gen, const dgi_prefab *q, const dgi_xform *t,
+                      dg_rng *rng)
 {
     int32_t span[4], k = 0;
     if (!position_span(s, q, t, span))
@@ -507,7 +514,7 @@ static void skip_dead(islands *s, dgi_gen *gen, const dgi_prefab *q, const dgi_x
 
 /* Where the first `start` marker of resolved glyphs g (oriented t, at (x, y))
  * lands, in the order the result lists markers; (-1, -1) if none. */
-static dg_point first_start_marker(const islands *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t,
+static dg_point first_start_marker(const islands_ctx *s, const dgi_prefab *q, const uint8_t *g, const dgi_xform *t,
                                    int32_t x, int32_t y)
 {
     const dgi_glyph *lg = s->set->legends[q->legend].glyph;
@@ -523,7 +530,8 @@ static dg_point first_start_marker(const islands *s, const dgi_prefab *q, const 
 }
 
 /* Records a building's box (its room's rect); the first of a start group is the start building. */
-static dg_status add_box(islands *s, int32_t x, int32_t y, int32_t w, int32_t h, int32_t start_group)
+static dg_status add_box(islands_ctx *s, int32_t x, int32_t y, int32_t w, int32_t h,
+                         int32_t start_group)
 {
     dg_status st = dgi_grow(s->alloc, (void **)&s->boxes, &s->boxes_cap, DG_MAX(s->boxes_n + 1, 16),
                             4 * sizeof *s->boxes);
@@ -541,7 +549,7 @@ static dg_status add_box(islands *s, int32_t x, int32_t y, int32_t w, int32_t h,
 
 /* Tries to place one building of group k. 1 placed, 0 no place found, -1 no
  * prefab left in the group, -2 on error (*err). */
-static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed, uint64_t building,
+static int place_one(islands_ctx *s, dgi_gen *gen, int32_t group_index, uint64_t map_seed, uint64_t building,
                      dg_rng *rng, dg_status *err)
 {
     /* the draw over the group's members in index order is the draw over all
@@ -638,7 +646,7 @@ static int place_one(islands *s, dgi_gen *gen, int32_t group_index, uint64_t map
 
 /* Ground a building may reach: off the reserved cells and their ring, and off
  * the grid's outer ring when it is walled. */
-static int ground_cell(const islands *s, const dg_grid *g, int32_t x, int32_t y)
+static int ground_cell(const islands_ctx *s, const dg_grid *g, int32_t x, int32_t y)
 {
     int edge = x == 0 || y == 0 || x == s->w - 1 || y == s->h - 1;
     return !(s->ring && edge) && !dgi_mask_near(s->reserved, g, x, y);
@@ -646,7 +654,7 @@ static int ground_cell(const islands *s, const dg_grid *g, int32_t x, int32_t y)
 
 /* Labels the 4-way stretch of cells labelled `from` around i as `to`; its
  * size, or -1 out of memory. s->level[0] is the stack of cells to look around. */
-static int32_t relabel(islands *s, int32_t i, uint8_t from, uint8_t to)
+static int32_t relabel(islands_ctx *s, int32_t i, uint8_t from, uint8_t to)
 {
     int32_t top = 0, size = 1;
     s->pocket[i] = to;
@@ -671,7 +679,7 @@ static int32_t relabel(islands *s, int32_t i, uint8_t from, uint8_t to)
 
 /* s->pocket: the ground outside the largest 4-way stretch of it (a walled-in
  * area of the caller's, a strip the reserved cells cut off). Once per call. */
-dg_status dgi_islands_find_pockets(islands *s, const dg_grid *g)
+dg_status dgi_islands_find_pockets(islands_ctx *s, const dg_grid *g)
 {
     int32_t n = s->w * s->h, best = -1, best_n = 0;
     if (dgi_grow(s->alloc, (void **)&s->level[0], &s->level_cap[0], 64, sizeof **s->level) != DG_OK)
@@ -696,7 +704,7 @@ dg_status dgi_islands_find_pockets(islands *s, const dg_grid *g)
 /* Margins no footprint may overlap: the reserved cells grown by two (their
  * ring of wall and a path of ground) and the pockets grown by one, one
  * rectangle per vertical stack of equal row runs. */
-static dg_status add_site_margins(islands *s, const uint8_t *cells, int32_t stride, int grow)
+static dg_status add_site_margins(islands_ctx *s, const uint8_t *cells, int32_t stride, int grow)
 {
     dg_status st = DG_OK;
     for (int32_t y = 0; y < s->h && st == DG_OK; y++)
@@ -729,7 +737,7 @@ static dg_status add_site_margins(islands *s, const uint8_t *cells, int32_t stri
 }
 
 /* The reserved cells rock, the ground beside them wall, the pockets rock. */
-static void seal_site(islands *s, dgi_gen *gen)
+static void seal_site(islands_ctx *s, dgi_gen *gen)
 {
     dgi_gen_seal(gen, s->reserved);
     if (!s->pocket)
@@ -769,7 +777,7 @@ static int32_t row_runs(const uint8_t *row, int32_t w, const uint8_t *open, int3
  * each row joined to the runs they touch on the row above (union-find), as
  * dgi_gen_connected counts regions, with room for the runs there are (the
  * parents in s->level[0], two rows of runs in s->level[1]). */
-static dg_status check_connected(islands *s, const dgi_gen *gen)
+static dg_status check_connected(islands_ctx *s, const dgi_gen *gen)
 {
     const dg_grid *g = gen->pass.cells ? &gen->pass : &gen->g;
     uint8_t open[256];
@@ -799,7 +807,7 @@ static dg_status check_connected(islands *s, const dgi_gen *gen)
 /* One map. DG_E_NOSPACE if a group missed its minimum, DG_E_LIMIT if the map
  * is not connected, DG_E_NOMEM. A try that spends its work budget ends there
  * (metrics.stopped_early). */
-dg_status dgi_islands_one_try(islands *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed)
+dg_status dgi_islands_one_try(islands_ctx *s, dgi_gen *gen, const dg_grid *grid, uint64_t seed)
 {
     dg_rng rng;
     dgi_rng_seed(&rng, seed, DGI_STREAM_LAYOUT);
