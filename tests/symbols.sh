@@ -1,7 +1,8 @@
 #!/bin/sh
 # The shared library exports only dg_* symbols; its soname follows docs/abi.md.
 # Every global symbol of libdungeon.a is dg_* or dgi_*, so a program's own names
-# never clash with the library's; DG_API can be overridden; the library's files
+# never clash with the library's; every file-scope name a private header declares
+# carries its prefix (tests/private_names.py); DG_API can be overridden.
 # (The architecture, folders and call circles, is tests/layers.sh.)
 B=${1:-build}
 so=$(ls "$B"/libdungeon.so.*.*.* 2>/dev/null | head -n 1)
@@ -42,6 +43,11 @@ if [ -f "$a" ]; then
 else
     check "libdungeon.a" "no static library in $B"
 fi
+
+# Every file-scope name of a private header carries its prefix (README.md, Layout),
+# so the amalgamation's one translation unit holds no two alike.
+check "names declared by private headers without their prefix (header: name):" \
+    "$(python3 tests/private_names.py 2>&1)"
 
 # A consumer may define DG_API itself (here: empty) without a warning.
 tmp=$(mktemp -d)
