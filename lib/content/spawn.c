@@ -17,13 +17,8 @@ typedef struct token {
 typedef struct parser {
     const char *src;
     size_t len, pos;
-    const char *source;
     int32_t line;
-    dg_diag_fn on_error;
-    void *user;
-    dg_diag *diag;
-    int32_t errors;
-    dg_status status;
+    dgi_text_errors err; /* the source's name, the errors so far and where they go */
     int seen_magic;
     const dg_allocator *a;
     dg_spawn_entry *entries;
@@ -32,33 +27,8 @@ typedef struct parser {
     int32_t ntok;
 } parser;
 
-/* ---- errors ------------------------------------------------------------------ */
-
-static void perr(parser *ps, int32_t col, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(DGI_PRINTF_FORMAT, 3, 4)))
-#endif
-    ;
-
-static void perr(parser *ps, int32_t col, const char *fmt, ...)
-{
-    if (ps->errors >= DG_SPAWN_MAX_ERRORS)
-        return;
-    dg_diag d;
-    va_list ap;
-    va_start(ap, fmt);
-    dgi_diag_vsource(&d, DG_E_PARSE, ps->source, ps->line, col, fmt, ap);
-    va_end(ap);
-    if (ps->errors == 0)
-    {
-        ps->status = DG_E_PARSE;
-        if (ps->diag)
-            *ps->diag = d;
-    }
-    ps->errors++;
-    if (ps->on_error)
-        ps->on_error(ps->user, &d);
-}
+/* A syntax error at column col of the current line. */
+#define PERR(ps, col, ...) dgi_text_error(&(ps)->err, DG_E_PARSE, (ps)->line, (col), __VA_ARGS__)
 
 /* ---- tokens ------------------------------------------------------------------ */
 
@@ -86,14 +56,14 @@ static int tokenize(parser *ps, const char *l, int32_t n)
             unsigned char b = (unsigned char)l[j];
             if (b < 0x20 || b == 0x7F)
             {
-                perr(ps, j + 1, "control byte 0x%02X", (unsigned)b);
+                PERR(ps, j + 1, "control byte 0x%02X", (unsigned)b);
                 return 0;
             }
             j++;
         }
         if (ps->ntok == MAX_TOKENS)
         {
-            perr(ps, i + 1, "more than %d words on one line", MAX_TOKENS);
+            PERR(ps, i + 1, "more than %d words on one line", MAX_TOKENS);
             return 0;
         }
         ps->tok[ps->ntok++] = (token){l + i, j - i, i + 1};
@@ -131,7 +101,7 @@ static int copy_word(parser *ps, const token *t, char *out, const char *what)
 {
     if (t->n >= DG_NAME_MAX)
     {
-        perr(ps, t->col, "%s '%.*s' is longer than %d bytes", what, (int)DG_MIN(t->n, 40), t->s,
+        PERR(ps, t->col, "%s '%.*s' is longer than %d bytes", what, (int)DG_MIN(t->n, 40), t->s,
              DG_NAME_MAX - 1);
         return 0;
     }
@@ -155,10 +125,10 @@ static void rooms_value(parser *ps, const token *t, dg_spawn_entry *e)
             continue;
         token w = {t->s + start, i - start, t->col + start};
         if (w.n == 0)
-            perr(ps, w.col, "empty room word in '%.*s'", (int)DG_MIN(t->n, 60), t->s);
+            PERR(ps, w.col, "empty room word in '%.*s'", (int)DG_MIN(t->n, 60), t->s);
         else if (e->room_count == DG_SPAWN_ROOMS_MAX)
         {
-            perr(ps, w.col, "more than %d room words", DG_SPAWN_ROOMS_MAX);
+            PERR(ps, w.col, "more than %d room words", DG_SPAWN_ROOMS_MAX);
             return;
         }
         else if (copy_word(ps, &w, e->rooms[e->room_count], "room word"))
@@ -172,7 +142,7 @@ static void bounded(parser *ps, const token *t, const char *what, int32_t lo, in
 {
     int32_t v;
     if (!dgi_parse_uint(t->s, t->n, &v) || v < lo || v > hi)
-        perr(ps, t->col, "%s '%.*s' is not a number in %d..%d", what, (int)DG_MIN(t->n, 40), t->s,
+        PERR(ps, t->col, "%s '%.*s' is not a number in %d..%d", what, (int)DG_MIN(t->n, 40), t->s,
              (int)lo, (int)hi);
     else
         *out = v;
@@ -183,13 +153,13 @@ static void range_value(parser *ps, const token *t, const char *what, int32_t lo
 {
     int32_t a, b;
     if (!range(t, &a, &b, open_ok))
-        perr(ps, t->col, "%s '%.*s' is not a range (expected N, N..M%s)", what,
+        PERR(ps, t->col, "%s '%.*s' is not a range (expected N, N..M%s)", what,
              (int)DG_MIN(t->n, 40), t->s, open_ok ? " or N.." : "");
     else if (a < lo || a > hi || b > hi || (b < lo && b != -1))
-        perr(ps, t->col, "%s '%.*s' is outside %d..%d", what, (int)DG_MIN(t->n, 40), t->s,
+        PERR(ps, t->col, "%s '%.*s' is outside %d..%d", what, (int)DG_MIN(t->n, 40), t->s,
              (int)lo, (int)hi);
     else if (b != -1 && b < a)
-        perr(ps, t->col, "%s range %d..%d is inverted", what, (int)a, (int)b);
+        PERR(ps, t->col, "%s range %d..%d is inverted", what, (int)a, (int)b);
     else
     {
         *out_lo = a;
@@ -253,17 +223,17 @@ static void entry_keys(parser *ps, dg_spawn_entry *e)
             key++;
         if (key == KEY_COUNT)
         {
-            perr(ps, k->col, "unknown key '%.*s' (expected weight, cost, depth, group, size "
+            PERR(ps, k->col, "unknown key '%.*s' (expected weight, cost, depth, group, size "
                  "or rooms)", (int)DG_MIN(k->n, 40), k->s);
             return;
         }
         if (i + 1 == ps->ntok)
         {
-            perr(ps, k->col + k->n, "'%s' needs a value", key_names[key]);
+            PERR(ps, k->col + k->n, "'%s' needs a value", key_names[key]);
             return;
         }
         if (seen[key])
-            perr(ps, k->col, "'%s' given twice", key_names[key]);
+            PERR(ps, k->col, "'%s' given twice", key_names[key]);
         seen[key] = 1;
         key_value(ps, key, &ps->tok[i + 1], e);
     }
@@ -273,31 +243,29 @@ static void entry_line(parser *ps)
 {
     if (ps->ntok < 2)
     {
-        perr(ps, ps->tok[0].col + ps->tok[0].n, "an entry needs a name and a kind");
+        PERR(ps, ps->tok[0].col + ps->tok[0].n, "an entry needs a name and a kind");
         return;
     }
-    int32_t before = ps->errors;
+    int32_t before = ps->err.errors;
     dg_spawn_entry e;
     entry_defaults(&e, ps->line);
     if (!copy_word(ps, &ps->tok[0], e.name, "name") || !copy_word(ps, &ps->tok[1], e.kind, "kind"))
         return;
     int32_t first = find_entry(ps->entries, ps->count, e.name);
     if (first >= 0)
-        perr(ps, ps->tok[0].col, "duplicate entry '%s' (first on line %d)", e.name,
+        PERR(ps, ps->tok[0].col, "duplicate entry '%s' (first on line %d)", e.name,
              (int)ps->entries[first].line);
     entry_keys(ps, &e);
-    if (ps->errors != before)
+    if (ps->err.errors != before)
         return;
     if (ps->count == DG_SPAWN_ENTRIES_MAX)
     {
-        perr(ps, 1, "more than %d entries", DG_SPAWN_ENTRIES_MAX);
+        PERR(ps, 1, "more than %d entries", DG_SPAWN_ENTRIES_MAX);
         return;
     }
     if (dgi_grow(ps->a, (void **)&ps->entries, &ps->cap, ps->count + 1, sizeof e) != DG_OK)
     {
-        if (ps->status != DG_E_NOMEM)
-            dgi_fail(ps->diag, DG_E_NOMEM, "%s: out of memory while parsing spawns", ps->source);
-        ps->status = DG_E_NOMEM;
+        dgi_text_oom(&ps->err, "spawns");
         return;
     }
     ps->entries[ps->count++] = e;
@@ -313,11 +281,11 @@ static void line(parser *ps, const char *l, int32_t n)
         if (tok_is(&ps->tok[0], "spawns"))
         {
             if (ps->ntok != 2 || !tok_is(&ps->tok[1], "1"))
-                perr(ps, ps->ntok > 1 ? ps->tok[1].col : ps->tok[0].col + 6,
+                PERR(ps, ps->ntok > 1 ? ps->tok[1].col : ps->tok[0].col + 6,
                      "unsupported format version (expected 'spawns 1')");
             return;
         }
-        perr(ps, ps->tok[0].col, "expected 'spawns 1' as the first line");
+        PERR(ps, ps->tok[0].col, "expected 'spawns 1' as the first line");
     }
     entry_line(ps);
 }
@@ -326,7 +294,7 @@ static void run(parser *ps)
 {
     if (ps->len >= 3 && memcmp(ps->src, "\xEF\xBB\xBF", 3) == 0)
         ps->pos = 3;
-    while (ps->pos < ps->len && ps->errors < DG_SPAWN_MAX_ERRORS && ps->status != DG_E_NOMEM)
+    while (ps->pos < ps->len && !dgi_text_stopped(&ps->err))
     {
         const char *start = ps->src + ps->pos;
         size_t left = ps->len - ps->pos;
@@ -338,15 +306,15 @@ static void run(parser *ps)
             n--;
         if (n > (size_t)INT32_MAX / 2)
         {
-            perr(ps, 1, "line too long");
+            PERR(ps, 1, "line too long");
             return;
         }
         line(ps, start, (int32_t)n);
     }
-    if (!ps->seen_magic && ps->status == DG_OK)
+    if (!ps->seen_magic && ps->err.status == DG_OK)
     {
         ps->line = 1;
-        perr(ps, 1, "expected 'spawns 1' as the first line");
+        PERR(ps, 1, "expected 'spawns 1' as the first line");
     }
 }
 
@@ -416,22 +384,17 @@ dg_status dg_spawn_parse(const char *text, size_t length, const char *source_nam
     memset(&ps, 0, sizeof ps);
     ps.src = text ? text : "";
     ps.len = text ? length : 0;
-    ps.source = source_name ? source_name : "<input>";
-    ps.on_error = on_error;
-    ps.user = user;
-    ps.diag = diag;
+    ps.err = (dgi_text_errors){.source = source_name ? source_name : "<input>", .diag = diag,
+                               .on_error = on_error, .user = user, .max = DG_SPAWN_MAX_ERRORS};
     ps.a = allocator;
     run(&ps);
     dg_spawn_table *t = NULL;
-    if (ps.status == DG_OK && !(t = dgi_calloc(allocator, 1, sizeof *t + (size_t)ps.count)))
-    {
-        ps.status = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while parsing spawns",
-                             ps.source);
-    }
-    if (ps.status != DG_OK)
+    if (ps.err.status == DG_OK && !(t = dgi_calloc(allocator, 1, sizeof *t + (size_t)ps.count)))
+        dgi_text_oom(&ps.err, "spawns");
+    if (ps.err.status != DG_OK)
     {
         dgi_free(allocator, ps.entries, (size_t)ps.cap * sizeof *ps.entries);
-        return ps.status;
+        return ps.err.status;
     }
     if (allocator)
         t->allocator = *allocator;

@@ -66,6 +66,38 @@ void dgi_diag_vsource(dg_diag *d, dg_status status, const char *source, int32_t 
     __attribute__((format(DGI_PRINTF_FORMAT, 6, 0)))
 #endif
     ;
+/* Where a reader's errors go, each as "source:line:col: message": the first
+ * sets status and is copied to *diag, each of the first max goes to on_error
+ * (either NULL: not wanted), and those after max are dropped. */
+typedef struct dgi_text_errors {
+    const char *source;
+    dg_diag *diag;
+    dg_diag_fn on_error;
+    void *user;
+    int32_t errors, max; /* reported so far, at most max */
+    dg_status status;    /* DG_OK until the first error (or dgi_text_oom) */
+} dgi_text_errors;
+/* Reports an error with its status at line:col; 0 if max were reported before. */
+int dgi_text_error(dgi_text_errors *e, dg_status status, int32_t line, int32_t col,
+                   const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(DGI_PRINTF_FORMAT, 5, 6)))
+#endif
+    ;
+int dgi_text_verror(dgi_text_errors *e, dg_status status, int32_t line, int32_t col,
+                    const char *fmt, va_list ap)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(DGI_PRINTF_FORMAT, 5, 0)))
+#endif
+    ;
+/* Memory ran out while parsing `what`: status DG_E_NOMEM and, the first time,
+ * "source: out of memory while parsing WHAT" in *diag. */
+void dgi_text_oom(dgi_text_errors *e, const char *what);
+/* 1 once the reader stops: max errors reported, or memory out. */
+static inline int dgi_text_stopped(const dgi_text_errors *e)
+{
+    return e->errors >= e->max || e->status == DG_E_NOMEM;
+}
 /* status.c: DG_OK if each of the count spare slots of a growable input struct
  * (docs/abi.md) is 0, else DG_E_INVALID naming the struct (what) and the slot. */
 dg_status dgi_spare_check_n(const int32_t *spare, int32_t count, const char *what, dg_diag *diag);

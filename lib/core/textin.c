@@ -1,6 +1,6 @@
 /* What every reader of the library's text formats (prefab sets, level graphs,
  * role and spawn tables) shares: the characters of a name, decimal numbers,
- * words quoted in messages, and errors placed as source:line:col. */
+ * words quoted in messages, and where errors go, placed as source:line:col. */
 #include "core/core.h"
 
 #include <stdio.h>
@@ -44,4 +44,39 @@ void dgi_diag_vsource(dg_diag *d, dg_status status, const char *source, int32_t 
     int k = snprintf(d->message, sizeof d->message, "%s:%d:%d: ", source, (int)line, (int)col);
     if (k >= 0 && (size_t)k < sizeof d->message)
         vsnprintf(d->message + k, sizeof d->message - (size_t)k, fmt, ap);
+}
+
+int dgi_text_verror(dgi_text_errors *e, dg_status status, int32_t line, int32_t col,
+                    const char *fmt, va_list ap)
+{
+    if (e->errors >= e->max)
+        return 0;
+    dg_diag d;
+    dgi_diag_vsource(&d, status, e->source, line, col, fmt, ap);
+    if (e->errors++ == 0)
+    {
+        e->status = status;
+        if (e->diag)
+            *e->diag = d;
+    }
+    if (e->on_error)
+        e->on_error(e->user, &d);
+    return 1;
+}
+
+int dgi_text_error(dgi_text_errors *e, dg_status status, int32_t line, int32_t col,
+                   const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int reported = dgi_text_verror(e, status, line, col, fmt, ap);
+    va_end(ap);
+    return reported;
+}
+
+void dgi_text_oom(dgi_text_errors *e, const char *what)
+{
+    if (e->status != DG_E_NOMEM)
+        dgi_fail(e->diag, DG_E_NOMEM, "%s: out of memory while parsing %s", e->source, what);
+    e->status = DG_E_NOMEM;
 }

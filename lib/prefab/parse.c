@@ -29,7 +29,7 @@ static int cells_reserve(prefab_parser *ps, size_t extra)
     uint8_t *fresh = dgi_alloc(dgi_set_alloc(s), cap);
     if (!fresh)
     {
-        dgi_parse_oom(ps);
+        dgi_text_oom(&ps->err, "prefabs");
         return 0;
     }
     if (s->cells)
@@ -76,7 +76,7 @@ static int names_insert(prefab_parser *ps, int32_t index, uint32_t h)
         int32_t *fresh = dgi_alloc(dgi_set_alloc(s), (size_t)cap * sizeof *fresh);
         if (!fresh)
         {
-            dgi_parse_oom(ps);
+            dgi_text_oom(&ps->err, "prefabs");
             return 0;
         }
         for (int32_t i = 0; i < cap; i++)
@@ -722,7 +722,7 @@ static void run(prefab_parser *ps)
 {
     if (ps->len >= 3 && memcmp(ps->src, "\xEF\xBB\xBF", 3) == 0)
         ps->pos = 3;
-    while (ps->pos < ps->len && ps->errors < DG_PREFAB_MAX_ERRORS && ps->status != DG_E_NOMEM)
+    while (ps->pos < ps->len && !dgi_text_stopped(&ps->err))
     {
         if (ps->state == PREFAB_ST_MAP)
             map_rows_fast(ps);
@@ -740,7 +740,7 @@ static void run(prefab_parser *ps)
         ps->ll = (int32_t)n;
         line(ps);
     }
-    if (ps->errors >= DG_PREFAB_MAX_ERRORS || ps->status == DG_E_NOMEM)
+    if (dgi_text_stopped(&ps->err))
         return;
     ps->line++;
     if (!ps->seen_magic)
@@ -808,10 +808,8 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     memset(ps, 0, offsetof(prefab_parser, tok));
     ps->src = text ? text : "";
     ps->len = length;
-    ps->source = source_name ? source_name : "<input>";
-    ps->on_error = on_error;
-    ps->user = user;
-    ps->diag = diag;
+    ps->err = (dgi_text_errors){.source = source_name ? source_name : "<input>", .diag = diag,
+                                .on_error = on_error, .user = user, .max = DG_PREFAB_MAX_ERRORS};
     ps->set = s;
     ps->file_snapshot = -1;
     ps->allowed_legend = -1;
@@ -826,9 +824,9 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     s->cells_cap = s->cells ? length : 0;
     if (dgi_parse_default_legend(ps))
         run(ps);
-    dg_status st = ps->status;
+    dg_status st = ps->err.status;
     if (st == DG_OK && (dgi_pick_build(s) != DG_OK || dgi_solid_build(s) != DG_OK || dgi_random_build(s) != DG_OK))
-        st = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while indexing prefabs", ps->source);
+        st = dgi_fail(diag, DG_E_NOMEM, "%s: out of memory while indexing prefabs", ps->err.source);
     dgi_free(allocator, ps, sizeof *ps);
     if (st != DG_OK)
     {

@@ -8,31 +8,11 @@
 
 void dgi_parse_error(prefab_parser *ps, int32_t line, int32_t col, const char *fmt, ...)
 {
-    if (ps->errors >= DG_PREFAB_MAX_ERRORS)
-        return;
-    dg_diag d;
     va_list ap;
     va_start(ap, fmt);
-    dgi_diag_vsource(&d, DG_E_PARSE, ps->source, line, col, fmt, ap);
-    va_end(ap);
-    if (ps->errors == 0)
-    {
-        ps->status = DG_E_PARSE;
-        if (ps->diag)
-            *ps->diag = d;
-    }
-    ps->errors++;
-    if (ps->p)
+    if (dgi_text_verror(&ps->err, DG_E_PARSE, line, col, fmt, ap) && ps->p)
         ps->p_bad = 1;
-    if (ps->on_error)
-        ps->on_error(ps->user, &d);
-}
-
-void dgi_parse_oom(prefab_parser *ps)
-{
-    if (ps->status != DG_E_NOMEM)
-        dgi_fail(ps->diag, DG_E_NOMEM, "%s: out of memory while parsing prefabs", ps->source);
-    ps->status = DG_E_NOMEM;
+    va_end(ap);
 }
 
 /* Copies a token for messages (bounded, printable). */

@@ -38,13 +38,8 @@ typedef struct prefab_flow {
 typedef struct prefab_parser {
     const char *src;
     size_t len, pos;
-    const char *source;
     int32_t line;
-    dg_diag_fn on_error;
-    void *user;
-    dg_diag *diag;
-    int32_t errors;
-    dg_status status;
+    dgi_text_errors err; /* the source's name, the errors so far and where they go */
     dg_prefab_set *set;
     int state, legend_in_prefab, seen_magic;
     int32_t legend_line;
@@ -83,7 +78,7 @@ typedef struct prefab_parser {
              dgi_grow(dgi_set_alloc((ps)->set), (void **)&(ps)->set->arr, &(ps)->set->cap, \
                       (ps)->set->count + 1, sizeof *(ps)->set->arr) == DG_OK              \
          ? 1                                                                              \
-         : (dgi_parse_oom(ps), 0))
+         : (dgi_text_oom(&(ps)->err, "prefabs"), 0))
 
 #define PREFAB_MAX_WEIGHT 1000000 /* of a prefab or a substitution's choice */
 
@@ -126,14 +121,12 @@ static inline int prefab_is_glyph(int c)
 }
 
 /* parse_lex.c: errors, and reading words. */
-/* Reports an error at line:col (counted, the first kept in diag; marks the prefab bad). */
+/* Reports an error at line:col (to ps->err; marks the prefab bad). */
 void dgi_parse_error(prefab_parser *ps, int32_t line, int32_t col, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(DGI_PRINTF_FORMAT, 4, 5)))
 #endif
     ;
-/* Reports running out of memory (once). */
-void dgi_parse_oom(prefab_parser *ps);
 /* The token, bounded and printable, for messages. */
 const char *dgi_parse_tok_str(const prefab_token *t, char *buf, size_t size);
 /* Checks a name token and copies it to out (DG_NAME_MAX bytes); 0 (reported) if bad. */
