@@ -8,9 +8,8 @@
 #define ROLES_FILE_MAX ((size_t)1 << 20) /* bytes dg_roles_load reads at most */
 
 typedef struct rparser {
-    const char *source;
+    dgi_text_errors err; /* the source's name and the first error, which ends the parse */
     int32_t line;
-    dg_diag *diag;
 } rparser;
 
 typedef struct word {
@@ -21,15 +20,12 @@ typedef struct word {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(DGI_PRINTF_FORMAT, 4, 5)))
 #endif
-static dg_status perr(const rparser *p, dg_status st, int32_t col, const char *fmt, ...)
+static dg_status perr(rparser *p, dg_status st, int32_t col, const char *fmt, ...)
 {
-    if (p->diag)
-    {
-        va_list ap;
-        va_start(ap, fmt);
-        dgi_diag_vsource(p->diag, st, p->source, p->line, col, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    dgi_text_verror(&p->err, st, p->line, col, fmt, ap);
+    va_end(ap);
     return st;
 }
 
@@ -40,7 +36,7 @@ static int word_is(word w, const char *s)
 
 /* An integer of w's bytes [from, to): DG_OK, DG_E_PARSE (not a number) or
  * DG_E_INVALID (beyond int32). */
-static dg_status number(const rparser *p, word w, int32_t from, int32_t to, int32_t *out)
+static dg_status number(rparser *p, word w, int32_t from, int32_t to, int32_t *out)
 {
     int neg = from < to && w.s[from] == '-';
     int32_t i = from + neg;
@@ -62,7 +58,7 @@ static dg_status number(const rparser *p, word w, int32_t from, int32_t to, int3
 }
 
 /* A range "A", "A..B", "A.." or "..B" (open ends take lo and hi) within [lo, hi]. */
-static dg_status range(const rparser *p, word w, int32_t lo, int32_t hi, int32_t *a, int32_t *b)
+static dg_status range(rparser *p, word w, int32_t lo, int32_t hi, int32_t *a, int32_t *b)
 {
     int32_t dots = -1;
     for (int32_t i = 0; i + 1 < w.n && dots < 0; i++)
@@ -91,7 +87,7 @@ static dg_status range(const rparser *p, word w, int32_t lo, int32_t hi, int32_t
 }
 
 /* Index of w among the words of list ("a|b|c"), stored in *out; else DG_E_INVALID. */
-static dg_status choice(const rparser *p, word w, const char *key, const char *list, int32_t *out)
+static dg_status choice(rparser *p, word w, const char *key, const char *list, int32_t *out)
 {
     int32_t i = 0;
     for (const char *s = list; *s; i++)
@@ -113,7 +109,7 @@ static const char *const keys[] = {"count", "weight", "rank", "route", "dead_end
 #define KEY_COUNT 10
 
 /* One key=value word into rule r. */
-static dg_status set_key(const rparser *p, int32_t key, word v, dg_role_rule *r)
+static dg_status set_key(rparser *p, int32_t key, word v, dg_role_rule *r)
 {
     switch (key)
     {
@@ -170,7 +166,7 @@ static int32_t split(const char *s, int32_t n, word *out, int32_t max)
 }
 
 /* One rule line of `count` words into r. */
-static dg_status parse_rule(const rparser *p, const word *w, int32_t count, dg_role_rule *r)
+static dg_status parse_rule(rparser *p, const word *w, int32_t count, dg_role_rule *r)
 {
     if (memchr(w[0].s, '=', (size_t)w[0].n))
         return perr(p, DG_E_PARSE, w[0].col, "a rule starts with its role's name");
@@ -215,7 +211,7 @@ dg_status dg_roles_parse(const char *text, size_t length, const char *source_nam
                         !count ? "count" : !text ? "text" : "rules");
     if (cap < 0)
         return dgi_fail(diag, DG_E_INVALID, "roles_parse: cap %d is negative", (int)cap);
-    rparser p = {source_name ? source_name : "roles", 0, diag};
+    rparser p = {.err = {.source = source_name ? source_name : "roles", .diag = diag, .max = 1}};
     dg_role_rule table[DG_ROLES_MAX];
     int32_t n = 0;
     for (size_t pos = 0; pos < length;)
@@ -250,7 +246,8 @@ dg_status dg_roles_parse(const char *text, size_t length, const char *source_nam
         n++;
     }
     if (n > cap)
-        return dgi_fail(diag, DG_E_BUFFER, "%s: %d rules, room for %d", p.source, (int)n, (int)cap);
+        return dgi_fail(diag, DG_E_BUFFER, "%s: %d rules, room for %d", p.err.source, (int)n,
+                        (int)cap);
     if (n > 0)
         memcpy(rules, table, (size_t)n * sizeof *rules);
     *count = n;

@@ -55,17 +55,10 @@ void dgi_diag_ok(dg_diag *diag);
 /* textin.c: for the readers of the text formats. A name's characters
  * (letters, digits, '_', '.', '-'); a decimal number of 1 to 9 digits in
  * s[0..n) into *out (0 if it is not one); s[0..n) for a message, at most
- * size - 1 bytes, '?' for a byte that does not print; *d filled with status
- * and "source:line:col: " then the message. */
+ * size - 1 bytes, '?' for a byte that does not print. */
 int dgi_name_char(int c);
 int dgi_parse_uint(const char *s, int32_t n, int32_t *out);
 const char *dgi_printable(const char *s, int32_t n, char *buf, size_t size);
-void dgi_diag_vsource(dg_diag *d, dg_status status, const char *source, int32_t line,
-                      int32_t col, const char *fmt, va_list ap)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(DGI_PRINTF_FORMAT, 6, 0)))
-#endif
-    ;
 /* Where a reader's errors go, each as "source:line:col: message": the first
  * sets status and is copied to *diag, each of the first max goes to on_error
  * (either NULL: not wanted), and those after max are dropped. */

@@ -35,24 +35,18 @@ const char *dgi_printable(const char *s, int32_t n, char *buf, size_t size)
     return buf;
 }
 
-void dgi_diag_vsource(dg_diag *d, dg_status status, const char *source, int32_t line,
-                      int32_t col, const char *fmt, va_list ap)
-{
-    d->status = status;
-    d->line = line;
-    d->column = col;
-    int k = snprintf(d->message, sizeof d->message, "%s:%d:%d: ", source, (int)line, (int)col);
-    if (k >= 0 && (size_t)k < sizeof d->message)
-        vsnprintf(d->message + k, sizeof d->message - (size_t)k, fmt, ap);
-}
-
 int dgi_text_verror(dgi_text_errors *e, dg_status status, int32_t line, int32_t col,
                     const char *fmt, va_list ap)
 {
     if (e->errors >= e->max)
         return 0;
     dg_diag d;
-    dgi_diag_vsource(&d, status, e->source, line, col, fmt, ap);
+    d.status = status;
+    d.line = line;
+    d.column = col;
+    int k = snprintf(d.message, sizeof d.message, "%s:%d:%d: ", e->source, (int)line, (int)col);
+    if (k >= 0 && (size_t)k < sizeof d.message)
+        vsnprintf(d.message + k, sizeof d.message - (size_t)k, fmt, ap);
     if (e->errors++ == 0)
     {
         e->status = status;

@@ -27,9 +27,7 @@ typedef struct edge_names {
 typedef struct parser {
     const char *src;
     size_t len, pos;
-    const char *source;
-    dg_diag *diag;
-    dg_status status;
+    dgi_text_errors err; /* the source's name and the first error, the only one kept */
     int32_t line;
     int loading;      /* 1: dg_graph_load, which may read a `prefabs` file */
     int seen_magic, seen_level;
@@ -47,26 +45,8 @@ typedef struct parser {
 
 /* ---- errors ---------------------------------------------------------------- */
 
-static void perr(parser *ps, dg_status status, int32_t line, int32_t col, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(DGI_PRINTF_FORMAT, 5, 6)))
-#endif
-    ;
-
-static void perr(parser *ps, dg_status status, int32_t line, int32_t col, const char *fmt, ...)
-{
-    if (ps->status != DG_OK)
-        return;
-    ps->status = status;
-    if (!ps->diag)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    dgi_diag_vsource(ps->diag, status, ps->source, line, col, fmt, ap);
-    va_end(ap);
-}
-
-#define PERR(ps, t, ...) perr((ps), DG_E_PARSE, (ps)->line, (t)->col, __VA_ARGS__)
+/* A syntax error at token t of the current line. */
+#define PERR(ps, t, ...) dgi_text_error(&(ps)->err, DG_E_PARSE, (ps)->line, (t)->col, __VA_ARGS__)
 
 /* A token for messages: bounded, printable. */
 static const char *tok_str(const token *t, char *buf, size_t size)
@@ -99,13 +79,15 @@ static int tokenize(parser *ps, const char *l, int32_t n)
         if (i < n && l[i] != ' ' && l[i] != '\t')
         {
             uint8_t c = (uint8_t)l[i];
-            perr(ps, DG_E_PARSE, ps->line, i + 1, c >= 0x80 ? "non-ASCII byte 0x%02X outside a "
-                 "comment" : "control byte 0x%02X", c);
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, i + 1,
+                           c >= 0x80 ? "non-ASCII byte 0x%02X outside a comment"
+                                     : "control byte 0x%02X", c);
             return 0;
         }
         if (ps->ntok == MAX_TOKENS)
         {
-            perr(ps, DG_E_PARSE, ps->line, start + 1, "more than %d words on one line", MAX_TOKENS);
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, start + 1,
+                           "more than %d words on one line", MAX_TOKENS);
             return 0;
         }
         token *t = &ps->tok[ps->ntok++];
@@ -126,8 +108,9 @@ static int take_name(parser *ps, const token *t, const char *what, char *out)
     for (int32_t i = 0; i < t->n; i++)
         if (!dgi_name_char((uint8_t)t->s[i]))
         {
-            perr(ps, DG_E_PARSE, ps->line, t->col + i,
-                 "invalid character in %s (allowed: letters, digits, '_', '.', '-')", what);
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, t->col + i,
+                           "invalid character in %s (allowed: letters, digits, '_', '.', '-')",
+                           what);
             return 0;
         }
     if (t->n == 0)
@@ -237,7 +220,7 @@ static void level_line(parser *ps)
     ps->seen_level = 1;
     ps->level_at = (place){ps->line, ps->tok[0].col};
     unsigned seen = 0;
-    for (int32_t i = 1; i < ps->ntok && ps->status == DG_OK; i++)
+    for (int32_t i = 1; i < ps->ntok && ps->err.status == DG_OK; i++)
     {
         token k, v;
         if (!key_value(ps, i, &k, &v))
@@ -248,7 +231,7 @@ static void level_line(parser *ps)
             take_number(ps, &v, "corridor_width", 1, 3, &ps->g.corridor_width);
         else if (tok_is(&k, "extra_connections") && once(ps, &k, 4, &seen))
             take_number(ps, &v, "extra_connections", 0, 1, &ps->g.extra_connections);
-        else if (ps->status == DG_OK)
+        else if (ps->err.status == DG_OK)
             PERR(ps, &k, "unknown level key '%s' (expected room_distance, corridor_width, "
                  "extra_connections)", tok_str(&k, b, sizeof b));
     }
@@ -310,7 +293,7 @@ static void node_keys(parser *ps, dg_graph_node *n)
 {
     char b[40];
     unsigned seen = 0;
-    for (int32_t i = 2; i < ps->ntok && ps->status == DG_OK; i++)
+    for (int32_t i = 2; i < ps->ntok && ps->err.status == DG_OK; i++)
     {
         token k, v;
         if (!key_value(ps, i, &k, &v))
@@ -321,14 +304,14 @@ static void node_keys(parser *ps, dg_graph_node *n)
             take_size(ps, &v, n);
         else if (tok_is(&k, "templates") && once(ps, &k, 4, &seen))
             take_name(ps, &v, "templates", n->templates);
-        else if (ps->status == DG_OK)
+        else if (ps->err.status == DG_OK)
             PERR(ps, &k, "unknown node key '%s' (expected role, size, templates)",
                  tok_str(&k, b, sizeof b));
     }
-    if (ps->status == DG_OK && (seen & 6) == 6)
+    if (ps->err.status == DG_OK && (seen & 6) == 6)
         PERR(ps, &ps->tok[1], "node '%s' has both size= and templates= (a node is a rectangle "
              "or a template)", n->name);
-    else if (ps->status == DG_OK && !(seen & 6))
+    else if (ps->err.status == DG_OK && !(seen & 6))
         PERR(ps, &ps->tok[1], "node '%s' needs size=WIDTHxHEIGHT or templates=NAME", n->name);
 }
 
@@ -375,7 +358,7 @@ static void edge_words(parser *ps, int32_t e, dg_graph_edge *x)
     char b[40];
     unsigned seen = 0;
     place length_at = {0, 0}, lock_at = {0, 0};
-    for (int32_t i = 3; i < ps->ntok && ps->status == DG_OK; i++)
+    for (int32_t i = 3; i < ps->ntok && ps->err.status == DG_OK; i++)
     {
         const token *t = &ps->tok[i];
         token k, v;
@@ -410,23 +393,23 @@ static void edge_words(parser *ps, int32_t e, dg_graph_edge *x)
             ps->names[e].key = keep(ps, e, 2, &v);
             ps->names[e].key_at = (place){ps->line, v.col};
         }
-        else if (ps->status == DG_OK)
+        else if (ps->err.status == DG_OK)
             PERR(ps, t, "unknown edge word '%s' (expected door, corridor, length=, lock=, key=, "
                  "secret)", tok_str(t, b, sizeof b));
     }
-    if (ps->status != DG_OK)
+    if (ps->err.status != DG_OK)
         return;
     if (x->kind == DG_EDGE_CORRIDOR && !(seen & 4))
         PERR(ps, &ps->tok[0], "a corridor needs length=MIN..MAX");
     else if (x->kind == DG_EDGE_DOOR && (seen & 4))
-        perr(ps, DG_E_PARSE, length_at.line, length_at.col, "length= is for corridors (add "
-             "'corridor')");
+        dgi_text_error(&ps->err, DG_E_PARSE, length_at.line, length_at.col,
+                       "length= is for corridors (add 'corridor')");
     else if ((seen & 8) && !(seen & 16))
-        perr(ps, DG_E_PARSE, lock_at.line, lock_at.col, "lock= needs key=NODE (the node that "
-             "holds the key)");
+        dgi_text_error(&ps->err, DG_E_PARSE, lock_at.line, lock_at.col,
+                       "lock= needs key=NODE (the node that holds the key)");
     else if ((seen & 16) && !(seen & 8))
-        perr(ps, DG_E_PARSE, ps->names[e].key_at.line, ps->names[e].key_at.col, "key= needs "
-             "lock=N");
+        dgi_text_error(&ps->err, DG_E_PARSE, ps->names[e].key_at.line, ps->names[e].key_at.col,
+                       "key= needs lock=N");
 }
 
 static void edge_line(parser *ps)
@@ -471,8 +454,9 @@ static void line(parser *ps, const char *l, int32_t n)
         if (!tok_is(t, "graph"))
             PERR(ps, t, "expected 'graph 1' as the first line");
         else if (ps->ntok != 2 || !tok_is(&ps->tok[1], "1"))
-            perr(ps, DG_E_PARSE, ps->line, ps->ntok > 1 ? ps->tok[1].col : t->col + 5,
-                 "unsupported format version (expected 'graph 1')");
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->line,
+                           ps->ntok > 1 ? ps->tok[1].col : t->col + 5,
+                           "unsupported format version (expected 'graph 1')");
         return;
     }
     if (tok_is(t, "level"))
@@ -494,7 +478,7 @@ static void run(parser *ps)
 {
     if (ps->len >= 3 && memcmp(ps->src, "\xEF\xBB\xBF", 3) == 0)
         ps->pos = 3;
-    while (ps->pos < ps->len && ps->status == DG_OK)
+    while (ps->pos < ps->len && ps->err.status == DG_OK)
     {
         const char *start = ps->src + ps->pos;
         size_t left = ps->len - ps->pos;
@@ -506,17 +490,19 @@ static void run(parser *ps)
             n--;
         if (n > INT32_MAX / 2)
         {
-            perr(ps, DG_E_PARSE, ps->line, 1, "line longer than %d bytes", INT32_MAX / 2);
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, 1, "line longer than %d bytes",
+                           INT32_MAX / 2);
             return;
         }
         line(ps, start, (int32_t)n);
     }
-    if (ps->status != DG_OK)
+    if (ps->err.status != DG_OK)
         return;
     if (!ps->seen_magic)
-        perr(ps, DG_E_PARSE, 1, 1, "expected 'graph 1' as the first line");
+        dgi_text_error(&ps->err, DG_E_PARSE, 1, 1, "expected 'graph 1' as the first line");
     else if (ps->g.node_count == 0)
-        perr(ps, DG_E_PARSE, ps->line + 1, 1, "the graph has no nodes (expected 'node NAME ...')");
+        dgi_text_error(&ps->err, DG_E_PARSE, ps->line + 1, 1,
+                       "the graph has no nodes (expected 'node NAME ...')");
 }
 
 /* ---- names, then the graph's rules ----------------------------------------------- */
@@ -526,21 +512,22 @@ static int32_t resolve(parser *ps, const token *t, place p)
     char b[40];
     int32_t i = find_node(ps, t);
     if (i < 0)
-        perr(ps, DG_E_PARSE, p.line, p.col, "unknown node '%s'", tok_str(t, b, sizeof b));
+        dgi_text_error(&ps->err, DG_E_PARSE, p.line, p.col, "unknown node '%s'",
+                       tok_str(t, b, sizeof b));
     return i;
 }
 
 static void resolve_edges(parser *ps)
 {
-    for (int32_t e = 0; e < ps->g.edge_count && ps->status == DG_OK; e++)
+    for (int32_t e = 0; e < ps->g.edge_count && ps->err.status == DG_OK; e++)
     {
         const edge_names *nm = &ps->names[e];
         place at = ps->edge_at[e];
         ps->edges[e].a = resolve(ps, &nm->a, at);
         at.col = nm->b.col;
-        if (ps->status == DG_OK)
+        if (ps->err.status == DG_OK)
             ps->edges[e].b = resolve(ps, &nm->b, at);
-        if (ps->status == DG_OK && nm->key.n)
+        if (ps->err.status == DG_OK && nm->key.n)
             ps->edges[e].key_node = resolve(ps, &nm->key, nm->key_at);
     }
 }
@@ -556,7 +543,7 @@ static void check(parser *ps, int templates)
               : f.edge >= 0 ? ps->edge_at[f.edge]
               : ps->seen_level ? ps->level_at
               : (place){1, 1};
-    perr(ps, d.status, p.line, p.col, "%s", d.message);
+    dgi_text_error(&ps->err, d.status, p.line, p.col, "%s", d.message);
 }
 
 /* Moves the tables into one exact block the graph owns. */
@@ -566,7 +553,7 @@ static dg_status publish(parser *ps, const dg_allocator *allocator, dg_prefab_se
     int32_t nn = ps->g.node_count, ne = ps->g.edge_count;
     dgi_graph_block *block = dgi_alloc(allocator, dgi_graph_block_size(nn, ne));
     if (!block)
-        return dgi_fail(diag, DG_E_NOMEM, "%s: out of memory for the graph", ps->source);
+        return dgi_fail(diag, DG_E_NOMEM, "%s: out of memory for the graph", ps->err.source);
     block->prefabs = prefabs;
     dg_graph_node *nodes = (dg_graph_node *)(void *)(block + 1);
     dg_graph_edge *edges = (dg_graph_edge *)(void *)(nodes + nn);
@@ -595,13 +582,15 @@ static dg_status load_prefabs(parser *ps, const char *graph_path, const dg_alloc
     int k = snprintf(path, sizeof path, "%.*s%s", dir, graph_path, ps->prefabs_file);
     if (k < 0 || (size_t)k >= sizeof path)
     {
-        perr(ps, DG_E_INVALID, ps->prefabs_at.line, ps->prefabs_at.col, "prefab path too long");
-        return ps->status;
+        place at = ps->prefabs_at;
+        dgi_text_error(&ps->err, DG_E_INVALID, at.line, at.col, "prefab path too long");
+        return ps->err.status;
     }
     dg_diag d;
     dg_status st = dg_prefab_load(path, allocator, NULL, NULL, set, &d);
     if (st != DG_OK)
-        perr(ps, st, ps->prefabs_at.line, ps->prefabs_at.col, "prefabs: %s", d.message);
+        dgi_text_error(&ps->err, st, ps->prefabs_at.line, ps->prefabs_at.col, "prefabs: %s",
+                       d.message);
     return st;
 }
 
@@ -621,22 +610,22 @@ static dg_status parse(const char *text, size_t length, const char *source_name,
     memset(ps, 0, offsetof(parser, tok));
     ps->src = text ? text : "";
     ps->len = length;
-    ps->source = source_name ? source_name : "<input>";
-    ps->diag = diag;
+    ps->err = (dgi_text_errors){.source = source_name ? source_name : "<input>", .diag = diag,
+                                .max = 1};
     ps->loading = loading;
     dg_graph_init(&ps->g);
     ps->g.nodes = ps->nodes;
     ps->g.edges = ps->edges;
     run(ps);
-    if (ps->status == DG_OK)
+    if (ps->err.status == DG_OK)
         resolve_edges(ps);
     dg_prefab_set *prefabs = NULL;
-    if (ps->status == DG_OK && ps->prefabs_file[0])
+    if (ps->err.status == DG_OK && ps->prefabs_file[0])
         load_prefabs(ps, source_name ? source_name : "", allocator, &prefabs);
     ps->g.prefabs = prefabs;
-    if (ps->status == DG_OK)
+    if (ps->err.status == DG_OK)
         check(ps, prefabs != NULL);
-    dg_status st = ps->status;
+    dg_status st = ps->err.status;
     if (st == DG_OK)
         st = publish(ps, allocator, prefabs, graph, diag);
     if (st != DG_OK)
