@@ -65,7 +65,7 @@ static int connected_without(const dgi_layout *L, int32_t a, int32_t b, int32_t 
         int32_t u = queue[head++];
         for (int32_t k = 0; k < L->deg[u]; k++)
         {
-            int32_t e = L->adj[u][k], v = other_end(&L->g->edges[e], u);
+            int32_t e = L->adj[u][k], v = layout_other_end(&L->g->edges[e], u);
             if (e != skip && !seen[v])
                 seen[v] = 1, queue[tail++] = v;
         }
@@ -109,7 +109,7 @@ static void place_order(dgi_layout *L, int32_t n, int most_tied)
         done[n] = 1;
         for (int32_t j = 0; j < L->deg[n]; j++)
         {
-            int32_t e = L->adj[n][j], m = other_end(&g->edges[e], n);
+            int32_t e = L->adj[n][j], m = layout_other_end(&g->edges[e], n);
             ties[m]++;
             if (reached[m] < 0)
                 reached[m] = count++, L->parent_edge[m] = e;
@@ -140,7 +140,7 @@ static int meets(dgi_box p, dgi_box q)
 /* Grows all to cover q too. */
 static void extend(dgi_box *all, dgi_box q)
 {
-    *all = (dgi_box){imin(all->x0, q.x0), imin(all->y0, q.y0), imax(all->x1, q.x1), imax(all->y1, q.y1)};
+    *all = (dgi_box){layout_imin(all->x0, q.x0), layout_imin(all->y0, q.y0), layout_imax(all->x1, q.x1), layout_imax(all->y1, q.y1)};
 }
 
 /* The footprints are also indexed by square buckets of the grid, so a test
@@ -165,8 +165,8 @@ static void bucket_reset(dgi_layout *L)
 /* The buckets q meets (clamped to the grid: a box beyond it meets its edge's). */
 static void bucket_span(const dgi_layout *L, dgi_box q, int32_t *c0, int32_t *r0, int32_t *c1, int32_t *r1)
 {
-    *c0 = imin(imax(q.x0, 0), L->w - 1) >> L->bshift, *c1 = imin(imax(q.x1, 0), L->w - 1) >> L->bshift;
-    *r0 = imin(imax(q.y0, 0), L->h - 1) >> L->bshift, *r1 = imin(imax(q.y1, 0), L->h - 1) >> L->bshift;
+    *c0 = layout_imin(layout_imax(q.x0, 0), L->w - 1) >> L->bshift, *c1 = layout_imin(layout_imax(q.x1, 0), L->w - 1) >> L->bshift;
+    *r0 = layout_imin(layout_imax(q.y0, 0), L->h - 1) >> L->bshift, *r1 = layout_imin(layout_imax(q.y1, 0), L->h - 1) >> L->bshift;
 }
 
 /* Sets (on) or clears bit `bit` of word `word` of every bucket q meets
@@ -218,13 +218,13 @@ static void room_set(dgi_layout *L, int32_t n, int on)
     L->placed[n] = (uint8_t)on;
     L->rooms_placed = on ? L->rooms_placed | 1ULL << n : L->rooms_placed & ~(1ULL << n);
     if (L->bucket)
-        bucket_mark(L, grow(L->room[n], 1), -1, n, on);
+        bucket_mark(L, layout_grow(L->room[n], 1), -1, n, on);
 }
 
 static void corr_clear(dgi_layout *L, int32_t e)
 {
     for (int32_t i = 0; L->bucket && L->has_corr[e] && i < L->corr[e].legs; i++)
-        bucket_mark(L, grow(L->corr[e].leg[i], 1), e >> 6, e & 63, 0);
+        bucket_mark(L, layout_grow(L->corr[e].leg[i], 1), e >> 6, e & 63, 0);
     L->has_corr[e] = 0;
     L->corr_placed[e >> 6] &= ~(1ULL << (e & 63));
 }
@@ -236,17 +236,7 @@ static void corr_set(dgi_layout *L, int32_t e, const dgi_route *r)
     L->has_corr[e] = 1;
     L->corr_placed[e >> 6] |= 1ULL << (e & 63);
     for (int32_t i = 0; L->bucket && i < r->legs; i++)
-        bucket_mark(L, grow(r->leg[i], 1), e >> 6, e & 63, 1);
-}
-
-/* The index of m's lowest set bit (m != 0), by a de Bruijn sequence. */
-static int32_t lowest_bit(uint64_t m)
-{
-    static const uint8_t at[64] = {
-        0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28, 62, 5,  39, 46, 44, 42,
-        22, 9,  24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21,
-        23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
-    return at[((m & (0 - m)) * 0x022FDD63CC95386DULL) >> 58];
+        bucket_mark(L, layout_grow(r->leg[i], 1), e >> 6, e & 63, 1);
 }
 
 /* 1 if a corridor's footprint (other than edge skip) meets q. */
@@ -255,14 +245,14 @@ static int corridors_meet(const dgi_layout *L, dgi_box q, int32_t skip)
     for (int32_t k = 0; k * 64 < L->g->edge_count; k++)
         for (uint64_t m = corridors_near(L, q, k); m; m &= m - 1)
         {
-            int32_t e = k * 64 + lowest_bit(m);
+            int32_t e = k * 64 + dgi_lowest_bit64(m);
             if (e != skip)
                 for (int32_t i = 0; i < L->corr[e].legs; i++)
-                    if (meets(q, grow(L->corr[e].leg[i], 1)))
+                    if (meets(q, layout_grow(L->corr[e].leg[i], 1)))
                         return 1;
         }
     for (int32_t k = 0; k < L->extras; k++)
-        if (meets(q, grow(L->extra[k].leg[0], 1)))
+        if (meets(q, layout_grow(L->extra[k].leg[0], 1)))
             return 1;
     return 0;
 }
@@ -281,7 +271,7 @@ static int inside(const dgi_layout *L, dgi_box q) /* q and its walls inside the 
 /* 1 if door cell k of template node n already serves an edge other than skip. */
 static int door_taken(const dgi_layout *L, int32_t n, int32_t k, int32_t skip)
 {
-    dg_point d = tdoor_at(L, n, k);
+    dg_point d = layout_tdoor_at(L, n, k);
     for (int32_t j = 0; j < L->deg[n]; j++)
     {
         int32_t e = L->adj[n][j];
@@ -309,13 +299,13 @@ static int32_t free_door(dgi_layout *L, int32_t n, int sides, int32_t skip)
     for (int32_t k = 0; k < L->tdoors[n]; k++)
         if ((sides >> L->tdoor[n][k].side & 1) && (!L->placed[n] || !door_taken(L, n, k, skip)))
             ok[count++] = k;
-    return count ? ok[draw(L, 0, count - 1)] : -1;
+    return count ? ok[layout_draw(L, 0, count - 1)] : -1;
 }
 
 /* The place along its side of door cell k of n: a column on N/S, a row on E/W. */
 static int32_t door_coord(const dgi_layout *L, int32_t n, int32_t k)
 {
-    dg_point d = tdoor_at(L, n, k);
+    dg_point d = layout_tdoor_at(L, n, k);
     return L->tdoor[n][k].side & 1 ? d.y : d.x;
 }
 
@@ -324,8 +314,8 @@ static int32_t door_coord(const dgi_layout *L, int32_t n, int32_t k)
  * which the route's door check then refuses). */
 static int32_t attach_coord(dgi_layout *L, int32_t n, int sides, int32_t lo, int32_t hi, int32_t skip)
 {
-    if (!is_template(L, n))
-        return draw(L, lo, hi);
+    if (!layout_is_template(L, n))
+        return layout_draw(L, lo, hi);
     int32_t k = free_door(L, n, sides, skip);
     return k < 0 ? lo : door_coord(L, n, k);
 }
@@ -333,11 +323,11 @@ static int32_t attach_coord(dgi_layout *L, int32_t n, int sides, int32_t lo, int
 /* 1 if door run q of a route is at a door cell of node n (any cell of a rectangle). */
 static int at_door_cell(const dgi_layout *L, int32_t n, dgi_box q)
 {
-    if (!is_template(L, n))
+    if (!layout_is_template(L, n))
         return 1;
     for (int32_t k = 0; k < L->tdoors[n]; k++)
     {
-        dg_point d = tdoor_at(L, n, k);
+        dg_point d = layout_tdoor_at(L, n, k);
         if (q.x0 == d.x && q.x1 == d.x && q.y0 == d.y && q.y1 == d.y)
             return 1;
     }
@@ -348,13 +338,13 @@ static int at_door_cell(const dgi_layout *L, int32_t n, dgi_box q)
 static int template_pick(dgi_layout *L, int32_t n)
 {
     const dg_prefab_set *set = L->g->prefabs;
-    int32_t i = L->tpl_list[L->tpl_first[n] + draw(L, 0, L->tpl_count[n] - 1)];
+    int32_t i = L->tpl_list[L->tpl_first[n] + layout_draw(L, 0, L->tpl_count[n] - 1)];
     int32_t mask = dgi_template_orientations(set, i) & 0xFF, bits = 0, o = 0;
     if (!mask)
         mask = 1;
     for (int32_t b = 0; b < 8; b++)
         bits += mask >> b & 1;
-    for (int32_t k = draw(L, 0, bits - 1); o < 8; o++)
+    for (int32_t k = layout_draw(L, 0, bits - 1); o < 8; o++)
         if ((mask >> o & 1) && k-- == 0)
             break;
     L->tpl[n] = i;
@@ -376,13 +366,13 @@ static int route_fits(const dgi_layout *L, const dgi_route *r, int32_t e)
 {
     for (int32_t i = 0; i < r->legs; i++)
     {
-        dgi_box leg = r->leg[i], walls = grow(leg, 1);
+        dgi_box leg = r->leg[i], walls = layout_grow(leg, 1);
         if (!inside(L, leg) || corridors_meet(L, walls, e))
             return 0;
         for (uint64_t near = rooms_near(L, walls); near; near &= near - 1)
         {
-            int32_t m = lowest_bit(near);
-            if (meets(m == r->a || m == r->b ? leg : walls, grow(L->room[m], 1)))
+            int32_t m = dgi_lowest_bit64(near);
+            if (meets(m == r->a || m == r->b ? leg : walls, layout_grow(L->room[m], 1)))
                 return 0;
         }
     }
@@ -404,14 +394,14 @@ static int route_straight(const dgi_layout *L, int32_t pn, int32_t qn, int side,
         r->door[side == 2 ? 0 : 1] = (dgi_box){at, top.y1 + 1, at + cw - 1, top.y1 + 1};
         r->door[side == 2 ? 1 : 0] = (dgi_box){at, bot.y0 - 1, at + cw - 1, bot.y0 - 1};
         r->length = bot.y0 - top.y1 - 3;
-        return at >= imax(p.x0, q.x0) && at + cw - 1 <= imin(p.x1, q.x1) && r->length >= 1;
+        return at >= layout_imax(p.x0, q.x0) && at + cw - 1 <= layout_imin(p.x1, q.x1) && r->length >= 1;
     }
     dgi_box lft = side == 1 ? p : q, rgt = side == 1 ? q : p;
     r->leg[0] = (dgi_box){lft.x1 + 2, at, rgt.x0 - 2, at + cw - 1};
     r->door[side == 1 ? 0 : 1] = (dgi_box){lft.x1 + 1, at, lft.x1 + 1, at + cw - 1};
     r->door[side == 1 ? 1 : 0] = (dgi_box){rgt.x0 - 1, at, rgt.x0 - 1, at + cw - 1};
     r->length = rgt.x0 - lft.x1 - 3;
-    return at >= imax(p.y0, q.y0) && at + cw - 1 <= imin(p.y1, q.y1) && r->length >= 1;
+    return at >= layout_imax(p.y0, q.y0) && at + cw - 1 <= layout_imin(p.y1, q.y1) && r->length >= 1;
 }
 
 /* An L: leaves p vertically at column xa, turns at row yc and enters q from
@@ -444,18 +434,18 @@ static int route_ell(const dgi_layout *L, int32_t pn, int32_t qn, int32_t xa, in
 static int route_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
 {
     dgi_box p = L->room[a], q = L->room[b];
-    int32_t cw = L->cw, kind = draw(L, 0, 1);
+    int32_t cw = L->cw, kind = layout_draw(L, 0, 1);
     if (kind == 0)
     {
         int side = q.y0 > p.y1 + 3 || q.y1 < p.y0 - 3 ? (q.y0 > p.y1 ? 2 : 0) : (q.x0 > p.x1 ? 1 : 3);
-        int32_t lo = side & 1 ? imax(p.y0, q.y0) : imax(p.x0, q.x0);
-        int32_t hi = (side & 1 ? imin(p.y1, q.y1) : imin(p.x1, q.x1)) - cw + 1;
-        int32_t at = is_template(L, a) || !is_template(L, b)
+        int32_t lo = side & 1 ? layout_imax(p.y0, q.y0) : layout_imax(p.x0, q.x0);
+        int32_t hi = (side & 1 ? layout_imin(p.y1, q.y1) : layout_imin(p.x1, q.x1)) - cw + 1;
+        int32_t at = layout_is_template(L, a) || !layout_is_template(L, b)
                          ? attach_coord(L, a, 1 << side, lo, hi, -1)
                          : attach_coord(L, b, 1 << ((side + 2) & 3), lo, hi, -1);
         return route_straight(L, a, b, side, at, r);
     }
-    int flip = draw(L, 0, 1);
+    int flip = layout_draw(L, 0, 1);
     int32_t pn = flip ? b : a, qn = flip ? a : b;
     dgi_box pp = L->room[pn], qq = L->room[qn];
     /* one draw per statement: the order of a call's arguments is unspecified */
@@ -481,7 +471,7 @@ static int route_three(int32_t cw, dgi_box p, dgi_box q, int32_t xa, int32_t xb,
                        dgi_route *r)
 {
     if (xa < p.x0 || xa + cw - 1 > p.x1 || xb < q.x0 || xb + cw - 1 > q.x1 ||
-        imax(xa, xb) - imin(xa, xb) < cw + 1)
+        layout_imax(xa, xb) - layout_imin(xa, xb) < cw + 1)
         return 0;
     dgi_box room[2] = {p, q};
     int32_t at[2] = {xa, xb}, cells = 0;
@@ -497,7 +487,7 @@ static int route_three(int32_t cw, dgi_box p, dgi_box q, int32_t xa, int32_t xb,
                              : (dgi_box){at[i], yc, at[i] + cw - 1, wy - 1};
         cells += r->leg[2 * i].y1 - r->leg[2 * i].y0 + 1;
     }
-    r->leg[1] = (dgi_box){imin(xa, xb) + cw, yc, imax(xa, xb) - 1, yc + cw - 1};
+    r->leg[1] = (dgi_box){layout_imin(xa, xb) + cw, yc, layout_imax(xa, xb) - 1, yc + cw - 1};
     r->legs = 3;
     r->length = cells + r->leg[1].x1 - r->leg[1].x0 + 1;
     return 1;
@@ -508,15 +498,15 @@ static int route_three(int32_t cw, dgi_box p, dgi_box q, int32_t xa, int32_t xb,
  * beyond both rooms or between them. */
 static int route_three_draw(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
 {
-    int across = draw(L, 0, 1), where = draw(L, 0, 2), slack = draw(L, 0, 3);
+    int across = layout_draw(L, 0, 1), where = layout_draw(L, 0, 2), slack = layout_draw(L, 0, 3);
     int32_t cw = L->cw, sides = across ? 2 | 8 : 1 | 4;
     dgi_box p = across ? transpose(L->room[a]) : L->room[a];
     dgi_box q = across ? transpose(L->room[b]) : L->room[b];
     int32_t xa = attach_coord(L, a, sides, p.x0, p.x1 - cw + 1, -1);
     int32_t xb = attach_coord(L, b, sides, q.x0, q.x1 - cw + 1, -1);
-    int32_t yc = where == 0 ? imin(p.y0, q.y0) - 1 - cw - slack
-               : where == 1 ? imax(p.y1, q.y1) + 2 + slack
-               : draw(L, imin(p.y1, q.y1) + 2, imax(p.y0, q.y0) - 1 - cw);
+    int32_t yc = where == 0 ? layout_imin(p.y0, q.y0) - 1 - cw - slack
+               : where == 1 ? layout_imax(p.y1, q.y1) + 2 + slack
+               : layout_draw(L, layout_imin(p.y1, q.y1) + 2, layout_imax(p.y0, q.y0) - 1 - cw);
     memset(r, 0, sizeof *r);
     r->a = a, r->b = b;
     if (!route_three(cw, p, q, xa, xb, yc, r))
@@ -537,8 +527,8 @@ static int route_close(dgi_layout *L, int32_t e)
     dgi_box p = L->room[x->a], q = L->room[x->b];
     /* cells between the two rooms across and along: a corridor is at least
      * their sum less the walls it passes */
-    int32_t gx = imax(0, imax(q.x0 - p.x1 - 1, p.x0 - q.x1 - 1));
-    int32_t gy = imax(0, imax(q.y0 - p.y1 - 1, p.y0 - q.y1 - 1));
+    int32_t gx = layout_imax(0, layout_imax(q.x0 - p.x1 - 1, p.x0 - q.x1 - 1));
+    int32_t gy = layout_imax(0, layout_imax(q.y0 - p.y1 - 1, p.y0 - q.y1 - 1));
     if (gx + gy - 4 > x->length_max)
         return 0;
     /* straight or L routes first; all failed: round a room between them, or with a step */
@@ -573,8 +563,8 @@ typedef struct bounds { int32_t lo[4], hi[4]; } bounds;
 
 static void bound(bounds *b, int k, int32_t lo, int32_t hi)
 {
-    b->lo[k] = imax(b->lo[k], lo);
-    b->hi[k] = imin(b->hi[k], hi);
+    b->lo[k] = layout_imax(b->lo[k], lo);
+    b->hi[k] = layout_imin(b->hi[k], hi);
 }
 
 /* The first interior row or column beyond m's wall on the side, for a gap. */
@@ -619,16 +609,16 @@ static void tie_bound(const dgi_layout *L, const tie *t, bounds *b)
 static int axis_pick(dgi_layout *L, const bounds *b, int k, int32_t smin, int32_t smax, int32_t align_lo,
                      int32_t align_hi, int32_t *lo, int32_t *hi)
 {
-    int32_t a = imax(b->lo[k], b->lo[k + 1] - smax + 1), z = imin(b->hi[k], b->hi[k + 1] - smin + 1);
+    int32_t a = layout_imax(b->lo[k], b->lo[k + 1] - smax + 1), z = layout_imin(b->hi[k], b->hi[k + 1] - smin + 1);
     if (a > z)
         return 0;
-    int32_t how = draw(L, 0, 3);
-    *lo = how == 0 && align_lo >= a && align_lo <= z ? align_lo : draw(L, a, z);
-    int32_t h0 = imax(b->lo[k + 1], *lo + smin - 1), h1 = imin(b->hi[k + 1], *lo + smax - 1);
+    int32_t how = layout_draw(L, 0, 3);
+    *lo = how == 0 && align_lo >= a && align_lo <= z ? align_lo : layout_draw(L, a, z);
+    int32_t h0 = layout_imax(b->lo[k + 1], *lo + smin - 1), h1 = layout_imin(b->hi[k + 1], *lo + smax - 1);
     if (how == 1 && align_hi >= h0 && align_hi <= h1)
         *hi = align_hi;
     else
-        *hi = draw(L, h0, h1);
+        *hi = layout_draw(L, h0, h1);
     return h0 <= h1;
 }
 
@@ -667,7 +657,7 @@ static int32_t free_axis(dgi_layout *L, int32_t n, const tie *t, int32_t ties, i
                 if (L->tdoor[n][k].side == ((t[i].side + 2) & 3) && v >= lo && v <= hi)
                     fit[count++] = v;
             }
-    return count ? fit[draw(L, 0, count - 1)] : draw(L, lo, hi);
+    return count ? fit[layout_draw(L, 0, count - 1)] : layout_draw(L, lo, hi);
 }
 
 /* Draws a template node: a prefab and orientation, then its place: the
@@ -686,8 +676,8 @@ static int template_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box
         if (anchor < 0 && t[i].side != SIDE_LOOSE)
             anchor = i;
     }
-    int32_t xlo = imax(b.lo[0], b.lo[1] - (w - 2) + 1), xhi = imin(b.hi[0], b.hi[1] - (w - 2) + 1);
-    int32_t ylo = imax(b.lo[2], b.lo[3] - (h - 2) + 1), yhi = imin(b.hi[2], b.hi[3] - (h - 2) + 1);
+    int32_t xlo = layout_imax(b.lo[0], b.lo[1] - (w - 2) + 1), xhi = layout_imin(b.hi[0], b.hi[1] - (w - 2) + 1);
+    int32_t ylo = layout_imax(b.lo[2], b.lo[3] - (h - 2) + 1), yhi = layout_imin(b.hi[2], b.hi[3] - (h - 2) + 1);
     if (xlo > xhi || ylo > yhi)
         return 0;
     int32_t x0 = 0, y0 = 0;
@@ -698,8 +688,8 @@ static int template_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box
         if (k < 0)
             return 0;
         dgi_box m = L->room[a->m];
-        int32_t c = a->at != AT_NONE ? a->at : a->side & 1 ? draw(L, m.y0, m.y1 - L->cw + 1)
-                                                          : draw(L, m.x0, m.x1 - L->cw + 1);
+        int32_t c = a->at != AT_NONE ? a->at : a->side & 1 ? layout_draw(L, m.y0, m.y1 - L->cw + 1)
+                                                          : layout_draw(L, m.x0, m.x1 - L->cw + 1);
         a->at = c;
         if (a->side & 1)
             y0 = c - L->tdoor[n][k].y + 1, x0 = free_axis(L, n, t, ties, 0, xlo, xhi);
@@ -710,8 +700,8 @@ static int template_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box
     }
     else
     {
-        x0 = draw(L, xlo, xhi);
-        y0 = draw(L, ylo, yhi);
+        x0 = layout_draw(L, xlo, xhi);
+        y0 = layout_draw(L, ylo, yhi);
     }
     *out = (dgi_box){x0, y0, x0 + w - 3, y0 + h - 3};
     L->room[n] = *out; /* for the door cells' places; n is not placed yet */
@@ -728,7 +718,7 @@ static int template_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box
  * at a corner need a side of room_distance + 2 cells between them). */
 static int32_t room_min(const dgi_layout *L, int32_t n, int32_t smin, int32_t smax)
 {
-    return L->look_near ? imin(smax, smin + L->crowded[n]) : smin;
+    return L->look_near ? layout_imin(smax, smin + L->crowded[n]) : smin;
 }
 
 /* Narrows b so that n overlaps t's room by the least it may, at one end of
@@ -739,7 +729,7 @@ static void corner_bound(dgi_layout *L, const tie *t, bounds *b)
     dgi_box m = L->room[t->m];
     int across = t->side & 1 ? 2 : 0;
     int32_t s0 = t->side & 1 ? m.y0 : m.x0, s1 = t->side & 1 ? m.y1 : m.x1;
-    if (draw(L, 0, 1))
+    if (layout_draw(L, 0, 1))
         bound(b, across, s1 - t->overlap + 1, s1 - t->overlap + 1);
     else
         bound(b, across + 1, s0 + t->overlap - 1, s0 + t->overlap - 1);
@@ -748,14 +738,14 @@ static void corner_bound(dgi_layout *L, const tie *t, bounds *b)
 /* Draws a rectangle for n meeting every tie; 0 if the ties contradict. */
 static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
 {
-    if (is_template(L, n))
+    if (layout_is_template(L, n))
         return template_draw(L, n, t, ties, out);
     const dg_graph_node *node = &L->g->nodes[n];
     bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
     for (int32_t i = 0; i < ties; i++)
         tie_bound(L, &t[i], &b);
     if (L->look_near && ties && t[0].side != SIDE_LOOSE && t[0].at == AT_NONE &&
-        draw(L, 0, CORNER_DRAWS - 1) == 0)
+        layout_draw(L, 0, CORNER_DRAWS - 1) == 0)
         corner_bound(L, &t[0], &b);
     dgi_box m = ties ? L->room[t[0].m] : (dgi_box){0, 0, 0, 0};
     int32_t wmin = room_min(L, n, node->width_min, node->width_max);
@@ -776,12 +766,12 @@ static int room_fits(const dgi_layout *L, int32_t n, dgi_box q, const tie *t, in
         if (t[i].gap1 == 0)
             wall |= 1ULL << t[i].m;
     for (int32_t k = 0; k < L->deg[n]; k++)
-        near |= 1ULL << other_end(&L->g->edges[L->adj[n][k]], n);
-    dgi_box walls = grow(q, 1), reach = grow(q, 1 + L->d);
+        near |= 1ULL << layout_other_end(&L->g->edges[L->adj[n][k]], n);
+    dgi_box walls = layout_grow(q, 1), reach = layout_grow(q, 1 + L->d);
     for (uint64_t placed = rooms_near(L, reach); placed; placed &= placed - 1)
     {
-        int32_t m = lowest_bit(placed);
-        dgi_box f = grow(L->room[m], 1);
+        int32_t m = dgi_lowest_bit64(placed);
+        dgi_box f = layout_grow(L->room[m], 1);
         if (meets(wall >> m & 1 ? q : walls, f) || (!(near >> m & 1) && meets(reach, f)))
             return 0;
     }
@@ -793,9 +783,9 @@ static int tie_route(dgi_layout *L, int32_t n, const tie *t, dgi_route *r)
 {
     dgi_box m = L->room[t->m], q = L->room[n];
     int vertical = !(t->side & 1);
-    int32_t lo = vertical ? imax(m.x0, q.x0) : imax(m.y0, q.y0);
-    int32_t hi = (vertical ? imin(m.x1, q.x1) : imin(m.y1, q.y1)) - L->cw + 1;
-    int32_t at = t->at != AT_NONE ? t->at : draw(L, lo, hi);
+    int32_t lo = vertical ? layout_imax(m.x0, q.x0) : layout_imax(m.y0, q.y0);
+    int32_t hi = (vertical ? layout_imin(m.x1, q.x1) : layout_imin(m.y1, q.y1)) - L->cw + 1;
+    int32_t at = t->at != AT_NONE ? t->at : layout_draw(L, lo, hi);
     return route_straight(L, t->m, n, t->side, at, r) && route_fits(L, r, t->e);
 }
 
@@ -813,7 +803,7 @@ static int32_t pull_targets(const dgi_layout *L, int32_t n, int32_t *who, int32_
         int32_t u = queue[head++];
         for (int32_t k = 0; k < L->deg[u]; k++)
         {
-            int32_t v = other_end(&g->edges[L->adj[u][k]], u);
+            int32_t v = layout_other_end(&g->edges[L->adj[u][k]], u);
             if (dist[v] >= 0)
                 continue;
             dist[v] = dist[u] + 1;
@@ -855,15 +845,15 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
     {
         int32_t e = L->adj[n][j];
         const dg_graph_edge *x = &L->g->edges[e];
-        if (!L->placed[other_end(x, n)])
+        if (!L->placed[layout_other_end(x, n)])
             continue;
         int corridor = x->kind == DG_EDGE_CORRIDOR, parent = e == L->parent_edge[n];
         int closing = corridor && !parent && mode != TIE_ALL;
         if (closing && !L->look_near)
             continue;
-        t[k].m = other_end(x, n);
+        t[k].m = layout_other_end(x, n);
         t[k].e = e;
-        t[k].side = draw(L, 0, 3);
+        t[k].side = layout_draw(L, 0, 3);
         t[k].gap0 = corridor ? x->length_min : 0;
         t[k].gap1 = corridor ? x->length_max : 0;
         t[k].overlap = corridor ? L->cw : 1;
@@ -878,7 +868,7 @@ static int32_t collect_ties(dgi_layout *L, int32_t n, int mode, tie *t)
             t[k].side = SIDE_LOOSE;
             t[k].gap1 = x->length_max / 2 + 2;
         }
-        else if (is_template(L, t[k].m)) /* n meets one of the template's free door cells */
+        else if (layout_is_template(L, t[k].m)) /* n meets one of the template's free door cells */
         {
             int32_t d = free_door(L, t[k].m, 15, e);
             if (d < 0)
@@ -925,8 +915,8 @@ static int room_commit(dgi_layout *L, int32_t n, const dgi_box *q, const tie *t,
             dgi_box m = L->room[t[i].m];
             int vertical = !(t[i].side & 1);
             int32_t at = t[i].at != AT_NONE ? t[i].at
-                         : vertical ? draw(L, imax(m.x0, q->x0), imin(m.x1, q->x1))
-                                    : draw(L, imax(m.y0, q->y0), imin(m.y1, q->y1));
+                         : vertical ? layout_draw(L, layout_imax(m.x0, q->x0), layout_imin(m.x1, q->x1))
+                                    : layout_draw(L, layout_imax(m.y0, q->y0), layout_imin(m.y1, q->y1));
             int32_t wall = t[i].side == 0 ? q->y1 + 1 : t[i].side == 2 ? q->y0 - 1
                          : t[i].side == 1 ? q->x0 - 1 : q->x1 + 1;
             L->door[t[i].e] = vertical ? (dgi_box){at, wall, at, wall} : (dgi_box){wall, at, wall, at};
@@ -946,7 +936,7 @@ static int room_commit(dgi_layout *L, int32_t n, const dgi_box *q, const tie *t,
         int32_t e = L->adj[n][j];
         const dg_graph_edge *x = &L->g->edges[e];
         if (x->kind == DG_EDGE_CORRIDOR &&
-            L->placed[other_end(x, n)] && !L->has_corr[e])
+            L->placed[layout_other_end(x, n)] && !L->has_corr[e])
         {
             ok = route_close(L, e);
             if (ok)
@@ -979,8 +969,8 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
  * b's intervals on axis k; 0 if there is none. */
 static int axis_fit(const bounds *b, int k, int32_t lo, int32_t smin, int32_t smax, int32_t *hi)
 {
-    *hi = imax(lo + smin - 1, b->lo[k + 1]);
-    return lo >= b->lo[k] && lo <= b->hi[k] && *hi <= imin(b->hi[k + 1], lo + smax - 1);
+    *hi = layout_imax(lo + smin - 1, b->lo[k + 1]);
+    return lo >= b->lo[k] && lo <= b->hi[k] && *hi <= layout_imin(b->hi[k + 1], lo + smax - 1);
 }
 
 /* Looks for a room of n among SCAN_STEPS places spread over each way its
@@ -991,26 +981,26 @@ static int room_scan(dgi_layout *L, int32_t n)
     const dg_graph_node *node = &L->g->nodes[n];
     tie t[DG_GRAPH_DEGREE_MAX];
     int32_t ties = collect_ties(L, n, TIE_ALL, t);
-    if (ties <= 0 || ties > SCAN_TIES || is_template(L, n))
+    if (ties <= 0 || ties > SCAN_TIES || layout_is_template(L, n))
         return 0;
-    int32_t combos = 1 << (2 * ties), first = draw(L, 0, combos - 1);
+    int32_t combos = 1 << (2 * ties), first = layout_draw(L, 0, combos - 1);
     for (int32_t c = 0; c < combos; c++)
     {
         int32_t combo = (first + c) % combos;
         bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
         for (int32_t i = 0; i < ties; i++)
         {
-            if (!is_template(L, t[i].m)) /* a template's tie keeps its door cell's side */
+            if (!layout_is_template(L, t[i].m)) /* a template's tie keeps its door cell's side */
                 t[i].side = combo >> (2 * i) & 3;
             tie_bound(L, &t[i], &b);
         }
-        int32_t x0 = imax(b.lo[0], b.lo[1] - node->width_max + 1), x1 = imin(b.hi[0], b.hi[1] - node->width_min + 1);
-        int32_t y0 = imax(b.lo[2], b.lo[3] - node->height_max + 1), y1 = imin(b.hi[2], b.hi[3] - node->height_min + 1);
+        int32_t x0 = layout_imax(b.lo[0], b.lo[1] - node->width_max + 1), x1 = layout_imin(b.hi[0], b.hi[1] - node->width_min + 1);
+        int32_t y0 = layout_imax(b.lo[2], b.lo[3] - node->height_max + 1), y1 = layout_imin(b.hi[2], b.hi[3] - node->height_min + 1);
         if (x0 > x1 || y0 > y1)
             continue;
         int64_t cols = x1 - x0 + 1, places = cols * (y1 - y0 + 1);
         int64_t step = places / (L->d >= 3 ? SCAN_STEPS_FAR : SCAN_STEPS) + 1;
-        int64_t at = draw(L, 0, (int32_t)(step < INT32_MAX ? step : INT32_MAX) - 1);
+        int64_t at = layout_draw(L, 0, (int32_t)(step < INT32_MAX ? step : INT32_MAX) - 1);
         for (; at < places; at += step)
         {
             dgi_box q;
@@ -1035,12 +1025,12 @@ static int closers_fit(dgi_layout *L, int32_t n)
     for (int32_t j = 0; j < L->deg[n]; j++)
     {
         const dg_graph_edge *x = &L->g->edges[L->adj[n][j]];
-        int32_t c = other_end(x, n), closing = 0;
+        int32_t c = layout_other_end(x, n), closing = 0;
         if (L->placed[c])
             continue;
         for (int32_t k = 0; k < L->deg[c]; k++)
-            closing |= other_end(&L->g->edges[L->adj[c][k]], c) != n &&
-                       L->placed[other_end(&L->g->edges[L->adj[c][k]], c)];
+            closing |= layout_other_end(&L->g->edges[L->adj[c][k]], c) != n &&
+                       L->placed[layout_other_end(&L->g->edges[L->adj[c][k]], c)];
         int rigid = !closing && L->d >= DOOR_LOOK_DISTANCE && x->kind == DG_EDGE_DOOR;
         int fits = !closing && !rigid;
         for (int32_t k = 0; !fits && k < LOOK_DRAWS; k++)
@@ -1065,7 +1055,7 @@ static int waits_for_only(const dgi_layout *L, int32_t c, int32_t m)
 {
     for (int32_t k = 0; k < L->deg[c]; k++)
     {
-        int32_t v = other_end(&L->g->edges[L->adj[c][k]], c);
+        int32_t v = layout_other_end(&L->g->edges[L->adj[c][k]], c);
         if (L->placed[v] && v != m)
             return 0;
     }
@@ -1102,15 +1092,15 @@ static int others_keep_room(dgi_layout *L, int32_t n)
         if (L->has_corr[L->adj[n][k]])
             for (int32_t i = 0; i < L->corr[L->adj[n][k]].legs; i++)
                 extend(&near, L->corr[L->adj[n][k]].leg[i]);
-    near = grow(near, 2 + L->d);
+    near = layout_grow(near, 2 + L->d);
     for (uint64_t placed = rooms_near(L, near); placed; placed &= placed - 1)
     {
-        int32_t m = lowest_bit(placed);
-        if (m == n || !meets(near, grow(L->room[m], 1)))
+        int32_t m = dgi_lowest_bit64(placed);
+        if (m == n || !meets(near, layout_grow(L->room[m], 1)))
             continue;
         for (int32_t k = 0; k < L->deg[m]; k++)
         {
-            int32_t c = other_end(&L->g->edges[L->adj[m][k]], m);
+            int32_t c = layout_other_end(&L->g->edges[L->adj[m][k]], m);
             if (!L->placed[c] && waits_for_only(L, c, m) && !still_fits(L, c))
                 return 0;
         }
@@ -1161,7 +1151,7 @@ static int place_root(dgi_layout *L, int32_t n)
 {
     const dg_graph_node *node = &L->g->nodes[n];
     int32_t w, h;
-    if (is_template(L, n))
+    if (layout_is_template(L, n))
     {
         if (!template_pick(L, n))
             return 0;
@@ -1170,11 +1160,11 @@ static int place_root(dgi_layout *L, int32_t n)
     }
     else
     {
-        w = draw(L, room_min(L, n, node->width_min, node->width_max), node->width_max);
-        h = draw(L, room_min(L, n, node->height_min, node->height_max), node->height_max);
+        w = layout_draw(L, room_min(L, n, node->width_min, node->width_max), node->width_max);
+        h = layout_draw(L, room_min(L, n, node->height_min, node->height_max), node->height_max);
     }
-    int32_t x0 = (L->w - w) / 2 + draw(L, -L->w / 8, L->w / 8);
-    int32_t y0 = (L->h - h) / 2 + draw(L, -L->h / 8, L->h / 8);
+    int32_t x0 = (L->w - w) / 2 + layout_draw(L, -L->w / 8, L->w / 8);
+    int32_t y0 = (L->h - h) / 2 + layout_draw(L, -L->h / 8, L->h / 8);
     dgi_box q = {x0, y0, x0 + w - 1, y0 + h - 1};
     if (!inside(L, q))
         return 0;
@@ -1210,14 +1200,14 @@ static int32_t attempt(dgi_layout *L)
         if (++jumps > BACKJUMPS)
             return n;
         L->fails[n]++;
-        int32_t parent = other_end(&L->g->edges[L->parent_edge[n]], n);
+        int32_t parent = layout_other_end(&L->g->edges[L->parent_edge[n]], n);
         L->crowded[parent] += waits_for_only(L, n, parent);
         if (recentre(L))
         {
             i--;
             continue;
         }
-        int32_t back = imax(1, imin(i - 1, L->rank[parent] - (streak ? 1 << imin(streak, 4) : 0)));
+        int32_t back = layout_imax(1, layout_imin(i - 1, L->rank[parent] - (streak ? 1 << layout_imin(streak, 4) : 0)));
         streak++;
         while (i > back)
             room_remove(L, L->order[--i]);
@@ -1240,14 +1230,14 @@ static void open_components(const dgi_layout *L, int32_t *comp)
         {
             const dg_graph_edge *x = &g->edges[e];
             if (!x->lock && !x->secret)
-                comp[x->a] = comp[x->b] = imin(comp[x->a], comp[x->b]);
+                comp[x->a] = comp[x->b] = layout_imin(comp[x->a], comp[x->b]);
         }
 }
 
 static int joined(const dgi_layout *L, int32_t a, int32_t b)
 {
     for (int32_t k = 0; k < L->deg[a]; k++)
-        if (other_end(&L->g->edges[L->adj[a][k]], a) == b)
+        if (layout_other_end(&L->g->edges[L->adj[a][k]], a) == b)
             return 1;
     return 0;
 }
@@ -1257,12 +1247,12 @@ static int joined(const dgi_layout *L, int32_t a, int32_t b)
 static int extra_route(dgi_layout *L, int32_t a, int32_t b, dgi_route *r)
 {
     dgi_box p = L->room[a], q = L->room[b];
-    int vertical = imin(p.x1, q.x1) - imax(p.x0, q.x0) + 1 >= L->cw;
-    if (!vertical && imin(p.y1, q.y1) - imax(p.y0, q.y0) + 1 < L->cw)
+    int vertical = layout_imin(p.x1, q.x1) - layout_imax(p.x0, q.x0) + 1 >= L->cw;
+    if (!vertical && layout_imin(p.y1, q.y1) - layout_imax(p.y0, q.y0) + 1 < L->cw)
         return 0;
     int side = vertical ? (q.y0 > p.y1 ? 2 : 0) : (q.x0 > p.x1 ? 1 : 3);
-    int32_t lo = vertical ? imax(p.x0, q.x0) : imax(p.y0, q.y0);
-    int32_t hi = (vertical ? imin(p.x1, q.x1) : imin(p.y1, q.y1)) - L->cw + 1, mid = (lo + hi) / 2;
+    int32_t lo = vertical ? layout_imax(p.x0, q.x0) : layout_imax(p.y0, q.y0);
+    int32_t hi = (vertical ? layout_imin(p.x1, q.x1) : layout_imin(p.y1, q.y1)) - L->cw + 1, mid = (lo + hi) / 2;
     for (int32_t k = 0; k <= 2 * (hi - lo); k++)
     {
         int32_t at = mid + (k & 1 ? -(k + 1) / 2 : k / 2);
@@ -1311,10 +1301,10 @@ static void shift_to_middle(const dgi_layout *L, int placed_only, int32_t *dx, i
     dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
     for (int32_t n = 0; n < g->node_count; n++)
         if (!placed_only || L->placed[n])
-            extend(&all, grow(L->room[n], 1));
+            extend(&all, layout_grow(L->room[n], 1));
     for (int32_t e = 0; e < g->edge_count; e++)
         for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
-            extend(&all, grow(L->corr[e].leg[i], 1));
+            extend(&all, layout_grow(L->corr[e].leg[i], 1));
     *dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
     *dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
 }
@@ -1503,7 +1493,7 @@ static int lays_out(dgi_layout *L, int32_t attempts)
 static int64_t room_box_min(const dgi_layout *L, int32_t n)
 {
     const dg_graph_node *node = &L->g->nodes[n];
-    if (!is_template(L, n))
+    if (!layout_is_template(L, n))
         return (int64_t)(node->width_min + 1) * (node->height_min + 1);
     int64_t least = INT64_MAX;
     for (int32_t k = 0; k < L->tpl_count[n]; k++)
@@ -1522,7 +1512,7 @@ static int64_t cells_needed(const dgi_layout *L)
         need += room_box_min(L, n);
     for (int32_t e = 0; e < L->g->edge_count; e++)
         if (L->g->edges[e].kind == DG_EDGE_CORRIDOR)
-            need += (int64_t)imax(1, L->g->edges[e].length_min) * L->cw;
+            need += (int64_t)layout_imax(1, L->g->edges[e].length_min) * L->cw;
     return need;
 }
 

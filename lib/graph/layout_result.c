@@ -33,7 +33,7 @@ static dgi_box special_door(const dgi_layout *L, int32_t e)
 static void draw_route(dg_grid *g, const dgi_route *r)
 {
     for (int32_t i = 0; i < r->legs; i++)
-        fill(g, grow(r->leg[i], 1), DG_TILE_WALL, 1);
+        fill(g, layout_grow(r->leg[i], 1), DG_TILE_WALL, 1);
     for (int32_t i = 0; i < r->legs; i++)
         fill(g, r->leg[i], DG_TILE_CORRIDOR, 0);
     fill(g, r->door[0], DG_TILE_DOOR, 0);
@@ -78,14 +78,14 @@ dg_status dgi_layout_draw(const dgi_layout *L, dg_grid *g, const dg_allocator *a
     (void)a;
     for (int32_t n = 0; n < gr->node_count; n++)
     {
-        if (is_template(L, n))
+        if (layout_is_template(L, n))
         {
             dg_status st = draw_template(L, n, g);
             if (st != DG_OK)
                 return st;
             continue;
         }
-        fill(g, grow(L->room[n], 1), DG_TILE_WALL, 0);
+        fill(g, layout_grow(L->room[n], 1), DG_TILE_WALL, 0);
         fill(g, L->room[n], DG_TILE_FLOOR, 0);
     }
     for (int32_t e = 0; e < gr->edge_count; e++)
@@ -127,10 +127,10 @@ static dg_status add_rooms(const dgi_layout *L, dg_result *r, const dg_grid *gri
         room.rect = (dg_rect){q.x0, q.y0, q.x1 - q.x0 + 1, q.y1 - q.y0 + 1};
         room.kind = DG_ROOM_NORMAL;
         room.prefab = -1;
-        room.parent = L->parent_edge[n] >= 0 ? other_end(&g->edges[L->parent_edge[n]], n) : -1;
+        room.parent = L->parent_edge[n] >= 0 ? layout_other_end(&g->edges[L->parent_edge[n]], n) : -1;
         room.cells = room.rect.w * room.rect.h;
         room.shape = DG_SHAPE_RECT;
-        if (is_template(L, n))
+        if (layout_is_template(L, n))
         {
             room.shape = DG_SHAPE_PREFAB;
             room.kind = DG_ROOM_PREFAB;
@@ -259,7 +259,7 @@ static dg_point template_key(dgi_layout *L, const dg_grid *g, dgi_box k, dg_poin
             count += open_cell(g, x, y) && !(x == start.x && y == start.y);
     if (!count)
         return start;
-    pick = draw(L, 0, count - 1);
+    pick = layout_draw(L, 0, count - 1);
     for (int32_t y = k.y0; y <= k.y1; y++)
         for (int32_t x = k.x0; x <= k.x1; x++)
             if (open_cell(g, x, y) && !(x == start.x && y == start.y) && pick-- == 0)
@@ -286,13 +286,13 @@ static dg_status add_locks(dgi_layout *L, dg_result *r, const dg_grid *grid)
         keyed[x->lock] = 1;
         dgi_box k = L->room[x->key_node];
         dg_point p;
-        if (is_template(L, x->key_node))
+        if (layout_is_template(L, x->key_node))
             p = template_key(L, grid, k, r->start);
         else
             do
             {
-                p.x = draw(L, k.x0, k.x1); /* in order: an initializer's are not sequenced */
-                p.y = draw(L, k.y0, k.y1);
+                p.x = layout_draw(L, k.x0, k.x1); /* in order: an initializer's are not sequenced */
+                p.y = layout_draw(L, k.y0, k.y1);
             } while ((p.x == r->start.x && p.y == r->start.y) && (k.x0 < k.x1 || k.y0 < k.y1));
         st = add_marker(r, p, DG_MARKER_KEY, x->key_node, "key", x->lock);
     }
@@ -342,14 +342,14 @@ static dg_point start_cell(const dgi_layout *L, const dg_grid *g)
 {
     int32_t n = dgi_graph_start_node(L->g), best = INT32_MAX;
     dg_point p = {-1, -1};
-    if (!is_template(L, n))
+    if (!layout_is_template(L, n))
         return p;
     dgi_box q = L->room[n];
     for (int32_t y = q.y0; y <= q.y1; y++)
         for (int32_t x = q.x0; x <= q.x1; x++)
         {
-            int32_t d = imax(2 * x - q.x0 - q.x1, q.x0 + q.x1 - 2 * x) +
-                        imax(2 * y - q.y0 - q.y1, q.y0 + q.y1 - 2 * y);
+            int32_t d = layout_imax(2 * x - q.x0 - q.x1, q.x0 + q.x1 - 2 * x) +
+                        layout_imax(2 * y - q.y0 - q.y1, q.y0 + q.y1 - 2 * y);
             if (open_cell(g, x, y) && d < best)
                 best = d, p = (dg_point){x, y};
         }
@@ -362,7 +362,7 @@ static dg_status add_template_markers(const dgi_layout *L, dg_result *r, const d
     dg_status st = DG_OK;
     for (int32_t n = 0; st == DG_OK && n < L->g->node_count; n++)
     {
-        if (!is_template(L, n))
+        if (!layout_is_template(L, n))
             continue;
         uint8_t *heap;
         const uint8_t *glyphs = template_glyphs(L, n, &heap, &st);

@@ -63,21 +63,21 @@ typedef struct dgi_layout {
     uint64_t rooms_placed, corr_placed[DG_GRAPH_EDGES_MAX / 64]; /* placed[] and has_corr[] as bits */
 } dgi_layout;
 
-static inline int is_template(const dgi_layout *L, int32_t n) { return L->tpl_count[n] > 0; }
+static inline int layout_is_template(const dgi_layout *L, int32_t n) { return L->tpl_count[n] > 0; }
 /* Door cell k of template node n on the grid. */
-static inline dg_point tdoor_at(const dgi_layout *L, int32_t n, int32_t k)
+static inline dg_point layout_tdoor_at(const dgi_layout *L, int32_t n, int32_t k)
 {
     return (dg_point){L->room[n].x0 - 1 + L->tdoor[n][k].x, L->room[n].y0 - 1 + L->tdoor[n][k].y};
 }
 
-static inline int32_t other_end(const dg_graph_edge *e, int32_t n) { return e->a == n ? e->b : e->a; }
-static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
-static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
-static inline int32_t draw(dgi_layout *L, int32_t lo, int32_t hi)
+static inline int32_t layout_other_end(const dg_graph_edge *e, int32_t n) { return e->a == n ? e->b : e->a; }
+static inline int32_t layout_imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t layout_imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t layout_draw(dgi_layout *L, int32_t lo, int32_t hi)
 {
-    return hi <= lo ? lo : lo + (int32_t)dgi_rng_below(&L->rng, (uint32_t)(hi - lo + 1));
+    return dgi_rng_range(&L->rng, lo, hi);
 }
-static inline dgi_box grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
+static inline dgi_box layout_grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
 
 /* Draws the rooms, corridors and doors of a finished layout on g (all void);
  * a template's random glyphs may fail to resolve (DG_E_LIMIT, DG_E_NOMEM). */
