@@ -99,11 +99,9 @@ typedef struct dgi_text_lines {
     int32_t line;    /* the number of the line last returned: 0 before the first */
     int drop_cr;     /* a '\r' ending a line is not part of it */
 } dgi_text_lines;
-enum {
-    DGI_TEXT_BOM = 1, /* start past a UTF-8 byte order mark */
-    DGI_TEXT_CR = 2   /* leave a '\r' ending a line out of it (so "\r\n" ends lines) */
-};
-/* The lines of src[0..len) (src may be NULL if len is 0), with DGI_TEXT_* flags. */
+/* The lines of src[0..len) (src may be NULL if len is 0); DGI_TEXT_BOM starts past
+ * a UTF-8 byte order mark, DGI_TEXT_CR leaves a '\r' ending a line out of it. */
+enum { DGI_TEXT_BOM = 1, DGI_TEXT_CR = 2 };
 dgi_text_lines dgi_text_lines_of(const char *src, size_t len, int flags);
 /* The next line's first byte, with its length (no line end) in *n and its
  * number in t->line; NULL once no line is left. */

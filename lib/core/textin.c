@@ -1,11 +1,9 @@
 /* What every reader of the library's text formats (prefab sets, level graphs,
- * role and spawn tables) shares: its input's lines, the characters of a name,
- * decimal numbers, words quoted in messages, and where errors go, placed as
- * source:line:col. */
+ * role and spawn tables) shares: the lines, the characters of a name, decimal
+ * numbers, words quoted in messages, and where errors go, as source:line:col. */
 #include "core/core.h"
 
 #include <stdio.h>
-#include <string.h>
 
 dgi_text_lines dgi_text_lines_of(const char *src, size_t len, int flags)
 {
@@ -19,11 +17,9 @@ const char *dgi_text_next_line(dgi_text_lines *t, size_t *n)
 {
     if (t->pos >= t->len)
         return NULL;
-    const char *start = t->src + t->pos;
-    size_t left = t->len - t->pos;
-    const char *nl = memchr(start, '\n', left);
-    *n = nl ? (size_t)(nl - start) : left;
-    t->pos += nl ? *n + 1 : *n;
+    const char *start = t->src + t->pos, *nl = memchr(start, '\n', t->len - t->pos);
+    *n = nl ? (size_t)(nl - start) : t->len - t->pos;
+    t->pos += *n + (nl != NULL);
     t->line++;
     if (t->drop_cr && *n > 0 && start[*n - 1] == '\r')
         (*n)--;
