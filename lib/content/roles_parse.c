@@ -9,7 +9,7 @@
 
 typedef struct rparser {
     dgi_text_errors err; /* the source's name and the first error, which ends the parse */
-    int32_t line;
+    dgi_text_lines in;   /* the input, and the number of the line being read */
 } rparser;
 
 typedef struct word {
@@ -24,7 +24,7 @@ static dg_status perr(rparser *p, dg_status st, int32_t col, const char *fmt, ..
 {
     va_list ap;
     va_start(ap, fmt);
-    dgi_text_verror(&p->err, st, p->line, col, fmt, ap);
+    dgi_text_verror(&p->err, st, p->in.line, col, fmt, ap);
     va_end(ap);
     return st;
 }
@@ -211,20 +211,18 @@ dg_status dg_roles_parse(const char *text, size_t length, const char *source_nam
                         !count ? "count" : !text ? "text" : "rules");
     if (cap < 0)
         return dgi_fail(diag, DG_E_INVALID, "roles_parse: cap %d is negative", (int)cap);
-    rparser p = {.err = {.source = source_name ? source_name : "roles", .diag = diag, .max = 1}};
+    /* no flags: a byte order mark is refused below, and a '\r' is a blank */
+    rparser p = {.err = {.source = source_name ? source_name : "roles", .diag = diag, .max = 1},
+                 .in = dgi_text_lines_of(text, length, 0)};
     dg_role_rule table[DG_ROLES_MAX];
     int32_t n = 0;
-    for (size_t pos = 0; pos < length;)
+    const char *s;
+    size_t len;
+    while ((s = dgi_text_next_line(&p.in, &len)) != NULL)
     {
-        const char *s = text + pos;
-        size_t end = pos;
-        while (end < length && text[end] != '\n')
-            end++;
-        p.line++;
-        if (end - pos > 4096)
+        if (len > 4096)
             return perr(&p, DG_E_PARSE, 1, "line longer than 4096 bytes");
-        int32_t ll = (int32_t)(end - pos);
-        pos = end + 1;
+        int32_t ll = (int32_t)len;
         for (int32_t i = 0; i < ll; i++)
             if (s[i] == '\0' || (s[i] & 0x80) || (s[i] < ' ' && s[i] != '\t' && s[i] != '\r'))
                 return perr(&p, DG_E_PARSE, i + 1, "unexpected byte 0x%02X",

@@ -15,9 +15,7 @@ typedef struct token {
 } token;
 
 typedef struct parser {
-    const char *src;
-    size_t len, pos;
-    int32_t line;
+    dgi_text_lines in; /* the input, and the number of the line being read */
     dgi_text_errors err; /* the source's name, the errors so far and where they go */
     int seen_magic;
     const dg_allocator *a;
@@ -28,7 +26,7 @@ typedef struct parser {
 } parser;
 
 /* A syntax error at column col of the current line. */
-#define PERR(ps, col, ...) dgi_text_error(&(ps)->err, DG_E_PARSE, (ps)->line, (col), __VA_ARGS__)
+#define PERR(ps, col, ...) dgi_text_error(&(ps)->err, DG_E_PARSE, (ps)->in.line, (col), __VA_ARGS__)
 
 /* ---- tokens ------------------------------------------------------------------ */
 
@@ -248,7 +246,7 @@ static void entry_line(parser *ps)
     }
     int32_t before = ps->err.errors;
     dg_spawn_entry e;
-    entry_defaults(&e, ps->line);
+    entry_defaults(&e, ps->in.line);
     if (!copy_word(ps, &ps->tok[0], e.name, "name") || !copy_word(ps, &ps->tok[1], e.kind, "kind"))
         return;
     int32_t first = find_entry(ps->entries, ps->count, e.name);
@@ -292,18 +290,10 @@ static void line(parser *ps, const char *l, int32_t n)
 
 static void run(parser *ps)
 {
-    if (ps->len >= 3 && memcmp(ps->src, "\xEF\xBB\xBF", 3) == 0)
-        ps->pos = 3;
-    while (ps->pos < ps->len && !dgi_text_stopped(&ps->err))
+    const char *start;
+    size_t n;
+    while (!dgi_text_stopped(&ps->err) && (start = dgi_text_next_line(&ps->in, &n)) != NULL)
     {
-        const char *start = ps->src + ps->pos;
-        size_t left = ps->len - ps->pos;
-        const char *nl = memchr(start, '\n', left);
-        size_t n = nl ? (size_t)(nl - start) : left;
-        ps->pos += nl ? n + 1 : n;
-        ps->line++;
-        if (n > 0 && start[n - 1] == '\r')
-            n--;
         if (n > (size_t)INT32_MAX / 2)
         {
             PERR(ps, 1, "line too long");
@@ -313,7 +303,7 @@ static void run(parser *ps)
     }
     if (!ps->seen_magic && ps->err.status == DG_OK)
     {
-        ps->line = 1;
+        ps->in.line = 1;
         PERR(ps, 1, "expected 'spawns 1' as the first line");
     }
 }
@@ -382,8 +372,7 @@ dg_status dg_spawn_parse(const char *text, size_t length, const char *source_nam
         return dgi_fail(diag, DG_E_NULL, "spawn_parse: text is NULL");
     parser ps;
     memset(&ps, 0, sizeof ps);
-    ps.src = text ? text : "";
-    ps.len = text ? length : 0;
+    ps.in = dgi_text_lines_of(text, length, DGI_TEXT_BOM | DGI_TEXT_CR);
     ps.err = (dgi_text_errors){.source = source_name ? source_name : "<input>", .diag = diag,
                                .on_error = on_error, .user = user, .max = DG_SPAWN_MAX_ERRORS};
     ps.a = allocator;

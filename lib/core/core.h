@@ -91,6 +91,21 @@ static inline int dgi_text_stopped(const dgi_text_errors *e)
 {
     return e->errors >= e->max || e->status == DG_E_NOMEM;
 }
+/* A reader's walk through its input a line at a time: a line ends at '\n'
+ * or at the input's end, and an input ending in '\n' has no empty last line. */
+typedef struct dgi_text_lines {
+    const char *src;
+    size_t len, pos; /* the input, and where the next line starts */
+    int32_t line;    /* the number of the line last returned: 0 before the first */
+    int drop_cr;     /* a '\r' ending a line is not part of it */
+} dgi_text_lines;
+/* The lines of src[0..len) (src may be NULL if len is 0); DGI_TEXT_BOM starts past
+ * a UTF-8 byte order mark, DGI_TEXT_CR leaves a '\r' ending a line out of it. */
+enum { DGI_TEXT_BOM = 1, DGI_TEXT_CR = 2 };
+dgi_text_lines dgi_text_lines_of(const char *src, size_t len, int flags);
+/* The next line's first byte, with its length (no line end) in *n and its
+ * number in t->line; NULL once no line is left. */
+const char *dgi_text_next_line(dgi_text_lines *t, size_t *n);
 /* status.c: DG_OK if each of the count spare slots of a growable input struct
  * (docs/abi.md) is 0, else DG_E_INVALID naming the struct (what) and the slot. */
 dg_status dgi_spare_check_n(const int32_t *spare, int32_t count, const char *what, dg_diag *diag);

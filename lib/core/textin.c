@@ -1,9 +1,30 @@
 /* What every reader of the library's text formats (prefab sets, level graphs,
- * role and spawn tables) shares: the characters of a name, decimal numbers,
- * words quoted in messages, and where errors go, placed as source:line:col. */
+ * role and spawn tables) shares: the lines, the characters of a name, decimal
+ * numbers, words quoted in messages, and where errors go, as source:line:col. */
 #include "core/core.h"
 
 #include <stdio.h>
+
+dgi_text_lines dgi_text_lines_of(const char *src, size_t len, int flags)
+{
+    dgi_text_lines t = {src, len, 0, 0, (flags & DGI_TEXT_CR) != 0};
+    if ((flags & DGI_TEXT_BOM) && len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
+        t.pos = 3;
+    return t;
+}
+
+const char *dgi_text_next_line(dgi_text_lines *t, size_t *n)
+{
+    if (t->pos >= t->len)
+        return NULL;
+    const char *start = t->src + t->pos, *nl = memchr(start, '\n', t->len - t->pos);
+    *n = nl ? (size_t)(nl - start) : t->len - t->pos;
+    t->pos += *n + (nl != NULL);
+    t->line++;
+    if (t->drop_cr && *n > 0 && start[*n - 1] == '\r')
+        (*n)--;
+    return start;
+}
 
 int dgi_name_char(int c)
 {

@@ -25,10 +25,8 @@ typedef struct edge_names {
 } edge_names;
 
 typedef struct parser {
-    const char *src;
-    size_t len, pos;
+    dgi_text_lines in;   /* the input, and the number of the line being read */
     dgi_text_errors err; /* the source's name and the first error, the only one kept */
-    int32_t line;
     int loading;      /* 1: dg_graph_load, which may read a `prefabs` file */
     int seen_magic, seen_level;
     place level_at, prefabs_at;
@@ -46,7 +44,7 @@ typedef struct parser {
 /* ---- errors ---------------------------------------------------------------- */
 
 /* A syntax error at token t of the current line. */
-#define PERR(ps, t, ...) dgi_text_error(&(ps)->err, DG_E_PARSE, (ps)->line, (t)->col, __VA_ARGS__)
+#define PERR(ps, t, ...) dgi_text_error(&(ps)->err, DG_E_PARSE, (ps)->in.line, (t)->col, __VA_ARGS__)
 
 /* A token for messages: bounded, printable. */
 static const char *tok_str(const token *t, char *buf, size_t size)
@@ -79,14 +77,14 @@ static int tokenize(parser *ps, const char *l, int32_t n)
         if (i < n && l[i] != ' ' && l[i] != '\t')
         {
             uint8_t c = (uint8_t)l[i];
-            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, i + 1,
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->in.line, i + 1,
                            c >= 0x80 ? "non-ASCII byte 0x%02X outside a comment"
                                      : "control byte 0x%02X", c);
             return 0;
         }
         if (ps->ntok == MAX_TOKENS)
         {
-            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, start + 1,
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->in.line, start + 1,
                            "more than %d words on one line", MAX_TOKENS);
             return 0;
         }
@@ -108,7 +106,7 @@ static int take_name(parser *ps, const token *t, const char *what, char *out)
     for (int32_t i = 0; i < t->n; i++)
         if (!dgi_name_char((uint8_t)t->s[i]))
         {
-            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, t->col + i,
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->in.line, t->col + i,
                            "invalid character in %s (allowed: letters, digits, '_', '.', '-')",
                            what);
             return 0;
@@ -218,7 +216,7 @@ static void level_line(parser *ps)
         return;
     }
     ps->seen_level = 1;
-    ps->level_at = (place){ps->line, ps->tok[0].col};
+    ps->level_at = (place){ps->in.line, ps->tok[0].col};
     unsigned seen = 0;
     for (int32_t i = 1; i < ps->ntok && ps->err.status == DG_OK; i++)
     {
@@ -259,7 +257,7 @@ static void prefabs_line(parser *ps)
     }
     memcpy(ps->prefabs_file, ps->tok[1].s, (size_t)ps->tok[1].n);
     ps->prefabs_file[ps->tok[1].n] = '\0';
-    ps->prefabs_at = (place){ps->line, ps->tok[1].col};
+    ps->prefabs_at = (place){ps->in.line, ps->tok[1].col};
 }
 
 /* size=W..WxH..H: the 'x' splits width from height. */
@@ -339,7 +337,7 @@ static void node_line(parser *ps)
     memset(n, 0, sizeof *n);
     if (!take_name(ps, name, "node name", n->name))
         return;
-    ps->node_at[ps->g.node_count++] = (place){ps->line, name->col};
+    ps->node_at[ps->g.node_count++] = (place){ps->in.line, name->col};
     node_keys(ps, n);
 }
 
@@ -375,12 +373,12 @@ static void edge_words(parser *ps, int32_t e, dg_graph_edge *x)
             x->secret = 1;
         else if (tok_is(&k, "length") && key_value(ps, i, &k, &v) && once(ps, &k, 4, &seen))
         {
-            length_at = (place){ps->line, k.col};
+            length_at = (place){ps->in.line, k.col};
             take_range(ps, &v, "length", DGI_GRAPH_CORRIDOR_MAX, &x->length_min, &x->length_max);
         }
         else if (tok_is(&k, "lock") && key_value(ps, i, &k, &v) && once(ps, &k, 8, &seen))
         {
-            lock_at = (place){ps->line, k.col};
+            lock_at = (place){ps->in.line, k.col};
             take_number(ps, &v, "lock", 1, DG_LOCKS_MAX, &x->lock);
         }
         else if (tok_is(&k, "key") && key_value(ps, i, &k, &v) && once(ps, &k, 16, &seen))
@@ -391,7 +389,7 @@ static void edge_words(parser *ps, int32_t e, dg_graph_edge *x)
                 return;
             }
             ps->names[e].key = keep(ps, e, 2, &v);
-            ps->names[e].key_at = (place){ps->line, v.col};
+            ps->names[e].key_at = (place){ps->in.line, v.col};
         }
         else if (ps->err.status == DG_OK)
             PERR(ps, t, "unknown edge word '%s' (expected door, corridor, length=, lock=, key=, "
@@ -438,7 +436,7 @@ static void edge_line(parser *ps)
     memset(&ps->names[e], 0, sizeof ps->names[e]);
     ps->names[e].a = keep(ps, e, 0, &ps->tok[1]);
     ps->names[e].b = keep(ps, e, 1, &ps->tok[2]);
-    ps->edge_at[e] = (place){ps->line, ps->tok[1].col};
+    ps->edge_at[e] = (place){ps->in.line, ps->tok[1].col};
     edge_words(ps, e, x);
 }
 
@@ -454,7 +452,7 @@ static void line(parser *ps, const char *l, int32_t n)
         if (!tok_is(t, "graph"))
             PERR(ps, t, "expected 'graph 1' as the first line");
         else if (ps->ntok != 2 || !tok_is(&ps->tok[1], "1"))
-            dgi_text_error(&ps->err, DG_E_PARSE, ps->line,
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->in.line,
                            ps->ntok > 1 ? ps->tok[1].col : t->col + 5,
                            "unsupported format version (expected 'graph 1')");
         return;
@@ -476,21 +474,13 @@ static void line(parser *ps, const char *l, int32_t n)
 
 static void run(parser *ps)
 {
-    if (ps->len >= 3 && memcmp(ps->src, "\xEF\xBB\xBF", 3) == 0)
-        ps->pos = 3;
-    while (ps->pos < ps->len && ps->err.status == DG_OK)
+    const char *start;
+    size_t n;
+    while (ps->err.status == DG_OK && (start = dgi_text_next_line(&ps->in, &n)) != NULL)
     {
-        const char *start = ps->src + ps->pos;
-        size_t left = ps->len - ps->pos;
-        const char *nl = memchr(start, '\n', left);
-        size_t n = nl ? (size_t)(nl - start) : left;
-        ps->pos += nl ? n + 1 : n;
-        ps->line++;
-        if (n > 0 && start[n - 1] == '\r')
-            n--;
         if (n > INT32_MAX / 2)
         {
-            dgi_text_error(&ps->err, DG_E_PARSE, ps->line, 1, "line longer than %d bytes",
+            dgi_text_error(&ps->err, DG_E_PARSE, ps->in.line, 1, "line longer than %d bytes",
                            INT32_MAX / 2);
             return;
         }
@@ -501,7 +491,7 @@ static void run(parser *ps)
     if (!ps->seen_magic)
         dgi_text_error(&ps->err, DG_E_PARSE, 1, 1, "expected 'graph 1' as the first line");
     else if (ps->g.node_count == 0)
-        dgi_text_error(&ps->err, DG_E_PARSE, ps->line + 1, 1,
+        dgi_text_error(&ps->err, DG_E_PARSE, ps->in.line + 1, 1,
                        "the graph has no nodes (expected 'node NAME ...')");
 }
 
@@ -608,8 +598,7 @@ static dg_status parse(const char *text, size_t length, const char *source_name,
     if (!ps)
         return dgi_fail(diag, DG_E_NOMEM, "graph_parse: out of memory");
     memset(ps, 0, offsetof(parser, tok));
-    ps->src = text ? text : "";
-    ps->len = length;
+    ps->in = dgi_text_lines_of(text, length, DGI_TEXT_BOM | DGI_TEXT_CR);
     ps->err = (dgi_text_errors){.source = source_name ? source_name : "<input>", .diag = diag,
                                 .max = 1};
     ps->loading = loading;

@@ -118,9 +118,9 @@ static int is_word_byte(uint8_t c)
 static void bad_word_byte(prefab_parser *ps, uint8_t c, int32_t col)
 {
     if (c >= 0x80)
-        dgi_parse_error(ps, ps->line, col, "non-ASCII byte 0x%02X outside a comment", c);
+        dgi_parse_error(ps, ps->in.line, col, "non-ASCII byte 0x%02X outside a comment", c);
     else
-        dgi_parse_error(ps, ps->line, col, "control byte 0x%02X", c);
+        dgi_parse_error(ps, ps->in.line, col, "control byte 0x%02X", c);
 }
 
 /* Splits the current header line into tokens; `;` at a token start begins a
@@ -146,7 +146,7 @@ static int tokenize(prefab_parser *ps)
         }
         if (ps->ntok == PREFAB_MAX_TOKENS)
         {
-            dgi_parse_error(ps, ps->line, start + 1, "more than %d words on one line", PREFAB_MAX_TOKENS);
+            dgi_parse_error(ps, ps->in.line, start + 1, "more than %d words on one line", PREFAB_MAX_TOKENS);
             return 0;
         }
         prefab_token *t = &ps->tok[ps->ntok++];
@@ -162,7 +162,7 @@ static void prefab_begin(prefab_parser *ps)
 {
     if (ps->set->count >= MAX_PREFABS)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "more than %d prefabs in one set", MAX_PREFABS);
+        dgi_parse_error(ps, ps->in.line, ps->tok[0].col, "more than %d prefabs in one set", MAX_PREFABS);
         return;
     }
     if (!PREFAB_GROW(ps, prefabs, count, cap_prefabs))
@@ -170,7 +170,7 @@ static void prefab_begin(prefab_parser *ps)
     ps->pi = ps->set->count++;
     dgi_prefab *p = ps->p = &ps->set->prefabs[ps->pi];
     memset(p, 0, offsetof(dgi_prefab, edge)); /* map_end computes the edges of every sound map */
-    p->line = ps->line;
+    p->line = ps->in.line;
     p->modes = DG_PREFAB_FULL | DG_PREFAB_JIGSAW | DG_PREFAB_ISLAND | DG_PREFAB_FURNISH;
     p->orientations = DG_ORIENT_MASK_ALL;
     p->weight = 10;
@@ -188,7 +188,7 @@ static void prefab_begin(prefab_parser *ps)
     p->name[0] = '?'; /* until the name is read (the memset ended it) */
     if (ps->ntok != 2)
     {
-        dgi_parse_error(ps, ps->line, ps->ntok < 2 ? ps->tok[0].col + ps->tok[0].n : ps->tok[2].col,
+        dgi_parse_error(ps, ps->in.line, ps->ntok < 2 ? ps->tok[0].col + ps->tok[0].n : ps->tok[2].col,
              "expected 'prefab NAME'");
         if (ps->ntok < 2)
             return;
@@ -198,7 +198,7 @@ static void prefab_begin(prefab_parser *ps)
     uint32_t h = name_hash(p->name, (size_t)ps->tok[1].n);
     int32_t dup = names_find(ps->set, p->name, (size_t)ps->tok[1].n, h);
     if (dup >= 0)
-        dgi_parse_error(ps, ps->line, ps->tok[1].col, "duplicate prefab name '%s' (first at line %d)", p->name,
+        dgi_parse_error(ps, ps->in.line, ps->tok[1].col, "duplicate prefab name '%s' (first at line %d)", p->name,
              (int)ps->set->prefabs[dup].line);
     else
         names_insert(ps, ps->pi, h);
@@ -225,7 +225,7 @@ static int store_legend(prefab_parser *ps)
 static void map_begin(prefab_parser *ps)
 {
     if (ps->ntok > 1)
-        dgi_parse_error(ps, ps->line, ps->tok[1].col, "'map' takes no arguments");
+        dgi_parse_error(ps, ps->in.line, ps->tok[1].col, "'map' takes no arguments");
     if (!store_legend(ps))
         return;
     const dgi_legend *lg = &ps->set->legends[ps->p->legend];
@@ -254,8 +254,8 @@ static void map_begin(prefab_parser *ps)
         if (s->rest && lg->glyph[s->rest].cls == DGI_CLASS_DOOR)
             dgi_parse_error(ps, s->line, s->rest_column, "substitution would add door glyph '%c'", s->rest);
     }
-    ps->map_line = ps->line;
-    ps->first_row = ps->line + 1;
+    ps->map_line = ps->in.line;
+    ps->first_row = ps->in.line + 1;
     ps->rows = 0;
     ps->shape_bad = 0;
     ps->p->width = 0;
@@ -267,17 +267,17 @@ static void map_begin(prefab_parser *ps)
 static void bad_byte(prefab_parser *ps, uint8_t c, int32_t col)
 {
     if (c >= 0x80)
-        dgi_parse_error(ps, ps->line, col, "non-ASCII byte 0x%02X in a row", c);
+        dgi_parse_error(ps, ps->in.line, col, "non-ASCII byte 0x%02X in a row", c);
     else if (c == '\t')
-        dgi_parse_error(ps, ps->line, col, "tab in a row");
+        dgi_parse_error(ps, ps->in.line, col, "tab in a row");
     else if (c == ' ')
-        dgi_parse_error(ps, ps->line, col, "space in a row (use a glyph, e.g. '_' for void)");
+        dgi_parse_error(ps, ps->in.line, col, "space in a row (use a glyph, e.g. '_' for void)");
     else if (c < 0x20 || c == 0x7F)
-        dgi_parse_error(ps, ps->line, col, "control byte 0x%02X in a row", c);
+        dgi_parse_error(ps, ps->in.line, col, "control byte 0x%02X in a row", c);
     else if (c == ';')
-        dgi_parse_error(ps, ps->line, col, "';' is reserved and cannot be a glyph");
+        dgi_parse_error(ps, ps->in.line, col, "';' is reserved and cannot be a glyph");
     else if (!(ps->cell_state[c] & CELL_REPORTED))
-        dgi_parse_error(ps, ps->line, col, "glyph '%c' is not in the legend (prefab '%s')", c, ps->p->name);
+        dgi_parse_error(ps, ps->in.line, col, "glyph '%c' is not in the legend (prefab '%s')", c, ps->p->name);
     ps->cell_state[c] |= CELL_REPORTED;
 }
 
@@ -303,13 +303,13 @@ static void map_row(prefab_parser *ps)
     int32_t n = ps->ll;
     if (ps->rows == DG_PREFAB_MAX_SIDE)
     {
-        dgi_parse_error(ps, ps->line, 1, "map is taller than %d rows", DG_PREFAB_MAX_SIDE);
+        dgi_parse_error(ps, ps->in.line, 1, "map is taller than %d rows", DG_PREFAB_MAX_SIDE);
         ps->shape_bad = 1;
     }
     ps->rows++;
     if (n > DG_PREFAB_MAX_SIDE)
     {
-        dgi_parse_error(ps, ps->line, DG_PREFAB_MAX_SIDE + 1, "row is wider than %d cells", DG_PREFAB_MAX_SIDE);
+        dgi_parse_error(ps, ps->in.line, DG_PREFAB_MAX_SIDE + 1, "row is wider than %d cells", DG_PREFAB_MAX_SIDE);
         n = DG_PREFAB_MAX_SIDE;
         ps->shape_bad = 1;
     }
@@ -320,12 +320,12 @@ static void map_row(prefab_parser *ps)
         ps->p->width = n;
     if (n == 0)
     {
-        dgi_parse_error(ps, ps->line, 1, "empty row in a map");
+        dgi_parse_error(ps, ps->in.line, 1, "empty row in a map");
         ps->shape_bad = 1;
     }
     else if (n != ps->p->width && !ps->shape_bad)
     {
-        dgi_parse_error(ps, ps->line, DG_MIN(n, ps->p->width) + 1,
+        dgi_parse_error(ps, ps->in.line, DG_MIN(n, ps->p->width) + 1,
              "row is %d cells wide, expected %d (first row at line %d)", (int)n,
              (int)ps->p->width, (int)ps->first_row);
         ps->shape_bad = 1;
@@ -387,9 +387,9 @@ static void map_rows_fast(prefab_parser *ps)
 {
     dgi_prefab *p = ps->p;
     dg_prefab_set *set = ps->set;
-    const uint8_t *src = (const uint8_t *)ps->src;
-    size_t pos = ps->pos, len = ps->len;
-    int32_t rows = ps->rows, width = p->width, line = ps->line;
+    const uint8_t *src = (const uint8_t *)ps->in.src;
+    size_t pos = ps->in.pos, len = ps->in.len;
+    int32_t rows = ps->rows, width = p->width, line = ps->in.line;
     if (ps->shape_bad)
         return;
     while (pos < len && rows < DG_PREFAB_MAX_SIDE)
@@ -400,7 +400,7 @@ static void map_rows_fast(prefab_parser *ps)
         if (rows > 0 && set->cells_len + (size_t)width <= set->cells_cap &&
             (took = width_row(ps->cell_state, s, left, (size_t)width, set->cells + set->cells_len, &fresh)) > 0)
         {
-            ps->line = ++line; /* unusual_byte reports at ps->line */
+            ps->in.line = ++line; /* unusual_byte reports at ps->in.line */
             for (int32_t i = 0; fresh && i < width; i++) /* first meetings in reading order */
                 if (!(ps->cell_state[s[i]] & CELL_SEEN))
                     unusual_byte(ps, s[i], i + 1);
@@ -423,7 +423,7 @@ static void map_rows_fast(prefab_parser *ps)
         if (set->cells_len + n > set->cells_cap && !cells_reserve(ps, n))
             break;
         line++;
-        ps->line = line; /* unusual_byte reports at ps->line */
+        ps->in.line = line; /* unusual_byte reports at ps->in.line */
         for (size_t i = 0; fresh && i < n; i++) /* first meetings in reading order, as map_row */
             if (!(ps->cell_state[s[i]] & CELL_SEEN))
                 unusual_byte(ps, s[i], (int32_t)i + 1);
@@ -433,9 +433,9 @@ static void map_rows_fast(prefab_parser *ps)
         set->cells_len += n;
         pos += end;
     }
-    ps->pos = pos;
+    ps->in.pos = pos;
     ps->rows = rows;
-    ps->line = line;
+    ps->in.line = line;
 }
 
 /* A door cell on the border adds its side; a door on a corner is an error. */
@@ -488,7 +488,7 @@ static void map_end(prefab_parser *ps)
     p->height = ps->rows;
     if (ps->rows == 0)
     {
-        dgi_parse_error(ps, ps->line, 1, "map of prefab '%s' has no rows", p->name);
+        dgi_parse_error(ps, ps->in.line, 1, "map of prefab '%s' has no rows", p->name);
         ps->shape_bad = 1;
     }
     if (!ps->shape_bad && ps->size_w >= 0 && (ps->size_w != p->width || ps->size_h != p->height))
@@ -525,7 +525,7 @@ static void group_line(prefab_parser *ps)
     char b[40];
     if (ps->ntok < 3 || ps->ntok > 4)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "expected 'group TAG COUNT [start]'");
+        dgi_parse_error(ps, ps->in.line, ps->tok[0].col, "expected 'group TAG COUNT [start]'");
         return;
     }
     dgi_group gr;
@@ -534,7 +534,7 @@ static void group_line(prefab_parser *ps)
         return;
     if (!dgi_parse_range(&ps->tok[2], &gr.min, &gr.max) || gr.min > 100000 || gr.max > 100000)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[2].col, "count must be N, N-M or N+ (at most 100000), got '%s'",
+        dgi_parse_error(ps, ps->in.line, ps->tok[2].col, "count must be N, N-M or N+ (at most 100000), got '%s'",
              dgi_parse_tok_str(&ps->tok[2], b, sizeof b));
         return;
     }
@@ -542,14 +542,14 @@ static void group_line(prefab_parser *ps)
     {
         if (!PREFAB_TOK_IS(&ps->tok[3], "start"))
         {
-            dgi_parse_error(ps, ps->line, ps->tok[3].col, "expected 'start', got '%s'", dgi_parse_tok_str(&ps->tok[3], b, sizeof b));
+            dgi_parse_error(ps, ps->in.line, ps->tok[3].col, "expected 'start', got '%s'", dgi_parse_tok_str(&ps->tok[3], b, sizeof b));
             return;
         }
         gr.start = 1;
     }
     if (ps->set->group_count >= MAX_GROUPS)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "more than %d groups", MAX_GROUPS);
+        dgi_parse_error(ps, ps->in.line, ps->tok[0].col, "more than %d groups", MAX_GROUPS);
         return;
     }
     if (PREFAB_GROW(ps, groups, group_count, cap_groups))
@@ -567,11 +567,11 @@ static void top_line(prefab_parser *ps)
     else if (PREFAB_TOK_IS(t, "group"))
         group_line(ps);
     else if (PREFAB_TOK_IS(t, "prefabs"))
-        dgi_parse_error(ps, ps->line, t->col, "'prefabs' header repeated");
+        dgi_parse_error(ps, ps->in.line, t->col, "'prefabs' header repeated");
     else if (PREFAB_TOK_IS(t, "map") || PREFAB_TOK_IS(t, "end"))
-        dgi_parse_error(ps, ps->line, t->col, "'%s' outside a prefab", dgi_parse_tok_str(t, b, sizeof b));
+        dgi_parse_error(ps, ps->in.line, t->col, "'%s' outside a prefab", dgi_parse_tok_str(t, b, sizeof b));
     else
-        dgi_parse_error(ps, ps->line, t->col, "unknown keyword '%s' (expected legend, prefab or group)",
+        dgi_parse_error(ps, ps->in.line, t->col, "unknown keyword '%s' (expected legend, prefab or group)",
              dgi_parse_tok_str(t, b, sizeof b));
 }
 
@@ -604,7 +604,7 @@ static void header_line(prefab_parser *ps)
             if (PREFAB_TOK_IS(&ps->tok[1], "avoid") || PREFAB_TOK_IS(&ps->tok[1], "touch"))
                 ps->p->edge_avoid = PREFAB_TOK_IS(&ps->tok[1], "avoid");
             else
-                dgi_parse_error(ps, ps->line, ps->tok[1].col, "edge must be touch or avoid");
+                dgi_parse_error(ps, ps->in.line, ps->tok[1].col, "edge must be touch or avoid");
         }
     }
     else if (PREFAB_TOK_IS(t, "unique"))
@@ -634,7 +634,7 @@ static void header_line(prefab_parser *ps)
     }
     else
     {
-        dgi_parse_error(ps, ps->line, t->col,
+        dgi_parse_error(ps, ps->in.line, t->col,
              "unknown key '%s' (expected mode orient weight tags unique size margin edge exits "
              "pick pick-once count require legend map)",
              dgi_parse_tok_str(t, b, sizeof b));
@@ -644,7 +644,7 @@ static void header_line(prefab_parser *ps)
     int single = max_args == 0 || PREFAB_TOK_IS(t, "weight") || PREFAB_TOK_IS(t, "margin") ||
                  PREFAB_TOK_IS(t, "edge") || PREFAB_TOK_IS(t, "size");
     if (single && ps->ntok > max_args + 1)
-        dgi_parse_error(ps, ps->line, ps->tok[max_args + 1].col, "unexpected '%s'",
+        dgi_parse_error(ps, ps->in.line, ps->tok[max_args + 1].col, "unexpected '%s'",
              dgi_parse_tok_str(&ps->tok[max_args + 1], b, sizeof b));
 }
 
@@ -688,18 +688,18 @@ static void line(prefab_parser *ps)
         if (PREFAB_TOK_IS(&ps->tok[0], "prefabs"))
         {
             if (ps->ntok != 2 || !PREFAB_TOK_IS(&ps->tok[1], "1"))
-                dgi_parse_error(ps, ps->line, ps->ntok > 1 ? ps->tok[1].col : ps->tok[0].col + 7,
+                dgi_parse_error(ps, ps->in.line, ps->ntok > 1 ? ps->tok[1].col : ps->tok[0].col + 7,
                      "unsupported format version (expected 'prefabs 1')");
             return;
         }
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "expected 'prefabs 1' as the first line");
+        dgi_parse_error(ps, ps->in.line, ps->tok[0].col, "expected 'prefabs 1' as the first line");
     }
     if (ps->state == PREFAB_ST_LEGEND)
     {
         if (PREFAB_TOK_IS(&ps->tok[0], "end"))
         {
             if (ps->ntok > 1)
-                dgi_parse_error(ps, ps->line, ps->tok[1].col, "'end' takes no arguments");
+                dgi_parse_error(ps, ps->in.line, ps->tok[1].col, "'end' takes no arguments");
             ps->state = ps->legend_in_prefab ? PREFAB_ST_HEADER : PREFAB_ST_TOP;
             return;
         }
@@ -720,29 +720,19 @@ static void line(prefab_parser *ps)
 
 static void run(prefab_parser *ps)
 {
-    if (ps->len >= 3 && memcmp(ps->src, "\xEF\xBB\xBF", 3) == 0)
-        ps->pos = 3;
-    while (ps->pos < ps->len && !dgi_text_stopped(&ps->err))
+    size_t n;
+    while (!dgi_text_stopped(&ps->err))
     {
         if (ps->state == PREFAB_ST_MAP)
             map_rows_fast(ps);
-        if (ps->pos == ps->len)
+        if (!(ps->l = dgi_text_next_line(&ps->in, &n)))
             break;
-        const char *start = ps->src + ps->pos;
-        size_t left = ps->len - ps->pos;
-        const char *nl = memchr(start, '\n', left);
-        size_t n = nl ? (size_t)(nl - start) : left;
-        ps->pos += nl ? n + 1 : n;
-        ps->line++;
-        if (n > 0 && start[n - 1] == '\r')
-            n--;
-        ps->l = start;
-        ps->ll = (int32_t)n;
+        ps->ll = (int32_t)n; /* the input is at most INT32_MAX bytes */
         line(ps);
     }
     if (dgi_text_stopped(&ps->err))
         return;
-    ps->line++;
+    ps->in.line++;
     if (!ps->seen_magic)
         dgi_parse_error(ps, 1, 1, "expected 'prefabs 1' as the first line");
     if (ps->state == PREFAB_ST_LEGEND)
@@ -806,8 +796,7 @@ dg_status dg_prefab_parse(const char *text, size_t length, const char *source_na
     }
     dgi_diag_ok(diag);
     memset(ps, 0, offsetof(prefab_parser, tok));
-    ps->src = text ? text : "";
-    ps->len = length;
+    ps->in = dgi_text_lines_of(text, length, DGI_TEXT_BOM | DGI_TEXT_CR);
     ps->err = (dgi_text_errors){.source = source_name ? source_name : "<input>", .diag = diag,
                                 .on_error = on_error, .user = user, .max = DG_PREFAB_MAX_ERRORS};
     ps->set = s;

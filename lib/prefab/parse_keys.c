@@ -14,7 +14,7 @@ int dgi_parse_once(prefab_parser *ps, int key)
     if (ps->keys & key)
     {
         char b[40];
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "'%s' is given twice", dgi_parse_tok_str(&ps->tok[0], b, sizeof b));
+        dgi_parse_error(ps, ps->in.line, ps->tok[0].col, "'%s' is given twice", dgi_parse_tok_str(&ps->tok[0], b, sizeof b));
         return 0;
     }
     ps->keys |= key;
@@ -26,7 +26,7 @@ int dgi_parse_need_args(prefab_parser *ps, int32_t min)
     if (ps->ntok - 1 >= min)
         return 1;
     char b[40];
-    dgi_parse_error(ps, ps->line, ps->tok[0].col + ps->tok[0].n, "'%s' needs %s",
+    dgi_parse_error(ps, ps->in.line, ps->tok[0].col + ps->tok[0].n, "'%s' needs %s",
          dgi_parse_tok_str(&ps->tok[0], b, sizeof b), min == 1 ? "a value" : "more values");
     return 0;
 }
@@ -43,7 +43,7 @@ void dgi_parse_key_mode(prefab_parser *ps)
         if (m < 0)
         {
             char b[40];
-            dgi_parse_error(ps, ps->line, ps->tok[i].col,
+            dgi_parse_error(ps, ps->in.line, ps->tok[i].col,
                  "unknown mode '%s' (expected full jigsaw island furnish)",
                  dgi_parse_tok_str(&ps->tok[i], b, sizeof b));
             return;
@@ -66,7 +66,7 @@ void dgi_parse_key_orient(prefab_parser *ps)
         if (w < 0)
         {
             char b[40];
-            dgi_parse_error(ps, ps->line, ps->tok[i].col,
+            dgi_parse_error(ps, ps->in.line, ps->tok[i].col,
                  "unknown orientation '%s' (expected r0 r90 r180 r270 h v d a all rot flip none)",
                  dgi_parse_tok_str(&ps->tok[i], b, sizeof b));
             return;
@@ -87,12 +87,12 @@ void dgi_parse_key_size(prefab_parser *ps)
     if (x < 0 || !dgi_parse_uint(t->s, x, &w) || !dgi_parse_uint(t->s + x + 1, t->n - x - 1, &h))
     {
         char b[40];
-        dgi_parse_error(ps, ps->line, t->col, "size must be WxH (e.g. 7x5), got '%s'", dgi_parse_tok_str(t, b, sizeof b));
+        dgi_parse_error(ps, ps->in.line, t->col, "size must be WxH (e.g. 7x5), got '%s'", dgi_parse_tok_str(t, b, sizeof b));
         return;
     }
     ps->size_w = w;
     ps->size_h = h;
-    ps->size_line = ps->line;
+    ps->size_line = ps->in.line;
     ps->size_col = t->col;
 }
 
@@ -102,7 +102,7 @@ void dgi_parse_key_exits(prefab_parser *ps)
     if (!dgi_parse_once(ps, PREFAB_KEY_EXITS) || !dgi_parse_need_args(ps, 1))
         return;
     ps->exits = 0;
-    ps->exits_line = ps->line;
+    ps->exits_line = ps->in.line;
     ps->exits_col = ps->tok[1].col;
     if (ps->ntok == 2 && PREFAB_TOK_IS(&ps->tok[1], "none"))
         return;
@@ -112,7 +112,7 @@ void dgi_parse_key_exits(prefab_parser *ps)
         if (s < 0)
         {
             char b[40];
-            dgi_parse_error(ps, ps->line, ps->tok[i].col, "unknown side '%s' (expected N E S W or none)",
+            dgi_parse_error(ps, ps->in.line, ps->tok[i].col, "unknown side '%s' (expected N E S W or none)",
                  dgi_parse_tok_str(&ps->tok[i], b, sizeof b));
             ps->exits = -1;
             return;
@@ -129,7 +129,7 @@ void dgi_parse_key_tags(prefab_parser *ps)
     {
         if (ps->p->tag_count >= MAX_TAGS)
         {
-            dgi_parse_error(ps, ps->line, ps->tok[i].col, "more than %d tags", MAX_TAGS);
+            dgi_parse_error(ps, ps->in.line, ps->tok[i].col, "more than %d tags", MAX_TAGS);
             return;
         }
         dgi_tag tag;
@@ -147,7 +147,7 @@ static int take_glyph(prefab_parser *ps, const prefab_token *t, uint8_t *out)
     if (t->n != 1 || !prefab_is_glyph((uint8_t)t->s[0]))
     {
         char b[40];
-        dgi_parse_error(ps, ps->line, t->col, "expected one glyph character, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
+        dgi_parse_error(ps, ps->in.line, t->col, "expected one glyph character, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
         return 0;
     }
     *out = (uint8_t)t->s[0];
@@ -158,7 +158,7 @@ static int add_choice(prefab_parser *ps, uint8_t glyph, int32_t amount, int32_t 
 {
     if (!PREFAB_GROW(ps, choices, choice_count, cap_choices))
         return 0;
-    dgi_choice ch = {glyph, amount, ps->line, col};
+    dgi_choice ch = {glyph, amount, ps->in.line, col};
     ps->set->choices[ps->set->choice_count++] = ch;
     return 1;
 }
@@ -171,20 +171,20 @@ void dgi_parse_key_sub(prefab_parser *ps, int kind)
         return;
     if (ps->p->sub_count >= MAX_SUBS)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "more than %d substitutions", MAX_SUBS);
+        dgi_parse_error(ps, ps->in.line, ps->tok[0].col, "more than %d substitutions", MAX_SUBS);
         return;
     }
     dgi_sub sub;
     memset(&sub, 0, sizeof sub);
     sub.kind = (uint8_t)kind;
-    sub.line = ps->line;
+    sub.line = ps->in.line;
     sub.column = ps->tok[1].col;
     sub.first = ps->set->choice_count;
     if (!take_glyph(ps, &ps->tok[1], &sub.glyph))
         return;
     if (!PREFAB_TOK_IS(&ps->tok[2], "="))
     {
-        dgi_parse_error(ps, ps->line, ps->tok[2].col, "expected '=' after the glyph, got '%s'",
+        dgi_parse_error(ps, ps->in.line, ps->tok[2].col, "expected '=' after the glyph, got '%s'",
              dgi_parse_tok_str(&ps->tok[2], b, sizeof b));
         return;
     }
@@ -203,7 +203,7 @@ void dgi_parse_key_sub(prefab_parser *ps, int kind)
             if (colon < 0 || t->n != colon + 2 || !prefab_is_glyph((uint8_t)t->s[colon + 1]) ||
                 (!rest && !dgi_parse_uint(t->s, colon, &amount)))
             {
-                dgi_parse_error(ps, ps->line, t->col, "expected N:G or rest:G, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
+                dgi_parse_error(ps, ps->in.line, t->col, "expected N:G or rest:G, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
                 return;
             }
             g = (uint8_t)t->s[colon + 1];
@@ -211,7 +211,7 @@ void dgi_parse_key_sub(prefab_parser *ps, int kind)
             {
                 if (i != ps->ntok - 1)
                 {
-                    dgi_parse_error(ps, ps->line, t->col, "'rest:' must come last");
+                    dgi_parse_error(ps, ps->in.line, t->col, "'rest:' must come last");
                     return;
                 }
                 sub.rest = g;
@@ -224,13 +224,13 @@ void dgi_parse_key_sub(prefab_parser *ps, int kind)
             if (!prefab_is_glyph((uint8_t)t->s[0]) ||
                 (t->n > 1 && (t->s[1] != ':' || !dgi_parse_uint(t->s + 2, t->n - 2, &amount))))
             {
-                dgi_parse_error(ps, ps->line, t->col, "expected G or G:weight, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
+                dgi_parse_error(ps, ps->in.line, t->col, "expected G or G:weight, got '%s'", dgi_parse_tok_str(t, b, sizeof b));
                 return;
             }
             g = (uint8_t)t->s[0];
             if (amount > PREFAB_MAX_WEIGHT)
             {
-                dgi_parse_error(ps, ps->line, t->col, "weight must be at most %d", PREFAB_MAX_WEIGHT);
+                dgi_parse_error(ps, ps->in.line, t->col, "weight must be at most %d", PREFAB_MAX_WEIGHT);
                 return;
             }
         }
@@ -241,12 +241,12 @@ void dgi_parse_key_sub(prefab_parser *ps, int kind)
     }
     if (sub.count == 0)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[2].col + 1, "no choices after '='");
+        dgi_parse_error(ps, ps->in.line, ps->tok[2].col + 1, "no choices after '='");
         return;
     }
     if (kind != DGI_SUB_COUNT && sub.total == 0)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[3].col, "the weights add up to 0");
+        dgi_parse_error(ps, ps->in.line, ps->tok[3].col, "the weights add up to 0");
         return;
     }
     if (!PREFAB_GROW(ps, subs, sub_count, cap_subs))
@@ -262,17 +262,17 @@ void dgi_parse_key_require(prefab_parser *ps)
         return;
     if (ps->ntok > 3)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[3].col, "'require' takes a glyph or name and a count");
+        dgi_parse_error(ps, ps->in.line, ps->tok[3].col, "'require' takes a glyph or name and a count");
         return;
     }
     if (ps->p->req_count >= MAX_REQS)
     {
-        dgi_parse_error(ps, ps->line, ps->tok[0].col, "more than %d requirements", MAX_REQS);
+        dgi_parse_error(ps, ps->in.line, ps->tok[0].col, "more than %d requirements", MAX_REQS);
         return;
     }
     dgi_require r;
     memset(&r, 0, sizeof r);
-    r.line = ps->line;
+    r.line = ps->in.line;
     r.column = ps->tok[1].col;
     if (ps->tok[1].n == 1)
     {
@@ -284,7 +284,7 @@ void dgi_parse_key_require(prefab_parser *ps)
     if (!dgi_parse_range(&ps->tok[2], &r.min, &r.max))
     {
         char b[40];
-        dgi_parse_error(ps, ps->line, ps->tok[2].col, "count must be N, N-M or N+, got '%s'",
+        dgi_parse_error(ps, ps->in.line, ps->tok[2].col, "count must be N, N-M or N+, got '%s'",
              dgi_parse_tok_str(&ps->tok[2], b, sizeof b));
         return;
     }

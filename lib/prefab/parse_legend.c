@@ -99,14 +99,14 @@ static int legend_tile(prefab_parser *ps, const prefab_token *v, dgi_glyph *g)
     int32_t tile;
     if (!parse_tile(v, &tile))
     {
-        dgi_parse_error(ps, ps->line, v->col,
+        dgi_parse_error(ps, ps->in.line, v->col,
              "tile must be 0..255 or a tile name (floor, wall, stairs_down, ...), got '%s'",
              dgi_parse_tok_str(v, b, sizeof b));
         return 0;
     }
     if (tile >= DG_TILE_COUNT && tile < DG_TILE_USER)
     {
-        dgi_parse_error(ps, ps->line, v->col,
+        dgi_parse_error(ps, ps->in.line, v->col,
              "tile %d is reserved by the library (use 0..%d, a tile name, or %d..255 for the "
              "game's own tiles)", (int)tile, DG_TILE_COUNT - 1, DG_TILE_USER);
         return 0;
@@ -122,7 +122,7 @@ static int legend_on(prefab_parser *ps, const prefab_token *v, int tile_given, d
     if (on != DGI_CLASS_GROUND && on != DGI_CLASS_WALL && on != DGI_CLASS_TRAP)
     {
         char b[40];
-        dgi_parse_error(ps, ps->line, v->col, "'on' must be ground, wall or trap, got '%s'",
+        dgi_parse_error(ps, ps->in.line, v->col, "'on' must be ground, wall or trap, got '%s'",
              dgi_parse_tok_str(v, b, sizeof b));
         return 0;
     }
@@ -143,13 +143,13 @@ static int legend_option(prefab_parser *ps, int cls, const prefab_token *key, dg
     int marks = cls == DGI_CLASS_TRAP || cls == DGI_CLASS_ACTOR || cls == DGI_CLASS_MARKER;
     if (k < 0 || (k == 0 && cls == DGI_CLASS_VOID) || (k > 0 && !marks))
     {
-        dgi_parse_error(ps, ps->line, key->col, "unexpected '%s' in a %s legend entry",
+        dgi_parse_error(ps, ps->in.line, key->col, "unexpected '%s' in a %s legend entry",
              dgi_parse_tok_str(key, b, sizeof b), class_names[cls]);
         return 0;
     }
     if (*seen & (1 << k))
     {
-        dgi_parse_error(ps, ps->line, key->col, "'%s' is given twice in this legend entry", legend_keys[k]);
+        dgi_parse_error(ps, ps->in.line, key->col, "'%s' is given twice in this legend entry", legend_keys[k]);
         return 0;
     }
     *seen |= 1 << k;
@@ -160,7 +160,7 @@ static int legend_option(prefab_parser *ps, int cls, const prefab_token *key, dg
     int kind = prefab_lookup_word(v, kind_names, 7);
     if (kind < 0)
     {
-        dgi_parse_error(ps, ps->line, v->col,
+        dgi_parse_error(ps, ps->in.line, v->col,
              "unknown marker kind '%s' (expected generic actor item trap spawn start exit)",
              dgi_parse_tok_str(v, b, sizeof b));
         return 0;
@@ -176,27 +176,27 @@ void dgi_parse_legend_entry(prefab_parser *ps)
     char b[40];
     if (t[0].n != 1 || !prefab_is_glyph((uint8_t)t[0].s[0]))
     {
-        dgi_parse_error(ps, ps->line, t[0].col, "legend glyph must be one printable character, got '%s'",
+        dgi_parse_error(ps, ps->in.line, t[0].col, "legend glyph must be one printable character, got '%s'",
              dgi_parse_tok_str(&t[0], b, sizeof b));
         return;
     }
     uint8_t c = (uint8_t)t[0].s[0];
     if (ps->legend_seen[c])
     {
-        dgi_parse_error(ps, ps->line, t[0].col, "glyph '%c' appears twice in this legend", c);
+        dgi_parse_error(ps, ps->in.line, t[0].col, "glyph '%c' appears twice in this legend", c);
         return;
     }
     ps->legend_seen[c] = 1;
     if (ps->ntok < 2)
     {
-        dgi_parse_error(ps, ps->line, t[0].col + 1,
+        dgi_parse_error(ps, ps->in.line, t[0].col + 1,
              "legend entry needs a class (ground wall door trap actor marker void)");
         return;
     }
     int cls = prefab_lookup_word(&t[1], class_names + 1, 7) + 1;
     if (cls <= 0)
     {
-        dgi_parse_error(ps, ps->line, t[1].col,
+        dgi_parse_error(ps, ps->in.line, t[1].col,
              "unknown class '%s' (expected ground wall door trap actor marker void)",
              dgi_parse_tok_str(&t[1], b, sizeof b));
         return;
@@ -218,7 +218,7 @@ void dgi_parse_legend_entry(prefab_parser *ps)
     {
         if (i + 1 >= ps->ntok)
         {
-            dgi_parse_error(ps, ps->line, t[i].col + t[i].n, "'%s' needs a value",
+            dgi_parse_error(ps, ps->in.line, t[i].col + t[i].n, "'%s' needs a value",
                  dgi_parse_tok_str(&t[i], b, sizeof b));
             return;
         }
@@ -233,9 +233,9 @@ void dgi_parse_legend_entry(prefab_parser *ps)
 void dgi_parse_legend_begin(prefab_parser *ps, int in_prefab)
 {
     if (ps->ntok > 1)
-        dgi_parse_error(ps, ps->line, ps->tok[1].col, "'legend' takes no arguments");
+        dgi_parse_error(ps, ps->in.line, ps->tok[1].col, "'legend' takes no arguments");
     ps->legend_in_prefab = in_prefab;
-    ps->legend_line = ps->line;
+    ps->legend_line = ps->in.line;
     memset(ps->legend_seen, 0, sizeof ps->legend_seen);
     if (in_prefab && !ps->cur_custom)
     {

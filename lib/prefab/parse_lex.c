@@ -28,13 +28,13 @@ int dgi_parse_take_name(prefab_parser *ps, const prefab_token *t, const char *wh
 {
     if (t->n >= DG_NAME_MAX)
     {
-        dgi_parse_error(ps, ps->line, t->col, "%s is longer than %d characters", what, DG_NAME_MAX - 1);
+        dgi_parse_error(ps, ps->in.line, t->col, "%s is longer than %d characters", what, DG_NAME_MAX - 1);
         return 0;
     }
     for (int32_t i = 0; i < t->n; i++)
         if (!dgi_name_char((uint8_t)t->s[i]))
         {
-            dgi_parse_error(ps, ps->line, t->col + i,
+            dgi_parse_error(ps, ps->in.line, t->col + i,
                  "invalid character in %s (allowed: letters, digits, '_', '.', '-')", what);
             return 0;
         }
@@ -50,7 +50,7 @@ int dgi_parse_take_number(prefab_parser *ps, const prefab_token *t, int32_t lo, 
     if (!dgi_parse_uint(t->s, t->n, &v) || v < lo || v > hi)
     {
         char b[40];
-        dgi_parse_error(ps, ps->line, t->col, "%s must be a number from %d to %d, got '%s'", what, (int)lo,
+        dgi_parse_error(ps, ps->in.line, t->col, "%s must be a number from %d to %d, got '%s'", what, (int)lo,
              (int)hi, dgi_parse_tok_str(t, b, sizeof b));
         return 0;
     }

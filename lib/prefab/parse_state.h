@@ -36,9 +36,7 @@ typedef struct prefab_flow {
 } prefab_flow;
 
 typedef struct prefab_parser {
-    const char *src;
-    size_t len, pos;
-    int32_t line;
+    dgi_text_lines in; /* the input, and the number of the line being read */
     dgi_text_errors err; /* the source's name, the errors so far and where they go */
     dg_prefab_set *set;
     int state, legend_in_prefab, seen_magic;
