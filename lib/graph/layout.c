@@ -34,7 +34,7 @@
  * (layout_result.c). */
 #include "graph/layout_state.h"
 
-#define LAYOUT_ATTEMPTS 64   /* whole layouts tried before DG_E_NOSPACE */
+#define LAYOUT_ATTEMPTS 256  /* whole layouts tried before DG_E_NOSPACE (docs/graph.md, Limits) */
 #define LARGER_ATTEMPTS 8    /* the same on each larger grid the message may name */
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
 #define DOOR_LOOK_DISTANCE 4 /* room_distance from which door neighbours are looked ahead for */
