@@ -93,6 +93,7 @@ spare_slots_only() {
     /^\[C\] .function .* has some indirect sub-type changes:$/ { next }
     /^parameter [0-9]+ of type .* has sub-type changes:$/ { next }
     /^in pointed to type .*:$/ || /^underlying type .struct dg_[a-z_]+. changed:$/ { next }
+    /^in unqualified underlying type .typedef dg_[a-z_]+.:$/ { next } # through a const pointer
     /^type size hasn.t changed$/ || /^[0-9]+ data member (insertion|change)s?:$/ { next }
     /^.int32_t [a-z_0-9]+., at offset [0-9]+ \(in bits\)$/ { inserted++; next }
     /^type of .dg_[a-z_]+ [a-z_]+. changed:$/ { next }
