@@ -1580,7 +1580,9 @@ typedef struct dg_graph {
     dg_allocator allocator_;    /* private: set by dg_graph_parse */
     int32_t capacity_[2];       /* private: nodes and edges of the block dg_graph_parse
                                  * made (0: the arrays are the caller's) */
-    int32_t spare[DG_SPARE_SLOTS]; /* 0 (room for later fields, docs/abi.md) */
+    int32_t max_attempts;       /* whole layouts tried before DG_E_NOSPACE, 1..4096
+                                 * (0: 256; docs/graph.md, Limits) */
+    int32_t spare[DG_SPARE_SLOTS - 1]; /* 0 (room for later fields, docs/abi.md) */
 } dg_graph;
 
 /* An empty graph with the defaults above. */

@@ -35,7 +35,7 @@ int main(void)
     S(dg_move) F(dg_move, neighbours) F(dg_move, overlay)
     S(dg_distance_info) F(dg_distance_info, farthest) S(dg_quality) F(dg_quality, parallel_cells)
     S(dg_graph_node) F(dg_graph_node, templates) S(dg_graph_edge) F(dg_graph_edge, secret)
-    S(dg_graph) F(dg_graph, prefabs) F(dg_graph, allocator_) F(dg_graph, spare)
+    S(dg_graph) F(dg_graph, prefabs) F(dg_graph, allocator_) F(dg_graph, max_attempts) F(dg_graph, spare)
     S(dg_site) F(dg_site, anchors) F(dg_site, graph) F(dg_site, spare)
     return 0;
 }

@@ -351,6 +351,8 @@ static void br_edges_null(built *b) { b->g.edges = NULL; }
 static void br_distance(built *b) { b->g.room_distance = 5; }
 static void br_width(built *b) { b->g.corridor_width = 0; }
 static void br_extra(built *b) { b->g.extra_connections = 2; }
+static void br_attempts_negative(built *b) { b->g.max_attempts = -1; }
+static void br_attempts_huge(built *b) { b->g.max_attempts = 4097; }
 static void br_spare(built *b) { b->g.spare[3] = 1; }
 static void br_name_empty(built *b) { b->nodes[2].name[0] = '\0'; }
 static void br_name_unterminated(built *b) { memset(b->nodes[2].name, 'k', DG_NAME_MAX); }
@@ -407,6 +409,8 @@ static const struct {
     {br_distance, DG_E_INVALID, -1, -1, "room_distance 5"},
     {br_width, DG_E_INVALID, -1, -1, "corridor_width 0"},
     {br_extra, DG_E_INVALID, -1, -1, "extra_connections 2"},
+    {br_attempts_negative, DG_E_INVALID, -1, -1, "max_attempts -1; 0 (the default, 256) or 1..4096"},
+    {br_attempts_huge, DG_E_INVALID, -1, -1, "max_attempts 4097"},
     {br_spare, DG_E_INVALID, -1, -1, "spare[3]"},
     {br_name_empty, DG_E_INVALID, 2, -1, "node 2: the name is empty"},
     {br_name_unterminated, DG_E_INVALID, 2, -1, "node 2: the name is not NUL-terminated"},
@@ -994,7 +998,7 @@ TEST(graph_hash_follows_content_only)
     /* every field moves it */
     dg_graph_node *n = &g2.nodes[0];
     dg_graph_edge *x = &g2.edges[0];
-    int32_t *fields[] = {&g2.room_distance, &g2.corridor_width, &g2.extra_connections,
+    int32_t *fields[] = {&g2.room_distance, &g2.corridor_width, &g2.extra_connections, &g2.max_attempts,
                          &n->width_min, &n->width_max, &n->height_min, &n->height_max,
                          &x->a, &x->b, &x->kind, &x->length_min, &x->length_max, &x->lock,
                          &x->key_node, &x->secret};

@@ -681,6 +681,50 @@ TEST(graph_layout_refusals)
     dg_prefab_set_free(split);
 }
 
+/* One layout's grid hash, or 0 if refused (the grid then untouched). */
+static uint64_t layout_hash(const dg_graph *graph, int32_t w, int32_t h, uint64_t seed)
+{
+    uint8_t *cells = malloc((size_t)(w * h));
+    memset(cells, 0x5A, (size_t)(w * h));
+    dg_grid g = {cells, w, h, w};
+    uint64_t hash = 0;
+    if (dg_graph_generate(&g, graph, seed, NULL, NULL, NULL) == DG_OK)
+        hash = dg_grid_hash(&g);
+    for (int32_t i = 0; i < w * h && !hash; i++)
+        CHECK(cells[i] == 0x5A);
+    free(cells);
+    return hash;
+}
+
+/* max_attempts bounds the search and names itself in the refusal. The
+ * family's wheel of three (a K4 of 2..8-cell corridors round a hub of 6..9)
+ * is refused after the default 256 attempts and lays out within 4096. A
+ * layout found within a bound is the same under any larger one (the
+ * attempts are the same draws), and a smaller bound either finds it too or
+ * refuses. */
+TEST(graph_layout_max_attempts)
+{
+    sample_graph s;
+    family_wheel(&s, 4, 0, 4u * 1000003u + 4u * 1009u + 1u);
+    refused(&s, s.width, s.height, DG_E_NOSPACE, "no place found in 256 layouts of");
+    s.g.max_attempts = 1;
+    refused(&s, s.width, s.height, DG_E_NOSPACE, "no place found in 1 layout of");
+    s.g.max_attempts = 4096;
+    layout_graph(&s.g, "wheel of three, 4096 attempts", s.width, s.height, 1);
+    for (size_t k = 0; k < SAMPLE_GRAPHS; k++)
+        for (uint64_t seed = 0; seed < 4; seed++)
+        {
+            sample_graphs[k].make(&s, 1);
+            uint64_t plain = layout_hash(&s.g, s.width, s.height, seed);
+            s.g.max_attempts = 4096;
+            CHECKF(plain && layout_hash(&s.g, s.width, s.height, seed) == plain, "%s seed %d",
+                   sample_graphs[k].name, (int)seed);
+            s.g.max_attempts = 1;
+            uint64_t one = layout_hash(&s.g, s.width, s.height, seed);
+            CHECKF(one == 0 || one == plain, "%s seed %d", sample_graphs[k].name, (int)seed);
+        }
+}
+
 /* Golden hashes: the layout of a few graphs and seeds, byte for byte. */
 TEST(graph_layout_golden)
 {

@@ -115,6 +115,10 @@ static dg_status check_options(const checker *c)
     if (g->extra_connections != 0 && g->extra_connections != 1)
         return dgi_fail(diag, DG_E_INVALID, "graph: extra_connections %d; 0 or 1",
                         (int)g->extra_connections);
+    if (g->max_attempts < 0 || g->max_attempts > DGI_GRAPH_ATTEMPTS_MAX)
+        return dgi_fail(diag, DG_E_INVALID, "graph: max_attempts %d; 0 (the default, %d) or "
+                        "1..%d are allowed", (int)g->max_attempts, DGI_GRAPH_ATTEMPTS,
+                        DGI_GRAPH_ATTEMPTS_MAX);
     return DGI_SPARE_CHECK(g->spare, "dg_graph", diag);
 }
 
@@ -493,5 +497,7 @@ uint64_t dg_graph_hash(const dg_graph *graph)
         h = mix_ints(h, v, 8);
     }
     h = dgi_hash_combine(h, dg_prefab_set_hash(graph->prefabs));
+    if (graph->max_attempts) /* only when set, so the hashes of earlier graphs stay */
+        h = dgi_hash_combine(h, (uint64_t)(uint32_t)graph->max_attempts);
     return h ? h : 1;
 }

@@ -10,6 +10,11 @@
 #define DGI_GRAPH_ROOM_MAX 256
 /* The longest corridor an edge may ask for. */
 #define DGI_GRAPH_CORRIDOR_MAX 256
+/* Whole layouts a call tries before DG_E_NOSPACE: the default (max_attempts
+ * 0) and the most a graph may ask for (a 64-room refusal then takes seconds,
+ * not minutes). */
+#define DGI_GRAPH_ATTEMPTS 256
+#define DGI_GRAPH_ATTEMPTS_MAX 4096
 
 /* The node the player starts in: the one whose role is "start", else node 0. */
 int32_t dgi_graph_start_node(const dg_graph *graph);

@@ -21,9 +21,9 @@
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times), then the attempt starts
  * over with the next draws (and an order that closes cycles sooner, every
- * other time from the room that failed most often), and after
- * LAYOUT_ATTEMPTS the node that failed most often is named (with the
- * smallest larger grid the seed fits, if any). A graph
+ * other time from the room that failed most often), and after the graph's
+ * max_attempts (DGI_GRAPH_ATTEMPTS when 0) the node that failed most often
+ * is named (with the smallest larger grid the seed fits, if any). A graph
  * whose smallest rooms and corridors cannot fit the grid's area is refused
  * before any search (size_check, with the proof of its bound).
  * A template node is a prefab's box instead of a drawn rectangle: its place
@@ -34,7 +34,6 @@
  * (layout_result.c). */
 #include "graph/layout_state.h"
 
-#define LAYOUT_ATTEMPTS 256  /* whole layouts tried before DG_E_NOSPACE (docs/graph.md, Limits) */
 #define LARGER_ATTEMPTS 8    /* the same on each larger grid the message may name */
 #define ROOM_DRAWS 48        /* candidate rectangles drawn per room */
 #define DOOR_LOOK_DISTANCE 4 /* room_distance from which door neighbours are looked ahead for */
@@ -1548,7 +1547,8 @@ static dg_status size_check(const dgi_layout *L, dg_diag *diag)
  * one the seed lays out on. */
 static dg_status search(dgi_layout *L, dg_diag *diag)
 {
-    if (lays_out(L, LAYOUT_ATTEMPTS))
+    int32_t attempts = L->g->max_attempts ? L->g->max_attempts : DGI_GRAPH_ATTEMPTS;
+    if (lays_out(L, attempts))
         return DG_OK;
     int32_t worst = most_failed(L), w = L->w, h = L->h, fit = 0;
     for (int32_t k = 1; k <= 4 && !fit; k++)
@@ -1557,18 +1557,20 @@ static dg_status search(dgi_layout *L, dg_diag *diag)
         dgi_rng_seed(&L->rng, L->seed, STREAM_LAYOUT);
         memset(L->fails, 0, (size_t)L->g->node_count * sizeof L->fails[0]);
         memset(L->crowded, 0, (size_t)L->g->node_count * sizeof L->crowded[0]);
-        fit = lays_out(L, LARGER_ATTEMPTS);
+        fit = lays_out(L, layout_imin(attempts, LARGER_ATTEMPTS));
     }
     int32_t fw = L->w, fh = L->h;
+    const char *plural = attempts == 1 ? "" : "s";
     L->w = w, L->h = h;
     if (fit)
-        return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d (the "
+        return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layout%s of %dx%d (the "
                         "grid is too tight; this seed lays out on %dx%d)",
-                        L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
-    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layouts of %dx%d, nor on "
-                    "%dx%d (the search gives up: longer corridors or larger rooms next to it may "
-                    "help; docs/graph.md, Limits)",
-                    L->g->nodes[worst].name, LAYOUT_ATTEMPTS, (int)w, (int)h, (int)fw, (int)fh);
+                        L->g->nodes[worst].name, (int)attempts, plural, (int)w, (int)h, (int)fw,
+                        (int)fh);
+    return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d layout%s of %dx%d, nor on "
+                    "%dx%d (the search gives up: longer corridors or larger rooms next to it, "
+                    "or a larger max_attempts, may help; docs/graph.md, Limits)",
+                    L->g->nodes[worst].name, (int)attempts, plural, (int)w, (int)h, (int)fw, (int)fh);
 }
 
 /* Clears the layout state up to the graph's node and edge counts (every

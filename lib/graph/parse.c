@@ -229,9 +229,11 @@ static void level_line(parser *ps)
             take_number(ps, &v, "corridor_width", 1, 3, &ps->g.corridor_width);
         else if (tok_is(&k, "extra_connections") && once(ps, &k, 4, &seen))
             take_number(ps, &v, "extra_connections", 0, 1, &ps->g.extra_connections);
+        else if (tok_is(&k, "max_attempts") && once(ps, &k, 8, &seen))
+            take_number(ps, &v, "max_attempts", 0, DGI_GRAPH_ATTEMPTS_MAX, &ps->g.max_attempts);
         else if (ps->err.status == DG_OK)
             PERR(ps, &k, "unknown level key '%s' (expected room_distance, corridor_width, "
-                 "extra_connections)", tok_str(&k, b, sizeof b));
+                 "extra_connections, max_attempts)", tok_str(&k, b, sizeof b));
     }
 }
 

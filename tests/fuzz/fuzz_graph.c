@@ -34,8 +34,8 @@ static size_t put(char *out, size_t cap, size_t at, const char *fmt, ...)
 static size_t graph_write(const dg_graph *g, char *out, size_t cap)
 {
     size_t n = put(out, cap, 0, "graph 1\nlevel room_distance=%d corridor_width=%d "
-                   "extra_connections=%d\n", (int)g->room_distance, (int)g->corridor_width,
-                   (int)g->extra_connections);
+                   "extra_connections=%d max_attempts=%d\n", (int)g->room_distance,
+                   (int)g->corridor_width, (int)g->extra_connections, (int)g->max_attempts);
     for (int32_t i = 0; i < g->node_count; i++)
     {
         const dg_graph_node *x = &g->nodes[i];
@@ -66,7 +66,7 @@ static int same_graph(const dg_graph *a, const dg_graph *b)
 {
     return a->node_count == b->node_count && a->edge_count == b->edge_count &&
            a->room_distance == b->room_distance && a->corridor_width == b->corridor_width &&
-           a->extra_connections == b->extra_connections &&
+           a->extra_connections == b->extra_connections && a->max_attempts == b->max_attempts &&
            memcmp(a->nodes, b->nodes, (size_t)a->node_count * sizeof *a->nodes) == 0 &&
            (a->edge_count == 0 ||
             memcmp(a->edges, b->edges, (size_t)a->edge_count * sizeof *a->edges) == 0);

@@ -497,7 +497,8 @@ namespace LibDungeon {
         public IntPtr prefabs;
         public Allocator allocator_;
         public fixed int capacity_[2];
-        public fixed int spare[8];
+        public int max_attempts;
+        public fixed int spare[7];
     }
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct RoleRule {

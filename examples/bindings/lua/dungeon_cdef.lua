@@ -745,7 +745,8 @@ typedef struct dg_graph {
     const dg_prefab_set *prefabs;
     dg_allocator allocator_;
     int32_t capacity_[2];
-    int32_t spare[8];
+    int32_t max_attempts;
+    int32_t spare[8 - 1];
 } dg_graph;
  void dg_graph_init(dg_graph *graph);
  dg_status dg_graph_parse(const char *text, size_t length, const char *source_name,

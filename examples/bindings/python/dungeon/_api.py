@@ -275,6 +275,16 @@ class Graph:
         """The minimum rock between rooms no edge joins (0..4), checked at generation."""
         self._graph.room_distance = value
 
+    @property
+    def max_attempts(self) -> int:
+        return self._graph.max_attempts
+
+    @max_attempts.setter
+    def max_attempts(self, value: int) -> None:
+        """Whole layouts tried before the graph is refused (1..4096; 0: 256), checked at
+        generation."""
+        self._graph.max_attempts = value
+
     def nodes(self) -> List[Dict[str, object]]:
         """One {"name", "role"} dict per node, in the file's order (a room's node index)."""
         g = self._graph

@@ -127,7 +127,7 @@ class Graph(C.Structure):
                 ("room_distance", C.c_int32), ("corridor_width", C.c_int32),
                 ("extra_connections", C.c_int32), ("prefabs", C.c_void_p),
                 ("allocator_", Allocator), ("capacity_", C.c_int32 * 2),
-                ("spare", C.c_int32 * DG_SPARE_SLOTS)]
+                ("max_attempts", C.c_int32), ("spare", C.c_int32 * (DG_SPARE_SLOTS - 1))]
 
 class Site(C.Structure):
     _fields_ = [("reserved", C.POINTER(C.c_uint8)), ("reserved_stride", C.c_int32),

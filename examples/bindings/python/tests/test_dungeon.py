@@ -153,6 +153,19 @@ def test_graph_from_text_and_file_agree_and_replay():
     assert e.value.status_name == "DG_E_INVALID"
 
 
+def test_graph_max_attempts_bounds_the_search():
+    graph = dungeon.Graph.parse("graph 1\nlevel max_attempts=1\nnode a size=3x3\n"
+                                "node b size=3x3\nedge a b\n")
+    assert graph.max_attempts == 1
+    one = dungeon.generate("graph", 40, 30, 3, graph=graph)
+    graph.max_attempts = 0  # the default, 256: a layout found in one attempt is the same
+    assert dungeon.generate("graph", 40, 30, 3, graph=graph).cells == one.cells
+    graph.max_attempts = 4097
+    with pytest.raises(dungeon.DungeonError) as e:
+        dungeon.generate("graph", 40, 30, 3, graph=graph)
+    assert e.value.status_name == "DG_E_INVALID" and "max_attempts 4097" in e.value.message
+
+
 def test_graph_generator_needs_a_graph_and_stays_out_of_the_lists():
     assert dungeon.needs_graph("graph") and not dungeon.needs_graph("attach")
     assert "graph" not in dungeon.generators() and not hasattr(dungeon, "graph")
