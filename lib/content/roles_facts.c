@@ -378,11 +378,11 @@ static void fill_ranks(dgi_room_facts *f, int32_t rooms, int32_t reachable, int3
     }
     /* a 32-bit division where the product fits (the same quotient, cheaper) */
     const int narrow = (int64_t)m * 1000 <= INT32_MAX;
-    for (int32_t i = m - 1, le = m, rank = 0; i >= 0; i--)
+    for (int32_t i = m - 1, rank = 0; i >= 0; i--)
     {
         if (i == m - 1 || f[order[i]].distance != f[order[i + 1]].distance)
         {
-            le = i == m - 1 ? m : i + 1;
+            int32_t le = i == m - 1 ? m : i + 1;
             rank = reachable <= 1 ? 0
                    : narrow     ? (int32_t)((uint32_t)(le - 1) * 1000u / (uint32_t)(reachable - 1))
                                 : (int32_t)((int64_t)(le - 1) * 1000 / (reachable - 1));

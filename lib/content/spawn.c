@@ -380,7 +380,7 @@ dg_status dg_spawn_parse(const char *text, size_t length, const char *source_nam
     dg_spawn_table *t = NULL;
     if (ps.err.status == DG_OK && !(t = dgi_calloc(allocator, 1, sizeof *t + (size_t)ps.count)))
         dgi_text_oom(&ps.err, "spawns");
-    if (ps.err.status != DG_OK)
+    if (!t) /* a parse error, or no memory for the table (reported above) */
     {
         dgi_free(allocator, ps.entries, (size_t)ps.cap * sizeof *ps.entries);
         return ps.err.status;

@@ -81,6 +81,7 @@ static void art_path(const dg_export_options *opt, char *buf)
     const char *img = opt->tileset_image, *slash = strrchr(img, '/'), *dot = strrchr(img, '.');
     size_t len = strlen(img), stem = dot && (!slash || dot > slash) ? (size_t)(dot - img) : len;
     memcpy(buf, img, stem);
+    /* NOLINTNEXTLINE(bugprone-not-null-terminated-result): the next copy brings the NUL */
     memcpy(buf + stem, "-art", 4);
     memcpy(buf + stem + 4, img + stem, len - stem + 1);
 }

@@ -346,6 +346,8 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         }
         else
             gather_entries(c, fi, &e);
+        if (e.n == 0) /* no way in (every attached room has its door): nothing to walk */
+            continue;
         if (e.n == 1 && fi != c->start_feat && f->shape != DG_SHAPE_RECT &&
             f->w * f->h <= ATT_WALK_CELLS)
         { /* a shaped room with one entrance: walked cell by cell */

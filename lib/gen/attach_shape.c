@@ -415,6 +415,7 @@ int32_t dgi_att_shaped_farthest(const att_ctx *c, int32_t fi, int32_t *fx, int32
         for (int dir = 0; dir < 4; dir++)
         {
             int32_t nx = cx + att_dx(dir), ny = cy + att_dy(dir), j = ny * f->w + nx;
+            /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): j < n, all set above */
             if (nx < 0 || ny < 0 || nx >= f->w || ny >= f->h || dist[j] >= 0 ||
                 *att_at(c, f->x + nx, f->y + ny) != DG_TILE_FLOOR)
                 continue;

@@ -432,6 +432,7 @@ static pair pair_at(pair_list *l, int32_t k)
             best = l->key[m] > after && l->key[m] < best ? l->key[m] : best;
         l->ranked[l->done++] = best;
     }
+    /* NOLINTNEXTLINE(clang-analyzer-core.uninitialized.Assign): k < count, so key is a listed pair's */
     int32_t key = l->ranked[k], code = l->code[key & 15];
     int i = code / BSP_KEEP, j = code % BSP_KEEP;
     pair q = {l->a[i], l->b[j], key >> 4, l->sa[i], l->sb[j]};

@@ -934,7 +934,7 @@ static dg_status try_loop(chain *c, int32_t i)
 static int32_t bare_square(const chain *c, uint16_t *rows, dg_rect *sq)
 {
     const dg_grid *g = c->g;
-    int32_t x0 = c->margin, y0 = c->margin;
+    int32_t x0 = c->margin, y0 = x0; /* the margin is the same on both axes */
     int32_t bw = (g->width - 2 * c->margin) / 2, bh = (g->height - 2 * c->margin) / 2;
     uint16_t *prev = rows + 1, *cur = rows + bw + 2; /* [-1] of each row stays 0 */
     int32_t best = 0;

@@ -213,7 +213,7 @@ static DGI_ALWAYS_INLINE void carve_one(drunk *d, int32_t x, int32_t y)
     d->cells[i] = DG_TILE_FLOOR;
     set_floor_bits(d, x, y);
     d->carved++;
-    if ((size_t)(d->frontier_count + d->blocked_count) == d->frontier_cap && !grow_frontier(d))
+    if ((size_t)d->frontier_count + (size_t)d->blocked_count == d->frontier_cap && !grow_frontier(d))
     {
         d->nomem = 1;
         return;

@@ -1420,10 +1420,10 @@ static dg_status template_setup(dgi_layout *L, const dg_allocator *a, int32_t **
     }
     if (st == DG_OK)
     {
-        uint8_t *at = (uint8_t *)*list;
+        uint8_t *at = (uint8_t *)*list, *cache = at + door_bytes;
         L->tdoor = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)at;
-        L->tdoor_cache = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)(at += door_bytes);
-        int32_t *tpl_list = (int32_t *)(void *)(at += rows * 8 * sizeof *L->tdoor_cache);
+        L->tdoor_cache = (dgi_tdoor(*)[DGI_TEMPLATE_DOORS])(void *)cache;
+        int32_t *tpl_list = (int32_t *)(void *)(cache + rows * 8 * sizeof *L->tdoor_cache);
         L->tpl_row = tpl_list + total + 1;
         L->tdoor_found = L->tpl_row + prefabs;
         template_lists(L, doors, tpl_list);
@@ -1498,6 +1498,7 @@ static int64_t room_box_min(const dgi_layout *L, int32_t n)
     for (int32_t k = 0; k < L->tpl_count[n]; k++)
     {
         int32_t w, h;
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): tpl_count > 0 only once tpl_list is set */
         dgi_template_size(L->g->prefabs, L->tpl_list[L->tpl_first[n] + k], 0, &w, &h);
         least = least < (int64_t)(w - 1) * (h - 1) ? least : (int64_t)(w - 1) * (h - 1);
     }

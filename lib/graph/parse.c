@@ -527,7 +527,7 @@ static void resolve_edges(parser *ps)
 /* dg_graph_check's rules, the refusal placed at the node's or edge's line. */
 static void check(parser *ps, int templates)
 {
-    dg_diag d;
+    dg_diag d = {0}; /* written on failure only */
     dgi_graph_fault f;
     if (dgi_graph_check(&ps->g, templates, &f, &d) == DG_OK)
         return;

@@ -509,9 +509,7 @@ dg_status dgi_prefab_islands_generate(dg_grid *grid, const dg_prefab_set *set,
     if (st == DG_OK && reserved && !p.keep && dg_tile_passable((uint8_t)p.fill))
     {
         s->pocket = dgi_alloc(allocator, cells_n);
-        if (!s->pocket)
-            st = dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
-        else if (dgi_islands_find_pockets(s, grid) != DG_OK)
+        if (!s->pocket || dgi_islands_find_pockets(s, grid) != DG_OK)
             st = dgi_fail(diag, DG_E_NOMEM, "prefab_islands: out of memory");
     }
     dgi_gen gen;

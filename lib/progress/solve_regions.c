@@ -443,6 +443,7 @@ static uint32_t chain_locks(region_graph *s, int32_t v, int32_t start, int32_t d
                             int32_t *budget);
 
 /* The one value of chain_locks over the ways out (count of them), else CHAIN_UNSURE. */
+/* NOLINTNEXTLINE(misc-no-recursion): with chain_locks, at most CHAIN_DEPTH deep */
 static uint32_t agree(region_graph *s, const int32_t *way, int32_t count, int32_t start,
                       int32_t depth, int32_t *budget)
 {
@@ -505,6 +506,7 @@ static int32_t door_ways(const region_graph *s, int32_t v, int32_t start, int32_
     return count;
 }
 
+/* NOLINTNEXTLINE(misc-no-recursion): with agree, at most CHAIN_DEPTH deep */
 static uint32_t chain_locks(region_graph *s, int32_t v, int32_t start, int32_t depth,
                             int32_t *budget)
 {
