@@ -2,6 +2,7 @@
  * graph's identity and replays to the same map with that graph; without a
  * graph, with another one or with reserved cells it is refused by name and
  * the grid stays as it was. (The tool's side: tests/tool.sh.) */
+#include "graph_families.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -100,7 +101,7 @@ TEST(recipe_graph_refuses_missing_or_wrong_graph)
     refused(&r, &zelda, reserved, 0, DG_E_INVALID, "takes no reserved cells");
     dg_generator_info info;
     CHECK(dg_generator_get(dg_generator_find("graph"), &info) == DG_OK);
-    CHECK(info.needs_graph == 1 && info.needs_prefabs == 0 && info.param_count == 1);
+    CHECK(info.needs_graph == 1 && info.needs_prefabs == 0 && info.param_count == 2);
     dg_graph_free(&zelda);
     dg_graph_free(&linear);
 }
@@ -171,4 +172,84 @@ TEST(recipe_graph_room_distance_out_of_range_refused)
         CHECK(dg_recipe_parse(line, strlen(line), &r, &diag) == DG_E_INVALID);
         CHECKF(strstr(diag.message, "room_distance"), "%s", diag.message);
     }
+}
+
+TEST(recipe_graph_max_attempts_out_of_range_refused)
+{
+    const char *bad[] = {"-2", "4097"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+        dg_recipe r, before;
+        CHECK(dg_recipe_init(&r, "graph", 1, W, H) == DG_OK);
+        before = r;
+        dg_diag diag;
+        diag.message[0] = '\0';
+        dg_status st = dg_recipe_set(&r, "max_attempts", bad[i], &diag);
+        CHECKF(st == DG_E_INVALID && strstr(diag.message, "max_attempts") &&
+                   strstr(diag.message, "-1..4096"),
+               "%s: %s \"%s\"", bad[i], dg_status_str(st), diag.message);
+        CHECK(memcmp(&r, &before, sizeof r) == 0);
+        char line[96];
+        snprintf(line, sizeof line, "graph seed=1 max_attempts=%s", bad[i]);
+        CHECK(dg_recipe_parse(line, strlen(line), &r, &diag) == DG_E_INVALID);
+        CHECKF(strstr(diag.message, "max_attempts"), "%s", diag.message);
+    }
+}
+
+/* Lays s's graph out on its grid, seed 0, through a recipe with parameter
+ * max_attempts set to value (NULL: the default); a refusal leaves the grid
+ * as it was. */
+static dg_status attempts_run(const sample_graph *s, const char *value, dg_result *res,
+                              dg_diag *diag)
+{
+    static uint8_t cells[W * H];
+    CHECK(s->width * s->height <= W * H);
+    memset(cells, 0xEE, sizeof cells);
+    dg_recipe r;
+    CHECK(dg_recipe_init(&r, "graph", 0, s->width, s->height) == DG_OK);
+    if (value)
+        CHECKF(dg_recipe_set(&r, "max_attempts", value, diag) == DG_OK, "%s", diag->message);
+    dg_grid grid;
+    dg_grid_init(&grid, cells, s->width, s->height, 0);
+    diag->message[0] = '\0';
+    dg_status st = run(&r, &s->g, NULL, &grid, res, diag);
+    if (st != DG_OK)
+        for (size_t i = 0; i < sizeof cells; i++)
+            if (cells[i] != 0xEE)
+            {
+                CHECKF(0, "max_attempts=%s: refused with the grid changed", value ? value : "-");
+                break;
+            }
+    return st;
+}
+
+/* Parameter max_attempts replaces the graph's bound: the family's wheel of
+ * three (tests/test_graph_layout.c, graph_layout_max_attempts) is refused on
+ * seed 0 after the default 256 layouts and lays out within 4096; -1 keeps
+ * the graph's own bound and 0 is the library's 256. */
+TEST(recipe_graph_max_attempts_replaces_the_bound)
+{
+    static sample_graph s;
+    family_wheel(&s, 4, 0, 4u * 1000003u + 4u * 1009u + 1u);
+    dg_diag diag;
+    dg_status st = attempts_run(&s, NULL, NULL, &diag);
+    CHECKF(st == DG_E_NOSPACE && strstr(diag.message, "in 256 layouts of"), "%s \"%s\"",
+           dg_status_str(st), diag.message);
+    st = attempts_run(&s, "1", NULL, &diag);
+    CHECKF(st == DG_E_NOSPACE && strstr(diag.message, "in 1 layout of"), "%s \"%s\"",
+           dg_status_str(st), diag.message);
+    s.g.max_attempts = 1; /* the graph's own bound: -1 keeps it, 0 is 256 */
+    st = attempts_run(&s, "-1", NULL, &diag);
+    CHECKF(st == DG_E_NOSPACE && strstr(diag.message, "in 1 layout of"), "%s \"%s\"",
+           dg_status_str(st), diag.message);
+    st = attempts_run(&s, "0", NULL, &diag);
+    CHECKF(st == DG_E_NOSPACE && strstr(diag.message, "in 256 layouts of"), "%s \"%s\"",
+           dg_status_str(st), diag.message);
+    dg_result res;
+    dg_result_init(&res, NULL);
+    st = attempts_run(&s, "4096", &res, &diag);
+    CHECKF(st == DG_OK, "max_attempts=4096: %s \"%s\"", dg_status_str(st), diag.message);
+    CHECK(res.room_count == s.g.node_count);
+    CHECK(s.g.max_attempts == 1); /* the caller's graph is not changed */
+    dg_result_free(&res);
 }

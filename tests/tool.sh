@@ -317,6 +317,8 @@ expect graph_floors 2 "not with --floors" -- --gen graph --graph $Z --floors 2 -
 expect graph_not_for 2 "--graph is for --gen graph" -- --gen attach --graph $Z
 expect graph_too_small 1 "need at least 1530 cells" -- --gen graph --graph examples/graphs/big.txt --width 40 --height 30
 expect graph_nospace 1 "no place found" -- --gen graph --graph examples/graphs/big.txt --width 80 --height 25
+expect graph_max_attempts_one 1 "no place found in 1 layout of" -- --gen graph --graph examples/graphs/big.txt --width 80 --height 25 --param max_attempts=1
+expect graph_max_attempts_range 2 "max_attempts: 4097 is out of range -1..4096" -- --gen graph --graph $Z --param max_attempts=4097
 for g in linear hub loop_lock zelda templates big; do
     size=""
     [ $g = big ] && size="--width 120 --height 80" # forty rooms need more than 80x50

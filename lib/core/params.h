@@ -31,14 +31,15 @@
 #define DGI_PREFAB_ISLANDS_TABLE_LEN 9
 #define DGI_PREFAB_MIXED_TABLE_LEN 8
 #define DGI_WORLD_TABLE_LEN 7
-#define DGI_GRAPH_TABLE_LEN 1
+#define DGI_GRAPH_TABLE_LEN 2
 
 /* Generator graph's parameters: overrides of the level graph's own options
  * (its dg_graph fields and `level` line), -1 = the graph's. Private: the
  * public entry point is dg_graph_generate, which takes the graph alone. */
 typedef struct dgi_graph_params {
     int32_t room_distance; /* -1 or 0..4: replaces dg_graph.room_distance */
-    int32_t spare[DG_SPARE_SLOTS];
+    int32_t max_attempts;  /* -1 or 0..4096: replaces dg_graph.max_attempts (0 = 256) */
+    int32_t spare[DG_SPARE_SLOTS - 1];
 } dgi_graph_params;
 
 extern const dg_param_desc dgi_attach_table[DGI_ATTACH_TABLE_LEN];

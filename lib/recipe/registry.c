@@ -220,6 +220,8 @@ dg_status dgi_graph_run(dg_grid *grid, const dg_graph *graph, const void *params
     dg_graph with = *graph; /* a shallow copy, read only: the caller's graph stays as it is */
     if (p->room_distance >= 0)
         with.room_distance = p->room_distance;
+    if (p->max_attempts >= 0)
+        with.max_attempts = p->max_attempts;
     return dg_graph_generate(grid, &with, seed, result, a, diag);
 }
 
