@@ -160,6 +160,8 @@ def test_graph_max_attempts_bounds_the_search():
     one = dungeon.generate("graph", 40, 30, 3, graph=graph)
     graph.max_attempts = 0  # the default, 256: a layout found in one attempt is the same
     assert dungeon.generate("graph", 40, 30, 3, graph=graph).cells == one.cells
+    # parameter max_attempts replaces the graph's bound (-1, the default, keeps it)
+    assert dungeon.generate("graph", 40, 30, 3, graph=graph, max_attempts=4096).cells == one.cells
     graph.max_attempts = 4097
     with pytest.raises(dungeon.DungeonError) as e:
         dungeon.generate("graph", 40, 30, 3, graph=graph)
@@ -169,7 +171,9 @@ def test_graph_max_attempts_bounds_the_search():
 def test_graph_generator_needs_a_graph_and_stays_out_of_the_lists():
     assert dungeon.needs_graph("graph") and not dungeon.needs_graph("attach")
     assert "graph" not in dungeon.generators() and not hasattr(dungeon, "graph")
-    assert [p.name for p in dungeon.generator_params("graph")] == ["room_distance"]
+    params = dungeon.generator_params("graph")
+    assert [p.name for p in params] == ["room_distance", "max_attempts"]
+    assert (params[1].min, params[1].max, params[1].default) == (-1, 4096, -1)
     with pytest.raises(dungeon.DungeonError) as e:
         dungeon.generate("graph", 80, 50, 1)
     assert e.value.status_name == "DG_E_NULL" and "level graph" in e.value.message
