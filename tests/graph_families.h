@@ -84,8 +84,9 @@ static inline void family_tree(sample_graph *s, int32_t n, int32_t distance, uin
     sample_lock(&s->edges[c - 1], 1, key);
 }
 
-/* A random tree plus up to n/8 + 1 chords, each kept only if the graph
- * stays planar (dg_graph_check) and no room passes degree 6. */
+/* A random tree (no room past degree 8) plus up to n/8 + 1 chords, each
+ * kept only if the graph stays planar (dg_graph_check) and no room passes
+ * degree 6. */
 static inline void family_chords(sample_graph *s, int32_t n, int32_t distance, uint64_t seed)
 {
     family_rng r = {seed};
@@ -93,6 +94,8 @@ static inline void family_chords(sample_graph *s, int32_t n, int32_t distance, u
     for (int32_t i = 1; i < n; i++)
     {
         int32_t p = (int32_t)family_next(&r, (uint32_t)i);
+        while (family_degree(s, p) >= DG_GRAPH_DEGREE_MAX) /* a valid graph: degree 8 at most */
+            p = (p + 1) % i;
         family_edge(s, &r, p, i);
     }
     for (int32_t k = 0; k < n / 8 + 1 && n > 3; k++)
