@@ -694,6 +694,81 @@ TEST(graph_check_refuses_a_k4_of_doors)
     CHECK(dg_graph_check(&b.g, NULL) == DG_OK);
 }
 
+/* A star of door rooms round a hub of at most WxH at room_distance d, as
+ * text: each leaf of 3..4 cells (the first two joined by a corridor when
+ * ring). */
+static size_t door_star(char *text, size_t cap, int w, int h, int d, int leaves, int ring)
+{
+    size_t n = (size_t)snprintf(text, cap, "graph 1\nlevel room_distance=%d\n"
+                                "node hub role=start size=2..%dx2..%d\n", d, w, h);
+    for (int i = 0; i < leaves; i++)
+        n += (size_t)snprintf(text + n, cap - n, "node l%d size=3..4x3..4\n", i);
+    for (int i = 0; i < leaves; i++)
+        n += (size_t)snprintf(text + n, cap - n, "edge hub l%d door\n", i);
+    if (ring)
+        n += (size_t)snprintf(text + n, cap - n, "edge l0 l1 corridor length=2..6\n");
+    return n;
+}
+
+/* A rectangle room holds as many door neighbours as its sides at their
+ * largest can, each neighbour overlapping it by a cell and the ones that
+ * share a side room_distance apart: more is refused at the node's line,
+ * naming the counts, before any layout, and the grid stays as it was. Where
+ * two of the neighbours are joined no bound is proved, and a hub at its
+ * bound lays out. */
+TEST(graph_check_refuses_more_doors_than_a_room_holds)
+{
+    static char text[1024];
+    dg_graph g;
+    dg_diag d;
+    /* 6x6 at distance 3: one a side (two need 1 + 6 = 7 cells), four in all */
+    size_t n = door_star(text, sizeof text, 6, 6, 3, 5, 0);
+    CHECK(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_E_INVALID && graph_empty(&g));
+    CHECKF(d.line == 3 && d.column == 6 &&
+               strstr(d.message, "node hub: 5 door neighbours, but a room of at most 6x6 holds "
+                                 "4 at room_distance 3 (1 on a side of 6, 1 on a side of 6)"),
+           "%d:%d %s", (int)d.line, (int)d.column, d.message);
+    /* at distance 2 two fit on a side of 6 (1 + 5 = 6): no bound is proved */
+    n = door_star(text, sizeof text, 6, 6, 2, 5, 0);
+    CHECKF(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_OK, "%s", d.message);
+    dg_graph_free(&g);
+    /* four fit; two of five joined by a corridor may stand closer */
+    n = door_star(text, sizeof text, 6, 6, 3, 4, 0);
+    CHECKF(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_OK, "%s", d.message);
+    dg_graph_free(&g);
+    n = door_star(text, sizeof text, 6, 6, 3, 5, 1);
+    CHECKF(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_OK, "%s", d.message);
+    dg_graph_free(&g);
+    /* wide sides hold more: 12 cells at distance 3 take two (1 + 6 = 7 cells), so six fit */
+    n = door_star(text, sizeof text, 12, 6, 3, 6, 0);
+    CHECKF(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_OK, "%s", d.message);
+    dg_graph_free(&g);
+    /* a 3x3 hub holds four at distance 0 and lays them out; a fifth is refused by
+     * dg_graph_generate as well, the grid untouched */
+    n = door_star(text, sizeof text, 3, 3, 0, 4, 0);
+    CHECKF(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_OK, "%s", d.message);
+    static uint8_t cells[30 * 24];
+    dg_grid grid = {cells, 30, 24, 30};
+    CHECKF(dg_graph_generate(&grid, &g, 1, NULL, NULL, &d) == DG_OK, "%s", d.message);
+    static dg_graph_node nodes[6]; /* the same with a fifth leaf */
+    static dg_graph_edge edges[5];
+    memcpy(nodes, g.nodes, 5 * sizeof nodes[0]);
+    memcpy(edges, g.edges, 4 * sizeof edges[0]);
+    nodes[5] = nodes[4];
+    snprintf(nodes[5].name, sizeof nodes[5].name, "l4");
+    edges[4] = edges[3];
+    edges[4].b = 5;
+    dg_graph five = g;
+    five.nodes = nodes, five.edges = edges, five.node_count = 6, five.edge_count = 5;
+    memset(cells, 0x5A, sizeof cells);
+    CHECK(dg_graph_generate(&grid, &five, 1, NULL, NULL, &d) == DG_E_INVALID);
+    CHECKF(strstr(d.message, "node hub: 5 door neighbours, but a room of at most 3x3 holds 4 "
+                             "at room_distance 0"), "%s", d.message);
+    for (size_t i = 0; i < sizeof cells; i++)
+        CHECK(cells[i] == 0x5A);
+    dg_graph_free(&g);
+}
+
 /* Small deterministic generator of the tests' own. */
 static uint64_t mix_next(uint64_t *s)
 {

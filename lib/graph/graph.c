@@ -340,6 +340,61 @@ static dg_status check_door_k4(const checker *c)
     return DG_OK;
 }
 
+/* Door neighbours that share a side of a room (each overlapping it by a cell
+ * at least) stand side by side, their walls room_distance apart: k of them
+ * need a side of 1 + (k - 1) * (room_distance + 3) + (k - 2) * (least - 1)
+ * cells, least the smallest extent along the side any of them may have
+ * (1 for a template). The most that fit on a side of `side` cells. */
+static int32_t doors_per_side(int32_t side, int32_t distance, int32_t least)
+{
+    int32_t k = 1;
+    while (1 + k * (distance + 3) + (k - 1) * (least - 1) <= side)
+        k++;
+    return k;
+}
+
+/* A rectangle room holds as many door neighbours as its four sides at their
+ * largest can: more is refused by name. Only where no two of them are
+ * joined (joined rooms may stand closer, so no bound is proved there). */
+static dg_status check_door_sides(const checker *c)
+{
+    const dg_graph *g = c->g;
+    uint64_t joined[DG_GRAPH_NODES_MAX] = {0}, doors[DG_GRAPH_NODES_MAX] = {0};
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        const dg_graph_edge *x = &g->edges[e];
+        joined[x->a] |= (uint64_t)1 << x->b, joined[x->b] |= (uint64_t)1 << x->a;
+        if (x->kind == DG_EDGE_DOOR)
+            doors[x->a] |= (uint64_t)1 << x->b, doors[x->b] |= (uint64_t)1 << x->a;
+    }
+    for (int32_t i = 0; i < g->node_count; i++)
+    {
+        const dg_graph_node *n = &g->nodes[i];
+        int32_t count = 0, least_w = INT32_MAX, least_h = INT32_MAX, apart = 1;
+        for (uint64_t d = doors[i]; d; d &= d - 1)
+        {
+            const dg_graph_node *u = &g->nodes[dgi_lowest_bit64(d)];
+            apart &= !(joined[dgi_lowest_bit64(d)] & doors[i]);
+            least_w = DG_MIN(least_w, u->templates[0] ? 1 : u->width_min);
+            least_h = DG_MIN(least_h, u->templates[0] ? 1 : u->height_min);
+            count++;
+        }
+        if (n->templates[0] || !apart || count <= 4)
+            continue;
+        int32_t across = doors_per_side(n->width_max, g->room_distance, least_w);
+        int32_t down = doors_per_side(n->height_max, g->room_distance, least_h);
+        if (count > 2 * across + 2 * down)
+            return NODE_FAIL(c, i, "node %s: %d door neighbours, but a room of at most %dx%d "
+                             "holds %d at room_distance %d (%d on a side of %d, %d on a side of "
+                             "%d); a larger room, a smaller room_distance or corridors instead "
+                             "of doors may help", n->name, (int)count, (int)n->width_max,
+                             (int)n->height_max, (int)(2 * across + 2 * down),
+                             (int)g->room_distance, (int)across, (int)n->width_max, (int)down,
+                             (int)n->height_max);
+    }
+    return DG_OK;
+}
+
 /* Floods from the start through open edges, and through locked ones once
  * keys_count allows (1: the lock's key node is reached), until nothing
  * changes: what stays dark is cut off, or behind a lock whose key lies behind it. */
@@ -441,6 +496,8 @@ dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault 
         st = check_planar(&c);
     if (st == DG_OK)
         st = check_door_k4(&c);
+    if (st == DG_OK)
+        st = check_door_sides(&c);
     if (st == DG_OK)
         dgi_diag_ok(diag);
     return st;
