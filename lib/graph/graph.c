@@ -371,10 +371,11 @@ static dg_status check_door_sides(const checker *c)
     {
         const dg_graph_node *n = &g->nodes[i];
         int32_t count = 0, least_w = INT32_MAX, least_h = INT32_MAX, apart = 1;
-        for (uint64_t d = doors[i]; d; d &= d - 1)
+        for (uint64_t rest = doors[i]; rest; rest &= rest - 1)
         {
-            const dg_graph_node *u = &g->nodes[dgi_lowest_bit64(d)];
-            apart &= !(joined[dgi_lowest_bit64(d)] & doors[i]);
+            int32_t v = dgi_lowest_bit64(rest);
+            const dg_graph_node *u = &g->nodes[v];
+            apart &= !(joined[v] & doors[i]);
             least_w = DG_MIN(least_w, u->templates[0] ? 1 : u->width_min);
             least_h = DG_MIN(least_h, u->templates[0] ? 1 : u->height_min);
             count++;
