@@ -85,8 +85,8 @@ static inline void family_tree(sample_graph *s, int32_t n, int32_t distance, uin
 }
 
 /* A random tree (no room past degree 8) plus up to n/8 + 1 chords, each
- * kept only if the graph stays planar (dg_graph_check) and no room passes
- * degree 6. */
+ * kept only if dg_graph_check still passes the graph (planar, no room with
+ * more doors than its sides hold) and no room passes degree 6. */
 static inline void family_chords(sample_graph *s, int32_t n, int32_t distance, uint64_t seed)
 {
     family_rng r = {seed};
