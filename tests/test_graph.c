@@ -711,36 +711,44 @@ static size_t door_star(char *text, size_t cap, int w, int h, int d, int leaves,
 }
 
 /* A rectangle room holds as many door neighbours as its sides at their
- * largest can, each neighbour overlapping it by a cell and the ones that
- * share a side room_distance apart: more is refused at the node's line,
- * naming the counts, before any layout, and the grid stays as it was. Where
- * two of the neighbours are joined no bound is proved, and a hub at its
- * bound lays out. */
+ * largest can, each neighbour overlapping it by a cell, the ones on one side
+ * room_distance apart and at each corner one of the two nearest keeping
+ * clear of it: more is refused at the node's line, naming the counts,
+ * before any layout, and the grid stays as it was. Where two of the
+ * neighbours are joined no bound is proved, and a hub at its bound lays out. */
 TEST(graph_check_refuses_more_doors_than_a_room_holds)
 {
     static char text[1024];
     dg_graph g;
     dg_diag d;
-    /* 6x6 at distance 3: one a side (two need 1 + 6 = 7 cells), four in all */
-    size_t n = door_star(text, sizeof text, 6, 6, 3, 5, 0);
-    CHECK(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_E_INVALID && graph_empty(&g));
-    CHECKF(d.line == 3 && d.column == 6 &&
-               strstr(d.message, "node hub: 5 door neighbours, but a room of at most 6x6 holds "
-                                 "4 at room_distance 3 (1 on a side of 6, 1 on a side of 6)"),
-           "%d:%d %s", (int)d.line, (int)d.column, d.message);
-    /* passed: at distance 2 two fit on a side of 6 (1 + 5 = 6 cells); four fit at 3;
-     * two of five joined by a corridor may stand closer; a side of 12 at 3 takes two
-     * (1 + 6 = 7 cells), so six fit */
-    static const int pass[4][5] = {{6, 6, 2, 5, 0}, {6, 6, 3, 4, 0}, {6, 6, 3, 5, 1}, {12, 6, 3, 6, 0}};
-    for (int i = 0; i < 4; i++)
+    /* refused: a 6x6 room holds four from distance 1 on (two on one side leave the
+     * sides next to them one apiece, clear of that corner, and the fourth side none),
+     * six at 0; a 3x3 room holds two at distance 2 (one a side cannot keep clear) */
+    static const struct { int w, h, d, leaves, holds; } refuse[] = {
+        {6, 6, 3, 5, 4}, {6, 6, 1, 5, 4}, {6, 6, 0, 7, 6}, {3, 3, 2, 3, 2}};
+    for (size_t i = 0; i < sizeof refuse / sizeof refuse[0]; i++)
     {
-        n = door_star(text, sizeof text, pass[i][0], pass[i][1], pass[i][2], pass[i][3], pass[i][4]);
+        size_t n = door_star(text, sizeof text, refuse[i].w, refuse[i].h, refuse[i].d, refuse[i].leaves, 0);
+        char want[96];
+        snprintf(want, sizeof want, "node hub: %d door neighbours, but a room of at most %dx%d holds %d at "
+                 "room_distance %d (", refuse[i].leaves, refuse[i].w, refuse[i].h, refuse[i].holds, refuse[i].d);
+        CHECK(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_E_INVALID && graph_empty(&g));
+        CHECKF(d.line == 3 && d.column == 6 && strstr(d.message, want), "case %d: %d:%d %s",
+               (int)i, (int)d.line, (int)d.column, d.message);
+    }
+    /* passed: four round a 6x6 room at distance 4 (a pinwheel), six at 0; two of five
+     * joined by a corridor may stand closer; a side of 12 at 3 takes two (1 + 6 = 7
+     * cells), so five fit; a 3x3 room at distance 1 holds four */
+    static const int pass[5][5] = {{6, 6, 4, 4, 0}, {6, 6, 0, 6, 0}, {6, 6, 3, 5, 1}, {12, 6, 3, 5, 0}, {3, 3, 1, 4, 0}};
+    for (int i = 0; i < 5; i++)
+    {
+        size_t n = door_star(text, sizeof text, pass[i][0], pass[i][1], pass[i][2], pass[i][3], pass[i][4]);
         CHECKF(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_OK, "case %d: %s", i, d.message);
         dg_graph_free(&g);
     }
     /* a 3x3 hub holds four at distance 0 and lays them out; a fifth is refused by
      * dg_graph_generate as well, the grid untouched */
-    n = door_star(text, sizeof text, 3, 3, 0, 4, 0);
+    size_t n = door_star(text, sizeof text, 3, 3, 0, 4, 0);
     CHECKF(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_OK, "%s", d.message);
     static uint8_t cells[30 * 24];
     dg_grid grid = {cells, 30, 24, 30};

@@ -340,22 +340,63 @@ static dg_status check_door_k4(const checker *c)
     return DG_OK;
 }
 
-/* Door neighbours that share a side of a room (each overlapping it by a cell
- * at least) stand side by side, their walls room_distance apart: k of them
- * need a side of 1 + (k - 1) * (room_distance + 3) + (k - 2) * (least - 1)
- * cells, least the smallest extent along the side any of them may have
- * (1 for a template). The most that fit on a side of `side` cells. */
-static int32_t doors_per_side(int32_t side, int32_t distance, int32_t least)
+/* Door neighbours of a room share a wall with it and overlap it by a cell
+ * at least, and those not joined stand room_distance apart (their walls):
+ * on one side one after another; at a corner whose two sides both have
+ * some, one of the two nearest the corner keeps room_distance + 1 cells
+ * in from it. k of them along a side of `side` cells, each `least` long
+ * along it, the first clear of the corner it starts at (start_clear) and
+ * the last of the one it ends at (end_clear): 1 if they fit, placed from
+ * the start as tightly as they go (the first reaching out past an unclear
+ * corner). */
+static int side_holds(int32_t side, int32_t distance, int32_t least, int32_t k, int start_clear,
+                      int end_clear)
 {
-    int32_t k = 1;
-    while (1 + k * (distance + 3) + (k - 1) * (least - 1) <= side)
-        k++;
-    return k;
+    if (k == 0)
+        return 1;
+    int32_t at = start_clear ? distance + 1 : 1 - least;
+    int32_t end = start_clear ? at + least - 1 : 0;
+    for (int32_t i = 1; i < k; i++)
+        at = end + distance + 3, end = at + least - 1;
+    return at <= side - 1 && (!end_clear || end <= side - distance - 2);
 }
 
-/* A rectangle room holds as many door neighbours as its four sides at their
- * largest can: more is refused by name. Only where no two of them are
- * joined (joined rooms may stand closer, so no bound is proved there). */
+/* 1 if `count` door neighbours fit round a room of w x h: some number on
+ * each side (clockwise from the top) and a choice at each corner of the
+ * side that keeps clear of it. Rooms at opposite sides, the neighbours'
+ * depth and the corridors are left out, so this may let through what no
+ * layout has, never the reverse. */
+static int sides_hold(int32_t count, int32_t w, int32_t h, int32_t distance, int32_t least_w,
+                      int32_t least_h)
+{
+    const int32_t len[4] = {w, h, w, h}, least[4] = {least_w, least_h, least_w, least_h};
+    int32_t k[4];
+    for (k[0] = 0; k[0] <= count; k[0]++)
+        for (k[1] = 0; k[0] + k[1] <= count; k[1]++)
+            for (k[2] = 0; k[0] + k[1] + k[2] <= count; k[2]++)
+            {
+                k[3] = count - k[0] - k[1] - k[2];
+                for (int clear = 0; clear < 16; clear++) /* bit c: corner c's first side keeps clear */
+                {
+                    int fits = 1;
+                    for (int s = 0; s < 4 && fits; s++)
+                    {
+                        int before = (s + 3) % 4, after = (s + 1) % 4; /* corner `before` ends side before */
+                        int start_clear = k[before] && k[s] && !(clear >> before & 1);
+                        int end_clear = k[s] && k[after] && (clear >> s & 1);
+                        fits = side_holds(len[s], distance, least[s], k[s], start_clear, end_clear);
+                    }
+                    if (fits)
+                        return 1;
+                }
+            }
+    return 0;
+}
+
+/* A rectangle room holds only as many door neighbours as its sides at their
+ * largest can (sides_hold): more is refused by name. Only where no two of
+ * them are joined (joined rooms may stand closer, so no bound is proved
+ * there). */
 static dg_status check_door_sides(const checker *c)
 {
     const dg_graph *g = c->g;
@@ -380,18 +421,20 @@ static dg_status check_door_sides(const checker *c)
             least_h = DG_MIN(least_h, u->templates[0] ? 1 : u->height_min);
             count++;
         }
-        if (n->templates[0] || !apart || count <= 4)
+        if (n->templates[0] || !apart || count <= 2) /* two fit on opposite sides */
             continue;
-        int32_t across = doors_per_side(n->width_max, g->room_distance, least_w);
-        int32_t down = doors_per_side(n->height_max, g->room_distance, least_h);
-        if (count > 2 * across + 2 * down)
+        int32_t holds = count;
+        while (holds > 2 && !sides_hold(holds, n->width_max, n->height_max, g->room_distance,
+                                        least_w, least_h))
+            holds--;
+        if (holds < count)
             return NODE_FAIL(c, i, "node %s: %d door neighbours, but a room of at most %dx%d "
-                             "holds %d at room_distance %d (%d on a side of %d, %d on a side of "
-                             "%d); a larger room, a smaller room_distance or corridors instead "
-                             "of doors may help", n->name, (int)count, (int)n->width_max,
-                             (int)n->height_max, (int)(2 * across + 2 * down),
-                             (int)g->room_distance, (int)across, (int)n->width_max, (int)down,
-                             (int)n->height_max);
+                             "holds %d at room_distance %d (those on one side stand "
+                             "room_distance apart, and at each corner one of the two keeps "
+                             "clear); a larger room, a smaller room_distance or corridors "
+                             "instead of doors may help", n->name, (int)count,
+                             (int)n->width_max, (int)n->height_max, (int)holds,
+                             (int)g->room_distance);
     }
     return DG_OK;
 }
