@@ -723,9 +723,10 @@ TEST(graph_check_refuses_more_doors_than_a_room_holds)
     dg_diag d;
     /* refused: a 6x6 room holds four from distance 1 on (two on one side leave the
      * sides next to them one apiece, clear of that corner, and the fourth side none),
-     * six at 0; a 3x3 room holds two at distance 2 (one a side cannot keep clear) */
+     * six at 0; a 3x3 room holds two at distance 2 (one a side cannot keep clear), and
+     * one at 4 (rooms at opposite sides, 3 apart, would have to stand apart sideways) */
     static const struct { int w, h, d, leaves, holds; } refuse[] = {
-        {6, 6, 3, 5, 4}, {6, 6, 1, 5, 4}, {6, 6, 0, 7, 6}, {3, 3, 2, 3, 2}};
+        {6, 6, 3, 5, 4}, {6, 6, 1, 5, 4}, {6, 6, 0, 7, 6}, {3, 3, 2, 3, 2}, {3, 3, 4, 2, 1}};
     for (size_t i = 0; i < sizeof refuse / sizeof refuse[0]; i++)
     {
         size_t n = door_star(text, sizeof text, refuse[i].w, refuse[i].h, refuse[i].d, refuse[i].leaves, 0);

@@ -363,9 +363,10 @@ static int side_holds(int32_t side, int32_t distance, int32_t least, int32_t k, 
 
 /* 1 if `count` door neighbours fit round a room of w x h: some number on
  * each side (clockwise from the top) and a choice at each corner of the
- * side that keeps clear of it. Rooms at opposite sides, the neighbours'
- * depth and the corridors are left out, so this may let through what no
- * layout has, never the reverse. */
+ * side that keeps clear of it, the rooms at opposite sides of a room
+ * narrower than room_distance apart sideways. The neighbours' depth and
+ * the corridors are left out, so this may let through what no layout has,
+ * never the reverse. */
 static int sides_hold(int32_t count, int32_t w, int32_t h, int32_t distance, int32_t least_w,
                       int32_t least_h)
 {
@@ -386,6 +387,13 @@ static int sides_hold(int32_t count, int32_t w, int32_t h, int32_t distance, int
                         int end_clear = k[s] && k[after] && (clear >> s & 1);
                         fits = side_holds(len[s], distance, least[s], k[s], start_clear, end_clear);
                     }
+                    /* a room less tall than room_distance keeps its top and bottom rooms
+                     * no farther apart than its height: they stand apart sideways, as
+                     * if on one side (and the same across) */
+                    if (h < distance && k[0] && k[2])
+                        fits &= side_holds(w, distance, least_w, k[0] + k[2], 0, 0);
+                    if (w < distance && k[1] && k[3])
+                        fits &= side_holds(h, distance, least_h, k[1] + k[3], 0, 0);
                     if (fits)
                         return 1;
                 }
@@ -421,10 +429,10 @@ static dg_status check_door_sides(const checker *c)
             least_h = DG_MIN(least_h, u->templates[0] ? 1 : u->height_min);
             count++;
         }
-        if (n->templates[0] || !apart || count <= 2) /* two fit on opposite sides */
+        if (n->templates[0] || !apart || count <= 1)
             continue;
         int32_t holds = count;
-        while (holds > 2 && !sides_hold(holds, n->width_max, n->height_max, g->room_distance,
+        while (holds > 1 && !sides_hold(holds, n->width_max, n->height_max, g->room_distance,
                                         least_w, least_h))
             holds--;
         if (holds < count)
