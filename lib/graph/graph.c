@@ -437,9 +437,9 @@ static dg_status check_door_sides(const checker *c)
             holds--;
         if (holds < count)
             return NODE_FAIL(c, i, "node %s: %d door neighbours, but a room of at most %dx%d "
-                             "holds %d at room_distance %d (those on one side stand "
-                             "room_distance apart, and at each corner one of the two keeps "
-                             "clear); a larger room, a smaller room_distance or corridors "
+                             "holds %d at room_distance %d (those on one side, or on "
+                             "opposite sides of a room narrower than that, stand room_distance "
+                             "apart, and at each corner one of the two keeps clear); a larger room, a smaller room_distance or corridors "
                              "instead of doors may help", n->name, (int)count,
                              (int)n->width_max, (int)n->height_max, (int)holds,
                              (int)g->room_distance);
