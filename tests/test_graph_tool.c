@@ -153,47 +153,38 @@ TEST(recipe_graph_room_distance_overrides_the_level_line)
     dg_graph_free(&graph);
 }
 
+/* Value `bad` of graph parameter `key` is refused by dg_recipe_set (the
+ * recipe as it was, the message naming the key and its range) and by
+ * dg_recipe_parse. */
+static void param_refused(const char *key, const char *bad, const char *range)
+{
+    dg_recipe r, before;
+    CHECK(dg_recipe_init(&r, "graph", 1, W, H) == DG_OK);
+    before = r;
+    dg_diag diag;
+    diag.message[0] = '\0';
+    dg_status st = dg_recipe_set(&r, key, bad, &diag);
+    CHECKF(st == DG_E_INVALID && strstr(diag.message, key) && strstr(diag.message, range),
+           "%s=%s: %s \"%s\"", key, bad, dg_status_str(st), diag.message);
+    CHECK(memcmp(&r, &before, sizeof r) == 0);
+    char line[96];
+    snprintf(line, sizeof line, "graph seed=1 %s=%s", key, bad);
+    CHECK(dg_recipe_parse(line, strlen(line), &r, &diag) == DG_E_INVALID);
+    CHECKF(strstr(diag.message, key), "%s", diag.message);
+}
+
 TEST(recipe_graph_room_distance_out_of_range_refused)
 {
     const char *bad[] = {"5", "-2", "100"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    {
-        dg_recipe r, before;
-        CHECK(dg_recipe_init(&r, "graph", 1, W, H) == DG_OK);
-        before = r;
-        dg_diag diag;
-        diag.message[0] = '\0';
-        dg_status st = dg_recipe_set(&r, "room_distance", bad[i], &diag);
-        CHECKF(st == DG_E_INVALID && strstr(diag.message, "room_distance") && strstr(diag.message, "-1..4"),
-               "%s: %s \"%s\"", bad[i], dg_status_str(st), diag.message);
-        CHECK(memcmp(&r, &before, sizeof r) == 0);
-        char line[96];
-        snprintf(line, sizeof line, "graph seed=1 room_distance=%s", bad[i]);
-        CHECK(dg_recipe_parse(line, strlen(line), &r, &diag) == DG_E_INVALID);
-        CHECKF(strstr(diag.message, "room_distance"), "%s", diag.message);
-    }
+        param_refused("room_distance", bad[i], "-1..4");
 }
 
 TEST(recipe_graph_max_attempts_out_of_range_refused)
 {
     const char *bad[] = {"-2", "4097"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    {
-        dg_recipe r, before;
-        CHECK(dg_recipe_init(&r, "graph", 1, W, H) == DG_OK);
-        before = r;
-        dg_diag diag;
-        diag.message[0] = '\0';
-        dg_status st = dg_recipe_set(&r, "max_attempts", bad[i], &diag);
-        CHECKF(st == DG_E_INVALID && strstr(diag.message, "max_attempts") &&
-                   strstr(diag.message, "-1..4096"),
-               "%s: %s \"%s\"", bad[i], dg_status_str(st), diag.message);
-        CHECK(memcmp(&r, &before, sizeof r) == 0);
-        char line[96];
-        snprintf(line, sizeof line, "graph seed=1 max_attempts=%s", bad[i]);
-        CHECK(dg_recipe_parse(line, strlen(line), &r, &diag) == DG_E_INVALID);
-        CHECKF(strstr(diag.message, "max_attempts"), "%s", diag.message);
-    }
+        param_refused("max_attempts", bad[i], "-1..4096");
 }
 
 /* Lays s's graph out on its grid, seed 0, through a recipe with parameter
