@@ -15,7 +15,11 @@
  * drawn within reach of the loop's other end; there a room is also drawn
  * larger each time a room that waited for it alone found no place, and one
  * draw in CORNER_DRAWS puts a room at a corner of the room it is tied to
- * (two rooms at sides that meet then keep apart). A room none of
+ * (two rooms at sides that meet then keep apart). The attempts after
+ * FAST_ATTEMPTS (0.18.0's whole search, so the layouts it found stay the
+ * same) cost more each: a room tied to two or three placed rooms draws its
+ * ties' sides among the ways that leave it room, and the rooms waiting
+ * for a placed room alone must find places together. A room none of
  * whose drawn candidates fits is scanned for: every side of each room it is
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
@@ -49,6 +53,8 @@
 #define SCAN_STEPS_FAR 96    /* the same from room_distance 3 on, where free places are rarer */
 #define STREAM_LAYOUT 0x67726C61ULL /* "grla" */
 #define CORNER_DRAWS 3       /* one draw in this many, after the first attempt, at a corner */
+#define FAST_ATTEMPTS 64     /* attempts before the thorough ones (L->thorough) */
+#define FREE_SIDES 3         /* ties whose sides a thorough draw picks (4^FREE_SIDES ways) */
 
 /* ---- order ---------------------------------------------------------------- */
 
@@ -734,12 +740,86 @@ static void corner_bound(dgi_layout *L, const tie *t, bounds *b)
         bound(b, across + 1, s0 + t->overlap - 1, s0 + t->overlap - 1);
 }
 
+/* The smallest span lo..hi of a size in smin..smax starting at lo within
+ * b's intervals on axis k; 0 if there is none. */
+static int axis_fit(const bounds *b, int k, int32_t lo, int32_t smin, int32_t smax, int32_t *hi)
+{
+    *hi = layout_imax(lo + smin - 1, b->lo[k + 1]);
+    return lo >= b->lo[k] && lo <= b->hi[k] && *hi <= layout_imin(b->hi[k + 1], lo + smax - 1);
+}
+
+/* 1 if b leaves room for a rectangle with sides in w[0]..w[1], h[0]..h[1]. */
+static int bounds_open(const bounds *b, const int32_t *w, const int32_t *h)
+{
+    int32_t x = layout_imax(b->lo[0], b->lo[1] - w[1] + 1), y = layout_imax(b->lo[2], b->lo[3] - h[1] + 1);
+    int32_t end;
+    return axis_fit(b, 0, x, w[0], w[1], &end) && axis_fit(b, 2, y, h[0], h[1], &end);
+}
+
+/* Lists in fit[], in increasing order, every way (two bits a tie) the
+ * `frees` free ties may sit in that leaves b room for n; side[i][s] bounds
+ * tie i alone on side s. */
+static int32_t ways_open(const bounds *b, bounds (*side)[4], int32_t frees, const int32_t *w,
+                         const int32_t *h, int32_t *fit)
+{
+    int32_t count = 0;
+    for (int32_t way = 0; way < 1 << (2 * frees); way++)
+    {
+        bounds c = *b;
+        for (int32_t i = 0; i < frees; i++)
+            for (int k = 0; k < 4; k++)
+                bound(&c, k, side[i][way >> (2 * i) & 3].lo[k], side[i][way >> (2 * i) & 3].hi[k]);
+        if (bounds_open(&c, w, h))
+            fit[count++] = way;
+    }
+    return count;
+}
+
+/* Gives n's ties whose side is free (up to FREE_SIDES of them, when n has
+ * two ties or more) one of the ways that leave room for n, drawn among
+ * them: with two or three rooms to meet, most ways drawn at random
+ * contradict. 0 if none does. */
+static int sides_pick(dgi_layout *L, tie *t, int32_t ties, const int32_t *w, const int32_t *h)
+{
+    int32_t free_tie[FREE_SIDES], frees = 0, fit[1 << (2 * FREE_SIDES)];
+    bounds fixed = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}}, side[FREE_SIDES][4];
+    for (int32_t i = 0; i < ties; i++)
+        if (t[i].side == SIDE_LOOSE || t[i].at != AT_NONE)
+            tie_bound(L, &t[i], &fixed);
+        else if (frees == FREE_SIDES)
+            return 1; /* too many ways to list: the sides drawn stay */
+        else
+            free_tie[frees++] = i;
+    if (ties < 2 || frees == 0)
+        return 1;
+    for (int32_t i = 0; i < frees; i++)
+        for (int32_t s = 0; s < 4; s++)
+        {
+            side[i][s] = (bounds){{INT32_MIN / 2, INT32_MIN / 2, INT32_MIN / 2, INT32_MIN / 2},
+                                  {INT32_MAX / 2, INT32_MAX / 2, INT32_MAX / 2, INT32_MAX / 2}};
+            t[free_tie[i]].side = s;
+            tie_bound(L, &t[free_tie[i]], &side[i][s]);
+        }
+    int32_t count = ways_open(&fixed, side, frees, w, h, fit);
+    if (count == 0)
+        return 0;
+    int32_t way = fit[layout_draw(L, 0, count - 1)];
+    for (int32_t i = 0; i < frees; i++)
+        t[free_tie[i]].side = way >> (2 * i) & 3;
+    return 1;
+}
+
 /* Draws a rectangle for n meeting every tie; 0 if the ties contradict. */
 static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *out)
 {
     if (layout_is_template(L, n))
         return template_draw(L, n, t, ties, out);
     const dg_graph_node *node = &L->g->nodes[n];
+    int32_t wmin = room_min(L, n, node->width_min, node->width_max);
+    int32_t hmin = room_min(L, n, node->height_min, node->height_max);
+    if (L->thorough && !sides_pick(L, t, ties, (int32_t[2]){wmin, node->width_max},
+                                   (int32_t[2]){hmin, node->height_max}))
+        return 0;
     bounds b = {{1, 1, 1, 1}, {L->w - 2, L->w - 2, L->h - 2, L->h - 2}};
     for (int32_t i = 0; i < ties; i++)
         tie_bound(L, &t[i], &b);
@@ -747,8 +827,6 @@ static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *ou
         layout_draw(L, 0, CORNER_DRAWS - 1) == 0)
         corner_bound(L, &t[0], &b);
     dgi_box m = ties ? L->room[t[0].m] : (dgi_box){0, 0, 0, 0};
-    int32_t wmin = room_min(L, n, node->width_min, node->width_max);
-    int32_t hmin = room_min(L, n, node->height_min, node->height_max);
     if (!axis_pick(L, &b, 0, wmin, node->width_max, m.x0, m.x1, &out->x0, &out->x1) ||
         !axis_pick(L, &b, 2, hmin, node->height_max, m.y0, m.y1, &out->y0, &out->y1))
         return 0;
@@ -964,14 +1042,6 @@ static int room_try(dgi_layout *L, int32_t n, int mode, dgi_box *q, dgi_route *t
     return room_commit(L, n, q, t, ties, tied, tied_edge, ntied);
 }
 
-/* The smallest span lo..hi of a size in smin..smax starting at lo within
- * b's intervals on axis k; 0 if there is none. */
-static int axis_fit(const bounds *b, int k, int32_t lo, int32_t smin, int32_t smax, int32_t *hi)
-{
-    *hi = layout_imax(lo + smin - 1, b->lo[k + 1]);
-    return lo >= b->lo[k] && lo <= b->hi[k] && *hi <= layout_imin(b->hi[k + 1], lo + smax - 1);
-}
-
 /* Looks for a room of n among SCAN_STEPS places spread over each way its
  * ties can sit (every side of each tied room, when at most SCAN_TIES are),
  * each the smallest room at that corner; the first that fits is placed. */
@@ -1061,8 +1131,9 @@ static int waits_for_only(const dgi_layout *L, int32_t c, int32_t m)
     return 1;
 }
 
-/* 1 if unplaced node c still finds a place, drawn or else scanned. */
-static int still_fits(dgi_layout *L, int32_t c)
+/* Places unplaced node c if it finds a place, drawn or else (with `scan`)
+ * scanned. */
+static int place_quick(dgi_layout *L, int32_t c, int scan)
 {
     for (int32_t k = 0; k < LOOK_DRAWS; k++)
     {
@@ -1070,20 +1141,38 @@ static int still_fits(dgi_layout *L, int32_t c)
         dgi_route tied[DG_GRAPH_DEGREE_MAX];
         int32_t tied_edge[DG_GRAPH_DEGREE_MAX], ntied;
         if (room_try(L, c, k % TIE_MODES, &q, tied, tied_edge, &ntied))
-        {
-            take_back(L, c, tied_edge, ntied);
             return 1;
-        }
     }
-    if (!room_scan(L, c))
-        return 0;
-    room_remove(L, c);
-    return 1;
+    return scan && room_scan(L, c);
+}
+
+/* 1 if each unplaced room that waits for placed room m alone finds a place;
+ * in a thorough attempt all of them together (each kept while the next is
+ * tried: two that each fit alone may not fit side by side; the ones after
+ * the first are drawn but not scanned for, which would double a refusal's
+ * time for little). */
+static int waiting_fit(dgi_layout *L, int32_t m)
+{
+    int32_t kept[DG_GRAPH_DEGREE_MAX], nkept = 0, ok = 1;
+    for (int32_t k = 0; ok && k < L->deg[m]; k++)
+    {
+        int32_t c = layout_other_end(&L->g->edges[L->adj[m][k]], m);
+        if (L->placed[c] || !waits_for_only(L, c, m))
+            continue;
+        ok = place_quick(L, c, nkept == 0);
+        if (ok && L->thorough)
+            kept[nkept++] = c;
+        else if (ok)
+            room_remove(L, c);
+    }
+    while (nkept)
+        room_remove(L, kept[--nkept]);
+    return ok;
 }
 
 /* 1 if every placed room next to n (just placed) keeps a place for each
- * neighbour that waits for it alone: n may take the last free side of a
- * room whose own rooms come later in the order. */
+ * neighbour that waits for it alone (waiting_fit): n may take the last free
+ * side of a room whose own rooms come later in the order. */
 static int others_keep_room(dgi_layout *L, int32_t n)
 {
     dgi_box near = L->room[n];
@@ -1097,12 +1186,8 @@ static int others_keep_room(dgi_layout *L, int32_t n)
         int32_t m = dgi_lowest_bit64(placed);
         if (m == n || !meets(near, layout_grow(L->room[m], 1)))
             continue;
-        for (int32_t k = 0; k < L->deg[m]; k++)
-        {
-            int32_t c = layout_other_end(&L->g->edges[L->adj[m][k]], m);
-            if (!L->placed[c] && waits_for_only(L, c, m) && !still_fits(L, c))
-                return 0;
-        }
+        if (!waiting_fit(L, m))
+            return 0;
     }
     return 1;
 }
@@ -1465,6 +1550,7 @@ static int lays_out(dgi_layout *L, int32_t attempts)
         if (t > 0)
             place_order(L, t & 1 ? most_failed(L) : start, 1);
         L->look_near = t > 0;
+        L->thorough = t >= FAST_ATTEMPTS;
         int32_t bad = attempt(L);
         ok = bad < 0;
         if (!ok)
@@ -1586,7 +1672,7 @@ static void layout_clear(dgi_layout *L, const dg_graph *g)
     CLEAR(fails, n), CLEAR(crowded, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
-    L->extras = 0, L->look_near = 0;
+    L->extras = 0, L->look_near = 0, L->thorough = 0;
     L->tpl_list = NULL, L->tdoor = NULL, L->tdoor_cache = NULL;
     L->tpl_row = L->tdoor_found = NULL;
     L->bshift = L->bcols = L->brows = 0;
