@@ -249,15 +249,24 @@ static dg_status check_edge(const checker *c, int32_t e)
     return check_edge_lock(c, e, an, bn);
 }
 
-/* 1 if three nodes are joined pairwise (nodes fit a 64-bit mask each). */
+/* adj[n]: the nodes joined to n (nodes fit a 64-bit mask each), by any
+ * edge or (doors_only) by a door. */
+static void neighbours(const dg_graph *g, int doors_only, uint64_t adj[DG_GRAPH_NODES_MAX])
+{
+    memset(adj, 0, DG_GRAPH_NODES_MAX * sizeof adj[0]);
+    for (int32_t e = 0; e < g->edge_count; e++)
+        if (!doors_only || g->edges[e].kind == DG_EDGE_DOOR)
+        {
+            adj[g->edges[e].a] |= (uint64_t)1 << g->edges[e].b;
+            adj[g->edges[e].b] |= (uint64_t)1 << g->edges[e].a;
+        }
+}
+
+/* 1 if three nodes are joined pairwise. */
 static int has_triangle(const dg_graph *g)
 {
-    uint64_t adj[DG_GRAPH_NODES_MAX] = {0};
-    for (int32_t e = 0; e < g->edge_count; e++)
-    {
-        adj[g->edges[e].a] |= (uint64_t)1 << g->edges[e].b;
-        adj[g->edges[e].b] |= (uint64_t)1 << g->edges[e].a;
-    }
+    uint64_t adj[DG_GRAPH_NODES_MAX];
+    neighbours(g, 0, adj);
     for (int32_t e = 0; e < g->edge_count; e++)
         if (adj[g->edges[e].a] & adj[g->edges[e].b])
             return 1;
@@ -361,11 +370,44 @@ static int side_holds(int32_t side, int32_t distance, int32_t least, int32_t k, 
     return at <= side - 1 && (!end_clear || end <= side - distance - 2);
 }
 
+/* 1 if k[s] door neighbours on each side s (clockwise from the top) of a
+ * room len[0] x len[1] fit with some choice at each corner of the side that
+ * keeps clear of it (bit c of `clear`: corner c's first side does). */
+static int corners_hold(const int32_t k[4], const int32_t len[4], const int32_t least[4],
+                        int32_t distance)
+{
+    for (int clear = 0; clear < 16; clear++)
+    {
+        int fits = 1;
+        for (int s = 0; s < 4 && fits; s++)
+        {
+            int before = (s + 3) % 4, after = (s + 1) % 4; /* corner `before` ends side before */
+            int start_clear = k[before] && k[s] && !(clear >> before & 1);
+            int end_clear = k[s] && k[after] && (clear >> s & 1);
+            fits = side_holds(len[s], distance, least[s], k[s], start_clear, end_clear);
+        }
+        if (fits)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 unless the room is narrower than room_distance across two opposite
+ * sides that both have door neighbours: those stand no farther apart than
+ * the room across, so they must stand apart sideways, as if on one side. */
+static int across_holds(const int32_t k[4], const int32_t len[4], const int32_t least[4],
+                        int32_t distance)
+{
+    for (int s = 0; s < 2; s++) /* top and bottom (across the height len[1]), then left and right */
+        if (len[1 - s] < distance && k[s] && k[s + 2] &&
+            !side_holds(len[s], distance, least[s], k[s] + k[s + 2], 0, 0))
+            return 0;
+    return 1;
+}
+
 /* 1 if `count` door neighbours fit round a room of w x h: some number on
- * each side (clockwise from the top) and a choice at each corner of the
- * side that keeps clear of it, the rooms at opposite sides of a room
- * narrower than room_distance apart sideways. The neighbours' depth and
- * the corridors are left out, so this may let through what no layout has,
+ * each side (corners_hold, across_holds). The neighbours' depth and the
+ * corridors are left out, so this may let through what no layout has,
  * never the reverse. */
 static int sides_hold(int32_t count, int32_t w, int32_t h, int32_t distance, int32_t least_w,
                       int32_t least_h)
@@ -377,26 +419,8 @@ static int sides_hold(int32_t count, int32_t w, int32_t h, int32_t distance, int
             for (k[2] = 0; k[0] + k[1] + k[2] <= count; k[2]++)
             {
                 k[3] = count - k[0] - k[1] - k[2];
-                for (int clear = 0; clear < 16; clear++) /* bit c: corner c's first side keeps clear */
-                {
-                    int fits = 1;
-                    for (int s = 0; s < 4 && fits; s++)
-                    {
-                        int before = (s + 3) % 4, after = (s + 1) % 4; /* corner `before` ends side before */
-                        int start_clear = k[before] && k[s] && !(clear >> before & 1);
-                        int end_clear = k[s] && k[after] && (clear >> s & 1);
-                        fits = side_holds(len[s], distance, least[s], k[s], start_clear, end_clear);
-                    }
-                    /* a room less tall than room_distance keeps its top and bottom rooms
-                     * no farther apart than its height: they stand apart sideways, as
-                     * if on one side (and the same across) */
-                    if (h < distance && k[0] && k[2])
-                        fits &= side_holds(w, distance, least_w, k[0] + k[2], 0, 0);
-                    if (w < distance && k[1] && k[3])
-                        fits &= side_holds(h, distance, least_h, k[1] + k[3], 0, 0);
-                    if (fits)
-                        return 1;
-                }
+                if (across_holds(k, len, least, distance) && corners_hold(k, len, least, distance))
+                    return 1;
             }
     return 0;
 }
@@ -408,14 +432,9 @@ static int sides_hold(int32_t count, int32_t w, int32_t h, int32_t distance, int
 static dg_status check_door_sides(const checker *c)
 {
     const dg_graph *g = c->g;
-    uint64_t joined[DG_GRAPH_NODES_MAX] = {0}, doors[DG_GRAPH_NODES_MAX] = {0};
-    for (int32_t e = 0; e < g->edge_count; e++)
-    {
-        const dg_graph_edge *x = &g->edges[e];
-        joined[x->a] |= (uint64_t)1 << x->b, joined[x->b] |= (uint64_t)1 << x->a;
-        if (x->kind == DG_EDGE_DOOR)
-            doors[x->a] |= (uint64_t)1 << x->b, doors[x->b] |= (uint64_t)1 << x->a;
-    }
+    uint64_t joined[DG_GRAPH_NODES_MAX], doors[DG_GRAPH_NODES_MAX];
+    neighbours(g, 0, joined);
+    neighbours(g, 1, doors);
     for (int32_t i = 0; i < g->node_count; i++)
     {
         const dg_graph_node *n = &g->nodes[i];
