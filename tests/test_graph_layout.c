@@ -815,22 +815,45 @@ TEST(graph_layout_random_families)
         printf("    %d of %d family graphs laid out\n", laid, tried);
 }
 
+/* Graph `graph` of `n` rooms of family `family` at room distance d, as the
+ * families test draws it. */
+typedef struct family_case { size_t family; int32_t n, graph, d; } family_case;
+
+static void family_case_make(const family_case *c, sample_graph *s, char *name, size_t cap)
+{
+    graph_families[c->family].make(s, c->n, c->d,
+                                   (uint64_t)(c->family * 1000003u + (size_t)c->n * 1009u +
+                                              (size_t)c->graph * 7u + 1u));
+    snprintf(name, cap, "%s n=%d graph %d", graph_families[c->family].name, (int)c->n, (int)c->graph);
+}
+
+/* Lays out each case on seed 0 with every check (layout_graph); with
+ * `refused_within` > 0, also that so many attempts refuse it, the grid
+ * untouched (layout_hash). */
+static void lay_out_cases(const family_case *cases, size_t count, int32_t refused_within)
+{
+    for (size_t c = 0; c < count; c++)
+    {
+        sample_graph s;
+        char name[48];
+        family_case_make(&cases[c], &s, name, sizeof name);
+        layout_graph(&s.g, name, s.width, s.height, 1);
+        if (refused_within <= 0)
+            continue;
+        s.g.max_attempts = refused_within;
+        CHECKF(layout_hash(&s.g, s.width, s.height, 0) == 0, "%s: laid out within %d attempts", name,
+               (int)refused_within);
+    }
+}
+
 /* Trees of the families test that 0.15 did not lay out (seed 0): a room's
  * placed neighbour had lost its last free side to the rooms placed around
  * it before the room's turn. The attempts after the first look ahead for
  * such waiting rooms, and these lay out. */
 TEST(graph_layout_waiting_neighbours)
 {
-    static const struct { int32_t n, graph, d; } cases[] = {{24, 0, 4}, {33, 1, 2}, {40, 2, 0}, {47, 1, 1}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-    {
-        sample_graph s;
-        int32_t n = cases[c].n;
-        family_tree(&s, n, cases[c].d, (uint64_t)((size_t)n * 1009u + (size_t)cases[c].graph * 7u + 1u));
-        char name[48];
-        snprintf(name, sizeof name, "tree n=%d graph %d", (int)n, (int)cases[c].graph);
-        layout_graph(&s.g, name, s.width, s.height, 1);
-    }
+    static const family_case cases[] = {{0, 24, 0, 4}, {0, 33, 1, 2}, {0, 40, 2, 0}, {0, 47, 1, 1}};
+    lay_out_cases(cases, sizeof cases / sizeof cases[0], 0);
 }
 
 /* Family graphs that 0.16 did not lay out (seed 0): the room closing a loop
@@ -839,19 +862,9 @@ TEST(graph_layout_waiting_neighbours)
  * draw it within reach of that end too, and these lay out. */
 TEST(graph_layout_closing_reach)
 {
-    static const struct { size_t family; int32_t n, graph, d; } cases[] = {
+    static const family_case cases[] = {
         {2, 17, 2, 4}, {2, 24, 2, 3}, {2, 33, 1, 4}, {2, 64, 0, 1}, {3, 47, 0, 0}, {4, 5, 1, 4}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-    {
-        sample_graph s;
-        size_t f = cases[c].family;
-        int32_t n = cases[c].n;
-        graph_families[f].make(&s, n, cases[c].d,
-                               (uint64_t)(f * 1000003u + (size_t)n * 1009u + (size_t)cases[c].graph * 7u + 1u));
-        char name[48];
-        snprintf(name, sizeof name, "%s n=%d graph %d", graph_families[f].name, (int)n, (int)cases[c].graph);
-        layout_graph(&s.g, name, s.width, s.height, 1);
-    }
+    lay_out_cases(cases, sizeof cases / sizeof cases[0], 0);
 }
 
 /* Family graphs the first 64 attempts (0.18's whole search) do not lay out
@@ -860,24 +873,8 @@ TEST(graph_layout_closing_reach)
  * rooms waiting for one placed room together, and these lay out. */
 TEST(graph_layout_thorough_attempts)
 {
-    static const struct { size_t family; int32_t n, graph, d; } cases[] = {
-        {0, 40, 2, 2}, {2, 47, 0, 2}, {1, 8, 0, 3}, {4, 6, 2, 4}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-    {
-        sample_graph s;
-        size_t f = cases[c].family;
-        int32_t n = cases[c].n;
-        graph_families[f].make(&s, n, cases[c].d,
-                               (uint64_t)(f * 1000003u + (size_t)n * 1009u + (size_t)cases[c].graph * 7u + 1u));
-        char name[48];
-        snprintf(name, sizeof name, "%s n=%d graph %d", graph_families[f].name, (int)n, (int)cases[c].graph);
-        layout_graph(&s.g, name, s.width, s.height, 1);
-        s.g.max_attempts = 64;
-        uint8_t *cells = malloc((size_t)(s.width * s.height));
-        dg_grid g = {cells, s.width, s.height, s.width};
-        CHECKF(dg_graph_generate(&g, &s.g, 0, NULL, NULL, NULL) == DG_E_NOSPACE, "%s: 64 attempts", name);
-        free(cells);
-    }
+    static const family_case cases[] = {{0, 40, 2, 2}, {2, 47, 0, 2}, {1, 8, 0, 3}, {4, 6, 2, 4}};
+    lay_out_cases(cases, sizeof cases / sizeof cases[0], 64);
 }
 
 /* A graph whose smallest rooms and corridors cannot fit the grid is refused
