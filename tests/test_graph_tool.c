@@ -187,7 +187,7 @@ TEST(recipe_graph_max_attempts_out_of_range_refused)
         param_refused("max_attempts", bad[i], "-1..4096");
 }
 
-/* Lays s's graph out on its grid, seed 0, through a recipe with parameter
+/* Lays s's graph out on its grid, seed 1, through a recipe with parameter
  * max_attempts set to value (NULL: the default); a refusal leaves the grid
  * as it was. */
 static dg_status attempts_run(const sample_graph *s, const char *value, dg_result *res,
