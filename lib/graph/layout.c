@@ -25,10 +25,11 @@
  * tied to, at places spread over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times, each after at most NUDGES
- * moves), then the attempt starts over with the next draws (and an order that closes cycles sooner, every
- * other time from the room that failed most often), and after the graph's
- * max_attempts (DGI_GRAPH_ATTEMPTS when 0) the node that failed most often
- * is named (with the smallest larger grid the seed fits, if any). A graph
+ * moves), then the attempt starts over with the next draws (and an order
+ * that closes cycles sooner, every other time from the room that failed
+ * most often), and after the graph's max_attempts (DGI_GRAPH_ATTEMPTS when
+ * 0) the node that failed most often is named (with the smallest larger
+ * grid the seed fits, if any). A graph
  * whose smallest rooms and corridors cannot fit the grid's area is refused
  * before any search (size_check, with the proof of its bound).
  * A template node is a prefab's box instead of a drawn rectangle: its place
@@ -1282,7 +1283,8 @@ static void room_restore(dgi_layout *L, int32_t r, const room_saved *s)
  * after the one moved: a loop's last room often fails only because a room
  * it meets sits a few cells off. attempt() asks for it only in the first
  * NUDGE_STEPS failures since the search last got further, which keeps a
- * refusal within about 1.5 times the cost without moves. */
+ * 64-room refusal within about 1.5 times its cost without moves (a small
+ * graph, failing at the same few rooms each attempt, pays up to 4 times). */
 static int nudge_place(dgi_layout *L, int32_t n)
 {
     for (int32_t k = 0; L->thorough && k < NUDGES; k++)
