@@ -60,7 +60,8 @@ typedef struct dgi_layout {
     dgi_bucket *bucket;        /* bcols x brows, each 1 << bshift cells square; NULL: not indexed */
     int32_t bshift, bcols, brows;
     int look_near; /* room_place also looks ahead for the rooms next to the one placed */
-    int thorough;  /* an attempt after FAST_ATTEMPTS: ties' sides picked, waiting rooms placed together */
+    int thorough;  /* an attempt after FAST_ATTEMPTS: ties' sides picked, waiting rooms placed
+                      together, a failed room's neighbours moved (layout.c) */
     uint64_t rooms_placed, corr_placed[DG_GRAPH_EDGES_MAX / 64]; /* placed[] and has_corr[] as bits */
 } dgi_layout;
 
