@@ -20,9 +20,10 @@
  * same) cost more each: a room tied to two or three placed rooms draws its
  * ties' sides among the ways that leave it room, the rooms waiting for a
  * placed room alone must find places together, and a room that finds no
- * place first moves its placed neighbours (nudge_place). A room none of
- * whose drawn candidates fits is scanned for: every side of each room it is
- * tied to, at places spread over the range, the smallest room at each.
+ * place first moves its placed neighbours, or a path of placed rooms
+ * toward it (nudge_place). A room none of whose drawn candidates fits is
+ * scanned for: every side of each room it is tied to, at places spread
+ * over the range, the smallest room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times, each after at most NUDGES
  * moves), then the attempt starts over with the next draws (and an order
@@ -58,6 +59,8 @@
 #define FAST_ATTEMPTS 64     /* attempts before the thorough ones (L->thorough) */
 #define FREE_SIDES 3         /* ties whose sides a thorough draw picks (4^FREE_SIDES ways) */
 #define NUDGES 16            /* moves of a failed room's neighbours, in a thorough attempt, before a step back */
+#define NUDGE_PATH 3         /* most rooms of a path toward a failed room moved together */
+#define PATH_BUDGET 16       /* rooms moved in paths per room of the graph, in one attempt */
 #define NUDGE_STEPS 2        /* failures since the search last got further that still move neighbours */
 
 /* ---- order ---------------------------------------------------------------- */
@@ -1275,36 +1278,78 @@ static void room_restore(dgi_layout *L, int32_t r, const room_saved *s)
     }
 }
 
+/* A placed neighbour of n drawn among them, not the first room (which no
+ * step back takes back either) nor skip; -1 if none. */
+static int32_t placed_neighbour(dgi_layout *L, int32_t n, int32_t skip)
+{
+    int32_t near[DG_GRAPH_DEGREE_MAX], count = 0;
+    for (int32_t j = 0; j < L->deg[n]; j++)
+    {
+        int32_t m = layout_other_end(&L->g->edges[L->adj[n][j]], n);
+        if (L->placed[m] && m != L->order[0] && m != skip)
+            near[count++] = m;
+    }
+    return count ? near[layout_draw(L, 0, count - 1)] : -1;
+}
+
+/* A path of up to `want` placed rooms from n, each drawn among the placed
+ * neighbours of the one before, none twice; its length. */
+static int32_t path_draw(dgi_layout *L, int32_t n, int32_t want, int32_t *path)
+{
+    int32_t len = 0;
+    for (int32_t from = n, prev = -1; len < want; len++)
+    {
+        int32_t m = placed_neighbour(L, from, prev);
+        for (int32_t j = 0; j < len && m >= 0; j++)
+            m = path[j] == m ? -1 : m;
+        if (m < 0)
+            break;
+        path[len] = m, prev = from, from = m;
+    }
+    return len;
+}
+
+/* Takes the path's rooms off and places them again, the far end first, each
+ * against all of its placed neighbours; if one finds no place, all are put
+ * back as they were. */
+static int path_move(dgi_layout *L, const int32_t *path, int32_t len)
+{
+    room_saved saved[NUDGE_PATH];
+    for (int32_t j = 0; j < len; j++) /* all saved before any is taken off: they share edges */
+        room_save(L, path[j], &saved[j]);
+    for (int32_t j = 0; j < len; j++)
+        room_remove(L, path[j]);
+    int ok = 1;
+    for (int32_t j = len - 1; ok && j >= 0; j--)
+        ok = room_place(L, path[j]);
+    for (int32_t j = 0; !ok && j < len; j++)
+        room_restore(L, path[j], &saved[j]);
+    return ok;
+}
+
 /* n found no place: in a thorough attempt, moves one of n's placed
- * neighbours (drawn among them; not the first room, which no step back
- * takes back either) to another place against all of its own neighbours,
- * and tries n again; NUDGES times. A neighbour that finds no other place
- * stays where it was. Unlike a step back, a move keeps every room placed
- * after the one moved: a loop's last room often fails only because a room
- * it meets sits a few cells off. attempt() asks for it only in the first
- * NUDGE_STEPS failures since the search last got further, which keeps a
- * 64-room refusal within about 1.5 times its cost without moves (a small
- * graph, failing at the same few rooms each attempt, pays up to 4 times). */
-static int nudge_place(dgi_layout *L, int32_t n)
+ * neighbours to another place against all of its own neighbours (every
+ * other time, while the attempt's path_budget lasts, a path of two or
+ * three placed rooms toward n, which moves a loop's end as a piece), and
+ * tries n again; NUDGES times. Rooms that find no other place stay where
+ * they were. Unlike a step back, a move keeps every room placed after the
+ * ones moved: a loop's last room often fails only because a room it meets
+ * sits a few cells off. attempt() asks for it only in the first
+ * NUDGE_STEPS failures since the search last got further, and gives each
+ * attempt PATH_BUDGET path rooms per room of the graph: a small graph
+ * fails at the same few rooms in every attempt, and without the budget
+ * its refusal took four times as long. */
+static int nudge_place(dgi_layout *L, int32_t n, int32_t *path_budget)
 {
     for (int32_t k = 0; L->thorough && k < NUDGES; k++)
     {
-        int32_t near[DG_GRAPH_DEGREE_MAX], count = 0;
-        for (int32_t j = 0; j < L->deg[n]; j++)
-        {
-            int32_t m = layout_other_end(&L->g->edges[L->adj[n][j]], n);
-            if (L->placed[m] && m != L->order[0])
-                near[count++] = m;
-        }
-        if (count == 0)
+        int32_t path[NUDGE_PATH];
+        int32_t want = k & 1 && *path_budget > 0 ? layout_draw(L, 2, NUDGE_PATH) : 1;
+        int32_t len = path_draw(L, n, want, path);
+        if (len == 0)
             return 0;
-        int32_t m = near[layout_draw(L, 0, count - 1)];
-        room_saved saved;
-        room_save(L, m, &saved);
-        room_remove(L, m);
-        if (!room_place(L, m))
-            room_restore(L, m, &saved);
-        else if (room_place(L, n))
+        *path_budget -= len > 1 ? len : 0;
+        if (path_move(L, path, len) && room_place(L, n))
             return 1;
     }
     return 0;
@@ -1352,13 +1397,13 @@ static int32_t attempt(dgi_layout *L)
     bucket_reset(L);
     if (!place_root(L, L->order[0]))
         return L->order[0];
-    int32_t jumps = 0, front = 0, streak = 0;
+    int32_t jumps = 0, front = 0, streak = 0, path_budget = PATH_BUDGET * L->g->node_count;
     for (int32_t i = 1; i < L->g->node_count; i++)
     {
         int32_t n = L->order[i];
         if (i > front)
             front = i, streak = 0;
-        if (room_place(L, n) || (streak < NUDGE_STEPS && nudge_place(L, n)))
+        if (room_place(L, n) || (streak < NUDGE_STEPS && nudge_place(L, n, &path_budget)))
             continue;
         if (++jumps > BACKJUMPS)
             return n;
