@@ -896,7 +896,7 @@ TEST(graph_layout_nudged_neighbours)
 
 /* Family graphs that moving one neighbour at a time did not lay out on
  * seed 0: every other move now takes a path of two or three placed rooms
- * toward the failed room and places it again, far end first, and these
+ * toward the failed room and places them again, far end first, and these
  * lay out. The first 64 attempts move nothing and refuse them. */
 TEST(graph_layout_moved_paths)
 {
