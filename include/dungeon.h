@@ -1581,7 +1581,8 @@ typedef struct dg_graph {
     int32_t capacity_[2];       /* private: nodes and edges of the block dg_graph_parse
                                  * made (0: the arrays are the caller's) */
     int32_t max_attempts;       /* whole layouts tried before DG_E_NOSPACE, 1..4096
-                                 * (0: 256; docs/graph.md, Limits) */
+                                 * (0: 256); the search also stops after a fixed
+                                 * count of places tested (docs/graph.md, Limits) */
     int32_t spare[DG_SPARE_SLOTS - 1]; /* 0 (room for later fields, docs/abi.md) */
 } dg_graph;
 

@@ -7,6 +7,7 @@
  * golden hashes. */
 #include "graph_families.h"
 #include "graph_samples.h"
+#include "graph/graph.h"
 #include "hard.h"
 #include "test.h"
 
@@ -693,19 +694,29 @@ TEST(graph_layout_refusals)
     dg_prefab_set_free(split);
 }
 
-/* One layout's grid hash, or 0 if refused (the grid then untouched). */
-static uint64_t layout_hash(const dg_graph *graph, int32_t w, int32_t h, uint64_t seed)
+/* One layout's grid hash, or 0 if refused (the grid then untouched, the
+ * message in diag): dg_graph_generate, or with `work` >= 0 the search
+ * bounded by that much work. */
+static uint64_t hash_within(const dg_graph *graph, int32_t w, int32_t h, uint64_t seed, int64_t work,
+                            dg_diag *diag)
 {
     uint8_t *cells = malloc((size_t)(w * h));
     memset(cells, 0x5A, (size_t)(w * h));
     dg_grid g = {cells, w, h, w};
     uint64_t hash = 0;
-    if (dg_graph_generate(&g, graph, seed, NULL, NULL, NULL) == DG_OK)
+    dg_status st = work < 0 ? dg_graph_generate(&g, graph, seed, NULL, NULL, diag)
+                            : dgi_graph_generate_within(&g, graph, seed, NULL, NULL, work, diag);
+    if (st == DG_OK)
         hash = dg_grid_hash(&g);
     for (int32_t i = 0; i < w * h && !hash; i++)
         CHECK(cells[i] == 0x5A);
     free(cells);
     return hash;
+}
+
+static uint64_t layout_hash(const dg_graph *graph, int32_t w, int32_t h, uint64_t seed)
+{
+    return hash_within(graph, w, h, seed, -1, NULL);
 }
 
 /* max_attempts bounds the search and names itself in the refusal. The
@@ -734,6 +745,41 @@ TEST(graph_layout_max_attempts)
             s.g.max_attempts = 1;
             uint64_t one = layout_hash(&s.g, s.width, s.height, seed);
             CHECKF(one == 0 || one == plain, "%s seed %d", sample_graphs[k].name, (int)seed);
+        }
+}
+
+/* The search's work is bounded whatever max_attempts allows: the wheel of
+ * four that no bound lays out is refused, with the bound named, after far
+ * fewer than its 4096 attempts; a layout found within a work bound is the
+ * one every larger bound finds, and a smaller one finds it too or refuses. */
+TEST(graph_layout_work_bound)
+{
+    sample_graph s;
+    dg_diag diag;
+    family_wheel(&s, 5, 0, 4u * 1000003u + 5u * 1009u + 2u * 7u + 1u);
+    s.g.max_attempts = 4096;
+    CHECK(hash_within(&s.g, s.width, s.height, 0, 2000000, &diag) == 0);
+    int tried = 0;
+    CHECKF(sscanf(diag.message, "node %*s no place found in %d of 4096 layouts", &tried) == 1 &&
+               tried > 0 && tried < 4096 &&
+               strstr(diag.message, "work bound (2000000 places and routes tested)"),
+           "%s", diag.message);
+    static const int64_t bounds[] = {1, 20000, 200000, 2000000, DGI_GRAPH_WORK};
+    for (size_t k = 0; k < SAMPLE_GRAPHS; k++)
+        for (uint64_t seed = 0; seed < 4; seed++)
+        {
+            sample_graphs[k].make(&s, 1);
+            uint64_t full = hash_within(&s.g, s.width, s.height, seed, DGI_GRAPH_WORK, &diag);
+            CHECKF(full && full == layout_hash(&s.g, s.width, s.height, seed), "%s seed %d",
+                   sample_graphs[k].name, (int)seed);
+            for (size_t b = 0; b + 1 < sizeof bounds / sizeof bounds[0]; b++)
+            {
+                uint64_t less = hash_within(&s.g, s.width, s.height, seed, bounds[b], &diag);
+                CHECKF(less == 0 || less == full, "%s seed %d bound %lld", sample_graphs[k].name,
+                       (int)seed, (long long)bounds[b]);
+                CHECKF(less || strstr(diag.message, "work bound"), "%s", diag.message);
+            }
+            CHECK(hash_within(&s.g, s.width, s.height, seed, 1, &diag) == 0);
         }
 }
 

@@ -11,10 +11,13 @@
 /* The longest corridor an edge may ask for. */
 #define DGI_GRAPH_CORRIDOR_MAX 256
 /* Whole layouts a call tries before DG_E_NOSPACE: the default (max_attempts
- * 0) and the most a graph may ask for (a 64-room refusal then takes seconds,
- * not minutes). */
+ * 0) and the most a graph may ask for. */
 #define DGI_GRAPH_ATTEMPTS 256
 #define DGI_GRAPH_ATTEMPTS_MAX 4096
+/* Places and routes a call's search may test, whatever max_attempts says
+ * (layout.c counts them): a refusal then takes seconds, not minutes. The
+ * tests' family graphs test a quarter of it at most in 256 attempts. */
+#define DGI_GRAPH_WORK ((int64_t)256 * 1000 * 1000)
 
 /* The node the player starts in: the one whose role is "start", else node 0. */
 int32_t dgi_graph_start_node(const dg_graph *graph);
@@ -23,6 +26,13 @@ int32_t dgi_graph_degree(const dg_graph *graph, int32_t n);
 /* 1 if prefab index i of graph->prefabs is a template of node (its name or one
  * of its tags equals node->templates). */
 int dgi_graph_template_matches(const dg_graph *graph, const dg_graph_node *node, int32_t i);
+
+/* dg_graph_generate with a bound on the search's work other than
+ * DGI_GRAPH_WORK (lib/graph/layout.c): a layout found within a bound is the
+ * one every larger bound finds. */
+dg_status dgi_graph_generate_within(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                                    dg_result *result, const dg_allocator *allocator,
+                                    int64_t work_max, dg_diag *diag);
 
 /* Where dg_graph_check found the problem: a node index, an edge index, or
  * neither (-1 both: the graph's options). */

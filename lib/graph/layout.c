@@ -30,7 +30,8 @@
  * that closes cycles sooner, every other time from the room that failed
  * most often), and after the graph's max_attempts (DGI_GRAPH_ATTEMPTS when
  * 0) the node that failed most often is named (with the smallest larger
- * grid the seed fits, if any). A graph
+ * grid the seed fits, if any); whatever the attempts, the search stops
+ * once it has tested work_max places and routes (DGI_GRAPH_WORK). A graph
  * whose smallest rooms and corridors cannot fit the grid's area is refused
  * before any search (size_check, with the proof of its bound).
  * A template node is a prefab's box instead of a drawn rectangle: its place
@@ -62,6 +63,7 @@
 #define NUDGE_PATH 3         /* most rooms of a path toward a failed room moved together */
 #define PATH_BUDGET 16       /* rooms moved in paths per room of the graph, in one attempt */
 #define NUDGE_STEPS 2        /* failures since the search last got further that still move neighbours */
+#define ROUTE_WORK 8         /* a corridor's test counts as this many room tests (it costs about 10) */
 
 /* ---- order ---------------------------------------------------------------- */
 
@@ -374,8 +376,9 @@ static int template_pick(dgi_layout *L, int32_t n)
 /* 1 if r's legs lie inside the grid clear of every footprint and its walls
  * meet no room but a's and b's and no other corridor (room_distance is
  * between rooms). */
-static int route_fits(const dgi_layout *L, const dgi_route *r, int32_t e)
+static int route_fits(dgi_layout *L, const dgi_route *r, int32_t e)
 {
+    L->work += ROUTE_WORK;
     for (int32_t i = 0; i < r->legs; i++)
     {
         dgi_box leg = r->leg[i], walls = layout_grow(leg, 1);
@@ -843,8 +846,9 @@ static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *ou
 /* 1 if n's footprint meets no corridor and no room but its door
  * neighbours' walls, and no room but its placed neighbours lies within
  * room_distance of it. */
-static int room_fits(const dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t ties)
+static int room_fits(dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t ties)
 {
+    L->work++;
     uint64_t wall = 0, near = 0;
     for (int32_t i = 0; i < ties; i++)
         if (t[i].gap1 == 0)
@@ -1401,6 +1405,8 @@ static int32_t attempt(dgi_layout *L)
     for (int32_t i = 1; i < L->g->node_count; i++)
     {
         int32_t n = L->order[i];
+        if (L->work >= L->work_max)
+            return n;
         if (i > front)
             front = i, streak = 0;
         if (room_place(L, n) || (streak < NUDGE_STEPS && nudge_place(L, n, &path_budget)))
@@ -1666,10 +1672,10 @@ static int32_t most_failed(const dgi_layout *L)
  * from the node that failed most: a room crowded by its neighbours fits
  * when it comes first and they come after it. The order
  * from the start node is restored for the result. */
-static int lays_out(dgi_layout *L, int32_t attempts)
+static int lays_out(dgi_layout *L, int32_t attempts, int32_t *tried)
 {
     int32_t start = dgi_graph_start_node(L->g), ok = 0, t = 0;
-    for (; t < attempts && !ok; t++)
+    for (; t < attempts && !ok && L->work < L->work_max; t++)
     {
         if (t > 0)
             place_order(L, t & 1 ? most_failed(L) : start, 1);
@@ -1682,6 +1688,7 @@ static int lays_out(dgi_layout *L, int32_t attempts)
     }
     if (t > 1) /* the first attempt keeps the plain order */
         place_order(L, start, 0);
+    *tried = t;
     return ok;
 }
 
@@ -1758,17 +1765,25 @@ static dg_status size_check(const dgi_layout *L, dg_diag *diag)
  * one the seed lays out on. */
 static dg_status search(dgi_layout *L, dg_diag *diag)
 {
-    int32_t attempts = L->g->max_attempts ? L->g->max_attempts : DGI_GRAPH_ATTEMPTS;
-    if (lays_out(L, attempts))
+    int32_t attempts = L->g->max_attempts ? L->g->max_attempts : DGI_GRAPH_ATTEMPTS, tried;
+    if (lays_out(L, attempts, &tried))
         return DG_OK;
     int32_t worst = most_failed(L), w = L->w, h = L->h, fit = 0;
+    if (L->work >= L->work_max)
+        return dgi_fail(diag, DG_E_NOSPACE, "node %s: no place found in %d of %d layouts on %dx%d: "
+                        "the search's work bound (%lld places and routes tested) was reached "
+                        "first (longer corridors or larger rooms next to it may help; "
+                        "docs/graph.md, Limits)",
+                        L->g->nodes[worst].name, (int)tried, (int)attempts, (int)w, (int)h,
+                        (long long)L->work_max);
     for (int32_t k = 1; k <= 4 && !fit; k++)
     {
+        L->work = 0; /* each larger grid is a search of its own */
         L->w = (int32_t)(w + (int64_t)w * k / 4), L->h = (int32_t)(h + (int64_t)h * k / 4);
         dgi_rng_seed(&L->rng, L->seed, STREAM_LAYOUT);
         memset(L->fails, 0, (size_t)L->g->node_count * sizeof L->fails[0]);
         memset(L->crowded, 0, (size_t)L->g->node_count * sizeof L->crowded[0]);
-        fit = lays_out(L, layout_imin(attempts, LARGER_ATTEMPTS));
+        fit = lays_out(L, layout_imin(attempts, LARGER_ATTEMPTS), &tried);
     }
     int32_t fw = L->w, fh = L->h;
     const char *plural = attempts == 1 ? "" : "s";
@@ -1796,7 +1811,7 @@ static void layout_clear(dgi_layout *L, const dg_graph *g)
     CLEAR(fails, n), CLEAR(crowded, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
-    L->extras = 0, L->look_near = 0, L->thorough = 0;
+    L->extras = 0, L->look_near = 0, L->thorough = 0, L->work = 0;
     L->tpl_list = NULL, L->tdoor = NULL, L->tdoor_cache = NULL;
     L->tpl_row = L->tdoor_found = NULL;
     L->bshift = L->bcols = L->brows = 0;
@@ -1810,8 +1825,9 @@ static void copy_out(const dg_grid *from, dg_grid *to)
         memcpy(&DG_CELL(to, 0, y), &DG_CELL(from, 0, y), (size_t)to->width);
 }
 
-dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
-                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+dg_status dgi_graph_generate_within(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                                    dg_result *result, const dg_allocator *allocator,
+                                    int64_t work_max, dg_diag *diag)
 {
     dg_status st = dgi_grid_validate(grid, diag);
     if (st == DG_OK)
@@ -1832,6 +1848,7 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     {
         layout_clear(L, graph);
         L->g = graph;
+        L->work_max = work_max;
         L->w = grid->width, L->h = grid->height;
         L->d = graph->room_distance, L->cw = graph->corridor_width;
         L->seed = seed;
@@ -1865,4 +1882,10 @@ dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
     dgi_free(allocator, bucket, bucket_bytes);
     dgi_free(allocator, L, sizeof *L);
     return st;
+}
+
+dg_status dg_graph_generate(dg_grid *grid, const dg_graph *graph, uint64_t seed,
+                            dg_result *result, const dg_allocator *allocator, dg_diag *diag)
+{
+    return dgi_graph_generate_within(grid, graph, seed, result, allocator, DGI_GRAPH_WORK, diag);
 }

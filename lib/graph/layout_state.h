@@ -63,6 +63,8 @@ typedef struct dgi_layout {
     int thorough;  /* an attempt after FAST_ATTEMPTS: ties' sides picked, waiting rooms placed
                       together, a failed room's neighbours moved (layout.c) */
     uint64_t rooms_placed, corr_placed[DG_GRAPH_EDGES_MAX / 64]; /* placed[] and has_corr[] as bits */
+    int64_t work, work_max; /* places and routes tested so far (a route counts ROUTE_WORK), and
+                               the most a search may test (layout.c) */
 } dgi_layout;
 
 static inline int layout_is_template(const dgi_layout *L, int32_t n) { return L->tpl_count[n] > 0; }
