@@ -7,7 +7,7 @@
  * golden hashes. */
 #include "graph_families.h"
 #include "graph_samples.h"
-#include "graph/graph.h"
+#include "graph/layout_state.h"
 #include "hard.h"
 #include "test.h"
 
@@ -781,6 +781,42 @@ TEST(graph_layout_work_bound)
             }
             CHECK(hash_within(&s.g, s.width, s.height, seed, 1, &diag) == 0);
         }
+}
+
+/* The last check before a layout is drawn: every room, corridor and door,
+ * walls included, on the grid. The search keeps them there; a defect that
+ * broke it must fail the call instead of writing out of bounds. */
+TEST(graph_layout_on_grid)
+{
+    sample_graph s;
+    sample_begin(&s, 20, 10, 0);
+    sample_node(&s, "a", "start", 3, 4);
+    sample_node(&s, "b", "", 3, 4);
+    sample_edge(&s, 0, 1, DG_EDGE_DOOR, 0, 0);
+    dgi_layout *L = calloc(1, sizeof *L);
+    dg_grid g = {NULL, 20, 10, 20};
+    L->g = &s.g;
+    L->room[0] = (dgi_box){1, 1, 4, 4};
+    L->room[1] = (dgi_box){6, 1, 9, 4}; /* the wall at x = 5 shared */
+    L->door[0] = (dgi_box){5, 2, 5, 2};
+    CHECK(dgi_layout_on_grid(L, &g));
+    L->room[1].x1 = 18; /* its wall on the last column */
+    CHECK(dgi_layout_on_grid(L, &g));
+    L->room[1].x1 = 19;
+    CHECK(!dgi_layout_on_grid(L, &g));
+    L->room[1].x1 = 9;
+    L->door[0].y0 = L->door[0].y1 = -1;
+    CHECK(!dgi_layout_on_grid(L, &g));
+    L->door[0].y0 = L->door[0].y1 = 2;
+    L->has_corr[0] = 1; /* as a corridor: a leg whose wall row is off the grid */
+    L->corr[0] = (dgi_route){.leg = {{5, 8, 5, 9}}, .legs = 1, .door = {{5, 2, 5, 2}, {5, 2, 5, 2}}};
+    CHECK(!dgi_layout_on_grid(L, &g));
+    L->corr[0].leg[0].y1 = 8;
+    CHECK(dgi_layout_on_grid(L, &g));
+    L->extras = 1;
+    L->extra[0] = (dgi_route){.leg = {{0, 1, 0, 1}}, .legs = 1, .door = {{5, 2, 5, 2}, {5, 2, 5, 2}}};
+    CHECK(!dgi_layout_on_grid(L, &g));
+    free(L);
 }
 
 /* Golden hashes: the layout of a few graphs and seeds, byte for byte. */

@@ -1868,6 +1868,10 @@ dg_status dgi_graph_generate_within(dg_grid *grid, const dg_graph *graph, uint64
         centre(L);
     }
     dg_grid scratch = {tiles, grid->width, grid->height, grid->width};
+    if (st == DG_OK && !dgi_layout_on_grid(L, &scratch))
+        st = dgi_fail(diag, DG_E_NOSPACE, "the layout found leaves the %dx%d grid: a defect of "
+                      "the search, please report the graph and seed", (int)grid->width,
+                      (int)grid->height);
     if (st == DG_OK)
         st = dgi_layout_draw(L, &scratch, allocator);
     if (st == DG_OK && result)

@@ -72,6 +72,34 @@ static dg_status draw_template(const dgi_layout *L, int32_t n, dg_grid *g)
     return DG_OK;
 }
 
+/* 1 if q (not empty) lies on g. */
+static int on_grid(const dg_grid *g, dgi_box q)
+{
+    return q.x0 >= 0 && q.y0 >= 0 && q.x1 < g->width && q.y1 < g->height && q.x0 <= q.x1 &&
+           q.y0 <= q.y1;
+}
+
+static int route_on_grid(const dg_grid *g, const dgi_route *r)
+{
+    int ok = on_grid(g, r->door[0]) && on_grid(g, r->door[1]);
+    for (int32_t i = 0; i < r->legs; i++)
+        ok &= on_grid(g, layout_grow(r->leg[i], 1));
+    return ok;
+}
+
+int dgi_layout_on_grid(const dgi_layout *L, const dg_grid *g)
+{
+    const dg_graph *gr = L->g;
+    int ok = 1;
+    for (int32_t n = 0; n < gr->node_count; n++)
+        ok &= on_grid(g, layout_grow(L->room[n], 1)); /* a template's prefab box too */
+    for (int32_t e = 0; e < gr->edge_count; e++)
+        ok &= L->has_corr[e] ? route_on_grid(g, &L->corr[e]) : on_grid(g, L->door[e]);
+    for (int32_t k = 0; k < L->extras; k++)
+        ok &= route_on_grid(g, &L->extra[k]);
+    return ok;
+}
+
 dg_status dgi_layout_draw(const dgi_layout *L, dg_grid *g, const dg_allocator *a)
 {
     const dg_graph *gr = L->g;

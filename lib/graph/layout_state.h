@@ -83,6 +83,10 @@ static inline int32_t layout_draw(dgi_layout *L, int32_t lo, int32_t hi)
 }
 static inline dgi_box layout_grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
 
+/* 1 if every room, corridor and door of a finished layout, walls included,
+ * lies on g: the search keeps them there, and a call whose layout broke
+ * that fails instead of drawing out of bounds. */
+int dgi_layout_on_grid(const dgi_layout *L, const dg_grid *g);
 /* Draws the rooms, corridors and doors of a finished layout on g (all void);
  * a template's random glyphs may fail to resolve (DG_E_LIMIT, DG_E_NOMEM). */
 dg_status dgi_layout_draw(const dgi_layout *L, dg_grid *g, const dg_allocator *a);
