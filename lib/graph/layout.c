@@ -1683,7 +1683,7 @@ static int lays_out(dgi_layout *L, int32_t attempts, int32_t *tried)
         L->thorough = t >= FAST_ATTEMPTS;
         int32_t bad = attempt(L);
         ok = bad < 0;
-        if (!ok)
+        if (!ok && L->work < L->work_max) /* an attempt the work bound cut short blames no room */
             L->fails[bad]++;
     }
     if (t > 1) /* the first attempt keeps the plain order */
