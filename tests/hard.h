@@ -84,6 +84,9 @@ typedef struct hard_gen {
 
 /* Status an entry returns when the generator changed the grid on error. */
 #define HARD_E_CHANGED (-1000)
+/* Status the graph entry returns when the library refused its own layout as
+ * a defect (one off the grid): a bug to report, not an answer. */
+#define HARD_E_DEFECT (-1001)
 
 /* Entries kept in their own files (tests/hard_NAME.c). */
 dg_status hard_cave_run(const hard_ctx *ctx, int variant, dg_grid *grid, uint64_t seed,
