@@ -207,6 +207,14 @@ typedef struct family_entry
     int32_t max_rooms;
 } family_entry;
 
+/* The seed graph `graph` (0, 1, 2, ...) of n rooms of family f is drawn
+ * from: the families test, the tests that pick one family graph, and
+ * `bench graph families` name graphs this way ("chords, 17 rooms, graph 1"). */
+static inline uint64_t family_graph_seed(size_t f, int32_t n, int32_t graph)
+{
+    return (uint64_t)(f * 1000003u + (size_t)n * 1009u + (size_t)graph * 7u + 1u);
+}
+
 static const family_entry graph_families[] = {
     {"tree", family_tree, 64},       {"chords", family_chords, 64},
     {"grid", family_grid, 64},       {"polygon", family_polygon, 64},

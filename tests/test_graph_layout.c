@@ -728,7 +728,7 @@ static uint64_t layout_hash(const dg_graph *graph, int32_t w, int32_t h, uint64_
 TEST(graph_layout_max_attempts)
 {
     sample_graph s;
-    family_wheel(&s, 4, 0, 4u * 1000003u + 4u * 1009u + 1u);
+    family_wheel(&s, 4, 0, family_graph_seed(4, 4, 0));
     refused_on(&s, s.width, s.height, DG_E_NOSPACE, "no place found in 256 layouts of", 5);
     s.g.max_attempts = 1;
     refused_on(&s, s.width, s.height, DG_E_NOSPACE, "no place found in 1 layout of", 5);
@@ -756,7 +756,7 @@ TEST(graph_layout_work_bound)
 {
     sample_graph s;
     dg_diag diag;
-    family_wheel(&s, 5, 0, 4u * 1000003u + 5u * 1009u + 2u * 7u + 1u);
+    family_wheel(&s, 5, 0, family_graph_seed(4, 5, 2));
     s.g.max_attempts = 4096;
     CHECK(hash_within(&s.g, s.width, s.height, 0, 2000000, &diag) == 0);
     int tried = 0;
@@ -871,8 +871,7 @@ TEST(graph_layout_random_families)
                     if (n > graph_families[f].max_rooms || (!graphs && d != (int32_t)((f + k) % 3)))
                         continue;
                     sample_graph s;
-                    uint64_t seed = (uint64_t)(f * 1000003u + (size_t)n * 1009u + (size_t)i * 7u + 1u);
-                    graph_families[f].make(&s, n, d, seed);
+                    graph_families[f].make(&s, n, d, family_graph_seed(f, n, i));
                     char name[48];
                     snprintf(name, sizeof name, "%s n=%d graph %d", graph_families[f].name, (int)n, i);
                     dg_diag diag;
@@ -909,9 +908,7 @@ typedef struct family_case { size_t family; int32_t n, graph, d; } family_case;
 
 static void family_case_make(const family_case *c, sample_graph *s, char *name, size_t cap)
 {
-    graph_families[c->family].make(s, c->n, c->d,
-                                   (uint64_t)(c->family * 1000003u + (size_t)c->n * 1009u +
-                                              (size_t)c->graph * 7u + 1u));
+    graph_families[c->family].make(s, c->n, c->d, family_graph_seed(c->family, c->n, c->graph));
     snprintf(name, cap, "%s n=%d graph %d", graph_families[c->family].name, (int)c->n, (int)c->graph);
 }
 
