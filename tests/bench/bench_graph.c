@@ -7,10 +7,17 @@
  * 1000 seeds"): the 10/20/40/64-room graphs at distance 0..4, seeds 1..1000
  * laid out once each, one row each with the median, p99 and worst thread CPU
  * time of one layout (the slowest seeds timed three times, the least kept),
- * the count laid out and the seed of the worst. */
+ * the count laid out and the seed of the worst.
+ *
+ * `bench graph families` (seeds 0 and 1; `families2`: 2 and 3): the family
+ * table of docs/graph.md ("Limits"): every graph of tests/graph_families.h
+ * of 18 sizes, 3 graphs a size, at distance 0..4, a line each, then the
+ * share laid out by family and distance. `bench graph text:chords:17:1:0`
+ * prints one of them (family, rooms, graph, distance) in the text format,
+ * for the tool. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
-#include "../graph_samples.h"
+#include "../graph_families.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -257,17 +264,106 @@ static void graph_worst(graph_bench *b)
     free(t);
 }
 
-BENCH(bench_graph)
+
+/* ---- `bench graph families`: the family table ------------------------------------ */
+static const int32_t family_sizes[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 17, 20, 24, 28, 33, 40, 47, 64};
+#define FAMILY_GRAPHS 3 /* graphs of each family and size */
+
+/* Lays the family graph in s out on `seed`, printing a line; 1 if it lays out. */
+static int family_layout(sample_graph *s, const char *name, int32_t graph, int32_t d, uint64_t seed)
 {
-    graph_bench *b = malloc(sizeof *b);
-    if (!b)
-        return;
-    if (bench_subject && strcmp(bench_subject, "worst") == 0)
+    uint8_t *cells = malloc((size_t)s->width * (size_t)s->height);
+    dg_grid g = {cells, s->width, s->height, s->width};
+    if (!cells)
+        return 0;
+    int64_t t0 = bench_cpu_ns();
+    dg_status st = dg_graph_generate(&g, &s->g, seed, NULL, NULL, NULL);
+    printf("%-8s %2d rooms graph %d d=%d seed %llu: %s %9.1f ms\n", name, (int)s->g.node_count,
+           (int)graph, (int)d, (unsigned long long)seed, st == DG_OK ? "laid out" : "refused ",
+           (double)(bench_cpu_ns() - t0) / 1e6);
+    fflush(stdout);
+    free(cells);
+    return st == DG_OK;
+}
+
+static void graph_families_table(uint64_t seed0)
+{
+    int32_t laid[GRAPH_FAMILIES][5] = {{0}}, tried[GRAPH_FAMILIES][5] = {{0}};
+    for (size_t f = 0; f < GRAPH_FAMILIES; f++)
+        for (size_t k = 0; k < sizeof family_sizes / sizeof family_sizes[0]; k++)
+            for (int32_t i = 0; i < FAMILY_GRAPHS && family_sizes[k] <= graph_families[f].max_rooms; i++)
+                for (int32_t d = 0; d <= 4; d++)
+                    for (uint64_t seed = seed0; seed < seed0 + 2; seed++)
+                    {
+                        sample_graph s;
+                        graph_families[f].make(&s, family_sizes[k], d, family_graph_seed(f, family_sizes[k], i));
+                        laid[f][d] += family_layout(&s, graph_families[f].name, i, d, seed);
+                        tried[f][d]++;
+                    }
+    int32_t all = 0, total = 0;
+    printf("\n%-8s %12s %12s %12s %12s %12s (seeds %llu and %llu)\n", "family", "d=0", "d=1", "d=2",
+           "d=3", "d=4", (unsigned long long)seed0, (unsigned long long)seed0 + 1);
+    for (size_t f = 0; f < GRAPH_FAMILIES; f++)
     {
-        graph_worst(b);
-        free(b);
+        printf("%-8s", graph_families[f].name);
+        for (int32_t d = 0; d <= 4; d++)
+        {
+            char cell[16];
+            snprintf(cell, sizeof cell, "%d/%d", (int)laid[f][d], (int)tried[f][d]);
+            printf(" %12s", cell);
+            all += laid[f][d], total += tried[f][d];
+        }
+        printf("\n");
+    }
+    printf("%-8s %d of %d laid out (%.1f%%)\n", "all", (int)all, (int)total, 100.0 * all / total);
+}
+
+/* `text:FAMILY:ROOMS:GRAPH:DISTANCE`: that family graph in the text format. */
+static void graph_family_text(const char *what)
+{
+    char family[16];
+    int rooms, graph, d, end = 0;
+    size_t f = 0;
+    if (sscanf(what, "text:%15[^:]:%d:%d:%d%n", family, &rooms, &graph, &d, &end) != 4 || what[end])
+    {
+        fprintf(stderr, "bench graph text:FAMILY:ROOMS:GRAPH:DISTANCE (text:chords:17:1:0)\n");
         return;
     }
+    while (f < GRAPH_FAMILIES && strcmp(graph_families[f].name, family) != 0)
+        f++;
+    if (f == GRAPH_FAMILIES || rooms < 2 || rooms > graph_families[f].max_rooms || graph < 0 || d < 0 || d > 4)
+    {
+        fprintf(stderr, "no such family graph: %s\n", what);
+        return;
+    }
+    sample_graph s;
+    graph_families[f].make(&s, rooms, d, family_graph_seed(f, rooms, graph));
+    printf("graph 1\n# %s, %d rooms, graph %d (tests/graph_families.h), on %dx%d\n", family, rooms,
+           graph, (int)s.width, (int)s.height);
+    printf("level room_distance=%d\n", d);
+    for (int32_t k = 0; k < s.g.node_count; k++)
+    {
+        const dg_graph_node *x = &s.nodes[k];
+        printf("node %s%s%s size=%d..%dx%d..%d\n", x->name, x->role[0] ? " role=" : "", x->role,
+               (int)x->width_min, (int)x->width_max, (int)x->height_min, (int)x->height_max);
+    }
+    for (int32_t e = 0; e < s.g.edge_count; e++)
+    {
+        const dg_graph_edge *x = &s.edges[e];
+        printf("edge %s %s", s.nodes[x->a].name, s.nodes[x->b].name);
+        if (x->kind == DG_EDGE_DOOR)
+            printf(" door");
+        else
+            printf(" corridor length=%d..%d", (int)x->length_min, (int)x->length_max);
+        if (x->lock)
+            printf(" lock=%d key=%s", (int)x->lock, s.nodes[x->key_node].name);
+        printf("%s\n", x->secret ? " secret" : "");
+    }
+}
+
+/* The default rows: each test graph at distance 0..2, the sized graphs at 0..4. */
+static void graph_rows(graph_bench *b)
+{
     for (size_t k = 0; k < SAMPLE_GRAPHS; k++)
         for (int32_t d = 0; d <= 2; d++)
         {
@@ -283,6 +379,29 @@ BENCH(bench_graph)
             sample_sized(&b->s, sizes[k], d);
             graph_row(b, what, d, 101);
         }
+}
+
+BENCH(bench_graph)
+{
+    const char *subject = bench_subject ? bench_subject : "";
+    if (strncmp(subject, "text:", 5) == 0)
+    {
+        graph_family_text(subject);
+        return;
+    }
+    if (strncmp(subject, "families", 8) == 0)
+    {
+        graph_families_table(strcmp(subject, "families2") == 0 ? 2 : 0);
+        return;
+    }
+    graph_bench *b = malloc(sizeof *b);
+    if (!b)
+        return;
+    if (strcmp(subject, "worst") == 0)
+        graph_worst(b);
+    else
+        graph_rows(b);
     free(b);
-    example_files();
+    if (strcmp(subject, "worst") != 0)
+        example_files();
 }

@@ -166,7 +166,10 @@ static int usage(void)
            "  runs every benchmark whose name contains NAME (all without it), one row\n"
            "  per case: median and min time, throughput, scratch memory; SUBJECT\n"
            "  narrows a bench that reads it (`bench peers walk`; `bench graph worst`:\n"
-           "  the level-graph layouts' median, p99 and worst over seeds 1..1000).\n"
+           "  the level-graph layouts' median, p99 and worst over seeds 1..1000;\n"
+           "  `bench graph families`: the share of the family graphs laid out, seeds\n"
+           "  0 and 1 (`families2`: 2 and 3); `bench graph text:chords:17:1:0`: one\n"
+           "  family graph in the text format).\n"
            "benchmarks:");
     for (int i = 0; i < bench_count; i++)
         printf(" %s", benches[i].name);
@@ -184,8 +187,9 @@ int main(int argc, char **argv)
         return usage();
     const char *filter = argc > 1 ? argv[1] : NULL;
     bench_subject = argc > 2 ? argv[2] : NULL;
-    printf("%-28s %-10s %12s %12s %18s %s\n", "benchmark", "size", "median", "min",
-           "throughput", "scratch memory");
+    if (!bench_subject || strncmp(bench_subject, "text:", 5) != 0) /* a text: subject prints a file */
+        printf("%-28s %-10s %12s %12s %18s %s\n", "benchmark", "size", "median", "min",
+               "throughput", "scratch memory");
     for (int i = 0; i < bench_count; i++)
         if (!filter || strstr(benches[i].name, filter))
             benches[i].fn();
