@@ -207,9 +207,9 @@ typedef struct family_entry
     int32_t max_rooms;
 } family_entry;
 
-/* The seed graph `graph` (0, 1, 2, ...) of n rooms of family f is drawn
- * from: the families test, the tests that pick one family graph, and
- * `bench graph families` name graphs this way ("chords, 17 rooms, graph 1"). */
+/* The seed that draws graph `graph` (0, 1, 2, ...) of n rooms of family f.
+ * The families test, the tests that pick one family graph and `bench graph
+ * families` all name graphs this way ("chords, 17 rooms, graph 1"). */
 static inline uint64_t family_graph_seed(size_t f, int32_t n, int32_t graph)
 {
     return (uint64_t)(f * 1000003u + (size_t)n * 1009u + (size_t)graph * 7u + 1u);

@@ -264,7 +264,6 @@ static void graph_worst(graph_bench *b)
     free(t);
 }
 
-
 /* ---- `bench graph families`: the family table ------------------------------------ */
 static const int32_t family_sizes[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 17, 20, 24, 28, 33, 40, 47, 64};
 #define FAMILY_GRAPHS 3 /* graphs of each family and size */
