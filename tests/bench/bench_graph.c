@@ -397,10 +397,12 @@ BENCH(bench_graph)
     if (!b)
         return;
     if (strcmp(subject, "worst") == 0)
+    {
         graph_worst(b);
-    else
-        graph_rows(b);
+        free(b);
+        return;
+    }
+    graph_rows(b);
     free(b);
-    if (strcmp(subject, "worst") != 0)
-        example_files();
+    example_files();
 }
