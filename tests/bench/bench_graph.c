@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "../graph_families.h"
+#include "../graph_text.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -336,28 +337,11 @@ static void graph_family_text(const char *what)
         return;
     }
     sample_graph s;
+    static char text[1 << 14]; /* 64 rooms and their edges take under 8 KB */
     graph_families[f].make(&s, rooms, d, family_graph_seed(f, rooms, graph));
-    printf("graph 1\n# %s, %d rooms, graph %d (tests/graph_families.h), on %dx%d\n", family, rooms,
-           graph, (int)s.width, (int)s.height);
-    printf("level room_distance=%d\n", d);
-    for (int32_t k = 0; k < s.g.node_count; k++)
-    {
-        const dg_graph_node *x = &s.nodes[k];
-        printf("node %s%s%s size=%d..%dx%d..%d\n", x->name, x->role[0] ? " role=" : "", x->role,
-               (int)x->width_min, (int)x->width_max, (int)x->height_min, (int)x->height_max);
-    }
-    for (int32_t e = 0; e < s.g.edge_count; e++)
-    {
-        const dg_graph_edge *x = &s.edges[e];
-        printf("edge %s %s", s.nodes[x->a].name, s.nodes[x->b].name);
-        if (x->kind == DG_EDGE_DOOR)
-            printf(" door");
-        else
-            printf(" corridor length=%d..%d", (int)x->length_min, (int)x->length_max);
-        if (x->lock)
-            printf(" lock=%d key=%s", (int)x->lock, s.nodes[x->key_node].name);
-        printf("%s\n", x->secret ? " secret" : "");
-    }
+    graph_write(&s.g, text, sizeof text);
+    printf("# %s, %d rooms, graph %d (tests/graph_families.h), on %dx%d\n%s", family, rooms, graph,
+           (int)s.width, (int)s.height, text);
 }
 
 /* The default rows: each test graph at distance 0..2, the sized graphs at 0..4. */
