@@ -736,16 +736,26 @@ static int place_room(att_ctx *c, int32_t parent, int32_t dx, int32_t dy, int di
     return 1;
 }
 
+/* A room side in lo..hi: the third of three draws, uniform over the range.
+ * It was written as DG_MAX of two draws (meant as the larger of the two),
+ * which draws the winning one again; the two compared draws are the same
+ * call, so the side is the third draw whichever runs first. Kept draw for
+ * draw so every map stays the same until an output series makes it the
+ * larger of two (docs/attach.md, step 13). */
+static int32_t room_side(att_ctx *c, int32_t lo, int32_t hi)
+{
+    (void)att_range(c, lo, hi);
+    (void)att_range(c, lo, hi);
+    return att_range(c, lo, hi);
+}
+
 /* A room of the drawn size, else of the smallest size, behind door (x, y).
  * 1 placed, 0 did not fit, -1 no memory. */
 static int attach_room(att_ctx *c, int32_t parent, int32_t x, int32_t y, int dir)
 {
     const dg_attach_params *p = c->p;
-    /* the larger of two draws: most rooms large enough for a shape */
-    int32_t rw = DG_MAX(att_range(c, p->room_min_w, c->room_max_w),
-                        att_range(c, p->room_min_w, c->room_max_w));
-    int32_t rh = DG_MAX(att_range(c, p->room_min_h, c->room_max_h),
-                        att_range(c, p->room_min_h, c->room_max_h));
+    int32_t rw = room_side(c, p->room_min_w, c->room_max_w);
+    int32_t rh = room_side(c, p->room_min_h, c->room_max_h);
     int placed = place_room(c, parent, x, y, dir, rw, rh);
     if (placed == 0 && (rw > p->room_min_w || rh > p->room_min_h))
         placed = place_room(c, parent, x, y, dir, p->room_min_w, p->room_min_h);
@@ -1047,11 +1057,8 @@ static dg_status fit_first_room(att_ctx *c, int32_t *x, int32_t *y, int32_t *rw,
 static dg_status first_room(att_ctx *c)
 {
     const dg_attach_params *p = c->p;
-    /* the larger of two draws: most rooms large enough for a shape */
-    int32_t rw = DG_MAX(att_range(c, p->room_min_w, c->room_max_w),
-                        att_range(c, p->room_min_w, c->room_max_w));
-    int32_t rh = DG_MAX(att_range(c, p->room_min_h, c->room_max_h),
-                        att_range(c, p->room_min_h, c->room_max_h));
+    int32_t rw = room_side(c, p->room_min_w, c->room_max_w);
+    int32_t rh = room_side(c, p->room_min_h, c->room_max_h);
     int32_t x = (c->w - rw) / 2 + att_range(c, -2, 2);
     int32_t y = (c->h - rh) / 2 + att_range(c, -2, 2);
     x = DG_MAX(1, DG_MIN(x, c->w - 1 - rw));
