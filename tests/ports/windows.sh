@@ -197,19 +197,34 @@ native_tool() {
     make --no-print-directory B="$B" "$B/bin/dungeon" >&2
 }
 
+# wine_tool OUT LOG ARGS...: dungeon.exe writes OUT; a run that exits
+# non-zero is run once more (Wine's start can fail on a loaded machine), and
+# its exit status and log are kept for the message.
+wine_tool() {
+    wine_out=$1 wine_log=$2
+    shift 2
+    wine "$W/dungeon.exe" "$@" -o "$wine_out" </dev/null >"$wine_log" 2>&1 && return 0
+    echo "   (dungeon.exe exited $?; run again)" >"$wine_log.first"
+    wine "$W/dungeon.exe" "$@" -o "$wine_out" </dev/null >"$wine_log" 2>&1
+}
+
 # tool_case N LINE FORMAT: the map written by both tools (files, so no newline
-# translation), compared byte for byte.
+# translation), compared byte for byte; on failure, which side failed or
+# where the bytes differ.
 tool_case() {
     recipe=${2%%|*}
     prefabs=
     case $2 in *"|"*) prefabs="--prefabs ${2#*|}" ;; esac
     out="$W/tmp/tool-$1.$3"
-    rm -f "$out.native" "$out.wine"
+    rm -f "$out.native" "$out.wine" "$out.log" "$out.log.first"
     # shellcheck disable=SC2086
-    "$B/bin/dungeon" --recipe "$recipe" $prefabs --format "$3" -o "$out.native" 2>/dev/null &&
-        wine "$W/dungeon.exe" --recipe "$recipe" $prefabs --format "$3" -o "$out.wine" \
-            </dev/null >"$out.log" 2>&1 &&
-        cmp -s "$out.native" "$out.wine" || { tr -d '\r' <"$out.log" | tail -n 5; return 1; }
+    "$B/bin/dungeon" --recipe "$recipe" $prefabs --format "$3" -o "$out.native" >"$out.native.log" 2>&1 ||
+        { echo "   (the native tool exited $?)"; tail -n 5 "$out.native.log"; return 1; }
+    # shellcheck disable=SC2086
+    wine_tool "$out.wine" "$out.log" --recipe "$recipe" $prefabs --format "$3" ||
+        { echo "   (dungeon.exe exited $? twice)"; tr -d '\r' <"$out.log" | tail -n 5; return 1; }
+    cat "$out.log.first" 2>/dev/null
+    cmp "$out.native" "$out.wine" >"$out.cmp" 2>&1 || { sed 's/^/   /' "$out.cmp"; return 1; }
 }
 
 check_tool() {
