@@ -983,6 +983,18 @@ TEST(graph_layout_moved_paths)
     lay_out_cases(cases, sizeof cases / sizeof cases[0], 64);
 }
 
+/* Trees that moving placed neighbours and paths did not lay out on seed 0
+ * (the tree of 47 rooms, graph 2, at distance 2 not even within 4096
+ * attempts): a room of the failed room's way is now taken off with the
+ * rooms placed from it, the failed room placed and the branch placed again,
+ * and these lay out. The first 64 attempts take nothing off and refuse
+ * them. */
+TEST(graph_layout_evicted_branches)
+{
+    static const family_case cases[] = {{0, 47, 2, 2}, {0, 40, 2, 3}};
+    lay_out_cases(cases, sizeof cases / sizeof cases[0], 64);
+}
+
 /* A graph whose smallest rooms and corridors cannot fit the grid is refused
  * before any search (the size bound), naming both areas, the grid untouched;
  * where the bound is met exactly the layout may still exist and is searched. */
@@ -1053,5 +1065,6 @@ TEST(graph_layout_named_grid_lays_out)
                     }
                     free(cells);
                 }
-    CHECKF(named >= 6, "only %d refusals named a grid", named);
+    /* 3 of the 24: the others lay out on the small grid or name none */
+    CHECKF(named >= 3, "only %d refusals named a grid", named);
 }

@@ -21,9 +21,11 @@
  * ties' sides among the ways that leave it room, the rooms waiting for a
  * placed room alone must find places together, and a room that finds no
  * place first moves its placed neighbours, or a path of placed rooms
- * toward it (nudge_place). A room none of whose drawn candidates fits is
- * scanned for: every side of each room it is tied to, at places spread
- * over the range, the smallest room at each.
+ * toward it (nudge_place), then takes a room in its way off with the
+ * rooms placed from it and places them again after it (evict_place). A
+ * room none of whose drawn candidates fits is scanned for: every side of
+ * each room it is tied to, at places spread over the range, the smallest
+ * room at each.
  * Every loop is bounded by counts: a room that does not fit takes back
  * 2, 4, 8, 16 rooms before it (BACKJUMPS times, each after at most NUDGES
  * moves), then the attempt starts over with the next draws (and an order
@@ -63,6 +65,8 @@
 #define NUDGE_PATH 3         /* most rooms of a path toward a failed room moved together */
 #define PATH_BUDGET 16       /* rooms moved in paths per room of the graph, in one attempt */
 #define NUDGE_STEPS 2        /* failures since the search last got further that still move neighbours */
+#define EVICTS 16            /* rooms in a failed room's way taken off with their branch, in a thorough attempt */
+#define EVICT_MAX 8          /* most rooms of a branch taken off */
 #define ROUTE_WORK 8         /* a corridor's test counts as this many room tests (it costs about 10) */
 
 /* ---- order ---------------------------------------------------------------- */
@@ -1359,6 +1363,118 @@ static int nudge_place(dgi_layout *L, int32_t n, int32_t *path_budget)
     return 0;
 }
 
+/* n's neighbours as bits. */
+static uint64_t neighbour_bits(const dgi_layout *L, int32_t n)
+{
+    uint64_t bits = 0;
+    for (int32_t k = 0; k < L->deg[n]; k++)
+        bits |= 1ULL << layout_other_end(&L->g->edges[L->adj[n][k]], n);
+    return bits;
+}
+
+/* The rooms placed after b whose chain of parents in the order reaches b,
+ * b first, in the order; 0 if there are more than EVICT_MAX or one is in
+ * keep (bits). */
+static int32_t placed_branch(const dgi_layout *L, int32_t b, uint64_t keep, int32_t *set)
+{
+    int32_t count = 0;
+    for (int32_t i = L->rank[b]; i < L->g->node_count; i++)
+    {
+        int32_t r = L->order[i];
+        while (r != b && L->rank[r] > L->rank[b])
+            r = layout_other_end(&L->g->edges[L->parent_edge[r]], r);
+        if (r != b || !L->placed[L->order[i]])
+            continue;
+        if (count == EVICT_MAX || keep >> L->order[i] & 1)
+            return 0;
+        set[count++] = L->order[i];
+    }
+    return count;
+}
+
+/* The largest side n's room may have. */
+static int32_t side_max(const dgi_layout *L, int32_t n)
+{
+    const dg_graph_node *node = &L->g->nodes[n];
+    if (!layout_is_template(L, n))
+        return layout_imax(node->width_max, node->height_max);
+    int32_t most = 0;
+    for (int32_t k = 0; k < L->tpl_count[n]; k++)
+    {
+        int32_t w, h;
+        /* NOLINTNEXTLINE(clang-analyzer-core.NullDereference): tpl_count > 0 only once tpl_list is set */
+        dgi_template_size(L->g->prefabs, L->tpl_list[L->tpl_first[n] + k], 0, &w, &h);
+        most = layout_imax(most, layout_imax(w, h) - 2);
+    }
+    return most;
+}
+
+/* A placed room drawn among those within n's reach of one of n's placed
+ * neighbours (where n's room or corridor would go), not a neighbour of n
+ * nor the first room; -1 if none. */
+static int32_t blocker_draw(dgi_layout *L, int32_t n)
+{
+    uint64_t near = 0, skip = neighbour_bits(L, n) | 1ULL << L->order[0] | 1ULL << n;
+    int32_t side = side_max(L, n);
+    for (int32_t k = 0; k < L->deg[n]; k++)
+    {
+        const dg_graph_edge *x = &L->g->edges[L->adj[n][k]];
+        int32_t m = layout_other_end(x, n);
+        if (!L->placed[m])
+            continue;
+        int32_t reach = 2 + L->d + side + (x->kind == DG_EDGE_CORRIDOR ? x->length_max + 1 : 0);
+        dgi_box around = layout_grow(L->room[m], reach);
+        for (uint64_t placed = L->rooms_placed & ~skip; placed; placed &= placed - 1)
+        {
+            int32_t r = dgi_lowest_bit64(placed);
+            near |= meets(around, L->room[r]) ? 1ULL << r : 0;
+        }
+    }
+    int32_t count = dgi_popcount64(near);
+    if (count == 0)
+        return -1;
+    for (int32_t k = layout_draw(L, 0, count - 1); k > 0; k--)
+        near &= near - 1;
+    return dgi_lowest_bit64(near);
+}
+
+/* n found no place, nor after nudge_place: in a thorough attempt, takes a
+ * room in n's way off with the rooms placed from it (its branch, at most
+ * EVICT_MAX rooms, none of n's neighbours), places n and then the branch
+ * again in order; EVICTS times. A failed try puts everything back as it
+ * was. A dense tree's room often fails because an earlier branch took the
+ * place it needs, and a step back takes off the rooms before n, not that
+ * branch. */
+static int evict_place(dgi_layout *L, int32_t n)
+{
+    for (int32_t k = 0; L->thorough && k < EVICTS; k++)
+    {
+        int32_t set[EVICT_MAX], b = blocker_draw(L, n);
+        if (b < 0)
+            return 0;
+        int32_t count = placed_branch(L, b, neighbour_bits(L, n), set);
+        if (count == 0)
+            continue;
+        room_saved saved[EVICT_MAX];
+        for (int32_t j = 0; j < count; j++) /* all saved before any is taken off: they share edges */
+            room_save(L, set[j], &saved[j]);
+        for (int32_t j = 0; j < count; j++)
+            room_remove(L, set[j]);
+        int32_t done = room_place(L, n) ? 0 : -1;
+        while (done >= 0 && done < count && room_place(L, set[done]))
+            done++;
+        if (done == count)
+            return 1;
+        for (int32_t j = 0; j < done; j++)
+            room_remove(L, set[j]);
+        if (done >= 0)
+            room_remove(L, n);
+        for (int32_t j = 0; j < count; j++)
+            room_restore(L, set[j], &saved[j]);
+    }
+    return 0;
+}
+
 static int place_root(dgi_layout *L, int32_t n)
 {
     const dg_graph_node *node = &L->g->nodes[n];
@@ -1409,7 +1525,8 @@ static int32_t attempt(dgi_layout *L)
             return n;
         if (i > front)
             front = i, streak = 0;
-        if (room_place(L, n) || (streak < NUDGE_STEPS && nudge_place(L, n, &path_budget)))
+        if (room_place(L, n) ||
+            (streak < NUDGE_STEPS && (nudge_place(L, n, &path_budget) || evict_place(L, n))))
             continue;
         if (++jumps > BACKJUMPS)
             return n;
