@@ -173,8 +173,12 @@ lint:
 # where a 32-bit toolchain is installed: every build must pin the same outputs. gcc -O2 and clang -O1 are the test runners above (which run the
 # same golden test), so they are not built again. A build name is COMPILER-FLAG-FLAG...
 GOLDEN_SRC := tests/runner.c tests/test_golden.c tests/test_graph_layout.c tests/test_roles.c tests/test_populate.c $(HARD_SRC)
-# -m32 works when a program using libc's headers (asm/errno.h comes with gcc-multilib) links.
-M32_OK = $(shell printf '\043include <errno.h>\n\043include <stdio.h>\n\043include <stdlib.h>\nint main(void){printf("%%d\\n", errno);return EXIT_SUCCESS;}\n' | $(CC) -m32 -x c - -o /dev/null 2>/dev/null && echo yes)
+# -m32 links when a program using libc's headers (asm/errno.h comes with gcc-multilib)
+# links, and is tested only where that program also runs: a kernel without 32-bit
+# support ("Exec format error") skips the -m32 builds with a warning.
+M32_PROBE = printf '\043include <errno.h>\n\043include <stdio.h>\n\043include <stdlib.h>\nint main(void){printf("%%d\\n", errno);return EXIT_SUCCESS;}\n' | $(CC) -m32 -x c - -o
+M32_LINKS = $(shell $(M32_PROBE) /dev/null 2>/dev/null && echo yes)
+M32_OK = $(shell t=$$(mktemp) && $(M32_PROBE) "$$t" 2>/dev/null && "$$t" >/dev/null 2>&1 && echo yes; rm -f "$$t")
 DET_BUILDS = gcc-O0 gcc-O3 clang-O0 clang-O3 $(if $(M32_OK),gcc-m32-O2)
 det_cc = $(if $(filter clang,$(word 1,$(subst -, ,$(1)))),$(CLANG),$(CC))
 det_flags = $(patsubst %,-%,$(wordlist 2,9,$(subst -, ,$(1))))
@@ -206,8 +210,10 @@ deps-fuzz:
 	  $(CLANG) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null || \
 	  sh tests/need.sh libclang-rt-$(CLANG_MAJOR)-dev "clang's libFuzzer runtime"
 deps-m32:
-	@test -n "$(M32_OK)" || sh tests/need.sh gcc-multilib "a 32-bit toolchain (-m32)" || \
+	@test -n "$(M32_LINKS)" || sh tests/need.sh gcc-multilib "a 32-bit toolchain (-m32)" || \
 	  echo "libdungeon: -m32 determinism builds skipped" >&2
+	@test -z "$(M32_LINKS)" || test -n "$(M32_OK)" || \
+	  echo "libdungeon: -m32 determinism builds skipped: this machine cannot run 32-bit programs" >&2
 
 # ---- ports (README "Ports"): Windows under Wine, WebAssembly under Node, the
 # language bindings. Each script installs what it needs itself.
