@@ -847,18 +847,25 @@ static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *ou
     return 1;
 }
 
+/* n's neighbours as bits. */
+static uint64_t neighbour_bits(const dgi_layout *L, int32_t n)
+{
+    uint64_t bits = 0;
+    for (int32_t k = 0; k < L->deg[n]; k++)
+        bits |= 1ULL << layout_other_end(&L->g->edges[L->adj[n][k]], n);
+    return bits;
+}
+
 /* 1 if n's footprint meets no corridor and no room but its door
  * neighbours' walls, and no room but its placed neighbours lies within
  * room_distance of it. */
 static int room_fits(dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t ties)
 {
     L->work++;
-    uint64_t wall = 0, near = 0;
+    uint64_t wall = 0, near = neighbour_bits(L, n);
     for (int32_t i = 0; i < ties; i++)
         if (t[i].gap1 == 0)
             wall |= 1ULL << t[i].m;
-    for (int32_t k = 0; k < L->deg[n]; k++)
-        near |= 1ULL << layout_other_end(&L->g->edges[L->adj[n][k]], n);
     dgi_box walls = layout_grow(q, 1), reach = layout_grow(q, 1 + L->d);
     for (uint64_t placed = rooms_near(L, reach); placed; placed &= placed - 1)
     {
@@ -1361,15 +1368,6 @@ static int nudge_place(dgi_layout *L, int32_t n, int32_t *path_budget)
             return 1;
     }
     return 0;
-}
-
-/* n's neighbours as bits. */
-static uint64_t neighbour_bits(const dgi_layout *L, int32_t n)
-{
-    uint64_t bits = 0;
-    for (int32_t k = 0; k < L->deg[n]; k++)
-        bits |= 1ULL << layout_other_end(&L->g->edges[L->adj[n][k]], n);
-    return bits;
 }
 
 /* The rooms placed after b whose chain of parents in the order reaches b,
