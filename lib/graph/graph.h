@@ -15,8 +15,9 @@
 #define DGI_GRAPH_ATTEMPTS 256
 #define DGI_GRAPH_ATTEMPTS_MAX 4096
 /* Places and routes a call's search may test, whatever max_attempts says
- * (layout.c counts them): a refusal then takes seconds, not minutes. The
- * tests' family graphs test under a third of it in 256 attempts. */
+ * (layout_room.c and layout_route.c count them): a refusal then takes
+ * seconds, not minutes. The tests' family graphs test under a third of it
+ * in 256 attempts. */
 #define DGI_GRAPH_WORK ((int64_t)256 * 1000 * 1000)
 
 /* The node the player starts in: the one whose role is "start", else node 0. */
