@@ -83,14 +83,18 @@ static int connected_without(const dgi_layout *L, int32_t a, int32_t b, int32_t 
     return seen[b];
 }
 
-/* The edges at each node (adj, deg) and the nodes on a cycle (on_cycle). */
+/* The edges at each node (adj, deg), its neighbours as bits (neighbours)
+ * and the nodes on a cycle (on_cycle). */
 static void graph_setup(dgi_layout *L)
 {
     const dg_graph *g = L->g;
     for (int32_t e = 0; e < g->edge_count; e++) /* dg_graph_check bounds the degrees */
     {
-        L->adj[g->edges[e].a][L->deg[g->edges[e].a]++] = e;
-        L->adj[g->edges[e].b][L->deg[g->edges[e].b]++] = e;
+        int32_t a = g->edges[e].a, b = g->edges[e].b;
+        L->adj[a][L->deg[a]++] = e;
+        L->adj[b][L->deg[b]++] = e;
+        L->neighbours[a] |= 1ULL << b;
+        L->neighbours[b] |= 1ULL << a;
     }
     for (int32_t e = 0; e < g->edge_count; e++)
         if (connected_without(L, g->edges[e].a, g->edges[e].b, e))
@@ -588,11 +592,11 @@ static dg_status search(dgi_layout *L, dg_diag *diag)
 static void layout_clear(dgi_layout *L, const dg_graph *g)
 {
     size_t n = (size_t)g->node_count, e = (size_t)g->edge_count;
-
 #define CLEAR(field, count) memset(L->field, 0, (count) * sizeof L->field[0])
     CLEAR(room, n), CLEAR(placed, n), CLEAR(order, n), CLEAR(parent_edge, n);
     CLEAR(corr, e), CLEAR(has_corr, e), CLEAR(door, e);
-    CLEAR(fails, n), CLEAR(crowded, n), CLEAR(on_cycle, n), CLEAR(rank, n), CLEAR(adj, n), CLEAR(deg, n);
+    CLEAR(fails, n), CLEAR(crowded, n), CLEAR(on_cycle, n), CLEAR(rank, n);
+    CLEAR(adj, n), CLEAR(deg, n), CLEAR(neighbours, n);
     CLEAR(tpl_first, n), CLEAR(tpl_count, n), CLEAR(tpl, n), CLEAR(tpl_orient, n), CLEAR(tdoors, n);
 #undef CLEAR
     L->extras = 0, L->look_near = 0, L->thorough = 0, L->work = 0;

@@ -167,7 +167,7 @@ static int32_t side_max(const dgi_layout *L, int32_t n)
  * nor the first room; -1 if none. */
 static int32_t blocker_draw(dgi_layout *L, int32_t n)
 {
-    uint64_t near = 0, skip = dgi_layout_neighbour_bits(L, n) | 1ULL << L->order[0] | 1ULL << n;
+    uint64_t near = 0, skip = L->neighbours[n] | 1ULL << L->order[0] | 1ULL << n;
     int32_t side = side_max(L, n);
     for (int32_t k = 0; k < L->deg[n]; k++)
     {
@@ -205,7 +205,7 @@ int dgi_layout_evict_place(dgi_layout *L, int32_t n)
         int32_t set[EVICT_MAX], b = blocker_draw(L, n);
         if (b < 0)
             return 0;
-        int32_t count = placed_branch(L, b, dgi_layout_neighbour_bits(L, n), set);
+        int32_t count = placed_branch(L, b, L->neighbours[n], set);
         if (count == 0)
             continue;
         room_saved saved[EVICT_MAX];

@@ -287,22 +287,13 @@ static int room_draw(dgi_layout *L, int32_t n, tie *t, int32_t ties, dgi_box *ou
     return 1;
 }
 
-/* n's neighbours as bits. */
-uint64_t dgi_layout_neighbour_bits(const dgi_layout *L, int32_t n)
-{
-    uint64_t bits = 0;
-    for (int32_t k = 0; k < L->deg[n]; k++)
-        bits |= 1ULL << layout_other_end(&L->g->edges[L->adj[n][k]], n);
-    return bits;
-}
-
 /* 1 if n's footprint meets no corridor and no room but its door
  * neighbours' walls, and no room but its placed neighbours lies within
  * room_distance of it. */
 static int room_fits(dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t ties)
 {
     L->work++;
-    uint64_t wall = 0, near = dgi_layout_neighbour_bits(L, n);
+    uint64_t wall = 0, near = L->neighbours[n];
     for (int32_t i = 0; i < ties; i++)
         if (t[i].gap1 == 0)
             wall |= 1ULL << t[i].m;

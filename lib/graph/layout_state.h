@@ -42,6 +42,7 @@ typedef struct dgi_layout {
     uint8_t on_cycle[DG_GRAPH_NODES_MAX];
     int32_t adj[DG_GRAPH_NODES_MAX][DG_GRAPH_DEGREE_MAX]; /* edges at each node, in edge order */
     int32_t deg[DG_GRAPH_NODES_MAX];
+    uint64_t neighbours[DG_GRAPH_NODES_MAX]; /* bit m of neighbours[n]: an edge joins n and m */
     dg_rng rng;
     /* template nodes: the prefabs each may be (tpl_first[n], tpl_count[n]
      * entries of tpl_list; count 0: a rectangle node), and the one a placed
@@ -126,7 +127,6 @@ int dgi_layout_room_scan(dgi_layout *L, int32_t n);
 void dgi_layout_take_back(dgi_layout *L, int32_t n, const int32_t *tied_edge, int32_t ntied);
 void dgi_layout_room_remove(dgi_layout *L, int32_t n);
 int32_t dgi_layout_room_min(const dgi_layout *L, int32_t n, int32_t smin, int32_t smax);
-uint64_t dgi_layout_neighbour_bits(const dgi_layout *L, int32_t n);
 /* layout_route.c: corridors */
 int dgi_layout_route_close(dgi_layout *L, int32_t e);
 int dgi_layout_route_straight(const dgi_layout *L, int32_t pn, int32_t qn, int side, int32_t at,
