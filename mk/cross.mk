@@ -1,4 +1,4 @@
-# ---- cross: the golden test for arm64 and s390x (big-endian), built by clang
+# ---- cross: the golden test for arm64, s390x (big-endian) and i386, built by clang
 # with --target and Debian's cross libc, libgcc and binutils (which, unlike its
 # gcc cross compilers, leave gcc-multilib installed) and run under qemu-user:
 # every pin holds and the digest equals the native one (docs/ports.md). The
