@@ -246,7 +246,7 @@ demo: all | $(B)/demo
 TCOD_FLAGS = $(shell pkg-config --cflags --libs libtcod 2>/dev/null | sed 's/^./-DDG_BENCH_TCOD &/')
 $(B)/bench/bench: $(LIB_SRC) $(BENCH_SRC) $(LIB_HDR) $(wildcard tests/bench/*.h)
 	mkdir -p $(B)/bench
-	$(CC) -std=c11 $(WARN) -O2 -g -DNDEBUG -Iinclude -Ilib -Itests/bench $(LIB_SRC) $(BENCH_SRC) -o $@ -lm $(TCOD_FLAGS)
+	$(CC) -std=c11 $(WARN) -O2 -g -DNDEBUG -Iinclude -Ilib -Itests/bench $(LIB_SRC) $(BENCH_SRC) -o $@ -lm -lpthread $(TCOD_FLAGS)
 bench: deps-bench
 	@$(MAKE) --no-print-directory $(B)/bench/bench
 	$(B)/bench/bench

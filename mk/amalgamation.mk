@@ -31,7 +31,7 @@ check-amalgamation: $(AMALG)/check-gcc.o $(AMALG)/check-clang.o $(AMALG)/check-g
 
 $(B)/bench/bench-amalgamation: $(AMALG_C) $(BENCH_SRC) $(wildcard tests/bench/*.h)
 	mkdir -p $(B)/bench
-	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG -I$(AMALG) -Itests/bench $(AMALG_C) $(BENCH_SRC) -o $@ -lm $(TCOD_FLAGS)
+	$(CC) -std=c11 $(WARN) -O2 -DNDEBUG -I$(AMALG) -Itests/bench $(AMALG_C) $(BENCH_SRC) -o $@ -lm -lpthread $(TCOD_FLAGS)
 bench-amalgamation: deps-bench
 	@$(MAKE) --no-print-directory $(B)/bench/bench $(B)/bench/bench-amalgamation
 	@sh tests/bench/amalgamation.sh $(B)/bench/bench $(B)/bench/bench-amalgamation $(BENCH_RUNS) $(BENCH_FILTER)

@@ -21,7 +21,9 @@
 #include "../graph_text.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 typedef struct graph_bench {
     sample_graph s;
@@ -267,39 +269,109 @@ static void graph_worst(graph_bench *b)
 
 /* ---- `bench graph families`: the family table ------------------------------------ */
 static const int32_t family_sizes[] = {2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 17, 20, 24, 28, 33, 40, 47, 64};
-#define FAMILY_GRAPHS 3 /* graphs of each family and size */
+#define FAMILY_SIZES (sizeof family_sizes / sizeof family_sizes[0])
+#define FAMILY_GRAPHS 3  /* graphs of each family and size */
+#define FAMILY_THREADS 8 /* the most threads the table runs on */
 
-/* Lays the family graph in s out on `seed`, printing a line; 1 if it lays out. */
-static int family_layout(sample_graph *s, const char *name, int32_t graph, int32_t d, uint64_t seed)
+/* One layout of the table: a family graph at a distance on a seed. */
+typedef struct family_job {
+    int32_t f, rooms, graph, d;
+    uint64_t seed;
+    int laid, done;
+    double ms; /* thread CPU time */
+} family_job;
+
+/* The table's layouts, run by every core: each worker takes the next job,
+ * and whichever finishes the first job not yet printed prints it and every
+ * finished job after it, so the lines come in the table's order. */
+typedef struct family_run {
+    family_job *job;
+    int32_t count, next, printed;
+    pthread_mutex_t lock;
+} family_run;
+
+static void family_layout(family_job *j)
 {
-    uint8_t *cells = malloc((size_t)s->width * (size_t)s->height);
-    dg_grid g = {cells, s->width, s->height, s->width};
-    if (!cells)
-        return 0;
+    sample_graph s;
+    graph_families[j->f].make(&s, j->rooms, j->d, family_graph_seed((size_t)j->f, j->rooms, j->graph));
+    uint8_t *cells = malloc((size_t)s.width * (size_t)s.height);
+    dg_grid g = {cells, s.width, s.height, s.width};
     int64_t t0 = bench_cpu_ns();
-    dg_status st = dg_graph_generate(&g, &s->g, seed, NULL, NULL, NULL);
-    printf("%-8s %2d rooms graph %d d=%d seed %llu: %s %9.1f ms\n", name, (int)s->g.node_count,
-           (int)graph, (int)d, (unsigned long long)seed, st == DG_OK ? "laid out" : "refused ",
-           (double)(bench_cpu_ns() - t0) / 1e6);
-    fflush(stdout);
+    j->laid = cells && dg_graph_generate(&g, &s.g, j->seed, NULL, NULL, NULL) == DG_OK;
+    j->ms = (double)(bench_cpu_ns() - t0) / 1e6;
     free(cells);
-    return st == DG_OK;
+}
+
+static void family_print_ready(family_run *run)
+{
+    for (; run->printed < run->count && run->job[run->printed].done; run->printed++)
+    {
+        const family_job *j = &run->job[run->printed];
+        printf("%-8s %2d rooms graph %d d=%d seed %llu: %s %9.1f ms\n", graph_families[j->f].name,
+               (int)j->rooms, (int)j->graph, (int)j->d, (unsigned long long)j->seed,
+               j->laid ? "laid out" : "refused ", j->ms);
+    }
+    fflush(stdout);
+}
+
+static void *family_worker(void *arg)
+{
+    family_run *run = arg;
+    pthread_mutex_lock(&run->lock);
+    while (run->next < run->count)
+    {
+        family_job *j = &run->job[run->next++];
+        pthread_mutex_unlock(&run->lock);
+        family_layout(j);
+        pthread_mutex_lock(&run->lock);
+        j->done = 1;
+        family_print_ready(run);
+    }
+    pthread_mutex_unlock(&run->lock);
+    return NULL;
+}
+
+/* Every layout of the table for seeds seed0 and seed0 + 1, in its order. */
+static int32_t family_jobs(family_job *job, uint64_t seed0)
+{
+    int32_t n = 0;
+    for (int32_t f = 0; f < (int32_t)GRAPH_FAMILIES; f++)
+        for (size_t k = 0; k < FAMILY_SIZES; k++)
+            for (int32_t i = 0; i < FAMILY_GRAPHS && family_sizes[k] <= graph_families[f].max_rooms; i++)
+                for (int32_t d = 0; d <= 4; d++)
+                    for (uint64_t seed = seed0; seed < seed0 + 2; seed++)
+                        job[n++] = (family_job){f, family_sizes[k], i, d, seed, 0, 0, 0.0};
+    return n;
+}
+
+/* Runs the jobs on one thread a core (at most FAMILY_THREADS); the counts do
+ * not depend on how many. */
+static void family_run_all(family_run *run)
+{
+    pthread_t thread[FAMILY_THREADS];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > FAMILY_THREADS ? FAMILY_THREADS : (int)cores, started = 0;
+    pthread_mutex_init(&run->lock, NULL);
+    while (started < threads && pthread_create(&thread[started], NULL, family_worker, run) == 0)
+        started++;
+    if (started == 0)
+        family_worker(run);
+    for (int t = 0; t < started; t++)
+        pthread_join(thread[t], NULL);
+    pthread_mutex_destroy(&run->lock);
 }
 
 static void graph_families_table(uint64_t seed0)
 {
+    static family_job job[GRAPH_FAMILIES * FAMILY_SIZES * FAMILY_GRAPHS * 5 * 2];
+    family_run run = {.job = job, .count = family_jobs(job, seed0)};
     int32_t laid[GRAPH_FAMILIES][5] = {{0}}, tried[GRAPH_FAMILIES][5] = {{0}};
-    for (size_t f = 0; f < GRAPH_FAMILIES; f++)
-        for (size_t k = 0; k < sizeof family_sizes / sizeof family_sizes[0]; k++)
-            for (int32_t i = 0; i < FAMILY_GRAPHS && family_sizes[k] <= graph_families[f].max_rooms; i++)
-                for (int32_t d = 0; d <= 4; d++)
-                    for (uint64_t seed = seed0; seed < seed0 + 2; seed++)
-                    {
-                        sample_graph s;
-                        graph_families[f].make(&s, family_sizes[k], d, family_graph_seed(f, family_sizes[k], i));
-                        laid[f][d] += family_layout(&s, graph_families[f].name, i, d, seed);
-                        tried[f][d]++;
-                    }
+    family_run_all(&run);
+    for (int32_t n = 0; n < run.count; n++)
+    {
+        laid[job[n].f][job[n].d] += job[n].laid;
+        tried[job[n].f][job[n].d]++;
+    }
     int32_t all = 0, total = 0;
     printf("\n%-8s %12s %12s %12s %12s %12s (seeds %llu and %llu)\n", "family", "d=0", "d=1", "d=2",
            "d=3", "d=4", (unsigned long long)seed0, (unsigned long long)seed0 + 1);
