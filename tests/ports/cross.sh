@@ -19,10 +19,14 @@ B=${2:-build}
 X=$B/cross
 CLANG=${CLANG:-clang}
 LIB_SRC=${LIB_SRC:-$(ls lib/*/*.c)}
-GOLDEN_SRC=${GOLDEN_SRC:-tests/runner.c tests/test_golden.c tests/hard.c tests/helpers.c $(ls tests/hard_*.c)}
+GOLDEN_SRC=${GOLDEN_SRC:-tests/runner.c tests/test_golden.c tests/test_graph_layout.c tests/test_roles.c
+  tests/test_populate.c tests/hard.c tests/helpers.c $(ls tests/hard_*.c)}
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
       -Wpointer-arith -Wvla -Wformat=2 -Wundef"
 # NAME TRIPLE QEMU: Debian's architecture name, the target triple, qemu's name.
+# arm64 and s390x run the tests named "golden" (the pins of every generator,
+# of graph layouts and of roles); i386 runs the whole set, as the -m32 build of
+# `make check` does where the kernel can run it (about 4 minutes under qemu).
 TARGETS="arm64 aarch64-linux-gnu aarch64
 s390x s390x-linux-gnu s390x
 i386 i686-linux-gnu i386"
@@ -135,7 +139,9 @@ check() {
         case $arch in i386) class=1 ;; *) class=2 ;; esac
         result "$arch: the binary is $([ $class = 1 ] && echo 32 || echo 64)-bit" \
             test "$(elf_class "$X/$arch/golden")" = "$class"
-        DG_GOLDEN_DIGEST=1 "$(qemu_for "$qemu")" "$X/$arch/golden" golden \
+        case $arch in i386) only= ;; *) only=golden ;; esac
+        # shellcheck disable=SC2086
+        DG_GOLDEN_DIGEST=1 "$(qemu_for "$qemu")" "$X/$arch/golden" $only \
             >"$X/$arch/golden.out" 2>&1 </dev/null
         code=$?
         grep -E '^(FAIL|  )' "$X/$arch/golden.out" | head -n 20
