@@ -23,13 +23,14 @@ GOLDEN_SRC=${GOLDEN_SRC:-tests/runner.c tests/test_golden.c tests/test_graph_lay
   tests/test_populate.c tests/hard.c tests/helpers.c $(ls tests/hard_*.c)}
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
       -Wpointer-arith -Wvla -Wformat=2 -Wundef"
-# NAME TRIPLE QEMU: Debian's architecture name, the target triple, qemu's name.
-# arm64 and s390x run the tests named "golden" (the pins of every generator,
-# of graph layouts and of roles); i386 runs the whole set, as the -m32 build of
-# `make check` does where the kernel can run it (about 4 minutes under qemu).
-TARGETS="arm64 aarch64-linux-gnu aarch64
-s390x s390x-linux-gnu s390x
-i386 i686-linux-gnu i386"
+# NAME TRIPLE QEMU ORDER BITS TESTS: Debian's architecture name, the target
+# triple, qemu's name, the byte order and word size the binary must have, and
+# the tests it runs: "golden" (the pins of every generator, of graph layouts
+# and of roles) or "all", as the -m32 build of `make check` runs them where
+# the kernel can (i386 stands in for it; about 4 minutes under qemu).
+TARGETS="arm64 aarch64-linux-gnu aarch64 little 64 golden
+s390x s390x-linux-gnu s390x big 64 golden
+i386 i686-linux-gnu i386 little 32 all"
 passed=0
 failed=0
 
@@ -63,7 +64,7 @@ need_tools() {
     command -v "$CLANG" >/dev/null || sh tests/need.sh clang clang || exit 1
     v=$(gcc_major)
     [ -n "$v" ] || v=12
-    echo "$TARGETS" | while read -r arch triple qemu; do
+    echo "$TARGETS" | while read -r arch triple qemu _; do
         command -v "$triple-ld" >/dev/null ||
             sh tests/need.sh "binutils-$triple" "the $arch linker" || exit 1
         [ -f "/usr/$triple/lib/libc.a" ] ||
@@ -82,14 +83,14 @@ build_golden() {
         -static -o "$X/$1/golden" -lm -lpthread >"$X/$1/build.log" 2>&1
 }
 
-# The byte order an ELF file says it is for: 1 little-endian, 2 big-endian.
+# The byte order an ELF file says it is for: little or big.
 elf_order() {
-    od -An -j5 -N1 -tu1 "$1" | tr -d ' '
+    case $(od -An -j5 -N1 -tu1 "$1" | tr -d ' ') in 1) echo little ;; 2) echo big ;; esac
 }
 
-# The word size an ELF file says it is for: 1 32-bit, 2 64-bit.
-elf_class() {
-    od -An -j4 -N1 -tu1 "$1" | tr -d ' '
+# The word size an ELF file says it is for: 32 or 64.
+elf_bits() {
+    case $(od -An -j4 -N1 -tu1 "$1" | tr -d ' ') in 1) echo 32 ;; 2) echo 64 ;; esac
 }
 
 golden_digest() {
@@ -118,13 +119,13 @@ check() {
     # the loops read a file, not a pipe, so that they run in this shell and
     # `wait` waits for the builds.
     printf '%s\n' "$TARGETS" >"$X/targets.txt"
-    while read -r arch triple qemu; do
+    while read -r arch triple qemu _; do
         mkdir -p "$X/$arch"
         rm -f "$X/$arch/golden"
         build_golden "$arch" "$triple" &
     done <"$X/targets.txt"
     wait
-    while read -r arch triple qemu; do
+    while read -r arch triple qemu order bits tests; do
         if [ ! -x "$X/$arch/golden" ]; then
             tail -n 20 "$X/$arch/build.log"
             fail "$arch: golden test builds with $CLANG --target=$triple"
@@ -133,15 +134,11 @@ check() {
         warnings=$(grep -c 'warning:' "$X/$arch/build.log")
         result "$arch: golden test builds with $CLANG --target=$triple, $warnings warnings" \
             test "$warnings" = 0
-        case $arch in s390x) order=2 ;; *) order=1 ;; esac
-        result "$arch: the binary is $([ $order = 2 ] && echo big || echo little)-endian" \
-            test "$(elf_order "$X/$arch/golden")" = "$order"
-        case $arch in i386) class=1 ;; *) class=2 ;; esac
-        result "$arch: the binary is $([ $class = 1 ] && echo 32 || echo 64)-bit" \
-            test "$(elf_class "$X/$arch/golden")" = "$class"
-        case $arch in i386) only= ;; *) only=golden ;; esac
+        result "$arch: the binary is $order-endian" test "$(elf_order "$X/$arch/golden")" = "$order"
+        result "$arch: the binary is $bits-bit" test "$(elf_bits "$X/$arch/golden")" = "$bits"
+        [ "$tests" = all ] && tests=
         # shellcheck disable=SC2086
-        DG_GOLDEN_DIGEST=1 "$(qemu_for "$qemu")" "$X/$arch/golden" $only \
+        DG_GOLDEN_DIGEST=1 "$(qemu_for "$qemu")" "$X/$arch/golden" $tests \
             >"$X/$arch/golden.out" 2>&1 </dev/null
         code=$?
         grep -E '^(FAIL|  )' "$X/$arch/golden.out" | head -n 20
