@@ -233,6 +233,7 @@ const dg_param_desc dgi_world_table[] = {
 const dg_param_desc dgi_graph_table[] = {
     P_INT(dgi_graph_params, room_distance, -1, 4, -1,
           "minimum cells of rock between unconnected rooms (-1 = the graph's own level line)"),
-    P_INT(dgi_graph_params, max_attempts, -1, 4096, -1,
-          "layouts tried before the graph is refused (-1 = the graph's own level line, 0 = 256)"),
+    P_INT(dgi_graph_params, max_attempts, -1, DGI_GRAPH_ATTEMPTS_MAX, -1,
+          "layouts tried before the graph is refused (-1 = the graph's own level line, 0 = "
+          DGI_STR(DGI_GRAPH_ATTEMPTS) ")"),
 };

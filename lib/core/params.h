@@ -33,12 +33,20 @@
 #define DGI_WORLD_TABLE_LEN 7
 #define DGI_GRAPH_TABLE_LEN 2
 
+/* Whole layouts a level-graph call tries before DG_E_NOSPACE: the default
+ * (max_attempts 0) and the most a graph or the parameter below may ask for.
+ * Here rather than in graph/graph.h so that the parameter table can name
+ * them too. */
+#define DGI_GRAPH_ATTEMPTS 256
+#define DGI_GRAPH_ATTEMPTS_MAX 4096
+
 /* Generator graph's parameters: overrides of the level graph's own options
  * (its dg_graph fields and `level` line), -1 = the graph's. Private: the
  * public entry point is dg_graph_generate, which takes the graph alone. */
 typedef struct dgi_graph_params {
     int32_t room_distance; /* -1 or 0..4: replaces dg_graph.room_distance */
-    int32_t max_attempts;  /* -1 or 0..4096: replaces dg_graph.max_attempts (0 = 256) */
+    int32_t max_attempts;  /* -1 or 0..DGI_GRAPH_ATTEMPTS_MAX: replaces dg_graph.max_attempts
+                              (0 = DGI_GRAPH_ATTEMPTS) */
     int32_t spare[DG_SPARE_SLOTS - 1];
 } dgi_graph_params;
 

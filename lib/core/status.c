@@ -3,12 +3,9 @@
 
 #include <stdio.h>
 
-#define DG_STR2(x) #x
-#define DG_STR(x) DG_STR2(x)
-
 const char *dg_version(void)
 {
-    return DG_STR(DG_VERSION_MAJOR) "." DG_STR(DG_VERSION_MINOR) "." DG_STR(DG_VERSION_PATCH);
+    return DGI_STR(DG_VERSION_MAJOR) "." DGI_STR(DG_VERSION_MINOR) "." DGI_STR(DG_VERSION_PATCH);
 }
 
 int32_t dg_version_number(void)

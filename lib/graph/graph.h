@@ -10,10 +10,6 @@
 #define DGI_GRAPH_ROOM_MAX 256
 /* The longest corridor an edge may ask for. */
 #define DGI_GRAPH_CORRIDOR_MAX 256
-/* Whole layouts a call tries before DG_E_NOSPACE: the default (max_attempts
- * 0) and the most a graph may ask for. */
-#define DGI_GRAPH_ATTEMPTS 256
-#define DGI_GRAPH_ATTEMPTS_MAX 4096
 /* Places and routes a call's search may test, whatever max_attempts says
  * (layout_room.c and layout_route.c count them): a refusal then takes
  * seconds, not minutes. The tests' family graphs test under a third of it
