@@ -22,6 +22,7 @@
 /* A macro's value as a string literal. */
 #define DGI_STR_OF(x) #x
 #define DGI_STR(x) DGI_STR_OF(x)
+
 #define DG_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define DG_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define DG_CELL(g, x, y) ((g)->cells[(size_t)(y) * (size_t)(g)->stride + (size_t)(x)])
