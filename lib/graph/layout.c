@@ -140,6 +140,65 @@ static void place_order(dgi_layout *L, int32_t n, int most_tied)
     }
 }
 
+/* ---- moving the placed rooms --------------------------------------------- */
+
+static void shift_box(dgi_box *q, int32_t dx, int32_t dy)
+{
+    q->x0 += dx, q->x1 += dx, q->y0 += dy, q->y1 += dy;
+}
+
+static void shift_route(dgi_route *r, int32_t dx, int32_t dy)
+{
+    for (int32_t i = 0; i < r->legs; i++)
+        shift_box(&r->leg[i], dx, dy);
+    shift_box(&r->door[0], dx, dy), shift_box(&r->door[1], dx, dy);
+}
+
+/* The shift that puts the rooms (placed_only: the placed ones) and the
+ * corridors, with their walls, in the middle of the grid. */
+static void shift_to_middle(const dgi_layout *L, int placed_only, int32_t *dx, int32_t *dy)
+{
+    const dg_graph *g = L->g;
+    dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
+    for (int32_t n = 0; n < g->node_count; n++)
+        if (!placed_only || L->placed[n])
+            layout_extend(&all, layout_grow(L->room[n], 1));
+    for (int32_t e = 0; e < g->edge_count; e++)
+        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
+            layout_extend(&all, layout_grow(L->corr[e].leg[i], 1));
+    *dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
+    *dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
+}
+
+/* Moves the placed rooms with their corridors and doors so that together
+ * they sit in the middle of the grid; 0 if they already do (within
+ * RECENTRE_MIN cells). The layout's shape is unchanged, so every tie holds. */
+static int recentre(dgi_layout *L)
+{
+    const dg_graph *g = L->g;
+    int32_t dx, dy;
+    shift_to_middle(L, 1, &dx, &dy);
+    if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) < RECENTRE_MIN)
+        return 0;
+    dgi_layout_bucket_reset(L);
+    for (int32_t n = 0; n < g->node_count; n++)
+        if (L->placed[n])
+            shift_box(&L->room[n], dx, dy), dgi_layout_room_set(L, n, 1);
+    for (int32_t e = 0; e < g->edge_count; e++)
+    {
+        if (L->placed[g->edges[e].a] && L->placed[g->edges[e].b])
+            shift_box(&L->door[e], dx, dy);
+        if (L->has_corr[e])
+        {
+            dgi_route r = L->corr[e];
+            shift_route(&r, dx, dy);
+            L->has_corr[e] = 0;
+            dgi_layout_corr_set(L, e, &r);
+        }
+    }
+    return 1;
+}
+
 /* ---- attempts ------------------------------------------------------------ */
 
 static int place_root(dgi_layout *L, int32_t n)
@@ -168,8 +227,6 @@ static int place_root(dgi_layout *L, int32_t n)
     dgi_layout_room_set(L, n, 1);
     return 1;
 }
-
-static int recentre(dgi_layout *L);
 
 /* One whole attempt; -1 on success, else the node that did not fit. A node
  * that does not fit first moves the placed rooms to the middle of the grid
@@ -216,7 +273,7 @@ static int32_t attempt(dgi_layout *L)
     return -1;
 }
 
-/* ---- extra connections and centring ---------------------------------------- */
+/* ---- extra connections and centring -------------------------------------- */
 
 /* comp[n]: n's component in the graph without its locked and secret edges,
  * so a corridor within one opens no way around a lock or into a secret. */
@@ -281,34 +338,6 @@ static void add_extras(dgi_layout *L)
                 used[a] = used[b] = 1, L->extras++;
 }
 
-static void shift_box(dgi_box *q, int32_t dx, int32_t dy)
-{
-    q->x0 += dx, q->x1 += dx, q->y0 += dy, q->y1 += dy;
-}
-
-static void shift_route(dgi_route *r, int32_t dx, int32_t dy)
-{
-    for (int32_t i = 0; i < r->legs; i++)
-        shift_box(&r->leg[i], dx, dy);
-    shift_box(&r->door[0], dx, dy), shift_box(&r->door[1], dx, dy);
-}
-
-/* The shift that puts the rooms (placed_only: the placed ones) and the
- * corridors, with their walls, in the middle of the grid. */
-static void shift_to_middle(const dgi_layout *L, int placed_only, int32_t *dx, int32_t *dy)
-{
-    const dg_graph *g = L->g;
-    dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
-    for (int32_t n = 0; n < g->node_count; n++)
-        if (!placed_only || L->placed[n])
-            layout_extend(&all, layout_grow(L->room[n], 1));
-    for (int32_t e = 0; e < g->edge_count; e++)
-        for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
-            layout_extend(&all, layout_grow(L->corr[e].leg[i], 1));
-    *dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
-    *dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
-}
-
 /* Moves the finished layout to the middle of the grid. */
 static void centre(dgi_layout *L)
 {
@@ -324,35 +353,6 @@ static void centre(dgi_layout *L)
     }
     for (int32_t k = 0; k < L->extras; k++)
         shift_route(&L->extra[k], dx, dy);
-}
-
-/* Moves the placed rooms with their corridors and doors so that together
- * they sit in the middle of the grid; 0 if they already do (within
- * RECENTRE_MIN cells). The layout's shape is unchanged, so every tie holds. */
-static int recentre(dgi_layout *L)
-{
-    const dg_graph *g = L->g;
-    int32_t dx, dy;
-    shift_to_middle(L, 1, &dx, &dy);
-    if ((dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy) < RECENTRE_MIN)
-        return 0;
-    dgi_layout_bucket_reset(L);
-    for (int32_t n = 0; n < g->node_count; n++)
-        if (L->placed[n])
-            shift_box(&L->room[n], dx, dy), dgi_layout_room_set(L, n, 1);
-    for (int32_t e = 0; e < g->edge_count; e++)
-    {
-        if (L->placed[g->edges[e].a] && L->placed[g->edges[e].b])
-            shift_box(&L->door[e], dx, dy);
-        if (L->has_corr[e])
-        {
-            dgi_route r = L->corr[e];
-            shift_route(&r, dx, dy);
-            L->has_corr[e] = 0;
-            dgi_layout_corr_set(L, e, &r);
-        }
-    }
-    return 1;
 }
 
 /* ---- the call ------------------------------------------------------------- */
