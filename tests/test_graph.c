@@ -498,8 +498,8 @@ TEST(graph_check_accepts_planar_extremes)
     g.nodes = nodes;
     g.edges = edges;
     g.node_count = 9;
-    for (int i = 0; i < 9; i++)
-        node_rect(&nodes[i], "", "", 3, 5, 3, 5), snprintf(nodes[i].name, DG_NAME_MAX, "n%d", i);
+    for (int i = 0; i < 9; i++) /* a hub of 9x9 at most: eight door neighbours fit round it */
+        node_rect(&nodes[i], "", "", 3, i ? 5 : 9, 3, i ? 5 : 9), snprintf(nodes[i].name, DG_NAME_MAX, "n%d", i);
     for (int i = 1; i <= 8; i++)
     {
         edge_make(&edges[g.edge_count++], 0, i, DG_EDGE_DOOR, 0, 0);
@@ -738,9 +738,9 @@ TEST(graph_check_refuses_more_doors_than_a_room_holds)
                (int)i, (int)d.line, (int)d.column, d.message);
     }
     /* passed: four round a 6x6 room at distance 4 (a pinwheel), six at 0; two of five
-     * joined by a corridor may stand closer; a side of 12 at 3 takes two (1 + 6 = 7
-     * cells), so five fit; a 3x3 room at distance 1 holds four */
-    static const int pass[5][5] = {{6, 6, 4, 4, 0}, {6, 6, 0, 6, 0}, {6, 6, 3, 5, 1}, {12, 6, 3, 5, 0}, {3, 3, 1, 4, 0}};
+     * joined by a corridor may stand closer (five fit at distance 1); a side of 12 at 3
+     * takes two (1 + 6 = 7 cells), so five fit; a 3x3 room at distance 1 holds four */
+    static const int pass[5][5] = {{6, 6, 4, 4, 0}, {6, 6, 0, 6, 0}, {6, 6, 1, 5, 1}, {12, 6, 3, 5, 0}, {3, 3, 1, 4, 0}};
     for (int i = 0; i < 5; i++)
     {
         size_t n = door_star(text, sizeof text, pass[i][0], pass[i][1], pass[i][2], pass[i][3], pass[i][4]);
@@ -771,6 +771,70 @@ TEST(graph_check_refuses_more_doors_than_a_room_holds)
     for (size_t i = 0; i < sizeof cells; i++)
         CHECK(cells[i] == 0x5A);
     dg_graph_free(&g);
+}
+
+/* Two rooms joined by a door, each with `leaves` more door neighbours. */
+static size_t door_pair(char *text, size_t cap, int d, int leaves)
+{
+    size_t n = (size_t)snprintf(text, cap, "graph 1\nlevel room_distance=%d\n"
+                                "node a role=start size=3..6x3..6\nnode b size=3..6x3..6\n", d);
+    for (int i = 0; i < 2 * leaves; i++)
+        n += (size_t)snprintf(text + n, cap - n, "node l%d size=3..6x3..6\n", i);
+    n += (size_t)snprintf(text + n, cap - n, "edge a b door\n");
+    for (int i = 0; i < 2 * leaves; i++)
+        n += (size_t)snprintf(text + n, cap - n, "edge %s l%d door\n", i < leaves ? "a" : "b", i);
+    return n;
+}
+
+/* Where a room's door neighbours, or two rooms joined by a door with
+ * theirs, have no place at all (every place searched), the graph is refused
+ * at the first room's line, naming the rooms and counts, before any layout
+ * and with the grid untouched; where they have one, the layout goes ahead.
+ * A pinwheel round a 6x6 room holds four at distance 4 with nothing to
+ * spare, so two such rooms joined by a door cannot both have one. */
+TEST(graph_check_refuses_door_clusters_without_a_place)
+{
+    static char text[2048];
+    dg_graph g;
+    dg_diag d;
+    /* five round a 6x6 room, two of them joined by a corridor: a place at 1, none at 2 or 3 */
+    for (int dist = 2; dist <= 3; dist++)
+    {
+        size_t n = door_star(text, sizeof text, 6, 6, dist, 5, 1);
+        char want[128];
+        snprintf(want, sizeof want, "node hub: its 5 door neighbours have no place round a room of at most "
+                 "6x6 at room_distance %d (", dist);
+        CHECK(dg_graph_parse(text, n, "star", NULL, &g, &d) == DG_E_INVALID && graph_empty(&g));
+        CHECKF(d.line == 3 && d.column == 6 && strstr(d.message, want), "%d:%d %s", (int)d.line,
+               (int)d.column, d.message);
+    }
+    size_t n = door_pair(text, sizeof text, 4, 3);
+    CHECK(dg_graph_parse(text, n, "pair", NULL, &g, &d) == DG_E_INVALID && graph_empty(&g));
+    CHECKF(d.line == 3 && d.column == 6 &&
+               strstr(d.message, "nodes a and b, joined by a door, have no place with their 4 and 4 door "
+                                 "neighbours at room_distance 4 ("),
+           "%d:%d %s", (int)d.line, (int)d.column, d.message);
+    /* the same pair at distance 3, and with two leaves each at 4, lays out */
+    static uint8_t cells[60 * 40];
+    dg_grid grid = {cells, 60, 40, 60};
+    const int ok[2][2] = {{3, 3}, {4, 2}};
+    for (int i = 0; i < 2; i++)
+    {
+        n = door_pair(text, sizeof text, ok[i][0], ok[i][1]);
+        CHECKF(dg_graph_parse(text, n, "pair", NULL, &g, &d) == DG_OK, "%s", d.message);
+        CHECKF(dg_graph_generate(&grid, &g, 1, NULL, NULL, &d) == DG_OK, "case %d: %s", i, d.message);
+        if (i == 0)
+        {
+            /* at 4 with three leaves each, dg_graph_generate refuses it too, the grid untouched */
+            g.room_distance = 4;
+            memset(cells, 0x5A, sizeof cells);
+            CHECK(dg_graph_generate(&grid, &g, 1, NULL, NULL, &d) == DG_E_INVALID);
+            CHECKF(strstr(d.message, "nodes a and b, joined by a door, have no place"), "%s", d.message);
+            for (size_t k = 0; k < sizeof cells; k++)
+                CHECK(cells[k] == 0x5A);
+        }
+        dg_graph_free(&g);
+    }
 }
 
 /* Small deterministic generator of the tests' own. */

@@ -466,6 +466,53 @@ static dg_status check_door_sides(const checker *c)
     return DG_OK;
 }
 
+/* Steps the door clusters' search may take in one check (about 15 ms at
+ * most): a star or pair that has a place takes at most a few thousand in
+ * the families of tests/graph_families.h, the proof that the 47-room
+ * tree's pair at distance 4 has none 470,000. */
+#define DOOR_CLUSTER_WORK 1000000
+
+static dg_status cluster_fail(const checker *c, int32_t a, int32_t b, const uint64_t *doors)
+{
+    const dg_graph *g = c->g;
+    const dg_graph_node *n = &g->nodes[a];
+    if (b < 0)
+        return NODE_FAIL(c, a, "node %s: its %d door neighbours have no place round a room of at "
+                         "most %dx%d at room_distance %d (every place searched, the rest of the "
+                         "graph left out); a larger room, a smaller room_distance or corridors "
+                         "instead of doors may help", n->name, (int)dgi_popcount64(doors[a]),
+                         (int)n->width_max, (int)n->height_max, (int)g->room_distance);
+    return NODE_FAIL(c, a, "nodes %s and %s, joined by a door, have no place with their %d and %d "
+                     "door neighbours at room_distance %d (every place searched, the rest of the "
+                     "graph left out); larger rooms, a smaller room_distance or corridors instead "
+                     "of doors may help", n->name, g->nodes[b].name, (int)dgi_popcount64(doors[a]),
+                     (int)dgi_popcount64(doors[b]), (int)g->room_distance);
+}
+
+/* A room with three door neighbours or more, and two such rooms joined by a
+ * door, must have a place with their door neighbours (dgi_door_cluster_fits):
+ * where the search proves they have none, the graph is refused by name.
+ * What the check's bound leaves unsearched is let through. */
+static dg_status check_door_clusters(const checker *c)
+{
+    const dg_graph *g = c->g;
+    uint64_t doors[DG_GRAPH_NODES_MAX];
+    int64_t work = DOOR_CLUSTER_WORK;
+    neighbours(g, 1, doors);
+    for (int32_t a = 0; a < g->node_count; a++)
+        if (dgi_popcount64(doors[a]) >= 3 && dgi_door_cluster_fits(g, doors, a, -1, &work) == 0)
+            return cluster_fail(c, a, -1, doors);
+    for (int32_t a = 0; a < g->node_count; a++)
+        for (uint64_t rest = doors[a] & ~((2ULL << a) - 1); rest; rest &= rest - 1) /* b after a */
+        {
+            int32_t b = dgi_lowest_bit64(rest);
+            if (dgi_popcount64(doors[a]) >= 3 && dgi_popcount64(doors[b]) >= 3 &&
+                dgi_door_cluster_fits(g, doors, a, b, &work) == 0)
+                return cluster_fail(c, a, b, doors);
+        }
+    return DG_OK;
+}
+
 /* Floods from the start through open edges, and through locked ones once
  * keys_count allows (1: the lock's key node is reached), until nothing
  * changes: what stays dark is cut off, or behind a lock whose key lies behind it. */
@@ -569,6 +616,8 @@ dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault 
         st = check_door_k4(&c);
     if (st == DG_OK)
         st = check_door_sides(&c);
+    if (st == DG_OK)
+        st = check_door_clusters(&c);
     if (st == DG_OK)
         dgi_diag_ok(diag);
     return st;

@@ -40,6 +40,13 @@ typedef struct dgi_graph_fault {
  * templates unresolved: the parser's check, before the caller attaches a set. */
 dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault *fault,
                           dg_diag *diag);
+/* The door cluster of rectangle room a (a with its door neighbours), or of
+ * the door edge a-b (both with theirs; b -1 for a alone), placed exactly on
+ * its own (lib/graph/door_cluster.c): 1 if it has a placement, 0 if it has
+ * none (so the graph has no layout), -1 if *work steps ran out first.
+ * doors[n]: bit m set when a door edge joins n and m. *work shrinks by the
+ * steps taken. */
+int dgi_door_cluster_fits(const dg_graph *g, const uint64_t *doors, int32_t a, int32_t b, int64_t *work);
 /* 1 if nodes 0..nodes-1 and edges[0..edge_count) can be drawn on the plane
  * without crossings (lib/graph/planar.c); *work (optional) grows by the steps
  * taken, at most DGI_PLANAR_WORK(nodes, edge_count). */
