@@ -107,9 +107,6 @@ static int place_sized(cluster *c, int32_t i, int32_t w, int32_t h, int64_t work
     return 0;
 }
 
-/* Members i.. placed: a member with one door in the cluster at its smallest
- * (a smaller room only keeps clearer of the others), any other at every
- * size of its range. */
 /* Members i.. placed: a leaf at its smallest (a smaller room only keeps
  * clearer of the others), the room of a star at its largest (a cut through
  * it, with everything past the cut moved a cell on, widens it and keeps
