@@ -9,8 +9,6 @@
 
 #define CLUSTER_MEMBERS (2 + 2 * DG_GRAPH_DEGREE_MAX)
 
-typedef struct cbox { int32_t x0, y0, x1, y1; } cbox; /* interior cells, inclusive */
-
 typedef struct cluster {
     const dg_graph *g;
     int32_t count, node[CLUSTER_MEMBERS];
@@ -20,37 +18,27 @@ typedef struct cluster {
     int32_t twin[CLUSTER_MEMBERS];   /* the member before it that it may swap places with, or -1 */
     int8_t kind[CLUSTER_MEMBERS][CLUSTER_MEMBERS]; /* DG_EDGE_* joining two members, or -1 */
     int32_t doors[CLUSTER_MEMBERS];  /* door edges to other members */
-    cbox at[CLUSTER_MEMBERS];
+    dgi_box at[CLUSTER_MEMBERS];
     int32_t pick[CLUSTER_MEMBERS];   /* the side and place a member was drawn at, in order */
     int64_t work;
 } cluster;
 
-static int boxes_meet(cbox p, cbox q) { return p.x0 <= q.x1 && q.x0 <= p.x1 && p.y0 <= q.y1 && q.y0 <= p.y1; }
-static cbox box_grow(cbox q, int32_t k) { return (cbox){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
-
-static int32_t edge_kind(const dg_graph *g, int32_t a, int32_t b)
-{
-    for (int32_t e = 0; e < g->edge_count; e++)
-        if ((g->edges[e].a == a && g->edges[e].b == b) || (g->edges[e].a == b && g->edges[e].b == a))
-            return g->edges[e].kind;
-    return -1;
-}
 
 /* 1 if q stands as the layout lets it against member j placed at p: a door
  * neighbour shares a wall and overlaps it, a corridor neighbour's walls
  * stay clear of its walls, any other room keeps room_distance of rock. */
-static int stands(const cluster *c, int32_t kind, cbox q, cbox p)
+static int stands(const cluster *c, int32_t kind, dgi_box q, dgi_box p)
 {
     if (kind == DG_EDGE_DOOR)
     {
         int across_x = q.x0 <= p.x1 && p.x0 <= q.x1, across_y = q.y0 <= p.y1 && p.y0 <= q.y1;
         int shares = (across_x && (q.y1 == p.y0 - 2 || q.y0 == p.y1 + 2)) ||
                      (across_y && (q.x1 == p.x0 - 2 || q.x0 == p.x1 + 2));
-        return shares && !boxes_meet(q, box_grow(p, 1));
+        return shares && !dgi_box_meets(q, dgi_box_grow(p, 1));
     }
     if (kind == DG_EDGE_CORRIDOR)
-        return !boxes_meet(box_grow(q, 1), box_grow(p, 1));
-    return !boxes_meet(box_grow(q, 1 + c->g->room_distance), box_grow(p, 1));
+        return !dgi_box_meets(dgi_box_grow(q, 1), dgi_box_grow(p, 1));
+    return !dgi_box_meets(dgi_box_grow(q, 1 + c->g->room_distance), dgi_box_grow(p, 1));
 }
 
 static int fits(const cluster *c, int32_t i)
@@ -63,14 +51,14 @@ static int fits(const cluster *c, int32_t i)
 
 /* Member i at size w x h on `side` (0 N, 1 E, 2 S, 3 W) of its parent p,
  * starting `s` along that side. */
-static cbox beside(cbox p, int side, int32_t s, int32_t w, int32_t h)
+static dgi_box beside(dgi_box p, int side, int32_t s, int32_t w, int32_t h)
 {
     switch (side)
     {
-    case 0: return (cbox){s, p.y0 - 1 - h, s + w - 1, p.y0 - 2};
-    case 1: return (cbox){p.x1 + 2, s, p.x1 + 1 + w, s + h - 1};
-    case 2: return (cbox){s, p.y1 + 2, s + w - 1, p.y1 + 1 + h};
-    default: return (cbox){p.x0 - 1 - w, s, p.x0 - 2, s + h - 1};
+    case 0: return (dgi_box){s, p.y0 - 1 - h, s + w - 1, p.y0 - 2};
+    case 1: return (dgi_box){p.x1 + 2, s, p.x1 + 1 + w, s + h - 1};
+    case 2: return (dgi_box){s, p.y1 + 2, s + w - 1, p.y1 + 1 + h};
+    default: return (dgi_box){p.x0 - 1 - w, s, p.x0 - 2, s + h - 1};
     }
 }
 
@@ -82,10 +70,10 @@ static int place_sized(cluster *c, int32_t i, int32_t w, int32_t h, int64_t work
 {
     if (c->parent[i] < 0)
     {
-        c->at[i] = (cbox){0, 0, w - 1, h - 1};
+        c->at[i] = (dgi_box){0, 0, w - 1, h - 1};
         return place_from(c, i + 1, work_max);
     }
-    cbox p = c->at[c->parent[i]];
+    dgi_box p = c->at[c->parent[i]];
     for (int side = 0; side < (i == 1 && c->north_only ? 1 : 4); side++) /* the rest are turns of it */
     {
         int32_t along = side & 1 ? h : w, p0 = side & 1 ? p.y0 : p.x0, p1 = side & 1 ? p.y1 : p.x1;
@@ -160,7 +148,7 @@ static int twins(const cluster *c, int32_t i, int32_t j)
 /* The members in the order they are placed: a, then b, each leaf after
  * the room it shares a wall with (its parent). 0 if a member past the
  * centres has another door in the cluster (not a star or a pair of them). */
-static int cluster_make(cluster *c, const uint64_t *doors, int32_t a, int32_t b)
+static int cluster_make(cluster *c, const uint64_t *doors, const uint64_t *joined, int32_t a, int32_t b)
 {
     member_add(c, a, -1);
     if (b >= 0)
@@ -176,7 +164,9 @@ static int cluster_make(cluster *c, const uint64_t *doors, int32_t a, int32_t b)
         c->doors[i] = 0;
         for (int32_t j = 0; j < c->count; j++)
         {
-            c->kind[i][j] = (int8_t)(i == j ? -1 : edge_kind(c->g, c->node[i], c->node[j]));
+            int32_t m = c->node[j];
+            c->kind[i][j] = (int8_t)(doors[c->node[i]] >> m & 1 ? DG_EDGE_DOOR
+                                     : joined[c->node[i]] >> m & 1 ? DG_EDGE_CORRIDOR : -1);
             c->doors[i] += c->kind[i][j] == DG_EDGE_DOOR;
         }
         if ((i >= c->centres && c->doors[i] != 1) || n->templates[0])
@@ -188,10 +178,11 @@ static int cluster_make(cluster *c, const uint64_t *doors, int32_t a, int32_t b)
     return 1;
 }
 
-int dgi_door_cluster_fits(const dg_graph *g, const uint64_t *doors, int32_t a, int32_t b, int64_t *work)
+int dgi_door_cluster_fits(const dg_graph *g, const uint64_t *doors, const uint64_t *joined, int32_t a, int32_t b,
+                          int64_t *work)
 {
     cluster c = {.g = g};
-    if (!cluster_make(&c, doors, a, b))
+    if (!cluster_make(&c, doors, joined, a, b))
         return 1; /* door triangles and template door cells are not modelled: nothing proved */
     int r = place_from(&c, 0, *work);
     *work -= c.work;

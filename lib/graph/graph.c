@@ -496,18 +496,19 @@ static dg_status cluster_fail(const checker *c, int32_t a, int32_t b, const uint
 static dg_status check_door_clusters(const checker *c)
 {
     const dg_graph *g = c->g;
-    uint64_t doors[DG_GRAPH_NODES_MAX];
+    uint64_t doors[DG_GRAPH_NODES_MAX], joined[DG_GRAPH_NODES_MAX];
     int64_t work = DOOR_CLUSTER_WORK;
     neighbours(g, 1, doors);
+    neighbours(g, 0, joined);
     for (int32_t a = 0; a < g->node_count; a++)
-        if (dgi_popcount64(doors[a]) >= 3 && dgi_door_cluster_fits(g, doors, a, -1, &work) == 0)
+        if (dgi_popcount64(doors[a]) >= 3 && dgi_door_cluster_fits(g, doors, joined, a, -1, &work) == 0)
             return cluster_fail(c, a, -1, doors);
     for (int32_t a = 0; a < g->node_count; a++)
         for (uint64_t rest = doors[a] & ~((2ULL << a) - 1); rest; rest &= rest - 1) /* b after a */
         {
             int32_t b = dgi_lowest_bit64(rest);
             if (dgi_popcount64(doors[a]) >= 3 && dgi_popcount64(doors[b]) >= 3 &&
-                dgi_door_cluster_fits(g, doors, a, b, &work) == 0)
+                dgi_door_cluster_fits(g, doors, joined, a, b, &work) == 0)
                 return cluster_fail(c, a, b, doors);
         }
     return DG_OK;

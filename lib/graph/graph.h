@@ -8,6 +8,17 @@
 
 /* The largest interior side a rectangular node may ask for. */
 #define DGI_GRAPH_ROOM_MAX 256
+
+/* A box of cells, inclusive (a room's interior, a corridor's leg), shared
+ * by the layout and the check's door clusters. */
+typedef struct dgi_box { int32_t x0, y0, x1, y1; } dgi_box;
+/* 1 if boxes p and q share a cell. */
+static inline int dgi_box_meets(dgi_box p, dgi_box q)
+{
+    return p.x0 <= q.x1 && q.x0 <= p.x1 && p.y0 <= q.y1 && q.y0 <= p.y1;
+}
+/* q grown by k cells on every side. */
+static inline dgi_box dgi_box_grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
 /* The longest corridor an edge may ask for. */
 #define DGI_GRAPH_CORRIDOR_MAX 256
 /* Places and routes a call's search may test, whatever max_attempts says
@@ -44,9 +55,10 @@ dg_status dgi_graph_check(const dg_graph *graph, int templates, dgi_graph_fault 
  * the door edge a-b (both with theirs; b -1 for a alone), placed exactly on
  * its own (lib/graph/door_cluster.c): 1 if it has a placement, 0 if it has
  * none (so the graph has no layout), -1 if *work steps ran out first.
- * doors[n]: bit m set when a door edge joins n and m. *work shrinks by the
- * steps taken. */
-int dgi_door_cluster_fits(const dg_graph *g, const uint64_t *doors, int32_t a, int32_t b, int64_t *work);
+ * doors[n] and joined[n]: bit m set when a door edge, or any edge, joins n
+ * and m. *work shrinks by the steps taken. */
+int dgi_door_cluster_fits(const dg_graph *g, const uint64_t *doors, const uint64_t *joined, int32_t a, int32_t b,
+                          int64_t *work);
 /* 1 if nodes 0..nodes-1 and edges[0..edge_count) can be drawn on the plane
  * without crossings (lib/graph/planar.c); *work (optional) grows by the steps
  * taken, at most DGI_PLANAR_WORK(nodes, edge_count). */

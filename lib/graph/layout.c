@@ -162,10 +162,10 @@ static void shift_to_middle(const dgi_layout *L, int placed_only, int32_t *dx, i
     dgi_box all = {INT32_MAX, INT32_MAX, INT32_MIN, INT32_MIN};
     for (int32_t n = 0; n < g->node_count; n++)
         if (!placed_only || L->placed[n])
-            layout_extend(&all, layout_grow(L->room[n], 1));
+            layout_extend(&all, dgi_box_grow(L->room[n], 1));
     for (int32_t e = 0; e < g->edge_count; e++)
         for (int32_t i = 0; L->has_corr[e] && i < L->corr[e].legs; i++)
-            layout_extend(&all, layout_grow(L->corr[e].leg[i], 1));
+            layout_extend(&all, dgi_box_grow(L->corr[e].leg[i], 1));
     *dx = (L->w - (all.x1 - all.x0 + 1)) / 2 - all.x0;
     *dy = (L->h - (all.y1 - all.y0 + 1)) / 2 - all.y0;
 }

@@ -148,11 +148,11 @@ static int others_keep_room(dgi_layout *L, int32_t n)
         if (L->has_corr[L->adj[n][k]])
             for (int32_t i = 0; i < L->corr[L->adj[n][k]].legs; i++)
                 layout_extend(&near, L->corr[L->adj[n][k]].leg[i]);
-    near = layout_grow(near, 2 + L->d);
+    near = dgi_box_grow(near, 2 + L->d);
     for (uint64_t placed = dgi_layout_rooms_near(L, near); placed; placed &= placed - 1)
     {
         int32_t m = dgi_lowest_bit64(placed);
-        if (m == n || !layout_meets(near, layout_grow(L->room[m], 1)))
+        if (m == n || !dgi_box_meets(near, dgi_box_grow(L->room[m], 1)))
             continue;
         if (!waiting_fit(L, m))
             return 0;

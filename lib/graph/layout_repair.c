@@ -176,11 +176,11 @@ static int32_t blocker_draw(dgi_layout *L, int32_t n)
         if (!L->placed[m])
             continue;
         int32_t reach = 2 + L->d + side + (x->kind == DG_EDGE_CORRIDOR ? x->length_max + 1 : 0);
-        dgi_box around = layout_grow(L->room[m], reach);
+        dgi_box around = dgi_box_grow(L->room[m], reach);
         for (uint64_t placed = L->rooms_placed & ~skip; placed; placed &= placed - 1)
         {
             int32_t r = dgi_lowest_bit64(placed);
-            near |= layout_meets(around, L->room[r]) ? 1ULL << r : 0;
+            near |= dgi_box_meets(around, L->room[r]) ? 1ULL << r : 0;
         }
     }
     int32_t count = dgi_popcount64(near);

@@ -33,7 +33,7 @@ static dgi_box special_door(const dgi_layout *L, int32_t e)
 static void draw_route(dg_grid *g, const dgi_route *r)
 {
     for (int32_t i = 0; i < r->legs; i++)
-        fill(g, layout_grow(r->leg[i], 1), DG_TILE_WALL, 1);
+        fill(g, dgi_box_grow(r->leg[i], 1), DG_TILE_WALL, 1);
     for (int32_t i = 0; i < r->legs; i++)
         fill(g, r->leg[i], DG_TILE_CORRIDOR, 0);
     fill(g, r->door[0], DG_TILE_DOOR, 0);
@@ -83,7 +83,7 @@ static int route_on_grid(const dg_grid *g, const dgi_route *r)
 {
     int ok = on_grid(g, r->door[0]) && on_grid(g, r->door[1]);
     for (int32_t i = 0; i < r->legs; i++)
-        ok &= on_grid(g, layout_grow(r->leg[i], 1));
+        ok &= on_grid(g, dgi_box_grow(r->leg[i], 1));
     return ok;
 }
 
@@ -92,7 +92,7 @@ int dgi_layout_on_grid(const dgi_layout *L, const dg_grid *g)
     const dg_graph *gr = L->g;
     int ok = 1;
     for (int32_t n = 0; n < gr->node_count; n++)
-        ok &= on_grid(g, layout_grow(L->room[n], 1)); /* a template's prefab box too */
+        ok &= on_grid(g, dgi_box_grow(L->room[n], 1)); /* a template's prefab box too */
     for (int32_t e = 0; e < gr->edge_count; e++)
         ok &= L->has_corr[e] ? route_on_grid(g, &L->corr[e]) : on_grid(g, L->door[e]);
     for (int32_t k = 0; k < L->extras; k++)
@@ -113,7 +113,7 @@ dg_status dgi_layout_draw(const dgi_layout *L, dg_grid *g, const dg_allocator *a
                 return st;
             continue;
         }
-        fill(g, layout_grow(L->room[n], 1), DG_TILE_WALL, 0);
+        fill(g, dgi_box_grow(L->room[n], 1), DG_TILE_WALL, 0);
         fill(g, L->room[n], DG_TILE_FLOOR, 0);
     }
     for (int32_t e = 0; e < gr->edge_count; e++)

@@ -297,12 +297,12 @@ static int room_fits(dgi_layout *L, int32_t n, dgi_box q, const tie *t, int32_t 
     for (int32_t i = 0; i < ties; i++)
         if (t[i].gap1 == 0)
             wall |= 1ULL << t[i].m;
-    dgi_box walls = layout_grow(q, 1), reach = layout_grow(q, 1 + L->d);
+    dgi_box walls = dgi_box_grow(q, 1), reach = dgi_box_grow(q, 1 + L->d);
     for (uint64_t placed = dgi_layout_rooms_near(L, reach); placed; placed &= placed - 1)
     {
         int32_t m = dgi_lowest_bit64(placed);
-        dgi_box f = layout_grow(L->room[m], 1);
-        if (layout_meets(wall >> m & 1 ? q : walls, f) || (!(near >> m & 1) && layout_meets(reach, f)))
+        dgi_box f = dgi_box_grow(L->room[m], 1);
+        if (dgi_box_meets(wall >> m & 1 ? q : walls, f) || (!(near >> m & 1) && dgi_box_meets(reach, f)))
             return 0;
     }
     return !dgi_layout_corridors_meet(L, walls, -1);

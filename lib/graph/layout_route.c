@@ -13,13 +13,13 @@ int dgi_layout_route_fits(dgi_layout *L, const dgi_route *r, int32_t e)
     L->work += ROUTE_WORK;
     for (int32_t i = 0; i < r->legs; i++)
     {
-        dgi_box leg = r->leg[i], walls = layout_grow(leg, 1);
+        dgi_box leg = r->leg[i], walls = dgi_box_grow(leg, 1);
         if (!layout_inside(L, leg) || dgi_layout_corridors_meet(L, walls, e))
             return 0;
         for (uint64_t near = dgi_layout_rooms_near(L, walls); near; near &= near - 1)
         {
             int32_t m = dgi_lowest_bit64(near);
-            if (layout_meets(m == r->a || m == r->b ? leg : walls, layout_grow(L->room[m], 1)))
+            if (dgi_box_meets(m == r->a || m == r->b ? leg : walls, dgi_box_grow(L->room[m], 1)))
                 return 0;
         }
     }

@@ -84,13 +84,13 @@ void dgi_layout_room_set(dgi_layout *L, int32_t n, int on)
     L->placed[n] = (uint8_t)on;
     L->rooms_placed = on ? L->rooms_placed | 1ULL << n : L->rooms_placed & ~(1ULL << n);
     if (L->bucket)
-        bucket_mark(L, layout_grow(L->room[n], 1), -1, n, on);
+        bucket_mark(L, dgi_box_grow(L->room[n], 1), -1, n, on);
 }
 
 void dgi_layout_corr_clear(dgi_layout *L, int32_t e)
 {
     for (int32_t i = 0; L->bucket && L->has_corr[e] && i < L->corr[e].legs; i++)
-        bucket_mark(L, layout_grow(L->corr[e].leg[i], 1), e >> 6, e & 63, 0);
+        bucket_mark(L, dgi_box_grow(L->corr[e].leg[i], 1), e >> 6, e & 63, 0);
     L->has_corr[e] = 0;
     L->corr_placed[e >> 6] &= ~(1ULL << (e & 63));
 }
@@ -102,7 +102,7 @@ void dgi_layout_corr_set(dgi_layout *L, int32_t e, const dgi_route *r)
     L->has_corr[e] = 1;
     L->corr_placed[e >> 6] |= 1ULL << (e & 63);
     for (int32_t i = 0; L->bucket && i < r->legs; i++)
-        bucket_mark(L, layout_grow(r->leg[i], 1), e >> 6, e & 63, 1);
+        bucket_mark(L, dgi_box_grow(r->leg[i], 1), e >> 6, e & 63, 1);
 }
 
 /* 1 if a corridor's footprint (other than edge skip) meets q. */
@@ -114,11 +114,11 @@ int dgi_layout_corridors_meet(const dgi_layout *L, dgi_box q, int32_t skip)
             int32_t e = k * 64 + dgi_lowest_bit64(m);
             if (e != skip)
                 for (int32_t i = 0; i < L->corr[e].legs; i++)
-                    if (layout_meets(q, layout_grow(L->corr[e].leg[i], 1)))
+                    if (dgi_box_meets(q, dgi_box_grow(L->corr[e].leg[i], 1)))
                         return 1;
         }
     for (int32_t k = 0; k < L->extras; k++)
-        if (layout_meets(q, layout_grow(L->extra[k].leg[0], 1)))
+        if (dgi_box_meets(q, dgi_box_grow(L->extra[k].leg[0], 1)))
             return 1;
     return 0;
 }

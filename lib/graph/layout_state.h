@@ -6,7 +6,6 @@
 
 #include "graph/graph.h"
 
-typedef struct dgi_box { int32_t x0, y0, x1, y1; } dgi_box; /* interior cells, inclusive */
 
 /* A corridor: up to three legs of cells and its two door runs (in the walls). */
 typedef struct dgi_route {
@@ -83,18 +82,12 @@ static inline int32_t layout_draw(dgi_layout *L, int32_t lo, int32_t hi)
 {
     return dgi_rng_range(&L->rng, lo, hi);
 }
-static inline dgi_box layout_grow(dgi_box q, int32_t k) { return (dgi_box){q.x0 - k, q.y0 - k, q.x1 + k, q.y1 + k}; }
 
 /* ---- the search ----------------------------------------------------------
  * In files that each call only the ones after them: layout.c (the call, the
  * order, the attempts), layout_repair.c, layout_place.c, layout_room.c,
  * layout_route.c, layout_space.c. */
 
-/* 1 if boxes p and q share a cell. */
-static inline int layout_meets(dgi_box p, dgi_box q)
-{
-    return p.x0 <= q.x1 && q.x0 <= p.x1 && p.y0 <= q.y1 && q.y0 <= p.y1;
-}
 /* Grows all to cover q too. */
 static inline void layout_extend(dgi_box *all, dgi_box q)
 {
