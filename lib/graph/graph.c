@@ -500,17 +500,19 @@ static dg_status check_door_clusters(const checker *c)
     int64_t work = DOOR_CLUSTER_WORK;
     neighbours(g, 1, doors);
     neighbours(g, 0, joined);
+    uint64_t crowded = 0; /* rooms with three door neighbours or more */
     for (int32_t a = 0; a < g->node_count; a++)
-        if (dgi_popcount64(doors[a]) >= 3 && dgi_door_cluster_fits(g, doors, joined, a, -1, &work) == 0)
-            return cluster_fail(c, a, -1, doors);
-    for (int32_t a = 0; a < g->node_count; a++)
-        for (uint64_t rest = doors[a] & ~((2ULL << a) - 1); rest; rest &= rest - 1) /* b after a */
-        {
-            int32_t b = dgi_lowest_bit64(rest);
-            if (dgi_popcount64(doors[a]) >= 3 && dgi_popcount64(doors[b]) >= 3 &&
-                dgi_door_cluster_fits(g, doors, joined, a, b, &work) == 0)
-                return cluster_fail(c, a, b, doors);
-        }
+        crowded |= (uint64_t)(dgi_popcount64(doors[a]) >= 3) << a;
+    for (uint64_t rest = crowded; rest; rest &= rest - 1)
+        if (dgi_door_cluster_fits(g, doors, joined, dgi_lowest_bit64(rest), -1, &work) == 0)
+            return cluster_fail(c, dgi_lowest_bit64(rest), -1, doors);
+    for (uint64_t rest = crowded; rest; rest &= rest - 1)
+    {
+        int32_t a = dgi_lowest_bit64(rest);
+        for (uint64_t pair = doors[a] & crowded & ~((2ULL << a) - 1); pair; pair &= pair - 1) /* b after a */
+            if (dgi_door_cluster_fits(g, doors, joined, a, dgi_lowest_bit64(pair), &work) == 0)
+                return cluster_fail(c, a, dgi_lowest_bit64(pair), doors);
+    }
     return DG_OK;
 }
 

@@ -6,7 +6,6 @@
 
 #include "graph/graph.h"
 
-
 /* A corridor: up to three legs of cells and its two door runs (in the walls). */
 typedef struct dgi_route {
     dgi_box leg[3];
